@@ -1,0 +1,1 @@
+"""The sqrl command line and its service supervisor."""

@@ -1,0 +1,1 @@
+"""Squirrel common code: settings, logging, errors, auth, tokens, redaction, rpc."""

@@ -1,0 +1,1 @@
+"""Squirrel gateway: token budgets, MCP tools and the CLI-facing API."""

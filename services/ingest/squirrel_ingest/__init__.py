@@ -1,0 +1,1 @@
+"""Squirrel ingest service: watchers, parsers, redaction, batching and delivery."""

@@ -1,0 +1,1 @@
+"""Squirrel memory engine: store, episodes, extraction, updates, retrieval and views."""
