@@ -1,0 +1,142 @@
+"""Domain records of the memory engine: stored events, episodes, memory items and candidates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class MemoryType(StrEnum):
+    """The spec's memory types."""
+
+    USER_STYLE = "user_style"
+    PROJECT_FACT = "project_fact"
+    PITFALL = "pitfall"
+    RECIPE = "recipe"
+
+
+class Scope(StrEnum):
+    """Who a memory is about: this user (everywhere) or this project."""
+
+    USER = "user"
+    PROJECT = "project"
+
+
+class MemorySource(StrEnum):
+    """Who wrote a memory. Manual memories are never overwritten by extraction."""
+
+    RULES = "rules"
+    LLM = "llm"
+    MANUAL = "manual"
+
+
+class UpdateAction(StrEnum):
+    """Mem0-style decision for a candidate against existing memories with the same anchor."""
+
+    ADD_NEW = "ADD_NEW"
+    UPDATE_EXISTING = "UPDATE_EXISTING"
+    NOOP = "NOOP"
+    DELETE_AND_ADD = "DELETE_AND_ADD"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A row of the `events` table, content decoded."""
+
+    id: str
+    project_id: str
+    user_id: str
+    source_tool: str
+    session_id: str | None
+    timestamp: datetime
+    event_type: str
+    content: dict[str, Any]
+    file_paths: tuple[str, ...]
+    hash: str
+    processed_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """A row of the `episodes` table plus the ids of the events it groups."""
+
+    id: str
+    project_id: str
+    user_id: str
+    session_id: str | None
+    start_ts: datetime
+    end_ts: datetime
+    event_count: int
+    summary: str
+    importance: float
+    created_at: datetime
+    event_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryCandidate:
+    """What an extractor proposes; one schema for every extractor."""
+
+    type: MemoryType
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    file_paths: tuple[str, ...] = ()
+    source_episode_id: str | None = None
+    source_event_ids: tuple[str, ...] = ()
+    scope: Scope = Scope.PROJECT
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """A row of `memory_items` (the current version of one memory)."""
+
+    id: str
+    project_id: str
+    user_id: str | None
+    scope: Scope
+    type: MemoryType
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    created_at: datetime
+    updated_at: datetime
+    source: MemorySource
+    file_paths: tuple[str, ...] = ()
+    source_episode_id: str | None = None
+    source_event_ids: tuple[str, ...] = ()
+    deleted: bool = False
+    superseded_by: str | None = None
+    version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryVersion:
+    """One past (or the current) version of a memory, as `sqrl history` shows it."""
+
+    memory_id: str
+    version: int
+    action: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    changed_at: datetime
+    reason: str
+    source_event_ids: tuple[str, ...] = ()
+    superseded_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateDecision:
+    """What to do with one candidate; `target_id` names the existing memory acted on."""
+
+    action: UpdateAction
+    candidate: MemoryCandidate
+    target_id: str | None = None
+    merged_content: str | None = None
+    reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
