@@ -49,7 +49,8 @@ def main() -> int:
         stale = [
             str(f)
             for f in files
-            if not (PROTO_ROOT / f).exists() or not filecmp.cmp(Path(tmp) / f, PROTO_ROOT / f, False)
+            if not (PROTO_ROOT / f).exists()
+            or not filecmp.cmp(Path(tmp) / f, PROTO_ROOT / f, False)
         ]
         if args.check:
             if stale:

@@ -1,0 +1,179 @@
+"""Commands that work without running services: init, config, token."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from squirrel_cli.console import Console
+from squirrel_core.auth import ensure_token
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+)
+from squirrel_core.files import write_private_file
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import add_project, canonical_root, read_projects
+from squirrel_core.settings import (
+    ANTHROPIC_KEY_ENV,
+    Settings,
+    known_settings,
+    lookup,
+    read_config_file,
+    unset_setting,
+    write_setting,
+)
+from squirrel_memory.bootstrap import init_project_files, init_user_db
+
+
+def add_commands(sub: Any) -> None:
+    init = sub.add_parser(
+        "init", help="set up Squirrel here: the home, this repo's .ctx/, registration"
+    )
+    init.add_argument(
+        "path", nargs="?", default=".", help="a path inside the repository (default: .)"
+    )
+    init.add_argument(
+        "--no-git",
+        action="store_true",
+        help="use PATH itself as the project root even if it is not a git repository",
+    )
+    init.add_argument("--yes", "-y", action="store_true", help="answer yes to every question")
+    init.set_defaults(handler=cmd_init)
+
+    config = sub.add_parser("config", help="show or change settings (config.toml in the home)")
+    config_sub = config.add_subparsers(dest="action", metavar="ACTION")
+    config_sub.required = True
+    get = config_sub.add_parser("get", help="print one setting's value")
+    get.add_argument("key", help="section.name, e.g. processor.extractor")
+    get.set_defaults(handler=cmd_config_get)
+    setp = config_sub.add_parser("set", help="store one setting")
+    setp.add_argument("key")
+    setp.add_argument("value")
+    setp.set_defaults(handler=cmd_config_set)
+    unset = config_sub.add_parser("unset", help="remove one setting (its default applies)")
+    unset.add_argument("key")
+    unset.set_defaults(handler=cmd_config_unset)
+    listp = config_sub.add_parser("list", help="every setting with its value and meaning")
+    listp.add_argument("--json", action="store_true")
+    listp.set_defaults(handler=cmd_config_list)
+
+    token = sub.add_parser("token", help="print the path of the auth token file (or the token)")
+    token.add_argument("--show", action="store_true", help="print the token itself")
+    token.set_defaults(handler=cmd_token)
+
+
+def find_repo_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding `.git` (a folder, or a file for worktrees)."""
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def prepare_home(settings: Settings) -> HomeLayout:
+    """Creates the home with its token, config, projects list and user.db (idempotent)."""
+    layout = HomeLayout(settings.home)
+    try:
+        layout.ensure()
+    except PermissionError:
+        raise PermissionDeniedError(f"cannot create the Squirrel home at {settings.home}") from None
+    ensure_token(layout.token)
+    if not layout.config.exists():
+        write_private_file(layout.config, b"# Squirrel settings: see `sqrl config list`.\n")
+    if not layout.projects.exists():
+        write_private_file(layout.projects, b'{"projects": []}\n')
+    init_user_db(layout.user_db)
+    return layout
+
+
+def cmd_init(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    start = canonical_root(args.path)
+    if not start.exists():
+        raise InvalidArgumentError(f"{start} does not exist")
+    if not start.is_dir():
+        raise InvalidArgumentError(f"{start} is not a directory")
+    root = start if args.no_git else find_repo_root(start)
+    if root is None:
+        raise FailedPreconditionError(
+            f"{start} is not inside a git repository; run `sqrl init` in one, "
+            "or pass --no-git to use this folder as the project root"
+        )
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise PermissionDeniedError(
+            f"cannot write to {root}; Squirrel keeps its data in {root}/.ctx"
+        )
+    layout = prepare_home(settings)
+    try:
+        init_project_files(root)
+    except PermissionError:
+        raise PermissionDeniedError(f"cannot write to {root}/.ctx") from None
+    created = add_project(layout.projects, root)
+    verb = "Registered" if created else "Already registered:"
+    console.line(f"{verb} {root}  (data in {root}/.ctx, home {layout.root})")
+    return 0
+
+
+def _shown(dotted: str, value: Any) -> str:
+    if lookup(dotted).secret and value:
+        text = str(value)
+        return text[:7] + "…" + text[-4:] if len(text) > 16 else "…"
+    return str(value)
+
+
+def cmd_config_get(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    console.line(_shown(args.key, settings.get(args.key)))
+    return 0
+
+
+def cmd_config_set(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    HomeLayout(settings.home).ensure()
+    value = write_setting(settings.home, args.key, args.value)
+    console.line(f"{args.key} = {_shown(args.key, value)}")
+    if args.key == "anthropic.api_key":
+        console.line(
+            f"(stored in {settings.home / 'config.toml'}, mode 0600; {ANTHROPIC_KEY_ENV} wins)"
+        )
+    return 0
+
+
+def cmd_config_unset(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    unset_setting(settings.home, args.key)
+    console.line(f"{args.key} unset (default: {_shown(args.key, lookup(args.key).default)})")
+    return 0
+
+
+def cmd_config_list(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    stored = read_config_file(settings.home)
+    rows = []
+    for setting in known_settings():
+        value = settings.get(setting.dotted)
+        origin = "file" if setting.name in stored.get(setting.section, {}) else "default"
+        if setting.dotted in settings.values and origin == "default":
+            origin = "env"
+        rows.append([setting.dotted, _shown(setting.dotted, value), origin, setting.doc])
+    if args.json:
+        console.json([dict(zip(["key", "value", "from", "doc"], r, strict=True)) for r in rows])
+    else:
+        console.table("Settings", ["key", "value", "from", "meaning"], rows)
+    return 0
+
+
+def cmd_token(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    console.line(token if args.show else str(layout.token))
+    return 0
+
+
+def registered_projects(settings: Settings) -> list[str]:
+    return read_projects(HomeLayout(settings.home).projects)

@@ -1,0 +1,218 @@
+"""Commands that run or inspect the services: up, down, status."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from squirrel_cli.commands_local import prepare_home, registered_projects
+from squirrel_cli.console import Console
+from squirrel_cli.supervisor import (
+    Supervisor,
+    SupervisorState,
+    pid_alive,
+    read_supervisor_state,
+    supervisor_running,
+)
+from squirrel_core.clients import health_status
+from squirrel_core.errors import UnavailableError
+from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.logs import configure_logging
+from squirrel_core.rpc import read_service_info
+from squirrel_core.settings import Settings
+
+DOWN_TIMEOUT_SECONDS = 30.0
+
+
+def add_commands(sub: Any) -> None:
+    up = sub.add_parser("up", help="start memory, ingest and gateway and keep them running")
+    up.add_argument(
+        "--detach", "-d", action="store_true", help="run in the background and return once serving"
+    )
+    up.set_defaults(handler=cmd_up)
+
+    down = sub.add_parser("down", help="stop the services started by `sqrl up`")
+    down.set_defaults(handler=cmd_down)
+
+    status = sub.add_parser(
+        "status", help="services (pid, port, health, uptime, restarts) and projects"
+    )
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=cmd_status)
+
+
+def cmd_up(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = prepare_home(settings)
+    running = supervisor_running(layout)
+    if running is not None and args.detach:
+        console.line(f"Squirrel is already running (supervisor pid {running.pid}).")
+        return 0
+    if args.detach:
+        return _up_detached(settings, layout, console)
+    configure_logging("supervisor", settings.str_("general.log_level"))
+    return asyncio.run(Supervisor(settings, os.environ).run())
+
+
+def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> int:
+    log_path = layout.log_file("supervisor")
+    with log_path.open("ab") as log_fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "squirrel_cli", "up"],
+            stdin=subprocess.DEVNULL,
+            stdout=log_fh,
+            stderr=log_fh,
+            start_new_session=True,
+            env={**os.environ, "SQRL_HOME": str(settings.home)},
+        )
+    timeout = settings.float_("supervisor.start_timeout_seconds") * len(SERVICES)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        code = proc.poll()
+        if code is not None:
+            raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
+        state = read_supervisor_state(layout.supervisor_file)
+        if state is not None and state.pid == proc.pid and _all_serving(state):
+            ports = ", ".join(f"{s.name} :{s.port}" for s in state.services.values())
+            console.line(f"Squirrel is up (supervisor pid {proc.pid}; {ports}).")
+            return 0
+        time.sleep(0.1)
+    raise UnavailableError(f"services did not reach SERVING within {timeout:.0f}s; see {log_path}")
+
+
+def _all_serving(state: SupervisorState) -> bool:
+    return all(
+        name in state.services and state.services[name].state == "serving" for name in SERVICES
+    )
+
+
+def cmd_down(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home)
+    state = read_supervisor_state(layout.supervisor_file)
+    pids = [s.pid for s in state.services.values()] if state else []
+    if state is None or not pid_alive(state.pid):
+        strays = _stray_services(layout)
+        if not strays:
+            console.line("Squirrel is not running.")
+            return 0
+        pids = strays
+    else:
+        os.kill(state.pid, signal.SIGTERM)
+        _wait_gone([state.pid], DOWN_TIMEOUT_SECONDS)
+    for pid in pids:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGTERM)
+    if not _wait_gone(pids, DOWN_TIMEOUT_SECONDS):
+        for pid in pids:
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    console.line("Squirrel stopped.")
+    return 0
+
+
+def _stray_services(layout: HomeLayout) -> list[int]:
+    """Services whose supervisor is gone but which still run (e.g. after `kill -9` of `sqrl up`)."""
+    pids = []
+    for name in SERVICES:
+        info = read_service_info(layout.service_file(name))
+        if info is not None and pid_alive(info.pid):
+            pids.append(info.pid)
+    return pids
+
+
+def _wait_gone(pids: list[int], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(pid_alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return not any(pid_alive(p) for p in pids)
+
+
+def _uptime(started_at: float) -> str:
+    seconds = int(max(0.0, time.time() - started_at))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
+async def _service_rows(layout: HomeLayout, state: SupervisorState | None) -> list[dict[str, Any]]:
+    rows = []
+    for name in SERVICES:
+        info = read_service_info(layout.service_file(name))
+        svc = state.services.get(name) if state else None
+        pid = svc.pid if svc else (info.pid if info else 0)
+        port = svc.port if svc else (info.port if info else 0)
+        alive = pid_alive(pid)
+        health = await health_status(f"127.0.0.1:{port}") if alive and port else "DOWN"
+        started = svc.started_at if svc else (info.started_at if info else 0.0)
+        rows.append(
+            {
+                "service": name,
+                "state": svc.state if svc else ("unsupervised" if alive else "stopped"),
+                "pid": pid if alive else None,
+                "port": port if alive else None,
+                "health": health,
+                "uptime_seconds": round(time.time() - started, 1) if alive and started else None,
+                "restarts": svc.restarts if svc else 0,
+            }
+        )
+    return rows
+
+
+def cmd_status(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home)
+    state = supervisor_running(layout)
+    services = asyncio.run(_service_rows(layout, state))
+    projects = [
+        {"project": root, "initialised": (Path(root) / ".ctx" / "data.db").exists()}
+        for root in registered_projects(settings)
+    ]
+    if args.json:
+        console.json(
+            {
+                "home": str(layout.root),
+                "supervisor_pid": state.pid if state else None,
+                "services": services,
+                "projects": projects,
+            }
+        )
+        return 0
+    head = f"supervisor pid {state.pid}" if state else "not running (start with `sqrl up`)"
+    console.line(f"Squirrel home {layout.root} — {head}")
+    console.table(
+        "Services",
+        ["service", "state", "pid", "port", "health", "uptime", "restarts"],
+        [
+            [
+                str(r["service"]),
+                str(r["state"]),
+                str(r["pid"] or "-"),
+                str(r["port"] or "-"),
+                str(r["health"]),
+                _uptime(time.time() - r["uptime_seconds"])
+                if r["uptime_seconds"] is not None
+                else "-",
+                str(r["restarts"]),
+            ]
+            for r in services
+        ],
+    )
+    console.table(
+        "Projects",
+        ["project", "initialised"],
+        [
+            [str(p["project"]), "yes" if p["initialised"] else "no (run `sqrl init` there)"]
+            for p in projects
+        ],
+    )
+    return 0

@@ -1,0 +1,286 @@
+"""`sqrl up`: start memory, ingest, gateway; wait for SERVING; restart crashes; stop in reverse."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import structlog
+
+from squirrel_core.clients import health_status
+from squirrel_core.errors import FailedPreconditionError, UnavailableError
+from squirrel_core.files import write_private_file
+from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.rpc import LOOPBACK, read_service_info
+from squirrel_core.settings import Settings
+
+log = structlog.get_logger()
+
+STABLE_AFTER_SECONDS = 30.0
+FIRST_BACKOFF_SECONDS = 0.5
+STOP_GRACE_SECONDS = 10.0
+
+
+@dataclass
+class ServiceState:
+    """What the supervisor knows of one service; mirrored into `supervisor.json`."""
+
+    name: str
+    pid: int = 0
+    port: int = 0
+    state: str = "starting"
+    started_at: float = 0.0
+    restarts: int = 0
+    last_exit_code: int | None = None
+    next_restart_in: float = 0.0
+
+
+@dataclass
+class SupervisorState:
+    """The content of `<home>/run/supervisor.json`."""
+
+    pid: int
+    started_at: float
+    services: dict[str, ServiceState] = field(default_factory=dict)
+
+    def to_json(self) -> bytes:
+        return (json.dumps(asdict(self), indent=2) + "\n").encode()
+
+
+def read_supervisor_state(path: Path) -> SupervisorState | None:
+    """The running supervisor's state, or None when no supervisor has written one."""
+    try:
+        data = json.loads(path.read_text())
+        services = {k: ServiceState(**v) for k, v in data.get("services", {}).items()}
+        return SupervisorState(
+            pid=int(data["pid"]), started_at=float(data["started_at"]), services=services
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def free_port() -> int:
+    """A port free on loopback right now (the service binds it a moment later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((LOOPBACK, 0))
+        return int(sock.getsockname()[1])
+
+
+class InstanceLock:
+    """Only one supervisor per home: an exclusive lock held for the supervisor's life."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._fh: IO[str] | None = None
+
+    def acquire(self) -> bool:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        fh = self._path.open("a+")
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.close()
+            return False
+        self._fh = fh
+        return True
+
+    def release(self) -> None:
+        if self._fh is not None:
+            fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
+            self._fh.close()
+            self._fh = None
+
+
+class Supervisor:
+    """Runs the three services as child processes of this one and keeps them up."""
+
+    def __init__(self, settings: Settings, environ: Mapping[str, str]) -> None:
+        self._settings = settings
+        self._layout = HomeLayout(settings.home).ensure()
+        self._environ = dict(environ)
+        self._procs: dict[str, asyncio.subprocess.Process] = {}
+        self._state = SupervisorState(pid=os.getpid(), started_at=time.time())
+        self._stopping = asyncio.Event()
+        self._ports: dict[str, int] = {}
+        self._lock = InstanceLock(self._layout.run / "supervisor.lock")
+
+    # -- state -----------------------------------------------------------------------------------
+    def _save(self) -> None:
+        write_private_file(self._layout.supervisor_file, self._state.to_json())
+
+    def _port_for(self, name: str) -> int:
+        if name not in self._ports:
+            configured = self._settings.int_(f"{name}.port")
+            self._ports[name] = configured or free_port()
+        return self._ports[name]
+
+    # -- processes -------------------------------------------------------------------------------
+    async def _spawn(self, name: str) -> asyncio.subprocess.Process:
+        port = self._port_for(name)
+        env = dict(self._environ)
+        env["SQRL_HOME"] = str(self._settings.home)
+        env[f"SQRL_{name.upper()}_PORT"] = str(port)
+        env["PYTHONUNBUFFERED"] = "1"
+        self._layout.service_file(name).unlink(missing_ok=True)
+        log_path = self._layout.log_file(name)
+        with log_path.open("ab") as log_fh:
+            log_path.chmod(0o600)
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                f"squirrel_{name}",
+                "--parent-pid",
+                str(os.getpid()),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=log_fh,
+                env=env,
+                start_new_session=False,
+            )
+        state = self._state.services.setdefault(name, ServiceState(name=name))
+        state.pid = proc.pid
+        state.port = port
+        state.state = "starting"
+        state.started_at = time.time()
+        self._procs[name] = proc
+        self._save()
+        log.info("service_spawned", service=name, pid=proc.pid, port=port)
+        return proc
+
+    async def _wait_serving(self, name: str, proc: asyncio.subprocess.Process) -> bool:
+        deadline = time.monotonic() + self._settings.float_("supervisor.start_timeout_seconds")
+        service_file = self._layout.service_file(name)
+        delay = 0.05
+        while time.monotonic() < deadline:
+            if proc.returncode is not None:
+                return False
+            info = read_service_info(service_file)
+            if (
+                info is not None
+                and info.pid == proc.pid
+                and await health_status(info.target, timeout=1.0) == "SERVING"
+            ):
+                state = self._state.services[name]
+                state.state = "serving"
+                self._save()
+                log.info("service_ready", service=name, pid=proc.pid, port=info.port)
+                return True
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.25)
+        return False
+
+    async def _terminate(self, name: str) -> None:
+        proc = self._procs.get(name)
+        if proc is None or proc.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), STOP_GRACE_SECONDS)
+        except TimeoutError:
+            log.warning("service_killed", service=name, pid=proc.pid)
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+        state = self._state.services.get(name)
+        if state is not None:
+            state.state = "stopped"
+            self._save()
+
+    async def _watch(self, name: str) -> None:
+        """Restarts `name` with exponential backoff whenever it exits, until stopping."""
+        backoff = FIRST_BACKOFF_SECONDS
+        max_backoff = self._settings.float_("supervisor.max_backoff_seconds")
+        while not self._stopping.is_set():
+            proc = self._procs[name]
+            code = await proc.wait()
+            if self._stopping.is_set():
+                return
+            state = self._state.services[name]
+            uptime = time.time() - state.started_at
+            if uptime >= STABLE_AFTER_SECONDS:
+                backoff = FIRST_BACKOFF_SECONDS
+            state.state = "restarting"
+            state.last_exit_code = code
+            state.next_restart_in = backoff
+            self._save()
+            log.warning("service_exited", service=name, exit_code=code, restart_in_s=backoff)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), backoff)
+            if self._stopping.is_set():
+                return
+            backoff = min(backoff * 2, max_backoff)
+            state.restarts += 1
+            new_proc = await self._spawn(name)
+            if not await self._wait_serving(name, new_proc):
+                log.warning("service_not_ready", service=name, pid=new_proc.pid)
+
+    # -- life ------------------------------------------------------------------------------------
+    async def run(self) -> int:
+        """Starts everything, supervises until SIGINT/SIGTERM, stops in reverse order."""
+        if not self._lock.acquire():
+            current = read_supervisor_state(self._layout.supervisor_file)
+            pid = current.pid if current else "?"
+            raise FailedPreconditionError(
+                f"Squirrel is already running here (supervisor pid {pid})"
+            )
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self._stopping.set)
+        watchers: list[asyncio.Task[None]] = []
+        try:
+            self._save()
+            for name in SERVICES:
+                proc = await self._spawn(name)
+                if not await self._wait_serving(name, proc):
+                    raise UnavailableError(
+                        f"the {name} service did not start; see {self._layout.log_file(name)}"
+                    )
+                watchers.append(asyncio.create_task(self._watch(name), name=f"watch-{name}"))
+            log.info("services_up", services=list(SERVICES))
+            await self._stopping.wait()
+            return 0
+        finally:
+            self._stopping.set()
+            for task in watchers:
+                task.cancel()
+            for name in reversed(SERVICES):
+                await self._terminate(name)
+            self._layout.supervisor_file.unlink(missing_ok=True)
+            self._lock.release()
+            log.info("services_down")
+
+
+def supervisor_running(layout: HomeLayout) -> SupervisorState | None:
+    """The state of a live supervisor for this home, or None."""
+    state = read_supervisor_state(layout.supervisor_file)
+    if state is None or not pid_alive(state.pid):
+        return None
+    return state
+
+
+def state_as_dict(state: SupervisorState) -> dict[str, Any]:
+    return asdict(state)

@@ -1,0 +1,127 @@
+"""Typed gRPC clients: the token on every call, a deadline on every call, errors mapped back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from squirrel.v1 import gateway_service_pb2_grpc, ingest_service_pb2_grpc, memory_service_pb2_grpc
+from squirrel_core.auth import bearer
+from squirrel_core.errors import UnavailableError, error_for_status
+from squirrel_core.rpc import MAX_MESSAGE_BYTES, read_service_info
+
+Resp = TypeVar("Resp")
+
+DEFAULT_TIMEOUT = 10.0
+
+
+def open_channel(target: str) -> grpc.aio.Channel:
+    """An insecure loopback channel with Squirrel's message size limits."""
+    return grpc.aio.insecure_channel(
+        target,
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ],
+    )
+
+
+class BaseClient:
+    """Holds a channel and the token; `call` applies both and maps status codes to domain errors."""
+
+    def __init__(
+        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        self.channel = channel
+        self._metadata = bearer(token)
+        self.timeout = timeout
+
+    async def call(
+        self, method: Callable[..., Awaitable[Resp]], request: Any, timeout: float | None = None
+    ) -> Resp:
+        try:
+            return await method(request, metadata=self._metadata, timeout=timeout or self.timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise error_for_status(exc.code(), exc.details() or "") from None
+
+    async def stream(
+        self, method: Callable[..., Any], request: Any, timeout: float | None = None
+    ) -> AsyncIterator[Any]:
+        try:
+            async for item in method(request, metadata=self._metadata, timeout=timeout):
+                yield item
+        except grpc.aio.AioRpcError as exc:
+            raise error_for_status(exc.code(), exc.details() or "") from None
+
+    async def close(self) -> None:
+        await self.channel.close(None)
+
+
+class MemoryClient(BaseClient):
+    """Client of `squirrel.v1.MemoryService`."""
+
+    def __init__(
+        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        super().__init__(channel, token, timeout)
+        self.stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+
+
+class IngestClient(BaseClient):
+    """Client of `squirrel.v1.IngestService`."""
+
+    def __init__(
+        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        super().__init__(channel, token, timeout)
+        self.stub = ingest_service_pb2_grpc.IngestServiceStub(channel)
+
+
+class GatewayClient(BaseClient):
+    """Client of `squirrel.v1.GatewayService`."""
+
+    def __init__(
+        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        super().__init__(channel, token, timeout)
+        self.stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
+
+
+def target_of(service_file: Path) -> str:
+    """`host:port` of a running service, from its service file."""
+    info = read_service_info(service_file)
+    if info is None:
+        name = service_file.stem.removesuffix("-service")
+        raise UnavailableError(f"the {name} service is not running; start it with `sqrl up`")
+    return info.target
+
+
+async def health_status(target: str, service: str = "", timeout: float = 1.0) -> str:
+    """SERVING, NOT_SERVING, SERVICE_UNKNOWN, or UNREACHABLE."""
+    async with open_channel(target) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        try:
+            response = await stub.Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
+            )
+        except grpc.aio.AioRpcError:
+            return "UNREACHABLE"
+        return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
+
+
+async def wait_serving(target: str, deadline_seconds: float) -> bool:
+    """Polls health until SERVING or the deadline passes."""
+    deadline = time.monotonic() + deadline_seconds
+    delay = 0.05
+    while time.monotonic() < deadline:
+        if await health_status(target, timeout=min(1.0, deadline_seconds)) == "SERVING":
+            return True
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.5)
+    return False

@@ -1,0 +1,59 @@
+"""Where things live under the Squirrel home (`~/.sqrl` or `$SQRL_HOME`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from squirrel_core.files import ensure_private_dir
+
+SERVICES = ("memory", "ingest", "gateway")
+
+
+@dataclass(frozen=True, slots=True)
+class HomeLayout:
+    """Paths of every file Squirrel keeps in its home."""
+
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / "config.toml"
+
+    @property
+    def token(self) -> Path:
+        return self.root / "token"
+
+    @property
+    def projects(self) -> Path:
+        return self.root / "projects.json"
+
+    @property
+    def user_db(self) -> Path:
+        return self.root / "user.db"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def run(self) -> Path:
+        return self.root / "run"
+
+    def service_file(self, service: str) -> Path:
+        """`<home>/run/<service>-service.json`: pid, host and port of a running service."""
+        return self.run / f"{service}-service.json"
+
+    def log_file(self, name: str) -> Path:
+        return self.logs / f"{name}.log"
+
+    @property
+    def supervisor_file(self) -> Path:
+        """`<home>/run/supervisor.json`: the `sqrl up` process and the state of its services."""
+        return self.run / "supervisor.json"
+
+    def ensure(self) -> HomeLayout:
+        """Creates the home and its folders (0700)."""
+        for folder in (self.root, self.logs, self.run):
+            ensure_private_dir(folder)
+        return self

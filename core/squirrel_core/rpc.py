@@ -1,0 +1,259 @@
+"""gRPC plumbing every service shares: the edge interceptor, serving with health and reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from squirrel_core.auth import AUTH_HEADER, token_matches
+from squirrel_core.errors import SquirrelError
+from squirrel_core.files import write_private_file
+
+LOOPBACK = "127.0.0.1"
+OPEN_METHOD_PREFIXES = ("/grpc.health.", "/grpc.reflection.")
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+log = structlog.get_logger()
+
+Behavior = Callable[[Any, grpc.aio.ServicerContext[Any, Any]], Any]
+
+
+def _metadata_value(context: grpc.aio.ServicerContext[Any, Any], key: str) -> str | None:
+    for item_key, value in context.invocation_metadata() or ():
+        if item_key == key:
+            return value.decode() if isinstance(value, bytes) else value
+    return None
+
+
+class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Checks the bearer token, maps domain errors to status codes, logs one line per RPC."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Any:
+        handler = await continuation(handler_call_details)
+        method = handler_call_details.method
+        if handler is None or method.startswith(OPEN_METHOD_PREFIXES):
+            return handler
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._wrap_unary(method, handler.unary_unary),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                self._wrap_stream(method, handler.unary_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+    async def _authenticate(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        if not token_matches(_metadata_value(context, AUTH_HEADER), self._token):
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "missing or wrong bearer token (`sqrl token` prints the token file's path)",
+            )
+
+    async def _fail(
+        self, context: grpc.aio.ServicerContext[Any, Any], method: str, exc: BaseException
+    ) -> grpc.StatusCode:
+        if isinstance(exc, SquirrelError):
+            await context.abort(exc.grpc_code, str(exc))
+        log.error("rpc_crashed", method=method, error_type=type(exc).__name__, exc_info=exc)
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error; see the service log")
+        return grpc.StatusCode.INTERNAL  # pragma: no cover - abort raises
+
+    def _wrap_unary(self, method: str, behavior: Behavior) -> Behavior:
+        async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            started = time.perf_counter()
+            code = grpc.StatusCode.OK
+            try:
+                await self._authenticate(context)
+                result = behavior(request, context)
+                return await result if inspect.isawaitable(result) else result
+            except NotImplementedError:
+                code = grpc.StatusCode.UNIMPLEMENTED
+                await context.abort(code, f"{method} is not implemented in this version")
+            except asyncio.CancelledError:
+                code = grpc.StatusCode.CANCELLED
+                raise
+            except SquirrelError as exc:
+                code = exc.grpc_code
+                await self._fail(context, method, exc)
+            except Exception as exc:
+                code = _abort_code(context, exc)
+                if code is grpc.StatusCode.UNKNOWN:
+                    code = grpc.StatusCode.INTERNAL
+                    await self._fail(context, method, exc)
+                raise
+            finally:
+                _log_rpc(method, code, started)
+
+        return wrapped
+
+    def _wrap_stream(self, method: str, behavior: Behavior) -> Behavior:
+        async def wrapped(
+            request: Any, context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            code = grpc.StatusCode.OK
+            try:
+                await self._authenticate(context)
+                async for item in behavior(request, context):
+                    yield item
+            except asyncio.CancelledError:
+                code = grpc.StatusCode.CANCELLED
+                raise
+            except SquirrelError as exc:
+                code = exc.grpc_code
+                await self._fail(context, method, exc)
+            except Exception as exc:
+                code = _abort_code(context, exc)
+                if code is grpc.StatusCode.UNKNOWN:
+                    code = grpc.StatusCode.INTERNAL
+                    await self._fail(context, method, exc)
+                raise
+            finally:
+                _log_rpc(method, code, started)
+
+        return wrapped
+
+
+def _abort_code(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> grpc.StatusCode:
+    """The code of an abort already raised through `context.abort`, else UNKNOWN."""
+    if isinstance(exc, grpc.aio.AbortError):
+        code = context.code()
+        return code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN
+    return grpc.StatusCode.UNKNOWN
+
+
+def _log_rpc(method: str, code: grpc.StatusCode, started: float) -> None:
+    duration_ms = round((time.perf_counter() - started) * 1000, 2)
+    log.info("rpc_finished", method=method, code=code.name, duration_ms=duration_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceInfo:
+    """What `<home>/run/<name>-service.json` records about a running service."""
+
+    name: str
+    pid: int
+    host: str
+    port: int
+    started_at: float
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def write_service_info(path: Path, info: ServiceInfo) -> None:
+    payload = {
+        "name": info.name,
+        "pid": info.pid,
+        "host": info.host,
+        "port": info.port,
+        "started_at": info.started_at,
+    }
+    write_private_file(path, (json.dumps(payload) + "\n").encode())
+
+
+def read_service_info(path: Path) -> ServiceInfo | None:
+    """The recorded service, or None when the file is missing or unreadable."""
+    try:
+        data = json.loads(path.read_text())
+        return ServiceInfo(
+            name=str(data["name"]),
+            pid=int(data["pid"]),
+            host=str(data["host"]),
+            port=int(data["port"]),
+            started_at=float(data["started_at"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+Register = Callable[[grpc.aio.Server], Sequence[str]]
+
+
+class GrpcService:
+    """A `grpc.aio` server on 127.0.0.1 with health, reflection and the edge interceptor."""
+
+    def __init__(self, name: str, token: str, port: int, info_path: Path) -> None:
+        self.name = name
+        self._token = token
+        self._requested_port = port
+        self._info_path = info_path
+        self.port = 0
+        self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
+        self.server = grpc.aio.server(
+            interceptors=[EdgeInterceptor(token)],
+            options=[
+                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.so_reuseport", 0),
+            ],
+        )
+        self._service_names: list[str] = []
+
+    def add(self, register: Register) -> None:
+        """Registers servicers; `register` returns their full service names."""
+        self._service_names.extend(register(self.server))
+
+    async def start(self) -> int:
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        names = [*self._service_names, health.SERVICE_NAME, reflection.SERVICE_NAME]
+        reflection.enable_server_reflection(names, self.server)
+        self.port = self.server.add_insecure_port(f"{LOOPBACK}:{self._requested_port}")
+        if self.port == 0:
+            raise OSError(f"could not bind {LOOPBACK}:{self._requested_port}")
+        await self.server.start()
+        for service_name in self._service_names:
+            await self.health.set(service_name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
+        return self.port
+
+    async def set_serving(self) -> None:
+        """Marks the server SERVING and records it in the home's service file."""
+        for service_name in ["", *self._service_names]:
+            await self.health.set(service_name, health_pb2.HealthCheckResponse.SERVING)
+        write_service_info(
+            self._info_path,
+            ServiceInfo(self.name, os.getpid(), LOOPBACK, self.port, time.time()),
+        )
+        log.info("service_serving", service=self.name, port=self.port)
+
+    async def stop(self, grace: float = 5.0) -> None:
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(grace)
+        info = read_service_info(self._info_path)
+        if info is not None and info.pid == os.getpid():
+            self._info_path.unlink(missing_ok=True)
+        log.info("service_stopped", service=self.name)
+
+
+def install_stop_signals(stop: asyncio.Event) -> None:
+    """SIGTERM and SIGINT set `stop` (graceful shutdown) instead of killing the process."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)

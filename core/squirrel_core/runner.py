@@ -1,0 +1,77 @@
+"""The life of a service process: settings, logging, token, serve, SERVING, stop on SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from squirrel_core.auth import ensure_token
+from squirrel_core.home import HomeLayout
+from squirrel_core.logs import configure_logging
+from squirrel_core.rpc import GrpcService, install_stop_signals
+from squirrel_core.settings import Settings, load_settings
+
+log = structlog.get_logger()
+
+Cleanup = Callable[[], Awaitable[None]]
+# Registers servicers on the service, starts background work; returns (ready, cleanup):
+# `ready` is awaited after the port is bound and before SERVING is announced.
+Setup = Callable[[Settings, GrpcService], Awaitable[tuple[Callable[[], Awaitable[None]], Cleanup]]]
+
+
+PARENT_POLL_SECONDS = 1.0
+
+
+async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
+    """Stops the service when the supervisor that started it is gone (no orphans)."""
+    while not stop.is_set():
+        if os.getppid() != parent_pid:
+            log.warning("supervisor_gone", parent_pid=parent_pid)
+            stop.set()
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), PARENT_POLL_SECONDS)
+
+
+async def run_service(
+    name: str, setup: Setup, settings: Settings | None = None, parent_pid: int | None = None
+) -> None:
+    """Runs one service until SIGTERM/SIGINT (or its supervisor dies), then stops gracefully."""
+    settings = settings or load_settings()
+    configure_logging(name, settings.str_("general.log_level"))
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    service = GrpcService(name, token, settings.int_(f"{name}.port"), layout.service_file(name))
+    stop = asyncio.Event()
+    install_stop_signals(stop)
+    watcher = (
+        asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid is not None else None
+    )
+    ready, cleanup = await setup(settings, service)
+    try:
+        await service.start()
+        await ready()
+        await service.set_serving()
+        await stop.wait()
+        log.info("service_stopping", service=name)
+    finally:
+        stop.set()
+        if watcher is not None:
+            await watcher
+        await service.stop()
+        await cleanup()
+
+
+def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
+    """Entry point body of `python -m squirrel_<name> [--parent-pid PID]`."""
+    parser = argparse.ArgumentParser(prog=f"python -m squirrel_{name}")
+    parser.add_argument(
+        "--parent-pid", type=int, default=None, help="stop when this process is gone"
+    )
+    args = parser.parse_args(argv)
+    asyncio.run(run_service(name, setup, parent_pid=args.parent_pid))

@@ -1,0 +1,169 @@
+"""What the MCP tools need from the memory engine: a Protocol and the records it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from squirrel_gateway.schemas import (
+    MemoryTypeName,
+    ModuleSummary,
+    PitfallItem,
+    SearchResult,
+    SelectedMemory,
+    UserStyleItem,
+    ViewMode,
+)
+
+UpdateActionName = Literal["ADD_NEW", "UPDATE_EXISTING", "NOOP", "DELETE_AND_ADD"]
+
+
+@dataclass(frozen=True, slots=True)
+class TaskContextData:
+    """Task context as the engine built it; `selected_memories` best first, not yet budgeted."""
+
+    project_id: str
+    user_id: str | None
+    task_description: str
+    generated_at: datetime
+    has_relevant_memory: bool
+    selected_memories: Sequence[SelectedMemory]
+
+
+@dataclass(frozen=True, slots=True)
+class UserStyleData:
+    """The user-style view; `items` best first."""
+
+    mode: ViewMode
+    project_id: str
+    user_id: str | None
+    generated_at: datetime
+    items: Sequence[UserStyleItem]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectBriefData:
+    """The project brief; `key_facts` and `modules` each best first."""
+
+    mode: ViewMode
+    project_id: str
+    generated_at: datetime
+    modules: Sequence[ModuleSummary]
+    key_facts: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True)
+class PitfallsData:
+    """The pitfalls view; `items` best first."""
+
+    project_id: str
+    generated_at: datetime
+    has_relevant_pitfalls: bool
+    items: Sequence[PitfallItem]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    """One page of search results, best first.
+
+    `total` counts every match; `next_cursor` (opaque) continues after the last result of
+    this page, or is None when there is nothing after it.
+    """
+
+    query: str
+    results: Sequence[SearchResult]
+    total: int
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RememberOutcome:
+    """A manual memory written: its id, the update decision taken, and its version now."""
+
+    memory_id: str
+    action: UpdateActionName
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetOutcome:
+    """A memory forgotten: `deleted` is False when it had already been deleted."""
+
+    memory_id: str
+    deleted: bool
+
+
+class MemoryBackend(Protocol):
+    """The memory engine as the gateway sees it.
+
+    Every method raises a `squirrel_core.errors.SquirrelError` subclass for a failure the
+    caller can act on (unknown project: `PermissionDeniedError`; unknown memory or cursor:
+    `NotFoundError` / `InvalidArgumentError`; service down: `UnavailableError`). `budget`
+    is a hint for how much to build; the gateway enforces it on what it returns.
+    """
+
+    async def resolve_project(self, path: str) -> str:
+        """The project_id (absolute, resolved root) of the registered project holding `path`."""
+        ...
+
+    async def get_task_context(
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        task_description: str,
+        active_file_paths: Sequence[str],
+        preferred_memory_types: Sequence[MemoryTypeName],
+        budget: int,
+    ) -> TaskContextData: ...
+
+    async def get_user_style_view(
+        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+    ) -> UserStyleData: ...
+
+    async def get_project_brief_view(
+        self, project_id: str, *, mode: ViewMode, budget: int
+    ) -> ProjectBriefData: ...
+
+    async def get_pitfalls_view(
+        self,
+        project_id: str,
+        *,
+        scope_paths: Sequence[str],
+        task_description: str | None,
+        budget: int,
+    ) -> PitfallsData: ...
+
+    async def search_memory(
+        self,
+        project_id: str,
+        *,
+        query: str,
+        top_k: int,
+        types: Sequence[MemoryTypeName],
+        scope_paths: Sequence[str],
+        cursor: str | None,
+    ) -> SearchPage:
+        """Up to `top_k` results after `cursor` (None: from the best match)."""
+        ...
+
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        memory_type: MemoryTypeName,
+        key: str | None,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        file_paths: Sequence[str],
+    ) -> RememberOutcome:
+        """Store a manual memory (`source = manual`); `key` None lets the engine derive one."""
+        ...
+
+    async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
+        """Mark a memory deleted (never erased: its history stays)."""
+        ...

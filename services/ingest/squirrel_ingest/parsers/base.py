@@ -1,0 +1,350 @@
+"""The parser contract and the record-level helpers every transcript parser shares."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import PureWindowsPath
+from typing import Any, Protocol
+
+from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
+
+#: Longest text/output kept in an event; longer values are cut and marked.
+TEXT_LIMIT = 8_000
+#: Longest string kept inside a tool's input dict.
+INPUT_STRING_LIMIT = 2_000
+#: Most list items / dict keys kept inside a tool's input dict, and how deep it is copied.
+INPUT_ITEMS_LIMIT = 50
+INPUT_DEPTH_LIMIT = 4
+#: How many inner `{"` boundaries are tried when a line is two records run together.
+TORN_LINE_ATTEMPTS = 16
+#: Most tool calls remembered while waiting for their results.
+PENDING_LIMIT = 256
+
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]|^\\\\")
+
+
+class Parser(Protocol):
+    """A stateful reader of one transcript file, fed one complete line at a time."""
+
+    skipped: Counter[str]
+
+    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+        """Turn one line into zero or more events; never raises."""
+        ...
+
+
+@dataclass(slots=True)
+class ParseResult:
+    """Everything a parser made of a run of lines, with what it skipped and why."""
+
+    events: list[Event] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    records: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTool:
+    """What is remembered about a tool call until its result arrives."""
+
+    name: str
+    command: str | None = None
+    paths: tuple[str, ...] = ()
+    background: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for a cursor's `extra`."""
+        return {
+            "name": self.name,
+            "command": self.command,
+            "paths": list(self.paths),
+            "background": self.background,
+        }
+
+    @classmethod
+    def from_json(cls, value: object) -> PendingTool | None:
+        """Rebuild from `to_json` output; `None` if it is not in that shape."""
+        if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+            return None
+        command = value.get("command")
+        paths = value.get("paths")
+        return cls(
+            name=value["name"],
+            command=command if isinstance(command, str) else None,
+            paths=tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else (),
+            background=value.get("background") is True,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecordContext:
+    """The envelope facts of one record, stamped on every event made from it."""
+
+    source_tool: SourceTool
+    timestamp: datetime
+    origin: EventOrigin | None
+    session_id: str | None = None
+    cwd: str | None = None
+    source_version: str | None = None
+    sidechain: bool = False
+    agent_id: str | None = None
+
+    def event(
+        self, event_type: EventType, content: dict[str, Any], file_paths: tuple[str, ...] = ()
+    ) -> Event:
+        """An event of `event_type` carrying this record's envelope."""
+        return Event(
+            source_tool=self.source_tool,
+            event_type=event_type,
+            timestamp=self.timestamp,
+            content=content,
+            session_id=self.session_id,
+            cwd=self.cwd,
+            file_paths=file_paths,
+            source_version=self.source_version,
+            sidechain=self.sidechain,
+            agent_id=self.agent_id,
+            origin=self.origin,
+        )
+
+
+def completion_events(
+    ctx: RecordContext,
+    tool_use_id: str | None,
+    pending: PendingTool | None,
+    output: str,
+    *,
+    is_error: bool,
+    exit_code: int | None,
+) -> list[Event]:
+    """What a finished tool call yields: its result, the command it ran, the files it changed."""
+    name = pending.name if pending else None
+    paths = pending.paths if pending else ()
+    capped = cap_text(output)
+    events = [
+        ctx.event(
+            EventType.TOOL_RESULT,
+            {"tool": name, "tool_use_id": tool_use_id, "output": capped, "is_error": is_error},
+            paths,
+        )
+    ]
+    if pending is None:
+        return events
+    if pending.command is not None:
+        events.append(
+            command_event(
+                ctx,
+                tool_use_id,
+                pending.command,
+                capped,
+                exit_code=exit_code,
+                is_error=is_error,
+                paths=paths,
+            )
+        )
+    if pending.name in CODE_CHANGE_TOOLS and not is_error:
+        events.extend(
+            ctx.event(
+                EventType.CODE_CHANGE,
+                {
+                    "tool": pending.name,
+                    "tool_use_id": tool_use_id,
+                    "path": path,
+                    "summary": f"{pending.name} {path}",
+                },
+                (path,),
+            )
+            for path in paths
+        )
+    return events
+
+
+def command_event(
+    ctx: RecordContext,
+    tool_use_id: str | None,
+    command: str,
+    output: str,
+    *,
+    exit_code: int | None,
+    is_error: bool | None = None,
+    paths: tuple[str, ...] = (),
+) -> Event:
+    """A `command_run` or `test_run` event for a finished shell command."""
+    failed = is_error if is_error is not None else exit_code not in (None, 0)
+    return ctx.event(
+        command_event_type(command),
+        {
+            "command": cap_text(command, INPUT_STRING_LIMIT),
+            "tool_use_id": tool_use_id,
+            "exit_code": exit_code,
+            "is_error": failed,
+            "output": cap_text(output),
+        },
+        paths,
+    )
+
+
+def remember(pending: dict[str, PendingTool], tool_use_id: str, tool: PendingTool) -> None:
+    """Store a call awaiting its result, forgetting the oldest beyond `PENDING_LIMIT`."""
+    pending.pop(tool_use_id, None)
+    pending[tool_use_id] = tool
+    while len(pending) > PENDING_LIMIT:
+        del pending[next(iter(pending))]
+
+
+def parse_bytes(parser: Parser, data: bytes, path: str, inode: int = 0) -> ParseResult:
+    """Feed every complete line of `data` to `parser`, as a tail reader would.
+
+    A trailing piece without a newline is left alone (it may still be being written).
+    """
+    result = ParseResult()
+    offset = 0
+    while True:
+        end = data.find(b"\n", offset)
+        if end < 0:
+            break
+        line = data[offset:end]
+        offset = end + 1
+        if not line.strip():
+            continue
+        result.records += 1
+        result.events.extend(
+            parser.feed(line, EventOrigin(path=path, inode=inode, end_offset=offset))
+        )
+    result.skipped = dict(parser.skipped)
+    return result
+
+
+def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
+    """Decode one JSONL line into a dict, recovering the tail of a torn line when possible."""
+    if not line.strip():
+        skipped["blank_line"] += 1
+        return None
+    value = _loads(line)
+    if value is None:
+        value = _recover_torn_line(line)
+        if value is None:
+            skipped["malformed_json"] += 1
+            return None
+        skipped["torn_line_prefix"] += 1
+    if not isinstance(value, dict):
+        skipped["not_an_object"] += 1
+        return None
+    return value
+
+
+def _loads(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _recover_torn_line(line: bytes) -> Any:
+    """Find a complete record after a half-written one: `{"a":1,"b{"type":...}`."""
+    start = 1
+    for _ in range(TORN_LINE_ATTEMPTS):
+        start = line.find(b'{"', start)
+        if start < 0:
+            return None
+        value = _loads(line[start:])
+        if isinstance(value, dict):
+            return value
+        start += 2
+    return None
+
+
+def parse_timestamp(value: object) -> datetime | None:
+    """Read an ISO-8601 string or unix seconds/milliseconds as an aware UTC datetime."""
+    try:
+        if isinstance(value, str):
+            text = value.strip()
+            if not text or len(text) > 64:
+                return None
+            parsed = datetime.fromisoformat(text)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            seconds = float(value) / 1000 if abs(value) > 1e11 else float(value)
+            parsed = datetime.fromtimestamp(seconds, tz=UTC)
+        else:
+            return None
+    except (ValueError, OverflowError, OSError):
+        return None
+    if parsed.tzinfo is None:
+        return parsed.replace(tzinfo=UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        return None
+
+
+def cap_text(text: str, limit: int = TEXT_LIMIT) -> str:
+    """Cut `text` to `limit` characters, saying how much was dropped."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n…[truncated {len(text) - limit} chars]"
+
+
+def cap_value(value: Any, depth: int = 0) -> Any:
+    """Copy a JSON value with long strings cut and big containers trimmed."""
+    if isinstance(value, str):
+        return cap_text(value, INPUT_STRING_LIMIT)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if depth >= INPUT_DEPTH_LIMIT:
+        return "…[nested value dropped]"
+    if isinstance(value, dict):
+        items = list(value.items())[:INPUT_ITEMS_LIMIT]
+        return {str(key): cap_value(item, depth + 1) for key, item in items}
+    if isinstance(value, list):
+        return [cap_value(item, depth + 1) for item in value[:INPUT_ITEMS_LIMIT]]
+    return None
+
+
+def text_of(value: object) -> str:
+    """Join the text of a string, a `{text}` block or a list of such blocks; drop the rest."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        text = value.get("text")
+        return text if isinstance(text, str) else ""
+    if isinstance(value, list):
+        parts = [text_of(item) for item in value[: INPUT_ITEMS_LIMIT * 10]]
+        return "\n".join(part for part in parts if part)
+    return ""
+
+
+def str_or_none(value: object) -> str | None:
+    """Return `value` if it is a non-empty string."""
+    return value if isinstance(value, str) and value else None
+
+
+def relative_path(path: str, cwd: str | None) -> str:
+    """Make `path` relative to `cwd` when it lies inside it; otherwise keep it as given."""
+    if _WINDOWS_ABSOLUTE.match(path):
+        return _relative_windows(path, cwd)
+    if not path.startswith("/"):
+        return posixpath.normpath(path) if path else path
+    normalized = posixpath.normpath(path)
+    if cwd and cwd.startswith("/"):
+        root = posixpath.normpath(cwd)
+        if normalized == root:
+            return "."
+        prefix = root if root.endswith("/") else root + "/"
+        if normalized.startswith(prefix):
+            return normalized[len(prefix) :]
+    return normalized
+
+
+def _relative_windows(path: str, cwd: str | None) -> str:
+    target = PureWindowsPath(path)
+    if cwd and _WINDOWS_ABSOLUTE.match(cwd):
+        try:
+            return target.relative_to(PureWindowsPath(cwd)).as_posix()
+        except ValueError:
+            return str(target)
+    return str(target)

@@ -1,0 +1,412 @@
+"""Codex CLI rollout parser: `~/.codex/sessions/**/rollout-*.jsonl`, bare and wrapped eras."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shlex
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_ingest.parsers.base import (
+    PENDING_LIMIT,
+    PendingTool,
+    RecordContext,
+    cap_text,
+    cap_value,
+    command_event,
+    completion_events,
+    decode_record,
+    parse_timestamp,
+    relative_path,
+    remember,
+    str_or_none,
+    text_of,
+)
+
+log = structlog.get_logger()
+
+_WRAPPED_TYPES = frozenset(
+    {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+)
+_IGNORED_WRAPPED = frozenset(
+    {"world_state", "inter_agent_communication", "inter_agent_communication_metadata"}
+)
+_SHELL_FUNCTIONS = frozenset(
+    {"shell", "exec_command", "shell_command", "container.exec", "local_shell"}
+)
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
+_INJECTED_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "<INSTRUCTIONS>",
+    "# AGENTS.md",
+    "<user_shell_command>",
+    "<turn_aborted>",
+)
+_PATCH_FILE = re.compile(
+    r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M
+)
+_EXITED = re.compile(r"(?:Process exited with code|Exit code:?) (-?\d{1,9})\b")
+_RUNNING = re.compile(r"Process running with session ID")
+_COMPLETED_LIMIT = PENDING_LIMIT * 4
+
+
+def patch_paths(patch: str) -> tuple[str, ...]:
+    """File paths named in an `apply_patch` body's `*** Update/Add/Delete File:` headers."""
+    found: list[str] = []
+    for match in _PATCH_FILE.finditer(patch):
+        path = match.group(1) or match.group(2)
+        if path and path not in found:
+            found.append(path)
+    return tuple(found)
+
+
+class CodexFileParser:
+    """Turns the lines of one Codex rollout into events.
+
+    Calls are paired with their outputs by `call_id`; a shell command whose output says it is
+    still running waits for its `exec_command_end` to learn the exit code. User turns come from
+    `event_msg/user_message` (what the person typed), assistant turns from `response_item`
+    messages; `agent_message` events repeat those and are skipped.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.skipped: Counter[str] = Counter()
+        self._session_id: str | None = None
+        self._cwd: str | None = None
+        self._version: str | None = None
+        self._sidechain = False
+        self._agent_id: str | None = None
+        self._bare = False
+        self._last_timestamp: datetime | None = None
+        self._pending: dict[str, PendingTool] = {}
+        self._running: dict[str, PendingTool] = {}
+        self._completed: dict[str, None] = {}
+
+    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+        """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
+        try:
+            return self._feed(line, origin)
+        except Exception as error:  # a parser bug must not stop ingest of the rest of the file
+            self.skipped["internal_error"] += 1
+            log.warning("record_parse_failed", source="codex", error=type(error).__name__)
+            return []
+
+    def export_state(self) -> dict[str, Any]:
+        """Session facts and calls awaiting results, for a cursor's `extra`."""
+        return {
+            "session_id": self._session_id,
+            "cwd": self._cwd,
+            "version": self._version,
+            "sidechain": self._sidechain,
+            "agent_id": self._agent_id,
+            "bare": self._bare,
+            "pending": {key: tool.to_json() for key, tool in self._pending.items()},
+            "running": {key: tool.to_json() for key, tool in self._running.items()},
+        }
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """Take back what `export_state` returned (unknown shapes are ignored)."""
+        self._session_id = str_or_none(state.get("session_id"))
+        self._cwd = str_or_none(state.get("cwd"))
+        self._version = str_or_none(state.get("version"))
+        self._sidechain = state.get("sidechain") is True
+        self._agent_id = str_or_none(state.get("agent_id"))
+        self._bare = state.get("bare") is True
+        for key, target in (("pending", self._pending), ("running", self._running)):
+            saved = state.get(key)
+            if isinstance(saved, dict):
+                for call_id, value in list(saved.items())[-PENDING_LIMIT:]:
+                    tool = PendingTool.from_json(value)
+                    if isinstance(call_id, str) and tool is not None:
+                        remember(target, call_id, tool)
+
+    def _feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+        record = decode_record(line, self.skipped)
+        if record is None:
+            return []
+        kind = record.get("type")
+        payload = record.get("payload")
+        if isinstance(kind, str) and kind in _WRAPPED_TYPES and isinstance(payload, dict):
+            timestamp = parse_timestamp(record.get("timestamp"))
+            if timestamp is None:
+                self.skipped["missing_timestamp"] += 1
+                return []
+            self._last_timestamp = timestamp
+            return self._wrapped(kind, payload, timestamp, origin)
+        if isinstance(kind, str) and kind in _IGNORED_WRAPPED:
+            self.skipped[f"ignored_{kind}"] += 1
+            return []
+        return self._bare_record(record, origin)
+
+    def _bare_record(self, record: dict[str, Any], origin: EventOrigin) -> list[Event]:
+        """The pre-Sept-2025 format: a bare meta line, then bare response items."""
+        if "record_type" in record:
+            self.skipped["ignored_state"] += 1
+            return []
+        timestamp = parse_timestamp(record.get("timestamp")) or self._last_timestamp
+        if "type" not in record and isinstance(record.get("id"), str):
+            self._bare = True
+            self._session_id = self._session_id or record["id"]
+            if timestamp is not None:
+                self._last_timestamp = timestamp
+            self.skipped["session_meta"] += 1
+            return []
+        if not isinstance(record.get("type"), str):
+            self.skipped["unknown_type"] += 1
+            return []
+        if timestamp is None:
+            self.skipped["missing_timestamp"] += 1
+            return []
+        self._bare = True
+        return self._response_item(record, self._context(timestamp, origin))
+
+    def _context(self, timestamp: datetime, origin: EventOrigin) -> RecordContext:
+        return RecordContext(
+            source_tool=SourceTool.CODEX,
+            timestamp=timestamp,
+            origin=origin,
+            session_id=self._session_id,
+            cwd=self._cwd,
+            source_version=self._version,
+            sidechain=self._sidechain,
+            agent_id=self._agent_id,
+        )
+
+    def _wrapped(
+        self, kind: str, payload: dict[str, Any], timestamp: datetime, origin: EventOrigin
+    ) -> list[Event]:
+        if kind == "session_meta":
+            self._session_meta(payload)
+            return []
+        if kind == "turn_context":
+            self._cwd = str_or_none(payload.get("cwd")) or self._cwd
+            self.skipped["turn_context"] += 1
+            return []
+        ctx = self._context(timestamp, origin)
+        if kind == "compacted":
+            text = text_of(payload.get("message"))
+            if not text.strip():
+                self.skipped["empty_compaction"] += 1
+                return []
+            return [ctx.event(EventType.COMPACTION_SUMMARY, {"text": cap_text(text)})]
+        if kind == "event_msg":
+            return self._event_msg(payload, ctx)
+        return self._response_item(payload, ctx)
+
+    def _session_meta(self, payload: dict[str, Any]) -> None:
+        session_id = str_or_none(payload.get("id"))
+        if self._session_id is not None and session_id not in (None, self._session_id):
+            self.skipped["replayed_session_meta"] += 1
+            return
+        self.skipped["session_meta"] += 1
+        self._session_id = session_id or self._session_id
+        self._cwd = str_or_none(payload.get("cwd")) or self._cwd
+        self._version = str_or_none(payload.get("cli_version")) or self._version
+        source = payload.get("source")
+        if isinstance(source, dict) and "subagent" in source:
+            self._sidechain = True
+            self._agent_id = str_or_none(payload.get("agent_nickname")) or session_id
+
+    def _event_msg(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        kind = payload.get("type")
+        if kind == "user_message":
+            if self._bare:
+                self.skipped["duplicate_user_message"] += 1
+                return []
+            text = text_of(payload.get("message"))
+            if not text.strip():
+                self.skipped["empty_text"] += 1
+                return []
+            return [ctx.event(EventType.USER_MESSAGE, {"text": cap_text(text)})]
+        if kind == "exec_command_end":
+            return self._exec_end(payload, ctx)
+        if kind == "agent_message":
+            self.skipped["duplicate_agent_message"] += 1
+        elif kind == "patch_apply_end":
+            self.skipped["duplicate_patch_end"] += 1
+        else:
+            self.skipped["ignored_event"] += 1
+        return []
+
+    def _exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        call_id = str_or_none(payload.get("call_id"))
+        if call_id is not None and call_id in self._completed:
+            self.skipped["duplicate_exec_end"] += 1
+            return []
+        pending = self._running.pop(call_id, None) if call_id else None
+        command = pending.command if pending else _command_text(payload.get("command"))
+        if command is None:
+            self.skipped["malformed_exec_end"] += 1
+            return []
+        self._complete(call_id)
+        exit_code = payload.get("exit_code")
+        code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
+        output = text_of(payload.get("aggregated_output")) or "\n".join(
+            part
+            for part in (text_of(payload.get("stdout")), text_of(payload.get("stderr")))
+            if part
+        )
+        paths = pending.paths if pending else ()
+        return [command_event(ctx, call_id, command, output, exit_code=code, paths=paths)]
+
+    def _response_item(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        kind = item.get("type")
+        if kind == "message":
+            return self._message(item, ctx)
+        if kind in ("function_call", "custom_tool_call", "local_shell_call"):
+            return self._call(item, ctx)
+        if kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+            return self._output(item, ctx)
+        if kind == "web_search_call":
+            content = {
+                "tool": "web_search",
+                "tool_use_id": None,
+                "input": cap_value(item.get("action")),
+            }
+            return [ctx.event(EventType.TOOL_CALL, content)]
+        if kind == "reasoning":
+            self.skipped["reasoning"] += 1
+        else:
+            self.skipped["ignored_item"] += 1
+        return []
+
+    def _message(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        role = item.get("role")
+        text = text_of(item.get("content"))
+        if role == "assistant":
+            if not text.strip():
+                self.skipped["empty_text"] += 1
+                return []
+            return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": cap_text(text)})]
+        if role == "user" and self._bare:
+            stripped = text.strip()
+            if not stripped:
+                self.skipped["empty_text"] += 1
+                return []
+            if stripped.startswith(_INJECTED_PREFIXES):
+                self.skipped["injected_context"] += 1
+                return []
+            return [ctx.event(EventType.USER_MESSAGE, {"text": cap_text(text)})]
+        self.skipped["injected_context" if role == "developer" else "duplicate_user_message"] += 1
+        return []
+
+    def _call(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        call_id = str_or_none(item.get("call_id")) or str_or_none(item.get("id"))
+        name = str_or_none(item.get("name")) or (
+            "local_shell" if item.get("type") == "local_shell_call" else None
+        )
+        if call_id is None or name is None:
+            self.skipped["malformed_call"] += 1
+            return []
+        arguments = _arguments(item)
+        command: str | None = None
+        paths: tuple[str, ...] = ()
+        if name == "apply_patch":
+            patch = (
+                arguments.get("input")
+                if isinstance(arguments.get("input"), str)
+                else item.get("input")
+            )
+            paths = patch_paths(patch) if isinstance(patch, str) else ()
+        elif name in _SHELL_FUNCTIONS:
+            raw = arguments.get("cmd", arguments.get("command"))
+            if isinstance(raw, list) and raw and raw[0] == "apply_patch":
+                name = "apply_patch"
+                paths = patch_paths(raw[1]) if len(raw) > 1 and isinstance(raw[1], str) else ()
+            else:
+                command = _command_text(raw)
+                if command is not None and command.lstrip().startswith("apply_patch"):
+                    paths = patch_paths(command)
+                    name, command = "apply_patch", None
+        paths = tuple(relative_path(path, self._cwd) for path in paths)
+        remember(self._pending, call_id, PendingTool(name=name, command=command, paths=paths))
+        content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
+        return [ctx.event(EventType.TOOL_CALL, content, paths)]
+
+    def _output(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        call_id = str_or_none(item.get("call_id"))
+        pending = self._pending.pop(call_id, None) if call_id else None
+        if pending is None:
+            self.skipped["unpaired_output"] += 1
+        runs_process = pending is not None and (
+            pending.command is not None or pending.name == "apply_patch"
+        )
+        output, exit_code, failed = _read_output(item.get("output"), scan_text=runs_process)
+        still_running = exit_code is None and _RUNNING.search(output[:2_000]) is not None
+        if pending is not None and pending.command is not None and still_running and call_id:
+            remember(self._running, call_id, pending)
+            pending = PendingTool(name=pending.name, paths=pending.paths)
+        if pending is not None and pending.command is not None:
+            self._complete(call_id)
+        is_error = failed if failed is not None else exit_code not in (None, 0)
+        return completion_events(
+            ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code
+        )
+
+    def _complete(self, call_id: str | None) -> None:
+        if call_id is None:
+            return
+        self._completed[call_id] = None
+        while len(self._completed) > _COMPLETED_LIMIT:
+            del self._completed[next(iter(self._completed))]
+
+
+def _arguments(item: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments as a dict: `arguments` (a JSON string), `input`, or a shell `action`."""
+    action = item.get("action")
+    if isinstance(action, dict):
+        return {"command": action.get("command"), "workdir": action.get("working_directory")}
+    raw = item.get("arguments", item.get("input"))
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError):
+            return {"input": raw}
+        return value if isinstance(value, dict) else {"input": raw}
+    return {}
+
+
+def _command_text(raw: object) -> str | None:
+    """A shell command line from a string or an argv list (`["bash", "-lc", "…"]` unwrapped)."""
+    if isinstance(raw, str):
+        return raw or None
+    if not isinstance(raw, list) or not raw or not all(isinstance(part, str) for part in raw):
+        return None
+    if len(raw) >= 3 and posixpath.basename(raw[0]) in _SHELLS and raw[1] in ("-lc", "-c", "-l"):
+        return str(raw[2])
+    return shlex.join(raw)
+
+
+def _read_output(raw: object, *, scan_text: bool) -> tuple[str, int | None, bool | None]:
+    """Output text, exit code and failure flag from the output shapes Codex has used."""
+    if isinstance(raw, dict) and "success" in raw:
+        return text_of(raw.get("content")), None, raw.get("success") is False
+    if not isinstance(raw, str):
+        return text_of(raw), None, None
+    text = raw
+    exit_code: int | None = None
+    if raw.startswith("{") and '"output"' in raw[:200]:
+        try:
+            wrapped = json.loads(raw)
+        except (ValueError, RecursionError):
+            wrapped = None
+        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+            text = wrapped["output"]
+            metadata = wrapped.get("metadata")
+            code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+            exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    if exit_code is None and scan_text:
+        match = _EXITED.search(text[:2_000])
+        exit_code = int(match.group(1)) if match else None
+    return text, exit_code, None

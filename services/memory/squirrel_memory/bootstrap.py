@@ -1,0 +1,31 @@
+"""Creating a project's `.ctx/` (schema included) and the global `user.db`, without a service."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from squirrel_memory.paths import ProjectPaths, ensure_private_file, secure_sqlite_files
+from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, migrate
+
+
+def _migrate_file(path: Path, migrations: object) -> int:
+    ensure_private_file(path)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        version = migrate(conn, migrations)  # type: ignore[arg-type]
+    secure_sqlite_files(path)
+    return version
+
+
+def init_project_files(root: Path) -> ProjectPaths:
+    """Creates `<root>/.ctx/` (0700) and `data.db` (0600) at the latest schema. Idempotent."""
+    paths = ProjectPaths.for_project(str(root)).ensure()
+    _migrate_file(paths.data_db, DATA_MIGRATIONS)
+    return paths
+
+
+def init_user_db(path: Path) -> int:
+    """Creates or upgrades the global `user.db`; returns its schema version."""
+    return _migrate_file(path, USER_MIGRATIONS)

@@ -1,0 +1,242 @@
+"""Read commands, their outcomes, user requests and touched files out of stored events."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.models import StoredEvent
+
+#: How much command output is scanned for an error line; outputs are capped upstream anyway.
+MAX_OUTPUT_SCAN_CHARS = 20_000
+
+_NOISE_PREFIXES = (
+    "caveat: the messages below were generated",
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<system-reminder>",
+    "[request interrupted",
+    "this session is being continued from a previous conversation",
+)
+#: Context an IDE or harness injects into a user turn; not something the user wrote.
+_CONTEXT_TAGS = re.compile(
+    r"<(ide_[a-z_]+|system-reminder)>.*?(?:</\1>|$)", re.DOTALL | re.IGNORECASE
+)
+_BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>\s*$", re.DOTALL)
+
+#: Tokens that only wrap the real tool (`uv run pytest` is pytest run through uv).
+_RUNNER_PREFIXES: tuple[tuple[str, ...], ...] = (
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("pnpm", "exec"),
+    ("yarn", "exec"),
+    ("bundle", "exec"),
+    ("python", "-m"),
+    ("python3", "-m"),
+    ("uvx",),
+    ("npx",),
+    ("bunx",),
+    ("pnpx",),
+    ("sudo",),
+    ("time",),
+)
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class CommandRun:
+    """One shell command with its outcome (`ok` is None while the outcome is unknown)."""
+
+    event_id: str
+    timestamp: datetime
+    command: str
+    ok: bool | None
+    output: str
+    by_user: bool = False
+
+    @property
+    def segments(self) -> list[list[str]]:
+        """The command split into simple commands, each tokenised, wrappers and env removed."""
+        return [tokens for part in split_segments(self.command) if (tokens := core_tokens(part))]
+
+    @property
+    def normalized(self) -> str:
+        """A stable form used to tell whether two runs are "the same command"."""
+        return normalize_command(self.command)
+
+
+def split_segments(command: str) -> list[str]:
+    """Split a shell line on `&&`, `||`, `;` and newlines, dropping pipes' right-hand sides."""
+    parts: list[str] = []
+    for raw in _SEGMENT_SPLIT.split(command.strip()):
+        head = raw.split(" | ", 1)[0].strip().lstrip("(").rstrip(")").strip()
+        if head:
+            parts.append(head)
+    return parts
+
+
+def _tokenize(text: str) -> list[str]:
+    try:
+        return shlex.split(text, comments=False, posix=True)
+    except ValueError:
+        return text.split()
+
+
+def core_tokens(segment: str) -> list[str]:
+    """Tokens of one simple command without env assignments, redirections and runner wrappers."""
+    tokens = [t for t in _tokenize(segment) if not _ENV_ASSIGNMENT.match(t)]
+    tokens = [t for t in tokens if not re.match(r"^\d?>>?|^<|^2>&1$", t)]
+    changed = True
+    while changed and tokens:
+        changed = False
+        for prefix in _RUNNER_PREFIXES:
+            if len(tokens) > len(prefix) and tuple(tokens[: len(prefix)]) == prefix:
+                tokens = tokens[len(prefix) :]
+                changed = True
+                break
+    return tokens
+
+
+def normalize_command(command: str) -> str:
+    """Drop `cd …` steps, env, wrappers, flags and directories so reruns compare equal.
+
+    `cd test && uv run pytest /abs/test/test_x.py -xvs` and `uv run pytest test/test_x.py -v`
+    both become `pytest test_x.py`.
+    """
+    words: list[str] = []
+    for tokens in (core_tokens(part) for part in split_segments(command)):
+        if not tokens or tokens[0] == "cd":
+            continue
+        for token in tokens:
+            if token.startswith("-"):
+                continue
+            words.append(PurePosixPath(token).name if "/" in token else token)
+    return " ".join(words)[:300]
+
+
+def event_text(event: StoredEvent) -> str:
+    """The `text` of a message-like event, or an empty string."""
+    value = event.content.get("text")
+    return value if isinstance(value, str) else ""
+
+
+def is_noise_text(text: str) -> bool:
+    """True for transcript plumbing that is not something the user said."""
+    stripped = text.strip().lower()
+    return not stripped or stripped.startswith(_NOISE_PREFIXES)
+
+
+def user_requests(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
+    """User messages that carry something the user actually wrote, in order."""
+    found: list[tuple[StoredEvent, str]] = []
+    for event in events:
+        if event.event_type != EventType.USER_MESSAGE:
+            continue
+        text = _CONTEXT_TAGS.sub(" ", event_text(event)).strip()
+        if is_noise_text(text) or _BASH_INPUT.match(text):
+            continue
+        found.append((event, text))
+    return found
+
+
+def _result_fields(content: dict[str, Any]) -> tuple[bool | None, str]:
+    output = content.get("output")
+    text = output if isinstance(output, str) else ""
+    exit_code = content.get("exit_code")
+    is_error = content.get("is_error")
+    if isinstance(exit_code, int) and not isinstance(exit_code, bool):
+        return exit_code == 0 and is_error is not True, text
+    if isinstance(is_error, bool):
+        return not is_error, text
+    return None, text
+
+
+def commands(events: list[StoredEvent]) -> list[CommandRun]:
+    """Every command run in `events`, outcomes joined from tool results by `tool_use_id`.
+
+    Commands the user typed into the assistant (`<bash-input>` messages) count too; their
+    outcome is unknown.
+    """
+    results: dict[str, tuple[bool | None, str]] = {}
+    for event in events:
+        if event.event_type == EventType.TOOL_RESULT:
+            use_id = event.content.get("tool_use_id")
+            if isinstance(use_id, str):
+                results[use_id] = _result_fields(event.content)
+    runs: list[CommandRun] = []
+    for event in events:
+        if event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+            command = event.content.get("command")
+            if not isinstance(command, str) or not command.strip():
+                continue
+            ok, output = _result_fields(event.content)
+            use_id = event.content.get("tool_use_id")
+            if ok is None and isinstance(use_id, str) and use_id in results:
+                ok, output = results[use_id]
+            runs.append(CommandRun(event.id, event.timestamp, command.strip(), ok, output))
+        elif event.event_type == EventType.USER_MESSAGE:
+            match = _BASH_INPUT.match(event_text(event))
+            if match and match.group(1).strip():
+                runs.append(
+                    CommandRun(
+                        event.id, event.timestamp, match.group(1).strip(), None, "", by_user=True
+                    )
+                )
+    return runs
+
+
+def relative_path(path: str, project_id: str) -> str:
+    """`path` relative to the project root when it lies inside it, else unchanged."""
+    root = project_id.rstrip("/")
+    if root and path.startswith(root + "/"):
+        return path[len(root) + 1 :]
+    return path
+
+
+def changed_files(events: list[StoredEvent]) -> list[str]:
+    """Project-relative paths written by code changes, first-seen order, no repeats."""
+    seen: dict[str, None] = {}
+    for event in events:
+        if event.event_type != EventType.CODE_CHANGE:
+            continue
+        path = event.content.get("path")
+        candidates = [path] if isinstance(path, str) else list(event.file_paths)
+        for item in candidates:
+            if item:
+                seen.setdefault(relative_path(item, event.project_id), None)
+    return list(seen)
+
+
+def touched_files(events: list[StoredEvent]) -> list[str]:
+    """Project-relative paths any event names (read, written or searched)."""
+    seen: dict[str, None] = {}
+    for event in events:
+        for item in event.file_paths:
+            if item:
+                seen.setdefault(relative_path(item, event.project_id), None)
+    return list(seen)
+
+
+def has_failure_then_success(runs: list[CommandRun]) -> bool:
+    """True when some command failed and the same command later passed."""
+    failed: set[str] = set()
+    for run in runs:
+        if run.ok is False:
+            failed.add(run.normalized)
+        elif run.ok and run.normalized in failed:
+            return True
+    return False

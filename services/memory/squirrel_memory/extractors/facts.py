@@ -1,0 +1,498 @@
+"""Project facts evident from manifests, paths, imports in code and the commands that run it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import (
+    CommandRun,
+    core_tokens,
+    relative_path,
+    split_segments,
+)
+from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.models import StoredEvent
+
+MAX_MODULE_FACTS = 5
+MAX_CODE_SCAN_CHARS = 50_000
+
+_MANIFEST_LANGUAGES = {
+    "pyproject.toml": "Python",
+    "setup.py": "Python",
+    "setup.cfg": "Python",
+    "pipfile": "Python",
+    "package.json": "JavaScript",
+    "tsconfig.json": "TypeScript",
+    "cargo.toml": "Rust",
+    "go.mod": "Go",
+    "gemfile": "Ruby",
+    "pom.xml": "Java",
+    "build.gradle": "Java",
+    "build.gradle.kts": "Kotlin",
+    "composer.json": "PHP",
+}
+_EXTENSION_LANGUAGES = {
+    ".py": "Python",
+    ".ts": "TypeScript",
+    ".tsx": "TypeScript",
+    ".js": "JavaScript",
+    ".jsx": "JavaScript",
+    ".mjs": "JavaScript",
+    ".go": "Go",
+    ".rs": "Rust",
+    ".rb": "Ruby",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".cs": "C#",
+    ".php": "PHP",
+    ".swift": "Swift",
+    ".c": "C",
+    ".cpp": "C++",
+}
+#: Imported or declared package → (fact key, display name).
+_LIBRARIES: dict[str, tuple[str, str]] = {
+    "fastapi": ("framework", "FastAPI"),
+    "django": ("framework", "Django"),
+    "flask": ("framework", "Flask"),
+    "starlette": ("framework", "Starlette"),
+    "aiohttp": ("framework", "aiohttp"),
+    "tornado": ("framework", "Tornado"),
+    "litestar": ("framework", "Litestar"),
+    "textual": ("framework", "Textual"),
+    "react": ("framework", "React"),
+    "next": ("framework", "Next.js"),
+    "vue": ("framework", "Vue"),
+    "svelte": ("framework", "Svelte"),
+    "express": ("framework", "Express"),
+    "fastify": ("framework", "Fastify"),
+    "@nestjs/core": ("framework", "NestJS"),
+    "@angular/core": ("framework", "Angular"),
+    "sqlalchemy": ("database", "SQLAlchemy"),
+    "psycopg": ("database", "PostgreSQL"),
+    "psycopg2": ("database", "PostgreSQL"),
+    "asyncpg": ("database", "PostgreSQL"),
+    "pg": ("database", "PostgreSQL"),
+    "sqlite3": ("database", "SQLite"),
+    "aiosqlite": ("database", "SQLite"),
+    "pymongo": ("database", "MongoDB"),
+    "motor": ("database", "MongoDB"),
+    "mongoose": ("database", "MongoDB"),
+    "redis": ("database", "Redis"),
+    "pymysql": ("database", "MySQL"),
+    "prisma": ("database", "Prisma"),
+    "@prisma/client": ("database", "Prisma"),
+    "pydantic": ("libraries", "Pydantic"),
+    "jinja2": ("libraries", "Jinja2"),
+    "click": ("libraries", "Click"),
+    "typer": ("libraries", "Typer"),
+    "celery": ("libraries", "Celery"),
+    "httpx": ("libraries", "httpx"),
+    "requests": ("libraries", "requests"),
+    "structlog": ("libraries", "structlog"),
+    "grpc": ("libraries", "gRPC"),
+    "numpy": ("libraries", "NumPy"),
+    "pandas": ("libraries", "pandas"),
+    "torch": ("libraries", "PyTorch"),
+    "zod": ("libraries", "Zod"),
+    "tailwindcss": ("libraries", "Tailwind CSS"),
+}
+_FACT_TITLES = {
+    "framework": "Built with {}.",
+    "database": "Data layer: {}.",
+    "libraries": "Key libraries: {}.",
+}
+_PY_IMPORT = re.compile(
+    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
+    re.MULTILINE,
+)
+_JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
+_MANIFEST_DEP = re.compile(
+    r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
+)
+_SKIP_DIRS = {
+    "test",
+    "tests",
+    "testing",
+    "docs",
+    "doc",
+    ".github",
+    "node_modules",
+    ".venv",
+    "venv",
+    "dist",
+    "build",
+    "scripts",
+    "examples",
+    ".git",
+    "__pycache__",
+    "fixtures",
+    "test_data",
+}
+_UNWRAP_DIRS = {"src", "lib", "packages", "internal", "pkg"}
+_READ_TOOLS = frozenset({"Read", "read_file", "view"})
+_NOT_ENTRY_MODULES = {
+    "pytest",
+    "pip",
+    "venv",
+    "mypy",
+    "json.tool",
+    "http.server",
+    "unittest",
+    "build",
+    "twine",
+    "pyright",
+    "ruff",
+    "black",
+    "isort",
+    "coverage",
+    "pdb",
+    "timeit",
+    "cProfile",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A project fact: key, clean statement, tags, strength, paths and the events behind it."""
+
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    event_ids: tuple[str, ...]
+    file_paths: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Evidence:
+    values: dict[str, set[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+
+    def add(self, value: str, event_id: str) -> None:
+        if value not in self.values:
+            self.values[value] = set()
+            self.order.append(value)
+        self.values[value].add(event_id)
+
+    def event_ids(self) -> tuple[str, ...]:
+        return tuple(sorted({e for ids in self.values.values() for e in ids}))
+
+
+def _in_project(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    return (
+        bool(parts)
+        and not path.startswith("/")
+        and not (set(parts) & {".venv", "venv", "node_modules", "site-packages"})
+    )
+
+
+def _code_texts(event: StoredEvent) -> list[str]:
+    """Code an event wrote (tool inputs) or read (file tool output), for import scanning."""
+    content: dict[str, Any] = event.content
+    texts: list[str] = []
+    if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
+        tool_input = content["input"]
+        for name in ("content", "new_string", "new_source"):
+            if isinstance(tool_input.get(name), str):
+                texts.append(tool_input[name])
+        edits = tool_input.get("edits")
+        if isinstance(edits, list):
+            texts.extend(
+                e["new_string"]
+                for e in edits
+                if isinstance(e, dict) and isinstance(e.get("new_string"), str)
+            )
+    elif (
+        event.event_type == EventType.TOOL_RESULT
+        and content.get("tool") in _READ_TOOLS
+        and isinstance(content.get("output"), str)
+        and not content.get("is_error")
+    ):
+        texts.append(content["output"])
+    return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
+
+
+def _libraries_in(text: str, manifest: bool) -> set[str]:
+    names: set[str] = set()
+    for match in _PY_IMPORT.finditer(text):
+        names.add((match.group(1) or match.group(2)).lower())
+    names.update(m.lower() for m in _JS_IMPORT.findall(text))
+    if manifest:
+        names.update(m.lower() for m in _MANIFEST_DEP.findall(text))
+    return {n for n in names if n in _LIBRARIES}
+
+
+def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
+    manifests: dict[str, str] = {}
+    counts: Counter[str] = Counter()
+    ids: set[str] = set()
+    for path, event_id in paths:
+        name = PurePosixPath(path).name.lower()
+        language = _MANIFEST_LANGUAGES.get(name)
+        if name.startswith("requirements") and name.endswith(".txt"):
+            language = "Python"
+        if language:
+            manifests.setdefault(language, PurePosixPath(path).name)
+            ids.add(event_id)
+        ext_language = _EXTENSION_LANGUAGES.get(PurePosixPath(path).suffix.lower())
+        if ext_language:
+            counts[ext_language] += 1
+            ids.add(event_id)
+    if "TypeScript" in manifests or counts["TypeScript"]:
+        manifests.pop("JavaScript", None)
+    languages = list(manifests) + [
+        lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
+    ]
+    if not languages:
+        return None
+    evidence = sorted(set(manifests.values()))
+    text = " and ".join(languages[:3]) + " project"
+    text += f" ({', '.join(evidence)})." if evidence else "."
+    tags = ("language", *(lang.lower() for lang in languages[:3]))
+    return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
+
+
+def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
+    facts: dict[str, Fact] = {}
+    for path, event_id in paths:
+        parts = PurePosixPath(path).parts
+        name = parts[-1].lower()
+        if name.startswith(("docker-compose", "compose.")) and name.endswith((".yml", ".yaml")):
+            facts.setdefault(
+                "services",
+                Fact(
+                    "services",
+                    f"Local services run with Docker Compose ({path}).",
+                    ("docker", "services"),
+                    0.5,
+                    (event_id,),
+                    (path,),
+                ),
+            )
+        elif name == "dockerfile" or name.startswith("dockerfile."):
+            facts.setdefault(
+                "container",
+                Fact(
+                    "container",
+                    f"Packaged as a container image ({path}).",
+                    ("docker",),
+                    0.4,
+                    (event_id,),
+                    (path,),
+                ),
+            )
+        if "alembic" in parts[:-1] or name == "alembic.ini":
+            facts.setdefault(
+                "migrations",
+                Fact(
+                    "migrations",
+                    "Database migrations are managed with Alembic (alembic/).",
+                    ("database", "migrations", "alembic"),
+                    0.6,
+                    (event_id,),
+                    (path,),
+                ),
+            )
+        elif "migrations" in parts[:-1]:
+            folder = "/".join(parts[: parts.index("migrations") + 1])
+            facts.setdefault(
+                "migrations",
+                Fact(
+                    "migrations",
+                    f"Database migrations live in {folder}/.",
+                    ("database", "migrations"),
+                    0.5,
+                    (event_id,),
+                    (path,),
+                ),
+            )
+        if parts[:2] == (".github", "workflows"):
+            facts.setdefault(
+                "ci",
+                Fact(
+                    "ci",
+                    f"CI runs on GitHub Actions ({path}).",
+                    ("ci", "github-actions"),
+                    0.4,
+                    (event_id,),
+                    (path,),
+                ),
+            )
+    return list(facts.values())
+
+
+def module_name(path: str, project_id: str) -> str | None:
+    """The top-level module a project-relative source path belongs to (`src/auth/x.py` → auth)."""
+    parts = list(PurePosixPath(path).parts)
+    while len(parts) > 2 and parts[0] in _UNWRAP_DIRS:
+        parts = parts[1:]
+    if len(parts) < 2 or parts[0] in _SKIP_DIRS or parts[0].startswith("."):
+        return None
+    package = re.sub(r"[^a-z0-9]", "_", PurePosixPath(project_id).name.lower())
+    if parts[0].lower() == package or (len(parts) == 2 and parts[0] == "app"):
+        if len(parts) == 2:
+            stem = PurePosixPath(parts[1]).stem
+            suffix = PurePosixPath(parts[1]).suffix
+            return stem if suffix in _EXTENSION_LANGUAGES and stem != "__init__" else None
+        parts = parts[1:]
+    return None if parts[0] in _SKIP_DIRS else parts[0]
+
+
+def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
+    events: dict[str, set[str]] = {}
+    files: dict[str, dict[str, None]] = {}
+    for path, event_id in paths:
+        name = module_name(path, project_id)
+        if name:
+            events.setdefault(name, set()).add(event_id)
+            files.setdefault(name, {}).setdefault(path, None)
+    ranked = sorted((n for n in events if len(events[n]) >= 2), key=lambda n: (-len(events[n]), n))
+    facts: list[Fact] = []
+    for name in ranked[:MAX_MODULE_FACTS]:
+        shown = list(files[name])[:3]
+        more = f" and {len(files[name]) - 3} more" if len(files[name]) > 3 else ""
+        facts.append(
+            Fact(
+                f"module:{name}",
+                f"Module `{name}`: {', '.join(shown)}{more}.",
+                ("module", name),
+                round(min(0.6, 0.35 + 0.05 * len(events[name])), 2),
+                tuple(sorted(events[name])),
+                tuple(files[name]),
+            )
+        )
+    return facts
+
+
+def _entry_point(run: CommandRun) -> str | None:
+    for segment in split_segments(run.command):
+        tokens = core_tokens(segment)
+        use = classify(tokens)
+        if use and use.category == "server":
+            target = next((t for t in tokens[1:] if ":" in t and not t.startswith("-")), None)
+            if target:
+                return f"`{target}` served with {use.tool}"
+        raw = segment.split()
+        if len(raw) >= 3 and raw[0] in {"python", "python3"} and raw[1] == "-m":
+            module = raw[2]
+            if module not in _NOT_ENTRY_MODULES and classify(raw[2:]) is None:
+                return f"`python -m {module}`"
+        if len(tokens) >= 3 and tokens[0] == "flask" and "run" in tokens:
+            app = next((tokens[i + 1] for i, t in enumerate(tokens[:-1]) if t == "--app"), None)
+            return f"`{app}` served with flask" if app else "`flask run`"
+    return None
+
+
+def command_base(segment: str) -> str:
+    """The stable head of a command: `uv run pytest test/x.py -v` → `uv run pytest`."""
+    words: list[str] = []
+    for token in segment.split():
+        if "=" in token and not words:
+            continue
+        if words and words[-1] in {"python", "python3"} and token == "-m":  # noqa: S105
+            words.append(token)
+            continue
+        if (
+            token.startswith("-")
+            or "/" in token
+            or "::" in token
+            or ("." in token.strip(".") and len(words) > 1)
+        ):
+            break
+        words.append(token)
+        if len(words) >= 4:
+            break
+    return " ".join(words)
+
+
+def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fact]:
+    """Every project fact evident in one episode's events and commands."""
+    if not events:
+        return []
+    project_id = events[0].project_id
+    paths = [
+        (rel, event.id)
+        for event in events
+        for raw in event.file_paths
+        if raw and _in_project(rel := relative_path(raw, event.project_id))
+    ]
+    facts: list[Fact] = []
+    language = _language_fact(paths)
+    if language:
+        facts.append(language)
+    facts.extend(_layout_facts(paths))
+
+    libraries: dict[str, _Evidence] = {}
+    for event in events:
+        if not any(_in_project(relative_path(p, event.project_id)) for p in event.file_paths):
+            continue
+        manifest = any(
+            PurePosixPath(p).name.lower()
+            in {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
+            for p in event.file_paths
+        )
+        for text in _code_texts(event):
+            for name in sorted(_libraries_in(text, manifest)):
+                key, display = _LIBRARIES[name]
+                libraries.setdefault(key, _Evidence()).add(display, event.id)
+    for key, evidence in libraries.items():
+        shown = ", ".join(evidence.order[:5])
+        tags = (key, *(v.lower() for v in evidence.order[:5]))
+        importance = 0.7 if key != "libraries" else 0.45
+        facts.append(
+            Fact(key, _FACT_TITLES[key].format(shown), tags, importance, evidence.event_ids())
+        )
+
+    entry = next(
+        ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None
+    )
+    if entry:
+        facts.append(
+            Fact(
+                "entry_point",
+                f"The app starts with {entry[1]}.",
+                ("entry_point", "run"),
+                0.6,
+                (entry[0].event_id,),
+            )
+        )
+
+    test_runs: Counter[str] = Counter()
+    test_ids: dict[str, list[str]] = {}
+    for run in runs:
+        if not run.ok:
+            continue
+        for segment in split_segments(run.command):
+            use = classify(core_tokens(segment))
+            if use and use.purpose == "test":
+                base = command_base(segment)
+                test_runs[base] += 1
+                test_ids.setdefault(base, []).append(run.event_id)
+    if test_runs:
+        base, count = test_runs.most_common(1)[0]
+        facts.append(
+            Fact(
+                "test_command",
+                f"Tests run with `{base}`.",
+                ("testing", "command"),
+                round(min(0.7, 0.45 + 0.05 * count), 2),
+                tuple(test_ids[base]),
+            )
+        )
+
+    facts.extend(_module_facts(paths, project_id))
+    return facts
+
+
+def known_stack() -> dict[str, str]:
+    """Framework, database, library and language names (lower-cased) mapped to their kind."""
+    names = {display.lower(): key for key, display in _LIBRARIES.values()}
+    for language in {*_MANIFEST_LANGUAGES.values(), *_EXTENSION_LANGUAGES.values()}:
+        names[language.lower()] = "language"
+    return names

@@ -1,0 +1,220 @@
+"""Prompt text and tool schemas for LLM extraction and update decisions, and their inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import is_noise_text
+from squirrel_memory.extractors.pitfalls import error_fingerprint
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryItem, MemoryType, StoredEvent
+
+EXTRACTION_TOOL_NAME = "record_memories"
+UPDATE_TOOL_NAME = "decide_memory_update"
+#: Per-line caps when rendering events for a prompt.
+MAX_USER_CHARS = 800
+MAX_ASSISTANT_CHARS = 300
+MAX_OUTPUT_CHARS = 240
+
+EXTRACTION_SYSTEM_PROMPT = """\
+You extract long-term memory for a coding assistant from one episode of a developer's work \
+(their messages, the assistant's actions, commands and their results, file changes, commits).
+
+Produce candidate MemoryItems that will still be useful in future sessions:
+- user_style: how this user likes to work — coding style, testing habits, tool preferences, \
+corrections they gave the assistant ("always…", "never…", "use X instead of Y").
+- project_fact: what this project is — language, framework, database, services, important \
+modules, endpoints, entry points, how tests are run.
+- pitfall: a trap hit in this project — an error and what fixed it (files, commands).
+- recipe: a command sequence that works here (how to test, build, run, migrate, lint).
+
+Rules:
+- Only durable knowledge. Skip one-off task details, chit-chat, and anything uncertain.
+- Each memory is one short, self-contained statement (one or two sentences).
+- `key` is a stable logical key so later episodes update the same memory: `pref:<topic>` \
+for user_style (pref:testing, pref:package_manager), `framework`, `language`, `database`, \
+`entry_point`, `test_command`, `module:<name>`, `endpoint:<path>` for facts, \
+`pitfall:<short-slug>` and `recipe:<purpose>`.
+- `scope` is `user` for personal style that applies in every project, else `project`.
+- `importance` 0.0–1.0: explicit user instructions and recurring practice high; weak hints low.
+- `source_event_ids` lists the event refs (like e3) the memory is based on.
+- Never copy secrets, tokens or credentials; events are already redacted.
+- Return an empty list when nothing durable happened.
+Call the record_memories tool exactly once."""
+
+EXTRACTION_TOOL: dict[str, Any] = {
+    "name": EXTRACTION_TOOL_NAME,
+    "description": "Record the candidate memories extracted from the episode.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "memories": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "type": {"type": "string", "enum": [t.value for t in MemoryType]},
+                        "key": {"type": "string", "maxLength": 120},
+                        "content": {"type": "string", "maxLength": 1000},
+                        "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+                        "importance": {"type": "number", "minimum": 0, "maximum": 1},
+                        "scope": {"type": "string", "enum": ["user", "project"]},
+                        "file_paths": {"type": "array", "items": {"type": "string"}},
+                        "source_event_ids": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["type", "key", "content", "importance", "source_event_ids"],
+                },
+            }
+        },
+        "required": ["memories"],
+    },
+}
+
+UPDATE_SYSTEM_PROMPT = """\
+You maintain a coding assistant's long-term memory. A new candidate memory arrived and some \
+existing memories share its anchor (type and key) or say nearly the same thing. Decide:
+- ADD_NEW: the candidate says something the existing memories do not; keep them all.
+- UPDATE_EXISTING: the candidate refines or extends one existing memory; give target_id and \
+merged_content (one concise statement that keeps what is still true from both).
+- NOOP: the candidate adds nothing new.
+- DELETE_AND_ADD: the candidate contradicts an existing memory (the user changed their mind, \
+the project switched tools); give target_id of the memory it replaces.
+Memories marked source=manual were written by the user: never UPDATE or DELETE them.
+Call the decide_memory_update tool exactly once."""
+
+UPDATE_TOOL: dict[str, Any] = {
+    "name": UPDATE_TOOL_NAME,
+    "description": "Record the update decision for the candidate memory.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "action": {
+                "type": "string",
+                "enum": ["ADD_NEW", "UPDATE_EXISTING", "NOOP", "DELETE_AND_ADD"],
+            },
+            "target_id": {"type": "string", "description": "ref of the existing memory (m1…)"},
+            "merged_content": {"type": "string", "maxLength": 1000},
+            "reason": {"type": "string", "maxLength": 300},
+        },
+        "required": ["action", "reason"],
+    },
+}
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] | None:
+    """One rendered line and its priority (0 = keep first, 2 = drop first)."""
+    content = event.content
+    kind = event.event_type
+    if kind == EventType.USER_MESSAGE:
+        text = content.get("text")
+        if isinstance(text, str) and not is_noise_text(text):
+            return f"user: {_clip(text, MAX_USER_CHARS)}", 0
+        return None
+    if kind in (EventType.ASSISTANT_RESPONSE, EventType.COMPACTION_SUMMARY):
+        text = content.get("text")
+        return (
+            (f"assistant: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
+        )
+    if kind in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        command = content.get("command")
+        if not isinstance(command, str):
+            return None
+        use_id = content.get("tool_use_id")
+        if isinstance(use_id, str):
+            commands_seen.add(use_id)
+        exit_code = content.get("exit_code")
+        failed = content.get("is_error") is True or (isinstance(exit_code, int) and exit_code != 0)
+        raw_output = content.get("output")
+        output = raw_output if isinstance(raw_output, str) else ""
+        status = "failed" if failed else ("ok" if exit_code == 0 else "result unknown")
+        detail = (
+            f": {_clip(error_fingerprint(output) or output, MAX_OUTPUT_CHARS)}" if failed else ""
+        )
+        return f"ran `{_clip(command, 200)}` → {status}{detail}", 0
+    if kind == EventType.CODE_CHANGE:
+        return f"changed {content.get('path') or ', '.join(event.file_paths)}", 1
+    if kind == EventType.COMMIT:
+        return f"commit: {_clip(str(content.get('message', '')), 200)}", 0
+    if kind == EventType.TOOL_CALL:
+        tool = content.get("tool")
+        paths = ", ".join(event.file_paths[:3])
+        return (f"tool {tool} {paths}".rstrip(), 2) if tool not in ("Bash",) else None
+    if kind == EventType.TOOL_RESULT and content.get("is_error") is True:
+        use_id = content.get("tool_use_id")
+        if isinstance(use_id, str) and use_id in commands_seen:
+            return None
+        error_text = str(content.get("output") or "")
+        return f"tool {content.get('tool')} error: {_clip(error_text, MAX_OUTPUT_CHARS)}", 1
+    return None
+
+
+def render_events(events: list[StoredEvent], max_chars: int) -> tuple[str, dict[str, str]]:
+    """Events as compact `[eN] …` lines within `max_chars`, and the ref → event id map.
+
+    When the episode does not fit, low-priority lines (assistant prose, plain tool calls) go
+    first, then file changes and tool errors, then the tail of the episode.
+    """
+    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
+    refs: dict[str, str] = {}
+    lines: list[tuple[str, int]] = []
+    seen = {
+        use_id
+        for e in ordered
+        if e.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN)
+        and isinstance(use_id := e.content.get("tool_use_id"), str)
+    }
+    for event in ordered:
+        rendered = _event_line(event, seen)
+        if rendered is None:
+            continue
+        ref = f"e{len(refs) + 1}"
+        refs[ref] = event.id
+        lines.append((f"[{ref}] {rendered[0]}", rendered[1]))
+    for drop in (2, 1):
+        if sum(len(text) + 1 for text, _ in lines) <= max_chars:
+            break
+        lines = [(text, prio) for text, prio in lines if prio < drop]
+    kept: list[str] = []
+    used = 0
+    for text, _ in lines:
+        if used + len(text) + 1 > max_chars:
+            kept.append("[… later events omitted]")
+            break
+        kept.append(text)
+        used += len(text) + 1
+    return "\n".join(kept), refs
+
+
+def extraction_message(episode: Episode, events_text: str) -> str:
+    """The user turn of the extraction request."""
+    return (
+        f"Project: {episode.project_id}\n"
+        f"Episode {episode.id}: {episode.start_ts.isoformat()} → {episode.end_ts.isoformat()}, "
+        f"{episode.event_count} events.\n"
+        f"Summary: {episode.summary}\n\nEvents:\n{events_text}"
+    )
+
+
+def update_message(
+    candidate: MemoryCandidate, existing: list[MemoryItem]
+) -> tuple[str, dict[str, str]]:
+    """The user turn of the update-decision request, and the ref → memory id map."""
+    refs = {f"m{i + 1}": item.id for i, item in enumerate(existing)}
+    lines = [
+        "Candidate:",
+        f"  type={candidate.type.value} key={candidate.key} scope={candidate.scope.value}",
+        f"  content: {candidate.content}",
+        "Existing memories:",
+    ]
+    for ref, item in zip(refs, existing, strict=True):
+        lines.append(
+            f"  [{ref}] type={item.type.value} key={item.key} source={item.source.value} "
+            f"updated={item.updated_at.date().isoformat()}"
+        )
+        lines.append(f"       content: {item.content}")
+    return "\n".join(lines), refs

@@ -1,0 +1,410 @@
+"""On-disk layout of data.db and user.db: versioned migrations, time, id and JSON formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from squirrel_core.errors import FailedPreconditionError
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+
+class SchemaVersionError(FailedPreconditionError):
+    """The database was written by a newer Squirrel; it is left untouched."""
+
+    def __init__(self, *, found: int, supported: int) -> None:
+        super().__init__(
+            f"database schema version {found} is newer than this Squirrel supports "
+            f"({supported}); upgrade Squirrel to open it"
+        )
+        self.found = found
+        self.supported = supported
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema version: the statements (or functions) that take the previous version to it."""
+
+    version: int
+    description: str
+    steps: tuple[Step, ...]
+
+
+# --- storage formats -------------------------------------------------------------------------
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+class _SortableIds:
+    """ULID-style ids: 48-bit milliseconds + 80 random bits, monotonic within one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._last_rand = 0
+
+    def next(self) -> str:
+        with self._lock:
+            now_ms = time.time_ns() // 1_000_000
+            if now_ms <= self._last_ms:
+                now_ms = self._last_ms
+                self._last_rand = (self._last_rand + 1) & ((1 << 80) - 1)
+            else:
+                self._last_rand = int.from_bytes(os.urandom(10), "big") >> 1
+            self._last_ms = now_ms
+            value = (now_ms << 80) | self._last_rand
+        chars = []
+        for _ in range(26):
+            chars.append(_CROCKFORD[value & 31])
+            value >>= 5
+        return "".join(reversed(chars))
+
+
+_IDS = _SortableIds()
+
+
+def new_id(prefix: str) -> str:
+    """A new unique id that sorts by creation time, e.g. `evt_01JD…` (prefix + `_` + 26 chars)."""
+    return f"{prefix}_{_IDS.next()}"
+
+
+def to_db_time(value: datetime) -> str:
+    """Fixed-width UTC ISO-8601 text (`2026-11-22T03:52:09.123456Z`); naive values are UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_db_time(text: str) -> datetime:
+    """Parse a stored time; values written by older tools without a zone are read as UTC."""
+    parsed = datetime.fromisoformat(text)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON as stored in TEXT columns (non-ASCII kept, NaN refused)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def json_strings(text: str | None) -> tuple[str, ...]:
+    """Decode a stored JSON array of strings; anything else decodes to ()."""
+    if not text:
+        return ()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return ()
+    if not isinstance(value, list):
+        return ()
+    return tuple(str(item) for item in value)
+
+
+# --- identifier splitting for full-text search ----------------------------------------------
+
+_CAMEL = re.compile(r"[A-Za-z]+[a-z0-9][A-Z][A-Za-z0-9]*")
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def fts_text(text: str) -> str:
+    """Text for the FTS index: the original plus camelCase identifiers split into words.
+
+    The tokenizer already splits on `_ . / - :`; camelCase (`getUserName`) is split here so
+    `user name` finds it, while the whole identifier stays searchable too.
+    """
+    extra = [" ".join(_CAMEL_PART.findall(match.group(0))) for match in _CAMEL.finditer(text)]
+    return text if not extra else text + "\n" + " ".join(extra)
+
+
+# --- migrations -----------------------------------------------------------------------------
+
+_DATA_V1 = (
+    """CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  source_tool TEXT NOT NULL,
+  session_id TEXT,
+  timestamp TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  content_json TEXT NOT NULL,
+  file_paths TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  processed_at TEXT NULL
+)""",
+    "CREATE INDEX idx_events_project_time ON events(project_id, timestamp)",
+    "CREATE INDEX idx_events_processed   ON events(project_id, processed_at)",
+    "CREATE INDEX idx_events_session     ON events(project_id, session_id)",
+    """CREATE TABLE episodes (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  session_id TEXT,
+  start_ts TEXT NOT NULL,
+  end_ts TEXT NOT NULL,
+  event_count INTEGER NOT NULL,
+  summary TEXT NOT NULL,
+  importance REAL NOT NULL,
+  created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX idx_episodes_project_time ON episodes(project_id, start_ts)",
+    """CREATE TABLE memory_items (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL,
+  user_id TEXT,
+  scope TEXT NOT NULL,
+  type TEXT NOT NULL,
+  key TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  importance REAL NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  source_episode_id TEXT,
+  source_event_ids TEXT NOT NULL,
+  embedding BLOB,
+  graph_neighbors TEXT,
+  deleted INTEGER NOT NULL DEFAULT 0
+)""",
+    "CREATE INDEX idx_mem_project_type ON memory_items(project_id, type)",
+    "CREATE INDEX idx_mem_key          ON memory_items(project_id, key)",
+    "CREATE INDEX idx_mem_updated      ON memory_items(project_id, updated_at)",
+    """CREATE TABLE view_meta (
+  view_name TEXT PRIMARY KEY,
+  last_generated TEXT NOT NULL,
+  events_count_at_gen INTEGER NOT NULL,
+  ttl_seconds INTEGER NOT NULL
+)""",
+)
+
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+def _backfill_memory_search(conn: sqlite3.Connection) -> None:
+    rows = conn.execute(
+        "SELECT id, type, key, content, tags FROM memory_items WHERE deleted = 0 ORDER BY rowid"
+    ).fetchall()
+    for memory_id, kind, key, content, tags in rows:
+        index_memory_text(conn, memory_id, kind=kind, key=key, content=content, tags_json=tags)
+
+
+def index_memory_text(
+    conn: sqlite3.Connection, memory_id: str, *, kind: str, key: str, content: str, tags_json: str
+) -> None:
+    """Insert or replace one memory's row in `memory_fts` (call inside the write transaction).
+
+    `memory_fts` holds live memories only; its rowid is `memory_fts_docs.doc_id`, a stable
+    integer (a TEXT-keyed table's own rowid may change on VACUUM).
+    """
+    unindex_memory_text(conn, memory_id)
+    cursor = conn.execute("INSERT INTO memory_fts_docs(memory_id) VALUES (?)", (memory_id,))
+    tags_text = " ".join(json_strings(tags_json))
+    conn.execute(
+        "INSERT INTO memory_fts(rowid, key, content, tags, type) VALUES (?, ?, ?, ?, ?)",
+        (cursor.lastrowid, fts_text(key), fts_text(content), fts_text(tags_text), kind),
+    )
+
+
+def unindex_memory_text(conn: sqlite3.Connection, memory_id: str) -> None:
+    """Remove one memory from `memory_fts` if it is there."""
+    row = conn.execute(
+        "SELECT doc_id FROM memory_fts_docs WHERE memory_id = ?", (memory_id,)
+    ).fetchone()
+    if row is not None:
+        conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+        conn.execute("DELETE FROM memory_fts_docs WHERE doc_id = ?", (row[0],))
+
+
+_DATA_V2 = (
+    "CREATE INDEX idx_events_hash ON events(project_id, hash)",
+    "CREATE INDEX idx_events_unprocessed ON events(project_id, timestamp, id) "
+    "WHERE processed_at IS NULL",
+    """CREATE TABLE source_cursors (
+  project_id TEXT NOT NULL,
+  source_tool TEXT NOT NULL,
+  path TEXT NOT NULL,
+  inode INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  extra TEXT NOT NULL DEFAULT '{}',
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (source_tool, path)
+)""",
+    """CREATE TABLE episode_events (
+  episode_id TEXT NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+  event_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (episode_id, event_id)
+)""",
+    "CREATE INDEX idx_episode_events_event ON episode_events(event_id)",
+    "ALTER TABLE memory_items ADD COLUMN source TEXT NOT NULL DEFAULT 'llm'",
+    "ALTER TABLE memory_items ADD COLUMN file_paths TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE memory_items ADD COLUMN superseded_by TEXT",
+    "ALTER TABLE memory_items ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+    """CREATE TABLE memory_history (
+  memory_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  importance REAL NOT NULL,
+  changed_at TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  source_event_ids TEXT NOT NULL,
+  superseded_by TEXT,
+  PRIMARY KEY (memory_id, version)
+)""",
+    """INSERT INTO memory_history
+  SELECT id, version, CASE deleted WHEN 0 THEN 'created' ELSE 'deleted' END, content, tags,
+         importance, updated_at, 'recorded when history began', source_event_ids, superseded_by
+  FROM memory_items""",
+    "CREATE TABLE memory_fts_docs (doc_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL UNIQUE)",
+    "CREATE VIRTUAL TABLE memory_fts USING fts5(key, content, tags, type UNINDEXED, "
+    f"tokenize = '{FTS_TOKENIZER}')",
+    _backfill_memory_search,
+    """CREATE TABLE dead_letters (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  payload_ref TEXT NOT NULL,
+  error TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (kind, payload_ref)
+)""",
+)
+
+DATA_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
+    Migration(
+        2,
+        "cursors, episode events, memory history and search, dead letters",
+        _DATA_V2,
+    ),
+)
+
+_USER_V1 = (
+    """CREATE TABLE user_style_items (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  importance REAL NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  source TEXT NOT NULL
+)""",
+    "CREATE UNIQUE INDEX idx_user_style_key ON user_style_items(user_id, key)",
+)
+
+_USER_V2 = (
+    """CREATE TABLE user_style_history (
+  item_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  importance REAL NOT NULL,
+  source TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (item_id, version)
+)""",
+    """INSERT INTO user_style_history
+  SELECT id, 1, 'created', user_id, key, content, tags, importance, source, updated_at,
+         'recorded when history began'
+  FROM user_style_items""",
+)
+
+USER_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "spec table: user_style_items", _USER_V1),
+    Migration(2, "user style history", _USER_V2),
+)
+
+# A database made from the spec's SQL alone (no schema_version) is recognised by this table.
+_SPEC_MARKERS = {"events": DATA_MIGRATIONS, "user_style_items": USER_MIGRATIONS}
+
+
+def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The schema version of an open database (0 for an empty file)."""
+    if not _table_exists(conn, "schema_version"):
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    migrations: Sequence[Migration],
+    *,
+    target: int | None = None,
+) -> int:
+    """Bring `conn` (autocommit mode) up to `target` (default: latest); return the version reached.
+
+    Each step runs in its own IMMEDIATE transaction with its version row, so a failure leaves the
+    database at the previous version. A database newer than any known migration raises
+    `SchemaVersionError` and is left untouched.
+    """
+    latest = migrations[-1].version
+    goal = latest if target is None else target
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if not _table_exists(conn, "schema_version"):
+            conn.execute(
+                "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
+                "description TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            for marker, known in _SPEC_MARKERS.items():
+                if known == tuple(migrations) and _table_exists(conn, marker):
+                    conn.execute(
+                        "INSERT INTO schema_version VALUES (1, ?, ?)",
+                        ("found existing spec tables", to_db_time(datetime.now(UTC))),
+                    )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    found = current_version(conn)
+    if found > latest:
+        raise SchemaVersionError(found=found, supported=latest)
+    for migration in migrations:
+        if migration.version <= found or migration.version > goal:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for step in migration.steps:
+                if isinstance(step, str):
+                    conn.execute(step)
+                else:
+                    step(conn)
+            conn.execute(
+                "INSERT INTO schema_version VALUES (?, ?, ?)",
+                (migration.version, migration.description, to_db_time(datetime.now(UTC))),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        found = migration.version
+    return found

@@ -1,0 +1,32 @@
+"""The memory service process: servicer, engine and background processor wired together."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+import grpc
+
+from squirrel.v1 import memory_service_pb2, memory_service_pb2_grpc
+from squirrel_core.rpc import GrpcService
+from squirrel_core.runner import Cleanup, main_for
+from squirrel_core.settings import Settings
+from squirrel_memory.servicer import MemoryServicer
+
+SERVICE_NAME = memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
+
+
+async def setup(
+    settings: Settings, service: GrpcService
+) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
+    servicer = MemoryServicer(settings)  # type: ignore[abstract]
+
+    def register(server: grpc.aio.Server) -> Sequence[str]:
+        memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(servicer, server)
+        return [SERVICE_NAME]
+
+    service.add(register)
+    return servicer.start, servicer.close
+
+
+def main() -> None:
+    main_for("memory", setup)

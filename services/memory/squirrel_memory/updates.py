@@ -1,0 +1,362 @@
+"""Mem0-style update decisions: rule-based by similarity and contradiction, or by the LLM."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+import structlog
+
+from squirrel_memory.extractors.anthropic import forced_tool_call
+from squirrel_memory.extractors.base import ExtractionError
+from squirrel_memory.extractors.budget import LlmBudget
+from squirrel_memory.extractors.facts import known_stack
+from squirrel_memory.extractors.prompts import UPDATE_SYSTEM_PROMPT, UPDATE_TOOL, update_message
+from squirrel_memory.extractors.toolchain import known_tools
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    UpdateAction,
+    UpdateDecision,
+)
+
+log = structlog.get_logger()
+
+#: Near-identical (→ NOOP): token-set Jaccard at least this, or edit ratio at least the next.
+NEAR_DUPLICATE_JACCARD = 0.8
+NEAR_DUPLICATE_RATIO = 0.9
+#: Related enough to merge (→ UPDATE_EXISTING) when the key is the same.
+RELATED_JACCARD = 0.3
+RELATED_RATIO = 0.6
+#: A polarity flip is a contradiction only when the statements share this much (polarity
+#: words left out), so "never use mocks" does not contradict "always write tests".
+NEGATION_OVERLAP = 0.5
+#: Edit ratio looks at this many characters of each statement (difflib is quadratic:
+#: about 3 ms at 400 characters, 400 ms at 2,000).
+MAX_RATIO_CHARS = 400
+#: Contradiction checks read this much of each statement.
+MAX_COMPARE_CHARS = 4000
+#: Merged statements longer than this give way to the newer statement alone.
+MAX_MERGED_CHARS = 600
+#: Keys whose content accumulates observations (a project may use several languages and
+#: libraries; a pitfall or module gains files): differences refine, never contradict.
+ACCUMULATING_PREFIXES = ("pitfall:", "module:", "language", "libraries")
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+#/-]*")
+_NEGATIONS = frozenset(
+    {"never", "not", "no", "don't", "dont", "avoid", "without", "stop", "doesn't", "isn't"}
+)
+_POLARITY_WORDS = _NEGATIONS | {"always", "do", "does", "prefer", "prefers", "use", "uses"}
+_STOPWORDS = frozenset(
+    {"a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "and", "or", "is", "are"}
+    | {"be", "it", "this", "that", "by", "as", "when", "all", "via", "through"}
+)
+#: Where the chosen value ends and the rejected one begins ("X over Y", "X, not Y").
+_PREFERRED_SPLIT = re.compile(r",\s*not\b|\b(?:over|instead of|rather than)\b", re.IGNORECASE)
+#: Tool names that are also everyday words ("make sure", "go ahead") are not values.
+_AMBIGUOUS_NAMES = frozenset({"make", "go", "ty", "express", "click", "requests", "motor", "pg"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _build_entities() -> dict[str, str]:
+    """Names of values a statement can choose, by category (stack names win over tools)."""
+    entities = known_tools()
+    entities.update(known_stack())
+    return {name: kind for name, kind in entities.items() if name not in _AMBIGUOUS_NAMES}
+
+
+_ENTITIES = _build_entities()
+
+
+def _content_set(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
+    return {t.strip(".") for t in re.findall(r"[a-z0-9][a-z0-9_.+#/'-]*", text.lower())} - (
+        _STOPWORDS | drop
+    )
+
+
+def jaccard(a: str, b: str) -> float:
+    """Token-set Jaccard similarity of two statements (stopwords ignored), 0..1."""
+    left, right = _content_set(a), _content_set(b)
+    if not left and not right:
+        return 1.0
+    return len(left & right) / len(left | right)
+
+
+def edit_ratio(a: str, b: str) -> float:
+    """Normalised edit similarity (difflib ratio on lower-cased, space-collapsed text), 0..1.
+
+    Only the first `MAX_RATIO_CHARS` characters are compared (difflib is quadratic).
+    """
+    left = " ".join(a.lower().split())[:MAX_RATIO_CHARS]
+    right = " ".join(b.lower().split())[:MAX_RATIO_CHARS]
+    return difflib.SequenceMatcher(None, left, right, autojunk=False).ratio()
+
+
+@dataclass(frozen=True, slots=True)
+class Similarity:
+    """How alike two statements are."""
+
+    jaccard: float
+    ratio: float
+
+    @property
+    def near_duplicate(self) -> bool:
+        return self.jaccard >= NEAR_DUPLICATE_JACCARD or self.ratio >= NEAR_DUPLICATE_RATIO
+
+    @property
+    def related(self) -> bool:
+        return self.jaccard >= RELATED_JACCARD or self.ratio >= RELATED_RATIO
+
+    @property
+    def score(self) -> float:
+        return max(self.jaccard, self.ratio)
+
+
+def similarity(a: str, b: str) -> Similarity:
+    """Jaccard and edit ratio of two statements."""
+    return Similarity(round(jaccard(a, b), 4), round(edit_ratio(a, b), 4))
+
+
+def _negative(text: str) -> bool:
+    """Whether the statement's chosen part is negated ("never X", "don't X", "avoid X")."""
+    chosen = _PREFERRED_SPLIT.split(text[:MAX_COMPARE_CHARS], maxsplit=1)[0].lower()
+    chosen = chosen.replace("’", "'")
+    return bool(set(re.findall(r"[a-z']+", chosen)) & _NEGATIONS)
+
+
+def _preferred_entities(text: str) -> dict[str, set[str]]:
+    """Known tools/frameworks named as the chosen value, grouped by category."""
+    chosen = _PREFERRED_SPLIT.split(text[:MAX_COMPARE_CHARS], maxsplit=1)[0].lower()
+    words = {w.rstrip(".") for w in re.findall(r"[a-z0-9@][a-z0-9_.+#/@-]*", chosen)}
+    found: dict[str, set[str]] = {}
+    for name, category in _ENTITIES.items():
+        if (name in chosen) if " " in name else (name in words):
+            found.setdefault(category, set()).add(name)
+    return found
+
+
+def contradicts(candidate: str, existing: str) -> bool:
+    """True for a negation flip on the same statement, or a different value of the same kind.
+
+    "Always use pytest" vs "Never use pytest" flips; "Uses pytest" vs "Uses unittest" and
+    "Prefers uv over pip" vs "Prefers pip over uv" name different values of one category.
+    """
+    if _negative(candidate) != _negative(existing):
+        left = _content_set(candidate, _POLARITY_WORDS)
+        right = _content_set(existing, _POLARITY_WORDS)
+        if left and right and len(left & right) / len(left | right) >= NEGATION_OVERLAP:
+            return True
+    new, old = _preferred_entities(candidate), _preferred_entities(existing)
+    return any(new[cat] and old[cat] and not new[cat] & old[cat] for cat in new.keys() & old)
+
+
+def _merge_listed(existing: str, candidate: str) -> str | None:
+    """Merge `Head: a, b.` with `Head: b, c.` into `Head: a, b, c.`; None if not that shape.
+
+    Statements with the same head whose body is not a plain list (parentheses, arrows) are
+    replaced by the newer one.
+    """
+    old_head, sep, old_body = existing.partition(": ")
+    new_head, _, new_body = candidate.partition(": ")
+    if not sep or old_head != new_head or len(old_head) > 60:
+        return None
+    if any(mark in body for body in (old_body, new_body) for mark in ("(", "→", ". ")):
+        return candidate
+    items = [i.strip() for i in f"{old_body.rstrip('.')}, {new_body.rstrip('.')}".split(", ")]
+    return f"{old_head}: {', '.join(dict.fromkeys(i for i in items if i))}."
+
+
+def merge_contents(existing: str, candidate: str) -> str:
+    """One statement keeping what both say.
+
+    `Head: list` statements (as the rules extractor writes them) merge their lists; other
+    statements get the candidate's new sentences appended, repeats dropped. A merge longer
+    than `MAX_MERGED_CHARS` gives way to the candidate.
+    """
+    old_norm, new_norm = " ".join(existing.lower().split()), " ".join(candidate.lower().split())
+    if old_norm.rstrip(".") in new_norm:
+        return candidate
+    listed = _merge_listed(existing, candidate)
+    if listed is not None:
+        return listed if len(listed) <= MAX_MERGED_CHARS else candidate
+    sentences = [s for s in _SENTENCE.split(existing.strip()) if s]
+    for sentence in _SENTENCE.split(candidate.strip()):
+        if sentence and not any(similarity(sentence, s).near_duplicate for s in sentences):
+            sentences.append(sentence)
+    merged = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
+    return merged if len(merged) <= MAX_MERGED_CHARS else candidate
+
+
+def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    """The rule-based decision for `candidate` against memories sharing its anchor.
+
+    In order: a contradiction with a same-key memory → DELETE_AND_ADD (NOOP if that memory
+    is manual: what the user wrote wins); a near-identical memory of the same type (any key)
+    → NOOP; a same-key memory whose words already cover the candidate's → NOOP; a related
+    same-key memory → UPDATE_EXISTING with merged content (ADD_NEW if it is manual: manual
+    memories are never overwritten); otherwise ADD_NEW. Deleted memories and other types
+    are ignored. Contradictions are not looked for under `ACCUMULATING_PREFIXES` keys.
+    """
+    live = [m for m in existing if not m.deleted and m.type == candidate.type]
+    scored = sorted(
+        ((similarity(candidate.content, m.content), m) for m in live),
+        key=lambda pair: (-pair[0].score, pair[1].id),
+    )
+    same_key = [(sim, m) for sim, m in scored if m.key == candidate.key]
+    if not candidate.key.startswith(ACCUMULATING_PREFIXES):
+        for sim, item in same_key:
+            if contradicts(candidate.content, item.content):
+                if item.source == MemorySource.MANUAL:
+                    return _decision(
+                        UpdateAction.NOOP, candidate, item, sim, "contradicts a manual memory"
+                    )
+                return _decision(
+                    UpdateAction.DELETE_AND_ADD, candidate, item, sim, "contradicts existing"
+                )
+    for sim, item in scored:
+        if sim.near_duplicate:
+            return _decision(UpdateAction.NOOP, candidate, item, sim, "near-identical content")
+    new_words = _content_set(candidate.content)
+    for sim, item in same_key:
+        if new_words and new_words <= _content_set(item.content):
+            return _decision(UpdateAction.NOOP, candidate, item, sim, "already covered")
+    for sim, item in same_key:
+        if sim.related:
+            if item.source == MemorySource.MANUAL:
+                return _decision(
+                    UpdateAction.ADD_NEW, candidate, None, sim, "refines a manual memory"
+                )
+            decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "refines")
+            return _with_merge(decision, item, merge_contents(item.content, candidate.content))
+    return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no matching memory")
+
+
+def _decision(
+    action: UpdateAction,
+    candidate: MemoryCandidate,
+    target: MemoryItem | None,
+    sim: Similarity,
+    reason: str,
+) -> UpdateDecision:
+    return UpdateDecision(
+        action=action,
+        candidate=candidate,
+        target_id=target.id if target else None,
+        reason=reason,
+        extra={"jaccard": sim.jaccard, "edit_ratio": sim.ratio, "decided_by": "rules"},
+    )
+
+
+def _with_merge(decision: UpdateDecision, item: MemoryItem, merged: str) -> UpdateDecision:
+    """Attach the merged statement and the union of tags, paths and the higher importance."""
+    cand = decision.candidate
+    extra: dict[str, Any] = dict(decision.extra)
+    extra.update(
+        merged_tags=list(dict.fromkeys((*item.tags, *cand.tags))),
+        merged_file_paths=list(dict.fromkeys((*item.file_paths, *cand.file_paths))),
+        merged_importance=max(item.importance, cand.importance),
+    )
+    return UpdateDecision(
+        action=decision.action,
+        candidate=cand,
+        target_id=decision.target_id,
+        merged_content=merged,
+        reason=decision.reason,
+        extra=extra,
+    )
+
+
+class LlmUpdateDecider:
+    """Asks Claude for the decision (forced tool call); falls back to `decide_update`.
+
+    Any failure — budget cap, API error, a reply naming an unknown memory or an action the
+    rules forbid (changing a manual memory) — yields the rule-based decision, marked with
+    `extra["fallback"]`. With no existing memory nothing is asked: the answer is ADD_NEW.
+    """
+
+    def __init__(
+        self,
+        client: anthropic.AsyncAnthropic,
+        *,
+        model: str,
+        max_tokens: int = 512,
+        budget: LlmBudget,
+    ) -> None:
+        self._client = client
+        self._model = model
+        self._max_tokens = max_tokens
+        self._budget = budget
+
+    async def decide(
+        self, candidate: MemoryCandidate, existing: list[MemoryItem]
+    ) -> UpdateDecision:
+        """The decision for `candidate` against `existing` (same anchor)."""
+        live = [m for m in existing if not m.deleted and m.type == candidate.type]
+        if not live:
+            return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no existing memory")
+        message, refs = update_message(candidate, live)
+        try:
+            answer = await forced_tool_call(
+                self._client,
+                self._budget,
+                model=self._model,
+                max_tokens=self._max_tokens,
+                system=UPDATE_SYSTEM_PROMPT,
+                message=message,
+                tool=UPDATE_TOOL,
+            )
+        except ExtractionError as error:
+            return self._fallback(candidate, live, type(error).__name__)
+        decision = self._parse(answer, candidate, live, refs)
+        if decision is None:
+            return self._fallback(candidate, live, "invalid_decision")
+        return decision
+
+    def _parse(
+        self,
+        answer: dict[str, Any],
+        candidate: MemoryCandidate,
+        live: list[MemoryItem],
+        refs: dict[str, str],
+    ) -> UpdateDecision | None:
+        try:
+            action = UpdateAction(str(answer.get("action")))
+        except ValueError:
+            return None
+        reason = str(answer.get("reason") or "")[:300]
+        extra: dict[str, Any] = {"decided_by": "llm"}
+        if action in (UpdateAction.ADD_NEW, UpdateAction.NOOP):
+            return UpdateDecision(action, candidate, reason=reason, extra=extra)
+        raw_target = str(answer.get("target_id") or "")
+        target_id = refs.get(raw_target, raw_target)
+        target = next((m for m in live if m.id == target_id), None)
+        if target is None or target.source == MemorySource.MANUAL:
+            return None
+        merged: str | None = None
+        if action == UpdateAction.UPDATE_EXISTING:
+            text = answer.get("merged_content")
+            merged = " ".join(text.split()) if isinstance(text, str) and text.strip() else None
+            merged = merged or merge_contents(target.content, candidate.content)
+            decision = UpdateDecision(action, candidate, target.id, reason=reason, extra=extra)
+            return _with_merge(decision, target, merged)
+        return UpdateDecision(action, candidate, target.id, merged, reason, extra)
+
+    def _fallback(
+        self, candidate: MemoryCandidate, live: list[MemoryItem], cause: str
+    ) -> UpdateDecision:
+        decision = decide_update(candidate, live)
+        log.info("update_decision_fell_back", cause=cause, action=decision.action.value)
+        extra = dict(decision.extra)
+        extra["fallback"] = cause
+        return UpdateDecision(
+            decision.action,
+            decision.candidate,
+            decision.target_id,
+            decision.merged_content,
+            decision.reason,
+            extra,
+        )

@@ -1,0 +1,69 @@
+"""Fixtures every test room shares: a private Squirrel home and a git repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
+
+
+def wait_until(
+    predicate: Callable[[], object], timeout: float = 20.0, interval: float = 0.05
+) -> object:
+    """Polls `predicate` until it returns something truthy; fails the test at the deadline."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"condition not met within {timeout}s")
+
+
+@pytest.fixture
+def sqrl_home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    return home
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path.resolve()
+
+
+@pytest.fixture
+def sqrl_env(sqrl_home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
+    env.pop("ANTHROPIC_API_KEY", None)
+    env["SQRL_HOME"] = str(sqrl_home)
+    return env
+
+
+@pytest.fixture
+def sqrl(sqrl_env: dict[str, str]) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Runs the real `sqrl` (this interpreter's) with the private home."""
+
+    def run(
+        *args: str, cwd: Path | None = None, timeout: float = 120.0
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "squirrel_cli", *args],
+            cwd=cwd,
+            env=sqrl_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    return run

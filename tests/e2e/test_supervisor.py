@@ -1,0 +1,167 @@
+"""The real `sqrl` in a subprocess with a private home: up, status, restart after kill -9, down."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from tests.conftest import wait_until
+
+pytestmark = pytest.mark.e2e
+
+SERVICES = ("memory", "ingest", "gateway")
+Sqrl = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _status(sqrl: Sqrl) -> dict[str, Any]:
+    result = sqrl("status", "--json")
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def _services(sqrl: Sqrl) -> dict[str, dict[str, Any]]:
+    return {s["service"]: s for s in _status(sqrl)["services"]}
+
+
+def _all_serving(sqrl: Sqrl) -> dict[str, dict[str, Any]] | None:
+    services = _services(sqrl)
+    ok = all(s["health"] == "SERVING" and s["state"] == "serving" for s in services.values())
+    return services if ok else None
+
+
+def _squirrel_processes(home: Path) -> list[psutil.Process]:
+    """Every live process whose environment or command line points at this test's home."""
+    found = []
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            cmdline = " ".join(proc.info["cmdline"] or [])
+            if "squirrel_" not in cmdline:
+                continue
+            if proc.environ().get("SQRL_HOME") == str(home):
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+    return found
+
+
+@pytest.fixture
+def up(
+    sqrl: Sqrl, sqrl_env: dict[str, str], sqrl_home: Path, repo: Path
+) -> Iterator[subprocess.Popen[str]]:
+    """`sqrl up` in the foreground, as a user runs it, stopped at the end whatever happened."""
+    assert sqrl("init", cwd=repo).returncode == 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "squirrel_cli", "up"],
+        env=sqrl_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until(lambda: _all_serving(sqrl), timeout=60)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for leftover in _squirrel_processes(sqrl_home):
+            leftover.kill()
+
+
+def test_up_brings_every_service_to_serving_and_status_shows_them(
+    up: subprocess.Popen[str], sqrl: Sqrl, repo: Path
+) -> None:
+    status = _status(sqrl)
+    assert status["supervisor_pid"] == up.pid
+    assert {s["service"] for s in status["services"]} == set(SERVICES)
+    for service in status["services"]:
+        assert service["pid"] and service["port"] and service["restarts"] == 0
+        assert psutil.Process(service["pid"]).ppid() == up.pid
+    assert status["projects"] == [{"project": str(repo), "initialised": True}]
+    table = sqrl("status")
+    assert table.returncode == 0 and "SERVING" in table.stdout
+
+
+@pytest.mark.parametrize("victim", SERVICES)
+def test_a_killed_service_is_restarted(up: subprocess.Popen[str], sqrl: Sqrl, victim: str) -> None:
+    before = _services(sqrl)[victim]
+    os.kill(before["pid"], signal.SIGKILL)
+
+    def restarted() -> dict[str, Any] | None:
+        now = _services(sqrl)[victim]
+        ok = now["restarts"] == 1 and now["pid"] != before["pid"] and now["health"] == "SERVING"
+        return now if ok else None
+
+    after = wait_until(restarted, timeout=60)
+    assert isinstance(after, dict)
+    assert after["port"] == before["port"]
+    assert up.poll() is None
+
+
+def test_down_leaves_no_squirrel_process(
+    up: subprocess.Popen[str], sqrl: Sqrl, sqrl_home: Path
+) -> None:
+    pids = [s["pid"] for s in _services(sqrl).values()]
+    result = sqrl("down")
+    assert result.returncode == 0, result.stderr
+    assert up.wait(timeout=30) == 0
+    assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
+    assert _squirrel_processes(sqrl_home) == []
+    assert sqrl("down").stdout.strip() == "Squirrel is not running."
+
+
+def test_sigterm_to_up_stops_services_in_reverse_order(
+    up: subprocess.Popen[str], sqrl: Sqrl, sqrl_home: Path
+) -> None:
+    up.send_signal(signal.SIGTERM)
+    assert up.wait(timeout=30) == 0
+    assert _squirrel_processes(sqrl_home) == []
+    stopped_at = {}
+    for name in SERVICES:
+        lines = (sqrl_home / "logs" / f"{name}.log").read_text().splitlines()
+        events = [json.loads(line) for line in lines if line.startswith("{")]
+        stopped_at[name] = [e["timestamp"] for e in events if e["event"] == "service_stopped"][-1]
+    assert stopped_at["gateway"] <= stopped_at["ingest"] <= stopped_at["memory"]
+
+
+def test_services_exit_when_the_supervisor_is_killed(
+    up: subprocess.Popen[str], sqrl: Sqrl, sqrl_home: Path
+) -> None:
+    pids = [s["pid"] for s in _services(sqrl).values()]
+    up.kill()
+    up.wait(timeout=10)
+    wait_until(
+        lambda: (
+            not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
+        ),
+        timeout=30,
+    )
+    assert _squirrel_processes(sqrl_home) == []
+
+
+def test_detached_up_returns_once_serving_and_down_stops_it(
+    sqrl: Sqrl, repo: Path, sqrl_home: Path
+) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    try:
+        started = sqrl("up", "--detach")
+        assert started.returncode == 0, started.stderr
+        assert _all_serving(sqrl)
+        again = sqrl("up", "--detach")
+        assert again.returncode == 0 and "already running" in again.stdout
+    finally:
+        assert sqrl("down").returncode == 0
+    assert _squirrel_processes(sqrl_home) == []

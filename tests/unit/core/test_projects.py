@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
+from squirrel_core.projects import add_project, owning_project, read_projects, require_project
+
+
+def test_registration_is_idempotent(tmp_path: Path) -> None:
+    registry = tmp_path / "projects.json"
+    assert add_project(registry, tmp_path / "a") is True
+    assert add_project(registry, tmp_path / "a") is False
+    assert read_projects(registry) == [str(tmp_path / "a")]
+    assert registry.stat().st_mode & 0o777 == 0o600
+
+
+def test_deepest_registered_root_owns_a_path(tmp_path: Path) -> None:
+    outer = tmp_path / "mono"
+    inner = outer / "packages" / "api"
+    inner.mkdir(parents=True)
+    roots = [str(outer.resolve()), str(inner.resolve())]
+    assert owning_project(inner / "src" / "x.py", roots) == str(inner.resolve())
+    assert owning_project(outer / "README.md", roots) == str(outer.resolve())
+    assert owning_project(tmp_path / "elsewhere", roots) is None
+
+
+def test_symlinks_resolve_to_the_registered_root(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    assert owning_project(link / "f.py", [str(real.resolve())]) == str(real.resolve())
+
+
+def test_traversal_out_of_a_project_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    with pytest.raises(PermissionDeniedError):
+        require_project(str(root / ".." / ".." / "etc"), [str(root.resolve())])
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "a\x00b"])
+def test_empty_and_nul_paths_are_invalid(bad: str) -> None:
+    with pytest.raises((InvalidArgumentError, PermissionDeniedError)):
+        require_project(bad, ["/x"])
+
+
+def test_corrupt_registry_is_a_clear_error(tmp_path: Path) -> None:
+    registry = tmp_path / "projects.json"
+    registry.write_text("{not json")
+    with pytest.raises(InvalidArgumentError):
+        read_projects(registry)

@@ -1,0 +1,273 @@
+"""Codex rollout parsing: both eras, call pairing, exit codes, apply_patch file paths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_core.events import Event, EventOrigin, EventType
+from squirrel_ingest.parsers import CodexFileParser, parse_bytes
+from squirrel_ingest.parsers.codex import patch_paths
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "codex"
+OLD = FIXTURES / "rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"
+EXCERPT = (
+    FIXTURES / "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799-excerpt.jsonl"
+)
+TS = "2026-05-11T08:27:17.490Z"
+
+
+def _wrapped(kind: str, payload: dict[str, Any], timestamp: str = TS) -> bytes:
+    return json.dumps({"timestamp": timestamp, "type": kind, "payload": payload}).encode()
+
+
+def _meta(cwd: str = "/work/repo") -> bytes:
+    return _wrapped(
+        "session_meta", {"id": "sess-1", "cwd": cwd, "cli_version": "0.125.0", "source": "cli"}
+    )
+
+
+def _feed(parser: CodexFileParser, *lines: bytes) -> list[Event]:
+    origin = EventOrigin(path="rollout-x.jsonl", inode=1, end_offset=0)
+    return [event for line in lines for event in parser.feed(line, origin)]
+
+
+def _of(events: list[Event], event_type: EventType) -> list[Event]:
+    return [event for event in events if event.event_type is event_type]
+
+
+def test_older_rollout_pairs_shell_calls_and_reads_exit_codes() -> None:
+    result = parse_bytes(CodexFileParser(str(OLD)), OLD.read_bytes(), str(OLD))
+    runs = _of(result.events, EventType.COMMAND_RUN)
+    assert (runs[0].content["command"], runs[0].content["exit_code"]) == ("ls", 0)
+    assert len(runs) == 3
+    (prompt,) = _of(result.events, EventType.USER_MESSAGE)
+    assert prompt.content["text"].startswith("what is current repository about?")
+    assert {(e.session_id, e.source_version) for e in result.events} == {
+        ("019b7f94-51b4-7593-922e-ba12b5b73b52", "0.77.0")
+    }
+    assert {e.cwd for e in result.events} == {
+        "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code"
+    }
+    assert result.skipped["duplicate_user_message"] >= 1  # the injected AGENTS.md message
+
+
+def test_still_running_command_takes_its_exit_code_from_exec_command_end() -> None:
+    result = parse_bytes(CodexFileParser(str(EXCERPT)), EXCERPT.read_bytes(), str(EXCERPT))
+    (test,) = _of(result.events, EventType.TEST_RUN)
+    assert test.content["command"].startswith("npm test")
+    assert (test.content["exit_code"], test.content["is_error"]) == (1, True)
+    runs = _of(result.events, EventType.COMMAND_RUN)
+    assert [run.content["exit_code"] for run in runs] == [0, 0]
+    assert "Process running" not in runs[0].content["output"]
+
+
+def test_apply_patch_is_a_code_change_per_file_and_patch_end_is_not_repeated() -> None:
+    result = parse_bytes(CodexFileParser(str(EXCERPT)), EXCERPT.read_bytes(), str(EXCERPT))
+    changes = _of(result.events, EventType.CODE_CHANGE)
+    assert [c.content["path"] for c in changes] == [
+        "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts"
+    ]
+    assert result.skipped["duplicate_patch_end"] == 1
+
+
+def test_failed_patch_changes_nothing_and_absolute_paths_become_relative() -> None:
+    patch = (
+        "*** Begin Patch\n*** Add File: /work/repo/new.py\n+x\n*** Delete File: old.py\n"
+        "*** End Patch"
+    )
+    failed = json.dumps({"output": "verification failed", "metadata": {"exit_code": 1}})
+    ok = json.dumps({"output": "Success.", "metadata": {"exit_code": 0}})
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _wrapped(
+            "response_item",
+            {"type": "custom_tool_call", "call_id": "c1", "name": "apply_patch", "input": patch},
+        ),
+        _wrapped(
+            "response_item", {"type": "custom_tool_call_output", "call_id": "c1", "output": failed}
+        ),
+        _wrapped(
+            "response_item",
+            {"type": "custom_tool_call", "call_id": "c2", "name": "apply_patch", "input": patch},
+        ),
+        _wrapped(
+            "response_item", {"type": "custom_tool_call_output", "call_id": "c2", "output": ok}
+        ),
+    )
+    assert [r.content["is_error"] for r in _of(events, EventType.TOOL_RESULT)] == [True, False]
+    assert [c.content["path"] for c in _of(events, EventType.CODE_CHANGE)] == ["new.py", "old.py"]
+
+
+def test_patch_paths_reads_add_update_delete_and_move_headers() -> None:
+    patch = (
+        "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Move to: b.py\n"
+        "*** Add File: c/d.ts\n+1\n*** Delete File: e.md\n*** End Patch\n"
+    )
+    assert patch_paths(patch) == ("a.py", "b.py", "c/d.ts", "e.md")
+
+
+def test_bare_era_rollout_uses_meta_timestamp_and_skips_injected_context() -> None:
+    lines = [
+        json.dumps(
+            {"id": "bare-1", "timestamp": "2025-08-01T10:00:00Z", "instructions": "", "git": {}}
+        ).encode(),
+        json.dumps({"record_type": "state"}).encode(),
+        json.dumps(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "<environment_context>cwd</environment_context>"}
+                ],
+            }
+        ).encode(),
+        json.dumps(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "run tests"}],
+            }
+        ).encode(),
+        json.dumps(
+            {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": "c1",
+                "arguments": json.dumps({"command": ["bash", "-lc", "cargo test"]}),
+            }
+        ).encode(),
+        json.dumps(
+            {
+                "type": "function_call_output",
+                "call_id": "c1",
+                "output": json.dumps({"output": "ok", "metadata": {"exit_code": 101}}),
+            }
+        ).encode(),
+    ]
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = _feed(parser, *lines)
+    assert [e.event_type for e in events] == [
+        EventType.USER_MESSAGE,
+        EventType.TOOL_CALL,
+        EventType.TOOL_RESULT,
+        EventType.TEST_RUN,
+    ]
+    assert events[0].session_id == "bare-1"
+    assert events[0].timestamp.isoformat() == "2025-08-01T10:00:00+00:00"
+    assert (events[3].content["command"], events[3].content["exit_code"]) == ("cargo test", 101)
+    assert parser.skipped["injected_context"] == 1
+
+
+def test_compacted_record_is_a_compaction_summary() -> None:
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _wrapped("compacted", {"message": "Summary of the work so far", "replacement_history": []}),
+    )
+    assert [(e.event_type, e.content["text"]) for e in events] == [
+        (EventType.COMPACTION_SUMMARY, "Summary of the work so far")
+    ]
+
+
+def test_assistant_text_comes_from_response_items_not_agent_message_events() -> None:
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = _feed(
+        parser,
+        _meta(),
+        _wrapped("event_msg", {"type": "agent_message", "message": "Done."}),
+        _wrapped(
+            "response_item",
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Done."}],
+            },
+        ),
+    )
+    assert [e.content["text"] for e in _of(events, EventType.ASSISTANT_RESPONSE)] == ["Done."]
+
+
+def test_subagent_rollout_is_marked_sidechain() -> None:
+    meta = {
+        "id": "child",
+        "cwd": "/r",
+        "source": {"subagent": {"thread_spawn": {}}},
+        "agent_nickname": "scout",
+    }
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _wrapped("session_meta", meta),
+        _wrapped("event_msg", {"type": "user_message", "message": "look around"}),
+    )
+    assert [(e.sidechain, e.agent_id) for e in events] == [(True, "scout")]
+
+
+def test_unpaired_exec_end_still_records_the_command() -> None:
+    end = {
+        "type": "exec_command_end",
+        "call_id": "zz",
+        "command": ["/bin/zsh", "-lc", "go test ./..."],
+        "exit_code": 0,
+    }
+    events = _feed(CodexFileParser("rollout-x.jsonl"), _meta(), _wrapped("event_msg", end))
+    assert [(e.event_type, e.content["command"]) for e in events] == [
+        (EventType.TEST_RUN, "go test ./...")
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"{",
+        b"null",
+        _wrapped(
+            "response_item",
+            {"type": "function_call", "call_id": "c", "name": "shell", "arguments": "{bad"},
+        ),
+        _wrapped(
+            "response_item", {"type": "function_call_output", "call_id": 5, "output": {"x": [1]}}
+        ),
+        _wrapped("event_msg", {"type": "exec_command_end", "command": 12}),
+        _wrapped("session_meta", {"id": 3, "source": []}),
+        json.dumps({"timestamp": "not a time", "type": "event_msg", "payload": {}}).encode(),
+        json.dumps({"type": "response_item", "payload": "text"}).encode(),
+    ],
+)
+def test_malformed_records_never_raise(line: bytes) -> None:
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = parser.feed(line, EventOrigin(path="p", inode=0, end_offset=0))
+    assert parser.skipped["internal_error"] == 0
+    assert events or sum(parser.skipped.values()) >= 1
+
+
+def test_exported_state_lets_a_new_parser_finish_a_running_command() -> None:
+    first = CodexFileParser("rollout-x.jsonl")
+    call = {
+        "type": "function_call",
+        "name": "exec_command",
+        "call_id": "c1",
+        "arguments": json.dumps({"cmd": "pytest"}),
+    }
+    output = {
+        "type": "function_call_output",
+        "call_id": "c1",
+        "output": "Process running with session ID 7",
+    }
+    _feed(first, _meta(), _wrapped("response_item", call), _wrapped("response_item", output))
+    second = CodexFileParser("rollout-x.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+    end = {
+        "type": "exec_command_end",
+        "call_id": "c1",
+        "command": ["bash", "-lc", "pytest"],
+        "exit_code": 0,
+    }
+    events = _feed(second, _wrapped("event_msg", end))
+    assert [(e.event_type, e.content["exit_code"], e.session_id) for e in events] == [
+        (EventType.TEST_RUN, 0, "sess-1")
+    ]

@@ -1,0 +1,208 @@
+"""Gemini CLI parsing: rewritten legacy documents yield only new messages; JSONL is last-wins."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from squirrel_core.events import Event, EventOrigin, EventType
+from squirrel_ingest.parsers import (
+    GeminiJsonlParser,
+    cursor_extra_for_document,
+    parse_bytes,
+    parse_gemini_json_document,
+    seen_ids_from_cursor,
+)
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "gemini"
+REAL = FIXTURES / "session-2026-01-16T11-01-file-ops-37b7abef.json"
+PATH = "/h/.gemini/tmp/proj/chats/session-2026-01-16T11-01-37b7abef.json"
+
+
+def _doc(messages: list[dict[str, Any]], **extra: Any) -> bytes:
+    return json.dumps(
+        {"sessionId": "s-1", "projectHash": "ab", "messages": messages, **extra}
+    ).encode()
+
+
+def _call(
+    status: str, output: str = "ok", name: str = "run_shell_command", **args: Any
+) -> dict[str, Any]:
+    result = [{"functionResponse": {"id": "t1", "name": name, "response": {"output": output}}}]
+    return {
+        "id": "t1",
+        "name": name,
+        "args": args or {"command": "pytest -q"},
+        "status": status,
+        "result": result,
+    }
+
+
+def _message(
+    message_id: str, kind: str, content: str, calls: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "id": message_id,
+        "type": kind,
+        "timestamp": "2026-01-16T11:01:22Z",
+        "content": content,
+    }
+    if calls is not None:
+        message["toolCalls"] = calls
+    return message
+
+
+def _keys(events: list[Event]) -> list[tuple[Any, ...]]:
+    return [(e.event_type, json.dumps(e.content, sort_keys=True)) for e in events]
+
+
+def test_rewritten_document_yields_only_messages_not_seen_before() -> None:
+    document = json.loads(REAL.read_bytes())
+    whole, _ = parse_gemini_json_document(REAL.read_bytes(), PATH, 1, set())
+    early = json.dumps({**document, "messages": document["messages"][:6]}).encode()
+
+    first, seen = parse_gemini_json_document(early, PATH, 1, set())
+    second, seen = parse_gemini_json_document(REAL.read_bytes(), PATH, 1, seen)
+    third, _ = parse_gemini_json_document(REAL.read_bytes(), PATH, 1, seen)
+
+    assert first and second
+    assert _keys(first + second) == _keys(whole)
+    assert third == []
+
+
+def test_tool_call_is_emitted_once_it_finishes_in_a_later_rewrite() -> None:
+    running = _doc(
+        [_message("m1", "user", "run tests"), _message("m2", "gemini", "", [_call("executing")])]
+    )
+    finished = _doc(
+        [
+            _message("m1", "user", "run tests"),
+            _message("m2", "gemini", "", [_call("success", "Exit Code: 1")]),
+        ]
+    )
+    first, seen = parse_gemini_json_document(running, PATH, 1, set())
+    second, seen = parse_gemini_json_document(finished, PATH, 1, seen)
+    again, _ = parse_gemini_json_document(finished, PATH, 1, seen)
+    assert [e.event_type for e in first] == [EventType.USER_MESSAGE]
+    assert [e.event_type for e in second] == [
+        EventType.TOOL_CALL,
+        EventType.TOOL_RESULT,
+        EventType.TEST_RUN,
+    ]
+    assert (second[2].content["exit_code"], second[2].content["is_error"]) == (1, True)
+    assert again == []
+
+
+def test_bounded_cursor_extra_restores_the_seen_set() -> None:
+    data = REAL.read_bytes()
+    _, seen = parse_gemini_json_document(data, PATH, 1, set())
+    extra = json.loads(json.dumps(cursor_extra_for_document(data, seen)))
+    assert extra["gemini_done_count"] == 14
+    assert extra["gemini_tail_seen"] == []
+    restored = seen_ids_from_cursor(data, extra)
+    assert parse_gemini_json_document(data, PATH, 1, restored)[0] == []
+
+
+def test_cursor_survives_a_chat_that_was_rewound_and_continued() -> None:
+    original = _doc([_message(f"m{i}", "user", f"q{i}") for i in range(5)])
+    _, seen = parse_gemini_json_document(original, PATH, 1, set())
+    extra = cursor_extra_for_document(original, seen)
+    rewound = _doc(
+        [_message(f"m{i}", "user", f"q{i}") for i in range(5)] + [_message("m9", "user", "new")]
+    )
+    restored = seen_ids_from_cursor(rewound, extra)
+    events, _ = parse_gemini_json_document(rewound, PATH, 1, restored)
+    assert [e.content["text"] for e in events] == ["new"]
+
+
+def test_gemini_edits_are_code_changes_relative_to_the_given_cwd() -> None:
+    calls = [
+        {**_call("success", name="write_file", file_path="/repo/src/a.py"), "id": "w1"},
+        {**_call("error", name="replace", file_path="/repo/src/b.py"), "id": "w2"},
+    ]
+    events, _ = parse_gemini_json_document(
+        _doc([_message("m1", "gemini", "", calls)]), PATH, 1, set(), cwd="/repo"
+    )
+    changes = [e for e in events if e.event_type is EventType.CODE_CHANGE]
+    assert [(c.content["path"], c.file_paths) for c in changes] == [("src/a.py", ("src/a.py",))]
+
+
+def test_drifted_legacy_document_with_model_parts_is_read() -> None:
+    counter: Counter[str] = Counter()
+    events, _ = parse_gemini_json_document(
+        (FIXTURES / "large.json").read_bytes(), PATH, 1, set(), skipped=counter
+    )
+    texts = [e.content["text"] for e in events if e.event_type is EventType.ASSISTANT_RESPONSE]
+    assert texts == ["Captured multiline output.", "Ok"]
+    assert counter["ignored_info"] == 1
+
+
+def test_unreadable_document_yields_nothing_and_keeps_the_seen_set() -> None:
+    counter: Counter[str] = Counter()
+    events, seen = parse_gemini_json_document(b'{"messages": [', PATH, 1, {"m:a"}, skipped=counter)
+    assert (events, seen, counter["malformed_json"]) == ([], {"m:a"}, 1)
+
+
+def test_jsonl_fixture_reads_messages_and_skips_metadata_patches() -> None:
+    path = FIXTURES / "jsonl_v040.jsonl"
+    result = parse_bytes(GeminiJsonlParser(str(path)), path.read_bytes(), str(path))
+    assert [e.event_type for e in result.events] == [
+        EventType.USER_MESSAGE,
+        EventType.TOOL_CALL,
+        EventType.TOOL_RESULT,
+        EventType.COMMAND_RUN,
+        EventType.ASSISTANT_RESPONSE,
+    ]
+    assert {e.session_id for e in result.events} == {"gemini_stage0_jsonl"}
+    assert result.skipped["metadata_patch"] == 1
+
+
+def test_jsonl_reappended_message_is_emitted_once_and_its_tool_call_once_finished() -> None:
+    parser = GeminiJsonlParser("/h/.gemini/tmp/p/chats/session-x.jsonl", cwd="/repo")
+    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
+    lines = [
+        {"sessionId": "s-2", "projectHash": "p", "startTime": "2026-04-29T21:39:22Z"},
+        _message("g1", "gemini", "Let me run it.", [_call("executing")]),
+        _message("g1", "gemini", "Let me run it, revised.", [_call("success", "Exit Code: 0")]),
+        _message("g1", "gemini", "Let me run it, revised.", [_call("success", "Exit Code: 0")]),
+        {"$rewindTo": "g1"},
+    ]
+    events = [e for line in lines for e in parser.feed(json.dumps(line).encode(), origin)]
+    assert [e.event_type for e in events] == [
+        EventType.ASSISTANT_RESPONSE,
+        EventType.TOOL_CALL,
+        EventType.TOOL_RESULT,
+        EventType.TEST_RUN,
+    ]
+    assert events[0].content["text"] == "Let me run it."
+    assert (parser.skipped["repeated_message"], parser.skipped["rewind"]) == (2, 1)
+
+
+def test_jsonl_checkpoint_set_emits_only_unseen_messages() -> None:
+    parser = GeminiJsonlParser("session-x.jsonl")
+    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
+    parser.feed(json.dumps(_message("u1", "user", "first")).encode(), origin)
+    checkpoint = {
+        "$set": {"messages": [_message("u1", "user", "first"), _message("u2", "user", "second")]}
+    }
+    events = parser.feed(json.dumps(checkpoint).encode(), origin)
+    assert [e.content["text"] for e in events] == ["second"]
+
+
+def test_jsonl_subagent_chat_is_marked_sidechain() -> None:
+    parser = GeminiJsonlParser("/h/.gemini/tmp/p/chats/parent-1/child-1.jsonl")
+    origin = EventOrigin(path="child-1.jsonl", inode=1, end_offset=0)
+    parser.feed(json.dumps({"sessionId": "child-1", "kind": "subagent"}).encode(), origin)
+    (event,) = parser.feed(json.dumps(_message("u1", "user", "task")).encode(), origin)
+    assert (event.sidechain, event.agent_id, event.session_id) == (True, "child-1", "parent-1")
+
+
+def test_jsonl_state_round_trip_prevents_repeats_after_restart() -> None:
+    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
+    first = GeminiJsonlParser("session-x.jsonl")
+    first.feed(json.dumps(_message("u1", "user", "first")).encode(), origin)
+    second = GeminiJsonlParser("session-x.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+    assert second.feed(json.dumps(_message("u1", "user", "first")).encode(), origin) == []

@@ -1,0 +1,498 @@
+"""The offline rules extractor on realistic event streams (and real transcripts when parsable)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_core.events import EventOrigin
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.activity import normalize_command
+from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_key
+from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_memory.extractors.rules import MAX_PREFERENCES, RulesExtractor
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+NOW = datetime(2026, 3, 3, tzinfo=UTC)
+PROJECT = "/home/dev/shop"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "claude" / "claude-code-log-sample"
+
+
+class Stream:
+    """Builds the events one Claude Code session produces, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[StoredEvent] = []
+
+    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
+        n = len(self.events) + 1
+        self.events.append(
+            StoredEvent(
+                id=f"evt_{n:04d}",
+                project_id=PROJECT,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id="sess",
+                timestamp=T0 + timedelta(seconds=20 * n),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash=f"h{n}",
+            )
+        )
+        return self.events[-1].id
+
+    def user(self, text: str) -> str:
+        return self.add("user_message", {"text": text})
+
+    def say(self, text: str = "Done.") -> str:
+        return self.add("assistant_response", {"text": text})
+
+    def run(self, command: str, exit_code: int | None = 0, output: str = "") -> str:
+        kind = "test_run" if "test" in command else "command_run"
+        content: dict[str, Any] = {"command": command, "tool_use_id": f"t{len(self.events)}"}
+        if exit_code is not None:
+            content.update(exit_code=exit_code, is_error=exit_code != 0, output=output)
+        return self.add(kind, content)
+
+    def write(self, path: str, text: str = "", tool: str = "Write") -> str:
+        use_id = f"t{len(self.events)}"
+        key = "content" if tool == "Write" else "new_string"
+        self.add("tool_call", {"tool": tool, "tool_use_id": use_id, "input": {key: text}}, (path,))
+        return self.add("code_change", {"tool": tool, "tool_use_id": use_id, "path": path}, (path,))
+
+    def read(self, path: str, output: str = "") -> str:
+        use_id = f"t{len(self.events)}"
+        self.add("tool_call", {"tool": "Read", "tool_use_id": use_id, "input": {}}, (path,))
+        return self.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use_id, "output": output, "is_error": False},
+            (path,),
+        )
+
+    def episode(self) -> Episode:
+        (episode,) = segment_episodes(self.events, now=NOW)
+        return episode
+
+
+async def extract(stream: Stream) -> list[MemoryCandidate]:
+    return await RulesExtractor().extract(stream.episode(), stream.events)
+
+
+def by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
+    return {c.key: c for c in candidates}
+
+
+# --- stated preferences -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "content"),
+    [
+        (
+            "Always use pytest fixtures for test setup.",
+            "pref:testing",
+            "Always use pytest fixtures for test setup.",
+        ),
+        ("Please use uv instead of pip.", "pref:package_manager", "Prefers uv over pip."),
+        ("I prefer black over autopep8", "pref:formatting", "Prefers black over autopep8."),
+        ("Never commit directly to main!", "pref:git", "Never commit directly to main."),
+        (
+            "don't add comments to obvious code",
+            "pref:comments",
+            "Don't add comments to obvious code.",
+        ),
+        ("stop adding emojis to messages", "pref:emoji", "Avoid adding emojis to messages."),
+        (
+            "We should always await I/O in handlers.",
+            "pref:async",
+            "Always await I/O in handlers.",
+        ),
+        (
+            "Never swallow exceptions, it hides bugs.",
+            "pref:error_handling",
+            "Never swallow exceptions.",
+        ),
+        ("Never use global state.", "pref:global_state", "Never use global state."),
+    ],
+)
+def test_stated_preferences_become_clean_keyed_statements(
+    text: str, key: str, content: str
+) -> None:
+    (pref,) = stated_preferences(text, after_assistant_action=False)
+
+    assert (pref.key, pref.content, pref.scope) == (key, content, Scope.USER)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't think we need to loop through all items.",
+        "Can we always do this?",
+        "Never mind! Add a details element instead.",
+        "It always fails on CI for some reason.",
+        "Please add a delete endpoint for inventory items.",
+        "Don't worry about it.",
+        "```\n# never do this\nalways_on = True\n```",
+        "",
+    ],
+)
+def test_ordinary_requests_state_no_preference(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=True) == []
+
+
+def test_preference_naming_paths_or_this_project_is_project_scoped() -> None:
+    (pref,) = stated_preferences(
+        "Always put new routes in src/routes/.", after_assistant_action=False
+    )
+
+    assert pref.scope == Scope.PROJECT
+
+
+async def test_no_after_an_assistant_action_is_a_correction() -> None:
+    stream = Stream()
+    stream.user("Add the dependency.")
+    stream.run("npm install left-pad")
+    correction = stream.user("No, use pnpm for everything.")
+
+    (pref,) = [c for c in await extract(stream) if c.type == MemoryType.USER_STYLE]
+
+    assert pref.key == "pref:package_manager"
+    assert pref.content == "Use pnpm for everything."
+    assert "correction" in pref.tags
+    assert pref.source_event_ids == (correction,)
+
+
+async def test_no_without_a_preceding_action_is_not_a_correction() -> None:
+    stream = Stream()
+    stream.user("No, use pnpm for everything.")
+    stream.say("Sure.")
+    stream.say("Anything else?")
+
+    assert await extract(stream) == []
+
+
+async def test_hostile_flood_of_preferences_is_capped() -> None:
+    stream = Stream()
+    stream.user(" ".join(f"Always use tool{i}." for i in range(20_000)))
+    stream.say()
+    stream.say()
+
+    candidates = await extract(stream)
+
+    assert len([c for c in candidates if c.type == MemoryType.USER_STYLE]) == MAX_PREFERENCES
+
+
+# --- tool habits ----------------------------------------------------------------------------
+
+
+async def test_recurring_tools_become_habits_with_importance_growing_with_use() -> None:
+    stream = Stream()
+    stream.user("Fix the cart total.")
+    for _ in range(2):
+        stream.run("uv run pytest tests/test_cart.py -q")
+    stream.run("uv run mypy src")
+    few = by_key(await extract(stream))
+    for _ in range(3):
+        stream.run("uv run pytest -x")
+    many = by_key(await extract(stream))
+
+    assert few["pref:test_runner"].content == "Runs tests with pytest (through uv)."
+    assert few["pref:package_manager"].content == "Uses uv as the package manager."
+    assert "pref:type_checker" not in few
+    assert many["pref:test_runner"].importance > few["pref:test_runner"].importance
+
+
+async def test_js_tooling_is_recognised() -> None:
+    stream = Stream()
+    stream.user("Tidy up the UI code.")
+    for command in ("pnpm exec vitest run", "npx prettier --write src", "pnpm exec vitest run"):
+        stream.run(command)
+    stream.run("npx prettier --check src")
+
+    found = by_key(await extract(stream))
+
+    assert found["pref:test_runner"].content == "Runs tests with vitest (through pnpm)."
+    assert found["pref:formatter"].content == "Formats code with prettier (through npm)."
+
+
+# --- project facts --------------------------------------------------------------------------
+
+
+async def test_manifests_imports_and_commands_become_project_facts() -> None:
+    stream = Stream()
+    stream.user("Add an inventory delete endpoint.")
+    stream.read(
+        "pyproject.toml", '[project]\ndependencies = ["fastapi>=0.110", "sqlalchemy[asyncio]"]'
+    )
+    stream.write("src/inventory/routes.py", "from fastapi import APIRouter\nimport asyncpg\n")
+    stream.write("src/inventory/models.py", "from sqlalchemy.orm import Mapped\n", tool="Edit")
+    stream.write("alembic/versions/0003_add_deleted.py", "")
+    stream.run("uvicorn app.main:app --reload", exit_code=None)
+    stream.run("uv run pytest tests/test_inventory.py")
+
+    facts = by_key([c for c in await extract(stream) if c.type == MemoryType.PROJECT_FACT])
+
+    assert facts["language"].content == "Python project (pyproject.toml)."
+    assert facts["framework"].content == "Built with FastAPI."
+    assert facts["database"].content == "Data layer: SQLAlchemy, PostgreSQL."
+    assert facts["entry_point"].content == "The app starts with `app.main:app` served with uvicorn."
+    assert facts["migrations"].content.startswith("Database migrations are managed with Alembic")
+    assert facts["test_command"].content == "Tests run with `uv run pytest`."
+    assert facts["module:inventory"].file_paths == (
+        "src/inventory/routes.py",
+        "src/inventory/models.py",
+    )
+
+
+async def test_paths_outside_the_project_and_in_virtualenvs_are_ignored() -> None:
+    stream = Stream()
+    stream.user("Why does this fail?")
+    stream.read("/usr/lib/python3.11/json/decoder.py", "import re\n")
+    stream.read(".venv/lib/python3.11/site-packages/django/db/models.py", "import django\n")
+    stream.read("/home/other/pkg/app.rs", "")
+
+    assert await extract(stream) == []
+
+
+# --- pitfalls -------------------------------------------------------------------------------
+
+TRACEBACK = """\
+============================= test session starts ==============================
+Traceback (most recent call last):
+  File "/home/dev/shop/src/cart.py", line 42, in <module>
+ImportError: cannot import name 'Money' from 'shop.types' (/home/dev/shop/src/types.py)
+"""
+
+
+async def test_failure_fixed_by_a_code_change_becomes_a_pitfall() -> None:
+    stream = Stream()
+    stream.user("Run the tests.")
+    failed = stream.run("uv run pytest tests/test_cart.py -x", exit_code=1, output=TRACEBACK)
+    change = stream.write("src/shop/types.py", "class Money: ...")
+    passed = stream.run("uv run pytest tests/test_cart.py -q", exit_code=0, output="3 passed")
+
+    (pitfall,) = [c for c in await extract(stream) if c.type == MemoryType.PITFALL]
+
+    fingerprint = "ImportError: cannot import name 'Money' from 'shop.types' (<path>)"
+    assert pitfall.key == fingerprint_key(fingerprint)
+    assert fingerprint in pitfall.content
+    assert "src/shop/types.py" in pitfall.content
+    assert pitfall.file_paths == ("src/shop/types.py",)
+    assert pitfall.source_event_ids == (failed, change, passed)
+    assert "importerror" in pitfall.tags
+
+
+async def test_outcome_joined_from_the_tool_result_counts() -> None:
+    stream = Stream()
+    stream.user("Build it.")
+    stream.add("command_run", {"command": "make build", "tool_use_id": "b1"})
+    stream.add(
+        "tool_result",
+        {"tool": "Bash", "tool_use_id": "b1", "output": "fatal: missing x.h", "is_error": True},
+    )
+    stream.write("include/x.h")
+    stream.run("make build", exit_code=0)
+
+    (pitfall,) = [c for c in await extract(stream) if c.type == MemoryType.PITFALL]
+
+    assert "fatal: missing x.h" in pitfall.content
+
+
+async def test_no_pitfall_without_a_later_pass_or_when_nothing_changed() -> None:
+    never_fixed = Stream()
+    never_fixed.user("Run the tests.")
+    never_fixed.run("pytest", exit_code=1, output="E   AssertionError")
+    never_fixed.write("src/a.py")
+    flaky = Stream()
+    flaky.user("Run the tests.")
+    flaky.run("pytest", exit_code=1, output="E   TimeoutError")
+    flaky.run("pytest", exit_code=0)
+
+    for stream in (never_fixed, flaky):
+        assert [c for c in await extract(stream) if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize(
+    ("output", "fingerprint"),
+    [
+        (TRACEBACK, "ImportError: cannot import name 'Money' from 'shop.types' (<path>)"),
+        (
+            "E   assert 3 == 4\nE   AssertionError: totals differ by 0x1f",
+            "AssertionError: totals differ by <hex>",
+        ),
+        (
+            '/repo/app/conv.py:184:17 - error: Type of "x" is unknown (reportUnknownVariableType)',
+            'error: Type of "x" is unknown (reportUnknownVariableType)',
+        ),
+        (
+            "src/app.ts(3,1): error TS2304: Cannot find name 'foo'.",
+            "<path>(<n>,<n>): error TS2304: Cannot find name 'foo'.",
+        ),
+        ("bash: line 1: pnpm: command not found", "bash: line <n>: pnpm: command not found"),
+        ("all good\nnothing here", ""),
+        ("", ""),
+    ],
+)
+def test_error_fingerprints_keep_the_first_meaningful_line_normalised(
+    output: str, fingerprint: str
+) -> None:
+    assert error_fingerprint(output) == fingerprint
+
+
+def test_same_error_at_other_paths_and_lines_shares_a_key() -> None:
+    a = error_fingerprint('  File "/a/x.py", line 3\nKeyError: 12')
+    b = error_fingerprint('  File "/b/y.py", line 99\nKeyError: 7')
+
+    assert fingerprint_key(a) == fingerprint_key(b)
+    assert fingerprint_key(a).startswith("pitfall:keyerror")
+
+
+@pytest.mark.parametrize(
+    ("command", "normalized"),
+    [
+        ("cd test && uv run pytest /abs/test/test_x.py -xvs", "pytest test_x.py"),
+        ("uv run pytest test/test_x.py -v", "pytest test_x.py"),
+        ("FOO=1 npx jest --ci 2>&1 | tail -5", "jest"),
+        ("(source .venv/bin/activate && ruff check src/)", "source activate ruff check src"),
+        ('python -c "unterminated', 'python "unterminated'),
+    ],
+)
+def test_commands_normalise_so_reruns_compare_equal(command: str, normalized: str) -> None:
+    assert normalize_command(command) == normalized
+
+
+# --- recipes, provenance, chit-chat ---------------------------------------------------------
+
+
+async def test_working_command_sequences_become_recipes() -> None:
+    stream = Stream()
+    stream.user("Finish the feature.")
+    stream.write("src/a.py")
+    for _ in range(2):
+        stream.run("uv run pytest -q")
+        stream.run("uv run ruff check --fix")
+        stream.run("uv run ruff format")
+
+    recipes = by_key([c for c in await extract(stream) if c.type == MemoryType.RECIPE])
+
+    assert (
+        recipes["recipe:test"].content
+        == "To run the tests: `uv run pytest` (e.g. `uv run pytest -q`)."
+    )
+    assert recipes["recipe:lint"].content.startswith("To lint: `uv run ruff check`")
+    assert recipes["recipe:verify"].content == (
+        "Before finishing a change: `uv run pytest` → `uv run ruff check` → `uv run ruff format`."
+    )
+
+
+async def test_every_candidate_cites_its_episode_and_only_its_events() -> None:
+    stream = Stream()
+    stream.user("Never use print for logging.")
+    stream.read("package.json", '{"dependencies": {"react": "^19", "express": "^5"}}')
+    stream.write("src/server/index.ts", "import express from 'express'\n")
+    stream.write("src/server/routes.ts", "import { z } from 'zod'\n")
+    stream.run("pnpm test", exit_code=0)
+    stream.run("pnpm test", exit_code=0)
+    episode = stream.episode()
+
+    candidates = await RulesExtractor().extract(episode, stream.events)
+
+    assert {c.type for c in candidates} == set(MemoryType) - {MemoryType.PITFALL}
+    for candidate in candidates:
+        assert candidate.source_episode_id == episode.id
+        assert candidate.source_event_ids
+        assert set(candidate.source_event_ids) <= set(episode.event_ids)
+        assert 0.0 <= candidate.importance <= 1.0
+
+
+async def test_chit_chat_yields_nothing() -> None:
+    stream = Stream()
+    stream.user("hey, how are you?")
+    stream.say("Great, thanks! What are we building today?")
+    stream.user("nothing yet, just saying hi :)")
+
+    assert await extract(stream) == []
+
+
+async def test_malformed_event_content_is_skipped_not_fatal() -> None:
+    stream = Stream()
+    stream.add("user_message", {"text": None})
+    stream.add("command_run", {"command": ["rm", "-rf"], "exit_code": "zero"})
+    stream.add("code_change", {"path": 7})
+    stream.add("tool_call", {"tool": "Write", "input": "not a dict"}, ("",))
+    stream.add("tool_result", {"tool": "Read", "output": b"bytes", "is_error": "yes"})
+
+    assert await extract(stream) == []
+
+
+async def test_events_outside_the_episode_are_ignored() -> None:
+    stream = Stream()
+    stream.user("Always use pytest.")
+    stream.say()
+    stream.say()
+    episode = stream.episode()
+    stream.user("Never use black.")
+
+    (candidate,) = await RulesExtractor().extract(episode, stream.events)
+
+    assert candidate.content == "Always use pytest."
+
+
+# --- real transcripts -----------------------------------------------------------------------
+
+
+def _parse_fixture(path: Path) -> list[StoredEvent]:
+    claude = pytest.importorskip("squirrel_ingest.parsers.claude")
+    parser = claude.ClaudeFileParser(str(path))
+    events: list[StoredEvent] = []
+    offset = 0
+    with path.open("rb") as handle:
+        for line in handle:
+            offset += len(line)
+            for index, event in enumerate(parser.feed(line, EventOrigin(str(path), 1, offset))):
+                if event.sidechain:
+                    continue
+                digest = hashlib.sha256(f"{path.name}:{offset}:{index}".encode()).hexdigest()
+                events.append(
+                    StoredEvent(
+                        id=f"evt_{digest[:16]}",
+                        project_id="/Users/dain/workspace/claude-code-log",
+                        user_id="dain",
+                        source_tool=event.source_tool.value,
+                        session_id=event.session_id,
+                        timestamp=event.timestamp,
+                        event_type=event.event_type.value,
+                        content=event.content,
+                        file_paths=event.file_paths,
+                        hash=digest,
+                    )
+                )
+    return events
+
+
+async def test_real_claude_code_sessions_yield_sensible_memories() -> None:
+    events = [e for f in sorted(FIXTURES.glob("*.jsonl")) for e in _parse_fixture(f)]
+    extractor = RulesExtractor()
+
+    candidates = [
+        c
+        for episode in segment_episodes(events, now=NOW)
+        for c in await extractor.extract(episode, events)
+    ]
+
+    contents = {(c.key, c.content) for c in candidates}
+    assert ("pref:test_runner", "Runs tests with pytest (through uv).") in contents
+    assert ("pref:package_manager", "Uses uv as the package manager.") in contents
+    assert ("test_command", "Tests run with `uv run pytest`.") in contents
+    assert any(k == "language" and c.startswith("Python project") for k, c in contents)
+    assert any(k == "recipe:verify" and "ruff" in c for k, c in contents)
+    (pitfall,) = [c for c in candidates if c.type == MemoryType.PITFALL]
+    assert pitfall.content.startswith("`uv run ty check` failed with `error[call-non-callable]")
+    assert pitfall.file_paths == ("test/test_cache.py",)
+    assert not any(c.type == MemoryType.USER_STYLE and c.scope == Scope.USER for c in candidates)

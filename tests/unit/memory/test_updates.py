@@ -1,0 +1,286 @@
+"""Rule-based Mem0-style update decisions, their similarity thresholds and the manual guard."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateAction,
+)
+from squirrel_memory.updates import (
+    MAX_MERGED_CHARS,
+    NEAR_DUPLICATE_JACCARD,
+    NEAR_DUPLICATE_RATIO,
+    RELATED_JACCARD,
+    RELATED_RATIO,
+    contradicts,
+    decide_update,
+    edit_ratio,
+    jaccard,
+    merge_contents,
+    similarity,
+)
+
+T0 = datetime(2026, 3, 2, tzinfo=UTC)
+
+
+def item(
+    content: str,
+    *,
+    key: str = "pref:testing",
+    source: MemorySource = MemorySource.RULES,
+    item_id: str = "mem_1",
+    kind: MemoryType = MemoryType.USER_STYLE,
+    deleted: bool = False,
+) -> MemoryItem:
+    return MemoryItem(
+        id=item_id,
+        project_id="/repo",
+        user_id="dev",
+        scope=Scope.USER,
+        type=kind,
+        key=key,
+        content=content,
+        tags=("old",),
+        importance=0.8,
+        created_at=T0,
+        updated_at=T0,
+        source=source,
+        file_paths=("a.py",),
+        deleted=deleted,
+    )
+
+
+def cand(
+    content: str, *, key: str = "pref:testing", kind: MemoryType = MemoryType.USER_STYLE
+) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=kind, key=key, content=content, tags=("new",), importance=0.5, file_paths=("b.py",)
+    )
+
+
+def test_thresholds_are_ordered() -> None:
+    assert 0 < RELATED_JACCARD < NEAR_DUPLICATE_JACCARD <= 1
+    assert 0 < RELATED_RATIO < NEAR_DUPLICATE_RATIO <= 1
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("Uses pytest.", "uses   PYTEST", 1.0),
+        ("alpha beta gamma delta epsilon", "alpha beta gamma delta", 0.8),
+        ("alpha beta gamma delta", "alpha beta gamma zeta", 0.6),
+        ("alpha", "omega", 0.0),
+        ("the a of", "", 1.0),
+    ],
+)
+def test_jaccard_is_the_token_set_overlap_without_stopwords(
+    a: str, b: str, expected: float
+) -> None:
+    assert jaccard(a, b) == pytest.approx(expected)
+
+
+def test_edit_ratio_ignores_case_and_spacing_and_caps_its_work() -> None:
+    assert edit_ratio("Uses  Pytest", "uses pytest") == 1.0
+    assert edit_ratio("x" * 200_000, "x" * 199_999 + "y") == 1.0
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "near", "related"),
+    [
+        # Jaccard exactly at the near-duplicate threshold (4 of 5 words shared).
+        ("alpha beta gamma delta epsilon", "alpha beta gamma delta", True, True),
+        # Edit ratio above 0.9 with a low Jaccard (one word changed in a short phrase).
+        ("Runs the unit tests", "Runs the unit test", True, True),
+        # Jaccard 0.5, ratio about 0.82: related but not a duplicate.
+        ("Uses black for formatting", "Uses ruff for formatting", False, True),
+        # Jaccard 0.4 (above 0.3) with a ratio under 0.9.
+        ("Writes docstrings for public functions", "Writes docstrings for modules", False, True),
+        # Nothing shared: unrelated.
+        ("Prefers small functions", "Avoids global state", False, False),
+    ],
+)
+def test_similarity_thresholds(a: str, b: str, near: bool, related: bool) -> None:
+    sim = similarity(a, b)
+
+    assert (sim.near_duplicate, sim.related) == (near, related)
+
+
+def test_no_existing_memory_adds_new() -> None:
+    decision = decide_update(cand("Uses pytest."), [])
+
+    assert decision.action == UpdateAction.ADD_NEW
+    assert decision.target_id is None
+
+
+def test_near_identical_content_is_a_noop() -> None:
+    decision = decide_update(
+        cand("Runs tests with pytest (through uv)"), [item("Runs tests with pytest (through uv).")]
+    )
+
+    assert decision.action == UpdateAction.NOOP
+    assert decision.target_id == "mem_1"
+
+
+def test_near_identical_content_under_another_key_is_a_noop() -> None:
+    decision = decide_update(cand("Uses pytest.", key="pref:test_runner"), [item("Uses pytest.")])
+
+    assert decision.action == UpdateAction.NOOP
+
+
+def test_candidate_already_covered_by_a_fuller_memory_is_a_noop() -> None:
+    decision = decide_update(cand("Uses pytest."), [item("Uses pytest, not unittest.")])
+
+    assert decision.action == UpdateAction.NOOP
+
+
+def test_refinement_updates_with_merged_content_tags_paths_and_importance() -> None:
+    decision = decide_update(
+        cand("Runs tests with pytest (through uv)."), [item("Runs tests with pytest.")]
+    )
+
+    assert decision.action == UpdateAction.UPDATE_EXISTING
+    assert decision.target_id == "mem_1"
+    assert decision.merged_content == "Runs tests with pytest (through uv)."
+    assert decision.extra["merged_tags"] == ["old", "new"]
+    assert decision.extra["merged_file_paths"] == ["a.py", "b.py"]
+    assert decision.extra["merged_importance"] == 0.8
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Uses pytest.", "Uses unittest."),
+        ("Always use pytest fixtures.", "Never use pytest fixtures."),
+        ("Prefers uv over pip.", "Prefers pip over uv."),
+        ("Do not use print for logging.", "Use print for logging."),
+        ("Built with Django.", "Built with FastAPI."),
+    ],
+)
+def test_contradictions_delete_and_add(old: str, new: str) -> None:
+    decision = decide_update(cand(new), [item(old)])
+
+    assert decision.action == UpdateAction.DELETE_AND_ADD
+    assert decision.target_id == "mem_1"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Always write tests first.", "Never use mocks in tests."),
+        ("Uses pytest, not unittest.", "Uses pytest."),
+        ("Runs tests with pytest (through uv).", "Runs tests with pytest."),
+    ],
+)
+def test_statements_that_do_not_contradict(a: str, b: str) -> None:
+    assert not contradicts(a, b)
+    assert not contradicts(b, a)
+
+
+def test_unrelated_statement_under_the_same_key_is_added() -> None:
+    decision = decide_update(cand("Never use mocks in tests."), [item("Always write tests first.")])
+
+    assert decision.action == UpdateAction.ADD_NEW
+
+
+def test_pitfalls_accumulate_instead_of_contradicting() -> None:
+    old = item("`pytest` failed with `KeyError`; it passed after changing a.py.", key="pitfall:k")
+    new = cand(
+        "`pytest` failed with `KeyError`; it passed after changing b.py and c.py.", key="pitfall:k"
+    )
+
+    decision = decide_update(new, [old])
+
+    assert decision.action in (UpdateAction.UPDATE_EXISTING, UpdateAction.NOOP)
+
+
+def test_manual_memory_is_never_overwritten() -> None:
+    manual = item("Uses pytest.", source=MemorySource.MANUAL)
+
+    contradiction = decide_update(cand("Uses unittest."), [manual])
+    refinement = decide_update(cand("Uses pytest with the xdist plugin for speed."), [manual])
+    duplicate = decide_update(cand("uses pytest"), [manual])
+
+    assert contradiction.action == UpdateAction.NOOP
+    assert refinement.action == UpdateAction.ADD_NEW
+    assert refinement.target_id is None
+    assert duplicate.action == UpdateAction.NOOP
+
+
+def test_contradiction_prefers_deleting_an_extracted_memory_over_keeping_a_manual_one() -> None:
+    manual = item("Uses pytest.", source=MemorySource.MANUAL, item_id="mem_manual")
+
+    decision = decide_update(cand("Uses unittest."), [manual])
+
+    assert decision.action == UpdateAction.NOOP
+    assert decision.target_id == "mem_manual"
+
+
+def test_deleted_memories_and_other_types_are_ignored() -> None:
+    existing = [
+        item("Uses pytest.", deleted=True),
+        item("Uses pytest.", kind=MemoryType.PROJECT_FACT, item_id="mem_2"),
+    ]
+
+    decision = decide_update(cand("Uses pytest."), existing)
+
+    assert decision.action == UpdateAction.ADD_NEW
+
+
+def test_best_match_among_several_is_chosen() -> None:
+    existing = [
+        item("Always write docstrings.", item_id="mem_a"),
+        item("Runs tests with pytest.", item_id="mem_b"),
+    ]
+
+    decision = decide_update(cand("Runs tests with pytest and hypothesis."), existing)
+
+    assert decision.action == UpdateAction.UPDATE_EXISTING
+    assert decision.target_id == "mem_b"
+
+
+def test_merge_appends_new_sentences_once() -> None:
+    merged = merge_contents("Uses pytest. Prefers fixtures.", "Prefers fixtures. Uses hypothesis.")
+
+    assert merged == "Uses pytest. Prefers fixtures. Uses hypothesis."
+
+
+def test_overlong_merge_keeps_the_newer_statement() -> None:
+    old = "Old fact. " * (MAX_MERGED_CHARS // 10)
+    new = "A different new statement entirely."
+
+    assert merge_contents(old, new) == new
+
+
+def test_empty_and_huge_contents_do_not_break_decisions() -> None:
+    huge = "word " * 100_000
+
+    assert decide_update(cand(""), [item("")]).action == UpdateAction.NOOP
+    assert decide_update(cand(huge), [item(huge)]).action == UpdateAction.NOOP
+
+
+def test_everyday_words_that_name_tools_are_not_values() -> None:
+    assert not contradicts("Always make small commits.", "Always run cargo build first.")
+
+
+def test_listed_statements_merge_their_lists() -> None:
+    merged = merge_contents(
+        "Module `auth`: src/auth/a.py, src/auth/b.py.",
+        "Module `auth`: src/auth/b.py, src/auth/c.py.",
+    )
+
+    assert merged == "Module `auth`: src/auth/a.py, src/auth/b.py, src/auth/c.py."
+
+
+def test_same_head_with_a_structured_body_takes_the_newer_statement() -> None:
+    old = "Before finishing a change: `pytest` → `ruff check`."
+    new = "Before finishing a change: `ty check` → `pytest`."
+
+    assert merge_contents(old, new) == new
