@@ -1,0 +1,93 @@
+"""The spec's event dedup hash: sha256 of a canonical struct with a 5-minute time bucket.
+
+The canonical struct is, as JSON with sorted keys and no spaces::
+
+    {"project_id", "source_tool", "event_type", "session_id" (or null),
+     "timestamp_bucket": UTC start of the 5-minute bucket, ISO-8601,
+     "file_paths": sorted, duplicates removed,
+     "content_signature": sha256 hex of the normalised content}
+
+Normalised content ("lightly normalised", spec §3.1) is the event's whole `content` with:
+strings in Unicode NFC, leading/trailing whitespace stripped and inner whitespace runs collapsed
+to one space; dict keys sorted and keys whose value is null dropped; lists kept in order.
+Nothing else is dropped, so two events that differ in any field the parser records —
+`tool_use_id`, `text`, `command`, `output`, a commit `sha` — get different hashes even inside the
+same bucket. Two records that are identical after normalisation in the same session, type and
+bucket are one event by the spec's rule (the same record read twice, e.g. after a cursor reset
+or from two copies of a transcript). A parser that must keep identical repeated records apart
+puts the source's record id in `content`.
+
+The hash is part of the on-disk format: changing anything here needs a schema migration that
+rehashes stored events, or re-read records stop matching the ones already stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from datetime import UTC, datetime
+from typing import Any
+
+from squirrel_core.events import Event
+
+BUCKET_SECONDS = 300
+
+
+def timestamp_bucket(timestamp: datetime) -> str:
+    """Start of the 5-minute UTC bucket holding `timestamp` (naive values are UTC)."""
+    if timestamp.tzinfo is None:
+        timestamp = timestamp.replace(tzinfo=UTC)
+    seconds = int(timestamp.timestamp()) // BUCKET_SECONDS * BUCKET_SECONDS
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def normalise_content(value: Any) -> Any:
+    """The lightly normalised form of a JSON value (see the module docstring)."""
+    if isinstance(value, str):
+        if not unicodedata.is_normalized("NFC", value):
+            value = unicodedata.normalize("NFC", value)
+        return " ".join(value.split())
+    if isinstance(value, dict):
+        return {
+            str(key): normalise_content(item)
+            for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))
+            if item is not None
+        }
+    if isinstance(value, list | tuple):
+        return [normalise_content(item) for item in value]
+    return value
+
+
+def canonical_json(value: Any) -> str:
+    """Deterministic JSON: sorted keys, no spaces, non-ASCII kept, NaN refused."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_signature(content: dict[str, Any]) -> str:
+    """sha256 hex of the canonical JSON of the normalised content."""
+    return _sha256(canonical_json(normalise_content(content)))
+
+
+def canonical_struct(project_id: str, event: Event) -> dict[str, Any]:
+    """The struct that is hashed for `event` in `project_id`."""
+    return {
+        "project_id": project_id,
+        "source_tool": str(event.source_tool),
+        "event_type": str(event.event_type),
+        "session_id": event.session_id,
+        "timestamp_bucket": timestamp_bucket(event.timestamp),
+        "file_paths": sorted(set(event.file_paths)),
+        "content_signature": content_signature(event.content),
+    }
+
+
+def event_hash(project_id: str, event: Event) -> str:
+    """The dedup hash of `event` in `project_id` (64 hex characters)."""
+    return _sha256(canonical_json(canonical_struct(project_id, event)))

@@ -1,0 +1,669 @@
+"""Memories of a project: Mem0-style decisions, manual memory, versions kept in history."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    MemoryVersion,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.schema import (
+    from_db_time,
+    index_memory_text,
+    json_strings,
+    new_id,
+    to_db_time,
+    to_json,
+    unindex_memory_text,
+)
+from squirrel_memory.store_checks import (
+    IN_IDS,
+    MAX_FILE_PATHS,
+    MAX_KEY_CHARS,
+    MAX_LINKED_IDS,
+    MAX_MEMORY_CHARS,
+    MAX_TAGS,
+    Clock,
+    check_candidate,
+    check_importance,
+    check_limit,
+    check_project,
+    check_scope,
+    check_tags,
+    check_text,
+    check_type,
+    chunks,
+)
+from squirrel_memory.writer import SqliteDatabase
+
+log = structlog.get_logger()
+
+_SELECT_MEMORY = (
+    "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
+    "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
+    "superseded_by, version FROM memory_items "
+)
+_INSERT_MEMORY = (
+    "INSERT INTO memory_items (id, project_id, user_id, scope, type, key, content, tags, "
+    "importance, created_at, updated_at, source, file_paths, source_episode_id, "
+    "source_event_ids, deleted, superseded_by, version) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
+_LIST_FILTER = (
+    "WHERE project_id = ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
+    "AND (? OR deleted = 0) "
+)
+
+
+class HistoryAction(StrEnum):
+    """What produced one version in `memory_history`."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    SUPERSEDED = "superseded"
+    FORGOTTEN = "forgotten"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    """Memory ids changed by one committed write, as passed to listeners.
+
+    An id may be in more than one list when one batch touched it twice (added, then superseded);
+    its final state is what `get_memories` returns now. Listeners run on the event loop after
+    the commit; an exception in one is logged and does not undo the write.
+    """
+
+    added: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.updated or self.deleted)
+
+
+MemoryListener = Callable[[MemoryChange], Awaitable[None] | None]
+
+
+@dataclass
+class ChangeSet:
+    """Memory changes collected inside one write transaction."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    items: list[MemoryItem] = field(default_factory=list)
+
+    def freeze(self) -> MemoryChange:
+        """The ids changed, as handed to listeners."""
+        return MemoryChange(tuple(self.added), tuple(self.updated), tuple(self.deleted))
+
+
+def _memory_from_row(row: Sequence[Any]) -> MemoryItem:
+    return MemoryItem(
+        id=row[0],
+        project_id=row[1],
+        user_id=row[2],
+        scope=Scope(row[3]),
+        type=MemoryType(row[4]),
+        key=row[5],
+        content=row[6],
+        tags=json_strings(row[7]),
+        importance=float(row[8]),
+        created_at=from_db_time(row[9]),
+        updated_at=from_db_time(row[10]),
+        source=MemorySource(row[11]),
+        file_paths=json_strings(row[12]),
+        source_episode_id=row[13],
+        source_event_ids=json_strings(row[14]),
+        deleted=bool(row[15]),
+        superseded_by=row[16],
+        version=int(row[17]),
+    )
+
+
+def _merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
+    merged = list(dict.fromkeys([*old, *new]))
+    return tuple(merged[-cap:])
+
+
+def _load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
+    row = conn.execute(_SELECT_MEMORY + "WHERE id = ?", (memory_id,)).fetchone()
+    return _memory_from_row(row) if row else None
+
+
+def _write_history(
+    conn: sqlite3.Connection, item: MemoryItem, action: HistoryAction, reason: str
+) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            item.id,
+            item.version,
+            str(action),
+            item.content,
+            to_json(list(item.tags)),
+            item.importance,
+            to_db_time(item.updated_at),
+            reason,
+            to_json(list(item.source_event_ids)),
+            item.superseded_by,
+        ),
+    )
+
+
+def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
+    """Copy the current row to history unless that version is already there."""
+    conn.execute(
+        "INSERT OR IGNORE INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            item.id,
+            item.version,
+            str(HistoryAction.CREATED if item.version == 1 else HistoryAction.UPDATED),
+            item.content,
+            to_json(list(item.tags)),
+            item.importance,
+            to_db_time(item.updated_at),
+            "",
+            to_json(list(item.source_event_ids)),
+            item.superseded_by,
+        ),
+    )
+
+
+def _insert_memory(
+    conn: sqlite3.Connection, item: MemoryItem, reason: str, changes: ChangeSet
+) -> MemoryItem:
+    conn.execute(
+        _INSERT_MEMORY,
+        (
+            item.id,
+            item.project_id,
+            item.user_id,
+            str(item.scope),
+            str(item.type),
+            item.key,
+            item.content,
+            to_json(list(item.tags)),
+            item.importance,
+            to_db_time(item.created_at),
+            to_db_time(item.updated_at),
+            str(item.source),
+            to_json(list(item.file_paths)),
+            item.source_episode_id,
+            to_json(list(item.source_event_ids)),
+            int(item.deleted),
+            item.superseded_by,
+            item.version,
+        ),
+    )
+    _write_history(conn, item, HistoryAction.CREATED, reason)
+    index_memory_text(
+        conn,
+        item.id,
+        kind=str(item.type),
+        key=item.key,
+        content=item.content,
+        tags_json=to_json(list(item.tags)),
+    )
+    changes.added.append(item.id)
+    changes.items.append(item)
+    return item
+
+
+def _replace_memory(
+    conn: sqlite3.Connection,
+    old: MemoryItem,
+    *,
+    new: MemoryItem,
+    action: HistoryAction,
+    reason: str,
+    changes: ChangeSet,
+) -> MemoryItem:
+    _keep_previous_version(conn, old)
+    conn.execute(
+        "UPDATE memory_items SET content = ?, tags = ?, importance = ?, updated_at = ?, "
+        "source = ?, file_paths = ?, source_episode_id = ?, source_event_ids = ?, deleted = ?, "
+        "superseded_by = ?, version = ? WHERE id = ?",
+        (
+            new.content,
+            to_json(list(new.tags)),
+            new.importance,
+            to_db_time(new.updated_at),
+            str(new.source),
+            to_json(list(new.file_paths)),
+            new.source_episode_id,
+            to_json(list(new.source_event_ids)),
+            int(new.deleted),
+            new.superseded_by,
+            new.version,
+            new.id,
+        ),
+    )
+    _write_history(conn, new, action, reason)
+    if new.deleted:
+        unindex_memory_text(conn, new.id)
+        changes.deleted.append(new.id)
+    else:
+        index_memory_text(
+            conn,
+            new.id,
+            kind=str(new.type),
+            key=new.key,
+            content=new.content,
+            tags_json=to_json(list(new.tags)),
+        )
+        changes.updated.append(new.id)
+    changes.items.append(new)
+    return new
+
+
+def _retire(
+    conn: sqlite3.Connection,
+    old: MemoryItem,
+    *,
+    action: HistoryAction,
+    reason: str,
+    now: datetime,
+    changes: ChangeSet,
+    superseded_by: str | None = None,
+) -> MemoryItem:
+    retired = _replace(old, deleted=True, superseded_by=superseded_by, now=now)
+    return _replace_memory(conn, old, new=retired, action=action, reason=reason, changes=changes)
+
+
+def _replace(old: MemoryItem, *, now: datetime, **changes: Any) -> MemoryItem:
+    return dataclasses.replace(old, **changes, updated_at=now, version=old.version + 1)
+
+
+class MemoryBook:
+    """Memory rows, their history and change listeners (part of `SqliteStore`)."""
+
+    project_id: str
+    _db: SqliteDatabase
+    _clock: Clock
+    _listeners: list[MemoryListener]
+
+    def add_listener(self, listener: MemoryListener) -> None:
+        """Call `listener(change)` after every committed write that changed memories."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: MemoryListener) -> None:
+        """Stop calling `listener`."""
+        self._listeners.remove(listener)
+
+    async def _notify(self, change: MemoryChange) -> None:
+        if not change:
+            return
+        for listener in list(self._listeners):
+            try:
+                result = listener(change)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                log.exception("memory_listener_failed", project_id=self.project_id)
+
+    def _check_decision(self, decision: UpdateDecision, user_id: str | None) -> None:
+        if not isinstance(decision, UpdateDecision):
+            raise InvalidArgumentError("decisions must be UpdateDecision values")
+        try:
+            action = UpdateAction(decision.action)
+        except ValueError as exc:
+            raise InvalidArgumentError("unknown update action") from exc
+        candidate = check_candidate(decision.candidate)
+        check_scope(candidate.scope, user_id)
+        if action in (UpdateAction.UPDATE_EXISTING, UpdateAction.DELETE_AND_ADD) and not (
+            decision.target_id
+        ):
+            raise InvalidArgumentError(f"{action} needs a target_id")
+        if decision.merged_content is not None:
+            check_text("merged_content", decision.merged_content, MAX_MEMORY_CHARS)
+
+    def _new_item(
+        self,
+        candidate: MemoryCandidate,
+        content: str,
+        user_id: str | None,
+        source: MemorySource,
+        now: datetime,
+    ) -> MemoryItem:
+        scope, owner = check_scope(candidate.scope, user_id)
+        return MemoryItem(
+            id=new_id("mem"),
+            project_id=self.project_id,
+            user_id=owner,
+            scope=scope,
+            type=MemoryType(candidate.type),
+            key=candidate.key,
+            content=content,
+            tags=check_tags(candidate.tags),
+            importance=float(candidate.importance),
+            created_at=now,
+            updated_at=now,
+            source=source,
+            file_paths=tuple(dict.fromkeys(candidate.file_paths)),
+            source_episode_id=candidate.source_episode_id,
+            source_event_ids=_merge((), candidate.source_event_ids, MAX_LINKED_IDS),
+        )
+
+    def _apply(
+        self,
+        conn: sqlite3.Connection,
+        decision: UpdateDecision,
+        *,
+        user_id: str | None,
+        source: MemorySource,
+        now: datetime,
+        changes: ChangeSet,
+    ) -> MemoryItem | None:
+        """Apply one decision. Manual memories are never changed by extraction:
+        UPDATE_EXISTING on a manual memory becomes NOOP (the user's wording stands) and
+        DELETE_AND_ADD on one becomes ADD_NEW (the manual memory stays, the new finding is kept
+        beside it). A target that is missing or already deleted turns the decision into ADD_NEW.
+        """
+        action = UpdateAction(decision.action)
+        candidate = decision.candidate
+        content = decision.merged_content or candidate.content
+        reason = decision.reason or str(action)
+        if action is UpdateAction.NOOP:
+            return None
+        target = _load_memory(conn, decision.target_id) if decision.target_id else None
+        if action is not UpdateAction.ADD_NEW and (
+            target is None or target.deleted or target.project_id != self.project_id
+        ):
+            log.warning("memory_decision_retargeted", action=str(action), to="ADD_NEW")
+            action = UpdateAction.ADD_NEW
+        elif target is not None and MemorySource.MANUAL == target.source != source:
+            if action is UpdateAction.UPDATE_EXISTING:
+                log.info("manual_memory_kept", memory_id=target.id)
+                return None
+            if action is UpdateAction.DELETE_AND_ADD:
+                action = UpdateAction.ADD_NEW
+        if action is UpdateAction.ADD_NEW:
+            item = self._new_item(candidate, content, user_id, source, now)
+            return _insert_memory(conn, item, reason, changes)
+        assert target is not None
+        if action is UpdateAction.UPDATE_EXISTING:
+            updated = _replace(
+                target,
+                now=now,
+                content=content,
+                tags=_merge(target.tags, check_tags(candidate.tags), MAX_TAGS),
+                importance=max(target.importance, float(candidate.importance)),
+                source=source,
+                file_paths=_merge(target.file_paths, candidate.file_paths, MAX_FILE_PATHS),
+                source_episode_id=candidate.source_episode_id or target.source_episode_id,
+                source_event_ids=_merge(
+                    target.source_event_ids, candidate.source_event_ids, MAX_LINKED_IDS
+                ),
+            )
+            return _replace_memory(
+                conn,
+                target,
+                new=updated,
+                action=HistoryAction.UPDATED,
+                reason=reason,
+                changes=changes,
+            )
+        item = self._new_item(candidate, content, user_id, source, now)
+        _insert_memory(conn, item, reason, changes)
+        _retire(
+            conn,
+            target,
+            action=HistoryAction.SUPERSEDED,
+            reason=reason,
+            now=now,
+            changes=changes,
+            superseded_by=item.id,
+        )
+        return item
+
+    async def apply_decision(
+        self,
+        decision: UpdateDecision,
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+    ) -> MemoryItem | None:
+        """Apply one Mem0-style decision; return the memory written, or None for NOOP.
+
+        ADD_NEW inserts; UPDATE_EXISTING rewrites the target as version+1 (content from
+        `merged_content` or the candidate, tags/files/source events merged, importance the
+        higher of the two); DELETE_AND_ADD inserts the new memory and marks the target deleted
+        and superseded by it. Every version is kept in `memory_history`. Extraction never
+        changes a manual memory: UPDATE_EXISTING on one becomes NOOP, DELETE_AND_ADD on one
+        becomes ADD_NEW. A missing or already deleted target turns the decision into ADD_NEW.
+        """
+        self._check_decision(decision, user_id)
+        now = self._clock()
+        changes = ChangeSet()
+        item = await self._db.write(
+            lambda conn: self._apply(
+                conn,
+                decision,
+                user_id=user_id,
+                source=MemorySource(source),
+                now=now,
+                changes=changes,
+            )
+        )
+        await self._notify(changes.freeze())
+        return item
+
+    async def find_anchor(
+        self,
+        project_id: str,
+        type: MemoryType,
+        key: str,
+        scope: Scope,
+        user_id: str | None,
+    ) -> list[MemoryItem]:
+        """Live memories on the anchor (project, type, key, scope, user); oldest first."""
+        check_project(self.project_id, project_id)
+        checked_scope, owner = check_scope(scope, user_id)
+        checked_type = check_type(type)
+
+        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
+            rows = conn.execute(
+                _SELECT_MEMORY + "WHERE project_id = ? AND key = ? "
+                "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 "
+                "ORDER BY created_at, id",
+                (project_id, key, str(checked_type), str(checked_scope), owner),
+            ).fetchall()
+            return [_memory_from_row(r) for r in rows]
+
+        return await self._db.read(read)
+
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        type: MemoryType,
+        key: str,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        scope: Scope,
+        user_id: str | None,
+    ) -> MemoryItem:
+        """Add a manual memory, or update the live manual memory on the same anchor."""
+        check_project(self.project_id, project_id)
+        checked_type = check_type(type)
+        key = check_text("key", key, MAX_KEY_CHARS).strip()
+        content = check_text("content", content, MAX_MEMORY_CHARS).strip()
+        checked_tags = check_tags(tags)
+        checked_importance = check_importance(importance)
+        checked_scope, owner = check_scope(scope, user_id)
+        now = self._clock()
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> MemoryItem:
+            row = conn.execute(
+                _SELECT_MEMORY + "WHERE project_id = ? AND key = ? "
+                "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 AND source = ? "
+                "ORDER BY updated_at DESC LIMIT 1",
+                (project_id, key, str(checked_type), str(checked_scope), owner, "manual"),
+            ).fetchone()
+            if row is None:
+                item = MemoryItem(
+                    id=new_id("mem"),
+                    project_id=project_id,
+                    user_id=owner,
+                    scope=checked_scope,
+                    type=checked_type,
+                    key=key,
+                    content=content,
+                    tags=checked_tags,
+                    importance=checked_importance,
+                    created_at=now,
+                    updated_at=now,
+                    source=MemorySource.MANUAL,
+                )
+                return _insert_memory(conn, item, "remembered", changes)
+            old = _memory_from_row(row)
+            if (old.content, old.tags, old.importance) == (
+                content,
+                checked_tags,
+                checked_importance,
+            ):
+                return old
+            new = _replace(
+                old, now=now, content=content, tags=checked_tags, importance=checked_importance
+            )
+            return _replace_memory(
+                conn,
+                old,
+                new=new,
+                action=HistoryAction.UPDATED,
+                reason="remembered",
+                changes=changes,
+            )
+
+        item = await self._db.write(write)
+        await self._notify(changes.freeze())
+        return item
+
+    async def forget(self, memory_id: str, reason: str) -> MemoryItem:
+        """Soft-delete a memory (history kept); forgetting a deleted memory changes nothing."""
+        reason = reason if isinstance(reason, str) and reason.strip() else "forgotten"
+        now = self._clock()
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> MemoryItem | None:
+            old = _load_memory(conn, memory_id)
+            if old is None or old.deleted:
+                return old
+            return _retire(
+                conn,
+                old,
+                action=HistoryAction.FORGOTTEN,
+                reason=reason[:2000],
+                now=now,
+                changes=changes,
+            )
+
+        item = await self._db.write(write)
+        if item is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        await self._notify(changes.freeze())
+        return item
+
+    async def get_memory(self, memory_id: str) -> MemoryItem:
+        """One memory (deleted ones too); `NotFoundError` if unknown."""
+        item = await self._db.read(lambda conn: _load_memory(conn, memory_id))
+        if item is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        return item
+
+    async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        """The memories with these ids, in the order asked; unknown ids are skipped."""
+        ids = list(dict.fromkeys(memory_ids))
+
+        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
+            found: dict[str, MemoryItem] = {}
+            for chunk in chunks(ids):
+                rows = conn.execute(
+                    _SELECT_MEMORY + "WHERE id " + IN_IDS, (to_json(list(chunk)),)
+                ).fetchall()
+                found.update((r[0], _memory_from_row(r)) for r in rows)
+            return [found[i] for i in ids if i in found]
+
+        return await self._db.read(read)
+
+    async def list_memories(
+        self,
+        project_id: str,
+        types: Sequence[MemoryType] | None = None,
+        include_deleted: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MemoryItem], int]:
+        """A page of memories, most recently updated first, and the total that match."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidArgumentError("offset must be a non-negative integer")
+        type_list = to_json([str(check_type(t)) for t in types]) if types else None
+        params = (project_id, type_list, type_list, int(include_deleted))
+
+        def read(conn: sqlite3.Connection) -> tuple[list[MemoryItem], int]:
+            total = int(conn.execute(_COUNT_MEMORIES + _LIST_FILTER, params).fetchone()[0])
+            rows = conn.execute(
+                _SELECT_MEMORY
+                + _LIST_FILTER
+                + "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+            return [_memory_from_row(r) for r in rows], total
+
+        return await self._db.read(read)
+
+    async def history(self, memory_id: str) -> list[MemoryVersion]:
+        """Every version of a memory, oldest first (the last is the current one)."""
+
+        def read(conn: sqlite3.Connection) -> list[MemoryVersion] | None:
+            if _load_memory(conn, memory_id) is None:
+                return None
+            rows = conn.execute(
+                "SELECT memory_id, version, action, content, tags, importance, changed_at, "
+                "reason, source_event_ids, superseded_by FROM memory_history "
+                "WHERE memory_id = ? ORDER BY version",
+                (memory_id,),
+            ).fetchall()
+            return [
+                MemoryVersion(
+                    memory_id=r[0],
+                    version=int(r[1]),
+                    action=r[2],
+                    content=r[3],
+                    tags=json_strings(r[4]),
+                    importance=float(r[5]),
+                    changed_at=from_db_time(r[6]),
+                    reason=r[7],
+                    source_event_ids=json_strings(r[8]),
+                    superseded_by=r[9],
+                )
+                for r in rows
+            ]
+
+        versions = await self._db.read(read)
+        if versions is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        return versions

@@ -1,0 +1,105 @@
+"""Full-text search over a project's memories (SQLite FTS5, BM25) with safe query building."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.models import MemoryType
+from squirrel_memory.schema import fts_text, index_memory_text, to_json
+from squirrel_memory.store_checks import check_limit, check_project, check_type, encodable
+from squirrel_memory.writer import SqliteDatabase
+
+MAX_QUERY_TERMS = 32
+
+_QUERY_TOKEN = re.compile(r"[^\W_]+")
+_STOP_WORD_TEXT = (
+    "a an and are as at be but by do does for from how i in is it me my of on or so that "
+    "the this to was we what when where which who why with you your"
+)
+STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
+
+
+def fts_match_expression(query: str) -> str | None:
+    """Turn arbitrary text into a safe FTS5 MATCH expression, or None when nothing is searchable.
+
+    Words and numbers are taken from the text (identifiers split on `_ . / - :` and camelCase),
+    common English stop words are dropped unless nothing else is left, at most 32 distinct terms
+    are kept, and each is a double-quoted string joined by OR, so operators, column filters,
+    quotes and brackets in the input are plain text. BM25 ranks rows that match more terms first.
+    """
+    if not isinstance(query, str):
+        raise InvalidArgumentError("query must be a string")
+    tokens: list[str] = []
+    seen: set[str] = set()
+    for token in _QUERY_TOKEN.findall(fts_text(query[:4096])):
+        lowered = token.lower()[:64]
+        if lowered not in seen and encodable(lowered):
+            seen.add(lowered)
+            tokens.append(lowered)
+    terms = [t for t in tokens if t not in STOP_WORDS] or tokens
+    if not terms:
+        return None
+    return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])
+
+
+class MemorySearch:
+    """BM25 search over live memories (part of `SqliteStore`)."""
+
+    project_id: str
+    _db: SqliteDatabase
+
+    async def search_fts(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[str, float]]:
+        """Live memories matching `query` by BM25, best first, as (memory_id, score).
+
+        Scores are SQLite's bm25() negated, so higher is better; with few rows, or a term in
+        most rows, they can be 0. Column weights: key 2.0, content 1.0, tags 1.5.
+        """
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        expression = fts_match_expression(query)
+        if expression is None:
+            return []
+        type_list = to_json([str(check_type(t)) for t in types]) if types else None
+
+        def read(conn: sqlite3.Connection) -> list[tuple[str, float]]:
+            rows = conn.execute(
+                "SELECT d.memory_id, f.score FROM ("
+                "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
+                "  WHERE memory_fts MATCH ?"
+                "  AND (? IS NULL OR type IN (SELECT value FROM json_each(?)))"
+                "  ORDER BY score, rowid LIMIT ?) AS f "
+                "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
+                "JOIN memory_items m ON m.id = d.memory_id "
+                "WHERE m.project_id = ? AND m.deleted = 0 "
+                "ORDER BY f.score, f.rowid",
+                (expression, type_list, type_list, limit, project_id),
+            ).fetchall()
+            return [(r[0], -float(r[1])) for r in rows]
+
+        return await self._db.read(read)
+
+    async def rebuild_search_index(self) -> int:
+        """Rebuild `memory_fts` from the live memories; return how many were indexed."""
+
+        def write(conn: sqlite3.Connection) -> int:
+            conn.execute("DELETE FROM memory_fts")
+            conn.execute("DELETE FROM memory_fts_docs")
+            rows = conn.execute(
+                "SELECT id, type, key, content, tags FROM memory_items WHERE deleted = 0"
+            ).fetchall()
+            for memory_id, kind, key, content, tags in rows:
+                index_memory_text(
+                    conn, memory_id, kind=kind, key=key, content=content, tags_json=tags
+                )
+            return len(rows)
+
+        return await self._db.write(write)

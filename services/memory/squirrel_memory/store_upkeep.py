@@ -1,0 +1,173 @@
+"""Upkeep of a project's database: view staleness records, dead letters, retention, vacuum."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_memory.schema import from_db_time, to_db_time
+from squirrel_memory.store_checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
+from squirrel_memory.writer import SqliteDatabase
+
+log = structlog.get_logger()
+
+
+@dataclass(frozen=True, slots=True)
+class ViewMeta:
+    """A `view_meta` row: when a view was built and how many events existed then."""
+
+    view_name: str
+    last_generated: datetime
+    events_count_at_gen: int
+    ttl_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """Work that failed repeatedly and is parked for inspection (`sqrl status` counts them)."""
+
+    id: int
+    kind: str
+    payload_ref: str
+    error: str
+    attempts: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class Upkeep:
+    """View meta, dead letters and retention (part of `SqliteStore`)."""
+
+    project_id: str
+    _db: SqliteDatabase
+    _clock: Clock
+
+    async def get_view_meta(self, name: str) -> ViewMeta | None:
+        """The staleness record of a view, or None if it was never built."""
+        row = await self._db.read(
+            lambda conn: conn.execute(
+                "SELECT view_name, last_generated, events_count_at_gen, ttl_seconds "
+                "FROM view_meta WHERE view_name = ?",
+                (name,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        return ViewMeta(row[0], from_db_time(row[1]), int(row[2]), int(row[3]))
+
+    async def put_view_meta(
+        self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
+    ) -> None:
+        """Record that a view was built."""
+        check_text("view name", name, MAX_KEY_CHARS)
+        for label, value in (("events_count_at_gen", events_count_at_gen), ("ttl", ttl)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidArgumentError(f"{label} must be a non-negative integer")
+        stamp = to_db_time(last_generated)
+        await self._db.write(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO view_meta VALUES (?, ?, ?, ?)",
+                (name, stamp, events_count_at_gen, ttl),
+            )
+        )
+
+    # --- dead letters ---
+
+    @staticmethod
+    def _dead_letter(row: Sequence[Any]) -> DeadLetter:
+        return DeadLetter(
+            int(row[0]),
+            row[1],
+            row[2],
+            row[3],
+            int(row[4]),
+            from_db_time(row[5]),
+            from_db_time(row[6]),
+        )
+
+    async def record_dead_letter(self, kind: str, payload_ref: str, error: str) -> DeadLetter:
+        """Park failed work (`payload_ref` names it, e.g. an episode id); repeats add attempts.
+
+        `error` should name the failure (exception type, status), never transcript text.
+        """
+        check_text("kind", kind, MAX_KEY_CHARS)
+        check_text("payload_ref", payload_ref, MAX_PATH_CHARS)
+        now = to_db_time(self._clock())
+        text = str(error)[:2000]
+
+        def write(conn: sqlite3.Connection) -> DeadLetter:
+            row = conn.execute(
+                "INSERT INTO dead_letters (kind, payload_ref, error, attempts, created_at, "
+                "updated_at) VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (kind, payload_ref) DO UPDATE "
+                "SET error = excluded.error, attempts = attempts + 1, "
+                "updated_at = excluded.updated_at RETURNING id, kind, payload_ref, error, "
+                "attempts, created_at, updated_at",
+                (kind, payload_ref, text, now, now),
+            ).fetchone()
+            return self._dead_letter(row)
+
+        letter = await self._db.write(write)
+        log.warning("dead_letter_recorded", kind=kind, attempts=letter.attempts)
+        return letter
+
+    async def list_dead_letters(self, kind: str | None = None) -> list[DeadLetter]:
+        """Parked work, oldest first."""
+        rows = await self._db.read(
+            lambda conn: conn.execute(
+                "SELECT id, kind, payload_ref, error, attempts, created_at, updated_at "
+                "FROM dead_letters WHERE ? IS NULL OR kind = ? ORDER BY id",
+                (kind, kind),
+            ).fetchall()
+        )
+        return [self._dead_letter(r) for r in rows]
+
+    async def resolve_dead_letter(self, dead_letter_id: int) -> None:
+        """Remove a parked item (after a successful retry); `NotFoundError` if unknown."""
+        count = await self._db.write(
+            lambda conn: (
+                conn.execute("DELETE FROM dead_letters WHERE id = ?", (dead_letter_id,)).rowcount
+            )
+        )
+        if count == 0:
+            raise NotFoundError(f"no dead letter {dead_letter_id}")
+
+    # --- retention ---
+
+    async def prune_processed_events(self, older_than: datetime) -> int:
+        """Drop the content of processed events older than `older_than`; return how many.
+
+        Rows stay (id, hash, time, type, paths), so dedup still recognises the events if a
+        source is read again and memories' `source_event_ids` still resolve. Events cited by a
+        live memory keep their content. `vacuum()` gives the space back to the file system.
+        """
+        cutoff = to_db_time(older_than)
+
+        def write(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "UPDATE events SET content_json = '{\"pruned\":true}' "
+                "WHERE project_id = ? AND processed_at IS NOT NULL AND timestamp < ? "
+                "AND content_json != '{\"pruned\":true}' "
+                "AND id NOT IN (SELECT value FROM memory_items, json_each(source_event_ids) "
+                "WHERE memory_items.deleted = 0 AND memory_items.project_id = ?)",
+                (self.project_id, cutoff, self.project_id),
+            )
+            return cursor.rowcount
+
+        count = await self._db.write(write)
+        log.info("events_pruned", project_id=self.project_id, count=count)
+        return count
+
+    async def vacuum(self) -> None:
+        """Checkpoint the WAL and rebuild the file to reclaim free pages."""
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        await self._db.write_outside_transaction(run)

@@ -1,0 +1,165 @@
+"""One SQLite file behind one writer thread (a queue of write jobs) and pooled readers."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import structlog
+
+from squirrel_core.errors import FailedPreconditionError, SquirrelError
+from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
+from squirrel_memory.schema import Migration, migrate
+
+T = TypeVar("T")
+
+log = structlog.get_logger()
+
+BUSY_TIMEOUT_MS = 5_000
+
+
+class StorageError(FailedPreconditionError):
+    """A database file cannot be used (not a database, closed); it is left untouched."""
+
+
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """Open `path` in autocommit mode with the pragmas every Squirrel connection uses."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if read_only:
+            conn.execute("PRAGMA query_only = ON")
+        else:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StorageError(f"cannot use database file {path}: {exc}") from exc
+    return conn
+
+
+class SqliteDatabase:
+    """A database file: writes are queued to one thread and run as one transaction each.
+
+    `write(fn)` runs `fn(conn)` on the writer thread inside `BEGIN IMMEDIATE … COMMIT` (rolled
+    back if `fn` raises). `read(fn)` runs `fn(conn)` on one of `readers` threads, each with its
+    own read-only connection; under WAL, readers never block the writer or each other.
+    """
+
+    def __init__(self, path: Path, migrations: Sequence[Migration], *, readers: int = 2) -> None:
+        self.path = path
+        self._migrations = migrations
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._readers = ThreadPoolExecutor(
+            max_workers=max(1, readers), thread_name_prefix="sqlite-reader"
+        )
+        self._write_conn: sqlite3.Connection | None = None
+        self._read_conns: list[sqlite3.Connection] = []
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._closed = False
+        self.schema_version = 0
+
+    async def open(self) -> None:
+        """Create the file (0600) if needed, open the writer connection and migrate."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._writer, self._open_writer)
+
+    def _open_writer(self) -> None:
+        try:
+            ensure_private_file(self.path)
+        except OSError as exc:
+            raise StorageError(f"cannot create database file {self.path}: {exc}") from exc
+        conn = connect(self.path)
+        try:
+            self.schema_version = migrate(conn, self._migrations)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StorageError(f"cannot use database file {self.path}: {exc}") from exc
+        except SquirrelError:
+            conn.close()
+            raise
+        secure_sqlite_files(self.path)
+        self._write_conn = conn
+        log.info("database_opened", path=str(self.path), schema_version=self.schema_version)
+
+    def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._write_conn
+        if conn is None:
+            raise StorageError(f"database is not open: {self.path}")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
+
+    def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._write_conn
+        if conn is None:
+            raise StorageError(f"database is not open: {self.path}")
+        return fn(conn)
+
+    def _reader_conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path, read_only=True)
+            self._local.conn = conn
+            with self._lock:
+                self._read_conns.append(conn)
+        return conn
+
+    def _run_read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        return fn(self._reader_conn())
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` in one write transaction on the writer thread; return its result."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, self._run_write, fn)
+
+    async def write_outside_transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` on the writer thread without a transaction (VACUUM, checkpoints)."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, self._run_plain, fn)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` on a reader thread with its own connection; return its result."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, self._run_read, fn)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError(f"database is closed: {self.path}")
+
+    async def close(self) -> None:
+        """Finish queued work, then close every connection. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._shutdown)
+
+    def _shutdown(self) -> None:
+        self._readers.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
+        with self._lock:
+            for conn in self._read_conns:
+                conn.close()
+            self._read_conns.clear()
+        if self._write_conn is not None:
+            self._write_conn.close()
+            self._write_conn = None
+        secure_sqlite_files(self.path)
+        log.info("database_closed", path=str(self.path))

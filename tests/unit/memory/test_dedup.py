@@ -1,0 +1,125 @@
+"""The spec's dedup hash: what counts as the same event and what does not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.dedup import (
+    canonical_struct,
+    content_signature,
+    event_hash,
+    normalise_content,
+    timestamp_bucket,
+)
+
+PROJECT = "/repo"
+T0 = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def event(
+    content: dict[str, object] | None = None,
+    *,
+    at: datetime = T0,
+    session: str | None = "s1",
+    kind: EventType = EventType.USER_MESSAGE,
+    paths: tuple[str, ...] = (),
+) -> Event:
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=kind,
+        timestamp=at,
+        content=content if content is not None else {"text": "hello"},
+        session_id=session,
+        file_paths=paths,
+    )
+
+
+def test_same_event_seconds_apart_in_one_bucket_has_one_hash() -> None:
+    assert event_hash(PROJECT, event(at=T0)) == event_hash(
+        PROJECT, event(at=T0 + timedelta(minutes=4, seconds=59))
+    )
+
+
+def test_next_bucket_gives_a_different_hash() -> None:
+    assert event_hash(PROJECT, event(at=T0)) != event_hash(
+        PROJECT, event(at=T0 + timedelta(minutes=5))
+    )
+
+
+def test_different_text_in_the_same_bucket_is_a_different_event() -> None:
+    assert event_hash(PROJECT, event({"text": "yes"})) != event_hash(PROJECT, event({"text": "no"}))
+
+
+def test_tool_calls_with_different_tool_use_ids_do_not_collide() -> None:
+    call = {"tool": "Bash", "input": {"command": "pytest"}}
+    first = event({**call, "tool_use_id": "toolu_1"}, kind=EventType.TOOL_CALL)
+    second = event({**call, "tool_use_id": "toolu_2"}, kind=EventType.TOOL_CALL)
+    assert event_hash(PROJECT, first) != event_hash(PROJECT, second)
+
+
+def test_whitespace_and_unicode_form_are_normalised() -> None:
+    composed = event({"text": "caf\u00e9  is\topen "})
+    decomposed = event({"text": " cafe\u0301 is open"})
+    assert event_hash(PROJECT, composed) == event_hash(PROJECT, decomposed)
+
+
+def test_null_valued_keys_and_key_order_do_not_matter() -> None:
+    a = event({"command": "ls", "exit_code": None, "tool_use_id": "t"})
+    b = event({"tool_use_id": "t", "command": "ls"})
+    assert event_hash(PROJECT, a) == event_hash(PROJECT, b)
+
+
+def test_file_path_order_does_not_matter() -> None:
+    assert event_hash(PROJECT, event(paths=("b.py", "a.py"))) == event_hash(
+        PROJECT, event(paths=("a.py", "b.py", "a.py"))
+    )
+
+
+def test_same_instant_in_another_zone_has_the_same_hash() -> None:
+    plus_two = T0.astimezone(timezone(timedelta(hours=2)))
+    assert event_hash(PROJECT, event(at=T0)) == event_hash(PROJECT, event(at=plus_two))
+
+
+def test_project_session_type_and_tool_are_part_of_the_hash() -> None:
+    base = event_hash(PROJECT, event())
+    assert event_hash("/other", event()) != base
+    assert event_hash(PROJECT, event(session="s2")) != base
+    assert event_hash(PROJECT, event(session=None)) != base
+    assert event_hash(PROJECT, event(kind=EventType.ASSISTANT_RESPONSE)) != base
+
+
+def test_case_is_significant_in_content() -> None:
+    assert content_signature({"text": "Run Tests"}) != content_signature({"text": "run tests"})
+
+
+def test_bucket_starts_on_a_five_minute_boundary() -> None:
+    assert timestamp_bucket(datetime(2026, 11, 1, 12, 7, 31, tzinfo=UTC)) == (
+        "2026-11-01T12:05:00Z"
+    )
+    assert timestamp_bucket(datetime(2026, 11, 1, 12, 7, 31)) == "2026-11-01T12:05:00Z"
+
+
+def test_canonical_struct_has_the_spec_fields() -> None:
+    assert set(canonical_struct(PROJECT, event())) == {
+        "project_id",
+        "source_tool",
+        "event_type",
+        "session_id",
+        "timestamp_bucket",
+        "file_paths",
+        "content_signature",
+    }
+
+
+def test_hash_is_sha256_hex() -> None:
+    digest = event_hash(PROJECT, event())
+    assert len(digest) == 64
+    int(digest, 16)
+
+
+def test_normalisation_keeps_lists_in_order_and_numbers_as_they_are() -> None:
+    assert normalise_content({"b": [" x ", 2, 1.5, True], "a": {"z": None}}) == {
+        "a": {},
+        "b": ["x", 2, 1.5, True],
+    }

@@ -1,0 +1,167 @@
+"""BM25 search over live memories, with hostile user text made safe."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.store import SqliteStore, fts_match_expression
+
+USER = "alice"
+HOSTILE = [
+    '"',
+    '""',
+    "'",
+    "*",
+    "auth*",
+    "NEAR(auth service, 3)",
+    "auth AND OR NOT",
+    "NOT",
+    "content:secret",
+    "key : framework",
+    "{key content}: x",
+    "^start",
+    "(((",
+    ")",
+    "a -b +c",
+    "\x00",
+    "\\",
+    "%_%",
+    "'; DROP TABLE memory_items; --",
+    "\ud800",
+    "🐿️ emoji",
+    "x" * 10_000,
+    " ".join(f"word{i}" for i in range(500)),
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> str:
+    root = tmp_path / "proj"
+    root.mkdir()
+    return str(root)
+
+
+@pytest.fixture
+async def store(project: str) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(project)
+    yield opened
+    await opened.close()
+
+
+async def add(
+    store: SqliteStore,
+    key: str,
+    content: str,
+    kind: MemoryType = MemoryType.PROJECT_FACT,
+    tags: tuple[str, ...] = (),
+) -> MemoryItem:
+    cand = MemoryCandidate(kind, key, content, tags, 0.5)
+    item = await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, cand), user_id=USER)
+    assert item is not None
+    return item
+
+
+async def ids(store: SqliteStore, project: str, query: str, **kw: object) -> list[str]:
+    return [hit[0] for hit in await store.search_fts(project, query, **kw)]  # type: ignore[arg-type]
+
+
+async def test_words_identifiers_and_stems_are_found(store: SqliteStore, project: str) -> None:
+    auth = await add(store, "endpoint:/login", "Login is handled by auth_service.verify_token")
+    camel = await add(store, "helper", "Use getUserName to read the display name")
+    runs = await add(store, "tests", "Running the integration suite needs Docker")
+    await add(store, "unrelated", "The logo is blue")
+    assert await ids(store, project, "verify token") == [auth.id]
+    assert await ids(store, project, "auth_service") == [auth.id]
+    assert await ids(store, project, "user name") == [camel.id]
+    assert await ids(store, project, "getUserName") == [camel.id]
+    assert await ids(store, project, "run") == [runs.id]
+    assert await ids(store, project, "login") == [auth.id]
+
+
+async def test_more_matching_terms_rank_higher_and_scores_are_positive(
+    store: SqliteStore, project: str
+) -> None:
+    both = await add(store, "db", "Postgres migrations run with alembic")
+    one = await add(store, "db2", "Postgres is the main database")
+    for i in range(6):
+        await add(store, f"filler{i}", f"Unrelated note number {i}")
+    hits = await store.search_fts(project, "postgres alembic")
+    assert [h[0] for h in hits] == [both.id, one.id]
+    assert hits[0][1] > hits[1][1] > 0
+
+
+async def test_deleted_and_updated_memories_leave_the_index(
+    store: SqliteStore, project: str
+) -> None:
+    gone = await add(store, "old", "Deploys go through jenkins")
+    kept = await add(store, "ci", "CI runs on jenkins nightly")
+    await store.forget(gone.id, "moved")
+    assert await ids(store, project, "jenkins") == [kept.id]
+    cand = MemoryCandidate(MemoryType.PROJECT_FACT, "ci", "CI runs on GitHub Actions", (), 0.5)
+    await store.apply_decision(
+        UpdateDecision(UpdateAction.UPDATE_EXISTING, cand, kept.id), user_id=USER
+    )
+    assert await ids(store, project, "jenkins") == []
+    assert await ids(store, project, "github actions") == [kept.id]
+
+
+async def test_tags_and_types_filter(store: SqliteStore, project: str) -> None:
+    fact = await add(store, "f", "Redis caches sessions", tags=("caching",))
+    trap = await add(store, "p", "Redis must be flushed between tests", MemoryType.PITFALL)
+    assert await ids(store, project, "caching") == [fact.id]
+    assert await ids(store, project, "redis", types=[MemoryType.PITFALL]) == [trap.id]
+    assert len(await ids(store, project, "redis", limit=1)) == 1
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+async def test_hostile_queries_never_raise(store: SqliteStore, project: str, query: str) -> None:
+    await add(store, "k", "auth service content secret framework word1 emoji")
+    hits = await store.search_fts(project, query)
+    assert all(isinstance(h[0], str) and isinstance(h[1], float) for h in hits)
+
+
+async def test_empty_and_punctuation_only_queries_find_nothing(
+    store: SqliteStore, project: str
+) -> None:
+    await add(store, "k", "anything at all")
+    for query in ("", "   ", "!!! ??? ---", "***"):
+        assert await store.search_fts(project, query) == []
+
+
+async def test_stop_words_alone_are_still_searched(store: SqliteStore, project: str) -> None:
+    item = await add(store, "k", "Where is it")
+    assert await ids(store, project, "where is") == [item.id]
+
+
+def test_match_expression_quotes_every_term() -> None:
+    assert fts_match_expression('auth* OR "x" NEAR(') == '"auth" OR "x" OR "near"'
+    assert fts_match_expression("how do I run the tests") == '"run" OR "tests"'
+    assert fts_match_expression("?!") is None
+    expression = fts_match_expression(" ".join(f"w{i}" for i in range(100)))
+    assert expression is not None and expression.count(" OR ") == 31
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=200))
+async def test_any_text_is_a_valid_query(store: SqliteStore, project: str, text: str) -> None:
+    await store.search_fts(project, text)
+
+
+async def test_rebuilt_index_finds_the_same(store: SqliteStore, project: str) -> None:
+    item = await add(store, "k", "Feature flags live in LaunchDarkly")
+    await add(store, "x", "to be forgotten flags")
+    await store.forget((await ids(store, project, "forgotten"))[0], "x")
+    assert await store.rebuild_search_index() == 1
+    assert await ids(store, project, "flags") == [item.id]
