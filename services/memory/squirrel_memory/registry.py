@@ -1,22 +1,28 @@
-"""The projects this memory service serves: registration and their open stores."""
+"""The projects this memory service serves: registration, and each one's open store."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+import structlog
+
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
 from squirrel_memory.bootstrap import init_project_files
+from squirrel_memory.store import ProjectStores, SqliteStore
+
+log = structlog.get_logger()
 
 
 class ProjectRegistry:
-    """Knows the registered roots (from `projects.json`) and registers new ones."""
+    """Knows the registered roots (`projects.json`, re-read on use) and opens their stores."""
 
     def __init__(self, layout: HomeLayout) -> None:
         self._layout = layout
         self._lock = asyncio.Lock()
+        self._stores = ProjectStores()
 
     def roots(self) -> list[str]:
         return read_projects(self._layout.projects)
@@ -25,7 +31,7 @@ class ProjectRegistry:
         return (Path(root) / ".ctx" / "data.db").exists()
 
     def require(self, project_id: str) -> str:
-        """`project_id` if registered, else NotFound with how to register it."""
+        """`project_id` if registered, else NotFound saying how to register it."""
         if not project_id:
             raise InvalidArgumentError("project_id is required")
         if project_id not in self.roots():
@@ -35,14 +41,28 @@ class ProjectRegistry:
             )
         return project_id
 
-    async def open_all(self) -> None:
-        for root in self.roots():
-            await asyncio.to_thread(self._open, Path(root))
+    async def store(self, project_id: str) -> SqliteStore:
+        """The open store of a registered project."""
+        self.require(project_id)
+        if not await asyncio.to_thread(Path(project_id).is_dir):
+            raise FailedPreconditionError(
+                f"the project folder {project_id} is gone; "
+                "re-create it or remove it from projects.json"
+            )
+        return await self._stores.get(project_id)
 
-    @staticmethod
-    def _open(root: Path) -> None:
-        if root.is_dir():
-            init_project_files(root)
+    async def open_stores(self) -> list[SqliteStore]:
+        """Stores of every registered project whose folder exists (opening new ones)."""
+        stores = []
+        for root in self.roots():
+            try:
+                stores.append(await self.store(root))
+            except (FailedPreconditionError, NotFoundError, InvalidArgumentError) as exc:
+                log.warning("project_unavailable", project_id=root, error_type=type(exc).__name__)
+        return stores
+
+    async def open_all(self) -> None:
+        await self.open_stores()
 
     async def register(self, root_text: str) -> tuple[str, bool]:
         root = canonical_root(root_text)
@@ -51,7 +71,8 @@ class ProjectRegistry:
         async with self._lock:
             await asyncio.to_thread(init_project_files, root)
             created = await asyncio.to_thread(add_project, self._layout.projects, root)
+        await self._stores.get(str(root))
         return str(root), created
 
     async def close(self) -> None:
-        return None
+        await self._stores.close()

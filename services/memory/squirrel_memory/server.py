@@ -18,7 +18,7 @@ SERVICE_NAME = memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"].f
 async def setup(
     settings: Settings, service: GrpcService
 ) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
-    servicer = MemoryServicer(settings)  # type: ignore[abstract]
+    servicer = MemoryServicer(settings)
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(servicer, server)

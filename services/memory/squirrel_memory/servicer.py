@@ -1,51 +1,234 @@
-"""MemoryService over gRPC: protobuf in, domain calls, protobuf out. No logic lives here."""
+"""MemoryService over gRPC: protobuf in, engine calls, protobuf out. No logic lives here."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
-import structlog
-
+from squirrel.v1 import events_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel.v1 import memory_service_pb2_grpc
-from squirrel_core.home import HomeLayout
-from squirrel_core.projects import read_projects
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.events import Event
 from squirrel_core.settings import Settings
-from squirrel_memory.registry import ProjectRegistry
-
-log = structlog.get_logger()
+from squirrel_memory.convert import (
+    EventDecodeError,
+    cursor_from_pb,
+    cursor_to_pb,
+    event_from_pb,
+    memory_to_pb,
+    memory_type_from_pb,
+    memory_types_from_pb,
+    scope_from_pb,
+    source_from_pb,
+    timestamp_pb,
+    version_to_pb,
+)
+from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.readside import ReadSide
 
 Context = Any
 
 
+def encode_offset(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
+
+
+def decode_offset(token: str) -> int:
+    if not token:
+        return 0
+    try:
+        text = base64.urlsafe_b64decode(token.encode()).decode()
+        if not text.startswith("o:"):
+            raise ValueError(text)
+        offset = int(text[2:])
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidArgumentError("page_token is not one this service issued") from None
+    if offset < 0:
+        raise InvalidArgumentError("page_token is not one this service issued")
+    return offset
+
+
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
-    """Maps each RPC to the engine; RPCs not overridden answer UNIMPLEMENTED."""
+    """Maps each RPC to the engine (writes, status) or the read side (views, context, search)."""
 
     def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._layout = HomeLayout(settings.home)
-        self._registry = ProjectRegistry(self._layout)
+        self.engine = MemoryEngine(settings)
+        self.reads = ReadSide(self.engine, settings)
 
     async def start(self) -> None:
         """Opens every registered project before the service reports SERVING."""
-        await self._registry.open_all()
+        await self.engine.start()
+        await self.reads.start()
 
     async def close(self) -> None:
-        await self._registry.close()
+        await self.reads.close()
+        await self.engine.close()
 
+    # -- events ----------------------------------------------------------------------------------
+    async def AppendEvents(
+        self, request: pb.AppendEventsRequest, context: Context
+    ) -> pb.AppendEventsResponse:
+        decoded: list[Event | str] = []
+        for msg in request.events:
+            try:
+                decoded.append(event_from_pb(msg))
+            except EventDecodeError as exc:
+                decoded.append(str(exc))
+        cursors = [cursor_from_pb(c) for c in request.cursors]
+        outcome = await self.engine.append(request.project_id, request.user_id, decoded, cursors)
+        return pb.AppendEventsResponse(
+            accepted=outcome.accepted,
+            duplicates=outcome.duplicates,
+            rejected=[events_pb2.RejectedEvent(index=i, reason=r) for i, r in outcome.rejected],
+            redactions=outcome.redactions,
+        )
+
+    async def GetSourceCursors(
+        self, request: pb.GetSourceCursorsRequest, context: Context
+    ) -> pb.GetSourceCursorsResponse:
+        found = await self.engine.cursors(list(request.project_ids))
+        return pb.GetSourceCursorsResponse(
+            projects=[
+                pb.ProjectCursors(project_id=pid, cursors=[cursor_to_pb(c) for c in cursors])
+                for pid, cursors in found
+            ]
+        )
+
+    async def GetProcessingStatus(
+        self, request: pb.GetProcessingStatusRequest, context: Context
+    ) -> pb.GetProcessingStatusResponse:
+        statuses = await self.engine.status(request.project_id)
+        return pb.GetProcessingStatusResponse(
+            projects=[
+                pb.ProjectProcessingStatus(
+                    project_id=s.project_id,
+                    events_total=s.events_total,
+                    events_unprocessed=s.events_unprocessed,
+                    episodes_total=s.episodes_total,
+                    memories_live=s.memories_live,
+                    memories_deleted=s.memories_deleted,
+                    dead_letters=s.dead_letters,
+                    last_processed_at=timestamp_pb(s.last_processed_at),
+                    extractor=s.extractor,
+                )
+                for s in statuses
+            ],
+            embedder_loading=not self.reads.embedder_ready,
+        )
+
+    async def ProcessNow(
+        self, request: pb.ProcessNowRequest, context: Context
+    ) -> pb.ProcessNowResponse:
+        if request.max_batches < 0:
+            raise InvalidArgumentError("max_batches cannot be negative")
+        report = await self.engine.process_now(
+            request.project_id, request.drain, request.max_batches
+        )
+        return pb.ProcessNowResponse(
+            events_processed=report.events_processed,
+            episodes_created=report.episodes_created,
+            memories_added=report.memories_added,
+            memories_updated=report.memories_updated,
+            memories_deleted=report.memories_deleted,
+            dead_lettered=report.dead_lettered,
+        )
+
+    # -- manual memory ---------------------------------------------------------------------------
+    async def Remember(self, request: pb.RememberRequest, context: Context) -> pb.RememberResponse:
+        memory_type = memory_type_from_pb(request.type)
+        item, updated = await self.engine.remember(
+            request.project_id,
+            user_id=request.user_id,
+            memory_type=memory_type,
+            key=request.key,
+            content=request.content,
+            tags=list(request.tags),
+            importance=request.importance,
+            scope=scope_from_pb(request.scope, memory_type),
+        )
+        return pb.RememberResponse(memory=memory_to_pb(item), updated=updated)
+
+    async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:
+        item = await self.engine.forget(request.project_id, request.memory_id, request.reason)
+        return pb.ForgetResponse(memory=memory_to_pb(item))
+
+    async def GetMemory(
+        self, request: pb.GetMemoryRequest, context: Context
+    ) -> pb.GetMemoryResponse:
+        item = await self.engine.get(request.project_id, request.memory_id)
+        return pb.GetMemoryResponse(memory=memory_to_pb(item))
+
+    async def ListMemories(
+        self, request: pb.ListMemoriesRequest, context: Context
+    ) -> pb.ListMemoriesResponse:
+        offset = decode_offset(request.page_token)
+        items, total = await self.engine.list(
+            request.project_id,
+            types=memory_types_from_pb(request.types),
+            include_deleted=request.include_deleted,
+            page_size=request.page_size,
+            offset=offset,
+            source=source_from_pb(request.source),
+        )
+        following = offset + len(items)
+        return pb.ListMemoriesResponse(
+            memories=[memory_to_pb(m) for m in items],
+            total_count=total,
+            next_page_token=encode_offset(following) if following < total and items else "",
+        )
+
+    async def GetMemoryHistory(
+        self, request: pb.GetMemoryHistoryRequest, context: Context
+    ) -> pb.GetMemoryHistoryResponse:
+        item, versions = await self.engine.history(request.project_id, request.memory_id)
+        return pb.GetMemoryHistoryResponse(
+            memory=memory_to_pb(item), versions=[version_to_pb(v) for v in versions]
+        )
+
+    # -- retrieval -------------------------------------------------------------------------------
+    async def GetUserStyleView(
+        self, request: pb.GetUserStyleViewRequest, context: Context
+    ) -> pb.GetUserStyleViewResponse:
+        return await self.reads.user_style_view(request)
+
+    async def GetProjectBriefView(
+        self, request: pb.GetProjectBriefViewRequest, context: Context
+    ) -> pb.GetProjectBriefViewResponse:
+        return await self.reads.project_brief_view(request)
+
+    async def GetPitfallsView(
+        self, request: pb.GetPitfallsViewRequest, context: Context
+    ) -> pb.GetPitfallsViewResponse:
+        return await self.reads.pitfalls_view(request)
+
+    async def GetTaskContext(
+        self, request: pb.GetTaskContextRequest, context: Context
+    ) -> pb.GetTaskContextResponse:
+        return await self.reads.task_context(request)
+
+    async def SearchMemory(
+        self, request: pb.SearchMemoryRequest, context: Context
+    ) -> pb.SearchMemoryResponse:
+        return await self.reads.search(request)
+
+    async def Reindex(self, request: pb.ReindexRequest, context: Context) -> pb.ReindexResponse:
+        return await self.reads.reindex(request)
+
+    # -- projects --------------------------------------------------------------------------------
     async def RegisterProject(
         self, request: pb.RegisterProjectRequest, context: Context
     ) -> pb.RegisterProjectResponse:
-        project_id, created = await self._registry.register(request.root)
+        project_id, created = await self.engine.registry.register(request.root)
         return pb.RegisterProjectResponse(project_id=project_id, created=created)
 
     async def ListProjects(
         self, request: pb.ListProjectsRequest, context: Context
     ) -> pb.ListProjectsResponse:
-        roots = read_projects(self._layout.projects)
+        registry = self.engine.registry
         return pb.ListProjectsResponse(
             projects=[
-                pb.Project(project_id=root, available=self._registry.is_available(root))
-                for root in roots
+                pb.Project(project_id=root, available=registry.is_available(root))
+                for root in registry.roots()
             ]
         )

@@ -171,3 +171,19 @@ class Upkeep:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
         await self._db.write_outside_transaction(run)
+
+    async def counts(self) -> dict[str, int]:
+        """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
+
+        def read(conn: sqlite3.Connection) -> dict[str, int]:
+            queries = {
+                "events": "SELECT COUNT(*) FROM events",
+                "events_unprocessed": "SELECT COUNT(*) FROM events WHERE processed_at IS NULL",
+                "episodes": "SELECT COUNT(*) FROM episodes",
+                "memories_live": "SELECT COUNT(*) FROM memory_items WHERE deleted = 0",
+                "memories_deleted": "SELECT COUNT(*) FROM memory_items WHERE deleted = 1",
+                "dead_letters": "SELECT COUNT(*) FROM dead_letters",
+            }
+            return {name: int(conn.execute(sql).fetchone()[0]) for name, sql in queries.items()}
+
+        return await self._db.read(read)

@@ -1,0 +1,323 @@
+"""The memory engine: the use cases the servicer calls, over the stores, processor and retrieval."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.events import Event, SourceCursor
+from squirrel_core.home import HomeLayout
+from squirrel_core.redaction import redact, redact_value
+from squirrel_core.settings import Settings
+from squirrel_memory.extractors.base import Extractor
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    MemoryVersion,
+    Scope,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
+from squirrel_memory.registry import ProjectRegistry
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+log = structlog.get_logger()
+
+MAX_BATCH_EVENTS = 5_000
+MANUAL_IMPORTANCE = 0.8
+MAX_PAGE_SIZE = 500
+
+
+@dataclass
+class AppendOutcome:
+    accepted: int = 0
+    duplicates: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+    redactions: int = 0
+
+
+@dataclass(frozen=True)
+class ProjectStatus:
+    project_id: str
+    events_total: int
+    events_unprocessed: int
+    episodes_total: int
+    memories_live: int
+    memories_deleted: int
+    dead_letters: int
+    last_processed_at: datetime | None
+    extractor: str
+
+
+def _slug(text: str) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "_".join(words[:6]) or "note"
+
+
+class MemoryEngine:
+    """Owns the registry of project stores, the global user store and the processor."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._layout = HomeLayout(settings.home)
+        self.registry = ProjectRegistry(self._layout)
+        self._user_store: SqliteUserStore | None = None
+        self.processor: Processor | None = None
+        self.user_id = settings.user_id
+
+    # -- life ------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        self._user_store = await SqliteUserStore.open(self._layout.root)
+        await self.registry.open_all()
+        extractor, decide = self._build_extractor()
+        self.processor = Processor(
+            self.registry.open_stores,
+            self._user_store,
+            extractor,
+            decide,
+            user_id=self.user_id,
+            settings=ProcessorSettings(
+                interval_seconds=self._settings.float_("processor.interval_seconds"),
+                min_events=self._settings.int_("processor.min_events"),
+                batch_size=self._settings.int_("processor.batch_size"),
+            ),
+        )
+        self.processor.start()
+
+    async def close(self) -> None:
+        if self.processor is not None:
+            await self.processor.stop()
+        await self.registry.close()
+        if self._user_store is not None:
+            await self._user_store.close()
+
+    def _build_extractor(self) -> tuple[Extractor, Decide]:
+        choice = self._settings.str_("processor.extractor")
+        key = self._settings.anthropic_api_key
+        if choice == "anthropic" or (choice == "auto" and key):
+            if not key:
+                raise InvalidArgumentError(
+                    "processor.extractor is `anthropic` but no API key is set "
+                    "(sqrl config set anthropic.api_key … or ANTHROPIC_API_KEY)"
+                )
+            return self._anthropic_extractor(key)
+        return RulesExtractor(), _rules_decide
+
+    def _anthropic_extractor(self, key: str) -> tuple[Extractor, Decide]:
+        import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
+
+        from squirrel_memory.extractors.anthropic import AnthropicExtractor  # noqa: PLC0415
+        from squirrel_memory.extractors.budget import LlmBudget  # noqa: PLC0415
+        from squirrel_memory.updates import LlmUpdateDecider  # noqa: PLC0415
+
+        client = anthropic.AsyncAnthropic(
+            api_key=key, base_url=self._settings.str_("anthropic.base_url") or None, max_retries=0
+        )
+        budget = LlmBudget(
+            calls_per_hour=self._settings.int_("anthropic.max_calls_per_hour"),
+            tokens_per_day=self._settings.int_("anthropic.max_tokens_per_day"),
+        )
+        model = self._settings.str_("anthropic.model")
+        decider = LlmUpdateDecider(client, model=model, budget=budget)
+        return AnthropicExtractor(client, model=model, budget=budget), decider.decide
+
+    @property
+    def user_store(self) -> SqliteUserStore:
+        if self._user_store is None:
+            raise RuntimeError("engine not started")
+        return self._user_store
+
+    def _processor(self) -> Processor:
+        if self.processor is None:
+            raise RuntimeError("engine not started")
+        return self.processor
+
+    # -- events ----------------------------------------------------------------------------------
+    async def append(
+        self,
+        project_id: str,
+        user_id: str,
+        decoded: Sequence[Event | str],
+        cursors: Sequence[SourceCursor],
+    ) -> AppendOutcome:
+        """Stores one batch (`decoded` items are events, or the reason they could not be read)."""
+        if len(decoded) > MAX_BATCH_EVENTS:
+            raise InvalidArgumentError(f"at most {MAX_BATCH_EVENTS} events per batch")
+        store = await self.registry.store(project_id)
+        outcome = AppendOutcome()
+        events: list[Event] = []
+        positions: list[int] = []
+        for index, item in enumerate(decoded):
+            if isinstance(item, str):
+                outcome.rejected.append((index, item))
+                continue
+            content, count = redact_value(item.content)
+            outcome.redactions += count
+            events.append(replace(item, content=content))
+            positions.append(index)
+        result = await store.append_events(
+            project_id, user_id or self.user_id, events, list(cursors)
+        )
+        outcome.accepted = result.accepted
+        outcome.duplicates = result.duplicates
+        outcome.rejected.extend((positions[i], reason) for i, reason in result.rejected)
+        outcome.rejected.sort()
+        processor = self._processor()
+        if outcome.accepted and await processor.should_wake(store):
+            processor.wake()
+        return outcome
+
+    async def cursors(self, project_ids: Sequence[str]) -> list[tuple[str, list[SourceCursor]]]:
+        ids = list(project_ids) or self.registry.roots()
+        found = []
+        for project_id in ids:
+            store = await self.registry.store(project_id)
+            found.append((project_id, await store.get_cursors(project_id)))
+        return found
+
+    async def status(self, project_id: str) -> list[ProjectStatus]:
+        ids = [project_id] if project_id else self.registry.roots()
+        processor = self._processor()
+        out = []
+        for pid in ids:
+            store = await self.registry.store(pid)
+            counts = await store.counts()
+            out.append(
+                ProjectStatus(
+                    project_id=pid,
+                    events_total=counts["events"],
+                    events_unprocessed=counts["events_unprocessed"],
+                    episodes_total=counts["episodes"],
+                    memories_live=counts["memories_live"],
+                    memories_deleted=counts["memories_deleted"],
+                    dead_letters=counts["dead_letters"],
+                    last_processed_at=processor.last_processed_at.get(pid),
+                    extractor=processor.extractor_name,
+                )
+            )
+        return out
+
+    async def process_now(self, project_id: str, drain: bool, max_batches: int) -> PassReport:
+        ids = [project_id] if project_id else self.registry.roots()
+        total = PassReport()
+        processor = self._processor()
+        for pid in ids:
+            store = await self.registry.store(pid)
+            if drain:
+                total.add(await processor.drain(store, max_batches))
+            else:
+                total.add(await processor.process_once(store))
+        return total
+
+    # -- manual memory ---------------------------------------------------------------------------
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        user_id: str,
+        memory_type: MemoryType,
+        key: str,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        scope: Scope,
+    ) -> tuple[MemoryItem, bool]:
+        if not content.strip():
+            raise InvalidArgumentError("content is required")
+        if not 0.0 <= importance <= 1.0:
+            raise InvalidArgumentError("importance must be between 0 and 1")
+        store = await self.registry.store(project_id)
+        clean, _ = redact(content)
+        key = key.strip() or _slug(clean)
+        user = user_id or self.user_id
+        before = await store.find_anchor(project_id, memory_type, key, scope, user)
+        updated = any(m.source is MemorySource.MANUAL for m in before)
+        item = await store.remember(
+            project_id,
+            type=memory_type,
+            key=key,
+            content=clean,
+            tags=list(tags),
+            importance=importance or MANUAL_IMPORTANCE,
+            scope=scope,
+            user_id=user,
+        )
+        if memory_type is MemoryType.USER_STYLE and scope is Scope.USER:
+            await self.user_store.merge_user_style(
+                user,
+                key=key,
+                content=clean,
+                tags=list(tags),
+                importance=item.importance,
+                source=MemorySource.MANUAL,
+            )
+        return item, updated
+
+    async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
+        store = await self.registry.store(project_id)
+        await self._require_memory(store, memory_id)
+        return await store.forget(memory_id, reason or "forgotten by the user")
+
+    async def get(self, project_id: str, memory_id: str) -> MemoryItem:
+        store = await self.registry.store(project_id)
+        return await self._require_memory(store, memory_id)
+
+    async def history(
+        self, project_id: str, memory_id: str
+    ) -> tuple[MemoryItem, list[MemoryVersion]]:
+        store = await self.registry.store(project_id)
+        item = await self._require_memory(store, memory_id)
+        return item, await store.history(memory_id)
+
+    async def list(
+        self,
+        project_id: str,
+        *,
+        types: list[MemoryType] | None,
+        include_deleted: bool,
+        page_size: int,
+        offset: int,
+        source: MemorySource | None,
+    ) -> tuple[list[MemoryItem], int]:
+        if page_size < 0 or page_size > MAX_PAGE_SIZE:
+            raise InvalidArgumentError(f"page_size must be between 1 and {MAX_PAGE_SIZE}")
+        size = page_size or 50
+        store = await self.registry.store(project_id)
+        if source is None:
+            return await store.list_memories(project_id, types, include_deleted, size, offset)
+        everything: list[MemoryItem] = []
+        start = 0
+        while True:
+            page, total = await store.list_memories(
+                project_id, types, include_deleted, MAX_PAGE_SIZE, start
+            )
+            everything.extend(m for m in page if m.source is source)
+            start += len(page)
+            if not page or start >= total:
+                break
+        return everything[offset : offset + size], len(everything)
+
+    @staticmethod
+    async def _require_memory(store: SqliteStore, memory_id: str) -> MemoryItem:
+        if not memory_id:
+            raise InvalidArgumentError("memory_id is required")
+        try:
+            return await store.get_memory(memory_id)
+        except NotFoundError:
+            raise NotFoundError(
+                f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
+            ) from None
+
+
+async def _rules_decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)

@@ -1,0 +1,252 @@
+"""The processor: unprocessed events → episodes → candidates → Mem0-style decisions, on a timer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+import structlog
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.base import ExtractionError, Extractor
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    Scope,
+    StoredEvent,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.userstore import UserStore
+
+log = structlog.get_logger()
+
+Decide = Callable[[MemoryCandidate, list[MemoryItem]], Awaitable[UpdateDecision]]
+
+RETRY_DELAYS_SECONDS = (1.0, 4.0, 15.0)
+
+
+@dataclass
+class PassReport:
+    """What one processing pass (or a drain of several) did."""
+
+    events_processed: int = 0
+    episodes_created: int = 0
+    memories_added: int = 0
+    memories_updated: int = 0
+    memories_deleted: int = 0
+    dead_lettered: int = 0
+
+    def add(self, other: PassReport) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class ProcessorSettings:
+    """Cadence of processing (spec §4.2: every 30 s or at ≥ 20 waiting events, 200 at a time)."""
+
+    interval_seconds: float = 30.0
+    min_events: int = 20
+    batch_size: int = 200
+    retry_delays: Sequence[float] = field(default_factory=lambda: RETRY_DELAYS_SECONDS)
+
+
+def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
+    """One candidate per anchor (type, key, scope) within a batch: the most important wins,
+    evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key."""
+    merged: dict[tuple[str, str, str], MemoryCandidate] = {}
+    for cand in candidates:
+        anchor = (cand.type.value, cand.key, cand.scope.value)
+        best = merged.get(anchor)
+        if best is None:
+            merged[anchor] = cand
+            continue
+        winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
+        merged[anchor] = replace(
+            winner,
+            source_event_ids=tuple(
+                dict.fromkeys((*winner.source_event_ids, *other.source_event_ids))
+            ),
+            file_paths=tuple(dict.fromkeys((*winner.file_paths, *other.file_paths))),
+            tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
+        )
+    return list(merged.values())
+
+
+class Processor:
+    """Runs passes for every open project; `wake()` asks for a pass before the timer."""
+
+    def __init__(
+        self,
+        stores: Callable[[], Awaitable[list[SqliteStore]]],
+        user_store: UserStore,
+        extractor: Extractor,
+        decide: Decide,
+        *,
+        user_id: str,
+        settings: ProcessorSettings | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._stores = stores
+        self._user_store = user_store
+        self._extractor = extractor
+        self._decide = decide
+        self._user_id = user_id
+        self._settings = settings or ProcessorSettings()
+        self._clock = clock
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self.last_processed_at: dict[str, datetime] = {}
+
+    @property
+    def source(self) -> MemorySource:
+        return MemorySource.LLM if self._extractor.name != "rules" else MemorySource.RULES
+
+    @property
+    def extractor_name(self) -> str:
+        return self._extractor.name
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="processor")
+
+    async def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._settings.interval_seconds)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                for store in await self._stores():
+                    await self.drain(store)
+            except Exception as exc:  # the loop must survive anything; the next pass retries
+                log.error("processing_failed", error_type=type(exc).__name__, exc_info=exc)
+
+    async def should_wake(self, store: SqliteStore) -> bool:
+        return await store.count_unprocessed(store.project_id) >= self._settings.min_events
+
+    async def drain(self, store: SqliteStore, max_batches: int = 0) -> PassReport:
+        """Passes over `store` until no unprocessed events remain (or `max_batches` ran)."""
+        total = PassReport()
+        batches = 0
+        while not self._stop.is_set():
+            report = await self.process_once(store)
+            total.add(report)
+            batches += 1
+            if report.events_processed == 0 or (max_batches and batches >= max_batches):
+                break
+        return total
+
+    async def process_once(self, store: SqliteStore) -> PassReport:
+        """One pass: up to `batch_size` events, in one transaction at the end."""
+        async with self._lock:
+            started = time.perf_counter()
+            project_id = store.project_id
+            events = await store.fetch_unprocessed(project_id, self._settings.batch_size)
+            if not events:
+                return PassReport()
+            episodes = segment_episodes(events, now=self._clock())
+            by_id = {e.id: e for e in events}
+            candidates: list[MemoryCandidate] = []
+            report = PassReport(events_processed=len(events), episodes_created=len(episodes))
+            for episode in episodes:
+                episode_events = [by_id[i] for i in episode.event_ids if i in by_id]
+                found = await self._extract_with_retry(store, episode, episode_events)
+                if found is None:
+                    report.dead_lettered += 1
+                    continue
+                candidates.extend(found)
+            decisions = []
+            for cand in merge_candidates(candidates):
+                existing = await store.find_anchor(
+                    project_id, cand.type, cand.key, cand.scope, self._user_id
+                )
+                decisions.append(await self._decide(cand, existing))
+            result = await store.apply_processing_result(
+                episodes,
+                decisions,
+                [e.id for e in events],
+                user_id=self._user_id,
+                source=self.source,
+            )
+            report.memories_added = len(result.change.added)
+            report.memories_updated = len(result.change.updated)
+            report.memories_deleted = len(result.change.deleted)
+            await self._merge_global_style(decisions)
+            self.last_processed_at[project_id] = self._clock()
+            log.info(
+                "events_processed",
+                project_id=project_id,
+                events=len(events),
+                episodes=len(episodes),
+                added=report.memories_added,
+                updated=report.memories_updated,
+                deleted=report.memories_deleted,
+                dead_lettered=report.dead_lettered,
+                duration_ms=round((time.perf_counter() - started) * 1000, 1),
+            )
+            return report
+
+    async def _extract_with_retry(
+        self, store: SqliteStore, episode: Episode, events: list[StoredEvent]
+    ) -> list[MemoryCandidate] | None:
+        """Candidates, or None once retries ran out and the episode was parked as a dead letter."""
+        delays = list(self._settings.retry_delays)
+        while True:
+            try:
+                return await self._extractor.extract(episode, events)
+            except ExtractionError as exc:
+                if not exc.retryable or not delays:
+                    await self._park(store, episode, exc)
+                    return None
+                delay = max(delays.pop(0), exc.retry_after or 0.0)
+                log.warning(
+                    "extraction_retrying",
+                    episode_id=episode.id,
+                    error_type=type(exc).__name__,
+                    delay_s=delay,
+                )
+                await asyncio.sleep(delay)
+            except Exception as exc:
+                await self._park(store, episode, exc)
+                return None
+
+    async def _park(self, store: SqliteStore, episode: Episode, exc: BaseException) -> None:
+        ref = f"{episode.id}:{','.join(episode.event_ids)}"
+        await store.record_dead_letter("extraction", ref, f"{type(exc).__name__}: {exc}"[:500])
+        log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
+
+    async def _merge_global_style(self, decisions: Sequence[UpdateDecision]) -> None:
+        """User-scoped style findings also refine the global `user.db` (project items win here)."""
+        for decision in decisions:
+            cand = decision.candidate
+            if cand.scope is not Scope.USER or decision.action is UpdateAction.NOOP:
+                continue
+            await self._user_store.merge_user_style(
+                self._user_id,
+                key=cand.key,
+                content=decision.merged_content or cand.content,
+                tags=cand.tags,
+                importance=cand.importance,
+                source=self.source,
+            )

@@ -1,0 +1,55 @@
+"""Services started in-process on 127.0.0.1:0, exactly as their processes start them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.auth import ensure_token
+from squirrel_core.clients import MemoryClient, open_channel
+from squirrel_core.home import HomeLayout
+from squirrel_core.rpc import GrpcService
+from squirrel_core.runner import Setup
+from squirrel_core.settings import Settings, load_settings
+
+
+@asynccontextmanager
+async def running(name: str, setup: Setup, settings: Settings) -> AsyncIterator[GrpcService]:
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    service = GrpcService(name, token, 0, layout.service_file(name))
+    ready, cleanup = await setup(settings, service)
+    try:
+        await service.start()
+        await ready()
+        await service.set_serving()
+        yield service
+    finally:
+        await service.stop(grace=0)
+        await cleanup()
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    def make(**env: str) -> Settings:
+        base = {"SQRL_HOME": str(tmp_path / "home"), "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600"}
+        base.update({f"SQRL_{k.upper()}": v for k, v in env.items()})
+        return load_settings(base)
+
+    return make
+
+
+@asynccontextmanager
+async def memory_client(service: GrpcService, settings: Settings) -> AsyncIterator[MemoryClient]:
+    token = HomeLayout(settings.home).token.read_text()
+    client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token)
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+Factory = Callable[[], Awaitable[None]]

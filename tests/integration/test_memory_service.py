@@ -1,0 +1,220 @@
+"""The memory service over real gRPC: append with cursors and dedup, processing, manual memory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel.v1 import events_pb2, memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
+from squirrel_core.settings import Settings
+from squirrel_ingest.parsers.claude import ClaudeFileParser
+from squirrel_memory import server as memory_server
+from squirrel_memory.convert import cursor_to_pb, event_to_pb
+from tests.integration.conftest import memory_client, running
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _fixture_events(path: Path, cwd: str) -> tuple[list[Event], SourceCursor]:
+    parser = ClaudeFileParser(str(path))
+    events: list[Event] = []
+    offset = 0
+    inode = os.stat(path).st_ino
+    with path.open("rb") as fh:
+        for line in fh:
+            offset += len(line)
+            events.extend(parser.feed(line, EventOrigin(str(path), inode, offset)))
+    moved = [
+        Event(**{**{f: getattr(e, f) for f in e.__dataclass_fields__}, "cwd": cwd}) for e in events
+    ]
+    return moved, SourceCursor(SourceTool.CLAUDE_CODE, str(path), inode, offset)
+
+
+def _a_transcript() -> Path:
+    found = sorted((FIXTURES / "claude").rglob("*.jsonl"), key=lambda p: -p.stat().st_size)
+    assert found, "fixture transcripts missing"
+    return found[0]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    return root.resolve()
+
+
+async def test_append_is_idempotent_and_commits_cursors(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings(processor_min_events="1000000")
+    transcript = _a_transcript()
+    events, cursor = _fixture_events(transcript, str(project))
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        request = pb.AppendEventsRequest(
+            project_id=str(project),
+            user_id="alice",
+            events=[event_to_pb(e) for e in events],
+            cursors=[cursor_to_pb(cursor)],
+        )
+        first = await c.call(c.stub.AppendEvents, request)
+        assert first.accepted > 0 and first.accepted + first.duplicates + len(
+            first.rejected
+        ) == len(events)
+        again = await c.call(c.stub.AppendEvents, request)
+        assert again.accepted == 0 and again.duplicates == len(events) - len(first.rejected)
+        stored = await c.call(c.stub.GetSourceCursors, pb.GetSourceCursorsRequest())
+        [proj] = stored.projects
+        assert proj.project_id == str(project)
+        assert [(x.path, x.offset) for x in proj.cursors] == [(str(transcript), cursor.offset)]
+        status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        assert status.projects[0].events_total == first.accepted
+        assert status.projects[0].events_unprocessed == first.accepted
+
+
+async def test_processing_turns_fixture_events_into_memories_with_history(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings(processor_min_events="1000000")
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        for transcript in sorted((FIXTURES / "claude").rglob("*.jsonl"))[:12]:
+            events, cursor = _fixture_events(transcript, str(project))
+            await c.call(
+                c.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(project),
+                    events=[event_to_pb(e) for e in events],
+                    cursors=[cursor_to_pb(cursor)],
+                ),
+            )
+        report = await c.call(
+            c.stub.ProcessNow,
+            pb.ProcessNowRequest(project_id=str(project), drain=True),
+            timeout=120,
+        )
+        assert report.events_processed > 0 and report.episodes_created > 0
+        assert report.memories_added > 0
+        listed = await c.call(
+            c.stub.ListMemories, pb.ListMemoriesRequest(project_id=str(project), page_size=500)
+        )
+        assert listed.total_count == len(listed.memories) > 0
+        assert all(m.source == memory_pb2.MEMORY_SOURCE_RULES for m in listed.memories)
+        some = listed.memories[0]
+        history = await c.call(
+            c.stub.GetMemoryHistory,
+            pb.GetMemoryHistoryRequest(project_id=str(project), memory_id=some.memory_id),
+        )
+        assert history.versions and history.versions[0].source_event_ids
+        status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        assert status.projects[0].events_unprocessed == 0
+        assert status.projects[0].extractor == "rules"
+
+
+async def test_manual_memory_remember_correct_forget(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings()
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        remember = pb.RememberRequest(
+            project_id=str(project),
+            type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+            key="database",
+            content="Uses PostgreSQL 16 via asyncpg.",
+        )
+        first = await c.call(c.stub.Remember, remember)
+        assert not first.updated and first.memory.source == memory_pb2.MEMORY_SOURCE_MANUAL
+        remember.content = "Uses PostgreSQL 17 via asyncpg."
+        second = await c.call(c.stub.Remember, remember)
+        assert second.updated
+        history = await c.call(
+            c.stub.GetMemoryHistory,
+            pb.GetMemoryHistoryRequest(project_id=str(project), memory_id=second.memory.memory_id),
+        )
+        assert len(history.versions) >= 2
+        gone = await c.call(
+            c.stub.Forget,
+            pb.ForgetRequest(
+                project_id=str(project), memory_id=second.memory.memory_id, reason="moved"
+            ),
+        )
+        assert gone.memory.deleted
+        live = await c.call(c.stub.ListMemories, pb.ListMemoriesRequest(project_id=str(project)))
+        assert second.memory.memory_id not in {m.memory_id for m in live.memories}
+        with pytest.raises(NotFoundError):
+            await c.call(
+                c.stub.Forget, pb.ForgetRequest(project_id=str(project), memory_id="mem_nope")
+            )
+
+
+async def test_secrets_are_redacted_before_storage(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings()
+    secret = "sk-ant-api03-" + "Zq7" * 30
+    event = Event(
+        SourceTool.CLAUDE_CODE,
+        EventType.USER_MESSAGE,
+        datetime.now(UTC) - timedelta(minutes=1),
+        {"text": f"my key is {secret} please use it"},
+        session_id="s1",
+        cwd=str(project),
+    )
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        reply = await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(project_id=str(project), events=[event_to_pb(event)]),
+        )
+        assert reply.accepted == 1 and reply.redactions >= 1
+    for file in (project / ".ctx").iterdir():
+        if file.is_file():
+            assert secret.encode() not in file.read_bytes()
+
+
+async def test_bad_requests_get_clear_codes(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings()
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        with pytest.raises(NotFoundError):
+            await c.call(c.stub.AppendEvents, pb.AppendEventsRequest(project_id=str(project)))
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        bad_event = events_pb2.Event(event_type=events_pb2.EVENT_TYPE_USER_MESSAGE)
+        reply = await c.call(
+            c.stub.AppendEvents, pb.AppendEventsRequest(project_id=str(project), events=[bad_event])
+        )
+        assert reply.accepted == 0 and reply.rejected[0].reason == "unknown_source_tool"
+        with pytest.raises(InvalidArgumentError):
+            await c.call(
+                c.stub.ListMemories,
+                pb.ListMemoriesRequest(project_id=str(project), page_token="@@"),
+            )
+        with pytest.raises(InvalidArgumentError):
+            await c.call(
+                c.stub.Remember,
+                pb.RememberRequest(project_id=str(project), type=memory_pb2.MEMORY_TYPE_RECIPE),
+            )
