@@ -1,0 +1,259 @@
+"""Manual memory from the terminal: remember, forget, memories, history, process, reindex."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli.console import Console
+from squirrel_core.auth import load_token
+from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import read_projects, require_project
+from squirrel_core.settings import Settings
+
+T = TypeVar("T")
+
+TYPES = {
+    "user_style": memory_pb2.MEMORY_TYPE_USER_STYLE,
+    "project_fact": memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+    "pitfall": memory_pb2.MEMORY_TYPE_PITFALL,
+    "recipe": memory_pb2.MEMORY_TYPE_RECIPE,
+}
+TYPE_NAMES = {v: k for k, v in TYPES.items()}
+SOURCE_NAMES = {
+    memory_pb2.MEMORY_SOURCE_RULES: "rules",
+    memory_pb2.MEMORY_SOURCE_LLM: "llm",
+    memory_pb2.MEMORY_SOURCE_MANUAL: "manual",
+}
+SOURCES = {v: k for k, v in SOURCE_NAMES.items()}
+
+
+def add_commands(sub: Any) -> None:
+    def with_project(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--project", default=".", help="a path inside the project (default: current directory)"
+        )
+        parser.add_argument("--json", action="store_true", help="print JSON")
+
+    remember = sub.add_parser(
+        "remember", help="save a memory by hand (never overwritten by extraction)"
+    )
+    remember.add_argument("content", help="the memory, as a sentence")
+    remember.add_argument("--type", choices=sorted(TYPES), default="project_fact")
+    remember.add_argument("--key", default="", help="logical key (default: a slug of the content)")
+    remember.add_argument("--tag", action="append", default=[], dest="tags", help="repeatable")
+    remember.add_argument("--importance", type=float, default=0.0, help="0-1 (default 0.8)")
+    with_project(remember)
+    remember.set_defaults(handler=cmd_remember)
+
+    forget = sub.add_parser("forget", help="forget a memory (kept in its history)")
+    forget.add_argument("memory_id")
+    forget.add_argument("--reason", default="")
+    with_project(forget)
+    forget.set_defaults(handler=cmd_forget)
+
+    memories = sub.add_parser("memories", help="list this project's memories")
+    memories.add_argument(
+        "--type", choices=sorted(TYPES), action="append", dest="types", default=[]
+    )
+    memories.add_argument("--source", choices=sorted(SOURCES), default=None)
+    memories.add_argument(
+        "--deleted", action="store_true", help="include forgotten/superseded ones"
+    )
+    memories.add_argument("--limit", type=int, default=50)
+    memories.add_argument("--page-token", default="")
+    with_project(memories)
+    memories.set_defaults(handler=cmd_memories)
+
+    history = sub.add_parser("history", help="every version of a memory and its source events")
+    history.add_argument("memory_id")
+    with_project(history)
+    history.set_defaults(handler=cmd_history)
+
+    process = sub.add_parser("process", help="process waiting events now instead of on the timer")
+    with_project(process)
+    process.set_defaults(handler=cmd_process)
+
+
+def project_of(settings: Settings, path: str) -> str:
+    """The registered project containing `path`, or a clear error saying how to register it."""
+    roots = read_projects(HomeLayout(settings.home).projects)
+    return require_project(Path(path).absolute(), roots)
+
+
+def with_memory(settings: Settings, work: Callable[[MemoryClient], Awaitable[T]]) -> T:
+    layout = HomeLayout(settings.home)
+
+    async def run() -> T:
+        client = MemoryClient(
+            open_channel(target_of(layout.service_file("memory"))), load_token(layout.token)
+        )
+        try:
+            return await work(client)
+        finally:
+            await client.close()
+
+    return asyncio.run(run())
+
+
+def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
+    return {
+        "memory_id": m.memory_id,
+        "type": TYPE_NAMES.get(m.type, "?"),
+        "key": m.key,
+        "content": m.content,
+        "tags": list(m.tags),
+        "importance": round(m.importance, 2),
+        "source": SOURCE_NAMES.get(m.source, "?"),
+        "version": m.version,
+        "deleted": m.deleted,
+        "superseded_by": m.superseded_by or None,
+        "file_paths": list(m.file_paths),
+        "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
+    }
+
+
+def cmd_remember(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    if not 0.0 <= args.importance <= 1.0:
+        raise InvalidArgumentError("--importance must be between 0 and 1")
+    project = project_of(settings, args.project)
+    request = pb.RememberRequest(
+        project_id=project,
+        user_id=settings.user_id,
+        type=TYPES[args.type],
+        key=args.key,
+        content=args.content,
+        tags=args.tags,
+        importance=args.importance,
+    )
+    reply = with_memory(settings, lambda c: c.call(c.stub.Remember, request))
+    if args.json:
+        console.json({"memory": memory_row(reply.memory), "updated": reply.updated})
+    else:
+        verb = "Updated" if reply.updated else "Remembered"
+        console.line(f"{verb} {reply.memory.memory_id} ({args.type}, key {reply.memory.key})")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    project = project_of(settings, args.project)
+    request = pb.ForgetRequest(project_id=project, memory_id=args.memory_id, reason=args.reason)
+    reply = with_memory(settings, lambda c: c.call(c.stub.Forget, request))
+    if args.json:
+        console.json({"memory": memory_row(reply.memory)})
+    else:
+        console.line(f"Forgot {reply.memory.memory_id} (its history is kept: `sqrl history`)")
+    return 0
+
+
+def cmd_memories(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    project = project_of(settings, args.project)
+    request = pb.ListMemoriesRequest(
+        project_id=project,
+        types=[TYPES[t] for t in args.types],
+        include_deleted=args.deleted,
+        page_size=args.limit,
+        page_token=args.page_token,
+        source=SOURCES[args.source] if args.source else memory_pb2.MEMORY_SOURCE_UNSPECIFIED,
+    )
+    reply = with_memory(settings, lambda c: c.call(c.stub.ListMemories, request))
+    rows = [memory_row(m) for m in reply.memories]
+    if args.json:
+        console.json(
+            {"memories": rows, "total": reply.total_count, "next_page_token": reply.next_page_token}
+        )
+        return 0
+    console.table(
+        f"Memories of {project} ({len(rows)} of {reply.total_count})",
+        ["id", "type", "key", "content", "source", "imp."],
+        [
+            [
+                r["memory_id"],
+                r["type"],
+                r["key"],
+                r["content"][:100],
+                r["source"],
+                f"{r['importance']:.2f}",
+            ]
+            for r in rows
+        ],
+    )
+    if reply.next_page_token:
+        console.line(f"More: sqrl memories --page-token {reply.next_page_token}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    project = project_of(settings, args.project)
+    request = pb.GetMemoryHistoryRequest(project_id=project, memory_id=args.memory_id)
+    reply = with_memory(settings, lambda c: c.call(c.stub.GetMemoryHistory, request))
+    versions: list[dict[str, Any]] = [
+        {
+            "version": v.version,
+            "action": v.action,
+            "content": v.content,
+            "changed_at": v.changed_at.ToDatetime().isoformat() + "Z",
+            "reason": v.reason,
+            "source_event_ids": list(v.source_event_ids),
+            "superseded_by": v.superseded_by or None,
+        }
+        for v in reply.versions
+    ]
+    if args.json:
+        console.json({"memory": memory_row(reply.memory), "versions": versions})
+        return 0
+    console.line(
+        f"{reply.memory.memory_id}  {TYPE_NAMES.get(reply.memory.type)}  key {reply.memory.key}"
+    )
+    console.table(
+        "History (oldest first)",
+        ["v", "action", "when", "content", "reason", "events"],
+        [
+            [
+                str(v["version"]),
+                str(v["action"]),
+                str(v["changed_at"])[:19],
+                str(v["content"])[:90],
+                str(v["reason"])[:40],
+                str(len(v["source_event_ids"])),
+            ]
+            for v in versions
+        ],
+    )
+    return 0
+
+
+def cmd_process(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    project = project_of(settings, args.project)
+    request = pb.ProcessNowRequest(project_id=project, drain=True)
+    reply = with_memory(settings, lambda c: c.call(c.stub.ProcessNow, request, timeout=600))
+    if args.json:
+        console.json(
+            {
+                "events_processed": reply.events_processed,
+                "episodes_created": reply.episodes_created,
+                "memories_added": reply.memories_added,
+                "memories_updated": reply.memories_updated,
+                "memories_deleted": reply.memories_deleted,
+                "dead_lettered": reply.dead_lettered,
+            }
+        )
+    else:
+        console.line(
+            f"Processed {reply.events_processed} events into {reply.episodes_created} episodes: "
+            f"{reply.memories_added} memories added, {reply.memories_updated} updated, "
+            f"{reply.memories_deleted} superseded, {reply.dead_lettered} parked."
+        )
+    return 0

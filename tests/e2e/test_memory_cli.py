@@ -1,0 +1,77 @@
+"""Manual memory through the real `sqrl` against running services."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+Sqrl = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def services(sqrl: Sqrl, repo: Path) -> Iterator[None]:
+    assert sqrl("init", cwd=repo).returncode == 0
+    started = sqrl("up", "--detach")
+    assert started.returncode == 0, started.stderr
+    try:
+        yield
+    finally:
+        sqrl("down")
+
+
+def test_remember_list_history_forget(services: None, sqrl: Sqrl, repo: Path) -> None:
+    made = sqrl(
+        "remember",
+        "Run tests with `uv run pytest -q`.",
+        "--type",
+        "recipe",
+        "--key",
+        "recipe:test",
+        "--json",
+        cwd=repo,
+    )
+    assert made.returncode == 0, made.stderr
+    memory_id = json.loads(made.stdout)["memory"]["memory_id"]
+    fixed = sqrl(
+        "remember",
+        "Run tests with `uv run pytest -q -x`.",
+        "--type",
+        "recipe",
+        "--key",
+        "recipe:test",
+        "--json",
+        cwd=repo,
+    )
+    assert json.loads(fixed.stdout)["updated"] is True
+    listed = json.loads(sqrl("memories", "--json", cwd=repo).stdout)
+    assert [m["memory_id"] for m in listed["memories"]] == [memory_id]
+    assert listed["memories"][0]["source"] == "manual"
+    history = json.loads(sqrl("history", memory_id, "--json", cwd=repo).stdout)
+    assert [v["content"] for v in history["versions"]][-1].endswith("-x`.")
+    assert len(history["versions"]) == 2
+    gone = sqrl("forget", memory_id, cwd=repo)
+    assert gone.returncode == 0
+    assert json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"] == []
+    unknown = sqrl("forget", "mem_does_not_exist", cwd=repo)
+    assert unknown.returncode == 1 and unknown.stderr.startswith("sqrl: error:")
+
+
+def test_memory_commands_outside_a_project_say_how_to_register(
+    services: None, sqrl: Sqrl, tmp_path: Path
+) -> None:
+    result = sqrl("memories", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "sqrl init" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_memory_commands_with_services_down_fail_with_one_line(sqrl: Sqrl, repo: Path) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    result = sqrl("memories", cwd=repo)
+    assert result.returncode == 1
+    assert "sqrl up" in result.stderr and result.stderr.count("\n") == 1
