@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,7 +25,7 @@ def _fixture_events(path: Path, cwd: str) -> tuple[list[Event], SourceCursor]:
     parser = ClaudeFileParser(str(path))
     events: list[Event] = []
     offset = 0
-    inode = os.stat(path).st_ino
+    inode = path.stat().st_ino
     with path.open("rb") as fh:
         for line in fh:
             offset += len(line)
