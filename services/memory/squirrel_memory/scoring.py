@@ -1,0 +1,261 @@
+"""Hybrid relevance (BM25 + cosine fusion) and the spec's memory score; pure functions.
+
+score = 0.6*similarity + 0.2*importance + 0.1*recency + 0.1*path_match, every part in [0, 1],
+where `similarity` is the fused lexical + vector relevance.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+# (memory_id, score), higher = better, in any order. Lexical lists are BM25 relevance >= 0
+# (`SqliteStore.search_fts` returns FTS5's bm25() negated); vector lists are cosines.
+Hits = Sequence[tuple[str, float]]
+
+RRF_K = 60
+# Memories are durable facts: recency only breaks ties. After 60 days a memory keeps half its
+# recency credit, after a week 92 %, after a year 1.5 %.
+RECENCY_HALF_LIFE_DAYS = 60.0
+
+PATH_EXACT = 1.0
+PATH_IN_SCOPE = 0.75
+PATH_SAME_DIR = 0.5
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+@dataclass(frozen=True, slots=True)
+class FusionWeights:
+    """How much the lexical (BM25) and the vector (cosine) lists count in the fused relevance."""
+
+    lexical: float = 0.5
+    vector: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (_finite_non_negative(self.lexical) and _finite_non_negative(self.vector)):
+            raise ValueError("fusion weights must be finite and non-negative")
+        if self.lexical + self.vector <= 0:
+            raise ValueError("at least one fusion weight must be positive")
+
+    @property
+    def total(self) -> float:
+        """Sum of the weights."""
+        return self.lexical + self.vector
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreWeights:
+    """The spec's weights of the final memory score."""
+
+    similarity: float = 0.6
+    importance: float = 0.2
+    recency: float = 0.1
+    path_match: float = 0.1
+
+    def __post_init__(self) -> None:
+        parts = (self.similarity, self.importance, self.recency, self.path_match)
+        if not all(_finite_non_negative(p) for p in parts):
+            raise ValueError("score weights must be finite and non-negative")
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryScore:
+    """The final score and its parts (each in [0, 1]), kept for explaining a result."""
+
+    total: float
+    similarity: float
+    importance: float
+    recency: float
+    path_match: float
+
+
+def rank_fusion(
+    lexical: Hits, vector: Hits, weights: FusionWeights | None = None, *, k: int = RRF_K
+) -> dict[str, float]:
+    """Weighted reciprocal-rank fusion, scaled to [0, 1] (1 = first in every weighted list).
+
+    Ranks are 1-based by descending score; equal scores take the better rank in id order.
+    Only ranks count, so the top item scores high even when nothing is truly relevant: decide
+    abstention on `score_fusion` or on the raw cosine, not on this.
+    """
+    if k < 0:
+        raise ValueError("k must be non-negative")
+    w = weights or FusionWeights()
+    fused: dict[str, float] = {}
+    for hits, weight in ((lexical, w.lexical), (vector, w.vector)):
+        if weight == 0:
+            continue
+        for rank, memory_id in enumerate(_ranked_ids(hits), start=1):
+            fused[memory_id] = fused.get(memory_id, 0.0) + weight / (k + rank)
+    best = w.total / (k + 1)
+    return {memory_id: min(1.0, value / best) for memory_id, value in fused.items()}
+
+
+def score_fusion(
+    lexical: Hits,
+    vector: Hits,
+    weights: FusionWeights | None = None,
+    *,
+    lexical_saturation: float | None = None,
+) -> dict[str, float]:
+    """Weighted mean of normalised scores, in [0, 1]; an id missing from a list scores 0 there.
+
+    Cosines count as they are, clipped to [0, 1], so an unrelated query stays low. BM25
+    relevance is divided by the list's best (or, with `lexical_saturation=c`, mapped through
+    s / (s + c), which does not depend on the other hits). A list whose scores are all zero,
+    as FTS5 gives on tiny corpora, gives each of its items full credit: they all matched.
+    """
+    w = weights or FusionWeights()
+    lexical_norm = _normalised_lexical(lexical, lexical_saturation)
+    vector_norm = {m: _clip01(score) for m, score in _best_per_id(vector).items()}
+    fused: dict[str, float] = {}
+    for memory_id in lexical_norm.keys() | vector_norm.keys():
+        value = w.lexical * lexical_norm.get(memory_id, 0.0)
+        value += w.vector * vector_norm.get(memory_id, 0.0)
+        fused[memory_id] = _clip01(value / w.total)
+    return fused
+
+
+def recency_score(
+    updated_at: datetime, now: datetime, *, half_life_days: float = RECENCY_HALF_LIFE_DAYS
+) -> float:
+    """Exponential decay by age: 1.0 now (or in the future), 0.5 after one half-life."""
+    if not half_life_days > 0:
+        raise ValueError("half_life_days must be positive")
+    age_days = (_aware(now) - _aware(updated_at)).total_seconds() / 86_400
+    if age_days <= 0:
+        return 1.0
+    return math.exp(-math.log(2) * age_days / half_life_days)
+
+
+def recency_days(updated_at: datetime, now: datetime) -> int:
+    """Whole days since `updated_at` (0 for the future), as search results report it."""
+    return max(0, (_aware(now) - _aware(updated_at)).days)
+
+
+def path_match_score(
+    memory_paths: Iterable[str],
+    active_paths: Iterable[str] = (),
+    scope_paths: Iterable[str] = (),
+    *,
+    root: str | None = None,
+) -> float:
+    """How closely a memory's files touch the task's files, in [0, 1].
+
+    1.0  a memory file is an active file, or a scope path names it exactly;
+    0.75 a memory file lies under a scope directory or matches a scope glob (`*` crosses `/`),
+         or a memory path is a directory holding an active file;
+    0.5  a memory file shares its directory (not the repository root) with an active file;
+    0.0  otherwise. Absolute paths under `root` are compared relative to it.
+    """
+    memories = _clean_paths(memory_paths, root)
+    if not memories:
+        return 0.0
+    actives = _clean_paths(active_paths, root)
+    scopes = _clean_paths(scope_paths, root)
+    best = 0.0
+    for memory in memories:
+        for active in actives:
+            if memory == active:
+                return PATH_EXACT
+            if active.startswith(memory + "/"):
+                best = max(best, PATH_IN_SCOPE)
+            elif posixpath.dirname(memory) == posixpath.dirname(active) != "":
+                best = max(best, PATH_SAME_DIR)
+        for scope in scopes:
+            if _GLOB_CHARS & set(scope):
+                if fnmatch.fnmatchcase(memory, scope):
+                    best = max(best, PATH_IN_SCOPE)
+            elif memory == scope:
+                return PATH_EXACT
+            elif scope == "." or memory.startswith(scope + "/"):
+                best = max(best, PATH_IN_SCOPE)
+    return best
+
+
+def memory_score(
+    similarity: float,
+    importance: float,
+    recency: float,
+    path_match: float,
+    weights: ScoreWeights | None = None,
+) -> MemoryScore:
+    """The spec's weighted sum; every part is clipped to [0, 1] (NaN counts as 0)."""
+    w = weights or ScoreWeights()
+    parts = [_clip01(p) for p in (similarity, importance, recency, path_match)]
+    total = (
+        w.similarity * parts[0]
+        + w.importance * parts[1]
+        + w.recency * parts[2]
+        + w.path_match * parts[3]
+    )
+    return MemoryScore(total, parts[0], parts[1], parts[2], parts[3])
+
+
+def _ranked_ids(hits: Hits) -> list[str]:
+    best = _best_per_id(hits)
+    return sorted(best, key=lambda memory_id: (-best[memory_id], memory_id))
+
+
+def _best_per_id(hits: Hits) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for memory_id, score in hits:
+        value = _finite_or_zero(score)
+        if memory_id not in best or value > best[memory_id]:
+            best[memory_id] = value
+    return best
+
+
+def _normalised_lexical(hits: Hits, saturation: float | None) -> Mapping[str, float]:
+    best = {m: max(0.0, s) for m, s in _best_per_id(hits).items()}
+    if not best:
+        return {}
+    if saturation is not None:
+        if not saturation > 0:
+            raise ValueError("lexical_saturation must be positive")
+        return {m: s / (s + saturation) for m, s in best.items()}
+    top = max(best.values())
+    if top <= 0:
+        return dict.fromkeys(best, 1.0)
+    return {m: s / top for m, s in best.items()}
+
+
+def _clean_paths(paths: Iterable[str], root: str | None) -> list[str]:
+    prefix = None
+    if root:
+        prefix = posixpath.normpath(root.replace("\\", "/")).rstrip("/") + "/"
+    cleaned: list[str] = []
+    for raw in paths:
+        if not isinstance(raw, str):
+            continue
+        path = raw.strip().replace("\\", "/")
+        if not path or "\x00" in path:
+            continue
+        path = posixpath.normpath(path)
+        if prefix and (path + "/").startswith(prefix):
+            path = posixpath.normpath(path[len(prefix) :] or ".")
+        cleaned.append(path)
+    return cleaned
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _finite_or_zero(value: float) -> float:
+    number = float(value)
+    return number if math.isfinite(number) else 0.0
+
+
+def _finite_non_negative(value: float) -> bool:
+    return math.isfinite(value) and value >= 0
+
+
+def _clip01(value: float) -> float:
+    number = _finite_or_zero(value)
+    return min(1.0, max(0.0, number))

