@@ -1,0 +1,418 @@
+"""Secret redaction: provider keys, private keys, tokens, passwords and private spans removed."""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+REDACTED_PREFIX: Final = "[REDACTED:"
+
+
+def placeholder(kind: str) -> str:
+    """The text that replaces one secret of the given kind."""
+    return f"{REDACTED_PREFIX}{kind}]"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One precompiled pattern; it runs only when one of its cheap literal hints is in the text.
+
+    Patterns start with a literal so the regex engine can skip ahead quickly; the check that a
+    token does not start in the middle of a longer word is done on the match instead.
+    """
+
+    kind: str
+    pattern: re.Pattern[str]
+    hints: tuple[str, ...]
+    # Group whose span is replaced (0 = whole match); text around it is kept.
+    group: int = 0
+    # Require that no token character comes just before the match.
+    boundary: bool = True
+
+
+def _rule(kind: str, regex: str, *hints: str, group: int = 0, boundary: bool = True) -> _Rule:
+    return _Rule(kind, re.compile(regex, re.DOTALL), hints, group, boundary)
+
+
+_TOKEN_CHARS: Final = frozenset(string.ascii_letters + string.digits + "_-")
+_E = r"(?![A-Za-z0-9_-])"  # end of a token
+
+# Spans that are removed entirely (with their content), before anything else runs.
+_PRIVATE_SPAN: Final = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
+
+# Specific provider formats first, then structural secrets. Case-sensitive, run on the text.
+_RULES: Final[tuple[_Rule, ...]] = (
+    _rule(
+        "private_key",
+        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----.*?"
+        r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+        "PRIVATE KEY",
+        boundary=False,
+    ),
+    _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}", "sk-ant-"),
+    _rule("openrouter_key", r"sk-or-(?:v\d+-)?[A-Za-z0-9_-]{20,}", "sk-or-"),
+    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", "sk-"),
+    _rule(
+        "aws_access_key",
+        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        "AKIA",
+        "ASIA",
+        "ABIA",
+        "ACCA",
+        "A3T",
+    ),
+    _rule("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}" + _E, "gh"),
+    _rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}", "github_pat_"),
+    _rule("gitlab_token", r"gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}", "gl"),
+    _rule("slack_token", r"xox[abposr]-[A-Za-z0-9-]{10,}", "xox"),
+    _rule("slack_token", r"xapp-\d-[A-Za-z0-9-]{10,}", "xapp-"),
+    _rule(
+        "slack_webhook",
+        r"hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+",
+        "hooks.slack.com",
+        boundary=False,
+    ),
+    _rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}" + _E, "AIza"),
+    _rule("google_oauth_secret", r"GOCSPX-[A-Za-z0-9_-]{20,}", "GOCSPX-"),
+    _rule("google_oauth_token", r"ya29\.[A-Za-z0-9_-]{20,}", "ya29."),
+    _rule("stripe_key", r"[spr]k_(?:live|test)_[A-Za-z0-9]{16,}", "_live_", "_test_"),
+    _rule("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{20,}", "whsec_"),
+    _rule("npm_token", r"npm_[A-Za-z0-9]{36}" + _E, "npm_"),
+    _rule("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", "pypi-"),
+    _rule("huggingface_token", r"hf_[A-Za-z0-9]{30,}" + _E, "hf_"),
+    _rule("supabase_token", r"sbp_[a-f0-9]{40}" + _E, "sbp_"),
+    _rule("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}" + _E, "_v1_"),
+    _rule("groq_key", r"gsk_[A-Za-z0-9]{40,}" + _E, "gsk_"),
+    _rule("xai_key", r"xai-[A-Za-z0-9]{40,}" + _E, "xai-"),
+    _rule("sendgrid_key", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}", "SG."),
+    _rule("shopify_token", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _E, "shp"),
+    _rule(
+        "telegram_bot_token",
+        r":AA[A-Za-z0-9_-]{30,}",
+        ":AA",
+        boundary=False,
+    ),
+    _rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", "eyJ"),
+    _rule(
+        "url_password",
+        r"://[^\s:/?#@\"'<>]+:((?!\[REDACTED)[^\s/?#@\"'<>]+)@",
+        "://",
+        group=1,
+        boundary=False,
+    ),
+    _rule("bearer_token", r"[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)", "earer", group=1),
+)
+
+# Case-insensitive context rules run on the lower-cased text; their spans map back 1:1.
+_AUTHORIZATION: Final = re.compile(
+    r"authorization\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?:bearer|basic|token|digest)[ \t]+"
+    r"([a-z0-9._~+/=-]{8,})"
+)
+_FLAG: Final = re.compile(
+    r"--?(?:password|passwd|token|api-key|apikey|secret|access-key|client-secret|auth-token)"
+    r"(?:=|[ \t]+)(\"[^\"\n]{1,512}\"|'[^'\n]{1,512}'|(?!\[redacted)[^\s\"']{1,512})"
+)
+_SENSITIVE_NAME: Final = (
+    r"(?:secret|passw(?:or)?d|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|(?<=[_.-])pass(?![a-z]))"
+)
+# A name that says its value is a secret (`.env` keys, JSON/YAML keys, Python/JS variables).
+# `token` counts only at the end of a name: `GITHUB_TOKEN`, `authToken`, not `token_count`.
+_SECRET_KEY: Final = re.compile(
+    r"(?i)[A-Za-z0-9_.-]{0,64}?(?:" + _SENSITIVE_NAME + r"[A-Za-z0-9_.-]{0,64}|token)"
+)
+_FLAG_GLUE: Final = frozenset(string.ascii_lowercase + string.digits + "-_")
+_AWS_SECRET_NAME: Final = re.compile(r"aws_?secret|secret_?access_?key")
+_NAME_KEYWORDS: Final = ("secret", "pass", "key", "token", "credential")
+_NAME_CHARS: Final = frozenset(string.ascii_lowercase + string.digits + "_.-")
+_ASSIGNMENT_TAIL: Final = re.compile(
+    r"[a-z0-9_.-]{0,64}(\\?[\"']?[ \t]*(?::=|[:=])[ \t]*)"
+    r"(?:(\\?\")((?:(?!\\?\").){1,512}?)\\?\"|(')([^'\n]{1,512})'|"
+    r"((?!\[redacted)[^\s\"'`,;&)}\]<>]{1,512}))"
+)
+_MAX_NAME: Final = 64
+
+_NOT_SECRET_VALUES: Final = frozenset(
+    {
+        "none", "null", "nil", "true", "false", "undefined", "str", "string", "int", "bytes",
+        "bool", "optional", "any", "required", "secret", "password", "token", "redacted", "xxx",
+        "env", "os", "self", "this", "input", "prompt", "getpass", "str|none", "secretstr",
+        "[]", "{}", "-", "inherit",
+    }
+)  # fmt: skip
+_CODE_LIKE: Final = re.compile(
+    r"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|.*[()\[\]{}].*|\$.*|%.*|<.*>|\*+"
+    r"|[A-Za-z_][A-Za-z0-9_]*\|.*)"
+)
+_CODE_IDENTIFIER: Final = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+[A-Z]*")
+_VERSION: Final = re.compile(r"[~^<>=v]*\d+(?:\.\d+)+[A-Za-z0-9.+-]*")
+_TEMPLATE: Final = re.compile(r"\$\{.*\}|\$[A-Za-z_]+|\{\{.*\}\}|<[^>]*>|\*+|%s|%\(.*\)s")
+_TOKEN_IN_NAME: Final = re.compile(r"(?i)token|key|credential")
+
+# High-entropy runs: long base64/base64url/hex-ish tokens that no specific rule caught.
+_CANDIDATE: Final = re.compile(r"[A-Za-z0-9+/_=.-]{32,}")
+_HEX_LIKE: Final = re.compile(r"[0-9a-fA-F-]+")
+_SEPARATOR: Final = re.compile(r"[-_/.]")
+_WORD: Final = re.compile(r"[A-Z]?[a-z]{3,}")
+_ID_PREFIXES: Final = (
+    "toolu_", "srvtoolu_", "msg_", "req_", "call_", "resp_", "fc_", "rs_", "chatcmpl-", "file_",
+    "batch_", "run_", "thread_", "asst_", "sha256-", "sha512-", "sha1-",
+)  # fmt: skip
+_MIN_ENTROPY_LEN: Final = 32
+_ENTROPY_BITS: Final = 3.8
+_MAX_WORD_COVERAGE: Final = 0.5
+_MIN_DIGIT_SHARE: Final = 0.15
+_MIN_PIECE: Final = 16
+_ENTROPY_SAMPLE: Final = 4096
+_MIN_SECRET_LEN: Final = 6  # shorter text cannot hold anything redact() looks for
+
+# Keys whose string values are identifiers: never scanned for high-entropy runs.
+_ID_KEYS: Final = frozenset(
+    {
+        "id", "uuid", "tool_use_id", "session_id", "sessionid", "parent_uuid", "parentuuid",
+        "request_id", "requestid", "message_id", "call_id", "sha", "hash", "agent_id",
+        "thread_id", "event_id", "signature",
+    }
+)  # fmt: skip
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character of `text` (0.0 for empty text)."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def looks_random(token: str) -> bool:
+    """True when `token` looks like a random secret rather than a hash, id, path or identifier.
+
+    Pure hex (git SHAs, digests, UUIDs) is never flagged; neither are dotted or slashed paths made
+    of short pieces, identifiers built from words, or runs without digits.
+    """
+    # Very long runs are judged on a prefix: a megabyte of base64 needs no full census.
+    core = token[:_ENTROPY_SAMPLE].rstrip("=")
+    if len(core) < _MIN_ENTROPY_LEN or _HEX_LIKE.fullmatch(core):
+        return False
+    if core.startswith(_ID_PREFIXES) or core[0] in "/.~":
+        return False
+    long_pieces = [piece for piece in _SEPARATOR.split(core) if len(piece) >= _MIN_PIECE]
+    if not long_pieces or all(_HEX_LIKE.fullmatch(piece) for piece in long_pieces):
+        return False  # short words joined up, or hashes with a prefix (`sha256.…`, `z_<hex>_x`)
+    digits = sum(ch.isdigit() for ch in core)
+    if digits == 0:
+        return False
+    has_upper = any(ch.isupper() for ch in core)
+    has_lower = any(ch.islower() for ch in core)
+    if has_upper and has_lower:
+        covered = sum(len(m.group()) for m in _WORD.finditer(core))
+        if covered / len(core) > _MAX_WORD_COVERAGE:
+            return False
+    elif digits / len(core) < _MIN_DIGIT_SHARE:
+        return False
+    return shannon_entropy(core) >= _ENTROPY_BITS
+
+
+def _is_placeholder_value(name: str, value: str, *, quoted: bool) -> bool:
+    """True for values that are not secrets: empty, already redacted, templates, code, counts."""
+    stripped = value.strip()
+    if not stripped or stripped.lower().startswith(REDACTED_PREFIX.lower()):
+        return True
+    if stripped.lower() in _NOT_SECRET_VALUES:
+        return True
+    if _VERSION.fullmatch(stripped):
+        return True
+    if quoted:
+        return bool(_TEMPLATE.fullmatch(stripped))
+    if _CODE_LIKE.fullmatch(stripped) or _CODE_IDENTIFIER.fullmatch(stripped):
+        return True
+    # `max_tokens=500`, `key_count: 3`: numbers under a token/key name are counts, not secrets.
+    return stripped.isdigit() and bool(_TOKEN_IN_NAME.search(name))
+
+
+_Span = tuple[int, int, str]  # start, end, replacement
+
+
+def _provider_replacer(rule: _Rule, counter: list[int]) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        whole = match.group(0)
+        start = match.start()
+        if rule.boundary and start > 0 and match.string[start - 1] in _TOKEN_CHARS:
+            return whole
+        counter[0] += 1
+        if rule.group == 0:
+            return placeholder(rule.kind)
+        inner_start = match.start(rule.group) - start
+        inner_end = match.end(rule.group) - start
+        return whole[:inner_start] + placeholder(rule.kind) + whole[inner_end:]
+
+    return replace
+
+
+def _assignment_spans(text: str, lowered: str) -> list[_Span]:
+    """Values of `NAME=value` / `"name": "value"` / `name: value` where NAME says secret."""
+    hits: list[int] = []
+    for keyword in _NAME_KEYWORDS:
+        at = lowered.find(keyword)
+        while at != -1:
+            hits.append(at)
+            at = lowered.find(keyword, at + 1)
+    spans: list[_Span] = []
+    done_until = -1
+    for at in sorted(set(hits)):
+        if at < done_until:
+            continue
+        name_start = at
+        while (
+            name_start > 0
+            and at - name_start < _MAX_NAME
+            and lowered[name_start - 1] in (_NAME_CHARS)
+        ):
+            name_start -= 1
+        match = _ASSIGNMENT_TAIL.match(lowered, at)
+        if match is None:
+            continue
+        name = lowered[name_start : match.start(1)]
+        if not _SECRET_KEY.fullmatch(name):
+            continue
+        done_until = match.end()
+        spaced = match.group(1)[:1].isspace()
+        for group, quoted in ((3, True), (5, True), (6, False)):
+            if match.group(group) is None:
+                continue
+            start, end = match.span(group)
+            value = text[start:end]
+            if _is_placeholder_value(name, value, quoted=quoted):
+                break
+            if spaced and not quoted and value.isidentifier():
+                break  # `password = user_input`: code assigning a variable
+
+            kind = "aws_secret_key" if _AWS_SECRET_NAME.search(name) else "secret_assignment"
+            spans.append((start, end, placeholder(kind)))
+            break
+    return spans
+
+
+def _context_spans(text: str, lowered: str) -> list[_Span]:
+    """Spans found case-insensitively: authorization headers, assignments, secret flags."""
+    spans: list[_Span] = []
+    if "authorization" in lowered:
+        spans.extend(
+            (m.start(1), m.end(1), placeholder("authorization_header"))
+            for m in _AUTHORIZATION.finditer(lowered)
+        )
+    spans.extend(_assignment_spans(text, lowered))
+    if "-" in lowered:
+        for m in _FLAG.finditer(lowered):
+            if m.start() > 0 and lowered[m.start() - 1] in _FLAG_GLUE:
+                continue  # `per-token` or `10k-token` in prose, not a flag
+            start, end = m.span(1)
+            raw = text[start:end]
+            value = raw.strip("\"'")
+            if not _is_placeholder_value(m.group(0), value, quoted=value != raw):
+                spans.append((start, end, placeholder("secret_flag")))
+    return spans
+
+
+def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
+    """Replace non-overlapping spans (the first found wins an overlap)."""
+    if not spans:
+        return text, 0
+    pieces: list[str] = []
+    position = 0
+    applied = 0
+    for start, end, replacement in sorted(spans, key=lambda span: span[0]):
+        if start < position:
+            continue
+        pieces.append(text[position:start])
+        pieces.append(replacement)
+        position = end
+        applied += 1
+    pieces.append(text[position:])
+    return "".join(pieces), applied
+
+
+def _entropy_replacer(counter: list[int]) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        # `--flag=value` or `key=value`: judge (and replace) only the value.
+        split = token.rstrip("=").rfind("=") + 1
+        if not looks_random(token[split:]):
+            return token
+        counter[0] += 1
+        return token[:split] + placeholder("high_entropy")
+
+    return replace
+
+
+def _lower_aligned(text: str) -> str:
+    """Lower-case `text` keeping every character at its index (ASCII-only folding if needed)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
+
+
+def redact(text: str, *, entropy: bool = True) -> tuple[str, int]:
+    """Replace secrets in `text` with `[REDACTED:<kind>]` and drop `<private>…</private>` spans.
+
+    Returns the cleaned text and how many secrets or spans were removed. `entropy=False` skips the
+    high-entropy detector (for values known to be identifiers).
+    """
+    if len(text) < _MIN_SECRET_LEN:
+        return text, 0
+    counter = [0]
+    lowered = _lower_aligned(text)
+    if "private>" in lowered:
+        text, dropped = _PRIVATE_SPAN.subn("", text)
+        counter[0] += dropped
+    before = counter[0]
+    for rule in _RULES:
+        if any(hint in text for hint in rule.hints):
+            text = rule.pattern.sub(_provider_replacer(rule, counter), text)
+    if counter[0] != before or len(lowered) != len(text):
+        lowered = _lower_aligned(text)
+    text, applied = _apply_spans(text, _context_spans(text, lowered))
+    counter[0] += applied
+    if entropy and len(text) >= _MIN_ENTROPY_LEN:
+        text = _CANDIDATE.sub(_entropy_replacer(counter), text)
+    return text, counter[0]
+
+
+def redact_value(value: Any, *, key: str | None = None) -> tuple[Any, int]:
+    """Redact every string inside a JSON-like value (dicts, lists, tuples); returns a new value.
+
+    A string stored under a secret-looking key (`password`, `api_key`, `AWS_SECRET_ACCESS_KEY`…) is
+    replaced whole; strings under identifier keys (`id`, `tool_use_id`, `sha`…) skip the
+    high-entropy detector. Keys themselves are kept. `key` is the name the value is stored under.
+    """
+    if isinstance(value, str):
+        if (
+            key is not None
+            and _SECRET_KEY.fullmatch(key)
+            and not _is_placeholder_value(key, value, quoted=True)
+        ):
+            return placeholder("secret_assignment"), 1
+        return redact(value, entropy=key is None or key.lower() not in _ID_KEYS)
+    if isinstance(value, dict):
+        total = 0
+        out: dict[Any, Any] = {}
+        for item_key, item in value.items():
+            cleaned, count = redact_value(item, key=item_key if isinstance(item_key, str) else None)
+            out[item_key] = cleaned
+            total += count
+        return out, total
+    if isinstance(value, list | tuple):
+        total = 0
+        items: list[Any] = []
+        for item in value:
+            cleaned, count = redact_value(item, key=key)
+            items.append(cleaned)
+            total += count
+        return (tuple(items) if isinstance(value, tuple) else items), total
+    return value, 0

@@ -1,0 +1,97 @@
+"""Delivery of event batches to the memory service: the `Sink` contract and retry with backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import structlog
+
+from squirrel_core.events import Event, SourceCursor
+
+log = structlog.get_logger()
+
+T = TypeVar("T")
+
+
+class SinkUnavailableError(ConnectionError):
+    """The sink cannot take deliveries right now; the batch is kept and retried."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryResult:
+    """What the sink did with one delivery: new events, known duplicates, and invalid ones."""
+
+    accepted: int
+    duplicates: int
+    rejected: int
+
+
+class Sink(Protocol):
+    """Where batches go. Memory commits a delivery's cursors in the same transaction as its events.
+
+    `deliver` is all-or-nothing per call: on success the events and cursors are durable; on an
+    exception nothing of the call was kept.
+    """
+
+    async def deliver(
+        self, project_id: str, events: Sequence[Event], cursors: Sequence[SourceCursor]
+    ) -> DeliveryResult: ...
+
+    async def load_cursors(self) -> dict[str, list[SourceCursor]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Exponential backoff with a cap and full jitter on the upper half."""
+
+    initial_s: float = 0.2
+    maximum_s: float = 30.0
+    factor: float = 2.0
+
+    def delays(self) -> Iterator[float]:
+        """Endless delays: initial, initial·factor, … capped at maximum, each jittered ±25 %."""
+        delay = self.initial_s
+        while True:
+            yield delay * random.uniform(0.75, 1.0)
+            delay = min(delay * self.factor, self.maximum_s)
+
+
+async def call_with_retry(
+    attempt: Callable[[], Awaitable[T]],
+    backoff: Backoff,
+    *,
+    stopping: asyncio.Event,
+    on_failure: Callable[[BaseException], None] | None = None,
+    what: str = "delivery",
+) -> T | None:
+    """Run `attempt` until it succeeds, sleeping with backoff between failures.
+
+    Every `Exception` counts as a transient failure (nothing is ever dropped); returns None only
+    when `stopping` is set before a success.
+    """
+    delays = backoff.delays()
+    failures = 0
+    while not stopping.is_set():
+        try:
+            return await attempt()
+        except Exception as error:  # any failure keeps the batch and retries
+            failures += 1
+            if on_failure is not None:
+                on_failure(error)
+            delay = next(delays)
+            log.warning(
+                "sink_call_failed",
+                what=what,
+                error_type=type(error).__name__,
+                failures=failures,
+                retry_in_ms=round(delay * 1000),
+            )
+        try:
+            await asyncio.wait_for(stopping.wait(), timeout=delay)
+        except TimeoutError:
+            continue
+    return None

@@ -1,0 +1,928 @@
+"""The ingest engine: find transcripts, read new lines, parse, redact, route, batch, deliver."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import functools
+import os
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import structlog
+
+from squirrel_core.events import Event, EventOrigin, SourceCursor, SourceTool
+from squirrel_core.redaction import redact_value
+from squirrel_ingest.batcher import Batcher
+from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
+from squirrel_ingest.routing import ProjectRouter
+from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
+from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
+
+log = structlog.get_logger()
+
+PARSER_STATE_KEY = "parser_state"
+_PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
+DOCUMENT_KEY = "document"
+GIT_SHA_KEY = "sha"
+
+
+class LineParser(Protocol):
+    """A stateful parser of one append-only transcript file, fed one complete line at a time."""
+
+    @property
+    def skipped(self) -> Mapping[str, int]: ...
+
+    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]: ...
+
+
+@runtime_checkable
+class DocumentParser(Protocol):
+    """A parser of a file rewritten whole on each update (Gemini CLI's legacy `session-*.json`)."""
+
+    @property
+    def skipped(self) -> Mapping[str, int]: ...
+
+    def parse_document(self, data: bytes, origin: EventOrigin) -> list[Event]: ...
+
+
+@runtime_checkable
+class StatefulParser(Protocol):
+    """A parser whose memory (e.g. tool calls awaiting results) can travel in a cursor's `extra`."""
+
+    def export_state(self) -> dict[str, Any]: ...
+
+    def restore_state(self, state: dict[str, Any]) -> None: ...
+
+
+ParserFactory = Callable[[Path, SourceTool], "LineParser | DocumentParser | None"]
+"""Returns a fresh parser for a file under a root of the given source, or None to ignore it."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    """Limits and timings of the engine (the `[ingest]` settings section feeds these)."""
+
+    batch_events: int = 500
+    batch_age_s: float = 1.0
+    buffer_events: int = 20_000
+    rescan_interval_s: float = 60.0
+    git_poll_interval_s: float = 60.0
+    max_line_bytes: int = 5 * 1024 * 1024
+    read_chunk_bytes: int = 1024 * 1024
+    max_read_bytes: int = 8 * 1024 * 1024
+    max_document_bytes: int = 64 * 1024 * 1024
+    backoff: Backoff = field(default_factory=Backoff)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceCounters:
+    """Counters of one source since start.
+
+    Duplicates and rejections are reported by the sink per delivery; a delivery that mixes
+    sources has them counted under the source with most events in it.
+    """
+
+    files_seen: int = 0
+    lines_read: int = 0
+    bytes_read: int = 0
+    events_produced: int = 0
+    events_delivered: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    redactions: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class IngestStatus:
+    """Counters for `sqrl status`; ids, paths of unregistered projects and counts, never text."""
+
+    running: bool
+    sources: dict[SourceTool, SourceCounters]
+    buffered_events: int
+    unregistered_projects: dict[str, int]
+    unregistered_records: int
+    records_without_cwd: int
+    delivery_failures: int
+    last_delivery_error: str | None
+    last_delivery_at: datetime | None
+    files_tracked: int
+    files_missing: int
+    resets: dict[str, int]
+    events_already_delivered: int
+
+    @property
+    def lines_read(self) -> int:
+        """Lines read over every source."""
+        return sum(c.lines_read for c in self.sources.values())
+
+    @property
+    def events_produced(self) -> int:
+        """Events parsed over every source."""
+        return sum(c.events_produced for c in self.sources.values())
+
+    @property
+    def events_delivered(self) -> int:
+        """Events handed to the sink over every source."""
+        return sum(c.events_delivered for c in self.sources.values())
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Skipped records by reason over every source."""
+        total: Counter[str] = Counter()
+        for counters in self.sources.values():
+            total.update(counters.skipped)
+        return dict(total)
+
+    @property
+    def redactions(self) -> dict[str, int]:
+        """Redactions per source (sources with none left out)."""
+        return {s.value: c.redactions for s, c in self.sources.items() if c.redactions}
+
+
+@dataclass(frozen=True, slots=True)
+class ScanProgress:
+    """Progress of `scan_once` (a backlog import or a rescan), counted from its start."""
+
+    files_total: int = 0
+    files_done: int = 0
+    lines: int = 0
+    events: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    redactions: int = 0
+    bytes_read: int = 0
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WatchedRoot:
+    """One configured root: whether it exists and how many transcript files it holds."""
+
+    source_tool: SourceTool
+    root: str
+    exists: bool
+    files: int
+
+
+@dataclass(slots=True)
+class _File:
+    path: Path
+    key: str
+    source: SourceTool
+    parser: LineParser | DocumentParser
+    position: FilePosition | None = None
+    seen: tuple[int, int, int] | None = None  # (inode, size, mtime_ns) after the last full read
+
+
+@dataclass(slots=True)
+class _Pass:
+    """What one read of one file produced (computed off the event loop)."""
+
+    events: list[Event] = field(default_factory=list)
+    cursor: SourceCursor | None = None
+    lines: int = 0
+    bytes: int = 0
+    redactions: int = 0
+    oversized: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    reset: ResetReason | None = None
+    missing: bool = False
+    at_end: bool = True
+
+
+class IngestEngine:
+    """Reads every transcript under the roots and delivers each event exactly once per project.
+
+    Read positions are per file; each project's delivered position for a file travels with its
+    events to the sink, which commits both together. A file resumes at the lowest position any
+    registered project has for it, and an event is given to a project only past that project's
+    own position, so a crash between two projects' deliveries, or a project registered later,
+    neither loses nor repeats events.
+    """
+
+    def __init__(
+        self,
+        roots: Mapping[SourceTool, Sequence[Path]],
+        projects: ProjectRouter,
+        sink: Sink,
+        parser_factory: ParserFactory,
+        settings: EngineSettings | None = None,
+        *,
+        git_poller: GitPoller | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._roots = {source: tuple(Path(p) for p in paths) for source, paths in roots.items()}
+        self._router = projects
+        self._sink = sink
+        self._factory = parser_factory
+        self._settings = settings or EngineSettings()
+        self._git = git_poller
+        self._clock = clock
+        self._batcher = Batcher(
+            max_batch_events=self._settings.batch_events,
+            max_age_s=self._settings.batch_age_s,
+            max_buffered_events=self._settings.buffer_events,
+            clock=clock,
+        )
+        self._files: dict[Path, _File] = {}
+        self._ignored: set[Path] = set()
+        self._floors: dict[str, dict[str, SourceCursor]] = {}
+        self._floors_loaded = False
+        self._git_heads: dict[str, str] = {}
+        self._read_lock = asyncio.Lock()
+        self._flush_lock = asyncio.Lock()
+        self._stopping = asyncio.Event()
+        self._flush_wanted = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._queue: ChangeQueue | None = None
+        self._watcher: RootWatcher | None = None
+        self._counts: Counter[str] = Counter()
+        self._per_source: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
+        self._skipped: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
+        self._resets: Counter[str] = Counter()
+        self._last_error: str | None = None
+        self._last_delivery_at: datetime | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the stored cursors, then watch the roots and deliver in the background."""
+        if self._tasks:
+            return
+        self._stopping.clear()
+        loop = asyncio.get_running_loop()
+        self._queue = ChangeQueue(loop)
+        self._watcher = RootWatcher([r for rs in self._roots.values() for r in rs], self._queue)
+        self._tasks = [
+            asyncio.create_task(self._run_reader(), name="ingest-reader"),
+            asyncio.create_task(self._run_flusher(), name="ingest-flusher"),
+        ]
+        log.info("ingest_started", roots=sum(len(r) for r in self._roots.values()))
+
+    async def stop(self, flush_timeout_s: float = 5.0) -> None:
+        """Stop reading, try a last flush for up to `flush_timeout_s`, then stop everything.
+
+        Lines read but not delivered are simply read again on the next start.
+        """
+        if not self._tasks:
+            return
+        reader, *others = self._tasks
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.flush(), timeout=flush_timeout_s)
+        self._stopping.set()
+        self._flush_wanted.set()
+        self._drained.set()
+        tasks, self._tasks = others, []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._watcher is not None:
+            await asyncio.to_thread(self._watcher.stop)
+        log.info("ingest_stopped", buffered=self._batcher.buffered_events)
+
+    async def scan_once(
+        self,
+        sources: Collection[SourceTool] | None = None,
+        on_progress: Callable[[ScanProgress], None] | None = None,
+    ) -> ScanProgress:
+        """Read every file under the roots (of `sources`, default all) to its end, poll git,
+        and deliver it all: the backlog import, also the `Rescan` RPC.
+
+        `on_progress` is called after each file and once more, with `done`, after delivery.
+        """
+        await self._ensure_floors()
+        wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT}
+        paths = await asyncio.to_thread(self._walk_roots, wanted)
+        baseline = self._totals()
+
+        def progress(files_done: int, *, done: bool = False) -> ScanProgress:
+            now = self._totals()
+            delta = {key: now[key] - baseline[key] for key in now}
+            return ScanProgress(
+                files_total=len(paths),
+                files_done=files_done,
+                lines=delta["lines"],
+                events=delta["events"],
+                duplicates=delta["duplicates"],
+                rejected=delta["rejected"],
+                redactions=delta["redactions"],
+                bytes_read=delta["bytes"],
+                done=done,
+            )
+
+        for done_count, path in enumerate(paths, start=1):
+            await self._read_paths([path], force=True)
+            if on_progress is not None:
+                on_progress(progress(done_count))
+        if self._git is not None and SourceTool.GIT in wanted:
+            await self._poll_git()
+        await self.flush()
+        final = progress(len(paths), done=True)
+        if on_progress is not None:
+            on_progress(final)
+        return final
+
+    def _totals(self) -> dict[str, int]:
+        return {key: sum(c[key] for c in self._per_source.values()) for key in _PROGRESS_KEYS}
+
+    async def update_projects(self, roots: Iterable[str | os.PathLike[str]]) -> None:
+        """Use a new set of registered projects; a new project gets every past event once."""
+        await self.flush()
+        async with self._read_lock:
+            before = self._router.project_ids
+            self._router.replace(roots)
+            added = self._router.project_ids - before
+            if not added:
+                return
+            stored = await self._load_cursors()
+            for project_id in added:
+                self._floors[project_id] = {c.path: c for c in stored.get(project_id, [])}
+            for tracked in self._files.values():
+                self._rewind_for(tracked, added)
+        if self._queue is not None:
+            for path in self._files:
+                self._queue.put(path)
+        log.info("projects_updated", projects=len(self._router.project_ids), added=len(added))
+
+    def status(self) -> IngestStatus:
+        """A snapshot of the counters."""
+        files_seen = Counter(tracked.source for tracked in self._files.values())
+        sources = {
+            source: SourceCounters(
+                files_seen=files_seen[source],
+                lines_read=counts["lines"],
+                bytes_read=counts["bytes"],
+                events_produced=counts["events"],
+                events_delivered=counts["delivered"],
+                duplicates=counts["duplicates"],
+                rejected=counts["rejected"],
+                redactions=counts["redactions"],
+                skipped={k: v for k, v in self._skipped[source].items() if v > 0},
+            )
+            for source in {*self._roots, *self._per_source, *files_seen}
+            for counts in (self._per_source[source],)
+        }
+        return IngestStatus(
+            running=bool(self._tasks),
+            sources=sources,
+            buffered_events=self._batcher.buffered_events,
+            unregistered_projects=dict(self._router.unregistered),
+            unregistered_records=self._router.unregistered_records,
+            records_without_cwd=self._router.records_without_cwd,
+            delivery_failures=self._counts["delivery_failures"],
+            last_delivery_error=self._last_error,
+            last_delivery_at=self._last_delivery_at,
+            files_tracked=len(self._files),
+            files_missing=self._counts["files_missing"],
+            resets=dict(self._resets),
+            events_already_delivered=self._counts["already_delivered"],
+        )
+
+    def watched_sources(self) -> list[WatchedRoot]:
+        """Every configured root, whether it exists, and the transcript files found under it."""
+        roots: list[WatchedRoot] = []
+        for source, paths in self._roots.items():
+            for root in paths:
+                files = sum(1 for path in self._files if path.is_relative_to(root))
+                roots.append(WatchedRoot(source, str(root), root.is_dir(), files))
+        return roots
+
+    # -- background tasks ------------------------------------------------------------------
+
+    async def _run_reader(self) -> None:
+        assert self._queue is not None and self._watcher is not None
+        await self._ensure_floors()
+        next_rescan = 0.0
+        next_git = 0.0
+        while not self._stopping.is_set():
+            try:
+                next_rescan, next_git = await self._reader_pass(next_rescan, next_git)
+            except Exception as error:  # keep ingesting; the next rescan retries everything
+                log.error("reader_pass_failed", error_type=type(error).__name__)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), timeout=1.0)
+
+    async def _reader_pass(self, next_rescan: float, next_git: float) -> tuple[float, float]:
+        """One turn of the reader: rescan and poll git when due, then handle watched changes."""
+        assert self._queue is not None and self._watcher is not None
+        now = self._clock()
+        if now >= next_rescan:
+            await asyncio.to_thread(self._watcher.sync)
+            found = await asyncio.to_thread(self._walk_roots, set(self._roots))
+            vanished = set(self._files).difference(found)  # e.g. a folder moved away
+            await self._read_paths([*found, *sorted(vanished)], force=False)
+            next_rescan = self._clock() + self._settings.rescan_interval_s
+        if self._git is not None and now >= next_git:
+            await self._poll_git()
+            next_git = self._clock() + self._settings.git_poll_interval_s
+        wait = min(next_rescan, next_git if self._git else next_rescan) - self._clock()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
+        changed = self._queue.take()
+        if changed:
+            await self._read_paths(await self._expand(changed), force=True)
+        return next_rescan, next_git
+
+    async def _run_flusher(self) -> None:
+        while not self._stopping.is_set():
+            self._flush_wanted.clear()
+            delay = self._batcher.seconds_until_due()
+            if delay is None or delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._flush_wanted.wait(), timeout=delay)
+                continue
+            await self.flush()
+
+    # -- delivery --------------------------------------------------------------------------
+
+    async def flush(self) -> bool:
+        """Deliver everything pending now; False if stopped before the sink took it all."""
+        async with self._flush_lock:
+            deliveries = self._batcher.take(self._router.project_ids, self._advances)
+            for delivery in deliveries:
+                result = await call_with_retry(
+                    functools.partial(
+                        self._sink.deliver, delivery.project_id, delivery.events, delivery.cursors
+                    ),
+                    self._settings.backoff,
+                    stopping=self._stopping,
+                    on_failure=self._delivery_failed,
+                )
+                if result is None:
+                    return False
+                floors = self._floors.setdefault(delivery.project_id, {})
+                for cursor in delivery.cursors:
+                    floors[cursor.path] = cursor
+                self._count_delivery(delivery.events, result)
+                self._batcher.settle(delivery)
+                self._drained.set()
+            if deliveries:
+                log.debug(
+                    "batch_delivered",
+                    deliveries=len(deliveries),
+                    events=sum(len(d.events) for d in deliveries),
+                )
+            return True
+
+    def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
+        self._last_delivery_at = datetime.now(UTC)
+        by_source = Counter(event.source_tool for event in events)
+        for source, count in by_source.items():
+            self._per_source[source]["delivered"] += count
+        if by_source:
+            main = self._per_source[by_source.most_common(1)[0][0]]
+            main["duplicates"] += result.duplicates
+            main["rejected"] += result.rejected
+
+    def _delivery_failed(self, error: BaseException) -> None:
+        self._counts["delivery_failures"] += 1
+        self._last_error = type(error).__name__
+
+    def _advances(self, project_id: str, cursor: SourceCursor) -> bool:
+        floor = self._floors.get(project_id, {}).get(cursor.path)
+        if floor is None or floor.inode != cursor.inode or cursor.offset > floor.offset:
+            return True
+        if cursor.extra.get(DOCUMENT_KEY) or cursor.source_tool is SourceTool.GIT:
+            return (cursor.offset, cursor.extra) != (floor.offset, floor.extra)
+        return False
+
+    def _wanted(self, project_id: str, event: Event) -> bool:
+        origin = event.origin
+        if origin is None:
+            return True
+        floor = self._floors.get(project_id, {}).get(origin.path)
+        if floor is None or floor.inode != origin.inode or floor.extra.get(DOCUMENT_KEY):
+            return True
+        return origin.end_offset > floor.offset
+
+    async def _room(self) -> None:
+        """Back-pressure: wait (or flush, without a flusher task) while the buffer is full."""
+        while self._batcher.is_full and not self._stopping.is_set():
+            if not self._tasks:
+                await self.flush()
+                continue
+            self._drained.clear()
+            self._flush_wanted.set()
+            await self._drained.wait()
+
+    # -- cursors ---------------------------------------------------------------------------
+
+    async def _ensure_floors(self) -> None:
+        if self._floors_loaded:
+            return
+        stored = await self._load_cursors()
+        self._floors = {
+            project: {c.path: c for c in cursors}
+            for project, cursors in stored.items()
+            if project in self._router.project_ids
+        }
+        self._floors_loaded = True
+
+    async def _load_cursors(self) -> dict[str, list[SourceCursor]]:
+        stored = await call_with_retry(
+            self._sink.load_cursors,
+            self._settings.backoff,
+            stopping=self._stopping,
+            on_failure=self._delivery_failed,
+            what="load_cursors",
+        )
+        return stored or {}
+
+    def _resume(
+        self, key: str, inode: int, size: int
+    ) -> tuple[FilePosition | None, SourceCursor | None]:
+        """Where a newly found file starts: the lowest position of any registered project."""
+        projects = self._router.project_ids
+        cursors = [self._floors.get(p, {}).get(key) for p in projects]
+        if not projects or any(c is None or c.inode != inode for c in cursors):
+            return None, None
+        present = [c for c in cursors if c is not None]
+        if any(c.offset > size for c in present):  # truncated while we were away
+            for floors in self._floors.values():
+                floors.pop(key, None)
+            self._resets[ResetReason.TRUNCATED.value] += 1
+            return None, None
+        lowest = min(present, key=lambda c: c.offset)
+        return FilePosition(inode=inode, offset=lowest.offset), lowest
+
+    def _rewind_for(self, tracked: _File, projects: Iterable[str]) -> None:
+        """Move a file back so newly registered projects get its earlier events."""
+        position = tracked.position
+        if position is None:
+            return  # already reading from the start
+        lowest: SourceCursor | None = None
+        for project_id in projects:
+            cursor = self._floors.get(project_id, {}).get(tracked.key)
+            if cursor is None or cursor.inode != position.inode:
+                lowest = SourceCursor(tracked.source, tracked.key, position.inode, 0)
+                break
+            if cursor.offset < position.offset and (
+                lowest is None or cursor.offset < lowest.offset
+            ):
+                lowest = cursor
+        if lowest is None:
+            return
+        fresh = self._new_parser(tracked.path, tracked.source, lowest)
+        if fresh is not None:
+            tracked.parser = fresh
+        tracked.position = FilePosition(position.inode, lowest.offset) if lowest.offset else None
+        tracked.seen = None
+
+    # -- discovery -------------------------------------------------------------------------
+
+    def _walk_roots(self, sources: Collection[SourceTool]) -> list[Path]:
+        found: list[Path] = []
+        for source, roots in self._roots.items():
+            if source in sources:
+                for root in roots:
+                    found.extend(walk_files(root))
+        return found
+
+    async def _expand(self, changed: set[Path]) -> list[Path]:
+        def expand() -> list[Path]:
+            out: list[Path] = []
+            for path in sorted(changed):
+                if path in self._files or not path.is_dir():
+                    out.append(path)
+                else:
+                    out.extend(walk_files(path))
+            return out
+
+        return await asyncio.to_thread(expand)
+
+    def _source_of(self, path: Path) -> SourceTool | None:
+        for source, roots in self._roots.items():
+            for root in roots:
+                if path == root or path.is_relative_to(root):
+                    return source
+        return None
+
+    def _new_parser(
+        self, path: Path, source: SourceTool, state_from: SourceCursor | None
+    ) -> LineParser | DocumentParser | None:
+        parser = self._factory(path, source)
+        if parser is not None and state_from is not None and isinstance(parser, StatefulParser):
+            state = state_from.extra.get(PARSER_STATE_KEY)
+            if isinstance(state, dict):
+                parser.restore_state(state)
+        return parser
+
+    def _track(self, path: Path) -> _File | None:
+        tracked = self._files.get(path)
+        if tracked is not None or path in self._ignored:
+            return tracked
+        source = self._source_of(path)
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        if source is None or not path.is_file():
+            return None
+        key = str(path)
+        position, state_from = self._resume(key, stat.st_ino, stat.st_size)
+        parser = self._new_parser(path, source, state_from)
+        if parser is None:
+            self._ignored.add(path)
+            return None
+        tracked = _File(path=path, key=key, source=source, parser=parser, position=position)
+        self._files[path] = tracked
+        return tracked
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def _read_paths(self, paths: Iterable[Path], *, force: bool) -> None:
+        for path in paths:
+            if self._stopping.is_set():
+                return
+            tracked: _File | None = None
+            try:
+                async with self._read_lock:
+                    tracked = self._track(path)
+                if tracked is not None:
+                    await self._read_file(tracked, force=force)
+            except Exception as error:  # a parser bug must not stop every other file
+                source = tracked.source if tracked else self._source_of(path)
+                if source is not None:
+                    self._skipped[source]["read_error"] += 1
+                if tracked is not None:
+                    tracked.seen = _stat_key(tracked.path)  # retried once the file changes
+                else:
+                    self._ignored.add(path)
+                log.warning(
+                    "source_file_failed",
+                    source=source.value if source else None,
+                    error_type=type(error).__name__,
+                )
+
+    async def _read_file(self, tracked: _File, *, force: bool) -> None:
+        if not force and tracked.seen is not None and _stat_key(tracked.path) == tracked.seen:
+            return
+        while not self._stopping.is_set():
+            await self._room()
+            async with self._read_lock:
+                if self._files.get(tracked.path) is not tracked:
+                    return
+                if isinstance(tracked.parser, DocumentParser):
+                    result = await asyncio.to_thread(self._read_document, tracked)
+                else:
+                    result = await asyncio.to_thread(self._read_lines, tracked)
+                self._apply(tracked, result)
+            if result.missing or result.at_end:
+                return
+
+    def _read_lines(self, tracked: _File) -> _Pass:
+        """One bounded read of new complete lines, parsed and redacted (runs in a worker)."""
+        settings = self._settings
+        read = read_complete_lines(
+            tracked.path,
+            tracked.position,
+            settings.max_line_bytes,
+            chunk_bytes=settings.read_chunk_bytes,
+            max_read_bytes=settings.max_read_bytes,
+        )
+        if read.missing or read.cursor is None:
+            return _Pass(missing=True)
+        if read.reset_reason is not None:
+            fresh = self._new_parser(tracked.path, tracked.source, None)
+            if fresh is not None:
+                tracked.parser = fresh
+        parser = tracked.parser
+        assert not isinstance(parser, DocumentParser)
+        before = Counter(parser.skipped)
+        events: list[Event] = []
+        inode = read.cursor.inode
+        for line, end in read.lines:
+            events.extend(
+                parser.feed(line, EventOrigin(path=tracked.key, inode=inode, end_offset=end))
+            )
+        result = _Pass(
+            lines=len(read.lines),
+            bytes=sum(len(line) for line, _ in read.lines),
+            oversized=read.oversized,
+            reset=read.reset_reason,
+            at_end=read.at_end,
+        )
+        result.skipped = Counter(parser.skipped)
+        result.skipped.subtract(before)
+        result.events, result.redactions = _redacted(events)
+        moved = read.cursor.offset != (tracked.position.offset if tracked.position else 0)
+        if moved or read.reset_reason is not None:
+            state = parser.export_state() if isinstance(parser, StatefulParser) else None
+            result.cursor = SourceCursor(
+                source_tool=tracked.source,
+                path=tracked.key,
+                inode=inode,
+                offset=read.cursor.offset,
+                extra={PARSER_STATE_KEY: state} if state is not None else {},
+            )
+        tracked.position = read.cursor
+        tracked.seen = (inode, read.size, read.mtime_ns) if read.at_end else None
+        return result
+
+    def _read_document(self, tracked: _File) -> _Pass:
+        """Parse a whole rewritten document when it changed (runs in a worker)."""
+        parser = tracked.parser
+        assert isinstance(parser, DocumentParser)
+        try:
+            stat = tracked.path.stat()
+            if stat.st_size > self._settings.max_document_bytes:
+                tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+                return _Pass(skipped=Counter({"document_too_large": 1}))
+            data = tracked.path.read_bytes()
+        except OSError:
+            return _Pass(missing=True)
+        before = Counter(parser.skipped)
+        origin = EventOrigin(path=tracked.key, inode=stat.st_ino, end_offset=len(data))
+        events = parser.parse_document(data, origin)
+        result = _Pass(lines=1, bytes=len(data))
+        result.skipped = Counter(parser.skipped)
+        result.skipped.subtract(before)
+        result.events, result.redactions = _redacted(events)
+        extra: dict[str, Any] = {DOCUMENT_KEY: True}
+        if isinstance(parser, StatefulParser):
+            extra[PARSER_STATE_KEY] = parser.export_state()
+        result.cursor = SourceCursor(
+            source_tool=tracked.source,
+            path=tracked.key,
+            inode=stat.st_ino,
+            offset=len(data),
+            extra=extra,
+        )
+        tracked.position = FilePosition(stat.st_ino, len(data))
+        tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        return result
+
+    def _apply(self, tracked: _File, result: _Pass) -> None:
+        """Count, route and batch the outcome of one read (on the event loop)."""
+        if result.missing:
+            self._files.pop(tracked.path, None)
+            self._counts["files_missing"] += 1
+            log.info("source_file_missing", source=tracked.source.value)
+            return
+        if result.reset is not None:
+            self._resets[result.reset.value] += 1
+            for floors in self._floors.values():
+                floors.pop(tracked.key, None)
+            log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
+        counts = self._per_source[tracked.source]
+        counts["lines"] += result.lines
+        counts["bytes"] += result.bytes
+        counts["events"] += len(result.events)
+        counts["redactions"] += result.redactions
+        skipped = self._skipped[tracked.source]
+        if result.oversized:
+            skipped["oversized_line"] += result.oversized
+        skipped.update({k: v for k, v in result.skipped.items() if v > 0})
+        for event in result.events:
+            project_id = self._router.route(event.cwd)
+            if project_id is None:
+                continue
+            if not self._wanted(project_id, event):
+                self._counts["already_delivered"] += 1
+                continue
+            self._batcher.add(project_id, event)
+        if result.cursor is not None:
+            self._batcher.touch(result.cursor)
+        self._flush_wanted.set()
+
+    # -- git -------------------------------------------------------------------------------
+
+    async def _poll_git(self) -> None:
+        assert self._git is not None
+        for project_id in sorted(self._router.project_ids):
+            key = git_cursor_path(project_id)
+            floor = self._floors.get(project_id, {}).get(key)
+            since = self._git_heads.get(project_id) or (
+                str(floor.extra.get(GIT_SHA_KEY))
+                if floor and floor.extra.get(GIT_SHA_KEY)
+                else None
+            )
+            try:
+                events, head = await self._git.poll(project_id, since)
+            except Exception as error:  # a git parser bug must not stop transcript ingest
+                self._skipped[SourceTool.GIT]["git_error"] += 1
+                log.warning("git_poll_failed", error_type=type(error).__name__)
+                continue
+            if head is None or head == since:
+                continue
+            cleaned, redactions = _redacted(events)
+            self._per_source[SourceTool.GIT]["redactions"] += redactions
+            self._per_source[SourceTool.GIT]["events"] += len(cleaned)
+            await self._room()
+            for event in cleaned:
+                self._batcher.add(project_id, event)
+            self._batcher.touch_project(
+                project_id,
+                SourceCursor(SourceTool.GIT, key, inode=0, offset=0, extra={GIT_SHA_KEY: head}),
+            )
+            self._git_heads[project_id] = head
+        self._flush_wanted.set()
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def git_cursor_path(project_id: str) -> str:
+    """The cursor `path` under which a project's last ingested commit is stored."""
+    return f"git:{project_id}"
+
+
+def _redacted(events: list[Event]) -> tuple[list[Event], int]:
+    out: list[Event] = []
+    total = 0
+    for event in events:
+        content, count = redact_value(event.content)
+        total += count
+        out.append(dataclasses.replace(event, content=content) if count else event)
+    return out, total
+
+
+GitParse = Callable[[str, str], list[Event]]
+"""Turns `git log` output for a repository root into commit events (newest first is fine)."""
+
+
+class GitPoller:
+    """Runs `git log` in registered projects for commits after the last one ingested.
+
+    The log format and its parsing belong to the git parser: pass its `git log` arguments and
+    its parse function. A folder that is not a git repository, or has no commits, yields nothing.
+    """
+
+    def __init__(
+        self,
+        log_args: Sequence[str],
+        parse: GitParse,
+        *,
+        git: str = "git",
+        timeout_s: float = 30.0,
+        first_import_limit: int = 500,
+    ) -> None:
+        self._log_args = tuple(log_args)
+        self._parse = parse
+        self._git = git
+        self._timeout_s = timeout_s
+        self._first_import_limit = first_import_limit
+
+    async def poll(self, repo_root: str, since_sha: str | None) -> tuple[list[Event], str | None]:
+        """Commit events after `since_sha` (oldest first) and the current HEAD sha."""
+        head = (await self._run(repo_root, "rev-parse", "--verify", "-q", "HEAD")).strip()
+        if not head:
+            return [], since_sha
+        if head == since_sha:
+            return [], head
+        revision = ["HEAD", f"--max-count={self._first_import_limit}"]
+        if since_sha and await self._is_ancestor(repo_root, since_sha):
+            revision = [f"{since_sha}..HEAD"]
+        output = await self._run(repo_root, *self._log_args, *revision)
+        events = self._parse(output, repo_root)
+        events.reverse()  # git log lists newest first
+        events.sort(key=lambda event: event.timestamp)
+        return events, head
+
+    async def _is_ancestor(self, repo_root: str, sha: str) -> bool:
+        code, _ = await self._exec(repo_root, "merge-base", "--is-ancestor", sha, "HEAD")
+        return code == 0
+
+    async def _run(self, repo_root: str, *args: str) -> str:
+        code, out = await self._exec(repo_root, *args)
+        return out if code == 0 else ""
+
+    async def _exec(self, repo_root: str, *args: str) -> tuple[int, str]:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                self._git,
+                "-C",
+                repo_root,
+                *args,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.DEVNULL,
+            )
+        except OSError:  # git is not installed
+            return 127, ""
+        try:
+            out, _ = await asyncio.wait_for(process.communicate(), self._timeout_s)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            return 124, ""
+        return process.returncode or 0, out.decode("utf-8", errors="replace")
