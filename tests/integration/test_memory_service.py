@@ -13,9 +13,9 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
 from squirrel_core.settings import Settings
+from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory import server as memory_server
-from squirrel_memory.convert import cursor_to_pb, event_to_pb
 from tests.integration.conftest import memory_client, running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

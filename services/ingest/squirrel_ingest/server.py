@@ -18,7 +18,7 @@ SERVICE_NAME = ingest_service_pb2.DESCRIPTOR.services_by_name["IngestService"].f
 async def setup(
     settings: Settings, service: GrpcService
 ) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
-    servicer = IngestServicer(settings)  # type: ignore[abstract]
+    servicer = IngestServicer(settings)
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         ingest_service_pb2_grpc.add_IngestServiceServicer_to_server(servicer, server)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2, timestamp_pb2
-
-from squirrel.v1 import events_pb2, memory_pb2
+from squirrel.v1 import memory_pb2
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
+from squirrel_core.wire import (
+    timestamp_pb,
+)
 from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
@@ -17,27 +16,6 @@ from squirrel_memory.models import (
     MemoryVersion,
     Scope,
 )
-
-_SOURCE_TOOLS = {
-    events_pb2.SOURCE_TOOL_CLAUDE_CODE: SourceTool.CLAUDE_CODE,
-    events_pb2.SOURCE_TOOL_CODEX: SourceTool.CODEX,
-    events_pb2.SOURCE_TOOL_GEMINI_CLI: SourceTool.GEMINI_CLI,
-    events_pb2.SOURCE_TOOL_GIT: SourceTool.GIT,
-    events_pb2.SOURCE_TOOL_MANUAL: SourceTool.MANUAL,
-}
-_SOURCE_TOOLS_PB = {v: k for k, v in _SOURCE_TOOLS.items()}
-
-_EVENT_TYPES = {
-    events_pb2.EVENT_TYPE_USER_MESSAGE: EventType.USER_MESSAGE,
-    events_pb2.EVENT_TYPE_ASSISTANT_RESPONSE: EventType.ASSISTANT_RESPONSE,
-    events_pb2.EVENT_TYPE_TOOL_CALL: EventType.TOOL_CALL,
-    events_pb2.EVENT_TYPE_TOOL_RESULT: EventType.TOOL_RESULT,
-    events_pb2.EVENT_TYPE_CODE_CHANGE: EventType.CODE_CHANGE,
-    events_pb2.EVENT_TYPE_COMMAND_RUN: EventType.COMMAND_RUN,
-    events_pb2.EVENT_TYPE_TEST_RUN: EventType.TEST_RUN,
-    events_pb2.EVENT_TYPE_COMMIT: EventType.COMMIT,
-    events_pb2.EVENT_TYPE_COMPACTION_SUMMARY: EventType.COMPACTION_SUMMARY,
-}
 
 MEMORY_TYPES = {
     memory_pb2.MEMORY_TYPE_USER_STYLE: MemoryType.USER_STYLE,
@@ -56,95 +34,6 @@ _SOURCES = {
     memory_pb2.MEMORY_SOURCE_MANUAL: MemorySource.MANUAL,
 }
 _SOURCES_PB = {v: k for k, v in _SOURCES.items()}
-
-
-class EventDecodeError(ValueError):
-    """One event of a batch cannot be read; the batch goes on without it."""
-
-
-def timestamp_pb(value: datetime | None) -> timestamp_pb2.Timestamp:
-    ts = timestamp_pb2.Timestamp()
-    if value is not None:
-        ts.FromDatetime(value.astimezone(UTC))
-    return ts
-
-
-def from_timestamp(ts: timestamp_pb2.Timestamp) -> datetime:
-    return ts.ToDatetime(tzinfo=UTC)
-
-
-def struct_to_dict(value: struct_pb2.Struct) -> dict[str, Any]:
-    return dict(json_format.MessageToDict(value))
-
-
-def dict_to_struct(value: dict[str, Any]) -> struct_pb2.Struct:
-    out = struct_pb2.Struct()
-    out.update(value)
-    return out
-
-
-def event_from_pb(msg: events_pb2.Event) -> Event:
-    """A domain event; unknown enums and missing timestamps raise EventDecodeError."""
-    tool = _SOURCE_TOOLS.get(msg.source_tool)
-    if tool is None:
-        raise EventDecodeError("unknown_source_tool")
-    event_type = _EVENT_TYPES.get(msg.event_type)
-    if event_type is None:
-        raise EventDecodeError("unknown_event_type")
-    if not msg.HasField("timestamp"):
-        raise EventDecodeError("missing_timestamp")
-    return Event(
-        source_tool=tool,
-        event_type=event_type,
-        timestamp=from_timestamp(msg.timestamp),
-        content=struct_to_dict(msg.content),
-        session_id=msg.session_id or None,
-        cwd=msg.cwd or None,
-        file_paths=tuple(msg.file_paths),
-        source_version=msg.source_version or None,
-        sidechain=msg.sidechain,
-        agent_id=msg.agent_id or None,
-    )
-
-
-def event_to_pb(event: Event) -> events_pb2.Event:
-    return events_pb2.Event(
-        source_tool=_SOURCE_TOOLS_PB[event.source_tool],
-        event_type=next(k for k, v in _EVENT_TYPES.items() if v == event.event_type),
-        timestamp=timestamp_pb(event.timestamp),
-        session_id=event.session_id or "",
-        content=dict_to_struct(event.content),
-        file_paths=list(event.file_paths),
-        source_version=event.source_version or "",
-        sidechain=event.sidechain,
-        agent_id=event.agent_id or "",
-        cwd=event.cwd or "",
-    )
-
-
-def cursor_from_pb(msg: events_pb2.SourceCursor) -> SourceCursor:
-    tool = _SOURCE_TOOLS.get(msg.source_tool)
-    if tool is None or not msg.path:
-        raise InvalidArgumentError("every cursor needs a known source_tool and a path")
-    if msg.offset < 0:
-        raise InvalidArgumentError("cursor offsets cannot be negative")
-    return SourceCursor(
-        source_tool=tool,
-        path=msg.path,
-        inode=msg.inode,
-        offset=msg.offset,
-        extra=struct_to_dict(msg.extra),
-    )
-
-
-def cursor_to_pb(cursor: SourceCursor) -> events_pb2.SourceCursor:
-    return events_pb2.SourceCursor(
-        source_tool=_SOURCE_TOOLS_PB[cursor.source_tool],
-        path=cursor.path,
-        inode=cursor.inode,
-        offset=cursor.offset,
-        extra=dict_to_struct(cursor.extra),
-    )
 
 
 def memory_type_from_pb(value: int) -> MemoryType:

@@ -11,17 +11,19 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event
 from squirrel_core.settings import Settings
-from squirrel_memory.convert import (
+from squirrel_core.wire import (
     EventDecodeError,
     cursor_from_pb,
     cursor_to_pb,
     event_from_pb,
+    timestamp_pb,
+)
+from squirrel_memory.convert import (
     memory_to_pb,
     memory_type_from_pb,
     memory_types_from_pb,
     scope_from_pb,
     source_from_pb,
-    timestamp_pb,
     version_to_pb,
 )
 from squirrel_memory.engine import MemoryEngine

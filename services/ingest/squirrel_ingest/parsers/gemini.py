@@ -423,3 +423,31 @@ def _result_text(call: dict[str, Any]) -> str:
         return "\n".join(parts)
     display = call.get("resultDisplay")
     return display if isinstance(display, str) else ""
+
+
+class GeminiDocumentParser:
+    """A legacy whole-file Gemini chat as the engine reads it: each read parses the whole
+    document and yields only messages not seen before; the seen set travels in the cursor."""
+
+    def __init__(self, *, cwd: str | None = None) -> None:
+        self.skipped: Counter[str] = Counter()
+        self._cwd = cwd
+        self._seen: set[str] = set()
+        self._restored: dict[str, Any] | None = None
+        self._data = b""
+
+    def parse_document(self, data: bytes, origin: EventOrigin) -> list[Event]:
+        if self._restored is not None:
+            self._seen = seen_ids_from_cursor(data, self._restored)
+            self._restored = None
+        events, self._seen = parse_gemini_json_document(
+            data, origin.path, origin.inode, self._seen, cwd=self._cwd, skipped=self.skipped
+        )
+        self._data = data
+        return events
+
+    def export_state(self) -> dict[str, Any]:
+        return cursor_extra_for_document(self._data, self._seen)
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        self._restored = dict(state)
