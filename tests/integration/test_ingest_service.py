@@ -70,31 +70,31 @@ async def test_appending_to_a_watched_transcript_delivers_exactly_the_new_events
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path
 ) -> None:
     settings = _setup(make_settings, tmp_path, project)
-    async with running("memory", memory_server.setup, settings) as mem:
-        async with running("ingest", ingest_server.setup, settings) as ing:
-            target = place_claude(
-                TURN_1, tmp_path / "claude-projects", str(project), "session.jsonl"
-            )
+    async with (
+        running("memory", memory_server.setup, settings) as mem,
+        running("ingest", ingest_server.setup, settings) as ing,
+    ):
+        target = place_claude(TURN_1, tmp_path / "claude-projects", str(project), "session.jsonl")
 
-            async def first() -> bool:
-                return await _events_total(settings, mem) > 0
+        async def first() -> bool:
+            return await _events_total(settings, mem) > 0
 
-            await wait_for(first)
-            await asyncio.sleep(0.5)  # a settled count, then grow the file
-            after_turn_1 = await _events_total(settings, mem)
-            turn_1_lines = len(TURN_1.read_text().splitlines())
-            append_claude(TURN_2, target, str(project), turn_1_lines)
+        await wait_for(first)
+        await asyncio.sleep(0.5)  # a settled count, then grow the file
+        after_turn_1 = await _events_total(settings, mem)
+        turn_1_lines = len(TURN_1.read_text().splitlines())
+        append_claude(TURN_2, target, str(project), turn_1_lines)
 
-            async def second() -> bool:
-                return await _events_total(settings, mem) > after_turn_1
+        async def second() -> bool:
+            return await _events_total(settings, mem) > after_turn_1
 
-            await wait_for(second)
-            await asyncio.sleep(0.5)
-            total = await _events_total(settings, mem)
-            token = HomeLayout(settings.home).token.read_text()
-            client = IngestClient(open_channel(f"127.0.0.1:{ing.port}"), token)
-            status = await client.call(client.stub.GetIngestStatus, ipb.GetIngestStatusRequest())
-            await client.close()
+        await wait_for(second)
+        await asyncio.sleep(0.5)
+        total = await _events_total(settings, mem)
+        token = HomeLayout(settings.home).token.read_text()
+        client = IngestClient(open_channel(f"127.0.0.1:{ing.port}"), token)
+        status = await client.call(client.stub.GetIngestStatus, ipb.GetIngestStatusRequest())
+        await client.close()
     # A fresh full read of turn-2 produces the same number of events: nothing lost, none repeated.
     from squirrel_core.events import SourceTool  # noqa: PLC0415
     from squirrel_ingest.parsers import parse_file  # noqa: PLC0415
