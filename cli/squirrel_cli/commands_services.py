@@ -12,6 +12,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from squirrel.v1 import events_pb2
+from squirrel.v1 import ingest_service_pb2 as ipb
+from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands_local import prepare_home, registered_projects
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import (
@@ -21,14 +24,27 @@ from squirrel_cli.supervisor import (
     read_supervisor_state,
     supervisor_running,
 )
-from squirrel_core.clients import health_status
-from squirrel_core.errors import UnavailableError
+from squirrel_core.auth import load_token
+from squirrel_core.clients import (
+    IngestClient,
+    MemoryClient,
+    health_status,
+    open_channel,
+    target_of,
+)
+from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import read_service_info
 from squirrel_core.settings import Settings
 
 DOWN_TIMEOUT_SECONDS = 30.0
+SOURCE_NAMES = {
+    events_pb2.SOURCE_TOOL_CLAUDE_CODE: "claude_code",
+    events_pb2.SOURCE_TOOL_CODEX: "codex",
+    events_pb2.SOURCE_TOOL_GEMINI_CLI: "gemini_cli",
+    events_pb2.SOURCE_TOOL_GIT: "git",
+}
 
 
 def add_commands(sub: Any) -> None:
@@ -168,13 +184,81 @@ async def _service_rows(layout: HomeLayout, state: SupervisorState | None) -> li
     return rows
 
 
+async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
+    """Per-project counts from the memory service ({} when it is not reachable)."""
+    try:
+        client = MemoryClient(
+            open_channel(target_of(layout.service_file("memory"))), load_token(layout.token), 3.0
+        )
+    except SquirrelError:
+        return {}
+    try:
+        reply = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+    except SquirrelError:
+        return {}
+    finally:
+        await client.close()
+    return {
+        p.project_id: {
+            "events": p.events_total,
+            "unprocessed": p.events_unprocessed,
+            "episodes": p.episodes_total,
+            "memories": p.memories_live,
+            "superseded_or_forgotten": p.memories_deleted,
+            "dead_letters": p.dead_letters,
+            "extractor": p.extractor,
+        }
+        for p in reply.projects
+    }
+
+
+async def _ingest_counts(layout: HomeLayout) -> dict[str, Any] | None:
+    """Counters of the ingest service (None when it is not reachable)."""
+    try:
+        client = IngestClient(
+            open_channel(target_of(layout.service_file("ingest"))), load_token(layout.token), 3.0
+        )
+    except SquirrelError:
+        return None
+    try:
+        reply = await client.call(client.stub.GetIngestStatus, ipb.GetIngestStatusRequest())
+    except SquirrelError:
+        return None
+    finally:
+        await client.close()
+    return {
+        "sources": {
+            SOURCE_NAMES.get(s.source_tool, "?"): {
+                "files": s.files_seen,
+                "lines": s.lines_read,
+                "events": s.events_produced,
+                "delivered": s.events_delivered,
+                "duplicates": s.duplicates,
+                "rejected": s.rejected,
+                "redactions": s.redactions,
+                "skipped": dict(s.skipped),
+            }
+            for s in reply.sources
+        },
+        "buffered_events": reply.buffered_events,
+        "delivery_failures": reply.delivery_failures,
+        "unregistered_projects": dict(reply.unregistered_projects),
+    }
+
+
 def cmd_status(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
     services = asyncio.run(_service_rows(layout, state))
+    counts = asyncio.run(_memory_counts(layout)) if state else {}
+    ingest = asyncio.run(_ingest_counts(layout)) if state else None
     projects = [
-        {"project": root, "initialised": (Path(root) / ".ctx" / "data.db").exists()}
+        {
+            "project": root,
+            "initialised": (Path(root) / ".ctx" / "data.db").exists(),
+            **counts.get(root, {}),
+        }
         for root in registered_projects(settings)
     ]
     if args.json:
@@ -184,6 +268,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 "supervisor_pid": state.pid if state else None,
                 "services": services,
                 "projects": projects,
+                "ingest": ingest,
             }
         )
         return 0
@@ -209,10 +294,37 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     )
     console.table(
         "Projects",
-        ["project", "initialised"],
+        ["project", "initialised", "events", "waiting", "memories", "dead letters"],
         [
-            [str(p["project"]), "yes" if p["initialised"] else "no (run `sqrl init` there)"]
+            [
+                str(p["project"]),
+                "yes" if p["initialised"] else "no (run `sqrl init` there)",
+                str(p.get("events", "-")),
+                str(p.get("unprocessed", "-")),
+                str(p.get("memories", "-")),
+                str(p.get("dead_letters", "-")),
+            ]
             for p in projects
         ],
     )
+    if ingest is not None:
+        console.table(
+            "Ingest",
+            ["source", "files", "lines", "events", "delivered", "duplicates", "redactions"],
+            [
+                [
+                    name,
+                    *(str(c[k]) for k in ("files", "lines", "events", "delivered", "duplicates")),
+                    str(c["redactions"]),
+                ]
+                for name, c in ingest["sources"].items()
+            ],
+        )
+        unregistered = ingest["unregistered_projects"]
+        if unregistered:
+            shown = ", ".join(f"{path} ({n})" for path, n in list(unregistered.items())[:5])
+            console.line(
+                f"Activity in {len(unregistered)} unregistered folder(s) ignored: {shown}; "
+                "`sqrl init` there to remember it."
+            )
     return 0

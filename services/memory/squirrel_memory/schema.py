@@ -93,8 +93,10 @@ def from_db_time(text: str) -> datetime:
 
 
 def to_json(value: Any) -> str:
-    """Compact JSON as stored in TEXT columns (non-ASCII kept, NaN refused)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Compact, key-sorted JSON as stored in TEXT columns (non-ASCII kept, NaN refused)."""
+    return json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
+    )
 
 
 def json_strings(text: str | None) -> tuple[str, ...]:

@@ -1,0 +1,97 @@
+"""`sqrl import`: ingest existing history with a progress bar and a summary."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from squirrel.v1 import events_pb2
+from squirrel.v1 import ingest_service_pb2 as ipb
+from squirrel_cli.console import Console
+from squirrel_core.auth import load_token
+from squirrel_core.clients import IngestClient, open_channel, target_of
+from squirrel_core.home import HomeLayout
+from squirrel_core.settings import Settings
+
+SOURCES = {
+    "claude": events_pb2.SOURCE_TOOL_CLAUDE_CODE,
+    "codex": events_pb2.SOURCE_TOOL_CODEX,
+    "gemini": events_pb2.SOURCE_TOOL_GEMINI_CLI,
+    "git": events_pb2.SOURCE_TOOL_GIT,
+}
+IMPORT_TIMEOUT_SECONDS = 6 * 3600.0
+
+
+def add_commands(sub: Any) -> None:
+    imp = sub.add_parser("import", help="ingest existing transcripts and git history now")
+    imp.add_argument("--source", choices=sorted(SOURCES), action="append", default=[])
+    imp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    imp.set_defaults(handler=cmd_import)
+
+
+def _summary(last: ipb.ImportBacklogProgress) -> dict[str, int]:
+    return {
+        "files": last.files_done,
+        "lines": last.lines,
+        "events": last.events,
+        "duplicates": last.duplicates,
+        "rejected": last.rejected,
+        "redactions": last.redactions,
+        "bytes": last.bytes_read,
+    }
+
+
+async def _import(
+    settings: Settings, sources: list[events_pb2.SourceTool.ValueType], show_bar: bool
+) -> ipb.ImportBacklogProgress:
+    layout = HomeLayout(settings.home)
+    client = IngestClient(
+        open_channel(target_of(layout.service_file("ingest"))), load_token(layout.token)
+    )
+    last = ipb.ImportBacklogProgress()
+    request = ipb.ImportBacklogRequest(source_tools=sources)
+    try:
+        with Progress(
+            TextColumn("importing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("files · {task.fields[events]} events"),
+            TimeElapsedColumn(),
+            disable=not show_bar,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("import", total=None, events=0)
+            async for progress in client.stream(
+                client.stub.ImportBacklog, request, timeout=IMPORT_TIMEOUT_SECONDS
+            ):
+                last = progress
+                bar.update(
+                    task,
+                    total=progress.files_total or None,
+                    completed=progress.files_done,
+                    events=progress.events,
+                )
+    finally:
+        await client.close()
+    return last
+
+
+def cmd_import(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    sources = [SOURCES[s] for s in args.source]
+    last = asyncio.run(
+        _import(settings, sources, show_bar=not args.json and console.out.is_terminal)
+    )
+    summary = _summary(last)
+    if args.json:
+        console.json(summary)
+        return 0
+    console.line(
+        f"Imported {summary['files']} files: {summary['lines']} lines, {summary['events']} events "
+        f"({summary['duplicates']} duplicates, {summary['rejected']} rejected, "
+        f"{summary['redactions']} secrets redacted, {summary['bytes'] / 2**20:.1f} MiB)."
+    )
+    return 0
