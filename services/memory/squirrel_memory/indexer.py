@@ -1,0 +1,195 @@
+"""Keeps each project's FAISS index in step with its memories: on every change, and on start."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import structlog
+
+from squirrel_memory.embedder import Embedder
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.retrieval import embedding_text
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.store_memories import MemoryChange
+
+log = structlog.get_logger()
+
+INDEX_FILE = "memories.faiss"
+EMBED_BATCH = 64
+PAGE = 500
+SAVE_DELAY_SECONDS = 2.0
+
+
+def index_path(project_id: str) -> Path:
+    return ProjectPaths(Path(project_id)).index_dir / INDEX_FILE
+
+
+class ProjectIndexes:
+    """One index per project. The index may lag SQLite for a moment (retrieval re-reads every
+    hit from SQLite, so a deleted memory never comes back); a sync on start repairs any drift
+    left by a crash, and a missing or corrupt file is rebuilt from SQLite."""
+
+    def __init__(self, embedder: Embedder, *, save_delay: float = SAVE_DELAY_SECONDS) -> None:
+        self._embedder = embedder
+        self._save_delay = save_delay
+        self._indexes: dict[str, FaissIndex] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._dirty: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._saver: asyncio.Task[None] | None = None
+
+    def get(self, project_id: str) -> FaissIndex | None:
+        return self._indexes.get(project_id)
+
+    async def attach(self, store: SqliteStore) -> FaissIndex:
+        """Opens (or starts rebuilding) the index of `store` and follows its changes."""
+        project_id = store.project_id
+        found = self._indexes.get(project_id)
+        if found is not None:
+            return found
+        index, problem = await asyncio.to_thread(
+            FaissIndex.open, index_path(project_id), self._embedder.dim, self._embedder.model_id
+        )
+        if problem is not None:
+            log.info("vector_index_rebuilding", project_id=project_id, problem=problem.value)
+        self._indexes[project_id] = index
+        self._locks[project_id] = asyncio.Lock()
+
+        async def listener(change: MemoryChange) -> None:
+            await self._on_change(store, change)
+
+        store.add_listener(listener)
+        self._spawn(self._sync_when_ready(store))
+        return index
+
+    def _spawn(self, coro: Coroutine[None, None, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _sync_when_ready(self, store: SqliteStore) -> None:
+        if not await self._embedder.wait_ready():
+            log.warning("vector_index_waiting_for_model", project_id=store.project_id)
+            return
+        try:
+            await self.sync(store)
+        except Exception as exc:  # the next change or restart retries; lexical search works
+            log.error("vector_index_sync_failed", project_id=store.project_id, exc_info=exc)
+
+    async def _on_change(self, store: SqliteStore, change: MemoryChange) -> None:
+        if not self._embedder.ready:
+            return  # the sync after loading picks these up
+        project_id = store.project_id
+        index = self._indexes[project_id]
+        async with self._locks[project_id]:
+            touched = list(dict.fromkeys((*change.added, *change.updated, *change.deleted)))
+            items = await store.get_memories(touched) if touched else []
+            live = [m for m in items if not m.deleted]
+            gone = {m.id for m in items if m.deleted} | (set(change.deleted) - {m.id for m in live})
+            await self._upsert(index, live)
+            if gone:
+                await asyncio.to_thread(index.remove, gone)
+        self._mark_dirty(project_id)
+
+    async def _upsert(self, index: FaissIndex, items: Sequence[MemoryItem]) -> None:
+        for start in range(0, len(items), EMBED_BATCH):
+            chunk = items[start : start + EMBED_BATCH]
+            vectors = await self._embedder.embed([embedding_text(m) for m in chunk])
+            await asyncio.to_thread(index.upsert, [(m.id, vectors[i]) for i, m in enumerate(chunk)])
+
+    async def _live_memories(self, store: SqliteStore) -> list[MemoryItem]:
+        items: list[MemoryItem] = []
+        offset = 0
+        while True:
+            page, total = await store.list_memories(store.project_id, None, False, PAGE, offset)
+            items.extend(page)
+            offset += len(page)
+            if not page or offset >= total:
+                return items
+
+    async def sync(self, store: SqliteStore) -> tuple[int, int]:
+        """Embeds memories the index lacks and drops ids it should not have: (added, removed)."""
+        project_id = store.project_id
+        index = self._indexes[project_id]
+        async with self._locks[project_id]:
+            live = await self._live_memories(store)
+            present = await asyncio.to_thread(index.memory_ids)
+            missing = [m for m in live if m.id not in present]
+            extra = present - {m.id for m in live}
+            await self._upsert(index, missing)
+            if extra:
+                await asyncio.to_thread(index.remove, extra)
+        if missing or extra:
+            self._mark_dirty(project_id)
+            log.info(
+                "vector_index_synced", project_id=project_id, added=len(missing), removed=len(extra)
+            )
+        return len(missing), len(extra)
+
+    async def rebuild(self, store: SqliteStore) -> int:
+        """Re-embeds every live memory into a fresh index and saves it (`sqrl reindex`)."""
+        project_id = store.project_id
+        if project_id not in self._indexes:
+            await self.attach(store)
+        if not await self._embedder.wait_ready():
+            from squirrel_memory.embedder import EmbedderNotReadyError  # noqa: PLC0415
+
+            raise EmbedderNotReadyError("the embedding model did not load; see the memory log")
+        index = self._indexes[project_id]
+        started = time.perf_counter()
+        async with self._locks[project_id]:
+            live = await self._live_memories(store)
+            pairs: list[tuple[str, npt.NDArray[np.float32]]] = []
+            for start in range(0, len(live), EMBED_BATCH):
+                chunk = live[start : start + EMBED_BATCH]
+                vectors = await self._embedder.embed([embedding_text(m) for m in chunk])
+                pairs.extend((m.id, vectors[i]) for i, m in enumerate(chunk))
+            await asyncio.to_thread(index.rebuild, pairs)
+            await asyncio.to_thread(index.save)
+        self._dirty.discard(project_id)
+        log.info(
+            "vector_index_rebuilt",
+            project_id=project_id,
+            memories=len(live),
+            duration_ms=round((time.perf_counter() - started) * 1000),
+        )
+        return len(live)
+
+    def _mark_dirty(self, project_id: str) -> None:
+        self._dirty.add(project_id)
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save_later())
+
+    async def _save_later(self) -> None:
+        """Persists changed indexes at most every few seconds (not on every insert)."""
+        await asyncio.sleep(self._save_delay)
+        await self.save_dirty()
+
+    async def save_dirty(self) -> None:
+        while self._dirty:
+            project_id = self._dirty.pop()
+            index = self._indexes.get(project_id)
+            if index is None:
+                continue
+            async with self._locks[project_id]:
+                await asyncio.to_thread(index.save)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._saver is not None and not self._saver.done():
+            self._saver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._saver
+        await self.save_dirty()

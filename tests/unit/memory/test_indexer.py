@@ -1,0 +1,99 @@
+"""The vector index follows memory changes, survives restarts, and is rebuilt when corrupt."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.indexer import ProjectIndexes, index_path
+from squirrel_memory.models import MemoryType, Scope
+from squirrel_memory.store import SqliteStore
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    opened = await SqliteStore.open(str(root.resolve()))
+    yield opened
+    await opened.close()
+
+
+async def _remember(store: SqliteStore, key: str, content: str) -> str:
+    item = await store.remember(
+        store.project_id,
+        type=MemoryType.PROJECT_FACT,
+        key=key,
+        content=content,
+        tags=[],
+        importance=0.8,
+        scope=Scope.PROJECT,
+        user_id="u",
+    )
+    return item.id
+
+
+async def _until(predicate: object, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        if predicate():  # type: ignore[operator]
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail("condition not met")
+
+
+async def test_changes_reach_the_index_and_deletes_leave_it(store: SqliteStore) -> None:
+    indexes = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    index = await indexes.attach(store)
+    kept = await _remember(store, "framework", "Uses FastAPI")
+    dropped = await _remember(store, "database", "Uses PostgreSQL")
+    await _until(lambda: {kept, dropped} <= index.memory_ids())
+    await store.forget(dropped, "wrong")
+    await _until(lambda: dropped not in index.memory_ids())
+    assert kept in index.memory_ids()
+    await indexes.close()
+    assert index_path(store.project_id).exists()
+
+
+async def test_restart_syncs_memories_added_while_the_index_was_not_saved(
+    store: SqliteStore,
+) -> None:
+    first = await _remember(store, "framework", "Uses FastAPI")
+    indexes = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    index = await indexes.attach(store)
+    await _until(lambda: first in index.memory_ids())
+    await indexes.close()
+    # Written while no index was following (e.g. the service crashed before saving).
+    second = await _remember(store, "database", "Uses PostgreSQL")
+    again = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    reopened = await again.attach(store)
+    await _until(lambda: {first, second} <= reopened.memory_ids())
+    await again.close()
+
+
+async def test_a_corrupt_index_file_is_rebuilt_from_sqlite(store: SqliteStore) -> None:
+    memory_id = await _remember(store, "framework", "Uses FastAPI")
+    indexes = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    await indexes.rebuild(store)
+    await indexes.close()
+    index_path(store.project_id).write_bytes(b"not a faiss index")
+    again = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    index = await again.attach(store)
+    await _until(lambda: memory_id in index.memory_ids())
+    await again.close()
+
+
+async def test_while_the_model_loads_changes_wait_for_the_sync(store: SqliteStore) -> None:
+    embedder = FakeEmbedder(loaded=False)
+    indexes = ProjectIndexes(embedder, save_delay=0.01)
+    index = await indexes.attach(store)
+    memory_id = await _remember(store, "framework", "Uses FastAPI")
+    await asyncio.sleep(0.05)
+    assert memory_id not in index.memory_ids()
+    embedder.finish_loading()
+    await _until(lambda: memory_id in index.memory_ids())
+    await indexes.close()
