@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -217,3 +218,94 @@ async def test_bad_requests_get_clear_codes(
                 c.stub.Remember,
                 pb.RememberRequest(project_id=str(project), type=memory_pb2.MEMORY_TYPE_RECIPE),
             )
+
+
+async def test_every_memory_traces_back_to_stored_events_and_replay_changes_nothing(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    settings = make_settings(processor_min_events="1000000")
+    batches = []
+    for transcript in sorted((FIXTURES / "claude").rglob("*.jsonl"))[:12]:
+        events, cursor = _fixture_events(transcript, str(project))
+        batches.append(
+            pb.AppendEventsRequest(
+                project_id=str(project),
+                events=[event_to_pb(e) for e in events],
+                cursors=[cursor_to_pb(cursor)],
+            )
+        )
+
+    def snapshot() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        with sqlite3.connect(project / ".ctx" / "data.db") as conn:
+            memories = conn.execute(
+                "SELECT id, content, version, deleted FROM memory_items ORDER BY id"
+            ).fetchall()
+            episodes = conn.execute("SELECT id, event_count FROM episodes ORDER BY id").fetchall()
+        return memories, episodes
+
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        for batch in batches:
+            await c.call(c.stub.AppendEvents, batch)
+        await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(drain=True), timeout=120)
+        before = snapshot()
+        for batch in batches:
+            replay = await c.call(c.stub.AppendEvents, batch)
+            assert replay.accepted == 0
+        await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(drain=True), timeout=120)
+        assert snapshot() == before
+    with sqlite3.connect(project / ".ctx" / "data.db") as conn:
+        event_ids = {r[0] for r in conn.execute("SELECT id FROM events")}
+        rows = conn.execute("SELECT id, source_event_ids, source_episode_id FROM memory_items")
+        traced = 0
+        for memory_id, source_ids, episode_id in rows:
+            ids = json.loads(source_ids)
+            assert ids, f"{memory_id} has no source events"
+            assert set(ids) <= event_ids, f"{memory_id} cites unknown events"
+            assert (
+                episode_id is None
+                or conn.execute("SELECT 1 FROM episodes WHERE id = ?", (episode_id,)).fetchone()
+            )
+            traced += 1
+    assert traced > 0
+
+
+async def test_bad_events_are_rejected_one_by_one_and_the_rest_applied(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings(processor_min_events="1000000")
+    now = datetime.now(UTC) - timedelta(minutes=1)
+    good = Event(
+        SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, now, {"text": "add a delete endpoint"}
+    )
+    huge = Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, now, {"text": "x" * 2_000_000})
+    future = Event(
+        SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, now + timedelta(days=30), {"text": "later"}
+    )
+    no_time = events_pb2.Event(
+        source_tool=events_pb2.SOURCE_TOOL_CLAUDE_CODE,
+        event_type=events_pb2.EVENT_TYPE_USER_MESSAGE,
+    )
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        reply = await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(
+                project_id=str(project),
+                events=[event_to_pb(good), event_to_pb(huge), no_time, event_to_pb(future)],
+            ),
+        )
+        assert reply.accepted == 1
+        assert {r.index: r.reason for r in reply.rejected} == {
+            1: "content_too_large",
+            2: "missing_timestamp",
+            3: "timestamp_out_of_range",
+        }

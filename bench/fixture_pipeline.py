@@ -1,0 +1,167 @@
+"""The memory pipeline on the fixture transcripts, through the real memory service over gRPC.
+
+For every fixture project (one Claude `projects/<folder>`), events are appended with
+AppendEvents and processed with the offline `rules` extractor. Prints:
+- throughput: AppendEvents events/s and processing events/s (median of --runs),
+- with --memories: every memory extracted per fixture project.
+
+Usage: python bench/fixture_pipeline.py [--fixtures DIR] [--runs 3] [--memories]
+(DIR defaults to ../shared/fixtures/claude.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.auth import ensure_token
+from squirrel_core.clients import MemoryClient, open_channel
+from squirrel_core.events import Event, EventOrigin
+from squirrel_core.home import HomeLayout
+from squirrel_core.logs import configure_logging
+from squirrel_core.rpc import GrpcService
+from squirrel_core.settings import load_settings
+from squirrel_core.wire import event_to_pb
+from squirrel_ingest.parsers import line_parser_for
+from squirrel_memory import server as memory_server
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_FIXTURES = ROOT.parent / "shared" / "fixtures" / "claude"
+TYPE_NAMES = {
+    memory_pb2.MEMORY_TYPE_USER_STYLE: "user_style",
+    memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
+    memory_pb2.MEMORY_TYPE_PITFALL: "pitfall",
+    memory_pb2.MEMORY_TYPE_RECIPE: "recipe",
+}
+
+
+def fixture_projects(base: Path) -> Iterator[tuple[str, list[Path]]]:
+    """(name, transcripts) per Claude project folder under `base` (any depth)."""
+    folders: dict[Path, list[Path]] = {}
+    for path in sorted(base.rglob("*.jsonl")):
+        if path.stat().st_size == 0:
+            continue
+        parts = path.relative_to(base).parts
+        if "real_projects" in parts[:-1]:
+            cut = parts.index("real_projects") + 2
+            key = base.joinpath(*parts[:cut])
+        else:
+            key = base.joinpath(*parts[:1]) if len(parts) > 1 else base
+        folders.setdefault(key, []).append(path)
+    for folder, paths in folders.items():
+        yield folder.name, paths
+
+
+def parse(paths: list[Path], cwd: str) -> list[Event]:
+    events: list[Event] = []
+    for path in paths:
+        parser = line_parser_for(str(path)) or _claude(path)
+        offset = 0
+        with path.open("rb") as fh:
+            for line in fh:
+                offset += len(line)
+                for event in parser.feed(line, EventOrigin(str(path), 0, offset)):
+                    events.append(_moved(event, cwd))
+    return events
+
+
+def _claude(path: Path) -> object:
+    from squirrel_ingest.parsers.claude import ClaudeFileParser  # noqa: PLC0415
+
+    return ClaudeFileParser(str(path))
+
+
+def _moved(event: Event, cwd: str) -> Event:
+    fields = {f: getattr(event, f) for f in event.__dataclass_fields__}
+    fields["cwd"] = cwd
+    return Event(**fields)
+
+
+async def run_once(projects: list[tuple[str, list[Path]]], show: bool) -> tuple[int, float, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(
+            {
+                "SQRL_HOME": f"{tmp}/home",
+                "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
+                "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+            }
+        )
+        layout = HomeLayout(settings.home).ensure()
+        token = ensure_token(layout.token)
+        service = GrpcService("memory", token, 0, layout.service_file("memory"))
+        ready, cleanup = await memory_server.setup(settings, service)
+        await service.start()
+        await ready()
+        await service.set_serving()
+        client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
+        total = 0
+        append_s = process_s = 0.0
+        try:
+            for name, paths in projects:
+                root = Path(tmp) / "projects" / name
+                root.mkdir(parents=True)
+                project_id = str(root.resolve())
+                await client.call(
+                    client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id)
+                )
+                events = [event_to_pb(e) for e in parse(paths, project_id)]
+                total += len(events)
+                started = time.perf_counter()
+                for start in range(0, len(events), 500):
+                    await client.call(
+                        client.stub.AppendEvents,
+                        pb.AppendEventsRequest(
+                            project_id=project_id, events=events[start : start + 500]
+                        ),
+                    )
+                append_s += time.perf_counter() - started
+                started = time.perf_counter()
+                await client.call(
+                    client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
+                )
+                process_s += time.perf_counter() - started
+                if show:
+                    listed = await client.call(
+                        client.stub.ListMemories,
+                        pb.ListMemoriesRequest(project_id=project_id, page_size=500),
+                    )
+                    print(f"\n## {name}  ({len(events)} events, {listed.total_count} memories)")
+                    for memory in sorted(listed.memories, key=lambda m: (m.type, m.key)):
+                        print(f"- [{TYPE_NAMES[memory.type]}] {memory.key}: {memory.content}")
+        finally:
+            await client.close()
+            await service.stop(0)
+            await cleanup()
+        return total, append_s, process_s
+
+
+def main() -> None:
+    configure_logging("bench", "warning", json=True)
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--memories", action="store_true", help="print the memories per project")
+    args = parser.parse_args()
+    projects = list(fixture_projects(args.fixtures))
+    results = [asyncio.run(run_once(projects, args.memories and i == 0)) for i in range(args.runs)]
+    events = results[0][0]
+    append_rates = [n / a for n, a, _ in results]
+    process_rates = [n / p for n, _, p in results]
+    print(f"\nfixture projects: {len(projects)}, events: {events}, runs: {args.runs}")
+    print(f"{'measure':44} {'median':>10} {'min':>10} {'max':>10}")
+    for label, rates in (
+        ("AppendEvents via gRPC (events/s, batches of 500)", append_rates),
+        ("processing, rules extractor (events/s)", process_rates),
+    ):
+        print(f"{label:44} {statistics.median(rates):10.0f} {min(rates):10.0f} {max(rates):10.0f}")
+
+
+if __name__ == "__main__":
+    main()
