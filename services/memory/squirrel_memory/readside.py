@@ -1,44 +1,277 @@
-"""The read side of the memory service: views, task context, search and the vector index."""
+"""The read side of the memory service: views, task context, search and the vector indexes."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
+
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel.v1 import views_pb2
 from squirrel_core.settings import Settings
+from squirrel_core.wire import timestamp_pb
+from squirrel_memory import views as v
+from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
+from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.indexer import ProjectIndexes
+from squirrel_memory.minilm import MiniLmEmbedder
+from squirrel_memory.retrieval import Retriever
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.task_context import TaskContext, TaskContextBuilder
+
+_MODES = {
+    views_pb2.VIEW_MODE_UNSPECIFIED: "core",
+    views_pb2.VIEW_MODE_CORE: "core",
+    views_pb2.VIEW_MODE_FULL: "full",
+}
+_MODES_PB = {"core": views_pb2.VIEW_MODE_CORE, "full": views_pb2.VIEW_MODE_FULL}
+
+
+@dataclass
+class _Project:
+    retriever: Retriever
+    task_context: TaskContextBuilder
+    views: v.Views
+
+
+def _budget_pb(report: v.BudgetReport) -> views_pb2.BudgetReport:
+    return views_pb2.BudgetReport(
+        budget_tokens=report.budget_tokens,
+        token_estimate=report.token_estimate,
+        items_shown=report.items_shown,
+        items_total=report.items_total,
+        capped=report.capped,
+    )
+
+
+def _optional_budget(value: int) -> int | None:
+    """0 means "the default" on the wire; anything else is validated by the view builders."""
+    return None if value == 0 else value
 
 
 class ReadSide:
-    """Answers the retrieval RPCs for every project of the engine."""
+    """Answers the retrieval RPCs: per project one retriever, task-context builder, view cache."""
 
-    def __init__(self, engine: MemoryEngine, settings: Settings) -> None:
+    def __init__(
+        self, engine: MemoryEngine, settings: Settings, embedder: Embedder | None = None
+    ) -> None:
         self._engine = engine
         self._settings = settings
-        self.embedder_ready = False
+        self._embedder: Embedder = embedder or MiniLmEmbedder()
+        self.indexes = ProjectIndexes(self._embedder)
+        self._projects: dict[str, _Project] = {}
+        self._lock = asyncio.Lock()
+
+    @property
+    def embedder_ready(self) -> bool:
+        return self._embedder.ready
 
     async def start(self) -> None:
-        return None
+        """Starts loading the model in the background; lexical retrieval works meanwhile.
+        Every store the engine opens gets its vector index attached at once, so memories
+        written before the first query are indexed as they are written."""
+        self._embedder.start()
+        for store in await self._engine.registry.open_stores():
+            await self.indexes.attach(store)
+        self._engine.registry.on_open(self._attach)
+
+    async def _attach(self, store: SqliteStore) -> None:
+        await self.indexes.attach(store)
 
     async def close(self) -> None:
-        return None
+        for project in self._projects.values():
+            project.views.close()
+        await self.indexes.close()
 
+    async def _project(self, project_id: str) -> _Project:
+        async with self._lock:
+            found = self._projects.get(project_id)
+            if found is not None:
+                return found
+            store = await self._engine.registry.store(project_id)
+            index = await self.indexes.attach(store)
+            retriever = Retriever(store, embedder=self._embedder, index=index)
+            project = _Project(
+                retriever=retriever,
+                task_context=TaskContextBuilder(retriever),
+                views=v.Views(store, user_store=self._engine.user_store, retriever=retriever),
+            )
+            self._projects[project_id] = project
+            return project
+
+    # -- views -----------------------------------------------------------------------------------
     async def user_style_view(
         self, request: pb.GetUserStyleViewRequest
     ) -> pb.GetUserStyleViewResponse:
-        raise NotImplementedError
+        project = await self._project(request.project_id)
+        view = await project.views.user_style(
+            request.project_id,
+            user_id=request.user_id or self._engine.user_id,
+            mode=_MODES.get(request.mode, "core"),
+            context_budget_tokens=_optional_budget(request.context_budget_tokens),
+        )
+        return pb.GetUserStyleViewResponse(
+            view=views_pb2.UserStyleView(
+                mode=_MODES_PB[str(view.mode)],
+                project_id=view.project_id,
+                user_id=view.user_id or "",
+                generated_at=timestamp_pb(view.generated_at),
+                token_estimate=view.token_estimate,
+                items=[
+                    views_pb2.UserStyleItem(
+                        key=i.key,
+                        summary=i.summary,
+                        tags=list(i.tags),
+                        importance=i.importance,
+                        last_updated_at=timestamp_pb(i.last_updated_at),
+                        source_memory_ids=list(i.source_memory_ids),
+                    )
+                    for i in view.items
+                ],
+                markdown=view.markdown,
+                budget=_budget_pb(view.budget),
+            )
+        )
 
     async def project_brief_view(
         self, request: pb.GetProjectBriefViewRequest
     ) -> pb.GetProjectBriefViewResponse:
-        raise NotImplementedError
+        project = await self._project(request.project_id)
+        view = await project.views.project_brief(
+            request.project_id,
+            mode=_MODES.get(request.mode, "core"),
+            context_budget_tokens=_optional_budget(request.context_budget_tokens),
+        )
+        return pb.GetProjectBriefViewResponse(
+            view=views_pb2.ProjectBriefView(
+                mode=_MODES_PB[str(view.mode)],
+                project_id=view.project_id,
+                generated_at=timestamp_pb(view.generated_at),
+                token_estimate=view.token_estimate,
+                modules=[
+                    views_pb2.ProjectModule(name=m.name, paths=list(m.paths), summary=m.summary)
+                    for m in view.modules
+                ],
+                key_facts=list(view.key_facts),
+                markdown=view.markdown,
+                budget=_budget_pb(view.budget),
+            )
+        )
 
     async def pitfalls_view(self, request: pb.GetPitfallsViewRequest) -> pb.GetPitfallsViewResponse:
-        raise NotImplementedError
+        project = await self._project(request.project_id)
+        view = await project.views.pitfalls(
+            request.project_id,
+            scope_paths=list(request.scope_paths),
+            task_description=request.task_description or None,
+            context_budget_tokens=_optional_budget(request.context_budget_tokens),
+        )
+        return pb.GetPitfallsViewResponse(
+            view=views_pb2.PitfallsView(
+                project_id=view.project_id,
+                generated_at=timestamp_pb(view.generated_at),
+                token_estimate=view.token_estimate,
+                has_relevant_pitfalls=view.has_relevant_pitfalls,
+                items=[
+                    views_pb2.PitfallItem(
+                        key=i.key,
+                        content=i.content,
+                        tags=list(i.tags),
+                        importance=i.importance,
+                        file_paths=list(i.file_paths),
+                        memory_id=i.memory_id,
+                    )
+                    for i in view.items
+                ],
+                markdown=view.markdown,
+                budget=_budget_pb(view.budget),
+            )
+        )
 
+    # -- task context and search -----------------------------------------------------------------
     async def task_context(self, request: pb.GetTaskContextRequest) -> pb.GetTaskContextResponse:
-        raise NotImplementedError
+        project = await self._project(request.project_id)
+        context = await project.task_context.build(
+            request.project_id,
+            request.task_description,
+            user_id=request.user_id or self._engine.user_id,
+            active_file_paths=list(request.active_file_paths),
+            context_budget_tokens=_optional_budget(request.context_budget_tokens),
+            preferred_memory_types=memory_types_from_pb(request.preferred_memory_types),
+        )
+        return pb.GetTaskContextResponse(context=_task_context_pb(context))
 
     async def search(self, request: pb.SearchMemoryRequest) -> pb.SearchMemoryResponse:
-        raise NotImplementedError
+        project = await self._project(request.project_id)
+        page = await project.retriever.search(
+            request.project_id,
+            request.query,
+            request.top_k or 5,
+            types=memory_types_from_pb(request.types),
+            scope_paths=list(request.scope_paths),
+            page_token=request.page_token or None,
+        )
+        return pb.SearchMemoryResponse(
+            query=page.query,
+            results=[
+                views_pb2.SearchResult(
+                    memory_id=r.memory_id,
+                    type=MEMORY_TYPES_PB[r.type],
+                    key=r.key,
+                    content=r.content,
+                    tags=list(r.tags),
+                    importance=r.importance,
+                    recency_days=r.recency_days,
+                    score=r.score,
+                    reason=r.reason,
+                    source=views_pb2.ResultSource(
+                        episode_ids=list(r.source.episode_ids),
+                        file_paths=list(r.source.file_paths),
+                    ),
+                )
+                for r in page.results
+            ],
+            total_count=page.total,
+            next_page_token=page.next_page_token or "",
+        )
 
     async def reindex(self, request: pb.ReindexRequest) -> pb.ReindexResponse:
-        raise NotImplementedError
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        store = await self._engine.registry.store(request.project_id)
+        await self._project(request.project_id)
+        count = await self.indexes.rebuild(store)
+        return pb.ReindexResponse(
+            memories_indexed=count, duration_ms=round((loop.time() - started) * 1000)
+        )
+
+
+def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:
+    return views_pb2.TaskContext(
+        project_id=context.project_id,
+        user_id=context.user_id or "",
+        task_description=context.task_description,
+        generated_at=timestamp_pb(context.generated_at),
+        token_estimate=context.token_estimate,
+        has_relevant_memory=context.has_relevant_memory,
+        selected_memories=[
+            views_pb2.SelectedMemory(
+                memory_id=m.memory_id,
+                type=MEMORY_TYPES_PB[m.type],
+                key=m.key,
+                content=m.content,
+                importance=m.importance,
+                reason=m.reason,
+                score=m.score,
+            )
+            for m in context.selected_memories
+        ],
+        markdown=context.markdown,
+        budget=views_pb2.BudgetReport(
+            budget_tokens=context.budget_tokens,
+            token_estimate=context.token_estimate,
+            items_shown=len(context.selected_memories),
+            items_total=context.items_total,
+            capped=context.capped,
+        ),
+    )

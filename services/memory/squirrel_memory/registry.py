@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import structlog
@@ -23,6 +24,11 @@ class ProjectRegistry:
         self._layout = layout
         self._lock = asyncio.Lock()
         self._stores = ProjectStores()
+        self._on_open: list[Callable[[SqliteStore], Awaitable[None]]] = []
+
+    def on_open(self, callback: Callable[[SqliteStore], Awaitable[None]]) -> None:
+        """Run `callback` once for every store this registry opens (e.g. to attach an index)."""
+        self._on_open.append(callback)
 
     def roots(self) -> list[str]:
         return read_projects(self._layout.projects)
@@ -49,7 +55,12 @@ class ProjectRegistry:
                 f"the project folder {project_id} is gone; "
                 "re-create it or remove it from projects.json"
             )
-        return await self._stores.get(project_id)
+        fresh = project_id not in self._stores.open_projects()
+        store = await self._stores.get(project_id)
+        if fresh:
+            for callback in self._on_open:
+                await callback(store)
+        return store
 
     async def open_stores(self) -> list[SqliteStore]:
         """Stores of every registered project whose folder exists (opening new ones)."""
@@ -71,7 +82,7 @@ class ProjectRegistry:
         async with self._lock:
             await asyncio.to_thread(init_project_files, root)
             created = await asyncio.to_thread(add_project, self._layout.projects, root)
-        await self._stores.get(str(root))
+        await self.store(str(root))
         return str(root), created
 
     async def close(self) -> None:

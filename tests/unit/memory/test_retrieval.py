@@ -1,0 +1,400 @@
+"""Hybrid search over a real SQLite store and a real FAISS index, with the fake embedder."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.retrieval import (
+    MAX_TOP_K,
+    RetrievalSettings,
+    Retriever,
+    decode_page_token,
+    embedding_text,
+    encode_page_token,
+    query_terms,
+)
+from squirrel_memory.store import SqliteStore
+
+USER = "alice"
+BROAD = "uses built tokens migrations dependencies postgres"
+
+MEMORIES: list[tuple[MemoryType, str, str, tuple[str, ...], float, tuple[str, ...]]] = [
+    (
+        MemoryType.USER_STYLE,
+        "testing_framework",
+        "Uses pytest with fixtures for test setup.",
+        ("python", "testing"),
+        0.8,
+        (),
+    ),
+    (
+        MemoryType.PROJECT_FACT,
+        "framework",
+        "Built with FastAPI and async SQLAlchemy.",
+        ("framework", "fastapi"),
+        0.9,
+        (),
+    ),
+    (
+        MemoryType.PITFALL,
+        "auth_token_expiry",
+        "JWT tokens expire after one hour; the refresh logic lives in the login handler.",
+        ("auth", "jwt"),
+        0.8,
+        ("src/auth.py",),
+    ),
+    (
+        MemoryType.RECIPE,
+        "db_migrations",
+        "Create migrations with `alembic revision --autogenerate` then `alembic upgrade head`.",
+        ("database", "alembic"),
+        0.6,
+        ("migrations/env.py",),
+    ),
+    (
+        MemoryType.PROJECT_FACT,
+        "package_manager",
+        "Dependencies are managed with uv; run commands through `uv run`.",
+        ("uv", "tooling"),
+        0.7,
+        ("pyproject.toml",),
+    ),
+    (
+        MemoryType.PITFALL,
+        "docker_compose_ports",
+        "Postgres in docker compose listens on 5433, not 5432, to avoid the host database.",
+        ("docker", "postgres"),
+        0.7,
+        ("docker-compose.yml",),
+    ),
+]
+
+
+@dataclass
+class World:
+    root: Path
+    store: SqliteStore
+    index: FaissIndex
+    embedder: FakeEmbedder
+    retriever: Retriever
+    items: dict[str, MemoryItem]
+
+
+async def add_memory(
+    store: SqliteStore,
+    kind: MemoryType,
+    key: str,
+    content: str,
+    tags: Sequence[str] = (),
+    importance: float = 0.5,
+    paths: Sequence[str] = (),
+) -> MemoryItem:
+    candidate = MemoryCandidate(
+        type=kind,
+        key=key,
+        content=content,
+        tags=tuple(tags),
+        importance=importance,
+        file_paths=tuple(paths),
+        source_episode_id="ep_1",
+    )
+    item = await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER)
+    assert item is not None
+    return item
+
+
+async def index_items(
+    embedder: FakeEmbedder, index: FaissIndex, items: Sequence[MemoryItem]
+) -> None:
+    vectors = await embedder.embed([embedding_text(i) for i in items])
+    index.upsert(zip([i.id for i in items], vectors, strict=True))
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    store = await SqliteStore.open(str(tmp_path))
+    embedder = FakeEmbedder(dim=128)
+    index = FaissIndex(
+        embedder.dim, embedder.model_id, tmp_path / ".ctx" / "index" / INDEX_FILE_NAME
+    )
+    items: dict[str, MemoryItem] = {}
+    for kind, key, content, tags, importance, paths in MEMORIES:
+        items[key] = await add_memory(store, kind, key, content, tags, importance, paths)
+    await index_items(embedder, index, list(items.values()))
+    retriever = Retriever(
+        store, embedder=embedder, index=index, settings=RetrievalSettings(vector_floor=0.1)
+    )
+    yield World(tmp_path, store, index, embedder, retriever, items)
+    await store.close()
+
+
+async def test_search_finds_a_memory_by_its_words_with_reason_and_source(world: World) -> None:
+    page = await world.retriever.search(str(world.root), "JWT login expiry", top_k=3)
+
+    assert page.results[0].memory_id == world.items["auth_token_expiry"].id
+    top = page.results[0]
+    assert top.reason.startswith("Matches 'jwt'")
+    assert top.reason.endswith("a pitfall.")
+    assert top.source.episode_ids == ("ep_1",)
+    assert top.source.file_paths == ("src/auth.py",)
+    assert 0 < top.score <= 1
+    assert top.recency_days == 0
+    assert page.vector_used
+
+
+async def test_reason_names_matched_terms_paths_and_type(world: World) -> None:
+    page = await world.retriever.search(
+        str(world.root), "jwt tokens", scope_paths=["src/auth.py"], top_k=1
+    )
+
+    assert page.results[0].reason == "Matches 'jwt', 'tokens'; touches src/auth.py; a pitfall."
+
+
+async def test_search_filters_by_type(world: World) -> None:
+    page = await world.retriever.search(
+        str(world.root), "postgres database migrations", types=[MemoryType.RECIPE], top_k=10
+    )
+
+    assert [r.memory_id for r in page.results] == [world.items["db_migrations"].id]
+    assert page.total == 1
+
+
+async def test_scope_paths_raise_a_memory_touching_them(world: World) -> None:
+    query = "postgres database"
+    plain = await world.retriever.search(str(world.root), query, top_k=10)
+    scoped = await world.retriever.search(
+        str(world.root), query, top_k=10, scope_paths=["migrations/"]
+    )
+
+    recipe = world.items["db_migrations"].id
+    plain_score = next(r.score for r in plain.results if r.memory_id == recipe)
+    scoped_score = next(r.score for r in scoped.results if r.memory_id == recipe)
+    assert scoped_score > plain_score
+
+
+async def test_search_is_lexical_only_while_the_model_loads(tmp_path: Path) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        item = await add_memory(store, MemoryType.PROJECT_FACT, "framework", "Built with FastAPI.")
+        embedder = FakeEmbedder(dim=64, loaded=False)
+        index = FaissIndex(64, embedder.model_id)
+        index.upsert([(item.id, FakeEmbedder(dim=64).embed_now(["Built with FastAPI."])[0])])
+        retriever = Retriever(store, embedder=embedder, index=index)
+
+        page = await retriever.search(str(tmp_path), "fastapi")
+
+        assert [r.memory_id for r in page.results] == [item.id]
+        assert not page.vector_used
+        assert embedder.calls == 0
+    finally:
+        await store.close()
+
+
+async def test_search_without_an_index_is_lexical_only(world: World) -> None:
+    retriever = Retriever(world.store, embedder=world.embedder, index=None)
+
+    page = await retriever.search(str(world.root), "alembic")
+
+    assert [r.memory_id for r in page.results] == [world.items["db_migrations"].id]
+    assert not page.vector_used
+
+
+async def test_vector_only_search_ranks_by_embedding_similarity(world: World) -> None:
+    retriever = Retriever(
+        world.store,
+        embedder=world.embedder,
+        index=world.index,
+        settings=RetrievalSettings(use_lexical=False, vector_floor=0.1),
+    )
+
+    page = await retriever.search(str(world.root), "pytest fixturing", top_k=1)
+
+    assert page.results[0].memory_id == world.items["testing_framework"].id
+
+
+async def test_deleted_memory_disappears_from_search_at_once(world: World) -> None:
+    target = world.items["auth_token_expiry"]
+    await world.store.forget(target.id, "wrong")
+
+    page = await world.retriever.search(str(world.root), "JWT tokens expire", top_k=10)
+
+    assert target.id not in {r.memory_id for r in page.results}
+    assert target.id in world.index  # the index lags; search still never returns it
+
+
+async def test_superseded_memory_is_replaced_in_search(world: World) -> None:
+    old = world.items["framework"]
+    candidate = MemoryCandidate(
+        MemoryType.PROJECT_FACT, "framework", "Built with Litestar.", ("framework",), 0.9
+    )
+    new = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.DELETE_AND_ADD, candidate, target_id=old.id), user_id=USER
+    )
+    assert new is not None
+
+    page = await world.retriever.search(str(world.root), "framework built with", top_k=10)
+
+    ids = {r.memory_id for r in page.results}
+    assert new.id in ids
+    assert old.id not in ids
+
+
+async def test_search_answers_the_same_after_a_restart(world: World) -> None:
+    before = await world.retriever.search(str(world.root), "docker postgres port", top_k=3)
+    world.index.save()
+    await world.store.close()
+
+    store = await SqliteStore.open(str(world.root))
+    try:
+        embedder = FakeEmbedder(dim=128)
+        assert world.index.path is not None
+        index = FaissIndex.load(world.index.path, embedder.dim, embedder.model_id)
+        retriever = Retriever(
+            store, embedder=embedder, index=index, settings=RetrievalSettings(vector_floor=0.1)
+        )
+        after = await retriever.search(str(world.root), "docker postgres port", top_k=3)
+    finally:
+        await store.close()
+        world.store = await SqliteStore.open(str(world.root))
+
+    assert [(r.memory_id, r.score) for r in after.results] == [
+        (r.memory_id, r.score) for r in before.results
+    ]
+    assert after.vector_used
+
+
+async def test_pages_walk_every_result_once(world: World) -> None:
+    seen: list[str] = []
+    token: str | None = None
+    totals: set[int] = set()
+    for _ in range(10):
+        page = await world.retriever.search(str(world.root), BROAD, top_k=2, page_token=token)
+        seen.extend(r.memory_id for r in page.results)
+        totals.add(page.total)
+        token = page.next_page_token
+        if token is None:
+            break
+
+    assert token is None
+    assert len(seen) == len(set(seen))
+    assert totals == {len(seen)}
+    assert len(seen) > 2
+
+
+async def test_tampered_or_foreign_page_tokens_are_rejected(world: World) -> None:
+    first = await world.retriever.search(str(world.root), BROAD, top_k=1)
+    assert first.next_page_token is not None
+    payload = json.loads(base64.urlsafe_b64decode(first.next_page_token + "=="))
+    payload["o"] = 3
+    edited = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode()
+
+    for token in (edited, "not-base64!!", "e30", first.next_page_token[:-2], "x" * 600):
+        with pytest.raises(InvalidArgumentError):
+            await world.retriever.search(str(world.root), BROAD, top_k=1, page_token=token)
+    with pytest.raises(InvalidArgumentError):
+        await world.retriever.search(
+            str(world.root), "another query", top_k=1, page_token=first.next_page_token
+        )
+
+
+def test_page_token_round_trips() -> None:
+    token = encode_page_token(7, "abc")
+
+    assert decode_page_token(token, "abc") == 7
+    with pytest.raises(InvalidArgumentError):
+        decode_page_token(token, "abd")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "!!!",
+        "...,;:",
+        '"',
+        "NEAR(auth token, 3)",
+        "auth AND OR NOT",
+        "key : framework",
+        "auth*",
+        "(((",
+        "\x00jwt",
+        "jwt " * 2500,
+        "x" * 10_000,
+        "🙂 émoji ünïcode \ud800",
+    ],
+)
+async def test_hostile_queries_do_not_crash(world: World, query: str) -> None:
+    page = await world.retriever.search(str(world.root), query, top_k=MAX_TOP_K)
+
+    assert page.total == len(page.results)
+    assert all(0 <= r.score <= 1 for r in page.results)
+
+
+async def test_punctuation_only_query_matches_nothing(world: World) -> None:
+    page = await world.retriever.search(str(world.root), "?!.,")
+
+    assert page.results == ()
+    assert page.total == 0
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+async def test_empty_query_is_invalid(world: World, query: str) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await world.retriever.search(str(world.root), query)
+
+
+@pytest.mark.parametrize("top_k", [0, -1, MAX_TOP_K + 1, True])
+async def test_bad_top_k_is_invalid(world: World, top_k: int) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await world.retriever.search(str(world.root), "jwt", top_k=top_k)
+
+
+async def test_unknown_type_and_foreign_project_are_invalid(world: World) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await world.retriever.search(str(world.root), "jwt", types=["secrets"])  # type: ignore[list-item]
+    with pytest.raises(InvalidArgumentError):
+        await world.retriever.search("/elsewhere", "jwt")
+
+
+async def test_ranking_is_deterministic_on_ties(tmp_path: Path) -> None:
+    fixed = datetime(2026, 3, 1, tzinfo=UTC)
+    store = await SqliteStore.open(str(tmp_path), clock=lambda: fixed)
+    try:
+        for n in range(4):
+            await add_memory(store, MemoryType.RECIPE, f"deploy_{n}", "Deploy with make release.")
+        retriever = Retriever(store, clock=lambda: fixed)
+        first = await retriever.search(str(tmp_path), "deploy release", top_k=4)
+        second = await retriever.search(str(tmp_path), "deploy release", top_k=4)
+    finally:
+        await store.close()
+
+    assert [r.memory_id for r in first.results] == [r.memory_id for r in second.results]
+    assert [r.memory_id for r in first.results] == sorted(r.memory_id for r in first.results)
+
+
+def test_query_terms_drop_stop_words_and_split_identifiers() -> None:
+    assert query_terms("How do I run the getUserName tests?") == (
+        "run",
+        "getusername",
+        "tests",
+        "get",
+        "user",
+        "name",
+    )
+    assert query_terms("the and of") == ("the", "and", "of")

@@ -1,0 +1,304 @@
+"""Task context (spec §5.5): selection with reasons, budgets and abstention, on a real store."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.task_context import (
+    ABSTAIN_MARKDOWN,
+    HEADER,
+    STYLE_REASON,
+    TaskContextBuilder,
+    TaskContextSettings,
+)
+
+USER = "alice"
+SETTINGS = RetrievalSettings(vector_floor=0.1)
+MEMORIES: list[tuple[MemoryType, str, str, tuple[str, ...], float, tuple[str, ...]]] = [
+    (
+        MemoryType.USER_STYLE,
+        "async_preference",
+        "Prefers async/await for I/O-bound handlers.",
+        ("python", "async"),
+        0.9,
+        (),
+    ),
+    (
+        MemoryType.USER_STYLE,
+        "testing_framework",
+        "Uses pytest with fixtures for test setup.",
+        ("testing",),
+        0.8,
+        (),
+    ),
+    (
+        MemoryType.USER_STYLE,
+        "naming",
+        "Names booleans with an is_ or has_ prefix.",
+        ("naming",),
+        0.4,
+        (),
+    ),
+    (
+        MemoryType.PROJECT_FACT,
+        "framework",
+        "Project uses FastAPI with async SQLAlchemy.",
+        ("framework", "fastapi"),
+        0.9,
+        (),
+    ),
+    (
+        MemoryType.PROJECT_FACT,
+        "endpoint:inventory",
+        "Inventory endpoints live in the inventory router.",
+        ("inventory", "endpoint"),
+        0.7,
+        ("src/routes/inventory.py",),
+    ),
+    (
+        MemoryType.PITFALL,
+        "soft_delete",
+        "Inventory items are soft-deleted; set deleted_at, never DELETE rows.",
+        ("inventory", "database"),
+        0.8,
+        ("src/models/inventory.py",),
+    ),
+    (
+        MemoryType.PITFALL,
+        "ci_cache",
+        "The CI cache key must include uv.lock or stale wheels are used.",
+        ("ci",),
+        0.6,
+        (".github/workflows/ci.yml",),
+    ),
+    (
+        MemoryType.RECIPE,
+        "migration",
+        "Create a migration with `alembic revision --autogenerate`.",
+        ("database", "alembic"),
+        0.6,
+        ("migrations/env.py",),
+    ),
+]
+
+
+@dataclass
+class World:
+    root: Path
+    store: SqliteStore
+    builder: TaskContextBuilder
+    items: dict[str, MemoryItem]
+
+
+async def add_memory(
+    store: SqliteStore,
+    kind: MemoryType,
+    key: str,
+    content: str,
+    tags: Sequence[str],
+    importance: float,
+    paths: Sequence[str],
+) -> MemoryItem:
+    candidate = MemoryCandidate(kind, key, content, tuple(tags), importance, tuple(paths))
+    item = await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER)
+    assert item is not None
+    return item
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    store = await SqliteStore.open(str(tmp_path))
+    embedder = FakeEmbedder(dim=128)
+    index = FaissIndex(embedder.dim, embedder.model_id)
+    items = {m[1]: await add_memory(store, *m) for m in MEMORIES}
+    vectors = embedder.embed_now([embedding_text(i) for i in items.values()])
+    index.upsert(zip([i.id for i in items.values()], vectors, strict=True))
+    retriever = Retriever(store, embedder=embedder, index=index, settings=SETTINGS)
+    yield World(tmp_path, store, TaskContextBuilder(retriever), items)
+    await store.close()
+
+
+async def test_relevant_memories_are_selected_with_reasons(world: World) -> None:
+    context = await world.builder.build(
+        str(world.root),
+        "Add a delete endpoint for inventory items",
+        user_id=USER,
+        active_file_paths=["src/routes/inventory.py"],
+    )
+
+    ids = [m.memory_id for m in context.selected_memories]
+    assert context.has_relevant_memory
+    assert world.items["endpoint:inventory"].id in ids
+    assert world.items["soft_delete"].id in ids
+    assert world.items["ci_cache"].id not in ids
+    endpoint = next(m for m in context.selected_memories if m.key == "endpoint:inventory")
+    assert endpoint.reason == (
+        "Matches 'endpoint', 'inventory'; touches src/routes/inventory.py; a project fact."
+    )
+    assert context.markdown.startswith(HEADER + "\n\n- [")
+    assert context.token_estimate == estimate_tokens(context.markdown)
+    assert context.user_id == USER
+
+
+async def test_standing_style_preferences_join_a_relevant_selection(world: World) -> None:
+    context = await world.builder.build(
+        str(world.root), "Add a delete endpoint for inventory items"
+    )
+
+    style = [m for m in context.selected_memories if m.reason == STYLE_REASON]
+    assert [m.key for m in style] == ["async_preference", "testing_framework"]
+    assert context.selected_memories[-1].reason == STYLE_REASON
+
+
+async def test_off_topic_task_abstains(world: World) -> None:
+    context = await world.builder.build(str(world.root), "Translate the marketing site into French")
+
+    assert not context.has_relevant_memory
+    assert context.selected_memories == ()
+    assert context.markdown == ABSTAIN_MARKDOWN
+
+
+async def test_empty_project_abstains(tmp_path: Path) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        builder = TaskContextBuilder(Retriever(store))
+        context = await builder.build(str(tmp_path), "Refactor the auth flow")
+    finally:
+        await store.close()
+
+    assert not context.has_relevant_memory
+    assert context.markdown == ABSTAIN_MARKDOWN
+
+
+async def test_a_file_being_edited_selects_its_pitfall_even_without_shared_words(
+    world: World,
+) -> None:
+    context = await world.builder.build(
+        str(world.root), "Tidy up naming", active_file_paths=["src/models/inventory.py"]
+    )
+
+    pitfall = next(m for m in context.selected_memories if m.key == "soft_delete")
+    assert "ouches src/models/inventory.py" in pitfall.reason
+
+
+async def test_preferred_types_limit_the_selection(world: World) -> None:
+    context = await world.builder.build(
+        str(world.root),
+        "Add a delete endpoint for inventory items",
+        preferred_memory_types=[MemoryType.PITFALL],
+    )
+
+    assert {m.type for m in context.selected_memories} == {MemoryType.PITFALL}
+
+
+async def test_budget_keeps_whole_memories_in_score_order(world: World) -> None:
+    full = await world.builder.build(str(world.root), "Add a delete endpoint for inventory items")
+    small = await world.builder.build(
+        str(world.root), "Add a delete endpoint for inventory items", context_budget_tokens=110
+    )
+
+    assert small.token_estimate <= 110
+    assert 0 < len(small.selected_memories) < len(full.selected_memories)
+    assert small.selected_memories == full.selected_memories[: len(small.selected_memories)]
+    assert small.capped
+    for memory in small.selected_memories:
+        assert memory.content in small.markdown
+
+
+async def test_deleted_memory_is_never_selected(world: World) -> None:
+    await world.store.forget(world.items["soft_delete"].id, "no longer true")
+
+    context = await world.builder.build(
+        str(world.root),
+        "Add a delete endpoint for inventory items",
+        active_file_paths=["src/models/inventory.py"],
+    )
+
+    assert world.items["soft_delete"].id not in {m.memory_id for m in context.selected_memories}
+
+
+async def test_memory_not_yet_in_the_vector_index_can_still_be_selected(world: World) -> None:
+    fresh = await add_memory(
+        world.store,
+        MemoryType.PITFALL,
+        "stripe_webhooks",
+        "Stripe webhook signatures must be verified against the raw request body.",
+        ("stripe", "webhooks"),
+        0.7,
+        (),
+    )
+
+    context = await world.builder.build(str(world.root), "raw body of the incoming request")
+
+    assert [m.memory_id for m in context.selected_memories][:1] == [fresh.id]
+
+
+async def test_lexical_only_while_the_model_loads_still_selects_and_abstains(
+    tmp_path: Path,
+) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        for m in MEMORIES:
+            await add_memory(store, *m)
+        loading = FakeEmbedder(dim=64, loaded=False)
+        builder = TaskContextBuilder(
+            Retriever(store, embedder=loading, index=FaissIndex(64, loading.model_id))
+        )
+        relevant = await builder.build(str(tmp_path), "alembic migration for inventory")
+        off_topic = await builder.build(str(tmp_path), "Translate the marketing site into French")
+    finally:
+        await store.close()
+
+    assert relevant.has_relevant_memory
+    assert "migration" in {m.key for m in relevant.selected_memories}
+    assert not off_topic.has_relevant_memory
+
+
+async def test_threshold_decides_abstention(world: World) -> None:
+    strict = TaskContextBuilder(
+        Retriever(world.store, settings=SETTINGS),
+        settings=TaskContextSettings(min_relevance=1.0, min_relevance_lexical=1.0),
+    )
+
+    context = await strict.build(str(world.root), "Add a delete endpoint for inventory items")
+
+    assert not context.has_relevant_memory
+    assert context.markdown == ABSTAIN_MARKDOWN
+
+
+@pytest.mark.parametrize("task", ["", "   ", None, 42])
+async def test_missing_task_is_invalid(world: World, task: object) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await world.builder.build(str(world.root), task)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("budget", [0, -5, 10, 10**9, True])
+async def test_bad_budget_is_invalid(world: World, budget: int) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await world.builder.build(str(world.root), "inventory", context_budget_tokens=budget)
+
+
+@pytest.mark.parametrize(
+    "task", ["?!?", "NEAR(a b)", "inventory " * 2000, "\x00\ud800", '"inventory" OR *']
+)
+async def test_hostile_task_descriptions_do_not_crash(world: World, task: str) -> None:
+    context = await world.builder.build(str(world.root), task)
+
+    assert context.token_estimate <= 400
