@@ -19,7 +19,9 @@ from pathlib import Path
 import psutil
 
 
-def _sqrl(env: dict[str, str], *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _sqrl(
+    env: dict[str, str], *args: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "squirrel_cli", *args],
         env=env,
@@ -44,7 +46,8 @@ def one_run() -> tuple[float, dict[str, float]]:
         time.sleep(2.0)  # let the services settle before reading idle RSS
         status = json.loads(_sqrl(env, "status", "--json").stdout)
         rss = {
-            s["service"]: psutil.Process(s["pid"]).memory_info().rss / 2**20 for s in status["services"]
+            s["service"]: psutil.Process(s["pid"]).memory_info().rss / 2**20
+            for s in status["services"]
         }
         _sqrl(env, "down")
         return elapsed, rss
@@ -68,7 +71,8 @@ def main() -> None:
             rss.setdefault(name, []).append(mb)
     print(f"runs: {args.runs}")
     print(f"{'measure':34} {'median':>10} {'p95':>10}")
-    print(f"{'sqrl up --detach to all SERVING (s)':34} {statistics.median(times):10.2f} {p95(times):10.2f}")
+    label = "sqrl up --detach to all SERVING (s)"
+    print(f"{label:34} {statistics.median(times):10.2f} {p95(times):10.2f}")
     for name, values in rss.items():
         label = f"idle RSS {name} (MiB)"
         print(f"{label:34} {statistics.median(values):10.1f} {p95(values):10.1f}")

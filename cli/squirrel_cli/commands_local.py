@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from squirrel_cli import hosts
 from squirrel_cli.console import Console
 from squirrel_core.auth import ensure_token
 from squirrel_core.errors import (
@@ -42,6 +43,12 @@ def add_commands(sub: Any) -> None:
         help="use PATH itself as the project root even if it is not a git repository",
     )
     init.add_argument("--yes", "-y", action="store_true", help="answer yes to every question")
+    init.add_argument(
+        "--mcp",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="register the ctx-memory MCP server for Claude Code in .mcp.json (default: ask)",
+    )
     init.set_defaults(handler=cmd_init)
 
     config = sub.add_parser("config", help="show or change settings (config.toml in the home)")
@@ -115,6 +122,7 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
     created = add_project(layout.projects, root)
     verb = "Registered" if created else "Already registered:"
     console.line(f"{verb} {root}  (data in {root}/.ctx, home {layout.root})")
+    hosts.offer_claude_code(root, settings.home, console, choice=args.mcp, assume_yes=args.yes)
     return 0
 
 

@@ -7,7 +7,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from squirrel_cli import commands_local, commands_memory, commands_services
+from squirrel_cli import (
+    commands_ingest,
+    commands_local,
+    commands_memory,
+    commands_retrieval,
+    commands_services,
+)
 from squirrel_cli.console import Console
 from squirrel_core.errors import SquirrelError
 from squirrel_core.settings import load_settings
@@ -24,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     commands_local.add_commands(sub)
     commands_services.add_commands(sub)
+    commands_retrieval.add_commands(sub)
     commands_memory.add_commands(sub)
+    commands_ingest.add_commands(sub)
     return parser
 
 

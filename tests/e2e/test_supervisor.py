@@ -90,7 +90,8 @@ def test_up_brings_every_service_to_serving_and_status_shows_them(
     for service in status["services"]:
         assert service["pid"] and service["port"] and service["restarts"] == 0
         assert psutil.Process(service["pid"]).ppid() == up.pid
-    assert status["projects"] == [{"project": str(repo), "initialised": True}]
+    [project] = status["projects"]
+    assert project["project"] == str(repo) and project["initialised"] is True
     table = sqrl("status")
     assert table.returncode == 0 and "SERVING" in table.stdout
 

@@ -7,10 +7,16 @@ from collections.abc import Awaitable, Callable, Sequence
 import grpc
 
 from squirrel.v1 import gateway_service_pb2, gateway_service_pb2_grpc
+from squirrel_core.auth import ensure_token
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import read_projects
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, main_for
 from squirrel_core.settings import Settings
+from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file
+from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
+from squirrel_gateway.tools import build_mcp_server
 
 SERVICE_NAME = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
 
@@ -18,14 +24,37 @@ SERVICE_NAME = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
 async def setup(
     settings: Settings, service: GrpcService
 ) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
-    servicer = GatewayServicer(settings)  # type: ignore[abstract]
+    """Registers the gateway's gRPC API; `ready` starts the MCP HTTP endpoint beside it."""
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    connection = MemoryConnection(layout.service_file("memory"), token)
+    backend = GrpcMemoryBackend(
+        connection.client,
+        lambda: read_projects(layout.projects),
+        default_user_id=settings.user_id,
+    )
+    servicer = GatewayServicer(backend)
+    endpoint = McpHttpEndpoint(
+        build_mcp_server(backend, allow_writes=settings.bool_("gateway.allow_writes")),
+        token,
+        settings.int_("gateway.mcp_http_port"),
+        info_file(layout.run),
+    )
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(servicer, server)
         return [SERVICE_NAME]
 
     service.add(register)
-    return servicer.start, servicer.close
+
+    async def ready() -> None:
+        await endpoint.start()
+
+    async def cleanup() -> None:
+        await endpoint.stop()
+        await connection.close()
+
+    return ready, cleanup
 
 
 def main() -> None:

@@ -1,11 +1,7 @@
 """The MCP tool layer: declared tools, budgets enforced on their output, errors for the model."""
 
-import base64
-import binascii
-import hashlib
-import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Final, TypeVar
 
 import structlog
@@ -14,29 +10,26 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS, Packed, pack, validate_budget
-from squirrel_core.errors import (
-    InvalidArgumentError,
-    PermissionDeniedError,
-    SquirrelError,
-    UnavailableError,
+from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.errors import PermissionDeniedError, SquirrelError, UnavailableError
+from squirrel_gateway import responses
+from squirrel_gateway.arguments import (
+    SEARCH_BUDGET_DEFAULT,
+    SEARCH_TOP_K_DEFAULT,
+    SEARCH_TOP_K_MAX,
+    TASK_BUDGET_DEFAULT,
+    VIEW_BUDGET_DEFAULT,
+    budget_for,
 )
 from squirrel_gateway.backend import MemoryBackend
-from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.schemas import (
-    ALL_MEMORY_TYPES,
     ForgetResponse,
     MemoryTypeName,
-    ModuleSummary,
-    PitfallItem,
     PitfallsView,
     ProjectBriefView,
     RememberResponse,
     SearchResponse,
-    SearchResult,
-    SelectedMemory,
     TaskContext,
-    UserStyleItem,
     UserStyleView,
     ViewMode,
 )
@@ -44,19 +37,6 @@ from squirrel_gateway.schemas import (
 log = structlog.get_logger()
 
 T = TypeVar("T")
-
-VIEW_BUDGET_DEFAULT: Final = 256
-TASK_BUDGET_DEFAULT: Final = 400
-SEARCH_BUDGET_DEFAULT: Final = 400
-SEARCH_TOP_K_DEFAULT: Final = 5
-SEARCH_TOP_K_MAX: Final = 50
-MAX_QUERY_CHARS: Final = 2000
-MAX_TASK_CHARS: Final = 4000
-MAX_MEMORY_CHARS: Final = 4000
-MAX_TAGS: Final = 20
-
-NO_TASK_MEMORY: Final = "No relevant long-term memory found for this task."
-NO_PITFALLS: Final = "No relevant memory found: no known pitfalls are recorded for this scope."
 
 INSTRUCTIONS: Final = f"""\
 Squirrel is this developer's long-term memory of how they code and what this project is.
@@ -175,41 +155,17 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         ahead without it."""
 
         async def run() -> TaskContext:
-            budget = _budget(context_budget_tokens, max_tokens, TASK_BUDGET_DEFAULT)
-            task = _required_text(task_description, "task_description", MAX_TASK_CHARS)
-            project_id = await backend.resolve_project(project_root)
-            paths = normalise_scope_paths(active_file_paths, project_id, field="active_file_paths")
-            types = _types(preferred_memory_types)
-            data = await backend.get_task_context(
-                project_id,
+            budget = budget_for(context_budget_tokens, max_tokens, TASK_BUDGET_DEFAULT)
+            answer = await responses.task_context(
+                backend,
+                project_root=project_root,
+                task_description=task_description,
+                active_file_paths=active_file_paths,
+                preferred_memory_types=preferred_memory_types,
                 user_id=user_id,
-                task_description=task,
-                active_file_paths=paths,
-                preferred_memory_types=types,
                 budget=budget,
             )
-            memories = list(data.selected_memories) if data.has_relevant_memory else []
-            if not memories:
-                packed: Packed[SelectedMemory] = pack([], _render_selected, budget, NO_TASK_MEMORY)
-            else:
-                packed = pack(
-                    memories,
-                    _render_selected,
-                    budget,
-                    "## Relevant memory for this task",
-                    how_to_get_more=_raise_budget_hint(budget),
-                )
-            _log_packed("get_task_context", packed)
-            return TaskContext(
-                project_id=data.project_id,
-                user_id=data.user_id,
-                task_description=data.task_description,
-                generated_at=data.generated_at,
-                token_estimate=packed.token_estimate,
-                has_relevant_memory=bool(memories),
-                selected_memories=list(packed.shown),
-                markdown=packed.text,
-            )
+            return answer.output
 
         return _as_result(await _guarded("get_task_context", run))
 
@@ -230,33 +186,11 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         context_budget_tokens (default 256; typically 80-250 tokens)."""
 
         async def run() -> UserStyleView:
-            budget = _budget(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            project_id = await backend.resolve_project(project_root)
-            data = await backend.get_user_style_view(
-                project_id, user_id=user_id, mode=mode, budget=budget
+            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+            answer = await responses.user_style_view(
+                backend, project_root=project_root, mode=mode, user_id=user_id, budget=budget
             )
-            header = "## User Coding Style"
-            if not data.items:
-                header += (
-                    "\n\nNo relevant memory found: no coding-style preferences are recorded yet."
-                )
-            packed = pack(
-                list(data.items),
-                _render_style,
-                budget,
-                header,
-                how_to_get_more=_raise_budget_hint(budget),
-            )
-            _log_packed("get_user_style_view", packed)
-            return UserStyleView(
-                mode=data.mode,
-                project_id=data.project_id,
-                user_id=data.user_id,
-                generated_at=data.generated_at,
-                token_estimate=packed.token_estimate,
-                items=list(packed.shown),
-                markdown=packed.text,
-            )
+            return answer.output
 
         return _as_result(await _guarded("get_user_style_view", run))
 
@@ -276,26 +210,11 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         context_budget_tokens (default 256; typically 100-250 tokens)."""
 
         async def run() -> ProjectBriefView:
-            budget = _budget(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            project_id = await backend.resolve_project(project_root)
-            data = await backend.get_project_brief_view(project_id, mode=mode, budget=budget)
-            entries: list[str | ModuleSummary] = [*data.key_facts, *data.modules]
-            header = "## Project Overview"
-            if not entries:
-                header += "\n\nNo relevant memory found: no project facts are recorded yet."
-            packed = pack(
-                entries, _render_brief, budget, header, how_to_get_more=_raise_budget_hint(budget)
+            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+            answer = await responses.project_brief_view(
+                backend, project_root=project_root, mode=mode, budget=budget
             )
-            _log_packed("get_project_brief_view", packed)
-            return ProjectBriefView(
-                mode=data.mode,
-                project_id=data.project_id,
-                generated_at=data.generated_at,
-                token_estimate=packed.token_estimate,
-                modules=[e for e in packed.shown if isinstance(e, ModuleSummary)],
-                key_facts=[e for e in packed.shown if isinstance(e, str)],
-                markdown=packed.text,
-            )
+            return answer.output
 
         return _as_result(await _guarded("get_project_brief_view", run))
 
@@ -319,37 +238,15 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         concurrency). Costs at most context_budget_tokens (default 256; typically 50-250 tokens)."""
 
         async def run() -> PitfallsView:
-            budget = _budget(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            task = (
-                _required_text(task_description, "task_description", MAX_TASK_CHARS)
-                if task_description is not None
-                else None
+            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+            answer = await responses.pitfalls_view(
+                backend,
+                project_root=project_root,
+                scope_paths=scope_paths,
+                task_description=task_description,
+                budget=budget,
             )
-            project_id = await backend.resolve_project(project_root)
-            paths = normalise_scope_paths(scope_paths, project_id)
-            data = await backend.get_pitfalls_view(
-                project_id, scope_paths=paths, task_description=task, budget=budget
-            )
-            items = list(data.items) if data.has_relevant_pitfalls else []
-            if items:
-                packed: Packed[PitfallItem] = pack(
-                    items,
-                    _render_pitfall,
-                    budget,
-                    "## Known Pitfalls",
-                    how_to_get_more=_raise_budget_hint(budget),
-                )
-            else:
-                packed = pack([], _render_pitfall, budget, f"## Known Pitfalls\n\n{NO_PITFALLS}")
-            _log_packed("get_pitfalls_view", packed)
-            return PitfallsView(
-                project_id=data.project_id,
-                generated_at=data.generated_at,
-                token_estimate=packed.token_estimate,
-                has_relevant_pitfalls=bool(items),
-                items=list(packed.shown),
-                markdown=packed.text,
-            )
+            return answer.output
 
         return _as_result(await _guarded("get_pitfalls_view", run))
 
@@ -380,57 +277,18 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         400; typically 60-80 tokens per result). Pass next_cursor back as cursor for more."""
 
         async def run() -> SearchResponse:
-            budget = _budget(context_budget_tokens, max_tokens, SEARCH_BUDGET_DEFAULT)
-            text = _required_text(query, "query", MAX_QUERY_CHARS)
-            project_id = await backend.resolve_project(project_root)
-            kinds = _types(types)
-            paths = normalise_scope_paths(scope_paths, project_id)
-            fingerprint = _search_fingerprint(project_id, text, kinds, paths)
-            after, skip = _decode_cursor(cursor, fingerprint) if cursor else (None, 0)
-            page = await backend.search_memory(
-                project_id,
-                query=text,
-                top_k=top_k + skip,
-                types=kinds,
-                scope_paths=paths,
-                cursor=after,
+            budget = budget_for(context_budget_tokens, max_tokens, SEARCH_BUDGET_DEFAULT)
+            answer = await responses.search(
+                backend,
+                project_root=project_root,
+                query=query,
+                top_k=top_k,
+                types=types,
+                scope_paths=scope_paths,
+                cursor=cursor,
+                budget=budget,
             )
-            results = list(page.results)[skip : skip + top_k]
-
-            def next_cursor(shown: int) -> str | None:
-                if shown < len(results):
-                    return _encode_cursor(after, skip + shown, fingerprint)
-                if page.next_cursor is not None:
-                    return _encode_cursor(page.next_cursor, 0, fingerprint)
-                return None
-
-            def hint(shown: int) -> str:
-                token = next_cursor(shown)
-                more = f'Call again with cursor="{token}" for the next results' if token else ""
-                if shown < len(results):
-                    more += f", or raise context_budget_tokens (now {budget})"
-                return f"{more}." if more else ""
-
-            header = f"## Memory search: {_one_line(text)}"
-            if not results:
-                header += "\n\nNo relevant memory found for this query."
-            packed = pack(
-                results,
-                _render_search_result,
-                budget,
-                header,
-                total=max(page.total, skip + len(results)),
-                how_to_get_more=hint,
-            )
-            _log_packed("search_project_memory", packed)
-            return SearchResponse(
-                query=text,
-                results=list(packed.shown),
-                total=packed.total,
-                next_cursor=next_cursor(len(packed.shown)),
-                token_estimate=packed.token_estimate,
-                markdown=packed.text,
-            )
+            return answer.output
 
         return _as_result(await _guarded("search_project_memory", run))
 
@@ -473,29 +331,16 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
         fact or preference. Cheap: about 30 tokens back."""
 
         async def run() -> RememberResponse:
-            text = _required_text(content, "content", MAX_MEMORY_CHARS)
-            tag_list = [t.strip() for t in (tags or []) if t.strip()]
-            if len(tag_list) > MAX_TAGS:
-                raise InvalidArgumentError(f"tags may list at most {MAX_TAGS} tags")
-            project_id = await backend.resolve_project(project_root)
-            paths = normalise_scope_paths(file_paths, project_id, field="file_paths")
-            outcome = await backend.remember(
-                project_id,
-                user_id=user_id,
+            return await responses.remember(
+                backend,
+                project_root=project_root,
+                content=content,
                 memory_type=memory_type,
                 key=key,
-                content=text,
-                tags=tag_list,
+                tags=tags,
                 importance=importance,
-                file_paths=paths,
-            )
-            log.info("memory_remembered", memory_id=outcome.memory_id, action=outcome.action)
-            return RememberResponse(
-                memory_id=outcome.memory_id,
-                action=outcome.action,
-                version=outcome.version,
-                markdown=f"Remembered as {outcome.memory_id} ({outcome.action},"
-                f" version {outcome.version}).",
+                file_paths=file_paths,
+                user_id=user_id,
             )
 
         return _as_result(await _guarded("remember", run))
@@ -518,15 +363,8 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
         Only call it when the user asks you to. Cheap: about 20 tokens back."""
 
         async def run() -> ForgetResponse:
-            ident = _required_text(memory_id, "memory_id", 200)
-            project_id = await backend.resolve_project(project_root)
-            outcome = await backend.forget(project_id, memory_id=ident, reason=reason)
-            log.info("memory_forgotten", memory_id=outcome.memory_id, deleted=outcome.deleted)
-            said = "Forgot" if outcome.deleted else "Already forgotten:"
-            return ForgetResponse(
-                memory_id=outcome.memory_id,
-                deleted=outcome.deleted,
-                markdown=f"{said} {outcome.memory_id}.",
+            return await responses.forget(
+                backend, project_root=project_root, memory_id=memory_id, reason=reason
             )
 
         return _as_result(await _guarded("forget", run))
@@ -544,7 +382,7 @@ async def _guarded(tool: str, run: Callable[[], Awaitable[T]]) -> T:
         raise
     except SquirrelError as exc:
         log.info("tool_call_refused", tool=tool, error=type(exc).__name__)
-        raise ToolError(_message_for(exc)) from None
+        raise ToolError(message_for(exc)) from None
     except Exception as exc:
         log.error("tool_call_failed", tool=tool, error=type(exc).__name__, exc_info=True)
         raise ToolError(
@@ -555,7 +393,8 @@ async def _guarded(tool: str, run: Callable[[], Awaitable[T]]) -> T:
     return result
 
 
-def _message_for(exc: SquirrelError) -> str:
+def message_for(exc: SquirrelError) -> str:
+    """A domain error's message for the model, with what to do about it."""
     message = str(exc) or type(exc).__name__
     if isinstance(exc, UnavailableError):
         return f"{message} The Squirrel services may be down: ask the user to run `sqrl up`."
@@ -571,140 +410,3 @@ def _as_result(model: BaseModel) -> CallToolResult:
         content=[TextContent(type="text", text=str(markdown))],
         structured_content=model.model_dump(mode="json"),
     )
-
-
-def _log_packed(tool: str, packed: Packed[Any]) -> None:
-    log.info(
-        "response_packed",
-        tool=tool,
-        shown=len(packed.shown),
-        total=packed.total,
-        token_estimate=packed.token_estimate,
-        capped=packed.capped,
-    )
-
-
-# --- argument checks --------------------------------------------------------------------------
-
-
-def _budget(value: object, alias: object, default: int) -> int:
-    if value is not None and alias is not None and value != alias:
-        raise InvalidArgumentError(
-            "context_budget_tokens and max_tokens are the same setting; send only one of them."
-        )
-    return validate_budget(
-        value if value is not None else alias,
-        default,
-        name="context_budget_tokens" if value is not None or alias is None else "max_tokens",
-    )
-
-
-def _required_text(value: str, field: str, limit: int) -> str:
-    text = value.strip()
-    if not text:
-        raise InvalidArgumentError(f"{field} must not be empty.")
-    if "\x00" in text:
-        raise InvalidArgumentError(f"{field} must not contain NUL bytes.")
-    if len(text) > limit:
-        raise InvalidArgumentError(
-            f"{field} is {len(text):,} characters; keep it under {limit:,} (a summary is enough)."
-        )
-    return text
-
-
-def _types(values: Sequence[MemoryTypeName] | None) -> tuple[MemoryTypeName, ...]:
-    if not values:
-        return ALL_MEMORY_TYPES
-    return tuple(dict.fromkeys(values))
-
-
-def _raise_budget_hint(budget: int) -> str:
-    if budget >= MAX_BUDGET_TOKENS:
-        return "The rest do not fit in the largest budget; use search_project_memory for them."
-    bigger = min(MAX_BUDGET_TOKENS, budget * 2)
-    return f"Call again with context_budget_tokens={bigger} to see more."
-
-
-# --- search continuation cursors --------------------------------------------------------------
-
-
-def _search_fingerprint(
-    project_id: str, query: str, types: Sequence[str], paths: Sequence[str]
-) -> str:
-    blob = json.dumps([project_id, query, sorted(types), list(paths)], ensure_ascii=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def _encode_cursor(after: str | None, skip: int, fingerprint: str) -> str:
-    raw = json.dumps({"a": after, "s": skip, "f": fingerprint}, separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str, fingerprint: str) -> tuple[str | None, int]:
-    bad = InvalidArgumentError(
-        "cursor is not a next_cursor this server returned; omit it to start from the best match."
-    )
-    if len(cursor) > 4096:
-        raise bad
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        data = json.loads(raw)
-    except (binascii.Error, ValueError):
-        raise bad from None
-    if not isinstance(data, dict):
-        raise bad
-    after, skip, mark = data.get("a"), data.get("s"), data.get("f")
-    if not (after is None or isinstance(after, str)) or not isinstance(mark, str):
-        raise bad
-    if isinstance(skip, bool) or not isinstance(skip, int) or not 0 <= skip <= 10_000:
-        raise bad
-    if mark != fingerprint:
-        raise InvalidArgumentError(
-            "cursor belongs to a different search; send the same query, types and scope_paths"
-            " as the call that returned it, or omit the cursor."
-        )
-    return after, skip
-
-
-# --- markdown ---------------------------------------------------------------------------------
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _render_selected(memory: SelectedMemory) -> str:
-    line = f"- [{memory.type}] {_one_line(memory.content)}"
-    reason = _one_line(memory.reason)
-    return f"{line} — why: {reason}" if reason else line
-
-
-def _render_style(item: UserStyleItem) -> str:
-    return f"- {_one_line(item.summary)}"
-
-
-def _render_brief(entry: str | ModuleSummary) -> str:
-    if isinstance(entry, str):
-        return f"- {_one_line(entry)}"
-    paths = ", ".join(f"`{_one_line(p)}`" for p in entry.paths)
-    where = f" ({paths})" if paths else ""
-    return f"- Module **{_one_line(entry.name)}**{where}: {_one_line(entry.summary)}"
-
-
-def _render_pitfall(item: PitfallItem) -> str:
-    files = ", ".join(f"`{_one_line(p)}`" for p in item.file_paths)
-    return f"- {_one_line(item.content)}" + (f" (in {files})" if files else "")
-
-
-def _render_search_result(result: SearchResult) -> str:
-    files = ", ".join(f"`{_one_line(p)}`" for p in result.source.file_paths)
-    line = (
-        f"- [{result.type}] {_one_line(result.content)} (score {result.score:.2f},"
-        f" {result.memory_id})"
-    )
-    reason = _one_line(result.reason)
-    if reason:
-        line += f" — {reason}"
-    if files:
-        line += f" Files: {files}"
-    return line

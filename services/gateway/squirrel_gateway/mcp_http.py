@@ -1,0 +1,153 @@
+"""MCP over streamable HTTP on loopback, behind the install's bearer token, inside the gateway."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+import structlog
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from squirrel_core.auth import token_matches
+from squirrel_core.rpc import LOOPBACK, ServiceInfo, read_service_info, write_service_info
+
+log = structlog.get_logger()
+
+MCP_PATH: Final = "/mcp"
+INFO_NAME: Final = "gateway-mcp"
+START_TIMEOUT_SECONDS: Final = 10.0
+STOP_GRACE_SECONDS: Final = 2.0
+
+
+def info_file(run_dir: Path) -> Path:
+    """`<home>/run/gateway-mcp.json`: pid, host and port of the MCP HTTP endpoint."""
+    return run_dir / f"{INFO_NAME}.json"
+
+
+def endpoint_url(info: ServiceInfo) -> str:
+    return f"http://{info.host}:{info.port}{MCP_PATH}"
+
+
+class BearerAuth:
+    """ASGI middleware: HTTP requests without `Authorization: Bearer <token>` get 401."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self._app = app
+        self._token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not token_matches(
+            _header(scope, b"authorization"), self._token
+        ):
+            log.info("mcp_http_refused", path=scope.get("path", ""), status=401)
+            body = json.dumps(
+                {"error": "missing or wrong bearer token (`sqrl token --show` prints it)"}
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"www-authenticate", b'Bearer realm="squirrel"'),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self._app(scope, receive, send)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """uvicorn without its own signal handling: the service's loop owns SIGTERM and SIGINT."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class McpHttpEndpoint:
+    """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`."""
+
+    def __init__(self, server: MCPServer, token: str, port: int, info_path: Path) -> None:
+        app = BearerAuth(server.streamable_http_app(streamable_http_path=MCP_PATH), token)
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=False,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=int(STOP_GRACE_SECONDS),
+        )
+        self._server = _EmbeddedServer(config)
+        self._requested_port = port
+        self._info_path = info_path
+        self._task: asyncio.Task[None] | None = None
+        self.port = 0
+
+    async def start(self) -> int:
+        """Binds and serves in this event loop; returns the port and records it in the info file.
+
+        The socket is bound here, so a taken port is an `OSError` for the caller rather than
+        uvicorn's exit.
+        """
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((LOOPBACK, self._requested_port))
+        except OSError:
+            sock.close()
+            raise
+        self.port = int(sock.getsockname()[1])
+        self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="mcp-http")
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not self._server.started:
+            if self._task.done() or time.monotonic() > deadline:
+                await self._fail_start()
+            await asyncio.sleep(0.01)
+        write_service_info(
+            self._info_path, ServiceInfo(INFO_NAME, os.getpid(), LOOPBACK, self.port, time.time())
+        )
+        log.info("mcp_http_serving", port=self.port)
+        return self.port
+
+    async def _fail_start(self) -> None:
+        assert self._task is not None
+        self._server.should_exit = True
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(self._task, STOP_GRACE_SECONDS)
+        raise OSError(f"the MCP HTTP endpoint could not start on {LOOPBACK}")
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return
+        self._server.should_exit = True
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), STOP_GRACE_SECONDS * 2)
+        except TimeoutError:
+            self._server.force_exit = True
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._task = None
+        info = read_service_info(self._info_path)
+        if info is not None and info.pid == os.getpid():
+            self._info_path.unlink(missing_ok=True)
+        log.info("mcp_http_stopped")

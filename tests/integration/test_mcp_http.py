@@ -1,0 +1,118 @@
+"""MCP over streamable HTTP in the gateway: the bearer token is required, tools answer with it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import httpx2
+import pytest
+from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from squirrel_core.home import HomeLayout
+from squirrel_core.rpc import read_service_info
+from squirrel_core.settings import Settings
+from squirrel_gateway import server as gateway_server
+from squirrel_gateway.mcp_http import endpoint_url, info_file
+from tests.integration.conftest import running
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+MCP_HEADERS = {"accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    return root.resolve()
+
+
+@pytest.fixture
+def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
+    made = make_settings()
+    register_projects(made, [str(project)])
+    return made
+
+
+@pytest.fixture
+async def url(settings: Settings) -> AsyncIterator[str]:
+    async with (
+        running_fake_memory(settings),
+        running("gateway", gateway_server.setup, settings),
+    ):
+        info = read_service_info(info_file(HomeLayout(settings.home).run))
+        assert info is not None
+        yield endpoint_url(info)
+
+
+def token_of(settings: Settings) -> str:
+    return HomeLayout(settings.home).token.read_text()
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong", "Basic abc", "bearer x"])
+async def test_requests_without_the_token_get_401(url: str, authorization: str | None) -> None:
+    headers = dict(MCP_HEADERS)
+    if authorization is not None:
+        headers["authorization"] = authorization
+    async with httpx2.AsyncClient(timeout=10) as http:
+        reply = await http.post(url, json=INITIALIZE, headers=headers)
+    assert reply.status_code == 401
+    assert reply.headers["www-authenticate"].startswith("Bearer")
+
+
+async def test_the_endpoint_listens_on_loopback_and_is_recorded(
+    url: str, settings: Settings
+) -> None:
+    info = read_service_info(info_file(HomeLayout(settings.home).run))
+    assert info is not None and info.host == "127.0.0.1" and info.port > 0
+    assert url == f"http://127.0.0.1:{info.port}/mcp"
+
+
+async def test_a_client_with_the_token_lists_and_calls_tools(
+    url: str, settings: Settings, project: Path
+) -> None:
+    headers = {"authorization": f"Bearer {token_of(settings)}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        tools = await session.list_tools()
+        result = await session.call_tool(
+            "get_task_context",
+            {
+                "project_root": str(project),
+                "task_description": "Add a delete endpoint",
+                "context_budget_tokens": 120,
+            },
+        )
+    names = {tool.name for tool in tools.tools}
+    assert "get_task_context" in names and "remember" not in names
+    assert not result.is_error
+    assert isinstance(result.structured_content, dict)
+    assert result.structured_content["token_estimate"] <= 120
+
+
+async def test_the_endpoint_stops_with_the_gateway(settings: Settings) -> None:
+    async with (
+        running_fake_memory(settings),
+        running("gateway", gateway_server.setup, settings),
+    ):
+        info = read_service_info(info_file(HomeLayout(settings.home).run))
+        assert info is not None
+    assert not info_file(HomeLayout(settings.home).run).exists()
+    async with httpx2.AsyncClient(timeout=5) as http:
+        with pytest.raises(httpx2.ConnectError):
+            await http.post(endpoint_url(info), json=INITIALIZE)

@@ -1,0 +1,204 @@
+"""`sqrl mcp` through the real MCP client over stdio, against a fake memory service."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import CallToolResult
+
+from squirrel_core.home import HomeLayout
+from squirrel_core.settings import Settings
+from squirrel_core.tokens import estimate_tokens
+from squirrel_gateway.stdio import ensure_memory, memory_serving
+
+READ_TOOLS = {
+    "get_task_context",
+    "get_user_style_view",
+    "get_project_brief_view",
+    "get_pitfalls_view",
+    "search_project_memory",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    return root.resolve()
+
+
+@pytest.fixture
+def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
+    made = make_settings()
+    register_projects(made, [str(project)])
+    return made
+
+
+@asynccontextmanager
+async def sqrl_mcp(
+    settings: Settings, cwd: Path, *extra: str, **env: str
+) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "squirrel_cli", "mcp", *extra],
+        env={"SQRL_HOME": str(settings.home), **env},
+        cwd=cwd,
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, read_timeout_seconds=60) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+def minimal_args(tool: str, project: Path) -> dict[str, Any]:
+    args: dict[str, Any] = {"project_root": str(project)}
+    if tool == "get_task_context":
+        args["task_description"] = "Add a delete endpoint for inventory items"
+    if tool == "search_project_memory":
+        args["query"] = "JWT login tests"
+    return args
+
+
+def text_of(result: CallToolResult) -> str:
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
+
+
+async def test_tools_list_declares_input_and_output_schemas(
+    settings: Settings, project: Path
+) -> None:
+    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+    assert set(tools) == READ_TOOLS
+    for tool in tools.values():
+        assert "project_root" in tool.input_schema["properties"]
+        assert tool.output_schema is not None
+        assert {"markdown", "token_estimate"} <= set(tool.output_schema["properties"])
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+
+
+async def test_every_tool_returns_structured_content_valid_against_its_schema(
+    settings: Settings, project: Path
+) -> None:
+    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+        schemas = {t.name: t.output_schema for t in (await session.list_tools()).tools}
+        for tool in sorted(READ_TOOLS):
+            for budget in (48, 256, 4000):
+                result = await session.call_tool(
+                    tool, {**minimal_args(tool, project), "context_budget_tokens": budget}
+                )
+                assert not result.is_error, text_of(result)
+                data = result.structured_content
+                assert isinstance(data, dict)
+                jsonschema.validate(data, schemas[tool])
+                assert text_of(result) == data["markdown"]
+                assert estimate_tokens(data["markdown"]) <= data["token_estimate"] <= budget
+
+
+@pytest.mark.parametrize(
+    ("tool", "bad"),
+    [
+        ("get_task_context", {"task_description": 123}),
+        ("get_task_context", {"context_budget_tokens": "lots"}),
+        ("get_task_context", {"active_file_paths": "src/a.py"}),
+        ("get_user_style_view", {"mode": "everything"}),
+        ("search_project_memory", {"top_k": "many"}),
+        ("search_project_memory", {"types": ["gossip"]}),
+        ("get_pitfalls_view", {"project_root": 7}),
+    ],
+)
+async def test_wrong_argument_types_are_tool_errors(
+    settings: Settings, project: Path, tool: str, bad: dict[str, Any]
+) -> None:
+    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+        result = await session.call_tool(tool, {**minimal_args(tool, project), **bad})
+        assert result.is_error
+        # The server is still fine afterwards.
+        good = await session.call_tool(tool, minimal_args(tool, project))
+        assert not good.is_error
+
+
+async def test_an_unregistered_project_is_a_tool_error_naming_sqrl_init(
+    settings: Settings, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    async with running_fake_memory(settings), sqrl_mcp(settings, elsewhere) as session:
+        result = await session.call_tool("get_user_style_view", {"project_root": str(elsewhere)})
+    assert result.is_error
+    assert "sqrl init" in text_of(result)
+
+
+async def test_without_services_and_autostart_off_tools_say_the_services_are_down(
+    settings: Settings, project: Path
+) -> None:
+    async with sqrl_mcp(settings, project, "--no-autostart") as session:
+        tools = await session.list_tools()
+        result = await session.call_tool(
+            "get_project_brief_view", minimal_args("get_project_brief_view", project)
+        )
+    assert {t.name for t in tools.tools} == READ_TOOLS
+    assert result.is_error
+    assert "sqrl up" in text_of(result)
+
+
+async def test_writes_are_exposed_only_when_allowed(settings: Settings, project: Path) -> None:
+    async with (
+        running_fake_memory(settings),
+        sqrl_mcp(settings, project, SQRL_GATEWAY_ALLOW_WRITES="true") as session,
+    ):
+        names = {t.name for t in (await session.list_tools()).tools}
+        result = await session.call_tool(
+            "remember",
+            {"project_root": str(project), "content": "Deploys go through make release."},
+        )
+    assert names == READ_TOOLS | {"remember", "forget"}
+    assert not result.is_error
+    assert isinstance(result.structured_content, dict)
+    assert result.structured_content["action"] == "ADD_NEW"
+
+
+# --- starting the services --------------------------------------------------------------------
+
+
+async def test_a_serving_memory_service_is_not_started_again(settings: Settings) -> None:
+    starts: list[int] = []
+
+    async def start() -> None:
+        starts.append(1)
+
+    async with running_fake_memory(settings):
+        assert await ensure_memory(HomeLayout(settings.home), start, wait_seconds=5)
+    assert starts == []
+
+
+async def test_a_down_memory_service_is_started_and_waited_for(settings: Settings) -> None:
+    layout = HomeLayout(settings.home)
+    async with AsyncExitStack() as stack:
+
+        async def start() -> None:
+            await stack.enter_async_context(running_fake_memory(settings))
+
+        assert not await memory_serving(layout)
+        assert await ensure_memory(layout, start, wait_seconds=10)
+
+
+async def test_a_memory_service_that_never_comes_up_is_waited_for_boundedly(
+    settings: Settings,
+) -> None:
+    async def start() -> None:
+        return None
+
+    assert not await ensure_memory(HomeLayout(settings.home), start, wait_seconds=0.3)
