@@ -214,9 +214,9 @@ class MemoryEngine:
         for pid in ids:
             store = await self.registry.store(pid)
             if drain:
-                total.add(await processor.drain(store, max_batches))
+                total.add(await processor.drain(store, max_batches, force=True))
             else:
-                total.add(await processor.process_once(store))
+                total.add(await processor.process_once(store, force=True))
         return total
 
     # -- manual memory ---------------------------------------------------------------------------

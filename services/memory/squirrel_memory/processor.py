@@ -7,11 +7,11 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import structlog
 
-from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.models import (
     Episode,
@@ -31,6 +31,10 @@ log = structlog.get_logger()
 Decide = Callable[[MemoryCandidate, list[MemoryItem]], Awaitable[UpdateDecision]]
 
 RETRY_DELAYS_SECONDS = (1.0, 4.0, 15.0)
+SESSION_CAP = 1000
+"""Most events of one pass: the batch's sessions are taken whole, up to this many events."""
+MAX_HOLD = timedelta(hours=2)
+"""A session still active is held back (its episode is not over) for at most this long."""
 
 
 @dataclass
@@ -145,24 +149,49 @@ class Processor:
     async def should_wake(self, store: SqliteStore) -> bool:
         return await store.count_unprocessed(store.project_id) >= self._settings.min_events
 
-    async def drain(self, store: SqliteStore, max_batches: int = 0) -> PassReport:
-        """Passes over `store` until no unprocessed events remain (or `max_batches` ran)."""
+    async def drain(
+        self, store: SqliteStore, max_batches: int = 0, *, force: bool = False
+    ) -> PassReport:
+        """Passes over `store` until nothing more is ready (or `max_batches` ran); `force`
+        also takes sessions that are still active."""
         total = PassReport()
         batches = 0
         while not self._stop.is_set():
-            report = await self.process_once(store)
+            report = await self.process_once(store, force=force)
             total.add(report)
             batches += 1
             if report.events_processed == 0 or (max_batches and batches >= max_batches):
                 break
         return total
 
-    async def process_once(self, store: SqliteStore) -> PassReport:
-        """One pass: up to `batch_size` events, in one transaction at the end."""
+    def _ready(self, events: list[StoredEvent]) -> list[StoredEvent]:
+        """Events of sessions whose episode is over: idle for the episode gap, or held too long."""
+        now = self._clock()
+        spans: dict[str | None, tuple[datetime, datetime]] = {}
+        for event in events:
+            first, last = spans.get(event.session_id, (event.timestamp, event.timestamp))
+            spans[event.session_id] = (min(first, event.timestamp), max(last, event.timestamp))
+        ready = {
+            session
+            for session, (first, last) in spans.items()
+            if now - last >= DEFAULT_GAP or now - first >= MAX_HOLD
+        }
+        return [e for e in events if e.session_id in ready]
+
+    async def process_once(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+        """One pass, written in one transaction: the oldest `batch_size` waiting events and the
+        rest of their sessions (whole sessions make whole episodes). Sessions still active are
+        held back unless `force`."""
         async with self._lock:
             started = time.perf_counter()
             project_id = store.project_id
-            events = await store.fetch_unprocessed(project_id, self._settings.batch_size)
+            head = await store.fetch_unprocessed(project_id, self._settings.batch_size)
+            if not head:
+                return PassReport()
+            sessions = list(dict.fromkeys(e.session_id for e in head))
+            events = await store.fetch_unprocessed_of_sessions(project_id, sessions, SESSION_CAP)
+            if not force:
+                events = self._ready(events)
             if not events:
                 return PassReport()
             episodes = segment_episodes(events, now=self._clock())

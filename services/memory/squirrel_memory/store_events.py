@@ -266,6 +266,27 @@ class EventLog:
 
         return await self._db.read(read)
 
+    async def fetch_unprocessed_of_sessions(
+        self, project_id: str, session_ids: Sequence[str | None], limit: int
+    ) -> list[StoredEvent]:
+        """Every unprocessed event of these sessions (None: events without a session), oldest
+        first, at most `limit`; lets the processor see a whole session at once."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        named = [s for s in dict.fromkeys(session_ids) if s is not None]
+        unnamed = any(s is None for s in session_ids)
+
+        def read(conn: sqlite3.Connection) -> list[StoredEvent]:
+            rows = conn.execute(
+                _SELECT_EVENT + "INDEXED BY idx_events_unprocessed "
+                "WHERE project_id = ? AND processed_at IS NULL AND (session_id " + IN_IDS + " OR "
+                "(? AND session_id IS NULL)) ORDER BY timestamp, id LIMIT ?",
+                (project_id, to_json(named), int(unnamed), limit),
+            ).fetchall()
+            return [_event_from_row(r) for r in rows]
+
+        return await self._db.read(read)
+
     async def get_events(self, event_ids: Sequence[str]) -> list[StoredEvent]:
         """The stored events with these ids (unknown ids are skipped), by timestamp."""
         ids = list(dict.fromkeys(event_ids))

@@ -1,0 +1,119 @@
+"""The processor: whole sessions per pass, active sessions held back, failures parked."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.base import PermanentExtractionError
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+class FailingExtractor:
+    name = "rules"
+
+    async def extract(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
+        raise PermanentExtractionError("model output unusable")
+
+
+@pytest.fixture
+async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    yield store, users
+    await store.close()
+    await users.close()
+
+
+def _session(session: str, start: datetime, count: int) -> list[Event]:
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            start + timedelta(minutes=i),
+            {"text": f"always use pytest fixtures, step {i} of {session}"},
+            session_id=session,
+        )
+        for i in range(count)
+    ]
+
+
+def _processor(store: SqliteStore, users: SqliteUserStore, extractor: object = None) -> Processor:
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    return Processor(
+        stores,
+        users,
+        extractor or RulesExtractor(),  # type: ignore[arg-type]
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(batch_size=3, retry_delays=()),
+        clock=lambda: NOW,
+    )
+
+
+async def test_a_pass_takes_whole_sessions_and_holds_back_active_ones(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    old = _session("old", NOW - timedelta(days=2), 8)
+    active = _session("active", NOW - timedelta(minutes=5), 4)
+    await store.append_events(store.project_id, "u", old + active, [])
+    processor = _processor(store, users)
+    first = await processor.process_once(store)
+    assert first.events_processed == 8  # batch_size 3, but the whole session came along
+    assert await processor.process_once(store) == type(first)()  # the active session waits
+    forced = await processor.process_once(store, force=True)
+    assert forced.events_processed == 4
+    assert await store.count_unprocessed(store.project_id) == 0
+
+
+async def test_an_extractor_failure_is_parked_and_its_events_are_not_lost(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    await store.append_events(store.project_id, "u", _session("s", NOW - timedelta(days=1), 5), [])
+    report = await _processor(store, users, FailingExtractor()).process_once(store)
+    assert report.dead_lettered == 1 and report.events_processed == 5
+    [letter] = await store.list_dead_letters()
+    assert letter.kind == "extraction"
+    event_ids = letter.payload_ref.split(":", 1)[1].split(",")
+    assert len(await store.get_events(event_ids)) == 5
+
+
+def test_candidates_on_one_anchor_are_merged_with_pooled_evidence() -> None:
+    def cand(content: str, importance: float, events: tuple[str, ...]) -> MemoryCandidate:
+        return MemoryCandidate(
+            MemoryType.RECIPE, "recipe:test", content, ("tests",), importance, (), None, events
+        )
+
+    [merged] = merge_candidates(
+        [cand("Run `pytest`.", 0.5, ("e1",)), cand("Run `uv run pytest`.", 0.7, ("e2",))]
+    )
+    assert merged.content == "Run `uv run pytest`."
+    assert merged.source_event_ids == ("e2", "e1")
