@@ -27,6 +27,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
 from squirrel_memory.registry import ProjectRegistry
+from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -73,6 +74,7 @@ class MemoryEngine:
         self.registry = ProjectRegistry(self._layout)
         self._user_store: SqliteUserStore | None = None
         self.processor: Processor | None = None
+        self.retention: Retention | None = None
         self.user_id = settings.user_id
 
     # -- life ------------------------------------------------------------------------------------
@@ -93,8 +95,14 @@ class MemoryEngine:
             ),
         )
         self.processor.start()
+        self.retention = Retention(
+            self.registry.open_stores, RetentionSettings.from_settings(self._settings)
+        )
+        self.retention.start()
 
     async def close(self) -> None:
+        if self.retention is not None:
+            await self.retention.stop()
         if self.processor is not None:
             await self.processor.stop()
         await self.registry.close()
@@ -118,7 +126,7 @@ class MemoryEngine:
 
         from squirrel_memory.extractors.anthropic import AnthropicExtractor  # noqa: PLC0415
         from squirrel_memory.extractors.budget import LlmBudget  # noqa: PLC0415
-        from squirrel_memory.updates import LlmUpdateDecider  # noqa: PLC0415
+        from squirrel_memory.llm_updates import LlmUpdateDecider  # noqa: PLC0415
 
         client = anthropic.AsyncAnthropic(
             api_key=key, base_url=self._settings.str_("anthropic.base_url") or None, max_retries=0

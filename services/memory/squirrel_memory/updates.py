@@ -1,4 +1,4 @@
-"""Mem0-style update decisions: rule-based by similarity and contradiction, or by the LLM."""
+"""Mem0-style update decisions by rules: similarity, refinement and contradiction."""
 
 from __future__ import annotations
 
@@ -7,14 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import anthropic
 import structlog
 
-from squirrel_memory.extractors.anthropic import forced_tool_call
-from squirrel_memory.extractors.base import ExtractionError
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.facts import known_stack
-from squirrel_memory.extractors.prompts import UPDATE_SYSTEM_PROMPT, UPDATE_TOOL, update_message
 from squirrel_memory.extractors.toolchain import known_tools
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -231,7 +226,7 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
                     UpdateAction.ADD_NEW, candidate, None, sim, "refines a manual memory"
                 )
             decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "refines")
-            return _with_merge(decision, item, merge_contents(item.content, candidate.content))
+            return with_merge(decision, item, merge_contents(item.content, candidate.content))
     return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no matching memory")
 
 
@@ -251,7 +246,7 @@ def _decision(
     )
 
 
-def _with_merge(decision: UpdateDecision, item: MemoryItem, merged: str) -> UpdateDecision:
+def with_merge(decision: UpdateDecision, item: MemoryItem, merged: str) -> UpdateDecision:
     """Attach the merged statement and the union of tags, paths and the higher importance."""
     cand = decision.candidate
     extra: dict[str, Any] = dict(decision.extra)
@@ -268,95 +263,3 @@ def _with_merge(decision: UpdateDecision, item: MemoryItem, merged: str) -> Upda
         reason=decision.reason,
         extra=extra,
     )
-
-
-class LlmUpdateDecider:
-    """Asks Claude for the decision (forced tool call); falls back to `decide_update`.
-
-    Any failure — budget cap, API error, a reply naming an unknown memory or an action the
-    rules forbid (changing a manual memory) — yields the rule-based decision, marked with
-    `extra["fallback"]`. With no existing memory nothing is asked: the answer is ADD_NEW.
-    """
-
-    def __init__(
-        self,
-        client: anthropic.AsyncAnthropic,
-        *,
-        model: str,
-        max_tokens: int = 512,
-        budget: LlmBudget,
-    ) -> None:
-        self._client = client
-        self._model = model
-        self._max_tokens = max_tokens
-        self._budget = budget
-
-    async def decide(
-        self, candidate: MemoryCandidate, existing: list[MemoryItem]
-    ) -> UpdateDecision:
-        """The decision for `candidate` against `existing` (same anchor)."""
-        live = [m for m in existing if not m.deleted and m.type == candidate.type]
-        if not live:
-            return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no existing memory")
-        message, refs = update_message(candidate, live)
-        try:
-            answer = await forced_tool_call(
-                self._client,
-                self._budget,
-                model=self._model,
-                max_tokens=self._max_tokens,
-                system=UPDATE_SYSTEM_PROMPT,
-                message=message,
-                tool=UPDATE_TOOL,
-            )
-        except ExtractionError as error:
-            return self._fallback(candidate, live, type(error).__name__)
-        decision = self._parse(answer, candidate, live, refs)
-        if decision is None:
-            return self._fallback(candidate, live, "invalid_decision")
-        return decision
-
-    def _parse(
-        self,
-        answer: dict[str, Any],
-        candidate: MemoryCandidate,
-        live: list[MemoryItem],
-        refs: dict[str, str],
-    ) -> UpdateDecision | None:
-        try:
-            action = UpdateAction(str(answer.get("action")))
-        except ValueError:
-            return None
-        reason = str(answer.get("reason") or "")[:300]
-        extra: dict[str, Any] = {"decided_by": "llm"}
-        if action in (UpdateAction.ADD_NEW, UpdateAction.NOOP):
-            return UpdateDecision(action, candidate, reason=reason, extra=extra)
-        raw_target = str(answer.get("target_id") or "")
-        target_id = refs.get(raw_target, raw_target)
-        target = next((m for m in live if m.id == target_id), None)
-        if target is None or target.source == MemorySource.MANUAL:
-            return None
-        merged: str | None = None
-        if action == UpdateAction.UPDATE_EXISTING:
-            text = answer.get("merged_content")
-            merged = " ".join(text.split()) if isinstance(text, str) and text.strip() else None
-            merged = merged or merge_contents(target.content, candidate.content)
-            decision = UpdateDecision(action, candidate, target.id, reason=reason, extra=extra)
-            return _with_merge(decision, target, merged)
-        return UpdateDecision(action, candidate, target.id, merged, reason, extra)
-
-    def _fallback(
-        self, candidate: MemoryCandidate, live: list[MemoryItem], cause: str
-    ) -> UpdateDecision:
-        decision = decide_update(candidate, live)
-        log.info("update_decision_fell_back", cause=cause, action=decision.action.value)
-        extra = dict(decision.extra)
-        extra["fallback"] = cause
-        return UpdateDecision(
-            decision.action,
-            decision.candidate,
-            decision.target_id,
-            decision.merged_content,
-            decision.reason,
-            extra,
-        )
