@@ -132,3 +132,24 @@ async def test_restart_resumes_from_committed_cursors_without_duplicates(
         assert progress[-1].done
         assert progress[-1].events == 0  # everything was already delivered before the restart
         assert await _events_total(settings, mem) == first
+
+
+async def test_events_for_an_unregistered_project_are_counted_not_retried_forever(
+    make_settings: Callable[..., Settings], tmp_path: Path, project: Path
+) -> None:
+    from datetime import UTC, datetime  # noqa: PLC0415
+
+    from squirrel_core.clients import MemoryClient  # noqa: PLC0415
+    from squirrel_core.events import Event, EventType, SourceTool  # noqa: PLC0415
+    from squirrel_ingest.grpc_sink import GrpcSink  # noqa: PLC0415
+
+    settings = _setup(make_settings, tmp_path, project)
+    event = Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, datetime.now(UTC), {"text": "hi"})
+    async with running("memory", memory_server.setup, settings) as mem:
+        token = HomeLayout(settings.home).token.read_text()
+        sink = GrpcSink(lambda: MemoryClient(open_channel(f"127.0.0.1:{mem.port}"), token), "u")
+        result = await sink.deliver(str(tmp_path / "never-registered"), [event], [])
+        assert (result.accepted, result.rejected) == (0, 1)
+        good = await sink.deliver(str(project), [event], [])
+        assert good.accepted == 1
+        await sink.close()

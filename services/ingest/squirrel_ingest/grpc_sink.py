@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import structlog
+
 from squirrel.v1 import events_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import SquirrelError, UnavailableError
+from squirrel_core.errors import NotFoundError, SquirrelError, UnavailableError
 from squirrel_core.events import Event, SourceCursor
 from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
 from squirrel_ingest.delivery import DeliveryResult, SinkUnavailableError
+
+log = structlog.get_logger()
 
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
 MAX_REQUEST_EVENTS = 2_000
@@ -61,6 +65,12 @@ class GrpcSink:
             except UnavailableError as exc:
                 await self._drop_client()
                 raise SinkUnavailableError(str(exc)) from exc
+            except NotFoundError:
+                # The project was unregistered (or its folder removed) since these events were
+                # read: nothing will ever accept them. Count them instead of blocking delivery
+                # for every other project; its cursors stay where they were.
+                log.warning("delivery_rejected_unknown_project", events=len(events))
+                return DeliveryResult(accepted=0, duplicates=0, rejected=len(events))
             accepted += reply.accepted
             duplicates += reply.duplicates
             rejected += len(reply.rejected)

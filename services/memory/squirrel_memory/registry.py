@@ -51,7 +51,7 @@ class ProjectRegistry:
         """The open store of a registered project."""
         self.require(project_id)
         if not await asyncio.to_thread(Path(project_id).is_dir):
-            raise FailedPreconditionError(
+            raise NotFoundError(
                 f"the project folder {project_id} is gone; "
                 "re-create it or remove it from projects.json"
             )
