@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import os
@@ -83,31 +84,40 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         await context.abort(grpc.StatusCode.INTERNAL, "internal error; see the service log")
         return grpc.StatusCode.INTERNAL  # pragma: no cover - abort raises
 
+    @contextlib.asynccontextmanager
+    async def _edge(
+        self, method: str, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[None]:
+        """Around every data RPC: the token check, then each failure mapped to its status once,
+        and one log line with the code and duration."""
+        started = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            await self._authenticate(context)
+            yield
+        except NotImplementedError:
+            code = grpc.StatusCode.UNIMPLEMENTED
+            await context.abort(code, f"{method} is not implemented in this version")
+        except asyncio.CancelledError:
+            code = grpc.StatusCode.CANCELLED
+            raise
+        except SquirrelError as exc:
+            code = exc.grpc_code
+            await self._fail(context, method, exc)
+        except Exception as exc:
+            code = _abort_code(context, exc)
+            if code is grpc.StatusCode.UNKNOWN:
+                code = grpc.StatusCode.INTERNAL
+                await self._fail(context, method, exc)
+            raise
+        finally:
+            _log_rpc(method, code, started)
+
     def _wrap_unary(self, method: str, behavior: Behavior) -> Behavior:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            started = time.perf_counter()
-            code = grpc.StatusCode.OK
-            try:
-                await self._authenticate(context)
+            async with self._edge(method, context):
                 result = behavior(request, context)
                 return await result if inspect.isawaitable(result) else result
-            except NotImplementedError:
-                code = grpc.StatusCode.UNIMPLEMENTED
-                await context.abort(code, f"{method} is not implemented in this version")
-            except asyncio.CancelledError:
-                code = grpc.StatusCode.CANCELLED
-                raise
-            except SquirrelError as exc:
-                code = exc.grpc_code
-                await self._fail(context, method, exc)
-            except Exception as exc:
-                code = _abort_code(context, exc)
-                if code is grpc.StatusCode.UNKNOWN:
-                    code = grpc.StatusCode.INTERNAL
-                    await self._fail(context, method, exc)
-                raise
-            finally:
-                _log_rpc(method, code, started)
 
         return wrapped
 
@@ -115,26 +125,9 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         async def wrapped(
             request: Any, context: grpc.aio.ServicerContext[Any, Any]
         ) -> AsyncIterator[Any]:
-            started = time.perf_counter()
-            code = grpc.StatusCode.OK
-            try:
-                await self._authenticate(context)
+            async with self._edge(method, context):
                 async for item in behavior(request, context):
                     yield item
-            except asyncio.CancelledError:
-                code = grpc.StatusCode.CANCELLED
-                raise
-            except SquirrelError as exc:
-                code = exc.grpc_code
-                await self._fail(context, method, exc)
-            except Exception as exc:
-                code = _abort_code(context, exc)
-                if code is grpc.StatusCode.UNKNOWN:
-                    code = grpc.StatusCode.INTERNAL
-                    await self._fail(context, method, exc)
-                raise
-            finally:
-                _log_rpc(method, code, started)
 
         return wrapped
 
