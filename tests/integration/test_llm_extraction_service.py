@@ -1,0 +1,121 @@
+"""With an API key configured, the memory service extracts with Claude (real SDK, local fake API)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.settings import Settings
+from squirrel_core.wire import event_to_pb
+from squirrel_memory import server as memory_server
+from squirrel_memory.extractors.prompts import EXTRACTION_TOOL_NAME
+from tests.integration.conftest import memory_client, running
+from tests.integration.fake_anthropic import FakeAnthropicServer, error_reply, tool_use_reply
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeAnthropicServer]:
+    server = FakeAnthropicServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+def _events(project: Path) -> list[Event]:
+    start = datetime.now(UTC) - timedelta(days=1)
+    texts = [
+        "From now on always use async handlers for I/O in this service.",
+        "ok, converting the endpoints",
+        "done: routes are async now",
+    ]
+    kinds = [EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.ASSISTANT_RESPONSE]
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            kind,
+            start + timedelta(minutes=i),
+            {"text": text},
+            session_id="s1",
+            cwd=str(project),
+        )
+        for i, (kind, text) in enumerate(zip(kinds, texts, strict=True))
+    ]
+
+
+async def test_memories_come_from_claude_when_a_key_is_configured(
+    make_settings: Callable[..., Settings], tmp_path: Path, fake: FakeAnthropicServer
+) -> None:
+    project = (tmp_path / "proj").resolve()
+    project.mkdir()
+    settings = make_settings(
+        anthropic_api_key="sk-ant-test-key",
+        anthropic_base_url=fake.base_url,
+        processor_min_events="1000000",
+    )
+    memory = {
+        "type": "user_style",
+        "key": "pref:async",
+        "content": "Prefers async handlers for I/O.",
+        "tags": ["python", "async"],
+        "importance": 0.9,
+        "scope": "user",
+        "source_event_ids": ["e1"],
+    }
+    fake.queue(tool_use_reply(EXTRACTION_TOOL_NAME, {"memories": [memory]}))
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(
+                project_id=str(project), events=[event_to_pb(e) for e in _events(project)]
+            ),
+        )
+        report = await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(drain=True), timeout=60)
+        assert report.memories_added == 1
+        listed = await c.call(c.stub.ListMemories, pb.ListMemoriesRequest(project_id=str(project)))
+        [item] = listed.memories
+        assert item.source == memory_pb2.MEMORY_SOURCE_LLM and item.key == "pref:async"
+        assert len(item.source_event_ids) == 1
+        status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        assert status.projects[0].extractor == "anthropic"
+    [request] = fake.requests
+    assert request["body"]["tool_choice"] == {"type": "tool", "name": EXTRACTION_TOOL_NAME}
+    assert "sk-ant-test-key" in str(fake.headers[0])
+
+
+async def test_a_failing_api_parks_the_episode_as_a_dead_letter(
+    make_settings: Callable[..., Settings], tmp_path: Path, fake: FakeAnthropicServer
+) -> None:
+    project = (tmp_path / "proj").resolve()
+    project.mkdir()
+    settings = make_settings(
+        anthropic_api_key="sk-ant-test-key",
+        anthropic_base_url=fake.base_url,
+        processor_min_events="1000000",
+    )
+    fake.queue(error_reply(401, "authentication_error"))
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(
+                project_id=str(project), events=[event_to_pb(e) for e in _events(project)]
+            ),
+        )
+        report = await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(drain=True), timeout=60)
+        assert report.dead_lettered == 1 and report.memories_added == 0
+        status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        assert status.projects[0].dead_letters == 1
+        assert status.projects[0].events_unprocessed == 0
