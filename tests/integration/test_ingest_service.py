@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -153,3 +154,58 @@ async def test_events_for_an_unregistered_project_are_counted_not_retried_foreve
         good = await sink.deliver(str(project), [event], [])
         assert good.accepted == 1
         await sink.close()
+
+
+async def test_new_commits_of_a_registered_project_arrive_without_diffs(
+    make_settings: Callable[..., Settings], tmp_path: Path, project: Path
+) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    def git(*args: str) -> None:
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(project),
+                "-c",
+                "user.name=Ada",
+                "-c",
+                "user.email=ada@example.com",
+                *args,
+            ],
+            check=True,
+            capture_output=True,
+        )
+
+    (project / "app.py").write_text("print('hello')\n")
+    git("add", "app.py")
+    git("commit", "-q", "-m", "Add the app entry point")
+    settings = _setup(make_settings, tmp_path, project)
+    settings = settings.with_values(ingest__git_poll_seconds=0.2)
+    async with (
+        running("memory", memory_server.setup, settings) as mem,
+        running("ingest", ingest_server.setup, settings),
+    ):
+
+        async def committed() -> bool:
+            return await _events_total(settings, mem) >= 1
+
+        await wait_for(committed)
+        (project / "db.py").write_text("SECRET_SAUCE = 1\n")
+        git("add", "db.py")
+        git("commit", "-q", "-m", "Add the database module")
+
+        async def both() -> bool:
+            return await _events_total(settings, mem) >= 2
+
+        await wait_for(both)
+    with sqlite3.connect(project / ".ctx" / "data.db") as conn:
+        rows = conn.execute(
+            "SELECT content_json, file_paths FROM events WHERE event_type = 'commit' ORDER BY timestamp"
+        ).fetchall()
+    assert [json.loads(c)["message"].strip() for c, _ in rows] == [
+        "Add the app entry point",
+        "Add the database module",
+    ]
+    assert json.loads(rows[1][1]) == ["db.py"]
+    assert all("SECRET_SAUCE" not in c for c, _ in rows)
