@@ -15,6 +15,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_memory.extractors.base import Extractor
+from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -76,6 +77,8 @@ class MemoryEngine:
         self.processor: Processor | None = None
         self.retention: Retention | None = None
         self.user_id = settings.user_id
+        self.llm_budget: LlmBudget | None = None
+        """The LLM spending caps extraction uses (set by `start()` when Claude extracts)."""
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -125,7 +128,6 @@ class MemoryEngine:
         import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
 
         from squirrel_memory.extractors.anthropic import AnthropicExtractor  # noqa: PLC0415
-        from squirrel_memory.extractors.budget import LlmBudget  # noqa: PLC0415
         from squirrel_memory.llm_updates import LlmUpdateDecider  # noqa: PLC0415
 
         client = anthropic.AsyncAnthropic(
@@ -135,6 +137,7 @@ class MemoryEngine:
             calls_per_hour=self._settings.int_("anthropic.max_calls_per_hour"),
             tokens_per_day=self._settings.int_("anthropic.max_tokens_per_day"),
         )
+        self.llm_budget = budget
         model = self._settings.str_("anthropic.model")
         decider = LlmUpdateDecider(client, model=model, budget=budget)
         return AnthropicExtractor(client, model=model, budget=budget), decider.decide

@@ -1,9 +1,15 @@
-"""The read side of the memory service: views, task context, search and the vector indexes."""
+"""The read side of the memory service: views, task context, search and the vector indexes.
+
+When Claude extracts (an Anthropic key and `processor.extractor` `auto` or `anthropic`), it also
+writes the task-context packs, view summaries and search reasons, under the same spending caps
+as extraction; otherwise all of them are built deterministically.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1 import views_pb2
@@ -13,12 +19,20 @@ from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 
+if TYPE_CHECKING:
+    from squirrel_memory.llm_writer import LlmWriter
+
+LLM_EXTRACTORS = ("anthropic", "auto")
+"""`processor.extractor` values under which Claude is used (with a key)."""
+WRITER_TIMEOUT_SECONDS = 8.0
+"""A read waits at most this long for Claude before answering with the deterministic text."""
 _MODES = {
     views_pb2.VIEW_MODE_UNSPECIFIED: "core",
     views_pb2.VIEW_MODE_CORE: "core",
@@ -61,6 +75,12 @@ class ReadSide:
         self.indexes = ProjectIndexes(self._embedder)
         self._projects: dict[str, _Project] = {}
         self._lock = asyncio.Lock()
+        self._writer: LlmWriter | None = None
+
+    @property
+    def writer(self) -> LlmWriter | None:
+        """Claude as the writer of packs, views and reasons, when configured (after `start`)."""
+        return self._writer
 
     @property
     def embedder_ready(self) -> bool:
@@ -70,6 +90,7 @@ class ReadSide:
         """Starts loading the model in the background; lexical retrieval works meanwhile.
         Every store the engine opens gets its vector index attached at once, so memories
         written before the first query are indexed as they are written."""
+        self._writer = build_llm_writer(self._settings, self._engine.llm_budget)
         self._embedder.start()
         for store in await self._engine.registry.open_stores():
             await self.indexes.attach(store)
@@ -82,6 +103,8 @@ class ReadSide:
         for project in self._projects.values():
             project.views.close()
         await self.indexes.close()
+        if self._writer is not None:
+            await self._writer.close()
 
     async def _project(self, project_id: str) -> _Project:
         async with self._lock:
@@ -90,11 +113,14 @@ class ReadSide:
                 return found
             store = await self._engine.registry.store(project_id)
             index = await self.indexes.attach(store)
-            retriever = Retriever(store, embedder=self._embedder, index=index)
+            writer = self._writer
+            retriever = Retriever(store, embedder=self._embedder, index=index, writer=writer)
             project = _Project(
                 retriever=retriever,
-                task_context=TaskContextBuilder(retriever),
-                views=v.Views(store, user_store=self._engine.user_store, retriever=retriever),
+                task_context=TaskContextBuilder(retriever, writer=writer),
+                views=v.Views(
+                    store, user_store=self._engine.user_store, retriever=retriever, writer=writer
+                ),
             )
             self._projects[project_id] = project
             return project
@@ -244,6 +270,35 @@ class ReadSide:
         return pb.ReindexResponse(
             memories_indexed=count, duration_ms=round((loop.time() - started) * 1000)
         )
+
+
+def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> LlmWriter | None:
+    """Claude as the read side's writer when an API key is set and `processor.extractor` is
+    not `rules` (the engine's rule for extraction), else None. `budget` is extraction's, to
+    share its caps; without one a budget is made from the same settings."""
+    key = settings.anthropic_api_key
+    if not key or settings.str_("processor.extractor") not in LLM_EXTRACTORS:
+        return None
+    import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
+
+    from squirrel_memory.llm_writer import LlmWriter  # noqa: PLC0415
+
+    client = anthropic.AsyncAnthropic(
+        api_key=key,
+        base_url=settings.str_("anthropic.base_url") or None,
+        max_retries=0,
+        timeout=WRITER_TIMEOUT_SECONDS,
+    )
+    return LlmWriter(
+        client,
+        model=settings.str_("anthropic.model"),
+        budget=budget
+        or LlmBudget(
+            calls_per_hour=settings.int_("anthropic.max_calls_per_hour"),
+            tokens_per_day=settings.int_("anthropic.max_tokens_per_day"),
+        ),
+        timeout_seconds=WRITER_TIMEOUT_SECONDS,
+    )
 
 
 def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:

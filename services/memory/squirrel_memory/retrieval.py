@@ -5,6 +5,8 @@ the embedder. When the embedder is still loading (or failed) or the index is mis
 on BM25 alone and never waits for the model. The fused relevance feeds the spec's score
 (0.6 relevance + 0.2 importance + 0.1 recency + 0.1 path match). Deleted or superseded memories
 never come back: every candidate is re-read from SQLite, whatever the index still holds.
+With an `LlmWriter`, Claude writes the shown results' reasons (one call per page, spec §5.6
+step 4); on any failure the deterministic reasons stand.
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import VectorIndex
+from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.schema import fts_text
 from squirrel_memory.scoring import (
@@ -41,6 +44,9 @@ from squirrel_memory.scoring import (
 )
 from squirrel_memory.store_checks import Clock, utc_now
 from squirrel_memory.store_search import MAX_QUERY_TERMS, STOP_WORDS
+
+if TYPE_CHECKING:
+    from squirrel_memory.llm_writer import LlmWriter
 
 log = structlog.get_logger()
 
@@ -185,6 +191,7 @@ class SearchPage:
     total: int
     next_page_token: str | None
     vector_used: bool = False
+    written_by: WrittenBy = WrittenBy.RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,12 +266,14 @@ class Retriever:
         index: VectorIndex | None = None,
         settings: RetrievalSettings | None = None,
         clock: Clock = utc_now,
+        writer: LlmWriter | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._index = index
         self.settings = settings or RetrievalSettings()
         self._clock = clock
+        self._writer = writer
 
     @property
     def project_id(self) -> str:
@@ -402,6 +411,13 @@ class Retriever:
         token = encode_page_token(end, fingerprint) if end < len(ranked) else None
         now = self._clock()
         results = tuple(_result(s, now) for s in page)
+        written_by = WrittenBy.RULES
+        reasons = await self._written_reasons(parsed.text, results)
+        if reasons:
+            results = tuple(
+                replace(r, reason=reasons.get(r.memory_id) or r.reason) for r in results
+            )
+            written_by = WrittenBy.LLM
         log.info(
             "memory_searched",
             project_id=project_id,
@@ -410,8 +426,18 @@ class Retriever:
             returned=len(results),
             offset=offset,
             vector_used=vector_used,
+            written_by=str(written_by),
         )
-        return SearchPage(parsed.text, results, len(ranked), token, vector_used)
+        return SearchPage(parsed.text, results, len(ranked), token, vector_used, written_by)
+
+    async def _written_reasons(
+        self, query: str, results: tuple[SearchResult, ...]
+    ) -> dict[str, str] | None:
+        """Claude's reasons for the shown results (one call), or None to keep the rules'."""
+        if self._writer is None or not results:
+            return None
+        notes = [Note(r.memory_id, str(r.type), r.key, r.content, r.reason) for r in results]
+        return await self._writer.search_reasons(query, notes)
 
     # -- internals -------------------------------------------------------------------------
 

@@ -11,20 +11,29 @@ preferred type, up to `style_supplement` of the most important user-style memori
 at least `style_min_importance`) are added after the relevant ones, because how this user writes
 code applies to any code change. They are never added on their own, so an off-topic task still
 abstains.
+
+With an `LlmWriter` (an Anthropic key configured), Claude writes the pack whenever the rules
+found something relevant (spec §5.5 step 2): it chooses among the candidates (ids it invents are
+ignored), writes each reason and the markdown. Its markdown is kept only when its estimate fits
+the budget, otherwise its selection is rendered here (whole memories only); when it selects
+nothing the answer abstains. On any failure of the call the rules' pack stands. Memory content
+is always the stored content. `written_by` says which of the two wrote the answer.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import structlog
 
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
@@ -35,6 +44,9 @@ from squirrel_memory.retrieval import (
     explain,
 )
 from squirrel_memory.store_checks import Clock, utc_now
+
+if TYPE_CHECKING:
+    from squirrel_memory.llm_writer import LlmWriter
 
 log = structlog.get_logger()
 
@@ -102,6 +114,7 @@ class TaskContext:
     items_total: int
     capped: bool
     type: str = "task_context"
+    written_by: WrittenBy = WrittenBy.RULES
 
 
 class TaskContextBuilder:
@@ -113,10 +126,12 @@ class TaskContextBuilder:
         *,
         settings: TaskContextSettings | None = None,
         clock: Clock = utc_now,
+        writer: LlmWriter | None = None,
     ) -> None:
         self._retriever = retriever
         self.settings = settings or TaskContextSettings()
         self._clock = clock
+        self._writer = writer
 
     async def candidates(
         self,
@@ -163,22 +178,17 @@ class TaskContextBuilder:
             active_file_paths=active_file_paths,
             preferred_memory_types=preferred_memory_types,
         )
-        chosen = [
-            SelectedMemory(
-                memory_id=s.item.id,
-                type=s.item.type,
-                key=s.item.key,
-                content=s.item.content,
-                importance=s.item.importance,
-                reason=explain(s, subject="the task"),
-                score=round(s.score.total, 4),
-            )
-            for s in selected
-        ]
+        chosen = [_selected(s) for s in selected]
         types = set(preferred_memory_types or DEFAULT_TYPES)
         if chosen and MemoryType.USER_STYLE in types and self.settings.style_supplement:
             chosen.extend(await self._style_supplement(project_id, {c.memory_id for c in chosen}))
-        shown, markdown = _render(chosen, budget)
+        written_by = WrittenBy.RULES
+        written = await self._written(task, ranked, chosen, budget) if chosen else None
+        if written is None:
+            shown, markdown = _render(chosen, budget)
+        else:
+            chosen, shown, markdown = written
+            written_by = WrittenBy.LLM
         log.info(
             "task_context_built",
             project_id=project_id,
@@ -186,6 +196,7 @@ class TaskContextBuilder:
             selected=len(chosen),
             shown=len(shown),
             abstained=not chosen,
+            written_by=str(written_by),
         )
         return TaskContext(
             project_id=project_id,
@@ -199,7 +210,49 @@ class TaskContextBuilder:
             budget_tokens=budget,
             items_total=len(chosen),
             capped=len(shown) < len(chosen),
+            written_by=written_by,
         )
+
+    async def _written(
+        self,
+        task: str,
+        ranked: list[ScoredMemory],
+        chosen: list[SelectedMemory],
+        budget: int,
+    ) -> tuple[list[SelectedMemory], list[SelectedMemory], str] | None:
+        """(selected, shown, markdown) as Claude wrote them, or None to keep the rules' pack."""
+        if self._writer is None:
+            return None
+        pool = {s.item.id: _selected(s) for s in ranked}
+        for memory in chosen:
+            pool.setdefault(memory.memory_id, memory)
+        preselected = {m.memory_id for m in chosen}
+        notes = [
+            Note(
+                id=m.memory_id,
+                type=str(m.type),
+                key=m.key,
+                text=m.content,
+                evidence=f"{m.reason} Score {m.score:.2f}"
+                + ("; above the relevance threshold." if m.memory_id in preselected else "."),
+            )
+            for m in pool.values()
+        ]
+        draft = await self._writer.task_context(task, notes, budget)
+        if draft is None:
+            return None
+        reasons = dict(draft.selected)
+        selection = [
+            replace(memory, reason=reasons[memory_id] or memory.reason)
+            for memory_id, memory in pool.items()
+            if memory_id in reasons
+        ]
+        if not selection:
+            return [], [], ABSTAIN_MARKDOWN
+        if draft.markdown and estimate_tokens(draft.markdown) <= budget:
+            return selection, selection, draft.markdown
+        shown, markdown = _render(selection, budget)
+        return selection, shown, markdown
 
     async def _style_supplement(self, project_id: str, taken: set[str]) -> list[SelectedMemory]:
         items = await self._retriever.style_memories(project_id)
@@ -221,6 +274,18 @@ class TaskContextBuilder:
                 )
             )
         return extra
+
+
+def _selected(scored: ScoredMemory) -> SelectedMemory:
+    return SelectedMemory(
+        memory_id=scored.item.id,
+        type=scored.item.type,
+        key=scored.item.key,
+        content=scored.item.content,
+        importance=scored.item.importance,
+        reason=explain(scored, subject="the task"),
+        score=round(scored.score.total, 4),
+    )
 
 
 def _touches_active(scored: ScoredMemory) -> bool:

@@ -6,6 +6,12 @@ resets its `view_meta` at once, and a stamp of those memories is checked on ever
 a change made by another process is never served stale), or when the cached copy does not fit
 the requested budget. Cached copies live in `view_meta` and `<repo>/.ctx/views/<name>.json`.
 Markdown is built deterministically; every list is ordered by importance, then recency.
+
+With an `LlmWriter` (an Anthropic key configured), Claude writes a normalised summary per item
+and the markdown when a view is rebuilt (spec §5.2), so a cached view costs no call. Its
+markdown is kept only when its estimate fits the budget; otherwise the lines are packed here
+from its summaries. Pitfall items keep their stored content (summaries only shape the markdown).
+On any failure of the call the deterministic view stands; `written_by` says who wrote it.
 """
 
 from __future__ import annotations
@@ -14,11 +20,11 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import structlog
 
@@ -27,6 +33,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.extractors.facts import module_name
+from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import MAX_QUERY_CHARS, Retriever, relevance_threshold
@@ -34,6 +41,9 @@ from squirrel_memory.scoring import path_match_score
 from squirrel_memory.store import MemoryChange, ViewMeta
 from squirrel_memory.store_checks import Clock, utc_now
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
+
+if TYPE_CHECKING:
+    from squirrel_memory.llm_writer import LlmWriter, ViewDraft
 
 log = structlog.get_logger()
 
@@ -71,6 +81,11 @@ _VIEW_TYPES: dict[ViewName, MemoryType] = {
     ViewName.USER_STYLE: MemoryType.USER_STYLE,
     ViewName.PROJECT_BRIEF: MemoryType.PROJECT_FACT,
     ViewName.PITFALLS: MemoryType.PITFALL,
+}
+_TITLES: dict[ViewName, str] = {
+    ViewName.USER_STYLE: "the user's coding style (how they like code written and work done)",
+    ViewName.PROJECT_BRIEF: "project brief (key facts and modules of this repository)",
+    ViewName.PITFALLS: "known pitfalls (traps hit in this project and what fixed them)",
 }
 # (core, full) item caps
 STYLE_ITEMS = (5, 20)
@@ -115,6 +130,7 @@ class UserStyleView:
     markdown: str
     budget: BudgetReport
     type: str = "user_style_view"
+    written_by: WrittenBy = WrittenBy.RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +155,7 @@ class ProjectBriefView:
     markdown: str
     budget: BudgetReport
     type: str = "project_brief_view"
+    written_by: WrittenBy = WrittenBy.RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +182,7 @@ class PitfallsView:
     markdown: str
     budget: BudgetReport
     type: str = "pitfalls_view"
+    written_by: WrittenBy = WrittenBy.RULES
 
 
 class ViewStore(Protocol):
@@ -215,8 +233,10 @@ class Views:
         views_dir: Path | None = None,
         clock: Clock = utc_now,
         pitfall_min_relevance: float | None = None,
+        writer: LlmWriter | None = None,
     ) -> None:
         self._store = store
+        self._writer = writer
         self._user_store = user_store
         self._retriever = retriever
         self._dir = views_dir or ProjectPaths.for_project(store.project_id).views_dir
@@ -274,9 +294,19 @@ class Views:
         memories = await self._live(MemoryType.USER_STYLE)
         items = merge_style(memories, globals_, user_id)
         limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
+        heading = "## User Coding Style"
+        notes = [Note(i.key, "user_style", i.key, i.summary) for i in items[:limit]]
+        draft = await self._draft(ViewName.USER_STYLE, heading, notes, budget)
+        if draft is not None:
+            items = [
+                replace(i, summary=draft.summaries.get(i.key, i.summary)) if n < limit else i
+                for n, i in enumerate(items)
+            ]
         lines = [f"- {_one_line(i.summary)}" for i in items[:limit]]
         empty = "No coding-style preferences are recorded yet."
-        markdown, shown = _pack("## User Coding Style", lines, budget, empty)
+        markdown, shown = _written(draft, budget, len(lines)) or _pack(
+            heading, lines, budget, empty
+        )
         view = UserStyleView(
             mode=view_mode,
             project_id=project_id,
@@ -286,6 +316,7 @@ class Views:
             items=tuple(items[:shown]),
             markdown=markdown,
             budget=_report(budget, markdown, shown, len(items)),
+            written_by=_author(draft),
         )
         await self._save(ViewName.USER_STYLE, params, stamp, budget, view)
         return view
@@ -310,9 +341,22 @@ class Views:
             : FACT_ITEMS[full]
         ]
         modules = brief_modules(facts, project_id)[: MODULE_ITEMS[full]]
+        heading = "## Project Overview"
+        notes = [Note(f"f{n}", "project_fact", "fact", f) for n, f in enumerate(key_facts)] + [
+            Note(f"d{n}", "module", m.name, _module_line(m)[2:]) for n, m in enumerate(modules)
+        ]
+        draft = await self._draft(ViewName.PROJECT_BRIEF, heading, notes, budget)
+        if draft is not None:
+            said = draft.summaries
+            key_facts = [said.get(f"f{n}", f) for n, f in enumerate(key_facts)]
+            modules = [
+                replace(m, summary=said.get(f"d{n}", m.summary)) for n, m in enumerate(modules)
+            ]
         lines = [f"- {_one_line(f)}" for f in key_facts] + [_module_line(m) for m in modules]
         empty = "No project facts are recorded yet."
-        markdown, shown = _pack("## Project Overview", lines, budget, empty)
+        markdown, shown = _written(draft, budget, len(lines)) or _pack(
+            heading, lines, budget, empty
+        )
         facts_shown = min(shown, len(key_facts))
         view = ProjectBriefView(
             mode=view_mode,
@@ -323,6 +367,7 @@ class Views:
             key_facts=tuple(key_facts[:facts_shown]),
             markdown=markdown,
             budget=_report(budget, markdown, shown, len(lines)),
+            written_by=_author(draft),
         )
         await self._save(ViewName.PROJECT_BRIEF, params, stamp, budget, view)
         return view
@@ -362,8 +407,16 @@ class Views:
             PitfallItem(m.key, m.content, m.tags, m.importance, m.file_paths, m.id)
             for m in chosen[:PITFALL_ITEMS]
         ]
-        lines = [_pitfall_line(i) for i in items]
-        markdown, shown = _pack("## Known Pitfalls", lines, budget, "No relevant pitfalls found.")
+        heading = "## Known Pitfalls"
+        notes = [
+            Note(i.memory_id, "pitfall", i.key, i.content, _files(i.file_paths)) for i in items
+        ]
+        draft = await self._draft(ViewName.PITFALLS, heading, notes, budget)
+        said = draft.summaries if draft is not None else {}
+        lines = [_pitfall_line(i, said.get(i.memory_id)) for i in items]
+        markdown, shown = _written(draft, budget, len(lines)) or _pack(
+            heading, lines, budget, "No relevant pitfalls found."
+        )
         view = PitfallsView(
             project_id=project_id,
             generated_at=self._clock(),
@@ -372,6 +425,7 @@ class Views:
             items=tuple(items[:shown]),
             markdown=markdown,
             budget=_report(budget, markdown, shown, len(items)),
+            written_by=_author(draft),
         )
         await self._save(ViewName.PITFALLS, params, stamp, budget, view)
         return view
@@ -386,6 +440,14 @@ class Views:
         if threshold is None:
             threshold = relevance_threshold(vector_used)
         return {s.item.id: s.score.total for s in ranked if s.relevance >= threshold}
+
+    async def _draft(
+        self, name: ViewName, heading: str, notes: list[Note], budget: int
+    ) -> ViewDraft | None:
+        """Claude's summaries and markdown for a view being rebuilt (None: keep the rules')."""
+        if self._writer is None or not notes:
+            return None
+        return await self._writer.view(_TITLES[name], heading, notes, budget)
 
     # -- cache -----------------------------------------------------------------------------
 
@@ -609,9 +671,24 @@ def _module_line(module: ModuleSummary) -> str:
     return f"- Module **{_one_line(module.name)}**{where}: {module.summary}"
 
 
-def _pitfall_line(item: PitfallItem) -> str:
-    files = ", ".join(f"`{p}`" for p in item.file_paths[:3])
-    return f"- {_one_line(item.content)}" + (f" (in {files})" if files else "")
+def _files(paths: Sequence[str]) -> str:
+    return ", ".join(f"`{p}`" for p in paths[:3])
+
+
+def _pitfall_line(item: PitfallItem, summary: str | None = None) -> str:
+    files = _files(item.file_paths)
+    return f"- {_one_line(summary or item.content)}" + (f" (in {files})" if files else "")
+
+
+def _written(draft: ViewDraft | None, budget: int, items: int) -> tuple[str, int] | None:
+    """Claude's markdown showing all `items`, when there is one and its estimate fits."""
+    if draft is None or not draft.markdown or estimate_tokens(draft.markdown) > budget:
+        return None
+    return draft.markdown, items
+
+
+def _author(draft: ViewDraft | None) -> WrittenBy:
+    return WrittenBy.RULES if draft is None else WrittenBy.LLM
 
 
 def _pack(header: str, lines: Sequence[str], budget: int, empty: str) -> tuple[str, int]:
@@ -723,6 +800,7 @@ def _style_from_json(data: dict[str, Any]) -> UserStyleView:
         items=items,
         markdown=data["markdown"],
         budget=_budget(data["budget"]),
+        written_by=WrittenBy(data.get("written_by", WrittenBy.RULES)),
     )
 
 
@@ -738,6 +816,7 @@ def _brief_from_json(data: dict[str, Any]) -> ProjectBriefView:
         key_facts=tuple(data["key_facts"]),
         markdown=data["markdown"],
         budget=_budget(data["budget"]),
+        written_by=WrittenBy(data.get("written_by", WrittenBy.RULES)),
     )
 
 
@@ -760,4 +839,5 @@ def _pitfalls_from_json(data: dict[str, Any]) -> PitfallsView:
         ),
         markdown=data["markdown"],
         budget=_budget(data["budget"]),
+        written_by=WrittenBy(data.get("written_by", WrittenBy.RULES)),
     )
