@@ -147,6 +147,20 @@ SETTINGS: tuple[Setting, ...] = (
         "Prune processed raw events older than this (0: keep forever).",
     ),
     Setting(
+        "retention",
+        "check_hours",
+        float,
+        6.0,
+        "Hours between retention passes of the memory service (pruning, vacuum).",
+    ),
+    Setting(
+        "retention",
+        "vacuum_hours",
+        float,
+        168.0,
+        "Hours between VACUUMs of each project database (0: never).",
+    ),
+    Setting(
         "supervisor",
         "start_timeout_seconds",
         float,
