@@ -16,11 +16,12 @@ from typing import Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from squirrel_core.auth import AUTH_HEADER, token_matches
-from squirrel_core.errors import SquirrelError
+from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.files import write_private_file
 
 LOOPBACK = "127.0.0.1"
@@ -57,13 +58,13 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
                 self._wrap_unary(method, handler.unary_unary),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
                 self._wrap_stream(method, handler.unary_stream),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         return handler
@@ -116,6 +117,7 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     def _wrap_unary(self, method: str, behavior: Behavior) -> Behavior:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             async with self._edge(method, context):
+                _require_parsed(request)
                 result = behavior(request, context)
                 return await result if inspect.isawaitable(result) else result
 
@@ -126,10 +128,35 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             request: Any, context: grpc.aio.ServicerContext[Any, Any]
         ) -> AsyncIterator[Any]:
             async with self._edge(method, context):
+                _require_parsed(request)
                 async for item in behavior(request, context):
                     yield item
 
         return wrapped
+
+
+class _Malformed:
+    """Stands in for request bytes that did not parse, so the caller gets INVALID_ARGUMENT
+    (after authentication) instead of gRPC's UNKNOWN for a deserializer that raised."""
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    if deserializer is None:
+        return None
+    parse = deserializer
+
+    def tolerant(data: bytes) -> Any:
+        try:
+            return parse(data)
+        except (DecodeError, ValueError):
+            return _Malformed()
+
+    return tolerant
+
+
+def _require_parsed(request: Any) -> None:
+    if isinstance(request, _Malformed):
+        raise InvalidArgumentError("the request is not a valid protobuf message of this method")
 
 
 def _abort_code(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> grpc.StatusCode:

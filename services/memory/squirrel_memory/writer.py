@@ -12,7 +12,12 @@ from typing import TypeVar
 
 import structlog
 
-from squirrel_core.errors import FailedPreconditionError, SquirrelError
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    ResourceExhaustedError,
+    SquirrelError,
+    UnavailableError,
+)
 from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
 from squirrel_memory.schema import Migration, migrate
 
@@ -42,6 +47,20 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         conn.close()
         raise StorageError(f"cannot use database file {path}: {exc}") from exc
     return conn
+
+
+def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
+    """Raises a write the file system or another process refused as an error the caller can
+    act on (the transaction was rolled back); returns for any other error."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        raise UnavailableError(f"{path} is locked by another process; try again") from exc
+    if name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        raise ResourceExhaustedError(
+            f"cannot write {path}: the disk is full or the file size limit was reached ({name})"
+        ) from exc
+    if name.startswith("SQLITE_READONLY"):
+        raise StorageError(f"{path} is read-only; check its permissions ({name})") from exc
 
 
 class SqliteDatabase:
@@ -93,13 +112,17 @@ class SqliteDatabase:
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            result = fn(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            _raise_write_failure(self.path, exc)
             raise
         return result
 
@@ -107,7 +130,11 @@ class SqliteDatabase:
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
-        return fn(conn)
+        try:
+            return fn(conn)
+        except sqlite3.OperationalError as exc:
+            _raise_write_failure(self.path, exc)
+            raise
 
     def _reader_conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
