@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from squirrel_cli import (
+    commands_doctor,
     commands_ingest,
     commands_local,
     commands_memory,
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands_retrieval.add_commands(sub)
     commands_memory.add_commands(sub)
     commands_ingest.add_commands(sub)
+    commands_doctor.add_commands(sub)
     return parser
 
 
