@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import hashlib
 import json
 import math
@@ -58,6 +59,8 @@ MAX_CANDIDATES = 1000
 """Most candidates one query considers (the store's page limit); `total` never exceeds it."""
 MAX_SCOPE_PATHS = 200
 PAGE_TOKEN_VERSION = 1
+STEM_CACHE_SIZE = 50_000
+"""Memories whose word stems stay cached between queries."""
 RELEVANT_WITH_VECTORS = 0.37
 """Fused relevance a memory needs to count as relevant to a task when vectors were used
 (calibrated by `bench/retrieval_quality.py`: abstention accuracy 1.00, 0.98 cross-validated)."""
@@ -89,6 +92,9 @@ class MemoryReader(Protocol):
         limit: int = 10,
     ) -> list[tuple[str, float]]: ...
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+    async def most_important(
+        self, project_id: str, memory_type: MemoryType, limit: int = 20
+    ) -> list[MemoryItem]: ...
     async def list_memories(
         self,
         project_id: str,
@@ -114,7 +120,7 @@ class RetrievalSettings:
     lexical_saturation: float = 4.0
     vector_floor: float = 0.25
     min_similarity: float = 0.08
-    candidate_pool: int = 200
+    candidate_pool: int = 100
     use_lexical: bool = True
     use_vector: bool = True
 
@@ -226,11 +232,21 @@ def _stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=STEM_CACHE_SIZE)
+def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
+    """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
+    return frozenset(_stem(w.lower()) for w in _WORD.findall(fts_text(text)))
+
+
 def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
     """The query terms a memory's key, content or tags contain (by a light stem), query order."""
-    text = fts_text(" ".join((item.key, item.content, *item.tags)))
-    stems = {_stem(w.lower()) for w in _WORD.findall(text)}
-    return tuple(t for t in terms if _stem(t) in stems)
+    stems = _memory_stems(item.id, item.version, " ".join((item.key, item.content, *item.tags)))
+    return tuple(t for t in terms if _stem_cached(t) in stems)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stem_cached(word: str) -> str:
+    return _stem(word)
 
 
 def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
@@ -317,14 +333,22 @@ class Retriever:
         scopes = _check_paths(scope_paths, "scope_paths")
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, limit or 0))
         lexical: list[tuple[str, float]] = []
-        if parsed.terms and self.settings.use_lexical:
-            lexical = await self._store.search_fts(project_id, parsed.text, type_list, pool)
         vector: list[tuple[str, float]] = []
+        items: dict[str, MemoryItem] = {}
         if parsed.terms:
-            vector = await self._vector_hits(parsed.text, pool, filtered=bool(type_list))
+            # The query is embedded (the model's thread) while BM25 runs and its hits are read
+            # (SQLite reader threads); then only the vector-only hits are still to read.
+            embedding = asyncio.create_task(
+                self._vector_hits(parsed.text, pool, filtered=bool(type_list))
+            )
+            try:
+                lexical = await self._lexical_hits(project_id, parsed.text, type_list, pool)
+                items = {m.id: m for m in await self._store.get_memories([m for m, _ in lexical])}
+            finally:
+                vector = await embedding
+            rest = [m for m, _ in vector if m not in items]
+            items.update((m.id, m) for m in await self._store.get_memories(rest))
         vector_used = bool(vector) or (bool(parsed.terms) and self.vector_ready)
-        ids = list(dict.fromkeys([m for m, _ in lexical] + [m for m, _ in vector]))
-        items = {m.id: m for m in await self._store.get_memories(ids)}
         if include_path_matches and (actives or scopes):
             for item in await self._path_candidates(project_id, type_list):
                 items.setdefault(item.id, item)
@@ -343,10 +367,14 @@ class Retriever:
         )
         now = self._clock()
         ranked: list[ScoredMemory] = []
+        any_paths = bool(actives or scopes)
         for memory_id, item in live.items():
-            paths = _matched_paths(item, actives, scopes, project_id)
-            path_score = path_match_score(item.file_paths, actives, scopes, root=project_id)
             similarity = fused.get(memory_id, (0.0, 0.0, 0.0))
+            if any_paths:
+                paths = _matched_paths(item, actives, scopes, project_id)
+                path_score = path_match_score(item.file_paths, actives, scopes, root=project_id)
+            else:
+                paths, path_score = (), 0.0
             is_path_hit = include_path_matches and path_score >= PATH_EXACT
             if similarity[0] < self.settings.min_similarity and not is_path_hit:
                 continue
@@ -370,14 +398,10 @@ class Retriever:
         ranked.sort(key=lambda s: (-s.score.total, -s.relevance, s.item.id))
         return (ranked[:limit] if limit else ranked), vector_used
 
-    async def style_memories(self, project_id: str) -> list[MemoryItem]:
+    async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""
         self._check_project(project_id)
-        items, _ = await self._store.list_memories(
-            project_id, [MemoryType.USER_STYLE], limit=MAX_CANDIDATES
-        )
-        live = [m for m in items if not m.deleted]
-        return sorted(live, key=lambda m: (-m.importance, -m.updated_at.timestamp(), m.id))
+        return await self._store.most_important(project_id, MemoryType.USER_STYLE, limit)
 
     async def search(
         self,
@@ -403,8 +427,11 @@ class Retriever:
         scopes = _check_paths(scope_paths, "scope_paths")
         fingerprint = _fingerprint(project_id, parsed.text, type_list, scopes)
         offset = decode_page_token(page_token, fingerprint) if page_token else 0
+        # Candidates enough for this page and well beyond it: `total` counts the matches among
+        # them, and a continuation fetches a larger pool.
+        pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, 2 * (offset + top_k)))
         ranked, vector_used = await self.rank(
-            project_id, parsed.text, types=type_list, scope_paths=scopes, limit=MAX_CANDIDATES
+            project_id, parsed.text, types=type_list, scope_paths=scopes, limit=pool
         )
         page = ranked[offset : offset + top_k]
         end = offset + len(page)
@@ -444,6 +471,13 @@ class Retriever:
     def _check_project(self, project_id: str) -> None:
         if project_id != self._store.project_id:
             raise InvalidArgumentError("project_id does not match this store")
+
+    async def _lexical_hits(
+        self, project_id: str, text: str, types: list[MemoryType] | None, pool: int
+    ) -> list[tuple[str, float]]:
+        if not self.settings.use_lexical:
+            return []
+        return await self._store.search_fts(project_id, text, types, pool)
 
     async def _vector_hits(
         self, text: str, pool: int, *, filtered: bool

@@ -635,6 +635,24 @@ class MemoryBook:
 
         return await self._db.read(read)
 
+    async def most_important(
+        self, project_id: str, memory_type: MemoryType, limit: int = 20
+    ) -> list[MemoryItem]:
+        """Live memories of one type, most important first, then most recently updated."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        kind = str(check_type(memory_type))
+
+        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
+            rows = conn.execute(
+                _SELECT_MEMORY + "WHERE project_id = ? AND type = ? AND deleted = 0 "
+                "ORDER BY importance DESC, updated_at DESC, id LIMIT ?",
+                (project_id, kind, limit),
+            ).fetchall()
+            return [_memory_from_row(r) for r in rows]
+
+        return await self._db.read(read)
+
     async def history(self, memory_id: str) -> list[MemoryVersion]:
         """Every version of a memory, oldest first (the last is the current one)."""
 
