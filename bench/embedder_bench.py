@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import psutil  # type: ignore[import-untyped]
+import psutil
 
 SUBJECTS = ["the API", "our CLI", "the auth module", "pytest", "the deploy script", "FAISS"]
 VERBS = ["uses", "breaks when", "should prefer", "was migrated to", "needs", "caches"]

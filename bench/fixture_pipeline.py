@@ -29,7 +29,7 @@ from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
-from squirrel_ingest.parsers import line_parser_for
+from squirrel_ingest.parsers import Parser, line_parser_for
 from squirrel_memory import server as memory_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
     return events
 
 
-def _claude(path: Path) -> object:
+def _claude(path: Path) -> Parser:
     from squirrel_ingest.parsers.claude import ClaudeFileParser  # noqa: PLC0415
 
     return ClaudeFileParser(str(path))

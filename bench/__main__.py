@@ -1,0 +1,292 @@
+"""`python -m bench [--quick] [--json PATH]`: every benchmark, one table, the same figures as JSON.
+
+Sections, in order: startup (cold start to SERVING, idle RSS), ingest (fixture transcripts end to
+end into memory through `sqrl up` + `sqrl import`, then processing), pipeline (AppendEvents and
+processing throughput, bench/fixture_pipeline.py), retrieval (bench/retrieval_latency.py),
+mcp + budget + rss (bench/mcp_latency.py) and quality (bench/retrieval_quality.py, shipped
+settings). `--quick` runs 1k/10k only, with fewer runs and calls, in a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import platform
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psutil
+import structlog
+
+from bench import fixture_pipeline, mcp_latency, retrieval_latency, retrieval_quality
+from bench import service_startup as startup
+from bench.common import (
+    SHARED_FIXTURES,
+    Figure,
+    git_repo,
+    print_table,
+    service_env,
+    sqrl,
+    write_json,
+)
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.home import HomeLayout
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.task_context import TaskContextSettings
+from tests.transcripts import place_claude
+
+DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much each benchmark does."""
+
+    startup_runs: int
+    ingest_copies: int
+    pipeline_runs: int
+    sizes: tuple[int, ...]
+    queries: int
+    base_texts: int
+    mcp_size: int
+    mcp_calls: int
+
+
+QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, 10_000, 12)
+FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, 10_000, 40)
+
+
+# -- startup -----------------------------------------------------------------------------------
+
+
+def startup_figures(runs: int) -> list[Figure]:
+    times: list[float] = []
+    rss: dict[str, list[float]] = {}
+    for _ in range(runs):
+        elapsed, sizes = startup.one_run()
+        times.append(elapsed)
+        for name, mib in sizes.items():
+            rss.setdefault(name, []).append(mib)
+    note = f"median of {runs} fresh homes"
+    figures = [
+        Figure("startup", "sqrl up --detach to all SERVING", statistics.median(times), "s", note)
+    ]
+    figures += [
+        Figure("rss", f"{name} idle, empty home", statistics.median(values), "MiB", note)
+        for name, values in rss.items()
+    ]
+    return figures
+
+
+# -- ingest end to end -------------------------------------------------------------------------
+
+
+def _transcripts() -> list[Path]:
+    base = SHARED_FIXTURES / "claude"
+    return sorted(p for p in base.rglob("*.jsonl") if p.stat().st_size > 0)
+
+
+def _stored_events(repo: Path) -> int:
+    with sqlite3.connect(repo / ".ctx" / "data.db", timeout=10) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+
+async def _process_all(home: Path, project_id: str) -> tuple[int, int, float]:
+    layout = HomeLayout(home)
+    token = layout.token.read_text().strip()
+    client = MemoryClient(open_channel(target_of(layout.service_file("memory"))), token, 1800)
+    try:
+        started = time.perf_counter()
+        report = await client.call(
+            client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
+        )
+        return report.events_processed, report.memories_added, time.perf_counter() - started
+    finally:
+        await client.close()
+
+
+def ingest_figures(copies: int) -> list[Figure]:
+    """Fixture transcripts written into a watched Claude root while `sqrl up` runs; timed until
+    `sqrl import` returns (every file read to its end and delivered to memory), then processed."""
+    sources = _transcripts()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = git_repo(Path(tmp) / "repo")
+        claude = Path(tmp) / "claude" / "projects"
+        claude.mkdir(parents=True)
+        home = Path(tmp) / "home"
+        env = service_env(home, SQRL_INGEST_CLAUDE_ROOTS=str(claude))
+        sqrl(env, "init", cwd=repo)
+        sqrl(env, "up", "--detach")
+        try:
+            started = time.perf_counter()
+            placed = [
+                place_claude(src, claude, str(repo), f"{copy}-{src.name}", f"-{copy}")
+                for copy in range(copies)
+                for src in sources
+            ]
+            summary = json.loads(sqrl(env, "import", "--json", timeout=1800).stdout)
+            elapsed = time.perf_counter() - started
+            lines = sum(len(p.read_bytes().splitlines()) for p in placed)
+            size = sum(p.stat().st_size for p in placed)
+            events = _stored_events(repo)
+            processed, added, process_s = asyncio.run(_process_all(home, str(repo)))
+        finally:
+            sqrl(env, "down")
+    note = f"{len(placed)} files, {size / 1e6:.1f} MB, {lines} lines, {events} events stored"
+    return [
+        Figure("ingest", "transcripts to memory SQLite, lines", lines / elapsed, "lines/s", note),
+        Figure("ingest", "transcripts to memory SQLite, bytes", size / 1e6 / elapsed, "MB/s", note),
+        Figure("ingest", "transcripts to memory SQLite, events", events / elapsed, "events/s",
+               f"sqrl import saw {summary.get('files', 0)} files; the watcher had delivered "
+               f"{events - int(summary.get('events', 0))} events before it"),
+        Figure("ingest", "ProcessNow drain in the service (rules)", processed / process_s,
+               "events/s", f"{processed} events, {added} memories added"),
+    ]  # fmt: skip
+
+
+# -- pipeline (fixture_pipeline.py) ------------------------------------------------------------
+
+
+def pipeline_figures(runs: int) -> list[Figure]:
+    projects = list(fixture_pipeline.fixture_projects(fixture_pipeline.DEFAULT_FIXTURES))
+    results = [asyncio.run(fixture_pipeline.run_once(projects, False)) for _ in range(runs)]
+    events = results[0][0]
+    note = f"{events} events, {len(projects)} projects, median of {runs}"
+    return [
+        Figure("pipeline", "AppendEvents via gRPC, batches of 500",
+               statistics.median(n / a for n, a, _ in results), "events/s", note),
+        Figure("pipeline", "processing, rules extractor",
+               statistics.median(n / p for n, _, p in results), "events/s", note),
+    ]  # fmt: skip
+
+
+# -- retrieval quality (retrieval_quality.py, shipped settings only) ---------------------------
+
+
+async def _quality(root: Path) -> tuple[str, dict[str, retrieval_quality.Quality]]:
+    data = json.loads(retrieval_quality.DEFAULT_DATA.read_text(encoding="utf-8"))
+    queries = [retrieval_quality.Query(q["query"], tuple(q["relevant"])) for q in data["queries"]]
+    embedder, embedder_name = retrieval_quality.choose_embedder("auto")
+    store = await SqliteStore.open(str(root))
+    try:
+        await retrieval_quality.build_memories(store, retrieval_quality.DEFAULT_FIXTURES, data)
+        items = await retrieval_quality.live_memories(store)
+        vectors = await embedder.embed([embedding_text(m) for m in items])
+        index = FaissIndex(embedder.dim, embedder.model_id)
+        index.upsert(zip([m.id for m in items], vectors, strict=True))
+        shipped = TaskContextSettings()
+        base = RetrievalSettings()
+        modes = {
+            "lexical-only": RetrievalSettings(use_vector=False),
+            "vector-only": RetrievalSettings(use_lexical=False),
+            "hybrid": base,
+        }
+        results = {}
+        for name, settings in modes.items():
+            retriever = Retriever(store, embedder=embedder, index=index, settings=settings)
+            threshold = (
+                shipped.min_relevance if settings.use_vector else shipped.min_relevance_lexical
+            )
+            ranking = await retrieval_quality.rank_all(retriever, str(root), queries)
+            results[name] = retrieval_quality.quality(ranking, queries, threshold)
+        return f"{embedder_name}, {len(items)} memories, {len(queries)} queries", results
+    finally:
+        await store.close()
+
+
+def quality_figures() -> list[Figure]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).resolve() / "claude-code-log"
+        root.mkdir()
+        note, results = asyncio.run(_quality(root))
+    if "FAKE" in note:
+        note = "FAKE embedder: " + note
+    figures: list[Figure] = []
+    for mode, q in results.items():
+        figures += [
+            Figure("quality", f"{mode} recall@5", q.recall5, "ratio", note),
+            Figure("quality", f"{mode} recall@10", q.recall10, "ratio"),
+            Figure("quality", f"{mode} MRR", q.mrr, "ratio"),
+            Figure("quality", f"{mode} abstention accuracy, shipped threshold", q.shipped, "ratio"),
+        ]
+    return figures
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
+    steps: dict[str, Callable[[], list[Figure]]] = {
+        "startup": lambda: startup_figures(plan.startup_runs),
+        "ingest": lambda: ingest_figures(plan.ingest_copies),
+        "pipeline": lambda: pipeline_figures(plan.pipeline_runs),
+        "retrieval": lambda: asyncio.run(
+            retrieval_latency.run(plan.sizes, plan.queries, plan.base_texts)
+        ),
+        "mcp": lambda: asyncio.run(
+            mcp_latency.measure(plan.mcp_size, plan.mcp_calls, plan.base_texts)
+        ),
+        "quality": quality_figures,
+    }
+    figures: list[Figure] = []
+    for name, step in steps.items():
+        if only and name not in only:
+            continue
+        started = time.perf_counter()
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        found = step()
+        print(f"  {name} done in {time.perf_counter() - started:.0f}s", file=sys.stderr, flush=True)
+        figures += found
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1k/10k only, fewer runs")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write figures")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=("startup", "ingest", "pipeline", "retrieval", "mcp", "quality"),
+        help="run only this section (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    # In-process services log; keep their warnings (e.g. an index file not written yet) quiet.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+    plan = QUICK if args.quick else FULL
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    started = time.perf_counter()
+    figures = run_plan(plan, args.only)
+    print_table(figures)
+    meta = {
+        "format": FORMAT_VERSION,
+        "mode": "quick" if args.quick else "full",
+        "sections": args.only or ["all"],
+        "started_at": started_at,
+        "duration_seconds": round(time.perf_counter() - started, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": psutil.cpu_count(),
+        "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
+    }
+    write_json(args.json, figures, meta)
+    print(f"figures written to {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
