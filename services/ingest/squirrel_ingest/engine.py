@@ -21,7 +21,9 @@ from squirrel_core.events import Event, EventOrigin, SourceCursor, SourceTool
 from squirrel_core.redaction import redact_value
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
+from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.routing import ProjectRouter
+from squirrel_ingest.status import IngestStatus, ScanProgress, SourceCounters, WatchedRoot
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
 
@@ -79,97 +81,6 @@ class EngineSettings:
     max_read_bytes: int = 8 * 1024 * 1024
     max_document_bytes: int = 64 * 1024 * 1024
     backoff: Backoff = field(default_factory=Backoff)
-
-
-@dataclass(frozen=True, slots=True)
-class SourceCounters:
-    """Counters of one source since start.
-
-    Duplicates and rejections are reported by the sink per delivery; a delivery that mixes
-    sources has them counted under the source with most events in it.
-    """
-
-    files_seen: int = 0
-    lines_read: int = 0
-    bytes_read: int = 0
-    events_produced: int = 0
-    events_delivered: int = 0
-    duplicates: int = 0
-    rejected: int = 0
-    redactions: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class IngestStatus:
-    """Counters for `sqrl status`; ids, paths of unregistered projects and counts, never text."""
-
-    running: bool
-    sources: dict[SourceTool, SourceCounters]
-    buffered_events: int
-    unregistered_projects: dict[str, int]
-    unregistered_records: int
-    records_without_cwd: int
-    delivery_failures: int
-    last_delivery_error: str | None
-    last_delivery_at: datetime | None
-    files_tracked: int
-    files_missing: int
-    resets: dict[str, int]
-    events_already_delivered: int
-
-    @property
-    def lines_read(self) -> int:
-        """Lines read over every source."""
-        return sum(c.lines_read for c in self.sources.values())
-
-    @property
-    def events_produced(self) -> int:
-        """Events parsed over every source."""
-        return sum(c.events_produced for c in self.sources.values())
-
-    @property
-    def events_delivered(self) -> int:
-        """Events handed to the sink over every source."""
-        return sum(c.events_delivered for c in self.sources.values())
-
-    @property
-    def skipped(self) -> dict[str, int]:
-        """Skipped records by reason over every source."""
-        total: Counter[str] = Counter()
-        for counters in self.sources.values():
-            total.update(counters.skipped)
-        return dict(total)
-
-    @property
-    def redactions(self) -> dict[str, int]:
-        """Redactions per source (sources with none left out)."""
-        return {s.value: c.redactions for s, c in self.sources.items() if c.redactions}
-
-
-@dataclass(frozen=True, slots=True)
-class ScanProgress:
-    """Progress of `scan_once` (a backlog import or a rescan), counted from its start."""
-
-    files_total: int = 0
-    files_done: int = 0
-    lines: int = 0
-    events: int = 0
-    duplicates: int = 0
-    rejected: int = 0
-    redactions: int = 0
-    bytes_read: int = 0
-    done: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class WatchedRoot:
-    """One configured root: whether it exists and how many transcript files it holds."""
-
-    source_tool: SourceTool
-    root: str
-    exists: bool
-    files: int
 
 
 @dataclass(slots=True)
@@ -841,11 +752,6 @@ def _stat_key(path: Path) -> tuple[int, int, int] | None:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-def git_cursor_path(project_id: str) -> str:
-    """The cursor `path` under which a project's last ingested commit is stored."""
-    return f"git:{project_id}"
-
-
 def _redacted(events: list[Event]) -> tuple[list[Event], int]:
     out: list[Event] = []
     total = 0
@@ -854,75 +760,3 @@ def _redacted(events: list[Event]) -> tuple[list[Event], int]:
         total += count
         out.append(dataclasses.replace(event, content=content) if count else event)
     return out, total
-
-
-GitParse = Callable[[str, str], list[Event]]
-"""Turns `git log` output for a repository root into commit events (newest first is fine)."""
-
-
-class GitPoller:
-    """Runs `git log` in registered projects for commits after the last one ingested.
-
-    The log format and its parsing belong to the git parser: pass its `git log` arguments and
-    its parse function. A folder that is not a git repository, or has no commits, yields nothing.
-    """
-
-    def __init__(
-        self,
-        log_args: Sequence[str],
-        parse: GitParse,
-        *,
-        git: str = "git",
-        timeout_s: float = 30.0,
-        first_import_limit: int = 500,
-    ) -> None:
-        self._log_args = tuple(log_args)
-        self._parse = parse
-        self._git = git
-        self._timeout_s = timeout_s
-        self._first_import_limit = first_import_limit
-
-    async def poll(self, repo_root: str, since_sha: str | None) -> tuple[list[Event], str | None]:
-        """Commit events after `since_sha` (oldest first) and the current HEAD sha."""
-        head = (await self._run(repo_root, "rev-parse", "--verify", "-q", "HEAD")).strip()
-        if not head:
-            return [], since_sha
-        if head == since_sha:
-            return [], head
-        revision = ["HEAD", f"--max-count={self._first_import_limit}"]
-        if since_sha and await self._is_ancestor(repo_root, since_sha):
-            revision = [f"{since_sha}..HEAD"]
-        output = await self._run(repo_root, *self._log_args, *revision)
-        events = self._parse(output, repo_root)
-        events.reverse()  # git log lists newest first
-        events.sort(key=lambda event: event.timestamp)
-        return events, head
-
-    async def _is_ancestor(self, repo_root: str, sha: str) -> bool:
-        code, _ = await self._exec(repo_root, "merge-base", "--is-ancestor", sha, "HEAD")
-        return code == 0
-
-    async def _run(self, repo_root: str, *args: str) -> str:
-        code, out = await self._exec(repo_root, *args)
-        return out if code == 0 else ""
-
-    async def _exec(self, repo_root: str, *args: str) -> tuple[int, str]:
-        try:
-            process = await asyncio.create_subprocess_exec(
-                self._git,
-                "-C",
-                repo_root,
-                *args,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL,
-                stdin=asyncio.subprocess.DEVNULL,
-            )
-        except OSError:  # git is not installed
-            return 127, ""
-        try:
-            out, _ = await asyncio.wait_for(process.communicate(), self._timeout_s)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
-            return 124, ""
-        return process.returncode or 0, out.decode("utf-8", errors="replace")

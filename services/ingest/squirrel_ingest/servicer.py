@@ -19,11 +19,13 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.settings import Settings
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
-from squirrel_ingest.engine import EngineSettings, GitPoller, IngestEngine, ScanProgress
+from squirrel_ingest.engine import EngineSettings, IngestEngine
+from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.grpc_sink import GrpcSink
 from squirrel_ingest.parsers import GIT_LOG_ARGS, parse_git_log
 from squirrel_ingest.routing import ProjectRouter
 from squirrel_ingest.sources import default_roots, parser_factory
+from squirrel_ingest.status import ScanProgress
 
 log = structlog.get_logger()
 

@@ -16,18 +16,10 @@ import pytest
 
 from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
 from squirrel_ingest.delivery import Backoff, DeliveryResult, SinkUnavailableError
-from squirrel_ingest.engine import (
-    DocumentParser,
-    EngineSettings,
-    GitPoller,
-    IngestEngine,
-    IngestStatus,
-    LineParser,
-    ScanProgress,
-    WatchedRoot,
-    git_cursor_path,
-)
+from squirrel_ingest.engine import DocumentParser, EngineSettings, IngestEngine, LineParser
+from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.routing import ProjectRouter
+from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 
 # watchdog warns when a nested tree appears faster than it adds watches; it still reports the
 # files (which these tests check), so the warning is expected here.
