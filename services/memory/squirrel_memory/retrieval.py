@@ -18,6 +18,7 @@ import functools
 import hashlib
 import json
 import math
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,7 @@ RELEVANT_LEXICAL_ONLY = 0.5
 MENTION_SIMILARITY = 0.25
 """A reason cites closeness in meaning only from this (rescaled) cosine up."""
 
+_GLOB_CHARS = frozenset("*?[")
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 _TYPE_PHRASES = {
@@ -94,6 +96,13 @@ class MemoryReader(Protocol):
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
     async def most_important(
         self, project_id: str, memory_type: MemoryType, limit: int = 20
+    ) -> list[MemoryItem]: ...
+    async def memories_with_paths(
+        self,
+        project_id: str,
+        paths: Sequence[str],
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 200,
     ) -> list[MemoryItem]: ...
     async def list_memories(
         self,
@@ -350,7 +359,7 @@ class Retriever:
             items.update((m.id, m) for m in await self._store.get_memories(rest))
         vector_used = bool(vector) or (bool(parsed.terms) and self.vector_ready)
         if include_path_matches and (actives or scopes):
-            for item in await self._path_candidates(project_id, type_list):
+            for item in await self._path_candidates(project_id, type_list, actives, scopes):
                 items.setdefault(item.id, item)
         wanted = set(type_list) if type_list else None
         live = {
@@ -495,10 +504,17 @@ class Retriever:
         return [(m, max(0.0, (cos - floor) / (1.0 - floor))) for m, cos in hits]
 
     async def _path_candidates(
-        self, project_id: str, types: list[MemoryType] | None
+        self,
+        project_id: str,
+        types: list[MemoryType] | None,
+        actives: Sequence[str],
+        scopes: Sequence[str],
     ) -> list[MemoryItem]:
-        items, _ = await self._store.list_memories(project_id, types, limit=MAX_CANDIDATES)
-        return [m for m in items if m.file_paths]
+        """Memories naming an active file or an exact scope path (the only path-only hits),
+        in the relative and the absolute spelling."""
+        exact = [*actives, *(s for s in scopes if not _GLOB_CHARS & set(s))]
+        spellings = [*exact, *(posixpath.join(project_id, p) for p in exact)]
+        return await self._store.memories_with_paths(project_id, spellings, types, MAX_CANDIDATES)
 
     def _fuse(
         self,

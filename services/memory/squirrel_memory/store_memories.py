@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -632,6 +633,44 @@ class MemoryBook:
                 (*params, limit, offset),
             ).fetchall()
             return [_memory_from_row(r) for r in rows], total
+
+        return await self._db.read(read)
+
+    async def memories_with_paths(
+        self,
+        project_id: str,
+        paths: Sequence[str],
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 200,
+    ) -> list[MemoryItem]:
+        """Live memories whose `file_paths` hold one of `paths` exactly, newest first."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        wanted = list(dict.fromkeys(p for p in paths if p))[:200]
+        if not wanted:
+            return []
+        kinds = [str(check_type(t)) for t in types] if types else None
+
+        def escaped(path: str) -> str:
+            text = json.dumps(path, ensure_ascii=False)
+            return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+        likes = " OR ".join(["file_paths LIKE ? ESCAPE '\\'"] * len(wanted))
+        kind_filter = "AND type " + IN_IDS + " " if kinds else ""
+
+        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
+            rows = conn.execute(
+                _SELECT_MEMORY
+                + "WHERE project_id = ? AND deleted = 0 "
+                + kind_filter
+                + "AND ("
+                + likes
+                + ") ORDER BY updated_at DESC, id LIMIT ?",
+                (project_id, *([to_json(kinds)] if kinds else []), *map(escaped, wanted), limit),
+            ).fetchall()
+            found = [_memory_from_row(r) for r in rows]
+            exact = set(wanted)
+            return [m for m in found if exact.intersection(m.file_paths)]
 
         return await self._db.read(read)
 

@@ -302,3 +302,30 @@ async def test_hostile_task_descriptions_do_not_crash(world: World, task: str) -
     context = await world.builder.build(str(world.root), task)
 
     assert context.token_estimate <= 400
+
+
+async def test_memories_naming_an_active_file_are_found_exactly(tmp_path: Path) -> None:
+    from squirrel_memory.models import MemoryCandidate, UpdateAction, UpdateDecision  # noqa: PLC0415
+    from squirrel_memory.store import SqliteStore  # noqa: PLC0415
+
+    root = tmp_path / "p"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()))
+    paths = {
+        "a": ("src/a_b.py",),
+        "b": ("src/aXb.py",),
+        "c": ("src/100%.py",),
+        "d": ("SRC/A_B.PY",),
+    }
+    decisions = [
+        UpdateDecision(
+            UpdateAction.ADD_NEW,
+            MemoryCandidate(MemoryType.PITFALL, f"pitfall:{k}", f"pitfall {k}", (), 0.5, v),
+        )
+        for k, v in paths.items()
+    ]
+    await store.apply_processing_result([], decisions, [], user_id="u")
+    found = await store.memories_with_paths(store.project_id, ["src/a_b.py", "src/100%.py"])
+    assert sorted(m.key for m in found) == ["pitfall:a", "pitfall:c"]
+    assert await store.memories_with_paths(store.project_id, []) == []
+    await store.close()
