@@ -514,7 +514,9 @@ class Retriever:
         in the relative and the absolute spelling."""
         exact = [*actives, *(s for s in scopes if not _GLOB_CHARS & set(s))]
         spellings = [*exact, *(posixpath.join(project_id, p) for p in exact)]
-        return await self._store.memories_with_paths(project_id, spellings, types, MAX_CANDIDATES)
+        return await self._store.memories_with_paths(
+            project_id, spellings, types, self.settings.candidate_pool
+        )
 
     def _fuse(
         self,

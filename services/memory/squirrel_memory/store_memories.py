@@ -643,7 +643,7 @@ class MemoryBook:
         types: Sequence[MemoryType] | None = None,
         limit: int = 200,
     ) -> list[MemoryItem]:
-        """Live memories whose `file_paths` hold one of `paths` exactly, newest first."""
+        """Live memories whose `file_paths` hold one of `paths` exactly, most important first."""
         check_project(self.project_id, project_id)
         check_limit(limit)
         wanted = list(dict.fromkeys(p for p in paths if p))[:200]
@@ -665,7 +665,7 @@ class MemoryBook:
                 + kind_filter
                 + "AND ("
                 + likes
-                + ") ORDER BY updated_at DESC, id LIMIT ?",
+                + ") ORDER BY importance DESC, updated_at DESC, id LIMIT ?",
                 (project_id, *([to_json(kinds)] if kinds else []), *map(escaped, wanted), limit),
             ).fetchall()
             found = [_memory_from_row(r) for r in rows]
