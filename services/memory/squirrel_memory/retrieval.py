@@ -37,9 +37,9 @@ from squirrel_memory.scoring import (
     PATH_EXACT,
     FusionWeights,
     MemoryScore,
+    PathMatcher,
     ScoreWeights,
     memory_score,
-    path_match_score,
     recency_days,
     recency_score,
     score_fusion,
@@ -376,14 +376,11 @@ class Retriever:
         )
         now = self._clock()
         ranked: list[ScoredMemory] = []
-        any_paths = bool(actives or scopes)
+        matcher = PathMatcher(actives, scopes, root=project_id)
         for memory_id, item in live.items():
             similarity = fused.get(memory_id, (0.0, 0.0, 0.0))
-            if any_paths:
-                paths = _matched_paths(item, actives, scopes, project_id)
-                path_score = path_match_score(item.file_paths, actives, scopes, root=project_id)
-            else:
-                paths, path_score = (), 0.0
+            paths = matcher.matched(item.file_paths)
+            path_score = matcher.score(item.file_paths)
             is_path_hit = include_path_matches and path_score >= PATH_EXACT
             if similarity[0] < self.settings.min_similarity and not is_path_hit:
                 continue
@@ -600,16 +597,6 @@ def _check_paths(paths: Sequence[str], name: str) -> tuple[str, ...]:
         if path.strip():
             cleaned.append(path.strip())
     return tuple(dict.fromkeys(cleaned))
-
-
-def _matched_paths(
-    item: MemoryItem, actives: Sequence[str], scopes: Sequence[str], root: str
-) -> tuple[str, ...]:
-    if not (actives or scopes):
-        return ()
-    return tuple(
-        p for p in item.file_paths if path_match_score([p], actives, scopes, root=root) > 0
-    )
 
 
 def _result(scored: ScoredMemory, now: datetime) -> SearchResult:

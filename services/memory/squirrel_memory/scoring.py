@@ -138,6 +138,54 @@ def recency_days(updated_at: datetime, now: datetime) -> int:
     return max(0, (_aware(now) - _aware(updated_at)).days)
 
 
+class PathMatcher:
+    """`path_match_score` against fixed active and scope paths, cleaned once for many memories."""
+
+    def __init__(
+        self, active_paths: Iterable[str] = (), scope_paths: Iterable[str] = (), *, root: str | None
+    ) -> None:
+        self._root = root
+        self._actives = _clean_paths(active_paths, root)
+        self._scopes = _clean_paths(scope_paths, root)
+        self._active_dirs = [posixpath.dirname(a) for a in self._actives]
+
+    @property
+    def empty(self) -> bool:
+        return not (self._actives or self._scopes)
+
+    def score(self, memory_paths: Iterable[str]) -> float:
+        if self.empty:
+            return 0.0
+        return self._best(_clean_paths(memory_paths, self._root))
+
+    def matched(self, memory_paths: Sequence[str]) -> tuple[str, ...]:
+        """The memory's own paths (as given) that touch the active or scope paths at all."""
+        if self.empty:
+            return ()
+        return tuple(p for p in memory_paths if self._best(_clean_paths([p], self._root)) > 0)
+
+    def _best(self, memories: list[str]) -> float:
+        best = 0.0
+        for memory in memories:
+            memory_dir = posixpath.dirname(memory)
+            for active, active_dir in zip(self._actives, self._active_dirs, strict=True):
+                if memory == active:
+                    return PATH_EXACT
+                if active.startswith(memory + "/"):
+                    best = max(best, PATH_IN_SCOPE)
+                elif memory_dir == active_dir != "":
+                    best = max(best, PATH_SAME_DIR)
+            for scope in self._scopes:
+                if _GLOB_CHARS & set(scope):
+                    if fnmatch.fnmatchcase(memory, scope):
+                        best = max(best, PATH_IN_SCOPE)
+                elif memory == scope:
+                    return PATH_EXACT
+                elif scope == "." or memory.startswith(scope + "/"):
+                    best = max(best, PATH_IN_SCOPE)
+        return best
+
+
 def path_match_score(
     memory_paths: Iterable[str],
     active_paths: Iterable[str] = (),
@@ -153,29 +201,7 @@ def path_match_score(
     0.5  a memory file shares its directory (not the repository root) with an active file;
     0.0  otherwise. Absolute paths under `root` are compared relative to it.
     """
-    memories = _clean_paths(memory_paths, root)
-    if not memories:
-        return 0.0
-    actives = _clean_paths(active_paths, root)
-    scopes = _clean_paths(scope_paths, root)
-    best = 0.0
-    for memory in memories:
-        for active in actives:
-            if memory == active:
-                return PATH_EXACT
-            if active.startswith(memory + "/"):
-                best = max(best, PATH_IN_SCOPE)
-            elif posixpath.dirname(memory) == posixpath.dirname(active) != "":
-                best = max(best, PATH_SAME_DIR)
-        for scope in scopes:
-            if _GLOB_CHARS & set(scope):
-                if fnmatch.fnmatchcase(memory, scope):
-                    best = max(best, PATH_IN_SCOPE)
-            elif memory == scope:
-                return PATH_EXACT
-            elif scope == "." or memory.startswith(scope + "/"):
-                best = max(best, PATH_IN_SCOPE)
-    return best
+    return PathMatcher(active_paths, scope_paths, root=root).score(memory_paths)
 
 
 def memory_score(
