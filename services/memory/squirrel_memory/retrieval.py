@@ -34,6 +34,7 @@ from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.schema import fts_text
 from squirrel_memory.scoring import (
+    GLOB_CHARS,
     PATH_EXACT,
     FusionWeights,
     MemoryScore,
@@ -70,7 +71,6 @@ RELEVANT_LEXICAL_ONLY = 0.5
 MENTION_SIMILARITY = 0.25
 """A reason cites closeness in meaning only from this (rescaled) cosine up."""
 
-_GLOB_CHARS = frozenset("*?[")
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 _TYPE_PHRASES = {
@@ -509,7 +509,7 @@ class Retriever:
     ) -> list[MemoryItem]:
         """Memories naming an active file or an exact scope path (the only path-only hits),
         in the relative and the absolute spelling."""
-        exact = [*actives, *(s for s in scopes if not _GLOB_CHARS & set(s))]
+        exact = [*actives, *(s for s in scopes if not GLOB_CHARS & set(s))]
         spellings = [*exact, *(posixpath.join(project_id, p) for p in exact)]
         return await self._store.memories_with_paths(
             project_id, spellings, types, self.settings.candidate_pool

@@ -26,7 +26,7 @@ PATH_EXACT = 1.0
 PATH_IN_SCOPE = 0.75
 PATH_SAME_DIR = 0.5
 
-_GLOB_CHARS = frozenset("*?[")
+GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +176,7 @@ class PathMatcher:
                 elif memory_dir == active_dir != "":
                     best = max(best, PATH_SAME_DIR)
             for scope in self._scopes:
-                if _GLOB_CHARS & set(scope):
+                if GLOB_CHARS & set(scope):
                     if fnmatch.fnmatchcase(memory, scope):
                         best = max(best, PATH_IN_SCOPE)
                 elif memory == scope:
