@@ -1,0 +1,117 @@
+"""The whole product as a user meets it: real `sqrl up`, a transcript, `sqrl` reads and MCP tools."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.transcripts import FIXTURES, place_claude
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE = FIXTURES / "claude" / "claude-code-log-sample"
+
+
+@pytest.fixture
+def product(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
+    repo = (tmp_path / "repo").resolve()
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    claude = tmp_path / "claude" / "projects"
+    for transcript in sorted(SAMPLE.glob("*.jsonl")):
+        place_claude(transcript, claude, str(repo))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
+    env.pop("ANTHROPIC_API_KEY", None)
+    env.update(
+        SQRL_HOME=str(tmp_path / "home"),
+        SQRL_INGEST_CLAUDE_ROOTS=str(claude),
+        SQRL_INGEST_CODEX_ROOTS=str(tmp_path / "none"),
+        SQRL_INGEST_GEMINI_ROOTS=str(tmp_path / "none"),
+    )
+
+    def sqrl(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "squirrel_cli", *args],
+            env=env,
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+
+    assert sqrl("init", "--no-mcp").returncode == 0
+    started = sqrl("up", "--detach")
+    assert started.returncode == 0, started.stderr
+    try:
+        assert sqrl("import").returncode == 0
+        processed = sqrl("process", "--json")
+        assert processed.returncode == 0, processed.stderr
+        yield env, repo
+    finally:
+        sqrl("down")
+
+
+def _sqrl_json(env: dict[str, str], repo: Path, *args: str) -> Any:
+    result = subprocess.run(
+        [sys.executable, "-m", "squirrel_cli", *args, "--json"],
+        env=env,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+async def test_transcripts_become_memories_served_by_the_cli_and_mcp(
+    product: tuple[dict[str, str], Path],
+) -> None:
+    env, repo = product
+    memories = _sqrl_json(env, repo, "memories", "--limit", "200")["memories"]
+    assert {m["type"] for m in memories} >= {"user_style", "project_fact", "recipe"}
+    assert any("pytest" in m["content"] for m in memories)
+    found = _sqrl_json(env, repo, "search", "how do I run the tests")
+    assert found["search"]["results"]
+    assert "pytest" in json.dumps(found["search"]["results"][:3])
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "squirrel_cli", "mcp"], env=env, cwd=repo
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, read_timeout_seconds=60) as session,
+    ):
+        await session.initialize()
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        calls: dict[str, dict[str, Any]] = {
+            "get_user_style_view": {},
+            "get_project_brief_view": {},
+            "get_pitfalls_view": {},
+            "get_task_context": {"task_description": "run the test suite before committing"},
+            "search_project_memory": {"query": "pytest"},
+        }
+        for name, extra in calls.items():
+            result = await session.call_tool(
+                name, {"project_root": str(repo), "context_budget_tokens": 300, **extra}
+            )
+            assert not result.is_error, result.content
+            jsonschema.validate(result.structured_content, tools[name].output_schema)
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert "📏" in text
+        unrelated = await session.call_tool(
+            "get_task_context",
+            {"project_root": str(repo), "task_description": "bake a sourdough loaf with rye"},
+        )
+        assert unrelated.structured_content is not None
+        assert unrelated.structured_content["has_relevant_memory"] is False
