@@ -127,10 +127,31 @@ def _call_gateway(settings: Settings, call: Callable[[GatewayClient], Awaitable[
     return asyncio.run(run())
 
 
+_ENUM_FIELDS = {"type": "MEMORY_TYPE_", "mode": "VIEW_MODE_", "scope": "MEMORY_SCOPE_"}
+
+
+def _spec_names(value: Any) -> Any:
+    """Enum names as the spec's JSON spells them: MEMORY_TYPE_USER_STYLE → user_style."""
+    if isinstance(value, list):
+        return [_spec_names(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        prefix = _ENUM_FIELDS.get(key)
+        if prefix and isinstance(item, str) and item.startswith(prefix):
+            out[key] = item.removeprefix(prefix).lower()
+        else:
+            out[key] = _spec_names(item)
+    return out
+
+
 def _as_dict(message: Message) -> dict[str, Any]:
-    return MessageToDict(
+    data = MessageToDict(
         message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
+    result: dict[str, Any] = _spec_names(data)
+    return result
 
 
 def _show_markdown(console: Console, markdown: str) -> None:

@@ -84,6 +84,12 @@ async def test_transcripts_become_memories_served_by_the_cli_and_mcp(
     found = _sqrl_json(env, repo, "search", "how do I run the tests")
     assert found["search"]["results"]
     assert "pytest" in json.dumps(found["search"]["results"][:3])
+    assert {r["type"] for r in found["search"]["results"]} <= {
+        "user_style",
+        "project_fact",
+        "pitfall",
+        "recipe",
+    }
 
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "squirrel_cli", "mcp"], env=env, cwd=repo
