@@ -61,12 +61,12 @@ class Plan:
     sizes: tuple[int, ...]
     queries: int
     base_texts: int
-    mcp_size: int
+    mcp_sizes: tuple[int, ...]
     mcp_calls: int
 
 
-QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, 10_000, 12)
-FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, 10_000, 40)
+QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, (10_000,), 12)
+FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40)
 
 
 # -- startup -----------------------------------------------------------------------------------
@@ -236,9 +236,11 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         "retrieval": lambda: asyncio.run(
             retrieval_latency.run(plan.sizes, plan.queries, plan.base_texts)
         ),
-        "mcp": lambda: asyncio.run(
-            mcp_latency.measure(plan.mcp_size, plan.mcp_calls, plan.base_texts)
-        ),
+        "mcp": lambda: [
+            figure
+            for size in plan.mcp_sizes
+            for figure in asyncio.run(mcp_latency.measure(size, plan.mcp_calls, plan.base_texts))
+        ],
         "quality": quality_figures,
     }
     figures: list[Figure] = []

@@ -318,7 +318,7 @@ def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: I
 # --- load -----------------------------------------------------------------------------------------
 
 CLIENTS = 20
-LOAD_SECONDS = 20.0
+LOAD_SECONDS = 60.0
 IMPORT_COPIES = 80
 
 
