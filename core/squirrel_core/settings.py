@@ -18,6 +18,7 @@ from squirrel_core.files import write_private_file
 HOME_ENV = "SQRL_HOME"
 ENV_PREFIX = "SQRL_"
 ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY"
+CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 CONFIG_FILE = "config.toml"
 
 
@@ -288,6 +289,10 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             values[setting.dotted] = coerce(setting, env[setting.env])
     if env.get(ANTHROPIC_KEY_ENV):
         values["anthropic.api_key"] = env[ANTHROPIC_KEY_ENV]
+    if env.get(CLAUDE_CONFIG_ENV) and "ingest.claude_roots" not in values:
+        # Claude Code's own override (a comma-separated list): transcripts live in <dir>/projects.
+        dirs = [d.strip() for d in env[CLAUDE_CONFIG_ENV].split(",") if d.strip()]
+        values["ingest.claude_roots"] = [str(Path(d).expanduser() / "projects") for d in dirs]
     return Settings(home=home, values=values)
 
 

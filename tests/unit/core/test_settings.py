@@ -53,3 +53,13 @@ def test_every_setting_is_documented() -> None:
     documented = set(re.findall(r"`([a-z_]+\.[a-z_]+)`", doc))
     missing = {s.dotted for s in known_settings()} - documented
     assert not missing, f"undocumented settings: {sorted(missing)}"
+
+
+def test_claude_config_dir_gives_the_claude_roots_unless_configured(tmp_path: Path) -> None:
+    env = {"SQRL_HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": "/a/claude, /b/claude"}
+    assert load_settings(env).list_("ingest.claude_roots") == [
+        "/a/claude/projects",
+        "/b/claude/projects",
+    ]
+    env["SQRL_INGEST_CLAUDE_ROOTS"] = "/mine"
+    assert load_settings(env).list_("ingest.claude_roots") == ["/mine"]
