@@ -246,13 +246,23 @@ async def _ingest_counts(layout: HomeLayout) -> dict[str, Any] | None:
     }
 
 
+async def _gather_status(
+    layout: HomeLayout, state: SupervisorState | None
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, Any] | None]:
+    """Health of every service and the counts of memory and ingest, asked at the same time."""
+    if state is None:
+        return await _service_rows(layout, state), {}, None
+    rows, counts, ingest = await asyncio.gather(
+        _service_rows(layout, state), _memory_counts(layout), _ingest_counts(layout)
+    )
+    return rows, counts, ingest
+
+
 def cmd_status(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
-    services = asyncio.run(_service_rows(layout, state))
-    counts = asyncio.run(_memory_counts(layout)) if state else {}
-    ingest = asyncio.run(_ingest_counts(layout)) if state else None
+    services, counts, ingest = asyncio.run(_gather_status(layout, state))
     projects = [
         {
             "project": root,
