@@ -23,7 +23,7 @@ from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel
-from squirrel_core.events import Event, EventOrigin
+from squirrel_core.events import Event, SourcePosition
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import GrpcService
@@ -67,7 +67,7 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
         with path.open("rb") as fh:
             for line in fh:
                 offset += len(line)
-                for event in parser.feed(line, EventOrigin(str(path), 0, offset)):
+                for event in parser.feed(line, SourcePosition(str(path), 0, offset)):
                     events.append(_moved(event, cwd))
     return events
 

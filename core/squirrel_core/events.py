@@ -32,6 +32,86 @@ class EventType(StrEnum):
     COMPACTION_SUMMARY = "compaction_summary"
 
 
+class Origin(StrEnum):
+    """Who said it: the speaker of an event, decided once where events are built.
+
+    Parsers classify every user-role record of a transcript; extraction reads the origin and
+    never re-guesses it from text. Subagent traffic keeps its speaker (its first prompt is
+    `PARENT_AGENT`, its commands are `ASSISTANT`) and is marked by `Event.sidechain`.
+    """
+
+    TYPED = "typed"
+    """Typed by the user at the prompt."""
+    QUEUED = "queued"
+    """Typed by the user while the assistant was working, delivered later."""
+    SLASH_COMMAND = "slash_command"
+    """A slash command the user ran; `content` has `command` and `args` (the user's words)."""
+    ANSWER = "answer"
+    """The user's answer to a question the assistant asked."""
+    TOOL_RESULT = "tool_result"
+    """Output of a tool the assistant called."""
+    HOOK = "hook"
+    """Output of a hook or validator."""
+    HARNESS = "harness"
+    """Text the host added: system reminders, command caveats, skill bodies, environment context."""
+    PARENT_AGENT = "parent_agent"
+    """A parent agent's prompt to a subagent."""
+    COMPACTION = "compaction"
+    """A summary written when the conversation was compacted."""
+    ASSISTANT = "assistant"
+    """The assistant's own text and tool calls."""
+    GIT = "git"
+    """What git recorded."""
+
+
+USER_VOICE: frozenset[Origin] = frozenset(
+    {Origin.TYPED, Origin.QUEUED, Origin.SLASH_COMMAND, Origin.ANSWER}
+)
+
+_DEFAULT_ORIGINS: dict[EventType, Origin] = {
+    EventType.USER_MESSAGE: Origin.TYPED,
+    EventType.ASSISTANT_RESPONSE: Origin.ASSISTANT,
+    EventType.TOOL_CALL: Origin.ASSISTANT,
+    EventType.TOOL_RESULT: Origin.TOOL_RESULT,
+    EventType.CODE_CHANGE: Origin.ASSISTANT,
+    EventType.COMMAND_RUN: Origin.ASSISTANT,
+    EventType.TEST_RUN: Origin.ASSISTANT,
+    EventType.COMMIT: Origin.GIT,
+    EventType.COMPACTION_SUMMARY: Origin.COMPACTION,
+}
+
+
+def is_user_voice(origin: Origin | str | None) -> bool:
+    """True only for the user's own words: typed, queued, slash-command arguments, answers.
+
+    The one test every extractor applies before anything can become user_style or "the user
+    asked"; unknown or missing origins are never the user's voice.
+    """
+    return origin in USER_VOICE
+
+
+def default_origin(event_type: EventType | str) -> Origin:
+    """The origin of an event whose sender did not classify it, by event type.
+
+    A user message without an origin was written before origins existed, when parsers kept only
+    the text a user typed as a user message; it reads as `TYPED`.
+    """
+    try:
+        return _DEFAULT_ORIGINS[EventType(event_type)]
+    except ValueError:
+        return Origin.HARNESS
+
+
+def parse_origin(value: str | None, event_type: EventType | str) -> Origin:
+    """A stored or sent origin; empty or unknown values take `default_origin(event_type)`."""
+    if value:
+        try:
+            return Origin(value)
+        except ValueError:
+            pass
+    return default_origin(event_type)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One normalized piece of activity, ready for redaction and delivery.
@@ -48,8 +128,9 @@ class Event:
 
     `cwd` is the working directory the record was written in; ingest maps it to the registered
     project whose root contains it (deepest match). `sidechain` marks subagent traffic, kept apart
-    from the main session. `origin` says where in a source file the record was read, for cursors
-    and diagnostics (never sent as content).
+    from the main session. `origin` says who said it (None: not classified, stored as
+    `default_origin(event_type)`). `position` says where in a source file the record was read,
+    for cursors and diagnostics (never sent).
     """
 
     source_tool: SourceTool
@@ -62,11 +143,12 @@ class Event:
     source_version: str | None = None
     sidechain: bool = False
     agent_id: str | None = None
-    origin: EventOrigin | None = None
+    position: SourcePosition | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class EventOrigin:
+class SourcePosition:
     """Where an event was read: the file, its inode, and the byte offset just past the record."""
 
     path: str

@@ -9,7 +9,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from squirrel.v1 import events_pb2
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 
 SOURCE_TOOLS = {
     events_pb2.SOURCE_TOOL_CLAUDE_CODE: SourceTool.CLAUDE_CODE,
@@ -31,6 +31,21 @@ EVENT_TYPES = {
     events_pb2.EVENT_TYPE_COMMIT: EventType.COMMIT,
     events_pb2.EVENT_TYPE_COMPACTION_SUMMARY: EventType.COMPACTION_SUMMARY,
 }
+
+ORIGINS = {
+    events_pb2.EVENT_ORIGIN_TYPED: Origin.TYPED,
+    events_pb2.EVENT_ORIGIN_QUEUED: Origin.QUEUED,
+    events_pb2.EVENT_ORIGIN_SLASH_COMMAND: Origin.SLASH_COMMAND,
+    events_pb2.EVENT_ORIGIN_ANSWER: Origin.ANSWER,
+    events_pb2.EVENT_ORIGIN_TOOL_RESULT: Origin.TOOL_RESULT,
+    events_pb2.EVENT_ORIGIN_HOOK: Origin.HOOK,
+    events_pb2.EVENT_ORIGIN_HARNESS: Origin.HARNESS,
+    events_pb2.EVENT_ORIGIN_PARENT_AGENT: Origin.PARENT_AGENT,
+    events_pb2.EVENT_ORIGIN_COMPACTION: Origin.COMPACTION,
+    events_pb2.EVENT_ORIGIN_ASSISTANT: Origin.ASSISTANT,
+    events_pb2.EVENT_ORIGIN_GIT: Origin.GIT,
+}
+ORIGINS_PB = {v: k for k, v in ORIGINS.items()}
 
 
 class EventDecodeError(ValueError):
@@ -68,6 +83,9 @@ def event_from_pb(msg: events_pb2.Event) -> Event:
         raise EventDecodeError("unknown_event_type")
     if not msg.HasField("timestamp"):
         raise EventDecodeError("missing_timestamp")
+    origin = ORIGINS.get(msg.origin)
+    if origin is None and msg.origin != events_pb2.EVENT_ORIGIN_UNSPECIFIED:
+        raise EventDecodeError("unknown_origin")
     return Event(
         source_tool=tool,
         event_type=event_type,
@@ -79,6 +97,7 @@ def event_from_pb(msg: events_pb2.Event) -> Event:
         source_version=msg.source_version or None,
         sidechain=msg.sidechain,
         agent_id=msg.agent_id or None,
+        origin=origin,
     )
 
 
@@ -94,6 +113,7 @@ def event_to_pb(event: Event) -> events_pb2.Event:
         sidechain=event.sidechain,
         agent_id=event.agent_id or "",
         cwd=event.cwd or "",
+        origin=ORIGINS_PB[event.origin] if event.origin else events_pb2.EVENT_ORIGIN_UNSPECIFIED,
     )
 
 

@@ -12,7 +12,7 @@ import pytest
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.settings import Settings
 from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_ingest.parsers.claude import ClaudeFileParser
@@ -30,7 +30,7 @@ def _fixture_events(path: Path, cwd: str) -> tuple[list[Event], SourceCursor]:
     with path.open("rb") as fh:
         for line in fh:
             offset += len(line)
-            events.extend(parser.feed(line, EventOrigin(str(path), inode, offset)))
+            events.extend(parser.feed(line, SourcePosition(str(path), inode, offset)))
     moved = [
         Event(**{**{f: getattr(e, f) for f in e.__dataclass_fields__}, "cwd": cwd}) for e in events
     ]

@@ -87,6 +87,69 @@ EVENT_TYPE_COMMIT: EventType.ValueType  # 8
 EVENT_TYPE_COMPACTION_SUMMARY: EventType.ValueType  # 9
 Global___EventType: _TypeAlias = EventType  # noqa: Y015
 
+class _EventOrigin:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _EventOriginEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EventOrigin.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    EVENT_ORIGIN_UNSPECIFIED: _EventOrigin.ValueType  # 0
+    """Not classified (an older sender); the receiver takes the default of the event type."""
+    EVENT_ORIGIN_TYPED: _EventOrigin.ValueType  # 1
+    """Typed by the user at the prompt."""
+    EVENT_ORIGIN_QUEUED: _EventOrigin.ValueType  # 2
+    """Typed by the user while the assistant was working, delivered later."""
+    EVENT_ORIGIN_SLASH_COMMAND: _EventOrigin.ValueType  # 3
+    """A slash command the user ran; content carries `command` and `args` (the user's words)."""
+    EVENT_ORIGIN_ANSWER: _EventOrigin.ValueType  # 4
+    """The user's answer to a question the assistant asked (e.g. AskUserQuestion)."""
+    EVENT_ORIGIN_TOOL_RESULT: _EventOrigin.ValueType  # 5
+    """Output of a tool the assistant called."""
+    EVENT_ORIGIN_HOOK: _EventOrigin.ValueType  # 6
+    """Output of a hook or validator the user configured."""
+    EVENT_ORIGIN_HARNESS: _EventOrigin.ValueType  # 7
+    """Text the host added (system reminders, command caveats, skill bodies, environment context)."""
+    EVENT_ORIGIN_PARENT_AGENT: _EventOrigin.ValueType  # 8
+    """A parent agent's prompt to a subagent."""
+    EVENT_ORIGIN_COMPACTION: _EventOrigin.ValueType  # 9
+    """A summary written when the conversation was compacted."""
+    EVENT_ORIGIN_ASSISTANT: _EventOrigin.ValueType  # 10
+    """The assistant's own text and tool calls."""
+    EVENT_ORIGIN_GIT: _EventOrigin.ValueType  # 11
+    """What git recorded (commits)."""
+
+class EventOrigin(_EventOrigin, metaclass=_EventOriginEnumTypeWrapper):
+    """Who said it: the speaker of an event, decided once where events are built.
+    Only the user's own words (typed, queued, slash-command arguments, answers) are the user's
+    voice; subagent traffic keeps its speaker and is marked by `Event.sidechain`.
+    """
+
+EVENT_ORIGIN_UNSPECIFIED: EventOrigin.ValueType  # 0
+"""Not classified (an older sender); the receiver takes the default of the event type."""
+EVENT_ORIGIN_TYPED: EventOrigin.ValueType  # 1
+"""Typed by the user at the prompt."""
+EVENT_ORIGIN_QUEUED: EventOrigin.ValueType  # 2
+"""Typed by the user while the assistant was working, delivered later."""
+EVENT_ORIGIN_SLASH_COMMAND: EventOrigin.ValueType  # 3
+"""A slash command the user ran; content carries `command` and `args` (the user's words)."""
+EVENT_ORIGIN_ANSWER: EventOrigin.ValueType  # 4
+"""The user's answer to a question the assistant asked (e.g. AskUserQuestion)."""
+EVENT_ORIGIN_TOOL_RESULT: EventOrigin.ValueType  # 5
+"""Output of a tool the assistant called."""
+EVENT_ORIGIN_HOOK: EventOrigin.ValueType  # 6
+"""Output of a hook or validator the user configured."""
+EVENT_ORIGIN_HARNESS: EventOrigin.ValueType  # 7
+"""Text the host added (system reminders, command caveats, skill bodies, environment context)."""
+EVENT_ORIGIN_PARENT_AGENT: EventOrigin.ValueType  # 8
+"""A parent agent's prompt to a subagent."""
+EVENT_ORIGIN_COMPACTION: EventOrigin.ValueType  # 9
+"""A summary written when the conversation was compacted."""
+EVENT_ORIGIN_ASSISTANT: EventOrigin.ValueType  # 10
+"""The assistant's own text and tool calls."""
+EVENT_ORIGIN_GIT: EventOrigin.ValueType  # 11
+"""What git recorded (commits)."""
+Global___EventOrigin: _TypeAlias = EventOrigin  # noqa: Y015
+
 @_typing.final
 class Event(_message.Message):
     """One normalized, already-redacted piece of activity."""
@@ -103,6 +166,7 @@ class Event(_message.Message):
     SIDECHAIN_FIELD_NUMBER: _builtins.int
     AGENT_ID_FIELD_NUMBER: _builtins.int
     CWD_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
     source_tool: Global___SourceTool.ValueType
     event_type: Global___EventType.ValueType
     session_id: _builtins.str
@@ -114,6 +178,8 @@ class Event(_message.Message):
     agent_id: _builtins.str
     cwd: _builtins.str
     """Working directory the record was written in."""
+    origin: Global___EventOrigin.ValueType
+    """Who said it (see EventOrigin)."""
     @_builtins.property
     def timestamp(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -137,10 +203,11 @@ class Event(_message.Message):
         sidechain: _builtins.bool = ...,
         agent_id: _builtins.str = ...,
         cwd: _builtins.str = ...,
+        origin: Global___EventOrigin.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "timestamp", b"timestamp"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "content", b"content", "cwd", b"cwd", "event_type", b"event_type", "file_paths", b"file_paths", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "source_version", b"source_version", "timestamp", b"timestamp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "content", b"content", "cwd", b"cwd", "event_type", b"event_type", "file_paths", b"file_paths", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "source_version", b"source_version", "timestamp", b"timestamp"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -150,7 +150,7 @@ class Batcher:
 
 
 def _same_line(first: Event, second: Event) -> bool:
-    a, b = first.origin, second.origin
+    a, b = first.position, second.position
     return a is not None and b is not None and (a.path, a.end_offset) == (b.path, b.end_offset)
 
 
@@ -158,12 +158,12 @@ def _cursors_reached(events: list[Event]) -> tuple[SourceCursor, ...]:
     """Per file, the position just past the last line whose events are all in `events`."""
     reached: dict[str, SourceCursor] = {}
     for event in events:
-        origin = event.origin
-        if origin is not None:
-            reached[origin.path] = SourceCursor(
+        position = event.position
+        if position is not None:
+            reached[position.path] = SourceCursor(
                 source_tool=event.source_tool,
-                path=origin.path,
-                inode=origin.inode,
-                offset=origin.end_offset,
+                path=position.path,
+                inode=position.inode,
+                offset=position.end_offset,
             )
     return tuple(reached.values())

@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import structlog
 
-from squirrel_core.events import Event, EventOrigin, SourceCursor, SourceTool
+from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
@@ -41,7 +41,7 @@ class LineParser(Protocol):
     @property
     def skipped(self) -> Mapping[str, int]: ...
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]: ...
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]: ...
 
 
 @runtime_checkable
@@ -51,7 +51,7 @@ class DocumentParser(Protocol):
     @property
     def skipped(self) -> Mapping[str, int]: ...
 
-    def parse_document(self, data: bytes, origin: EventOrigin) -> list[Event]: ...
+    def parse_document(self, data: bytes, position: SourcePosition) -> list[Event]: ...
 
 
 @runtime_checkable
@@ -412,13 +412,13 @@ class IngestEngine:
         return False
 
     def _wanted(self, project_id: str, event: Event) -> bool:
-        origin = event.origin
-        if origin is None:
+        position = event.position
+        if position is None:
             return True
-        floor = self._floors.get(project_id, {}).get(origin.path)
-        if floor is None or floor.inode != origin.inode or floor.extra.get(DOCUMENT_KEY):
+        floor = self._floors.get(project_id, {}).get(position.path)
+        if floor is None or floor.inode != position.inode or floor.extra.get(DOCUMENT_KEY):
             return True
-        return origin.end_offset > floor.offset
+        return position.end_offset > floor.offset
 
     async def _room(self) -> None:
         """Back-pressure: wait (or flush, without a flusher task) while the buffer is full."""
@@ -618,7 +618,7 @@ class IngestEngine:
         inode = read.cursor.inode
         for line, end in read.lines:
             events.extend(
-                parser.feed(line, EventOrigin(path=tracked.key, inode=inode, end_offset=end))
+                parser.feed(line, SourcePosition(path=tracked.key, inode=inode, end_offset=end))
             )
         result = _Pass(
             lines=len(read.lines),
@@ -657,8 +657,8 @@ class IngestEngine:
         except OSError:
             return _Pass(missing=True)
         before = Counter(parser.skipped)
-        origin = EventOrigin(path=tracked.key, inode=stat.st_ino, end_offset=len(data))
-        events = parser.parse_document(data, origin)
+        position = SourcePosition(path=tracked.key, inode=stat.st_ino, end_offset=len(data))
+        events = parser.parse_document(data, position)
         result = _Pass(lines=1, bytes=len(data))
         result.skipped = Counter(parser.skipped)
         result.skipped.subtract(before)

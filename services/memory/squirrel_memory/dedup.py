@@ -17,6 +17,10 @@ bucket are one event by the spec's rule (the same record read twice, e.g. after 
 or from two copies of a transcript). A parser that must keep identical repeated records apart
 puts the source's record id in `content`.
 
+Who said it (`origin`) and the subagent marks (`sidechain`, `agent_id`) are not hashed: they
+describe a record rather than make it, so the same record read again by a newer parser that
+classifies it differently stays one event.
+
 The hash is part of the on-disk format: changing anything here needs a schema migration that
 rehashes stored events, or re-read records stop matching the ones already stored.
 """

@@ -7,6 +7,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from squirrel_core.events import default_origin
+
 
 class MemoryType(StrEnum):
     """The spec's memory types."""
@@ -56,6 +58,15 @@ class StoredEvent:
     file_paths: tuple[str, ...]
     hash: str
     processed_at: datetime | None = None
+    #: Who said it (an `Origin` value); empty means the default of the event type.
+    origin: str = ""
+    #: Subagent traffic: counts as the session's work, never as the user's voice.
+    sidechain: bool = False
+    agent_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.origin:
+            object.__setattr__(self, "origin", str(default_origin(self.event_type)))
 
 
 @dataclass(frozen=True, slots=True)

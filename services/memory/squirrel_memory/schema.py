@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.events import EventType, default_origin
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -285,6 +286,23 @@ _DATA_V2 = (
 )""",
 )
 
+
+def _backfill_event_origins(conn: sqlite3.Connection) -> None:
+    """Events stored before origins existed take the default origin of their event type."""
+    for event_type in EventType:
+        conn.execute(
+            "UPDATE events SET origin = ? WHERE origin = '' AND event_type = ?",
+            (str(default_origin(event_type)), str(event_type)),
+        )
+
+
+_DATA_V3 = (
+    "ALTER TABLE events ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE events ADD COLUMN sidechain INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE events ADD COLUMN agent_id TEXT",
+    _backfill_event_origins,
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
     Migration(
@@ -292,6 +310,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
         "cursors, episode events, memory history and search, dead letters",
         _DATA_V2,
     ),
+    Migration(3, "event origin (who said it), subagent marks", _DATA_V3),
 )
 
 _USER_V1 = (

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_memory.models import MemoryCandidate, MemoryType, Scope
 from squirrel_memory.schema import to_json
 
@@ -40,6 +40,8 @@ class RejectReason(StrEnum):
     NOT_AN_EVENT = "not_an_event"
     UNKNOWN_SOURCE_TOOL = "unknown_source_tool"
     UNKNOWN_EVENT_TYPE = "unknown_event_type"
+    UNKNOWN_ORIGIN = "unknown_origin"
+    AGENT_ID_INVALID = "agent_id_invalid"
     TIMESTAMP_INVALID = "timestamp_invalid"
     TIMESTAMP_OUT_OF_RANGE = "timestamp_out_of_range"
     SESSION_ID_INVALID = "session_id_invalid"
@@ -71,6 +73,16 @@ def check_event(
         EventType(event.event_type)
     except ValueError:
         return RejectReason.UNKNOWN_EVENT_TYPE, ""
+    if event.origin is not None:
+        try:
+            Origin(event.origin)
+        except ValueError:
+            return RejectReason.UNKNOWN_ORIGIN, ""
+    agent = event.agent_id
+    if agent is not None and (
+        not isinstance(agent, str) or len(agent) > MAX_SESSION_ID_CHARS or not encodable(agent)
+    ):
+        return RejectReason.AGENT_ID_INVALID, ""
     if not isinstance(event.timestamp, datetime):
         return RejectReason.TIMESTAMP_INVALID, ""
     stamp = event.timestamp

@@ -13,7 +13,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.events import Event, SourceCursor, SourceTool
+from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin, parse_origin
 from squirrel_memory.dedup import event_hash
 from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.schema import from_db_time, json_strings, new_id, to_db_time, to_json
@@ -36,12 +36,12 @@ log = structlog.get_logger()
 
 _SELECT_EVENT = (
     "SELECT id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
-    "content_json, file_paths, hash, processed_at FROM events "
+    "content_json, file_paths, hash, processed_at, origin, sidechain, agent_id FROM events "
 )
 _INSERT_EVENT = (
     "INSERT INTO events (id, project_id, user_id, source_tool, session_id, timestamp, "
-    "event_type, content_json, file_paths, hash, processed_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)"
+    "event_type, content_json, file_paths, hash, processed_at, origin, sidechain, agent_id) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)"
 )
 
 
@@ -72,6 +72,9 @@ def _event_from_row(row: Sequence[Any]) -> StoredEvent:
         file_paths=json_strings(row[8]),
         hash=row[9],
         processed_at=from_db_time(row[10]) if row[10] else None,
+        origin=str(parse_origin(row[11], row[6])),
+        sidechain=bool(row[12]),
+        agent_id=row[13],
     )
 
 
@@ -197,6 +200,9 @@ class EventLog:
                         content_json,
                         to_json(list(event.file_paths)),
                         digest,
+                        str(event.origin or default_origin(event.event_type)),
+                        int(bool(event.sidechain)),
+                        event.agent_id,
                     )
                 )
             conn.executemany(

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
 from squirrel_ingest.batcher import Batcher
 
 
@@ -25,7 +25,7 @@ def _event(n: int, path: str = "/t/a.jsonl", end: int | None = None) -> Event:
         timestamp=datetime(2026, 1, 1, tzinfo=UTC),
         content={"text": f"message {n}"},
         cwd="/repo",
-        origin=EventOrigin(path=path, inode=7, end_offset=end if end is not None else n * 10),
+        position=SourcePosition(path=path, inode=7, end_offset=end if end is not None else n * 10),
     )
 
 

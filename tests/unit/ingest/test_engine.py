@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
 from squirrel_ingest.delivery import Backoff, DeliveryResult, SinkUnavailableError
 from squirrel_ingest.engine import DocumentParser, EngineSettings, IngestEngine, LineParser
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
@@ -44,7 +44,7 @@ class JsonLinesParser:
         self.skipped: Counter[str] = Counter()
         self.count = 0
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         try:
             record = json.loads(line)
         except ValueError:
@@ -54,7 +54,7 @@ class JsonLinesParser:
             self.skipped["not_a_message"] += 1
             return []
         self.count += 1
-        return [_event(record["text"], record.get("cwd"), origin, n=self.count)]
+        return [_event(record["text"], record.get("cwd"), position, n=self.count)]
 
     def export_state(self) -> dict[str, Any]:
         return {"count": self.count}
@@ -70,7 +70,7 @@ class JsonDocumentParser:
         self.skipped: Counter[str] = Counter()
         self.seen: set[str] = set()
 
-    def parse_document(self, data: bytes, origin: EventOrigin) -> list[Event]:
+    def parse_document(self, data: bytes, position: SourcePosition) -> list[Event]:
         try:
             messages = json.loads(data)
         except ValueError:
@@ -80,7 +80,7 @@ class JsonDocumentParser:
         for message in messages:
             if message["id"] not in self.seen:
                 self.seen.add(message["id"])
-                events.append(_event(message["text"], message["cwd"], origin))
+                events.append(_event(message["text"], message["cwd"], position))
         return events
 
     def export_state(self) -> dict[str, Any]:
@@ -90,14 +90,14 @@ class JsonDocumentParser:
         self.seen = set(state.get("seen", []))
 
 
-def _event(text: str, cwd: str | None, origin: EventOrigin | None, n: int = 0) -> Event:
+def _event(text: str, cwd: str | None, position: SourcePosition | None, n: int = 0) -> Event:
     return Event(
         source_tool=SourceTool.CLAUDE_CODE,
         event_type=EventType.USER_MESSAGE,
         timestamp=datetime(2026, 1, 1, tzinfo=UTC),
         content={"text": text, "n": n},
         cwd=cwd,
-        origin=origin,
+        position=position,
     )
 
 
@@ -638,7 +638,7 @@ class ExplodingParser:
     def __init__(self) -> None:
         self.skipped = Counter()
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         raise RuntimeError("parser bug")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventOrigin, EventType
+from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, parse_bytes
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "claude"
@@ -18,8 +18,8 @@ SESSION = "11111111-2222-3333-4444-555555555555"
 CWD = "/home/dev/repo"
 
 
-def _origin(offset: int = 0) -> EventOrigin:
-    return EventOrigin(path="/p/projects/-x/s.jsonl", inode=7, end_offset=offset)
+def _position(offset: int = 0) -> SourcePosition:
+    return SourcePosition(path="/p/projects/-x/s.jsonl", inode=7, end_offset=offset)
 
 
 def _line(record: dict[str, Any]) -> bytes:
@@ -61,7 +61,7 @@ def _tool_result(
 def _feed(parser: ClaudeFileParser, *lines: bytes) -> list[Event]:
     events: list[Event] = []
     for index, line in enumerate(lines):
-        events.extend(parser.feed(line, _origin(index)))
+        events.extend(parser.feed(line, _position(index)))
     return events
 
 
@@ -282,13 +282,13 @@ def test_incremental_growth_yields_exactly_the_new_events() -> None:
     offset = len(turn_1)
     for line in turn_2[len(turn_1) :].splitlines(keepends=True):
         offset += len(line)
-        added.extend(parser.feed(line.rstrip(b"\n"), _origin(offset)))
+        added.extend(parser.feed(line.rstrip(b"\n"), _position(offset)))
 
     assert next(e.content["text"] for e in _of(added, EventType.USER_MESSAGE)) == "hi"
     assert not {_key(e) for e in added} & {_key(e) for e in before}
     assert [_key(e) for e in added] == [_key(e) for e in full[len(before) :]]
-    assert [e.origin.end_offset for e in added if e.origin] == [
-        e.origin.end_offset for e in full[len(before) :] if e.origin
+    assert [e.position.end_offset for e in added if e.position] == [
+        e.position.end_offset for e in full[len(before) :] if e.position
     ]
 
 
@@ -300,7 +300,7 @@ def test_incremental_subagent_fixture_yields_only_unseen_records(name: str) -> N
     second = (folder / (name.replace("turn-1", "turn-2") or "turn-2.jsonl")).read_bytes()
     parser = ClaudeFileParser(name or "s.jsonl")
     before = parse_bytes(parser, first, "s").events
-    added = [event for line in second.splitlines() for event in parser.feed(line, _origin())]
+    added = [event for line in second.splitlines() for event in parser.feed(line, _position())]
     fresh = parse_bytes(ClaudeFileParser(name or "s.jsonl"), second, "s").events
     assert sorted(map(_key, before + added)) == sorted(map(_key, fresh))
     assert len(before + added) == len(fresh)
@@ -387,7 +387,7 @@ def test_cwd_comes_from_the_record_not_the_folder_name() -> None:
 )
 def test_malformed_records_are_counted_and_never_raise(line: bytes) -> None:
     parser = ClaudeFileParser("s.jsonl")
-    assert parser.feed(line, _origin()) == []
+    assert parser.feed(line, _position()) == []
     assert sum(parser.skipped.values()) >= 1
     assert parser.skipped["internal_error"] == 0
 
@@ -396,7 +396,7 @@ def test_torn_line_keeps_the_complete_record_after_the_stub() -> None:
     stub = b'{"type":"pr-link","sessionId":"s","prNu'
     whole = _line(_record("user", "u1", {"role": "user", "content": "after the tear"}))
     parser = ClaudeFileParser("s.jsonl")
-    (event,) = parser.feed(stub + whole, _origin())
+    (event,) = parser.feed(stub + whole, _position())
     assert event.content["text"] == "after the tear"
     assert parser.skipped["torn_line_prefix"] == 1
 

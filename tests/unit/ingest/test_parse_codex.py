@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventOrigin, EventType
+from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
 from squirrel_ingest.parsers.codex import patch_paths
 
@@ -31,8 +31,8 @@ def _meta(cwd: str = "/work/repo") -> bytes:
 
 
 def _feed(parser: CodexFileParser, *lines: bytes) -> list[Event]:
-    origin = EventOrigin(path="rollout-x.jsonl", inode=1, end_offset=0)
-    return [event for line in lines for event in parser.feed(line, origin)]
+    position = SourcePosition(path="rollout-x.jsonl", inode=1, end_offset=0)
+    return [event for line in lines for event in parser.feed(line, position)]
 
 
 def _of(events: list[Event], event_type: EventType) -> list[Event]:
@@ -240,7 +240,7 @@ def test_unpaired_exec_end_still_records_the_command() -> None:
 )
 def test_malformed_records_never_raise(line: bytes) -> None:
     parser = CodexFileParser("rollout-x.jsonl")
-    events = parser.feed(line, EventOrigin(path="p", inode=0, end_offset=0))
+    events = parser.feed(line, SourcePosition(path="p", inode=0, end_offset=0))
     assert parser.skipped["internal_error"] == 0
     assert events or sum(parser.skipped.values()) >= 1
 

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from squirrel_core.events import EventOrigin
+from squirrel_core.events import SourcePosition
 from squirrel_ingest.parsers import (
     ClaudeFileParser,
     CodexFileParser,
@@ -22,7 +22,7 @@ from squirrel_ingest.parsers import (
 )
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
-ORIGIN = EventOrigin(path="fuzz.jsonl", inode=1, end_offset=0)
+ORIGIN = SourcePosition(path="fuzz.jsonl", inode=1, end_offset=0)
 
 
 def _lines(*names: str) -> list[bytes]:

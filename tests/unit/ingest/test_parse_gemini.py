@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from squirrel_core.events import Event, EventOrigin, EventType
+from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers import (
     GeminiJsonlParser,
     cursor_extra_for_document,
@@ -161,7 +161,7 @@ def test_jsonl_fixture_reads_messages_and_skips_metadata_patches() -> None:
 
 def test_jsonl_reappended_message_is_emitted_once_and_its_tool_call_once_finished() -> None:
     parser = GeminiJsonlParser("/h/.gemini/tmp/p/chats/session-x.jsonl", cwd="/repo")
-    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
+    position = SourcePosition(path="session-x.jsonl", inode=1, end_offset=0)
     lines = [
         {"sessionId": "s-2", "projectHash": "p", "startTime": "2026-04-29T21:39:22Z"},
         _message("g1", "gemini", "Let me run it.", [_call("executing")]),
@@ -169,7 +169,7 @@ def test_jsonl_reappended_message_is_emitted_once_and_its_tool_call_once_finishe
         _message("g1", "gemini", "Let me run it, revised.", [_call("success", "Exit Code: 0")]),
         {"$rewindTo": "g1"},
     ]
-    events = [e for line in lines for e in parser.feed(json.dumps(line).encode(), origin)]
+    events = [e for line in lines for e in parser.feed(json.dumps(line).encode(), position)]
     assert [e.event_type for e in events] == [
         EventType.ASSISTANT_RESPONSE,
         EventType.TOOL_CALL,
@@ -182,27 +182,27 @@ def test_jsonl_reappended_message_is_emitted_once_and_its_tool_call_once_finishe
 
 def test_jsonl_checkpoint_set_emits_only_unseen_messages() -> None:
     parser = GeminiJsonlParser("session-x.jsonl")
-    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
-    parser.feed(json.dumps(_message("u1", "user", "first")).encode(), origin)
+    position = SourcePosition(path="session-x.jsonl", inode=1, end_offset=0)
+    parser.feed(json.dumps(_message("u1", "user", "first")).encode(), position)
     checkpoint = {
         "$set": {"messages": [_message("u1", "user", "first"), _message("u2", "user", "second")]}
     }
-    events = parser.feed(json.dumps(checkpoint).encode(), origin)
+    events = parser.feed(json.dumps(checkpoint).encode(), position)
     assert [e.content["text"] for e in events] == ["second"]
 
 
 def test_jsonl_subagent_chat_is_marked_sidechain() -> None:
     parser = GeminiJsonlParser("/h/.gemini/tmp/p/chats/parent-1/child-1.jsonl")
-    origin = EventOrigin(path="child-1.jsonl", inode=1, end_offset=0)
-    parser.feed(json.dumps({"sessionId": "child-1", "kind": "subagent"}).encode(), origin)
-    (event,) = parser.feed(json.dumps(_message("u1", "user", "task")).encode(), origin)
+    position = SourcePosition(path="child-1.jsonl", inode=1, end_offset=0)
+    parser.feed(json.dumps({"sessionId": "child-1", "kind": "subagent"}).encode(), position)
+    (event,) = parser.feed(json.dumps(_message("u1", "user", "task")).encode(), position)
     assert (event.sidechain, event.agent_id, event.session_id) == (True, "child-1", "parent-1")
 
 
 def test_jsonl_state_round_trip_prevents_repeats_after_restart() -> None:
-    origin = EventOrigin(path="session-x.jsonl", inode=1, end_offset=0)
+    position = SourcePosition(path="session-x.jsonl", inode=1, end_offset=0)
     first = GeminiJsonlParser("session-x.jsonl")
-    first.feed(json.dumps(_message("u1", "user", "first")).encode(), origin)
+    first.feed(json.dumps(_message("u1", "user", "first")).encode(), position)
     second = GeminiJsonlParser("session-x.jsonl")
     second.restore_state(json.loads(json.dumps(first.export_state())))
-    assert second.feed(json.dumps(_message("u1", "user", "first")).encode(), origin) == []
+    assert second.feed(json.dumps(_message("u1", "user", "first")).encode(), position) == []

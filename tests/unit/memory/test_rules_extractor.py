@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import EventOrigin
+from squirrel_core.events import SourcePosition
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.activity import normalize_command
 from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_key
@@ -455,7 +455,7 @@ def _parse_fixture(path: Path) -> list[StoredEvent]:
     with path.open("rb") as handle:
         for line in handle:
             offset += len(line)
-            for index, event in enumerate(parser.feed(line, EventOrigin(str(path), 1, offset))):
+            for index, event in enumerate(parser.feed(line, SourcePosition(str(path), 1, offset))):
                 if event.sidechain:
                     continue
                 digest = hashlib.sha256(f"{path.name}:{offset}:{index}".encode()).hexdigest()

@@ -138,10 +138,47 @@ async def test_spec_tables_have_the_spec_columns_in_order(store_path: Path, tabl
     assert found[: len(SPEC_COLUMNS[table])] == SPEC_COLUMNS[table]
 
 
-async def test_events_episodes_and_view_meta_have_no_extra_columns(store_path: Path) -> None:
+async def test_episodes_and_view_meta_have_no_extra_columns(store_path: Path) -> None:
     with raw(store_path) as conn:
-        for table in ("events", "episodes", "view_meta"):
+        for table in ("episodes", "view_meta"):
             assert columns(conn, table) == SPEC_COLUMNS[table]
+
+
+async def test_events_extra_columns_follow_the_spec_ones(store_path: Path) -> None:
+    with raw(store_path) as conn:
+        extra = columns(conn, "events")[len(SPEC_COLUMNS["events"]) :]
+    assert extra == [
+        ("origin", "TEXT", 1, 0),
+        ("sidechain", "INTEGER", 1, 0),
+        ("agent_id", "TEXT", 0, 0),
+    ]
+
+
+async def test_v2_events_get_the_origin_of_their_type(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".ctx").mkdir(parents=True)
+    db = project / ".ctx" / "data.db"
+    with raw(db) as conn:
+        assert migrate(conn, DATA_MIGRATIONS, target=2) == 2
+        for n, kind in enumerate(("user_message", "tool_call", "tool_result", "commit")):
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, 'u', 'claude_code', 's', "
+                "'2026-01-01T00:00:00Z', ?, '{}', '[]', ?, NULL)",
+                (f"evt_{n}", str(project), kind, f"h{n}"),
+            )
+    store = await SqliteStore.open(str(project))
+    try:
+        events = await store.get_events([f"evt_{n}" for n in range(4)])
+    finally:
+        await store.close()
+    assert {e.event_type: (e.origin, e.sidechain, e.agent_id) for e in events} == {
+        "user_message": ("typed", False, None),
+        "tool_call": ("assistant", False, None),
+        "tool_result": ("tool_result", False, None),
+        "commit": ("git", False, None),
+    }
+    with raw(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM events WHERE origin = ''").fetchone() == (0,)
 
 
 async def test_memory_items_extra_columns_follow_the_spec_ones(store_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -128,6 +128,8 @@ async def test_invalid_events_are_rejected_with_reasons_and_the_rest_stored(
         ev("session", session=""),
         ev("stamp", timestamp="2026-11-01"),
         "not an event",
+        ev("origin", origin="the user, probably"),
+        ev("agent", agent_id="a" * 10_000),
         ev("good too"),
     ]
     result = await store.append_events(project, USER, batch, [])
@@ -146,7 +148,37 @@ async def test_invalid_events_are_rejected_with_reasons_and_the_rest_stored(
         (11, RejectReason.SESSION_ID_INVALID),
         (12, RejectReason.TIMESTAMP_INVALID),
         (13, RejectReason.NOT_AN_EVENT),
+        (14, RejectReason.UNKNOWN_ORIGIN),
+        (15, RejectReason.AGENT_ID_INVALID),
     ]
+
+
+async def test_origin_and_subagent_marks_round_trip(store: SqliteStore, project: str) -> None:
+    batch = [
+        ev("always use tabs", origin=Origin.PARENT_AGENT, sidechain=True, agent_id="a1b2"),
+        ev("always run the linter", origin=Origin.QUEUED),
+        ev("no origin given"),
+        ev("ran", event_type=EventType.COMMAND_RUN, content={"command": "make"}),
+    ]
+    result = await store.append_events(project, USER, batch, [])
+    stored = {e.content.get("text", "cmd"): e for e in await store.get_events(result.event_ids)}
+    assert (stored["always use tabs"].origin, stored["always use tabs"].sidechain) == (
+        "parent_agent",
+        True,
+    )
+    assert stored["always use tabs"].agent_id == "a1b2"
+    assert stored["always run the linter"].origin == "queued"
+    assert (stored["no origin given"].origin, stored["no origin given"].sidechain) == (
+        "typed",
+        False,
+    )
+    assert stored["cmd"].origin == "assistant"
+
+
+async def test_origin_is_not_part_of_the_dedup_hash(store: SqliteStore, project: str) -> None:
+    first = await store.append_events(project, USER, [ev("hi", origin=Origin.TYPED)], [])
+    again = await store.append_events(project, USER, [ev("hi", origin=Origin.QUEUED)], [])
+    assert (first.accepted, again.accepted, again.duplicates) == (1, 0, 1)
 
 
 async def test_naive_timestamps_are_read_as_utc(store: SqliteStore, project: str) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import PureWindowsPath
 from typing import Any, Protocol
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
 
 #: Longest text/output kept in an event; longer values are cut and marked.
@@ -34,7 +34,7 @@ class Parser(Protocol):
 
     skipped: Counter[str]
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Turn one line into zero or more events; never raises."""
         ...
 
@@ -87,7 +87,7 @@ class RecordContext:
 
     source_tool: SourceTool
     timestamp: datetime
-    origin: EventOrigin | None
+    position: SourcePosition | None
     session_id: str | None = None
     cwd: str | None = None
     source_version: str | None = None
@@ -109,7 +109,7 @@ class RecordContext:
             source_version=self.source_version,
             sidechain=self.sidechain,
             agent_id=self.agent_id,
-            origin=self.origin,
+            position=self.position,
         )
 
 
@@ -214,7 +214,7 @@ def parse_bytes(parser: Parser, data: bytes, path: str, inode: int = 0) -> Parse
             continue
         result.records += 1
         result.events.extend(
-            parser.feed(line, EventOrigin(path=path, inode=inode, end_offset=offset))
+            parser.feed(line, SourcePosition(path=path, inode=inode, end_offset=offset))
         )
     result.skipped = dict(parser.skipped)
     return result

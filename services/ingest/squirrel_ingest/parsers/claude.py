@@ -10,7 +10,7 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
@@ -84,10 +84,10 @@ class ClaudeFileParser:
         self._pending: dict[str, PendingTool] = {}
         self._seen: set[bytes] = set()
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
         try:
-            return self._feed(line, origin)
+            return self._feed(line, position)
         except Exception as error:  # a parser bug must not stop ingest of the rest of the file
             self.skipped["internal_error"] += 1
             log.warning("record_parse_failed", source="claude_code", error=type(error).__name__)
@@ -107,7 +107,7 @@ class ClaudeFileParser:
             if isinstance(key, str) and tool is not None:
                 remember(self._pending, key, tool)
 
-    def _feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def _feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         record = decode_record(line, self.skipped)
         if record is None:
             return []
@@ -144,7 +144,7 @@ class ClaudeFileParser:
         ctx = RecordContext(
             source_tool=SourceTool.CLAUDE_CODE,
             timestamp=timestamp,
-            origin=origin,
+            position=position,
             session_id=str_or_none(record.get("sessionId")),
             cwd=str_or_none(record.get("cwd")),
             source_version=version,

@@ -12,7 +12,7 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
@@ -91,10 +91,10 @@ class CodexFileParser:
         self._running: dict[str, PendingTool] = {}
         self._completed: dict[str, None] = {}
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
         try:
-            return self._feed(line, origin)
+            return self._feed(line, position)
         except Exception as error:  # a parser bug must not stop ingest of the rest of the file
             self.skipped["internal_error"] += 1
             log.warning("record_parse_failed", source="codex", error=type(error).__name__)
@@ -129,7 +129,7 @@ class CodexFileParser:
                     if isinstance(call_id, str) and tool is not None:
                         remember(target, call_id, tool)
 
-    def _feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def _feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         record = decode_record(line, self.skipped)
         if record is None:
             return []
@@ -141,13 +141,13 @@ class CodexFileParser:
                 self.skipped["missing_timestamp"] += 1
                 return []
             self._last_timestamp = timestamp
-            return self._wrapped(kind, payload, timestamp, origin)
+            return self._wrapped(kind, payload, timestamp, position)
         if isinstance(kind, str) and kind in _IGNORED_WRAPPED:
             self.skipped[f"ignored_{kind}"] += 1
             return []
-        return self._bare_record(record, origin)
+        return self._bare_record(record, position)
 
-    def _bare_record(self, record: dict[str, Any], origin: EventOrigin) -> list[Event]:
+    def _bare_record(self, record: dict[str, Any], position: SourcePosition) -> list[Event]:
         """The pre-Sept-2025 format: a bare meta line, then bare response items."""
         if "record_type" in record:
             self.skipped["ignored_state"] += 1
@@ -167,13 +167,13 @@ class CodexFileParser:
             self.skipped["missing_timestamp"] += 1
             return []
         self._bare = True
-        return self._response_item(record, self._context(timestamp, origin))
+        return self._response_item(record, self._context(timestamp, position))
 
-    def _context(self, timestamp: datetime, origin: EventOrigin) -> RecordContext:
+    def _context(self, timestamp: datetime, position: SourcePosition) -> RecordContext:
         return RecordContext(
             source_tool=SourceTool.CODEX,
             timestamp=timestamp,
-            origin=origin,
+            position=position,
             session_id=self._session_id,
             cwd=self._cwd,
             source_version=self._version,
@@ -182,7 +182,7 @@ class CodexFileParser:
         )
 
     def _wrapped(
-        self, kind: str, payload: dict[str, Any], timestamp: datetime, origin: EventOrigin
+        self, kind: str, payload: dict[str, Any], timestamp: datetime, position: SourcePosition
     ) -> list[Event]:
         if kind == "session_meta":
             self._session_meta(payload)
@@ -191,7 +191,7 @@ class CodexFileParser:
             self._cwd = str_or_none(payload.get("cwd")) or self._cwd
             self.skipped["turn_context"] += 1
             return []
-        ctx = self._context(timestamp, origin)
+        ctx = self._context(timestamp, position)
         if kind == "compacted":
             text = text_of(payload.get("message"))
             if not text.strip():

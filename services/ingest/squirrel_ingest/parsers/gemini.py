@@ -12,7 +12,7 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.events import Event, EventOrigin, EventType, SourceTool
+from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
@@ -84,11 +84,11 @@ def parse_gemini_json_document(
         counter["missing_messages"] += 1
         return [], set(already_seen_ids)
     session = _session_of(document, path, cwd)
-    origin = EventOrigin(path=path, inode=inode, end_offset=len(data))
+    position = SourcePosition(path=path, inode=inode, end_offset=len(data))
     seen = _SeenKeys(already_seen_ids)
     events: list[Event] = []
     for message in messages:
-        events.extend(_safe_message_events(message, session, origin, seen, counter))
+        events.extend(_safe_message_events(message, session, position, seen, counter))
     return events, seen.as_set()
 
 
@@ -165,10 +165,10 @@ class GeminiJsonlParser:
         self._session = _Session(session_id=None, cwd=cwd, sidechain=False, agent_id=None)
         self._seen = _SeenKeys(())
 
-    def feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
         try:
-            return self._feed(line, origin)
+            return self._feed(line, position)
         except Exception as error:  # a parser bug must not stop ingest of the rest of the file
             self.skipped["internal_error"] += 1
             log.warning("record_parse_failed", source="gemini_cli", error=type(error).__name__)
@@ -195,7 +195,7 @@ class GeminiJsonlParser:
         if isinstance(seen, list):
             self._seen = _SeenKeys(key for key in seen if isinstance(key, str))
 
-    def _feed(self, line: bytes, origin: EventOrigin) -> list[Event]:
+    def _feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         record = decode_record(line, self.skipped)
         if record is None:
             return []
@@ -211,11 +211,11 @@ class GeminiJsonlParser:
             events: list[Event] = []
             for message in checkpoint:
                 events.extend(
-                    _safe_message_events(message, self._session, origin, self._seen, self.skipped)
+                    _safe_message_events(message, self._session, position, self._seen, self.skipped)
                 )
             return events
         if "id" in record and "type" in record:
-            return _safe_message_events(record, self._session, origin, self._seen, self.skipped)
+            return _safe_message_events(record, self._session, position, self._seen, self.skipped)
         if isinstance(record.get("sessionId"), str):
             self._session = _session_of(record, self.path, self._cwd)
             self.skipped["session_meta"] += 1
@@ -275,10 +275,14 @@ def _session_of(metadata: dict[str, Any], path: str, cwd: str | None) -> _Sessio
 
 
 def _safe_message_events(
-    message: object, session: _Session, origin: EventOrigin, seen: _SeenKeys, skipped: Counter[str]
+    message: object,
+    session: _Session,
+    position: SourcePosition,
+    seen: _SeenKeys,
+    skipped: Counter[str],
 ) -> list[Event]:
     try:
-        return _message_events(message, session, origin, seen, skipped)
+        return _message_events(message, session, position, seen, skipped)
     except Exception as error:  # one odd message must not hide the rest of the chat
         skipped["internal_error"] += 1
         log.warning("record_parse_failed", source="gemini_cli", error=type(error).__name__)
@@ -286,7 +290,11 @@ def _safe_message_events(
 
 
 def _message_events(
-    message: object, session: _Session, origin: EventOrigin, seen: _SeenKeys, skipped: Counter[str]
+    message: object,
+    session: _Session,
+    position: SourcePosition,
+    seen: _SeenKeys,
+    skipped: Counter[str],
 ) -> list[Event]:
     if not isinstance(message, dict):
         skipped["not_an_object"] += 1
@@ -310,7 +318,7 @@ def _message_events(
     ctx = RecordContext(
         source_tool=SourceTool.GEMINI_CLI,
         timestamp=timestamp,
-        origin=origin,
+        position=position,
         session_id=session.session_id,
         cwd=session.cwd,
         sidechain=session.sidechain,
@@ -436,12 +444,12 @@ class GeminiDocumentParser:
         self._restored: dict[str, Any] | None = None
         self._data = b""
 
-    def parse_document(self, data: bytes, origin: EventOrigin) -> list[Event]:
+    def parse_document(self, data: bytes, position: SourcePosition) -> list[Event]:
         if self._restored is not None:
             self._seen = seen_ids_from_cursor(data, self._restored)
             self._restored = None
         events, self._seen = parse_gemini_json_document(
-            data, origin.path, origin.inode, self._seen, cwd=self._cwd, skipped=self.skipped
+            data, position.path, position.inode, self._seen, cwd=self._cwd, skipped=self.skipped
         )
         self._data = data
         return events
