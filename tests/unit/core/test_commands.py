@@ -1,0 +1,271 @@
+"""The shared command table: purposes per ecosystem, and commands as a user would type them."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from squirrel_core.commands import (
+    PURPOSES,
+    CommandUse,
+    _parse_table,
+    classify_command,
+    command_uses,
+    ecosystems,
+    is_test_command,
+    package_manager,
+    task_purpose,
+    typed_commands,
+)
+
+# (command line, purpose, ecosystem): every mainstream ecosystem and every purpose.
+CASES = [
+    # Python
+    ("pytest -x tests/unit", "test", "python"),
+    ("uv run pytest -k parse", "test", "python"),
+    ("python3.12 -m pytest", "test", "python"),
+    ("tox -e py311", "test", "python"),
+    ("nox -s tests", "test", "python"),
+    ("hatch test", "test", "python"),
+    ("ruff check .", "lint", "python"),
+    ("ruff format src", "format", "python"),
+    ("poetry run mypy src", "typecheck", "python"),
+    ("uv sync --all-extras", "install", "python"),
+    ("poetry install", "install", "python"),
+    ("python manage.py migrate", "migrate", "python"),
+    ("alembic upgrade head", "migrate", "python"),
+    ("uvicorn app.main:app --reload", "run", "python"),
+    # JavaScript / TypeScript
+    ("npm test", "test", "javascript"),
+    ("pnpm install", "install", "javascript"),
+    ("yarn add zod", "install", "javascript"),
+    ("bun test", "test", "javascript"),
+    ("deno test -A", "test", "javascript"),
+    ("npx vitest run", "test", "javascript"),
+    ("npx jest src", "test", "javascript"),
+    ("npx eslint .", "lint", "javascript"),
+    ("npx tsc --noEmit", "typecheck", "javascript"),
+    ("npx prettier --write .", "format", "javascript"),
+    ("npx prisma migrate dev", "migrate", "javascript"),
+    ("npm run dev", "run", "javascript"),
+    ("pnpm run build", "build", "javascript"),
+    ("yarn lint", "lint", "javascript"),
+    # Go
+    ("go test ./...", "test", "go"),
+    ("go vet ./...", "lint", "go"),
+    ("golangci-lint run", "lint", "go"),
+    ("gofmt -w .", "format", "go"),
+    ("go build ./cmd/server", "build", "go"),
+    ("go run ./cmd/server", "run", "go"),
+    ("go mod tidy", "install", "go"),
+    # Rust
+    ("cargo test --all", "test", "rust"),
+    ("cargo +nightly test -p core", "test", "rust"),
+    ("cargo nextest run", "test", "rust"),
+    ("cargo clippy -- -D warnings", "lint", "rust"),
+    ("cargo fmt --check", "format", "rust"),
+    ("cargo check", "typecheck", "rust"),
+    ("cargo build --release", "build", "rust"),
+    ("cargo run --bin server", "run", "rust"),
+    ("sqlx migrate run", "migrate", "rust"),
+    # Java / Kotlin
+    ("mvn -q test", "test", "jvm"),
+    ("./mvnw verify", "test", "jvm"),
+    ("./gradlew test", "test", "jvm"),
+    ("./gradlew :app:test", "test", "jvm"),
+    ("gradle build", "build", "jvm"),
+    ("./gradlew bootRun", "run", "jvm"),
+    ("./gradlew ktlintCheck", "lint", "jvm"),
+    # .NET
+    ("dotnet test", "test", "dotnet"),
+    ("dotnet build", "build", "dotnet"),
+    ("dotnet format", "format", "dotnet"),
+    ("dotnet ef database update", "migrate", "dotnet"),
+    ("dotnet restore", "install", "dotnet"),
+    # Ruby
+    ("bundle exec rspec spec/models", "test", "ruby"),
+    ("bundle exec rake test", "test", "ruby"),
+    ("bundle exec rubocop -a", "lint", "ruby"),
+    ("bundle install", "install", "ruby"),
+    ("bin/rails db:migrate", "migrate", "ruby"),
+    ("bin/rails server", "run", "ruby"),
+    # PHP
+    ("vendor/bin/phpunit", "test", "php"),
+    ("composer install", "install", "php"),
+    ("php artisan migrate", "migrate", "php"),
+    ("vendor/bin/phpstan analyse", "typecheck", "php"),
+    # Elixir
+    ("mix test", "test", "elixir"),
+    ("mix test test/app_web/live/page_live_test.exs:12", "test", "elixir"),
+    ("mix credo --strict", "lint", "elixir"),
+    ("mix format --check-formatted", "format", "elixir"),
+    ("mix dialyzer", "typecheck", "elixir"),
+    ("mix ecto.migrate", "migrate", "elixir"),
+    ("mix ecto.gen.migration add_users", "migrate", "elixir"),
+    ("mix phx.server", "run", "elixir"),
+    ("iex -S mix phx.server", "run", "elixir"),
+    ("mix deps.get", "install", "elixir"),
+    ("mix compile --warnings-as-errors", "build", "elixir"),
+    ("mix precommit", "test", "elixir"),
+    # Swift
+    ("swift test", "test", "swift"),
+    ("swift build -c release", "build", "swift"),
+    ("swiftlint", "lint", "swift"),
+    # C / C++
+    ("ctest --output-on-failure", "test", "c"),
+    ("cmake -S . -B build", "build", "c"),
+    ("clang-format -i src/main.cpp", "format", "c"),
+    # Task runners
+    ("make", "build", "any"),
+    ("make test", "test", "any"),
+    ("make lint", "lint", "any"),
+    ("just fmt", "format", "any"),
+    ("task test", "test", "any"),
+    ("npm run test:unit", "test", "javascript"),
+    ("mix lint", "lint", "elixir"),
+    ("bash scripts/check", "test", "any"),
+]
+
+
+@pytest.mark.parametrize(("line", "purpose", "ecosystem"), CASES)
+def test_each_ecosystem_and_purpose(line: str, purpose: str, ecosystem: str) -> None:
+    use = classify_command(line)
+    assert use is not None, line
+    assert (use.purpose, use.ecosystem) == (purpose, ecosystem)
+
+
+def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
+    assert {purpose for _, purpose, _ in CASES} == set(PURPOSES)
+    covered = {ecosystem for _, _, ecosystem in CASES}
+    for wanted in ("python", "javascript", "go", "rust", "jvm", "dotnet", "ruby", "php"):
+        assert wanted in covered
+    assert {"elixir", "swift", "c"} <= covered <= {*ecosystems(), "any"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ls -la",
+        "git push",
+        "git status",
+        "cat Makefile",
+        "grep -r pytest .",
+        "npm view react",
+        "python script.py",
+        "echo 'npm test",
+        "",
+        "   ",
+        "mix hex.info",
+    ],
+)
+def test_unknown_commands_are_none(line: str) -> None:
+    assert classify_command(line) is None
+
+
+def test_tool_names_are_what_habits_need() -> None:
+    assert classify_command("cargo fmt") == CommandUse("rustfmt", "format", "rust")
+    assert classify_command("uv run ruff check src") == CommandUse("ruff", "lint", "python")
+    make = classify_command("make check")
+    assert make is not None
+    assert (make.tool, make.task, make.category) == ("make", "check", "test_runner")
+
+
+def test_every_part_of_a_compound_line() -> None:
+    uses = command_uses("ruff check . && mypy src; pytest -q | tail -5")
+    assert [u.purpose for u in uses] == ["lint", "typecheck", "test"]
+    assert is_test_command("cd services && PYTHONPATH=. pytest")
+    assert not is_test_command("npm run build && echo pytest")
+
+
+def test_task_names() -> None:
+    assert task_purpose("test:unit") == "test"
+    assert task_purpose("lint-fix") == "lint"
+    assert task_purpose(":app:test") == "test"
+    assert task_purpose("deploy") is None
+
+
+def test_package_manager_of_a_command() -> None:
+    assert package_manager(["uv", "run", "pytest"]) == ("uv", "python")
+    assert package_manager(["npx", "vitest"]) == ("npm", "javascript")
+    assert package_manager(["python3", "-m", "pip", "install", "x"]) == ("pip", "python")
+    assert package_manager(["go", "test"]) is None
+    assert package_manager([]) is None
+
+
+def test_typed_command_drops_redirections_pipes_cd_and_env() -> None:
+    typed = typed_commands(
+        "cd assets && npx vitest run 2>&1 | tail -20", cwd="/p", project_root="/p"
+    )
+    assert [(t.text, t.scope) for t in typed] == [("npx vitest run", "assets")]
+    assert typed[0].use is not None and typed[0].use.purpose == "test"
+
+
+def test_typed_command_keeps_the_folder_and_relativises_paths() -> None:
+    line = (
+        "cd /p/apps/web && MIX_ENV=test timeout 60 mix test /p/apps/web/test/a_test.exs "
+        "2>/dev/null; echo done"
+    )
+    typed = typed_commands(line, cwd="/p", project_root="/p")
+    assert [(t.text, t.scope) for t in typed] == [
+        ("mix test test/a_test.exs", "apps/web"),
+        ("echo done", "apps/web"),
+    ]
+
+
+def test_typed_command_scopes() -> None:
+    assert typed_commands("go test ./...", cwd="/p/svc", project_root="/p")[0].scope == "svc"
+    assert typed_commands("go test ./...", cwd="/p", project_root="/p")[0].scope == ""
+    outside = typed_commands("(cd /tmp && tool --help)", cwd="/p", project_root="/p")
+    assert [(t.text, t.scope) for t in outside] == [("tool --help", "/tmp")]
+    assert typed_commands("cd web && npm test")[0].scope == "web"
+    assert (
+        typed_commands("cd ../x && cd .. && cargo test", cwd="/p/a", project_root="/p")[0].scope
+        == ""
+    )
+
+
+def test_typed_command_drops_shell_state_and_keeps_runners() -> None:
+    typed = typed_commands("source .venv/bin/activate && export X=1 && uv run pytest -x >> log")
+    assert [t.text for t in typed] == ["uv run pytest -x"]
+    assert [t.text for t in typed_commands("sudo apt-get install jq")] == [
+        "sudo apt-get install jq"
+    ]
+
+
+def test_quoted_arguments_survive() -> None:
+    typed = typed_commands('git commit -m "fix: don\'t crash" && git push')
+    assert [t.text for t in typed] == ['git commit -m "fix: don\'t crash"', "git push"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo 'unterminated && mix test",
+        "((((((",
+        ">>>> <<<< |||| &&&&",
+        "\x00\x01 mix test",
+        "$(rm -rf /) && `id`",
+        "mix test " + "a" * 100_000,
+        "pytest ; " * 5_000,
+    ],
+)
+def test_hostile_and_huge_lines_answer_quickly(line: str) -> None:
+    started = time.monotonic()
+    command_uses(line)
+    for typed in typed_commands(line, cwd="/p", project_root="/p"):
+        assert len(typed.text) <= 8_000
+    assert time.monotonic() - started < 2.0
+
+
+def test_a_malformed_table_is_refused_with_a_reason() -> None:
+    good = {
+        "task_runners": {},
+        "task_names": {},
+        "runners": {"prefixes": [], "wrappers": {}},
+        "package_managers": {},
+    }
+    with pytest.raises(ValueError, match="unknown purpose 'testing'"):
+        _parse_table({**good, "commands": {"python": {"pytest": "testing"}}})
+    with pytest.raises(ValueError, match="unknown purpose"):
+        _parse_table({**good, "commands": {}, "task_names": {"t": "nope"}})
