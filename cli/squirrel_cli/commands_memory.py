@@ -116,6 +116,7 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
         "deleted": m.deleted,
         "superseded_by": m.superseded_by or None,
         "file_paths": list(m.file_paths),
+        "source_refs": list(m.source_refs),
         "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
     }
 
@@ -182,7 +183,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
                 r["type"],
                 r["key"],
                 r["content"][:100],
-                r["source"],
+                " ".join([r["source"], *r["source_refs"][:2]]),
                 f"{r['importance']:.2f}",
             ]
             for r in rows
@@ -191,6 +192,14 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
     if reply.next_page_token:
         console.line(f"More: sqrl memories --page-token {reply.next_page_token}")
     return 0
+
+
+def _provenance(refs: list[str], event_ids: list[str]) -> str:
+    """The history table's source column: `path:line` / `commit:<sha>` refs, then event count."""
+    parts = list(refs[:3]) + ([f"+{len(refs) - 3} more"] if len(refs) > 3 else [])
+    if event_ids:
+        parts.append(f"{len(event_ids)} event{'s' if len(event_ids) != 1 else ''}")
+    return ", ".join(parts) or "-"
 
 
 def cmd_history(args: argparse.Namespace, console: Console) -> int:
@@ -206,6 +215,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
             "changed_at": v.changed_at.ToDatetime().isoformat() + "Z",
             "reason": v.reason,
             "source_event_ids": list(v.source_event_ids),
+            "source_refs": list(v.source_refs),
             "superseded_by": v.superseded_by or None,
         }
         for v in reply.versions
@@ -218,7 +228,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
     )
     console.table(
         "History (oldest first)",
-        ["v", "action", "when", "content", "reason", "events"],
+        ["v", "action", "when", "content", "reason", "source"],
         [
             [
                 str(v["version"]),
@@ -226,7 +236,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
                 str(v["changed_at"])[:19],
                 str(v["content"])[:90],
                 str(v["reason"])[:40],
-                str(len(v["source_event_ids"])),
+                _provenance(v["source_refs"], v["source_event_ids"]),
             ]
             for v in versions
         ],

@@ -108,6 +108,7 @@ class MemoryItem(_message.Message):
     DELETED_FIELD_NUMBER: _builtins.int
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
+    SOURCE_REFS_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     project_id: _builtins.str
     user_id: _builtins.str
@@ -135,6 +136,12 @@ class MemoryItem(_message.Message):
     def file_paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
     def source_event_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Where the memory was read outside the event stream: `path:line` in the repository
+        (`mix.exs:3`, `package.json:12`) or `commit:<sha>`. Empty for memories from sessions only.
+        """
+
     def __init__(
         self,
         *,
@@ -156,10 +163,11 @@ class MemoryItem(_message.Message):
         deleted: _builtins.bool = ...,
         superseded_by: _builtins.str = ...,
         version: _builtins.int = ...,
+        source_refs: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -181,6 +189,7 @@ class MemoryVersion(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     SOURCE_EVENT_IDS_FIELD_NUMBER: _builtins.int
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
+    SOURCE_REFS_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     version: _builtins.int
     action: _builtins.str
@@ -195,6 +204,10 @@ class MemoryVersion(_message.Message):
     def changed_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
     def source_event_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """`path:line` or `commit:<sha>` references of this version (see MemoryItem.source_refs)."""
+
     def __init__(
         self,
         *,
@@ -208,10 +221,11 @@ class MemoryVersion(_message.Message):
         reason: _builtins.str = ...,
         source_event_ids: _abc.Iterable[_builtins.str] | None = ...,
         superseded_by: _builtins.str = ...,
+        source_refs: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["changed_at", b"changed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -412,19 +412,25 @@ class ResultSource(_message.Message):
 
     EPISODE_IDS_FIELD_NUMBER: _builtins.int
     FILE_PATHS_FIELD_NUMBER: _builtins.int
+    SOURCE_REFS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def episode_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
     def file_paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """`path:line` in the repository or `commit:<sha>` the memory was read from."""
+
     def __init__(
         self,
         *,
         episode_ids: _abc.Iterable[_builtins.str] | None = ...,
         file_paths: _abc.Iterable[_builtins.str] | None = ...,
+        source_refs: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["episode_ids", b"episode_ids", "file_paths", b"file_paths"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["episode_ids", b"episode_ids", "file_paths", b"file_paths", "source_refs", b"source_refs"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -186,6 +186,7 @@ def search_results(items: Sequence[views_pb2.SearchResult]) -> tuple[list[Search
                 source=SearchSource(
                     episode_ids=_texts(item.source.episode_ids),
                     file_paths=_texts(item.source.file_paths),
+                    source_refs=_texts(item.source.source_refs),
                 ),
             )
         )
@@ -312,7 +313,9 @@ def search_result_messages(results: Sequence[SearchResult]) -> list[views_pb2.Se
             score=r.score,
             reason=r.reason,
             source=views_pb2.ResultSource(
-                episode_ids=r.source.episode_ids, file_paths=r.source.file_paths
+                episode_ids=r.source.episode_ids,
+                file_paths=r.source.file_paths,
+                source_refs=r.source.source_refs,
             ),
         )
         for r in results

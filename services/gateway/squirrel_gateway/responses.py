@@ -405,4 +405,7 @@ def render_search_result(result: SearchResult) -> str:
         line += f" — {reason}"
     if files:
         line += f" Files: {files}"
+    refs = ", ".join(f"`{one_line(r)}`" for r in result.source.source_refs)
+    if refs:
+        line += f" Source: {refs}"
     return line

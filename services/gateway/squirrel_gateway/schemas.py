@@ -67,6 +67,10 @@ class SearchSource(_Shape):
 
     episode_ids: list[str] = Field(default_factory=list)
     file_paths: list[str] = Field(default_factory=list)
+    source_refs: list[str] = Field(
+        default_factory=list,
+        description="Where the memory was read: `path:line` in the repository or `commit:<sha>`.",
+    )
 
 
 class SearchResult(_Shape):

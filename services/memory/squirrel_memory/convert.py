@@ -81,6 +81,7 @@ def memory_to_pb(item: MemoryItem) -> memory_pb2.MemoryItem:
         deleted=item.deleted,
         superseded_by=item.superseded_by or "",
         version=item.version,
+        source_refs=list(item.source_refs),
     )
 
 
@@ -96,4 +97,5 @@ def version_to_pb(version: MemoryVersion) -> memory_pb2.MemoryVersion:
         reason=version.reason,
         source_event_ids=list(version.source_event_ids),
         superseded_by=version.superseded_by or "",
+        source_refs=list(version.source_refs),
     )

@@ -99,6 +99,9 @@ class MemoryCandidate:
     source_episode_id: str | None = None
     source_event_ids: tuple[str, ...] = ()
     scope: Scope = Scope.PROJECT
+    # Where the memory was read, outside the event stream: `path:line` in the repository
+    # (`mix.exs:3`) or `commit:<sha>`.
+    source_refs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,7 @@ class MemoryItem:
     deleted: bool = False
     superseded_by: str | None = None
     version: int = 1
+    source_refs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,7 @@ class MemoryVersion:
     reason: str
     source_event_ids: tuple[str, ...] = ()
     superseded_by: str | None = None
+    source_refs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,7 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
                 dict.fromkeys((*winner.source_event_ids, *other.source_event_ids))
             ),
             file_paths=tuple(dict.fromkeys((*winner.file_paths, *other.file_paths))),
+            source_refs=tuple(dict.fromkeys((*winner.source_refs, *other.source_refs))),
             tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
         )
     return list(merged.values())

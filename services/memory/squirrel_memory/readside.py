@@ -253,6 +253,7 @@ class ReadSide:
                     source=views_pb2.ResultSource(
                         episode_ids=list(r.source.episode_ids),
                         file_paths=list(r.source.file_paths),
+                        source_refs=list(r.source.source_refs),
                     ),
                 )
                 for r in page.results

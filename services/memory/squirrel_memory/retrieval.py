@@ -174,6 +174,7 @@ class ResultSource:
 
     episode_ids: tuple[str, ...] = ()
     file_paths: tuple[str, ...] = ()
+    source_refs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -612,7 +613,9 @@ def _result(scored: ScoredMemory, now: datetime) -> SearchResult:
         recency_days=recency_days(item.updated_at, now),
         score=round(scored.score.total, 4),
         reason=explain(scored),
-        source=ResultSource(episode_ids=episodes, file_paths=item.file_paths),
+        source=ResultSource(
+            episode_ids=episodes, file_paths=item.file_paths, source_refs=item.source_refs
+        ),
     )
 
 

@@ -303,6 +303,11 @@ _DATA_V3 = (
     _backfill_event_origins,
 )
 
+_DATA_V4 = (
+    "ALTER TABLE memory_items ADD COLUMN source_refs TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE memory_history ADD COLUMN source_refs TEXT NOT NULL DEFAULT '[]'",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
     Migration(
@@ -311,6 +316,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
         _DATA_V2,
     ),
     Migration(3, "event origin (who said it), subagent marks", _DATA_V3),
+    Migration(4, "memory source references (path:line, commit:<sha>)", _DATA_V4),
 )
 
 _USER_V1 = (

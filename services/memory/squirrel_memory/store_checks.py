@@ -20,6 +20,7 @@ MAX_KEY_CHARS = 512
 MAX_MEMORY_CHARS = 16_000
 MAX_TAGS = 64
 MAX_LINKED_IDS = 500
+MAX_SOURCE_REFS = 50
 MAX_PAGE = 1000
 EARLIEST_EVENT = datetime(2000, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=1)
@@ -208,6 +209,7 @@ def check_candidate(candidate: object) -> MemoryCandidate:
     check_importance(candidate.importance)
     check_strings("file_paths", candidate.file_paths)
     check_strings("source_event_ids", candidate.source_event_ids)
+    check_strings("source_refs", candidate.source_refs)
     return candidate
 
 

@@ -40,6 +40,7 @@ from squirrel_memory.store_checks import (
     MAX_KEY_CHARS,
     MAX_LINKED_IDS,
     MAX_MEMORY_CHARS,
+    MAX_SOURCE_REFS,
     MAX_TAGS,
     Clock,
     check_candidate,
@@ -59,13 +60,13 @@ log = structlog.get_logger()
 _SELECT_MEMORY = (
     "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
     "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
-    "superseded_by, version FROM memory_items "
+    "superseded_by, version, source_refs FROM memory_items "
 )
 _INSERT_MEMORY = (
     "INSERT INTO memory_items (id, project_id, user_id, scope, type, key, content, tags, "
     "importance, created_at, updated_at, source, file_paths, source_episode_id, "
-    "source_event_ids, deleted, superseded_by, version) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "source_event_ids, deleted, superseded_by, version, source_refs) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
 _LIST_FILTER = (
@@ -137,6 +138,7 @@ def _memory_from_row(row: Sequence[Any]) -> MemoryItem:
         deleted=bool(row[15]),
         superseded_by=row[16],
         version=int(row[17]),
+        source_refs=json_strings(row[18]),
     )
 
 
@@ -145,16 +147,38 @@ def _merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
     return tuple(merged[-cap:])
 
 
+def _ref_origin(ref: str) -> str:
+    """`mix.exs` for `mix.exs:3`, `commit` for `commit:<sha>`: what a reference points into."""
+    return ref.rsplit(":", 1)[0] if ":" in ref else ref
+
+
+def merge_source_refs(old: Iterable[str], new: Sequence[str]) -> tuple[str, ...]:
+    """The new references first, then old ones into other files (their lines may have moved).
+
+    A fact read again from `mix.exs` replaces `mix.exs:3` with `mix.exs:5`; a reference to
+    `commit:<sha>` is kept beside another commit's.
+    """
+    renewed = {_ref_origin(ref) for ref in new if _ref_origin(ref) != "commit"}
+    kept = [ref for ref in old if _ref_origin(ref) not in renewed]
+    return tuple(dict.fromkeys([*new, *kept]))[:MAX_SOURCE_REFS]
+
+
 def _load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
     row = conn.execute(_SELECT_MEMORY + "WHERE id = ?", (memory_id,)).fetchone()
     return _memory_from_row(row) if row else None
+
+
+_HISTORY_COLUMNS = (
+    "(memory_id, version, action, content, tags, importance, changed_at, reason, "
+    "source_event_ids, superseded_by, source_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def _write_history(
     conn: sqlite3.Connection, item: MemoryItem, action: HistoryAction, reason: str
 ) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO memory_history " + _HISTORY_COLUMNS,
         (
             item.id,
             item.version,
@@ -166,6 +190,7 @@ def _write_history(
             reason,
             to_json(list(item.source_event_ids)),
             item.superseded_by,
+            to_json(list(item.source_refs)),
         ),
     )
 
@@ -173,7 +198,7 @@ def _write_history(
 def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
     """Copy the current row to history unless that version is already there."""
     conn.execute(
-        "INSERT OR IGNORE INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO memory_history " + _HISTORY_COLUMNS,
         (
             item.id,
             item.version,
@@ -185,6 +210,7 @@ def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
             "",
             to_json(list(item.source_event_ids)),
             item.superseded_by,
+            to_json(list(item.source_refs)),
         ),
     )
 
@@ -213,6 +239,7 @@ def _insert_memory(
             int(item.deleted),
             item.superseded_by,
             item.version,
+            to_json(list(item.source_refs)),
         ),
     )
     _write_history(conn, item, HistoryAction.CREATED, reason)
@@ -242,7 +269,7 @@ def _replace_memory(
     conn.execute(
         "UPDATE memory_items SET content = ?, tags = ?, importance = ?, updated_at = ?, "
         "source = ?, file_paths = ?, source_episode_id = ?, source_event_ids = ?, deleted = ?, "
-        "superseded_by = ?, version = ? WHERE id = ?",
+        "superseded_by = ?, version = ?, source_refs = ? WHERE id = ?",
         (
             new.content,
             to_json(list(new.tags)),
@@ -255,6 +282,7 @@ def _replace_memory(
             int(new.deleted),
             new.superseded_by,
             new.version,
+            to_json(list(new.source_refs)),
             new.id,
         ),
     )
@@ -362,6 +390,7 @@ class MemoryBook:
             file_paths=tuple(dict.fromkeys(candidate.file_paths)),
             source_episode_id=candidate.source_episode_id,
             source_event_ids=_merge((), candidate.source_event_ids, MAX_LINKED_IDS),
+            source_refs=tuple(dict.fromkeys(candidate.source_refs))[:MAX_SOURCE_REFS],
         )
 
     def _apply(
@@ -414,6 +443,7 @@ class MemoryBook:
                 source_event_ids=_merge(
                     target.source_event_ids, candidate.source_event_ids, MAX_LINKED_IDS
                 ),
+                source_refs=merge_source_refs(target.source_refs, candidate.source_refs),
             )
             return _replace_memory(
                 conn,
@@ -700,7 +730,7 @@ class MemoryBook:
                 return None
             rows = conn.execute(
                 "SELECT memory_id, version, action, content, tags, importance, changed_at, "
-                "reason, source_event_ids, superseded_by FROM memory_history "
+                "reason, source_event_ids, superseded_by, source_refs FROM memory_history "
                 "WHERE memory_id = ? ORDER BY version",
                 (memory_id,),
             ).fetchall()
@@ -716,6 +746,7 @@ class MemoryBook:
                     reason=r[7],
                     source_event_ids=json_strings(r[8]),
                     superseded_by=r[9],
+                    source_refs=json_strings(r[10]),
                 )
                 for r in rows
             ]

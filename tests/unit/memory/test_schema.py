@@ -184,7 +184,13 @@ async def test_v2_events_get_the_origin_of_their_type(tmp_path: Path) -> None:
 async def test_memory_items_extra_columns_follow_the_spec_ones(store_path: Path) -> None:
     with raw(store_path) as conn:
         extra = columns(conn, "memory_items")[len(SPEC_COLUMNS["memory_items"]) :]
-    assert [c[0] for c in extra] == ["source", "file_paths", "superseded_by", "version"]
+    assert [c[0] for c in extra] == [
+        "source",
+        "file_paths",
+        "superseded_by",
+        "version",
+        "source_refs",
+    ]
 
 
 async def test_spec_indexes_exist_with_the_spec_columns(store_path: Path) -> None:
@@ -217,6 +223,7 @@ async def test_added_tables_exist(store_path: Path) -> None:
             "reason",
             "source_event_ids",
             "superseded_by",
+            "source_refs",
         ]
         for table in ("episode_events", "dead_letters", "memory_fts", "schema_version"):
             assert columns(conn, table), table
@@ -263,8 +270,9 @@ async def test_v1_database_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path
     try:
         item = await store.get_memory("mem_legacy")
         assert item.content == "The API uses FastAPI with SQLAlchemy"
-        assert (item.version, item.source, item.file_paths) == (1, "llm", ())
-        assert [v.version for v in await store.history("mem_legacy")] == [1]
+        assert (item.version, item.source, item.file_paths, item.source_refs) == (1, "llm", (), ())
+        history = await store.history("mem_legacy")
+        assert [(v.version, v.source_refs) for v in history] == [(1, ())]
         hits = await store.search_fts(str(project), "sqlalchemy")
         assert [h[0] for h in hits] == ["mem_legacy"]
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -108,6 +109,34 @@ async def test_update_keeps_the_previous_version_in_history(store: SqliteStore) 
         (2, "updated", new.content),
     ]
     assert history[1].reason == "more precise"
+
+
+async def test_source_refs_are_stored_and_kept_per_version(store: SqliteStore) -> None:
+    first = dataclasses.replace(candidate(), source_refs=("mix.exs:3", "commit:abc123"))
+    old = await add(store, first)
+    assert old.source_refs == ("mix.exs:3", "commit:abc123")
+    moved = dataclasses.replace(
+        candidate("Tests run with mix test --cover"), source_refs=("mix.exs:5", "commit:def456")
+    )
+    new = await store.apply_decision(
+        decide(UpdateAction.UPDATE_EXISTING, moved, old.id), user_id=USER
+    )
+    assert new is not None
+    # The line moved within mix.exs: the old line is replaced; commits accumulate.
+    assert new.source_refs == ("mix.exs:5", "commit:def456", "commit:abc123")
+    assert (await store.get_memory(old.id)).source_refs == new.source_refs
+    history = await store.history(old.id)
+    assert [v.source_refs for v in history] == [
+        ("mix.exs:3", "commit:abc123"),
+        ("mix.exs:5", "commit:def456", "commit:abc123"),
+    ]
+
+
+async def test_source_refs_must_be_strings(store: SqliteStore) -> None:
+    bad = dataclasses.replace(candidate(), source_refs="mix.exs:3")
+    with pytest.raises(InvalidArgumentError):
+        await add(store, bad)
+    assert (await store.list_memories(store.project_id))[1] == 0
 
 
 async def test_delete_and_add_supersedes_the_old_memory(store: SqliteStore, project: str) -> None:
