@@ -19,12 +19,13 @@ from squirrel_cli.commands_memory import project_of, with_memory
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import pid_alive, supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
+from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.rpc import read_service_info
-from squirrel_core.settings import Settings, lookup, read_config_file
+from squirrel_core.settings import Settings, config_problems
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
 from squirrel_memory.paths import ProjectPaths
@@ -54,7 +55,8 @@ def add_commands(sub: Any) -> None:
     )
     doctor.add_argument("--repair", action="store_true", help="fix what is safe to fix")
     doctor.add_argument("--json", action="store_true", help="print JSON")
-    doctor.set_defaults(handler=cmd_doctor)
+    # Runs even when config.toml is broken (values it cannot read fall back to defaults).
+    doctor.set_defaults(handler=cmd_doctor, lenient_settings=True)
 
     reindex = sub.add_parser("reindex", help="rebuild this project's vector index from SQLite")
     reindex.add_argument(
@@ -81,23 +83,23 @@ def _permission_check(name: str, path: Path, wanted: int, repair: bool) -> Check
     return Check(name, False, f"{path} is {found:04o}, should be {wanted:04o} (--repair fixes it)")
 
 
-def _config_check(layout: HomeLayout) -> Check:
-    try:
-        raw = read_config_file(layout.root)
-    except SquirrelError as exc:
-        return Check("config", False, str(exc))
-    unknown = []
-    for section, table in raw.items():
-        for name in table if isinstance(table, dict) else [""]:
-            try:
-                lookup(f"{section}.{name}")
-            except SquirrelError:
-                unknown.append(f"{section}.{name}")
-    if unknown:
-        shown = ", ".join(sorted(unknown))
-        return Check("config", False, f"unknown settings in {layout.config}: {shown}")
-    where = layout.config if layout.config.exists() else "defaults (no config.toml)"
-    return Check("config", True, f"{where} parses")
+def _config_check(layout: HomeLayout, repair: bool) -> Check:
+    problems = config_problems(layout.root)
+    if not problems:
+        where = layout.config if layout.config.exists() else "defaults (no config.toml)"
+        return Check("config", True, f"{where} parses, every setting allowed")
+    if not repair:
+        shown = "; ".join(problems[:3]) + (
+            f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        )
+        return Check("config", False, f"{shown} (--repair rewrites it, keeping a backup)")
+    done = repair_config(layout.root)
+    detail = (
+        f"dropped {len(done.dropped)} unreadable or disallowed entr"
+        f"{'y' if len(done.dropped) == 1 else 'ies'}, kept {len(done.kept)} setting(s); "
+        f"the old file is {done.backup}"
+    )
+    return Check("config", True, detail, repaired=True)
 
 
 # -- databases ------------------------------------------------------------------------------------
@@ -317,7 +319,7 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     if not layout.root.exists():
         return checks
     checks.append(_permission_check("token", layout.token, FILE_MODE, repair))
-    checks.append(_config_check(layout))
+    checks.append(_config_check(layout, repair))
     try:
         roots = read_projects(layout.projects)
         checks.append(Check("projects.json", True, f"{len(roots)} registered project(s)"))

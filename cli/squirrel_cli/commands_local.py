@@ -167,11 +167,14 @@ def cmd_config_list(args: argparse.Namespace, console: Console) -> int:
         origin = "file" if setting.name in stored.get(setting.section, {}) else "default"
         if setting.dotted in settings.values and origin == "default":
             origin = "env"
-        rows.append([setting.dotted, _shown(setting.dotted, value), origin, setting.doc])
+        rows.append(
+            [setting.dotted, _shown(setting.dotted, value), origin, setting.doc, setting.allowed]
+        )
     if args.json:
-        console.json([dict(zip(["key", "value", "from", "doc"], r, strict=True)) for r in rows])
+        keys = ["key", "value", "from", "doc", "allowed"]
+        console.json([dict(zip(keys, r, strict=True)) for r in rows])
     else:
-        console.table("Settings", ["key", "value", "from", "meaning"], rows)
+        console.table("Settings", ["key", "value", "from", "meaning", "allowed"], rows)
     return 0
 
 

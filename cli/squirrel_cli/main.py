@@ -44,7 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     handler: Handler = args.handler
     try:
-        args.settings = load_settings(os.environ)
+        args.settings = load_settings(
+            os.environ, lenient=bool(getattr(args, "lenient_settings", False))
+        )
         return handler(args, console)
     except SquirrelError as exc:
         console.error(str(exc))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -24,7 +25,11 @@ CONFIG_FILE = "config.toml"
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """A documented setting: `section.name`, its type, default and meaning."""
+    """A documented setting: `section.name`, its type, default, meaning and allowed values.
+
+    Numbers have a `minimum` and `maximum`; text has `choices`, or a `max_length` (and `url` or
+    `nonempty` where that is the rule); lists hold up to `MAX_LIST_ITEMS` non-empty paths.
+    """
 
     section: str
     name: str
@@ -32,6 +37,12 @@ class Setting:
     default: Any
     doc: str
     secret: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    max_length: int = 1_000
+    url: bool = False
+    nonempty: bool = False
 
     @property
     def dotted(self) -> str:
@@ -40,6 +51,32 @@ class Setting:
     @property
     def env(self) -> str:
         return f"{ENV_PREFIX}{self.section}_{self.name}".upper()
+
+    @property
+    def allowed(self) -> str:
+        """What the setting accepts, in words (used in every error about it)."""
+        if self.kind is bool:
+            return "true or false"
+        if self.kind is list:
+            return f"a list of up to {MAX_LIST_ITEMS} paths"
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.kind in (int, float):
+            noun = "an integer" if self.kind is int else "a number"
+            return f"{noun} from {_number(self.minimum)} to {_number(self.maximum)}"
+        if self.url:
+            return "empty, or an http:// or https:// URL"
+        what = "non-empty text" if self.nonempty else "text"
+        return f"{what} of at most {self.max_length} characters on one line"
+
+
+MAX_LIST_ITEMS = 100
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "any"
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 def _home_default() -> str:
@@ -53,6 +90,7 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "",
         "User id stored with events and memories (default: login name).",
+        max_length=200,
     ),
     Setting(
         "general",
@@ -60,20 +98,43 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "info",
         "Log level of the services: debug, info, warning, error.",
+        choices=("debug", "info", "warning", "error"),
     ),
     Setting(
-        "memory", "port", int, 0, "Port of the memory service on 127.0.0.1 (0: any free port)."
+        "memory",
+        "port",
+        int,
+        0,
+        "Port of the memory service on 127.0.0.1 (0: any free port).",
+        minimum=0,
+        maximum=65535,
     ),
     Setting(
-        "ingest", "port", int, 0, "Port of the ingest service on 127.0.0.1 (0: any free port)."
+        "ingest",
+        "port",
+        int,
+        0,
+        "Port of the ingest service on 127.0.0.1 (0: any free port).",
+        minimum=0,
+        maximum=65535,
     ),
-    Setting("gateway", "port", int, 0, "gRPC port of the gateway on 127.0.0.1 (0: any free port)."),
+    Setting(
+        "gateway",
+        "port",
+        int,
+        0,
+        "gRPC port of the gateway on 127.0.0.1 (0: any free port).",
+        minimum=0,
+        maximum=65535,
+    ),
     Setting(
         "gateway",
         "mcp_http_port",
         int,
         0,
         "Port of the MCP streamable-HTTP endpoint (0: any free port).",
+        minimum=0,
+        maximum=65535,
     ),
     Setting(
         "gateway", "allow_writes", bool, False, "Expose the `remember` and `forget` MCP tools."
@@ -85,28 +146,77 @@ SETTINGS: tuple[Setting, ...] = (
         "",
         "Anthropic API key; `ANTHROPIC_API_KEY` wins when set.",
         True,
+        max_length=500,
     ),
-    Setting("anthropic", "base_url", str, "", "Anthropic API base URL (empty: the SDK default)."),
+    Setting(
+        "anthropic",
+        "base_url",
+        str,
+        "",
+        "Anthropic API base URL (empty: the SDK default).",
+        url=True,
+    ),
     Setting(
         "anthropic",
         "model",
         str,
         "claude-haiku-4-5",
         "Model used for extraction, views and reasons.",
+        max_length=200,
+        nonempty=True,
     ),
-    Setting("anthropic", "max_calls_per_hour", int, 60, "Cap on LLM calls per hour."),
     Setting(
-        "anthropic", "max_tokens_per_day", int, 500_000, "Cap on LLM tokens (in + out) per day."
+        "anthropic",
+        "max_calls_per_hour",
+        int,
+        60,
+        "Cap on LLM calls per hour.",
+        minimum=1,
+        maximum=100_000,
     ),
-    Setting("processor", "interval_seconds", float, 30.0, "Seconds between processing passes."),
-    Setting("processor", "min_events", int, 20, "Unprocessed events that trigger a pass early."),
-    Setting("processor", "batch_size", int, 200, "Events taken per processing pass."),
+    Setting(
+        "anthropic",
+        "max_tokens_per_day",
+        int,
+        500_000,
+        "Cap on LLM tokens (in + out) per day.",
+        minimum=1_000,
+        maximum=10**10,
+    ),
+    Setting(
+        "processor",
+        "interval_seconds",
+        float,
+        30.0,
+        "Seconds between processing passes.",
+        minimum=1.0,
+        maximum=86_400.0,
+    ),
+    Setting(
+        "processor",
+        "min_events",
+        int,
+        20,
+        "Unprocessed events that trigger a pass early.",
+        minimum=1,
+        maximum=10**9,
+    ),
+    Setting(
+        "processor",
+        "batch_size",
+        int,
+        200,
+        "Events taken per processing pass.",
+        minimum=1,
+        maximum=100_000,
+    ),
     Setting(
         "processor",
         "extractor",
         str,
         "auto",
         "`rules`, `anthropic`, or `auto` (anthropic when a key is set).",
+        choices=("auto", "rules", "anthropic"),
     ),
     Setting(
         "ingest", "claude_roots", list, [], "Claude Code transcript roots (empty: the defaults)."
@@ -116,7 +226,13 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("ingest", "gemini_roots", list, [], "Gemini CLI roots (empty: ~/.gemini/tmp)."),
     Setting(
-        "ingest", "rescan_seconds", float, 60.0, "Seconds between safety-net rescans of every root."
+        "ingest",
+        "rescan_seconds",
+        float,
+        60.0,
+        "Seconds between safety-net rescans of every root.",
+        minimum=1.0,
+        maximum=86_400.0,
     ),
     Setting(
         "ingest",
@@ -124,14 +240,26 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         60.0,
         "Seconds between git log polls of registered projects.",
+        minimum=0.1,
+        maximum=86_400.0,
     ),
-    Setting("ingest", "batch_events", int, 500, "Events per delivery batch."),
+    Setting(
+        "ingest",
+        "batch_events",
+        int,
+        500,
+        "Events per delivery batch.",
+        minimum=1,
+        maximum=10_000,
+    ),
     Setting(
         "ingest",
         "batch_age_seconds",
         float,
         1.0,
         "Oldest an undelivered event may get before a flush.",
+        minimum=0.01,
+        maximum=3_600.0,
     ),
     Setting(
         "ingest",
@@ -139,6 +267,8 @@ SETTINGS: tuple[Setting, ...] = (
         int,
         20_000,
         "Events held while memory is unreachable before reading pauses.",
+        minimum=1,
+        maximum=10**7,
     ),
     Setting(
         "retention",
@@ -146,6 +276,8 @@ SETTINGS: tuple[Setting, ...] = (
         int,
         0,
         "Prune processed raw events older than this (0: keep forever).",
+        minimum=0,
+        maximum=36_500,
     ),
     Setting(
         "retention",
@@ -153,6 +285,8 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         6.0,
         "Hours between retention passes of the memory service (pruning, vacuum).",
+        minimum=0.01,
+        maximum=8_760.0,
     ),
     Setting(
         "retention",
@@ -160,6 +294,8 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         168.0,
         "Hours between VACUUMs of each project database (0: never).",
+        minimum=0.0,
+        maximum=87_600.0,
     ),
     Setting(
         "supervisor",
@@ -167,6 +303,8 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         60.0,
         "How long `sqrl up` waits for each service to serve.",
+        minimum=1.0,
+        maximum=3_600.0,
     ),
     Setting(
         "supervisor",
@@ -174,6 +312,8 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         30.0,
         "Longest wait between restarts of a crashing service.",
+        minimum=0.1,
+        maximum=3_600.0,
     ),
 )
 
@@ -230,28 +370,78 @@ def _login_name() -> str:
 
 
 def coerce(setting: Setting, raw: Any) -> Any:
-    """Turns a TOML or environment value into the setting's type, or raises InvalidArgumentError."""
+    """Turns a TOML or environment value into the setting's type and checks it is allowed.
+
+    Raises InvalidArgumentError naming the key, the value and what is allowed.
+    """
     try:
-        if setting.kind is bool:
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in {"1", "true", "yes", "on"}:
-                return True
-            if text in {"0", "false", "no", "off"}:
-                return False
-            raise ValueError(raw)
-        if setting.kind is list:
-            if isinstance(raw, list):
-                return [str(v) for v in raw]
-            return [p for p in str(raw).split(os.pathsep) if p]
-        if setting.kind is int and isinstance(raw, bool):
-            raise ValueError(raw)
-        return setting.kind(raw)
-    except (TypeError, ValueError):
+        value = _typed(setting, raw)
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None or not _in_range(setting, value):
         raise InvalidArgumentError(
-            f"setting {setting.dotted} must be a {setting.kind.__name__}, got {raw!r}"
-        ) from None
+            f"setting {setting.dotted} cannot be {_shown(setting, raw)}: "
+            f"it must be {setting.allowed}"
+        )
+    return value
+
+
+def _shown(setting: Setting, raw: Any) -> str:
+    if setting.secret:
+        return "the value given"
+    text = repr(raw)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _typed(setting: Setting, raw: Any) -> Any:
+    if setting.kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in {"1", "true", "yes", "on"}:
+            return True
+        if text in {"0", "false", "no", "off"}:
+            return False
+        return None
+    if setting.kind is list:
+        if isinstance(raw, list):
+            return [v if isinstance(v, str) else None for v in raw]
+        if isinstance(raw, str):
+            return [p for p in raw.split(os.pathsep) if p]
+        return None
+    if isinstance(raw, (bool, dict, list)):
+        return None
+    if setting.kind is int:
+        if isinstance(raw, float) and not raw.is_integer():
+            return None
+        return int(str(raw).strip()) if isinstance(raw, str) else int(raw)
+    if setting.kind is float:
+        value = float(raw)
+        return value if math.isfinite(value) else None
+    return raw if isinstance(raw, str) else None
+
+
+def _in_range(setting: Setting, value: Any) -> bool:
+    if setting.kind is bool:
+        return True
+    if setting.kind is list:
+        return len(value) <= MAX_LIST_ITEMS and all(
+            isinstance(v, str) and v.strip() and "\n" not in v and len(v) <= 4096 for v in value
+        )
+    if setting.kind in (int, float):
+        low = setting.minimum if setting.minimum is not None else -math.inf
+        high = setting.maximum if setting.maximum is not None else math.inf
+        return bool(low <= value <= high)
+    text = str(value)
+    if "\n" in text or "\r" in text or len(text) > setting.max_length:
+        return False
+    if setting.choices:
+        return text in setting.choices
+    if setting.url:
+        return text == "" or (
+            text.startswith(("http://", "https://")) and len(text) > len("https://")
+        )
+    return bool(text.strip()) or not setting.nonempty
 
 
 def home_from(environ: Mapping[str, str]) -> Path:
@@ -259,34 +449,81 @@ def home_from(environ: Mapping[str, str]) -> Path:
     return Path(environ.get(HOME_ENV) or _home_default()).expanduser().absolute()
 
 
+REPAIR_HINT = "`sqrl doctor --repair` rewrites it, keeping a backup"
+
+
 def read_config_file(home: Path) -> dict[str, Any]:
-    """The raw `config.toml` as nested tables ({} when absent)."""
+    """The raw `config.toml` as nested tables ({} when absent); one clear error when unreadable."""
     path = home / CONFIG_FILE
-    if not path.exists():
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
         return {}
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidArgumentError(f"{path} is not UTF-8 text; {REPAIR_HINT}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidArgumentError(f"{path} is not valid TOML: {exc}") from None
+        raise InvalidArgumentError(f"{path} is not valid TOML ({exc}); {REPAIR_HINT}") from None
 
 
-def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
-    """Builds the settings once at process start. Nothing else reads the environment."""
-    env = os.environ if environ is None else environ
-    home = home_from(env)
+def file_values(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """(the allowed values of known settings in a parsed config file, a line per problem).
+
+    Unknown keys are reported but do not stop a load (a newer Squirrel may have written them).
+    """
     values: dict[str, Any] = {}
-    raw = read_config_file(home)
+    problems: list[str] = []
     for section, table in raw.items():
         if not isinstance(table, dict):
+            problems.append(f"{section} is not a [section] of settings")
             continue
         for name, value in table.items():
             setting = _BY_DOTTED.get(f"{section}.{name}")
-            if setting is not None:
+            if setting is None:
+                problems.append(f"unknown setting {section}.{name}")
+                continue
+            try:
                 values[setting.dotted] = coerce(setting, value)
+            except InvalidArgumentError as exc:
+                problems.append(str(exc))
+    return values, problems
+
+
+def config_problems(home: Path) -> list[str]:
+    """Everything wrong with `config.toml` (empty when it is fine or absent)."""
+    try:
+        raw = read_config_file(home)
+    except InvalidArgumentError as exc:
+        return [str(exc)]
+    return file_values(raw)[1]
+
+
+def load_settings(environ: Mapping[str, str] | None = None, *, lenient: bool = False) -> Settings:
+    """Builds the settings once at process start. Nothing else reads the environment.
+
+    A value that is not allowed, in `config.toml` or a `SQRL_*` variable, is an error naming it;
+    with `lenient` (what `sqrl doctor` uses, so it can run to repair) it is skipped instead.
+    """
+    env = os.environ if environ is None else environ
+    home = home_from(env)
+    try:
+        raw = read_config_file(home)
+    except InvalidArgumentError:
+        if not lenient:
+            raise
+        raw = {}
+    values, problems = file_values(raw)
+    invalid = [p for p in problems if not p.startswith("unknown setting")]
+    if invalid and not lenient:
+        raise InvalidArgumentError(f"{home / CONFIG_FILE}: {invalid[0]}; {REPAIR_HINT}")
     for setting in SETTINGS:
         if setting.env in env:
-            values[setting.dotted] = coerce(setting, env[setting.env])
+            try:
+                values[setting.dotted] = coerce(setting, env[setting.env])
+            except InvalidArgumentError as exc:
+                if not lenient:
+                    raise InvalidArgumentError(f"{setting.env}: {exc}") from None
     if env.get(ANTHROPIC_KEY_ENV):
         values["anthropic.api_key"] = env[ANTHROPIC_KEY_ENV]
     if env.get(CLAUDE_CONFIG_ENV) and "ingest.claude_roots" not in values:
@@ -327,9 +564,13 @@ def known_settings() -> tuple[Setting, ...]:
 
 
 __all__ = [
+    "REPAIR_HINT",
     "SETTINGS",
     "Setting",
     "Settings",
+    "coerce",
+    "config_problems",
+    "file_values",
     "home_from",
     "known_settings",
     "load_settings",
