@@ -3,8 +3,10 @@
 Sections, in order: startup (cold start to SERVING, idle RSS), ingest (fixture transcripts end to
 end into memory through `sqrl up` + `sqrl import`, then processing), pipeline (AppendEvents and
 processing throughput, bench/fixture_pipeline.py), retrieval (bench/retrieval_latency.py),
-mcp + budget + rss (bench/mcp_latency.py) and quality (bench/retrieval_quality.py, shipped
-settings). `--quick` runs 1k/10k only, with fewer runs and calls, in a few minutes.
+mcp + budget + rss (bench/mcp_latency.py), quality (bench/retrieval_quality.py, shipped
+settings) and answer-key (bench/answer_key.py: the fixture projects' memories scored against
+our gold notes, rules extractor). `--quick` runs 1k/10k only, with fewer runs and calls, in a
+few minutes.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 import psutil
 import structlog
 
-from bench import fixture_pipeline, mcp_latency, retrieval_latency, retrieval_quality
+from bench import answer_key, fixture_pipeline, mcp_latency, retrieval_latency, retrieval_quality
 from bench import service_startup as startup
 from bench.common import (
     SHARED_FIXTURES,
@@ -225,6 +227,16 @@ def quality_figures() -> list[Figure]:
     return figures
 
 
+# -- answer key (answer_key.py) ---------------------------------------------------------------
+
+
+def answer_key_figures() -> list[Figure]:
+    if not fixture_pipeline.DEFAULT_FIXTURES.is_dir():
+        return []
+    scores, _, _, _ = answer_key.measure(fixture_pipeline.DEFAULT_FIXTURES, "rules")
+    return answer_key.figures(scores)
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 
@@ -242,6 +254,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
             for figure in asyncio.run(mcp_latency.measure(size, plan.mcp_calls, plan.base_texts))
         ],
         "quality": quality_figures,
+        "answer-key": answer_key_figures,
     }
     figures: list[Figure] = []
     for name, step in steps.items():
@@ -263,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         action="append",
         default=[],
-        choices=("startup", "ingest", "pipeline", "retrieval", "mcp", "quality"),
+        choices=("startup", "ingest", "pipeline", "retrieval", "mcp", "quality", "answer-key"),
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)

@@ -16,7 +16,7 @@ import asyncio
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 
 from squirrel.v1 import memory_pb2
@@ -84,13 +84,27 @@ def _moved(event: Event, cwd: str) -> Event:
     return Event(**fields)
 
 
-async def run_once(projects: list[tuple[str, list[Path]]], show: bool) -> tuple[int, float, float]:
+# Called once per project after processing, while the service still runs:
+# (client, fixture project name, project id, events appended).
+Inspect = Callable[[MemoryClient, str, str, int], Awaitable[None]]
+
+
+async def run_once(
+    projects: list[tuple[str, list[Path]]],
+    show: bool,
+    *,
+    settings_env: Mapping[str, str] | None = None,
+    inspect: Inspect | None = None,
+) -> tuple[int, float, float]:
+    """Appends and processes every project in one fresh memory service; `settings_env` adds
+    SQRL_* settings (e.g. the extractor), `inspect` looks at each project's result."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             {
                 "SQRL_HOME": f"{tmp}/home",
                 "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
                 "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+                **(settings_env or {}),
             }
         )
         layout = HomeLayout(settings.home).ensure()
@@ -135,6 +149,8 @@ async def run_once(projects: list[tuple[str, list[Path]]], show: bool) -> tuple[
                     print(f"\n## {name}  ({len(events)} events, {listed.total_count} memories)")
                     for memory in sorted(listed.memories, key=lambda m: (m.type, m.key)):
                         print(f"- [{TYPE_NAMES[memory.type]}] {memory.key}: {memory.content}")
+                if inspect is not None:
+                    await inspect(client, name, project_id, len(events))
         finally:
             await client.close()
             await service.stop(0)

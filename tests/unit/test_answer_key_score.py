@@ -1,0 +1,248 @@
+"""The answer-key judge (bench/answer_key_score.py) on small made-up keys and memories."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bench import fixture_pipeline
+from bench.answer_key_score import (
+    AnswerKey,
+    AnswerKeyError,
+    Memory,
+    Question,
+    add_question,
+    duplicate_pairs,
+    judge,
+    junk_reason,
+    load_keys,
+    parse_key,
+    score,
+)
+
+KEY_TOML = r"""
+project = "demo"
+language = "Rust"
+
+[[item]]
+id = "test"
+importance = "high"
+kind = "recipe"
+note = "Run the tests with `cargo test`."
+match = [['cargo test', 'cargo nextest']]
+
+[[item]]
+id = "lint"
+importance = "high"
+kind = "recipe"
+note = "Lint with `cargo clippy -- -D warnings`."
+match = [['clippy'], ['-D warnings', 'deny']]
+
+[[item]]
+id = "language"
+importance = "normal"
+kind = "project_fact"
+note = "The project is Rust."
+match = ['\brust\b']
+types = ["project_fact"]
+
+[[wrong]]
+pattern = '\bpython\b'
+why = "no Python here"
+types = ["project_fact"]
+
+[[one_off]]
+pattern = "^Don.t summari[sz]e"
+why = "said once"
+
+[[question]]
+text = "how do I run the tests?"
+answers = ["test"]
+
+[[question]]
+text = "how do I lint?"
+answers = ["lint"]
+"""
+
+
+def _key() -> AnswerKey:
+    return parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+
+
+def test_an_item_needs_every_concept_and_an_allowed_type() -> None:
+    key = _key()
+    assert judge(key, Memory("recipe", "r", "To lint: `cargo clippy -- -D warnings`.")).matched == (
+        "lint",
+    )
+    # One concept of two is not enough.
+    assert judge(key, Memory("recipe", "r", "To lint: `cargo clippy`.")).matched == ()
+    # Alternatives of one concept; case does not matter.
+    assert judge(key, Memory("recipe", "r", "Tests run with `CARGO NEXTEST run`.")).matched == (
+        "test",
+    )
+    # `types` limits which memory types may cover the item.
+    assert judge(key, Memory("pitfall", "p", "Rust code must build first.")).matched == ()
+    assert judge(key, Memory("project_fact", "l", "Rust project (Cargo.toml).")).matched == (
+        "language",
+    )
+
+
+def test_a_wrong_memory_counts_as_noise_and_covers_nothing() -> None:
+    key = _key()
+    memories = [
+        Memory("project_fact", "language", "Python and Rust project."),
+        Memory("recipe", "recipe:test", "To run the tests: `cargo test`."),
+    ]
+    result = score(key, memories)
+    assert result.wrong == 1
+    assert result.junk == 0
+    assert result.noise == 1
+    assert [i.id for i in result.missed] == ["lint", "language"]
+    assert (result.high_covered, result.high_total) == (1, 2)
+    assert (result.all_covered, result.all_total) == (1, 3)
+
+
+@pytest.mark.parametrize(
+    ("key", "content", "reason"),
+    [
+        ("pref:master", "Don't touch master.**.", "markdown residue"),
+        ("recipe:lint", "To lint: `ruff check /Users/ann/work/app/x.py`.", "home"),
+        ("module:~", "Module `~`: ~/.claude/CLAUDE.md.", "not a unit of code"),
+        ("module:deps", "Module `deps`: deps/phoenix/lib/phoenix.ex.", "not a unit of code"),
+        ("module:-experiments", "Module `-experiments`: -experiments/a.md.", "not a unit of code"),
+        ("module:notes", "Module `notes`: notes/a.md, notes/b.md.", "only non-code files"),
+        ("x", "`mix test` failed with `** (CompileError) lib/a.ex:3: und…", "backticks"),
+        ("x", "Run the migrations before starting the server…", "cut off"),
+        ("x", "Vitest", "one word"),
+        ("x", "Tests run with `cargo test`", "no ending"),
+        ("x", "Worktree at /work/.claude/worktrees/agent-1/ holds notes.", "home"),
+    ],
+)
+def test_junk_rules(key: str, content: str, reason: str) -> None:
+    assert reason in junk_reason(Memory("project_fact", key, content))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Module `deep_manifest`: deep_manifest/deep_manifest.py, deep_manifest/__init__.py.",
+        "To run the tests: `uv run pytest` (e.g. `uv run pytest test/test_a.py::test_b…`).",
+        "JavaScript project.",
+        "`git push` failed with `has no upstream branch`; it passed after `git push -u origin x`.",
+        "Module `src/agents`: src/agents/registry.ts.",
+    ],
+)
+def test_clean_memories_are_not_junk(content: str) -> None:
+    assert junk_reason(Memory("project_fact", "k", content)) == ""
+
+
+def test_a_reviewed_one_off_is_junk() -> None:
+    verdict = judge(_key(), Memory("user_style", "pref:summarize", "Don't summarize."))
+    assert verdict.junk.startswith("one-off")
+    assert not verdict.usable
+
+
+def test_duplicates_by_key_by_words_and_by_the_same_gold_items() -> None:
+    key = _key()
+    memories = [
+        Memory("project_fact", "module:api", "Module `api`: src/api/routes.rs."),
+        Memory("project_fact", "module:api", "Module `api`: src/api/handlers.rs."),  # same key
+        Memory("recipe", "recipe:test", "To run the tests: `cargo test`."),
+        Memory("recipe", "recipe:test2", "To run the tests: `cargo test --all`."),  # same words
+        Memory("recipe", "lint", "To lint: `cargo clippy -- -D warnings`."),
+        Memory("recipe", "lint2", "Lint the crate: clippy with deny on warnings."),  # same item
+        Memory("pitfall", "p", "To run the tests: `cargo test` fails without a database."),
+    ]
+    verdicts = [judge(key, m) for m in memories]
+    pairs = duplicate_pairs(key, verdicts)
+    assert [(a.key, b.key) for a, b in pairs] == [
+        ("module:api", "module:api"),
+        ("recipe:test", "recipe:test2"),
+        ("lint", "lint2"),
+    ]
+    assert score(key, memories).duplicates == 3
+
+
+def test_a_memory_that_covers_more_is_not_a_duplicate() -> None:
+    key = _key()
+    memories = [
+        Memory("recipe", "a", "To lint: `cargo clippy -- -D warnings`."),
+        Memory("recipe", "b", "Before committing: `cargo clippy -- -D warnings`, `cargo test`."),
+    ]
+    assert duplicate_pairs(key, [judge(key, m) for m in memories]) == []
+
+
+def test_questions_look_at_the_top_five_usable_results_only() -> None:
+    key = _key()
+    result = score(key, [])
+    filler = [Memory("project_fact", f"f{n}", f"Fact number {n} here.") for n in range(5)]
+    add_question(
+        result,
+        key,
+        Question("how do I run the tests?", ("test",)),
+        [
+            *filler,
+            Memory("recipe", "t", "To run the tests: `cargo test`."),
+        ],
+    )
+    add_question(
+        result,
+        key,
+        Question("how do I lint?", ("lint",)),
+        [
+            Memory("recipe", "l", "To lint: `cargo clippy -- -D warnings`."),
+        ],
+    )
+    junk_answer = Memory("recipe", "t", "To run the tests: `cargo test` **.")
+    add_question(result, key, Question("tests?", ("test",)), [junk_answer])
+    assert (result.hits, result.questions) == (1, 3)
+    assert [hit for _, hit in result.question_hits] == [False, True, False]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("language"), "language"),
+        (lambda d: d.update(item=[]), "at least one"),
+        (lambda d: d["item"][0].update(importance="urgent"), "importance"),
+        (lambda d: d["item"][0].update(match=[["(unclosed"]]), "bad regex"),
+        (lambda d: d["item"][0].update(match=[]), "concept"),
+        (lambda d: d["item"][1].update(id="test"), "duplicate"),
+        (lambda d: d["question"][0].update(answers=["nope"]), "unknown answers"),
+        (lambda d: d["item"][2].update(types=["fact"]), "types"),
+        (lambda d: d["wrong"][0].pop("why"), "why"),
+    ],
+)
+def test_malformed_keys_are_refused_with_the_reason(change: object, message: str) -> None:
+    data = tomllib.loads(KEY_TOML)
+    change(data)  # type: ignore[operator]
+    with pytest.raises(AnswerKeyError, match=message):
+        parse_key(data, "demo.toml")
+
+
+def test_a_broken_toml_file_names_itself(tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text("project = \n", encoding="utf-8")
+    with pytest.raises(AnswerKeyError, match=r"broken\.toml"):
+        load_keys(tmp_path)
+
+
+def test_the_shipped_keys_cover_four_projects_in_three_languages() -> None:
+    keys = load_keys()
+    assert len(keys) >= 4
+    assert len({k.language.split()[0] for k in keys}) >= 3
+    for key in keys:
+        assert 8 <= len(key.questions) <= 12, key.project
+        assert any(i.importance == "high" for i in key.items), key.project
+        # Every gold note is a sentence a reader understands on its own.
+        for item in key.items:
+            assert junk_reason(Memory(item.kind, item.id, item.note)) == "", item.id
+
+
+def test_the_shipped_keys_name_fixture_projects() -> None:
+    base = fixture_pipeline.DEFAULT_FIXTURES
+    if not base.is_dir():
+        pytest.skip(f"no fixture transcripts at {base}")
+    names = {name for name, _ in fixture_pipeline.fixture_projects(base)}
+    assert {k.project for k in load_keys()} <= names
