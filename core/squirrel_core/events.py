@@ -130,7 +130,8 @@ class Event:
     project whose root contains it (deepest match). `sidechain` marks subagent traffic, kept apart
     from the main session. `origin` says who said it (None: not classified, stored as
     `default_origin(event_type)`). `position` says where in a source file the record was read,
-    for cursors and diagnostics (never sent).
+    for cursors and diagnostics (never sent). `git_branch` is the branch the session had checked
+    out, when the transcript says (it routes sessions of removed worktrees; never sent).
     """
 
     source_tool: SourceTool
@@ -145,6 +146,7 @@ class Event:
     agent_id: str | None = None
     position: SourcePosition | None = None
     origin: Origin | None = None
+    git_branch: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

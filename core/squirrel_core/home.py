@@ -29,6 +29,11 @@ class HomeLayout:
         return self.root / "projects.json"
 
     @property
+    def worktrees(self) -> Path:
+        """Every linked git worktree seen of a registered project (so removed ones still route)."""
+        return self.root / "worktrees.json"
+
+    @property
     def user_db(self) -> Path:
         return self.root / "user.db"
 

@@ -22,7 +22,7 @@ from squirrel_core.redaction import redact_value
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
-from squirrel_ingest.routing import ProjectRouter
+from squirrel_ingest.routing import ProjectRouter, relocate
 from squirrel_ingest.status import IngestStatus, ScanProgress, SourceCounters, WatchedRoot
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
@@ -255,7 +255,7 @@ class IngestEngine:
         await self.flush()
         async with self._read_lock:
             before = self._router.project_ids
-            self._router.replace(roots)
+            await asyncio.to_thread(self._router.replace, list(roots))
             added = self._router.project_ids - before
             if not added:
                 return
@@ -333,6 +333,8 @@ class IngestEngine:
         now = self._clock()
         if now >= next_rescan:
             await asyncio.to_thread(self._watcher.sync)
+            async with self._read_lock:  # worktrees added or removed since the last look
+                await asyncio.to_thread(self._router.refresh)
             found = await asyncio.to_thread(self._walk_roots, set(self._roots))
             vanished = set(self._files).difference(found)  # e.g. a folder moved away
             await self._read_paths([*found, *sorted(vanished)], force=False)
@@ -698,10 +700,12 @@ class IngestEngine:
         if result.oversized:
             skipped["oversized_line"] += result.oversized
         skipped.update({k: v for k, v in result.skipped.items() if v > 0})
-        for event in result.events:
-            project_id = self._router.route(event.cwd)
-            if project_id is None:
+        for read in result.events:
+            route = self._router.resolve(read.cwd, read.git_branch)
+            if route is None:
                 continue
+            project_id = route.project_id
+            event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
             if not self._wanted(project_id, event):
                 self._counts["already_delivered"] += 1
                 continue

@@ -19,6 +19,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.settings import Settings
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
+from squirrel_core.worktrees import WorktreeMemory
 from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.grpc_sink import GrpcSink
@@ -63,7 +64,7 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
     def __init__(self, settings: Settings, home: Path | None = None) -> None:
         self._layout = HomeLayout(settings.home)
         roots = read_projects(self._layout.projects)
-        self._router = ProjectRouter(roots)
+        self._router = ProjectRouter(roots, memory=WorktreeMemory(self._layout.worktrees))
         self._sink = GrpcSink(self._memory_client, settings.user_id)
         self.engine = IngestEngine(
             default_roots(settings, home or Path.home()),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from squirrel_ingest.routing import ProjectRouter, project_id_for
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.worktrees import WorktreeMemory
+from squirrel_ingest.routing import ProjectRouter, project_id_for, relocate
+from tests.gitrepos import git, make_repo
 
 
 def test_cwd_inside_a_project_routes_to_it(tmp_path: Path) -> None:
@@ -94,3 +99,145 @@ def test_no_registered_projects_routes_nothing() -> None:
 
     assert router.route("/any/where") is None
     assert router.project_ids == frozenset()
+
+
+# -- linked worktrees ---------------------------------------------------------------------------
+
+
+def _event(cwd: str, paths: tuple[str, ...] = (), content: dict[str, Any] | None = None) -> Event:
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=EventType.CODE_CHANGE,
+        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+        content=content or {},
+        cwd=cwd,
+        file_paths=paths,
+    )
+
+
+def test_a_live_linked_worktree_routes_to_its_repository(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "app-worktrees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(worktree))
+    router = ProjectRouter([repo])
+
+    route = router.resolve(str(worktree / "src"))
+
+    assert route is not None
+    assert (route.project_id, route.checkout) == (str(repo), str(worktree.resolve()))
+    assert router.unregistered_records == 0
+
+
+def test_a_worktree_added_after_start_is_found_on_the_first_miss(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    now = [0.0]
+    router = ProjectRouter([repo], clock=lambda: now[0])
+    worktree = tmp_path / "later"
+    git(repo, "worktree", "add", "-q", "-b", "later", str(worktree))
+    now[0] += 60
+
+    assert router.route(str(worktree)) == str(repo)
+
+
+def test_a_removed_worktree_seen_before_still_routes(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "gone"
+    git(repo, "worktree", "add", "-q", "-b", "gone", str(worktree))
+    memory_file = tmp_path / "home" / "worktrees.json"
+    ProjectRouter([repo], memory=WorktreeMemory(memory_file))
+    git(repo, "worktree", "remove", str(worktree))
+    git(repo, "branch", "-D", "gone")
+
+    router = ProjectRouter([repo], memory=WorktreeMemory(memory_file))
+
+    assert router.route(str(worktree / "lib")) == str(repo)
+
+
+def test_a_removed_worktree_never_seen_routes_by_its_branch(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    other = make_repo(tmp_path / "other")
+    git(repo, "branch", "only-in-app")
+    router = ProjectRouter([repo, other])
+    gone = tmp_path / "somewhere" / "wt"
+
+    route = router.resolve(str(gone / "src"), "only-in-app")
+
+    assert route is not None and route.project_id == str(repo)
+    assert route.checkout == str(gone / "src")
+    assert router.route(str(gone / "src")) == str(repo)  # remembered without the branch too
+
+
+def test_branch_fallback_refuses_ambiguous_default_and_existing_folders(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    other = make_repo(tmp_path / "other")
+    git(repo, "branch", "shared")
+    git(other, "branch", "shared")
+    router = ProjectRouter([repo, other])
+    existing = tmp_path / "a-clone"
+    existing.mkdir()
+
+    assert router.resolve(str(tmp_path / "x" / "wt"), "shared") is None  # two repositories
+    assert router.resolve(str(tmp_path / "y" / "wt"), "main") is None  # main checkout's branch
+    assert router.resolve(str(tmp_path / "z" / "wt"), "HEAD") is None
+    assert router.resolve(str(existing), "shared") is None  # a real folder elsewhere
+    narrowed = router.resolve(str(tmp_path / "app-worktrees" / "wt"), "shared")
+    assert narrowed is not None and narrowed.project_id == str(repo)  # the path names it
+
+
+def test_claude_code_worktrees_inside_the_repository_have_their_own_root(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    gone = repo / ".claude" / "worktrees" / "brave-fox"
+    router = ProjectRouter([repo])
+
+    route = router.resolve(str(gone / "src"))
+
+    assert route is not None
+    assert (route.project_id, route.checkout) == (str(repo), str(gone))
+
+
+def test_relocate_moves_worktree_paths_onto_the_main_checkout(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "wt", str(worktree))
+    link = tmp_path / "link"
+    link.symlink_to(worktree)
+    router = ProjectRouter([repo])
+    cwd = str(link / "src")
+    route = router.resolve(cwd)
+    assert route is not None
+    content = {
+        "path": f"{link}/src/a.py",
+        "input": {"file_path": f"{worktree}/b.py"},
+        "command": f"cd {worktree} && ls '{worktree}/x' {worktree}-other",
+        "n": 1,
+    }
+
+    moved = relocate(_event(cwd, (f"{link}/src/a.py", "/elsewhere/c.py"), content), route)
+
+    assert moved.cwd == f"{repo}/src"
+    assert moved.file_paths == (f"{repo}/src/a.py", "/elsewhere/c.py")
+    assert moved.content == {
+        "path": f"{repo}/src/a.py",
+        "input": {"file_path": f"{repo}/b.py"},
+        "command": f"cd {repo} && ls '{repo}/x' {worktree}-other",
+        "n": 1,
+    }
+    main = router.resolve(str(repo))
+    assert main is not None and relocate(_event(str(repo)), main) == _event(str(repo))
+
+
+def test_registering_a_repository_uncounts_its_worktrees_backlog(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "wt", str(worktree))
+    router = ProjectRouter()
+    router.replace([tmp_path / "unrelated"])
+    assert router.route(str(worktree)) is None
+    assert router.route("/elsewhere") is None
+    assert router.unregistered_records == 2
+
+    router.replace([repo])
+
+    assert router.unregistered_records == 1
+    assert router.unregistered == {"/elsewhere": 1}
+    assert router.route(str(worktree)) == str(repo)

@@ -93,6 +93,7 @@ class RecordContext:
     source_version: str | None = None
     sidechain: bool = False
     agent_id: str | None = None
+    git_branch: str | None = None
 
     def event(
         self, event_type: EventType, content: dict[str, Any], file_paths: tuple[str, ...] = ()
@@ -110,6 +111,7 @@ class RecordContext:
             sidechain=self.sidechain,
             agent_id=self.agent_id,
             position=self.position,
+            git_branch=self.git_branch,
         )
 
 

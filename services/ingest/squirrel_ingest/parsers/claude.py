@@ -150,6 +150,7 @@ class ClaudeFileParser:
             source_version=version,
             sidechain=self._sidechain or record.get("isSidechain") is True,
             agent_id=str_or_none(record.get("agentId")) or self._file_agent_id,
+            git_branch=str_or_none(record.get("gitBranch")),
         )
         if kind == "user":
             return self._user(record, message, ctx)
