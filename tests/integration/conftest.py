@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,3 +54,13 @@ async def memory_client(service: GrpcService, settings: Settings) -> AsyncIterat
 
 
 Factory = Callable[[], Awaitable[None]]
+
+
+async def wait_for(predicate: Callable[[], Awaitable[object]], timeout: float = 30.0) -> None:
+    """Awaits `predicate` until it returns something truthy; fails the test at the deadline."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        if await predicate():
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"condition not met within {timeout}s")

@@ -20,20 +20,11 @@ from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
-from tests.integration.conftest import memory_client, running
+from tests.integration.conftest import memory_client, running, wait_for
 from tests.transcripts import FIXTURES, append_claude, place_claude
 
 TURN_1 = FIXTURES / "claude" / "incremental-simple" / "turn-1.jsonl"
 TURN_2 = FIXTURES / "claude" / "incremental-simple" / "turn-2.jsonl"
-
-
-async def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        if await predicate():  # type: ignore[misc]
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"condition not met within {timeout}s")
 
 
 @pytest.fixture

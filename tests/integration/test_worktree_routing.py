@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sqlite3
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
@@ -26,16 +23,7 @@ from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.paths import ProjectPaths
 from tests.gitrepos import git, make_repo
-from tests.integration.conftest import memory_client, running
-
-
-async def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        if await predicate():  # type: ignore[misc]
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"condition not met within {timeout}s")
+from tests.integration.conftest import memory_client, running, wait_for
 
 
 def session_lines(cwd: Path, branch: str, name: str, turn: int) -> list[str]:
