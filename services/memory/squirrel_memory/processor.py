@@ -23,6 +23,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.userstore import UserStore
 
@@ -65,13 +66,17 @@ class ProcessorSettings:
 
 def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
     """One candidate per anchor (type, key, scope) within a batch: the most important wins,
-    evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key."""
+    evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
+    A tentative instruction repeated by another episode is promoted (`recurrence`)."""
     merged: dict[tuple[str, str, str], MemoryCandidate] = {}
     for cand in candidates:
         anchor = (cand.type.value, cand.key, cand.scope.value)
         best = merged.get(anchor)
         if best is None:
             merged[anchor] = cand
+            continue
+        if (recurring := merge_pair(best, cand)) is not None:
+            merged[anchor] = recurring
             continue
         winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
         merged[anchor] = replace(
@@ -211,7 +216,8 @@ class Processor:
                 existing = await store.find_anchor(
                     project_id, cand.type, cand.key, cand.scope, self._user_id
                 )
-                decisions.append(await self._decide(cand, existing))
+                recurring = decide_recurrence(cand, existing)
+                decisions.append(recurring or await self._decide(cand, existing))
             result = await store.apply_processing_result(
                 episodes,
                 decisions,
@@ -267,10 +273,15 @@ class Processor:
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
 
     async def _merge_global_style(self, decisions: Sequence[UpdateDecision]) -> None:
-        """User-scoped style findings also refine the global `user.db` (project items win here)."""
+        """User-scoped style findings also refine the global `user.db` (project items win here);
+        tentative instructions stay in their project until they recur."""
         for decision in decisions:
             cand = decision.candidate
-            if cand.scope is not Scope.USER or decision.action is UpdateAction.NOOP:
+            if (
+                cand.scope is not Scope.USER
+                or decision.action is UpdateAction.NOOP
+                or is_tentative(cand.tags)
+            ):
                 continue
             await self._user_store.merge_user_style(
                 self._user_id,

@@ -92,41 +92,57 @@ def by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
 
 
 @pytest.mark.parametrize(
-    ("text", "key", "content"),
+    ("text", "key", "content", "standing"),
     [
         (
             "Always use pytest fixtures for test setup.",
-            "pref:testing",
+            "pref:pytest_fixture_test_setup",
             "Always use pytest fixtures for test setup.",
+            True,
         ),
-        ("Please use uv instead of pip.", "pref:package_manager", "Prefers uv over pip."),
-        ("I prefer black over autopep8", "pref:formatting", "Prefers black over autopep8."),
-        ("Never commit directly to main!", "pref:git", "Never commit directly to main."),
+        ("Please use uv instead of pip.", "pref:package_manager", "Prefers uv over pip.", True),
+        ("I prefer black over autopep8", "pref:formatting", "Prefers black over autopep8.", True),
+        (
+            "Never commit directly to main!",
+            "pref:commit_directly_main",
+            "Never commit directly to main.",
+            True,
+        ),
         (
             "don't add comments to obvious code",
-            "pref:comments",
+            "pref:add_comment_obvious_code",
             "Don't add comments to obvious code.",
+            False,
         ),
-        ("stop adding emojis to messages", "pref:emoji", "Avoid adding emojis to messages."),
+        (
+            "stop adding emojis to messages",
+            "pref:add_emojis_message",
+            "Avoid adding emojis to messages.",
+            False,
+        ),
         (
             "We should always await I/O in handlers.",
-            "pref:async",
+            "pref:await_o_handler",
             "Always await I/O in handlers.",
+            True,
         ),
         (
             "Never swallow exceptions, it hides bugs.",
-            "pref:error_handling",
+            "pref:swallow_exception",
             "Never swallow exceptions.",
+            True,
         ),
-        ("Never use global state.", "pref:global_state", "Never use global state."),
+        ("Never use global state.", "pref:global_state", "Never use global state.", True),
     ],
 )
 def test_stated_preferences_become_clean_keyed_statements(
-    text: str, key: str, content: str
+    text: str, key: str, content: str, standing: bool
 ) -> None:
     (pref,) = stated_preferences(text, after_assistant_action=False)
 
     assert (pref.key, pref.content, pref.scope) == (key, content, Scope.USER)
+    assert pref.standing is standing
+    assert (pref.importance >= 0.7) is standing
 
 
 @pytest.mark.parametrize(
@@ -165,6 +181,7 @@ async def test_no_after_an_assistant_action_is_a_correction() -> None:
     assert pref.key == "pref:package_manager"
     assert pref.content == "Use pnpm for everything."
     assert "correction" in pref.tags
+    assert "standing" in pref.tags  # "for everything" makes it a general rule
     assert pref.source_event_ids == (correction,)
 
 

@@ -1,44 +1,127 @@
-"""Stated preferences and corrections in user messages, turned into clean style statements."""
+"""Standing instructions in user messages, told apart from one-off task wording.
+
+A clause becomes a *standing* instruction when it is phrased as a general rule: "always …",
+"never …", "from now on …", "in this repo …", "by default …", "every time …", "prefer …", or a
+choice of one tool over another. Corrections of the assistant ("no, …", "did you push?",
+"why did you skip the hook?") and plain directives ("don't …", "stop …ing", "X instead of Y")
+are *tentative*: kept at low importance until the same instruction (same key) comes back in
+another episode, when the update path promotes it (see `squirrel_memory.recurrence`).
+Directives about the task at hand ("don't push yet", "don't change this file") are dropped.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from squirrel_memory.extractors.wording import key_slug, sentence, stem, strip_markdown
 from squirrel_memory.models import Scope
 
 MAX_CLAUSE_CHARS = 240
-MAX_OBJECT_CHARS = 140
+MAX_OBJECT_CHARS = 160
+#: Importance of an instruction phrased as a general rule, and of a one-off (tentative) one.
+STANDING_IMPORTANCE = 0.7
+CHOICE_IMPORTANCE = 0.75
+TENTATIVE_IMPORTANCE = 0.25
+#: Tags that say how an instruction was found; `recurrence` promotes `tentative` ones.
+STANDING_TAG = "standing"
+TENTATIVE_TAG = "tentative"
+CORRECTION_TAG = "correction"
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!;])\s+|\n+|\s+-\s+")
+
+def _wordset(*lines: str) -> frozenset[str]:
+    return frozenset(" ".join(lines).split())
+
+
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+")
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
-    r"from now on|going forward|in general|generally)\b[,:]?\s*)+",
+    r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
+    r"as a (?:general )?rule|by default|important)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
-_CORRECTION_LEAD = re.compile(r"^(?:no|nope|nah|wrong|not like that)\b[,.!:]?\s*", re.IGNORECASE)
+_CORRECTION_LEAD = re.compile(
+    r"^(?:no|nope|nah|wrong|not like that|that's not (?:it|right|what i (?:asked|meant)))\b"
+    r"[\s,.!:;—–-]*",
+    re.IGNORECASE,
+)
+#: Words that make a clause a general rule rather than a request about the task at hand.
+_STANDING = re.compile(
+    r"\b(?:always|never|from now on|going forward|from here on|in (?:the )?future|next time|"
+    r"every ?time|each time|whenever|by default|as a (?:general )?rule|in general|"
+    r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
+    r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
+    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files))\b",
+    re.IGNORECASE,
+)
+#: A marker that makes every directive of its message a standing one ("From now on: …").
+_MESSAGE_STANDING = re.compile(
+    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
+    r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
+    re.IGNORECASE,
+)
+#: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
+_ONE_OFF = re.compile(
+    r"\b(?:yet|for now|right now|this time|today|at the moment|just now|above|below|"
+    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|"
+    r"that (?:file|function|test|change|one|part|section|method|class))\b",
+    re.IGNORECASE,
+)
 _USE_INSTEAD = re.compile(
-    r"\buse\s+(?P<x>[^,;]+?)\s+(?:instead of|rather than|over|not)\s+(?P<y>[^,;]+)$", re.IGNORECASE
+    r"^(?:use|pick|choose|go with)\s+(?P<x>[^,;]+?)\s+(?:instead of|rather than|over|not)\s+"
+    r"(?P<y>[^,;]+)$",
+    re.IGNORECASE,
 )
 _INSTEAD_USE = re.compile(r"^instead of\s+(?P<y>[^,;]+?),?\s+use\s+(?P<x>[^,;]+)$", re.IGNORECASE)
 _PREFER = re.compile(
-    r"^(?:i|we)?\s*(?:would\s+|really\s+|generally\s+)*prefers?\s+(?P<x>.+?)"
-    r"(?:\s+(?:over|to|rather than|instead of)\s+(?P<y>[^,;]+))?$",
+    r"^(?:i|we)?\s*(?:would\s+|really\s+|generally\s+|always\s+)*(?:prefers?|'d prefer)\s+"
+    r"(?P<x>.+?)(?:\s+(?:over|to|rather than|instead of)\s+(?P<y>[^,;]+))?$",
     re.IGNORECASE,
 )
-_ALWAYS = re.compile(
-    r"^(?:(?:you|we|i)\s+)?(?:should\s+|must\s+|need to\s+)?always\s+(?P<x>.+)$", re.IGNORECASE
+_SUBJECT = re.compile(
+    r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
 )
-_NEVER = re.compile(r"^(?:(?:you|we|i)\s+)?(?:should\s+|must\s+)?never\s+(?P<x>.+)$", re.IGNORECASE)
-_DONT = re.compile(r"^(?:don'?t|do not|avoid)\s+(?P<x>.+)$", re.IGNORECASE)
+_ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+_NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
+_DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
-_IMPERATIVE = re.compile(
-    r"^(?:use|put|keep|write|call|name|run|add|make|leave|move|return|raise|log)\b", re.IGNORECASE
+#: "whenever you touch the schema, add a migration": a rule with its condition first.
+_CONDITION = re.compile(
+    r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
+    re.IGNORECASE,
+)
+_MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
+_INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+#: "did you push?", "you forgot to run the tests": something expected before a task is done.
+_ASKED_DONE = re.compile(
+    r"^(?:did you|have you|you forgot to|you didn'?t|you did not|you never|"
+    r"why didn'?t you|why did you not)\s+(?P<x>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+_WHY_DID = re.compile(r"^why (?:did|do) you\s+(?P<x>.+?)[\s?.!]*$", re.IGNORECASE)
+_TRAILING_ADVERB = re.compile(r"\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
+#: Verbs that start an instruction about how work is done.
+_VERBS = _wordset(
+    "add answer ask avoid be build bump call check clean close commit continue create delete ",
+    "deploy document double-check edit ensure explain finish fix follow format go include keep ",
+    "leave let lint log make mention merge move name open prefer push put raise read rebase ",
+    "release remove rename reply respond return review run say sign skip split squash start ",
+    "stick summarize summarise tag tell test type-check update use verify wait write",
+)
+#: Verbs whose "did you …?" asks after routine work the user expects without asking.
+_ROUTINE = _wordset(
+    "add build bump check commit deploy document fix format lint merge open push rebase ",
+    "release run sign squash tag test type-check update verify write",
+)
+_SCOPE_PHRASE = re.compile(
+    r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
+    re.IGNORECASE,
 )
 #: Words after "don't" that start an opinion, not an instruction ("don't think so").
 _NOT_DIRECTIVE = re.compile(
     r"^(?:think|know|see|understand|need|want|have|remember|get|like|care|mind|worry|"
-    r"believe|recall|seem|bother)\b",
+    r"believe|recall|seem|bother|be sorry)\b",
     re.IGNORECASE,
 )
 #: Where a directive's object ends and the rest of the sentence begins.
@@ -47,102 +130,65 @@ _CONTINUATION = re.compile(
     r"otherwise|unless)\b)",
     re.IGNORECASE,
 )
-#: Phrases that look like directives but are idioms ("never mind").
 _IDIOM = re.compile(r"^(?:mind|ever|again|before|forget)\b", re.IGNORECASE)
-_VAGUE_OBJECT = re.compile(r"^(?:it|that|this|them|those|these|so|one)\W*$", re.IGNORECASE)
+_VAGUE_OBJECT = re.compile(
+    r"^(?:it|that|this|them|those|these|so|one|do (?:it|that|this)|that again)\W*$", re.IGNORECASE
+)
 _PROJECT_MARKERS = re.compile(
     r"\bthis (?:project|repo|repository|codebase)\b|\bhere\b", re.IGNORECASE
 )
 _FILE_EXTENSIONS = re.compile(
-    r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|toml|json|ya?ml|md|css|scss|html|sql|sh)$"
+    r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
+    r"ya?ml|md|css|scss|html|sql|sh)$"
 )
-
 #: Tool names decide a topic before generic words do ("run tests with uv" is about uv).
 _TOOL_TOPICS = {
-    "pytest": "testing",
-    "unittest": "testing",
-    "jest": "testing",
-    "vitest": "testing",
-    "mocha": "testing",
-    "hypothesis": "testing",
-    "uv": "package_manager",
-    "pip": "package_manager",
-    "poetry": "package_manager",
-    "pipenv": "package_manager",
-    "conda": "package_manager",
-    "npm": "package_manager",
-    "pnpm": "package_manager",
-    "yarn": "package_manager",
-    "bun": "package_manager",
-    "black": "formatting",
-    "prettier": "formatting",
-    "isort": "formatting",
-    "ruff": "linting",
-    "eslint": "linting",
-    "flake8": "linting",
-    "pylint": "linting",
-    "mypy": "typing",
-    "pyright": "typing",
-    "tsc": "typing",
+    **dict.fromkeys(
+        ("pytest", "unittest", "jest", "vitest", "mocha", "hypothesis", "rspec", "exunit"),
+        "testing",
+    ),
+    **dict.fromkeys(
+        ("uv", "pip", "poetry", "pipenv", "conda", "npm", "pnpm", "yarn", "bun", "bundler"),
+        "package_manager",
+    ),
+    **dict.fromkeys(("black", "prettier", "isort", "gofmt", "rustfmt"), "formatting"),
+    **dict.fromkeys(
+        ("ruff", "eslint", "flake8", "pylint", "credo", "rubocop", "clippy"), "linting"
+    ),
+    **dict.fromkeys(("mypy", "pyright", "tsc", "dialyzer"), "typing"),
     "asyncio": "async",
 }
 _WORD_TOPICS = {
-    "test": "testing",
-    "tests": "testing",
-    "testing": "testing",
-    "fixture": "testing",
-    "fixtures": "testing",
-    "mock": "testing",
-    "mocks": "testing",
-    "format": "formatting",
-    "formatting": "formatting",
-    "formatter": "formatting",
-    "indentation": "formatting",
-    "quotes": "formatting",
-    "lint": "linting",
-    "linter": "linting",
-    "linting": "linting",
-    "type": "typing",
-    "types": "typing",
-    "typing": "typing",
-    "typed": "typing",
-    "annotations": "typing",
-    "hints": "typing",
-    "async": "async",
-    "await": "async",
-    "commit": "git",
-    "commits": "git",
-    "git": "git",
-    "branch": "git",
-    "push": "git",
-    "rebase": "git",
-    "comment": "comments",
-    "comments": "comments",
-    "docstring": "comments",
-    "docstrings": "comments",
-    "print": "logging",
-    "prints": "logging",
-    "logging": "logging",
-    "logger": "logging",
-    "exception": "error_handling",
-    "exceptions": "error_handling",
-    "except": "error_handling",
-    "dependency": "dependencies",
-    "dependencies": "dependencies",
+    **dict.fromkeys(
+        ("test", "tests", "testing", "fixture", "fixtures", "mock", "mocks"), "testing"
+    ),
+    **dict.fromkeys(("format", "formatting", "formatter", "indentation", "quotes"), "formatting"),
+    **dict.fromkeys(("lint", "linter", "linting", "hook", "hooks"), "linting"),
+    **dict.fromkeys(("type", "types", "typing", "typed", "annotations", "hints"), "typing"),
+    **dict.fromkeys(("async", "await"), "async"),
+    **dict.fromkeys(
+        ("commit", "commits", "git", "branch", "push", "rebase", "merge", "master", "main"), "git"
+    ),
+    **dict.fromkeys(("comment", "comments", "docstring", "docstrings"), "comments"),
+    **dict.fromkeys(("print", "prints", "logging", "logger"), "logging"),
+    **dict.fromkeys(("exception", "exceptions", "except"), "error_handling"),
+    **dict.fromkeys(("dependency", "dependencies"), "dependencies"),
     "naming": "naming",
-    "emoji": "emoji",
-    "emojis": "emoji",
+    **dict.fromkeys(("emoji", "emojis"), "emoji"),
 }
-_STOPWORDS = frozenset(
-    {"a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "and", "or", "be", "is"}
-    | {"are", "it", "its", "this", "that", "my", "our", "your", "we", "i", "you", "use"}
-    | {"using", "any", "all"}
+#: Words left out of a key: they say how strongly, not what.
+_KEY_DROP = _wordset(
+    "a an the to of for in on at with and or be is are it its this that my our your we i you ",
+    "me use using any all every each time always never don't dont do not no avoid stop prefer ",
+    "please when done finish before call calling task sure instead rather than over here repo ",
+    "repository project codebase from now forward future default rule general ",
+    "should must need have will whenever if once after",
 )
 
 
 @dataclass(frozen=True, slots=True)
 class StatedPreference:
-    """A preference found in one clause: its key, clean statement, scope and strength."""
+    """An instruction found in one clause: key, clean statement, scope and how firm it is."""
 
     key: str
     content: str
@@ -150,63 +196,124 @@ class StatedPreference:
     scope: Scope
     importance: float
     correction: bool = False
+    standing: bool = False
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9_+#.-]+", text.lower())
+@dataclass(frozen=True, slots=True)
+class _Found:
+    content: str
+    subject: str
+    choice: bool = False
 
 
-def topic_key(text: str) -> tuple[str, str | None]:
-    """`pref:<topic>` for a known topic, else `pref:<slug of the first content words>`."""
-    words = [w.strip(".") for w in _words(text)]
+def topic(text: str) -> str | None:
+    """The topic a statement is about (`testing`, `git`, …), from tool names first."""
+    words = [w.strip(".") for w in re.findall(r"[a-z0-9_+#.-]+", text.lower())]
     for word in words:
         if word in _TOOL_TOPICS:
-            return f"pref:{_TOOL_TOPICS[word]}", _TOOL_TOPICS[word]
-    for word in words:
-        if word in _WORD_TOPICS:
-            return f"pref:{_WORD_TOPICS[word]}", _WORD_TOPICS[word]
-    content = [w for w in words if w not in _STOPWORDS and re.fullmatch(r"[a-z0-9_-]+", w)]
-    slug = "_".join(content[:4])[:48].strip("_") or "general"
-    return f"pref:{slug}", None
+            return _TOOL_TOPICS[word]
+    return next((_WORD_TOPICS[w] for w in words if w in _WORD_TOPICS), None)
+
+
+def instruction_key(subject: str, *, choice: bool = False) -> str:
+    """`pref:<topic>` for a choice between tools, else `pref:<what the instruction is about>`.
+
+    The key leaves out polarity and firmness, so "never push to main", "don't push to main"
+    and "did you push to main?" share one key: a later occurrence finds the earlier one.
+    """
+    if choice and (found := next((_TOOL_TOPICS[w] for w in _tool_words(subject)), None)):
+        return f"pref:{found}"
+    subject = _MAKE_SURE.sub("", subject)
+    return f"pref:{key_slug(subject, _KEY_DROP) or 'general'}"
+
+
+def _tool_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9_+#.-]+", text.lower()) if w in _TOOL_TOPICS]
 
 
 def _clean(fragment: str) -> str:
     text = _CONTINUATION.split(" ".join(fragment.split()), maxsplit=1)[0]
-    return text.strip(" .!,;:")[:MAX_OBJECT_CHARS].rstrip()
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    text = text.strip(" .!,;:")
+    if len(text) > MAX_OBJECT_CHARS:
+        cut = text[:MAX_OBJECT_CHARS]
+        text = cut[: cut.rfind(",")] if "," in cut else ""
+    return text.strip(" ,")
 
 
 def _usable(obj: str) -> bool:
     return bool(obj) and not _VAGUE_OBJECT.match(obj) and not _IDIOM.match(obj)
 
 
-def _statement(clause: str) -> tuple[str, str, float] | None:
-    """(clean statement, its object, importance) for one directive clause, or None."""
-    if match := _USE_INSTEAD.search(clause) or _INSTEAD_USE.match(clause):
+def _first_verb(text: str) -> str:
+    word = text.split(maxsplit=1)[0].lower().strip(",.:") if text.split() else ""
+    return word if word in _VERBS else stem(word) if stem(word) in _VERBS else ""
+
+
+def _make(text: str, subject: str, *, choice: bool = False) -> _Found | None:
+    content = sentence(text)
+    return _Found(content, subject, choice) if content else None
+
+
+def _without_subject(clause: str, *, standing: bool) -> str:
+    """ "we should always X" → "always X"; "we don't control X" (a fact) stays as it is."""
+    match = _SUBJECT.match(clause)
+    if match is None:
+        return clause
+    rest = match.group("rest")
+    if match.group("modal") or re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+        return rest
+    return rest if standing and _first_verb(rest) else clause
+
+
+def _statement(clause: str, *, imperative_ok: bool) -> _Found | None:
+    """The instruction one clause states, or None."""
+    if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y"))
-        return (f"Prefers {x} over {y}.", f"{x} {y}", 0.75) if _usable(x) and y else None
+        if _usable(x) and y:
+            return _make(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(_tool_words(x)))
+        return None
     if match := _PREFER.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
-        if not _usable(x):
+        if not _usable(x) or _ONE_OFF.match(x):
             return None
-        return (f"Prefers {x} over {y}." if y else f"Prefers {x}.", f"{x} {y}", 0.7)
-    if match := _ALWAYS.match(clause):
+        text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
+        return _make(text, f"{x} {y}", choice=bool(_tool_words(f"{x} {y}")))
+    body = _without_subject(clause, standing=imperative_ok)
+    for pattern, lead in ((_ALWAYS, "always"), (_NEVER, "never"), (_DONT, "don't")):
+        if match := pattern.match(body):
+            x = _clean(match.group("x"))
+            if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
+                return None
+            return _make(f"{lead} {x}", x)
+    if match := _STOP.match(body):
         x = _clean(match.group("x"))
-        return (_sentence(f"always {x}"), x, 0.7) if _usable(x) else None
-    if match := _NEVER.match(clause):
-        x = _clean(match.group("x"))
-        return (_sentence(f"never {x}"), x, 0.7) if _usable(x) else None
-    if match := _DONT.match(clause):
-        x = _clean(match.group("x"))
-        if not _usable(x) or _NOT_DIRECTIVE.match(x):
+        return _make(f"avoid {x}", x) if _usable(x) else None
+    if imperative_ok and (match := _CONDITION.match(body)) and _first_verb(match.group("then")):
+        x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
+        return _make(x, x) if x else None
+    verb = _first_verb(body)
+    if verb and (imperative_ok or _INSTEAD.search(body)):
+        x = _clean(body)
+        if not _usable(x) or len(x.split()) < 2:
             return None
-        return (_sentence(f"don't {x}"), x, 0.65)
-    if match := _STOP.match(clause):
-        x = _clean(match.group("x"))
-        return (_sentence(f"avoid {x}"), x, 0.65) if _usable(x) else None
+        return _make(x, x, choice=verb == "use" and bool(_tool_words(x)))
+    return None
+
+
+def _asked(clause: str) -> _Found | None:
+    """A correction phrased as a question: "did you push?" → "Push before calling a task done."."""
+    if match := _ASKED_DONE.match(clause):
+        x = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
+        head, _, rest = x.partition(" ")
+        verb = stem(head.lower()) if stem(head.lower()) in _ROUTINE else head.lower()
+        if verb not in _ROUTINE or len(x.split()) > 6 or re.search(r"\b(?:i|me|my)\b", x, re.I):
+            return None
+        return _make(f"{verb} {rest}".strip() + " before calling a task done", x)
+    if match := _WHY_DID.match(clause):
+        x = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
+        if not _first_verb(x) or not _usable(x) or len(x.split()) > 8:
+            return None
+        return _make(f"don't {x}", x)
     return None
 
 
@@ -223,42 +330,70 @@ def _mentions_project(text: str) -> bool:
     return False
 
 
-def clauses(text: str) -> list[str]:
-    """Clauses of a message, lead-in words removed; code blocks and questions skipped."""
-    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
-    found: list[str] = []
+def clauses(text: str) -> list[tuple[str, str]]:
+    """(clause as written, clause without lead-in words) of a message; code blocks skipped."""
+    text = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    found: list[tuple[str, str]] = []
     for raw in _CLAUSE_SPLIT.split(text):
         clause = raw.strip()
-        if not clause or len(clause) > MAX_CLAUSE_CHARS or clause.endswith("?"):
+        if not clause or len(clause) > MAX_CLAUSE_CHARS:
             continue
-        clause = _LEAD_IN.sub("", clause).strip()
-        if clause:
-            found.append(clause)
+        body = _LEAD_IN.sub("", clause).strip()
+        if body:
+            found.append((clause, body))
     return found
 
 
 def stated_preferences(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
-    """Preferences the user stated in `text`.
+    """Instructions the user gave in `text`, standing or tentative.
 
-    Directives ("always …", "never …", "prefer …", "use X instead of Y", "don't …",
-    "stop …ing") anywhere count. A message opening with "no, …" right after an assistant
-    action is a correction: its imperative remainder ("no, use pnpm") counts as well.
+    `after_assistant_action` says the message answers something the assistant just did:
+    only then can "no, …" or "did you …?" be a correction.
     """
+    message = text.strip()
+    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message))
+    if correction:
+        message = _CORRECTION_LEAD.sub("", message, count=1)
+    message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
     found: list[StatedPreference] = []
-    for position, clause in enumerate(clauses(text)):
-        correction = False
-        body = clause
-        if position == 0 and after_assistant_action and _CORRECTION_LEAD.match(clause):
-            body = _LEAD_IN.sub("", _CORRECTION_LEAD.sub("", clause, count=1)).strip()
-            correction = True
-        result = _statement(body)
-        if result is None and correction and _IMPERATIVE.match(body) and _clean(body):
-            result = (_sentence(_clean(body)), _clean(body), 0.6)
+    for written, clause in clauses(message):
+        standing = message_standing or bool(_STANDING.search(written))
+        scope_phrase = _SCOPE_PHRASE.match(clause)
+        body = clause[scope_phrase.end() :] if scope_phrase else clause
+        result = _asked(body) if after_assistant_action else None
+        asked = result is not None
+        if result is None and not clause.endswith("?"):
+            result = _statement(body, imperative_ok=standing or correction)
         if result is None:
             continue
-        content, subject, importance = result
-        key, topic = topic_key(subject)
-        scope = Scope.PROJECT if _mentions_project(body) else Scope.USER
-        tags = tuple(t for t in ("preference", topic, "correction" if correction else None) if t)
-        found.append(StatedPreference(key, content, tags, scope, importance, correction))
+        if scope_phrase and result.content and not result.content.startswith("Prefers"):
+            where = scope_phrase.group(0).strip(" ,").lower()
+            result = _Found(result.content.rstrip(".") + f" {where}.", result.subject)
+        standing = standing and not asked
+        if not standing and not result.choice and _ONE_OFF.search(result.subject):
+            continue
+        found.append(_preference(result, clause, standing or result.choice, correction or asked))
     return found
+
+
+def _preference(found: _Found, clause: str, standing: bool, correction: bool) -> StatedPreference:
+    kind = STANDING_TAG if standing else TENTATIVE_TAG
+    tags = tuple(
+        t
+        for t in ("preference", topic(found.subject), kind, CORRECTION_TAG if correction else None)
+        if t
+    )
+    if not standing:
+        importance = TENTATIVE_IMPORTANCE
+    else:
+        importance = CHOICE_IMPORTANCE if found.choice else STANDING_IMPORTANCE
+    scope = Scope.PROJECT if _mentions_project(clause) else Scope.USER
+    return StatedPreference(
+        key=instruction_key(found.subject, choice=found.choice),
+        content=found.content,
+        tags=tags,
+        scope=scope,
+        importance=importance,
+        correction=correction,
+        standing=standing,
+    )

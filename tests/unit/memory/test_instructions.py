@@ -1,0 +1,360 @@
+"""Standing instructions versus one-off wording, corrections, clean wording, and recurrence."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.wording import key_slug, sentence, strip_markdown
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    Scope,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+MESSAGES = Path(__file__).parents[2] / "fixtures" / "user_messages" / "messages.json"
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+def _found(text: str, *, after: bool = True) -> list[tuple[str, str, bool]]:
+    return [
+        (p.key, p.content, p.standing)
+        for p in stated_preferences(text, after_assistant_action=after)
+    ]
+
+
+# --- what counts as a standing instruction -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "content"),
+    [
+        # Elixir / Phoenix
+        (
+            "From now on, run `mix format` before every commit.",
+            "pref:run_mix_format_commit",
+            "Run `mix format` before every commit.",
+        ),
+        (
+            "In this repo we never call Repo directly from controllers.",
+            "pref:directly_controller",
+            "Never call Repo directly from controllers in this repo.",
+        ),
+        # Go
+        (
+            "Always wrap errors with fmt.Errorf and %w.",
+            "pref:wrap_error_fmt_errorf",
+            "Always wrap errors with fmt.Errorf and %w.",
+        ),
+        # Rust
+        (
+            "Never use unwrap() in library code, it panics.",
+            "pref:unwrap_library_code",
+            "Never use unwrap() in library code.",
+        ),
+        # TypeScript
+        ("Please use pnpm instead of npm.", "pref:package_manager", "Prefers pnpm over npm."),
+        (
+            "By default, keep components under 200 lines.",
+            "pref:keep_component_under_200",
+            "Keep components under 200 lines.",
+        ),
+        # Python
+        (
+            "Make sure to run ruff every time before you push.",
+            "pref:run_ruff_push",
+            "Make sure to run ruff every time before you push.",
+        ),
+        (
+            "Whenever you touch the schema, add a migration.",
+            "pref:touch_schema_add_migration",
+            "Whenever you touch the schema, add a migration.",
+        ),
+        # any project: workflow rules
+        (
+            "Going forward: keep going until every task is done.",
+            "pref:keep_going_until",
+            "Keep going until every task is done.",
+        ),
+        (
+            "I prefer small, focused commits.",
+            "pref:small_focus_commit",
+            "Prefers small, focused commits.",
+        ),
+    ],
+)
+def test_general_rules_are_standing_instructions(text: str, key: str, content: str) -> None:
+    found = _found(text, after=False)
+
+    assert found == [(key, content, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("did you push?", "Push before calling a task done."),
+        ("Have you run the tests yet?", "Run the tests before calling a task done."),
+        ("you forgot to update the CHANGELOG", "Update the CHANGELOG before calling a task done."),
+        (
+            "no — fix the issues instead of skipping the hook",
+            "Fix the issues instead of skipping the hook.",
+        ),
+        ("Why did you skip the pre-commit hook?", "Don't skip the pre-commit hook."),
+        ("No, keep going until every task is done.", "Keep going until every task is done."),
+    ],
+)
+def test_corrections_of_the_assistant_are_tentative(text: str, content: str) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert (pref.content, pref.standing, pref.correction) == (content, False, True)
+    assert pref.importance < 0.5 and "tentative" in pref.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["did you push?", "No, keep going until every task is done.", "why did you skip the hook?"],
+)
+def test_a_correction_needs_an_assistant_action_before_it(text: str) -> None:
+    assert _found(text, after=False) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't push yet",
+        "Don't change this file.",
+        "Don't touch it for now.",
+        "did you read the file I sent?",
+        "Why did you do that?",
+        "Can you always do this?",
+        "Please add a migration for the orders table.",
+        "It never works on the first try.",
+        "Don't worry about the flaky test.",
+    ],
+)
+def test_task_wording_is_dropped(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_one_off_directives_are_kept_low_until_they_recur() -> None:
+    [pref] = stated_preferences("Don't summarize.", after_assistant_action=True)
+
+    assert (pref.key, pref.content, pref.standing) == ("pref:summarize", "Don't summarize.", False)
+    assert pref.importance == 0.25
+
+
+def test_the_same_instruction_in_other_words_shares_its_key() -> None:
+    keys = {
+        key
+        for text, after in (
+            ("did you push?", True),
+            ("you forgot to push", True),
+            ("Always push when you're done.", False),
+            ("From now on, push when done.", False),
+        )
+        for key, _, _ in _found(text, after=after)
+    }
+
+    assert keys == {"pref:push"}
+
+
+@pytest.mark.parametrize("entry", json.loads(MESSAGES.read_text()), ids=lambda e: e["text"][:40])
+def test_real_user_messages(entry: dict[str, Any]) -> None:
+    found = stated_preferences(entry["text"], after_assistant_action=entry["after_action"])
+
+    if entry["expect"] == "none":
+        assert found == []
+    else:
+        assert entry["content"] in [p.content for p in found]
+        assert all(p.standing is (entry["expect"] == "standing") for p in found)
+
+
+def test_hostile_messages_do_not_crash_or_flood() -> None:
+    huge = "Always " + "x" * 1_000_000
+    assert stated_preferences(huge, after_assistant_action=True) == []
+    weird = "never \u0000\u202e\ufeff mind; don't \U0001f600\U0001f600; from now on ```always x```"
+    assert all(p.content for p in stated_preferences(weird, after_assistant_action=True))
+    many = stated_preferences("Never do x. " * 5_000, after_assistant_action=False)
+    assert len({p.key for p in many}) == 1
+
+
+# --- wording -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("Don't touch master.**.", "Don't touch master."),
+        ("**Do not push.**", "Do not push."),
+        ("- always use `**kwargs` sparingly", "Always use `**kwargs` sparingly."),
+        ('Use "strict mode', "Use strict mode."),
+        ("Run the tests with `pytest -x", "Run the tests with pytest -x."),
+        ("Keep handlers small and…", "Keep handlers small."),
+        ("Prefers small functions (under 20 lines", "Prefers small functions under 20 lines."),
+        ("## Never *ever* commit secrets", "Never ever commit secrets."),
+        ("Don't commit *.pyc files", "Don't commit *.pyc files."),
+    ],
+)
+def test_sentences_lose_markdown_residue_and_cut_off_ends(raw: str, clean: str) -> None:
+    assert sentence(raw) == clean
+
+
+def test_too_little_left_is_no_sentence() -> None:
+    assert sentence("**.**") is None
+    assert sentence("and …") is None
+
+
+def test_markdown_inside_code_spans_is_kept() -> None:
+    assert strip_markdown("**bold** and `a**b`") == "bold and `a**b`"
+
+
+def test_keys_are_stemmed_content_words() -> None:
+    assert key_slug("Pushing the branches", frozenset({"the"})) == "push_branch"
+
+
+# --- recurrence across episodes, through the processor and a real store -------------------
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+@pytest.fixture
+async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    yield store, users
+    await store.close()
+    await users.close()
+
+
+def _processor(store: SqliteStore, users: SqliteUserStore) -> Processor:
+    async def all_stores() -> list[SqliteStore]:
+        return [store]
+
+    return Processor(
+        all_stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=lambda: NOW,
+    )
+
+
+def _exchange(session: str, start: datetime, reply: str) -> list[Event]:
+    """The assistant reports a task done, the user answers with `reply`."""
+    texts = [
+        (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
+        (EventType.ASSISTANT_RESPONSE, {"text": "Done: the endpoint is added and tested."}),
+        (EventType.USER_MESSAGE, {"text": reply}),
+    ]
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE, kind, start + timedelta(minutes=i), content, session_id=session
+        )
+        for i, (kind, content) in enumerate(texts)
+    ]
+
+
+async def _style(store: SqliteStore) -> list[MemoryItem]:
+    items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
+    return items
+
+
+async def test_a_correction_said_again_in_another_session_becomes_standing(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    processor = _processor(store, users)
+    first = _exchange("monday", NOW - timedelta(days=3), "did you push?")
+    await store.append_events(store.project_id, "u", first, [])
+    await processor.drain(store)
+    [once] = await _style(store)
+    assert (once.key, once.importance, "tentative" in once.tags) == ("pref:push", 0.25, True)
+    assert await users.list_user_style("u") == []  # a one-off stays in its project
+
+    second = _exchange("thursday", NOW - timedelta(hours=2), "you forgot to push again")
+    await store.append_events(store.project_id, "u", second, [])
+    await processor.drain(store)
+
+    [standing] = await _style(store)
+    assert standing.key == "pref:push"
+    assert standing.importance == 0.7
+    assert "recurring" in standing.tags and "tentative" not in standing.tags
+    assert len(standing.source_event_ids) == 2  # both occurrences are cited
+    assert [g.key for g in await users.list_user_style("u")] == ["pref:push"]
+
+
+async def test_a_correction_repeated_within_one_episode_stays_tentative(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    events = _exchange("s", NOW - timedelta(days=1), "did you push?")
+    events += _exchange("s", NOW - timedelta(days=1) + timedelta(minutes=5), "did you push?")
+    await store.append_events(store.project_id, "u", events, [])
+    await _processor(store, users).drain(store)
+
+    [once] = await _style(store)
+    assert "tentative" in once.tags and once.importance == 0.25
+
+
+async def test_a_rule_stated_later_replaces_the_one_off(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    processor = _processor(store, users)
+    await store.append_events(
+        store.project_id, "u", _exchange("a", NOW - timedelta(days=2), "did you push?"), []
+    )
+    await processor.drain(store)
+    rule = _exchange("b", NOW - timedelta(hours=1), "From now on, push when you're done.")
+    await store.append_events(store.project_id, "u", rule, [])
+    await processor.drain(store)
+
+    [standing] = await _style(store)
+    assert standing.content == "Push when you're done."
+    assert "standing" in standing.tags and "tentative" not in standing.tags
+    everything, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.USER_STYLE], include_deleted=True
+    )
+    [retired] = [m for m in everything if m.deleted]
+    assert retired.superseded_by == standing.id
+    assert set(retired.source_event_ids) < set(standing.source_event_ids)
+
+
+def test_two_episodes_of_one_pass_promote_a_repeated_instruction() -> None:
+    def cand(episode: str, event: str) -> MemoryCandidate:
+        return MemoryCandidate(
+            MemoryType.USER_STYLE,
+            "pref:push",
+            "Push before calling a task done.",
+            ("preference", "tentative", "correction"),
+            0.25,
+            source_episode_id=episode,
+            source_event_ids=(event,),
+            scope=Scope.USER,
+        )
+
+    [same] = merge_candidates([cand("ep1", "e1"), cand("ep1", "e2")])
+    assert "tentative" in same.tags
+    [promoted] = merge_candidates([cand("ep1", "e1"), cand("ep2", "e2")])
+    assert promoted.importance == 0.7 and "tentative" not in promoted.tags
+    assert promoted.source_event_ids == ("e1", "e2")
