@@ -20,6 +20,7 @@ from squirrel_memory.extractors.facts import command_base, project_facts
 from squirrel_memory.extractors.pitfalls import fingerprint_key, fixed_failures
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.toolchain import HABIT_CATEGORIES, classify, package_manager
+from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 
 log = structlog.get_logger()
@@ -108,7 +109,7 @@ class RulesExtractor:
                 MemoryCandidate(
                     type=c.type,
                     key=c.key,
-                    content=c.content,
+                    content=sentence(c.content) or c.content,
                     tags=c.tags,
                     importance=c.importance,
                     file_paths=c.file_paths,

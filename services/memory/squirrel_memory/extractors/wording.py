@@ -82,7 +82,7 @@ def sentence(text: str, *, min_words: int = 2) -> str | None:
         flat = _DANGLING_END.sub("", flat.strip(" \t"))
         flat = _balanced(flat).strip()
         flat = flat.rstrip(",;:").strip()
-    flat = re.sub(r"\s+([.,;:!?])", r"\1", flat)
+    flat = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", flat)
     flat = re.sub(r"([.!?])[.!?]+$", r"\1", flat)
     if len(re.findall(r"[^\W_]+", flat)) < min_words:
         return None
