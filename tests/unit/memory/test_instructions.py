@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.wording import key_slug, sentence, strip_markdown
@@ -19,6 +20,7 @@ from squirrel_memory.models import (
     MemoryItem,
     MemoryType,
     Scope,
+    StoredEvent,
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
@@ -358,3 +360,51 @@ def test_two_episodes_of_one_pass_promote_a_repeated_instruction() -> None:
     [promoted] = merge_candidates([cand("ep1", "e1"), cand("ep2", "e2")])
     assert promoted.importance == 0.7 and "tentative" not in promoted.tags
     assert promoted.source_event_ids == ("e1", "e2")
+
+
+# --- only the user's own words ---------------------------------------------------------------
+
+
+def _stored(n: int, kind: str, content: dict[str, Any], origin: str = "") -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_{n:03d}",
+        project_id="/home/dev/app",
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s",
+        timestamp=NOW + timedelta(seconds=n),
+        event_type=kind,
+        content=content,
+        file_paths=(),
+        hash=f"h{n}",
+        origin=origin,
+    )
+
+
+@pytest.mark.parametrize(
+    ("origin", "voice"),
+    [
+        (Origin.TYPED, True),
+        (Origin.QUEUED, True),
+        (Origin.SLASH_COMMAND, True),
+        (Origin.ANSWER, True),
+        (Origin.PARENT_AGENT, False),
+        (Origin.COMPACTION, False),
+        (Origin.HARNESS, False),
+        (Origin.HOOK, False),
+        (Origin.TOOL_RESULT, False),
+    ],
+)
+async def test_only_the_users_own_words_become_instructions(origin: Origin, voice: bool) -> None:
+    events = [
+        _stored(1, "user_message", {"text": "Add the export endpoint."}),
+        _stored(2, "assistant_response", {"text": "Done."}),
+        _stored(3, "user_message", {"text": "Always run mix format before committing."}, origin),
+        _stored(4, "assistant_response", {"text": "Noted."}),
+    ]
+    (episode,) = segment_episodes(events, now=NOW + timedelta(days=1))
+
+    found = await RulesExtractor().extract(episode, events)
+
+    style = [c.content for c in found if c.type == MemoryType.USER_STYLE]
+    assert style == (["Always run mix format before committing."] if voice else [])

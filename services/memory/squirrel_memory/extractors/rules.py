@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
@@ -151,6 +151,8 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     position = {e.id: i for i, e in enumerate(events)}
     found: list[MemoryCandidate] = []
     for event, text in user_requests(events):
+        if not is_user_voice(event.origin):  # a subagent prompt or a summary is not the user
+            continue
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
         for pref in stated_preferences(text, after_assistant_action=after_action):
