@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli import hook_config
+from squirrel_cli.commands_hooks import activity_line
 from squirrel_cli.commands_memory import project_of, with_memory
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import pid_alive, supervisor_running
@@ -23,6 +25,7 @@ from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
 from squirrel_core.rpc import read_service_info
 from squirrel_core.settings import Settings, config_problems
@@ -346,6 +349,39 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
             )
         )
     checks.extend(service_checks)
+    checks.extend(_hook_checks(layout, roots))
+    return checks
+
+
+def _hook_checks(layout: HomeLayout, roots: list[str]) -> list[Check]:
+    """Where each host's hooks are installed and when they last ran well (informational)."""
+    activity = read_activity(layout.run)
+    checks = []
+    for host in hook_config.HOSTS:
+        places: dict[str, list[str]] = {}
+        for repo in [*roots, None]:
+            for scope in hook_config.SCOPES:
+                if (scope == "project") != (repo is not None):
+                    continue
+                target = hook_config.target(
+                    host, repo=Path(repo or "."), home=Path.home(), scope=scope
+                )
+                events = hook_config.installed_events(target)
+                if events:
+                    places[str(target.path)] = events
+        ran = activity_line(host, activity.get(host, {}))
+        if places:
+            where = "; ".join(f"{path} ({', '.join(ev)})" for path, ev in places.items())
+            checks.append(Check(f"hooks {host}", True, f"installed in {where}. {ran}", info=True))
+        else:
+            checks.append(
+                Check(
+                    f"hooks {host}",
+                    True,
+                    f"not installed (`sqrl hooks install --hosts {host}`)",
+                    info=True,
+                )
+            )
     return checks
 
 

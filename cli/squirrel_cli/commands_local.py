@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from squirrel_cli import hosts
+from squirrel_cli import commands_hooks, hosts
 from squirrel_cli.console import Console
 from squirrel_core.auth import ensure_token
 from squirrel_core.errors import (
@@ -49,6 +49,19 @@ def add_commands(sub: Any) -> None:
         default=None,
         help="register the ctx-memory MCP server for Claude Code in .mcp.json (default: ask)",
     )
+    init.add_argument(
+        "--hooks",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="HOSTS",
+        help="also install the session-start and per-prompt hooks for claude,codex,gemini "
+        "(default: all)",
+    )
+    init.add_argument(
+        "--remove", action="store_true", help="with --hooks: take Squirrel's hooks back out"
+    )
+    commands_hooks.add_hook_options(init, flag="--hooks")
     init.set_defaults(handler=cmd_init)
 
     config = sub.add_parser("config", help="show or change settings (config.toml in the home)")
@@ -123,6 +136,11 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
     verb = "Registered" if created else "Already registered:"
     console.line(f"{verb} {root}  (data in {root}/.ctx, home {layout.root})")
     hosts.offer_claude_code(root, settings.home, console, choice=args.mcp, assume_yes=args.yes)
+    if args.hooks is not None:
+        if args.remove:
+            commands_hooks.remove_hooks(args, console, args.hooks, root)
+        else:
+            commands_hooks.install_hooks(args, console, args.hooks, root)
     return 0
 
 

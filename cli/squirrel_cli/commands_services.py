@@ -15,6 +15,7 @@ from typing import Any
 from squirrel.v1 import events_pb2
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli.commands_hooks import activity_line
 from squirrel_cli.commands_local import prepare_home, registered_projects
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import (
@@ -34,6 +35,7 @@ from squirrel_core.clients import (
 )
 from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.hook_activity import read_activity
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import read_service_info
 from squirrel_core.settings import Settings
@@ -279,6 +281,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 "services": services,
                 "projects": projects,
                 "ingest": ingest,
+                "hooks": read_activity(layout.run),
             }
         )
         return 0
@@ -337,4 +340,10 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 f"Activity in {len(unregistered)} unregistered folder(s) ignored: {shown}; "
                 "`sqrl init` there to remember it."
             )
+    activity = read_activity(layout.run)
+    if activity:
+        for host, entry in sorted(activity.items()):
+            console.line("Hooks " + activity_line(host, entry))
+    else:
+        console.line("Hooks: none has run yet (`sqrl hooks install` sets them up).")
     return 0

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from squirrel_cli import (
     commands_doctor,
+    commands_hooks,
     commands_ingest,
     commands_local,
     commands_memory,
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands_memory.add_commands(sub)
     commands_ingest.add_commands(sub)
     commands_doctor.add_commands(sub)
+    commands_hooks.add_commands(sub)
     return parser
 
 

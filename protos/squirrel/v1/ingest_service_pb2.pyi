@@ -328,3 +328,55 @@ class ImportBacklogProgress(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ImportBacklogProgress: _TypeAlias = ImportBacklogProgress  # noqa: Y015
+
+@_typing.final
+class EndSessionRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    TRANSCRIPT_PATH_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    """Registered project the session belongs to."""
+    session_id: _builtins.str
+    """The host's session id (as its transcript records it)."""
+    transcript_path: _builtins.str
+    """Absolute path of the session's transcript; read only when it lies under a watched root."""
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        session_id: _builtins.str = ...,
+        transcript_path: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["project_id", b"project_id", "session_id", b"session_id", "transcript_path", b"transcript_path"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EndSessionRequest: _TypeAlias = EndSessionRequest  # noqa: Y015
+
+@_typing.final
+class EndSessionResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_READ_FIELD_NUMBER: _builtins.int
+    EVENTS_PROCESSED_FIELD_NUMBER: _builtins.int
+    events_read: _builtins.int
+    """Events the transcript still held when the session ended."""
+    events_processed: _builtins.int
+    """Events of the session processed into memories by this call."""
+    def __init__(
+        self,
+        *,
+        events_read: _builtins.int = ...,
+        events_processed: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events_processed", b"events_processed", "events_read", b"events_read"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EndSessionResponse: _TypeAlias = EndSessionResponse  # noqa: Y015

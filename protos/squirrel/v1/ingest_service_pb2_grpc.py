@@ -57,6 +57,11 @@ class IngestServiceStub:
                 request_serializer=squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogRequest.SerializeToString,
                 response_deserializer=squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogProgress.FromString,
                 _registered_method=True)
+        self.EndSession = channel.unary_unary(
+                '/squirrel.v1.IngestService/EndSession',
+                request_serializer=squirrel_dot_v1_dot_ingest__service__pb2.EndSessionRequest.SerializeToString,
+                response_deserializer=squirrel_dot_v1_dot_ingest__service__pb2.EndSessionResponse.FromString,
+                _registered_method=True)
 
 
 class IngestServiceServicer:
@@ -93,6 +98,14 @@ class IngestServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EndSession(self, request, context):
+        """A host said a session ended: reads its transcript to the end, delivers it, and asks memory
+        to process that session now instead of after its episode gap.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_IngestServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -115,6 +128,11 @@ def add_IngestServiceServicer_to_server(servicer, server):
                     servicer.ImportBacklog,
                     request_deserializer=squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogRequest.FromString,
                     response_serializer=squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogProgress.SerializeToString,
+            ),
+            'EndSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndSession,
+                    request_deserializer=squirrel_dot_v1_dot_ingest__service__pb2.EndSessionRequest.FromString,
+                    response_serializer=squirrel_dot_v1_dot_ingest__service__pb2.EndSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -228,6 +246,33 @@ class IngestService:
             '/squirrel.v1.IngestService/ImportBacklog',
             squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogRequest.SerializeToString,
             squirrel_dot_v1_dot_ingest__service__pb2.ImportBacklogProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/squirrel.v1.IngestService/EndSession',
+            squirrel_dot_v1_dot_ingest__service__pb2.EndSessionRequest.SerializeToString,
+            squirrel_dot_v1_dot_ingest__service__pb2.EndSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -44,6 +44,10 @@ class IngestServiceStub:
     """The roots watched per source, and whether each exists."""
     ImportBacklog: _grpc.UnaryStreamMultiCallable[_ingest_service_pb2.ImportBacklogRequest, _ingest_service_pb2.ImportBacklogProgress]
     """Imports existing history; streams progress until done."""
+    EndSession: _grpc.UnaryUnaryMultiCallable[_ingest_service_pb2.EndSessionRequest, _ingest_service_pb2.EndSessionResponse]
+    """A host said a session ended: reads its transcript to the end, delivers it, and asks memory
+    to process that session now instead of after its episode gap.
+    """
 
 @_typing.type_check_only
 class IngestServiceAsyncStub(IngestServiceStub):
@@ -61,6 +65,10 @@ class IngestServiceAsyncStub(IngestServiceStub):
     """The roots watched per source, and whether each exists."""
     ImportBacklog: _aio.UnaryStreamMultiCallable[_ingest_service_pb2.ImportBacklogRequest, _ingest_service_pb2.ImportBacklogProgress]  # type: ignore[assignment]
     """Imports existing history; streams progress until done."""
+    EndSession: _aio.UnaryUnaryMultiCallable[_ingest_service_pb2.EndSessionRequest, _ingest_service_pb2.EndSessionResponse]  # type: ignore[assignment]
+    """A host said a session ended: reads its transcript to the end, delivers it, and asks memory
+    to process that session now instead of after its episode gap.
+    """
 
 class IngestServiceServicer(metaclass=_abc_1.ABCMeta):
     """The ingest service: watches assistant transcripts and git, parses, redacts, batches and
@@ -99,5 +107,15 @@ class IngestServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_ingest_service_pb2.ImportBacklogProgress], _abc.AsyncIterator[_ingest_service_pb2.ImportBacklogProgress]]:
         """Imports existing history; streams progress until done."""
+
+    @_abc_1.abstractmethod
+    def EndSession(
+        self,
+        request: _ingest_service_pb2.EndSessionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ingest_service_pb2.EndSessionResponse, _abc.Awaitable[_ingest_service_pb2.EndSessionResponse]]:
+        """A host said a session ended: reads its transcript to the end, delivers it, and asks memory
+        to process that session now instead of after its episode gap.
+        """
 
 def add_IngestServiceServicer_to_server(servicer: IngestServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

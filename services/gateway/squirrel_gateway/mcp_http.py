@@ -18,11 +18,15 @@ from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from squirrel_core.auth import token_matches
+from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.rpc import LOOPBACK, ServiceInfo, read_service_info, write_service_info
+from squirrel_gateway.hook_service import HookService
 
 log = structlog.get_logger()
 
 MCP_PATH: Final = "/mcp"
+HOOKS_PATH: Final = "/hooks/"
+MAX_HOOK_BODY_BYTES: Final = 1_000_000
 INFO_NAME: Final = "gateway-mcp"
 START_TIMEOUT_SECONDS: Final = 10.0
 STOP_GRACE_SECONDS: Final = 2.0
@@ -75,6 +79,70 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+async def _respond(send: Send, status: int, body: bytes, content_type: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", content_type),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class HookRoutes:
+    """ASGI: `POST /hooks/<host>/<event>` answers a host hook; everything else goes to `app`.
+
+    The body is the host's hook JSON; the answer is what the hook should print (possibly empty).
+    A body that is not JSON, too large, or names an unknown host or event gets 400.
+    """
+
+    def __init__(self, app: ASGIApp, hooks: HookService) -> None:
+        self._app = app
+        self._hooks = hooks
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or not path.startswith(HOOKS_PATH):
+            await self._app(scope, receive, send)
+            return
+        if scope.get("method") != "POST":
+            await _respond(send, 405, b"POST only\n", b"text/plain")
+            return
+        parts = path[len(HOOKS_PATH) :].split("/")
+        body = await _read_body(receive)
+        if len(parts) != 2 or body is None:
+            await _respond(send, 400, b"expected POST /hooks/<host>/<event>\n", b"text/plain")
+            return
+        try:
+            payload = json.loads(body or b"{}")
+            answer = await self._hooks.answer(parts[0], parts[1], payload)
+        except (ValueError, InvalidArgumentError) as exc:
+            await _respond(send, 400, (str(exc)[:200] + "\n").encode(), b"text/plain")
+            return
+        await _respond(send, 200, answer.encode(), b"application/json")
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The request body, or None when it is larger than `MAX_HOOK_BODY_BYTES`."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = bytes(message.get("body", b""))
+        size += len(chunk)
+        if size > MAX_HOOK_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
 class _EmbeddedServer(uvicorn.Server):
     """uvicorn without its own signal handling: the service's loop owns SIGTERM and SIGINT."""
 
@@ -84,10 +152,21 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 class McpHttpEndpoint:
-    """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`."""
+    """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`, and the hook
+    answers at `/hooks/<host>/<event>` beside it."""
 
-    def __init__(self, server: MCPServer, token: str, port: int, info_path: Path) -> None:
-        app = BearerAuth(server.streamable_http_app(streamable_http_path=MCP_PATH), token)
+    def __init__(
+        self,
+        server: MCPServer,
+        token: str,
+        port: int,
+        info_path: Path,
+        hooks: HookService | None = None,
+    ) -> None:
+        inner: ASGIApp = server.streamable_http_app(streamable_http_path=MCP_PATH)
+        if hooks is not None:
+            inner = HookRoutes(inner, hooks)
+        app = BearerAuth(inner, token)
         config = uvicorn.Config(
             app,
             log_config=None,

@@ -13,9 +13,11 @@ from squirrel_core.projects import read_projects
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, main_for
 from squirrel_core.settings import Settings
+from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
+from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.tools import build_mcp_server
 
 SERVICE_NAME = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
@@ -34,11 +36,18 @@ async def setup(
         default_user_id=settings.user_id,
     )
     servicer = GatewayServicer(backend)
+    hooks = HookService(
+        backend,
+        HookSettings.from_settings(settings),
+        layout.run,
+        IngestSessionEnder(layout.service_file("ingest"), token),
+    )
     endpoint = McpHttpEndpoint(
         build_mcp_server(backend, allow_writes=settings.bool_("gateway.allow_writes")),
         token,
         settings.int_("gateway.mcp_http_port"),
         info_file(layout.run),
+        hooks,
     )
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
@@ -52,6 +61,7 @@ async def setup(
 
     async def cleanup() -> None:
         await endpoint.stop()
+        await hooks.close()
         await connection.close()
 
     return ready, cleanup

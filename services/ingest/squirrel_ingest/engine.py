@@ -247,6 +247,19 @@ class IngestEngine:
             on_progress(final)
         return final
 
+    async def read_now(self, path: Path) -> int:
+        """Reads one transcript to its end and delivers what it held (a host said its session
+        ended). Only a file under a watched root is read; returns the events it produced."""
+        if not path.is_absolute():
+            return 0
+        clean = Path(os.path.normpath(path))  # noqa: ASYNC240 - lexical only: no `..` escapes
+        if self._source_of(clean) is None:
+            return 0
+        before = self._totals()["events"]
+        await self._read_paths([clean], force=True)
+        await self.flush()
+        return self._totals()["events"] - before
+
     def _totals(self) -> dict[str, int]:
         return {key: sum(c[key] for c in self._per_source.values()) for key in _PROGRESS_KEYS}
 

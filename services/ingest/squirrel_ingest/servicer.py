@@ -11,9 +11,10 @@ from typing import Any
 import structlog
 
 from squirrel.v1 import ingest_service_pb2 as pb
-from squirrel.v1 import ingest_service_pb2_grpc
+from squirrel.v1 import ingest_service_pb2_grpc, memory_service_pb2
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
@@ -186,3 +187,24 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
         finally:
             if not scan.done():
                 scan.cancel()
+
+    async def EndSession(
+        self, request: pb.EndSessionRequest, context: Context
+    ) -> pb.EndSessionResponse:
+        if not request.project_id or not request.session_id:
+            raise InvalidArgumentError("project_id and session_id are required")
+        read = 0
+        if request.transcript_path:
+            read = await self.engine.read_now(Path(request.transcript_path))
+        client = self._memory_client()
+        try:
+            reply = await client.call(
+                client.stub.ProcessNow,
+                memory_service_pb2.ProcessNowRequest(
+                    project_id=request.project_id, session_ids=[request.session_id]
+                ),
+            )
+        finally:
+            await client.close()
+        log.info("session_end_processed", events_read=read, processed=reply.events_processed)
+        return pb.EndSessionResponse(events_read=read, events_processed=reply.events_processed)

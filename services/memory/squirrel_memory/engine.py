@@ -218,10 +218,21 @@ class MemoryEngine:
             )
         return out
 
-    async def process_now(self, project_id: str, drain: bool, max_batches: int) -> PassReport:
+    async def process_now(
+        self,
+        project_id: str,
+        drain: bool,
+        max_batches: int,
+        session_ids: Sequence[str] = (),
+    ) -> PassReport:
+        processor = self._processor()
+        if session_ids:
+            if not project_id:
+                raise InvalidArgumentError("session_ids need the project_id they belong to")
+            store = await self.registry.store(project_id)
+            return await processor.process_sessions(store, session_ids)
         ids = [project_id] if project_id else self.registry.roots()
         total = PassReport()
-        processor = self._processor()
         for pid in ids:
             store = await self.registry.store(pid)
             if drain:

@@ -198,50 +198,67 @@ class Processor:
             events = await store.fetch_unprocessed_of_sessions(project_id, sessions, SESSION_CAP)
             if not force:
                 events = self._ready(events)
-            if not events:
-                return PassReport()
-            episodes = segment_episodes(events, now=self._clock())
-            by_id = {e.id: e for e in events}
-            candidates: list[MemoryCandidate] = []
-            report = PassReport(events_processed=len(events), episodes_created=len(episodes))
-            for episode in episodes:
-                episode_events = [by_id[i] for i in episode.event_ids if i in by_id]
-                found = await self._extract_with_retry(store, episode, episode_events)
-                if found is None:
-                    report.dead_lettered += 1
-                    continue
-                candidates.extend(found)
-            decisions = []
-            for cand in merge_candidates(candidates):
-                existing = await store.find_anchor(
-                    project_id, cand.type, cand.key, cand.scope, self._user_id
-                )
-                recurring = decide_recurrence(cand, existing)
-                decisions.append(recurring or await self._decide(cand, existing))
-            result = await store.apply_processing_result(
-                episodes,
-                decisions,
-                [e.id for e in events],
-                user_id=self._user_id,
-                source=self.source,
+            return await self._process(store, events, started)
+
+    async def process_sessions(self, store: SqliteStore, session_ids: Sequence[str]) -> PassReport:
+        """Processes these sessions' waiting events now, active or not (their host said they
+        ended); other sessions wait for their turn."""
+        async with self._lock:
+            started = time.perf_counter()
+            events = await store.fetch_unprocessed_of_sessions(
+                store.project_id, list(dict.fromkeys(session_ids)), SESSION_CAP
             )
-            report.memories_added = len(result.change.added)
-            report.memories_updated = len(result.change.updated)
-            report.memories_deleted = len(result.change.deleted)
-            await self._merge_global_style(decisions)
-            self.last_processed_at[project_id] = self._clock()
-            log.info(
-                "events_processed",
-                project_id=project_id,
-                events=len(events),
-                episodes=len(episodes),
-                added=report.memories_added,
-                updated=report.memories_updated,
-                deleted=report.memories_deleted,
-                dead_lettered=report.dead_lettered,
-                duration_ms=round((time.perf_counter() - started) * 1000, 1),
+            return await self._process(store, events, started)
+
+    async def _process(
+        self, store: SqliteStore, events: list[StoredEvent], started: float
+    ) -> PassReport:
+        """Episodes, extraction and decisions for `events`, written in one transaction."""
+        project_id = store.project_id
+        if not events:
+            return PassReport()
+        episodes = segment_episodes(events, now=self._clock())
+        by_id = {e.id: e for e in events}
+        candidates: list[MemoryCandidate] = []
+        report = PassReport(events_processed=len(events), episodes_created=len(episodes))
+        for episode in episodes:
+            episode_events = [by_id[i] for i in episode.event_ids if i in by_id]
+            found = await self._extract_with_retry(store, episode, episode_events)
+            if found is None:
+                report.dead_lettered += 1
+                continue
+            candidates.extend(found)
+        decisions = []
+        for cand in merge_candidates(candidates):
+            existing = await store.find_anchor(
+                project_id, cand.type, cand.key, cand.scope, self._user_id
             )
-            return report
+            recurring = decide_recurrence(cand, existing)
+            decisions.append(recurring or await self._decide(cand, existing))
+        result = await store.apply_processing_result(
+            episodes,
+            decisions,
+            [e.id for e in events],
+            user_id=self._user_id,
+            source=self.source,
+        )
+        report.memories_added = len(result.change.added)
+        report.memories_updated = len(result.change.updated)
+        report.memories_deleted = len(result.change.deleted)
+        await self._merge_global_style(decisions)
+        self.last_processed_at[project_id] = self._clock()
+        log.info(
+            "events_processed",
+            project_id=project_id,
+            events=len(events),
+            episodes=len(episodes),
+            added=report.memories_added,
+            updated=report.memories_updated,
+            deleted=report.memories_deleted,
+            dead_lettered=report.dead_lettered,
+            duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        )
+        return report
 
     async def _extract_with_retry(
         self, store: SqliteStore, episode: Episode, events: list[StoredEvent]

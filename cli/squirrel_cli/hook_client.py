@@ -1,0 +1,143 @@
+"""`sqrl hook <host> <event>`: the process a host runs for each hook. Fails open, fast.
+
+It reads the host's JSON on stdin, posts it to the gateway's `/hooks/<host>/<event>` on
+loopback with the install's token, and prints the answer — the host's own output format —
+or nothing. Whatever goes wrong (services down, a slow answer, a broken config, bad input) it
+prints nothing and exits 0 within the deadline (`hooks.deadline_ms`, default 1 s), so a hook can
+never block or break the user's session. Only the standard library is imported: a hook runs on
+every prompt, and importing the whole CLI would cost more than the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import time
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Final
+
+DEFAULT_DEADLINE_MS: Final = 1000
+MAX_INPUT_BYTES: Final = 1_000_000
+MAX_ANSWER_BYTES: Final = 1_000_000
+_NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+class _DeadlinePassedError(Exception):
+    """The hook's time is up: print nothing."""
+
+
+def _home() -> Path:
+    configured = os.environ.get("SQRL_HOME")
+    return Path(configured).expanduser() if configured else Path("~/.sqrl").expanduser()
+
+
+def deadline_ms(home: Path) -> int:
+    """`hooks.deadline_ms` from the environment or config.toml; the default when unreadable."""
+    raw: object = os.environ.get("SQRL_HOOKS_DEADLINE_MS")
+    if raw is None:
+        try:
+            with (home / "config.toml").open("rb") as fh:
+                raw = tomllib.load(fh).get("hooks", {}).get("deadline_ms")
+        except (OSError, tomllib.TOMLDecodeError, AttributeError):
+            raw = None
+    try:
+        value = int(str(raw)) if raw is not None else DEFAULT_DEADLINE_MS
+    except ValueError:
+        return DEFAULT_DEADLINE_MS
+    return value if 50 <= value <= 60_000 else DEFAULT_DEADLINE_MS
+
+
+def _endpoint(home: Path) -> tuple[str, int, str] | None:
+    """Host, port and token of the gateway's HTTP endpoint, or None when it is not running."""
+    try:
+        info = json.loads((home / "run" / "gateway-mcp.json").read_text())
+        token = (home / "token").read_text().strip()
+        return str(info["host"]), int(info["port"]), token
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _post(host: str, port: int, path: str, token: str, *, body: bytes, timeout: float) -> bytes:
+    """A minimal HTTP/1.1 POST over one loopback connection; the body of a 200, else b""."""
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode("latin-1") + body
+    with socket.create_connection((host, port), timeout=timeout) as conn:
+        conn.sendall(request)
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                return b""
+    head, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
+    status = head.split(b"\r\n", 1)[0].split()
+    if len(status) < 2 or status[1] != b"200":
+        return b""
+    if b"transfer-encoding: chunked" in head.lower():
+        return _unchunk(payload)
+    return payload
+
+
+def _unchunk(payload: bytes) -> bytes:
+    out: list[bytes] = []
+    while payload:
+        size_line, _, rest = payload.partition(b"\r\n")
+        size = int(size_line.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out.append(rest[:size])
+        payload = rest[size + 2 :]
+    return b"".join(out)
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    raise _DeadlinePassedError
+
+
+def answer(host: str, event: str, stdin: bytes, home: Path, budget_s: float) -> bytes:
+    """What to print for this hook call (b"" for nothing); raises only on a lost connection."""
+    if not (set(host) <= _NAME_CHARS and set(event) <= _NAME_CHARS and host and event):
+        return b""
+    endpoint = _endpoint(home)
+    if endpoint is None:
+        return b""
+    address, port, token = endpoint
+    return _post(
+        address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=budget_s
+    )
+
+
+def main(argv: Sequence[str]) -> int:
+    """`sqrl hook HOST EVENT`: always exits 0; prints the host's answer or nothing."""
+    started = time.monotonic()
+    home = _home()
+    limit_s = deadline_ms(home) / 1000
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    try:
+        if len(argv) != 2:
+            return 0
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            return 0
+        left = max(0.01, limit_s - (time.monotonic() - started))
+        out = answer(argv[0], argv[1], data, home, left)
+        if out:
+            sys.stdout.buffer.write(out.rstrip(b"\n") + b"\n")
+            sys.stdout.flush()
+    except (_DeadlinePassedError, OSError, ValueError):
+        return 0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return 0

@@ -1,0 +1,242 @@
+"""Writing Squirrel's hooks into each host's settings, merged with what is there, and back out.
+
+- Claude Code: `<repo>/.claude/settings.local.json` (not committed) by default, or the user's
+  `~/.claude/settings.json`; events SessionStart, UserPromptSubmit, SessionEnd.
+- Codex CLI: `~/.codex/hooks.json` by default, or the repository's `.codex/hooks.json`; events
+  SessionStart, UserPromptSubmit and Stop (Codex has no session-end hook: the gateway counts a
+  session as ended once it stays idle after a Stop).
+- Gemini CLI: `~/.gemini/settings.json` by default, or the repository's `.gemini/settings.json`;
+  events SessionStart, BeforeAgent, SessionEnd.
+
+Squirrel's entries are the command hooks whose command runs `sqrl hook …`; every other hook is
+left exactly as it was. Installing twice changes nothing; removing takes out only those entries.
+A settings file that is not a JSON object (or whose `hooks` is malformed) is never rewritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+
+HOSTS: Final = ("claude", "codex", "gemini")
+HOST_EVENTS: Final[Mapping[str, tuple[str, ...]]] = {
+    "claude": ("SessionStart", "UserPromptSubmit", "SessionEnd"),
+    "codex": ("SessionStart", "UserPromptSubmit", "Stop"),
+    "gemini": ("SessionStart", "BeforeAgent", "SessionEnd"),
+}
+HOST_TIMEOUT_SECONDS: Final = 5
+"""What hosts are told to allow a hook; `sqrl hook` gives up long before (hooks.deadline_ms)."""
+MAX_SETTINGS_BYTES: Final = 1024 * 1024
+NOTES: Final[Mapping[str, str]] = {
+    "codex": "Codex runs hooks only with `codex_hooks = true` under `[features]` in "
+    "~/.codex/config.toml.",
+    "gemini": "Older Gemini CLI versions also need hooks enabled in settings.json "
+    '(`"hooksConfig": {"enabled": true}`).',
+}
+
+Scope = Literal["project", "user"]
+SCOPES: Final[tuple[Scope, ...]] = ("project", "user")
+Outcome = Literal["added", "updated", "unchanged", "removed", "absent"]
+
+
+@dataclass(frozen=True, slots=True)
+class HookTarget:
+    """One host's settings file and the events Squirrel answers there."""
+
+    host: str
+    path: Path
+    events: tuple[str, ...]
+
+
+def parse_hosts(value: str | None) -> list[str]:
+    """`claude,codex` → ["claude", "codex"]; None or "" → every host."""
+    if not value:
+        return list(HOSTS)
+    hosts = [h.strip().lower() for h in value.split(",") if h.strip()]
+    unknown = [h for h in hosts if h not in HOSTS]
+    if unknown:
+        raise InvalidArgumentError(
+            f"unknown host {unknown[0]!r} for --hooks; choose from {', '.join(HOSTS)}"
+        )
+    return list(dict.fromkeys(hosts))
+
+
+def target(host: str, *, repo: Path, home: Path, scope: Scope | None = None) -> HookTarget:
+    """Where `host`'s hooks go. Default scope: the repository's uncommitted local file for
+    Claude Code, the user's own file for Codex and Gemini (their project files are committed)."""
+    chosen = scope or ("project" if host == "claude" else "user")
+    if host == "claude":
+        path = (
+            repo / ".claude" / "settings.local.json"
+            if chosen == "project"
+            else home / ".claude" / "settings.json"
+        )
+    elif host == "codex":
+        path = (repo if chosen == "project" else home) / ".codex" / "hooks.json"
+    elif host == "gemini":
+        path = (repo if chosen == "project" else home) / ".gemini" / "settings.json"
+    else:
+        raise InvalidArgumentError(f"unknown host {host!r}; choose from {', '.join(HOSTS)}")
+    return HookTarget(host, path, HOST_EVENTS[host])
+
+
+def hook_command(program: str, host: str, event: str) -> str:
+    return shlex.join([program, "hook", host, event])
+
+
+def is_squirrel_hook(entry: object) -> bool:
+    """Whether a hook entry is one of Squirrel's (`<…/>sqrl hook …`)."""
+    if not isinstance(entry, dict) or entry.get("type", "command") != "command":
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return len(words) >= 2 and Path(words[0]).name == "sqrl" and words[1] == "hook"
+
+
+def _entry(host: str, program: str, event: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": "command", "command": hook_command(program, host, event)}
+    if host == "gemini":
+        entry = {"name": "squirrel", **entry, "timeout": HOST_TIMEOUT_SECONDS * 1000}
+    else:
+        entry["timeout"] = HOST_TIMEOUT_SECONDS
+    return entry
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    """The settings object, None when the file does not exist; refuses anything malformed."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    if size > MAX_SETTINGS_BYTES:
+        raise FailedPreconditionError(f"{path} is larger than 1 MB; it was left untouched")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (ValueError, UnicodeDecodeError):
+        raise FailedPreconditionError(
+            f"{path} is not valid JSON; fix it (or move it aside) and run again. "
+            "It was left untouched."
+        ) from None
+    if not isinstance(data, dict):
+        raise FailedPreconditionError(f"{path} is not a JSON object; it was left untouched")
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(isinstance(v, list) for v in hooks.values()):
+        raise FailedPreconditionError(
+            f"{path} has a `hooks` setting in a shape Squirrel does not know; it was left untouched"
+        )
+    return data
+
+
+def _without_ours(groups: list[Any]) -> list[Any]:
+    """The event's matcher groups with Squirrel's entries taken out (empty groups dropped)."""
+    kept: list[Any] = []
+    for group in groups:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            kept.append(group)
+            continue
+        inner = [h for h in group["hooks"] if not is_squirrel_hook(h)]
+        if inner:
+            kept.append({**group, "hooks": inner})
+        elif len(inner) == len(group["hooks"]):
+            kept.append(group)
+    return kept
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False)
+            fh.write("\n")
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            Path(tmp).unlink()
+        raise
+
+
+def install(hook_target: HookTarget, program: str) -> Outcome:
+    """Adds (or refreshes) Squirrel's hooks in the target file, keeping every other hook."""
+    data = _load(hook_target.path)
+    existed = data is not None
+    data = data if data is not None else {}
+    hooks: dict[str, Any] = dict(data.get("hooks", {}))
+    before = json.dumps(hooks, sort_keys=True)
+    had_ours = any(
+        is_squirrel_hook(h)
+        for groups in hooks.values()
+        for g in groups
+        if isinstance(g, dict)
+        for h in g.get("hooks", [])
+    )
+    for event in hook_target.events:
+        groups = _without_ours(list(hooks.get(event, [])))
+        group: dict[str, Any] = {"hooks": [_entry(hook_target.host, program, event)]}
+        if hook_target.host != "codex" or event == "SessionStart":
+            group = {"matcher": "", **group}
+        hooks[event] = [*groups, group]
+    if existed and json.dumps(hooks, sort_keys=True) == before:
+        return "unchanged"
+    _write(hook_target.path, {**data, "hooks": hooks})
+    return "updated" if had_ours else "added"
+
+
+def remove(hook_target: HookTarget) -> Outcome:
+    """Takes Squirrel's hooks (and nothing else) out of the target file."""
+    data = _load(hook_target.path)
+    if data is None or "hooks" not in data:
+        return "absent"
+    hooks: dict[str, Any] = dict(data["hooks"])
+    changed = False
+    for event in list(hooks):
+        groups = _without_ours(list(hooks[event]))
+        if groups != hooks[event]:
+            changed = True
+            if groups:
+                hooks[event] = groups
+            else:
+                del hooks[event]
+    if not changed:
+        return "absent"
+    updated = {**data, "hooks": hooks}
+    if not hooks:
+        del updated["hooks"]
+    _write(hook_target.path, updated)
+    return "removed"
+
+
+def installed_events(hook_target: HookTarget) -> list[str]:
+    """The events of the target file that run Squirrel's hook ([] when none or unreadable)."""
+    try:
+        data = _load(hook_target.path)
+    except FailedPreconditionError:
+        return []
+    if data is None:
+        return []
+    return [
+        event
+        for event, groups in data.get("hooks", {}).items()
+        if any(
+            is_squirrel_hook(h)
+            for g in groups
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            for h in g["hooks"]
+        )
+    ]

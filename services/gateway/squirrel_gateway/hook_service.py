@@ -1,0 +1,215 @@
+"""Answers host hooks: session start, each prompt, turn end and session end, with activity kept.
+
+The `sqrl hook` process is a thin client: it posts the host's JSON here and prints the answer.
+This module decides what the answer is (`hook_context`), in which format (`hook_hosts`), tells
+ingest when a session is over (directly on `SessionEnd`, or after an idle spell for hosts that
+only have a per-turn `Stop`), and records per-host activity in `<home>/run/hooks.json` for
+`sqrl status` and `sqrl doctor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
+from squirrel_core.files import write_private_file
+from squirrel_core.hook_activity import HookActivity, activity_path
+from squirrel_core.settings import Settings
+from squirrel_gateway import hook_context
+from squirrel_gateway.backend import MemoryBackend
+from squirrel_gateway.hook_context import NOTHING, Injection
+from squirrel_gateway.hook_hosts import HookInput, Moment, parse_input, render_output
+
+log = structlog.get_logger()
+
+_SERVER_SHARE: Final = 0.8
+"""Part of the client's deadline the server may spend; the rest is process start and transport."""
+
+
+@dataclass(frozen=True, slots=True)
+class HookSettings:
+    """The `hooks.*` settings the gateway needs."""
+
+    session_start: bool = True
+    prompt: bool = True
+    session_end: bool = True
+    session_budget: int = 600
+    prompt_budget: int = 300
+    deadline_ms: int = 1000
+    idle_end_seconds: float = 300.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> HookSettings:
+        return cls(
+            session_start=settings.bool_("hooks.session_start"),
+            prompt=settings.bool_("hooks.prompt"),
+            session_end=settings.bool_("hooks.session_end"),
+            session_budget=settings.int_("hooks.session_budget"),
+            prompt_budget=settings.int_("hooks.prompt_budget"),
+            deadline_ms=settings.int_("hooks.deadline_ms"),
+            idle_end_seconds=settings.float_("hooks.idle_end_seconds"),
+        )
+
+
+class SessionEnder(Protocol):
+    """Tells ingest that a session is over, so its events are read and processed now."""
+
+    async def end_session(self, hook: HookInput, project_id: str) -> None: ...
+
+
+class HookService:
+    """Turns one hook call into the host's answer; never raises for a host's sake."""
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        settings: HookSettings,
+        run_dir: Path,
+        ender: SessionEnder | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._backend = backend
+        self._settings = settings
+        self._stats_path = activity_path(run_dir)
+        self._ender = ender
+        self._clock = clock
+        self._activity = HookActivity()
+        self._idle: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def activity(self) -> HookActivity:
+        return self._activity
+
+    async def answer(self, host: str, event: str, payload: object) -> str:
+        """What the host should print for this call ("" for nothing). Raises
+        `InvalidArgumentError` only for a call that names no known host or event."""
+        hook = parse_input(host, event, payload)
+        stats = self._activity.of(hook.host.value)
+        stats.calls += 1
+        stats.last_call_at = self._clock()
+        try:
+            injection = await asyncio.wait_for(
+                self._run(hook), self._settings.deadline_ms / 1000 * _SERVER_SHARE
+            )
+        except (SquirrelError, TimeoutError) as exc:
+            stats.failures += 1
+            stats.last_failure = type(exc).__name__
+            log.info("hook_failed", host=hook.host.value, hook=event, error_type=type(exc).__name__)
+            self._save()
+            return ""
+        stats.last_ok_at = self._clock()
+        if hook.moment in (Moment.SESSION_START, Moment.PROMPT):
+            if injection.empty:
+                stats.abstentions += 1
+            else:
+                stats.injections += 1
+                stats.tokens_injected += injection.tokens
+                stats.last_injection_at = stats.last_ok_at
+        log.info(
+            "hook_answered",
+            host=hook.host.value,
+            hook=event,
+            items=injection.items,
+            tokens=injection.tokens,
+        )
+        self._save()
+        return render_output(hook, injection.text)
+
+    async def _run(self, hook: HookInput) -> Injection:
+        project_id = await self._project(hook)
+        if project_id is None:
+            return NOTHING
+        if hook.moment is Moment.SESSION_START:
+            self._cancel_idle(hook.session_id)
+            if not self._settings.session_start:
+                return NOTHING
+            return await hook_context.session_start(
+                self._backend,
+                project_id=project_id,
+                user_id=None,
+                budget=self._settings.session_budget,
+            )
+        if hook.moment is Moment.PROMPT:
+            self._cancel_idle(hook.session_id)
+            if not self._settings.prompt:
+                return NOTHING
+            return await hook_context.prompt_context(
+                self._backend,
+                project_id=project_id,
+                prompt=hook.prompt,
+                user_id=None,
+                budget=self._settings.prompt_budget,
+            )
+        if self._settings.session_end and self._ender is not None:
+            if hook.moment is Moment.SESSION_END:
+                self._cancel_idle(hook.session_id)
+                self._spawn(self._end(hook, project_id))
+            else:
+                self._arm_idle(hook, project_id)
+        return NOTHING
+
+    async def _project(self, hook: HookInput) -> str | None:
+        if not hook.cwd:
+            return None
+        try:
+            return await self._backend.resolve_project(hook.cwd)
+        except (PermissionDeniedError, InvalidArgumentError):
+            return None  # not a registered project: nothing to say, nothing to record
+
+    def _arm_idle(self, hook: HookInput, project_id: str) -> None:
+        """A turn ended; the session counts as ended once no further turn starts for a while."""
+        if not hook.session_id:
+            return
+        self._cancel_idle(hook.session_id)
+        loop = asyncio.get_running_loop()
+        self._idle[hook.session_id] = loop.call_later(
+            self._settings.idle_end_seconds,
+            lambda: self._spawn(self._end(hook, project_id)),
+        )
+
+    def _cancel_idle(self, session_id: str) -> None:
+        handle = self._idle.pop(session_id, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _end(self, hook: HookInput, project_id: str) -> None:
+        self._idle.pop(hook.session_id, None)
+        assert self._ender is not None
+        try:
+            await self._ender.end_session(hook, project_id)
+        except SquirrelError as exc:
+            log.info("session_end_failed", host=hook.host.value, error_type=type(exc).__name__)
+            return
+        self._activity.of(hook.host.value).sessions_ended += 1
+        log.info("session_ended", host=hook.host.value)
+        self._save()
+
+    def _save(self) -> None:
+        try:
+            write_private_file(self._stats_path, self._activity.to_json())
+        except OSError as exc:
+            log.warning("hook_activity_unsaved", error_type=type(exc).__name__)
+
+    async def close(self) -> None:
+        for handle in self._idle.values():
+            handle.cancel()
+        self._idle.clear()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

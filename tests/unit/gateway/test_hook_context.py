@@ -1,0 +1,135 @@
+"""The injected texts: framed as notes, within budget, redacted, and empty when abstaining."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from squirrel_core.tokens import estimate_tokens
+from squirrel_gateway import hook_context
+from squirrel_gateway.schemas import PitfallItem, SelectedMemory, UserStyleItem
+from tests.unit.gateway.fakes import FakeBackend
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def style(n: int, text: str = "Prefers small pure functions over classes") -> UserStyleItem:
+    return UserStyleItem(
+        key=f"pref:{n}", summary=f"{text} ({n}).", importance=0.8, last_updated_at=NOW
+    )
+
+
+def pitfall(n: int) -> PitfallItem:
+    return PitfallItem(
+        key=f"pitfall:{n}",
+        content=f"`git push` fails with no upstream branch; `git push -u origin HEAD` fixed it ({n}).",
+        importance=0.7,
+        file_paths=["lib/app.ex"],
+    )
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> FakeBackend:
+    root = tmp_path / "repo"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "app.ex").write_text("defmodule App do\nend\n")
+    return FakeBackend(
+        roots=[str(root)],
+        style_items=[style(i) for i in range(6)],
+        key_facts=[f"Elixir/Phoenix app with PostgreSQL ({i})." for i in range(5)],
+        pitfalls=[pitfall(i) for i in range(4)],
+        selected=[
+            SelectedMemory(
+                memory_id="mem_1",
+                type="recipe",
+                key="recipe:test",
+                content="Run the tests with `mix test`.",
+                importance=0.8,
+                reason="The task adds tests.",
+            )
+        ],
+    )
+
+
+async def test_session_start_has_every_section_framed_and_footed(backend: FakeBackend) -> None:
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert out.text.startswith(hook_context.FRAME)
+    for title in hook_context.SECTION_TITLES:
+        assert title in out.text
+    assert out.text.rstrip().endswith(f"~{out.tokens} tokens")
+    assert estimate_tokens(out.text) <= out.tokens <= 600
+
+
+@settings(max_examples=40, deadline=None)
+@given(budget=st.integers(min_value=48, max_value=1500), n=st.integers(min_value=0, max_value=12))
+async def test_session_start_never_exceeds_its_budget(budget: int, n: int) -> None:
+    backend = FakeBackend(
+        roots=["/nowhere"],
+        style_items=[style(i, "x" * (i * 13)) for i in range(n)],
+        key_facts=[f"Fact {'y' * i * 7}." for i in range(n)],
+        pitfalls=[pitfall(i) for i in range(n)],
+    )
+    out = await hook_context.session_start(
+        backend, project_id="/nowhere", user_id=None, budget=budget
+    )
+    assert estimate_tokens(out.text) <= budget
+    if n == 0:
+        assert out.empty
+
+
+async def test_sections_share_the_budget_instead_of_one_taking_it_all(backend: FakeBackend) -> None:
+    backend.style_items = [style(i) for i in range(40)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=300
+    )
+    assert "### Project" in out.text and "### Known pitfalls" in out.text
+
+
+async def test_secrets_and_private_spans_are_not_injected(backend: FakeBackend) -> None:
+    backend.style_items = [
+        style(0, "Deploys with token ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"),
+        style(1, "Keeps <private>the staging password hunter2hunter2</private> in a vault"),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "ghp_A1b2" not in out.text
+    assert "hunter2" not in out.text
+
+
+async def test_prompt_context_abstains_with_nothing_at_all(backend: FakeBackend) -> None:
+    backend.has_relevant_memory = False
+    out = await hook_context.prompt_context(
+        backend, project_id=backend.roots[0], prompt="write a haiku", user_id=None, budget=300
+    )
+    assert out.empty and out.text == ""
+
+
+async def test_prompt_context_passes_the_files_the_prompt_names(backend: FakeBackend) -> None:
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add tests for lib/app.ex and docs/missing.md please",
+        user_id=None,
+        budget=300,
+    )
+    assert "mix test" in out.text and out.text.startswith(hook_context.FRAME)
+    call = next(c for c in backend.calls if c.method == "get_task_context")
+    assert list(call.args["active_file_paths"]) == ["lib/app.ex"]  # type: ignore[call-overload]
+    assert estimate_tokens(out.text) <= 300
+
+
+def test_files_named_ignores_escapes_and_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.go").write_text("package main\n")
+    (tmp_path.parent / "secret.txt").write_text("x")
+    named = hook_context.files_named(
+        "fix src/main.go, ../secret.txt, /etc/passwd and src/none.go", str(tmp_path)
+    )
+    assert named == ["src/main.go"]

@@ -1,0 +1,105 @@
+"""The hook service: project check, switches, activity kept, session ends passed on once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.errors import UnavailableError
+from squirrel_core.hook_activity import read_activity
+from squirrel_gateway.hook_hosts import HookInput
+from squirrel_gateway.hook_service import HookService, HookSettings
+from tests.unit.gateway.fakes import FakeBackend
+
+
+class RecordingEnder:
+    def __init__(self) -> None:
+        self.ended: list[tuple[str, str, str]] = []
+        self.done = asyncio.Event()
+
+    async def end_session(self, hook: HookInput, project_id: str) -> None:
+        self.ended.append((hook.session_id, hook.transcript_path, project_id))
+        self.done.set()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    return root
+
+
+def service(
+    repo: Path, tmp_path: Path, ender: RecordingEnder | None = None, **options: object
+) -> tuple[HookService, FakeBackend]:
+    backend = FakeBackend(roots=[str(repo)], key_facts=["A Go service (go.mod)."])
+    run = tmp_path / "run"
+    run.mkdir(exist_ok=True)
+    return HookService(backend, HookSettings(**options), run, ender), backend  # type: ignore[arg-type]
+
+
+async def test_session_start_answers_and_activity_is_recorded(repo: Path, tmp_path: Path) -> None:
+    hooks, _ = service(repo, tmp_path)
+    out = await hooks.answer("claude", "SessionStart", {"cwd": str(repo), "source": "compact"})
+    assert "A Go service" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    activity = read_activity(tmp_path / "run")["claude"]
+    assert activity["injections"] == 1 and activity["tokens_injected"] > 0
+
+
+async def test_unregistered_folders_get_nothing(repo: Path, tmp_path: Path) -> None:
+    hooks, _ = service(repo, tmp_path)
+    assert await hooks.answer("claude", "SessionStart", {"cwd": str(tmp_path)}) == ""
+    assert await hooks.answer("claude", "SessionStart", {}) == ""
+
+
+async def test_switched_off_hooks_inject_nothing(repo: Path, tmp_path: Path) -> None:
+    hooks, _ = service(repo, tmp_path, session_start=False, prompt=False)
+    assert await hooks.answer("codex", "SessionStart", {"cwd": str(repo)}) == ""
+    assert await hooks.answer("codex", "UserPromptSubmit", {"cwd": str(repo), "prompt": "x"}) == ""
+
+
+async def test_backend_failures_fail_open_and_are_counted(repo: Path, tmp_path: Path) -> None:
+    hooks, backend = service(repo, tmp_path)
+    backend.fail_with = UnavailableError("memory is down")
+    assert await hooks.answer("gemini", "SessionStart", {"cwd": str(repo)}) == ""
+    assert read_activity(tmp_path / "run")["gemini"]["failures"] == 1
+
+
+async def test_a_slow_backend_is_cut_off_at_the_deadline(repo: Path, tmp_path: Path) -> None:
+    hooks, backend = service(repo, tmp_path, deadline_ms=100)
+
+    async def slow(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(5)
+        raise AssertionError("not reached")
+
+    backend.get_project_brief_view = slow  # type: ignore[method-assign]
+    assert await hooks.answer("claude", "SessionStart", {"cwd": str(repo)}) == ""
+
+
+async def test_session_end_is_passed_to_ingest(repo: Path, tmp_path: Path) -> None:
+    ender = RecordingEnder()
+    hooks, _ = service(repo, tmp_path, ender)
+    payload = {"cwd": str(repo), "session_id": "s1", "transcript_path": "/t/s1.jsonl"}
+    assert await hooks.answer("claude", "SessionEnd", payload) == ""
+    await asyncio.wait_for(ender.done.wait(), 5)
+    assert ender.ended == [("s1", "/t/s1.jsonl", str(repo))]
+    await hooks.close()
+
+
+async def test_a_stop_only_host_ends_the_session_after_it_stays_idle(
+    repo: Path, tmp_path: Path
+) -> None:
+    ender = RecordingEnder()
+    hooks, _ = service(repo, tmp_path, ender, idle_end_seconds=0.2)
+    payload = {"cwd": str(repo), "session_id": "s2"}
+    await hooks.answer("codex", "Stop", payload)
+    await hooks.answer("codex", "UserPromptSubmit", {**payload, "prompt": "next"})  # still going
+    await asyncio.sleep(0.3)
+    assert ender.ended == []
+    await hooks.answer("codex", "Stop", payload)
+    await asyncio.wait_for(ender.done.wait(), 5)
+    assert [e[0] for e in ender.ended] == ["s2"]
+    await hooks.close()
