@@ -4,9 +4,9 @@ Sections, in order: startup (cold start to SERVING, idle RSS), ingest (fixture t
 end into memory through `sqrl up` + `sqrl import`, then processing), pipeline (AppendEvents and
 processing throughput, bench/fixture_pipeline.py), retrieval (bench/retrieval_latency.py),
 mcp + budget + rss (bench/mcp_latency.py), quality (bench/retrieval_quality.py, shipped
-settings) and answer-key (bench/answer_key.py: the fixture projects' memories scored against
-our gold notes, rules extractor). `--quick` runs 1k/10k only, with fewer runs and calls, in a
-few minutes.
+settings), answer-key (bench/answer_key.py: the fixture projects' memories scored against
+our gold notes, rules extractor) and hooks (`sqrl hook` wall time, services up and down,
+bench/hook_latency.py). `--quick` runs 1k/10k only, with fewer runs and calls, in a few minutes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,14 @@ from pathlib import Path
 import psutil
 import structlog
 
-from bench import answer_key, fixture_pipeline, mcp_latency, retrieval_latency, retrieval_quality
+from bench import (
+    answer_key,
+    fixture_pipeline,
+    hook_latency,
+    mcp_latency,
+    retrieval_latency,
+    retrieval_quality,
+)
 from bench import service_startup as startup
 from bench.common import (
     SHARED_FIXTURES,
@@ -255,6 +262,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         ],
         "quality": quality_figures,
         "answer-key": answer_key_figures,
+        "hooks": lambda: asyncio.run(hook_latency.measure(1000, plan.mcp_calls)),
     }
     figures: list[Figure] = []
     for name, step in steps.items():
@@ -276,7 +284,16 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         action="append",
         default=[],
-        choices=("startup", "ingest", "pipeline", "retrieval", "mcp", "quality", "answer-key"),
+        choices=(
+            "startup",
+            "ingest",
+            "pipeline",
+            "retrieval",
+            "mcp",
+            "quality",
+            "answer-key",
+            "hooks",
+        ),
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)

@@ -1,0 +1,129 @@
+"""Wall time of `sqrl hook` as a host runs it: one process per call, services up and down.
+
+A temporary home and repository get `sqrl init` and `--size` memories (as bench/mcp_latency.py
+seeds them), then `sqrl up --detach`. Once the model is loaded and the memory service is idle,
+the real `sqrl` console script is started `--calls` times for Claude Code's `UserPromptSubmit`
+(rotating developer questions) and `SessionStart`, with the host's JSON on stdin, and timed from
+spawn to exit. Then `sqrl down`, and the per-prompt hook is timed again with every service down
+(it must print nothing, fast). `python -c pass` is timed the same way for scale.
+
+Usage: python -m bench.hook_latency [--size 1000] [--calls 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import structlog
+
+from bench.common import (
+    DEVELOPER_QUESTIONS,
+    Figure,
+    git_repo,
+    latency_figures,
+    print_table,
+    service_env,
+    sqrl,
+    wait_idle,
+)
+from bench.mcp_latency import service_pids, services_up
+from bench.retrieval_latency import loaded_embedder, seed_project, wait_model
+from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.home import HomeLayout
+
+SECTION = "hooks"
+SQRL = str(Path(sys.executable).parent / "sqrl")
+
+
+def timed(argv: list[str], env: dict[str, str], stdin: bytes) -> tuple[float, bytes]:
+    started = time.perf_counter()
+    done = subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
+    took = 1000 * (time.perf_counter() - started)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}")
+    return took, done.stdout
+
+
+def hook_stdin(event: str, root: Path, n: int) -> bytes:
+    payload = {
+        "session_id": f"bench-{n}",
+        "transcript_path": "",
+        "cwd": str(root),
+        "hook_event_name": event,
+        "source": "startup",
+        "prompt": DEVELOPER_QUESTIONS[n % len(DEVELOPER_QUESTIONS)],
+    }
+    return json.dumps(payload).encode()
+
+
+def series(env: dict[str, str], event: str, root: Path, calls: int) -> tuple[list[float], int]:
+    """Millis per call and how many calls printed something."""
+    millis: list[float] = []
+    answered = 0
+    for n in range(calls):
+        took, out = timed([SQRL, "hook", "claude", event], env, hook_stdin(event, root, n))
+        millis.append(took)
+        answered += bool(out.strip())
+    return millis, answered
+
+
+async def measure(size: int, calls: int) -> list[Figure]:
+    embedder = loaded_embedder()
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        env = service_env(home)
+        root = git_repo(Path(tmp) / "repo")
+        sqrl(env, "init", cwd=root)
+        await seed_project(root, size, embedder, min(size, 1000))
+        base, _ = series_python(env, calls)
+        figures += latency_figures(SECTION, "python -c pass (process start)", base)
+        async with services_up(env):
+            layout = HomeLayout(home)
+            token = layout.token.read_text().strip()
+            memory = MemoryClient(open_channel(target_of(layout.service_file("memory"))), token, 60)
+            try:
+                await wait_model(memory)
+            finally:
+                await memory.close()
+            wait_idle(service_pids(env)["memory"])
+            series(env, "UserPromptSubmit", root, 3)  # warm-up
+            prompt, prompt_hits = series(env, "UserPromptSubmit", root, calls)
+            start, start_hits = series(env, "SessionStart", root, calls)
+        down, down_hits = series(env, "UserPromptSubmit", root, calls)
+    label = f"{size // 1000}k memories"
+    figures += latency_figures(SECTION, f"per-prompt hook, services up ({label})", prompt)
+    figures += latency_figures(SECTION, f"session-start hook, services up ({label})", start)
+    figures += latency_figures(SECTION, "per-prompt hook, services down", down)
+    for what, hits in (
+        ("per-prompt answers that injected context", prompt_hits),
+        ("session-start answers that injected context", start_hits),
+        ("answers printed with services down", down_hits),
+    ):
+        figures.append(Figure(SECTION, what, hits, "calls", f"of {calls}"))
+    return figures
+
+
+def series_python(env: dict[str, str], calls: int) -> tuple[list[float], int]:
+    return [timed([sys.executable, "-c", "pass"], env, b"")[0] for _ in range(calls)], 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--calls", type=int, default=40)
+    args = parser.parse_args(argv)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    print_table(asyncio.run(measure(args.size, args.calls)))
+
+
+if __name__ == "__main__":
+    main()
