@@ -240,3 +240,21 @@ class WorktreeMemory:
             write_private_file(self._path, (json.dumps(data, indent=2) + "\n").encode())
         except OSError as error:
             log.warning("worktrees_save_failed", error_type=type(error).__name__)
+
+
+def main_checkout(path: str | os.PathLike[str], max_depth: int = 64) -> Path | None:
+    """The main checkout of the repository whose (linked) worktree holds `path`: walks up to the
+    nearest `.git` and follows it to the shared git folder. None outside a repository or when
+    the shared folder is not a `<root>/.git` (bare repositories)."""
+    here = Path(path)
+    for candidate in [here, *here.parents][:max_depth]:
+        if (candidate / ".git").exists():
+            shared = common_dir(candidate)
+            if shared is None:
+                return None
+            try:
+                shared = shared.resolve()
+            except OSError:
+                return None
+            return shared.parent if shared.name == ".git" else None
+    return None

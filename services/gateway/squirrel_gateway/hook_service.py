@@ -23,6 +23,7 @@ from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, Sq
 from squirrel_core.files import write_private_file
 from squirrel_core.hook_activity import HookActivity, activity_path
 from squirrel_core.settings import Settings
+from squirrel_core.worktrees import main_checkout
 from squirrel_gateway import hook_context
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.hook_context import NOTHING, Injection
@@ -163,6 +164,14 @@ class HookService:
             return None
         try:
             return await self._backend.resolve_project(hook.cwd)
+        except (PermissionDeniedError, InvalidArgumentError):
+            pass
+        # A linked worktree of a registered repository (e.g. `../repo-worktrees/branch`).
+        main = await asyncio.to_thread(main_checkout, hook.cwd)
+        if main is None:
+            return None
+        try:
+            return await self._backend.resolve_project(str(main))
         except (PermissionDeniedError, InvalidArgumentError):
             return None  # not a registered project: nothing to say, nothing to record
 

@@ -12,6 +12,7 @@ from squirrel_core.errors import UnavailableError
 from squirrel_core.hook_activity import read_activity
 from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
+from tests.gitrepos import git, make_repo
 from tests.unit.gateway.fakes import FakeBackend
 
 
@@ -103,3 +104,17 @@ async def test_a_stop_only_host_ends_the_session_after_it_stays_idle(
     await asyncio.wait_for(ender.done.wait(), 5)
     assert [e[0] for e in ender.ended] == ["s2"]
     await hooks.close()
+
+
+async def test_a_linked_worktree_of_a_registered_repository_gets_its_context(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "app-worktrees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(worktree))
+    (worktree / "src").mkdir()
+    hooks, _ = service(repo, tmp_path)
+    out = await hooks.answer("claude", "SessionStart", {"cwd": str(worktree / "src")})
+    assert "A Go service" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    outside = make_repo(tmp_path / "other")
+    assert await hooks.answer("claude", "SessionStart", {"cwd": str(outside)}) == ""
