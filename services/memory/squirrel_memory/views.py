@@ -5,7 +5,9 @@ since it was built), when the memories it is built from changed (any add, update
 resets its `view_meta` at once, and a stamp of those memories is checked on every read, so even
 a change made by another process is never served stale), or when the cached copy does not fit
 the requested budget. Cached copies live in `view_meta` and `<repo>/.ctx/views/<name>.json`.
-Markdown is built deterministically; every list is ordered by importance, then recency.
+Markdown is built deterministically; every list shows the most useful memories first
+(importance, then evidence and recency: `view_order.py`), and the brief leads with what the
+project is and its stack.
 
 With an `LlmWriter` (an Anthropic key configured), Claude writes a normalised summary per item
 and the markdown when a view is rebuilt (spec §5.2), so a cached view costs no call. Its
@@ -34,13 +36,14 @@ from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.extractors.facts import module_name
 from squirrel_memory.llm_prompts import Note, WrittenBy
-from squirrel_memory.models import MemoryItem, MemoryType, Scope
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import MAX_QUERY_CHARS, Retriever, relevance_threshold
 from squirrel_memory.scoring import path_match_score
 from squirrel_memory.store import MemoryChange, ViewMeta
 from squirrel_memory.store_checks import Clock, utc_now
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
+from squirrel_memory.view_order import brief_order, by_usefulness, evidence, score
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter, ViewDraft
@@ -335,7 +338,7 @@ class Views:
         hit = _decoded(_brief_from_json, cached)
         if hit is not None:
             return hit
-        facts = _best_per_key(await self._live(MemoryType.PROJECT_FACT))
+        facts = brief_order(_best_per_key(await self._live(MemoryType.PROJECT_FACT)))
         full = view_mode == "full"
         key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
             : FACT_ITEMS[full]
@@ -463,7 +466,7 @@ class Views:
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
         live = [m for m in items if not m.deleted]
-        return sorted(live, key=_rank_key)
+        return by_usefulness(live)
 
     async def _stamp(self, name: ViewName, extra: str) -> str:
         """Changes whenever a memory the view reads is added, updated or deleted."""
@@ -547,10 +550,6 @@ class Views:
 # -- building blocks (pure) ----------------------------------------------------------------
 
 
-def _rank_key(item: MemoryItem) -> tuple[float, float, str]:
-    return (-item.importance, -item.updated_at.timestamp(), item.id)
-
-
 def _best_per_key(items: list[MemoryItem]) -> list[MemoryItem]:
     """One memory per key (the best-ranked), keeping rank order."""
     seen: set[str] = set()
@@ -567,13 +566,15 @@ def merge_style(
 ) -> list[StyleItem]:
     """Project user-style memories merged over the global ones: on the same key the project's
     statement wins (it refines the global habit for this repository), tags are pooled and both
-    ids are kept as sources. Ordered by importance, then recency, then key."""
+    ids are kept as sources. Most useful first (importance, evidence, recency), then key."""
     groups: dict[str, list[MemoryItem]] = {}
-    for item in sorted(memories, key=_rank_key):
+    for item in by_usefulness(memories):
         if item.scope is Scope.USER and user_id and item.user_id not in (None, user_id):
             continue
         groups.setdefault(item.key, []).append(item)
     merged: dict[str, StyleItem] = {}
+    proof: dict[str, int] = {k: sum(evidence(m) for m in g) for k, g in groups.items()}
+    manual = {k for k, g in groups.items() if any(m.source is MemorySource.MANUAL for m in g)}
     for key, group in groups.items():
         best = group[0]
         merged[key] = StyleItem(
@@ -585,6 +586,9 @@ def merge_style(
             source_memory_ids=tuple(m.id for m in group),
         )
     for glob in globals_:
+        proof[glob.key] = proof.get(glob.key, 0) + 1
+        if glob.source is MemorySource.MANUAL:
+            manual.add(glob.key)
         local = merged.get(glob.key)
         if local is None:
             merged[glob.key] = StyleItem(
@@ -599,10 +603,15 @@ def merge_style(
                 last_updated_at=max(local.last_updated_at, glob.updated_at),
                 source_memory_ids=(*local.source_memory_ids, glob.id),
             )
-    return sorted(
-        merged.values(),
-        key=lambda i: (-i.importance, -i.last_updated_at.timestamp(), i.key),
-    )
+    if not merged:
+        return []
+    newest = max(i.last_updated_at for i in merged.values())
+
+    def rank(i: StyleItem) -> tuple[float, float, str]:
+        useful = score(i.importance, proof[i.key], i.last_updated_at, newest, i.key in manual)
+        return (-useful, -i.last_updated_at.timestamp(), i.key)
+
+    return sorted(merged.values(), key=rank)
 
 
 def key_fact(item: MemoryItem) -> str:
@@ -647,13 +656,13 @@ def _scope_hit(item: MemoryItem, scopes: Sequence[str], root: str) -> bool:
 def _relevant_pitfalls(
     items: Sequence[MemoryItem], scopes: Sequence[str], relevance: dict[str, float], root: str
 ) -> list[MemoryItem]:
-    """Pitfalls in a scope path or relevant to the task: closest paths first, then relevance."""
+    """Pitfalls in a scope path or relevant to the task: closest paths first, then relevance,
+    then usefulness (the order of `items`, kept by the stable sort)."""
     chosen = [m for m in items if m.id in relevance or _scope_hit(m, scopes, root)]
 
-    def key(item: MemoryItem) -> tuple[float, float, float, float, str]:
+    def key(item: MemoryItem) -> tuple[float, float]:
         path = path_match_score(item.file_paths, (), scopes, root=root) if scopes else 0.0
-        importance, recency, memory_id = _rank_key(item)
-        return (-path, -relevance.get(item.id, 0.0), importance, recency, memory_id)
+        return (-path, -relevance.get(item.id, 0.0))
 
     return sorted(chosen, key=key)
 

@@ -553,3 +553,64 @@ async def test_hostile_scope_and_task_do_not_crash(world: World) -> None:
             assert view.token_estimate <= 256
     finally:
         views.close()
+
+
+# -- order ---------------------------------------------------------------------------------
+
+
+async def test_brief_leads_with_the_stack_before_more_important_facts(world: World) -> None:
+    await add_memory(
+        world.store, MemoryType.PROJECT_FACT, "naming", "Files use snake_case.", importance=0.9
+    )
+    await add_memory(
+        world.store, MemoryType.PROJECT_FACT, "ci", "CI runs on GitHub Actions.", importance=0.8
+    )
+    await add_memory(
+        world.store,
+        MemoryType.PROJECT_FACT,
+        "language",
+        "Elixir project (mix.exs).",
+        importance=0.5,
+    )
+    await add_memory(
+        world.store, MemoryType.PROJECT_FACT, "framework", "Built with Phoenix.", importance=0.6
+    )
+
+    view = await world.views.project_brief(str(world.root))
+
+    assert view.key_facts == (
+        "Framework: Built with Phoenix.",
+        "Language: Elixir project (mix.exs).",
+        "Ci: CI runs on GitHub Actions.",
+        "Naming: Files use snake_case.",
+    )
+
+
+async def test_pitfalls_and_style_of_equal_importance_show_the_best_backed_first(
+    world: World,
+) -> None:
+    async def backed(kind: MemoryType, key: str, refs: int) -> MemoryItem:
+        candidate = MemoryCandidate(
+            kind,
+            key,
+            f"Remember {key}.",
+            (),
+            0.6,
+            source_refs=tuple(f"lib/app.ex:{n}" for n in range(1, refs + 1)),
+        )
+        added = await world.store.apply_decision(
+            UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+        )
+        assert added is not None
+        return added
+
+    once = await backed(MemoryType.PITFALL, "seen_once", 1)
+    often = await backed(MemoryType.PITFALL, "seen_often", 9)
+    await backed(MemoryType.USER_STYLE, "style_once", 1)
+    await backed(MemoryType.USER_STYLE, "style_often", 9)
+
+    pitfalls = await world.views.pitfalls(str(world.root))
+    style = await world.views.user_style(str(world.root), user_id=USER)
+
+    assert [i.memory_id for i in pitfalls.items] == [often.id, once.id]
+    assert [i.key for i in style.items] == ["style_often", "style_once"]
