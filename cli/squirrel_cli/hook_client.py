@@ -16,7 +16,6 @@ import signal
 import socket
 import sys
 import time
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -42,10 +41,16 @@ def deadline_ms(home: Path) -> int:
     raw: object = os.environ.get("SQRL_HOOKS_DEADLINE_MS")
     if raw is None:
         try:
-            with (home / "config.toml").open("rb") as fh:
-                raw = tomllib.load(fh).get("hooks", {}).get("deadline_ms")
-        except (OSError, tomllib.TOMLDecodeError, AttributeError):
-            raw = None
+            text = (home / "config.toml").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        if "deadline_ms" in text:  # parse only when the setting is there (tomllib costs ~10 ms)
+            import tomllib  # noqa: PLC0415
+
+            try:
+                raw = tomllib.loads(text).get("hooks", {}).get("deadline_ms")
+            except (tomllib.TOMLDecodeError, AttributeError):
+                raw = None
     try:
         value = int(str(raw)) if raw is not None else DEFAULT_DEADLINE_MS
     except ValueError:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_cli import hook_config
+from squirrel_cli import hook_client, hook_config
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 
 PROGRAM = "/opt/squirrel/bin/sqrl"
@@ -120,3 +120,31 @@ def test_only_sqrl_hook_commands_count_as_ours() -> None:
     assert not hook_config.is_squirrel_hook({"type": "command", "command": "mysqrl hook x y"})
     assert not hook_config.is_squirrel_hook({"type": "http", "url": "http://x/sqrl hook"})
     assert not hook_config.is_squirrel_hook({"type": "command", "command": "sqrl hook 'unclosed"})
+
+
+@pytest.mark.parametrize(
+    ("config", "env", "expected"),
+    [
+        (None, None, 1000),
+        ("[hooks]\ndeadline_ms = 250\n", None, 250),
+        ("[hooks]\ndeadline_ms = 250\n", "400", 400),
+        ("[hooks\ndeadline_ms = = 3", None, 1000),
+        ("[hooks]\ndeadline_ms = 5\n", None, 1000),
+        ("[hooks]\ndeadline_ms = 'soon'\n", None, 1000),
+        (None, "never", 1000),
+    ],
+)
+def test_the_hook_deadline_comes_from_env_or_config_and_falls_back(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    config: str | None,
+    env: str | None,
+    expected: int,
+) -> None:
+    if config is not None:
+        (tmp_path / "config.toml").write_text(config)
+    if env is None:
+        monkeypatch.delenv("SQRL_HOOKS_DEADLINE_MS", raising=False)
+    else:
+        monkeypatch.setenv("SQRL_HOOKS_DEADLINE_MS", env)
+    assert hook_client.deadline_ms(tmp_path) == expected
