@@ -27,6 +27,9 @@ log = structlog.get_logger()
 DEFAULT_GAP = timedelta(minutes=20)
 #: Spec §3.2: shorter segments are merged into a neighbour.
 MIN_EVENTS = 3
+#: Sessionless commits read in one pass, at least this many, are git history read as one
+#: episode (so the commit convention is judged over all of them), not split on idle gaps.
+HISTORY_MIN_COMMITS = 8
 #: Summaries stay under ~150 tokens at the project's 4-characters-per-token estimate.
 MAX_SUMMARY_CHARS = 560
 
@@ -113,6 +116,15 @@ def _merge_short_across_sessions(
     return result
 
 
+def _is_history(session_id: str | None, events: list[StoredEvent]) -> bool:
+    """A backlog of git history: at least `HISTORY_MIN_COMMITS` commits and nothing else."""
+    return (
+        session_id is None
+        and len(events) >= HISTORY_MIN_COMMITS
+        and all(e.event_type == EventType.COMMIT for e in events)
+    )
+
+
 def episode_id(event_ids: Iterable[str]) -> str:
     """A deterministic id from the events an episode groups (a retry yields the same id)."""
     digest = hashlib.sha256("\n".join(sorted(event_ids)).encode()).hexdigest()
@@ -133,6 +145,8 @@ def segment_episodes(
     is merged into the nearer neighbour of the same session; if its whole session is that
     short, it joins the nearest episode of another session of the same project and user when
     one lies within `gap`, taking that episode's session id; otherwise it is kept as it is.
+    A backlog of git history (`HISTORY_MIN_COMMITS` or more sessionless commits and nothing
+    else) is one episode.
     Episodes come back ordered by start time.
     """
     if gap <= timedelta(0):
@@ -148,7 +162,11 @@ def segment_episodes(
     for (project_id, user_id), sessions in sorted(by_owner.items()):
         segments: list[_Segment] = []
         for session_id in sorted(sessions, key=lambda s: s or ""):
-            split = _split_on_gaps(_ordered(sessions[session_id]), gap)
+            ordered = _ordered(sessions[session_id])
+            if _is_history(session_id, ordered):
+                segments.append(_Segment(session_id, ordered))
+                continue
+            split = _split_on_gaps(ordered, gap)
             segments.extend(_merge_short_within_session(split, min_events))
         segments = _merge_short_across_sessions(segments, min_events, gap)
         for seg in sorted(segments, key=lambda s: (s.start, s.events[0].id)):

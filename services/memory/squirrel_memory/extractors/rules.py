@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import structlog
 
@@ -16,6 +16,8 @@ from squirrel_memory.extractors.activity import (
     split_segments,
     user_requests,
 )
+from squirrel_memory.extractors.commit_fixes import commit_fixes
+from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.facts import command_base, project_facts
 from squirrel_memory.extractors.pitfalls import fingerprint_key, fixed_failures
 from squirrel_memory.extractors.preferences import stated_preferences
@@ -104,19 +106,11 @@ class RulesExtractor:
         found.extend(_facts(ordered, runs))
         found.extend(_pitfalls(ordered, runs))
         found.extend(_recipes(runs))
+        found.extend(commit_memories(ordered))
+        found.extend(commit_fixes(ordered, runs))
         result = _dedupe(
             [
-                MemoryCandidate(
-                    type=c.type,
-                    key=c.key,
-                    content=sentence(c.content) or c.content,
-                    tags=c.tags,
-                    importance=c.importance,
-                    file_paths=c.file_paths,
-                    source_episode_id=episode.id,
-                    source_event_ids=c.source_event_ids,
-                    scope=c.scope,
-                )
+                replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
                 for c in found
             ]
         )
@@ -364,17 +358,12 @@ def _dedupe(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
             kept[anchor] = cand
             continue
         stronger = cand if cand.importance > previous.importance else previous
-        kept[anchor] = MemoryCandidate(
-            type=stronger.type,
-            key=stronger.key,
-            content=stronger.content,
-            tags=stronger.tags,
-            importance=stronger.importance,
+        kept[anchor] = replace(
+            stronger,
             file_paths=tuple(dict.fromkeys((*previous.file_paths, *cand.file_paths))),
-            source_episode_id=stronger.source_episode_id,
             source_event_ids=tuple(
                 dict.fromkeys((*previous.source_event_ids, *cand.source_event_ids))
             ),
-            scope=stronger.scope,
+            source_refs=tuple(dict.fromkeys((*previous.source_refs, *cand.source_refs))),
         )
     return list(kept.values())
