@@ -32,7 +32,9 @@ from squirrel_core.settings import Settings, config_problems
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
 from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.provenance import inspect_store, location_of, place_store
 from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, current_version
+from squirrel_memory.writer import harden
 
 OK_MARK = "✓"
 BAD_MARK = "✗"
@@ -110,6 +112,7 @@ def _config_check(layout: HomeLayout, repair: bool) -> Check:
 def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
     conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5.0)
     try:
+        harden(conn)
         yield conn
     finally:
         conn.close()
@@ -240,6 +243,7 @@ def _cursor_check(name: str, conn: sqlite3.Connection, db: Path, repair: bool) -
     if not repair:
         return Check(name, False, f"{detail} (--repair forgets them; the files are re-read)")
     with contextlib.closing(sqlite3.connect(db, timeout=10.0, isolation_level=None)) as writer:
+        harden(writer)
         writer.execute("BEGIN IMMEDIATE")
         writer.executemany(
             "DELETE FROM source_cursors WHERE path = ? AND source_tool != 'git'",
@@ -255,10 +259,34 @@ def _project_checks(
     label = f"project {root}"
     if not Path(root).is_dir():
         return [Check(label, False, "folder is gone; remove it from projects.json")]
-    paths = ProjectPaths(Path(root))
+    layout = HomeLayout(settings.home)
+    try:
+        state = inspect_store(layout, root)
+    except SquirrelError as exc:
+        return [Check(f"{label} store", False, str(exc))]
+    location = location_of(settings.str_("storage.location"))
+
+    def place() -> Path:
+        placed = place_store(layout, root, location=location, registered_before=True)
+        init_project_files(Path(root), placed.store_dir)
+        return placed.store_dir
+
+    checks: list[Check] = []
+    if not state.trusted and state.reason != "no store yet":
+        if not repair:
+            detail = (
+                f"{state.store_dir}: {state.reason}; never read "
+                "(`sqrl up` or --repair sets it aside)"
+            )
+            return [Check(f"{label} store", False, detail)]
+        place()
+        state = inspect_store(layout, root)
+    if state.notice:
+        checks.append(Check(f"{label} store", True, state.notice, info=True))
+    paths = ProjectPaths(Path(root), state.store_dir)
 
     def init(_: Path) -> None:
-        init_project_files(Path(root))
+        place()
 
     db_check, readable = _database_check(
         label,
@@ -267,7 +295,7 @@ def _project_checks(
         thorough=not services_up,
         repair=init if repair else None,
     )
-    checks = [db_check]
+    checks.append(db_check)
     if not readable:
         return checks
     with _read_only(paths.data_db) as conn:

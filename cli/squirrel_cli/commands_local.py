@@ -28,6 +28,7 @@ from squirrel_core.settings import (
     write_setting,
 )
 from squirrel_memory.bootstrap import init_project_files, init_user_db
+from squirrel_memory.provenance import location_of, place_store
 
 
 def add_commands(sub: Any) -> None:
@@ -129,12 +130,20 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
         )
     layout = prepare_home(settings)
     try:
-        init_project_files(root)
+        placement = place_store(
+            layout,
+            str(root),
+            location=location_of(settings.str_("storage.location")),
+            registered_before=str(root) in read_projects(layout.projects),
+        )
+        init_project_files(root, placement.store_dir)
     except PermissionError:
         raise PermissionDeniedError(f"cannot write to {root}/.ctx") from None
     created = add_project(layout.projects, root)
     verb = "Registered" if created else "Already registered:"
-    console.line(f"{verb} {root}  (data in {root}/.ctx, home {layout.root})")
+    console.line(f"{verb} {root}  (data in {placement.store_dir}, home {layout.root})")
+    if placement.notice:
+        console.line(placement.notice)
     hosts.offer_claude_code(root, settings.home, console, choice=args.mcp, assume_yes=args.yes)
     if args.hooks is not None:
         if args.remove:

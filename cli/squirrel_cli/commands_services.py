@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from squirrel.v1 import events_pb2
@@ -39,6 +38,7 @@ from squirrel_core.hook_activity import read_activity
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import read_service_info
 from squirrel_core.settings import Settings
+from squirrel_memory.provenance import inspect_store
 
 DOWN_TIMEOUT_SECONDS = 30.0
 SOURCE_NAMES = {
@@ -260,19 +260,28 @@ async def _gather_status(
     return rows, counts, ingest
 
 
+def _project_row(
+    layout: HomeLayout, root: str, counts: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    try:
+        state = inspect_store(layout, root)
+    except SquirrelError as exc:
+        return {"project": root, "initialised": False, "store": None, "notice": str(exc)}
+    return {
+        "project": root,
+        "initialised": state.trusted and (state.store_dir / "data.db").exists(),
+        "store": str(state.store_dir),
+        "notice": state.notice,
+        **counts.get(root, {}),
+    }
+
+
 def cmd_status(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
     services, counts, ingest = asyncio.run(_gather_status(layout, state))
-    projects = [
-        {
-            "project": root,
-            "initialised": (Path(root) / ".ctx" / "data.db").exists(),
-            **counts.get(root, {}),
-        }
-        for root in registered_projects(settings)
-    ]
+    projects = [_project_row(layout, root, counts) for root in registered_projects(settings)]
     if args.json:
         console.json(
             {
@@ -320,6 +329,9 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
             for p in projects
         ],
     )
+    for p in projects:
+        if p["notice"]:
+            console.line(str(p["notice"]))
     if ingest is not None:
         console.table(
             "Ingest",

@@ -38,6 +38,21 @@ class HomeLayout:
         return self.root / "user.db"
 
     @property
+    def store_key(self) -> Path:
+        """`<home>/store.key`: the secret that signs the markers of the stores this home made."""
+        return self.root / "store.key"
+
+    @property
+    def stores(self) -> Path:
+        """`<home>/stores.json`: each project's store id, where it lives, and what was set aside."""
+        return self.root / "stores.json"
+
+    @property
+    def project_stores(self) -> Path:
+        """`<home>/projects/`: project stores kept under the home (one folder per project)."""
+        return self.root / "projects"
+
+    @property
     def logs(self) -> Path:
         return self.root / "logs"
 

@@ -280,6 +280,14 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=36_500,
     ),
     Setting(
+        "storage",
+        "location",
+        str,
+        "repo",
+        "Where new project stores live: repo (<repo>/.ctx, kept out of git) or home "
+        "(<home>/projects/<project>, for repositories on shared or synced disks).",
+    ),
+    Setting(
         "retention",
         "check_hours",
         float,

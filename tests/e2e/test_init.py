@@ -57,11 +57,14 @@ def test_init_in_an_unwritable_repository_fails_with_one_line(sqrl: Sqrl, repo: 
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
-def test_init_where_ctx_cannot_be_created_fails_with_one_line(sqrl: Sqrl, repo: Path) -> None:
+def test_init_sets_aside_a_ctx_file_it_did_not_make(sqrl: Sqrl, repo: Path) -> None:
     (repo / ".ctx").write_text("a file where the folder should be")
-    result = sqrl("init", cwd=repo)
-    assert result.returncode != 0
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("sqrl: error:")
+    result = sqrl("init", "--no-mcp", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    [aside] = repo.glob(".ctx.foreign-*")
+    assert aside.read_text() == "a file where the folder should be"
+    assert (repo / ".ctx" / "data.db").is_file()
+    assert sum("not made by this Squirrel home" in line for line in result.stdout.splitlines()) == 1
 
 
 def test_init_of_a_missing_path_fails_with_one_line(sqrl: Sqrl, tmp_path: Path) -> None:

@@ -8,20 +8,23 @@ from pathlib import Path
 
 from squirrel_memory.paths import ProjectPaths, ensure_private_file, secure_sqlite_files
 from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, migrate
+from squirrel_memory.writer import harden
 
 
 def _migrate_file(path: Path, migrations: object) -> int:
     ensure_private_file(path)
     with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        harden(conn)
         conn.execute("PRAGMA journal_mode=WAL")
         version = migrate(conn, migrations)  # type: ignore[arg-type]
     secure_sqlite_files(path)
     return version
 
 
-def init_project_files(root: Path) -> ProjectPaths:
-    """Creates `<root>/.ctx/` (0700) and `data.db` (0600) at the latest schema. Idempotent."""
-    paths = ProjectPaths.for_project(str(root)).ensure()
+def init_project_files(root: Path, store_dir: Path | None = None) -> ProjectPaths:
+    """Creates the store folder (default `<root>/.ctx/`, 0700) and `data.db` (0600) at the
+    latest schema. Idempotent. Whether the folder is trusted is decided before (`provenance`)."""
+    paths = ProjectPaths.for_project(str(root), store_dir).ensure()
     _migrate_file(paths.data_db, DATA_MIGRATIONS)
     return paths
 

@@ -27,6 +27,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
+from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.store import SqliteStore
@@ -72,7 +73,9 @@ class MemoryEngine:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._layout = HomeLayout(settings.home)
-        self.registry = ProjectRegistry(self._layout)
+        self.registry = ProjectRegistry(
+            self._layout, location_of(settings.str_("storage.location"))
+        )
         self._user_store: SqliteUserStore | None = None
         self.processor: Processor | None = None
         self.retention: Retention | None = None

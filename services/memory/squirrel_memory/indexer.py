@@ -28,8 +28,9 @@ PAGE = 500
 SAVE_DELAY_SECONDS = 2.0
 
 
-def index_path(project_id: str) -> Path:
-    return ProjectPaths(Path(project_id)).index_dir / INDEX_FILE
+def index_path(project_id: str, store_dir: Path | None = None) -> Path:
+    """The vector index file of a project's store (default store folder `<repo>/.ctx`)."""
+    return ProjectPaths(Path(project_id), store_dir).index_dir / INDEX_FILE
 
 
 class ProjectIndexes:
@@ -56,7 +57,10 @@ class ProjectIndexes:
         if found is not None:
             return found
         index, problem = await asyncio.to_thread(
-            FaissIndex.open, index_path(project_id), self._embedder.dim, self._embedder.model_id
+            FaissIndex.open,
+            index_path(project_id, store.store_dir),
+            self._embedder.dim,
+            self._embedder.model_id,
         )
         if problem is not None:
             log.info("vector_index_rebuilding", project_id=project_id, problem=problem.value)

@@ -41,12 +41,13 @@ def project_id_for(path: str | Path) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ProjectPaths:
-    """The files under `<repo>/.ctx` for one project."""
+    """The files of one project's store: `<repo>/.ctx` unless the store lives elsewhere."""
 
     root: Path
+    store: Path | None = None
 
     @classmethod
-    def for_project(cls, project_id: str) -> ProjectPaths:
+    def for_project(cls, project_id: str, store: Path | None = None) -> ProjectPaths:
         """Paths for `project_id`, which must be an absolute path to an existing directory."""
         if not project_id or "\x00" in project_id:
             raise InvalidArgumentError("project_id must be a non-empty path")
@@ -55,16 +56,16 @@ class ProjectPaths:
             raise InvalidArgumentError("project_id must be an absolute path")
         if not root.is_dir():
             raise NotFoundError(f"project directory does not exist: {project_id}")
-        return cls(root=root)
+        return cls(root=root, store=store)
 
     @property
     def ctx_dir(self) -> Path:
-        """`<repo>/.ctx`."""
-        return self.root / CTX_DIR_NAME
+        """The store folder: `<repo>/.ctx` by default."""
+        return self.store or self.root / CTX_DIR_NAME
 
     @property
     def data_db(self) -> Path:
-        """`<repo>/.ctx/data.db`."""
+        """`<store>/data.db`."""
         return self.ctx_dir / DATA_DB_NAME
 
     @property

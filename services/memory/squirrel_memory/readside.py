@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from squirrel.v1 import memory_service_pb2 as pb
@@ -22,6 +23,7 @@ from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.minilm import MiniLmEmbedder
+from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
@@ -119,7 +121,11 @@ class ReadSide:
                 retriever=retriever,
                 task_context=TaskContextBuilder(retriever, writer=writer),
                 views=v.Views(
-                    store, user_store=self._engine.user_store, retriever=retriever, writer=writer
+                    store,
+                    user_store=self._engine.user_store,
+                    retriever=retriever,
+                    writer=writer,
+                    views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
                 ),
             )
             self._projects[project_id] = project

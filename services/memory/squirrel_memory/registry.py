@@ -12,16 +12,22 @@ from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, 
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
 from squirrel_memory.bootstrap import init_project_files
+from squirrel_memory.provenance import Location, inspect_store, place_store
 from squirrel_memory.store import ProjectStores, SqliteStore
 
 log = structlog.get_logger()
 
 
 class ProjectRegistry:
-    """Knows the registered roots (`projects.json`, re-read on use) and opens their stores."""
+    """Knows the registered roots (`projects.json`, re-read on use) and opens their stores.
 
-    def __init__(self, layout: HomeLayout) -> None:
+    Every store is placed by `provenance.place_store` before it is opened: only a folder this
+    home made is read; a foreign one is set aside first.
+    """
+
+    def __init__(self, layout: HomeLayout, location: Location = Location.REPO) -> None:
         self._layout = layout
+        self._location = location
         self._lock = asyncio.Lock()
         self._stores = ProjectStores()
         self._on_open: list[Callable[[SqliteStore], Awaitable[None]]] = []
@@ -34,7 +40,14 @@ class ProjectRegistry:
         return read_projects(self._layout.projects)
 
     def is_available(self, root: str) -> bool:
-        return (Path(root) / ".ctx" / "data.db").exists()
+        """Whether the project's store exists and is this home's (or is open already)."""
+        if root in self._stores.open_projects():
+            return True
+        try:
+            state = inspect_store(self._layout, root)
+        except FailedPreconditionError:
+            return False
+        return state.trusted and (state.store_dir / "data.db").exists()
 
     def require(self, project_id: str) -> str:
         """`project_id` if registered, else NotFound saying how to register it."""
@@ -56,7 +69,19 @@ class ProjectRegistry:
                 "re-create it or remove it from projects.json"
             )
         fresh = project_id not in self._stores.open_projects()
-        store = await self._stores.get(project_id)
+        store_dir = None
+        if fresh:
+            placement = await asyncio.to_thread(
+                place_store,
+                self._layout,
+                project_id,
+                location=self._location,
+                registered_before=True,
+            )
+            store_dir = placement.store_dir
+            if placement.notice:
+                log.warning("store_not_trusted", project_id=project_id, store=str(store_dir))
+        store = await self._stores.get(project_id, store_dir)
         if fresh:
             for callback in self._on_open:
                 await callback(store)
@@ -80,7 +105,15 @@ class ProjectRegistry:
         if not root.is_dir():
             raise InvalidArgumentError(f"{root} is not a directory")
         async with self._lock:
-            await asyncio.to_thread(init_project_files, root)
+            before = str(root) in self.roots()
+            placement = await asyncio.to_thread(
+                place_store,
+                self._layout,
+                str(root),
+                location=self._location,
+                registered_before=before,
+            )
+            await asyncio.to_thread(init_project_files, root, placement.store_dir)
             created = await asyncio.to_thread(add_project, self._layout.projects, root)
         await self.store(str(root))
         return str(root), created

@@ -186,9 +186,11 @@ class SqliteStore(EventLog, MemoryBook, MemorySearch, Upkeep):
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
         readers: int = 2,
+        store_dir: Path | None = None,
     ) -> SqliteStore:
-        """Open (creating and migrating as needed) `<project_id>/.ctx/data.db`."""
-        paths = ProjectPaths.for_project(project_id).ensure()
+        """Open (creating and migrating as needed) `<store_dir>/data.db` (default
+        `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`)."""
+        paths = ProjectPaths.for_project(project_id, store_dir).ensure()
         db = SqliteDatabase(paths.data_db, DATA_MIGRATIONS, readers=readers)
         try:
             await db.open()
@@ -201,6 +203,11 @@ class SqliteStore(EventLog, MemoryBook, MemorySearch, Upkeep):
     def path(self) -> Path:
         """The database file."""
         return self._db.path
+
+    @property
+    def store_dir(self) -> Path:
+        """The folder holding the database, its views and its vector index."""
+        return self._db.path.parent
 
     async def close(self) -> None:
         """Finish queued writes and close the database."""
@@ -262,12 +269,14 @@ class ProjectStores:
         self._stores: dict[str, SqliteStore] = {}
         self._lock = asyncio.Lock()
 
-    async def get(self, project_id: str) -> SqliteStore:
-        """The open store for `project_id`, opening it on first use."""
+    async def get(self, project_id: str, store_dir: Path | None = None) -> SqliteStore:
+        """The open store for `project_id`, opening it (in `store_dir`) on first use."""
         async with self._lock:
             store = self._stores.get(project_id)
             if store is None:
-                store = await SqliteStore.open(project_id, clock=self._clock, readers=self._readers)
+                store = await SqliteStore.open(
+                    project_id, clock=self._clock, readers=self._readers, store_dir=store_dir
+                )
                 self._stores[project_id] = store
             return store
 

@@ -32,10 +32,26 @@ class StorageError(FailedPreconditionError):
     """A database file cannot be used (not a database, closed); it is left untouched."""
 
 
+def harden(conn: sqlite3.Connection) -> None:
+    """Keep a hostile database file from acting through its schema: no SQL functions with side
+    effects in triggers, views or defaults (`trusted_schema` off), page sizes checked, no memory
+    mapping; on Python 3.12+ also SQLite's defensive mode, which forbids writing the schema or
+    the database pages directly. The schema check in `schema.migrate` refuses unknown triggers
+    and views on every version."""
+    conn.execute("PRAGMA trusted_schema = OFF")
+    conn.execute("PRAGMA cell_size_check = ON")
+    conn.execute("PRAGMA mmap_size = 0")
+    setconfig = getattr(conn, "setconfig", None)
+    if setconfig is not None:  # Python 3.12+
+        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE"), True)  # noqa: B009
+        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_TRUSTED_SCHEMA"), False)  # noqa: B009
+
+
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     """Open `path` in autocommit mode with the pragmas every Squirrel connection uses."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        harden(conn)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
         if read_only:
