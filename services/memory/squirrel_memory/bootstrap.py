@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from squirrel_memory.paths import ProjectPaths, ensure_private_file, secure_sqlite_files
-from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, migrate
-from squirrel_memory.writer import harden
+from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, Migration, migrate
+from squirrel_memory.writer import connect
 
 
-def _migrate_file(path: Path, migrations: object) -> int:
+def _migrate_file(path: Path, migrations: Sequence[Migration]) -> int:
     ensure_private_file(path)
-    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        harden(conn)
-        conn.execute("PRAGMA journal_mode=WAL")
-        version = migrate(conn, migrations)  # type: ignore[arg-type]
+    with contextlib.closing(connect(path, migrations=migrations)) as conn:
+        version = migrate(conn, migrations)
     secure_sqlite_files(path)
     return version
 

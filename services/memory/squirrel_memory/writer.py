@@ -19,7 +19,7 @@ from squirrel_core.errors import (
     UnavailableError,
 )
 from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.schema import Migration, migrate
+from squirrel_memory.schema import Migration, check_database, migrate
 
 T = TypeVar("T")
 
@@ -47,8 +47,13 @@ def harden(conn: sqlite3.Connection) -> None:
         setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_TRUSTED_SCHEMA"), False)  # noqa: B009
 
 
-def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
-    """Open `path` in autocommit mode with the pragmas every Squirrel connection uses."""
+def connect(
+    path: Path, *, read_only: bool = False, migrations: Sequence[Migration] = ()
+) -> sqlite3.Connection:
+    """Open `path` in autocommit mode with the pragmas every Squirrel connection uses.
+
+    With `migrations`, the file is checked against them (`check_database`) before anything
+    (WAL mode included) is written to it."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         harden(conn)
@@ -57,11 +62,16 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         if read_only:
             conn.execute("PRAGMA query_only = ON")
         else:
+            if migrations:
+                check_database(conn, migrations)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise StorageError(f"cannot use database file {path}: {exc}") from exc
+    except SquirrelError:
+        conn.close()
+        raise
     return conn
 
 
@@ -111,7 +121,7 @@ class SqliteDatabase:
             ensure_private_file(self.path)
         except OSError as exc:
             raise StorageError(f"cannot create database file {self.path}: {exc}") from exc
-        conn = connect(self.path)
+        conn = connect(self.path, migrations=self._migrations)
         try:
             self.schema_version = migrate(conn, self._migrations)
         except sqlite3.DatabaseError as exc:

@@ -21,7 +21,6 @@ from squirrel_memory.schema import (
 )
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
-from squirrel_memory.writer import StorageError
 
 SPEC_COLUMNS = {
     "events": [
@@ -317,7 +316,7 @@ async def test_file_that_is_not_a_database_is_refused_and_left_untouched(tmp_pat
     (project / ".ctx").mkdir(parents=True)
     junk = b"this is not sqlite" * 100
     (project / ".ctx" / "data.db").write_bytes(junk)
-    with pytest.raises(StorageError):
+    with pytest.raises(FailedPreconditionError):
         await SqliteStore.open(str(project))
     assert (project / ".ctx" / "data.db").read_bytes() == junk
 
