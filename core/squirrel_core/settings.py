@@ -289,6 +289,16 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "retention",
+        "tentative_days",
+        int,
+        30,
+        "Forget a one-off (tentative) instruction that did not recur within this many days "
+        "(0: keep).",
+        minimum=0,
+        maximum=36_500,
+    ),
+    Setting(
+        "retention",
         "check_hours",
         float,
         6.0,

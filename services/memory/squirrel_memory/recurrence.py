@@ -5,13 +5,15 @@ summarize") as `tentative` user_style memories at low importance: said once, in 
 a task, they are usually about that task. When the same instruction (the same key) arrives
 from another episode — another session, or the same one after a break of more than the
 episode gap — the tentative memory is replaced by a standing one that cites both
-occurrences. An instruction stated as a general rule replaces a tentative one at once.
+occurrences. An instruction stated as a general rule replaces a tentative one at once, and
+retention forgets a tentative one that did not come back within `retention.tentative_days`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from squirrel_memory.extractors.preferences import STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.models import (
@@ -119,6 +121,19 @@ def decide_recurrence(
     return _decision(
         UpdateAction.DELETE_AND_ADD, firm_candidate, target, "instruction stated as a rule"
     )
+
+
+def expired(items: Sequence[MemoryItem], cutoff: datetime) -> list[MemoryItem]:
+    """Tentative instructions last confirmed before `cutoff`: one-offs that did not recur."""
+    return [
+        m
+        for m in items
+        if not m.deleted
+        and m.type is MemoryType.USER_STYLE
+        and m.source is not MemorySource.MANUAL
+        and is_tentative(m.tags)
+        and m.updated_at < cutoff
+    ]
 
 
 def _decision(

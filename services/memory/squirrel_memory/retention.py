@@ -1,4 +1,5 @@
-"""Retention: old processed raw events pruned, then project databases vacuumed, on a schedule."""
+"""Retention: old processed raw events pruned, one-off instructions that never recurred
+forgotten, then project databases vacuumed, on a schedule."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from datetime import UTC, datetime, timedelta
 import structlog
 
 from squirrel_core.settings import Settings
+from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.recurrence import expired
 from squirrel_memory.store import SqliteStore
 
 log = structlog.get_logger()
@@ -23,10 +26,12 @@ HOUR_SECONDS = 3600.0
 class RetentionSettings:
     """How long processed events keep their content and how often the upkeep runs.
 
-    `event_days` 0 keeps events forever; `vacuum_seconds` 0 never vacuums.
+    `event_days` 0 keeps events forever; `tentative_days` 0 keeps one-off instructions that
+    never recurred; `vacuum_seconds` 0 never vacuums.
     """
 
     event_days: int = 0
+    tentative_days: int = 30
     check_seconds: float = 6 * HOUR_SECONDS
     vacuum_seconds: float = 7 * 24 * HOUR_SECONDS
 
@@ -34,6 +39,7 @@ class RetentionSettings:
     def from_settings(cls, settings: Settings) -> RetentionSettings:
         return cls(
             event_days=max(0, settings.int_("retention.event_days")),
+            tentative_days=max(0, settings.int_("retention.tentative_days")),
             check_seconds=max(1.0, settings.float_("retention.check_hours") * HOUR_SECONDS),
             vacuum_seconds=max(0.0, settings.float_("retention.vacuum_hours") * HOUR_SECONDS),
         )
@@ -45,13 +51,15 @@ class RetentionReport:
 
     projects: int = 0
     events_pruned: int = 0
+    tentative_forgotten: int = 0
     vacuumed: int = 0
     failed: int = 0
 
 
 class Retention:
-    """Runs a pass at start and every `check_seconds`: prune (when `event_days` > 0), and
-    vacuum each project whose last vacuum by this service is `vacuum_seconds` old."""
+    """Runs a pass at start and every `check_seconds`: prune (when `event_days` > 0), forget
+    stale tentative instructions (when `tentative_days` > 0), and vacuum each project whose
+    last vacuum by this service is `vacuum_seconds` old."""
 
     def __init__(
         self,
@@ -90,6 +98,22 @@ class Retention:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self._settings.check_seconds)
 
+    async def _forget_one_offs(self, store: SqliteStore) -> int:
+        """Forget tentative instructions not seen again within `tentative_days`."""
+        cutoff = self._clock() - timedelta(days=self._settings.tentative_days)
+        items: list[MemoryItem] = []
+        while True:
+            page, total = await store.list_memories(
+                store.project_id, types=[MemoryType.USER_STYLE], limit=500, offset=len(items)
+            )
+            items.extend(page)
+            if not page or len(items) >= total:
+                break
+        stale = expired(items, cutoff)
+        for item in stale:
+            await store.forget(item.id, "one-off instruction did not recur")
+        return len(stale)
+
     def _vacuum_due(self, project_id: str) -> bool:
         every = self._settings.vacuum_seconds
         if every <= 0:
@@ -108,6 +132,8 @@ class Retention:
             try:
                 if self._settings.event_days > 0:
                     report.events_pruned += await store.prune_processed_events(cutoff)
+                if self._settings.tentative_days > 0:
+                    report.tentative_forgotten += await self._forget_one_offs(store)
                 if self._vacuum_due(store.project_id):
                     await store.vacuum()
                     self._last_vacuum[store.project_id] = self._monotonic()
@@ -123,6 +149,7 @@ class Retention:
             "retention_pass_finished",
             projects=report.projects,
             events_pruned=report.events_pruned,
+            tentative_forgotten=report.tentative_forgotten,
             vacuumed=report.vacuumed,
             failed=report.failed,
         )

@@ -24,6 +24,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -408,3 +409,29 @@ async def test_only_the_users_own_words_become_instructions(origin: Origin, voic
 
     style = [c.content for c in found if c.type == MemoryType.USER_STYLE]
     assert style == (["Always run mix format before committing."] if voice else [])
+
+
+@pytest.mark.parametrize(("days_later", "kept"), [(10, True), (31, False)])
+async def test_a_one_off_that_never_recurs_is_forgotten_after_a_while(
+    stores: tuple[SqliteStore, SqliteUserStore], days_later: int, kept: bool
+) -> None:
+    store, users = stores
+    events = _exchange("a", NOW - timedelta(days=1), "did you push?")
+    events += _exchange("b", NOW - timedelta(hours=3), "Always run mix format before committing.")
+    await store.append_events(store.project_id, "u", events, [])
+    await _processor(store, users).drain(store)
+    assert len(await _style(store)) == 2
+
+    async def all_stores() -> list[SqliteStore]:
+        return [store]
+
+    later = NOW + timedelta(days=days_later)
+    report = await Retention(
+        all_stores, RetentionSettings(tentative_days=30), clock=lambda: later
+    ).run_once()
+
+    left = {m.key for m in await _style(store)}
+    assert left == (
+        {"pref:push", "pref:run_mix_format_commit"} if kept else {"pref:run_mix_format_commit"}
+    )
+    assert report.tentative_forgotten == (0 if kept else 1)
