@@ -10,7 +10,7 @@ from datetime import datetime
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.events import Event, SourceCursor
+from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
@@ -29,6 +29,7 @@ from squirrel_memory.models import (
 from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
 from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
+from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.updates import decide_update
@@ -82,10 +83,13 @@ class MemoryEngine:
         self.user_id = settings.user_id
         self.llm_budget: LlmBudget | None = None
         """The LLM spending caps extraction uses (set by `start()` when Claude extracts)."""
+        self.repository = RepositoryReader(self.user_id)
+        """Reads each registered repository's tracked files into facts and recipes."""
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
         self._user_store = await SqliteUserStore.open(self._layout.root)
+        self.registry.on_open(self._read_repository)
         await self.registry.open_all()
         extractor, decide = self._build_extractor()
         self.processor = Processor(
@@ -106,7 +110,11 @@ class MemoryEngine:
         )
         self.retention.start()
 
+    async def _read_repository(self, store: SqliteStore) -> None:
+        self.repository.schedule(store)
+
     async def close(self) -> None:
+        await self.repository.close()
         if self.retention is not None:
             await self.retention.stop()
         if self.processor is not None:
@@ -186,6 +194,8 @@ class MemoryEngine:
         outcome.duplicates = result.duplicates
         outcome.rejected.extend((positions[i], reason) for i, reason in result.rejected)
         outcome.rejected.sort()
+        if result.accepted and any(e.event_type == EventType.COMMIT for e in events):
+            self.repository.schedule(store)
         processor = self._processor()
         if outcome.accepted and await processor.should_wake(store):
             processor.wake()
@@ -238,6 +248,7 @@ class MemoryEngine:
         total = PassReport()
         for pid in ids:
             store = await self.registry.store(pid)
+            await self.repository.refresh_logged(store)
             if drain:
                 total.add(await processor.drain(store, max_batches, force=True))
             else:

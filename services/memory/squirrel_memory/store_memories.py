@@ -153,13 +153,14 @@ def _ref_origin(ref: str) -> str:
 
 
 def merge_source_refs(old: Iterable[str], new: Sequence[str]) -> tuple[str, ...]:
-    """The new references first, then old ones into other files (their lines may have moved).
+    """The new references first; old `path:line` ones only when the new reading has none.
 
-    A fact read again from `mix.exs` replaces `mix.exs:3` with `mix.exs:5`; a reference to
-    `commit:<sha>` is kept beside another commit's.
+    A fact read again from the repository replaces the previous reading's lines (`mix.exs:3`
+    becomes `mix.exs:5`, a file that no longer says it drops out); `commit:<sha>` references
+    accumulate, newest first.
     """
-    renewed = {_ref_origin(ref) for ref in new if _ref_origin(ref) != "commit"}
-    kept = [ref for ref in old if _ref_origin(ref) not in renewed]
+    reread = any(_ref_origin(ref) != "commit" for ref in new)
+    kept = [ref for ref in old if not reread or _ref_origin(ref) == "commit"]
     return tuple(dict.fromkeys([*new, *kept]))[:MAX_SOURCE_REFS]
 
 

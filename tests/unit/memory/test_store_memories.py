@@ -112,9 +112,11 @@ async def test_update_keeps_the_previous_version_in_history(store: SqliteStore) 
 
 
 async def test_source_refs_are_stored_and_kept_per_version(store: SqliteStore) -> None:
-    first = dataclasses.replace(candidate(), source_refs=("mix.exs:3", "commit:abc123"))
+    first = dataclasses.replace(
+        candidate(), source_refs=("mix.exs:3", "mix.lock:9", "commit:abc123")
+    )
     old = await add(store, first)
-    assert old.source_refs == ("mix.exs:3", "commit:abc123")
+    assert old.source_refs == ("mix.exs:3", "mix.lock:9", "commit:abc123")
     moved = dataclasses.replace(
         candidate("Tests run with mix test --cover"), source_refs=("mix.exs:5", "commit:def456")
     )
@@ -122,12 +124,12 @@ async def test_source_refs_are_stored_and_kept_per_version(store: SqliteStore) -
         decide(UpdateAction.UPDATE_EXISTING, moved, old.id), user_id=USER
     )
     assert new is not None
-    # The line moved within mix.exs: the old line is replaced; commits accumulate.
+    # A new reading replaces the old lines (mix.lock no longer says it); commits accumulate.
     assert new.source_refs == ("mix.exs:5", "commit:def456", "commit:abc123")
     assert (await store.get_memory(old.id)).source_refs == new.source_refs
     history = await store.history(old.id)
     assert [v.source_refs for v in history] == [
-        ("mix.exs:3", "commit:abc123"),
+        ("mix.exs:3", "mix.lock:9", "commit:abc123"),
         ("mix.exs:5", "commit:def456", "commit:abc123"),
     ]
 

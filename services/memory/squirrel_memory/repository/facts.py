@@ -1,0 +1,327 @@
+"""Project facts from one reading: the stack, languages, database, jobs, services, what the
+project is, where things live, and the standing rules of its instruction files."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.repository.findings import Dependency, Readings, folder_of
+from squirrel_memory.repository.languages import (
+    LanguageShare,
+    is_excluded,
+    language_of,
+    primary_of,
+)
+from squirrel_memory.repository.scan import RepositoryReading
+from squirrel_memory.repository.stack import Role, dependency_role, language_name, runtime_name
+from squirrel_memory.repository.wording import (
+    article,
+    candidate,
+    join_words,
+    ref_path,
+    short_version,
+    slug,
+)
+
+FACT = MemoryType.PROJECT_FACT
+#: Shares below this are left out of the languages memory.
+MIN_SHOWN_SHARE = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of the stack (a framework, the database …) and where it was read."""
+
+    name: str
+    version: str
+    refs: tuple[str, ...]
+    dependency: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """The stack of the primary ecosystem(s), by role."""
+
+    ecosystems: tuple[str, ...]
+    language: str
+    language_version: str
+    runtime: str
+    language_refs: tuple[str, ...]
+    parts: dict[str, list[Part]]
+
+    def first(self, role: str) -> Part | None:
+        found = self.parts.get(role)
+        return found[0] if found else None
+
+
+def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
+    """Primary ecosystems by code size, else those of the root manifests."""
+    found = primary_of(reading.shares)
+    if found:
+        return found
+    root = [eco for path, eco in reading.readings.manifests.items() if not folder_of(path)]
+    return tuple(dict.fromkeys(root))
+
+
+def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
+    if ecosystem == "javascript":
+        sizes = {s.language: s.bytes for s in shares if s.ecosystem == "javascript"}
+        if sizes.get("TypeScript", 0) > sizes.get("JavaScript", 0):
+            return "TypeScript"
+    return language_name(ecosystem)
+
+
+def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
+    found: dict[str, list[Part]] = {}
+    seen: set[tuple[str, str]] = set()
+    ranked = sorted(deps, key=lambda d: (folder_of(d.manifest) != "", d.manifest))
+    for dep in ranked:
+        role: Role | None = dependency_role(ecosystem, dep.name)
+        if role is None or (role.role, role.name) in seen:
+            continue
+        seen.add((role.role, role.name))
+        refs = (dep.ref, dep.locked_ref)
+        part = Part(role.name, short_version(dep.version), refs, dep.name)
+        found.setdefault(role.role, []).append(part)
+    return found
+
+
+def stack_of(reading: RepositoryReading) -> Stack | None:
+    """The stack of the repository's primary ecosystem(s), or None when nothing is known."""
+    ecosystems = primary_ecosystems_of(reading)
+    if not ecosystems:
+        return None
+    main = ecosystems[0]
+    out = reading.readings
+    parts: dict[str, list[Part]] = {}
+    for eco in ecosystems:
+        for role, found in _roles([d for d in out.dependencies if d.ecosystem == eco], eco).items():
+            parts.setdefault(role, []).extend(found)
+    for service in out.services:
+        role = "cache" if service.kind == "cache" else service.kind
+        known = {p.name for p in parts.get(role, [])}
+        if service.name not in known:
+            parts.setdefault(role, []).append(Part(service.name, "", (service.ref,)))
+        else:
+            parts[role] = [
+                Part(p.name, p.version, (*p.refs, service.ref), p.dependency)
+                if p.name == service.name
+                else p
+                for p in parts[role]
+            ]
+    chains = [t for t in out.toolchains if t.ecosystem == main]
+    chains.sort(key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref))
+    version = short_version(chains[0].version) if chains else ""
+    names = [_language(eco, reading.shares) for eco in ecosystems]
+    return Stack(
+        ecosystems=ecosystems,
+        language=join_words(list(dict.fromkeys(names))),
+        language_version=version,
+        runtime=runtime_name(main),
+        language_refs=tuple(t.ref for t in chains[:1]),
+        parts=parts,
+    )
+
+
+def project_name(reading: RepositoryReading) -> str:
+    return reading.readings.name or reading.root.name
+
+
+def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
+    name = project_name(reading)
+    framework = stack.first("framework")
+    kind = f"{stack.language}/{framework.name} app" if framework else f"{stack.language} project"
+    versions = []
+    if stack.language_version:
+        versions.append(f"{stack.runtime} {stack.language_version}")
+    if framework and framework.version:
+        versions.append(f"{framework.name} {framework.version}")
+    text = f"{name} is {article(kind)} {kind}"
+    if versions:
+        text += f" ({', '.join(versions)})"
+    database, orm, queue = stack.first("database"), stack.first("orm"), stack.first("queue")
+    extras = []
+    if database:
+        extras.append(database.name + (f" via {orm.name}" if orm else ""))
+    elif orm:
+        extras.append(orm.name)
+    if queue:
+        extras.append(f"{queue.name} for background jobs")
+    if extras:
+        text += " with " + join_words(extras)
+    text += "."
+    refs = [*stack.language_refs]
+    tags = ["stack", stack.language]
+    for part in (framework, database, orm, queue):
+        if part:
+            refs.extend(part.refs)
+            tags.append(part.name)
+    files = [ref_path(r) for r in refs]
+    return candidate(FACT, "stack", text, refs=refs, importance=0.9, tags=tags, files=files)
+
+
+def _database_fact(stack: Stack) -> MemoryCandidate | None:
+    database = stack.first("database")
+    if database is None:
+        return None
+    orm, migrations = stack.first("orm"), stack.first("migrations")
+    text = f"The project's database is {database.name}"
+    refs = list(database.refs)
+    if orm:
+        text += f", used through {orm.name}"
+        refs.extend(orm.refs)
+    if migrations:
+        text += f"; migrations are written with {migrations.name}"
+        refs.extend(migrations.refs)
+    text += "."
+    tags = ["database", database.name, *(p.name for p in (orm, migrations) if p)]
+    files = [ref_path(r) for r in refs]
+    return candidate(FACT, "database", text, refs=refs, importance=0.8, tags=tags, files=files)
+
+
+def _jobs_fact(stack: Stack) -> MemoryCandidate | None:
+    queues = stack.parts.get("queue", [])
+    if not queues:
+        return None
+    named = [q.name + (f" {q.version}" if q.version else "") for q in queues[:2]]
+    text = f"Background jobs run on {join_words(named)}."
+    refs = [r for q in queues[:2] for r in q.refs]
+    tags = ["background jobs", "queue", *(q.name for q in queues[:2])]
+    return candidate(FACT, "jobs", text, refs=refs, importance=0.75, tags=tags)
+
+
+def _services_fact(out: Readings) -> MemoryCandidate | None:
+    listed: list[str] = []
+    refs: list[str] = []
+    ports = {p.what: p for p in out.ports if p.what not in ("dev server", "container")}
+    for service in out.services:
+        if service.via in ("CI", "") or not service.via.endswith((".yml", ".yaml")):
+            continue
+        port = ports.get(service.name)
+        label = service.name + (f" on port {port.port}" if port else "")
+        if label not in listed:
+            listed.append(label)
+            refs.extend([service.ref, *([port.ref] if port else [])])
+    if not listed:
+        return None
+    via = join_words(sorted({ref_path(r) for r in refs}))
+    text = f"For development, {via} starts {join_words(listed)}."
+    return candidate(FACT, "services", text, refs=refs, importance=0.6, tags=["services", "docker"])
+
+
+def _languages_fact(reading: RepositoryReading) -> MemoryCandidate | None:
+    shown = [s for s in reading.shares if s.share >= MIN_SHOWN_SHARE][:6]
+    if not shown:
+        return None
+    parts = ", ".join(f"{s.language} {round(s.share * 100)}%" for s in shown)
+    text = f"Tracked code by size: {parts} (vendored, generated and dependency folders left out)."
+    tags = ["languages", *(s.language for s in shown[:3])]
+    refs = [f"commit:{reading.head}"]
+    return candidate(FACT, "languages", text, refs=refs, importance=0.6, tags=tags)
+
+
+def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
+    out = reading.readings
+    if not out.description:
+        return None
+    text = f"What {project_name(reading)} is, per its README: {out.description}"
+    refs = [out.description_ref]
+    return candidate(FACT, "about", text, refs=refs, importance=0.7, tags=["overview"])
+
+
+_TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
+
+
+def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandidate | None:
+    main = set(stack.ecosystems) if stack else set()
+    code: Counter[str] = Counter()
+    subdirs: dict[str, Counter[str]] = {}
+    migrations: Counter[str] = Counter()
+    tests: set[str] = set()
+    beside = 0
+    for tracked in reading.files:
+        path = tracked.path
+        if is_excluded(path) or "/" not in path:
+            continue
+        parts = path.split("/")
+        top = parts[0]
+        if any(p in ("migrations", "migrate") for p in parts[:-1]):
+            cut = max(i for i, p in enumerate(parts[:-1]) if p in ("migrations", "migrate"))
+            migrations["/".join(parts[: cut + 1])] += 1
+            continue
+        if top in _TEST_DIRS:
+            tests.add(top)
+            continue
+        if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
+            beside += 1
+        language = language_of(path)
+        if language is not None and (not main or language[1] in main):
+            code[top] += tracked.size
+            if len(parts) > 2:
+                subdirs.setdefault(top, Counter())[parts[1]] += tracked.size
+    phrases: list[str] = []
+    total = sum(code.values())
+    tops = [t for t, size in code.most_common(3) if total and size / total >= 0.1]
+    if tops:
+        inner = [f"{t}/{d}" for t in tops for d, _ in subdirs.get(t, Counter()).most_common(3)]
+        detail = f" ({', '.join(inner[:5])})" if inner else ""
+        folders = join_words([f"`{t}/`" for t in tops])
+        phrases.append(f"application code is in {folders}{detail}")
+    for folder in sorted(tests):
+        phrases.append(f"tests are in `{folder}/`")
+    if beside and not tests:
+        phrases.append("tests sit beside the code they test")
+    if migrations:
+        folder, _ = migrations.most_common(1)[0]
+        phrases.append(f"database migrations are in `{folder}/`")
+    out = reading.readings
+    for path, eco in sorted(out.manifests.items()):
+        folder = folder_of(path)
+        if folder and eco not in main:
+            name = language_name(eco)
+            phrases.append(f"`{folder}/` holds {article(name)} {name} package ({path})")
+    if not phrases:
+        return None
+    text = "Where things live: " + "; ".join(phrases[:8]) + "."
+    return candidate(
+        FACT, "layout", text, refs=[f"commit:{reading.head}"], importance=0.6, tags=["layout"]
+    )
+
+
+def _rule_facts(out: Readings) -> list[MemoryCandidate]:
+    found: dict[str, tuple[str, list[str]]] = {}
+    for rule in out.instructions:
+        key = "rule:" + slug(rule.text)
+        if key in found:
+            found[key][1].append(rule.ref)
+        else:
+            found[key] = (rule.text, [rule.ref])
+    return [
+        candidate(
+            FACT,
+            key,
+            f"Project instruction ({ref_path(refs[0])}): {text}",
+            refs=refs,
+            importance=0.7,
+            tags=["instruction", "convention"],
+            files=[ref_path(r) for r in refs],
+        )
+        for key, (text, refs) in found.items()
+    ]
+
+
+def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
+    """Every project fact one reading supports."""
+    stack = stack_of(reading)
+    found: list[MemoryCandidate | None] = [
+        _stack_fact(reading, stack) if stack else None,
+        _database_fact(stack) if stack else None,
+        _jobs_fact(stack) if stack else None,
+        _services_fact(reading.readings),
+        _languages_fact(reading),
+        _about_fact(reading),
+        _layout_fact(reading, stack),
+    ]
+    return [c for c in found if c is not None] + _rule_facts(reading.readings)

@@ -1,0 +1,104 @@
+"""What the readers find in a repository, each piece with the `path:line` it was read from."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+
+def folder_of(path: str) -> str:
+    """The folder of a tracked path, relative to the root ("" for the root itself)."""
+    return posixpath.dirname(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """A dependency a manifest declares; `version` is the locked one when a lock file has it."""
+
+    ecosystem: str
+    name: str
+    version: str
+    ref: str
+    manifest: str
+    locked_ref: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Toolchain:
+    """The language version a project asks for (`elixir: "~> 1.17"`, `go 1.22`)."""
+
+    ecosystem: str
+    version: str
+    ref: str
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command the repository tells people to run, as a user would type it.
+
+    `origin` says where it was read: `instructions` (assistant instruction files and
+    CONTRIBUTING), `task` (a task runner's definition), `hooks` (pre-commit), `ci`, `docs`
+    (README). `detail` says what a task runs (`runs ecto.create and ecto.migrate first`).
+    """
+
+    text: str
+    purpose: str
+    ecosystem: str
+    scope: str
+    origin: str
+    ref: str
+    detail: str = ""
+    task: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    """A backing service the repository names: `kind` is database, queue, cache or search."""
+
+    kind: str
+    name: str
+    ref: str
+    via: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """A port the repository's config names, and for what (`dev server`, `PostgreSQL`)."""
+
+    port: int
+    what: str
+    ref: str
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A standing rule from an assistant instruction file or CONTRIBUTING."""
+
+    text: str
+    ref: str
+
+
+@dataclass
+class Readings:
+    """Everything one scan found, gathered by the readers."""
+
+    name: str = ""
+    name_ref: str = ""
+    description: str = ""
+    description_ref: str = ""
+    manifests: dict[str, str] = field(default_factory=dict)
+    dependencies: list[Dependency] = field(default_factory=list)
+    toolchains: list[Toolchain] = field(default_factory=list)
+    commands: list[Command] = field(default_factory=list)
+    services: list[Service] = field(default_factory=list)
+    ports: list[Port] = field(default_factory=list)
+    instructions: list[Instruction] = field(default_factory=list)
+    hooks: list[tuple[str, str]] = field(default_factory=list)
+    tools: dict[str, str] = field(default_factory=dict)
+    """Tools configured in a manifest (`[tool.pytest.ini_options]`) → `path:line`."""
+    ci_files: list[str] = field(default_factory=list)
+
+    def name_project(self, name: str, ref: str) -> None:
+        """Keep the first project name found (root manifests are read first)."""
+        if name and not self.name:
+            self.name, self.name_ref = name, ref

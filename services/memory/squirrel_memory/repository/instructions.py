@@ -1,0 +1,161 @@
+"""Assistant instruction files, CONTRIBUTING and README: standing rules, named commands, and
+what the project says it is."""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_core.commands import typed_commands
+from squirrel_memory.repository.findings import Command, Instruction, Readings
+from squirrel_memory.repository.runners import purpose_of
+from squirrel_memory.repository.snapshot import TextFile
+
+#: Rules kept per instruction file, and their length bounds (characters).
+MAX_RULES_PER_FILE = 20
+MIN_RULE_CHARS, MAX_RULE_CHARS = 12, 300
+MAX_DESCRIPTION_CHARS = 300
+
+_ROOT_INSTRUCTIONS = (
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    ".claude/CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".github/copilot-instructions.md",
+)
+_CONTRIBUTING = ("CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/CONTRIBUTING.md")
+_README = ("README.md", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
+
+
+def instruction_kind(path: str) -> str | None:
+    """`instructions`, `contributing` or `readme` for the files this module reads."""
+    if path in _ROOT_INSTRUCTIONS or (
+        path.startswith(".cursor/rules/") and path.endswith((".md", ".mdc"))
+    ):
+        return "instructions"
+    if path in _CONTRIBUTING:
+        return "contributing"
+    if path in _README:
+        return "readme"
+    return None
+
+
+_RULE_WORDS = re.compile(
+    r"\b(always|never|must|do not|don't|dont|avoid|prefer|make sure|ensure|only|instead of|"
+    r"should|required?|before (?:committing|pushing|finishing|opening))\b",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
+_INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
+_PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
+
+
+def clean_markdown(line: str) -> str:
+    """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
+    text = _BULLET.sub("", line)
+    text = re.sub(r"^#+\s*", "", text)
+    text = _LINK.sub(r"\1", text)
+    text = re.sub(r"(\*\*|__|~~)", "", text)
+    text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+)(?<!\s)\*(?![\w*])", r"\1", text)
+    text = re.sub(r"<[^>]{1,80}>", "", text)
+    return " ".join(text.split()).strip()
+
+
+def _sentence(text: str) -> str:
+    text = text.rstrip(":;,- ")
+    if text and text[-1] not in ".!?`)\"'":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
+    origin = "docs" if kind == "readme" else "instructions"
+    rules = 0
+    fence: str | None = None
+    for number, line in enumerate(text.lines, 1):
+        if _FENCE.match(line):
+            fence = None if fence is not None else line.strip()[3:].strip().lower()
+            continue
+        if fence is not None:
+            if fence in _SHELL_FENCES:
+                _commands(out, text, _PROMPT.sub("", line).strip(), number, origin)
+            continue
+        for code in _INLINE_CODE.findall(line):
+            _commands(out, text, code, number, origin)
+        if kind == "readme" or rules >= MAX_RULES_PER_FILE:
+            continue
+        if line.lstrip().startswith(("#", "|", ">", "<!--")) or not _RULE_WORDS.search(line):
+            continue
+        rule = clean_markdown(line)
+        if MIN_RULE_CHARS <= len(rule) <= MAX_RULE_CHARS and not rule.endswith(":"):
+            out.instructions.append(Instruction(_sentence(rule), text.ref(number)))
+            rules += 1
+    if kind == "readme":
+        _describe(text, out)
+
+
+def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str) -> None:
+    if not line or len(line) > 400:
+        return
+    for typed in typed_commands(line):
+        found = purpose_of(typed.text)
+        if found is None or typed.use is None:
+            continue
+        out.commands.append(
+            Command(
+                text=typed.text,
+                purpose=found[0],
+                ecosystem=found[1],
+                scope=typed.scope,
+                origin=origin,
+                ref=text.ref(number),
+            )
+        )
+
+
+def _describe(text: TextFile, out: Readings) -> None:
+    """The README's title (a name when no manifest gave one) and first prose paragraph."""
+    paragraph: list[str] = []
+    start = 0
+    fence = False
+    for number, line in enumerate(text.lines, 1):
+        stripped = line.strip()
+        if _FENCE.match(line):
+            fence = not fence
+            if paragraph:
+                break
+            continue
+        if fence:
+            continue
+        if stripped.startswith("# ") and not out.name:
+            out.name_project(clean_markdown(stripped), text.ref(number))
+            continue
+        if not stripped:
+            if paragraph:
+                break
+            continue
+        if stripped.startswith(("#", "!", "[!", "<", "|", "---", "===", "[![")) or (
+            stripped.startswith("[") and "](" in stripped and " " not in stripped[1:20]
+        ):
+            if paragraph:
+                break
+            continue
+        if not paragraph:
+            start = number
+        paragraph.append(clean_markdown(stripped))
+    prose = " ".join(paragraph).strip()
+    if len(prose) < 20:
+        return
+    sentences = re.split(r"(?<=[.!?])\s+", prose)
+    description = sentences[0]
+    for extra in sentences[1:]:
+        if len(description) + 1 + len(extra) > MAX_DESCRIPTION_CHARS:
+            break
+        description += " " + extra
+    out.description = _sentence(description[:MAX_DESCRIPTION_CHARS])
+    out.description_ref = text.ref(start)

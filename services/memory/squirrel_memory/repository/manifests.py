@@ -1,0 +1,308 @@
+"""Manifests: project name, language version and declared dependencies, with their lines.
+
+Formats with a parser are parsed with it (tomllib, json, xml.etree, configparser); mix.exs,
+Gemfile, go.mod and Gradle scripts have none in Python and are read with anchored patterns.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.snapshot import TextFile
+
+Reader = Callable[[TextFile, Readings], None]
+
+_PEP508_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-]*)")
+
+
+def _toml_line(text: TextFile, name: str) -> str:
+    for pattern in (f'"{name}', f"{name} =", f"{name}=", name):
+        line = text.line_of(pattern)
+        if line:
+            return text.ref(line)
+    return text.ref(0)
+
+
+def _add(
+    out: Readings, text: TextFile, ecosystem: str, name: str, version: str, *, ref: str
+) -> None:
+    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path))
+
+
+def _pep508(out: Readings, text: TextFile, specs: Iterable[object]) -> None:
+    for spec in specs:
+        if not isinstance(spec, str):
+            continue
+        match = _PEP508_NAME.match(spec)
+        if match:
+            name = match.group(1).lower().replace("_", "-")
+            version = spec[match.end() :].split(";", 1)[0].strip().strip("[]")
+            _add(out, text, "python", name, version, ref=_toml_line(text, match.group(1)))
+
+
+def read_pyproject(text: TextFile, out: Readings) -> None:
+    data = tomllib.loads(text.text)
+    out.manifests[text.path] = "python"
+    project = _table(data.get("project"))
+    poetry = _table(_table(data.get("tool")).get("poetry"))
+    out.name_project(str(project.get("name") or poetry.get("name") or ""), _toml_line(text, "name"))
+    for tool in _table(data.get("tool")):
+        out.tools.setdefault(tool.lower(), text.ref_of(f"[tool.{tool}"))
+    requires = project.get("requires-python")
+    if isinstance(requires, str):
+        out.toolchains.append(Toolchain("python", requires, _toml_line(text, "requires-python")))
+    _pep508(out, text, _strings(project.get("dependencies")))
+    for group in _table(project.get("optional-dependencies")).values():
+        _pep508(out, text, _strings(group))
+    for group in _table(data.get("dependency-groups")).values():
+        _pep508(out, text, _strings(group))
+    for section in ("dependencies", "dev-dependencies"):
+        for name, spec in _table(poetry.get(section)).items():
+            if name == "python" and isinstance(spec, str):
+                out.toolchains.append(Toolchain("python", spec, _toml_line(text, "python")))
+            elif name != "python":
+                version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
+                _add(out, text, "python", name.lower(), version, ref=_toml_line(text, name))
+
+
+def read_setup_cfg(text: TextFile, out: Readings) -> None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(text.text)
+    out.manifests[text.path] = "python"
+    if parser.has_option("metadata", "name"):
+        out.name_project(parser.get("metadata", "name"), text.ref_of("name"))
+    if parser.has_option("options", "python_requires"):
+        version = parser.get("options", "python_requires")
+        out.toolchains.append(Toolchain("python", version, text.ref_of("python_requires")))
+    if parser.has_option("options", "install_requires"):
+        _pep508(out, text, parser.get("options", "install_requires").splitlines())
+
+
+def read_requirements(text: TextFile, out: Readings) -> None:
+    out.manifests.setdefault(text.path, "python")
+    for number, line in enumerate(text.lines, 1):
+        match = _PEP508_NAME.match(line)
+        if match and not line.lstrip().startswith(("#", "-")):
+            name = match.group(1).lower().replace("_", "-")
+            version = line[match.end() :].split("#", 1)[0].split(";", 1)[0].strip()
+            _add(out, text, "python", name, version, ref=text.ref(number))
+
+
+def read_package_json(text: TextFile, out: Readings) -> None:
+    data = _table(json.loads(text.text))
+    out.manifests[text.path] = "javascript"
+    if not folder_of(text.path):
+        out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
+    node = _table(data.get("engines")).get("node")
+    if isinstance(node, str):
+        out.toolchains.append(Toolchain("javascript", node, text.ref_of('"node"')))
+    for section in ("dependencies", "devDependencies", "peerDependencies"):
+        for name, version in _table(data.get(section)).items():
+            _add(out, text, "javascript", name, str(version), ref=text.ref_of(f'"{name}"'))
+
+
+def read_cargo_toml(text: TextFile, out: Readings) -> None:
+    data = tomllib.loads(text.text)
+    out.manifests[text.path] = "rust"
+    package = _table(data.get("package"))
+    if package.get("name"):
+        out.name_project(str(package["name"]), _toml_line(text, "name"))
+    for key in ("rust-version", "edition"):
+        value = package.get(key)
+        if isinstance(value, str):
+            label = value if key == "rust-version" else f"edition {value}"
+            out.toolchains.append(Toolchain("rust", label, _toml_line(text, key)))
+            break
+    workspace = _table(data.get("workspace"))
+    for section in (
+        _table(data.get("dependencies")),
+        _table(data.get("dev-dependencies")),
+        _table(workspace.get("dependencies")),
+    ):
+        for name, spec in section.items():
+            version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
+            _add(out, text, "rust", name, version, ref=_toml_line(text, name))
+
+
+_GO_MODULE = re.compile(r"^module\s+(\S+)")
+_GO_VERSION = re.compile(r"^go\s+(\d+(?:\.\d+)*)")
+_GO_REQUIRE = re.compile(r"^(?:require\s+)?\s*([a-z0-9][\w.\-]*\.[a-z]{2,}/\S+)\s+(v\S+)")
+
+
+def read_go_mod(text: TextFile, out: Readings) -> None:
+    out.manifests[text.path] = "go"
+    for number, line in enumerate(text.lines, 1):
+        stripped = line.strip()
+        if match := _GO_MODULE.match(stripped):
+            out.name_project(match.group(1), text.ref(number))
+        elif match := _GO_VERSION.match(stripped):
+            out.toolchains.append(Toolchain("go", match.group(1), text.ref(number)))
+        elif (match := _GO_REQUIRE.match(stripped)) and "// indirect" not in stripped:
+            _add(out, text, "go", match.group(1), match.group(2), ref=text.ref(number))
+
+
+_MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
+_MIX_ELIXIR = re.compile(r"\belixir:\s*\"([^\"]+)\"")
+_MIX_DEP = re.compile(r"\{\s*:([a-z_][a-z0-9_]*)\s*(?:,\s*\"([^\"]+)\")?")
+
+
+def read_mix_exs(text: TextFile, out: Readings) -> None:
+    out.manifests[text.path] = "elixir"
+    in_deps = False
+    for number, line in enumerate(text.lines, 1):
+        if match := _MIX_APP.search(line):
+            out.name_project(match.group(1), text.ref(number))
+        if match := _MIX_ELIXIR.search(line):
+            out.toolchains.append(Toolchain("elixir", match.group(1), text.ref(number)))
+        if re.match(r"\s*defp?\s+deps\b", line):
+            in_deps = True
+        elif in_deps and re.match(r"\s*defp?\s", line):
+            in_deps = False
+        if in_deps and not line.lstrip().startswith("#"):
+            for match in _MIX_DEP.finditer(line):
+                _add(
+                    out, text, "elixir", match.group(1), match.group(2) or "", ref=text.ref(number)
+                )
+
+
+_GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?""")
+_RUBY = re.compile(r"""^\s*ruby\s+["']([^"']+)["']""")
+
+
+def read_gemfile(text: TextFile, out: Readings) -> None:
+    out.manifests[text.path] = "ruby"
+    for number, line in enumerate(text.lines, 1):
+        if match := _GEM.match(line):
+            _add(out, text, "ruby", match.group(1), match.group(2) or "", ref=text.ref(number))
+        elif match := _RUBY.match(line):
+            out.toolchains.append(Toolchain("ruby", match.group(1), text.ref(number)))
+
+
+def read_composer_json(text: TextFile, out: Readings) -> None:
+    data = _table(json.loads(text.text))
+    out.manifests[text.path] = "php"
+    out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
+    for section in ("require", "require-dev"):
+        for name, version in _table(data.get(section)).items():
+            if name == "php":
+                out.toolchains.append(Toolchain("php", str(version), text.ref_of('"php"')))
+            elif "/" in name:
+                _add(out, text, "php", name, str(version), ref=text.ref_of(f'"{name}"'))
+
+
+def _xml(text: TextFile) -> ET.Element:
+    """Parse a build XML file; documents declaring a DTD or entities are refused (pom and
+    project files never need them, and refusing them shuts out entity-expansion attacks)."""
+    if "<!DOCTYPE" in text.text or "<!ENTITY" in text.text:
+        raise ValueError("XML with a DTD or entities is not read")
+    return ET.fromstring(text.text)  # noqa: S314 - DTDs refused above; expat caps expansion
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def read_pom_xml(text: TextFile, out: Readings) -> None:
+    root = _xml(text)
+    out.manifests[text.path] = "jvm"
+    children = {_local(child.tag): child for child in root}
+    artifact = children.get("artifactId")
+    if artifact is not None and artifact.text:
+        out.name_project(artifact.text.strip(), text.ref_of("<artifactId>"))
+    for element in root.iter():
+        tag = _local(element.tag)
+        if tag in ("java.version", "maven.compiler.release", "maven.compiler.source"):
+            if element.text:
+                ref = text.ref_of(f"<{tag}>")
+                out.toolchains.append(Toolchain("jvm", element.text.strip(), ref))
+        elif tag in ("dependency", "parent", "plugin"):
+            fields = {_local(c.tag): (c.text or "").strip() for c in element}
+            if fields.get("groupId") and fields.get("artifactId"):
+                name = f"{fields['groupId']}:{fields['artifactId']}"
+                ref = text.ref_of(f"<artifactId>{fields['artifactId']}<")
+                _add(out, text, "jvm", name, fields.get("version", ""), ref=ref)
+                _add(out, text, "jvm", fields["groupId"], fields.get("version", ""), ref=ref)
+
+
+_GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")
+_GRADLE_PLUGIN = re.compile(r"""id\s*\(?\s*["']([\w.\-]+)["']\s*\)?\s*version\s*["']([^"']+)""")
+
+
+def read_gradle(text: TextFile, out: Readings) -> None:
+    out.manifests[text.path] = "jvm"
+    for number, line in enumerate(text.lines, 1):
+        if match := _GRADLE_PLUGIN.search(line):
+            _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
+        for match in _GRADLE_DEP.finditer(line):
+            name = f"{match.group(1)}:{match.group(2)}"
+            _add(out, text, "jvm", name, match.group(3) or "", ref=text.ref(number))
+
+
+def read_csproj(text: TextFile, out: Readings) -> None:
+    root = _xml(text)
+    out.manifests[text.path] = "dotnet"
+    sdk = root.get("Sdk", "")
+    if sdk == "Microsoft.NET.Sdk.Web":
+        _add(out, text, "dotnet", "Microsoft.AspNetCore.App", "", ref=text.ref_of("Sdk="))
+    for element in root.iter():
+        tag = _local(element.tag)
+        if tag in ("TargetFramework", "TargetFrameworks") and element.text:
+            ref = text.ref_of(f"<{tag}>")
+            out.toolchains.append(Toolchain("dotnet", element.text.strip(), ref))
+        elif tag == "PackageReference" and element.get("Include"):
+            name = element.get("Include", "")
+            ref = text.ref_of(f'"{name}"')
+            _add(out, text, "dotnet", name, element.get("Version", ""), ref=ref)
+
+
+def read_tool_versions(text: TextFile, out: Readings) -> None:
+    """asdf/mise `.tool-versions`: `elixir 1.17.2-otp-27`, `nodejs 20.11.0`."""
+    names = {"elixir": "elixir", "nodejs": "javascript", "python": "python", "golang": "go"}
+    names |= {"ruby": "ruby", "rust": "rust", "java": "jvm", "php": "php", "erlang": "erlang"}
+    for number, line in enumerate(text.lines, 1):
+        parts = line.split("#", 1)[0].split()
+        if len(parts) >= 2 and parts[0] in names:
+            out.toolchains.append(Toolchain(names[parts[0]], parts[1], text.ref(number)))
+
+
+#: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
+MANIFEST_READERS: Mapping[str, Reader] = {
+    "pyproject.toml": read_pyproject,
+    "setup.cfg": read_setup_cfg,
+    "requirements.txt": read_requirements,
+    "package.json": read_package_json,
+    "Cargo.toml": read_cargo_toml,
+    "go.mod": read_go_mod,
+    "mix.exs": read_mix_exs,
+    "Gemfile": read_gemfile,
+    "composer.json": read_composer_json,
+    "pom.xml": read_pom_xml,
+    "build.gradle": read_gradle,
+    "build.gradle.kts": read_gradle,
+    ".tool-versions": read_tool_versions,
+}
+SUFFIX_READERS: Mapping[str, Reader] = {".csproj": read_csproj, ".fsproj": read_csproj}
+
+
+def manifest_reader(path: str) -> Reader | None:
+    """The reader for a tracked path, if it is a manifest."""
+    name = path.rsplit("/", 1)[-1]
+    found = MANIFEST_READERS.get(name)
+    if found is not None:
+        return found
+    return next((r for s, r in SUFFIX_READERS.items() if name.endswith(s)), None)
+
+
+def _table(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

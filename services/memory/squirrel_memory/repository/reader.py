@@ -1,0 +1,101 @@
+"""When to read a repository: on registration, after new commits, on demand — once per HEAD.
+
+Reading runs off the event loop; a failure is logged (`repository_read_failed`, error type
+only) and leaves the project's memories as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import structlog
+
+from squirrel_memory.models import MemoryCandidate
+from squirrel_memory.repository.facts import project_facts
+from squirrel_memory.repository.recipes import recipes
+from squirrel_memory.repository.scan import RepositoryReading, read_repository
+from squirrel_memory.repository.snapshot import NotARepositoryError, head_of
+from squirrel_memory.repository.sync import SyncReport, sync_repository_memories
+from squirrel_memory.store import SqliteStore
+
+log = structlog.get_logger()
+
+
+def repository_candidates(reading: RepositoryReading) -> list[MemoryCandidate]:
+    """The project facts and recipes one reading supports."""
+    return [*project_facts(reading), *recipes(reading)]
+
+
+class RepositoryReader:
+    """Reads each project's repository when its HEAD moves and syncs the memories it gives."""
+
+    def __init__(self, user_id: str) -> None:
+        self._user_id = user_id
+        self._heads: dict[str, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def last_head(self, project_id: str) -> str | None:
+        """The commit the project's memories were last read at (None before the first read)."""
+        return self._heads.get(project_id)
+
+    async def refresh(self, store: SqliteStore, *, force: bool = False) -> SyncReport | None:
+        """Read the repository if HEAD moved since the last read (or `force`); None if skipped."""
+        project_id = store.project_id
+        lock = self._locks.setdefault(project_id, asyncio.Lock())
+        async with lock:
+            root = Path(project_id)
+            head = await asyncio.to_thread(head_of, root)
+            if head is None:
+                if project_id not in self._heads:
+                    log.info("repository_not_read", project_id=project_id, reason="no_git_commits")
+                    self._heads[project_id] = ""
+                return None
+            if not force and self._heads.get(project_id) == head:
+                return None
+            try:
+                reading = await asyncio.to_thread(read_repository, root)
+            except NotARepositoryError:
+                log.info("repository_not_read", project_id=project_id, reason="no_git_commits")
+                return None
+            report = await sync_repository_memories(
+                store, repository_candidates(reading), user_id=self._user_id, head=reading.head
+            )
+            self._heads[project_id] = reading.head
+            log.info(
+                "repository_memories_synced",
+                project_id=project_id,
+                head=reading.head[:12],
+                added=report.added,
+                updated=report.updated,
+                unchanged=report.unchanged,
+                retired=report.retired,
+            )
+            return report
+
+    def schedule(self, store: SqliteStore) -> None:
+        """Refresh in the background (registration, commit events)."""
+        task = asyncio.create_task(self.refresh_logged(store))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def refresh_logged(self, store: SqliteStore) -> None:
+        """`refresh`, with any failure logged instead of raised."""
+        try:
+            await self.refresh(store)
+        except Exception as exc:
+            log.warning(
+                "repository_read_failed", project_id=store.project_id, error_type=type(exc).__name__
+            )
+
+    async def idle(self) -> None:
+        """Wait for the background reads running now."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Cancel background reads and wait for them to stop."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)

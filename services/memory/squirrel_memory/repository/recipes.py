@@ -1,0 +1,241 @@
+"""Recipes from one reading: how to test, lint, format, type-check, start, migrate and build
+the project, the checks before a commit, and what CI runs — each with its `path:line`.
+
+Commands named by people (instruction files, task runners, CI, README) win over an
+ecosystem's conventions; commands of the primary ecosystem(s) or task runners make the
+project's recipe, others become recipes scoped to their folder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.repository.facts import primary_ecosystems_of
+from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
+from squirrel_memory.repository.runners import purpose_of
+from squirrel_memory.repository.scan import RepositoryReading
+from squirrel_memory.repository.stack import conventions, language_name
+from squirrel_memory.repository.wording import candidate, join_words, ref_path
+
+RECIPE = MemoryType.RECIPE
+_ORIGIN_RANK = {"instructions": 0, "task": 1, "ci": 2, "docs": 3, "convention": 4}
+_VERBS = {
+    "test": ("Run the tests with", 0.85),
+    "lint": ("Lint the code with", 0.75),
+    "format": ("Format the code with", 0.75),
+    "typecheck": ("Type-check the code with", 0.75),
+    "run": ("Start the dev server with", 0.8),
+    "migrate": ("Run the database migrations with", 0.75),
+    "build": ("Build the project with", 0.6),
+    "install": ("Set the project up (dependencies) with", 0.6),
+}
+# Words a command for each purpose usually contains: `mix precommit` runs the tests, but it is
+# not "the test command"; `mix ecto.setup` migrates, but it is not "the migration command".
+_PURPOSE_WORDS = {
+    "test": ("test", "spec", "jest", "unit"),
+    "lint": ("lint", "credo", "clippy", "vet", "ruff", "rubocop", "flake8"),
+    "format": ("format", "fmt", "prettier", "black"),
+    "typecheck": ("type", "tsc", "mypy", "pyright", "dialyzer"),
+    "run": ("dev", "start", "serve", "server", "run"),
+    "migrate": ("migrat",),
+    "build": ("build", "compile"),
+    "install": ("setup", "install", "deps", "bootstrap"),
+}
+_CHECK_FLAGS = re.compile(r"\s(--check\S*|--diff|-l|--dry-run)\b")
+_GATE_TASKS = frozenset(
+    {"precommit", "pre-commit", "pre_commit", "check", "checks", "ci", "verify"}
+)
+_PORT_FLAG = re.compile(r"(?:--port[= ]|-p\s+|PORT=)(\d{2,5})\b")
+MAX_SCOPED = 4
+
+
+def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list[Command]:
+    out = reading.readings
+    found: list[Command] = []
+    for manifest, eco in out.manifests.items():
+        folder = folder_of(manifest)
+        if folder or eco not in ecosystems:
+            continue
+        deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
+        for command, needs in conventions(eco).items():
+            ref = f"{manifest}:1"
+            if needs.startswith("dep:"):
+                name = needs[4:].lower()
+                ref = deps.get(name) or out.tools.get(name, "")
+            elif needs.startswith("file:"):
+                ref = f"{needs[5:]}:1" if needs[5:] in {f.path for f in reading.files} else ""
+            purpose = purpose_of(command)
+            if ref and purpose is not None:
+                found.append(Command(command, purpose[0], eco, "", "convention", ref))
+    return found
+
+
+def _rank(command: Command) -> tuple[int, int, int, int]:
+    """People's words before conventions, but a command named for its purpose first, and
+    for formatting the command that formats before the one that only checks."""
+    text = command.text.lower()
+    named = any(word in text for word in _PURPOSE_WORDS.get(command.purpose, ()))
+    checks = command.purpose == "format" and bool(_CHECK_FLAGS.search(text))
+    origin = _ORIGIN_RANK.get(command.origin, 9)
+    return int(not named), int(checks), origin, 0 if command.scope == "" else 1
+
+
+def _port_for(command: Command, ports: Sequence[Port]) -> tuple[int, str] | None:
+    if match := _PORT_FLAG.search(f"{command.text} {command.detail}"):
+        return int(match.group(1)), command.ref
+    dev = [p for p in ports if p.what == "dev server"]
+    return (dev[0].port, dev[0].ref) if dev else None
+
+
+def _recipe_text(verb: str, chosen: Command, others: list[Command]) -> str:
+    text = f"{verb} `{chosen.text}`"
+    origin = "CI" if chosen.origin == "ci" else ref_path(chosen.ref)
+    task = next((o for o in others if o.text == chosen.text and o.detail), None)
+    if not chosen.detail and task is not None:
+        text += f" ({chosen.ref}; {task.ref} {task.detail})"
+    elif chosen.origin == "convention":
+        text += f" (the {language_name(chosen.ecosystem)} convention; {chosen.ref})"
+    elif chosen.detail:
+        text += f" ({chosen.ref} {chosen.detail})"
+    elif chosen.origin == "ci":
+        text += f" (as {origin} does, {chosen.ref})"
+    else:
+        text += f" ({chosen.ref})"
+    extra = list({o.text: o for o in others if o.text != chosen.text}.values())[:2]
+    if extra:
+        text += "; also named: " + ", ".join(f"`{o.text}` ({o.ref})" for o in extra)
+    return text
+
+
+def _project_recipes(
+    commands: list[Command], ecosystems: Sequence[str], out: Readings
+) -> list[MemoryCandidate]:
+    found: list[MemoryCandidate] = []
+    for purpose, (verb, importance) in _VERBS.items():
+        mine = [
+            c
+            for c in commands
+            if c.purpose == purpose and c.scope == "" and c.ecosystem in (*ecosystems, "any")
+        ]
+        if not mine:
+            continue
+        mine.sort(key=_rank)
+        chosen = mine[0]
+        distinct = list({c.text: c for c in mine[1:] if c.origin != "convention"}.values())
+        text = _recipe_text(verb, chosen, [c for c in mine[1:] if c.text == chosen.text] + distinct)
+        refs = [
+            chosen.ref,
+            *(c.ref for c in mine[1:] if c.text == chosen.text and c.origin != "convention"),
+        ]
+        if purpose == "run" and (port := _port_for(chosen, out.ports)):
+            text += f"; it listens on port {port[0]} ({port[1]})"
+            refs.append(port[1])
+        refs.extend(c.ref for c in distinct[:2])
+        tags = [purpose, chosen.text.split()[0], *(e for e in ecosystems)]
+        found.append(
+            candidate(
+                RECIPE,
+                f"recipe:{purpose}",
+                text + ".",
+                refs=refs,
+                importance=importance,
+                tags=tags,
+                files=[ref_path(r) for r in refs],
+            )
+        )
+    return found
+
+
+def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[MemoryCandidate]:
+    groups: dict[tuple[str, str], list[Command]] = {}
+    for command in commands:
+        if command.origin == "convention" or command.purpose not in (
+            "test",
+            "run",
+            "build",
+            "lint",
+        ):
+            continue
+        scoped = command.scope != "" or command.ecosystem not in (*ecosystems, "any")
+        if not scoped:
+            continue
+        scope = command.scope or folder_of(ref_path(command.ref))
+        groups.setdefault((command.purpose, scope), []).append(command)
+    found: list[MemoryCandidate] = []
+    for (purpose, scope), group in sorted(groups.items())[:MAX_SCOPED]:
+        group.sort(key=_rank)
+        chosen = group[0]
+        where = f"In `{scope}/`" if scope else f"For its {language_name(chosen.ecosystem)} part"
+        verb = _VERBS[purpose][0]
+        text = f"{where}, {verb[0].lower()}{verb[1:]} `{chosen.text}` ({chosen.ref}"
+        text += f" {chosen.detail})" if chosen.detail else ")"
+        text += "; this is not the project's main command."
+        found.append(
+            candidate(
+                RECIPE,
+                f"recipe:{purpose}@{scope or chosen.ecosystem}",
+                text,
+                refs=[chosen.ref],
+                importance=0.45,
+                tags=[purpose, "scoped", scope, chosen.ecosystem],
+                files=[ref_path(chosen.ref)],
+            )
+        )
+    return found
+
+
+def _gate_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None:
+    sentences: list[str] = []
+    refs: list[str] = []
+    gates = [c for c in commands if c.origin == "task" and c.task in _GATE_TASKS and not c.scope]
+    if gates:
+        gate = sorted(gates, key=lambda c: c.ref)[0]
+        detail = f" ({gate.ref} {gate.detail})" if gate.detail else f" ({gate.ref})"
+        sentences.append(f"Before committing, run `{gate.text}`{detail}.")
+        refs.append(gate.ref)
+    if out.hooks:
+        ids = list(dict.fromkeys(hook for hook, _ in out.hooks))
+        where = ref_path(out.hooks[0][1])
+        sentences.append(
+            f"Pre-commit hooks ({where}) run {join_words([f'`{i}`' for i in ids[:8]])} "
+            "on every commit; install them with `pre-commit install`."
+        )
+        refs.extend(ref for _, ref in out.hooks[:8])
+    if not sentences:
+        return None
+    return candidate(
+        RECIPE,
+        "recipe:checks",
+        " ".join(sentences),
+        refs=refs,
+        importance=0.8,
+        tags=["pre-commit", "quality gate", "checks"],
+        files=[ref_path(r) for r in refs],
+    )
+
+
+def _ci_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None:
+    ran = list({c.text: c for c in commands if c.origin == "ci"}.values())
+    if not ran:
+        return None
+    shown = join_words([f"`{c.text}`" for c in ran[:6]])
+    files = join_words(sorted({ref_path(c.ref) for c in ran[:6]}))
+    text = f"CI ({files}) runs {shown}."
+    refs = [c.ref for c in ran[:6]]
+    return candidate(RECIPE, "ci", text, refs=refs, importance=0.6, tags=["ci"], files=out.ci_files)
+
+
+def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
+    """Every recipe one reading supports."""
+    ecosystems = primary_ecosystems_of(reading)
+    out = reading.readings
+    commands = [*out.commands, *_conventional(reading, ecosystems)]
+    found: list[MemoryCandidate | None] = [
+        *_project_recipes(commands, ecosystems, out),
+        *_scoped_recipes(out.commands, ecosystems),
+        _gate_recipe(out.commands, out),
+        _ci_recipe(out.commands, out),
+    ]
+    return [c for c in found if c is not None]

@@ -1,0 +1,268 @@
+"""Task runners: Makefile and justfile targets, npm/composer scripts, mix aliases, tox, nox,
+and pre-commit hooks — each as the command a person types, what it is for and its line.
+
+What a command is for always comes from the shared command table (`squirrel_core.commands`).
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+from collections.abc import Callable, Mapping
+
+import yaml
+
+from squirrel_core.commands import classify_command, task_purpose
+from squirrel_memory.repository.findings import Command, Readings, folder_of
+from squirrel_memory.repository.snapshot import Snapshot, TextFile
+
+TaskReader = Callable[[Snapshot, TextFile, Readings], None]
+#: Tasks kept per file (a generated Makefile may define hundreds).
+MAX_TASKS_PER_FILE = 60
+_DETAIL_CHARS = 160
+
+
+def purpose_of(command: str, name: str = "") -> tuple[str, str] | None:
+    """(purpose, ecosystem) of a command line, by the shared table, else by its task name."""
+    use = classify_command(command)
+    if use is not None and use.purpose:
+        return use.purpose, use.ecosystem
+    purpose = task_purpose(name) if name else None
+    return (purpose, "any") if purpose else None
+
+
+def _runs(steps: list[str]) -> str:
+    shown = ", ".join(f"`{s}`" for s in steps if s)
+    return f"runs {shown}"[:_DETAIL_CHARS] if shown else ""
+
+
+def _task(
+    out: Readings,
+    text: TextFile,
+    typed: str,
+    name: str,
+    steps: list[str],
+    *,
+    line: int,
+    body_first: bool = False,
+) -> None:
+    found = purpose_of(typed, name)
+    if found is None or (body_first and found[1] == "any"):
+        for step in steps:
+            by_body = purpose_of(step)
+            if by_body is not None:
+                found = (by_body[0], found[1] if found and found[1] != "any" else by_body[1])
+                break
+    if found is None:
+        return
+    purpose, ecosystem = found
+    out.commands.append(
+        Command(
+            text=typed,
+            purpose=purpose,
+            ecosystem=ecosystem,
+            scope=folder_of(text.path),
+            origin="task",
+            ref=text.ref(line),
+            detail=_runs(steps),
+            task=name,
+        )
+    )
+
+
+_MAKE_TARGET = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-/]*)\s*:(?![=:])")
+
+
+def read_makefile(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    _recipe_file(text, out, _MAKE_TARGET, "make", body_prefix="\t")
+
+
+_JUST_RECIPE = re.compile(r"^@?([A-Za-z0-9][A-Za-z0-9_\-]*)(?:\s+[^:=]*)?:(?!=)")
+
+
+def read_justfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    _recipe_file(text, out, _JUST_RECIPE, "just", body_prefix=(" ", "\t"))
+
+
+def _recipe_file(
+    text: TextFile,
+    out: Readings,
+    pattern: re.Pattern[str],
+    runner: str,
+    *,
+    body_prefix: str | tuple[str, ...],
+) -> None:
+    count = 0
+    lines = text.lines
+    for index, line in enumerate(lines):
+        match = pattern.match(line)
+        if not match or match.group(1).startswith("."):
+            continue
+        steps: list[str] = []
+        for body in lines[index + 1 : index + 6]:
+            if not body.startswith(body_prefix) or not body.strip():
+                break
+            steps.append(body.strip().lstrip("@-").strip())
+        _task(out, text, f"{runner} {match.group(1)}", match.group(1), steps, line=index + 1)
+        count += 1
+        if count >= MAX_TASKS_PER_FILE:
+            break
+
+
+_LIFECYCLE = re.compile(r"^(pre|post)[a-z]|^prepare$|^install$")
+
+
+def package_runner(snap: Snapshot, folder: str) -> str:
+    """The JavaScript package manager a folder's lock file names (npm when none does)."""
+    prefix = f"{folder}/" if folder else ""
+    for lock, runner in (
+        ("pnpm-lock.yaml", "pnpm"),
+        ("yarn.lock", "yarn"),
+        ("bun.lockb", "bun"),
+        ("bun.lock", "bun"),
+    ):
+        if snap.has(prefix + lock):
+            return runner
+    return "npm"
+
+
+def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    data = json.loads(text.text)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return
+    runner = package_runner(snap, folder_of(text.path))
+    for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
+        if not isinstance(body, str) or _LIFECYCLE.match(name):
+            continue
+        if name in ("test", "start") or runner != "npm":
+            typed = f"{runner} {name}"
+        else:
+            typed = f"{runner} run {name}"
+        line = text.line_of(f'"{name}"', text.line_of('"scripts"'))
+        _task(out, text, typed, name, [body], line=line)
+
+
+_MIX_ALIASES = re.compile(r"^\s*defp?\s+aliases\b")
+_MIX_ALIAS = re.compile(r'^\s*"?([a-z][\w.\-]*)"?\s*:\s*(.*)$')
+
+
+def read_mix_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    start = next((i for i, line in enumerate(text.lines) if _MIX_ALIASES.match(line)), None)
+    if start is None:
+        return
+    index = start + 1
+    while index < len(text.lines) and not re.match(r"^\s*end\b", text.lines[index]):
+        match = _MIX_ALIAS.match(text.lines[index])
+        line = index + 1
+        if match:
+            body = match.group(2)
+            while body.count("[") > body.count("]") and index + 1 < len(text.lines):
+                index += 1
+                body += " " + text.lines[index].strip()
+            steps = re.findall(r'"([^"]+)"', body)
+            name = match.group(1)
+            _task(out, text, f"mix {name}", name, [f"mix {s}" for s in steps], line=line)
+            if out.commands and out.commands[-1].ref == text.ref(line):
+                out.commands[-1] = _with_detail(out.commands[-1], steps)
+        index += 1
+
+
+def _with_detail(command: Command, steps: list[str]) -> Command:
+    own = command.task
+    before = [s for s in steps if s.split()[0] != own]
+    if own in [s.split()[0] for s in steps if s.strip()] and before:
+        detail = "runs " + ", ".join(f"`{s}`" for s in before) + " first"
+    else:
+        detail = _runs(steps)
+    return Command(
+        command.text,
+        command.purpose,
+        command.ecosystem,
+        command.scope,
+        command.origin,
+        command.ref,
+        detail[:_DETAIL_CHARS],
+        command.task,
+    )
+
+
+def read_tox_ini(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string(text.text)
+    for section in parser.sections()[:MAX_TASKS_PER_FILE]:
+        if not section.startswith("testenv:"):
+            continue
+        env = section.split(":", 1)[1]
+        steps = parser.get(section, "commands", fallback="").strip().splitlines()
+        _task(
+            out,
+            text,
+            f"tox -e {env}",
+            env,
+            steps,
+            line=text.line_of(f"[{section}]"),
+            body_first=True,
+        )
+
+
+_NOX_SESSION = re.compile(r"^\s*@nox\.session")
+_DEF = re.compile(r"^\s*def\s+([A-Za-z_]\w*)\s*\(")
+
+
+def read_noxfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    for index, line in enumerate(text.lines):
+        if not _NOX_SESSION.match(line):
+            continue
+        for follow in text.lines[index + 1 : index + 4]:
+            if match := _DEF.match(follow):
+                name = match.group(1)
+                _task(out, text, f"nox -s {name}", name, [], line=text.line_of(f"def {name}("))
+                break
+
+
+def read_pre_commit(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    data = yaml.safe_load(text.text)
+    repos = data.get("repos") if isinstance(data, dict) else None
+    for repo in repos if isinstance(repos, list) else []:
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        for hook in hooks if isinstance(hooks, list) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("id"), str):
+                hook_id = hook["id"]
+                out.hooks.append((hook_id, text.ref_of(f"id: {hook_id}")))
+
+
+def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    del snap
+    data = json.loads(text.text)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    for name, body in (
+        list(scripts.items())[:MAX_TASKS_PER_FILE] if isinstance(scripts, dict) else []
+    ):
+        steps = [body] if isinstance(body, str) else [s for s in body if isinstance(s, str)]
+        _task(out, text, f"composer {name}", name, steps, line=text.line_of(f'"{name}"'))
+
+
+#: Task-runner readers by file name.
+TASK_READERS: Mapping[str, TaskReader] = {
+    "Makefile": read_makefile,
+    "makefile": read_makefile,
+    "GNUmakefile": read_makefile,
+    "justfile": read_justfile,
+    "Justfile": read_justfile,
+    ".justfile": read_justfile,
+    "package.json": read_package_scripts,
+    "mix.exs": read_mix_aliases,
+    "tox.ini": read_tox_ini,
+    "noxfile.py": read_noxfile,
+    ".pre-commit-config.yaml": read_pre_commit,
+    ".pre-commit-config.yml": read_pre_commit,
+    "composer.json": read_composer_scripts,
+}

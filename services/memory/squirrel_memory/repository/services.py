@@ -1,0 +1,174 @@
+"""Configuration that names services and ports: compose files, example environment files,
+framework config (Phoenix endpoints, Rails database.yml, Spring properties), Procfile, Dockerfile.
+
+Only names are read — the kind of a service, a port number, a URL's scheme — never a value
+that could be a secret (passwords, tokens, hosts with credentials).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import yaml
+
+from squirrel_memory.repository.findings import Command, Port, Readings, Service, folder_of
+from squirrel_memory.repository.runners import purpose_of
+from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.stack import image_role, scheme_name
+
+ConfigReader = Callable[[TextFile, Readings], None]
+
+_COMPOSE = re.compile(r"^(?:.*/)?(?:docker-)?compose(?:\.[\w-]+)?\.ya?ml$")
+_ENV_EXAMPLE = re.compile(r"^(?:.*/)?\.env\.(?:example|sample|template|dist|defaults)$")
+_ELIXIR_CONFIG = re.compile(r"^(?:.*/)?config/(?:dev|config|runtime)\.exs$")
+_SPRING = re.compile(r"^(?:.*/)?src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)$")
+
+
+def config_reader(path: str) -> ConfigReader | None:
+    """The reader for a tracked configuration path, if this module reads it."""
+    name = path.rsplit("/", 1)[-1]
+    if _COMPOSE.match(path):
+        return read_compose
+    if _ENV_EXAMPLE.match(path):
+        return read_env_example
+    if _ELIXIR_CONFIG.match(path):
+        return read_elixir_config
+    if path.endswith("config/database.yml"):
+        return read_rails_database
+    if _SPRING.match(path):
+        return read_spring_config
+    if name == "schema.prisma":
+        return read_prisma_schema
+    if name == "Procfile" or name.startswith("Procfile."):
+        return read_procfile
+    if name == "Dockerfile":
+        return read_dockerfile
+    return None
+
+
+def _host_port(spec: object) -> int | None:
+    if isinstance(spec, int):
+        return spec
+    if isinstance(spec, dict):
+        value = spec.get("published") or spec.get("target")
+        return int(value) if isinstance(value, int | str) and str(value).isdigit() else None
+    if isinstance(spec, str):
+        parts = spec.split("/", 1)[0].split(":")
+        host = parts[-2] if len(parts) >= 2 else parts[0]
+        return int(host) if host.isdigit() else None
+    return None
+
+
+def read_compose(text: TextFile, out: Readings) -> None:
+    data = yaml.safe_load(text.text)
+    services = data.get("services") if isinstance(data, dict) else None
+    if not isinstance(services, dict):
+        raise ValueError("a compose file needs a services mapping")
+    for name, spec in services.items():
+        if not isinstance(spec, dict):
+            continue
+        image = spec.get("image")
+        role = image_role(image) if isinstance(image, str) else None
+        where = text.ref_of(str(image)) if isinstance(image, str) else text.ref_of(f"{name}:")
+        if role is not None:
+            out.services.append(Service(role.role, role.name, where, via=text.path))
+        label = role.name if role is not None else str(name)
+        for port_spec in spec.get("ports") or []:
+            port = _host_port(port_spec)
+            if port is not None and 0 < port < 65536:
+                out.ports.append(Port(port, label, text.ref_of(str(port))))
+
+
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)\s*=\s*(.*)$")
+_SCHEME = re.compile(r"^[\"']?([a-z][a-z0-9+.\-]*)://")
+
+
+def read_env_example(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        match = _ENV_LINE.match(line)
+        if not match:
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        scheme = _SCHEME.match(value)
+        name = scheme_name(scheme.group(1)) if scheme else None
+        if name is not None:
+            kind = "cache" if name in ("Redis",) else "queue" if name == "RabbitMQ" else "database"
+            out.services.append(Service(kind, name, text.ref(number), via=text.path))
+        if key in ("PORT", "HTTP_PORT", "APP_PORT", "SERVER_PORT") and value.strip("\"'").isdigit():
+            out.ports.append(Port(int(value.strip("\"'")), "dev server", text.ref(number)))
+
+
+_ENDPOINT = re.compile(r"^\s*config\s+:\w+,\s*[\w.]*Endpoint\b")
+_PORT_KW = re.compile(r"\bport:\s*(\d{2,5})\b")
+
+
+def read_elixir_config(text: TextFile, out: Readings) -> None:
+    in_endpoint = False
+    for number, line in enumerate(text.lines, 1):
+        if line.startswith("config "):
+            in_endpoint = bool(_ENDPOINT.match(line))
+        if in_endpoint and (match := _PORT_KW.search(line)) and text.path.endswith("dev.exs"):
+            out.ports.append(Port(int(match.group(1)), "dev server", text.ref(number)))
+            in_endpoint = False
+
+
+def read_rails_database(text: TextFile, out: Readings) -> None:
+    names = {"postgresql": "PostgreSQL", "mysql2": "MySQL", "sqlite3": "SQLite"}
+    for number, line in enumerate(text.lines, 1):
+        match = re.match(r"^\s*adapter:\s*(\w+)", line)
+        if match and match.group(1) in names:
+            out.services.append(Service("database", names[match.group(1)], text.ref(number)))
+            return
+
+
+def read_spring_config(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        if match := re.search(r"jdbc:([a-z0-9]+):", line):
+            name = scheme_name(match.group(1))
+            if name:
+                out.services.append(Service("database", name, text.ref(number)))
+        if match := re.match(r"^\s*server\.port\s*[=:]\s*(\d{2,5})\s*$", line):
+            out.ports.append(Port(int(match.group(1)), "dev server", text.ref(number)))
+
+
+_PRISMA_PROVIDER = re.compile(r'^\s*provider\s*=\s*"(\w+)"')
+
+
+def read_prisma_schema(text: TextFile, out: Readings) -> None:
+    names = {"postgresql": "PostgreSQL", "mysql": "MySQL", "sqlite": "SQLite"}
+    names |= {"mongodb": "MongoDB", "sqlserver": "SQL Server", "cockroachdb": "CockroachDB"}
+    in_source = False
+    for number, line in enumerate(text.lines, 1):
+        if line.startswith("datasource "):
+            in_source = True
+        elif line.startswith("}"):
+            in_source = False
+        elif in_source and (match := _PRISMA_PROVIDER.match(line)) and match.group(1) in names:
+            out.services.append(Service("database", names[match.group(1)], text.ref(number)))
+
+
+def read_procfile(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        name, sep, command = line.partition(":")
+        if not sep or name.strip() not in ("web", "dev", "server", "app"):
+            continue
+        found = purpose_of(command.strip())
+        if found is not None and found[0] == "run":
+            out.commands.append(
+                Command(
+                    command.strip(),
+                    "run",
+                    found[1],
+                    folder_of(text.path),
+                    "task",
+                    text.ref(number),
+                )
+            )
+
+
+def read_dockerfile(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        match = re.match(r"^\s*EXPOSE\s+(\d{2,5})", line, re.IGNORECASE)
+        if match:
+            out.ports.append(Port(int(match.group(1)), "container", text.ref(number)))

@@ -1,0 +1,67 @@
+"""What dependencies, container images and URL schemes say about a stack (data in stack.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A dependency's part in the stack: `role` (framework, database, orm, queue, …) and name."""
+
+    role: str
+    name: str
+
+
+@cache
+def _data() -> dict[str, Any]:
+    text = resources.files("squirrel_memory.repository").joinpath("stack.toml").read_text()
+    return tomllib.loads(text)
+
+
+def language_name(ecosystem: str) -> str:
+    """How a person names an ecosystem's language (`elixir` → Elixir)."""
+    names: dict[str, str] = _data()["languages"]
+    return names.get(ecosystem, ecosystem.capitalize())
+
+
+def runtime_name(ecosystem: str) -> str:
+    """What a toolchain version of an ecosystem is the version of (`javascript` → Node.js)."""
+    names: dict[str, str] = _data()["runtimes"]
+    return names.get(ecosystem) or language_name(ecosystem)
+
+
+def dependency_role(ecosystem: str, name: str) -> Role | None:
+    """The role of a dependency in an ecosystem, or None when it says nothing of the stack."""
+    table: dict[str, dict[str, str]] = _data()["deps"].get(ecosystem, {})
+    found = table.get(name) or table.get(name.lower())
+    return Role(found["role"], found["name"]) if found else None
+
+
+def image_role(image: str) -> Role | None:
+    """The role of a container image (`postgres:16-alpine` → database PostgreSQL)."""
+    images: dict[str, dict[str, str]] = _data()["images"]
+    bare = image.split("@", 1)[0]
+    if ":" in bare.rsplit("/", 1)[-1]:
+        bare = bare.rsplit(":", 1)[0]
+    for candidate in (bare, bare.rsplit("/", 1)[-1]):
+        found = images.get(candidate.lower())
+        if found:
+            return Role(found["role"], found["name"])
+    return None
+
+
+def scheme_name(scheme: str) -> str | None:
+    """The service a URL scheme names (`postgres` → PostgreSQL), or None."""
+    schemes: dict[str, str] = _data()["schemes"]
+    return schemes.get(scheme.lower())
+
+
+def conventions(ecosystem: str) -> dict[str, str]:
+    """Conventional commands of an ecosystem → what must be present (see stack.toml)."""
+    table: dict[str, dict[str, str]] = _data().get("conventions", {})
+    return dict(table.get(ecosystem, {}))

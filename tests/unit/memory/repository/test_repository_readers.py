@@ -1,0 +1,147 @@
+"""Each repository reader on small, realistic repositories in five languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.repository import read_repository, repository_candidates
+from tests.unit.memory.repository.conftest import ELIXIR, GO, JS, PYTHON, RUST, MakeRepo, git
+
+
+def _by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
+    return {c.key: c for c in candidates}
+
+
+def _line(root: Path, ref: str) -> str:
+    path, _, number = ref.rpartition(":")
+    return git(root, "show", f"HEAD:{path}").splitlines()[int(number) - 1]
+
+
+def _read(
+    make_repo: MakeRepo, files: dict[str, str | bytes]
+) -> tuple[Path, dict[str, MemoryCandidate]]:
+    root = make_repo(files)
+    return root, _by_key(repository_candidates(read_repository(root)))
+
+
+@pytest.mark.parametrize(
+    "files", [ELIXIR, PYTHON, JS, GO, RUST], ids=["elixir", "python", "js", "go", "rust"]
+)
+def test_every_reference_names_a_real_line_of_a_tracked_file(
+    make_repo: MakeRepo, files: dict[str, str | bytes]
+) -> None:
+    root, found = _read(make_repo, files)
+    head = git(root, "rev-parse", "HEAD").strip()
+    assert found, "a realistic repository gives memories"
+    for memory in found.values():
+        assert memory.key.startswith("repo:")
+        assert memory.source_refs, memory.key
+        assert memory.content.endswith(".") and len(memory.content) > 20, memory.key
+        for ref in memory.source_refs:
+            if ref.startswith("commit:"):
+                assert ref == f"commit:{head}"
+                continue
+            assert _line(root, ref).strip(), f"{memory.key} cites an empty line {ref}"
+
+
+def test_elixir_phoenix_app(make_repo: MakeRepo) -> None:
+    root, found = _read(make_repo, ELIXIR)
+    stack = found["repo:stack"].content
+    assert stack == (
+        "Spotter is an Elixir/Phoenix app (Elixir 1.17, Phoenix 1.7.14) with PostgreSQL via "
+        "Ecto and Oban for background jobs."
+    )
+    assert "phoenix" in _line(
+        root, next(r for r in found["repo:stack"].source_refs if r.startswith("mix.lock"))
+    )
+    # The main test command is mix's, and the alias that prepares the database is named.
+    test = found["repo:recipe:test"]
+    assert test.type is MemoryType.RECIPE
+    assert test.content.startswith("Run the tests with `mix test` (")
+    assert "`ecto.create --quiet`, `ecto.migrate --quiet` first" in test.content
+    assert any("test:" in _line(root, r) for r in test.source_refs if r.startswith("mix.exs"))
+    # The assets folder's vitest is a scoped recipe, never the project's test command.
+    assert "vitest" not in test.content
+    assert "In `assets/`" in found["repo:recipe:test@assets"].content
+    assert found["repo:recipe:run"].content.startswith("Start the dev server with `mix phx.server`")
+    assert "port 4000 (config/dev.exs:" in found["repo:recipe:run"].content
+    assert found["repo:recipe:migrate"].content.startswith(
+        "Run the database migrations with `mix ecto.migrate`"
+    )
+    assert found["repo:recipe:format"].content.startswith("Format the code with `mix format` (")
+    assert found["repo:recipe:lint"].content.startswith("Lint the code with `mix credo --strict`")
+    assert "`mix precommit`" in found["repo:recipe:checks"].content
+    assert "`mix credo --strict`" in found["repo:ci"].content
+    rule = next(c for k, c in found.items() if k.startswith("repo:rule:always_run_mix_precommit"))
+    assert rule.content.startswith("Project instruction (CLAUDE.md): Always run `mix precommit`")
+    assert "bird sightings" in found["repo:about"].content
+    assert "`priv/repo/migrations/`" in found["repo:layout"].content
+    assert found["repo:languages"].content.startswith("Tracked code by size: Elixir ")
+    # The secret in config/dev.exs is never read into a memory.
+    assert not any("Yw3Kx0mJ" in c.content for c in found.values())
+
+
+def test_python_fastapi_service(make_repo: MakeRepo) -> None:
+    root, found = _read(make_repo, PYTHON)
+    assert found["repo:stack"].content == (
+        "ledger-api is a Python/FastAPI app (Python 3.12, FastAPI 0.115.4) with PostgreSQL via "
+        "SQLAlchemy and Celery for background jobs."
+    )
+    assert "Alembic" in found["repo:database"].content
+    assert found["repo:recipe:test"].content.startswith(
+        "Run the tests with `make test` (Makefile:3 runs `uv run pytest -q`)"
+    )
+    assert "port 8000" in found["repo:recipe:run"].content
+    services = found["repo:services"].content
+    assert "PostgreSQL on port 5432" in services and "Redis on port 6379" in services
+    # Example environment files give the kind of service, never the credentials.
+    assert not any("s3cr3t" in c.content or "change-me" in c.content for c in found.values())
+    assert any(r.startswith(".env.example:") for r in found["repo:database"].source_refs)
+    assert "Prefer `uv run`" in next(c.content for k, c in found.items() if "prefer_uv_run" in k)
+    del root
+
+
+def test_typescript_next_app(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, JS)
+    assert found["repo:stack"].content == (
+        "storefront is a TypeScript/Next.js app (Node.js 20, Next.js 14.2.15) with PostgreSQL "
+        "via Prisma and BullMQ for background jobs."
+    )
+    # pnpm-lock.yaml makes the scripts pnpm's.
+    assert found["repo:recipe:test"].content.startswith("Run the tests with `pnpm test`")
+    assert found["repo:recipe:typecheck"].content.startswith(
+        "Type-check the code with `pnpm typecheck`"
+    )
+    assert "port 3001" in found["repo:recipe:run"].content
+    assert "postinstall" not in " ".join(c.content for c in found.values())
+    assert found["repo:layout"].content.endswith("tests sit beside the code they test.")
+
+
+def test_go_service(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, GO)
+    assert found["repo:stack"].content == (
+        "github.com/acme/ledger is a Go/Gin app (Go 1.22, Gin 1.10.0) with PostgreSQL."
+    )
+    assert found["repo:recipe:test"].content.startswith(
+        "Run the tests with `just test` (justfile:2 runs `go test -race ./...`)"
+    )
+    assert found["repo:recipe:lint"].content.startswith("Lint the code with `just lint`")
+    # go.mod's indirect requirements say nothing about the stack.
+    assert "text" not in found["repo:stack"].content
+    assert "`internal/` and `cmd/`" in found["repo:layout"].content
+
+
+def test_rust_service(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, RUST)
+    assert (
+        found["repo:stack"].content == "tiles is a Rust/Axum app (Rust 1.80, Axum 0.7.7) with SQLx."
+    )
+    assert found["repo:recipe:test"].content.startswith("Run the tests with `cargo test --locked`")
+    # The formatting recipe formats; CI's check-only variant is named beside it.
+    assert found["repo:recipe:format"].content.startswith("Format the code with `cargo fmt` (")
+    assert "`cargo fmt --check`" in found["repo:recipe:format"].content
+    checks = found["repo:recipe:checks"].content
+    assert "Pre-commit hooks (.pre-commit-config.yaml) run `cargo-fmt` and `clippy`" in checks
