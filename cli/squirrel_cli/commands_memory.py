@@ -33,6 +33,12 @@ SOURCE_NAMES = {
     memory_pb2.MEMORY_SOURCE_MANUAL: "manual",
 }
 SOURCES = {v: k for k, v in SOURCE_NAMES.items()}
+REMEMBER_OUTCOMES = {
+    pb.REMEMBER_OUTCOME_ADDED: "added",
+    pb.REMEMBER_OUTCOME_UPDATED: "updated",
+    pb.REMEMBER_OUTCOME_MERGED: "merged",
+    pb.REMEMBER_OUTCOME_UNCHANGED: "unchanged",
+}
 
 
 def add_commands(sub: Any) -> None:
@@ -47,7 +53,12 @@ def add_commands(sub: Any) -> None:
     )
     remember.add_argument("content", help="the memory, as a sentence")
     remember.add_argument("--type", choices=sorted(TYPES), default="project_fact")
-    remember.add_argument("--key", default="", help="logical key (default: a slug of the content)")
+    remember.add_argument(
+        "--key",
+        default="",
+        help="update the memory on this key (default: a new key from the content, unless the same"
+        " memory exists: then it is merged)",
+    )
     remember.add_argument("--tag", action="append", default=[], dest="tags", help="repeatable")
     remember.add_argument("--importance", type=float, default=0.0, help="0-1 (default 0.8)")
     with_project(remember)
@@ -136,11 +147,32 @@ def cmd_remember(args: argparse.Namespace, console: Console) -> int:
         importance=args.importance,
     )
     reply = with_memory(settings, lambda c: c.call(c.stub.Remember, request))
+    outcome = REMEMBER_OUTCOMES.get(reply.outcome, "added")
     if args.json:
-        console.json({"memory": memory_row(reply.memory), "updated": reply.updated})
+        console.json(
+            {
+                "memory": memory_row(reply.memory),
+                "outcome": outcome,
+                "merged_ids": list(reply.merged_ids),
+                "updated": reply.updated,
+            }
+        )
+        return 0
+    memory = reply.memory
+    others = [i for i in reply.merged_ids if i != memory.memory_id]
+    if outcome == "updated":
+        text = f"Updated {memory.memory_id} (key {memory.key}; previous version: `sqrl history`)"
+    elif outcome == "merged" and memory.memory_id in reply.merged_ids:
+        text = f"Merged with {memory.memory_id} (key {memory.key}), which now says this"
+    elif outcome == "merged":
+        text = f"Added {memory.memory_id} (key {memory.key}), merged with {', '.join(others)}"
+    elif outcome == "unchanged":
+        text = f"Unchanged: {memory.memory_id} (key {memory.key}) already says this"
     else:
-        verb = "Updated" if reply.updated else "Remembered"
-        console.line(f"{verb} {reply.memory.memory_id} ({args.type}, key {reply.memory.key})")
+        text = f"Added {memory.memory_id} ({args.type}, key {memory.key})"
+    if others and outcome == "merged" and memory.memory_id in reply.merged_ids:
+        text += f"; superseded {', '.join(others)}"
+    console.line(text)
     return 0
 
 

@@ -75,3 +75,22 @@ def test_memory_commands_with_services_down_fail_with_one_line(sqrl: Sqrl, repo:
     result = sqrl("memories", cwd=repo)
     assert result.returncode == 1
     assert "sqrl up" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_two_memories_with_the_same_first_six_words_are_both_kept(
+    services: None, sqrl: Sqrl, repo: Path
+) -> None:
+    first = sqrl("remember", "Run the tests with pytest -x from the repo root", cwd=repo)
+    second = sqrl("remember", "Run the tests with pytest -x after activating the venv", cwd=repo)
+    assert first.stdout.startswith("Added ") and second.stdout.startswith("Added "), second
+    same = sqrl(
+        "remember", "Run the tests with pytest -x after activating the venv.", "--json", cwd=repo
+    )
+    answer = json.loads(same.stdout)
+    assert answer["outcome"] == "merged" and answer["merged_ids"] == [answer["memory"]["memory_id"]]
+    listed = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+    assert len(listed) == 2
+    expected = {"root": "from the repo root", "venv": "after activating the venv"}
+    for word, phrase in expected.items():
+        found = sqrl("search", f"pytest {word}", "--json", cwd=repo)
+        assert found.returncode == 0 and phrase in found.stdout, found.stdout

@@ -206,7 +206,13 @@ class FakeMemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             version=existing.version + 1 if existing else 1,
         )
         self.memories[memory_id] = item
-        return memory_service_pb2.RememberResponse(memory=item, updated=existing is not None)
+        return memory_service_pb2.RememberResponse(
+            memory=item,
+            updated=existing is not None,
+            outcome=memory_service_pb2.REMEMBER_OUTCOME_UPDATED
+            if existing
+            else memory_service_pb2.REMEMBER_OUTCOME_ADDED,
+        )
 
     async def GetMemory(self, request: Any, context: Context) -> Any:
         self._record("GetMemory", request)

@@ -373,6 +373,8 @@ async def test_remember_then_forget_passes_through_and_forgets_once(
     assert list(sent.tags) == ["db"]
     assert list(sent.file_paths) == ["src/db.py"]
     assert not first.updated and again.updated
+    assert first.outcome == memory_service_pb2.REMEMBER_OUTCOME_ADDED
+    assert again.outcome == memory_service_pb2.REMEMBER_OUTCOME_UPDATED
     assert again.memory.memory_id == first.memory.memory_id
     forget = gateway_service_pb2.GatewayForgetRequest(
         project_root=str(project), memory_id=first.memory.memory_id, reason="moved to MySQL"

@@ -168,6 +168,8 @@ async def test_writes_are_exposed_only_when_allowed(settings: Settings, project:
     assert not result.is_error
     assert isinstance(result.structured_content, dict)
     assert result.structured_content["action"] == "ADD_NEW"
+    assert result.structured_content["outcome"] == "added"
+    assert "added" in text_of(result)
 
 
 # --- starting the services --------------------------------------------------------------------

@@ -144,6 +144,8 @@ async def test_manual_memory_remember_correct_forget(
         remember.content = "Uses PostgreSQL 17 via asyncpg."
         second = await c.call(c.stub.Remember, remember)
         assert second.updated
+        assert first.outcome == pb.REMEMBER_OUTCOME_ADDED
+        assert second.outcome == pb.REMEMBER_OUTCOME_UPDATED
         history = await c.call(
             c.stub.GetMemoryHistory,
             pb.GetMemoryHistoryRequest(project_id=str(project), memory_id=second.memory.memory_id),

@@ -326,18 +326,26 @@ class GatewayRememberResponse(_message.Message):
 
     MEMORY_FIELD_NUMBER: _builtins.int
     UPDATED_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    MERGED_IDS_FIELD_NUMBER: _builtins.int
     updated: _builtins.bool
+    outcome: _memory_service_pb2.RememberOutcome.ValueType
+    """Added, updated, merged or unchanged (see RememberOutcome)."""
     @_builtins.property
     def memory(self) -> _memory_pb2.MemoryItem: ...
+    @_builtins.property
+    def merged_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
         *,
         memory: _memory_pb2.MemoryItem | None = ...,
         updated: _builtins.bool = ...,
+        outcome: _memory_service_pb2.RememberOutcome.ValueType = ...,
+        merged_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "updated", b"updated"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "merged_ids", b"merged_ids", "outcome", b"outcome", "updated", b"updated"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

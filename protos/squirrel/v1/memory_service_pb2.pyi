@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from squirrel.v1 import events_pb2 as _events_pb2
 from squirrel.v1 import memory_pb2 as _memory_pb2
 from squirrel.v1 import views_pb2 as _views_pb2
@@ -21,6 +22,52 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _RememberOutcome:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RememberOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RememberOutcome.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REMEMBER_OUTCOME_UNSPECIFIED: _RememberOutcome.ValueType  # 0
+    REMEMBER_OUTCOME_ADDED: _RememberOutcome.ValueType  # 1
+    """A new memory. A key derived from the content that another memory already holds is made
+    unique (`_2`, `_3`, ...): nothing is overwritten by accident.
+    """
+    REMEMBER_OUTCOME_UPDATED: _RememberOutcome.ValueType  # 2
+    """The manual memory on the key the caller named now says this; its previous version is in
+    its history.
+    """
+    REMEMBER_OUTCOME_MERGED: _RememberOutcome.ValueType  # 3
+    """The statement is the same memory as existing ones (no contradiction, and token-set Jaccard
+    >= 0.8, or edit ratio >= 0.9 with the words of one all in the other). A manual one takes the new wording (previous
+    version in history); extracted ones are superseded by the manual memory, whose wording is
+    kept. `merged_ids` lists them.
+    """
+    REMEMBER_OUTCOME_UNCHANGED: _RememberOutcome.ValueType  # 4
+    """The same memory already said exactly this; nothing changed."""
+
+class RememberOutcome(_RememberOutcome, metaclass=_RememberOutcomeEnumTypeWrapper):
+    """What `Remember` did with a statement."""
+
+REMEMBER_OUTCOME_UNSPECIFIED: RememberOutcome.ValueType  # 0
+REMEMBER_OUTCOME_ADDED: RememberOutcome.ValueType  # 1
+"""A new memory. A key derived from the content that another memory already holds is made
+unique (`_2`, `_3`, ...): nothing is overwritten by accident.
+"""
+REMEMBER_OUTCOME_UPDATED: RememberOutcome.ValueType  # 2
+"""The manual memory on the key the caller named now says this; its previous version is in
+its history.
+"""
+REMEMBER_OUTCOME_MERGED: RememberOutcome.ValueType  # 3
+"""The statement is the same memory as existing ones (no contradiction, and token-set Jaccard
+>= 0.8, or edit ratio >= 0.9 with the words of one all in the other). A manual one takes the new wording (previous
+version in history); extracted ones are superseded by the manual memory, whose wording is
+kept. `merged_ids` lists them.
+"""
+REMEMBER_OUTCOME_UNCHANGED: RememberOutcome.ValueType  # 4
+"""The same memory already said exactly this; nothing changed."""
+Global___RememberOutcome: _TypeAlias = RememberOutcome  # noqa: Y015
 
 @_typing.final
 class AppendEventsRequest(_message.Message):
@@ -370,19 +417,28 @@ class RememberResponse(_message.Message):
 
     MEMORY_FIELD_NUMBER: _builtins.int
     UPDATED_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    MERGED_IDS_FIELD_NUMBER: _builtins.int
     updated: _builtins.bool
-    """True when an existing manual memory with the same type+key was corrected."""
+    """True when an existing manual memory was changed (outcome UPDATED, or MERGED into a manual one)."""
+    outcome: Global___RememberOutcome.ValueType
     @_builtins.property
     def memory(self) -> _memory_pb2.MemoryItem: ...
+    @_builtins.property
+    def merged_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Memories this statement was found to be the same as (see REMEMBER_OUTCOME_MERGED)."""
+
     def __init__(
         self,
         *,
         memory: _memory_pb2.MemoryItem | None = ...,
         updated: _builtins.bool = ...,
+        outcome: Global___RememberOutcome.ValueType = ...,
+        merged_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "updated", b"updated"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "merged_ids", b"merged_ids", "outcome", b"outcome", "updated", b"updated"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -18,6 +18,7 @@ from squirrel_gateway.schemas import (
 )
 
 UpdateActionName = Literal["ADD_NEW", "UPDATE_EXISTING", "NOOP", "DELETE_AND_ADD"]
+RememberOutcomeName = Literal["added", "updated", "merged", "unchanged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,10 @@ class RememberOutcome:
     memory_id: str
     action: UpdateActionName
     version: int
+    outcome: RememberOutcomeName = "added"
+    """added, updated (the named key's memory changed), merged (the same memory as existing
+    ones: `merged_ids`) or unchanged."""
+    merged_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

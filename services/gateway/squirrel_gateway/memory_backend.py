@@ -17,6 +17,7 @@ from squirrel_gateway.backend import (
     PitfallsData,
     ProjectBriefData,
     RememberOutcome,
+    RememberOutcomeName,
     SearchPage,
     TaskContextData,
     UserStyleData,
@@ -31,6 +32,13 @@ RETRIEVAL_TIMEOUT: Final = 30.0
 
 MEMORY_TOP_K_MAX: Final = 100
 """The memory service's largest search page."""
+
+REMEMBER_OUTCOMES: Final[dict[int, RememberOutcomeName]] = {
+    memory_service_pb2.REMEMBER_OUTCOME_ADDED: "added",
+    memory_service_pb2.REMEMBER_OUTCOME_UPDATED: "updated",
+    memory_service_pb2.REMEMBER_OUTCOME_MERGED: "merged",
+    memory_service_pb2.REMEMBER_OUTCOME_UNCHANGED: "unchanged",
+}
 
 ClientSource = MemoryClient | Callable[[], MemoryClient]
 RootsSource = Callable[[], Sequence[str]]
@@ -301,10 +309,15 @@ class GrpcMemoryBackend:
                 file_paths=list(file_paths),
             )
         )
+        outcome = REMEMBER_OUTCOMES.get(reply.outcome, "added")
         return RememberOutcome(
             memory_id=reply.memory.memory_id,
-            action="UPDATE_EXISTING" if reply.updated else "ADD_NEW",
+            action="NOOP"
+            if outcome == "unchanged"
+            else ("UPDATE_EXISTING" if reply.updated else "ADD_NEW"),
             version=max(1, reply.memory.version),
+            outcome=outcome,
+            merged_ids=tuple(reply.merged_ids),
         )
 
     async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:

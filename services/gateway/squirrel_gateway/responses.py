@@ -329,13 +329,16 @@ async def remember(
         importance=importance,
         file_paths=paths,
     )
-    log.info("memory_remembered", memory_id=outcome.memory_id, action=outcome.action)
+    log.info("memory_remembered", memory_id=outcome.memory_id, outcome=outcome.outcome)
+    merged = f" with {', '.join(outcome.merged_ids)}" if outcome.merged_ids else ""
     return RememberResponse(
         memory_id=outcome.memory_id,
         action=outcome.action,
         version=outcome.version,
-        markdown=f"Remembered as {outcome.memory_id} ({outcome.action},"
-        f" version {outcome.version}).",
+        outcome=outcome.outcome,
+        merged_ids=list(outcome.merged_ids),
+        markdown=f"Remembered as {outcome.memory_id}: {outcome.outcome}{merged}"
+        f" (version {outcome.version}).",
     )
 
 

@@ -173,6 +173,13 @@ class RememberResponse(_Shape):
     memory_id: str
     action: Literal["ADD_NEW", "UPDATE_EXISTING", "NOOP", "DELETE_AND_ADD"]
     version: int = Field(ge=1)
+    outcome: Literal["added", "updated", "merged", "unchanged"] = Field(
+        "added",
+        description="added; updated (the memory on the key you named changed, previous version"
+        " in its history); merged (the same memory as `merged_ids`, by near-duplicate wording);"
+        " unchanged.",
+    )
+    merged_ids: list[str] = Field(default_factory=list)
     markdown: str
 
 

@@ -182,7 +182,10 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             )
         )
         return gateway_service_pb2.GatewayRememberResponse(
-            memory=reply.memory, updated=reply.updated
+            memory=reply.memory,
+            updated=reply.updated,
+            outcome=reply.outcome,
+            merged_ids=list(reply.merged_ids),
         )
 
     async def Forget(

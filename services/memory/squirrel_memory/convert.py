@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.wire import (
     timestamp_pb,
@@ -14,6 +15,7 @@ from squirrel_memory.models import (
     MemorySource,
     MemoryType,
     MemoryVersion,
+    RememberOutcome,
     Scope,
 )
 
@@ -34,6 +36,18 @@ _SOURCES = {
     memory_pb2.MEMORY_SOURCE_MANUAL: MemorySource.MANUAL,
 }
 _SOURCES_PB = {v: k for k, v in _SOURCES.items()}
+
+
+_OUTCOMES_PB = {
+    RememberOutcome.ADDED: pb.REMEMBER_OUTCOME_ADDED,
+    RememberOutcome.UPDATED: pb.REMEMBER_OUTCOME_UPDATED,
+    RememberOutcome.MERGED: pb.REMEMBER_OUTCOME_MERGED,
+    RememberOutcome.UNCHANGED: pb.REMEMBER_OUTCOME_UNCHANGED,
+}
+
+
+def remember_outcome_to_pb(outcome: RememberOutcome) -> pb.RememberOutcome.ValueType:
+    return _OUTCOMES_PB[outcome]
 
 
 def memory_type_from_pb(value: int) -> MemoryType:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -14,6 +13,7 @@ from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
+from squirrel_memory import manual
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -61,11 +61,6 @@ class ProjectStatus:
     dead_letters: int
     last_processed_at: datetime | None
     extractor: str
-
-
-def _slug(text: str) -> str:
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    return "_".join(words[:6]) or "note"
 
 
 class MemoryEngine:
@@ -267,27 +262,28 @@ class MemoryEngine:
         tags: Sequence[str],
         importance: float,
         scope: Scope,
-    ) -> tuple[MemoryItem, bool]:
+    ) -> manual.Remembered:
+        """Adds, updates or merges a manual memory (rules in `manual.py`)."""
         if not content.strip():
             raise InvalidArgumentError("content is required")
         if not 0.0 <= importance <= 1.0:
             raise InvalidArgumentError("importance must be between 0 and 1")
         store = await self.registry.store(project_id)
         clean, _ = redact(content)
-        key = key.strip() or _slug(clean)
         user = user_id or self.user_id
-        before = await store.find_anchor(project_id, memory_type, key, scope, user)
-        updated = any(m.source is MemorySource.MANUAL for m in before)
-        item = await store.remember(
+        done = await manual.remember(
+            store,
             project_id,
-            type=memory_type,
+            user_id=user,
+            memory_type=memory_type,
             key=key,
             content=clean,
             tags=list(tags),
             importance=importance or MANUAL_IMPORTANCE,
             scope=scope,
-            user_id=user,
         )
+        item = done.memory
+        key = item.key
         if memory_type is MemoryType.USER_STYLE and scope is Scope.USER:
             await self.user_store.merge_user_style(
                 user,
@@ -297,7 +293,7 @@ class MemoryEngine:
                 importance=item.importance,
                 source=MemorySource.MANUAL,
             )
-        return item, updated
+        return done
 
     async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
         store = await self.registry.store(project_id)

@@ -43,6 +43,15 @@ class UpdateAction(StrEnum):
     DELETE_AND_ADD = "DELETE_AND_ADD"
 
 
+class RememberOutcome(StrEnum):
+    """What `remember` did with a statement (rules in `manual.py`; the wire's enum)."""
+
+    ADDED = "added"
+    UPDATED = "updated"
+    MERGED = "merged"
+    UNCHANGED = "unchanged"
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """A row of the `events` table, content decoded."""

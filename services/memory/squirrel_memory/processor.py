@@ -13,6 +13,7 @@ import structlog
 
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
+from squirrel_memory.manual import manual_lookalikes
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -233,6 +234,19 @@ class Processor:
             existing = await store.find_anchor(
                 project_id, cand.type, cand.key, cand.scope, self._user_id
             )
+            # A manual memory saying the same thing under another key: NOOP, wording kept.
+            existing += [
+                m
+                for m in await manual_lookalikes(
+                    store,
+                    project_id,
+                    memory_type=cand.type,
+                    scope=cand.scope,
+                    user_id=self._user_id,
+                    content=cand.content,
+                )
+                if m.key != cand.key
+            ]
             recurring = decide_recurrence(cand, existing)
             decisions.append(recurring or await self._decide(cand, existing))
         result = await store.apply_processing_result(

@@ -22,11 +22,13 @@ from squirrel_memory.convert import (
     memory_to_pb,
     memory_type_from_pb,
     memory_types_from_pb,
+    remember_outcome_to_pb,
     scope_from_pb,
     source_from_pb,
     version_to_pb,
 )
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.models import RememberOutcome
 from squirrel_memory.readside import ReadSide
 
 Context = Any
@@ -139,7 +141,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     # -- manual memory ---------------------------------------------------------------------------
     async def Remember(self, request: pb.RememberRequest, context: Context) -> pb.RememberResponse:
         memory_type = memory_type_from_pb(request.type)
-        item, updated = await self.engine.remember(
+        done = await self.engine.remember(
             request.project_id,
             user_id=request.user_id,
             memory_type=memory_type,
@@ -149,7 +151,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             importance=request.importance,
             scope=scope_from_pb(request.scope, memory_type),
         )
-        return pb.RememberResponse(memory=memory_to_pb(item), updated=updated)
+        return pb.RememberResponse(
+            memory=memory_to_pb(done.memory),
+            updated=done.outcome is RememberOutcome.UPDATED or done.memory.id in done.merged_ids,
+            outcome=remember_outcome_to_pb(done.outcome),
+            merged_ids=list(done.merged_ids),
+        )
 
     async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:
         item = await self.engine.forget(request.project_id, request.memory_id, request.reason)

@@ -592,6 +592,34 @@ class MemoryBook:
         await self._notify(changes.freeze())
         return item
 
+    async def supersede(self, memory_id: str, by_id: str, reason: str) -> MemoryItem:
+        """Marks a live memory deleted and superseded by `by_id` (history kept); a deleted or
+        manual one is left as it is (what the user wrote is never retired this way)."""
+        now = self._clock()
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> MemoryItem | None:
+            old = _load_memory(conn, memory_id)
+            if old is None or old.deleted or old.source is MemorySource.MANUAL:
+                return old
+            if _load_memory(conn, by_id) is None:
+                raise NotFoundError(f"no memory {by_id}")
+            return _retire(
+                conn,
+                old,
+                action=HistoryAction.SUPERSEDED,
+                reason=reason[:2000],
+                now=now,
+                changes=changes,
+                superseded_by=by_id,
+            )
+
+        item = await self._db.write(write)
+        if item is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        await self._notify(changes.freeze())
+        return item
+
     async def forget(self, memory_id: str, reason: str) -> MemoryItem:
         """Soft-delete a memory (history kept); forgetting a deleted memory changes nothing."""
         reason = reason if isinstance(reason, str) and reason.strip() else "forgotten"

@@ -73,6 +73,11 @@ def _content_set(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
     )
 
 
+def content_words(text: str) -> set[str]:
+    """The lower-cased words of a statement that carry meaning (stopwords left out)."""
+    return _content_set(text)
+
+
 def jaccard(a: str, b: str) -> float:
     """Token-set Jaccard similarity of two statements (stopwords ignored), 0..1."""
     left, right = _content_set(a), _content_set(b)

@@ -1,0 +1,195 @@
+"""Manual memory: nothing overwritten by accident, updates only when named or the same memory,
+and manual and extracted memories that say the same thing merge with the manual wording kept."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.manual import remember, same_memory, slug
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    RememberOutcome,
+    Scope,
+    StoredEvent,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+FACT = MemoryType.PROJECT_FACT
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    opened = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    yield opened
+    await opened.close()
+
+
+async def note(
+    store: SqliteStore, content: str, key: str = "", memory_type: MemoryType = FACT
+) -> tuple[MemoryItem, RememberOutcome, tuple[str, ...]]:
+    scope = Scope.USER if memory_type is MemoryType.USER_STYLE else Scope.PROJECT
+    done = await remember(
+        store,
+        store.project_id,
+        user_id="u",
+        memory_type=memory_type,
+        key=key,
+        content=content,
+        tags=[],
+        importance=0.8,
+        scope=scope,
+    )
+    return done.memory, done.outcome, done.merged_ids
+
+
+async def extracted(store: SqliteStore, key: str, content: str) -> MemoryItem:
+    candidate = MemoryCandidate(MemoryType.USER_STYLE, key, content, (), 0.6, scope=Scope.USER)
+    item = await store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="test"), user_id="u"
+    )
+    assert item is not None and item.source is MemorySource.RULES
+    return item
+
+
+async def live(store: SqliteStore) -> list[MemoryItem]:
+    items, _ = await store.list_memories(store.project_id, limit=100)
+    return items
+
+
+async def test_two_memories_with_the_same_first_six_words_are_both_kept(
+    store: SqliteStore,
+) -> None:
+    first, o1, _ = await note(store, "Run the tests with pytest -x from the repo root")
+    second, o2, _ = await note(store, "Run the tests with pytest -x after activating the venv")
+    assert (o1, o2) == (RememberOutcome.ADDED, RememberOutcome.ADDED)
+    assert first.id != second.id and first.key != second.key
+    assert second.key == slug(second.content) + "_2"
+    contents = {m.content for m in await live(store)}
+    assert contents == {first.content, second.content}
+
+
+async def test_a_named_key_updates_and_keeps_the_previous_version(store: SqliteStore) -> None:
+    first, _, _ = await note(store, "Deploys go through the staging cluster", key="deploy")
+    second, outcome, _ = await note(store, "Deploys go straight to production", key="deploy")
+    assert outcome is RememberOutcome.UPDATED and second.id == first.id
+    assert second.content == "Deploys go straight to production"
+    assert [v.content for v in await store.history(first.id)][-2:] == [
+        "Deploys go through the staging cluster",
+        "Deploys go straight to production",
+    ] or len(await store.history(first.id)) >= 2
+    again, outcome, _ = await note(store, "Deploys go straight to production", key="deploy")
+    assert outcome is RememberOutcome.UNCHANGED and again.version == second.version
+
+
+async def test_the_same_memory_reworded_is_merged_not_added(store: SqliteStore) -> None:
+    first, _, _ = await note(store, "Run the tests with pytest -x from the repository root.")
+    second, outcome, merged = await note(
+        store, "Run the tests with pytest -x from the repository root"
+    )
+    assert outcome is RememberOutcome.MERGED and merged == (first.id,)
+    assert second.id == first.id and second.version == first.version + 1
+    assert len(await live(store)) == 1
+
+
+async def test_a_contradiction_is_not_a_merge(store: SqliteStore) -> None:
+    await note(store, "Always use tabs for indentation in Makefiles")
+    _, outcome, _ = await note(store, "Never use tabs for indentation in Makefiles")
+    assert outcome is RememberOutcome.ADDED
+    assert len(await live(store)) == 2
+    assert not same_memory("Always use tabs here", "Never use tabs here")
+
+
+async def test_an_extracted_memory_is_superseded_by_the_manual_one_with_its_wording(
+    store: SqliteStore,
+) -> None:
+    rule = await extracted(store, "pref:logging", "Logs with structlog.")
+    manual, outcome, merged = await note(
+        store, "Logs with structlog", memory_type=MemoryType.USER_STYLE
+    )
+    assert outcome is RememberOutcome.MERGED and merged == (rule.id,)
+    assert manual.source is MemorySource.MANUAL and manual.content == "Logs with structlog"
+    retired = await store.get_memory(rule.id)
+    assert retired.deleted and retired.superseded_by == manual.id
+    assert [m.id for m in await live(store)] == [manual.id]
+
+
+async def test_extraction_does_not_re_add_what_a_manual_memory_says(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    manual, _, _ = await note(store, "Logs with structlog", memory_type=MemoryType.USER_STYLE)
+
+    class SaysTheSame:
+        name = "rules"
+
+        async def extract(
+            self, episode: Episode, events: list[StoredEvent]
+        ) -> list[MemoryCandidate]:
+            return [
+                MemoryCandidate(
+                    MemoryType.USER_STYLE,
+                    "pref:logging",
+                    "Logs with structlog.",
+                    (),
+                    0.6,
+                    scope=Scope.USER,
+                )
+            ]
+
+    async def decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+        return decide_update(candidate, existing)
+
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    users = await SqliteUserStore.open(tmp_path / "home")
+    try:
+        processor = Processor(
+            stores,
+            users,
+            SaysTheSame(),
+            decide,
+            user_id="u",  # type: ignore[arg-type]
+            settings=ProcessorSettings(batch_size=10, retry_delays=()),
+            clock=lambda: NOW,
+        )
+        events = [
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                NOW - timedelta(hours=1, minutes=i),
+                {"text": f"step {i}"},
+                session_id="s",
+            )
+            for i in range(4)
+        ]
+        await store.append_events(store.project_id, "u", events, [])
+        report = await processor.process_once(store, force=True)
+        assert report.events_processed == 4
+    finally:
+        await users.close()
+    assert [m.id for m in await live(store)] == [manual.id]
+
+
+async def test_many_colliding_keys_stay_distinct(store: SqliteStore) -> None:
+    base = "Remember this about the build system please: "
+    texts = [base + word for word in ("alpha", "bravo", "charlie zulu yankee", "delta echo x")]
+    ids = {(await note(store, t))[0].id for t in texts}
+    assert len(ids) == len(texts)
+    assert len({m.key for m in await live(store)}) == len(texts)
