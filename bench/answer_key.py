@@ -24,6 +24,7 @@ from pathlib import Path
 from bench import fixture_pipeline
 from bench.answer_key_score import (
     AnswerKey,
+    AnswerKeyError,
     Memory,
     Score,
     add_question,
@@ -277,7 +278,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
         return 0
     started = time.perf_counter()
-    scores, events, views, search = measure(args.fixtures, args.extractor, args.views)
+    try:
+        scores, events, views, search = measure(args.fixtures, args.extractor, args.views)
+    except AnswerKeyError as exc:
+        print(f"answer key: {exc}", file=sys.stderr)
+        return 2
     print(f"answer key, extractor {args.extractor}, {search}:\n")
     print(table(scores, events))
     print("\n" + targets(scores))
