@@ -97,7 +97,10 @@ async def test_registration_reads_the_repository_and_commits_refresh_it(
 
         # ProcessNow reads first, so a moved HEAD is seen even without a commit event.
         commit(project, {}, remove=("CLAUDE.md",), message="Drop CLAUDE.md")
-        await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(project_id=str(project), drain=True))
+        report = await c.call(
+            c.stub.ProcessNow, pb.ProcessNowRequest(project_id=str(project), drain=True)
+        )
+        assert report.memories_deleted >= 2  # the two rules CLAUDE.md gave
         found = await _memories(c, project)
         assert not any(k.startswith("repo:rule:") for k in found)
 

@@ -243,7 +243,15 @@ class MemoryEngine:
         total = PassReport()
         for pid in ids:
             store = await self.registry.store(pid)
-            await self.repository.refresh_logged(store)
+            read = await self.repository.refresh_logged(store)
+            if read is not None:
+                total.add(
+                    PassReport(
+                        memories_added=read.added,
+                        memories_updated=read.updated,
+                        memories_deleted=read.retired,
+                    )
+                )
             if drain:
                 total.add(await processor.drain(store, max_batches, force=True))
             else:

@@ -616,7 +616,9 @@ def merge_style(
 
 def key_fact(item: MemoryItem) -> str:
     """`framework` + "Built with FastAPI." → "Framework: Built with FastAPI."."""
-    head = item.key.split(":", 1)[0].replace("_", " ").replace("-", " ").strip()
+    parts = item.key.split(":")
+    first = parts[1] if parts[0] == "repo" and len(parts) > 1 else parts[0]  # repository facts
+    head = first.replace("_", " ").replace("-", " ").strip()
     label = head[:1].upper() + head[1:] if head else "Fact"
     return f"{label}: {_one_line(item.content)}"
 

@@ -56,6 +56,11 @@ class Stack:
         return found[0] if found else None
 
 
+def _root_files(refs: list[str]) -> list[str]:
+    """Files at the root that facts cite (sub-folder files would read as code modules)."""
+    return [path for path in map(ref_path, refs) if "/" not in path and ":" not in path]
+
+
 def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     """Primary ecosystems by code size, else those of the root manifests."""
     found = primary_of(reading.shares)
@@ -158,7 +163,7 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
         if part:
             refs.extend(part.refs)
             tags.append(part.name)
-    files = [ref_path(r) for r in refs]
+    files = _root_files(refs)
     return candidate(FACT, "stack", text, refs=refs, importance=0.9, tags=tags, files=files)
 
 
@@ -177,7 +182,7 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
         refs.extend(migrations.refs)
     text += "."
     tags = ["database", database.name, *(p.name for p in (orm, migrations) if p)]
-    files = [ref_path(r) for r in refs]
+    files = _root_files(refs)
     return candidate(FACT, "database", text, refs=refs, importance=0.8, tags=tags, files=files)
 
 
@@ -306,7 +311,7 @@ def _rule_facts(out: Readings) -> list[MemoryCandidate]:
             refs=refs,
             importance=0.7,
             tags=["instruction", "convention"],
-            files=[ref_path(r) for r in refs],
+            files=_root_files(refs),
         )
         for key, (text, refs) in found.items()
     ]

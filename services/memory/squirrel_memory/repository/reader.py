@@ -34,7 +34,7 @@ class RepositoryReader:
         self._user_id = user_id
         self._heads: dict[str, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[SyncReport | None]] = set()
 
     def last_head(self, project_id: str) -> str | None:
         """The commit the project's memories were last read at (None before the first read)."""
@@ -80,19 +80,15 @@ class RepositoryReader:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def refresh_logged(self, store: SqliteStore) -> None:
-        """`refresh`, with any failure logged instead of raised."""
+    async def refresh_logged(self, store: SqliteStore) -> SyncReport | None:
+        """`refresh`, with any failure logged instead of raised (and None returned)."""
         try:
-            await self.refresh(store)
+            return await self.refresh(store)
         except Exception as exc:
             log.warning(
                 "repository_read_failed", project_id=store.project_id, error_type=type(exc).__name__
             )
-
-    async def idle(self) -> None:
-        """Wait for the background reads running now."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            return None
 
     async def close(self) -> None:
         """Cancel background reads and wait for them to stop."""

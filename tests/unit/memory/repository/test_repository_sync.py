@@ -11,6 +11,7 @@ import pytest
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.store import SqliteStore
+from squirrel_memory.views import key_fact
 from tests.unit.memory.repository.conftest import ELIXIR, MakeRepo, commit
 
 USER = "alice"
@@ -40,6 +41,16 @@ async def test_first_read_adds_memories_with_their_lines(elixir: tuple[Path, Sql
     (v1,) = await store.history(stack.id)
     assert v1.source_refs == stack.source_refs
     assert v1.reason.startswith("read from the repository (mix.exs")
+
+
+async def test_the_brief_labels_repository_facts_by_their_topic(
+    elixir: tuple[Path, SqliteStore],
+) -> None:
+    _, store = elixir
+    await RepositoryReader(USER).refresh(store)
+    live = await _live(store)
+    assert key_fact(live["repo:stack"]).startswith("Stack: Spotter is an Elixir/Phoenix app")
+    assert key_fact(live["repo:database"]).startswith("Database: ")
 
 
 async def test_same_head_is_not_read_twice_and_a_forced_read_changes_nothing(
