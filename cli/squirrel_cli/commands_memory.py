@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from squirrel.v1 import memory_pb2
+from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.console import Console
 from squirrel_core.auth import load_token
@@ -17,6 +17,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects, require_project
 from squirrel_core.settings import Settings
+from squirrel_core.wire import EVENT_TYPES, ORIGINS
 
 T = TypeVar("T")
 
@@ -252,8 +253,11 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
         }
         for v in reply.versions
     ]
+    sources = [source_event_row(e) for e in reply.source_events]
     if args.json:
-        console.json({"memory": memory_row(reply.memory), "versions": versions})
+        console.json(
+            {"memory": memory_row(reply.memory), "versions": versions, "source_events": sources}
+        )
         return 0
     console.line(
         f"{reply.memory.memory_id}  {TYPE_NAMES.get(reply.memory.type)}  key {reply.memory.key}"
@@ -273,7 +277,37 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
             for v in versions
         ],
     )
+    if sources:
+        console.table(
+            "Source events (who said it)",
+            ["event", "when", "type", "origin", "session"],
+            [
+                [
+                    str(e["event_id"]),
+                    str(e["timestamp"])[:19],
+                    str(e["event_type"]),
+                    f"{e['origin']} (subagent)" if e["sidechain"] else str(e["origin"]),
+                    str(e["session_id"] or "")[:12],
+                ]
+                for e in sources
+            ],
+        )
     return 0
+
+
+def source_event_row(event: events_pb2.SourceEventRef) -> dict[str, Any]:
+    """A memory's source event for display: what it was, when, and who said it."""
+    origin = ORIGINS.get(event.origin)
+    kind = EVENT_TYPES.get(event.event_type)
+    return {
+        "event_id": event.event_id,
+        "event_type": str(kind) if kind else "unknown",
+        "origin": str(origin) if origin else "unknown",
+        "timestamp": event.timestamp.ToDatetime().isoformat() + "Z",
+        "session_id": event.session_id or None,
+        "sidechain": event.sidechain,
+        "agent_id": event.agent_id or None,
+    }
 
 
 def cmd_process(args: argparse.Namespace, console: Console) -> int:

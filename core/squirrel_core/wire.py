@@ -31,6 +31,7 @@ EVENT_TYPES = {
     events_pb2.EVENT_TYPE_COMMIT: EventType.COMMIT,
     events_pb2.EVENT_TYPE_COMPACTION_SUMMARY: EventType.COMPACTION_SUMMARY,
 }
+EVENT_TYPES_PB = {v: k for k, v in EVENT_TYPES.items()}
 
 ORIGINS = {
     events_pb2.EVENT_ORIGIN_TYPED: Origin.TYPED,
@@ -104,7 +105,7 @@ def event_from_pb(msg: events_pb2.Event) -> Event:
 def event_to_pb(event: Event) -> events_pb2.Event:
     return events_pb2.Event(
         source_tool=SOURCE_TOOLS_PB[event.source_tool],
-        event_type=next(k for k, v in EVENT_TYPES.items() if v == event.event_type),
+        event_type=EVENT_TYPES_PB[event.event_type],
         timestamp=timestamp_pb(event.timestamp),
         session_id=event.session_id or "",
         content=dict_to_struct(event.content),

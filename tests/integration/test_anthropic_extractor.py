@@ -133,7 +133,7 @@ async def test_extract_sends_the_forced_tool_request_and_maps_refs_to_event_ids(
     assert body["tools"][0]["name"] == EXTRACTION_TOOL_NAME
     assert "user_style" in body["system"]
     user_turn = body["messages"][0]["content"]
-    assert "[e1] user: Add a delete endpoint" in user_turn
+    assert "[e1] user (typed): Add a delete endpoint" in user_turn
     assert "uv run pytest" in user_turn
     sent = server.headers[0]
     assert "test-key" in sent.get("x-api-key", "") + sent.get("authorization", "")
@@ -368,7 +368,7 @@ async def test_huge_episodes_are_sent_within_the_context_cap(
 
     user_turn = server.requests[0]["body"]["messages"][0]["content"]
     assert len(user_turn) < 5_000 + 1_000
-    assert "[e1] user: xxx" in user_turn
+    assert "[e1] user (typed): xxx" in user_turn
     assert "assistant:" not in user_turn
 
 

@@ -26,23 +26,25 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18squirrel/v1/events.proto\x12\x0bsquirrel.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x02\n\x05\x45vent\x12,\n\x0bsource_tool\x18\x01 \x01(\x0e\x32\x17.squirrel.v1.SourceTool\x12*\n\nevent_type\x18\x02 \x01(\x0e\x32\x16.squirrel.v1.EventType\x12-\n\ttimestamp\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12(\n\x07\x63ontent\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nfile_paths\x18\x06 \x03(\t\x12\x16\n\x0esource_version\x18\x07 \x01(\t\x12\x11\n\tsidechain\x18\x08 \x01(\x08\x12\x10\n\x08\x61gent_id\x18\t \x01(\t\x12\x0b\n\x03\x63wd\x18\n \x01(\t\x12(\n\x06origin\x18\x0b \x01(\x0e\x32\x18.squirrel.v1.EventOrigin\"\x91\x01\n\x0cSourceCursor\x12,\n\x0bsource_tool\x18\x01 \x01(\x0e\x32\x17.squirrel.v1.SourceTool\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\r\n\x05inode\x18\x03 \x01(\x03\x12\x0e\n\x06offset\x18\x04 \x01(\x03\x12&\n\x05\x65xtra\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\".\n\rRejectedEvent\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t*\xa6\x01\n\nSourceTool\x12\x1b\n\x17SOURCE_TOOL_UNSPECIFIED\x10\x00\x12\x1b\n\x17SOURCE_TOOL_CLAUDE_CODE\x10\x01\x12\x15\n\x11SOURCE_TOOL_CODEX\x10\x02\x12\x1a\n\x16SOURCE_TOOL_GEMINI_CLI\x10\x03\x12\x13\n\x0fSOURCE_TOOL_GIT\x10\x04\x12\x16\n\x12SOURCE_TOOL_MANUAL\x10\x05*\xa8\x02\n\tEventType\x12\x1a\n\x16\x45VENT_TYPE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x45VENT_TYPE_USER_MESSAGE\x10\x01\x12!\n\x1d\x45VENT_TYPE_ASSISTANT_RESPONSE\x10\x02\x12\x18\n\x14\x45VENT_TYPE_TOOL_CALL\x10\x03\x12\x1a\n\x16\x45VENT_TYPE_TOOL_RESULT\x10\x04\x12\x1a\n\x16\x45VENT_TYPE_CODE_CHANGE\x10\x05\x12\x1a\n\x16\x45VENT_TYPE_COMMAND_RUN\x10\x06\x12\x17\n\x13\x45VENT_TYPE_TEST_RUN\x10\x07\x12\x15\n\x11\x45VENT_TYPE_COMMIT\x10\x08\x12!\n\x1d\x45VENT_TYPE_COMPACTION_SUMMARY\x10\t*\xd2\x02\n\x0b\x45ventOrigin\x12\x1c\n\x18\x45VENT_ORIGIN_UNSPECIFIED\x10\x00\x12\x16\n\x12\x45VENT_ORIGIN_TYPED\x10\x01\x12\x17\n\x13\x45VENT_ORIGIN_QUEUED\x10\x02\x12\x1e\n\x1a\x45VENT_ORIGIN_SLASH_COMMAND\x10\x03\x12\x17\n\x13\x45VENT_ORIGIN_ANSWER\x10\x04\x12\x1c\n\x18\x45VENT_ORIGIN_TOOL_RESULT\x10\x05\x12\x15\n\x11\x45VENT_ORIGIN_HOOK\x10\x06\x12\x18\n\x14\x45VENT_ORIGIN_HARNESS\x10\x07\x12\x1d\n\x19\x45VENT_ORIGIN_PARENT_AGENT\x10\x08\x12\x1b\n\x17\x45VENT_ORIGIN_COMPACTION\x10\t\x12\x1a\n\x16\x45VENT_ORIGIN_ASSISTANT\x10\n\x12\x14\n\x10\x45VENT_ORIGIN_GIT\x10\x0b\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18squirrel/v1/events.proto\x12\x0bsquirrel.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x02\n\x05\x45vent\x12,\n\x0bsource_tool\x18\x01 \x01(\x0e\x32\x17.squirrel.v1.SourceTool\x12*\n\nevent_type\x18\x02 \x01(\x0e\x32\x16.squirrel.v1.EventType\x12-\n\ttimestamp\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12(\n\x07\x63ontent\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nfile_paths\x18\x06 \x03(\t\x12\x16\n\x0esource_version\x18\x07 \x01(\t\x12\x11\n\tsidechain\x18\x08 \x01(\x08\x12\x10\n\x08\x61gent_id\x18\t \x01(\t\x12\x0b\n\x03\x63wd\x18\n \x01(\t\x12(\n\x06origin\x18\x0b \x01(\x0e\x32\x18.squirrel.v1.EventOrigin\"\x8e\x02\n\x0eSourceEventRef\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\t\x12*\n\nevent_type\x18\x02 \x01(\x0e\x32\x16.squirrel.v1.EventType\x12(\n\x06origin\x18\x03 \x01(\x0e\x32\x18.squirrel.v1.EventOrigin\x12-\n\ttimestamp\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsession_id\x18\x05 \x01(\t\x12,\n\x0bsource_tool\x18\x06 \x01(\x0e\x32\x17.squirrel.v1.SourceTool\x12\x11\n\tsidechain\x18\x07 \x01(\x08\x12\x10\n\x08\x61gent_id\x18\x08 \x01(\t\"\x91\x01\n\x0cSourceCursor\x12,\n\x0bsource_tool\x18\x01 \x01(\x0e\x32\x17.squirrel.v1.SourceTool\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\r\n\x05inode\x18\x03 \x01(\x03\x12\x0e\n\x06offset\x18\x04 \x01(\x03\x12&\n\x05\x65xtra\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\".\n\rRejectedEvent\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t*\xa6\x01\n\nSourceTool\x12\x1b\n\x17SOURCE_TOOL_UNSPECIFIED\x10\x00\x12\x1b\n\x17SOURCE_TOOL_CLAUDE_CODE\x10\x01\x12\x15\n\x11SOURCE_TOOL_CODEX\x10\x02\x12\x1a\n\x16SOURCE_TOOL_GEMINI_CLI\x10\x03\x12\x13\n\x0fSOURCE_TOOL_GIT\x10\x04\x12\x16\n\x12SOURCE_TOOL_MANUAL\x10\x05*\xa8\x02\n\tEventType\x12\x1a\n\x16\x45VENT_TYPE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x45VENT_TYPE_USER_MESSAGE\x10\x01\x12!\n\x1d\x45VENT_TYPE_ASSISTANT_RESPONSE\x10\x02\x12\x18\n\x14\x45VENT_TYPE_TOOL_CALL\x10\x03\x12\x1a\n\x16\x45VENT_TYPE_TOOL_RESULT\x10\x04\x12\x1a\n\x16\x45VENT_TYPE_CODE_CHANGE\x10\x05\x12\x1a\n\x16\x45VENT_TYPE_COMMAND_RUN\x10\x06\x12\x17\n\x13\x45VENT_TYPE_TEST_RUN\x10\x07\x12\x15\n\x11\x45VENT_TYPE_COMMIT\x10\x08\x12!\n\x1d\x45VENT_TYPE_COMPACTION_SUMMARY\x10\t*\xd2\x02\n\x0b\x45ventOrigin\x12\x1c\n\x18\x45VENT_ORIGIN_UNSPECIFIED\x10\x00\x12\x16\n\x12\x45VENT_ORIGIN_TYPED\x10\x01\x12\x17\n\x13\x45VENT_ORIGIN_QUEUED\x10\x02\x12\x1e\n\x1a\x45VENT_ORIGIN_SLASH_COMMAND\x10\x03\x12\x17\n\x13\x45VENT_ORIGIN_ANSWER\x10\x04\x12\x1c\n\x18\x45VENT_ORIGIN_TOOL_RESULT\x10\x05\x12\x15\n\x11\x45VENT_ORIGIN_HOOK\x10\x06\x12\x18\n\x14\x45VENT_ORIGIN_HARNESS\x10\x07\x12\x1d\n\x19\x45VENT_ORIGIN_PARENT_AGENT\x10\x08\x12\x1b\n\x17\x45VENT_ORIGIN_COMPACTION\x10\t\x12\x1a\n\x16\x45VENT_ORIGIN_ASSISTANT\x10\n\x12\x14\n\x10\x45VENT_ORIGIN_GIT\x10\x0b\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'squirrel.v1.events_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SOURCETOOL']._serialized_start=646
-  _globals['_SOURCETOOL']._serialized_end=812
-  _globals['_EVENTTYPE']._serialized_start=815
-  _globals['_EVENTTYPE']._serialized_end=1111
-  _globals['_EVENTORIGIN']._serialized_start=1114
-  _globals['_EVENTORIGIN']._serialized_end=1452
+  _globals['_SOURCETOOL']._serialized_start=919
+  _globals['_SOURCETOOL']._serialized_end=1085
+  _globals['_EVENTTYPE']._serialized_start=1088
+  _globals['_EVENTTYPE']._serialized_end=1384
+  _globals['_EVENTORIGIN']._serialized_start=1387
+  _globals['_EVENTORIGIN']._serialized_end=1725
   _globals['_EVENT']._serialized_start=105
   _globals['_EVENT']._serialized_end=447
-  _globals['_SOURCECURSOR']._serialized_start=450
-  _globals['_SOURCECURSOR']._serialized_end=595
-  _globals['_REJECTEDEVENT']._serialized_start=597
-  _globals['_REJECTEDEVENT']._serialized_end=643
+  _globals['_SOURCEEVENTREF']._serialized_start=450
+  _globals['_SOURCEEVENTREF']._serialized_end=720
+  _globals['_SOURCECURSOR']._serialized_start=723
+  _globals['_SOURCECURSOR']._serialized_end=868
+  _globals['_REJECTEDEVENT']._serialized_start=870
+  _globals['_REJECTEDEVENT']._serialized_end=916
 # @@protoc_insertion_point(module_scope)

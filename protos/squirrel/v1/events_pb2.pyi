@@ -214,6 +214,50 @@ class Event(_message.Message):
 Global___Event: _TypeAlias = Event  # noqa: Y015
 
 @_typing.final
+class SourceEventRef(_message.Message):
+    """A stored event named as a memory's source: what it was and who said it (no content)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENT_ID_FIELD_NUMBER: _builtins.int
+    EVENT_TYPE_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    TIMESTAMP_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    SOURCE_TOOL_FIELD_NUMBER: _builtins.int
+    SIDECHAIN_FIELD_NUMBER: _builtins.int
+    AGENT_ID_FIELD_NUMBER: _builtins.int
+    event_id: _builtins.str
+    event_type: Global___EventType.ValueType
+    origin: Global___EventOrigin.ValueType
+    session_id: _builtins.str
+    source_tool: Global___SourceTool.ValueType
+    sidechain: _builtins.bool
+    """Subagent traffic: the session's work, never the user's voice."""
+    agent_id: _builtins.str
+    @_builtins.property
+    def timestamp(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        event_id: _builtins.str = ...,
+        event_type: Global___EventType.ValueType = ...,
+        origin: Global___EventOrigin.ValueType = ...,
+        timestamp: _timestamp_pb2.Timestamp | None = ...,
+        session_id: _builtins.str = ...,
+        source_tool: Global___SourceTool.ValueType = ...,
+        sidechain: _builtins.bool = ...,
+        agent_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["timestamp", b"timestamp"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "event_id", b"event_id", "event_type", b"event_type", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "timestamp", b"timestamp"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SourceEventRef: _TypeAlias = SourceEventRef  # noqa: Y015
+
+@_typing.final
 class SourceCursor(_message.Message):
     """How far one source file has been read, for one project: every record ending at or
     before `offset` has been delivered to that project.

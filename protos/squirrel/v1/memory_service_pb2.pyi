@@ -627,21 +627,27 @@ class GetMemoryHistoryResponse(_message.Message):
 
     MEMORY_FIELD_NUMBER: _builtins.int
     VERSIONS_FIELD_NUMBER: _builtins.int
+    SOURCE_EVENTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def memory(self) -> _memory_pb2.MemoryItem: ...
     @_builtins.property
     def versions(self) -> _containers.RepeatedCompositeFieldContainer[_memory_pb2.MemoryVersion]:
         """Oldest first."""
 
+    @_builtins.property
+    def source_events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.SourceEventRef]:
+        """The stored events any version names as a source, oldest first, with who said each."""
+
     def __init__(
         self,
         *,
         memory: _memory_pb2.MemoryItem | None = ...,
         versions: _abc.Iterable[_memory_pb2.MemoryVersion] | None = ...,
+        source_events: _abc.Iterable[_events_pb2.SourceEventRef] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "versions", b"versions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "source_events", b"source_events", "versions", b"versions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

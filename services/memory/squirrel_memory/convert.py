@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from squirrel.v1 import memory_pb2
+from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.events import EventType, SourceTool, parse_origin
 from squirrel_core.wire import (
+    EVENT_TYPES_PB,
+    ORIGINS_PB,
+    SOURCE_TOOLS_PB,
     timestamp_pb,
 )
 from squirrel_memory.models import (
@@ -17,6 +21,7 @@ from squirrel_memory.models import (
     MemoryVersion,
     RememberOutcome,
     Scope,
+    StoredEvent,
 )
 
 MEMORY_TYPES = {
@@ -112,4 +117,26 @@ def version_to_pb(version: MemoryVersion) -> memory_pb2.MemoryVersion:
         source_event_ids=list(version.source_event_ids),
         superseded_by=version.superseded_by or "",
         source_refs=list(version.source_refs),
+    )
+
+
+def source_event_to_pb(event: StoredEvent) -> events_pb2.SourceEventRef:
+    """A stored event as a memory's source: its kind, when, and who said it (no content)."""
+    try:
+        event_type = EVENT_TYPES_PB[EventType(event.event_type)]
+    except ValueError:
+        event_type = events_pb2.EVENT_TYPE_UNSPECIFIED
+    try:
+        source_tool = SOURCE_TOOLS_PB[SourceTool(event.source_tool)]
+    except ValueError:
+        source_tool = events_pb2.SOURCE_TOOL_UNSPECIFIED
+    return events_pb2.SourceEventRef(
+        event_id=event.id,
+        event_type=event_type,
+        origin=ORIGINS_PB[parse_origin(event.origin, event.event_type)],
+        timestamp=timestamp_pb(event.timestamp),
+        session_id=event.session_id or "",
+        source_tool=source_tool,
+        sidechain=event.sidechain,
+        agent_id=event.agent_id or "",
     )

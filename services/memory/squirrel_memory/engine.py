@@ -24,6 +24,7 @@ from squirrel_memory.models import (
     MemoryType,
     MemoryVersion,
     Scope,
+    StoredEvent,
     UpdateDecision,
 )
 from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
@@ -318,6 +319,11 @@ class MemoryEngine:
         store = await self.registry.store(project_id)
         item = await self._require_memory(store, memory_id)
         return item, await store.history(memory_id)
+
+    async def source_events(self, project_id: str, event_ids: Sequence[str]) -> list[StoredEvent]:
+        """The stored events with these ids (unknown ones skipped), oldest first."""
+        store = await self.registry.store(project_id)
+        return await store.get_events(event_ids)
 
     async def list(
         self,

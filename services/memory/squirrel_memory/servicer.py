@@ -24,6 +24,7 @@ from squirrel_memory.convert import (
     memory_types_from_pb,
     remember_outcome_to_pb,
     scope_from_pb,
+    source_event_to_pb,
     source_from_pb,
     version_to_pb,
 )
@@ -191,8 +192,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self, request: pb.GetMemoryHistoryRequest, context: Context
     ) -> pb.GetMemoryHistoryResponse:
         item, versions = await self.engine.history(request.project_id, request.memory_id)
+        ids = [event_id for v in versions for event_id in v.source_event_ids]
+        events = await self.engine.source_events(request.project_id, ids)
         return pb.GetMemoryHistoryResponse(
-            memory=memory_to_pb(item), versions=[version_to_pb(v) for v in versions]
+            memory=memory_to_pb(item),
+            versions=[version_to_pb(v) for v in versions],
+            source_events=[source_event_to_pb(e) for e in events],
         )
 
     # -- retrieval -------------------------------------------------------------------------------

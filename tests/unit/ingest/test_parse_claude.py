@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourcePosition
+from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, parse_bytes
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "claude"
@@ -266,7 +266,11 @@ def test_history_repeated_in_the_same_file_is_emitted_once() -> None:
     assert first.events
     assert again.events == []
     records = [json.loads(line) for line in data.splitlines()]
-    uuids = {r["uuid"] for r in records if r.get("type") in ("user", "assistant")}
+    uuids = {
+        r["uuid"]
+        for r in records
+        if r.get("type") in ("user", "assistant", "system", "attachment") and "uuid" in r
+    }
     assert parser.skipped["duplicate_uuid"] == len(uuids)
 
 
@@ -325,7 +329,7 @@ def test_progress_records_are_not_counted_as_conversation() -> None:
     assert parser.skipped["ignored_progress"] == 1
 
 
-def test_meta_and_harness_user_text_is_not_a_user_message() -> None:
+def test_meta_and_harness_user_text_keeps_its_speaker() -> None:
     parser = ClaudeFileParser("s.jsonl")
     events = _feed(
         parser,
@@ -341,8 +345,11 @@ def test_meta_and_harness_user_text_is_not_a_user_message() -> None:
             )
         ),
     )
-    assert [event.content["text"] for event in events] == ["fix the bug"]
-    assert (parser.skipped["meta_message"], parser.skipped["harness_text"]) == (1, 1)
+    assert [(e.content["text"], e.origin) for e in events] == [
+        ("skill body", Origin.HARNESS),
+        ("/clear", Origin.SLASH_COMMAND),
+        ("fix the bug", Origin.TYPED),
+    ]
 
 
 def test_timestamps_are_aware_utc_and_records_without_one_are_skipped() -> None:

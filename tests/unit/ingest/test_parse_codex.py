@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourcePosition
+from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
 from squirrel_ingest.parsers.codex import patch_paths
 
@@ -44,15 +44,17 @@ def test_older_rollout_pairs_shell_calls_and_reads_exit_codes() -> None:
     runs = _of(result.events, EventType.COMMAND_RUN)
     assert (runs[0].content["command"], runs[0].content["exit_code"]) == ("ls", 0)
     assert len(runs) == 3
-    (prompt,) = _of(result.events, EventType.USER_MESSAGE)
+    said = _of(result.events, EventType.USER_MESSAGE)
+    (prompt,) = [e for e in said if e.origin is Origin.TYPED]
     assert prompt.content["text"].startswith("what is current repository about?")
+    assert {e.origin for e in said} == {Origin.TYPED, Origin.HARNESS}  # AGENTS.md, environment
     assert {(e.session_id, e.source_version) for e in result.events} == {
         ("019b7f94-51b4-7593-922e-ba12b5b73b52", "0.77.0")
     }
     assert {e.cwd for e in result.events} == {
         "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code"
     }
-    assert result.skipped["duplicate_user_message"] >= 1  # the injected AGENTS.md message
+    assert result.skipped["duplicate_user_message"] >= 1  # the typed prompt, repeated
 
 
 def test_still_running_command_takes_its_exit_code_from_exec_command_end() -> None:
@@ -111,7 +113,7 @@ def test_patch_paths_reads_add_update_delete_and_move_headers() -> None:
     assert patch_paths(patch) == ("a.py", "b.py", "c/d.ts", "e.md")
 
 
-def test_bare_era_rollout_uses_meta_timestamp_and_skips_injected_context() -> None:
+def test_bare_era_rollout_uses_meta_timestamp_and_marks_injected_context() -> None:
     lines = [
         json.dumps(
             {"id": "bare-1", "timestamp": "2025-08-01T10:00:00Z", "instructions": "", "git": {}}
@@ -151,16 +153,16 @@ def test_bare_era_rollout_uses_meta_timestamp_and_skips_injected_context() -> No
     ]
     parser = CodexFileParser("rollout-x.jsonl")
     events = _feed(parser, *lines)
-    assert [e.event_type for e in events] == [
-        EventType.USER_MESSAGE,
-        EventType.TOOL_CALL,
-        EventType.TOOL_RESULT,
-        EventType.TEST_RUN,
+    assert [(e.event_type, e.origin) for e in events] == [
+        (EventType.USER_MESSAGE, Origin.HARNESS),
+        (EventType.USER_MESSAGE, Origin.TYPED),
+        (EventType.TOOL_CALL, Origin.ASSISTANT),
+        (EventType.TOOL_RESULT, Origin.TOOL_RESULT),
+        (EventType.TEST_RUN, Origin.ASSISTANT),
     ]
-    assert events[0].session_id == "bare-1"
-    assert events[0].timestamp.isoformat() == "2025-08-01T10:00:00+00:00"
-    assert (events[3].content["command"], events[3].content["exit_code"]) == ("cargo test", 101)
-    assert parser.skipped["injected_context"] == 1
+    assert events[1].session_id == "bare-1"
+    assert events[1].timestamp.isoformat() == "2025-08-01T10:00:00+00:00"
+    assert (events[4].content["command"], events[4].content["exit_code"]) == ("cargo test", 101)
 
 
 def test_compacted_record_is_a_compaction_summary() -> None:

@@ -11,7 +11,14 @@ from datetime import UTC, datetime
 from pathlib import PureWindowsPath
 from typing import Any, Protocol
 
-from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
+from squirrel_core.events import (
+    Event,
+    EventType,
+    Origin,
+    SourcePosition,
+    SourceTool,
+    default_origin,
+)
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
 
 #: Longest text/output kept in an event; longer values are cut and marked.
@@ -96,9 +103,15 @@ class RecordContext:
     git_branch: str | None = None
 
     def event(
-        self, event_type: EventType, content: dict[str, Any], file_paths: tuple[str, ...] = ()
+        self,
+        event_type: EventType,
+        content: dict[str, Any],
+        file_paths: tuple[str, ...] = (),
+        *,
+        origin: Origin | None = None,
     ) -> Event:
-        """An event of `event_type` carrying this record's envelope."""
+        """An event of `event_type` carrying this record's envelope and its speaker (by default
+        the usual one of its type: the assistant for calls, the tool for results)."""
         return Event(
             source_tool=self.source_tool,
             event_type=event_type,
@@ -112,6 +125,7 @@ class RecordContext:
             agent_id=self.agent_id,
             position=self.position,
             git_branch=self.git_branch,
+            origin=origin or default_origin(event_type),
         )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
@@ -28,6 +28,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.speaker import Utterance, said_events, split_user_text
 
 log = structlog.get_logger()
 
@@ -213,8 +214,11 @@ class CodexFileParser:
         self._version = str_or_none(payload.get("cli_version")) or self._version
         source = payload.get("source")
         if isinstance(source, dict) and "subagent" in source:
+            # A subagent's work is its parent session's work; its prompts are the parent's.
             self._sidechain = True
             self._agent_id = str_or_none(payload.get("agent_nickname")) or session_id
+            parent = str_or_none(payload.get("parent_thread_id"))
+            self._session_id = parent or _parent_thread(source["subagent"]) or self._session_id
 
     def _event_msg(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
         kind = payload.get("type")
@@ -226,7 +230,7 @@ class CodexFileParser:
             if not text.strip():
                 self.skipped["empty_text"] += 1
                 return []
-            return [ctx.event(EventType.USER_MESSAGE, {"text": cap_text(text)})]
+            return said_events(ctx, split_user_text(text))
         if kind == "exec_command_end":
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
@@ -287,15 +291,13 @@ class CodexFileParser:
                 self.skipped["empty_text"] += 1
                 return []
             return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": cap_text(text)})]
+        if role == "user" and text.strip().startswith(_INJECTED_PREFIXES):
+            return said_events(ctx, [Utterance(Origin.HARNESS, text.strip())])
         if role == "user" and self._bare:
-            stripped = text.strip()
-            if not stripped:
+            if not text.strip():
                 self.skipped["empty_text"] += 1
                 return []
-            if stripped.startswith(_INJECTED_PREFIXES):
-                self.skipped["injected_context"] += 1
-                return []
-            return [ctx.event(EventType.USER_MESSAGE, {"text": cap_text(text)})]
+            return said_events(ctx, split_user_text(text))
         self.skipped["injected_context" if role == "developer" else "duplicate_user_message"] += 1
         return []
 
@@ -358,6 +360,16 @@ class CodexFileParser:
         self._completed[call_id] = None
         while len(self._completed) > _COMPLETED_LIMIT:
             del self._completed[next(iter(self._completed))]
+
+
+def _parent_thread(subagent: object) -> str | None:
+    """The parent thread id of a subagent rollout's `source.subagent`, when it names one."""
+    if not isinstance(subagent, dict):
+        return None
+    for spawn in subagent.values():
+        if isinstance(spawn, dict) and (parent := str_or_none(spawn.get("parent_thread_id"))):
+            return parent
+    return None
 
 
 def _arguments(item: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.speaker import said_events, split_user_text
 
 log = structlog.get_logger()
 
@@ -352,16 +353,17 @@ def _text_event(
         shown = message.get("displayContent")
         text = text_of(shown) if shown is not None else text_of(message.get("content"))
         text = text or text_of(message.get("parts"))
-        event_type = EventType.USER_MESSAGE
-        content: dict[str, Any] = {"text": cap_text(text)}
-    else:
-        text = text_of(message.get("content")) or text_of(message.get("parts"))
-        event_type = EventType.ASSISTANT_RESPONSE
-        content = {
-            "text": cap_text(text),
-            "message_id": message.get("id"),
-            "model": str_or_none(message.get("model")),
-        }
+        if not text.strip():
+            skipped["empty_text"] += 1
+            return []
+        return said_events(ctx, split_user_text(text))
+    text = text_of(message.get("content")) or text_of(message.get("parts"))
+    event_type = EventType.ASSISTANT_RESPONSE
+    content: dict[str, Any] = {
+        "text": cap_text(text),
+        "message_id": message.get("id"),
+        "model": str_or_none(message.get("model")),
+    }
     if not text.strip():
         skipped["empty_text"] += 1
         return []

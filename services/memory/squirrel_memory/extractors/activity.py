@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.models import StoredEvent
 
 #: How much command output is scanned for an error line; outputs are capped upstream anyway.
@@ -140,14 +140,23 @@ def is_noise_text(text: str) -> bool:
     return not stripped or stripped.startswith(_NOISE_PREFIXES)
 
 
+def user_words(event: StoredEvent) -> str:
+    """The words of a user-voice message without injected context; empty when only plumbing
+    is left (older rows were stored with reminders and IDE context inline)."""
+    text = _CONTEXT_TAGS.sub(" ", event_text(event)).strip()
+    return "" if is_noise_text(text) else text
+
+
 def user_requests(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
-    """User messages that carry something the user actually wrote, in order."""
+    """What the user said, in order: user messages whose origin is the user's voice (typed,
+    queued, slash-command arguments, answers). Subagent prompts, compaction summaries, host and
+    hook text never count, whatever they say."""
     found: list[tuple[StoredEvent, str]] = []
     for event in events:
-        if event.event_type != EventType.USER_MESSAGE:
+        if event.event_type != EventType.USER_MESSAGE or not is_user_voice(event.origin):
             continue
-        text = _CONTEXT_TAGS.sub(" ", event_text(event)).strip()
-        if is_noise_text(text) or _BASH_INPUT.match(text):
+        text = user_words(event)
+        if not text or _BASH_INPUT.match(text):
             continue
         found.append((event, text))
     return found
@@ -188,7 +197,7 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
             if ok is None and isinstance(use_id, str) and use_id in results:
                 ok, output = results[use_id]
             runs.append(CommandRun(event.id, event.timestamp, command.strip(), ok, output))
-        elif event.event_type == EventType.USER_MESSAGE:
+        elif event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             match = _BASH_INPUT.match(event_text(event))
             if match and match.group(1).strip():
                 runs.append(

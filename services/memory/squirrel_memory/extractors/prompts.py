@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import is_noise_text
+from squirrel_core.events import EventType, Origin, is_user_voice, parse_origin
+from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.pitfalls import error_fingerprint
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryItem, MemoryType, StoredEvent
 
@@ -38,6 +38,11 @@ for user_style (pref:testing, pref:package_manager), `framework`, `language`, `d
 - `scope` is `user` for personal style that applies in every project, else `project`.
 - `importance` 0.0–1.0: explicit user instructions and recurring practice high; weak hints low.
 - `source_event_ids` lists the event refs (like e3) the memory is based on.
+- Each event line says who said it. Only `user (typed)`, `user (queued)`, `user (slash \
+command …)` and `user (answer)` lines are the user's own words; `parent agent`, `host`, `hook` \
+and `compaction summary` lines were written by the assistant, the tool or a script, never by the \
+user: do not make user_style memories or "the user asked" statements from them. Lines marked \
+`subagent` are the session's work done by a helper agent.
 - Never copy secrets, tokens or credentials; events are already redacted.
 - Return an empty list when nothing durable happened.
 Call the record_memories tool exactly once."""
@@ -101,6 +106,19 @@ UPDATE_TOOL: dict[str, Any] = {
 }
 
 
+_VOICE_LABELS = {
+    Origin.TYPED: "user (typed)",
+    Origin.QUEUED: "user (queued)",
+    Origin.ANSWER: "user (answer)",
+}
+_OTHER_LABELS = {
+    Origin.PARENT_AGENT: "parent agent (to a subagent)",
+    Origin.HARNESS: "host (injected)",
+    Origin.HOOK: "hook",
+    Origin.TOOL_RESULT: "tool",
+}
+
+
 def _clip(text: str, limit: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -111,15 +129,27 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
     content = event.content
     kind = event.event_type
     if kind == EventType.USER_MESSAGE:
+        if is_user_voice(event.origin):
+            words = user_words(event)
+            label = _VOICE_LABELS.get(Origin(event.origin), "user")
+            if event.origin == Origin.SLASH_COMMAND:
+                label = f"user (slash command {_clip(str(content.get('command') or ''), 60)})"
+            return (f"{label}: {_clip(words, MAX_USER_CHARS)}", 0) if words else None
         text = content.get("text")
-        if isinstance(text, str) and not is_noise_text(text):
-            return f"user: {_clip(text, MAX_USER_CHARS)}", 0
-        return None
-    if kind in (EventType.ASSISTANT_RESPONSE, EventType.COMPACTION_SUMMARY):
+        if not isinstance(text, str) or not text.strip():
+            return None
+        label = _OTHER_LABELS.get(parse_origin(event.origin, kind), "host")
+        return f"{label}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2
+    if kind == EventType.COMPACTION_SUMMARY or event.origin == Origin.COMPACTION:
         text = content.get("text")
+        summary = "compaction summary (restates earlier work)"
         return (
-            (f"assistant: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
+            (f"{summary}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
         )
+    if kind == EventType.ASSISTANT_RESPONSE:
+        text = content.get("text")
+        who = "subagent" if event.sidechain else "assistant"
+        return (f"{who}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
     if kind in (EventType.COMMAND_RUN, EventType.TEST_RUN):
         command = content.get("command")
         if not isinstance(command, str):
@@ -135,7 +165,8 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
         detail = (
             f": {_clip(error_fingerprint(output) or output, MAX_OUTPUT_CHARS)}" if failed else ""
         )
-        return f"ran `{_clip(command, 200)}` → {status}{detail}", 0
+        who = "subagent ran" if event.sidechain else "ran"
+        return f"{who} `{_clip(command, 200)}` → {status}{detail}", 0
     if kind == EventType.CODE_CHANGE:
         return f"changed {content.get('path') or ', '.join(event.file_paths)}", 1
     if kind == EventType.COMMIT:
