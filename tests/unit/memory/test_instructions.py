@@ -435,3 +435,29 @@ async def test_a_one_off_that_never_recurs_is_forgotten_after_a_while(
         {"pref:push", "pref:run_mix_format_commit"} if kept else {"pref:run_mix_format_commit"}
     )
     assert report.tentative_forgotten == (0 if kept else 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "standing"),
+    [
+        ("Stubs are not acceptable, write the real thing.", "Stubs are not acceptable.", False),
+        (
+            "it's important not to commit until the final step",
+            "Don't commit until the final step.",
+            False,
+        ),
+        ("the parser must not depend on the CLI", "The parser must not depend on the CLI.", False),
+        ("The API must never break old clients.", "The API must never break old clients.", True),
+    ],
+)
+def test_requirements_on_the_work_are_instructions(text: str, content: str, standing: bool) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert (pref.content, pref.standing) == (content, standing)
+
+
+@pytest.mark.parametrize(
+    "text", ["That is not acceptable.", "It must not be that slow", "this must not happen again"]
+)
+def test_requirements_on_the_moment_are_dropped(text: str) -> None:
+    assert _found(text) == []

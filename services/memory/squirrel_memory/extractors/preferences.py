@@ -33,11 +33,11 @@ def _wordset(*lines: str) -> frozenset[str]:
     return frozenset(" ".join(lines).split())
 
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+")
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
-    r"as a (?:general )?rule|by default|important)\b[,:]?\s*)+",
+    r"as a (?:general )?rule|by default)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
 _CORRECTION_LEAD = re.compile(
@@ -89,6 +89,19 @@ _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
+    re.IGNORECASE,
+)
+#: "important not to commit until the final step": a directive behind a weight word.
+_IMPORTANT = re.compile(
+    r"^(?:it'?s\s+|it is\s+)?(?:very\s+|really\s+|super\s+)?"
+    r"(?:important|crucial|essential|critical|vital)\s+(?P<neg>not\s+)?to\s+(?P<x>.+)$",
+    re.IGNORECASE,
+)
+#: "TODO is not acceptable", "X must not be agent specific": a requirement on a thing.
+_REQUIREMENT = re.compile(
+    r"^(?P<x>[\w`'\"./-]+(?:\s[\w`'\"./-]+){0,5})\s+(?:(?:is|are)\s+(?:not acceptable|"
+    r"unacceptable|not allowed|forbidden)|must\s+(?:not|never)\s+[^,;]+?)"
+    r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
 _MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
@@ -285,6 +298,15 @@ def _statement(clause: str, *, imperative_ok: bool) -> _Found | None:
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
             return _make(f"{lead} {x}", x)
+    if match := _IMPORTANT.match(body):
+        x = _clean(match.group("x"))
+        if not _usable(x) or not _first_verb(x):
+            return None
+        return _make(f"don't {x}" if match.group("neg") else x, x)
+    if (match := _REQUIREMENT.match(body)) and _usable(match.group("x")):
+        if _ONE_OFF.match(match.group("x")) or match.group("x").lower() in ("that", "this"):
+            return None
+        return _make(match.group(0), match.group(0))
     if match := _STOP.match(body):
         x = _clean(match.group("x"))
         return _make(f"avoid {x}", x) if _usable(x) else None
