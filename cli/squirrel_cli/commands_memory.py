@@ -221,6 +221,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
             ]
             for r in rows
         ],
+        whole=("id",),
     )
     if reply.next_page_token:
         console.line(f"More: sqrl memories --page-token {reply.next_page_token}")

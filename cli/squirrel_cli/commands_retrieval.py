@@ -209,6 +209,7 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
                 ]
                 for r in results
             ],
+            whole=("memory",),
         )
     console.line(_budget_line(reply.budget))
     if reply.next_cursor:

@@ -31,10 +31,17 @@ class Console:
         sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
         sys.stdout.flush()
 
-    def table(self, title: str, columns: list[str], rows: list[list[str]]) -> None:
+    def table(
+        self, title: str, columns: list[str], rows: list[list[str]], *, whole: tuple[str, ...] = ()
+    ) -> None:
+        """A table; the columns named in `whole` (ids) are never wrapped or cut, others give way."""
         table = Table(title=title, title_justify="left")
-        for column in columns:
-            table.add_column(column)
+        for index, column in enumerate(columns):
+            if column in whole:
+                width = max([len(column), *(len(r[index]) for r in rows)])
+                table.add_column(column, no_wrap=True, min_width=width)
+            else:
+                table.add_column(column)
         for row in rows:
             table.add_row(*row)
         self.out.print(table)

@@ -94,3 +94,29 @@ def test_two_memories_with_the_same_first_six_words_are_both_kept(
     for word, phrase in expected.items():
         found = sqrl("search", f"pytest {word}", "--json", cwd=repo)
         assert found.returncode == 0 and phrase in found.stdout, found.stdout
+
+
+def test_an_id_prefix_is_accepted_and_an_ambiguous_one_lists_the_candidates(
+    services: None, sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path
+) -> None:
+    ids = [
+        json.loads(sqrl("remember", text, "--json", cwd=repo).stdout)["memory"]["memory_id"]
+        for text in ("Deploys go through make release", "The API lives in src/api")
+    ]
+    first_diff = next(i for i, (a, b) in enumerate(zip(*ids, strict=True)) if a != b)
+    unique = ids[1][: max(first_diff + 1, 8)]
+    history = sqrl("history", unique, "--json", cwd=repo)
+    assert history.returncode == 0, history.stderr
+    assert json.loads(history.stdout)["memory"]["memory_id"] == ids[1]
+    bare = sqrl("history", unique.removeprefix("mem_"), "--json", cwd=repo)
+    assert json.loads(bare.stdout)["memory"]["memory_id"] == ids[1]
+    common = ids[0][:first_diff]
+    assert len(common) >= 8  # both made within the same ~35 years
+    ambiguous = sqrl("forget", common, cwd=repo)
+    assert ambiguous.returncode == 1 and ambiguous.stderr.count("\n") == 1
+    assert ids[0] in ambiguous.stderr and ids[1] in ambiguous.stderr
+    sqrl_env["COLUMNS"] = "60"
+    table = sqrl("memories", cwd=repo)
+    assert all(memory_id in table.stdout for memory_id in ids), table.stdout
+    gone = sqrl("forget", unique, cwd=repo)
+    assert gone.returncode == 0 and ids[1] in gone.stdout

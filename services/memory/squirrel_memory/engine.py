@@ -42,6 +42,11 @@ MAX_BATCH_EVENTS = 5_000
 MANUAL_IMPORTANCE = 0.8
 MAX_PAGE_SIZE = 500
 
+#: A memory id prefix needs this many characters (`mem_` and four more) to be looked up.
+MIN_ID_PREFIX = 8
+#: How many ids an ambiguous prefix lists.
+MAX_ID_CANDIDATES = 10
+
 
 @dataclass
 class AppendOutcome:
@@ -306,8 +311,8 @@ class MemoryEngine:
 
     async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
         store = await self.registry.store(project_id)
-        await self._require_memory(store, memory_id)
-        return await store.forget(memory_id, reason or "forgotten by the user")
+        item = await self._require_memory(store, memory_id)
+        return await store.forget(item.id, reason or "forgotten by the user")
 
     async def get(self, project_id: str, memory_id: str) -> MemoryItem:
         store = await self.registry.store(project_id)
@@ -318,7 +323,7 @@ class MemoryEngine:
     ) -> tuple[MemoryItem, list[MemoryVersion]]:
         store = await self.registry.store(project_id)
         item = await self._require_memory(store, memory_id)
-        return item, await store.history(memory_id)
+        return item, await store.history(item.id)
 
     async def source_events(self, project_id: str, event_ids: Sequence[str]) -> list[StoredEvent]:
         """The stored events with these ids (unknown ones skipped), oldest first."""
@@ -360,9 +365,25 @@ class MemoryEngine:
         try:
             return await store.get_memory(memory_id)
         except NotFoundError:
-            raise NotFoundError(
-                f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
-            ) from None
+            pass
+        # Like git: a unique prefix of an id is the id (`mem_` may be left out).
+        prefix = memory_id if memory_id.startswith("mem_") else f"mem_{memory_id}"
+        found = (
+            await store.memory_ids_with_prefix(prefix, MAX_ID_CANDIDATES + 1)
+            if len(prefix) >= MIN_ID_PREFIX
+            else []
+        )
+        if len(found) == 1:
+            return await store.get_memory(found[0])
+        if found:
+            shown = ", ".join(found[:MAX_ID_CANDIDATES])
+            more = " and more" if len(found) > MAX_ID_CANDIDATES else ""
+            raise InvalidArgumentError(
+                f"memory id {memory_id} is ambiguous: it starts {shown}{more}; give more of it"
+            )
+        raise NotFoundError(
+            f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
+        )
 
 
 async def _rules_decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:

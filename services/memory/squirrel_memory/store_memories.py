@@ -652,6 +652,20 @@ class MemoryBook:
             raise NotFoundError(f"no memory {memory_id}")
         return item
 
+    async def memory_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Ids (deleted memories too) that start with `prefix`, in order; at most `limit`."""
+        if not prefix or not prefix.replace("_", "").isalnum() or not prefix.isascii():
+            return []
+
+        def read(conn: sqlite3.Connection) -> list[str]:
+            rows = conn.execute(
+                "SELECT id FROM memory_items WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                (prefix, prefix + "\x7f", limit),
+            ).fetchall()
+            return [str(r[0]) for r in rows]
+
+        return await self._db.read(read)
+
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]:
         """The memories with these ids, in the order asked; unknown ids are skipped."""
         ids = list(dict.fromkeys(memory_ids))
