@@ -282,6 +282,10 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         folder, _ = migrations.most_common(1)[0]
         phrases.append(f"database migrations are in `{folder}/`")
     out = reading.readings
+    if out.workspaces:
+        members = list(dict.fromkeys(f"`{m}`" for m, _ in out.workspaces))
+        declared = ref_path(out.workspaces[0][1])
+        phrases.append(f"the repository is a workspace ({declared}) of {join_words(members[:6])}")
     for path, eco in sorted(out.manifests.items()):
         folder = folder_of(path)
         if folder and eco not in main:

@@ -94,6 +94,8 @@ class Readings:
     ports: list[Port] = field(default_factory=list)
     instructions: list[Instruction] = field(default_factory=list)
     hooks: list[tuple[str, str]] = field(default_factory=list)
+    workspaces: list[tuple[str, str]] = field(default_factory=list)
+    """Workspace members or patterns (`packages/*`, `apps/*`) → `path:line` declaring them."""
     tools: dict[str, str] = field(default_factory=dict)
     """Tools configured in a manifest (`[tool.pytest.ini_options]`) → `path:line`."""
     ci_files: list[str] = field(default_factory=list)

@@ -91,6 +91,8 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
             continue
         if line.lstrip().startswith(("#", "|", ">", "<!--")) or not _RULE_WORDS.search(line):
             continue
+        if kind == "contributing" and not _BULLET.match(line):
+            continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
         rule = clean_markdown(line)
         if MIN_RULE_CHARS <= len(rule) <= MAX_RULE_CHARS and not rule.endswith(":"):
             out.instructions.append(Instruction(_sentence(rule), text.ref(number)))

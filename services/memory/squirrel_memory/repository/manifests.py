@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from xml.etree import ElementTree as ET
 
+import yaml
+
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -100,6 +102,10 @@ def read_package_json(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "javascript"
     if not folder_of(text.path):
         out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
+    workspaces = data.get("workspaces")
+    members = _table(workspaces).get("packages") if isinstance(workspaces, dict) else workspaces
+    for member in _strings(members):
+        out.workspaces.append((member, text.ref_of(f'"{member}"')))
     node = _table(data.get("engines")).get("node")
     if isinstance(node, str):
         out.toolchains.append(Toolchain("javascript", node, text.ref_of('"node"')))
@@ -121,6 +127,8 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
             out.toolchains.append(Toolchain("rust", label, _toml_line(text, key)))
             break
     workspace = _table(data.get("workspace"))
+    for member in _strings(workspace.get("members")):
+        out.workspaces.append((member, _toml_line(text, member)))
     for section in (
         _table(data.get("dependencies")),
         _table(data.get("dev-dependencies")),
@@ -159,6 +167,8 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
     for number, line in enumerate(text.lines, 1):
         if match := _MIX_APP.search(line):
             out.name_project(match.group(1), text.ref(number))
+        if match := re.search(r'\bapps_path:\s*"([^"]+)"', line):
+            out.workspaces.append((f"{match.group(1)}/*", text.ref(number)))
         if match := _MIX_ELIXIR.search(line):
             out.toolchains.append(Toolchain("elixir", match.group(1), text.ref(number)))
         if re.match(r"\s*defp?\s+deps\b", line):
@@ -262,6 +272,20 @@ def read_csproj(text: TextFile, out: Readings) -> None:
             _add(out, text, "dotnet", name, element.get("Version", ""), ref=ref)
 
 
+def read_pnpm_workspace(text: TextFile, out: Readings) -> None:
+    data = yaml.safe_load(text.text)
+    packages = data.get("packages") if isinstance(data, dict) else None
+    for member in _strings(packages):
+        out.workspaces.append((member, text.ref_of(member)))
+
+
+def read_go_work(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        match = re.match(r"^\s*(?:use\s+)?(\./[\w./\-]+)\s*$", line)
+        if match:
+            out.workspaces.append((match.group(1)[2:], text.ref(number)))
+
+
 def read_tool_versions(text: TextFile, out: Readings) -> None:
     """asdf/mise `.tool-versions`: `elixir 1.17.2-otp-27`, `nodejs 20.11.0`."""
     names = {"elixir": "elixir", "nodejs": "javascript", "python": "python", "golang": "go"}
@@ -287,6 +311,8 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
     ".tool-versions": read_tool_versions,
+    "pnpm-workspace.yaml": read_pnpm_workspace,
+    "go.work": read_go_work,
 }
 SUFFIX_READERS: Mapping[str, Reader] = {".csproj": read_csproj, ".fsproj": read_csproj}
 

@@ -10,7 +10,7 @@ from structlog.testing import capture_logs
 from squirrel_memory.repository import read_repository, repository_candidates
 from squirrel_memory.repository.snapshot import MAX_FILE_BYTES, NotARepositoryError
 from squirrel_memory.repository.wording import ref_path
-from tests.unit.memory.repository.conftest import ELIXIR, JS, PYTHON, RUST, MakeRepo, git
+from tests.unit.memory.repository.conftest import ELIXIR, GO, JS, PYTHON, RUST, MakeRepo, git
 
 
 def _skips(logs: list[dict[str, object]]) -> dict[str, dict[str, object]]:
@@ -121,3 +121,17 @@ def test_reading_writes_nothing_in_the_repository(make_repo: MakeRepo) -> None:
     read_repository(root)
     assert {p: p.stat().st_mtime_ns for p in root.rglob("*")} == before
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_reading_stops_at_the_file_cap_and_says_so(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = {f".cursor/rules/r{n:02}.mdc": f"- Always follow rule {n}.\n" for n in range(12)}
+    root = make_repo({**GO, **rules})
+    monkeypatch.setattr("squirrel_memory.repository.snapshot.MAX_FILES_READ", 5)
+    with capture_logs() as logs:
+        found = _keys(root)
+    capped = [p for p, e in _skips(logs).items() if e["reason"] == "read_cap_reached"]
+    assert capped and all(e["limit"] == 5 for e in _skips(logs).values())
+    # Root manifests are read first, so the project's own facts survive the cap.
+    assert {"repo:stack", "repo:languages"} <= found

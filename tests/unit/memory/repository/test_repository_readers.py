@@ -145,3 +145,66 @@ def test_rust_service(make_repo: MakeRepo) -> None:
     assert "`cargo fmt --check`" in found["repo:recipe:format"].content
     checks = found["repo:recipe:checks"].content
     assert "Pre-commit hooks (.pre-commit-config.yaml) run `cargo-fmt` and `clippy`" in checks
+
+
+def test_workspaces_are_named_in_the_layout(make_repo: MakeRepo) -> None:
+    _, found = _read(
+        make_repo,
+        (
+            {
+                "package.json": '{"name": "mono", "private": true, "workspaces": ["packages/*"],'
+                ' "scripts": {"test": "turbo run test"}}\n',
+                "packages/web/package.json": '{"name": "web", "scripts": {"test": "vitest run"}}\n',
+                "packages/web/src/index.ts": "export {}\n" * 50,
+            }
+        ),
+    )
+    assert "workspace (package.json) of `packages/*`" in found["repo:layout"].content
+    assert found["repo:recipe:test"].content.startswith("Run the tests with `npm test`")
+    assert "In `packages/web/`" in found["repo:recipe:test@packages/web"].content
+
+
+def test_cargo_workspace_and_mix_umbrella(make_repo: MakeRepo) -> None:
+    _, cargo = _read(
+        make_repo,
+        (
+            {
+                "Cargo.toml": '[workspace]\nmembers = ["crates/core", "crates/cli"]\n',
+                "crates/core/Cargo.toml": '[package]\nname = "core"\nedition = "2021"\n',
+                "crates/core/src/lib.rs": "pub fn f() {}\n" * 40,
+            }
+        ),
+    )
+    assert "of `crates/core` and `crates/cli`" in cargo["repo:layout"].content
+    _, umbrella = _read(
+        make_repo,
+        (
+            {
+                "mix.exs": 'defmodule U.MixProject do\n  def project do\n    [apps_path: "apps"]'
+                "\n  end\nend\n",
+                "apps/web/mix.exs": "defmodule Web.MixProject do\n  def project do\n    [app: :web,"
+                ' elixir: "~> 1.16"]\n  end\n\n  defp deps do\n    [{:phoenix, "~> 1.7"}]\n'
+                "  end\nend\n",
+                "apps/web/lib/web.ex": "defmodule Web do\nend\n" * 30,
+            }
+        ),
+    )
+    assert "workspace (mix.exs) of `apps/*`" in umbrella["repo:layout"].content
+    assert umbrella["repo:stack"].content.startswith("web is an Elixir/Phoenix app (Elixir 1.16")
+
+
+def test_contributing_prose_is_not_a_rule_but_its_bullets_are(make_repo: MakeRepo) -> None:
+    _, found = _read(
+        make_repo,
+        (
+            {
+                **GO,
+                "CONTRIBUTING.md": "# Contributing\n\nYou should feel welcome to open issues "
+                "about anything at all.\n\n- Always sign off your commits (`git commit -s`).\n",
+            }
+        ),
+    )
+    rules = [c.content for k, c in found.items() if k.startswith("repo:rule:")]
+    assert rules == [
+        "Project instruction (CONTRIBUTING.md): Always sign off your commits (`git commit -s`)."
+    ]
