@@ -461,3 +461,16 @@ def test_requirements_on_the_work_are_instructions(text: str, content: str, stan
 )
 def test_requirements_on_the_moment_are_dropped(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("no, add conversationId field, but set value from sessionId", False),
+        ("no, rename user_id in app/models.py", False),
+        ("no, run the tests with `mix test --stale`", True),
+        ("No, use pnpm for everything.", True),
+    ],
+)
+def test_a_correction_about_the_code_at_hand_is_not_an_instruction(text: str, kept: bool) -> None:
+    assert bool(_found(text)) is kept

@@ -104,6 +104,9 @@ _REQUIREMENT = re.compile(
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
+#: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
+#: one is about the task at hand ("no, add conversationId field") unless stated as a rule.
+_CODE_NAME = re.compile(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+|\w/\w|\w\.\w{1,4}\b")
 _MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: "did you push?", "you forgot to run the tests": something expected before a task is done.
@@ -278,7 +281,7 @@ def _without_subject(clause: str, *, standing: bool) -> str:
     return rest if standing and _first_verb(rest) else clause
 
 
-def _statement(clause: str, *, imperative_ok: bool) -> _Found | None:
+def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _Found | None:
     """The instruction one clause states, or None."""
     if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y"))
@@ -316,7 +319,7 @@ def _statement(clause: str, *, imperative_ok: bool) -> _Found | None:
     verb = _first_verb(body)
     if verb and (imperative_ok or _INSTEAD.search(body)):
         x = _clean(body)
-        if not _usable(x) or len(x.split()) < 2:
+        if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):
             return None
         return _make(x, x, choice=verb == "use" and bool(_tool_words(x)))
     return None
@@ -385,7 +388,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         result = _asked(body) if after_assistant_action else None
         asked = result is not None
         if result is None and not clause.endswith("?"):
-            result = _statement(body, imperative_ok=standing or correction)
+            result = _statement(body, imperative_ok=standing or correction, standing=standing)
         if result is None:
             continue
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
