@@ -78,6 +78,8 @@ class TypedCommand:
     text: str
     scope: str
     use: CommandUse | None
+    #: `text` as words (quotes removed), for callers that look at arguments.
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +348,11 @@ def typed_commands(
                 here = words[1]
             continue
         shown = [_relative(word, here) for word in words]
-        found.append(TypedCommand(join_words(shown), _scope(here, root), classify_tokens(tokens)))
+        found.append(
+            TypedCommand(
+                join_words(shown), _scope(here, root), classify_tokens(tokens), tuple(shown)
+            )
+        )
     return found
 
 

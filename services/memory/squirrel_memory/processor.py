@@ -11,8 +11,11 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 
+from squirrel_core.events import EventType
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
+from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.manual import manual_lookalikes
 from squirrel_memory.models import (
     Episode,
@@ -37,6 +40,9 @@ SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
 MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
+PROJECT_EVIDENCE_LIMIT = 20_000
+"""Newest command and edit events of a project weighed together for recipes and pitfalls."""
+_EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
 
 
 @dataclass
@@ -229,6 +235,8 @@ class Processor:
                 report.dead_lettered += 1
                 continue
             candidates.extend(found)
+        if episodes and self._extractor.name == "rules":
+            candidates = await self._with_project_evidence(store, candidates, events, episodes)
         decisions = []
         for cand in merge_candidates(candidates):
             existing = await store.find_anchor(
@@ -273,6 +281,26 @@ class Processor:
             duration_ms=round((time.perf_counter() - started) * 1000, 1),
         )
         return report
+
+    async def _with_project_evidence(
+        self,
+        store: SqliteStore,
+        candidates: list[MemoryCandidate],
+        events: list[StoredEvent],
+        episodes: list[Episode],
+    ) -> list[MemoryCandidate]:
+        """Recipes, habits and pitfalls weighed over every session of the project (the stored
+        commands, this batch included) replace the ones read from this batch's episodes."""
+        kinds = {str(t) for t in _EVIDENCE_TYPES}
+        if not any(e.event_type in kinds for e in events):
+            return candidates
+        stored = await store.fetch_recent_of_types(
+            store.project_id, [str(t) for t in _EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
+        )
+        latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
+        project = [replace(c, source_episode_id=latest.id) for c in evidence_candidates(stored)]
+        kept = [c for c in candidates if EVIDENCE_TAG not in c.tags]
+        return kept + project
 
     async def _extract_with_retry(
         self, store: SqliteStore, episode: Episode, events: list[StoredEvent]

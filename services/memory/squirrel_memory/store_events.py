@@ -293,6 +293,27 @@ class EventLog:
 
         return await self._db.read(read)
 
+    async def fetch_recent_of_types(
+        self, project_id: str, event_types: Sequence[str], limit: int
+    ) -> list[StoredEvent]:
+        """The newest `limit` events of these types, processed or not, oldest first: the
+        project-wide evidence (every session's commands) that recipes and pitfalls weigh."""
+        check_project(self.project_id, project_id)
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100_000:
+            raise InvalidArgumentError("limit must be an integer from 1 to 100000")
+        kinds = list(dict.fromkeys(event_types))
+
+        def read(conn: sqlite3.Connection) -> list[StoredEvent]:
+            rows = conn.execute(
+                _SELECT_EVENT + "INDEXED BY idx_events_project_time "
+                "WHERE project_id = ? AND event_type " + IN_IDS + " "
+                "ORDER BY timestamp DESC, id DESC LIMIT ?",
+                (project_id, to_json(kinds), limit),
+            ).fetchall()
+            return [_event_from_row(r) for r in reversed(rows)]
+
+        return await self._db.read(read)
+
     async def get_events(self, event_ids: Sequence[str]) -> list[StoredEvent]:
         """The stored events with these ids (unknown ids are skipped), by timestamp."""
         ids = list(dict.fromkeys(event_ids))

@@ -9,6 +9,7 @@ from typing import Any
 
 import structlog
 
+from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.facts import known_stack
 from squirrel_memory.extractors.toolchain import known_tools
 from squirrel_memory.models import (
@@ -207,6 +208,9 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
         key=lambda pair: (-pair[0].score, pair[1].id),
     )
     same_key = [(sim, m) for sim, m in scored if m.key == candidate.key]
+    restated = _restate(candidate, same_key)
+    if restated is not None:
+        return restated
     if not candidate.key.startswith(ACCUMULATING_PREFIXES):
         for sim, item in same_key:
             if contradicts(candidate.content, item.content):
@@ -233,6 +237,24 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
             decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "refines")
             return with_merge(decision, item, merge_contents(item.content, candidate.content))
     return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no matching memory")
+
+
+def _restate(
+    candidate: MemoryCandidate, same_key: list[tuple[Similarity, MemoryItem]]
+) -> UpdateDecision | None:
+    """One memory per key for statements that summarise all evidence seen so far (recipes,
+    habits and pitfalls weighed across sessions) and for modules: the newer statement replaces
+    the stored one (paths and tags are pooled), never a second row. Manual memories stay."""
+    if EVIDENCE_TAG not in candidate.tags and not candidate.key.startswith("module:"):
+        return None
+    automatic = [(sim, m) for sim, m in same_key if m.source != MemorySource.MANUAL]
+    if not automatic:
+        return None
+    sim, item = automatic[0]
+    if item.content == candidate.content and set(candidate.file_paths) <= set(item.file_paths):
+        return _decision(UpdateAction.NOOP, candidate, item, sim, "same statement")
+    decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "restated")
+    return with_merge(decision, item, candidate.content)
 
 
 def _decision(

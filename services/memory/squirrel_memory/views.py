@@ -34,7 +34,7 @@ from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
-from squirrel_memory.extractors.facts import module_name
+from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.paths import ProjectPaths

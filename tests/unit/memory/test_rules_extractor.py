@@ -298,7 +298,9 @@ async def test_failure_fixed_by_a_code_change_becomes_a_pitfall() -> None:
 
     fingerprint = "ImportError: cannot import name 'Money' from 'shop.types' (<path>)"
     assert pitfall.key == fingerprint_key(fingerprint)
-    assert fingerprint in pitfall.content
+    assert "failed with `ImportError: cannot import name 'Money' from 'shop.types'" in (
+        pitfall.content
+    )
     assert "src/shop/types.py" in pitfall.content
     assert pitfall.file_paths == ("src/shop/types.py",)
     assert pitfall.source_event_ids == (failed, change, passed)
@@ -398,11 +400,9 @@ async def test_working_command_sequences_become_recipes() -> None:
 
     recipes = by_key([c for c in await extract(stream) if c.type == MemoryType.RECIPE])
 
-    assert (
-        recipes["recipe:test"].content
-        == "To run the tests: `uv run pytest` (e.g. `uv run pytest -q`)."
-    )
-    assert recipes["recipe:lint"].content.startswith("To lint: `uv run ruff check`")
+    # The command as typed, flags included, when it is what the user ran most of the time.
+    assert recipes["recipe:test"].content == "To run the tests: `uv run pytest -q`."
+    assert recipes["recipe:lint"].content == "To lint: `uv run ruff check --fix`."
     assert recipes["recipe:verify"].content == (
         "Before finishing a change: `uv run pytest` → `uv run ruff check` → `uv run ruff format`."
     )

@@ -200,6 +200,8 @@ def command_event(
             "exit_code": exit_code,
             "is_error": failed,
             "output": cap_text(output),
+            # The folder the shell was in: a recipe keeps it as its scope.
+            "cwd": ctx.cwd,
         },
         paths,
     )

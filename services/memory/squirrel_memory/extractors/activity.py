@@ -67,6 +67,9 @@ class CommandRun:
     ok: bool | None
     output: str
     by_user: bool = False
+    session_id: str | None = None
+    #: The folder the shell was in, when the transcript says.
+    cwd: str | None = None
 
     @property
     def segments(self) -> list[list[str]]:
@@ -196,13 +199,30 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
             use_id = event.content.get("tool_use_id")
             if ok is None and isinstance(use_id, str) and use_id in results:
                 ok, output = results[use_id]
-            runs.append(CommandRun(event.id, event.timestamp, command.strip(), ok, output))
+            cwd = event.content.get("cwd")
+            runs.append(
+                CommandRun(
+                    event.id,
+                    event.timestamp,
+                    command.strip(),
+                    ok,
+                    output,
+                    session_id=event.session_id,
+                    cwd=cwd if isinstance(cwd, str) and cwd.startswith("/") else None,
+                )
+            )
         elif event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             match = _BASH_INPUT.match(event_text(event))
             if match and match.group(1).strip():
                 runs.append(
                     CommandRun(
-                        event.id, event.timestamp, match.group(1).strip(), None, "", by_user=True
+                        event.id,
+                        event.timestamp,
+                        match.group(1).strip(),
+                        None,
+                        "",
+                        by_user=True,
+                        session_id=event.session_id,
                     )
                 )
     return runs

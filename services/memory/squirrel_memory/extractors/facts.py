@@ -15,6 +15,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 
@@ -35,6 +36,12 @@ _MANIFEST_LANGUAGES = {
     "build.gradle": "Java",
     "build.gradle.kts": "Kotlin",
     "composer.json": "PHP",
+    "mix.exs": "Elixir",
+    "package.swift": "Swift",
+    "pubspec.yaml": "Dart",
+    "build.sbt": "Scala",
+    "cmakelists.txt": "C/C++",
+    "build.zig": "Zig",
 }
 _EXTENSION_LANGUAGES = {
     ".py": "Python",
@@ -53,6 +60,15 @@ _EXTENSION_LANGUAGES = {
     ".swift": "Swift",
     ".c": "C",
     ".cpp": "C++",
+    ".ex": "Elixir",
+    ".exs": "Elixir",
+    ".heex": "Elixir",
+    ".erl": "Erlang",
+    ".scala": "Scala",
+    ".dart": "Dart",
+    ".zig": "Zig",
+    ".vue": "JavaScript",
+    ".svelte": "JavaScript",
 }
 #: Imported or declared package → (fact key, display name).
 _LIBRARIES: dict[str, tuple[str, str]] = {
@@ -114,26 +130,11 @@ _JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]
 _MANIFEST_DEP = re.compile(
     r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
 )
-_SKIP_DIRS = {
-    "test",
-    "tests",
-    "testing",
-    "docs",
-    "doc",
-    ".github",
-    "node_modules",
-    ".venv",
-    "venv",
-    "dist",
-    "build",
-    "scripts",
-    "examples",
-    ".git",
-    "__pycache__",
-    "fixtures",
-    "test_data",
-}
-_UNWRAP_DIRS = {"src", "lib", "packages", "internal", "pkg"}
+#: Folders whose files are not the project's (dependencies, environments, build output).
+_FOREIGN_DIRS = frozenset(
+    {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
+    | {"target", "dist", "build", ".tox", "__pycache__", "Pods", ".dart_tool", ".next"}
+)
 _READ_TOOLS = frozenset({"Read", "read_file", "view"})
 _NOT_ENTRY_MODULES = {
     "pytest",
@@ -184,11 +185,12 @@ class _Evidence:
 
 
 def _in_project(path: str) -> bool:
+    """A project-relative path outside dependency, environment and build folders."""
     parts = PurePosixPath(path).parts
     return (
         bool(parts)
-        and not path.startswith("/")
-        and not (set(parts) & {".venv", "venv", "node_modules", "site-packages"})
+        and not path.startswith(("/", "~"))
+        and not any(part in _FOREIGN_DIRS for part in parts[:-1])
     )
 
 
@@ -229,25 +231,34 @@ def _libraries_in(text: str, manifest: bool) -> set[str]:
 
 
 def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
+    """The project's languages: manifests at the root first, then the languages of the code
+    files touched (twice at least); a manifest in a sub-folder (`assets/package.json`) only
+    names a secondary language."""
     manifests: dict[str, str] = {}
-    counts: Counter[str] = Counter()
+    nested: dict[str, str] = {}
+    files: dict[str, set[str]] = {}
     ids: set[str] = set()
     for path, event_id in paths:
-        name = PurePosixPath(path).name.lower()
+        pure = PurePosixPath(path)
+        name = pure.name.lower()
         language = _MANIFEST_LANGUAGES.get(name)
         if name.startswith("requirements") and name.endswith(".txt"):
             language = "Python"
         if language:
-            manifests.setdefault(language, PurePosixPath(path).name)
+            (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
             ids.add(event_id)
-        ext_language = _EXTENSION_LANGUAGES.get(PurePosixPath(path).suffix.lower())
+        ext_language = _EXTENSION_LANGUAGES.get(pure.suffix.lower())
         if ext_language:
-            counts[ext_language] += 1
+            files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
-    if "TypeScript" in manifests or counts["TypeScript"]:
+    if "TypeScript" in manifests or "TypeScript" in files:
         manifests.pop("JavaScript", None)
+        files.pop("JavaScript", None)
+    counts = Counter({lang: len(found) for lang, found in files.items()})
     languages = list(manifests) + [
-        lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
+        lang
+        for lang, n in counts.most_common()
+        if (n >= 2 or (lang in nested and not manifests)) and lang not in manifests
     ]
     if not languages:
         return None
@@ -327,23 +338,6 @@ def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
     return list(facts.values())
 
 
-def module_name(path: str, project_id: str) -> str | None:
-    """The top-level module a project-relative source path belongs to (`src/auth/x.py` → auth)."""
-    parts = list(PurePosixPath(path).parts)
-    while len(parts) > 2 and parts[0] in _UNWRAP_DIRS:
-        parts = parts[1:]
-    if len(parts) < 2 or parts[0] in _SKIP_DIRS or parts[0].startswith("."):
-        return None
-    package = re.sub(r"[^a-z0-9]", "_", PurePosixPath(project_id).name.lower())
-    if parts[0].lower() == package or (len(parts) == 2 and parts[0] == "app"):
-        if len(parts) == 2:
-            stem = PurePosixPath(parts[1]).stem
-            suffix = PurePosixPath(parts[1]).suffix
-            return stem if suffix in _EXTENSION_LANGUAGES and stem != "__init__" else None
-        parts = parts[1:]
-    return None if parts[0] in _SKIP_DIRS else parts[0]
-
-
 def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
     events: dict[str, set[str]] = {}
     files: dict[str, dict[str, None]] = {}
@@ -387,28 +381,6 @@ def _entry_point(run: CommandRun) -> str | None:
             app = next((tokens[i + 1] for i, t in enumerate(tokens[:-1]) if t == "--app"), None)
             return f"`{app}` served with flask" if app else "`flask run`"
     return None
-
-
-def command_base(segment: str) -> str:
-    """The stable head of a command: `uv run pytest test/x.py -v` → `uv run pytest`."""
-    words: list[str] = []
-    for token in segment.split():
-        if "=" in token and not words:
-            continue
-        if words and words[-1] in {"python", "python3"} and token == "-m":  # noqa: S105
-            words.append(token)
-            continue
-        if (
-            token.startswith("-")
-            or "/" in token
-            or "::" in token
-            or ("." in token.strip(".") and len(words) > 1)
-        ):
-            break
-        words.append(token)
-        if len(words) >= 4:
-            break
-    return " ".join(words)
 
 
 def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fact]:
@@ -460,29 +432,6 @@ def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fac
                 ("entry_point", "run"),
                 0.6,
                 (entry[0].event_id,),
-            )
-        )
-
-    test_runs: Counter[str] = Counter()
-    test_ids: dict[str, list[str]] = {}
-    for run in runs:
-        if not run.ok:
-            continue
-        for segment in split_segments(run.command):
-            use = classify(core_tokens(segment))
-            if use and use.purpose == "test":
-                base = command_base(segment)
-                test_runs[base] += 1
-                test_ids.setdefault(base, []).append(run.event_id)
-    if test_runs:
-        base, count = test_runs.most_common(1)[0]
-        facts.append(
-            Fact(
-                "test_command",
-                f"Tests run with `{base}`.",
-                ("testing", "command"),
-                round(min(0.7, 0.45 + 0.05 * count), 2),
-                tuple(test_ids[base]),
             )
         )
 

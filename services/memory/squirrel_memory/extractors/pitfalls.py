@@ -1,22 +1,25 @@
-"""Pitfalls: a command that failed then passed after a change, and the error's fingerprint."""
+"""Error fingerprints: the first meaningful error line of a failed command, normalised."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 
-from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, CommandRun
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 
 MAX_FINGERPRINT_CHARS = 160
 
 _EXCEPTION_LINE = re.compile(
     r"^(?:E\s+)?(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
     r"(?::\s*(?P<msg>.*))?$"
+    # Elixir and Erlang: `** (Postgrex.Error) FATAL 3D000 …`
+    r"|^\*\* \((?P<ex_cls>[\w.]+)\)\s*(?P<ex_msg>.*)$"
 )
 _ERROR_LINE = re.compile(
     r"(?:\b(?i:error)(?:\[[\w-]+\])?:|\bERROR\b|\bFAILED\b|\bfatal:|command not found|"
-    r"No such file or directory|\bpanic:|\bFAIL\b|✗|\berror\s+TS\d+|\b[A-Z]{1,3}\d{3,4}\b)",
+    r"No such file or directory|\bpanic:|\bFAIL\b|✗|\berror\s+TS\d+|\b[A-Z]{1,3}\d{3,4}\b|"
+    # Compiler diagnostics: `./main.go:12:2: undefined: Foo`.
+    r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s)",
 )
 _SKIP_LINE = re.compile(
     r"^(?:[=_-]+.*[=_-]+|\s*\^+\s*|WARN .*pre-release.*|\s*\|.*|Traceback.*|…?\[truncated.*\])$"
@@ -26,6 +29,11 @@ _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.@-]+")
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,40}\b")
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 _SPACES = re.compile(r"\s+")
+
+
+def first_error_line(output: str) -> str:
+    """The first meaningful error line of `output` as printed (empty when none looks like one)."""
+    return _first_error_line(output)
 
 
 def _first_error_line(output: str) -> str:
@@ -47,9 +55,12 @@ def error_fingerprint(output: str) -> str:
     `FAILED` / lint-code lines. Empty when no line looks like an error.
     """
     line = _first_error_line(output)
-    if not line:
-        return ""
-    line = re.sub(r"^E\s+", "", line)
+    return normalise_line(line) if line else ""
+
+
+def normalise_line(line: str) -> str:
+    """An output line with its location prefix, paths, hex ids and numbers normalised."""
+    line = re.sub(r"^E\s+", "", line.strip())
     if not _EXCEPTION_LINE.match(line):
         line = _LOCATION_PREFIX.sub("", line, count=1) if _PATH.match(line) else line
     line = _PATH.sub("<path>", line)
@@ -59,60 +70,22 @@ def error_fingerprint(output: str) -> str:
     return line[:MAX_FINGERPRINT_CHARS]
 
 
+_QUOTED = re.compile(r"'[^']{1,80}'|\"[^\"]{1,80}\"|`[^`]{1,80}`")
+_NAMED = re.compile(r"\b(branch|tag|remote|ref|database|table|module|package|crate)\s+\S+", re.I)
+
+
+def error_signature(fingerprint: str) -> str:
+    """What stays the same when the same error happens again elsewhere: quoted names, branch,
+    table and module names go, so `… branch 'a' has no upstream` and `… branch 'b' …` match."""
+    text = _QUOTED.sub("<q>", fingerprint)
+    text = _NAMED.sub(lambda m: f"{m.group(1).lower()} <name>", text)
+    return " ".join(text.lower().split())
+
+
 def fingerprint_key(fingerprint: str) -> str:
-    """`pitfall:<slug>-<hash>`: readable, and equal for equal fingerprints."""
-    slug = re.sub(r"[^a-z0-9]+", "-", fingerprint.lower().replace("<n>", "").replace("<path>", ""))
+    """`pitfall:<slug>-<hash>`: readable, and equal for the same error signature."""
+    signature = error_signature(fingerprint)
+    slug = re.sub(r"[^a-z0-9]+", "-", re.sub(r"<\w+>", "", signature))
     slug = slug.strip("-")[:40].rstrip("-") or "error"
-    digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:8]
+    digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
     return f"pitfall:{slug}-{digest}"
-
-
-@dataclass(frozen=True, slots=True)
-class FixedFailure:
-    """A failing run, the later passing run of the same command, and what ran in between."""
-
-    failed: CommandRun
-    passed: CommandRun
-    fingerprint: str
-    between_event_ids: tuple[str, ...]
-
-
-def _same_command(failed: CommandRun, passed: CommandRun) -> bool:
-    """Equal normalised commands, or a passing broader run (`pytest`) of a failing narrow one."""
-    if failed.normalized == passed.normalized:
-        return True
-    fail_words, pass_words = failed.normalized.split(), passed.normalized.split()
-    return (
-        bool(pass_words)
-        and len(pass_words) < len(fail_words)
-        and fail_words[: len(pass_words)] == pass_words
-    )
-
-
-def fixed_failures(runs: list[CommandRun]) -> list[FixedFailure]:
-    """Each failing command that later passes, paired with its first later passing run.
-
-    Only the first failure of a run of identical failures is reported (its fingerprint is
-    what the user hit first).
-    """
-    found: list[FixedFailure] = []
-    claimed: set[str] = set()
-    for i, failed in enumerate(runs):
-        if failed.ok is not False or failed.event_id in claimed:
-            continue
-        for j in range(i + 1, len(runs)):
-            passed = runs[j]
-            if passed.ok and _same_command(failed, passed):
-                between = runs[i + 1 : j]
-                claimed.update(r.event_id for r in between if _same_command(r, passed))
-                found.append(
-                    FixedFailure(
-                        failed=failed,
-                        passed=passed,
-                        fingerprint=error_fingerprint(failed.output)
-                        or f"{failed.normalized[:60]}: non-zero exit",
-                        between_event_ids=tuple(r.event_id for r in between),
-                    )
-                )
-                break
-    return found

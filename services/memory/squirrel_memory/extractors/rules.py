@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import structlog
 
@@ -11,57 +10,31 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
-    core_tokens,
     relative_path,
-    split_segments,
     user_requests,
 )
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
-from squirrel_memory.extractors.facts import command_base, project_facts
-from squirrel_memory.extractors.pitfalls import fingerprint_key, fixed_failures
+from squirrel_memory.extractors.evidence import (
+    EVIDENCE_TAG,
+    attempts,
+    finishing_checks,
+    habits,
+    main_ecosystem,
+    quality_gate,
+    recipes,
+    routine,
+)
+from squirrel_memory.extractors.facts import project_facts
+from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
 from squirrel_memory.extractors.preferences import stated_preferences
-from squirrel_memory.extractors.toolchain import HABIT_CATEGORIES, classify, package_manager
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 
 log = structlog.get_logger()
 
-#: A tool has to be used this often in one episode before it counts as a habit.
-MIN_HABIT_COUNT = 2
 #: Stated preferences kept per episode (a hostile message cannot flood the store).
 MAX_PREFERENCES = 10
-#: Successful runs needed before a command becomes a recipe, by purpose.
-RECIPE_MIN_SUCCESSES = {
-    "test": 2,
-    "lint": 2,
-    "format": 2,
-    "typecheck": 2,
-    "install": 2,
-    "build": 1,
-    "run": 1,
-    "migrate": 1,
-}
-_CHECK_PURPOSES = ("test", "lint", "format", "typecheck")
-#: Commands that can fix a failure without a code change (a missing dependency, a migration).
-_SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
-_HABIT_WORDING = {
-    "test_runner": "Runs tests with {}.",
-    "package_manager": "Uses {} as the package manager.",
-    "formatter": "Formats code with {}.",
-    "linter": "Lints with {}.",
-    "type_checker": "Type-checks with {}.",
-}
-_RECIPE_WORDING = {
-    "test": "To run the tests: {}.",
-    "lint": "To lint: {}.",
-    "format": "To format: {}.",
-    "typecheck": "To type-check: {}.",
-    "install": "To install dependencies: {}.",
-    "build": "To build: {}.",
-    "run": "To run the app: {}.",
-    "migrate": "To migrate the database: {}.",
-}
 _ASSISTANT_ACTIONS = {
     EventType.ASSISTANT_RESPONSE,
     EventType.TOOL_CALL,
@@ -70,13 +43,6 @@ _ASSISTANT_ACTIONS = {
     EventType.COMMAND_RUN,
     EventType.TEST_RUN,
 }
-
-
-@dataclass(slots=True)
-class _Tally:
-    count: int = 0
-    event_ids: list[str] = field(default_factory=list)
-    wrappers: Counter[str] = field(default_factory=Counter)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -102,10 +68,8 @@ class RulesExtractor:
         runs = commands(ordered)
         found: list[MemoryCandidate] = []
         found.extend(_preferences(ordered))
-        found.extend(_habits(runs))
         found.extend(_facts(ordered, runs))
-        found.extend(_pitfalls(ordered, runs))
-        found.extend(_recipes(runs))
+        found.extend(evidence_candidates(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         result = _dedupe(
@@ -166,54 +130,6 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return found
 
 
-def _habits(runs: list[CommandRun]) -> list[MemoryCandidate]:
-    tallies: dict[tuple[str, str], _Tally] = {}
-    for run in runs:
-        for segment in split_segments(run.command):
-            raw = segment.split()
-            manager = package_manager(raw)
-            seen: set[tuple[str, str]] = set()
-            if manager:
-                seen.add(("package_manager", manager))
-            use = classify(core_tokens(segment))
-            if use and use.category in HABIT_CATEGORIES:
-                seen.add((use.category, use.tool))
-            for item in seen:
-                tally = tallies.setdefault(item, _Tally())
-                tally.count += 1
-                tally.event_ids.append(run.event_id)
-                if manager and item[0] != "package_manager" and manager != item[1]:
-                    tally.wrappers[manager] += 1
-    found: list[MemoryCandidate] = []
-    for category in HABIT_CATEGORIES:
-        tools = sorted(
-            (
-                (tool, tally)
-                for (cat, tool), tally in tallies.items()
-                if cat == category and tally.count >= MIN_HABIT_COUNT
-            ),
-            key=lambda item: (-item[1].count, item[0]),
-        )
-        if not tools:
-            continue
-        names = []
-        for tool, tally in tools[:3]:
-            wrapper = tally.wrappers.most_common(1)[0][0] if tally.wrappers else None
-            names.append(f"{tool} (through {wrapper})" if wrapper else tool)
-        count = tools[0][1].count
-        found.append(
-            _candidate(
-                MemoryType.USER_STYLE,
-                f"pref:{category}",
-                _HABIT_WORDING[category].format(" and ".join(names)),
-                tags=("tooling", category, *(tool for tool, _ in tools[:3])),
-                importance=min(0.8, 0.4 + 0.1 * (count - MIN_HABIT_COUNT)),
-                event_ids=[e for _, tally in tools[:3] for e in tally.event_ids],
-            )
-        )
-    return found
-
-
 def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCandidate]:
     return [
         _candidate(
@@ -229,123 +145,60 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
     ]
 
 
-def _pitfalls(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCandidate]:
-    position = {e.id: i for i, e in enumerate(events)}
-    found: list[MemoryCandidate] = []
-    for fixed in fixed_failures([r for r in runs if r.ok is not None]):
-        start, end = position[fixed.failed.event_id], position[fixed.passed.event_id]
-        changes = [e for e in events[start + 1 : end] if e.event_type == EventType.CODE_CHANGE]
-        files: dict[str, None] = {}
-        for change in changes:
-            path = change.content.get("path")
-            for item in [path] if isinstance(path, str) else list(change.file_paths):
-                rel = relative_path(item, change.project_id)
-                if not rel.startswith(("/", "~")):
-                    files.setdefault(rel, None)
-        helpers = [
-            r
-            for r in runs
-            if r.event_id in fixed.between_event_ids and r.ok and _is_setup(r.command)
-        ]
-        if not files and not helpers:
-            continue
-        command = _clip(fixed.failed.command.splitlines()[0], 80)
-        fingerprint = fixed.fingerprint
-        if files:
-            shown = ", ".join(list(files)[:4]) + (" …" if len(files) > 4 else "")
-            remedy = f"it passed after changing {shown}"
-        else:
-            remedy = f"it passed after running `{_clip(helpers[0].command, 60)}`"
-        use = next((classify(core_tokens(s)) for s in split_segments(fixed.failed.command)), None)
-        exception = fingerprint.split(":", 1)[0] if ":" in fingerprint else ""
-        tags = (
-            "pitfall",
-            use.tool if use else "",
-            exception.lower() if exception.isidentifier() else "",
+def evidence_candidates(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Habits, recipes, the quality gate, routines and pitfalls the commands in `events` support.
+
+    `events` may be one episode or every stored command of a project across sessions (the
+    processor's project pass): counts, sessions and recency weigh the same way. The
+    candidates carry no episode id; the caller sets it.
+    """
+    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
+    if not ordered:
+        return []
+    root = ordered[0].project_id
+    found = attempts(commands(ordered), root)
+    changes = [
+        Change(e.id, e.timestamp, e.session_id, path)
+        for e in ordered
+        if e.event_type == EventType.CODE_CHANGE
+        for path in _change_paths(e)
+    ]
+    edit_times = sorted(c.timestamp for c in changes)
+    findings = [
+        *habits(found),
+        *recipes(found, main_ecosystem(found, [c.path for c in changes])),
+        *pitfall_findings(find_pitfalls(found, changes), root),
+    ]
+    gate = quality_gate(found, edit_times) or finishing_checks(found)
+    if gate is not None:
+        findings.append(gate)
+    done = routine(found, edit_times)
+    if done is not None:
+        findings.append(done)
+    kinds = {
+        "habit": MemoryType.USER_STYLE,
+        "recipe": MemoryType.RECIPE,
+        "pitfall": MemoryType.PITFALL,
+        "fact": MemoryType.PROJECT_FACT,
+    }
+    return [
+        _candidate(
+            kinds[f.kind],
+            f.key,
+            sentence(f.content) or f.content,
+            tags=(*f.tags, EVIDENCE_TAG),
+            importance=f.importance,
+            event_ids=f.event_ids,
+            file_paths=f.file_paths,
         )
-        found.append(
-            _candidate(
-                MemoryType.PITFALL,
-                fingerprint_key(fingerprint),
-                f"`{command}` failed with `{fingerprint}`; {remedy}.",
-                tags=tags,
-                importance=0.65 if files else 0.5,
-                event_ids=(
-                    fixed.failed.event_id,
-                    *(c.id for c in changes),
-                    *(h.event_id for h in helpers),
-                    fixed.passed.event_id,
-                ),
-                file_paths=tuple(files),
-            )
-        )
-    return found
+        for f in findings
+    ]
 
 
-def _is_setup(command: str) -> bool:
-    """Whether a command changes the environment (install, migrate, build) rather than code."""
-    return any(
-        (use := classify(core_tokens(segment))) is not None and use.purpose in _SETUP_PURPOSES
-        for segment in split_segments(command)
-    )
-
-
-def _recipes(runs: list[CommandRun]) -> list[MemoryCandidate]:
-    bases: dict[str, Counter[str]] = {}
-    examples: dict[tuple[str, str], dict[str, None]] = {}
-    event_ids: dict[tuple[str, str], list[str]] = {}
-    streak: list[tuple[str, str, str]] = []
-    best: list[tuple[str, str, str]] = []
-    for run in runs:
-        purposes: list[tuple[str, str]] = []
-        for segment in split_segments(run.command):
-            use = classify(core_tokens(segment))
-            if use:
-                purposes.append((use.purpose, command_base(segment)))
-                if run.ok:
-                    key = (use.purpose, command_base(segment))
-                    bases.setdefault(use.purpose, Counter())[key[1]] += 1
-                    examples.setdefault(key, {})[_clip(segment, 80)] = None
-                    event_ids.setdefault(key, []).append(run.event_id)
-        checks = [(p, b) for p, b in purposes if p in _CHECK_PURPOSES]
-        if run.ok and checks and len(checks) == len(purposes):
-            streak.extend((p, b, run.event_id) for p, b in checks)
-        elif run.ok is False or purposes:
-            streak = []
-        if len({p for p, _, _ in streak}) > len({p for p, _, _ in best}):
-            best = list(streak)
-    found: list[MemoryCandidate] = []
-    for purpose, counter in sorted(bases.items()):
-        base, count = counter.most_common(1)[0]
-        if count < RECIPE_MIN_SUCCESSES.get(purpose, 2):
-            continue
-        variants = [v for v in examples[(purpose, base)] if v != base][:2]
-        text = f"`{base}`" + (
-            " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
-        )
-        found.append(
-            _candidate(
-                MemoryType.RECIPE,
-                f"recipe:{purpose}",
-                _RECIPE_WORDING[purpose].format(text),
-                tags=("recipe", purpose),
-                importance=min(0.7, 0.4 + 0.05 * count),
-                event_ids=event_ids[(purpose, base)],
-            )
-        )
-    if len({p for p, _, _ in best}) >= 2:
-        steps = list(dict.fromkeys(f"`{b}`" for _, b, _ in best))
-        found.append(
-            _candidate(
-                MemoryType.RECIPE,
-                "recipe:verify",
-                f"Before finishing a change: {' → '.join(steps[:5])}.",
-                tags=("recipe", "verify", *dict.fromkeys(p for p, _, _ in best)),
-                importance=0.55,
-                event_ids=[e for _, _, e in best],
-            )
-        )
-    return found
+def _change_paths(event: StoredEvent) -> list[str]:
+    path = event.content.get("path")
+    items = [path] if isinstance(path, str) else list(event.file_paths)
+    return [relative_path(item, event.project_id) for item in items if item]
 
 
 def _dedupe(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

@@ -1,0 +1,254 @@
+"""Pitfalls with the fix that actually worked, keyed by error signature across sessions.
+
+A failed command is paired with the next successful attempt at the same intent (`git push`
+after `git push`, a test run covering the failed one) in the same session, within
+`FIX_WINDOW`. What changed in between is the fix, and it is named for what it was:
+
+- `edit`: files were edited (those the error names first);
+- `setup`: a setup command ran in between (install, migrate, build, or any other working
+  command that is not a look-around);
+- `variant`: the same command re-run with changed arguments, nothing else changed.
+
+Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
+the same signature in several sessions merge into one pitfall whose importance grows; one
+that recurs with no fix seen is kept as a warning that says no fix was recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.pitfalls import (
+    error_fingerprint,
+    fingerprint_key,
+    first_error_line,
+    normalise_line,
+)
+
+#: How long after a failure a passing attempt still counts as its fix.
+FIX_WINDOW = timedelta(minutes=60)
+#: Flags that change only how much a command prints; re-running with them is not a fix.
+_OUTPUT_FLAGS = frozenset(
+    {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace", "-l"}
+)
+_SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
+_LOOK_AROUND = frozenset(
+    {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
+    | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
+)
+MAX_FILES_SHOWN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A file edited by the assistant, when and in which session."""
+
+    event_id: str
+    timestamp: datetime
+    session_id: str | None
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pitfall:
+    """One failure, its fingerprint, and the fix seen for it (if any)."""
+
+    failed: Attempt
+    fingerprint: str
+    passed: Attempt | None = None
+    fix: str | None = None  # "edit", "setup" or "variant"
+    fix_command: str = ""
+    files: tuple[str, ...] = ()
+    named: bool = False
+    event_ids: tuple[str, ...] = ()
+
+
+def _args(attempt: Attempt) -> list[str]:
+    return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
+
+
+def _covers(failed: Attempt, passed: Attempt) -> bool:
+    """Whether a passing attempt retries the failed one: a check must run at least the same
+    targets (`pytest` covers `pytest tests/a.py`, `pytest tests/b.py` does not)."""
+    if failed.intent != passed.intent:
+        return False
+    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
+        return True
+    failed_targets = {PurePosixPath(t).name for t in failed.tokens[1:] if not t.startswith("-")}
+    passed_targets = {PurePosixPath(t).name for t in passed.tokens[1:] if not t.startswith("-")}
+    return passed_targets <= failed_targets
+
+
+def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
+    if not attempt.run.ok or attempt.intent == failed.intent or not attempt.tokens:
+        return False
+    if attempt.use is not None:
+        return attempt.use.purpose in _SETUP_PURPOSES
+    return attempt.program not in _LOOK_AROUND
+
+
+def _named_in(path: str, output: str) -> bool:
+    name = PurePosixPath(path).name
+    return bool(name) and (path in output or f"/{name}" in output or f" {name}" in output)
+
+
+def find_pitfalls(found: list[Attempt], changes: list[Change]) -> list[Pitfall]:
+    """Every failure with a known outcome, paired with the fix seen for it (or none)."""
+    results: list[Pitfall] = []
+    claimed: set[int] = set()
+    for i, failed in enumerate(found):
+        if failed.run.ok is not False or i in claimed or not failed.tokens:
+            continue
+        fingerprint = _fingerprint(failed)
+        passed_at = None
+        for j in range(i + 1, len(found)):
+            other = found[j]
+            if other.run.session_id != failed.run.session_id:
+                break
+            if other.run.timestamp - failed.run.timestamp > FIX_WINDOW:
+                break
+            if other.run.ok is False and other.intent == failed.intent:
+                if _fingerprint(other) == fingerprint:
+                    claimed.add(j)
+                continue
+            if other.run.ok and _covers(failed, other):
+                passed_at = j
+                break
+        if passed_at is None:
+            results.append(Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,)))
+            continue
+        results.append(_attribute(found, i, passed_at, changes, fingerprint))
+    return results
+
+
+def _fingerprint(failed: Attempt) -> str:
+    """The error's fingerprint; without an error-looking line, the first line printed; without
+    output, the command's head and `non-zero exit`."""
+    found = error_fingerprint(failed.run.output)
+    if found:
+        return found
+    lines = [line.strip() for line in failed.run.output.splitlines()]
+    first = next((ln for ln in lines if ln and not ln.lower().startswith("exit code")), "")
+    if first:
+        return normalise_line(first)
+    return f"{failed.base or failed.text[:60]}: non-zero exit"
+
+
+def _shown_error(pitfall: Pitfall, root: str) -> str:
+    """The error as printed (project paths made relative), or the fingerprint."""
+    output = pitfall.failed.run.output
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    first = next((ln for ln in lines if not ln.lower().startswith("exit code")), "")
+    line = first_error_line(output) or first or pitfall.fingerprint
+    if root:
+        line = line.replace(root.rstrip("/") + "/", "")
+    return _clip(line.replace("`", "'"), 160)
+
+
+def _attribute(
+    found: list[Attempt], i: int, j: int, changes: list[Change], fingerprint: str
+) -> Pitfall:
+    failed, passed = found[i], found[j]
+    start, end = failed.run.timestamp, passed.run.timestamp
+    edits = [
+        c
+        for c in changes
+        if c.session_id == failed.run.session_id
+        and start <= c.timestamp <= end
+        and not c.path.startswith(("/", "~"))
+    ]
+    files = tuple(dict.fromkeys(c.path for c in edits))
+    named = tuple(f for f in files if _named_in(f, failed.run.output))
+    between = [a for a in found[i + 1 : j] if a.run.event_id != failed.run.event_id]
+    setup = [a for a in between if _is_setup(a, failed)]
+    changed_args = _args(failed) != _args(passed)
+    ids = [failed.run.event_id]
+    if named:
+        fix, shown, command = "edit", named, ""
+        ids.extend(c.event_id for c in edits if c.path in named)
+    elif setup:
+        fix, shown, command = "setup", (), setup[-1].text
+        ids.append(setup[-1].run.event_id)
+    elif changed_args and not files:
+        fix, shown, command = "variant", (), passed.text
+    elif files:
+        fix, shown, command = "edit", files, ""
+        ids.extend(c.event_id for c in edits)
+    else:
+        return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
+    ids.append(passed.run.event_id)
+    return Pitfall(
+        failed,
+        fingerprint,
+        passed,
+        fix,
+        command,
+        shown,
+        named=bool(named),
+        event_ids=tuple(dict.fromkeys(ids)),
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _remedy(pitfall: Pitfall) -> str:
+    if pitfall.fix == "variant":
+        return f"re-running it as `{_clip(pitfall.fix_command, 90)}` worked"
+    if pitfall.fix == "setup":
+        return f"running `{_clip(pitfall.fix_command, 70)}` first fixed it"
+    shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
+    more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
+    if pitfall.named:
+        return f"editing {shown}{more} (named in the error) fixed it"
+    return f"it passed after editing {shown}{more}"
+
+
+def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
+    """One pitfall per error signature, across sessions; a fixed occurrence is preferred."""
+    groups: dict[str, list[Pitfall]] = {}
+    for pitfall in pitfalls:
+        groups.setdefault(fingerprint_key(pitfall.fingerprint), []).append(pitfall)
+    findings: list[Finding] = []
+    for key, group in groups.items():
+        sessions = {p.failed.run.session_id or "" for p in group}
+        fixed = [p for p in group if p.fix]
+        real_error = not group[0].fingerprint.endswith(": non-zero exit")
+        if not fixed and (len(sessions) < 2 or not real_error):
+            continue
+        shown = fixed[-1] if fixed else group[-1]
+        command = _clip(shown.failed.text.splitlines()[0] if shown.failed.text else "", 80)
+        seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+        if fixed:
+            error = _shown_error(shown, root)
+            text = f"`{command}` failed with `{error}`{seen}; {_remedy(shown)}."
+        else:
+            error = _shown_error(shown, root)
+            text = f"`{command}` failed with `{error}`{seen}; no fix was recorded."
+        importance = 0.45 + (0.15 if fixed else 0.0) + 0.08 * min(len(sessions) - 1, 4)
+        exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
+        use = shown.failed.use
+        tags = (
+            "pitfall",
+            use.tool if use else shown.failed.program,
+            exception.lower() if exception.isidentifier() else "",
+            f"fix:{shown.fix}" if shown.fix else "fix:unknown",
+        )
+        event_ids = [e for p in group for e in p.event_ids]
+        findings.append(
+            Finding(
+                "pitfall",
+                key,
+                text,
+                tuple(t for t in tags if t),
+                round(min(0.9, importance), 3),
+                tuple(dict.fromkeys(event_ids[-30:])),
+                shown.files if shown.fix == "edit" else (),
+            )
+        )
+    return findings

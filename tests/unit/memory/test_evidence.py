@@ -1,0 +1,517 @@
+"""Evidence weighed across sessions: recipes, quality gates, routines and pitfalls with their fix.
+
+Built from small constructed Claude Code sessions of an Elixir/Phoenix, a Go and a Rust project
+(tests/fixtures/claude/constructed, parsed by the real parser) and from event streams of other
+ecosystems, so that no rule holds for one language only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_core.events import Event, SourcePosition
+from squirrel_ingest.parsers.claude import ClaudeFileParser
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.modules import is_own_code, module_name
+from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+CONSTRUCTED = Path(__file__).parents[2] / "fixtures" / "claude" / "constructed"
+ROOTS = {
+    "elixir": "/home/dev/src/ledger",
+    "go": "/home/dev/src/shortener",
+    "rust": "/home/dev/src/tally",
+}
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _parse(path: Path, root: str, new_root: str | None = None) -> list[Event]:
+    parser = ClaudeFileParser(str(path))
+    events: list[Event] = []
+    offset = 0
+    for raw in path.read_bytes().splitlines(keepends=True):
+        offset += len(raw)
+        line = raw.replace(root.encode(), new_root.encode()) if new_root else raw
+        events.extend(parser.feed(line, SourcePosition(str(path), 1, offset)))
+    return events
+
+
+def _stored(events: list[Event], root: str) -> list[StoredEvent]:
+    stored = []
+    for index, event in enumerate(events):
+        digest = hashlib.sha256(f"{root}:{index}".encode()).hexdigest()
+        stored.append(
+            StoredEvent(
+                id=f"evt_{digest[:16]}",
+                project_id=root,
+                user_id="dev",
+                source_tool=event.source_tool.value,
+                session_id=event.session_id,
+                timestamp=event.timestamp,
+                event_type=event.event_type.value,
+                content=event.content,
+                file_paths=event.file_paths,
+                hash=digest,
+            )
+        )
+    return stored
+
+
+def project(language: str) -> list[StoredEvent]:
+    root = ROOTS[language]
+    events = [e for f in sorted((CONSTRUCTED / language).glob("*.jsonl")) for e in _parse(f, root)]
+    return _stored(events, root)
+
+
+def by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
+    return {c.key: c for c in candidates}
+
+
+def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    return [c for c in candidates if c.type == MemoryType.PITFALL]
+
+
+# --- recipes from three ecosystems ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "elixir",
+            {
+                "recipe:test": "To run the tests: `mix test`",
+                "recipe:lint": "To lint: `mix credo --strict` (worked in 2 sessions).",
+                "recipe:format": "To format: `mix format` (worked in 2 sessions).",
+                "recipe:migrate": "To migrate the database: `mix ecto.migrate`.",
+                "recipe:run": "To run the app: `mix phx.server`.",
+                "recipe:verify": "Before committing, run: `mix format` → `mix credo` → `mix test`"
+                " (before 2 commits).",
+                "recipe:routine": "At the end of a session: `git add` → `git commit` → `git push`"
+                " (done in 2 sessions).",
+                "test_command": "Tests run with `mix test`.",
+            },
+        ),
+        (
+            "go",
+            {
+                "recipe:test": "To run the tests: `go test ./...` (worked in 2 sessions).",
+                "recipe:lint": "To lint: `golangci-lint run` (worked in 2 sessions).",
+                "recipe:build": "To build: `go build ./...`.",
+                "recipe:verify": "Before committing, run: `go vet ./...` → `golangci-lint run` → "
+                "`go test ./...` (before 2 commits).",
+                "test_command": "Tests run with `go test ./...`.",
+            },
+        ),
+        (
+            "rust",
+            {
+                "recipe:test": "To run the tests: `cargo test` (worked in 2 sessions).",
+                "recipe:lint": "To lint: `cargo clippy -- -D warnings` (worked in 2 sessions).",
+                "recipe:format": "To format: `cargo fmt` (worked in 2 sessions).",
+                "recipe:run": "To run the app: `cargo run -- report --json`.",
+                "recipe:verify": "Before committing, run: `cargo fmt` → `cargo clippy` → "
+                "`cargo test` (before 2 commits).",
+                "test_command": "Tests run with `cargo test`.",
+            },
+        ),
+    ],
+)
+def test_recipes_are_the_commands_a_user_would_type(
+    language: str, expected: dict[str, str]
+) -> None:
+    found = by_key(evidence_candidates(project(language)))
+
+    for key, content in expected.items():
+        assert key in found, (key, sorted(found))
+        assert found[key].content.startswith(content), found[key].content
+    for candidate in found.values():
+        if candidate.type != MemoryType.RECIPE:
+            continue
+        for residue in ("2>&1", "| tail", "cd ", "MIX_ENV=", "RUST_LOG=", "timeout "):
+            assert residue not in candidate.content, candidate.content
+
+
+def test_a_sub_folder_command_is_a_scoped_recipe_not_the_test_command() -> None:
+    events = project("elixir")
+    # One more session that runs the JS tests of assets/ twice.
+    extra = _stream_events(
+        "/home/dev/src/ledger",
+        "s-js",
+        [
+            ("cd assets && npx vitest run 2>&1 | tail -5", 0, "Tests  6 passed (6)"),
+            ("cd assets && npx vitest run", 0, "Tests  6 passed (6)"),
+        ],
+        start=datetime(2026, 5, 9, 9, 0, tzinfo=UTC),
+    )
+    found = by_key(evidence_candidates(events + extra))
+
+    assert found["recipe:test"].content.startswith("To run the tests: `mix test`")
+    assert found["recipe:test:assets"].content == (
+        "In `assets/`, to run the tests: `npx vitest run` (worked in 2 sessions)."
+    )
+    assert found["test_command"].content == "Tests run with `mix test`."
+
+
+def test_a_command_of_another_ecosystem_at_the_root_is_not_the_main_recipe() -> None:
+    runs = [("cargo test", 0, "ok")] * 4 + [("npx vitest run", 0, "ok")] * 5
+    events = _stream_events("/w/app", "s1", runs)
+    events += _edits("/w/app", "s1", ["src/lib.rs", "src/parse.rs", "src/cli.rs"])
+    events += _edits("/w/app", "s1", ["web/app.ts"])
+
+    found = by_key(evidence_candidates(events))
+
+    assert found["recipe:test"].content.startswith("To run the tests: `cargo test`")
+    assert found["recipe:test:javascript"].content.startswith(
+        "For the JavaScript/TypeScript part, to run the tests: `npx vitest run`"
+    )
+
+
+# --- fixes that actually worked ---------------------------------------------------------------
+
+
+def test_command_variant_fixes_across_ecosystems() -> None:
+    elixir = by_key(evidence_candidates(project("elixir")))
+    go = by_key(evidence_candidates(project("go")))
+
+    (push,) = [c for c in pitfalls(list(elixir.values())) if "git push" in c.content]
+    assert "no upstream branch" in push.content
+    assert "re-running it as `git push -u origin feature/export` worked" in push.content
+    assert "fix:variant" in push.tags
+    assert "priv/" not in push.content  # no edit is claimed for a push
+    (add,) = [c for c in pitfalls(list(go.values())) if c.content.startswith("`git add")]
+    assert "re-running it as `git add -f internal/links testdata/fixtures.json`" in add.content
+
+
+def test_setup_command_fixes_across_ecosystems() -> None:
+    elixir = pitfalls(evidence_candidates(project("elixir")))
+    rust = pitfalls(evidence_candidates(project("rust")))
+    python = pitfalls(
+        evidence_candidates(
+            _stream_events(
+                "/w/py",
+                "s1",
+                [
+                    ("uv run pytest", 1, "E   ModuleNotFoundError: No module named 'httpx'"),
+                    ("uv add httpx", 0, "Resolved 12 packages"),
+                    ("uv run pytest", 0, "5 passed"),
+                ],
+            )
+        )
+    )
+
+    (database,) = [c for c in elixir if "Postgrex.Error" in c.content]
+    assert database.content.endswith("running `mix ecto.create` first fixed it.")
+    assert "fix:setup" in database.tags
+    (crate,) = [c for c in rust if "E0432" in c.content]
+    assert crate.content.endswith("running `cargo add humantime` first fixed it.")
+    (module,) = python
+    assert module.content.endswith("running `uv add httpx` first fixed it.")
+
+
+def test_file_edit_fixes_name_the_files_the_error_names() -> None:
+    go = pitfalls(evidence_candidates(project("go")))
+    rust = pitfalls(evidence_candidates(project("rust")))
+    elixir = pitfalls(evidence_candidates(project("elixir")))
+
+    (undefined,) = [c for c in go if "undefined: expiresAt" in c.content]
+    assert undefined.content.endswith(
+        "editing internal/links/store.go (named in the error) fixed it."
+    )
+    assert undefined.file_paths == ("internal/links/store.go",)
+    assert "fix:edit" in undefined.tags
+    (missing,) = [c for c in rust if "E0425" in c.content]
+    assert "editing src/report.rs (named in the error) fixed it" in missing.content
+    # The error names the test file, the edit was elsewhere: said as seen, not as "named".
+    (key_error,) = [c for c in elixir if "KeyError" in c.content]
+    assert key_error.content.endswith(
+        "it passed after editing lib/ledger_web/live/account_live/index.ex."
+    )
+
+
+def test_no_fix_is_claimed_that_was_not_seen() -> None:
+    # A push that fails, unrelated edits, and a push of another session that works: the
+    # edits did not fix the push; the pass is in another session.
+    events = _stream_events(
+        "/w/app", "s1", [("git push", 1, "fatal: The current branch x has no upstream branch.")]
+    )
+    events += _edits("/w/app", "s1", ["priv/repo/migrations/1_add.exs", "lib/app/user.ex"])
+    events += _stream_events(
+        "/w/app", "s2", [("git push", 0, "main -> main")], start=T0 + timedelta(days=1)
+    )
+    # A flaky test: the identical command passes with nothing in between.
+    events += _stream_events(
+        "/w/app",
+        "s3",
+        [("go test ./...", 1, "--- FAIL: TestClock (0.01s)"), ("go test ./...", 0, "ok")],
+        start=T0 + timedelta(days=2),
+    )
+
+    assert pitfalls(evidence_candidates(events)) == []
+
+
+def test_a_failure_of_another_test_target_is_not_fixed_by_a_narrower_pass() -> None:
+    events = _stream_events(
+        "/w/py",
+        "s1",
+        [
+            ("pytest tests/test_a.py", 1, "E   AssertionError: totals differ"),
+            ("pytest tests/test_b.py", 0, "3 passed"),
+        ],
+    )
+    assert pitfalls(evidence_candidates(events)) == []
+
+
+# --- cross-session merging ------------------------------------------------------------------
+
+
+def test_the_same_error_in_two_sessions_is_one_pitfall_that_gains_importance() -> None:
+    rust = project("rust")
+    sessions = sorted({e.session_id for e in rust if e.session_id})
+    first_only = [e for e in rust if e.session_id == sessions[0]]
+
+    (single,) = [c for c in pitfalls(evidence_candidates(first_only)) if "E0425" in c.content]
+    (merged,) = [c for c in pitfalls(evidence_candidates(rust)) if "E0425" in c.content]
+
+    assert single.key == merged.key  # `minutes` and `json`: the same signature
+    assert "(seen in 2 sessions)" in merged.content
+    assert merged.importance > single.importance
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
+    root = tmp_path / "ledger"
+    root.mkdir()
+    opened = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    yield opened, users
+    await opened.close()
+    await users.close()
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+async def test_sessions_processed_apart_merge_into_one_memory_per_key(
+    store: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sqlite, users = store
+
+    async def stores() -> list[SqliteStore]:
+        return [sqlite]
+
+    processor = Processor(
+        stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="dev",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=lambda: NOW,
+    )
+    files = sorted((CONSTRUCTED / "elixir").glob("*.jsonl"))
+    for path in files:  # one pass per session, as they would arrive days apart
+        events = _parse(path, ROOTS["elixir"], sqlite.project_id)
+        result = await sqlite.append_events(sqlite.project_id, "dev", events, [])
+        assert not result.rejected
+        await processor.process_once(sqlite, force=True)
+
+    items, _ = await sqlite.list_memories(sqlite.project_id, limit=500)
+    keys = [m.key for m in items]
+    assert len(keys) == len(set(keys)), sorted(keys)
+    memories = {m.key: m for m in items}
+    assert memories["recipe:test"].content.startswith("To run the tests: `mix test`")
+    assert "(worked in 2 sessions)" in memories["recipe:test"].content
+    (push,) = [m for m in items if m.type == MemoryType.PITFALL and "git push" in m.content]
+    assert "(seen in 2 sessions)" in push.content
+    assert memories["recipe:verify"].content.endswith("(before 2 commits).")
+    for item in items:
+        if item.key.startswith("module:"):
+            assert module_name(item.file_paths[0], sqlite.project_id) == item.key[7:]
+
+
+# --- modules are code -------------------------------------------------------------------------
+
+NOT_MODULES = [
+    "deps/phoenix_live_view/lib/phoenix_live_view.ex",
+    "_build/dev/lib/ledger/ebin/x.beam",
+    "node_modules/react/index.js",
+    "assets/node_modules/esbuild/lib/main.js",
+    "assets/js/app.js",
+    "priv/repo/migrations/20260507090000_add_exports.exs",
+    "priv/static/assets/app.css",
+    "config/config.exs",
+    "config/dev.exs",
+    "public/tokenizer.js",
+    "static/app.js",
+    "vendor/github.com/go-chi/chi/v5/mux.go",
+    "vendor/bundle/ruby/3.3.0/gems/rails-7.1/lib/rails.rb",
+    "target/debug/build/tally-1234/out/gen.rs",
+    ".venv/lib/python3.11/site-packages/httpx/_client.py",
+    "venv/lib/python3.12/site-packages/x/y.py",
+    "build/lib/pkg/mod.py",
+    "dist/index.js",
+    "obj/Debug/net8.0/App.AssemblyInfo.cs",
+    "bin/Debug/App.dll",
+    "Pods/Alamofire/Source/Session.swift",
+    ".dart_tool/build/generated/x.dart",
+    "src/generated/api.ts",
+    "~/.claude/CLAUDE.md",
+    "/Users/dain/other/project/src/x.py",
+    "-experiments/worktrees/.claude/worktrees/agent-a52886dc/work/notes.py",
+    ".claude/worktrees/agent-1/lib/app/x.ex",
+    "docs/guide/intro.md",
+    "lib/ledger_web/templates/page.md",
+    "claude_code_log/templates/transcript.html",
+    "tests/test_cache.py",
+    "test/ledger_web/live/account_live_test.exs",
+    "spec/models/user_spec.rb",
+    "src/main.rs",
+    "main.go",
+    "lib/app.rb",
+]
+
+MODULES = [
+    ("lib/ledger_web/live/account_live/index.ex", "/home/dev/src/ledger", "ledger_web"),
+    ("lib/ledger/exports.ex", "/home/dev/src/ledger", "exports"),
+    ("apps/billing/lib/billing/invoice.ex", "/w/umbrella", "billing"),
+    ("internal/links/store.go", "/w/shortener", "links"),
+    ("cmd/server/main.go", "/w/shortener", "server"),
+    ("pkg/auth/token.go", "/w/shortener", "auth"),
+    ("src/duration.rs", "/w/tally", "duration"),
+    ("crates/tally-core/src/lib.rs", "/w/tally", "tally-core"),
+    ("claude_code_log/renderer.py", "/u/claude-code-log", "renderer"),
+    ("src/shop/cart/models.py", "/w/shop", "cart"),
+    ("src/agents/core/registry.ts", "/w/codemie-code", "agents"),
+    ("packages/ui/src/button.tsx", "/w/mono", "ui"),
+    ("src/main/java/com/acme/billing/Invoice.java", "/w/billing-svc", "billing"),
+    ("lib/payments/stripe_client.rb", "/w/shop", "payments"),
+    ("app/models/user.rb", "/w/rails-app", "models"),
+]
+
+
+@pytest.mark.parametrize("path", NOT_MODULES)
+def test_dependency_build_config_asset_and_outside_folders_are_never_modules(path: str) -> None:
+    assert module_name(path, "/home/dev/src/ledger") is None
+
+
+@pytest.mark.parametrize(("path", "root", "name"), MODULES)
+def test_modules_follow_each_languages_layout(path: str, root: str, name: str) -> None:
+    assert is_own_code(path)
+    assert module_name(path, root) == name
+
+
+@pytest.mark.parametrize("language", sorted(ROOTS))
+def test_no_module_memory_is_a_config_asset_dependency_or_build_folder(language: str) -> None:
+    events = project(language)
+    candidates = [
+        c
+        for episode in segment_episodes(events, now=NOW)
+        for c in RulesExtractor().extract_sync(episode, events)
+    ]
+    modules = {c.key[len("module:") :] for c in candidates if c.key.startswith("module:")}
+    assert modules, language
+    forbidden = {"deps", "vendor", "target", "config", "priv", "assets", "public", "_build"}
+    assert not modules & forbidden
+    assert not any(name.startswith(("~", "-", ".", "/")) for name in modules)
+    for candidate in candidates:
+        if candidate.key.startswith("module:"):
+            assert all(is_own_code(p) for p in candidate.file_paths), candidate.file_paths
+
+
+# --- hostile input -----------------------------------------------------------------------------
+
+
+def test_huge_and_malformed_command_evidence_is_handled() -> None:
+    runs: list[tuple[str, int | None, str]] = [
+        ("mix test " + "x" * 50_000, 1, "** (RuntimeError) boom\n" * 20_000),
+        ("echo 'unterminated && mix test", 1, ""),
+        ("((((", 0, ""),
+        ("", 0, ""),
+        ("mix test", None, ""),
+        ("git push", 1, "\x00\x01 fatal: bad"),
+    ]
+    events = _stream_events("/w/app", "s1", runs)
+    events.append(
+        StoredEvent(
+            id="evt_bad",
+            project_id="/w/app",
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="s1",
+            timestamp=T0,
+            event_type="command_run",
+            content={"command": ["not", "text"], "exit_code": "0", "cwd": 7},
+            file_paths=(),
+            hash="bad",
+        )
+    )
+    found = evidence_candidates(events)
+    assert all(len(c.content) < 2_000 for c in found)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _stream_events(
+    root: str,
+    session: str,
+    runs: list[tuple[str, int | None, str]],
+    start: datetime = T0,
+) -> list[StoredEvent]:
+    events = []
+    for index, (command, code, output) in enumerate(runs):
+        content: dict[str, Any] = {"command": command, "tool_use_id": f"{session}-{index}"}
+        if code is not None:
+            content.update(exit_code=code, is_error=code != 0, output=output, cwd=root)
+        events.append(
+            StoredEvent(
+                id=f"evt_{session}_{index:04d}",
+                project_id=root,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id=session,
+                timestamp=start + timedelta(seconds=30 * (index + 1)),
+                event_type="command_run",
+                content=content,
+                file_paths=(),
+                hash=f"h-{session}-{index}",
+            )
+        )
+    return events
+
+
+def _edits(root: str, session: str, paths: list[str]) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            id=f"evt_{session}_edit_{index}",
+            project_id=root,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id=session,
+            timestamp=T0 + timedelta(seconds=45 + index),
+            event_type="code_change",
+            content={"tool": "Edit", "path": f"{root}/{path}"},
+            file_paths=(f"{root}/{path}",),
+            hash=f"e-{session}-{index}",
+        )
+        for index, path in enumerate(paths)
+    ]
