@@ -28,6 +28,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
+from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.userstore import UserStore
 
@@ -96,6 +97,15 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
             tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
         )
     return list(merged.values())
+
+
+def _repository_ecosystems(root: str) -> tuple[str, ...]:
+    """The repository's main ecosystems by its language shares; empty when unreadable."""
+    try:
+        return primary_ecosystems(root)
+    except (OSError, ValueError) as exc:
+        log.warning("repository_languages_unavailable", error_type=type(exc).__name__)
+        return ()
 
 
 class Processor:
@@ -298,7 +308,10 @@ class Processor:
             store.project_id, [str(t) for t in _EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
         )
         latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
-        project = [replace(c, source_episode_id=latest.id) for c in evidence_candidates(stored)]
+        ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
+        project = [
+            replace(c, source_episode_id=latest.id) for c in evidence_candidates(stored, ecosystems)
+        ]
         kept = [c for c in candidates if EVIDENCE_TAG not in c.tags]
         return kept + project
 

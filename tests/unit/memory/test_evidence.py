@@ -8,6 +8,7 @@ ecosystems, so that no rule holds for one language only.
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, SourcePosition
+from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.modules import is_own_code, module_name
@@ -515,3 +516,59 @@ def _edits(root: str, session: str, paths: list[str]) -> list[StoredEvent]:
         )
         for index, path in enumerate(paths)
     ]
+
+
+async def test_the_repositorys_main_language_decides_the_main_recipe(
+    store: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sqlite, users = store
+    root = Path(sqlite.project_id)
+    for rel, text in {
+        "mix.exs": "defmodule Ledger.MixProject do\nend\n",
+        "lib/ledger/accounts.ex": "defmodule Ledger.Accounts do\n" + "  def x, do: 1\n" * 200,
+        "lib/ledger_web/router.ex": "defmodule LedgerWeb.Router do\n" + "  # route\n" * 200,
+        "assets/js/app.js": "console.log(1)\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
+    ):
+        subprocess.run(["git", "-C", str(root), *args], check=True)
+
+    async def stores() -> list[SqliteStore]:
+        return [sqlite]
+
+    processor = Processor(
+        stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="dev",
+        clock=lambda: NOW,
+        settings=ProcessorSettings(retry_delays=()),
+    )
+    # The JS tests ran more often, at the root; the repository is Elixir.
+    runs = [("npx vitest run", 0, "ok")] * 4 + [("mix test", 0, "9 tests, 0 failures")] * 2
+    stored = _stream_events(str(root), "s1", runs, start=NOW - timedelta(days=1))
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.COMMAND_RUN,
+            e.timestamp,
+            e.content,
+            session_id=e.session_id,
+        )
+        for e in stored
+    ]
+    assert not (await sqlite.append_events(sqlite.project_id, "dev", events, [])).rejected
+    await processor.process_once(sqlite, force=True)
+
+    items, _ = await sqlite.list_memories(sqlite.project_id, limit=100)
+    memories = {m.key: m.content for m in items}
+    assert memories["recipe:test"].startswith("To run the tests: `mix test`")
+    assert memories["recipe:test:javascript"].startswith(
+        "For the JavaScript/TypeScript part, to run the tests: `npx vitest run`"
+    )

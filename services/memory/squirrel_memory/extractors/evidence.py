@@ -228,8 +228,12 @@ def _weight(when: datetime, newest: datetime) -> float:
     return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
 
 
-def recipes(found: list[Attempt], ecosystem: str | None) -> list[Finding]:
-    """One recipe per purpose at the project root, plus scoped and other-ecosystem recipes."""
+def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
+    """One recipe per purpose at the project root, plus scoped and other-ecosystem recipes.
+
+    `ecosystems` are the project's main ones (the repository's language shares, else the
+    commands' own mix); a root command of another ecosystem is not the project's recipe.
+    """
     if not found:
         return []
     newest = max(a.run.timestamp for a in found)
@@ -251,9 +255,9 @@ def recipes(found: list[Attempt], ecosystem: str | None) -> list[Finding]:
     main_test: _Group | None = None
     for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
         foreign = (
-            ecosystem is not None
+            bool(ecosystems)
             and group.ecosystem not in _NEUTRAL_ECOSYSTEMS
-            and group.ecosystem != ecosystem
+            and group.ecosystem not in ecosystems
         )
         if group.scope:
             slot = f"recipe:{group.purpose}:{group.scope}"

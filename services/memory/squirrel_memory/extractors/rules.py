@@ -17,6 +17,7 @@ from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
+    Attempt,
     attempts,
     finishing_checks,
     habits,
@@ -145,11 +146,15 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
     ]
 
 
-def evidence_candidates(events: list[StoredEvent]) -> list[MemoryCandidate]:
+def evidence_candidates(
+    events: list[StoredEvent], ecosystems: tuple[str, ...] = ()
+) -> list[MemoryCandidate]:
     """Habits, recipes, the quality gate, routines and pitfalls the commands in `events` support.
 
     `events` may be one episode or every stored command of a project across sessions (the
-    processor's project pass): counts, sessions and recency weigh the same way. The
+    processor's project pass): counts, sessions and recency weigh the same way.
+    `ecosystems` are the repository's main ecosystems when known; without them the commands
+    and edited files decide. The
     candidates carry no episode id; the caller sets it.
     """
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
@@ -166,7 +171,7 @@ def evidence_candidates(events: list[StoredEvent]) -> list[MemoryCandidate]:
     edit_times = sorted(c.timestamp for c in changes)
     findings = [
         *habits(found),
-        *recipes(found, main_ecosystem(found, [c.path for c in changes])),
+        *recipes(found, ecosystems or _ecosystem_of(found, changes)),
         *pitfall_findings(find_pitfalls(found, changes), root),
     ]
     gate = quality_gate(found, edit_times) or finishing_checks(found)
@@ -193,6 +198,11 @@ def evidence_candidates(events: list[StoredEvent]) -> list[MemoryCandidate]:
         )
         for f in findings
     ]
+
+
+def _ecosystem_of(found: list[Attempt], changes: list[Change]) -> tuple[str, ...]:
+    main = main_ecosystem(found, [c.path for c in changes])
+    return (main,) if main else ()
 
 
 def _change_paths(event: StoredEvent) -> list[str]:
