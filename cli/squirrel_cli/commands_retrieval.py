@@ -29,6 +29,12 @@ CLI_TIMEOUT: Final = 60.0
 MEMORY_TYPES: Final = ("user_style", "project_fact", "pitfall", "recipe")
 VIEWS: Final = ("style", "brief", "pitfalls")
 
+# A person at a terminal reads more than a model's context should hold: these defaults let a
+# typical answer show several items (the MCP tools keep the spec's 400 and 256).
+CONTEXT_BUDGET: Final = 800
+SEARCH_BUDGET: Final = 800
+VIEW_BUDGET: Final = 600
+
 
 def add_commands(sub: Any) -> None:
     context = sub.add_parser("context", help="the memories relevant to a coding task")
@@ -42,7 +48,7 @@ def add_commands(sub: Any) -> None:
         help="prefer these memory types (repeatable; default: all)",
     )
     context.add_argument("--user", default=None, help="whose preferences (default: you)")
-    _common(context, default_budget=400)
+    _common(context, default_budget=CONTEXT_BUDGET)
     context.set_defaults(handler=cmd_context)
 
     search = sub.add_parser("search", help="search this project's memory")
@@ -53,7 +59,7 @@ def add_commands(sub: Any) -> None:
     search.add_argument("-k", "--top-k", type=int, default=5, help="results per page (1-50)")
     search.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="bias to paths")
     search.add_argument("--cursor", default=None, help="next_cursor of a previous search")
-    _common(search, default_budget=400)
+    _common(search, default_budget=SEARCH_BUDGET)
     search.set_defaults(handler=cmd_search)
 
     view = sub.add_parser("view", help="a view: your style, the project brief, or pitfalls")
@@ -64,7 +70,7 @@ def add_commands(sub: Any) -> None:
     )
     view.add_argument("--task", default=None, help="pitfalls: what you are about to do")
     view.add_argument("--user", default=None, help="style: whose preferences (default: you)")
-    _common(view, default_budget=256)
+    _common(view, default_budget=VIEW_BUDGET)
     view.set_defaults(handler=cmd_view)
 
     mcp = sub.add_parser(
@@ -82,7 +88,7 @@ def _common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
     parser.add_argument(
         "--budget",
         type=int,
-        default=None,
+        default=default_budget,
         metavar="N",
         help=f"most tokens of output (default {default_budget})",
     )
@@ -96,8 +102,6 @@ def _common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
 
 
 def _budget(args: argparse.Namespace) -> int:
-    if args.budget is None:
-        return 0
     if args.budget <= 0:
         raise InvalidArgumentError("--budget must be a positive number of tokens")
     return int(args.budget)

@@ -65,15 +65,16 @@ def format_token_footer(n: int) -> str:
 
 
 def format_budget_footer(
-    used: int, budget: int, shown: int, total: int, how_to_get_more: str
+    used: int, budget: int, shown: int, total: int, how_to_get_more: str, *, cut: str = ""
 ) -> str:
-    """The footer a capped response carries before the token footer.
+    """The footer a response the budget shaped carries before the token footer.
 
-    "⚡ Budget: ~310/400 tokens used. 3 of 9 items shown. <how to get more>"
+    "⚡ Budget: ~310/400 tokens used. 3 of 9 items shown; file lists dropped. <how to get more>"
     """
+    note = f"; {cut}" if cut else ""
     text = (
         f"{BUDGET_GLYPH} Budget: ~{format_token_count(used)}/{format_token_count(budget)}"
-        f" tokens used. {shown:,} of {total:,} items shown."
+        f" tokens used. {shown:,} of {total:,} items shown{note}."
     )
     hint = how_to_get_more.strip()
     return f"{text} {hint}" if hint else text

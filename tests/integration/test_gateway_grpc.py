@@ -33,6 +33,7 @@ from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.responses import fetch_budget
 from squirrel_gateway.tools import build_mcp_server
 from tests.integration.conftest import running
 
@@ -117,7 +118,7 @@ async def test_unset_budget_and_types_reach_memory_as_the_spec_defaults(
 ) -> None:
     context = await task_context(gateway, project)
     sent = servicer_of(fake).calls("GetTaskContext")[-1]
-    assert sent.context_budget_tokens == 400
+    assert sent.context_budget_tokens == fetch_budget(400)  # room for the budget to shape
     assert list(sent.preferred_memory_types) == ALL_TYPES
     assert sent.user_id == "alice"
     assert sent.project_id == str(project)

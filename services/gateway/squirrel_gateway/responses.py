@@ -12,7 +12,15 @@ from typing import Any, Final, Generic, TypeVar
 
 import structlog
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, Packed, pack
+from squirrel_core.budget import (
+    MAX_BUDGET_TOKENS,
+    SHORT_CONTENT_CHARS,
+    SHORT_REASON_CHARS,
+    Detail,
+    Packed,
+    pack,
+    shorten,
+)
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -86,6 +94,16 @@ def _budgeted(output: T, packed: Packed[Any], budget: int, call: str) -> Budgete
     )
 
 
+FETCH_FACTOR: Final = 4
+"""The memory service is asked for this many times the budget's worth of items, so that the
+shaping here (file lists dropped, text shortened) has the items it makes room for."""
+
+
+def fetch_budget(budget: int) -> int:
+    """The budget to ask the memory service for, for an answer of `budget` tokens."""
+    return min(MAX_BUDGET_TOKENS, budget * FETCH_FACTOR)
+
+
 def _user(user_id: str | None) -> str | None:
     return optional_text(user_id, "user_id", MAX_ID_CHARS)
 
@@ -114,7 +132,7 @@ async def task_context(
         task_description=task,
         active_file_paths=paths,
         preferred_memory_types=memory_types(preferred_memory_types),
-        budget=budget,
+        budget=fetch_budget(budget),
     )
     memories = list(data.selected_memories) if data.has_relevant_memory else []
     if memories:
@@ -151,7 +169,9 @@ async def user_style_view(
     """Spec §5.2: how the user likes code written, best first, within `budget`."""
     user = _user(user_id)
     project_id = await backend.resolve_project(project_root)
-    data = await backend.get_user_style_view(project_id, user_id=user, mode=mode, budget=budget)
+    data = await backend.get_user_style_view(
+        project_id, user_id=user, mode=mode, budget=fetch_budget(budget)
+    )
     header = "## User Coding Style"
     if not data.items:
         header += f"\n\n{NO_STYLE}"
@@ -175,7 +195,7 @@ async def project_brief_view(
 ) -> Budgeted[ProjectBriefView]:
     """Spec §5.3: key facts, then modules, within `budget`."""
     project_id = await backend.resolve_project(project_root)
-    data = await backend.get_project_brief_view(project_id, mode=mode, budget=budget)
+    data = await backend.get_project_brief_view(project_id, mode=mode, budget=fetch_budget(budget))
     entries: list[str | ModuleSummary] = [*data.key_facts, *data.modules]
     header = "## Project Overview"
     if not entries:
@@ -210,7 +230,7 @@ async def pitfalls_view(
     project_id = await backend.resolve_project(project_root)
     paths = normalise_scope_paths(scope_paths, project_id)
     data = await backend.get_pitfalls_view(
-        project_id, scope_paths=paths, task_description=task, budget=budget
+        project_id, scope_paths=paths, task_description=task, budget=fetch_budget(budget)
     )
     items = list(data.items) if data.has_relevant_pitfalls else []
     if items:
@@ -374,41 +394,57 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def render_selected(memory: SelectedMemory) -> str:
-    line = f"- [{memory.type}] {one_line(memory.content)}"
-    reason = one_line(memory.reason)
+def _content(text: str, detail: Detail) -> str:
+    flat = one_line(text)
+    return shorten(flat, SHORT_CONTENT_CHARS) if detail >= Detail.SHORT_CONTENT else flat
+
+
+def _reason(text: str, detail: Detail) -> str:
+    flat = one_line(text)
+    return shorten(flat, SHORT_REASON_CHARS) if detail >= Detail.SHORT_REASONS else flat
+
+
+def _files(paths: Sequence[str], detail: Detail) -> str:
+    if detail >= Detail.NO_FILES:
+        return ""
+    return ", ".join(f"`{one_line(p)}`" for p in paths)
+
+
+def render_selected(memory: SelectedMemory, detail: Detail = Detail.FULL) -> str:
+    line = f"- [{memory.type}] {_content(memory.content, detail)}"
+    reason = _reason(memory.reason, detail)
     return f"{line} — why: {reason}" if reason else line
 
 
-def render_style(item: UserStyleItem) -> str:
-    return f"- {one_line(item.summary)}"
+def render_style(item: UserStyleItem, detail: Detail = Detail.FULL) -> str:
+    return f"- {_content(item.summary, detail)}"
 
 
-def render_brief(entry: str | ModuleSummary) -> str:
+def render_brief(entry: str | ModuleSummary, detail: Detail = Detail.FULL) -> str:
     if isinstance(entry, str):
-        return f"- {one_line(entry)}"
-    paths = ", ".join(f"`{one_line(p)}`" for p in entry.paths)
+        return f"- {_content(entry, detail)}"
+    paths = _files(entry.paths, detail)
     where = f" ({paths})" if paths else ""
-    return f"- Module **{one_line(entry.name)}**{where}: {one_line(entry.summary)}"
+    return f"- Module **{one_line(entry.name)}**{where}: {_content(entry.summary, detail)}"
 
 
-def render_pitfall(item: PitfallItem) -> str:
-    files = ", ".join(f"`{one_line(p)}`" for p in item.file_paths)
-    return f"- {one_line(item.content)}" + (f" (in {files})" if files else "")
+def render_pitfall(item: PitfallItem, detail: Detail = Detail.FULL) -> str:
+    files = _files(item.file_paths, detail)
+    return f"- {_content(item.content, detail)}" + (f" (in {files})" if files else "")
 
 
-def render_search_result(result: SearchResult) -> str:
-    files = ", ".join(f"`{one_line(p)}`" for p in result.source.file_paths)
+def render_search_result(result: SearchResult, detail: Detail = Detail.FULL) -> str:
     line = (
-        f"- [{result.type}] {one_line(result.content)} (score {result.score:.2f},"
+        f"- [{result.type}] {_content(result.content, detail)} (score {result.score:.2f},"
         f" {result.memory_id})"
     )
-    reason = one_line(result.reason)
+    reason = _reason(result.reason, detail)
     if reason:
         line += f" — {reason}"
+    files = _files(result.source.file_paths, detail)
     if files:
         line += f" Files: {files}"
-    refs = ", ".join(f"`{one_line(r)}`" for r in result.source.source_refs)
+    refs = _files(result.source.source_refs, detail)
     if refs:
         line += f" Source: {refs}"
     return line

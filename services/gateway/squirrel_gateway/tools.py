@@ -59,9 +59,11 @@ When you need deep recall, call:
 Context budget: every read tool accepts context_budget_tokens (alias max_tokens, \
 {MIN_BUDGET_TOKENS}..{MAX_BUDGET_TOKENS:,}) and its text never exceeds it. Small models \
 (8-16k context): pass 150-256. Large models (200k+): pass 400-800. Every response ends with \
-"📏 ~N tokens" (what it cost). When the budget cut items off, a "⚡ Budget" line says how many \
-were shown of how many and how to get more (a larger budget, or the search cursor). When a tool \
-says no relevant memory was found, proceed without it.
+"📏 ~N tokens" (what it cost). A budget shapes an answer, never blanks it: file lists go first, \
+then reasons and content are shortened with "…", then fewer items are shown. When it did, a \
+"⚡ Budget" line says how many were shown of how many, what was cut, and how to get more (a \
+larger budget, or the search cursor). When a tool says no relevant memory was found, proceed \
+without it.
 """
 
 _READ_ONLY = dict(read_only_hint=True, destructive_hint=False, idempotent_hint=True)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from squirrel_core.budget import validate_budget
+from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm_prompts import Note, WrittenBy
@@ -310,6 +310,12 @@ def _render(chosen: list[SelectedMemory], budget: int) -> tuple[list[SelectedMem
             break
         lines.append(_line(memory))
         shown.append(memory)
-    if not shown:
-        return [], f"{HEADER}\n\n{TOO_SMALL_MARKDOWN}"
+    if not shown:  # a budget shapes the answer, never blanks it: the best one, shortened
+        head = "\n".join(lines)
+        cut = longest_cut(
+            _line(chosen[0]), lambda piece: estimate_tokens(f"{head}\n{piece}") <= budget
+        )
+        if cut is None:
+            return [], f"{HEADER}\n\n{TOO_SMALL_MARKDOWN}"
+        return chosen[:1], f"{head}\n{cut}"
     return shown, "\n".join(lines)

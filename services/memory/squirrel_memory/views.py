@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import structlog
 
-from squirrel_core.budget import validate_budget
+from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
@@ -703,7 +703,8 @@ def _author(draft: ViewDraft | None) -> WrittenBy:
 
 
 def _pack(header: str, lines: Sequence[str], budget: int, empty: str) -> tuple[str, int]:
-    """Header plus whole lines while the estimate stays within `budget`; (markdown, shown)."""
+    """Header plus whole lines while the estimate stays within `budget` (at least the first,
+    shortened with "…" if it must be); (markdown, shown)."""
     if not lines:
         return f"{header}\n\n{empty}", 0
     text = f"{header}\n"
@@ -713,6 +714,10 @@ def _pack(header: str, lines: Sequence[str], budget: int, empty: str) -> tuple[s
         if estimate_tokens(candidate) > budget:
             break
         text, shown = candidate, shown + 1
+    if shown == 0:  # a budget shapes a view, never blanks it: the first line, shortened
+        cut = longest_cut(lines[0], lambda piece: estimate_tokens(f"{text}\n{piece}") <= budget)
+        if cut is not None:
+            return f"{text}\n{cut}", 1
     return text, shown
 
 

@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 from squirrel_core.budget import (
     MAX_BUDGET_TOKENS,
     MIN_BUDGET_TOKENS,
+    SHORT_CONTENT_CHARS,
+    Detail,
     Packed,
     pack,
+    shorten,
     validate_budget,
 )
 from squirrel_core.errors import InvalidArgumentError
@@ -29,8 +32,9 @@ except (ImportError, ValueError):  # the offline encoding is a dev extra
 FOOTER = re.compile(r"📏 ~([\d,]+) tokens\Z")
 
 
-def line(item: str) -> str:
-    return f"- {item}"
+def line(item: str, detail: Detail = Detail.FULL) -> str:
+    """An item whose only part is content: shortened at the last step."""
+    return f"- {shorten(item, SHORT_CONTENT_CHARS) if detail >= Detail.SHORT_CONTENT else item}"
 
 
 def footer_number(text: str) -> int:
@@ -108,7 +112,7 @@ def test_token_footer_ends_the_text_and_reports_the_estimate() -> None:
 
 
 def test_items_stop_before_the_one_that_would_not_fit() -> None:
-    items = [f"memory number {i} " + "word " * 20 for i in range(40)]
+    items = [f"memory number {i} " + "word " * 20 for i in range(40)]  # nothing to shorten
     packed = pack(items, line, 300, "## Header", how_to_get_more="Raise the budget.")
     assert 0 < len(packed.shown) < len(items)
     assert packed.shown == tuple(items[: len(packed.shown)])
@@ -125,12 +129,31 @@ def test_the_budget_footer_comes_before_the_token_footer() -> None:
     assert lines[-1].startswith("📏")
 
 
-def test_an_item_too_big_ends_the_list_even_if_smaller_ones_follow() -> None:
+def test_an_item_too_big_is_shortened_rather_than_hidden() -> None:
     packed = pack(["x" * 5000, "small"], line, 200, "## Header")
-    assert packed.shown == ()
-    assert "small" not in packed.text
-    assert packed.text.startswith("## Header")
-    assert "0 of 2 items shown" in packed.text
+    assert packed.shown == ("x" * 5000, "small")
+    assert packed.text.startswith(f"## Header\n- {'x' * (SHORT_CONTENT_CHARS - 1)}…\n- small\n")
+    assert "2 of 2 items shown; content shortened." in packed.text
+    assert packed.cuts == ("content shortened",)
+    assert not packed.capped
+
+
+def test_steps_are_taken_in_order_and_the_footer_names_them() -> None:
+    def rich(item: str, detail: Detail = Detail.FULL) -> str:
+        files = "" if detail >= Detail.NO_FILES else " Files: " + ", ".join(["`src/a.py`"] * 12)
+        reason = shorten("because " + "r" * 300, 60 if detail >= Detail.SHORT_REASONS else 400)
+        return f"{line(item, detail)} — {reason}{files}"
+
+    items = [f"memory {i} " + "content " * 30 for i in range(4)]
+    full_cost = estimate_tokens("\n".join(rich(i) for i in items))
+    no_files = pack(items, rich, full_cost, "## H")
+    assert "Files:" not in no_files.text and "r" * 300 in no_files.text
+    assert no_files.cuts == ("file lists dropped",)
+    assert "4 of 4 items shown; file lists dropped." in no_files.text
+    leaner = pack(items, rich, 400, "## H")
+    assert leaner.cuts[:2] == ("file lists dropped", "reasons shortened")
+    assert len(leaner.shown) >= 2
+    assert estimate_tokens(leaner.text) <= 400
 
 
 def test_empty_list_gives_header_and_footer_only() -> None:
@@ -160,11 +183,12 @@ def test_hint_can_depend_on_how_many_items_are_shown() -> None:
     assert len(packed.shown) in seen
 
 
-def test_a_huge_header_is_dropped_before_the_footers() -> None:
+def test_a_huge_header_is_dropped_before_the_item() -> None:
     packed = pack(["a"], line, 60, "## " + "h" * 1000)
-    assert not packed.text.startswith("## ")
-    assert "0 of 1 items shown" in packed.text
+    assert packed.text.startswith("- a\n\n📏")
+    assert packed.shown == ("a",)
     assert estimate_tokens(packed.text) <= 60
+    assert pack([], line, 60, "## " + "h" * 1000).text.startswith("📏")
 
 
 def test_the_smallest_allowed_budget_still_gets_a_valid_footer() -> None:
@@ -201,12 +225,21 @@ def check_packed(packed: Packed[str], items: list[str], budget: int) -> None:
     assert estimate_tokens(packed.text) <= budget
     assert estimate_tokens(packed.text) <= packed.token_estimate <= budget
     assert packed.shown == tuple(items[: len(packed.shown)]), "shown items are a prefix"
-    for item in packed.shown:
-        assert line(item) in packed.text, "shown items are whole"
+    if items:
+        assert packed.shown, "a budget shapes an answer, never blanks it"
+    for n, item in enumerate(packed.shown):
+        whole = line(item) in packed.text or line(item, Detail.SHORT_CONTENT) in packed.text
+        if n == 0 and not whole:  # the first item, cut to the room left
+            shown = next(x for x in packed.text.splitlines() if x.startswith("- "))
+            assert shown.endswith("…") and line(item).startswith(shown[:-1].rstrip())
+        else:
+            assert whole, "other items are whole or shortened with …"
     assert footer_number(packed.text) == packed.token_estimate, "the footer always ends the text"
     assert packed.capped == (len(packed.shown) < len(items))
-    if packed.capped:
+    if packed.capped or packed.cuts:
         assert "⚡ Budget:" in packed.text
+    if packed.cuts:
+        assert f"items shown; {', '.join(packed.cuts)}." in packed.text
 
 
 @settings(max_examples=300, deadline=None)
@@ -257,6 +290,6 @@ def test_real_cl100k_count_stays_within_the_budget(items: list[str], budget: int
 )
 def test_a_cut_response_says_so_within_every_allowed_budget(budget: int, total: int) -> None:
     packed = pack(["x" * 200_000], line, budget, "## " + "h" * 200_000, total=total)
-    assert packed.shown == ()
-    assert f"0 of {total:,} items shown" in packed.text
+    assert packed.shown == ("x" * 200_000,)
+    assert f"1 of {total:,} items shown; content shortened" in packed.text
     assert estimate_tokens(packed.text) <= budget

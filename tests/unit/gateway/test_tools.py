@@ -24,6 +24,7 @@ from mcp.types import CallToolResult
 from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import UnavailableError
 from squirrel_core.tokens import estimate_tokens
+from squirrel_gateway.responses import fetch_budget
 from squirrel_gateway.schemas import ModuleSummary
 from squirrel_gateway.tools import build_mcp_server
 
@@ -238,8 +239,10 @@ async def test_spec_default_budgets_reach_the_backend(
     server: MCPServer, backend: FakeBackend, project: Path, tool: str, default: int
 ) -> None:
     async with Client(server) as client:
-        structured(await client.call_tool(tool, minimal_args(tool, project)))
-        assert backend.calls[-1].args["budget"] == default
+        data = structured(await client.call_tool(tool, minimal_args(tool, project)))
+        # The backend is asked for more than fits, so the budget has items to shape.
+        assert backend.calls[-1].args["budget"] == fetch_budget(default) > default
+        assert data["token_estimate"] <= default
 
 
 async def test_max_tokens_is_an_alias_of_the_budget(
@@ -248,7 +251,7 @@ async def test_max_tokens_is_an_alias_of_the_budget(
     async with Client(server) as client:
         args = minimal_args("get_task_context", project)
         structured(await client.call_tool("get_task_context", {**args, "max_tokens": 123}))
-        assert backend.calls[-1].args["budget"] == 123
+        assert backend.calls[-1].args["budget"] == fetch_budget(123)
 
 
 async def test_conflicting_budget_and_alias_are_refused(server: MCPServer, project: Path) -> None:
