@@ -18,6 +18,7 @@ from squirrel_memory.extractors.activity import (
 from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository import primary_ecosystems
 
 MAX_MODULE_FACTS = 5
 MAX_CODE_SCAN_CHARS = 50_000
@@ -395,7 +396,9 @@ def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fac
         if raw and _in_project(rel := relative_path(raw, event.project_id))
     ]
     facts: list[Fact] = []
-    language = _language_fact(paths)
+    # A repository with commits answers "what language" from its own files (`repo:` facts);
+    # the files one session touched (an `assets/package.json`) must not contradict it.
+    language = None if primary_ecosystems(project_id) else _language_fact(paths)
     if language:
         facts.append(language)
     facts.extend(_layout_facts(paths))
