@@ -127,7 +127,7 @@ NO_CONVENTION = [
     ("subjects", "says"),
     [
         (CONVENTIONAL, ["`type(scope): summary`", "imperative", "`#123`", "10 of 11"]),
-        (GO_COMPONENTS, ["component they change", "imperative", "8 of 9"]),
+        (GO_COMPONENTS, ["component they change", "imperative", "8 of 9 commits name one"]),
         (ELIXIR_PLAIN, ["imperative", "capital letter", "read from 9 commits"]),
         (RUST_TRACKER, ["tracker id", "imperative", "8 of 8"]),
         (PAST_TENSE, ["past tense"]),
@@ -330,4 +330,4 @@ def test_real_git_history_through_the_git_parser(tmp_path: Path) -> None:
 
     [memory] = commit_memories(events)
 
-    assert "component they change" in memory.content and "8 of 9" in memory.content
+    assert "component they change" in memory.content and "8 of 9 commits name one" in memory.content

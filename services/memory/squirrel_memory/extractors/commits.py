@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from squirrel_core.events import EventType
@@ -122,15 +122,21 @@ def commits_in(events: Iterable[StoredEvent]) -> list[Commit]:
     return sorted(found, key=lambda c: (c.timestamp, c.sha))
 
 
+#: Prefix kinds other than Conventional Commits: (kind, how subjects start, count wording).
+_PREFIX_WORDING = (
+    ("component", "start with the component they change (`component: summary`)", "name one"),
+    ("tracker", "start with the tracker id (`ABC-123 summary`)", "start with one"),
+    ("bracket", "start with a bracketed tag (`[tag] summary`)", "start with one"),
+    ("emoji", "start with an emoji", "start with one"),
+)
+
+
 @dataclass(slots=True)
 class _Shares:
     total: int = 0
     typed: int = 0
     scoped: int = 0
-    component: int = 0
-    bracket: int = 0
-    tracker: int = 0
-    emoji: int = 0
+    prefixes: Counter[str] = field(default_factory=Counter)
     imperative: int = 0
     past: int = 0
     capital: int = 0
@@ -179,10 +185,7 @@ def _tally(commits: list[Commit]) -> _Shares:
             shares.scoped += 1 if match.group("scope") else 0
             assert shares.types is not None
             shares.types[match.group("type")] += 1
-        shares.component += kind == "component"
-        shares.bracket += kind == "bracket"
-        shares.tracker += kind == "tracker"
-        shares.emoji += kind == "emoji"
+        shares.prefixes[kind] += 1
         mood = _mood(summary)
         shares.imperative += mood == "imperative"
         shares.past += mood == "past"
@@ -217,18 +220,12 @@ def convention_text(commits: list[Commit]) -> str | None:
         kinds = ", ".join(t for t, _ in s.types.most_common(4))
         parts.append(f"start with a Conventional Commits prefix {shape} ({kinds})")
         lead = f"{s.typed} of {s.total} commits use the prefix"
-    elif _share(s.component, s.total):
-        parts.append("start with the component they change (`component: summary`)")
-        lead = f"{s.component} of {s.total} commits name a component"
-    elif _share(s.tracker, s.total):
-        parts.append("start with the tracker id (`ABC-123 summary`)")
-        lead = f"{s.tracker} of {s.total} commits start with one"
-    elif _share(s.bracket, s.total):
-        parts.append("start with a bracketed tag (`[tag] summary`)")
-        lead = f"{s.bracket} of {s.total} commits start with a tag"
-    elif _share(s.emoji, s.total):
-        parts.append("start with an emoji")
-        lead = f"{s.emoji} of {s.total} commits start with one"
+    else:
+        for kind, phrase, tail in _PREFIX_WORDING:
+            if _share(s.prefixes[kind], s.total):
+                parts.append(phrase)
+                lead = f"{s.prefixes[kind]} of {s.total} commits {tail}"
+                break
     if _share(s.imperative, s.total):
         parts.append("use the imperative mood (“Add …”, not “Added …”)")
     elif _share(s.past, s.total):
@@ -237,7 +234,7 @@ def convention_text(commits: list[Commit]) -> str | None:
         parts.append("start with a capital letter")
     if _share(s.issue_hash, s.total):
         parts.append("reference issues like `#123`")
-    elif _share(s.issue_key, s.total) and not _share(s.tracker, s.total):
+    elif _share(s.issue_key, s.total) and not _share(s.prefixes["tracker"], s.total):
         parts.append("reference tracker ids like `ABC-123`")
     if _share(s.signed_off, s.total):
         parts.append("are signed off (`Signed-off-by:`)")
