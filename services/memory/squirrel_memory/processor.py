@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, Origin
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
@@ -43,6 +43,8 @@ MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
 PROJECT_EVIDENCE_LIMIT = 20_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
+HOOK_EVIDENCE_LIMIT = 2_000
+"""Newest hook and validator reports weighed with them (their failures are errors too)."""
 _EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
 
 
@@ -307,6 +309,10 @@ class Processor:
         stored = await store.fetch_recent_of_types(
             store.project_id, [str(t) for t in _EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
         )
+        hooks = await store.fetch_recent_of_types(
+            store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
+        )
+        stored = sorted([*stored, *hooks], key=lambda e: (e.timestamp, e.id))
         latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
         ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
         project = [

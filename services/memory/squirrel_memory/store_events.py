@@ -294,10 +294,11 @@ class EventLog:
         return await self._db.read(read)
 
     async def fetch_recent_of_types(
-        self, project_id: str, event_types: Sequence[str], limit: int
+        self, project_id: str, event_types: Sequence[str], limit: int, origin: str | None = None
     ) -> list[StoredEvent]:
-        """The newest `limit` events of these types, processed or not, oldest first: the
-        project-wide evidence (every session's commands) that recipes and pitfalls weigh."""
+        """The newest `limit` events of these types (and of this origin, when given), processed
+        or not, oldest first: the project-wide evidence (every session's commands) that recipes
+        and pitfalls weigh."""
         check_project(self.project_id, project_id)
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100_000:
             raise InvalidArgumentError("limit must be an integer from 1 to 100000")
@@ -306,9 +307,9 @@ class EventLog:
         def read(conn: sqlite3.Connection) -> list[StoredEvent]:
             rows = conn.execute(
                 _SELECT_EVENT + "INDEXED BY idx_events_project_time "
-                "WHERE project_id = ? AND event_type " + IN_IDS + " "
+                "WHERE project_id = ? AND event_type " + IN_IDS + " AND (? IS NULL OR origin = ?) "
                 "ORDER BY timestamp DESC, id DESC LIMIT ?",
-                (project_id, to_json(kinds), limit),
+                (project_id, to_json(kinds), origin, origin, limit),
             ).fetchall()
             return [_event_from_row(r) for r in reversed(rows)]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory.episodes import segment_episodes
@@ -572,3 +573,76 @@ async def test_the_repositorys_main_language_decides_the_main_recipe(
     assert memories["recipe:test:javascript"].startswith(
         "For the JavaScript/TypeScript part, to run the tests: `npx vitest run`"
     )
+
+
+def _hook_failure(session: str, when: datetime, output: str) -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_hook_{session}",
+        project_id="/w/app",
+        user_id="dev",
+        source_tool="claude_code",
+        session_id=session,
+        timestamp=when,
+        event_type="tool_result",
+        content={
+            "tool": "hook:PreToolUse",
+            "tool_use_id": None,
+            "output": output,
+            "is_error": True,
+            "exit_code": 2,
+        },
+        file_paths=(),
+        hash=f"hook-{session}",
+        origin="hook",
+    )
+
+
+def test_hook_and_validator_failures_count_as_errors_across_sessions() -> None:
+    lint = "src/app.ts:3:1 error 'x' is defined but never used no-unused-vars"
+    once = [_hook_failure("s1", T0, lint)]
+    twice = [*once, _hook_failure("s2", T0 + timedelta(days=1), lint.replace("'x'", "'y'"))]
+    # A hook's own successes, and reports that are not failures, are not errors.
+    quiet = StoredEvent(
+        id="evt_hook_ok",
+        project_id="/w/app",
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s3",
+        timestamp=T0 + timedelta(days=2),
+        event_type="tool_result",
+        content={"tool": "hook:PreToolUse", "output": "error: looks scary", "is_error": False},
+        file_paths=(),
+        hash="hook-ok",
+        origin="hook",
+    )
+
+    assert pitfalls(evidence_candidates(once)) == []  # one failure, no fix seen: nothing claimed
+    (pitfall,) = pitfalls(evidence_candidates([*twice, quiet]))
+    assert pitfall.content.startswith("The `PreToolUse` hook failed with `src/app.ts:3:1 error")
+    assert pitfall.content.endswith("(seen in 2 sessions); no fix was recorded.")
+    assert "fix:unknown" in pitfall.tags
+
+
+async def test_the_store_gives_recent_events_of_a_type_and_origin(
+    store: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sqlite, _ = store
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.COMMAND_RUN,
+            NOW - timedelta(hours=h),
+            {"command": f"make step{h}", "exit_code": 0},
+            session_id="s",
+        )
+        for h in range(1, 6)
+    ]
+    assert not (await sqlite.append_events(sqlite.project_id, "dev", events, [])).rejected
+
+    newest = await sqlite.fetch_recent_of_types(sqlite.project_id, ["command_run"], 3)
+    hooks = await sqlite.fetch_recent_of_types(sqlite.project_id, ["command_run"], 3, "hook")
+
+    assert [e.content["command"] for e in newest] == ["make step3", "make step2", "make step1"]
+    assert hooks == []
+    with pytest.raises(InvalidArgumentError):
+        await sqlite.fetch_recent_of_types(sqlite.project_id, ["command_run"], 0)

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
-from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.events import EventType, Origin, is_user_voice
 from squirrel_memory.models import StoredEvent
 
 #: How much command output is scanned for an error line; outputs are capped upstream anyway.
@@ -177,11 +177,21 @@ def _result_fields(content: dict[str, Any]) -> tuple[bool | None, str]:
     return None, text
 
 
+def is_hook_failure(event: StoredEvent) -> bool:
+    """A hook's or validator's report of a failure (stored as a tool result of origin hook)."""
+    return (
+        event.event_type == EventType.TOOL_RESULT
+        and event.origin == str(Origin.HOOK)
+        and event.content.get("is_error") is True
+    )
+
+
 def commands(events: list[StoredEvent]) -> list[CommandRun]:
     """Every command run in `events`, outcomes joined from tool results by `tool_use_id`.
 
     Commands the user typed into the assistant (`<bash-input>` messages) count too; their
-    outcome is unknown.
+    outcome is unknown. A hook or validator that reported a failure is a failed run of
+    `hook:<name>`: its errors are the session's errors.
     """
     results: dict[str, tuple[bool | None, str]] = {}
     for event in events:
@@ -209,6 +219,19 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
                     output,
                     session_id=event.session_id,
                     cwd=cwd if isinstance(cwd, str) and cwd.startswith("/") else None,
+                )
+            )
+        elif event.event_type == EventType.TOOL_RESULT and is_hook_failure(event):
+            tool = event.content.get("tool")
+            report = event.content.get("output")
+            runs.append(
+                CommandRun(
+                    event.id,
+                    event.timestamp,
+                    tool if isinstance(tool, str) and tool.startswith("hook:") else "hook:unknown",
+                    False,
+                    report if isinstance(report, str) else "",
+                    session_id=event.session_id,
                 )
             )
         elif event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):

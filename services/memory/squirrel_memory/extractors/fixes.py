@@ -223,13 +223,13 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             continue
         shown = fixed[-1] if fixed else group[-1]
         command = _clip(shown.failed.text.splitlines()[0] if shown.failed.text else "", 80)
+        subject = f"`{command}`"
+        if command.startswith("hook:"):
+            subject = f"The `{command[5:]}` hook"
         seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-        if fixed:
-            error = _shown_error(shown, root)
-            text = f"`{command}` failed with `{error}`{seen}; {_remedy(shown)}."
-        else:
-            error = _shown_error(shown, root)
-            text = f"`{command}` failed with `{error}`{seen}; no fix was recorded."
+        error = _shown_error(shown, root)
+        remedy = _remedy(shown) if fixed else "no fix was recorded"
+        text = f"{subject} failed with `{error}`{seen}; {remedy}."
         importance = 0.45 + (0.15 if fixed else 0.0) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
         use = shown.failed.use
