@@ -551,12 +551,14 @@ class Views:
 
 
 def _best_per_key(items: list[MemoryItem]) -> list[MemoryItem]:
-    """One memory per key (the best-ranked), keeping rank order."""
+    """One memory per key (the best-ranked), keeping rank order; a fact read from the
+    repository (`repo:database`) and one seen in sessions (`database`) share a slot."""
     seen: set[str] = set()
     kept: list[MemoryItem] = []
     for item in items:
-        if item.key not in seen:
-            seen.add(item.key)
+        slot = item.key.removeprefix("repo:")
+        if slot not in seen:
+            seen.add(slot)
             kept.append(item)
     return kept
 

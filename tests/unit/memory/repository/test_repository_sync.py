@@ -8,10 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.store import SqliteStore
-from squirrel_memory.views import key_fact
+from squirrel_memory.views import Views, key_fact
 from tests.unit.memory.repository.conftest import ELIXIR, MakeRepo, commit
 
 USER = "alice"
@@ -51,6 +59,22 @@ async def test_the_brief_labels_repository_facts_by_their_topic(
     live = await _live(store)
     assert key_fact(live["repo:stack"]).startswith("Stack: Spotter is an Elixir/Phoenix app")
     assert key_fact(live["repo:database"]).startswith("Database: ")
+
+
+async def test_the_brief_shows_one_database_fact_when_sessions_saw_it_too(
+    elixir: tuple[Path, SqliteStore],
+) -> None:
+    _, store = elixir
+    seen = MemoryCandidate(MemoryType.PROJECT_FACT, "database", "Data layer: Ecto.", (), 0.5)
+    await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, seen), user_id=USER)
+    await RepositoryReader(USER).refresh(store)
+    views = Views(store)
+    try:
+        brief = await views.project_brief(store.project_id, mode="full")
+    finally:
+        views.close()
+    databases = [f for f in brief.key_facts if f.startswith("Database:")]
+    assert databases == ["Database: The project's database is PostgreSQL, used through Ecto."]
 
 
 async def test_same_head_is_not_read_twice_and_a_forced_read_changes_nothing(
