@@ -219,6 +219,92 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("auto", "rules", "anthropic"),
     ),
     Setting(
+        "extractor",
+        "backend",
+        str,
+        "auto",
+        "Who writes memories: `rules` (offline), `anthropic` (API key), `claude_cli`, "
+        "`codex_cli`, `gemini_cli` (your logged-in CLI), `openai_compatible` (a local or "
+        "hosted server); `auto` follows processor.extractor.",
+        choices=(
+            "auto",
+            "rules",
+            "anthropic",
+            "claude_cli",
+            "codex_cli",
+            "gemini_cli",
+            "openai_compatible",
+        ),
+    ),
+    Setting(
+        "extractor",
+        "timeout_seconds",
+        float,
+        120.0,
+        "Hard limit on one model call (a CLI run is killed past it).",
+        minimum=5.0,
+        maximum=1_800.0,
+    ),
+    Setting(
+        "extractor",
+        "max_calls_per_hour",
+        int,
+        60,
+        "Cap on model calls per hour for the CLI and openai_compatible backends.",
+        minimum=1,
+        maximum=100_000,
+    ),
+    Setting(
+        "extractor",
+        "max_tokens_per_day",
+        int,
+        500_000,
+        "Cap on model tokens (in + out) per day for the CLI and openai_compatible backends.",
+        minimum=1_000,
+        maximum=1_000_000_000,
+    ),
+    Setting("claude_cli", "command", str, "claude", "The Claude Code CLI to run.", nonempty=True),
+    Setting(
+        "claude_cli", "model", str, "haiku", "Model for `claude -p` (empty: the CLI's default)."
+    ),
+    Setting("codex_cli", "command", str, "codex", "The Codex CLI to run.", nonempty=True),
+    Setting("codex_cli", "model", str, "", "Model for `codex exec` (empty: the CLI's default)."),
+    Setting("gemini_cli", "command", str, "gemini", "The Gemini CLI to run.", nonempty=True),
+    Setting(
+        "gemini_cli",
+        "model",
+        str,
+        "gemini-2.5-flash",
+        "Model for `gemini -p` (empty: the CLI's default).",
+    ),
+    Setting(
+        "openai_compatible",
+        "base_url",
+        str,
+        "http://127.0.0.1:11434/v1",
+        "Base URL of an OpenAI-compatible server (Ollama's by default; LM Studio: :1234/v1).",
+        url=True,
+    ),
+    Setting(
+        "openai_compatible", "model", str, "", "Model name on that server (required to use it)."
+    ),
+    Setting(
+        "openai_compatible",
+        "api_key",
+        str,
+        "",
+        "API key for that server, if it wants one.",
+        True,
+    ),
+    Setting(
+        "openai_compatible",
+        "mode",
+        str,
+        "tools",
+        "`tools` (the model calls a function) or `json_schema` (constrained JSON output).",
+        choices=("tools", "json_schema"),
+    ),
+    Setting(
         "ingest", "claude_roots", list, [], "Claude Code transcript roots (empty: the defaults)."
     ),
     Setting(

@@ -24,6 +24,7 @@ from squirrel_memory.extractors.base import (
 )
 from squirrel_memory.extractors.budget import BudgetExceededError, LlmBudget
 from squirrel_memory.extractors.prompts import EXTRACTION_TOOL_NAME, UPDATE_TOOL_NAME
+from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm_updates import LlmUpdateDecider
 from squirrel_memory.models import (
     Episode,
@@ -297,7 +298,7 @@ async def test_llm_update_decision_names_the_target_by_ref(
             },
         )
     )
-    decider = LlmUpdateDecider(client, model="claude-test", budget=_budget())
+    decider = LlmUpdateDecider(AnthropicCaller(client, model="claude-test", budget=_budget()))
     existing = [_item("mem_a", "Writes docstrings."), _item("mem_b", "Uses pytest.")]
 
     decision = await decider.decide(CANDIDATE, existing)
@@ -315,7 +316,7 @@ async def test_llm_update_falls_back_to_rules_when_the_api_fails(
     server: FakeAnthropicServer, client: anthropic.AsyncAnthropic
 ) -> None:
     server.queue(error_reply(503, "api_error"))
-    decider = LlmUpdateDecider(client, model="claude-test", budget=_budget())
+    decider = LlmUpdateDecider(AnthropicCaller(client, model="claude-test", budget=_budget()))
 
     decision = await decider.decide(CANDIDATE, [_item("mem_b", "Uses pytest with fixtures.")])
 
@@ -331,7 +332,7 @@ async def test_llm_update_may_not_delete_a_manual_memory(
             UPDATE_TOOL_NAME, {"action": "DELETE_AND_ADD", "target_id": "m1", "reason": "new"}
         )
     )
-    decider = LlmUpdateDecider(client, model="claude-test", budget=_budget())
+    decider = LlmUpdateDecider(AnthropicCaller(client, model="claude-test", budget=_budget()))
     manual = _item("mem_m", "Uses unittest.", MemorySource.MANUAL)
 
     decision = await decider.decide(CANDIDATE, [manual])
@@ -343,7 +344,7 @@ async def test_llm_update_may_not_delete_a_manual_memory(
 async def test_llm_update_without_existing_memories_adds_without_calling(
     server: FakeAnthropicServer, client: anthropic.AsyncAnthropic
 ) -> None:
-    decider = LlmUpdateDecider(client, model="claude-test", budget=_budget())
+    decider = LlmUpdateDecider(AnthropicCaller(client, model="claude-test", budget=_budget()))
 
     decision = await decider.decide(CANDIDATE, [])
 

@@ -74,8 +74,14 @@ class ProjectRouter:
         memory: WorktreeMemory | None = None,
         use_git: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        own: Iterable[str | os.PathLike[str]] = (),
     ) -> None:
         self._roots: frozenset[str] = frozenset()
+        # Squirrel's own folders (the home, where its model CLIs run): sessions there are the
+        # ones Squirrel started itself, never routed and never counted.
+        self._own = tuple(_resolve(PurePath(Path(p).expanduser())) for p in own)
+        self._own_cache: dict[str, bool] = {}
+        self.own_records = 0
         self._memory = memory or WorktreeMemory()
         self._use_git = use_git
         self._clock = clock
@@ -136,6 +142,9 @@ class ProjectRouter:
         if not cwd:
             self.records_without_cwd += 1
             return None
+        if self._own and self._is_own(cwd):
+            self.own_records += 1
+            return None
         key = (cwd, branch or None)
         found = self._cache[key] if key in self._cache else self._lookup(cwd, branch)
         if found is None:
@@ -145,6 +154,17 @@ class ProjectRouter:
                 if branch:
                     self._branch_of[cwd] = branch
         return found
+
+    def _is_own(self, cwd: str) -> bool:
+        known = self._own_cache.get(cwd)
+        if known is None:
+            path = PurePath(cwd)
+            real = _resolve(path) if path.is_absolute() else None
+            known = real is not None and any(real == o or o in real.parents for o in self._own)
+            if len(self._own_cache) >= _CACHE_LIMIT:
+                self._own_cache.clear()
+            self._own_cache[cwd] = known
+        return known
 
     def _lookup(self, cwd: str, branch: str | None) -> Route | None:
         found: Route | None = None

@@ -65,7 +65,9 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
     def __init__(self, settings: Settings, home: Path | None = None) -> None:
         self._layout = HomeLayout(settings.home)
         roots = read_projects(self._layout.projects)
-        self._router = ProjectRouter(roots, memory=WorktreeMemory(self._layout.worktrees))
+        self._router = ProjectRouter(
+            roots, memory=WorktreeMemory(self._layout.worktrees), own=[self._layout.root]
+        )
         self._sink = GrpcSink(self._memory_client, settings.user_id)
         self.engine = IngestEngine(
             default_roots(settings, home or Path.home()),

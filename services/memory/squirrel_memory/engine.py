@@ -17,6 +17,8 @@ from squirrel_memory import manual
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.llm.base import ToolCaller
+from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -83,6 +85,7 @@ class MemoryEngine:
         self.retention: Retention | None = None
         self.user_id = settings.user_id
         self.llm_budget: LlmBudget | None = None
+        self.caller: ToolCaller | None = None
         """The LLM spending caps extraction uses (set by `start()` when Claude extracts)."""
         self.repository = RepositoryReader(self.user_id)
         """Reads each registered repository's tracked files into facts and recipes."""
@@ -123,36 +126,21 @@ class MemoryEngine:
         await self.registry.close()
         if self._user_store is not None:
             await self._user_store.close()
+        if self.caller is not None:
+            await self.caller.close()
 
     def _build_extractor(self) -> tuple[Extractor, Decide]:
-        choice = self._settings.str_("processor.extractor")
-        key = self._settings.anthropic_api_key
-        if choice == "anthropic" or (choice == "auto" and key):
-            if not key:
-                raise InvalidArgumentError(
-                    "processor.extractor is `anthropic` but no API key is set "
-                    "(sqrl config set anthropic.api_key … or ANTHROPIC_API_KEY)"
-                )
-            return self._anthropic_extractor(key)
-        return RulesExtractor(), _rules_decide
-
-    def _anthropic_extractor(self, key: str) -> tuple[Extractor, Decide]:
-        import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
-
-        from squirrel_memory.extractors.anthropic import AnthropicExtractor  # noqa: PLC0415
+        backend = chosen_backend(self._settings)
+        budget = budget_for(self._settings, backend)
+        caller = build_caller(self._settings, budget)
+        if caller is None:
+            return RulesExtractor(), _rules_decide
+        from squirrel_memory.extractors.llm import LlmExtractor  # noqa: PLC0415
         from squirrel_memory.llm_updates import LlmUpdateDecider  # noqa: PLC0415
 
-        client = anthropic.AsyncAnthropic(
-            api_key=key, base_url=self._settings.str_("anthropic.base_url") or None, max_retries=0
-        )
-        budget = LlmBudget(
-            calls_per_hour=self._settings.int_("anthropic.max_calls_per_hour"),
-            tokens_per_day=self._settings.int_("anthropic.max_tokens_per_day"),
-        )
         self.llm_budget = budget
-        model = self._settings.str_("anthropic.model")
-        decider = LlmUpdateDecider(client, model=model, budget=budget)
-        return AnthropicExtractor(client, model=model, budget=budget), decider.decide
+        self.caller = caller
+        return LlmExtractor(caller), LlmUpdateDecider(caller).decide
 
     @property
     def user_store(self) -> SqliteUserStore:
@@ -249,6 +237,7 @@ class MemoryEngine:
         total = PassReport()
         for pid in ids:
             store = await self.registry.store(pid)
+            total.add(await processor.retry_parked(store, force=True))
             read = await self.repository.refresh_logged(store)
             if read is not None:
                 total.add(

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import anthropic
 import structlog
 
-from squirrel_memory.extractors.anthropic import forced_tool_call
 from squirrel_memory.extractors.base import ExtractionError
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.prompts import UPDATE_SYSTEM_PROMPT, UPDATE_TOOL, update_message
+from squirrel_memory.llm.base import ToolCaller
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -24,25 +22,16 @@ log = structlog.get_logger()
 
 
 class LlmUpdateDecider:
-    """Asks Claude for the decision (forced tool call); falls back to `decide_update`.
+    """Asks the model for the decision (forced tool call); falls back to `decide_update`.
 
     Any failure — budget cap, API error, a reply naming an unknown memory or an action the
     rules forbid (changing a manual memory) — yields the rule-based decision, marked with
     `extra["fallback"]`. With no existing memory nothing is asked: the answer is ADD_NEW.
     """
 
-    def __init__(
-        self,
-        client: anthropic.AsyncAnthropic,
-        *,
-        model: str,
-        max_tokens: int = 512,
-        budget: LlmBudget,
-    ) -> None:
-        self._client = client
-        self._model = model
+    def __init__(self, caller: ToolCaller, *, max_tokens: int = 512) -> None:
+        self._caller = caller
         self._max_tokens = max_tokens
-        self._budget = budget
 
     async def decide(
         self, candidate: MemoryCandidate, existing: list[MemoryItem]
@@ -53,14 +42,11 @@ class LlmUpdateDecider:
             return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no existing memory")
         message, refs = update_message(candidate, live)
         try:
-            answer = await forced_tool_call(
-                self._client,
-                self._budget,
-                model=self._model,
-                max_tokens=self._max_tokens,
+            answer = await self._caller.call_tool(
                 system=UPDATE_SYSTEM_PROMPT,
                 message=message,
                 tool=UPDATE_TOOL,
+                max_tokens=self._max_tokens,
             )
         except ExtractionError as error:
             return self._fallback(candidate, live, type(error).__name__)

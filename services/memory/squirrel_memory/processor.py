@@ -41,6 +41,36 @@ SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
 MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
+EXTRACTION_LETTER = "extraction"
+MAX_PARKED_ATTEMPTS = 8
+"""A parked episode is retried this many times (with growing back-off), then left for a human."""
+
+
+def parked_backoff(attempts: int) -> timedelta:
+    """How long a parked episode waits before its next try: 2, 4, 8 … minutes, at most 6 h."""
+    return min(timedelta(minutes=2 ** max(1, attempts)), timedelta(hours=6))
+
+
+def parked_episode(
+    episode_id: str, event_ids: Sequence[str], events: Sequence[StoredEvent], now: datetime
+) -> Episode:
+    """The episode a dead letter names, rebuilt from its events (order as parked)."""
+    first = min(events, key=lambda e: e.timestamp)
+    return Episode(
+        id=episode_id,
+        project_id=first.project_id,
+        user_id=first.user_id,
+        session_id=first.session_id,
+        start_ts=first.timestamp,
+        end_ts=max(e.timestamp for e in events),
+        event_count=len(events),
+        summary="",
+        importance=0.5,
+        created_at=now,
+        event_ids=tuple(event_ids),
+    )
+
+
 PROJECT_EVIDENCE_LIMIT = 20_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
 HOOK_EVIDENCE_LIMIT = 2_000
@@ -168,6 +198,7 @@ class Processor:
             try:
                 for store in await self._stores():
                     await self.drain(store)
+                    await self.retry_parked(store)
             except Exception as exc:  # the loop must survive anything; the next pass retries
                 log.error("processing_failed", error_type=type(exc).__name__, exc_info=exc)
 
@@ -249,26 +280,7 @@ class Processor:
             candidates.extend(found)
         if episodes and self._extractor.name == "rules":
             candidates = await self._with_project_evidence(store, candidates, events, episodes)
-        decisions = []
-        for cand in merge_candidates(candidates):
-            existing = await store.find_anchor(
-                project_id, cand.type, cand.key, cand.scope, self._user_id
-            )
-            # A manual memory saying the same thing under another key: NOOP, wording kept.
-            existing += [
-                m
-                for m in await manual_lookalikes(
-                    store,
-                    project_id,
-                    memory_type=cand.type,
-                    scope=cand.scope,
-                    user_id=self._user_id,
-                    content=cand.content,
-                )
-                if m.key != cand.key
-            ]
-            recurring = decide_recurrence(cand, existing)
-            decisions.append(recurring or await self._decide(cand, existing))
+        decisions = await self._decisions(store, candidates)
         result = await store.apply_processing_result(
             episodes,
             decisions,
@@ -321,6 +333,71 @@ class Processor:
         kept = [c for c in candidates if EVIDENCE_TAG not in c.tags]
         return kept + project
 
+    async def _decisions(
+        self, store: SqliteStore, candidates: Sequence[MemoryCandidate]
+    ) -> list[UpdateDecision]:
+        """One Mem0-style decision per merged candidate against what the store holds."""
+        project_id = store.project_id
+        decisions: list[UpdateDecision] = []
+        for cand in merge_candidates(candidates):
+            existing = await store.find_anchor(
+                project_id, cand.type, cand.key, cand.scope, self._user_id
+            )
+            # A manual memory saying the same thing under another key: NOOP, wording kept.
+            existing += [
+                m
+                for m in await manual_lookalikes(
+                    store,
+                    project_id,
+                    memory_type=cand.type,
+                    scope=cand.scope,
+                    user_id=self._user_id,
+                    content=cand.content,
+                )
+                if m.key != cand.key
+            ]
+            recurring = decide_recurrence(cand, existing)
+            decisions.append(recurring or await self._decide(cand, existing))
+        return decisions
+
+    async def retry_parked(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+        """Extraction parked after its retries ran out, tried once more when its back-off has
+        passed (at once with `force`): success writes its memories and clears the letter, a
+        failure counts another attempt. Its events stay processed throughout: nothing is read
+        twice, and nothing is lost while the backend is away."""
+        async with self._lock:
+            report = PassReport()
+            now = self._clock()
+            for letter in await store.list_dead_letters(EXTRACTION_LETTER):
+                if letter.attempts >= MAX_PARKED_ATTEMPTS:
+                    continue
+                if not force and now - letter.updated_at < parked_backoff(letter.attempts):
+                    continue
+                episode_id, _, listed = letter.payload_ref.partition(":")
+                ids = [i for i in listed.split(",") if i]
+                events = await store.get_events(ids)
+                if not events:
+                    await store.resolve_dead_letter(letter.id)
+                    continue
+                episode = parked_episode(episode_id, ids, events, now)
+                try:
+                    found = await self._extractor.extract(episode, events)
+                except Exception as exc:
+                    await self._park(store, episode, exc)
+                    report.dead_lettered += 1
+                    continue
+                decisions = await self._decisions(store, merge_candidates(found))
+                result = await store.apply_processing_result(
+                    [], decisions, [], user_id=self._user_id, source=self.source
+                )
+                await store.resolve_dead_letter(letter.id)
+                await self._merge_global_style(decisions)
+                report.memories_added += len(result.change.added)
+                report.memories_updated += len(result.change.updated)
+                report.memories_deleted += len(result.change.deleted)
+                log.info("parked_episode_retried", episode_id=episode_id, attempts=letter.attempts)
+            return report
+
     async def _extract_with_retry(
         self, store: SqliteStore, episode: Episode, events: list[StoredEvent]
     ) -> list[MemoryCandidate] | None:
@@ -347,7 +424,7 @@ class Processor:
 
     async def _park(self, store: SqliteStore, episode: Episode, exc: BaseException) -> None:
         ref = f"{episode.id}:{','.join(episode.event_ids)}"
-        await store.record_dead_letter("extraction", ref, f"{type(exc).__name__}: {exc}"[:500])
+        await store.record_dead_letter(EXTRACTION_LETTER, ref, f"{type(exc).__name__}: {exc}"[:500])
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
 
     async def _merge_global_style(self, decisions: Sequence[UpdateDecision]) -> None:

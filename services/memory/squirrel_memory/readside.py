@@ -22,6 +22,7 @@ from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.indexer import ProjectIndexes
+from squirrel_memory.llm.factory import chosen_backend
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever
@@ -31,7 +32,6 @@ from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter
 
-LLM_EXTRACTORS = ("anthropic", "auto")
 """`processor.extractor` values under which Claude is used (with a key)."""
 WRITER_TIMEOUT_SECONDS = 8.0
 """A read waits at most this long for Claude before answering with the deterministic text."""
@@ -280,11 +280,12 @@ class ReadSide:
 
 
 def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> LlmWriter | None:
-    """Claude as the read side's writer when an API key is set and `processor.extractor` is
-    not `rules` (the engine's rule for extraction), else None. `budget` is extraction's, to
-    share its caps; without one a budget is made from the same settings."""
+    """Claude as the read side's writer when the extractor backend is `anthropic`, else None
+    (CLI and local backends answer too slowly for a read, so the deterministic text is used).
+    `budget` is extraction's, to share its caps; without one a budget is made from the same
+    settings."""
     key = settings.anthropic_api_key
-    if not key or settings.str_("processor.extractor") not in LLM_EXTRACTORS:
+    if not key or chosen_backend(settings) != "anthropic":
         return None
     import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
 

@@ -1,0 +1,1 @@
+"""Language-model backends behind one interface: a forced, schema-checked tool call."""
