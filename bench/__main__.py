@@ -6,7 +6,9 @@ processing throughput, bench/fixture_pipeline.py), retrieval (bench/retrieval_la
 mcp + budget + rss (bench/mcp_latency.py), quality (bench/retrieval_quality.py, shipped
 settings), answer-key (bench/answer_key.py: the fixture projects' memories scored against
 our gold notes, rules extractor) and hooks (`sqrl hook` wall time, services up and down,
-bench/hook_latency.py). `--quick` runs 1k/10k only, with fewer runs and calls, in a few minutes.
+bench/hook_latency.py) and cli (everyday `sqrl` commands and `sqrl mcp` to its `initialize`
+answer, median wall time next to bare Python, bench/cli_latency.py). `--quick` runs 1k/10k
+only, with fewer runs and calls, in a few minutes.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import structlog
 
 from bench import (
     answer_key,
+    cli_latency,
     fixture_pipeline,
     hook_latency,
     mcp_latency,
@@ -72,10 +75,11 @@ class Plan:
     base_texts: int
     mcp_sizes: tuple[int, ...]
     mcp_calls: int
+    cli_runs: int = 5
 
 
-QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, (10_000,), 12)
-FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40)
+QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, (10_000,), 12, 5)
+FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40, 7)
 
 
 # -- startup -----------------------------------------------------------------------------------
@@ -263,6 +267,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         "quality": quality_figures,
         "answer-key": answer_key_figures,
         "hooks": lambda: asyncio.run(hook_latency.measure(1000, plan.mcp_calls)),
+        "cli": lambda: cli_latency.measure(plan.cli_runs),
     }
     figures: list[Figure] = []
     for name, step in steps.items():
@@ -293,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             "quality",
             "answer-key",
             "hooks",
+            "cli",
         ),
         help="run only this section (repeatable)",
     )

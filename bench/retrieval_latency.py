@@ -52,7 +52,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient, open_channel, wait_serving
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
-from squirrel_core.rpc import read_service_info
+from squirrel_core.service_info import read_service_info
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.minilm import MiniLmEmbedder

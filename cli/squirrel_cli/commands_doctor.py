@@ -27,7 +27,7 @@ from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
-from squirrel_core.rpc import read_service_info
+from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings, config_problems
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for

@@ -27,8 +27,6 @@ from squirrel_core.settings import (
     unset_setting,
     write_setting,
 )
-from squirrel_memory.bootstrap import init_project_files, init_user_db
-from squirrel_memory.provenance import location_of, place_store
 
 
 def add_commands(sub: Any) -> None:
@@ -107,11 +105,16 @@ def prepare_home(settings: Settings) -> HomeLayout:
         write_private_file(layout.config, b"# Squirrel settings: see `sqrl config list`.\n")
     if not layout.projects.exists():
         write_private_file(layout.projects, b'{"projects": []}\n')
+    from squirrel_memory.bootstrap import init_user_db  # noqa: PLC0415 - storage only here
+
     init_user_db(layout.user_db)
     return layout
 
 
 def cmd_init(args: argparse.Namespace, console: Console) -> int:
+    from squirrel_memory.bootstrap import init_project_files  # noqa: PLC0415 - storage only here
+    from squirrel_memory.provenance import location_of, place_store  # noqa: PLC0415
+
     settings: Settings = args.settings
     start = canonical_root(args.path)
     if not start.exists():

@@ -9,7 +9,6 @@ from typing import Any, Final, TypeVar
 
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
-from rich.markdown import Markdown
 
 from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
 from squirrel_cli.console import Console
@@ -19,7 +18,6 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import canonical_root
 from squirrel_core.settings import Settings
-from squirrel_gateway.stdio import serve_stdio
 
 T = TypeVar("T")
 
@@ -159,6 +157,8 @@ def _as_dict(message: Message) -> dict[str, Any]:
 
 
 def _show_markdown(console: Console, markdown: str) -> None:
+    from rich.markdown import Markdown  # noqa: PLC0415 - only when markdown is shown
+
     console.out.print(Markdown(markdown))
 
 
@@ -273,5 +273,7 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace, console: Console) -> int:
+    from squirrel_gateway.stdio import serve_stdio  # noqa: PLC0415 - MCP only for `sqrl mcp`
+
     asyncio.run(serve_stdio(args.settings, autostart=not args.no_autostart))
     return 0

@@ -15,7 +15,6 @@ from squirrel.v1 import events_pb2
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands_hooks import activity_line
-from squirrel_cli.commands_local import prepare_home, registered_projects
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import (
     Supervisor,
@@ -35,10 +34,9 @@ from squirrel_core.clients import (
 from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
-from squirrel_core.logs import configure_logging
-from squirrel_core.rpc import read_service_info
+from squirrel_core.projects import read_projects
+from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
-from squirrel_memory.provenance import inspect_store
 
 DOWN_TIMEOUT_SECONDS = 30.0
 SOURCE_NAMES = {
@@ -68,6 +66,9 @@ def add_commands(sub: Any) -> None:
 
 def cmd_up(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
+    from squirrel_cli.commands_local import prepare_home  # noqa: PLC0415 - storage only here
+    from squirrel_core.logs import configure_logging  # noqa: PLC0415 - the supervisor logs
+
     layout = prepare_home(settings)
     running = supervisor_running(layout)
     if running is not None and args.detach:
@@ -264,6 +265,8 @@ def _project_row(
     layout: HomeLayout, root: str, counts: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
     try:
+        from squirrel_memory.provenance import inspect_store  # noqa: PLC0415 - status only
+
         state = inspect_store(layout, root)
     except SquirrelError as exc:
         return {"project": root, "initialised": False, "store": None, "notice": str(exc)}
@@ -281,7 +284,10 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
     services, counts, ingest = asyncio.run(_gather_status(layout, state))
-    projects = [_project_row(layout, root, counts) for root in registered_projects(settings)]
+    projects = [
+        _project_row(layout, root, counts)
+        for root in read_projects(HomeLayout(settings.home).projects)
+    ]
     if args.json:
         console.json(
             {

@@ -1,48 +1,90 @@
-"""`sqrl`: the command line. Parses arguments, runs one command, prints one clear line on error."""
+"""`sqrl`: the command line. Parses arguments, runs one command, prints one clear line on error.
+
+Only the module of the command being run is imported (a command answers at once; `sqrl --help`
+imports none): `COMMANDS` names each command's module and its one-line help.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final
 
-from squirrel_cli import (
-    commands_doctor,
-    commands_hooks,
-    commands_ingest,
-    commands_local,
-    commands_memory,
-    commands_retrieval,
-    commands_services,
-)
-from squirrel_cli.console import Console
 from squirrel_core.errors import SquirrelError
 from squirrel_core.settings import load_settings
 
-Handler = Callable[[argparse.Namespace, Console], int]
+if TYPE_CHECKING:
+    from squirrel_cli.console import Console
+
+Handler = Callable[[argparse.Namespace, "Console"], int]
+
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "init": ("commands_local", "set up Squirrel here: the home, this repo's .ctx/, registration"),
+    "config": ("commands_local", "show or change settings (config.toml in the home)"),
+    "token": ("commands_local", "print the path of the auth token file (or the token)"),
+    "up": ("commands_services", "start memory, ingest and gateway and keep them running"),
+    "down": ("commands_services", "stop the services started by `sqrl up`"),
+    "status": ("commands_services", "services (pid, port, health, uptime, restarts) and projects"),
+    "context": ("commands_retrieval", "the memories relevant to a coding task"),
+    "search": ("commands_retrieval", "search this project's memory"),
+    "view": ("commands_retrieval", "a view: your style, the project brief, or pitfalls"),
+    "mcp": (
+        "commands_retrieval",
+        "run the stdio MCP server (what Claude Code, Codex or Gemini launch)",
+    ),
+    "remember": ("commands_memory", "save a memory by hand (never overwritten by extraction)"),
+    "forget": ("commands_memory", "forget a memory (kept in its history)"),
+    "memories": ("commands_memory", "list this project's memories"),
+    "history": ("commands_memory", "every version of a memory and its source events"),
+    "process": ("commands_memory", "process waiting events now instead of on the timer"),
+    "import": ("commands_ingest", "ingest existing transcripts and git history now"),
+    "doctor": (
+        "commands_doctor",
+        "check the home, projects, indexes and services; --repair fixes what is safe",
+    ),
+    "reindex": ("commands_doctor", "rebuild this project's vector index from SQLite"),
+    "hook": (
+        "commands_hooks",
+        "answer a host's hook (what Claude Code, Codex or Gemini run; prints JSON or nothing)",
+    ),
+    "hooks": ("commands_hooks", "install, remove or inspect the hosts' Squirrel hooks"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named in `argv` (the first word that is not an option), if it is one."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for `command` (only its module is imported), or, for None, every command's
+    one-line help with no module imported. `build_parser("*")` loads every command."""
     parser = argparse.ArgumentParser(
         prog="sqrl",
         description="Squirrel: local-first memory for AI coding assistants.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    commands_local.add_commands(sub)
-    commands_services.add_commands(sub)
-    commands_retrieval.add_commands(sub)
-    commands_memory.add_commands(sub)
-    commands_ingest.add_commands(sub)
-    commands_doctor.add_commands(sub)
-    commands_hooks.add_commands(sub)
+    if command is None:
+        for name, (_, text) in COMMANDS.items():
+            sub.add_parser(name, help=text)
+        return parser
+    wanted = dict.fromkeys(m for n, (m, _) in COMMANDS.items() if command in ("*", n))
+    for module in wanted:
+        importlib.import_module(f"squirrel_cli.{module}").add_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_of(args_list))
+    args = parser.parse_args(args_list)
+    from squirrel_cli.console import Console  # noqa: PLC0415 - rich only once a command runs
+
     console = Console()
     handler: Handler = args.handler
     try:

@@ -16,16 +16,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import structlog
-
 from squirrel_core.clients import health_status
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
 from squirrel_core.home import SERVICES, HomeLayout
-from squirrel_core.rpc import LOOPBACK, read_service_info
+from squirrel_core.service_info import LOOPBACK, read_service_info
 from squirrel_core.settings import Settings
 
-log = structlog.get_logger()
+
+def _log() -> Any:
+    """The supervisor's logger (structlog is loaded only by the commands that supervise)."""
+    import structlog  # noqa: PLC0415
+
+    return structlog.get_logger()
+
 
 STABLE_AFTER_SECONDS = 30.0
 FIRST_BACKOFF_SECONDS = 0.5
@@ -167,7 +171,7 @@ class Supervisor:
         state.started_at = time.time()
         self._procs[name] = proc
         self._save()
-        log.info("service_spawned", service=name, pid=proc.pid, port=port)
+        _log().info("service_spawned", service=name, pid=proc.pid, port=port)
         return proc
 
     async def _wait_serving(self, name: str, proc: asyncio.subprocess.Process) -> bool:
@@ -186,7 +190,7 @@ class Supervisor:
                 state = self._state.services[name]
                 state.state = "serving"
                 self._save()
-                log.info("service_ready", service=name, pid=proc.pid, port=info.port)
+                _log().info("service_ready", service=name, pid=proc.pid, port=info.port)
                 return True
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.25)
@@ -201,7 +205,7 @@ class Supervisor:
         try:
             await asyncio.wait_for(proc.wait(), STOP_GRACE_SECONDS)
         except TimeoutError:
-            log.warning("service_killed", service=name, pid=proc.pid)
+            _log().warning("service_killed", service=name, pid=proc.pid)
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             await proc.wait()
@@ -227,7 +231,7 @@ class Supervisor:
             state.last_exit_code = code
             state.next_restart_in = backoff
             self._save()
-            log.warning("service_exited", service=name, exit_code=code, restart_in_s=backoff)
+            _log().warning("service_exited", service=name, exit_code=code, restart_in_s=backoff)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), backoff)
             if self._stopping.is_set():
@@ -236,7 +240,7 @@ class Supervisor:
             state.restarts += 1
             new_proc = await self._spawn(name)
             if not await self._wait_serving(name, new_proc):
-                log.warning("service_not_ready", service=name, pid=new_proc.pid)
+                _log().warning("service_not_ready", service=name, pid=new_proc.pid)
 
     # -- life ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -260,7 +264,7 @@ class Supervisor:
                         f"the {name} service did not start; see {self._layout.log_file(name)}"
                     )
                 watchers.append(asyncio.create_task(self._watch(name), name=f"watch-{name}"))
-            log.info("services_up", services=list(SERVICES))
+            _log().info("services_up", services=list(SERVICES))
             await self._stopping.wait()
             return 0
         finally:
@@ -271,7 +275,7 @@ class Supervisor:
                 await self._terminate(name)
             self._layout.supervisor_file.unlink(missing_ok=True)
             self._lock.release()
-            log.info("services_down")
+            _log().info("services_down")
 
 
 def supervisor_running(layout: HomeLayout) -> SupervisorState | None:

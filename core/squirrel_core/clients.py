@@ -11,10 +11,9 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from squirrel.v1 import gateway_service_pb2_grpc, ingest_service_pb2_grpc, memory_service_pb2_grpc
 from squirrel_core.auth import bearer
 from squirrel_core.errors import UnavailableError, error_for_status
-from squirrel_core.rpc import MAX_MESSAGE_BYTES, read_service_info
+from squirrel_core.service_info import MAX_MESSAGE_BYTES, read_service_info
 
 Resp = TypeVar("Resp")
 
@@ -69,6 +68,8 @@ class MemoryClient(BaseClient):
     def __init__(
         self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
     ) -> None:
+        from squirrel.v1 import memory_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
+
         super().__init__(channel, token, timeout)
         self.stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
 
@@ -79,6 +80,8 @@ class IngestClient(BaseClient):
     def __init__(
         self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
     ) -> None:
+        from squirrel.v1 import ingest_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
+
         super().__init__(channel, token, timeout)
         self.stub = ingest_service_pb2_grpc.IngestServiceStub(channel)
 
@@ -89,6 +92,8 @@ class GatewayClient(BaseClient):
     def __init__(
         self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
     ) -> None:
+        from squirrel.v1 import gateway_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
+
         super().__init__(channel, token, timeout)
         self.stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
 

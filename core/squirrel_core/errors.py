@@ -2,71 +2,84 @@
 
 from __future__ import annotations
 
-import grpc
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    import grpc
 
 
 class SquirrelError(Exception):
-    """Base of every error Squirrel raises on purpose. Its message is safe to show a user."""
+    """Base of every error Squirrel raises on purpose. Its message is safe to show a user.
 
-    grpc_code: grpc.StatusCode = grpc.StatusCode.INTERNAL
+    `status` names the gRPC status it travels as; grpc itself is imported only when a code is
+    needed, so a command that never talks gRPC does not load it.
+    """
+
+    status: ClassVar[str] = "INTERNAL"
+
+    @property
+    def grpc_code(self) -> grpc.StatusCode:
+        import grpc  # noqa: PLC0415 - only at an RPC edge
+
+        return grpc.StatusCode[self.status]
 
 
 class InvalidArgumentError(SquirrelError):
     """The caller sent something malformed or out of range."""
 
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    status = "INVALID_ARGUMENT"
 
 
 class NotFoundError(SquirrelError):
     """A named thing (memory, project, file) does not exist."""
 
-    grpc_code = grpc.StatusCode.NOT_FOUND
+    status = "NOT_FOUND"
 
 
 class AlreadyExistsError(SquirrelError):
     """The thing to create is already there."""
 
-    grpc_code = grpc.StatusCode.ALREADY_EXISTS
+    status = "ALREADY_EXISTS"
 
 
 class FailedPreconditionError(SquirrelError):
     """The system is not in a state where this can run (e.g. project not initialised)."""
 
-    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
+    status = "FAILED_PRECONDITION"
 
 
 class UnavailableError(SquirrelError):
     """A service or resource is temporarily unreachable; retrying later may work."""
 
-    grpc_code = grpc.StatusCode.UNAVAILABLE
+    status = "UNAVAILABLE"
 
 
 class PermissionDeniedError(SquirrelError):
     """The caller is known but may not do this (e.g. a path outside registered projects)."""
 
-    grpc_code = grpc.StatusCode.PERMISSION_DENIED
+    status = "PERMISSION_DENIED"
 
 
 class UnauthenticatedError(SquirrelError):
     """The caller did not present the install's bearer token."""
 
-    grpc_code = grpc.StatusCode.UNAUTHENTICATED
+    status = "UNAUTHENTICATED"
 
 
 class ResourceExhaustedError(SquirrelError):
     """A cap was hit: disk full, rate limit, buffer full."""
 
-    grpc_code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    status = "RESOURCE_EXHAUSTED"
 
 
 class UnimplementedError(SquirrelError):
     """The RPC exists in the contract but this build does not serve it yet."""
 
-    grpc_code = grpc.StatusCode.UNIMPLEMENTED
+    status = "UNIMPLEMENTED"
 
 
-_BY_CODE: dict[grpc.StatusCode, type[SquirrelError]] = {
-    cls.grpc_code: cls
+_BY_STATUS: dict[str, type[SquirrelError]] = {
+    cls.status: cls
     for cls in (
         InvalidArgumentError,
         NotFoundError,
@@ -83,7 +96,7 @@ _BY_CODE: dict[grpc.StatusCode, type[SquirrelError]] = {
 
 def error_for_status(code: grpc.StatusCode, message: str) -> SquirrelError:
     """Map a gRPC status received by a client back to the domain error it stands for."""
-    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+    if code.name == "DEADLINE_EXCEEDED":
         return UnavailableError(message or "the service did not answer in time")
-    cls = _BY_CODE.get(code, SquirrelError)
+    cls = _BY_STATUS.get(code.name, SquirrelError)
     return cls(message)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import os
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +20,15 @@ from grpc_reflection.v1alpha import reflection
 
 from squirrel_core.auth import AUTH_HEADER, token_matches
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
-from squirrel_core.files import write_private_file
+from squirrel_core.service_info import (
+    LOOPBACK,
+    MAX_MESSAGE_BYTES,
+    ServiceInfo,
+    read_service_info,
+    write_service_info,
+)
 
-LOOPBACK = "127.0.0.1"
 OPEN_METHOD_PREFIXES = ("/grpc.health.", "/grpc.reflection.")
-MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 log = structlog.get_logger()
 
@@ -170,47 +172,6 @@ def _abort_code(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException)
 def _log_rpc(method: str, code: grpc.StatusCode, started: float) -> None:
     duration_ms = round((time.perf_counter() - started) * 1000, 2)
     log.info("rpc_finished", method=method, code=code.name, duration_ms=duration_ms)
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceInfo:
-    """What `<home>/run/<name>-service.json` records about a running service."""
-
-    name: str
-    pid: int
-    host: str
-    port: int
-    started_at: float
-
-    @property
-    def target(self) -> str:
-        return f"{self.host}:{self.port}"
-
-
-def write_service_info(path: Path, info: ServiceInfo) -> None:
-    payload = {
-        "name": info.name,
-        "pid": info.pid,
-        "host": info.host,
-        "port": info.port,
-        "started_at": info.started_at,
-    }
-    write_private_file(path, (json.dumps(payload) + "\n").encode())
-
-
-def read_service_info(path: Path) -> ServiceInfo | None:
-    """The recorded service, or None when the file is missing or unreadable."""
-    try:
-        data = json.loads(path.read_text())
-        return ServiceInfo(
-            name=str(data["name"]),
-            pid=int(data["pid"]),
-            host=str(data["host"]),
-            port=int(data["port"]),
-            started_at=float(data["started_at"]),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 Register = Callable[[grpc.aio.Server], Sequence[str]]

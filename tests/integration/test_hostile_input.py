@@ -33,7 +33,8 @@ from squirrel_core.clients import GatewayClient, MemoryClient, open_channel
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
-from squirrel_core.rpc import MAX_MESSAGE_BYTES, GrpcService
+from squirrel_core.rpc import GrpcService
+from squirrel_core.service_info import MAX_MESSAGE_BYTES
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.memory_backend import GrpcMemoryBackend

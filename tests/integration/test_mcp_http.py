@@ -12,7 +12,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from squirrel_core.home import HomeLayout
-from squirrel_core.rpc import read_service_info
+from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file

@@ -19,7 +19,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from squirrel_core.auth import token_matches
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.rpc import LOOPBACK, ServiceInfo, read_service_info, write_service_info
+from squirrel_core.service_info import (
+    LOOPBACK,
+    ServiceInfo,
+    read_service_info,
+    write_service_info,
+)
 from squirrel_gateway.hook_service import HookService
 
 log = structlog.get_logger()

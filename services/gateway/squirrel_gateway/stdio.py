@@ -19,7 +19,7 @@ from squirrel_core.clients import health_status
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.projects import read_projects
-from squirrel_core.rpc import read_service_info
+from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.tools import build_mcp_server

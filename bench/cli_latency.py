@@ -1,0 +1,131 @@
+"""Wall time of everyday `sqrl` commands, and of `sqrl mcp` answering `initialize`.
+
+Usage: python bench/cli_latency.py [--runs 5]
+One fresh home and git repository with the services up and a few memories; each command runs
+`--runs` times (median and p95), next to `python -c pass` on the same interpreter for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import Figure, git_repo, percentile, print_table, service_env, sqrl
+
+COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("sqrl --help", ("--help",)),
+    ("sqrl status", ("status",)),
+    ("sqrl search", ("search", "run the tests")),
+    ("sqrl context", ("context", "add a new API endpoint and its tests")),
+    ("sqrl memories", ("memories",)),
+    ("sqrl config list", ("config", "list")),
+)
+MEMORIES = (
+    "Run the tests with pytest -x from the repository root",
+    "Always use type hints on public functions",
+    "The API handlers live in src/api/handlers.py",
+)
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "0"},
+    },
+}
+
+
+def _wall(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Milliseconds from spawn to exit; a failing command is an error, not a figure."""
+    started = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=False, timeout=120)
+    elapsed = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def _mcp_initialize(env: dict[str, str], cwd: Path) -> float:
+    """Milliseconds from spawning `sqrl mcp` to its `initialize` answer on stdout."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "squirrel_cli", "mcp"],
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
+        proc.stdin.flush()
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        if not selector.select(timeout=60):
+            raise RuntimeError("sqrl mcp did not answer initialize within 60 s")
+        line = proc.stdout.readline()
+        elapsed = (time.perf_counter() - started) * 1000
+        if b'"result"' not in line:
+            raise RuntimeError(f"sqrl mcp answered {line[:200]!r}")
+        return elapsed
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _figure(label: str, millis: list[float], bare: float) -> list[Figure]:
+    median = statistics.median(millis)
+    note = f"n={len(millis)}, p95 {percentile(millis, 95):.0f} ms, {median / bare:.1f}x bare Python"
+    return [Figure("cli", f"{label} median", median, "ms", note)]
+
+
+def measure(runs: int) -> list[Figure]:
+    """The CLI latency table: median of `runs` wall times per command, and the ratio to bare
+    Python."""
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = git_repo(Path(tmp) / "repo")
+        env = service_env(Path(tmp) / "home")
+        sqrl(env, "init", cwd=repo)
+        sqrl(env, "up", "--detach")
+        try:
+            for text in MEMORIES:
+                sqrl(env, "remember", text, cwd=repo)
+            bare_runs = [_wall([sys.executable, "-c", "pass"], env, repo) for _ in range(runs)]
+            bare = statistics.median(bare_runs)
+            figures = [Figure("cli", "python -c pass median", bare, "ms", f"n={runs}, the floor")]
+            for label, args in COMMANDS:
+                argv = [sys.executable, "-m", "squirrel_cli", *args]
+                figures += _figure(label, [_wall(argv, env, repo) for _ in range(runs)], bare)
+            mcp = [_mcp_initialize(env, repo) for _ in range(runs)]
+            figures += _figure("sqrl mcp to initialize answer", mcp, bare)
+        finally:
+            sqrl(env, "down")
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    os.environ.pop("SQRL_HOME", None)
+    print_table(measure(max(1, args.runs)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Where a running service listens: `<home>/run/<name>-service.json`, read by every client.
+
+Kept apart from `rpc.py` (the server side) so that clients load neither the server machinery
+nor its logging.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from squirrel_core.files import write_private_file
+
+LOOPBACK = "127.0.0.1"
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+"""Largest gRPC message either side sends or accepts."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceInfo:
+    """What `<home>/run/<name>-service.json` records about a running service."""
+
+    name: str
+    pid: int
+    host: str
+    port: int
+    started_at: float
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def write_service_info(path: Path, info: ServiceInfo) -> None:
+    payload = {
+        "name": info.name,
+        "pid": info.pid,
+        "host": info.host,
+        "port": info.port,
+        "started_at": info.started_at,
+    }
+    write_private_file(path, (json.dumps(payload) + "\n").encode())
+
+
+def read_service_info(path: Path) -> ServiceInfo | None:
+    """The recorded service, or None when the file is missing or unreadable."""
+    try:
+        data = json.loads(path.read_text())
+        return ServiceInfo(
+            name=str(data["name"]),
+            pid=int(data["pid"]),
+            host=str(data["host"]),
+            port=int(data["port"]),
+            started_at=float(data["started_at"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+__all__ = [
+    "LOOPBACK",
+    "MAX_MESSAGE_BYTES",
+    "ServiceInfo",
+    "read_service_info",
+    "write_service_info",
+]
