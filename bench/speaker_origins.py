@@ -278,13 +278,14 @@ def main() -> None:
     parser.add_argument("--baseline", help="git ref whose code gives the 'before' column")
     parser.add_argument("--emit", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.fixtures = args.fixtures.resolve()
     if args.emit:
         print(json.dumps(asyncio.run(run(args.fixtures))))
         return
     after = asyncio.run(run(args.fixtures))
     before = _baseline(args.baseline, args.fixtures) if args.baseline else None
     index = _record_origins(args.fixtures) if before is not None else None
-    header = ["project", "user-role events by origin", "user_style after"]
+    header = ["project", "events by origin (all but assistant and git)", "user_style after"]
     if before is not None:
         header.append(f"user_style before ({args.baseline})")
     print("| " + " | ".join(header) + " |")
