@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from squirrel.v1 import events_pb2
@@ -205,6 +206,9 @@ async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
         p.project_id: {
             "events": p.events_total,
             "unprocessed": p.events_unprocessed,
+            "processed_by": p.next_processing_at.ToDatetime(UTC).isoformat()
+            if p.next_processing_at.seconds
+            else None,
             "episodes": p.episodes_total,
             "memories": p.memories_live,
             "superseded_or_forgotten": p.memories_deleted,
@@ -328,7 +332,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 str(p["project"]),
                 "yes" if p["initialised"] else "no (run `sqrl init` there)",
                 str(p.get("events", "-")),
-                str(p.get("unprocessed", "-")),
+                _waiting(p),
                 str(p.get("memories", "-")),
                 str(p.get("dead_letters", "-")),
             ]
@@ -365,3 +369,15 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     else:
         console.line("Hooks: none has run yet (`sqrl hooks install` sets them up).")
     return 0
+
+
+def _waiting(project: dict[str, Any]) -> str:
+    """Events waiting, and by when they will have been processed (local time)."""
+    count = project.get("unprocessed")
+    if count is None:
+        return "-"
+    by = project.get("processed_by")
+    if not count or not by:
+        return str(count)
+    when = datetime.fromisoformat(str(by)).astimezone()
+    return f"{count} (processed by {when:%H:%M:%S})"

@@ -194,6 +194,16 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "processor",
+        "session_idle_seconds",
+        float,
+        180.0,
+        "A session whose transcript is idle this long is processed (its episode split stays"
+        " at the 20-minute gap).",
+        minimum=10.0,
+        maximum=1_200.0,
+    ),
+    Setting(
+        "processor",
         "min_events",
         int,
         20,

@@ -236,6 +236,7 @@ class ProjectProcessingStatus(_message.Message):
     DEAD_LETTERS_FIELD_NUMBER: _builtins.int
     LAST_PROCESSED_AT_FIELD_NUMBER: _builtins.int
     EXTRACTOR_FIELD_NUMBER: _builtins.int
+    NEXT_PROCESSING_AT_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -248,6 +249,13 @@ class ProjectProcessingStatus(_message.Message):
     """`rules` or `anthropic`."""
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def next_processing_at(self) -> _timestamp_pb2.Timestamp:
+        """When the events waiting now will have been processed, at the latest: their sessions are
+        processed once idle `processor.session_idle_seconds` (or ended by a hook), at the next pass.
+        Unset when nothing waits.
+        """
+
     def __init__(
         self,
         *,
@@ -260,10 +268,11 @@ class ProjectProcessingStatus(_message.Message):
         dead_letters: _builtins.int = ...,
         last_processed_at: _timestamp_pb2.Timestamp | None = ...,
         extractor: _builtins.str = ...,
+        next_processing_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

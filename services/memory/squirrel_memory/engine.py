@@ -69,6 +69,7 @@ class ProjectStatus:
     dead_letters: int
     last_processed_at: datetime | None
     extractor: str
+    next_processing_at: datetime | None = None
 
 
 class MemoryEngine:
@@ -106,6 +107,7 @@ class MemoryEngine:
                 interval_seconds=self._settings.float_("processor.interval_seconds"),
                 min_events=self._settings.int_("processor.min_events"),
                 batch_size=self._settings.int_("processor.batch_size"),
+                session_idle_seconds=self._settings.float_("processor.session_idle_seconds"),
             ),
         )
         self.processor.start()
@@ -216,6 +218,9 @@ class MemoryEngine:
                     dead_letters=counts["dead_letters"],
                     last_processed_at=processor.last_processed_at.get(pid),
                     extractor=processor.extractor_name,
+                    next_processing_at=await processor.next_processing_at(store)
+                    if counts["events_unprocessed"]
+                    else None,
                 )
             )
         return out

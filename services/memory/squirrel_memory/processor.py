@@ -101,6 +101,8 @@ class ProcessorSettings:
     interval_seconds: float = 30.0
     min_events: int = 20
     batch_size: int = 200
+    session_idle_seconds: float = 180.0
+    """A session idle this long is finished for now and processed (at most the episode gap)."""
     retry_delays: Sequence[float] = field(default_factory=lambda: RETRY_DELAYS_SECONDS)
 
 
@@ -220,19 +222,32 @@ class Processor:
                 break
         return total
 
+    def ready_at(self, first: datetime, last: datetime) -> datetime:
+        """When a session whose waiting events span `first`..`last` is processed: once it has
+        been idle `session_idle_seconds` (capped at the episode gap), or held `MAX_HOLD`."""
+        idle = min(timedelta(seconds=self._settings.session_idle_seconds), DEFAULT_GAP)
+        return min(last + idle, first + MAX_HOLD)
+
     def _ready(self, events: list[StoredEvent]) -> list[StoredEvent]:
-        """Events of sessions whose episode is over: idle for the episode gap, or held too long."""
+        """Events of sessions that are finished for now (see `ready_at`)."""
         now = self._clock()
         spans: dict[str | None, tuple[datetime, datetime]] = {}
         for event in events:
             first, last = spans.get(event.session_id, (event.timestamp, event.timestamp))
             spans[event.session_id] = (min(first, event.timestamp), max(last, event.timestamp))
         ready = {
-            session
-            for session, (first, last) in spans.items()
-            if now - last >= DEFAULT_GAP or now - first >= MAX_HOLD
+            session for session, (first, last) in spans.items() if self.ready_at(first, last) <= now
         }
         return [e for e in events if e.session_id in ready]
+
+    async def next_processing_at(self, store: SqliteStore) -> datetime | None:
+        """The latest time the events waiting now will have been processed (None: none wait):
+        the first pass after their sessions are ready, passes running every `interval_seconds`."""
+        spans = await store.waiting_sessions(store.project_id)
+        if not spans:
+            return None
+        ready = min(self.ready_at(first, last) for first, last in spans)
+        return max(ready, self._clock()) + timedelta(seconds=self._settings.interval_seconds)
 
     async def process_once(self, store: SqliteStore, *, force: bool = False) -> PassReport:
         """One pass, written in one transaction: the oldest `batch_size` waiting events and the

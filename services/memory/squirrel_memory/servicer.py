@@ -116,6 +116,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     dead_letters=s.dead_letters,
                     last_processed_at=timestamp_pb(s.last_processed_at),
                     extractor=s.extractor,
+                    next_processing_at=timestamp_pb(s.next_processing_at),
                 )
                 for s in statuses
             ],

@@ -172,6 +172,19 @@ class Upkeep:
 
         await self._db.write_outside_transaction(run)
 
+    async def waiting_sessions(self, project_id: str) -> list[tuple[datetime, datetime]]:
+        """(first, last) timestamp of the unprocessed events of each session of the project."""
+
+        def read(conn: sqlite3.Connection) -> list[tuple[datetime, datetime]]:
+            rows = conn.execute(
+                "SELECT MIN(timestamp), MAX(timestamp) FROM events "
+                "WHERE processed_at IS NULL AND project_id = ? GROUP BY session_id",
+                (project_id,),
+            ).fetchall()
+            return [(from_db_time(r[0]), from_db_time(r[1])) for r in rows]
+
+        return await self._db.read(read)
+
     async def counts(self) -> dict[str, int]:
         """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
 

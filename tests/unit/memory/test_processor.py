@@ -117,3 +117,30 @@ def test_candidates_on_one_anchor_are_merged_with_pooled_evidence() -> None:
     )
     assert merged.content == "Run `uv run pytest`."
     assert merged.source_event_ids == ("e2", "e1")
+
+
+async def test_a_session_idle_for_a_few_minutes_is_processed_without_the_episode_gap(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    # Finished: its last event is 4 minutes old, with a 25-minute gap inside (two episodes).
+    done = _session("done", NOW - timedelta(minutes=40), 4) + _session(
+        "done", NOW - timedelta(minutes=7), 4
+    )
+    live = _session("live", NOW - timedelta(minutes=3), 3)  # last event 1 minute ago
+    await store.append_events(store.project_id, "u", done + live, [])
+    processor = _processor(store, users)
+    expected = NOW - timedelta(minutes=1) + timedelta(minutes=3) + timedelta(seconds=30)
+    assert await processor.next_processing_at(store) == NOW + timedelta(seconds=30)
+    report = await processor.process_once(store)
+    assert report.events_processed == 8 and report.episodes_created == 2
+    assert await store.count_unprocessed(store.project_id) == 3
+    assert await processor.next_processing_at(store) == expected
+    assert await processor.process_once(store) == type(report)()
+
+
+async def test_nothing_waiting_has_no_processing_time(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    assert await _processor(store, users).next_processing_at(store) is None
