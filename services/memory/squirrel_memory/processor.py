@@ -13,7 +13,9 @@ import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
+from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.base import ExtractionError, Extractor
+from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.manual import manual_lookalikes
@@ -74,6 +76,8 @@ def parked_episode(
 PROJECT_EVIDENCE_LIMIT = 20_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
 HOOK_EVIDENCE_LIMIT = 2_000
+#: Newest commits searched for the fix of a session's failure.
+COMMIT_EVIDENCE_LIMIT = 2_000
 """Newest hook and validator reports weighed with them (their failures are errors too)."""
 _EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
 
@@ -295,6 +299,7 @@ class Processor:
             candidates.extend(found)
         if episodes and self._extractor.name == "rules":
             candidates = await self._with_project_evidence(store, candidates, events, episodes)
+            candidates += await self._commit_fixes(store, events, episodes)
         decisions = await self._decisions(store, candidates)
         result = await store.apply_processing_result(
             episodes,
@@ -347,6 +352,31 @@ class Processor:
         ]
         kept = [c for c in candidates if EVIDENCE_TAG not in c.tags]
         return kept + project
+
+    async def _commit_fixes(
+        self, store: SqliteStore, events: list[StoredEvent], episodes: list[Episode]
+    ) -> list[MemoryCandidate]:
+        """Failures of any session paired with a later commit that says it fixed them, over the
+        project's stored runs and commits: a session and its fix commit are often read in
+        different passes (git history arrives as one backlog)."""
+        if not any(e.event_type == EventType.COMMIT for e in events) and not any(
+            run.ok is False for run in commands(events)
+        ):
+            return []
+        commits = await store.fetch_recent_of_types(
+            store.project_id, [str(EventType.COMMIT)], COMMIT_EVIDENCE_LIMIT
+        )
+        if not commits:
+            return []
+        runs = await store.fetch_recent_of_types(
+            store.project_id,
+            [str(EventType.COMMAND_RUN), str(EventType.TEST_RUN)],
+            PROJECT_EVIDENCE_LIMIT,
+        )
+        stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
+        latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
+        found = commit_fixes(stored, commands(stored))
+        return [replace(c, source_episode_id=latest.id) for c in found]
 
     async def _decisions(
         self, store: SqliteStore, candidates: Sequence[MemoryCandidate]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_ingest.parsers.git import GIT_LOG_ARGS, parse_git_log
 from squirrel_memory.episodes import HISTORY_MIN_COMMITS, segment_episodes
 from squirrel_memory.extractors.commits import (
@@ -20,7 +21,17 @@ from squirrel_memory.extractors.commits import (
 )
 from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_key
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor
+from squirrel_memory.store import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
 
 T0 = datetime(2025, 5, 1, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -331,3 +342,75 @@ def test_real_git_history_through_the_git_parser(tmp_path: Path) -> None:
     [memory] = commit_memories(events)
 
     assert "component they change" in memory.content and "8 of 9 commits name one" in memory.content
+
+
+# --- project-wide: the session and its fix commit read in different passes -------------------
+
+
+def _session_events(at: datetime) -> list[Event]:
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, at, {"text": "Checkout crashes."}, "s"
+        ),
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.TEST_RUN,
+            at + timedelta(minutes=1),
+            {"command": "pytest tests/test_pricing.py", "exit_code": 1, "output": KEY_ERROR},
+            "s",
+        ),
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.ASSISTANT_RESPONSE,
+            at + timedelta(minutes=2),
+            {"text": "Found it."},
+            "s",
+        ),
+    ]
+
+
+def _history_events(fix_at: datetime) -> list[Event]:
+    subjects = [*ELIXIR_PLAIN[:8], "Fix KeyError for eu_north in tax rates"]
+    return [
+        Event(
+            SourceTool.GIT,
+            EventType.COMMIT,
+            fix_at - timedelta(days=len(subjects) - 1 - i),
+            {"sha": f"{i:02x}" + "cd" * 19, "message": s, "files_changed": ["app/pricing.py"]},
+        )
+        for i, s in enumerate(subjects)
+    ]
+
+
+@pytest.mark.parametrize("commits_first", [True, False])
+async def test_a_fix_commit_read_in_another_pass_is_paired(
+    tmp_path: Path, commits_first: bool
+) -> None:
+    root = tmp_path / "shop"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+
+    async def all_stores() -> list[SqliteStore]:
+        return [store]
+
+    async def decide(cand: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+        return decide_update(cand, existing)
+
+    processor = Processor(
+        all_stores, users, RulesExtractor(), decide, user_id="dev", clock=lambda: NOW
+    )
+    at = NOW - timedelta(days=3)
+    batches = [_history_events(at + timedelta(hours=2)), _session_events(at)]
+    try:
+        for batch in batches if commits_first else reversed(batches):
+            await store.append_events(store.project_id, "dev", batch, [])
+            await processor.drain(store, force=True)
+        items, _ = await store.list_memories(store.project_id, types=[MemoryType.PITFALL])
+    finally:
+        await store.close()
+        await users.close()
+
+    [pitfall] = [m for m in items if "commit" in m.tags]
+    assert "fixed it (“Fix KeyError for eu_north in tax rates”)" in pitfall.content
+    assert pitfall.source_refs == ("commit:08" + "cd" * 19,)

@@ -1,15 +1,17 @@
 """A failure of the session paired with the commit that says it fixed it.
 
-A command failed with an error naming something (an exception, an identifier, a file); a later
-commit of the same episode says it fixes, handles or resolves that very thing, or fixes and
-changes a file the error named. The pair becomes a pitfall keyed by the error's fingerprint,
-so it merges with the pitfall of the same error found in other ways, and cites the commit
-(`commit:<sha>`). Only what the commit message says is claimed.
+A command failed with an error naming something (an exception, an identifier, a file); a commit
+made within `MAX_FIX_DELAY` after it (in the same episode, or anywhere in the project's stored
+history when the processor looks project-wide) says it fixes, handles or resolves that very
+thing, or fixes and changes a file the error named. The pair becomes a pitfall keyed by the
+error's fingerprint, so it merges with the pitfall of the same error found in other ways, and
+cites the commit (`commit:<sha>`). Only what the commit message says is claimed.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, CommandRun
@@ -18,6 +20,8 @@ from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_k
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
+#: A commit counts as the fix of a failure only within this long after it.
+MAX_FIX_DELAY = timedelta(days=2)
 #: Lines of a failed command's output searched for the names an error mentions.
 MAX_ERROR_LINES = 40
 _FIX_WORDS = re.compile(
@@ -81,7 +85,9 @@ def commit_fixes(events: list[StoredEvent], runs: list[CommandRun]) -> list[Memo
         if not fingerprint or key in found:
             continue
         names, files = _error_names(run.output)
-        later = [c for c in commits if c.timestamp >= run.timestamp]
+        later = [
+            c for c in commits if run.timestamp <= c.timestamp <= run.timestamp + MAX_FIX_DELAY
+        ]
         commit = next((c for c in later if _fixes(c, names, files)), None)
         if commit is None:
             continue
