@@ -273,7 +273,7 @@ def _tokens(line: str) -> list[str]:
     try:
         return list(lexer)
     except ValueError:
-        spaced = re.sub(r"(&&|\|\||[;|\n()]|\d?>>?&?\d?|<)", r" \1 ", line)
+        spaced = re.sub(r"(&&|\|\||[;|\n]|\d?>>?&?\d?|<)", r" \1 ", line)
         return [t if t != "\n" else "\n" for t in spaced.replace("\n", " \n ").split(" ") if t]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.modules import is_own_code, module_name
 from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
 from squirrel_memory.models import (
@@ -476,7 +477,7 @@ def test_huge_and_malformed_command_evidence_is_handled() -> None:
 def _stream_events(
     root: str,
     session: str,
-    runs: list[tuple[str, int | None, str]],
+    runs: Sequence[tuple[str, int | None, str]],
     start: datetime = T0,
 ) -> list[StoredEvent]:
     events = []
@@ -646,3 +647,142 @@ async def test_the_store_gives_recent_events_of_a_type_and_origin(
     assert hooks == []
     with pytest.raises(InvalidArgumentError):
         await sqlite.fetch_recent_of_types(sqlite.project_id, ["command_run"], 0)
+
+
+def test_declined_tool_uses_and_searches_are_not_failures() -> None:
+    declined = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if "
+        "it was a file edit, the new_string was NOT written to the file). STOP what you are "
+        "doing.\nthe user said: please add transformer.js too first"
+    )
+    events = _stream_events(
+        "/w/app",
+        "s1",
+        [
+            ('git commit -m "Add tokenizer"', 1, declined),
+            ("cp public/transformers.js ../site/public/", 0, ""),
+            ('git commit -m "Add tokenizer"', 0, "[main 1a2b3c4] Add tokenizer"),
+            ("grep -rn generate_html src", 1, ""),
+            ("ls missing/", 2, "ls: missing/: No such file or directory"),
+            ("grep -rn generate_html lib", 0, "lib/render.py:3: def generate_html"),
+            ("ls lib/", 0, "render.py"),
+        ],
+    )
+    assert pitfalls(evidence_candidates(events)) == []
+
+
+@pytest.mark.parametrize(
+    ("runs", "claimed"),
+    [
+        # Other tests passing is not a fix for the failing one.
+        (
+            [
+                ("uv run pytest -m unit -v", 5, "=== test session starts ===\n1 deselected"),
+                ("uv run pytest --markers", 0, "@pytest.mark.unit"),
+            ],
+            False,
+        ),
+        (
+            [
+                ("cargo test parser::", 101, "test parser::tests::dates ... FAILED"),
+                ("cargo test lexer::", 0, "test result: ok. 4 passed"),
+            ],
+            False,
+        ),
+        # A wrong path is fixed by the right one.
+        (
+            [
+                ("ruff check src/renderer.py", 1, "E902 No such file or directory (os error 2)"),
+                ("ruff check app/renderer.py", 0, "All checks passed!"),
+            ],
+            True,
+        ),
+        (
+            [
+                (
+                    "go test ./internal/lnks/...",
+                    1,
+                    "pattern ./internal/lnks/...: lstat: no such file",
+                ),
+                ("go test ./internal/links/...", 0, "ok"),
+            ],
+            True,
+        ),
+    ],
+)
+def test_a_check_re_run_on_other_targets_is_a_fix_only_for_call_errors(
+    runs: list[tuple[str, int | None, str]], claimed: bool
+) -> None:
+    found = pitfalls(evidence_candidates(_stream_events("/w/app", "s1", runs)))
+    assert bool(found) is claimed
+    if claimed:
+        assert "re-running it as" in found[0].content
+
+
+def test_a_shell_folder_outside_the_project_counts_as_the_root() -> None:
+    runs = [("mix test", 0, "3 tests, 0 failures")] * 2
+    events = _stream_events("/home/dev/ledger", "s1", runs)
+    moved = [
+        StoredEvent(
+            id=e.id,
+            project_id=e.project_id,
+            user_id=e.user_id,
+            source_tool=e.source_tool,
+            session_id=e.session_id,
+            timestamp=e.timestamp,
+            event_type=e.event_type,
+            content={**e.content, "cwd": "/Users/someone/elsewhere/ledger"},
+            file_paths=(),
+            hash=e.hash,
+        )
+        for e in events
+    ]
+    found = by_key(evidence_candidates(moved))
+    assert found["recipe:test"].content.startswith("To run the tests: `mix test`")
+
+
+def test_a_call_declined_with_a_message_did_not_run() -> None:
+    # Claude Code stores the user's reason as the error of the declined call, with no exit code.
+    events = _stream_events("/w/app", "s1", [("git push", 0, "main -> main")])
+    declined = events[0]
+    events = [
+        StoredEvent(
+            id="evt_declined",
+            project_id="/w/app",
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="s1",
+            timestamp=T0,
+            event_type="command_run",
+            content={
+                "command": "git push",
+                "exit_code": None,
+                "is_error": True,
+                "output": "Wait a sec, we need to copy public/favicons/token.svg first",
+            },
+            file_paths=(),
+            hash="declined",
+        ),
+        *_edits("/w/app", "s1", ["public/favicons/token.svg"]),
+        declined,
+    ]
+    assert pitfalls(evidence_candidates(events)) == []
+    # A timeout is a failure, exit code or not.
+    timed_out = StoredEvent(
+        **{
+            **{f: getattr(events[0], f) for f in ("id", "project_id", "user_id", "source_tool")},
+            "session_id": "s1",
+            "timestamp": T0,
+            "event_type": "command_run",
+            "content": {
+                "command": "mix test",
+                "exit_code": None,
+                "is_error": True,
+                "output": "Command timed out after 2m 0.0s",
+            },
+            "file_paths": (),
+            "hash": "timeout",
+        }
+    )
+    runs = commands([timed_out])
+    assert [r.ok for r in runs] == [False]

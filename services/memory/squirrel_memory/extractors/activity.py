@@ -165,9 +165,37 @@ def user_requests(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
     return found
 
 
+_FAILURE_WORDS = re.compile(
+    r"error|fail|fatal|denied|not found|no such|exception|traceback|timed out|timeout|killed|"
+    r"terminated|cannot|can't|unable|invalid|refused|abort|panic|warn",
+    re.IGNORECASE,
+)
+#: A tool call the user declined or interrupted did not run: it neither failed nor passed.
+_DECLINED = re.compile(
+    r"doesn't want to proceed with this tool use|tool use was rejected|"
+    r"^\[Request interrupted by user",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _declined_with_feedback(event: StoredEvent) -> bool:
+    """The user declining a Claude Code call with a message: the call did not run. The message
+    is stored as the call's error, with no exit code; it is one line of prose, where a failed
+    command prints output or an error line."""
+    if event.source_tool != "claude_code" or event.content.get("exit_code") is not None:
+        return False
+    output = event.content.get("output")
+    if not isinstance(output, str):
+        return False
+    text = output.strip()
+    return 0 < len(text) <= 400 and "\n" not in text and not _FAILURE_WORDS.search(text)
+
+
 def _result_fields(content: dict[str, Any]) -> tuple[bool | None, str]:
     output = content.get("output")
     text = output if isinstance(output, str) else ""
+    if _DECLINED.search(text[:2_000]):
+        return None, text
     exit_code = content.get("exit_code")
     is_error = content.get("is_error")
     if isinstance(exit_code, int) and not isinstance(exit_code, bool):
@@ -209,6 +237,8 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
             use_id = event.content.get("tool_use_id")
             if ok is None and isinstance(use_id, str) and use_id in results:
                 ok, output = results[use_id]
+            if ok is False and _declined_with_feedback(event):
+                ok = None
             cwd = event.content.get("cwd")
             runs.append(
                 CommandRun(

@@ -149,10 +149,14 @@ class Attempt:
 def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
     """Every simple command of `runs`, typed form and scope included, in order."""
     found: list[Attempt] = []
+    root = project_root.rstrip("/")
     for run in runs:
-        for typed in typed_commands(
-            run.command, cwd=run.cwd or project_root, project_root=project_root
-        ):
+        # A shell folder outside the project (another checkout of it, a symlinked path) says
+        # nothing about where in the project the command ran: the root is assumed.
+        inside = run.cwd is not None and (run.cwd == root or run.cwd.startswith(root + "/"))
+        base = project_root if inside or run.cwd is None else run.cwd
+        cwd = run.cwd if run.cwd is not None else project_root
+        for typed in typed_commands(run.command, cwd=cwd, project_root=base):
             tokens = tuple(core_tokens(list(typed.words)))
             found.append(
                 Attempt(run, typed.text, typed.scope, typed.use, command_base(typed.text), tokens)
@@ -477,7 +481,7 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
 
 
 def _routine_step(attempt: Attempt) -> bool:
-    if not attempt.tokens or attempt.program in _READ_ONLY or attempt.scope.startswith("/"):
+    if not attempt.base or attempt.program in _READ_ONLY or attempt.scope.startswith("/"):
         return False
     if attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES:
         return False

@@ -16,10 +16,12 @@ that recurs with no fix seen is kept as a warning that says no fix was recorded.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, Finding
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
@@ -40,6 +42,14 @@ _LOOK_AROUND = frozenset(
     | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
 )
 MAX_FILES_SHOWN = 4
+_BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
+#: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
+#: them, so a re-run of a check with other arguments is their fix.
+_USAGE_ERROR = re.compile(
+    r"no such file|not found|unrecognized|unknown (?:option|flag|command|argument)|usage:|"
+    r"invalid (?:option|argument|choice)|no tests? (?:ran|collected|found)|does not exist",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +112,8 @@ def find_pitfalls(found: list[Attempt], changes: list[Change]) -> list[Pitfall]:
     for i, failed in enumerate(found):
         if failed.run.ok is not False or i in claimed or not failed.tokens:
             continue
+        if failed.program in _LOOK_AROUND and failed.program != "git":
+            continue  # a search or a listing that found nothing is exploration, not a pitfall
         fingerprint = _fingerprint(failed)
         passed_at = None
         for j in range(i + 1, len(found)):
@@ -124,25 +136,43 @@ def find_pitfalls(found: list[Attempt], changes: list[Change]) -> list[Pitfall]:
     return results
 
 
+def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
+    """Other arguments fix any command's failure, except a check's: running other tests or
+    files is not a fix, unless the error was about the call itself (a wrong path or flag)."""
+    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
+        return True
+    same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
+        t for t in passed.tokens[1:] if not t.startswith("-")
+    ]
+    return same_targets or bool(_USAGE_ERROR.search(fingerprint))
+
+
 def _fingerprint(failed: Attempt) -> str:
     """The error's fingerprint; without an error-looking line, the first line printed; without
     output, the command's head and `non-zero exit`."""
     found = error_fingerprint(failed.run.output)
     if found:
         return found
-    lines = [line.strip() for line in failed.run.output.splitlines()]
-    first = next((ln for ln in lines if ln and not ln.lower().startswith("exit code")), "")
+    first = _first_line(failed.run.output)
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
 
 
+def _first_line(output: str) -> str:
+    """The first line printed that is not a banner, a rule or the exit status."""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        line = raw.strip()
+        if line and not line.lower().startswith("exit code") and not _BANNER.match(line):
+            return line
+    return ""
+
+
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    first = next((ln for ln in lines if not ln.lower().startswith("exit code")), "")
-    line = first_error_line(output) or first or pitfall.fingerprint
+    line = first_error_line(output) or _first_line(output) or pitfall.fingerprint
+    line = re.sub(r"^E\s+", "", line)
     if root:
         line = line.replace(root.rstrip("/") + "/", "")
     return _clip(line.replace("`", "'"), 160)
@@ -172,7 +202,7 @@ def _attribute(
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
-    elif changed_args and not files:
+    elif changed_args and not files and _variant_can_fix(failed, passed, fingerprint):
         fix, shown, command = "variant", (), passed.text
     elif files:
         fix, shown, command = "edit", files, ""
@@ -209,6 +239,19 @@ def _remedy(pitfall: Pitfall) -> str:
     return f"it passed after editing {shown}{more}"
 
 
+def _fix_weight(pitfall: Pitfall) -> float:
+    """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
+    after a failing test is often the work itself (a test written first, then the code)."""
+    if pitfall.fix in ("setup", "variant"):
+        return 0.2
+    if pitfall.fix != "edit":
+        return 0.0
+    use = pitfall.failed.use
+    if use is not None and use.purpose == "test":
+        return 0.05
+    return 0.15 if pitfall.named else 0.1
+
+
 def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
     """One pitfall per error signature, across sessions; a fixed occurrence is preferred."""
     groups: dict[str, list[Pitfall]] = {}
@@ -230,7 +273,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         error = _shown_error(shown, root)
         remedy = _remedy(shown) if fixed else "no fix was recorded"
         text = f"{subject} failed with `{error}`{seen}; {remedy}."
-        importance = 0.45 + (0.15 if fixed else 0.0) + 0.08 * min(len(sessions) - 1, 4)
+        importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
         use = shown.failed.use
         tags = (
