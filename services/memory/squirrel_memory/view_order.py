@@ -7,9 +7,9 @@ whose sessions are a year old is ranked the same today as then). A memory the us
 gets a small bonus. The weights keep importance first: evidence and recency settle what importance
 leaves close, and never lift a memory more than a quarter of the importance scale.
 
-The project brief also groups its facts: what the project is, then its stack (language,
-framework, libraries, database, runtime), then how it is worked on (commands, CI, ports, entry
-points), then everything else; each group in usefulness order.
+The project brief also groups its facts: what the project is, then its stack (language first,
+then framework or runtime, then libraries, database and the like), then how it is worked on
+(commands, CI, ports, entry points), then everything else; each group in usefulness order.
 """
 
 from __future__ import annotations
@@ -28,14 +28,10 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 MANUAL_BONUS = 0.04
 
 OVERVIEW = frozenset({"overview", "purpose", "about", "description", "summary", "what"})
+LANGUAGE = frozenset({"language", "languages"})
+FRAMEWORK = frozenset({"framework", "frameworks", "stack", "runtime", "platform"})
 STACK = frozenset(
     {
-        "language",
-        "languages",
-        "framework",
-        "frameworks",
-        "stack",
-        "runtime",
         "libraries",
         "library",
         "database",
@@ -49,7 +45,6 @@ STACK = frozenset(
         "toolchain",
         "package_manager",
         "dependencies",
-        "platform",
     }
 )
 WORKFLOW = frozenset(
@@ -110,19 +105,22 @@ def by_usefulness(items: Iterable[MemoryItem]) -> list[MemoryItem]:
 
 
 def fact_group(item: MemoryItem) -> int:
-    """0 what the project is, 1 its stack, 2 how it is worked on, 3 the rest."""
+    """0 what the project is; its stack: 1 language, 2 framework or runtime, 3 libraries,
+    database and the like; 4 how it is worked on (commands, CI, ports); 5 the rest."""
     words = {s.strip().lower() for s in _SEGMENT.split(item.key)} | {t.lower() for t in item.tags}
     if words & OVERVIEW:
         return 0
-    if words & STACK:
-        return 1
+    for group, names in enumerate((LANGUAGE, FRAMEWORK, STACK), start=1):
+        if words & names:
+            return group
     if words & WORKFLOW or any(w.endswith("_command") or w == "command" for w in words):
-        return 2
-    return 3
+        return 4
+    return 5
 
 
 def brief_order(facts: Sequence[MemoryItem]) -> list[MemoryItem]:
-    """Facts for the brief: by group (what, stack, workflow, rest), each by usefulness."""
+    """Facts for the brief: by group (what, language, framework, other stack, workflow, rest),
+    each group by usefulness."""
     ranked = by_usefulness(facts)
     position = {item.id: n for n, item in enumerate(ranked)}
     return sorted(ranked, key=lambda i: (fact_group(i), position[i.id]))

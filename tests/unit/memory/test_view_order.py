@@ -98,13 +98,16 @@ def test_fact_groups_come_from_key_segments_and_tags() -> None:
     assert fact_group(item("overview")) == 0
     assert fact_group(item("repo:purpose")) == 0
     assert fact_group(item("language")) == 1
-    assert fact_group(item("repo:framework:phoenix")) == 1
-    assert fact_group(item("whatever", tags=("database",))) == 1
-    assert fact_group(item("test_command")) == 2
-    assert fact_group(item("dev_server")) == 2
-    assert fact_group(item("ci")) == 2
-    assert fact_group(item("module:auth")) == 3
-    assert fact_group(item("entry_point_notes")) == 3
+    assert fact_group(item("repo:languages", tags=("framework",))) == 1
+    assert fact_group(item("repo:framework:phoenix")) == 2
+    assert fact_group(item("runtime")) == 2
+    assert fact_group(item("whatever", tags=("database",))) == 3
+    assert fact_group(item("libraries")) == 3
+    assert fact_group(item("test_command")) == 4
+    assert fact_group(item("dev_server")) == 4
+    assert fact_group(item("ci")) == 4
+    assert fact_group(item("module:auth")) == 5
+    assert fact_group(item("entry_point_notes")) == 5
 
 
 def test_the_brief_leads_with_what_the_project_is_and_its_stack() -> None:
@@ -112,6 +115,7 @@ def test_the_brief_leads_with_what_the_project_is_and_its_stack() -> None:
         item("module:auth", 0.9),
         item("test_command", 0.8),
         item("libraries", 0.5),
+        item("framework", 0.95),
         item("language", 0.6),
         item("overview", 0.4),
         item("naming", 0.7),
@@ -119,6 +123,7 @@ def test_the_brief_leads_with_what_the_project_is_and_its_stack() -> None:
     assert keys(brief_order(facts)) == [
         "overview",
         "language",
+        "framework",
         "libraries",
         "test_command",
         "module:auth",

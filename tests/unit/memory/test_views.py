@@ -579,8 +579,8 @@ async def test_brief_leads_with_the_stack_before_more_important_facts(world: Wor
     view = await world.views.project_brief(str(world.root))
 
     assert view.key_facts == (
-        "Framework: Built with Phoenix.",
         "Language: Elixir project (mix.exs).",
+        "Framework: Built with Phoenix.",
         "Ci: CI runs on GitHub Actions.",
         "Naming: Files use snake_case.",
     )
