@@ -38,7 +38,7 @@ _PURPOSE_WORDS = {
     "lint": ("lint", "credo", "clippy", "vet", "ruff", "rubocop", "flake8"),
     "format": ("format", "fmt", "prettier", "black"),
     "typecheck": ("type", "tsc", "mypy", "pyright", "dialyzer"),
-    "run": ("dev", "start", "serve", "server", "run"),
+    "run": ("dev", "start", "serve", "server", "watch"),
     "migrate": ("migrat",),
     "build": ("build", "compile"),
     "install": ("setup", "install", "deps", "bootstrap"),

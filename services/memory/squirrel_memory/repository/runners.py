@@ -26,6 +26,8 @@ _DETAIL_CHARS = 160
 def purpose_of(command: str, name: str = "") -> tuple[str, str] | None:
     """(purpose, ecosystem) of a command line, by the shared table, else by its task name."""
     use = classify_command(command)
+    if use is not None and use.task == "run" and "/" in use.tool:
+        use = None  # a script named `run` (`.ci/run`, `scripts/run`) could run anything
     if use is not None and use.purpose:
         return use.purpose, use.ecosystem
     purpose = task_purpose(name) if name else None

@@ -208,3 +208,11 @@ def test_contributing_prose_is_not_a_rule_but_its_bullets_are(make_repo: MakeRep
     assert rules == [
         "Project instruction (CONTRIBUTING.md): Always sign off your commits (`git commit -s`)."
     ]
+
+
+def test_a_script_named_run_or_a_seed_script_is_not_the_dev_server(make_repo: MakeRepo) -> None:
+    readme = "# Spotter\n\nSpotter tracks bird sightings on a live map for volunteers.\n\n"
+    readme += "```bash\n.ci/run\nmix run priv/repo/seeds.exs\n```\n"
+    _, found = _read(make_repo, {**ELIXIR, "README.md": readme, ".ci/run": "#!/bin/sh\n"})
+    assert found["repo:recipe:run"].content.startswith("Start the dev server with `mix phx.server`")
+    assert ".ci/run" not in found["repo:recipe:run"].content
