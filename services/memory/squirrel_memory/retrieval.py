@@ -235,7 +235,8 @@ def query_terms(text: str) -> tuple[str, ...]:
     return tuple(kept[:MAX_QUERY_TERMS])
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """A light stem: `tests` → `test`, `parsing` → `pars` (suffixes -ing, -ed, -es, -s)."""
     for suffix in _STEM_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
@@ -245,7 +246,7 @@ def _stem(word: str) -> str:
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
 def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
     """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
-    return frozenset(_stem(w.lower()) for w in _WORD.findall(fts_text(text)))
+    return frozenset(stem(w.lower()) for w in _WORD.findall(fts_text(text)))
 
 
 def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
@@ -256,7 +257,7 @@ def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _stem_cached(word: str) -> str:
-    return _stem(word)
+    return stem(word)
 
 
 def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:

@@ -2,15 +2,19 @@
 
 Candidates are the top ~20 memories by the spec's score over the preferred types. A candidate is
 selected when its fused relevance to the task clears `min_relevance` (calibrated on labelled
-queries by `bench/retrieval_quality.py`) or when one of its files is an active file. When
+queries by `bench/retrieval_quality.py`), when one of its files is an active file, or when its
+key names a subject of the task (`recipe:test` or `test_command` for "add an endpoint and its
+tests", `module:billing` for "fix the billing export": the key says what a memory is about, and
+a task that names that subject needs it, however little else of its wording matches). When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
 Standing coding-style preferences: when something relevant was found and `user_style` is a
-preferred type, up to `style_supplement` of the most important user-style memories (importance
-at least `style_min_importance`) are added after the relevant ones, because how this user writes
-code applies to any code change. They are never added on their own, so an off-topic task still
-abstains.
+preferred type, up to `style_supplement` of the most important standing user-style memories
+(importance at least `style_min_importance`; one-off instructions still waiting for a repeat are
+left out) are added after the relevant ones, because how this user writes code applies to any
+code change; the budget then cuts from the end. They are never added on their own, so an
+off-topic task still abstains.
 
 With an `LlmWriter` (an Anthropic key configured), Claude writes the pack whenever the rules
 found something relevant (spec §5.5 step 2): it chooses among the candidates (ids it invents are
@@ -23,6 +27,7 @@ is always the stored content. `written_by` says which of the two wrote the answe
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -35,6 +40,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryType
+from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
     RELEVANT_LEXICAL_ONLY,
@@ -42,8 +48,11 @@ from squirrel_memory.retrieval import (
     Retriever,
     ScoredMemory,
     explain,
+    query_terms,
+    stem,
 )
 from squirrel_memory.store_checks import Clock, utc_now
+from squirrel_memory.store_search import STOP_WORDS
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter
@@ -72,7 +81,7 @@ class TaskContextSettings:
     candidates: int = 20
     min_relevance: float = RELEVANT_WITH_VECTORS
     min_relevance_lexical: float = RELEVANT_LEXICAL_ONLY
-    style_supplement: int = 2
+    style_supplement: int = 5
     style_min_importance: float = 0.7
 
     def __post_init__(self) -> None:
@@ -154,7 +163,14 @@ class TaskContextBuilder:
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
-        selected = [s for s in ranked if s.relevance >= threshold or _touches_active(s)]
+        subjects = frozenset(stem(w) for w in query_terms(task_description))
+        selected = [
+            s
+            for s in ranked
+            if s.relevance >= threshold
+            or _touches_active(s)
+            or _key_subjects(s.item.key) & subjects
+        ]
         return selected, ranked
 
     async def build(
@@ -262,6 +278,8 @@ class TaskContextBuilder:
                 break
             if item.id in taken or item.importance < self.settings.style_min_importance:
                 continue
+            if is_tentative(item.tags):
+                continue
             extra.append(
                 SelectedMemory(
                     memory_id=item.id,
@@ -285,6 +303,21 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
         importance=scored.item.importance,
         reason=explain(scored, subject="the task"),
         score=round(scored.score.total, 4),
+    )
+
+
+#: Words of a memory key that say what kind of memory it is, not what it is about.
+_KEY_KIND_WORDS = frozenset({"recipe", "pref", "pitfall", "module", "command", "commands", "run"})
+_KEY_WORD = re.compile(r"[a-z]+")
+
+
+def _key_subjects(key: str) -> frozenset[str]:
+    """The stems of the words of a key that name its subject (`recipe:test` → {"test"};
+    `pitfall:typeerror-cachemanager-…-b472b9a6` → {"typeerror", "cachemanager", …})."""
+    return frozenset(
+        stem(word)
+        for word in _KEY_WORD.findall(key.lower())
+        if len(word) >= 3 and word not in _KEY_KIND_WORDS and word not in STOP_WORDS
     )
 
 

@@ -277,10 +277,13 @@ async def test_threshold_decides_abstention(world: World) -> None:
         settings=TaskContextSettings(min_relevance=1.0, min_relevance_lexical=1.0),
     )
 
-    context = await strict.build(str(world.root), "Add a delete endpoint for inventory items")
+    # Names no memory's subject (no key word), so only the threshold could select.
+    context = await strict.build(str(world.root), "Remove stock rows of discontinued items")
 
     assert not context.has_relevant_memory
     assert context.markdown == ABSTAIN_MARKDOWN
+    named = await strict.build(str(world.root), "Add a delete endpoint for inventory items")
+    assert "endpoint:inventory" in {m.key for m in named.selected_memories}
 
 
 @pytest.mark.parametrize("task", ["", "   ", None, 42])
