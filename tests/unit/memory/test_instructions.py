@@ -210,6 +210,14 @@ def test_hostile_messages_do_not_crash_or_flood() -> None:
         ("Prefers small functions (under 20 lines", "Prefers small functions under 20 lines."),
         ("## Never *ever* commit secrets", "Never ever commit secrets."),
         ("Don't commit *.pyc files", "Don't commit *.pyc files."),
+        (
+            """`git commit -m "$(cat <<'EOF'` failed with `x`""",
+            """`git commit -m "$(cat <<'EOF'` failed with `x`.""",
+        ),
+        (
+            '`pyright` failed with `"Dict" is not "dict…`',
+            '`pyright` failed with `"Dict" is not "dict…`.',
+        ),
     ],
 )
 def test_sentences_lose_markdown_residue_and_cut_off_ends(raw: str, clean: str) -> None:

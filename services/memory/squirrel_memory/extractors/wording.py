@@ -49,12 +49,23 @@ def strip_markdown(text: str) -> str:
 
 
 def _balanced(text: str) -> str:
-    """Drop a quote, backtick or bracket that has no partner (a cut-off or leftover one)."""
+    """Drop a quote, backtick or bracket that has no partner (a cut-off or leftover one);
+    code spans are left exactly as they are."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    masked = _CODE_SPAN.sub(hide, text)
+    masked = _balanced_plain(masked)
+    return re.sub("\ue000(\\d+)\ue001", lambda m: spans[int(m.group(1))], masked)
+
+
+def _balanced_plain(text: str) -> str:
     for quote in _SYMMETRIC_QUOTES:
         if text.count(quote) % 2:
             index = text.rfind(quote) if text.rstrip(".!? ").endswith(quote) else text.find(quote)
-            if quote == "`" and 0 < index < len(text) - 1 and text[index + 1 :].strip():
-                index = text.rfind(quote)
             text = text[:index] + text[index + 1 :]
     for opening, closing in _PAIRS:
         while text.count(opening) > text.count(closing) and opening in text:
