@@ -49,6 +49,12 @@ def add_commands(sub: Any) -> None:
         help="register the ctx-memory MCP server for Claude Code in .mcp.json (default: ask)",
     )
     init.add_argument(
+        "--mcp-absolute",
+        action="store_true",
+        help="write this machine's absolute path to sqrl into .mcp.json (default: `sqrl`, found"
+        " on PATH on every machine)",
+    )
+    init.add_argument(
         "--hooks",
         nargs="?",
         const="",
@@ -147,7 +153,14 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
     console.line(f"{verb} {root}  (data in {placement.store_dir}, home {layout.root})")
     if placement.notice:
         console.line(placement.notice)
-    hosts.offer_claude_code(root, settings.home, console, choice=args.mcp, assume_yes=args.yes)
+    hosts.offer_claude_code(
+        root,
+        settings.home,
+        console,
+        choice=args.mcp,
+        assume_yes=args.yes,
+        absolute=args.mcp_absolute,
+    )
     if args.hooks is not None:
         if args.remove:
             commands_hooks.remove_hooks(args, console, args.hooks, root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -45,15 +46,21 @@ class McpCommand:
         return entry
 
 
-def mcp_command(home: Path, *, interpreter: Path | None = None) -> McpCommand:
-    """The absolute `sqrl` beside this interpreter, else `python -m squirrel_cli`, plus the home.
+def mcp_command(
+    home: Path, *, interpreter: Path | None = None, absolute: bool = False
+) -> McpCommand:
+    """`sqrl mcp` (the console script on PATH: works on every machine with Squirrel installed,
+    so a committed `.mcp.json` works for the whole team), plus the home.
 
-    `SQRL_HOME` is passed only when `home` is not the default `~/.sqrl`, so the server a host
-    launches uses the same home as the `sqrl` that registered it.
+    With `absolute` (on request: this machine only), the absolute `sqrl` beside this interpreter,
+    else `python -m squirrel_cli`. `SQRL_HOME` is passed only when `home` is not the default
+    `~/.sqrl`, so the server a host launches uses the same home as the `sqrl` that registered it.
     """
     python = Path(sys.executable) if interpreter is None else interpreter
     script = python.parent / "sqrl"
-    if script.is_file() and os.access(script, os.X_OK):
+    if not absolute:
+        command = McpCommand("sqrl", ["mcp"])
+    elif script.is_file() and os.access(script, os.X_OK):
         command = McpCommand(str(script.absolute()), ["mcp"])
     else:
         command = McpCommand(str(python.absolute()), ["-m", "squirrel_cli", "mcp"])
@@ -156,6 +163,7 @@ def offer_claude_code(
     assume_yes: bool,
     interactive: bool | None = None,
     confirm: Callable[[str], bool] | None = None,
+    absolute: bool = False,
 ) -> Outcome | None:
     """`sqrl init`'s offer to register `ctx-memory` for Claude Code in the project's `.mcp.json`.
 
@@ -182,7 +190,7 @@ def offer_claude_code(
         ):
             console.line("Skipped; `sqrl init --mcp` registers it later.")
             return None
-    command = mcp_command(home)
+    command = mcp_command(home, absolute=absolute)
     outcome = register_claude_code(project_root, command)
     path = project_root / CLAUDE_PROJECT_FILE
     said = {"added": "Added", "updated": "Updated", "unchanged": "Already in"}[outcome]
@@ -192,5 +200,11 @@ def offer_claude_code(
     else:
         console.line(
             f"{said} {SERVER_NAME} {where} {path} ({command.command} {' '.join(command.args)})"
+        )
+    if not absolute and shutil.which(command.command) is None:
+        console.line(
+            f"Note: hosts run `{command.command} mcp` from PATH, and `{command.command}` is not on"
+            f" PATH here: add {Path(sys.executable).parent} to PATH, or run"
+            " `sqrl init --mcp --mcp-absolute` to write this machine's path instead."
         )
     return outcome

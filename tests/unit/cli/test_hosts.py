@@ -108,13 +108,21 @@ def test_the_command_is_the_sqrl_beside_the_interpreter(tmp_path: Path) -> None:
     sqrl = python.parent / "sqrl"
     sqrl.write_text("#!/bin/sh\n")
     sqrl.chmod(0o755)
-    command = mcp_command(Path("~/.sqrl").expanduser(), interpreter=python)
+    command = mcp_command(Path("~/.sqrl").expanduser(), interpreter=python, absolute=True)
     assert command == McpCommand(str(sqrl), ["mcp"])
+
+
+def test_by_default_the_command_is_sqrl_on_path_so_it_works_on_every_machine(
+    tmp_path: Path,
+) -> None:
+    command = mcp_command(Path("~/.sqrl").expanduser(), interpreter=tmp_path / "bin" / "python")
+    assert command == McpCommand("sqrl", ["mcp"])
+    assert command.claude_entry() == {"type": "stdio", "command": "sqrl", "args": ["mcp"]}
 
 
 def test_without_a_sqrl_script_the_command_runs_the_module(tmp_path: Path) -> None:
     python = tmp_path / "bin" / "python"
-    command = mcp_command(tmp_path / "home", interpreter=python)
+    command = mcp_command(tmp_path / "home", interpreter=python, absolute=True)
     assert command.command == str(python)
     assert command.args == ["-m", "squirrel_cli", "mcp"]
     assert command.env == {"SQRL_HOME": str(tmp_path / "home")}
@@ -218,10 +226,13 @@ def test_sqrl_init_hints_then_merges_the_server_then_stays_quiet(
     entry = found[SERVER_NAME]
     assert isinstance(entry, dict)
     assert entry["env"] == {"SQRL_HOME": str(sqrl_home)}
-    assert Path(entry["command"]).is_absolute()
+    assert entry["command"] == "sqrl" and entry["args"] == ["mcp"]
     quiet = run_sqrl(sqrl_env, repo, "init", "--yes")
     assert quiet.returncode == 0 and SERVER_NAME not in quiet.stdout
     assert servers(repo) == found
+    pinned = run_sqrl(sqrl_env, repo, "init", "--mcp", "--mcp-absolute")
+    assert pinned.returncode == 0, pinned.stderr
+    assert Path(str(servers(repo)[SERVER_NAME]["command"])).is_absolute()  # type: ignore[index]
 
 
 def test_a_project_that_lists_the_server_is_not_asked_again(tmp_path: Path) -> None:
