@@ -129,6 +129,7 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
         "superseded_by": m.superseded_by or None,
         "file_paths": list(m.file_paths),
         "source_refs": list(m.source_refs),
+        "written_by": m.written_by or SOURCE_NAMES.get(m.source, "?"),
         "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
     }
 
@@ -216,7 +217,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
                 r["type"],
                 r["key"],
                 r["content"][:100],
-                " ".join([r["source"], *r["source_refs"][:2]]),
+                " ".join([r["written_by"], *r["source_refs"][:2]]),
                 f"{r['importance']:.2f}",
             ]
             for r in rows
@@ -250,6 +251,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
             "reason": v.reason,
             "source_event_ids": list(v.source_event_ids),
             "source_refs": list(v.source_refs),
+            "written_by": v.written_by or None,
             "superseded_by": v.superseded_by or None,
         }
         for v in reply.versions
@@ -265,7 +267,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
     )
     console.table(
         "History (oldest first)",
-        ["v", "action", "when", "content", "reason", "source"],
+        ["v", "action", "when", "content", "reason", "by", "source"],
         [
             [
                 str(v["version"]),
@@ -273,6 +275,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
                 str(v["changed_at"])[:19],
                 str(v["content"])[:90],
                 str(v["reason"])[:40],
+                str(v["written_by"] or "-"),
                 _provenance(v["source_refs"], v["source_event_ids"]),
             ]
             for v in versions

@@ -85,6 +85,7 @@ async def test_a_cli_backend_writes_the_memories(
     assert status.extractor == backend
     [memory] = memories
     assert memory.key == "recipe:test" and "make check" in memory.content
+    assert memory.written_by.split(":")[0] == backend
 
 
 async def test_the_openai_compatible_backend_writes_the_memories(
@@ -101,6 +102,7 @@ async def test_the_openai_compatible_backend_writes_the_memories(
     assert report.memories_added == 1
     assert status.extractor == "openai_compatible"
     assert memories[0].key == "recipe:test"
+    assert memories[0].written_by == "openai_compatible:llama3.2"
     assert server.requests[0]["model"] == "llama3.2"
 
 

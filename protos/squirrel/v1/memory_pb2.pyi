@@ -109,6 +109,7 @@ class MemoryItem(_message.Message):
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     SOURCE_REFS_FIELD_NUMBER: _builtins.int
+    WRITTEN_BY_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     project_id: _builtins.str
     user_id: _builtins.str
@@ -126,6 +127,10 @@ class MemoryItem(_message.Message):
     """Id of the memory that replaced this one, when deleted by an update."""
     version: _builtins.int
     """1 for a new memory, +1 on every update."""
+    written_by: _builtins.str
+    """Who wrote this version: `rules`, `manual`, or `<backend>:<model>` for a model backend
+    (`claude_cli:haiku`, `openai_compatible:llama3.2`).
+    """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -164,10 +169,11 @@ class MemoryItem(_message.Message):
         superseded_by: _builtins.str = ...,
         version: _builtins.int = ...,
         source_refs: _abc.Iterable[_builtins.str] | None = ...,
+        written_by: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -190,6 +196,7 @@ class MemoryVersion(_message.Message):
     SOURCE_EVENT_IDS_FIELD_NUMBER: _builtins.int
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     SOURCE_REFS_FIELD_NUMBER: _builtins.int
+    WRITTEN_BY_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     version: _builtins.int
     action: _builtins.str
@@ -198,6 +205,8 @@ class MemoryVersion(_message.Message):
     importance: _builtins.float
     reason: _builtins.str
     superseded_by: _builtins.str
+    written_by: _builtins.str
+    """Who wrote this version (see MemoryItem.written_by)."""
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -222,10 +231,11 @@ class MemoryVersion(_message.Message):
         source_event_ids: _abc.Iterable[_builtins.str] | None = ...,
         superseded_by: _builtins.str = ...,
         source_refs: _abc.Iterable[_builtins.str] | None = ...,
+        written_by: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["changed_at", b"changed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

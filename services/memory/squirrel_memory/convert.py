@@ -101,6 +101,7 @@ def memory_to_pb(item: MemoryItem) -> memory_pb2.MemoryItem:
         superseded_by=item.superseded_by or "",
         version=item.version,
         source_refs=list(item.source_refs),
+        written_by=item.written_by or str(item.source),
     )
 
 
@@ -117,6 +118,7 @@ def version_to_pb(version: MemoryVersion) -> memory_pb2.MemoryVersion:
         source_event_ids=list(version.source_event_ids),
         superseded_by=version.superseded_by or "",
         source_refs=list(version.source_refs),
+        written_by=version.written_by,
     )
 
 

@@ -111,6 +111,7 @@ class MemoryCandidate:
     # Where the memory was read, outside the event stream: `path:line` in the repository
     # (`mix.exs:3`) or `commit:<sha>`.
     source_refs: tuple[str, ...] = ()
+    written_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,7 @@ class MemoryItem:
     superseded_by: str | None = None
     version: int = 1
     source_refs: tuple[str, ...] = ()
+    written_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,7 @@ class MemoryVersion:
     source_event_ids: tuple[str, ...] = ()
     superseded_by: str | None = None
     source_refs: tuple[str, ...] = ()
+    written_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

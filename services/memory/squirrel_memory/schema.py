@@ -318,6 +318,14 @@ _DATA_V4 = (
     "ALTER TABLE memory_history ADD COLUMN source_refs TEXT NOT NULL DEFAULT '[]'",
 )
 
+_DATA_V5 = (
+    "ALTER TABLE memory_items ADD COLUMN written_by TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE memory_history ADD COLUMN written_by TEXT NOT NULL DEFAULT ''",
+    "UPDATE memory_items SET written_by = source",
+    """UPDATE memory_history SET written_by = COALESCE(
+  (SELECT source FROM memory_items WHERE memory_items.id = memory_history.memory_id), '')""",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
     Migration(
@@ -327,6 +335,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(3, "event origin (who said it), subagent marks", _DATA_V3),
     Migration(4, "memory source references (path:line, commit:<sha>)", _DATA_V4),
+    Migration(5, "who wrote each memory version (rules, or backend and model)", _DATA_V5),
 )
 
 _USER_V1 = (

@@ -60,13 +60,13 @@ log = structlog.get_logger()
 _SELECT_MEMORY = (
     "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
     "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
-    "superseded_by, version, source_refs FROM memory_items "
+    "superseded_by, version, source_refs, written_by FROM memory_items "
 )
 _INSERT_MEMORY = (
     "INSERT INTO memory_items (id, project_id, user_id, scope, type, key, content, tags, "
     "importance, created_at, updated_at, source, file_paths, source_episode_id, "
-    "source_event_ids, deleted, superseded_by, version, source_refs) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "source_event_ids, deleted, superseded_by, version, source_refs, written_by) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
 _LIST_FILTER = (
@@ -139,6 +139,7 @@ def _memory_from_row(row: Sequence[Any]) -> MemoryItem:
         superseded_by=row[16],
         version=int(row[17]),
         source_refs=json_strings(row[18]),
+        written_by=row[19] or str(row[11]),
     )
 
 
@@ -171,7 +172,8 @@ def _load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
 
 _HISTORY_COLUMNS = (
     "(memory_id, version, action, content, tags, importance, changed_at, reason, "
-    "source_event_ids, superseded_by, source_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "source_event_ids, superseded_by, source_refs, written_by) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -192,6 +194,7 @@ def _write_history(
             to_json(list(item.source_event_ids)),
             item.superseded_by,
             to_json(list(item.source_refs)),
+            item.written_by,
         ),
     )
 
@@ -212,6 +215,7 @@ def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
             to_json(list(item.source_event_ids)),
             item.superseded_by,
             to_json(list(item.source_refs)),
+            item.written_by,
         ),
     )
 
@@ -219,6 +223,8 @@ def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
 def _insert_memory(
     conn: sqlite3.Connection, item: MemoryItem, reason: str, changes: ChangeSet
 ) -> MemoryItem:
+    if not item.written_by:
+        item = dataclasses.replace(item, written_by=str(item.source))
     conn.execute(
         _INSERT_MEMORY,
         (
@@ -241,6 +247,7 @@ def _insert_memory(
             item.superseded_by,
             item.version,
             to_json(list(item.source_refs)),
+            item.written_by,
         ),
     )
     _write_history(conn, item, HistoryAction.CREATED, reason)
@@ -270,7 +277,7 @@ def _replace_memory(
     conn.execute(
         "UPDATE memory_items SET content = ?, tags = ?, importance = ?, updated_at = ?, "
         "source = ?, file_paths = ?, source_episode_id = ?, source_event_ids = ?, deleted = ?, "
-        "superseded_by = ?, version = ?, source_refs = ? WHERE id = ?",
+        "superseded_by = ?, version = ?, source_refs = ?, written_by = ? WHERE id = ?",
         (
             new.content,
             to_json(list(new.tags)),
@@ -284,6 +291,7 @@ def _replace_memory(
             new.superseded_by,
             new.version,
             to_json(list(new.source_refs)),
+            new.written_by,
             new.id,
         ),
     )
@@ -392,6 +400,7 @@ class MemoryBook:
             source_episode_id=candidate.source_episode_id,
             source_event_ids=_merge((), candidate.source_event_ids, MAX_LINKED_IDS),
             source_refs=tuple(dict.fromkeys(candidate.source_refs))[:MAX_SOURCE_REFS],
+            written_by=candidate.written_by or str(source),
         )
 
     def _apply(
@@ -445,6 +454,7 @@ class MemoryBook:
                     target.source_event_ids, candidate.source_event_ids, MAX_LINKED_IDS
                 ),
                 source_refs=merge_source_refs(target.source_refs, candidate.source_refs),
+                written_by=candidate.written_by or str(source),
             )
             return _replace_memory(
                 conn,
@@ -773,7 +783,8 @@ class MemoryBook:
                 return None
             rows = conn.execute(
                 "SELECT memory_id, version, action, content, tags, importance, changed_at, "
-                "reason, source_event_ids, superseded_by, source_refs FROM memory_history "
+                "reason, source_event_ids, superseded_by, source_refs, written_by "
+                "FROM memory_history "
                 "WHERE memory_id = ? ORDER BY version",
                 (memory_id,),
             ).fetchall()
@@ -790,6 +801,7 @@ class MemoryBook:
                     source_event_ids=json_strings(r[8]),
                     superseded_by=r[9],
                     source_refs=json_strings(r[10]),
+                    written_by=r[11],
                 )
                 for r in rows
             ]

@@ -189,6 +189,7 @@ async def test_memory_items_extra_columns_follow_the_spec_ones(store_path: Path)
         "superseded_by",
         "version",
         "source_refs",
+        "written_by",
     ]
 
 
@@ -223,6 +224,7 @@ async def test_added_tables_exist(store_path: Path) -> None:
             "source_event_ids",
             "superseded_by",
             "source_refs",
+            "written_by",
         ]
         for table in ("episode_events", "dead_letters", "memory_fts", "schema_version"):
             assert columns(conn, table), table

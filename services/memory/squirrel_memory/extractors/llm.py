@@ -3,6 +3,7 @@ whichever backend (`squirrel_memory.llm`) runs the model."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 import structlog
@@ -15,7 +16,7 @@ from squirrel_memory.extractors.prompts import (
     extraction_message,
     render_events,
 )
-from squirrel_memory.llm.base import ToolCaller
+from squirrel_memory.llm.base import ToolCaller, written_by
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 
 log = structlog.get_logger()
@@ -76,7 +77,7 @@ class LlmExtractor:
             if candidate is None:
                 rejected += 1
             else:
-                candidates.append(candidate)
+                candidates.append(replace(candidate, written_by=written_by(self._caller)))
         log.info(
             "llm_extracted",
             backend=self._caller.backend,
