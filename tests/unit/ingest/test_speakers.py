@@ -10,7 +10,7 @@ import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, line_parser_for, parse_bytes
-from squirrel_ingest.parsers.speaker import Utterance, answer_text, split_user_text
+from squirrel_ingest.parsers.speaker import Utterance, answers, split_user_text
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 CLAUDE = FIXTURES / "claude" / "speakers"
@@ -169,10 +169,10 @@ def test_hostile_huge_text_is_split_quickly() -> None:
 
 def test_answers_come_from_the_structured_result_or_the_result_text() -> None:
     structured = {"questions": [], "answers": {"Which?": "pnpm", "Where?": "  "}}
-    assert answer_text(structured, "") == "pnpm"
+    assert answers(structured, "") == [("Which?", "pnpm")]
     text = 'User has answered your questions: "A?"="yes", "B \\"q\\"?"="no". You can now continue'
-    assert answer_text(None, text) == "yes\nno"
-    assert answer_text({"answers": "odd"}, "nothing here") == ""
+    assert answers(None, text) == [("A?", "yes"), ('B \\"q\\"?', "no")]
+    assert answers({"answers": "odd"}, "nothing here") == []
 
 
 # --- records that only make sense in order ---------------------------------------------------

@@ -43,7 +43,9 @@ def test_each_line_is_labelled_with_its_speaker() -> None:
             {"text": "always check errors", "command": "/review"},
             origin="slash_command",
         ),
-        _event(5, "user_message", {"text": "Use pnpm."}, origin="answer"),
+        _event(
+            5, "user_message", {"text": "Use pnpm.", "questions": ["Which tool?"]}, origin="answer"
+        ),
         _event(
             6,
             "user_message",
@@ -73,7 +75,7 @@ def test_each_line_is_labelled_with_its_speaker() -> None:
         "[e2] user (typed): fix the login bug",
         "[e3] user (queued): always lint first",
         "[e4] user (slash command /review): always check errors",
-        "[e5] user (answer): Use pnpm.",
+        "[e5] user (answer to the assistant's question: Which tool?): Use pnpm.",
         "[e6] parent agent (to a subagent): Always use four spaces.",
         "[e7] subagent ran `grep -rn x src` → ok",
         "[e8] compaction summary (restates earlier work): The user asked to always use tabs.",

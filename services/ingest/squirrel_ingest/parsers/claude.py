@@ -28,7 +28,8 @@ from squirrel_ingest.parsers.base import (
 from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.speaker import (
     Utterance,
-    answer_text,
+    answer_content,
+    answers,
     queued,
     said_events,
     split_user_text,
@@ -335,9 +336,9 @@ class ClaudeFileParser:
         output = text_of(block.get("content"))
         is_error = block.get("is_error") is True
         asked = pending.name in _QUESTION_TOOLS if pending else output.startswith(_ANSWERED)
-        answer = answer_text(structured, output) if asked and not is_error else ""
-        if answer:
-            content = {"text": cap_text(answer), "tool_use_id": tool_use_id}
+        pairs = answers(structured, output) if asked and not is_error else []
+        if pairs:
+            content = answer_content(pairs, tool_use_id)
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         exit_code = _exit_code(pending, output, structured, is_error=is_error)
         return completion_events(

@@ -104,21 +104,36 @@ def split_user_text(text: str) -> list[Utterance]:
     return found
 
 
-def answer_text(structured: object, output: str) -> str:
-    """The user's answers to the assistant's questions, one per line.
+def answers(structured: object, output: str) -> list[tuple[str, str]]:
+    """The user's answers to the assistant's questions, as (question, answer) pairs.
 
     From the structured result (`answers`: question → answer) when the host kept it, else from
-    the result text (`"question"="answer", …`).
+    the result text (`"question"="answer", …`). Empty answers are left out.
     """
     if isinstance(structured, dict):
-        answers = structured.get("answers")
-        if isinstance(answers, dict):
-            values = [str(v).strip() for v in answers.values() if isinstance(v, str | int | float)]
-            found = [v for v in values if v]
-            if found:
-                return "\n".join(found)
-    pairs = [answer.strip() for _, answer in _ANSWER_PAIR.findall(output)]
-    return "\n".join(p for p in pairs if p)
+        given = structured.get("answers")
+        if isinstance(given, dict):
+            pairs = [
+                (str(question).strip(), str(answer).strip())
+                for question, answer in given.items()
+                if isinstance(answer, str | int | float) and str(answer).strip()
+            ]
+            if pairs:
+                return pairs
+    return [
+        (question.strip(), answer.strip())
+        for question, answer in _ANSWER_PAIR.findall(output)
+        if answer.strip()
+    ]
+
+
+def answer_content(pairs: list[tuple[str, str]], tool_use_id: str | None) -> dict[str, Any]:
+    """Event content of an answer: `text` holds only the user's words, `questions` the asker's."""
+    return {
+        "text": cap_text("\n".join(answer for _, answer in pairs)),
+        "questions": [cap_text(question, 500) for question, _ in pairs][:20],
+        "tool_use_id": tool_use_id,
+    }
 
 
 def said_events(ctx: RecordContext, utterances: list[Utterance]) -> list[Event]:

@@ -134,6 +134,10 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
             label = _VOICE_LABELS.get(Origin(event.origin), "user")
             if event.origin == Origin.SLASH_COMMAND:
                 label = f"user (slash command {_clip(str(content.get('command') or ''), 60)})"
+            questions = content.get("questions")
+            if event.origin == Origin.ANSWER and isinstance(questions, list) and questions:
+                asked = "; ".join(str(q) for q in questions[:3])
+                label = f"user (answer to the assistant's question: {_clip(asked, 200)})"
             return (f"{label}: {_clip(words, MAX_USER_CHARS)}", 0) if words else None
         text = content.get("text")
         if not isinstance(text, str) or not text.strip():
