@@ -482,3 +482,34 @@ def test_requirements_on_the_moment_are_dropped(text: str) -> None:
 )
 def test_a_correction_about_the_code_at_hand_is_not_an_instruction(text: str, kept: bool) -> None:
     assert bool(_found(text)) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("keep going until every task is done", "Keep going until every task is done."),
+        ("Push when you are done", "Push when you are done."),
+        ("run the tests before you commit", "Run the tests before you commit."),
+    ],
+)
+def test_a_rule_of_conduct_right_after_the_assistant_acted_is_a_correction(
+    text: str, content: str
+) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert (pref.content, pref.standing, pref.correction) == (content, False, True)
+    assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize("text", ["Add tests for the parser", "Fix the failing test", "continue"])
+def test_a_next_task_is_not_a_rule_of_conduct(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_the_same_rule_of_conduct_in_other_words_shares_its_key() -> None:
+    keys = {
+        key
+        for text in ("keep going until every task is done", "Keep going until all tasks are done.")
+        for key, _, _ in _found(text)
+    }
+    assert keys == {"pref:keep_going_until"}

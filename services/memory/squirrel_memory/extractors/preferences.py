@@ -130,6 +130,14 @@ _ROUTINE = _wordset(
     "add build bump check commit deploy document fix format lint merge open push rebase ",
     "release run sign squash tag test type-check update verify write",
 )
+#: Verbs of how work is carried out (not what to build), for corrections without "no".
+_PROCESS = _wordset(
+    "keep continue push commit finish stop wait ask check verify test run lint format rebase ",
+    "squash document update",
+)
+_CONDITIONED = re.compile(
+    r"\b(?:until|before|after|when|whenever|once|every|all|each|unless)\b", re.IGNORECASE
+)
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -342,6 +350,14 @@ def _asked(clause: str) -> _Found | None:
     return None
 
 
+def _is_process_rule(clause: str) -> bool:
+    """ "keep going until every task is done", "push when you are done": how to work, said
+    right after the assistant acted, with the condition that makes it a rule of conduct."""
+    words = clause.split(maxsplit=1)
+    verb = stem(words[0].lower()) if words else ""
+    return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(_CONDITIONED.search(clause))
+
+
 def _mentions_project(text: str) -> bool:
     """Whether a clause is about this project: "here", "this repo", or a path or file name."""
     if _PROJECT_MARKERS.search(text):
@@ -386,9 +402,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         result = _asked(body) if after_assistant_action else None
-        asked = result is not None
+        asked = process = result is not None
         if result is None and not clause.endswith("?"):
-            result = _statement(body, imperative_ok=standing or correction, standing=standing)
+            process = after_assistant_action and _is_process_rule(body)
+            result = _statement(
+                body, imperative_ok=standing or correction or process, standing=standing
+            )
         if result is None:
             continue
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
@@ -397,7 +416,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         standing = standing and not asked
         if not standing and not result.choice and _ONE_OFF.search(result.subject):
             continue
-        found.append(_preference(result, clause, standing or result.choice, correction or asked))
+        found.append(_preference(result, clause, standing or result.choice, correction or process))
     return found
 
 
