@@ -21,7 +21,7 @@ import re
 import shlex
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -39,6 +39,8 @@ CATEGORIES = {
 }
 #: Longest shell line read; longer input is cut (commands are capped upstream anyway).
 MAX_LINE_CHARS = 8_000
+#: Lines up to this long are remembered once read (the same commands recur all the time).
+_CACHED_LINE_CHARS = 2_000
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
 _PUNCTUATION = frozenset(";&|<>()\n")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -166,32 +168,53 @@ def package_manager(tokens: list[str]) -> tuple[str, str] | None:
 
 def core_tokens(tokens: list[str]) -> list[str]:
     """A simple command's tokens without env assignments, wrappers and runner prefixes."""
+    return list(_core_tokens(tuple(tokens)))
+
+
+@lru_cache(maxsize=8192)
+def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     table = _table()
-    words = list(tokens)
+    runners = _runners_by_program()
+    words = tokens
     changed = True
     while changed and words:
         changed = False
         while words and _ENV_ASSIGNMENT.match(words[0]):
             words = words[1:]
             changed = True
-        if words and _program(words[0]) in table.wrappers:
-            words = _skip_wrapper(words, table.wrappers[_program(words[0])])
+        if not words:
+            break
+        program = _program(words[0])
+        if program in table.wrappers:
+            words = tuple(_skip_wrapper(list(words), table.wrappers[program]))
             changed = True
             continue
-        for prefix in table.runners:
-            if len(words) > len(prefix) and _matches_prefix(words, prefix):
+        for prefix in runners.get(program, ()):
+            if len(words) > len(prefix) and all(
+                words[i] == prefix[i] for i in range(1, len(prefix))
+            ):
                 words = words[len(prefix) :]
                 while words and words[0].startswith("-") and prefix[-1] in {"npx", "uvx"}:
                     words = words[1:]
                 changed = True
                 break
-        if len(words) >= 3 and _PYTHON.match(_program(words[0])) and words[1] == "-m":
+        if changed:
+            continue
+        if len(words) >= 3 and _PYTHON.match(program) and words[1] == "-m":
             words = words[2:]
             changed = True
-        elif len(words) >= 2 and _is_script_launch(words):
+        elif len(words) >= 2 and _is_script_launch(list(words)):
             words = words[1:]
             changed = True
     return words
+
+
+@cache
+def _runners_by_program() -> dict[str, tuple[tuple[str, ...], ...]]:
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for prefix in _table().runners:
+        found.setdefault(prefix[0], []).append(prefix)
+    return {program: tuple(prefixes) for program, prefixes in found.items()}
 
 
 def _is_script_launch(words: list[str]) -> bool:
@@ -200,12 +223,6 @@ def _is_script_launch(words: list[str]) -> bool:
     if _PYTHON.match(program):
         return words[1].endswith(".py")
     return program in _INTERPRETERS and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
-
-
-def _matches_prefix(words: list[str], prefix: tuple[str, ...]) -> bool:
-    if _program(words[0]) != prefix[0]:
-        return False
-    return all(words[i] == prefix[i] for i in range(1, len(prefix)))
 
 
 def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
@@ -333,6 +350,17 @@ def typed_commands(
     `cwd` is where the shell started (absolute), `project_root` the project's folder; absolute
     paths inside the project become relative to the command's own folder.
     """
+    if len(line) <= _CACHED_LINE_CHARS:
+        return list(_typed_cached(line, cwd, project_root))
+    return _typed(line, cwd, project_root)
+
+
+@lru_cache(maxsize=4096)
+def _typed_cached(line: str, cwd: str | None, project_root: str | None) -> tuple[TypedCommand, ...]:
+    return tuple(_typed(line, cwd, project_root))
+
+
+def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCommand]:
     root = posixpath.normpath(project_root) if project_root else None
     here = posixpath.normpath(cwd) if cwd else root
     found: list[TypedCommand] = []

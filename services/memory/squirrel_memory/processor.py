@@ -73,7 +73,7 @@ def parked_episode(
     )
 
 
-PROJECT_EVIDENCE_LIMIT = 20_000
+PROJECT_EVIDENCE_LIMIT = 8_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
 HOOK_EVIDENCE_LIMIT = 2_000
 #: Newest commits searched for the fix of a session's failure.
