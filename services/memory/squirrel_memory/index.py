@@ -23,7 +23,9 @@ log = structlog.get_logger()
 
 INDEX_FILE_NAME = "memories.faiss"
 META_SUFFIX = ".meta.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Sidecars of format 1 carry the checksum but not the size; they are still read (checksum first).
+READABLE_FORMATS = (1, 2)
 
 # Measured (bench/index_bench.py, 384-d, k=10, one thread, 2 vCPU): exact search p95 is 4-5 ms
 # at 50k, 7-17 ms at 100k and 13-14 ms at 150k, and with the other core busy it reached
@@ -36,6 +38,9 @@ APPROXIMATE_ABOVE = 50_000
 IVF_PROBE_FRACTION = 0.1
 # An IVF index is retrained once it has grown this many times beyond its training size.
 IVF_RETRAIN_GROWTH = 2.0
+
+# The sidecar holds one [memory id, int] pair per vector; ids are ~30 bytes.
+_MAX_SIDECAR_BYTES = 256 * 1024 * 1024
 
 Hit = tuple[str, float]
 Vector = npt.NDArray[np.float32]
@@ -264,6 +269,7 @@ class FaissIndex:
                 "next_id": self._next_id,
                 "trained_on": self._trained_on,
                 "sha256": hashlib.sha256(blob).hexdigest(),
+                "size": len(blob),
                 "ids": sorted(self._ids.items(), key=lambda pair: pair[1]),
             }
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -283,7 +289,11 @@ class FaissIndex:
         approximate_above: int = APPROXIMATE_ABOVE,
         build_threads: int | None = None,
     ) -> FaissIndex:
-        """Read an index saved by `save`; raise `IndexUnusableError` saying what is wrong."""
+        """Read an index saved by `save`; raise `IndexUnusableError` saying what is wrong.
+
+        FAISS never parses a file the sidecar does not vouch for: the size recorded there is
+        checked before the file is read, and its SHA-256 before it is handed to FAISS.
+        """
         meta_path = meta_path_for(path)
         if not path.is_file() or not meta_path.is_file():
             raise IndexUnusableError(IndexProblem.MISSING, "index or sidecar file not found")
@@ -292,8 +302,11 @@ class FaissIndex:
             raise IndexUnusableError(IndexProblem.MODEL_MISMATCH, "built with another model")
         if meta["dim"] != dim:
             raise IndexUnusableError(IndexProblem.DIM_MISMATCH, "vectors of another dimension")
+        size = path.stat().st_size
+        if size != meta.get("size", size) or size > _most_bytes(meta["count"], dim):
+            raise IndexUnusableError(IndexProblem.CORRUPT, "index size does not match sidecar")
         blob = path.read_bytes()
-        if hashlib.sha256(blob).hexdigest() != meta["sha256"]:
+        if len(blob) != size or hashlib.sha256(blob).hexdigest() != meta["sha256"]:
             raise IndexUnusableError(IndexProblem.CORRUPT, "index bytes do not match sidecar")
         try:
             raw = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
@@ -408,8 +421,18 @@ class FaissIndex:
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
 
 
+def _most_bytes(count: int, dim: int) -> int:
+    """A generous upper bound on the serialized size of an index of `count` vectors: vectors,
+    ids and an IVF's lists and centroids, plus headers. A larger file is not read at all."""
+    per_vector = dim * 4 + 8 * 4
+    lists = 4 * math.isqrt(max(count, 1)) + 16
+    return 1_048_576 + count * per_vector * 2 + lists * (dim * 4 + 64)
+
+
 def _read_meta(meta_path: Path) -> dict[str, Any]:
     try:
+        if meta_path.stat().st_size > _MAX_SIDECAR_BYTES:
+            raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar is too large")
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar is not readable JSON") from exc
@@ -428,7 +451,10 @@ def _read_meta(meta_path: Path) -> dict[str, Any]:
         not isinstance(meta.get(key), kind) for key, kind in required.items()
     ):
         raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar lacks required fields")
-    if meta["format"] != FORMAT_VERSION or meta["kind"] not in {k.value for k in IndexKind}:
+    size = meta.get("size")
+    if meta["format"] == FORMAT_VERSION and (not isinstance(size, int) or size < 0):
+        raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar lacks the index size")
+    if meta["format"] not in READABLE_FORMATS or meta["kind"] not in {k.value for k in IndexKind}:
         raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar of an unknown format")
     for pair in meta["ids"]:
         if (

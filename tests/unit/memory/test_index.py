@@ -340,3 +340,27 @@ def test_index_file_and_sidecar_from_different_saves_are_detected(
     opened, problem = FaissIndex.open(path, DIM, embedder.model_id)
     assert problem is IndexProblem.CORRUPT
     assert len(opened) == 0
+
+
+def test_the_sidecar_records_size_and_checksum_and_an_oversized_file_is_not_read(
+    index: FaissIndex, embedder: FakeEmbedder
+) -> None:
+    path = index.save()
+    meta = json.loads(meta_path_for(path).read_text())
+    assert meta["size"] == path.stat().st_size and len(meta["sha256"]) == 64
+    with path.open("ab") as handle:
+        handle.write(b"\x00" * 10)
+    with pytest.raises(IndexUnusableError) as caught:
+        FaissIndex.load(path, DIM, embedder.model_id)
+    assert "size" in str(caught.value)
+
+
+def test_a_sidecar_of_the_previous_format_is_still_read(
+    index: FaissIndex, embedder: FakeEmbedder
+) -> None:
+    path = index.save()
+    meta = json.loads(meta_path_for(path).read_text())
+    meta["format"] = 1
+    del meta["size"]
+    meta_path_for(path).write_text(json.dumps(meta))
+    assert FaissIndex.load(path, DIM, embedder.model_id).memory_ids() == set(TEXTS)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import faiss
 import pytest
 
 from squirrel_memory.fake_embedder import FakeEmbedder
@@ -97,3 +98,33 @@ async def test_while_the_model_loads_changes_wait_for_the_sync(store: SqliteStor
     embedder.finish_loading()
     await _until(lambda: memory_id in index.memory_ids())
     await indexes.close()
+
+
+@pytest.mark.parametrize("same_size", [True, False])
+async def test_a_crafted_index_file_is_rebuilt_without_faiss_ever_parsing_it(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch, same_size: bool
+) -> None:
+    memory_id = await _remember(store, "framework", "Uses FastAPI")
+    indexes = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    await indexes.rebuild(store)
+    await indexes.close()
+    path = index_path(store.project_id)
+    size = path.stat().st_size
+    # A valid-looking header with absurd sizes, padded to the recorded size or not.
+    crafted = b"IxM2" + (2**62).to_bytes(8, "little") * 4
+    path.write_bytes(crafted.ljust(size, b"\xff") if same_size else crafted)
+    parsed: list[int] = []
+    real = faiss.deserialize_index
+
+    def watched(blob: object) -> object:
+        parsed.append(1)
+        return real(blob)
+
+    monkeypatch.setattr(faiss, "deserialize_index", watched)
+    monkeypatch.setattr(faiss, "read_index", watched)
+    again = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    index = await again.attach(store)
+    await _until(lambda: memory_id in index.memory_ids())
+    await again.close()
+    assert parsed == []
+    assert path.stat().st_size != len(crafted)
