@@ -14,6 +14,7 @@ from squirrel_cli.console import Console
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.hazards import describe
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects, require_project
 from squirrel_core.settings import Settings
@@ -89,6 +90,14 @@ def add_commands(sub: Any) -> None:
     with_project(history)
     history.set_defaults(handler=cmd_history)
 
+    confirm = sub.add_parser(
+        "confirm",
+        help="vouch for a flagged memory so views and hooks may use it (binds to its content)",
+    )
+    confirm.add_argument("memory_id")
+    with_project(confirm)
+    confirm.set_defaults(handler=cmd_confirm)
+
     process = sub.add_parser("process", help="process waiting events now instead of on the timer")
     with_project(process)
     process.set_defaults(handler=cmd_process)
@@ -131,7 +140,17 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
         "source_refs": list(m.source_refs),
         "written_by": m.written_by or SOURCE_NAMES.get(m.source, "?"),
         "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
+        "flags": list(m.flags),
+        "confirmed": m.confirmed,
     }
+
+
+def flag_cell(row: dict[str, Any]) -> str:
+    """The flags column: empty for an ordinary memory, the hazards and whether confirmed."""
+    if not row["flags"]:
+        return ""
+    state = "confirmed" if row["confirmed"] else "not injected until `sqrl confirm`"
+    return f"⚠ {describe(row['flags'])} ({state})"
 
 
 def cmd_remember(args: argparse.Namespace, console: Console) -> int:
@@ -203,6 +222,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
     )
     reply = with_memory(settings, lambda c: c.call(c.stub.ListMemories, request))
     rows = [memory_row(m) for m in reply.memories]
+    flagged = any(r["flags"] for r in rows)
     if args.json:
         console.json(
             {"memories": rows, "total": reply.total_count, "next_page_token": reply.next_page_token}
@@ -210,7 +230,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
         return 0
     console.table(
         f"Memories of {project} ({len(rows)} of {reply.total_count})",
-        ["id", "type", "key", "content", "source", "imp."],
+        ["id", "type", "key", "content", "source", "imp.", *(["flags"] if flagged else [])],
         [
             [
                 r["memory_id"],
@@ -219,6 +239,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
                 r["content"][:100],
                 " ".join([r["written_by"], *r["source_refs"][:2]]),
                 f"{r['importance']:.2f}",
+                *([flag_cell(r)] if flagged else []),
             ]
             for r in rows
         ],
@@ -312,6 +333,24 @@ def source_event_row(event: events_pb2.SourceEventRef) -> dict[str, Any]:
         "sidechain": event.sidechain,
         "agent_id": event.agent_id or None,
     }
+
+
+def cmd_confirm(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    project = project_of(settings, args.project)
+    request = pb.ConfirmMemoryRequest(project_id=project, memory_id=args.memory_id)
+    reply = with_memory(settings, lambda c: c.call(c.stub.ConfirmMemory, request))
+    row = memory_row(reply.memory)
+    if args.json:
+        console.json({"memory": row})
+    elif row["flags"]:
+        console.line(
+            f"Confirmed {row['memory_id']} ({describe(row['flags'])}): views and hooks may use "
+            "it until its content changes"
+        )
+    else:
+        console.line(f"{row['memory_id']} carries no flag; it was already used everywhere")
+    return 0
 
 
 def cmd_process(args: argparse.Namespace, console: Console) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -177,3 +178,14 @@ def test_a_copied_store_is_moved_aside_and_a_fresh_one_made(
         assert MARK not in text
     status = sqrl("status", cwd=repo)
     assert sum("moved to" in line for line in status.stdout.splitlines()) == 1
+    made = sqrl("remember", PLANTED, "--type", "recipe", "--key", "setup", "--json", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    memory_id = json.loads(made.stdout)["memory"]["memory_id"]
+    table = sqrl("memories", cwd=repo)
+    assert "downloads and runs code" in table.stdout and "sqrl confirm" in table.stdout
+    [row] = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+    assert row["flags"] == ["runs_downloaded_code"] and row["confirmed"] is False
+    confirmed = sqrl("confirm", memory_id, cwd=repo)
+    assert confirmed.returncode == 0 and "Confirmed" in confirmed.stdout
+    [row] = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+    assert row["confirmed"] is True

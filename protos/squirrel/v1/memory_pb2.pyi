@@ -110,6 +110,8 @@ class MemoryItem(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     SOURCE_REFS_FIELD_NUMBER: _builtins.int
     WRITTEN_BY_FIELD_NUMBER: _builtins.int
+    FLAGS_FIELD_NUMBER: _builtins.int
+    CONFIRMED_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     project_id: _builtins.str
     user_id: _builtins.str
@@ -131,6 +133,10 @@ class MemoryItem(_message.Message):
     """Who wrote this version: `rules`, `manual`, or `<backend>:<model>` for a model backend
     (`claude_cli:haiku`, `openai_compatible:llama3.2`).
     """
+    confirmed: _builtins.bool
+    """True when the user confirmed this exact content (`sqrl confirm`). A memory is safe to hand a
+    model unasked (hooks, views, task context) when `flags` is empty or `confirmed` is true.
+    """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -145,6 +151,12 @@ class MemoryItem(_message.Message):
     def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Where the memory was read outside the event stream: `path:line` in the repository
         (`mix.exs:3`, `package.json:12`) or `commit:<sha>`. Empty for memories from sessions only.
+        """
+
+    @_builtins.property
+    def flags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Hazards in the content: `runs_downloaded_code` (e.g. `curl … | sh`), `overrides_instructions`
+        ("ignore previous instructions"). Empty for an ordinary memory.
         """
 
     def __init__(
@@ -170,10 +182,12 @@ class MemoryItem(_message.Message):
         version: _builtins.int = ...,
         source_refs: _abc.Iterable[_builtins.str] | None = ...,
         written_by: _builtins.str = ...,
+        flags: _abc.Iterable[_builtins.str] | None = ...,
+        confirmed: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "flags", b"flags", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

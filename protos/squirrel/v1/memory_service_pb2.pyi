@@ -541,6 +541,48 @@ class GetMemoryResponse(_message.Message):
 Global___GetMemoryResponse: _TypeAlias = GetMemoryResponse  # noqa: Y015
 
 @_typing.final
+class ConfirmMemoryRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    MEMORY_ID_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    memory_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        memory_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory_id", b"memory_id", "project_id", b"project_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ConfirmMemoryRequest: _TypeAlias = ConfirmMemoryRequest  # noqa: Y015
+
+@_typing.final
+class ConfirmMemoryResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MEMORY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def memory(self) -> _memory_pb2.MemoryItem: ...
+    def __init__(
+        self,
+        *,
+        memory: _memory_pb2.MemoryItem | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ConfirmMemoryResponse: _TypeAlias = ConfirmMemoryResponse  # noqa: Y015
+
+@_typing.final
 class ListMemoriesRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

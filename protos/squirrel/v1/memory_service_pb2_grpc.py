@@ -73,6 +73,11 @@ class MemoryServiceStub:
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.GetMemoryRequest.SerializeToString,
                 response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.GetMemoryResponse.FromString,
                 _registered_method=True)
+        self.ConfirmMemory = channel.unary_unary(
+                '/squirrel.v1.MemoryService/ConfirmMemory',
+                request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.SerializeToString,
+                response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.FromString,
+                _registered_method=True)
         self.ListMemories = channel.unary_unary(
                 '/squirrel.v1.MemoryService/ListMemories',
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ListMemoriesRequest.SerializeToString,
@@ -177,6 +182,13 @@ class MemoryServiceServicer:
 
     def GetMemory(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ConfirmMemory(self, request, context):
+        """The user vouches for a flagged memory's current content, so views and hooks may use it.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -286,6 +298,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.GetMemory,
                     request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.GetMemoryRequest.FromString,
                     response_serializer=squirrel_dot_v1_dot_memory__service__pb2.GetMemoryResponse.SerializeToString,
+            ),
+            'ConfirmMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ConfirmMemory,
+                    request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.FromString,
+                    response_serializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.SerializeToString,
             ),
             'ListMemories': grpc.unary_unary_rpc_method_handler(
                     servicer.ListMemories,
@@ -531,6 +548,33 @@ class MemoryService:
             '/squirrel.v1.MemoryService/GetMemory',
             squirrel_dot_v1_dot_memory__service__pb2.GetMemoryRequest.SerializeToString,
             squirrel_dot_v1_dot_memory__service__pb2.GetMemoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ConfirmMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/squirrel.v1.MemoryService/ConfirmMemory',
+            squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.SerializeToString,
+            squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

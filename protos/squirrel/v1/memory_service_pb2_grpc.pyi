@@ -52,6 +52,8 @@ class MemoryServiceStub:
     Forget: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetRequest, _memory_service_pb2.ForgetResponse]
     """Soft-deletes a memory; its history stays."""
     GetMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]
+    ConfirmMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ConfirmMemoryRequest, _memory_service_pb2.ConfirmMemoryResponse]
+    """The user vouches for a flagged memory's current content, so views and hooks may use it."""
     ListMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]
     GetMemoryHistory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryHistoryRequest, _memory_service_pb2.GetMemoryHistoryResponse]
     """Every version of a memory with the events it came from."""
@@ -95,6 +97,8 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     Forget: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetRequest, _memory_service_pb2.ForgetResponse]  # type: ignore[assignment]
     """Soft-deletes a memory; its history stays."""
     GetMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]  # type: ignore[assignment]
+    ConfirmMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ConfirmMemoryRequest, _memory_service_pb2.ConfirmMemoryResponse]  # type: ignore[assignment]
+    """The user vouches for a flagged memory's current content, so views and hooks may use it."""
     ListMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]  # type: ignore[assignment]
     GetMemoryHistory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryHistoryRequest, _memory_service_pb2.GetMemoryHistoryResponse]  # type: ignore[assignment]
     """Every version of a memory with the events it came from."""
@@ -177,6 +181,14 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _memory_service_pb2.GetMemoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_memory_service_pb2.GetMemoryResponse, _abc.Awaitable[_memory_service_pb2.GetMemoryResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def ConfirmMemory(
+        self,
+        request: _memory_service_pb2.ConfirmMemoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.ConfirmMemoryResponse, _abc.Awaitable[_memory_service_pb2.ConfirmMemoryResponse]]:
+        """The user vouches for a flagged memory's current content, so views and hooks may use it."""
 
     @_abc_1.abstractmethod
     def ListMemories(

@@ -8,6 +8,7 @@ from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import EventType, SourceTool, parse_origin
+from squirrel_core.hazards import flags_of
 from squirrel_core.wire import (
     EVENT_TYPES_PB,
     ORIGINS_PB,
@@ -80,8 +81,12 @@ def source_from_pb(value: int) -> MemorySource | None:
     return found if isinstance(found, MemorySource) else None
 
 
-def memory_to_pb(item: MemoryItem) -> memory_pb2.MemoryItem:
+def memory_to_pb(item: MemoryItem, *, confirmed: bool = False) -> memory_pb2.MemoryItem:
+    """The wire form of a memory, with its hazard flags (`squirrel_core.hazards`)."""
+    flags = flags_of(item.content)
     return memory_pb2.MemoryItem(
+        flags=list(flags),
+        confirmed=confirmed and bool(flags),
         memory_id=item.id,
         project_id=item.project_id,
         user_id=item.user_id or "",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import structlog
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
@@ -311,6 +312,21 @@ class MemoryEngine:
     async def get(self, project_id: str, memory_id: str) -> MemoryItem:
         store = await self.registry.store(project_id)
         return await self._require_memory(store, memory_id)
+
+    async def confirm(self, project_id: str, memory_id: str) -> MemoryItem:
+        """The user vouches for the memory's current content (see `squirrel_core.hazards`)."""
+        store = await self.registry.store(project_id)
+        item = await self._require_memory(store, memory_id)
+        if item.deleted:
+            raise FailedPreconditionError(f"memory {memory_id} is forgotten; nothing to confirm")
+        await asyncio.to_thread(store.confirmations.confirm, item)
+        log.info("memory_confirmed", project_id=project_id, memory_id=memory_id)
+        return item
+
+    async def confirmed(self, project_id: str, items: Sequence[MemoryItem]) -> set[str]:
+        """Ids of `items` whose current content the user confirmed."""
+        store = await self.registry.store(project_id)
+        return {m.id for m in items if store.confirmations.is_confirmed(m)}
 
     async def history(
         self, project_id: str, memory_id: str

@@ -108,6 +108,11 @@ class ReadSide:
         if self._writer is not None:
             await self._writer.close()
 
+    async def forget_cached_views(self, project_id: str) -> None:
+        """Drop the project's cached views (e.g. after a confirmation changes what they may use)."""
+        project = await self._project(project_id)
+        await project.views.invalidate()
+
     async def _project(self, project_id: str) -> _Project:
         async with self._lock:
             found = self._projects.get(project_id)
@@ -119,13 +124,16 @@ class ReadSide:
             retriever = Retriever(store, embedder=self._embedder, index=index, writer=writer)
             project = _Project(
                 retriever=retriever,
-                task_context=TaskContextBuilder(retriever, writer=writer),
+                task_context=TaskContextBuilder(
+                    retriever, writer=writer, injectable=store.confirmations.injectable
+                ),
                 views=v.Views(
                     store,
                     user_store=self._engine.user_store,
                     retriever=retriever,
                     writer=writer,
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
+                    injectable=store.confirmations.injectable,
                 ),
             )
             self._projects[project_id] = project

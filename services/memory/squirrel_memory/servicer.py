@@ -168,7 +168,15 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self, request: pb.GetMemoryRequest, context: Context
     ) -> pb.GetMemoryResponse:
         item = await self.engine.get(request.project_id, request.memory_id)
-        return pb.GetMemoryResponse(memory=memory_to_pb(item))
+        confirmed = await self.engine.confirmed(request.project_id, [item])
+        return pb.GetMemoryResponse(memory=memory_to_pb(item, confirmed=item.id in confirmed))
+
+    async def ConfirmMemory(
+        self, request: pb.ConfirmMemoryRequest, context: Context
+    ) -> pb.ConfirmMemoryResponse:
+        item = await self.engine.confirm(request.project_id, request.memory_id)
+        await self.reads.forget_cached_views(request.project_id)
+        return pb.ConfirmMemoryResponse(memory=memory_to_pb(item, confirmed=True))
 
     async def ListMemories(
         self, request: pb.ListMemoriesRequest, context: Context
@@ -183,8 +191,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             source=source_from_pb(request.source),
         )
         following = offset + len(items)
+        confirmed = await self.engine.confirmed(request.project_id, items)
         return pb.ListMemoriesResponse(
-            memories=[memory_to_pb(m) for m in items],
+            memories=[memory_to_pb(m, confirmed=m.id in confirmed) for m in items],
             total_count=total,
             next_page_token=encode_offset(following) if following < total and items else "",
         )

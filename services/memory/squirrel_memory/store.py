@@ -13,6 +13,7 @@ from typing import Protocol
 import structlog
 
 from squirrel_core.events import Event, SourceCursor
+from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.models import (
     Episode,
     MemoryItem,
@@ -182,6 +183,7 @@ class SqliteStore(EventLog, MemoryBook, MemorySearch, Upkeep):
         self._clock = clock
         self._max_content_bytes = max_content_bytes
         self._listeners: list[MemoryListener] = []
+        self._confirmations: Confirmations | None = None
 
     @classmethod
     async def open(
@@ -213,6 +215,13 @@ class SqliteStore(EventLog, MemoryBook, MemorySearch, Upkeep):
     def store_dir(self) -> Path:
         """The folder holding the database, its views and its vector index."""
         return self._db.path.parent
+
+    @property
+    def confirmations(self) -> Confirmations:
+        """The flagged memories of this store the user confirmed."""
+        if self._confirmations is None:
+            self._confirmations = Confirmations(self.store_dir)
+        return self._confirmations
 
     async def close(self) -> None:
         """Finish queued writes and close the database."""

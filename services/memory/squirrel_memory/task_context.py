@@ -38,6 +38,7 @@ import structlog
 from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryType
 from squirrel_memory.recurrence import is_tentative
@@ -136,11 +137,13 @@ class TaskContextBuilder:
         settings: TaskContextSettings | None = None,
         clock: Clock = utc_now,
         writer: LlmWriter | None = None,
+        injectable: Injectable = unflagged,
     ) -> None:
         self._retriever = retriever
         self.settings = settings or TaskContextSettings()
         self._clock = clock
         self._writer = writer
+        self._injectable = injectable
 
     async def candidates(
         self,
@@ -160,6 +163,8 @@ class TaskContextBuilder:
             include_path_matches=True,
             limit=self.settings.candidates,
         )
+        allowed = {m.id for m in self._injectable([s.item for s in ranked])}
+        ranked = [s for s in ranked if s.item.id in allowed]
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
@@ -271,7 +276,7 @@ class TaskContextBuilder:
         return selection, shown, markdown
 
     async def _style_supplement(self, project_id: str, taken: set[str]) -> list[SelectedMemory]:
-        items = await self._retriever.style_memories(project_id)
+        items = self._injectable(await self._retriever.style_memories(project_id))
         extra: list[SelectedMemory] = []
         for item in items:
             if len(extra) >= self.settings.style_supplement:

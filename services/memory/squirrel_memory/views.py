@@ -34,6 +34,7 @@ from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
@@ -237,8 +238,10 @@ class Views:
         clock: Clock = utc_now,
         pitfall_min_relevance: float | None = None,
         writer: LlmWriter | None = None,
+        injectable: Injectable = unflagged,
     ) -> None:
         self._store = store
+        self._injectable = injectable
         self._writer = writer
         self._user_store = user_store
         self._retriever = retriever
@@ -465,7 +468,7 @@ class Views:
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
-        live = [m for m in items if not m.deleted]
+        live = self._injectable([m for m in items if not m.deleted])
         return by_usefulness(live)
 
     async def _stamp(self, name: ViewName, extra: str) -> str:

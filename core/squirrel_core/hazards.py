@@ -1,0 +1,108 @@
+"""Memory text that must not reach a model unasked: code fetched and run, orders to the model.
+
+`flags_of(text)` names what is hazardous in a memory; a flagged memory is shown with its flags
+(`sqrl memories`, search) and is left out of views, task context and hooks until the user
+confirms it (`sqrl confirm <id>`). A confirmation holds for the exact content confirmed
+(`fingerprint`): changing the text needs a new one. `safe_to_inject` is the one question a
+caller that hands memory to a model asks.
+
+The rules look at shell and PowerShell idioms, not at one project's commands:
+- `runs_downloaded_code`: a download piped or substituted into an interpreter (`curl … | sh`,
+  `wget -O- … | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `iwr … | iex`,
+  `iex (New-Object Net.WebClient).DownloadString(…)`), an encoded PowerShell command
+  (`powershell -enc …`), or decoded text piped into a shell (`base64 -d | sh`);
+- `overrides_instructions`: text addressed to the model to drop its instructions ("ignore all
+  previous instructions", "disregard the system prompt", "you are now …").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Final
+
+RUNS_DOWNLOADED_CODE: Final = "runs_downloaded_code"
+OVERRIDES_INSTRUCTIONS: Final = "overrides_instructions"
+FLAG_MEANINGS: Final = {
+    RUNS_DOWNLOADED_CODE: "downloads and runs code",
+    OVERRIDES_INSTRUCTIONS: "tells the model to set its instructions aside",
+}
+
+_FETCH = r"(?:curl|wget|fetch|aria2c|http(?:ie)?|iwr|irm|invoke-webrequest|invoke-restmethod)"
+_SHELL = (
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/\S*/)?"
+    r"(?:sh|bash|zsh|ksh|dash|fish|ash|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex"
+    r"|invoke-expression|source|\.)"
+)
+_DOWNLOAD_AND_RUN = (
+    # curl … | sh   /   iwr … | iex
+    re.compile(rf"\b{_FETCH}\b[^\n|;&]*\|\s*{_SHELL}(?![\w.-])", re.IGNORECASE),
+    # bash <(curl …)   /   sh -c "$(curl …)"   /   python -c "$(wget -qO- …)"
+    re.compile(rf"{_SHELL}\s+(?:-\S+\s+)*[\"']?(?:<\(|\$\(|`)\s*{_FETCH}\b", re.IGNORECASE),
+    # iex (New-Object Net.WebClient).DownloadString(…)  /  Invoke-Expression (irm …)
+    re.compile(
+        r"\b(?:iex|invoke-expression)\b[^\n]{0,200}"
+        r"(?:downloadstring|downloadfile|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:downloadstring|downloadfile)\([^\n)]*\)[^\n]{0,40}\|\s*(?:iex|invoke-expression)\b",
+        re.IGNORECASE,
+    ),
+    # powershell -enc / -EncodedCommand <base64>
+    re.compile(
+        r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,120}\s[-/]e(?:c|nc|ncodedcommand)?\s+\S{8,}",
+        re.IGNORECASE,
+    ),
+    # base64 -d | sh, xxd -r | bash
+    re.compile(
+        rf"\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r)\b[^\n|]*\|\s*{_SHELL}(?![\w.-])",
+        re.IGNORECASE,
+    ),
+)
+_OVERRIDE = (
+    re.compile(
+        r"\b(?:ignore|disregard|forget|override|bypass|drop)\s+(?:all\s+|any\s+|every\s+)?"
+        r"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+|those\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|original|system|safety|other)?\s*"
+        r"(?:instructions?|prompts?|rules|directions|guidelines|guardrails|system\s+prompt)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:you\s+are\s+now|from\s+now\s+on\s+you\s+are|act\s+as\s+if\s+you\s+have\s+no)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|show|mention\s+(?:this\s+)?to)\s+the\s+user\b",
+        re.IGNORECASE,
+    ),
+)
+# Long inputs are checked in full, but a pattern never looks further than one line.
+_MAX_SCAN_CHARS: Final = 200_000
+
+
+def flags_of(text: str) -> tuple[str, ...]:
+    """The hazards in `text`, in a fixed order (empty when there are none)."""
+    sample = text[:_MAX_SCAN_CHARS]
+    flags: list[str] = []
+    if any(p.search(sample) for p in _DOWNLOAD_AND_RUN):
+        flags.append(RUNS_DOWNLOADED_CODE)
+    if any(p.search(sample) for p in _OVERRIDE):
+        flags.append(OVERRIDES_INSTRUCTIONS)
+    return tuple(flags)
+
+
+def fingerprint(text: str) -> str:
+    """What a confirmation is bound to: the SHA-256 of the text with whitespace collapsed."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
+
+
+def safe_to_inject(flags: Sequence[str], confirmed: bool) -> bool:
+    """Whether a memory may be handed to a model without being asked for (hooks, views)."""
+    return not flags or confirmed
+
+
+def describe(flags: Sequence[str]) -> str:
+    """`flags` in words, for a table cell or a line shown to a model."""
+    return "; ".join(FLAG_MEANINGS.get(f, f) for f in flags)
