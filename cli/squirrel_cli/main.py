@@ -39,6 +39,10 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "forget": ("commands_memory", "forget a memory (kept in its history)"),
     "memories": ("commands_memory", "list this project's memories"),
     "history": ("commands_memory", "every version of a memory and its source events"),
+    "confirm": (
+        "commands_memory",
+        "vouch for a flagged memory so views and hooks may use it (binds to its content)",
+    ),
     "process": ("commands_memory", "process waiting events now instead of on the timer"),
     "import": ("commands_ingest", "ingest existing transcripts and git history now"),
     "doctor": (
