@@ -132,3 +132,16 @@ async def test_search_results_carry_the_repository_lines(
         assert any(
             ref.startswith("mix.exs:") for ref in hits["repo:recipe:test"].source.source_refs
         )
+        context = await c.call(
+            c.stub.GetTaskContext,
+            pb.GetTaskContextRequest(
+                project_id=str(project),
+                task_description="Run the tests after changing the test alias in mix.exs",
+                active_file_paths=["mix.exs"],
+            ),
+        )
+        chosen = {m.key: m for m in context.context.selected_memories}
+        assert "repo:recipe:test" in chosen
+        assert list(chosen["repo:recipe:test"].source_refs) == list(
+            hits["repo:recipe:test"].source.source_refs
+        )

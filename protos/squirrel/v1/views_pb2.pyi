@@ -328,6 +328,7 @@ class SelectedMemory(_message.Message):
     IMPORTANCE_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     SCORE_FIELD_NUMBER: _builtins.int
+    SOURCE_REFS_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
     key: _builtins.str
@@ -336,6 +337,10 @@ class SelectedMemory(_message.Message):
     reason: _builtins.str
     score: _builtins.float
     """Fused score the memory was selected with (0.0 - 1.0)."""
+    @_builtins.property
+    def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """`path:line` in the repository or `commit:<sha>` the memory was read from."""
+
     def __init__(
         self,
         *,
@@ -346,10 +351,11 @@ class SelectedMemory(_message.Message):
         importance: _builtins.float = ...,
         reason: _builtins.str = ...,
         score: _builtins.float = ...,
+        source_refs: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "score", b"score", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "score", b"score", "source_refs", b"source_refs", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

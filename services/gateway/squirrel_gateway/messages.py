@@ -129,6 +129,7 @@ def selected_memories(
                 content=item.content,
                 importance=_unit(item.importance),
                 reason=item.reason,
+                source_refs=_texts(item.source_refs),
             )
         )
     return kept, len(items) - len(kept)
@@ -226,6 +227,7 @@ def task_context_message(
                 content=m.content,
                 importance=m.importance,
                 reason=m.reason,
+                source_refs=m.source_refs,
             )
             for m in output.selected_memories
         ],

@@ -420,7 +420,9 @@ def flag_mark(content: str) -> str:
 def render_selected(memory: SelectedMemory, detail: Detail = Detail.FULL) -> str:
     line = f"- [{memory.type}] {_content(memory.content, detail)}{flag_mark(memory.content)}"
     reason = _reason(memory.reason, detail)
-    return f"{line} — why: {reason}" if reason else line
+    line = f"{line} — why: {reason}" if reason else line
+    refs = _files(memory.source_refs, detail)
+    return f"{line} Source: {refs}" if refs else line
 
 
 def render_style(item: UserStyleItem, detail: Detail = Detail.FULL) -> str:

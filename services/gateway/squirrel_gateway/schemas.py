@@ -31,6 +31,10 @@ class SelectedMemory(_Shape):
     content: str
     importance: float = Field(ge=0.0, le=1.0)
     reason: str
+    source_refs: list[str] = Field(
+        default_factory=list,
+        description="Where the memory was read: `path:line` in the repository or `commit:<sha>`.",
+    )
 
 
 class UserStyleItem(_Shape):

@@ -334,6 +334,7 @@ def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:
                 importance=m.importance,
                 reason=m.reason,
                 score=m.score,
+                source_refs=list(m.source_refs),
             )
             for m in context.selected_memories
         ],

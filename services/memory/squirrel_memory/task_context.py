@@ -106,6 +106,7 @@ class SelectedMemory:
     importance: float
     reason: str
     score: float
+    source_refs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +295,7 @@ class TaskContextBuilder:
                     importance=item.importance,
                     reason=STYLE_REASON,
                     score=0.0,
+                    source_refs=item.source_refs,
                 )
             )
         return extra
@@ -308,6 +310,7 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
         importance=scored.item.importance,
         reason=explain(scored, subject="the task"),
         score=round(scored.score.total, 4),
+        source_refs=scored.item.source_refs,
     )
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from squirrel.v1 import memory_pb2, views_pb2
-from squirrel_gateway.messages import search_result_messages, search_results
-from squirrel_gateway.responses import render_search_result
+from squirrel_core.budget import Detail
+from squirrel_gateway.messages import search_result_messages, search_results, selected_memories
+from squirrel_gateway.responses import render_search_result, render_selected
 
 
 def test_search_result_source_refs_reach_the_mcp_output_and_markdown() -> None:
@@ -33,3 +34,19 @@ def test_results_without_refs_render_as_before() -> None:
     [result], _ = search_results([wire])
     assert result.source.source_refs == []
     assert "Source:" not in render_search_result(result)
+
+
+def test_task_context_memories_carry_source_refs_unless_the_budget_drops_source_lists() -> None:
+    wire = views_pb2.SelectedMemory(
+        memory_id="mem_3",
+        type=memory_pb2.MEMORY_TYPE_RECIPE,
+        key="repo:recipe:test",
+        content="Run the tests with `go test ./...`.",
+        importance=0.8,
+        reason="Mentions tests, as the task does.",
+        source_refs=["justfile:2"],
+    )
+    [memory], skipped = selected_memories([wire])
+    assert skipped == 0 and memory.source_refs == ["justfile:2"]
+    assert render_selected(memory).endswith("Source: `justfile:2`")
+    assert "Source:" not in render_selected(memory, Detail.NO_FILES)
