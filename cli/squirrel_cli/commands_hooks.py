@@ -35,6 +35,8 @@ def add_commands(sub: Any) -> None:
     ):
         parser = action.add_parser(name, help=text)
         add_hook_options(parser, flag="--hosts")
+        if name == "status":
+            parser.add_argument("--json", action="store_true", help="print JSON")
         parser.set_defaults(handler=handler)
 
 
@@ -147,7 +149,11 @@ def activity_line(host: str, activity: dict[str, Any]) -> str:
 
 
 def cmd_hooks_status(args: argparse.Namespace, console: Console) -> int:
-    for row in hook_report(args.settings, canonical_root(args.project)):
+    rows = hook_report(args.settings, canonical_root(args.project))
+    if args.json:
+        console.json({"hosts": rows})
+        return 0
+    for row in rows:
         if row["installed"]:
             for place in row["installed"]:
                 console.line(

@@ -74,13 +74,16 @@ def add_commands(sub: Any) -> None:
     config_sub.required = True
     get = config_sub.add_parser("get", help="print one setting's value")
     get.add_argument("key", help="section.name, e.g. processor.extractor")
+    get.add_argument("--json", action="store_true", help="print JSON")
     get.set_defaults(handler=cmd_config_get)
     setp = config_sub.add_parser("set", help="store one setting")
     setp.add_argument("key")
     setp.add_argument("value")
+    setp.add_argument("--json", action="store_true", help="print JSON")
     setp.set_defaults(handler=cmd_config_set)
     unset = config_sub.add_parser("unset", help="remove one setting (its default applies)")
     unset.add_argument("key")
+    unset.add_argument("--json", action="store_true", help="print JSON")
     unset.set_defaults(handler=cmd_config_unset)
     listp = config_sub.add_parser("list", help="every setting with its value and meaning")
     listp.add_argument("--json", action="store_true")
@@ -88,6 +91,7 @@ def add_commands(sub: Any) -> None:
 
     token = sub.add_parser("token", help="print the path of the auth token file (or the token)")
     token.add_argument("--show", action="store_true", help="print the token itself")
+    token.add_argument("--json", action="store_true", help="print JSON")
     token.set_defaults(handler=cmd_token)
 
 
@@ -178,14 +182,26 @@ def _shown(dotted: str, value: Any) -> str:
 
 def cmd_config_get(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
-    console.line(_shown(args.key, settings.get(args.key)))
+    value = settings.get(args.key)
+    if args.json:
+        console.json({"key": args.key, "value": _json_value(args.key, value)})
+    else:
+        console.line(_shown(args.key, value))
     return 0
+
+
+def _json_value(dotted: str, value: Any) -> Any:
+    """A setting's value for `--json`: typed, and a secret masked as in text output."""
+    return _shown(dotted, value) if lookup(dotted).secret and value else value
 
 
 def cmd_config_set(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     HomeLayout(settings.home).ensure()
     value = write_setting(settings.home, args.key, args.value)
+    if args.json:
+        console.json({"key": args.key, "value": _json_value(args.key, value)})
+        return 0
     console.line(f"{args.key} = {_shown(args.key, value)}")
     if args.key == "anthropic.api_key":
         console.line(
@@ -197,7 +213,11 @@ def cmd_config_set(args: argparse.Namespace, console: Console) -> int:
 def cmd_config_unset(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     unset_setting(settings.home, args.key)
-    console.line(f"{args.key} unset (default: {_shown(args.key, lookup(args.key).default)})")
+    default = lookup(args.key).default
+    if args.json:
+        console.json({"key": args.key, "value": _json_value(args.key, default)})
+        return 0
+    console.line(f"{args.key} unset (default: {_shown(args.key, default)})")
     return 0
 
 
@@ -225,6 +245,9 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
+    if args.json:
+        console.json({"path": str(layout.token), **({"token": token} if args.show else {})})
+        return 0
     console.line(token if args.show else str(layout.token))
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +46,28 @@ def test_a_command_imports_only_what_it_uses(argv: list[str], absent: tuple[str,
     )
     loaded = set(done.stdout.split()[-1:] and done.stdout.strip().splitlines()[-1].split())
     assert not loaded & set(absent), sorted(loaded & set(absent))
+
+
+ACTIONS = {"init", "up", "down", "mcp", "hook", "hooks install", "hooks remove"}
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _leaves(parser: object, prefix: str = "") -> dict[str, object]:
+    found: dict[str, object] = {}
+    subparsers = getattr(parser, "_subparsers", None)
+    if subparsers is None:
+        return {prefix.strip(): parser}
+    for action in subparsers._group_actions:
+        for name, child in action.choices.items():
+            found.update(_leaves(child, f"{prefix} {name}"))
+    return found
+
+
+def test_every_command_that_prints_data_takes_json_and_is_documented() -> None:
+    doc = (ROOT / "docs" / "cli.md").read_text()
+    for name, parser in _leaves(build_parser("*")).items():
+        options = {o for a in parser._actions for o in a.option_strings}  # type: ignore[attr-defined]
+        assert f"`sqrl {name.split()[0]}" in doc, f"sqrl {name} is not in docs/cli.md"
+        if name in ACTIONS:
+            continue
+        assert "--json" in options, f"sqrl {name} prints data but takes no --json"
