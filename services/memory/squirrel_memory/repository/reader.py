@@ -21,6 +21,9 @@ from squirrel_memory.store import SqliteStore
 
 log = structlog.get_logger()
 
+#: Skip reasons after which a reading may have missed facts that are still true.
+_INCOMPLETE = frozenset({"unreadable", "read_cap_reached"})
+
 
 def repository_candidates(reading: RepositoryReading) -> list[MemoryCandidate]:
     """The project facts and recipes one reading supports."""
@@ -59,8 +62,13 @@ class RepositoryReader:
             except NotARepositoryError:
                 log.info("repository_not_read", project_id=project_id, reason="no_git_commits")
                 return None
+            complete = not set(reading.skipped.values()) & _INCOMPLETE
             report = await sync_repository_memories(
-                store, repository_candidates(reading), user_id=self._user_id, head=reading.head
+                store,
+                repository_candidates(reading),
+                user_id=self._user_id,
+                head=reading.head,
+                complete=complete,
             )
             self._heads[project_id] = reading.head
             log.info(
@@ -71,6 +79,7 @@ class RepositoryReader:
                 updated=report.updated,
                 unchanged=report.unchanged,
                 retired=report.retired,
+                complete=complete,
             )
             return report
 

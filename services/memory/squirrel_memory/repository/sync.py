@@ -51,9 +51,18 @@ def _files(refs: tuple[str, ...]) -> str:
 
 
 async def sync_repository_memories(
-    store: SqliteStore, candidates: list[MemoryCandidate], *, user_id: str, head: str
+    store: SqliteStore,
+    candidates: list[MemoryCandidate],
+    *,
+    user_id: str,
+    head: str,
+    complete: bool = True,
 ) -> SyncReport:
-    """Apply one reading's candidates to the store; see the module docstring."""
+    """Apply one reading's candidates to the store; see the module docstring.
+
+    An incomplete reading (git failed on a file, or the read cap was reached) adds and updates
+    but retires nothing: a fact it did not see may only be unread, not gone.
+    """
     report = SyncReport()
     live: dict[tuple[str, str], list[MemoryItem]] = {}
     for item in await repository_memories(store):
@@ -78,7 +87,7 @@ async def sync_repository_memories(
             )
             report.updated += 1
         await store.apply_decision(decision, user_id=user_id, source=MemorySource.RULES)
-    for items in live.values():
+    for items in live.values() if complete else ():
         for item in items:
             files = _files(item.source_refs)
             reason = f"retired: the repository at {head[:12]} no longer says this" + (

@@ -159,3 +159,17 @@ async def test_a_folder_that_is_not_a_repository_is_skipped(tmp_path: Path) -> N
         assert (await store.list_memories(store.project_id))[1] == 0
     finally:
         await store.close()
+
+
+async def test_an_incomplete_reading_retires_nothing(
+    elixir: tuple[Path, SqliteStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, store = elixir
+    reader = RepositoryReader(USER)
+    await reader.refresh(store)
+    before = set(await _live(store))
+    commit(root, {"NOTES.md": "notes\n"})
+    monkeypatch.setattr("squirrel_memory.repository.snapshot.MAX_FILES_READ", 2)
+    report = await reader.refresh(store)
+    assert report is not None and report.retired == 0
+    assert set(await _live(store)) >= before
