@@ -10,6 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from squirrel_core.redaction_rules import (
+    command_spans,
+    connection_string_spans,
+    maintained_spans,
+)
+
 REDACTED_PREFIX: Final = "[REDACTED:"
 
 
@@ -98,15 +104,37 @@ _RULES: Final[tuple[_Rule, ...]] = (
         boundary=False,
     ),
     _rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", "eyJ"),
+    # Vendor keys known by their prefix (several are the prefix plus plain hex).
+    _rule("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?" + _E, "dapi"),
+    _rule("twilio_key", r"(?:SK|AC)[a-f0-9]{32}" + _E, "SK", "AC"),
+    _rule("mailgun_key", r"key-[a-f0-9]{32}" + _E, "key-"),
+    _rule("mailchimp_key", r"[a-f0-9]{32}-us\d{1,2}" + _E, "-us"),
+    _rule("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _E, "PMAK-"),
+    _rule("new_relic_key", r"NRAK-[A-Z0-9]{27}" + _E, "NRAK-"),
+    _rule("atlassian_token", r"ATATT3[A-Za-z0-9_=-]{100,}" + _E, "ATATT3"),
+    _rule("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}" + _E, "lin_"),
+    _rule("grafana_token", r"gl(?:sa|c)_[A-Za-z0-9_+/=-]{32,}" + _E, "glsa_", "glc_"),
+    _rule("vault_token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _E, "hvs.", "hvb.", "hvr."),
+    _rule("doppler_token", r"dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,}" + _E, "dp."),
+    _rule("square_token", r"sq0(?:csp|atp|idp)-[A-Za-z0-9_-]{22,}" + _E, "sq0"),
+    _rule(
+        "age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "AGE-SECRET"
+    ),
+    _rule("sentry_token", r"sntr[ysu]_[A-Za-z0-9_=+/-]{40,}" + _E, "sntr"),
+    _rule("brevo_key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _E, "xkeysib-"),
+    _rule("notion_token", r"ntn_[A-Za-z0-9]{40,}" + _E, "ntn_"),
+    _rule("flutterwave_key", r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X" + _E, "FLWSECK"),
     _rule(
         "url_password",
-        r"://[^\s:/?#@\"'<>]+:((?!\[REDACTED)[^\s/?#@\"'<>]+)@",
+        r"://[^\s:/?#@\"'<>]*:((?!\[REDACTED)[^\s/?#@\"'<>]+)@",
         "://",
         group=1,
         boundary=False,
     ),
     _rule("bearer_token", r"[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)", "earer", group=1),
 )
+
+_RULE_HINTS: Final = frozenset(hint for rule in _RULES for hint in rule.hints)
 
 # Case-insensitive context rules run on the lower-cased text; their spans map back 1:1.
 _AUTHORIZATION: Final = re.compile(
@@ -119,7 +147,8 @@ _FLAG: Final = re.compile(
 )
 _SENSITIVE_NAME: Final = (
     r"(?:secret|passw(?:or)?d|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
-    r"|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|(?<=[_.-])pass(?![a-z]))"
+    r"|auth[_-]?key|signing[_-]?key|encryption[_-]?key|account[_-]?key|credentials?"
+    r"|(?<=[_.-])pass(?![a-z])|(?<=[_.-])pwd(?![a-z]))"
 )
 # A name that says its value is a secret (`.env` keys, JSON/YAML keys, Python/JS variables).
 # `token` counts only at the end of a name: `GITHUB_TOKEN`, `authToken`, not `token_count`.
@@ -128,7 +157,7 @@ _SECRET_KEY: Final = re.compile(
 )
 _FLAG_GLUE: Final = frozenset(string.ascii_lowercase + string.digits + "-_")
 _AWS_SECRET_NAME: Final = re.compile(r"aws_?secret|secret_?access_?key")
-_NAME_KEYWORDS: Final = ("secret", "pass", "key", "token", "credential")
+_NAME_KEYWORDS: Final = ("secret", "pass", "key", "token", "credential", "pwd")
 _NAME_CHARS: Final = frozenset(string.ascii_lowercase + string.digits + "_.-")
 _ASSIGNMENT_TAIL: Final = re.compile(
     r"[a-z0-9_.-]{0,64}(\\?[\"']?[ \t]*(?::=|[:=])[ \t]*)"
@@ -145,6 +174,8 @@ _NOT_SECRET_VALUES: Final = frozenset(
         "[]", "{}", "-", "inherit",
     }
 )  # fmt: skip
+_FILLER: Final = frozenset(".*…xX_-")
+"""Values made only of these (`...`, `***`, `xxxx`) stand in for a secret; they are not one."""
 _CODE_LIKE: Final = re.compile(
     r"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|.*[()\[\]{}].*|\$.*|%.*|<.*>|\*+"
     r"|[A-Za-z_][A-Za-z0-9_]*\|.*)"
@@ -163,6 +194,8 @@ _ID_PREFIXES: Final = (
     "toolu_", "srvtoolu_", "msg_", "req_", "call_", "resp_", "fc_", "rs_", "chatcmpl-", "file_",
     "batch_", "run_", "thread_", "asst_", "sha256-", "sha512-", "sha1-",
 )  # fmt: skip
+_DATA_LABELS: Final = ("base64,", "h1:", "sha256:", "sha384:", "sha512:", "sha1:", "md5:")
+"""What comes just before encoded data or a digest, never before a secret."""
 _MIN_ENTROPY_LEN: Final = 32
 _ENTROPY_BITS: Final = 3.8
 _MAX_WORD_COVERAGE: Final = 0.5
@@ -223,7 +256,7 @@ def _is_placeholder_value(name: str, value: str, *, quoted: bool) -> bool:
     stripped = value.strip()
     if not stripped or stripped.lower().startswith(REDACTED_PREFIX.lower()):
         return True
-    if stripped.lower() in _NOT_SECRET_VALUES:
+    if stripped.lower() in _NOT_SECRET_VALUES or set(stripped) <= _FILLER:
         return True
     if _VERSION.fullmatch(stripped):
         return True
@@ -340,6 +373,9 @@ def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
 def _entropy_replacer(counter: list[int]) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
         token = match.group(0)
+        before = match.string[max(0, match.start() - 8) : match.start()]
+        if before.endswith(_DATA_LABELS):
+            return token  # inline data (`data:image/png;base64,…`) or a labelled digest
         # `--flag=value` or `key=value`: judge (and replace) only the value.
         split = token.rstrip("=").rfind("=") + 1
         if not looks_random(token[split:]):
@@ -358,11 +394,12 @@ def _lower_aligned(text: str) -> str:
     return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
-def redact(text: str, *, entropy: bool = True) -> tuple[str, int]:
+def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple[str, int]:
     """Replace secrets in `text` with `[REDACTED:<kind>]` and drop `<private>…</private>` spans.
 
     Returns the cleaned text and how many secrets or spans were removed. `entropy=False` skips the
-    high-entropy detector (for values known to be identifiers).
+    high-entropy detector (for values known to be identifiers); `maintained=False` skips the
+    detect-secrets detectors (to measure what they add).
     """
     if len(text) < _MIN_SECRET_LEN:
         return text, 0
@@ -372,12 +409,19 @@ def redact(text: str, *, entropy: bool = True) -> tuple[str, int]:
         text, dropped = _PRIVATE_SPAN.subn("", text)
         counter[0] += dropped
     before = counter[0]
-    for rule in _RULES:
-        if any(hint in text for hint in rule.hints):
-            text = rule.pattern.sub(_provider_replacer(rule, counter), text)
+    present = {hint for hint in _RULE_HINTS if hint in text}
+    if present:
+        for rule in _RULES:
+            if not present.isdisjoint(rule.hints):
+                text = rule.pattern.sub(_provider_replacer(rule, counter), text)
     if counter[0] != before or len(lowered) != len(text):
         lowered = _lower_aligned(text)
-    text, applied = _apply_spans(text, _context_spans(text, lowered))
+    spans = _context_spans(text, lowered)
+    found = [*command_spans(text), *connection_string_spans(text, lowered)]
+    if maintained:
+        found.extend(maintained_spans(text, lowered))
+    spans.extend((start, end, placeholder(kind)) for start, end, kind in found)
+    text, applied = _apply_spans(text, spans)
     counter[0] += applied
     if entropy and len(text) >= _MIN_ENTROPY_LEN:
         text = _CANDIDATE.sub(_entropy_replacer(counter), text)
