@@ -47,6 +47,12 @@ _RULE_WORDS = re.compile(
     r"should|required?|before (?:committing|pushing|finishing|opening))\b",
     re.IGNORECASE,
 )
+# A bullet that starts with one of these verbs is a rule even without "always"/"never".
+_IMPERATIVE = re.compile(
+    r"^(?:use|run|keep|write|add|put|prefer|follow|call|check|name|place|return|handle|"
+    r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise)\b",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -89,7 +95,11 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
             _commands(out, text, code, number, origin)
         if kind == "readme" or rules >= MAX_RULES_PER_FILE:
             continue
-        if line.lstrip().startswith(("#", "|", ">", "<!--")) or not _RULE_WORDS.search(line):
+        if line.lstrip().startswith(("#", "|", ">", "<!--")):
+            continue
+        if not _RULE_WORDS.search(line) and not (
+            _BULLET.match(line) and _IMPERATIVE.match(clean_markdown(line))
+        ):
             continue
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules

@@ -77,6 +77,11 @@ def test_elixir_phoenix_app(make_repo: MakeRepo) -> None:
     assert "`mix credo --strict`" in found["repo:ci"].content
     rule = next(c for k, c in found.items() if k.startswith("repo:rule:always_run_mix_precommit"))
     assert rule.content.startswith("Project instruction (CLAUDE.md): Always run `mix precommit`")
+    rules = sorted(c.content for k, c in found.items() if k.startswith("repo:rule:"))
+    assert (
+        rules[-1] == "Project instruction (CLAUDE.md): Use `Req` for HTTP requests, not HTTPoison."
+    )
+    assert len(rules) == 3  # the three bullets; the prose about tests is a command, not a rule
     assert "bird sightings" in found["repo:about"].content
     assert "`priv/repo/migrations/`" in found["repo:layout"].content
     assert found["repo:languages"].content.startswith("Tracked code by size: Elixir ")
