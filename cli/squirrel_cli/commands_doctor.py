@@ -378,6 +378,56 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
         )
     checks.extend(service_checks)
     checks.extend(_hook_checks(layout, roots))
+    checks.extend(backend_checks(settings))
+    return checks
+
+
+def backend_checks(settings: Settings) -> list[Check]:
+    """The extractor backend in use can run; the others this machine offers (informational)."""
+    from squirrel_cli.backends import PRIVACY, detect  # noqa: PLC0415 - doctor only
+    from squirrel_memory.llm.factory import chosen_backend  # noqa: PLC0415 - doctor only
+
+    active = chosen_backend(settings)
+    offers = detect(settings)
+    checks: list[Check] = []
+    if active in ("claude_cli", "codex_cli", "gemini_cli"):
+        command = settings.str_(f"{active}.command")
+        found = [o for o in offers if o.backend == active]
+        if not found:
+            checks.append(
+                Check(
+                    "extractor",
+                    False,
+                    f"{active} is the extractor backend but `{command}` is not on PATH; install "
+                    "it or `sqrl config set extractor.backend rules`",
+                )
+            )
+        else:
+            checks.append(
+                Check("extractor", True, f"{active}: {found[0].detail}; it {PRIVACY[active]}")
+            )
+    elif active == "openai_compatible" and not settings.str_("openai_compatible.model"):
+        checks.append(
+            Check(
+                "extractor",
+                False,
+                "openai_compatible needs `sqrl config set openai_compatible.model …`",
+            )
+        )
+    elif active == "anthropic" and not settings.anthropic_api_key:
+        checks.append(Check("extractor", False, "anthropic needs an API key (anthropic.api_key)"))
+    else:
+        checks.append(Check("extractor", True, f"{active}; it {PRIVACY[active]}"))
+    for offer in offers:
+        if offer.backend != active:
+            checks.append(
+                Check(
+                    f"backend {offer.backend}",
+                    True,
+                    f"available: {offer.detail} (`{offer.switch}`; it {offer.privacy})",
+                    info=True,
+                )
+            )
     return checks
 
 

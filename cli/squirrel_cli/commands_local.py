@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from squirrel_cli import commands_hooks, hosts
+from squirrel_cli.backends import PRIVACY
 from squirrel_cli.console import Console
 from squirrel_core.auth import ensure_token
 from squirrel_core.errors import (
@@ -137,6 +138,12 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             f"{start} is not inside a git repository; run `sqrl init` in one, "
             "or pass --no-git to use this folder as the project root"
         )
+    home = canonical_root(settings.home)
+    if root == home or home in root.parents:
+        raise InvalidArgumentError(
+            f"{root} is inside the Squirrel home ({home}), where Squirrel runs its own tools; "
+            "register a repository of yours instead"
+        )
     if not os.access(root, os.W_OK | os.X_OK):
         raise PermissionDeniedError(
             f"cannot write to {root}; Squirrel keeps its data in {root}/.ctx"
@@ -170,7 +177,22 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             commands_hooks.remove_hooks(args, console, args.hooks, root)
         else:
             commands_hooks.install_hooks(args, console, args.hooks, root)
+    _offer_backends(settings, console)
     return 0
+
+
+def _offer_backends(settings: Settings, console: Console) -> None:
+    """Says who writes memories now, and which model backends this machine could use instead."""
+    from squirrel_cli.backends import detect  # noqa: PLC0415 - init only
+    from squirrel_memory.llm.factory import chosen_backend  # noqa: PLC0415 - init only
+
+    if chosen_backend(settings) != "rules":
+        return
+    console.line("Memories are written by the offline rules: nothing leaves this machine.")
+    for offer in detect(settings):
+        if offer.ready:
+            console.line(f"  Also available: {offer.backend} ({offer.detail}); it {offer.privacy}.")
+            console.line(f"    To use it: {offer.switch}")
 
 
 def _shown(dotted: str, value: Any) -> str:
@@ -207,6 +229,8 @@ def cmd_config_set(args: argparse.Namespace, console: Console) -> int:
         console.line(
             f"(stored in {settings.home / 'config.toml'}, mode 0600; {ANTHROPIC_KEY_ENV} wins)"
         )
+    if args.key in ("extractor.backend", "processor.extractor") and value in PRIVACY:
+        console.line(f"The {value} backend {PRIVACY[value]}; restart with `sqrl down && sqrl up`.")
     return 0
 
 

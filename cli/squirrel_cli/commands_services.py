@@ -202,6 +202,15 @@ async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
         return {}
     finally:
         await client.close()
+    a = reply.extractor_activity
+    activity = {
+        "backend": a.backend,
+        "model": a.model,
+        "calls_last_hour": a.calls_last_hour,
+        "tokens_last_day": a.tokens_last_day,
+        "failures": a.failures,
+        "sends_to_vendor": a.sends_to_vendor,
+    }
     return {
         p.project_id: {
             "events": p.events_total,
@@ -214,6 +223,8 @@ async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
             "superseded_or_forgotten": p.memories_deleted,
             "dead_letters": p.dead_letters,
             "extractor": p.extractor,
+            "memories_by_writer": dict(p.memories_by_writer),
+            "extractor_activity": activity,
         }
         for p in reply.projects
     }
@@ -362,6 +373,8 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 f"Activity in {len(unregistered)} unregistered folder(s) ignored: {shown}; "
                 "`sqrl init` there to remember it."
             )
+    for line in _extractor_lines(counts):
+        console.line(line)
     activity = read_activity(layout.run)
     if activity:
         for host, entry in sorted(activity.items()):
@@ -369,6 +382,32 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     else:
         console.line("Hooks: none has run yet (`sqrl hooks install` sets them up).")
     return 0
+
+
+def _extractor_lines(counts: dict[str, dict[str, Any]]) -> list[str]:
+    """Which backend writes memories, how much it was used, and memories per writer."""
+    if not counts:
+        return []
+    first = next(iter(counts.values()))
+    a = first.get("extractor_activity") or {}
+    backend = str(a.get("backend") or first.get("extractor") or "rules")
+    model = f" ({a['model']})" if a.get("model") else ""
+    where = "sends redacted session text to its vendor" if a.get("sends_to_vendor") else "local"
+    line = f"Extractor: {backend}{model}, {where}"
+    if backend != "rules":
+        line += (
+            f"; {a.get('calls_last_hour', 0)} calls in the last hour, "
+            f"~{a.get('tokens_last_day', 0):,} tokens today, {a.get('failures', 0)} failures"
+        )
+    writers: dict[str, int] = {}
+    for project in counts.values():
+        for writer, n in (project.get("memories_by_writer") or {}).items():
+            writers[writer] = writers.get(writer, 0) + int(n)
+    lines = [line]
+    if writers:
+        shown = ", ".join(f"{w} {n}" for w, n in sorted(writers.items(), key=lambda x: -x[1]))
+        lines.append(f"Memories by writer: {shown}")
+    return lines
 
 
 def _waiting(project: dict[str, Any]) -> str:

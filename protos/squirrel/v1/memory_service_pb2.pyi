@@ -227,6 +227,26 @@ class ProjectProcessingStatus(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class MemoriesByWriterEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     PROJECT_ID_FIELD_NUMBER: _builtins.int
     EVENTS_TOTAL_FIELD_NUMBER: _builtins.int
     EVENTS_UNPROCESSED_FIELD_NUMBER: _builtins.int
@@ -237,6 +257,7 @@ class ProjectProcessingStatus(_message.Message):
     LAST_PROCESSED_AT_FIELD_NUMBER: _builtins.int
     EXTRACTOR_FIELD_NUMBER: _builtins.int
     NEXT_PROCESSING_AT_FIELD_NUMBER: _builtins.int
+    MEMORIES_BY_WRITER_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -246,7 +267,9 @@ class ProjectProcessingStatus(_message.Message):
     dead_letters: _builtins.int
     """Extraction batches parked after their retries ran out."""
     extractor: _builtins.str
-    """`rules` or `anthropic`."""
+    """The extractor backend: `rules`, `anthropic`, `claude_cli`, `codex_cli`, `gemini_cli` or
+    `openai_compatible`.
+    """
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -255,6 +278,10 @@ class ProjectProcessingStatus(_message.Message):
         processed once idle `processor.session_idle_seconds` (or ended by a hook), at the next pass.
         Unset when nothing waits.
         """
+
+    @_builtins.property
+    def memories_by_writer(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
+        """Live memories per writer (`rules`, `manual`, `claude_cli:haiku`, …)."""
 
     def __init__(
         self,
@@ -269,14 +296,54 @@ class ProjectProcessingStatus(_message.Message):
         last_processed_at: _timestamp_pb2.Timestamp | None = ...,
         extractor: _builtins.str = ...,
         next_processing_at: _timestamp_pb2.Timestamp | None = ...,
+        memories_by_writer: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ProjectProcessingStatus: _TypeAlias = ProjectProcessingStatus  # noqa: Y015
+
+@_typing.final
+class ExtractorActivity(_message.Message):
+    """What the model backend did lately (all zero for `rules`)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BACKEND_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    CALLS_LAST_HOUR_FIELD_NUMBER: _builtins.int
+    TOKENS_LAST_DAY_FIELD_NUMBER: _builtins.int
+    FAILURES_FIELD_NUMBER: _builtins.int
+    SENDS_TO_VENDOR_FIELD_NUMBER: _builtins.int
+    backend: _builtins.str
+    model: _builtins.str
+    """The model asked; empty when the backend's own default is used."""
+    calls_last_hour: _builtins.int
+    tokens_last_day: _builtins.int
+    failures: _builtins.int
+    """Extraction attempts that failed since the service started (each retry counts)."""
+    sends_to_vendor: _builtins.bool
+    """Whether session text leaves this machine with this backend (a vendor's API or CLI)."""
+    def __init__(
+        self,
+        *,
+        backend: _builtins.str = ...,
+        model: _builtins.str = ...,
+        calls_last_hour: _builtins.int = ...,
+        tokens_last_day: _builtins.int = ...,
+        failures: _builtins.int = ...,
+        sends_to_vendor: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["backend", b"backend", "calls_last_hour", b"calls_last_hour", "failures", b"failures", "model", b"model", "sends_to_vendor", b"sends_to_vendor", "tokens_last_day", b"tokens_last_day"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExtractorActivity: _TypeAlias = ExtractorActivity  # noqa: Y015
 
 @_typing.final
 class GetProcessingStatusResponse(_message.Message):
@@ -284,19 +351,23 @@ class GetProcessingStatusResponse(_message.Message):
 
     PROJECTS_FIELD_NUMBER: _builtins.int
     EMBEDDER_LOADING_FIELD_NUMBER: _builtins.int
+    EXTRACTOR_ACTIVITY_FIELD_NUMBER: _builtins.int
     embedder_loading: _builtins.bool
     """True while the embedding model is still loading (lexical search works meanwhile)."""
     @_builtins.property
     def projects(self) -> _containers.RepeatedCompositeFieldContainer[Global___ProjectProcessingStatus]: ...
+    @_builtins.property
+    def extractor_activity(self) -> Global___ExtractorActivity: ...
     def __init__(
         self,
         *,
         projects: _abc.Iterable[Global___ProjectProcessingStatus] | None = ...,
         embedder_loading: _builtins.bool = ...,
+        extractor_activity: Global___ExtractorActivity | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["extractor_activity", b"extractor_activity"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["embedder_loading", b"embedder_loading", "projects", b"projects"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["embedder_loading", b"embedder_loading", "extractor_activity", b"extractor_activity", "projects", b"projects"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

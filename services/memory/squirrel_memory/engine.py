@@ -18,7 +18,7 @@ from squirrel_memory import manual
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.llm.base import ToolCaller
+from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -71,6 +71,17 @@ class ProjectStatus:
     last_processed_at: datetime | None
     extractor: str
     next_processing_at: datetime | None = None
+    memories_by_writer: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractorActivity:
+    backend: str
+    model: str
+    calls_last_hour: int
+    tokens_last_day: int
+    failures: int
+    sends_to_vendor: bool
 
 
 class MemoryEngine:
@@ -222,9 +233,23 @@ class MemoryEngine:
                     next_processing_at=await processor.next_processing_at(store)
                     if counts["events_unprocessed"]
                     else None,
+                    memories_by_writer=await store.writer_counts(),
                 )
             )
         return out
+
+    def extractor_activity(self) -> ExtractorActivity:
+        """The model backend's recent use (zeros for `rules`)."""
+        budget = self.llm_budget
+        backend = chosen_backend(self._settings)
+        return ExtractorActivity(
+            backend=backend,
+            model=self.caller.model if self.caller is not None else "",
+            calls_last_hour=budget.calls_in_last_hour() if budget else 0,
+            tokens_last_day=budget.tokens_in_last_day() if budget else 0,
+            failures=self._processor().extraction_failures,
+            sends_to_vendor=backend not in LOCAL_BACKENDS,
+        )
 
     async def process_now(
         self,

@@ -172,6 +172,8 @@ class Processor:
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.last_processed_at: dict[str, datetime] = {}
+        self.extraction_failures = 0
+        """Extraction attempts that failed since start (each retry counts)."""
 
     @property
     def source(self) -> MemorySource:
@@ -456,6 +458,7 @@ class Processor:
                     await self._park(store, episode, exc)
                     return None
                 delay = max(delays.pop(0), exc.retry_after or 0.0)
+                self.extraction_failures += 1
                 log.warning(
                     "extraction_retrying",
                     episode_id=episode.id,
@@ -468,6 +471,7 @@ class Processor:
                 return None
 
     async def _park(self, store: SqliteStore, episode: Episode, exc: BaseException) -> None:
+        self.extraction_failures += 1
         ref = f"{episode.id}:{','.join(episode.event_ids)}"
         await store.record_dead_letter(EXTRACTION_LETTER, ref, f"{type(exc).__name__}: {exc}"[:500])
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)

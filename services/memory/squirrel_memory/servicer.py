@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import asdict
 from typing import Any
 
 from squirrel.v1 import events_pb2, memory_service_pb2_grpc
@@ -117,10 +118,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     last_processed_at=timestamp_pb(s.last_processed_at),
                     extractor=s.extractor,
                     next_processing_at=timestamp_pb(s.next_processing_at),
+                    memories_by_writer=s.memories_by_writer,
                 )
                 for s in statuses
             ],
             embedder_loading=not self.reads.embedder_ready,
+            extractor_activity=pb.ExtractorActivity(**asdict(self.engine.extractor_activity())),
         )
 
     async def ProcessNow(

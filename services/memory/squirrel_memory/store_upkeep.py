@@ -185,6 +185,16 @@ class Upkeep:
 
         return await self._db.read(read)
 
+    async def writer_counts(self) -> dict[str, int]:
+        """Live memories per writer (`rules`, `manual`, `<backend>:<model>`)."""
+        rows = await self._db.read(
+            lambda conn: conn.execute(
+                "SELECT written_by, COUNT(*) FROM memory_items WHERE deleted = 0 "
+                "GROUP BY written_by"
+            ).fetchall()
+        )
+        return {str(name or "rules"): int(count) for name, count in rows}
+
     async def counts(self) -> dict[str, int]:
         """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
 
