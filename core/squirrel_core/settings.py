@@ -382,6 +382,7 @@ SETTINGS: tuple[Setting, ...] = (
         "repo",
         "Where new project stores live: repo (<repo>/.ctx, kept out of git) or home "
         "(<home>/projects/<project>, for repositories on shared or synced disks).",
+        choices=("repo", "home"),
     ),
     Setting(
         "retention",
