@@ -137,6 +137,9 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
         for name, spec in section.items():
             version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
             _add(out, text, "rust", name, version, ref=_toml_line(text, name))
+            for feature in _strings(_table(spec).get("features")):
+                # `sqlx = { features = ["postgres"] }` names the database: `sqlx:postgres`.
+                _add(out, text, "rust", f"{name}:{feature}", version, ref=_toml_line(text, name))
 
 
 _GO_MODULE = re.compile(r"^module\s+(\S+)")
@@ -286,6 +289,19 @@ def read_go_work(text: TextFile, out: Readings) -> None:
             out.workspaces.append((match.group(1)[2:], text.ref(number)))
 
 
+def read_pipfile(text: TextFile, out: Readings) -> None:
+    data = tomllib.loads(text.text)
+    out.manifests[text.path] = "python"
+    python = _table(data.get("requires")).get("python_version")
+    if isinstance(python, str):
+        out.toolchains.append(Toolchain("python", python, _toml_line(text, "python_version")))
+    for section in ("packages", "dev-packages"):
+        for name, spec in _table(data.get(section)).items():
+            version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
+            ref = _toml_line(text, name)
+            _add(out, text, "python", name.lower(), version.strip("*"), ref=ref)
+
+
 def read_tool_versions(text: TextFile, out: Readings) -> None:
     """asdf/mise `.tool-versions`: `elixir 1.17.2-otp-27`, `nodejs 20.11.0`."""
     names = {"elixir": "elixir", "nodejs": "javascript", "python": "python", "golang": "go"}
@@ -312,6 +328,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "build.gradle.kts": read_gradle,
     ".tool-versions": read_tool_versions,
     "pnpm-workspace.yaml": read_pnpm_workspace,
+    "Pipfile": read_pipfile,
     "go.work": read_go_work,
 }
 SUFFIX_READERS: Mapping[str, Reader] = {".csproj": read_csproj, ".fsproj": read_csproj}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import configparser
 import json
 import re
+import tomllib
 from collections.abc import Callable, Mapping
 
 import yaml
@@ -241,6 +242,34 @@ def read_pre_commit(snap: Snapshot, text: TextFile, out: Readings) -> None:
                 out.hooks.append((hook_id, text.ref_of(f"id: {hook_id}")))
 
 
+def read_taskfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """go-task `Taskfile.yml`: `tasks: {name: {cmds: [...]}}` run as `task <name>`."""
+    del snap
+    data = yaml.safe_load(text.text)
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    for name, spec in list(tasks.items())[:MAX_TASKS_PER_FILE] if isinstance(tasks, dict) else []:
+        raw = spec.get("cmds") if isinstance(spec, dict) else spec
+        steps = [c for c in raw if isinstance(c, str)] if isinstance(raw, list) else []
+        line = text.line_of(f"{name}:", text.line_of("tasks:"))
+        _task(out, text, f"task {name}", str(name), steps, line=line)
+
+
+def read_poe_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """poethepoet tasks in pyproject.toml: `[tool.poe.tasks] test = "pytest"`, run as `poe test`."""
+    del snap
+    data = tomllib.loads(text.text)
+    tool = data.get("tool")
+    poe = tool.get("poe") if isinstance(tool, dict) else None
+    tasks = poe.get("tasks") if isinstance(poe, dict) else None
+    for name, spec in list(tasks.items())[:MAX_TASKS_PER_FILE] if isinstance(tasks, dict) else []:
+        body = (
+            spec if isinstance(spec, str) else spec.get("cmd") if isinstance(spec, dict) else None
+        )
+        steps = [body] if isinstance(body, str) else []
+        line = text.line_of(f"{name} =", text.line_of("[tool.poe.tasks"))
+        _task(out, text, f"poe {name}", str(name), steps, line=line)
+
+
 def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     del snap
     data = json.loads(text.text)
@@ -267,4 +296,7 @@ TASK_READERS: Mapping[str, TaskReader] = {
     ".pre-commit-config.yaml": read_pre_commit,
     ".pre-commit-config.yml": read_pre_commit,
     "composer.json": read_composer_scripts,
+    "Taskfile.yml": read_taskfile,
+    "Taskfile.yaml": read_taskfile,
+    "pyproject.toml": read_poe_tasks,
 }

@@ -141,8 +141,8 @@ def test_go_service(make_repo: MakeRepo) -> None:
 
 def test_rust_service(make_repo: MakeRepo) -> None:
     _, found = _read(make_repo, RUST)
-    assert (
-        found["repo:stack"].content == "tiles is a Rust/Axum app (Rust 1.80, Axum 0.7.7) with SQLx."
+    assert found["repo:stack"].content == (
+        "tiles is a Rust/Axum app (Rust 1.80, Axum 0.7.7) with PostgreSQL via SQLx."
     )
     assert found["repo:recipe:test"].content.startswith("Run the tests with `cargo test --locked`")
     # The formatting recipe formats; CI's check-only variant is named beside it.
@@ -221,3 +221,35 @@ def test_a_script_named_run_or_a_seed_script_is_not_the_dev_server(make_repo: Ma
     _, found = _read(make_repo, {**ELIXIR, "README.md": readme, ".ci/run": "#!/bin/sh\n"})
     assert found["repo:recipe:run"].content.startswith("Start the dev server with `mix phx.server`")
     assert ".ci/run" not in found["repo:recipe:run"].content
+
+
+def test_taskfile_poe_tasks_and_pipfile(make_repo: MakeRepo) -> None:
+    _, go = _read(
+        make_repo,
+        {
+            **GO,
+            "justfile": "",
+            "Taskfile.yml": "version: '3'\ntasks:\n  test:\n    cmds:\n      - go test ./...\n",
+        },
+    )
+    assert go["repo:recipe:test"].content.startswith(
+        "Run the tests with `task test` (Taskfile.yml:3 runs `go test ./...`)"
+    )
+    _, py = _read(
+        make_repo,
+        {
+            "Pipfile": '[packages]\ndjango = "==5.1"\npsycopg = "*"\n\n[requires]\n'
+            'python_version = "3.12"\n',
+            "pyproject.toml": '[tool.poe.tasks]\ntest = "pytest -x"\nlint = { cmd = "ruff check ." }\n',
+            "manage.py": "import django\n" * 40,
+        },
+    )
+    assert py["repo:stack"].content.startswith("repo")
+    assert "Python/Django app (Python 3.12, Django 5.1) with PostgreSQL" in py["repo:stack"].content
+    assert py["repo:recipe:test"].content.startswith(
+        "Run the tests with `poe test` (pyproject.toml:2"
+    )
+    assert py["repo:recipe:lint"].content.startswith("Lint the code with `poe lint`")
+    assert py["repo:recipe:run"].content.startswith(
+        "Start the dev server with `python manage.py runserver`"
+    )
