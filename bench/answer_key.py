@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,6 +38,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1 import views_pb2
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
+from squirrel_memory.llm.base import BACKENDS
 
 EMBEDDER_WAIT_SECONDS = 180.0
 HIGH_TARGET = 0.60
@@ -121,6 +123,18 @@ async def _views(client: MemoryClient, project_id: str) -> str:
     )
 
 
+def backend_env(extractor: str) -> dict[str, str]:
+    """The extractor backend for the run, plus the caller's own SQRL_* settings for it (the
+    model, a CLI's command, a server's base URL): any backend can be measured against the key."""
+    passed = {
+        k: v
+        for k, v in os.environ.items()
+        if k.startswith(("SQRL_ANTHROPIC_", "SQRL_CLAUDE_CLI_", "SQRL_CODEX_CLI_"))
+        or k.startswith(("SQRL_GEMINI_CLI_", "SQRL_OPENAI_COMPATIBLE_", "SQRL_EXTRACTOR_"))
+    }
+    return {**passed, "SQRL_EXTRACTOR_BACKEND": extractor}
+
+
 def measure(
     fixtures: Path, extractor: str, views: bool = False
 ) -> tuple[list[Score], dict[str, int], dict[str, str], str]:
@@ -136,7 +150,7 @@ def measure(
         fixture_pipeline.run_once(
             projects,
             False,
-            settings_env={"SQRL_PROCESSOR_EXTRACTOR": extractor},
+            settings_env=backend_env(extractor),
             inspect=run.inspect,
         )
     )
@@ -268,8 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--extractor",
         default="rules",
-        choices=("rules", "anthropic", "auto"),
-        help="processor.extractor for the run (default rules: no API key)",
+        choices=BACKENDS,
+        help="extractor backend for the run (default rules: no API key); its settings come "
+        "from SQRL_* variables, e.g. SQRL_OPENAI_COMPATIBLE_MODEL",
     )
     parser.add_argument("--details", action="store_true", help="misses, noise, unmatched memories")
     parser.add_argument("--views", action="store_true", help="brief, style and pitfalls views")
