@@ -321,8 +321,18 @@ def answers(key: AnswerKey, memory: Memory, question: Question) -> bool:
 # -- duplicates --------------------------------------------------------------------------------
 
 
+# Words every memory of a kind repeats ("`x` failed with `y`; editing z fixed it"): they say
+# nothing about whether two memories say the same thing.
+_FILLER = frozenset(
+    _WORD.findall(
+        "a an and as after before by e g first fixed for in is it named of on or passed run "
+        "running re the then to was with worked failed editing error module tests"
+    )
+)
+
+
 def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+    return set(_WORD.findall(text.lower())) - _FILLER
 
 
 def _same(key: AnswerKey, a: Verdict, b: Verdict) -> bool:

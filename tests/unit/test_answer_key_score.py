@@ -174,6 +174,25 @@ def test_a_memory_that_covers_more_is_not_a_duplicate() -> None:
     assert duplicate_pairs(key, [judge(key, m) for m in memories]) == []
 
 
+def test_pitfalls_written_from_one_template_are_not_duplicates_by_their_template_words() -> None:
+    key = _key()
+    memories = [
+        Memory(
+            "pitfall",
+            "p1",
+            "`cargo test` failed with `error[E0425]: cannot find value`; editing src/lib.rs "
+            "(named in the error) fixed it.",
+        ),
+        Memory(
+            "pitfall",
+            "p2",
+            "`cargo build` failed with `linker cc not found`; editing build.rs "
+            "(named in the error) fixed it.",
+        ),
+    ]
+    assert duplicate_pairs(key, [judge(key, m) for m in memories]) == []
+
+
 def test_questions_look_at_the_top_five_usable_results_only() -> None:
     key = _key()
     result = score(key, [])
