@@ -23,6 +23,10 @@ Handler = Callable[[argparse.Namespace, "Console"], int]
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "init": ("commands_local", "set up Squirrel here: the home, this repo's .ctx/, registration"),
+    "projects": (
+        "commands_projects",
+        "repositories with assistant history here; --register adds the chosen ones",
+    ),
     "config": ("commands_local", "show or change settings (config.toml in the home)"),
     "token": ("commands_local", "print the path of the auth token file (or the token)"),
     "up": ("commands_services", "start memory, ingest and gateway and keep them running"),

@@ -69,7 +69,11 @@ def common_dir(repo_root: str | os.PathLike[str]) -> Path | None:
         return None
     git_dir = _absolute(text[len("gitdir:") :].strip(), dot_git.parent)
     common = _read_small(git_dir / "commondir")
-    return _absolute(common, git_dir) if common else git_dir
+    found = _absolute(common, git_dir) if common else git_dir
+    try:
+        return found.resolve()  # `commondir` is usually `../..`
+    except (OSError, RuntimeError):
+        return found
 
 
 def admin_worktrees(repo_root: str | os.PathLike[str]) -> list[Worktree]:
