@@ -1,5 +1,6 @@
-"""A memory that downloads and runs code is flagged on the wire and kept out of views and task
-context until the user confirms that exact content (real memory service over gRPC)."""
+"""A memory that downloads and runs code is flagged on the wire and kept out of views, task
+context and hook injections until the user confirms that exact content (real memory service over
+gRPC, the gateway's hook composition over it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import NotFoundError
 from squirrel_core.hazards import RUNS_DOWNLOADED_CODE
 from squirrel_core.settings import Settings
+from squirrel_gateway import hook_context
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_memory import server as memory_server
 from tests.integration.conftest import memory_client, running
 
@@ -82,6 +85,19 @@ async def test_flagged_memory_is_listed_with_its_flag_and_injected_only_once_con
         shown = await brief()
         assert "pytest -x" in shown and "evil.example" not in shown
         assert "evil.example" not in await context()
+        backend = GrpcMemoryBackend(c, lambda: [str(project)], default_user_id="alice")
+
+        async def hook() -> str:
+            start = await hook_context.session_start(
+                backend, project_id=str(project), user_id=None, budget=600
+            )
+            prompt = await hook_context.prompt_context(
+                backend, project_id=str(project), prompt="run the tests", user_id=None, budget=300
+            )
+            return start.text + prompt.text
+
+        injected = await hook()
+        assert "pytest -x" in injected and "evil.example" not in injected
 
         confirmed = await c.call(
             c.stub.ConfirmMemory,
@@ -94,6 +110,7 @@ async def test_flagged_memory_is_listed_with_its_flag_and_injected_only_once_con
         )
         assert got.memory.confirmed
         assert "evil.example" in await brief()
+        assert "evil.example" in await hook()
 
         # A new wording is a new content: the confirmation does not carry over.
         changed = await remember(RECIPE.replace("evil.example", "evil2.example"), "tests-setup")
