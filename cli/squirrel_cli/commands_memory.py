@@ -236,7 +236,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
                 r["memory_id"],
                 r["type"],
                 r["key"],
-                r["content"][:100],
+                ("⚠ " if r["flags"] else "") + r["content"][:100],
                 " ".join([r["written_by"], *r["source_refs"][:2]]),
                 f"{r['importance']:.2f}",
                 *([flag_cell(r)] if flagged else []),
