@@ -10,6 +10,7 @@ item matched (for a human to check the noise judgement); with --views, the brief
 pitfalls views of each project.
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
+                                  [--project NAME ...]
 (DIR defaults to ../shared/fixtures/claude; without it the benchmark says so and exits 0.)
 """
 
@@ -20,6 +21,7 @@ import asyncio
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench import fixture_pipeline
@@ -136,11 +138,13 @@ def backend_env(extractor: str) -> dict[str, str]:
 
 
 def measure(
-    fixtures: Path, extractor: str, views: bool = False
+    fixtures: Path, extractor: str, views: bool = False, only: Sequence[str] = ()
 ) -> tuple[list[Score], dict[str, int], dict[str, str], str]:
-    """Runs the pipeline on every keyed fixture project; returns the scores, events per project,
-    the views (when asked) and how search ran."""
-    keys = {k.project: k for k in load_keys()}
+    """Runs the pipeline on every keyed fixture project (or those named in `only`); returns the
+    scores, events per project, the views (when asked) and how search ran."""
+    keys = {k.project: k for k in load_keys() if not only or k.project in only}
+    if only and len(keys) != len(set(only)):
+        raise AnswerKeyError(f"no answer key for {sorted(set(only) - set(keys))}")
     projects = [(n, p) for n, p in fixture_pipeline.fixture_projects(fixtures) if n in keys]
     missing = sorted(set(keys) - {n for n, _ in projects})
     if missing:
@@ -288,13 +292,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--details", action="store_true", help="misses, noise, unmatched memories")
     parser.add_argument("--views", action="store_true", help="brief, style and pitfalls views")
+    parser.add_argument(
+        "--project", action="append", default=[], help="only this fixture project (repeatable)"
+    )
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
         return 0
     started = time.perf_counter()
     try:
-        scores, events, views, search = measure(args.fixtures, args.extractor, args.views)
+        scores, events, views, search = measure(
+            args.fixtures, args.extractor, args.views, args.project
+        )
     except AnswerKeyError as exc:
         print(f"answer key: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,36 @@
+"""The answer-key benchmark end to end on one small fixture project: the real memory service,
+rules extraction, SearchMemory and the views (skipped without ../shared/fixtures)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import answer_key, fixture_pipeline
+from bench.answer_key_score import AnswerKeyError
+
+PROJECT = "-Users-dain-workspace-JSSoundRecorder"
+
+
+def test_one_project_is_scored_with_its_questions_and_views() -> None:
+    fixtures = fixture_pipeline.DEFAULT_FIXTURES
+    if not fixtures.is_dir():
+        pytest.skip(f"no fixture transcripts at {fixtures}")
+
+    scores, events, views, search = answer_key.measure(fixtures, "rules", True, [PROJECT])
+
+    (result,) = scores
+    assert result.project == PROJECT
+    assert events[PROJECT] > 100
+    assert result.memories == len(result.verdicts) > 0
+    assert result.questions == 11 == len(result.question_hits)
+    assert 0 <= result.high_covered <= result.high_total == 5
+    assert search.startswith(("hybrid", "lexical"))
+    assert "## Project Overview" in views[PROJECT]
+    assert "## Known Pitfalls" in views[PROJECT]
+    table = answer_key.table(scores, events)
+    assert PROJECT in table and "all (pooled)" in table
+
+
+def test_an_unknown_project_is_refused() -> None:
+    with pytest.raises(AnswerKeyError, match="no answer key"):
+        answer_key.measure(fixture_pipeline.DEFAULT_FIXTURES, "rules", only=["nope"])
