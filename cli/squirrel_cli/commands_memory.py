@@ -99,6 +99,11 @@ def add_commands(sub: Any) -> None:
     confirm.set_defaults(handler=cmd_confirm)
 
     process = sub.add_parser("process", help="process waiting events now instead of on the timer")
+    process.add_argument(
+        "--consolidate",
+        action="store_true",
+        help="also let the model backend tidy this project's memories now",
+    )
     with_project(process)
     process.set_defaults(handler=cmd_process)
 
@@ -356,7 +361,9 @@ def cmd_confirm(args: argparse.Namespace, console: Console) -> int:
 def cmd_process(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     project = project_of(settings, args.project)
-    request = pb.ProcessNowRequest(project_id=project, drain=True)
+    request = pb.ProcessNowRequest(
+        project_id=project, drain=True, consolidate=bool(getattr(args, "consolidate", False))
+    )
     reply = with_memory(settings, lambda c: c.call(c.stub.ProcessNow, request, timeout=600))
     if args.json:
         console.json(

@@ -273,6 +273,15 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1_000,
         maximum=1_000_000_000,
     ),
+    Setting(
+        "extractor",
+        "consolidate_hours",
+        float,
+        24.0,
+        "Hours between the model backend's tidy-up of each project's memories (0: never).",
+        minimum=0.0,
+        maximum=8_760.0,
+    ),
     Setting("claude_cli", "command", str, "claude", "The Claude Code CLI to run.", nonempty=True),
     Setting(
         "claude_cli", "model", str, "haiku", "Model for `claude -p` (empty: the CLI's default)."

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from squirrel.v1 import ingest_service_pb2 as ipb
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import IngestClient, open_channel
 from squirrel_core.events import Event, EventType, SourceTool
@@ -209,3 +210,127 @@ async def test_sessions_the_cli_writes_itself_are_never_ingested(
     assert not read.unregistered_projects  # not even counted as someone else's activity
     assert status.projects[0].events_total == 3  # only the episode sent above
     assert all("tabs" not in m.content for m in listed.memories)
+
+
+def _refs(body: dict[str, Any]) -> dict[str, str]:
+    """key → ref (m1, m2 …) from the consolidation request's memory lines."""
+    text = body["messages"][1]["content"]
+    found = {}
+    for line in text.splitlines():
+        ref, _, rest = line.partition(" ")
+        if ref.startswith("m") and "] " in rest:
+            key = rest.split("] ", 1)[1].split(": ", 1)[0]
+            found[key] = ref
+    return found
+
+
+async def test_consolidation_merges_and_retires_but_never_touches_manual_memories(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    with running_fake_openai() as server:
+        server.answer = {
+            "memories": [
+                {
+                    "type": "recipe",
+                    "key": "recipe:test",
+                    "content": "Run make check.",
+                    "importance": 0.7,
+                    "source_event_ids": ["e1"],
+                },
+                {
+                    "type": "recipe",
+                    "key": "recipe:check",
+                    "content": "Before committing run make check",
+                    "importance": 0.6,
+                    "source_event_ids": ["e1"],
+                },
+                {
+                    "type": "project_fact",
+                    "key": "database",
+                    "content": "The project uses MySQL.",
+                    "importance": 0.6,
+                    "source_event_ids": ["e1"],
+                },
+                {
+                    "type": "project_fact",
+                    "key": "database:now",
+                    "content": "The project moved from MySQL to PostgreSQL.",
+                    "importance": 0.7,
+                    "source_event_ids": ["e3"],
+                },
+            ]
+        }
+        seen: list[dict[str, str]] = []
+
+        def consolidate(body: dict[str, Any]) -> dict[str, Any]:
+            refs = _refs(body)
+            seen.append(refs)
+            return {
+                "merge": [
+                    {
+                        "keep": refs["recipe:test"],
+                        "drop": [refs["recipe:check"]],
+                        "content": "Run `make check` before every commit.",
+                    }
+                ],
+                "retire": [
+                    {"ref": refs["database"], "contradicted_by": refs["database:now"]},
+                    {"ref": refs.get("deploy", "m99"), "contradicted_by": refs["database:now"]},
+                ],
+            }
+
+        server.other_tools = consolidate
+        settings = make_settings(
+            extractor_backend="openai_compatible",
+            openai_compatible_base_url=server.url,
+            openai_compatible_model="llama3.2",
+            extractor_consolidate_hours="0",
+            processor_min_events="1000000",
+        )
+        async with (
+            running("memory", memory_server.setup, settings) as svc,
+            memory_client(svc, settings) as c,
+        ):
+            await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+            await c.call(
+                c.stub.Remember,
+                pb.RememberRequest(
+                    project_id=str(project),
+                    type=memory_pb2.MEMORY_TYPE_RECIPE,
+                    key="deploy",
+                    content="Deploy with make deploy.",
+                    importance=0.9,
+                ),
+            )
+            await c.call(
+                c.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(project), events=[event_to_pb(e) for e in episode(project)]
+                ),
+            )
+            await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(drain=True), timeout=120)
+            tidy = await c.call(
+                c.stub.ProcessNow,
+                pb.ProcessNowRequest(project_id=str(project), consolidate=True),
+                timeout=120,
+            )
+            listed = await c.call(
+                c.stub.ListMemories,
+                pb.ListMemoriesRequest(project_id=str(project), include_deleted=True),
+            )
+            by_key = {m.key: m for m in listed.memories}
+            history = await c.call(
+                c.stub.GetMemoryHistory,
+                pb.GetMemoryHistoryRequest(
+                    project_id=str(project), memory_id=by_key["recipe:test"].memory_id
+                ),
+            )
+    assert seen and "deploy" not in seen[0]  # manual memories are never shown to the model
+    assert tidy.memories_updated == 1 and tidy.memories_deleted == 2
+    kept = by_key["recipe:test"]
+    assert kept.content == "Run `make check` before every commit." and not kept.deleted
+    assert kept.written_by == "openai_compatible:llama3.2" and kept.version == 2
+    assert by_key["recipe:check"].deleted and by_key["database"].deleted
+    assert not by_key["database:now"].deleted
+    assert not by_key["deploy"].deleted and by_key["deploy"].content == "Deploy with make deploy."
+    assert any("consolidated" in v.reason for v in history.versions)

@@ -381,12 +381,17 @@ class ProcessNowRequest(_message.Message):
     DRAIN_FIELD_NUMBER: _builtins.int
     MAX_BATCHES_FIELD_NUMBER: _builtins.int
     SESSION_IDS_FIELD_NUMBER: _builtins.int
+    CONSOLIDATE_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     """Empty: every registered project."""
     drain: _builtins.bool
     """Keep processing until no unprocessed events remain (or `max_batches` ran)."""
     max_batches: _builtins.int
     """0: no limit."""
+    consolidate: _builtins.bool
+    """Also let the model backend tidy the project's memories now (merge duplicates, rewrite
+    fragments, retire contradicted ones); nothing happens with the `rules` backend.
+    """
     @_builtins.property
     def session_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Only these sessions of `project_id`, processed now even if still active (their host said
@@ -400,10 +405,11 @@ class ProcessNowRequest(_message.Message):
         drain: _builtins.bool = ...,
         max_batches: _builtins.int = ...,
         session_ids: _abc.Iterable[_builtins.str] | None = ...,
+        consolidate: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["drain", b"drain", "max_batches", b"max_batches", "project_id", b"project_id", "session_ids", b"session_ids"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consolidate", b"consolidate", "drain", b"drain", "max_batches", b"max_batches", "project_id", b"project_id", "session_ids", b"session_ids"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import structlog
 
@@ -15,6 +15,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_memory import manual
+from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -109,6 +110,15 @@ class MemoryEngine:
         self.registry.on_open(self._read_repository)
         await self.registry.open_all()
         extractor, decide = self._build_extractor()
+        consolidator = (
+            Consolidator(
+                self.caller,
+                interval=timedelta(hours=self._settings.float_("extractor.consolidate_hours")),
+                user_id=self.user_id,
+            )
+            if self.caller is not None
+            else None
+        )
         self.processor = Processor(
             self.registry.open_stores,
             self._user_store,
@@ -121,6 +131,7 @@ class MemoryEngine:
                 batch_size=self._settings.int_("processor.batch_size"),
                 session_idle_seconds=self._settings.float_("processor.session_idle_seconds"),
             ),
+            consolidator=consolidator,
         )
         self.processor.start()
         self.retention = Retention(
@@ -257,6 +268,8 @@ class MemoryEngine:
         drain: bool,
         max_batches: int,
         session_ids: Sequence[str] = (),
+        *,
+        consolidate: bool = False,
     ) -> PassReport:
         processor = self._processor()
         if session_ids:
@@ -282,6 +295,8 @@ class MemoryEngine:
                 total.add(await processor.drain(store, max_batches, force=True))
             else:
                 total.add(await processor.process_once(store, force=True))
+            if consolidate:
+                total.add(await processor.consolidate(store, force=True))
         return total
 
     # -- manual memory ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import structlog
 
 from squirrel_core.events import EventType, Origin
+from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.base import ExtractionError, Extractor
@@ -159,7 +160,9 @@ class Processor:
         user_id: str,
         settings: ProcessorSettings | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        consolidator: Consolidator | None = None,
     ) -> None:
+        self._consolidator = consolidator
         self._stores = stores
         self._user_store = user_store
         self._extractor = extractor
@@ -207,6 +210,7 @@ class Processor:
                 for store in await self._stores():
                     await self.drain(store)
                     await self.retry_parked(store)
+                    await self.consolidate(store)
             except Exception as exc:  # the loop must survive anything; the next pass retries
                 log.error("processing_failed", error_type=type(exc).__name__, exc_info=exc)
 
@@ -406,6 +410,18 @@ class Processor:
             recurring = decide_recurrence(cand, existing)
             decisions.append(recurring or await self._decide(cand, existing))
         return decisions
+
+    async def consolidate(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+        """The model backend's tidy-up of the project's memories, when due (or now with
+        `force`); nothing without a model backend."""
+        if self._consolidator is None:
+            return PassReport()
+        async with self._lock:
+            done = await self._consolidator.run(store, force=force)
+        return PassReport(
+            memories_updated=done.kept + done.rewritten,
+            memories_deleted=done.merged + done.retired,
+        )
 
     async def retry_parked(self, store: SqliteStore, *, force: bool = False) -> PassReport:
         """Extraction parked after its retries ran out, tried once more when its back-off has

@@ -132,7 +132,11 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         if request.max_batches < 0:
             raise InvalidArgumentError("max_batches cannot be negative")
         report = await self.engine.process_now(
-            request.project_id, request.drain, request.max_batches, list(request.session_ids)
+            request.project_id,
+            request.drain,
+            request.max_batches,
+            list(request.session_ids),
+            consolidate=request.consolidate,
         )
         return pb.ProcessNowResponse(
             events_processed=report.events_processed,

@@ -6,7 +6,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,6 +20,9 @@ class FakeOpenAI:
     """`mode`: tool_call, content, malformed, ratelimit, unauthorized, server_error, huge, slow."""
 
     mode: str = "tool_call"
+    answer: dict[str, Any] = field(default_factory=lambda: dict(ANSWER))
+    # Answers a call to any other tool (e.g. consolidation) from the request body.
+    other_tools: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     url: str = ""
@@ -68,6 +71,9 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             message: dict[str, Any]
             if mode == "tool_call":
                 name = body["tools"][0]["function"]["name"]
+                arguments = state.answer
+                if name != "record_memories":
+                    arguments = state.other_tools(body) if state.other_tools else {}
                 message = {
                     "role": "assistant",
                     "content": None,
@@ -75,7 +81,7 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                         {
                             "id": "c1",
                             "type": "function",
-                            "function": {"name": name, "arguments": json.dumps(ANSWER)},
+                            "function": {"name": name, "arguments": json.dumps(arguments)},
                         }
                     ],
                 }
