@@ -140,11 +140,11 @@ async def prompt_context(
     user_id: str | None,
     budget: int,
 ) -> Injection:
-    """The task context for the prompt and the files it names; NOTHING when Squirrel abstains."""
+    """The task context for the prompt and the files it names, framed as remembered notes (as
+    every task context is); NOTHING when Squirrel abstains."""
     task = " ".join(prompt.split())[:MAX_TASK_CHARS]
     if not task:
         return NOTHING
-    frame_cost = estimate_tokens(FRAME + "\n\n")
     result = await responses.task_context(
         backend,
         project_root=project_id,
@@ -152,10 +152,11 @@ async def prompt_context(
         active_file_paths=files_named(prompt, project_id),
         preferred_memory_types=None,
         user_id=user_id,
-        budget=max(budget - frame_cost, 48),
+        budget=budget,
     )
     context = result.output
     if not context.has_relevant_memory or not context.selected_memories:
         return NOTHING
-    text, _ = redact(f"{FRAME}\n\n{context.markdown}")
+    # The task context frames its notes as data itself; the text is redacted once more.
+    text, _ = redact(context.markdown)
     return Injection(text, estimate_tokens(text), len(context.selected_memories))
