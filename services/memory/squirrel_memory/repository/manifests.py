@@ -334,6 +334,24 @@ MANIFEST_READERS: Mapping[str, Reader] = {
 SUFFIX_READERS: Mapping[str, Reader] = {".csproj": read_csproj, ".fsproj": read_csproj}
 
 
+#: The ecosystem of each manifest, known from its name alone (kept when it cannot be parsed).
+MANIFEST_ECOSYSTEMS: Mapping[str, str] = {
+    "pyproject.toml": "python",
+    "setup.cfg": "python",
+    "requirements.txt": "python",
+    "Pipfile": "python",
+    "package.json": "javascript",
+    "Cargo.toml": "rust",
+    "go.mod": "go",
+    "mix.exs": "elixir",
+    "Gemfile": "ruby",
+    "composer.json": "php",
+    "pom.xml": "jvm",
+    "build.gradle": "jvm",
+    "build.gradle.kts": "jvm",
+}
+
+
 def manifest_reader(path: str) -> Reader | None:
     """The reader for a tracked path, if it is a manifest."""
     name = path.rsplit("/", 1)[-1]

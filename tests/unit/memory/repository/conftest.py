@@ -387,3 +387,97 @@ jobs:
         language: system
 """,
 }
+
+RUBY: dict[str, str | bytes] = {
+    "Gemfile": """source "https://rubygems.org"
+
+ruby "3.3.4"
+
+gem "rails", "~> 7.2.1"
+gem "pg", "~> 1.5"
+gem "sidekiq", "~> 7.3"
+
+group :development, :test do
+  gem "rspec-rails", "~> 7.0"
+  gem "rubocop", require: false
+end
+""",
+    "Gemfile.lock": """GEM
+  remote: https://rubygems.org/
+  specs:
+    rails (7.2.1)
+    sidekiq (7.3.2)
+
+PLATFORMS
+  ruby
+""",
+    "config/database.yml": "default: &default\n  adapter: postgresql\n  encoding: unicode\n",
+    "app/models/user.rb": "class User < ApplicationRecord\nend\n" * 40,
+    "spec/models/user_spec.rb": "RSpec.describe User do\nend\n" * 10,
+    "db/migrate/20240101000000_create_users.rb": "class CreateUsers < ActiveRecord::Migration[7.2]\nend\n",
+}
+
+PHP: dict[str, str | bytes] = {
+    "composer.json": """{
+    "name": "acme/shop",
+    "require": {
+        "php": "^8.3",
+        "laravel/framework": "^11.0"
+    },
+    "require-dev": {
+        "phpunit/phpunit": "^11.0"
+    },
+    "scripts": {
+        "test": "phpunit",
+        "lint": "pint --test"
+    }
+}
+""",
+    "artisan": "#!/usr/bin/env php\n<?php\n",
+    "app/Models/User.php": "<?php\nclass User {}\n" * 40,
+}
+
+JAVA: dict[str, str | bytes] = {
+    "pom.xml": """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.3.4</version>
+  </parent>
+  <artifactId>orders</artifactId>
+  <properties>
+    <java.version>21</java.version>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>org.postgresql</groupId>
+      <artifactId>postgresql</artifactId>
+    </dependency>
+  </dependencies>
+</project>
+""",
+    "src/main/java/com/acme/orders/App.java": "package com.acme.orders;\nclass App {}\n" * 40,
+    "src/main/resources/application.properties": "server.port=8081\n"
+    "spring.datasource.url=jdbc:postgresql://localhost:5432/orders\n"
+    "spring.datasource.password=hunter2-very-secret\n",
+}
+
+DOTNET: dict[str, str | bytes] = {
+    "Api/Api.csproj": """<Project Sdk="Microsoft.NET.Sdk.Web">
+  <PropertyGroup>
+    <TargetFramework>net8.0</TargetFramework>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Npgsql.EntityFrameworkCore.PostgreSQL" Version="8.0.8" />
+    <PackageReference Include="Microsoft.EntityFrameworkCore" Version="8.0.8" />
+  </ItemGroup>
+</Project>
+""",
+    "Api/Program.cs": "var app = WebApplication.Create();\n" * 60,
+}

@@ -10,7 +10,16 @@ from structlog.testing import capture_logs
 from squirrel_memory.repository import read_repository, repository_candidates
 from squirrel_memory.repository.snapshot import MAX_FILE_BYTES, NotARepositoryError
 from squirrel_memory.repository.wording import ref_path
-from tests.unit.memory.repository.conftest import ELIXIR, GO, JS, PYTHON, RUST, MakeRepo, git
+from tests.unit.memory.repository.conftest import (
+    ELIXIR,
+    GO,
+    JS,
+    PHP,
+    PYTHON,
+    RUST,
+    MakeRepo,
+    git,
+)
 
 
 def _skips(logs: list[dict[str, object]]) -> dict[str, dict[str, object]]:
@@ -38,6 +47,15 @@ def _keys(root: Path) -> set[str]:
             "repo:stack",
         ),
         (PYTHON, "tox.ini", "[testenv:lint\ncommands = ruff", "repo:recipe:test"),
+        (RUST, "Cargo.toml", '[package]\nname = "tiles', "repo:ci"),
+        (RUST, "Cargo.lock", "[[package]\nname =", "repo:stack"),
+        (PYTHON, "uv.lock", "[[package]]\nname = ", "repo:stack"),
+        (JS, "package-lock.json", '{"packages": ', "repo:stack"),
+        (PHP, "composer.json", '{"name": "acme/shop", "require": {', "repo:languages"),
+        (GO, "Taskfile.yml", "tasks: [\n  - {", "repo:stack"),
+        (PYTHON, "Pipfile", "[packages\ndjango =", "repo:stack"),
+        (JS, "pnpm-workspace.yaml", "packages: [\n", "repo:stack"),
+        (GO, ".gitlab-ci.yml", "test: {script: [", "repo:stack"),
     ],
 )
 def test_malformed_file_is_skipped_with_its_reason_and_the_rest_is_read(

@@ -8,7 +8,19 @@ import pytest
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository import read_repository, repository_candidates
-from tests.unit.memory.repository.conftest import ELIXIR, GO, JS, PYTHON, RUST, MakeRepo, git
+from tests.unit.memory.repository.conftest import (
+    DOTNET,
+    ELIXIR,
+    GO,
+    JAVA,
+    JS,
+    PHP,
+    PYTHON,
+    RUBY,
+    RUST,
+    MakeRepo,
+    git,
+)
 
 
 def _by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
@@ -28,7 +40,9 @@ def _read(
 
 
 @pytest.mark.parametrize(
-    "files", [ELIXIR, PYTHON, JS, GO, RUST], ids=["elixir", "python", "js", "go", "rust"]
+    "files",
+    [ELIXIR, PYTHON, JS, GO, RUST, RUBY, PHP, JAVA, DOTNET],
+    ids=["elixir", "python", "js", "go", "rust", "ruby", "php", "java", "dotnet"],
 )
 def test_every_reference_names_a_real_line_of_a_tracked_file(
     make_repo: MakeRepo, files: dict[str, str | bytes]
@@ -253,3 +267,46 @@ def test_taskfile_poe_tasks_and_pipfile(make_repo: MakeRepo) -> None:
     assert py["repo:recipe:run"].content.startswith(
         "Start the dev server with `python manage.py runserver`"
     )
+
+
+def test_rails_app(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, RUBY)
+    assert found["repo:stack"].content.endswith(
+        "is a Ruby/Rails app (Ruby 3.3.4, Rails 7.2.1) with PostgreSQL and Sidekiq for "
+        "background jobs."
+    )
+    assert any(r.startswith("config/database.yml:") for r in found["repo:database"].source_refs)
+    assert found["repo:recipe:test"].content.startswith("Run the tests with `bundle exec rspec`")
+    assert found["repo:recipe:migrate"].content.startswith(
+        "Run the database migrations with `bin/rails db:migrate`"
+    )
+    assert "`db/migrate/`" in found["repo:layout"].content
+
+
+def test_laravel_app(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, PHP)
+    assert found["repo:stack"].content == "acme/shop is a PHP/Laravel app (PHP 8.3, Laravel 11.0)."
+    assert found["repo:recipe:test"].content.startswith(
+        "Run the tests with `composer test` (composer.json:11 runs `phpunit`)"
+    )
+    assert found["repo:recipe:run"].content.startswith(
+        "Start the dev server with `php artisan serve`"
+    )
+
+
+def test_spring_boot_service(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, JAVA)
+    assert found["repo:stack"].content == (
+        "orders is a Java/Spring Boot app (Java 21, Spring Boot 3.3.4) with PostgreSQL."
+    )
+    assert found["repo:recipe:test"].content.startswith("Run the tests with `mvn test`")
+    assert not any("hunter2" in c.content for c in found.values())
+
+
+def test_aspnet_core_service(make_repo: MakeRepo) -> None:
+    _, found = _read(make_repo, DOTNET)
+    assert found["repo:stack"].content.endswith(
+        "is a .NET/ASP.NET Core app (.NET 8.0) with PostgreSQL via Entity Framework Core."
+    )
+    # The project file sits in Api/, so its conventions are not the root's: no root recipe.
+    assert "repo:recipe:test" not in found
