@@ -31,6 +31,8 @@ class TaskContextData:
     generated_at: datetime
     has_relevant_memory: bool
     selected_memories: Sequence[SelectedMemory]
+    total: int = 0
+    """How many exist, including those the memory service's own budget left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,8 @@ class UserStyleData:
     user_id: str | None
     generated_at: datetime
     items: Sequence[UserStyleItem]
+    total: int = 0
+    """How many exist, including those the memory service's own budget left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,8 @@ class ProjectBriefData:
     generated_at: datetime
     modules: Sequence[ModuleSummary]
     key_facts: Sequence[str]
+    total: int = 0
+    """How many exist, including those the memory service's own budget left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,8 @@ class PitfallsData:
     generated_at: datetime
     has_relevant_pitfalls: bool
     items: Sequence[PitfallItem]
+    total: int = 0
+    """How many exist, including those the memory service's own budget left out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,7 @@ class GrpcMemoryBackend:
             generated_at=messages.to_datetime(context.generated_at, default=_now()),
             has_relevant_memory=context.has_relevant_memory and bool(chosen),
             selected_memories=chosen,
+            total=context.budget.items_total,
         )
 
     async def get_user_style_view(
@@ -167,6 +168,7 @@ class GrpcMemoryBackend:
             user_id=view.user_id or user_id,
             generated_at=messages.to_datetime(view.generated_at, default=_now()),
             items=messages.user_style_items(view.items),
+            total=view.budget.items_total,
         )
 
     async def get_project_brief_view(
@@ -189,6 +191,7 @@ class GrpcMemoryBackend:
             generated_at=messages.to_datetime(view.generated_at, default=_now()),
             modules=messages.module_summaries(view.modules),
             key_facts=[str(fact) for fact in view.key_facts],
+            total=view.budget.items_total,
         )
 
     async def get_pitfalls_view(
@@ -217,6 +220,7 @@ class GrpcMemoryBackend:
             generated_at=messages.to_datetime(view.generated_at, default=_now()),
             has_relevant_pitfalls=view.has_relevant_pitfalls and bool(items),
             items=items,
+            total=view.budget.items_total,
         )
 
     async def search_memory(

@@ -144,6 +144,7 @@ async def task_context(
             render_selected,
             budget,
             f"## Relevant memory for this task\n{NOTES}",
+            total=max(data.total, len(memories)),
             how_to_get_more=raise_budget_hint(budget),
         )
     else:
@@ -178,7 +179,12 @@ async def user_style_view(
     header = "## User Coding Style"
     header += f"\n\n{NO_STYLE}" if not data.items else f"\n{NOTES}"
     packed = pack(
-        list(data.items), render_style, budget, header, how_to_get_more=raise_budget_hint(budget)
+        list(data.items),
+        render_style,
+        budget,
+        header,
+        total=max(data.total, len(data.items)),
+        how_to_get_more=raise_budget_hint(budget),
     )
     output = UserStyleView(
         mode=data.mode,
@@ -201,7 +207,14 @@ async def project_brief_view(
     entries: list[str | ModuleSummary] = [*data.key_facts, *data.modules]
     header = "## Project Overview"
     header += f"\n\n{NO_FACTS}" if not entries else f"\n{NOTES}"
-    packed = pack(entries, render_brief, budget, header, how_to_get_more=raise_budget_hint(budget))
+    packed = pack(
+        entries,
+        render_brief,
+        budget,
+        header,
+        total=max(data.total, len(entries)),
+        how_to_get_more=raise_budget_hint(budget),
+    )
     output = ProjectBriefView(
         mode=data.mode,
         project_id=data.project_id,
@@ -240,6 +253,7 @@ async def pitfalls_view(
             render_pitfall,
             budget,
             f"## Known Pitfalls\n{NOTES}",
+            total=max(data.total, len(items)),
             how_to_get_more=raise_budget_hint(budget),
         )
     else:

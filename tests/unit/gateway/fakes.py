@@ -53,6 +53,7 @@ class FakeBackend:
     key_facts: list[str] = field(default_factory=list)
     modules: list[ModuleSummary] = field(default_factory=list)
     pitfalls: list[PitfallItem] = field(default_factory=list)
+    pitfalls_total: int = 0  # how many the memory service says exist (0: as many as listed)
     search_results: list[SearchResult] = field(default_factory=list)
     forgotten: set[str] = field(default_factory=set)
     fail_with: BaseException | None = None
@@ -138,6 +139,7 @@ class FakeBackend:
             generated_at=GENERATED_AT,
             has_relevant_pitfalls=bool(self.pitfalls),
             items=list(self.pitfalls),
+            total=self.pitfalls_total,
         )
 
     async def search_memory(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from squirrel_core.budget import MIN_BUDGET_TOKENS, Detail, pack
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.responses import (
+    pitfalls_view,
     raise_budget_hint,
     render_brief,
     render_pitfall,
@@ -24,6 +26,7 @@ from squirrel_gateway.schemas import (
     SearchSource,
     SelectedMemory,
 )
+from tests.unit.gateway.fakes import FakeBackend
 
 words = st.text(alphabet=st.sampled_from("abcdefghij klmnop_/.`→é🙂\n"), min_size=1, max_size=3000)
 paths = st.lists(st.text(alphabet="abcdef/._", min_size=1, max_size=80), max_size=20)
@@ -134,3 +137,16 @@ def test_long_results_drop_file_lists_before_items() -> None:
     assert len(packed.shown) == 3
     assert "Files:" not in packed.text
     assert "3 of 3 items shown; file lists dropped." in packed.text
+
+
+async def test_the_footer_counts_what_the_memory_service_left_out(tmp_path: Path) -> None:
+    root = tmp_path.resolve()
+    item = PitfallItem(key="k", content="Pushing a new branch needs -u origin", importance=0.5)
+    backend = FakeBackend(roots=[str(root)], pitfalls=[item], pitfalls_total=4)
+
+    answer = await pitfalls_view(
+        backend, project_root=str(root), scope_paths=None, task_description=None, budget=48
+    )
+
+    assert answer.shown == 1 and answer.total == 4
+    assert "1 of 4 items shown" in answer.output.markdown
