@@ -227,6 +227,7 @@ class SourceEventRef(_message.Message):
     SOURCE_TOOL_FIELD_NUMBER: _builtins.int
     SIDECHAIN_FIELD_NUMBER: _builtins.int
     AGENT_ID_FIELD_NUMBER: _builtins.int
+    EXCERPT_FIELD_NUMBER: _builtins.int
     event_id: _builtins.str
     event_type: Global___EventType.ValueType
     origin: Global___EventOrigin.ValueType
@@ -235,6 +236,10 @@ class SourceEventRef(_message.Message):
     sidechain: _builtins.bool
     """Subagent traffic: the session's work, never the user's voice."""
     agent_id: _builtins.str
+    excerpt: _builtins.str
+    """The start of what the event said (its text, command or error), redacted, at most 400
+    characters. Session text: data to show the user, never instructions.
+    """
     @_builtins.property
     def timestamp(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -248,10 +253,11 @@ class SourceEventRef(_message.Message):
         source_tool: Global___SourceTool.ValueType = ...,
         sidechain: _builtins.bool = ...,
         agent_id: _builtins.str = ...,
+        excerpt: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["timestamp", b"timestamp"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "event_id", b"event_id", "event_type", b"event_type", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "timestamp", b"timestamp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "event_id", b"event_id", "event_type", b"event_type", "excerpt", b"excerpt", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "timestamp", b"timestamp"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -258,6 +258,7 @@ class ProjectProcessingStatus(_message.Message):
     EXTRACTOR_FIELD_NUMBER: _builtins.int
     NEXT_PROCESSING_AT_FIELD_NUMBER: _builtins.int
     MEMORIES_BY_WRITER_FIELD_NUMBER: _builtins.int
+    PARKED_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -283,6 +284,10 @@ class ProjectProcessingStatus(_message.Message):
     def memories_by_writer(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
         """Live memories per writer (`rules`, `manual`, `claude_cli:haiku`, …)."""
 
+    @_builtins.property
+    def parked(self) -> _containers.RepeatedCompositeFieldContainer[Global___DeadLetter]:
+        """The parked work behind `dead_letters`, oldest first (at most 50)."""
+
     def __init__(
         self,
         *,
@@ -297,10 +302,11 @@ class ProjectProcessingStatus(_message.Message):
         extractor: _builtins.str = ...,
         next_processing_at: _timestamp_pb2.Timestamp | None = ...,
         memories_by_writer: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        parked: _abc.Iterable[Global___DeadLetter] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -344,6 +350,43 @@ class ExtractorActivity(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ExtractorActivity: _TypeAlias = ExtractorActivity  # noqa: Y015
+
+@_typing.final
+class DeadLetter(_message.Message):
+    """Work parked after its retries ran out, with why."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    PAYLOAD_REF_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    ATTEMPTS_FIELD_NUMBER: _builtins.int
+    UPDATED_AT_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """`extraction`, ..."""
+    payload_ref: _builtins.str
+    """What was parked (for extraction: `<episode_id>:<event ids>`)."""
+    error: _builtins.str
+    """The last error, e.g. `TimeoutError: ...` (at most 500 characters)."""
+    attempts: _builtins.int
+    @_builtins.property
+    def updated_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        payload_ref: _builtins.str = ...,
+        error: _builtins.str = ...,
+        attempts: _builtins.int = ...,
+        updated_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["updated_at", b"updated_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempts", b"attempts", "error", b"error", "kind", b"kind", "payload_ref", b"payload_ref", "updated_at", b"updated_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeadLetter: _TypeAlias = DeadLetter  # noqa: Y015
 
 @_typing.final
 class GetProcessingStatusResponse(_message.Message):
@@ -658,6 +701,64 @@ class ConfirmMemoryResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ConfirmMemoryResponse: _TypeAlias = ConfirmMemoryResponse  # noqa: Y015
+
+@_typing.final
+class CorrectMemoryRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    MEMORY_ID_FIELD_NUMBER: _builtins.int
+    CONTENT_FIELD_NUMBER: _builtins.int
+    IMPORTANCE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    memory_id: _builtins.str
+    content: _builtins.str
+    """The corrected text; empty keeps the current content."""
+    importance: _builtins.float
+    """0.0 - 1.0; 0 keeps the current importance."""
+    reason: _builtins.str
+    """Why, as the history records it (default `corrected by the user`)."""
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        memory_id: _builtins.str = ...,
+        content: _builtins.str = ...,
+        importance: _builtins.float = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "importance", b"importance", "memory_id", b"memory_id", "project_id", b"project_id", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CorrectMemoryRequest: _TypeAlias = CorrectMemoryRequest  # noqa: Y015
+
+@_typing.final
+class CorrectMemoryResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MEMORY_FIELD_NUMBER: _builtins.int
+    CHANGED_FIELD_NUMBER: _builtins.int
+    changed: _builtins.bool
+    """False when the memory already said exactly this (no new version)."""
+    @_builtins.property
+    def memory(self) -> _memory_pb2.MemoryItem: ...
+    def __init__(
+        self,
+        *,
+        memory: _memory_pb2.MemoryItem | None = ...,
+        changed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["changed", b"changed", "memory", b"memory"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CorrectMemoryResponse: _TypeAlias = CorrectMemoryResponse  # noqa: Y015
 
 @_typing.final
 class ListMemoriesRequest(_message.Message):

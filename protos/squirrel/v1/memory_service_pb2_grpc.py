@@ -78,6 +78,11 @@ class MemoryServiceStub:
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.SerializeToString,
                 response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.FromString,
                 _registered_method=True)
+        self.CorrectMemory = channel.unary_unary(
+                '/squirrel.v1.MemoryService/CorrectMemory',
+                request_serializer=squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryRequest.SerializeToString,
+                response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryResponse.FromString,
+                _registered_method=True)
         self.ListMemories = channel.unary_unary(
                 '/squirrel.v1.MemoryService/ListMemories',
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ListMemoriesRequest.SerializeToString,
@@ -193,6 +198,15 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CorrectMemory(self, request, context):
+        """A manual correction of one memory: a new version of the same memory with the user's content
+        and importance, written by `manual` (so extraction never overwrites it). A forgotten memory
+        is restored live. Used to edit, pin and restore a previous version.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListMemories(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -303,6 +317,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.ConfirmMemory,
                     request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.FromString,
                     response_serializer=squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.SerializeToString,
+            ),
+            'CorrectMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.CorrectMemory,
+                    request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryRequest.FromString,
+                    response_serializer=squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryResponse.SerializeToString,
             ),
             'ListMemories': grpc.unary_unary_rpc_method_handler(
                     servicer.ListMemories,
@@ -575,6 +594,33 @@ class MemoryService:
             '/squirrel.v1.MemoryService/ConfirmMemory',
             squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryRequest.SerializeToString,
             squirrel_dot_v1_dot_memory__service__pb2.ConfirmMemoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CorrectMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/squirrel.v1.MemoryService/CorrectMemory',
+            squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryRequest.SerializeToString,
+            squirrel_dot_v1_dot_memory__service__pb2.CorrectMemoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

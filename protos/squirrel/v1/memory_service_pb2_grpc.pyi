@@ -54,6 +54,11 @@ class MemoryServiceStub:
     GetMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]
     ConfirmMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ConfirmMemoryRequest, _memory_service_pb2.ConfirmMemoryResponse]
     """The user vouches for a flagged memory's current content, so views and hooks may use it."""
+    CorrectMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.CorrectMemoryRequest, _memory_service_pb2.CorrectMemoryResponse]
+    """A manual correction of one memory: a new version of the same memory with the user's content
+    and importance, written by `manual` (so extraction never overwrites it). A forgotten memory
+    is restored live. Used to edit, pin and restore a previous version.
+    """
     ListMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]
     GetMemoryHistory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryHistoryRequest, _memory_service_pb2.GetMemoryHistoryResponse]
     """Every version of a memory with the events it came from."""
@@ -99,6 +104,11 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     GetMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]  # type: ignore[assignment]
     ConfirmMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ConfirmMemoryRequest, _memory_service_pb2.ConfirmMemoryResponse]  # type: ignore[assignment]
     """The user vouches for a flagged memory's current content, so views and hooks may use it."""
+    CorrectMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.CorrectMemoryRequest, _memory_service_pb2.CorrectMemoryResponse]  # type: ignore[assignment]
+    """A manual correction of one memory: a new version of the same memory with the user's content
+    and importance, written by `manual` (so extraction never overwrites it). A forgotten memory
+    is restored live. Used to edit, pin and restore a previous version.
+    """
     ListMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]  # type: ignore[assignment]
     GetMemoryHistory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryHistoryRequest, _memory_service_pb2.GetMemoryHistoryResponse]  # type: ignore[assignment]
     """Every version of a memory with the events it came from."""
@@ -189,6 +199,17 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_memory_service_pb2.ConfirmMemoryResponse, _abc.Awaitable[_memory_service_pb2.ConfirmMemoryResponse]]:
         """The user vouches for a flagged memory's current content, so views and hooks may use it."""
+
+    @_abc_1.abstractmethod
+    def CorrectMemory(
+        self,
+        request: _memory_service_pb2.CorrectMemoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.CorrectMemoryResponse, _abc.Awaitable[_memory_service_pb2.CorrectMemoryResponse]]:
+        """A manual correction of one memory: a new version of the same memory with the user's content
+        and importance, written by `manual` (so extraction never overwrites it). A forgotten memory
+        is restored live. Used to edit, pin and restore a previous version.
+        """
 
     @_abc_1.abstractmethod
     def ListMemories(

@@ -8,7 +8,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -157,8 +157,8 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 class McpHttpEndpoint:
-    """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`, and the hook
-    answers at `/hooks/<host>/<event>` beside it."""
+    """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`, the hook
+    answers at `/hooks/<host>/<event>` and, given `ui`, the memory browser at `/ui/` beside it."""
 
     def __init__(
         self,
@@ -167,11 +167,16 @@ class McpHttpEndpoint:
         port: int,
         info_path: Path,
         hooks: HookService | None = None,
+        *,
+        ui: Callable[[ASGIApp], ASGIApp] | None = None,
     ) -> None:
         inner: ASGIApp = server.streamable_http_app(streamable_http_path=MCP_PATH)
         if hooks is not None:
             inner = HookRoutes(inner, hooks)
-        app = BearerAuth(inner, token)
+        app: ASGIApp = BearerAuth(inner, token)
+        if ui is not None:
+            # The browser's pages check their own session cookie (or the token) in front.
+            app = ui(app)
         config = uvicorn.Config(
             app,
             log_config=None,

@@ -103,6 +103,10 @@ class GrpcMemoryBackend:
     def client(self) -> MemoryClient:
         return self._client if isinstance(self._client, MemoryClient) else self._client()
 
+    def registered_roots(self) -> list[str]:
+        """The registered project roots, read now."""
+        return list(self._roots())
+
     def _user(self, user_id: str | None) -> str:
         return user_id or self._default_user or ""
 

@@ -19,6 +19,8 @@ from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.tools import build_mcp_server
+from squirrel_gateway.ui.app import UiRoutes
+from squirrel_gateway.ui.calls import BrowserCalls
 
 SERVICE_NAME = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
 
@@ -48,6 +50,9 @@ async def setup(
         settings.int_("gateway.mcp_http_port"),
         info_file(layout.run),
         hooks,
+        ui=lambda app: UiRoutes(
+            app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
+        ),
     )
 
     def register(server: grpc.aio.Server) -> Sequence[str]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Final
 
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import EventType, SourceTool, parse_origin
 from squirrel_core.hazards import flags_of
+from squirrel_core.redaction import redact
 from squirrel_core.wire import (
     EVENT_TYPES_PB,
     ORIGINS_PB,
@@ -146,4 +148,23 @@ def source_event_to_pb(event: StoredEvent) -> events_pb2.SourceEventRef:
         source_tool=source_tool,
         sidechain=event.sidechain,
         agent_id=event.agent_id or "",
+        excerpt=event_excerpt(event),
     )
+
+
+EXCERPT_CHARS: Final = 400
+_EXCERPT_FIELDS: Final = ("text", "command", "error", "output", "content")
+
+
+def event_excerpt(event: StoredEvent) -> str:
+    """The start of what an event said, redacted, at most `EXCERPT_CHARS` characters."""
+    found = ""
+    for name in _EXCERPT_FIELDS:
+        value = event.content.get(name)
+        if isinstance(value, str) and value.strip():
+            found = value
+            break
+    if not found and event.content:
+        found = json.dumps(event.content, ensure_ascii=False, sort_keys=True)
+    clipped = found[: EXCERPT_CHARS * 2]
+    return redact(clipped)[0][:EXCERPT_CHARS]

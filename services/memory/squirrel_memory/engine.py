@@ -37,6 +37,7 @@ from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.store import SqliteStore
+from squirrel_memory.store_upkeep import DeadLetter
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
@@ -73,6 +74,7 @@ class ProjectStatus:
     extractor: str
     next_processing_at: datetime | None = None
     memories_by_writer: dict[str, int] = field(default_factory=dict)
+    parked: tuple[DeadLetter, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,10 @@ class ExtractorActivity:
     tokens_last_day: int
     failures: int
     sends_to_vendor: bool
+
+
+MAX_PARKED_LISTED = 50
+"""Dead letters a status lists per project (all are counted)."""
 
 
 class MemoryEngine:
@@ -245,6 +251,9 @@ class MemoryEngine:
                     if counts["events_unprocessed"]
                     else None,
                     memories_by_writer=await store.writer_counts(),
+                    parked=tuple((await store.list_dead_letters())[:MAX_PARKED_LISTED])
+                    if counts["dead_letters"]
+                    else (),
                 )
             )
         return out
@@ -348,6 +357,28 @@ class MemoryEngine:
         store = await self.registry.store(project_id)
         item = await self._require_memory(store, memory_id)
         return await store.forget(item.id, reason or "forgotten by the user")
+
+    async def correct(
+        self,
+        project_id: str,
+        memory_id: str,
+        *,
+        content: str,
+        importance: float,
+        reason: str,
+    ) -> tuple[MemoryItem, bool]:
+        """The user's correction of one memory (empty content / importance 0: kept)."""
+        if not 0.0 <= importance <= 1.0:
+            raise InvalidArgumentError("importance must be between 0 and 1")
+        store = await self.registry.store(project_id)
+        item = await self._require_memory(store, memory_id)
+        clean = redact(content)[0] if content.strip() else None
+        return await store.correct(
+            item.id,
+            content=clean,
+            importance=importance if importance > 0 else None,
+            reason=reason,
+        )
 
     async def get(self, project_id: str, memory_id: str) -> MemoryItem:
         store = await self.registry.store(project_id)

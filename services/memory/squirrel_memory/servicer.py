@@ -119,6 +119,16 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     extractor=s.extractor,
                     next_processing_at=timestamp_pb(s.next_processing_at),
                     memories_by_writer=s.memories_by_writer,
+                    parked=[
+                        pb.DeadLetter(
+                            kind=d.kind,
+                            payload_ref=d.payload_ref,
+                            error=d.error,
+                            attempts=d.attempts,
+                            updated_at=timestamp_pb(d.updated_at),
+                        )
+                        for d in s.parked
+                    ],
                 )
                 for s in statuses
             ],
@@ -184,6 +194,21 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         item = await self.engine.confirm(request.project_id, request.memory_id)
         await self.reads.forget_cached_views(request.project_id)
         return pb.ConfirmMemoryResponse(memory=memory_to_pb(item, confirmed=True))
+
+    async def CorrectMemory(
+        self, request: pb.CorrectMemoryRequest, context: Context
+    ) -> pb.CorrectMemoryResponse:
+        item, changed = await self.engine.correct(
+            request.project_id,
+            request.memory_id,
+            content=request.content,
+            importance=request.importance,
+            reason=request.reason,
+        )
+        confirmed = await self.engine.confirmed(request.project_id, [item])
+        return pb.CorrectMemoryResponse(
+            memory=memory_to_pb(item, confirmed=item.id in confirmed), changed=changed
+        )
 
     async def ListMemories(
         self, request: pb.ListMemoriesRequest, context: Context

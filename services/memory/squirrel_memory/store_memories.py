@@ -655,6 +655,52 @@ class MemoryBook:
         await self._notify(changes.freeze())
         return item
 
+    async def correct(
+        self, memory_id: str, *, content: str | None, importance: float | None, reason: str
+    ) -> tuple[MemoryItem, bool]:
+        """A manual correction: a new version of the same memory, written by `manual` (so
+        extraction leaves it alone), live again if it was forgotten. `None` keeps a field.
+        Returns the memory and whether anything changed."""
+        text = None if content is None else check_text("content", content, MAX_MEMORY_CHARS)
+        text = None if text is None else text.strip() or None
+        weight = None if importance is None else check_importance(importance)
+        reason = reason.strip()[:2000] if reason.strip() else "corrected by the user"
+        now = self._clock()
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> tuple[MemoryItem, bool] | None:
+            old = _load_memory(conn, memory_id)
+            if old is None:
+                return None
+            new_content = old.content if text is None else text
+            new_importance = old.importance if weight is None else weight
+            if (
+                not old.deleted
+                and old.source is MemorySource.MANUAL
+                and (old.content, old.importance) == (new_content, new_importance)
+            ):
+                return old, False
+            new = _replace(
+                old,
+                now=now,
+                content=new_content,
+                importance=new_importance,
+                source=MemorySource.MANUAL,
+                written_by=str(MemorySource.MANUAL),
+                deleted=False,
+                superseded_by=None,
+            )
+            item = _replace_memory(
+                conn, old, new=new, action=HistoryAction.UPDATED, reason=reason, changes=changes
+            )
+            return item, True
+
+        done = await self._db.write(write)
+        if done is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        await self._notify(changes.freeze())
+        return done
+
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
         item = await self._db.read(lambda conn: _load_memory(conn, memory_id))

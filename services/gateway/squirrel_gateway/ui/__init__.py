@@ -1,0 +1,1 @@
+"""The memory browser: server-rendered pages at `/ui/` beside the MCP endpoint."""

@@ -1,0 +1,477 @@
+"""The memory browser's routes at `/ui/…`, in front of the bearer-guarded MCP app.
+
+`POST /ui/code` (bearer token) issues a one-time login code; `GET /ui/login?code=…` trades it
+for a session cookie; every other `/ui` page needs that cookie (or the bearer token), and every
+write needs the session's form token too. Reads and writes go through the same backend and
+response code as the MCP tools, so the page shows what the assistant gets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Final
+from urllib.parse import parse_qs
+
+import structlog
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from squirrel_core.auth import token_matches
+from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.errors import (
+    InvalidArgumentError,
+    NotFoundError,
+    SquirrelError,
+    UnavailableError,
+)
+from squirrel_gateway import messages, responses
+from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_REASON_CHARS
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.schemas import ALL_MEMORY_TYPES
+from squirrel_gateway.ui import pages
+from squirrel_gateway.ui.auth import (
+    Session,
+    UiSessions,
+    cookie_header,
+    cookie_value,
+    form_token_ok,
+)
+from squirrel_gateway.ui.calls import SOURCES, BrowserCalls
+from squirrel_gateway.ui.html import PAGE_HEADERS, esc, href, page
+
+log = structlog.get_logger()
+
+UI_PATH: Final = "/ui"
+MAX_FORM_BYTES: Final = 64_000
+MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
+DEFAULT_BUDGET: Final = 800
+SEARCH_TOP_K: Final = 25
+SEARCH_BUDGET: Final = 8000
+
+
+class PageError(Exception):
+    """A request the browser answers with an error page: status and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Request:
+    """What a handler needs of one HTTP request."""
+
+    def __init__(self, scope: Scope, query: dict[str, str], form: dict[str, str]) -> None:
+        self.scope = scope
+        self.query = query
+        self.form = form
+        self.session: Session | None = None
+
+    def arg(self, name: str, limit: int = 1000) -> str:
+        value = self.form.get(name, self.query.get(name, ""))
+        if len(value) > limit:
+            raise PageError(400, f"{name} is longer than {limit} characters")
+        return value
+
+
+Handler = Callable[[Request], Awaitable["bytes | Redirect"]]
+
+
+class UiRoutes:
+    """ASGI: `/ui/…` served here; everything else goes to `app` (the bearer-guarded MCP app)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str,
+        backend: GrpcMemoryBackend,
+        calls: BrowserCalls,
+        sessions: UiSessions | None = None,
+    ) -> None:
+        self._app = app
+        self._token = token
+        self._backend = backend
+        self._calls = calls
+        self.sessions = sessions or UiSessions()
+        self._gets: dict[str, Handler] = {
+            "/ui/": self._index,
+            "/ui/project": self._project,
+            "/ui/memory": self._memory,
+            "/ui/views": self._views,
+            "/ui/activity": self._activity,
+        }
+        self._posts: dict[str, Handler] = {
+            "/ui/memory/edit": self._edit,
+            "/ui/memory/pin": self._pin,
+            "/ui/memory/forget": self._forget,
+            "/ui/memory/restore": self._restore,
+            "/ui/activity/retry": self._retry,
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or not (path == UI_PATH or path.startswith(UI_PATH + "/")):
+            await self._app(scope, receive, send)
+            return
+        method = str(scope.get("method", "GET"))
+        try:
+            await self._route(scope, receive, send, path, method)
+        except PageError as exc:
+            await _send(send, exc.status, _error_page(exc.status, exc.message), PAGE_HEADERS)
+
+    async def _route(
+        self, scope: Scope, receive: Receive, send: Send, path: str, method: str
+    ) -> None:
+        if path == UI_PATH:
+            await _redirect(send, "/ui/")
+            return
+        if path == "/ui/static/ui.css":
+            css = resources.files("squirrel_gateway.ui").joinpath("ui.css").read_bytes()
+            await _send(send, 200, css, ((b"content-type", b"text/css"),))
+            return
+        bearer = token_matches(_header(scope, b"authorization"), self._token)
+        if path == "/ui/code" and method == "POST":
+            if not bearer:
+                raise PageError(401, "the bearer token is required to issue a login code")
+            code = self.sessions.issue_code()
+            code_json = json.dumps({"code": code, "path": f"/ui/login?code={code}"}).encode()
+            await _send(send, 200, code_json, ((b"content-type", b"application/json"),))
+            return
+        query = _parse(bytes(scope.get("query_string", b"")))
+        if path == "/ui/login" and method == "GET":
+            session = self.sessions.redeem(query.get("code", ""))
+            if session is None:
+                log.info("ui_login_refused")
+                raise PageError(
+                    403, "this link was used already or has expired: run `sqrl ui` again"
+                )
+            log.info("ui_login")
+            await _redirect(send, "/ui/", ((b"set-cookie", cookie_header(session)),))
+            return
+        session = self.sessions.session(cookie_value(_header(scope, b"cookie")))
+        if session is None and not bearer:
+            log.info("ui_refused", status=401)
+            raise PageError(401, "not signed in: run `sqrl ui` to open the memory browser")
+        handler = (self._gets if method == "GET" else self._posts if method == "POST" else {}).get(
+            path
+        )
+        if handler is None:
+            raise PageError(404 if method in ("GET", "POST") else 405, "no such page")
+        form: dict[str, str] = {}
+        if method == "POST":
+            form = _parse(await _read_form(receive))
+            if not bearer and (session is None or not form_token_ok(session, form.get("csrf"))):
+                log.info("ui_refused", status=403, why="form_token")
+                raise PageError(403, "this form is stale or came from elsewhere: reload the page")
+        request = Request(scope, query, form)
+        request.session = session
+        try:
+            answer = await handler(request)
+        except (InvalidArgumentError, NotFoundError) as exc:
+            raise PageError(
+                404 if isinstance(exc, NotFoundError) else 400, str(exc)[:300]
+            ) from None
+        except UnavailableError as exc:
+            raise PageError(503, f"a service is not running: {str(exc)[:200]}") from None
+        except SquirrelError as exc:
+            raise PageError(400, str(exc)[:300]) from None
+        if isinstance(answer, Redirect):
+            await _redirect(send, answer.location)
+            return
+        await _send(send, 200, answer, PAGE_HEADERS)
+
+    # --- checked arguments --------------------------------------------------------------------
+
+    def _project_id(self, request: Request) -> str:
+        project = request.arg("project", 4096)
+        if project not in self._calls.projects():
+            raise PageError(404, "no such registered project")
+        return project
+
+    @staticmethod
+    def _memory_id(request: Request) -> str:
+        memory_id = request.arg("id", 80)
+        if not MEMORY_ID.fullmatch(memory_id):
+            raise PageError(400, "not a memory id")
+        return memory_id
+
+    @staticmethod
+    def _csrf(request: Request) -> str:
+        return request.session.csrf if request.session else ""
+
+    # --- pages --------------------------------------------------------------------------------
+
+    async def _index(self, request: Request) -> bytes:
+        return page("Projects", pages.index_page(self._calls.projects()))
+
+    async def _project(self, request: Request) -> bytes:
+        project_id = self._project_id(request)
+        chosen = {
+            name: request.arg(name, MAX_QUERY_CHARS)
+            for name in ("q", "type", "source", "written_by", "stale")
+        }
+        if chosen["type"] and chosen["type"] not in ALL_MEMORY_TYPES:
+            raise PageError(400, "unknown memory type")
+        if chosen["source"] and chosen["source"] not in SOURCES:
+            raise PageError(400, "unknown source")
+        listed = await self._calls.list_memories(
+            project_id,
+            types=[messages.memory_type_value(chosen["type"])] if chosen["type"] else [],
+            source=chosen["source"] or None,
+            include_deleted=False,
+        )
+        writers = sorted({m.written_by for m in listed.memories if m.written_by})
+        body = pages.filter_form(project_id, chosen, writers)
+        if chosen["q"].strip():
+            found = await responses.search(
+                self._backend,
+                project_root=project_id,
+                query=chosen["q"],
+                top_k=SEARCH_TOP_K,
+                types=[chosen["type"]] if chosen["type"] else None,
+                scope_paths=None,
+                cursor=None,
+                budget=SEARCH_BUDGET,
+            )
+            body += pages.search_results(project_id, found.output)
+        else:
+            items = [
+                m
+                for m in listed.memories
+                if (not chosen["written_by"] or m.written_by == chosen["written_by"])
+                and (not chosen["stale"] or pages.is_stale(m, project_id))
+            ]
+            body += pages.memory_tables(project_id, items, listed.total_count, _now())
+        return page(f"Memories of {project_id}", body, nav=pages.project_nav(project_id))
+
+    async def _memory(self, request: Request) -> bytes:
+        project_id = self._project_id(request)
+        memory_id = self._memory_id(request)
+        reply = await self._calls.history(project_id, memory_id)
+        done = request.arg("done", 40)
+        notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""
+        body = notice + pages.memory_page(project_id, reply, self._csrf(request), _now())
+        return page(f"Memory {memory_id}", body, nav=pages.project_nav(project_id))
+
+    async def _views(self, request: Request) -> bytes:
+        project_id = self._project_id(request)
+        raw = request.arg("budget", 10) or str(DEFAULT_BUDGET)
+        if not raw.isdigit() or not MIN_BUDGET_TOKENS <= int(raw) <= MAX_BUDGET_TOKENS:
+            raise PageError(400, f"budget must be {MIN_BUDGET_TOKENS}-{MAX_BUDGET_TOKENS} tokens")
+        budget = int(raw)
+        task = request.arg("task", 4000)
+        style = await responses.user_style_view(
+            self._backend, project_root=project_id, mode="core", user_id=None, budget=budget
+        )
+        brief = await responses.project_brief_view(
+            self._backend, project_root=project_id, mode="core", budget=budget
+        )
+        pitfalls = await responses.pitfalls_view(
+            self._backend,
+            project_root=project_id,
+            scope_paths=None,
+            task_description=task or None,
+            budget=budget,
+        )
+        blocks = [
+            pages.view_block(
+                "User style", style.output.markdown, style.token_estimate, style.shown, style.total
+            ),
+            pages.view_block(
+                "Project brief",
+                brief.output.markdown,
+                brief.token_estimate,
+                brief.shown,
+                brief.total,
+            ),
+            pages.view_block(
+                "Pitfalls",
+                pitfalls.output.markdown,
+                pitfalls.token_estimate,
+                pitfalls.shown,
+                pitfalls.total,
+            ),
+        ]
+        if task.strip():
+            context = await responses.task_context(
+                self._backend,
+                project_root=project_id,
+                task_description=task,
+                active_file_paths=None,
+                preferred_memory_types=None,
+                user_id=None,
+                budget=budget,
+            )
+            blocks.insert(
+                0,
+                pages.view_block(
+                    "Task context preview",
+                    context.output.markdown,
+                    context.token_estimate,
+                    context.shown,
+                    context.total,
+                ),
+            )
+        body = pages.views_form(project_id, budget, task) + (
+            "<div class='views'>" + "".join(blocks) + "</div>"
+        )
+        return page("As the assistant sees it", body, nav=pages.project_nav(project_id))
+
+    async def _activity(self, request: Request) -> bytes:
+        status = await self._calls.processing()
+        try:
+            ingest = await self._calls.ingest_status()
+        except SquirrelError:
+            ingest = None
+        created: list[datetime] = []
+        for project in status.projects[:20]:
+            listed = await self._calls.list_memories(
+                project.project_id, types=[], source=None, include_deleted=True
+            )
+            created.extend(m.created_at.ToDatetime(tzinfo=UTC) for m in listed.memories)
+        body = pages.activity_page(status, ingest, created, self._csrf(request))
+        done = request.arg("done", 40)
+        if done.isalpha():
+            body = f"<p class='notice' role='status'>{esc(done)}.</p>" + body
+        return page("Activity", body)
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def _edit(self, request: Request) -> Redirect:
+        project_id, memory_id = self._project_id(request), self._memory_id(request)
+        content = request.arg("content", MAX_MEMORY_CHARS)
+        if not content.strip():
+            raise PageError(400, "the corrected text is empty")
+        await self._calls.correct(
+            project_id,
+            memory_id,
+            content=content,
+            reason=request.arg("reason", MAX_REASON_CHARS) or "corrected by the user",
+        )
+        log.info("ui_memory_corrected", memory_id=memory_id)
+        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Saved"))
+
+    async def _pin(self, request: Request) -> Redirect:
+        project_id, memory_id = self._project_id(request), self._memory_id(request)
+        await self._calls.correct(
+            project_id, memory_id, importance=1.0, reason="pinned by the user"
+        )
+        log.info("ui_memory_pinned", memory_id=memory_id)
+        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Pinned"))
+
+    async def _forget(self, request: Request) -> Redirect:
+        project_id, memory_id = self._project_id(request), self._memory_id(request)
+        await responses.forget(
+            self._backend,
+            project_root=project_id,
+            memory_id=memory_id,
+            reason=request.arg("reason", MAX_REASON_CHARS) or "forgotten in the memory browser",
+        )
+        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Forgotten"))
+
+    async def _restore(self, request: Request) -> Redirect:
+        project_id, memory_id = self._project_id(request), self._memory_id(request)
+        raw = request.arg("version", 10)
+        if not raw.isdigit():
+            raise PageError(400, "not a version number")
+        reply = await self._calls.history(project_id, memory_id)
+        version = next((v for v in reply.versions if v.version == int(raw)), None)
+        if version is None or not version.content:
+            raise PageError(404, "no such version")
+        await self._calls.correct(
+            project_id,
+            memory_id,
+            content=version.content,
+            importance=version.importance if version.importance > 0 else 0.0,
+            reason=f"restored version {version.version}",
+        )
+        log.info("ui_memory_restored", memory_id=memory_id, version=version.version)
+        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Restored"))
+
+    async def _retry(self, request: Request) -> Redirect:
+        project_id = self._project_id(request)
+        await self._calls.retry(project_id)
+        return Redirect("/ui/activity?done=Retried")
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """A handler's answer after a write: see the page at `location` (303, so a reload does not
+    post again)."""
+
+    location: str
+
+
+def _to(escaped: str) -> Redirect:
+    return Redirect(escaped.replace("&amp;", "&"))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _error_page(status: int, message: str) -> bytes:
+    return page(f"Error {status}", f"<p class='error' role='alert'>{esc(message)}</p>")
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    found = _header_bytes(scope, name)
+    return None if found is None else found.decode("latin-1")
+
+
+def _header_bytes(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value)
+    return None
+
+
+def _parse(raw: bytes) -> dict[str, str]:
+    """`a=1&b=2` as a dict (first value of each name); bad UTF-8 is replaced, not fatal."""
+    try:
+        pairs = parse_qs(raw.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=40)
+    except ValueError as exc:
+        raise PageError(400, "too many fields") from exc
+    return {k: v[0] for k, v in pairs.items()}
+
+
+async def _read_form(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise PageError(400, "the request ended early")
+        chunk = bytes(message.get("body", b""))
+        size += len(chunk)
+        if size > MAX_FORM_BYTES:
+            raise PageError(413, "the form is too large")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _send(
+    send: Send, status: int, body: bytes, headers: tuple[tuple[bytes, bytes], ...]
+) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [*headers, (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _redirect(send: Send, location: str, extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    await _send(
+        send,
+        303,
+        b"",
+        ((b"location", location.encode()), (b"cache-control", b"no-store"), *extra),
+    )

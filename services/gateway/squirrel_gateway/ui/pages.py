@@ -1,0 +1,420 @@
+"""The browser's pages as HTML: a project's memories, one memory, the views, activity."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+from squirrel.v1 import events_pb2, ingest_service_pb2, memory_pb2, memory_service_pb2
+from squirrel_core.hazards import describe
+from squirrel_gateway import messages
+from squirrel_gateway.schemas import ALL_MEMORY_TYPES, SearchResponse
+from squirrel_gateway.ui.html import (
+    age,
+    bar_chart,
+    esc,
+    hidden,
+    href,
+    select,
+    table,
+    when,
+)
+
+TYPE_LABELS: Final = {
+    "user_style": "User style",
+    "project_fact": "Project facts",
+    "pitfall": "Pitfalls",
+    "recipe": "Recipes",
+}
+SOURCE_OPTIONS: Final = (("", "any"), ("rules", "rules"), ("llm", "model"), ("manual", "manual"))
+
+
+def project_nav(project_id: str) -> str:
+    return (
+        f"<a href='{href('/ui/project', project=project_id)}'>Memories</a>"
+        f"<a href='{href('/ui/views', project=project_id)}'>Views</a>"
+    )
+
+
+def flags_html(item: memory_pb2.MemoryItem) -> str:
+    if not item.flags:
+        return ""
+    note = " (confirmed)" if item.confirmed else ""
+    return " ".join(
+        f"<span class='flag' title='{esc(describe([f]))}'>⚠ {esc(f)}{esc(note)}</span>"
+        for f in item.flags
+    )
+
+
+def type_name(item: memory_pb2.MemoryItem) -> str:
+    return messages.memory_type_name(item.type) or "unknown"
+
+
+def is_stale(item: memory_pb2.MemoryItem, root: str) -> bool:
+    """True when a repository file the memory names (`file_paths`, `path:line`) is gone."""
+    named = list(item.file_paths) + [
+        ref.rsplit(":", 1)[0] for ref in item.source_refs if not ref.startswith("commit:")
+    ]
+    base = Path(root)
+    for name in named:
+        if not name or name.startswith("/") or ".." in Path(name).parts:
+            continue
+        if not (base / name).exists():
+            return True
+    return False
+
+
+def index_page(projects: Sequence[str]) -> str:
+    if not projects:
+        return "<p>No project is registered yet: run <code>sqrl init</code> in a repository.</p>"
+    rows = [
+        [
+            f"<a href='{href('/ui/project', project=p)}'>{esc(p)}</a>",
+            f"<a href='{href('/ui/views', project=p)}'>views</a>",
+        ]
+        for p in projects
+    ]
+    return table("Registered projects", ["Project", "As the assistant sees it"], rows)
+
+
+def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[str]) -> str:
+    types = [("", "any"), *((t, TYPE_LABELS[t]) for t in ALL_MEMORY_TYPES)]
+    writers = [("", "anyone"), *((w, w) for w in written_by)]
+    stale = " checked" if chosen.get("stale") else ""
+    return (
+        "<form class='bar' method='get' action='/ui/project' role='search'>"
+        + hidden("project", project_id)
+        + f"<label>Search (same as the assistant's) <input type='search' name='q' "
+        f"value='{esc(chosen.get('q', ''))}' maxlength='2000'></label>"
+        + select("type", "Type", types, chosen.get("type", ""))
+        + select("source", "Source", SOURCE_OPTIONS, chosen.get("source", ""))
+        + select("written_by", "Written by", writers, chosen.get("written_by", ""))
+        + f"<label><span>Stale only</span><input type='checkbox' name='stale' value='1'{stale}>"
+        "</label><button type='submit'>Show</button></form>"
+    )
+
+
+def memory_link(project_id: str, memory_id: str, text: str) -> str:
+    return f"<a href='{href('/ui/memory', project=project_id, id=memory_id)}'>{esc(text)}</a>"
+
+
+def memory_tables(
+    project_id: str, items: Sequence[memory_pb2.MemoryItem], total: int, now: datetime
+) -> str:
+    if not items:
+        return "<p>No memory matches.</p>"
+    out = [f"<p class='muted'>{len(items)} shown of {total}.</p>"]
+    for kind in ALL_MEMORY_TYPES:
+        rows = [
+            [
+                memory_link(project_id, m.memory_id, m.content) + " " + flags_html(m),
+                f"{m.importance:.2f}",
+                esc(age(m.updated_at, now)),
+                esc(m.written_by or "—"),
+                esc(m.key),
+            ]
+            for m in items
+            if type_name(m) == kind
+        ]
+        if rows:
+            out.append(
+                table(
+                    TYPE_LABELS[kind],
+                    ["Memory", "Importance", "Updated", "Written by", "Key"],
+                    rows,
+                )
+            )
+    return "".join(out)
+
+
+def search_results(project_id: str, found: SearchResponse) -> str:
+    if not found.results:
+        return f"<p>No memory found for <q>{esc(found.query)}</q>.</p>"
+    rows = [
+        [
+            memory_link(project_id, r.memory_id, r.content),
+            esc(TYPE_LABELS.get(r.type, r.type)),
+            f"{r.score:.3f}",
+            f"{r.importance:.2f}",
+            esc(r.reason),
+        ]
+        for r in found.results
+    ]
+    return table(
+        f"Search results for “{found.query}” ({found.total})",
+        ["Memory", "Type", "Score", "Importance", "Why it matched"],
+        rows,
+    )
+
+
+def memory_page(
+    project_id: str,
+    reply: memory_service_pb2.GetMemoryHistoryResponse,
+    csrf: str,
+    now: datetime,
+) -> str:
+    m = reply.memory
+    state = "forgotten" if m.deleted else "live"
+    facts = table(
+        "This memory",
+        ["Field", "Value"],
+        [
+            ["Content", f"<div class='content'>{esc(m.content)}</div> {flags_html(m)}"],
+            ["Type / key", esc(f"{type_name(m)} / {m.key}")],
+            ["State", esc(state)],
+            ["Importance", f"{m.importance:.2f}"],
+            ["Version", str(m.version)],
+            ["Written by", esc(m.written_by or "—")],
+            ["Updated", esc(f"{when(m.updated_at)} ({age(m.updated_at, now)})")],
+            ["Files", esc(", ".join(m.file_paths) or "—")],
+            ["Repository sources", esc(", ".join(m.source_refs) or "—")],
+        ],
+    )
+    return (
+        facts
+        + _actions(project_id, m, csrf)
+        + _history(project_id, reply, csrf)
+        + _sources(reply.source_events)
+    )
+
+
+def _form(action: str, project_id: str, memory_id: str, csrf: str, inner: str) -> str:
+    return (
+        f"<form method='post' action='{esc(action)}' class='bar'>"
+        + hidden("project", project_id)
+        + hidden("id", memory_id)
+        + hidden("csrf", csrf)
+        + inner
+        + "</form>"
+    )
+
+
+def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
+    edit = _form(
+        "/ui/memory/edit",
+        project_id,
+        m.memory_id,
+        csrf,
+        "<label style='flex:1 1 100%'>Corrected text (extraction never overwrites it)"
+        f"<textarea name='content' maxlength='4000' required>{esc(m.content)}</textarea></label>"
+        "<label>Why <input type='text' name='reason' maxlength='1000'></label>"
+        "<button type='submit'>Save correction</button>",
+    )
+    pin = _form(
+        "/ui/memory/pin",
+        project_id,
+        m.memory_id,
+        csrf,
+        "<button type='submit'>Pin (importance 1.0)</button>",
+    )
+    forget = (
+        ""
+        if m.deleted
+        else _form(
+            "/ui/memory/forget",
+            project_id,
+            m.memory_id,
+            csrf,
+            "<label>Why <input type='text' name='reason' maxlength='1000'></label>"
+            "<button type='submit' class='danger'>Forget</button>",
+        )
+    )
+    return f"<h2>Correct it</h2>{edit}{pin}{forget}"
+
+
+def _history(project_id: str, reply: memory_service_pb2.GetMemoryHistoryResponse, csrf: str) -> str:
+    current = reply.memory
+    rows = []
+    for v in reply.versions:
+        restore = ""
+        if v.content and (v.content != current.content or current.deleted):
+            restore = _form(
+                "/ui/memory/restore",
+                project_id,
+                current.memory_id,
+                csrf,
+                hidden("version", str(v.version))
+                + f"<button type='submit' aria-label='Restore version {v.version}'>Restore"
+                "</button>",
+            )
+        rows.append(
+            [
+                str(v.version),
+                esc(v.action),
+                esc(when(v.changed_at)),
+                esc(v.written_by or "—"),
+                esc(v.reason or "—"),
+                esc(v.content),
+                esc(", ".join(v.source_refs) or "—"),
+                restore,
+            ]
+        )
+    return "<h2>History</h2>" + table(
+        "Every version, oldest first",
+        ["Version", "Decision", "When", "Written by", "Why", "Content", "Sources", ""],
+        rows,
+    )
+
+
+_ORIGINS: Final = {
+    value: name.removeprefix("EVENT_ORIGIN_").lower()
+    for name, value in events_pb2.EventOrigin.items()
+}
+_TOOLS: Final = {
+    value: name.removeprefix("SOURCE_TOOL_").lower()
+    for name, value in events_pb2.SourceTool.items()
+}
+_EVENT_TYPES: Final = {
+    value: name.removeprefix("EVENT_TYPE_").lower() for name, value in events_pb2.EventType.items()
+}
+
+
+def _sources(events: Sequence[events_pb2.SourceEventRef]) -> str:
+    if not events:
+        return (
+            "<h2>Session sources</h2><p>No session event: written by hand or read from files.</p>"
+        )
+    rows = [
+        [
+            esc(when(e.timestamp)),
+            esc(_ORIGINS.get(e.origin, "?") + (" (subagent)" if e.sidechain else "")),
+            esc(_TOOLS.get(e.source_tool, "?")),
+            esc(_EVENT_TYPES.get(e.event_type, "?")),
+            esc(e.session_id or "—"),
+            f"<q>{esc(e.excerpt)}</q>" if e.excerpt else "—",
+        ]
+        for e in events
+    ]
+    return "<h2>Session sources</h2>" + table(
+        "The session events it came from (redacted)",
+        ["When", "Who said it", "Tool", "Kind", "Session", "Excerpt"],
+        rows,
+    )
+
+
+def views_form(project_id: str, budget: int, task: str) -> str:
+    return (
+        "<form class='bar' method='get' action='/ui/views'>"
+        + hidden("project", project_id)
+        + f"<label>Budget (tokens) <input type='number' name='budget' min='48' max='32000' "
+        f"value='{budget}'></label>"
+        f"<label style='flex:1'>Task (for the task-context preview) <input type='text' "
+        f"name='task' maxlength='4000' value='{esc(task)}'></label>"
+        "<button type='submit'>Show</button></form>"
+    )
+
+
+def view_block(title: str, markdown: str, tokens: int, shown: int, total: int) -> str:
+    return (
+        f"<section><h2>{esc(title)}</h2><p class='muted'>{tokens} tokens, {shown} of {total} "
+        f"items</p><pre>{esc(markdown)}</pre></section>"
+    )
+
+
+def activity_page(
+    status: memory_service_pb2.GetProcessingStatusResponse,
+    ingest: ingest_service_pb2.GetIngestStatusResponse | None,
+    created: Sequence[datetime],
+    csrf: str,
+) -> str:
+    out = ["<h2>Processing per project</h2>"]
+    rows = []
+    for p in status.projects:
+        retry = ""
+        if p.dead_letters:
+            retry = (
+                "<form method='post' action='/ui/activity/retry' class='inline'>"
+                + hidden("project", p.project_id)
+                + hidden("csrf", csrf)
+                + "<button type='submit'>Retry parked work</button></form>"
+            )
+        rows.append(
+            [
+                f"<a href='{href('/ui/project', project=p.project_id)}'>{esc(p.project_id)}</a>",
+                str(p.events_total),
+                str(p.events_unprocessed),
+                str(p.episodes_total),
+                f"{p.memories_live} / {p.memories_deleted}",
+                f"{p.dead_letters} {retry}",
+                esc(when(p.last_processed_at)),
+                esc(p.extractor),
+            ]
+        )
+    out.append(
+        table(
+            "Memory service",
+            [
+                "Project",
+                "Events",
+                "Waiting",
+                "Episodes",
+                "Memories live / forgotten",
+                "Dead letters",
+                "Last processed",
+                "Extractor",
+            ],
+            rows,
+        )
+    )
+    parked = [
+        [
+            esc(p.project_id),
+            esc(d.kind),
+            esc(d.payload_ref[:120]),
+            esc(d.error),
+            str(d.attempts),
+            esc(when(d.updated_at)),
+        ]
+        for p in status.projects
+        for d in p.parked
+    ]
+    if parked:
+        out.append(
+            table(
+                "Dead letters",
+                ["Project", "Kind", "Work", "Reason", "Attempts", "Last try"],
+                parked,
+            )
+        )
+    days = Counter(d.astimezone(UTC).strftime("%m-%d") for d in created)
+    out.append(bar_chart("Memories written per day (last 30 days)", sorted(days.items())[-30:]))
+    out.append(_ingest(ingest))
+    return "".join(out)
+
+
+def _ingest(ingest: ingest_service_pb2.GetIngestStatusResponse | None) -> str:
+    if ingest is None:
+        return "<h2>Ingest</h2><p class='error'>The ingest service is not running.</p>"
+    rows = [
+        [
+            esc(_TOOLS.get(s.source_tool, "?")),
+            str(s.files_seen),
+            str(s.lines_read),
+            str(s.events_produced),
+            str(s.events_delivered),
+            str(s.duplicates),
+            str(s.rejected),
+            esc(", ".join(f"{k}: {v}" for k, v in sorted(s.skipped.items())) or "—"),
+        ]
+        for s in ingest.sources
+    ]
+    out = "<h2>Ingest</h2>" + table(
+        f"Per source ({ingest.buffered_events} buffered, {ingest.delivery_failures} delivery "
+        f"failures, last delivery {when(ingest.last_delivery_at)})",
+        ["Source", "Files", "Lines", "Events", "Delivered", "Duplicates", "Rejected", "Skipped"],
+        rows,
+    )
+    unregistered = [
+        [esc(path), str(count)]
+        for path, count in sorted(ingest.unregistered_projects.items(), key=lambda x: -x[1])
+    ]
+    if unregistered:
+        out += table(
+            "Folders with activity that are not registered (run sqrl init there)",
+            ["Folder", "Records"],
+            unregistered,
+        )
+    return out

@@ -1,0 +1,201 @@
+"""The memory browser over real HTTP: sign-in, refusals, escaping and writes, with the real
+memory service and gateway on 127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import read_service_info
+from squirrel_core.settings import Settings
+from squirrel_gateway import server as gateway_server
+from squirrel_gateway.mcp_http import info_file
+from squirrel_memory import server as memory_server
+from tests.integration.conftest import memory_client, running
+
+HOSTILE = "Use <script>alert('x')</script> and <img src=x onerror=alert(1)> in tests"
+PLAIN = "The deploy script lives in ops/deploy.sh and needs AWS_PROFILE set"
+
+
+@dataclass
+class Browser:
+    base: str
+    token: str
+    project: str
+    memory: MemoryClient
+    hostile_id: str
+    plain_id: str
+
+
+async def remember(c: MemoryClient, project: str, content: str, key: str) -> str:
+    reply = await c.call(
+        c.stub.Remember,
+        pb.RememberRequest(
+            project_id=project,
+            type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+            key=key,
+            content=content,
+            importance=0.7,
+        ),
+    )
+    return reply.memory.memory_id
+
+
+@pytest.fixture
+async def ui(make_settings: Callable[..., Settings], tmp_path: Path) -> AsyncIterator[Browser]:
+    settings = make_settings(processor_min_events="1000000")
+    project = tmp_path / "proj"
+    project.mkdir()
+    root = str(project.resolve())
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=root))
+        hostile = await remember(c, root, HOSTILE, "hostile")
+        plain = await remember(c, root, PLAIN, "deploy")
+        async with running("gateway", gateway_server.setup, settings):
+            info = read_service_info(info_file(HomeLayout(settings.home).run))
+            assert info is not None
+            token = HomeLayout(settings.home).token.read_text()
+            yield Browser(f"http://127.0.0.1:{info.port}", token, root, c, hostile, plain)
+
+
+async def signed_in(ui: Browser, http: httpx2.AsyncClient) -> None:
+    code = await http.post(f"{ui.base}/ui/code", headers={"authorization": f"Bearer {ui.token}"})
+    assert code.status_code == 200
+    reply = await http.get(f"{ui.base}{code.json()['path']}")
+    assert reply.status_code == 303 and reply.headers["location"] == "/ui/"
+    cookie = reply.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/ui" in cookie
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r"name='csrf' value='([^']+)'", page)
+    assert found is not None
+    return found.group(1)
+
+
+async def test_without_cookie_or_token_every_page_is_refused(ui: Browser) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        for path in ("/ui/", f"/ui/project?project={ui.project}", "/ui/activity"):
+            assert (await http.get(ui.base + path)).status_code == 401
+        forged = await http.post(
+            f"{ui.base}/ui/memory/forget", data={"project": ui.project, "id": ui.plain_id}
+        )
+        assert forged.status_code == 401
+        assert (await http.post(f"{ui.base}/ui/code")).status_code == 401
+        wrong = await http.get(f"{ui.base}/ui/", headers={"cookie": "sqrl_ui=made-up"})
+        assert wrong.status_code == 401
+
+
+async def test_a_login_code_works_once(ui: Browser) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        code = await http.post(
+            f"{ui.base}/ui/code", headers={"authorization": f"Bearer {ui.token}"}
+        )
+        path = code.json()["path"]
+        assert ui.token not in path
+        assert (await http.get(ui.base + path)).status_code == 303
+        http.cookies.clear()
+        again = await http.get(ui.base + path)
+        assert again.status_code == 403 and "set-cookie" not in again.headers
+        assert (await http.get(f"{ui.base}/ui/login?code=")).status_code == 403
+
+
+async def test_hostile_memory_text_is_escaped_and_urls_are_validated(ui: Browser) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        listing = await http.get(f"{ui.base}/ui/project", params={"project": ui.project})
+        assert listing.status_code == 200
+        assert "<script>alert" not in listing.text and "<img src=x" not in listing.text
+        assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in listing.text
+        assert "script-src" not in listing.headers["content-security-policy"]
+        page = await http.get(
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.hostile_id}
+        )
+        assert page.status_code == 200 and "<script>alert" not in page.text
+        for params, status in [
+            ({"project": ui.project, "id": "../../etc/passwd"}, 400),
+            ({"project": ui.project, "id": "mem_<script>"}, 400),
+            ({"project": ui.project, "id": "mem_" + "0" * 26}, 404),
+            ({"project": "/etc", "id": ui.plain_id}, 404),
+            ({"project": ui.project + "/..", "id": ui.plain_id}, 404),
+            ({"project": ui.project, "id": "x" * 5000}, 400),
+        ]:
+            reply = await http.get(f"{ui.base}/ui/memory", params=params)
+            assert reply.status_code == status, params
+            assert "<script>" not in reply.text
+        bad_budget = await http.get(
+            f"{ui.base}/ui/views", params={"project": ui.project, "budget": "-5"}
+        )
+        assert bad_budget.status_code == 400
+        assert (await http.get(f"{ui.base}/ui/nope")).status_code == 404
+
+
+async def test_writes_need_the_form_token_and_edit_makes_a_new_version(ui: Browser) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        page = await http.get(
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.plain_id}
+        )
+        form = {"project": ui.project, "id": ui.plain_id, "content": "corrected"}
+        refused = await http.post(f"{ui.base}/ui/memory/edit", data=form)
+        assert refused.status_code == 403
+        stale = await http.post(f"{ui.base}/ui/memory/edit", data={**form, "csrf": "x" * 43})
+        assert stale.status_code == 403
+        huge = await http.post(f"{ui.base}/ui/memory/edit", data={**form, "content": "y" * 70_000})
+        assert huge.status_code == 413
+        done = await http.post(
+            f"{ui.base}/ui/memory/edit", data={**form, "csrf": csrf_of(page.text)}
+        )
+        assert done.status_code == 303
+    history = await ui.memory.call(
+        ui.memory.stub.GetMemoryHistory,
+        pb.GetMemoryHistoryRequest(project_id=ui.project, memory_id=ui.plain_id),
+    )
+    assert history.memory.content == "corrected" and history.memory.version == 2
+    assert history.memory.written_by == "manual"
+    assert [v.content for v in history.versions][-2:] == [PLAIN, "corrected"]
+
+
+async def test_a_correction_restores_a_forgotten_memory_and_checks_its_input(ui: Browser) -> None:
+    c = ui.memory
+    await c.call(c.stub.Forget, pb.ForgetRequest(project_id=ui.project, memory_id=ui.plain_id))
+    pinned = await c.call(
+        c.stub.CorrectMemory,
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=1.0),
+    )
+    assert pinned.changed and not pinned.memory.deleted
+    assert pinned.memory.importance == 1.0 and pinned.memory.content == PLAIN
+    same = await c.call(
+        c.stub.CorrectMemory,
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=1.0),
+    )
+    assert not same.changed and same.memory.version == pinned.memory.version
+    with pytest.raises(InvalidArgumentError):
+        await c.call(
+            c.stub.CorrectMemory,
+            pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=2),
+        )
+    with pytest.raises(NotFoundError):
+        await c.call(
+            c.stub.CorrectMemory,
+            pb.CorrectMemoryRequest(project_id=ui.project, memory_id="mem_nope", content="x"),
+        )
+    secret = "token ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    redacted = await c.call(
+        c.stub.CorrectMemory,
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, content=secret),
+    )
+    assert "ghp_a1B2" not in redacted.memory.content
