@@ -47,6 +47,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
         "commands_memory",
         "vouch for a flagged memory so views and hooks may use it (binds to its content)",
     ),
+    "ui": ("commands_ui", "open the memory browser (a local web page)"),
     "process": ("commands_memory", "process waiting events now instead of on the timer"),
     "import": ("commands_ingest", "ingest existing transcripts and git history now"),
     "doctor": (

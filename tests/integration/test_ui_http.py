@@ -3,6 +3,7 @@ memory service and gateway on 127.0.0.1."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -13,8 +14,9 @@ import pytest
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli.commands_ui import login_link
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
@@ -29,6 +31,7 @@ PLAIN = "The deploy script lives in ops/deploy.sh and needs AWS_PROFILE set"
 
 @dataclass
 class Browser:
+    home: Path
     base: str
     token: str
     project: str
@@ -68,7 +71,9 @@ async def ui(make_settings: Callable[..., Settings], tmp_path: Path) -> AsyncIte
             info = read_service_info(info_file(HomeLayout(settings.home).run))
             assert info is not None
             token = HomeLayout(settings.home).token.read_text()
-            yield Browser(f"http://127.0.0.1:{info.port}", token, root, c, hostile, plain)
+            yield Browser(
+                settings.home, f"http://127.0.0.1:{info.port}", token, root, c, hostile, plain
+            )
 
 
 async def signed_in(ui: Browser, http: httpx2.AsyncClient) -> None:
@@ -199,3 +204,16 @@ async def test_a_correction_restores_a_forgotten_memory_and_checks_its_input(ui:
         pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, content=secret),
     )
     assert "ghp_a1B2" not in redacted.memory.content
+
+
+async def test_sqrl_ui_gets_a_one_time_link_and_says_so_when_the_gateway_is_down(
+    ui: Browser, tmp_path: Path
+) -> None:
+    link = await asyncio.to_thread(login_link, HomeLayout(ui.home))
+    assert link.startswith(f"{ui.base}/ui/login?code=") and ui.token not in link
+    async with httpx2.AsyncClient(timeout=30) as http:
+        assert (await http.get(link)).status_code == 303
+        assert (await http.get(link)).status_code == 403
+    empty = HomeLayout(tmp_path / "no-gateway").ensure()
+    with pytest.raises(UnavailableError, match="sqrl up"):
+        login_link(empty)

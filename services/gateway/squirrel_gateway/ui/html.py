@@ -99,7 +99,7 @@ def bar_chart(title: str, points: Sequence[tuple[str, int]]) -> str:
         return f"<p>{esc(title)}: nothing yet.</p>"
     width, height, gap = 480, 120, 2
     top = max(v for _, v in points) or 1
-    bar = max(2, width // len(points) - gap)
+    bar = max(2, min(40, width // len(points) - gap))
     bars = []
     for i, (label, value) in enumerate(points):
         h = round((height - 20) * value / top)

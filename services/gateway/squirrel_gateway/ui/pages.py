@@ -198,7 +198,7 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
         project_id,
         m.memory_id,
         csrf,
-        "<label style='flex:1 1 100%'>Corrected text (extraction never overwrites it)"
+        "<label class='wide'>Corrected text (extraction never overwrites it)"
         f"<textarea name='content' maxlength='4000' required>{esc(m.content)}</textarea></label>"
         "<label>Why <input type='text' name='reason' maxlength='1000'></label>"
         "<button type='submit'>Save correction</button>",
@@ -301,7 +301,7 @@ def views_form(project_id: str, budget: int, task: str) -> str:
         + hidden("project", project_id)
         + f"<label>Budget (tokens) <input type='number' name='budget' min='48' max='32000' "
         f"value='{budget}'></label>"
-        f"<label style='flex:1'>Task (for the task-context preview) <input type='text' "
+        f"<label class='grow'>Task (for the task-context preview) <input type='text' "
         f"name='task' maxlength='4000' value='{esc(task)}'></label>"
         "<button type='submit'>Show</button></form>"
     )
