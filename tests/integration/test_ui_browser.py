@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from squirrel.v1 import memory_pb2
-from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.home import HomeLayout
-from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
-from squirrel_gateway import server as gateway_server
-from squirrel_gateway.mcp_http import info_file
-from squirrel_memory import server as memory_server
-from tests.integration.conftest import memory_client, running
+from tests.integration.ui_stack import Stack, ui_stack
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -68,39 +61,14 @@ MEMORIES = [
 ]
 
 
-@dataclass
-class Served:
-    base: str
-    token: str
-    project: str
-    ids: dict[str, str]
+Served = Stack
 
 
 @pytest.fixture
 async def served(make_settings: Callable[..., Settings], tmp_path: Path) -> AsyncIterator[Served]:
     settings = make_settings(processor_min_events="1000000")
-    project = tmp_path / "shop"
-    project.mkdir()
-    root = str(project.resolve())
-    async with (
-        running("memory", memory_server.setup, settings) as svc,
-        memory_client(svc, settings) as c,
-    ):
-        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=root))
-        ids = {}
-        for kind, key, content, importance in MEMORIES:
-            reply = await c.call(
-                c.stub.Remember,
-                pb.RememberRequest(
-                    project_id=root, type=kind, key=key, content=content, importance=importance
-                ),
-            )
-            ids[key] = reply.memory.memory_id
-        async with running("gateway", gateway_server.setup, settings):
-            info = read_service_info(info_file(HomeLayout(settings.home).run))
-            assert info is not None
-            token = HomeLayout(settings.home).token.read_text()
-            yield Served(f"http://127.0.0.1:{info.port}", token, root, ids)
+    async with ui_stack(settings, tmp_path / "shop", MEMORIES) as stack:
+        yield stack
 
 
 async def login_link(served: Served) -> str:

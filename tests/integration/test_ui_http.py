@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx2
@@ -15,65 +14,25 @@ import pytest
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands_ui import login_link
-from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
-from squirrel_gateway import server as gateway_server
-from squirrel_gateway.mcp_http import info_file
-from squirrel_memory import server as memory_server
-from tests.integration.conftest import memory_client, running
+from tests.integration.ui_stack import Stack, ui_stack
 
 HOSTILE = "Use <script>alert('x')</script> and <img src=x onerror=alert(1)> in tests"
 PLAIN = "The deploy script lives in ops/deploy.sh and needs AWS_PROFILE set"
 
 
-@dataclass
-class Browser:
-    home: Path
-    base: str
-    token: str
-    project: str
-    memory: MemoryClient
-    hostile_id: str
-    plain_id: str
-
-
-async def remember(c: MemoryClient, project: str, content: str, key: str) -> str:
-    reply = await c.call(
-        c.stub.Remember,
-        pb.RememberRequest(
-            project_id=project,
-            type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
-            key=key,
-            content=content,
-            importance=0.7,
-        ),
-    )
-    return reply.memory.memory_id
+Browser = Stack
+FACT = memory_pb2.MEMORY_TYPE_PROJECT_FACT
 
 
 @pytest.fixture
 async def ui(make_settings: Callable[..., Settings], tmp_path: Path) -> AsyncIterator[Browser]:
     settings = make_settings(processor_min_events="1000000")
-    project = tmp_path / "proj"
-    project.mkdir()
-    root = str(project.resolve())
-    async with (
-        running("memory", memory_server.setup, settings) as svc,
-        memory_client(svc, settings) as c,
-    ):
-        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=root))
-        hostile = await remember(c, root, HOSTILE, "hostile")
-        plain = await remember(c, root, PLAIN, "deploy")
-        async with running("gateway", gateway_server.setup, settings):
-            info = read_service_info(info_file(HomeLayout(settings.home).run))
-            assert info is not None
-            token = HomeLayout(settings.home).token.read_text()
-            yield Browser(
-                settings.home, f"http://127.0.0.1:{info.port}", token, root, c, hostile, plain
-            )
+    seeds = [(FACT, "hostile", HOSTILE, 0.7), (FACT, "deploy", PLAIN, 0.7)]
+    async with ui_stack(settings, tmp_path / "proj", seeds) as stack:
+        yield stack
 
 
 async def signed_in(ui: Browser, http: httpx2.AsyncClient) -> None:
@@ -96,7 +55,7 @@ async def test_without_cookie_or_token_every_page_is_refused(ui: Browser) -> Non
         for path in ("/ui/", f"/ui/project?project={ui.project}", "/ui/activity"):
             assert (await http.get(ui.base + path)).status_code == 401
         forged = await http.post(
-            f"{ui.base}/ui/memory/forget", data={"project": ui.project, "id": ui.plain_id}
+            f"{ui.base}/ui/memory/forget", data={"project": ui.project, "id": ui.ids["deploy"]}
         )
         assert forged.status_code == 401
         assert (await http.post(f"{ui.base}/ui/code")).status_code == 401
@@ -127,15 +86,15 @@ async def test_hostile_memory_text_is_escaped_and_urls_are_validated(ui: Browser
         assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in listing.text
         assert "script-src" not in listing.headers["content-security-policy"]
         page = await http.get(
-            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.hostile_id}
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.ids["hostile"]}
         )
         assert page.status_code == 200 and "<script>alert" not in page.text
         for params, status in [
             ({"project": ui.project, "id": "../../etc/passwd"}, 400),
             ({"project": ui.project, "id": "mem_<script>"}, 400),
             ({"project": ui.project, "id": "mem_" + "0" * 26}, 404),
-            ({"project": "/etc", "id": ui.plain_id}, 404),
-            ({"project": ui.project + "/..", "id": ui.plain_id}, 404),
+            ({"project": "/etc", "id": ui.ids["deploy"]}, 404),
+            ({"project": ui.project + "/..", "id": ui.ids["deploy"]}, 404),
             ({"project": ui.project, "id": "x" * 5000}, 400),
         ]:
             reply = await http.get(f"{ui.base}/ui/memory", params=params)
@@ -152,9 +111,9 @@ async def test_writes_need_the_form_token_and_edit_makes_a_new_version(ui: Brows
     async with httpx2.AsyncClient(timeout=30) as http:
         await signed_in(ui, http)
         page = await http.get(
-            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.plain_id}
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.ids["deploy"]}
         )
-        form = {"project": ui.project, "id": ui.plain_id, "content": "corrected"}
+        form = {"project": ui.project, "id": ui.ids["deploy"], "content": "corrected"}
         refused = await http.post(f"{ui.base}/ui/memory/edit", data=form)
         assert refused.status_code == 403
         stale = await http.post(f"{ui.base}/ui/memory/edit", data={**form, "csrf": "x" * 43})
@@ -167,7 +126,7 @@ async def test_writes_need_the_form_token_and_edit_makes_a_new_version(ui: Brows
         assert done.status_code == 303
     history = await ui.memory.call(
         ui.memory.stub.GetMemoryHistory,
-        pb.GetMemoryHistoryRequest(project_id=ui.project, memory_id=ui.plain_id),
+        pb.GetMemoryHistoryRequest(project_id=ui.project, memory_id=ui.ids["deploy"]),
     )
     assert history.memory.content == "corrected" and history.memory.version == 2
     assert history.memory.written_by == "manual"
@@ -176,22 +135,24 @@ async def test_writes_need_the_form_token_and_edit_makes_a_new_version(ui: Brows
 
 async def test_a_correction_restores_a_forgotten_memory_and_checks_its_input(ui: Browser) -> None:
     c = ui.memory
-    await c.call(c.stub.Forget, pb.ForgetRequest(project_id=ui.project, memory_id=ui.plain_id))
+    await c.call(c.stub.Forget, pb.ForgetRequest(project_id=ui.project, memory_id=ui.ids["deploy"]))
     pinned = await c.call(
         c.stub.CorrectMemory,
-        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=1.0),
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.ids["deploy"], importance=1.0),
     )
     assert pinned.changed and not pinned.memory.deleted
     assert pinned.memory.importance == 1.0 and pinned.memory.content == PLAIN
     same = await c.call(
         c.stub.CorrectMemory,
-        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=1.0),
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.ids["deploy"], importance=1.0),
     )
     assert not same.changed and same.memory.version == pinned.memory.version
     with pytest.raises(InvalidArgumentError):
         await c.call(
             c.stub.CorrectMemory,
-            pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, importance=2),
+            pb.CorrectMemoryRequest(
+                project_id=ui.project, memory_id=ui.ids["deploy"], importance=2
+            ),
         )
     with pytest.raises(NotFoundError):
         await c.call(
@@ -201,7 +162,7 @@ async def test_a_correction_restores_a_forgotten_memory_and_checks_its_input(ui:
     secret = "token ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     redacted = await c.call(
         c.stub.CorrectMemory,
-        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.plain_id, content=secret),
+        pb.CorrectMemoryRequest(project_id=ui.project, memory_id=ui.ids["deploy"], content=secret),
     )
     assert "ghp_a1B2" not in redacted.memory.content
 
