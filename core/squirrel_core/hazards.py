@@ -37,7 +37,8 @@ _SHELL = (
 )
 _DOWNLOAD_AND_RUN = (
     # curl … | sh   /   iwr … | iex
-    re.compile(rf"\b{_FETCH}\b[^\n|;&]*\|\s*{_SHELL}(?![\w.-])", re.IGNORECASE),
+    # (not `… | python -m json.tool` or `… | node -e '…'`: the program there is not the download)
+    re.compile(rf"\b{_FETCH}\b[^\n|;&]*\|\s*{_SHELL}(?![\w.-])(?!\s+-[mce]\b)", re.IGNORECASE),
     # bash <(curl …)   /   sh -c "$(curl …)"   /   python -c "$(wget -qO- …)"
     re.compile(rf"{_SHELL}\s+(?:-\S+\s+)*[\"']?(?:<\(|\$\(|`)\s*{_FETCH}\b", re.IGNORECASE),
     # iex (New-Object Net.WebClient).DownloadString(…)  /  Invoke-Expression (irm …)
@@ -62,11 +63,20 @@ _DOWNLOAD_AND_RUN = (
     ),
 )
 _OVERRIDE = (
+    # "ignore all previous instructions", "disregard the system prompt", "forget your rules";
+    # a bare "ignore rules E501" or "don't forget the rules in .eslintrc" is ordinary advice.
     re.compile(
-        r"\b(?:ignore|disregard|forget|override|bypass|drop)\s+(?:all\s+|any\s+|every\s+)?"
-        r"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+|those\s+)?"
-        r"(?:previous|prior|above|earlier|preceding|original|system|safety|other)?\s*"
-        r"(?:instructions?|prompts?|rules|directions|guidelines|guardrails|system\s+prompt)\b",
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every)\s+(?:of\s+)?)?"
+        r"(?:the\s+|your\s+|these\s+|those\s+)?"
+        r"(?:(?:previous|prior|above|earlier|preceding|original|system|safety)\s+"
+        r"(?:instructions?|prompts?|rules|directions|guidelines|guardrails)"
+        r"|system\s+prompt)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+(?:of\s+)?)?(?:your\s+"
+        r"(?:instructions?|prompts?|rules|guidelines|guardrails)|(?:all|any)\s+(?:of\s+)?"
+        r"(?:the\s+)?(?:instructions|prompts))\b",
         re.IGNORECASE,
     ),
     re.compile(
