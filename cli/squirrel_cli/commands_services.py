@@ -38,6 +38,7 @@ from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
+from squirrel_memory.model_files import install_command, model_problem
 
 DOWN_TIMEOUT_SECONDS = 30.0
 SOURCE_NAMES = {
@@ -303,6 +304,8 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
         _project_row(layout, root, counts)
         for root in read_projects(HomeLayout(settings.home).projects)
     ]
+    model = model_problem()
+    model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
     if args.json:
         console.json(
             {
@@ -312,11 +315,16 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
                 "projects": projects,
                 "ingest": ingest,
                 "hooks": read_activity(layout.run),
+                "embedding_model": model_row,
             }
         )
         return 0
     head = f"supervisor pid {state.pid}" if state else "not running (start with `sqrl up`)"
     console.line(f"Squirrel home {layout.root} — {head}")
+    if model is not None:
+        console.line(
+            f"Embedding model: {model}; fix: {install_command()} (or sqrl doctor --repair)"
+        )
     console.table(
         "Services",
         ["service", "state", "pid", "port", "health", "uptime", "restarts"],

