@@ -26,13 +26,13 @@ from squirrel_memory.task_context import TaskContextBuilder
 STYLE = MemoryType.USER_STYLE
 # What the rules extractor and the repository reader write for an ordinary web service.
 MEMORIES = [
-    (MemoryType.RECIPE, "recipe:test", "To run the tests: `uv run pytest` (e.g. `uv run pytest tests/test_users.py -x`).", ()),
+    (MemoryType.PROJECT_FACT, "repo:stack", "shop is a Python/FastAPI app with SQLAlchemy.", ()),
+    (MemoryType.PROJECT_FACT, "repo:languages", "Tracked code by size: Python 100% (vendored, generated and dependency folders left out).", ()),
+    (MemoryType.PROJECT_FACT, "repo:layout", "Where things live: application code is in `app/`; tests are in `tests/`.", ()),
+    (MemoryType.RECIPE, "repo:recipe:test", "Run the tests with `pytest` (the Python convention; pyproject.toml:6).", ()),
     (MemoryType.PROJECT_FACT, "test_command", "Tests run with `uv run pytest`.", ()),
-    (MemoryType.PROJECT_FACT, "framework", "Built with FastAPI.", ()),
-    (MemoryType.PROJECT_FACT, "language", "Python project (pyproject.toml).", ()),
     (MemoryType.PROJECT_FACT, "module:billing", "Module `billing`: billing/invoices.py, billing/export.py.", ()),
-    (MemoryType.RECIPE, "recipe:lint", "To lint: `ruff check`.", ()),
-    (MemoryType.PITFALL, "pitfall:operationalerror-no-such-table-1a2b3c4d", "`uv run pytest` failed with `sqlite3.OperationalError: no such table`; it passed after `alembic upgrade head`.", ()),
+    (MemoryType.PITFALL, "pitfall:modulenotfounderror-no-module-5a011303", "`uv run pytest -x` failed with `ModuleNotFoundError: No module named 'httpx'`; running `uv add --dev httpx` first fixed it.", ()),
     (STYLE, "pref:package_manager", "Uses uv as the package manager.", ()),
     (STYLE, "pref:type_hints", "Always add type hints to public functions.", ()),
     (STYLE, "pref:one_off", "Don't touch the README this time.", (TENTATIVE_TAG,)),
@@ -70,8 +70,8 @@ async def builder(tmp_path: Path, embedder: MiniLmEmbedder) -> AsyncIterator[Tas
 @pytest.mark.parametrize(
     ("task", "expected_keys"),
     [
-        ("add a new API endpoint and its tests", {"recipe:test", "test_command"}),
-        ("fix the flaky login test", {"recipe:test"}),
+        ("add a new API endpoint and its tests", {"repo:recipe:test", "test_command"}),
+        ("fix the flaky login test", {"repo:recipe:test"}),
         ("fix the billing export rounding", {"module:billing"}),
     ],
 )

@@ -20,7 +20,7 @@ import json
 import math
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -331,11 +331,13 @@ class Retriever:
         scope_paths: Sequence[str] = (),
         include_path_matches: bool = False,
         limit: int | None = None,
+        keep: Callable[[MemoryItem], bool] | None = None,
     ) -> tuple[list[ScoredMemory], bool]:
         """Live matching memories, best first, and whether vectors were used.
 
-        A memory matches when its fused relevance reaches `min_similarity`, or (with
-        `include_path_matches`) when one of its files is an active file or in a scope path.
+        A memory matches when its fused relevance reaches `min_similarity`, (with
+        `include_path_matches`) when one of its files is an active file or in a scope path, or
+        when a lexical or vector hit satisfies `keep` (the caller's own reason to keep it).
         """
         self._check_project(project_id)
         parsed = _parse_query(query)
@@ -384,7 +386,8 @@ class Retriever:
             paths = matcher.matched(item.file_paths)
             path_score = matcher.score(item.file_paths)
             is_path_hit = include_path_matches and path_score >= PATH_EXACT
-            if similarity[0] < self.settings.min_similarity and not is_path_hit:
+            kept = keep is not None and memory_id in fused and keep(item)
+            if similarity[0] < self.settings.min_similarity and not is_path_hit and not kept:
                 continue
             score = memory_score(
                 similarity[0],

@@ -40,7 +40,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note, WrittenBy
-from squirrel_memory.models import MemoryType
+from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
@@ -156,6 +156,11 @@ class TaskContextBuilder:
     ) -> tuple[list[ScoredMemory], list[ScoredMemory]]:
         """(selected, candidates): the top candidates by score, and those relevant enough."""
         types = list(preferred_memory_types) if preferred_memory_types else list(DEFAULT_TYPES)
+        subjects = frozenset(stem(w) for w in query_terms(task_description))
+
+        def names_subject(item: MemoryItem) -> bool:
+            return bool(_key_subjects(item.key) & subjects)
+
         ranked, vector_used = await self._retriever.rank(
             project_id,
             task_description,
@@ -163,19 +168,17 @@ class TaskContextBuilder:
             active_paths=active_file_paths,
             include_path_matches=True,
             limit=self.settings.candidates,
+            keep=names_subject,
         )
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
         ranked = [s for s in ranked if s.item.id in allowed]
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
-        subjects = frozenset(stem(w) for w in query_terms(task_description))
         selected = [
             s
             for s in ranked
-            if s.relevance >= threshold
-            or _touches_active(s)
-            or _key_subjects(s.item.key) & subjects
+            if s.relevance >= threshold or _touches_active(s) or names_subject(s.item)
         ]
         return selected, ranked
 

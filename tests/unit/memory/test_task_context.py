@@ -332,3 +332,15 @@ async def test_memories_naming_an_active_file_are_found_exactly(tmp_path: Path) 
     assert sorted(m.key for m in found) == ["pitfall:a", "pitfall:c"]
     assert await store.memories_with_paths(store.project_id, []) == []
     await store.close()
+
+
+async def test_a_memory_whose_key_the_task_names_survives_the_match_floor(world: World) -> None:
+    # Its wording may match too little to count as a search hit at all (vectors far apart):
+    # naming its subject still keeps it as a candidate.
+    strict = TaskContextBuilder(
+        Retriever(world.store, settings=RetrievalSettings(vector_floor=0.1, min_similarity=0.99))
+    )
+    named = await strict.build(str(world.root), "Add a delete endpoint for inventory items")
+    assert "endpoint:inventory" in {m.key for m in named.selected_memories}
+    unnamed = await strict.build(str(world.root), "Remove stock rows of discontinued items")
+    assert not unnamed.has_relevant_memory
