@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final, Generic, TypeVar
@@ -117,7 +118,22 @@ SHORT_REASON_CHARS: Final = 60
 """A reason at `Detail.SHORT_REASONS` keeps at most this many characters."""
 
 SHORT_CONTENT_CHARS: Final = 140
-"""Content at `Detail.SHORT_CONTENT` keeps at most this many characters."""
+"""Content at `Detail.SHORT_CONTENT` keeps at least this many characters (more when the items
+shown leave room: see `short_content_chars`)."""
+
+_WIDEST_CONTENT: Final = 4000
+_CONTENT_CHARS: ContextVar[int] = ContextVar("content_chars", default=SHORT_CONTENT_CHARS)
+
+
+def short_content_chars() -> int:
+    """How many characters content keeps at `Detail.SHORT_CONTENT` in the packing under way.
+
+    Renderers call it when they shorten content. `pack` starts at `SHORT_CONTENT_CHARS` and,
+    once it knows how many items it shows, widens it while they still fit, so shortened items
+    use the room the budget leaves instead of stopping at a fixed length.
+    """
+    return _CONTENT_CHARS.get()
+
 
 _MIN_KEPT_CHARS = 12
 """A forced item keeps at least this much of its line, or it is not worth showing."""
@@ -192,6 +208,8 @@ def pack(
             break
     assert best is not None
     detail, kept = best
+    if kept > 0 and detail is Detail.SHORT_CONTENT:
+        return shaper.widened(header, kept)
     if kept > 0 or not items:
         if kept > 0 or shaper.fits(text_units(header), 0, cut="", hint=None):
             return shaper.finish(header, detail, kept)
@@ -293,6 +311,45 @@ class _Shaper(Generic[T]):
             self.budget,
             self.hint(kept),
             cut=self.cuts(detail, kept),
+            capped=kept < len(self.items),
+        )
+
+    def widened(self, header: str, kept: int) -> Packed[T]:
+        """The first `kept` items at `Detail.SHORT_CONTENT`, their content as long as fits."""
+        shown = self.items[:kept]
+        cut = self.cuts(Detail.SHORT_CONTENT, kept)
+        sep = text_units(_ITEM_SEPARATOR)
+
+        def rendered(limit: int) -> list[str]:
+            token = _CONTENT_CHARS.set(limit)
+            try:
+                return [self._render(item, Detail.SHORT_CONTENT) for item in shown]
+            finally:
+                _CONTENT_CHARS.reset(token)
+
+        def fits(pieces: list[str]) -> bool:
+            units = text_units(header) + sum(
+                sep * (1 if header or i else 0) + text_units(p) for i, p in enumerate(pieces)
+            )
+            return self.fits(units, kept, cut=cut, hint=None)
+
+        best = self.pieces(Detail.SHORT_CONTENT)[:kept]
+        lo, hi = SHORT_CONTENT_CHARS, _WIDEST_CONTENT
+        while lo < hi:  # the widest content that still fits (fits shrinks as the limit grows)
+            mid = (lo + hi + 1) // 2
+            pieces = rendered(mid)
+            if fits(pieces):
+                lo, best = mid, pieces
+            else:
+                hi = mid - 1
+        body = _ITEM_SEPARATOR.join(([header] if header else []) + best)
+        return _finish(
+            body,
+            shown,
+            self.total,
+            self.budget,
+            self.hint(kept),
+            cut=cut,
             capped=kept < len(self.items),
         )
 

@@ -14,11 +14,11 @@ import structlog
 
 from squirrel_core.budget import (
     MAX_BUDGET_TOKENS,
-    SHORT_CONTENT_CHARS,
     SHORT_REASON_CHARS,
     Detail,
     Packed,
     pack,
+    short_content_chars,
     shorten,
 )
 from squirrel_core.hazards import describe, flags_of
@@ -411,7 +411,7 @@ def one_line(text: str) -> str:
 
 def _content(text: str, detail: Detail) -> str:
     flat = one_line(text)
-    return shorten(flat, SHORT_CONTENT_CHARS) if detail >= Detail.SHORT_CONTENT else flat
+    return shorten(flat, short_content_chars()) if detail >= Detail.SHORT_CONTENT else flat
 
 
 def _reason(text: str, detail: Detail) -> str:

@@ -16,6 +16,7 @@ from squirrel_core.budget import (
     Detail,
     Packed,
     pack,
+    short_content_chars,
     shorten,
     validate_budget,
 )
@@ -34,7 +35,7 @@ FOOTER = re.compile(r"📏 ~([\d,]+) tokens\Z")
 
 def line(item: str, detail: Detail = Detail.FULL) -> str:
     """An item whose only part is content: shortened at the last step."""
-    return f"- {shorten(item, SHORT_CONTENT_CHARS) if detail >= Detail.SHORT_CONTENT else item}"
+    return f"- {shorten(item, short_content_chars()) if detail >= Detail.SHORT_CONTENT else item}"
 
 
 def footer_number(text: str) -> int:
@@ -132,7 +133,10 @@ def test_the_budget_footer_comes_before_the_token_footer() -> None:
 def test_an_item_too_big_is_shortened_rather_than_hidden() -> None:
     packed = pack(["x" * 5000, "small"], line, 200, "## Header")
     assert packed.shown == ("x" * 5000, "small")
-    assert packed.text.startswith(f"## Header\n- {'x' * (SHORT_CONTENT_CHARS - 1)}…\n- small\n")
+    first = packed.text.split("\n")[1]
+    assert first.startswith("- " + "x" * SHORT_CONTENT_CHARS) and first.endswith("…")
+    assert "\n- small\n" in packed.text
+    assert packed.token_estimate > 190  # the shortened content widens into the room left
     assert "2 of 2 items shown; content shortened." in packed.text
     assert packed.cuts == ("content shortened",)
     assert not packed.capped
@@ -227,13 +231,12 @@ def check_packed(packed: Packed[str], items: list[str], budget: int) -> None:
     assert packed.shown == tuple(items[: len(packed.shown)]), "shown items are a prefix"
     if items:
         assert packed.shown, "a budget shapes an answer, never blanks it"
-    for n, item in enumerate(packed.shown):
-        whole = line(item) in packed.text or line(item, Detail.SHORT_CONTENT) in packed.text
-        if n == 0 and not whole:  # the first item, cut to the room left
-            shown = next(x for x in packed.text.splitlines() if x.startswith("- "))
-            assert shown.endswith("…") and line(item).startswith(shown[:-1].rstrip())
-        else:
-            assert whole, "other items are whole or shortened with …"
+    for item in packed.shown:
+        full = line(item)
+        assert full in packed.text or any(
+            piece.endswith("…") and full.startswith(piece[:-1].rstrip())
+            for piece in packed.text.split("\n")
+        ), "shown items are whole, or their start shortened with …"
     assert footer_number(packed.text) == packed.token_estimate, "the footer always ends the text"
     assert packed.capped == (len(packed.shown) < len(items))
     if packed.capped or packed.cuts:
