@@ -19,10 +19,15 @@ puts the source's record id in `content`.
 
 Who said it (`origin`) and the subagent marks (`sidechain`, `agent_id`) are not hashed: they
 describe a record rather than make it, so the same record read again by a newer parser that
-classifies it differently stays one event.
+classifies it differently stays one event. For the same reason the content keys in
+`UNHASHED_CONTENT_KEYS` are left out of the content signature: context a parser learned to
+record later (the shell's working folder, `cwd`, of a command event), which the record it was
+read from already held. A transcript re-read after a cursor reset, by a version that records
+more context than the one that stored it, then adds nothing.
 
 The hash is part of the on-disk format: changing anything here needs a schema migration that
-rehashes stored events, or re-read records stop matching the ones already stored.
+rehashes stored events, or re-read records stop matching the ones already stored (migration 6
+rehashed the command events stored while `cwd` was still hashed).
 """
 
 from __future__ import annotations
@@ -30,12 +35,15 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from squirrel_core.events import Event
 
 BUCKET_SECONDS = 300
+#: Top-level content keys that describe where a record was made, not what it says.
+UNHASHED_CONTENT_KEYS = frozenset({"cwd"})
 
 
 def timestamp_bucket(timestamp: datetime) -> str:
@@ -75,11 +83,24 @@ def _sha256(text: str) -> str:
 
 
 def content_signature(content: dict[str, Any]) -> str:
-    """sha256 hex of the canonical JSON of the normalised content."""
-    return _sha256(canonical_json(normalise_content(content)))
+    """sha256 hex of the canonical JSON of the normalised content, `UNHASHED_CONTENT_KEYS` out."""
+    kept = {k: v for k, v in content.items() if k not in UNHASHED_CONTENT_KEYS}
+    return _sha256(canonical_json(normalise_content(kept)))
 
 
-def canonical_struct(project_id: str, event: Event) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class HashedFields:
+    """The fields of an event the hash reads, as stored (an `Event` or a stored row)."""
+
+    source_tool: str
+    event_type: str
+    session_id: str | None
+    timestamp: datetime
+    file_paths: tuple[str, ...]
+    content: dict[str, Any]
+
+
+def canonical_struct(project_id: str, event: Event | HashedFields) -> dict[str, Any]:
     """The struct that is hashed for `event` in `project_id`."""
     return {
         "project_id": project_id,
@@ -92,6 +113,6 @@ def canonical_struct(project_id: str, event: Event) -> dict[str, Any]:
     }
 
 
-def event_hash(project_id: str, event: Event) -> str:
+def event_hash(project_id: str, event: Event | HashedFields) -> str:
     """The dedup hash of `event` in `project_id` (64 hex characters)."""
     return _sha256(canonical_json(canonical_struct(project_id, event)))

@@ -17,6 +17,7 @@ from typing import Any
 
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.events import EventType, default_origin
+from squirrel_memory.dedup import UNHASHED_CONTENT_KEYS, HashedFields, event_hash
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -326,6 +327,33 @@ _DATA_V5 = (
   (SELECT source FROM memory_items WHERE memory_items.id = memory_history.memory_id), '')""",
 )
 
+
+def _rehash_unhashed_keys(conn: sqlite3.Connection) -> None:
+    """Events stored while `cwd` was hashed get the hash a re-read of their record gives now."""
+    rows = [
+        row
+        for key in sorted(UNHASHED_CONTENT_KEYS)
+        for row in conn.execute(
+            "SELECT id, project_id, source_tool, session_id, timestamp, event_type, "
+            "content_json, file_paths FROM events WHERE json_extract(content_json, ?) IS NOT NULL",
+            (f"$.{key}",),
+        )
+    ]
+    for row in rows:
+        fields = HashedFields(
+            source_tool=row[2],
+            event_type=row[5],
+            session_id=row[3],
+            timestamp=from_db_time(row[4]),
+            file_paths=json_strings(row[7]),
+            content=json.loads(row[6]),
+        )
+        digest = event_hash(row[1], fields)
+        conn.execute("UPDATE events SET hash = ? WHERE id = ?", (digest, row[0]))
+
+
+_DATA_V6 = (_rehash_unhashed_keys,)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
     Migration(
@@ -336,6 +364,9 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "event origin (who said it), subagent marks", _DATA_V3),
     Migration(4, "memory source references (path:line, commit:<sha>)", _DATA_V4),
     Migration(5, "who wrote each memory version (rules, or backend and model)", _DATA_V5),
+    Migration(
+        6, "event hashes without the shell folder (re-read commands stay one event)", _DATA_V6
+    ),
 )
 
 _USER_V1 = (

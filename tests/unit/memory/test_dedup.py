@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.dedup import (
     canonical_struct,
     content_signature,
@@ -123,3 +123,25 @@ def test_normalisation_keeps_lists_in_order_and_numbers_as_they_are() -> None:
         "a": {},
         "b": ["x", 2, 1.5, True],
     }
+
+
+def test_context_recorded_after_the_fact_is_not_hashed() -> None:
+    # A record re-read by a version that records more about it stays one event: the shell's
+    # folder of a command, who said it, and the subagent marks.
+    run = {"command": "mix test", "tool_use_id": "t1", "exit_code": 0}
+    bare = event(run, kind=EventType.TEST_RUN)
+    richer = Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=EventType.TEST_RUN,
+        timestamp=T0,
+        content={**run, "cwd": "/repo/assets"},
+        session_id="s1",
+        cwd="/repo/assets",
+        sidechain=True,
+        agent_id="a1",
+        origin=Origin.PARENT_AGENT,
+    )
+    assert event_hash(PROJECT, richer) == event_hash(PROJECT, bare)
+    assert event_hash(
+        PROJECT, event({**run, "command": "mix test --failed"}, kind=EventType.TEST_RUN)
+    ) != (event_hash(PROJECT, bare))

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.activity import commands
@@ -27,6 +27,7 @@ from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
     MemoryType,
+    Scope,
     StoredEvent,
     UpdateDecision,
 )
@@ -349,6 +350,72 @@ async def test_sessions_processed_apart_merge_into_one_memory_per_key(
     for item in items:
         if item.key.startswith("module:"):
             assert module_name(item.file_paths[0], sqlite.project_id) == item.key[7:]
+
+
+async def test_the_assistants_commands_never_become_user_style_the_users_own_do(
+    store: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    # DESIGN §7: only the user's own origins make user_style (here and in the global store).
+    sqlite, users = store
+
+    async def stores() -> list[SqliteStore]:
+        return [sqlite]
+
+    processor = Processor(
+        stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="dev",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=lambda: NOW,
+    )
+    for path in sorted((CONSTRUCTED / "elixir").glob("*.jsonl")):
+        events = _parse(path, ROOTS["elixir"], sqlite.project_id)
+        await sqlite.append_events(sqlite.project_id, "dev", events, [])
+        await processor.process_once(sqlite, force=True)
+
+    items, _ = await sqlite.list_memories(sqlite.project_id, limit=500)
+    assert [m.key for m in items if m.type == MemoryType.USER_STYLE] == []
+    assert await users.list_user_style("dev") == []
+    assert any(m.key == "recipe:test" for m in items)  # the project's knowledge stays
+
+    later = NOW - timedelta(hours=1)
+    typed = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            later + timedelta(minutes=i),
+            {"text": f"<bash-input>{command}</bash-input>"},
+            session_id="typed-session",
+            origin=origin,
+        )
+        for i, (command, origin) in enumerate(
+            [
+                ("mix test", Origin.TYPED),
+                ("mix test test/ledger_test.exs", Origin.TYPED),
+                ("mix credo", Origin.PARENT_AGENT),
+                ("mix credo", Origin.PARENT_AGENT),
+            ]
+        )
+    ]
+    run = Event(
+        SourceTool.CLAUDE_CODE,
+        EventType.TEST_RUN,
+        later + timedelta(minutes=5),
+        {"command": "mix test", "tool_use_id": "t1", "exit_code": 0, "is_error": False},
+        session_id="typed-session",
+    )
+    result = await sqlite.append_events(sqlite.project_id, "dev", [*typed, run], [])
+    assert not result.rejected, result.rejected
+    await processor.process_once(sqlite, force=True)
+
+    items, _ = await sqlite.list_memories(sqlite.project_id, limit=500)
+    style = {m.key: m for m in items if m.type == MemoryType.USER_STYLE}
+    assert set(style) == {"pref:test_runner"}  # the subagent's `mix credo` is not the user's
+    assert style["pref:test_runner"].content == "Runs tests with mix test."
+    assert style["pref:test_runner"].scope == Scope.PROJECT  # a habit seen in this project
+    assert await users.list_user_style("dev") == []
 
 
 # --- modules are code -------------------------------------------------------------------------

@@ -29,7 +29,9 @@ class Stream:
     def __init__(self) -> None:
         self.events: list[StoredEvent] = []
 
-    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
+    def add(
+        self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = (), origin: str = ""
+    ) -> str:
         n = len(self.events) + 1
         self.events.append(
             StoredEvent(
@@ -43,6 +45,7 @@ class Stream:
                 content=content,
                 file_paths=paths,
                 hash=f"h{n}",
+                origin=origin,
             )
         )
         return self.events[-1].id
@@ -208,34 +211,56 @@ async def test_hostile_flood_of_preferences_is_capped() -> None:
 # --- tool habits ----------------------------------------------------------------------------
 
 
-async def test_recurring_tools_become_habits_with_importance_growing_with_use() -> None:
+async def test_the_assistants_commands_make_no_habit_only_project_knowledge() -> None:
+    # DESIGN §7: only the user's own origins make user_style. What the assistant ran says how
+    # the project is driven: recipes and the package manager fact, never "the user's habit".
     stream = Stream()
     stream.user("Fix the cart total.")
     for _ in range(2):
         stream.run("uv run pytest tests/test_cart.py -q")
     stream.run("uv run mypy src")
-    few = by_key(await extract(stream))
+    few = await extract(stream)
     for _ in range(3):
         stream.run("uv run pytest -x")
     many = by_key(await extract(stream))
 
-    assert few["pref:test_runner"].content == "Runs tests with pytest (through uv)."
-    assert few["pref:package_manager"].content == "Uses uv as the package manager."
-    assert "pref:type_checker" not in few
-    assert many["pref:test_runner"].importance > few["pref:test_runner"].importance
+    assert [c for c in few if c.type == MemoryType.USER_STYLE] == []
+    assert by_key(few)["recipe:test"].content.startswith("To run the tests: `uv run pytest")
+    manager = by_key(few)["package_manager"]
+    assert manager.type == MemoryType.PROJECT_FACT
+    assert manager.content == "Commands in this project run through uv, its package manager."
+    assert many["package_manager"].importance > manager.importance
 
 
-async def test_js_tooling_is_recognised() -> None:
+async def test_commands_the_user_typed_become_habits() -> None:
     stream = Stream()
     stream.user("Tidy up the UI code.")
-    for command in ("pnpm exec vitest run", "npx prettier --write src", "pnpm exec vitest run"):
-        stream.run(command)
-    stream.run("npx prettier --check src")
+    typed = [
+        stream.add("user_message", {"text": f"<bash-input>{command}</bash-input>"})
+        for command in ("pnpm exec vitest run", "npx prettier --write src", "pnpm exec vitest")
+    ]
+    typed.append(stream.add("user_message", {"text": "<bash-input>npx prettier -c .</bash-input>"}))
+    stream.run("pnpm exec eslint .")
+    stream.run("pnpm exec eslint src")
 
     found = by_key(await extract(stream))
 
     assert found["pref:test_runner"].content == "Runs tests with vitest (through pnpm)."
     assert found["pref:formatter"].content == "Formats code with prettier (through npm)."
+    assert set(found["pref:test_runner"].source_event_ids) <= set(typed)
+    assert "pref:linter" not in found  # eslint was only run by the assistant
+
+
+async def test_typed_commands_from_another_voice_make_no_habit() -> None:
+    stream = Stream()
+    stream.user("Go.")
+    for _ in range(3):
+        stream.add(
+            "user_message", {"text": "<bash-input>cargo test</bash-input>"}, origin="parent_agent"
+        )
+    found = await extract(stream)
+
+    assert [c for c in found if c.type == MemoryType.USER_STYLE] == []
 
 
 # --- project facts --------------------------------------------------------------------------
@@ -504,8 +529,13 @@ async def test_real_claude_code_sessions_yield_sensible_memories() -> None:
     ]
 
     contents = {(c.key, c.content) for c in candidates}
-    assert ("pref:test_runner", "Runs tests with pytest (through uv).") in contents
-    assert ("pref:package_manager", "Uses uv as the package manager.") in contents
+    assert ("package_manager", "Commands in this project run through uv, its package manager.") in (
+        contents
+    )
+    # The one command the user typed (`<bash-input>uv run ty check`) is not yet a habit.
+    assert not any(
+        c.type == MemoryType.USER_STYLE and c.key.startswith("pref:") for c in candidates
+    )
     assert ("test_command", "Tests run with `uv run pytest`.") in contents
     assert any(k == "language" and c.startswith("Python project") for k, c in contents)
     assert any(k == "recipe:verify" and "ruff" in c for k, c in contents)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.dedup import canonical_json, event_hash, normalise_content
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.schema import (
     DATA_MIGRATIONS,
@@ -178,6 +183,50 @@ async def test_v2_events_get_the_origin_of_their_type(tmp_path: Path) -> None:
     }
     with raw(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM events WHERE origin = ''").fetchone() == (0,)
+
+
+async def test_v5_command_events_are_rehashed_so_a_reread_matches_them(tmp_path: Path) -> None:
+    # Version 5 hashed the shell folder (`cwd`) of command events; the hash no longer does, so
+    # a record re-read after a cursor reset must find the stored copy under the new hash.
+    project = tmp_path / "proj"
+    (project / ".ctx").mkdir(parents=True)
+    db = project / ".ctx" / "data.db"
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    command = {"command": "mix test", "tool_use_id": "t1", "exit_code": 0, "cwd": "/w/assets"}
+    old_struct = {
+        "project_id": str(project),
+        "source_tool": "claude_code",
+        "event_type": "test_run",
+        "session_id": "s",
+        "timestamp_bucket": "2026-01-01T00:00:00Z",
+        "file_paths": [],
+        "content_signature": hashlib.sha256(
+            canonical_json(normalise_content(command)).encode()
+        ).hexdigest(),
+    }
+    old_hash = hashlib.sha256(canonical_json(old_struct).encode()).hexdigest()
+    with raw(db) as conn:
+        assert migrate(conn, DATA_MIGRATIONS, target=5) == 5
+        for n, (kind, content, digest) in enumerate(
+            [("test_run", command, old_hash), ("user_message", {"text": "hi"}, "kept")]
+        ):
+            conn.execute(
+                "INSERT INTO events (id, project_id, user_id, source_tool, session_id, timestamp,"
+                " event_type, content_json, file_paths, hash, origin) VALUES "
+                "(?, ?, 'u', 'claude_code', 's', '2026-01-01T00:00:00Z', ?, ?, '[]', ?, 'typed')",
+                (f"evt_{n}", str(project), kind, json.dumps(content), digest),
+            )
+    store = await SqliteStore.open(str(project))
+    try:
+        reread = Event(SourceTool.CLAUDE_CODE, EventType.TEST_RUN, at, command, session_id="s")
+        result = await store.append_events(str(project), "u", [reread], [])
+    finally:
+        await store.close()
+    assert result.duplicates == 1 and not result.event_ids
+    with raw(db) as conn:
+        hashes = dict(conn.execute("SELECT id, hash FROM events").fetchall())
+    assert hashes == {"evt_0": event_hash(str(project), reread), "evt_1": "kept"}
+    assert hashes["evt_0"] != old_hash
 
 
 async def test_memory_items_extra_columns_follow_the_spec_ones(store_path: Path) -> None:

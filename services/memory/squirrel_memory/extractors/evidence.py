@@ -1,4 +1,4 @@
-"""Evidence weighed over any number of sessions: recipes, tool habits and routines.
+"""Evidence weighed over any number of sessions: recipes, routines and tool habits.
 
 The same rules read one episode (the rules extractor) or every stored command of a project
 (the processor's project pass): a recipe is the command that succeeded most often and most
@@ -326,11 +326,9 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     )
 
 
-def habits(found: list[Attempt]) -> list[Finding]:
-    """Tools used again and again (test runner, linter, package manager …), across sessions."""
-    counts: dict[tuple[str, str], Counter[str]] = {}
-    sessions: dict[tuple[str, str], set[str]] = {}
-    event_ids: dict[tuple[str, str], list[str]] = {}
+def _tool_counts(found: list[Attempt]) -> dict[tuple[str, str], _ToolCount]:
+    """How often each (category, tool) was used, in how many sessions, through which wrapper."""
+    counts: dict[tuple[str, str], _ToolCount] = {}
     for attempt in found:
         manager = package_manager(attempt.text.split())
         seen: list[tuple[str, str]] = []
@@ -340,39 +338,93 @@ def habits(found: list[Attempt]) -> list[Finding]:
         if use and use.task is None and use.category in HABIT_CATEGORIES:
             seen.append((use.category, use.tool))
         for item in dict.fromkeys(seen):
-            wrappers = counts.setdefault(item, Counter())
+            count = counts.setdefault(item, _ToolCount())
             wrapper = manager[0] if manager and item[0] != "package_manager" else ""
-            wrappers[wrapper if wrapper != item[1] else ""] += 1
-            sessions.setdefault(item, set()).add(attempt.run.session_id or "")
-            event_ids.setdefault(item, []).append(attempt.run.event_id)
+            count.wrappers[wrapper if wrapper != item[1] else ""] += 1
+            count.sessions.add(attempt.run.session_id or "")
+            count.event_ids.append(attempt.run.event_id)
+    return counts
+
+
+@dataclass(slots=True)
+class _ToolCount:
+    wrappers: Counter[str] = field(default_factory=Counter)
+    sessions: set[str] = field(default_factory=set)
+    event_ids: list[str] = field(default_factory=list)
+
+    @property
+    def uses(self) -> int:
+        return sum(self.wrappers.values())
+
+
+def _top_tools(
+    counts: dict[tuple[str, str], _ToolCount], category: str
+) -> list[tuple[str, _ToolCount]]:
+    """The tools of `category` used at least `MIN_HABIT_COUNT` times, most widespread first."""
+    return sorted(
+        (
+            (tool, count)
+            for (cat, tool), count in counts.items()
+            if cat == category and count.uses >= MIN_HABIT_COUNT
+        ),
+        key=lambda item: (-len(item[1].sessions), -item[1].uses, item[0]),
+    )[:3]
+
+
+def _importance(top: _ToolCount) -> float:
+    spread = len(top.sessions)
+    return round(min(0.8, 0.4 + 0.05 * (top.uses - MIN_HABIT_COUNT) + 0.05 * (spread - 1)), 3)
+
+
+def habits(found: list[Attempt]) -> list[Finding]:
+    """Tools the user runs again and again (test runner, linter, package manager …).
+
+    Only commands the user typed count (`Attempt.run.by_user`): a habit is user_style, and
+    only the user's own origins make user_style. What the assistant ran says how the project
+    is driven: recipes and `package_manager_fact` carry that.
+    """
+    counts = _tool_counts([a for a in found if a.run.by_user])
     findings: list[Finding] = []
     for category in HABIT_CATEGORIES:
-        tools = sorted(
-            (
-                (tool, sum(c.values()), len(sessions[(cat, tool)]))
-                for (cat, tool), c in counts.items()
-                if cat == category and sum(c.values()) >= MIN_HABIT_COUNT
-            ),
-            key=lambda item: (-item[2], -item[1], item[0]),
-        )
+        tools = _top_tools(counts, category)
         if not tools:
             continue
         names = []
-        for tool, _, _ in tools[:3]:
-            wrapper = next((w for w, _ in counts[(category, tool)].most_common() if w), "")
+        for tool, count in tools:
+            wrapper = next((w for w, _ in count.wrappers.most_common() if w), "")
             names.append(f"{tool} (through {wrapper})" if wrapper else tool)
-        count, spread = tools[0][1], tools[0][2]
         findings.append(
             Finding(
                 "habit",
                 f"pref:{category}",
                 _HABIT_WORDING[category].format(" and ".join(names)),
-                ("tooling", category, *(tool for tool, _, _ in tools[:3])),
-                round(min(0.8, 0.4 + 0.05 * (count - MIN_HABIT_COUNT) + 0.05 * (spread - 1)), 3),
-                tuple(e for tool, _, _ in tools[:3] for e in event_ids[(category, tool)][-10:]),
+                ("tooling", category, "typed", *(tool for tool, _ in tools)),
+                _importance(tools[0][1]),
+                tuple(e for _, count in tools for e in count.event_ids[-10:]),
             )
         )
     return findings
+
+
+def package_manager_fact(found: list[Attempt]) -> Finding | None:
+    """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
+
+    A project fact, whoever ran the commands: it says how this project is driven. The other
+    tool categories are the recipes' (`To run the tests: …`).
+    """
+    tools = _top_tools(_tool_counts(found), "package_manager")
+    if not tools:
+        return None
+    names = " and ".join(tool for tool, _ in tools)
+    plural = "s" if len(tools) > 1 else ""
+    return Finding(
+        "fact",
+        "package_manager",
+        f"Commands in this project run through {names}, its package manager{plural}.",
+        ("tooling", "package_manager", *(tool for tool, _ in tools)),
+        _importance(tools[0][1]),
+        tuple(e for _, count in tools for e in count.event_ids[-10:]),
+    )
 
 
 def _is_commit(attempt: Attempt) -> bool:

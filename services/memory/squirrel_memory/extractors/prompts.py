@@ -22,7 +22,8 @@ You extract long-term memory for a coding assistant from one episode of a develo
 
 Produce candidate MemoryItems that will still be useful in future sessions:
 - user_style: how this user likes to work — coding style, testing habits, tool preferences, \
-corrections they gave the assistant ("always…", "never…", "use X instead of Y").
+corrections they gave the assistant ("always…", "never…", "use X instead of Y"). Only the \
+user's own words and commands make user_style; what the assistant ran is a project_fact or recipe.
 - project_fact: what this project is — language, framework, database, services, important \
 modules, endpoints, entry points, how tests are run.
 - pitfall: a trap hit in this project — an error and what fixed it (files, commands).

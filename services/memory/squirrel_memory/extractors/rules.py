@@ -22,6 +22,7 @@ from squirrel_memory.extractors.evidence import (
     finishing_checks,
     habits,
     main_ecosystem,
+    package_manager_fact,
     quality_gate,
     recipes,
     routine,
@@ -149,7 +150,8 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
 def evidence_candidates(
     events: list[StoredEvent], ecosystems: tuple[str, ...] = ()
 ) -> list[MemoryCandidate]:
-    """Habits, recipes, the quality gate, routines and pitfalls the commands in `events` support.
+    """Recipes, the quality gate, routines, pitfalls, the package manager and the user's tool
+    habits (from commands the user typed, never the assistant's) the commands in `events` support.
 
     `events` may be one episode or every stored command of a project across sessions (the
     processor's project pass): counts, sessions and recency weigh the same way.
@@ -170,7 +172,6 @@ def evidence_candidates(
     ]
     edit_times = sorted(c.timestamp for c in changes)
     findings = [
-        *habits(found),
         *recipes(found, ecosystems or _ecosystem_of(found, changes)),
         *pitfall_findings(find_pitfalls(found, changes), root),
     ]
@@ -180,23 +181,30 @@ def evidence_candidates(
     done = routine(found, edit_times)
     if done is not None:
         findings.append(done)
+    manager = package_manager_fact(found)
+    if manager is not None:
+        findings.append(manager)
     kinds = {
         "habit": MemoryType.USER_STYLE,
         "recipe": MemoryType.RECIPE,
         "pitfall": MemoryType.PITFALL,
         "fact": MemoryType.PROJECT_FACT,
     }
+    # Habits come only from commands the user typed (the project pass reads no user
+    # messages), so they are not evidence: the project pass must not drop them.
+    tagged = [(f, (*f.tags, EVIDENCE_TAG)) for f in findings]
+    tagged += [(f, f.tags) for f in habits(found)]
     return [
         _candidate(
             kinds[f.kind],
             f.key,
             sentence(f.content) or f.content,
-            tags=(*f.tags, EVIDENCE_TAG),
+            tags=tags,
             importance=f.importance,
             event_ids=f.event_ids,
             file_paths=f.file_paths,
         )
-        for f in findings
+        for f, tags in tagged
     ]
 
 

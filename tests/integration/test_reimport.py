@@ -1,0 +1,137 @@
+"""Transcripts re-read after a cursor reset add nothing, however much more context they carry."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from squirrel.v1 import ingest_service_pb2 as ipb
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import IngestClient, open_channel
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import add_project
+from squirrel_core.settings import Settings
+from squirrel_ingest import server as ingest_server
+from squirrel_memory import server as memory_server
+from squirrel_memory.bootstrap import init_project_files
+from squirrel_memory.dedup import HashedFields, event_hash
+from squirrel_memory.schema import from_db_time, json_strings
+from tests.integration.conftest import memory_client, running, wait_for
+from tests.transcripts import FIXTURES, place_claude
+
+SESSIONS = sorted((FIXTURES / "claude" / "constructed" / "elixir").glob("*.jsonl"))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "ledger"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root.resolve()
+
+
+def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path) -> Settings:
+    claude = tmp_path / "claude-projects"
+    claude.mkdir()
+    settings = make_settings(
+        ingest_claude_roots=str(claude),
+        ingest_codex_roots=str(tmp_path / "none-codex"),
+        ingest_gemini_roots=str(tmp_path / "none-gemini"),
+        ingest_batch_age_seconds="0.05",
+        ingest_rescan_seconds="3600",
+        processor_min_events="1000000",
+    )
+    layout = HomeLayout(settings.home).ensure()
+    init_project_files(project)
+    add_project(layout.projects, project)
+    for session in SESSIONS:
+        place_claude(session, claude, str(project))
+    return settings
+
+
+def _counts(db: Path) -> dict[str, int]:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT event_type, COUNT(*) FROM events GROUP BY event_type")
+        return {str(kind): int(n) for kind, n in rows}
+
+
+def _as_an_older_version_stored_them(db: Path) -> int:
+    """Commands stored without the shell folder, hashed as that version hashed them."""
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        rows = conn.execute(
+            "SELECT id, project_id, source_tool, session_id, timestamp, event_type, "
+            "content_json, file_paths FROM events WHERE json_extract(content_json, '$.cwd') "
+            "IS NOT NULL"
+        ).fetchall()
+        for row in rows:
+            content = json.loads(row[6])
+            del content["cwd"]
+            fields = HashedFields(
+                row[2], row[5], row[3], from_db_time(row[4]), json_strings(row[7]), content
+            )
+            conn.execute(
+                "UPDATE events SET content_json = ?, hash = ? WHERE id = ?",
+                (json.dumps(content), event_hash(row[1], fields), row[0]),
+            )
+        conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")  # doctor --repair
+        conn.execute("COMMIT")
+        return len(rows)
+
+
+async def _reimport(settings: Settings) -> int:
+    async with running("ingest", ingest_server.setup, settings) as ing:
+        token = HomeLayout(settings.home).token.read_text()
+        client = IngestClient(open_channel(f"127.0.0.1:{ing.port}"), token)
+        try:
+            progress = [
+                p
+                async for p in client.stream(
+                    client.stub.ImportBacklog, ipb.ImportBacklogRequest(), timeout=60
+                )
+            ]
+        finally:
+            await client.close()
+    assert progress[-1].done
+    return int(progress[-1].events)
+
+
+async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_context(
+    make_settings: Callable[..., Settings], tmp_path: Path, project: Path
+) -> None:
+    settings = _setup(make_settings, tmp_path, project)
+    db = project / ".ctx" / "data.db"
+    async with running("memory", memory_server.setup, settings) as mem:
+
+        async def total() -> int:
+            async with memory_client(mem, settings) as c:
+                reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+                return int(reply.projects[0].events_total)
+
+        first_import = await _reimport(settings)
+        assert first_import > 0
+
+        async def delivered() -> bool:
+            return await total() == first_import
+
+        await wait_for(delivered)
+        before = _counts(db)
+        assert before.get("command_run", 0) + before.get("test_run", 0) > 10
+
+        # The same transcripts read again from the start, by this version: nothing new.
+        with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+            conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")
+        await _reimport(settings)
+        assert _counts(db) == before
+
+        # Stored by a version that did not record the shell folder, re-read by this one.
+        assert _as_an_older_version_stored_them(db) > 10
+        await _reimport(settings)
+        assert _counts(db) == before
+        assert await total() == sum(before.values())
