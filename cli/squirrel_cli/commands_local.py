@@ -138,6 +138,13 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             f"{start} is not inside a git repository; run `sqrl init` in one, "
             "or pass --no-git to use this folder as the project root"
         )
+    if not args.no_git and (root / ".git").is_file():
+        from squirrel_core.worktrees import main_checkout  # noqa: PLC0415 - worktrees only
+
+        main = main_checkout(root)
+        if main is not None and main != root:
+            console.line(f"{root} is a linked worktree of {main}; registering {main}.")
+            root = main
     home = canonical_root(settings.home)
     if root == home or home in root.parents:
         raise InvalidArgumentError(

@@ -15,7 +15,9 @@ import pytest
 from squirrel_cli.backends import PRIVACY, detect
 from squirrel_cli.commands_doctor import backend_checks
 from squirrel_cli.main import main
+from squirrel_core.projects import read_projects
 from squirrel_core.settings import load_settings
+from tests.gitrepos import git, make_repo
 
 
 def executable(folder: Path, name: str) -> Path:
@@ -156,3 +158,15 @@ def test_a_folder_inside_the_home_is_never_registered(
     monkeypatch.setenv("SQRL_HOME", str(home))
     assert main(["init", "--no-git", str(workdir)]) != 0
     assert not (workdir / ".ctx").exists()
+
+
+def test_init_in_a_linked_worktree_registers_its_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "app-worktrees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(worktree))
+    monkeypatch.setenv("SQRL_HOME", str(tmp_path / "sqrl"))
+    assert main(["init", "--no-mcp", str(worktree)]) == 0
+    assert read_projects(tmp_path / "sqrl" / "projects.json") == [str(repo)]
+    assert "linked worktree" in capsys.readouterr().out
