@@ -37,7 +37,6 @@ from bench.answer_key_score import (
 )
 from bench.common import Figure
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel.v1 import views_pb2
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 from squirrel_memory.llm.base import BACKENDS
@@ -78,7 +77,7 @@ class Run:
         self.scores.append(result)
         self.events[name] = events
         if self.views:
-            self.view_text[name] = await _views(client, project_id)
+            self.view_text[name] = await fixture_pipeline.views_markdown(client, project_id)
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
         if self.embedder_note:
@@ -98,31 +97,6 @@ class Run:
 def _memory(kind: int, key: str, content: str) -> Memory:
     names = {int(k): v for k, v in fixture_pipeline.TYPE_NAMES.items()}
     return Memory(names.get(kind, "unknown"), key, content)
-
-
-async def _views(client: MemoryClient, project_id: str) -> str:
-    full = views_pb2.VIEW_MODE_FULL
-    brief = await client.call(
-        client.stub.GetProjectBriefView,
-        pb.GetProjectBriefViewRequest(project_id=project_id, mode=full),
-    )
-    style = await client.call(
-        client.stub.GetUserStyleView,
-        pb.GetUserStyleViewRequest(project_id=project_id, mode=full),
-    )
-    pitfalls = await client.call(
-        client.stub.GetPitfallsView, pb.GetPitfallsViewRequest(project_id=project_id)
-    )
-    return "\n".join(
-        (
-            "#### brief",
-            brief.view.markdown.strip(),
-            "#### style",
-            style.view.markdown.strip(),
-            "#### pitfalls",
-            pitfalls.view.markdown.strip(),
-        )
-    )
 
 
 def backend_env(extractor: str) -> dict[str, str]:

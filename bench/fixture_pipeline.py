@@ -3,9 +3,10 @@
 For every fixture project (one Claude `projects/<folder>`), events are appended with
 AppendEvents and processed with the offline `rules` extractor. Prints:
 - throughput: AppendEvents events/s and processing events/s (median of --runs),
-- with --memories: every memory extracted per fixture project.
+- with --memories: every memory extracted per fixture project,
+- with --views: the brief, style and pitfalls views (full mode) per fixture project.
 
-Usage: python bench/fixture_pipeline.py [--fixtures DIR] [--runs 3] [--memories]
+Usage: python bench/fixture_pipeline.py [--fixtures DIR] [--runs 3] [--memories] [--views]
 (DIR defaults to ../shared/fixtures/claude.)
 """
 
@@ -19,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 
-from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel
@@ -158,15 +159,48 @@ async def run_once(
         return total, append_s, process_s
 
 
+async def views_markdown(client: MemoryClient, project_id: str) -> str:
+    """The brief, style and pitfalls views of a project (full mode, default budgets)."""
+    full = views_pb2.VIEW_MODE_FULL
+    brief = await client.call(
+        client.stub.GetProjectBriefView,
+        pb.GetProjectBriefViewRequest(project_id=project_id, mode=full),
+    )
+    style = await client.call(
+        client.stub.GetUserStyleView,
+        pb.GetUserStyleViewRequest(project_id=project_id, mode=full),
+    )
+    pitfalls = await client.call(
+        client.stub.GetPitfallsView, pb.GetPitfallsViewRequest(project_id=project_id)
+    )
+    parts = (brief.view.markdown, style.view.markdown, pitfalls.view.markdown)
+    return "\n\n".join(part.strip() for part in parts)
+
+
+async def _print_views(client: MemoryClient, name: str, project_id: str, events: int) -> None:
+    print(f"\n### views: {name} ({events} events)\n")
+    print(await views_markdown(client, project_id))
+
+
 def main() -> None:
     configure_logging("bench", "warning", json=True)
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memories", action="store_true", help="print the memories per project")
+    parser.add_argument("--views", action="store_true", help="print the views per project")
     args = parser.parse_args()
     projects = list(fixture_projects(args.fixtures))
-    results = [asyncio.run(run_once(projects, args.memories and i == 0)) for i in range(args.runs)]
+    results = [
+        asyncio.run(
+            run_once(
+                projects,
+                args.memories and i == 0,
+                inspect=_print_views if args.views and i == 0 else None,
+            )
+        )
+        for i in range(args.runs)
+    ]
     events = results[0][0]
     append_rates = [n / a for n, a, _ in results]
     process_rates = [n / p for n, _, p in results]
