@@ -30,8 +30,10 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.recipe_join import join_candidates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.languages import primary_ecosystems
+from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.store import SqliteStore
 from squirrel_memory.userstore import UserStore
 
@@ -306,7 +308,8 @@ class Processor:
         if episodes and self._extractor.name == "rules":
             candidates = await self._with_project_evidence(store, candidates, events, episodes)
             candidates += await self._commit_fixes(store, events, episodes)
-        decisions = await self._decisions(store, candidates)
+        candidates, joined = join_candidates(candidates, await repository_memories(store))
+        decisions = [*joined, *await self._decisions(store, candidates)]
         result = await store.apply_processing_result(
             episodes,
             decisions,

@@ -110,7 +110,6 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 " (before 2 commits).",
                 "recipe:routine": "At the end of a session: `git add` → `git commit` → `git push`"
                 " (done in 2 sessions).",
-                "test_command": "Tests run with `mix test`.",
             },
         ),
         (
@@ -121,7 +120,6 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 "recipe:build": "To build: `go build ./...`.",
                 "recipe:verify": "Before committing, run: `go vet ./...` → `golangci-lint run` → "
                 "`go test ./...` (before 2 commits).",
-                "test_command": "Tests run with `go test ./...`.",
             },
         ),
         (
@@ -133,7 +131,6 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 "recipe:run": "To run the app: `cargo run -- report --json`.",
                 "recipe:verify": "Before committing, run: `cargo fmt` → `cargo clippy` → "
                 "`cargo test` (before 2 commits).",
-                "test_command": "Tests run with `cargo test`.",
             },
         ),
     ],
@@ -146,6 +143,7 @@ def test_recipes_are_the_commands_a_user_would_type(
     for key, content in expected.items():
         assert key in found, (key, sorted(found))
         assert found[key].content.startswith(content), found[key].content
+    assert "test_command" not in found  # the test recipe already names the command
     for candidate in found.values():
         if candidate.type != MemoryType.RECIPE:
             continue
@@ -171,7 +169,9 @@ def test_a_sub_folder_command_is_a_scoped_recipe_not_the_test_command() -> None:
     assert found["recipe:test:assets"].content == (
         "In `assets/`, to run the tests: `npx vitest run` (worked in 2 sessions)."
     )
-    assert found["test_command"].content == "Tests run with `mix test`."
+    # The test recipe names the command: no fact restating it.
+    assert found["recipe:test"].content.startswith("To run the tests: `mix test`")
+    assert "test_command" not in found
 
 
 def test_a_command_of_another_ecosystem_at_the_root_is_not_the_main_recipe() -> None:

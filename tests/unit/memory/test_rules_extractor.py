@@ -536,7 +536,9 @@ async def test_real_claude_code_sessions_yield_sensible_memories() -> None:
     assert not any(
         c.type == MemoryType.USER_STYLE and c.key.startswith("pref:") for c in candidates
     )
-    assert ("test_command", "Tests run with `uv run pytest`.") in contents
+    # The test recipe names the command; no fact restates it.
+    assert any(k == "recipe:test" and "`uv run pytest" in c for k, c in contents)
+    assert not any(k == "test_command" for k, _ in contents)
     assert any(k == "language" and c.startswith("Python project") for k, c in contents)
     assert any(k == "recipe:verify" and "ruff" in c for k, c in contents)
     (pitfall,) = [c for c in candidates if c.type == MemoryType.PITFALL]

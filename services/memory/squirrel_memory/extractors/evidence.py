@@ -278,7 +278,8 @@ def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
         if enough:
             chosen.setdefault(slot, group)
     findings = [_recipe_finding(slot, group) for slot, group in chosen.items()]
-    if main_test is not None:
+    # The fact only restates the test recipe's command: written when there is no such recipe.
+    if main_test is not None and "recipe:test" not in chosen:
         findings.append(
             Finding(
                 "fact",

@@ -12,6 +12,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_memory.models import MemoryCandidate
+from squirrel_memory.recipe_join import retire_duplicates
 from squirrel_memory.repository.facts import project_facts
 from squirrel_memory.repository.recipes import recipes
 from squirrel_memory.repository.scan import RepositoryReading, read_repository
@@ -70,6 +71,8 @@ class RepositoryReader:
                 head=reading.head,
                 complete=complete,
             )
+            # Session recipes written before this reading that name the same command.
+            report.retired += await retire_duplicates(store, user_id=self._user_id)
             self._heads[project_id] = reading.head
             log.info(
                 "repository_memories_synced",

@@ -7,7 +7,7 @@ version stays in history); a key the reading no longer supports → the memory i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -16,6 +16,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.recipe_join import session_note, with_session_note
 from squirrel_memory.repository.wording import KEY_PREFIX, ref_path
 from squirrel_memory.store import SqliteStore
 
@@ -67,12 +68,15 @@ async def sync_repository_memories(
     live: dict[tuple[str, str], list[MemoryItem]] = {}
     for item in await repository_memories(store):
         live.setdefault((str(item.type), item.key), []).append(item)
-    for cand in candidates:
-        existing = live.pop((str(cand.type), cand.key), [])
+    for read in candidates:
+        existing = live.pop((str(read.type), read.key), [])
         for duplicate in existing[1:]:
             await store.forget(duplicate.id, "retired: a second copy of a repository fact")
             report.retired += 1
         old = existing[0] if existing else None
+        # The sessions' evidence joined into a recipe stays until the sessions say otherwise.
+        note = session_note(old.content) if old is not None else ""
+        cand = replace(read, content=with_session_note(read.content, note)) if note else read
         if old is None:
             reason = f"read from the repository ({_files(cand.source_refs) or 'tracked files'})"
             decision = UpdateDecision(UpdateAction.ADD_NEW, cand, reason=reason)
