@@ -247,6 +247,26 @@ class ProjectProcessingStatus(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class EventsPerDayEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     PROJECT_ID_FIELD_NUMBER: _builtins.int
     EVENTS_TOTAL_FIELD_NUMBER: _builtins.int
     EVENTS_UNPROCESSED_FIELD_NUMBER: _builtins.int
@@ -259,6 +279,7 @@ class ProjectProcessingStatus(_message.Message):
     NEXT_PROCESSING_AT_FIELD_NUMBER: _builtins.int
     MEMORIES_BY_WRITER_FIELD_NUMBER: _builtins.int
     PARKED_FIELD_NUMBER: _builtins.int
+    EVENTS_PER_DAY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -288,6 +309,10 @@ class ProjectProcessingStatus(_message.Message):
     def parked(self) -> _containers.RepeatedCompositeFieldContainer[Global___DeadLetter]:
         """The parked work behind `dead_letters`, oldest first (at most 50)."""
 
+    @_builtins.property
+    def events_per_day(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
+        """Events stored per day (`YYYY-MM-DD`, UTC, by event time) over the last 30 days."""
+
     def __init__(
         self,
         *,
@@ -303,10 +328,11 @@ class ProjectProcessingStatus(_message.Message):
         next_processing_at: _timestamp_pb2.Timestamp | None = ...,
         memories_by_writer: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
         parked: _abc.Iterable[Global___DeadLetter] | None = ...,
+        events_per_day: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import structlog
 
@@ -75,6 +75,7 @@ class ProjectStatus:
     next_processing_at: datetime | None = None
     memories_by_writer: dict[str, int] = field(default_factory=dict)
     parked: tuple[DeadLetter, ...] = ()
+    events_per_day: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ class ExtractorActivity:
 
 MAX_PARKED_LISTED = 50
 """Dead letters a status lists per project (all are counted)."""
+ACTIVITY_DAYS = 30
+"""Days of events per day a status reports."""
 
 
 class MemoryEngine:
@@ -254,6 +257,11 @@ class MemoryEngine:
                     parked=tuple((await store.list_dead_letters())[:MAX_PARKED_LISTED])
                     if counts["dead_letters"]
                     else (),
+                    events_per_day=await store.events_per_day(
+                        datetime.now(UTC) - timedelta(days=ACTIVITY_DAYS)
+                    )
+                    if counts["events"]
+                    else {},
                 )
             )
         return out

@@ -129,6 +129,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                         )
                         for d in s.parked
                     ],
+                    events_per_day=s.events_per_day,
                 )
                 for s in statuses
             ],
@@ -236,8 +237,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         item, versions = await self.engine.history(request.project_id, request.memory_id)
         ids = [event_id for v in versions for event_id in v.source_event_ids]
         events = await self.engine.source_events(request.project_id, ids)
+        confirmed = await self.engine.confirmed(request.project_id, [item])
         return pb.GetMemoryHistoryResponse(
-            memory=memory_to_pb(item),
+            memory=memory_to_pb(item, confirmed=item.id in confirmed),
             versions=[version_to_pb(v) for v in versions],
             source_events=[source_event_to_pb(e) for e in events],
         )

@@ -661,8 +661,7 @@ class MemoryBook:
         """A manual correction: a new version of the same memory, written by `manual` (so
         extraction leaves it alone), live again if it was forgotten. `None` keeps a field.
         Returns the memory and whether anything changed."""
-        text = None if content is None else check_text("content", content, MAX_MEMORY_CHARS)
-        text = None if text is None else text.strip() or None
+        text = None if content is None else check_text("content", content, MAX_MEMORY_CHARS).strip()
         weight = None if importance is None else check_importance(importance)
         reason = reason.strip()[:2000] if reason.strip() else "corrected by the user"
         now = self._clock()

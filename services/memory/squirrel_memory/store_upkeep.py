@@ -195,6 +195,19 @@ class Upkeep:
         )
         return {str(name or "rules"): int(count) for name, count in rows}
 
+    async def events_per_day(self, since: datetime) -> dict[str, int]:
+        """Events stored per day (`YYYY-MM-DD`, UTC, by event time) from `since` on."""
+
+        def read(conn: sqlite3.Connection) -> dict[str, int]:
+            rows = conn.execute(
+                "SELECT substr(timestamp, 1, 10), COUNT(*) FROM events WHERE timestamp >= ? "
+                "GROUP BY 1 ORDER BY 1",
+                (to_db_time(since),),
+            ).fetchall()
+            return {str(day): int(count) for day, count in rows}
+
+        return await self._db.read(read)
+
     async def counts(self) -> dict[str, int]:
         """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
 

@@ -351,3 +351,49 @@ async def test_listeners_hear_each_committed_change(store: SqliteStore, project:
     store.remove_listener(heard.append)
     await store.forget(heard[1].added[0], "done")
     assert len(heard) == 2 and len(awaited) == 3
+
+
+async def test_a_correction_is_a_manual_version_that_extraction_leaves_alone(
+    store: SqliteStore,
+) -> None:
+    extracted = await add(store)
+    fixed, changed = await store.correct(
+        extracted.id, content="Tests run with `make test`", importance=None, reason="wrong runner"
+    )
+    assert changed and fixed.id == extracted.id and fixed.version == 2
+    assert (fixed.source, fixed.written_by, fixed.importance) == (
+        MemorySource.MANUAL,
+        "manual",
+        extracted.importance,
+    )
+    for action in (UpdateAction.UPDATE_EXISTING, UpdateAction.DELETE_AND_ADD):
+        await store.apply_decision(
+            decide(action, candidate("Tests run with pytest -q -x"), extracted.id), user_id=USER
+        )
+        assert (await store.get_memory(extracted.id)).content == "Tests run with `make test`"
+    history = await store.history(extracted.id)
+    assert [(v.version, v.content, v.reason) for v in history][:2] == [
+        (1, extracted.content, history[0].reason),
+        (2, "Tests run with `make test`", "wrong runner"),
+    ]
+
+
+async def test_a_correction_restores_a_forgotten_memory_and_refuses_bad_input(
+    store: SqliteStore,
+) -> None:
+    item = await add(store)
+    await store.forget(item.id, "no longer true")
+    pinned, changed = await store.correct(item.id, content=None, importance=1.0, reason="")
+    assert changed and not pinned.deleted and pinned.importance == 1.0
+    assert pinned.content == item.content and pinned.version == 3
+    again, changed = await store.correct(item.id, content=item.content, importance=1.0, reason="")
+    assert not changed and again.version == 3
+    assert (await store.history(item.id))[-1].reason == "corrected by the user"
+    with pytest.raises(NotFoundError):
+        await store.correct("mem_missing", content="x", importance=None, reason="")
+    with pytest.raises(InvalidArgumentError):
+        await store.correct(item.id, content="x" * 100_000, importance=None, reason="")
+    with pytest.raises(InvalidArgumentError):
+        await store.correct(item.id, content=None, importance=1.5, reason="")
+    with pytest.raises(InvalidArgumentError):
+        await store.correct(item.id, content="   ", importance=None, reason="")

@@ -109,6 +109,7 @@ class UiRoutes:
             "/ui/memory/pin": self._pin,
             "/ui/memory/forget": self._forget,
             "/ui/memory/restore": self._restore,
+            "/ui/memory/confirm": self._confirm,
             "/ui/activity/retry": self._retry,
         }
 
@@ -391,6 +392,12 @@ class UiRoutes:
         )
         log.info("ui_memory_restored", memory_id=memory_id, version=version.version)
         return _to(href("/ui/memory", project=project_id, id=memory_id, done="Restored"))
+
+    async def _confirm(self, request: Request) -> Redirect:
+        project_id, memory_id = self._project_id(request), self._memory_id(request)
+        await self._calls.confirm(project_id, memory_id)
+        log.info("ui_memory_confirmed", memory_id=memory_id)
+        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Confirmed"))
 
     async def _retry(self, request: Request) -> Redirect:
         project_id = self._project_id(request)

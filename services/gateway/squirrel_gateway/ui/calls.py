@@ -84,6 +84,16 @@ class BrowserCalls:
             ),
         )
 
+    async def confirm(
+        self, project_id: str, memory_id: str
+    ) -> memory_service_pb2.ConfirmMemoryResponse:
+        """The user vouches for a flagged memory's current text (`sqrl confirm`)."""
+        client = self._backend.client()
+        return await client.call(
+            client.stub.ConfirmMemory,
+            memory_service_pb2.ConfirmMemoryRequest(project_id=project_id, memory_id=memory_id),
+        )
+
     async def processing(self) -> memory_service_pb2.GetProcessingStatusResponse:
         client = self._backend.client()
         return await client.call(

@@ -222,7 +222,16 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
             "<button type='submit' class='danger'>Forget</button>",
         )
     )
-    return f"<h2>Correct it</h2>{edit}{pin}{forget}"
+    confirm = ""
+    if m.flags and not m.confirmed and not m.deleted:
+        confirm = _form(
+            "/ui/memory/confirm",
+            project_id,
+            m.memory_id,
+            csrf,
+            "<button type='submit'>Confirm this text is safe to hand the assistant</button>",
+        )
+    return f"<h2>Correct it</h2>{edit}{pin}{confirm}{forget}"
 
 
 def _history(project_id: str, reply: memory_service_pb2.GetMemoryHistoryResponse, csrf: str) -> str:
@@ -260,8 +269,17 @@ def _history(project_id: str, reply: memory_service_pb2.GetMemoryHistoryResponse
 
 
 _ORIGINS: Final = {
-    value: name.removeprefix("EVENT_ORIGIN_").lower()
-    for name, value in events_pb2.EventOrigin.items()
+    events_pb2.EVENT_ORIGIN_TYPED: "the user (typed)",
+    events_pb2.EVENT_ORIGIN_QUEUED: "the user (queued)",
+    events_pb2.EVENT_ORIGIN_SLASH_COMMAND: "the user (slash command)",
+    events_pb2.EVENT_ORIGIN_ANSWER: "the user (an answer)",
+    events_pb2.EVENT_ORIGIN_TOOL_RESULT: "a tool's output",
+    events_pb2.EVENT_ORIGIN_HOOK: "a hook",
+    events_pb2.EVENT_ORIGIN_HARNESS: "the host",
+    events_pb2.EVENT_ORIGIN_PARENT_AGENT: "a parent agent",
+    events_pb2.EVENT_ORIGIN_COMPACTION: "a compaction summary",
+    events_pb2.EVENT_ORIGIN_ASSISTANT: "the assistant",
+    events_pb2.EVENT_ORIGIN_GIT: "git",
 }
 _TOOLS: Final = {
     value: name.removeprefix("SOURCE_TOOL_").lower()
@@ -379,6 +397,10 @@ def activity_page(
                 parked,
             )
         )
+    events: Counter[str] = Counter()
+    for p in status.projects:
+        events.update({day[5:]: count for day, count in p.events_per_day.items()})
+    out.append(bar_chart("Events stored per day (last 30 days)", sorted(events.items())[-30:]))
     days = Counter(d.astimezone(UTC).strftime("%m-%d") for d in created)
     out.append(bar_chart("Memories written per day (last 30 days)", sorted(days.items())[-30:]))
     out.append(_ingest(ingest))
