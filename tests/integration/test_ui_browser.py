@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,10 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import Settings
+from squirrel_core.wire import event_to_pb
 from tests.integration.ui_stack import Stack, ui_stack
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -69,6 +73,27 @@ async def served(make_settings: Callable[..., Settings], tmp_path: Path) -> Asyn
     settings = make_settings(processor_min_events="1000000")
     async with ui_stack(settings, tmp_path / "shop", MEMORIES) as stack:
         yield stack
+
+
+async def append_sessions(served: Served) -> None:
+    """A few user and assistant messages on each of the last four days."""
+    now = datetime.now(UTC)
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE if i % 2 == 0 else EventType.ASSISTANT_RESPONSE,
+            now - timedelta(days=day, minutes=30 - i),
+            {"text": f"message {i} of day {day}"},
+            session_id=f"s{day}",
+            cwd=served.project,
+        )
+        for day in range(4)
+        for i in range(2 + 2 * day)
+    ]
+    await served.memory.call(
+        served.memory.stub.AppendEvents,
+        pb.AppendEventsRequest(project_id=served.project, events=[event_to_pb(e) for e in events]),
+    )
 
 
 async def login_link(served: Served) -> str:
@@ -164,6 +189,7 @@ async def test_the_browser_signs_in_once_finds_corrects_and_forgets(
             await page.get_by_role("heading", name="Task context preview").wait_for()
             assert "migrations" in (await page.locator("main").inner_text()).lower()
             await shot("views")
+            await append_sessions(served)
             await page.goto(f"{served.base}/ui/activity")
             await page.get_by_role("heading", name="Processing per project").wait_for()
             await shot("activity")

@@ -97,9 +97,10 @@ def bar_chart(title: str, points: Sequence[tuple[str, int]]) -> str:
     """A small inline SVG bar chart of counts per label, with a text alternative."""
     if not points:
         return f"<p>{esc(title)}: nothing yet.</p>"
-    width, height, gap = 480, 120, 2
+    height, gap = 120, 2
     top = max(v for _, v in points) or 1
-    bar = max(2, min(40, width // len(points) - gap))
+    bar = max(8, min(40, 480 // len(points) - gap))
+    width = max(120, len(points) * (bar + gap))
     bars = []
     for i, (label, value) in enumerate(points):
         h = round((height - 20) * value / top)
@@ -115,5 +116,10 @@ def bar_chart(title: str, points: Sequence[tuple[str, int]]) -> str:
         f"<svg role='img' aria-label='{esc(title + ': ' + summary)}' viewBox='0 0 {width} {height}'"
         f" width='{width}' height='{height}' class='chart'>{''.join(bars)}"
         f"<text x='0' y='{height - 2}'>{first}</text>"
-        f"<text x='{width}' y='{height - 2}' text-anchor='end'>{last}</text></svg></figure>"
+        + (
+            f"<text x='{width}' y='{height - 2}' text-anchor='end'>{last}</text>"
+            if len(points) > 1
+            else ""
+        )
+        + "</svg></figure>"
     )
