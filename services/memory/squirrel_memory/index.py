@@ -100,6 +100,10 @@ class VectorIndex(Protocol):
         """The `k` nearest memory ids with their cosine similarity, best first."""
         ...
 
+    def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
+        """The cosine of `query` to each given memory the index holds (others are left out)."""
+        ...
+
     def rebuild(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
         """Replace the whole content; return the new count."""
         ...
@@ -240,6 +244,17 @@ class FaissIndex:
             if int_id >= 0 and name is not None:
                 hits.append((name, float(score)))
         return hits
+
+    def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
+        """The cosine of `query` to each given memory the index holds (others are left out)."""
+        vector = self._checked_vector(query)
+        with self._lock:
+            known = [(m, self._ids[m]) for m in dict.fromkeys(memory_ids) if m in self._ids]
+            if not known:
+                return {}
+            rows = np.stack([self._index.reconstruct(int_id) for _, int_id in known])
+        scores = np.asarray(rows, np.float32) @ vector
+        return {m: float(s) for (m, _), s in zip(known, scores.tolist(), strict=True)}
 
     def vector(self, memory_id: str) -> Vector:
         """The stored vector of one memory (raises `KeyError` for an unknown id)."""

@@ -29,24 +29,26 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
-from squirrel_memory.index import VectorIndex
+from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.schema import fts_text
 from squirrel_memory.scoring import (
     GLOB_CHARS,
     PATH_EXACT,
+    FusionMethod,
     FusionWeights,
     MemoryScore,
     PathMatcher,
     ScoreWeights,
     memory_score,
+    rank_fusion,
     recency_days,
     recency_score,
     score_fusion,
 )
 from squirrel_memory.store_checks import Clock, utc_now
-from squirrel_memory.store_search import MAX_QUERY_TERMS, STOP_WORDS
+from squirrel_memory.store_search import MAX_QUERY_TERMS, search_terms
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter
@@ -132,6 +134,7 @@ class RetrievalSettings:
     candidate_pool: int = 100
     use_lexical: bool = True
     use_vector: bool = True
+    fusion_method: FusionMethod = FusionMethod.EXACT
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.lexical_saturation) and self.lexical_saturation > 0):
@@ -224,15 +227,7 @@ def embedding_text(item: MemoryItem) -> str:
 
 def query_terms(text: str) -> tuple[str, ...]:
     """The searchable words of a query, lower-cased, stop words dropped unless nothing is left."""
-    words: list[str] = []
-    seen: set[str] = set()
-    for token in _WORD.findall(fts_text(text[:MAX_QUERY_CHARS])):
-        lowered = token.lower()[:64]
-        if lowered not in seen:
-            seen.add(lowered)
-            words.append(lowered)
-    kept = [w for w in words if w not in STOP_WORDS] or words
-    return tuple(kept[:MAX_QUERY_TERMS])
+    return tuple(search_terms(text[:MAX_QUERY_CHARS])[:MAX_QUERY_TERMS])
 
 
 def stem(word: str) -> str:
@@ -358,7 +353,9 @@ class Retriever:
                 lexical = await self._lexical_hits(project_id, parsed.text, type_list, pool)
                 items = {m.id: m for m in await self._store.get_memories([m for m, _ in lexical])}
             finally:
-                vector = await embedding
+                vector, query_vector = await embedding
+            if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
+                vector = self._with_exact_cosines(vector, lexical, query_vector)
             rest = [m for m, _ in vector if m not in items]
             items.update((m.id, m) for m in await self._store.get_memories(rest))
         vector_used = bool(vector) or (bool(parsed.terms) and self.vector_ready)
@@ -492,18 +489,38 @@ class Retriever:
 
     async def _vector_hits(
         self, text: str, pool: int, *, filtered: bool
-    ) -> list[tuple[str, float]]:
+    ) -> tuple[list[tuple[str, float]], Vector | None]:
+        """The vector pool (rescaled cosines, best first) and the query's vector."""
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
-            return []
+            return [], None
         try:
             vectors = await embedder.embed([text])
         except EmbedderNotReadyError:
-            return []
+            return [], None
         k = min(len(index), pool * (3 if filtered else 1))
         hits = await asyncio.to_thread(index.search, vectors[0], k)
+        return [(m, self._rescaled(cos)) for m, cos in hits], vectors[0]
+
+    def _rescaled(self, cosine: float) -> float:
         floor = self.settings.vector_floor
-        return [(m, max(0.0, (cos - floor) / (1.0 - floor))) for m, cos in hits]
+        return max(0.0, (cosine - floor) / (1.0 - floor))
+
+    def _with_exact_cosines(
+        self,
+        vector: list[tuple[str, float]],
+        lexical: list[tuple[str, float]],
+        query_vector: Vector,
+    ) -> list[tuple[str, float]]:
+        """The vector pool plus each lexical hit outside it, with its own cosine to the query
+        (a lexical hit the index lacks stays without one)."""
+        index = self._index
+        pooled = {m for m, _ in vector}
+        missing = [m for m, _ in lexical if m not in pooled]
+        if index is None or not missing:
+            return vector
+        cosines = index.similarities(query_vector, missing)
+        return vector + [(m, self._rescaled(c)) for m, c in cosines.items()]
 
     async def _path_candidates(
         self,
@@ -551,7 +568,10 @@ class Retriever:
             weights = FusionWeights(lexical=1.0, vector=0.0)
         else:
             weights = settings.fusion
-        fused = score_fusion(floored, vector, weights, lexical_saturation=c)
+        if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
+            fused = rank_fusion(floored, vector, weights)
+        else:
+            fused = score_fusion(floored, vector, weights, lexical_saturation=c)
         lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
         vector_parts = dict(vector)
         index = self._index

@@ -12,6 +12,7 @@ import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 
 # (memory_id, score), higher = better, in any order. Lexical lists are BM25 relevance >= 0
 # (`SqliteStore.search_fts` returns FTS5's bm25() negated); vector lists are cosines.
@@ -27,6 +28,21 @@ PATH_IN_SCOPE = 0.75
 PATH_SAME_DIR = 0.5
 
 GLOB_CHARS = frozenset("*?[")
+
+
+class FusionMethod(StrEnum):
+    """How the lexical and the vector lists become one relevance.
+
+    `weighted`: weighted mean of saturated BM25 and rescaled cosine; a memory outside the
+    vector candidate pool counts cosine 0. `exact`: the same mean, but every candidate gets
+    its own cosine (read back from the index), so a lexically strong memory is not pushed
+    down by memories that are merely close in meaning. `rrf`: reciprocal-rank fusion (k=60),
+    ranks only; its values are not comparable to relevance thresholds.
+    """
+
+    WEIGHTED = "weighted"
+    EXACT = "exact"
+    RRF = "rrf"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,31 +15,49 @@ from squirrel_memory.writer import SqliteDatabase
 MAX_QUERY_TERMS = 32
 
 _QUERY_TOKEN = re.compile(r"[^\W_]+")
+# An English clitic after a word: possessive `Anna's`, `Anna’s`, contractions `didn't`, `we'll`.
+# The tokenizer would make a one-letter term of it (`anna` + `s`) that matches half the rows.
+_CLITIC = re.compile(r"(?<=[^\W_])['’](?:s|t|d|m|ll|re|ve)\b", re.IGNORECASE)
+# Function words: they carry no topic, yet in short texts BM25 weighs them like content words.
+# Porter over-stems some of them (`has` → `ha`, `was` → `wa`), which makes them match odd rows.
 _STOP_WORD_TEXT = (
-    "a an and are as at be but by do does for from how i in is it me my of on or so that "
-    "the this to was we what when where which who why with you your"
+    "a about after again all also am an and any are as at be been before being both but by can"
+    " could did didn do does doesn doing don during each even ever for from had has have having"
+    " he her here hers him his how i if in into is isn it its itself just let me might more most"
+    " much must my no nor not now of off on once only or other our ours out over own same shall"
+    " she should so some such than that the their theirs them then there these they this those"
+    " through to too under until up upon us very was wasn we were what when where whether which"
+    " while who whom whose why will with within without would you your yours"
 )
 STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
+
+
+def search_terms(text: str) -> list[str]:
+    """The distinct searchable words of `text`, lower-cased, in order, at most 64 chars each.
+
+    Identifiers are split on `_ . / - :` and camelCase; English clitics (`'s`, `n't`, `'ll`)
+    are dropped; stop words are dropped unless nothing else is left. Not capped in number.
+    """
+    tokens: list[str] = []
+    seen: set[str] = set()
+    for token in _QUERY_TOKEN.findall(fts_text(_CLITIC.sub("", text))):
+        lowered = token.lower()[:64]
+        if lowered not in seen and encodable(lowered):
+            seen.add(lowered)
+            tokens.append(lowered)
+    return [t for t in tokens if t not in STOP_WORDS] or tokens
 
 
 def fts_match_expression(query: str) -> str | None:
     """Turn arbitrary text into a safe FTS5 MATCH expression, or None when nothing is searchable.
 
-    Words and numbers are taken from the text (identifiers split on `_ . / - :` and camelCase),
-    common English stop words are dropped unless nothing else is left, at most 32 distinct terms
-    are kept, and each is a double-quoted string joined by OR, so operators, column filters,
-    quotes and brackets in the input are plain text. BM25 ranks rows that match more terms first.
+    The terms are `search_terms` of the text's first 4,096 characters, at most 32 of them, each
+    a double-quoted string joined by OR, so operators, column filters, quotes and brackets in
+    the input are plain text. BM25 ranks rows that match more terms first.
     """
     if not isinstance(query, str):
         raise InvalidArgumentError("query must be a string")
-    tokens: list[str] = []
-    seen: set[str] = set()
-    for token in _QUERY_TOKEN.findall(fts_text(query[:4096])):
-        lowered = token.lower()[:64]
-        if lowered not in seen and encodable(lowered):
-            seen.add(lowered)
-            tokens.append(lowered)
-    terms = [t for t in tokens if t not in STOP_WORDS] or tokens
+    terms = search_terms(query[:4096])
     if not terms:
         return None
     return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])

@@ -30,6 +30,7 @@ from squirrel_memory.retrieval import (
     encode_page_token,
     query_terms,
 )
+from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.store import SqliteStore
 
 USER = "alice"
@@ -398,3 +399,57 @@ def test_query_terms_drop_stop_words_and_split_identifiers() -> None:
         "name",
     )
     assert query_terms("the and of") == ("the", "and", "of")
+
+
+def test_query_terms_drop_clitics_and_function_words() -> None:
+    # `Anna's` is one term (no stray `s`), `didn't` leaves no `t`, and `has`/`did`/`her`/
+    # `during` (which Porter would stem to odd forms or which weigh like content words in
+    # short texts) are dropped.
+    assert query_terms("What did Anna's team say during her review?") == (
+        "anna",
+        "team",
+        "say",
+        "review",
+    )
+    assert query_terms("Why didn’t the build pass? It has failed") == ("build", "pass", "failed")
+    assert query_terms("has had did") == ("has", "had", "did")
+
+
+def _settings(method: FusionMethod, pool: int) -> RetrievalSettings:
+    return RetrievalSettings(vector_floor=0.1, candidate_pool=pool, fusion_method=method)
+
+
+async def test_a_lexical_hit_outside_the_vector_pool_keeps_its_own_cosine(world: World) -> None:
+    # With a vector pool of one, every other memory is outside it. Weighted fusion counts
+    # their cosine as 0; exact fusion reads each lexical hit's cosine back from the index.
+    query = "postgres docker alembic migrations"
+    vector = (await world.embedder.embed([query]))[0]
+    nearest = world.index.search(vector, 1)[0][0]
+    lexical = [m for m, _ in await world.store.search_fts(str(world.root), query, limit=10)]
+    target = next(m for m in lexical if m != nearest)
+    cosine = world.index.similarities(vector, [target])[target]
+    assert cosine > 0.1
+
+    scored = {}
+    for method in (FusionMethod.WEIGHTED, FusionMethod.EXACT):
+        retriever = Retriever(
+            world.store, embedder=world.embedder, index=world.index, settings=_settings(method, 1)
+        )
+        ranked, vector_used = await retriever.rank(str(world.root), query)
+        assert vector_used
+        scored[method] = next(s for s in ranked if s.item.id == target)
+    assert scored[FusionMethod.WEIGHTED].vector == 0.0
+    assert scored[FusionMethod.EXACT].vector == pytest.approx((cosine - 0.1) / 0.9, abs=1e-5)
+    assert scored[FusionMethod.EXACT].relevance > scored[FusionMethod.WEIGHTED].relevance
+
+
+async def test_rrf_fusion_ranks_by_position(world: World) -> None:
+    retriever = Retriever(
+        world.store,
+        embedder=world.embedder,
+        index=world.index,
+        settings=_settings(FusionMethod.RRF, 10),
+    )
+    ranked, _ = await retriever.rank(str(world.root), "alembic migrations")
+    assert ranked[0].item.key == "db_migrations"
+    assert ranked[0].relevance == pytest.approx(1.0)
