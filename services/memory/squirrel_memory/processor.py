@@ -30,7 +30,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.recipe_join import join_candidates
+from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.repository.sync import repository_memories
@@ -320,6 +320,7 @@ class Processor:
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
         report.memories_deleted = len(result.change.deleted)
+        report.memories_deleted += await retire_duplicates(store, user_id=self._user_id)
         await self._merge_global_style(decisions)
         self.last_processed_at[project_id] = self._clock()
         log.info(

@@ -39,6 +39,7 @@ KEY_PREFIX = "repo:"
 SESSION_NOTE = " In sessions: "
 _PAGE = 1000
 _SPAN = re.compile(r"`([^`\n]+)`")
+_SCOPE_HEAD = re.compile(r"^In `[^`]+/`, ")
 _SESSION_HEAD = re.compile(r"^(?:In `[^`]+/`, |For the [^,]+ part, )?([^:]+): ")
 
 
@@ -72,8 +73,9 @@ def is_repository(key: str) -> bool:
 
 
 def main_command(content: str) -> str:
-    """The command a recipe names first (its first inline-code span); "" when none."""
-    match = _SPAN.search(own_text(content))
+    """The command a recipe names first (its first inline-code span after the folder it is
+    scoped to); "" when none."""
+    match = _SPAN.search(_SCOPE_HEAD.sub("", own_text(content), count=1))
     return match.group(1).strip() if match else ""
 
 
@@ -185,26 +187,39 @@ def join_candidates(
 
 
 def duplicates_of(items: Sequence[MemoryItem]) -> list[tuple[MemoryItem, MemoryItem]]:
-    """Stored (session memory, repository recipe) pairs where the session memory says nothing
-    the repository's recipe does not: same slot, same command. Manual memories are never
-    paired."""
+    """Stored (session memory, recipe) pairs where the session memory says nothing the recipe
+    does not: a session recipe beside the repository's recipe for the same slot and command, a
+    fact restating the command of either source's recipe. Manual memories are never paired."""
     live = [m for m in items if not m.deleted and m.source is not MemorySource.MANUAL]
-    repository = [m for m in live if is_repository(m.key) and slot_of(m.type, m.key)]
+    recipes = [m for m in live if m.type == MemoryType.RECIPE and slot_of(m.type, m.key)]
+    recipes.sort(key=lambda m: not is_repository(m.key))  # the repository's first
     pairs: list[tuple[MemoryItem, MemoryItem]] = []
     for item in live:
         slot = None if is_repository(item.key) else slot_of(item.type, item.key)
-        repo = _partner(slot, repository) if slot is not None else None
-        if repo is not None and same_command(
-            main_command(item.content), main_command(repo.content)
-        ):
-            pairs.append((item, repo))
+        if slot is None:
+            continue
+        command = main_command(item.content)
+        partner = next(
+            (
+                r
+                for r in recipes
+                if r.id != item.id
+                and (is_repository(r.key) or item.type == MemoryType.PROJECT_FACT)
+                and slot_of(r.type, r.key) == slot
+                and same_command(command, main_command(r.content))
+            ),
+            None,
+        )
+        if partner is not None:
+            pairs.append((item, partner))
     return pairs
 
 
 async def retire_duplicates(store: SqliteStore, *, user_id: str) -> int:
     """Fold stored session recipes (and facts restating them) into the repository's recipe for
     the same command, then retire them with the reason; returns how many were retired. Runs
-    after a repository reading, which may come after the sessions were processed."""
+    after a repository reading (which may come after the sessions were processed) and after
+    each processing pass (facts written before a recipe named their command)."""
     items: list[MemoryItem] = []
     for kind in (MemoryType.RECIPE, MemoryType.PROJECT_FACT):
         offset = 0
@@ -217,14 +232,13 @@ async def retire_duplicates(store: SqliteStore, *, user_id: str) -> int:
             if not page or offset >= total:
                 break
     retired = 0
-    for session, repo in duplicates_of(items):
-        current = await store.get_memory(repo.id)
-        decision = enrich(current, session) if session.type == MemoryType.RECIPE else None
-        if decision is not None:
-            await store.apply_decision(decision, user_id=user_id, source=MemorySource.RULES)
-        where = main_command(repo.content)
-        await store.forget(
-            session.id, f"retired: the repository's recipe ({repo.key}) names `{where}` too"
-        )
+    for session, recipe in duplicates_of(items):
+        if session.type == MemoryType.RECIPE:
+            decision = enrich(await store.get_memory(recipe.id), session)
+            if decision is not None:
+                await store.apply_decision(decision, user_id=user_id, source=MemorySource.RULES)
+        whose = "the repository's recipe" if is_repository(recipe.key) else "the recipe"
+        command = main_command(recipe.content)
+        await store.forget(session.id, f"retired: {whose} ({recipe.key}) names `{command}` too")
         retired += 1
     return retired

@@ -20,6 +20,7 @@ from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
     MemoryType,
+    UpdateAction,
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor, ProcessorSettings
@@ -89,7 +90,9 @@ def test_slots_of_both_sources_line_up() -> None:
 # --- through the real processor and store -------------------------------------------------
 
 
-def _runs(root: Path, session: str, commands: Sequence[str], start: datetime) -> list[Event]:
+def _runs(
+    root: Path, session: str, commands: Sequence[str], start: datetime, folder: str = ""
+) -> list[Event]:
     events = []
     for index, command in enumerate(commands):
         content: dict[str, Any] = {
@@ -98,7 +101,7 @@ def _runs(root: Path, session: str, commands: Sequence[str], start: datetime) ->
             "exit_code": 0,
             "is_error": False,
             "output": "ok",
-            "cwd": str(root),
+            "cwd": str(root / folder) if folder else str(root),
         }
         events.append(
             Event(
@@ -133,10 +136,10 @@ class Project:
             settings=ProcessorSettings(retry_delays=()),
         )
 
-    async def sessions(self, *sessions: Sequence[str]) -> None:
+    async def sessions(self, *sessions: Sequence[str], folder: str = "") -> None:
         for number, commands in enumerate(sessions):
             start = NOW - timedelta(days=2 - number)
-            events = _runs(self.root, f"s{number}", commands, start)
+            events = _runs(self.root, f"{folder}s{number}", commands, start, folder)
             result = await self.store.append_events(self.store.project_id, USER, events, [])
             assert not result.rejected
             await self.processor.process_once(self.store, force=True)
@@ -287,3 +290,43 @@ def test_join_leaves_other_memories_and_manual_ones_alone() -> None:
     pitfall = MemoryCandidate(MemoryType.PITFALL, "recipe:test", "`mix test` failed …", (), 0.5)
     kept, updates = join_candidates([unrelated, pitfall], [])
     assert kept == [unrelated, pitfall] and updates == []
+
+
+async def test_a_folders_recipe_joins_the_repositorys_recipe_for_that_folder(
+    opened: tuple[MakeRepo, SqliteUserStore],
+) -> None:
+    project = await _project(opened, ELIXIR)  # assets/package.json: `npm test` runs vitest
+    try:
+        await RepositoryReader(USER).refresh(project.store)
+        scoped = (await project.live())["repo:recipe:test@assets"]
+        assert scoped.content.startswith("In `assets/`, run the tests with `npm test`")
+        await project.sessions(["npm test", "npm test -- --run"], ["npm test"], folder="assets")
+        live = await project.live()
+        assert "recipe:test:assets" not in live
+        assert SESSION_NOTE + "`npm test`" in live["repo:recipe:test@assets"].content
+        assert live["repo:recipe:test@assets"].source_refs == scoped.source_refs
+        assert "repo:recipe:test" in live and SESSION_NOTE not in live["repo:recipe:test"].content
+    finally:
+        await project.store.close()
+
+
+async def test_a_stored_test_command_fact_is_retired_once_a_recipe_names_its_command(
+    opened: tuple[MakeRepo, SqliteUserStore],
+) -> None:
+    project = await _project(opened, {"README.md": "# notes\n"})  # no manifest, no recipe
+    try:
+        fact = MemoryCandidate(
+            MemoryType.PROJECT_FACT, "test_command", "Tests run with `pytest`.", (), 0.5
+        )
+        stored = await project.store.apply_decision(
+            UpdateDecision(UpdateAction.ADD_NEW, fact), user_id=USER
+        )
+        assert stored is not None
+        await project.sessions(["pytest -x", "pytest -x"], ["pytest"])
+        live = await project.live()
+        assert live["recipe:test"].content.startswith("To run the tests: `pytest")
+        assert "test_command" not in live
+        history = await project.store.history(stored.id)
+        assert history[-1].reason == "retired: the recipe (recipe:test) names `pytest -x` too"
+    finally:
+        await project.store.close()
