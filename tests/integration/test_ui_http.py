@@ -64,6 +64,8 @@ async def test_without_cookie_or_token_every_page_is_refused(ui: Browser) -> Non
         assert (await http.post(f"{ui.base}/ui/code")).status_code == 401
         wrong = await http.get(f"{ui.base}/ui/", headers={"cookie": "sqrl_ui=made-up"})
         assert wrong.status_code == 401
+        rebound = await http.get(f"{ui.base}/ui/", headers={"host": "evil.example:80"})
+        assert rebound.status_code == 421
 
 
 async def test_a_login_code_works_once(ui: Browser) -> None:
@@ -121,6 +123,12 @@ async def test_writes_need_the_form_token_and_edit_makes_a_new_version(ui: Brows
         assert refused.status_code == 403
         stale = await http.post(f"{ui.base}/ui/memory/edit", data={**form, "csrf": "x" * 43})
         assert stale.status_code == 403
+        elsewhere = await http.post(
+            f"{ui.base}/ui/memory/edit",
+            data={**form, "csrf": csrf_of(page.text)},
+            headers={"origin": "https://evil.example"},
+        )
+        assert elsewhere.status_code == 403
         huge = await http.post(f"{ui.base}/ui/memory/edit", data={**form, "content": "y" * 70_000})
         assert huge.status_code == 413
         done = await http.post(

@@ -46,6 +46,7 @@ from squirrel_gateway.ui.html import PAGE_HEADERS, esc, href, page
 log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
+LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost"})
 MAX_FORM_BYTES: Final = 64_000
 MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
 DEFAULT_BUDGET: Final = 800
@@ -134,6 +135,9 @@ class UiRoutes:
             css = resources.files("squirrel_gateway.ui").joinpath("ui.css").read_bytes()
             await _send(send, 200, css, ((b"content-type", b"text/css"),))
             return
+        if not _loopback_host(_header(scope, b"host")):
+            # A page reached under another name (DNS rebinding) is not ours to answer.
+            raise PageError(421, "the memory browser answers on 127.0.0.1 or localhost only")
         bearer = token_matches(_header(scope, b"authorization"), self._token)
         if path == "/ui/code" and method == "POST":
             if not bearer:
@@ -164,6 +168,9 @@ class UiRoutes:
             raise PageError(404 if method in ("GET", "POST") else 405, "no such page")
         form: dict[str, str] = {}
         if method == "POST":
+            origin = _header(scope, b"origin")
+            if origin is not None and not _loopback_host(origin.partition("://")[2]):
+                raise PageError(403, "this form was sent from another site")
             form = _parse(await _read_form(receive))
             if not bearer and (session is None or not form_token_ok(session, form.get("csrf"))):
                 log.info("ui_refused", status=403, why="form_token")
@@ -423,6 +430,14 @@ def _now() -> datetime:
 
 def _error_page(status: int, message: str) -> bytes:
     return page(f"Error {status}", f"<p class='error' role='alert'>{esc(message)}</p>")
+
+
+def _loopback_host(host: str | None) -> bool:
+    """True for `127.0.0.1[:port]` and `localhost[:port]` (a missing Host header is HTTP/1.0)."""
+    if host is None:
+        return True
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return name in LOOPBACK_NAMES
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -20,7 +20,7 @@ PAGE_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
         b"frame-ancestors 'none'; base-uri 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"cache-control", b"no-store"),
     (b"x-frame-options", b"DENY"),
 )
