@@ -234,7 +234,25 @@ async def test_a_session_memory_shows_its_redacted_excerpt_and_activity_counts_e
         assert "Always use pnpm" in sources and "<td>the user (typed)</td>" in sources
         assert "[REDACTED:" in sources
         assert "sk-ant-api03-xxxx" not in page.text
+        by_tool = {}
+        for tool in ("claude_code", "codex"):
+            listed_page = await http.get(
+                f"{ui.base}/ui/project", params={"project": ui.project, "tool": tool}
+            )
+            assert listed_page.status_code == 200
+            by_tool[tool] = listed_page.text
+        assert from_session[0].memory_id in by_tool["claude_code"]
+        assert ui.ids["deploy"] not in by_tool["claude_code"]
+        assert "No memory matches" in by_tool["codex"]
+        bogus = await http.get(
+            f"{ui.base}/ui/project", params={"project": ui.project, "tool": "emacs"}
+        )
+        assert bogus.status_code == 400
         activity = await http.get(f"{ui.base}/ui/activity")
+    with pytest.raises(InvalidArgumentError):
+        await c.call(
+            c.stub.ListMemories, pb.ListMemoriesRequest(project_id=ui.project, source_tool=99)
+        )
     assert activity.status_code == 200
     assert f"{start:%m-%d}: 2" in activity.text
 

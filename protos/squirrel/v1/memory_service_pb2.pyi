@@ -796,6 +796,7 @@ class ListMemoriesRequest(_message.Message):
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
+    SOURCE_TOOL_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     include_deleted: _builtins.bool
     page_size: _builtins.int
@@ -804,6 +805,8 @@ class ListMemoriesRequest(_message.Message):
     """`next_page_token` of a previous response."""
     source: _memory_pb2.MemorySource.ValueType
     """Only memories written by this source (UNSPECIFIED: any)."""
+    source_tool: _events_pb2.SourceTool.ValueType
+    """Only memories with a source event from this tool (UNSPECIFIED: any)."""
     @_builtins.property
     def types(self) -> _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType.ValueType]:
         """Empty: every type."""
@@ -817,10 +820,11 @@ class ListMemoriesRequest(_message.Message):
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
         source: _memory_pb2.MemorySource.ValueType = ...,
+        source_tool: _events_pb2.SourceTool.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_deleted", b"include_deleted", "page_size", b"page_size", "page_token", b"page_token", "project_id", b"project_id", "source", b"source", "types", b"types"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_deleted", b"include_deleted", "page_size", b"page_size", "page_token", b"page_token", "project_id", b"project_id", "source", b"source", "source_tool", b"source_tool", "types", b"types"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -428,20 +428,27 @@ class MemoryEngine:
         page_size: int,
         offset: int,
         source: MemorySource | None,
+        source_tool: str | None = None,
     ) -> tuple[list[MemoryItem], int]:
         if page_size < 0 or page_size > MAX_PAGE_SIZE:
             raise InvalidArgumentError(f"page_size must be between 1 and {MAX_PAGE_SIZE}")
         size = page_size or 50
         store = await self.registry.store(project_id)
-        if source is None:
+        if source is None and source_tool is None:
             return await store.list_memories(project_id, types, include_deleted, size, offset)
+        from_tool = await store.memory_ids_from_tool(source_tool) if source_tool else None
         everything: list[MemoryItem] = []
         start = 0
         while True:
             page, total = await store.list_memories(
                 project_id, types, include_deleted, MAX_PAGE_SIZE, start
             )
-            everything.extend(m for m in page if m.source is source)
+            everything.extend(
+                m
+                for m in page
+                if (source is None or m.source is source)
+                and (from_tool is None or m.id in from_tool)
+            )
             start += len(page)
             if not page or start >= total:
                 break

@@ -13,6 +13,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event
 from squirrel_core.settings import Settings
 from squirrel_core.wire import (
+    SOURCE_TOOLS,
     EventDecodeError,
     cursor_from_pb,
     cursor_to_pb,
@@ -53,6 +54,16 @@ def decode_offset(token: str) -> int:
     if offset < 0:
         raise InvalidArgumentError("page_token is not one this service issued")
     return offset
+
+
+def source_tool_name(value: int) -> str | None:
+    """`claude_code`, `codex`, … for a filter on the wire; None for UNSPECIFIED."""
+    if value == events_pb2.SOURCE_TOOL_UNSPECIFIED:
+        return None
+    tool = SOURCE_TOOLS.get(events_pb2.SourceTool.ValueType(value))
+    if tool is None:
+        raise InvalidArgumentError(f"unknown source_tool {value}")
+    return str(tool)
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
@@ -222,6 +233,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             page_size=request.page_size,
             offset=offset,
             source=source_from_pb(request.source),
+            source_tool=source_tool_name(request.source_tool),
         )
         following = offset + len(items)
         confirmed = await self.engine.confirmed(request.project_id, items)

@@ -700,6 +700,19 @@ class MemoryBook:
         await self._notify(changes.freeze())
         return done
 
+    async def memory_ids_from_tool(self, source_tool: str) -> set[str]:
+        """Ids of the memories (deleted ones too) with a source event from `source_tool`."""
+
+        def read(conn: sqlite3.Connection) -> set[str]:
+            rows = conn.execute(
+                "SELECT DISTINCT m.id FROM memory_items m, json_each(m.source_event_ids) j "
+                "JOIN events e ON e.id = j.value WHERE e.source_tool = ?",
+                (source_tool,),
+            ).fetchall()
+            return {str(row[0]) for row in rows}
+
+        return await self._db.read(read)
+
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
         item = await self._db.read(lambda conn: _load_memory(conn, memory_id))

@@ -40,7 +40,7 @@ from squirrel_gateway.ui.auth import (
     cookie_value,
     form_token_ok,
 )
-from squirrel_gateway.ui.calls import SOURCES, BrowserCalls
+from squirrel_gateway.ui.calls import SOURCES, TOOLS, BrowserCalls
 from squirrel_gateway.ui.html import PAGE_HEADERS, esc, href, page
 
 log = structlog.get_logger()
@@ -220,17 +220,20 @@ class UiRoutes:
         project_id = self._project_id(request)
         chosen = {
             name: request.arg(name, MAX_QUERY_CHARS)
-            for name in ("q", "type", "source", "written_by", "stale")
+            for name in ("q", "type", "source", "tool", "written_by", "stale")
         }
         if chosen["type"] and chosen["type"] not in ALL_MEMORY_TYPES:
             raise PageError(400, "unknown memory type")
         if chosen["source"] and chosen["source"] not in SOURCES:
             raise PageError(400, "unknown source")
+        if chosen["tool"] and chosen["tool"] not in TOOLS:
+            raise PageError(400, "unknown session tool")
         listed = await self._calls.list_memories(
             project_id,
             types=[messages.memory_type_value(chosen["type"])] if chosen["type"] else [],
             source=chosen["source"] or None,
             include_deleted=False,
+            tool=chosen["tool"] or None,
         )
         writers = sorted({m.written_by for m in listed.memories if m.written_by})
         body = pages.filter_form(project_id, chosen, writers)

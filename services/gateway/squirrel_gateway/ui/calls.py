@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from squirrel.v1 import ingest_service_pb2, memory_pb2, memory_service_pb2
+from squirrel.v1 import events_pb2, ingest_service_pb2, memory_pb2, memory_service_pb2
 from squirrel_core.clients import IngestClient, open_channel, target_of
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 
@@ -18,6 +18,14 @@ SOURCES: Final[dict[str, memory_pb2.MemorySource.ValueType]] = {
     "rules": memory_pb2.MEMORY_SOURCE_RULES,
     "llm": memory_pb2.MEMORY_SOURCE_LLM,
     "manual": memory_pb2.MEMORY_SOURCE_MANUAL,
+}
+
+
+TOOLS: Final[dict[str, events_pb2.SourceTool.ValueType]] = {
+    "claude_code": events_pb2.SOURCE_TOOL_CLAUDE_CODE,
+    "codex": events_pb2.SOURCE_TOOL_CODEX,
+    "gemini_cli": events_pb2.SOURCE_TOOL_GEMINI_CLI,
+    "git": events_pb2.SOURCE_TOOL_GIT,
 }
 
 
@@ -40,6 +48,7 @@ class BrowserCalls:
         types: list[memory_pb2.MemoryType.ValueType],
         source: str | None,
         include_deleted: bool,
+        tool: str | None = None,
     ) -> memory_service_pb2.ListMemoriesResponse:
         client = self._backend.client()
         return await client.call(
@@ -50,6 +59,7 @@ class BrowserCalls:
                 include_deleted=include_deleted,
                 page_size=LIST_PAGE,
                 source=SOURCES.get(source or "", memory_pb2.MEMORY_SOURCE_UNSPECIFIED),
+                source_tool=TOOLS.get(tool or "", events_pb2.SOURCE_TOOL_UNSPECIFIED),
             ),
         )
 

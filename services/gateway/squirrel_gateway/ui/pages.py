@@ -30,6 +30,13 @@ TYPE_LABELS: Final = {
     "recipe": "Recipes",
 }
 SOURCE_OPTIONS: Final = (("", "any"), ("rules", "rules"), ("llm", "model"), ("manual", "manual"))
+TOOL_OPTIONS: Final = (
+    ("", "any"),
+    ("claude_code", "Claude Code"),
+    ("codex", "Codex CLI"),
+    ("gemini_cli", "Gemini CLI"),
+    ("git", "git history"),
+)
 
 
 def project_nav(project_id: str) -> str:
@@ -91,6 +98,7 @@ def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[st
         f"value='{esc(chosen.get('q', ''))}' maxlength='2000'></label>"
         + select("type", "Type", types, chosen.get("type", ""))
         + select("source", "Source", SOURCE_OPTIONS, chosen.get("source", ""))
+        + select("tool", "Session tool", TOOL_OPTIONS, chosen.get("tool", ""))
         + select("written_by", "Written by", writers, chosen.get("written_by", ""))
         + f"<label><span>Stale only</span><input type='checkbox' name='stale' value='1'{stale}>"
         "</label><button type='submit'>Show</button></form>"
