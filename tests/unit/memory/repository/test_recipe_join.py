@@ -19,7 +19,9 @@ from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
+    MemorySource,
     MemoryType,
+    Scope,
     UpdateAction,
     UpdateDecision,
 )
@@ -330,3 +332,35 @@ async def test_a_stored_test_command_fact_is_retired_once_a_recipe_names_its_com
         assert history[-1].reason == "retired: the recipe (recipe:test) names `pytest -x` too"
     finally:
         await project.store.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`" * 10_000,
+        "Run the tests with `" + "x " * 50_000 + "`.",
+        "Run the tests with `((((`.",
+        "Run the tests with `\x00pytest`.",
+        "In `assets/`, run the tests with .",
+        "To run the tests: `'unterminated`.",
+    ],
+)
+def test_hostile_recipe_text_never_joins_and_never_raises(text: str) -> None:
+    repo = MemoryItem(
+        id="mem_1",
+        project_id="/p",
+        user_id=None,
+        scope=Scope.PROJECT,
+        type=MemoryType.RECIPE,
+        key="repo:recipe:test",
+        content="Run the tests with `pytest` (README.md:7).",
+        tags=(),
+        importance=0.85,
+        created_at=NOW,
+        updated_at=NOW,
+        source=MemorySource.RULES,
+    )
+    session = MemoryCandidate(MemoryType.RECIPE, "recipe:test", text, (), 0.6)
+    kept, updates = join_candidates([session], [repo])
+    assert updates == [] and len(kept) == 1
+    assert kept[0].content.endswith("the repository names `pytest` instead.")
