@@ -20,6 +20,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
+from squirrel_gateway.ui import calls
 from tests.integration.ui_stack import Stack, ui_stack
 
 HOSTILE = "Use <script>alert('x')</script> and <img src=x onerror=alert(1)> in tests"
@@ -284,3 +285,26 @@ async def test_a_flagged_memory_shows_its_flag_until_confirmed_in_the_page(ui: B
             f"{ui.base}/ui/memory", params={"project": ui.project, "id": flagged}
         )
     assert "(confirmed)" in after.text and "/ui/memory/confirm" not in after.text
+
+
+async def test_a_long_list_pages_and_a_forged_page_is_refused(
+    ui: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(calls, "LIST_PAGE", 1)
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        first = await http.get(
+            f"{ui.base}/ui/project", params={"project": ui.project, "type": "project_fact"}
+        )
+        found = re.search(r"<a rel='next' href='([^']+)'>", first.text)
+        assert found is not None
+        second = await http.get(ui.base + found.group(1).replace("&amp;", "&"))
+        assert second.status_code == 200 and "rel='next'" not in second.text
+        shown = [i for i in ui.ids.values() if i in first.text or i in second.text]
+        assert sorted(shown) == sorted(ui.ids.values())
+        assert not any(i in first.text and i in second.text for i in ui.ids.values())
+        for page, status in [("../etc", 400), ("bzo5OTk5OTk=", 200), ("bm9wZQ==", 400)]:
+            reply = await http.get(
+                f"{ui.base}/ui/project", params={"project": ui.project, "page": page}
+            )
+            assert reply.status_code == status, page

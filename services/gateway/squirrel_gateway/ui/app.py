@@ -49,6 +49,7 @@ UI_PATH: Final = "/ui"
 LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost"})
 MAX_FORM_BYTES: Final = 64_000
 MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
+PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
 SEARCH_TOP_K: Final = 25
 SEARCH_BUDGET: Final = 8000
@@ -220,7 +221,7 @@ class UiRoutes:
         project_id = self._project_id(request)
         chosen = {
             name: request.arg(name, MAX_QUERY_CHARS)
-            for name in ("q", "type", "source", "tool", "written_by", "stale")
+            for name in ("q", "type", "source", "tool", "written_by", "stale", "page")
         }
         if chosen["type"] and chosen["type"] not in ALL_MEMORY_TYPES:
             raise PageError(400, "unknown memory type")
@@ -228,12 +229,15 @@ class UiRoutes:
             raise PageError(400, "unknown source")
         if chosen["tool"] and chosen["tool"] not in TOOLS:
             raise PageError(400, "unknown session tool")
+        if not PAGE_TOKEN.fullmatch(chosen["page"]):
+            raise PageError(400, "not a page of this list")
         listed = await self._calls.list_memories(
             project_id,
             types=[messages.memory_type_value(chosen["type"])] if chosen["type"] else [],
             source=chosen["source"] or None,
             include_deleted=False,
             tool=chosen["tool"] or None,
+            page=chosen["page"],
         )
         writers = sorted({m.written_by for m in listed.memories if m.written_by})
         body = pages.filter_form(project_id, chosen, writers)
@@ -257,6 +261,13 @@ class UiRoutes:
                 and (not chosen["stale"] or pages.is_stale(m, project_id))
             ]
             body += pages.memory_tables(project_id, items, listed.total_count, _now())
+            if listed.next_page_token:
+                more = {k: v for k, v in chosen.items() if v and k != "page"}
+                body += (
+                    "<p><a rel='next' href='"
+                    + href("/ui/project", project=project_id, page=listed.next_page_token, **more)
+                    + "'>Next page</a></p>"
+                )
         return page(f"Memories of {project_id}", body, nav=pages.project_nav(project_id))
 
     async def _memory(self, request: Request) -> bytes:

@@ -49,6 +49,7 @@ class BrowserCalls:
         source: str | None,
         include_deleted: bool,
         tool: str | None = None,
+        page: str = "",
     ) -> memory_service_pb2.ListMemoriesResponse:
         client = self._backend.client()
         return await client.call(
@@ -60,6 +61,7 @@ class BrowserCalls:
                 page_size=LIST_PAGE,
                 source=SOURCES.get(source or "", memory_pb2.MEMORY_SOURCE_UNSPECIFIED),
                 source_tool=TOOLS.get(tool or "", events_pb2.SOURCE_TOOL_UNSPECIFIED),
+                page_token=page,
             ),
         )
 
