@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Final
-from urllib.parse import parse_qs
 
 import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -32,9 +29,8 @@ from squirrel_gateway import messages, responses
 from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_REASON_CHARS
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ALL_MEMORY_TYPES
-from squirrel_gateway.ui import pages
+from squirrel_gateway.ui import activity, pages
 from squirrel_gateway.ui.auth import (
-    Session,
     UiSessions,
     cookie_header,
     cookie_value,
@@ -42,45 +38,27 @@ from squirrel_gateway.ui.auth import (
 )
 from squirrel_gateway.ui.calls import SOURCES, TOOLS, BrowserCalls
 from squirrel_gateway.ui.html import PAGE_HEADERS, esc, href, page
+from squirrel_gateway.ui.http import (
+    Handler,
+    PageError,
+    Redirect,
+    Request,
+    header,
+    loopback_host,
+    parse_form,
+    read_form,
+    redirect,
+    send_page,
+)
 
 log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
-LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost"})
-MAX_FORM_BYTES: Final = 64_000
 MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
 PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
 SEARCH_TOP_K: Final = 25
 SEARCH_BUDGET: Final = 8000
-
-
-class PageError(Exception):
-    """A request the browser answers with an error page: status and one line."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class Request:
-    """What a handler needs of one HTTP request."""
-
-    def __init__(self, scope: Scope, query: dict[str, str], form: dict[str, str]) -> None:
-        self.scope = scope
-        self.query = query
-        self.form = form
-        self.session: Session | None = None
-
-    def arg(self, name: str, limit: int = 1000) -> str:
-        value = self.form.get(name, self.query.get(name, ""))
-        if len(value) > limit:
-            raise PageError(400, f"{name} is longer than {limit} characters")
-        return value
-
-
-Handler = Callable[[Request], Awaitable["bytes | Redirect"]]
 
 
 class UiRoutes:
@@ -124,30 +102,30 @@ class UiRoutes:
         try:
             await self._route(scope, receive, send, path, method)
         except PageError as exc:
-            await _send(send, exc.status, _error_page(exc.status, exc.message), PAGE_HEADERS)
+            await send_page(send, exc.status, _error_page(exc.status, exc.message), PAGE_HEADERS)
 
     async def _route(
         self, scope: Scope, receive: Receive, send: Send, path: str, method: str
     ) -> None:
         if path == UI_PATH:
-            await _redirect(send, "/ui/")
+            await redirect(send, "/ui/")
             return
         if path == "/ui/static/ui.css":
             css = resources.files("squirrel_gateway.ui").joinpath("ui.css").read_bytes()
-            await _send(send, 200, css, ((b"content-type", b"text/css"),))
+            await send_page(send, 200, css, ((b"content-type", b"text/css"),))
             return
-        if not _loopback_host(_header(scope, b"host")):
+        if not loopback_host(header(scope, b"host")):
             # A page reached under another name (DNS rebinding) is not ours to answer.
             raise PageError(421, "the memory browser answers on 127.0.0.1 or localhost only")
-        bearer = token_matches(_header(scope, b"authorization"), self._token)
+        bearer = token_matches(header(scope, b"authorization"), self._token)
         if path == "/ui/code" and method == "POST":
             if not bearer:
                 raise PageError(401, "the bearer token is required to issue a login code")
             code = self.sessions.issue_code()
             code_json = json.dumps({"code": code, "path": f"/ui/login?code={code}"}).encode()
-            await _send(send, 200, code_json, ((b"content-type", b"application/json"),))
+            await send_page(send, 200, code_json, ((b"content-type", b"application/json"),))
             return
-        query = _parse(bytes(scope.get("query_string", b"")))
+        query = parse_form(bytes(scope.get("query_string", b"")))
         if path == "/ui/login" and method == "GET":
             session = self.sessions.redeem(query.get("code", ""))
             if session is None:
@@ -156,9 +134,9 @@ class UiRoutes:
                     403, "this link was used already or has expired: run `sqrl ui` again"
                 )
             log.info("ui_login")
-            await _redirect(send, "/ui/", ((b"set-cookie", cookie_header(session)),))
+            await redirect(send, "/ui/", ((b"set-cookie", cookie_header(session)),))
             return
-        session = self.sessions.session(cookie_value(_header(scope, b"cookie")))
+        session = self.sessions.session(cookie_value(header(scope, b"cookie")))
         if session is None and not bearer:
             log.info("ui_refused", status=401)
             raise PageError(401, "not signed in: run `sqrl ui` to open the memory browser")
@@ -169,10 +147,10 @@ class UiRoutes:
             raise PageError(404 if method in ("GET", "POST") else 405, "no such page")
         form: dict[str, str] = {}
         if method == "POST":
-            origin = _header(scope, b"origin")
-            if origin is not None and not _loopback_host(origin.partition("://")[2]):
+            origin = header(scope, b"origin")
+            if origin is not None and not loopback_host(origin.partition("://")[2]):
                 raise PageError(403, "this form was sent from another site")
-            form = _parse(await _read_form(receive))
+            form = parse_form(await read_form(receive))
             if not bearer and (session is None or not form_token_ok(session, form.get("csrf"))):
                 log.info("ui_refused", status=403, why="form_token")
                 raise PageError(403, "this form is stale or came from elsewhere: reload the page")
@@ -189,9 +167,9 @@ class UiRoutes:
         except SquirrelError as exc:
             raise PageError(400, str(exc)[:300]) from None
         if isinstance(answer, Redirect):
-            await _redirect(send, answer.location)
+            await redirect(send, answer.location)
             return
-        await _send(send, 200, answer, PAGE_HEADERS)
+        await send_page(send, 200, answer, PAGE_HEADERS)
 
     # --- checked arguments --------------------------------------------------------------------
 
@@ -355,7 +333,7 @@ class UiRoutes:
                 project.project_id, types=[], source=None, include_deleted=True
             )
             created.extend(m.created_at.ToDatetime(tzinfo=UTC) for m in listed.memories)
-        body = pages.activity_page(status, ingest, created, self._csrf(request))
+        body = activity.activity_page(status, ingest, created, self._csrf(request))
         done = request.arg("done", 40)
         if done.isalpha():
             body = f"<p class='notice' role='status'>{esc(done)}.</p>" + body
@@ -426,14 +404,6 @@ class UiRoutes:
         return Redirect("/ui/activity?done=Retried")
 
 
-@dataclass(frozen=True, slots=True)
-class Redirect:
-    """A handler's answer after a write: see the page at `location` (303, so a reload does not
-    post again)."""
-
-    location: str
-
-
 def _to(escaped: str) -> Redirect:
     return Redirect(escaped.replace("&amp;", "&"))
 
@@ -444,70 +414,3 @@ def _now() -> datetime:
 
 def _error_page(status: int, message: str) -> bytes:
     return page(f"Error {status}", f"<p class='error' role='alert'>{esc(message)}</p>")
-
-
-def _loopback_host(host: str | None) -> bool:
-    """True for `127.0.0.1[:port]` and `localhost[:port]` (a missing Host header is HTTP/1.0)."""
-    if host is None:
-        return True
-    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    return name in LOOPBACK_NAMES
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    found = _header_bytes(scope, name)
-    return None if found is None else found.decode("latin-1")
-
-
-def _header_bytes(scope: Scope, name: bytes) -> bytes | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value)
-    return None
-
-
-def _parse(raw: bytes) -> dict[str, str]:
-    """`a=1&b=2` as a dict (first value of each name); bad UTF-8 is replaced, not fatal."""
-    try:
-        pairs = parse_qs(raw.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=40)
-    except ValueError as exc:
-        raise PageError(400, "too many fields") from exc
-    return {k: v[0] for k, v in pairs.items()}
-
-
-async def _read_form(receive: Receive) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            raise PageError(400, "the request ended early")
-        chunk = bytes(message.get("body", b""))
-        size += len(chunk)
-        if size > MAX_FORM_BYTES:
-            raise PageError(413, "the form is too large")
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-async def _send(
-    send: Send, status: int, body: bytes, headers: tuple[tuple[bytes, bytes], ...]
-) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [*headers, (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _redirect(send: Send, location: str, extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
-    await _send(
-        send,
-        303,
-        b"",
-        ((b"location", location.encode()), (b"cache-control", b"no-store"), *extra),
-    )
