@@ -231,7 +231,9 @@ async def timed(call: Callable[[Any], Awaitable[Any]], requests: Sequence[Any]) 
 
 
 def questions(count: int) -> list[str]:
-    return [DEVELOPER_QUESTIONS[i % len(DEVELOPER_QUESTIONS)] for i in range(count)]
+    """`count` distinct questions (a tag no memory holds makes each unique), so the embedder's
+    query cache never answers: every search pays for its embedding."""
+    return [f"{DEVELOPER_QUESTIONS[i % len(DEVELOPER_QUESTIONS)]} (q{i})" for i in range(count)]
 
 
 async def measure_size(

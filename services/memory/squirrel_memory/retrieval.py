@@ -368,11 +368,13 @@ class Retriever:
             for m in items.values()
             if not m.deleted and m.project_id == project_id and (wanted is None or m.type in wanted)
         }
+        # Which query terms each candidate holds: computed once, used by fusion and reasons.
+        terms_of = {m: matched_terms(parsed.terms, item) for m, item in live.items()}
         fused = self._fuse(
             [(m, s) for m, s in lexical if m in live],
             [(m, s) for m, s in vector if m in live],
-            parsed.terms,
-            live,
+            len(parsed.terms),
+            terms_of,
             vector_used,
         )
         now = self._clock()
@@ -399,7 +401,7 @@ class Retriever:
                     score=score,
                     lexical=similarity[1],
                     vector=similarity[2],
-                    matched_terms=matched_terms(parsed.terms, item),
+                    matched_terms=terms_of[memory_id],
                     matched_paths=paths,
                 )
             )
@@ -541,8 +543,8 @@ class Retriever:
         self,
         lexical: list[tuple[str, float]],
         vector: list[tuple[str, float]],
-        terms: tuple[str, ...],
-        live: dict[str, MemoryItem],
+        term_count: int,
+        terms_of: dict[str, tuple[str, ...]],
         vector_used: bool,
     ) -> dict[str, tuple[float, float, float]]:
         """memory id -> (fused relevance, lexical part, vector part), each in [0, 1].
@@ -559,7 +561,7 @@ class Retriever:
         c = settings.lexical_saturation
         floored: list[tuple[str, float]] = []
         for memory_id, bm25 in lexical:
-            share = len(matched_terms(terms, live[memory_id])) / max(1, len(terms))
+            share = len(terms_of[memory_id]) / max(1, term_count)
             half = 0.5 * share
             floored.append((memory_id, max(bm25, c * half / (1.0 - half))))
         if not settings.use_lexical:
