@@ -68,9 +68,15 @@ def _events(repo: Path) -> Counter[tuple[str, str, str, str]]:
         rows = conn.execute(
             "SELECT session_id, timestamp, event_type, content_json FROM events"
         ).fetchall()
-    return Counter(
-        (str(a), str(b), str(c), json.dumps(json.loads(d), sort_keys=True)) for a, b, c, d in rows
-    )
+    # Commands carry the folder they ran in: the repository's own path, which differs per run.
+    roots = sorted({str(repo), str(repo.resolve())}, key=len, reverse=True)
+
+    def neutral(content: str) -> str:
+        for root in roots:
+            content = content.replace(json.dumps(root)[1:-1], "<repo>")
+        return json.dumps(json.loads(content), sort_keys=True)
+
+    return Counter((str(a), str(b), str(c), neutral(d)) for a, b, c, d in rows)
 
 
 def _count(repo: Path) -> int:
