@@ -73,15 +73,21 @@ async def lookalikes(
     scope: Scope,
     user_id: str | None,
     content: str,
+    source: MemorySource | None = None,
 ) -> list[MemoryItem]:
-    """Live memories of this type and scope that are the same memory as `content`, most alike
-    first."""
+    """Live memories of this type and scope (and `source`, when given) that are the same memory
+    as `content`, most alike first."""
     _, owner = check_scope(scope, user_id)
     hits = await store.search_fts(project_id, content, types=[memory_type], limit=LOOKALIKE_LIMIT)
+    if not hits:
+        return []
     found = [
         m
         for m in await store.get_memories([memory_id for memory_id, _ in hits])
-        if not m.deleted and m.scope is scope and m.user_id == owner
+        if not m.deleted
+        and m.scope is scope
+        and m.user_id == owner
+        and (source is None or m.source is source)
     ]
     alike = [m for m in found if same_memory(content, m.content)]
     return sorted(alike, key=lambda m: (-similarity(content, m.content).score, m.id))
@@ -96,11 +102,17 @@ async def manual_lookalikes(
     user_id: str | None,
     content: str,
 ) -> list[MemoryItem]:
-    """The manual memories an extracted candidate must not duplicate (under any key)."""
-    found = await lookalikes(
-        store, project_id, memory_type=memory_type, scope=scope, user_id=user_id, content=content
+    """The manual memories an extracted candidate must not duplicate (under any key); the
+    similarity test, the costly part, runs on manual memories only."""
+    return await lookalikes(
+        store,
+        project_id,
+        memory_type=memory_type,
+        scope=scope,
+        user_id=user_id,
+        content=content,
+        source=MemorySource.MANUAL,
     )
-    return [m for m in found if m.source is MemorySource.MANUAL]
 
 
 async def _free_key(

@@ -101,6 +101,21 @@ class PassReport:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+@dataclass(frozen=True, slots=True)
+class _ProjectWork:
+    """Project-wide passes a batch asks for, and the newest episode they are credited to."""
+
+    latest: Episode
+    evidence: bool
+    commit_fixes: bool
+
+    def joined(self, other: _ProjectWork) -> _ProjectWork:
+        latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
+        return _ProjectWork(
+            latest, self.evidence or other.evidence, self.commit_fixes or other.commit_fixes
+        )
+
+
 @dataclass
 class ProcessorSettings:
     """Cadence of processing (spec §4.2: every 30 s or at ≥ 20 waiting events, 200 at a time)."""
@@ -176,6 +191,8 @@ class Processor:
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        #: Project-wide passes a drain put off until after its last batch, per project.
+        self._deferred: dict[str, _ProjectWork] = {}
         self.last_processed_at: dict[str, datetime] = {}
         self.extraction_failures = 0
         """Extraction attempts that failed since start (each retry counts)."""
@@ -227,11 +244,12 @@ class Processor:
         total = PassReport()
         batches = 0
         while not self._stop.is_set():
-            report = await self.process_once(store, force=force)
+            report = await self.process_once(store, force=force, defer_project=True)
             total.add(report)
             batches += 1
             if report.events_processed == 0 or (max_batches and batches >= max_batches):
                 break
+        total.add(await self._deferred_project_pass(store))
         return total
 
     def ready_at(self, first: datetime, last: datetime) -> datetime:
@@ -261,10 +279,13 @@ class Processor:
         ready = min(self.ready_at(first, last) for first, last in spans)
         return max(ready, self._clock()) + timedelta(seconds=self._settings.interval_seconds)
 
-    async def process_once(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+    async def process_once(
+        self, store: SqliteStore, *, force: bool = False, defer_project: bool = False
+    ) -> PassReport:
         """One pass, written in one transaction: the oldest `batch_size` waiting events and the
         rest of their sessions (whole sessions make whole episodes). Sessions still active are
-        held back unless `force`."""
+        held back unless `force`. `defer_project` leaves the project-wide evidence to the
+        caller's `_deferred_project_pass` (a drain weighs it once, after its last batch)."""
         async with self._lock:
             started = time.perf_counter()
             project_id = store.project_id
@@ -275,7 +296,7 @@ class Processor:
             events = await store.fetch_unprocessed_of_sessions(project_id, sessions, SESSION_CAP)
             if not force:
                 events = self._ready(events)
-            return await self._process(store, events, started)
+            return await self._process(store, events, started, defer_project=defer_project)
 
     async def process_sessions(self, store: SqliteStore, session_ids: Sequence[str]) -> PassReport:
         """Processes these sessions' waiting events now, active or not (their host said they
@@ -288,7 +309,12 @@ class Processor:
             return await self._process(store, events, started)
 
     async def _process(
-        self, store: SqliteStore, events: list[StoredEvent], started: float
+        self,
+        store: SqliteStore,
+        events: list[StoredEvent],
+        started: float,
+        *,
+        defer_project: bool = False,
     ) -> PassReport:
         """Episodes, extraction and decisions for `events`, written in one transaction."""
         project_id = store.project_id
@@ -306,8 +332,9 @@ class Processor:
                 continue
             candidates.extend(found)
         if episodes and self._extractor.name == "rules":
-            candidates = await self._with_project_evidence(store, candidates, events, episodes)
-            candidates += await self._commit_fixes(store, events, episodes)
+            candidates = await self._project_candidates(
+                store, candidates, events, episodes, defer=defer_project
+            )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
         decisions = [*joined, *await self._decisions(store, candidates)]
         result = await store.apply_processing_result(
@@ -336,18 +363,73 @@ class Processor:
         )
         return report
 
-    async def _with_project_evidence(
+    async def _project_candidates(
         self,
         store: SqliteStore,
         candidates: list[MemoryCandidate],
         events: list[StoredEvent],
         episodes: list[Episode],
+        *,
+        defer: bool,
     ) -> list[MemoryCandidate]:
-        """Recipes, habits and pitfalls weighed over every session of the project (the stored
-        commands, this batch included) replace the ones read from this batch's episodes."""
+        """The batch's candidates with the project-wide ones: recipes, habits and pitfalls
+        weighed over every session (replacing the batch's own), and failures paired with fix
+        commits. Deferred, they are only noted: a drain of a long backlog weighs them once at
+        its end instead of re-reading the project's evidence after every batch."""
+        latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
         kinds = {str(t) for t in _EVIDENCE_TYPES}
-        if not any(e.event_type in kinds for e in events):
+        pending = _ProjectWork(
+            latest,
+            evidence=any(e.event_type in kinds for e in events),
+            commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
+            or any(run.ok is False for run in commands(events)),
+        )
+        earlier = self._deferred.pop(store.project_id, None)
+        if earlier is not None:
+            pending = pending.joined(earlier)
+        if pending.evidence:
+            candidates = [c for c in candidates if EVIDENCE_TAG not in c.tags]
+        if defer:
+            self._deferred[store.project_id] = pending
             return candidates
+        return candidates + await self._project_work(store, pending)
+
+    async def _deferred_project_pass(self, store: SqliteStore) -> PassReport:
+        """The project-wide candidates a drain put off, decided and written in one transaction."""
+        async with self._lock:
+            pending = self._deferred.pop(store.project_id, None)
+            if pending is None:
+                return PassReport()
+            candidates, joined = join_candidates(
+                await self._project_work(store, pending), await repository_memories(store)
+            )
+            decisions = [*joined, *await self._decisions(store, candidates)]
+            if not decisions:
+                return PassReport()
+            result = await store.apply_processing_result(
+                [], decisions, [], user_id=self._user_id, source=self.source
+            )
+            await self._merge_global_style(decisions)
+            retired = await retire_duplicates(store, user_id=self._user_id)
+            return PassReport(
+                memories_added=len(result.change.added),
+                memories_updated=len(result.change.updated),
+                memories_deleted=len(result.change.deleted) + retired,
+            )
+
+    async def _project_work(
+        self, store: SqliteStore, pending: _ProjectWork
+    ) -> list[MemoryCandidate]:
+        found: list[MemoryCandidate] = []
+        if pending.evidence:
+            found += await self._project_evidence(store)
+        if pending.commit_fixes:
+            found += await self._commit_fixes(store)
+        return [replace(c, source_episode_id=pending.latest.id) for c in found]
+
+    async def _project_evidence(self, store: SqliteStore) -> list[MemoryCandidate]:
+        """Recipes, habits and pitfalls weighed over every session of the project (the stored
+        commands, this batch included)."""
         stored = await store.fetch_recent_of_types(
             store.project_id, [str(t) for t in _EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
         )
@@ -355,24 +437,13 @@ class Processor:
             store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
         )
         stored = sorted([*stored, *hooks], key=lambda e: (e.timestamp, e.id))
-        latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
         ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-        project = [
-            replace(c, source_episode_id=latest.id) for c in evidence_candidates(stored, ecosystems)
-        ]
-        kept = [c for c in candidates if EVIDENCE_TAG not in c.tags]
-        return kept + project
+        return evidence_candidates(stored, ecosystems)
 
-    async def _commit_fixes(
-        self, store: SqliteStore, events: list[StoredEvent], episodes: list[Episode]
-    ) -> list[MemoryCandidate]:
+    async def _commit_fixes(self, store: SqliteStore) -> list[MemoryCandidate]:
         """Failures of any session paired with a later commit that says it fixed them, over the
         project's stored runs and commits: a session and its fix commit are often read in
         different passes (git history arrives as one backlog)."""
-        if not any(e.event_type == EventType.COMMIT for e in events) and not any(
-            run.ok is False for run in commands(events)
-        ):
-            return []
         commits = await store.fetch_recent_of_types(
             store.project_id, [str(EventType.COMMIT)], COMMIT_EVIDENCE_LIMIT
         )
@@ -384,9 +455,7 @@ class Processor:
             PROJECT_EVIDENCE_LIMIT,
         )
         stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
-        latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
-        found = commit_fixes(stored, commands(stored))
-        return [replace(c, source_episode_id=latest.id) for c in found]
+        return commit_fixes(stored, commands(stored))
 
     async def _decisions(
         self, store: SqliteStore, candidates: Sequence[MemoryCandidate]

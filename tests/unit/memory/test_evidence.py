@@ -418,6 +418,63 @@ async def test_the_assistants_commands_never_become_user_style_the_users_own_do(
     assert await users.list_user_style("dev") == []
 
 
+async def test_a_drain_weighs_project_evidence_once_with_the_same_memories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long backlog is processed in many batches; re-reading the project's evidence after
+    # each one made processing slow. The drain weighs it once, after its last batch, and the
+    # memories are the ones a single big batch gives.
+    async def memories(batch_size: int, name: str) -> tuple[set[tuple[str, str, str]], int]:
+        root = tmp_path / name
+        root.mkdir()
+        sqlite = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+        users = await SqliteUserStore.open(tmp_path / f"{name}-home")
+        reads = 0
+        original = sqlite.fetch_recent_of_types
+
+        async def counted(*args: Any, **kwargs: Any) -> list[StoredEvent]:
+            nonlocal reads
+            reads += 1
+            return await original(*args, **kwargs)
+
+        monkeypatch.setattr(sqlite, "fetch_recent_of_types", counted)
+
+        async def stores() -> list[SqliteStore]:
+            return [sqlite]
+
+        processor = Processor(
+            stores,
+            users,
+            RulesExtractor(),
+            _decide,
+            user_id="dev",
+            settings=ProcessorSettings(retry_delays=(), batch_size=batch_size),
+            clock=lambda: NOW,
+        )
+        try:
+            for path in sorted((CONSTRUCTED / "go").glob("*.jsonl")):
+                events = _parse(path, ROOTS["go"], sqlite.project_id)
+                await sqlite.append_events(sqlite.project_id, "dev", events, [])
+            report = await processor.drain(sqlite, force=True)
+            assert report.events_processed > 0
+            assert await sqlite.count_unprocessed(sqlite.project_id) == 0
+            items, _ = await sqlite.list_memories(sqlite.project_id, limit=500)
+            root_id = sqlite.project_id
+            return {(m.type.value, m.key, m.content.replace(root_id, "<root>")) for m in items}, (
+                reads
+            )
+        finally:
+            await sqlite.close()
+            await users.close()
+
+    one_batch, _ = await memories(1000, "whole")
+    many_batches, reads = await memories(5, "batched")
+
+    assert any(kind == "recipe" for kind, _, _ in many_batches)
+    assert many_batches == one_batch
+    assert reads <= 3  # commands, hook reports and commits, once each; not once per batch
+
+
 # --- modules are code -------------------------------------------------------------------------
 
 NOT_MODULES = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ _RUNNER_PREFIXES: tuple[tuple[str, ...], ...] = (
     ("time",),
 )
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Commands up to this long are cached by `normalize_command`.
+_CACHED_COMMAND_CHARS = 2_000
 _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
 
 
@@ -118,8 +121,20 @@ def normalize_command(command: str) -> str:
     """Drop `cd …` steps, env, wrappers, flags and directories so reruns compare equal.
 
     `cd test && uv run pytest /abs/test/test_x.py -xvs` and `uv run pytest test/test_x.py -v`
-    both become `pytest test_x.py`.
+    both become `pytest test_x.py`. Ordinary commands are cached (every pass sees them again);
+    a huge one is not kept.
     """
+    if len(command) <= _CACHED_COMMAND_CHARS:
+        return _normalize_cached(command)
+    return _normalize(command)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalize_cached(command: str) -> str:
+    return _normalize(command)
+
+
+def _normalize(command: str) -> str:
     words: list[str] = []
     for tokens in (core_tokens(part) for part in split_segments(command)):
         if not tokens or tokens[0] == "cd":
@@ -221,12 +236,12 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
     outcome is unknown. A hook or validator that reported a failure is a failed run of
     `hook:<name>`: its errors are the session's errors.
     """
-    results: dict[str, tuple[bool | None, str]] = {}
+    results: dict[str, dict[str, Any]] = {}  # read only for the calls that are commands
     for event in events:
         if event.event_type == EventType.TOOL_RESULT:
             use_id = event.content.get("tool_use_id")
             if isinstance(use_id, str):
-                results[use_id] = _result_fields(event.content)
+                results[use_id] = event.content
     runs: list[CommandRun] = []
     for event in events:
         if event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN):
@@ -236,7 +251,7 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
             ok, output = _result_fields(event.content)
             use_id = event.content.get("tool_use_id")
             if ok is None and isinstance(use_id, str) and use_id in results:
-                ok, output = results[use_id]
+                ok, output = _result_fields(results[use_id])
             if ok is False and _declined_with_feedback(event):
                 ok = None
             cwd = event.content.get("cwd")
