@@ -10,6 +10,7 @@ import json
 import sqlite3
 import stat
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -183,6 +184,12 @@ def _vector_check(
     """`settings` given means repair (through the running memory service)."""
     index = paths.index_dir / INDEX_FILE_NAME
     problem = _vector_problem(index, live_ids)
+    # A running memory service writes the index a moment after each change (saves are
+    # batched): give a file that is missing or behind that moment before calling it a problem.
+    deadline = time.monotonic() + INDEX_SETTLE_SECONDS
+    while memory_up and problem is not None and _settling(problem) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        problem = _vector_problem(index, live_ids)
     if problem is None:
         return Check(name, True, f"{index.name} holds all {len(live_ids)} live memories")
     if model_problem() is not None:
@@ -198,6 +205,14 @@ def _vector_check(
     except SquirrelError as exc:
         return Check(name, False, f"{problem}; reindex failed ({exc})")
     return Check(name, True, f"{problem}; reindexed {count} memories", repaired=True)
+
+
+INDEX_SETTLE_SECONDS = 5.0
+"""How long doctor waits for a running memory service's batched index save (2 s after a change)."""
+
+
+def _settling(problem: str) -> bool:
+    return "missing" in problem or "out of step" in problem
 
 
 def _vector_problem(index: Path, live_ids: set[str]) -> str | None:
