@@ -123,6 +123,7 @@ async def test_extract_sends_the_forced_tool_request_and_maps_refs_to_event_ids(
             source_episode_id=episode.id,
             source_event_ids=("evt_001",),
             scope=Scope.USER,
+            written_by="anthropic:claude-test",
         )
     ]
     (request,) = server.requests
