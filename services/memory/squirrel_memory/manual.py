@@ -28,6 +28,8 @@ from squirrel_memory.updates import (
     NEAR_DUPLICATE_RATIO,
     content_words,
     contradicts,
+    edit_ratio_reaches,
+    jaccard,
     similarity,
 )
 
@@ -49,9 +51,8 @@ class Remembered:
 
 def same_memory(statement: str, existing: str) -> bool:
     """The same-memory rule (see the module docstring)."""
-    sim = similarity(statement, existing)
-    if sim.jaccard < NEAR_DUPLICATE_JACCARD:
-        if sim.ratio < NEAR_DUPLICATE_RATIO:
+    if round(jaccard(statement, existing), 4) < NEAR_DUPLICATE_JACCARD:
+        if not edit_ratio_reaches(statement, existing, NEAR_DUPLICATE_RATIO):
             return False
         left, right = content_words(statement), content_words(existing)
         if not (left <= right or right <= left):

@@ -92,9 +92,24 @@ def edit_ratio(a: str, b: str) -> float:
 
     Only the first `MAX_RATIO_CHARS` characters are compared (difflib is quadratic).
     """
+    return _matcher(a, b).ratio()
+
+
+def edit_ratio_reaches(a: str, b: str, threshold: float) -> bool:
+    """Whether `round(edit_ratio(a, b), 4) >= threshold`, deciding from difflib's cheap upper
+    bounds (`real_quick_ratio`, `quick_ratio`) first: the full ratio is quadratic and most
+    pairs that are compared are far apart."""
+    matcher = _matcher(a, b)
+    for bound in (matcher.real_quick_ratio, matcher.quick_ratio, matcher.ratio):
+        if round(bound(), 4) < threshold:
+            return False
+    return True
+
+
+def _matcher(a: str, b: str) -> difflib.SequenceMatcher[str]:
     left = " ".join(a.lower().split())[:MAX_RATIO_CHARS]
     right = " ".join(b.lower().split())[:MAX_RATIO_CHARS]
-    return difflib.SequenceMatcher(None, left, right, autojunk=False).ratio()
+    return difflib.SequenceMatcher(None, left, right, autojunk=False)
 
 
 @dataclass(frozen=True, slots=True)

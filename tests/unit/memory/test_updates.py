@@ -23,6 +23,7 @@ from squirrel_memory.updates import (
     contradicts,
     decide_update,
     edit_ratio,
+    edit_ratio_reaches,
     jaccard,
     merge_contents,
     similarity,
@@ -284,3 +285,21 @@ def test_same_head_with_a_structured_body_takes_the_newer_statement() -> None:
     new = "Before finishing a change: `ty check` → `pytest`."
 
     assert merge_contents(old, new) == new
+
+
+_RATIO_PAIRS = [
+    ("Uses pytest with fixtures.", "Uses pytest with fixtures for test setup."),
+    ("Run the tests with uv run pytest.", "Run the tests with `uv run pytest -x`."),
+    ("Postgres listens on 5433.", "The deploy script needs a VPN."),
+    ("", ""),
+    ("a", ""),
+    ("same text", "same text"),
+    ("x" * 3000, "x" * 2999 + "y"),
+    ("Prefers tabs over spaces.", "prefers   TABS over spaces."),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), _RATIO_PAIRS)
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 0.8, 0.9, 0.95, 1.0])
+def test_edit_ratio_reaches_agrees_with_the_full_ratio(a: str, b: str, threshold: float) -> None:
+    assert edit_ratio_reaches(a, b, threshold) is (round(edit_ratio(a, b), 4) >= threshold)
