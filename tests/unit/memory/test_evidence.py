@@ -7,6 +7,7 @@ ecosystems, so that no rule holds for one language only.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import subprocess
 from collections.abc import AsyncIterator, Sequence
@@ -910,3 +911,29 @@ def test_a_call_declined_with_a_message_did_not_run() -> None:
     )
     runs = commands([timed_out])
     assert [r.ok for r in runs] == [False]
+
+
+def test_pitfalls_name_paths_relative_to_where_the_session_ran() -> None:
+    """A transcript recorded on another machine (or checkout) names its own folder in commands
+    and errors; the pitfall reads the same everywhere, with that folder left out."""
+    root, elsewhere = "/home/dev/src/app", "/Users/someone/work/app"
+    runs: list[tuple[str, int | None, str]] = [
+        (
+            f"uv run pyright {elsewhere}/app/convert.py",
+            1,
+            f'{elsewhere}/app/convert.py:184:17 - error: Type of "text" is unknown',
+        ),
+        ("uv run pyright --level error app/convert.py", 0, "0 errors, 0 warnings"),
+    ]
+    events = [
+        dataclasses.replace(e, project_id=root)
+        for session in ("s1", "s2")
+        for e in _stream_events(
+            elsewhere, session, runs, start=T0 + timedelta(days=int(session[1]))
+        )
+    ]
+    found = pitfalls(evidence_candidates(events))
+    assert found
+    for pitfall in found:
+        assert elsewhere not in pitfall.content, pitfall.content
+        assert "app/convert.py" in pitfall.content

@@ -168,14 +168,22 @@ def _first_line(output: str) -> str:
     return ""
 
 
+def _relative(text: str, pitfall: Pitfall, root: str) -> str:
+    """`text` with the project's and the session's own folder left out of paths, so a memory
+    reads the same on every checkout (`src/app.py`, not `/Users/me/work/app/src/app.py`)."""
+    folders = {f.rstrip("/") for f in (root, pitfall.failed.run.cwd or "")}
+    for folder in sorted(folders, key=len, reverse=True):
+        if len(folder) > 1:
+            text = text.replace(folder + "/", "")
+    return text
+
+
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
     line = first_error_line(output) or _first_line(output) or pitfall.fingerprint
     line = re.sub(r"^E\s+", "", line)
-    if root:
-        line = line.replace(root.rstrip("/") + "/", "")
-    return _clip(line.replace("`", "'"), 160)
+    return _clip(_relative(line, pitfall, root).replace("`", "'"), 160)
 
 
 def _attribute(
@@ -227,11 +235,12 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def _remedy(pitfall: Pitfall) -> str:
+def _remedy(pitfall: Pitfall, root: str = "") -> str:
+    fix_command = _relative(pitfall.fix_command, pitfall, root)
     if pitfall.fix == "variant":
-        return f"re-running it as `{_clip(pitfall.fix_command, 90)}` worked"
+        return f"re-running it as `{_clip(fix_command, 90)}` worked"
     if pitfall.fix == "setup":
-        return f"running `{_clip(pitfall.fix_command, 70)}` first fixed it"
+        return f"running `{_clip(fix_command, 70)}` first fixed it"
     shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
     more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
     if pitfall.named:
@@ -265,13 +274,14 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         if not fixed and (len(sessions) < 2 or not real_error):
             continue
         shown = fixed[-1] if fixed else group[-1]
-        command = _clip(shown.failed.text.splitlines()[0] if shown.failed.text else "", 80)
+        first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
+        command = _clip(_relative(first, shown, root), 80)
         subject = f"`{command}`"
         if command.startswith("hook:"):
             subject = f"The `{command[5:]}` hook"
         seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
         error = _shown_error(shown, root)
-        remedy = _remedy(shown) if fixed else "no fix was recorded"
+        remedy = _remedy(shown, root) if fixed else "no fix was recorded"
         text = f"{subject} failed with `{error}`{seen}; {remedy}."
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
