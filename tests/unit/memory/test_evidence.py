@@ -937,3 +937,45 @@ def test_pitfalls_name_paths_relative_to_where_the_session_ran() -> None:
     for pitfall in found:
         assert elsewhere not in pitfall.content, pitfall.content
         assert "app/convert.py" in pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("failing", "output", "passing", "fix"),
+    [
+        (
+            "pytest",
+            "Exit code 127\n/bin/bash: line 1: pytest: command not found",
+            "(source .venv/bin/activate && pytest)",
+            "source .venv/bin/activate && pytest",
+        ),
+        (
+            "vitest run",
+            "Exit code 127\n/bin/sh: 1: vitest: not found",
+            "npx vitest run",
+            "npx vitest run",
+        ),
+        (
+            "rspec",
+            "Exit code 127\nbash: rspec: command not found",
+            "bundle exec rspec",
+            "bundle exec rspec",
+        ),
+    ],
+)
+def test_a_command_run_another_way_is_the_fix_for_an_error_about_the_call(
+    failing: str, output: str, passing: str, fix: str
+) -> None:
+    root = "/home/dev/src/app"
+    events = _stream_events(root, "s1", [(failing, 127, output), (passing, 0, "ok, all passed")])
+    (pitfall,) = pitfalls(evidence_candidates(events))
+    assert f"re-running it as `{fix}` worked" in pitfall.content, pitfall.content
+
+
+def test_a_wrapper_is_not_claimed_to_fix_a_real_test_failure() -> None:
+    root = "/home/dev/src/app"
+    runs: list[tuple[str, int | None, str]] = [
+        ("pytest", 1, "FAILED tests/test_a.py::test_x - AssertionError: assert 1 == 2"),
+        ("(source .venv/bin/activate && pytest)", 0, "1 passed"),
+    ]
+    for pitfall in pitfalls(evidence_candidates(_stream_events(root, "s1", runs))):
+        assert "re-running it as" not in pitfall.content

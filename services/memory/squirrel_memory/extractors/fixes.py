@@ -147,6 +147,22 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     return same_targets or bool(_USAGE_ERROR.search(fingerprint))
 
 
+def _as_typed(command: str) -> str:
+    """A whole command line as typed, without an enclosing subshell's parentheses."""
+    text = " ".join(command.split())
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text
+
+
+def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
+    """The passing run wraps the same command differently, and the error was about the call."""
+    if failed.run.event_id == passed.run.event_id:
+        return False
+    before, after = _as_typed(failed.run.command), _as_typed(passed.run.command)
+    return before != after and bool(_USAGE_ERROR.search(fingerprint))
+
+
 def _fingerprint(failed: Attempt) -> str:
     """The error's fingerprint; without an error-looking line, the first line printed; without
     output, the command's head and `non-zero exit`."""
@@ -215,6 +231,10 @@ def _attribute(
     elif files:
         fix, shown, command = "edit", files, ""
         ids.extend(c.event_id for c in edits)
+    elif _run_differently(failed, passed, fingerprint):
+        # Same command, run another way (an environment activated, a wrapper): that way is
+        # the fix for an error about the call itself (`pytest: command not found`).
+        fix, shown, command = "variant", (), _as_typed(passed.run.command)
     else:
         return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
     ids.append(passed.run.event_id)
