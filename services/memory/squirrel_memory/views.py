@@ -39,6 +39,7 @@ from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import MAX_QUERY_CHARS, Retriever, relevance_threshold
 from squirrel_memory.scoring import path_match_score
 from squirrel_memory.store import MemoryChange, ViewMeta
@@ -298,6 +299,10 @@ class Views:
         if hit is not None:
             return hit
         memories = await self._live(MemoryType.USER_STYLE)
+        if view_mode != "full":
+            # Core mode is what a session starts with: standing rules only, not one-off wording
+            # still waiting to recur (full mode and search still show those).
+            memories = [m for m in memories if not is_tentative(m.tags)]
         items = merge_style(memories, globals_, user_id)
         limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
         heading = "## User Coding Style"

@@ -147,6 +147,35 @@ async def test_core_user_style_holds_the_top_five_by_importance(world: World) ->
     assert view.budget.capped
 
 
+async def test_core_user_style_leaves_out_one_off_instructions_full_keeps_them(
+    world: World,
+) -> None:
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:types",
+        "Always use type hints on public functions.",
+        importance=0.7,
+        tags=("instruction", "standing"),
+        scope=Scope.USER,
+    )
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:notes",
+        "Don't add notes.",
+        importance=0.25,
+        tags=("instruction", "tentative"),
+        scope=Scope.USER,
+    )
+
+    core = await world.views.user_style(str(world.root), user_id=USER)
+    full = await world.views.user_style(str(world.root), user_id=USER, mode="full")
+
+    assert [i.key for i in core.items] == ["pref:types"]
+    assert [i.key for i in full.items] == ["pref:types", "pref:notes"]
+
+
 async def test_full_user_style_is_richer_than_core(world: World) -> None:
     await fill_style(world, 8)
 
