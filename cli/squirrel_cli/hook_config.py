@@ -15,17 +15,15 @@ A settings file that is not a JSON object (or whose `hooks` is malformed) is nev
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import shlex
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+from squirrel_core.files import write_json_file
 
 HOSTS: Final = ("claude", "codex", "gemini")
 HOST_EVENTS: Final[Mapping[str, tuple[str, ...]]] = {
@@ -158,18 +156,7 @@ def _without_ours(groups: list[Any]) -> list[Any]:
 
 def _write(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False)
-            fh.write("\n")
-        Path(tmp).replace(path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            Path(tmp).unlink()
-        raise
+    write_json_file(path, data, new_mode=0o600)
 
 
 def install(hook_target: HookTarget, program: str) -> Outcome:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ from rich.prompt import Confirm
 
 from squirrel_cli.console import Console
 from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.files import write_json_file
 from squirrel_core.settings import HOME_ENV
 
 SERVER_NAME: Final = "ctx-memory"
@@ -88,7 +87,7 @@ def register_claude_code(project_root: Path, command: McpCommand) -> Outcome:
         return "unchanged"
     outcome: Outcome = "updated" if SERVER_NAME in servers else "added"
     servers[SERVER_NAME] = entry
-    _write_config(path, data)
+    write_json_file(path, data, new_mode=NEW_FILE_MODE)
     return outcome
 
 
@@ -125,26 +124,6 @@ def _read_config(path: Path) -> dict[str, Any]:
             f"{path} is not a JSON object; fix it, or add {SERVER_NAME} by hand (docs/hosts.md)"
         )
     return data
-
-
-def _write_config(path: Path, data: dict[str, Any]) -> None:
-    """Atomic replace, keeping an existing file's mode."""
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        mode = NEW_FILE_MODE
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        Path(tmp).replace(path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            Path(tmp).unlink()
-        raise
 
 
 def _ask(console: Console) -> Callable[[str], bool]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -22,9 +24,15 @@ def ensure_private_dir(path: Path) -> Path:
 def write_private_file(path: Path, data: bytes) -> None:
     """Replaces `path` atomically with `data`, mode 0600 (never briefly world-readable)."""
     ensure_private_dir(path.parent)
+    replace_file(path, data, mode=FILE_MODE)
+
+
+def replace_file(path: Path, data: bytes, *, mode: int) -> None:
+    """Replaces `path` atomically with `data`, written with `mode` from the start; the folder
+    must exist."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -34,3 +42,14 @@ def write_private_file(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             Path(tmp).unlink()
         raise
+
+
+def write_json_file(path: Path, data: Any, *, new_mode: int) -> None:
+    """Replaces a JSON file of someone else's (a host's settings) atomically, indented, keeping
+    its mode; a new file gets `new_mode`."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = new_mode
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    replace_file(path, text.encode("utf-8"), mode=mode)

@@ -10,7 +10,7 @@ in the history with the reason, a merged or retired memory is marked deleted, ne
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -201,12 +201,13 @@ class Consolidator:
             content=content,
             tags=memory.tags,
             importance=memory.importance,
+            file_paths=memory.file_paths,
             scope=memory.scope,
             written_by=written_by(self._caller),
         )
         decision = UpdateDecision(
             UpdateAction.UPDATE_EXISTING,
-            replace(candidate, file_paths=memory.file_paths),
+            candidate,
             target_id=memory.id,
             merged_content=content,
             reason=reason,
