@@ -55,7 +55,7 @@ from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.home import HomeLayout
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextSettings
 from tests.transcripts import place_claude
 

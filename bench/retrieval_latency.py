@@ -58,7 +58,7 @@ from squirrel_memory.indexer import index_path
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 SECTION = "retrieval"
 WRITE_BATCH = 5000

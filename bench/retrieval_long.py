@@ -31,7 +31,7 @@ from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.scoring import FusionMethod
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE / "data" / "long_conversations.json"

@@ -54,7 +54,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.scoring import FusionWeights
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextSettings
 from squirrel_memory.updates import decide_update
 

@@ -36,8 +36,8 @@ from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
 from squirrel_memory.model_files import install_argv, install_command, model_problem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.provenance import inspect_store, location_of, place_store
-from squirrel_memory.schema import DATA_MIGRATIONS, USER_MIGRATIONS, current_version
-from squirrel_memory.writer import harden
+from squirrel_memory.storage.sqlite.database import harden
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, USER_MIGRATIONS, current_version
 
 OK_MARK = "✓"
 BAD_MARK = "✗"

@@ -35,7 +35,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.servicer import MemoryServicer
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import ABSTAIN_MARKDOWN, HEADER, TaskContextBuilder
 from squirrel_memory.views import Views
 from tests.integration.conftest import memory_client, running

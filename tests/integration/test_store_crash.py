@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 BATCH = 50
@@ -22,7 +22,7 @@ import asyncio, sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 BATCH_SIZE = int(sys.argv[3])
 

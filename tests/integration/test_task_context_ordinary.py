@@ -20,7 +20,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.recurrence import TENTATIVE_TAG
 from squirrel_memory.retrieval import Retriever, embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder
 
 STYLE = MemoryType.USER_STYLE

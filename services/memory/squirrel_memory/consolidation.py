@@ -25,7 +25,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 log = structlog.get_logger()
 

@@ -36,8 +36,7 @@ from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
-from squirrel_memory.store import SqliteStore
-from squirrel_memory.store_upkeep import DeadLetter
+from squirrel_memory.storage import DeadLetter, SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 

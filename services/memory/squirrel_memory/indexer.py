@@ -17,8 +17,7 @@ from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import embedding_text
-from squirrel_memory.store import SqliteStore
-from squirrel_memory.store_memories import MemoryChange
+from squirrel_memory.storage import MemoryChange, SqliteStore
 
 log = structlog.get_logger()
 

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, RememberOutcome, Scope
-from squirrel_memory.store import Store
-from squirrel_memory.store_checks import check_scope
+from squirrel_memory.storage import Store
+from squirrel_memory.storage.checks import check_scope
 from squirrel_memory.updates import (
     NEAR_DUPLICATE_JACCARD,
     NEAR_DUPLICATE_RATIO,

@@ -34,7 +34,7 @@ from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.repository.sync import repository_memories
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()

@@ -26,7 +26,7 @@ from squirrel_memory.llm.factory import chosen_backend
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 #: Purposes a recipe of either source can have (the quality gate and routines are not joined).
 PURPOSES = frozenset({"test", "lint", "format", "typecheck", "run", "migrate", "build", "install"})

@@ -13,7 +13,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.provenance import Location, inspect_store, place_store
-from squirrel_memory.store import ProjectStores, SqliteStore
+from squirrel_memory.storage import ProjectStores, SqliteStore
 
 log = structlog.get_logger()
 

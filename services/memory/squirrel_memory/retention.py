@@ -15,7 +15,7 @@ import structlog
 from squirrel_core.settings import Settings
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import expired
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 log = structlog.get_logger()
 

@@ -32,7 +32,6 @@ from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.schema import fts_text
 from squirrel_memory.scoring import (
     GLOB_CHARS,
     PATH_EXACT,
@@ -47,8 +46,9 @@ from squirrel_memory.scoring import (
     recency_score,
     score_fusion,
 )
-from squirrel_memory.store_checks import Clock, utc_now
-from squirrel_memory.store_search import MAX_QUERY_TERMS, search_terms
+from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.storage.sqlite.schema import fts_text
+from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter

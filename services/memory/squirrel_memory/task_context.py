@@ -52,8 +52,8 @@ from squirrel_memory.retrieval import (
     query_terms,
     stem,
 )
-from squirrel_memory.store_checks import Clock, utc_now
-from squirrel_memory.store_search import STOP_WORDS
+from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.storage.sqlite.search import STOP_WORDS
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter

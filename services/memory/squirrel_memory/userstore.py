@@ -15,15 +15,7 @@ from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.files import ensure_private_dir
 from squirrel_memory.models import MemorySource
 from squirrel_memory.paths import user_db_path
-from squirrel_memory.schema import (
-    USER_MIGRATIONS,
-    from_db_time,
-    json_strings,
-    new_id,
-    to_db_time,
-    to_json,
-)
-from squirrel_memory.store_checks import (
+from squirrel_memory.storage.checks import (
     MAX_KEY_CHARS,
     MAX_MEMORY_CHARS,
     Clock,
@@ -32,7 +24,15 @@ from squirrel_memory.store_checks import (
     check_text,
     utc_now,
 )
-from squirrel_memory.writer import SqliteDatabase
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.schema import (
+    USER_MIGRATIONS,
+    from_db_time,
+    json_strings,
+    new_id,
+    to_db_time,
+    to_json,
+)
 
 log = structlog.get_logger()
 

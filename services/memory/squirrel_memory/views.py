@@ -42,8 +42,8 @@ from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import MAX_QUERY_CHARS, Retriever, relevance_threshold
 from squirrel_memory.scoring import path_match_score
-from squirrel_memory.store import MemoryChange, ViewMeta
-from squirrel_memory.store_checks import Clock, utc_now
+from squirrel_memory.storage import MemoryChange, ViewMeta
+from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
 from squirrel_memory.view_order import brief_order, by_usefulness, evidence, score
 

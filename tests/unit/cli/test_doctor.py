@@ -21,8 +21,8 @@ from squirrel_core.settings import Settings, load_settings
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
 from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.schema import DATA_MIGRATIONS, migrate
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, migrate
 
 
 @pytest.fixture

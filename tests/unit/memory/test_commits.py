@@ -29,7 +29,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 

@@ -12,7 +12,7 @@ import pytest
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.indexer import ProjectIndexes, index_path
 from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
 from squirrel_memory.retention import Retention, RetentionSettings
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 

@@ -33,7 +33,7 @@ from squirrel_memory.llm_writer import (
 )
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.readside import build_llm_writer
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.views import ViewName, Views
 
 NOTES = [

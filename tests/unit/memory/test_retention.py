@@ -13,7 +13,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.retention import Retention, RetentionSettings
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 USER = "alice"
 NOW = datetime(2026, 6, 30, tzinfo=UTC)

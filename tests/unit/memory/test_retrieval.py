@@ -31,7 +31,7 @@ from squirrel_memory.retrieval import (
     query_terms,
 )
 from squirrel_memory.scoring import FusionMethod
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 USER = "alice"
 BROAD = "uses built tokens migrations dependencies postgres"

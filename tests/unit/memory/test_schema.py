@@ -16,7 +16,8 @@ from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.dedup import canonical_json, event_hash, normalise_content
 from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.schema import (
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite.schema import (
     DATA_MIGRATIONS,
     USER_MIGRATIONS,
     Migration,
@@ -24,7 +25,6 @@ from squirrel_memory.schema import (
     current_version,
     migrate,
 )
-from squirrel_memory.store import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
 
 SPEC_COLUMNS = {

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.errors import FailedPreconditionError
-from squirrel_memory.schema import (
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite.database import connect
+from squirrel_memory.storage.sqlite.schema import (
     DATA_MIGRATIONS,
     USER_MIGRATIONS,
     ForeignDatabaseError,
@@ -18,8 +20,6 @@ from squirrel_memory.schema import (
     check_database,
     migrate,
 )
-from squirrel_memory.store import SqliteStore
-from squirrel_memory.writer import connect
 
 
 def make_db(path: Path, *statements: str) -> Path:

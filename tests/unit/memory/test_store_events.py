@@ -22,7 +22,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.store import RejectReason, SqliteStore, Store
+from squirrel_memory.storage import RejectReason, SqliteStore, Store
 
 T0 = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
 USER = "alice"

@@ -18,7 +18,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.store import MemoryChange, SqliteStore
+from squirrel_memory.storage import MemoryChange, SqliteStore
 
 USER = "alice"
 

@@ -16,7 +16,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.store import SqliteStore, fts_match_expression
+from squirrel_memory.storage import SqliteStore, fts_match_expression
 
 USER = "alice"
 HOSTILE = [

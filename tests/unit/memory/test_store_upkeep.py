@@ -11,7 +11,7 @@ import pytest
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.store import SqliteStore, ViewMeta
+from squirrel_memory.storage import SqliteStore, ViewMeta
 
 USER = "alice"
 T0 = datetime(2026, 6, 1, tzinfo=UTC)

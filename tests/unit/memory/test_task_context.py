@@ -20,7 +20,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import (
     ABSTAIN_MARKDOWN,
     HEADER,
@@ -309,7 +309,7 @@ async def test_hostile_task_descriptions_do_not_crash(world: World, task: str) -
 
 async def test_memories_naming_an_active_file_are_found_exactly(tmp_path: Path) -> None:
     from squirrel_memory.models import MemoryCandidate, UpdateAction, UpdateDecision  # noqa: PLC0415
-    from squirrel_memory.store import SqliteStore  # noqa: PLC0415
+    from squirrel_memory.storage import SqliteStore  # noqa: PLC0415
 
     root = tmp_path / "p"
     root.mkdir()

@@ -26,7 +26,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
 from squirrel_memory.views import STALE_RULES, ViewName, Views
 

@@ -18,7 +18,7 @@ from squirrel_memory.repository.recipes import recipes
 from squirrel_memory.repository.scan import RepositoryReading, read_repository
 from squirrel_memory.repository.snapshot import NotARepositoryError, head_of
 from squirrel_memory.repository.sync import SyncReport, sync_repository_memories
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 log = structlog.get_logger()
 

@@ -18,7 +18,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.recipe_join import session_note, with_session_note
 from squirrel_memory.repository.wording import KEY_PREFIX, ref_path
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 
 _PAGE = 1000
 

@@ -36,7 +36,7 @@ from squirrel_memory.recipe_join import (
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.repository.wording import KEY_PREFIX as READER_PREFIX
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore

@@ -18,7 +18,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.repository import RepositoryReader
-from squirrel_memory.store import SqliteStore
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.views import Views, key_fact
 from tests.unit.memory.repository.conftest import ELIXIR, MakeRepo, commit
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryType
-from squirrel_memory.schema import fts_text, index_memory_text, to_json
-from squirrel_memory.store_checks import check_limit, check_project, check_type, encodable
-from squirrel_memory.writer import SqliteDatabase
+from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.schema import fts_text, index_memory_text, to_json
 
 MAX_QUERY_TERMS = 32
 
@@ -63,7 +63,7 @@ def fts_match_expression(query: str) -> str | None:
     return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])
 
 
-class MemorySearch:
+class SqliteMemorySearch:
     """BM25 search over live memories (part of `SqliteStore`)."""
 
     project_id: str

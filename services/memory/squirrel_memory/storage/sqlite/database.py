@@ -19,7 +19,7 @@ from squirrel_core.errors import (
     UnavailableError,
 )
 from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.schema import Migration, check_database, migrate
+from squirrel_memory.storage.sqlite.schema import Migration, check_database, migrate
 
 T = TypeVar("T")
 

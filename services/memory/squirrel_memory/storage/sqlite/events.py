@@ -6,7 +6,6 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +15,8 @@ from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin, parse_origin
 from squirrel_memory.dedup import event_hash
 from squirrel_memory.models import Episode, StoredEvent
-from squirrel_memory.schema import from_db_time, json_strings, new_id, to_db_time, to_json
-from squirrel_memory.store_checks import (
+from squirrel_memory.storage.base import AppendResult
+from squirrel_memory.storage.checks import (
     IN_IDS,
     MAX_KEY_CHARS,
     Clock,
@@ -30,7 +29,14 @@ from squirrel_memory.store_checks import (
     check_text,
     chunks,
 )
-from squirrel_memory.writer import SqliteDatabase
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.schema import (
+    from_db_time,
+    json_strings,
+    new_id,
+    to_db_time,
+    to_json,
+)
 
 log = structlog.get_logger()
 
@@ -43,16 +49,6 @@ _INSERT_EVENT = (
     "event_type, content_json, file_paths, hash, processed_at, origin, sidechain, agent_id) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class AppendResult:
-    """Outcome of `append_events`; `event_ids` are the ids of the accepted events, in order."""
-
-    accepted: int
-    duplicates: int
-    rejected: list[tuple[int, str]]
-    event_ids: tuple[str, ...] = ()
 
 
 def _event_from_row(row: Sequence[Any]) -> StoredEvent:
@@ -120,7 +116,7 @@ def mark_events(conn: sqlite3.Connection, event_ids: Sequence[str], at: str) -> 
     return count
 
 
-class EventLog:
+class SqliteEventLog:
     """Events, cursors and episodes of one project (part of `SqliteStore`)."""
 
     project_id: str

@@ -6,10 +6,9 @@ import dataclasses
 import inspect
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 import structlog
@@ -25,16 +24,8 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.schema import (
-    from_db_time,
-    index_memory_text,
-    json_strings,
-    new_id,
-    to_db_time,
-    to_json,
-    unindex_memory_text,
-)
-from squirrel_memory.store_checks import (
+from squirrel_memory.storage.base import HistoryAction, MemoryChange, MemoryListener
+from squirrel_memory.storage.checks import (
     IN_IDS,
     MAX_FILE_PATHS,
     MAX_KEY_CHARS,
@@ -53,7 +44,16 @@ from squirrel_memory.store_checks import (
     check_type,
     chunks,
 )
-from squirrel_memory.writer import SqliteDatabase
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.schema import (
+    from_db_time,
+    index_memory_text,
+    json_strings,
+    new_id,
+    to_db_time,
+    to_json,
+    unindex_memory_text,
+)
 
 log = structlog.get_logger()
 
@@ -73,35 +73,6 @@ _LIST_FILTER = (
     "WHERE project_id = ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
     "AND (? OR deleted = 0) "
 )
-
-
-class HistoryAction(StrEnum):
-    """What produced one version in `memory_history`."""
-
-    CREATED = "created"
-    UPDATED = "updated"
-    SUPERSEDED = "superseded"
-    FORGOTTEN = "forgotten"
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryChange:
-    """Memory ids changed by one committed write, as passed to listeners.
-
-    An id may be in more than one list when one batch touched it twice (added, then superseded);
-    its final state is what `get_memories` returns now. Listeners run on the event loop after
-    the commit; an exception in one is logged and does not undo the write.
-    """
-
-    added: tuple[str, ...] = ()
-    updated: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.updated or self.deleted)
-
-
-MemoryListener = Callable[[MemoryChange], Awaitable[None] | None]
 
 
 @dataclass
@@ -331,7 +302,7 @@ def _replace(old: MemoryItem, *, now: datetime, **changes: Any) -> MemoryItem:
     return dataclasses.replace(old, **changes, updated_at=now, version=old.version + 1)
 
 
-class MemoryBook:
+class SqliteMemoryBook:
     """Memory rows, their history and change listeners (part of `SqliteStore`)."""
 
     project_id: str

@@ -4,44 +4,21 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_memory.schema import from_db_time, to_db_time
-from squirrel_memory.store_checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
-from squirrel_memory.writer import SqliteDatabase
+from squirrel_memory.storage.base import DeadLetter, ViewMeta
+from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.schema import from_db_time, to_db_time
 
 log = structlog.get_logger()
 
 
-@dataclass(frozen=True, slots=True)
-class ViewMeta:
-    """A `view_meta` row: when a view was built and how many events existed then."""
-
-    view_name: str
-    last_generated: datetime
-    events_count_at_gen: int
-    ttl_seconds: int
-
-
-@dataclass(frozen=True, slots=True)
-class DeadLetter:
-    """Work that failed repeatedly and is parked for inspection (`sqrl status` counts them)."""
-
-    id: int
-    kind: str
-    payload_ref: str
-    error: str
-    attempts: int
-    created_at: datetime
-    updated_at: datetime
-
-
-class Upkeep:
+class SqliteUpkeep:
     """View meta, dead letters and retention (part of `SqliteStore`)."""
 
     project_id: str

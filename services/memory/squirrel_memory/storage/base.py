@@ -1,0 +1,259 @@
+"""The storage contract of one project: what the memory engine needs from a backend.
+
+`Store` is made of four parts, each a protocol: `EventLog` (events, cursors, episodes,
+processing marks), `MemoryBook` (memories, their history, change listeners), `MemorySearch`
+(lexical search) and `Upkeep` (view staleness records, dead letters, retention, counts). A
+backend implements all four; `squirrel_memory.storage.sqlite` is the embedded one. The values
+they exchange (`AppendResult`, `ProcessingResult`, `MemoryChange`, `ViewMeta`, `DeadLetter`)
+are defined here so that no caller depends on a backend's module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from squirrel_core.events import Event, SourceCursor
+from squirrel_memory.models import (
+    Episode,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    MemoryVersion,
+    Scope,
+    StoredEvent,
+    UpdateDecision,
+)
+
+__all__ = [
+    "AppendResult",
+    "DeadLetter",
+    "EventLog",
+    "HistoryAction",
+    "MemoryBook",
+    "MemoryChange",
+    "MemoryListener",
+    "MemorySearch",
+    "ProcessingResult",
+    "Store",
+    "Upkeep",
+    "ViewMeta",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """Outcome of `append_events`; `event_ids` are the ids of the accepted events, in order."""
+
+    accepted: int
+    duplicates: int
+    rejected: list[tuple[int, str]]
+    event_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ViewMeta:
+    """A `view_meta` row: when a view was built and how many events existed then."""
+
+    view_name: str
+    last_generated: datetime
+    events_count_at_gen: int
+    ttl_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """Work that failed repeatedly and is parked for inspection (`sqrl status` counts them)."""
+
+    id: int
+    kind: str
+    payload_ref: str
+    error: str
+    attempts: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class HistoryAction(StrEnum):
+    """What produced one version in `memory_history`."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    SUPERSEDED = "superseded"
+    FORGOTTEN = "forgotten"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    """Memory ids changed by one committed write, as passed to listeners.
+
+    An id may be in more than one list when one batch touched it twice (added, then superseded);
+    its final state is what `get_memories` returns now. Listeners run on the event loop after
+    the commit; an exception in one is logged and does not undo the write.
+    """
+
+    added: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.updated or self.deleted)
+
+
+MemoryListener = Callable[[MemoryChange], Awaitable[None] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessingResult:
+    """What `apply_processing_result` wrote: episodes, memories touched and events marked."""
+
+    episode_ids: tuple[str, ...]
+    memories: tuple[MemoryItem, ...]
+    change: MemoryChange
+    processed: int
+
+
+class EventLog(Protocol):
+    """Events with their cursors, episodes and processing marks of one project.
+
+    Appending is idempotent: an event whose dedup hash is already stored counts as a duplicate.
+    """
+
+    async def append_events(
+        self,
+        project_id: str,
+        user_id: str,
+        events: Sequence[Event],
+        cursors: Sequence[SourceCursor],
+    ) -> AppendResult: ...
+    async def get_cursors(self, project_id: str) -> list[SourceCursor]: ...
+    async def fetch_unprocessed(self, project_id: str, limit: int = 200) -> list[StoredEvent]: ...
+    async def fetch_unprocessed_of_sessions(
+        self, project_id: str, session_ids: Sequence[str | None], limit: int
+    ) -> list[StoredEvent]: ...
+    async def count_unprocessed(self, project_id: str) -> int: ...
+    async def count_events(self, project_id: str) -> int: ...
+    async def get_events(self, event_ids: Sequence[str]) -> list[StoredEvent]: ...
+    async def fetch_recent_of_types(
+        self, project_id: str, event_types: Sequence[str], limit: int, origin: str | None = None
+    ) -> list[StoredEvent]: ...
+    async def save_episodes(self, episodes: Sequence[Episode]) -> list[str]: ...
+    async def get_episode(self, episode_id: str) -> Episode: ...
+    async def mark_processed(self, event_ids: Sequence[str], at: datetime | None = None) -> int: ...
+
+
+class MemoryBook(Protocol):
+    """Memories of one project: update decisions, manual memory, history, listeners."""
+
+    async def apply_decision(
+        self,
+        decision: UpdateDecision,
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+    ) -> MemoryItem | None: ...
+    async def find_anchor(
+        self,
+        project_id: str,
+        type: MemoryType,
+        key: str,
+        scope: Scope,
+        user_id: str | None,
+    ) -> list[MemoryItem]: ...
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        type: MemoryType,
+        key: str,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        scope: Scope,
+        user_id: str | None,
+    ) -> MemoryItem: ...
+    async def supersede(self, memory_id: str, by_id: str, reason: str) -> MemoryItem: ...
+    async def forget(self, memory_id: str, reason: str) -> MemoryItem: ...
+    async def correct(
+        self, memory_id: str, *, content: str | None, importance: float | None, reason: str
+    ) -> tuple[MemoryItem, bool]: ...
+    async def get_memory(self, memory_id: str) -> MemoryItem: ...
+    async def memory_ids_from_tool(self, source_tool: str) -> set[str]: ...
+    async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+    async def memory_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]: ...
+    async def list_memories(
+        self,
+        project_id: str,
+        types: Sequence[MemoryType] | None = None,
+        include_deleted: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MemoryItem], int]: ...
+    async def memories_with_paths(
+        self,
+        project_id: str,
+        paths: Sequence[str],
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 200,
+    ) -> list[MemoryItem]: ...
+    async def most_important(
+        self, project_id: str, memory_type: MemoryType, limit: int = 20
+    ) -> list[MemoryItem]: ...
+    async def history(self, memory_id: str) -> list[MemoryVersion]: ...
+    def add_listener(self, listener: MemoryListener) -> None: ...
+    def remove_listener(self, listener: MemoryListener) -> None: ...
+
+
+class MemorySearch(Protocol):
+    """Lexical search over the live memories of one project.
+
+    `search_fts` returns `(memory_id, score)` pairs, best first, scores higher-is-better.
+    """
+
+    async def search_fts(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[str, float]]: ...
+    async def rebuild_search_index(self) -> int: ...
+
+
+class Upkeep(Protocol):
+    """View staleness records, dead letters, retention and counts of one project."""
+
+    async def get_view_meta(self, name: str) -> ViewMeta | None: ...
+    async def put_view_meta(
+        self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
+    ) -> None: ...
+    async def record_dead_letter(self, kind: str, payload_ref: str, error: str) -> DeadLetter: ...
+    async def list_dead_letters(self, kind: str | None = None) -> list[DeadLetter]: ...
+    async def resolve_dead_letter(self, dead_letter_id: int) -> None: ...
+    async def events_per_day(self, since: datetime) -> dict[str, int]: ...
+    async def prune_processed_events(self, older_than: datetime) -> int: ...
+    async def waiting_sessions(self, project_id: str) -> list[tuple[datetime, datetime]]: ...
+    async def writer_counts(self) -> dict[str, int]: ...
+    async def counts(self) -> dict[str, int]: ...
+    async def vacuum(self) -> None: ...
+
+
+class Store(EventLog, MemoryBook, MemorySearch, Upkeep, Protocol):
+    """What the memory engine needs from storage for one project."""
+
+    project_id: str
+
+    async def apply_processing_result(
+        self,
+        episodes: Sequence[Episode],
+        decisions: Sequence[UpdateDecision],
+        processed_event_ids: Sequence[str],
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+        at: datetime | None = None,
+    ) -> ProcessingResult: ...
+    async def close(self) -> None: ...

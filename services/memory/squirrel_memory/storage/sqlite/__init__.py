@@ -1,0 +1,5 @@
+"""The embedded backend: one SQLite file per project (`<store>/data.db`), one writer thread.
+
+`store.SqliteStore` composes the parts (`events`, `memories`, `search`, `upkeep`) over one
+`database.SqliteDatabase`; `schema` holds the file's versioned migrations and formats.
+"""

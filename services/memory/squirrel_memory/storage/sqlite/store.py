@@ -1,0 +1,168 @@
+"""The embedded backend: `SqliteStore` over one project's `data.db`, and `ProjectStores`."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import structlog
+
+from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.models import Episode, MemorySource, UpdateDecision
+from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.storage.base import MemoryListener, ProcessingResult
+from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
+from squirrel_memory.storage.sqlite.memories import ChangeSet, SqliteMemoryBook
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, to_db_time
+from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
+from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
+
+log = structlog.get_logger()
+
+
+class SqliteStore(SqliteEventLog, SqliteMemoryBook, SqliteMemorySearch, SqliteUpkeep):
+    """`Store` over one project's `data.db` (one writer thread, pooled readers).
+
+    Open with `await SqliteStore.open(project_id)`. Methods that take `project_id` check that it
+    is this store's project and raise `InvalidArgumentError` otherwise.
+    """
+
+    def __init__(
+        self,
+        project_id: str,
+        db: SqliteDatabase,
+        *,
+        clock: Clock = utc_now,
+        max_content_bytes: int = MAX_CONTENT_BYTES,
+    ) -> None:
+        self.project_id = project_id
+        self._db = db
+        self._clock = clock
+        self._max_content_bytes = max_content_bytes
+        self._listeners: list[MemoryListener] = []
+        self._confirmations: Confirmations | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        project_id: str,
+        *,
+        clock: Clock = utc_now,
+        max_content_bytes: int = MAX_CONTENT_BYTES,
+        readers: int = 2,
+        store_dir: Path | None = None,
+    ) -> SqliteStore:
+        """Open (creating and migrating as needed) `<store_dir>/data.db` (default
+        `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`)."""
+        paths = ProjectPaths.for_project(project_id, store_dir).ensure()
+        db = SqliteDatabase(paths.data_db, DATA_MIGRATIONS, readers=readers)
+        try:
+            await db.open()
+        except BaseException:
+            await db.close()
+            raise
+        return cls(project_id, db, clock=clock, max_content_bytes=max_content_bytes)
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._db.path
+
+    @property
+    def store_dir(self) -> Path:
+        """The folder holding the database, its views and its vector index."""
+        return self._db.path.parent
+
+    @property
+    def confirmations(self) -> Confirmations:
+        """The flagged memories of this store the user confirmed."""
+        if self._confirmations is None:
+            self._confirmations = Confirmations(self.store_dir)
+        return self._confirmations
+
+    async def close(self) -> None:
+        """Finish queued writes and close the database."""
+        await self._db.close()
+
+    async def apply_processing_result(
+        self,
+        episodes: Sequence[Episode],
+        decisions: Sequence[UpdateDecision],
+        processed_event_ids: Sequence[str],
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+        at: datetime | None = None,
+    ) -> ProcessingResult:
+        """Write episodes, apply decisions and mark events processed in ONE transaction."""
+        self._check_episodes(episodes)
+        for decision in decisions:
+            self._check_decision(decision, user_id)
+        now = at or self._clock()
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> int:
+            write_episodes(conn, episodes)
+            for decision in decisions:
+                self._apply(
+                    conn,
+                    decision,
+                    user_id=user_id,
+                    source=MemorySource(source),
+                    now=now,
+                    changes=changes,
+                )
+            return mark_events(conn, processed_event_ids, to_db_time(now))
+
+        processed = await self._db.write(write)
+        change = changes.freeze()
+        log.info(
+            "processing_result_applied",
+            project_id=self.project_id,
+            episodes=len(episodes),
+            added=len(change.added),
+            updated=len(change.updated),
+            deleted=len(change.deleted),
+            processed=processed,
+        )
+        await self._notify(change)
+        return ProcessingResult(
+            tuple(ep.id for ep in episodes), tuple(changes.items), change, processed
+        )
+
+
+class ProjectStores:
+    """Opens each project's store once and hands it out by project id."""
+
+    def __init__(self, *, clock: Clock = utc_now, readers: int = 2) -> None:
+        self._clock = clock
+        self._readers = readers
+        self._stores: dict[str, SqliteStore] = {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, project_id: str, store_dir: Path | None = None) -> SqliteStore:
+        """The open store for `project_id`, opening it (in `store_dir`) on first use."""
+        async with self._lock:
+            store = self._stores.get(project_id)
+            if store is None:
+                store = await SqliteStore.open(
+                    project_id, clock=self._clock, readers=self._readers, store_dir=store_dir
+                )
+                self._stores[project_id] = store
+            return store
+
+    def open_projects(self) -> list[str]:
+        """Ids of the projects whose store is open."""
+        return list(self._stores)
+
+    async def close(self) -> None:
+        """Close every open store."""
+        async with self._lock:
+            for store in self._stores.values():
+                await store.close()
+            self._stores.clear()
