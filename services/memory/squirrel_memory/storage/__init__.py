@@ -19,8 +19,8 @@ from squirrel_memory.storage.base import (
     ViewMeta,
 )
 from squirrel_memory.storage.checks import RejectReason
-from squirrel_memory.storage.sqlite.store import ProjectStores, SqliteStore
 from squirrel_memory.storage.sqlite.search import fts_match_expression
+from squirrel_memory.storage.sqlite.store import ProjectStores, SqliteStore
 
 __all__ = [
     "AppendResult",
