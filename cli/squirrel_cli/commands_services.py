@@ -295,6 +295,24 @@ def _project_row(
     }
 
 
+def memory_in_use(settings: Settings) -> dict[str, Any]:
+    """Which memory this home answers from: its own, or a team server (and which)."""
+    server = settings.str_("team.server").strip()
+    serving = settings.str_("serve.address").strip()
+    if server:
+        has_token = HomeLayout(settings.home).team_token.is_file()
+        note = "" if has_token else " — no token: run `sqrl team join`"
+        return {
+            "mode": "team",
+            "server": server,
+            "token": has_token,
+            "text": f"team server {server} (local memory while it is unreachable){note}",
+        }
+    if serving:
+        return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
+    return {"mode": "local", "server": None, "text": "local (this machine only)"}
+
+
 def cmd_status(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
@@ -306,10 +324,12 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     ]
     model = model_problem()
     model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
+    memory = memory_in_use(settings)
     if args.json:
         console.json(
             {
                 "home": str(layout.root),
+                "memory": memory,
                 "supervisor_pid": state.pid if state else None,
                 "services": services,
                 "projects": projects,
@@ -321,6 +341,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
         return 0
     head = f"supervisor pid {state.pid}" if state else "not running (start with `sqrl up`)"
     console.line(f"Squirrel home {layout.root} — {head}")
+    console.line(f"Memory: {memory['text']}")
     if model is not None:
         console.line(
             f"Embedding model: {model}; fix: {install_command()} (or sqrl doctor --repair)"

@@ -60,6 +60,11 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
         "answer a host's hook (what Claude Code, Codex or Gemini run; prints JSON or nothing)",
     ),
     "hooks": ("commands_hooks", "install, remove or inspect the hosts' Squirrel hooks"),
+    "serve": (
+        "commands_team",
+        "run a team server: the memory service over TLS for laptops, and a gateway",
+    ),
+    "team": ("commands_team", "team tokens (on the server); join or leave a team server"),
 }
 
 

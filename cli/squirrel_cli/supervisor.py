@@ -11,7 +11,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -121,8 +121,14 @@ class InstanceLock:
 class Supervisor:
     """Runs the three services as child processes of this one and keeps them up."""
 
-    def __init__(self, settings: Settings, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        environ: Mapping[str, str],
+        services: Sequence[str] = SERVICES,
+    ) -> None:
         self._settings = settings
+        self._services = tuple(services)
         self._layout = HomeLayout(settings.home).ensure()
         self._environ = dict(environ)
         self._procs: dict[str, asyncio.subprocess.Process] = {}
@@ -257,21 +263,21 @@ class Supervisor:
         watchers: list[asyncio.Task[None]] = []
         try:
             self._save()
-            for name in SERVICES:
+            for name in self._services:
                 proc = await self._spawn(name)
                 if not await self._wait_serving(name, proc):
                     raise UnavailableError(
                         f"the {name} service did not start; see {self._layout.log_file(name)}"
                     )
                 watchers.append(asyncio.create_task(self._watch(name), name=f"watch-{name}"))
-            _log().info("services_up", services=list(SERVICES))
+            _log().info("services_up", services=list(self._services))
             await self._stopping.wait()
             return 0
         finally:
             self._stopping.set()
             for task in watchers:
                 task.cancel()
-            for name in reversed(SERVICES):
+            for name in reversed(self._services):
                 await self._terminate(name)
             self._layout.supervisor_file.unlink(missing_ok=True)
             self._lock.release()

@@ -60,9 +60,29 @@ class HomeLayout:
     def run(self) -> Path:
         return self.root / "run"
 
+    @property
+    def team(self) -> Path:
+        """`<home>/team/`: a team server's issued tokens, a laptop's own team token."""
+        return self.root / "team"
+
+    @property
+    def team_tokens(self) -> Path:
+        """`<home>/team/tokens.json`: the team server's issued tokens (salted hashes only)."""
+        return self.team / "tokens.json"
+
+    @property
+    def team_token(self) -> Path:
+        """`<home>/team/token` (0600): this laptop's token for the team server."""
+        return self.team / "token"
+
     def service_file(self, service: str) -> Path:
         """`<home>/run/<service>-service.json`: pid, host and port of a running service."""
         return self.run / f"{service}-service.json"
+
+    @property
+    def team_server_file(self) -> Path:
+        """`<home>/run/team-server.json`: host and port a team server listens on for laptops."""
+        return self.run / "team-server.json"
 
     def log_file(self, name: str) -> Path:
         return self.logs / f"{name}.log"

@@ -9,6 +9,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextvars import Token
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from squirrel_core.auth import AUTH_HEADER, token_matches
+from squirrel_core.auth import AUTH_HEADER, SCHEME, token_matches
+from squirrel_core.caller import bind_team_user, unbind_team_user
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.service_info import (
     LOOPBACK,
@@ -27,6 +29,8 @@ from squirrel_core.service_info import (
     read_service_info,
     write_service_info,
 )
+from squirrel_core.team_listen import TeamListener, is_loopback
+from squirrel_core.team_tokens import TeamTokens
 
 OPEN_METHOD_PREFIXES = ("/grpc.health.", "/grpc.reflection.")
 
@@ -42,11 +46,30 @@ def _metadata_value(context: grpc.aio.ServicerContext[Any, Any], key: str) -> st
     return None
 
 
-class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Checks the bearer token, maps domain errors to status codes, logs one line per RPC."""
+def _peer_is_loopback(context: grpc.aio.ServicerContext[Any, Any]) -> bool:
+    """Whether the caller connected from this machine (`ipv4:127.0.0.1:5000`, `ipv6:[::1]:…`)."""
+    peer = context.peer() or ""
+    kind, _, rest = peer.partition(":")
+    if kind == "unix":
+        return True
+    if kind not in ("ipv4", "ipv6"):
+        return False
+    host = rest.rpartition(":")[0] if kind == "ipv4" else rest.rpartition("]")[0].lstrip("[")
+    return is_loopback(host)
 
-    def __init__(self, token: str) -> None:
+
+class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Checks the bearer token, maps domain errors to status codes, logs one line per RPC.
+
+    On a team server (`team_tokens` given) a request may also carry a team user's token: the
+    user it names is bound to the request (`squirrel_core.caller`) and written into the
+    request's `user_id`; a request naming another user is refused (PERMISSION_DENIED). The
+    install's own token is then accepted only from this machine.
+    """
+
+    def __init__(self, token: str, team_tokens: TeamTokens | None = None) -> None:
         self._token = token
+        self._team_tokens = team_tokens
 
     async def intercept_service(
         self,
@@ -71,12 +94,41 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             )
         return handler
 
-    async def _authenticate(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        if not token_matches(_metadata_value(context, AUTH_HEADER), self._token):
+    async def _authenticate(self, context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
+        """The team user of the request (None: the install's own caller); aborts otherwise."""
+        header = _metadata_value(context, AUTH_HEADER)
+        if self._team_tokens is not None:
+            presented = header[len(SCHEME) :] if header and header.startswith(SCHEME) else ""
+            user = self._team_tokens.user_of(presented) if presented else None
+            if user is not None:
+                return user
+            if token_matches(header, self._token) and _peer_is_loopback(context):
+                return None
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "missing, unknown or revoked team token (ask the team server's admin for one: "
+                "`sqrl team token add <user>`)",
+            )
+        if not token_matches(header, self._token):
             await context.abort(
                 grpc.StatusCode.UNAUTHENTICATED,
                 "missing or wrong bearer token (`sqrl token` prints the token file's path)",
             )
+        return None
+
+    async def _bind_request_user(
+        self, context: grpc.aio.ServicerContext[Any, Any], request: Any, user: str | None
+    ) -> None:
+        """The token's user becomes the request's `user_id`; naming someone else is refused."""
+        if user is None or "user_id" not in request.DESCRIPTOR.fields_by_name:
+            return
+        named = request.user_id
+        if named and named != user:
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this token's user cannot act as another user (leave user_id empty)",
+            )
+        request.user_id = user
 
     async def _fail(
         self, context: grpc.aio.ServicerContext[Any, Any], method: str, exc: BaseException
@@ -89,14 +141,18 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
     @contextlib.asynccontextmanager
     async def _edge(
-        self, method: str, context: grpc.aio.ServicerContext[Any, Any]
+        self, method: str, context: grpc.aio.ServicerContext[Any, Any], request: Any
     ) -> AsyncIterator[None]:
-        """Around every data RPC: the token check, then each failure mapped to its status once,
-        and one log line with the code and duration."""
+        """Around every data RPC: the token check (binding a team user), then each failure
+        mapped to its status once, and one log line with the code and duration."""
         started = time.perf_counter()
         code = grpc.StatusCode.OK
+        bound: Token[str | None] | None = None
         try:
-            await self._authenticate(context)
+            user = await self._authenticate(context)
+            _require_parsed(request)
+            await self._bind_request_user(context, request, user)
+            bound = bind_team_user(user)
             yield
         except NotImplementedError:
             code = grpc.StatusCode.UNIMPLEMENTED
@@ -114,12 +170,13 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
                 await self._fail(context, method, exc)
             raise
         finally:
+            if bound is not None:
+                unbind_team_user(bound)
             _log_rpc(method, code, started)
 
     def _wrap_unary(self, method: str, behavior: Behavior) -> Behavior:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            async with self._edge(method, context):
-                _require_parsed(request)
+            async with self._edge(method, context, request):
                 result = behavior(request, context)
                 return await result if inspect.isawaitable(result) else result
 
@@ -129,8 +186,7 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         async def wrapped(
             request: Any, context: grpc.aio.ServicerContext[Any, Any]
         ) -> AsyncIterator[Any]:
-            async with self._edge(method, context):
-                _require_parsed(request)
+            async with self._edge(method, context, request):
                 async for item in behavior(request, context):
                     yield item
 
@@ -180,15 +236,27 @@ Register = Callable[[grpc.aio.Server], Sequence[str]]
 class GrpcService:
     """A `grpc.aio` server on 127.0.0.1 with health, reflection and the edge interceptor."""
 
-    def __init__(self, name: str, token: str, port: int, info_path: Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        token: str,
+        port: int,
+        info_path: Path,
+        *,
+        team: TeamListener | None = None,
+        team_tokens: TeamTokens | None = None,
+    ) -> None:
         self.name = name
         self._token = token
         self._requested_port = port
         self._info_path = info_path
+        self._team = team
         self.port = 0
+        self.team_port = 0
+        """The port bound for `team` (the team server's address), once started."""
         self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
         self.server = grpc.aio.server(
-            interceptors=[EdgeInterceptor(token)],
+            interceptors=[EdgeInterceptor(token, team_tokens if team is not None else None)],
             options=[
                 ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                 ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -208,11 +276,26 @@ class GrpcService:
         self.port = self.server.add_insecure_port(f"{LOOPBACK}:{self._requested_port}")
         if self.port == 0:
             raise OSError(f"could not bind {LOOPBACK}:{self._requested_port}")
+        if self._team is not None:
+            self.team_port = self._bind_team(self._team)
         await self.server.start()
         for service_name in self._service_names:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
         return self.port
+
+    def _bind_team(self, team: TeamListener) -> int:
+        """The team server's port: TLS, or plain text on a loopback address only."""
+        if team.tls:
+            port = self.server.add_secure_port(team.address, team.credentials())
+        elif is_loopback(team.host):
+            port = self.server.add_insecure_port(team.address)
+        else:  # team_listener() refuses this already; never bind plain text off loopback
+            raise OSError(f"refusing plain-text gRPC on {team.address}")
+        if port == 0:
+            raise OSError(f"could not bind the team address {team.address}")
+        log.info("team_listening", address=team.host, port=port, tls=team.tls)
+        return port
 
     async def set_serving(self) -> None:
         """Marks the server SERVING and records it in the home's service file."""
@@ -222,14 +305,20 @@ class GrpcService:
             self._info_path,
             ServiceInfo(self.name, os.getpid(), LOOPBACK, self.port, time.time()),
         )
+        if self._team is not None:
+            write_service_info(
+                self._info_path.with_name("team-server.json"),
+                ServiceInfo("team", os.getpid(), self._team.host, self.team_port, time.time()),
+            )
         log.info("service_serving", service=self.name, port=self.port)
 
     async def stop(self, grace: float = 5.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
-        info = read_service_info(self._info_path)
-        if info is not None and info.pid == os.getpid():
-            self._info_path.unlink(missing_ok=True)
+        for path in (self._info_path, self._info_path.with_name("team-server.json")):
+            info = read_service_info(path)
+            if info is not None and info.pid == os.getpid():
+                path.unlink(missing_ok=True)
         log.info("service_stopped", service=self.name)
 
 

@@ -6,15 +6,19 @@ import argparse
 import asyncio
 import contextlib
 import os
+import sys
 from collections.abc import Awaitable, Callable
 
 import structlog
 
 from squirrel_core.auth import ensure_token
+from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import GrpcService, install_stop_signals
 from squirrel_core.settings import Settings, load_settings
+from squirrel_core.team_listen import team_listener
+from squirrel_core.team_tokens import TeamTokens
 
 log = structlog.get_logger()
 
@@ -46,7 +50,16 @@ async def run_service(
     configure_logging(name, settings.str_("general.log_level"))
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
-    service = GrpcService(name, token, settings.int_(f"{name}.port"), layout.service_file(name))
+    # Only the memory service is served to a team; the others stay on loopback.
+    team = team_listener(settings) if name == "memory" else None
+    service = GrpcService(
+        name,
+        token,
+        settings.int_(f"{name}.port"),
+        layout.service_file(name),
+        team=team,
+        team_tokens=TeamTokens(layout.team_tokens) if team is not None else None,
+    )
     stop = asyncio.Event()
     install_stop_signals(stop)
     watcher = (
@@ -74,4 +87,9 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         "--parent-pid", type=int, default=None, help="stop when this process is gone"
     )
     args = parser.parse_args(argv)
-    asyncio.run(run_service(name, setup, parent_pid=args.parent_pid))
+    try:
+        asyncio.run(run_service(name, setup, parent_pid=args.parent_pid))
+    except SquirrelError as exc:
+        # A refused configuration (e.g. plain text off loopback): one line, no traceback.
+        sys.stderr.write(f"squirrel_{name}: {exc}\n")
+        raise SystemExit(2) from None

@@ -496,6 +496,67 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=10.0,
         maximum=86_400.0,
     ),
+    Setting(
+        "serve",
+        "address",
+        str,
+        "",
+        "Team server: host:port the memory service also listens on for laptops (empty: not a "
+        "team server). Anything but loopback needs serve.tls_cert and serve.tls_key.",
+        max_length=300,
+    ),
+    Setting(
+        "serve",
+        "tls_cert",
+        str,
+        "",
+        "Team server: PEM file of the TLS certificate chain served on serve.address.",
+        max_length=4096,
+    ),
+    Setting(
+        "serve",
+        "tls_key",
+        str,
+        "",
+        "Team server: PEM file of the TLS private key of serve.tls_cert (keep it 0600).",
+        max_length=4096,
+    ),
+    Setting(
+        "team",
+        "server",
+        str,
+        "",
+        "Laptop: host:port of the team server to share memory with (empty: local memory only). "
+        "The token is kept in <home>/team/token (0600), never here.",
+        max_length=300,
+    ),
+    Setting(
+        "team",
+        "ca_file",
+        str,
+        "",
+        "Laptop: PEM file of the CA that signed the team server's certificate (empty: the "
+        "system's trusted roots).",
+        max_length=4096,
+    ),
+    Setting(
+        "team",
+        "machine",
+        str,
+        "",
+        "Laptop: name of this machine recorded with what it delivers (default: the host name).",
+        max_length=200,
+    ),
+    Setting(
+        "team",
+        "deliver_seconds",
+        float,
+        5.0,
+        "Laptop: seconds between deliveries of new events to the team server (and retries while "
+        "it is down).",
+        minimum=0.1,
+        maximum=3_600.0,
+    ),
 )
 
 _BY_DOTTED = {s.dotted: s for s in SETTINGS}

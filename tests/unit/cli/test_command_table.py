@@ -48,7 +48,18 @@ def test_a_command_imports_only_what_it_uses(argv: list[str], absent: tuple[str,
     assert not loaded & set(absent), sorted(loaded & set(absent))
 
 
-ACTIONS = {"init", "up", "down", "mcp", "hook", "hooks install", "hooks remove"}
+ACTIONS = {
+    "init",
+    "up",
+    "down",
+    "mcp",
+    "hook",
+    "hooks install",
+    "hooks remove",
+    "serve",
+    "team join",
+    "team leave",
+}
 ROOT = Path(__file__).resolve().parents[3]
 
 

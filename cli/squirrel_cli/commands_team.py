@@ -1,0 +1,147 @@
+"""Team commands: `sqrl serve` runs a team server; `sqrl team` issues tokens and joins one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from squirrel_cli.console import Console
+from squirrel_core.home import HomeLayout
+from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
+from squirrel_core.team_client import save_team_token
+from squirrel_core.team_listen import team_listener
+from squirrel_core.team_tokens import TeamTokens
+
+TEAM_SERVICES = ("memory", "gateway")
+"""What a team server runs: no transcripts are read there, so no ingest."""
+
+
+def add_commands(sub: Any) -> None:
+    serve = sub.add_parser(
+        "serve", help="run a team server: the memory service over TLS for laptops, and a gateway"
+    )
+    serve.add_argument("--address", help="host:port for laptops (setting serve.address)")
+    serve.add_argument("--tls-cert", help="PEM certificate chain (setting serve.tls_cert)")
+    serve.add_argument("--tls-key", help="PEM private key (setting serve.tls_key)")
+    serve.set_defaults(handler=cmd_serve)
+
+    team = sub.add_parser("team", help="team tokens (on the server); join or leave a team server")
+    team_sub = team.add_subparsers(dest="action", metavar="ACTION")
+    team_sub.required = True
+    token = team_sub.add_parser("token", help="issue, list or revoke team users' tokens")
+    token_sub = token.add_subparsers(dest="token_action", metavar="ACTION")
+    token_sub.required = True
+    add = token_sub.add_parser("add", help="issue a token for a user (printed once)")
+    add.add_argument("user")
+    add.add_argument("--json", action="store_true", help="print JSON")
+    add.set_defaults(handler=cmd_token_add)
+    listp = token_sub.add_parser("list", help="every token issued: id, user, when, revoked")
+    listp.add_argument("--json", action="store_true", help="print JSON")
+    listp.set_defaults(handler=cmd_token_list)
+    revoke = token_sub.add_parser("revoke", help="revoke a token by its id (effective at once)")
+    revoke.add_argument("id")
+    revoke.add_argument("--json", action="store_true", help="print JSON")
+    revoke.set_defaults(handler=cmd_token_revoke)
+    join = team_sub.add_parser(
+        "join", help="share this laptop's memory with a team server (reads the token on stdin)"
+    )
+    join.add_argument("server", help="host:port of the team server")
+    join.add_argument("--ca-file", help="PEM of the CA that signed the server's certificate")
+    join.set_defaults(handler=cmd_join)
+    leave = team_sub.add_parser("leave", help="stop sharing; local memory only (token deleted)")
+    leave.set_defaults(handler=cmd_leave)
+
+
+def _tokens(settings: Settings) -> TeamTokens:
+    return TeamTokens(HomeLayout(settings.home).team_tokens)
+
+
+def cmd_token_add(args: argparse.Namespace, console: Console) -> int:
+    record, token = _tokens(args.settings).issue(args.user)
+    if args.json:
+        console.json({"id": record.id, "user": record.user, "token": token})
+        return 0
+    console.line(f"Token {record.id} for {record.user} (shown once; give it to them privately):")
+    console.line(token)
+    return 0
+
+
+def cmd_token_list(args: argparse.Namespace, console: Console) -> int:
+    records = _tokens(args.settings).list()
+    if args.json:
+        console.json(
+            [
+                {"id": r.id, "user": r.user, "created_at": r.created_at, "revoked_at": r.revoked_at}
+                for r in records
+            ]
+        )
+        return 0
+    console.table(
+        "Team tokens",
+        ["id", "user", "created", "revoked"],
+        [[r.id, r.user, r.created_at, r.revoked_at or "-"] for r in records],
+        whole=("id",),
+    )
+    return 0
+
+
+def cmd_token_revoke(args: argparse.Namespace, console: Console) -> int:
+    record = _tokens(args.settings).revoke(args.id)
+    if args.json:
+        console.json({"id": record.id, "user": record.user, "revoked_at": record.revoked_at})
+        return 0
+    console.line(f"Revoked token {record.id} of {record.user}.")
+    return 0
+
+
+def cmd_join(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home).ensure()
+    lookup("team.server")
+    token = sys.stdin.readline()
+    path = save_team_token(layout, token)
+    write_setting(settings.home, "team.server", args.server)
+    if args.ca_file:
+        write_setting(settings.home, "team.ca_file", str(Path(args.ca_file).resolve()))
+    console.line(
+        f"Sharing with {args.server} (token in {path}); restart `sqrl up` to start delivering."
+    )
+    return 0
+
+
+def cmd_leave(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home)
+    unset_setting(settings.home, "team.server")
+    unset_setting(settings.home, "team.ca_file")
+    layout.team_token.unlink(missing_ok=True)
+    console.line("Local memory only; restart `sqrl up` to stop delivering.")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from squirrel_cli.commands_local import prepare_home  # noqa: PLC0415 - storage only here
+    from squirrel_cli.supervisor import Supervisor  # noqa: PLC0415
+    from squirrel_core.logs import configure_logging  # noqa: PLC0415 - the supervisor logs
+
+    environ = dict(os.environ)
+    overrides = {"address": args.address, "tls_cert": args.tls_cert, "tls_key": args.tls_key}
+    updates = {f"serve__{k}": v for k, v in overrides.items() if v is not None}
+    for key, value in overrides.items():
+        if value is not None:
+            environ[lookup(f"serve.{key}").env] = value
+    settings: Settings = args.settings.with_values(**updates)
+    listener = team_listener(settings)  # refuses plain text off loopback before anything starts
+    if listener is None:
+        console.error("a team server needs an address: --address host:port (or serve.address)")
+        return 2
+    prepare_home(settings)
+    configure_logging("supervisor", settings.str_("general.log_level"))
+    console.line(
+        f"Team server on {listener.address} ({'TLS' if listener.tls else 'plain text, loopback'})"
+    )
+    return asyncio.run(Supervisor(settings, environ, TEAM_SERVICES).run())

@@ -1,0 +1,30 @@
+"""Who is calling: the team user a request's token belongs to, bound for that request only.
+
+The team server's edge sets it from the token (never from the request); the memory service reads
+it to keep one user's private memories from another. It is None for a local install, where the
+only caller is the install's own user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from contextvars import ContextVar, Token
+
+_TEAM_USER: ContextVar[str | None] = ContextVar("squirrel_team_user", default=None)
+
+
+def team_user() -> str | None:
+    """The team user of the request being served, or None (a local caller)."""
+    return _TEAM_USER.get()
+
+
+def bind_team_user(user: str | None) -> Token[str | None]:
+    """Binds `user` for the current request; returns the token `unbind_team_user` takes."""
+    return _TEAM_USER.set(user)
+
+
+def unbind_team_user(token: Token[str | None]) -> None:
+    # A streaming handler may end in another context than it began in; the binding then ends
+    # with that context anyway.
+    with contextlib.suppress(ValueError):
+        _TEAM_USER.reset(token)

@@ -1,0 +1,94 @@
+"""A laptop's link to its team server: the `team.*` settings, the private token, a TLS channel.
+
+The token lives in `<home>/team/token` (0600), never in `config.toml`, so `sqrl config list`
+cannot show it. The channel is always TLS, verified against `team.ca_file` (or the system's
+roots): a laptop never sends its token or its events in plain text.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+from squirrel_core.clients import MemoryClient
+from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.files import ensure_private_dir, write_private_file
+from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import MAX_MESSAGE_BYTES
+from squirrel_core.settings import Settings
+from squirrel_core.team_listen import split_address
+
+TEAM_TIMEOUT = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLink:
+    """Where the team server is, how to trust it, who this laptop is to it."""
+
+    server: str
+    token: str
+    ca_file: Path | None
+    machine: str
+
+
+def machine_name(settings: Settings) -> str:
+    """`team.machine`, else this host's name."""
+    return settings.str_("team.machine").strip() or socket.gethostname() or "machine"
+
+
+def save_team_token(layout: HomeLayout, token: str) -> Path:
+    """Stores the laptop's team token (0600 in a 0700 folder)."""
+    text = token.strip()
+    if not text or any(c.isspace() for c in text) or len(text) > 500:
+        raise FailedPreconditionError("the team token is empty or malformed; paste it as printed")
+    ensure_private_dir(layout.team)
+    write_private_file(layout.team_token, (text + "\n").encode())
+    return layout.team_token
+
+
+def team_link(settings: Settings) -> TeamLink | None:
+    """The team server this laptop shares with, or None (`team.server` empty)."""
+    server = settings.str_("team.server").strip()
+    if not server:
+        return None
+    split_address(server, "team.server")
+    layout = HomeLayout(settings.home)
+    try:
+        token = layout.team_token.read_text().strip()
+    except FileNotFoundError:
+        token = ""
+    if not token:
+        raise FailedPreconditionError(
+            f"team.server is set but there is no team token at {layout.team_token}; "
+            "run `sqrl team join <host:port>` with the token your admin gave you"
+        )
+    ca = settings.str_("team.ca_file").strip()
+    return TeamLink(server, token, Path(ca).expanduser() if ca else None, machine_name(settings))
+
+
+def team_channel(link: TeamLink) -> grpc.aio.Channel:
+    """A TLS channel to the team server, trusting `team.ca_file` when set."""
+    roots = None
+    if link.ca_file is not None:
+        try:
+            roots = link.ca_file.read_bytes()
+        except OSError as exc:
+            raise FailedPreconditionError(
+                f"cannot read team.ca_file {link.ca_file} ({exc.strerror})"
+            ) from None
+    return grpc.aio.secure_channel(
+        link.server,
+        grpc.ssl_channel_credentials(root_certificates=roots),
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ],
+    )
+
+
+def team_memory_client(link: TeamLink, timeout: float = TEAM_TIMEOUT) -> MemoryClient:
+    """A memory-service client of the team server, carrying this laptop's team token."""
+    return MemoryClient(team_channel(link), link.token, timeout)

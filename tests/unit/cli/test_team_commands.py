@@ -1,0 +1,76 @@
+"""`sqrl team token …`, `sqrl team join/leave` and `sqrl serve`'s refusal of plain text."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from squirrel_cli.main import main
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    for name in [k for k in os.environ if k.startswith("SQRL_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("SQRL_HOME", str(home))
+    return home
+
+
+def test_tokens_are_printed_once_listed_without_secrets_and_revoked(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["team", "token", "add", "alice", "--json"]) == 0
+    issued = json.loads(capsys.readouterr().out)
+    assert issued["user"] == "alice" and issued["token"].startswith("sqt_")
+    assert main(["team", "token", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(t["id"], t["user"], t["revoked_at"]) for t in listed] == [
+        (issued["id"], "alice", None)
+    ]
+    assert issued["token"] not in (home / "team" / "tokens.json").read_text()
+    assert main(["team", "token", "revoke", issued["id"], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["revoked_at"]
+    assert main(["team", "token", "revoke", "unknown"]) == 1
+    assert "sqrl team token list" in capsys.readouterr().err
+
+
+def test_joining_keeps_the_token_private_and_out_of_config_list(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = "sqt_0123456789ab_" + "s" * 43
+    monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
+    assert main(["team", "join", "team.example.org:7443", "--ca-file", "ca.pem"]) == 0
+    token_file = home / "team" / "token"
+    assert token_file.read_text().strip() == token
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    capsys.readouterr()
+    assert main(["config", "list", "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert token not in shown and "team.example.org:7443" in shown
+    assert token not in (home / "config.toml").read_text()
+    assert main(["team", "leave"]) == 0
+    assert not token_file.exists()
+
+
+def test_joining_with_an_empty_token_is_refused(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert main(["team", "join", "h:1"]) == 1
+    assert "token" in capsys.readouterr().err
+    assert not (home / "team" / "token").exists()
+
+
+def test_serve_refuses_plain_text_off_loopback_before_starting_anything(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--address", "0.0.0.0:7443"]) == 1
+    err = capsys.readouterr().err
+    assert "only loopback may be served without TLS" in err
+    assert not (home / "run" / "supervisor.json").exists()
