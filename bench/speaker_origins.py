@@ -219,7 +219,7 @@ def _baseline(ref: str, fixtures: Path) -> dict[str, Any]:
 def _record_origins(fixtures: Path) -> dict[str, dict[tuple[str, str, str], set[str]]]:
     """Per project: (event type, timestamp, text) and (event type, timestamp, "") of every
     user-role event → origins, as this code classifies them."""
-    from squirrel_memory.storage.sqlite.schema import to_db_time  # noqa: PLC0415
+    from squirrel_memory.storage.formats import to_db_time  # noqa: PLC0415
 
     table: dict[str, dict[tuple[str, str, str], set[str]]] = {}
     for name, source, paths in fixture_projects(fixtures):

@@ -21,7 +21,7 @@ from squirrel_ingest import server as ingest_server
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.dedup import HashedFields, event_hash
-from squirrel_memory.storage.sqlite.schema import from_db_time, json_strings
+from squirrel_memory.storage.formats import from_db_time, json_strings
 from tests.integration.conftest import memory_client, running, wait_for
 from tests.transcripts import FIXTURES, place_claude
 

@@ -47,7 +47,7 @@ from squirrel_memory.scoring import (
     score_fusion,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.storage.sqlite.schema import fts_text
+from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
 
 if TYPE_CHECKING:

@@ -24,15 +24,9 @@ from squirrel_memory.storage.checks import (
     check_text,
     utc_now,
 )
+from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.schema import (
-    USER_MIGRATIONS,
-    from_db_time,
-    json_strings,
-    new_id,
-    to_db_time,
-    to_json,
-)
+from squirrel_memory.storage.sqlite.schema import USER_MIGRATIONS
 
 log = structlog.get_logger()
 

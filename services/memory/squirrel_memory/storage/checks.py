@@ -10,7 +10,7 @@ from enum import StrEnum
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_memory.models import MemoryCandidate, MemoryType, Scope
-from squirrel_memory.storage.sqlite.schema import to_json
+from squirrel_memory.storage.formats import to_json
 
 MAX_CONTENT_BYTES = 512 * 1024
 MAX_SESSION_ID_CHARS = 512

@@ -29,14 +29,8 @@ from squirrel_memory.storage.checks import (
     check_text,
     chunks,
 )
+from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.schema import (
-    from_db_time,
-    json_strings,
-    new_id,
-    to_db_time,
-    to_json,
-)
 
 log = structlog.get_logger()
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +12,6 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_memory.models import (
-    MemoryCandidate,
     MemoryItem,
     MemorySource,
     MemoryType,
@@ -24,17 +20,12 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage.base import HistoryAction, MemoryChange, MemoryListener
+from squirrel_memory.storage.base import HistoryAction, MemoryListener
 from squirrel_memory.storage.checks import (
     IN_IDS,
-    MAX_FILE_PATHS,
     MAX_KEY_CHARS,
-    MAX_LINKED_IDS,
     MAX_MEMORY_CHARS,
-    MAX_SOURCE_REFS,
-    MAX_TAGS,
     Clock,
-    check_candidate,
     check_importance,
     check_limit,
     check_project,
@@ -44,16 +35,10 @@ from squirrel_memory.storage.checks import (
     check_type,
     chunks,
 )
+from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
+from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, revise, with_writer
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.schema import (
-    from_db_time,
-    index_memory_text,
-    json_strings,
-    new_id,
-    to_db_time,
-    to_json,
-    unindex_memory_text,
-)
+from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
 log = structlog.get_logger()
 
@@ -73,20 +58,6 @@ _LIST_FILTER = (
     "WHERE project_id = ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
     "AND (? OR deleted = 0) "
 )
-
-
-@dataclass
-class ChangeSet:
-    """Memory changes collected inside one write transaction."""
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    items: list[MemoryItem] = field(default_factory=list)
-
-    def freeze(self) -> MemoryChange:
-        """The ids changed, as handed to listeners."""
-        return MemoryChange(tuple(self.added), tuple(self.updated), tuple(self.deleted))
 
 
 def _memory_from_row(row: Sequence[Any]) -> MemoryItem:
@@ -112,28 +83,6 @@ def _memory_from_row(row: Sequence[Any]) -> MemoryItem:
         source_refs=json_strings(row[18]),
         written_by=row[19] or str(row[11]),
     )
-
-
-def _merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
-    merged = list(dict.fromkeys([*old, *new]))
-    return tuple(merged[-cap:])
-
-
-def _ref_origin(ref: str) -> str:
-    """`mix.exs` for `mix.exs:3`, `commit` for `commit:<sha>`: what a reference points into."""
-    return ref.rsplit(":", 1)[0] if ":" in ref else ref
-
-
-def merge_source_refs(old: Iterable[str], new: Sequence[str]) -> tuple[str, ...]:
-    """The new references first; old `path:line` ones only when the new reading has none.
-
-    A fact read again from the repository replaces the previous reading's lines (`mix.exs:3`
-    becomes `mix.exs:5`, a file that no longer says it drops out); `commit:<sha>` references
-    accumulate, newest first.
-    """
-    reread = any(_ref_origin(ref) != "commit" for ref in new)
-    kept = [ref for ref in old if not reread or _ref_origin(ref) == "commit"]
-    return tuple(dict.fromkeys([*new, *kept]))[:MAX_SOURCE_REFS]
 
 
 def _load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
@@ -194,8 +143,7 @@ def _keep_previous_version(conn: sqlite3.Connection, item: MemoryItem) -> None:
 def _insert_memory(
     conn: sqlite3.Connection, item: MemoryItem, reason: str, changes: ChangeSet
 ) -> MemoryItem:
-    if not item.written_by:
-        item = dataclasses.replace(item, written_by=str(item.source))
+    item = with_writer(item)
     conn.execute(
         _INSERT_MEMORY,
         (
@@ -294,85 +242,17 @@ def _retire(
     changes: ChangeSet,
     superseded_by: str | None = None,
 ) -> MemoryItem:
-    retired = _replace(old, deleted=True, superseded_by=superseded_by, now=now)
+    retired = revise(old, deleted=True, superseded_by=superseded_by, now=now)
     return _replace_memory(conn, old, new=retired, action=action, reason=reason, changes=changes)
 
 
-def _replace(old: MemoryItem, *, now: datetime, **changes: Any) -> MemoryItem:
-    return dataclasses.replace(old, **changes, updated_at=now, version=old.version + 1)
-
-
-class SqliteMemoryBook:
+class SqliteMemoryBook(MemoryRevisions):
     """Memory rows, their history and change listeners (part of `SqliteStore`)."""
 
     project_id: str
     _db: SqliteDatabase
     _clock: Clock
     _listeners: list[MemoryListener]
-
-    def add_listener(self, listener: MemoryListener) -> None:
-        """Call `listener(change)` after every committed write that changed memories."""
-        self._listeners.append(listener)
-
-    def remove_listener(self, listener: MemoryListener) -> None:
-        """Stop calling `listener`."""
-        self._listeners.remove(listener)
-
-    async def _notify(self, change: MemoryChange) -> None:
-        if not change:
-            return
-        for listener in list(self._listeners):
-            try:
-                result = listener(change)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                log.exception("memory_listener_failed", project_id=self.project_id)
-
-    def _check_decision(self, decision: UpdateDecision, user_id: str | None) -> None:
-        if not isinstance(decision, UpdateDecision):
-            raise InvalidArgumentError("decisions must be UpdateDecision values")
-        try:
-            action = UpdateAction(decision.action)
-        except ValueError as exc:
-            raise InvalidArgumentError("unknown update action") from exc
-        candidate = check_candidate(decision.candidate)
-        check_scope(candidate.scope, user_id)
-        if action in (UpdateAction.UPDATE_EXISTING, UpdateAction.DELETE_AND_ADD) and not (
-            decision.target_id
-        ):
-            raise InvalidArgumentError(f"{action} needs a target_id")
-        if decision.merged_content is not None:
-            check_text("merged_content", decision.merged_content, MAX_MEMORY_CHARS)
-
-    def _new_item(
-        self,
-        candidate: MemoryCandidate,
-        content: str,
-        user_id: str | None,
-        source: MemorySource,
-        now: datetime,
-    ) -> MemoryItem:
-        scope, owner = check_scope(candidate.scope, user_id)
-        return MemoryItem(
-            id=new_id("mem"),
-            project_id=self.project_id,
-            user_id=owner,
-            scope=scope,
-            type=MemoryType(candidate.type),
-            key=candidate.key,
-            content=content,
-            tags=check_tags(candidate.tags),
-            importance=float(candidate.importance),
-            created_at=now,
-            updated_at=now,
-            source=source,
-            file_paths=tuple(dict.fromkeys(candidate.file_paths)),
-            source_episode_id=candidate.source_episode_id,
-            source_event_ids=_merge((), candidate.source_event_ids, MAX_LINKED_IDS),
-            source_refs=tuple(dict.fromkeys(candidate.source_refs))[:MAX_SOURCE_REFS],
-            written_by=candidate.written_by or str(source),
-        )
 
     def _apply(
         self,
@@ -384,53 +264,23 @@ class SqliteMemoryBook:
         now: datetime,
         changes: ChangeSet,
     ) -> MemoryItem | None:
-        """Apply one decision. Manual memories are never changed by extraction:
-        UPDATE_EXISTING on a manual memory becomes NOOP (the user's wording stands) and
-        DELETE_AND_ADD on one becomes ADD_NEW (the manual memory stays, the new finding is kept
-        beside it). A target that is missing or already deleted turns the decision into ADD_NEW.
-        """
-        action = UpdateAction(decision.action)
+        """Apply one decision inside the write transaction (rules in `MemoryRevisions`)."""
         candidate = decision.candidate
         content = decision.merged_content or candidate.content
-        reason = decision.reason or str(action)
-        if action is UpdateAction.NOOP:
-            return None
+        reason = decision.reason or str(UpdateAction(decision.action))
         target = _load_memory(conn, decision.target_id) if decision.target_id else None
-        if action is not UpdateAction.ADD_NEW and (
-            target is None or target.deleted or target.project_id != self.project_id
-        ):
-            log.warning("memory_decision_retargeted", action=str(action), to="ADD_NEW")
-            action = UpdateAction.ADD_NEW
-        elif target is not None and MemorySource.MANUAL == target.source != source:
-            if action is UpdateAction.UPDATE_EXISTING:
-                log.info("manual_memory_kept", memory_id=target.id)
-                return None
-            if action is UpdateAction.DELETE_AND_ADD:
-                action = UpdateAction.ADD_NEW
+        action = self._resolve(decision, target, source)
+        if action is None:
+            return None
         if action is UpdateAction.ADD_NEW:
             item = self._new_item(candidate, content, user_id, source, now)
             return _insert_memory(conn, item, reason, changes)
         assert target is not None
         if action is UpdateAction.UPDATE_EXISTING:
-            updated = _replace(
-                target,
-                now=now,
-                content=content,
-                tags=_merge(target.tags, check_tags(candidate.tags), MAX_TAGS),
-                importance=max(target.importance, float(candidate.importance)),
-                source=source,
-                file_paths=_merge(target.file_paths, candidate.file_paths, MAX_FILE_PATHS),
-                source_episode_id=candidate.source_episode_id or target.source_episode_id,
-                source_event_ids=_merge(
-                    target.source_event_ids, candidate.source_event_ids, MAX_LINKED_IDS
-                ),
-                source_refs=merge_source_refs(target.source_refs, candidate.source_refs),
-                written_by=candidate.written_by or str(source),
-            )
             return _replace_memory(
                 conn,
                 target,
-                new=updated,
+                new=self._updated(target, candidate, content, source, now),
                 action=HistoryAction.UPDATED,
                 reason=reason,
                 changes=changes,
@@ -557,7 +407,7 @@ class SqliteMemoryBook:
                 checked_importance,
             ):
                 return old
-            new = _replace(
+            new = revise(
                 old, now=now, content=content, tags=checked_tags, importance=checked_importance
             )
             return _replace_memory(
@@ -650,7 +500,7 @@ class SqliteMemoryBook:
                 and (old.content, old.importance) == (new_content, new_importance)
             ):
                 return old, False
-            new = _replace(
+            new = revise(
                 old,
                 now=now,
                 content=new_content,

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryType
 from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
+from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.schema import fts_text, index_memory_text, to_json
+from squirrel_memory.storage.sqlite.schema import index_memory_text
 
 MAX_QUERY_TERMS = 32
 

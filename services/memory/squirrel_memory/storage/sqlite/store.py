@@ -15,10 +15,12 @@ from squirrel_memory.models import Episode, MemorySource, UpdateDecision
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.storage.base import MemoryListener, ProcessingResult
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.formats import to_db_time
+from squirrel_memory.storage.revisions import ChangeSet
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
-from squirrel_memory.storage.sqlite.memories import ChangeSet, SqliteMemoryBook
-from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, to_db_time
+from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
 

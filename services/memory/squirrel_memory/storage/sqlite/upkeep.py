@@ -12,8 +12,8 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_memory.storage.base import DeadLetter, ViewMeta
 from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
+from squirrel_memory.storage.formats import from_db_time, to_db_time
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.schema import from_db_time, to_db_time
 
 log = structlog.get_logger()
 

@@ -1,0 +1,97 @@
+"""Formats shared by every backend: sortable ids, stored times and JSON, searchable text."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+class _SortableIds:
+    """ULID-style ids: 48-bit milliseconds + 80 random bits, monotonic within one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._last_rand = 0
+
+    def next(self) -> str:
+        with self._lock:
+            now_ms = time.time_ns() // 1_000_000
+            if now_ms <= self._last_ms:
+                now_ms = self._last_ms
+                self._last_rand = (self._last_rand + 1) & ((1 << 80) - 1)
+            else:
+                self._last_rand = int.from_bytes(os.urandom(10), "big") >> 1
+            self._last_ms = now_ms
+            value = (now_ms << 80) | self._last_rand
+        chars = []
+        for _ in range(26):
+            chars.append(_CROCKFORD[value & 31])
+            value >>= 5
+        return "".join(reversed(chars))
+
+
+_IDS = _SortableIds()
+
+
+def new_id(prefix: str) -> str:
+    """A new unique id that sorts by creation time, e.g. `evt_01JD…` (prefix + `_` + 26 chars)."""
+    return f"{prefix}_{_IDS.next()}"
+
+
+def to_db_time(value: datetime) -> str:
+    """Fixed-width UTC ISO-8601 text (`2026-11-22T03:52:09.123456Z`); naive values are UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_db_time(text: str) -> datetime:
+    """Parse a stored time; values written by older tools without a zone are read as UTC."""
+    parsed = datetime.fromisoformat(text)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+def to_json(value: Any) -> str:
+    """Compact, key-sorted JSON as stored in TEXT columns (non-ASCII kept, NaN refused)."""
+    return json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
+    )
+
+
+def json_strings(text: str | None) -> tuple[str, ...]:
+    """Decode a stored JSON array of strings; anything else decodes to ()."""
+    if not text:
+        return ()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return ()
+    if not isinstance(value, list):
+        return ()
+    return tuple(str(item) for item in value)
+
+
+# --- identifier splitting for full-text search ----------------------------------------------
+
+_CAMEL = re.compile(r"[A-Za-z]+[a-z0-9][A-Z][A-Za-z0-9]*")
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def fts_text(text: str) -> str:
+    """Text for the FTS index: the original plus camelCase identifiers split into words.
+
+    The tokenizer already splits on `_ . / - :`; camelCase (`getUserName`) is split here so
+    `user name` finds it, while the whole identifier stays searchable too.
+    """
+    extra = [" ".join(_CAMEL_PART.findall(match.group(0))) for match in _CAMEL.finditer(text)]
+    return text if not extra else text + "\n" + " ".join(extra)

@@ -1,0 +1,211 @@
+"""How memories change, whatever the backend: decisions resolved, new versions built, listeners.
+
+A backend loads the target of a decision inside its write transaction, asks `MemoryRevisions`
+what to do with it (`_resolve`, `_new_item`, `_updated`) and writes the rows; after the commit
+it hands the collected `ChangeSet` to `_notify`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.storage.base import MemoryChange, MemoryListener
+from squirrel_memory.storage.checks import (
+    MAX_FILE_PATHS,
+    MAX_LINKED_IDS,
+    MAX_MEMORY_CHARS,
+    MAX_SOURCE_REFS,
+    MAX_TAGS,
+    check_candidate,
+    check_scope,
+    check_tags,
+    check_text,
+)
+from squirrel_memory.storage.formats import new_id
+
+log = structlog.get_logger()
+
+
+@dataclass
+class ChangeSet:
+    """Memory changes collected inside one write transaction."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    items: list[MemoryItem] = field(default_factory=list)
+
+    def freeze(self) -> MemoryChange:
+        """The ids changed, as handed to listeners."""
+        return MemoryChange(tuple(self.added), tuple(self.updated), tuple(self.deleted))
+
+
+def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
+    """`old` then `new` without repeats, keeping the last `cap`."""
+    merged = list(dict.fromkeys([*old, *new]))
+    return tuple(merged[-cap:])
+
+
+def _ref_origin(ref: str) -> str:
+    """`mix.exs` for `mix.exs:3`, `commit` for `commit:<sha>`: what a reference points into."""
+    return ref.rsplit(":", 1)[0] if ":" in ref else ref
+
+
+def merge_source_refs(old: Iterable[str], new: Sequence[str]) -> tuple[str, ...]:
+    """The new references first; old `path:line` ones only when the new reading has none.
+
+    A fact read again from the repository replaces the previous reading's lines (`mix.exs:3`
+    becomes `mix.exs:5`, a file that no longer says it drops out); `commit:<sha>` references
+    accumulate, newest first.
+    """
+    reread = any(_ref_origin(ref) != "commit" for ref in new)
+    kept = [ref for ref in old if not reread or _ref_origin(ref) == "commit"]
+    return tuple(dict.fromkeys([*new, *kept]))[:MAX_SOURCE_REFS]
+
+
+def revise(old: MemoryItem, *, now: datetime, **changes: Any) -> MemoryItem:
+    """The next version of `old` with `changes` applied."""
+    return dataclasses.replace(old, **changes, updated_at=now, version=old.version + 1)
+
+
+def with_writer(item: MemoryItem) -> MemoryItem:
+    """`item`, naming its source as its writer when no writer is set."""
+    return item if item.written_by else dataclasses.replace(item, written_by=str(item.source))
+
+
+class MemoryRevisions:
+    """The backend-neutral half of a `MemoryBook`: decision rules and change listeners."""
+
+    project_id: str
+    _listeners: list[MemoryListener]
+
+    def add_listener(self, listener: MemoryListener) -> None:
+        """Call `listener(change)` after every committed write that changed memories."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: MemoryListener) -> None:
+        """Stop calling `listener`."""
+        self._listeners.remove(listener)
+
+    async def _notify(self, change: MemoryChange) -> None:
+        if not change:
+            return
+        for listener in list(self._listeners):
+            try:
+                result = listener(change)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                log.exception("memory_listener_failed", project_id=self.project_id)
+
+    def _check_decision(self, decision: UpdateDecision, user_id: str | None) -> None:
+        if not isinstance(decision, UpdateDecision):
+            raise InvalidArgumentError("decisions must be UpdateDecision values")
+        try:
+            action = UpdateAction(decision.action)
+        except ValueError as exc:
+            raise InvalidArgumentError("unknown update action") from exc
+        candidate = check_candidate(decision.candidate)
+        check_scope(candidate.scope, user_id)
+        if action in (UpdateAction.UPDATE_EXISTING, UpdateAction.DELETE_AND_ADD) and not (
+            decision.target_id
+        ):
+            raise InvalidArgumentError(f"{action} needs a target_id")
+        if decision.merged_content is not None:
+            check_text("merged_content", decision.merged_content, MAX_MEMORY_CHARS)
+
+    def _resolve(
+        self, decision: UpdateDecision, target: MemoryItem | None, source: MemorySource
+    ) -> UpdateAction | None:
+        """What a decision does to its (loaded) target; None when nothing is written.
+
+        Manual memories are never changed by extraction: UPDATE_EXISTING on a manual memory
+        becomes NOOP (the user's wording stands) and DELETE_AND_ADD on one becomes ADD_NEW (the
+        manual memory stays, the new finding is kept beside it). A target that is missing or
+        already deleted turns the decision into ADD_NEW.
+        """
+        action = UpdateAction(decision.action)
+        if action is UpdateAction.NOOP:
+            return None
+        if action is not UpdateAction.ADD_NEW and (
+            target is None or target.deleted or target.project_id != self.project_id
+        ):
+            log.warning("memory_decision_retargeted", action=str(action), to="ADD_NEW")
+            return UpdateAction.ADD_NEW
+        if target is not None and MemorySource.MANUAL == target.source != source:
+            if action is UpdateAction.UPDATE_EXISTING:
+                log.info("manual_memory_kept", memory_id=target.id)
+                return None
+            if action is UpdateAction.DELETE_AND_ADD:
+                return UpdateAction.ADD_NEW
+        return action
+
+    def _new_item(
+        self,
+        candidate: MemoryCandidate,
+        content: str,
+        user_id: str | None,
+        source: MemorySource,
+        now: datetime,
+    ) -> MemoryItem:
+        scope, owner = check_scope(candidate.scope, user_id)
+        return MemoryItem(
+            id=new_id("mem"),
+            project_id=self.project_id,
+            user_id=owner,
+            scope=scope,
+            type=MemoryType(candidate.type),
+            key=candidate.key,
+            content=content,
+            tags=check_tags(candidate.tags),
+            importance=float(candidate.importance),
+            created_at=now,
+            updated_at=now,
+            source=source,
+            file_paths=tuple(dict.fromkeys(candidate.file_paths)),
+            source_episode_id=candidate.source_episode_id,
+            source_event_ids=merge((), candidate.source_event_ids, MAX_LINKED_IDS),
+            source_refs=tuple(dict.fromkeys(candidate.source_refs))[:MAX_SOURCE_REFS],
+            written_by=candidate.written_by or str(source),
+        )
+
+    @staticmethod
+    def _updated(
+        target: MemoryItem,
+        candidate: MemoryCandidate,
+        content: str,
+        source: MemorySource,
+        now: datetime,
+    ) -> MemoryItem:
+        """UPDATE_EXISTING: the target's next version with the candidate merged in."""
+        return revise(
+            target,
+            now=now,
+            content=content,
+            tags=merge(target.tags, check_tags(candidate.tags), MAX_TAGS),
+            importance=max(target.importance, float(candidate.importance)),
+            source=source,
+            file_paths=merge(target.file_paths, candidate.file_paths, MAX_FILE_PATHS),
+            source_episode_id=candidate.source_episode_id or target.source_episode_id,
+            source_event_ids=merge(
+                target.source_event_ids, candidate.source_event_ids, MAX_LINKED_IDS
+            ),
+            source_refs=merge_source_refs(target.source_refs, candidate.source_refs),
+            written_by=candidate.written_by or str(source),
+        )
