@@ -20,6 +20,7 @@ SOURCES = {
     "claude": events_pb2.SOURCE_TOOL_CLAUDE_CODE,
     "codex": events_pb2.SOURCE_TOOL_CODEX,
     "gemini": events_pb2.SOURCE_TOOL_GEMINI_CLI,
+    "cursor": events_pb2.SOURCE_TOOL_CURSOR,
     "git": events_pb2.SOURCE_TOOL_GIT,
 }
 IMPORT_TIMEOUT_SECONDS = 6 * 3600.0

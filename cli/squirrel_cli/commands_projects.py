@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from squirrel_cli.console import Console
-from squirrel_cli.discovery import Repository, discover
+from squirrel_cli.discovery import Activity, Repository, discover
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.settings import Settings
@@ -36,11 +37,18 @@ def add_commands(sub: Any) -> None:
 
 
 def _found(settings: Settings) -> list[Repository]:
-    from squirrel_ingest.sources import default_roots  # noqa: PLC0415 - the assistants' folders
+    from squirrel_ingest.cursor.workspaces import folder_activity  # noqa: PLC0415
+    from squirrel_ingest.sources import cursor_roots, default_roots  # noqa: PLC0415
 
     layout = HomeLayout(settings.home)
     memory = WorktreeMemory(layout.worktrees) if layout.worktrees.exists() else None
-    return discover(default_roots(settings, Path.home()), read_projects(layout.projects), memory)
+    cursor = [
+        Activity(SourceTool.CURSOR, f.folder, f.chats, f.last_activity)
+        for f in folder_activity(cursor_roots(settings, Path.home()))
+    ]
+    return discover(
+        default_roots(settings, Path.home()), read_projects(layout.projects), memory, cursor
+    )
 
 
 def _row(repo: Repository) -> dict[str, Any]:
@@ -103,7 +111,7 @@ def cmd_projects(args: argparse.Namespace, console: Console) -> int:
         console.json({"repositories": [_row(r) for r in found]})
         return 0
     if not found:
-        console.line("No assistant history found (Claude Code, Codex, Gemini CLI folders).")
+        console.line("No assistant history found (Claude Code, Codex, Gemini CLI, Cursor folders).")
         return 0
     console.table(
         "Repositories with assistant history",

@@ -45,6 +45,7 @@ SOURCE_NAMES = {
     events_pb2.SOURCE_TOOL_CLAUDE_CODE: "claude_code",
     events_pb2.SOURCE_TOOL_CODEX: "codex",
     events_pb2.SOURCE_TOOL_GEMINI_CLI: "gemini_cli",
+    events_pb2.SOURCE_TOOL_CURSOR: "cursor",
     events_pb2.SOURCE_TOOL_GIT: "git",
 }
 

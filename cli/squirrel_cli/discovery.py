@@ -3,7 +3,8 @@
 Each transcript under the assistants' folders names the folder its session ran in (Claude Code
 and Codex in their records, Gemini in the `.project_root` marker beside its chats). That folder
 is mapped to its git repository, a linked worktree to the repository it belongs to, so a
-repository worked on through worktrees shows up once.
+repository worked on through worktrees shows up once. Cursor keeps its chats in SQLite; its
+workspaces (folder and chat count) are passed in as `Activity`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ _HEAD_BYTES: Final = 256 * 1024
 _MAX_FILES: Final = 200_000
 
 
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """Sessions found outside transcript files (Cursor's workspaces): folder, count, when."""
+
+    source: SourceTool
+    folder: str
+    sessions: int
+    last_activity: datetime | None
+
+
 @dataclass(slots=True)
 class Repository:
     """A folder sessions ran in, as its repository: how many sessions, when last, from where."""
@@ -43,27 +54,35 @@ def discover(
     roots: Mapping[SourceTool, Sequence[Path]],
     registered: Sequence[str],
     memory: WorktreeMemory | None = None,
+    activity: Iterable[Activity] = (),
 ) -> list[Repository]:
-    """Every repository with sessions under `roots`, most recently active first."""
+    """Every repository with sessions under `roots` (or in `activity`), most recent first."""
     remembered = memory.entries() if memory is not None else {}
     found: dict[str, Repository] = {}
     cache: dict[str, tuple[str, bool, bool]] = {}
+
+    def count(source: SourceTool, cwd: str, sessions: int, when: datetime | None) -> None:
+        if cwd not in cache:
+            cache[cwd] = repository_of(cwd, remembered)
+        root, exists, is_git = cache[cwd]
+        repo = found.setdefault(root, Repository(root, exists=exists, is_git=is_git))
+        repo.sessions += sessions
+        repo.sources.add(source.value)
+        if when is not None and (repo.last_activity is None or when > repo.last_activity):
+            repo.last_activity = when
+
     for source, path in _transcripts(roots):
         cwd = session_cwd(source, path)
         if not cwd or not Path(cwd).is_absolute():
             continue
-        if cwd not in cache:
-            cache[cwd] = repository_of(cwd, remembered)
-        root, exists, is_git = cache[cwd]
         try:
             mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)
         except OSError:
             continue
-        repo = found.setdefault(root, Repository(root, exists=exists, is_git=is_git))
-        repo.sessions += 1
-        repo.sources.add(source.value)
-        if repo.last_activity is None or mtime > repo.last_activity:
-            repo.last_activity = mtime
+        count(source, cwd, 1, mtime)
+    for seen in activity:
+        if seen.sessions > 0 and Path(seen.folder).is_absolute():
+            count(seen.source, seen.folder, seen.sessions, seen.last_activity)
     for repo in found.values():
         repo.registered = any(_inside(repo.root, r) for r in registered)
     oldest = datetime.min.replace(tzinfo=UTC)

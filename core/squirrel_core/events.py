@@ -16,6 +16,7 @@ class SourceTool(StrEnum):
     GEMINI_CLI = "gemini_cli"
     GIT = "git"
     MANUAL = "manual"
+    CURSOR = "cursor"
 
 
 class EventType(StrEnum):

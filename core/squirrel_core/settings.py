@@ -332,6 +332,24 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ingest", "gemini_roots", list, [], "Gemini CLI roots (empty: ~/.gemini/tmp)."),
     Setting(
         "ingest",
+        "cursor_roots",
+        list,
+        [],
+        "Cursor `User` folders, holding globalStorage/ and workspaceStorage/ (empty: "
+        "~/.config/Cursor/User, ~/Library/Application Support/Cursor/User and "
+        "~/AppData/Roaming/Cursor/User).",
+    ),
+    Setting(
+        "ingest",
+        "cursor_poll_seconds",
+        float,
+        5.0,
+        "Seconds between looks at Cursor's chat store (read only when it changed).",
+        minimum=0.1,
+        maximum=86_400.0,
+    ),
+    Setting(
+        "ingest",
         "rescan_seconds",
         float,
         60.0,

@@ -17,6 +17,7 @@ SOURCE_TOOLS = {
     events_pb2.SOURCE_TOOL_GEMINI_CLI: SourceTool.GEMINI_CLI,
     events_pb2.SOURCE_TOOL_GIT: SourceTool.GIT,
     events_pb2.SOURCE_TOOL_MANUAL: SourceTool.MANUAL,
+    events_pb2.SOURCE_TOOL_CURSOR: SourceTool.CURSOR,
 }
 SOURCE_TOOLS_PB = {v: k for k, v in SOURCE_TOOLS.items()}
 

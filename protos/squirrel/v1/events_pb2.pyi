@@ -33,6 +33,8 @@ class _SourceToolEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SourceTool
     SOURCE_TOOL_GEMINI_CLI: _SourceTool.ValueType  # 3
     SOURCE_TOOL_GIT: _SourceTool.ValueType  # 4
     SOURCE_TOOL_MANUAL: _SourceTool.ValueType  # 5
+    SOURCE_TOOL_CURSOR: _SourceTool.ValueType  # 6
+    """Cursor's chats, read from its SQLite stores."""
 
 class SourceTool(_SourceTool, metaclass=_SourceToolEnumTypeWrapper):
     """Which assistant or tool wrote a piece of activity."""
@@ -43,6 +45,8 @@ SOURCE_TOOL_CODEX: SourceTool.ValueType  # 2
 SOURCE_TOOL_GEMINI_CLI: SourceTool.ValueType  # 3
 SOURCE_TOOL_GIT: SourceTool.ValueType  # 4
 SOURCE_TOOL_MANUAL: SourceTool.ValueType  # 5
+SOURCE_TOOL_CURSOR: SourceTool.ValueType  # 6
+"""Cursor's chats, read from its SQLite stores."""
 Global___SourceTool: _TypeAlias = SourceTool  # noqa: Y015
 
 class _EventType:

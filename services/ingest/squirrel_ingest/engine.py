@@ -20,6 +20,7 @@ import structlog
 from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
 from squirrel_ingest.batcher import Batcher
+from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.routing import ProjectRouter, relocate
@@ -76,6 +77,7 @@ class EngineSettings:
     buffer_events: int = 20_000
     rescan_interval_s: float = 60.0
     git_poll_interval_s: float = 60.0
+    cursor_poll_interval_s: float = 5.0
     max_line_bytes: int = 5 * 1024 * 1024
     read_chunk_bytes: int = 1024 * 1024
     max_read_bytes: int = 8 * 1024 * 1024
@@ -98,7 +100,7 @@ class _Pass:
     """What one read of one file produced (computed off the event loop)."""
 
     events: list[Event] = field(default_factory=list)
-    cursor: SourceCursor | None = None
+    cursors: list[SourceCursor] = field(default_factory=list)
     lines: int = 0
     bytes: int = 0
     redactions: int = 0
@@ -128,6 +130,7 @@ class IngestEngine:
         settings: EngineSettings | None = None,
         *,
         git_poller: GitPoller | None = None,
+        cursor_reader: CursorReader | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._roots = {source: tuple(Path(p) for p in paths) for source, paths in roots.items()}
@@ -136,6 +139,8 @@ class IngestEngine:
         self._factory = parser_factory
         self._settings = settings or EngineSettings()
         self._git = git_poller
+        self._cursor = cursor_reader
+        self._next_cursor = 0.0
         self._clock = clock
         self._batcher = Batcher(
             max_batch_events=self._settings.batch_events,
@@ -216,7 +221,7 @@ class IngestEngine:
         `on_progress` is called after each file and once more, with `done`, after delivery.
         """
         await self._ensure_floors()
-        wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT}
+        wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT, SourceTool.CURSOR}
         paths = await asyncio.to_thread(self._walk_roots, wanted)
         baseline = self._totals()
 
@@ -241,6 +246,8 @@ class IngestEngine:
                 on_progress(progress(done_count))
         if self._git is not None and SourceTool.GIT in wanted:
             await self._poll_git()
+        if self._cursor is not None and SourceTool.CURSOR in wanted:
+            await self._poll_cursor(rescan=True)
         await self.flush()
         final = progress(len(paths), done=True)
         if on_progress is not None:
@@ -277,6 +284,8 @@ class IngestEngine:
                 self._floors[project_id] = {c.path: c for c in stored.get(project_id, [])}
             for tracked in self._files.values():
                 self._rewind_for(tracked, added)
+            if self._cursor is not None:
+                self._cursor.forget()  # the next poll starts each chat at its lowest floor
         if self._queue is not None:
             for path in self._files:
                 self._queue.put(path)
@@ -285,6 +294,8 @@ class IngestEngine:
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
         files_seen = Counter(tracked.source for tracked in self._files.values())
+        if self._cursor is not None:
+            files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
         sources = {
             source: SourceCounters(
                 files_seen=files_seen[source],
@@ -298,6 +309,7 @@ class IngestEngine:
                 skipped={k: v for k, v in self._skipped[source].items() if v > 0},
             )
             for source in {*self._roots, *self._per_source, *files_seen}
+            if files_seen[source] or source in self._roots or self._per_source[source]
             for counts in (self._per_source[source],)
         }
         return IngestStatus(
@@ -323,6 +335,9 @@ class IngestEngine:
             for root in paths:
                 files = sum(1 for path in self._files if path.is_relative_to(root))
                 roots.append(WatchedRoot(source, str(root), root.is_dir(), files))
+        if self._cursor is not None:
+            for store in self._cursor.stores():
+                roots.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), 0))
         return roots
 
     # -- background tasks ------------------------------------------------------------------
@@ -344,7 +359,8 @@ class IngestEngine:
         """One turn of the reader: rescan and poll git when due, then handle watched changes."""
         assert self._queue is not None and self._watcher is not None
         now = self._clock()
-        if now >= next_rescan:
+        rescan = now >= next_rescan
+        if rescan:
             await asyncio.to_thread(self._watcher.sync)
             async with self._read_lock:  # worktrees added or removed since the last look
                 await asyncio.to_thread(self._router.refresh)
@@ -355,7 +371,13 @@ class IngestEngine:
         if self._git is not None and now >= next_git:
             await self._poll_git()
             next_git = self._clock() + self._settings.git_poll_interval_s
-        wait = min(next_rescan, next_git if self._git else next_rescan) - self._clock()
+        if self._cursor is not None and now >= self._next_cursor:
+            await self._poll_cursor(rescan=rescan)
+            self._next_cursor = self._clock() + self._settings.cursor_poll_interval_s
+        due = [next_rescan, next_git if self._git else next_rescan]
+        if self._cursor is not None:
+            due.append(self._next_cursor)
+        wait = min(due) - self._clock()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
         changed = self._queue.take()
@@ -424,6 +446,8 @@ class IngestEngine:
             return True
         if cursor.extra.get(DOCUMENT_KEY) or cursor.source_tool is SourceTool.GIT:
             return (cursor.offset, cursor.extra) != (floor.offset, floor.extra)
+        if cursor.source_tool is SourceTool.CURSOR:  # a chat's cursor names its last bubbles
+            return cursor.offset == floor.offset and cursor.extra != floor.extra
         return False
 
     def _wanted(self, project_id: str, event: Event) -> bool:
@@ -648,13 +672,15 @@ class IngestEngine:
         moved = read.cursor.offset != (tracked.position.offset if tracked.position else 0)
         if moved or read.reset_reason is not None:
             state = parser.export_state() if isinstance(parser, StatefulParser) else None
-            result.cursor = SourceCursor(
-                source_tool=tracked.source,
-                path=tracked.key,
-                inode=inode,
-                offset=read.cursor.offset,
-                extra={PARSER_STATE_KEY: state} if state is not None else {},
-            )
+            result.cursors = [
+                SourceCursor(
+                    source_tool=tracked.source,
+                    path=tracked.key,
+                    inode=inode,
+                    offset=read.cursor.offset,
+                    extra={PARSER_STATE_KEY: state} if state is not None else {},
+                )
+            ]
         tracked.position = read.cursor
         tracked.seen = (inode, read.size, read.mtime_ns) if read.at_end else None
         return result
@@ -681,13 +707,15 @@ class IngestEngine:
         extra: dict[str, Any] = {DOCUMENT_KEY: True}
         if isinstance(parser, StatefulParser):
             extra[PARSER_STATE_KEY] = parser.export_state()
-        result.cursor = SourceCursor(
-            source_tool=tracked.source,
-            path=tracked.key,
-            inode=stat.st_ino,
-            offset=len(data),
-            extra=extra,
-        )
+        result.cursors = [
+            SourceCursor(
+                source_tool=tracked.source,
+                path=tracked.key,
+                inode=stat.st_ino,
+                offset=len(data),
+                extra=extra,
+            )
+        ]
         tracked.position = FilePosition(stat.st_ino, len(data))
         tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
         return result
@@ -704,12 +732,16 @@ class IngestEngine:
             for floors in self._floors.values():
                 floors.pop(tracked.key, None)
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
-        counts = self._per_source[tracked.source]
+        self._take(tracked.source, result)
+
+    def _take(self, source: SourceTool, result: _Pass) -> None:
+        """Count, route and batch what one read of a source produced (on the event loop)."""
+        counts = self._per_source[source]
         counts["lines"] += result.lines
         counts["bytes"] += result.bytes
         counts["events"] += len(result.events)
         counts["redactions"] += result.redactions
-        skipped = self._skipped[tracked.source]
+        skipped = self._skipped[source]
         if result.oversized:
             skipped["oversized_line"] += result.oversized
         skipped.update({k: v for k, v in result.skipped.items() if v > 0})
@@ -723,9 +755,64 @@ class IngestEngine:
                 self._counts["already_delivered"] += 1
                 continue
             self._batcher.add(project_id, event)
-        if result.cursor is not None:
-            self._batcher.touch(result.cursor)
+        for cursor in result.cursors:
+            self._batcher.touch(cursor)
         self._flush_wanted.set()
+
+    # -- cursor ----------------------------------------------------------------------------
+
+    async def _poll_cursor(self, *, rescan: bool) -> None:
+        """Read the new bubbles of Cursor's chats, in bounded steps, and batch them."""
+        reader = self._cursor
+        assert reader is not None
+        if rescan:
+            reader.invalidate()
+        while not self._stopping.is_set():
+            await self._room()
+            async with self._read_lock:
+                floors = self._cursor_floors()
+                try:
+                    result = await asyncio.to_thread(self._read_cursor, reader, floors)
+                except Exception as error:  # a reader bug must not stop transcript ingest
+                    self._skipped[SourceTool.CURSOR]["read_error"] += 1
+                    log.warning("cursor_poll_failed", error_type=type(error).__name__)
+                    return
+                self._take(SourceTool.CURSOR, result)
+            if result.at_end:
+                return
+
+    @staticmethod
+    def _read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> _Pass:
+        read: CursorRead = reader.poll(floors)
+        events, redactions = _redacted(read.events)
+        return _Pass(
+            events=events,
+            cursors=read.cursors,
+            lines=read.bubbles,
+            bytes=read.bytes,
+            redactions=redactions,
+            skipped=read.skipped,
+            at_end=read.at_end,
+        )
+
+    def _cursor_floors(self) -> dict[str, SourceCursor | None]:
+        """Per chat, the lowest cursor of every registered project (None if one has none)."""
+        projects = sorted(self._router.project_ids)
+        keys = {
+            key
+            for project in projects
+            for key, cursor in self._floors.get(project, {}).items()
+            if cursor.source_tool is SourceTool.CURSOR
+        }
+        floors: dict[str, SourceCursor | None] = {}
+        for key in keys:
+            found = [self._floors.get(project, {}).get(key) for project in projects]
+            present = [c for c in found if c is not None]
+            if len(present) < len(found):
+                floors[key] = None
+            else:
+                floors[key] = min(present, key=lambda c: (c.inode, c.offset))
+        return floors
 
     # -- git -------------------------------------------------------------------------------
 

@@ -21,12 +21,13 @@ from squirrel_core.projects import read_projects
 from squirrel_core.settings import Settings
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
 from squirrel_core.worktrees import WorktreeMemory
+from squirrel_ingest.cursor.reader import CursorReader
 from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.grpc_sink import GrpcSink
 from squirrel_ingest.parsers import GIT_LOG_ARGS, parse_git_log
 from squirrel_ingest.routing import ProjectRouter
-from squirrel_ingest.sources import default_roots, parser_factory
+from squirrel_ingest.sources import cursor_roots, default_roots, parser_factory
 from squirrel_ingest.status import ScanProgress
 
 log = structlog.get_logger()
@@ -42,6 +43,7 @@ def engine_settings(settings: Settings) -> EngineSettings:
         buffer_events=settings.int_("ingest.buffer_events"),
         rescan_interval_s=settings.float_("ingest.rescan_seconds"),
         git_poll_interval_s=settings.float_("ingest.git_poll_seconds"),
+        cursor_poll_interval_s=settings.float_("ingest.cursor_poll_seconds"),
     )
 
 
@@ -76,6 +78,7 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
             parser_factory(self._router),
             engine_settings(settings),
             git_poller=GitPoller(GIT_LOG_ARGS, parse_git_log),
+            cursor_reader=CursorReader(cursor_roots(settings, home or Path.home())),
         )
         self._projects_mtime = self._registry_mtime()
         self._poller: asyncio.Task[None] | None = None

@@ -32,6 +32,16 @@ def default_roots(settings: Settings, home: Path) -> dict[SourceTool, list[Path]
     }
 
 
+def cursor_roots(settings: Settings, home: Path) -> list[Path]:
+    """Configured Cursor `User` folders, or Cursor's location on Linux, macOS and Windows."""
+    configured = [Path(p).expanduser() for p in settings.list_("ingest.cursor_roots")]
+    return configured or [
+        home / ".config" / "Cursor" / "User",
+        home / "Library" / "Application Support" / "Cursor" / "User",
+        home / "AppData" / "Roaming" / "Cursor" / "User",
+    ]
+
+
 def gemini_project_dir(path: Path) -> Path | None:
     """`tmp/<project-id>/` of a Gemini chat file (chats may sit one folder deeper)."""
     for parent in path.parents:

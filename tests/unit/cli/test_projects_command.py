@@ -9,6 +9,7 @@ from pathlib import Path
 
 from squirrel_cli.discovery import discover, session_cwd
 from squirrel_core.events import SourceTool
+from tests.cursor_stores import CursorFolder
 from tests.gitrepos import git, make_repo
 
 Sqrl = Callable[..., subprocess.CompletedProcess[str]]
@@ -83,11 +84,18 @@ def test_sqrl_projects_lists_and_registers_in_one_step(
     sqrl_env["SQRL_INGEST_CLAUDE_ROOTS"] = str(roots[SourceTool.CLAUDE_CODE][0])
     sqrl_env["SQRL_INGEST_CODEX_ROOTS"] = str(roots[SourceTool.CODEX][0])
     sqrl_env["SQRL_INGEST_GEMINI_ROOTS"] = str(tmp_path / "no-gemini")
+    cursor = CursorFolder(tmp_path / "Cursor" / "User")
+    cursor.workspace("w1", lib.as_uri(), ["chat-1", "chat-2"])
+    cursor.workspace("w2", "vscode-remote://ssh-remote+box/srv/app", ["chat-3"])
+    sqrl_env["SQRL_INGEST_CURSOR_ROOTS"] = str(cursor.root)
 
     listed = sqrl("projects", "--json")
     assert listed.returncode == 0, listed.stderr
     rows = json.loads(listed.stdout)["repositories"]
     assert {r["root"] for r in rows} >= {str(app), str(lib)}
+    [lib_row] = [r for r in rows if r["root"] == str(lib)]
+    assert lib_row["sources"] == ["codex", "cursor"] and lib_row["sessions"] == 3
+    assert not any(r["root"].startswith("/srv") for r in rows)
     number = 1 + [r["root"] for r in rows].index(str(app))
 
     done = sqrl("projects", "--register", str(number), str(lib), "--json")

@@ -25,6 +25,7 @@ TOOLS: Final[dict[str, events_pb2.SourceTool.ValueType]] = {
     "claude_code": events_pb2.SOURCE_TOOL_CLAUDE_CODE,
     "codex": events_pb2.SOURCE_TOOL_CODEX,
     "gemini_cli": events_pb2.SOURCE_TOOL_GEMINI_CLI,
+    "cursor": events_pb2.SOURCE_TOOL_CURSOR,
     "git": events_pb2.SOURCE_TOOL_GIT,
 }
 

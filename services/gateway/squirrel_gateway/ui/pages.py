@@ -33,6 +33,7 @@ TOOL_OPTIONS: Final = (
     ("claude_code", "Claude Code"),
     ("codex", "Codex CLI"),
     ("gemini_cli", "Gemini CLI"),
+    ("cursor", "Cursor"),
     ("git", "git history"),
 )
 

@@ -5,9 +5,22 @@ from __future__ import annotations
 from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 
-#: Claude Code, Gemini CLI and Codex tools whose successful use changes files.
+#: Claude Code, Gemini CLI, Codex and Cursor tools whose successful use changes files.
 CODE_CHANGE_TOOLS = frozenset(
-    {"Edit", "Write", "MultiEdit", "NotebookEdit", "write_file", "replace", "edit", "apply_patch"}
+    {
+        "Edit",
+        "Write",
+        "MultiEdit",
+        "NotebookEdit",
+        "write_file",
+        "replace",
+        "edit",
+        "apply_patch",
+        "edit_file",
+        "edit_file_v2",
+        "search_replace",
+        "delete_file",
+    }
 )
 
 #: Tool input keys that name a file or folder the tool works on.

@@ -1,0 +1,1 @@
+"""Cursor as a source: its SQLite chat stores, read-only, each chat with its own cursor."""
