@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import json
 import sqlite3
-import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -57,11 +56,9 @@ class Sink:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "app"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root.resolve()
+def project(repo: Path) -> Path:
+    """The registered project: a git repository."""
+    return repo
 
 
 @pytest.fixture
