@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.about import ABOUT_KEY, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
@@ -398,9 +399,14 @@ def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fac
     facts: list[Fact] = []
     # A repository with commits answers "what language" from its own files (`repo:` facts);
     # the files one session touched (an `assets/package.json`) must not contradict it.
-    language = None if primary_ecosystems(project_id) else _language_fact(paths)
+    repository = bool(primary_ecosystems(project_id))
+    language = None if repository else _language_fact(paths)
     if language:
         facts.append(language)
+    about = None if repository else session_about(events)
+    if about:
+        text, source, event_ids = about
+        facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
     facts.extend(_layout_facts(paths))
 
     libraries: dict[str, _Evidence] = {}

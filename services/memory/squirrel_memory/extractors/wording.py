@@ -25,6 +25,7 @@ _DANGLING_END = re.compile(
 )
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("‘", "’"))
 _SYMMETRIC_QUOTES = ('"', "`")
+_IN_WORD_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
 _KEY_WORD = re.compile(r"[a-z0-9][a-z0-9+#-]*")
 
 
@@ -63,6 +64,8 @@ def _balanced(text: str) -> str:
 
 
 def _balanced_plain(text: str) -> str:
+    # An apostrophe inside a word ("It’s", "don’t") is not a closing quote.
+    text = _IN_WORD_APOSTROPHE.sub("\ue002", text)
     for quote in _SYMMETRIC_QUOTES:
         if text.count(quote) % 2:
             index = text.rfind(quote) if text.rstrip(".!? ").endswith(quote) else text.find(quote)
@@ -76,7 +79,7 @@ def _balanced_plain(text: str) -> str:
             text = text[:index] + text[index + 1 :]
     if text.count("'") % 2 and text.startswith("'"):
         text = text[1:]
-    return text
+    return text.replace("\ue002", "’")
 
 
 def sentence(text: str, *, min_words: int = 2) -> str | None:

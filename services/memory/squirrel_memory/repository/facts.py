@@ -17,6 +17,7 @@ from squirrel_memory.repository.languages import (
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import Role, dependency_role, language_name, runtime_name
 from squirrel_memory.repository.wording import (
+    about_text,
     article,
     candidate,
     join_words,
@@ -231,7 +232,7 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
     out = reading.readings
     if not out.description:
         return None
-    text = f"What {project_name(reading)} is, per its README: {out.description}"
+    text = about_text(project_name(reading), out.description, ref_path(out.description_ref))
     refs = [out.description_ref]
     return candidate(FACT, "about", text, refs=refs, importance=0.7, tags=["overview"])
 

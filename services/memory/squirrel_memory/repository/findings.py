@@ -86,6 +86,7 @@ class Readings:
     name_ref: str = ""
     description: str = ""
     description_ref: str = ""
+    description_from_manifest: bool = False
     manifests: dict[str, str] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     toolchains: list[Toolchain] = field(default_factory=list)
@@ -104,3 +105,14 @@ class Readings:
         """Keep the first project name found (root manifests are read first)."""
         if name and not self.name:
             self.name, self.name_ref = name, ref
+
+    def describe_project(self, description: str, ref: str, *, readme: bool = False) -> None:
+        """Keep what the project says it is: the README's first paragraph wins over a
+        manifest's one-line `description`; otherwise the first found is kept."""
+        text = " ".join(description.split())
+        if not text or (self.description and not readme):
+            return
+        if readme and self.description and not self.description_from_manifest:
+            return
+        self.description, self.description_ref = text, ref
+        self.description_from_manifest = not readme

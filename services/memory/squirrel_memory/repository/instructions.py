@@ -14,6 +14,8 @@ from squirrel_memory.repository.snapshot import TextFile
 MAX_RULES_PER_FILE = 20
 MIN_RULE_CHARS, MAX_RULE_CHARS = 12, 300
 MAX_DESCRIPTION_CHARS = 300
+#: A first paragraph shorter than this is a tagline; the paragraph after it is read too.
+SHORT_DESCRIPTION_CHARS = 120
 
 _ROOT_INSTRUCTIONS = (
     "CLAUDE.md",
@@ -130,44 +132,101 @@ def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str
         )
 
 
+#: Sections whose first paragraph still says what the project is; any other section heading
+#: (Installation, Usage, Learn more …) ends the search for a description.
+_ABOUT_HEADING = re.compile(
+    r"^(?:overview|about|introduction|description|summary|what\b|why\b)", re.IGNORECASE
+)
+#: First words of a paragraph that tells the reader what to do rather than what the project is
+#: ("To start your server:", "Now you can visit …", "Please check the guides").
+_STEPS = re.compile(
+    r"^(?:to|run|now|ready|please|see|check|install|visit|clone|first|then|use|for)\b",
+    re.IGNORECASE,
+)
+_SETEXT = re.compile(r"^(?:=+|-+)\s*$")
+
+
 def _describe(text: TextFile, out: Readings) -> None:
-    """The README's title (a name when no manifest gave one) and first prose paragraph."""
+    """The README's title (a name when no manifest gave one) and its first prose paragraph
+    that says what the project is (a tagline in a blockquote counts; steps to follow do not)."""
+    lines = text.lines
     paragraph: list[str] = []
     start = 0
     fence = False
-    for number, line in enumerate(text.lines, 1):
+    for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if _FENCE.match(line):
             fence = not fence
-            if paragraph:
+            if paragraph and (_is_description(paragraph) or "" in paragraph):
                 break
+            paragraph = []
             continue
         if fence:
             continue
-        if stripped.startswith("# ") and not out.name:
-            out.name_project(clean_markdown(stripped), text.ref(number))
-            continue
-        if not stripped:
-            if paragraph:
+        heading = _heading(stripped, lines[number].strip() if number < len(lines) else "")
+        if heading is not None and not paragraph:
+            level, title = heading
+            if level == 1:
+                if not out.name:
+                    out.name_project(clean_markdown(title), text.ref(number))
+                continue
+            if not _ABOUT_HEADING.match(title):
                 break
             continue
-        if stripped.startswith(("#", "!", "[!", "<", "|", "---", "===", "[![")) or (
+        if heading is not None or not stripped or _SETEXT.match(stripped):
+            if paragraph and paragraph[-1] and _tagline(paragraph) and heading is None:
+                paragraph.append("")  # a one-line tagline: the next paragraph may explain it
+                continue
+            if paragraph and (_is_description(paragraph) or "" in paragraph or heading):
+                break
+            paragraph = []
+            continue
+        stripped = stripped.lstrip("> ").strip() if stripped.startswith(">") else stripped
+        if stripped.startswith(("!", "[!", "<", "|", "[![", "* ", "- ", "+ ")) or (
             stripped.startswith("[") and "](" in stripped and " " not in stripped[1:20]
         ):
-            if paragraph:
+            if paragraph and (_is_description(paragraph) or "" in paragraph):
                 break
+            paragraph = []
             continue
         if not paragraph:
             start = number
         paragraph.append(clean_markdown(stripped))
-    prose = " ".join(paragraph).strip()
-    if len(prose) < 20:
+    while paragraph and not paragraph[-1]:
+        paragraph.pop()
+    if "" in paragraph and not _is_description(paragraph[paragraph.index("") + 1 :]):
+        paragraph = paragraph[: paragraph.index("")]
+    if not _is_description(paragraph):
         return
+    prose = " ".join(p for p in paragraph if p).strip()
     sentences = re.split(r"(?<=[.!?])\s+", prose)
     description = sentences[0]
     for extra in sentences[1:]:
         if len(description) + 1 + len(extra) > MAX_DESCRIPTION_CHARS:
             break
         description += " " + extra
-    out.description = _sentence(description[:MAX_DESCRIPTION_CHARS])
-    out.description_ref = text.ref(start)
+    out.describe_project(
+        _sentence(description[:MAX_DESCRIPTION_CHARS]), text.ref(start), readme=True
+    )
+
+
+def _heading(line: str, following: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX (`## Title`) or setext (`Title` over `===`/`---`) heading."""
+    if line.startswith("#"):
+        level = len(line) - len(line.lstrip("#"))
+        return level, line[level:].strip()
+    if line and _SETEXT.match(following) and not _SETEXT.match(line):
+        return (1 if following.startswith("=") else 2), line
+    return None
+
+
+def _tagline(paragraph: list[str]) -> bool:
+    """A first paragraph short enough that the one after it is read as well."""
+    short = len(" ".join(paragraph)) < SHORT_DESCRIPTION_CHARS
+    return short and "" not in paragraph and _is_description(paragraph)
+
+
+def _is_description(paragraph: list[str]) -> bool:
+    """A prose paragraph that says what the project is, not a step to follow."""
+    prose = " ".join(paragraph).strip()
+    return len(prose) >= 20 and not prose.endswith(":") and not _STEPS.match(prose)

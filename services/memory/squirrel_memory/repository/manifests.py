@@ -20,6 +20,8 @@ from squirrel_memory.repository.findings import Dependency, Readings, Toolchain,
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
+#: Longest manifest description kept (characters).
+MAX_DESCRIPTION_CHARS = 300
 
 _PEP508_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-]*)")
 
@@ -55,6 +57,7 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     project = _table(data.get("project"))
     poetry = _table(_table(data.get("tool")).get("poetry"))
     out.name_project(str(project.get("name") or poetry.get("name") or ""), _toml_line(text, "name"))
+    _describe(out, project.get("description") or poetry.get("description"), text, "description")
     for tool in _table(data.get("tool")):
         out.tools.setdefault(tool.lower(), text.ref_of(f"[tool.{tool}"))
     requires = project.get("requires-python")
@@ -80,6 +83,8 @@ def read_setup_cfg(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "python"
     if parser.has_option("metadata", "name"):
         out.name_project(parser.get("metadata", "name"), text.ref_of("name"))
+    if parser.has_option("metadata", "description"):
+        _describe(out, parser.get("metadata", "description"), text, "description")
     if parser.has_option("options", "python_requires"):
         version = parser.get("options", "python_requires")
         out.toolchains.append(Toolchain("python", version, text.ref_of("python_requires")))
@@ -102,6 +107,7 @@ def read_package_json(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "javascript"
     if not folder_of(text.path):
         out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
+        _describe(out, data.get("description"), text, '"description"')
     workspaces = data.get("workspaces")
     members = _table(workspaces).get("packages") if isinstance(workspaces, dict) else workspaces
     for member in _strings(members):
@@ -120,6 +126,7 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
     package = _table(data.get("package"))
     if package.get("name"):
         out.name_project(str(package["name"]), _toml_line(text, "name"))
+    _describe(out, package.get("description"), text, "description")
     for key in ("rust-version", "edition"):
         value = package.get(key)
         if isinstance(value, str):
@@ -160,6 +167,7 @@ def read_go_mod(text: TextFile, out: Readings) -> None:
 
 
 _MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
+_MIX_DESCRIPTION = re.compile(r'^\s*description:\s*"([^"]{10,300})"')
 _MIX_ELIXIR = re.compile(r"\belixir:\s*\"([^\"]+)\"")
 _MIX_DEP = re.compile(r"\{\s*:([a-z_][a-z0-9_]*)\s*(?:,\s*\"([^\"]+)\")?")
 
@@ -170,6 +178,8 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
     for number, line in enumerate(text.lines, 1):
         if match := _MIX_APP.search(line):
             out.name_project(match.group(1), text.ref(number))
+        if match := _MIX_DESCRIPTION.search(line):
+            out.describe_project(match.group(1).rstrip(".") + ".", text.ref(number))
         if match := re.search(r'\bapps_path:\s*"([^"]+)"', line):
             out.workspaces.append((f"{match.group(1)}/*", text.ref(number)))
         if match := _MIX_ELIXIR.search(line):
@@ -202,6 +212,7 @@ def read_composer_json(text: TextFile, out: Readings) -> None:
     data = _table(json.loads(text.text))
     out.manifests[text.path] = "php"
     out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
+    _describe(out, data.get("description"), text, '"description"')
     for section in ("require", "require-dev"):
         for name, version in _table(data.get(section)).items():
             if name == "php":
@@ -229,6 +240,9 @@ def read_pom_xml(text: TextFile, out: Readings) -> None:
     artifact = children.get("artifactId")
     if artifact is not None and artifact.text:
         out.name_project(artifact.text.strip(), text.ref_of("<artifactId>"))
+    described = children.get("description")
+    if described is not None and described.text:
+        _describe(out, described.text, text, "<description>")
     for element in root.iter():
         tag = _local(element.tag)
         if tag in ("java.version", "maven.compiler.release", "maven.compiler.source"):
@@ -359,6 +373,13 @@ def manifest_reader(path: str) -> Reader | None:
     if found is not None:
         return found
     return next((r for s, r in SUFFIX_READERS.items() if name.endswith(s)), None)
+
+
+def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
+    """A manifest's one-line `description` (what the package says it is), with its line."""
+    if isinstance(value, str) and len(value.strip()) >= 10:
+        described = value.strip()[:MAX_DESCRIPTION_CHARS]
+        out.describe_project(described.rstrip(".") + ".", _toml_line(text, needle))
 
 
 def _table(value: object) -> dict[str, Any]:

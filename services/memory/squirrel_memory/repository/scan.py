@@ -32,7 +32,8 @@ log = structlog.get_logger()
 
 #: Deepest folder a manifest, task file or config is read from (`apps/web/mix.exs` is 2).
 MAX_DEPTH = 2
-_PARSE_ERRORS = (
+#: What a reader may raise on a malformed file (the file is skipped, nothing else lost).
+PARSE_ERRORS = (
     ValueError,
     yaml.YAMLError,
     ET.ParseError,
@@ -63,7 +64,7 @@ def _guarded(snap: Snapshot, path: str, work: Callable[[TextFile], None]) -> Non
         return
     try:
         work(text)
-    except _PARSE_ERRORS as exc:
+    except PARSE_ERRORS as exc:
         snap.skip(path, "malformed", error_type=type(exc).__name__)
 
 

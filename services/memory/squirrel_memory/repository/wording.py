@@ -33,6 +33,12 @@ def join_words(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def about_text(name: str, description: str, source: str) -> str:
+    """ "What <name> is, per its <file>: <description>" (a README paragraph or a manifest's
+    one-line description)."""
+    return f"What {name} is, per its {source}: {description}"
+
+
 def slug(text: str, words: int = 8) -> str:
     """A short key part from text: lower-case words joined by `_`."""
     found = re.findall(r"[a-z0-9]+", text.lower())

@@ -310,3 +310,24 @@ def test_aspnet_core_service(make_repo: MakeRepo) -> None:
     )
     # The project file sits in Api/, so its conventions are not the root's: no root recipe.
     assert "repo:recipe:test" not in found
+
+
+def test_a_manifest_description_says_what_the_project_is_without_a_readme(
+    make_repo: MakeRepo,
+) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "tally"\nversion = "1.0"\n'
+        'description = "Counts words in Markdown files"\n',
+        "tally/__init__.py": "def count(text):\n    return len(text.split())\n",
+    }
+    root, found = _read(make_repo, files)
+    about = found["repo:about"]
+    assert about.content == "What tally is, per its pyproject.toml: Counts words in Markdown files."
+    assert "description" in _line(root, about.source_refs[0])
+    # A README paragraph says more than the manifest's one line, and wins.
+    readme = "Tally\n=====\n\nTally counts the words of every Markdown file in a tree.\n"
+    root, found = _read(make_repo, {**files, "README.md": readme})
+    assert found["repo:about"].content == (
+        "What Tally is, per its README.md: Tally counts the words of every Markdown file in a tree."
+    )
+    assert found["repo:about"].source_refs == ("README.md:4",)

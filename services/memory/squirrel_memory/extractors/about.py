@@ -1,0 +1,98 @@
+"""What the project is, from the README or manifest the assistant read in a session.
+
+Sessions of a project whose repository is not registered still show what it is: the assistant
+reads the root README, `pyproject.toml` or `package.json` early on. The file's text (the Read
+tool's output, its line numbers stripped) goes through the same readers as a repository scan,
+so a session says what a scan would: the README's first paragraph that describes the project,
+else a manifest's one-line `description`. Files in sub-folders or outside the project (a
+dependency's README) say nothing about this project.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import structlog
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
+from squirrel_memory.repository.manifests import manifest_reader
+from squirrel_memory.repository.scan import PARSE_ERRORS
+from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.wording import about_text
+
+log = structlog.get_logger()
+
+#: Longest file output read for a description (characters); READMEs say it at the top.
+MAX_READ_CHARS = 200_000
+ABOUT_KEY = "about"
+
+_READ_TOOLS = frozenset({"Read", "read_file", "view"})
+#: `     1→text` (Claude Code's Read) or `     1\ttext` (`cat -n`).
+_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+
+
+def file_text(output: str) -> str:
+    """A Read tool's output as the file's text: line-number prefixes and injected reminders
+    removed (output without numbering is returned as it is)."""
+    text = _REMINDER.sub("", output[:MAX_READ_CHARS])
+    lines = text.splitlines()
+    numbered = sum(1 for line in lines if _NUMBERED.match(line))
+    if not lines or numbered < max(1, len(lines) // 2):
+        return text
+    return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
+
+
+def _root_file(event: StoredEvent) -> str | None:
+    """The project-root README or manifest a successful Read returned, if that is what it is."""
+    content: dict[str, Any] = event.content
+    if (
+        event.event_type != EventType.TOOL_RESULT
+        or content.get("tool") not in _READ_TOOLS
+        or content.get("is_error")
+        or not isinstance(content.get("output"), str)
+    ):
+        return None
+    for raw in event.file_paths:
+        path = relative_path(raw, event.project_id)
+        if not path or "/" in path or path.startswith("~"):
+            continue
+        if instruction_kind(path) == "readme" or manifest_reader(path) is not None:
+            return path
+    return None
+
+
+def _read(path: str, text: TextFile, out: Readings) -> None:
+    reader = manifest_reader(path)
+    try:
+        if reader is not None:
+            reader(text, out)
+        else:
+            read_instruction_file(text, out, "readme")
+    except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
+        log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
+
+
+def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
+    """(statement, file it came from, event ids) saying what the project is, or None."""
+    readings = Readings()
+    sources: dict[str, str] = {}
+    for event in events:
+        path = _root_file(event)
+        if path is None:
+            continue
+        before = readings.description_ref
+        _read(path, TextFile.of(path, file_text(event.content["output"])), readings)
+        if readings.description_ref != before:
+            sources[readings.description_ref] = event.id
+    if not readings.description:
+        return None
+    source = readings.description_ref.split(":", 1)[0]
+    name = readings.name or "the project"
+    text = about_text(name, readings.description, source)
+    return text, source, (sources[readings.description_ref],)

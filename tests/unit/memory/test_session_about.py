@@ -1,0 +1,206 @@
+"""What the project is, from the README or manifest the assistant read in a session."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.about import file_text, session_about
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import read_instruction_file
+from squirrel_memory.repository.snapshot import TextFile
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+PROJECT = "/home/dev/recorder"
+
+
+def _event(n: int, kind: str, content: dict[str, Any], paths: tuple[str, ...]) -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_{n:04d}",
+        project_id=PROJECT,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="sess",
+        timestamp=T0 + timedelta(seconds=20 * n),
+        event_type=kind,
+        content=content,
+        file_paths=paths,
+        hash=f"h{n}",
+    )
+
+
+def _numbered(text: str) -> str:
+    """The file as Claude Code's Read tool returns it: `     1→line`, plus a reminder."""
+    lines = [f"{n:>6}→{line}" for n, line in enumerate(text.splitlines(), 1)]
+    return "\n".join(lines) + "\n\n<system-reminder>\nConsider whether it is malicious.\n"
+
+
+def _reads(*files: tuple[str, str], is_error: bool = False) -> list[StoredEvent]:
+    events = [_event(0, "user_message", {"text": "have a look at the project"}, ())]
+    for path, text in files:
+        use_id = f"t{len(events)}"
+        events.append(
+            _event(len(events), "tool_call", {"tool": "Read", "tool_use_id": use_id}, (path,))
+        )
+        events.append(
+            _event(
+                len(events),
+                "tool_result",
+                {"tool": "Read", "tool_use_id": use_id, "output": text, "is_error": is_error},
+                (path,),
+            )
+        )
+    return events
+
+
+README = """JSSoundRecorder
+===============
+
+Record sounds around you and turn them into music.
+
+It is a work in progress: it records live audio straight from your browser and saves WAV files.
+
+## Usage
+
+Open index.html.
+"""
+
+
+def test_a_root_readme_read_in_a_session_says_what_the_project_is() -> None:
+    found = session_about(_reads(("README.md", _numbered(README))))
+    assert found is not None
+    text, source, event_ids = found
+    assert text == (
+        "What JSSoundRecorder is, per its README.md: Record sounds around you and turn them "
+        "into music. It is a work in progress: it records live audio straight from your "
+        "browser and saves WAV files."
+    )
+    assert source == "README.md"
+    assert event_ids == ("evt_0002",)
+
+
+async def test_the_rules_extractor_keeps_it_as_an_overview_fact() -> None:
+    events = _reads(("/home/dev/recorder/README.md", _numbered(README)))
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+    found = {c.key: c for c in await RulesExtractor().extract(episode, events)}
+    about = found["about"]
+    assert about.type is MemoryType.PROJECT_FACT
+    assert about.content.startswith("What JSSoundRecorder is, per its README.md: Record sounds")
+    assert "overview" in about.tags
+    assert about.file_paths == ("README.md",)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        (
+            "pyproject.toml",
+            '[project]\nname = "claude-log"\ndescription = "Convert transcript JSONL files to HTML"\n',
+            "What claude-log is, per its pyproject.toml: Convert transcript JSONL files to HTML.",
+        ),
+        (
+            "package.json",
+            '{"name": "tally", "description": "Counts words in Markdown files", "version": "1"}',
+            "What tally is, per its package.json: Counts words in Markdown files.",
+        ),
+        (
+            "mix.exs",
+            "defmodule Spotter.MixProject do\n  def project do\n    [\n      app: :spotter,\n"
+            '      description: "Bird sighting log for birdwatching clubs",\n',
+            "What spotter is, per its mix.exs: Bird sighting log for birdwatching clubs.",
+        ),
+        (
+            "Cargo.toml",
+            '[package]\nname = "ripcount"\ndescription = "A fast line counter for big trees"\n',
+            "What ripcount is, per its Cargo.toml: A fast line counter for big trees.",
+        ),
+    ],
+)
+def test_a_root_manifest_description_says_what_it_is(path: str, text: str, expected: str) -> None:
+    found = session_about(_reads((path, _numbered(text))))
+    assert found is not None
+    assert found[0] == expected
+
+
+def test_the_readme_wins_over_a_manifest_description() -> None:
+    manifest = '[project]\nname = "recorder"\ndescription = "Audio things"\n'
+    for order in ((0, 1), (1, 0)):
+        files = [("pyproject.toml", _numbered(manifest)), ("README.md", _numbered(README))]
+        found = session_about(_reads(*(files[i] for i in order)))
+        assert found is not None
+        assert "per its README.md: Record sounds" in found[0]
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # A dependency's or sub-folder's README says nothing about this project.
+        ("node_modules/left-pad/README.md", "# left-pad\n\nPads strings on the left side.\n"),
+        ("assets/README.md", "# Assets\n\nThe images and fonts of the web site are here.\n"),
+        ("/home/dev/other-repo/README.md", "# other\n\nA different project entirely here.\n"),
+        # A README whose opening is only steps to follow describes nothing.
+        (
+            "README.md",
+            "# Spotter\n\nTo start your Phoenix server:\n\n  * Run `mix setup`\n\n"
+            "Now you can visit localhost:4000 from your browser.\n\n## Learn more\n\n"
+            "The project is great.\n",
+        ),
+        # A manifest without a description, a partial (unparsable) one, a source file.
+        ("package.json", '{"name": "starter-blog", "private": true}'),
+        ("package.json", '{"name": "x", "description": "A cut-off read of the fi'),
+        ("pyproject.toml", '[project\nname = "broken"\ndescription = "Oops no closing'),
+        ("main.py", '"""A tool that converts things into other things."""\n'),
+        ("README.md", ""),
+    ],
+)
+def test_reads_that_say_nothing_about_the_project_give_no_fact(path: str, text: str) -> None:
+    assert session_about(_reads((path, _numbered(text)))) is None
+
+
+def test_a_failed_read_gives_no_fact() -> None:
+    assert session_about(_reads(("README.md", "File does not exist."), is_error=True)) is None
+
+
+def test_a_huge_readme_is_read_without_failing() -> None:
+    text = README + ("filler line of the readme\n" * 200_000)
+    found = session_about(_reads(("README.md", text)))
+    assert found is not None and "Record sounds" in found[0]
+
+
+def test_file_text_strips_numbering_only_when_the_output_is_numbered() -> None:
+    assert file_text(_numbered("a\nb")) == "a\nb\n"
+    assert file_text("plain output\nwith 2→ arrows inside") == "plain output\nwith 2→ arrows inside"
+    assert file_text("     1\tcat -n line\n     2\tsecond") == "cat -n line\nsecond"
+
+
+@pytest.mark.parametrize(
+    ("readme", "description"),
+    [
+        # A blockquote tagline under badges is the description.
+        (
+            "# Tool\n\n[![npm](https://x/y.svg)](https://x)\n\n"
+            "> **One CLI** - Manage coding agents from one command-line interface.\n\n---\n",
+            "One CLI - Manage coding agents from one command-line interface.",
+        ),
+        # A paragraph under an Overview heading still counts; one under Installation does not.
+        (
+            "# Tool\n\n## Overview\n\nThe tool indexes photos by the faces in them.\n",
+            "The tool indexes photos by the faces in them.",
+        ),
+        ("# Tool\n\n## Installation\n\nThe tool installs with pip from PyPI.\n", ""),
+        # A short tagline followed by steps keeps only the tagline.
+        (
+            "# X\n\nA tiny tool for counting words.\n\nTo install it:\n\n```\npip install x\n```\n",
+            "A tiny tool for counting words.",
+        ),
+    ],
+)
+def test_readme_descriptions(readme: str, description: str) -> None:
+    out = Readings()
+    read_instruction_file(TextFile.of("README.md", readme), out, "readme")
+    assert out.description == description
