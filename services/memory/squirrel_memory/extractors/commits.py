@@ -206,6 +206,35 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _prefix_convention(s: _Shares) -> tuple[str, int, str] | None:
+    """(how subjects start, how many do, count wording) when a prefix convention holds."""
+    if _share(s.typed, s.total):
+        assert s.types is not None
+        shape = "`type(scope): summary`" if _share(s.scoped, s.typed) else "`type: summary`"
+        kinds = ", ".join(t for t, _ in s.types.most_common(4))
+        phrase = f"start with a Conventional Commits prefix {shape} ({kinds})"
+        return phrase, s.typed, "use the prefix"
+    for kind, phrase, tail in _PREFIX_WORDING:
+        if _share(s.prefixes[kind], s.total):
+            return phrase, s.prefixes[kind], tail
+    return None
+
+
+def prefix_convention(subjects: list[str]) -> tuple[str, int] | None:
+    """How most of `subjects` start (a Conventional Commits type, a component, a tracker id,
+    a bracketed tag or an emoji) and how many of them do, or None without such a prefix.
+    Merges and reverts are left out; there is no minimum count (the caller sets one)."""
+    own = [
+        " ".join(t.split())[:MAX_SUBJECT_CHARS]
+        for t in subjects
+        if t.strip() and not _MERGE.match(t) and not _REVERT.match(t)
+    ]
+    commits = [Commit("", "0" * 7, t, "", (), datetime.min) for t in own]
+    s = _tally(commits)
+    found = _prefix_convention(s)
+    return (found[0], found[1]) if found else None
+
+
 def convention_text(commits: list[Commit]) -> str | None:
     """The commit convention of `commits` as one sentence, or None below the thresholds."""
     own = [c for c in commits if not _MERGE.match(c.subject) and not _REVERT.match(c.subject)]
@@ -213,19 +242,11 @@ def convention_text(commits: list[Commit]) -> str | None:
     if s.total < MIN_COMMITS:
         return None
     parts: list[str] = []
+    prefix = _prefix_convention(s)
     lead = ""
-    if _share(s.typed, s.total):
-        assert s.types is not None
-        shape = "`type(scope): summary`" if _share(s.scoped, s.typed) else "`type: summary`"
-        kinds = ", ".join(t for t, _ in s.types.most_common(4))
-        parts.append(f"start with a Conventional Commits prefix {shape} ({kinds})")
-        lead = f"{s.typed} of {s.total} commits use the prefix"
-    else:
-        for kind, phrase, tail in _PREFIX_WORDING:
-            if _share(s.prefixes[kind], s.total):
-                parts.append(phrase)
-                lead = f"{s.prefixes[kind]} of {s.total} commits {tail}"
-                break
+    if prefix is not None:
+        parts.append(prefix[0])
+        lead = f"{prefix[1]} of {s.total} commits {prefix[2]}"
     if _share(s.imperative, s.total):
         parts.append("use the imperative mood (“Add …”, not “Added …”)")
     elif _share(s.past, s.total):

@@ -30,8 +30,10 @@ from squirrel_memory.extractors.evidence import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
 from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
+from squirrel_memory.repository import primary_ecosystems
 
 log = structlog.get_logger()
 
@@ -184,6 +186,10 @@ def evidence_candidates(
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)
+    convention = session_convention(found)
+    # A read repository's own history says how commits are written (`commits.py`).
+    if convention is not None and not ecosystems and not primary_ecosystems(root):
+        findings.append(convention)
     kinds = {
         "habit": MemoryType.USER_STYLE,
         "recipe": MemoryType.RECIPE,

@@ -1,0 +1,83 @@
+"""The commit convention seen in the `git commit -m` commands run in sessions.
+
+When a repository's history is read, its commits say how the project writes them
+(`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
+when at least `MIN_SESSION_COMMITS` distinct subjects were committed at the project (not after
+a `cd` into another repository, not a failed commit) and most start with the same kind of
+prefix — a Conventional Commits type, a component, a tracker id — that prefix is the project's
+convention. Only the prefix is read: the mood and capitalisation of messages an assistant
+wrote say more about the assistant than about the project.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from squirrel_memory.extractors.commits import CONVENTION_KEY, prefix_convention
+from squirrel_memory.extractors.evidence import Attempt, Finding
+
+#: Fewest distinct commit subjects from sessions a convention is read from.
+MIN_SESSION_COMMITS = 3
+#: Commits cited by the memory (their command events), newest first.
+MAX_CITED = 10
+
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
+_SHORT_FLAGS = re.compile(r"^-[a-zA-Z]*m$")
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
+
+
+def commit_message(tokens: Sequence[str]) -> str | None:
+    """The message a `git commit` command line gives (`-m`, `-am`, `--message=`, a heredoc
+    inside `-m "$(cat <<'EOF' … EOF)"`), or None when it gives none (an editor opens)."""
+    words = list(tokens)
+    if not words or words[0].rsplit("/", 1)[-1] != "git":
+        return None
+    at = 1
+    while at < len(words) and words[at].startswith("-"):  # git's own options
+        if words[at] in _GIT_VALUE_OPTIONS and at + 1 < len(words):
+            if words[at] == "-C" and words[at + 1].startswith(("/", "~")):
+                return None  # a commit in another repository
+            at += 1
+        at += 1
+    if words[at : at + 1] != ["commit"]:
+        return None
+    options = words[at + 1 :]
+    for index, word in enumerate(options):
+        value: str | None = None
+        if _SHORT_FLAGS.match(word) or word == "--message":
+            value = options[index + 1] if index + 1 < len(options) else None
+        elif word.startswith("--message="):
+            value = word.split("=", 1)[1]
+        if value is not None:
+            heredoc = _HEREDOC.search(value)
+            return heredoc.group(2) if heredoc else value
+    return None
+
+
+def subject_of(message: str) -> str:
+    """The first non-empty line of a commit message."""
+    return next((line.strip() for line in message.splitlines() if line.strip()), "")
+
+
+def session_convention(found: list[Attempt]) -> Finding | None:
+    """The commit convention the commits made in sessions follow, or None."""
+    subjects: dict[str, str] = {}
+    for attempt in found:
+        if attempt.run.ok is False or attempt.scope.startswith(("/", "~", "..")):
+            continue
+        message = commit_message(attempt.tokens)
+        subject = subject_of(message) if message else ""
+        if subject:
+            subjects[subject] = attempt.run.event_id
+    if len(subjects) < MIN_SESSION_COMMITS:
+        return None
+    convention = prefix_convention(list(subjects))
+    if convention is None:
+        return None
+    phrase, count = convention
+    text = (
+        f"Commit subjects {phrase} — {count} of {len(subjects)} commits made in sessions follow it."
+    )
+    cited = tuple(reversed(list(subjects.values())))[:MAX_CITED]
+    return Finding("fact", CONVENTION_KEY, text, ("convention", "commits", "git"), 0.6, cited)

@@ -1,0 +1,146 @@
+"""The commit convention seen in the `git commit -m` commands run in sessions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_memory.extractors.commits import CONVENTION_KEY
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.extractors.session_commits import commit_message
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from tests.gitrepos import git, make_repo
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+PROJECT = "/home/dev/manifest"
+
+
+def _heredoc(message: str, before: str = "") -> str:
+    return f"{before}git commit -m \"$(cat <<'EOF'\n{message}\nEOF\n)\""
+
+
+def _events(
+    commands: list[str], *, project: str = PROJECT, ok: bool = True, sessions: int = 1
+) -> list[StoredEvent]:
+    events: list[StoredEvent] = []
+    for n, command in enumerate(commands):
+        use_id = f"t{n}"
+        for kind, content in (
+            ("command_run", {"command": command, "tool_use_id": use_id, "cwd": project}),
+            (
+                "tool_result",
+                {
+                    "tool": "Bash",
+                    "tool_use_id": use_id,
+                    "output": "[main 17015f9] done" if ok else "error: pathspec did not match",
+                    "is_error": not ok,
+                    "exit_code": 0 if ok else 1,
+                },
+            ),
+        ):
+            events.append(
+                StoredEvent(
+                    id=f"evt_{len(events):04d}",
+                    project_id=project,
+                    user_id="dev",
+                    source_tool="claude_code",
+                    session_id=f"sess{n % sessions}",
+                    timestamp=T0 + timedelta(minutes=10 * len(events)),
+                    event_type=kind,
+                    content=content,
+                    file_paths=(),
+                    hash=f"h{len(events)}",
+                    origin="assistant",
+                )
+            )
+    return events
+
+
+def _convention(candidates: list[MemoryCandidate]) -> MemoryCandidate | None:
+    return next((c for c in candidates if c.key == CONVENTION_KEY), None)
+
+
+CONVENTIONAL = [
+    _heredoc("docs: reorganize documentation\n\nRestructure the docs:\n- Add CONTRIBUTING.md"),
+    _heredoc("feat: add support for tar archives", before="git add pkg/a.py && "),
+    "git commit -am 'feat: report corrupted archives'",
+    _heredoc("milestone: project health check status report"),
+    "git commit --message='test: cover nested zips' && git push",
+]
+
+
+def test_conventional_subjects_committed_in_sessions_make_the_convention() -> None:
+    found = _convention(evidence_candidates(_events(CONVENTIONAL, sessions=2)))
+    assert found is not None
+    assert found.type is MemoryType.PROJECT_FACT
+    assert found.content == (
+        "Commit subjects start with a Conventional Commits prefix `type: summary` (feat, docs, "
+        "test) — 4 of 5 commits made in sessions follow it."
+    )
+    assert "convention" in found.tags
+    assert len(found.source_event_ids) == 5
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        # Plain imperative subjects: the assistant's default style, no project convention.
+        [
+            _heredoc("Add tokenizer application files\n\n- Add index.html"),
+            'git add -A && git commit -m "Fix relative paths for submodule deployment"',
+            'git commit -m "Add rewrites for tokenizer assets"',
+            'git commit -m "Update tokenizer submodule"',
+        ],
+        # Too few commits to tell.
+        CONVENTIONAL[:2],
+        # The same subject committed again (a retry) counts once.
+        [_heredoc("feat: add tar support")] * 3,
+        # Commits made in another repository (after a cd, or with git -C) say nothing here.
+        [_heredoc(f"feat: thing {n}", before="cd /home/dev/other-repo && ") for n in range(4)]
+        + [f"git -C /home/dev/other-repo commit -m 'fix: {n}'" for n in range(3)],
+        # No message on the command line (an editor opens), or not a commit at all.
+        ["git commit", "git commit --amend --no-edit", "git log -m 'feat: x'", "git status"],
+    ],
+    ids=["imperative", "too-few", "retries", "other-repo", "no-message"],
+)
+def test_no_convention_without_enough_prefixed_commits_of_this_project(
+    commands: list[str],
+) -> None:
+    assert _convention(evidence_candidates(_events(commands))) is None
+
+
+def test_failed_commits_do_not_count() -> None:
+    assert _convention(evidence_candidates(_events(CONVENTIONAL, ok=False))) is None
+
+
+def test_a_read_repository_history_decides_instead(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "app.py").write_text("def main():\n    return 1\n" * 50)
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "Add the app")
+    events = _events(CONVENTIONAL, project=str(root))
+    assert _convention(evidence_candidates(events)) is None
+    assert _convention(evidence_candidates(events, ("python",))) is None
+
+
+@pytest.mark.parametrize(
+    ("tokens", "message"),
+    [
+        (("git", "commit", "-m", "fix: x"), "fix: x"),
+        (("git", "commit", "-am", "fix: x"), "fix: x"),
+        (("git", "commit", "--amend", "--message=chore: y"), "chore: y"),
+        (("git", "-C", "sub", "commit", "-m", "docs: z"), "docs: z"),
+        (("git", "commit", "-m", "$(cat <<'EOF'\nfeat: a\n\nbody\nEOF\n)"), "feat: a\n\nbody"),
+        (("git", "-C", "/elsewhere", "commit", "-m", "feat: a"), None),
+        (("git", "commit", "-m"), None),
+        (("git", "commit"), None),
+        (("git", "log", "-m", "x"), None),
+        (("hg", "commit", "-m", "x"), None),
+        ((), None),
+    ],
+)
+def test_commit_message(tokens: tuple[str, ...], message: str | None) -> None:
+    assert commit_message(tokens) == message
