@@ -10,6 +10,7 @@ the end of sessions become a routine.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -293,12 +294,18 @@ def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
     return findings
 
 
+_ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
+
+
 def _recipe_finding(slot: str, group: _Group) -> Finding:
     head = group.base
-    top, top_count = group.examples.most_common(1)[0]
+    # An example naming a path outside the project's folders (a home folder, another
+    # checkout) is one machine's: it is not shown.
+    examples = [(v, n) for v, n in group.examples.most_common() if not _ABSOLUTE_PATH.search(v)]
+    top, top_count = examples[0] if examples else (head, 0)
     if top_count * 2 >= group.successes:
         head = top  # what the user types most of the time, flags included
-    variants = [v for v, _ in group.examples.most_common() if v not in (head, group.base)][:2]
+    variants = [v for v, _ in examples if v not in (head, group.base)][:2]
     text = f"`{head}`" + (
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
     )

@@ -69,7 +69,7 @@ class Pitfall:
     failed: Attempt
     fingerprint: str
     passed: Attempt | None = None
-    fix: str | None = None  # "edit", "setup" or "variant"
+    fix: str | None = None  # "edit", "setup", "variant" or "folder"
     fix_command: str = ""
     files: tuple[str, ...] = ()
     named: bool = False
@@ -220,9 +220,14 @@ def _attribute(
     setup = [a for a in between if _is_setup(a, failed)]
     changed_args = _args(failed) != _args(passed)
     ids = [failed.run.event_id]
+    folder = _shell_folder(failed, passed, fingerprint)
     if named:
         fix, shown, command = "edit", named, ""
         ids.extend(c.event_id for c in edits if c.path in named)
+    elif folder:
+        # The same file, named from the root in one run and from a sub-folder in the other:
+        # the shell was not where the path was written from (a `cd` earlier in the session).
+        fix, shown, command = "folder", (), folder
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
@@ -250,6 +255,30 @@ def _attribute(
     )
 
 
+def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
+    """The sub-folder the shell was in when a path written from the project root did not
+    resolve ("" when that is not what happened): the passing run names the same file by its
+    full path, or relative to that sub-folder, and the error said the file was not found."""
+    cwd = (failed.run.cwd or "").rstrip("/")
+    if not cwd or not _USAGE_ERROR.search(fingerprint):
+        return ""
+    before, after = _args(failed), _args(passed)
+    if len(before) != len(after):
+        return ""
+    for old, new in zip(before, after, strict=True):
+        if old == new or old.startswith(("-", "/", "~")) or "/" not in old + new:
+            continue
+        if new.startswith("/") and new.endswith("/" + old):
+            base = new[: -len(old) - 1]  # the folder the failed path was written from
+            if cwd.startswith(base + "/"):
+                return cwd[len(base) + 1 :]
+        elif not new.startswith(("/", "~")) and old.endswith("/" + new):
+            prefix = old[: -len(new) - 1]  # the sub-folder the shell was already in
+            if cwd.endswith("/" + prefix):
+                return prefix
+    return ""
+
+
 def _clip(text: str, limit: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
@@ -261,6 +290,11 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
         return f"re-running it as `{_clip(fix_command, 90)}` worked"
     if pitfall.fix == "setup":
         return f"running `{_clip(fix_command, 70)}` first fixed it"
+    if pitfall.fix == "folder":
+        return (
+            f"the shell was still in `{_clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
+            "path did not resolve: run it from the repository root"
+        )
     shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
     more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
     if pitfall.named:
@@ -271,7 +305,7 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
 def _fix_weight(pitfall: Pitfall) -> float:
     """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
     after a failing test is often the work itself (a test written first, then the code)."""
-    if pitfall.fix in ("setup", "variant"):
+    if pitfall.fix in ("setup", "variant", "folder"):
         return 0.2
     if pitfall.fix != "edit":
         return 0.0
@@ -281,13 +315,53 @@ def _fix_weight(pitfall: Pitfall) -> float:
     return 0.15 if pitfall.named else 0.1
 
 
+#: Pitfalls whose fix was running from the repository root share one memory per folder.
+FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
+
+
+def _group_key(pitfall: Pitfall) -> str:
+    if pitfall.fix == "folder":
+        return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
+    return fingerprint_key(pitfall.fingerprint)
+
+
+def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
+    """One lesson for every path that did not resolve because the shell was in a sub-folder."""
+    shown = group[-1]
+    examples: dict[str, None] = {}
+    for pitfall in reversed(group):
+        command = pitfall.failed.text.splitlines()[0] if pitfall.failed.text else ""
+        error = _shown_error(pitfall, root)
+        examples.setdefault(f"`{_clip(_relative(command, pitfall, root), 70)}` → `{error}`")
+    sessions = {p.failed.run.session_id or "" for p in group}
+    seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+    text = (
+        f"Paths written from the repository root do not resolve while the shell is still in "
+        f"`{_clip(shown.fix_command, 60)}/` after a `cd`{seen}: run commands from the root "
+        f"({'; '.join(list(examples)[:2])})."
+    )
+    importance = 0.55 + 0.05 * min(len(group) - 1, 3) + 0.08 * min(len(sessions) - 1, 4)
+    event_ids = [e for p in group for e in p.event_ids]
+    return Finding(
+        "pitfall",
+        key,
+        text,
+        ("pitfall", "working-directory", "fix:folder"),
+        round(min(0.85, importance), 3),
+        tuple(dict.fromkeys(event_ids[-30:])),
+    )
+
+
 def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
     """One pitfall per error signature, across sessions; a fixed occurrence is preferred."""
     groups: dict[str, list[Pitfall]] = {}
     for pitfall in pitfalls:
-        groups.setdefault(fingerprint_key(pitfall.fingerprint), []).append(pitfall)
+        groups.setdefault(_group_key(pitfall), []).append(pitfall)
     findings: list[Finding] = []
     for key, group in groups.items():
+        if key.startswith(FOLDER_KEY_PREFIX):
+            findings.append(_folder_finding(key, group, root))
+            continue
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
