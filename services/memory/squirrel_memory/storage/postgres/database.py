@@ -1,0 +1,108 @@
+"""One Postgres database behind a psycopg 3 async connection pool, errors mapped once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import psycopg
+import structlog
+from psycopg import AsyncConnection
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    SquirrelError,
+    UnavailableError,
+)
+from squirrel_memory.storage.postgres.schema import migrate
+
+log = structlog.get_logger()
+
+CONNECT_TIMEOUT_SECONDS = 10.0
+
+
+def describe_dsn(dsn: str) -> str:
+    """`host:port/dbname` of a DSN, for logs and messages: never the user or the password."""
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "(unreadable DSN)"
+    host = str(parts.get("host") or "localhost")
+    port = str(parts.get("port") or "5432")
+    return f"{host}:{port}/{parts.get('dbname') or ''}"
+
+
+def _mapped(exc: psycopg.Error) -> SquirrelError:
+    if isinstance(exc, psycopg.DataError):
+        return InvalidArgumentError(f"the database refused a value ({type(exc).__name__})")
+    if isinstance(exc, psycopg.OperationalError):
+        return UnavailableError(f"the Postgres database is unavailable ({type(exc).__name__})")
+    return FailedPreconditionError(
+        f"the Postgres database refused a statement ({type(exc).__name__})"
+    )
+
+
+async def _configure(conn: AsyncConnection) -> None:
+    """Every pooled connection: autocommit outside `transaction()`, times read back in UTC."""
+    await conn.set_autocommit(True)
+    await conn.execute("SET TIME ZONE 'UTC'")
+
+
+class PostgresDatabase:
+    """A pool of connections to one database; `transaction()` hands out one in a transaction."""
+
+    def __init__(self, pool: AsyncConnectionPool, where: str) -> None:
+        self._pool = pool
+        self.where = where
+
+    @classmethod
+    async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        """Connect, then bring the schema to this version (`schema.migrate`)."""
+        if not isinstance(dsn, str) or not dsn.strip():
+            raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
+        where = describe_dsn(dsn)
+        try:
+            conninfo_to_dict(dsn)
+        except psycopg.ProgrammingError as exc:
+            raise InvalidArgumentError("storage.postgres_dsn is not a valid Postgres DSN") from exc
+        pool = AsyncConnectionPool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            timeout=CONNECT_TIMEOUT_SECONDS,
+            kwargs={"connect_timeout": int(CONNECT_TIMEOUT_SECONDS)},
+            configure=_configure,
+        )
+        try:
+            await pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS)
+        except PoolTimeout as exc:
+            await pool.close()
+            raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
+        db = cls(pool, where)
+        try:
+            async with db.transaction() as conn:
+                version = await migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
+        return db
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A pooled connection inside one transaction (committed on success, else rolled back)."""
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                yield conn
+        except PoolTimeout as exc:
+            raise UnavailableError(f"no Postgres connection free at {self.where}") from exc
+        except psycopg.Error as exc:
+            raise _mapped(exc) from exc
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self._pool.close()

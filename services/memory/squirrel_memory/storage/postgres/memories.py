@@ -1,0 +1,615 @@
+"""Memories of a project on Postgres: decisions, manual memory, versions kept in history.
+
+The rules (what a decision does, how versions merge) are `MemoryRevisions`'; this module
+writes the rows. A decision's target is read `FOR UPDATE`, so two writers applying decisions
+to one memory at once take turns instead of losing one update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import structlog
+from psycopg import AsyncConnection
+
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_memory.models import (
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    MemoryVersion,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.storage.base import HistoryAction, MemoryListener
+from squirrel_memory.storage.checks import (
+    MAX_KEY_CHARS,
+    MAX_MEMORY_CHARS,
+    Clock,
+    check_importance,
+    check_limit,
+    check_project,
+    check_scope,
+    check_tags,
+    check_text,
+    check_type,
+)
+from squirrel_memory.storage.formats import new_id
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.search import search_fields
+from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, revise, with_writer
+
+log = structlog.get_logger()
+
+SELECT_MEMORY = (
+    "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
+    "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
+    "superseded_by, version, source_refs, written_by FROM memory_items "
+)
+_INSERT_MEMORY = (
+    "INSERT INTO memory_items (id, project_id, user_id, scope, type, key, content, tags, "
+    "importance, created_at, updated_at, source, file_paths, source_episode_id, "
+    "source_event_ids, deleted, superseded_by, version, source_refs, written_by, search) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+    "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') "
+    "|| setweight(to_tsvector('english', %s), 'C'))"
+)
+_UPDATE_MEMORY = (
+    "UPDATE memory_items SET content = %s, tags = %s, importance = %s, updated_at = %s, "
+    "source = %s, file_paths = %s, source_episode_id = %s, source_event_ids = %s, "
+    "deleted = %s, superseded_by = %s, version = %s, source_refs = %s, written_by = %s, "
+    "search = CASE WHEN %s THEN NULL ELSE setweight(to_tsvector('english', %s), 'A') || "
+    "setweight(to_tsvector('english', %s), 'B') || setweight(to_tsvector('english', %s), 'C') "
+    "END WHERE id = %s"
+)
+_COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
+_HISTORY = (
+    "INSERT INTO memory_history (memory_id, version, action, content, tags, importance, "
+    "changed_at, reason, source_event_ids, superseded_by, source_refs, written_by) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+)
+
+
+def memory_from_row(row: Sequence[Any]) -> MemoryItem:
+    """A `MemoryItem` from a row of `SELECT_MEMORY`."""
+    return MemoryItem(
+        id=row[0],
+        project_id=row[1],
+        user_id=row[2],
+        scope=Scope(row[3]),
+        type=MemoryType(row[4]),
+        key=row[5],
+        content=row[6],
+        tags=tuple(row[7]),
+        importance=float(row[8]),
+        created_at=row[9],
+        updated_at=row[10],
+        source=MemorySource(row[11]),
+        file_paths=tuple(row[12]),
+        source_episode_id=row[13],
+        source_event_ids=tuple(row[14]),
+        deleted=bool(row[15]),
+        superseded_by=row[16],
+        version=int(row[17]),
+        source_refs=tuple(row[18]),
+        written_by=row[19] or str(row[11]),
+    )
+
+
+async def _load(
+    conn: AsyncConnection, project_id: str, memory_id: str, *, lock: bool = False
+) -> MemoryItem | None:
+    cursor = await conn.execute(
+        SELECT_MEMORY + "WHERE id = %s AND project_id = %s" + (" FOR UPDATE" if lock else ""),
+        (memory_id, project_id),
+    )
+    row = await cursor.fetchone()
+    return memory_from_row(row) if row else None
+
+
+def _history_row(item: MemoryItem, action: HistoryAction, reason: str) -> tuple[Any, ...]:
+    return (
+        item.id,
+        item.version,
+        str(action),
+        item.content,
+        list(item.tags),
+        item.importance,
+        item.updated_at,
+        reason,
+        list(item.source_event_ids),
+        item.superseded_by,
+        list(item.source_refs),
+        item.written_by,
+    )
+
+
+async def _insert(
+    conn: AsyncConnection, item: MemoryItem, reason: str, changes: ChangeSet
+) -> MemoryItem:
+    item = with_writer(item)
+    await conn.execute(
+        _INSERT_MEMORY,
+        (
+            item.id,
+            item.project_id,
+            item.user_id,
+            str(item.scope),
+            str(item.type),
+            item.key,
+            item.content,
+            list(item.tags),
+            item.importance,
+            item.created_at,
+            item.updated_at,
+            str(item.source),
+            list(item.file_paths),
+            item.source_episode_id,
+            list(item.source_event_ids),
+            item.deleted,
+            item.superseded_by,
+            item.version,
+            list(item.source_refs),
+            item.written_by,
+            *search_fields(item),
+        ),
+    )
+    await conn.execute(
+        _HISTORY + "ON CONFLICT (memory_id, version) DO NOTHING",
+        _history_row(item, HistoryAction.CREATED, reason),
+    )
+    changes.added.append(item.id)
+    changes.items.append(item)
+    return item
+
+
+async def _replace(
+    conn: AsyncConnection,
+    old: MemoryItem,
+    *,
+    new: MemoryItem,
+    action: HistoryAction,
+    reason: str,
+    changes: ChangeSet,
+) -> MemoryItem:
+    kept = HistoryAction.CREATED if old.version == 1 else HistoryAction.UPDATED
+    await conn.execute(
+        _HISTORY + "ON CONFLICT (memory_id, version) DO NOTHING", _history_row(old, kept, "")
+    )
+    await conn.execute(
+        _UPDATE_MEMORY,
+        (
+            new.content,
+            list(new.tags),
+            new.importance,
+            new.updated_at,
+            str(new.source),
+            list(new.file_paths),
+            new.source_episode_id,
+            list(new.source_event_ids),
+            new.deleted,
+            new.superseded_by,
+            new.version,
+            list(new.source_refs),
+            new.written_by,
+            new.deleted,
+            *search_fields(new),
+            new.id,
+        ),
+    )
+    await conn.execute(
+        _HISTORY + "ON CONFLICT (memory_id, version) DO UPDATE SET action = excluded.action, "
+        "content = excluded.content, tags = excluded.tags, importance = excluded.importance, "
+        "changed_at = excluded.changed_at, reason = excluded.reason, "
+        "source_event_ids = excluded.source_event_ids, superseded_by = excluded.superseded_by, "
+        "source_refs = excluded.source_refs, written_by = excluded.written_by",
+        _history_row(new, action, reason),
+    )
+    (changes.deleted if new.deleted else changes.updated).append(new.id)
+    changes.items.append(new)
+    return new
+
+
+async def _retire(
+    conn: AsyncConnection,
+    old: MemoryItem,
+    *,
+    action: HistoryAction,
+    reason: str,
+    now: datetime,
+    changes: ChangeSet,
+    superseded_by: str | None = None,
+) -> MemoryItem:
+    retired = revise(old, deleted=True, superseded_by=superseded_by, now=now)
+    return await _replace(conn, old, new=retired, action=action, reason=reason, changes=changes)
+
+
+class PostgresMemoryBook(MemoryRevisions):
+    """Memory rows, their history and change listeners (part of `PostgresStore`)."""
+
+    project_id: str
+    _db: PostgresDatabase
+    _clock: Clock
+    _listeners: list[MemoryListener]
+
+    async def _apply(
+        self,
+        conn: AsyncConnection,
+        decision: UpdateDecision,
+        *,
+        user_id: str | None,
+        source: MemorySource,
+        now: datetime,
+        changes: ChangeSet,
+    ) -> MemoryItem | None:
+        """Apply one decision inside the caller's transaction (rules in `MemoryRevisions`)."""
+        candidate = decision.candidate
+        content = decision.merged_content or candidate.content
+        reason = decision.reason or str(UpdateAction(decision.action))
+        target = None
+        if decision.target_id:
+            target = await _load(conn, self.project_id, decision.target_id, lock=True)
+        action = self._resolve(decision, target, source)
+        if action is None:
+            return None
+        if action is UpdateAction.ADD_NEW:
+            item = self._new_item(candidate, content, user_id, source, now)
+            return await _insert(conn, item, reason, changes)
+        assert target is not None
+        if action is UpdateAction.UPDATE_EXISTING:
+            return await _replace(
+                conn,
+                target,
+                new=self._updated(target, candidate, content, source, now),
+                action=HistoryAction.UPDATED,
+                reason=reason,
+                changes=changes,
+            )
+        item = self._new_item(candidate, content, user_id, source, now)
+        await _insert(conn, item, reason, changes)
+        await _retire(
+            conn,
+            target,
+            action=HistoryAction.SUPERSEDED,
+            reason=reason,
+            now=now,
+            changes=changes,
+            superseded_by=item.id,
+        )
+        return item
+
+    async def apply_decision(
+        self,
+        decision: UpdateDecision,
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+    ) -> MemoryItem | None:
+        """Apply one Mem0-style decision; return the memory written, or None for NOOP."""
+        self._check_decision(decision, user_id)
+        now = self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            item = await self._apply(
+                conn,
+                decision,
+                user_id=user_id,
+                source=MemorySource(source),
+                now=now,
+                changes=changes,
+            )
+        await self._notify(changes.freeze())
+        return item
+
+    async def _memories(self, sql: str, params: Sequence[Any]) -> list[MemoryItem]:
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(SELECT_MEMORY + sql, params)
+            return [memory_from_row(r) for r in await cursor.fetchall()]
+
+    async def find_anchor(
+        self,
+        project_id: str,
+        type: MemoryType,
+        key: str,
+        scope: Scope,
+        user_id: str | None,
+    ) -> list[MemoryItem]:
+        """Live memories on the anchor (project, type, key, scope, user); oldest first."""
+        check_project(self.project_id, project_id)
+        checked_scope, owner = check_scope(scope, user_id)
+        checked_type = check_type(type)
+        return await self._memories(
+            "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
+            "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted ORDER BY created_at, id",
+            (project_id, key, str(checked_type), str(checked_scope), owner),
+        )
+
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        type: MemoryType,
+        key: str,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        scope: Scope,
+        user_id: str | None,
+    ) -> MemoryItem:
+        """Add a manual memory, or update the live manual memory on the same anchor."""
+        check_project(self.project_id, project_id)
+        checked_type = check_type(type)
+        key = check_text("key", key, MAX_KEY_CHARS).strip()
+        content = check_text("content", content, MAX_MEMORY_CHARS).strip()
+        checked_tags = check_tags(tags)
+        checked_importance = check_importance(importance)
+        checked_scope, owner = check_scope(scope, user_id)
+        now = self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                SELECT_MEMORY + "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
+                "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted AND source = 'manual' "
+                "ORDER BY updated_at DESC LIMIT 1 FOR UPDATE",
+                (project_id, key, str(checked_type), str(checked_scope), owner),
+            )
+            row = await cursor.fetchone()
+            if row is None:
+                item = MemoryItem(
+                    id=new_id("mem"),
+                    project_id=project_id,
+                    user_id=owner,
+                    scope=checked_scope,
+                    type=checked_type,
+                    key=key,
+                    content=content,
+                    tags=checked_tags,
+                    importance=checked_importance,
+                    created_at=now,
+                    updated_at=now,
+                    source=MemorySource.MANUAL,
+                )
+                item = await _insert(conn, item, "remembered", changes)
+            else:
+                old = memory_from_row(row)
+                if (old.content, old.tags, old.importance) == (
+                    content,
+                    checked_tags,
+                    checked_importance,
+                ):
+                    return old
+                new = revise(
+                    old, now=now, content=content, tags=checked_tags, importance=checked_importance
+                )
+                item = await _replace(
+                    conn,
+                    old,
+                    new=new,
+                    action=HistoryAction.UPDATED,
+                    reason="remembered",
+                    changes=changes,
+                )
+        await self._notify(changes.freeze())
+        return item
+
+    async def supersede(self, memory_id: str, by_id: str, reason: str) -> MemoryItem:
+        """Marks a live memory deleted and superseded by `by_id` (history kept); a deleted or
+        manual one is left as it is."""
+        now = self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            old = await _load(conn, self.project_id, memory_id, lock=True)
+            if old is None:
+                raise NotFoundError(f"no memory {memory_id}")
+            item = old
+            if not old.deleted and old.source is not MemorySource.MANUAL:
+                if await _load(conn, self.project_id, by_id) is None:
+                    raise NotFoundError(f"no memory {by_id}")
+                item = await _retire(
+                    conn,
+                    old,
+                    action=HistoryAction.SUPERSEDED,
+                    reason=reason[:2000],
+                    now=now,
+                    changes=changes,
+                    superseded_by=by_id,
+                )
+        await self._notify(changes.freeze())
+        return item
+
+    async def forget(self, memory_id: str, reason: str) -> MemoryItem:
+        """Soft-delete a memory (history kept); forgetting a deleted memory changes nothing."""
+        reason = reason if isinstance(reason, str) and reason.strip() else "forgotten"
+        now = self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            old = await _load(conn, self.project_id, memory_id, lock=True)
+            if old is None:
+                raise NotFoundError(f"no memory {memory_id}")
+            item = old
+            if not old.deleted:
+                item = await _retire(
+                    conn,
+                    old,
+                    action=HistoryAction.FORGOTTEN,
+                    reason=reason[:2000],
+                    now=now,
+                    changes=changes,
+                )
+        await self._notify(changes.freeze())
+        return item
+
+    async def correct(
+        self, memory_id: str, *, content: str | None, importance: float | None, reason: str
+    ) -> tuple[MemoryItem, bool]:
+        """A manual correction: a new version written by `manual`, live again if it was
+        forgotten. `None` keeps a field. Returns the memory and whether anything changed."""
+        text = None if content is None else check_text("content", content, MAX_MEMORY_CHARS).strip()
+        weight = None if importance is None else check_importance(importance)
+        reason = reason.strip()[:2000] if reason.strip() else "corrected by the user"
+        now = self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            old = await _load(conn, self.project_id, memory_id, lock=True)
+            if old is None:
+                raise NotFoundError(f"no memory {memory_id}")
+            new_content = old.content if text is None else text
+            new_importance = old.importance if weight is None else weight
+            if (
+                not old.deleted
+                and old.source is MemorySource.MANUAL
+                and (old.content, old.importance) == (new_content, new_importance)
+            ):
+                return old, False
+            new = revise(
+                old,
+                now=now,
+                content=new_content,
+                importance=new_importance,
+                source=MemorySource.MANUAL,
+                written_by=str(MemorySource.MANUAL),
+                deleted=False,
+                superseded_by=None,
+            )
+            item = await _replace(
+                conn, old, new=new, action=HistoryAction.UPDATED, reason=reason, changes=changes
+            )
+        await self._notify(changes.freeze())
+        return item, True
+
+    async def memory_ids_from_tool(self, source_tool: str) -> set[str]:
+        """Ids of the memories (deleted ones too) with a source event from `source_tool`."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT DISTINCT m.id FROM memory_items m JOIN events e "
+                "ON e.id = ANY(m.source_event_ids) WHERE m.project_id = %s "
+                "AND e.source_tool = %s",
+                (self.project_id, source_tool),
+            )
+            return {str(row[0]) for row in await cursor.fetchall()}
+
+    async def get_memory(self, memory_id: str) -> MemoryItem:
+        """One memory (deleted ones too); `NotFoundError` if unknown."""
+        async with self._db.transaction() as conn:
+            item = await _load(conn, self.project_id, memory_id)
+        if item is None:
+            raise NotFoundError(f"no memory {memory_id}")
+        return item
+
+    async def memory_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Ids (deleted memories too) that start with `prefix`, in order; at most `limit`."""
+        if not prefix or not prefix.replace("_", "").isalnum() or not prefix.isascii():
+            return []
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT id FROM memory_items WHERE project_id = %s AND id >= %s AND id < %s "
+                "ORDER BY id LIMIT %s",
+                (self.project_id, prefix, prefix + "\x7f", limit),
+            )
+            return [str(r[0]) for r in await cursor.fetchall()]
+
+    async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        """The memories with these ids, in the order asked; unknown ids are skipped."""
+        ids = list(dict.fromkeys(memory_ids))
+        found = {
+            m.id: m
+            for m in await self._memories(
+                "WHERE project_id = %s AND id = ANY(%s)", (self.project_id, ids)
+            )
+        }
+        return [found[i] for i in ids if i in found]
+
+    async def list_memories(
+        self,
+        project_id: str,
+        types: Sequence[MemoryType] | None = None,
+        include_deleted: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MemoryItem], int]:
+        """A page of memories, most recently updated first, and the total that match."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidArgumentError("offset must be a non-negative integer")
+        kinds = [str(check_type(t)) for t in types] if types else None
+        where = (
+            "WHERE project_id = %s AND (%s::text[] IS NULL OR type = ANY(%s)) "
+            "AND (%s OR NOT deleted) "
+        )
+        params = (project_id, kinds, kinds, bool(include_deleted))
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(_COUNT_MEMORIES + where, params)
+            row = await cursor.fetchone()
+            cursor = await conn.execute(
+                SELECT_MEMORY + where + "ORDER BY updated_at DESC, id DESC LIMIT %s OFFSET %s",
+                (*params, limit, offset),
+            )
+            items = [memory_from_row(r) for r in await cursor.fetchall()]
+        return items, int(row[0]) if row else 0
+
+    async def memories_with_paths(
+        self,
+        project_id: str,
+        paths: Sequence[str],
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 200,
+    ) -> list[MemoryItem]:
+        """Live memories whose `file_paths` hold one of `paths` exactly, most important first."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        wanted = list(dict.fromkeys(p for p in paths if p))[:200]
+        if not wanted:
+            return []
+        kinds = [str(check_type(t)) for t in types] if types else None
+        return await self._memories(
+            "WHERE project_id = %s AND NOT deleted AND file_paths && %s "
+            "AND (%s::text[] IS NULL OR type = ANY(%s)) "
+            "ORDER BY importance DESC, updated_at DESC, id LIMIT %s",
+            (project_id, wanted, kinds, kinds, limit),
+        )
+
+    async def most_important(
+        self, project_id: str, memory_type: MemoryType, limit: int = 20
+    ) -> list[MemoryItem]:
+        """Live memories of one type, most important first, then most recently updated."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        return await self._memories(
+            "WHERE project_id = %s AND type = %s AND NOT deleted "
+            "ORDER BY importance DESC, updated_at DESC, id LIMIT %s",
+            (project_id, str(check_type(memory_type)), limit),
+        )
+
+    async def history(self, memory_id: str) -> list[MemoryVersion]:
+        """Every version of a memory, oldest first (the last is the current one)."""
+        async with self._db.transaction() as conn:
+            if await _load(conn, self.project_id, memory_id) is None:
+                raise NotFoundError(f"no memory {memory_id}")
+            cursor = await conn.execute(
+                "SELECT memory_id, version, action, content, tags, importance, changed_at, "
+                "reason, source_event_ids, superseded_by, source_refs, written_by "
+                "FROM memory_history WHERE memory_id = %s ORDER BY version",
+                (memory_id,),
+            )
+            rows = await cursor.fetchall()
+        return [
+            MemoryVersion(
+                memory_id=r[0],
+                version=int(r[1]),
+                action=r[2],
+                content=r[3],
+                tags=tuple(r[4]),
+                importance=float(r[5]),
+                changed_at=r[6],
+                reason=r[7],
+                source_event_ids=tuple(r[8]),
+                superseded_by=r[9],
+                source_refs=tuple(r[10]),
+                written_by=r[11],
+            )
+            for r in rows
+        ]

@@ -1,0 +1,199 @@
+"""The Postgres schema: versioned migrations, applied once under an advisory lock.
+
+Every table carries `project_id`: one database holds every project of a team. Lists of strings
+are `text[]`, times `timestamptz`; memory text is searched through `search` (a `tsvector` with a
+GIN index) and embeddings live in `memory_vectors` (pgvector, an HNSW index per dimension,
+created by `vectors.PgVectorIndex`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psycopg import AsyncConnection
+
+from squirrel_memory.storage.sqlite.schema import SchemaVersionError
+
+# Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
+TS_CONFIG = "english"
+_LOCK_KEY = 0x5371_726C  # one advisory lock id for every Squirrel migration
+
+
+@dataclass(frozen=True, slots=True)
+class PgMigration:
+    """One schema version: the statements that take the previous version to it."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    """CREATE TABLE events (
+  id text PRIMARY KEY,
+  project_id text NOT NULL,
+  user_id text NOT NULL,
+  source_tool text NOT NULL,
+  session_id text,
+  timestamp timestamptz NOT NULL,
+  event_type text NOT NULL,
+  content_json text NOT NULL,
+  file_paths text[] NOT NULL,
+  hash text NOT NULL,
+  processed_at timestamptz,
+  origin text NOT NULL,
+  sidechain boolean NOT NULL DEFAULT false,
+  agent_id text,
+  UNIQUE (project_id, hash)
+)""",
+    "CREATE INDEX events_project_time ON events (project_id, timestamp, id)",
+    "CREATE INDEX events_unprocessed ON events (project_id, timestamp, id) "
+    "WHERE processed_at IS NULL",
+    """CREATE TABLE source_cursors (
+  project_id text NOT NULL,
+  source_tool text NOT NULL,
+  path text NOT NULL,
+  inode bigint NOT NULL,
+  "offset" bigint NOT NULL,
+  extra text NOT NULL,
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (project_id, source_tool, path)
+)""",
+    """CREATE TABLE episodes (
+  id text PRIMARY KEY,
+  project_id text NOT NULL,
+  user_id text NOT NULL,
+  session_id text,
+  start_ts timestamptz NOT NULL,
+  end_ts timestamptz NOT NULL,
+  event_count integer NOT NULL,
+  summary text NOT NULL,
+  importance double precision NOT NULL,
+  created_at timestamptz NOT NULL
+)""",
+    """CREATE TABLE episode_events (
+  episode_id text NOT NULL REFERENCES episodes (id) ON DELETE CASCADE,
+  event_id text NOT NULL,
+  position integer NOT NULL,
+  PRIMARY KEY (episode_id, event_id)
+)""",
+    """CREATE TABLE memory_items (
+  id text PRIMARY KEY,
+  project_id text NOT NULL,
+  user_id text,
+  scope text NOT NULL,
+  type text NOT NULL,
+  key text NOT NULL,
+  content text NOT NULL,
+  tags text[] NOT NULL,
+  importance double precision NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  source text NOT NULL,
+  file_paths text[] NOT NULL,
+  source_episode_id text,
+  source_event_ids text[] NOT NULL,
+  deleted boolean NOT NULL DEFAULT false,
+  superseded_by text,
+  version integer NOT NULL,
+  source_refs text[] NOT NULL,
+  written_by text NOT NULL,
+  search tsvector
+)""",
+    "CREATE INDEX memory_items_anchor ON memory_items (project_id, key, type)",
+    "CREATE INDEX memory_items_updated ON memory_items (project_id, updated_at DESC, id DESC)",
+    "CREATE INDEX memory_items_search ON memory_items USING gin (search)",
+    "CREATE INDEX memory_items_paths ON memory_items USING gin (file_paths)",
+    "CREATE INDEX memory_items_sources ON memory_items USING gin (source_event_ids)",
+    """CREATE TABLE memory_history (
+  memory_id text NOT NULL,
+  version integer NOT NULL,
+  action text NOT NULL,
+  content text NOT NULL,
+  tags text[] NOT NULL,
+  importance double precision NOT NULL,
+  changed_at timestamptz NOT NULL,
+  reason text NOT NULL,
+  source_event_ids text[] NOT NULL,
+  superseded_by text,
+  source_refs text[] NOT NULL,
+  written_by text NOT NULL,
+  PRIMARY KEY (memory_id, version)
+)""",
+    """CREATE TABLE view_meta (
+  project_id text NOT NULL,
+  view_name text NOT NULL,
+  last_generated timestamptz NOT NULL,
+  events_count_at_gen bigint NOT NULL,
+  ttl_seconds bigint NOT NULL,
+  PRIMARY KEY (project_id, view_name)
+)""",
+    """CREATE TABLE dead_letters (
+  id bigserial PRIMARY KEY,
+  project_id text NOT NULL,
+  kind text NOT NULL,
+  payload_ref text NOT NULL,
+  error text NOT NULL,
+  attempts integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  UNIQUE (project_id, kind, payload_ref)
+)""",
+)
+
+_V2 = (
+    "CREATE EXTENSION IF NOT EXISTS vector",
+    """CREATE TABLE memory_vectors (
+  memory_id text PRIMARY KEY,
+  project_id text NOT NULL,
+  model_id text NOT NULL,
+  dim integer NOT NULL,
+  embedding vector NOT NULL
+)""",
+    "CREATE INDEX memory_vectors_project ON memory_vectors (project_id, model_id, dim)",
+)
+
+MIGRATIONS: tuple[PgMigration, ...] = (
+    PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
+    PgMigration(2, "memory vectors (pgvector)", _V2),
+)
+
+_VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS squirrel_schema_version (version integer PRIMARY KEY, "
+    "description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+)
+
+
+async def current_version(conn: AsyncConnection) -> int:
+    """The newest schema version applied (0 for an empty database)."""
+    cursor = await conn.execute("SELECT to_regclass('squirrel_schema_version') IS NOT NULL")
+    row = await cursor.fetchone()
+    if row is None or not row[0]:
+        return 0
+    cursor = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM squirrel_schema_version")
+    found = await cursor.fetchone()
+    return int(found[0]) if found else 0
+
+
+async def migrate(conn: AsyncConnection, migrations: tuple[PgMigration, ...] = MIGRATIONS) -> int:
+    """Apply the missing migrations inside the caller's transaction; return the version reached.
+
+    An advisory lock makes concurrent servers wait for each other; a database written by a
+    newer Squirrel raises `SchemaVersionError` and is left untouched.
+    """
+    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+    await conn.execute(_VERSION_TABLE)
+    found = await current_version(conn)
+    supported = migrations[-1].version if migrations else 0
+    if found > supported:
+        raise SchemaVersionError(found=found, supported=supported)
+    for migration in migrations:
+        if migration.version <= found:
+            continue
+        for statement in migration.statements:
+            await conn.execute(statement)
+        await conn.execute(
+            "INSERT INTO squirrel_schema_version (version, description) VALUES (%s, %s)",
+            (migration.version, migration.description),
+        )
+    return supported

@@ -1,0 +1,149 @@
+"""Lexical search over a project's memories on Postgres: a weighted `tsvector`, BM25-style ranks.
+
+Documents and queries are cut into words the same way as on SQLite (`fts_text` splits
+camelCase; every run of letters and digits is a word, so `src/app.py` is `src app py`), then
+Postgres stems them (`english`). Ranking follows BM25: for each query term, its inverse document
+frequency among the project's live memories times a saturated, length-normalised weight of its
+occurrences (`ts_rank_cd` with key 1.0, tags 0.75, content 0.5 — SQLite weighs key 2, tags 1.5,
+content 1). Scores are higher-is-better, as the retriever expects from `search_fts`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from psycopg import sql
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.storage.checks import check_limit, check_project, check_type
+from squirrel_memory.storage.formats import fts_text
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.schema import TS_CONFIG
+from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
+
+_WORD = re.compile(r"[^\W_]+")
+# tsvector positions stop at 16383 and a document at 1 MB; memories are at most 16,000 chars.
+_MAX_DOCUMENT_CHARS = 64_000
+_WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
+_K1 = 1.2
+_B = 0.75
+
+_REINDEX = (
+    "UPDATE memory_items SET search = setweight(to_tsvector('english', %s), 'A') || "
+    "setweight(to_tsvector('english', %s), 'B') || setweight(to_tsvector('english', %s), 'C') "
+    "WHERE id = %s"
+)
+
+
+def words(text: str) -> str:
+    """`text` as the space-separated words the index holds."""
+    return " ".join(_WORD.findall(fts_text(text)))[:_MAX_DOCUMENT_CHARS]
+
+
+def search_fields(item: MemoryItem) -> tuple[str, str, str]:
+    """The three texts of `SEARCH_VECTOR` for one memory: key, tags, content."""
+    return words(item.key), words(" ".join(item.tags)), words(item.content)
+
+
+def _bm25(idf: float, avg_length: float, query: sql.Composable) -> sql.Composable:
+    """One term's share of the score: idf x saturated, length-normalised weighted frequency."""
+    return sql.SQL(
+        "{idf} * (ts_rank_cd({weights}::float4[], search, {query}, 0) * {k1p}) / "
+        "(ts_rank_cd({weights}::float4[], search, {query}, 0) + "
+        "{k1} * (1 - {b} + {b} * length(search) / {avg}))"
+    ).format(
+        idf=sql.Literal(idf),
+        weights=sql.Literal(_WEIGHTS),
+        query=query,
+        k1p=sql.Literal(_K1 + 1),
+        k1=sql.Literal(_K1),
+        b=sql.Literal(_B),
+        avg=sql.Literal(max(avg_length, 1.0)),
+    )
+
+
+class PostgresMemorySearch:
+    """BM25-style search over live memories (part of `PostgresStore`)."""
+
+    project_id: str
+    _db: PostgresDatabase
+
+    async def search_fts(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[str, float]]:
+        """Live memories matching any word of `query`, best first, as (memory_id, score)."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        if not isinstance(query, str):
+            raise InvalidArgumentError("query must be a string")
+        terms = search_terms(query[:4096])[:MAX_QUERY_TERMS]
+        if not terms:
+            return []
+        kinds = [str(check_type(t)) for t in types] if types else None
+        term_queries = [
+            sql.SQL("plainto_tsquery({config}, {term})").format(
+                config=sql.Literal(TS_CONFIG), term=sql.Literal(term)
+            )
+            for term in terms
+        ]
+        any_term = sql.SQL(" || ").join(term_queries)
+        live = sql.SQL("project_id = {p} AND NOT deleted").format(p=sql.Literal(project_id))
+        stats = sql.SQL(
+            "SELECT COUNT(*), COALESCE(AVG(length(search)), 1), {counts} FROM memory_items "
+            "WHERE {live}"
+        ).format(
+            counts=sql.SQL(", ").join(
+                sql.SQL("COUNT(*) FILTER (WHERE search @@ {q})").format(q=q) for q in term_queries
+            ),
+            live=live,
+        )
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(stats)
+            row = await cursor.fetchone()
+            assert row is not None
+            total, avg_length = int(row[0]), float(row[1])
+            frequencies = [int(n) for n in row[2:]]
+            scored = [
+                _bm25(math.log(1 + (total - df + 0.5) / (df + 0.5)), avg_length, q)
+                for q, df in zip(term_queries, frequencies, strict=True)
+                if df > 0
+            ]
+            if not scored:
+                return []
+            ranked = sql.SQL(
+                "SELECT id, {score} AS score FROM memory_items WHERE {live} "
+                "AND search @@ ({any_term}) AND ({kinds}::text[] IS NULL OR type = ANY({kinds})) "
+                "ORDER BY score DESC, id LIMIT {limit}"
+            ).format(
+                score=sql.SQL(" + ").join(scored),
+                live=live,
+                any_term=any_term,
+                kinds=sql.Literal(kinds),
+                limit=sql.Literal(limit),
+            )
+            cursor = await conn.execute(ranked)
+            rows = await cursor.fetchall()
+        return [(str(r[0]), float(r[1])) for r in rows]
+
+    async def rebuild_search_index(self) -> int:
+        """Recompute `search` of every live memory of the project; return how many."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT id, key, tags, content FROM memory_items "
+                "WHERE project_id = %s AND NOT deleted",
+                (self.project_id,),
+            )
+            rows = await cursor.fetchall()
+            async with conn.cursor() as update:
+                await update.executemany(
+                    _REINDEX,
+                    [(words(r[1]), words(" ".join(r[2])), words(r[3]), r[0]) for r in rows],
+                )
+        return len(rows)

@@ -1,0 +1,114 @@
+"""`PostgresStore`: the `Store` of one project in a database shared by every project."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import structlog
+
+from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.models import Episode, MemorySource, UpdateDecision
+from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.storage.base import MemoryListener, ProcessingResult
+from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
+from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
+from squirrel_memory.storage.postgres.search import PostgresMemorySearch
+from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
+from squirrel_memory.storage.revisions import ChangeSet
+
+log = structlog.get_logger()
+
+
+class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, PostgresUpkeep):
+    """`Store` over the rows of one project in a shared Postgres database.
+
+    Many stores share one `PostgresDatabase` (its pool); closing a store leaves the database
+    open for the others. `store_dir` is a local folder for what stays beside the service
+    (views, confirmations).
+    """
+
+    def __init__(
+        self,
+        project_id: str,
+        db: PostgresDatabase,
+        *,
+        store_dir: Path | None = None,
+        clock: Clock = utc_now,
+        max_content_bytes: int = MAX_CONTENT_BYTES,
+    ) -> None:
+        self.project_id = project_id
+        self._db = db
+        self._store_dir = store_dir
+        self._clock = clock
+        self._max_content_bytes = max_content_bytes
+        self._listeners: list[MemoryListener] = []
+        self._confirmations: Confirmations | None = None
+
+    @property
+    def database(self) -> PostgresDatabase:
+        """The shared database this store's rows are in."""
+        return self._db
+
+    @property
+    def store_dir(self) -> Path:
+        """The local folder of this project's views and confirmations."""
+        if self._store_dir is None:
+            self._store_dir = ProjectPaths.for_project(self.project_id, None).ensure().ctx_dir
+        return self._store_dir
+
+    @property
+    def confirmations(self) -> Confirmations:
+        """The flagged memories of this project the user confirmed."""
+        if self._confirmations is None:
+            self._confirmations = Confirmations(self.store_dir)
+        return self._confirmations
+
+    async def close(self) -> None:
+        """Nothing to release per project: the shared database is closed by its owner."""
+
+    async def apply_processing_result(
+        self,
+        episodes: Sequence[Episode],
+        decisions: Sequence[UpdateDecision],
+        processed_event_ids: Sequence[str],
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+        at: datetime | None = None,
+    ) -> ProcessingResult:
+        """Write episodes, apply decisions and mark events processed in ONE transaction."""
+        self._check_episodes(episodes)
+        for decision in decisions:
+            self._check_decision(decision, user_id)
+        now = at or self._clock()
+        changes = ChangeSet()
+        async with self._db.transaction() as conn:
+            await write_episodes(conn, episodes)
+            for decision in decisions:
+                await self._apply(
+                    conn,
+                    decision,
+                    user_id=user_id,
+                    source=MemorySource(source),
+                    now=now,
+                    changes=changes,
+                )
+            processed = await mark_events(conn, processed_event_ids, now)
+        change = changes.freeze()
+        log.info(
+            "processing_result_applied",
+            project_id=self.project_id,
+            episodes=len(episodes),
+            added=len(change.added),
+            updated=len(change.updated),
+            deleted=len(change.deleted),
+            processed=processed,
+        )
+        await self._notify(change)
+        return ProcessingResult(
+            tuple(ep.id for ep in episodes), tuple(changes.items), change, processed
+        )

@@ -1,0 +1,78 @@
+"""MemorySearch contract: lexical search ranks what matches best first, safely, live only."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.models import MemoryType
+from squirrel_memory.storage import Store
+
+from .test_memory_book import add, candidate
+
+
+async def test_the_rarer_and_repeated_words_rank_first(store: Store, project: str) -> None:
+    for n in range(8):
+        await add(store, candidate(f"The build runs step {n} of the pipeline", key=f"step_{n}"))
+    target = await add(
+        store, candidate("Flaky migration: run alembic upgrade before tests", key="alembic")
+    )
+    hits = await store.search_fts(project, "which alembic step breaks the build?", limit=5)
+    assert hits[0][0] == target.id
+    scores = [score for _, score in hits]
+    assert scores == sorted(scores, reverse=True) and all(s >= 0 for s in scores)
+
+
+async def test_identifiers_are_found_by_their_parts(store: Store, project: str) -> None:
+    item = await add(
+        store, candidate("Call getUserName from src/accounts/user_service.py", key="user_name")
+    )
+    await add(store, candidate("Deploy with fly deploy", key="deploy"))
+    for query in ("user name", "accounts service", "getUserName"):
+        assert [m for m, _ in await store.search_fts(project, query)][:1] == [item.id]
+
+
+async def test_deleted_memories_and_other_types_are_not_found(store: Store, project: str) -> None:
+    gone = await add(store, candidate("Use poetry for dependencies", key="poetry"))
+    await store.forget(gone.id, "wrong")
+    pitfall = await add(
+        store, candidate("poetry lock hangs offline", key="lock", type=MemoryType.PITFALL)
+    )
+    assert await store.search_fts(project, "poetry") == [
+        (pitfall.id, (await store.search_fts(project, "poetry"))[0][1])
+    ]
+    assert await store.search_fts(project, "poetry", [MemoryType.RECIPE]) == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "   ",
+        '"unbalanced',
+        "NEAR(a b) OR key:x AND -y * ^z",
+        "'; DROP TABLE memory_items; --",
+        "a\x00b",
+        "!@#$%^&*()",
+        "x" * 100_000,
+        " ".join(f"word{n}" for n in range(500)),
+    ],
+)
+async def test_hostile_queries_are_plain_text(store: Store, project: str, query: str) -> None:
+    await add(store, candidate("Run pytest -q", key="pytest"))
+    hits = await store.search_fts(project, query)
+    assert isinstance(hits, list)
+
+
+async def test_bad_arguments_are_refused(store: Store, project: str) -> None:
+    with pytest.raises(InvalidArgumentError):
+        await store.search_fts(project, "x", limit=0)
+    with pytest.raises(InvalidArgumentError):
+        await store.search_fts(project, 42)  # type: ignore[arg-type]
+
+
+async def test_rebuilding_the_index_finds_the_same(store: Store, project: str) -> None:
+    item = await add(store, candidate("Format with ruff format", key="format"))
+    before = await store.search_fts(project, "ruff")
+    assert await store.rebuild_search_index() == 1
+    assert await store.search_fts(project, "ruff") == before and before[0][0] == item.id
