@@ -515,6 +515,36 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=86_400.0,
     ),
     Setting(
+        "storage",
+        "backend",
+        str,
+        "sqlite",
+        "Memory service: where events and memories are kept: sqlite (one file per project, "
+        "vectors in FAISS) or postgres (every project in the database of storage.postgres_dsn, "
+        "vectors in pgvector; needs the team extra).",
+        choices=("sqlite", "postgres"),
+    ),
+    Setting(
+        "storage",
+        "postgres_dsn",
+        str,
+        "",
+        "Memory service: Postgres connection string used when storage.backend is postgres "
+        "(postgresql://user@host:5432/db?sslmode=require). Prefer a password in ~/.pgpass or "
+        "PGPASSWORD over one in the DSN; the DSN is never logged.",
+        secret=True,
+        max_length=4096,
+    ),
+    Setting(
+        "storage",
+        "postgres_pool_size",
+        int,
+        10,
+        "Memory service: most connections it opens to Postgres at once.",
+        minimum=1,
+        maximum=200,
+    ),
+    Setting(
         "serve",
         "address",
         str,

@@ -25,7 +25,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 
 log = structlog.get_logger()
 
@@ -130,7 +130,7 @@ class Consolidator:
         last = self._last.get(project_id)
         return last is None or self._clock() - last >= self._interval
 
-    async def run(self, store: SqliteStore, *, force: bool = False) -> ConsolidationReport:
+    async def run(self, store: Store, *, force: bool = False) -> ConsolidationReport:
         report = ConsolidationReport()
         project_id = store.project_id
         if not force and not self.due(project_id):
@@ -192,9 +192,7 @@ class Consolidator:
         )
         return report
 
-    async def _update(
-        self, store: SqliteStore, memory: MemoryItem, content: str, reason: str
-    ) -> None:
+    async def _update(self, store: Store, memory: MemoryItem, content: str, reason: str) -> None:
         candidate = MemoryCandidate(
             type=memory.type,
             key=memory.key,

@@ -36,7 +36,7 @@ from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
-from squirrel_memory.storage import DeadLetter, SqliteStore
+from squirrel_memory.storage import DeadLetter, ProjectStores, Store, backend_from_settings
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
@@ -100,7 +100,9 @@ class MemoryEngine:
         self._settings = settings
         self._layout = HomeLayout(settings.home)
         self.registry = ProjectRegistry(
-            self._layout, location_of(settings.str_("storage.location"))
+            self._layout,
+            location_of(settings.str_("storage.location")),
+            ProjectStores(backend_from_settings(settings)),
         )
         self._user_store: SqliteUserStore | None = None
         self.processor: Processor | None = None
@@ -147,7 +149,7 @@ class MemoryEngine:
         )
         self.retention.start()
 
-    async def _read_repository(self, store: SqliteStore) -> None:
+    async def _read_repository(self, store: Store) -> None:
         self.repository.schedule(store)
 
     async def close(self) -> None:
@@ -454,7 +456,7 @@ class MemoryEngine:
         return everything[offset : offset + size], len(everything)
 
     @staticmethod
-    async def _require_memory(store: SqliteStore, memory_id: str) -> MemoryItem:
+    async def _require_memory(store: Store, memory_id: str) -> MemoryItem:
         if not memory_id:
             raise InvalidArgumentError("memory_id is required")
         try:

@@ -17,7 +17,7 @@ from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import embedding_text
-from squirrel_memory.storage import MemoryChange, SqliteStore
+from squirrel_memory.storage import MemoryChange, Store
 
 log = structlog.get_logger()
 
@@ -49,7 +49,7 @@ class ProjectIndexes:
     def get(self, project_id: str) -> FaissIndex | None:
         return self._indexes.get(project_id)
 
-    async def attach(self, store: SqliteStore) -> FaissIndex:
+    async def attach(self, store: Store) -> FaissIndex:
         """Opens (or starts rebuilding) the index of `store` and follows its changes."""
         project_id = store.project_id
         found = self._indexes.get(project_id)
@@ -78,7 +78,7 @@ class ProjectIndexes:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _sync_when_ready(self, store: SqliteStore) -> None:
+    async def _sync_when_ready(self, store: Store) -> None:
         if not await self._embedder.wait_ready():
             log.warning("vector_index_waiting_for_model", project_id=store.project_id)
             return
@@ -87,7 +87,7 @@ class ProjectIndexes:
         except Exception as exc:  # the next change or restart retries; lexical search works
             log.error("vector_index_sync_failed", project_id=store.project_id, exc_info=exc)
 
-    async def _on_change(self, store: SqliteStore, change: MemoryChange) -> None:
+    async def _on_change(self, store: Store, change: MemoryChange) -> None:
         if not self._embedder.ready:
             return  # the sync after loading picks these up
         project_id = store.project_id
@@ -108,7 +108,7 @@ class ProjectIndexes:
             vectors = await self._embedder.embed([embedding_text(m) for m in chunk])
             await asyncio.to_thread(index.upsert, [(m.id, vectors[i]) for i, m in enumerate(chunk)])
 
-    async def _live_memories(self, store: SqliteStore) -> list[MemoryItem]:
+    async def _live_memories(self, store: Store) -> list[MemoryItem]:
         items: list[MemoryItem] = []
         offset = 0
         while True:
@@ -118,7 +118,7 @@ class ProjectIndexes:
             if not page or offset >= total:
                 return items
 
-    async def sync(self, store: SqliteStore) -> tuple[int, int]:
+    async def sync(self, store: Store) -> tuple[int, int]:
         """Embeds memories the index lacks and drops ids it should not have: (added, removed)."""
         project_id = store.project_id
         index = self._indexes[project_id]
@@ -137,7 +137,7 @@ class ProjectIndexes:
             )
         return len(missing), len(extra)
 
-    async def rebuild(self, store: SqliteStore) -> int:
+    async def rebuild(self, store: Store) -> int:
         """Re-embeds every live memory into a fresh index and saves it (`sqrl reindex`)."""
         project_id = store.project_id
         if project_id not in self._indexes:

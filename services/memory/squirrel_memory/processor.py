@@ -34,7 +34,7 @@ from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.repository.sync import repository_memories
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
@@ -169,7 +169,7 @@ class Processor:
 
     def __init__(
         self,
-        stores: Callable[[], Awaitable[list[SqliteStore]]],
+        stores: Callable[[], Awaitable[list[Store]]],
         user_store: UserStore,
         extractor: Extractor,
         decide: Decide,
@@ -233,12 +233,10 @@ class Processor:
             except Exception as exc:  # the loop must survive anything; the next pass retries
                 log.error("processing_failed", error_type=type(exc).__name__, exc_info=exc)
 
-    async def should_wake(self, store: SqliteStore) -> bool:
+    async def should_wake(self, store: Store) -> bool:
         return await store.count_unprocessed(store.project_id) >= self._settings.min_events
 
-    async def drain(
-        self, store: SqliteStore, max_batches: int = 0, *, force: bool = False
-    ) -> PassReport:
+    async def drain(self, store: Store, max_batches: int = 0, *, force: bool = False) -> PassReport:
         """Passes over `store` until nothing more is ready (or `max_batches` ran); `force`
         also takes sessions that are still active."""
         total = PassReport()
@@ -270,7 +268,7 @@ class Processor:
         }
         return [e for e in events if e.session_id in ready]
 
-    async def next_processing_at(self, store: SqliteStore) -> datetime | None:
+    async def next_processing_at(self, store: Store) -> datetime | None:
         """The latest time the events waiting now will have been processed (None: none wait):
         the first pass after their sessions are ready, passes running every `interval_seconds`."""
         spans = await store.waiting_sessions(store.project_id)
@@ -280,7 +278,7 @@ class Processor:
         return max(ready, self._clock()) + timedelta(seconds=self._settings.interval_seconds)
 
     async def process_once(
-        self, store: SqliteStore, *, force: bool = False, defer_project: bool = False
+        self, store: Store, *, force: bool = False, defer_project: bool = False
     ) -> PassReport:
         """One pass, written in one transaction: the oldest `batch_size` waiting events and the
         rest of their sessions (whole sessions make whole episodes). Sessions still active are
@@ -298,7 +296,7 @@ class Processor:
                 events = self._ready(events)
             return await self._process(store, events, started, defer_project=defer_project)
 
-    async def process_sessions(self, store: SqliteStore, session_ids: Sequence[str]) -> PassReport:
+    async def process_sessions(self, store: Store, session_ids: Sequence[str]) -> PassReport:
         """Processes these sessions' waiting events now, active or not (their host said they
         ended); other sessions wait for their turn."""
         async with self._lock:
@@ -310,7 +308,7 @@ class Processor:
 
     async def _process(
         self,
-        store: SqliteStore,
+        store: Store,
         events: list[StoredEvent],
         started: float,
         *,
@@ -365,7 +363,7 @@ class Processor:
 
     async def _project_candidates(
         self,
-        store: SqliteStore,
+        store: Store,
         candidates: list[MemoryCandidate],
         events: list[StoredEvent],
         episodes: list[Episode],
@@ -394,7 +392,7 @@ class Processor:
             return candidates
         return candidates + await self._project_work(store, pending)
 
-    async def _deferred_project_pass(self, store: SqliteStore) -> PassReport:
+    async def _deferred_project_pass(self, store: Store) -> PassReport:
         """The project-wide candidates a drain put off, decided and written in one transaction."""
         async with self._lock:
             pending = self._deferred.pop(store.project_id, None)
@@ -417,9 +415,7 @@ class Processor:
                 memories_deleted=len(result.change.deleted) + retired,
             )
 
-    async def _project_work(
-        self, store: SqliteStore, pending: _ProjectWork
-    ) -> list[MemoryCandidate]:
+    async def _project_work(self, store: Store, pending: _ProjectWork) -> list[MemoryCandidate]:
         found: list[MemoryCandidate] = []
         if pending.evidence:
             found += await self._project_evidence(store)
@@ -427,7 +423,7 @@ class Processor:
             found += await self._commit_fixes(store)
         return [replace(c, source_episode_id=pending.latest.id) for c in found]
 
-    async def _project_evidence(self, store: SqliteStore) -> list[MemoryCandidate]:
+    async def _project_evidence(self, store: Store) -> list[MemoryCandidate]:
         """Recipes, habits and pitfalls weighed over every session of the project (the stored
         commands, this batch included)."""
         stored = await store.fetch_recent_of_types(
@@ -440,7 +436,7 @@ class Processor:
         ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
         return evidence_candidates(stored, ecosystems)
 
-    async def _commit_fixes(self, store: SqliteStore) -> list[MemoryCandidate]:
+    async def _commit_fixes(self, store: Store) -> list[MemoryCandidate]:
         """Failures of any session paired with a later commit that says it fixed them, over the
         project's stored runs and commits: a session and its fix commit are often read in
         different passes (git history arrives as one backlog)."""
@@ -458,7 +454,7 @@ class Processor:
         return commit_fixes(stored, commands(stored))
 
     async def _decisions(
-        self, store: SqliteStore, candidates: Sequence[MemoryCandidate]
+        self, store: Store, candidates: Sequence[MemoryCandidate]
     ) -> list[UpdateDecision]:
         """One Mem0-style decision per merged candidate against what the store holds."""
         project_id = store.project_id
@@ -484,7 +480,7 @@ class Processor:
             decisions.append(recurring or await self._decide(cand, existing))
         return decisions
 
-    async def consolidate(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+    async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
         """The model backend's tidy-up of the project's memories, when due (or now with
         `force`); nothing without a model backend."""
         if self._consolidator is None:
@@ -496,7 +492,7 @@ class Processor:
             memories_deleted=done.merged + done.retired,
         )
 
-    async def retry_parked(self, store: SqliteStore, *, force: bool = False) -> PassReport:
+    async def retry_parked(self, store: Store, *, force: bool = False) -> PassReport:
         """Extraction parked after its retries ran out, tried once more when its back-off has
         passed (at once with `force`): success writes its memories and clears the letter, a
         failure counts another attempt. Its events stay processed throughout: nothing is read
@@ -535,7 +531,7 @@ class Processor:
             return report
 
     async def _extract_with_retry(
-        self, store: SqliteStore, episode: Episode, events: list[StoredEvent]
+        self, store: Store, episode: Episode, events: list[StoredEvent]
     ) -> list[MemoryCandidate] | None:
         """Candidates, or None once retries ran out and the episode was parked as a dead letter."""
         delays = list(self._settings.retry_delays)
@@ -559,7 +555,7 @@ class Processor:
                 await self._park(store, episode, exc)
                 return None
 
-    async def _park(self, store: SqliteStore, episode: Episode, exc: BaseException) -> None:
+    async def _park(self, store: Store, episode: Episode, exc: BaseException) -> None:
         self.extraction_failures += 1
         ref = f"{episode.id}:{','.join(episode.event_ids)}"
         await store.record_dead_letter(EXTRACTION_LETTER, ref, f"{type(exc).__name__}: {exc}"[:500])

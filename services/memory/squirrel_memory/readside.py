@@ -26,7 +26,7 @@ from squirrel_memory.llm.factory import chosen_backend
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class ReadSide:
             await self.indexes.attach(store)
         self._engine.registry.on_open(self._attach)
 
-    async def _attach(self, store: SqliteStore) -> None:
+    async def _attach(self, store: Store) -> None:
         await self.indexes.attach(store)
 
     async def close(self) -> None:

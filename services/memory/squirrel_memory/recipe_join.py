@@ -26,7 +26,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 
 #: Purposes a recipe of either source can have (the quality gate and routines are not joined).
 PURPOSES = frozenset({"test", "lint", "format", "typecheck", "run", "migrate", "build", "install"})
@@ -215,7 +215,7 @@ def duplicates_of(items: Sequence[MemoryItem]) -> list[tuple[MemoryItem, MemoryI
     return pairs
 
 
-async def retire_duplicates(store: SqliteStore, *, user_id: str) -> int:
+async def retire_duplicates(store: Store, *, user_id: str) -> int:
     """Fold stored session recipes (and facts restating them) into the repository's recipe for
     the same command, then retire them with the reason; returns how many were retired. Runs
     after a repository reading (which may come after the sessions were processed) and after

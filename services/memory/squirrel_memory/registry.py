@@ -13,7 +13,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.provenance import Location, inspect_store, place_store
-from squirrel_memory.storage import ProjectStores, SqliteStore
+from squirrel_memory.storage import ProjectStores, Store
 
 log = structlog.get_logger()
 
@@ -25,14 +25,19 @@ class ProjectRegistry:
     home made is read; a foreign one is set aside first.
     """
 
-    def __init__(self, layout: HomeLayout, location: Location = Location.REPO) -> None:
+    def __init__(
+        self,
+        layout: HomeLayout,
+        location: Location = Location.REPO,
+        stores: ProjectStores | None = None,
+    ) -> None:
         self._layout = layout
         self._location = location
         self._lock = asyncio.Lock()
-        self._stores = ProjectStores()
-        self._on_open: list[Callable[[SqliteStore], Awaitable[None]]] = []
+        self._stores = stores or ProjectStores()
+        self._on_open: list[Callable[[Store], Awaitable[None]]] = []
 
-    def on_open(self, callback: Callable[[SqliteStore], Awaitable[None]]) -> None:
+    def on_open(self, callback: Callable[[Store], Awaitable[None]]) -> None:
         """Run `callback` once for every store this registry opens (e.g. to attach an index)."""
         self._on_open.append(callback)
 
@@ -60,7 +65,7 @@ class ProjectRegistry:
             )
         return project_id
 
-    async def store(self, project_id: str) -> SqliteStore:
+    async def store(self, project_id: str) -> Store:
         """The open store of a registered project."""
         self.require(project_id)
         if not await asyncio.to_thread(Path(project_id).is_dir):
@@ -87,7 +92,7 @@ class ProjectRegistry:
                 await callback(store)
         return store
 
-    async def open_stores(self) -> list[SqliteStore]:
+    async def open_stores(self) -> list[Store]:
         """Stores of every registered project whose folder exists (opening new ones)."""
         stores = []
         for root in self.roots():

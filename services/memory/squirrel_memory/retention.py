@@ -15,7 +15,7 @@ import structlog
 from squirrel_core.settings import Settings
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import expired
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 
 log = structlog.get_logger()
 
@@ -63,7 +63,7 @@ class Retention:
 
     def __init__(
         self,
-        stores: Callable[[], Awaitable[list[SqliteStore]]],
+        stores: Callable[[], Awaitable[list[Store]]],
         settings: RetentionSettings,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -98,7 +98,7 @@ class Retention:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self._settings.check_seconds)
 
-    async def _forget_one_offs(self, store: SqliteStore) -> int:
+    async def _forget_one_offs(self, store: Store) -> int:
         """Forget tentative instructions not seen again within `tentative_days`."""
         cutoff = self._clock() - timedelta(days=self._settings.tentative_days)
         items: list[MemoryItem] = []

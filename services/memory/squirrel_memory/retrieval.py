@@ -84,7 +84,7 @@ _TYPE_PHRASES = {
 
 
 class MemoryReader(Protocol):
-    """What retrieval reads from a project's store (`SqliteStore` provides it)."""
+    """What retrieval reads from a project's store (every `Store` provides it)."""
 
     project_id: str
 

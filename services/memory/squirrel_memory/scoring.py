@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 # (memory_id, score), higher = better, in any order. Lexical lists are BM25 relevance >= 0
-# (`SqliteStore.search_fts` returns FTS5's bm25() negated); vector lists are cosines.
+# (`Store.search_fts`: higher is better); vector lists are cosines.
 Hits = Sequence[tuple[str, float]]
 
 RRF_K = 60

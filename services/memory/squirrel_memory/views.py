@@ -191,7 +191,7 @@ class PitfallsView:
 
 
 class ViewStore(Protocol):
-    """What views need from a project's store (`SqliteStore` provides it)."""
+    """What views need from a project's store (every `Store` provides it)."""
 
     project_id: str
 

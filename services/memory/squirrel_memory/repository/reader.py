@@ -18,7 +18,7 @@ from squirrel_memory.repository.recipes import recipes
 from squirrel_memory.repository.scan import RepositoryReading, read_repository
 from squirrel_memory.repository.snapshot import NotARepositoryError, head_of
 from squirrel_memory.repository.sync import SyncReport, sync_repository_memories
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 
 log = structlog.get_logger()
 
@@ -44,7 +44,7 @@ class RepositoryReader:
         """The commit the project's memories were last read at (None before the first read)."""
         return self._heads.get(project_id)
 
-    async def refresh(self, store: SqliteStore, *, force: bool = False) -> SyncReport | None:
+    async def refresh(self, store: Store, *, force: bool = False) -> SyncReport | None:
         """Read the repository if HEAD moved since the last read (or `force`); None if skipped."""
         project_id = store.project_id
         lock = self._locks.setdefault(project_id, asyncio.Lock())
@@ -86,13 +86,13 @@ class RepositoryReader:
             )
             return report
 
-    def schedule(self, store: SqliteStore) -> None:
+    def schedule(self, store: Store) -> None:
         """Refresh in the background (registration, commit events)."""
         task = asyncio.create_task(self.refresh_logged(store))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def refresh_logged(self, store: SqliteStore) -> SyncReport | None:
+    async def refresh_logged(self, store: Store) -> SyncReport | None:
         """`refresh`, with any failure logged instead of raised (and None returned)."""
         try:
             return await self.refresh(store)

@@ -18,7 +18,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.recipe_join import session_note, with_session_note
 from squirrel_memory.repository.wording import KEY_PREFIX, ref_path
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import Store
 
 _PAGE = 1000
 
@@ -33,7 +33,7 @@ class SyncReport:
     retired: int = 0
 
 
-async def repository_memories(store: SqliteStore) -> list[MemoryItem]:
+async def repository_memories(store: Store) -> list[MemoryItem]:
     """Live memories that were read from the repository (not manual ones)."""
     found: list[MemoryItem] = []
     offset = 0
@@ -52,7 +52,7 @@ def _files(refs: tuple[str, ...]) -> str:
 
 
 async def sync_repository_memories(
-    store: SqliteStore,
+    store: Store,
     candidates: list[MemoryCandidate],
     *,
     user_id: str,

@@ -14,9 +14,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Protocol
 
 from squirrel_core.events import Event, SourceCursor
+from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.models import (
     Episode,
     MemoryItem,
@@ -245,6 +247,16 @@ class Store(EventLog, MemoryBook, MemorySearch, Upkeep, Protocol):
     """What the memory engine needs from storage for one project."""
 
     project_id: str
+
+    @property
+    def store_dir(self) -> Path:
+        """The local folder of the project's views, confirmations (and, on SQLite, its data)."""
+        ...
+
+    @property
+    def confirmations(self) -> Confirmations:
+        """The flagged memories of this project the user confirmed."""
+        ...
 
     async def apply_processing_result(
         self,

@@ -60,7 +60,7 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
-        """Connect, then bring the schema to this version (`schema.migrate`)."""
+        """Bring the schema to this version (`schema.migrate`), then open the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
             raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
         where = describe_dsn(dsn)
@@ -68,6 +68,18 @@ class PostgresDatabase:
             conninfo_to_dict(dsn)
         except psycopg.ProgrammingError as exc:
             raise InvalidArgumentError("storage.postgres_dsn is not a valid Postgres DSN") from exc
+        try:
+            async with (
+                await psycopg.AsyncConnection.connect(
+                    dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_SECONDS)
+                ) as conn,
+                conn.transaction(),
+            ):
+                version = await migrate(conn)
+        except psycopg.OperationalError as exc:
+            raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
+        except psycopg.Error as exc:
+            raise _mapped(exc) from exc
         pool = AsyncConnectionPool(
             dsn,
             min_size=min_size,
@@ -83,12 +95,6 @@ class PostgresDatabase:
             await pool.close()
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
         db = cls(pool, where)
-        try:
-            async with db.transaction() as conn:
-                version = await migrate(conn)
-        except BaseException:
-            await pool.close()
-            raise
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
         return db
 

@@ -1,8 +1,7 @@
-"""The embedded backend: `SqliteStore` over one project's `data.db`, and `ProjectStores`."""
+"""The embedded backend: `SqliteStore` over one project's `data.db`."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -136,35 +135,3 @@ class SqliteStore(SqliteEventLog, SqliteMemoryBook, SqliteMemorySearch, SqliteUp
         return ProcessingResult(
             tuple(ep.id for ep in episodes), tuple(changes.items), change, processed
         )
-
-
-class ProjectStores:
-    """Opens each project's store once and hands it out by project id."""
-
-    def __init__(self, *, clock: Clock = utc_now, readers: int = 2) -> None:
-        self._clock = clock
-        self._readers = readers
-        self._stores: dict[str, SqliteStore] = {}
-        self._lock = asyncio.Lock()
-
-    async def get(self, project_id: str, store_dir: Path | None = None) -> SqliteStore:
-        """The open store for `project_id`, opening it (in `store_dir`) on first use."""
-        async with self._lock:
-            store = self._stores.get(project_id)
-            if store is None:
-                store = await SqliteStore.open(
-                    project_id, clock=self._clock, readers=self._readers, store_dir=store_dir
-                )
-                self._stores[project_id] = store
-            return store
-
-    def open_projects(self) -> list[str]:
-        """Ids of the projects whose store is open."""
-        return list(self._stores)
-
-    async def close(self) -> None:
-        """Close every open store."""
-        async with self._lock:
-            for store in self._stores.values():
-                await store.close()
-            self._stores.clear()
