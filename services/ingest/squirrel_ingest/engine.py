@@ -19,7 +19,7 @@ import structlog
 
 from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
-from squirrel_ingest.batcher import Batcher
+from squirrel_ingest.batcher import Batcher, Delivery
 from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
@@ -33,6 +33,8 @@ log = structlog.get_logger()
 PARSER_STATE_KEY = "parser_state"
 _PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
 DOCUMENT_KEY = "document"
+DELIVERED_KEY = "delivered"
+"""How many events of a file a project has received in all, kept in the file's cursor."""
 GIT_SHA_KEY = "sha"
 
 
@@ -151,6 +153,7 @@ class IngestEngine:
         self._files: dict[Path, _File] = {}
         self._ignored: set[Path] = set()
         self._floors: dict[str, dict[str, SourceCursor]] = {}
+        self._uncounted: Counter[tuple[str, str]] = Counter()  # delivered, cursor still to come
         self._floors_loaded = False
         self._git_heads: dict[str, str] = {}
         self._read_lock = asyncio.Lock()
@@ -294,6 +297,7 @@ class IngestEngine:
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
         files_seen = Counter(tracked.source for tracked in self._files.values())
+        delivered = self._delivered_by_cursors()
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
         sources = {
@@ -302,14 +306,17 @@ class IngestEngine:
                 lines_read=counts["lines"],
                 bytes_read=counts["bytes"],
                 events_produced=counts["events"],
-                events_delivered=counts["delivered"],
+                events_delivered=max(counts["delivered"], delivered[source]),
                 duplicates=counts["duplicates"],
                 rejected=counts["rejected"],
                 redactions=counts["redactions"],
                 skipped={k: v for k, v in self._skipped[source].items() if v > 0},
             )
-            for source in {*self._roots, *self._per_source, *files_seen}
-            if files_seen[source] or source in self._roots or self._per_source[source]
+            for source in {*self._roots, *self._per_source, *files_seen, *delivered}
+            if files_seen[source]
+            or source in self._roots
+            or self._per_source[source]
+            or delivered[source]
             for counts in (self._per_source[source],)
         }
         return IngestStatus(
@@ -402,9 +409,10 @@ class IngestEngine:
         async with self._flush_lock:
             deliveries = self._batcher.take(self._router.project_ids, self._advances)
             for delivery in deliveries:
+                cursors, uncounted = self._counted(delivery)
                 result = await call_with_retry(
                     functools.partial(
-                        self._sink.deliver, delivery.project_id, delivery.events, delivery.cursors
+                        self._sink.deliver, delivery.project_id, delivery.events, cursors
                     ),
                     self._settings.backoff,
                     stopping=self._stopping,
@@ -413,8 +421,9 @@ class IngestEngine:
                 if result is None:
                     return False
                 floors = self._floors.setdefault(delivery.project_id, {})
-                for cursor in delivery.cursors:
+                for cursor in cursors:
                     floors[cursor.path] = cursor
+                self._uncounted = uncounted
                 self._count_delivery(delivery.events, result)
                 self._batcher.settle(delivery)
                 self._drained.set()
@@ -425,6 +434,40 @@ class IngestEngine:
                     events=sum(len(d.events) for d in deliveries),
                 )
             return True
+
+    def _counted(self, delivery: Delivery) -> tuple[list[SourceCursor], Counter[tuple[str, str]]]:
+        """The delivery's cursors, each carrying how many events of its file the project has
+        received in all (so `status` counts deliveries of earlier runs too), and the counts of
+        events delivered here whose cursor comes with a later delivery."""
+        project = delivery.project_id
+        here = Counter(e.position.path for e in delivery.events if e.position is not None)
+        uncounted = self._uncounted.copy()
+        cursors: list[SourceCursor] = []
+        for cursor in delivery.cursors:
+            floor = self._floors.get(project, {}).get(cursor.path)
+            before = floor.extra.get(DELIVERED_KEY) if floor is not None else None
+            same_file = floor is not None and (
+                floor.inode == cursor.inode or cursor.source_tool is SourceTool.CURSOR
+            )
+            total = (before if isinstance(before, int) and same_file else 0) + here.pop(
+                cursor.path, 0
+            )
+            total += uncounted.pop((project, cursor.path), 0)
+            extra = {**cursor.extra, DELIVERED_KEY: total}
+            cursors.append(dataclasses.replace(cursor, extra=extra))
+        for path, count in here.items():
+            uncounted[(project, path)] += count
+        return cursors, uncounted
+
+    def _delivered_by_cursors(self) -> Counter[SourceTool]:
+        """Events delivered in all, per source, as the registered projects' cursors count them."""
+        total: Counter[SourceTool] = Counter()
+        for project in self._router.project_ids:
+            for cursor in self._floors.get(project, {}).values():
+                count = cursor.extra.get(DELIVERED_KEY)
+                if isinstance(count, int) and not isinstance(count, bool):
+                    total[cursor.source_tool] += count
+        return total
 
     def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
         self._last_delivery_at = datetime.now(UTC)
@@ -444,10 +487,11 @@ class IngestEngine:
         floor = self._floors.get(project_id, {}).get(cursor.path)
         if floor is None or floor.inode != cursor.inode or cursor.offset > floor.offset:
             return True
+        kept = {k: v for k, v in floor.extra.items() if k != DELIVERED_KEY}
         if cursor.extra.get(DOCUMENT_KEY) or cursor.source_tool is SourceTool.GIT:
-            return (cursor.offset, cursor.extra) != (floor.offset, floor.extra)
+            return (cursor.offset, cursor.extra) != (floor.offset, kept)
         if cursor.source_tool is SourceTool.CURSOR:  # a chat's cursor names its last bubbles
-            return cursor.offset == floor.offset and cursor.extra != floor.extra
+            return cursor.offset == floor.offset and cursor.extra != kept
         return False
 
     def _wanted(self, project_id: str, event: Event) -> bool:

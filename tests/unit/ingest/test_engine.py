@@ -821,3 +821,33 @@ async def test_a_parser_factory_that_fails_is_counted_and_other_files_still_flow
 
     assert sink.texts(str(one)) == ["fine"]
     assert engine.status().skipped == {"read_error": 1}
+
+
+async def test_status_counts_events_delivered_before_a_restart_and_never_twice(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    root, one, two = layout
+    _write(root / "s1.jsonl", _line("a1", one), _line("a2", one), _line("b1", two))
+    sink = FakeSink()
+    first = await _scan(root, [one], sink)
+    assert first.sources[SourceTool.CLAUDE_CODE].events_delivered == 2
+
+    # A restart: the file is already delivered, nothing is read again, and status still says
+    # that its events were delivered.
+    again = await _scan(root, [one], sink)
+    counters = again.sources[SourceTool.CLAUDE_CODE]
+    assert (counters.lines_read, counters.events_delivered) == (0, 2)
+
+    # A project registered later gets its own events; the file is read again for it, and the
+    # events the first project already has are not counted a second time.
+    engine = _engine(root, [one], sink)
+    await engine.scan_once()
+    await engine.update_projects([one, two])
+    await engine.scan_once()
+    counters = engine.status().sources[SourceTool.CLAUDE_CODE]
+    assert sink.texts(str(two)) == ["b1"]
+    assert counters.events_produced == 3 and counters.events_delivered == 3
+    _write(root / "s1.jsonl", _line("a3", one))
+    await engine.scan_once()
+    assert engine.status().sources[SourceTool.CLAUDE_CODE].events_delivered == 4
+    assert sink.cursors[str(one)][str(root / "s1.jsonl")].extra["delivered"] == 3
