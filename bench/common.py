@@ -146,6 +146,7 @@ def service_env(home: Path, **extra: str) -> dict[str, str]:
         SQRL_INGEST_CLAUDE_ROOTS=str(none / "claude"),
         SQRL_INGEST_CODEX_ROOTS=str(none / "codex"),
         SQRL_INGEST_GEMINI_ROOTS=str(none / "gemini"),
+        SQRL_INGEST_CURSOR_ROOTS=str(none / "none-cursor"),
         SQRL_INGEST_GIT_POLL_SECONDS="3600",
         SQRL_PROCESSOR_MIN_EVENTS="100000000",
         SQRL_PROCESSOR_INTERVAL_SECONDS="3600",

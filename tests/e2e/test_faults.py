@@ -105,6 +105,7 @@ def install(tmp_path: Path) -> Iterator[Install]:
         SQRL_INGEST_CLAUDE_ROOTS=str(claude),
         SQRL_INGEST_CODEX_ROOTS=str(tmp_path / "no-codex"),
         SQRL_INGEST_GEMINI_ROOTS=str(tmp_path / "no-gemini"),
+        SQRL_INGEST_CURSOR_ROOTS=str(tmp_path / "none-cursor"),
         SQRL_INGEST_BATCH_AGE_SECONDS="0.1",
         SQRL_INGEST_RESCAN_SECONDS="2",
         SQRL_INGEST_GIT_POLL_SECONDS="3600",

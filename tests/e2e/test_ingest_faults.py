@@ -41,6 +41,7 @@ def _prepare(tmp: Path, name: str) -> tuple[dict[str, str], Path, Path]:
         SQRL_INGEST_CLAUDE_ROOTS=str(claude),
         SQRL_INGEST_CODEX_ROOTS=str(tmp / "no-codex"),
         SQRL_INGEST_GEMINI_ROOTS=str(tmp / "no-gemini"),
+        SQRL_INGEST_CURSOR_ROOTS=str(tmp / "none-cursor"),
         SQRL_INGEST_BATCH_EVENTS="50",
         SQRL_INGEST_GIT_POLL_SECONDS="3600",
         SQRL_PROCESSOR_MIN_EVENTS="100000000",

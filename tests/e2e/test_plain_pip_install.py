@@ -45,6 +45,7 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
         SQRL_INGEST_CLAUDE_ROOTS=str(none / "claude"),
         SQRL_INGEST_CODEX_ROOTS=str(none / "codex"),
         SQRL_INGEST_GEMINI_ROOTS=str(none / "gemini"),
+        SQRL_INGEST_CURSOR_ROOTS=str(none / "none-cursor"),
         PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
     )
     repo = tmp_path / "repo"

@@ -37,6 +37,7 @@ def product(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
         SQRL_INGEST_CLAUDE_ROOTS=str(claude),
         SQRL_INGEST_CODEX_ROOTS=str(tmp_path / "none"),
         SQRL_INGEST_GEMINI_ROOTS=str(tmp_path / "none"),
+        SQRL_INGEST_CURSOR_ROOTS=str(tmp_path / "none-cursor"),
     )
 
     def sqrl(*args: str) -> subprocess.CompletedProcess[str]:

@@ -233,6 +233,7 @@ async def test_session_end_processes_the_finished_session_at_once(
         ingest_claude_roots=str(claude_root),
         ingest_codex_roots=str(tmp_path / "none-codex"),
         ingest_gemini_roots=str(tmp_path / "none-gemini"),
+        ingest_cursor_roots=str(tmp_path / "none-cursor"),
         ingest_rescan_seconds="3600",
         processor_min_events="1000000",
     )

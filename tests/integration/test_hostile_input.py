@@ -108,6 +108,7 @@ async def stack(
         ingest_claude_roots=str(claude),
         ingest_codex_roots=str(tmp_path / "none-codex"),
         ingest_gemini_roots=str(tmp_path / "none-gemini"),
+        ingest_cursor_roots=str(tmp_path / "none-cursor"),
         ingest_batch_age_seconds="0.05",
         ingest_rescan_seconds="3600",
         ingest_git_poll_seconds="3600",

@@ -170,6 +170,7 @@ async def test_sessions_the_cli_writes_itself_are_never_ingested(
             ingest_claude_roots=str(claude_root),
             ingest_codex_roots=str(tmp_path / "none-codex"),
             ingest_gemini_roots=str(tmp_path / "none-gemini"),
+            ingest_cursor_roots=str(tmp_path / "none-cursor"),
             ingest_batch_age_seconds="0.05",
             ingest_rescan_seconds="3600",
             processor_min_events="1000000",

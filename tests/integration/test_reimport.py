@@ -43,6 +43,7 @@ def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path
         ingest_claude_roots=str(claude),
         ingest_codex_roots=str(tmp_path / "none-codex"),
         ingest_gemini_roots=str(tmp_path / "none-gemini"),
+        ingest_cursor_roots=str(tmp_path / "none-cursor"),
         ingest_batch_age_seconds="0.05",
         ingest_rescan_seconds="3600",
         processor_min_events="1000000",

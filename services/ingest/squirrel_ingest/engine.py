@@ -313,10 +313,6 @@ class IngestEngine:
                 skipped={k: v for k, v in self._skipped[source].items() if v > 0},
             )
             for source in {*self._roots, *self._per_source, *files_seen, *delivered}
-            if files_seen[source]
-            or source in self._roots
-            or self._per_source[source]
-            or delivered[source]
             for counts in (self._per_source[source],)
         }
         return IngestStatus(
@@ -445,13 +441,10 @@ class IngestEngine:
         cursors: list[SourceCursor] = []
         for cursor in delivery.cursors:
             floor = self._floors.get(project, {}).get(cursor.path)
-            before = floor.extra.get(DELIVERED_KEY) if floor is not None else None
             same_file = floor is not None and (
                 floor.inode == cursor.inode or cursor.source_tool is SourceTool.CURSOR
             )
-            total = (before if isinstance(before, int) and same_file else 0) + here.pop(
-                cursor.path, 0
-            )
+            total = (_delivered_count(floor) if same_file else 0) + here.pop(cursor.path, 0)
             total += uncounted.pop((project, cursor.path), 0)
             extra = {**cursor.extra, DELIVERED_KEY: total}
             cursors.append(dataclasses.replace(cursor, extra=extra))
@@ -464,9 +457,7 @@ class IngestEngine:
         total: Counter[SourceTool] = Counter()
         for project in self._router.project_ids:
             for cursor in self._floors.get(project, {}).values():
-                count = cursor.extra.get(DELIVERED_KEY)
-                if isinstance(count, int) and not isinstance(count, bool):
-                    total[cursor.source_tool] += count
+                total[cursor.source_tool] += _delivered_count(cursor)
         return total
 
     def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
@@ -890,6 +881,14 @@ class IngestEngine:
             )
             self._git_heads[project_id] = head
         self._flush_wanted.set()
+
+
+def _delivered_count(cursor: SourceCursor | None) -> int:
+    """The events a cursor says its project holds (a number that travelled as a float too)."""
+    count = cursor.extra.get(DELIVERED_KEY) if cursor is not None else None
+    if isinstance(count, int | float) and not isinstance(count, bool) and 0 <= count < 2**53:
+        return int(count)
+    return 0
 
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:
