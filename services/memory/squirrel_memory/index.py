@@ -108,8 +108,13 @@ class VectorIndex(Protocol):
         """Replace the whole content; return the new count."""
         ...
 
-    def save(self) -> Path:
-        """Persist atomically; return where."""
+    def memory_ids(self) -> set[str]:
+        """Every memory id the index holds."""
+        ...
+
+    def save(self) -> Path | None:
+        """Persist (a file index atomically, returning where; a database index has nothing to
+        do and returns None)."""
         ...
 
 

@@ -1,4 +1,7 @@
-"""Keeps each project's FAISS index in step with its memories: on every change, and on start."""
+"""Keeps each project's vector index in step with its memories: on every change, and on start.
+
+The store says where its vectors live (`Store.open_vector_index`): a FAISS file beside SQLite,
+pgvector rows on Postgres."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import numpy.typing as npt
 import structlog
 
 from squirrel_memory.embedder import Embedder
-from squirrel_memory.index import FaissIndex
+from squirrel_memory.index import INDEX_FILE_NAME, VectorIndex
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import embedding_text
@@ -21,7 +24,7 @@ from squirrel_memory.storage import MemoryChange, Store
 
 log = structlog.get_logger()
 
-INDEX_FILE = "memories.faiss"
+INDEX_FILE = INDEX_FILE_NAME
 EMBED_BATCH = 64
 PAGE = 500
 SAVE_DELAY_SECONDS = 2.0
@@ -40,26 +43,23 @@ class ProjectIndexes:
     def __init__(self, embedder: Embedder, *, save_delay: float = SAVE_DELAY_SECONDS) -> None:
         self._embedder = embedder
         self._save_delay = save_delay
-        self._indexes: dict[str, FaissIndex] = {}
+        self._indexes: dict[str, VectorIndex] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._dirty: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._saver: asyncio.Task[None] | None = None
 
-    def get(self, project_id: str) -> FaissIndex | None:
+    def get(self, project_id: str) -> VectorIndex | None:
         return self._indexes.get(project_id)
 
-    async def attach(self, store: Store) -> FaissIndex:
+    async def attach(self, store: Store) -> VectorIndex:
         """Opens (or starts rebuilding) the index of `store` and follows its changes."""
         project_id = store.project_id
         found = self._indexes.get(project_id)
         if found is not None:
             return found
         index, problem = await asyncio.to_thread(
-            FaissIndex.open,
-            index_path(project_id, store.store_dir),
-            self._embedder.dim,
-            self._embedder.model_id,
+            store.open_vector_index, self._embedder.dim, self._embedder.model_id
         )
         if problem is not None:
             log.info("vector_index_rebuilding", project_id=project_id, problem=problem.value)
@@ -102,7 +102,7 @@ class ProjectIndexes:
                 await asyncio.to_thread(index.remove, gone)
         self._mark_dirty(project_id)
 
-    async def _upsert(self, index: FaissIndex, items: Sequence[MemoryItem]) -> None:
+    async def _upsert(self, index: VectorIndex, items: Sequence[MemoryItem]) -> None:
         for start in range(0, len(items), EMBED_BATCH):
             chunk = items[start : start + EMBED_BATCH]
             vectors = await self._embedder.embed([embedding_text(m) for m in chunk])

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from squirrel_core.events import Event, SourceCursor
 from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.models import (
     Episode,
     MemoryItem,
@@ -268,4 +269,10 @@ class Store(EventLog, MemoryBook, MemorySearch, Upkeep, Protocol):
         source: MemorySource = MemorySource.RULES,
         at: datetime | None = None,
     ) -> ProcessingResult: ...
+    def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
+        """The project's vector index for one embedder (a FAISS file beside SQLite, pgvector
+        rows on Postgres) and, when a stored index could not be used, why (the caller then
+        fills it again). Blocking: call it from a thread."""
+        ...
+
     async def close(self) -> None: ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -9,7 +11,7 @@ import psycopg
 import structlog
 from psycopg import AsyncConnection
 from psycopg.conninfo import conninfo_to_dict
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from squirrel_core.errors import (
     FailedPreconditionError,
@@ -54,9 +56,25 @@ async def _configure(conn: AsyncConnection) -> None:
 class PostgresDatabase:
     """A pool of connections to one database; `transaction()` hands out one in a transaction."""
 
-    def __init__(self, pool: AsyncConnectionPool, where: str) -> None:
+    def __init__(self, pool: AsyncConnectionPool, where: str, dsn: str = "") -> None:
         self._pool = pool
         self.where = where
+        self._dsn = dsn
+        self._vector_pool: ConnectionPool | None = None
+        self._vector_lock = threading.Lock()
+
+    def vector_pool(self) -> ConnectionPool:
+        """The blocking pool the vector indexes share (pgvector adapters registered), made on
+        first use; it blocks, so call it from a thread."""
+        with self._vector_lock:
+            if self._vector_pool is None:
+                from squirrel_memory.storage.postgres.vectors import vector_pool  # noqa: PLC0415
+
+                try:
+                    self._vector_pool = vector_pool(self._dsn)
+                except PoolTimeout as exc:
+                    raise UnavailableError(f"cannot connect to Postgres at {self.where}") from exc
+            return self._vector_pool
 
     @classmethod
     async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
@@ -94,7 +112,7 @@ class PostgresDatabase:
         except PoolTimeout as exc:
             await pool.close()
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
-        db = cls(pool, where)
+        db = cls(pool, where, dsn)
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
         return db
 
@@ -112,3 +130,7 @@ class PostgresDatabase:
     async def close(self) -> None:
         """Close every pooled connection."""
         await self._pool.close()
+        with self._vector_lock:
+            vectors, self._vector_pool = self._vector_pool, None
+        if vectors is not None:
+            await asyncio.to_thread(vectors.close)

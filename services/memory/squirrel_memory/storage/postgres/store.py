@@ -9,6 +9,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.models import Episode, MemorySource, UpdateDecision
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.storage.base import MemoryListener, ProcessingResult
@@ -66,6 +67,12 @@ class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, 
         if self._confirmations is None:
             self._confirmations = Confirmations(self.store_dir)
         return self._confirmations
+
+    def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
+        """This project's vectors in pgvector (blocking: call it from a thread)."""
+        from squirrel_memory.storage.postgres.vectors import PgVectorIndex  # noqa: PLC0415
+
+        return PgVectorIndex.open(self._db.vector_pool(), self.project_id, dim, model_id), None
 
     async def close(self) -> None:
         """Nothing to release per project: the shared database is closed by its owner."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.models import Episode, MemorySource, UpdateDecision
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.storage.base import MemoryListener, ProcessingResult
@@ -85,6 +86,12 @@ class SqliteStore(SqliteEventLog, SqliteMemoryBook, SqliteMemorySearch, SqliteUp
         if self._confirmations is None:
             self._confirmations = Confirmations(self.store_dir)
         return self._confirmations
+
+    def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
+        """The FAISS file in `<store_dir>/index/`, or an empty one and why the file was not
+        usable (blocking: call it from a thread)."""
+        path = ProjectPaths(Path(self.project_id), self.store_dir).index_dir / INDEX_FILE_NAME
+        return FaissIndex.open(path, dim, model_id)
 
     async def close(self) -> None:
         """Finish queued writes and close the database."""
