@@ -20,6 +20,7 @@ from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
+from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 
 MAX_MODULE_FACTS = 5
 MAX_CODE_SCAN_CHARS = 50_000
@@ -118,12 +119,22 @@ _LIBRARIES: dict[str, tuple[str, str]] = {
     "torch": ("libraries", "PyTorch"),
     "zod": ("libraries", "Zod"),
     "tailwindcss": ("libraries", "Tailwind CSS"),
+    "pytest": ("testing", "pytest"),
+    "vitest": ("testing", "Vitest"),
+    "jest": ("testing", "Jest"),
+    "@jest/globals": ("testing", "Jest"),
+    "mocha": ("testing", "Mocha"),
+    "playwright": ("testing", "Playwright"),
+    "@playwright/test": ("testing", "Playwright"),
+    "cypress": ("testing", "Cypress"),
 }
 _FACT_TITLES = {
     "framework": "Built with {}.",
     "database": "Data layer: {}.",
     "libraries": "Key libraries: {}.",
+    "testing": "Tests are written with {}.",
 }
+_FACT_IMPORTANCE = {"libraries": 0.45, "testing": 0.5}
 _PY_IMPORT = re.compile(
     r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
     re.MULTILINE,
@@ -325,6 +336,19 @@ def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
                     (path,),
                 ),
             )
+        platform = deploy_platform(path)
+        if platform:
+            facts.setdefault(
+                "deploy",
+                Fact(
+                    "deploy",
+                    deploy_text(platform, path),
+                    ("deploy", "hosting", platform.lower()),
+                    0.55,
+                    (event_id,),
+                    (path,),
+                ),
+            )
         if parts[:2] == (".github", "workflows"):
             facts.setdefault(
                 "ci",
@@ -425,7 +449,7 @@ def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fac
     for key, evidence in libraries.items():
         shown = ", ".join(evidence.order[:5])
         tags = (key, *(v.lower() for v in evidence.order[:5]))
-        importance = 0.7 if key != "libraries" else 0.45
+        importance = _FACT_IMPORTANCE.get(key, 0.7)
         facts.append(
             Fact(key, _FACT_TITLES[key].format(shown), tags, importance, evidence.event_ids())
         )

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Dependency, Readings, folder_of
 from squirrel_memory.repository.languages import (
     LanguageShare,
@@ -300,6 +301,22 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     )
 
 
+def _deploy_fact(reading: RepositoryReading) -> MemoryCandidate | None:
+    found = [(p, f.path) for f in reading.files if (p := deploy_platform(f.path)) and f.size > 0]
+    if not found:
+        return None
+    platform, path = sorted(found, key=lambda item: item[1])[0]
+    return candidate(
+        FACT,
+        "deploy",
+        deploy_text(platform, path),
+        refs=[f"{path}:1"],
+        importance=0.6,
+        tags=["deploy", "hosting", platform],
+        files=[path],
+    )
+
+
 def _rule_facts(out: Readings) -> list[MemoryCandidate]:
     found: dict[str, tuple[str, list[str]]] = {}
     for rule in out.instructions:
@@ -333,5 +350,6 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
         _languages_fact(reading),
         _about_fact(reading),
         _layout_fact(reading, stack),
+        _deploy_fact(reading),
     ]
     return [c for c in found if c is not None] + _rule_facts(reading.readings)
