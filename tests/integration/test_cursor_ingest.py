@@ -111,6 +111,7 @@ async def test_cursor_chats_are_stored_once_across_restarts_and_growth(
             status = await _cursor_status(settings, ing.port)  # a full look at every chat
             assert status.lines_read == 0  # nothing read again after the restart
             assert status.events_delivered == 6  # and status still says what was delivered
+            assert status.files_seen == 1  # one chat
         assert await _stored(settings, mem) == 6
 
     with sqlite3.connect(project / ".ctx" / "data.db") as db:

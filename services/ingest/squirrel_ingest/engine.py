@@ -340,7 +340,8 @@ class IngestEngine:
                 roots.append(WatchedRoot(source, str(root), root.is_dir(), files))
         if self._cursor is not None:
             for store in self._cursor.stores():
-                roots.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), 0))
+                chats = self._cursor.chats_in(store)
+                roots.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), chats))
         return roots
 
     # -- background tasks ------------------------------------------------------------------
@@ -801,7 +802,8 @@ class IngestEngine:
         reader = self._cursor
         assert reader is not None
         if rescan:
-            reader.invalidate()
+            async with self._read_lock:
+                reader.invalidate()
         while not self._stopping.is_set():
             await self._room()
             async with self._read_lock:

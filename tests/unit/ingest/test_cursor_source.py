@@ -461,3 +461,25 @@ def test_resume_point_follows_the_last_delivered_bubble() -> None:
 def test_the_cursor_extra_is_plain_json() -> None:
     cursor = SourceCursor(SourceTool.CURSOR, "k", 1, 2, {"last": "b", "tail": ["a", "b"]})
     assert json.loads(json.dumps(cursor.extra)) == cursor.extra
+
+
+async def test_long_chats_are_read_in_bounded_steps_each_bubble_once(
+    cursor: CursorFolder, project: Path
+) -> None:
+    cursor.workspace("ws1", project.as_uri(), ["chat-1", "chat-2"])
+    cursor.chat("chat-1", [user_bubble(f"a{n}", f"a{n}", n % 60) for n in range(23)])
+    cursor.chat("chat-2", [user_bubble(f"b{n}", f"b{n}", n % 60) for n in range(9)])
+    sink = Sink()
+    engine = _engine(cursor, [project], sink, bubbles_per_read=7)
+    await engine.start()
+    try:
+        await sink.wait_until(lambda: len(sink.events.get(str(project), [])) == 32)
+    finally:
+        await engine.stop()
+    texts = sink.texts(str(project))
+    assert sorted(texts) == sorted([f"a{n}" for n in range(23)] + [f"b{n}" for n in range(9)])
+    assert len(set(texts)) == 32
+    status = engine.status()
+    assert status.sources[SourceTool.CURSOR].files_seen == 2  # chats, for Cursor
+    [watched] = [w for w in engine.watched_sources() if w.source_tool is SourceTool.CURSOR]
+    assert (watched.exists, watched.files) == (True, 2)

@@ -83,6 +83,7 @@ class _Plan:
     """One store's read, computed without touching the reader (it may run twice)."""
 
     read: CursorRead
+    chats: int = 0
     progress: dict[str, SourceCursor] = field(default_factory=dict)
     seen: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
@@ -127,11 +128,16 @@ class CursorReader:
         self._seen: dict[str, tuple[int, int] | None] = {}
         self._folders: dict[Path, dict[str, str]] = {}
         self._problems: dict[Path, str] = {}
+        self._chats: dict[Path, int] = {}
 
     @property
     def chats(self) -> int:
-        """Chats read so far."""
-        return len(self._progress)
+        """Chats in the stores, as last read."""
+        return sum(self._chats.values())
+
+    def chats_in(self, store: Path) -> int:
+        """Chats in one store, as last read."""
+        return self._chats.get(store, 0)
 
     def stores(self) -> list[Path]:
         """The global store of every root."""
@@ -181,6 +187,7 @@ class CursorReader:
                 self._problem(store, exc.problem.value, total)
                 continue
             self._problems.pop(store, None)
+            self._chats[store] = plan.chats
             self._progress.update(plan.progress)
             self._seen.update(plan.seen)
             _merge(total, plan.read)
@@ -208,6 +215,7 @@ class CursorReader:
     ) -> _Plan:
         plan = _Plan(CursorRead())
         sizes = row_sizes(connection, TABLE, COMPOSER_PREFIX)
+        plan.chats = len(sizes)
         for composer_key in sorted(sizes):
             composer_id = composer_key[len(COMPOSER_PREFIX) :]
             key = cursor_key(store, composer_id)
@@ -288,6 +296,8 @@ class CursorReader:
                     read.events.extend(bubble_events(bubble, ctx, read.skipped))
             read.bubbles += 1
             index += 1
+        if index < len(composer.headers) and index - start == len(wanted) > 0:
+            read.at_end = False  # stopped by the budget, not by a bubble still being written
         moved = index != start or (previous is not None and generation != previous.inode)
         if moved:
             delivered = [*_tail(previous), *composer.headers[start:index]][-TAIL_LENGTH:]

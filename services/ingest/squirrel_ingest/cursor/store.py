@@ -28,6 +28,9 @@ from urllib.parse import quote
 T = TypeVar("T")
 
 _HEADER: Final = b"SQLite format 3\x00"
+_SIZE: Final = "length(CAST(value AS BLOB))"
+"""A value's size in bytes (without counting the characters of a text value)."""
+_SIZED_ROW: Final = f"key, CASE WHEN {_SIZE} <= ? THEN value END, {_SIZE}, rowid"
 _IN_CHUNK: Final = 400
 """Most keys in one `IN (...)` query (below SQLite's variable limit everywhere)."""
 
@@ -102,20 +105,6 @@ def tables(connection: sqlite3.Connection) -> set[str]:
     return {str(name) for (name,) in rows}
 
 
-def rows_with_prefix(
-    connection: sqlite3.Connection, table: str, prefix: str, max_bytes: int
-) -> list[Row]:
-    """Every row of `table` whose key starts with `prefix`, values over `max_bytes` left out."""
-    _require(connection, table)
-    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-    cursor = connection.execute(
-        f"SELECT key, CASE WHEN length(value) <= ? THEN value END, length(value), rowid "  # noqa: S608
-        f"FROM {_quoted(table)} WHERE key >= ? AND key < ?",
-        (max_bytes, prefix, upper),
-    )
-    return [_row(r) for r in cursor]
-
-
 def row_sizes(
     connection: sqlite3.Connection, table: str, prefix: str
 ) -> dict[str, tuple[int, int]]:
@@ -123,7 +112,7 @@ def row_sizes(
     _require(connection, table)
     upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
     cursor = connection.execute(
-        f"SELECT key, rowid, length(value) FROM {_quoted(table)} "  # noqa: S608
+        f"SELECT key, rowid, {_SIZE} FROM {_quoted(table)} "  # noqa: S608
         "WHERE key >= ? AND key < ?",
         (prefix, upper),
     )
@@ -141,8 +130,7 @@ def rows_for_keys(
         chunk = wanted[start : start + _IN_CHUNK]
         marks = ",".join("?" * len(chunk))
         cursor = connection.execute(
-            f"SELECT key, CASE WHEN length(value) <= ? THEN value END, length(value), rowid "  # noqa: S608
-            f"FROM {_quoted(table)} WHERE key IN ({marks})",
+            f"SELECT {_SIZED_ROW} FROM {_quoted(table)} WHERE key IN ({marks})",  # noqa: S608
             (max_bytes, *chunk),
         )
         for raw in cursor:
