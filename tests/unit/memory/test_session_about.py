@@ -76,7 +76,7 @@ def test_a_root_readme_read_in_a_session_says_what_the_project_is() -> None:
     assert found is not None
     text, source, event_ids = found
     assert text == (
-        "What JSSoundRecorder is, per its README.md: Record sounds around you and turn them "
+        "What this project (JSSoundRecorder) is and does, per its README.md: Record sounds around you and turn them "
         "into music. It is a work in progress: it records live audio straight from your "
         "browser and saves WAV files."
     )
@@ -90,7 +90,9 @@ async def test_the_rules_extractor_keeps_it_as_an_overview_fact() -> None:
     found = {c.key: c for c in await RulesExtractor().extract(episode, events)}
     about = found["about"]
     assert about.type is MemoryType.PROJECT_FACT
-    assert about.content.startswith("What JSSoundRecorder is, per its README.md: Record sounds")
+    assert about.content.startswith(
+        "What this project (JSSoundRecorder) is and does, per its README.md: Record sounds"
+    )
     assert "overview" in about.tags
     assert about.file_paths == ("README.md",)
 
@@ -101,23 +103,23 @@ async def test_the_rules_extractor_keeps_it_as_an_overview_fact() -> None:
         (
             "pyproject.toml",
             '[project]\nname = "claude-log"\ndescription = "Convert transcript JSONL files to HTML"\n',
-            "What claude-log is, per its pyproject.toml: Convert transcript JSONL files to HTML.",
+            "What this project (claude-log) is and does, per its pyproject.toml: Convert transcript JSONL files to HTML.",
         ),
         (
             "package.json",
             '{"name": "tally", "description": "Counts words in Markdown files", "version": "1"}',
-            "What tally is, per its package.json: Counts words in Markdown files.",
+            "What this project (tally) is and does, per its package.json: Counts words in Markdown files.",
         ),
         (
             "mix.exs",
             "defmodule Spotter.MixProject do\n  def project do\n    [\n      app: :spotter,\n"
             '      description: "Bird sighting log for birdwatching clubs",\n',
-            "What spotter is, per its mix.exs: Bird sighting log for birdwatching clubs.",
+            "What this project (spotter) is and does, per its mix.exs: Bird sighting log for birdwatching clubs.",
         ),
         (
             "Cargo.toml",
             '[package]\nname = "ripcount"\ndescription = "A fast line counter for big trees"\n',
-            "What ripcount is, per its Cargo.toml: A fast line counter for big trees.",
+            "What this project (ripcount) is and does, per its Cargo.toml: A fast line counter for big trees.",
         ),
     ],
 )

@@ -93,6 +93,6 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     if not readings.description:
         return None
     source = readings.description_ref.split(":", 1)[0]
-    name = readings.name or "the project"
+    name = readings.name or "unnamed"
     text = about_text(name, readings.description, source)
     return text, source, (sources[readings.description_ref],)

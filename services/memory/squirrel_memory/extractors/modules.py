@@ -97,6 +97,11 @@ NOT_CODE_DIRS = frozenset(
 _UNWRAP_DIRS = frozenset(
     {"src", "lib", "internal", "pkg", "cmd", "apps", "packages", "crates", "app", "source"}
 )
+#: Folders named for a kind of file rather than a part of the code (`app/js`, `src/css`).
+_FILE_KIND_DIRS = frozenset(
+    {"js", "ts", "jsx", "tsx", "mjs", "javascript", "javascripts", "typescript", "coffee"}
+    | {"css", "scss", "sass", "less", "styles", "stylesheets", "html"}
+)
 #: JVM source roots: `src/main/java/com/acme/billing/X.java` is `billing`.
 _JVM_ROOTS = (("src", "main"), ("src", "test"))
 #: Code files (a module is made of these; markdown, JSON or images are not code).
@@ -165,15 +170,21 @@ def module_name(path: str, project_id: str) -> str | None:
         # src/main/<lang>/<reverse-domain…>/<module>/File: the deepest package folder.
         return parts[-2] if len(parts) > 5 else None
     package = _package_name(project_id)
+    unwrapped: list[str] = []
     while len(parts) > 1 and (parts[0] in _UNWRAP_DIRS or _same_name(parts[0], package)):
         if len(parts) == 2 and parts[0] in _UNWRAP_DIRS | {package}:
             break
+        unwrapped.append(parts[0])
         parts = parts[1:]
     if len(parts) == 1:
         return None
     if len(parts) == 2 and (parts[0] in _UNWRAP_DIRS or _same_name(parts[0], package)):
         stem = PurePosixPath(parts[1]).stem.split(".")[0]
         return None if stem in _NOT_MODULE_STEMS or stem.startswith("_") else stem
+    if parts[0].lower() in _FILE_KIND_DIRS and unwrapped:
+        # `app/js` and a top-level `js/` are different code: a folder named for a kind of
+        # file says nothing alone, so it keeps the folder it sits in.
+        return f"{unwrapped[-1]}/{parts[0]}"
     return parts[0]
 
 

@@ -34,9 +34,9 @@ def join_words(items: list[str]) -> str:
 
 
 def about_text(name: str, description: str, source: str) -> str:
-    """ "What <name> is, per its <file>: <description>" (a README paragraph or a manifest's
-    one-line description)."""
-    return f"What {name} is, per its {source}: {description}"
+    """The statement "What this project (<name>) is and does, per its <file>: <description>"
+    (a README paragraph or a manifest's one-line description)."""
+    return f"What this project ({name}) is and does, per its {source}: {description}"
 
 
 def slug(text: str, words: int = 8) -> str:

@@ -322,12 +322,15 @@ def test_a_manifest_description_says_what_the_project_is_without_a_readme(
     }
     root, found = _read(make_repo, files)
     about = found["repo:about"]
-    assert about.content == "What tally is, per its pyproject.toml: Counts words in Markdown files."
+    assert (
+        about.content
+        == "What this project (tally) is and does, per its pyproject.toml: Counts words in Markdown files."
+    )
     assert "description" in _line(root, about.source_refs[0])
     # A README paragraph says more than the manifest's one line, and wins.
     readme = "Tally\n=====\n\nTally counts the words of every Markdown file in a tree.\n"
     root, found = _read(make_repo, {**files, "README.md": readme})
     assert found["repo:about"].content == (
-        "What Tally is, per its README.md: Tally counts the words of every Markdown file in a tree."
+        "What this project (Tally) is and does, per its README.md: Tally counts the words of every Markdown file in a tree."
     )
     assert found["repo:about"].source_refs == ("README.md:4",)
