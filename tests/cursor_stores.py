@@ -9,6 +9,7 @@ holds `ItemTable(key, value)` and `cursorDiskKV(key, value)`, with rows
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any
 
 TABLE_SQL = "CREATE TABLE {name} (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)"
 T0 = 1_790_000_000_000  # ms, an arbitrary fixed time
+_CALL_IDS = itertools.count(1)
 
 
 def user_bubble(bubble_id: str, text: str, minute: int = 0) -> dict[str, Any]:
@@ -49,7 +51,7 @@ def tool(
     return {
         "tool": 15,
         "name": name,
-        "toolCallId": call_id or f"toolu_{name}",
+        "toolCallId": call_id or f"toolu_{name}_{next(_CALL_IDS)}",
         "status": status,
         "params": json.dumps(params),
         "result": json.dumps(result) if result is not None else None,

@@ -483,3 +483,58 @@ async def test_long_chats_are_read_in_bounded_steps_each_bubble_once(
     assert status.sources[SourceTool.CURSOR].files_seen == 2  # chats, for Cursor
     [watched] = [w for w in engine.watched_sources() if w.source_tool is SourceTool.CURSOR]
     assert (watched.exists, watched.files) == (True, 2)
+
+
+async def test_older_inline_chats_subagents_and_answers_keep_their_speakers(
+    cursor: CursorFolder, project: Path
+) -> None:
+    cursor.workspace("ws1", project.as_uri(), ["old", "parent", "child"])
+    inline = {
+        "composerId": "old",
+        "createdAt": 1_700_000_000_000,
+        "conversation": [
+            {"bubbleId": "o1", "type": 1, "text": "an older chat, held inline"},
+            {"bubbleId": "o2", "type": 2, "text": "answered inline"},
+        ],
+    }
+    cursor.put_raw("composerData:old", json.dumps(inline))
+    question = tool(
+        "ask_question",
+        {
+            "questions": [
+                {
+                    "prompt": "Which database?",
+                    "options": [
+                        {"id": "pg", "label": "PostgreSQL"},
+                        {"id": "my", "label": "MySQL"},
+                    ],
+                }
+            ]
+        },
+        {"answers": [{"questionId": "pg"}]},
+    )
+    cursor.chat(
+        "parent", [user_bubble("p1", "set up the app"), assistant_bubble("p2", tool=question)]
+    )
+    cursor.chat(
+        "child",
+        [user_bubble("c1", "explore the schema"), assistant_bubble("c2", "three tables", 1)],
+        extra={"subagentInfo": {"parentComposerId": "parent", "subagentTypeName": "explore"}},
+    )
+    sink = Sink()
+
+    await _scan(cursor, [project], sink)
+
+    said = {
+        (e.session_id, e.content.get("text"), e.origin, e.sidechain)
+        for e in sink.events[str(project)]
+        if e.event_type in (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
+    }
+    assert said == {
+        ("old", "an older chat, held inline", Origin.TYPED, False),
+        ("old", "answered inline", Origin.ASSISTANT, False),
+        ("parent", "set up the app", Origin.TYPED, False),
+        ("parent", "PostgreSQL", Origin.ANSWER, False),
+        ("parent", "explore the schema", Origin.PARENT_AGENT, True),
+        ("parent", "three tables", Origin.ASSISTANT, True),
+    }
