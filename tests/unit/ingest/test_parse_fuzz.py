@@ -20,6 +20,13 @@ from squirrel_ingest.parsers import (
     parse_gemini_json_document,
     parse_git_log,
 )
+from squirrel_ingest.parsers.cursor import (
+    bubble_context,
+    bubble_events,
+    composer_from_json,
+    is_settled,
+)
+from tests.cursor_stores import assistant_bubble, tool, user_bubble
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 ORIGIN = SourcePosition(path="fuzz.jsonl", inode=1, end_offset=0)
@@ -165,3 +172,54 @@ def test_random_git_output_never_raises(output: str) -> None:
 def test_empty_file_yields_nothing() -> None:
     result = parse_bytes(ClaudeFileParser("s.jsonl"), b"", "s.jsonl")
     assert (result.events, result.records, result.skipped) == ([], 0, {})
+
+
+CURSOR_BUBBLES: list[dict[str, Any]] = [
+    assistant_bubble(
+        "b2",
+        "Running them.",
+        1,
+        tool=tool("run_terminal_cmd", {"command": "pytest -x"}, {"output": "ok", "exitCode": 0}),
+    ),
+    assistant_bubble(
+        "b3",
+        minute=2,
+        tool=tool(
+            "ask_question",
+            {"questions": [{"prompt": "Which?", "options": [{"id": "a", "label": "A"}]}]},
+            {"answers": [{"questionId": "a"}]},
+        ),
+    ),
+    user_bubble("b1", "<system-reminder>x</system-reminder> run the tests"),
+]
+CURSOR_COMPOSER: dict[str, Any] = {
+    "composerId": "c1",
+    "createdAt": 1_790_000_000_000,
+    "status": "completed",
+    "fullConversationHeadersOnly": [{"bubbleId": "b1", "type": 1}],
+    "conversation": [{"bubbleId": "b9", "type": 1, "text": "inline"}],
+    "subagentInfo": {"parentComposerId": "p1"},
+    "generatingBubbleIds": ["b7"],
+}
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_cursor_chats_and_bubbles_never_raise(data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(_paths(CURSOR_COMPOSER)))
+    composer = composer_from_json(
+        _replace(CURSOR_COMPOSER, path, data.draw(json_values)), "c1"
+    ) or composer_from_json(CURSOR_COMPOSER, "c1")
+    assert composer is not None
+    template = data.draw(st.sampled_from(CURSOR_BUBBLES))
+    path = data.draw(st.sampled_from(_paths(template)))
+    bubble = _replace(template, path, data.draw(json_values))
+    skipped: Counter[str] = Counter()
+    ctx = bubble_context(bubble, composer, "/repo", ORIGIN) if isinstance(bubble, dict) else None
+    events = bubble_events(bubble, ctx, skipped) if ctx is not None else []
+    if isinstance(bubble, dict):
+        is_settled(bubble, composer)
+    for event in events:
+        assert event.timestamp.tzinfo is not None
+        json.dumps(event.content)
+    assert skipped["internal_error"] == 0

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
+import structlog
+
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
 from squirrel_ingest.parsers.base import (
     PendingTool,
@@ -28,6 +30,8 @@ from squirrel_ingest.parsers.base import (
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.speaker import answer_content, said_events, split_user_text
+
+log = structlog.get_logger()
 
 USER_BUBBLE: Final = 1
 ASSISTANT_BUBBLE: Final = 2
@@ -76,7 +80,15 @@ class Composer:
 
 
 def composer_from_json(value: object, composer_id: str) -> Composer | None:
-    """The composer in a `composerData` value, or None when it is not one."""
+    """The composer in a `composerData` value, or None when it is not one (never raises)."""
+    try:
+        return _composer(value, composer_id)
+    except Exception as error:  # one odd chat must not stop the others
+        log.warning("record_parse_failed", source="cursor", error=type(error).__name__)
+        return None
+
+
+def _composer(value: object, composer_id: str) -> Composer | None:
     if not isinstance(value, dict):
         return None
     own_id = str_or_none(value.get("composerId")) or composer_id
@@ -150,6 +162,15 @@ def is_settled(bubble: dict[str, Any], composer: Composer) -> bool:
 
 def bubble_events(bubble: object, ctx: RecordContext, skipped: Counter[str]) -> list[Event]:
     """The events of one bubble; what cannot be read is counted in `skipped`, never raised."""
+    try:
+        return _bubble_events(bubble, ctx, skipped)
+    except Exception as error:  # one odd bubble must not stop the chat
+        skipped["internal_error"] += 1
+        log.warning("record_parse_failed", source="cursor", error=type(error).__name__)
+        return []
+
+
+def _bubble_events(bubble: object, ctx: RecordContext, skipped: Counter[str]) -> list[Event]:
     if not isinstance(bubble, dict):
         skipped["not_an_object"] += 1
         return []
