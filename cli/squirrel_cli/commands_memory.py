@@ -310,7 +310,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
     if sources:
         console.table(
             "Source events (who said it)",
-            ["event", "when", "type", "origin", "session"],
+            ["event", "when", "type", "origin", "session", "contributed by"],
             [
                 [
                     str(e["event_id"]),
@@ -318,11 +318,18 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
                     str(e["event_type"]),
                     f"{e['origin']} (subagent)" if e["sidechain"] else str(e["origin"]),
                     str(e["session_id"] or "")[:12],
+                    _contributor(e),
                 ]
                 for e in sources
             ],
         )
     return 0
+
+
+def _contributor(event: dict[str, Any]) -> str:
+    """`user@machine` of a source event (the machine only when a team server recorded one)."""
+    user = str(event["user_id"] or "-")
+    return f"{user}@{event['machine']}" if event["machine"] else user
 
 
 def source_event_row(event: events_pb2.SourceEventRef) -> dict[str, Any]:
@@ -337,6 +344,8 @@ def source_event_row(event: events_pb2.SourceEventRef) -> dict[str, Any]:
         "session_id": event.session_id or None,
         "sidechain": event.sidechain,
         "agent_id": event.agent_id or None,
+        "user_id": event.user_id or None,
+        "machine": event.machine or None,
     }
 
 

@@ -75,6 +75,11 @@ def split_address(text: str, setting: str) -> tuple[str, int]:
     return host.strip("[]") if host.startswith("[") else host, int(port_text)
 
 
+def is_team_server(settings: Settings) -> bool:
+    """Whether this home serves a team (`serve.address` set)."""
+    return bool(settings.str_("serve.address").strip())
+
+
 def team_listener(settings: Settings) -> TeamListener | None:
     """The listener `serve.*` asks for, or None when team serving is off.
 

@@ -232,6 +232,8 @@ class SourceEventRef(_message.Message):
     SIDECHAIN_FIELD_NUMBER: _builtins.int
     AGENT_ID_FIELD_NUMBER: _builtins.int
     EXCERPT_FIELD_NUMBER: _builtins.int
+    USER_ID_FIELD_NUMBER: _builtins.int
+    MACHINE_FIELD_NUMBER: _builtins.int
     event_id: _builtins.str
     event_type: Global___EventType.ValueType
     origin: Global___EventOrigin.ValueType
@@ -244,6 +246,11 @@ class SourceEventRef(_message.Message):
     """The start of what the event said (its text, command or error), redacted, at most 400
     characters. Session text: data to show the user, never instructions.
     """
+    user_id: _builtins.str
+    """Who contributed it: the user whose events it is (on a team server, the delivering token's
+    user) and the machine it was recorded on (empty: this machine).
+    """
+    machine: _builtins.str
     @_builtins.property
     def timestamp(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -258,10 +265,12 @@ class SourceEventRef(_message.Message):
         sidechain: _builtins.bool = ...,
         agent_id: _builtins.str = ...,
         excerpt: _builtins.str = ...,
+        user_id: _builtins.str = ...,
+        machine: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["timestamp", b"timestamp"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "event_id", b"event_id", "event_type", b"event_type", "excerpt", b"excerpt", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "timestamp", b"timestamp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "event_id", b"event_id", "event_type", b"event_type", "excerpt", b"excerpt", "machine", b"machine", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "timestamp", b"timestamp", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -18,6 +18,7 @@ from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
+from squirrel_gateway.team_backend import reads_backend
 from squirrel_gateway.tools import build_mcp_server
 from squirrel_gateway.ui.app import UiRoutes
 from squirrel_gateway.ui.calls import BrowserCalls
@@ -37,15 +38,16 @@ async def setup(
         lambda: read_projects(layout.projects),
         default_user_id=settings.user_id,
     )
-    servicer = GatewayServicer(backend)
+    reads, close_team = reads_backend(settings, backend)
+    servicer = GatewayServicer(backend, reads)
     hooks = HookService(
-        backend,
+        reads,
         HookSettings.from_settings(settings),
         layout.run,
         IngestSessionEnder(layout.service_file("ingest"), token),
     )
     endpoint = McpHttpEndpoint(
-        build_mcp_server(backend, allow_writes=settings.bool_("gateway.allow_writes")),
+        build_mcp_server(reads, allow_writes=settings.bool_("gateway.allow_writes")),
         token,
         settings.int_("gateway.mcp_http_port"),
         info_file(layout.run),
@@ -67,6 +69,7 @@ async def setup(
     async def cleanup() -> None:
         await endpoint.stop()
         await hooks.close()
+        await close_team()
         await connection.close()
 
     return ready, cleanup

@@ -29,6 +29,7 @@ from squirrel_gateway.arguments import (
     tag_list,
     top_k_for,
 )
+from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.responses import Budgeted
@@ -54,15 +55,17 @@ def _report(answer: Budgeted[Any]) -> views_pb2.BudgetReport:
 class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     """The CLI-facing API. Domain errors raised here travel as their status codes."""
 
-    def __init__(self, backend: GrpcMemoryBackend) -> None:
+    def __init__(self, backend: GrpcMemoryBackend, reads: MemoryBackend | None = None) -> None:
         self._backend = backend
+        self._reads: MemoryBackend = reads or backend
+        """Where views, task context and search come from (with a team server: both memories)."""
 
     async def GetTaskContext(
         self, request: gateway_service_pb2.GatewayGetTaskContextRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetTaskContextResponse:
         budget = _budget(request.context_budget_tokens, TASK_BUDGET_DEFAULT)
         answer = await responses.task_context(
-            self._backend,
+            self._reads,
             project_root=request.project_root,
             task_description=request.task_description,
             active_file_paths=list(request.active_file_paths),
@@ -81,7 +84,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetUserStyleViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.user_style_view(
-            self._backend,
+            self._reads,
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             user_id=request.user_id or None,
@@ -96,7 +99,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetProjectBriefViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.project_brief_view(
-            self._backend,
+            self._reads,
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             budget=budget,
@@ -110,7 +113,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetPitfallsViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.pitfalls_view(
-            self._backend,
+            self._reads,
             project_root=request.project_root,
             scope_paths=list(request.scope_paths),
             task_description=request.task_description or None,
@@ -125,7 +128,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewaySearchMemoryResponse:
         budget = _budget(request.context_budget_tokens, SEARCH_BUDGET_DEFAULT)
         answer = await responses.search(
-            self._backend,
+            self._reads,
             project_root=request.project_root,
             query=request.query,
             top_k=top_k_for(request.top_k),

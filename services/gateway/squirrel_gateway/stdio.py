@@ -22,6 +22,7 @@ from squirrel_core.projects import read_projects
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
+from squirrel_gateway.team_backend import reads_backend
 from squirrel_gateway.tools import build_mcp_server
 
 log = structlog.get_logger()
@@ -95,11 +96,13 @@ async def serve_stdio(
         lambda: read_projects(layout.projects),
         default_user_id=settings.user_id,
     )
-    server = build_mcp_server(backend, allow_writes=settings.bool_("gateway.allow_writes"))
+    reads, close_team = reads_backend(settings, backend)
+    server = build_mcp_server(reads, allow_writes=settings.bool_("gateway.allow_writes"))
     log.info("mcp_stdio_serving")
     try:
         await server.run_stdio_async()
     finally:
+        await close_team()
         await connection.close()
         for proc in starter:
             proc.poll()  # reap `sqrl up --detach` if it finished; it keeps running otherwise

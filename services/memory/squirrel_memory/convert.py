@@ -149,6 +149,8 @@ def source_event_to_pb(event: StoredEvent) -> events_pb2.SourceEventRef:
         sidechain=event.sidechain,
         agent_id=event.agent_id or "",
         excerpt=event_excerpt(event),
+        user_id=event.user_id,
+        machine=str(event.content.get("machine") or ""),
     )
 
 

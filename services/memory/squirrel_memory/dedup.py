@@ -42,8 +42,10 @@ from typing import Any
 from squirrel_core.events import Event
 
 BUCKET_SECONDS = 300
-#: Top-level content keys that describe where a record was made, not what it says.
-UNHASHED_CONTENT_KEYS = frozenset({"cwd"})
+#: Top-level content keys that describe where a record was made, not what it says: the shell's
+#: folder, and the machine a laptop delivered it from to a team server (so the hash a laptop
+#: computed is the hash the server computes: the idempotency key of a delivery).
+UNHASHED_CONTENT_KEYS = frozenset({"cwd", "machine"})
 
 
 def timestamp_bucket(timestamp: datetime) -> str:

@@ -14,6 +14,7 @@ from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
+from squirrel_core.team_listen import is_team_server
 from squirrel_memory import manual
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
@@ -31,12 +32,14 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.privacy import filtering, visible
 from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
 from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import DeadLetter, ProjectStores, Store, backend_from_settings
+from squirrel_memory.team_registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
@@ -99,10 +102,15 @@ class MemoryEngine:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._layout = HomeLayout(settings.home)
-        self.registry = ProjectRegistry(
-            self._layout,
-            location_of(settings.str_("storage.location")),
-            ProjectStores(backend_from_settings(settings)),
+        self.team_server = is_team_server(settings)
+        """Serving a team: projects are team ids (no checkout here), events come from many users."""
+        stores = ProjectStores(backend_from_settings(settings))
+        self.registry: ProjectRegistry = (
+            TeamProjectRegistry(self._layout, stores)
+            if self.team_server
+            else ProjectRegistry(
+                self._layout, location_of(settings.str_("storage.location")), stores
+            )
         )
         self._user_store: SqliteUserStore | None = None
         self.processor: Processor | None = None
@@ -111,7 +119,7 @@ class MemoryEngine:
         self.llm_budget: LlmBudget | None = None
         self.caller: ToolCaller | None = None
         """The LLM spending caps extraction uses (set by `start()` when Claude extracts)."""
-        self.repository = RepositoryReader(self.user_id)
+        self.repository = RepositoryReader(self.user_id, enabled=not self.team_server)
         """Reads each registered repository's tracked files into facts and recipes."""
 
     # -- life ------------------------------------------------------------------------------------
@@ -142,6 +150,7 @@ class MemoryEngine:
                 session_idle_seconds=self._settings.float_("processor.session_idle_seconds"),
             ),
             consolidator=consolidator,
+            per_user=self.team_server,
         )
         self.processor.start()
         self.retention = Retention(
@@ -435,7 +444,7 @@ class MemoryEngine:
             raise InvalidArgumentError(f"page_size must be between 1 and {MAX_PAGE_SIZE}")
         size = page_size or 50
         store = await self.registry.store(project_id)
-        if source is None and source_tool is None:
+        if source is None and source_tool is None and not filtering():
             return await store.list_memories(project_id, types, include_deleted, size, offset)
         from_tool = await store.memory_ids_from_tool(source_tool) if source_tool else None
         everything: list[MemoryItem] = []
@@ -449,14 +458,26 @@ class MemoryEngine:
                 for m in page
                 if (source is None or m.source is source)
                 and (from_tool is None or m.id in from_tool)
+                and visible(m)
             )
             start += len(page)
             if not page or start >= total:
                 break
         return everything[offset : offset + size], len(everything)
 
+    @classmethod
+    async def _require_memory(cls, store: Store, memory_id: str) -> MemoryItem:
+        """The memory (or the one a unique id prefix names) if this caller may see it; another
+        user's private memory reads exactly like a missing one."""
+        item = await cls._find_memory(store, memory_id)
+        if not visible(item):
+            raise NotFoundError(
+                f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
+            )
+        return item
+
     @staticmethod
-    async def _require_memory(store: Store, memory_id: str) -> MemoryItem:
+    async def _find_memory(store: Store, memory_id: str) -> MemoryItem:
         if not memory_id:
             raise InvalidArgumentError("memory_id is required")
         try:

@@ -48,10 +48,14 @@ class ProjectPaths:
 
     @classmethod
     def for_project(cls, project_id: str, store: Path | None = None) -> ProjectPaths:
-        """Paths for `project_id`, which must be an absolute path to an existing directory."""
+        """Paths for `project_id`, which must be an absolute path to an existing directory
+        unless the store lives elsewhere (`store`: e.g. a team server's project, whose id is a
+        team identity such as `github.com/o/r`, not a folder)."""
         if not project_id or "\x00" in project_id:
             raise InvalidArgumentError("project_id must be a non-empty path")
         root = Path(project_id)
+        if store is not None and not root.is_absolute():
+            return cls(root=root, store=store)
         if not root.is_absolute():
             raise InvalidArgumentError("project_id must be an absolute path")
         if not root.is_dir():

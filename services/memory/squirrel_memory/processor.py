@@ -178,6 +178,7 @@ class Processor:
         settings: ProcessorSettings | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         consolidator: Consolidator | None = None,
+        per_user: bool = False,
     ) -> None:
         self._consolidator = consolidator
         self._stores = stores
@@ -185,6 +186,9 @@ class Processor:
         self._extractor = extractor
         self._decide = decide
         self._user_id = user_id
+        self._per_user = per_user
+        """A team server: each user's events are decided as that user's (their style is theirs);
+        otherwise every event is this install's user's."""
         self._settings = settings or ProcessorSettings()
         self._clock = clock
         self._wake = asyncio.Event()
@@ -314,10 +318,35 @@ class Processor:
         *,
         defer_project: bool = False,
     ) -> PassReport:
-        """Episodes, extraction and decisions for `events`, written in one transaction."""
-        project_id = store.project_id
+        """Episodes, extraction and decisions for `events`, written in one transaction (one per
+        user of the events on a team server)."""
         if not events:
             return PassReport()
+        if not self._per_user:
+            return await self._process_as(
+                store, events, started, self._user_id, defer_project=defer_project
+            )
+        by_user: dict[str, list[StoredEvent]] = {}
+        for event in events:
+            by_user.setdefault(event.user_id or self._user_id, []).append(event)
+        report = PassReport()
+        for user, group in by_user.items():
+            report.add(
+                await self._process_as(store, group, started, user, defer_project=defer_project)
+            )
+        return report
+
+    async def _process_as(
+        self,
+        store: Store,
+        events: list[StoredEvent],
+        started: float,
+        user: str,
+        *,
+        defer_project: bool,
+    ) -> PassReport:
+        """`_process` for the events of one user."""
+        project_id = store.project_id
         episodes = segment_episodes(events, now=self._clock())
         by_id = {e.id: e for e in events}
         candidates: list[MemoryCandidate] = []
@@ -334,19 +363,19 @@ class Processor:
                 store, candidates, events, episodes, defer=defer_project
             )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
-        decisions = [*joined, *await self._decisions(store, candidates)]
+        decisions = [*joined, *await self._decisions(store, candidates, user)]
         result = await store.apply_processing_result(
             episodes,
             decisions,
             [e.id for e in events],
-            user_id=self._user_id,
+            user_id=user,
             source=self.source,
         )
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
         report.memories_deleted = len(result.change.deleted)
-        report.memories_deleted += await retire_duplicates(store, user_id=self._user_id)
-        await self._merge_global_style(decisions)
+        report.memories_deleted += await retire_duplicates(store, user_id=user)
+        await self._merge_global_style(decisions, user)
         self.last_processed_at[project_id] = self._clock()
         log.info(
             "events_processed",
@@ -401,13 +430,13 @@ class Processor:
             candidates, joined = join_candidates(
                 await self._project_work(store, pending), await repository_memories(store)
             )
-            decisions = [*joined, *await self._decisions(store, candidates)]
+            decisions = [*joined, *await self._decisions(store, candidates, self._user_id)]
             if not decisions:
                 return PassReport()
             result = await store.apply_processing_result(
                 [], decisions, [], user_id=self._user_id, source=self.source
             )
-            await self._merge_global_style(decisions)
+            await self._merge_global_style(decisions, self._user_id)
             retired = await retire_duplicates(store, user_id=self._user_id)
             return PassReport(
                 memories_added=len(result.change.added),
@@ -454,15 +483,13 @@ class Processor:
         return commit_fixes(stored, commands(stored))
 
     async def _decisions(
-        self, store: Store, candidates: Sequence[MemoryCandidate]
+        self, store: Store, candidates: Sequence[MemoryCandidate], user: str
     ) -> list[UpdateDecision]:
         """One Mem0-style decision per merged candidate against what the store holds."""
         project_id = store.project_id
         decisions: list[UpdateDecision] = []
         for cand in merge_candidates(candidates):
-            existing = await store.find_anchor(
-                project_id, cand.type, cand.key, cand.scope, self._user_id
-            )
+            existing = await store.find_anchor(project_id, cand.type, cand.key, cand.scope, user)
             # A manual memory saying the same thing under another key: NOOP, wording kept.
             existing += [
                 m
@@ -471,7 +498,7 @@ class Processor:
                     project_id,
                     memory_type=cand.type,
                     scope=cand.scope,
-                    user_id=self._user_id,
+                    user_id=user,
                     content=cand.content,
                 )
                 if m.key != cand.key
@@ -518,12 +545,15 @@ class Processor:
                     await self._park(store, episode, exc)
                     report.dead_lettered += 1
                     continue
-                decisions = await self._decisions(store, merge_candidates(found))
+                user = self._user_id
+                if self._per_user:
+                    user = events[0].user_id or self._user_id
+                decisions = await self._decisions(store, merge_candidates(found), user)
                 result = await store.apply_processing_result(
-                    [], decisions, [], user_id=self._user_id, source=self.source
+                    [], decisions, [], user_id=user, source=self.source
                 )
                 await store.resolve_dead_letter(letter.id)
-                await self._merge_global_style(decisions)
+                await self._merge_global_style(decisions, user)
                 report.memories_added += len(result.change.added)
                 report.memories_updated += len(result.change.updated)
                 report.memories_deleted += len(result.change.deleted)
@@ -561,7 +591,7 @@ class Processor:
         await store.record_dead_letter(EXTRACTION_LETTER, ref, f"{type(exc).__name__}: {exc}"[:500])
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
 
-    async def _merge_global_style(self, decisions: Sequence[UpdateDecision]) -> None:
+    async def _merge_global_style(self, decisions: Sequence[UpdateDecision], user: str) -> None:
         """User-scoped style findings also refine the global `user.db` (project items win here);
         tentative instructions stay in their project until they recur."""
         for decision in decisions:
@@ -573,7 +603,7 @@ class Processor:
             ):
                 continue
             await self._user_store.merge_user_style(
-                self._user_id,
+                user,
                 key=cand.key,
                 content=decision.merged_content or cand.content,
                 tags=cand.tags,

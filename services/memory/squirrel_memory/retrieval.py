@@ -32,6 +32,7 @@ from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.privacy import visible, visible_items
 from squirrel_memory.scoring import (
     GLOB_CHARS,
     PATH_EXACT,
@@ -366,7 +367,10 @@ class Retriever:
         live = {
             m.id: m
             for m in items.values()
-            if not m.deleted and m.project_id == project_id and (wanted is None or m.type in wanted)
+            if not m.deleted
+            and m.project_id == project_id
+            and (wanted is None or m.type in wanted)
+            and visible(m)
         }
         # Which query terms each candidate holds: computed once, used by fusion and reasons.
         terms_of = {m: matched_terms(parsed.terms, item) for m, item in live.items()}
@@ -411,7 +415,8 @@ class Retriever:
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""
         self._check_project(project_id)
-        return await self._store.most_important(project_id, MemoryType.USER_STYLE, limit)
+        found = await self._store.most_important(project_id, MemoryType.USER_STYLE, limit)
+        return visible_items(found)
 
     async def search(
         self,

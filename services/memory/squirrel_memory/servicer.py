@@ -7,11 +7,14 @@ import binascii
 from dataclasses import asdict
 from typing import Any
 
+import structlog
+
 from squirrel.v1 import events_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.events import Event
 from squirrel_core.settings import Settings
+from squirrel_core.team_client import TeamLink, team_link
 from squirrel_core.wire import (
     SOURCE_TOOLS,
     EventDecodeError,
@@ -33,8 +36,10 @@ from squirrel_memory.convert import (
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.readside import ReadSide
+from squirrel_memory.team_delivery import TeamDelivery
 
 Context = Any
+log = structlog.get_logger()
 
 
 def encode_offset(offset: int) -> str:
@@ -66,19 +71,44 @@ def source_tool_name(value: int) -> str | None:
     return str(tool)
 
 
+def _team_link_or_none(settings: Settings) -> TeamLink | None:
+    """The team server to deliver to; a half-configured link is logged and local memory goes
+    on alone (the service never refuses to start over it)."""
+    try:
+        return team_link(settings)
+    except SquirrelError as exc:
+        log.warning("team_delivery_off", reason=str(exc))
+        return None
+
+
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     """Maps each RPC to the engine (writes, status) or the read side (views, context, search)."""
 
     def __init__(self, settings: Settings) -> None:
         self.engine = MemoryEngine(settings)
         self.reads = ReadSide(self.engine, settings)
+        link = None if self.engine.team_server else _team_link_or_none(settings)
+        self.delivery = (
+            TeamDelivery(
+                self.engine.registry.open_stores,
+                link,
+                interval=settings.float_("team.deliver_seconds"),
+            )
+            if link is not None
+            else None
+        )
+        """A laptop sharing with a team server: its events go there too (`team_delivery`)."""
 
     async def start(self) -> None:
         """Opens every registered project before the service reports SERVING."""
         await self.engine.start()
         await self.reads.start()
+        if self.delivery is not None:
+            self.delivery.start()
 
     async def close(self) -> None:
+        if self.delivery is not None:
+            await self.delivery.stop()
         await self.reads.close()
         await self.engine.close()
 
@@ -94,6 +124,8 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 decoded.append(str(exc))
         cursors = [cursor_from_pb(c) for c in request.cursors]
         outcome = await self.engine.append(request.project_id, request.user_id, decoded, cursors)
+        if self.delivery is not None and outcome.accepted:
+            self.delivery.wake()
         return pb.AppendEventsResponse(
             accepted=outcome.accepted,
             duplicates=outcome.duplicates,

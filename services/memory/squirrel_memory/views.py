@@ -39,6 +39,7 @@ from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.privacy import visible
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import MAX_QUERY_CHARS, Retriever, relevance_threshold
 from squirrel_memory.scoring import path_match_score
@@ -473,7 +474,7 @@ class Views:
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
-        live = self._injectable([m for m in items if not m.deleted])
+        live = self._injectable([m for m in items if not m.deleted and visible(m)])
         return by_usefulness(live)
 
     async def _stamp(self, name: ViewName, extra: str) -> str:

@@ -34,8 +34,10 @@ def repository_candidates(reading: RepositoryReading) -> list[MemoryCandidate]:
 class RepositoryReader:
     """Reads each project's repository when its HEAD moves and syncs the memories it gives."""
 
-    def __init__(self, user_id: str) -> None:
+    def __init__(self, user_id: str, *, enabled: bool = True) -> None:
         self._user_id = user_id
+        self._enabled = enabled
+        """False on a team server: it has no checkout, its projects are ids, not folders."""
         self._heads: dict[str, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[SyncReport | None]] = set()
@@ -46,6 +48,8 @@ class RepositoryReader:
 
     async def refresh(self, store: Store, *, force: bool = False) -> SyncReport | None:
         """Read the repository if HEAD moved since the last read (or `force`); None if skipped."""
+        if not self._enabled:
+            return None
         project_id = store.project_id
         lock = self._locks.setdefault(project_id, asyncio.Lock())
         async with lock:
@@ -88,6 +92,8 @@ class RepositoryReader:
 
     def schedule(self, store: Store) -> None:
         """Refresh in the background (registration, commit events)."""
+        if not self._enabled:
+            return
         task = asyncio.create_task(self.refresh_logged(store))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -320,6 +320,22 @@ class SqliteEventLog:
 
         return await self._db.read(read)
 
+    async def events_after(self, position: int, limit: int) -> list[tuple[int, StoredEvent]]:
+        """Events stored after local position `position` (SQLite's rowid, which only grows),
+        oldest first, with their positions: what a laptop has not yet delivered to its team
+        server."""
+
+        def read(conn: sqlite3.Connection) -> list[tuple[int, StoredEvent]]:
+            rows = conn.execute(
+                "SELECT rowid, id, project_id, user_id, source_tool, session_id, timestamp, "
+                "event_type, content_json, file_paths, hash, processed_at, origin, sidechain, "
+                "agent_id FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (position, limit),
+            ).fetchall()
+            return [(int(r[0]), _event_from_row(r[1:])) for r in rows]
+
+        return await self._db.read(read)
+
     async def count_unprocessed(self, project_id: str) -> int:
         """How many events wait for processing."""
         check_project(self.project_id, project_id)

@@ -1,0 +1,390 @@
+"""A laptop's memory when it shares with a team server: the team's memory and its own, merged.
+
+Every read asks both at once: the team server (under the project's team identity, as this
+laptop's token's user) and the local memory service (which also holds what only this checkout
+knows, such as the facts read from the repository). The answers are merged, alternating best
+first and dropping a memory both hold (same type and key). When the team server does not answer
+within `TEAM_WAIT_SECONDS`, or fails, the local answer is used alone and the team is left alone
+for `RETRY_AFTER_SECONDS`; reads never fail because the team server is down.
+
+Writes (`remember`, `forget`) go to the team server when it is reachable, so the whole team
+gets them (a user_style memory stays its author's), else to local memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import time
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Final, TypeVar
+
+import structlog
+
+from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
+from squirrel_core.project_identity import project_identity
+from squirrel_core.settings import Settings
+from squirrel_core.team_client import team_link, team_memory_client
+from squirrel_gateway.backend import (
+    ForgetOutcome,
+    MemoryBackend,
+    PitfallsData,
+    ProjectBriefData,
+    RememberOutcome,
+    SearchPage,
+    TaskContextData,
+    UserStyleData,
+)
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.schemas import MemoryTypeName, ViewMode
+
+log = structlog.get_logger()
+
+TEAM_WAIT_SECONDS: Final = 3.0
+RETRY_AFTER_SECONDS: Final = 30.0
+T = TypeVar("T")
+
+
+def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
+    """`first[0], second[0], first[1], …`, each key once (its first appearance wins)."""
+    merged: list[T] = []
+    seen: set[Hashable] = set()
+    for index in range(max(len(first), len(second))):
+        for side in (first, second):
+            if index < len(side) and key(side[index]) not in seen:
+                seen.add(key(side[index]))
+                merged.append(side[index])
+    return merged
+
+
+def _encode_cursor(team: str | None, local: str | None) -> str | None:
+    if team is None and local is None:
+        return None
+    raw = json.dumps({"t": team, "l": local}).encode()
+    return "tm_" + base64.urlsafe_b64encode(raw).decode()
+
+
+def _decode_cursor(cursor: str | None) -> tuple[str | None, str | None, bool]:
+    """(team cursor, local cursor, whether each side still has more); a foreign cursor is
+    refused."""
+    if cursor is None:
+        return None, None, True
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor.removeprefix("tm_").encode()))
+        if not cursor.startswith("tm_") or not isinstance(data, dict):
+            raise ValueError(cursor)
+        team, local = data.get("t"), data.get("l")
+        if not all(v is None or isinstance(v, str) for v in (team, local)):
+            raise ValueError(cursor)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidArgumentError("cursor is not one this search returned") from None
+    return team, local, False
+
+
+class TeamMemoryBackend:
+    """`MemoryBackend` over the team server and the local memory service together."""
+
+    def __init__(
+        self,
+        local: GrpcMemoryBackend,
+        team: GrpcMemoryBackend,
+        team_id: Callable[[str], str],
+        *,
+        server: str,
+    ) -> None:
+        self._local = local
+        self._team = team
+        self._team_id = team_id
+        self._server = server
+        self._down_until = 0.0
+        self._ids: dict[str, str] = {}
+
+    def registered_roots(self) -> list[str]:
+        return self._local.registered_roots()
+
+    async def resolve_project(self, path: str) -> str:
+        return await self._local.resolve_project(path)
+
+    async def _id(self, project_id: str) -> str:
+        if project_id not in self._ids:
+            self._ids[project_id] = await asyncio.to_thread(self._team_id, project_id)
+        return self._ids[project_id]
+
+    async def _ask_team(self, call: Callable[[str], Awaitable[T]], project_id: str) -> T | None:
+        """The team server's answer, or None (down, slow, failing, or left alone for now)."""
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            return await asyncio.wait_for(call(await self._id(project_id)), TEAM_WAIT_SECONDS)
+        except (SquirrelError, TimeoutError, OSError) as exc:
+            if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
+                self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+            log.warning("team_read_skipped", server=self._server, error_type=type(exc).__name__)
+            return None
+
+    async def _both(
+        self, project_id: str, team: Callable[[str], Awaitable[T]], local: Awaitable[T]
+    ) -> tuple[T | None, T]:
+        team_task = asyncio.create_task(self._ask_team(team, project_id))
+        try:
+            mine = await local
+        except BaseException:
+            team_task.cancel()
+            raise
+        return await team_task, mine
+
+    async def get_task_context(
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        task_description: str,
+        active_file_paths: Sequence[str],
+        preferred_memory_types: Sequence[MemoryTypeName],
+        budget: int,
+    ) -> TaskContextData:
+        def team(team_id: str) -> Awaitable[TaskContextData]:
+            return self._team.get_task_context(
+                team_id,
+                user_id=None,
+                task_description=task_description,
+                active_file_paths=active_file_paths,
+                preferred_memory_types=preferred_memory_types,
+                budget=budget,
+            )
+
+        shared, mine = await self._both(
+            project_id,
+            team,
+            self._local.get_task_context(
+                project_id,
+                user_id=user_id,
+                task_description=task_description,
+                active_file_paths=active_file_paths,
+                preferred_memory_types=preferred_memory_types,
+                budget=budget,
+            ),
+        )
+        if shared is None or not shared.has_relevant_memory:
+            return mine
+        chosen = alternate(
+            list(shared.selected_memories),
+            list(mine.selected_memories) if mine.has_relevant_memory else [],
+            lambda m: (m.type, m.key),
+        )
+        return TaskContextData(
+            project_id=mine.project_id,
+            user_id=mine.user_id,
+            task_description=mine.task_description,
+            generated_at=max(shared.generated_at, mine.generated_at),
+            has_relevant_memory=bool(chosen),
+            selected_memories=chosen,
+            total=max(len(chosen), shared.total + mine.total - _overlap(shared, mine)),
+        )
+
+    async def get_user_style_view(
+        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+    ) -> UserStyleData:
+        shared, mine = await self._both(
+            project_id,
+            lambda t: self._team.get_user_style_view(t, user_id=None, mode=mode, budget=budget),
+            self._local.get_user_style_view(project_id, user_id=user_id, mode=mode, budget=budget),
+        )
+        if shared is None:
+            return mine
+        items = alternate(list(mine.items), list(shared.items), lambda i: i.key)
+        return UserStyleData(
+            mode=mine.mode,
+            project_id=mine.project_id,
+            user_id=mine.user_id,
+            generated_at=max(shared.generated_at, mine.generated_at),
+            items=items,
+            total=max(len(items), mine.total),
+        )
+
+    async def get_project_brief_view(
+        self, project_id: str, *, mode: ViewMode, budget: int
+    ) -> ProjectBriefData:
+        shared, mine = await self._both(
+            project_id,
+            lambda t: self._team.get_project_brief_view(t, mode=mode, budget=budget),
+            self._local.get_project_brief_view(project_id, mode=mode, budget=budget),
+        )
+        if shared is None:
+            return mine
+        facts = alternate(list(mine.key_facts), list(shared.key_facts), lambda f: f)
+        modules = alternate(list(mine.modules), list(shared.modules), lambda m: m.name)
+        return ProjectBriefData(
+            mode=mine.mode,
+            project_id=mine.project_id,
+            generated_at=max(shared.generated_at, mine.generated_at),
+            modules=modules,
+            key_facts=facts,
+            total=max(len(facts) + len(modules), mine.total),
+        )
+
+    async def get_pitfalls_view(
+        self,
+        project_id: str,
+        *,
+        scope_paths: Sequence[str],
+        task_description: str | None,
+        budget: int,
+    ) -> PitfallsData:
+        shared, mine = await self._both(
+            project_id,
+            lambda t: self._team.get_pitfalls_view(
+                t, scope_paths=scope_paths, task_description=task_description, budget=budget
+            ),
+            self._local.get_pitfalls_view(
+                project_id,
+                scope_paths=scope_paths,
+                task_description=task_description,
+                budget=budget,
+            ),
+        )
+        if shared is None:
+            return mine
+        items = alternate(list(shared.items), list(mine.items), lambda i: i.key)
+        return PitfallsData(
+            project_id=mine.project_id,
+            generated_at=max(shared.generated_at, mine.generated_at),
+            has_relevant_pitfalls=shared.has_relevant_pitfalls or mine.has_relevant_pitfalls,
+            items=items,
+            total=max(len(items), shared.total + mine.total),
+        )
+
+    async def search_memory(
+        self,
+        project_id: str,
+        *,
+        query: str,
+        top_k: int,
+        types: Sequence[MemoryTypeName],
+        scope_paths: Sequence[str],
+        cursor: str | None,
+    ) -> SearchPage:
+        team_cursor, local_cursor, first = _decode_cursor(cursor)
+
+        async def nothing() -> SearchPage:
+            return SearchPage(query=query, results=[], total=0, next_cursor=None)
+
+        def team(team_id: str) -> Awaitable[SearchPage]:
+            if not first and team_cursor is None:
+                return nothing()
+            return self._team.search_memory(
+                team_id,
+                query=query,
+                top_k=top_k,
+                types=types,
+                scope_paths=scope_paths,
+                cursor=team_cursor,
+            )
+
+        local = (
+            self._local.search_memory(
+                project_id,
+                query=query,
+                top_k=top_k,
+                types=types,
+                scope_paths=scope_paths,
+                cursor=local_cursor,
+            )
+            if first or local_cursor is not None
+            else nothing()
+        )
+        shared, mine = await self._both(project_id, team, local)
+        if shared is None:
+            shared = await nothing()
+        results = sorted(
+            alternate(list(shared.results), list(mine.results), lambda r: (r.type, r.key)),
+            key=lambda r: -r.score,
+        )
+        return SearchPage(
+            query=mine.query or query,
+            results=results,
+            total=shared.total + mine.total,
+            next_cursor=_encode_cursor(shared.next_cursor, mine.next_cursor),
+        )
+
+    async def remember(
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        memory_type: MemoryTypeName,
+        key: str | None,
+        content: str,
+        tags: Sequence[str],
+        importance: float,
+        file_paths: Sequence[str],
+    ) -> RememberOutcome:
+        def team(team_id: str) -> Awaitable[RememberOutcome]:
+            return self._team.remember(
+                team_id,
+                user_id=None,
+                memory_type=memory_type,
+                key=key,
+                content=content,
+                tags=tags,
+                importance=importance,
+                file_paths=file_paths,
+            )
+
+        done = await self._ask_team(team, project_id)
+        if done is not None:
+            return done
+        return await self._local.remember(
+            project_id,
+            user_id=user_id,
+            memory_type=memory_type,
+            key=key,
+            content=content,
+            tags=tags,
+            importance=importance,
+            file_paths=file_paths,
+        )
+
+    async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
+        """A team memory's id is forgotten there; any other id locally."""
+        done = await self._ask_team(
+            lambda t: self._team.forget(t, memory_id=memory_id, reason=reason), project_id
+        )
+        if done is not None:
+            return done
+        return await self._local.forget(project_id, memory_id=memory_id, reason=reason)
+
+
+def _overlap(shared: TaskContextData, mine: TaskContextData) -> int:
+    keys = {(m.type, m.key) for m in shared.selected_memories}
+    return sum(1 for m in mine.selected_memories if (m.type, m.key) in keys)
+
+
+async def _nothing_to_close() -> None:
+    return None
+
+
+def reads_backend(
+    settings: Settings, local: GrpcMemoryBackend
+) -> tuple[MemoryBackend, Callable[[], Awaitable[None]]]:
+    """What reads go through: local memory alone, or (with `team.server`) local and team
+    merged; and how to close what was opened. A half-configured team link is logged and local
+    memory is used alone."""
+    try:
+        link = team_link(settings)
+    except SquirrelError as exc:
+        log.warning("team_reads_off", reason=str(exc))
+        return local, _nothing_to_close
+    if link is None:
+        return local, _nothing_to_close
+    client = team_memory_client(link, timeout=TEAM_WAIT_SECONDS)
+    team = GrpcMemoryBackend(client, list, timeout=TEAM_WAIT_SECONDS)
+    backend = TeamMemoryBackend(
+        local,
+        team,
+        lambda root: project_identity(root, link.machine),
+        server=link.server,
+    )
+    return backend, client.close

@@ -1,0 +1,37 @@
+"""Whose memories a caller may see: on a team server a user's style is that user's alone.
+
+The team server's edge binds the user of each request's token (`squirrel_core.caller`). For
+such a request a user-scoped memory (user_style) is visible only when it is that user's; project
+memories (facts, pitfalls, recipes) are shared by everyone in the project. Requests with the
+install's own token (a local install, or the server machine itself) see everything, as before:
+whoever holds that token can read the database files anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from squirrel_core.caller import team_user
+from squirrel_memory.models import MemoryItem, MemoryType, Scope
+
+
+def is_private(item: MemoryItem) -> bool:
+    """A memory that belongs to one user: user-scoped, or user style."""
+    return item.scope is Scope.USER or item.type is MemoryType.USER_STYLE
+
+
+def visible(item: MemoryItem) -> bool:
+    """Whether the current caller may see `item`."""
+    viewer = team_user()
+    if viewer is None or not is_private(item):
+        return True
+    return item.user_id == viewer
+
+
+def visible_items(items: Iterable[MemoryItem]) -> list[MemoryItem]:
+    return [m for m in items if visible(m)]
+
+
+def filtering() -> bool:
+    """True when this request's results are filtered (a team user is calling)."""
+    return team_user() is not None

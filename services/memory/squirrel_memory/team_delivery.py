@@ -1,0 +1,209 @@
+"""A laptop's delivery of its redacted events to the team server, exactly once.
+
+Ingest and redaction run on the laptop; its memory service stores the events as always. This
+loop then sends each local project's events, in the order they were stored (SQLite's rowid), to
+the team server under the project's team identity. Every batch carries a cursor
+`team://<machine>/<local root>` at the last local position sent, which the server commits in the
+same transaction as the events; after any failure (server down, killed mid-batch, a lost reply)
+the laptop forgets what it thought and asks the server for that cursor again, so it resumes
+exactly after what was committed. The server also drops events whose dedup hash it holds (the
+`machine` content key is not hashed), so a batch sent twice is stored once.
+
+Reads keep working on local memory meanwhile; nothing here blocks the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import structlog
+
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.errors import SquirrelError
+from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
+from squirrel_core.project_identity import project_identity
+from squirrel_core.team_client import TeamLink, team_memory_client
+from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.storage import SqliteStore, Store
+
+log = structlog.get_logger()
+
+BATCH_EVENTS = 500
+CURSOR_TOOL = SourceTool.MANUAL
+"""The cursor's tool: not a transcript; its path (`team://…`) names the laptop and project."""
+MAX_BACKOFF_SECONDS = 60.0
+
+
+def cursor_path(machine: str, local_root: str) -> str:
+    return f"team://{machine}/{local_root.lstrip('/')}"
+
+
+def outgoing_event(event: StoredEvent, machine: str) -> Event:
+    """A stored (already redacted) event as it is sent, marked with the machine it came from."""
+    return Event(
+        source_tool=SourceTool(event.source_tool),
+        event_type=EventType(event.event_type),
+        timestamp=event.timestamp,
+        content={**event.content, "machine": machine},
+        session_id=event.session_id,
+        file_paths=event.file_paths,
+        sidechain=event.sidechain,
+        agent_id=event.agent_id,
+        origin=Origin(event.origin) if event.origin else None,
+    )
+
+
+@dataclass
+class DeliveryReport:
+    """What one round sent (events counted as the server reports them)."""
+
+    sent: int = 0
+    accepted: int = 0
+    duplicates: int = 0
+    projects: dict[str, str] = field(default_factory=dict)
+    """Local root → team id, for every project delivered this round."""
+
+
+class TeamDelivery:
+    """Sends every local project's new events to the team server, on a timer and on demand."""
+
+    def __init__(
+        self,
+        stores: Callable[[], Awaitable[list[Store]]],
+        link: TeamLink,
+        *,
+        interval: float,
+        client_factory: Callable[[TeamLink], MemoryClient] = team_memory_client,
+    ) -> None:
+        self._stores = stores
+        self._link = link
+        self._interval = interval
+        self._client_factory = client_factory
+        self._client: MemoryClient | None = None
+        self._team_ids: dict[str, str] = {}
+        self._registered: set[str] = set()
+        self._positions: dict[str, int] = {}
+        """Local root → last local position the server is known to hold (dropped on failure)."""
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.last_error: str | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="team-delivery")
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def _run(self) -> None:
+        delay = self._interval
+        while not self._stop.is_set():
+            try:
+                await self.deliver()
+                delay = self._interval
+            except (SquirrelError, OSError) as exc:
+                delay = min(MAX_BACKOFF_SECONDS, max(self._interval, delay * 2))
+                log.warning(
+                    "team_delivery_failed",
+                    server=self._link.server,
+                    error_type=type(exc).__name__,
+                    retry_in_s=delay,
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+            self._wake.clear()
+
+    def _connection(self) -> MemoryClient:
+        if self._client is None:
+            self._client = self._client_factory(self._link)
+        return self._client
+
+    async def deliver(self) -> DeliveryReport:
+        """One round: every local project's undelivered events, in batches; raises on failure
+        (after forgetting the positions, so the next round asks the server where it is)."""
+        async with self._lock:
+            report = DeliveryReport()
+            try:
+                for store in await self._stores():
+                    if isinstance(store, SqliteStore):  # a laptop's embedded store
+                        await self._deliver_project(store, report)
+            except (SquirrelError, OSError) as exc:
+                self._positions.clear()
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                raise
+            self.last_error = None
+            if report.sent:
+                log.info(
+                    "team_delivered",
+                    server=self._link.server,
+                    sent=report.sent,
+                    accepted=report.accepted,
+                    duplicates=report.duplicates,
+                )
+            return report
+
+    async def _team_id(self, root: str) -> str:
+        if root not in self._team_ids:
+            self._team_ids[root] = await asyncio.to_thread(
+                project_identity, root, self._link.machine
+            )
+        return self._team_ids[root]
+
+    async def _deliver_project(self, store: SqliteStore, report: DeliveryReport) -> None:
+        root = store.project_id
+        team_id = await self._team_id(root)
+        report.projects[root] = team_id
+        client = self._connection()
+        if team_id not in self._registered:
+            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=team_id))
+            self._registered.add(team_id)
+        path = cursor_path(self._link.machine, root)
+        position = self._positions.get(root)
+        if position is None:
+            position = await self._server_position(client, team_id, path)
+        while not self._stop.is_set():
+            batch = await store.events_after(position, BATCH_EVENTS)
+            if not batch:
+                break
+            last = batch[-1][0]
+            cursor = SourceCursor(CURSOR_TOOL, path, 0, last, {"team_id": team_id})
+            reply = await client.call(
+                client.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=team_id,
+                    events=[event_to_pb(outgoing_event(e, self._link.machine)) for _, e in batch],
+                    cursors=[cursor_to_pb(cursor)],
+                ),
+            )
+            position = last
+            self._positions[root] = last
+            report.sent += len(batch)
+            report.accepted += reply.accepted
+            report.duplicates += reply.duplicates
+
+    async def _server_position(self, client: MemoryClient, team_id: str, path: str) -> int:
+        """The last local position the server committed for this laptop's project (0: none)."""
+        reply = await client.call(
+            client.stub.GetSourceCursors, pb.GetSourceCursorsRequest(project_ids=[team_id])
+        )
+        for project in reply.projects:
+            for msg in project.cursors:
+                if msg.path == path:
+                    return cursor_from_pb(msg).offset
+        return 0

@@ -1,0 +1,472 @@
+"""Two laptops and one team server, all real processes talking TLS gRPC on 127.0.0.1.
+
+Alice's and Bob's homes each run `sqrl up` on their own clone of one repository (cloned with
+different remote spellings); the server runs `sqrl serve`. A pitfall Alice's sessions taught
+reaches Bob's task context; each one's style stays theirs; the server's memory process killed
+with SIGKILL in the middle of Alice's delivery ends with every event stored exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psutil
+import pytest
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.auth import bearer, load_token
+from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import read_service_info
+from squirrel_core.wire import event_to_pb
+from squirrel_memory.dedup import HashedFields, event_hash
+from squirrel_memory.storage.sqlite.schema import from_db_time, json_strings
+from tests.conftest import wait_until
+from tests.tls_certs import TlsFiles, make_tls_files
+
+pytestmark = pytest.mark.e2e
+
+TEAM_ID = "github.com/acme/shop"
+SECRET = "ghp_" + "Z9" * 18
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "/home/alice/shop/src/cart.py", line 42, in <module>
+ImportError: cannot import name 'Money' from 'shop.types' (/home/alice/shop/src/types.py)
+"""
+FILLER = 12_000
+USER_STYLE = memory_pb2.MEMORY_TYPE_USER_STYLE
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Home:
+    name: str
+    root: Path
+    env: dict[str, str]
+    repo: Path | None = None
+
+    def sqrl(self, *args: str, stdin: str = "", cwd: Path | None = None) -> Any:
+        return subprocess.run(
+            [sys.executable, "-m", "squirrel_cli", *args],
+            cwd=cwd or self.repo,
+            env=self.env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+
+    def json(self, *args: str) -> Any:
+        done = self.sqrl(*args, "--json")
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    @property
+    def layout(self) -> HomeLayout:
+        return HomeLayout(self.root)
+
+
+def _home(tmp_path: Path, name: str, **extra: str) -> Home:
+    empty = tmp_path / "no-transcripts"
+    empty.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
+    env.pop("ANTHROPIC_API_KEY", None)
+    env.update(
+        SQRL_HOME=str(tmp_path / name / "home"),
+        SQRL_GENERAL_USER_ID=name,
+        SQRL_PROCESSOR_INTERVAL_SECONDS="3600",
+        SQRL_PROCESSOR_MIN_EVENTS="1000000",
+        SQRL_INGEST_CLAUDE_ROOTS=str(empty),
+        SQRL_INGEST_CODEX_ROOTS=str(empty),
+        SQRL_INGEST_GEMINI_ROOTS=str(empty),
+        **extra,
+    )
+    return Home(name, tmp_path / name / "home", env)
+
+
+def _clone(tmp_path: Path, name: str, remote: str) -> Path:
+    repo = tmp_path / name / "shop"
+    repo.mkdir(parents=True)
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["remote", "add", "origin", remote],
+        ["-c", "user.email=a@b.c", "-c", "user.name=A", "commit", "-q", "--allow-empty", "-m", "x"],
+    ):
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+    return repo.resolve()
+
+
+@dataclass
+class Team:
+    server: Home
+    port: int
+    tls: TlsFiles
+    tokens: dict[str, str]
+    serve: subprocess.Popen[bytes]
+    alice: Home
+    bob: Home
+
+
+def _memory_pid(server: Home) -> int | None:
+    info = read_service_info(server.layout.team_server_file)
+    return info.pid if info is not None and psutil.pid_exists(info.pid) else None
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> Iterator[Team]:
+    tls = make_tls_files(tmp_path / "tls")
+    server = _home(tmp_path, "server")
+    tokens = {u: server.json("team", "token", "add", u)["token"] for u in ("alice", "bob")}
+    port = _free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    serve = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "squirrel_cli",
+            "serve",
+            "--address",
+            f"127.0.0.1:{port}",
+            "--tls-cert",
+            str(tls.cert),
+            "--tls-key",
+            str(tls.key),
+        ],
+        env=server.env,
+        stdout=log,
+        stderr=log,
+    )
+    laptops: list[Home] = []
+    try:
+        wait_until(lambda: _memory_pid(server), timeout=120)
+        for name, remote in (
+            ("alice", "git@github.com:acme/shop.git"),
+            ("bob", "https://bob:hunter2@GitHub.com/acme/shop"),
+        ):
+            home = _home(
+                tmp_path, name, SQRL_TEAM_DELIVER_SECONDS="0.2", SQRL_TEAM_MACHINE=f"{name}-mbp"
+            )
+            home.repo = _clone(tmp_path, name, remote)
+            assert home.sqrl("init").returncode == 0
+            joined = home.sqrl(
+                "team", "join", f"127.0.0.1:{port}", "--ca-file", str(tls.ca), stdin=tokens[name]
+            )
+            assert joined.returncode == 0, joined.stderr
+            up = home.sqrl("up", "--detach")
+            assert up.returncode == 0, up.stderr
+            laptops.append(home)
+        yield Team(server, port, tls, tokens, serve, laptops[0], laptops[1])
+    finally:
+        for home in laptops:
+            home.sqrl("down")
+        serve.terminate()
+        try:
+            serve.wait(60)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+        log.close()
+
+
+# --- events a laptop's ingest would have stored --------------------------------------------------
+
+T0 = datetime.now(UTC) - timedelta(hours=2)
+
+
+def _ev(kind: EventType, session: str, n: int, content: dict[str, Any], **kw: Any) -> Event:
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=kind,
+        timestamp=T0 + timedelta(seconds=20 * n),
+        content=content,
+        session_id=session,
+        **kw,
+    )
+
+
+def _alice_session() -> list[Event]:
+    s = "sess-alice-1"
+    return [
+        _ev(EventType.USER_MESSAGE, s, 1, {"text": "Run the cart tests."}, origin=Origin.TYPED),
+        _ev(
+            EventType.TEST_RUN,
+            s,
+            2,
+            {
+                "command": "uv run pytest tests/test_cart.py -x",
+                "tool_use_id": "t1",
+                "exit_code": 1,
+                "is_error": True,
+                "output": TRACEBACK,
+            },
+        ),
+        _ev(
+            EventType.CODE_CHANGE,
+            s,
+            3,
+            {"tool": "Write", "tool_use_id": "t2", "path": "src/shop/types.py"},
+            file_paths=("src/shop/types.py",),
+        ),
+        _ev(
+            EventType.TEST_RUN,
+            s,
+            4,
+            {
+                "command": "uv run pytest tests/test_cart.py -q",
+                "tool_use_id": "t3",
+                "exit_code": 0,
+                "is_error": False,
+                "output": "3 passed",
+            },
+        ),
+        _ev(
+            EventType.USER_MESSAGE,
+            s,
+            5,
+            {"text": "From now on, always use tabs for indentation in every file you write."},
+            origin=Origin.TYPED,
+        ),
+        _ev(
+            EventType.COMMAND_RUN,
+            s,
+            6,
+            {"command": f"echo token {SECRET}", "tool_use_id": "t4", "exit_code": 0},
+        ),
+    ]
+
+
+def _bob_session() -> list[Event]:
+    s = "sess-bob-1"
+    return [
+        _ev(
+            EventType.USER_MESSAGE,
+            s,
+            1,
+            {"text": "From now on, always write docstrings in the numpy style."},
+            origin=Origin.TYPED,
+        )
+    ]
+
+
+def _filler() -> list[Event]:
+    return [
+        _ev(EventType.ASSISTANT_RESPONSE, f"sess-fill-{i // 400}", i % 400, {"text": f"Note {i}."})
+        for i in range(FILLER)
+    ]
+
+
+async def _append(home: Home, events: list[Event]) -> None:
+    assert home.repo is not None
+    client = MemoryClient(
+        open_channel(target_of(home.layout.service_file("memory"))),
+        load_token(home.layout.token),
+        timeout=120,
+    )
+    try:
+        for start in range(0, len(events), 5_000):
+            chunk = events[start : start + 5_000]
+            reply = await client.call(
+                client.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(home.repo), events=[event_to_pb(e) for e in chunk]
+                ),
+            )
+            assert reply.accepted == len(chunk), reply
+    finally:
+        await client.close()
+
+
+# --- the server, seen directly -------------------------------------------------------------------
+
+
+def _server_db(team: Team) -> Path:
+    (found,) = [p for p in (team.server.root / "projects").glob("*/data.db")]
+    return found
+
+
+def _server_events(team: Team) -> tuple[int, int]:
+    """(events, distinct hashes) in the team project's store, read-only."""
+    try:
+        with sqlite3.connect(f"file:{_server_db(team)}?mode=ro", uri=True, timeout=5) as conn:
+            row = conn.execute("SELECT COUNT(*), COUNT(DISTINCT hash) FROM events").fetchone()
+    except (sqlite3.Error, ValueError):
+        return (0, 0)
+    return int(row[0]), int(row[1])
+
+
+def _local_event_hashes(home: Home) -> set[str]:
+    """The dedup hashes the laptop's events have in the team project: its idempotency keys."""
+    assert home.repo is not None
+    db = home.repo / ".ctx" / "data.db"
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+        rows = conn.execute(
+            "SELECT source_tool, event_type, session_id, timestamp, file_paths, content_json "
+            "FROM events"
+        ).fetchall()
+    return {
+        event_hash(
+            TEAM_ID,
+            HashedFields(
+                r[0], r[1], r[2], from_db_time(r[3]), json_strings(r[4]), json.loads(r[5])
+            ),
+        )
+        for r in rows
+    }
+
+
+def _server_hashes(team: Team) -> set[str]:
+    with sqlite3.connect(f"file:{_server_db(team)}?mode=ro", uri=True, timeout=5) as conn:
+        return {r[0] for r in conn.execute("SELECT hash FROM events")}
+
+
+async def _as_user(team: Team, token: str, call: str, request: Any) -> Any:
+    creds = grpc.ssl_channel_credentials(root_certificates=team.tls.ca.read_bytes())
+    async with grpc.aio.secure_channel(f"localhost:{team.port}", creds) as channel:
+        from squirrel.v1 import memory_service_pb2_grpc  # noqa: PLC0415
+
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        return await getattr(stub, call)(request, metadata=bearer(token), timeout=60)
+
+
+async def _admin(team: Team, call: str, request: Any) -> Any:
+    layout = team.server.layout
+    client = MemoryClient(
+        open_channel(target_of(layout.service_file("memory"))), load_token(layout.token), 300
+    )
+    try:
+        return await client.call(getattr(client.stub, call), request, timeout=300)
+    finally:
+        await client.close()
+
+
+def _memories(reply: Any) -> set[tuple[int, str, str]]:
+    return {(m.type, m.key, m.content) for m in reply.memories if not m.key.startswith("repo:")}
+
+
+def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
+    team: Team, tmp_path: Path
+) -> None:
+    alice, bob = team.alice, team.bob
+    assert alice.json("status")["memory"]["mode"] == "team"
+
+    asyncio.run(_append(bob, _bob_session()))
+    asyncio.run(_append(alice, _alice_session() + _filler()))
+
+    def everything() -> set[str]:
+        """Both laptops' events (ingest's git poller may still add a commit event)."""
+        return _local_event_hashes(alice) | _local_event_hashes(bob)
+
+    # SIGKILL the server's memory process while Alice's backlog is on its way.
+    wait_until(lambda: 0 < _server_events(team)[0] < FILLER, timeout=300, interval=0.02)
+    killed = _memory_pid(team.server)
+    assert killed is not None
+    psutil.Process(killed).kill()
+    assert _server_events(team)[0] < len(everything())
+    wait_until(lambda: (_memory_pid(team.server) or killed) != killed, timeout=180)
+
+    # Every event of both laptops arrives, each once.
+    wait_until(lambda: _server_events(team)[0] >= len(everything()), timeout=600, interval=0.5)
+    expected = len(everything())
+    assert _server_events(team) == (expected, expected)
+    assert _server_hashes(team) == everything()
+    assert SECRET not in _server_db(team).read_bytes().decode("latin-1")
+
+    asyncio.run(_admin(team, "ProcessNow", pb.ProcessNowRequest(project_id=TEAM_ID, drain=True)))
+    # The same events processed on Alice's laptop give the same memories as on the server.
+    local = asyncio.run(_local_process_and_list(alice))
+    listed = asyncio.run(
+        _admin(team, "ListMemories", pb.ListMemoriesRequest(project_id=TEAM_ID, page_size=500))
+    )
+    server_alice = {
+        (m.type, m.key, m.content)
+        for m in listed.memories
+        if m.user_id != "bob" and not m.key.startswith("repo:")
+    }
+    assert server_alice == local and local
+
+    # Bob's assistant gets Alice's pitfall through the team server.
+    context = bob.json("context", "run the cart tests with pytest")
+    shown = json.dumps(context)
+    assert "cannot import name 'Money'" in shown, shown
+    # ...and never Alice's style, nor she his.
+    bob_style = json.dumps(bob.json("view", "style", "--mode", "full"))
+    alice_style = json.dumps(alice.json("view", "style", "--mode", "full"))
+    assert "tabs" not in bob_style and "numpy" in bob_style
+    assert "numpy" not in alice_style and "tabs" in alice_style
+    for query in ("tabs for indentation", "always use tabs"):
+        found = bob.json("search", query)["search"]["results"]
+        assert "tabs" not in json.dumps(found)
+        mine = alice.json("search", query)["search"]["results"]
+        assert "tabs" in json.dumps(mine)
+    told = bob.json("context", "always use tabs for indentation")
+    assert "tabs" not in json.dumps(told["selected_memories"])
+
+    # Straight at the server: Bob's token cannot list, read or search Alice's style.
+    style = [m for m in listed.memories if m.type == USER_STYLE and m.user_id == "alice"]
+    assert style, listed
+    as_bob = asyncio.run(
+        _as_user(
+            team, team.tokens["bob"], "ListMemories", pb.ListMemoriesRequest(project_id=TEAM_ID)
+        )
+    )
+    assert all(m.user_id != "alice" for m in as_bob.memories if m.type == USER_STYLE)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        asyncio.run(
+            _as_user(
+                team,
+                team.tokens["bob"],
+                "GetMemory",
+                pb.GetMemoryRequest(project_id=TEAM_ID, memory_id=style[0].memory_id),
+            )
+        )
+    assert err.value.code() is grpc.StatusCode.NOT_FOUND
+
+    # Who and which machine contributed the pitfall's evidence.
+    pitfall = next(m for m in listed.memories if "Money" in m.content)
+    history = asyncio.run(
+        _as_user(
+            team,
+            team.tokens["bob"],
+            "GetMemoryHistory",
+            pb.GetMemoryHistoryRequest(project_id=TEAM_ID, memory_id=pitfall.memory_id),
+        )
+    )
+    assert {(e.user_id, e.machine) for e in history.source_events} == {("alice", "alice-mbp")}
+
+
+async def _local_process_and_list(home: Home) -> set[tuple[int, str, str]]:
+    assert home.repo is not None
+    client = MemoryClient(
+        open_channel(target_of(home.layout.service_file("memory"))),
+        load_token(home.layout.token),
+        300,
+    )
+    try:
+        project = str(home.repo)
+        await client.call(
+            client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project, drain=True), 300
+        )
+        reply = await client.call(
+            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project, page_size=500)
+        )
+        return _memories(reply)
+    finally:
+        await client.close()
