@@ -36,6 +36,7 @@ from squirrel_core.wire import event_to_pb
 from squirrel_memory.dedup import HashedFields, event_hash
 from squirrel_memory.storage.sqlite.schema import from_db_time, json_strings
 from tests.conftest import wait_until
+from tests.contract.conftest import postgres_dsn  # noqa: F401 - the fixture, for one variant
 from tests.tls_certs import TlsFiles, make_tls_files
 
 pytestmark = pytest.mark.e2e
@@ -131,10 +132,16 @@ def _memory_pid(server: Home) -> int | None:
     return info.pid if info is not None and psutil.pid_exists(info.pid) else None
 
 
-@pytest.fixture
-def team(tmp_path: Path) -> Iterator[Team]:
+@pytest.fixture(params=["sqlite", "postgres"])
+def team(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Team]:
     tls = make_tls_files(tmp_path / "tls")
-    server = _home(tmp_path, "server")
+    backend: dict[str, str] = {}
+    if request.param == "postgres":
+        backend = {
+            "SQRL_STORAGE_BACKEND": "postgres",
+            "SQRL_STORAGE_POSTGRES_DSN": request.getfixturevalue("postgres_dsn"),
+        }
+    server = _home(tmp_path, "server", **backend)
     tokens = {u: server.json("team", "token", "add", u)["token"] for u in ("alice", "bob")}
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
@@ -297,19 +304,32 @@ async def _append(home: Home, events: list[Event]) -> None:
 # --- the server, seen directly -------------------------------------------------------------------
 
 
-def _server_db(team: Team) -> Path:
-    (found,) = [p for p in (team.server.root / "projects").glob("*/data.db")]
-    return found
+def _server_rows(team: Team, where: str = "", *args: str) -> list[tuple[Any, ...]]:
+    """`(hash,)` of the team project's events (`where`: a condition with `?` parameters), read
+    straight from the server's database: the SQLite file, or the Postgres database."""
+    dsn = team.server.env.get("SQRL_STORAGE_POSTGRES_DSN")
+    if dsn:
+        import psycopg  # noqa: PLC0415 - only with the Postgres backend
+
+        condition = "project_id = %s" + (f" AND {where.replace('?', '%s')}" if where else "")
+        with psycopg.connect(dsn) as conn:
+            query = f"SELECT hash FROM events WHERE {condition}"
+            return list(conn.execute(query, (TEAM_ID, *args)).fetchall())  # type: ignore[arg-type]
+    found = list((team.server.root / "projects").glob("*/data.db"))
+    if len(found) != 1:
+        return []
+    query = "SELECT hash FROM events" + (f" WHERE {where}" if where else "")
+    with sqlite3.connect(f"file:{found[0]}?mode=ro", uri=True, timeout=5) as conn:
+        return list(conn.execute(query, args).fetchall())
 
 
 def _server_events(team: Team) -> tuple[int, int]:
-    """(events, distinct hashes) in the team project's store, read-only."""
+    """(events, distinct hashes) in the team project's store."""
     try:
-        with sqlite3.connect(f"file:{_server_db(team)}?mode=ro", uri=True, timeout=5) as conn:
-            row = conn.execute("SELECT COUNT(*), COUNT(DISTINCT hash) FROM events").fetchone()
-    except (sqlite3.Error, ValueError):
+        hashes = [r[0] for r in _server_rows(team)]
+    except sqlite3.Error:
         return (0, 0)
-    return int(row[0]), int(row[1])
+    return len(hashes), len(set(hashes))
 
 
 def _local_event_hashes(home: Home) -> set[str]:
@@ -333,8 +353,7 @@ def _local_event_hashes(home: Home) -> set[str]:
 
 
 def _server_hashes(team: Team) -> set[str]:
-    with sqlite3.connect(f"file:{_server_db(team)}?mode=ro", uri=True, timeout=5) as conn:
-        return {r[0] for r in conn.execute("SELECT hash FROM events")}
+    return {r[0] for r in _server_rows(team)}
 
 
 async def _as_user(team: Team, token: str, call: str, request: Any) -> Any:
@@ -387,7 +406,7 @@ def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
     expected = len(everything())
     assert _server_events(team) == (expected, expected)
     assert _server_hashes(team) == everything()
-    assert SECRET not in _server_db(team).read_bytes().decode("latin-1")
+    assert not _server_rows(team, "content_json LIKE ?", f"%{SECRET}%")
 
     asyncio.run(_admin(team, "ProcessNow", pb.ProcessNowRequest(project_id=TEAM_ID, drain=True)))
     # The same events processed on Alice's laptop give the same memories as on the server.
