@@ -30,6 +30,7 @@ from squirrel_memory.extractors.evidence import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
 from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
@@ -39,6 +40,8 @@ log = structlog.get_logger()
 
 #: Stated preferences kept per episode (a hostile message cannot flood the store).
 MAX_PREFERENCES = 10
+#: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
+REPORTED_IMPORTANCE = 0.5
 _ASSISTANT_ACTIONS = {
     EventType.ASSISTANT_RESPONSE,
     EventType.TOOL_CALL,
@@ -76,6 +79,7 @@ class RulesExtractor:
         found.extend(evidence_candidates(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
+        found.extend(_reported(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -146,6 +150,21 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
             file_paths=fact.file_paths,
         )
         for fact in project_facts(events, runs)
+    ]
+
+
+def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    return [
+        _candidate(
+            MemoryType.PITFALL,
+            found.key,
+            found.content,
+            tags=("pitfall", "reported"),
+            importance=REPORTED_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=found.files,
+        )
+        for found in reported_pitfalls(events)
     ]
 
 

@@ -1,0 +1,159 @@
+"""Errors the user pasted into a message (a deploy log, a browser console), with the cause the
+assistant named and what was changed in answer.
+
+Many failures never run inside the session: a hosted build, a browser, a phone. The user
+pastes the log; the assistant names the cause ("Vercel doesn't have SSH keys set up, so it
+can't clone via the `git@github.com:` URL") and changes something. That becomes a pitfall when
+all three are there: an error line in the user's own message, a sentence of the next answer
+that explains it (a negation or a cause), and files edited or commands run that change
+something before the user speaks again. What was done is reported, never claimed as the fix:
+the outcome happened outside the session.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
+from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.models import StoredEvent
+
+#: Longest pasted message scanned, explanation kept, and changes named.
+MAX_MESSAGE_CHARS = 20_000
+MAX_CAUSE_CHARS = 260
+MAX_CHANGES = 2
+MAX_COMMAND_CHARS = 120
+MAX_ERROR_CHARS = 120
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: A sentence that explains: a negation or a causal word.
+_EXPLAINS = re.compile(
+    r"\b(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|can not|isn'?t|is not|aren'?t|"
+    r"are not|won'?t|wasn'?t|because|since|requires?|only works|is blocked|is missing)\b",
+    re.IGNORECASE,
+)
+#: An opening that only reacts ("Exactly!", "Ah, I see.").
+_REACTION = re.compile(r"^(?:\W*\w+\W*){1,3}[!.]$")
+_NEED_TO = re.compile(r"^(?:so\s+)?(?:we|you|i)(?:'ll| will)?\s+(?:need|have|want) to\s+", re.I)
+#: A "remedy" that is only a next step of the investigation ("look at the implementation").
+_LOOK_INTO = re.compile(
+    r"^(?:look|check|investigate|read|see|find|examine|debug|understand|verify|explore)\b", re.I
+)
+#: A log line's leading time (`12:38.301`, `[2026-03-02 09:00:01]`).
+_TIMESTAMP = re.compile(
+    r"^\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?\]?\s+"
+)
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+#: Commands that only look: not a change made in answer to the error.
+_LOOKING = frozenset(
+    {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "wc", "which", "tree"}
+    | {"less", "file", "stat", "du", "env", "printenv", "curl", "open"}
+)
+_CHECKS = frozenset({"test", "lint", "typecheck"})
+_GIT_LOOKING = frozenset({"status", "log", "diff", "show", "branch", "remote", "fetch", "ls-files"})
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """A pitfall from a pasted error: key, statement, the events behind it, files changed."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+    files: tuple[str, ...]
+
+
+def _cause(answer: str) -> str:
+    """The sentences of an answer that explain an error, without markdown links, or ""."""
+    prose = answer.split("```", 1)[0].split("\n\n", 1)[0]
+    prose = _LINK.sub(r"\1", " ".join(prose.split()))
+    sentences = [s.strip() for s in _SENTENCE.split(prose) if s.strip()]
+    for index, text in enumerate(sentences):
+        if _REACTION.match(text) or not _EXPLAINS.search(text):
+            continue
+        cause = text.rstrip(":")
+        following = sentences[index + 1].rstrip(":") if index + 1 < len(sentences) else ""
+        remedy = _NEED_TO.sub("", following) if _NEED_TO.match(following) else ""
+        if remedy and not _LOOK_INTO.match(remedy):
+            cause = f"{cause.rstrip('.')}; the remedy: {remedy[:1].lower()}{remedy[1:]}"
+        return cause[:MAX_CAUSE_CHARS].rstrip(".")
+    return ""
+
+
+def _changing(command: str) -> list[str]:
+    """The parts of a command that change something (not `git status`, `ls`, `cat` …)."""
+    found: list[str] = []
+    for segment in split_segments(command):
+        tokens = core_tokens(segment)
+        if not tokens or tokens[0] in ("cd", "pushd", "rm"):
+            continue
+        if tokens[0] == "git" and len(tokens) > 1 and tokens[1] in _GIT_LOOKING | {"rm", "add"}:
+            continue
+        use = classify(tokens)
+        if use is not None and use.purpose in _CHECKS:
+            continue  # re-running a check changes nothing
+        shown = " ".join(segment.split())
+        if tokens[0] not in _LOOKING and len(shown) <= MAX_COMMAND_CHARS:
+            found.append(shown)
+    return found
+
+
+def _shorter(text: str, limit: int) -> str:
+    """`text` up to the last clause boundary (or word) within `limit`, without an ellipsis."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(mark) for mark in (". ", "; ", ", ", " (", ": "))
+    return (head[:cut] if cut > limit // 3 else head.rsplit(" ", 1)[0]).rstrip(" .,;:(")
+
+
+def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
+    """Pitfalls from errors the user pasted, in the order they were reported."""
+    found: dict[str, Reported] = {}
+    for index, event in enumerate(events):
+        text = event.content.get("text") if event.event_type == EventType.USER_MESSAGE else None
+        if not isinstance(text, str) or not is_user_voice(event.origin):
+            continue
+        error = first_error_line(text[:MAX_MESSAGE_CHARS])
+        if not error:
+            continue
+        cause, files, commands, ids = "", [], [], [event.id]
+        for later in events[index + 1 :]:
+            if later.event_type == EventType.USER_MESSAGE and is_user_voice(later.origin):
+                break
+            answer = later.content.get("text")
+            if later.event_type == EventType.ASSISTANT_RESPONSE and not cause:
+                cause = _cause(answer) if isinstance(answer, str) else ""
+                ids += [later.id] if cause else []
+            elif later.event_type == EventType.CODE_CHANGE and cause:
+                path = later.content.get("path")
+                for raw in [path] if isinstance(path, str) else list(later.file_paths):
+                    rel = relative_path(raw, later.project_id)
+                    if rel and not rel.startswith(("/", "~")) and rel not in files:
+                        files.append(rel)
+                        ids.append(later.id)
+            elif later.event_type == EventType.COMMAND_RUN and cause:
+                command = later.content.get("command")
+                new = [c for c in _changing(str(command or "")) if c not in commands]
+                if new:
+                    commands.extend(new)
+                    ids.append(later.id)
+        if not cause or not (files or commands):
+            continue
+        done = [f"editing {', '.join(files[:MAX_CHANGES])}"] if files else []
+        done += [f"`{c}`" for c in commands[:MAX_CHANGES]]
+        line = _TIMESTAMP.sub("", re.sub(r"^E\s+", "", error))
+        shown = _shorter(line.replace("`", "'"), MAX_ERROR_CHARS)
+        content = sentence(
+            f"`{shown}` was reported from outside the session; the cause named: {cause}; "
+            f"done in answer: {', '.join(done)}"
+        )
+        key = fingerprint_key(normalise_line(error))
+        if content and key not in found:
+            found[key] = Reported(key, content, tuple(ids), tuple(files))
+    return list(found.values())

@@ -1,0 +1,141 @@
+"""Errors the user pasted, with the cause the assistant named and what was done in answer."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.reported import reported_pitfalls
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryType, StoredEvent
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/site"
+DEPLOY_LOG = (
+    'The deploy is still broken:\n\n12:38.208 Running "git submodule update --init"\n'
+    "12:38.300 Host key verification failed.\n"
+    "12:38.301 fatal: Could not read from remote repository.\n"
+)
+CAUSE = (
+    "Exactly! The build server doesn't have SSH keys, so it can't clone via the "
+    "`git@github.com:` URL. We need to change the submodule to use HTTPS instead:"
+)
+
+
+def _stream(*steps: tuple[str, dict[str, Any], str]) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            id=f"evt_{n:04d}",
+            project_id=ROOT,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="s1",
+            timestamp=T0 + timedelta(seconds=20 * n),
+            event_type=kind,
+            content=content,
+            file_paths=(content["path"],) if "path" in content else (),
+            hash=f"h{n}",
+            origin=origin,
+        )
+        for n, (kind, content, origin) in enumerate(steps)
+    ]
+
+
+def _user(text: str, origin: str = "typed") -> tuple[str, dict[str, Any], str]:
+    return ("user_message", {"text": text}, origin)
+
+
+def _says(text: str) -> tuple[str, dict[str, Any], str]:
+    return ("assistant_response", {"text": text}, "assistant")
+
+
+def _runs(command: str) -> tuple[str, dict[str, Any], str]:
+    return ("command_run", {"command": command, "exit_code": 0, "output": ""}, "assistant")
+
+
+def _edits(path: str) -> tuple[str, dict[str, Any], str]:
+    return ("code_change", {"tool": "Edit", "path": f"{ROOT}/{path}"}, "assistant")
+
+
+def test_a_pasted_error_with_its_cause_and_the_change_made_is_a_pitfall() -> None:
+    events = _stream(
+        _user(DEPLOY_LOG),
+        _says(CAUSE),
+        _runs("git status"),
+        _runs("git submodule deinit -f public/tool && git submodule add https://x.org/t.git t"),
+        _edits(".gitmodules"),
+        _says("Done."),
+        _user("great, thanks"),
+        _runs("git push"),
+    )
+    (found,) = reported_pitfalls(events)
+    assert found.content == (
+        "`fatal: Could not read from remote repository.` was reported from outside the session; "
+        "the cause named: The build server doesn't have SSH keys, so it can't clone via the "
+        "`git@github.com:` URL; the remedy: change the submodule to use HTTPS instead; done in "
+        "answer: editing .gitmodules, `git submodule deinit -f public/tool`, "
+        "`git submodule add https://x.org/t.git t`."
+    )
+    assert found.files == (".gitmodules",)
+    assert found.key.startswith("pitfall:fatal-could-not-read-from-remote")
+    assert "evt_0007" not in found.event_ids  # the push after the next message is not part
+
+
+async def test_the_rules_extractor_keeps_it_as_a_pitfall() -> None:
+    events = _stream(_user(DEPLOY_LOG), _says(CAUSE), _edits(".gitmodules"))
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+    found = [c for c in await RulesExtractor().extract(episode, events) if "reported" in c.tags]
+    assert [c.type for c in found] == [MemoryType.PITFALL]
+    assert found[0].file_paths == (".gitmodules",)
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # No error in the user's words.
+        [_user("Can you make the header blue?"), _says(CAUSE), _edits("app.css")],
+        # The error was not the user's: a subagent prompt or an injected summary.
+        [_user(DEPLOY_LOG, origin="subagent"), _says(CAUSE), _edits(".gitmodules")],
+        # The answer explains nothing.
+        [_user(DEPLOY_LOG), _says("Let me update the config."), _edits(".gitmodules")],
+        # Only looked or re-ran checks: nothing was changed in answer.
+        [
+            _user(DEPLOY_LOG),
+            _says(CAUSE),
+            _runs("git status && ls -la && cat .gitmodules"),
+            _runs("npm test"),
+        ],
+        # The change came after the user spoke again: it answers something else.
+        [_user(DEPLOY_LOG), _says(CAUSE), _user("never mind"), _edits(".gitmodules")],
+    ],
+    ids=["no-error", "not-the-user", "no-cause", "nothing-changed", "later-change"],
+)
+def test_no_pitfall_without_a_pasted_error_a_cause_and_a_change(
+    steps: list[tuple[str, dict[str, Any], str]],
+) -> None:
+    assert reported_pitfalls(_stream(*steps)) == []
+
+
+def test_an_investigation_step_is_not_called_the_remedy() -> None:
+    answer = (
+        "The tests are failing because the mock is not updated. "
+        "We need to look at the implementation first."
+    )
+    events = _stream(_user("E   AssertionError: assert 1 == 2"), _says(answer), _edits("t.py"))
+    (found,) = reported_pitfalls(events)
+    assert "the remedy" not in found.content
+    assert found.content.startswith("`AssertionError: assert 1 == 2` was reported")
+
+
+def test_a_huge_pasted_log_is_read_only_up_to_its_cap() -> None:
+    huge = "ok line\n" * 100_000 + "fatal: too far down to read\n"
+    events = _stream(_user(huge), _says(CAUSE), _edits(".gitmodules"))
+    assert reported_pitfalls(events) == []
+    long_error = "Error: " + "word " * 200
+    events = _stream(_user(long_error), _says(CAUSE), _edits(".gitmodules"))
+    (found,) = reported_pitfalls(events)
+    shown = found.content.split("`")[1]
+    assert len(shown) <= 120 and not shown.endswith("…")
