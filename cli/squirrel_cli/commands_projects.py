@@ -99,10 +99,7 @@ def cmd_projects(args: argparse.Namespace, console: Console) -> int:
     chosen = _chosen(args, found) if (args.register or args.all) else []
     notes = console
     if args.json:  # stdout carries the JSON alone; what registering says goes to stderr
-        from rich.console import Console as RichConsole  # noqa: PLC0415
-
-        notes = Console()
-        notes.out = RichConsole(file=sys.stderr, soft_wrap=True, highlight=False)
+        notes = Console(sys.stderr)
     for repo in chosen:
         _register(settings, repo, notes)
     if chosen:

@@ -7,7 +7,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
-from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
 from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
@@ -149,17 +148,13 @@ def _spec_names(value: Any) -> Any:
 
 
 def _as_dict(message: Message) -> dict[str, Any]:
+    from google.protobuf.json_format import MessageToDict  # noqa: PLC0415 - --json only
+
     data = MessageToDict(
         message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
     result: dict[str, Any] = _spec_names(data)
     return result
-
-
-def _show_markdown(console: Console, markdown: str) -> None:
-    from rich.markdown import Markdown  # noqa: PLC0415 - only when markdown is shown
-
-    console.out.print(Markdown(markdown))
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -178,7 +173,7 @@ def cmd_context(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.json(_as_dict(reply.context))
     else:
-        _show_markdown(console, reply.context.markdown)
+        console.markdown(reply.context.markdown)
     return 0
 
 
@@ -268,7 +263,7 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.json(_as_dict(view))
     else:
-        _show_markdown(console, markdown)
+        console.markdown(markdown)
     return 0
 
 

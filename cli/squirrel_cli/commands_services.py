@@ -9,13 +9,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from squirrel.v1 import events_pb2
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.commands_hooks import activity_line
 from squirrel_cli.console import Console
 from squirrel_cli.supervisor import (
     Supervisor,
@@ -28,7 +28,7 @@ from squirrel_core.auth import load_token
 from squirrel_core.clients import (
     IngestClient,
     MemoryClient,
-    health_status,
+    channel_health,
     open_channel,
     target_of,
 )
@@ -36,9 +36,12 @@ from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import LOOPBACK, read_service_info
 from squirrel_core.settings import Settings
 from squirrel_memory.model_files import install_command, model_problem
+
+if TYPE_CHECKING:
+    import grpc
 
 DOWN_TIMEOUT_SECONDS = 30.0
 SOURCE_NAMES = {
@@ -166,15 +169,37 @@ def _uptime(started_at: float) -> str:
     return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
 
 
-async def _service_rows(layout: HomeLayout, state: SupervisorState | None) -> list[dict[str, Any]]:
+class _Channels:
+    """One channel per service for the whole of `sqrl status`: its health check and its status
+    call share it, and every call is made at the same time."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, grpc.aio.Channel] = {}
+
+    def to(self, target: str) -> grpc.aio.Channel:
+        if target not in self._open:
+            self._open[target] = open_channel(target)
+        return self._open[target]
+
+    async def close(self) -> None:
+        await asyncio.gather(*(channel.close(None) for channel in self._open.values()))
+
+
+async def _service_rows(
+    layout: HomeLayout, state: SupervisorState | None, channels: _Channels
+) -> list[dict[str, Any]]:
     rows = []
+    checks: list[Awaitable[str]] = []
     for name in SERVICES:
         info = read_service_info(layout.service_file(name))
         svc = state.services.get(name) if state else None
         pid = svc.pid if svc else (info.pid if info else 0)
         port = svc.port if svc else (info.port if info else 0)
         alive = pid_alive(pid)
-        health = await health_status(f"127.0.0.1:{port}") if alive and port else "DOWN"
+        if alive and port:
+            checks.append(channel_health(channels.to(f"{LOOPBACK}:{port}")))
+        else:
+            checks.append(_down())
         started = svc.started_at if svc else (info.started_at if info else 0.0)
         rows.append(
             {
@@ -182,28 +207,28 @@ async def _service_rows(layout: HomeLayout, state: SupervisorState | None) -> li
                 "state": svc.state if svc else ("unsupervised" if alive else "stopped"),
                 "pid": pid if alive else None,
                 "port": port if alive else None,
-                "health": health,
+                "health": "DOWN",
                 "uptime_seconds": round(time.time() - started, 1) if alive and started else None,
                 "restarts": svc.restarts if svc else 0,
             }
         )
+    for row, health in zip(rows, await asyncio.gather(*checks), strict=True):
+        row["health"] = health
     return rows
 
 
-async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
+async def _down() -> str:
+    return "DOWN"
+
+
+async def _memory_counts(layout: HomeLayout, channels: _Channels) -> dict[str, dict[str, Any]]:
     """Per-project counts from the memory service ({} when it is not reachable)."""
     try:
-        client = MemoryClient(
-            open_channel(target_of(layout.service_file("memory"))), load_token(layout.token), 3.0
-        )
-    except SquirrelError:
-        return {}
-    try:
+        channel = channels.to(target_of(layout.service_file("memory")))
+        client = MemoryClient(channel, load_token(layout.token), 3.0)
         reply = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
     except SquirrelError:
         return {}
-    finally:
-        await client.close()
     a = reply.extractor_activity
     activity = {
         "backend": a.backend,
@@ -232,20 +257,14 @@ async def _memory_counts(layout: HomeLayout) -> dict[str, dict[str, Any]]:
     }
 
 
-async def _ingest_counts(layout: HomeLayout) -> dict[str, Any] | None:
+async def _ingest_counts(layout: HomeLayout, channels: _Channels) -> dict[str, Any] | None:
     """Counters of the ingest service (None when it is not reachable)."""
     try:
-        client = IngestClient(
-            open_channel(target_of(layout.service_file("ingest"))), load_token(layout.token), 3.0
-        )
-    except SquirrelError:
-        return None
-    try:
+        channel = channels.to(target_of(layout.service_file("ingest")))
+        client = IngestClient(channel, load_token(layout.token), 3.0)
         reply = await client.call(client.stub.GetIngestStatus, ipb.GetIngestStatusRequest())
     except SquirrelError:
         return None
-    finally:
-        await client.close()
     return {
         "sources": {
             SOURCE_NAMES.get(s.source_tool, "?"): {
@@ -269,13 +288,20 @@ async def _ingest_counts(layout: HomeLayout) -> dict[str, Any] | None:
 async def _gather_status(
     layout: HomeLayout, state: SupervisorState | None
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, Any] | None]:
-    """Health of every service and the counts of memory and ingest, asked at the same time."""
-    if state is None:
-        return await _service_rows(layout, state), {}, None
-    rows, counts, ingest = await asyncio.gather(
-        _service_rows(layout, state), _memory_counts(layout), _ingest_counts(layout)
-    )
-    return rows, counts, ingest
+    """Health of every service and the counts of memory and ingest, asked at the same time over
+    one channel per service."""
+    channels = _Channels()
+    try:
+        if state is None:
+            return await _service_rows(layout, state, channels), {}, None
+        rows, counts, ingest = await asyncio.gather(
+            _service_rows(layout, state, channels),
+            _memory_counts(layout, channels),
+            _ingest_counts(layout, channels),
+        )
+        return rows, counts, ingest
+    finally:
+        await channels.close()
 
 
 def _project_row(
@@ -407,6 +433,8 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
         console.line(line)
     activity = read_activity(layout.run)
     if activity:
+        from squirrel_cli.commands_hooks import activity_line  # noqa: PLC0415 - only with activity
+
         for host, entry in sorted(activity.items()):
             console.line("Hooks " + activity_line(host, entry))
     else:

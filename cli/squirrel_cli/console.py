@@ -1,40 +1,67 @@
-"""Terminal output of `sqrl`: rich on stdout, one plain error line on stderr."""
+"""Terminal output of `sqrl`: plain lines and JSON on stdout, rich tables and markdown, and one
+plain error line on stderr.
+
+rich is imported only by the first table, markdown or prompt (`out`): a command that prints
+lines and JSON does not pay for it.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console as RichConsole
-from rich.table import Table
+if TYPE_CHECKING:
+    from rich.console import Console as RichConsole
 
 
 class Console:
     """What commands print through; keeps errors on stderr and data on stdout."""
 
-    def __init__(self) -> None:
-        self.out = RichConsole(soft_wrap=True, highlight=False)
+    def __init__(self, stream: TextIO | None = None) -> None:
+        """`stream`: where data goes (default: stdout, as it is when printing)."""
+        self._stream = stream
+        self._out: RichConsole | None = None
         self._err = sys.stderr
 
-    def line(self, text: str) -> None:
-        self.out.print(text, markup=False)
+    @property
+    def _file(self) -> TextIO:
+        return self._stream or sys.stdout
 
-    def markup(self, text: str) -> None:
-        self.out.print(text)
+    @property
+    def out(self) -> RichConsole:
+        """The rich console on stdout (imported on first use)."""
+        if self._out is None:
+            from rich.console import Console as RichConsole  # noqa: PLC0415 - only when used
+
+            self._out = RichConsole(file=self._stream, soft_wrap=True, highlight=False)
+        return self._out
+
+    def line(self, text: str) -> None:
+        """One line as written: no markup, no emoji codes, no wrapping."""
+        self._file.write(text + "\n")
+        self._file.flush()
 
     def error(self, text: str) -> None:
         self._err.write(f"sqrl: error: {text}\n")
         self._err.flush()
 
     def json(self, data: Any) -> None:
-        sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
-        sys.stdout.flush()
+        self._file.write(json.dumps(data, indent=2, default=str) + "\n")
+        self._file.flush()
+
+    def markdown(self, text: str) -> None:
+        """Markdown rendered for the terminal."""
+        from rich.markdown import Markdown  # noqa: PLC0415 - only when markdown is shown
+
+        self.out.print(Markdown(text))
 
     def table(
         self, title: str, columns: list[str], rows: list[list[str]], *, whole: tuple[str, ...] = ()
     ) -> None:
         """A table; the columns named in `whole` (ids) are never wrapped or cut, others give way."""
+        from rich.table import Table  # noqa: PLC0415 - only when a table is shown
+
         table = Table(title=title, title_justify="left")
         for index, column in enumerate(columns):
             if column in whole:

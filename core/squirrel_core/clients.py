@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from squirrel_core.auth import bearer
 from squirrel_core.errors import UnavailableError, error_for_status
@@ -110,14 +109,19 @@ def target_of(service_file: Path) -> str:
 async def health_status(target: str, service: str = "", timeout: float = 1.0) -> str:
     """SERVING, NOT_SERVING, SERVICE_UNKNOWN, or UNREACHABLE."""
     async with open_channel(target) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        try:
-            response = await stub.Check(
-                health_pb2.HealthCheckRequest(service=service), timeout=timeout
-            )
-        except grpc.aio.AioRpcError:
-            return "UNREACHABLE"
-        return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
+        return await channel_health(channel, service, timeout)
+
+
+async def channel_health(channel: grpc.aio.Channel, service: str = "", timeout: float = 1.0) -> str:
+    """`health_status` on a channel the caller already holds (and keeps using)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: PLC0415 - health callers only
+
+    stub = health_pb2_grpc.HealthStub(channel)
+    try:
+        response = await stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
+    except grpc.aio.AioRpcError:
+        return "UNREACHABLE"
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
 
 
 async def wait_serving(target: str, deadline_seconds: float) -> bool:

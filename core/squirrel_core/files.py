@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,8 @@ def write_private_file(path: Path, data: bytes) -> None:
 def replace_file(path: Path, data: bytes, *, mode: int) -> None:
     """Replaces `path` atomically with `data`, written with `mode` from the start; the folder
     must exist."""
+    import tempfile  # noqa: PLC0415 - writers only: keeps every reading command light
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         os.fchmod(fd, mode)

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import write_private_file
 
@@ -837,8 +835,14 @@ def write_setting(home: Path, dotted: str, raw: str) -> Any:
     value = coerce(setting, raw)
     data = read_config_file(home)
     data.setdefault(setting.section, {})[setting.name] = value
-    write_private_file(home / CONFIG_FILE, tomli_w.dumps(data).encode())
+    _write_config_file(home, data)
     return value
+
+
+def _write_config_file(home: Path, data: dict[str, Any]) -> None:
+    import tomli_w  # noqa: PLC0415 - writers only: reading commands do not load it
+
+    write_private_file(home / CONFIG_FILE, tomli_w.dumps(data).encode())
 
 
 def unset_setting(home: Path, dotted: str) -> None:
@@ -846,7 +850,7 @@ def unset_setting(home: Path, dotted: str) -> None:
     setting = lookup(dotted)
     data = read_config_file(home)
     data.get(setting.section, {}).pop(setting.name, None)
-    write_private_file(home / CONFIG_FILE, tomli_w.dumps(data).encode())
+    _write_config_file(home, data)
 
 
 def known_settings() -> tuple[Setting, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -120,3 +121,72 @@ def test_an_id_prefix_is_accepted_and_an_ambiguous_one_lists_the_candidates(
     assert all(memory_id in table.stdout for memory_id in ids), table.stdout
     gone = sqrl("forget", unique, cwd=repo)
     assert gone.returncode == 0 and ids[1] in gone.stdout
+
+
+_PROBE = (
+    "import sys\n"
+    "from squirrel_cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\n"
+    "sys.exit(code)\n"
+)
+# argv, modules (or packages) it must not load, modules it must have loaded to answer
+_IMPORTS: tuple[tuple[list[str], tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        ["status"],
+        ("mcp", "squirrel_gateway", "rich.markdown", "tomli_w", "faiss", "numpy"),
+        ("grpc", "rich.table"),
+    ),
+    (
+        ["status", "--json"],
+        ("mcp", "squirrel_gateway", "rich", "google.protobuf.json_format", "tomli_w"),
+        ("grpc",),
+    ),
+    (
+        ["search", "tests"],
+        ("mcp", "squirrel_gateway", "squirrel_memory", "rich.markdown", "structlog"),
+        ("grpc", "rich.table"),
+    ),
+    (
+        ["search", "tests", "--json"],
+        ("mcp", "squirrel_gateway", "squirrel_memory", "rich", "structlog", "tomli_w"),
+        ("grpc", "google.protobuf.json_format"),
+    ),
+    (
+        ["context", "add an endpoint and its tests"],
+        ("mcp", "squirrel_gateway", "squirrel_memory", "structlog", "tempfile", "tomli_w"),
+        ("grpc", "rich.markdown"),
+    ),
+    (
+        ["memories", "--json"],
+        ("mcp", "squirrel_gateway", "rich", "structlog", "tomli_w"),
+        ("grpc",),
+    ),
+)
+
+
+def test_commands_against_running_services_import_only_what_they_use(
+    services: None, sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path
+) -> None:
+    """Each command really runs (exit 0, its answer printed) and leaves out what it does not
+    use; what it must have loaded to answer keeps the probe honest."""
+    remembered = sqrl("remember", "Run the tests with pytest -x from the repo root", cwd=repo)
+    assert remembered.returncode == 0, remembered.stderr
+    for argv, absent, present in _IMPORTS:
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, *argv],
+            cwd=repo,
+            env=sqrl_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, (argv, done.stderr)
+        assert done.stdout.strip(), argv
+        [line] = [x for x in done.stderr.splitlines() if x.startswith("MODULES ")]
+        loaded = set(line.split()[1:])
+        unwanted = sorted(m for m in loaded if m in absent or m.split(".")[0] in absent)
+        assert not unwanted, (argv, unwanted)
+        assert set(present) <= loaded, (argv, sorted(set(present) - loaded))
