@@ -3,7 +3,9 @@
 Usage: python bench/cli_latency.py [--runs 5]
 One fresh home and git repository with the services up and a few memories; each command runs
 once untimed (so its bytecode is cached, as an installed package's is) and then `--runs` times
-(median and p95), next to `python -c pass` on the same interpreter for scale.
+(median and p95), next to `python -c pass` on the same interpreter for scale. The CPU time the
+command's process used (user + system; for `sqrl mcp`, up to its answer) is given beside the wall
+time: on a shared machine it moves far less with the load than the wall time does.
 `PYTHONDONTWRITEBYTECODE` is dropped for the measured commands: with it, every run would compile
 Squirrel's own modules again, which no installed copy does.
 """
@@ -20,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import psutil
 
 from bench.common import Figure, git_repo, percentile, print_table, service_env, sqrl
 
@@ -48,18 +52,26 @@ INITIALIZE = {
 }
 
 
-def _wall(argv: list[str], env: dict[str, str], cwd: Path) -> float:
-    """Milliseconds from spawn to exit; a failing command is an error, not a figure."""
+def _wall(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Milliseconds from spawn to exit, and of CPU the process used; a failing command is an
+    error, not a figure."""
     started = time.perf_counter()
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=False, timeout=120)
+    proc = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    errors = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = (time.perf_counter() - started) * 1000
-    if done.returncode != 0:
-        raise RuntimeError(f"{argv} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
-    return elapsed
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({proc.returncode}): {errors.decode()[-500:]}")
+    return elapsed, (usage.ru_utime + usage.ru_stime) * 1000
 
 
-def _mcp_initialize(env: dict[str, str], cwd: Path) -> float:
-    """Milliseconds from spawning `sqrl mcp` to its `initialize` answer on stdout."""
+def _mcp_initialize(env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Milliseconds from spawning `sqrl mcp` to its `initialize` answer on stdout, and of CPU it
+    had used by then."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "squirrel_cli", "mcp"],
@@ -79,9 +91,10 @@ def _mcp_initialize(env: dict[str, str], cwd: Path) -> float:
             raise RuntimeError("sqrl mcp did not answer initialize within 60 s")
         line = proc.stdout.readline()
         elapsed = (time.perf_counter() - started) * 1000
+        times = psutil.Process(proc.pid).cpu_times()
         if b'"result"' not in line:
             raise RuntimeError(f"sqrl mcp answered {line[:200]!r}")
-        return elapsed
+        return elapsed, (times.user + times.system) * 1000
     finally:
         proc.stdin.close()
         try:
@@ -91,9 +104,14 @@ def _mcp_initialize(env: dict[str, str], cwd: Path) -> float:
             proc.wait()
 
 
-def _figure(label: str, millis: list[float], bare: float) -> list[Figure]:
+def _figure(label: str, runs: list[tuple[float, float]], bare: tuple[float, float]) -> list[Figure]:
+    millis = [wall for wall, _ in runs]
     median = statistics.median(millis)
-    note = f"n={len(millis)}, p95 {percentile(millis, 95):.0f} ms, {median / bare:.1f}x bare Python"
+    cpu = statistics.median(c for _, c in runs)
+    note = (
+        f"n={len(millis)}, p95 {percentile(millis, 95):.0f} ms, {median / bare[0]:.1f}x bare "
+        f"Python; CPU {cpu:.0f} ms, {cpu / bare[1]:.1f}x bare"
+    )
     return [Figure("cli", f"{label} median", median, "ms", note)]
 
 
@@ -110,8 +128,19 @@ def measure(runs: int) -> list[Figure]:
             for text in MEMORIES:
                 sqrl(env, "remember", text, cwd=repo)
             bare_runs = [_wall([sys.executable, "-c", "pass"], env, repo) for _ in range(runs)]
-            bare = statistics.median(bare_runs)
-            figures = [Figure("cli", "python -c pass median", bare, "ms", f"n={runs}, the floor")]
+            bare = (
+                statistics.median(w for w, _ in bare_runs),
+                statistics.median(c for _, c in bare_runs),
+            )
+            figures = [
+                Figure(
+                    "cli",
+                    "python -c pass median",
+                    bare[0],
+                    "ms",
+                    f"n={runs}, the floor; CPU {bare[1]:.0f} ms",
+                )
+            ]
             for label, args in COMMANDS:
                 argv = [sys.executable, "-m", "squirrel_cli", *args]
                 _wall(argv, env, repo)  # warm-up: writes the bytecode cache
