@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -12,17 +13,21 @@ from pathlib import Path
 import grpc
 import pytest
 
+from squirrel.v1 import memory_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel.v1 import memory_service_pb2_grpc
 from squirrel_core.auth import ensure_token
+from squirrel_core.errors import UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_core.home import HomeLayout
+from squirrel_core.project_identity import project_identity
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings, load_settings
-from squirrel_core.team_client import TeamLink, save_team_token
+from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
 from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.server import SERVICE_NAME
 from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.team_delivery import TeamDelivery
@@ -148,3 +153,74 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
                 admin.stub.GetProcessingStatus, pb.GetProcessingStatusRequest(project_id=TEAM_ID)
             )
             assert status.projects[0].events_total == 1_200
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_while_the_server_is_down_the_laptop_reads_locally_and_delivers_later(
+    tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]]
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    port = _free_port()
+    server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
+    link = TeamLink(f"localhost:{port}", link.token, link.ca_file, link.machine)
+    repo = _repo(tmp_path / "clone", "https://github.com/acme/shop.git")
+    async with (
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.AppendEvents,
+            pb.AppendEventsRequest(
+                project_id=str(repo), events=[event_to_pb(e) for e in _events(30)]
+            ),
+        )
+        await local.call(
+            local.stub.Remember,
+            pb.RememberRequest(
+                project_id=str(repo),
+                type=memory_pb2.MEMORY_TYPE_RECIPE,
+                content="Run the shop's tests with `make check`.",
+            ),
+        )
+        engine = laptop.servicer.engine
+        delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
+        with pytest.raises(UnavailableError):
+            await delivery.deliver()
+        assert delivery.last_error is not None
+
+        # Reads answer from local memory alone, without waiting for the team server.
+        local_backend = GrpcMemoryBackend(local, lambda: [str(repo)])
+        team_client = team_memory_client(link, timeout=2)
+        reads = TeamMemoryBackend(
+            local_backend,
+            GrpcMemoryBackend(team_client, list, timeout=2),
+            lambda root: project_identity(root, link.machine),
+            server=link.server,
+        )
+        context = await reads.get_task_context(
+            str(repo),
+            user_id=None,
+            task_description="run the tests with make check",
+            active_file_paths=[],
+            preferred_memory_types=[],
+            budget=400,
+        )
+        assert any("make check" in m.content for m in context.selected_memories)
+
+        async with serving(server_settings) as server:
+            report = await delivery.deliver()
+            assert (report.sent, report.accepted) == (30, 30)
+            async with memory_client(server.service, server_settings) as admin:
+                status = await admin.call(
+                    admin.stub.GetProcessingStatus,
+                    pb.GetProcessingStatusRequest(project_id=TEAM_ID),
+                )
+            assert status.projects[0].events_total == 30
+        await delivery.stop()
+        await team_client.close()
