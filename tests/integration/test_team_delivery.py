@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from squirrel.v1 import memory_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
+from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_core.home import HomeLayout
@@ -224,3 +226,100 @@ async def test_while_the_server_is_down_the_laptop_reads_locally_and_delivers_la
             assert status.projects[0].events_total == 30
         await delivery.stop()
         await team_client.close()
+
+
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "/home/dev/shop/src/cart.py", line 42, in <module>
+ImportError: cannot import name 'Money' from 'shop.types' (/home/dev/shop/src/types.py)
+"""
+
+
+def _pitfall_session(session: str, start: datetime) -> list[Event]:
+    def at(n: int, kind: EventType, content: dict[str, object], **kw: object) -> Event:
+        return Event(
+            source_tool=SourceTool.CLAUDE_CODE,
+            event_type=kind,
+            timestamp=start + timedelta(seconds=20 * n),
+            content=content,
+            session_id=session,
+            **kw,  # type: ignore[arg-type]
+        )
+
+    return [
+        at(1, EventType.USER_MESSAGE, {"text": "Run the cart tests."}, origin=Origin.TYPED),
+        at(
+            2,
+            EventType.TEST_RUN,
+            {
+                "command": "pytest tests/test_cart.py",
+                "tool_use_id": "a",
+                "exit_code": 1,
+                "is_error": True,
+                "output": TRACEBACK,
+            },
+        ),
+        at(
+            3,
+            EventType.CODE_CHANGE,
+            {"tool": "Write", "tool_use_id": "b", "path": "src/shop/types.py"},
+            file_paths=("src/shop/types.py",),
+        ),
+        at(
+            4,
+            EventType.TEST_RUN,
+            {
+                "command": "pytest tests/test_cart.py",
+                "tool_use_id": "c",
+                "exit_code": 0,
+                "is_error": False,
+                "output": "3 passed",
+            },
+        ),
+    ]
+
+
+async def test_two_laptops_learning_the_same_pitfall_at_once_make_one_memory_with_both(
+    tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]]
+) -> None:
+    server_settings, _, link = homes()
+    _, bob_token = TeamTokens(HomeLayout(server_settings.home).team_tokens).issue("bob")
+    start = datetime.now(UTC) - timedelta(hours=1)
+    async with serving(server_settings) as server:
+        target = f"localhost:{server.service.team_port}"
+        alice = team_memory_client(TeamLink(target, link.token, link.ca_file, "alice-mbp"))
+        bob = team_memory_client(TeamLink(target, bob_token, link.ca_file, "bob-x1"))
+        try:
+            await alice.call(alice.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+
+            async def send(client: MemoryClient, session: str, machine: str) -> None:
+                events = [
+                    replace(e, content={**e.content, "machine": machine})
+                    for e in _pitfall_session(session, start)
+                ]
+                await client.call(
+                    client.stub.AppendEvents,
+                    pb.AppendEventsRequest(
+                        project_id=TEAM_ID, events=[event_to_pb(e) for e in events]
+                    ),
+                )
+
+            await asyncio.gather(send(alice, "s-alice", "alice-mbp"), send(bob, "s-bob", "bob-x1"))
+        finally:
+            await alice.close()
+            await bob.close()
+        async with memory_client(server.service, server_settings) as admin:
+            await admin.call(
+                admin.stub.ProcessNow, pb.ProcessNowRequest(project_id=TEAM_ID, drain=True)
+            )
+            listed = await admin.call(
+                admin.stub.ListMemories, pb.ListMemoriesRequest(project_id=TEAM_ID)
+            )
+            pitfalls = [m for m in listed.memories if m.type == memory_pb2.MEMORY_TYPE_PITFALL]
+            assert len(pitfalls) == 1, [m.content for m in pitfalls]
+            history = await admin.call(
+                admin.stub.GetMemoryHistory,
+                pb.GetMemoryHistoryRequest(project_id=TEAM_ID, memory_id=pitfalls[0].memory_id),
+            )
+    contributors = {(e.user_id, e.machine) for e in history.source_events}
+    assert contributors == {("alice", "alice-mbp"), ("bob", "bob-x1")}
