@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,67 @@ async def test_the_install_token_still_works_on_loopback_as_no_team_user(server:
     async with _tls_channel(server) as channel:
         # From this machine over TLS too; from another machine it would be refused.
         assert (await _who(channel, bearer(INSTALL_TOKEN)))["bound"] == ""
+
+
+def _outside_address() -> str | None:
+    """An address of this machine that is not loopback (how another machine reaches it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("198.51.100.1", 9))  # no packet is sent for a UDP connect
+        except OSError:
+            return None
+        address = str(probe.getsockname()[0])
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+@pytest.fixture
+async def wide_server(tmp_path: Path) -> AsyncIterator[tuple[Server, str]]:
+    outside = _outside_address()
+    if outside is None:
+        pytest.skip("this machine has no non-loopback address to call from")
+    tls = make_tls_files(tmp_path / "tls")
+    tokens = TeamTokens(tmp_path / "team" / "tokens.json")
+    service = GrpcService(
+        "memory",
+        INSTALL_TOKEN,
+        0,
+        tmp_path / "memory-service.json",
+        team=TeamListener("0.0.0.0", 0, tls.cert, tls.key),
+        team_tokens=tokens,
+    )
+
+    def register(srv: grpc.aio.Server) -> list[str]:
+        handler = grpc.unary_unary_rpc_method_handler(
+            _whoami,
+            request_deserializer=Echo.FromString,
+            response_serializer=Echo.SerializeToString,
+        )
+        srv.add_generic_rpc_handlers(
+            (grpc.method_handlers_generic_handler("t.T", {"WhoAmI": handler}),)
+        )
+        return ["t.T"]
+
+    service.add(register)
+    await service.start()
+    await service.set_serving()
+    yield Server(service.port, service.team_port, tokens, tls), outside
+    await service.stop(0)
+
+
+async def test_from_another_address_only_tls_with_a_team_token_is_answered(
+    wide_server: tuple[Server, str],
+) -> None:
+    server, outside = wide_server
+    _, token = server.tokens.issue("alice")
+    creds = grpc.ssl_channel_credentials(root_certificates=server.tls.ca.read_bytes())
+    target = f"{outside}:{server.team_port}"
+    options = [("grpc.ssl_target_name_override", "localhost")]
+    async with grpc.aio.secure_channel(target, creds, options=options) as channel:
+        assert (await _who(channel, bearer(token)))["bound"] == "alice"
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await _who(channel, bearer(INSTALL_TOKEN))
+        assert err.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    async with grpc.aio.insecure_channel(target) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as plain:
+            await _who(channel, bearer(token))
+        assert plain.value.code() is grpc.StatusCode.UNAVAILABLE
