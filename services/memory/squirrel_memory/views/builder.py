@@ -1,0 +1,447 @@
+"""Builds and caches one project's views (`Views`), kept fresh by the spec's staleness rules."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import structlog
+
+from squirrel_core.budget import validate_budget
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.files import ensure_private_dir, write_private_file
+from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.confirmations import Injectable, unflagged
+from squirrel_memory.llm_prompts import Note
+from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.privacy import visible
+from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.retrieval import Retriever, relevance_threshold
+from squirrel_memory.storage import MemoryChange, ViewMeta
+from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
+from squirrel_memory.view_order import brief_order, by_usefulness
+from squirrel_memory.views.arguments import checked_mode, clean_paths, params_key, task_text
+from squirrel_memory.views.blocks import (
+    best_per_key,
+    brief_modules,
+    key_fact,
+    merge_style,
+    relevant_pitfalls,
+)
+from squirrel_memory.views.codec import (
+    brief_from_json,
+    decoded,
+    pitfalls_from_json,
+    style_from_json,
+    to_json,
+)
+from squirrel_memory.views.markdown import (
+    author,
+    file_list,
+    module_line,
+    one_line,
+    pack,
+    pitfall_line,
+    report,
+    written,
+)
+from squirrel_memory.views.models import (
+    FACT_ITEMS,
+    MODULE_ITEMS,
+    PITFALL_ITEMS,
+    STALE_RULES,
+    STYLE_ITEMS,
+    PitfallItem,
+    PitfallsView,
+    ProjectBriefView,
+    UserStyleView,
+    ViewName,
+)
+
+if TYPE_CHECKING:
+    from squirrel_memory.llm_writer import LlmWriter, ViewDraft
+
+log = structlog.get_logger()
+
+DEFAULT_BUDGET_TOKENS = 256
+CACHE_FORMAT = 1
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+_LIST_LIMIT = 1000
+_VIEW_TYPES: dict[ViewName, MemoryType] = {
+    ViewName.USER_STYLE: MemoryType.USER_STYLE,
+    ViewName.PROJECT_BRIEF: MemoryType.PROJECT_FACT,
+    ViewName.PITFALLS: MemoryType.PITFALL,
+}
+_TITLES: dict[ViewName, str] = {
+    ViewName.USER_STYLE: "the user's coding style (how they like code written and work done)",
+    ViewName.PROJECT_BRIEF: "project brief (key facts and modules of this repository)",
+    ViewName.PITFALLS: "known pitfalls (traps hit in this project and what fixed them)",
+}
+
+
+class ViewStore(Protocol):
+    """What views need from a project's store (every `Store` provides it)."""
+
+    project_id: str
+
+    async def list_memories(
+        self,
+        project_id: str,
+        types: Sequence[MemoryType] | None = None,
+        include_deleted: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MemoryItem], int]: ...
+    async def count_events(self, project_id: str) -> int: ...
+    async def get_view_meta(self, name: str) -> ViewMeta | None: ...
+    async def put_view_meta(
+        self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
+    ) -> None: ...
+    def add_listener(self, listener: Any) -> None: ...
+    def remove_listener(self, listener: Any) -> None: ...
+
+
+class GlobalStyleSource(Protocol):
+    """The global `user.db` style items (`SqliteUserStore` provides it)."""
+
+    async def list_user_style(self, user_id: str) -> list[GlobalStyleItem]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    params: str
+    stamp: str
+    budget: int
+    view: dict[str, Any]
+
+
+class Views:
+    """Builds and caches one project's views. Call `close()` to stop listening to the store."""
+
+    def __init__(
+        self,
+        store: ViewStore,
+        *,
+        user_store: GlobalStyleSource | None = None,
+        retriever: Retriever | None = None,
+        views_dir: Path | None = None,
+        clock: Clock = utc_now,
+        pitfall_min_relevance: float | None = None,
+        writer: LlmWriter | None = None,
+        injectable: Injectable = unflagged,
+    ) -> None:
+        self._store = store
+        self._injectable = injectable
+        self._writer = writer
+        self._user_store = user_store
+        self._retriever = retriever
+        self._dir = views_dir or ProjectPaths.for_project(store.project_id).views_dir
+        self._clock = clock
+        self._pitfall_min_relevance = pitfall_min_relevance
+        self._listening = True
+        store.add_listener(self._on_memory_change)
+
+    @property
+    def project_id(self) -> str:
+        """The project whose views these are."""
+        return self._store.project_id
+
+    def close(self) -> None:
+        """Stop invalidating on memory changes (calling it again does nothing)."""
+        if self._listening:
+            self._listening = False
+            self._store.remove_listener(self._on_memory_change)
+
+    async def invalidate(self, names: Sequence[ViewName] = tuple(ViewName)) -> None:
+        """Mark views stale now (their next read rebuilds them) and drop their cached files."""
+        for name in names:
+            await self._store.put_view_meta(str(name), _NEVER, 0, STALE_RULES[name].ttl_seconds)
+            self._cache_path(name).unlink(missing_ok=True)
+        log.info("views_invalidated", project_id=self.project_id, count=len(names))
+
+    async def _on_memory_change(self, change: MemoryChange) -> None:
+        await self.invalidate()
+
+    # -- user style ------------------------------------------------------------------------
+
+    async def user_style(
+        self,
+        project_id: str,
+        *,
+        user_id: str | None = None,
+        mode: str = "core",
+        context_budget_tokens: int | None = None,
+    ) -> UserStyleView:
+        """Spec §5.2: this user's style, project memories refining the global `user.db` ones.
+
+        Global items are merged only when `user_id` is given; user-scoped project memories of
+        another user are left out.
+        """
+        self._check_project(project_id)
+        view_mode = checked_mode(mode)
+        budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
+        globals_ = await self._global_style(user_id)
+        params = params_key(ViewName.USER_STYLE, view_mode, user_id)
+        extra = "|".join(f"{g.id}:{g.updated_at.isoformat()}" for g in globals_)
+        cached, stamp = await self._cached(ViewName.USER_STYLE, params, budget, extra)
+        hit = decoded(style_from_json, cached)
+        if hit is not None:
+            return hit
+        memories = await self._live(MemoryType.USER_STYLE)
+        if view_mode != "full":
+            # Core mode is what a session starts with: standing rules only, not one-off wording
+            # still waiting to recur (full mode and search still show those).
+            memories = [m for m in memories if not is_tentative(m.tags)]
+        items = merge_style(memories, globals_, user_id)
+        limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
+        heading = "## User Coding Style"
+        notes = [Note(i.key, "user_style", i.key, i.summary) for i in items[:limit]]
+        draft = await self._draft(ViewName.USER_STYLE, heading, notes, budget)
+        if draft is not None:
+            items = [
+                replace(i, summary=draft.summaries.get(i.key, i.summary)) if n < limit else i
+                for n, i in enumerate(items)
+            ]
+        lines = [f"- {one_line(i.summary)}" for i in items[:limit]]
+        empty = "No coding-style preferences are recorded yet."
+        markdown, shown = written(draft, budget, len(lines)) or pack(heading, lines, budget, empty)
+        view = UserStyleView(
+            mode=view_mode,
+            project_id=project_id,
+            user_id=user_id,
+            generated_at=self._clock(),
+            token_estimate=estimate_tokens(markdown),
+            items=tuple(items[:shown]),
+            markdown=markdown,
+            budget=report(budget, markdown, shown, len(items)),
+            written_by=author(draft),
+        )
+        await self._save(ViewName.USER_STYLE, params, stamp, budget, view)
+        return view
+
+    # -- project brief ---------------------------------------------------------------------
+
+    async def project_brief(
+        self, project_id: str, *, mode: str = "core", context_budget_tokens: int | None = None
+    ) -> ProjectBriefView:
+        """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts."""
+        self._check_project(project_id)
+        view_mode = checked_mode(mode)
+        budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
+        params = params_key(ViewName.PROJECT_BRIEF, view_mode)
+        cached, stamp = await self._cached(ViewName.PROJECT_BRIEF, params, budget)
+        hit = decoded(brief_from_json, cached)
+        if hit is not None:
+            return hit
+        facts = brief_order(best_per_key(await self._live(MemoryType.PROJECT_FACT)))
+        full = view_mode == "full"
+        key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
+            : FACT_ITEMS[full]
+        ]
+        modules = brief_modules(facts, project_id)[: MODULE_ITEMS[full]]
+        heading = "## Project Overview"
+        notes = [Note(f"f{n}", "project_fact", "fact", f) for n, f in enumerate(key_facts)] + [
+            Note(f"d{n}", "module", m.name, module_line(m)[2:]) for n, m in enumerate(modules)
+        ]
+        draft = await self._draft(ViewName.PROJECT_BRIEF, heading, notes, budget)
+        if draft is not None:
+            said = draft.summaries
+            key_facts = [said.get(f"f{n}", f) for n, f in enumerate(key_facts)]
+            modules = [
+                replace(m, summary=said.get(f"d{n}", m.summary)) for n, m in enumerate(modules)
+            ]
+        lines = [f"- {one_line(f)}" for f in key_facts] + [module_line(m) for m in modules]
+        empty = "No project facts are recorded yet."
+        markdown, shown = written(draft, budget, len(lines)) or pack(heading, lines, budget, empty)
+        facts_shown = min(shown, len(key_facts))
+        view = ProjectBriefView(
+            mode=view_mode,
+            project_id=project_id,
+            generated_at=self._clock(),
+            token_estimate=estimate_tokens(markdown),
+            modules=tuple(modules[: shown - facts_shown]),
+            key_facts=tuple(key_facts[:facts_shown]),
+            markdown=markdown,
+            budget=report(budget, markdown, shown, len(lines)),
+            written_by=author(draft),
+        )
+        await self._save(ViewName.PROJECT_BRIEF, params, stamp, budget, view)
+        return view
+
+    # -- pitfalls --------------------------------------------------------------------------
+
+    async def pitfalls(
+        self,
+        project_id: str,
+        *,
+        scope_paths: Sequence[str] = (),
+        task_description: str | None = None,
+        context_budget_tokens: int | None = None,
+    ) -> PitfallsView:
+        """Spec §5.4: pitfalls touching `scope_paths` or relevant to the task (all without them).
+
+        A pitfall is relevant when one of its files is in a scope path, one of its tags names
+        a part of a scope path, or (with a task and a retriever) its relevance to the task
+        clears `pitfall_min_relevance` (by default the calibrated task-context threshold).
+        """
+        self._check_project(project_id)
+        budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
+        scopes = clean_paths(scope_paths)
+        task = task_text(task_description)
+        params = params_key(ViewName.PITFALLS, task, *sorted(scopes))
+        cached, stamp = await self._cached(ViewName.PITFALLS, params, budget)
+        hit = decoded(pitfalls_from_json, cached)
+        if hit is not None:
+            return hit
+        memories = await self._live(MemoryType.PITFALL)
+        if scopes or task:
+            relevance = await self._task_relevance(project_id, task)
+            chosen = relevant_pitfalls(memories, scopes, relevance, project_id)
+        else:
+            chosen = memories
+        items = [
+            PitfallItem(m.key, m.content, m.tags, m.importance, m.file_paths, m.id)
+            for m in chosen[:PITFALL_ITEMS]
+        ]
+        heading = "## Known Pitfalls"
+        notes = [
+            Note(i.memory_id, "pitfall", i.key, i.content, file_list(i.file_paths)) for i in items
+        ]
+        draft = await self._draft(ViewName.PITFALLS, heading, notes, budget)
+        said = draft.summaries if draft is not None else {}
+        lines = [pitfall_line(i, said.get(i.memory_id)) for i in items]
+        markdown, shown = written(draft, budget, len(lines)) or pack(
+            heading, lines, budget, "No relevant pitfalls found."
+        )
+        view = PitfallsView(
+            project_id=project_id,
+            generated_at=self._clock(),
+            token_estimate=estimate_tokens(markdown),
+            has_relevant_pitfalls=bool(items),
+            items=tuple(items[:shown]),
+            markdown=markdown,
+            budget=report(budget, markdown, shown, len(items)),
+            written_by=author(draft),
+        )
+        await self._save(ViewName.PITFALLS, params, stamp, budget, view)
+        return view
+
+    async def _task_relevance(self, project_id: str, task: str) -> dict[str, float]:
+        if not task or self._retriever is None:
+            return {}
+        ranked, vector_used = await self._retriever.rank(
+            project_id, task, types=[MemoryType.PITFALL]
+        )
+        threshold = self._pitfall_min_relevance
+        if threshold is None:
+            threshold = relevance_threshold(vector_used)
+        return {s.item.id: s.score.total for s in ranked if s.relevance >= threshold}
+
+    async def _draft(
+        self, name: ViewName, heading: str, notes: list[Note], budget: int
+    ) -> ViewDraft | None:
+        """Claude's summaries and markdown for a view being rebuilt (None: keep the rules')."""
+        if self._writer is None or not notes:
+            return None
+        return await self._writer.view(_TITLES[name], heading, notes, budget)
+
+    # -- cache -----------------------------------------------------------------------------
+
+    def _check_project(self, project_id: str) -> None:
+        if project_id != self._store.project_id:
+            raise InvalidArgumentError("project_id does not match this store")
+
+    async def _global_style(self, user_id: str | None) -> list[GlobalStyleItem]:
+        if self._user_store is None or not user_id:
+            return []
+        return await self._user_store.list_user_style(user_id)
+
+    async def _live(self, kind: MemoryType) -> list[MemoryItem]:
+        items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
+        live = self._injectable([m for m in items if not m.deleted and visible(m)])
+        return by_usefulness(live)
+
+    async def _stamp(self, name: ViewName, extra: str) -> str:
+        """Changes whenever a memory the view reads is added, updated or deleted."""
+        latest, total = await self._store.list_memories(
+            self.project_id, [_VIEW_TYPES[name]], include_deleted=True, limit=1
+        )
+        top = (
+            f"{latest[0].id}:{latest[0].version}:{latest[0].updated_at.isoformat()}"
+            if latest
+            else ""
+        )
+        return hashlib.sha256(f"{total}|{top}|{extra}".encode()).hexdigest()[:32]
+
+    async def _cached(
+        self, name: ViewName, params: str, budget: int, extra: str = ""
+    ) -> tuple[dict[str, Any] | None, str]:
+        """(cached view JSON or None, current memory stamp)."""
+        stamp = await self._stamp(name, extra)
+        meta = await self._store.get_view_meta(str(name))
+        if meta is None or await self._stale(name, meta):
+            return None, stamp
+        cached = self._read_cache(name)
+        if cached is None or cached.params != params or cached.stamp != stamp:
+            return None, stamp
+        report = cached.view.get("budget", {})
+        estimate, capped = report.get("token_estimate"), report.get("capped")
+        if not isinstance(estimate, int) or estimate > budget:
+            return None, stamp
+        if capped and cached.budget != budget:
+            return None, stamp
+        log.info("view_served_from_cache", project_id=self.project_id, view=str(name))
+        return cached.view, stamp
+
+    async def _stale(self, name: ViewName, meta: ViewMeta) -> bool:
+        rule = STALE_RULES[name]
+        age = self._clock() - meta.last_generated
+        if age >= timedelta(seconds=meta.ttl_seconds) or age < timedelta(0):
+            return True
+        events = await self._store.count_events(self.project_id)
+        return events - meta.events_count_at_gen >= rule.max_new_events
+
+    def _cache_path(self, name: ViewName) -> Path:
+        return self._dir / f"{name}.json"
+
+    def _read_cache(self, name: ViewName) -> _Cached | None:
+        try:
+            data = json.loads(self._cache_path(name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != CACHE_FORMAT
+            or not isinstance(data.get("params"), str)
+            or not isinstance(data.get("stamp"), str)
+            or not isinstance(data.get("budget"), int)
+            or not isinstance(data.get("view"), dict)
+        ):
+            return None
+        return _Cached(data["params"], data["stamp"], data["budget"], data["view"])
+
+    async def _save(self, name: ViewName, params: str, stamp: str, budget: int, view: Any) -> None:
+        events = await self._store.count_events(self.project_id)
+        payload = {
+            "format": CACHE_FORMAT,
+            "params": params,
+            "stamp": stamp,
+            "budget": budget,
+            "view": to_json(asdict(view)),
+        }
+        ensure_private_dir(self._dir)
+        write_private_file(
+            self._cache_path(name),
+            json.dumps(payload, ensure_ascii=False, sort_keys=True).encode("utf-8"),
+        )
+        await self._store.put_view_meta(
+            str(name), view.generated_at, events, STALE_RULES[name].ttl_seconds
+        )
+        log.info("view_generated", project_id=self.project_id, view=str(name))
