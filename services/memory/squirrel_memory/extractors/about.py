@@ -11,6 +11,7 @@ dependency's README) say nothing about this project.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -48,8 +49,8 @@ def file_text(output: str) -> str:
     return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
 
 
-def _root_file(event: StoredEvent) -> str | None:
-    """The project-root README or manifest a successful Read returned, if that is what it is."""
+def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> str | None:
+    """The project-root file a successful Read returned, when `wanted(path)` accepts it."""
     content: dict[str, Any] = event.content
     if (
         event.event_type != EventType.TOOL_RESULT
@@ -62,9 +63,13 @@ def _root_file(event: StoredEvent) -> str | None:
         path = relative_path(raw, event.project_id)
         if not path or "/" in path or path.startswith("~"):
             continue
-        if instruction_kind(path) == "readme" or manifest_reader(path) is not None:
+        if wanted(path):
             return path
     return None
+
+
+def _describes(path: str) -> bool:
+    return instruction_kind(path) == "readme" or manifest_reader(path) is not None
 
 
 def _read(path: str, text: TextFile, out: Readings) -> None:
@@ -83,7 +88,7 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     readings = Readings()
     sources: dict[str, str] = {}
     for event in events:
-        path = _root_file(event)
+        path = root_file_read(event, _describes)
         if path is None:
             continue
         before = readings.description_ref

@@ -32,6 +32,7 @@ from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_find
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
+from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -42,6 +43,8 @@ log = structlog.get_logger()
 MAX_PREFERENCES = 10
 #: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
 REPORTED_IMPORTANCE = 0.5
+#: Importance of the tasks a task file read in a session defines.
+TASKS_IMPORTANCE = 0.6
 _ASSISTANT_ACTIONS = {
     EventType.ASSISTANT_RESPONSE,
     EventType.TOOL_CALL,
@@ -80,6 +83,7 @@ class RulesExtractor:
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
+        found.extend(_tasks(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -150,6 +154,24 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
             file_paths=fact.file_paths,
         )
         for fact in project_facts(events, runs)
+    ]
+
+
+def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Recipes from the task files read in the session; a read repository gives its own."""
+    if not events or primary_ecosystems(events[0].project_id):
+        return []
+    return [
+        _candidate(
+            MemoryType.RECIPE,
+            found.key,
+            found.content,
+            tags=("recipe", "tasks"),
+            importance=TASKS_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in session_tasks(events)
     ]
 
 
