@@ -146,6 +146,11 @@ class TeamDelivery:
             except (SquirrelError, OSError) as exc:
                 self._positions.clear()
                 self.last_error = f"{type(exc).__name__}: {exc}"
+                # A fresh channel next round: an old one may still be backing off after the
+                # failure and refuse calls for a while after the server is back.
+                if self._client is not None:
+                    await self._client.close()
+                    self._client = None
                 raise
             self.last_error = None
             if report.sent:
