@@ -11,8 +11,8 @@ backends. Scores are higher-is-better, as the retriever expects from `search_fts
 
 from __future__ import annotations
 
-import math
 import re
+import time
 from collections.abc import Sequence
 
 from psycopg import sql
@@ -30,7 +30,8 @@ _WORD = re.compile(r"[^\W_]+")
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 _K1 = 1.2
-_MIN_IDF = 1e-6  # as SQLite's FTS5: a word in most rows still counts a little
+_MIN_IDF = 1e-6
+STATS_SECONDS = 30.0  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 
 _REINDEX = (
@@ -50,21 +51,24 @@ def search_fields(item: MemoryItem) -> tuple[str, str, str]:
     return words(item.key), words(" ".join(item.tags)), words(item.content)
 
 
-def _bm25(idf: float, avg_length: float, query: sql.Composable) -> sql.Composable:
-    """One term's share of the score: idf x saturated, length-normalised weighted frequency.
+def _term_score(n: int, total: sql.Composable, avg_length: float) -> sql.Composable:
+    """Term `n`'s share of the score: idf x saturated, length-normalised weighted frequency.
 
-    The weighted frequency is `ts_rank_cd` of the term alone (its occurrences times their
-    column weight) doubled, as Postgres caps weights at 1: key 2, tags 1.5, content 1, as on
-    SQLite, so the scores have BM25's scale and the retriever's saturation fits both.
+    The weighted frequency `f{n}` is `ts_rank_cd` of the term alone (its occurrences times
+    their column weight) doubled, as Postgres caps weights at 1: key 2, tags 1.5, content 1,
+    as on SQLite, so the scores have BM25's scale and the retriever's saturation fits both.
+    The idf is FTS5's, from `d{n}`, the term's document frequency among the live memories.
     """
+    f = sql.Identifier(f"f{n}")
+    d = sql.Identifier(f"d{n}")
     return sql.SQL(
-        "{idf} * (2 * ts_rank_cd({weights}::float4[], search, {query}, 0) * {k1p}) / "
-        "(2 * ts_rank_cd({weights}::float4[], search, {query}, 0) + "
-        "{k1} * (1 - {b} + {b} * length(search) / {avg}))"
+        "GREATEST(ln((GREATEST({total}, {d}) - {d} + 0.5) / ({d} + 0.5)), {min_idf}) * "
+        "({f} * {k1p}) / ({f} + {k1} * (1 - {b} + {b} * m.len / {avg}))"
     ).format(
-        idf=sql.Literal(idf),
-        weights=sql.Literal(_WEIGHTS),
-        query=query,
+        total=total,
+        d=d,
+        f=f,
+        min_idf=sql.Literal(_MIN_IDF),
         k1p=sql.Literal(_K1 + 1),
         k1=sql.Literal(_K1),
         b=sql.Literal(_B),
@@ -73,10 +77,31 @@ def _bm25(idf: float, avg_length: float, query: sql.Composable) -> sql.Composabl
 
 
 class PostgresMemorySearch:
-    """BM25-style search over live memories (part of `PostgresStore`)."""
+    """BM25-style search over live memories (part of `PostgresStore`).
+
+    The collection's size and average length (BM25's N and avgdl) are read at most every
+    `STATS_SECONDS` and whenever this store changed memories (`_search_stats` is dropped then);
+    term frequencies come from the matching rows of each query.
+    """
 
     project_id: str
     _db: PostgresDatabase
+    _search_stats: tuple[float, int, float] | None
+
+    async def _collection_stats(self) -> tuple[int, float]:
+        now = time.monotonic()
+        if self._search_stats is not None and now - self._search_stats[0] < STATS_SECONDS:
+            return self._search_stats[1], self._search_stats[2]
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
+                "WHERE project_id = %s AND NOT deleted",
+                (self.project_id,),
+            )
+            row = await cursor.fetchone()
+        total, avg_length = (int(row[0]), float(row[1])) if row else (0, 1.0)
+        self._search_stats = (now, total, avg_length)
+        return total, avg_length
 
     async def search_fts(
         self,
@@ -94,48 +119,46 @@ class PostgresMemorySearch:
         if not terms:
             return []
         kinds = [str(check_type(t)) for t in types] if types else None
-        term_queries = [
+        total, avg_length = await self._collection_stats()
+        queries = [
             sql.SQL("plainto_tsquery({config}, {term})").format(
                 config=sql.Literal(TS_CONFIG), term=sql.Literal(term)
             )
             for term in terms
         ]
-        any_term = sql.SQL(" || ").join(term_queries)
-        live = sql.SQL("project_id = {p} AND NOT deleted").format(p=sql.Literal(project_id))
-        stats = sql.SQL(
-            "SELECT COUNT(*), COALESCE(AVG(length(search)), 1), {counts} FROM memory_items "
-            "WHERE {live}"
+        numbered = list(enumerate(queries))
+        statement = sql.SQL(
+            "WITH matched AS MATERIALIZED (SELECT id, type, search, length(search) AS len "
+            "FROM memory_items WHERE project_id = {project} AND NOT deleted "
+            "AND search @@ ({any_term})), "
+            "df AS MATERIALIZED (SELECT {frequencies} FROM matched) "
+            "SELECT m.id, {score} AS score FROM matched m CROSS JOIN df "
+            "CROSS JOIN LATERAL (SELECT {weights}) f "
+            "WHERE ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) "
+            "ORDER BY score DESC, m.id LIMIT {limit}"
         ).format(
-            counts=sql.SQL(", ").join(
-                sql.SQL("COUNT(*) FILTER (WHERE search @@ {q})").format(q=q) for q in term_queries
+            project=sql.Literal(project_id),
+            any_term=sql.SQL(" || ").join(queries),
+            frequencies=sql.SQL(", ").join(
+                sql.SQL("COUNT(*) FILTER (WHERE search @@ {q}) AS {d}").format(
+                    q=q, d=sql.Identifier(f"d{n}")
+                )
+                for n, q in numbered
             ),
-            live=live,
+            weights=sql.SQL(", ").join(
+                sql.SQL("2 * ts_rank_cd({w}::float4[], m.search, {q}, 0) AS {f}").format(
+                    w=sql.Literal(_WEIGHTS), q=q, f=sql.Identifier(f"f{n}")
+                )
+                for n, q in numbered
+            ),
+            score=sql.SQL(" + ").join(
+                _term_score(n, sql.Literal(total), avg_length) for n, _ in numbered
+            ),
+            kinds=sql.Literal(kinds),
+            limit=sql.Literal(limit),
         )
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(stats)
-            row = await cursor.fetchone()
-            assert row is not None
-            total, avg_length = int(row[0]), float(row[1])
-            frequencies = [int(n) for n in row[2:]]
-            scored = [
-                _bm25(max(math.log((total - df + 0.5) / (df + 0.5)), _MIN_IDF), avg_length, q)
-                for q, df in zip(term_queries, frequencies, strict=True)
-                if df > 0
-            ]
-            if not scored:
-                return []
-            ranked = sql.SQL(
-                "SELECT id, {score} AS score FROM memory_items WHERE {live} "
-                "AND search @@ ({any_term}) AND ({kinds}::text[] IS NULL OR type = ANY({kinds})) "
-                "ORDER BY score DESC, id LIMIT {limit}"
-            ).format(
-                score=sql.SQL(" + ").join(scored),
-                live=live,
-                any_term=any_term,
-                kinds=sql.Literal(kinds),
-                limit=sql.Literal(limit),
-            )
-            cursor = await conn.execute(ranked)
+            cursor = await conn.execute(statement)
             rows = await cursor.fetchall()
         return [(str(r[0]), float(r[1])) for r in rows]
 

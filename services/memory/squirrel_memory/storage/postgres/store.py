@@ -12,7 +12,7 @@ from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.models import Episode, MemorySource, UpdateDecision
 from squirrel_memory.paths import ProjectPaths
-from squirrel_memory.storage.base import MemoryListener, ProcessingResult
+from squirrel_memory.storage.base import MemoryChange, MemoryListener, ProcessingResult
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
@@ -48,6 +48,7 @@ class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, 
         self._max_content_bytes = max_content_bytes
         self._listeners: list[MemoryListener] = []
         self._confirmations: Confirmations | None = None
+        self._search_stats: tuple[float, int, float] | None = None
 
     @property
     def database(self) -> PostgresDatabase:
@@ -73,6 +74,11 @@ class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, 
         from squirrel_memory.storage.postgres.vectors import PgVectorIndex  # noqa: PLC0415
 
         return PgVectorIndex.open(self._db.vector_pool(), self.project_id, dim, model_id), None
+
+    async def _notify(self, change: MemoryChange) -> None:
+        if change:
+            self._search_stats = None  # the collection changed: BM25's N and avgdl are re-read
+        await super()._notify(change)
 
     async def close(self) -> None:
         """Nothing to release per project: the shared database is closed by its owner."""
