@@ -13,61 +13,38 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
 
 import structlog
 
-from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
-from squirrel_core.redaction import redact_value
+from squirrel_core.events import Event, SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher, Delivery
 from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
+from squirrel_ingest.reading import (
+    DOCUMENT_KEY,
+    DocumentParser,
+    ParserFactory,
+    ReadLimits,
+    ReadPass,
+    TrackedFile,
+    new_parser,
+    read_document,
+    read_lines,
+    redacted,
+    stat_key,
+)
 from squirrel_ingest.routing import ProjectRouter, relocate
 from squirrel_ingest.status import IngestStatus, ScanProgress, SourceCounters, WatchedRoot
-from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
+from squirrel_ingest.tail import FilePosition, ResetReason
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
 
 log = structlog.get_logger()
 
-PARSER_STATE_KEY = "parser_state"
 _PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
-DOCUMENT_KEY = "document"
 DELIVERED_KEY = "delivered"
 """How many events of a file a project has received in all, kept in the file's cursor."""
 GIT_SHA_KEY = "sha"
-
-
-class LineParser(Protocol):
-    """A stateful parser of one append-only transcript file, fed one complete line at a time."""
-
-    @property
-    def skipped(self) -> Mapping[str, int]: ...
-
-    def feed(self, line: bytes, position: SourcePosition) -> list[Event]: ...
-
-
-@runtime_checkable
-class DocumentParser(Protocol):
-    """A parser of a file rewritten whole on each update (Gemini CLI's legacy `session-*.json`)."""
-
-    @property
-    def skipped(self) -> Mapping[str, int]: ...
-
-    def parse_document(self, data: bytes, position: SourcePosition) -> list[Event]: ...
-
-
-@runtime_checkable
-class StatefulParser(Protocol):
-    """A parser whose memory (e.g. tool calls awaiting results) can travel in a cursor's `extra`."""
-
-    def export_state(self) -> dict[str, Any]: ...
-
-    def restore_state(self, state: dict[str, Any]) -> None: ...
-
-
-ParserFactory = Callable[[Path, SourceTool], "LineParser | DocumentParser | None"]
-"""Returns a fresh parser for a file under a root of the given source, or None to ignore it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,32 +62,6 @@ class EngineSettings:
     max_read_bytes: int = 8 * 1024 * 1024
     max_document_bytes: int = 64 * 1024 * 1024
     backoff: Backoff = field(default_factory=Backoff)
-
-
-@dataclass(slots=True)
-class _File:
-    path: Path
-    key: str
-    source: SourceTool
-    parser: LineParser | DocumentParser
-    position: FilePosition | None = None
-    seen: tuple[int, int, int] | None = None  # (inode, size, mtime_ns) after the last full read
-
-
-@dataclass(slots=True)
-class _Pass:
-    """What one read of one file produced (computed off the event loop)."""
-
-    events: list[Event] = field(default_factory=list)
-    cursors: list[SourceCursor] = field(default_factory=list)
-    lines: int = 0
-    bytes: int = 0
-    redactions: int = 0
-    oversized: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    reset: ResetReason | None = None
-    missing: bool = False
-    at_end: bool = True
 
 
 class IngestEngine:
@@ -140,6 +91,12 @@ class IngestEngine:
         self._sink = sink
         self._factory = parser_factory
         self._settings = settings or EngineSettings()
+        self._limits = ReadLimits(
+            max_line_bytes=self._settings.max_line_bytes,
+            read_chunk_bytes=self._settings.read_chunk_bytes,
+            max_read_bytes=self._settings.max_read_bytes,
+            max_document_bytes=self._settings.max_document_bytes,
+        )
         self._git = git_poller
         self._cursor = cursor_reader
         self._next_cursor = 0.0
@@ -150,7 +107,7 @@ class IngestEngine:
             max_buffered_events=self._settings.buffer_events,
             clock=clock,
         )
-        self._files: dict[Path, _File] = {}
+        self._files: dict[Path, TrackedFile] = {}
         self._ignored: set[Path] = set()
         self._floors: dict[str, dict[str, SourceCursor]] = {}
         self._uncounted: Counter[tuple[str, str]] = Counter()  # delivered, cursor still to come
@@ -545,7 +502,7 @@ class IngestEngine:
         lowest = min(present, key=lambda c: c.offset)
         return FilePosition(inode=inode, offset=lowest.offset), lowest
 
-    def _rewind_for(self, tracked: _File, projects: Iterable[str]) -> None:
+    def _rewind_for(self, tracked: TrackedFile, projects: Iterable[str]) -> None:
         """Move a file back so newly registered projects get its earlier events."""
         position = tracked.position
         if position is None:
@@ -562,7 +519,7 @@ class IngestEngine:
                 lowest = cursor
         if lowest is None:
             return
-        fresh = self._new_parser(tracked.path, tracked.source, lowest)
+        fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
         if fresh is not None:
             tracked.parser = fresh
         tracked.position = FilePosition(position.inode, lowest.offset) if lowest.offset else None
@@ -597,17 +554,7 @@ class IngestEngine:
                     return source
         return None
 
-    def _new_parser(
-        self, path: Path, source: SourceTool, state_from: SourceCursor | None
-    ) -> LineParser | DocumentParser | None:
-        parser = self._factory(path, source)
-        if parser is not None and state_from is not None and isinstance(parser, StatefulParser):
-            state = state_from.extra.get(PARSER_STATE_KEY)
-            if isinstance(state, dict):
-                parser.restore_state(state)
-        return parser
-
-    def _track(self, path: Path) -> _File | None:
+    def _track(self, path: Path) -> TrackedFile | None:
         tracked = self._files.get(path)
         if tracked is not None or path in self._ignored:
             return tracked
@@ -620,11 +567,11 @@ class IngestEngine:
             return None
         key = str(path)
         position, state_from = self._resume(key, stat.st_ino, stat.st_size)
-        parser = self._new_parser(path, source, state_from)
+        parser = new_parser(self._factory, path, source, state_from)
         if parser is None:
             self._ignored.add(path)
             return None
-        tracked = _File(path=path, key=key, source=source, parser=parser, position=position)
+        tracked = TrackedFile(path=path, key=key, source=source, parser=parser, position=position)
         self._files[path] = tracked
         return tracked
 
@@ -634,7 +581,7 @@ class IngestEngine:
         for path in paths:
             if self._stopping.is_set():
                 return
-            tracked: _File | None = None
+            tracked: TrackedFile | None = None
             try:
                 async with self._read_lock:
                     tracked = self._track(path)
@@ -645,7 +592,7 @@ class IngestEngine:
                 if source is not None:
                     self._skipped[source]["read_error"] += 1
                 if tracked is not None:
-                    tracked.seen = _stat_key(tracked.path)  # retried once the file changes
+                    tracked.seen = stat_key(tracked.path)  # retried once the file changes
                 else:
                     self._ignored.add(path)
                 log.warning(
@@ -654,8 +601,8 @@ class IngestEngine:
                     error_type=type(error).__name__,
                 )
 
-    async def _read_file(self, tracked: _File, *, force: bool) -> None:
-        if not force and tracked.seen is not None and _stat_key(tracked.path) == tracked.seen:
+    async def _read_file(self, tracked: TrackedFile, *, force: bool) -> None:
+        if not force and tracked.seen is not None and stat_key(tracked.path) == tracked.seen:
             return
         while not self._stopping.is_set():
             await self._room()
@@ -663,100 +610,16 @@ class IngestEngine:
                 if self._files.get(tracked.path) is not tracked:
                     return
                 if isinstance(tracked.parser, DocumentParser):
-                    result = await asyncio.to_thread(self._read_document, tracked)
+                    result = await asyncio.to_thread(read_document, tracked, self._limits)
                 else:
-                    result = await asyncio.to_thread(self._read_lines, tracked)
+                    result = await asyncio.to_thread(
+                        read_lines, tracked, self._factory, self._limits
+                    )
                 self._apply(tracked, result)
             if result.missing or result.at_end:
                 return
 
-    def _read_lines(self, tracked: _File) -> _Pass:
-        """One bounded read of new complete lines, parsed and redacted (runs in a worker)."""
-        settings = self._settings
-        read = read_complete_lines(
-            tracked.path,
-            tracked.position,
-            settings.max_line_bytes,
-            chunk_bytes=settings.read_chunk_bytes,
-            max_read_bytes=settings.max_read_bytes,
-        )
-        if read.missing or read.cursor is None:
-            return _Pass(missing=True)
-        if read.reset_reason is not None:
-            fresh = self._new_parser(tracked.path, tracked.source, None)
-            if fresh is not None:
-                tracked.parser = fresh
-        parser = tracked.parser
-        assert not isinstance(parser, DocumentParser)
-        before = Counter(parser.skipped)
-        events: list[Event] = []
-        inode = read.cursor.inode
-        for line, end in read.lines:
-            events.extend(
-                parser.feed(line, SourcePosition(path=tracked.key, inode=inode, end_offset=end))
-            )
-        result = _Pass(
-            lines=len(read.lines),
-            bytes=sum(len(line) for line, _ in read.lines),
-            oversized=read.oversized,
-            reset=read.reset_reason,
-            at_end=read.at_end,
-        )
-        result.skipped = Counter(parser.skipped)
-        result.skipped.subtract(before)
-        result.events, result.redactions = _redacted(events)
-        moved = read.cursor.offset != (tracked.position.offset if tracked.position else 0)
-        if moved or read.reset_reason is not None:
-            state = parser.export_state() if isinstance(parser, StatefulParser) else None
-            result.cursors = [
-                SourceCursor(
-                    source_tool=tracked.source,
-                    path=tracked.key,
-                    inode=inode,
-                    offset=read.cursor.offset,
-                    extra={PARSER_STATE_KEY: state} if state is not None else {},
-                )
-            ]
-        tracked.position = read.cursor
-        tracked.seen = (inode, read.size, read.mtime_ns) if read.at_end else None
-        return result
-
-    def _read_document(self, tracked: _File) -> _Pass:
-        """Parse a whole rewritten document when it changed (runs in a worker)."""
-        parser = tracked.parser
-        assert isinstance(parser, DocumentParser)
-        try:
-            stat = tracked.path.stat()
-            if stat.st_size > self._settings.max_document_bytes:
-                tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-                return _Pass(skipped=Counter({"document_too_large": 1}))
-            data = tracked.path.read_bytes()
-        except OSError:
-            return _Pass(missing=True)
-        before = Counter(parser.skipped)
-        position = SourcePosition(path=tracked.key, inode=stat.st_ino, end_offset=len(data))
-        events = parser.parse_document(data, position)
-        result = _Pass(lines=1, bytes=len(data))
-        result.skipped = Counter(parser.skipped)
-        result.skipped.subtract(before)
-        result.events, result.redactions = _redacted(events)
-        extra: dict[str, Any] = {DOCUMENT_KEY: True}
-        if isinstance(parser, StatefulParser):
-            extra[PARSER_STATE_KEY] = parser.export_state()
-        result.cursors = [
-            SourceCursor(
-                source_tool=tracked.source,
-                path=tracked.key,
-                inode=stat.st_ino,
-                offset=len(data),
-                extra=extra,
-            )
-        ]
-        tracked.position = FilePosition(stat.st_ino, len(data))
-        tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-        return result
-
-    def _apply(self, tracked: _File, result: _Pass) -> None:
+    def _apply(self, tracked: TrackedFile, result: ReadPass) -> None:
         """Count, route and batch the outcome of one read (on the event loop)."""
         if result.missing:
             self._files.pop(tracked.path, None)
@@ -770,7 +633,7 @@ class IngestEngine:
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
         self._take(tracked.source, result)
 
-    def _take(self, source: SourceTool, result: _Pass) -> None:
+    def _take(self, source: SourceTool, result: ReadPass) -> None:
         """Count, route and batch what one read of a source produced (on the event loop)."""
         counts = self._per_source[source]
         counts["lines"] += result.lines
@@ -819,10 +682,10 @@ class IngestEngine:
                 return
 
     @staticmethod
-    def _read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> _Pass:
+    def _read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
         read: CursorRead = reader.poll(floors)
-        events, redactions = _redacted(read.events)
-        return _Pass(
+        events, redactions = redacted(read.events)
+        return ReadPass(
             events=events,
             cursors=read.cursors,
             lines=read.bubbles,
@@ -871,7 +734,7 @@ class IngestEngine:
                 continue
             if head is None or head == since:
                 continue
-            cleaned, redactions = _redacted(events)
+            cleaned, redactions = redacted(events)
             self._per_source[SourceTool.GIT]["redactions"] += redactions
             self._per_source[SourceTool.GIT]["events"] += len(cleaned)
             await self._room()
@@ -891,21 +754,3 @@ def _delivered_count(cursor: SourceCursor | None) -> int:
     if isinstance(count, int | float) and not isinstance(count, bool) and 0 <= count < 2**53:
         return int(count)
     return 0
-
-
-def _stat_key(path: Path) -> tuple[int, int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-
-
-def _redacted(events: list[Event]) -> tuple[list[Event], int]:
-    out: list[Event] = []
-    total = 0
-    for event in events:
-        content, count = redact_value(event.content)
-        total += count
-        out.append(dataclasses.replace(event, content=content) if count else event)
-    return out, total

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from squirrel_core.events import SourceTool
 from squirrel_core.settings import Settings
-from squirrel_ingest.engine import DocumentParser, LineParser, ParserFactory
 from squirrel_ingest.parsers import is_whole_document, line_parser_for, parser_for
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_ingest.parsers.gemini import GeminiDocumentParser
+from squirrel_ingest.reading import DocumentParser, LineParser, ParserFactory
 from squirrel_ingest.routing import ProjectRouter
 
 

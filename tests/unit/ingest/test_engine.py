@@ -16,8 +16,9 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
 from squirrel_ingest.delivery import Backoff, DeliveryResult, SinkUnavailableError
-from squirrel_ingest.engine import DocumentParser, EngineSettings, IngestEngine, LineParser
+from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
+from squirrel_ingest.reading import DocumentParser, LineParser
 from squirrel_ingest.routing import ProjectRouter
 from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 
