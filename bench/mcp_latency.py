@@ -260,7 +260,7 @@ async def measure(size: int, calls: int, base_texts: int) -> list[Figure]:
         root_path = git_repo(Path(tmp) / "repo")
         root = str(root_path)
         sqrl(env, "init", cwd=root_path)
-        seed = await seed_project(root_path, size, embedder, base_texts)
+        seed, _ = await seed_project(root_path, size, embedder, base_texts)
         layout = HomeLayout(home)
         figures: list[Figure] = []
         async with services_up(env) as up_seconds:

@@ -9,10 +9,15 @@ Once the model is loaded (`GetProcessingStatus.embedder_loading` false) and the 
 each RPC is timed over realistic developer questions. Also reported: index build time, seconds
 to SERVING, and the service's RSS idle (model loaded) and after the queries.
 
-Targets: search p95 <= 15 ms at 10k and <= 50 ms at 100k; task context p95 <= 50 ms at 10k.
+Targets: search p95 <= 8 ms at 10k and <= 30 ms at 100k; task context p95 <= 15 ms at 10k.
+
+With `--baseline TREE` (a checkout of another version of Squirrel, e.g. `git worktree add`), the
+same memories are written to a second project and a second memory service runs that tree's
+code beside this one; every question goes to both, alternating which goes first, so both see
+the same load, and the table adds the baseline's figures and the ratio baseline / this.
 
 Usage: python -m bench.retrieval_latency [--sizes 1000,10000,100000] [--queries 200]
-       [--base-texts 3000]
+       [--base-texts 3000] [--baseline TREE]
 """
 
 from __future__ import annotations
@@ -21,12 +26,13 @@ import argparse
 import asyncio
 import logging
 import math
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +48,7 @@ from bench.common import (
     MemoryGenerator,
     git_repo,
     latency_figures,
+    percentile,
     print_table,
     rss_mib,
     service_env,
@@ -64,10 +71,12 @@ SECTION = "retrieval"
 WRITE_BATCH = 5000
 DERIVED_NOISE = 0.15
 TARGETS = {
-    ("SearchMemory", 10_000): 15.0,
-    ("SearchMemory", 100_000): 50.0,
-    ("GetTaskContext", 10_000): 50.0,
+    ("SearchMemory", 10_000): 8.0,
+    ("SearchMemory", 100_000): 30.0,
+    ("GetTaskContext", 10_000): 15.0,
 }
+SOURCE_ROOTS = ("protos", "core", "services/memory")
+"""Where a Squirrel tree keeps the packages the memory service imports."""
 ACTIVE_FILES = (
     ("src/api/routes.py",),
     ("src/auth/tokens.py", "tests/test_auth.py"),
@@ -111,9 +120,16 @@ def derived_vectors(base: Vectors, count: int, rng: np.random.Generator) -> Vect
 
 
 async def seed_project(
-    root: Path, count: int, embedder: MiniLmEmbedder, base_texts: int, seed: int = 7
-) -> SeedReport:
-    """Writes `count` memories into `root/.ctx/data.db` and their vector index file."""
+    root: Path,
+    count: int,
+    embedder: MiniLmEmbedder,
+    base_texts: int,
+    seed: int = 7,
+    *,
+    vectors: Vectors | None = None,
+) -> tuple[SeedReport, Vectors]:
+    """Writes `count` memories into `root/.ctx/data.db` and their vector index file; returns
+    what it did and the vectors, which a second project with the same seed can reuse."""
     candidates = MemoryGenerator(seed).candidates(count)
     store = await SqliteStore.open(str(root))
     items: list[MemoryItem] = []
@@ -131,18 +147,19 @@ async def seed_project(
         await store.close()
     real = min(base_texts, len(items))
     started = time.perf_counter()
-    base = embedder.embed_now([embedding_text(m) for m in items[:real]])
+    if vectors is None or len(vectors) != len(items):
+        base = embedder.embed_now([embedding_text(m) for m in items[:real]])
+        vectors = base
+        if real < len(items):
+            rng = np.random.default_rng(seed)
+            vectors = np.concatenate([base, derived_vectors(base, len(items) - real, rng)])
     embed_seconds = time.perf_counter() - started
-    vectors = base
-    if real < len(items):
-        rng = np.random.default_rng(seed)
-        vectors = np.concatenate([base, derived_vectors(base, len(items) - real, rng)])
     index = FaissIndex(embedder.dim, embedder.model_id, index_path(str(root)))
     started = time.perf_counter()
     index.rebuild(zip([m.id for m in items], vectors, strict=True))
     index.save()
     build_seconds = time.perf_counter() - started
-    return SeedReport(
+    report = SeedReport(
         len(items),
         real,
         len(items) - real,
@@ -151,6 +168,7 @@ async def seed_project(
         build_seconds,
         index.kind.value,
     )
+    return report, vectors
 
 
 @dataclass
@@ -166,21 +184,32 @@ class MemoryProcess:
         return self.process.pid
 
 
-def start_memory(home: Path) -> subprocess.Popen[bytes]:
-    """`python -m squirrel_memory` on `home`, its output discarded (logs go to the home)."""
+def tree_env(tree: Path | None) -> dict[str, str]:
+    """Environment that makes `python -m squirrel_memory` run `tree`'s code (none: this one's)."""
+    if tree is None:
+        return {}
+    roots = [tree / r for r in SOURCE_ROOTS]
+    missing = [str(r) for r in roots if not r.is_dir()]
+    if missing:
+        raise SystemExit(f"not a Squirrel tree, missing: {', '.join(missing)}")
+    return {"PYTHONPATH": os.pathsep.join(str(r.resolve()) for r in roots)}
+
+
+def start_memory(home: Path, tree: Path | None = None) -> subprocess.Popen[bytes]:
+    """`python -m squirrel_memory` on `home` (from `tree` if given), its output discarded."""
     return subprocess.Popen(
         [sys.executable, "-m", "squirrel_memory"],
-        env=service_env(home),
+        env=service_env(home, **tree_env(tree)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
 @asynccontextmanager
-async def memory_process(home: Path) -> AsyncIterator[MemoryProcess]:
+async def memory_process(home: Path, tree: Path | None = None) -> AsyncIterator[MemoryProcess]:
     layout = HomeLayout(home)
     started = time.perf_counter()
-    process = start_memory(home)
+    process = start_memory(home, tree)
     client: MemoryClient | None = None
     try:
 
@@ -230,23 +259,93 @@ async def timed(call: Callable[[Any], Awaitable[Any]], requests: Sequence[Any]) 
     return times
 
 
+async def timed_pairs(
+    calls: Sequence[Callable[[Any], Awaitable[Any]]], requests: Sequence[Any]
+) -> list[list[float]]:
+    """Milliseconds per call for each of `calls` on every request, one call at a time; which
+    call goes first rotates with each request, so no side always runs on a warmer machine."""
+    times: list[list[float]] = [[] for _ in calls]
+    for n, request in enumerate(requests):
+        for k in range(len(calls)):
+            side = (n + k) % len(calls)
+            started = time.perf_counter()
+            await calls[side](request)
+            times[side].append(1000 * (time.perf_counter() - started))
+    return times
+
+
 def questions(count: int) -> list[str]:
     """`count` distinct questions (a tag no memory holds makes each unique), so the embedder's
     query cache never answers: every search pays for its embedding."""
     return [f"{DEVELOPER_QUESTIONS[i % len(DEVELOPER_QUESTIONS)]} (q{i})" for i in range(count)]
 
 
+@dataclass
+class _Side:
+    """One memory service under test: its name in the table, home, project and code tree."""
+
+    name: str
+    home: Path
+    root: Path
+    tree: Path | None
+
+
+def _rpc_calls(
+    client: MemoryClient, project_id: str
+) -> tuple[Callable[[Any], Awaitable[Any]], Callable[[Any], Awaitable[Any]]]:
+    async def search(n_query: tuple[int, str]) -> Any:
+        return await client.call(
+            client.stub.SearchMemory,
+            pb.SearchMemoryRequest(project_id=project_id, query=n_query[1], top_k=10),
+        )
+
+    async def context(n_query: tuple[int, str]) -> Any:
+        n, query = n_query
+        return await client.call(
+            client.stub.GetTaskContext,
+            pb.GetTaskContextRequest(
+                project_id=project_id,
+                task_description=query,
+                active_file_paths=list(ACTIVE_FILES[n % len(ACTIVE_FILES)]),
+            ),
+        )
+
+    return search, context
+
+
+def _with_target(found: list[Figure], rpc: str, size: int) -> list[Figure]:
+    target = TARGETS.get((rpc, size))
+    if target is None:
+        return found
+    p95 = found[1]
+    verdict = "meets" if p95.value <= target else "MISSES"
+    note = f"{p95.note}; {verdict} target <= {target:g} ms"
+    return [found[0], Figure(p95.section, p95.measure, p95.value, p95.unit, note)]
+
+
 async def measure_size(
-    size: int, queries: int, embedder: MiniLmEmbedder, base_texts: int
+    size: int,
+    queries: int,
+    embedder: MiniLmEmbedder,
+    base_texts: int,
+    baseline: Path | None = None,
 ) -> list[Figure]:
     label = f"{size // 1000}k"
     with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        HomeLayout(home).ensure()
-        root = git_repo(Path(tmp) / "repo")
-        seed = await seed_project(root, size, embedder, base_texts)
-        add_project(HomeLayout(home).projects, root)
-        project_id = str(root)
+        sides = [_Side("", Path(tmp) / "home", Path(tmp) / "repo", None)]
+        if baseline is not None:
+            sides.append(_Side("baseline ", Path(tmp) / "home-b", Path(tmp) / "repo-b", baseline))
+        vectors: Vectors | None = None
+        seed: SeedReport | None = None
+        for side in sides:
+            HomeLayout(side.home).ensure()
+            git_repo(side.root)
+            report, vectors = await seed_project(
+                side.root, size, embedder, base_texts, vectors=vectors
+            )
+            seed = seed or report
+            add_project(HomeLayout(side.home).projects, side.root)
+        assert seed is not None
         derived = (
             f"{seed.derived} of {seed.memories} vectors DERIVED from {seed.embedded} embedded"
             if seed.derived
@@ -260,63 +359,64 @@ async def measure_size(
             Figure(SECTION, f"{label}: index build + save", seed.index_build_seconds, "s",
                    f"{seed.index_kind}"),
         ]  # fmt: skip
-        async with memory_process(home) as service:
-            model_wait = await wait_model(service.client)
-            wait_idle(service.pid)
-            idle = rss_mib(service.pid)
-            client = service.client
-            texts = questions(queries)
-
-            async def search(query: str) -> Any:
-                return await client.call(
-                    client.stub.SearchMemory,
-                    pb.SearchMemoryRequest(project_id=project_id, query=query, top_k=10),
-                )
-
-            async def context(n_query: tuple[int, str]) -> Any:
-                n, query = n_query
-                return await client.call(
-                    client.stub.GetTaskContext,
-                    pb.GetTaskContextRequest(
-                        project_id=project_id,
-                        task_description=query,
-                        active_file_paths=list(ACTIVE_FILES[n % len(ACTIVE_FILES)]),
-                    ),
-                )
-
-            await timed(search, texts[:10])  # warm-up: caches, first-use paths
-            await timed(context, list(enumerate(texts[:10])))
-            search_ms = await timed(search, texts)
-            context_ms = await timed(context, list(enumerate(texts)))
-            loaded = rss_mib(service.pid)
-            figures += [
-                Figure(SECTION, f"{label}: start to SERVING", service.serving_seconds, "s"),
-                Figure(SECTION, f"{label}: SERVING to model loaded", model_wait, "s"),
-                Figure(SECTION, f"{label}: memory RSS idle, model loaded", idle, "MiB"),
-                Figure(SECTION, f"{label}: memory RSS after queries", loaded, "MiB"),
+        async with AsyncExitStack() as stack:
+            services = [
+                await stack.enter_async_context(memory_process(side.home, side.tree))
+                for side in sides
             ]
-            for rpc, millis in (("SearchMemory", search_ms), ("GetTaskContext", context_ms)):
-                found = latency_figures(SECTION, f"{label}: {rpc} gRPC", millis)
-                target = TARGETS.get((rpc, size))
-                if target is not None:
-                    verdict = "meets" if found[1].value <= target else "MISSES"
-                    found[1] = Figure(
-                        found[1].section,
-                        found[1].measure,
-                        found[1].value,
-                        found[1].unit,
-                        f"{found[1].note}; {verdict} target <= {target:g} ms",
-                    )
-                figures += found
+            waits = [await wait_model(service.client) for service in services]
+            for service in services:
+                wait_idle(service.pid)
+            idle = [rss_mib(service.pid) for service in services]
+            calls = [
+                _rpc_calls(service.client, str(side.root))
+                for service, side in zip(services, sides, strict=True)
+            ]
+            texts = list(enumerate(questions(queries)))
+            warm = list(enumerate(questions(10), start=queries))  # caches, first-use paths
+            await timed_pairs([c[0] for c in calls], warm)
+            await timed_pairs([c[1] for c in calls], warm)
+            search_ms = await timed_pairs([c[0] for c in calls], texts)
+            context_ms = await timed_pairs([c[1] for c in calls], texts)
+            for n, (side, service) in enumerate(zip(sides, services, strict=True)):
+                tag = f"{label}: {side.name}"
+                figures += [
+                    Figure(SECTION, f"{tag}start to SERVING", service.serving_seconds, "s"),
+                    Figure(SECTION, f"{tag}SERVING to model loaded", waits[n], "s"),
+                    Figure(SECTION, f"{tag}memory RSS idle, model loaded", idle[n], "MiB"),
+                    Figure(SECTION, f"{tag}memory RSS after queries", rss_mib(service.pid), "MiB"),
+                ]
+                for rpc, millis in (("SearchMemory", search_ms), ("GetTaskContext", context_ms)):
+                    found = latency_figures(SECTION, f"{tag}{rpc} gRPC", millis[n])
+                    figures += _with_target(found, rpc, size) if n == 0 else found
+            if baseline is not None:
+                figures += _ratios(label, search_ms, context_ms)
     return figures
 
 
-async def run(sizes: Sequence[int], queries: int, base_texts: int) -> list[Figure]:
+def _ratios(
+    label: str, search_ms: list[list[float]], context_ms: list[list[float]]
+) -> list[Figure]:
+    """Baseline / this tree for p50 and p95 (above 1: this tree is faster)."""
+    out: list[Figure] = []
+    for rpc, millis in (("SearchMemory", search_ms), ("GetTaskContext", context_ms)):
+        for q in (50, 95):
+            ratio = percentile(millis[1], q) / percentile(millis[0], q)
+            out.append(
+                Figure(SECTION, f"{label}: {rpc} p{q} baseline / this", ratio, "x",
+                       "same questions, alternating order")
+            )  # fmt: skip
+    return out
+
+
+async def run(
+    sizes: Sequence[int], queries: int, base_texts: int, baseline: Path | None = None
+) -> list[Figure]:
     """Every figure of this benchmark, size by size."""
     embedder = loaded_embedder()
     figures: list[Figure] = []
     for size in sizes:
-        figures += await measure_size(size, queries, embedder, base_texts)
+        figures += await measure_size(size, queries, embedder, base_texts, baseline)
     return figures
 
 
@@ -325,10 +425,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--base-texts", type=int, default=3000)
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="another Squirrel tree to run side by side"
+    )
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
-    print_table(asyncio.run(run(sizes, args.queries, args.base_texts)))
+    print_table(asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline)))
 
 
 if __name__ == "__main__":

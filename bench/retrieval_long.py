@@ -139,13 +139,16 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--data", type=Path, default=DEFAULT_DATA)
     options.add_argument("--embedder", choices=("auto", "minilm", "fake"), default="auto")
+    options.add_argument(
+        "--float-queries", action="store_true", help="embed queries with the float model"
+    )
     args = options.parse_args(argv)
     if not args.data.is_file():
         print(f"no data file at {args.data}", file=sys.stderr)
         return 2
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
     data = json.loads(args.data.read_text(encoding="utf-8"))
-    embedder, embedder_name = choose_embedder(args.embedder)
+    embedder, embedder_name = choose_embedder(args.embedder, float_queries=args.float_queries)
     turns = sum(len(c["turns"]) for c in data["conversations"])
     questions = sum(len(c["questions"]) for c in data["conversations"])
     print(f"embedder: {embedder_name}")

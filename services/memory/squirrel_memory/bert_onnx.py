@@ -5,6 +5,13 @@ nothing downloaded): embeddings, `num_layers` encoder layers with exact GELU, me
 L2 normalisation, exactly the NumPy forward pass. onnxruntime runs it on one thread, about twice
 as fast as NumPy for a single query (`bench/embedder_bench.py`), with the same vectors
 (cosine 1.0000 to the NumPy pass, checked in the tests).
+
+`quantized=True` builds an int8 variant instead: every linear layer's weights are quantised
+symmetrically with one scale per output channel, and onnxruntime's `DynamicQuantizeMatMul`
+quantises its input per call (no calibration data); the word-embedding table is int8 with one
+scale per row. Layer norms, attention and pooling stay float. About 4x faster for one short
+query, cosine 0.99 or more to the float vectors (tested); it embeds search queries only,
+stored memories keep float vectors.
 """
 
 from __future__ import annotations
@@ -22,14 +29,17 @@ from squirrel_memory.bert import BertEncoder, FloatArray, IntArray
 
 OPSET = 17
 _MASKED = -1e9
+_INT8_MAX = 127
 
 
 class _Graph:
     """Collects nodes and initializers under unique names."""
 
-    def __init__(self) -> None:
-        from onnx import helper, numpy_helper  # noqa: PLC0415 - loaded with the model
+    def __init__(self, *, quantized: bool = False) -> None:
+        from onnx import TensorProto, helper, numpy_helper  # noqa: PLC0415 - loaded with the model
 
+        self.quantized = quantized
+        self._float = TensorProto.FLOAT
         self._helper = helper
         self._numpy_helper = numpy_helper
         self.nodes: list[Any] = []
@@ -50,7 +60,29 @@ class _Graph:
         return out
 
     def linear(self, x: str, weight: FloatArray, bias: FloatArray) -> str:
-        return self.op("Add", self.op("MatMul", x, self.const(weight)), self.const(bias))
+        if not self.quantized:
+            return self.op("Add", self.op("MatMul", x, self.const(weight)), self.const(bias))
+        q_weight, scales = quantize_columns(weight)
+        self._count += 1
+        out = f"t{self._count}"
+        node = self._helper.make_node(
+            "DynamicQuantizeMatMul",
+            [x, self.const(q_weight, np.int8), self.const(scales), "", self.const(bias)],
+            [out],
+            domain="com.microsoft",
+        )
+        self.nodes.append(node)
+        return out
+
+    def embed(self, table: FloatArray, ids: str) -> str:
+        """The rows of `table` for `ids`; quantised, an int8 table with one scale per row."""
+        if not self.quantized:
+            return self.op("Gather", self.const(table), ids)
+        q_table, scales = quantize_columns(table.T)
+        rows = self.op(
+            "Cast", self.op("Gather", self.const(q_table.T, np.int8), ids), to=self._float
+        )
+        return self.op("Mul", rows, self.op("Gather", self.const(scales[:, None]), ids))
 
     def layer_norm(self, x: str, gamma: FloatArray, beta: FloatArray, eps: float) -> str:
         return self.op(
@@ -58,8 +90,20 @@ class _Graph:
         )
 
 
-def build_model(encoder: BertEncoder) -> bytes:
-    """The serialised ONNX model: inputs `ids`, `mask` (int64, batch × seq), output `vectors`."""
+def quantize_columns(weight: FloatArray) -> tuple[npt.NDArray[np.int8], FloatArray]:
+    """Symmetric int8 weights, one scale per output column (`weight` is in × out):
+    `weight ≈ q * scale`, |q| ≤ 127; an all-zero column gets scale 1."""
+    if not np.isfinite(weight).all():
+        raise ValueError("weights must be finite to be quantised")
+    top = np.abs(weight).max(axis=0)
+    scales = np.where(top > 0, top / _INT8_MAX, 1.0).astype(np.float32)
+    q = np.clip(np.rint(weight / scales), -_INT8_MAX, _INT8_MAX).astype(np.int8)
+    return q, scales
+
+
+def build_model(encoder: BertEncoder, *, quantized: bool = False) -> bytes:
+    """The serialised ONNX model: inputs `ids`, `mask` (int64, batch × seq), output `vectors`;
+    with `quantized`, the linear layers run on int8 weights (see the module's docstring)."""
     from onnx import TensorProto, helper  # noqa: PLC0415 - loaded with the model
 
     cfg = encoder.config
@@ -67,11 +111,11 @@ def build_model(encoder: BertEncoder) -> bytes:
     hidden, heads = cfg.hidden_size, cfg.num_heads
     head_dim = hidden // heads
     eps = cfg.layer_norm_eps
-    g = _Graph()
+    g = _Graph(quantized=quantized)
     one = g.const([1], np.int64)
     seq = g.op("Slice", g.op("Shape", "ids"), one, g.const([2], np.int64))
     positions = g.op("Slice", g.const(weights["position"]), g.const([0], np.int64), seq)
-    x = g.op("Gather", g.const(weights["word"]), "ids")
+    x = g.embed(weights["word"], "ids")
     x = g.op("Add", g.op("Add", x, positions), g.const(weights["token_type"][0]))
     x = g.layer_norm(x, weights["emb_ln_g"], weights["emb_ln_b"], eps)
     mask = g.op("Cast", "mask", to=TensorProto.FLOAT)
@@ -114,7 +158,10 @@ def build_model(encoder: BertEncoder) -> bytes:
         [helper.make_tensor_value_info("vectors", TensorProto.FLOAT, ["batch", hidden])],
         g.initializers,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    opsets = [helper.make_opsetid("", OPSET)]
+    if quantized:
+        opsets.append(helper.make_opsetid("com.microsoft", 1))
+    model = helper.make_model(graph, opset_imports=opsets)
     model.ir_version = 8
     data: bytes = model.SerializeToString()
     return data
@@ -123,23 +170,32 @@ def build_model(encoder: BertEncoder) -> bytes:
 class OnnxBertEncoder:
     """`BertEncoder.encode` on onnxruntime (one intra-op thread, full graph optimisation)."""
 
-    def __init__(self, encoder: BertEncoder, *, threads: int = 1) -> None:
+    def __init__(
+        self,
+        encoder: BertEncoder,
+        *,
+        threads: int = 1,
+        quantized: bool = False,
+    ) -> None:
         import onnxruntime as ort  # noqa: PLC0415 - loaded with the model, off the start path
 
         self.config = encoder.config
         self.vocab_size = encoder.vocab_size
+        self.quantized = quantized
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Pre-packed weight copies and the arena would keep ~100 MB more resident for little gain.
         options.enable_cpu_mem_arena = False
-        options.add_session_config_entry("session.disable_prepacking", "1")
+        if not quantized:
+            # Pre-packed copies of the float weights would keep ~100 MB more resident; the int8
+            # weights are a quarter of that, and pre-packed they run a query ~20 % faster.
+            options.add_session_config_entry("session.disable_prepacking", "1")
         # Loaded from a private temporary file: a session made from bytes keeps those bytes
         # (the whole model, ~90 MB) alive for as long as it lives.
         with tempfile.TemporaryDirectory(prefix="sqrl-model-") as folder:
             path = Path(folder) / "encoder.onnx"
-            path.write_bytes(build_model(encoder))
+            path.write_bytes(build_model(encoder, quantized=quantized))
             self._session = ort.InferenceSession(
                 str(path), options, providers=["CPUExecutionProvider"]
             )

@@ -3,6 +3,7 @@ keeps the other flagged ones out of what reaches a model unasked (views, task co
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -16,13 +17,22 @@ from squirrel_memory.models import MemoryItem
 CONFIRMED_FILE = "confirmed.json"
 _MAX_FILE_BYTES = 16 * 1024 * 1024
 
+_FLAGGED_TEXTS_CACHED = 8192
+"""Memory texts whose hazard flags stay cached (every read that reaches a model checks them)."""
+
 T = TypeVar("T")
 Injectable = Callable[[Sequence[MemoryItem]], list[MemoryItem]]
 
 
+@functools.lru_cache(maxsize=_FLAGGED_TEXTS_CACHED)
+def content_flags(content: str) -> tuple[str, ...]:
+    """`flags_of(content)`, cached by the text itself."""
+    return flags_of(content)
+
+
 def unflagged(items: Sequence[MemoryItem]) -> list[MemoryItem]:
     """The memories with no hazard flag (the filter when nothing is confirmed)."""
-    return [m for m in items if not flags_of(m.content)]
+    return [m for m in items if not content_flags(m.content)]
 
 
 class Confirmations:
@@ -70,4 +80,14 @@ class Confirmations:
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """The memories safe to hand a model unasked: unflagged, or confirmed as they are."""
-        return [m for m in items if safe_to_inject(flags_of(m.content), self.is_confirmed(m))]
+        confirmed: dict[str, str] | None = None
+        kept: list[MemoryItem] = []
+        for item in items:
+            flags = content_flags(item.content)
+            if flags:
+                confirmed = self._load() if confirmed is None else confirmed
+                vouched = confirmed.get(item.id) == fingerprint(item.content)
+                if not safe_to_inject(flags, vouched):
+                    continue
+            kept.append(item)
+        return kept

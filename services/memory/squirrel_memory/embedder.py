@@ -61,6 +61,12 @@ class Embedder(Protocol):
         """Return a (len(texts), dim) array; raise `EmbedderNotReadyError` before `ready`."""
         ...
 
+    async def embed_query(self, text: str) -> Vectors:
+        """Embed one search query or task description, (1, dim); may use a faster, slightly
+        less exact encoder than `embed` and a cache. Raise `EmbedderNotReadyError` before
+        `ready`."""
+        ...
+
 
 class LoadSignal:
     """Set once by a loading thread; awaited by any number of event loops without a thread each."""

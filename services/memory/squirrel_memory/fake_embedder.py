@@ -90,6 +90,10 @@ class FakeEmbedder:
             return empty_vectors(self._dim)
         return self.embed_now(cleaned)
 
+    async def embed_query(self, text: str) -> Vectors:
+        """The same vector `embed` gives one text (counted as a call)."""
+        return await self.embed([text])
+
     def embed_now(self, texts: Sequence[str]) -> Vectors:
         """Synchronous embedding, for building test data without an event loop."""
         matrix = np.zeros((len(texts), self._dim), dtype=np.float32)

@@ -74,6 +74,7 @@ RELEVANT_LEXICAL_ONLY = 0.5
 MENTION_SIMILARITY = 0.25
 """A reason cites closeness in meaning only from this (rescaled) cosine up."""
 
+_UNMATCHED = (0.0, 0.0, 0.0)
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 _TYPE_PHRASES = {
@@ -158,13 +159,19 @@ class ScoredMemory:
     score: MemoryScore
     lexical: float
     vector: float
-    matched_terms: tuple[str, ...]
+    query_terms: tuple[str, ...]
     matched_paths: tuple[str, ...]
 
     @property
     def relevance(self) -> float:
         """The fused lexical + vector relevance (the spec's `similarity`)."""
         return self.score.similarity
+
+    @property
+    def matched_terms(self) -> tuple[str, ...]:
+        """The query terms this memory holds, in query order (worked out when asked: only
+        the shown results need them)."""
+        return matched_terms(self.query_terms, self.item)
 
 
 def relevance_threshold(vector_used: bool) -> float:
@@ -372,45 +379,50 @@ class Retriever:
             and (wanted is None or m.type in wanted)
             and visible(m)
         }
-        # Which query terms each candidate holds: computed once, used by fusion and reasons.
-        terms_of = {m: matched_terms(parsed.terms, item) for m, item in live.items()}
+        lexical_live = [(m, s) for m, s in lexical if m in live]
+        # Fusion needs the query terms of the lexical hits; the rest only for shown reasons.
+        terms_of = {m: matched_terms(parsed.terms, live[m]) for m, _ in lexical_live}
         fused = self._fuse(
-            [(m, s) for m, s in lexical if m in live],
+            lexical_live,
             [(m, s) for m, s in vector if m in live],
             len(parsed.terms),
             terms_of,
             vector_used,
         )
         now = self._clock()
-        ranked: list[ScoredMemory] = []
         matcher = PathMatcher(actives, scopes, root=project_id)
+        floor = self.settings.min_similarity
+        scores: list[tuple[MemoryScore, str]] = []
         for memory_id, item in live.items():
-            similarity = fused.get(memory_id, (0.0, 0.0, 0.0))
-            paths = matcher.matched(item.file_paths)
+            relevance = fused.get(memory_id, _UNMATCHED)[0]
             path_score = matcher.score(item.file_paths)
-            is_path_hit = include_path_matches and path_score >= PATH_EXACT
-            kept = keep is not None and memory_id in fused and keep(item)
-            if similarity[0] < self.settings.min_similarity and not is_path_hit and not kept:
+            if (
+                relevance < floor
+                and not (include_path_matches and path_score >= PATH_EXACT)
+                and not (keep is not None and memory_id in fused and keep(item))
+            ):
                 continue
             score = memory_score(
-                similarity[0],
+                relevance,
                 item.importance,
                 recency_score(item.updated_at, now),
                 path_score,
                 self.settings.weights,
             )
-            ranked.append(
-                ScoredMemory(
-                    item=item,
-                    score=score,
-                    lexical=similarity[1],
-                    vector=similarity[2],
-                    matched_terms=terms_of[memory_id],
-                    matched_paths=paths,
-                )
+            scores.append((score, memory_id))
+        scores.sort(key=lambda s: (-s[0].total, -s[0].similarity, s[1]))
+        ranked = [
+            ScoredMemory(
+                item=live[memory_id],
+                score=score,
+                lexical=fused.get(memory_id, _UNMATCHED)[1],
+                vector=fused.get(memory_id, _UNMATCHED)[2],
+                query_terms=parsed.terms,
+                matched_paths=matcher.matched(live[memory_id].file_paths),
             )
-        ranked.sort(key=lambda s: (-s.score.total, -s.relevance, s.item.id))
-        return (ranked[:limit] if limit else ranked), vector_used
+            for score, memory_id in (scores[:limit] if limit else scores)
+        ]
+        return ranked, vector_used
 
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""
@@ -502,7 +514,7 @@ class Retriever:
         if not self.vector_ready or embedder is None or index is None:
             return [], None
         try:
-            vectors = await embedder.embed([text])
+            vectors = await embedder.embed_query(text)
         except EmbedderNotReadyError:
             return [], None
         k = min(len(index), pool * (3 if filtered else 1))
@@ -604,6 +616,7 @@ def _parse_query(query: object) -> _Query:
 
 
 def _check_types(types: Sequence[MemoryType] | None) -> list[MemoryType] | None:
+    """The distinct types asked for, sorted; None when that is no filter (none, or all)."""
     if not types:
         return None
     if isinstance(types, str):
@@ -614,7 +627,8 @@ def _check_types(types: Sequence[MemoryType] | None) -> list[MemoryType] | None:
             checked.append(MemoryType(value))
         except ValueError as exc:
             raise InvalidArgumentError(f"unknown memory type: {str(value)[:40]!r}") from exc
-    return sorted(set(checked))
+    distinct = sorted(set(checked))
+    return None if len(distinct) == len(MemoryType) else distinct
 
 
 def _check_paths(paths: Sequence[str], name: str) -> tuple[str, ...]:
