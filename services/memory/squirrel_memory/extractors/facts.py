@@ -409,8 +409,11 @@ def _entry_point(run: CommandRun) -> str | None:
     return None
 
 
-def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fact]:
-    """Every project fact evident in one episode's events and commands."""
+def project_facts(
+    events: list[StoredEvent], runs: list[CommandRun], *, repository: bool | None = None
+) -> list[Fact]:
+    """Every project fact evident in one episode's events and commands; `repository` says
+    whether the project's repository is read (looked up when not given)."""
     if not events:
         return []
     project_id = events[0].project_id
@@ -423,7 +426,8 @@ def project_facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fac
     facts: list[Fact] = []
     # A repository with commits answers "what language" from its own files (`repo:` facts);
     # the files one session touched (an `assets/package.json`) must not contradict it.
-    repository = bool(primary_ecosystems(project_id))
+    if repository is None:
+        repository = bool(primary_ecosystems(project_id))
     language = None if repository else _language_fact(paths)
     if language:
         facts.append(language)

@@ -78,12 +78,15 @@ class RulesExtractor:
         runs = commands(ordered)
         found: list[MemoryCandidate] = []
         found.extend(_preferences(ordered))
-        found.extend(_facts(ordered, runs))
+        # A read repository answers what language, what the project is and its tasks.
+        repository = bool(ordered) and bool(primary_ecosystems(ordered[0].project_id))
+        found.extend(_facts(ordered, runs, repository))
         found.extend(evidence_candidates(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
-        found.extend(_tasks(ordered))
+        if not repository:
+            found.extend(_tasks(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -142,7 +145,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return found
 
 
-def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCandidate]:
+def _facts(
+    events: list[StoredEvent], runs: list[CommandRun], repository: bool
+) -> list[MemoryCandidate]:
     return [
         _candidate(
             MemoryType.PROJECT_FACT,
@@ -153,14 +158,12 @@ def _facts(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCand
             event_ids=fact.event_ids,
             file_paths=fact.file_paths,
         )
-        for fact in project_facts(events, runs)
+        for fact in project_facts(events, runs, repository=repository)
     ]
 
 
 def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Recipes from the task files read in the session; a read repository gives its own."""
-    if not events or primary_ecosystems(events[0].project_id):
-        return []
+    """Recipes from the task files read in the session (a read repository gives its own)."""
     return [
         _candidate(
             MemoryType.RECIPE,
