@@ -1,8 +1,10 @@
 """The MCP tool layer: declared tools, budgets enforced on their output, errors for the model."""
 
+import functools
+import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
 import structlog
 from mcp.server.mcpserver import MCPServer
@@ -37,6 +39,8 @@ from squirrel_gateway.schemas import (
 log = structlog.get_logger()
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+P = ParamSpec("P")
 
 INSTRUCTIONS: Final = f"""\
 Squirrel is this developer's long-term memory of how they code and what this project is.
@@ -143,6 +147,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         title="Memory for a coding task",
         annotations=ToolAnnotations(title="Memory for a coding task", **_READ_ONLY),
     )
+    @_tool_body
     async def get_task_context(
         *,
         project_root: ProjectRootArg,
@@ -154,32 +159,29 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         user_id: UserIdArg = None,
         context_budget_tokens: TaskBudgetArg = None,
         max_tokens: TaskBudgetAliasArg = None,
-    ) -> Annotated[CallToolResult, TaskContext]:
+    ) -> TaskContext:
         """The primary tool. Call it when you start a specific coding task (a feature, a fix, a
         refactor): it returns only the memories relevant to that task (user style, project facts,
         pitfalls, recipes), each with the reason it matters. Costs at most context_budget_tokens
         (default 400; typically 100-400 tokens). If it says no relevant memory was found, go
         ahead without it."""
-
-        async def run() -> TaskContext:
-            budget = budget_for(context_budget_tokens, max_tokens, TASK_BUDGET_DEFAULT)
-            answer = await responses.task_context(
-                backend,
-                project_root=project_root,
-                task_description=task_description,
-                active_file_paths=active_file_paths,
-                preferred_memory_types=preferred_memory_types,
-                user_id=user_id,
-                budget=budget,
-            )
-            return answer.output
-
-        return _as_result(await _guarded("get_task_context", run))
+        budget = budget_for(context_budget_tokens, max_tokens, TASK_BUDGET_DEFAULT)
+        answer = await responses.task_context(
+            backend,
+            project_root=project_root,
+            task_description=task_description,
+            active_file_paths=active_file_paths,
+            preferred_memory_types=preferred_memory_types,
+            user_id=user_id,
+            budget=budget,
+        )
+        return answer.output
 
     @server.tool(
         title="User coding style",
         annotations=ToolAnnotations(title="User coding style", **_READ_ONLY),
     )
+    @_tool_body
     async def get_user_style_view(
         *,
         project_root: ProjectRootArg,
@@ -187,48 +189,42 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         user_id: UserIdArg = None,
         context_budget_tokens: ViewBudgetArg = None,
         max_tokens: ViewBudgetAliasArg = None,
-    ) -> Annotated[CallToolResult, UserStyleView]:
+    ) -> UserStyleView:
         """How this user likes code written (language idioms, testing, tooling, naming). Call it
         once at the start of a session in a repository, with mode="core". Costs at most
         context_budget_tokens (default 256; typically 80-250 tokens)."""
-
-        async def run() -> UserStyleView:
-            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            answer = await responses.user_style_view(
-                backend, project_root=project_root, mode=mode, user_id=user_id, budget=budget
-            )
-            return answer.output
-
-        return _as_result(await _guarded("get_user_style_view", run))
+        budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+        answer = await responses.user_style_view(
+            backend, project_root=project_root, mode=mode, user_id=user_id, budget=budget
+        )
+        return answer.output
 
     @server.tool(
         title="Project overview",
         annotations=ToolAnnotations(title="Project overview", **_READ_ONLY),
     )
+    @_tool_body
     async def get_project_brief_view(
         *,
         project_root: ProjectRootArg,
         mode: ModeArg = "core",
         context_budget_tokens: ViewBudgetArg = None,
         max_tokens: ViewBudgetAliasArg = None,
-    ) -> Annotated[CallToolResult, ProjectBriefView]:
+    ) -> ProjectBriefView:
         """What this project is: frameworks, services, key facts and its main modules. Call it
         once at the start of a session in a repository, with mode="core". Costs at most
         context_budget_tokens (default 256; typically 100-250 tokens)."""
-
-        async def run() -> ProjectBriefView:
-            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            answer = await responses.project_brief_view(
-                backend, project_root=project_root, mode=mode, budget=budget
-            )
-            return answer.output
-
-        return _as_result(await _guarded("get_project_brief_view", run))
+        budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+        answer = await responses.project_brief_view(
+            backend, project_root=project_root, mode=mode, budget=budget
+        )
+        return answer.output
 
     @server.tool(
         title="Known pitfalls",
         annotations=ToolAnnotations(title="Known pitfalls", **_READ_ONLY),
     )
+    @_tool_body
     async def get_pitfalls_view(
         *,
         project_root: ProjectRootArg,
@@ -239,28 +235,25 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         ] = None,
         context_budget_tokens: ViewBudgetArg = None,
         max_tokens: ViewBudgetAliasArg = None,
-    ) -> Annotated[CallToolResult, PitfallsView]:
+    ) -> PitfallsView:
         """Traps already hit in this project (failing tests, wrong commands, subtle bugs) for the
         files you name. Call it before risky or cross-cutting changes (auth, migrations, build,
         concurrency). Costs at most context_budget_tokens (default 256; typically 50-250 tokens)."""
-
-        async def run() -> PitfallsView:
-            budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
-            answer = await responses.pitfalls_view(
-                backend,
-                project_root=project_root,
-                scope_paths=scope_paths,
-                task_description=task_description,
-                budget=budget,
-            )
-            return answer.output
-
-        return _as_result(await _guarded("get_pitfalls_view", run))
+        budget = budget_for(context_budget_tokens, max_tokens, VIEW_BUDGET_DEFAULT)
+        answer = await responses.pitfalls_view(
+            backend,
+            project_root=project_root,
+            scope_paths=scope_paths,
+            task_description=task_description,
+            budget=budget,
+        )
+        return answer.output
 
     @server.tool(
         title="Search project memory",
         annotations=ToolAnnotations(title="Search project memory", **_READ_ONLY),
     )
+    @_tool_body
     async def search_project_memory(
         *,
         project_root: ProjectRootArg,
@@ -277,27 +270,23 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         ] = None,
         context_budget_tokens: SearchBudgetArg = None,
         max_tokens: SearchBudgetAliasArg = None,
-    ) -> Annotated[CallToolResult, SearchResponse]:
+    ) -> SearchResponse:
         """Deep recall: search every memory of this project by meaning and keywords, with a score,
         the reason it matched and its source (episodes, files). Call it when you need something
         specific the other tools did not give you. Costs at most context_budget_tokens (default
         400; typically 60-80 tokens per result). Pass next_cursor back as cursor for more."""
-
-        async def run() -> SearchResponse:
-            budget = budget_for(context_budget_tokens, max_tokens, SEARCH_BUDGET_DEFAULT)
-            answer = await responses.search(
-                backend,
-                project_root=project_root,
-                query=query,
-                top_k=top_k,
-                types=types,
-                scope_paths=scope_paths,
-                cursor=cursor,
-                budget=budget,
-            )
-            return answer.output
-
-        return _as_result(await _guarded("search_project_memory", run))
+        budget = budget_for(context_budget_tokens, max_tokens, SEARCH_BUDGET_DEFAULT)
+        answer = await responses.search(
+            backend,
+            project_root=project_root,
+            query=query,
+            top_k=top_k,
+            types=types,
+            scope_paths=scope_paths,
+            cursor=cursor,
+            budget=budget,
+        )
+        return answer.output
 
     if allow_writes:
         _add_write_tools(server, backend)
@@ -311,6 +300,7 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
             title="Remember", read_only_hint=False, destructive_hint=False, idempotent_hint=False
         ),
     )
+    @_tool_body
     async def remember(
         *,
         project_root: ProjectRootArg,
@@ -332,25 +322,21 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
         importance: Annotated[float, Field(ge=0.0, le=1.0, description="0 to 1.")] = 0.7,
         file_paths: PathsArg = None,
         user_id: UserIdArg = None,
-    ) -> Annotated[CallToolResult, RememberResponse]:
+    ) -> RememberResponse:
         """Store something the user asked you to remember, or a correction of a memory, so that
         future sessions get it. Only call it when the user asks, or to record a clear, durable
         fact or preference. Cheap: about 30 tokens back."""
-
-        async def run() -> RememberResponse:
-            return await responses.remember(
-                backend,
-                project_root=project_root,
-                content=content,
-                memory_type=memory_type,
-                key=key,
-                tags=tags,
-                importance=importance,
-                file_paths=file_paths,
-                user_id=user_id,
-            )
-
-        return _as_result(await _guarded("remember", run))
+        return await responses.remember(
+            backend,
+            project_root=project_root,
+            content=content,
+            memory_type=memory_type,
+            key=key,
+            tags=tags,
+            importance=importance,
+            file_paths=file_paths,
+            user_id=user_id,
+        )
 
     @server.tool(
         title="Forget",
@@ -358,6 +344,7 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
             title="Forget", read_only_hint=False, destructive_hint=True, idempotent_hint=True
         ),
     )
+    @_tool_body
     async def forget(
         *,
         project_root: ProjectRootArg,
@@ -365,19 +352,34 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
         reason: Annotated[
             str | None, Field(description="Why it is wrong or obsolete.", max_length=1000)
         ] = None,
-    ) -> Annotated[CallToolResult, ForgetResponse]:
+    ) -> ForgetResponse:
         """Forget a memory that is wrong or obsolete (it is marked deleted; its history is kept).
         Only call it when the user asks you to. Cheap: about 20 tokens back."""
-
-        async def run() -> ForgetResponse:
-            return await responses.forget(
-                backend, project_root=project_root, memory_id=memory_id, reason=reason
-            )
-
-        return _as_result(await _guarded("forget", run))
+        return await responses.forget(
+            backend, project_root=project_root, memory_id=memory_id, reason=reason
+        )
 
 
 # --- error handling and results ---------------------------------------------------------------
+
+
+def _tool_body(
+    body: Callable[P, Awaitable[M]],
+) -> Callable[P, Awaitable[CallToolResult]]:
+    """A tool from its body: the body returns the tool's output model; the tool runs it guarded
+    (`_guarded`) and returns it as a result (`_as_result`) declared as that model's structure
+    (`Annotated[CallToolResult, Model]`, which is what the MCP server reads from the signature).
+    """
+    signature = inspect.signature(body)
+    returns = Annotated[CallToolResult, signature.return_annotation]
+
+    @functools.wraps(body)
+    async def tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        return _as_result(await _guarded(body.__name__, lambda: body(*args, **kwargs)))
+
+    tool.__signature__ = signature.replace(return_annotation=returns)  # type: ignore[attr-defined]
+    tool.__annotations__ = {**body.__annotations__, "return": returns}
+    return tool
 
 
 async def _guarded(tool: str, run: Callable[[], Awaitable[T]]) -> T:
