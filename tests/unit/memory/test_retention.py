@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
@@ -21,15 +18,6 @@ NOW = datetime(2026, 6, 30, tzinfo=UTC)
 
 def ev(text: str, at: datetime) -> Event:
     return Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, at, {"text": text}, "s1")
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    root = tmp_path / "proj"
-    root.mkdir()
-    opened = await SqliteStore.open(str(root))
-    yield opened
-    await opened.close()
 
 
 class Ticker:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import math
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -51,20 +51,6 @@ def raw(path: Path) -> Iterator[sqlite3.Connection]:
         yield conn
     finally:
         conn.close()
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return str(root)
-
-
-@pytest.fixture
-async def store(project: str) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(project)
-    yield opened
-    await opened.close()
 
 
 async def test_new_events_are_stored_with_sortable_unique_ids(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,20 +19,6 @@ from squirrel_memory.models import (
 from squirrel_memory.storage import MemoryChange, SqliteStore
 
 USER = "alice"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return str(root)
-
-
-@pytest.fixture
-async def store(project: str) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(project)
-    yield opened
-    await opened.close()
 
 
 def candidate(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,20 +41,6 @@ HOSTILE = [
     "x" * 10_000,
     " ".join(f"word{i}" for i in range(500)),
 ]
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return str(root)
-
-
-@pytest.fixture
-async def store(project: str) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(project)
-    yield opened
-    await opened.close()
 
 
 async def add(

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -15,20 +13,6 @@ from squirrel_memory.storage import SqliteStore, ViewMeta
 
 USER = "alice"
 T0 = datetime(2026, 6, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return str(root)
-
-
-@pytest.fixture
-async def store(project: str) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(project)
-    yield opened
-    await opened.close()
 
 
 def ev(text: str, at: datetime) -> Event:
