@@ -115,3 +115,17 @@ def test_recipe_examples_leave_out_paths_outside_the_project() -> None:
     finding = _recipe_finding("recipe:lint", group)
     assert "/Users/" not in finding.content and "~/" not in finding.content
     assert "`ruff check app/convert.py`" in finding.content
+
+
+def test_an_edit_in_between_does_not_hide_the_folder_lesson() -> None:
+    events = _in(f"{ROOT}/tests", PYTEST)
+    edit = dataclasses.replace(
+        events[0],
+        id="evt_edit",
+        event_type="code_change",
+        content={"tool": "Edit", "path": f"{ROOT}/tests/test_cache.py"},
+        file_paths=(f"{ROOT}/tests/test_cache.py",),
+        timestamp=events[0].timestamp + timedelta(seconds=5),
+    )
+    (pitfall,) = pitfalls(evidence_candidates(sorted([*events, edit], key=lambda e: e.timestamp)))
+    assert pitfall.key == "pitfall:shell-folder:tests", pitfall.content

@@ -221,13 +221,14 @@ def _attribute(
     changed_args = _args(failed) != _args(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
-    if named:
+    if folder:
+        # The same file, named from the root in one run and from a sub-folder in the other:
+        # the shell was not where the path was written from (a `cd` earlier in the session);
+        # an edit in between did not make a missing path resolve.
+        fix, shown, command = "folder", (), folder
+    elif named:
         fix, shown, command = "edit", named, ""
         ids.extend(c.event_id for c in edits if c.path in named)
-    elif folder:
-        # The same file, named from the root in one run and from a sub-folder in the other:
-        # the shell was not where the path was written from (a `cd` earlier in the session).
-        fix, shown, command = "folder", (), folder
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
