@@ -221,6 +221,7 @@ def _attribute(
     changed_args = _args(failed) != _args(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
+    shown: tuple[str, ...]
     if folder:
         # The same file, named from the root in one run and from a sub-folder in the other:
         # the shell was not where the path was written from (a `cd` earlier in the session);
