@@ -1,0 +1,145 @@
+"""Commands as evidence: each simple command of a run (`Attempt`), and what the evidence finds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from squirrel_core.commands import CommandUse, core_tokens, typed_commands
+from squirrel_memory.extractors.activity import CommandRun
+
+#: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
+#: and an update replaces the stored statement instead of appending to it.
+EVIDENCE_TAG = "evidence"
+CHECK_PURPOSES = ("test", "lint", "format", "typecheck")
+_EXTENSION_ECOSYSTEMS = {
+    ".py": "python",
+    ".ts": "javascript",
+    ".tsx": "javascript",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".vue": "javascript",
+    ".svelte": "javascript",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "jvm",
+    ".kt": "jvm",
+    ".scala": "jvm",
+    ".cs": "dotnet",
+    ".fs": "dotnet",
+    ".rb": "ruby",
+    ".php": "php",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".heex": "elixir",
+    ".swift": "swift",
+    ".c": "c",
+    ".cc": "c",
+    ".cpp": "c",
+    ".h": "c",
+    ".hpp": "c",
+    ".dart": "dart",
+    ".zig": "zig",
+}
+NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A memory the evidence supports, before it becomes a candidate."""
+
+    kind: str  # "recipe", "habit" or "fact"
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    event_ids: tuple[str, ...]
+    file_paths: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One simple command of a run, as a user would type it, where it ran and what it is for."""
+
+    run: CommandRun
+    text: str
+    scope: str
+    use: CommandUse | None
+    base: str
+    tokens: tuple[str, ...]
+
+    @property
+    def program(self) -> str:
+        return PurePosixPath(self.tokens[0]).name if self.tokens else ""
+
+    @property
+    def intent(self) -> tuple[str, ...]:
+        """What the command tries to do, whatever its arguments: (`git`, `push`), (test, pytest)."""
+        if self.use is not None and self.use.purpose in CHECK_PURPOSES:
+            return (self.use.purpose, self.use.tool, self.scope)
+        words = [t for t in self.tokens[1:] if not t.startswith("-")]
+        return (self.program, words[0] if words else "", self.scope)
+
+
+def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
+    """Every simple command of `runs`, typed form and scope included, in order."""
+    found: list[Attempt] = []
+    root = project_root.rstrip("/")
+    for run in runs:
+        # A shell folder outside the project (another checkout of it, a symlinked path) says
+        # nothing about where in the project the command ran: the root is assumed.
+        inside = run.cwd is not None and (run.cwd == root or run.cwd.startswith(root + "/"))
+        base = project_root if inside or run.cwd is None else run.cwd
+        cwd = run.cwd if run.cwd is not None else project_root
+        for typed in typed_commands(run.command, cwd=cwd, project_root=base):
+            tokens = tuple(core_tokens(list(typed.words)))
+            found.append(
+                Attempt(run, typed.text, typed.scope, typed.use, command_base(typed.text), tokens)
+            )
+    return found
+
+
+def command_base(text: str) -> str:
+    """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`."""
+    words: list[str] = []
+    for token in text.split():
+        if (words and words[-1] in {"python", "python3"} and token == "-m") or token in (  # noqa: S105
+            "./...",
+            "...",
+        ):
+            words.append(token)
+            continue
+        if (
+            token.startswith(("-", "+", '"', "'"))
+            or "/" in token
+            or "::" in token
+            or ("." in token.strip(".") and len(words) > 1 and not _is_task_word(token))
+        ):
+            break
+        words.append(token)
+        if len(words) >= 4:
+            break
+    return " ".join(words)
+
+
+def _is_task_word(token: str) -> bool:
+    """`ecto.migrate`, `phx.server`, `deps.get`: dotted task names, not file names."""
+    head, _, tail = token.partition(".")
+    return head.isidentifier() and tail.replace(".", "_").isidentifier() and "/" not in token
+
+
+def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None:
+    """The ecosystem most of the work is in: commands run at the project root and files edited."""
+    votes: dict[str, float] = {}
+    for attempt in found:
+        if attempt.use is None or attempt.use.ecosystem in NEUTRAL_ECOSYSTEMS:
+            continue
+        weight = 1.0 if attempt.scope == "" else 0.25
+        votes[attempt.use.ecosystem] = votes.get(attempt.use.ecosystem, 0.0) + weight
+    for path in changed_paths:
+        ecosystem = _EXTENSION_ECOSYSTEMS.get(PurePosixPath(path).suffix.lower())
+        if ecosystem:
+            votes[ecosystem] = votes.get(ecosystem, 0.0) + 1.0
+    if not votes:
+        return None
+    return max(sorted(votes), key=lambda name: votes[name])

@@ -1,0 +1,121 @@
+"""Tool habits: the tools the user runs again and again, and the project's package manager."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from squirrel_core.commands import package_manager
+from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
+
+#: A tool has to be used this often before it counts as a habit.
+MIN_HABIT_COUNT = 2
+HABIT_CATEGORIES = ("test_runner", "package_manager", "formatter", "linter", "type_checker")
+_HABIT_WORDING = {
+    "test_runner": "Runs tests with {}.",
+    "package_manager": "Uses {} as the package manager.",
+    "formatter": "Formats code with {}.",
+    "linter": "Lints with {}.",
+    "type_checker": "Type-checks with {}.",
+}
+
+
+def _tool_counts(found: list[Attempt]) -> dict[tuple[str, str], _ToolCount]:
+    """How often each (category, tool) was used, in how many sessions, through which wrapper."""
+    counts: dict[tuple[str, str], _ToolCount] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        seen: list[tuple[str, str]] = []
+        if manager:
+            seen.append(("package_manager", manager[0]))
+        use = attempt.use
+        if use and use.task is None and use.category in HABIT_CATEGORIES:
+            seen.append((use.category, use.tool))
+        for item in dict.fromkeys(seen):
+            count = counts.setdefault(item, _ToolCount())
+            wrapper = manager[0] if manager and item[0] != "package_manager" else ""
+            count.wrappers[wrapper if wrapper != item[1] else ""] += 1
+            count.sessions.add(attempt.run.session_id or "")
+            count.event_ids.append(attempt.run.event_id)
+    return counts
+
+
+@dataclass(slots=True)
+class _ToolCount:
+    wrappers: Counter[str] = field(default_factory=Counter)
+    sessions: set[str] = field(default_factory=set)
+    event_ids: list[str] = field(default_factory=list)
+
+    @property
+    def uses(self) -> int:
+        return sum(self.wrappers.values())
+
+
+def _top_tools(
+    counts: dict[tuple[str, str], _ToolCount], category: str
+) -> list[tuple[str, _ToolCount]]:
+    """The tools of `category` used at least `MIN_HABIT_COUNT` times, most widespread first."""
+    return sorted(
+        (
+            (tool, count)
+            for (cat, tool), count in counts.items()
+            if cat == category and count.uses >= MIN_HABIT_COUNT
+        ),
+        key=lambda item: (-len(item[1].sessions), -item[1].uses, item[0]),
+    )[:3]
+
+
+def _importance(top: _ToolCount) -> float:
+    spread = len(top.sessions)
+    return round(min(0.8, 0.4 + 0.05 * (top.uses - MIN_HABIT_COUNT) + 0.05 * (spread - 1)), 3)
+
+
+def habits(found: list[Attempt]) -> list[Finding]:
+    """Tools the user runs again and again (test runner, linter, package manager …).
+
+    Only commands the user typed count (`Attempt.run.by_user`): a habit is user_style, and
+    only the user's own origins make user_style. What the assistant ran says how the project
+    is driven: recipes and `package_manager_fact` carry that.
+    """
+    counts = _tool_counts([a for a in found if a.run.by_user])
+    findings: list[Finding] = []
+    for category in HABIT_CATEGORIES:
+        tools = _top_tools(counts, category)
+        if not tools:
+            continue
+        names = []
+        for tool, count in tools:
+            wrapper = next((w for w, _ in count.wrappers.most_common() if w), "")
+            names.append(f"{tool} (through {wrapper})" if wrapper else tool)
+        findings.append(
+            Finding(
+                "habit",
+                f"pref:{category}",
+                _HABIT_WORDING[category].format(" and ".join(names)),
+                ("tooling", category, "typed", *(tool for tool, _ in tools)),
+                _importance(tools[0][1]),
+                tuple(e for _, count in tools for e in count.event_ids[-10:]),
+            )
+        )
+    return findings
+
+
+def package_manager_fact(found: list[Attempt]) -> Finding | None:
+    """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
+
+    A project fact, whoever ran the commands: it says how this project is driven. The other
+    tool categories are the recipes' (`To run the tests: …`).
+    """
+    tools = _top_tools(_tool_counts(found), "package_manager")
+    if not tools:
+        return None
+    names = " and ".join(tool for tool, _ in tools)
+    plural = "s" if len(tools) > 1 else ""
+    return Finding(
+        "fact",
+        "package_manager",
+        f"Commands in this project run through {names}, its package manager{plural}.",
+        ("tooling", "package_manager", *(tool for tool, _ in tools)),
+        _importance(tools[0][1]),
+        tuple(e for _, count in tools for e in count.event_ids[-10:]),
+    )

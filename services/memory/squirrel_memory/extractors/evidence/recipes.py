@@ -1,0 +1,172 @@
+"""Recipes: the command that succeeded most often and most recently for a purpose, per folder."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
+
+#: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
+RECIPE_MIN_SUCCESSES = {
+    "test": 2,
+    "lint": 2,
+    "format": 2,
+    "typecheck": 2,
+    "install": 2,
+    "build": 1,
+    "run": 1,
+    "migrate": 1,
+}
+#: Half-life of a success's weight, in days before the newest command of the evidence.
+RECENCY_HALF_LIFE_DAYS = 30.0
+_PURPOSE_WORDING = {
+    "test": "to run the tests",
+    "lint": "to lint",
+    "format": "to format",
+    "typecheck": "to type-check",
+    "install": "to install dependencies",
+    "build": "to build",
+    "run": "to run the app",
+    "migrate": "to migrate the database",
+}
+_ECOSYSTEM_NAMES = {
+    "python": "Python",
+    "javascript": "JavaScript/TypeScript",
+    "go": "Go",
+    "rust": "Rust",
+    "jvm": "JVM",
+    "dotnet": ".NET",
+    "ruby": "Ruby",
+    "php": "PHP",
+    "elixir": "Elixir",
+    "swift": "Swift",
+    "c": "C/C++",
+    "dart": "Dart",
+    "zig": "Zig",
+}
+
+
+@dataclass(slots=True)
+class _Group:
+    purpose: str
+    scope: str
+    base: str
+    ecosystem: str
+    successes: int = 0
+    weight: float = 0.0
+    sessions: set[str] = field(default_factory=set)
+    examples: Counter[str] = field(default_factory=Counter)
+    event_ids: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return self.weight + 0.5 * len(self.sessions)
+
+
+def _weight(when: datetime, newest: datetime) -> float:
+    age_days = max(0.0, (newest - when).total_seconds() / 86_400)
+    return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
+
+
+def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
+    """One recipe per purpose at the project root, plus scoped and other-ecosystem recipes.
+
+    `ecosystems` are the project's main ones (the repository's language shares, else the
+    commands' own mix); a root command of another ecosystem is not the project's recipe.
+    """
+    if not found:
+        return []
+    newest = max(a.run.timestamp for a in found)
+    groups: dict[tuple[str, str, str], _Group] = {}
+    for attempt in found:
+        use = attempt.use
+        if use is None or not attempt.run.ok or attempt.scope.startswith("/"):
+            continue
+        key = (use.purpose, attempt.scope, attempt.base)
+        group = groups.setdefault(
+            key, _Group(use.purpose, attempt.scope, attempt.base, use.ecosystem)
+        )
+        group.successes += 1
+        group.weight += _weight(attempt.run.timestamp, newest)
+        group.sessions.add(attempt.run.session_id or "")
+        group.examples[attempt.text] += 1
+        group.event_ids.append(attempt.run.event_id)
+    chosen: dict[str, _Group] = {}
+    main_test: _Group | None = None
+    for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
+        foreign = (
+            bool(ecosystems)
+            and group.ecosystem not in NEUTRAL_ECOSYSTEMS
+            and group.ecosystem not in ecosystems
+        )
+        if group.scope:
+            slot = f"recipe:{group.purpose}:{group.scope}"
+        elif foreign:
+            slot = f"recipe:{group.purpose}:{group.ecosystem}"
+        else:
+            slot = f"recipe:{group.purpose}"
+            if group.purpose == "test" and main_test is None:
+                main_test = group
+        enough = (
+            group.successes >= RECIPE_MIN_SUCCESSES.get(group.purpose, 2)
+            or len(group.sessions) >= 2
+        )
+        if enough:
+            chosen.setdefault(slot, group)
+    findings = [_recipe_finding(slot, group) for slot, group in chosen.items()]
+    # The fact only restates the test recipe's command: written when there is no such recipe.
+    if main_test is not None and "recipe:test" not in chosen:
+        findings.append(
+            Finding(
+                "fact",
+                "test_command",
+                f"Tests run with `{main_test.base}`.",
+                ("testing", "command"),
+                round(min(0.75, 0.45 + 0.05 * main_test.successes), 2),
+                tuple(main_test.event_ids[-20:]),
+            )
+        )
+    return findings
+
+
+_ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
+
+
+def _recipe_finding(slot: str, group: _Group) -> Finding:
+    head = group.base
+    # An example naming a path outside the project's folders (a home folder, another
+    # checkout) is one machine's: it is not shown.
+    examples = [(v, n) for v, n in group.examples.most_common() if not _ABSOLUTE_PATH.search(v)]
+    top, top_count = examples[0] if examples else (head, 0)
+    if top_count * 2 >= group.successes:
+        head = top  # what the user types most of the time, flags included
+    variants = [v for v, _ in examples if v not in (head, group.base)][:2]
+    text = f"`{head}`" + (
+        " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
+    )
+    wording = _PURPOSE_WORDING[group.purpose]
+    parts = slot.split(":")
+    if group.scope:
+        content = f"In `{group.scope}/`, {wording}: {text}."
+    elif len(parts) == 3:
+        name = _ECOSYSTEM_NAMES.get(group.ecosystem, group.ecosystem)
+        content = f"For the {name} part, {wording}: {text}."
+    else:
+        content = f"{wording[0].upper()}{wording[1:]}: {text}."
+    sessions = len(group.sessions)
+    if sessions >= 2:
+        content = content[:-1] + f" (worked in {sessions} sessions)."
+    importance = 0.4 + 0.04 * min(group.successes, 5) + 0.06 * min(sessions - 1, 4)
+    if group.scope or len(parts) == 3:
+        importance -= 0.1
+    return Finding(
+        "recipe",
+        slot,
+        content,
+        ("recipe", group.purpose, group.ecosystem, *([group.scope] if group.scope else [])),
+        round(min(0.8, importance), 3),
+        tuple(group.event_ids[-20:]),
+    )

@@ -1,0 +1,172 @@
+"""Command sequences: the checks run before commits (the quality gate), end-of-session routines."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+
+#: Commands that only look around; they are never part of a routine.
+_READ_ONLY = frozenset(
+    {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
+    | {"which", "sleep", "true", "diff", "less", "file", "stat", "du", "df", "ps", "jq"}
+)
+_READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "branch", "remote", "rev-parse"})
+_ROUTINE_TAIL = 6
+
+
+def _is_commit(attempt: Attempt) -> bool:
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return attempt.program == "git" and bool(words) and words[0] == "commit"
+
+
+def _step(attempt: Attempt) -> str:
+    """A check as a recipe step: its stable head, and its folder when not the root."""
+    return f"`{attempt.base}` (in `{attempt.scope}/`)" if attempt.scope else f"`{attempt.base}`"
+
+
+def _common_steps(sequences: list[list[str]]) -> list[str]:
+    """Steps present in at least half of the sequences (two at least), in their usual order."""
+    presence: Counter[str] = Counter()
+    positions: dict[str, list[float]] = {}
+    for sequence in sequences:
+        for index, step in enumerate(sequence):
+            presence[step] += 1
+            positions.setdefault(step, []).append(index / max(1, len(sequence) - 1))
+    needed = max(2, (len(sequences) + 1) // 2)
+    steps = [s for s, n in presence.items() if n >= needed]
+    return sorted(steps, key=lambda s: (sum(positions[s]) / len(positions[s]), s))
+
+
+def quality_gate(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
+    """The checks run (and passed) after the last edit before commits, in their usual order.
+
+    With several commits, the steps seen before at least half of them; with one, its checks
+    when there are two or more.
+    """
+    sequences: list[list[str]] = []
+    ids: dict[str, list[str]] = {}
+    window: list[Attempt] = []
+    last_session: str | None = None
+    for attempt in found:
+        if attempt.run.session_id != last_session:
+            window, last_session = [], attempt.run.session_id
+        if _is_commit(attempt):
+            if attempt.run.ok is not False:
+                latest_edit = max(
+                    (t for t in edit_times if t <= attempt.run.timestamp), default=None
+                )
+                checks = [
+                    a
+                    for a in window
+                    if a.run.ok and (latest_edit is None or a.run.timestamp >= latest_edit)
+                ]
+                # Each check where it last ran: the final pass before the commit is the gate.
+                last = {_step(a): i for i, a in enumerate(checks)}
+                if last:
+                    sequences.append(sorted(last, key=lambda step: last[step]))
+                for a in checks:
+                    ids.setdefault(_step(a), []).append(a.run.event_id)
+            window = []
+        elif (
+            attempt.use is not None
+            and attempt.use.purpose in CHECK_PURPOSES
+            and not attempt.scope.startswith("/")
+        ):
+            window.append(attempt)
+    if not sequences:
+        return None
+    steps = _common_steps(sequences) if len(sequences) >= 2 else sequences[0]
+    if len(steps) < 2 and len(sequences) < 2:
+        return None
+    if not steps:
+        return None
+    times = sum(1 for seq in sequences if set(steps) <= set(seq))
+    seen = f" (before {times} commits)" if times >= 2 else ""
+    return Finding(
+        "recipe",
+        "recipe:verify",
+        f"Before committing, run: {' → '.join(steps[:6])}{seen}.",
+        ("recipe", "verify", "commit", "quality-gate"),
+        round(min(0.8, 0.5 + 0.05 * times), 3),
+        tuple(e for step in steps[:6] for e in ids.get(step, [])[-5:]),
+    )
+
+
+def finishing_checks(found: list[Attempt]) -> Finding | None:
+    """Without commits: the longest run of passing checks with no failure in between."""
+    streak: list[Attempt] = []
+    best: list[Attempt] = []
+    for attempt in found:
+        use = attempt.use
+        if use is not None and use.purpose in CHECK_PURPOSES and attempt.run.ok:
+            streak.append(attempt)
+        elif attempt.run.ok is False or use is not None:
+            streak = []
+        if len({a.use.purpose for a in streak if a.use}) > len(
+            {a.use.purpose for a in best if a.use}
+        ):
+            best = list(streak)
+    if len({a.use.purpose for a in best if a.use}) < 2:
+        return None
+    steps = list(dict.fromkeys(f"`{a.base}`" for a in best))
+    return Finding(
+        "recipe",
+        "recipe:verify",
+        f"Before finishing a change: {' → '.join(steps[:5])}.",
+        ("recipe", "verify", *dict.fromkeys(a.use.purpose for a in best if a.use)),
+        0.55,
+        tuple(a.run.event_id for a in best),
+    )
+
+
+def _routine_step(attempt: Attempt) -> bool:
+    if not attempt.base or attempt.program in _READ_ONLY or attempt.scope.startswith("/"):
+        return False
+    if attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES:
+        return False
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return not (attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT))
+
+
+def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
+    """Commands repeated after the last edit of several sessions (commit, push, deploy …)."""
+    by_session: dict[str, list[Attempt]] = {}
+    for attempt in found:
+        by_session.setdefault(attempt.run.session_id or "", []).append(attempt)
+    tails: list[list[Attempt]] = []
+    for session_attempts in by_session.values():
+        end = session_attempts[-1].run.timestamp
+        start = session_attempts[0].run.timestamp
+        last_edit = max((t for t in edit_times if start <= t <= end), default=None)
+        tail = [
+            a
+            for a in session_attempts
+            if a.run.ok is not False
+            and _routine_step(a)
+            and (last_edit is None or a.run.timestamp >= last_edit)
+        ][-_ROUTINE_TAIL:]
+        if tail:
+            tails.append(tail)
+    if len(tails) < 2:
+        return None
+    ids: dict[str, list[str]] = {}
+    sequences: list[list[str]] = []
+    for tail in tails:
+        sequence = list(dict.fromkeys(f"`{a.base}`" for a in tail))
+        sequences.append(sequence)
+        for attempt in tail:
+            ids.setdefault(f"`{attempt.base}`", []).append(attempt.run.event_id)
+    steps = _common_steps(sequences)
+    if not steps:
+        return None
+    sessions = min(sum(1 for seq in sequences if step in seq) for step in steps)
+    return Finding(
+        "recipe",
+        "recipe:routine",
+        f"At the end of a session: {' → '.join(steps[:5])} (done in {sessions} sessions).",
+        ("recipe", "routine", "workflow"),
+        round(min(0.7, 0.4 + 0.05 * sessions), 3),
+        tuple(e for step in steps[:5] for e in ids[step][-5:]),
+    )
