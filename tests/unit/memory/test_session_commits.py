@@ -144,3 +144,12 @@ def test_a_read_repository_history_decides_instead(tmp_path: Path) -> None:
 )
 def test_commit_message(tokens: tuple[str, ...], message: str | None) -> None:
     assert commit_message(tokens) == message
+
+
+def test_a_name_prefix_in_session_commits_is_not_read_as_a_convention() -> None:
+    """`bob: round 1` names who committed as often as what changed."""
+    commands = [f'git commit -m "{who}: round {n} research"' for n, who in enumerate("abcd")]
+    assert _convention(evidence_candidates(_events(commands))) is None
+    tracked = [f'git commit -m "SHOP-{n} fix the cart total"' for n in range(4)]
+    found = _convention(evidence_candidates(_events(tracked)))
+    assert found is not None and "tracker id" in found.content

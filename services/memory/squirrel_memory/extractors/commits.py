@@ -206,24 +206,29 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _prefix_convention(s: _Shares) -> tuple[str, int, str] | None:
-    """(how subjects start, how many do, count wording) when a prefix convention holds."""
-    if _share(s.typed, s.total):
+def _prefix_convention(
+    s: _Shares, kinds: frozenset[str] | None = None
+) -> tuple[str, int, str] | None:
+    """(how subjects start, how many do, count wording) when a prefix convention of one of
+    `kinds` (all when None: `typed`, `component`, `tracker`, `bracket`, `emoji`) holds."""
+    if _share(s.typed, s.total) and (kinds is None or "typed" in kinds):
         assert s.types is not None
         shape = "`type(scope): summary`" if _share(s.scoped, s.typed) else "`type: summary`"
-        kinds = ", ".join(t for t, _ in s.types.most_common(4))
-        phrase = f"start with a Conventional Commits prefix {shape} ({kinds})"
+        names = ", ".join(t for t, _ in s.types.most_common(4))
+        phrase = f"start with a Conventional Commits prefix {shape} ({names})"
         return phrase, s.typed, "use the prefix"
     for kind, phrase, tail in _PREFIX_WORDING:
-        if _share(s.prefixes[kind], s.total):
+        if _share(s.prefixes[kind], s.total) and (kinds is None or kind in kinds):
             return phrase, s.prefixes[kind], tail
     return None
 
 
-def prefix_convention(subjects: list[str]) -> tuple[str, int] | None:
+def prefix_convention(
+    subjects: list[str], kinds: frozenset[str] | None = None
+) -> tuple[str, int] | None:
     """How most of `subjects` start (a Conventional Commits type, a component, a tracker id,
-    a bracketed tag or an emoji) and how many of them do, or None without such a prefix.
-    Merges and reverts are left out; there is no minimum count (the caller sets one)."""
+    a bracketed tag or an emoji; only `kinds` when given) and how many of them do, or None
+    without such a prefix. Merges and reverts are left out; the caller sets a minimum count."""
     own = [
         " ".join(t.split())[:MAX_SUBJECT_CHARS]
         for t in subjects
@@ -231,7 +236,7 @@ def prefix_convention(subjects: list[str]) -> tuple[str, int] | None:
     ]
     commits = [Commit("", "0" * 7, t, "", (), datetime.min) for t in own]
     s = _tally(commits)
-    found = _prefix_convention(s)
+    found = _prefix_convention(s, kinds)
     return (found[0], found[1]) if found else None
 
 

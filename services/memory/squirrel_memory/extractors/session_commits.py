@@ -3,9 +3,8 @@
 When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
 when at least `MIN_SESSION_COMMITS` distinct subjects were committed at the project (not after
-a `cd` into another repository, not a failed commit) and most start with the same kind of
-prefix — a Conventional Commits type, a component, a tracker id — that prefix is the project's
-convention. Only the prefix is read: the mood and capitalisation of messages an assistant
+a `cd` into another repository, not a failed commit) and most start with a Conventional Commits
+type or a tracker id, that prefix is the project's convention. Only the prefix is read: the mood and capitalisation of messages an assistant
 wrote say more about the assistant than about the project.
 """
 
@@ -19,6 +18,9 @@ from squirrel_memory.extractors.evidence import Attempt, Finding
 
 #: Fewest distinct commit subjects from sessions a convention is read from.
 MIN_SESSION_COMMITS = 3
+#: Prefix kinds read from sessions: a `name:` or `[name]` prefix there is as often who made the
+#: commit (an agent, a teammate) as what it changes.
+SESSION_PREFIXES = frozenset({"typed", "tracker"})
 #: Commits cited by the memory (their command events), newest first.
 MAX_CITED = 10
 
@@ -72,7 +74,7 @@ def session_convention(found: list[Attempt]) -> Finding | None:
             subjects[subject] = attempt.run.event_id
     if len(subjects) < MIN_SESSION_COMMITS:
         return None
-    convention = prefix_convention(list(subjects))
+    convention = prefix_convention(list(subjects), SESSION_PREFIXES)
     if convention is None:
         return None
     phrase, count = convention
