@@ -4,8 +4,9 @@ When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
 when at least `MIN_SESSION_COMMITS` distinct subjects were committed at the project (not after
 a `cd` into another repository, not a failed commit) and most start with a Conventional Commits
-type or a tracker id, that prefix is the project's convention. Only the prefix is read: the mood and capitalisation of messages an assistant
-wrote say more about the assistant than about the project.
+type or a tracker id, that prefix is the project's convention. Only the prefix is read: the
+mood and capitalisation of messages an assistant wrote say more about the assistant than
+about the project.
 """
 
 from __future__ import annotations
