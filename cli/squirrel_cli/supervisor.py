@@ -263,12 +263,19 @@ class Supervisor:
         watchers: list[asyncio.Task[None]] = []
         try:
             self._save()
-            for name in self._services:
-                proc = await self._spawn(name)
-                if not await self._wait_serving(name, proc):
+            # All at once: none needs another to reach SERVING (ingest and the gateway reach
+            # the memory service lazily, with retries), so start-up costs the slowest, not
+            # the sum.
+            procs = {name: await self._spawn(name) for name in self._services}
+            ready = await asyncio.gather(
+                *(self._wait_serving(name, proc) for name, proc in procs.items())
+            )
+            for name, serving in zip(self._services, ready, strict=True):
+                if not serving:
                     raise UnavailableError(
                         f"the {name} service did not start; see {self._layout.log_file(name)}"
                     )
+            for name in self._services:
                 watchers.append(asyncio.create_task(self._watch(name), name=f"watch-{name}"))
             _log().info("services_up", services=list(self._services))
             await self._stopping.wait()
