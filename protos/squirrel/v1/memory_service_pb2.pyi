@@ -280,6 +280,7 @@ class ProjectProcessingStatus(_message.Message):
     MEMORIES_BY_WRITER_FIELD_NUMBER: _builtins.int
     PARKED_FIELD_NUMBER: _builtins.int
     EVENTS_PER_DAY_FIELD_NUMBER: _builtins.int
+    VECTORS_PENDING_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -291,6 +292,10 @@ class ProjectProcessingStatus(_message.Message):
     extractor: _builtins.str
     """The extractor backend: `rules`, `anthropic`, `claude_cli`, `codex_cli`, `gemini_cli` or
     `openai_compatible`.
+    """
+    vectors_pending: _builtins.int
+    """Memories written but not yet in the vector index: it follows writes in batches, behind
+    them (lexical search finds them meanwhile).
     """
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
@@ -329,10 +334,11 @@ class ProjectProcessingStatus(_message.Message):
         memories_by_writer: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
         parked: _abc.Iterable[Global___DeadLetter] | None = ...,
         events_per_day: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        vectors_pending: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id", "vectors_pending", b"vectors_pending"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -598,6 +604,108 @@ class RememberResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RememberResponse: _TypeAlias = RememberResponse  # noqa: Y015
+
+@_typing.final
+class RememberManyRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    ITEMS_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    @_builtins.property
+    def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___RememberRequest]:
+        """Each item as for `Remember`; an item's `project_id` may be empty (this request's) or the
+        same, and an empty `user_id` means the install's user.
+        """
+
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        items: _abc.Iterable[Global___RememberRequest] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items", "project_id", b"project_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RememberManyRequest: _TypeAlias = RememberManyRequest  # noqa: Y015
+
+@_typing.final
+class ItemError(_message.Message):
+    """Why one item of a batch was not written."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    code: _builtins.str
+    """The gRPC status name the item alone would have failed with, e.g. `INVALID_ARGUMENT`."""
+    message: _builtins.str
+    def __init__(
+        self,
+        *,
+        code: _builtins.str = ...,
+        message: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ItemError: _TypeAlias = ItemError  # noqa: Y015
+
+@_typing.final
+class RememberManyResult(_message.Message):
+    """What happened to one item of a `RememberMany`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REMEMBERED_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def remembered(self) -> Global___RememberResponse: ...
+    @_builtins.property
+    def error(self) -> Global___ItemError: ...
+    def __init__(
+        self,
+        *,
+        remembered: Global___RememberResponse | None = ...,
+        error: Global___ItemError | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "remembered", b"remembered", "result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "remembered", b"remembered", "result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["remembered", "error"]  # noqa: Y015
+    _WhichOneofArgType_result: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_result) -> _WhichOneofReturnType_result | None: ...
+
+Global___RememberManyResult: _TypeAlias = RememberManyResult  # noqa: Y015
+
+@_typing.final
+class RememberManyResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___RememberManyResult]:
+        """One per item, in the order of the request."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___RememberManyResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RememberManyResponse: _TypeAlias = RememberManyResponse  # noqa: Y015
 
 @_typing.final
 class ForgetRequest(_message.Message):

@@ -63,6 +63,11 @@ class MemoryServiceStub:
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.RememberRequest.SerializeToString,
                 response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RememberResponse.FromString,
                 _registered_method=True)
+        self.RememberMany = channel.unary_unary(
+                '/squirrel.v1.MemoryService/RememberMany',
+                request_serializer=squirrel_dot_v1_dot_memory__service__pb2.RememberManyRequest.SerializeToString,
+                response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RememberManyResponse.FromString,
+                _registered_method=True)
         self.Forget = channel.unary_unary(
                 '/squirrel.v1.MemoryService/Forget',
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ForgetRequest.SerializeToString,
@@ -173,6 +178,18 @@ class MemoryServiceServicer:
 
     def Remember(self, request, context):
         """Adds (or corrects, same type+key) a manual memory.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RememberMany(self, request, context):
+        """`Remember` for many statements in one call (bulk imports): one write transaction for the
+        batch, the embeddings made in batches behind it. Items are taken in order, each seeing the
+        ones before it, so every item gets the answer `Remember` would have given it sent alone
+        (added, updated, merged or unchanged). A bad item gets its own error in its slot and the
+        others are still written. At most 1,000 items and 8 MiB of text per call; more is
+        INVALID_ARGUMENT and nothing is written.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -302,6 +319,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.Remember,
                     request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RememberRequest.FromString,
                     response_serializer=squirrel_dot_v1_dot_memory__service__pb2.RememberResponse.SerializeToString,
+            ),
+            'RememberMany': grpc.unary_unary_rpc_method_handler(
+                    servicer.RememberMany,
+                    request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RememberManyRequest.FromString,
+                    response_serializer=squirrel_dot_v1_dot_memory__service__pb2.RememberManyResponse.SerializeToString,
             ),
             'Forget': grpc.unary_unary_rpc_method_handler(
                     servicer.Forget,
@@ -513,6 +535,33 @@ class MemoryService:
             '/squirrel.v1.MemoryService/Remember',
             squirrel_dot_v1_dot_memory__service__pb2.RememberRequest.SerializeToString,
             squirrel_dot_v1_dot_memory__service__pb2.RememberResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RememberMany(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/squirrel.v1.MemoryService/RememberMany',
+            squirrel_dot_v1_dot_memory__service__pb2.RememberManyRequest.SerializeToString,
+            squirrel_dot_v1_dot_memory__service__pb2.RememberManyResponse.FromString,
             options,
             channel_credentials,
             insecure,

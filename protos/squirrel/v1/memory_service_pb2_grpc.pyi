@@ -49,6 +49,14 @@ class MemoryServiceStub:
     """Runs the processor now instead of waiting for its timer (used by `sqrl import` and tests)."""
     Remember: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.RememberRequest, _memory_service_pb2.RememberResponse]
     """Adds (or corrects, same type+key) a manual memory."""
+    RememberMany: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.RememberManyRequest, _memory_service_pb2.RememberManyResponse]
+    """`Remember` for many statements in one call (bulk imports): one write transaction for the
+    batch, the embeddings made in batches behind it. Items are taken in order, each seeing the
+    ones before it, so every item gets the answer `Remember` would have given it sent alone
+    (added, updated, merged or unchanged). A bad item gets its own error in its slot and the
+    others are still written. At most 1,000 items and 8 MiB of text per call; more is
+    INVALID_ARGUMENT and nothing is written.
+    """
     Forget: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetRequest, _memory_service_pb2.ForgetResponse]
     """Soft-deletes a memory; its history stays."""
     GetMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]
@@ -99,6 +107,14 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     """Runs the processor now instead of waiting for its timer (used by `sqrl import` and tests)."""
     Remember: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.RememberRequest, _memory_service_pb2.RememberResponse]  # type: ignore[assignment]
     """Adds (or corrects, same type+key) a manual memory."""
+    RememberMany: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.RememberManyRequest, _memory_service_pb2.RememberManyResponse]  # type: ignore[assignment]
+    """`Remember` for many statements in one call (bulk imports): one write transaction for the
+    batch, the embeddings made in batches behind it. Items are taken in order, each seeing the
+    ones before it, so every item gets the answer `Remember` would have given it sent alone
+    (added, updated, merged or unchanged). A bad item gets its own error in its slot and the
+    others are still written. At most 1,000 items and 8 MiB of text per call; more is
+    INVALID_ARGUMENT and nothing is written.
+    """
     Forget: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetRequest, _memory_service_pb2.ForgetResponse]  # type: ignore[assignment]
     """Soft-deletes a memory; its history stays."""
     GetMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]  # type: ignore[assignment]
@@ -176,6 +192,20 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_memory_service_pb2.RememberResponse, _abc.Awaitable[_memory_service_pb2.RememberResponse]]:
         """Adds (or corrects, same type+key) a manual memory."""
+
+    @_abc_1.abstractmethod
+    def RememberMany(
+        self,
+        request: _memory_service_pb2.RememberManyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.RememberManyResponse, _abc.Awaitable[_memory_service_pb2.RememberManyResponse]]:
+        """`Remember` for many statements in one call (bulk imports): one write transaction for the
+        batch, the embeddings made in batches behind it. Items are taken in order, each seeing the
+        ones before it, so every item gets the answer `Remember` would have given it sent alone
+        (added, updated, merged or unchanged). A bad item gets its own error in its slot and the
+        others are still written. At most 1,000 items and 8 MiB of text per call; more is
+        INVALID_ARGUMENT and nothing is written.
+        """
 
     @_abc_1.abstractmethod
     def Forget(

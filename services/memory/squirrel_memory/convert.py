@@ -7,7 +7,8 @@ from typing import Any, Final
 
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.caller import team_user
+from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
 from squirrel_core.events import EventType, SourceTool, parse_origin
 from squirrel_core.hazards import flags_of
 from squirrel_core.redaction import redact
@@ -17,6 +18,7 @@ from squirrel_core.wire import (
     SOURCE_TOOLS_PB,
     timestamp_pb,
 )
+from squirrel_memory.manual import Statement
 from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
@@ -170,3 +172,28 @@ def event_excerpt(event: StoredEvent) -> str:
         found = json.dumps(event.content, ensure_ascii=False, sort_keys=True)
     clipped = found[: EXCERPT_CHARS * 2]
     return redact(clipped)[0][:EXCERPT_CHARS]
+
+
+def statement_from_pb(project_id: str, item: pb.RememberRequest) -> Statement | SquirrelError:
+    """One item of a `RememberMany` as a statement, or the error it alone would get. On a team
+    server the item is the caller's own: another user named in it is refused, none means them."""
+    if item.project_id and item.project_id != project_id:
+        return InvalidArgumentError("an item's project_id must be empty or the request's")
+    caller = team_user()
+    if caller is not None and item.user_id and item.user_id != caller:
+        return PermissionDeniedError(
+            "this token's user cannot act as another user (leave user_id empty)"
+        )
+    try:
+        memory_type = memory_type_from_pb(item.type)
+    except SquirrelError as exc:
+        return exc
+    return Statement(
+        user_id=caller or item.user_id,
+        memory_type=memory_type,
+        key=item.key,
+        content=item.content,
+        tags=tuple(item.tags),
+        importance=item.importance,
+        scope=scope_from_pb(item.scope, memory_type),
+    )

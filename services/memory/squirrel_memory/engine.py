@@ -9,7 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 
-from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    SquirrelError,
+)
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
@@ -47,6 +52,9 @@ log = structlog.get_logger()
 
 MAX_BATCH_EVENTS = 5_000
 MANUAL_IMPORTANCE = 0.8
+#: Limits of one `remember_many` call (more is refused whole, before anything is written).
+MAX_REMEMBER_BATCH = 1_000
+MAX_REMEMBER_BATCH_BYTES = 8 * 2**20
 MAX_PAGE_SIZE = 500
 
 #: A memory id prefix needs this many characters (`mem_` and four more) to be looked up.
@@ -94,6 +102,14 @@ MAX_PARKED_LISTED = 50
 """Dead letters a status lists per project (all are counted)."""
 ACTIVITY_DAYS = 30
 """Days of events per day a status reports."""
+
+
+def _text_bytes(statement: manual.Statement) -> int:
+    return (
+        len(statement.content.encode())
+        + len(statement.key.encode())
+        + sum(len(tag.encode()) for tag in statement.tags)
+    )
 
 
 class MemoryEngine:
@@ -340,36 +356,86 @@ class MemoryEngine:
         scope: Scope,
     ) -> manual.Remembered:
         """Adds, updates or merges a manual memory (rules in `manual.py`)."""
-        if not content.strip():
-            raise InvalidArgumentError("content is required")
-        if not 0.0 <= importance <= 1.0:
-            raise InvalidArgumentError("importance must be between 0 and 1")
-        store = await self.registry.store(project_id)
-        clean, _ = redact(content)
-        user = user_id or self.user_id
-        done = await manual.remember(
-            store,
-            project_id,
-            user_id=user,
-            memory_type=memory_type,
-            key=key,
-            content=clean,
-            tags=list(tags),
-            importance=importance or MANUAL_IMPORTANCE,
-            scope=scope,
+        statement = manual.Statement(
+            user_id, memory_type, key, content, tuple(tags), importance, scope
         )
-        item = done.memory
-        key = item.key
-        if memory_type is MemoryType.USER_STYLE and scope is Scope.USER:
-            await self.user_store.merge_user_style(
-                user,
-                key=key,
-                content=clean,
-                tags=list(tags),
-                importance=item.importance,
-                source=MemorySource.MANUAL,
-            )
+        [done] = await self.remember_many(project_id, [statement])
+        if isinstance(done, SquirrelError):
+            raise done
         return done
+
+    async def remember_many(
+        self, project_id: str, items: Sequence[manual.Statement | SquirrelError]
+    ) -> list[manual.Remembered | SquirrelError]:
+        """`remember` for each item in order, in one write transaction; an item that is
+        already an error (refused at the edge), or that is refused here, keeps its error in
+        its slot and the others are still written."""
+        if len(items) > MAX_REMEMBER_BATCH:
+            raise InvalidArgumentError(f"at most {MAX_REMEMBER_BATCH:,} items per call")
+        size = sum(_text_bytes(s) for s in items if isinstance(s, manual.Statement))
+        if size > MAX_REMEMBER_BATCH_BYTES:
+            raise InvalidArgumentError(
+                f"at most {MAX_REMEMBER_BATCH_BYTES // 2**20} MiB of text per call"
+            )
+        results: list[manual.Remembered | SquirrelError | None] = [
+            item if isinstance(item, SquirrelError) else None for item in items
+        ]
+        slots: list[int] = []
+        statements: list[manual.Statement] = []
+        for n, item in enumerate(items):
+            if isinstance(item, SquirrelError):
+                continue
+            try:
+                statements.append(self._checked(item))
+                slots.append(n)
+            except SquirrelError as exc:
+                results[n] = exc
+        if statements:
+            store = await self.registry.store(project_id)
+            await self._remember_checked(store, project_id, slots, statements, results)
+        finished = [r for r in results if r is not None]
+        if len(finished) != len(results):
+            raise RuntimeError("an item was left without an answer")
+        return finished
+
+    async def _remember_checked(
+        self,
+        store: Store,
+        project_id: str,
+        slots: Sequence[int],
+        statements: Sequence[manual.Statement],
+        results: list[manual.Remembered | SquirrelError | None],
+    ) -> None:
+        done = await manual.remember_many(store, project_id, statements)
+        for n, statement, outcome in zip(slots, statements, done, strict=True):
+            results[n] = outcome
+            if (
+                isinstance(outcome, manual.Remembered)
+                and statement.memory_type is MemoryType.USER_STYLE
+                and statement.scope is Scope.USER
+            ):
+                await self.user_store.merge_user_style(
+                    statement.user_id,
+                    key=outcome.memory.key,
+                    content=statement.content,
+                    tags=list(statement.tags),
+                    importance=outcome.memory.importance,
+                    source=MemorySource.MANUAL,
+                )
+
+    def _checked(self, statement: manual.Statement) -> manual.Statement:
+        """The statement with its secrets redacted and its defaults filled in."""
+        if not statement.content.strip():
+            raise InvalidArgumentError("content is required")
+        if not 0.0 <= statement.importance <= 1.0:
+            raise InvalidArgumentError("importance must be between 0 and 1")
+        clean, _ = redact(statement.content)
+        return replace(
+            statement,
+            user_id=statement.user_id or self.user_id,
+            content=clean,
+            importance=statement.importance or MANUAL_IMPORTANCE,
+        )
 
     async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
         store = await self.registry.store(project_id)

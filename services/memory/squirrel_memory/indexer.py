@@ -1,12 +1,19 @@
 """Keeps each project's vector index in step with its memories: on every change, and on start.
 
 The store says where its vectors live (`Store.open_vector_index`): a FAISS file beside SQLite,
-pgvector rows on Postgres."""
+pgvector rows on Postgres.
+
+A change only queues the memory ids it touched: a writer never waits for the embedding model.
+One worker per project drains the queue in batches (`EMBED_BATCH` texts per model call), so a
+burst of writes costs a few batched model calls instead of one call per memory. The store stays
+the truth: retrieval re-reads every hit from it, lexical search sees a write at once, and the
+sync on start embeds whatever a crash left unqueued."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -48,6 +55,10 @@ class ProjectIndexes:
         self._dirty: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._saver: asyncio.Task[None] | None = None
+        self._pending: dict[str, dict[str, None]] = {}
+        self._in_flight: dict[str, int] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
 
     def get(self, project_id: str) -> VectorIndex | None:
         return self._indexes.get(project_id)
@@ -88,19 +99,49 @@ class ProjectIndexes:
             log.error("vector_index_sync_failed", project_id=store.project_id, exc_info=exc)
 
     async def _on_change(self, store: Store, change: MemoryChange) -> None:
-        if not self._embedder.ready:
-            return  # the sync after loading picks these up
+        if not self._embedder.ready or self._closing:
+            return  # the sync after loading (or on the next start) picks these up
         project_id = store.project_id
-        index = self._indexes[project_id]
-        async with self._locks[project_id]:
-            touched = list(dict.fromkeys((*change.added, *change.updated, *change.deleted)))
-            items = await store.get_memories(touched) if touched else []
+        pending = self._pending.setdefault(project_id, {})
+        pending.update(dict.fromkeys((*change.added, *change.updated, *change.deleted)))
+        worker = self._workers.get(project_id)
+        if worker is None or worker.done():
+            self._workers[project_id] = asyncio.create_task(
+                self._drain(store), name=f"index-{project_id}"
+            )
+
+    def pending(self, project_id: str) -> int:
+        """Memories changed but not yet brought into the project's index."""
+        return len(self._pending.get(project_id, ())) + self._in_flight.get(project_id, 0)
+
+    async def _drain(self, store: Store) -> None:
+        """Brings queued changes into the index, a batch at a time, until the queue is empty.
+        A failed batch is logged and left to the sync on the next start."""
+        project_id = store.project_id
+        pending = self._pending[project_id]
+        while pending and not self._closing:
+            # Taken off the queue before reading them: a change made meanwhile queues again.
+            batch = list(itertools.islice(pending, EMBED_BATCH))
+            for memory_id in batch:
+                del pending[memory_id]
+            self._in_flight[project_id] = len(batch)
+            try:
+                await self._apply(store, batch)
+            except Exception as exc:
+                log.error("vector_index_update_failed", project_id=project_id, exc_info=exc)
+            finally:
+                self._in_flight[project_id] = 0
+            self._mark_dirty(project_id)
+
+    async def _apply(self, store: Store, memory_ids: Sequence[str]) -> None:
+        index = self._indexes[store.project_id]
+        async with self._locks[store.project_id]:
+            items = await store.get_memories(memory_ids)
             live = [m for m in items if not m.deleted]
-            gone = {m.id for m in items if m.deleted} | (set(change.deleted) - {m.id for m in live})
+            gone = set(memory_ids) - {m.id for m in live}
             await self._upsert(index, live)
             if gone:
                 await asyncio.to_thread(index.remove, gone)
-        self._mark_dirty(project_id)
 
     async def _upsert(self, index: VectorIndex, items: Sequence[MemoryItem]) -> None:
         for start in range(0, len(items), EMBED_BATCH):
@@ -186,6 +227,10 @@ class ProjectIndexes:
                 await asyncio.to_thread(index.save)
 
     async def close(self) -> None:
+        self._closing = True  # workers stop after their current batch; the next sync resumes
+        for worker in list(self._workers.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

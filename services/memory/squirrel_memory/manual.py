@@ -16,10 +16,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from squirrel_core.errors import SquirrelError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, RememberOutcome, Scope
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.checks import check_scope
@@ -41,6 +43,19 @@ SLUG_WORDS = 6
 
 
 @dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement to remember, checked and redacted by the caller."""
+
+    user_id: str
+    memory_type: MemoryType
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
 class Remembered:
     """The memory that now holds the statement, what was done, and what it was merged with."""
 
@@ -52,10 +67,11 @@ class Remembered:
 def same_memory(statement: str, existing: str) -> bool:
     """The same-memory rule (see the module docstring)."""
     if round(jaccard(statement, existing), 4) < NEAR_DUPLICATE_JACCARD:
-        if not edit_ratio_reaches(statement, existing, NEAR_DUPLICATE_RATIO):
-            return False
+        # Both conditions must hold; the word test is linear, the edit ratio is not.
         left, right = content_words(statement), content_words(existing)
         if not (left <= right or right <= left):
+            return False
+        if not edit_ratio_reaches(statement, existing, NEAR_DUPLICATE_RATIO):
             return False
     return not contradicts(statement, existing)
 
@@ -91,6 +107,8 @@ async def lookalikes(
         and (source is None or m.source is source)
     ]
     alike = [m for m in found if same_memory(content, m.content)]
+    if len(alike) < 2:
+        return alike
     return sorted(alike, key=lambda m: (-similarity(content, m.content).score, m.id))
 
 
@@ -141,27 +159,26 @@ async def remember(
 ) -> Remembered:
     """Adds, updates or merges a manual memory (see the module docstring)."""
     named = key.strip()
-    alike = await lookalikes(
+    similar = lookalikes(
         store, project_id, memory_type=memory_type, scope=scope, user_id=user_id, content=content
     )
-    manual = [m for m in alike if m.source is MemorySource.MANUAL]
     if named:
-        anchor = named
-        before = [
-            m
-            for m in await store.find_anchor(project_id, memory_type, named, scope, user_id)
-            if m.source is MemorySource.MANUAL
-        ]
-    elif manual:
-        anchor, before = manual[0].key, [manual[0]]
-    else:
-        base = slug(content)
-        anchor, before = (
-            await _free_key(
-                store, project_id, base, memory_type=memory_type, scope=scope, user=user_id
-            ),
-            [],
+        # Two independent reads: the store's readers answer them side by side.
+        alike, on_key = await asyncio.gather(
+            similar, store.find_anchor(project_id, memory_type, named, scope, user_id)
         )
+        anchor, before = named, [m for m in on_key if m.source is MemorySource.MANUAL]
+    else:
+        alike = await similar
+        manual = [m for m in alike if m.source is MemorySource.MANUAL]
+        if manual:
+            anchor, before = manual[0].key, [manual[0]]
+        else:
+            base = slug(content)
+            anchor = await _free_key(
+                store, project_id, base, memory_type=memory_type, scope=scope, user=user_id
+            )
+            before = []
     item = await store.remember(
         project_id,
         type=memory_type,
@@ -194,12 +211,40 @@ async def remember(
     return Remembered(item, outcome, tuple(merged))
 
 
+async def remember_many(
+    store: Store, project_id: str, statements: Sequence[Statement]
+) -> list[Remembered | SquirrelError]:
+    """`remember` for each statement in order (each sees the ones before it); a statement the
+    store refuses gets its error in its slot and the others are still written."""
+    done: list[Remembered | SquirrelError] = []
+    for s in statements:
+        try:
+            done.append(
+                await remember(
+                    store,
+                    project_id,
+                    user_id=s.user_id,
+                    memory_type=s.memory_type,
+                    key=s.key,
+                    content=s.content,
+                    tags=s.tags,
+                    importance=s.importance,
+                    scope=s.scope,
+                )
+            )
+        except SquirrelError as exc:
+            done.append(exc)
+    return done
+
+
 __all__ = [
     "RememberOutcome",
     "Remembered",
+    "Statement",
     "lookalikes",
     "manual_lookalikes",
     "remember",
+    "remember_many",
     "same_memory",
     "slug",
 ]

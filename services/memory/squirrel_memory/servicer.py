@@ -31,9 +31,11 @@ from squirrel_memory.convert import (
     scope_from_pb,
     source_event_to_pb,
     source_from_pb,
+    statement_from_pb,
     version_to_pb,
 )
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.team_delivery import TeamDelivery
@@ -79,6 +81,15 @@ def _team_link_or_none(settings: Settings) -> TeamLink | None:
     except SquirrelError as exc:
         log.warning("team_delivery_off", reason=str(exc))
         return None
+
+
+def _remember_response(done: Remembered) -> pb.RememberResponse:
+    return pb.RememberResponse(
+        memory=memory_to_pb(done.memory),
+        updated=done.outcome is RememberOutcome.UPDATED or done.memory.id in done.merged_ids,
+        outcome=remember_outcome_to_pb(done.outcome),
+        merged_ids=list(done.merged_ids),
+    )
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
@@ -173,6 +184,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                         for d in s.parked
                     ],
                     events_per_day=s.events_per_day,
+                    vectors_pending=self.reads.indexes.pending(s.project_id),
                 )
                 for s in statuses
             ],
@@ -214,11 +226,20 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             importance=request.importance,
             scope=scope_from_pb(request.scope, memory_type),
         )
-        return pb.RememberResponse(
-            memory=memory_to_pb(done.memory),
-            updated=done.outcome is RememberOutcome.UPDATED or done.memory.id in done.merged_ids,
-            outcome=remember_outcome_to_pb(done.outcome),
-            merged_ids=list(done.merged_ids),
+        return _remember_response(done)
+
+    async def RememberMany(
+        self, request: pb.RememberManyRequest, context: Context
+    ) -> pb.RememberManyResponse:
+        items = [statement_from_pb(request.project_id, item) for item in request.items]
+        done = await self.engine.remember_many(request.project_id, items)
+        return pb.RememberManyResponse(
+            results=[
+                pb.RememberManyResult(error=pb.ItemError(code=outcome.status, message=str(outcome)))
+                if isinstance(outcome, SquirrelError)
+                else pb.RememberManyResult(remembered=_remember_response(outcome))
+                for outcome in done
+            ]
         )
 
     async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,9 @@ NEGATION_OVERLAP = 0.5
 MAX_RATIO_CHARS = 400
 #: Contradiction checks read this much of each statement.
 MAX_COMPARE_CHARS = 4000
+#: Statements whose word sets stay cached: one statement is compared with up to 20 look-alikes,
+#: and a batch compares many statements with the same memories.
+WORD_CACHE_SIZE = 512
 #: Merged statements longer than this give way to the newer statement alone.
 MAX_MERGED_CHARS = 600
 #: Keys whose content accumulates observations (a project may use several languages and
@@ -68,13 +72,17 @@ def _build_entities() -> dict[str, str]:
 _ENTITIES = _build_entities()
 
 
-def _content_set(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
-    return {t.strip(".") for t in re.findall(r"[a-z0-9][a-z0-9_.+#/'-]*", text.lower())} - (
-        _STOPWORDS | drop
-    )
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)
+def _words(text: str) -> frozenset[str]:
+    found = {t.strip(".") for t in re.findall(r"[a-z0-9][a-z0-9_.+#/'-]*", text.lower())}
+    return frozenset(found - _STOPWORDS)
 
 
-def content_words(text: str) -> set[str]:
+def _content_set(text: str, drop: frozenset[str] = frozenset()) -> frozenset[str]:
+    return _words(text) - drop if drop else _words(text)
+
+
+def content_words(text: str) -> frozenset[str]:
     """The lower-cased words of a statement that carry meaning (stopwords left out)."""
     return _content_set(text)
 

@@ -1,0 +1,156 @@
+"""Write throughput over gRPC against a real memory service process.
+
+- `Remember`, one call per statement, waiting for each answer (what a host's tool call does);
+- `RememberMany` in batches (a bulk import), and how long the vector index then takes to
+  catch up (`vectors_pending` back to 0): writes are acknowledged once in SQLite, the
+  embeddings follow in batches;
+- the memory service's RSS after the writes.
+
+The statements are the turns of `bench/data/long_conversations.json` (long, real coding
+conversation turns), each under its own key, in a fresh project per mode.
+
+Usage: python -m bench.writes [--single 200] [--batched 700] [--batch 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import psutil
+import structlog
+
+from bench.common import Figure, git_repo, percentile, print_table, wait_idle
+from bench.mem0_child import workload
+from bench.retrieval_latency import MemoryProcess, memory_process, wait_model
+from squirrel.v1 import memory_pb2 as mpb
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import add_project
+
+SECTION = "writes"
+USER = "bench"
+CATCH_UP_TIMEOUT_S = 600.0
+
+
+def statements(texts: Sequence[str], prefix: str) -> list[pb.RememberRequest]:
+    return [
+        pb.RememberRequest(
+            user_id=USER, type=mpb.MEMORY_TYPE_PROJECT_FACT, key=f"{prefix}-{n:05d}", content=text
+        )
+        for n, text in enumerate(texts)
+    ]
+
+
+async def vectors_pending(client: MemoryClient, project: str) -> int:
+    status = await client.call(
+        client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest(project_id=project)
+    )
+    return sum(p.vectors_pending for p in status.projects)
+
+
+async def catch_up(client: MemoryClient, project: str) -> float:
+    """Seconds until the project's vector index holds every memory written so far."""
+    started = time.perf_counter()
+    while await vectors_pending(client, project):
+        if time.perf_counter() - started > CATCH_UP_TIMEOUT_S:
+            raise TimeoutError("the vector index did not catch up")
+        await asyncio.sleep(0.05)
+    return time.perf_counter() - started
+
+
+async def remember_one_by_one(
+    client: MemoryClient, project: str, items: Sequence[pb.RememberRequest]
+) -> tuple[float, list[float]]:
+    """(seconds for all, ms per call)."""
+    times: list[float] = []
+    started = time.perf_counter()
+    for item in items:
+        item.project_id = project
+        t0 = time.perf_counter()
+        await client.call(client.stub.Remember, item)
+        times.append(1000 * (time.perf_counter() - t0))
+    return time.perf_counter() - started, times
+
+
+async def remember_batched(
+    client: MemoryClient, project: str, items: Sequence[pb.RememberRequest], batch: int
+) -> float:
+    """Seconds for all items sent as `RememberMany` calls of `batch` items; every item must
+    come back remembered."""
+    started = time.perf_counter()
+    for start in range(0, len(items), batch):
+        chunk = items[start : start + batch]
+        reply = await client.call(
+            client.stub.RememberMany, pb.RememberManyRequest(project_id=project, items=chunk)
+        )
+        failed = [r.error.message for r in reply.results if r.HasField("error")]
+        if failed or len(reply.results) != len(chunk):
+            raise RuntimeError(f"RememberMany refused items: {failed[:3]}")
+    return time.perf_counter() - started
+
+
+def _project(home: Path, root: Path) -> str:
+    add_project(HomeLayout(home).projects, git_repo(root))
+    return str(root.resolve())
+
+
+async def measure(single: int, batched: int, batch: int) -> list[Figure]:
+    texts, _ = workload(single + batched)
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        HomeLayout(home).ensure()
+        one_project = _project(home, Path(tmp) / "one")
+        many_project = _project(home, Path(tmp) / "many")
+        service: MemoryProcess
+        async with memory_process(home) as service:
+            client = service.client
+            await wait_model(client)
+            wait_idle(service.pid)
+            one_s, times = await remember_one_by_one(
+                client, one_project, statements(texts[:single], "one")
+            )
+            one_catch_up = await catch_up(client, one_project)
+            wait_idle(service.pid)
+            many_s = await remember_batched(
+                client, many_project, statements(texts[single:], "many"), batch
+            )
+            many_catch_up = await catch_up(client, many_project)
+            rss = psutil.Process(service.pid).memory_info().rss / 2**20
+    note = f"{single} long conversation turns, one call each, own project"
+    batch_note = f"{batched} turns, RememberMany of {batch}, own project"
+    return [
+        Figure(SECTION, "Remember over gRPC, one at a time", single / one_s, "memories/s", note),
+        Figure(SECTION, "Remember p50", statistics.median(times), "ms", note),
+        Figure(SECTION, "Remember p95", percentile(times, 95), "ms", note),
+        Figure(SECTION, "Remember: vector index caught up after", one_catch_up, "s", note),
+        Figure(SECTION, "RememberMany over gRPC", batched / many_s, "memories/s", batch_note),
+        Figure(
+            SECTION,
+            "RememberMany: written and in the vector index",
+            batched / (many_s + many_catch_up),
+            "memories/s",
+            batch_note + "; until vectors_pending is 0",
+        ),
+        Figure(SECTION, "memory RSS after the writes", rss, "MiB"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--single", type=int, default=200)
+    parser.add_argument("--batched", type=int, default=580)
+    parser.add_argument("--batch", type=int, default=100)
+    args = parser.parse_args(argv)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    print_table(asyncio.run(measure(args.single, args.batched, args.batch)))
+
+
+if __name__ == "__main__":
+    main()
