@@ -2,7 +2,8 @@
 
 Sections, in order: startup (cold start to SERVING, idle RSS), ingest (fixture transcripts end to
 end into memory through `sqrl up` + `sqrl import`, then processing), pipeline (AppendEvents and
-processing throughput, bench/fixture_pipeline.py), retrieval (bench/retrieval_latency.py),
+processing throughput, bench/fixture_pipeline.py), writes (`Remember` and `RememberMany` over
+gRPC, bench/writes.py), retrieval (bench/retrieval_latency.py),
 mcp + budget + rss (bench/mcp_latency.py), quality (bench/retrieval_quality.py, shipped
 settings), answer-key (bench/answer_key.py: the fixture projects' memories scored against
 our gold notes, rules extractor) and hooks (`sqrl hook` wall time, services up and down,
@@ -39,6 +40,7 @@ from bench import (
     mcp_latency,
     retrieval_latency,
     retrieval_quality,
+    writes,
 )
 from bench import service_startup as startup
 from bench.common import (
@@ -76,10 +78,14 @@ class Plan:
     mcp_sizes: tuple[int, ...]
     mcp_calls: int
     cli_runs: int = 5
+    #: `Remember` calls one at a time, items sent with `RememberMany`, items per call.
+    writes: tuple[int, int, int] = (100, 300, 100)
 
 
 QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, (10_000,), 12, 5)
-FULL = Plan(3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40, 7)
+FULL = Plan(
+    3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40, 7, (200, 580, 100)
+)
 
 
 # -- startup -----------------------------------------------------------------------------------
@@ -256,6 +262,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         "startup": lambda: startup_figures(plan.startup_runs),
         "ingest": lambda: ingest_figures(plan.ingest_copies),
         "pipeline": lambda: pipeline_figures(plan.pipeline_runs),
+        "writes": lambda: asyncio.run(writes.measure(*plan.writes)),
         "retrieval": lambda: asyncio.run(
             retrieval_latency.run(plan.sizes, plan.queries, plan.base_texts)
         ),
@@ -293,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             "startup",
             "ingest",
             "pipeline",
+            "writes",
             "retrieval",
             "mcp",
             "quality",
