@@ -10,8 +10,8 @@ import pytest
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.clients import MemoryClient
 from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, PermissionDeniedError
 from squirrel_core.settings import Settings
 from squirrel_memory import server as memory_server
