@@ -6,6 +6,8 @@ once untimed (so its bytecode is cached, as an installed package's is) and then 
 (median and p95), next to `python -c pass` on the same interpreter for scale. The CPU time the
 command's process used (user + system; for `sqrl mcp`, up to its answer) is given beside the wall
 time: on a shared machine it moves far less with the load than the wall time does.
+Output goes to a pipe, as when a host or a script runs the command; `sqrl context` is also
+timed on a pseudo-terminal, where its markdown is rendered.
 `PYTHONDONTWRITEBYTECODE` is dropped for the measured commands: with it, every run would compile
 Squirrel's own modules again, which no installed copy does.
 """
@@ -15,11 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pty
 import selectors
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -27,13 +31,16 @@ import psutil
 
 from bench.common import Figure, git_repo, percentile, print_table, service_env, sqrl
 
-COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("sqrl --help", ("--help",)),
-    ("sqrl status", ("status",)),
-    ("sqrl search", ("search", "run the tests")),
-    ("sqrl context", ("context", "add a new API endpoint and its tests")),
-    ("sqrl memories", ("memories",)),
-    ("sqrl config list", ("config", "list")),
+CONTEXT_TASK = "add a new API endpoint and its tests"
+COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    # label, arguments, whether stdout is a terminal (else a pipe)
+    ("sqrl --help", ("--help",), False),
+    ("sqrl status", ("status",), False),
+    ("sqrl search", ("search", "run the tests"), False),
+    ("sqrl context", ("context", CONTEXT_TASK), False),
+    ("sqrl context, on a terminal", ("context", CONTEXT_TASK), True),
+    ("sqrl memories", ("memories",), False),
+    ("sqrl config list", ("config", "list"), False),
 )
 MEMORIES = (
     "Run the tests with pytest -x from the repository root",
@@ -52,21 +59,46 @@ INITIALIZE = {
 }
 
 
-def _wall(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+def _wall(
+    argv: list[str], env: dict[str, str], cwd: Path, *, terminal: bool = False
+) -> tuple[float, float]:
     """Milliseconds from spawn to exit, and of CPU the process used; a failing command is an
-    error, not a figure."""
+    error, not a figure. `terminal`: stdout is a pseudo-terminal (what a person at a shell
+    sees) instead of a pipe."""
+    main, secondary = pty.openpty() if terminal else (-1, -1)
     started = time.perf_counter()
     proc = subprocess.Popen(
-        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        argv,
+        env=env,
+        cwd=cwd,
+        stdout=secondary if terminal else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
+    drain = None
+    if terminal:
+        os.close(secondary)
+        drain = threading.Thread(target=_drain, args=(main,), daemon=True)
+        drain.start()
     assert proc.stderr is not None
     errors = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = (time.perf_counter() - started) * 1000
+    if drain is not None:
+        drain.join(timeout=10)
+        os.close(main)
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{argv} failed ({proc.returncode}): {errors.decode()[-500:]}")
     return elapsed, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def _drain(fd: int) -> None:
+    """Reads a pseudo-terminal until its other end is closed (so the command never blocks)."""
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError:  # EIO once the command has exited
+        return
 
 
 def _mcp_initialize(env: dict[str, str], cwd: Path) -> tuple[float, float]:
@@ -141,10 +173,11 @@ def measure(runs: int) -> list[Figure]:
                     f"n={runs}, the floor; CPU {bare[1]:.0f} ms",
                 )
             ]
-            for label, args in COMMANDS:
+            for label, args, terminal in COMMANDS:
                 argv = [sys.executable, "-m", "squirrel_cli", *args]
-                _wall(argv, env, repo)  # warm-up: writes the bytecode cache
-                figures += _figure(label, [_wall(argv, env, repo) for _ in range(runs)], bare)
+                _wall(argv, env, repo, terminal=terminal)  # warm-up: writes the bytecode cache
+                timed = [_wall(argv, env, repo, terminal=terminal) for _ in range(runs)]
+                figures += _figure(label, timed, bare)
             _mcp_initialize(env, repo)
             mcp = [_mcp_initialize(env, repo) for _ in range(runs)]
             figures += _figure("sqrl mcp to initialize answer", mcp, bare)

@@ -1,8 +1,8 @@
 """Terminal output of `sqrl`: plain lines and JSON on stdout, rich tables and markdown, and one
 plain error line on stderr.
 
-rich is imported only by the first table, markdown or prompt (`out`): a command that prints
-lines and JSON does not pay for it.
+rich is imported only by the first table, rendered markdown or prompt (`out`): a command that
+prints lines and JSON, or markdown into a pipe, does not pay for it.
 """
 
 from __future__ import annotations
@@ -51,7 +51,11 @@ class Console:
         self._file.flush()
 
     def markdown(self, text: str) -> None:
-        """Markdown rendered for the terminal."""
+        """Markdown rendered for a terminal; written as it is when the output is not a terminal
+        (a pipe, a file), so every line arrives whole and a model or a file gets the markdown."""
+        if not self._file.isatty():
+            self.line(text.rstrip("\n"))
+            return
         from rich.markdown import Markdown  # noqa: PLC0415 - only when markdown is shown
 
         self.out.print(Markdown(text))

@@ -153,10 +153,10 @@ _IMPORTS: tuple[tuple[list[str], tuple[str, ...], tuple[str, ...]], ...] = (
         ("mcp", "squirrel_gateway", "squirrel_memory", "rich", "structlog", "tomli_w"),
         ("grpc", "google.protobuf.json_format"),
     ),
-    (
+    (  # into a pipe the markdown is written as it is: no rich
         ["context", "add an endpoint and its tests"],
-        ("mcp", "squirrel_gateway", "squirrel_memory", "structlog", "tempfile", "tomli_w"),
-        ("grpc", "rich.markdown"),
+        ("mcp", "squirrel_gateway", "squirrel_memory", "structlog", "rich", "tempfile", "tomli_w"),
+        ("grpc",),
     ),
     (
         ["memories", "--json"],
