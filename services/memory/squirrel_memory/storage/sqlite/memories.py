@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -57,6 +56,13 @@ _COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
 _LIST_FILTER = (
     "WHERE project_id = ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
     "AND (? OR deleted = 0) "
+)
+# The ids of the live memories naming one of the paths (a JSON list) and of the wanted types
+# (a JSON list, or NULL for all), most important first, from the `memory_paths` index alone.
+_PATH_MEMORY_IDS = (
+    "SELECT memory_id FROM memory_paths WHERE path IN (SELECT value FROM json_each(?)) "
+    "AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
+    "ORDER BY importance DESC, updated_at DESC, memory_id LIMIT ?"
 )
 
 
@@ -611,28 +617,22 @@ class SqliteMemoryBook(MemoryRevisions):
         wanted = list(dict.fromkeys(p for p in paths if p))[:200]
         if not wanted:
             return []
-        kinds = [str(check_type(t)) for t in types] if types else None
-
-        def escaped(path: str) -> str:
-            text = json.dumps(path, ensure_ascii=False)
-            return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-        likes = " OR ".join(["file_paths LIKE ? ESCAPE '\\'"] * len(wanted))
-        kind_filter = "AND type " + IN_IDS + " " if kinds else ""
+        kinds = to_json([str(check_type(t)) for t in types]) if types else None
 
         def read(conn: sqlite3.Connection) -> list[MemoryItem]:
+            # A memory has one row per wanted path it names, all with the same order keys.
+            rows_wanted = limit * len(wanted)
+            listed = conn.execute(_PATH_MEMORY_IDS, (to_json(wanted), kinds, kinds, rows_wanted))
+            ranked = list(dict.fromkeys(str(r[0]) for r in listed))[:limit]
             rows = conn.execute(
-                _SELECT_MEMORY
-                + "WHERE project_id = ? AND deleted = 0 "
-                + kind_filter
-                + "AND ("
-                + likes
-                + ") ORDER BY importance DESC, updated_at DESC, id LIMIT ?",
-                (project_id, *([to_json(kinds)] if kinds else []), *map(escaped, wanted), limit),
+                _SELECT_MEMORY + "WHERE id " + IN_IDS + " AND project_id = ? AND deleted = 0",
+                (to_json(ranked), project_id),
             ).fetchall()
-            found = [_memory_from_row(r) for r in rows]
+            found = {str(r[0]): _memory_from_row(r) for r in rows}
             exact = set(wanted)
-            return [m for m in found if exact.intersection(m.file_paths)]
+            return [
+                found[i] for i in ranked if i in found and exact.intersection(found[i].file_paths)
+            ]
 
         return await self._db.read(read)
 

@@ -261,6 +261,53 @@ def _rehash_unhashed_keys(conn: sqlite3.Connection) -> None:
 
 _DATA_V6 = (_rehash_unhashed_keys,)
 
+
+def _backfill_memory_paths(conn: sqlite3.Connection) -> None:
+    """Index the paths of the live memories already stored (a malformed list indexes nothing)."""
+    rows = conn.execute(
+        "SELECT id, file_paths, type, importance, updated_at FROM memory_items WHERE deleted = 0"
+    ).fetchall()
+    conn.executemany(
+        "INSERT OR IGNORE INTO memory_paths(path, memory_id, type, importance, updated_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (
+            (path, memory_id, kind, importance, updated_at)
+            for memory_id, paths, kind, importance, updated_at in rows
+            for path in json_strings(paths)
+        ),
+    )
+
+
+# Which live memories name a file, with what orders them (type, importance, last update), kept
+# by triggers so every write path keeps it right: task context finds the memories of its active
+# files here instead of scanning every memory's `file_paths`.
+_DATA_V7 = (
+    "CREATE TABLE memory_paths (path TEXT NOT NULL, memory_id TEXT NOT NULL, type TEXT NOT NULL, "
+    "importance REAL NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (path, memory_id)) "
+    "WITHOUT ROWID",
+    "CREATE INDEX idx_memory_paths_memory ON memory_paths(memory_id)",
+    """CREATE TRIGGER memory_paths_insert AFTER INSERT ON memory_items WHEN NEW.deleted = 0
+BEGIN
+  INSERT OR IGNORE INTO memory_paths(path, memory_id, type, importance, updated_at)
+  SELECT value, NEW.id, NEW.type, NEW.importance, NEW.updated_at
+  FROM json_each(NEW.file_paths) WHERE type = 'text';
+END""",
+    """CREATE TRIGGER memory_paths_update
+AFTER UPDATE OF file_paths, deleted, type, importance, updated_at ON memory_items
+BEGIN
+  DELETE FROM memory_paths WHERE memory_id = OLD.id;
+  INSERT OR IGNORE INTO memory_paths(path, memory_id, type, importance, updated_at)
+  SELECT value, NEW.id, NEW.type, NEW.importance, NEW.updated_at
+  FROM json_each(NEW.file_paths) WHERE type = 'text' AND NEW.deleted = 0;
+END""",
+    """CREATE TRIGGER memory_paths_delete AFTER DELETE ON memory_items
+BEGIN DELETE FROM memory_paths WHERE memory_id = OLD.id; END""",
+    _backfill_memory_paths,
+    # The most important live memories of a type (style supplement, views) without a sort.
+    "CREATE INDEX idx_mem_importance ON memory_items"
+    "(project_id, type, importance DESC, updated_at DESC, id) WHERE deleted = 0",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
     Migration(
@@ -274,6 +321,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         6, "event hashes without the shell folder (re-read commands stay one event)", _DATA_V6
     ),
+    Migration(7, "memory file paths and importance order indexed", _DATA_V7),
 )
 
 _USER_V1 = (
