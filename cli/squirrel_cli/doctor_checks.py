@@ -1,0 +1,306 @@
+"""The checks `sqrl doctor` runs on the home's files and each project's store, and their repairs."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli.commands_memory import with_memory
+from squirrel_core.clients import MemoryClient
+from squirrel_core.config_repair import repair_config
+from squirrel_core.errors import SquirrelError
+from squirrel_core.home import HomeLayout
+from squirrel_core.settings import Settings, config_problems
+from squirrel_memory.bootstrap import init_project_files
+from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
+from squirrel_memory.model_files import model_problem
+from squirrel_memory.paths import ProjectPaths
+from squirrel_memory.provenance import inspect_store, location_of, place_store
+from squirrel_memory.storage.sqlite.database import harden
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, current_version
+
+REINDEX_TIMEOUT = 600.0
+
+
+@dataclass
+class Check:
+    """One line of the report: what was checked, whether it is fine, and what was done."""
+
+    name: str
+    ok: bool
+    detail: str
+    repaired: bool = False
+    info: bool = False
+    """Neither good nor bad (e.g. the services are simply not running)."""
+
+
+# -- files ----------------------------------------------------------------------------------------
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def permission_check(name: str, path: Path, wanted: int, repair: bool) -> Check:
+    if not path.exists():
+        return Check(name, False, f"{path} is missing (`sqrl init` creates it)")
+    found = _mode(path)
+    if found == wanted:
+        return Check(name, True, f"{path} is {wanted:04o}")
+    if repair:
+        path.chmod(wanted)
+        return Check(name, True, f"{path} was {found:04o}, now {wanted:04o}", repaired=True)
+    return Check(name, False, f"{path} is {found:04o}, should be {wanted:04o} (--repair fixes it)")
+
+
+def config_check(layout: HomeLayout, repair: bool) -> Check:
+    problems = config_problems(layout.root)
+    if not problems:
+        where = layout.config if layout.config.exists() else "defaults (no config.toml)"
+        return Check("config", True, f"{where} parses, every setting allowed")
+    if not repair:
+        shown = "; ".join(problems[:3]) + (
+            f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        )
+        return Check("config", False, f"{shown} (--repair rewrites it, keeping a backup)")
+    done = repair_config(layout.root)
+    detail = (
+        f"dropped {len(done.dropped)} unreadable or disallowed entr"
+        f"{'y' if len(done.dropped) == 1 else 'ies'}, kept {len(done.kept)} setting(s); "
+        f"the old file is {done.backup}"
+    )
+    return Check("config", True, detail, repaired=True)
+
+
+# -- databases ------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        harden(conn)
+        yield conn
+    finally:
+        conn.close()
+
+
+def _integrity(conn: sqlite3.Connection, thorough: bool) -> str:
+    pragma = "integrity_check" if thorough else "quick_check"
+    rows = conn.execute(f"PRAGMA {pragma}").fetchall()
+    return "ok" if [r[0] for r in rows] == ["ok"] else f"{pragma}: {rows[0][0]}"
+
+
+def database_check(
+    name: str, path: Path, latest: int, *, thorough: bool, repair: Callable[[Path], object] | None
+) -> tuple[Check, bool]:
+    """(the check, whether the file can be read further); `repair` creates or migrates it."""
+    problem = ""
+    if not path.exists():
+        problem = f"{path} is missing"
+    else:
+        try:
+            with _read_only(path) as conn:
+                version = current_version(conn)
+                integrity = _integrity(conn, thorough)
+            if integrity != "ok":
+                return Check(name, False, f"{path} is damaged ({integrity})"), False
+            if version != latest:
+                problem = f"{path} is at schema {version}, this Squirrel uses {latest}"
+        except sqlite3.Error as exc:
+            return Check(name, False, f"{path} cannot be read ({type(exc).__name__}: {exc})"), False
+    if not problem:
+        return Check(name, True, f"{path} schema {latest}, integrity ok"), True
+    if repair is None:
+        return Check(name, False, f"{problem} (--repair runs `sqrl init`'s set-up)"), False
+    try:
+        repair(path)
+    except (SquirrelError, sqlite3.Error, OSError) as exc:
+        return Check(name, False, f"{problem}; repair failed ({type(exc).__name__})"), False
+    return Check(name, True, f"{problem}; created/migrated to schema {latest}", True), True
+
+
+def _scalar(conn: sqlite3.Connection, sql: str) -> int:
+    return int(conn.execute(sql).fetchone()[0])
+
+
+def _search_check(name: str, conn: sqlite3.Connection) -> Check:
+    live = _scalar(conn, "SELECT COUNT(*) FROM memory_items WHERE deleted = 0")
+    docs = _scalar(conn, "SELECT COUNT(*) FROM memory_fts_docs")
+    rows = _scalar(conn, "SELECT COUNT(*) FROM memory_fts")
+    missing = _scalar(
+        conn,
+        "SELECT COUNT(*) FROM memory_items WHERE deleted = 0 "
+        "AND id NOT IN (SELECT memory_id FROM memory_fts_docs)",
+    )
+    if live == docs == rows and missing == 0:
+        return Check(name, True, f"{live} live memories, all in the full-text index")
+    return Check(
+        name,
+        False,
+        f"{live} live memories but {docs} full-text entries ({rows} rows, {missing} missing)",
+    )
+
+
+def _vector_check(
+    name: str, paths: ProjectPaths, live_ids: set[str], memory_up: bool, settings: Settings | None
+) -> Check:
+    """`settings` given means repair (through the running memory service)."""
+    index = paths.index_dir / INDEX_FILE_NAME
+    problem = _vector_problem(index, live_ids)
+    # A running memory service writes the index a moment after each change (saves are
+    # batched): give a file that is missing or behind that moment before calling it a problem.
+    deadline = time.monotonic() + INDEX_SETTLE_SECONDS
+    while memory_up and problem is not None and _settling(problem) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        problem = _vector_problem(index, live_ids)
+    if problem is None:
+        return Check(name, True, f"{index.name} holds all {len(live_ids)} live memories")
+    if model_problem() is not None:
+        # Not this index's fault: there is no model to make vectors with (its own check says so).
+        return Check(name, True, "no vectors without the embedding model (see above)", info=True)
+    if settings is None:
+        hint = "`sqrl reindex` rebuilds it" if memory_up else "rebuilt when `sqrl up` starts"
+        return Check(name, False, f"{problem} ({hint})")
+    if not memory_up:
+        return Check(name, False, f"{problem}; start `sqrl up` to rebuild it")
+    try:
+        count = _reindex(settings, str(paths.root))
+    except SquirrelError as exc:
+        return Check(name, False, f"{problem}; reindex failed ({exc})")
+    return Check(name, True, f"{problem}; reindexed {count} memories", repaired=True)
+
+
+INDEX_SETTLE_SECONDS = 5.0
+"""How long doctor waits for a running memory service's batched index save (2 s after a change)."""
+
+
+def _settling(problem: str) -> bool:
+    return "missing" in problem or "out of step" in problem
+
+
+def _vector_problem(index: Path, live_ids: set[str]) -> str | None:
+    meta_path = meta_path_for(index)
+    if not index.exists() or not meta_path.exists():
+        return None if not live_ids else f"{index} or its sidecar is missing"
+    try:
+        meta = json.loads(meta_path.read_text())
+        ids = {str(pair[0]) for pair in meta["ids"]}
+        digest = str(meta["sha256"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return f"{meta_path} is not a readable sidecar"
+    if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+        return f"{index} does not match its sidecar (corrupt)"
+    if ids != live_ids:
+        return (
+            f"{index} is out of step: {len(live_ids - ids)} memories missing, "
+            f"{len(ids - live_ids)} stale"
+        )
+    return None
+
+
+def _reindex(settings: Settings, project: str) -> int:
+    async def work(client: MemoryClient) -> int:
+        reply: pb.ReindexResponse = await client.call(
+            client.stub.Reindex, pb.ReindexRequest(project_id=project), timeout=REINDEX_TIMEOUT
+        )
+        return int(reply.memories_indexed)
+
+    return with_memory(settings, work)
+
+
+def _cursor_check(name: str, conn: sqlite3.Connection, db: Path, repair: bool) -> Check:
+    rows = conn.execute(
+        "SELECT source_tool, path, offset FROM source_cursors WHERE source_tool != 'git'"
+    ).fetchall()
+    gone: list[str] = []
+    beyond: list[str] = []
+    for _tool, path_text, offset in rows:
+        path = Path(str(path_text))
+        if not path.is_file():
+            gone.append(str(path_text))
+        elif int(offset) > path.stat().st_size:
+            beyond.append(str(path_text))
+    if not gone and not beyond:
+        return Check(name, True, f"{len(rows)} source cursors, every file present and in range")
+    detail = f"{len(gone)} cursors of missing files, {len(beyond)} past the end of their file"
+    if not repair:
+        return Check(name, False, f"{detail} (--repair forgets them; the files are re-read)")
+    with contextlib.closing(sqlite3.connect(db, timeout=10.0, isolation_level=None)) as writer:
+        harden(writer)
+        writer.execute("BEGIN IMMEDIATE")
+        writer.executemany(
+            "DELETE FROM source_cursors WHERE path = ? AND source_tool != 'git'",
+            [(p,) for p in gone + beyond],
+        )
+        writer.execute("COMMIT")
+    return Check(name, True, f"{detail}; forgotten (dedup keeps re-reads harmless)", True)
+
+
+def project_checks(
+    settings: Settings, root: str, *, repair: bool, services_up: bool, memory_up: bool
+) -> list[Check]:
+    label = f"project {root}"
+    if not Path(root).is_dir():
+        return [Check(label, False, "folder is gone; remove it from projects.json")]
+    layout = HomeLayout(settings.home)
+    try:
+        state = inspect_store(layout, root)
+    except SquirrelError as exc:
+        return [Check(f"{label} store", False, str(exc))]
+    location = location_of(settings.str_("storage.location"))
+
+    def place() -> Path:
+        placed = place_store(layout, root, location=location, registered_before=True)
+        init_project_files(Path(root), placed.store_dir)
+        return placed.store_dir
+
+    checks: list[Check] = []
+    if not state.trusted and state.reason != "no store yet":
+        if not repair:
+            detail = (
+                f"{state.store_dir}: {state.reason}; never read "
+                "(`sqrl up` or --repair sets it aside)"
+            )
+            return [Check(f"{label} store", False, detail)]
+        place()
+        state = inspect_store(layout, root)
+    if state.notice:
+        checks.append(Check(f"{label} store", True, state.notice, info=True))
+    paths = ProjectPaths(Path(root), state.store_dir)
+
+    def init(_: Path) -> None:
+        place()
+
+    db_check, readable = database_check(
+        label,
+        paths.data_db,
+        DATA_MIGRATIONS[-1].version,
+        thorough=not services_up,
+        repair=init if repair else None,
+    )
+    checks.append(db_check)
+    if not readable:
+        return checks
+    with _read_only(paths.data_db) as conn:
+        checks.append(_search_check(f"{label} full-text index", conn))
+        live = {str(r[0]) for r in conn.execute("SELECT id FROM memory_items WHERE deleted = 0")}
+        checks.append(_cursor_check(f"{label} source cursors", conn, paths.data_db, repair))
+        letters = _scalar(conn, "SELECT COUNT(*) FROM dead_letters")
+    checks.append(
+        _vector_check(f"{label} vector index", paths, live, memory_up, settings if repair else None)
+    )
+    checks.append(
+        Check(
+            f"{label} dead letters",
+            letters == 0,
+            "none"
+            if letters == 0
+            else f"{letters} parked after repeated failures (see the memory log)",
+        )
+    )
+    return checks
