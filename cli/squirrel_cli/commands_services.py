@@ -252,6 +252,8 @@ async def _memory_counts(layout: HomeLayout, channels: _Channels) -> dict[str, d
             "extractor": p.extractor,
             "memories_by_writer": dict(p.memories_by_writer),
             "extractor_activity": activity,
+            "team_events_waiting": p.team_events_waiting,
+            "team_delivery_error": p.team_delivery_error or None,
         }
         for p in reply.projects
     }
@@ -322,6 +324,16 @@ def _project_row(
     }
 
 
+def team_delivery(projects: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a laptop has still to deliver to its team server, and the last failure."""
+    waiting = sum(int(p.get("team_events_waiting") or 0) for p in projects)
+    error = next((p["team_delivery_error"] for p in projects if p.get("team_delivery_error")), None)
+    note = f"; {waiting:,} events waiting to be delivered" if waiting else "; all delivered"
+    if error:
+        note += f" (last attempt: {error})"
+    return {"events_waiting": waiting, "delivery_error": error, "text_delivery": note}
+
+
 def memory_in_use(settings: Settings) -> dict[str, Any]:
     """Which memory this home answers from: its own, or a team server (and which)."""
     server = settings.str_("team.server").strip()
@@ -352,6 +364,8 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
     model = model_problem()
     model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
     memory = memory_in_use(settings)
+    if memory["mode"] == "team" and counts:
+        memory.update(team_delivery(projects))
     if args.json:
         console.json(
             {
@@ -368,7 +382,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
         return 0
     head = f"supervisor pid {state.pid}" if state else "not running (start with `sqrl up`)"
     console.line(f"Squirrel home {layout.root} — {head}")
-    console.line(f"Memory: {memory['text']}")
+    console.line(f"Memory: {memory['text']}{memory.get('text_delivery', '')}")
     if model is not None:
         console.line(
             f"Embedding model: {model}; fix: {install_command()} (or sqrl doctor --repair)"

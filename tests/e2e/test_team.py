@@ -420,6 +420,8 @@ def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
         if m.user_id != "bob" and not m.key.startswith("repo:")
     }
     assert server_alice == local and local
+    shared = alice.json("status")["memory"]
+    assert (shared["events_waiting"], shared["delivery_error"]) == (0, None)
 
     # Bob's assistant gets Alice's pitfall through the team server.
     context = bob.json("context", "run the cart tests with pytest")

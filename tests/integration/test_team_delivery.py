@@ -140,7 +140,10 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
             assert reply.accepted == 1_200
             engine = laptop.servicer.engine
             delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
+            store = await engine.registry.store(str(repo))
+            assert await delivery.waiting(store) == 1_200
             first = await delivery.deliver()
+            assert await delivery.waiting(store) == 0
             assert (first.sent, first.accepted, first.duplicates) == (1_200, 1_200, 0)
             assert first.projects == {str(repo): TEAM_ID}
             again = await delivery.deliver()

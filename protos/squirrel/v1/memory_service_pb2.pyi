@@ -281,6 +281,8 @@ class ProjectProcessingStatus(_message.Message):
     PARKED_FIELD_NUMBER: _builtins.int
     EVENTS_PER_DAY_FIELD_NUMBER: _builtins.int
     VECTORS_PENDING_FIELD_NUMBER: _builtins.int
+    TEAM_EVENTS_WAITING_FIELD_NUMBER: _builtins.int
+    TEAM_DELIVERY_ERROR_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -297,6 +299,12 @@ class ProjectProcessingStatus(_message.Message):
     """Memories written but not yet in the vector index: it follows writes in batches, behind
     them (lexical search finds them meanwhile).
     """
+    team_events_waiting: _builtins.int
+    """A laptop sharing with a team server: events not yet delivered there (at most; before the
+    first round since start every event counts), and why the last round failed (empty: it
+    did not).
+    """
+    team_delivery_error: _builtins.str
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -335,10 +343,12 @@ class ProjectProcessingStatus(_message.Message):
         parked: _abc.Iterable[Global___DeadLetter] | None = ...,
         events_per_day: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
         vectors_pending: _builtins.int = ...,
+        team_events_waiting: _builtins.int = ...,
+        team_delivery_error: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id", "vectors_pending", b"vectors_pending"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -185,12 +185,23 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     ],
                     events_per_day=s.events_per_day,
                     vectors_pending=self.reads.indexes.pending(s.project_id),
+                    **await self._team_status(s.project_id),
                 )
                 for s in statuses
             ],
             embedder_loading=not self.reads.embedder_ready,
             extractor_activity=pb.ExtractorActivity(**asdict(self.engine.extractor_activity())),
         )
+
+    async def _team_status(self, project_id: str) -> dict[str, Any]:
+        """The project's delivery to the team server, for a laptop that shares with one."""
+        if self.delivery is None:
+            return {}
+        store = await self.engine.registry.store(project_id)
+        return {
+            "team_events_waiting": await self.delivery.waiting(store),
+            "team_delivery_error": self.delivery.last_error or "",
+        }
 
     async def ProcessNow(
         self, request: pb.ProcessNowRequest, context: Context

@@ -89,6 +89,8 @@ class TeamDelivery:
         self._registered: set[str] = set()
         self._positions: dict[str, int] = {}
         """Local root → last local position the server is known to hold (dropped on failure)."""
+        self._delivered: dict[str, int] = {}
+        """Local root → the last position known delivered (kept across failures, for status)."""
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
@@ -182,6 +184,7 @@ class TeamDelivery:
         position = self._positions.get(root)
         if position is None:
             position = await self._server_position(client, team_id, path)
+            self._positions[root] = self._delivered[root] = position
         while not self._stop.is_set():
             batch = await store.events_after(position, BATCH_EVENTS)
             if not batch:
@@ -198,9 +201,17 @@ class TeamDelivery:
             )
             position = last
             self._positions[root] = last
+            self._delivered[root] = last
             report.sent += len(batch)
             report.accepted += reply.accepted
             report.duplicates += reply.duplicates
+
+    async def waiting(self, store: Store) -> int:
+        """Events of this project not yet delivered, as far as this process knows (all of
+        them before its first successful round)."""
+        if not isinstance(store, SqliteStore):
+            return 0
+        return await store.count_events_after(self._delivered.get(store.project_id, 0))
 
     async def _server_position(self, client: MemoryClient, team_id: str, path: str) -> int:
         """The last local position the server committed for this laptop's project (0: none)."""

@@ -336,6 +336,16 @@ class SqliteEventLog:
 
         return await self._db.read(read)
 
+    async def count_events_after(self, position: int) -> int:
+        """How many events were stored after local position `position` (see `events_after`)."""
+        return await self._db.read(
+            lambda conn: int(
+                conn.execute("SELECT COUNT(*) FROM events WHERE rowid > ?", (position,)).fetchone()[
+                    0
+                ]
+            )
+        )
+
     async def count_unprocessed(self, project_id: str) -> int:
         """How many events wait for processing."""
         check_project(self.project_id, project_id)
