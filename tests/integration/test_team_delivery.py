@@ -18,7 +18,7 @@ from squirrel.v1 import memory_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import UnavailableError
+from squirrel_core.errors import PermissionDeniedError, UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
@@ -294,6 +294,10 @@ async def test_two_laptops_learning_the_same_pitfall_at_once_make_one_memory_wit
         bob = team_memory_client(TeamLink(target, bob_token, link.ca_file, "bob-x1"))
         try:
             await alice.call(alice.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+            with pytest.raises(PermissionDeniedError):
+                await bob.call(bob.stub.ProcessNow, pb.ProcessNowRequest(project_id=TEAM_ID))
+            with pytest.raises(PermissionDeniedError):
+                await bob.call(bob.stub.Reindex, pb.ReindexRequest(project_id=TEAM_ID))
 
             async def send(client: MemoryClient, session: str, machine: str) -> None:
                 events = [

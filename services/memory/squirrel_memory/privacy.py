@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from squirrel_core.caller import team_user
+from squirrel_core.errors import PermissionDeniedError
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 
 
@@ -35,3 +36,12 @@ def visible_items(items: Iterable[MemoryItem]) -> list[MemoryItem]:
 def filtering() -> bool:
     """True when this request's results are filtered (a team user is calling)."""
     return team_user() is not None
+
+
+def require_admin(what: str) -> None:
+    """Work that runs the server's extractor or rebuilds its indexes (and may spend its model
+    budget) is for the server machine's own caller, never a team user's token."""
+    if team_user() is not None:
+        raise PermissionDeniedError(
+            f"{what} runs on the team server itself; a team token cannot ask for it"
+        )

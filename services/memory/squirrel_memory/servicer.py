@@ -37,6 +37,7 @@ from squirrel_memory.convert import (
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
+from squirrel_memory.privacy import require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.team_delivery import TeamDelivery
 
@@ -206,6 +207,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def ProcessNow(
         self, request: pb.ProcessNowRequest, context: Context
     ) -> pb.ProcessNowResponse:
+        require_admin("ProcessNow")
         if request.max_batches < 0:
             raise InvalidArgumentError("max_batches cannot be negative")
         report = await self.engine.process_now(
@@ -347,6 +349,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         return await self.reads.search(request)
 
     async def Reindex(self, request: pb.ReindexRequest, context: Context) -> pb.ReindexResponse:
+        require_admin("Reindex")
         return await self.reads.reindex(request)
 
     # -- projects --------------------------------------------------------------------------------
