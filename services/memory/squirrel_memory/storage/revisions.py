@@ -84,6 +84,31 @@ def revise(old: MemoryItem, *, now: datetime, **changes: Any) -> MemoryItem:
     return dataclasses.replace(old, **changes, updated_at=now, version=old.version + 1)
 
 
+def corrected(
+    old: MemoryItem, content: str | None, importance: float | None, now: datetime
+) -> MemoryItem | None:
+    """A manual correction of `old` (`None` keeps a field): its next version, written by
+    `manual` and live again; None when `old` is a live manual memory that already says so."""
+    new_content = old.content if content is None else content
+    new_importance = old.importance if importance is None else importance
+    if (
+        not old.deleted
+        and old.source is MemorySource.MANUAL
+        and (old.content, old.importance) == (new_content, new_importance)
+    ):
+        return None
+    return revise(
+        old,
+        now=now,
+        content=new_content,
+        importance=new_importance,
+        source=MemorySource.MANUAL,
+        written_by=str(MemorySource.MANUAL),
+        deleted=False,
+        superseded_by=None,
+    )
+
+
 def with_writer(item: MemoryItem) -> MemoryItem:
     """`item`, naming its source as its writer when no writer is set."""
     return item if item.written_by else dataclasses.replace(item, written_by=str(item.source))

@@ -40,7 +40,13 @@ from squirrel_memory.storage.checks import (
 from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.search import search_fields
-from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, revise, with_writer
+from squirrel_memory.storage.revisions import (
+    ChangeSet,
+    MemoryRevisions,
+    corrected,
+    revise,
+    with_writer,
+)
 
 log = structlog.get_logger()
 
@@ -456,24 +462,9 @@ class PostgresMemoryBook(MemoryRevisions):
             old = await _load(conn, self.project_id, memory_id, lock=True)
             if old is None:
                 raise NotFoundError(f"no memory {memory_id}")
-            new_content = old.content if text is None else text
-            new_importance = old.importance if weight is None else weight
-            if (
-                not old.deleted
-                and old.source is MemorySource.MANUAL
-                and (old.content, old.importance) == (new_content, new_importance)
-            ):
+            new = corrected(old, text, weight, now)
+            if new is None:
                 return old, False
-            new = revise(
-                old,
-                now=now,
-                content=new_content,
-                importance=new_importance,
-                source=MemorySource.MANUAL,
-                written_by=str(MemorySource.MANUAL),
-                deleted=False,
-                superseded_by=None,
-            )
             item = await _replace(
                 conn, old, new=new, action=HistoryAction.UPDATED, reason=reason, changes=changes
             )

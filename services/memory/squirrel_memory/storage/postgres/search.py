@@ -11,9 +11,11 @@ backends. Scores are higher-is-better, as the retriever expects from `search_fts
 
 from __future__ import annotations
 
+import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from psycopg import sql
 
@@ -31,7 +33,8 @@ _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 _K1 = 1.2
 _MIN_IDF = 1e-6
-STATS_SECONDS = 30.0  # as SQLite's FTS5: a word in most rows still counts a little
+STATS_SECONDS = 30.0
+_MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 
 _REINDEX = (
@@ -51,24 +54,19 @@ def search_fields(item: MemoryItem) -> tuple[str, str, str]:
     return words(item.key), words(" ".join(item.tags)), words(item.content)
 
 
-def _term_score(n: int, total: sql.Composable, avg_length: float) -> sql.Composable:
+def _term_score(n: int, idf: float, avg_length: float) -> sql.Composable:
     """Term `n`'s share of the score: idf x saturated, length-normalised weighted frequency.
 
     The weighted frequency `f{n}` is `ts_rank_cd` of the term alone (its occurrences times
     their column weight) doubled, as Postgres caps weights at 1: key 2, tags 1.5, content 1,
     as on SQLite, so the scores have BM25's scale and the retriever's saturation fits both.
-    The idf is FTS5's, from `d{n}`, the term's document frequency among the live memories.
     """
     f = sql.Identifier(f"f{n}")
-    d = sql.Identifier(f"d{n}")
     return sql.SQL(
-        "GREATEST(ln((GREATEST({total}, {d}) - {d} + 0.5) / ({d} + 0.5)), {min_idf}) * "
-        "({f} * {k1p}) / ({f} + {k1} * (1 - {b} + {b} * m.len / {avg}))"
+        "{idf} * ({f} * {k1p}) / ({f} + {k1} * (1 - {b} + {b} * length(m.search) / {avg}))"
     ).format(
-        total=total,
-        d=d,
+        idf=sql.Literal(idf),
         f=f,
-        min_idf=sql.Literal(_MIN_IDF),
         k1p=sql.Literal(_K1 + 1),
         k1=sql.Literal(_K1),
         b=sql.Literal(_B),
@@ -76,32 +74,84 @@ def _term_score(n: int, total: sql.Composable, avg_length: float) -> sql.Composa
     )
 
 
-class PostgresMemorySearch:
-    """BM25-style search over live memories (part of `PostgresStore`).
+def _idf(total: int, df: int) -> float:
+    """FTS5's inverse document frequency (at least `_MIN_IDF`)."""
+    total = max(total, df)
+    return max(math.log((total - df + 0.5) / (df + 0.5)), _MIN_IDF)
 
-    The collection's size and average length (BM25's N and avgdl) are read at most every
-    `STATS_SECONDS` and whenever this store changed memories (`_search_stats` is dropped then);
-    term frequencies come from the matching rows of each query.
-    """
+
+@dataclass
+class SearchStats:
+    """BM25's collection statistics of one project: live memories, their average length and
+    the document frequency of the words searched so far. They are re-read after
+    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10)."""
+
+    taken_at: float = -math.inf
+    total: int = 0
+    avg_length: float = 1.0
+    doc_freq: dict[str, int] = field(default_factory=dict)
+    changes: int = 0
+    # Each word's tsquery as Postgres stemmed it ('' for a stop word), used as a constant so
+    # the ranking does not stem the word again for every row.
+    lexemes: dict[str, str] = field(default_factory=dict)
+
+    def fresh(self, now: float) -> bool:
+        return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
+
+    def changed(self, count: int) -> None:
+        self.changes += count
+
+
+class PostgresMemorySearch:
+    """BM25-style search over live memories (part of `PostgresStore`)."""
 
     project_id: str
     _db: PostgresDatabase
-    _search_stats: tuple[float, int, float] | None
+    _search_stats: SearchStats
 
-    async def _collection_stats(self) -> tuple[int, float]:
+    async def _stats_for(self, queries: Mapping[str, sql.Composable]) -> SearchStats:
+        stats = self._search_stats
         now = time.monotonic()
-        if self._search_stats is not None and now - self._search_stats[0] < STATS_SECONDS:
-            return self._search_stats[1], self._search_stats[2]
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
-                "WHERE project_id = %s AND NOT deleted",
-                (self.project_id,),
+        if not stats.fresh(now):
+            async with self._db.transaction() as conn:
+                cursor = await conn.execute(
+                    "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
+                    "WHERE project_id = %s AND NOT deleted",
+                    (self.project_id,),
+                )
+                row = await cursor.fetchone()
+            stats = SearchStats(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
+            self._search_stats = stats
+        missing = [term for term in queries if term not in stats.doc_freq]
+        if missing:
+            statement = sql.SQL(
+                "SELECT {lexemes}, {counts} FROM memory_items WHERE project_id = {project} "
+                "AND NOT deleted AND search @@ ({any_term})"
+            ).format(
+                lexemes=sql.SQL(", ").join(
+                    sql.SQL("{q}::text").format(q=queries[t]) for t in missing
+                ),
+                counts=sql.SQL(", ").join(
+                    sql.SQL("COUNT(*) FILTER (WHERE search @@ {q})").format(q=queries[t])
+                    for t in missing
+                ),
+                project=sql.Literal(self.project_id),
+                any_term=sql.SQL(" || ").join(queries[t] for t in missing),
             )
-            row = await cursor.fetchone()
-        total, avg_length = (int(row[0]), float(row[1])) if row else (0, 1.0)
-        self._search_stats = (now, total, avg_length)
-        return total, avg_length
+            async with self._db.transaction() as conn:
+                cursor = await conn.execute(statement)
+                row = await cursor.fetchone()
+            if len(stats.doc_freq) > _MAX_CACHED_TERMS:
+                stats.doc_freq.clear()
+                stats.lexemes.clear()
+            values = list(row or ())
+            stats.lexemes.update(
+                zip(missing, (str(v) for v in values[: len(missing)]), strict=True)
+            )
+            stats.doc_freq.update(
+                zip(missing, (int(n) for n in values[len(missing) :]), strict=True)
+            )
+        return stats
 
     async def search_fts(
         self,
@@ -119,41 +169,39 @@ class PostgresMemorySearch:
         if not terms:
             return []
         kinds = [str(check_type(t)) for t in types] if types else None
-        total, avg_length = await self._collection_stats()
-        queries = [
-            sql.SQL("plainto_tsquery({config}, {term})").format(
+        queries = {
+            term: sql.SQL("plainto_tsquery({config}, {term})").format(
                 config=sql.Literal(TS_CONFIG), term=sql.Literal(term)
             )
             for term in terms
+        }
+        stats = await self._stats_for(queries)
+        found = [
+            (term, sql.SQL("{text}::tsquery").format(text=sql.Literal(stats.lexemes[term])))
+            for term in queries
+            if stats.doc_freq.get(term, 0) > 0 and stats.lexemes.get(term)
         ]
-        numbered = list(enumerate(queries))
+        if not found:
+            return []
         statement = sql.SQL(
-            "WITH matched AS MATERIALIZED (SELECT id, type, search, length(search) AS len "
-            "FROM memory_items WHERE project_id = {project} AND NOT deleted "
-            "AND search @@ ({any_term})), "
-            "df AS MATERIALIZED (SELECT {frequencies} FROM matched) "
-            "SELECT m.id, {score} AS score FROM matched m CROSS JOIN df "
+            "SELECT m.id, {score} AS score FROM memory_items m "
             "CROSS JOIN LATERAL (SELECT {weights}) f "
-            "WHERE ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) "
+            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({any_term}) "
+            "AND ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) "
             "ORDER BY score DESC, m.id LIMIT {limit}"
         ).format(
-            project=sql.Literal(project_id),
-            any_term=sql.SQL(" || ").join(queries),
-            frequencies=sql.SQL(", ").join(
-                sql.SQL("COUNT(*) FILTER (WHERE search @@ {q}) AS {d}").format(
-                    q=q, d=sql.Identifier(f"d{n}")
-                )
-                for n, q in numbered
+            score=sql.SQL(" + ").join(
+                _term_score(n, _idf(stats.total, stats.doc_freq[term]), stats.avg_length)
+                for n, (term, _) in enumerate(found)
             ),
             weights=sql.SQL(", ").join(
                 sql.SQL("2 * ts_rank_cd({w}::float4[], m.search, {q}, 0) AS {f}").format(
                     w=sql.Literal(_WEIGHTS), q=q, f=sql.Identifier(f"f{n}")
                 )
-                for n, q in numbered
+                for n, (_, q) in enumerate(found)
             ),
-            score=sql.SQL(" + ").join(
-                _term_score(n, sql.Literal(total), avg_length) for n, _ in numbered
-            ),
+            project=sql.Literal(project_id),
+            any_term=sql.SQL(" || ").join(q for _, q in found),
             kinds=sql.Literal(kinds),
             limit=sql.Literal(limit),
         )

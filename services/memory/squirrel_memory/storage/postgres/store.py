@@ -17,7 +17,7 @@ from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
-from squirrel_memory.storage.postgres.search import PostgresMemorySearch
+from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
 from squirrel_memory.storage.revisions import ChangeSet
 
@@ -48,7 +48,7 @@ class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, 
         self._max_content_bytes = max_content_bytes
         self._listeners: list[MemoryListener] = []
         self._confirmations: Confirmations | None = None
-        self._search_stats: tuple[float, int, float] | None = None
+        self._search_stats = SearchStats()
 
     @property
     def database(self) -> PostgresDatabase:
@@ -76,8 +76,7 @@ class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, 
         return PgVectorIndex.open(self._db.vector_pool(), self.project_id, dim, model_id), None
 
     async def _notify(self, change: MemoryChange) -> None:
-        if change:
-            self._search_stats = None  # the collection changed: BM25's N and avgdl are re-read
+        self._search_stats.changed(len(change.added) + len(change.updated) + len(change.deleted))
         await super()._notify(change)
 
     async def close(self) -> None:

@@ -13,23 +13,20 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin, parse_origin
-from squirrel_memory.dedup import event_hash
 from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.checks import (
     IN_IDS,
     MAX_KEY_CHARS,
     Clock,
-    RejectReason,
     check_cursor,
-    check_event,
-    check_importance,
     check_limit,
     check_project,
     check_text,
     chunks,
 )
 from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
+from squirrel_memory.storage.intake import EventIntake
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
 log = structlog.get_logger()
@@ -110,35 +107,13 @@ def mark_events(conn: sqlite3.Connection, event_ids: Sequence[str], at: str) -> 
     return count
 
 
-class SqliteEventLog:
+class SqliteEventLog(EventIntake):
     """Events, cursors and episodes of one project (part of `SqliteStore`)."""
 
     project_id: str
     _db: SqliteDatabase
     _clock: Clock
     _max_content_bytes: int
-
-    def _prepare_events(
-        self, project_id: str, events: Sequence[Event]
-    ) -> tuple[list[tuple[Event, str, str]], list[tuple[int, str]]]:
-        now = self._clock()
-        prepared: list[tuple[Event, str, str]] = []
-        rejected: list[tuple[int, str]] = []
-        for index, event in enumerate(events):
-            reason, content_json = check_event(
-                event, now=now, max_content_bytes=self._max_content_bytes
-            )
-            if reason is not None:
-                rejected.append((index, str(reason)))
-                continue
-            assert isinstance(event, Event)
-            try:
-                digest = event_hash(project_id, event)
-            except (TypeError, ValueError, RecursionError):
-                rejected.append((index, str(RejectReason.CONTENT_NOT_JSON)))
-                continue
-            prepared.append((event, content_json, digest))
-        return prepared, rejected
 
     async def append_events(
         self,
@@ -370,15 +345,6 @@ class SqliteEventLog:
         )
 
     # --- episodes and processing ---
-
-    def _check_episodes(self, episodes: Sequence[Episode]) -> None:
-        for episode in episodes:
-            if not isinstance(episode, Episode):
-                raise InvalidArgumentError("episodes must be Episode values")
-            if episode.project_id != self.project_id:
-                raise InvalidArgumentError("episode belongs to another project")
-            check_text("episode id", episode.id, MAX_KEY_CHARS)
-            check_importance(episode.importance)
 
     async def save_episodes(self, episodes: Sequence[Episode]) -> list[str]:
         """Insert (or replace, by id) episodes and their event lists; return their ids."""

@@ -35,7 +35,13 @@ from squirrel_memory.storage.checks import (
     chunks,
 )
 from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
-from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, revise, with_writer
+from squirrel_memory.storage.revisions import (
+    ChangeSet,
+    MemoryRevisions,
+    corrected,
+    revise,
+    with_writer,
+)
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
@@ -498,24 +504,9 @@ class SqliteMemoryBook(MemoryRevisions):
             old = _load_memory(conn, memory_id)
             if old is None:
                 return None
-            new_content = old.content if text is None else text
-            new_importance = old.importance if weight is None else weight
-            if (
-                not old.deleted
-                and old.source is MemorySource.MANUAL
-                and (old.content, old.importance) == (new_content, new_importance)
-            ):
+            new = corrected(old, text, weight, now)
+            if new is None:
                 return old, False
-            new = revise(
-                old,
-                now=now,
-                content=new_content,
-                importance=new_importance,
-                source=MemorySource.MANUAL,
-                written_by=str(MemorySource.MANUAL),
-                deleted=False,
-                superseded_by=None,
-            )
             item = _replace_memory(
                 conn, old, new=new, action=HistoryAction.UPDATED, reason=reason, changes=changes
             )
