@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import os
 import time
@@ -17,12 +16,19 @@ from pathlib import Path
 import structlog
 
 from squirrel_core.events import Event, SourceCursor, SourceTool
-from squirrel_ingest.batcher import Batcher, Delivery
+from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
+from squirrel_ingest.floors import (
+    Floors,
+    advances,
+    counted,
+    cursor_floors,
+    delivered_by_cursors,
+    wanted,
+)
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.reading import (
-    DOCUMENT_KEY,
     DocumentParser,
     ParserFactory,
     ReadLimits,
@@ -42,8 +48,6 @@ from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
 log = structlog.get_logger()
 
 _PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
-DELIVERED_KEY = "delivered"
-"""How many events of a file a project has received in all, kept in the file's cursor."""
 GIT_SHA_KEY = "sha"
 
 
@@ -109,7 +113,7 @@ class IngestEngine:
         )
         self._files: dict[Path, TrackedFile] = {}
         self._ignored: set[Path] = set()
-        self._floors: dict[str, dict[str, SourceCursor]] = {}
+        self._floors: Floors = {}
         self._uncounted: Counter[tuple[str, str]] = Counter()  # delivered, cursor still to come
         self._floors_loaded = False
         self._git_heads: dict[str, str] = {}
@@ -254,7 +258,7 @@ class IngestEngine:
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
         files_seen = Counter(tracked.source for tracked in self._files.values())
-        delivered = self._delivered_by_cursors()
+        delivered = delivered_by_cursors(self._floors, self._router.project_ids)
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
         sources = {
@@ -363,7 +367,7 @@ class IngestEngine:
         async with self._flush_lock:
             deliveries = self._batcher.take(self._router.project_ids, self._advances)
             for delivery in deliveries:
-                cursors, uncounted = self._counted(delivery)
+                cursors, uncounted = counted(self._floors, self._uncounted, delivery)
                 result = await call_with_retry(
                     functools.partial(
                         self._sink.deliver, delivery.project_id, delivery.events, cursors
@@ -389,35 +393,6 @@ class IngestEngine:
                 )
             return True
 
-    def _counted(self, delivery: Delivery) -> tuple[list[SourceCursor], Counter[tuple[str, str]]]:
-        """The delivery's cursors, each carrying how many events of its file the project has
-        received in all (so `status` counts deliveries of earlier runs too), and the counts of
-        events delivered here whose cursor comes with a later delivery."""
-        project = delivery.project_id
-        here = Counter(e.position.path for e in delivery.events if e.position is not None)
-        uncounted = self._uncounted.copy()
-        cursors: list[SourceCursor] = []
-        for cursor in delivery.cursors:
-            floor = self._floors.get(project, {}).get(cursor.path)
-            same_file = floor is not None and (
-                floor.inode == cursor.inode or cursor.source_tool is SourceTool.CURSOR
-            )
-            total = (_delivered_count(floor) if same_file else 0) + here.pop(cursor.path, 0)
-            total += uncounted.pop((project, cursor.path), 0)
-            extra = {**cursor.extra, DELIVERED_KEY: total}
-            cursors.append(dataclasses.replace(cursor, extra=extra))
-        for path, count in here.items():
-            uncounted[(project, path)] += count
-        return cursors, uncounted
-
-    def _delivered_by_cursors(self) -> Counter[SourceTool]:
-        """Events delivered in all, per source, as the registered projects' cursors count them."""
-        total: Counter[SourceTool] = Counter()
-        for project in self._router.project_ids:
-            for cursor in self._floors.get(project, {}).values():
-                total[cursor.source_tool] += _delivered_count(cursor)
-        return total
-
     def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
         self._last_delivery_at = datetime.now(UTC)
         by_source = Counter(event.source_tool for event in events)
@@ -433,24 +408,7 @@ class IngestEngine:
         self._last_error = type(error).__name__
 
     def _advances(self, project_id: str, cursor: SourceCursor) -> bool:
-        floor = self._floors.get(project_id, {}).get(cursor.path)
-        if floor is None or floor.inode != cursor.inode or cursor.offset > floor.offset:
-            return True
-        kept = {k: v for k, v in floor.extra.items() if k != DELIVERED_KEY}
-        if cursor.extra.get(DOCUMENT_KEY) or cursor.source_tool is SourceTool.GIT:
-            return (cursor.offset, cursor.extra) != (floor.offset, kept)
-        if cursor.source_tool is SourceTool.CURSOR:  # a chat's cursor names its last bubbles
-            return cursor.offset == floor.offset and cursor.extra != kept
-        return False
-
-    def _wanted(self, project_id: str, event: Event) -> bool:
-        position = event.position
-        if position is None:
-            return True
-        floor = self._floors.get(project_id, {}).get(position.path)
-        if floor is None or floor.inode != position.inode or floor.extra.get(DOCUMENT_KEY):
-            return True
-        return position.end_offset > floor.offset
+        return advances(self._floors, project_id, cursor)
 
     async def _room(self) -> None:
         """Back-pressure: wait (or flush, without a flusher task) while the buffer is full."""
@@ -650,7 +608,7 @@ class IngestEngine:
                 continue
             project_id = route.project_id
             event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
-            if not self._wanted(project_id, event):
+            if not wanted(self._floors, project_id, event):
                 self._counts["already_delivered"] += 1
                 continue
             self._batcher.add(project_id, event)
@@ -670,7 +628,7 @@ class IngestEngine:
         while not self._stopping.is_set():
             await self._room()
             async with self._read_lock:
-                floors = self._cursor_floors()
+                floors = cursor_floors(self._floors, self._router.project_ids)
                 try:
                     result = await asyncio.to_thread(self._read_cursor, reader, floors)
                 except Exception as error:  # a reader bug must not stop transcript ingest
@@ -694,25 +652,6 @@ class IngestEngine:
             skipped=read.skipped,
             at_end=read.at_end,
         )
-
-    def _cursor_floors(self) -> dict[str, SourceCursor | None]:
-        """Per chat, the lowest cursor of every registered project (None if one has none)."""
-        projects = sorted(self._router.project_ids)
-        keys = {
-            key
-            for project in projects
-            for key, cursor in self._floors.get(project, {}).items()
-            if cursor.source_tool is SourceTool.CURSOR
-        }
-        floors: dict[str, SourceCursor | None] = {}
-        for key in keys:
-            found = [self._floors.get(project, {}).get(key) for project in projects]
-            present = [c for c in found if c is not None]
-            if len(present) < len(found):
-                floors[key] = None
-            else:
-                floors[key] = min(present, key=lambda c: (c.inode, c.offset))
-        return floors
 
     # -- git -------------------------------------------------------------------------------
 
@@ -746,11 +685,3 @@ class IngestEngine:
             )
             self._git_heads[project_id] = head
         self._flush_wanted.set()
-
-
-def _delivered_count(cursor: SourceCursor | None) -> int:
-    """The events a cursor says its project holds (a number that travelled as a float too)."""
-    count = cursor.extra.get(DELIVERED_KEY) if cursor is not None else None
-    if isinstance(count, int | float) and not isinstance(count, bool) and 0 <= count < 2**53:
-        return int(count)
-    return 0
