@@ -4,7 +4,10 @@
 - `RememberMany` in batches (a bulk import), and how long the vector index then takes to
   catch up (`vectors_pending` back to 0): writes are acknowledged once in SQLite, the
   embeddings follow in batches;
-- the memory service's RSS after the writes.
+- the memory service's RSS after the writes;
+- extraction's write path in-process (`Processor.write_candidates`: each candidate decided
+  against its anchor, then one transaction per pass), with no manual memory in the project and
+  with one (then every candidate is also compared with look-alike manual memories).
 
 The statements are the turns of `bench/data/long_conversations.json` (long, real coding
 conversation turns), each under its own key, in a fresh project per mode.
@@ -33,10 +36,25 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.manual import remember
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    Scope,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor
+from squirrel_memory.storage import SqliteStore, Store
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
 
 SECTION = "writes"
 USER = "bench"
 CATCH_UP_TIMEOUT_S = 600.0
+#: Candidates per extraction pass (a busy session's pass finds tens to a few hundred).
+EXTRACTION_PASS = 200
 
 
 def statements(texts: Sequence[str], prefix: str) -> list[pb.RememberRequest]:
@@ -96,6 +114,54 @@ async def remember_batched(
     return time.perf_counter() - started
 
 
+async def extraction_writes(texts: Sequence[str], per_pass: int, manual: bool) -> float:
+    """Memories/s written by extraction's write path for `texts` as project facts."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        root.mkdir()
+        store = await SqliteStore.open(str(root.resolve()))
+        users = await SqliteUserStore.open(Path(tmp) / "home")
+        try:
+
+            async def stores() -> list[Store]:
+                return [store]
+
+            async def decide(
+                candidate: MemoryCandidate, existing: list[MemoryItem]
+            ) -> UpdateDecision:
+                return decide_update(candidate, existing)
+
+            processor = Processor(stores, users, RulesExtractor(), decide, user_id=USER)
+            if manual:
+                await remember(
+                    store,
+                    store.project_id,
+                    user_id=USER,
+                    memory_type=MemoryType.PROJECT_FACT,
+                    key="",
+                    content="Releases are tagged from the main branch.",
+                    tags=[],
+                    importance=0.8,
+                    scope=Scope.PROJECT,
+                )
+            candidates = [
+                MemoryCandidate(MemoryType.PROJECT_FACT, f"turn:{n:05d}", text, (), 0.5)
+                for n, text in enumerate(texts)
+            ]
+            started = time.perf_counter()
+            added = 0
+            for start in range(0, len(candidates), per_pass):
+                report = await processor.write_candidates(
+                    store, candidates[start : start + per_pass]
+                )
+                added += report.memories_added
+            seconds = time.perf_counter() - started
+        finally:
+            await users.close()
+            await store.close()
+    return added / seconds
+
+
 def _project(home: Path, root: Path) -> str:
     add_project(HomeLayout(home).projects, git_repo(root))
     return str(root.resolve())
@@ -123,6 +189,9 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             )
             many_catch_up = await catch_up(client, many_project)
             rss = psutil.Process(service.pid).memory_info().rss / 2**20
+    extracted = await extraction_writes(texts, EXTRACTION_PASS, manual=False)
+    extracted_manual = await extraction_writes(texts, EXTRACTION_PASS, manual=True)
+    extraction_note = f"{len(texts)} turns as candidates, {EXTRACTION_PASS} per pass, in-process"
     note = f"{single} long conversation turns, one call each, own project"
     batch_note = f"{batched} turns, RememberMany of {batch}, own project"
     return [
@@ -139,6 +208,14 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             batch_note + "; until vectors_pending is 0",
         ),
         Figure(SECTION, "memory RSS after the writes", rss, "MiB"),
+        Figure(SECTION, "extraction writes", extracted, "memories/s", extraction_note),
+        Figure(
+            SECTION,
+            "extraction writes, a manual memory present",
+            extracted_manual,
+            "memories/s",
+            extraction_note + "; each candidate also checked against manual look-alikes",
+        ),
     ]
 
 

@@ -430,19 +430,35 @@ class Processor:
             candidates, joined = join_candidates(
                 await self._project_work(store, pending), await repository_memories(store)
             )
-            decisions = [*joined, *await self._decisions(store, candidates, self._user_id)]
-            if not decisions:
-                return PassReport()
-            result = await store.apply_processing_result(
-                [], decisions, [], user_id=self._user_id, source=self.source
-            )
-            await self._merge_global_style(decisions, self._user_id)
-            retired = await retire_duplicates(store, user_id=self._user_id)
-            return PassReport(
-                memories_added=len(result.change.added),
-                memories_updated=len(result.change.updated),
-                memories_deleted=len(result.change.deleted) + retired,
-            )
+            return await self._write_candidates(store, candidates, joined)
+
+    async def write_candidates(
+        self, store: Store, candidates: Sequence[MemoryCandidate]
+    ) -> PassReport:
+        """Candidates found outside a pass (no episode, no events), decided against the store
+        and written in one transaction, as a pass writes its own."""
+        async with self._lock:
+            return await self._write_candidates(store, candidates, [])
+
+    async def _write_candidates(
+        self,
+        store: Store,
+        candidates: Sequence[MemoryCandidate],
+        joined: Sequence[UpdateDecision],
+    ) -> PassReport:
+        decisions = [*joined, *await self._decisions(store, candidates, self._user_id)]
+        if not decisions:
+            return PassReport()
+        result = await store.apply_processing_result(
+            [], decisions, [], user_id=self._user_id, source=self.source
+        )
+        await self._merge_global_style(decisions, self._user_id)
+        retired = await retire_duplicates(store, user_id=self._user_id)
+        return PassReport(
+            memories_added=len(result.change.added),
+            memories_updated=len(result.change.updated),
+            memories_deleted=len(result.change.deleted) + retired,
+        )
 
     async def _project_work(self, store: Store, pending: _ProjectWork) -> list[MemoryCandidate]:
         found: list[MemoryCandidate] = []
@@ -488,21 +504,25 @@ class Processor:
         """One Mem0-style decision per merged candidate against what the store holds."""
         project_id = store.project_id
         decisions: list[UpdateDecision] = []
-        for cand in merge_candidates(candidates):
+        merged = merge_candidates(candidates)
+        # The look-alike search below finds manual memories only: without any, it is skipped.
+        manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
+        for cand in merged:
             existing = await store.find_anchor(project_id, cand.type, cand.key, cand.scope, user)
             # A manual memory saying the same thing under another key: NOOP, wording kept.
-            existing += [
-                m
-                for m in await manual_lookalikes(
-                    store,
-                    project_id,
-                    memory_type=cand.type,
-                    scope=cand.scope,
-                    user_id=user,
-                    content=cand.content,
-                )
-                if m.key != cand.key
-            ]
+            if manual:
+                existing += [
+                    m
+                    for m in await manual_lookalikes(
+                        store,
+                        project_id,
+                        memory_type=cand.type,
+                        scope=cand.scope,
+                        user_id=user,
+                        content=cand.content,
+                    )
+                    if m.key != cand.key
+                ]
             recurring = decide_recurrence(cand, existing)
             decisions.append(recurring or await self._decide(cand, existing))
         return decisions

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.manual import remember, same_memory, slug
 from squirrel_memory.models import (
     Episode,
@@ -193,3 +194,49 @@ async def test_many_colliding_keys_stay_distinct(store: SqliteStore) -> None:
     ids = {(await note(store, t))[0].id for t in texts}
     assert len(ids) == len(texts)
     assert len({m.key for m in await live(store)}) == len(texts)
+
+
+async def test_written_candidates_skip_the_manual_search_only_while_there_is_no_manual_memory(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    async def decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+        return decide_update(candidate, existing)
+
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    def style(key: str, content: str) -> MemoryCandidate:
+        return MemoryCandidate(MemoryType.USER_STYLE, key, content, (), 0.6, scope=Scope.USER)
+
+    users = await SqliteUserStore.open(tmp_path / "home")
+    try:
+        processor = Processor(
+            stores,
+            users,
+            RulesExtractor(),
+            decide,
+            user_id="u",
+            clock=lambda: NOW,
+        )
+        first = await processor.write_candidates(
+            store, [style("pref:tests", "Runs pytest before every commit.")]
+        )
+        assert first.memories_added == 1
+        manual, _, _ = await note(store, "Logs with structlog", memory_type=MemoryType.USER_STYLE)
+        again = await processor.write_candidates(
+            store,
+            [
+                style("pref:logging", "Logs with structlog."),
+                style("pref:format", "Formats with ruff format."),
+            ],
+        )
+        assert again.memories_added == 1
+    finally:
+        await users.close()
+    contents = sorted(m.content for m in await live(store))
+    assert contents == [
+        "Formats with ruff format.",
+        "Logs with structlog",
+        "Runs pytest before every commit.",
+    ]
+    assert manual.id in {m.id for m in await live(store)}
