@@ -12,9 +12,10 @@ to SERVING, and the service's RSS idle (model loaded) and after the queries.
 Targets: search p95 <= 8 ms at 10k and <= 30 ms at 100k; task context p95 <= 15 ms at 10k.
 
 With `--baseline TREE` (a checkout of another version of Squirrel, e.g. `git worktree add`), the
-same memories are written to a second project and a second memory service runs that tree's
-code beside this one; every question goes to both, alternating which goes first, so both see
-the same load, and the table adds the baseline's figures and the ratio baseline / this.
+same memories are written to a second project by that tree's own code (so its schema version
+fits) and a second memory service runs that tree's code beside this one; every question goes to
+both, alternating which goes first, so both see the same load, and the table adds the baseline's
+figures and the ratio baseline / this.
 
 Usage: python -m bench.retrieval_latency [--sizes 1000,10000,100000] [--queries 200]
        [--base-texts 3000] [--baseline TREE]
@@ -192,7 +193,33 @@ def tree_env(tree: Path | None) -> dict[str, str]:
     missing = [str(r) for r in roots if not r.is_dir()]
     if missing:
         raise SystemExit(f"not a Squirrel tree, missing: {', '.join(missing)}")
-    return {"PYTHONPATH": os.pathsep.join(str(r.resolve()) for r in roots)}
+    return {"PYTHONPATH": os.pathsep.join(str(r.resolve()) for r in [*roots, tree])}
+
+
+_SEED_IN_TREE = (
+    "import asyncio, sys\n"
+    "from pathlib import Path\n"
+    "from bench.retrieval_latency import loaded_embedder, seed_project\n"
+    "asyncio.run(seed_project(Path(sys.argv[1]), int(sys.argv[2]), loaded_embedder(),"
+    " int(sys.argv[3])))\n"
+)
+
+
+def seed_in_tree(tree: Path, root: Path, count: int, base_texts: int) -> None:
+    """`seed_project` run by `tree`'s own code (its schema version, its writes), in a child
+    Python; the same seed gives the same memories and vectors as this tree's seeding."""
+    env = {**service_env(root.parent / "seed-home"), **tree_env(tree)}
+    done = subprocess.run(
+        [sys.executable, "-c", _SEED_IN_TREE, str(root), str(count), str(base_texts)],
+        env=env,
+        cwd=tree,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"seeding with {tree} failed: {done.stderr.strip()[-2000:]}")
 
 
 def start_memory(home: Path, tree: Path | None = None) -> subprocess.Popen[bytes]:
@@ -335,15 +362,14 @@ async def measure_size(
         sides = [_Side("", Path(tmp) / "home", Path(tmp) / "repo", None)]
         if baseline is not None:
             sides.append(_Side("baseline ", Path(tmp) / "home-b", Path(tmp) / "repo-b", baseline))
-        vectors: Vectors | None = None
         seed: SeedReport | None = None
         for side in sides:
             HomeLayout(side.home).ensure()
             git_repo(side.root)
-            report, vectors = await seed_project(
-                side.root, size, embedder, base_texts, vectors=vectors
-            )
-            seed = seed or report
+            if side.tree is None:
+                seed, _ = await seed_project(side.root, size, embedder, base_texts)
+            else:
+                seed_in_tree(side.tree, side.root, size, base_texts)
             add_project(HomeLayout(side.home).projects, side.root)
         assert seed is not None
         derived = (
