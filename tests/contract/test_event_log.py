@@ -179,3 +179,16 @@ async def test_episodes_are_saved_with_their_events_in_order(store: Store, proje
 async def test_episode_of_another_project_is_refused(store: Store, other_project: str) -> None:
     with pytest.raises(InvalidArgumentError):
         await store.save_episodes([episode(other_project, ())])
+
+
+async def test_events_after_a_position_come_in_storing_order(store: Store, project: str) -> None:
+    first = await store.append_events(project, USER, [ev("a"), ev("b")], [])
+    later = await store.append_events(project, USER, [ev("c", at=T0 - timedelta(days=1))], [])
+    batch = await store.events_after(0, 10)
+    assert [e.id for _, e in batch] == [*first.event_ids, *later.event_ids]
+    positions = [p for p, _ in batch]
+    assert positions == sorted(positions) and len(set(positions)) == 3
+    rest = await store.events_after(positions[1], 10)
+    assert [e.content["text"] for _, e in rest] == ["c"]
+    assert await store.count_events_after(positions[0]) == 2
+    assert await store.events_after(positions[-1], 10) == []

@@ -154,6 +154,8 @@ class PostgresEventLog(EventIntake):
         ]
         ids: list[str] = []
         async with self._db.transaction() as conn, conn.cursor() as cursor:
+            # Appends of one project take turns, so `seq` grows in commit order.
+            await cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (project_id,))
             if rows:
                 await cursor.executemany(_INSERT_EVENT, rows, returning=True)
                 while True:
@@ -254,6 +256,26 @@ class PostgresEventLog(EventIntake):
         """The stored events with these ids (unknown ids are skipped), by timestamp."""
         return await self._events(
             "WHERE id = ANY(%s) ORDER BY timestamp, id", (list(dict.fromkeys(event_ids)),)
+        )
+
+    async def events_after(self, position: int, limit: int) -> list[tuple[int, StoredEvent]]:
+        """Events of this project stored after position `position`, oldest first, with their
+        positions (appends of one project take turns, so positions grow in commit order)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT seq, id, project_id, user_id, source_tool, session_id, timestamp, "
+                "event_type, content_json, file_paths, hash, processed_at, origin, sidechain, "
+                "agent_id FROM events WHERE project_id = %s AND seq > %s ORDER BY seq LIMIT %s",
+                (self.project_id, position, limit),
+            )
+            rows = await cursor.fetchall()
+        return [(int(r[0]), event_from_row(r[1:])) for r in rows]
+
+    async def count_events_after(self, position: int) -> int:
+        """How many events of this project were stored after `position` (see `events_after`)."""
+        return await self._count(
+            "SELECT COUNT(*) FROM events WHERE project_id = %s AND seq > %s",
+            (self.project_id, position),
         )
 
     async def _count(self, sql: str, params: Sequence[Any]) -> int:

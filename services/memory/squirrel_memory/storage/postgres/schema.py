@@ -153,9 +153,16 @@ _V2 = (
     "CREATE INDEX memory_vectors_project ON memory_vectors (project_id, model_id, dim)",
 )
 
+_V3 = (
+    # The order events were stored in, for delivering them onwards (`events_after`).
+    "ALTER TABLE events ADD COLUMN seq bigserial",
+    "CREATE INDEX events_project_seq ON events (project_id, seq)",
+)
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
     PgMigration(2, "memory vectors (pgvector)", _V2),
+    PgMigration(3, "event positions in storing order", _V3),
 )
 
 _VERSION_TABLE = (
