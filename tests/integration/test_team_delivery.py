@@ -19,7 +19,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import PermissionDeniedError, UnavailableError
-from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.rpc import GrpcService
@@ -27,7 +27,7 @@ from squirrel_core.settings import Settings, load_settings
 from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
 from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
-from squirrel_core.wire import event_to_pb
+from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.server import SERVICE_NAME
@@ -312,6 +312,23 @@ async def test_two_laptops_learning_the_same_pitfall_at_once_make_one_memory_wit
                 )
 
             await asyncio.gather(send(alice, "s-alice", "alice-mbp"), send(bob, "s-bob", "bob-x1"))
+
+            # One user cannot move (or see) another's delivery position, even on the same path.
+            async def mark(client: MemoryClient, offset: int) -> list[tuple[str, int]]:
+                cursor = SourceCursor(SourceTool.MANUAL, "team://shared/path", 0, offset)
+                await client.call(
+                    client.stub.AppendEvents,
+                    pb.AppendEventsRequest(project_id=TEAM_ID, cursors=[cursor_to_pb(cursor)]),
+                )
+                reply = await client.call(
+                    client.stub.GetSourceCursors,
+                    pb.GetSourceCursorsRequest(project_ids=[TEAM_ID]),
+                )
+                return [(c.path, c.offset) for p in reply.projects for c in p.cursors]
+
+            assert await mark(alice, 5) == [("team://shared/path", 5)]
+            assert await mark(bob, 99) == [("team://shared/path", 99)]
+            assert await mark(alice, 6) == [("team://shared/path", 6)]
         finally:
             await alice.close()
             await bob.close()

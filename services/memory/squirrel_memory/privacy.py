@@ -9,10 +9,12 @@ whoever holds that token can read the database files anyway.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from squirrel_core.caller import team_user
 from squirrel_core.errors import PermissionDeniedError
+from squirrel_core.events import SourceCursor
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 
 
@@ -45,3 +47,24 @@ def require_admin(what: str) -> None:
         raise PermissionDeniedError(
             f"{what} runs on the team server itself; a team token cannot ask for it"
         )
+
+
+_OWNER_MARK = "|"
+
+
+def owned_cursors(cursors: Sequence[SourceCursor]) -> list[SourceCursor]:
+    """A team user's cursors, filed under that user (`alice|team://…`): no one can move, or
+    read, another user's delivery position."""
+    user = team_user()
+    if user is None:
+        return list(cursors)
+    return [replace(c, path=f"{user}{_OWNER_MARK}{c.path}") for c in cursors]
+
+
+def callers_cursors(cursors: Sequence[SourceCursor]) -> list[SourceCursor]:
+    """The cursors the caller may see: a team user's own (as they sent them), or all."""
+    user = team_user()
+    if user is None:
+        return list(cursors)
+    mine = f"{user}{_OWNER_MARK}"
+    return [replace(c, path=c.path[len(mine) :]) for c in cursors if c.path.startswith(mine)]

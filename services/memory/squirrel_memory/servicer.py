@@ -37,7 +37,7 @@ from squirrel_memory.convert import (
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
-from squirrel_memory.privacy import require_admin
+from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.team_delivery import TeamDelivery
 
@@ -134,7 +134,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 decoded.append(event_from_pb(msg))
             except EventDecodeError as exc:
                 decoded.append(str(exc))
-        cursors = [cursor_from_pb(c) for c in request.cursors]
+        cursors = owned_cursors([cursor_from_pb(c) for c in request.cursors])
         outcome = await self.engine.append(request.project_id, request.user_id, decoded, cursors)
         if self.delivery is not None and outcome.accepted:
             self.delivery.wake()
@@ -151,7 +151,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         found = await self.engine.cursors(list(request.project_ids))
         return pb.GetSourceCursorsResponse(
             projects=[
-                pb.ProjectCursors(project_id=pid, cursors=[cursor_to_pb(c) for c in cursors])
+                pb.ProjectCursors(
+                    project_id=pid, cursors=[cursor_to_pb(c) for c in callers_cursors(cursors)]
+                )
                 for pid, cursors in found
             ]
         )
