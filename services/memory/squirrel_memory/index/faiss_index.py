@@ -8,24 +8,25 @@ import math
 import os
 import threading
 from collections.abc import Iterable
-from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import faiss
 import numpy as np
 import numpy.typing as npt
 import structlog
 
-from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
+from squirrel_memory.index.sidecar import (
+    FORMAT_VERSION,
+    meta_path_for,
+    most_bytes,
+    read_meta,
+    write_atomically,
+)
 
 log = structlog.get_logger()
-
-INDEX_FILE_NAME = "memories.faiss"
-META_SUFFIX = ".meta.json"
-FORMAT_VERSION = 2
-# Sidecars of format 1 carry the checksum but not the size; they are still read (checksum first).
-READABLE_FORMATS = (1, 2)
 
 # Measured (bench/index_bench.py, 384-d, k=10, one thread, 2 vCPU): exact search p95 is 4-5 ms
 # at 50k, 7-17 ms at 100k and 13-14 ms at 150k, and with the other core busy it reached
@@ -38,89 +39,6 @@ APPROXIMATE_ABOVE = 50_000
 IVF_PROBE_FRACTION = 0.1
 # An IVF index is retrained once it has grown this many times beyond its training size.
 IVF_RETRAIN_GROWTH = 2.0
-
-# The sidecar holds one [memory id, int] pair per vector; ids are ~30 bytes.
-_MAX_SIDECAR_BYTES = 256 * 1024 * 1024
-
-Hit = tuple[str, float]
-Vector = npt.NDArray[np.float32]
-
-
-class IndexKind(StrEnum):
-    """How vectors are searched."""
-
-    FLAT = "flat"
-    IVF = "ivf"
-
-
-class IndexProblem(StrEnum):
-    """Why a persisted index cannot be used; the caller rebuilds it from SQLite."""
-
-    MISSING = "missing"
-    CORRUPT = "corrupt"
-    DIM_MISMATCH = "dim_mismatch"
-    MODEL_MISMATCH = "model_mismatch"
-
-
-class IndexUnusableError(FailedPreconditionError):
-    """The index files on disk are missing, damaged or built for another model."""
-
-    def __init__(self, problem: IndexProblem, detail: str) -> None:
-        super().__init__(f"vector index unusable ({problem.value}): {detail}")
-        self.problem = problem
-
-
-@runtime_checkable
-class VectorIndex(Protocol):
-    """Nearest memories by cosine similarity of unit vectors."""
-
-    @property
-    def dim(self) -> int:
-        """Length of every vector."""
-        ...
-
-    @property
-    def model_id(self) -> str:
-        """The embedder whose vectors this index holds."""
-        ...
-
-    def __len__(self) -> int: ...
-
-    def __contains__(self, memory_id: object) -> bool: ...
-
-    def upsert(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
-        """Add or replace vectors by memory id; return how many were written."""
-        ...
-
-    def remove(self, memory_ids: Iterable[str]) -> int:
-        """Drop memory ids (unknown ids are ignored); return how many were removed."""
-        ...
-
-    def search(self, query: npt.ArrayLike, k: int) -> list[Hit]:
-        """The `k` nearest memory ids with their cosine similarity, best first."""
-        ...
-
-    def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
-        """The cosine of `query` to each given memory the index holds (others are left out)."""
-        ...
-
-    def rebuild(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
-        """Replace the whole content; return the new count."""
-        ...
-
-    def memory_ids(self) -> set[str]:
-        """Every memory id the index holds."""
-        ...
-
-    def save(self) -> Path | None:
-        """Persist (a file index atomically, returning where; a database index has nothing to
-        do and returns None)."""
-        ...
-
-
-def meta_path_for(index_path: Path) -> Path:
-    """The JSON sidecar beside an index file (`memories.faiss` -> `memories.meta.json`)."""
-    return index_path.with_suffix(META_SUFFIX)
 
 
 class FaissIndex:
@@ -293,8 +211,8 @@ class FaissIndex:
                 "ids": sorted(self._ids.items(), key=lambda pair: pair[1]),
             }
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        _write_atomically(target, blob)
-        _write_atomically(meta_path_for(target), json.dumps(meta).encode("utf-8"))
+        write_atomically(target, blob)
+        write_atomically(meta_path_for(target), json.dumps(meta).encode("utf-8"))
         self.path = target
         log.info("vector_index_saved", count=meta["count"], size_bytes=len(blob))
         return target
@@ -317,13 +235,13 @@ class FaissIndex:
         meta_path = meta_path_for(path)
         if not path.is_file() or not meta_path.is_file():
             raise IndexUnusableError(IndexProblem.MISSING, "index or sidecar file not found")
-        meta = _read_meta(meta_path)
+        meta = read_meta(meta_path)
         if meta["model_id"] != model_id:
             raise IndexUnusableError(IndexProblem.MODEL_MISMATCH, "built with another model")
         if meta["dim"] != dim:
             raise IndexUnusableError(IndexProblem.DIM_MISMATCH, "vectors of another dimension")
         size = path.stat().st_size
-        if size != meta.get("size", size) or size > _most_bytes(meta["count"], dim):
+        if size != meta.get("size", size) or size > most_bytes(meta["count"], dim):
             raise IndexUnusableError(IndexProblem.CORRUPT, "index size does not match sidecar")
         blob = path.read_bytes()
         if len(blob) != size or hashlib.sha256(blob).hexdigest() != meta["sha256"]:
@@ -439,68 +357,3 @@ class FaissIndex:
         finally:
             faiss.omp_set_num_threads(1)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-
-
-def _most_bytes(count: int, dim: int) -> int:
-    """A generous upper bound on the serialized size of an index of `count` vectors: vectors,
-    ids and an IVF's lists and centroids, plus headers. A larger file is not read at all."""
-    per_vector = dim * 4 + 8 * 4
-    lists = 4 * math.isqrt(max(count, 1)) + 16
-    return 1_048_576 + count * per_vector * 2 + lists * (dim * 4 + 64)
-
-
-def _read_meta(meta_path: Path) -> dict[str, Any]:
-    try:
-        if meta_path.stat().st_size > _MAX_SIDECAR_BYTES:
-            raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar is too large")
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar is not readable JSON") from exc
-    required = {
-        "format": int,
-        "model_id": str,
-        "dim": int,
-        "kind": str,
-        "count": int,
-        "next_id": int,
-        "trained_on": int,
-        "sha256": str,
-        "ids": list,
-    }
-    if not isinstance(meta, dict) or any(
-        not isinstance(meta.get(key), kind) for key, kind in required.items()
-    ):
-        raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar lacks required fields")
-    size = meta.get("size")
-    if meta["format"] == FORMAT_VERSION and (not isinstance(size, int) or size < 0):
-        raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar lacks the index size")
-    if meta["format"] not in READABLE_FORMATS or meta["kind"] not in {k.value for k in IndexKind}:
-        raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar of an unknown format")
-    for pair in meta["ids"]:
-        if (
-            not isinstance(pair, list)
-            or len(pair) != 2
-            or not isinstance(pair[0], str)
-            or not isinstance(pair[1], int)
-        ):
-            raise IndexUnusableError(IndexProblem.CORRUPT, "sidecar id table is malformed")
-    return meta
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with temp.open("wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        temp.chmod(0o600)
-        temp.replace(path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)

@@ -1,0 +1,42 @@
+"""The per-project vector index of memories: the contract (`base`), the FAISS implementation
+(`faiss_index`: exact below a size threshold, IVF above it) and its files (`sidecar`)."""
+
+from squirrel_memory.index.base import (
+    Hit,
+    IndexKind,
+    IndexProblem,
+    IndexUnusableError,
+    Vector,
+    VectorIndex,
+)
+from squirrel_memory.index.faiss_index import (
+    APPROXIMATE_ABOVE,
+    IVF_PROBE_FRACTION,
+    IVF_RETRAIN_GROWTH,
+    FaissIndex,
+)
+from squirrel_memory.index.sidecar import (
+    FORMAT_VERSION,
+    INDEX_FILE_NAME,
+    META_SUFFIX,
+    READABLE_FORMATS,
+    meta_path_for,
+)
+
+__all__ = [
+    "APPROXIMATE_ABOVE",
+    "FORMAT_VERSION",
+    "INDEX_FILE_NAME",
+    "IVF_PROBE_FRACTION",
+    "IVF_RETRAIN_GROWTH",
+    "META_SUFFIX",
+    "READABLE_FORMATS",
+    "FaissIndex",
+    "Hit",
+    "IndexKind",
+    "IndexProblem",
+    "IndexUnusableError",
+    "Vector",
+    "VectorIndex",
+    "meta_path_for",
+]

@@ -1,0 +1,88 @@
+"""The vector index contract (`VectorIndex`) and the values and errors every index shares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from squirrel_core.errors import FailedPreconditionError
+
+Hit = tuple[str, float]
+Vector = npt.NDArray[np.float32]
+
+
+class IndexKind(StrEnum):
+    """How vectors are searched."""
+
+    FLAT = "flat"
+    IVF = "ivf"
+
+
+class IndexProblem(StrEnum):
+    """Why a persisted index cannot be used; the caller rebuilds it from SQLite."""
+
+    MISSING = "missing"
+    CORRUPT = "corrupt"
+    DIM_MISMATCH = "dim_mismatch"
+    MODEL_MISMATCH = "model_mismatch"
+
+
+class IndexUnusableError(FailedPreconditionError):
+    """The index files on disk are missing, damaged or built for another model."""
+
+    def __init__(self, problem: IndexProblem, detail: str) -> None:
+        super().__init__(f"vector index unusable ({problem.value}): {detail}")
+        self.problem = problem
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """Nearest memories by cosine similarity of unit vectors."""
+
+    @property
+    def dim(self) -> int:
+        """Length of every vector."""
+        ...
+
+    @property
+    def model_id(self) -> str:
+        """The embedder whose vectors this index holds."""
+        ...
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, memory_id: object) -> bool: ...
+
+    def upsert(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
+        """Add or replace vectors by memory id; return how many were written."""
+        ...
+
+    def remove(self, memory_ids: Iterable[str]) -> int:
+        """Drop memory ids (unknown ids are ignored); return how many were removed."""
+        ...
+
+    def search(self, query: npt.ArrayLike, k: int) -> list[Hit]:
+        """The `k` nearest memory ids with their cosine similarity, best first."""
+        ...
+
+    def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
+        """The cosine of `query` to each given memory the index holds (others are left out)."""
+        ...
+
+    def rebuild(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
+        """Replace the whole content; return the new count."""
+        ...
+
+    def memory_ids(self) -> set[str]:
+        """Every memory id the index holds."""
+        ...
+
+    def save(self) -> Path | None:
+        """Persist (a file index atomically, returning where; a database index has nothing to
+        do and returns None)."""
+        ...
