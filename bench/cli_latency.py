@@ -6,8 +6,8 @@ once untimed (so its bytecode is cached, as an installed package's is) and then 
 (median and p95), next to `python -c pass` on the same interpreter for scale. The CPU time the
 command's process used (user + system; for `sqrl mcp`, up to its answer) is given beside the wall
 time: on a shared machine it moves far less with the load than the wall time does.
-Output goes to a pipe, as when a host or a script runs the command; `sqrl context` is also
-timed on a pseudo-terminal, where its markdown is rendered.
+Output goes to a pipe, as when a host or a script runs the command; `status`, `search` and
+`context` are also timed on a pseudo-terminal, where their tables and markdown are drawn.
 `PYTHONDONTWRITEBYTECODE` is dropped for the measured commands: with it, every run would compile
 Squirrel's own modules again, which no installed copy does.
 """
@@ -36,7 +36,9 @@ COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     # label, arguments, whether stdout is a terminal (else a pipe)
     ("sqrl --help", ("--help",), False),
     ("sqrl status", ("status",), False),
+    ("sqrl status, on a terminal", ("status",), True),
     ("sqrl search", ("search", "run the tests"), False),
+    ("sqrl search, on a terminal", ("search", "run the tests"), True),
     ("sqrl context", ("context", CONTEXT_TASK), False),
     ("sqrl context, on a terminal", ("context", CONTEXT_TASK), True),
     ("sqrl memories", ("memories",), False),

@@ -1,8 +1,8 @@
-"""Terminal output of `sqrl`: plain lines and JSON on stdout, rich tables and markdown, and one
-plain error line on stderr.
+"""Terminal output of `sqrl`: plain lines and JSON on stdout, tables and markdown drawn by rich
+on a terminal (and written plainly into a pipe or a file), one plain error line on stderr.
 
-rich is imported only by the first table, rendered markdown or prompt (`out`): a command that
-prints lines and JSON, or markdown into a pipe, does not pay for it.
+rich is imported only by the first table or markdown drawn on a terminal, or a prompt (`out`):
+a command whose output goes to a pipe or a file does not pay for it.
 """
 
 from __future__ import annotations
@@ -63,8 +63,15 @@ class Console:
     def table(
         self, title: str, columns: list[str], rows: list[list[str]], *, whole: tuple[str, ...] = ()
     ) -> None:
-        """A table; the columns named in `whole` (ids) are never wrapped or cut, others give way."""
-        from rich.table import Table  # noqa: PLC0415 - only when a table is shown
+        """A table. On a terminal: drawn, the columns named in `whole` (ids) never wrapped or cut
+        while the others give way. Into a pipe or a file: the title, then the header and each row
+        as tab-separated lines, every cell whole on its line (for grep, cut and the like)."""
+        if not self._file.isatty():
+            self.line(title)
+            for row in (columns, *rows):
+                self.line("\t".join(" ".join(cell.split()) for cell in row))
+            return
+        from rich.table import Table  # noqa: PLC0415 - only when a table is drawn
 
         table = Table(title=title, title_justify="left")
         for index, column in enumerate(columns):

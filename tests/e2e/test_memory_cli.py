@@ -133,10 +133,10 @@ _PROBE = (
 )
 # argv, modules (or packages) it must not load, modules it must have loaded to answer
 _IMPORTS: tuple[tuple[list[str], tuple[str, ...], tuple[str, ...]], ...] = (
-    (
+    (  # into a pipe tables are tab-separated lines: no rich
         ["status"],
-        ("mcp", "squirrel_gateway", "rich.markdown", "tomli_w", "faiss", "numpy"),
-        ("grpc", "rich.table"),
+        ("mcp", "squirrel_gateway", "rich", "tomli_w", "faiss", "numpy"),
+        ("grpc",),
     ),
     (
         ["status", "--json"],
@@ -145,8 +145,8 @@ _IMPORTS: tuple[tuple[list[str], tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         ["search", "tests"],
-        ("mcp", "squirrel_gateway", "squirrel_memory", "rich.markdown", "structlog"),
-        ("grpc", "rich.table"),
+        ("mcp", "squirrel_gateway", "squirrel_memory", "rich", "structlog"),
+        ("grpc",),
     ),
     (
         ["search", "tests", "--json"],

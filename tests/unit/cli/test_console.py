@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import os
 import pty
+import re
+
+import pytest
 
 from squirrel_cli.console import Console
 
@@ -36,3 +39,37 @@ def test_markdown_on_a_terminal_is_rendered() -> None:
     assert "Relevant memory" in shown and "one item" in shown
     assert "## " not in shown and "- one item" not in shown  # headings and bullets rendered
     assert "\x1b[" in shown  # styled for the terminal
+
+
+def test_a_table_into_a_pipe_is_tab_separated_with_whole_cells() -> None:
+    stream = io.StringIO()
+    content = "Run the tests with pytest -x\tfrom the\nrepository root " + "word " * 40
+    Console(stream).table("Memories", ["id", "content"], [["mem_01ABC", content]], whole=("id",))
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "Memories"
+    assert lines[1] == "id\tcontent"
+    assert lines[2] == "mem_01ABC\t" + " ".join(content.split())  # one line, nothing cut
+    assert len(lines) == 3
+
+
+def test_a_table_on_a_narrow_terminal_keeps_whole_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    memory_id = "mem_01M84JK9PNA2QC6W2P3DEKHSSQ"
+    main, secondary = pty.openpty()
+    try:
+        with os.fdopen(secondary, "w", closefd=False) as terminal:
+            Console(terminal).table(
+                "Memories",
+                ["id", "type", "content"],
+                [[memory_id, "project_fact", "Run the tests with pytest -x " * 4]],
+                whole=("id",),
+            )
+            terminal.flush()
+        shown = os.read(main, 65536).decode(errors="replace")
+    finally:
+        os.close(main)
+        os.close(secondary)
+    visible = re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    assert memory_id in visible  # drawn, and the id is not wrapped or cut
+    assert "┃" in visible or "│" in visible
+    assert max(len(line) for line in visible.splitlines()) <= 60
