@@ -478,7 +478,9 @@ def project_facts(
 
 def known_stack() -> dict[str, str]:
     """Framework, database, library and language names (lower-cased) mapped to their kind."""
-    names = {display.lower(): key for key, display in _LIBRARIES.values()}
+    # Test frameworks are left to the command table (`test_runner`), so "Uses pytest." and
+    # "Uses unittest." stay values of one kind.
+    names = {display.lower(): key for key, display in _LIBRARIES.values() if key != "testing"}
     for language in {*_MANIFEST_LANGUAGES.values(), *_EXTENSION_LANGUAGES.values()}:
         names[language.lower()] = "language"
     return names
