@@ -11,14 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 
-from squirrel_core.events import EventType, Origin
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
-from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.base import ExtractionError, Extractor
-from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
-from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.manual import manual_lookalikes
 from squirrel_memory.models import (
     Episode,
@@ -30,9 +26,9 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
-from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
 from squirrel_memory.userstore import UserStore
@@ -76,15 +72,6 @@ def parked_episode(
     )
 
 
-PROJECT_EVIDENCE_LIMIT = 8_000
-"""Newest command and edit events of a project weighed together for recipes and pitfalls."""
-HOOK_EVIDENCE_LIMIT = 2_000
-#: Newest commits searched for the fix of a session's failure.
-COMMIT_EVIDENCE_LIMIT = 2_000
-"""Newest hook and validator reports weighed with them (their failures are errors too)."""
-_EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
-
-
 @dataclass
 class PassReport:
     """What one processing pass (or a drain of several) did."""
@@ -99,21 +86,6 @@ class PassReport:
     def add(self, other: PassReport) -> None:
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
-
-
-@dataclass(frozen=True, slots=True)
-class _ProjectWork:
-    """Project-wide passes a batch asks for, and the newest episode they are credited to."""
-
-    latest: Episode
-    evidence: bool
-    commit_fixes: bool
-
-    def joined(self, other: _ProjectWork) -> _ProjectWork:
-        latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
-        return _ProjectWork(
-            latest, self.evidence or other.evidence, self.commit_fixes or other.commit_fixes
-        )
 
 
 @dataclass
@@ -155,15 +127,6 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
     return list(merged.values())
 
 
-def _repository_ecosystems(root: str) -> tuple[str, ...]:
-    """The repository's main ecosystems by its language shares; empty when unreadable."""
-    try:
-        return primary_ecosystems(root)
-    except (OSError, ValueError) as exc:
-        log.warning("repository_languages_unavailable", error_type=type(exc).__name__)
-        return ()
-
-
 class Processor:
     """Runs passes for every open project; `wake()` asks for a pass before the timer."""
 
@@ -196,7 +159,7 @@ class Processor:
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         #: Project-wide passes a drain put off until after its last batch, per project.
-        self._deferred: dict[str, _ProjectWork] = {}
+        self._deferred: dict[str, ProjectWork] = {}
         self.last_processed_at: dict[str, datetime] = {}
         self.extraction_failures = 0
         """Extraction attempts that failed since start (each retry counts)."""
@@ -404,13 +367,7 @@ class Processor:
         commits. Deferred, they are only noted: a drain of a long backlog weighs them once at
         its end instead of re-reading the project's evidence after every batch."""
         latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
-        kinds = {str(t) for t in _EVIDENCE_TYPES}
-        pending = _ProjectWork(
-            latest,
-            evidence=any(e.event_type in kinds for e in events),
-            commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
-            or any(run.ok is False for run in commands(events)),
-        )
+        pending = ProjectWork.asked_by(events, latest)
         earlier = self._deferred.pop(store.project_id, None)
         if earlier is not None:
             pending = pending.joined(earlier)
@@ -419,7 +376,7 @@ class Processor:
         if defer:
             self._deferred[store.project_id] = pending
             return candidates
-        return candidates + await self._project_work(store, pending)
+        return candidates + await project_candidates(store, pending)
 
     async def _deferred_project_pass(self, store: Store) -> PassReport:
         """The project-wide candidates a drain put off, decided and written in one transaction."""
@@ -428,7 +385,7 @@ class Processor:
             if pending is None:
                 return PassReport()
             candidates, joined = join_candidates(
-                await self._project_work(store, pending), await repository_memories(store)
+                await project_candidates(store, pending), await repository_memories(store)
             )
             return await self._write_candidates(store, candidates, joined)
 
@@ -459,44 +416,6 @@ class Processor:
             memories_updated=len(result.change.updated),
             memories_deleted=len(result.change.deleted) + retired,
         )
-
-    async def _project_work(self, store: Store, pending: _ProjectWork) -> list[MemoryCandidate]:
-        found: list[MemoryCandidate] = []
-        if pending.evidence:
-            found += await self._project_evidence(store)
-        if pending.commit_fixes:
-            found += await self._commit_fixes(store)
-        return [replace(c, source_episode_id=pending.latest.id) for c in found]
-
-    async def _project_evidence(self, store: Store) -> list[MemoryCandidate]:
-        """Recipes, habits and pitfalls weighed over every session of the project (the stored
-        commands, this batch included)."""
-        stored = await store.fetch_recent_of_types(
-            store.project_id, [str(t) for t in _EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
-        )
-        hooks = await store.fetch_recent_of_types(
-            store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
-        )
-        stored = sorted([*stored, *hooks], key=lambda e: (e.timestamp, e.id))
-        ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-        return evidence_candidates(stored, ecosystems)
-
-    async def _commit_fixes(self, store: Store) -> list[MemoryCandidate]:
-        """Failures of any session paired with a later commit that says it fixed them, over the
-        project's stored runs and commits: a session and its fix commit are often read in
-        different passes (git history arrives as one backlog)."""
-        commits = await store.fetch_recent_of_types(
-            store.project_id, [str(EventType.COMMIT)], COMMIT_EVIDENCE_LIMIT
-        )
-        if not commits:
-            return []
-        runs = await store.fetch_recent_of_types(
-            store.project_id,
-            [str(EventType.COMMAND_RUN), str(EventType.TEST_RUN)],
-            PROJECT_EVIDENCE_LIMIT,
-        )
-        stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
-        return commit_fixes(stored, commands(stored))
 
     async def _decisions(
         self, store: Store, candidates: Sequence[MemoryCandidate], user: str

@@ -1,0 +1,106 @@
+"""The project-wide passes: recipes, habits and pitfalls weighed over every session of a
+project, and failures of any session paired with the commit that fixed them."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+
+import structlog
+
+from squirrel_core.events import EventType, Origin
+from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.commit_fixes import commit_fixes
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.models import Episode, MemoryCandidate, StoredEvent
+from squirrel_memory.repository.languages import primary_ecosystems
+from squirrel_memory.storage import Store
+
+log = structlog.get_logger()
+
+PROJECT_EVIDENCE_LIMIT = 8_000
+"""Newest command and edit events of a project weighed together for recipes and pitfalls."""
+HOOK_EVIDENCE_LIMIT = 2_000
+"""Newest hook and validator reports weighed with them (their failures are errors too)."""
+COMMIT_EVIDENCE_LIMIT = 2_000
+"""Newest commits searched for the fix of a session's failure."""
+EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectWork:
+    """Project-wide passes a batch asks for, and the newest episode they are credited to."""
+
+    latest: Episode
+    evidence: bool
+    commit_fixes: bool
+
+    @classmethod
+    def asked_by(cls, events: list[StoredEvent], latest: Episode) -> ProjectWork:
+        """What a batch's events ask for: evidence when they hold commands or edits, commit
+        fixes when they hold a commit or a failed command."""
+        kinds = {str(t) for t in EVIDENCE_TYPES}
+        return cls(
+            latest,
+            evidence=any(e.event_type in kinds for e in events),
+            commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
+            or any(run.ok is False for run in commands(events)),
+        )
+
+    def joined(self, other: ProjectWork) -> ProjectWork:
+        latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
+        return ProjectWork(
+            latest, self.evidence or other.evidence, self.commit_fixes or other.commit_fixes
+        )
+
+
+async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
+    """The candidates of the project-wide passes `pending` asks for, credited to its latest
+    episode."""
+    found: list[MemoryCandidate] = []
+    if pending.evidence:
+        found += await _project_evidence(store)
+    if pending.commit_fixes:
+        found += await _commit_fixes(store)
+    return [replace(c, source_episode_id=pending.latest.id) for c in found]
+
+
+async def _project_evidence(store: Store) -> list[MemoryCandidate]:
+    """Recipes, habits and pitfalls weighed over every session of the project (the stored
+    commands, this batch included)."""
+    stored = await store.fetch_recent_of_types(
+        store.project_id, [str(t) for t in EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
+    )
+    hooks = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
+    )
+    stored = sorted([*stored, *hooks], key=lambda e: (e.timestamp, e.id))
+    ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
+    return evidence_candidates(stored, ecosystems)
+
+
+async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
+    """Failures of any session paired with a later commit that says it fixed them, over the
+    project's stored runs and commits: a session and its fix commit are often read in
+    different passes (git history arrives as one backlog)."""
+    commits = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.COMMIT)], COMMIT_EVIDENCE_LIMIT
+    )
+    if not commits:
+        return []
+    runs = await store.fetch_recent_of_types(
+        store.project_id,
+        [str(EventType.COMMAND_RUN), str(EventType.TEST_RUN)],
+        PROJECT_EVIDENCE_LIMIT,
+    )
+    stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
+    return commit_fixes(stored, commands(stored))
+
+
+def _repository_ecosystems(root: str) -> tuple[str, ...]:
+    """The repository's main ecosystems by its language shares; empty when unreadable."""
+    try:
+        return primary_ecosystems(root)
+    except (OSError, ValueError) as exc:
+        log.warning("repository_languages_unavailable", error_type=type(exc).__name__)
+        return ()
