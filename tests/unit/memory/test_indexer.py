@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import faiss
 import pytest
 
+from squirrel_memory.embedder import Vectors
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.indexer import ProjectIndexes, index_path
 from squirrel_memory.models import MemoryType, Scope
@@ -128,3 +129,33 @@ async def test_a_crafted_index_file_is_rebuilt_without_faiss_ever_parsing_it(
     await again.close()
     assert parsed == []
     assert path.stat().st_size != len(crafted)
+
+
+async def test_writes_do_not_wait_for_the_model_and_what_was_queued_survives_a_stop(
+    store: SqliteStore,
+) -> None:
+    calls: list[int] = []
+
+    class Counting(FakeEmbedder):
+        async def embed(self, texts: Sequence[str]) -> Vectors:
+            calls.append(len(texts))
+            return await super().embed(texts)
+
+    indexes = ProjectIndexes(Counting(), save_delay=0.01)
+    index = await indexes.attach(store)
+    await _until(lambda: indexes.pending(store.project_id) == 0)
+    written = [
+        await _remember(store, f"k{n}", f"Fact number {n} about the build") for n in range(150)
+    ]
+    # The last write returned before its embedding: it is queued, and embedded behind it.
+    assert indexes.pending(store.project_id) > 0
+    await _until(lambda: set(written) <= index.memory_ids())
+    assert indexes.pending(store.project_id) == 0
+    assert sum(calls) >= len(written)
+    # Stopped with work queued (as a crash would leave it): the next start's sync embeds it.
+    more = [await _remember(store, f"m{n}", f"Another fact {n} about tests") for n in range(100)]
+    await indexes.close()
+    again = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    reopened = await again.attach(store)
+    await _until(lambda: set(written + more) <= reopened.memory_ids())
+    await again.close()
