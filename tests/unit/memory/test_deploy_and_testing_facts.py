@@ -50,9 +50,7 @@ def test_mock_helpers_are_not_a_test_framework() -> None:
 
 
 def test_a_failed_read_names_nothing() -> None:
-    events = [
-        _event(1, "tool_result", {"tool": "Read", "output": "import vitest", "is_error": True}, ())
-    ]
+    events = [_event("tool_result", {"tool": "Read", "output": "import vitest", "is_error": True})]
     assert project_facts(events, []) == []
 
 

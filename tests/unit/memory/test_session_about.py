@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,24 +14,14 @@ from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import read_instruction_file
 from squirrel_memory.repository.snapshot import TextFile
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-PROJECT = "/home/dev/recorder"
+from tests.unit.memory.test_rules_extractor import PROJECT, T0, Stream
 
 
-def _event(n: int, kind: str, content: dict[str, Any], paths: tuple[str, ...]) -> StoredEvent:
-    return StoredEvent(
-        id=f"evt_{n:04d}",
-        project_id=PROJECT,
-        user_id="dev",
-        source_tool="claude_code",
-        session_id="sess",
-        timestamp=T0 + timedelta(seconds=20 * n),
-        event_type=kind,
-        content=content,
-        file_paths=paths,
-        hash=f"h{n}",
-    )
+def _event(kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> StoredEvent:
+    """One event of a session at the project, as the other rules-extractor tests build them."""
+    stream = Stream()
+    stream.add(kind, content, paths)
+    return stream.events[0]
 
 
 def _numbered(text: str) -> str:
@@ -41,21 +31,17 @@ def _numbered(text: str) -> str:
 
 
 def _reads(*files: tuple[str, str], is_error: bool = False) -> list[StoredEvent]:
-    events = [_event(0, "user_message", {"text": "have a look at the project"}, ())]
+    stream = Stream()
+    stream.user("have a look at the project")
     for path, text in files:
-        use_id = f"t{len(events)}"
-        events.append(
-            _event(len(events), "tool_call", {"tool": "Read", "tool_use_id": use_id}, (path,))
+        use_id = f"t{len(stream.events)}"
+        stream.add("tool_call", {"tool": "Read", "tool_use_id": use_id}, (path,))
+        stream.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use_id, "output": text, "is_error": is_error},
+            (path,),
         )
-        events.append(
-            _event(
-                len(events),
-                "tool_result",
-                {"tool": "Read", "tool_use_id": use_id, "output": text, "is_error": is_error},
-                (path,),
-            )
-        )
-    return events
+    return stream.events
 
 
 README = """JSSoundRecorder
@@ -81,11 +67,11 @@ def test_a_root_readme_read_in_a_session_says_what_the_project_is() -> None:
         "browser and saves WAV files."
     )
     assert source == "README.md"
-    assert event_ids == ("evt_0002",)
+    assert event_ids == ("evt_0003",)  # the tool result, not the call
 
 
 async def test_the_rules_extractor_keeps_it_as_an_overview_fact() -> None:
-    events = _reads(("/home/dev/recorder/README.md", _numbered(README)))
+    events = _reads((f"{PROJECT}/README.md", _numbered(README)))
     (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
     found = {c.key: c for c in await RulesExtractor().extract(episode, events)}
     about = found["about"]

@@ -51,9 +51,8 @@ def test_package_scripts_read_in_a_session_are_one_recipe() -> None:
 
 def test_the_lock_file_the_session_touched_names_the_package_manager() -> None:
     events = _reads(("package.json", _numbered(PACKAGE)))
-    events.append(
-        _event(len(events), "tool_result", {"tool": "Bash", "output": ""}, ("yarn.lock",))
-    )
+    lock = _event("tool_result", {"tool": "Bash", "output": ""}, ("yarn.lock",))
+    events.append(dataclasses.replace(lock, id="evt_lock"))
     (found,) = session_tasks(events)
     assert "`yarn dev` starts the dev server" in found.content
 
