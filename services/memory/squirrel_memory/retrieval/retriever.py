@@ -1,28 +1,12 @@
-"""Hybrid memory retrieval for one project: BM25 and vector candidates, fused, scored, explained.
-
-Lexical candidates come from the store's FTS5 index; vector candidates from the FAISS index via
-the embedder. When the embedder is still loading (or failed) or the index is missing, search runs
-on BM25 alone and never waits for the model. The fused relevance feeds the spec's score
-(0.6 relevance + 0.2 importance + 0.1 recency + 0.1 path match). Deleted or superseded memories
-never come back: every candidate is re-read from SQLite, whatever the index still holds.
-With an `LlmWriter`, Claude writes the shown results' reasons (one call per page, spec §5.6
-step 4); on any failure the deterministic reasons stand.
-"""
+"""The hybrid retriever of one project: candidates from BM25 and vectors, fused and scored."""
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
-import functools
-import hashlib
-import json
 import math
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 import structlog
@@ -33,6 +17,20 @@ from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import visible, visible_items
+from squirrel_memory.retrieval.page_tokens import (
+    decode_page_token,
+    encode_page_token,
+    query_fingerprint,
+)
+from squirrel_memory.retrieval.queries import MAX_CANDIDATES, matched_terms, parse_query
+from squirrel_memory.retrieval.results import (
+    RELEVANT_LEXICAL_ONLY,
+    RELEVANT_WITH_VECTORS,
+    ScoredMemory,
+    SearchPage,
+    SearchResult,
+    search_result,
+)
 from squirrel_memory.scoring import (
     GLOB_CHARS,
     PATH_EXACT,
@@ -43,13 +41,10 @@ from squirrel_memory.scoring import (
     ScoreWeights,
     memory_score,
     rank_fusion,
-    recency_days,
     recency_score,
     score_fusion,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.storage.formats import fts_text
-from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter
@@ -58,31 +53,8 @@ log = structlog.get_logger()
 
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
-MAX_QUERY_CHARS = 10_000
-"""Longer queries are cut here before anything else looks at them."""
-MAX_CANDIDATES = 1000
-"""Most candidates one query considers (the store's page limit); `total` never exceeds it."""
 MAX_SCOPE_PATHS = 200
-PAGE_TOKEN_VERSION = 1
-STEM_CACHE_SIZE = 50_000
-"""Memories whose word stems stay cached between queries."""
-RELEVANT_WITH_VECTORS = 0.37
-"""Fused relevance a memory needs to count as relevant to a task when vectors were used
-(calibrated by `bench/retrieval_quality.py`: abstention accuracy 1.00, 0.98 cross-validated)."""
-RELEVANT_LEXICAL_ONLY = 0.5
-"""The same while the model loads and only BM25 answers (abstention accuracy 0.98)."""
-MENTION_SIMILARITY = 0.25
-"""A reason cites closeness in meaning only from this (rescaled) cosine up."""
-
 _UNMATCHED = (0.0, 0.0, 0.0)
-_WORD = re.compile(r"[^\W_]+")
-_STEM_SUFFIXES = ("ing", "ed", "es", "s")
-_TYPE_PHRASES = {
-    MemoryType.USER_STYLE: "a coding-style preference",
-    MemoryType.PROJECT_FACT: "a project fact",
-    MemoryType.PITFALL: "a pitfall",
-    MemoryType.RECIPE: "a recipe",
-}
 
 
 class MemoryReader(Protocol):
@@ -151,135 +123,6 @@ class RetrievalSettings:
             raise ValueError("at least one of lexical and vector search must be on")
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredMemory:
-    """A live memory with its spec score and the evidence behind it (for reasons)."""
-
-    item: MemoryItem
-    score: MemoryScore
-    lexical: float
-    vector: float
-    query_terms: tuple[str, ...]
-    matched_paths: tuple[str, ...]
-
-    @property
-    def relevance(self) -> float:
-        """The fused lexical + vector relevance (the spec's `similarity`)."""
-        return self.score.similarity
-
-    @property
-    def matched_terms(self) -> tuple[str, ...]:
-        """The query terms this memory holds, in query order (worked out when asked: only
-        the shown results need them)."""
-        return matched_terms(self.query_terms, self.item)
-
-
-def relevance_threshold(vector_used: bool) -> float:
-    """The calibrated relevance a memory needs to be relevant to a task or query."""
-    return RELEVANT_WITH_VECTORS if vector_used else RELEVANT_LEXICAL_ONLY
-
-
-@dataclass(frozen=True, slots=True)
-class ResultSource:
-    """Where a search result came from (spec §5.6 `source`)."""
-
-    episode_ids: tuple[str, ...] = ()
-    file_paths: tuple[str, ...] = ()
-    source_refs: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """One search hit (spec §5.6)."""
-
-    memory_id: str
-    type: MemoryType
-    key: str
-    content: str
-    tags: tuple[str, ...]
-    importance: float
-    recency_days: int
-    score: float
-    reason: str
-    source: ResultSource
-
-
-@dataclass(frozen=True, slots=True)
-class SearchPage:
-    """One page of results, how many matched in all and the token for the next page.
-
-    `total` counts the matches among the candidates one query considers (at most
-    `MAX_CANDIDATES`): BM25 hits and vector neighbours whose fused relevance reaches
-    `min_similarity`.
-    """
-
-    query: str
-    results: tuple[SearchResult, ...]
-    total: int
-    next_page_token: str | None
-    vector_used: bool = False
-    written_by: WrittenBy = WrittenBy.RULES
-
-
-@dataclass(frozen=True, slots=True)
-class _Query:
-    text: str
-    terms: tuple[str, ...]
-
-
-def embedding_text(item: MemoryItem) -> str:
-    """The text a memory is embedded as: its key, content and tags (what search matches on)."""
-    tags = ", ".join(item.tags)
-    return f"{item.key}: {item.content}" + (f" [{tags}]" if tags else "")
-
-
-def query_terms(text: str) -> tuple[str, ...]:
-    """The searchable words of a query, lower-cased, stop words dropped unless nothing is left."""
-    return tuple(search_terms(text[:MAX_QUERY_CHARS])[:MAX_QUERY_TERMS])
-
-
-def stem(word: str) -> str:
-    """A light stem: `tests` → `test`, `parsing` → `pars` (suffixes -ing, -ed, -es, -s)."""
-    for suffix in _STEM_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-@functools.lru_cache(maxsize=STEM_CACHE_SIZE)
-def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
-    """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
-    return frozenset(stem(w.lower()) for w in _WORD.findall(fts_text(text)))
-
-
-def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
-    """The query terms a memory's key, content or tags contain (by a light stem), query order."""
-    stems = _memory_stems(item.id, item.version, " ".join((item.key, item.content, *item.tags)))
-    return tuple(t for t in terms if _stem_cached(t) in stems)
-
-
-@functools.lru_cache(maxsize=4096)
-def _stem_cached(word: str) -> str:
-    return stem(word)
-
-
-def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
-    """A deterministic one-line reason: matched terms, touched paths and the memory's type."""
-    parts: list[str] = []
-    if scored.matched_terms:
-        shown = ", ".join(f"'{t}'" for t in scored.matched_terms[:4])
-        more = len(scored.matched_terms) - 4
-        parts.append(f"Matches {shown}" + (f" and {more} more" if more > 0 else ""))
-    elif scored.vector >= MENTION_SIMILARITY:
-        parts.append(f"Close in meaning to {subject} (similarity {scored.vector:.2f})")
-    if scored.matched_paths:
-        verb = "touches" if parts else "Touches"
-        parts.append(f"{verb} {', '.join(scored.matched_paths[:2])}")
-    phrase = _TYPE_PHRASES.get(scored.item.type, "a memory")
-    parts.append(phrase if parts else phrase[0].upper() + phrase[1:])
-    return "; ".join(parts) + "."
-
-
 class Retriever:
     """Hybrid search over one project's memories.
 
@@ -343,7 +186,7 @@ class Retriever:
         when a lexical or vector hit satisfies `keep` (the caller's own reason to keep it).
         """
         self._check_project(project_id)
-        parsed = _parse_query(query)
+        parsed = parse_query(query)
         type_list = _check_types(types)
         actives = _check_paths(active_paths, "active_file_paths")
         scopes = _check_paths(scope_paths, "scope_paths")
@@ -449,10 +292,10 @@ class Retriever:
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
             raise InvalidArgumentError(f"top_k must be an integer from 1 to {MAX_TOP_K}")
         self._check_project(project_id)
-        parsed = _parse_query(query)
+        parsed = parse_query(query)
         type_list = _check_types(types)
         scopes = _check_paths(scope_paths, "scope_paths")
-        fingerprint = _fingerprint(project_id, parsed.text, type_list, scopes)
+        fingerprint = query_fingerprint(project_id, parsed.text, type_list, scopes)
         offset = decode_page_token(page_token, fingerprint) if page_token else 0
         # Candidates enough for this page and well beyond it: `total` counts the matches among
         # them, and a continuation fetches a larger pool.
@@ -464,7 +307,7 @@ class Retriever:
         end = offset + len(page)
         token = encode_page_token(end, fingerprint) if end < len(ranked) else None
         now = self._clock()
-        results = tuple(_result(s, now) for s in page)
+        results = tuple(search_result(s, now) for s in page)
         written_by = WrittenBy.RULES
         reasons = await self._written_reasons(parsed.text, results)
         if reasons:
@@ -605,16 +448,6 @@ class Retriever:
         }
 
 
-def _parse_query(query: object) -> _Query:
-    if not isinstance(query, str):
-        raise InvalidArgumentError("query must be a string")
-    text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8").replace("\x00", " ")
-    text = text.strip()
-    if not text:
-        raise InvalidArgumentError("query must not be empty")
-    return _Query(text, query_terms(text))
-
-
 def _check_types(types: Sequence[MemoryType] | None) -> list[MemoryType] | None:
     """The distinct types asked for, sorted; None when that is no filter (none, or all)."""
     if not types:
@@ -643,81 +476,3 @@ def _check_paths(paths: Sequence[str], name: str) -> tuple[str, ...]:
         if path.strip():
             cleaned.append(path.strip())
     return tuple(dict.fromkeys(cleaned))
-
-
-def _result(scored: ScoredMemory, now: datetime) -> SearchResult:
-    item = scored.item
-    episodes = (item.source_episode_id,) if item.source_episode_id else ()
-    return SearchResult(
-        memory_id=item.id,
-        type=item.type,
-        key=item.key,
-        content=item.content,
-        tags=item.tags,
-        importance=item.importance,
-        recency_days=recency_days(item.updated_at, now),
-        score=round(scored.score.total, 4),
-        reason=explain(scored),
-        source=ResultSource(
-            episode_ids=episodes, file_paths=item.file_paths, source_refs=item.source_refs
-        ),
-    )
-
-
-# -- page tokens ---------------------------------------------------------------------------
-
-
-def _fingerprint(
-    project_id: str, query: str, types: list[MemoryType] | None, scopes: Sequence[str]
-) -> str:
-    material = json.dumps(
-        [project_id, query, [str(t) for t in types or []], sorted(scopes)], ensure_ascii=True
-    )
-    return hashlib.sha256(material.encode("ascii")).hexdigest()[:24]
-
-
-def _check_digest(offset: int, fingerprint: str) -> str:
-    return hashlib.sha256(f"{PAGE_TOKEN_VERSION}:{offset}:{fingerprint}".encode()).hexdigest()[:16]
-
-
-def encode_page_token(offset: int, fingerprint: str) -> str:
-    """An opaque token: base64 of JSON {v, o: offset, f: query fingerprint, c: check digest}."""
-    payload = {
-        "v": PAGE_TOKEN_VERSION,
-        "o": offset,
-        "f": fingerprint,
-        "c": _check_digest(offset, fingerprint),
-    }
-    raw = json.dumps(payload, separators=(",", ":")).encode("ascii")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
-
-
-def decode_page_token(token: str, fingerprint: str) -> int:
-    """The offset a token carries; `InvalidArgumentError` if it is malformed, altered or belongs
-    to another search. (The check digest detects corruption and edits; it is not a secret.)"""
-    bad = InvalidArgumentError(
-        "page_token is not valid for this search; repeat the same query, types and scope_paths"
-        " with the token returned by the previous page, or omit it"
-    )
-    if not isinstance(token, str) or not 0 < len(token) <= 512:
-        raise bad
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        payload = json.loads(raw.decode("ascii"))
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise bad from exc
-    if not isinstance(payload, dict) or set(payload) != {"v", "o", "f", "c"}:
-        raise bad
-    offset, mark, check = payload["o"], payload["f"], payload["c"]
-    if (
-        payload["v"] != PAGE_TOKEN_VERSION
-        or isinstance(offset, bool)
-        or not isinstance(offset, int)
-        or not 0 < offset <= MAX_CANDIDATES
-        or not isinstance(mark, str)
-        or not isinstance(check, str)
-        or check != _check_digest(offset, mark)
-        or mark != fingerprint
-    ):
-        raise bad
-    return offset

@@ -1,0 +1,77 @@
+"""A search query: its text checked and cut, its searchable words, and light word stems."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.storage.formats import fts_text
+from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
+
+MAX_QUERY_CHARS = 10_000
+"""Longer queries are cut here before anything else looks at them."""
+MAX_CANDIDATES = 1000
+"""Most candidates one query considers (the store's page limit); `total` never exceeds it."""
+STEM_CACHE_SIZE = 50_000
+"""Memories whose word stems stay cached between queries."""
+_WORD = re.compile(r"[^\W_]+")
+_STEM_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """A checked query: its text and its searchable words."""
+
+    text: str
+    terms: tuple[str, ...]
+
+
+def embedding_text(item: MemoryItem) -> str:
+    """The text a memory is embedded as: its key, content and tags (what search matches on)."""
+    tags = ", ".join(item.tags)
+    return f"{item.key}: {item.content}" + (f" [{tags}]" if tags else "")
+
+
+def query_terms(text: str) -> tuple[str, ...]:
+    """The searchable words of a query, lower-cased, stop words dropped unless nothing is left."""
+    return tuple(search_terms(text[:MAX_QUERY_CHARS])[:MAX_QUERY_TERMS])
+
+
+def stem(word: str) -> str:
+    """A light stem: `tests` → `test`, `parsing` → `pars` (suffixes -ing, -ed, -es, -s)."""
+    for suffix in _STEM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+@functools.lru_cache(maxsize=STEM_CACHE_SIZE)
+def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
+    """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
+    return frozenset(stem(w.lower()) for w in _WORD.findall(fts_text(text)))
+
+
+def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
+    """The query terms a memory's key, content or tags contain (by a light stem), query order."""
+    stems = _memory_stems(item.id, item.version, " ".join((item.key, item.content, *item.tags)))
+    return tuple(t for t in terms if _stem_cached(t) in stems)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stem_cached(word: str) -> str:
+    return stem(word)
+
+
+def parse_query(query: object) -> ParsedQuery:
+    """The query checked (non-empty text), cut to `MAX_QUERY_CHARS`, NUL-free, with its words."""
+    if not isinstance(query, str):
+        raise InvalidArgumentError("query must be a string")
+    text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8").replace("\x00", " ")
+    text = text.strip()
+    if not text:
+        raise InvalidArgumentError("query must not be empty")
+    return ParsedQuery(text, query_terms(text))

@@ -1,0 +1,133 @@
+"""What retrieval returns: scored memories, search results and pages, and their reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from squirrel_memory.llm_prompts import WrittenBy
+from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.retrieval.queries import matched_terms
+from squirrel_memory.scoring import MemoryScore, recency_days
+
+RELEVANT_WITH_VECTORS = 0.37
+"""Fused relevance a memory needs to count as relevant to a task when vectors were used
+(calibrated by `bench/retrieval_quality.py`: abstention accuracy 1.00, 0.98 cross-validated)."""
+RELEVANT_LEXICAL_ONLY = 0.5
+"""The same while the model loads and only BM25 answers (abstention accuracy 0.98)."""
+MENTION_SIMILARITY = 0.25
+"""A reason cites closeness in meaning only from this (rescaled) cosine up."""
+
+_TYPE_PHRASES = {
+    MemoryType.USER_STYLE: "a coding-style preference",
+    MemoryType.PROJECT_FACT: "a project fact",
+    MemoryType.PITFALL: "a pitfall",
+    MemoryType.RECIPE: "a recipe",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMemory:
+    """A live memory with its spec score and the evidence behind it (for reasons)."""
+
+    item: MemoryItem
+    score: MemoryScore
+    lexical: float
+    vector: float
+    query_terms: tuple[str, ...]
+    matched_paths: tuple[str, ...]
+
+    @property
+    def relevance(self) -> float:
+        """The fused lexical + vector relevance (the spec's `similarity`)."""
+        return self.score.similarity
+
+    @property
+    def matched_terms(self) -> tuple[str, ...]:
+        """The query terms this memory holds, in query order (worked out when asked: only
+        the shown results need them)."""
+        return matched_terms(self.query_terms, self.item)
+
+
+def relevance_threshold(vector_used: bool) -> float:
+    """The calibrated relevance a memory needs to be relevant to a task or query."""
+    return RELEVANT_WITH_VECTORS if vector_used else RELEVANT_LEXICAL_ONLY
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSource:
+    """Where a search result came from (spec §5.6 `source`)."""
+
+    episode_ids: tuple[str, ...] = ()
+    file_paths: tuple[str, ...] = ()
+    source_refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One search hit (spec §5.6)."""
+
+    memory_id: str
+    type: MemoryType
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    recency_days: int
+    score: float
+    reason: str
+    source: ResultSource
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    """One page of results, how many matched in all and the token for the next page.
+
+    `total` counts the matches among the candidates one query considers (at most
+    `MAX_CANDIDATES`): BM25 hits and vector neighbours whose fused relevance reaches
+    `min_similarity`.
+    """
+
+    query: str
+    results: tuple[SearchResult, ...]
+    total: int
+    next_page_token: str | None
+    vector_used: bool = False
+    written_by: WrittenBy = WrittenBy.RULES
+
+
+def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
+    """A deterministic one-line reason: matched terms, touched paths and the memory's type."""
+    parts: list[str] = []
+    if scored.matched_terms:
+        shown = ", ".join(f"'{t}'" for t in scored.matched_terms[:4])
+        more = len(scored.matched_terms) - 4
+        parts.append(f"Matches {shown}" + (f" and {more} more" if more > 0 else ""))
+    elif scored.vector >= MENTION_SIMILARITY:
+        parts.append(f"Close in meaning to {subject} (similarity {scored.vector:.2f})")
+    if scored.matched_paths:
+        verb = "touches" if parts else "Touches"
+        parts.append(f"{verb} {', '.join(scored.matched_paths[:2])}")
+    phrase = _TYPE_PHRASES.get(scored.item.type, "a memory")
+    parts.append(phrase if parts else phrase[0].upper() + phrase[1:])
+    return "; ".join(parts) + "."
+
+
+def search_result(scored: ScoredMemory, now: datetime) -> SearchResult:
+    """A scored memory as a search hit, with its deterministic reason."""
+    item = scored.item
+    episodes = (item.source_episode_id,) if item.source_episode_id else ()
+    return SearchResult(
+        memory_id=item.id,
+        type=item.type,
+        key=item.key,
+        content=item.content,
+        tags=item.tags,
+        importance=item.importance,
+        recency_days=recency_days(item.updated_at, now),
+        score=round(scored.score.total, 4),
+        reason=explain(scored),
+        source=ResultSource(
+            episode_ids=episodes, file_paths=item.file_paths, source_refs=item.source_refs
+        ),
+    )
