@@ -281,3 +281,23 @@ async def test_times_round_trip_in_utc(store: Store, project: str) -> None:
     assert stored.created_at == item.created_at and stored.created_at.tzinfo is not None
     assert stored.created_at.utcoffset() == timedelta(0)
     assert abs(stored.created_at - datetime.now(UTC)) < timedelta(minutes=5)
+
+
+async def test_a_nul_character_is_stored_or_refused_cleanly(opener: Opener, project: str) -> None:
+    store = await opener.open(project)
+    remember = store.remember(
+        project,
+        type=MemoryType.PROJECT_FACT,
+        key="nul",
+        content="before\x00after",
+        tags=[],
+        importance=0.5,
+        scope=Scope.PROJECT,
+        user_id=None,
+    )
+    if opener.backend == "postgres":  # Postgres text cannot hold NUL
+        with pytest.raises(InvalidArgumentError):
+            await remember
+        assert (await store.list_memories(project))[1] == 0
+    else:
+        assert (await remember).content == "before\x00after"

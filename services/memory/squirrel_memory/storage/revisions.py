@@ -18,6 +18,7 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import (
+    Episode,
     MemoryCandidate,
     MemoryItem,
     MemorySource,
@@ -25,7 +26,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage.base import MemoryChange, MemoryListener
+from squirrel_memory.storage.base import MemoryChange, MemoryListener, ProcessingResult
 from squirrel_memory.storage.checks import (
     MAX_FILE_PATHS,
     MAX_LINKED_IDS,
@@ -138,6 +139,25 @@ class MemoryRevisions:
                     await result
             except Exception:
                 log.exception("memory_listener_failed", project_id=self.project_id)
+
+    async def _processed(
+        self, episodes: Sequence[Episode], changes: ChangeSet, processed: int
+    ) -> ProcessingResult:
+        """After a processing result committed: log it, tell the listeners, say what changed."""
+        change = changes.freeze()
+        log.info(
+            "processing_result_applied",
+            project_id=self.project_id,
+            episodes=len(episodes),
+            added=len(change.added),
+            updated=len(change.updated),
+            deleted=len(change.deleted),
+            processed=processed,
+        )
+        await self._notify(change)
+        return ProcessingResult(
+            tuple(ep.id for ep in episodes), tuple(changes.items), change, processed
+        )
 
     def _check_decision(self, decision: UpdateDecision, user_id: str | None) -> None:
         if not isinstance(decision, UpdateDecision):

@@ -128,17 +128,4 @@ class SqliteStore(SqliteEventLog, SqliteMemoryBook, SqliteMemorySearch, SqliteUp
             return mark_events(conn, processed_event_ids, to_db_time(now))
 
         processed = await self._db.write(write)
-        change = changes.freeze()
-        log.info(
-            "processing_result_applied",
-            project_id=self.project_id,
-            episodes=len(episodes),
-            added=len(change.added),
-            updated=len(change.updated),
-            deleted=len(change.deleted),
-            processed=processed,
-        )
-        await self._notify(change)
-        return ProcessingResult(
-            tuple(ep.id for ep in episodes), tuple(changes.items), change, processed
-        )
+        return await self._processed(episodes, changes, processed)
