@@ -102,3 +102,17 @@ async def test_migrations_run_once_and_a_newer_schema_is_refused(postgres_dsn: s
             await PostgresDatabase.open(dsn)
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize(
+    ("dsn", "shown"),
+    [
+        ("postgresql://alice:hunter2@db.example.org:6543/sqrl", "db.example.org:6543/sqrl"),
+        ("host=db.example.org dbname=sqrl user=alice password=hunter2", "db.example.org:5432/sqrl"),
+        ("postgresql:///sqrl?host=/run/pg&password=hunter2", "/run/pg:5432/sqrl"),
+        ("this is = not a dsn ' at all", "(unreadable DSN)"),
+    ],
+)
+def test_a_dsn_is_described_without_user_or_password(dsn: str, shown: str) -> None:
+    assert describe_dsn(dsn) == shown
+    assert "hunter2" not in describe_dsn(dsn) and "alice" not in describe_dsn(dsn)
