@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import subprocess
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -29,7 +30,7 @@ from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.team_backend import TeamMemoryBackend
+from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
 from squirrel_memory.server import SERVICE_NAME
 from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.team_delivery import TeamDelivery
@@ -217,6 +218,33 @@ async def test_while_the_server_is_down_the_laptop_reads_locally_and_delivers_la
             budget=400,
         )
         assert any("make check" in m.content for m in context.selected_memories)
+
+        # A team server that accepts connections and never answers costs a hook only its share
+        # of the hook deadline: the local answer still arrives in time.
+        with socket.socket() as black_hole:
+            black_hole.bind(("127.0.0.1", 0))
+            black_hole.listen()
+            stuck = TeamLink(f"127.0.0.1:{black_hole.getsockname()[1]}", link.token, None, "m")
+            stuck_client = team_memory_client(stuck, timeout=30)
+            slow = TeamMemoryBackend(
+                local_backend,
+                GrpcMemoryBackend(stuck_client, list, timeout=30),
+                lambda root: project_identity(root, "m"),
+                server=stuck.server,
+            )
+            hooks = for_hooks(slow, 1000)
+            started = time.monotonic()
+            answered = await hooks.get_task_context(
+                str(repo),
+                user_id=None,
+                task_description="run the tests with make check",
+                active_file_paths=[],
+                preferred_memory_types=[],
+                budget=400,
+            )
+            assert time.monotonic() - started < 2.0  # not the 3 s reads may wait
+            assert any("make check" in m.content for m in answered.selected_memories)
+            await stuck_client.close()
 
         async with serving(server_settings) as server:
             report = await delivery.deliver()

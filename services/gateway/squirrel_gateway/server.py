@@ -18,7 +18,7 @@ from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
-from squirrel_gateway.team_backend import reads_backend
+from squirrel_gateway.team_backend import for_hooks, reads_backend
 from squirrel_gateway.tools import build_mcp_server
 from squirrel_gateway.ui.app import UiRoutes
 from squirrel_gateway.ui.calls import BrowserCalls
@@ -41,7 +41,7 @@ async def setup(
     reads, close_team = reads_backend(settings, backend)
     servicer = GatewayServicer(backend, reads)
     hooks = HookService(
-        reads,
+        for_hooks(reads, settings.int_("hooks.deadline_ms")),
         HookSettings.from_settings(settings),
         layout.run,
         IngestSessionEnder(layout.service_file("ingest"), token),

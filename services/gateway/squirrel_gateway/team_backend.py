@@ -93,16 +93,25 @@ class TeamMemoryBackend:
         team_id: Callable[[str], str],
         *,
         server: str,
+        wait_seconds: float = TEAM_WAIT_SECONDS,
     ) -> None:
         self._local = local
         self._team = team
         self._team_id = team_id
         self._server = server
+        self._wait = wait_seconds
         self._down_until = 0.0
         self._ids: dict[str, str] = {}
 
     def registered_roots(self) -> list[str]:
         return self._local.registered_roots()
+
+    def waiting_at_most(self, seconds: float) -> TeamMemoryBackend:
+        """The same two memories, waiting at most `seconds` for the team (for hooks, whose
+        host gives up after `hooks.deadline_ms`: local memory must still make it in time)."""
+        return TeamMemoryBackend(
+            self._local, self._team, self._team_id, server=self._server, wait_seconds=seconds
+        )
 
     async def resolve_project(self, path: str) -> str:
         return await self._local.resolve_project(path)
@@ -117,7 +126,7 @@ class TeamMemoryBackend:
         if time.monotonic() < self._down_until:
             return None
         try:
-            return await asyncio.wait_for(call(await self._id(project_id)), TEAM_WAIT_SECONDS)
+            return await asyncio.wait_for(call(await self._id(project_id)), self._wait)
         except (SquirrelError, TimeoutError, OSError) as exc:
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
@@ -388,3 +397,15 @@ def reads_backend(
         server=link.server,
     )
     return backend, client.close
+
+
+HOOK_TEAM_SHARE: Final = 0.25
+"""Of a hook's deadline, what one read may wait for the team server (a session start reads
+three views)."""
+
+
+def for_hooks(reads: MemoryBackend, deadline_ms: int) -> MemoryBackend:
+    """`reads` as the hooks use it: the team waited for only a share of the hook's deadline."""
+    if isinstance(reads, TeamMemoryBackend):
+        return reads.waiting_at_most(max(0.05, deadline_ms / 1000 * HOOK_TEAM_SHARE))
+    return reads
