@@ -2,10 +2,13 @@
 
 `Store` is made of four parts, each a protocol: `EventLog` (events, cursors, episodes,
 processing marks), `MemoryBook` (memories, their history, change listeners), `MemorySearch`
-(lexical search) and `Upkeep` (view staleness records, dead letters, retention, counts). A
-backend implements all four; `squirrel_memory.storage.sqlite` is the embedded one. The values
-they exchange (`AppendResult`, `ProcessingResult`, `MemoryChange`, `ViewMeta`, `DeadLetter`)
-are defined here so that no caller depends on a backend's module.
+(lexical search) and `Upkeep` (view staleness records, dead letters, retention, counts);
+`Store` adds one-transaction processing results and the project's vector index
+(`open_vector_index`). A backend implements all of it: `storage.sqlite` (embedded, one file per
+project, FAISS) and `storage.postgres` (one shared database, pgvector); `tests/contract/` runs
+the same tests on both. The values they exchange (`AppendResult`, `ProcessingResult`,
+`MemoryChange`, `ViewMeta`, `DeadLetter`) are defined here so that no caller depends on a
+backend's module.
 """
 
 from __future__ import annotations
