@@ -139,3 +139,68 @@ def test_a_huge_pasted_log_is_read_only_up_to_its_cap() -> None:
     (found,) = reported_pitfalls(events)
     shown = found.content.split("`")[1]
     assert len(shown) <= 120 and not shown.endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("pasted", "error"),
+    [
+        (
+            "FGS:\n\nLoading module from “https://example.org/app.js” was blocked because of a "
+            "disallowed MIME type (“text/html”).\n",
+            "Loading module from “https://example.org/app.js” was blocked because of a "
+            "disallowed MIME type (“text/html”).",
+        ),
+        (
+            "console says:\nUncaught TypeError: Cannot read properties of null (reading 'play')",
+            "Uncaught TypeError: Cannot read properties of null (reading 'play')",
+        ),
+        (
+            "GET https://example.org/api/items 404 (Not Found)",
+            "GET https://example.org/api/items 404 (Not Found)",
+        ),
+    ],
+)
+def test_browser_console_errors_count_as_pasted_errors(pasted: str, error: str) -> None:
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("app.js")))
+    assert found.content.startswith(f"`{error}` was reported from outside the session")
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "The button was blue before and I want it green now.",
+        "We loaded 404 items into the table, looks good.",
+        "The status page is fine, nothing failed.",
+    ],
+)
+def test_ordinary_prose_is_not_a_console_error(prose: str) -> None:
+    assert reported_pitfalls(_stream(_user(prose), _says(CAUSE), _edits("app.js"))) == []
+
+
+def test_commits_and_consequences_are_not_reported_as_what_was_done() -> None:
+    answer = "That way we don't need rewrites for every asset. Let me commit it."
+    events = _stream(
+        _user(DEPLOY_LOG),
+        _says(answer),
+        _runs('git add -A && git commit -m "Add base tag\n\nUse <base href> so paths resolve"'),
+    )
+    assert reported_pitfalls(events) == []
+    events = _stream(
+        _user(DEPLOY_LOG),
+        _says(CAUSE),
+        _runs('git commit -m "Switch to https\n\nVercel has no keys" && npm install --save x'),
+    )
+    (found,) = reported_pitfalls(events)
+    assert found.content.endswith("done in answer: `npm install --save x`.")
+
+
+def test_commands_on_paths_outside_the_project_are_not_named() -> None:
+    events = _stream(
+        _user(DEPLOY_LOG),
+        _says(CAUSE),
+        _runs("mkdir -p /Users/someone/other-repo/icons && touch ~/notes.txt"),
+        _runs(f"mkdir -p {ROOT}/public/icons"),
+    )
+    (found,) = reported_pitfalls(events)
+    assert "/Users/" not in found.content and "~/" not in found.content
+    assert found.content.endswith("done in answer: `mkdir -p public/icons`.")

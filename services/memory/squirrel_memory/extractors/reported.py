@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
-from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.wording import sentence
@@ -38,10 +39,21 @@ _EXPLAINS = re.compile(
 )
 #: An opening that only reacts ("Exactly!", "Ah, I see.").
 _REACTION = re.compile(r"^(?:\W*\w+\W*){1,3}[!.]$")
+#: A sentence about what follows from a change, not about the cause ("That way we don't …").
+_CONSEQUENCE = re.compile(
+    r"^(?:that way|this way|then|now|so that|in that case|this means)\b", re.I
+)
 _NEED_TO = re.compile(r"^(?:so\s+)?(?:we|you|i)(?:'ll| will)?\s+(?:need|have|want) to\s+", re.I)
 #: A "remedy" that is only a next step of the investigation ("look at the implementation").
 _LOOK_INTO = re.compile(
     r"^(?:look|check|investigate|read|see|find|examine|debug|understand|verify|explore)\b", re.I
+)
+#: Browser-console errors, which carry no `error:` of their own.
+_CONSOLE_ERROR = re.compile(
+    r"\bUncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b|\bwas blocked\b|"
+    r"\bFailed to (?:load|fetch|compile)\b|\bLoading failed for\b|"
+    r"\bstatus(?: code)? of [45]\d\d\b|\b[45]\d\d \((?:Not Found|Forbidden|Unauthorized|"
+    r"Internal Server Error|Bad Gateway|Bad Request)\)"
 )
 #: A log line's leading time (`12:38.301`, `[2026-03-02 09:00:01]`).
 _TIMESTAMP = re.compile(
@@ -55,7 +67,11 @@ _LOOKING = frozenset(
     | {"less", "file", "stat", "du", "env", "printenv", "curl", "open"}
 )
 _CHECKS = frozenset({"test", "lint", "typecheck"})
-_GIT_LOOKING = frozenset({"status", "log", "diff", "show", "branch", "remote", "fetch", "ls-files"})
+#: git subcommands that look or record rather than change what the project does.
+_GIT_RECORDING = frozenset(
+    {"status", "log", "diff", "show", "branch", "remote", "fetch", "ls-files", "add", "rm"}
+    | {"commit", "push", "pull", "stash", "tag", "checkout", "switch", "restore"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +84,26 @@ class Reported:
     files: tuple[str, ...]
 
 
+def _pasted_error(text: str) -> str:
+    """The first error line of a pasted log: what command output shows (`fatal:`, exceptions,
+    `ERROR`) or what a browser console shows (`Uncaught TypeError: …`, a blocked or failed
+    load, a 4xx/5xx response)."""
+    found = first_error_line(text)
+    if found:
+        return found
+    for line in text.splitlines():
+        if _CONSOLE_ERROR.search(line):
+            return line.strip()
+    return ""
+
+
 def _cause(answer: str) -> str:
     """The sentences of an answer that explain an error, without markdown links, or ""."""
     prose = answer.split("```", 1)[0].split("\n\n", 1)[0]
     prose = _LINK.sub(r"\1", " ".join(prose.split()))
     sentences = [s.strip() for s in _SENTENCE.split(prose) if s.strip()]
     for index, text in enumerate(sentences):
-        if _REACTION.match(text) or not _EXPLAINS.search(text):
+        if _REACTION.match(text) or _CONSEQUENCE.match(text) or not _EXPLAINS.search(text):
             continue
         cause = text.rstrip(":")
         following = sentences[index + 1].rstrip(":") if index + 1 < len(sentences) else ""
@@ -85,21 +114,25 @@ def _cause(answer: str) -> str:
     return ""
 
 
-def _changing(command: str) -> list[str]:
-    """The parts of a command that change something (not `git status`, `ls`, `cat` …)."""
+def _changing(command: str, root: str) -> list[str]:
+    """The parts of a command that change something (not `git status`, `ls`, a commit …),
+    as typed; quoted arguments (a commit message over several lines) stay whole. A part that
+    names a path outside the project (another repository, a home folder) is left out."""
     found: list[str] = []
-    for segment in split_segments(command):
-        tokens = core_tokens(segment)
-        if not tokens or tokens[0] in ("cd", "pushd", "rm"):
+    inside = root.rstrip("/") + "/"
+    for typed in typed_commands(command, cwd=root, project_root=root):
+        tokens = list(typed.words)
+        if not tokens or tokens[0] in ("cd", "pushd", "rm") or tokens[0] in _LOOKING:
             continue
-        if tokens[0] == "git" and len(tokens) > 1 and tokens[1] in _GIT_LOOKING | {"rm", "add"}:
+        if any(t.startswith(("/", "~")) and not t.startswith(inside) for t in tokens[1:]):
+            continue
+        if tokens[0] == "git" and len(tokens) > 1 and tokens[1] in _GIT_RECORDING:
             continue
         use = classify(tokens)
         if use is not None and use.purpose in _CHECKS:
             continue  # re-running a check changes nothing
-        shown = " ".join(segment.split())
-        if tokens[0] not in _LOOKING and len(shown) <= MAX_COMMAND_CHARS:
-            found.append(shown)
+        if "\n" not in typed.text and len(typed.text) <= MAX_COMMAND_CHARS:
+            found.append(typed.text)
     return found
 
 
@@ -119,7 +152,7 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         text = event.content.get("text") if event.event_type == EventType.USER_MESSAGE else None
         if not isinstance(text, str) or not is_user_voice(event.origin):
             continue
-        error = first_error_line(text[:MAX_MESSAGE_CHARS])
+        error = _pasted_error(text[:MAX_MESSAGE_CHARS])
         if not error:
             continue
         cause, files, commands, ids = "", [], [], [event.id]
@@ -139,7 +172,9 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                         ids.append(later.id)
             elif later.event_type == EventType.COMMAND_RUN and cause:
                 command = later.content.get("command")
-                new = [c for c in _changing(str(command or "")) if c not in commands]
+                new = [
+                    c for c in _changing(str(command or ""), later.project_id) if c not in commands
+                ]
                 if new:
                     commands.extend(new)
                     ids.append(later.id)
