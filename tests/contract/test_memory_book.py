@@ -240,7 +240,9 @@ async def test_lookups_by_id_prefix_path_type_and_page(store: Store, project: st
     assert [m.id for m in with_path] == [b.id, a.id]
     assert await store.memories_with_paths(project, ["src/app.py"], [MemoryType.PITFALL]) == []
     assert [m.id for m in await store.most_important(project, MemoryType.RECIPE)] == [b.id, a.id]
+    assert await store.live_memory_ids() == {a.id, b.id, c.id}
     await store.forget(a.id, "x")
+    assert await store.live_memory_ids() == {b.id, c.id}
     page, total = await store.list_memories(project, limit=1)
     assert total == 2 and page[0].id == c.id
     everything, total_all = await store.list_memories(project, include_deleted=True)

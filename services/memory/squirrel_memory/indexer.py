@@ -149,25 +149,23 @@ class ProjectIndexes:
             vectors = await self._embedder.embed([embedding_text(m) for m in chunk])
             await asyncio.to_thread(index.upsert, [(m.id, vectors[i]) for i, m in enumerate(chunk)])
 
-    async def _live_memories(self, store: Store) -> list[MemoryItem]:
+    async def _memories(self, store: Store, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        """The memories with these ids, read `PAGE` at a time."""
         items: list[MemoryItem] = []
-        offset = 0
-        while True:
-            page, total = await store.list_memories(store.project_id, None, False, PAGE, offset)
-            items.extend(page)
-            offset += len(page)
-            if not page or offset >= total:
-                return items
+        for start in range(0, len(memory_ids), PAGE):
+            items.extend(await store.get_memories(memory_ids[start : start + PAGE]))
+        return [m for m in items if not m.deleted]
 
     async def sync(self, store: Store) -> tuple[int, int]:
         """Embeds memories the index lacks and drops ids it should not have: (added, removed)."""
         project_id = store.project_id
         index = self._indexes[project_id]
         async with self._locks[project_id]:
-            live = await self._live_memories(store)
+            # Only ids are compared; only the memories the index lacks are read in full.
+            live = await store.live_memory_ids()
             present = await asyncio.to_thread(index.memory_ids)
-            missing = [m for m in live if m.id not in present]
-            extra = present - {m.id for m in live}
+            missing = await self._memories(store, sorted(live - present))
+            extra = present - live
             await self._upsert(index, missing)
             if extra:
                 await asyncio.to_thread(index.remove, extra)
@@ -190,7 +188,7 @@ class ProjectIndexes:
         index = self._indexes[project_id]
         started = time.perf_counter()
         async with self._locks[project_id]:
-            live = await self._live_memories(store)
+            live = await self._memories(store, sorted(await store.live_memory_ids()))
             pairs: list[tuple[str, npt.NDArray[np.float32]]] = []
             for start in range(0, len(live), EMBED_BATCH):
                 chunk = live[start : start + EMBED_BATCH]

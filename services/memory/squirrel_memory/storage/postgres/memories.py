@@ -482,6 +482,15 @@ class PostgresMemoryBook(MemoryRevisions):
             )
             return {str(row[0]) for row in await cursor.fetchall()}
 
+    async def live_memory_ids(self) -> set[str]:
+        """Ids of the project's live memories."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT id FROM memory_items WHERE project_id = %s AND NOT deleted",
+                (self.project_id,),
+            )
+            return {str(row[0]) for row in await cursor.fetchall()}
+
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
         async with self._db.transaction() as conn:

@@ -531,6 +531,18 @@ class SqliteMemoryBook(MemoryRevisions):
 
         return await self._db.read(read)
 
+    async def live_memory_ids(self) -> set[str]:
+        """Ids of the project's live memories (one index-only read, no rows decoded)."""
+
+        def read(conn: sqlite3.Connection) -> set[str]:
+            rows = conn.execute(
+                "SELECT id FROM memory_items WHERE project_id = ? AND deleted = 0",
+                (self.project_id,),
+            ).fetchall()
+            return {str(row[0]) for row in rows}
+
+        return await self._db.read(read)
+
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
         item = await self._db.read(lambda conn: _load_memory(conn, memory_id))
