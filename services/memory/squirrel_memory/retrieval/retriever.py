@@ -105,7 +105,7 @@ class RetrievalSettings:
     lexical_saturation: float = 4.0
     vector_floor: float = 0.25
     min_similarity: float = 0.08
-    candidate_pool: int = 100
+    candidate_pool: int = 50
     use_lexical: bool = True
     use_vector: bool = True
     fusion_method: FusionMethod = FusionMethod.EXACT
