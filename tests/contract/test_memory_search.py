@@ -7,6 +7,7 @@ import pytest
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryType
 from squirrel_memory.storage import Store
+from squirrel_memory.storage.postgres.search import essential_terms
 
 from .test_memory_book import add, candidate
 
@@ -76,3 +77,32 @@ async def test_rebuilding_the_index_finds_the_same(store: Store, project: str) -
     before = await store.search_fts(project, "ruff")
     assert await store.rebuild_search_index() == 1
     assert await store.search_fts(project, "ruff") == before and before[0][0] == item.id
+
+
+async def test_many_common_words_can_outrank_one_rare_word(store: Store, project: str) -> None:
+    """A memory holding several moderately common query words beats ones holding only the
+    rarest word, with any result limit (a search that ranks the rarest word's memories first
+    must still look at the others)."""
+    for n in range(40):
+        await add(store, candidate(f"Unrelated note {n} about release notes", key=f"other_{n}"))
+    for n in range(5):
+        await add(store, candidate(f"A zebra stripe {n} in the logo colours", key=f"zebra_{n}"))
+    for n in range(20):
+        words = "cache warms up" if n % 2 else "parser invalidation order"
+        await add(store, candidate(f"The {words} on start {n}", key=f"part_{n}"))
+    target = await add(
+        store,
+        candidate("Parser cache invalidation: the parser cache needs invalidation", key="target"),
+    )
+    for limit in (1, 3, 10):
+        hits = await store.search_fts(project, "zebra cache parser invalidation", limit=limit)
+        assert hits[0][0] == target.id and len(hits) == limit
+
+
+def test_essential_terms_leave_out_only_words_that_cannot_reach_the_threshold() -> None:
+    bounds = {"code": 0.5, "tests": 1.0, "run": 2.0, "alembic": 6.0}
+    assert essential_terms(bounds, 0.0) == set(bounds)
+    assert essential_terms(bounds, 1.6) == {"run", "alembic"}
+    assert essential_terms(bounds, 3.4) == {"run", "alembic"}
+    assert essential_terms(bounds, 3.6) == {"alembic"}
+    assert essential_terms({}, 1.0) == set()

@@ -7,6 +7,12 @@ frequency among the project's live memories times a saturated, length-normalised
 occurrences weighted by column (key 2, tags 1.5, content 1, as SQLite's `bm25()` weighs them),
 with BM25's constants (k1 1.2, b 0.75) and FTS5's idf, so the scores have the same scale on both
 backends. Scores are higher-is-better, as the retriever expects from `search_fts`.
+
+Not every matching memory is scored (MaxScore): the memories holding the rarest query terms are
+ranked first, and the `limit`-th score among them is the score to beat; a word can add at most
+idf x (k1 + 1) to a score, so memories holding only words whose bounds add up to no more than
+that cannot enter the results, and only the memories holding one of the other words are ranked.
+The results are the same as scoring every match.
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ _MIN_IDF = 1e-6
 STATS_SECONDS = 30.0
 _MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
+# Lexical search first ranks the memories holding the rarest query terms (about this many
+# rows per wanted result) to learn the score to beat, then only the memories that can beat it.
+_SEED_ROWS_PER_RESULT = 5
+_BOUND_MARGIN = 1e-6
 
 _REINDEX = (
     "UPDATE memory_items SET search = setweight(to_tsvector('english', %s), 'A') || "
@@ -72,6 +82,27 @@ def _term_score(n: int, idf: float, avg_length: float) -> sql.Composable:
         b=sql.Literal(_B),
         avg=sql.Literal(max(avg_length, 1.0)),
     )
+
+
+def _upper_bound(stats: SearchStats, term: str) -> float:
+    """The most term `term` can add to a score: its idf x (k1 + 1), the limit of the saturation."""
+    return _idf(stats.total, stats.doc_freq[term]) * (_K1 + 1)
+
+
+def essential_terms(bounds: Mapping[str, float], threshold: float) -> set[str]:
+    """The terms one of which a memory must hold to score above `threshold` (MaxScore).
+
+    A memory holding only terms whose upper bounds add up to at most `threshold` scores below
+    it: those terms, the smallest bounds first, are left out (with a margin for rounding).
+    """
+    total = 0.0
+    optional: set[str] = set()
+    for term, bound in sorted(bounds.items(), key=lambda item: item[1]):
+        if total + bound > threshold * (1 - _BOUND_MARGIN):
+            break
+        total += bound
+        optional.add(term)
+    return set(bounds) - optional
 
 
 def _idf(total: int, df: int) -> float:
@@ -183,6 +214,38 @@ class PostgresMemorySearch:
         ]
         if not found:
             return []
+        ranked = sorted(found, key=lambda item: stats.doc_freq[item[0]])
+        seed: list[tuple[str, sql.Composable]] = []
+        seen = 0
+        for item in ranked:
+            seed.append(item)
+            seen += stats.doc_freq[item[0]]
+            if seen >= _SEED_ROWS_PER_RESULT * limit:
+                break
+        rows = await self._ranked(stats, found, seed, kinds, limit)
+        if len(seed) == len(found) or len(rows) < limit:
+            if len(seed) < len(found):
+                rows = await self._ranked(stats, found, found, kinds, limit)
+            return rows
+        needed = essential_terms(
+            {term: _upper_bound(stats, term) for term, _ in found}, rows[-1][1]
+        )
+        if needed <= {term for term, _ in seed}:
+            return rows
+        return await self._ranked(
+            stats, found, [item for item in found if item[0] in needed], kinds, limit
+        )
+
+    async def _ranked(
+        self,
+        stats: SearchStats,
+        found: Sequence[tuple[str, sql.Composable]],
+        matching: Sequence[tuple[str, sql.Composable]],
+        kinds: list[str] | None,
+        limit: int,
+    ) -> list[tuple[str, float]]:
+        """The best `limit` live memories among those holding a term of `matching`, scored on
+        every term of `found`."""
         statement = sql.SQL(
             "SELECT m.id, {score} AS score FROM memory_items m "
             "CROSS JOIN LATERAL (SELECT {weights}) f "
@@ -200,8 +263,8 @@ class PostgresMemorySearch:
                 )
                 for n, (_, q) in enumerate(found)
             ),
-            project=sql.Literal(project_id),
-            any_term=sql.SQL(" || ").join(q for _, q in found),
+            project=sql.Literal(self.project_id),
+            any_term=sql.SQL(" || ").join(q for _, q in matching),
             kinds=sql.Literal(kinds),
             limit=sql.Literal(limit),
         )
