@@ -98,8 +98,9 @@ class Batcher:
         """Move everything pending into deliveries, per project, in read order.
 
         Every project in `project_ids` (and every project with events) gets its events in chunks
-        of about `max_batch_events`, never splitting the events of one source line; the last
-        chunk carries every touched cursor that `advances` says moves that project forward.
+        of about `max_batch_events`, never splitting the events of one source line; only the
+        last chunk carries cursors: every touched cursor that `advances` says moves that project
+        forward.
         Projects with nothing to send get no delivery.
         """
         events, touched, own = self._events, self._touched, self._own
@@ -134,9 +135,12 @@ class Batcher:
                 end += 1
             if end == len(events):
                 break
-            chunk = events[start:end]
-            reached = tuple(c for c in _cursors_reached(chunk) if advances(project_id, c))
-            chunks.append(Delivery(project_id, tuple(chunk), reached))
+            # No cursor rides on an early chunk: a position in the middle of a read has no
+            # parser state (tool calls awaiting their results) and no document mark, so a
+            # restart resuming there would read the next lines without their context. After a
+            # crash the events from the last full cursor on are read again, and the memory
+            # service drops the ones it already holds by their dedup hash.
+            chunks.append(Delivery(project_id, tuple(events[start:end]), ()))
             start = end
         last = tuple(events[start:])
         cursors = tuple(cursor for cursor in final_cursors if advances(project_id, cursor))
@@ -152,18 +156,3 @@ class Batcher:
 def _same_line(first: Event, second: Event) -> bool:
     a, b = first.position, second.position
     return a is not None and b is not None and (a.path, a.end_offset) == (b.path, b.end_offset)
-
-
-def _cursors_reached(events: list[Event]) -> tuple[SourceCursor, ...]:
-    """Per file, the position just past the last line whose events are all in `events`."""
-    reached: dict[str, SourceCursor] = {}
-    for event in events:
-        position = event.position
-        if position is not None:
-            reached[position.path] = SourceCursor(
-                source_tool=event.source_tool,
-                path=position.path,
-                inode=position.inode,
-                offset=position.end_offset,
-            )
-    return tuple(reached.values())

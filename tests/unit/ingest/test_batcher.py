@@ -108,7 +108,8 @@ def test_large_batches_are_chunked_without_splitting_one_line() -> None:
         ["message 1", "message 2", "message 3"],
         ["message 4", "message 5"],
     ]
-    assert deliveries[0].cursors == (_cursor("/t/a.jsonl", 20),)
+    # A cursor in the middle of a read would carry no parser state: only the last chunk has one.
+    assert deliveries[0].cursors == ()
     assert deliveries[1].cursors == (_cursor("/t/a.jsonl", 50),)
 
 
