@@ -20,6 +20,7 @@ from squirrel_memory.storage.revisions import ChangeSet
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
+from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
@@ -27,7 +28,9 @@ from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
 log = structlog.get_logger()
 
 
-class SqliteStore(SqliteEventLog, SqliteMemoryBook, SqliteMemorySearch, SqliteUpkeep):
+class SqliteStore(
+    SqliteEventLog, SqliteMemoryBook, SqliteMemoryReads, SqliteMemorySearch, SqliteUpkeep
+):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 
     Open with `await SqliteStore.open(project_id)`. Methods that take `project_id` check that it
