@@ -18,9 +18,11 @@ from squirrel_cli.console import Console
 from squirrel_core.auth import load_token
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import wait_service_info
 
 CODE_TIMEOUT_SECONDS: Final = 10.0
+HTTP_START_SECONDS: Final = 10.0
+"""How long to wait for the browser's address after the gateway reports SERVING."""
 GATEWAY_HTTP_INFO: Final = "gateway-mcp.json"
 
 
@@ -37,7 +39,11 @@ def add_commands(sub: Any) -> None:
 
 def login_link(layout: HomeLayout) -> str:
     """A fresh one-time link to the memory browser; `UnavailableError` when the gateway is down."""
-    info = read_service_info(layout.run / GATEWAY_HTTP_INFO)
+    info = wait_service_info(
+        layout.run / GATEWAY_HTTP_INFO,
+        writer=layout.service_file("gateway"),
+        timeout=HTTP_START_SECONDS,
+    )
     if info is None:
         raise UnavailableError("the gateway is not running: start it with `sqrl up`")
     base = f"http://{info.host}:{info.port}"

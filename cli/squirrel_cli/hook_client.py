@@ -24,6 +24,8 @@ from typing import Final
 DEFAULT_DEADLINE_MS: Final = 1000
 MAX_INPUT_BYTES: Final = 1_000_000
 MAX_ANSWER_BYTES: Final = 1_000_000
+_POLL_SECONDS: Final = 0.02
+_pause = time.sleep
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -58,8 +60,22 @@ def deadline_ms(home: Path) -> int:
     return value if 50 <= value <= 60_000 else DEFAULT_DEADLINE_MS
 
 
-def _endpoint(home: Path) -> tuple[str, int, str] | None:
-    """Host, port and token of the gateway's HTTP endpoint, or None when it is not running."""
+def _endpoint(home: Path, budget_s: float) -> tuple[str, int, str] | None:
+    """Host, port and token of the gateway's HTTP endpoint, or None when it is not running.
+
+    The gateway records the endpoint a moment after it reports SERVING; while it is serving
+    and the record is not there yet, this waits for it (within the hook's budget)."""
+    deadline = time.monotonic() + budget_s
+    while True:
+        found = _recorded_endpoint(home)
+        if found is not None or time.monotonic() >= deadline:
+            return found
+        if not (home / "run" / "gateway-service.json").exists():
+            return None
+        _pause(_POLL_SECONDS)
+
+
+def _recorded_endpoint(home: Path) -> tuple[str, int, str] | None:
     try:
         info = json.loads((home / "run" / "gateway-mcp.json").read_text())
         token = (home / "token").read_text().strip()
@@ -113,13 +129,13 @@ def answer(host: str, event: str, stdin: bytes, home: Path, budget_s: float) -> 
     """What to print for this hook call (b"" for nothing); raises only on a lost connection."""
     if not (set(host) <= _NAME_CHARS and set(event) <= _NAME_CHARS and host and event):
         return b""
-    endpoint = _endpoint(home)
+    started = time.monotonic()
+    endpoint = _endpoint(home, budget_s)
     if endpoint is None:
         return b""
     address, port, token = endpoint
-    return _post(
-        address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=budget_s
-    )
+    left = max(0.01, budget_s - (time.monotonic() - started))
+    return _post(address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=left)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -23,9 +24,35 @@ from squirrel_core.team_tokens import TeamTokens
 log = structlog.get_logger()
 
 Cleanup = Callable[[], Awaitable[None]]
-# Registers servicers on the service, starts background work; returns (ready, cleanup):
-# `ready` is awaited after the port is bound and before SERVING is announced.
-Setup = Callable[[Settings, GrpcService], Awaitable[tuple[Callable[[], Awaitable[None]], Cleanup]]]
+Ready = Callable[[], Awaitable[Awaitable[None] | None]]
+"""Awaited after the port is bound and before SERVING is announced. It may return the rest of
+the start-up, which then runs after SERVING, beside the RPCs (the gateway's HTTP endpoint, whose
+libraries take longer to load than everything else): if that fails, the service stops and exits
+non-zero, as a failed start would."""
+# Registers servicers on the service, starts background work; returns (ready, cleanup).
+Setup = Callable[[Settings, GrpcService], Awaitable[tuple[Ready, Cleanup]]]
+
+
+class StartFailedError(Exception):
+    """The start-up finished after SERVING failed; the service stopped because of it."""
+
+
+def _finish_start(later: Awaitable[None] | None, stop: asyncio.Event) -> asyncio.Task[None] | None:
+    """Runs what `ready` left for after SERVING; its failure stops the service."""
+    if later is None:
+        return None
+
+    async def finish() -> None:
+        await later
+
+    def done(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("start_failed", exc_info=task.exception())
+            stop.set()
+
+    task = asyncio.create_task(finish(), name="finish-start")
+    task.add_done_callback(done)
+    return task
 
 
 PARENT_POLL_SECONDS = 1.0
@@ -66,18 +93,29 @@ async def run_service(
         asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid is not None else None
     )
     ready, cleanup = await setup(settings, service)
+    finishing: asyncio.Task[None] | None = None
+    later: Awaitable[None] | None = None
     try:
         await service.start()
-        await ready()
+        later = await ready()
         await service.set_serving()
+        finishing = _finish_start(later, stop)
         await stop.wait()
         log.info("service_stopping", service=name)
     finally:
         stop.set()
         if watcher is not None:
             await watcher
+        if finishing is None and inspect.iscoroutine(later):
+            later.close()  # SERVING was never reached
+        if finishing is not None and not finishing.done():
+            finishing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await finishing
         await service.stop()
         await cleanup()
+    if finishing is not None and not finishing.cancelled() and finishing.exception() is not None:
+        raise StartFailedError(f"{name} did not finish starting") from finishing.exception()
 
 
 def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
@@ -93,3 +131,5 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         # A refused configuration (e.g. plain text off loopback): one line, no traceback.
         sys.stderr.write(f"squirrel_{name}: {exc}\n")
         raise SystemExit(2) from None
+    except StartFailedError:
+        raise SystemExit(1) from None  # logged (with its traceback) as `start_failed`

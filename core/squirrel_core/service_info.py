@@ -7,6 +7,7 @@ nor its logging.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,10 +59,23 @@ def read_service_info(path: Path) -> ServiceInfo | None:
         return None
 
 
+def wait_service_info(path: Path, *, writer: Path, timeout: float) -> ServiceInfo | None:
+    """The record at `path`, waiting up to `timeout` seconds for it while the service that
+    writes it is recorded at `writer` (the gateway starts its HTTP endpoint a moment after it
+    reports SERVING); None at once when neither is there."""
+    deadline = time.monotonic() + timeout
+    while True:
+        info = read_service_info(path)
+        if info is not None or not writer.exists() or time.monotonic() >= deadline:
+            return info
+        time.sleep(0.02)
+
+
 __all__ = [
     "LOOPBACK",
     "MAX_MESSAGE_BYTES",
     "ServiceInfo",
     "read_service_info",
+    "wait_service_info",
     "write_service_info",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,17 +19,32 @@ from squirrel_core.settings import Settings, load_settings
 
 
 @asynccontextmanager
-async def running(name: str, setup: Setup, settings: Settings) -> AsyncIterator[GrpcService]:
+async def running(
+    name: str, setup: Setup, settings: Settings, *, settled: bool = True
+) -> AsyncIterator[GrpcService]:
+    """`name` served on 127.0.0.1:0 as the runner serves it. `settled`: also wait for what the
+    service finishes starting after SERVING (the gateway's HTTP endpoint) before yielding;
+    otherwise that runs beside the test, as it does in a real start."""
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
     service = GrpcService(name, token, 0, layout.service_file(name))
     ready, cleanup = await setup(settings, service)
+    finishing: asyncio.Task[None] | None = None
     try:
         await service.start()
-        await ready()
+        later = await ready()
         await service.set_serving()
+        if later is not None:
+            if settled:
+                await later
+            else:
+                finishing = asyncio.ensure_future(later)
         yield service
     finally:
+        if finishing is not None and not finishing.done():
+            finishing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await finishing
         await service.stop(grace=0)
         await cleanup()
 

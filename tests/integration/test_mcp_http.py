@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -11,12 +12,15 @@ from fake_memory import register_projects, running_fake_memory  # type: ignore[i
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from squirrel_core.clients import health_status
 from squirrel_core.home import HomeLayout
+from squirrel_core.runner import StartFailedError, run_service
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
-from tests.integration.conftest import running
+from squirrel_gateway.sockets import bind_loopback
+from tests.integration.conftest import running, wait_for
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -116,3 +120,50 @@ async def test_the_endpoint_stops_with_the_gateway(settings: Settings) -> None:
     async with httpx2.AsyncClient(timeout=5) as http:
         with pytest.raises(httpx2.ConnectError):
             await http.post(endpoint_url(info), json=INITIALIZE)
+
+
+async def test_the_grpc_api_serves_before_the_http_endpoint_is_recorded(
+    settings: Settings,
+) -> None:
+    run = HomeLayout(settings.home).run
+    async with (
+        running_fake_memory(settings),
+        running("gateway", gateway_server.setup, settings, settled=False) as service,
+    ):
+        assert await health_status(f"127.0.0.1:{service.port}", timeout=5) == "SERVING"
+        assert read_service_info(info_file(run)) is None
+        await wait_for(lambda: _recorded(run))
+        info = read_service_info(info_file(run))
+        assert info is not None
+        async with httpx2.AsyncClient(timeout=10) as http:
+            reply = await http.post(endpoint_url(info), json=INITIALIZE, headers=MCP_HEADERS)
+        assert reply.status_code == 401  # answering, behind the token
+
+
+async def _recorded(run: Path) -> bool:
+    return read_service_info(info_file(run)) is not None
+
+
+async def test_a_taken_http_port_fails_the_start_before_serving(
+    make_settings: Callable[..., Settings],
+) -> None:
+    with bind_loopback(0) as taken:
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = make_settings(gateway_mcp_http_port=str(port))
+        with pytest.raises(OSError):
+            async with running("gateway", gateway_server.setup, settings):
+                pass
+
+
+async def test_an_http_endpoint_that_fails_to_start_stops_the_gateway(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the endpoint could not be built")
+
+    monkeypatch.setattr(gateway_server, "build_endpoint", broken)
+    async with running_fake_memory(settings):
+        with pytest.raises(StartFailedError):
+            await asyncio.wait_for(run_service("gateway", gateway_server.setup, settings), 30)
+    assert read_service_info(HomeLayout(settings.home).service_file("gateway")) is None

@@ -54,8 +54,10 @@ async def services(settings: Settings) -> AsyncIterator[dict[str, GrpcService]]:
         service = GrpcService(name, token, 0, layout.service_file(name))
         ready, cleanup = await setup(settings, service)
         await service.start()
-        await ready()
+        later = await ready()
         await service.set_serving()
+        if later is not None:
+            await later
         running[name] = service
         cleanups.append(cleanup)
     yield running

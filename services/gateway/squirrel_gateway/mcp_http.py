@@ -26,6 +26,7 @@ from squirrel_core.service_info import (
     write_service_info,
 )
 from squirrel_gateway.hook_service import HookService
+from squirrel_gateway.sockets import bind_loopback
 
 log = structlog.get_logger()
 
@@ -191,19 +192,15 @@ class McpHttpEndpoint:
         self._task: asyncio.Task[None] | None = None
         self.port = 0
 
-    async def start(self) -> int:
-        """Binds and serves in this event loop; returns the port and records it in the info file.
+    async def start(self, sock: socket.socket | None = None) -> int:
+        """Serves in this event loop on `sock` (bound here when None); returns the port and
+        records it in the info file.
 
-        The socket is bound here, so a taken port is an `OSError` for the caller rather than
-        uvicorn's exit.
+        The socket is bound before uvicorn runs, so a taken port is an `OSError` for the caller
+        rather than uvicorn's exit.
         """
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((LOOPBACK, self._requested_port))
-        except OSError:
-            sock.close()
-            raise
+        if sock is None:
+            sock = bind_loopback(self._requested_port)
         self.port = int(sock.getsockname()[1])
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="mcp-http")
         deadline = time.monotonic() + START_TIMEOUT_SECONDS

@@ -1,8 +1,18 @@
-"""The gateway service process: the CLI-facing gRPC API and MCP over streamable HTTP."""
+"""The gateway service process: the CLI-facing gRPC API and MCP over streamable HTTP.
+
+The gRPC API reports SERVING first; the HTTP endpoint (MCP, hooks, the memory browser) follows
+a moment later, once the MCP SDK and uvicorn are loaded — they take longer to import than the
+rest of the gateway put together. Its port is bound before SERVING, so a taken port still fails
+the start, and `<home>/run/gateway-mcp.json` appears when it answers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import asyncio
+import functools
+import socket
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING
 
 import grpc
 
@@ -11,25 +21,53 @@ from squirrel_core.auth import ensure_token
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.rpc import GrpcService
-from squirrel_core.runner import Cleanup, main_for
+from squirrel_core.runner import Cleanup, Ready, main_for
 from squirrel_core.settings import Settings
 from squirrel_gateway.hook_service import HookService, HookSettings
-from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
+from squirrel_gateway.sockets import bind_loopback
 from squirrel_gateway.team_backend import for_hooks, reads_backend
-from squirrel_gateway.tools import build_mcp_server
-from squirrel_gateway.ui.app import UiRoutes
-from squirrel_gateway.ui.calls import BrowserCalls
+
+if TYPE_CHECKING:
+    from squirrel_gateway.backend import MemoryBackend
+    from squirrel_gateway.mcp_http import McpHttpEndpoint
 
 SERVICE_NAME = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
 
 
-async def setup(
-    settings: Settings, service: GrpcService
-) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
-    """Registers the gateway's gRPC API; `ready` starts the MCP HTTP endpoint beside it."""
+def build_endpoint(
+    settings: Settings,
+    *,
+    layout: HomeLayout,
+    token: str,
+    reads: MemoryBackend,
+    backend: GrpcMemoryBackend,
+    hooks: HookService,
+) -> McpHttpEndpoint:
+    """The HTTP endpoint with MCP, the hook answers and the memory browser: the import of the
+    MCP SDK, uvicorn and Starlette happens here, off the path to SERVING."""
+    from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file  # noqa: PLC0415
+    from squirrel_gateway.tools import build_mcp_server  # noqa: PLC0415
+    from squirrel_gateway.ui.app import UiRoutes  # noqa: PLC0415
+    from squirrel_gateway.ui.calls import BrowserCalls  # noqa: PLC0415
+
+    return McpHttpEndpoint(
+        build_mcp_server(reads, allow_writes=settings.bool_("gateway.allow_writes")),
+        token,
+        settings.int_("gateway.mcp_http_port"),
+        info_file(layout.run),
+        hooks,
+        ui=lambda app: UiRoutes(
+            app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
+        ),
+    )
+
+
+async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanup]:
+    """Registers the gateway's gRPC API; `ready` binds the HTTP port and leaves the endpoint
+    to start after SERVING."""
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
     connection = MemoryConnection(layout.service_file("memory"), token)
@@ -46,16 +84,7 @@ async def setup(
         layout.run,
         IngestSessionEnder(layout.service_file("ingest"), token),
     )
-    endpoint = McpHttpEndpoint(
-        build_mcp_server(reads, allow_writes=settings.bool_("gateway.allow_writes")),
-        token,
-        settings.int_("gateway.mcp_http_port"),
-        info_file(layout.run),
-        hooks,
-        ui=lambda app: UiRoutes(
-            app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
-        ),
-    )
+    endpoint: McpHttpEndpoint | None = None
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(servicer, server)
@@ -63,11 +92,33 @@ async def setup(
 
     service.add(register)
 
-    async def ready() -> None:
-        await endpoint.start()
+    async def start_http(sock: socket.socket) -> None:
+        nonlocal endpoint
+        try:
+            # Loading the libraries is most of the work; a thread keeps the RPCs answering.
+            built = await asyncio.to_thread(
+                functools.partial(
+                    build_endpoint,
+                    settings,
+                    layout=layout,
+                    token=token,
+                    reads=reads,
+                    backend=backend,
+                    hooks=hooks,
+                )
+            )
+        except BaseException:
+            sock.close()
+            raise
+        endpoint = built
+        await built.start(sock)
+
+    async def ready() -> Awaitable[None]:
+        return start_http(bind_loopback(settings.int_("gateway.mcp_http_port")))
 
     async def cleanup() -> None:
-        await endpoint.stop()
+        if endpoint is not None:
+            await endpoint.stop()
         await hooks.close()
         await close_team()
         await connection.close()
