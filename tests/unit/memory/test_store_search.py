@@ -148,3 +148,22 @@ async def test_rebuilt_index_finds_the_same(store: SqliteStore, project: str) ->
     await store.forget((await ids(store, project, "forgotten"))[0], "x")
     assert await store.rebuild_search_index() == 1
     assert await ids(store, project, "flags") == [item.id]
+
+
+async def test_a_type_filter_keeps_the_ranking_of_the_unfiltered_search(
+    store: SqliteStore, project: str
+) -> None:
+    kinds = (MemoryType.PITFALL, MemoryType.RECIPE, MemoryType.USER_STYLE)
+    for n in range(60):
+        words = " ".join(["cache"] * (1 + n % 4) + ["parser"] * (n % 3) + [f"filler{n}"] * (n % 5))
+        await add(store, f"k{n}", f"The {words} note", kinds[n % 3], tags=("cache",) * (n % 2))
+    everything = await store.search_fts(project, "cache parser", limit=1000)
+    assert len(everything) == 60
+    for wanted in ([MemoryType.PITFALL], [MemoryType.PITFALL, MemoryType.USER_STYLE]):
+        kinds_of = {
+            item.id: item.type for item in await store.get_memories([m for m, _ in everything])
+        }
+        expected = [(m, s) for m, s in everything if kinds_of[m] in wanted]
+        for limit in (1, 7, 25, 1000):
+            found = await store.search_fts(project, "cache parser", wanted, limit=limit)
+            assert found == expected[:limit]

@@ -64,6 +64,46 @@ def fts_match_expression(query: str) -> str | None:
     return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])
 
 
+# bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0.
+# The `limit` best matches of a project's live memories, best first (bm25 is lower-is-better).
+_BEST_MATCHES = (
+    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
+    "  WHERE memory_fts MATCH ?"
+    "  ORDER BY score, rowid LIMIT ?) AS f "
+    "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
+    "JOIN memory_items m ON m.id = d.memory_id "
+    "WHERE m.project_id = ? AND m.deleted = 0 "
+    "ORDER BY f.score, f.rowid"
+)
+# The same among the memories of some types. FTS5 would read each match's stored row to test
+# its UNINDEXED `type` column (most of the time of a query matching thousands of rows); here
+# the matches are ranked first and the type is looked up for the best ones only, until `limit`
+# pass. The CROSS JOINs keep the ranked matches in the outer loop, so rows come out in rank
+# order (a test holds this); should a SQLite version ever return them otherwise, `search_fts`
+# sees it and reads them again with `_MATCHES_OF_TYPES_SORTED`, FTS5's own filter.
+_BEST_MATCHES_OF_TYPES = (
+    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
+    "  WHERE memory_fts MATCH ?"
+    "  ORDER BY score, rowid LIMIT -1) AS f "
+    "CROSS JOIN memory_fts_docs d CROSS JOIN memory_items m "
+    "WHERE d.doc_id = f.rowid AND m.id = d.memory_id "
+    "AND m.type IN (SELECT value FROM json_each(?)) AND m.project_id = ? AND m.deleted = 0 "
+    "LIMIT ?"
+)
+_MATCHES_OF_TYPES_SORTED = (
+    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
+    "  WHERE memory_fts MATCH ? AND type IN (SELECT value FROM json_each(?))"
+    "  ORDER BY score, rowid LIMIT ?) AS f "
+    "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
+    "JOIN memory_items m ON m.id = d.memory_id "
+    "WHERE m.project_id = ? AND m.deleted = 0 "
+    "ORDER BY f.score, f.rowid"
+)
+
+
 class SqliteMemorySearch:
     """BM25 search over live memories (part of `SqliteStore`)."""
 
@@ -90,18 +130,16 @@ class SqliteMemorySearch:
         type_list = to_json([str(check_type(t)) for t in types]) if types else None
 
         def read(conn: sqlite3.Connection) -> list[tuple[str, float]]:
-            rows = conn.execute(
-                "SELECT d.memory_id, f.score FROM ("
-                "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-                "  WHERE memory_fts MATCH ?"
-                "  AND (? IS NULL OR type IN (SELECT value FROM json_each(?)))"
-                "  ORDER BY score, rowid LIMIT ?) AS f "
-                "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
-                "JOIN memory_items m ON m.id = d.memory_id "
-                "WHERE m.project_id = ? AND m.deleted = 0 "
-                "ORDER BY f.score, f.rowid",
-                (expression, type_list, type_list, limit, project_id),
-            ).fetchall()
+            if type_list is None:
+                rows = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
+            else:
+                rows = conn.execute(
+                    _BEST_MATCHES_OF_TYPES, (expression, type_list, project_id, limit)
+                ).fetchall()
+                if rows != sorted(rows, key=lambda r: (r[1], r[2])):  # pragma: no cover
+                    rows = conn.execute(
+                        _MATCHES_OF_TYPES_SORTED, (expression, type_list, limit, project_id)
+                    ).fetchall()
             return [(r[0], -float(r[1])) for r in rows]
 
         return await self._db.read(read)
