@@ -7,6 +7,7 @@ where `similarity` is the fused lexical + vector relevance.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import math
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,8 @@ PATH_IN_SCOPE = 0.75
 PATH_SAME_DIR = 0.5
 
 GLOB_CHARS = frozenset("*?[")
+PATH_CACHE_SIZE = 20_000
+"""Distinct file paths whose normalised form stays cached (ranking scores them per query)."""
 
 
 class FusionMethod(StrEnum):
@@ -164,6 +167,8 @@ class PathMatcher:
         self._actives = _clean_paths(active_paths, root)
         self._scopes = _clean_paths(scope_paths, root)
         self._active_dirs = [posixpath.dirname(a) for a in self._actives]
+        # Many memories name the same files: each distinct list is scored once per matcher.
+        self._scores: dict[tuple[str, ...], float] = {}
 
     @property
     def empty(self) -> bool:
@@ -172,7 +177,11 @@ class PathMatcher:
     def score(self, memory_paths: Iterable[str]) -> float:
         if self.empty:
             return 0.0
-        return self._best(_clean_paths(memory_paths, self._root))
+        paths = tuple(memory_paths)
+        found = self._scores.get(paths)
+        if found is None:
+            found = self._scores[paths] = self._best(_clean_paths(paths, self._root))
+        return found
 
     def matched(self, memory_paths: Sequence[str]) -> tuple[str, ...]:
         """The memory's own paths (as given) that touch the active or scope paths at all."""
@@ -270,19 +279,32 @@ def _normalised_lexical(hits: Hits, saturation: float | None) -> Mapping[str, fl
 def _clean_paths(paths: Iterable[str], root: str | None) -> list[str]:
     prefix = None
     if root:
-        prefix = posixpath.normpath(root.replace("\\", "/")).rstrip("/") + "/"
+        prefix = _root_prefix(root)
     cleaned: list[str] = []
     for raw in paths:
         if not isinstance(raw, str):
             continue
-        path = raw.strip().replace("\\", "/")
-        if not path or "\x00" in path:
-            continue
-        path = posixpath.normpath(path)
-        if prefix and (path + "/").startswith(prefix):
-            path = posixpath.normpath(path[len(prefix) :] or ".")
-        cleaned.append(path)
+        path = _clean_path(raw, prefix)
+        if path is not None:
+            cleaned.append(path)
     return cleaned
+
+
+@functools.lru_cache(maxsize=64)
+def _root_prefix(root: str) -> str:
+    return posixpath.normpath(root.replace("\\", "/")).rstrip("/") + "/"
+
+
+@functools.lru_cache(maxsize=PATH_CACHE_SIZE)
+def _clean_path(raw: str, prefix: str | None) -> str | None:
+    """One path normalised, relative to the root `prefix` if under it; None if empty or bad."""
+    path = raw.strip().replace("\\", "/")
+    if not path or "\x00" in path:
+        return None
+    path = posixpath.normpath(path)
+    if prefix and (path + "/").startswith(prefix):
+        path = posixpath.normpath(path[len(prefix) :] or ".")
+    return path
 
 
 def _aware(moment: datetime) -> datetime:
