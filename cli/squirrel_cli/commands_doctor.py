@@ -22,7 +22,7 @@ from squirrel_cli.doctor_checks import (
     permission_check,
     project_checks,
 )
-from squirrel_cli.supervisor import pid_alive, supervisor_running
+from squirrel_cli.supervisor_state import pid_alive, supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE

@@ -10,13 +10,16 @@ from typing import Any, TypeVar
 
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_cli import read_args
 from squirrel_cli.console import Console
+from squirrel_cli.read_view import print_memories
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.hazards import describe
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects, require_project
+from squirrel_core.read_shapes import memories_output, memory_row
 from squirrel_core.settings import Settings
 from squirrel_core.wire import EVENT_TYPES, ORIGINS
 
@@ -44,12 +47,6 @@ REMEMBER_OUTCOMES = {
 
 
 def add_commands(sub: Any) -> None:
-    def with_project(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--project", default=".", help="a path inside the project (default: current directory)"
-        )
-        parser.add_argument("--json", action="store_true", help="print JSON")
-
     remember = sub.add_parser(
         "remember", help="save a memory by hand (never overwritten by extraction)"
     )
@@ -63,31 +60,20 @@ def add_commands(sub: Any) -> None:
     )
     remember.add_argument("--tag", action="append", default=[], dest="tags", help="repeatable")
     remember.add_argument("--importance", type=float, default=0.0, help="0-1 (default 0.8)")
-    with_project(remember)
+    read_args.with_project(remember)
     remember.set_defaults(handler=cmd_remember)
 
     forget = sub.add_parser("forget", help="forget a memory (kept in its history)")
     forget.add_argument("memory_id")
     forget.add_argument("--reason", default="")
-    with_project(forget)
+    read_args.with_project(forget)
     forget.set_defaults(handler=cmd_forget)
 
-    memories = sub.add_parser("memories", help="list this project's memories")
-    memories.add_argument(
-        "--type", choices=sorted(TYPES), action="append", dest="types", default=[]
-    )
-    memories.add_argument("--source", choices=sorted(SOURCES), default=None)
-    memories.add_argument(
-        "--deleted", action="store_true", help="include forgotten/superseded ones"
-    )
-    memories.add_argument("--limit", type=int, default=50)
-    memories.add_argument("--page-token", default="")
-    with_project(memories)
-    memories.set_defaults(handler=cmd_memories)
+    read_args.add_memories(sub).set_defaults(handler=cmd_memories)
 
     history = sub.add_parser("history", help="every version of a memory and its source events")
     history.add_argument("memory_id")
-    with_project(history)
+    read_args.with_project(history)
     history.set_defaults(handler=cmd_history)
 
     confirm = sub.add_parser(
@@ -95,7 +81,7 @@ def add_commands(sub: Any) -> None:
         help="vouch for a flagged memory so views and hooks may use it (binds to its content)",
     )
     confirm.add_argument("memory_id")
-    with_project(confirm)
+    read_args.with_project(confirm)
     confirm.set_defaults(handler=cmd_confirm)
 
     process = sub.add_parser("process", help="process waiting events now instead of on the timer")
@@ -104,7 +90,7 @@ def add_commands(sub: Any) -> None:
         action="store_true",
         help="also let the model backend tidy this project's memories now",
     )
-    with_project(process)
+    read_args.with_project(process)
     process.set_defaults(handler=cmd_process)
 
 
@@ -127,35 +113,6 @@ def with_memory(settings: Settings, work: Callable[[MemoryClient], Awaitable[T]]
             await client.close()
 
     return asyncio.run(run())
-
-
-def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
-    return {
-        "memory_id": m.memory_id,
-        "type": TYPE_NAMES.get(m.type, "?"),
-        "key": m.key,
-        "content": m.content,
-        "tags": list(m.tags),
-        "importance": round(m.importance, 2),
-        "source": SOURCE_NAMES.get(m.source, "?"),
-        "version": m.version,
-        "deleted": m.deleted,
-        "superseded_by": m.superseded_by or None,
-        "file_paths": list(m.file_paths),
-        "source_refs": list(m.source_refs),
-        "written_by": m.written_by or SOURCE_NAMES.get(m.source, "?"),
-        "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
-        "flags": list(m.flags),
-        "confirmed": m.confirmed,
-    }
-
-
-def flag_cell(row: dict[str, Any]) -> str:
-    """The flags column: empty for an ordinary memory, the hazards and whether confirmed."""
-    if not row["flags"]:
-        return ""
-    state = "confirmed" if row["confirmed"] else "not injected until `sqrl confirm`"
-    return f"⚠ {describe(row['flags'])} ({state})"
 
 
 def cmd_remember(args: argparse.Namespace, console: Console) -> int:
@@ -226,32 +183,7 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
         source=SOURCES[args.source] if args.source else memory_pb2.MEMORY_SOURCE_UNSPECIFIED,
     )
     reply = with_memory(settings, lambda c: c.call(c.stub.ListMemories, request))
-    rows = [memory_row(m) for m in reply.memories]
-    flagged = any(r["flags"] for r in rows)
-    if args.json:
-        console.json(
-            {"memories": rows, "total": reply.total_count, "next_page_token": reply.next_page_token}
-        )
-        return 0
-    console.table(
-        f"Memories of {project} ({len(rows)} of {reply.total_count})",
-        ["id", "type", "key", "content", "source", "imp.", *(["flags"] if flagged else [])],
-        [
-            [
-                r["memory_id"],
-                r["type"],
-                r["key"],
-                ("⚠ " if r["flags"] else "") + r["content"][:100],
-                " ".join([r["written_by"], *r["source_refs"][:2]]),
-                f"{r['importance']:.2f}",
-                *([flag_cell(r)] if flagged else []),
-            ]
-            for r in rows
-        ],
-        whole=("id",),
-    )
-    if reply.next_page_token:
-        console.line(f"More: sqrl memories --page-token {reply.next_page_token}")
+    print_memories(project, memories_output(reply), console, as_json=args.json)
     return 0
 
 

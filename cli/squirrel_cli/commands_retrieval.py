@@ -10,12 +10,15 @@ from typing import Any, Final, TypeVar
 from google.protobuf.message import Message
 
 from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
+from squirrel_cli import read_args
 from squirrel_cli.console import Console
+from squirrel_cli.read_view import print_context, print_search
 from squirrel_core.auth import load_token
 from squirrel_core.clients import GatewayClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import canonical_root
+from squirrel_core.read_shapes import context_output, search_output, spec_dict
 from squirrel_core.settings import Settings
 
 T = TypeVar("T")
@@ -23,41 +26,13 @@ T = TypeVar("T")
 CLI_TIMEOUT: Final = 60.0
 """Seconds a read may take end to end (the gateway allows the memory service 30)."""
 
-MEMORY_TYPES: Final = ("user_style", "project_fact", "pitfall", "recipe")
 VIEWS: Final = ("style", "brief", "pitfalls")
-
-# A person at a terminal reads more than a model's context should hold: these defaults let a
-# typical answer show several items (the MCP tools keep the spec's 400 and 256).
-CONTEXT_BUDGET: Final = 800
-SEARCH_BUDGET: Final = 800
 VIEW_BUDGET: Final = 600
 
 
 def add_commands(sub: Any) -> None:
-    context = sub.add_parser("context", help="the memories relevant to a coding task")
-    context.add_argument("task", help="what you are about to do, in a sentence or two")
-    context.add_argument("--files", nargs="+", default=[], metavar="PATH", help="active files")
-    context.add_argument(
-        "--type",
-        dest="types",
-        action="append",
-        choices=MEMORY_TYPES,
-        help="prefer these memory types (repeatable; default: all)",
-    )
-    context.add_argument("--user", default=None, help="whose preferences (default: you)")
-    _common(context, default_budget=CONTEXT_BUDGET)
-    context.set_defaults(handler=cmd_context)
-
-    search = sub.add_parser("search", help="search this project's memory")
-    search.add_argument("query")
-    search.add_argument(
-        "--type", dest="types", action="append", choices=MEMORY_TYPES, help="repeatable"
-    )
-    search.add_argument("-k", "--top-k", type=int, default=5, help="results per page (1-50)")
-    search.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="bias to paths")
-    search.add_argument("--cursor", default=None, help="next_cursor of a previous search")
-    _common(search, default_budget=SEARCH_BUDGET)
-    search.set_defaults(handler=cmd_search)
+    read_args.add_context(sub).set_defaults(handler=cmd_context)
+    read_args.add_search(sub).set_defaults(handler=cmd_search)
 
     view = sub.add_parser("view", help="a view: your style, the project brief, or pitfalls")
     view.add_argument("which", choices=VIEWS)
@@ -67,7 +42,7 @@ def add_commands(sub: Any) -> None:
     )
     view.add_argument("--task", default=None, help="pitfalls: what you are about to do")
     view.add_argument("--user", default=None, help="style: whose preferences (default: you)")
-    _common(view, default_budget=VIEW_BUDGET)
+    read_args.common(view, default_budget=VIEW_BUDGET)
     view.set_defaults(handler=cmd_view)
 
     mcp = sub.add_parser(
@@ -79,20 +54,6 @@ def add_commands(sub: Any) -> None:
         help="do not start the services when they are down",
     )
     mcp.set_defaults(handler=cmd_mcp)
-
-
-def _common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=default_budget,
-        metavar="N",
-        help=f"most tokens of output (default {default_budget})",
-    )
-    parser.add_argument(
-        "--project", default=".", metavar="PATH", help="a path in the project (default: .)"
-    )
-    parser.add_argument("--json", action="store_true", help="print the full response as JSON")
 
 
 # --- plumbing ---------------------------------------------------------------------------------
@@ -128,35 +89,6 @@ def _call_gateway(settings: Settings, call: Callable[[GatewayClient], Awaitable[
     return asyncio.run(run())
 
 
-_ENUM_FIELDS = {"type": "MEMORY_TYPE_", "mode": "VIEW_MODE_", "scope": "MEMORY_SCOPE_"}
-
-
-def _spec_names(value: Any) -> Any:
-    """Enum names as the spec's JSON spells them: MEMORY_TYPE_USER_STYLE → user_style."""
-    if isinstance(value, list):
-        return [_spec_names(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        prefix = _ENUM_FIELDS.get(key)
-        if prefix and isinstance(item, str) and item.startswith(prefix):
-            out[key] = item.removeprefix(prefix).lower()
-        else:
-            out[key] = _spec_names(item)
-    return out
-
-
-def _as_dict(message: Message) -> dict[str, Any]:
-    from google.protobuf.json_format import MessageToDict  # noqa: PLC0415 - --json only
-
-    data = MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
-    result: dict[str, Any] = _spec_names(data)
-    return result
-
-
 # --- commands ---------------------------------------------------------------------------------
 
 
@@ -170,10 +102,7 @@ def cmd_context(args: argparse.Namespace, console: Console) -> int:
         preferred_memory_types=_types(args.types),
     )
     reply = _call_gateway(args.settings, lambda c: c.call(c.stub.GetTaskContext, request))
-    if args.json:
-        console.json(_as_dict(reply.context))
-    else:
-        console.markdown(reply.context.markdown)
+    print_context(context_output(reply, as_json=args.json), console)
     return 0
 
 
@@ -188,44 +117,8 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
         cursor=args.cursor or "",
     )
     reply = _call_gateway(args.settings, lambda c: c.call(c.stub.SearchMemory, request))
-    if args.json:
-        console.json(_as_dict(reply))
-        return 0
-    results = list(reply.search.results)
-    if not results:
-        console.line("No relevant memory found for this query.")
-    else:
-        console.table(
-            f"Memory search: {' '.join(args.query.split())}",
-            ["score", "type", "memory", "content", "why"],
-            [
-                [
-                    f"{r.score:.2f}",
-                    memory_pb2.MemoryType.Name(r.type).removeprefix("MEMORY_TYPE_").lower(),
-                    r.memory_id,
-                    r.content,
-                    r.reason,
-                ]
-                for r in results
-            ],
-            whole=("memory",),
-        )
-    console.line(_budget_line(reply.budget))
-    if reply.next_cursor:
-        console.line(f"More: sqrl search {_quoted(args.query)} --cursor {reply.next_cursor}")
+    print_search(args.query, search_output(reply, as_json=args.json), console)
     return 0
-
-
-def _budget_line(report: views_pb2.BudgetReport) -> str:
-    capped = " (capped by the budget)" if report.capped else ""
-    return (
-        f"{report.items_shown} of {report.items_total} shown; ~{report.token_estimate:,}"
-        f"/{report.budget_tokens:,} tokens{capped}"
-    )
-
-
-def _quoted(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def cmd_view(args: argparse.Namespace, console: Console) -> int:
@@ -261,7 +154,7 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
         )
         view, markdown = pitfalls.view, pitfalls.view.markdown
     if args.json:
-        console.json(_as_dict(view))
+        console.json(spec_dict(view))
     else:
         console.markdown(markdown)
     return 0

@@ -5,17 +5,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import json
 import os
 import signal
 import socket
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
+from squirrel_cli.supervisor_state import (
+    ServiceState,
+    SupervisorState,
+    read_supervisor_state,
+)
 from squirrel_core.clients import health_status
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
@@ -34,56 +38,6 @@ def _log() -> Any:
 STABLE_AFTER_SECONDS = 30.0
 FIRST_BACKOFF_SECONDS = 0.5
 STOP_GRACE_SECONDS = 10.0
-
-
-@dataclass
-class ServiceState:
-    """What the supervisor knows of one service; mirrored into `supervisor.json`."""
-
-    name: str
-    pid: int = 0
-    port: int = 0
-    state: str = "starting"
-    started_at: float = 0.0
-    restarts: int = 0
-    last_exit_code: int | None = None
-    next_restart_in: float = 0.0
-
-
-@dataclass
-class SupervisorState:
-    """The content of `<home>/run/supervisor.json`."""
-
-    pid: int
-    started_at: float
-    services: dict[str, ServiceState] = field(default_factory=dict)
-
-    def to_json(self) -> bytes:
-        return (json.dumps(asdict(self), indent=2) + "\n").encode()
-
-
-def read_supervisor_state(path: Path) -> SupervisorState | None:
-    """The running supervisor's state, or None when no supervisor has written one."""
-    try:
-        data = json.loads(path.read_text())
-        services = {k: ServiceState(**v) for k, v in data.get("services", {}).items()}
-        return SupervisorState(
-            pid=int(data["pid"]), started_at=float(data["started_at"]), services=services
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def free_port() -> int:
@@ -289,14 +243,6 @@ class Supervisor:
             self._layout.supervisor_file.unlink(missing_ok=True)
             self._lock.release()
             _log().info("services_down")
-
-
-def supervisor_running(layout: HomeLayout) -> SupervisorState | None:
-    """The state of a live supervisor for this home, or None."""
-    state = read_supervisor_state(layout.supervisor_file)
-    if state is None or not pid_alive(state.pid):
-        return None
-    return state
 
 
 def state_as_dict(state: SupervisorState) -> dict[str, Any]:

@@ -1,0 +1,97 @@
+"""The arguments of `sqrl status`, `context`, `search` and `memories`, in one place.
+
+Both the commands' own modules and the quick client (`squirrel_cli.quick`) build their parsers
+from here, so a command accepts and refuses the same arguments whichever way it runs. Only the
+standard library is imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Final
+
+from squirrel_core.read_shapes import MEMORY_SOURCES, MEMORY_TYPES
+
+# A person at a terminal reads more than a model's context should hold: these defaults let a
+# typical answer show several items (the MCP tools keep the spec's 400 and 256).
+CONTEXT_BUDGET: Final = 800
+SEARCH_BUDGET: Final = 800
+
+
+def add_status(sub: Any) -> argparse.ArgumentParser:
+    status: argparse.ArgumentParser = sub.add_parser(
+        "status", help="services (pid, port, health, uptime, restarts) and projects"
+    )
+    status.add_argument("--json", action="store_true")
+    return status
+
+
+def add_context(sub: Any) -> argparse.ArgumentParser:
+    context: argparse.ArgumentParser = sub.add_parser(
+        "context", help="the memories relevant to a coding task"
+    )
+    context.add_argument("task", help="what you are about to do, in a sentence or two")
+    context.add_argument("--files", nargs="+", default=[], metavar="PATH", help="active files")
+    context.add_argument(
+        "--type",
+        dest="types",
+        action="append",
+        choices=MEMORY_TYPES,
+        help="prefer these memory types (repeatable; default: all)",
+    )
+    context.add_argument("--user", default=None, help="whose preferences (default: you)")
+    common(context, default_budget=CONTEXT_BUDGET)
+    return context
+
+
+def add_search(sub: Any) -> argparse.ArgumentParser:
+    search: argparse.ArgumentParser = sub.add_parser("search", help="search this project's memory")
+    search.add_argument("query")
+    search.add_argument(
+        "--type", dest="types", action="append", choices=MEMORY_TYPES, help="repeatable"
+    )
+    search.add_argument("-k", "--top-k", type=int, default=5, help="results per page (1-50)")
+    search.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="bias to paths")
+    search.add_argument("--cursor", default=None, help="next_cursor of a previous search")
+    common(search, default_budget=SEARCH_BUDGET)
+    return search
+
+
+def common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
+    """--budget, --project and --json of the reads through the gateway."""
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=default_budget,
+        metavar="N",
+        help=f"most tokens of output (default {default_budget})",
+    )
+    parser.add_argument(
+        "--project", default=".", metavar="PATH", help="a path in the project (default: .)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the full response as JSON")
+
+
+def with_project(parser: argparse.ArgumentParser) -> None:
+    """--project and --json of the manual memory commands."""
+    parser.add_argument(
+        "--project", default=".", help="a path inside the project (default: current directory)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_memories(sub: Any) -> argparse.ArgumentParser:
+    memories: argparse.ArgumentParser = sub.add_parser(
+        "memories", help="list this project's memories"
+    )
+    memories.add_argument(
+        "--type", choices=sorted(MEMORY_TYPES), action="append", dest="types", default=[]
+    )
+    memories.add_argument("--source", choices=sorted(MEMORY_SOURCES), default=None)
+    memories.add_argument(
+        "--deleted", action="store_true", help="include forgotten/superseded ones"
+    )
+    memories.add_argument("--limit", type=int, default=50)
+    memories.add_argument("--page-token", default="")
+    with_project(memories)
+    return memories

@@ -1,0 +1,252 @@
+"""`sqrl status` without gRPC: the rows it reads from the home, its JSON, and how it prints.
+
+Health, memory counts and ingest counters come from `squirrel_core.status_probe` (asked by the CLI
+over gRPC, or by the gateway for it over loopback HTTP); everything else is read here from the
+home. Only the standard library and light parts of the core are imported.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from squirrel_cli.supervisor_state import SupervisorState, pid_alive
+from squirrel_core.errors import SquirrelError
+from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.hook_activity import read_activity
+from squirrel_core.projects import read_projects
+from squirrel_core.service_info import read_service_info
+
+if TYPE_CHECKING:
+    from squirrel_cli.console import Console
+    from squirrel_core.settings import Settings
+
+
+def uptime_text(started_at: float) -> str:
+    seconds = int(max(0.0, time.time() - started_at))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
+def service_rows(
+    layout: HomeLayout, state: SupervisorState | None
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """A row per service (its health still "DOWN") and the loopback port of each one whose
+    process is alive, to ask for its health."""
+    rows = []
+    ports: dict[str, int] = {}
+    for name in SERVICES:
+        info = read_service_info(layout.service_file(name))
+        svc = state.services.get(name) if state else None
+        pid = svc.pid if svc else (info.pid if info else 0)
+        port = svc.port if svc else (info.port if info else 0)
+        alive = pid_alive(pid)
+        if alive and port:
+            ports[name] = port
+        started = svc.started_at if svc else (info.started_at if info else 0.0)
+        rows.append(
+            {
+                "service": name,
+                "state": svc.state if svc else ("unsupervised" if alive else "stopped"),
+                "pid": pid if alive else None,
+                "port": port if alive else None,
+                "health": "DOWN",
+                "uptime_seconds": round(time.time() - started, 1) if alive and started else None,
+                "restarts": svc.restarts if svc else 0,
+            }
+        )
+    return rows, ports
+
+
+def status_data(
+    settings: Settings,
+    state: SupervisorState | None,
+    services: list[dict[str, Any]],
+    counts: dict[str, dict[str, Any]],
+    ingest: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """What `sqrl status --json` prints, given what the services answered."""
+    from squirrel_memory.model_files import install_command, model_problem  # noqa: PLC0415
+
+    layout = HomeLayout(settings.home)
+    projects = [project_row(layout, root, counts) for root in read_projects(layout.projects)]
+    model = model_problem()
+    model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
+    memory = memory_in_use(settings)
+    if memory["mode"] == "team" and counts:
+        memory.update(team_delivery(projects))
+    return {
+        "home": str(layout.root),
+        "memory": memory,
+        "supervisor_pid": state.pid if state else None,
+        "services": services,
+        "projects": projects,
+        "ingest": ingest,
+        "hooks": read_activity(layout.run),
+        "embedding_model": model_row,
+    }
+
+
+def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], console: Console) -> None:
+    """`sqrl status` as text: `data` is its JSON, `counts` the memory service's per project."""
+    pid = data["supervisor_pid"]
+    head = f"supervisor pid {pid}" if pid else "not running (start with `sqrl up`)"
+    console.line(f"Squirrel home {data['home']} — {head}")
+    memory = data["memory"]
+    console.line(f"Memory: {memory['text']}{memory.get('text_delivery', '')}")
+    model = data["embedding_model"]
+    if model["problem"] is not None:
+        console.line(
+            f"Embedding model: {model['problem']}; fix: {model['fix']} (or sqrl doctor --repair)"
+        )
+    services, projects, ingest = data["services"], data["projects"], data["ingest"]
+    console.table(
+        "Services",
+        ["service", "state", "pid", "port", "health", "uptime", "restarts"],
+        [
+            [
+                str(r["service"]),
+                str(r["state"]),
+                str(r["pid"] or "-"),
+                str(r["port"] or "-"),
+                str(r["health"]),
+                uptime_text(time.time() - r["uptime_seconds"])
+                if r["uptime_seconds"] is not None
+                else "-",
+                str(r["restarts"]),
+            ]
+            for r in services
+        ],
+    )
+    console.table(
+        "Projects",
+        ["project", "initialised", "events", "waiting", "memories", "dead letters"],
+        [
+            [
+                str(p["project"]),
+                "yes" if p["initialised"] else "no (run `sqrl init` there)",
+                str(p.get("events", "-")),
+                waiting(p),
+                str(p.get("memories", "-")),
+                str(p.get("dead_letters", "-")),
+            ]
+            for p in projects
+        ],
+    )
+    for p in projects:
+        if p["notice"]:
+            console.line(str(p["notice"]))
+    if ingest is not None:
+        console.table(
+            "Ingest",
+            ["source", "files", "lines", "events", "delivered", "duplicates", "redactions"],
+            [
+                [
+                    name,
+                    *(str(c[k]) for k in ("files", "lines", "events", "delivered", "duplicates")),
+                    str(c["redactions"]),
+                ]
+                for name, c in ingest["sources"].items()
+            ],
+        )
+        unregistered = ingest["unregistered_projects"]
+        if unregistered:
+            shown = ", ".join(f"{path} ({n})" for path, n in list(unregistered.items())[:5])
+            console.line(
+                f"Activity in {len(unregistered)} unregistered folder(s) ignored: {shown}; "
+                "`sqrl init` there to remember it."
+            )
+    for line in extractor_lines(counts):
+        console.line(line)
+    activity = data["hooks"]
+    if activity:
+        from squirrel_cli.commands_hooks import activity_line  # noqa: PLC0415 - only with activity
+
+        for host, entry in sorted(activity.items()):
+            console.line("Hooks " + activity_line(host, entry))
+    else:
+        console.line("Hooks: none has run yet (`sqrl hooks install` sets them up).")
+
+
+def project_row(layout: HomeLayout, root: str, counts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    try:
+        from squirrel_memory.provenance import inspect_store  # noqa: PLC0415 - status only
+
+        state = inspect_store(layout, root)
+    except SquirrelError as exc:
+        return {"project": root, "initialised": False, "store": None, "notice": str(exc)}
+    return {
+        "project": root,
+        "initialised": state.trusted and (state.store_dir / "data.db").exists(),
+        "store": str(state.store_dir),
+        "notice": state.notice,
+        **counts.get(root, {}),
+    }
+
+
+def team_delivery(projects: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a laptop has still to deliver to its team server, and the last failure."""
+    count = sum(int(p.get("team_events_waiting") or 0) for p in projects)
+    error = next((p["team_delivery_error"] for p in projects if p.get("team_delivery_error")), None)
+    note = f"; {count:,} events waiting to be delivered" if count else "; all delivered"
+    if error:
+        note += f" (last attempt: {error})"
+    return {"events_waiting": count, "delivery_error": error, "text_delivery": note}
+
+
+def memory_in_use(settings: Settings) -> dict[str, Any]:
+    """Which memory this home answers from: its own, or a team server (and which)."""
+    server = settings.str_("team.server").strip()
+    serving = settings.str_("serve.address").strip()
+    if server:
+        has_token = HomeLayout(settings.home).team_token.is_file()
+        note = "" if has_token else " — no token: run `sqrl team join`"
+        return {
+            "mode": "team",
+            "server": server,
+            "token": has_token,
+            "text": f"team server {server} (local memory while it is unreachable){note}",
+        }
+    if serving:
+        return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
+    return {"mode": "local", "server": None, "text": "local (this machine only)"}
+
+
+def extractor_lines(counts: dict[str, dict[str, Any]]) -> list[str]:
+    """Which backend writes memories, how much it was used, and memories per writer."""
+    if not counts:
+        return []
+    first = next(iter(counts.values()))
+    a = first.get("extractor_activity") or {}
+    backend = str(a.get("backend") or first.get("extractor") or "rules")
+    model = f" ({a['model']})" if a.get("model") else ""
+    where = "sends redacted session text to its vendor" if a.get("sends_to_vendor") else "local"
+    line = f"Extractor: {backend}{model}, {where}"
+    if backend != "rules":
+        line += (
+            f"; {a.get('calls_last_hour', 0)} calls in the last hour, "
+            f"~{a.get('tokens_last_day', 0):,} tokens today, {a.get('failures', 0)} failures"
+        )
+    writers: dict[str, int] = {}
+    for project in counts.values():
+        for writer, n in (project.get("memories_by_writer") or {}).items():
+            writers[writer] = writers.get(writer, 0) + int(n)
+    lines = [line]
+    if writers:
+        shown = ", ".join(f"{w} {n}" for w, n in sorted(writers.items(), key=lambda x: -x[1]))
+        lines.append(f"Memories by writer: {shown}")
+    return lines
+
+
+def waiting(project: dict[str, Any]) -> str:
+    """Events waiting, and by when they will have been processed (local time)."""
+    count = project.get("unprocessed")
+    if count is None:
+        return "-"
+    by = project.get("processed_by")
+    if not count or not by:
+        return str(count)
+    when = datetime.fromisoformat(str(by)).astimezone()
+    return f"{count} (processed by {when:%H:%M:%S})"

@@ -1,0 +1,72 @@
+"""What `sqrl up` records of the services it runs (`<home>/run/supervisor.json`), and reading it.
+
+Only the standard library is imported: `sqrl status` reads this without loading the supervisor
+(asyncio, gRPC).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from squirrel_core.home import HomeLayout
+
+
+@dataclass
+class ServiceState:
+    """What the supervisor knows of one service; mirrored into `supervisor.json`."""
+
+    name: str
+    pid: int = 0
+    port: int = 0
+    state: str = "starting"
+    started_at: float = 0.0
+    restarts: int = 0
+    last_exit_code: int | None = None
+    next_restart_in: float = 0.0
+
+
+@dataclass
+class SupervisorState:
+    """The content of `<home>/run/supervisor.json`."""
+
+    pid: int
+    started_at: float
+    services: dict[str, ServiceState] = field(default_factory=dict)
+
+    def to_json(self) -> bytes:
+        return (json.dumps(asdict(self), indent=2) + "\n").encode()
+
+
+def read_supervisor_state(path: Path) -> SupervisorState | None:
+    """The running supervisor's state, or None when no supervisor has written one."""
+    try:
+        data = json.loads(path.read_text())
+        services = {k: ServiceState(**v) for k, v in data.get("services", {}).items()}
+        return SupervisorState(
+            pid=int(data["pid"]), started_at=float(data["started_at"]), services=services
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def supervisor_running(layout: HomeLayout) -> SupervisorState | None:
+    """The state of a live supervisor for this home, or None."""
+    state = read_supervisor_state(layout.supervisor_file)
+    if state is None or not pid_alive(state.pid):
+        return None
+    return state
