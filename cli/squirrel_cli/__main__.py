@@ -2,6 +2,6 @@
 
 import sys
 
-from squirrel_cli.main import main
+from squirrel_cli.entry import main
 
 sys.exit(main())

@@ -1,16 +1,29 @@
-"""The `sqrl` console script: `sqrl hook` runs from a tiny client, everything else loads the CLI."""
+"""The `sqrl` console script (and `python -m squirrel_cli`): a few commands run from small clients,
+everything else loads the CLI.
+
+`sqrl hook` posts to the gateway (`hook_client`); `status`, `search`, `context` and `memories`
+read through the gateway's loopback HTTP routes (`quick`) and fall back to the full CLI when those
+are not there.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 
-def main() -> int:
-    argv = sys.argv[1:]
-    if argv[:1] == ["hook"]:
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
         from squirrel_cli.hook_client import main as hook_main  # noqa: PLC0415 - fast path
 
-        return hook_main(argv[1:])
+        return hook_main(args[1:])
+    if args[:1] and args[0] in ("status", "search", "context", "memories"):
+        from squirrel_cli.quick import run  # noqa: PLC0415 - fast path
+
+        code = run(args)
+        if code is not None:
+            return code
     from squirrel_cli.main import main as cli_main  # noqa: PLC0415 - only what is needed
 
-    return cli_main(argv)
+    return cli_main(args)

@@ -66,9 +66,10 @@ async def probe(layout: HomeLayout, token: str, ports: Mapping[str, int], *, cou
         health = _health(ports, channels)
         if not counts:
             return await health, {}, None
-        return await asyncio.gather(
+        checked, memory, ingest = await asyncio.gather(
             health, _memory_counts(layout, token, channels), _ingest_counts(layout, token, channels)
         )
+        return checked, memory, ingest
     finally:
         await channels.close()
 

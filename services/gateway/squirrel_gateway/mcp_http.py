@@ -25,6 +25,7 @@ from squirrel_core.service_info import (
     read_service_info,
     write_service_info,
 )
+from squirrel_gateway.cli_http import CliApi, CliRoutes
 from squirrel_gateway.hook_service import HookService
 from squirrel_gateway.sockets import bind_loopback
 
@@ -159,7 +160,8 @@ class _EmbeddedServer(uvicorn.Server):
 
 class McpHttpEndpoint:
     """Serves an MCP server's streamable-HTTP app at `http://127.0.0.1:<port>/mcp`, the hook
-    answers at `/hooks/<host>/<event>` and, given `ui`, the memory browser at `/ui/` beside it."""
+    answers at `/hooks/<host>/<event>`, given `cli` the CLI's read routes at `/cli/<route>`
+    (`cli_http`) and, given `ui`, the memory browser at `/ui/` beside it."""
 
     def __init__(
         self,
@@ -170,10 +172,13 @@ class McpHttpEndpoint:
         hooks: HookService | None = None,
         *,
         ui: Callable[[ASGIApp], ASGIApp] | None = None,
+        cli: CliApi | None = None,
     ) -> None:
         inner: ASGIApp = server.streamable_http_app(streamable_http_path=MCP_PATH)
         if hooks is not None:
             inner = HookRoutes(inner, hooks)
+        if cli is not None:
+            inner = CliRoutes(inner, cli)
         app: ASGIApp = BearerAuth(inner, token)
         if ui is not None:
             # The browser's pages check their own session cookie (or the token) in front.

@@ -45,9 +45,11 @@ def build_endpoint(
     reads: MemoryBackend,
     backend: GrpcMemoryBackend,
     hooks: HookService,
+    servicer: GatewayServicer,
 ) -> McpHttpEndpoint:
-    """The HTTP endpoint with MCP, the hook answers and the memory browser: the import of the
-    MCP SDK, uvicorn and Starlette happens here, off the path to SERVING."""
+    """The HTTP endpoint with MCP, the hook answers, the CLI's reads and the memory browser: the
+    import of the MCP SDK, uvicorn and Starlette happens here, off the path to SERVING."""
+    from squirrel_gateway.cli_http import CliApi  # noqa: PLC0415
     from squirrel_gateway.mcp_http import McpHttpEndpoint, info_file  # noqa: PLC0415
     from squirrel_gateway.tools import build_mcp_server  # noqa: PLC0415
     from squirrel_gateway.ui.app import UiRoutes  # noqa: PLC0415
@@ -62,6 +64,7 @@ def build_endpoint(
         ui=lambda app: UiRoutes(
             app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
         ),
+        cli=CliApi(servicer, backend, layout.root, token),
     )
 
 
@@ -105,6 +108,7 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
                     reads=reads,
                     backend=backend,
                     hooks=hooks,
+                    servicer=servicer,
                 )
             )
         except BaseException:

@@ -1,0 +1,277 @@
+"""`sqrl status`, `search`, `context` and `memories` without a gRPC client: they answer at once.
+
+The gateway serves what these commands need as JSON on its loopback HTTP endpoint (`/cli/<route>`,
+behind the install's bearer token; `squirrel_gateway.cli_http`). This client posts there with the
+standard library only and prints the answer with the same code as the full CLI, so output, exit
+codes and `--json` are the same. Whenever it cannot answer that way — the arguments need the full
+parser (a mistake, `--help`), no endpoint is recorded yet (`sqrl up` still starting, an older
+gateway), the connection is refused, the token is refused — `run` returns None and the full CLI
+runs the command over gRPC, with its own messages. Nothing is printed before the answer is in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, NoReturn
+
+from squirrel_cli import read_args
+from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
+
+if TYPE_CHECKING:
+    from squirrel_cli.console import Console
+    from squirrel_core.settings import Settings
+
+COMMANDS: Final = frozenset({"status", "search", "context", "memories"})
+READ_TIMEOUT: Final = 65.0
+"""Seconds to wait for an answer: the CLI's gRPC reads allow 60 end to end."""
+CONNECT_TIMEOUT: Final = 2.0
+MAX_ANSWER_BYTES: Final = 64_000_000
+INFO_FILE: Final = "gateway-mcp.json"
+
+
+class FallBackError(Exception):
+    """This client cannot answer; the full CLI should run the command."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that hands any mistake (and its message) to the full CLI instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise FallBackError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        raise FallBackError(message or "")
+
+
+def _parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser = _Parser(prog="sqrl", add_help=False)
+    sub = parser.add_subparsers(dest="command")
+    adders: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
+        "status": read_args.add_status,
+        "search": read_args.add_search,
+        "context": read_args.add_context,
+        "memories": read_args.add_memories,
+    }
+    adders[argv[0]](sub)
+    return parser.parse_args(argv)
+
+
+def run(argv: Sequence[str]) -> int | None:
+    """The command's exit code, or None: the full CLI should run it."""
+    if not argv or argv[0] not in COMMANDS or "-h" in argv or "--help" in argv:
+        return None
+    try:
+        args = _parse(argv)
+    except FallBackError:
+        return None
+    from squirrel_cli.console import Console  # noqa: PLC0415 - after the cheap checks
+    from squirrel_core.settings import load_settings  # noqa: PLC0415
+
+    console = Console()
+    try:
+        settings = load_settings(os.environ)
+        return _HANDLERS[args.command](args, settings, console)
+    except FallBackError:
+        return None
+    except SquirrelError as exc:
+        console.error(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
+        return 1
+
+
+# --- the gateway's endpoint -------------------------------------------------------------------
+
+
+def _endpoint(home: Path) -> tuple[str, int, str]:
+    """Host, port and token of the gateway's HTTP endpoint; FallBackError when there is none."""
+    try:
+        info = json.loads((home / "run" / INFO_FILE).read_text())
+        token = (home / "token").read_text().strip()
+        host, port, pid = str(info["host"]), int(info["port"]), int(info["pid"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise FallBackError("no gateway endpoint recorded") from exc
+    if not token or pid <= 0 or not _alive(pid):
+        raise FallBackError("the recorded gateway is gone")
+    return host, port, token
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def call(home: Path, route: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POSTs `body` to `/cli/<route>`; the answer, or the domain error it reports (raised).
+
+    FallBackError when the endpoint is not there or refuses the request as such (no route, no
+    token, a request it cannot read): the full CLI then runs the command.
+    """
+    host, port, token = _endpoint(home)
+    payload = json.dumps(body).encode()
+    request = (
+        f"POST /cli/{route} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode("latin-1") + payload
+    try:
+        conn = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
+    except OSError as exc:
+        raise FallBackError("the gateway endpoint does not answer") from exc
+    with conn:
+        try:
+            conn.settimeout(READ_TIMEOUT)
+            conn.sendall(request)
+            answer = _receive(conn)
+        except TimeoutError:
+            raise UnavailableError(
+                f"the gateway did not answer within {READ_TIMEOUT:.0f}s"
+            ) from None
+        except OSError as exc:
+            raise FallBackError("the connection to the gateway broke") from exc
+    return _decode(answer)
+
+
+def _receive(conn: socket.socket) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := conn.recv(262144):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise FallBackError("the answer is too large")
+    return b"".join(chunks)
+
+
+def _decode(answer: bytes) -> dict[str, Any]:
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status = lines[0].split()
+    headers = dict(
+        (k.strip().lower(), v.strip()) for k, _, v in (line.partition(b":") for line in lines[1:])
+    )
+    length = headers.get(b"content-length", b"")
+    if len(status) < 2 or not length.isdigit() or int(length) != len(payload):
+        raise FallBackError("the answer is not a complete HTTP response")
+    try:
+        data = json.loads(payload)
+    except ValueError as exc:
+        raise FallBackError("the answer is not JSON") from exc
+    if not isinstance(data, dict):
+        raise FallBackError("the answer is not a JSON object")
+    code = status[1]
+    if code == b"200":
+        return data
+    error = data.get("error")
+    if code in (b"422", b"500") and isinstance(error, dict) and "message" in error:
+        raise SquirrelError(str(error["message"]))
+    raise FallBackError(f"the gateway answered {code.decode(errors='replace')}")
+
+
+# --- the commands -----------------------------------------------------------------------------
+
+
+def _budget(args: argparse.Namespace) -> int:
+    if args.budget <= 0:
+        raise InvalidArgumentError("--budget must be a positive number of tokens")
+    return int(args.budget)
+
+
+def _project(args: argparse.Namespace) -> str:
+    from squirrel_core.projects import canonical_root  # noqa: PLC0415
+
+    return str(canonical_root(args.project))
+
+
+def _context(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from squirrel_cli.read_view import print_context  # noqa: PLC0415
+
+    body = {
+        "project_root": _project(args),
+        "user_id": args.user or "",
+        "task_description": args.task,
+        "active_file_paths": args.files,
+        "context_budget_tokens": _budget(args),
+        "preferred_memory_types": args.types or [],
+        "json": args.json,
+    }
+    print_context(call(settings.home, "context", body), console)
+    return 0
+
+
+def _search(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from squirrel_cli.read_view import print_search  # noqa: PLC0415
+
+    body = {
+        "project_root": _project(args),
+        "query": args.query,
+        "top_k": args.top_k,
+        "types": args.types or [],
+        "scope_paths": args.paths,
+        "context_budget_tokens": _budget(args),
+        "cursor": args.cursor or "",
+        "json": args.json,
+    }
+    print_search(args.query, call(settings.home, "search", body), console)
+    return 0
+
+
+def _memories(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from squirrel_cli.read_view import print_memories  # noqa: PLC0415
+
+    body = {
+        "project": str(Path(args.project).absolute()),
+        "types": args.types,
+        "source": args.source,
+        "include_deleted": args.deleted,
+        "page_size": args.limit,
+        "page_token": args.page_token,
+    }
+    answer = call(settings.home, "memories", body)
+    project = str(answer.pop("project"))
+    print_memories(project, answer, console, as_json=args.json)
+    return 0
+
+
+def _status(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from squirrel_cli.status_view import print_status, service_rows, status_data  # noqa: PLC0415
+    from squirrel_cli.supervisor_state import supervisor_running  # noqa: PLC0415
+    from squirrel_core.home import HomeLayout  # noqa: PLC0415
+
+    layout = HomeLayout(settings.home)
+    state = supervisor_running(layout)
+    services, ports = service_rows(layout, state)
+    counts: dict[str, dict[str, Any]] = {}
+    ingest: dict[str, Any] | None = None
+    if ports or state is not None:
+        answer = call(settings.home, "status", {"ports": ports, "counts": state is not None})
+        health, counts, ingest = answer["health"], answer["counts"], answer["ingest"]
+        for row in services:
+            row["health"] = health.get(row["service"], "DOWN")
+    data = status_data(settings, state, services, counts, ingest)
+    if args.json:
+        console.json(data)
+    else:
+        print_status(data, counts, console)
+    return 0
+
+
+_HANDLERS: Final[dict[str, Callable[[argparse.Namespace, Settings, Console], int]]] = {
+    "status": _status,
+    "search": _search,
+    "context": _context,
+    "memories": _memories,
+}

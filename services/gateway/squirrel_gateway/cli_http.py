@@ -1,0 +1,253 @@
+"""Read-only JSON routes for the `sqrl` CLI on the gateway's loopback HTTP endpoint.
+
+`sqrl status`, `search`, `context` and `memories` post here (behind the install's bearer token,
+like `/mcp` and `/hooks/`) instead of loading a gRPC client: the CLI then starts with the standard
+library only. Each route runs what the CLI would have run over gRPC — the gateway's own servicer
+for context and search, the memory service's `ListMemories`, the status probe — and answers the
+plain data of `squirrel_core.read_shapes` / `status_probe`, which the CLI prints the same way
+whichever way it fetched it.
+
+`POST /cli/<route>` with a JSON object; 200 with the answer, or an error object
+`{"error": {"status": "<gRPC status name>", "message": "..."}}`: 422 for a domain error (its
+message is what `sqrl` prints), 400 for a malformed request, 404 for an unknown route, 500 for a
+crash (logged here, never with memory text).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Final
+
+import structlog
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from squirrel.v1 import gateway_service_pb2, memory_pb2
+from squirrel.v1 import memory_service_pb2 as mpb
+from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.projects import read_projects, require_project
+from squirrel_core.read_shapes import (
+    MEMORY_SOURCES,
+    MEMORY_TYPES,
+    context_output,
+    memories_output,
+    search_output,
+)
+from squirrel_core.status_probe import probe
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.servicer import GatewayServicer
+
+log = structlog.get_logger()
+
+CLI_PATH: Final = "/cli/"
+MAX_BODY_BYTES: Final = 1_000_000
+LIST_TIMEOUT: Final = 10.0
+"""Seconds `ListMemories` may take (what the CLI's own memory client allows)."""
+
+Answer = dict[str, Any]
+
+
+class _BadRequestError(Exception):
+    """The body is not what the route takes (the CLI's own client never sends one)."""
+
+
+class CliApi:
+    """What the CLI routes answer from: the gateway's servicer, the local memory service, the
+    home."""
+
+    def __init__(
+        self, servicer: GatewayServicer, backend: GrpcMemoryBackend, home: Path, token: str
+    ) -> None:
+        self._servicer = servicer
+        self._backend = backend
+        self._layout = HomeLayout(home)
+        self._token = token
+        self.routes: dict[str, Callable[[dict[str, Any]], Awaitable[Answer]]] = {
+            "context": self.context,
+            "search": self.search,
+            "status": self.status,
+            "memories": self.memories,
+        }
+
+    async def context(self, body: dict[str, Any]) -> Answer:
+        request = gateway_service_pb2.GatewayGetTaskContextRequest(
+            project_root=_text(body, "project_root"),
+            user_id=_text(body, "user_id"),
+            task_description=_text(body, "task_description"),
+            active_file_paths=_texts(body, "active_file_paths"),
+            context_budget_tokens=_int(body, "context_budget_tokens"),
+            preferred_memory_types=_types(_texts(body, "preferred_memory_types")),
+        )
+        reply = await self._servicer.GetTaskContext(request, _NO_CONTEXT)
+        return context_output(reply, as_json=bool(body.get("json")))
+
+    async def search(self, body: dict[str, Any]) -> Answer:
+        request = gateway_service_pb2.GatewaySearchMemoryRequest(
+            project_root=_text(body, "project_root"),
+            query=_text(body, "query"),
+            top_k=_int(body, "top_k"),
+            types=_types(_texts(body, "types")),
+            scope_paths=_texts(body, "scope_paths"),
+            context_budget_tokens=_int(body, "context_budget_tokens"),
+            cursor=_text(body, "cursor"),
+        )
+        reply = await self._servicer.SearchMemory(request, _NO_CONTEXT)
+        return search_output(reply, as_json=bool(body.get("json")))
+
+    async def status(self, body: dict[str, Any]) -> Answer:
+        ports = body.get("ports", {})
+        if not isinstance(ports, dict) or not all(
+            name in SERVICES and isinstance(port, int) and 0 < port < 65536
+            for name, port in ports.items()
+        ):
+            raise _BadRequestError("ports must map service names to loopback ports")
+        health, counts, ingest = await probe(
+            self._layout, self._token, ports, counts=bool(body.get("counts"))
+        )
+        return {"health": health, "counts": counts, "ingest": ingest}
+
+    async def memories(self, body: dict[str, Any]) -> Answer:
+        project = require_project(
+            Path(_text(body, "project")), read_projects(self._layout.projects)
+        )
+        source = body.get("source")
+        if source is not None and source not in MEMORY_SOURCES:
+            raise _BadRequestError(f"source must be one of {', '.join(MEMORY_SOURCES)}")
+        request = mpb.ListMemoriesRequest(
+            project_id=project,
+            types=_types(_texts(body, "types")),
+            include_deleted=bool(body.get("include_deleted")),
+            page_size=_int(body, "page_size"),
+            page_token=_text(body, "page_token"),
+            source=memory_pb2.MemorySource.Value(f"MEMORY_SOURCE_{source.upper()}")
+            if source
+            else memory_pb2.MEMORY_SOURCE_UNSPECIFIED,
+        )
+        client = self._backend.client()
+        reply = await client.call(client.stub.ListMemories, request, timeout=LIST_TIMEOUT)
+        return {"project": project, **memories_output(reply)}
+
+
+class _NoContext:
+    """The servicer's methods take a gRPC context and do not use it."""
+
+
+_NO_CONTEXT: Any = _NoContext()
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    value = body.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _BadRequestError(f"{key} must be a string")
+    return value
+
+
+def _int(body: dict[str, Any], key: str) -> int:
+    value = body.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not -(2**31) <= value < 2**31:
+        raise _BadRequestError(f"{key} must be a 32-bit integer")
+    return value
+
+
+def _texts(body: dict[str, Any], key: str) -> list[str]:
+    value = body.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _BadRequestError(f"{key} must be a list of strings")
+    return value
+
+
+def _types(names: list[str]) -> list[memory_pb2.MemoryType.ValueType]:
+    for name in names:
+        if name not in MEMORY_TYPES:
+            raise InvalidArgumentError(
+                f"unknown memory type {name!r}; one of {', '.join(MEMORY_TYPES)}"
+            )
+    return [memory_pb2.MemoryType.Value("MEMORY_TYPE_" + n.upper()) for n in names]
+
+
+class CliRoutes:
+    """ASGI: `POST /cli/<route>` answers the CLI; everything else goes on to `app`."""
+
+    def __init__(self, app: ASGIApp, api: CliApi) -> None:
+        self._app = app
+        self._api = api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or not path.startswith(CLI_PATH):
+            await self._app(scope, receive, send)
+            return
+        name = path[len(CLI_PATH) :]
+        started = time.perf_counter()
+        status, answer = await self._answer(scope, name, receive)
+        await _respond(send, status, answer)
+        log.info(
+            "cli_http_finished",
+            route=name if name in self._api.routes else "?",
+            status=status,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+
+    async def _answer(self, scope: Scope, name: str, receive: Receive) -> tuple[int, Answer]:
+        route = self._api.routes.get(name)
+        if route is None:
+            return 404, _error("NOT_FOUND", f"no CLI route {name[:40]!r}")
+        if scope.get("method") != "POST":
+            return 405, _error("INVALID_ARGUMENT", "POST only")
+        raw = await _read_body(receive)
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return 400, _error("INVALID_ARGUMENT", "the body must be a JSON object")
+        try:
+            return 200, await route(body)
+        except _BadRequestError as exc:
+            return 400, _error("INVALID_ARGUMENT", str(exc))
+        except SquirrelError as exc:
+            return 422, _error(exc.status, str(exc))
+        except Exception as exc:
+            log.error("cli_http_crashed", route=name, error_type=type(exc).__name__, exc_info=exc)
+            return 500, _error("INTERNAL", "internal error; see the service log")
+
+
+def _error(status: str, message: str) -> Answer:
+    return {"error": {"status": status, "message": message}}
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The request body, or None when it is larger than `MAX_BODY_BYTES`."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = bytes(message.get("body", b""))
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _respond(send: Send, status: int, answer: Answer) -> None:
+    body = json.dumps(answer).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,219 @@
+"""`sqrl status`, `search`, `context` and `memories` read through the gateway's loopback HTTP routes
+without loading gRPC, print exactly what the full CLI prints, and fall back to it when the routes
+are not there."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_cli import quick
+
+pytestmark = pytest.mark.e2e
+
+Sqrl = Callable[..., subprocess.CompletedProcess[str]]
+
+# Runs `sqrl` as the console script does (quick client first), or only the full CLI; then names
+# the heavy modules that were loaded.
+_PROBE = (
+    "import sys\n"
+    "from squirrel_cli.{module} import main\n"
+    "code = main(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "heavy = ('grpc', 'google.protobuf', 'asyncio', 'rich', 'structlog', 'squirrel_gateway')\n"
+    "sys.stderr.write('LOADED ' + ' '.join(m for m in heavy if m in sys.modules) + '\\n')\n"
+    "sys.exit(code)\n"
+)
+HEAVY_ON_THE_QUICK_PATH = {"grpc", "google.protobuf", "asyncio", "rich", "structlog"}
+
+
+class Run:
+    def __init__(self, done: subprocess.CompletedProcess[str]) -> None:
+        lines = done.stderr.splitlines()
+        self.code = done.returncode
+        self.stdout = done.stdout
+        self.stderr = "".join(line + "\n" for line in lines if not line.startswith("LOADED"))
+        loaded = [line for line in lines if line.startswith("LOADED")]
+        assert len(loaded) == 1, done.stderr
+        self.loaded = set(loaded[0].split()[1:])
+
+
+@pytest.fixture
+def env(sqrl_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    none = tmp_path / "no-transcripts"
+    sqrl_env.update(
+        SQRL_INGEST_CLAUDE_ROOTS=str(none / "claude"),
+        SQRL_INGEST_CODEX_ROOTS=str(none / "codex"),
+        SQRL_INGEST_GEMINI_ROOTS=str(none / "gemini"),
+        SQRL_INGEST_CURSOR_ROOTS=str(none / "cursor"),
+        SQRL_INGEST_GIT_POLL_SECONDS="3600",
+        SQRL_PROCESSOR_MIN_EVENTS="100000000",
+        SQRL_PROCESSOR_INTERVAL_SECONDS="3600",
+        COLUMNS="200",
+    )
+    return sqrl_env
+
+
+def _run(env: dict[str, str], cwd: Path, argv: list[str], *, full: bool = False) -> Run:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(module="main" if full else "entry"), *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return Run(done)
+
+
+@pytest.fixture
+def services(sqrl: Sqrl, env: dict[str, str], repo: Path) -> Iterator[None]:
+    assert sqrl("init", cwd=repo).returncode == 0
+    started = sqrl("up", "--detach")
+    assert started.returncode == 0, started.stderr
+    try:
+        for text in (
+            "Run the tests with pytest -x from the repository root",
+            "The API handlers live in src/api/handlers.py; add tests beside them",
+        ):
+            made = sqrl("remember", text, cwd=repo)
+            assert made.returncode == 0, made.stderr
+        yield
+    finally:
+        sqrl("down")
+
+
+def _steady(text: str) -> str:
+    """Output with what moves between two runs (uptimes, times of generation) blanked."""
+    text = re.sub(r'"(uptime_seconds|generated_at)": [^,\n]+', r'"\1": _', text)
+    return re.sub(r"\t(\d+h)?\d+m\d\ds\t", "\t_\t", text)
+
+
+READS: tuple[list[str], ...] = (
+    ["status"],
+    ["status", "--json"],
+    ["search", "tests"],
+    ["search", "tests", "--json"],
+    ["search", "tests", "-k", "1", "--type", "project_fact"],
+    ["search", "nothing like this at all xyzzy"],
+    ["context", "add an endpoint and its tests"],
+    ["context", "add an endpoint and its tests", "--json", "--budget", "120"],
+    ["memories"],
+    ["memories", "--json", "--limit", "1"],
+)
+
+
+def test_the_quick_reads_print_what_the_full_cli_prints_without_grpc(
+    services: None, env: dict[str, str], repo: Path
+) -> None:
+    for argv in READS:
+        fast = _run(env, repo, argv)
+        full = _run(env, repo, argv, full=True)
+        assert fast.code == 0, (argv, fast.stderr)
+        assert full.code == 0, (argv, full.stderr)
+        assert fast.stdout.strip(), argv
+        assert _steady(fast.stdout) == _steady(full.stdout), argv
+        assert fast.stderr == full.stderr == "", argv
+        assert not fast.loaded & HEAVY_ON_THE_QUICK_PATH, (argv, fast.loaded)
+        assert "grpc" in full.loaded, argv  # the comparison is with the gRPC path
+    status = json.loads(_run(env, repo, ["status", "--json"]).stdout)
+    assert [s["health"] for s in status["services"]] == ["SERVING"] * 3
+    assert all(
+        s["pid"] and s["port"] and s["uptime_seconds"] is not None for s in status["services"]
+    )
+    assert status["projects"][0]["memories"] == 2 and status["projects"][0]["unprocessed"] == 0
+    assert status["ingest"] is not None and "claude_code" in status["ingest"]["sources"]
+
+
+def test_the_quick_reads_fail_like_the_full_cli(
+    services: None, env: dict[str, str], repo: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "not-a-project"
+    elsewhere.mkdir()
+    for cwd, argv in (
+        (elsewhere, ["search", "tests"]),
+        (elsewhere, ["context", "anything"]),
+        (elsewhere, ["memories"]),
+        (repo, ["search", "tests", "--budget", "0"]),
+        (repo, ["search", "tests", "-k", "500"]),
+    ):
+        fast = _run(env, cwd, argv)
+        full = _run(env, cwd, argv, full=True)
+        assert fast.code == full.code == 1, (argv, fast.stderr, full.stderr)
+        assert fast.stderr == full.stderr, argv
+        assert fast.stderr.startswith("sqrl: error:") and fast.stderr.count("\n") == 1
+        assert fast.stdout == full.stdout == "", argv
+        assert "grpc" not in fast.loaded, argv
+
+
+def test_without_the_http_endpoint_the_full_cli_answers(
+    services: None, env: dict[str, str], repo: Path, sqrl_home: Path
+) -> None:
+    info = sqrl_home / "run" / "gateway-mcp.json"
+    recorded = info.read_text()
+    token = sqrl_home / "token"
+    try:
+        # Not written yet (the gateway is still starting), nobody listening, a wrong token.
+        info.unlink()
+        _falls_back(env, repo)
+        info.write_text(json.dumps({**json.loads(recorded), "port": _closed_port()}))
+        _falls_back(env, repo)
+        info.write_text(recorded)
+        with pytest.raises(quick.FallBackError):
+            quick.call(sqrl_home, "no-such-route", {})
+        real = token.read_text()
+        token.write_text("not-the-token\n")
+        try:
+            with pytest.raises(quick.FallBackError):
+                quick.call(sqrl_home, "status", {"ports": {}})
+        finally:
+            token.write_text(real)
+    finally:
+        info.write_text(recorded)
+    assert quick.call(sqrl_home, "status", {"ports": {}})["health"] == {}
+
+
+def _falls_back(env: dict[str, str], repo: Path) -> None:
+    for argv in (["status"], ["search", "tests"], ["context", "tests"], ["memories", "--json"]):
+        done = _run(env, repo, argv)
+        assert done.code == 0, (argv, done.stderr)
+        assert done.stdout.strip() and done.stderr == "", argv
+        assert "grpc" in done.loaded, argv
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_with_the_services_down_the_answers_are_the_full_clis(
+    sqrl: Sqrl, env: dict[str, str], repo: Path
+) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    for argv in (["status"], ["status", "--json"], ["search", "tests"], ["memories"]):
+        fast = _run(env, repo, argv)
+        full = _run(env, repo, argv, full=True)
+        assert (fast.code, fast.stdout, fast.stderr) == (full.code, full.stdout, full.stderr)
+    down = _run(env, repo, ["status"])
+    assert down.code == 0 and "not running" in down.stdout
+    assert "grpc" not in down.loaded  # nothing runs: nothing to ask
+
+
+def test_the_cli_routes_refuse_what_they_do_not_take(services: None, sqrl_home: Path) -> None:
+    for body in ({"ports": {"memory": "x"}}, {"ports": {"nginx": 80}}):
+        with pytest.raises(quick.FallBackError):
+            quick.call(sqrl_home, "status", body)
+    with pytest.raises(quick.FallBackError):
+        quick.call(sqrl_home, "search", {"project_root": 3})
+    answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": _closed_port()}})
+    assert answer["health"] == {"memory": "UNREACHABLE"}
