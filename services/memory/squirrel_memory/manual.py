@@ -16,15 +16,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from squirrel_core.errors import SquirrelError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, RememberOutcome, Scope
 from squirrel_memory.storage import Store
+from squirrel_memory.storage.base import (
+    FindAnchor,
+    FindLookalikes,
+    ManualPlan,
+    ManualStep,
+    Supersede,
+    WriteManual,
+)
 from squirrel_memory.storage.checks import check_scope
+from squirrel_memory.storage.revisions import run_plan_async
 from squirrel_memory.updates import (
     NEAR_DUPLICATE_JACCARD,
     NEAR_DUPLICATE_RATIO,
@@ -40,6 +49,9 @@ LOOKALIKE_LIMIT = 20
 #: Suffixes tried to make a derived key unique before a longer one is used.
 MAX_KEY_SUFFIX = 50
 SLUG_WORDS = 6
+#: Batches of at least this many statements read the words of the memories of their types
+#: once (`WordScreen`) instead of searching for look-alikes of every statement.
+SCREEN_FROM = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +88,127 @@ def same_memory(statement: str, existing: str) -> bool:
     return not contradicts(statement, existing)
 
 
+def _may_be_same(words: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether `same_memory` can hold for statements with these words (Jaccard of at least
+    0.8 as rounded there, or the words of one all in the other), from the sets alone."""
+    shared = len(words & other)
+    if shared in (len(words), len(other)):
+        return True
+    return shared >= 0.79994 * (len(words) + len(other) - shared)
+
+
+class WordScreen:
+    """A `LookalikeScreen` for a batch of statements: which memories could be the same memory
+    as a statement, from their words alone, so the lexical search runs only when one could.
+
+    Every memory that is the same memory as a statement (with words W; see `same_memory`)
+    shares a word with it: with Jaccard >= 0.8 it holds more than all but a fifth of W, so at
+    least one of any `int(0.2001 * |W|) + 1` words of W (the rarest are taken); when its
+    words M are all in W, its first word (in sorting order) is in W; when W is in M, all of
+    W is. So the memories holding one of the rarest words, those whose first word is in W
+    and those without words are the only ones that can be: `same_memory` is run on them,
+    and when it holds for none, no search can find a look-alike (and none is run).
+    """
+
+    def __init__(self) -> None:
+        self._known: set[MemoryType] = set()
+        self._types: dict[str, MemoryType] = {}
+        self._contents: dict[str, str] = {}
+        self._words: dict[str, frozenset[str]] = {}
+        self._holding: dict[tuple[MemoryType, str], set[str]] = {}
+        self._first: dict[tuple[MemoryType, str], set[str]] = {}
+        self._wordless: dict[MemoryType, set[str]] = {}
+
+    def knows(self, memory_type: MemoryType) -> bool:
+        return memory_type in self._known
+
+    def learn(self, memory_type: MemoryType, memories: Sequence[tuple[str, str]]) -> None:
+        self._known.add(memory_type)
+        self._wordless.setdefault(memory_type, set())
+        for memory_id, content in memories:
+            self._add(memory_type, memory_id, content)
+
+    def written(self, item: MemoryItem) -> None:
+        if item.type not in self._known:
+            return
+        self._drop(item.id)
+        if not item.deleted:
+            self._add(item.type, item.id, item.content)
+
+    def rules_out(self, step: FindLookalikes) -> bool:
+        kind = step.memory_type
+        words = content_words(step.content)
+        if not words or kind not in self._known:
+            return False
+        rarest = sorted(words, key=lambda w: (len(self._holding.get((kind, w), ())), w))
+        candidates = set(self._wordless[kind])
+        for word in rarest[: int(0.2001 * len(words)) + 1]:
+            candidates.update(self._holding.get((kind, word), ()))
+        for word in words:
+            candidates.update(self._first.get((kind, word), ()))
+        return not any(
+            _may_be_same(words, self._words[m]) and same_memory(step.content, self._contents[m])
+            for m in candidates
+        )
+
+    def _add(self, kind: MemoryType, memory_id: str, content: str) -> None:
+        words = content_words(content)
+        self._types[memory_id] = kind
+        self._contents[memory_id] = content
+        self._words[memory_id] = words
+        if not words:
+            self._wordless[kind].add(memory_id)
+            return
+        self._first.setdefault((kind, min(words)), set()).add(memory_id)
+        for word in words:
+            self._holding.setdefault((kind, word), set()).add(memory_id)
+
+    def _drop(self, memory_id: str) -> None:
+        kind = self._types.pop(memory_id, None)
+        if kind is None:
+            return
+        del self._contents[memory_id]
+        words = self._words.pop(memory_id)
+        if not words:
+            self._wordless[kind].discard(memory_id)
+            return
+        self._first[(kind, min(words))].discard(memory_id)
+        for word in words:
+            self._holding[(kind, word)].discard(memory_id)
+
+
 def slug(text: str) -> str:
     """The default key: the first six words of the statement, lower-cased, joined by `_`."""
     words = re.findall(r"[a-z0-9]+", text.lower())
     return "_".join(words[:SLUG_WORDS]) or "note"
+
+
+def _alike(
+    found: Sequence[MemoryItem],
+    *,
+    scope: Scope,
+    owner: str | None,
+    content: str,
+    source: MemorySource | None,
+) -> list[MemoryItem]:
+    """The live memories of `found` in this scope (and `source`, when given) that are the same
+    memory as `content`, in the order found."""
+    return [
+        m
+        for m in found
+        if not m.deleted
+        and m.scope is scope
+        and m.user_id == owner
+        and (source is None or m.source is source)
+        and same_memory(content, m.content)
+    ]
+
+
+def _most_alike(content: str, alike: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """`alike`, most alike `content` first (the edit ratio is quadratic: only for two or more)."""
+    if len(alike) < 2:
+        return list(alike)
+    return sorted(alike, key=lambda m: (-similarity(content, m.content).score, m.id))
 
 
 async def lookalikes(
@@ -95,21 +224,9 @@ async def lookalikes(
     """Live memories of this type and scope (and `source`, when given) that are the same memory
     as `content`, most alike first."""
     _, owner = check_scope(scope, user_id)
-    hits = await store.search_fts(project_id, content, types=[memory_type], limit=LOOKALIKE_LIMIT)
-    if not hits:
-        return []
-    found = [
-        m
-        for m in await store.get_memories([memory_id for memory_id, _ in hits])
-        if not m.deleted
-        and m.scope is scope
-        and m.user_id == owner
-        and (source is None or m.source is source)
-    ]
-    alike = [m for m in found if same_memory(content, m.content)]
-    if len(alike) < 2:
-        return alike
-    return sorted(alike, key=lambda m: (-similarity(content, m.content).score, m.id))
+    found = await _found(store, project_id, FindLookalikes(memory_type, content, LOOKALIKE_LIMIT))
+    alike = _alike(found, scope=scope, owner=owner, content=content, source=source)
+    return _most_alike(content, alike)
 
 
 async def manual_lookalikes(
@@ -134,15 +251,95 @@ async def manual_lookalikes(
     )
 
 
-async def _free_key(
-    store: Store, project_id: str, base: str, *, memory_type: MemoryType, scope: Scope, user: str
-) -> str:
+async def _found(store: Store, project_id: str, step: FindLookalikes) -> list[MemoryItem]:
+    kinds = [step.memory_type]
+    hits = await store.search_fts(project_id, step.content, types=kinds, limit=step.limit)
+    if not hits:
+        return []
+    return await store.get_memories([memory_id for memory_id, _ in hits])
+
+
+def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
+    """Adds, updates or merges a manual memory (see the module docstring), as steps: run by
+    `remember` over the store's public methods, or by `Store.remember_batch` inside one
+    transaction with the statements around it."""
+    s = statement
+    named = s.key.strip()
+    _, owner = check_scope(s.scope, s.user_id)
+    found: list[MemoryItem] = yield FindLookalikes(s.memory_type, s.content, LOOKALIKE_LIMIT)
+    alike = _alike(found, scope=s.scope, owner=owner, content=s.content, source=None)
+    # Only the order of the extracted look-alikes matters when a key is named (they are
+    # superseded in it), and only the most alike manual one otherwise: each is sorted apart.
+    extracted = _most_alike(s.content, [m for m in alike if m.source is not MemorySource.MANUAL])
+    if named:
+        on_key: list[MemoryItem] = yield FindAnchor(s.memory_type, named, s.scope, s.user_id)
+        anchor, before = named, [m for m in on_key if m.source is MemorySource.MANUAL]
+    else:
+        manual = _most_alike(s.content, [m for m in alike if m.source is MemorySource.MANUAL])
+        if manual:
+            anchor, before = manual[0].key, [manual[0]]
+        else:
+            anchor = yield from _free_key(
+                slug(s.content), memory_type=s.memory_type, scope=s.scope, user=s.user_id
+            )
+            before = []
+    item: MemoryItem = yield WriteManual(
+        s.memory_type, anchor, s.content, tuple(s.tags), s.importance, s.scope, s.user_id
+    )
+    previous = {m.id: m.version for m in before}
+    if item.id in previous:
+        changed = item.version != previous[item.id]
+        outcome = RememberOutcome.UPDATED if changed else RememberOutcome.UNCHANGED
+    else:
+        outcome = RememberOutcome.ADDED
+    superseded: list[str] = []
+    for other in extracted:
+        if other.id != item.id:
+            yield Supersede(other.id, item.id, "the same as a manual memory")
+            superseded.append(other.id)
+    if named:
+        merged = superseded
+        if superseded and outcome is RememberOutcome.ADDED:
+            outcome = RememberOutcome.MERGED
+    else:
+        merged = ([item.id] if item.id in previous else []) + superseded
+        if superseded or outcome is RememberOutcome.UPDATED:
+            outcome = RememberOutcome.MERGED
+    return Remembered(item, outcome, tuple(merged))
+
+
+def _free_key(
+    base: str, *, memory_type: MemoryType, scope: Scope, user: str
+) -> Generator[ManualStep, Any, str]:
     """`base`, or `base_2`, `base_3`, ... : the first key no live memory of this kind holds."""
     for n in range(1, MAX_KEY_SUFFIX + 1):
         key = base if n == 1 else f"{base}_{n}"
-        if not await store.find_anchor(project_id, memory_type, key, scope, user):
+        taken: list[MemoryItem] = yield FindAnchor(memory_type, key, scope, user)
+        if not taken:
             return key
     return f"{base}_{len(base)}_{MAX_KEY_SUFFIX + 1}"
+
+
+async def _answer(store: Store, project_id: str, step: ManualStep) -> Any:
+    """One step of a plan, answered by the store's public methods (one write each)."""
+    if isinstance(step, FindLookalikes):
+        return await _found(store, project_id, step)
+    if isinstance(step, FindAnchor):
+        return await store.find_anchor(
+            project_id, step.memory_type, step.key, step.scope, step.user_id
+        )
+    if isinstance(step, WriteManual):
+        return await store.remember(
+            project_id,
+            type=step.memory_type,
+            key=step.key,
+            content=step.content,
+            tags=list(step.tags),
+            importance=step.importance,
+            scope=step.scope,
+            user_id=step.user_id,
+        )
+    return await store.supersede(step.memory_id, step.by_id, step.reason)
 
 
 async def remember(
@@ -157,94 +354,35 @@ async def remember(
     importance: float,
     scope: Scope,
 ) -> Remembered:
-    """Adds, updates or merges a manual memory (see the module docstring)."""
-    named = key.strip()
-    similar = lookalikes(
-        store, project_id, memory_type=memory_type, scope=scope, user_id=user_id, content=content
+    """Adds, updates or merges a manual memory (see the module docstring), one store call at a
+    time (each write its own transaction); `remember_many` writes many in one."""
+    plan = remember_plan(
+        Statement(user_id, memory_type, key, content, tuple(tags), importance, scope)
     )
-    if named:
-        # Two independent reads: the store's readers answer them side by side.
-        alike, on_key = await asyncio.gather(
-            similar, store.find_anchor(project_id, memory_type, named, scope, user_id)
-        )
-        anchor, before = named, [m for m in on_key if m.source is MemorySource.MANUAL]
-    else:
-        alike = await similar
-        manual = [m for m in alike if m.source is MemorySource.MANUAL]
-        if manual:
-            anchor, before = manual[0].key, [manual[0]]
-        else:
-            base = slug(content)
-            anchor = await _free_key(
-                store, project_id, base, memory_type=memory_type, scope=scope, user=user_id
-            )
-            before = []
-    item = await store.remember(
-        project_id,
-        type=memory_type,
-        key=anchor,
-        content=content,
-        tags=list(tags),
-        importance=importance,
-        scope=scope,
-        user_id=user_id,
-    )
-    previous = {m.id: m.version for m in before}
-    if item.id in previous:
-        changed = item.version != previous[item.id]
-        outcome = RememberOutcome.UPDATED if changed else RememberOutcome.UNCHANGED
-    else:
-        outcome = RememberOutcome.ADDED
-    superseded: list[str] = []
-    for other in alike:
-        if other.source is not MemorySource.MANUAL and other.id != item.id:
-            await store.supersede(other.id, item.id, "the same as a manual memory")
-            superseded.append(other.id)
-    if named:
-        merged = superseded
-        if superseded and outcome is RememberOutcome.ADDED:
-            outcome = RememberOutcome.MERGED
-    else:
-        merged = ([item.id] if item.id in previous else []) + superseded
-        if superseded or outcome is RememberOutcome.UPDATED:
-            outcome = RememberOutcome.MERGED
-    return Remembered(item, outcome, tuple(merged))
+    return await run_plan_async(plan, lambda step: _answer(store, project_id, step))
 
 
 async def remember_many(
     store: Store, project_id: str, statements: Sequence[Statement]
 ) -> list[Remembered | SquirrelError]:
-    """`remember` for each statement in order (each sees the ones before it); a statement the
-    store refuses gets its error in its slot and the others are still written."""
-    done: list[Remembered | SquirrelError] = []
-    for s in statements:
-        try:
-            done.append(
-                await remember(
-                    store,
-                    project_id,
-                    user_id=s.user_id,
-                    memory_type=s.memory_type,
-                    key=s.key,
-                    content=s.content,
-                    tags=s.tags,
-                    importance=s.importance,
-                    scope=s.scope,
-                )
-            )
-        except SquirrelError as exc:
-            done.append(exc)
-    return done
+    """`remember` for each statement in order, in one write transaction (each sees the ones
+    before it); a statement the store refuses gets its error in its slot, leaves nothing
+    written, and the others are still written."""
+    plans = [remember_plan(s) for s in statements]
+    screen = WordScreen() if len(statements) >= SCREEN_FROM else None
+    return await store.remember_batch(project_id, plans, screen)
 
 
 __all__ = [
     "RememberOutcome",
     "Remembered",
     "Statement",
+    "WordScreen",
     "lookalikes",
     "manual_lookalikes",
     "remember",
     "remember_many",
+    "remember_plan",
     "same_memory",
     "slug",
 ]

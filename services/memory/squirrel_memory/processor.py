@@ -15,7 +15,7 @@ from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
-from squirrel_memory.manual import manual_lookalikes
+from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -31,6 +31,7 @@ from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
+from squirrel_memory.storage.base import FindLookalikes
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
@@ -424,12 +425,19 @@ class Processor:
         project_id = store.project_id
         decisions: list[UpdateDecision] = []
         merged = merge_candidates(candidates)
-        # The look-alike search below finds manual memories only: without any, it is skipped.
+        # The look-alike search below finds manual memories only: without any, it is skipped,
+        # and it runs only for candidates the words of the manual memories do not rule out.
         manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
+        screen = WordScreen()
         for cand in merged:
             existing = await store.find_anchor(project_id, cand.type, cand.key, cand.scope, user)
+            if manual and not screen.knows(cand.type):
+                texts = await store.memory_texts(project_id, cand.type, MemorySource.MANUAL)
+                screen.learn(cand.type, texts)
             # A manual memory saying the same thing under another key: NOOP, wording kept.
-            if manual:
+            if manual and not screen.rules_out(
+                FindLookalikes(cand.type, cand.content, LOOKALIKE_LIMIT)
+            ):
                 existing += [
                     m
                     for m in await manual_lookalikes(

@@ -4,14 +4,17 @@ and manual and extracted memories that say the same thing merge with the manual 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.manual import remember, same_memory, slug
+from squirrel_memory.manual import WordScreen, remember, same_memory, slug
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -26,6 +29,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.processor import Processor, ProcessorSettings
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.base import FindLookalikes
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
@@ -240,3 +244,71 @@ async def test_written_candidates_skip_the_manual_search_only_while_there_is_no_
         "Runs pytest before every commit.",
     ]
     assert manual.id in {m.id for m in await live(store)}
+
+
+# Few words, so statements share many of them; stop words, negations, tools and punctuation,
+# so every branch of `same_memory` (Jaccard, containment, contradiction) is reached.
+_WORDS = st.sampled_from(
+    [
+        "use",
+        "uses",
+        "pytest",
+        "unittest",
+        "never",
+        "always",
+        "the",
+        "to",
+        "run",
+        "tests",
+        "ci",
+        "deploy",
+        "via",
+        "github",
+        "docs/api.md",
+        "make",
+        "über",
+        "x",
+        "y",
+        "z",
+    ]
+)
+_STATEMENTS = st.lists(_WORDS, min_size=0, max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(existing=st.lists(_STATEMENTS, max_size=12), statement=_STATEMENTS)
+# Jaccard 0.8 with neither word set inside the other: found only through the rarest words.
+@example(existing=["ab bb cc dd ee ff gg hh ii"], statement="aa bb cc dd ee ff gg hh ii")
+def test_the_word_screen_never_rules_out_a_statement_with_a_lookalike(
+    existing: list[str], statement: str
+) -> None:
+    screen = WordScreen()
+    screen.learn(FACT, [(f"mem_{n}", text) for n, text in enumerate(existing)])
+    step = FindLookalikes(FACT, statement, 20)
+    if any(same_memory(statement, text) for text in existing):
+        assert not screen.rules_out(step)
+
+
+def test_the_word_screen_follows_the_memories_written_and_retired() -> None:
+    screen = WordScreen()
+    screen.learn(FACT, [])
+    step = FindLookalikes(FACT, "Deploys run through the GitHub Actions workflow!", 20)
+    assert screen.rules_out(step)
+    item = MemoryItem(
+        id="mem_1",
+        project_id="p",
+        user_id=None,
+        scope=Scope.PROJECT,
+        type=FACT,
+        key="deploys",
+        content="Deploys run through the GitHub Actions workflow.",
+        tags=(),
+        importance=0.5,
+        created_at=NOW,
+        updated_at=NOW,
+        source=MemorySource.MANUAL,
+    )
+    screen.written(item)
+    assert not screen.rules_out(step)
+    screen.written(replace(item, deleted=True))
+    assert screen.rules_out(step)

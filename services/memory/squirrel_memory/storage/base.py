@@ -7,19 +7,20 @@ processing marks), `MemoryBook` (memories, their history, change listeners), `Me
 (`open_vector_index`). A backend implements all of it: `storage.sqlite` (embedded, one file per
 project, FAISS) and `storage.postgres` (one shared database, pgvector); `tests/contract/` runs
 the same tests on both. The values they exchange (`AppendResult`, `ProcessingResult`,
-`MemoryChange`, `ViewMeta`, `DeadLetter`) are defined here so that no caller depends on a
-backend's module.
+`MemoryChange`, `ViewMeta`, `DeadLetter`, and the steps of a manual plan) are defined here so
+that no caller depends on a backend's module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeAlias, TypeVar
 
+from squirrel_core.errors import SquirrelError
 from squirrel_core.events import Event, SourceCursor
 from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
@@ -38,16 +39,25 @@ __all__ = [
     "AppendResult",
     "DeadLetter",
     "EventLog",
+    "FindAnchor",
+    "FindLookalikes",
     "HistoryAction",
+    "LookalikeScreen",
+    "ManualPlan",
+    "ManualStep",
     "MemoryBook",
     "MemoryChange",
     "MemoryListener",
     "MemorySearch",
     "ProcessingResult",
     "Store",
+    "Supersede",
     "Upkeep",
     "ViewMeta",
+    "WriteManual",
 ]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +132,76 @@ class ProcessingResult:
     processed: int
 
 
+@dataclass(frozen=True, slots=True)
+class FindLookalikes:
+    """A step of a manual plan: the memories (deleted ones too) among the `limit` best lexical
+    matches of `content` of this type, best first; what `search_fts` then `get_memories` give."""
+
+    memory_type: MemoryType
+    content: str
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class FindAnchor:
+    """A step of a manual plan: the live memories on one anchor, oldest first (`find_anchor`)."""
+
+    memory_type: MemoryType
+    key: str
+    scope: Scope
+    user_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteManual:
+    """A step of a manual plan: add a manual memory, or update the live manual memory on the
+    same anchor (`remember`); answered with the memory."""
+
+    memory_type: MemoryType
+    key: str
+    content: str
+    tags: tuple[str, ...]
+    importance: float
+    scope: Scope
+    user_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Supersede:
+    """A step of a manual plan: mark a live extracted memory superseded by `by_id`
+    (`supersede`); answered with the memory."""
+
+    memory_id: str
+    by_id: str
+    reason: str
+
+
+ManualStep: TypeAlias = FindLookalikes | FindAnchor | WriteManual | Supersede
+
+
+class LookalikeScreen(Protocol):
+    """What a batch of manual plans may use to skip lexical searches that cannot matter.
+
+    The backend hands it the live memories of a type once (`learn`), then every memory a plan
+    writes (`written`); for a `FindLookalikes` step it `rules_out`, the backend answers `[]`
+    instead of searching: the screen has proved that no memory the plan would keep is there.
+    """
+
+    def knows(self, memory_type: MemoryType) -> bool: ...
+    def learn(self, memory_type: MemoryType, memories: Sequence[tuple[str, str]]) -> None:
+        """The (id, content) of every live memory of `memory_type`."""
+        ...
+
+    def written(self, item: MemoryItem) -> None: ...
+    def rules_out(self, step: FindLookalikes) -> bool: ...
+
+
+#: A rule of manual memory written as steps (a generator that yields `ManualStep`s, is sent
+#: each answer and returns its result): the same plan runs over the public methods, one write
+#: at a time, or inside one backend transaction with many others (`remember_batch`).
+ManualPlan: TypeAlias = Generator[ManualStep, Any, T]
+
+
 class EventLog(Protocol):
     """Events with their cursors, episodes and processing marks of one project.
 
@@ -187,6 +267,18 @@ class MemoryBook(Protocol):
         scope: Scope,
         user_id: str | None,
     ) -> MemoryItem: ...
+    async def remember_batch(
+        self,
+        project_id: str,
+        plans: Sequence[ManualPlan[T]],
+        screen: LookalikeScreen | None = None,
+    ) -> list[T | SquirrelError]:
+        """Run `plans` in order inside ONE write transaction, each seeing the writes of the
+        ones before it, and return their results. A plan that raises a `SquirrelError` gets it
+        in its slot, and its own writes are undone; the others are still written. With a
+        `screen`, look-alike searches it rules out are skipped."""
+        ...
+
     async def supersede(self, memory_id: str, by_id: str, reason: str) -> MemoryItem: ...
     async def forget(self, memory_id: str, reason: str) -> MemoryItem: ...
     async def correct(
@@ -195,6 +287,12 @@ class MemoryBook(Protocol):
     async def get_memory(self, memory_id: str) -> MemoryItem: ...
     async def memory_ids_from_tool(self, source_tool: str) -> set[str]: ...
     async def live_memory_ids(self) -> set[str]: ...
+    async def memory_texts(
+        self, project_id: str, memory_type: MemoryType, source: MemorySource | None = None
+    ) -> list[tuple[str, str]]:
+        """(id, content) of the live memories of one type (and of `source`, when given)."""
+        ...
+
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
     async def memory_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]: ...
     async def list_memories(

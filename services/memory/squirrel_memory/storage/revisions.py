@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 
@@ -26,21 +26,33 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage.base import MemoryChange, MemoryListener, ProcessingResult
+from squirrel_memory.storage.base import (
+    ManualPlan,
+    ManualStep,
+    MemoryChange,
+    MemoryListener,
+    ProcessingResult,
+    WriteManual,
+)
 from squirrel_memory.storage.checks import (
     MAX_FILE_PATHS,
+    MAX_KEY_CHARS,
     MAX_LINKED_IDS,
     MAX_MEMORY_CHARS,
     MAX_SOURCE_REFS,
     MAX_TAGS,
     check_candidate,
+    check_importance,
     check_scope,
     check_tags,
     check_text,
+    check_type,
 )
 from squirrel_memory.storage.formats import new_id
 
 log = structlog.get_logger()
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -55,6 +67,49 @@ class ChangeSet:
     def freeze(self) -> MemoryChange:
         """The ids changed, as handed to listeners."""
         return MemoryChange(tuple(self.added), tuple(self.updated), tuple(self.deleted))
+
+    def extend(self, other: ChangeSet) -> None:
+        """Add the changes of `other` (a later write of the same transaction)."""
+        self.added.extend(other.added)
+        self.updated.extend(other.updated)
+        self.deleted.extend(other.deleted)
+        self.items.extend(other.items)
+
+
+def checked_manual(step: WriteManual) -> WriteManual:
+    """A `WriteManual` with its values checked as `remember` checks them (key and content
+    stripped) and `user_id` the owner its scope gives (None for a project memory)."""
+    memory_type = check_type(step.memory_type)
+    key = check_text("key", step.key, MAX_KEY_CHARS).strip()
+    content = check_text("content", step.content, MAX_MEMORY_CHARS).strip()
+    tags = check_tags(step.tags)
+    importance = check_importance(step.importance)
+    scope, owner = check_scope(step.scope, step.user_id)
+    return WriteManual(memory_type, key, content, tags, importance, scope, owner)
+
+
+def run_plan(plan: ManualPlan[T], answer: Callable[[ManualStep], Any]) -> T:
+    """Drive a manual plan to its result, each step answered by `answer`."""
+    reply: Any = None
+    while True:
+        try:
+            step = plan.send(reply)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+        reply = answer(step)
+
+
+async def run_plan_async(plan: ManualPlan[T], answer: Callable[[ManualStep], Awaitable[Any]]) -> T:
+    """`run_plan` with steps answered by a coroutine."""
+    reply: Any = None
+    while True:
+        try:
+            step = plan.send(reply)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+        reply = await answer(step)
 
 
 def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:

@@ -233,6 +233,125 @@ async def _retire(
     return await _replace(conn, old, new=retired, action=action, reason=reason, changes=changes)
 
 
+async def anchor_memories(
+    conn: AsyncConnection,
+    project_id: str,
+    *,
+    memory_type: MemoryType,
+    key: str,
+    scope: Scope,
+    owner: str | None,
+) -> list[MemoryItem]:
+    """Live memories on one anchor, oldest first (`find_anchor`, on any connection)."""
+    cursor = await conn.execute(
+        SELECT_MEMORY + "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
+        "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted ORDER BY created_at, id",
+        (project_id, key, str(memory_type), str(scope), owner),
+    )
+    return [memory_from_row(r) for r in await cursor.fetchall()]
+
+
+async def memory_texts(
+    conn: AsyncConnection, project_id: str, memory_type: MemoryType, source: str | None
+) -> list[tuple[str, str]]:
+    """(id, content) of the live memories of one type (and of `source`, when not None)."""
+    cursor = await conn.execute(
+        "SELECT id, content FROM memory_items WHERE project_id = %s AND type = %s "
+        "AND NOT deleted AND (%s::text IS NULL OR source = %s)",
+        (project_id, str(memory_type), source, source),
+    )
+    return [(str(r[0]), str(r[1])) for r in await cursor.fetchall()]
+
+
+async def load_memories(
+    conn: AsyncConnection, project_id: str, memory_ids: Sequence[str]
+) -> list[MemoryItem]:
+    """The project's memories with these ids, in the order asked; unknown ids are skipped."""
+    ids = list(dict.fromkeys(memory_ids))
+    cursor = await conn.execute(
+        SELECT_MEMORY + "WHERE project_id = %s AND id = ANY(%s)", (project_id, ids)
+    )
+    found = {m.id: m for m in (memory_from_row(r) for r in await cursor.fetchall())}
+    return [found[i] for i in ids if i in found]
+
+
+async def write_manual(
+    conn: AsyncConnection,
+    project_id: str,
+    *,
+    memory_type: MemoryType,
+    key: str,
+    content: str,
+    tags: tuple[str, ...],
+    importance: float,
+    scope: Scope,
+    owner: str | None,
+    now: datetime,
+    changes: ChangeSet,
+) -> MemoryItem:
+    """`remember`'s write, values checked: the live manual memory on the anchor updated (left
+    as it is when it already says so), or a new one added."""
+    cursor = await conn.execute(
+        SELECT_MEMORY + "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
+        "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted AND source = 'manual' "
+        "ORDER BY updated_at DESC LIMIT 1 FOR UPDATE",
+        (project_id, key, str(memory_type), str(scope), owner),
+    )
+    row = await cursor.fetchone()
+    if row is None:
+        item = MemoryItem(
+            id=new_id("mem"),
+            project_id=project_id,
+            user_id=owner,
+            scope=scope,
+            type=memory_type,
+            key=key,
+            content=content,
+            tags=tags,
+            importance=importance,
+            created_at=now,
+            updated_at=now,
+            source=MemorySource.MANUAL,
+        )
+        return await _insert(conn, item, "remembered", changes)
+    old = memory_from_row(row)
+    if (old.content, old.tags, old.importance) == (content, tags, importance):
+        return old
+    new = revise(old, now=now, content=content, tags=tags, importance=importance)
+    return await _replace(
+        conn, old, new=new, action=HistoryAction.UPDATED, reason="remembered", changes=changes
+    )
+
+
+async def supersede_memory(
+    conn: AsyncConnection,
+    project_id: str,
+    memory_id: str,
+    by_id: str,
+    *,
+    reason: str,
+    now: datetime,
+    changes: ChangeSet,
+) -> MemoryItem:
+    """`supersede`'s write: a deleted or manual memory is returned unchanged."""
+    old = await _load(conn, project_id, memory_id, lock=True)
+    if old is None:
+        raise NotFoundError(f"no memory {memory_id}")
+    if old.deleted or old.source is MemorySource.MANUAL:
+        return old
+    if await _load(conn, project_id, by_id) is None:
+        raise NotFoundError(f"no memory {by_id}")
+    return await _retire(
+        conn,
+        old,
+        action=HistoryAction.SUPERSEDED,
+        reason=reason[:2000],
+        now=now,
+        changes=changes,
+        superseded_by=by_id,
+    )
+
+
 class PostgresMemoryBook(MemoryRevisions):
     """Memory rows, their history and change listeners (part of `PostgresStore`)."""
 
@@ -327,11 +446,15 @@ class PostgresMemoryBook(MemoryRevisions):
         check_project(self.project_id, project_id)
         checked_scope, owner = check_scope(scope, user_id)
         checked_type = check_type(type)
-        return await self._memories(
-            "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
-            "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted ORDER BY created_at, id",
-            (project_id, key, str(checked_type), str(checked_scope), owner),
-        )
+        async with self._db.transaction() as conn:
+            return await anchor_memories(
+                conn,
+                project_id,
+                memory_type=checked_type,
+                key=key,
+                scope=checked_scope,
+                owner=owner,
+            )
 
     async def remember(
         self,
@@ -356,48 +479,19 @@ class PostgresMemoryBook(MemoryRevisions):
         now = self._clock()
         changes = ChangeSet()
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                SELECT_MEMORY + "WHERE project_id = %s AND key = %s AND type = %s AND scope = %s "
-                "AND user_id IS NOT DISTINCT FROM %s AND NOT deleted AND source = 'manual' "
-                "ORDER BY updated_at DESC LIMIT 1 FOR UPDATE",
-                (project_id, key, str(checked_type), str(checked_scope), owner),
+            item = await write_manual(
+                conn,
+                project_id,
+                memory_type=checked_type,
+                key=key,
+                content=content,
+                tags=checked_tags,
+                importance=checked_importance,
+                scope=checked_scope,
+                owner=owner,
+                now=now,
+                changes=changes,
             )
-            row = await cursor.fetchone()
-            if row is None:
-                item = MemoryItem(
-                    id=new_id("mem"),
-                    project_id=project_id,
-                    user_id=owner,
-                    scope=checked_scope,
-                    type=checked_type,
-                    key=key,
-                    content=content,
-                    tags=checked_tags,
-                    importance=checked_importance,
-                    created_at=now,
-                    updated_at=now,
-                    source=MemorySource.MANUAL,
-                )
-                item = await _insert(conn, item, "remembered", changes)
-            else:
-                old = memory_from_row(row)
-                if (old.content, old.tags, old.importance) == (
-                    content,
-                    checked_tags,
-                    checked_importance,
-                ):
-                    return old
-                new = revise(
-                    old, now=now, content=content, tags=checked_tags, importance=checked_importance
-                )
-                item = await _replace(
-                    conn,
-                    old,
-                    new=new,
-                    action=HistoryAction.UPDATED,
-                    reason="remembered",
-                    changes=changes,
-                )
         await self._notify(changes.freeze())
         return item
 
@@ -407,22 +501,9 @@ class PostgresMemoryBook(MemoryRevisions):
         now = self._clock()
         changes = ChangeSet()
         async with self._db.transaction() as conn:
-            old = await _load(conn, self.project_id, memory_id, lock=True)
-            if old is None:
-                raise NotFoundError(f"no memory {memory_id}")
-            item = old
-            if not old.deleted and old.source is not MemorySource.MANUAL:
-                if await _load(conn, self.project_id, by_id) is None:
-                    raise NotFoundError(f"no memory {by_id}")
-                item = await _retire(
-                    conn,
-                    old,
-                    action=HistoryAction.SUPERSEDED,
-                    reason=reason[:2000],
-                    now=now,
-                    changes=changes,
-                    superseded_by=by_id,
-                )
+            item = await supersede_memory(
+                conn, self.project_id, memory_id, by_id, reason=reason, now=now, changes=changes
+            )
         await self._notify(changes.freeze())
         return item
 
@@ -491,6 +572,16 @@ class PostgresMemoryBook(MemoryRevisions):
             )
             return {str(row[0]) for row in await cursor.fetchall()}
 
+    async def memory_texts(
+        self, project_id: str, memory_type: MemoryType, source: MemorySource | None = None
+    ) -> list[tuple[str, str]]:
+        """(id, content) of the live memories of one type (and of `source`, when given)."""
+        check_project(self.project_id, project_id)
+        kind = check_type(memory_type)
+        wanted = None if source is None else str(MemorySource(source))
+        async with self._db.transaction() as conn:
+            return await memory_texts(conn, project_id, kind, wanted)
+
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
         async with self._db.transaction() as conn:
@@ -513,14 +604,8 @@ class PostgresMemoryBook(MemoryRevisions):
 
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]:
         """The memories with these ids, in the order asked; unknown ids are skipped."""
-        ids = list(dict.fromkeys(memory_ids))
-        found = {
-            m.id: m
-            for m in await self._memories(
-                "WHERE project_id = %s AND id = ANY(%s)", (self.project_id, ids)
-            )
-        }
-        return [found[i] for i in ids if i in found]
+        async with self._db.transaction() as conn:
+            return await load_memories(conn, self.project_id, memory_ids)
 
     async def list_memories(
         self,

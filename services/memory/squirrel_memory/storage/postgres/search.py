@@ -20,10 +20,11 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from psycopg import sql
+from psycopg import AsyncConnection, sql
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
@@ -130,7 +131,11 @@ class SearchStats:
         return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
 
     def changed(self, count: int) -> None:
+        """`count` memories were written: the document frequencies are read again (a word
+        the write added would otherwise not be searched for until the next re-read)."""
         self.changes += count
+        if count:
+            self.doc_freq.clear()
 
 
 class PostgresMemorySearch:
@@ -140,12 +145,23 @@ class PostgresMemorySearch:
     _db: PostgresDatabase
     _search_stats: SearchStats
 
-    async def _stats_for(self, queries: Mapping[str, sql.Composable]) -> SearchStats:
+    @asynccontextmanager
+    async def _on(self, conn: AsyncConnection | None) -> AsyncIterator[AsyncConnection]:
+        """`conn` (inside the caller's transaction), or a pooled one in a transaction."""
+        if conn is not None:
+            yield conn
+            return
+        async with self._db.transaction() as fresh:
+            yield fresh
+
+    async def _stats_for(
+        self, queries: Mapping[str, sql.Composable], conn: AsyncConnection | None = None
+    ) -> SearchStats:
         stats = self._search_stats
         now = time.monotonic()
         if not stats.fresh(now):
-            async with self._db.transaction() as conn:
-                cursor = await conn.execute(
+            async with self._on(conn) as on:
+                cursor = await on.execute(
                     "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
                     "WHERE project_id = %s AND NOT deleted",
                     (self.project_id,),
@@ -169,8 +185,8 @@ class PostgresMemorySearch:
                 project=sql.Literal(self.project_id),
                 any_term=sql.SQL(" || ").join(queries[t] for t in missing),
             )
-            async with self._db.transaction() as conn:
-                cursor = await conn.execute(statement)
+            async with self._on(conn) as on:
+                cursor = await on.execute(statement)
                 row = await cursor.fetchone()
             if len(stats.doc_freq) > _MAX_CACHED_TERMS:
                 stats.doc_freq.clear()
@@ -193,6 +209,16 @@ class PostgresMemorySearch:
     ) -> list[tuple[str, float]]:
         """Live memories matching any word of `query`, best first, as (memory_id, score)."""
         check_project(self.project_id, project_id)
+        return await self._search(query, types, limit)
+
+    async def _search(
+        self,
+        query: str,
+        types: Sequence[MemoryType] | None,
+        limit: int,
+        conn: AsyncConnection | None = None,
+    ) -> list[tuple[str, float]]:
+        """`search_fts` on `conn` (which sees its transaction's rows) or a pooled connection."""
         check_limit(limit)
         if not isinstance(query, str):
             raise InvalidArgumentError("query must be a string")
@@ -206,7 +232,7 @@ class PostgresMemorySearch:
             )
             for term in terms
         }
-        stats = await self._stats_for(queries)
+        stats = await self._stats_for(queries, conn)
         found = [
             (term, sql.SQL("{text}::tsquery").format(text=sql.Literal(stats.lexemes[term])))
             for term in queries
@@ -222,10 +248,10 @@ class PostgresMemorySearch:
             seen += stats.doc_freq[item[0]]
             if seen >= _SEED_ROWS_PER_RESULT * limit:
                 break
-        rows = await self._ranked(stats, found, seed, kinds, limit)
+        rows = await self._ranked(stats, found, seed, kinds, limit, conn=conn)
         if len(seed) == len(found) or len(rows) < limit:
             if len(seed) < len(found):
-                rows = await self._ranked(stats, found, found, kinds, limit)
+                rows = await self._ranked(stats, found, found, kinds, limit, conn=conn)
             return rows
         needed = essential_terms(
             {term: _upper_bound(stats, term) for term, _ in found}, rows[-1][1]
@@ -233,7 +259,7 @@ class PostgresMemorySearch:
         if needed <= {term for term, _ in seed}:
             return rows
         return await self._ranked(
-            stats, found, [item for item in found if item[0] in needed], kinds, limit
+            stats, found, [item for item in found if item[0] in needed], kinds, limit, conn=conn
         )
 
     async def _ranked(
@@ -243,6 +269,8 @@ class PostgresMemorySearch:
         matching: Sequence[tuple[str, sql.Composable]],
         kinds: list[str] | None,
         limit: int,
+        *,
+        conn: AsyncConnection | None = None,
     ) -> list[tuple[str, float]]:
         """The best `limit` live memories among those holding a term of `matching`, scored on
         every term of `found`."""
@@ -268,8 +296,8 @@ class PostgresMemorySearch:
             kinds=sql.Literal(kinds),
             limit=sql.Literal(limit),
         )
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(statement)
+        async with self._on(conn) as on:
+            cursor = await on.execute(statement)
             rows = await cursor.fetchall()
         return [(str(r[0]), float(r[1])) for r in rows]
 

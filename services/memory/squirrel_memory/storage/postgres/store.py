@@ -16,6 +16,7 @@ from squirrel_memory.storage.base import MemoryChange, MemoryListener, Processin
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
+from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
@@ -24,7 +25,13 @@ from squirrel_memory.storage.revisions import ChangeSet
 log = structlog.get_logger()
 
 
-class PostgresStore(PostgresEventLog, PostgresMemoryBook, PostgresMemorySearch, PostgresUpkeep):
+class PostgresStore(
+    PostgresEventLog,
+    PostgresMemoryBook,
+    PostgresManualBatch,
+    PostgresMemorySearch,
+    PostgresUpkeep,
+):
     """`Store` over the rows of one project in a shared Postgres database.
 
     Many stores share one `PostgresDatabase` (its pool); closing a store leaves the database

@@ -209,6 +209,100 @@ def _retire(
     return _replace_memory(conn, old, new=retired, action=action, reason=reason, changes=changes)
 
 
+def anchor_memories(
+    conn: sqlite3.Connection,
+    project_id: str,
+    *,
+    memory_type: MemoryType,
+    key: str,
+    scope: Scope,
+    owner: str | None,
+) -> list[MemoryItem]:
+    """Live memories on one anchor, oldest first (`find_anchor`, on any connection)."""
+    rows = conn.execute(
+        _SELECT_MEMORY + "WHERE project_id = ? AND key = ? "
+        "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 "
+        "ORDER BY created_at, id",
+        (project_id, key, str(memory_type), str(scope), owner),
+    ).fetchall()
+    return [_memory_from_row(r) for r in rows]
+
+
+def write_manual(
+    conn: sqlite3.Connection,
+    project_id: str,
+    *,
+    memory_type: MemoryType,
+    key: str,
+    content: str,
+    tags: tuple[str, ...],
+    importance: float,
+    scope: Scope,
+    owner: str | None,
+    now: datetime,
+    changes: ChangeSet,
+) -> MemoryItem:
+    """`remember`'s write, values checked: the live manual memory on the anchor updated (left
+    as it is when it already says so), or a new one added."""
+    # Without the index named, SQLite walks every memory of the project in `updated_at` order.
+    row = conn.execute(
+        _SELECT_MEMORY.replace("FROM memory_items", "FROM memory_items INDEXED BY idx_mem_key")
+        + "WHERE project_id = ? AND key = ? "
+        "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 AND source = ? "
+        "ORDER BY updated_at DESC LIMIT 1",
+        (project_id, key, str(memory_type), str(scope), owner, "manual"),
+    ).fetchone()
+    if row is None:
+        item = MemoryItem(
+            id=new_id("mem"),
+            project_id=project_id,
+            user_id=owner,
+            scope=scope,
+            type=memory_type,
+            key=key,
+            content=content,
+            tags=tags,
+            importance=importance,
+            created_at=now,
+            updated_at=now,
+            source=MemorySource.MANUAL,
+        )
+        return _insert_memory(conn, item, "remembered", changes)
+    old = _memory_from_row(row)
+    if (old.content, old.tags, old.importance) == (content, tags, importance):
+        return old
+    new = revise(old, now=now, content=content, tags=tags, importance=importance)
+    return _replace_memory(
+        conn, old, new=new, action=HistoryAction.UPDATED, reason="remembered", changes=changes
+    )
+
+
+def supersede_memory(
+    conn: sqlite3.Connection,
+    memory_id: str,
+    by_id: str,
+    *,
+    reason: str,
+    now: datetime,
+    changes: ChangeSet,
+) -> MemoryItem | None:
+    """`supersede`'s write: None for an unknown memory; a deleted or manual one unchanged."""
+    old = _load_memory(conn, memory_id)
+    if old is None or old.deleted or old.source is MemorySource.MANUAL:
+        return old
+    if _load_memory(conn, by_id) is None:
+        raise NotFoundError(f"no memory {by_id}")
+    return _retire(
+        conn,
+        old,
+        action=HistoryAction.SUPERSEDED,
+        reason=reason[:2000],
+        now=now,
+        changes=changes,
+        superseded_by=by_id,
+    )
+
+
 class SqliteMemoryBook(MemoryRevisions):
     """Memory rows, their history and change listeners (part of `SqliteStore`)."""
 
@@ -306,16 +400,16 @@ class SqliteMemoryBook(MemoryRevisions):
         checked_scope, owner = check_scope(scope, user_id)
         checked_type = check_type(type)
 
-        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
-            rows = conn.execute(
-                _SELECT_MEMORY + "WHERE project_id = ? AND key = ? "
-                "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 "
-                "ORDER BY created_at, id",
-                (project_id, key, str(checked_type), str(checked_scope), owner),
-            ).fetchall()
-            return [_memory_from_row(r) for r in rows]
-
-        return await self._db.read(read)
+        return await self._db.read(
+            lambda conn: anchor_memories(
+                conn,
+                project_id,
+                memory_type=checked_type,
+                key=key,
+                scope=checked_scope,
+                owner=owner,
+            )
+        )
 
     async def remember(
         self,
@@ -339,50 +433,21 @@ class SqliteMemoryBook(MemoryRevisions):
         checked_scope, owner = check_scope(scope, user_id)
         now = self._clock()
         changes = ChangeSet()
-
-        def write(conn: sqlite3.Connection) -> MemoryItem:
-            row = conn.execute(
-                _SELECT_MEMORY + "WHERE project_id = ? AND key = ? "
-                "AND type = ? AND scope = ? AND user_id IS ? AND deleted = 0 AND source = ? "
-                "ORDER BY updated_at DESC LIMIT 1",
-                (project_id, key, str(checked_type), str(checked_scope), owner, "manual"),
-            ).fetchone()
-            if row is None:
-                item = MemoryItem(
-                    id=new_id("mem"),
-                    project_id=project_id,
-                    user_id=owner,
-                    scope=checked_scope,
-                    type=checked_type,
-                    key=key,
-                    content=content,
-                    tags=checked_tags,
-                    importance=checked_importance,
-                    created_at=now,
-                    updated_at=now,
-                    source=MemorySource.MANUAL,
-                )
-                return _insert_memory(conn, item, "remembered", changes)
-            old = _memory_from_row(row)
-            if (old.content, old.tags, old.importance) == (
-                content,
-                checked_tags,
-                checked_importance,
-            ):
-                return old
-            new = revise(
-                old, now=now, content=content, tags=checked_tags, importance=checked_importance
-            )
-            return _replace_memory(
+        item = await self._db.write(
+            lambda conn: write_manual(
                 conn,
-                old,
-                new=new,
-                action=HistoryAction.UPDATED,
-                reason="remembered",
+                project_id,
+                memory_type=checked_type,
+                key=key,
+                content=content,
+                tags=checked_tags,
+                importance=checked_importance,
+                scope=checked_scope,
+                owner=owner,
+                now=now,
                 changes=changes,
             )
-
-        item = await self._db.write(write)
+        )
         await self._notify(changes.freeze())
         return item
 
@@ -392,23 +457,11 @@ class SqliteMemoryBook(MemoryRevisions):
         now = self._clock()
         changes = ChangeSet()
 
-        def write(conn: sqlite3.Connection) -> MemoryItem | None:
-            old = _load_memory(conn, memory_id)
-            if old is None or old.deleted or old.source is MemorySource.MANUAL:
-                return old
-            if _load_memory(conn, by_id) is None:
-                raise NotFoundError(f"no memory {by_id}")
-            return _retire(
-                conn,
-                old,
-                action=HistoryAction.SUPERSEDED,
-                reason=reason[:2000],
-                now=now,
-                changes=changes,
-                superseded_by=by_id,
+        item = await self._db.write(
+            lambda conn: supersede_memory(
+                conn, memory_id, by_id, reason=reason, now=now, changes=changes
             )
-
-        item = await self._db.write(write)
+        )
         if item is None:
             raise NotFoundError(f"no memory {memory_id}")
         await self._notify(changes.freeze())

@@ -104,6 +104,25 @@ _MATCHES_OF_TYPES_SORTED = (
 )
 
 
+def ranked_matches(
+    conn: sqlite3.Connection, project_id: str, expression: str, type_list: str | None, limit: int
+) -> list[tuple[str, float]]:
+    """`search_fts` on any connection (inside a write transaction it sees that transaction's
+    rows): (memory_id, score) of the live memories matching `expression`, of the types in
+    `type_list` (a JSON list, or None for all), best first."""
+    if type_list is None:
+        rows = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
+    else:
+        rows = conn.execute(
+            _BEST_MATCHES_OF_TYPES, (expression, type_list, project_id, limit)
+        ).fetchall()
+        if rows != sorted(rows, key=lambda r: (r[1], r[2])):  # pragma: no cover
+            rows = conn.execute(
+                _MATCHES_OF_TYPES_SORTED, (expression, type_list, limit, project_id)
+            ).fetchall()
+    return [(r[0], -float(r[1])) for r in rows]
+
+
 class SqliteMemorySearch:
     """BM25 search over live memories (part of `SqliteStore`)."""
 
@@ -129,20 +148,9 @@ class SqliteMemorySearch:
             return []
         type_list = to_json([str(check_type(t)) for t in types]) if types else None
 
-        def read(conn: sqlite3.Connection) -> list[tuple[str, float]]:
-            if type_list is None:
-                rows = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
-            else:
-                rows = conn.execute(
-                    _BEST_MATCHES_OF_TYPES, (expression, type_list, project_id, limit)
-                ).fetchall()
-                if rows != sorted(rows, key=lambda r: (r[1], r[2])):  # pragma: no cover
-                    rows = conn.execute(
-                        _MATCHES_OF_TYPES_SORTED, (expression, type_list, limit, project_id)
-                    ).fetchall()
-            return [(r[0], -float(r[1])) for r in rows]
-
-        return await self._db.read(read)
+        return await self._db.read(
+            lambda conn: ranked_matches(conn, project_id, expression, type_list, limit)
+        )
 
     async def rebuild_search_index(self) -> int:
         """Rebuild `memory_fts` from the live memories; return how many were indexed."""

@@ -19,6 +19,7 @@ from squirrel_memory.storage.formats import to_db_time
 from squirrel_memory.storage.revisions import ChangeSet
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
+from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
@@ -29,7 +30,12 @@ log = structlog.get_logger()
 
 
 class SqliteStore(
-    SqliteEventLog, SqliteMemoryBook, SqliteMemoryReads, SqliteMemorySearch, SqliteUpkeep
+    SqliteEventLog,
+    SqliteMemoryBook,
+    SqliteManualBatch,
+    SqliteMemoryReads,
+    SqliteMemorySearch,
+    SqliteUpkeep,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 

@@ -1,0 +1,134 @@
+"""Manual plans run many at once on Postgres: one transaction, a savepoint per plan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, TypeVar
+
+from psycopg import AsyncConnection
+
+from squirrel_core.errors import SquirrelError
+from squirrel_memory.storage.base import (
+    FindAnchor,
+    FindLookalikes,
+    LookalikeScreen,
+    ManualPlan,
+    ManualStep,
+    WriteManual,
+)
+from squirrel_memory.storage.checks import (
+    Clock,
+    check_limit,
+    check_project,
+    check_scope,
+    check_type,
+)
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.memories import (
+    anchor_memories,
+    load_memories,
+    memory_texts,
+    supersede_memory,
+    write_manual,
+)
+from squirrel_memory.storage.postgres.search import PostgresMemorySearch
+from squirrel_memory.storage.revisions import (
+    ChangeSet,
+    MemoryRevisions,
+    checked_manual,
+    run_plan_async,
+)
+
+T = TypeVar("T")
+
+
+class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
+    """`remember_batch` (part of `PostgresStore`)."""
+
+    project_id: str
+    _db: PostgresDatabase
+    _clock: Clock
+
+    async def remember_batch(
+        self,
+        project_id: str,
+        plans: Sequence[ManualPlan[T]],
+        screen: LookalikeScreen | None = None,
+    ) -> list[T | SquirrelError]:
+        """Run `plans` in order inside ONE transaction (see `MemoryBook`); each plan runs under
+        a savepoint, rolled back when it raises a `SquirrelError`."""
+        check_project(self.project_id, project_id)
+        changes = ChangeSet()
+        done: list[T | SquirrelError] = []
+        async with self._db.transaction() as conn:
+            for plan in plans:
+                own = ChangeSet()
+                try:
+                    async with conn.transaction():
+                        answer = partial(self._answer, conn, changes=own, screen=screen)
+                        result = await run_plan_async(plan, answer)
+                except SquirrelError as exc:
+                    done.append(exc)
+                    continue
+                if screen is not None:
+                    for item in own.items:
+                        screen.written(item)
+                # As after each write of its own: searches re-read what the plan changed.
+                self._search_stats.changed(len(own.added) + len(own.updated) + len(own.deleted))
+                changes.extend(own)
+                done.append(result)
+        await MemoryRevisions._notify(self, changes.freeze())
+        return done
+
+    async def _answer(
+        self,
+        conn: AsyncConnection,
+        step: ManualStep,
+        *,
+        changes: ChangeSet,
+        screen: LookalikeScreen | None,
+    ) -> Any:
+        """One step of a plan, answered inside the transaction."""
+        if isinstance(step, FindLookalikes):
+            check_limit(step.limit)
+            kind = check_type(step.memory_type)
+            if screen is not None:
+                if not screen.knows(kind):
+                    screen.learn(kind, await memory_texts(conn, self.project_id, kind, None))
+                if screen.rules_out(step):
+                    return []
+            hits = await self._search(step.content, [kind], step.limit, conn)
+            if not hits:
+                return []
+            return await load_memories(conn, self.project_id, [i for i, _ in hits])
+        if isinstance(step, FindAnchor):
+            scope, owner = check_scope(step.scope, step.user_id)
+            kind = check_type(step.memory_type)
+            return await anchor_memories(
+                conn, self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+            )
+        if isinstance(step, WriteManual):
+            checked = checked_manual(step)
+            return await write_manual(
+                conn,
+                self.project_id,
+                memory_type=checked.memory_type,
+                key=checked.key,
+                content=checked.content,
+                tags=checked.tags,
+                importance=checked.importance,
+                scope=checked.scope,
+                owner=checked.user_id,
+                now=self._clock(),
+                changes=changes,
+            )
+        return await supersede_memory(
+            conn,
+            self.project_id,
+            step.memory_id,
+            step.by_id,
+            reason=step.reason,
+            now=self._clock(),
+            changes=changes,
+        )

@@ -1,0 +1,167 @@
+"""Manual plans run many at once on SQLite: one write transaction, a savepoint per plan."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, TypeVar
+
+from squirrel_core.errors import NotFoundError, SquirrelError
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
+from squirrel_memory.storage.base import (
+    FindAnchor,
+    FindLookalikes,
+    LookalikeScreen,
+    ManualPlan,
+    ManualStep,
+    WriteManual,
+)
+from squirrel_memory.storage.checks import (
+    IN_IDS,
+    Clock,
+    check_limit,
+    check_project,
+    check_scope,
+    check_type,
+)
+from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, checked_manual, run_plan
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.memories import (
+    anchor_memories,
+    supersede_memory,
+    write_manual,
+)
+from squirrel_memory.storage.sqlite.reads import SELECT_MEMORY, memory_from_row
+from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_matches
+
+T = TypeVar("T")
+
+
+def memory_texts(
+    conn: sqlite3.Connection, project_id: str, memory_type: MemoryType, source: str | None
+) -> list[tuple[str, str]]:
+    """(id, content) of the live memories of one type (and of `source`, when not None)."""
+    rows = conn.execute(
+        "SELECT id, content FROM memory_items WHERE project_id = ? AND type = ? AND deleted = 0 "
+        "AND (? IS NULL OR source = ?)",
+        (project_id, str(memory_type), source, source),
+    ).fetchall()
+    return [(str(r[0]), str(r[1])) for r in rows]
+
+
+def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[MemoryItem]:
+    """The memories with these ids (at most a search's worth), in the order asked."""
+    ids = list(dict.fromkeys(memory_ids))
+    rows = conn.execute(SELECT_MEMORY + "WHERE id " + IN_IDS, (to_json(ids),)).fetchall()
+    found = {str(r[0]): memory_from_row(r) for r in rows}
+    return [found[i] for i in ids if i in found]
+
+
+class SqliteManualBatch(MemoryRevisions):
+    """`remember_batch` and `memory_texts` (part of `SqliteStore`)."""
+
+    project_id: str
+    _db: SqliteDatabase
+    _clock: Clock
+
+    async def memory_texts(
+        self, project_id: str, memory_type: MemoryType, source: MemorySource | None = None
+    ) -> list[tuple[str, str]]:
+        """(id, content) of the live memories of one type (and of `source`, when given)."""
+        check_project(self.project_id, project_id)
+        kind = check_type(memory_type)
+        wanted = None if source is None else str(MemorySource(source))
+        return await self._db.read(lambda conn: memory_texts(conn, project_id, kind, wanted))
+
+    async def remember_batch(
+        self,
+        project_id: str,
+        plans: Sequence[ManualPlan[T]],
+        screen: LookalikeScreen | None = None,
+    ) -> list[T | SquirrelError]:
+        """Run `plans` in order inside ONE write transaction (see `MemoryBook`); each plan runs
+        under a savepoint, rolled back when it raises a `SquirrelError`."""
+        check_project(self.project_id, project_id)
+        changes = ChangeSet()
+
+        def write(conn: sqlite3.Connection) -> list[T | SquirrelError]:
+            done: list[T | SquirrelError] = []
+            for plan in plans:
+                own = ChangeSet()
+                conn.execute("SAVEPOINT manual_plan")
+                try:
+                    answer = partial(self._answer, conn, changes=own, screen=screen)
+                    result = run_plan(plan, answer)
+                except SquirrelError as exc:
+                    conn.execute("ROLLBACK TO manual_plan")
+                    conn.execute("RELEASE manual_plan")
+                    done.append(exc)
+                    continue
+                conn.execute("RELEASE manual_plan")
+                if screen is not None:
+                    for item in own.items:
+                        screen.written(item)
+                changes.extend(own)
+                done.append(result)
+            return done
+
+        done = await self._db.write(write)
+        await self._notify(changes.freeze())
+        return done
+
+    def _answer(
+        self,
+        conn: sqlite3.Connection,
+        step: ManualStep,
+        *,
+        changes: ChangeSet,
+        screen: LookalikeScreen | None,
+    ) -> Any:
+        """One step of a plan, answered inside the write transaction."""
+        if isinstance(step, FindLookalikes):
+            check_limit(step.limit)
+            kind = str(check_type(step.memory_type))
+            if screen is not None:
+                if not screen.knows(step.memory_type):
+                    texts = memory_texts(conn, self.project_id, step.memory_type, None)
+                    screen.learn(step.memory_type, texts)
+                if screen.rules_out(step):
+                    return []
+            expression = fts_match_expression(step.content)
+            if expression is None:
+                return []
+            kinds = to_json([kind])
+            hits = ranked_matches(conn, self.project_id, expression, kinds, step.limit)
+            return load_memories(conn, [memory_id for memory_id, _ in hits]) if hits else []
+        if isinstance(step, FindAnchor):
+            return self._anchor(conn, step)
+        if isinstance(step, WriteManual):
+            checked = checked_manual(step)
+            return write_manual(
+                conn,
+                self.project_id,
+                memory_type=checked.memory_type,
+                key=checked.key,
+                content=checked.content,
+                tags=checked.tags,
+                importance=checked.importance,
+                scope=checked.scope,
+                owner=checked.user_id,
+                now=self._clock(),
+                changes=changes,
+            )
+        item = supersede_memory(
+            conn, step.memory_id, step.by_id, reason=step.reason, now=self._clock(), changes=changes
+        )
+        if item is None:
+            raise NotFoundError(f"no memory {step.memory_id}")
+        return item
+
+    def _anchor(self, conn: sqlite3.Connection, step: FindAnchor) -> Any:
+        scope, owner = check_scope(step.scope, step.user_id)
+        kind = check_type(step.memory_type)
+        return anchor_memories(
+            conn, self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+        )

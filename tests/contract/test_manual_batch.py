@@ -1,0 +1,249 @@
+"""`remember_batch`: a batch of statements written in one transaction leaves the store exactly
+as writing them one by one does (memories, keys, versions, history, merges), duplicates inside
+the batch included; a refused statement leaves nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_memory.manual import (
+    SCREEN_FROM,
+    Remembered,
+    Statement,
+    WordScreen,
+    remember,
+    remember_many,
+    remember_plan,
+)
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.storage import MemoryChange, Store
+
+from .conftest import Opener
+
+USER = "alice"
+FACT = MemoryType.PROJECT_FACT
+STYLE = MemoryType.USER_STYLE
+
+
+def fact(content: str, key: str = "") -> Statement:
+    return Statement(USER, FACT, key, content, (), 0.8, Scope.PROJECT)
+
+
+def style(content: str, key: str = "") -> Statement:
+    return Statement(USER, STYLE, key, content, ("style",), 0.7, Scope.USER)
+
+
+#: Each answer depends on the statements before it: updates on a named key, a statement said
+#: twice (same and near-same words) in one batch, a manual memory superseding an extracted one,
+#: a derived key already taken, a contradiction kept apart, a refused statement in the middle.
+FIRST = [
+    fact("Uses SQLite 3.", "database"),
+    fact("Uses PostgreSQL 16 via asyncpg.", "database"),
+    fact("Deploys run through the GitHub Actions workflow."),
+    fact("Deploys run through the GitHub Actions workflow!"),
+    fact("Uses PostgreSQL 16 via asyncpg.", "database"),
+    style("Prefers short commit messages in English."),
+    fact("Deploys run through the GitHub Actions workflow."),
+    fact("x", "k" * 600),
+    fact("The API server listens on port 8080 in development."),
+    fact("Always run the linter before pushing."),
+    fact("Never run the linter before pushing."),
+    fact("Release notes live in docs/releases and are written by hand."),
+    style("Prefers short commit messages written in English."),
+    fact("Tests run with pytest -q from the repository root."),
+]
+SECOND = [
+    fact("Tests run with pytest -q from the repository root!"),
+    fact("The api server listens on port 8080 in development"),
+    fact("Uses PostgreSQL 17 via asyncpg.", "database"),
+    fact("Release notes live in docs/releases and are written by hand."),
+    fact("Migrations are applied with alembic upgrade head."),
+    fact("Caches live in Redis 7 on the staging host."),
+    fact("Deploys go through the GitHub Actions workflow."),
+    style("Prefers short commit messages in English."),
+    fact("Feature flags are read from config/flags.toml at start."),
+]
+
+
+async def seed(store: Store) -> None:
+    """Extracted memories a manual statement can be the same as, or whose key it derives."""
+    for key, content in [
+        ("testing", "Tests run with pytest -q from the repository root"),
+        ("the_api_server_listens_on_port", "The API server listens on port 9000."),
+        ("caches", "Caches live in Redis 7 on the staging host."),
+    ]:
+        candidate = MemoryCandidate(FACT, key, content, ("seen",), 0.5, ("evt_1",))
+        await store.apply_decision(
+            UpdateDecision(action=UpdateAction.ADD_NEW, candidate=candidate), user_id=USER
+        )
+
+
+async def state(store: Store, project: str) -> list[tuple[Any, ...]]:
+    """Every memory with its history, ids replaced by keys (ids are random per store)."""
+    items, _ = await store.list_memories(project, include_deleted=True, limit=500)
+    key_of = {m.id: (m.key, str(m.source)) for m in items}
+    rows: list[tuple[Any, ...]] = []
+    for m in items:
+        versions = [
+            (v.version, v.action, v.content, v.tags, v.reason, key_of.get(v.superseded_by or ""))
+            for v in await store.history(m.id)
+        ]
+        rows.append(
+            (
+                m.key,
+                str(m.type),
+                str(m.scope),
+                m.user_id,
+                str(m.source),
+                m.content,
+                m.tags,
+                m.importance,
+                m.version,
+                m.deleted,
+                key_of.get(m.superseded_by or ""),
+                tuple(versions),
+            )
+        )
+    return sorted(rows, key=repr)
+
+
+def answer(done: Remembered | SquirrelError, key_of: dict[str, str]) -> tuple[Any, ...]:
+    if isinstance(done, SquirrelError):
+        return (type(done).__name__,)
+    merged = tuple(key_of[i] for i in done.merged_ids)
+    return (done.outcome, done.memory.key, done.memory.version, done.memory.content, merged)
+
+
+async def keys(store: Store, project: str) -> dict[str, str]:
+    items, _ = await store.list_memories(project, include_deleted=True, limit=500)
+    return {m.id: f"{m.key}/{m.source}" for m in items}
+
+
+async def one_by_one(store: Store, project: str, statements: list[Statement]) -> list[Any]:
+    done: list[Remembered | SquirrelError] = []
+    for s in statements:
+        try:
+            done.append(
+                await remember(
+                    store,
+                    project,
+                    user_id=s.user_id,
+                    memory_type=s.memory_type,
+                    key=s.key,
+                    content=s.content,
+                    tags=s.tags,
+                    importance=s.importance,
+                    scope=s.scope,
+                )
+            )
+        except SquirrelError as exc:
+            done.append(exc)
+    return done
+
+
+async def test_a_batch_leaves_the_store_as_one_by_one_writes_do(
+    opener: Opener, tmp_path: Path
+) -> None:
+    roots = [tmp_path / "single", tmp_path / "batched"]
+    for root in roots:
+        root.mkdir()
+    single, batched = [await opener.open(str(root)) for root in roots]
+    await seed(single)
+    await seed(batched)
+    assert len(FIRST) >= SCREEN_FROM and len(SECOND) >= SCREEN_FROM
+
+    answers: list[list[Any]] = [[], []]
+    for statements in (FIRST, SECOND):
+        alone = await one_by_one(single, str(roots[0]), statements)
+        together = await remember_many(batched, str(roots[1]), statements)
+        answers[0] += [answer(d, await keys(single, str(roots[0]))) for d in alone]
+        answers[1] += [answer(d, await keys(batched, str(roots[1]))) for d in together]
+
+    assert answers[0] == answers[1]
+    assert await state(single, str(roots[0])) == await state(batched, str(roots[1]))
+    outcomes = {a[0] for a in answers[1]}
+    assert {"added", "updated", "unchanged", "merged", "InvalidArgumentError"} <= outcomes
+
+
+async def test_a_batch_without_a_screen_answers_as_one_with_it(
+    opener: Opener, tmp_path: Path
+) -> None:
+    roots = [tmp_path / "plain", tmp_path / "screened"]
+    for root in roots:
+        root.mkdir()
+    plain, screened = [await opener.open(str(root)) for root in roots]
+    for store in (plain, screened):
+        await seed(store)
+    found: list[list[Any]] = []
+    for store, root, screen in ((plain, roots[0], None), (screened, roots[1], WordScreen())):
+        done = await store.remember_batch(
+            str(root), [remember_plan(s) for s in FIRST + SECOND], screen
+        )
+        ids = await keys(store, str(root))
+        found.append([answer(d, ids) for d in done])
+    assert found[0] == found[1]
+    assert await state(plain, str(roots[0])) == await state(screened, str(roots[1]))
+
+
+async def test_a_refused_statement_leaves_nothing_and_listeners_hear_once(
+    store: Store, project: str
+) -> None:
+    heard: list[MemoryChange] = []
+    store.add_listener(heard.append)
+    done = await remember_many(
+        store,
+        project,
+        [fact("Uses SQLite 3.", "database"), fact("x", "k" * 600), fact("Builds with make.")],
+    )
+    assert isinstance(done[1], InvalidArgumentError)
+    written = [d for d in done if isinstance(d, Remembered)]
+    assert len(written) == 2
+    items, total = await store.list_memories(project, include_deleted=True)
+    assert total == 2 and {m.id for m in items} == {d.memory.id for d in written}
+    assert len(heard) == 1 and set(heard[0].added) == {d.memory.id for d in written}
+
+
+async def test_a_batch_sees_the_memories_written_before_it_in_the_batch(
+    store: Store, project: str
+) -> None:
+    first, again, other = await remember_many(
+        store,
+        project,
+        [
+            fact("Deploys run through the GitHub Actions workflow."),
+            fact("Deploys run through the GitHub Actions workflow!"),
+            fact("Deploys run through the GitHub Actions workflow.", "deploys"),
+        ],
+    )
+    assert isinstance(first, Remembered) and isinstance(again, Remembered)
+    assert again.memory.id == first.memory.id and again.memory.version == 2
+    assert isinstance(other, Remembered) and other.memory.key == "deploys"
+    live: list[MemoryItem] = (await store.list_memories(project))[0]
+    assert len(live) == 2
+
+
+async def test_memory_texts_are_the_live_memories_of_one_type_and_source(
+    store: Store, project: str
+) -> None:
+    await seed(store)
+    first, second = await remember_many(
+        store,
+        project,
+        [fact("Caches live in Redis 7 on the staging host!"), style("Prefers tabs.")],
+    )
+    assert isinstance(first, Remembered) and isinstance(second, Remembered)
+    facts = dict(await store.memory_texts(project, FACT))
+    assert first.memory.id in facts and len(facts) == 3  # the extracted one was superseded
+    manual = await store.memory_texts(project, FACT, MemorySource.MANUAL)
+    assert manual == [(first.memory.id, "Caches live in Redis 7 on the staging host!")]
+    assert [i for i, _ in await store.memory_texts(project, STYLE)] == [second.memory.id]
