@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import string
@@ -10,9 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from squirrel_core.redaction_literals import Found, Literals
 from squirrel_core.redaction_rules import (
+    COMMAND_LITERALS,
+    CONNECTION_HINTS,
+    DETECTOR_LITERALS,
+    OPTION_HINTS,
     command_spans,
     connection_string_spans,
+    has_unhinted_detectors,
     maintained_spans,
 )
 
@@ -135,6 +142,11 @@ _RULES: Final[tuple[_Rule, ...]] = (
 )
 
 _RULE_HINTS: Final = frozenset(hint for rule in _RULES for hint in rule.hints)
+_DETECTOR_WORDS: Final = frozenset(hint.lower() for hint in DETECTOR_LITERALS)
+_RULE_HINTS_BY_WORD: Final[dict[str, tuple[str, ...]]] = {
+    word: tuple(sorted(hint for hint in _RULE_HINTS if hint.lower() == word))
+    for word in {hint.lower() for hint in _RULE_HINTS}
+}
 
 # Case-insensitive context rules run on the lower-cased text; their spans map back 1:1.
 _AUTHORIZATION: Final = re.compile(
@@ -158,6 +170,8 @@ _SECRET_KEY: Final = re.compile(
 _FLAG_GLUE: Final = frozenset(string.ascii_lowercase + string.digits + "-_")
 _AWS_SECRET_NAME: Final = re.compile(r"aws_?secret|secret_?access_?key")
 _NAME_KEYWORDS: Final = ("secret", "pass", "key", "token", "credential", "pwd")
+_FLAG_WORDS: Final = ("pass", "token", "key", "secret")
+"""Every flag name `_FLAG` knows holds one of these."""
 _NAME_CHARS: Final = frozenset(string.ascii_lowercase + string.digits + "_.-")
 _ASSIGNMENT_TAIL: Final = re.compile(
     r"[a-z0-9_.-]{0,64}(\\?[\"']?[ \t]*(?::=|[:=])[ \t]*)"
@@ -212,6 +226,21 @@ _ID_KEYS: Final = frozenset(
         "thread_id", "event_id", "signature",
     }
 )  # fmt: skip
+
+
+# Every literal a rule waits for, found in one pass per text (see `redaction_literals`).
+_LITERALS: Final = Literals(
+    [
+        *_RULE_HINTS,
+        "private>",
+        "authorization",
+        *_NAME_KEYWORDS,
+        *_FLAG_WORDS,
+        *COMMAND_LITERALS,
+        *CONNECTION_HINTS,
+        *DETECTOR_LITERALS,
+    ]
+)
 
 
 def shannon_entropy(text: str) -> float:
@@ -287,17 +316,11 @@ def _provider_replacer(rule: _Rule, counter: list[int]) -> Callable[[re.Match[st
     return replace
 
 
-def _assignment_spans(text: str, lowered: str) -> list[_Span]:
+def _assignment_spans(text: str, lowered: str, found: Found) -> list[_Span]:
     """Values of `NAME=value` / `"name": "value"` / `name: value` where NAME says secret."""
-    hits: list[int] = []
-    for keyword in _NAME_KEYWORDS:
-        at = lowered.find(keyword)
-        while at != -1:
-            hits.append(at)
-            at = lowered.find(keyword, at + 1)
     spans: list[_Span] = []
     done_until = -1
-    for at in sorted(set(hits)):
+    for at in found.starts(_NAME_KEYWORDS):
         if at < done_until:
             continue
         name_start = at
@@ -331,16 +354,16 @@ def _assignment_spans(text: str, lowered: str) -> list[_Span]:
     return spans
 
 
-def _context_spans(text: str, lowered: str) -> list[_Span]:
+def _context_spans(text: str, lowered: str, found: Found) -> list[_Span]:
     """Spans found case-insensitively: authorization headers, assignments, secret flags."""
     spans: list[_Span] = []
-    if "authorization" in lowered:
+    if found.in_lower("authorization"):
         spans.extend(
             (m.start(1), m.end(1), placeholder("authorization_header"))
             for m in _AUTHORIZATION.finditer(lowered)
         )
-    spans.extend(_assignment_spans(text, lowered))
-    if "-" in lowered:
+    spans.extend(_assignment_spans(text, lowered, found))
+    if found.any_lower(_FLAG_WORDS) and "-" in lowered:
         for m in _FLAG.finditer(lowered):
             if m.start() > 0 and lowered[m.start() - 1] in _FLAG_GLUE:
                 continue  # `per-token` or `10k-token` in prose, not a flag
@@ -370,20 +393,33 @@ def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
     return "".join(pieces), applied
 
 
-def _entropy_replacer(counter: list[int]) -> Callable[[re.Match[str]], str]:
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        before = match.string[max(0, match.start() - 8) : match.start()]
-        if before.endswith(_DATA_LABELS):
-            return token  # inline data (`data:image/png;base64,…`) or a labelled digest
-        # `--flag=value` or `key=value`: judge (and replace) only the value.
-        split = token.rstrip("=").rfind("=") + 1
-        if not looks_random(token[split:]):
-            return token
-        counter[0] += 1
-        return token[:split] + placeholder("high_entropy")
+def _entropy_replacement(match: re.Match[str]) -> str | None:
+    """What replaces a high-entropy candidate, or None when it is kept."""
+    token = match.group(0)
+    before = match.string[max(0, match.start() - 8) : match.start()]
+    if before.endswith(_DATA_LABELS):
+        return None  # inline data (`data:image/png;base64,…`) or a labelled digest
+    # `--flag=value` or `key=value`: judge (and replace) only the value.
+    split = token.rstrip("=").rfind("=") + 1
+    if not looks_random(token[split:]):
+        return None
+    return token[:split] + placeholder("high_entropy")
 
-    return replace
+
+def _entropy_redacted(text: str) -> tuple[str, int]:
+    """`text` with its random-looking runs replaced, and how many were."""
+    pieces: list[str] = []
+    position = 0
+    for match in _CANDIDATE.finditer(text):
+        replacement = _entropy_replacement(match)
+        if replacement is not None:
+            pieces.append(text[position : match.start()])
+            pieces.append(replacement)
+            position = match.end()
+    if not pieces:
+        return text, 0
+    pieces.append(text[position:])
+    return "".join(pieces), len(pieces) // 2
 
 
 def _lower_aligned(text: str) -> str:
@@ -400,32 +436,61 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
     Returns the cleaned text and how many secrets or spans were removed. `entropy=False` skips the
     high-entropy detector (for values known to be identifiers); `maintained=False` skips the
     detect-secrets detectors (to measure what they add).
+
+    Every rule waits for a literal; one scan finds them all (`_LITERALS`), and a text that holds
+    none of them and no long token run is given back as it came.
     """
     if len(text) < _MIN_SECRET_LEN:
         return text, 0
-    counter = [0]
     lowered = _lower_aligned(text)
-    if "private>" in lowered:
-        text, dropped = _PRIVATE_SPAN.subn("", text)
-        counter[0] += dropped
-    before = counter[0]
-    present = {hint for hint in _RULE_HINTS if hint in text}
+    found = _LITERALS.scan(text, lowered)
+    count = 0
+    if found.in_lower("private>"):
+        text, count = _PRIVATE_SPAN.subn("", text)
+        if count:
+            lowered = _lower_aligned(text)
+            found = _LITERALS.scan(text, lowered)
+    present = {
+        hint
+        for word in found.words.intersection(_RULE_HINTS_BY_WORD)
+        for hint in _RULE_HINTS_BY_WORD[word]
+        if hint in text
+    }
     if present:
+        counter = [0]
         for rule in _RULES:
             if not present.isdisjoint(rule.hints):
                 text = rule.pattern.sub(_provider_replacer(rule, counter), text)
-    if counter[0] != before or len(lowered) != len(text):
-        lowered = _lower_aligned(text)
-    spans = _context_spans(text, lowered)
-    found = [*command_spans(text), *connection_string_spans(text, lowered)]
-    if maintained:
-        found.extend(maintained_spans(text, lowered))
-    spans.extend((start, end, placeholder(kind)) for start, end, kind in found)
+        if counter[0]:
+            count += counter[0]
+            lowered = _lower_aligned(text)
+            found = _LITERALS.scan(text, lowered)
+    if not found.empty:
+        spans = _context_spans(text, lowered, found)
+        if found.any_text(OPTION_HINTS):
+            spans.extend((s, e, placeholder(kind)) for s, e, kind in command_spans(text, found))
+        if found.any_lower(CONNECTION_HINTS):
+            spans.extend(
+                (s, e, placeholder(kind)) for s, e, kind in connection_string_spans(text, lowered)
+            )
+    else:
+        spans = []
+    # A detector with hints needs one of them at least.
+    if maintained and (not found.words.isdisjoint(_DETECTOR_WORDS) or has_unhinted_detectors()):
+        spans.extend(
+            (s, e, placeholder(kind)) for s, e, kind in maintained_spans(text, lowered, found)
+        )
     text, applied = _apply_spans(text, spans)
-    counter[0] += applied
+    count += applied
     if entropy and len(text) >= _MIN_ENTROPY_LEN:
-        text = _CANDIDATE.sub(_entropy_replacer(counter), text)
-    return text, counter[0]
+        text, replaced = _entropy_redacted(text)
+        count += replaced
+    return text, count
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_secret_key(key: str) -> bool:
+    return _SECRET_KEY.fullmatch(key) is not None
 
 
 def redact_value(value: Any, *, key: str | None = None) -> tuple[Any, int]:
@@ -438,7 +503,7 @@ def redact_value(value: Any, *, key: str | None = None) -> tuple[Any, int]:
     if isinstance(value, str):
         if (
             key is not None
-            and _SECRET_KEY.fullmatch(key)
+            and _is_secret_key(key)
             and not _is_placeholder_value(key, value, quoted=True)
         ):
             return placeholder("secret_assignment"), 1

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from squirrel_core.redaction_literals import Found
+
 Span = tuple[int, int, str]
 
 # -- command lines ----------------------------------------------------------------------------
@@ -74,15 +76,27 @@ _COMMAND_RULES: Final = (
 )
 
 
-_OPTION_HINTS: Final = (" -p", " -a ", "-u", "--user", "pass:")
+OPTION_HINTS: Final = (" -p", " -a ", "-u", "--user", "pass:")
+COMMAND_LITERALS: Final = frozenset(
+    [*OPTION_HINTS, *(word for rule in _COMMAND_RULES for word in (*rule.options, *rule.hints))]
+)
+"""Every literal `command_spans` looks for (all case-sensitive)."""
 
 
-def command_spans(text: str) -> Iterator[Span]:
-    """Passwords passed on command lines (`mysql -psecret`, `sshpass -p secret`, `curl -u u:p`)."""
-    if not any(hint in text for hint in _OPTION_HINTS):
+def command_spans(text: str, found: Found | None = None) -> Iterator[Span]:
+    """Passwords passed on command lines (`mysql -psecret`, `sshpass -p secret`, `curl -u u:p`).
+
+    `found` is what a scan for `COMMAND_LITERALS` (at least) found in `text`, when the caller
+    has it already.
+    """
+
+    def holds(literal: str) -> bool:
+        return literal in text if found is None else found.in_text(literal)
+
+    if not any(holds(hint) for hint in OPTION_HINTS):
         return
     for rule in _COMMAND_RULES:
-        if not any(o in text for o in rule.options) or not any(h in text for h in rule.hints):
+        if not any(holds(o) for o in rule.options) or not any(holds(h) for h in rule.hints):
             continue
         for match in rule.pattern.finditer(text):
             start, end = match.span(1)
@@ -97,7 +111,8 @@ _CONNECTION_KEY: Final = re.compile(
     r"(?i)(?<![A-Za-z])(accountkey|sharedaccesskey|sharedaccesssignature|password|pwd|"
     r"accesskey|secretkey|clientsecret)=[ \t]*([^;\"'\s{}]{1,512})"
 )
-_CONNECTION_HINTS: Final = ("key=", "pwd=", "password=", "signature=", "secret=")
+CONNECTION_HINTS: Final = ("key=", "pwd=", "password=", "signature=", "secret=")
+"""One of these (in the lower-cased text) comes with every connection-string secret."""
 
 
 def connection_string_spans(text: str, lowered: str | None = None) -> Iterator[Span]:
@@ -108,7 +123,7 @@ def connection_string_spans(text: str, lowered: str | None = None) -> Iterator[S
     if ";" not in text or "=" not in text:
         return
     low = text.lower() if lowered is None else lowered
-    if not any(hint in low for hint in _CONNECTION_HINTS):
+    if not any(hint in low for hint in CONNECTION_HINTS):
         return
     for match in _CONNECTION_KEY.finditer(text):
         value = match.group(2)
@@ -144,7 +159,8 @@ _ANY_SECRET_WORD: Final = ("key", "pw", "pass", "token", "secret")
 # pattern keyed on a short name (`cl_key`, `sl_pass`) is left to redaction's own assignment
 # rule. A detector without hints (one added upstream later) always runs.
 _HINTS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
-    "artifactory_credentials": (("AKC", "AP"),),
+    # Its tokens are `AKC…` and `AP` + a hex digit + more (`API`, `APP` start none of them).
+    "artifactory_credentials": (("AKC", *(f"AP{digit}" for digit in "0123456789ABCDEF")),),
     "aws_access_key": (("aws",),),  # key ids alone are redaction's own rule
     "cloudant_credentials": (("cloudant",),),
     "ibm_cloud_iam_key": (("iam",), _ANY_SECRET_WORD),
@@ -152,6 +168,11 @@ _HINTS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
     "softlayer_credentials": (("softlayer",),),
 }
 
+
+DETECTOR_LITERALS: Final = frozenset(
+    hint for groups in _HINTS.values() for group in groups for hint in group
+)
+"""Every hint of the detectors (lower-case ones are looked for in the lower-cased text)."""
 
 _MIN_DETECTED_LEN: Final = 16
 """Shorter texts hold nothing a detect-secrets detector flags (its tokens are longer)."""
@@ -165,6 +186,22 @@ class Detector:
     kind: str
     patterns: tuple[re.Pattern[str], ...]
     hints: tuple[frozenset[str], ...] = ()
+
+    def hints_met(self, text: str, lowered: str, found: Found | None) -> bool:
+        """Whether every hint group has a hint in the text (lower-case hints: in `lowered`)."""
+        for group in self.hints:
+            if found is not None:
+                if found.words.isdisjoint(hint.lower() for hint in group):
+                    return False
+                met = any(
+                    found.in_lower(hint) if hint.islower() else found.in_text(hint)
+                    for hint in group
+                )
+            else:
+                met = any(hint in (lowered if hint.islower() else text) for hint in group)
+            if not met:
+                return False
+        return True
 
 
 def _slug(text: str) -> str:
@@ -198,19 +235,25 @@ def maintained_detectors() -> tuple[Detector, ...]:
     return tuple(found)
 
 
-def maintained_spans(text: str, lowered: str | None = None) -> Iterator[Span]:
+@functools.cache
+def has_unhinted_detectors() -> bool:
+    """Whether a detector runs on every text (one without hints, e.g. added upstream later)."""
+    return any(not detector.hints for detector in maintained_detectors())
+
+
+def maintained_spans(
+    text: str, lowered: str | None = None, found: Found | None = None
+) -> Iterator[Span]:
     """Secrets detect-secrets' regex detectors find, as spans (a group when the rule has one).
 
-    `lowered` is `text` lower-cased, when the caller has it already.
+    `lowered` is `text` lower-cased, and `found` what a scan for `DETECTOR_LITERALS` (at least)
+    found in it, when the caller has them already.
     """
     if len(text) < _MIN_DETECTED_LEN:
         return
     low = text.lower() if lowered is None else lowered
     for detector in maintained_detectors():
-        if not all(
-            any(hint in (low if hint.islower() else text) for hint in group)
-            for group in detector.hints
-        ):
+        if not detector.hints_met(text, low, found):
             continue
         for pattern in detector.patterns:
             for match in pattern.finditer(text):

@@ -40,3 +40,10 @@ def test_maintained_detectors_find_what_they_are_for() -> None:
     cleaned, _ = redact(f'artifactory_password: "{secret}"', entropy=False)
     assert secret not in cleaned
     assert "[REDACTED:" in cleaned
+
+
+def test_artifactory_api_keys_are_found_and_words_starting_with_ap_are_not() -> None:
+    secret = "APB" + "x8y7z6w5v4u3"
+    cleaned, _ = redact(f"export ARTIFACTORY={secret} ", entropy=False)
+    assert secret not in cleaned
+    assert redact("APPLICATION API_URL APIs ", entropy=False) == ("APPLICATION API_URL APIs ", 0)
