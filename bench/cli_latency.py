@@ -61,7 +61,7 @@ INITIALIZE = {
 }
 
 
-def _wall(
+def wall_ms(
     argv: list[str], env: dict[str, str], cwd: Path, *, terminal: bool = False
 ) -> tuple[float, float]:
     """Milliseconds from spawn to exit, and of CPU the process used; a failing command is an
@@ -103,7 +103,7 @@ def _drain(fd: int) -> None:
         return
 
 
-def _mcp_initialize(env: dict[str, str], cwd: Path) -> tuple[float, float]:
+def mcp_initialize_ms(env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """Milliseconds from spawning `sqrl mcp` to its `initialize` answer on stdout, and of CPU it
     had used by then."""
     started = time.perf_counter()
@@ -161,7 +161,7 @@ def measure(runs: int) -> list[Figure]:
         try:
             for text in MEMORIES:
                 sqrl(env, "remember", text, cwd=repo)
-            bare_runs = [_wall([sys.executable, "-c", "pass"], env, repo) for _ in range(runs)]
+            bare_runs = [wall_ms([sys.executable, "-c", "pass"], env, repo) for _ in range(runs)]
             bare = (
                 statistics.median(w for w, _ in bare_runs),
                 statistics.median(c for _, c in bare_runs),
@@ -177,11 +177,11 @@ def measure(runs: int) -> list[Figure]:
             ]
             for label, args, terminal in COMMANDS:
                 argv = [sys.executable, "-m", "squirrel_cli", *args]
-                _wall(argv, env, repo, terminal=terminal)  # warm-up: writes the bytecode cache
-                timed = [_wall(argv, env, repo, terminal=terminal) for _ in range(runs)]
+                wall_ms(argv, env, repo, terminal=terminal)  # warm-up: writes the bytecode cache
+                timed = [wall_ms(argv, env, repo, terminal=terminal) for _ in range(runs)]
                 figures += _figure(label, timed, bare)
-            _mcp_initialize(env, repo)
-            mcp = [_mcp_initialize(env, repo) for _ in range(runs)]
+            mcp_initialize_ms(env, repo)
+            mcp = [mcp_initialize_ms(env, repo) for _ in range(runs)]
             figures += _figure("sqrl mcp to initialize answer", mcp, bare)
         finally:
             sqrl(env, "down")

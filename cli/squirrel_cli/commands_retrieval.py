@@ -161,7 +161,6 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace, console: Console) -> int:
-    from squirrel_gateway.stdio import serve_stdio  # noqa: PLC0415 - MCP only for `sqrl mcp`
+    from squirrel_cli.mcp_bridge import run  # noqa: PLC0415 - `sqrl` routes here only by hand
 
-    asyncio.run(serve_stdio(args.settings, autostart=not args.no_autostart))
-    return 0
+    return run(args.settings, autostart=not args.no_autostart)

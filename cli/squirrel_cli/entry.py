@@ -1,9 +1,9 @@
 """The `sqrl` console script (and `python -m squirrel_cli`): a few commands run from small clients,
 everything else loads the CLI.
 
-`sqrl hook` posts to the gateway (`hook_client`); `status`, `search`, `context` and `memories`
-read through the gateway's loopback HTTP routes (`quick`) and fall back to the full CLI when those
-are not there.
+`sqrl hook` posts to the gateway (`hook_client`); `sqrl mcp` relays stdio to the gateway's MCP
+endpoint (`mcp_bridge`); `status`, `search`, `context` and `memories` read through the gateway's
+loopback HTTP routes (`quick`) and fall back to the full CLI when those are not there.
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from squirrel_cli.hook_client import main as hook_main  # noqa: PLC0415 - fast path
 
         return hook_main(args[1:])
+    if args[:1] == ["mcp"] and set(args[1:]) <= {"--no-autostart"}:
+        from squirrel_cli.mcp_bridge import main as mcp_main  # noqa: PLC0415 - fast path
+
+        return mcp_main(args[1:])
     if args[:1] and args[0] in ("status", "search", "context", "memories"):
         from squirrel_cli.quick import run  # noqa: PLC0415 - fast path
 

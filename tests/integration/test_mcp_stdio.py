@@ -1,8 +1,14 @@
-"""`sqrl mcp` through the real MCP client over stdio, against a fake memory service."""
+"""`sqrl mcp` through the real MCP client over stdio, against a fake memory service.
+
+Each tool test runs twice: relayed to a running gateway's MCP endpoint (what `sqrl mcp` does
+when the services are up) and with the MCP server in the `sqrl mcp` process (no gateway), and
+the answers must pass the same checks.
+"""
 
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -18,7 +24,9 @@ from mcp.types import CallToolResult
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
+from squirrel_gateway import server as gateway_server
 from squirrel_gateway.stdio import ensure_memory, memory_serving
+from tests.integration.conftest import running
 
 READ_TOOLS = {
     "get_task_context",
@@ -43,22 +51,44 @@ def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
     return made
 
 
+@pytest.fixture(params=["relay", "in_process"])
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@asynccontextmanager
+async def services(settings: Settings, mode: str) -> AsyncIterator[None]:
+    """The fake memory service, and for `relay` the gateway (its MCP endpoint) beside it."""
+    async with AsyncExitStack() as stack:
+        await stack.enter_async_context(running_fake_memory(settings))
+        if mode == "relay":
+            await stack.enter_async_context(running("gateway", gateway_server.setup, settings))
+        yield
+
+
 @asynccontextmanager
 async def sqrl_mcp(
-    settings: Settings, cwd: Path, *extra: str, **env: str
+    settings: Settings, cwd: Path, *extra: str, expect: str | None = None, **env: str
 ) -> AsyncIterator[ClientSession]:
+    """A session with `python -m squirrel_cli mcp`; `expect` ("relay" or "in_process"): how
+    it must have served, as its log on stderr says."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "squirrel_cli", "mcp", *extra],
         env={"SQRL_HOME": str(settings.home), **env},
         cwd=cwd,
     )
-    async with (
-        stdio_client(params) as (read, write),
-        ClientSession(read, write, read_timeout_seconds=60) as session,
-    ):
-        await session.initialize()
-        yield session
+    with tempfile.TemporaryFile("w+") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write, read_timeout_seconds=60) as session,
+        ):
+            await session.initialize()
+            yield session
+        errlog.seek(0)
+        log = errlog.read()
+    if expect is not None:
+        assert f'"mcp_{expect}' in log, log[-2000:]
 
 
 def minimal_args(tool: str, project: Path) -> dict[str, Any]:
@@ -77,9 +107,9 @@ def text_of(result: CallToolResult) -> str:
 
 
 async def test_tools_list_declares_input_and_output_schemas(
-    settings: Settings, project: Path
+    settings: Settings, project: Path, mode: str
 ) -> None:
-    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
     assert set(tools) == READ_TOOLS
     for tool in tools.values():
@@ -90,9 +120,9 @@ async def test_tools_list_declares_input_and_output_schemas(
 
 
 async def test_every_tool_returns_structured_content_valid_against_its_schema(
-    settings: Settings, project: Path
+    settings: Settings, project: Path, mode: str
 ) -> None:
-    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         schemas = {t.name: t.output_schema for t in (await session.list_tools()).tools}
         for tool in sorted(READ_TOOLS):
             for budget in (48, 256, 4000):
@@ -120,9 +150,9 @@ async def test_every_tool_returns_structured_content_valid_against_its_schema(
     ],
 )
 async def test_wrong_argument_types_are_tool_errors(
-    settings: Settings, project: Path, tool: str, bad: dict[str, Any]
+    settings: Settings, project: Path, tool: str, bad: dict[str, Any], mode: str
 ) -> None:
-    async with running_fake_memory(settings), sqrl_mcp(settings, project) as session:
+    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         result = await session.call_tool(tool, {**minimal_args(tool, project), **bad})
         assert result.is_error
         # The server is still fine afterwards.
@@ -131,11 +161,14 @@ async def test_wrong_argument_types_are_tool_errors(
 
 
 async def test_an_unregistered_project_is_a_tool_error_naming_sqrl_init(
-    settings: Settings, tmp_path: Path
+    settings: Settings, tmp_path: Path, mode: str
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    async with running_fake_memory(settings), sqrl_mcp(settings, elsewhere) as session:
+    async with (
+        services(settings, mode),
+        sqrl_mcp(settings, elsewhere, expect=mode) as session,
+    ):
         result = await session.call_tool("get_user_style_view", {"project_root": str(elsewhere)})
     assert result.is_error
     assert "sqrl init" in text_of(result)
@@ -144,7 +177,7 @@ async def test_an_unregistered_project_is_a_tool_error_naming_sqrl_init(
 async def test_without_services_and_autostart_off_tools_say_the_services_are_down(
     settings: Settings, project: Path
 ) -> None:
-    async with sqrl_mcp(settings, project, "--no-autostart") as session:
+    async with sqrl_mcp(settings, project, "--no-autostart", expect="in_process") as session:
         tools = await session.list_tools()
         result = await session.call_tool(
             "get_project_brief_view", minimal_args("get_project_brief_view", project)
@@ -154,10 +187,15 @@ async def test_without_services_and_autostart_off_tools_say_the_services_are_dow
     assert "sqrl up" in text_of(result)
 
 
-async def test_writes_are_exposed_only_when_allowed(settings: Settings, project: Path) -> None:
+async def test_writes_are_exposed_only_when_allowed(
+    settings: Settings, project: Path, mode: str
+) -> None:
+    """With a gateway that does not allow writes, `sqrl mcp` allowing them serves in-process."""
     async with (
-        running_fake_memory(settings),
-        sqrl_mcp(settings, project, SQRL_GATEWAY_ALLOW_WRITES="true") as session,
+        services(settings, mode),
+        sqrl_mcp(
+            settings, project, expect="in_process", SQRL_GATEWAY_ALLOW_WRITES="true"
+        ) as session,
     ):
         names = {t.name for t in (await session.list_tools()).tools}
         result = await session.call_tool(

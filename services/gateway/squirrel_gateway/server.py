@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import socket
 from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ import grpc
 from squirrel.v1 import gateway_service_pb2, gateway_service_pb2_grpc
 from squirrel_core.auth import ensure_token
 from squirrel_core.home import HomeLayout
+from squirrel_core.mcp_profile import mcp_profile, write_profile
 from squirrel_core.projects import read_projects
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, Ready, main_for
@@ -115,6 +117,8 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
             sock.close()
             raise
         endpoint = built
+        # Before the endpoint is recorded, so `sqrl mcp` never sees one without the other.
+        write_profile(layout.run, os.getpid(), mcp_profile(settings))
         await built.start(sock)
 
     async def ready() -> Awaitable[None]:

@@ -1,0 +1,466 @@
+"""`sqrl mcp`: the stdio MCP server hosts launch, relaying to the gateway's MCP endpoint.
+
+A host starts `sqrl mcp` for every session and waits for its `initialize` answer, and the MCP
+SDK alone takes most of a second to import. So `sqrl mcp` loads only the standard library and
+the settings, and relays: it reads newline-delimited JSON-RPC on stdin, POSTs each message to
+the gateway's streamable-HTTP endpoint (`<home>/run/gateway-mcp.json`, the install's bearer
+token, the `Mcp-Session-Id` the gateway gave), and writes what comes back — JSON or
+server-sent events — to stdout, one message a line. The real MCP server runs in the gateway.
+
+- Services down: it starts them (`sqrl up --detach`, unless `--no-autostart`) and waits for the
+  endpoint. The gateway restarting mid-session: the next call finds the new endpoint, opens a
+  new MCP session (replaying the host's `initialize`) and is sent again; a call cut off while
+  the gateway was answering it gets an error saying to call again, never a second run.
+- A line that is not JSON gets a JSON-RPC parse error, a refused token a JSON-RPC error naming
+  it; neither ends the server. At end of stdin it waits briefly for calls in flight, ends the
+  MCP session (`DELETE`) and exits.
+- When the endpoint cannot be reached, or the gateway runs with settings that shape answers
+  differently from this process's (`squirrel_core.mcp_profile`), the MCP server runs in this
+  process instead (`squirrel_gateway.stdio`): the same tools, the same answers, slower to start.
+- stdout carries MCP messages only; logs are JSON lines on stderr.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import IO, Any, Final
+
+from squirrel_core.auth import ensure_token
+from squirrel_core.errors import SquirrelError
+from squirrel_core.home import HomeLayout
+from squirrel_core.mcp_profile import mcp_profile, read_profile
+from squirrel_core.service_info import ServiceInfo, read_service_info, wait_service_info
+from squirrel_core.settings import Settings, load_settings
+
+MCP_PATH: Final = "/mcp"
+ENDPOINT_FILE: Final = "gateway-mcp.json"
+AUTOSTART_WAIT_SECONDS: Final = 20.0
+"""How long `sqrl mcp` waits for the gateway's endpoint after starting the services (or while
+the gateway that reports SERVING starts it)."""
+RECONNECT_SECONDS: Final = 20.0
+"""How long a call waits for a restarting gateway before it is answered with an error."""
+CALL_TIMEOUT_SECONDS: Final = 600.0
+DRAIN_SECONDS: Final = 10.0
+"""At end of stdin, how long calls in flight may still take."""
+_POLL_SECONDS: Final = 0.05
+
+PARSE_ERROR: Final = -32700
+INVALID_REQUEST: Final = -32600
+GATEWAY_ERROR: Final = -32000
+"""JSON-RPC code (server-error range) of a call the gateway could not be asked or refused."""
+
+
+def _log(event: str, level: str = "info", **fields: object) -> None:
+    """One JSON line on stderr, as structlog writes them (stdout is the MCP wire)."""
+    now = time.time()
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
+    line = {"event": event, **fields, "process": "mcp", "level": level, "timestamp": stamp}
+    try:
+        sys.stderr.write(json.dumps(line, default=str) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+class RelayError(Exception):
+    """A message could not be relayed; a request gets this as its JSON-RPC error."""
+
+
+def _is_request(message: dict[str, Any]) -> bool:
+    return "method" in message and "id" in message
+
+
+def _sse_data(reply: http.client.HTTPResponse) -> Iterator[bytes]:
+    """The `data` of each server-sent event in `reply`, until the gateway ends the stream."""
+    data: list[bytes] = []
+    while True:
+        line = reply.readline()
+        if not line:
+            break
+        line = line.rstrip(b"\r\n")
+        if not line:
+            if data:
+                yield b"\n".join(data)
+            data = []
+            continue
+        field, _, value = line.partition(b":")
+        if field == b"data":
+            data.append(value[1:] if value.startswith(b" ") else value)
+    if data:
+        yield b"\n".join(data)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Relay:
+    """Relays one host's MCP session to the gateway's streamable-HTTP endpoint.
+
+    Requests other than `initialize` are sent from their own thread, so a slow call does not
+    hold up the next one (or a cancellation); notifications and `initialize` go in order.
+    """
+
+    def __init__(self, layout: HomeLayout, token: str, profile: str, out: IO[bytes]) -> None:
+        self._layout = layout
+        self._token = token
+        self._profile = profile
+        self._out = out
+        self._write_lock = threading.Lock()
+        self._session_lock = threading.Lock()
+        self._endpoint: ServiceInfo | None = None
+        self._session: str | None = None
+        self._protocol: str | None = None
+        self._initialize: dict[str, Any] | None = None
+        self._calls: list[threading.Thread] = []
+
+    @property
+    def session(self) -> str | None:
+        """The gateway's `Mcp-Session-Id` for this host's session, once initialized."""
+        return self._session
+
+    # -- stdin -----------------------------------------------------------------------------------
+    def serve(self, stdin: IO[bytes]) -> None:
+        """Relays every line of `stdin`; at its end, finishes the calls in flight and the
+        session."""
+        for raw in stdin:
+            self.handle_line(raw)
+        self.close()
+
+    def handle_line(self, raw: bytes) -> None:
+        text = raw.strip()
+        if not text:
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:  # also UnicodeDecodeError
+            self._write_error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+            return
+        if not isinstance(message, dict):
+            self._write_error(
+                None, INVALID_REQUEST, "Invalid Request: send one JSON-RPC object per line"
+            )
+            return
+        if _is_request(message) and message["method"] != "initialize":
+            self._calls = [t for t in self._calls if t.is_alive()]
+            call = threading.Thread(target=self.forward, args=(message,), daemon=True)
+            call.start()
+            self._calls.append(call)
+        else:
+            self.forward(message)
+
+    def close(self) -> None:
+        deadline = time.monotonic() + DRAIN_SECONDS
+        for call in self._calls:
+            call.join(max(0.0, deadline - time.monotonic()))
+        session, endpoint = self._session, self._endpoint
+        if session is None or endpoint is None:
+            return
+        conn = http.client.HTTPConnection(endpoint.host, endpoint.port, timeout=2)
+        try:
+            conn.request("DELETE", MCP_PATH, headers=self._headers(session))
+            conn.getresponse().read()
+        except (OSError, http.client.HTTPException):
+            pass  # the gateway is gone, and the session with it
+        finally:
+            conn.close()
+        _log("mcp_session_closed")
+
+    # -- one message -----------------------------------------------------------------------------
+    def forward(self, message: dict[str, Any]) -> None:
+        """Sends `message` and writes the answers; a failed request is answered with an error."""
+        try:
+            self._exchange(message)
+        except RelayError as exc:
+            _log("mcp_relay_failed", "warning", method=message.get("method"), reason=str(exc))
+            if _is_request(message):
+                self._write_error(message["id"], GATEWAY_ERROR, str(exc))
+
+    def _exchange(self, message: dict[str, Any]) -> None:
+        opening = message.get("method") == "initialize"
+        if opening:
+            self._initialize = message
+        for _ in range(2):
+            session = None if opening else self._session
+            conn, reply = self._post(message, session)
+            try:
+                if reply.status == 404 and session is not None:
+                    reply.read()  # the gateway restarted (or expired the session): a new one
+                    conn.close()
+                    self._renew(session)
+                    continue
+                self._deliver(message, reply, opening=opening)
+                return
+            finally:
+                conn.close()
+        raise RelayError("the gateway lost the MCP session again; call again")
+
+    def _post(
+        self, message: dict[str, Any], session: str | None
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        """POSTs `message` on a fresh connection. A gateway that cannot be reached is waited
+        for (it may be restarting): nothing was sent, so sending later is safe."""
+        body = json.dumps(message).encode()
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        refused_token = False
+        while True:
+            endpoint = self._endpoint or self._find_endpoint(deadline)
+            conn = http.client.HTTPConnection(
+                endpoint.host, endpoint.port, timeout=CALL_TIMEOUT_SECONDS
+            )
+            try:
+                conn.connect()
+            except OSError:
+                conn.close()
+                self._endpoint = None
+                if time.monotonic() >= deadline:
+                    raise RelayError(
+                        "the gateway is not answering; check `sqrl status` (`sqrl up` starts it)"
+                    ) from None
+                time.sleep(_POLL_SECONDS)
+                continue
+            try:
+                conn.request("POST", MCP_PATH, body, self._headers(session))
+                reply = conn.getresponse()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self._endpoint = None
+                raise RelayError(
+                    "the connection to the gateway was lost during the call (it may have"
+                    " restarted); call again"
+                ) from None
+            if reply.status == 401 and not refused_token:
+                reply.read()
+                conn.close()
+                refused_token = True
+                if self._reload_token():
+                    continue
+            if reply.status == 401:
+                reply.read()
+                conn.close()
+                raise RelayError(
+                    "the gateway refused this install's token (HTTP 401); `sqrl token` shows"
+                    " where it is, and `sqrl down && sqrl up` restarts the gateway with it"
+                )
+            return conn, reply
+
+    def _reload_token(self) -> bool:
+        """Re-reads the token file (it may have been recreated); True when it changed."""
+        try:
+            token = self._layout.token.read_text().strip()
+        except OSError:
+            return False
+        changed = bool(token) and token != self._token
+        self._token = token or self._token
+        return changed
+
+    def _find_endpoint(self, deadline: float) -> ServiceInfo:
+        """The gateway's endpoint as recorded in the home, waiting for it until `deadline`."""
+        while True:
+            info = read_service_info(self._layout.run / ENDPOINT_FILE)
+            if info is not None and _pid_alive(info.pid):
+                recorded = read_profile(self._layout.run)
+                if recorded is not None and recorded == (info.pid, self._profile):
+                    self._endpoint = info
+                    return info
+                if recorded is not None and recorded[0] == info.pid:
+                    raise RelayError(
+                        "the gateway now runs with other settings than this MCP server"
+                        " (user, writes, team); restart the MCP server in your assistant"
+                    )
+            if time.monotonic() >= deadline:
+                raise RelayError(
+                    "the gateway's MCP endpoint is not running; check `sqrl status`"
+                    " (`sqrl up` starts it)"
+                )
+            time.sleep(_POLL_SECONDS)
+
+    def _renew(self, stale: str) -> None:
+        """Opens a new MCP session by replaying the host's `initialize` (once for all the
+        calls that found `stale` gone)."""
+        with self._session_lock:
+            if self._session != stale:
+                return
+            if self._initialize is None:
+                raise RelayError("the MCP session is gone and there is no initialize to replay")
+            conn, reply = self._post(self._initialize, None)
+            try:
+                session = reply.getheader("mcp-session-id")
+                if reply.status != 200 or not session:
+                    raise RelayError(
+                        f"the gateway did not open a new session (HTTP {reply.status})"
+                    )
+                for _ in self._answers(reply):
+                    pass  # the host has its initialize answer already
+            finally:
+                conn.close()
+            self._session = session
+            conn, reply = self._post(
+                {"jsonrpc": "2.0", "method": "notifications/initialized"}, session
+            )
+            reply.read()
+            conn.close()
+            _log("mcp_session_renewed")
+
+    def _deliver(
+        self, message: dict[str, Any], reply: http.client.HTTPResponse, *, opening: bool
+    ) -> None:
+        """Writes the gateway's answers to `message` on stdout."""
+        if reply.status == 202:
+            reply.read()
+            return
+        if opening and reply.status == 200:
+            self._session = reply.getheader("mcp-session-id") or self._session
+        answered = False
+        for answer in self._answers(reply):
+            if opening and isinstance(answer.get("result"), dict):
+                version = answer["result"].get("protocolVersion")
+                self._protocol = str(version) if version else None
+            if "error" in answer and _is_request(message) and answer.get("id") != message["id"]:
+                self._write({**answer, "id": message["id"]})  # HTTP-level errors name no call
+            else:
+                self._write(answer)
+            answered = True
+        if reply.status >= 400 and not answered:
+            raise RelayError(f"the gateway answered HTTP {reply.status} ({reply.reason})")
+
+    def _answers(self, reply: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+        """The JSON-RPC messages in a reply: one JSON body, or one per server-sent event."""
+        kind = (reply.getheader("content-type") or "").split(";")[0].strip().lower()
+        chunks = _sse_data(reply) if kind == "text/event-stream" else iter([reply.read()])
+        for chunk in chunks:
+            if not chunk.strip():
+                continue  # e.g. an event that only primes the stream
+            try:
+                parsed = json.loads(chunk)
+            except ValueError:
+                _log("mcp_answer_unreadable", "warning", size=len(chunk))
+                continue
+            for item in parsed if isinstance(parsed, list) else [parsed]:
+                if isinstance(item, dict) and item.get("jsonrpc") == "2.0":
+                    yield item
+
+    def _headers(self, session: str | None) -> dict[str, str]:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "Authorization": f"Bearer {self._token}",
+            "Connection": "close",
+        }
+        if session is not None:
+            headers["Mcp-Session-Id"] = session
+        if self._protocol is not None:
+            headers["Mcp-Protocol-Version"] = self._protocol
+        return headers
+
+    # -- stdout ----------------------------------------------------------------------------------
+    def _write(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        with self._write_lock:
+            try:
+                self._out.write(line)
+                self._out.flush()
+            except (OSError, ValueError):
+                pass  # the host closed its end; stdin's end follows
+
+    def _write_error(self, request_id: object, code: int, text: str) -> None:
+        self._write({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}})
+
+
+# -- choosing: relay, or the MCP server in this process ---------------------------------------
+
+
+def _memory_running(layout: HomeLayout) -> bool:
+    info = read_service_info(layout.service_file("memory"))
+    return info is not None and _pid_alive(info.pid)
+
+
+def start_services_detached() -> subprocess.Popen[bytes]:
+    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
+        stdin=subprocess.DEVNULL,
+        stdout=sys.stderr.fileno(),
+        stderr=sys.stderr.fileno(),
+    )
+
+
+def gateway_endpoint(
+    layout: HomeLayout, *, autostart: bool, wait_seconds: float = AUTOSTART_WAIT_SECONDS
+) -> ServiceInfo | None:
+    """The gateway's MCP endpoint; the services are started first when they are down (and
+    `autostart`). None when there is none to relay to."""
+    endpoint_file = layout.run / ENDPOINT_FILE
+    info = wait_service_info(
+        endpoint_file, writer=layout.service_file("gateway"), timeout=wait_seconds
+    )
+    if info is not None and _pid_alive(info.pid):
+        return info
+    if not autostart or _memory_running(layout):
+        return None
+    _log("services_starting", wait_seconds=wait_seconds)
+    started = time.monotonic()
+    start_services_detached()
+    deadline = started + wait_seconds
+    while time.monotonic() < deadline:
+        info = read_service_info(endpoint_file)
+        if info is not None and _pid_alive(info.pid):
+            _log("services_started", waited_ms=round((time.monotonic() - started) * 1000))
+            return info
+        time.sleep(_POLL_SECONDS)
+    _log("gateway_not_serving", "warning", waited_seconds=wait_seconds)
+    return None
+
+
+def run(settings: Settings, *, autostart: bool = True) -> int:
+    """`sqrl mcp` with these settings: relay to the gateway, or serve in this process."""
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    profile = mcp_profile(settings)
+    endpoint = gateway_endpoint(layout, autostart=autostart)
+    recorded = read_profile(layout.run)
+    if endpoint is not None and recorded == (endpoint.pid, profile):
+        _log("mcp_relay_serving", port=endpoint.port)
+        Relay(layout, token, profile, sys.stdout.buffer).serve(sys.stdin.buffer)
+        _log("mcp_relay_stopped")
+        return 0
+    reason = "no gateway endpoint" if endpoint is None else "the gateway has other settings"
+    _log("mcp_in_process", reason=reason)
+    return serve_in_process(settings, autostart=autostart and endpoint is None)
+
+
+def serve_in_process(settings: Settings, *, autostart: bool) -> int:
+    """The MCP SDK server in this process, reaching the memory service over gRPC."""
+    import asyncio  # noqa: PLC0415
+
+    from squirrel_gateway.stdio import serve_stdio  # noqa: PLC0415 - the MCP SDK only here
+
+    asyncio.run(serve_stdio(settings, autostart=autostart))
+    return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    """`sqrl mcp [--no-autostart]` without the rest of the command line loaded."""
+    try:
+        settings = load_settings(os.environ)
+        return run(settings, autostart="--no-autostart" not in argv)
+    except SquirrelError as exc:
+        sys.stderr.write(f"sqrl mcp: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
