@@ -6,6 +6,7 @@ import functools
 import math
 import re
 import string
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from squirrel_core.redaction_rules import (
     command_spans,
     connection_string_spans,
     has_unhinted_detectors,
+    maintained_detectors,
     maintained_spans,
 )
 
@@ -200,7 +202,12 @@ _TEMPLATE: Final = re.compile(r"\$\{.*\}|\$[A-Za-z_]+|\{\{.*\}\}|<[^>]*>|\*+|%s|
 _TOKEN_IN_NAME: Final = re.compile(r"(?i)token|key|credential")
 
 # High-entropy runs: long base64/base64url/hex-ish tokens that no specific rule caught.
+_CANDIDATE_CHARS: Final = string.ascii_letters + string.digits + "+/_=.-"
 _CANDIDATE: Final = re.compile(r"[A-Za-z0-9+/_=.-]{32,}")
+# ASCII text mapped to one byte per character: "a" for a candidate character, " " otherwise.
+_CANDIDATE_MAP: Final = bytes(
+    ord("a") if chr(byte) in _CANDIDATE_CHARS else ord(" ") for byte in range(256)
+)
 _HEX_LIKE: Final = re.compile(r"[0-9a-fA-F-]+")
 _SEPARATOR: Final = re.compile(r"[-_/.]")
 _WORD: Final = re.compile(r"[A-Z]?[a-z]{3,}")
@@ -211,6 +218,7 @@ _ID_PREFIXES: Final = (
 _DATA_LABELS: Final = ("base64,", "h1:", "sha256:", "sha384:", "sha512:", "sha1:", "md5:")
 """What comes just before encoded data or a digest, never before a secret."""
 _MIN_ENTROPY_LEN: Final = 32
+_RUN: Final = b"a" * _MIN_ENTROPY_LEN
 _ENTROPY_BITS: Final = 3.8
 _MAX_WORD_COVERAGE: Final = 0.5
 _MIN_DIGIT_SHARE: Final = 0.15
@@ -393,10 +401,31 @@ def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
     return "".join(pieces), applied
 
 
-def _entropy_replacement(match: re.Match[str]) -> str | None:
-    """What replaces a high-entropy candidate, or None when it is kept."""
-    token = match.group(0)
-    before = match.string[max(0, match.start() - 8) : match.start()]
+def _candidate_spans(text: str) -> list[tuple[int, int]]:
+    """Where `_CANDIDATE` matches in `text`: every maximal run of 32 or more of its characters.
+
+    ASCII text (most of it) is mapped to a byte per character and the runs are found with
+    `bytes.find`, which skips ahead instead of testing every character as the regex does.
+    """
+    if not text.isascii():
+        return [match.span() for match in _CANDIDATE.finditer(text)]
+    mapped = text.encode("ascii").translate(_CANDIDATE_MAP)
+    spans: list[tuple[int, int]] = []
+    start = mapped.find(_RUN)
+    while start != -1:
+        end = mapped.find(b" ", start + _MIN_ENTROPY_LEN)
+        if end == -1:
+            spans.append((start, len(mapped)))
+            break
+        spans.append((start, end))
+        start = mapped.find(_RUN, end)
+    return spans
+
+
+def _entropy_replacement(text: str, start: int, end: int) -> str | None:
+    """What replaces the high-entropy candidate `text[start:end]`, or None when it is kept."""
+    token = text[start:end]
+    before = text[max(0, start - 8) : start]
     if before.endswith(_DATA_LABELS):
         return None  # inline data (`data:image/png;base64,…`) or a labelled digest
     # `--flag=value` or `key=value`: judge (and replace) only the value.
@@ -410,12 +439,12 @@ def _entropy_redacted(text: str) -> tuple[str, int]:
     """`text` with its random-looking runs replaced, and how many were."""
     pieces: list[str] = []
     position = 0
-    for match in _CANDIDATE.finditer(text):
-        replacement = _entropy_replacement(match)
+    for start, end in _candidate_spans(text):
+        replacement = _entropy_replacement(text, start, end)
         if replacement is not None:
-            pieces.append(text[position : match.start()])
+            pieces.append(text[position:start])
             pieces.append(replacement)
-            position = match.end()
+            position = end
     if not pieces:
         return text, 0
     pieces.append(text[position:])
@@ -491,6 +520,14 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
 @functools.lru_cache(maxsize=4096)
 def _is_secret_key(key: str) -> bool:
     return _SECRET_KEY.fullmatch(key) is not None
+
+
+def preload() -> threading.Thread:
+    """Loads the detect-secrets detectors in a background thread, so the first text a service
+    redacts does not wait for their import (a few hundred ms); returns the thread."""
+    thread = threading.Thread(target=maintained_detectors, name="redaction-preload", daemon=True)
+    thread.start()
+    return thread
 
 
 def redact_value(value: Any, *, key: str | None = None) -> tuple[Any, int]:

@@ -18,6 +18,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
+from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.settings import Settings
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
 from squirrel_core.worktrees import WorktreeMemory
@@ -94,6 +95,7 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
             return 0
 
     async def start(self) -> None:
+        preload_redaction()
         await self.engine.start()
         self._poller = asyncio.create_task(self._follow_projects(), name="projects-poller")
 

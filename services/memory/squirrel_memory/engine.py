@@ -234,7 +234,7 @@ class MemoryEngine:
                 continue
             content, count = redact_value(item.content)
             outcome.redactions += count
-            events.append(replace(item, content=content))
+            events.append(replace(item, content=content) if count else item)
             positions.append(index)
         result = await store.append_events(
             project_id, user_id or self.user_id, events, list(cursors)

@@ -13,6 +13,7 @@ from squirrel.v1 import events_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.events import Event
+from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink, team_link
 from squirrel_core.wire import (
@@ -113,6 +114,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
 
     async def start(self) -> None:
         """Opens every registered project before the service reports SERVING."""
+        preload_redaction()
         await self.engine.start()
         await self.reads.start()
         if self.delivery is not None:

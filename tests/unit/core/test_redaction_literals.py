@@ -63,3 +63,15 @@ def test_every_redaction_hint_is_one_of_the_scanned_literals() -> None:
         *redaction_rules.DETECTOR_LITERALS,
     ]
     assert all(hint in _LITERALS for hint in hints)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a" * 8, "Z9", "+/=", "_.-", " ", "\n", ":", "é", "a" * 31]), max_size=40
+    ).map("".join)
+)
+def test_long_runs_are_found_where_the_candidate_regex_finds_them(text: str) -> None:
+    from squirrel_core.redaction import _CANDIDATE, _candidate_spans  # noqa: PLC0415
+
+    assert _candidate_spans(text) == [match.span() for match in _CANDIDATE.finditer(text)]
