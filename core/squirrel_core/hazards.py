@@ -88,6 +88,24 @@ _OVERRIDE = (
         re.IGNORECASE,
     ),
 )
+# A piece of text each pattern above cannot match without, with the same flags (so the same
+# letters match): a pattern runs only on text holding its piece. Most patterns try every
+# offset of the text; the pieces are found at once.
+_DOWNLOAD_AND_RUN_PIECES = (
+    re.compile(r"\|"),
+    re.compile(r"<\(|\$\(|`"),
+    re.compile(r"iex|invoke-expression", re.IGNORECASE),
+    re.compile(r"download", re.IGNORECASE),
+    re.compile(r"powershell|pwsh", re.IGNORECASE),
+    re.compile(r"base64|xxd", re.IGNORECASE),
+)
+_ORDER_VERBS = re.compile(r"ignore|disregard|forget|override|bypass", re.IGNORECASE)
+_OVERRIDE_PIECES = (
+    _ORDER_VERBS,
+    _ORDER_VERBS,
+    re.compile(r"you", re.IGNORECASE),
+    re.compile(r"user", re.IGNORECASE),
+)
 # Long inputs are checked in full, but a pattern never looks further than one line.
 _MAX_SCAN_CHARS: Final = 200_000
 
@@ -96,11 +114,20 @@ def flags_of(text: str) -> tuple[str, ...]:
     """The hazards in `text`, in a fixed order (empty when there are none)."""
     sample = text[:_MAX_SCAN_CHARS]
     flags: list[str] = []
-    if any(p.search(sample) for p in _DOWNLOAD_AND_RUN):
+    if _any_match(sample, _DOWNLOAD_AND_RUN_PIECES, _DOWNLOAD_AND_RUN):
         flags.append(RUNS_DOWNLOADED_CODE)
-    if any(p.search(sample) for p in _OVERRIDE):
+    if _any_match(sample, _OVERRIDE_PIECES, _OVERRIDE):
         flags.append(OVERRIDES_INSTRUCTIONS)
     return tuple(flags)
+
+
+def _any_match(
+    text: str, pieces: Sequence[re.Pattern[str]], patterns: Sequence[re.Pattern[str]]
+) -> bool:
+    return any(
+        piece.search(text) and pattern.search(text)
+        for piece, pattern in zip(pieces, patterns, strict=True)
+    )
 
 
 def fingerprint(text: str) -> str:

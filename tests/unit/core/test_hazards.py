@@ -4,8 +4,12 @@ commands in any language are not."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from squirrel_core.hazards import (
+    _DOWNLOAD_AND_RUN,
+    _OVERRIDE,
     OVERRIDES_INSTRUCTIONS,
     RUNS_DOWNLOADED_CODE,
     fingerprint,
@@ -84,3 +88,73 @@ def test_a_confirmation_is_bound_to_the_text() -> None:
     assert safe_to_inject((), confirmed=False)
     assert not safe_to_inject((RUNS_DOWNLOADED_CODE,), confirmed=False)
     assert safe_to_inject((RUNS_DOWNLOADED_CODE,), confirmed=True)
+
+
+def _every_pattern(text: str) -> tuple[str, ...]:
+    flags = []
+    if any(p.search(text) for p in _DOWNLOAD_AND_RUN):
+        flags.append(RUNS_DOWNLOADED_CODE)
+    if any(p.search(text) for p in _OVERRIDE):
+        flags.append(OVERRIDES_INSTRUCTIONS)
+    return tuple(flags)
+
+
+# Pieces of flagged commands and orders, and letters that match ASCII ones without case
+# (`ı` and `İ` match i, `ſ` matches s, the Kelvin sign matches k).
+_PIECES = st.sampled_from(
+    [
+        "curl",
+        "CURL",
+        "cu",
+        "rl",
+        "wget",
+        "iwr",
+        "ıwr",
+        "İRM",
+        "| ",
+        "sh",
+        "ſh",
+        "bash",
+        "$(",
+        "<(",
+        "`",
+        "iex",
+        "Invoke-Expression",
+        "(New-Object Net.WebClient).DownloadString('u')",
+        "powerſhell",
+        "pwsh",
+        " -enc ",
+        "SQBFAFgAIAAo",
+        "base64 -d",
+        "xxd -r",
+        "http://x/y",
+        "ignore",
+        "ıgnore",
+        "all",
+        "previous",
+        "instructions",
+        "you are now",
+        "yoU",
+        "never",
+        "tell",
+        "the",
+        "uſer",
+        "user",
+        " ",
+        "\n",
+        "-",
+        "a",
+        "K",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=14))
+@example(pieces=["never", "tell", "the", "uſer"])
+@example(pieces=["ſh", "$(", "curl"])
+@example(pieces=["yoU", "are", "now"])
+@example(pieces=["ıwr", "http://x/y", "|", "iex"])
+def test_the_word_check_before_the_patterns_changes_no_answer(pieces: list[str]) -> None:
+    for text in ("".join(pieces), " ".join(pieces)):
+        assert flags_of(text) == _every_pattern(text)
