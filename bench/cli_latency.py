@@ -10,6 +10,9 @@ Output goes to a pipe, as when a host or a script runs the command; `status`, `s
 `context` are also timed on a pseudo-terminal, where their tables and markdown are drawn.
 `PYTHONDONTWRITEBYTECODE` is dropped for the measured commands: with it, every run would compile
 Squirrel's own modules again, which no installed copy does.
+`status`, `search`, `context` and `memories` read through the gateway's loopback HTTP routes when
+its endpoint is up (timing starts once `run/gateway-mcp.json` is there); each figure's note says
+which way the command went: "HTTP" (no gRPC client loaded) or "gRPC".
 """
 
 from __future__ import annotations
@@ -29,7 +32,15 @@ from pathlib import Path
 
 import psutil
 
-from bench.common import Figure, git_repo, percentile, print_table, service_env, sqrl
+from bench.common import (
+    Figure,
+    git_repo,
+    percentile,
+    print_table,
+    service_env,
+    sqrl,
+    wait_for,
+)
 
 CONTEXT_TASK = "add a new API endpoint and its tests"
 COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
@@ -42,8 +53,11 @@ COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("sqrl context", ("context", CONTEXT_TASK), False),
     ("sqrl context, on a terminal", ("context", CONTEXT_TASK), True),
     ("sqrl memories", ("memories",), False),
+    ("sqrl memories, on a terminal", ("memories",), True),
     ("sqrl config list", ("config", "list"), False),
 )
+QUICK = ("status", "search", "context", "memories")
+"""Commands that read through the gateway's HTTP routes when they can."""
 MEMORIES = (
     "Run the tests with pytest -x from the repository root",
     "Always use type hints on public functions",
@@ -138,13 +152,39 @@ def mcp_initialize_ms(env: dict[str, str], cwd: Path) -> tuple[float, float]:
             proc.wait()
 
 
-def _figure(label: str, runs: list[tuple[float, float]], bare: tuple[float, float]) -> list[Figure]:
+_PATH_PROBE = (
+    "import sys\n"
+    "from squirrel_cli.entry import main\n"
+    "code = main(sys.argv[1:])\n"
+    "sys.stderr.write('GRPC %s\\n' % ('grpc' in sys.modules))\n"
+    "sys.exit(code)\n"
+)
+
+
+def _way(args: tuple[str, ...], env: dict[str, str], cwd: Path) -> str:
+    """How the command answered: through the gateway's HTTP routes, or a gRPC client."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PATH_PROBE, *args],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return "gRPC" if "GRPC True" in done.stderr else "HTTP"
+
+
+def _figure(
+    label: str, runs: list[tuple[float, float]], bare: tuple[float, float], way: str = ""
+) -> list[Figure]:
     millis = [wall for wall, _ in runs]
     median = statistics.median(millis)
     cpu = statistics.median(c for _, c in runs)
     note = (
         f"n={len(millis)}, p95 {percentile(millis, 95):.0f} ms, {median / bare[0]:.1f}x bare "
-        f"Python; CPU {cpu:.0f} ms, {cpu / bare[1]:.1f}x bare"
+        f"Python; CPU {cpu:.0f} ms, {cpu / bare[1]:.1f}x bare{f'; {way}' if way else ''}"
     )
     return [Figure("cli", f"{label} median", median, "ms", note)]
 
@@ -158,7 +198,9 @@ def measure(runs: int) -> list[Figure]:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         sqrl(env, "init", cwd=repo)
         sqrl(env, "up", "--detach")
+        endpoint = Path(env["SQRL_HOME"]) / "run" / "gateway-mcp.json"
         try:
+            wait_for(endpoint.exists, 60, "the gateway's HTTP endpoint")
             for text in MEMORIES:
                 sqrl(env, "remember", text, cwd=repo)
             bare_runs = [wall_ms([sys.executable, "-c", "pass"], env, repo) for _ in range(runs)]
@@ -179,7 +221,8 @@ def measure(runs: int) -> list[Figure]:
                 argv = [sys.executable, "-m", "squirrel_cli", *args]
                 wall_ms(argv, env, repo, terminal=terminal)  # warm-up: writes the bytecode cache
                 timed = [wall_ms(argv, env, repo, terminal=terminal) for _ in range(runs)]
-                figures += _figure(label, timed, bare)
+                way = _way(args, env, repo) if args[0] in QUICK else ""
+                figures += _figure(label, timed, bare, way)
             mcp_initialize_ms(env, repo)
             mcp = [mcp_initialize_ms(env, repo) for _ in range(runs)]
             figures += _figure("sqrl mcp to initialize answer", mcp, bare)
