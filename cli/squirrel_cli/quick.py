@@ -120,6 +120,12 @@ def call(home: Path, route: str, body: dict[str, Any]) -> dict[str, Any]:
     FallBackError when the endpoint is not there or refuses the request as such (no route, no
     token, a request it cannot read): the full CLI then runs the command.
     """
+    return answer_of(post(home, route, body))
+
+
+def post(home: Path, route: str, body: dict[str, Any]) -> socket.socket:
+    """Sends the request and returns the connection its answer comes on (`answer_of`), so the
+    caller can work while the gateway does."""
     host, port, token = _endpoint(home)
     payload = json.dumps(body).encode()
     request = (
@@ -131,10 +137,19 @@ def call(home: Path, route: str, body: dict[str, Any]) -> dict[str, Any]:
         conn = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
     except OSError as exc:
         raise FallBackError("the gateway endpoint does not answer") from exc
+    try:
+        conn.sendall(request)
+    except OSError as exc:
+        conn.close()
+        raise FallBackError("the connection to the gateway broke") from exc
+    return conn
+
+
+def answer_of(conn: socket.socket) -> dict[str, Any]:
+    """The answer to the request sent on `conn` (closed after)."""
     with conn:
         try:
             conn.settimeout(READ_TIMEOUT)
-            conn.sendall(request)
             answer = _receive(conn)
         except TimeoutError:
             raise UnavailableError(
@@ -247,7 +262,12 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
 
 
 def _status(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from squirrel_cli.status_view import print_status, service_rows, status_data  # noqa: PLC0415
+    from squirrel_cli.status_view import (  # noqa: PLC0415
+        home_status,
+        print_status,
+        service_rows,
+        status_data,
+    )
     from squirrel_cli.supervisor_state import supervisor_running  # noqa: PLC0415
     from squirrel_core.home import HomeLayout  # noqa: PLC0415
 
@@ -256,12 +276,21 @@ def _status(args: argparse.Namespace, settings: Settings, console: Console) -> i
     services, ports = service_rows(layout, state)
     counts: dict[str, dict[str, Any]] = {}
     ingest: dict[str, Any] | None = None
+    asked = None
     if ports or state is not None:
-        answer = call(settings.home, "status", {"ports": ports, "counts": state is not None})
+        asked = post(settings.home, "status", {"ports": ports, "counts": state is not None})
+    try:
+        home = home_status(settings)  # while the gateway asks the services
+    except BaseException:
+        if asked is not None:
+            asked.close()
+        raise
+    if asked is not None:
+        answer = answer_of(asked)
         health, counts, ingest = answer["health"], answer["counts"], answer["ingest"]
         for row in services:
             row["health"] = health.get(row["service"], "DOWN")
-    data = status_data(settings, state, services, counts, ingest)
+    data = status_data(settings, state, services, counts, ingest, home=home)
     if args.json:
         console.json(data)
     else:

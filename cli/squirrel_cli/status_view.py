@@ -8,6 +8,7 @@ home. Only the standard library and light parts of the core are imported.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -60,32 +61,56 @@ def service_rows(
     return rows, ports
 
 
+@dataclass(frozen=True)
+class HomeStatus:
+    """What `sqrl status` reads from the home itself (no service asked): read while the services
+    are being asked."""
+
+    projects: list[tuple[dict[str, Any], bool]]
+    """Each project's row, and whether the memory service's counts belong in it."""
+    model: dict[str, Any]
+    memory: dict[str, Any]
+    hooks: dict[str, dict[str, Any]]
+
+
+def home_status(settings: Settings) -> HomeStatus:
+    from squirrel_memory.model_files import install_command, model_problem  # noqa: PLC0415
+
+    layout = HomeLayout(settings.home)
+    projects = [project_row(layout, root) for root in read_projects(layout.projects)]
+    model = model_problem()
+    model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
+    return HomeStatus(projects, model_row, memory_in_use(settings), read_activity(layout.run))
+
+
 def status_data(
     settings: Settings,
     state: SupervisorState | None,
     services: list[dict[str, Any]],
     counts: dict[str, dict[str, Any]],
     ingest: dict[str, Any] | None,
+    *,
+    home: HomeStatus | None = None,
 ) -> dict[str, Any]:
-    """What `sqrl status --json` prints, given what the services answered."""
-    from squirrel_memory.model_files import install_command, model_problem  # noqa: PLC0415
-
-    layout = HomeLayout(settings.home)
-    projects = [project_row(layout, root, counts) for root in read_projects(layout.projects)]
-    model = model_problem()
-    model_row = {"ok": model is None, "problem": model, "fix": install_command() if model else None}
-    memory = memory_in_use(settings)
+    """What `sqrl status --json` prints, given what the services answered (and what the home
+    says, read now unless given)."""
+    home = home or home_status(settings)
+    projects = [
+        {**row, **counts.get(row["project"], {})} if counted else row
+        for row, counted in home.projects
+    ]
+    memory = dict(home.memory)
     if memory["mode"] == "team" and counts:
         memory.update(team_delivery(projects))
     return {
-        "home": str(layout.root),
+        "home": str(settings.home),
         "memory": memory,
         "supervisor_pid": state.pid if state else None,
         "services": services,
         "projects": projects,
         "ingest": ingest,
-        "hooks": read_activity(layout.run),
-        "embedding_model": model_row,
+        "hooks": home.hooks,
+        "embedding_model": home.model,
     }
 
 
@@ -170,20 +195,22 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
         console.line("Hooks: none has run yet (`sqrl hooks install` sets them up).")
 
 
-def project_row(layout: HomeLayout, root: str, counts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def project_row(layout: HomeLayout, root: str) -> tuple[dict[str, Any], bool]:
+    """A project's row from its store, and whether its counts belong in it (not when its store
+    cannot be inspected)."""
     try:
         from squirrel_memory.provenance import inspect_store  # noqa: PLC0415 - status only
 
         state = inspect_store(layout, root)
     except SquirrelError as exc:
-        return {"project": root, "initialised": False, "store": None, "notice": str(exc)}
-    return {
+        return {"project": root, "initialised": False, "store": None, "notice": str(exc)}, False
+    row = {
         "project": root,
         "initialised": state.trusted and (state.store_dir / "data.db").exists(),
         "store": str(state.store_dir),
         "notice": state.notice,
-        **counts.get(root, {}),
     }
+    return row, True
 
 
 def team_delivery(projects: list[dict[str, Any]]) -> dict[str, Any]:
