@@ -1,8 +1,17 @@
 """mem0's side of `bench.mem0_side`, run by the python of the mem0 environment.
 
 Imports nothing of Squirrel (that environment cannot hold it). Usage:
-`mem0_child.py MODEL_DIR TURNS`; prints one JSON line: adds/s one `add` per text, adds/s with
-`BATCH` texts per `add` (a list of messages), search p50/p95 in ms.
+`mem0_child.py MODEL_DIR TURNS`: loads mem0, adds `WARMUP` texts to a store of their own and
+searches it once (so no first call is counted), then answers one JSON request per stdin line
+with one JSON line on stdout (prefixed with `REPLY`; anything else mem0 prints is not a reply),
+so the parent can interleave mem0's searches with Squirrel's:
+
+- `{"op": "bulk"}`: every text added with `BATCH` texts per `add` (a list of messages), into
+  its own store; `{"seconds": ...}`;
+- `{"op": "one"}`: every text added with one `add` each, into the store that is searched;
+  `{"seconds": ...}`;
+- `{"op": "search", "query": ...}`: one search, top 10; `{"ms": ...}`, timed in-process;
+- `{"op": "quit"}`.
 """
 
 from __future__ import annotations
@@ -20,15 +29,19 @@ DATA = Path(__file__).resolve().parent / "data" / "long_conversations.json"
 USER = "bench"
 #: Texts per call in the bulk measurement, on both sides.
 BATCH = 100
+#: Adds and searches each side makes before anything is counted (first-call costs).
+WARMUP = 5
+#: Marks the child's answers on stdout.
+REPLY = "REPLY "
 
 
-def workload(turns: int) -> tuple[list[str], list[str]]:
-    """(texts to add, queries): the first `turns` turns and every question three times, each
+def workload(turns: int, copies: int = 3) -> tuple[list[str], list[str]]:
+    """(texts to add, queries): the first `turns` turns and every question `copies` times, each
     with a distinct tag so no query cache answers."""
     data = json.loads(DATA.read_text(encoding="utf-8"))
     texts = [t["text"] for c in data["conversations"] for t in c["turns"]][:turns]
     questions = [q["question"] for c in data["conversations"] for q in c["questions"]]
-    queries = [f"{q} (q{n})" for n in range(3) for q in questions]
+    queries = [f"{q} (q{n})" for n in range(copies) for q in questions]
     return texts, queries
 
 
@@ -52,7 +65,12 @@ def _memory(memory_class: Any, model_dir: str, folder: str) -> Any:
     )
 
 
-def run(model_dir: str, turns: int) -> dict[str, float]:
+def _reply(answer: dict[str, Any]) -> None:
+    sys.stdout.write(REPLY + json.dumps(answer) + "\n")
+    sys.stdout.flush()
+
+
+def serve(model_dir: str, turns: int) -> None:
     import torch  # type: ignore[import-not-found]  # noqa: PLC0415
     from mem0 import Memory  # type: ignore[import-not-found]  # noqa: PLC0415
 
@@ -60,26 +78,38 @@ def run(model_dir: str, turns: int) -> dict[str, float]:
     # queries several times slower, which would flatter Squirrel.
     torch.set_num_threads(1)
 
-    texts, queries = workload(turns)
+    texts, _ = workload(turns)
     with tempfile.TemporaryDirectory() as tmp:
+        # First calls (model, FAISS and SQLite first use) are not counted, as on Squirrel's side.
+        warm = _memory(Memory, model_dir, f"{tmp}/warm")
+        for text in texts[:WARMUP]:
+            warm.add(text, user_id=USER, infer=False)
+        warm.search(texts[0], top_k=10, filters={"user_id": USER})
         bulk = _memory(Memory, model_dir, f"{tmp}/bulk")
-        started = time.perf_counter()
-        for start in range(0, len(texts), BATCH):
-            chunk = texts[start : start + BATCH]
-            bulk.add([{"role": "user", "content": t} for t in chunk], user_id=USER, infer=False)
-        bulk_seconds = time.perf_counter() - started
         memory = _memory(Memory, model_dir, f"{tmp}/one")
-        started = time.perf_counter()
-        for text in texts:
-            memory.add(text, user_id=USER, infer=False)
-        add_seconds = time.perf_counter() - started
-        times: list[float] = []
-        for query in queries:
-            t0 = time.perf_counter()
-            memory.search(query, top_k=10, filters={"user_id": USER})
-            times.append(1000 * (time.perf_counter() - t0))
-    return {**summary(add_seconds, len(texts), times), "bulk_adds_per_s": len(texts) / bulk_seconds}
+        _reply({"ready": True})
+        for line in sys.stdin:
+            request = json.loads(line)
+            op = request["op"]
+            if op == "quit":
+                break
+            started = time.perf_counter()
+            if op == "bulk":
+                for start in range(0, len(texts), BATCH):
+                    chunk = texts[start : start + BATCH]
+                    messages = [{"role": "user", "content": t} for t in chunk]
+                    bulk.add(messages, user_id=USER, infer=False)
+                _reply({"seconds": time.perf_counter() - started})
+            elif op == "one":
+                for text in texts:
+                    memory.add(text, user_id=USER, infer=False)
+                _reply({"seconds": time.perf_counter() - started})
+            elif op == "search":
+                memory.search(request["query"], top_k=10, filters={"user_id": USER})
+                _reply({"ms": 1000 * (time.perf_counter() - started)})
+            else:
+                _reply({"error": f"unknown op {op!r}"})
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(sys.argv[1], int(sys.argv[2]))))
+    serve(sys.argv[1], int(sys.argv[2]))
