@@ -55,6 +55,7 @@ from bench.common import (
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import read_service_info
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.storage import SqliteStore
@@ -137,25 +138,72 @@ async def _process_all(home: Path, project_id: str) -> tuple[int, int, float]:
         await client.close()
 
 
+async def _wait_model(home: Path, timeout: float) -> None:
+    layout = HomeLayout(home)
+    token = layout.token.read_text().strip()
+    client = MemoryClient(open_channel(target_of(layout.service_file("memory"))), token, 30)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = await client.call(
+                client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest()
+            )
+            if not status.embedder_loading:
+                return
+            await asyncio.sleep(0.1)
+    finally:
+        await client.close()
+
+
+def _wait_settled(home: Path, names: Sequence[str], timeout: float = 60.0) -> None:
+    """Waits until the services have finished starting: the memory service has loaded its
+    embedding model (in the background after SERVING) and they use under 5 % of a core over
+    half a second, or `timeout`."""
+    asyncio.run(_wait_model(home, timeout))
+    layout = HomeLayout(home)
+    procs = []
+    for name in names:
+        info = read_service_info(layout.service_file(name))
+        if info is not None:
+            procs.append(psutil.Process(info.pid))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = sum(sum(p.cpu_times()[:2]) for p in procs)
+        time.sleep(0.5)
+        if sum(sum(p.cpu_times()[:2]) for p in procs) - before < 0.025:
+            return
+
+
 def ingest_figures(copies: int) -> list[Figure]:
-    """Fixture transcripts written into a watched Claude root while `sqrl up` runs; timed until
-    `sqrl import` returns (every file read to its end and delivered to memory), then processed."""
+    """Fixture transcripts moved into a watched Claude root while `sqrl up` runs; timed until
+    `sqrl import` returns (every file read to its end and delivered to memory), then processed.
+
+    The copies (each record's `cwd` moved into the bench repository) are written beside the
+    root before the clock starts, then renamed into it, so the figure is ingest's work, not the
+    bench's JSON rewriting; the clock starts once the services have settled after their start.
+    Every copy has its own name (some fixtures share a file name)."""
     sources = _transcripts()
     with tempfile.TemporaryDirectory() as tmp:
         repo = git_repo(Path(tmp) / "repo")
         claude = Path(tmp) / "claude" / "projects"
         claude.mkdir(parents=True)
+        staging = Path(tmp) / "staging"
         home = Path(tmp) / "home"
         env = service_env(home, SQRL_INGEST_CLAUDE_ROOTS=str(claude))
         sqrl(env, "init", cwd=repo)
         sqrl(env, "up", "--detach")
         try:
-            started = time.perf_counter()
-            placed = [
-                place_claude(src, claude, str(repo), f"{copy}-{src.name}", f"-{copy}")
+            staged = [
+                place_claude(src, staging, str(repo), f"{copy}-{number}-{src.name}", f"-{copy}")
                 for copy in range(copies)
-                for src in sources
+                for number, src in enumerate(sources)
             ]
+            placed = [claude / path.relative_to(staging) for path in staged]
+            _wait_settled(home, ("memory", "ingest"))
+            started = time.perf_counter()
+            for source, target in zip(staged, placed, strict=True):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                source.rename(target)
             summary = json.loads(sqrl(env, "import", "--json", timeout=1800).stdout)
             elapsed = time.perf_counter() - started
             lines = sum(len(p.read_bytes().splitlines()) for p in placed)
