@@ -70,7 +70,7 @@ def to_json(value: Any) -> str:
 
 def json_strings(text: str | None) -> tuple[str, ...]:
     """Decode a stored JSON array of strings; anything else decodes to ()."""
-    if not text:
+    if not text or text == "[]":
         return ()
     try:
         value = json.loads(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -37,8 +38,22 @@ _PATH_MEMORY_IDS = (
 )
 
 
+ROW_CACHE_SIZE = 4096
+"""Memory rows whose decoded `MemoryItem` stays cached. Decoding a row (four JSON lists, two
+times, three enums) takes several times longer than reading it, and searches read the same
+memories again and again."""
+
+
 def memory_from_row(row: Sequence[Any]) -> MemoryItem:
-    """The memory in a row selected by `SELECT_MEMORY`."""
+    """The memory in a row selected by `SELECT_MEMORY`.
+
+    Items are immutable and keyed by the whole row, so a row that differs in any column (a new
+    version, a deletion) is decoded anew; a cached item is never stale."""
+    return _decoded(tuple(row))
+
+
+@functools.lru_cache(maxsize=ROW_CACHE_SIZE)
+def _decoded(row: tuple[Any, ...]) -> MemoryItem:
     return MemoryItem(
         id=row[0],
         project_id=row[1],
