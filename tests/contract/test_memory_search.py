@@ -106,3 +106,21 @@ def test_essential_terms_leave_out_only_words_that_cannot_reach_the_threshold() 
     assert essential_terms(bounds, 3.4) == {"run", "alembic"}
     assert essential_terms(bounds, 3.6) == {"alembic"}
     assert essential_terms({}, 1.0) == set()
+
+
+async def test_hits_come_with_their_memories_as_they_are_now(store: Store, project: str) -> None:
+    for n in range(6):
+        kind = MemoryType.PITFALL if n % 2 else MemoryType.PROJECT_FACT
+        await add(
+            store, candidate(f"The cache layer {n} drops cache entries", key=f"c{n}", type=kind)
+        )
+    changed = await add(store, candidate("cache warmup note", key="warm"))
+    await store.correct(
+        changed.id, content="cache warmup runs at start", importance=None, reason="clearer"
+    )
+    for types in (None, [MemoryType.PITFALL]):
+        hits = await store.search_fts(project, "cache warmup", types, limit=5)
+        found = await store.search_fts_memories(project, "cache warmup", types, limit=5)
+        assert [(m.id, score) for m, score in found] == hits and hits
+        assert [m for m, _ in found] == await store.get_memories([m for m, _ in hits])
+    assert await store.search_fts_memories(project, "   ") == []

@@ -69,6 +69,13 @@ class MemoryReader(Protocol):
         types: Sequence[MemoryType] | None = None,
         limit: int = 10,
     ) -> list[tuple[str, float]]: ...
+    async def search_fts_memories(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MemoryItem, float]]: ...
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
     async def most_important(
         self, project_id: str, memory_type: MemoryType, limit: int = 20
@@ -195,14 +202,15 @@ class Retriever:
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
         if parsed.terms:
-            # The query is embedded (the model's thread) while BM25 runs and its hits are read
-            # (SQLite reader threads); then only the vector-only hits are still to read.
+            # The query is embedded (the model's thread) while BM25 runs and reads its hits
+            # (a reader thread); then only the vector-only hits are still to read.
             embedding = asyncio.create_task(
                 self._vector_hits(parsed.text, pool, filtered=bool(type_list))
             )
             try:
-                lexical = await self._lexical_hits(project_id, parsed.text, type_list, pool)
-                items = {m.id: m for m in await self._store.get_memories([m for m, _ in lexical])}
+                found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
+                lexical = [(m.id, score) for m, score in found]
+                items = {m.id: m for m, _ in found}
             finally:
                 vector, query_vector = await embedding
             if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
@@ -344,10 +352,10 @@ class Retriever:
 
     async def _lexical_hits(
         self, project_id: str, text: str, types: list[MemoryType] | None, pool: int
-    ) -> list[tuple[str, float]]:
+    ) -> list[tuple[MemoryItem, float]]:
         if not self.settings.use_lexical:
             return []
-        return await self._store.search_fts(project_id, text, types, pool)
+        return await self._store.search_fts_memories(project_id, text, types, pool)
 
     async def _vector_hits(
         self, text: str, pool: int, *, filtered: bool

@@ -321,7 +321,8 @@ class MemoryBook(Protocol):
 class MemorySearch(Protocol):
     """Lexical search over the live memories of one project.
 
-    `search_fts` returns `(memory_id, score)` pairs, best first, scores higher-is-better.
+    `search_fts` returns `(memory_id, score)` pairs, best first, scores higher-is-better;
+    `search_fts_memories` the same hits with their memories (in one read where it can).
     """
 
     async def search_fts(
@@ -331,6 +332,13 @@ class MemorySearch(Protocol):
         types: Sequence[MemoryType] | None = None,
         limit: int = 10,
     ) -> list[tuple[str, float]]: ...
+    async def search_fts_memories(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MemoryItem, float]]: ...
     async def rebuild_search_index(self) -> int: ...
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from psycopg import AsyncConnection, sql
 
@@ -145,6 +146,10 @@ class PostgresMemorySearch:
     _db: PostgresDatabase
     _search_stats: SearchStats
 
+    if TYPE_CHECKING:  # provided by `PostgresMemoryBook` in `PostgresStore`
+
+        async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+
     @asynccontextmanager
     async def _on(self, conn: AsyncConnection | None) -> AsyncIterator[AsyncConnection]:
         """`conn` (inside the caller's transaction), or a pooled one in a transaction."""
@@ -261,6 +266,18 @@ class PostgresMemorySearch:
         return await self._ranked(
             stats, found, [item for item in found if item[0] in needed], kinds, limit, conn=conn
         )
+
+    async def search_fts_memories(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MemoryItem, float]]:
+        """`search_fts` with the memories themselves (a hit deleted meanwhile is left out)."""
+        hits = await self.search_fts(project_id, query, types, limit)
+        found = {m.id: m for m in await self.get_memories([m for m, _ in hits])}
+        return [(found[m], score) for m, score in hits if m in found]
 
     async def _ranked(
         self,

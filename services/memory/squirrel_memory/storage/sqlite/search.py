@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.models import MemoryType
+from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
 from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.reads import memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text
 
 MAX_QUERY_TERMS = 32
@@ -65,9 +67,13 @@ def fts_match_expression(query: str) -> str | None:
 
 
 # bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0.
+# Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
 # The `limit` best matches of a project's live memories, best first (bm25 is lower-is-better).
 _BEST_MATCHES = (
-    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
+    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
+    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
+    "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH ?"
     "  ORDER BY score, rowid LIMIT ?) AS f "
@@ -83,7 +89,10 @@ _BEST_MATCHES = (
 # order (a test holds this); should a SQLite version ever return them otherwise, `search_fts`
 # sees it and reads them again with `_MATCHES_OF_TYPES_SORTED`, FTS5's own filter.
 _BEST_MATCHES_OF_TYPES = (
-    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
+    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
+    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
+    "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH ?"
     "  ORDER BY score, rowid LIMIT -1) AS f "
@@ -93,7 +102,10 @@ _BEST_MATCHES_OF_TYPES = (
     "LIMIT ?"
 )
 _MATCHES_OF_TYPES_SORTED = (
-    "SELECT d.memory_id, f.score, f.rowid FROM ("
+    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
+    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
+    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
+    "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH ? AND type IN (SELECT value FROM json_each(?))"
     "  ORDER BY score, rowid LIMIT ?) AS f "
@@ -104,23 +116,32 @@ _MATCHES_OF_TYPES_SORTED = (
 )
 
 
-def ranked_matches(
+def ranked_rows(
     conn: sqlite3.Connection, project_id: str, expression: str, type_list: str | None, limit: int
-) -> list[tuple[str, float]]:
-    """`search_fts` on any connection (inside a write transaction it sees that transaction's
-    rows): (memory_id, score) of the live memories matching `expression`, of the types in
-    `type_list` (a JSON list, or None for all), best first."""
+) -> list[Any]:
+    """The live memories matching `expression`, of the types in `type_list` (a JSON list, or
+    None for all), best first, on any connection (inside a write transaction it sees that
+    transaction's rows); each row holds the bm25 score, the FTS rowid, then the memory's
+    columns as `SELECT_MEMORY` reads them."""
     if type_list is None:
-        rows = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
+        rows: list[Any] = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
     else:
         rows = conn.execute(
             _BEST_MATCHES_OF_TYPES, (expression, type_list, project_id, limit)
         ).fetchall()
-        if rows != sorted(rows, key=lambda r: (r[1], r[2])):  # pragma: no cover
+        if rows != sorted(rows, key=lambda r: (r[0], r[1])):  # pragma: no cover
             rows = conn.execute(
                 _MATCHES_OF_TYPES_SORTED, (expression, type_list, limit, project_id)
             ).fetchall()
-    return [(r[0], -float(r[1])) for r in rows]
+    return rows
+
+
+def ranked_matches(
+    conn: sqlite3.Connection, project_id: str, expression: str, type_list: str | None, limit: int
+) -> list[tuple[str, float]]:
+    """`ranked_rows` as (memory_id, score), the score higher-is-better (`search_fts`)."""
+    rows = ranked_rows(conn, project_id, expression, type_list, limit)
+    return [(r[2], -float(r[0])) for r in rows]
 
 
 class SqliteMemorySearch:
@@ -141,6 +162,17 @@ class SqliteMemorySearch:
         Scores are SQLite's bm25() negated, so higher is better; with few rows, or a term in
         most rows, they can be 0. Column weights: key 2.0, content 1.0, tags 1.5.
         """
+        found = await self.search_fts_memories(project_id, query, types, limit)
+        return [(item.id, score) for item, score in found]
+
+    async def search_fts_memories(
+        self,
+        project_id: str,
+        query: str,
+        types: Sequence[MemoryType] | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MemoryItem, float]]:
+        """`search_fts` with the memories themselves, read in the same query."""
         check_project(self.project_id, project_id)
         check_limit(limit)
         expression = fts_match_expression(query)
@@ -148,9 +180,11 @@ class SqliteMemorySearch:
             return []
         type_list = to_json([str(check_type(t)) for t in types]) if types else None
 
-        return await self._db.read(
-            lambda conn: ranked_matches(conn, project_id, expression, type_list, limit)
-        )
+        def read(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
+            rows = ranked_rows(conn, project_id, expression, type_list, limit)
+            return [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
+
+        return await self._db.read(read)
 
     async def rebuild_search_index(self) -> int:
         """Rebuild `memory_fts` from the live memories; return how many were indexed."""
