@@ -7,7 +7,7 @@ import pytest
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryType
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.postgres.search import essential_terms
+from squirrel_memory.storage.bm25 import essential_terms
 
 from .test_memory_book import add, candidate
 

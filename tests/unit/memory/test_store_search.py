@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import SqliteStore, fts_match_expression
+from squirrel_memory.storage.sqlite import search as sqlite_search
 
 USER = "alice"
 HOSTILE = [
@@ -167,3 +170,34 @@ async def test_a_type_filter_keeps_the_ranking_of_the_unfiltered_search(
         for limit in (1, 7, 25, 1000):
             found = await store.search_fts(project, "cache parser", wanted, limit=limit)
             assert found == expected[:limit]
+
+
+async def test_pruned_scoring_returns_what_scoring_every_match_returns(
+    store: SqliteStore, project: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rare word only in long notes (a low score to beat), a middling word repeated in short
+    # ones (which can still beat it), a word in every note: pruning must keep the middling one.
+    kinds = (MemoryType.PITFALL, MemoryType.PROJECT_FACT)
+    filler = " ".join(f"filler{i}" for i in range(60))
+    for n in range(5):
+        await add(store, f"long{n}", f"redis cache {filler}", kinds[n % 2])
+    for n in range(40):
+        await add(store, f"short{n}", "eviction eviction eviction cache" + " x" * n, kinds[n % 2])
+    for n in range(75):
+        await add(store, f"plain{n}", f"cache note {n}", kinds[n % 2])
+    queries = ("redis eviction cache", "cache redis", "eviction redis")
+    cases = [(q, t, limit) for q in queries for t in (None, [kinds[0]]) for limit in (1, 3, 10)]
+    monkeypatch.setattr(sqlite_search, "PRUNE_ABOVE_ROWS", 10**9)
+    everything = [await store.search_fts(project, q, t, limit=limit) for q, t, limit in cases]
+    scored_within: list[str | None] = []
+    matches = sqlite_search._matches
+
+    def recording(conn: Any, params: Any, within: str | None, limit: int) -> list[Any]:
+        scored_within.append(within)
+        return matches(conn, params, within, limit)
+
+    monkeypatch.setattr(sqlite_search, "PRUNE_ABOVE_ROWS", 0)
+    monkeypatch.setattr(sqlite_search, "_matches", recording)
+    pruned = [await store.search_fts(project, q, t, limit=limit) for q, t, limit in cases]
+    assert pruned == everything
+    assert any(within is not None for within in scored_within)

@@ -29,6 +29,7 @@ from psycopg import AsyncConnection, sql
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.storage.bm25 import K1, essential_terms, idf
 from squirrel_memory.storage.checks import check_limit, check_project, check_type
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -39,15 +40,12 @@ _WORD = re.compile(r"[^\W_]+")
 # tsvector positions stop at 16383 and a document at 1 MB; memories are at most 16,000 chars.
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
-_K1 = 1.2
-_MIN_IDF = 1e-6
 STATS_SECONDS = 30.0
 _MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 # Lexical search first ranks the memories holding the rarest query terms (about this many
 # rows per wanted result) to learn the score to beat, then only the memories that can beat it.
 _SEED_ROWS_PER_RESULT = 5
-_BOUND_MARGIN = 1e-6
 
 _REINDEX = (
     "UPDATE memory_items SET search = setweight(to_tsvector('english', %s), 'A') || "
@@ -79,8 +77,8 @@ def _term_score(n: int, idf: float, avg_length: float) -> sql.Composable:
     ).format(
         idf=sql.Literal(idf),
         f=f,
-        k1p=sql.Literal(_K1 + 1),
-        k1=sql.Literal(_K1),
+        k1p=sql.Literal(K1 + 1),
+        k1=sql.Literal(K1),
         b=sql.Literal(_B),
         avg=sql.Literal(max(avg_length, 1.0)),
     )
@@ -88,29 +86,7 @@ def _term_score(n: int, idf: float, avg_length: float) -> sql.Composable:
 
 def _upper_bound(stats: SearchStats, term: str) -> float:
     """The most term `term` can add to a score: its idf x (k1 + 1), the limit of the saturation."""
-    return _idf(stats.total, stats.doc_freq[term]) * (_K1 + 1)
-
-
-def essential_terms(bounds: Mapping[str, float], threshold: float) -> set[str]:
-    """The terms one of which a memory must hold to score above `threshold` (MaxScore).
-
-    A memory holding only terms whose upper bounds add up to at most `threshold` scores below
-    it: those terms, the smallest bounds first, are left out (with a margin for rounding).
-    """
-    total = 0.0
-    optional: set[str] = set()
-    for term, bound in sorted(bounds.items(), key=lambda item: item[1]):
-        if total + bound > threshold * (1 - _BOUND_MARGIN):
-            break
-        total += bound
-        optional.add(term)
-    return set(bounds) - optional
-
-
-def _idf(total: int, df: int) -> float:
-    """FTS5's inverse document frequency (at least `_MIN_IDF`)."""
-    total = max(total, df)
-    return max(math.log((total - df + 0.5) / (df + 0.5)), _MIN_IDF)
+    return idf(stats.total, stats.doc_freq[term]) * (K1 + 1)
 
 
 @dataclass
@@ -299,7 +275,7 @@ class PostgresMemorySearch:
             "ORDER BY score DESC, m.id LIMIT {limit}"
         ).format(
             score=sql.SQL(" + ").join(
-                _term_score(n, _idf(stats.total, stats.doc_freq[term]), stats.avg_length)
+                _term_score(n, idf(stats.total, stats.doc_freq[term]), stats.avg_length)
                 for n, (term, _) in enumerate(found)
             ),
             weights=sql.SQL(", ").join(

@@ -9,6 +9,7 @@ from typing import Any
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.storage.bm25 import SEED_ROWS_PER_RESULT, essential_terms, upper_bound
 from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
 from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
@@ -16,6 +17,10 @@ from squirrel_memory.storage.sqlite.reads import memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text
 
 MAX_QUERY_TERMS = 32
+PRUNE_ABOVE_ROWS = 2_000
+"""Queries whose terms match more rows than this (counted per term) are pruned (MaxScore);
+below it, scoring every match costs less than the two extra reads."""
+_COUNT_MATCHES = "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?"
 
 _QUERY_TOKEN = re.compile(r"[^\W_]+")
 # An English clitic after a word: possessive `Anna's`, `Anna’s`, contractions `didn't`, `we'll`.
@@ -67,6 +72,8 @@ def fts_match_expression(query: str) -> str | None:
 
 
 # bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0.
+# Only the matches holding a term of `:within` (all matches when it is NULL) are scored; the
+# unary + keeps FTS5 from looking each of them up again by rowid (`_best_rows`).
 # Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
 # The `limit` best matches of a project's live memories, best first (bm25 is lower-is-better).
 _BEST_MATCHES = (
@@ -75,11 +82,13 @@ _BEST_MATCHES = (
     "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
     "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH ?"
-    "  ORDER BY score, rowid LIMIT ?) AS f "
+    "  WHERE memory_fts MATCH :expression"
+    "  AND (:within IS NULL OR +rowid IN "
+    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
+    "ORDER BY score, rowid LIMIT :limit) AS f "
     "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
     "JOIN memory_items m ON m.id = d.memory_id "
-    "WHERE m.project_id = ? AND m.deleted = 0 "
+    "WHERE m.project_id = :project AND m.deleted = 0 "
     "ORDER BY f.score, f.rowid"
 )
 # The same among the memories of some types. FTS5 would read each match's stored row to test
@@ -94,12 +103,15 @@ _BEST_MATCHES_OF_TYPES = (
     "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
     "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH ?"
-    "  ORDER BY score, rowid LIMIT -1) AS f "
+    "  WHERE memory_fts MATCH :expression"
+    "  AND (:within IS NULL OR +rowid IN "
+    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
+    "ORDER BY score, rowid LIMIT -1) AS f "
     "CROSS JOIN memory_fts_docs d CROSS JOIN memory_items m "
     "WHERE d.doc_id = f.rowid AND m.id = d.memory_id "
-    "AND m.type IN (SELECT value FROM json_each(?)) AND m.project_id = ? AND m.deleted = 0 "
-    "LIMIT ?"
+    "AND m.type IN (SELECT value FROM json_each(:types)) "
+    "AND m.project_id = :project AND m.deleted = 0 "
+    "LIMIT :limit"
 )
 _MATCHES_OF_TYPES_SORTED = (
     "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
@@ -107,33 +119,74 @@ _MATCHES_OF_TYPES_SORTED = (
     "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
     "m.source_refs, m.written_by FROM ("
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH ? AND type IN (SELECT value FROM json_each(?))"
-    "  ORDER BY score, rowid LIMIT ?) AS f "
+    "  WHERE memory_fts MATCH :expression AND type IN (SELECT value FROM json_each(:types))"
+    "  AND (:within IS NULL OR +rowid IN "
+    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
+    "ORDER BY score, rowid LIMIT :limit) AS f "
     "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
     "JOIN memory_items m ON m.id = d.memory_id "
-    "WHERE m.project_id = ? AND m.deleted = 0 "
+    "WHERE m.project_id = :project AND m.deleted = 0 "
     "ORDER BY f.score, f.rowid"
 )
+
+
+def _matches(
+    conn: sqlite3.Connection, params: dict[str, str | None], within: str | None, limit: int
+) -> list[Any]:
+    """The `limit` best rows, scored on every term of the expression, among the matches that
+    hold a term of `within` (None: among all matches)."""
+    named = {**params, "within": within, "limit": limit}
+    if params["types"] is None:
+        return conn.execute(_BEST_MATCHES, named).fetchall()
+    rows = conn.execute(_BEST_MATCHES_OF_TYPES, named).fetchall()
+    if rows != sorted(rows, key=lambda r: (r[0], r[1])):  # pragma: no cover
+        rows = conn.execute(_MATCHES_OF_TYPES_SORTED, named).fetchall()
+    return rows
+
+
+def _best_rows(conn: sqlite3.Connection, params: dict[str, str | None], limit: int) -> list[Any]:
+    """The `limit` best matches of `params["expression"]`, as `_matches` returns them.
+
+    A query matching thousands of rows is pruned (MaxScore, `storage.bm25`): the matches holding
+    the rarest terms are scored first, on every term, and the `limit`-th score among them is a
+    score the results reach; then only the matches holding a term whose bound could still beat
+    it are scored. The rows are the same as scoring every match, in the same order.
+    """
+    expression = params["expression"]
+    assert expression is not None
+    phrases = expression.split(" OR ")
+    counts = [int(conn.execute(_COUNT_MATCHES, (phrase,)).fetchone()[0]) for phrase in phrases]
+    if sum(counts) <= PRUNE_ABOVE_ROWS:
+        return _matches(conn, params, None, limit)
+    total = int(conn.execute("SELECT count(*) FROM memory_fts_docs").fetchone()[0])
+    present = sorted((n, p) for p, n in zip(phrases, counts, strict=True) if n)
+    seed: list[str] = []
+    seen = 0
+    for n, phrase in present:
+        seed.append(phrase)
+        seen += n
+        if seen >= SEED_ROWS_PER_RESULT * limit:
+            break
+    if len(seed) == len(present):
+        return _matches(conn, params, None, limit)
+    rows = _matches(conn, params, " OR ".join(seed), limit)
+    if len(rows) < limit:
+        return _matches(conn, params, None, limit)
+    needed = essential_terms({p: upper_bound(total, n) for n, p in present}, -float(rows[-1][0]))
+    if needed <= set(seed):
+        return rows
+    return _matches(conn, params, " OR ".join(p for p in phrases if p in needed), limit)
 
 
 def ranked_rows(
     conn: sqlite3.Connection, project_id: str, expression: str, type_list: str | None, limit: int
 ) -> list[Any]:
-    """The live memories matching `expression`, of the types in `type_list` (a JSON list, or
-    None for all), best first, on any connection (inside a write transaction it sees that
-    transaction's rows); each row holds the bm25 score, the FTS rowid, then the memory's
-    columns as `SELECT_MEMORY` reads them."""
-    if type_list is None:
-        rows: list[Any] = conn.execute(_BEST_MATCHES, (expression, limit, project_id)).fetchall()
-    else:
-        rows = conn.execute(
-            _BEST_MATCHES_OF_TYPES, (expression, type_list, project_id, limit)
-        ).fetchall()
-        if rows != sorted(rows, key=lambda r: (r[0], r[1])):  # pragma: no cover
-            rows = conn.execute(
-                _MATCHES_OF_TYPES_SORTED, (expression, type_list, limit, project_id)
-            ).fetchall()
-    return rows
+    """The `limit` live memories best matching `expression`, of the types in `type_list` (a
+    JSON list, or None for all), best first, on any connection (inside a write transaction it
+    sees that transaction's rows); each row holds the bm25 score, the FTS rowid, then the
+    memory's columns as `SELECT_MEMORY` reads them."""
+    params = {"expression": expression, "types": type_list, "project": project_id}
+    return _best_rows(conn, params, limit)
 
 
 def ranked_matches(
