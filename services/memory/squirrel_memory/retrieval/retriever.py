@@ -201,26 +201,38 @@ class Retriever:
         lexical: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
-        if parsed.terms:
-            # The query is embedded (the model's thread) while BM25 runs and reads its hits
-            # (a reader thread); then only the vector-only hits are still to read.
-            embedding = asyncio.create_task(
-                self._vector_hits(parsed.text, pool, filtered=bool(type_list))
-            )
-            try:
-                found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
-                lexical = [(m.id, score) for m, score in found]
-                items = {m.id: m for m, _ in found}
-            finally:
-                vector, query_vector = await embedding
-            if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
-                vector = self._with_exact_cosines(vector, lexical, query_vector)
-            rest = [m for m, _ in vector if m not in items]
-            items.update((m.id, m) for m in await self._store.get_memories(rest))
+        # Memories naming the task's files are read beside the searches (another reader).
+        by_path = (
+            asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
+            if include_path_matches and (actives or scopes)
+            else None
+        )
+        try:
+            if parsed.terms:
+                # The query is embedded (the model's thread) while BM25 runs and reads its hits
+                # (a reader thread); then only the vector-only hits are still to read.
+                embedding = asyncio.create_task(
+                    self._vector_hits(parsed.text, pool, filtered=bool(type_list))
+                )
+                try:
+                    found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
+                    lexical = [(m.id, score) for m, score in found]
+                    items = {m.id: m for m, _ in found}
+                finally:
+                    vector, query_vector = await embedding
+                if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
+                    vector = self._with_exact_cosines(vector, lexical, query_vector)
+                rest = [m for m, _ in vector if m not in items]
+                items.update((m.id, m) for m in await self._store.get_memories(rest))
+            if by_path is not None:
+                for item in await by_path:
+                    items.setdefault(item.id, item)
+        finally:
+            if by_path is not None and not by_path.done():
+                by_path.cancel()
+            elif by_path is not None and not by_path.cancelled():
+                by_path.exception()  # retrieved, if the searches failed first
         vector_used = bool(vector) or (bool(parsed.terms) and self.vector_ready)
-        if include_path_matches and (actives or scopes):
-            for item in await self._path_candidates(project_id, type_list, actives, scopes):
-                items.setdefault(item.id, item)
         wanted = set(type_list) if type_list else None
         live = {
             m.id: m
