@@ -64,7 +64,7 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
     log_path = layout.log_file("supervisor")
     with log_path.open("ab") as log_fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "squirrel_cli", "up"],
+            [sys.executable, "-m", "squirrel_cli.supervise"],
             stdin=subprocess.DEVNULL,
             stdout=log_fh,
             stderr=log_fh,
@@ -82,7 +82,7 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
             ports = ", ".join(f"{s.name} :{s.port}" for s in state.services.values())
             console.line(f"Squirrel is up (supervisor pid {proc.pid}; {ports}).")
             return 0
-        time.sleep(0.1)
+        time.sleep(0.05)
     raise UnavailableError(f"services did not reach SERVING within {timeout:.0f}s; see {log_path}")
 
 

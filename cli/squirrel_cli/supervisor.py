@@ -20,7 +20,6 @@ from squirrel_cli.supervisor_state import (
     SupervisorState,
     read_supervisor_state,
 )
-from squirrel_core.clients import health_status
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
 from squirrel_core.home import SERVICES, HomeLayout
@@ -38,6 +37,8 @@ def _log() -> Any:
 STABLE_AFTER_SECONDS = 30.0
 FIRST_BACKOFF_SECONDS = 0.5
 STOP_GRACE_SECONDS = 10.0
+SERVING_POLL_SECONDS = 0.05
+"""How often a starting service's file is read (health is asked once it is written, at SERVING)."""
 
 
 def free_port() -> int:
@@ -135,9 +136,11 @@ class Supervisor:
         return proc
 
     async def _wait_serving(self, name: str, proc: asyncio.subprocess.Process) -> bool:
+        # gRPC loads here, once the services are spawned: their start-up overlaps with it.
+        from squirrel_core.clients import health_status  # noqa: PLC0415
+
         deadline = time.monotonic() + self._settings.float_("supervisor.start_timeout_seconds")
         service_file = self._layout.service_file(name)
-        delay = 0.05
         while time.monotonic() < deadline:
             if proc.returncode is not None:
                 return False
@@ -152,8 +155,7 @@ class Supervisor:
                 self._save()
                 _log().info("service_ready", service=name, pid=proc.pid, port=info.port)
                 return True
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.25)
+            await asyncio.sleep(SERVING_POLL_SECONDS)
         return False
 
     async def _terminate(self, name: str) -> None:
