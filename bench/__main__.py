@@ -94,16 +94,18 @@ FULL = Plan(
 
 def startup_figures(runs: int) -> list[Figure]:
     times: list[float] = []
+    bare: list[float] = []
     rss: dict[str, list[float]] = {}
     for _ in range(runs):
         elapsed, sizes = startup.one_run()
         times.append(elapsed)
+        bare.extend(startup.bare_python() for _ in range(3))
         for name, mib in sizes.items():
             rss.setdefault(name, []).append(mib)
-    note = f"median of {runs} fresh homes"
-    figures = [
-        Figure("startup", "sqrl up --detach to all SERVING", statistics.median(times), "s", note)
-    ]
+    median = statistics.median(times)
+    floor = statistics.median(bare)
+    note = f"median of {runs} fresh homes; {median / floor:.0f}x python -c pass ({floor:.3f} s)"
+    figures = [Figure("startup", "sqrl up --detach to all SERVING", median, "s", note)]
     figures += [
         Figure("rss", f"{name} idle, empty home", statistics.median(values), "MiB", note)
         for name, values in rss.items()

@@ -1,7 +1,9 @@
 """Cold start of `sqrl up --detach` to all SERVING, and idle RSS of each service.
 
 Usage: python bench/service_startup.py [--runs 5]
-Prints a table (median, p95 over runs) on a fresh temporary home each run.
+Prints a table (median, p95 over runs) on a fresh temporary home each run, next to
+`python -c pass` on the same interpreter, timed between the runs (the ratio moves less with the
+machine's load than the seconds do), and the load average.
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ def one_run() -> tuple[float, dict[str, float]]:
         return elapsed, rss
 
 
+def bare_python() -> float:
+    """Seconds for `python -c pass`: the floor any command starts from."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - started
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -63,16 +72,24 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     times: list[float] = []
+    bare: list[float] = []
     rss: dict[str, list[float]] = {}
+    loads = [os.getloadavg()[0]]
     for _ in range(args.runs):
         elapsed, sizes = one_run()
         times.append(elapsed)
+        bare.extend(bare_python() for _ in range(3))
+        loads.append(os.getloadavg()[0])
         for name, mb in sizes.items():
             rss.setdefault(name, []).append(mb)
-    print(f"runs: {args.runs}")
+    print(f"runs: {args.runs}; load average (1 min) {min(loads):.1f}-{max(loads):.1f}")
     print(f"{'measure':34} {'median':>10} {'p95':>10}")
     label = "sqrl up --detach to all SERVING (s)"
     print(f"{label:34} {statistics.median(times):10.2f} {p95(times):10.2f}")
+    label = "python -c pass (s)"
+    print(f"{label:34} {statistics.median(bare):10.3f} {p95(bare):10.3f}")
+    label = "ratio of the medians (x)"
+    print(f"{label:34} {statistics.median(times) / statistics.median(bare):10.0f}")
     for name, values in rss.items():
         label = f"idle RSS {name} (MiB)"
         print(f"{label:34} {statistics.median(values):10.1f} {p95(values):10.1f}")
