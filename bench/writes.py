@@ -4,7 +4,10 @@
 - `RememberMany` in batches (a bulk import), and how long the vector index then takes to
   catch up (`vectors_pending` back to 0): writes are acknowledged once in SQLite, the
   embeddings follow in batches;
-- the memory service's RSS after the writes;
+- the memory service's CPU time per memory during the `RememberMany` calls (its vector index
+  embeds the batches meanwhile, on the same cores) and its RSS after the writes;
+- the same statements through `manual.remember_many` on a store in-process, in calls of
+  `--batch` (the store path alone: no gRPC, no embedding), and one call each;
 - extraction's write path in-process (`Processor.write_candidates`: each candidate decided
   against its anchor, then one transaction per pass), with no manual memory in the project and
   with one (then every candidate is also compared with look-alike manual memories).
@@ -37,7 +40,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.manual import remember
+from squirrel_memory.manual import Remembered, Statement, remember, remember_many
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -114,6 +117,31 @@ async def remember_batched(
     return time.perf_counter() - started
 
 
+async def remember_in_process(texts: Sequence[str], batch: int) -> float:
+    """Memories/s written by `manual.remember_many` in calls of `batch`, each under its own key,
+    into a fresh SQLite store in this process."""
+    statements = [
+        Statement(USER, MemoryType.PROJECT_FACT, f"s-{n:05d}", text, (), 0.5, Scope.PROJECT)
+        for n, text in enumerate(texts)
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        root.mkdir()
+        store = await SqliteStore.open(str(root.resolve()))
+        try:
+            started = time.perf_counter()
+            for start in range(0, len(statements), batch):
+                done = await remember_many(
+                    store, store.project_id, statements[start : start + batch]
+                )
+                if any(not isinstance(d, Remembered) for d in done):
+                    raise RuntimeError("remember_many refused a statement")
+            seconds = time.perf_counter() - started
+        finally:
+            await store.close()
+    return len(statements) / seconds
+
+
 async def extraction_writes(texts: Sequence[str], per_pass: int, manual: bool) -> float:
     """Memories/s written by extraction's write path for `texts` as project facts."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,11 +212,16 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             )
             one_catch_up = await catch_up(client, one_project)
             wait_idle(service.pid)
+            process = psutil.Process(service.pid)
+            cpu_before = sum(process.cpu_times()[:2])
             many_s = await remember_batched(
                 client, many_project, statements(texts[single:], "many"), batch
             )
+            cpu_ms = 1000 * (sum(process.cpu_times()[:2]) - cpu_before) / batched
             many_catch_up = await catch_up(client, many_project)
-            rss = psutil.Process(service.pid).memory_info().rss / 2**20
+            rss = process.memory_info().rss / 2**20
+    in_process = await remember_in_process(texts, batch)
+    in_process_one = await remember_in_process(texts[:single], 1)
     extracted = await extraction_writes(texts, EXTRACTION_PASS, manual=False)
     extracted_manual = await extraction_writes(texts, EXTRACTION_PASS, manual=True)
     extraction_note = f"{len(texts)} turns as candidates, {EXTRACTION_PASS} per pass, in-process"
@@ -207,7 +240,28 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             "memories/s",
             batch_note + "; until vectors_pending is 0",
         ),
+        Figure(
+            SECTION,
+            "RememberMany: memory service CPU per memory",
+            cpu_ms,
+            "ms",
+            batch_note + "; user+system of every thread, the vector index's included",
+        ),
         Figure(SECTION, "memory RSS after the writes", rss, "MiB"),
+        Figure(
+            SECTION,
+            "remember_many in-process, SQLite store",
+            in_process,
+            "memories/s",
+            f"{len(texts)} turns, calls of {batch}, no gRPC, no embedding",
+        ),
+        Figure(
+            SECTION,
+            "remember in-process, one statement per call",
+            in_process_one,
+            "memories/s",
+            f"{single} turns, no gRPC, no embedding",
+        ),
         Figure(SECTION, "extraction writes", extracted, "memories/s", extraction_note),
         Figure(
             SECTION,

@@ -247,3 +247,29 @@ async def test_memory_texts_are_the_live_memories_of_one_type_and_source(
     manual = await store.memory_texts(project, FACT, MemorySource.MANUAL)
     assert manual == [(first.memory.id, "Caches live in Redis 7 on the staging host!")]
     assert [i for i, _ in await store.memory_texts(project, STYLE)] == [second.memory.id]
+
+
+async def test_a_screen_kept_between_batches_notices_writes_made_without_it(
+    store: Store, project: str
+) -> None:
+    screen = WordScreen()
+    first = await store.remember_batch(
+        project, [remember_plan(fact(f"Service {n} listens on port {8000 + n}.")) for n in range(8)]
+    )
+    assert all(isinstance(d, Remembered) for d in first)
+    await store.remember_batch(project, [remember_plan(fact("Logs go to stderr as JSON."))], screen)
+    # Written beside the screen: the next batch must still find them as look-alikes, whether it
+    # may read the memories again (learning) or not.
+    for learning, text in (
+        (False, "Deploys run through the GitHub Actions workflow"),
+        (True, "Releases are tagged from the main branch"),
+    ):
+        candidate = MemoryCandidate(FACT, text[:8].lower(), text, (), 0.5)
+        extracted = await store.apply_decision(
+            UpdateDecision(action=UpdateAction.ADD_NEW, candidate=candidate), user_id=USER
+        )
+        assert extracted is not None
+        screen.learning = learning
+        [done] = await store.remember_batch(project, [remember_plan(fact(text + "!"))], screen)
+        assert isinstance(done, Remembered) and done.merged_ids == (extracted.id,)
+        assert (await store.get_memory(extracted.id)).superseded_by == done.memory.id

@@ -17,7 +17,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Sequence
+import weakref
+from collections import Counter
+from collections.abc import Generator, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,9 +51,13 @@ LOOKALIKE_LIMIT = 20
 #: Suffixes tried to make a derived key unique before a longer one is used.
 MAX_KEY_SUFFIX = 50
 SLUG_WORDS = 6
-#: Batches of at least this many statements read the words of the memories of their types
-#: once (`WordScreen`) instead of searching for look-alikes of every statement.
+#: Calls of at least this many statements read the words of the memories of their types
+#: (`WordScreen`) when the store's screen does not know them; smaller calls use the screen
+#: only while it is current, and otherwise search for look-alikes of every statement.
 SCREEN_FROM = 8
+#: How many of its rarest words a memory must share with a statement to be compared with it
+#: (besides the memories whose words are all the statement's).
+PAIRED_WORDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,48 +108,76 @@ class WordScreen:
     as a statement, from their words alone, so the lexical search runs only when one could.
 
     Every memory that is the same memory as a statement (with words W; see `same_memory`)
-    shares a word with it: with Jaccard >= 0.8 it holds more than all but a fifth of W, so at
-    least one of any `int(0.2001 * |W|) + 1` words of W (the rarest are taken); when its
-    words M are all in W, its first word (in sorting order) is in W; when W is in M, all of
-    W is. So the memories holding one of the rarest words, those whose first word is in W
-    and those without words are the only ones that can be: `same_memory` is run on them,
-    and when it holds for none, no search can find a look-alike (and none is run).
+    shares words with it: with Jaccard >= 0.8 it misses at most `s = int(0.2001 * |W|)` words
+    of W, so it holds at least `n` of any `s + n` words of W (the rarest are taken); when W is
+    in its words, it holds them all; when its words M are all in W, any word of M is in W (one
+    is kept per memory: the one fewest memories held when it was learnt). So the memories
+    holding `n` of the rarest words, those whose kept word is in W and those without words are
+    the only ones that can be: `same_memory` is run on them, and when it holds for none, no
+    search can find a look-alike (and none is run).
+
+    It is kept between batches: what it learnt of a type holds while the store reports the same
+    version of that type's memories (the backend checks it inside each batch's transaction, and
+    settles the version the batch's own writes made); `learning` says whether a batch may read
+    every memory of a type it does not know (worth it for many statements, not for one).
     """
 
     def __init__(self) -> None:
-        self._known: set[MemoryType] = set()
+        self.learning = True
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop everything learnt (a batch that changed it failed)."""
+        self._versions: dict[MemoryType, Hashable] = {}
+        self._ids: dict[MemoryType, set[str]] = {}
         self._types: dict[str, MemoryType] = {}
         self._contents: dict[str, str] = {}
         self._words: dict[str, frozenset[str]] = {}
         self._holding: dict[tuple[MemoryType, str], set[str]] = {}
         self._first: dict[tuple[MemoryType, str], set[str]] = {}
+        self._anchor: dict[str, str] = {}
         self._wordless: dict[MemoryType, set[str]] = {}
 
-    def knows(self, memory_type: MemoryType) -> bool:
-        return memory_type in self._known
+    def knows(self, memory_type: MemoryType, version: Hashable) -> bool:
+        return memory_type in self._versions and self._versions[memory_type] == version
 
-    def learn(self, memory_type: MemoryType, memories: Sequence[tuple[str, str]]) -> None:
-        self._known.add(memory_type)
-        self._wordless.setdefault(memory_type, set())
+    def learn(
+        self, memory_type: MemoryType, version: Hashable, memories: Sequence[tuple[str, str]]
+    ) -> None:
+        for memory_id in list(self._ids.get(memory_type, ())):
+            self._drop(memory_id)
+        self._versions[memory_type] = version
+        self._ids[memory_type] = set()
+        self._wordless[memory_type] = set()
         for memory_id, content in memories:
             self._add(memory_type, memory_id, content)
 
     def written(self, item: MemoryItem) -> None:
-        if item.type not in self._known:
+        if item.type not in self._versions:
             return
         self._drop(item.id)
         if not item.deleted:
             self._add(item.type, item.id, item.content)
 
+    def settle(self, memory_type: MemoryType, version: Hashable) -> None:
+        if memory_type in self._versions:
+            self._versions[memory_type] = version
+
     def rules_out(self, step: FindLookalikes) -> bool:
         kind = step.memory_type
         words = content_words(step.content)
-        if not words or kind not in self._known:
+        if not words or kind not in self._versions:
             return False
         rarest = sorted(words, key=lambda w: (len(self._holding.get((kind, w), ())), w))
-        candidates = set(self._wordless[kind])
-        for word in rarest[: int(0.2001 * len(words)) + 1]:
-            candidates.update(self._holding.get((kind, word), ()))
+        # A memory with Jaccard >= 0.8, or holding all of W, misses at most `spare` words of W,
+        # so it holds at least `needed` of the `spare + needed` rarest.
+        spare = int(0.2001 * len(words))
+        needed = min(PAIRED_WORDS, len(words) - spare)
+        hits: Counter[str] = Counter()
+        for word in rarest[: spare + needed]:
+            hits.update(self._holding.get((kind, word), ()))
+        candidates = {m for m, n in hits.items() if n >= needed}
+        candidates.update(self._wordless[kind])
         for word in words:
             candidates.update(self._first.get((kind, word), ()))
         return not any(
@@ -153,28 +187,37 @@ class WordScreen:
 
     def _add(self, kind: MemoryType, memory_id: str, content: str) -> None:
         words = content_words(content)
+        self._ids[kind].add(memory_id)
         self._types[memory_id] = kind
         self._contents[memory_id] = content
         self._words[memory_id] = words
         if not words:
             self._wordless[kind].add(memory_id)
             return
-        self._first.setdefault((kind, min(words)), set()).add(memory_id)
         for word in words:
             self._holding.setdefault((kind, word), set()).add(memory_id)
+        # Any one of its words will do; the one fewest memories hold keeps the lists short.
+        first = min(words, key=lambda w: (len(self._holding[(kind, w)]), w))
+        self._anchor[memory_id] = first
+        self._first.setdefault((kind, first), set()).add(memory_id)
 
     def _drop(self, memory_id: str) -> None:
         kind = self._types.pop(memory_id, None)
         if kind is None:
             return
+        self._ids[kind].discard(memory_id)
         del self._contents[memory_id]
         words = self._words.pop(memory_id)
         if not words:
             self._wordless[kind].discard(memory_id)
             return
-        self._first[(kind, min(words))].discard(memory_id)
+        self._first[(kind, self._anchor.pop(memory_id))].discard(memory_id)
         for word in words:
             self._holding[(kind, word)].discard(memory_id)
+
+
+#: The word screen of each open store, kept between calls (see `WordScreen`).
+_screens: weakref.WeakKeyDictionary[Store, WordScreen] = weakref.WeakKeyDictionary()
 
 
 def slug(text: str) -> str:
@@ -369,7 +412,10 @@ async def remember_many(
     before it); a statement the store refuses gets its error in its slot, leaves nothing
     written, and the others are still written."""
     plans = [remember_plan(s) for s in statements]
-    screen = WordScreen() if len(statements) >= SCREEN_FROM else None
+    screen = _screens.get(store)
+    if screen is None:
+        screen = _screens[store] = WordScreen()
+    screen.learning = len(statements) >= SCREEN_FROM
     return await store.remember_batch(project_id, plans, screen)
 
 

@@ -283,7 +283,7 @@ def test_the_word_screen_never_rules_out_a_statement_with_a_lookalike(
     existing: list[str], statement: str
 ) -> None:
     screen = WordScreen()
-    screen.learn(FACT, [(f"mem_{n}", text) for n, text in enumerate(existing)])
+    screen.learn(FACT, 0, [(f"mem_{n}", text) for n, text in enumerate(existing)])
     step = FindLookalikes(FACT, statement, 20)
     if any(same_memory(statement, text) for text in existing):
         assert not screen.rules_out(step)
@@ -291,7 +291,7 @@ def test_the_word_screen_never_rules_out_a_statement_with_a_lookalike(
 
 def test_the_word_screen_follows_the_memories_written_and_retired() -> None:
     screen = WordScreen()
-    screen.learn(FACT, [])
+    screen.learn(FACT, 0, [])
     step = FindLookalikes(FACT, "Deploys run through the GitHub Actions workflow!", 20)
     assert screen.rules_out(step)
     item = MemoryItem(

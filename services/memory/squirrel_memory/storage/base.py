@@ -13,7 +13,7 @@ that no caller depends on a backend's module.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -182,17 +182,27 @@ ManualStep: TypeAlias = FindLookalikes | FindAnchor | WriteManual | Supersede
 class LookalikeScreen(Protocol):
     """What a batch of manual plans may use to skip lexical searches that cannot matter.
 
-    The backend hands it the live memories of a type once (`learn`), then every memory a plan
-    writes (`written`); for a `FindLookalikes` step it `rules_out`, the backend answers `[]`
-    instead of searching: the screen has proved that no memory the plan would keep is there.
+    It is told the live memories of a type (`learn`) with the version of that type's memories
+    (`memory_version`, changed by every write of one), then every memory a plan writes
+    (`written`), and at the end of the batch, inside its transaction, the version the batch
+    made (`settle`); `forget` when the batch failed. For a `FindLookalikes` step of a type it
+    `knows` at the store's current version, and `rules_out`, the backend answers `[]` instead
+    of searching: the screen has proved that no memory the plan would keep is there. When it
+    does not know the type, the backend lets it `learn` only when `learning` is set.
     """
 
-    def knows(self, memory_type: MemoryType) -> bool: ...
-    def learn(self, memory_type: MemoryType, memories: Sequence[tuple[str, str]]) -> None:
-        """The (id, content) of every live memory of `memory_type`."""
+    learning: bool
+
+    def knows(self, memory_type: MemoryType, version: Hashable) -> bool: ...
+    def learn(
+        self, memory_type: MemoryType, version: Hashable, memories: Sequence[tuple[str, str]]
+    ) -> None:
+        """The (id, content) of every live memory of `memory_type`, at `version`."""
         ...
 
     def written(self, item: MemoryItem) -> None: ...
+    def settle(self, memory_type: MemoryType, version: Hashable) -> None: ...
+    def forget(self) -> None: ...
     def rules_out(self, step: FindLookalikes) -> bool: ...
 
 

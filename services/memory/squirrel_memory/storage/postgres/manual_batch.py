@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from psycopg import AsyncConnection
 
 from squirrel_core.errors import SquirrelError
+from squirrel_memory.models import MemoryType
 from squirrel_memory.storage.base import (
     FindAnchor,
     FindLookalikes,
@@ -29,6 +30,7 @@ from squirrel_memory.storage.postgres.memories import (
     anchor_memories,
     load_memories,
     memory_texts,
+    memory_version,
     supersede_memory,
     write_manual,
 )
@@ -61,23 +63,35 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
         check_project(self.project_id, project_id)
         changes = ChangeSet()
         done: list[T | SquirrelError] = []
-        async with self._db.transaction() as conn:
-            for plan in plans:
-                own = ChangeSet()
-                try:
-                    async with conn.transaction():
-                        answer = partial(self._answer, conn, changes=own, screen=screen)
-                        result = await run_plan_async(plan, answer)
-                except SquirrelError as exc:
-                    done.append(exc)
-                    continue
+        screened: set[MemoryType] = set()
+        try:
+            async with self._db.transaction() as conn:
+                for plan in plans:
+                    own = ChangeSet()
+                    try:
+                        async with conn.transaction():
+                            answer = partial(
+                                self._answer, conn, changes=own, screen=screen, screened=screened
+                            )
+                            result = await run_plan_async(plan, answer)
+                    except SquirrelError as exc:
+                        done.append(exc)
+                        continue
+                    if screen is not None:
+                        for item in own.items:
+                            screen.written(item)
+                    # As after each write of its own: searches re-read what the plan changed.
+                    count = len(own.added) + len(own.updated) + len(own.deleted)
+                    self._search_stats.changed(count)
+                    changes.extend(own)
+                    done.append(result)
                 if screen is not None:
-                    for item in own.items:
-                        screen.written(item)
-                # As after each write of its own: searches re-read what the plan changed.
-                self._search_stats.changed(len(own.added) + len(own.updated) + len(own.deleted))
-                changes.extend(own)
-                done.append(result)
+                    for kind in screened:
+                        screen.settle(kind, await memory_version(conn, self.project_id, kind))
+        except BaseException:
+            if screen is not None:
+                screen.forget()
+            raise
         await MemoryRevisions._notify(self, changes.freeze())
         return done
 
@@ -88,16 +102,21 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
         *,
         changes: ChangeSet,
         screen: LookalikeScreen | None,
+        screened: set[MemoryType],
     ) -> Any:
         """One step of a plan, answered inside the transaction."""
         if isinstance(step, FindLookalikes):
             check_limit(step.limit)
             kind = check_type(step.memory_type)
-            if screen is not None:
-                if not screen.knows(kind):
-                    screen.learn(kind, await memory_texts(conn, self.project_id, kind, None))
-                if screen.rules_out(step):
-                    return []
+            if screen is not None and kind not in screened:
+                version = await memory_version(conn, self.project_id, kind)
+                if not screen.knows(kind, version) and screen.learning:
+                    texts = await memory_texts(conn, self.project_id, kind, None)
+                    screen.learn(kind, version, texts)
+                if screen.knows(kind, version):
+                    screened.add(kind)
+            if screen is not None and kind in screened and screen.rules_out(step):
+                return []
             hits = await self._search(step.content, [kind], step.limit, conn)
             if not hits:
                 return []

@@ -263,6 +263,20 @@ async def memory_texts(
     return [(str(r[0]), str(r[1])) for r in await cursor.fetchall()]
 
 
+async def memory_version(
+    conn: AsyncConnection, project_id: str, memory_type: MemoryType
+) -> tuple[int, int]:
+    """The version of a type's memories: rows and the sum of their versions, which every
+    write of one of them raises (a row added, or a version more; rows are never removed)."""
+    cursor = await conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(version), 0) FROM memory_items "
+        "WHERE project_id = %s AND type = %s",
+        (project_id, str(memory_type)),
+    )
+    row = await cursor.fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
 async def load_memories(
     conn: AsyncConnection, project_id: str, memory_ids: Sequence[str]
 ) -> list[MemoryItem]:

@@ -85,6 +85,7 @@ class SqliteManualBatch(MemoryRevisions):
         under a savepoint, rolled back when it raises a `SquirrelError`."""
         check_project(self.project_id, project_id)
         changes = ChangeSet()
+        screened: set[MemoryType] = set()
 
         def write(conn: sqlite3.Connection) -> list[T | SquirrelError]:
             done: list[T | SquirrelError] = []
@@ -92,7 +93,9 @@ class SqliteManualBatch(MemoryRevisions):
                 own = ChangeSet()
                 conn.execute("SAVEPOINT manual_plan")
                 try:
-                    answer = partial(self._answer, conn, changes=own, screen=screen)
+                    answer = partial(
+                        self._answer, conn, changes=own, screen=screen, screened=screened
+                    )
                     result = run_plan(plan, answer)
                 except SquirrelError as exc:
                     conn.execute("ROLLBACK TO manual_plan")
@@ -105,9 +108,19 @@ class SqliteManualBatch(MemoryRevisions):
                         screen.written(item)
                 changes.extend(own)
                 done.append(result)
+            if screen is not None:
+                # What the next batch will read once this one is committed.
+                settled = (self._data_version(conn), self._db.commits + 1)
+                for kind in screened:
+                    screen.settle(kind, settled)
             return done
 
-        done = await self._db.write(write)
+        try:
+            done = await self._db.write(write)
+        except BaseException:
+            if screen is not None:
+                screen.forget()
+            raise
         await self._notify(changes.freeze())
         return done
 
@@ -118,21 +131,24 @@ class SqliteManualBatch(MemoryRevisions):
         *,
         changes: ChangeSet,
         screen: LookalikeScreen | None,
+        screened: set[MemoryType],
     ) -> Any:
         """One step of a plan, answered inside the write transaction."""
         if isinstance(step, FindLookalikes):
             check_limit(step.limit)
-            kind = str(check_type(step.memory_type))
-            if screen is not None:
-                if not screen.knows(step.memory_type):
-                    texts = memory_texts(conn, self.project_id, step.memory_type, None)
-                    screen.learn(step.memory_type, texts)
-                if screen.rules_out(step):
-                    return []
+            kind = check_type(step.memory_type)
+            if screen is not None and kind not in screened:
+                version = (self._data_version(conn), self._db.commits)
+                if not screen.knows(kind, version) and screen.learning:
+                    screen.learn(kind, version, memory_texts(conn, self.project_id, kind, None))
+                if screen.knows(kind, version):
+                    screened.add(kind)
+            if screen is not None and kind in screened and screen.rules_out(step):
+                return []
             expression = fts_match_expression(step.content)
             if expression is None:
                 return []
-            kinds = to_json([kind])
+            kinds = to_json([str(kind)])
             hits = ranked_matches(conn, self.project_id, expression, kinds, step.limit)
             return load_memories(conn, [memory_id for memory_id, _ in hits]) if hits else []
         if isinstance(step, FindAnchor):
@@ -158,6 +174,12 @@ class SqliteManualBatch(MemoryRevisions):
         if item is None:
             raise NotFoundError(f"no memory {step.memory_id}")
         return item
+
+    @staticmethod
+    def _data_version(conn: sqlite3.Connection) -> int:
+        """Changes when another connection commits (the screen's version is this and the
+        writer connection's own commits: any write since the screen's batch makes it stale)."""
+        return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _anchor(self, conn: sqlite3.Connection, step: FindAnchor) -> Any:
         scope, owner = check_scope(step.scope, step.user_id)
