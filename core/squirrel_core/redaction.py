@@ -54,6 +54,14 @@ def _rule(kind: str, regex: str, *hints: str, group: int = 0, boundary: bool = T
     return _Rule(kind, re.compile(regex, re.DOTALL), hints, group, boundary)
 
 
+_LOWER_HEX: Final = "0123456789abcdef"
+
+
+def _prefixed(prefixes: tuple[str, ...], chars: str) -> tuple[str, ...]:
+    """Each prefix followed by each character: hints as narrow as the pattern's first chars."""
+    return tuple(prefix + char for prefix in prefixes for char in chars)
+
+
 _TOKEN_CHARS: Final = frozenset(string.ascii_letters + string.digits + "_-")
 _E = r"(?![A-Za-z0-9_-])"  # end of a token
 
@@ -81,9 +89,13 @@ _RULES: Final[tuple[_Rule, ...]] = (
         "ACCA",
         "A3T",
     ),
-    _rule("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}" + _E, "gh"),
+    _rule("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}" + _E, *(f"gh{c}_" for c in "pousr")),
     _rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}", "github_pat_"),
-    _rule("gitlab_token", r"gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}", "gl"),
+    _rule(
+        "gitlab_token",
+        r"gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}",
+        *(f"gl{kind}-" for kind in ("pat", "dt", "ptt", "rt", "cbt", "soat", "ft", "imt", "agent")),
+    ),
     _rule("slack_token", r"xox[abposr]-[A-Za-z0-9-]{10,}", "xox"),
     _rule("slack_token", r"xapp-\d-[A-Za-z0-9-]{10,}", "xapp-"),
     _rule(
@@ -95,7 +107,11 @@ _RULES: Final[tuple[_Rule, ...]] = (
     _rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}" + _E, "AIza"),
     _rule("google_oauth_secret", r"GOCSPX-[A-Za-z0-9_-]{20,}", "GOCSPX-"),
     _rule("google_oauth_token", r"ya29\.[A-Za-z0-9_-]{20,}", "ya29."),
-    _rule("stripe_key", r"[spr]k_(?:live|test)_[A-Za-z0-9]{16,}", "_live_", "_test_"),
+    _rule(
+        "stripe_key",
+        r"[spr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        *(f"{c}k_{mode}_" for c in "spr" for mode in ("live", "test")),
+    ),
     _rule("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{20,}", "whsec_"),
     _rule("npm_token", r"npm_[A-Za-z0-9]{36}" + _E, "npm_"),
     _rule("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", "pypi-"),
@@ -115,9 +131,9 @@ _RULES: Final[tuple[_Rule, ...]] = (
     _rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", "eyJ"),
     # Vendor keys known by their prefix (several are the prefix plus plain hex).
     _rule("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?" + _E, "dapi"),
-    _rule("twilio_key", r"(?:SK|AC)[a-f0-9]{32}" + _E, "SK", "AC"),
+    _rule("twilio_key", r"(?:SK|AC)[a-f0-9]{32}" + _E, *_prefixed(("SK", "AC"), _LOWER_HEX)),
     _rule("mailgun_key", r"key-[a-f0-9]{32}" + _E, "key-"),
-    _rule("mailchimp_key", r"[a-f0-9]{32}-us\d{1,2}" + _E, "-us"),
+    _rule("mailchimp_key", r"[a-f0-9]{32}-us\d{1,2}" + _E, *_prefixed(("-us",), string.digits)),
     _rule("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _E, "PMAK-"),
     _rule("new_relic_key", r"NRAK-[A-Z0-9]{27}" + _E, "NRAK-"),
     _rule("atlassian_token", r"ATATT3[A-Za-z0-9_=-]{100,}" + _E, "ATATT3"),
@@ -204,7 +220,7 @@ _TOKEN_IN_NAME: Final = re.compile(r"(?i)token|key|credential")
 # High-entropy runs: long base64/base64url/hex-ish tokens that no specific rule caught.
 _CANDIDATE_CHARS: Final = string.ascii_letters + string.digits + "+/_=.-"
 _CANDIDATE: Final = re.compile(r"[A-Za-z0-9+/_=.-]{32,}")
-# ASCII text mapped to one byte per character: "a" for a candidate character, " " otherwise.
+# Text mapped to one byte per character: "a" for a candidate character, " " otherwise.
 _CANDIDATE_MAP: Final = bytes(
     ord("a") if chr(byte) in _CANDIDATE_CHARS else ord(" ") for byte in range(256)
 )
@@ -404,12 +420,11 @@ def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
 def _candidate_spans(text: str) -> list[tuple[int, int]]:
     """Where `_CANDIDATE` matches in `text`: every maximal run of 32 or more of its characters.
 
-    ASCII text (most of it) is mapped to a byte per character and the runs are found with
-    `bytes.find`, which skips ahead instead of testing every character as the regex does.
+    The text is mapped to a byte per character and the runs are found with `bytes.find`, which
+    skips ahead instead of testing every character as the regex does.
     """
-    if not text.isascii():
-        return [match.span() for match in _CANDIDATE.finditer(text)]
-    mapped = text.encode("ascii").translate(_CANDIDATE_MAP)
+    # Every other character becomes one "?" (not a candidate character): indexes stay aligned.
+    mapped = text.encode("ascii", "replace").translate(_CANDIDATE_MAP)
     spans: list[tuple[int, int]] = []
     start = mapped.find(_RUN)
     while start != -1:

@@ -47,3 +47,22 @@ def test_artifactory_api_keys_are_found_and_words_starting_with_ap_are_not() -> 
     cleaned, _ = redact(f"export ARTIFACTORY={secret} ", entropy=False)
     assert secret not in cleaned
     assert redact("APPLICATION API_URL APIs ", entropy=False) == ("APPLICATION API_URL APIs ", 0)
+
+
+@pytest.mark.parametrize(
+    ("token", "kind"),
+    [
+        ("ghp_" + "a1B2" * 9, "github_token"),
+        ("ghs_" + "a1B2" * 9, "github_token"),
+        ("glpat-" + "x9" * 10, "gitlab_token"),
+        ("glagent-" + "x9" * 10, "gitlab_token"),
+        ("sk_live_" + "Ab3" * 8, "stripe_key"),
+        ("rk_test_" + "Ab3" * 8, "stripe_key"),
+        ("SK" + "0a" * 16, "twilio_key"),
+        ("AC" + "f9" * 16, "twilio_key"),
+        ("0a" * 16 + "-us12", "mailchimp_key"),
+    ],
+)
+def test_provider_rules_fire_on_their_narrow_hints(token: str, kind: str) -> None:
+    cleaned, count = redact(f"value: {token} end", entropy=False, maintained=False)
+    assert cleaned == f"value: [REDACTED:{kind}] end" and count == 1
