@@ -10,7 +10,8 @@ so the parent can interleave mem0's searches with Squirrel's:
   its own store; `{"seconds": ...}`;
 - `{"op": "one"}`: every text added with one `add` each, into the store that is searched;
   `{"seconds": ...}`;
-- `{"op": "search", "query": ...}`: one search, top 10; `{"ms": ...}`, timed in-process;
+- `{"op": "search", "query": ...}`: one search, top 10; `{"ms": ..., "cpu_ms": ...}`, timed
+  in-process (`cpu_ms`: this process's CPU during the call);
 - `{"op": "quit"}`.
 """
 
@@ -93,7 +94,7 @@ def serve(model_dir: str, turns: int) -> None:
             op = request["op"]
             if op == "quit":
                 break
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             if op == "bulk":
                 for start in range(0, len(texts), BATCH):
                     chunk = texts[start : start + BATCH]
@@ -106,7 +107,8 @@ def serve(model_dir: str, turns: int) -> None:
                 _reply({"seconds": time.perf_counter() - started})
             elif op == "search":
                 memory.search(request["query"], top_k=10, filters={"user_id": USER})
-                _reply({"ms": 1000 * (time.perf_counter() - started)})
+                ms = 1000 * (time.perf_counter() - started)
+                _reply({"ms": ms, "cpu_ms": 1000 * (time.process_time() - cpu)})
             else:
                 _reply({"error": f"unknown op {op!r}"})
 

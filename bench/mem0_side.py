@@ -15,7 +15,7 @@ from the model wheel), FAISS, `infer=False` (no LLM). Make that environment once
 (`torch==2.13.0` is the CPU build; an unpinned torch pulls a multi-GB CUDA build.) Then:
 
     .venv/bin/python -m bench.mem0_side --mem0-python .venv-mem0/bin/python [--turns 300]
-        [--copies 3] [--times PATH]
+        [--copies 3] [--times PATH] [--tree TREE]
 
 The adds run one side after the other (mem0's, then Squirrel's with its vector index caught
 up), since Squirrel embeds behind its writes and that work would land on mem0's clock. The
@@ -25,6 +25,9 @@ its own and searches it before the adds, and answers a few searches before the c
 mem0's searches are timed inside its process, Squirrel's around the gRPC call. "CPU per search"
 is the CPU both sides spent (Squirrel: service and client; mem0: its process) divided by the
 searches: when p95 is well above it, the tail was spent waiting for a core, not working.
+
+`--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
+a change), to compare it with mem0 under the same conditions.
 
 Never part of the default install, `python -m bench` or CI.
 """
@@ -116,6 +119,7 @@ class Searches:
     """Both sides' counted searches: each one's ms, the mean CPU ms per search, the load."""
 
     mem0_ms: list[float]
+    mem0_call_cpu_ms: list[float]
     squirrel_ms: list[float]
     mem0_cpu_ms: float
     squirrel_cpu_ms: float
@@ -143,22 +147,30 @@ async def interleaved_searches(
         mem0.ask(op="search", query=f"{query} (warm-up)")
         await squirrel(f"{query} (warm-up)")
     mem0_times: list[float] = []
+    mem0_call_cpu: list[float] = []
     squirrel_times: list[float] = []
     client_cpu = 0.0
     load_start = os.getloadavg()[0]
     mem0_cpu, service_cpu = _cpu_s(mem0.pid), _cpu_s(service_pid)
+
+    def mem0_search(query: str) -> None:
+        answer = mem0.ask(op="search", query=query)
+        mem0_times.append(float(answer["ms"]))
+        mem0_call_cpu.append(float(answer["cpu_ms"]))
+
     for n, query in enumerate(queries):
         if n % 2:
-            mem0_times.append(float(mem0.ask(op="search", query=query)["ms"]))
+            mem0_search(query)
         c0 = time.process_time()
         squirrel_times.append(await squirrel(query))
         client_cpu += time.process_time() - c0
         if not n % 2:
-            mem0_times.append(float(mem0.ask(op="search", query=query)["ms"]))
+            mem0_search(query)
     mem0_cpu = _cpu_s(mem0.pid) - mem0_cpu
     service_cpu = _cpu_s(service_pid) - service_cpu
     return Searches(
         mem0_times,
+        mem0_call_cpu,
         squirrel_times,
         1000 * mem0_cpu / len(queries),
         1000 * (service_cpu + client_cpu) / len(queries),
@@ -179,7 +191,7 @@ async def warm_up(client: MemoryClient, project: str, texts: Sequence[str]) -> N
 
 
 async def measure(
-    mem0: Mem0Child, texts: list[str], queries: list[str]
+    mem0: Mem0Child, texts: list[str], queries: list[str], tree: Path | None = None
 ) -> tuple[dict[str, float], dict[str, float], Searches]:
     """(mem0's figures, Squirrel's, both sides' searches)."""
     mem0_bulk_s = float(mem0.ask(op="bulk")["seconds"])
@@ -192,7 +204,7 @@ async def measure(
         root = git_repo(Path(tmp) / "repo")
         for project in (warm_root, bulk_root, root):
             add_project(HomeLayout(home).projects, project)
-        async with memory_process(home) as service:
+        async with memory_process(home, tree) as service:
             await wait_model(service.client)
             client = service.client
             await warm_up(client, str(warm_root), texts[:WARMUP])
@@ -228,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--turns", type=int, default=300)
     options.add_argument("--copies", type=int, default=3, help="times each question is asked")
     options.add_argument("--times", type=Path, help="write every search's milliseconds here")
+    options.add_argument(
+        "--tree", type=Path, help="run the memory service from this Squirrel tree (a baseline)"
+    )
     args = options.parse_args(argv)
     if args.mem0_python is None or not args.mem0_python.exists():
         print("--mem0-python must name the python of a mem0 environment", file=sys.stderr)
@@ -241,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         mem0: Mem0Child | None = None
         try:
             mem0 = Mem0Child(args.mem0_python, str(packaged_model_dir()), args.turns, log)
-            mem0_figures, squirrel, searches = asyncio.run(measure(mem0, texts, queries))
+            mem0_figures, squirrel, searches = asyncio.run(measure(mem0, texts, queries, args.tree))
         except RuntimeError as exc:
             print(exc, file=sys.stderr)
             return 1
@@ -250,7 +265,15 @@ def main(argv: list[str] | None = None) -> int:
                 mem0.close()
     if args.times is not None:
         args.times.write_text(
-            json.dumps({"mem0_ms": searches.mem0_ms, "squirrel_ms": searches.squirrel_ms}),
+            json.dumps(
+                {
+                    "mem0_ms": searches.mem0_ms,
+                    "mem0_cpu_ms_in_call": searches.mem0_call_cpu_ms,
+                    "squirrel_ms": searches.squirrel_ms,
+                    "mem0_cpu_ms_per_search": searches.mem0_cpu_ms,
+                    "squirrel_cpu_ms_per_search": searches.squirrel_cpu_ms,
+                }
+            ),
             encoding="utf-8",
         )
     print_table(len(texts), len(queries), load, mem0_figures, squirrel, searches)
