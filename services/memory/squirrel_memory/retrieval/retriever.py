@@ -209,8 +209,8 @@ class Retriever:
         )
         try:
             if parsed.terms:
-                # The query is embedded (the model's thread) while BM25 runs and reads its hits
-                # (a reader thread); then only the vector-only hits are still to read.
+                # The query is embedded (the model's thread), searched and its hits read (a
+                # reader thread) while BM25 runs and reads its own hits (another reader).
                 embedding = asyncio.create_task(
                     self._vector_hits(parsed.text, pool, filtered=bool(type_list))
                 )
@@ -219,11 +219,11 @@ class Retriever:
                     lexical = [(m.id, score) for m, score in found]
                     items = {m.id: m for m, _ in found}
                 finally:
-                    vector, query_vector = await embedding
+                    vector, query_vector, vector_items = await embedding
+                for item in vector_items:
+                    items.setdefault(item.id, item)
                 if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
                     vector = self._with_exact_cosines(vector, lexical, query_vector)
-                rest = [m for m, _ in vector if m not in items]
-                items.update((m.id, m) for m in await self._store.get_memories(rest))
             if by_path is not None:
                 for item in await by_path:
                     items.setdefault(item.id, item)
@@ -371,18 +371,20 @@ class Retriever:
 
     async def _vector_hits(
         self, text: str, pool: int, *, filtered: bool
-    ) -> tuple[list[tuple[str, float]], Vector | None]:
-        """The vector pool (rescaled cosines, best first) and the query's vector."""
+    ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
+        """The vector pool (rescaled cosines, best first), the query's vector and the memories
+        of the pool."""
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
-            return [], None
+            return [], None, []
         try:
             vectors = await embedder.embed_query(text)
         except EmbedderNotReadyError:
-            return [], None
+            return [], None, []
         k = min(len(index), pool * (3 if filtered else 1))
         hits = await asyncio.to_thread(index.search, vectors[0], k)
-        return [(m, self._rescaled(cos)) for m, cos in hits], vectors[0]
+        items = await self._store.get_memories([m for m, _ in hits])
+        return [(m, self._rescaled(cos)) for m, cos in hits], vectors[0], items
 
     def _rescaled(self, cosine: float) -> float:
         floor = self.settings.vector_floor
