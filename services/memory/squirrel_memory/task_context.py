@@ -26,6 +26,7 @@ is always the stored content. `written_by` says which of the two wrote the answe
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from collections.abc import Sequence
@@ -197,16 +198,29 @@ class TaskContextBuilder:
             raise InvalidArgumentError("task_description must be a non-empty string")
         task = task_description.strip()[:MAX_QUERY_CHARS]
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
-        selected, ranked = await self.candidates(
-            project_id,
-            task,
-            active_file_paths=active_file_paths,
-            preferred_memory_types=preferred_memory_types,
-        )
-        chosen = [_selected(s) for s in selected]
         types = set(preferred_memory_types or DEFAULT_TYPES)
-        if chosen and MemoryType.USER_STYLE in types and self.settings.style_supplement:
-            chosen.extend(await self._style_supplement(project_id, {c.memory_id for c in chosen}))
+        # The style memories that may round the pack off are read beside the ranking.
+        styles = (
+            asyncio.create_task(self._retriever.style_memories(project_id))
+            if MemoryType.USER_STYLE in types and self.settings.style_supplement
+            else None
+        )
+        try:
+            selected, ranked = await self.candidates(
+                project_id,
+                task,
+                active_file_paths=active_file_paths,
+                preferred_memory_types=preferred_memory_types,
+            )
+            chosen = [_selected(s) for s in selected]
+            if chosen and styles is not None:
+                taken = {c.memory_id for c in chosen}
+                chosen.extend(self._style_supplement(await styles, taken))
+        finally:
+            if styles is not None and not styles.done():
+                styles.cancel()
+            elif styles is not None and not styles.cancelled():
+                styles.exception()  # retrieved, if the ranking failed first
         written_by = WrittenBy.RULES
         written = await self._written(task, ranked, chosen, budget) if chosen else None
         if written is None:
@@ -279,8 +293,10 @@ class TaskContextBuilder:
         shown, markdown = _render(selection, budget)
         return selection, shown, markdown
 
-    async def _style_supplement(self, project_id: str, taken: set[str]) -> list[SelectedMemory]:
-        items = self._injectable(await self._retriever.style_memories(project_id))
+    def _style_supplement(
+        self, styles: Sequence[MemoryItem], taken: set[str]
+    ) -> list[SelectedMemory]:
+        items = self._injectable(styles)
         extra: list[SelectedMemory] = []
         for item in items:
             if len(extra) >= self.settings.style_supplement:

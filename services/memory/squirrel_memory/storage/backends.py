@@ -15,7 +15,7 @@ from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.settings import Settings
 from squirrel_memory.storage.base import Store
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.storage.sqlite.store import SqliteStore
+from squirrel_memory.storage.sqlite.store import READERS, SqliteStore
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -35,7 +35,7 @@ class SqliteBackend:
 
     name = "sqlite"
 
-    def __init__(self, *, clock: Clock = utc_now, readers: int = 2) -> None:
+    def __init__(self, *, clock: Clock = utc_now, readers: int = READERS) -> None:
         self._clock = clock
         self._readers = readers
 

@@ -28,6 +28,10 @@ from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
 
 log = structlog.get_logger()
 
+READERS = 3
+"""Reader threads per project: a task context reads its lexical hits, its vector hits and the
+memories naming its files at once, and none of them should wait behind another."""
+
 
 class SqliteStore(
     SqliteEventLog,
@@ -65,7 +69,7 @@ class SqliteStore(
         *,
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
-        readers: int = 2,
+        readers: int = READERS,
         store_dir: Path | None = None,
     ) -> SqliteStore:
         """Open (creating and migrating as needed) `<store_dir>/data.db` (default
