@@ -488,6 +488,11 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
         return text, 0
     lowered = _lower_aligned(text)
     found = _LITERALS.scan(text, lowered)
+    if found.empty and not (maintained and has_unhinted_detectors()):
+        # No rule's literal: only the high-entropy check can find anything.
+        if entropy and len(text) >= _MIN_ENTROPY_LEN:
+            return _entropy_redacted(text)
+        return text, 0
     count = 0
     if found.in_lower("private>"):
         text, count = _PRIVATE_SPAN.subn("", text)
