@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import signal
 import subprocess
@@ -14,7 +13,6 @@ from typing import Any
 from squirrel_cli import read_args
 from squirrel_cli.console import Console
 from squirrel_cli.status_view import print_status, service_rows, status_data
-from squirrel_cli.supervisor import Supervisor
 from squirrel_cli.supervisor_state import (
     SupervisorState,
     pid_alive,
@@ -26,7 +24,6 @@ from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
-from squirrel_core.status_probe import probe
 
 DOWN_TIMEOUT_SECONDS = 30.0
 
@@ -47,7 +44,6 @@ def add_commands(sub: Any) -> None:
 def cmd_up(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     from squirrel_cli.commands_local import prepare_home  # noqa: PLC0415 - storage only here
-    from squirrel_core.logs import configure_logging  # noqa: PLC0415 - the supervisor logs
 
     layout = prepare_home(settings)
     running = supervisor_running(layout)
@@ -56,6 +52,11 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
         return 0
     if args.detach:
         return _up_detached(settings, layout, console)
+    import asyncio  # noqa: PLC0415 - not for --detach (which starts `supervise`)
+
+    from squirrel_cli.supervisor import Supervisor  # noqa: PLC0415
+    from squirrel_core.logs import configure_logging  # noqa: PLC0415
+
     configure_logging("supervisor", settings.str_("general.log_level"))
     return asyncio.run(Supervisor(settings, os.environ).run())
 
@@ -137,6 +138,10 @@ def _wait_gone(pids: list[int], timeout: float) -> bool:
 
 
 def cmd_status(args: argparse.Namespace, console: Console) -> int:
+    import asyncio  # noqa: PLC0415 - not for `sqrl up --detach`
+
+    from squirrel_core.status_probe import probe  # noqa: PLC0415 - gRPC: not for `sqrl up`
+
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from rich.prompt import Confirm
-
 from squirrel_cli.console import Console
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.files import write_json_file
@@ -128,6 +126,8 @@ def _read_config(path: Path) -> dict[str, Any]:
 
 def _ask(console: Console) -> Callable[[str], bool]:
     def confirm(question: str) -> bool:
+        from rich.prompt import Confirm  # noqa: PLC0415 - only when a person is asked
+
         return bool(Confirm.ask(question, console=console.out, default=True))
 
     return confirm

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from squirrel_memory.paths import ProjectPaths, ensure_private_file, secure_sqlite_files
-from squirrel_memory.storage.sqlite.database import connect
+from squirrel_memory.storage.sqlite.connection import connect
 from squirrel_memory.storage.sqlite.schema import (
     DATA_MIGRATIONS,
     USER_MIGRATIONS,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,37 @@ def test_every_command_that_prints_data_takes_json_and_is_documented() -> None:
         if name in ACTIONS:
             continue
         assert "--json" in options, f"sqrl {name} prints data but takes no --json"
+
+
+def test_up_detach_prepares_the_home_without_loading_the_services_libraries(
+    tmp_path: Path,
+) -> None:
+    """`sqrl up --detach` runs before any service can start: it prepares the home (user.db)
+    and starts the supervisor, and loads none of what the services or the supervisor use.
+    A live supervisor is recorded, so this run stops at "already running"."""
+    home = tmp_path / "home"
+    (home / "run").mkdir(parents=True)
+    (home / "run" / "supervisor.json").write_text(
+        f'{{"pid": {os.getpid()}, "started_at": 0, "services": {{}}}}'
+    )
+    probe = (
+        "import sys\n"
+        "from squirrel_cli.main import main\n"
+        "code = main(['up', '--detach'])\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "SQRL_HOME": str(home)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "already running" in done.stdout
+    assert (home / "user.db").exists()
+    loaded = set(done.stdout.strip().splitlines()[-1].split())
+    heavy = {"asyncio", "grpc", "google", "structlog", "rich", "numpy", "faiss", "mcp"}
+    assert not loaded & heavy, sorted(loaded & heavy)

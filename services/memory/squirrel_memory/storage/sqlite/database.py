@@ -13,66 +13,22 @@ from typing import TypeVar
 import structlog
 
 from squirrel_core.errors import (
-    FailedPreconditionError,
     ResourceExhaustedError,
     SquirrelError,
     UnavailableError,
 )
 from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.storage.sqlite.schema import Migration, check_database, migrate
+from squirrel_memory.storage.sqlite.connection import (
+    BUSY_TIMEOUT_MS,
+    StorageError,
+    connect,
+    harden,
+)
+from squirrel_memory.storage.sqlite.schema import Migration, migrate
 
 T = TypeVar("T")
 
 log = structlog.get_logger()
-
-BUSY_TIMEOUT_MS = 5_000
-
-
-class StorageError(FailedPreconditionError):
-    """A database file cannot be used (not a database, closed); it is left untouched."""
-
-
-def harden(conn: sqlite3.Connection) -> None:
-    """Keep a hostile database file from acting through its schema: no SQL functions with side
-    effects in triggers, views or defaults (`trusted_schema` off), page sizes checked, no memory
-    mapping; on Python 3.12+ also SQLite's defensive mode, which forbids writing the schema or
-    the database pages directly. The schema check in `schema.migrate` refuses unknown triggers
-    and views on every version."""
-    conn.execute("PRAGMA trusted_schema = OFF")
-    conn.execute("PRAGMA cell_size_check = ON")
-    conn.execute("PRAGMA mmap_size = 0")
-    setconfig = getattr(conn, "setconfig", None)
-    if setconfig is not None:  # Python 3.12+
-        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE"), True)  # noqa: B009
-        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_TRUSTED_SCHEMA"), False)  # noqa: B009
-
-
-def connect(
-    path: Path, *, read_only: bool = False, migrations: Sequence[Migration] = ()
-) -> sqlite3.Connection:
-    """Open `path` in autocommit mode with the pragmas every Squirrel connection uses.
-
-    With `migrations`, the file is checked against them (`check_database`) before anything
-    (WAL mode included) is written to it."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    try:
-        harden(conn)
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        if read_only:
-            conn.execute("PRAGMA query_only = ON")
-        else:
-            if migrations:
-                check_database(conn, migrations)
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        raise StorageError(f"cannot use database file {path}: {exc}") from exc
-    except SquirrelError:
-        conn.close()
-        raise
-    return conn
 
 
 def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
@@ -219,3 +175,6 @@ class SqliteDatabase:
             self._write_conn = None
         secure_sqlite_files(self.path)
         log.info("database_closed", path=str(self.path))
+
+
+__all__ = ["BUSY_TIMEOUT_MS", "SqliteDatabase", "StorageError", "connect", "harden"]
