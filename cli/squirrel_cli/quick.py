@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import socket
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -25,6 +26,7 @@ from squirrel_core.errors import InvalidArgumentError, SquirrelError, Unavailabl
 if TYPE_CHECKING:
     from squirrel_cli.console import Console
     from squirrel_core.settings import Settings
+    from squirrel_core.terminal import Drawing
 
 COMMANDS: Final = frozenset({"status", "search", "context", "memories"})
 READ_TIMEOUT: Final = 65.0
@@ -72,13 +74,16 @@ def run(argv: Sequence[str]) -> int | None:
     from squirrel_cli.console import Console  # noqa: PLC0415 - after the cheap checks
     from squirrel_core.settings import load_settings  # noqa: PLC0415
 
-    console = Console()
+    console = Console(deferred=True)
     try:
         settings = load_settings(os.environ)
-        return _HANDLERS[args.command](args, settings, console)
+        code = _HANDLERS[args.command](args, settings, console)
+        console.finish(_renderer(settings.home) if console.drawings() else None)
     except FallBackError:
+        console.discard()
         return None
     except SquirrelError as exc:
+        console.discard()
         console.error(str(exc))
         return 1
     except KeyboardInterrupt:
@@ -86,6 +91,22 @@ def run(argv: Sequence[str]) -> int | None:
     except OSError as exc:
         console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
         return 1
+    return code
+
+
+def _renderer(home: Path) -> Callable[[list[Drawing]], list[str]]:
+    """Has the gateway draw the tables and markdown for this terminal (rich is not loaded here)."""
+
+    def render(drawings: list[Drawing]) -> list[str]:
+        from squirrel_core.terminal import Terminal  # noqa: PLC0415
+
+        body = {"drawings": drawings, "terminal": Terminal.of(sys.stdout).as_json()}
+        drawn = call(home, "render", body)["drawn"]
+        if not isinstance(drawn, list) or not all(isinstance(d, str) for d in drawn):
+            raise FallBackError("the drawings are not text")
+        return drawn
+
+    return render
 
 
 # --- the gateway's endpoint -------------------------------------------------------------------

@@ -5,6 +5,8 @@ are not there."""
 from __future__ import annotations
 
 import json
+import os
+import pty
 import re
 import socket
 import subprocess
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 from squirrel_cli import quick
+from tests.conftest import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -75,12 +78,43 @@ def _run(env: dict[str, str], cwd: Path, argv: list[str], *, full: bool = False)
     return Run(done)
 
 
+def _run_on_terminal(env: dict[str, str], cwd: Path, argv: list[str], *, full: bool = False) -> Run:
+    """As `_run`, with stdout on a pseudo-terminal (where tables and markdown are drawn)."""
+    main, secondary = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _PROBE.format(module="main" if full else "entry"), *argv],
+            cwd=cwd,
+            env=env,
+            stdout=secondary,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # EIO: the command has exited
+                break
+            if not chunk:
+                break
+            shown += chunk
+        _, errors = proc.communicate(timeout=120)
+    finally:
+        os.close(main)
+    return Run(subprocess.CompletedProcess(argv, proc.returncode, shown.decode(), errors))
+
+
 @pytest.fixture
-def services(sqrl: Sqrl, env: dict[str, str], repo: Path) -> Iterator[None]:
+def services(sqrl: Sqrl, env: dict[str, str], repo: Path, sqrl_home: Path) -> Iterator[None]:
     assert sqrl("init", cwd=repo).returncode == 0
     started = sqrl("up", "--detach")
     assert started.returncode == 0, started.stderr
     try:
+        # The gateway records its HTTP endpoint a moment after it reports SERVING; until then
+        # the reads go over gRPC (`test_without_the_http_endpoint_the_full_cli_answers`).
+        wait_until((sqrl_home / "run" / "gateway-mcp.json").exists, timeout=60)
         for text in (
             "Run the tests with pytest -x from the repository root",
             "The API handlers live in src/api/handlers.py; add tests beside them",
@@ -95,7 +129,8 @@ def services(sqrl: Sqrl, env: dict[str, str], repo: Path) -> Iterator[None]:
 def _steady(text: str) -> str:
     """Output with what moves between two runs (uptimes, times of generation) blanked."""
     text = re.sub(r'"(uptime_seconds|generated_at)": [^,\n]+', r'"\1": _', text)
-    return re.sub(r"\t(\d+h)?\d+m\d\ds\t", "\t_\t", text)
+    text = re.sub(r"\t(\d+h)?\d+m\d\ds\t", "\t_\t", text)
+    return re.sub(r"(?<= )(\d+h)?\d+m\d\ds(?= )", "_", text)  # drawn tables
 
 
 READS: tuple[list[str], ...] = (
@@ -132,6 +167,20 @@ def test_the_quick_reads_print_what_the_full_cli_prints_without_grpc(
     )
     assert status["projects"][0]["memories"] == 2 and status["projects"][0]["unprocessed"] == 0
     assert status["ingest"] is not None and "claude_code" in status["ingest"]["sources"]
+
+
+def test_on_a_terminal_the_gateway_draws_what_rich_would_draw_here(
+    services: None, env: dict[str, str], repo: Path
+) -> None:
+    env.update(TERM="xterm-256color", COLUMNS="90")
+    for argv in (["status"], ["search", "tests"], ["context", "run the tests"], ["memories"]):
+        fast = _run_on_terminal(env, repo, argv)
+        full = _run_on_terminal(env, repo, argv, full=True)
+        assert fast.code == full.code == 0, (argv, fast.stderr, full.stderr)
+        assert "\x1b[" in fast.stdout, argv  # drawn for the terminal
+        assert _steady(fast.stdout) == _steady(full.stdout), argv
+        assert not fast.loaded & HEAVY_ON_THE_QUICK_PATH, (argv, fast.loaded)
+        assert "rich" in full.loaded, argv
 
 
 def test_the_quick_reads_fail_like_the_full_cli(

@@ -5,7 +5,8 @@ like `/mcp` and `/hooks/`) instead of loading a gRPC client: the CLI then starts
 library only. Each route runs what the CLI would have run over gRPC — the gateway's own servicer
 for context and search, the memory service's `ListMemories`, the status probe — and answers the
 plain data of `squirrel_core.read_shapes` / `status_probe`, which the CLI prints the same way
-whichever way it fetched it.
+whichever way it fetched it. On a terminal the CLI also has its tables and markdown drawn here
+(`render`: rich, for the CLI's terminal size, encoding and environment), so it need not load rich.
 
 `POST /cli/<route>` with a JSON object; 200 with the answer, or an error object
 `{"error": {"status": "<gRPC status name>", "message": "..."}}`: 422 for a domain error (its
@@ -15,6 +16,7 @@ crash (logged here, never with memory text).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -37,6 +39,7 @@ from squirrel_core.read_shapes import (
     search_output,
 )
 from squirrel_core.status_probe import probe
+from squirrel_core.terminal import Terminal, check_drawings, render
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.servicer import GatewayServicer
 
@@ -70,6 +73,7 @@ class CliApi:
             "search": self.search,
             "status": self.status,
             "memories": self.memories,
+            "render": self.render,
         }
 
     async def context(self, body: dict[str, Any]) -> Answer:
@@ -129,6 +133,16 @@ class CliApi:
         client = self._backend.client()
         reply = await client.call(client.stub.ListMemories, request, timeout=LIST_TIMEOUT)
         return {"project": project, **memories_output(reply)}
+
+    async def render(self, body: dict[str, Any]) -> Answer:
+        """Tables and markdown drawn by rich for the CLI's terminal, so the CLI need not load
+        rich (`squirrel_core.terminal`)."""
+        try:
+            terminal = Terminal.from_json(body.get("terminal") or {})
+            drawings = check_drawings(body.get("drawings"))
+        except ValueError as exc:
+            raise _BadRequestError(str(exc)) from None
+        return {"drawn": await asyncio.to_thread(render, drawings, terminal)}
 
 
 class _NoContext:
