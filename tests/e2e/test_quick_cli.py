@@ -126,6 +126,18 @@ def services(sqrl: Sqrl, env: dict[str, str], repo: Path, sqrl_home: Path) -> It
         sqrl("down")
 
 
+def _both(
+    run: Callable[..., Run], env: dict[str, str], cwd: Path, argv: list[str]
+) -> tuple[Run, Run]:
+    """The quick and the full run of a command; run again (up to twice more) when their outputs
+    differ, as the services' state may move between two runs (ingest's first scan, counts)."""
+    for _ in range(3):
+        fast, full = run(env, cwd, argv), run(env, cwd, argv, full=True)
+        if _steady(fast.stdout) == _steady(full.stdout):
+            break
+    return fast, full
+
+
 def _steady(text: str) -> str:
     """Output with what moves between two runs (uptimes, times of generation) blanked."""
     text = re.sub(r'"(uptime_seconds|generated_at)": [^,\n]+', r'"\1": _', text)
@@ -151,8 +163,7 @@ def test_the_quick_reads_print_what_the_full_cli_prints_without_grpc(
     services: None, env: dict[str, str], repo: Path
 ) -> None:
     for argv in READS:
-        fast = _run(env, repo, argv)
-        full = _run(env, repo, argv, full=True)
+        fast, full = _both(_run, env, repo, argv)
         assert fast.code == 0, (argv, fast.stderr)
         assert full.code == 0, (argv, full.stderr)
         assert fast.stdout.strip(), argv
@@ -174,8 +185,7 @@ def test_on_a_terminal_the_gateway_draws_what_rich_would_draw_here(
 ) -> None:
     env.update(TERM="xterm-256color", COLUMNS="90")
     for argv in (["status"], ["search", "tests"], ["context", "run the tests"], ["memories"]):
-        fast = _run_on_terminal(env, repo, argv)
-        full = _run_on_terminal(env, repo, argv, full=True)
+        fast, full = _both(_run_on_terminal, env, repo, argv)
         assert fast.code == full.code == 0, (argv, fast.stderr, full.stderr)
         assert "\x1b[" in fast.stdout, argv  # drawn for the terminal
         assert _steady(fast.stdout) == _steady(full.stdout), argv
