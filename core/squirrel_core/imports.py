@@ -15,3 +15,12 @@ def keep_out_console_extras() -> None:
     their users handle) unless something loaded them already. Call before importing structlog."""
     for name in CONSOLE_EXTRAS:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+
+
+def allow_console_extras() -> None:
+    """Lets the console extras load again (after start, when a service has a use for one: the
+    gateway draws the CLI's tables with rich, `squirrel_core.terminal`). What was imported before
+    keeps the choice it made."""
+    for name in CONSOLE_EXTRAS:
+        if name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]

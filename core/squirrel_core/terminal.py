@@ -152,6 +152,9 @@ def draw(console: RichConsole, drawing: Drawing) -> None:
 
 def render(drawings: list[Drawing], terminal: Terminal) -> list[str]:
     """What drawing each of `drawings` writes to the terminal described."""
+    from squirrel_core.imports import allow_console_extras  # noqa: PLC0415
+
+    allow_console_extras()  # a service process starts with rich kept out
     from rich.console import Console as RichConsole  # noqa: PLC0415 - only when drawing
 
     out = []

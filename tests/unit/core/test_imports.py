@@ -29,3 +29,22 @@ def test_a_service_process_logs_json_tracebacks_without_rich() -> None:
     assert done.stdout.strip() == "[]"
     line = json.loads(done.stderr.strip().splitlines()[-1])
     assert line["event"] == "probe_failed" and "ValueError: boom" in line["exception"]
+
+
+def test_the_console_extras_can_be_let_in_again_after_start() -> None:
+    probe = (
+        "import sys\n"
+        "from squirrel_core.imports import allow_console_extras, keep_out_console_extras\n"
+        "keep_out_console_extras()\n"
+        "try:\n"
+        "    import rich\n"
+        "except ImportError:\n"
+        "    print('kept out')\n"
+        "allow_console_extras()\n"
+        "import rich.table\n"
+        "print('loaded', 'rich.table' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split("\n")[:2] == ["kept out", "loaded True"]
