@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from squirrel_core.errors import NotFoundError, SquirrelError
-from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
+from squirrel_memory.models import MemorySource, MemoryType
 from squirrel_memory.storage.base import (
     FindAnchor,
     FindLookalikes,
@@ -18,7 +18,6 @@ from squirrel_memory.storage.base import (
     WriteManual,
 )
 from squirrel_memory.storage.checks import (
-    IN_IDS,
     Clock,
     check_limit,
     check_project,
@@ -33,8 +32,8 @@ from squirrel_memory.storage.sqlite.memories import (
     supersede_memory,
     write_manual,
 )
-from squirrel_memory.storage.sqlite.reads import SELECT_MEMORY, memory_from_row
-from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_matches
+from squirrel_memory.storage.sqlite.reads import memory_from_row
+from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_rows
 
 T = TypeVar("T")
 
@@ -49,14 +48,6 @@ def memory_texts(
         (project_id, str(memory_type), source, source),
     ).fetchall()
     return [(str(r[0]), str(r[1])) for r in rows]
-
-
-def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[MemoryItem]:
-    """The memories with these ids (at most a search's worth), in the order asked."""
-    ids = list(dict.fromkeys(memory_ids))
-    rows = conn.execute(SELECT_MEMORY + "WHERE id " + IN_IDS, (to_json(ids),)).fetchall()
-    found = {str(r[0]): memory_from_row(r) for r in rows}
-    return [found[i] for i in ids if i in found]
 
 
 class SqliteManualBatch(MemoryRevisions):
@@ -149,8 +140,8 @@ class SqliteManualBatch(MemoryRevisions):
             if expression is None:
                 return []
             kinds = to_json([str(kind)])
-            hits = ranked_matches(conn, self.project_id, expression, kinds, step.limit)
-            return load_memories(conn, [memory_id for memory_id, _ in hits]) if hits else []
+            rows = ranked_rows(conn, self.project_id, expression, kinds, step.limit)
+            return [memory_from_row(r[2:]) for r in rows]
         if isinstance(step, FindAnchor):
             return self._anchor(conn, step)
         if isinstance(step, WriteManual):
