@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import UTC, datetime
 from typing import Any
@@ -107,6 +108,43 @@ def dict_to_struct(value: dict[str, Any]) -> struct_pb2.Struct:
     return out
 
 
+def _as_double(literal: str) -> float:
+    number = float(literal)
+    if math.isinf(number):
+        raise EventDecodeError("content_number_too_large")
+    return number
+
+
+def _refuse_constant(name: str) -> Any:
+    raise EventDecodeError("content_not_json")
+
+
+def content_from_json(data: bytes) -> dict[str, Any]:
+    """The object of `Event.content_json`, as `struct_to_dict` would give it from a Struct:
+    every number a double; NaN, Infinity and anything but an object raise EventDecodeError."""
+    try:
+        value = json.loads(
+            data, parse_int=_as_double, parse_float=_as_double, parse_constant=_refuse_constant
+        )
+    except ValueError as exc:  # also UnicodeDecodeError and JSONDecodeError
+        if isinstance(exc, EventDecodeError):
+            raise
+        raise EventDecodeError("content_not_json") from exc
+    if not isinstance(value, dict):
+        raise EventDecodeError("content_not_object")
+    return value
+
+
+def content_to_json(content: dict[str, Any]) -> bytes | None:
+    """`content` as `Event.content_json`, or None when only a Struct can carry it as before
+    (NaN or Infinity, text that is not UTF-8, a value JSON has no form for)."""
+    try:
+        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.encode("utf-8")
+    except (TypeError, ValueError):  # also UnicodeEncodeError
+        return None
+
+
 def event_from_pb(msg: events_pb2.Event) -> Event:
     """A domain event; unknown enums and missing timestamps raise EventDecodeError."""
     tool = SOURCE_TOOLS.get(msg.source_tool)
@@ -124,7 +162,9 @@ def event_from_pb(msg: events_pb2.Event) -> Event:
         source_tool=tool,
         event_type=event_type,
         timestamp=from_timestamp(msg.timestamp),
-        content=struct_to_dict(msg.content),
+        content=(
+            content_from_json(msg.content_json) if msg.content_json else struct_to_dict(msg.content)
+        ),
         session_id=msg.session_id or None,
         cwd=msg.cwd or None,
         file_paths=tuple(msg.file_paths),
@@ -135,7 +175,9 @@ def event_from_pb(msg: events_pb2.Event) -> Event:
     )
 
 
-def event_to_pb(event: Event) -> events_pb2.Event:
+def event_to_pb(event: Event, *, json_content: bool = False) -> events_pb2.Event:
+    """The wire form of `event`; with `json_content`, its content travels as `content_json`
+    (for a memory service that reads it: this version's own)."""
     msg = events_pb2.Event(
         source_tool=SOURCE_TOOLS_PB[event.source_tool],
         event_type=EVENT_TYPES_PB[event.event_type],
@@ -151,6 +193,11 @@ def event_to_pb(event: Event) -> events_pb2.Event:
     msg.timestamp.SetInParent()
     if event.timestamp is not None:
         _set_timestamp(msg.timestamp, event.timestamp)
+    if json_content:
+        payload = content_to_json(event.content)
+        if payload is not None:
+            msg.content_json = payload
+            return msg
     msg.content.SetInParent()
     msg.content.update(event.content)
     return msg

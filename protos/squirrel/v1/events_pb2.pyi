@@ -171,6 +171,7 @@ class Event(_message.Message):
     AGENT_ID_FIELD_NUMBER: _builtins.int
     CWD_FIELD_NUMBER: _builtins.int
     ORIGIN_FIELD_NUMBER: _builtins.int
+    CONTENT_JSON_FIELD_NUMBER: _builtins.int
     source_tool: Global___SourceTool.ValueType
     event_type: Global___EventType.ValueType
     session_id: _builtins.str
@@ -184,6 +185,12 @@ class Event(_message.Message):
     """Working directory the record was written in."""
     origin: Global___EventOrigin.ValueType
     """Who said it (see EventOrigin)."""
+    content_json: _builtins.bytes
+    """The same object as `content`, as UTF-8 JSON text: cheaper to write and read than a Struct.
+    When set, readers use it and ignore `content`; numbers are read as doubles, as a Struct
+    holds them. Ingest sends it to its own memory service; a memory service older than this
+    field reads `content` only, so a laptop delivering to a team server sends `content`.
+    """
     @_builtins.property
     def timestamp(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -208,10 +215,11 @@ class Event(_message.Message):
         agent_id: _builtins.str = ...,
         cwd: _builtins.str = ...,
         origin: Global___EventOrigin.ValueType = ...,
+        content_json: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "timestamp", b"timestamp"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "content", b"content", "cwd", b"cwd", "event_type", b"event_type", "file_paths", b"file_paths", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "source_version", b"source_version", "timestamp", b"timestamp"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "content", b"content", "content_json", b"content_json", "cwd", b"cwd", "event_type", b"event_type", "file_paths", b"file_paths", "origin", b"origin", "session_id", b"session_id", "sidechain", b"sidechain", "source_tool", b"source_tool", "source_version", b"source_version", "timestamp", b"timestamp"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

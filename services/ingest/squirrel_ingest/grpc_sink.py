@@ -49,7 +49,8 @@ class GrpcSink:
     ) -> DeliveryResult:
         client = self._client_now()
         accepted = duplicates = rejected = 0
-        parts = _split([event_to_pb(e) for e in events])
+        # Content as JSON text: the memory service started beside this ingest reads it.
+        parts = _split([event_to_pb(e, json_content=True) for e in events])
         for number, part in enumerate(parts):
             last = number == len(parts) - 1
             request = pb.AppendEventsRequest(

@@ -195,6 +195,7 @@ class TeamDelivery:
                 client.stub.AppendEvents,
                 pb.AppendEventsRequest(
                     project_id=team_id,
+                    # `content`, not `content_json`: the team server may be an older version.
                     events=[event_to_pb(outgoing_event(e, self._link.machine)) for _, e in batch],
                     cursors=[cursor_to_pb(cursor)],
                 ),

@@ -3,6 +3,7 @@ give (same bytes out, same JSON objects back), so event hashes and dedup never c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from datetime import UTC, datetime, timedelta, timezone
@@ -10,10 +11,18 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from squirrel.v1 import events_pb2
 from squirrel_core.events import Event, EventType, Origin, SourceTool
-from squirrel_core.wire import event_from_pb, event_to_pb, struct_to_dict, timestamp_pb
+from squirrel_core.wire import (
+    EventDecodeError,
+    event_from_pb,
+    event_to_pb,
+    struct_to_dict,
+    timestamp_pb,
+)
 
 ODD_CONTENT: dict[str, Any] = {
     "text": "é\u0000 \ud7ff tab\tnewline\n",
@@ -94,3 +103,67 @@ def test_non_json_numbers_are_refused_as_before(number: float) -> None:
         json_format.MessageToDict(struct)
     with pytest.raises(ValueError):
         struct_to_dict(struct)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _event(content: dict[str, Any]) -> Event:
+    return Event(
+        SourceTool.CLAUDE_CODE, EventType.TOOL_RESULT, datetime(2026, 1, 1, tzinfo=UTC), content
+    )
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, numbers of the same type included (3.0 is not 3 here)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=6))
+def test_json_content_reads_back_as_the_struct_reads_back(content: dict[str, Any]) -> None:
+    as_json = event_to_pb(_event(content), json_content=True)
+    as_struct = event_to_pb(_event(content))
+    assert as_json.content_json and not as_json.HasField("content")
+    assert _same(event_from_pb(as_json).content, event_from_pb(as_struct).content)
+
+
+def test_odd_content_reads_back_the_same_either_way() -> None:
+    back = event_from_pb(event_to_pb(_event(ODD_CONTENT), json_content=True)).content
+    assert _same(back, event_from_pb(event_to_pb(_event(ODD_CONTENT))).content)
+    assert isinstance(back["int"], float) and isinstance(back["list"][0], float)
+
+
+@pytest.mark.parametrize("content", [{"x": math.nan}, {"x": [math.inf]}, {"x": "\ud800"}])
+def test_content_json_cannot_carry_falls_back_to_the_struct(content: dict[str, Any]) -> None:
+    with contextlib.suppress(ValueError, UnicodeEncodeError):  # whatever the Struct did before
+        msg = event_to_pb(_event(content), json_content=True)
+        assert not msg.content_json
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b"{not json", "content_not_json"),
+        (b"[1, 2]", "content_not_object"),
+        (b'{"x": NaN}', "content_not_json"),
+        (b'{"x": 1e999}', "content_number_too_large"),
+        (b'{"x": "\xff"}', "content_not_json"),
+    ],
+)
+def test_bad_content_json_rejects_the_event_with_a_reason(payload: bytes, reason: str) -> None:
+    msg = event_to_pb(_event({}), json_content=True)
+    msg.content_json = payload
+    with pytest.raises(EventDecodeError) as caught:
+        event_from_pb(msg)
+    assert str(caught.value) == reason
