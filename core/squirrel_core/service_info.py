@@ -7,6 +7,7 @@ nor its logging.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +62,28 @@ def read_service_info(path: Path) -> ServiceInfo | None:
 
 def wait_service_info(path: Path, *, writer: Path, timeout: float) -> ServiceInfo | None:
     """The record at `path`, waiting up to `timeout` seconds for it while the service that
-    writes it is recorded at `writer` (the gateway starts its HTTP endpoint a moment after it
-    reports SERVING); None at once when neither is there."""
+    writes it is recorded at `writer` and running (the gateway starts its HTTP endpoint a
+    moment after it reports SERVING); None at once when neither is there."""
     deadline = time.monotonic() + timeout
     while True:
         info = read_service_info(path)
-        if info is not None or not writer.exists() or time.monotonic() >= deadline:
+        if info is not None or not _running(writer) or time.monotonic() >= deadline:
             return info
         time.sleep(0.02)
+
+
+def _running(record: Path) -> bool:
+    """Whether the process recorded at `record` is alive (a crash leaves its record behind)."""
+    info = read_service_info(record)
+    if info is None or info.pid <= 0:
+        return False
+    try:
+        os.kill(info.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 __all__ = [
