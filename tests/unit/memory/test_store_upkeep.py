@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -79,3 +80,20 @@ async def test_vacuum_keeps_the_data(store: SqliteStore, project: str) -> None:
     await store.append_events(project, USER, [ev("kept", T0)], [])
     await store.vacuum()
     assert await store.count_events(project) == 1
+
+
+async def test_vacuum_merges_the_search_index_and_keeps_its_results(
+    store: SqliteStore, project: str
+) -> None:
+    for n in range(12):  # one transaction each: one index segment each, merged as they grow
+        cand = MemoryCandidate(MemoryType.PROJECT_FACT, f"k{n}", f"alembic step {n} runs", (), 0.5)
+        await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, cand), user_id=USER)
+    before = await store.search_fts(project, "alembic step 3", limit=20)
+
+    def segments(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("SELECT count(DISTINCT segid) FROM memory_fts_idx").fetchone()[0])
+
+    assert await store._db.read(segments) > 1
+    await store.vacuum()
+    assert await store._db.read(segments) == 1
+    assert await store.search_fts(project, "alembic step 3", limit=20) == before
