@@ -108,11 +108,12 @@ class SearchStats:
         return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
 
     def changed(self, count: int) -> None:
-        """`count` memories were written: the document frequencies are read again (a word
-        the write added would otherwise not be searched for until the next re-read)."""
+        """`count` memories were written: the words no memory held are looked up again (one
+        the write added would otherwise not be searched for until the next re-read); the
+        counts of the others stay approximate until then, as the totals do."""
         self.changes += count
         if count:
-            self.doc_freq.clear()
+            self.doc_freq = {term: n for term, n in self.doc_freq.items() if n}
 
 
 class PostgresMemorySearch:
