@@ -12,6 +12,11 @@
 - Extracted memories that are the same as the manual one are superseded by it (marked deleted,
   history kept): the manual wording is kept. Extraction, in turn, never re-adds a statement that
   is the same as a manual memory (see `manual_lookalikes`).
+
+The rule is a plan of store steps (`remember_plan`): `remember` runs it over the store's public
+methods, one write each; `remember_many` runs a call's plans inside one store transaction
+(`Store.remember_batch`), where `WordScreen` lets the store skip look-alike searches that cannot
+find anything the rule would keep.
 """
 
 from __future__ import annotations
