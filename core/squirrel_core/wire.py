@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from google.protobuf import struct_pb2, timestamp_pb2
@@ -66,8 +66,17 @@ def timestamp_pb(value: datetime | None) -> timestamp_pb2.Timestamp:
     return ts
 
 
+_SECONDS_MIN = -62_135_596_800  # 0001-01-01, the range a Timestamp may hold
+_SECONDS_MAX = 253_402_300_799  # 9999-12-31 23:59:59
+
+
 def from_timestamp(ts: timestamp_pb2.Timestamp) -> datetime:
-    return ts.ToDatetime(tzinfo=UTC)
+    """`ts.ToDatetime(tzinfo=UTC)` without its generic path: the same checks (ValueError out of
+    range) and the same value."""
+    seconds, nanos = ts.seconds, ts.nanos
+    if not _SECONDS_MIN <= seconds <= _SECONDS_MAX or not 0 <= nanos < 1_000_000_000:
+        raise ValueError("Timestamp is not valid")
+    return _EPOCH + timedelta(seconds=seconds, microseconds=nanos // 1_000)
 
 
 def _set_timestamp(ts: timestamp_pb2.Timestamp, value: datetime) -> None:
@@ -108,24 +117,21 @@ def dict_to_struct(value: dict[str, Any]) -> struct_pb2.Struct:
     return out
 
 
-def _as_double(literal: str) -> float:
-    number = float(literal)
-    if math.isinf(number):
-        raise EventDecodeError("content_number_too_large")
-    return number
-
-
 def _refuse_constant(name: str) -> Any:
     raise EventDecodeError("content_not_json")
 
 
+# Integers read as doubles, as a Struct holds every number; one decoder (its scanner is built
+# once, not per call as `json.loads` with options would).
+_CONTENT_DECODER = json.JSONDecoder(parse_int=float, parse_constant=_refuse_constant)
+
+
 def content_from_json(data: bytes) -> dict[str, Any]:
     """The object of `Event.content_json`, as `struct_to_dict` would give it from a Struct:
-    every number a double; NaN, Infinity and anything but an object raise EventDecodeError."""
+    every number a double; NaN, Infinity and anything but an object raise EventDecodeError (a
+    number too large for a double reads as infinity, which the store refuses as not JSON)."""
     try:
-        value = json.loads(
-            data, parse_int=_as_double, parse_float=_as_double, parse_constant=_refuse_constant
-        )
+        value = _CONTENT_DECODER.decode(data.decode("utf-8"))
     except ValueError as exc:  # also UnicodeDecodeError and JSONDecodeError
         if isinstance(exc, EventDecodeError):
             raise
