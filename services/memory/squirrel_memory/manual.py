@@ -60,6 +60,8 @@ SLUG_WORDS = 6
 #: (`WordScreen`) when the store's screen does not know them; smaller calls use the screen
 #: only while it is current, and otherwise search for look-alikes of every statement.
 SCREEN_FROM = 8
+#: A call of fewer statements still reads a type's memories when it holds at most this many.
+LEARN_FOR_ONE = 300
 #: How many of its rarest words a memory must share with a statement to be compared with it
 #: (besides the memories whose words are all the statement's).
 PAIRED_WORDS = 3
@@ -123,8 +125,8 @@ class WordScreen:
 
     It is kept between batches: what it learnt of a type holds while the store reports the same
     version of that type's memories (the backend checks it inside each batch's transaction, and
-    settles the version the batch's own writes made); `learning` says whether a batch may read
-    every memory of a type it does not know (worth it for many statements, not for one).
+    settles the version the batch's own writes made). It learns a type it does not know when
+    the call is `learning` (many statements), or when the type is small enough to read for one.
     """
 
     def __init__(self) -> None:
@@ -142,6 +144,9 @@ class WordScreen:
         self._first: dict[tuple[MemoryType, str], set[str]] = {}
         self._anchor: dict[str, str] = {}
         self._wordless: dict[MemoryType, set[str]] = {}
+
+    def wants(self, count: int) -> bool:
+        return self.learning or count <= LEARN_FOR_ONE
 
     def knows(self, memory_type: MemoryType, version: Hashable) -> bool:
         return memory_type in self._versions and self._versions[memory_type] == version

@@ -183,15 +183,17 @@ class LookalikeScreen(Protocol):
     """What a batch of manual plans may use to skip lexical searches that cannot matter.
 
     It is told the live memories of a type (`learn`) with the version of that type's memories
-    (`memory_version`, changed by every write of one), then every memory a plan writes
-    (`written`), and at the end of the batch, inside its transaction, the version the batch
-    made (`settle`); `forget` when the batch failed. For a `FindLookalikes` step of a type it
-    `knows` at the store's current version, and `rules_out`, the backend answers `[]` instead
-    of searching: the screen has proved that no memory the plan would keep is there. When it
-    does not know the type, the backend lets it `learn` only when `learning` is set.
+    (rows and the sum of their versions, raised by every write of one), then every memory a
+    plan writes (`written`), and at the end of the batch, inside its transaction, the version
+    the batch made (`settle`); `forget` when the batch failed. For a `FindLookalikes` step of a
+    type it `knows` at the store's current version, and `rules_out`, the backend answers `[]`
+    instead of searching: the screen has proved that no memory the plan would keep is there. When it
+    does not know the type, the backend lets it `learn` only when it `wants` to.
     """
 
-    learning: bool
+    def wants(self, count: int) -> bool:
+        """Whether to learn a type of `count` live and deleted memories it does not know."""
+        ...
 
     def knows(self, memory_type: MemoryType, version: Hashable) -> bool: ...
     def learn(

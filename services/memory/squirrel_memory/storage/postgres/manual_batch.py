@@ -110,7 +110,7 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
             kind = check_type(step.memory_type)
             if screen is not None and kind not in screened:
                 version = await memory_version(conn, self.project_id, kind)
-                if not screen.knows(kind, version) and screen.learning:
+                if not screen.knows(kind, version) and screen.wants(version[0]):
                     texts = await memory_texts(conn, self.project_id, kind, None)
                     screen.learn(kind, version, texts)
                 if screen.knows(kind, version):

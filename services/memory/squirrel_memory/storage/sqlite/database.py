@@ -66,8 +66,6 @@ class SqliteDatabase:
         self._lock = threading.Lock()
         self._closed = False
         self.schema_version = 0
-        #: Write transactions committed on the writer connection (read on the writer thread).
-        self.commits = 0
 
     async def open(self) -> None:
         """Create the file (0600) if needed, open the writer connection and migrate."""
@@ -101,7 +99,6 @@ class SqliteDatabase:
             try:
                 result = fn(conn)
                 conn.execute("COMMIT")
-                self.commits += 1
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")

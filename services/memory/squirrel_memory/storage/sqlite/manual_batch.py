@@ -50,6 +50,18 @@ def memory_texts(
     return [(str(r[0]), str(r[1])) for r in rows]
 
 
+def memory_version(
+    conn: sqlite3.Connection, project_id: str, memory_type: MemoryType
+) -> tuple[int, int]:
+    """The version of a type's memories: its rows and the sum of their versions, which every
+    write of one of them raises (a row added, or a version more; rows are never removed)."""
+    row = conn.execute(
+        "SELECT COUNT(*), TOTAL(version) FROM memory_items WHERE project_id = ? AND type = ?",
+        (project_id, str(memory_type)),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
 class SqliteManualBatch(MemoryRevisions):
     """`remember_batch` and `memory_texts` (part of `SqliteStore`)."""
 
@@ -100,10 +112,8 @@ class SqliteManualBatch(MemoryRevisions):
                 changes.extend(own)
                 done.append(result)
             if screen is not None:
-                # What the next batch will read once this one is committed.
-                settled = (self._data_version(conn), self._db.commits + 1)
                 for kind in screened:
-                    screen.settle(kind, settled)
+                    screen.settle(kind, memory_version(conn, self.project_id, kind))
             return done
 
         try:
@@ -129,8 +139,8 @@ class SqliteManualBatch(MemoryRevisions):
             check_limit(step.limit)
             kind = check_type(step.memory_type)
             if screen is not None and kind not in screened:
-                version = (self._data_version(conn), self._db.commits)
-                if not screen.knows(kind, version) and screen.learning:
+                version = memory_version(conn, self.project_id, kind)
+                if not screen.knows(kind, version) and screen.wants(version[0]):
                     screen.learn(kind, version, memory_texts(conn, self.project_id, kind, None))
                 if screen.knows(kind, version):
                     screened.add(kind)
@@ -165,12 +175,6 @@ class SqliteManualBatch(MemoryRevisions):
         if item is None:
             raise NotFoundError(f"no memory {step.memory_id}")
         return item
-
-    @staticmethod
-    def _data_version(conn: sqlite3.Connection) -> int:
-        """Changes when another connection commits (the screen's version is this and the
-        writer connection's own commits: any write since the screen's batch makes it stale)."""
-        return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _anchor(self, conn: sqlite3.Connection, step: FindAnchor) -> Any:
         scope, owner = check_scope(step.scope, step.user_id)
