@@ -5,7 +5,6 @@ from __future__ import annotations
 import getpass
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -164,11 +163,31 @@ def read_config_file(home: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"{path} is not UTF-8 text; {REPAIR_HINT}") from None
+    if _only_comments(text):
+        return {}  # the file `sqrl init` writes: no need to load the TOML parser
+    import tomllib  # noqa: PLC0415 - ~5 ms, for a file that sets something
+
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidArgumentError(f"{path} is not valid TOML ({exc}); {REPAIR_HINT}") from None
+
+
+def _only_comments(text: str) -> bool:
+    """True when TOML would read `text` as nothing: blank lines and comments, none holding a
+    control character TOML refuses in a comment."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        # A carriage return is allowed only before a line feed (CRLF).
+        body = (line.removesuffix("\r") if index < len(lines) - 1 else line).strip(" \t")
+        if body and not body.startswith("#"):
+            return False
+        if any((ch < " " and ch != "\t") or ch == "\x7f" for ch in body):
+            return False
+    return True
 
 
 def file_values(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -1,12 +1,21 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.settings import known_settings, load_settings, write_setting
+from squirrel_core.settings import (
+    _only_comments,
+    known_settings,
+    load_settings,
+    read_config_file,
+    write_setting,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -63,3 +72,33 @@ def test_claude_config_dir_gives_the_claude_roots_unless_configured(tmp_path: Pa
     ]
     env["SQRL_INGEST_CLAUDE_ROOTS"] = "/mine"
     assert load_settings(env).list_("ingest.claude_roots") == ["/mine"]
+
+
+_COMMENTS = st.text(
+    alphabet=st.sampled_from(
+        ["#", " ", "\t", "\n", "\r", "a", "=", "[", "é", "\x00", "\x7f", "\x1b"]
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_COMMENTS)
+def test_a_file_of_comments_reads_as_toml_reads_it(text: str) -> None:
+    """The parser is skipped only for text TOML reads as empty, and then gives the same."""
+    try:
+        parsed: object = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        parsed = None
+    if _only_comments(text):
+        assert parsed == {}
+
+
+def test_the_file_sqrl_init_writes_is_read_without_the_parser(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text("# Squirrel settings: see `sqrl config list`.\n\n")
+    assert read_config_file(tmp_path) == {}
+    (tmp_path / "config.toml").write_text("# a comment\n[general]\nlog_level = 'debug'\n")
+    assert read_config_file(tmp_path) == {"general": {"log_level": "debug"}}
+    (tmp_path / "config.toml").write_text("# a comment \x01 with a control character\n")
+    with pytest.raises(InvalidArgumentError, match="not valid TOML"):
+        read_config_file(tmp_path)
