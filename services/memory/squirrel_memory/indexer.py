@@ -35,6 +35,10 @@ INDEX_FILE = INDEX_FILE_NAME
 EMBED_BATCH = 64
 PAGE = 500
 SAVE_DELAY_SECONDS = 2.0
+CATCH_UP_SECONDS = 1.5
+"""How long a read waits for the index to take in the writes made just before it."""
+CATCH_UP_MAX_PENDING = 2 * EMBED_BATCH
+"""A larger backlog (an import) is not waited for: reads answer at once, lexical credit only."""
 
 
 def index_path(project_id: str, store_dir: Path | None = None) -> Path:
@@ -58,6 +62,8 @@ class ProjectIndexes:
         self._pending: dict[str, dict[str, None]] = {}
         self._in_flight: dict[str, int] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
+        self._idle: dict[str, asyncio.Event] = {}
+        self._syncing: dict[str, int | None] = {}  # project -> memories the sync embeds
         self._closing = False
 
     def get(self, project_id: str) -> VectorIndex | None:
@@ -81,6 +87,8 @@ class ProjectIndexes:
             await self._on_change(store, change)
 
         store.add_listener(listener)
+        self._syncing[project_id] = None
+        self._idle_event(project_id).clear()
         self._spawn(self._sync_when_ready(store))
         return index
 
@@ -90,13 +98,29 @@ class ProjectIndexes:
         task.add_done_callback(self._tasks.discard)
 
     async def _sync_when_ready(self, store: Store) -> None:
-        if not await self._embedder.wait_ready():
-            log.warning("vector_index_waiting_for_model", project_id=store.project_id)
-            return
+        project_id = store.project_id
         try:
+            if not await self._embedder.wait_ready():
+                log.warning("vector_index_waiting_for_model", project_id=project_id)
+                return
             await self.sync(store)
         except Exception as exc:  # the next change or restart retries; lexical search works
-            log.error("vector_index_sync_failed", project_id=store.project_id, exc_info=exc)
+            log.error("vector_index_sync_failed", project_id=project_id, exc_info=exc)
+        finally:
+            self._syncing.pop(project_id, None)
+            self._maybe_idle(project_id)
+
+    def _idle_event(self, project_id: str) -> asyncio.Event:
+        """Set while the project's index holds every write made so far."""
+        event = self._idle.get(project_id)
+        if event is None:
+            event = self._idle[project_id] = asyncio.Event()
+            event.set()
+        return event
+
+    def _maybe_idle(self, project_id: str) -> None:
+        if not self.pending(project_id) and project_id not in self._syncing:
+            self._idle_event(project_id).set()
 
     async def _on_change(self, store: Store, change: MemoryChange) -> None:
         if not self._embedder.ready or self._closing:
@@ -104,6 +128,7 @@ class ProjectIndexes:
         project_id = store.project_id
         pending = self._pending.setdefault(project_id, {})
         pending.update(dict.fromkeys((*change.added, *change.updated, *change.deleted)))
+        self._idle_event(project_id).clear()
         worker = self._workers.get(project_id)
         if worker is None or worker.done():
             self._workers[project_id] = asyncio.create_task(
@@ -113,6 +138,31 @@ class ProjectIndexes:
     def pending(self, project_id: str) -> int:
         """Memories changed but not yet brought into the project's index."""
         return len(self._pending.get(project_id, ())) + self._in_flight.get(project_id, 0)
+
+    async def caught_up(
+        self,
+        project_id: str,
+        *,
+        timeout: float = CATCH_UP_SECONDS,
+        max_pending: int = CATCH_UP_MAX_PENDING,
+    ) -> bool:
+        """Waits (at most `timeout`) until the project's index holds the writes made so far
+        (the model loading after a start, then the sync, then the queued changes), so a read
+        just after a write ranks the new memory as it will a moment later. True when nothing
+        is left to wait for; False when the backlog is too large to wait for (an import, a
+        rebuild), or the time ran out: the read then answers at once, lexical credit only."""
+        syncing = project_id in self._syncing
+        waiting = self.pending(project_id) + (self._syncing.get(project_id) or 0)
+        if not syncing and not waiting:
+            return True
+        if waiting > max_pending or self._closing or self._embedder.load_error is not None:
+            return False
+        try:
+            await asyncio.wait_for(self._idle_event(project_id).wait(), timeout)
+        except TimeoutError:
+            log.info("vector_index_catch_up_timeout", project_id=project_id, pending=waiting)
+            return False
+        return True
 
     async def _drain(self, store: Store) -> None:
         """Brings queued changes into the index, a batch at a time, until the queue is empty.
@@ -132,6 +182,7 @@ class ProjectIndexes:
             finally:
                 self._in_flight[project_id] = 0
             self._mark_dirty(project_id)
+        self._maybe_idle(project_id)
 
     async def _apply(self, store: Store, memory_ids: Sequence[str]) -> None:
         index = self._indexes[store.project_id]
@@ -164,6 +215,8 @@ class ProjectIndexes:
             # Only ids are compared; only the memories the index lacks are read in full.
             live = await store.live_memory_ids()
             present = await asyncio.to_thread(index.memory_ids)
+            if project_id in self._syncing:
+                self._syncing[project_id] = len(live - present)
             missing = await self._memories(store, sorted(live - present))
             extra = present - live
             await self._upsert(index, missing)

@@ -121,7 +121,13 @@ class ReadSide:
             store = await self._engine.registry.store(project_id)
             index = await self.indexes.attach(store)
             writer = self._writer
-            retriever = Retriever(store, embedder=self._embedder, index=index, writer=writer)
+            retriever = Retriever(
+                store,
+                embedder=self._embedder,
+                index=index,
+                writer=writer,
+                catch_up=self.indexes.caught_up,
+            )
             project = _Project(
                 retriever=retriever,
                 task_context=TaskContextBuilder(

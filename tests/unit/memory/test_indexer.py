@@ -159,3 +159,49 @@ async def test_writes_do_not_wait_for_the_model_and_what_was_queued_survives_a_s
     reopened = await again.attach(store)
     await _until(lambda: set(written + more) <= reopened.memory_ids())
     await again.close()
+
+
+async def test_a_read_waits_for_the_model_the_sync_and_the_writes_before_it(
+    store: SqliteStore,
+) -> None:
+    embedder = FakeEmbedder(loaded=False)
+    indexes = ProjectIndexes(embedder, save_delay=0.01)
+    index = await indexes.attach(store)
+    first = await _remember(store, "framework", "Uses FastAPI")  # before the model loads
+    waiting = asyncio.create_task(indexes.caught_up(store.project_id, timeout=10.0))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()  # the model is loading: the sync is still to come
+    embedder.finish_loading()
+    assert await waiting
+    assert first in index.memory_ids()
+    second = await _remember(store, "database", "Uses PostgreSQL")  # queued behind the write
+    assert await indexes.caught_up(store.project_id)
+    assert second in index.memory_ids()
+    assert indexes.pending(store.project_id) == 0
+    await indexes.close()
+
+
+async def test_a_read_does_not_wait_for_a_backlog_a_failed_model_or_forever(
+    store: SqliteStore,
+) -> None:
+    embedder = FakeEmbedder(loaded=False)
+    indexes = ProjectIndexes(embedder, save_delay=0.01)
+    await indexes.attach(store)
+    assert not await indexes.caught_up(store.project_id, timeout=0.05)  # time ran out
+    for n in range(3):
+        await _remember(store, f"fact{n}", f"Fact number {n}")
+    embedder.finish_loading()
+    assert await indexes.caught_up(store.project_id, timeout=10.0)
+    # A backlog larger than a read may wait for is answered at once.
+    indexes._pending[store.project_id] = dict.fromkeys(f"m{n}" for n in range(10))
+    assert not await indexes.caught_up(store.project_id, max_pending=5)
+    indexes._pending[store.project_id].clear()
+    await indexes.close()
+
+    broken = FakeEmbedder(loaded=False)
+    broken.fail_loading(RuntimeError("no model"))
+    others = ProjectIndexes(broken, save_delay=0.01)
+    await others.attach(store)
+    await asyncio.sleep(0.05)  # the sync gives up on a model that failed to load
+    assert await others.caught_up(store.project_id, timeout=5.0)  # nothing left to wait for
+    await others.close()

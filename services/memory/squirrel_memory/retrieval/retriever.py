@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -135,7 +135,8 @@ class Retriever:
 
     `index` and `embedder` are optional; without both (or before the model is loaded) search is
     lexical only. The index may lag SQLite: ids it returns that are deleted, unknown or of
-    another type are dropped, and memories it lacks simply get no vector credit.
+    another type are dropped, and memories it lacks simply get no vector credit. `catch_up`
+    (the indexer's) lets a search first wait, briefly, for writes made just before it.
     """
 
     def __init__(
@@ -147,10 +148,12 @@ class Retriever:
         settings: RetrievalSettings | None = None,
         clock: Clock = utc_now,
         writer: LlmWriter | None = None,
+        catch_up: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._index = index
+        self._catch_up = catch_up
         self.settings = settings or RetrievalSettings()
         self._clock = clock
         self._writer = writer
@@ -198,6 +201,9 @@ class Retriever:
         actives = _check_paths(active_paths, "active_file_paths")
         scopes = _check_paths(scope_paths, "scope_paths")
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, limit or 0))
+        if parsed.terms and self.settings.use_vector and self._catch_up is not None:
+            # A memory written a moment ago is ranked with its vector, as it will be later.
+            await self._catch_up(project_id)
         lexical: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
