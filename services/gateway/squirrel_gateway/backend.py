@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
@@ -19,6 +22,27 @@ from squirrel_gateway.schemas import (
 
 UpdateActionName = Literal["ADD_NEW", "UPDATE_EXISTING", "NOOP", "DELETE_AND_ADD"]
 RememberOutcomeName = Literal["added", "updated", "merged", "unchanged"]
+
+_deadline: ContextVar[float | None] = ContextVar("memory_call_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Memory calls inside the block get at most what is left of `seconds` as their gRPC
+    deadline, so the memory service knows how long its caller (a hook) will wait."""
+    token = _deadline.set(asyncio.get_running_loop().time() + seconds)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def time_left(timeout: float) -> float:
+    """`timeout`, or less when a `deadline` block is shorter (never below a millisecond)."""
+    until = _deadline.get()
+    if until is None:
+        return timeout
+    return max(0.001, min(timeout, until - asyncio.get_running_loop().time()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from squirrel_core.hook_activity import HookActivity, activity_path
 from squirrel_core.settings import Settings
 from squirrel_core.worktrees import main_checkout
 from squirrel_gateway import hook_context
-from squirrel_gateway.backend import MemoryBackend
+from squirrel_gateway.backend import MemoryBackend, deadline
 from squirrel_gateway.hook_context import NOTHING, Injection
 from squirrel_gateway.hook_hosts import HookInput, Moment, parse_input, render_output
 
@@ -98,10 +98,10 @@ class HookService:
         stats = self._activity.of(hook.host.value)
         stats.calls += 1
         stats.last_call_at = self._clock()
+        seconds = self._settings.deadline_ms / 1000 * _SERVER_SHARE
         try:
-            injection = await asyncio.wait_for(
-                self._run(hook), self._settings.deadline_ms / 1000 * _SERVER_SHARE
-            )
+            with deadline(seconds):
+                injection = await asyncio.wait_for(self._run(hook), seconds)
         except (SquirrelError, TimeoutError) as exc:
             stats.failures += 1
             stats.last_failure = type(exc).__name__

@@ -21,6 +21,7 @@ from squirrel_gateway.backend import (
     SearchPage,
     TaskContextData,
     UserStyleData,
+    time_left,
 )
 from squirrel_gateway.projects import normalise_project_root
 from squirrel_gateway.schemas import MemoryTypeName, ViewMode
@@ -136,7 +137,7 @@ class GrpcMemoryBackend:
                     messages.memory_type_value(t) for t in preferred_memory_types
                 ],
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         context = reply.context
         chosen, skipped = messages.selected_memories(context.selected_memories)
@@ -163,7 +164,7 @@ class GrpcMemoryBackend:
                 mode=messages.view_mode_value(mode),
                 context_budget_tokens=budget,
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         view = reply.view
         return UserStyleData(
@@ -186,7 +187,7 @@ class GrpcMemoryBackend:
                 mode=messages.view_mode_value(mode),
                 context_budget_tokens=budget,
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         view = reply.view
         return ProjectBriefData(
@@ -215,7 +216,7 @@ class GrpcMemoryBackend:
                 task_description=task_description or "",
                 context_budget_tokens=budget,
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         view = reply.view
         items = messages.pitfall_items(view.items)
@@ -248,7 +249,7 @@ class GrpcMemoryBackend:
                 scope_paths=list(scope_paths),
                 page_token=cursor or "",
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         results, skipped = messages.search_results(reply.results)
         _log_skipped("search_memory", skipped)
@@ -266,7 +267,7 @@ class GrpcMemoryBackend:
         client = self.client()
         if not request.user_id:
             request.user_id = self._user(None)
-        return await client.call(client.stub.Remember, request, timeout=self._timeout)
+        return await client.call(client.stub.Remember, request, timeout=time_left(self._timeout))
 
     async def forget_message(
         self, project_id: str, memory_id: str, reason: str | None
@@ -280,7 +281,7 @@ class GrpcMemoryBackend:
         current = await client.call(
             client.stub.GetMemory,
             memory_service_pb2.GetMemoryRequest(project_id=project_id, memory_id=memory_id),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         if current.memory.deleted:
             return memory_service_pb2.ForgetResponse(memory=current.memory), False
@@ -289,7 +290,7 @@ class GrpcMemoryBackend:
             memory_service_pb2.ForgetRequest(
                 project_id=project_id, memory_id=memory_id, reason=reason or ""
             ),
-            timeout=self._timeout,
+            timeout=time_left(self._timeout),
         )
         return reply, True
 

@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import itertools
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,25 @@ CATCH_UP_SECONDS = 1.5
 """How long a read waits for the index to take in the writes made just before it."""
 CATCH_UP_MAX_PENDING = 2 * EMBED_BATCH
 """A larger backlog (an import) is not waited for: reads answer at once, lexical credit only."""
+DEADLINE_SHARE = 0.5
+"""Part of a request's remaining deadline a read may spend waiting for the index."""
+
+_read_deadline: ContextVar[float | None] = ContextVar("read_deadline", default=None)
+
+
+@contextlib.contextmanager
+def read_deadline(seconds_left: float | None) -> Iterator[None]:
+    """Bounds index waits inside the block by the caller's deadline (gRPC `time_remaining`):
+    a read with one second to answer waits at most half of it, then answers without."""
+    if seconds_left is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    token = _read_deadline.set(loop.time() + max(0.0, seconds_left) * DEADLINE_SHARE)
+    try:
+        yield
+    finally:
+        _read_deadline.reset(token)
 
 
 def index_path(project_id: str, store_dir: Path | None = None) -> Path:
@@ -157,6 +177,11 @@ class ProjectIndexes:
             return True
         if waiting > max_pending or self._closing or self._embedder.load_error is not None:
             return False
+        deadline = _read_deadline.get()
+        if deadline is not None:
+            timeout = min(timeout, deadline - asyncio.get_running_loop().time())
+            if timeout <= 0:
+                return False
         try:
             await asyncio.wait_for(self._idle_event(project_id).wait(), timeout)
         except TimeoutError:

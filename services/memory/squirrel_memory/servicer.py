@@ -36,6 +36,7 @@ from squirrel_memory.convert import (
     version_to_pb,
 )
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.indexer import read_deadline
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
@@ -345,12 +346,14 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def GetTaskContext(
         self, request: pb.GetTaskContextRequest, context: Context
     ) -> pb.GetTaskContextResponse:
-        return await self.reads.task_context(request)
+        with read_deadline(context.time_remaining()):
+            return await self.reads.task_context(request)
 
     async def SearchMemory(
         self, request: pb.SearchMemoryRequest, context: Context
     ) -> pb.SearchMemoryResponse:
-        return await self.reads.search(request)
+        with read_deadline(context.time_remaining()):
+            return await self.reads.search(request)
 
     async def Reindex(self, request: pb.ReindexRequest, context: Context) -> pb.ReindexResponse:
         require_admin("Reindex")

@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_memory.embedder import Vectors
 from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.indexer import ProjectIndexes, index_path
+from squirrel_memory.indexer import ProjectIndexes, index_path, read_deadline
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 
@@ -205,3 +205,19 @@ async def test_a_read_does_not_wait_for_a_backlog_a_failed_model_or_forever(
     await asyncio.sleep(0.05)  # the sync gives up on a model that failed to load
     assert await others.caught_up(store.project_id, timeout=5.0)  # nothing left to wait for
     await others.close()
+
+
+async def test_a_read_waits_no_longer_than_its_callers_deadline_allows(
+    store: SqliteStore,
+) -> None:
+    embedder = FakeEmbedder(loaded=False)
+    indexes = ProjectIndexes(embedder, save_delay=0.01)
+    await indexes.attach(store)
+    with read_deadline(0.0):  # no time left: answer at once
+        assert not await indexes.caught_up(store.project_id, timeout=60.0)
+    with read_deadline(0.1):  # half of 0.1 s, then answer without the index
+        assert not await indexes.caught_up(store.project_id, timeout=60.0)
+    embedder.finish_loading()
+    with read_deadline(30.0):
+        assert await indexes.caught_up(store.project_id, timeout=60.0)
+    await indexes.close()
