@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -46,11 +47,20 @@ class Sink(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Backoff:
-    """Exponential backoff with a cap and full jitter on the upper half."""
+    """Exponential backoff with a cap and full jitter on the upper half.
+
+    While the sink is unreachable (`SinkUnavailableError`) during the first `quick_for_s`
+    seconds of a run of failures, retries come every `quick_s` (never more than `initial_s`)
+    instead: the memory service started beside ingest is usually a second or two from SERVING,
+    and a growing delay would leave ingest waiting seconds after it is. A sink still
+    unreachable after that window, or failing any other way, gets the growing delays.
+    """
 
     initial_s: float = 0.2
     maximum_s: float = 30.0
     factor: float = 2.0
+    quick_s: float = 0.1
+    quick_for_s: float = 10.0
 
     def delays(self) -> Iterator[float]:
         """Endless delays: initial, initial·factor, … capped at maximum, each jittered ±25 %."""
@@ -58,6 +68,29 @@ class Backoff:
         while True:
             yield delay * random.uniform(0.75, 1.0)
             delay = min(delay * self.factor, self.maximum_s)
+
+
+class RetryDelays:
+    """The delays of one run of retries: quick while the sink is briefly unreachable, then
+    growing (see `Backoff`)."""
+
+    def __init__(self, backoff: Backoff, clock: Callable[[], float] = time.monotonic) -> None:
+        self._backoff = backoff
+        self._growing = backoff.delays()
+        self._clock = clock
+        self._started: float | None = None
+        self.quick = False
+
+    def after(self, error: BaseException) -> float:
+        """Seconds to wait after `error` before the next attempt."""
+        now = self._clock()
+        if self._started is None:
+            self._started = now
+        quick_until = self._started + self._backoff.quick_for_s
+        self.quick = isinstance(error, SinkUnavailableError) and now < quick_until
+        if self.quick:
+            return min(self._backoff.quick_s, self._backoff.initial_s)
+        return next(self._growing)
 
 
 async def call_with_retry(
@@ -73,7 +106,7 @@ async def call_with_retry(
     Every `Exception` counts as a transient failure (nothing is ever dropped); returns None only
     when `stopping` is set before a success.
     """
-    delays = backoff.delays()
+    delays = RetryDelays(backoff)
     failures = 0
     while not stopping.is_set():
         try:
@@ -82,8 +115,10 @@ async def call_with_retry(
             failures += 1
             if on_failure is not None:
                 on_failure(error)
-            delay = next(delays)
-            log.warning(
+            delay = delays.after(error)
+            # Quick retries while the sink starts would fill the log: after the first, debug.
+            emit = log.debug if delays.quick and failures > 1 else log.warning
+            emit(
                 "sink_call_failed",
                 what=what,
                 error_type=type(error).__name__,
