@@ -5,7 +5,10 @@ pgvector rows on Postgres.
 
 A change only queues the memory ids it touched: a writer never waits for the embedding model.
 One worker per project drains the queue in batches (`EMBED_BATCH` texts per model call), so a
-burst of writes costs a few batched model calls instead of one call per memory. The store stays
+burst of writes costs a few batched model calls instead of one call per memory. The worker holds
+back while a burst is arriving (until no change came for `QUIET_SECONDS`, at most
+`MAX_HOLD_SECONDS` after it started), so the model does not take the cores the writes need; a
+read waiting for the index (`caught_up`) ends the hold at once. The store stays
 the truth: retrieval re-reads every hit from it, lexical search sees a write at once, and the
 sync on start embeds whatever a crash left unqueued."""
 
@@ -42,6 +45,12 @@ CATCH_UP_MAX_PENDING = 2 * EMBED_BATCH
 """A larger backlog (an import) is not waited for: reads answer at once, lexical credit only."""
 DEADLINE_SHARE = 0.5
 """Part of a request's remaining deadline a read may spend waiting for the index."""
+QUIET_SECONDS = 0.3
+"""A worker starts embedding once no change arrived for this long (a burst has ended)... A
+store tells its listeners once per transaction, so a bulk import of `RememberMany` calls of 100
+changes every 100-300 ms on a loaded machine; a shorter quiet period ends the hold mid-burst."""
+MAX_HOLD_SECONDS = 1.0
+"""...or this long after the first change it holds, so a steady stream never starves it."""
 
 _read_deadline: ContextVar[float | None] = ContextVar("read_deadline", default=None)
 
@@ -61,6 +70,14 @@ def read_deadline(seconds_left: float | None) -> Iterator[None]:
         _read_deadline.reset(token)
 
 
+def hold_seconds(
+    now: float, *, started: float, last_change: float, quiet: float, max_hold: float
+) -> float:
+    """How much longer a worker that began holding at `started` waits before embedding: until
+    `quiet` seconds passed since the last change, never beyond `started + max_hold`."""
+    return max(0.0, min(last_change + quiet, started + max_hold) - now)
+
+
 def index_path(project_id: str, store_dir: Path | None = None) -> Path:
     """The vector index file of a project's store (default store folder `<repo>/.ctx`)."""
     return ProjectPaths(Path(project_id), store_dir).index_dir / INDEX_FILE
@@ -71,9 +88,21 @@ class ProjectIndexes:
     hit from SQLite, so a deleted memory never comes back); a sync on start repairs any drift
     left by a crash, and a missing or corrupt file is rebuilt from SQLite."""
 
-    def __init__(self, embedder: Embedder, *, save_delay: float = SAVE_DELAY_SECONDS) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        *,
+        save_delay: float = SAVE_DELAY_SECONDS,
+        quiet: float = QUIET_SECONDS,
+        max_hold: float = MAX_HOLD_SECONDS,
+    ) -> None:
         self._embedder = embedder
         self._save_delay = save_delay
+        self._quiet = quiet
+        self._max_hold = max_hold
+        self._last_change: dict[str, float] = {}
+        self._wake: dict[str, asyncio.Event] = {}  # set on a change, a waiting read, a close
+        self._readers: dict[str, int] = {}  # project -> reads waiting in `caught_up`
         self._indexes: dict[str, VectorIndex] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._dirty: set[str] = set()
@@ -149,11 +178,39 @@ class ProjectIndexes:
         pending = self._pending.setdefault(project_id, {})
         pending.update(dict.fromkeys((*change.added, *change.updated, *change.deleted)))
         self._idle_event(project_id).clear()
+        self._last_change[project_id] = asyncio.get_running_loop().time()
+        self._wake_event(project_id).set()
         worker = self._workers.get(project_id)
         if worker is None or worker.done():
             self._workers[project_id] = asyncio.create_task(
                 self._drain(store), name=f"index-{project_id}"
             )
+
+    def _wake_event(self, project_id: str) -> asyncio.Event:
+        event = self._wake.get(project_id)
+        if event is None:
+            event = self._wake[project_id] = asyncio.Event()
+        return event
+
+    async def _hold(self, project_id: str) -> None:
+        """Waits while a burst of writes is arriving (see `hold_seconds`); returns at once when
+        a read is waiting for the index or the indexes close."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        wake = self._wake_event(project_id)
+        while not self._closing and not self._readers.get(project_id):
+            wait = hold_seconds(
+                loop.time(),
+                started=started,
+                last_change=self._last_change.get(project_id, started),
+                quiet=self._quiet,
+                max_hold=self._max_hold,
+            )
+            if wait <= 0:
+                return
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), wait)
 
     def pending(self, project_id: str) -> int:
         """Memories changed but not yet brought into the project's index."""
@@ -182,18 +239,24 @@ class ProjectIndexes:
             timeout = min(timeout, deadline - asyncio.get_running_loop().time())
             if timeout <= 0:
                 return False
+        self._readers[project_id] = self._readers.get(project_id, 0) + 1
+        self._wake_event(project_id).set()  # a holding worker embeds at once
         try:
             await asyncio.wait_for(self._idle_event(project_id).wait(), timeout)
         except TimeoutError:
             log.info("vector_index_catch_up_timeout", project_id=project_id, pending=waiting)
             return False
+        finally:
+            self._readers[project_id] -= 1
         return True
 
     async def _drain(self, store: Store) -> None:
-        """Brings queued changes into the index, a batch at a time, until the queue is empty.
-        A failed batch is logged and left to the sync on the next start."""
+        """Brings queued changes into the index, a batch at a time, until the queue is empty,
+        after holding back while the burst that started it is arriving. A failed batch is
+        logged and left to the sync on the next start."""
         project_id = store.project_id
         pending = self._pending[project_id]
+        await self._hold(project_id)
         while pending and not self._closing:
             # Taken off the queue before reading them: a change made meanwhile queues again.
             batch = list(itertools.islice(pending, EMBED_BATCH))
@@ -304,6 +367,8 @@ class ProjectIndexes:
 
     async def close(self) -> None:
         self._closing = True  # workers stop after their current batch; the next sync resumes
+        for wake in self._wake.values():
+            wake.set()
         for worker in list(self._workers.values()):
             with contextlib.suppress(asyncio.CancelledError):
                 await worker

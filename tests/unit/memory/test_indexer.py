@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_memory.embedder import Vectors
 from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.indexer import ProjectIndexes, index_path, read_deadline
+from squirrel_memory.indexer import ProjectIndexes, hold_seconds, index_path, read_deadline
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 
@@ -220,4 +220,69 @@ async def test_a_read_waits_no_longer_than_its_callers_deadline_allows(
     embedder.finish_loading()
     with read_deadline(30.0):
         assert await indexes.caught_up(store.project_id, timeout=60.0)
+    await indexes.close()
+
+
+def test_the_hold_ends_after_a_quiet_period_and_never_beyond_its_cap() -> None:
+    def wait(now: float, last_change: float) -> float:
+        return hold_seconds(now, started=0.0, last_change=last_change, quiet=0.1, max_hold=1.0)
+
+    assert wait(0.0, 0.0) == pytest.approx(0.1)  # a single write: embedded after the quiet
+    assert wait(0.05, 0.04) == pytest.approx(0.09)  # each change restarts the quiet period
+    assert wait(0.2, 0.04) == 0.0  # the burst ended
+    # A steady stream (a change every 10 ms on a fake clock) is held at most `max_hold`.
+    now, held = 0.0, 0.0
+    while (left := wait(now, now)) > 0:
+        held, now = now, now + min(left, 0.01)
+    assert held < 1.0 <= now
+    assert wait(1.0, 1.0) == 0.0
+    assert wait(5.0, 4.99) == 0.0
+
+
+async def test_a_burst_is_held_and_embedded_at_once_when_a_read_waits(store: SqliteStore) -> None:
+    calls: list[int] = []
+
+    class Counting(FakeEmbedder):
+        async def embed(self, texts: Sequence[str]) -> Vectors:
+            calls.append(len(texts))
+            return await super().embed(texts)
+
+    # Holds an hour unless a read asks: nothing but the read can end this hold.
+    indexes = ProjectIndexes(Counting(), save_delay=0.01, quiet=3600.0, max_hold=3600.0)
+    index = await indexes.attach(store)
+    assert await indexes.caught_up(store.project_id, timeout=30.0)  # the start's sync
+    calls.clear()
+    written = [
+        await _remember(store, f"k{n}", f"Fact number {n} about the build") for n in range(5)
+    ]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert calls == []
+    assert indexes.pending(store.project_id) == len(written)
+    assert not set(written) & index.memory_ids()
+    assert await indexes.caught_up(store.project_id, timeout=30.0)
+    assert set(written) <= index.memory_ids()
+    assert calls == [len(written)]  # the held burst went to the model as one batch
+    assert indexes.pending(store.project_id) == 0
+    # A close ends a hold too; what was held is embedded by the sync on the next start.
+    more = await _remember(store, "later", "Another fact about tests")
+    await asyncio.wait_for(indexes.close(), 30.0)
+    assert more not in index.memory_ids()
+    again = ProjectIndexes(FakeEmbedder(), save_delay=0.01)
+    reopened = await again.attach(store)
+    await _until(lambda: more in reopened.memory_ids())
+    await again.close()
+
+
+@pytest.mark.parametrize(("quiet", "max_hold"), [(0.01, 3600.0), (3600.0, 0.01)])
+async def test_a_hold_ends_by_itself_after_quiet_or_at_its_cap(
+    store: SqliteStore, quiet: float, max_hold: float
+) -> None:
+    indexes = ProjectIndexes(FakeEmbedder(), save_delay=0.01, quiet=quiet, max_hold=max_hold)
+    index = await indexes.attach(store)
+    written = [
+        await _remember(store, f"k{n}", f"Fact number {n} about the build") for n in range(3)
+    ]
+    await _until(lambda: set(written) <= index.memory_ids())  # no read asked for it
+    assert indexes.pending(store.project_id) == 0
     await indexes.close()
