@@ -32,6 +32,7 @@ rehashed the command events stored while `cwd` was still hashed).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import unicodedata
@@ -52,32 +53,45 @@ def timestamp_bucket(timestamp: datetime) -> str:
     """Start of the 5-minute UTC bucket holding `timestamp` (naive values are UTC)."""
     if timestamp.tzinfo is None:
         timestamp = timestamp.replace(tzinfo=UTC)
-    seconds = int(timestamp.timestamp()) // BUCKET_SECONDS * BUCKET_SECONDS
+    return _bucket_start(int(timestamp.timestamp()) // BUCKET_SECONDS * BUCKET_SECONDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bucket_start(seconds: int) -> str:
+    """A batch's events mostly share a few buckets: each is formatted once."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def normalise_content(value: Any) -> Any:
-    """The lightly normalised form of a JSON value (see the module docstring)."""
+    """The lightly normalised form of a JSON value (see the module docstring).
+
+    Dict keys come out in their original order: `canonical_json` sorts them. (A dict with two
+    keys of one `str()`, such as 1 and "1", keeps the later one, as a sort by `str(key)` —
+    stable — would too.) ASCII text is already NFC.
+    """
     if isinstance(value, str):
-        if not unicodedata.is_normalized("NFC", value):
+        if not value.isascii() and not unicodedata.is_normalized("NFC", value):
             value = unicodedata.normalize("NFC", value)
         return " ".join(value.split())
     if isinstance(value, dict):
         return {
-            str(key): normalise_content(item)
-            for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))
-            if item is not None
+            str(key): normalise_content(item) for key, item in value.items() if item is not None
         }
     if isinstance(value, list | tuple):
         return [normalise_content(item) for item in value]
     return value
 
 
+#: `json.dumps` with these options would build a new encoder per call; an encoder keeps no state
+#: between calls, so threads may share this one.
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
+
 def canonical_json(value: Any) -> str:
     """Deterministic JSON: sorted keys, no spaces, non-ASCII kept, NaN refused."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _CANONICAL.encode(value)
 
 
 def _sha256(text: str) -> str:

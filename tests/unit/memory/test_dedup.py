@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.dedup import (
@@ -145,3 +151,55 @@ def test_context_recorded_after_the_fact_is_not_hashed() -> None:
     assert event_hash(
         PROJECT, event({**run, "command": "mix test --failed"}, kind=EventType.TEST_RUN)
     ) != (event_hash(PROJECT, bare))
+
+
+def test_hashes_are_pinned() -> None:
+    """The hash is on-disk format: these were computed by the code that stored existing events."""
+    content: dict[str, Any] = {
+        "text": "  Cafe\u0301  au\tlait\n\nplease ",
+        "z": None,
+        "b": [" x ", {"k": "\u00e9t\u00e9", "a": 1.5, "n": None}],
+        "a": {"y": True, "x": "  two   spaces "},
+        "cwd": "/tmp",
+    }
+    assert content_signature(content) == (
+        "7d385e022f1f94ba06992f013aa1c93b3986b2530180e57989a47325ee009cc4"
+    )
+    assert event_hash(PROJECT, event(content)) == (
+        "fe4fd734fcf6d2aade57969e052c0bccc6a3b8ef0f5e437726bb6c3c08499120"
+    )
+
+
+def _reference_normalise(value: Any) -> Any:
+    """Normalisation as first written: keys sorted here too, NFC checked on every string."""
+    if isinstance(value, str):
+        return " ".join(unicodedata.normalize("NFC", value).split())
+    if isinstance(value, dict):
+        return {
+            str(key): _reference_normalise(item)
+            for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))
+            if item is not None
+        }
+    if isinstance(value, list | tuple):
+        return [_reference_normalise(item) for item in value]
+    return value
+
+
+_TEXT = st.text(alphabet=st.sampled_from(["a", "B", " ", "\t", "\n", "e", "\u0301", "\u00e9", "1"]))
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(_TEXT | st.integers(-3, 3).map(str), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_TEXT, _JSON, max_size=5))
+def test_normalised_json_is_what_the_reference_gives(content: dict[str, Any]) -> None:
+    canonical = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
+    assert json.dumps(normalise_content(content), **canonical) == json.dumps(
+        _reference_normalise(content), **canonical
+    )
