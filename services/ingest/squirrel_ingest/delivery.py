@@ -104,7 +104,8 @@ async def call_with_retry(
     """Run `attempt` until it succeeds, sleeping with backoff between failures.
 
     Every `Exception` counts as a transient failure (nothing is ever dropped); returns None only
-    when `stopping` is set before a success.
+    when `stopping` is set before a success. `on_failure` hears of every failure but the quick
+    retries after the first while the sink starts.
     """
     delays = RetryDelays(backoff)
     failures = 0
@@ -113,9 +114,11 @@ async def call_with_retry(
             return await attempt()
         except Exception as error:  # any failure keeps the batch and retries
             failures += 1
-            if on_failure is not None:
-                on_failure(error)
             delay = delays.after(error)
+            # A run of quick retries while the sink starts counts once (`sqrl status` would
+            # otherwise show a dozen failures after every cold start).
+            if on_failure is not None and (failures == 1 or not delays.quick):
+                on_failure(error)
             # Quick retries while the sink starts would fill the log: after the first, debug.
             emit = log.debug if delays.quick and failures > 1 else log.warning
             emit(

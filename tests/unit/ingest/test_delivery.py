@@ -66,7 +66,7 @@ def test_growing_delays_are_unchanged() -> None:
         assert bound * 0.75 <= delay <= bound
 
 
-async def test_call_with_retry_reaches_a_sink_that_comes_up_and_logs_one_warning() -> None:
+async def test_call_with_retry_reaches_a_sink_that_comes_up_and_logs_and_counts_once() -> None:
     calls = 0
 
     async def attempt() -> str:
@@ -87,7 +87,28 @@ async def test_call_with_retry_reaches_a_sink_that_comes_up_and_logs_one_warning
         )
     assert result == "cursors"
     assert calls == 6
-    assert len(failures) == 5
+    assert len(failures) == 1  # a run of quick retries while the sink starts counts once
     lines = [entry for entry in logs if entry["event"] == "sink_call_failed"]
     assert [entry["log_level"] for entry in lines] == ["warning"] + ["debug"] * 4
     assert {entry["retry_in_ms"] for entry in lines} == {1}  # 1 ms each, not growing
+
+
+async def test_failures_other_than_a_starting_sink_are_each_counted() -> None:
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        calls += 1
+        if calls <= 3:
+            raise RuntimeError("refused the batch")
+        return "done"
+
+    failures: list[BaseException] = []
+    result = await call_with_retry(
+        attempt,
+        Backoff(initial_s=0.001, maximum_s=0.002),
+        stopping=asyncio.Event(),
+        on_failure=failures.append,
+    )
+    assert result == "done"
+    assert len(failures) == 3

@@ -314,7 +314,7 @@ async def test_sink_down_for_a_while_then_up_delivers_everything_once_in_order(
         held = engine.status()
         assert held.lines_read < 100  # reading paused while the buffer is full
         assert held.buffered_events <= 10 + 10  # bounded: the cap plus one read's worth
-        assert held.delivery_failures >= 3
+        assert held.delivery_failures >= 1  # quick retries while the sink is down count once
         sink.down = False
         await sink.wait_until(lambda: len(sink.texts(str(one))) == 100)
     finally:
