@@ -22,14 +22,14 @@ from squirrel_cli.doctor_checks import (
     permission_check,
     project_checks,
 )
-from squirrel_cli.supervisor_state import pid_alive, supervisor_running
+from squirrel_cli.supervisor_state import supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import pid_alive, read_service_info
 from squirrel_core.settings import Settings
 from squirrel_memory.bootstrap import init_user_db
 from squirrel_memory.model_files import install_argv, install_command, model_problem

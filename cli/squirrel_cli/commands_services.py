@@ -15,14 +15,13 @@ from squirrel_cli.console import Console
 from squirrel_cli.status_view import print_status, service_rows, status_data
 from squirrel_cli.supervisor_state import (
     SupervisorState,
-    pid_alive,
     read_supervisor_state,
     supervisor_running,
 )
 from squirrel_core.auth import load_token
 from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import pid_alive, read_service_info
 from squirrel_core.settings import Settings
 
 DOWN_TIMEOUT_SECONDS = 30.0

@@ -36,7 +36,12 @@ from squirrel_core.auth import ensure_token
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import mcp_profile, read_profile
-from squirrel_core.service_info import ServiceInfo, read_service_info, wait_service_info
+from squirrel_core.service_info import (
+    ServiceInfo,
+    pid_alive,
+    read_service_info,
+    wait_service_info,
+)
 from squirrel_core.settings import Settings, load_settings
 
 MCP_PATH: Final = "/mcp"
@@ -95,18 +100,6 @@ def _sse_data(reply: http.client.HTTPResponse) -> Iterator[bytes]:
             data.append(value[1:] if value.startswith(b" ") else value)
     if data:
         yield b"\n".join(data)
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Relay:
@@ -273,7 +266,7 @@ class Relay:
         """The gateway's endpoint as recorded in the home, waiting for it until `deadline`."""
         while True:
             info = read_service_info(self._layout.run / ENDPOINT_FILE)
-            if info is not None and _pid_alive(info.pid):
+            if info is not None and pid_alive(info.pid):
                 recorded = read_profile(self._layout.run)
                 if recorded is not None and recorded == (info.pid, self._profile):
                     self._endpoint = info
@@ -387,7 +380,7 @@ class Relay:
 
 def _memory_running(layout: HomeLayout) -> bool:
     info = read_service_info(layout.service_file("memory"))
-    return info is not None and _pid_alive(info.pid)
+    return info is not None and pid_alive(info.pid)
 
 
 def start_services_detached() -> subprocess.Popen[bytes]:
@@ -409,7 +402,7 @@ def gateway_endpoint(
     info = wait_service_info(
         endpoint_file, writer=layout.service_file("gateway"), timeout=wait_seconds
     )
-    if info is not None and _pid_alive(info.pid):
+    if info is not None and pid_alive(info.pid):
         return info
     if not autostart or _memory_running(layout):
         return None
@@ -419,7 +412,7 @@ def gateway_endpoint(
     deadline = started + wait_seconds
     while time.monotonic() < deadline:
         info = read_service_info(endpoint_file)
-        if info is not None and _pid_alive(info.pid):
+        if info is not None and pid_alive(info.pid):
             _log("services_started", waited_ms=round((time.monotonic() - started) * 1000))
             return info
         time.sleep(_POLL_SECONDS)

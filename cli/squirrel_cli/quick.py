@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
 from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
+from squirrel_core.service_info import pid_alive
 
 if TYPE_CHECKING:
     from squirrel_cli.console import Console
@@ -120,19 +121,9 @@ def _endpoint(home: Path) -> tuple[str, int, str]:
         host, port, pid = str(info["host"]), int(info["port"]), int(info["pid"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise FallBackError("no gateway endpoint recorded") from exc
-    if not token or pid <= 0 or not _alive(pid):
+    if not token or pid <= 0 or not pid_alive(pid):
         raise FallBackError("the recorded gateway is gone")
     return host, port, token
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def call(home: Path, route: str, body: dict[str, Any]) -> dict[str, Any]:

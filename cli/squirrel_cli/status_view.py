@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from squirrel_cli.supervisor_state import SupervisorState, pid_alive
+from squirrel_cli.supervisor_state import SupervisorState
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import pid_alive, read_service_info
 
 if TYPE_CHECKING:
     from squirrel_cli.console import Console

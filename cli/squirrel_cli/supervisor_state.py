@@ -7,11 +7,11 @@ Only the standard library is imported: `sqrl status` reads this without loading 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import pid_alive
 
 
 @dataclass
@@ -50,18 +50,6 @@ def read_supervisor_state(path: Path) -> SupervisorState | None:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def supervisor_running(layout: HomeLayout) -> SupervisorState | None:

@@ -75,10 +75,15 @@ def wait_service_info(path: Path, *, writer: Path, timeout: float) -> ServiceInf
 def _running(record: Path) -> bool:
     """Whether the process recorded at `record` is alive (a crash leaves its record behind)."""
     info = read_service_info(record)
-    if info is None or info.pid <= 0:
+    return info is not None and pid_alive(info.pid)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (one of another user's counts as alive)."""
+    if pid <= 0:
         return False
     try:
-        os.kill(info.pid, 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -90,6 +95,7 @@ __all__ = [
     "LOOPBACK",
     "MAX_MESSAGE_BYTES",
     "ServiceInfo",
+    "pid_alive",
     "read_service_info",
     "wait_service_info",
     "write_service_info",

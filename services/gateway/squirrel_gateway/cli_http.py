@@ -40,6 +40,7 @@ from squirrel_core.read_shapes import (
 )
 from squirrel_core.status_probe import probe
 from squirrel_core.terminal import Terminal, check_drawings, render
+from squirrel_gateway.asgi_body import read_body
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.servicer import GatewayServicer
 
@@ -213,7 +214,7 @@ class CliRoutes:
             return 404, _error("NOT_FOUND", f"no CLI route {name[:40]!r}")
         if scope.get("method") != "POST":
             return 405, _error("INVALID_ARGUMENT", "POST only")
-        raw = await _read_body(receive)
+        raw = await read_body(receive, MAX_BODY_BYTES)
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
@@ -233,23 +234,6 @@ class CliRoutes:
 
 def _error(status: str, message: str) -> Answer:
     return {"error": {"status": status, "message": message}}
-
-
-async def _read_body(receive: Receive) -> bytes | None:
-    """The request body, or None when it is larger than `MAX_BODY_BYTES`."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunk = bytes(message.get("body", b""))
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 async def _respond(send: Send, status: int, answer: Answer) -> None:

@@ -25,6 +25,7 @@ from squirrel_core.service_info import (
     read_service_info,
     write_service_info,
 )
+from squirrel_gateway.asgi_body import read_body
 from squirrel_gateway.cli_http import CliApi, CliRoutes
 from squirrel_gateway.hook_service import HookService
 from squirrel_gateway.sockets import bind_loopback
@@ -120,7 +121,7 @@ class HookRoutes:
             await _respond(send, 405, b"POST only\n", b"text/plain")
             return
         parts = path[len(HOOKS_PATH) :].split("/")
-        body = await _read_body(receive)
+        body = await read_body(receive, MAX_HOOK_BODY_BYTES)
         if len(parts) != 2 or body is None:
             await _respond(send, 400, b"expected POST /hooks/<host>/<event>\n", b"text/plain")
             return
@@ -131,23 +132,6 @@ class HookRoutes:
             await _respond(send, 400, (str(exc)[:200] + "\n").encode(), b"text/plain")
             return
         await _respond(send, 200, answer.encode(), b"application/json")
-
-
-async def _read_body(receive: Receive) -> bytes | None:
-    """The request body, or None when it is larger than `MAX_HOOK_BODY_BYTES`."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunk = bytes(message.get("body", b""))
-        size += len(chunk)
-        if size > MAX_HOOK_BODY_BYTES:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 class _EmbeddedServer(uvicorn.Server):
