@@ -219,6 +219,12 @@ def check_limit(limit: object) -> int:
     return limit
 
 
+def check_offset(offset: object) -> int:
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise InvalidArgumentError("offset must be a non-negative integer")
+    return offset
+
+
 def check_project(expected: str, given: str) -> None:
     """Raise `InvalidArgumentError` unless `given` is the store's project id."""
     if given != expected:

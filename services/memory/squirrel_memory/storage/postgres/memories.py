@@ -14,7 +14,7 @@ from typing import Any
 import structlog
 from psycopg import AsyncConnection
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
@@ -31,6 +31,7 @@ from squirrel_memory.storage.checks import (
     Clock,
     check_importance,
     check_limit,
+    check_offset,
     check_project,
     check_scope,
     check_tags,
@@ -632,8 +633,7 @@ class PostgresMemoryBook(MemoryRevisions):
         """A page of memories, most recently updated first, and the total that match."""
         check_project(self.project_id, project_id)
         check_limit(limit)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidArgumentError("offset must be a non-negative integer")
+        check_offset(offset)
         kinds = [str(check_type(t)) for t in types] if types else None
         where = (
             "WHERE project_id = %s AND (%s::text[] IS NULL OR type = ANY(%s)) "

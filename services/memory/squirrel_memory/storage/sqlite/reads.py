@@ -7,11 +7,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, MemoryVersion, Scope
 from squirrel_memory.storage.checks import (
     IN_IDS,
     check_limit,
+    check_offset,
     check_project,
     check_type,
     chunks,
@@ -162,8 +163,7 @@ class SqliteMemoryReads:
         """A page of memories, most recently updated first, and the total that match."""
         check_project(self.project_id, project_id)
         check_limit(limit)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidArgumentError("offset must be a non-negative integer")
+        check_offset(offset)
         type_list = to_json([str(check_type(t)) for t in types]) if types else None
         params = (project_id, type_list, type_list, int(include_deleted))
 
