@@ -28,12 +28,10 @@ from squirrel_memory.storage.checks import (
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import (
     anchor_memories,
-    load_memories,
-    memory_texts,
-    memory_version,
     supersede_memory,
     write_manual,
 )
+from squirrel_memory.storage.postgres.reads import load_memories, memory_texts, memory_version
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import (
     ChangeSet,
