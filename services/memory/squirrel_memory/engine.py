@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import structlog
 
 from squirrel_core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
-    NotFoundError,
     SquirrelError,
 )
 from squirrel_core.events import Event, EventType, SourceCursor
@@ -27,6 +26,7 @@ from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
+from squirrel_memory.lookup import require_memory
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -43,7 +43,8 @@ from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
-from squirrel_memory.storage import DeadLetter, ProjectStores, Store, backend_from_settings
+from squirrel_memory.status import ExtractorActivity, ProjectStatus, project_status
+from squirrel_memory.storage import ProjectStores, Store, backend_from_settings
 from squirrel_memory.team_registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -57,11 +58,6 @@ MAX_REMEMBER_BATCH = 1_000
 MAX_REMEMBER_BATCH_BYTES = 8 * 2**20
 MAX_PAGE_SIZE = 500
 
-#: A memory id prefix needs this many characters (`mem_` and four more) to be looked up.
-MIN_ID_PREFIX = 8
-#: How many ids an ambiguous prefix lists.
-MAX_ID_CANDIDATES = 10
-
 
 @dataclass
 class AppendOutcome:
@@ -69,39 +65,6 @@ class AppendOutcome:
     duplicates: int = 0
     rejected: list[tuple[int, str]] = field(default_factory=list)
     redactions: int = 0
-
-
-@dataclass(frozen=True)
-class ProjectStatus:
-    project_id: str
-    events_total: int
-    events_unprocessed: int
-    episodes_total: int
-    memories_live: int
-    memories_deleted: int
-    dead_letters: int
-    last_processed_at: datetime | None
-    extractor: str
-    next_processing_at: datetime | None = None
-    memories_by_writer: dict[str, int] = field(default_factory=dict)
-    parked: tuple[DeadLetter, ...] = ()
-    events_per_day: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ExtractorActivity:
-    backend: str
-    model: str
-    calls_last_hour: int
-    tokens_last_day: int
-    failures: int
-    sends_to_vendor: bool
-
-
-MAX_PARKED_LISTED = 50
-"""Dead letters a status lists per project (all are counted)."""
-ACTIVITY_DAYS = 30
-"""Days of events per day a status reports."""
 
 
 def _text_bytes(statement: manual.Statement) -> int:
@@ -261,36 +224,7 @@ class MemoryEngine:
     async def status(self, project_id: str) -> list[ProjectStatus]:
         ids = [project_id] if project_id else self.registry.roots()
         processor = self._processor()
-        out = []
-        for pid in ids:
-            store = await self.registry.store(pid)
-            counts = await store.counts()
-            out.append(
-                ProjectStatus(
-                    project_id=pid,
-                    events_total=counts["events"],
-                    events_unprocessed=counts["events_unprocessed"],
-                    episodes_total=counts["episodes"],
-                    memories_live=counts["memories_live"],
-                    memories_deleted=counts["memories_deleted"],
-                    dead_letters=counts["dead_letters"],
-                    last_processed_at=processor.last_processed_at.get(pid),
-                    extractor=processor.extractor_name,
-                    next_processing_at=await processor.next_processing_at(store)
-                    if counts["events_unprocessed"]
-                    else None,
-                    memories_by_writer=await store.writer_counts(),
-                    parked=tuple((await store.list_dead_letters())[:MAX_PARKED_LISTED])
-                    if counts["dead_letters"]
-                    else (),
-                    events_per_day=await store.events_per_day(
-                        datetime.now(UTC) - timedelta(days=ACTIVITY_DAYS)
-                    )
-                    if counts["events"]
-                    else {},
-                )
-            )
-        return out
+        return [await project_status(pid, await self.registry.store(pid), processor) for pid in ids]
 
     def extractor_activity(self) -> ExtractorActivity:
         """The model backend's recent use (zeros for `rules`)."""
@@ -439,7 +373,7 @@ class MemoryEngine:
 
     async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
         store = await self.registry.store(project_id)
-        item = await self._require_memory(store, memory_id)
+        item = await require_memory(store, memory_id)
         return await store.forget(item.id, reason or "forgotten by the user")
 
     async def correct(
@@ -455,7 +389,7 @@ class MemoryEngine:
         if not 0.0 <= importance <= 1.0:
             raise InvalidArgumentError("importance must be between 0 and 1")
         store = await self.registry.store(project_id)
-        item = await self._require_memory(store, memory_id)
+        item = await require_memory(store, memory_id)
         clean = redact(content)[0] if content.strip() else None
         return await store.correct(
             item.id,
@@ -466,12 +400,12 @@ class MemoryEngine:
 
     async def get(self, project_id: str, memory_id: str) -> MemoryItem:
         store = await self.registry.store(project_id)
-        return await self._require_memory(store, memory_id)
+        return await require_memory(store, memory_id)
 
     async def confirm(self, project_id: str, memory_id: str) -> MemoryItem:
         """The user vouches for the memory's current content (see `squirrel_core.hazards`)."""
         store = await self.registry.store(project_id)
-        item = await self._require_memory(store, memory_id)
+        item = await require_memory(store, memory_id)
         if item.deleted:
             raise FailedPreconditionError(f"memory {memory_id} is forgotten; nothing to confirm")
         await asyncio.to_thread(store.confirmations.confirm, item)
@@ -487,7 +421,7 @@ class MemoryEngine:
         self, project_id: str, memory_id: str
     ) -> tuple[MemoryItem, list[MemoryVersion]]:
         store = await self.registry.store(project_id)
-        item = await self._require_memory(store, memory_id)
+        item = await require_memory(store, memory_id)
         return item, await store.history(item.id)
 
     async def source_events(self, project_id: str, event_ids: Sequence[str]) -> list[StoredEvent]:
@@ -530,44 +464,6 @@ class MemoryEngine:
             if not page or start >= total:
                 break
         return everything[offset : offset + size], len(everything)
-
-    @classmethod
-    async def _require_memory(cls, store: Store, memory_id: str) -> MemoryItem:
-        """The memory (or the one a unique id prefix names) if this caller may see it; another
-        user's private memory reads exactly like a missing one."""
-        item = await cls._find_memory(store, memory_id)
-        if not visible(item):
-            raise NotFoundError(
-                f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
-            )
-        return item
-
-    @staticmethod
-    async def _find_memory(store: Store, memory_id: str) -> MemoryItem:
-        if not memory_id:
-            raise InvalidArgumentError("memory_id is required")
-        try:
-            return await store.get_memory(memory_id)
-        except NotFoundError:
-            pass
-        # Like git: a unique prefix of an id is the id (`mem_` may be left out).
-        prefix = memory_id if memory_id.startswith("mem_") else f"mem_{memory_id}"
-        found = (
-            await store.memory_ids_with_prefix(prefix, MAX_ID_CANDIDATES + 1)
-            if len(prefix) >= MIN_ID_PREFIX
-            else []
-        )
-        if len(found) == 1:
-            return await store.get_memory(found[0])
-        if found:
-            shown = ", ".join(found[:MAX_ID_CANDIDATES])
-            more = " and more" if len(found) > MAX_ID_CANDIDATES else ""
-            raise InvalidArgumentError(
-                f"memory id {memory_id} is ambiguous: it starts {shown}{more}; give more of it"
-            )
-        raise NotFoundError(
-            f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
-        )
 
 
 async def _rules_decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
