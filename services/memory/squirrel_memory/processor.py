@@ -26,6 +26,14 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.parking import (
+    EXTRACTION_LETTER,
+    MAX_PARKED_ATTEMPTS,
+    parked_backoff,
+    parked_episode,
+    parked_ids,
+    parked_ref,
+)
 from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
@@ -43,34 +51,6 @@ SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
 MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
-EXTRACTION_LETTER = "extraction"
-MAX_PARKED_ATTEMPTS = 8
-"""A parked episode is retried this many times (with growing back-off), then left for a human."""
-
-
-def parked_backoff(attempts: int) -> timedelta:
-    """How long a parked episode waits before its next try: 2, 4, 8 … minutes, at most 6 h."""
-    return min(timedelta(minutes=2 ** max(1, attempts)), timedelta(hours=6))
-
-
-def parked_episode(
-    episode_id: str, event_ids: Sequence[str], events: Sequence[StoredEvent], now: datetime
-) -> Episode:
-    """The episode a dead letter names, rebuilt from its events (order as parked)."""
-    first = min(events, key=lambda e: e.timestamp)
-    return Episode(
-        id=episode_id,
-        project_id=first.project_id,
-        user_id=first.user_id,
-        session_id=first.session_id,
-        start_ts=first.timestamp,
-        end_ts=max(e.timestamp for e in events),
-        event_count=len(events),
-        summary="",
-        importance=0.5,
-        created_at=now,
-        event_ids=tuple(event_ids),
-    )
 
 
 @dataclass
@@ -479,8 +459,7 @@ class Processor:
                     continue
                 if not force and now - letter.updated_at < parked_backoff(letter.attempts):
                     continue
-                episode_id, _, listed = letter.payload_ref.partition(":")
-                ids = [i for i in listed.split(",") if i]
+                episode_id, ids = parked_ids(letter.payload_ref)
                 events = await store.get_events(ids)
                 if not events:
                     await store.resolve_dead_letter(letter.id)
@@ -534,8 +513,9 @@ class Processor:
 
     async def _park(self, store: Store, episode: Episode, exc: BaseException) -> None:
         self.extraction_failures += 1
-        ref = f"{episode.id}:{','.join(episode.event_ids)}"
-        await store.record_dead_letter(EXTRACTION_LETTER, ref, f"{type(exc).__name__}: {exc}"[:500])
+        await store.record_dead_letter(
+            EXTRACTION_LETTER, parked_ref(episode), f"{type(exc).__name__}: {exc}"[:500]
+        )
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
 
     async def _merge_global_style(self, decisions: Sequence[UpdateDecision], user: str) -> None:

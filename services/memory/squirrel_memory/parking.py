@@ -1,0 +1,48 @@
+"""Extraction parked as a dead letter: the letter's reference, its back-off, its episode rebuilt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from squirrel_memory.models import Episode, StoredEvent
+
+EXTRACTION_LETTER = "extraction"
+MAX_PARKED_ATTEMPTS = 8
+"""A parked episode is retried this many times (with growing back-off), then left for a human."""
+
+
+def parked_ref(episode: Episode) -> str:
+    """The dead letter's reference to a parked episode: `<episode id>:<event id>,<event id>…`."""
+    return f"{episode.id}:{','.join(episode.event_ids)}"
+
+
+def parked_ids(ref: str) -> tuple[str, list[str]]:
+    """The episode id and event ids a `parked_ref` names."""
+    episode_id, _, listed = ref.partition(":")
+    return episode_id, [i for i in listed.split(",") if i]
+
+
+def parked_backoff(attempts: int) -> timedelta:
+    """How long a parked episode waits before its next try: 2, 4, 8 … minutes, at most 6 h."""
+    return min(timedelta(minutes=2 ** max(1, attempts)), timedelta(hours=6))
+
+
+def parked_episode(
+    episode_id: str, event_ids: Sequence[str], events: Sequence[StoredEvent], now: datetime
+) -> Episode:
+    """The episode a dead letter names, rebuilt from its events (order as parked)."""
+    first = min(events, key=lambda e: e.timestamp)
+    return Episode(
+        id=episode_id,
+        project_id=first.project_id,
+        user_id=first.user_id,
+        session_id=first.session_id,
+        start_ts=first.timestamp,
+        end_ts=max(e.timestamp for e in events),
+        event_count=len(events),
+        summary="",
+        importance=0.5,
+        created_at=now,
+        event_ids=tuple(event_ids),
+    )
