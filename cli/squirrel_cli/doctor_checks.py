@@ -25,7 +25,8 @@ from squirrel_memory.model_files import model_problem
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.provenance import inspect_store, location_of, place_store
 from squirrel_memory.storage.sqlite.database import harden
-from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, current_version
+from squirrel_memory.storage.sqlite.migrator import current_version
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 
 REINDEX_TIMEOUT = 600.0
 

@@ -20,7 +20,7 @@ from squirrel_memory.storage import (
 from squirrel_memory.storage.postgres.database import PostgresDatabase, describe_dsn
 from squirrel_memory.storage.postgres.schema import MIGRATIONS, PgMigration, migrate
 from squirrel_memory.storage.postgres.store import PostgresStore
-from squirrel_memory.storage.sqlite.schema import SchemaVersionError
+from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 
 def test_the_setting_selects_the_backend(tmp_path: Path) -> None:

@@ -8,12 +8,8 @@ from pathlib import Path
 
 from squirrel_memory.paths import ProjectPaths, ensure_private_file, secure_sqlite_files
 from squirrel_memory.storage.sqlite.connection import connect
-from squirrel_memory.storage.sqlite.schema import (
-    DATA_MIGRATIONS,
-    USER_MIGRATIONS,
-    Migration,
-    migrate,
-)
+from squirrel_memory.storage.sqlite.migrator import Migration, migrate
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, USER_MIGRATIONS
 
 
 def _migrate_file(path: Path, migrations: Sequence[Migration]) -> int:

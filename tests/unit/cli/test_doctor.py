@@ -22,7 +22,8 @@ from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, migrate
+from squirrel_memory.storage.sqlite.migrator import migrate
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite.database import connect
-from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, migrate
+from squirrel_memory.storage.sqlite.migrator import migrate
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 
 USER = "alice"
 

@@ -17,14 +17,13 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.dedup import canonical_json, event_hash, normalise_content
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.sqlite.schema import (
-    DATA_MIGRATIONS,
-    USER_MIGRATIONS,
+from squirrel_memory.storage.sqlite.migrator import (
     Migration,
     SchemaVersionError,
     current_version,
     migrate,
 )
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, USER_MIGRATIONS
 from squirrel_memory.userstore import SqliteUserStore
 
 SPEC_COLUMNS = {

@@ -12,14 +12,13 @@ import pytest
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite.database import connect
-from squirrel_memory.storage.sqlite.schema import (
-    DATA_MIGRATIONS,
-    USER_MIGRATIONS,
+from squirrel_memory.storage.sqlite.migrator import (
     ForeignDatabaseError,
     SchemaVersionError,
     check_database,
     migrate,
 )
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, USER_MIGRATIONS
 
 
 def make_db(path: Path, *statements: str) -> Path:

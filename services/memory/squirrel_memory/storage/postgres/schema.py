@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
-from squirrel_memory.storage.sqlite.schema import SchemaVersionError
+from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 # Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
 TS_CONFIG = "english"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from squirrel_core.errors import FailedPreconditionError, SquirrelError
-from squirrel_memory.storage.sqlite.schema import Migration, check_database
+from squirrel_memory.storage.sqlite.migrator import Migration, check_database
 
 BUSY_TIMEOUT_MS = 5_000
 
@@ -21,7 +21,7 @@ def harden(conn: sqlite3.Connection) -> None:
     """Keep a hostile database file from acting through its schema: no SQL functions with side
     effects in triggers, views or defaults (`trusted_schema` off), page sizes checked, no memory
     mapping; on Python 3.12+ also SQLite's defensive mode, which forbids writing the schema or
-    the database pages directly. The schema check in `schema.migrate` refuses unknown triggers
+    the database pages directly. The schema check in `migrator.migrate` refuses unknown triggers
     and views on every version."""
     conn.execute("PRAGMA trusted_schema = OFF")
     conn.execute("PRAGMA cell_size_check = ON")

@@ -24,7 +24,7 @@ from squirrel_memory.storage.sqlite.connection import (
     connect,
     harden,
 )
-from squirrel_memory.storage.sqlite.schema import Migration, migrate
+from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 
 T = TypeVar("T")
 

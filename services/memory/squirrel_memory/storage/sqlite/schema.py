@@ -1,51 +1,15 @@
-"""On-disk layout of data.db and user.db: versioned migrations, time, id and JSON formats."""
+"""On-disk layout of data.db and user.db: the versioned migrations that make it (`migrator`
+applies them), and the full-text index of memories."""
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 
-from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.events import EventType, default_origin
 from squirrel_memory.dedup import UNHASHED_CONTENT_KEYS, HashedFields, event_hash
-from squirrel_memory.storage.formats import from_db_time, fts_text, json_strings, to_db_time
-
-Step = str | Callable[[sqlite3.Connection], None]
-
-
-class SchemaVersionError(FailedPreconditionError):
-    """The database was written by a newer Squirrel; it is left untouched."""
-
-    def __init__(self, *, found: int, supported: int) -> None:
-        super().__init__(
-            f"database schema version {found} is newer than this Squirrel supports "
-            f"({supported}); upgrade Squirrel to open it"
-        )
-        self.found = found
-        self.supported = supported
-
-
-class ForeignDatabaseError(FailedPreconditionError):
-    """The file is not a Squirrel database of a known shape; it is refused and left untouched."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"not a Squirrel database of a known shape ({reason}); it was not changed")
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema version: the statements (or functions) that take the previous version to it."""
-
-    version: int
-    description: str
-    steps: tuple[Step, ...]
-
+from squirrel_memory.storage.formats import from_db_time, fts_text, json_strings
+from squirrel_memory.storage.sqlite.migrator import Migration
 
 # --- migrations -----------------------------------------------------------------------------
 
@@ -309,7 +273,9 @@ BEGIN DELETE FROM memory_paths WHERE memory_id = OLD.id; END""",
 )
 
 DATA_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1),
+    Migration(
+        1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
+    ),
     Migration(
         2,
         "cursors, episode events, memory history and search, dead letters",
@@ -361,178 +327,6 @@ _USER_V2 = (
 )
 
 USER_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "spec table: user_style_items", _USER_V1),
+    Migration(1, "spec table: user_style_items", _USER_V1, spec_table="user_style_items"),
     Migration(2, "user style history", _USER_V2),
 )
-
-# A database made from the spec's SQL alone (no schema_version) is recognised by this table.
-_SPEC_MARKERS = {"events": DATA_MIGRATIONS, "user_style_items": USER_MIGRATIONS}
-_VERSION_TABLE = (
-    "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
-    "description TEXT NOT NULL, applied_at TEXT NOT NULL)"
-)
-Shape = dict[str, tuple[str, ...]]
-
-
-def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
-    return row is not None
-
-
-def current_version(conn: sqlite3.Connection) -> int:
-    """The schema version of an open database (0 for an empty file)."""
-    if not _table_exists(conn, "schema_version"):
-        return 0
-    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
-
-
-def shape_of(conn: sqlite3.Connection) -> Shape:
-    """Tables, triggers and views as `"<type> <name>"`, with a table's column names (SQLite's own
-    `sqlite_*` tables and indexes, which change no result, left out). Reading a hostile file's
-    columns may fail: the caller refuses it."""
-    shape: Shape = {}
-    rows = conn.execute(
-        "SELECT type, name FROM sqlite_master WHERE type != 'index' "
-        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-    ).fetchall()
-    for kind, name in rows:
-        columns: tuple[str, ...] = ()
-        if kind == "table":
-            found = conn.execute("SELECT name FROM pragma_table_info(?)", (name,)).fetchall()
-            columns = tuple(str(c[0]) for c in found)
-        shape[f"{kind} {name}"] = columns
-    return shape
-
-
-@functools.lru_cache(maxsize=32)
-def _expected(
-    migrations: tuple[Migration, ...], version: int
-) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The shape a database has at `version`, made by replaying the migrations in memory."""
-    with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as conn:
-        conn.execute(_VERSION_TABLE)
-        for migration in migrations:
-            if migration.version > version:
-                break
-            for step in migration.steps:
-                if isinstance(step, str):
-                    conn.execute(step)
-                else:
-                    step(conn)
-        return tuple(sorted(shape_of(conn).items()))
-
-
-def _differences(found: Shape, wanted: Shape) -> str:
-    extra = sorted(set(found) - set(wanted))
-    missing = sorted(set(wanted) - set(found))
-    changed = sorted(k for k in set(found) & set(wanted) if found[k] != wanted[k])
-    parts = []
-    for label, names in (("unexpected", extra), ("missing", missing), ("different", changed)):
-        if names:
-            parts.append(f"{label}: {', '.join(names[:5])}" + (" …" if len(names) > 5 else ""))
-    return "; ".join(parts)
-
-
-def check_database(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
-    """The version of a database this code may migrate, read without writing anything.
-
-    Refuses (and so never migrates) a file whose `schema_version` is newer than the code
-    (`SchemaVersionError`), one that sets `PRAGMA user_version` (Squirrel never does), and one
-    whose tables, columns, triggers or views differ from what the migrations made at
-    its version (`ForeignDatabaseError`). An empty file is version 0.
-    """
-    known = tuple(migrations)
-    latest = known[-1].version
-    try:
-        user_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        found_shape = shape_of(conn)
-        has_versions = _table_exists(conn, "schema_version")
-        version = current_version(conn) if has_versions else 0
-    except sqlite3.DatabaseError as exc:
-        raise ForeignDatabaseError(f"its schema cannot be read: {exc}") from None
-    if user_version != 0:
-        raise ForeignDatabaseError(
-            f"it declares user_version {user_version}, which Squirrel never sets"
-        )
-    if version > latest:
-        raise SchemaVersionError(found=version, supported=latest)
-    wanted = dict(_expected(known, version))
-    if not has_versions:
-        if not found_shape:
-            return 0
-        wanted = dict(_expected(known, 1))
-        wanted.pop("table schema_version", None)
-        spec_made = any(
-            known == tuple(m) and f"table {marker}" in found_shape
-            for marker, m in _SPEC_MARKERS.items()
-        )
-        if not spec_made or found_shape != wanted:
-            diff = (
-                _differences(found_shape, wanted)
-                if spec_made
-                else (f"tables {', '.join(sorted(found_shape)[:5])} and no schema_version")
-            )
-            raise ForeignDatabaseError(diff)
-        return 0
-    if found_shape != wanted:
-        raise ForeignDatabaseError(f"at schema {version}: {_differences(found_shape, wanted)}")
-    return version
-
-
-def migrate(
-    conn: sqlite3.Connection,
-    migrations: Sequence[Migration],
-    *,
-    target: int | None = None,
-) -> int:
-    """Bring `conn` (autocommit mode) up to `target` (default: latest); return the version reached.
-
-    `check_database` runs first and writes nothing: a newer, foreign or altered database is
-    refused, never migrated. Each step runs in its own IMMEDIATE transaction with its version
-    row, so a failure leaves the database at the previous version.
-    """
-    latest = migrations[-1].version
-    goal = latest if target is None else target
-    check_database(conn, migrations)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if not _table_exists(conn, "schema_version"):
-            conn.execute(_VERSION_TABLE)
-            for marker, known in _SPEC_MARKERS.items():
-                if known == tuple(migrations) and _table_exists(conn, marker):
-                    conn.execute(
-                        "INSERT INTO schema_version VALUES (1, ?, ?)",
-                        ("found existing spec tables", to_db_time(datetime.now(UTC))),
-                    )
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    found = current_version(conn)
-    if found > latest:
-        raise SchemaVersionError(found=found, supported=latest)
-    for migration in migrations:
-        if migration.version <= found or migration.version > goal:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for step in migration.steps:
-                if isinstance(step, str):
-                    conn.execute(step)
-                else:
-                    step(conn)
-            conn.execute(
-                "INSERT INTO schema_version VALUES (?, ?, ?)",
-                (migration.version, migration.description, to_db_time(datetime.now(UTC))),
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        found = migration.version
-    return found
