@@ -6,7 +6,7 @@ Callers import from here: the `Store` contract, the values it exchanges, and the
 `backend_from_settings` and opened per project by `ProjectStores`.
 
 The names load on first use: `sqrl up` and `sqrl init` create the home's `user.db` through
-`storage.sqlite.schema` and must not pay for the vector index (FAISS, NumPy) the backends bring.
+`storage.sqlite.migrator` and must not pay for the vector index (FAISS, NumPy) the backends bring.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The embedded backend: one SQLite file per project (`<store>/data.db`), one writer thread.
 
-`store.SqliteStore` composes the parts (`events`, `memories`, `search`, `upkeep`) over one
-`database.SqliteDatabase`; `schema` holds the file's versioned migrations and formats.
+`store.SqliteStore` composes the parts (`events`, `memories` and `manual_batch` writing,
+`reads`, `search`, `upkeep`) over one `database.SqliteDatabase`; `schema` holds the file's
+versioned migrations, which `migrator` checks and applies.
 """
