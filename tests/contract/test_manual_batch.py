@@ -27,6 +27,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import MemoryChange, Store
+from squirrel_memory.storage.base import ManualPlan, Supersede, WriteManual
 
 from .conftest import Opener
 
@@ -44,8 +45,10 @@ def style(content: str, key: str = "") -> Statement:
 
 
 #: Each answer depends on the statements before it: updates on a named key, a statement said
-#: twice (same and near-same words) in one batch, a manual memory superseding an extracted one,
-#: a derived key already taken, a contradiction kept apart, a refused statement in the middle.
+#: twice (same and near-same words) in one batch, a manual memory superseding an extracted one
+#: (under a derived key and under a named one), a named key beside a manual look-alike (kept
+#: apart), a derived key already taken, a contradiction kept apart, a refused statement in the
+#: middle.
 FIRST = [
     fact("Uses SQLite 3.", "database"),
     fact("Uses PostgreSQL 16 via asyncpg.", "database"),
@@ -63,6 +66,8 @@ FIRST = [
     fact("Tests run with pytest -q from the repository root."),
 ]
 SECOND = [
+    fact("Caches live in Redis 7 on the staging host", "redis"),
+    fact("Deploys run through the GitHub Actions workflow", "deploys"),
     fact("Tests run with pytest -q from the repository root!"),
     fact("The api server listens on port 8080 in development"),
     fact("Uses PostgreSQL 17 via asyncpg.", "database"),
@@ -273,3 +278,61 @@ async def test_a_screen_kept_between_batches_notices_writes_made_without_it(
         [done] = await store.remember_batch(project, [remember_plan(fact(text + "!"))], screen)
         assert isinstance(done, Remembered) and done.merged_ids == (extracted.id,)
         assert (await store.get_memory(extracted.id)).superseded_by == done.memory.id
+
+
+def _write(content: str, key: str, *, last: bool) -> WriteManual:
+    return WriteManual(FACT, key, content, (), 0.5, Scope.PROJECT, USER, last=last)
+
+
+def _fails_after_writing(content: str, key: str) -> ManualPlan[MemoryItem]:
+    item: MemoryItem = yield _write(content, key, last=False)
+    yield _write(content + " Twice.", key + "_2", last=True)
+    raise InvalidArgumentError(f"refused after writing {item.key}")
+
+
+def _writes_after_its_last(content: str, key: str) -> ManualPlan[MemoryItem]:
+    item: MemoryItem = yield _write(content, key, last=True)
+    yield Supersede(item.id, item.id, "wrong")
+    return item
+
+
+def _fails_after_its_last(content: str, key: str) -> ManualPlan[MemoryItem]:
+    item: MemoryItem = yield _write(content, key, last=True)
+    raise InvalidArgumentError(f"refused after writing {item.key}")
+
+
+def _writes(content: str, key: str) -> ManualPlan[MemoryItem]:
+    item: MemoryItem = yield _write(content, key, last=True)
+    return item
+
+
+async def test_a_plan_refused_after_writing_twice_leaves_nothing(
+    store: Store, project: str
+) -> None:
+    done = await store.remember_batch(
+        project,
+        [
+            _writes("Uses SQLite 3.", "database"),
+            _fails_after_writing("Builds with make.", "build"),
+            _writes("Logs go to stderr.", "logs"),
+        ],
+    )
+    assert isinstance(done[1], InvalidArgumentError)
+    items, _ = await store.list_memories(project, include_deleted=True)
+    assert sorted(m.key for m in items) == ["database", "logs"]
+
+
+async def test_a_plan_that_breaks_its_last_write_fails_the_whole_batch(
+    store: Store, project: str
+) -> None:
+    for broken in (_writes_after_its_last, _fails_after_its_last):
+        try:
+            await store.remember_batch(
+                project,
+                [_writes("Uses SQLite 3.", "database"), broken("Builds with make.", "build")],
+            )
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("the batch was written")
+        assert (await store.list_memories(project, include_deleted=True))[1] == 0

@@ -127,6 +127,8 @@ class WordScreen:
     version of that type's memories (the backend checks it inside each batch's transaction, and
     settles the version the batch's own writes made). It learns a type it does not know when
     the call is `learning` (many statements), or when the type is small enough to read for one.
+    A step that keeps no manual memory (`FindLookalikes.manual` False, a named key) is ruled
+    out when only manual memories could be the same.
     """
 
     def __init__(self) -> None:
@@ -144,6 +146,7 @@ class WordScreen:
         self._first: dict[tuple[MemoryType, str], set[str]] = {}
         self._anchor: dict[str, str] = {}
         self._wordless: dict[MemoryType, set[str]] = {}
+        self._manual: set[str] = set()
 
     def wants(self, count: int) -> bool:
         return self.learning or count <= LEARN_FOR_ONE
@@ -152,22 +155,25 @@ class WordScreen:
         return memory_type in self._versions and self._versions[memory_type] == version
 
     def learn(
-        self, memory_type: MemoryType, version: Hashable, memories: Sequence[tuple[str, str]]
+        self,
+        memory_type: MemoryType,
+        version: Hashable,
+        memories: Sequence[tuple[str, str, bool]],
     ) -> None:
         for memory_id in list(self._ids.get(memory_type, ())):
             self._drop(memory_id)
         self._versions[memory_type] = version
         self._ids[memory_type] = set()
         self._wordless[memory_type] = set()
-        for memory_id, content in memories:
-            self._add(memory_type, memory_id, content)
+        for memory_id, content, manual in memories:
+            self._add(memory_type, memory_id, content, manual)
 
     def written(self, item: MemoryItem) -> None:
         if item.type not in self._versions:
             return
         self._drop(item.id)
         if not item.deleted:
-            self._add(item.type, item.id, item.content)
+            self._add(item.type, item.id, item.content, item.source is MemorySource.MANUAL)
 
     def settle(self, memory_type: MemoryType, version: Hashable) -> None:
         if memory_type in self._versions:
@@ -190,14 +196,18 @@ class WordScreen:
         candidates.update(self._wordless[kind])
         for word in words:
             candidates.update(self._first.get((kind, word), ()))
+        if not step.manual:
+            candidates -= self._manual
         return not any(
             _may_be_same(words, self._words[m]) and same_memory(step.content, self._contents[m])
             for m in candidates
         )
 
-    def _add(self, kind: MemoryType, memory_id: str, content: str) -> None:
+    def _add(self, kind: MemoryType, memory_id: str, content: str, manual: bool) -> None:
         words = content_words(content)
         self._ids[kind].add(memory_id)
+        if manual:
+            self._manual.add(memory_id)
         self._types[memory_id] = kind
         self._contents[memory_id] = content
         self._words[memory_id] = words
@@ -216,6 +226,7 @@ class WordScreen:
         if kind is None:
             return
         self._ids[kind].discard(memory_id)
+        self._manual.discard(memory_id)
         del self._contents[memory_id]
         words = self._words.pop(memory_id)
         if not words:
@@ -319,7 +330,10 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
     s = statement
     named = s.key.strip()
     _, owner = check_scope(s.scope, s.user_id)
-    found: list[MemoryItem] = yield FindLookalikes(s.memory_type, s.content, LOOKALIKE_LIMIT)
+    # Under a named key only the extracted look-alikes are kept (superseded).
+    found: list[MemoryItem] = yield FindLookalikes(
+        s.memory_type, s.content, LOOKALIKE_LIMIT, manual=not named
+    )
     alike = _alike(found, scope=s.scope, owner=owner, content=s.content, source=None)
     # Only the order of the extracted look-alikes matters when a key is named (they are
     # superseded in it), and only the most alike manual one otherwise: each is sorted apart.
@@ -337,7 +351,14 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
             )
             before = []
     item: MemoryItem = yield WriteManual(
-        s.memory_type, anchor, s.content, tuple(s.tags), s.importance, s.scope, s.user_id
+        s.memory_type,
+        anchor,
+        s.content,
+        tuple(s.tags),
+        s.importance,
+        s.scope,
+        s.user_id,
+        last=not extracted,
     )
     previous = {m.id: m.version for m in before}
     if item.id in previous:

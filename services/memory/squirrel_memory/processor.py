@@ -413,7 +413,7 @@ class Processor:
             existing = await store.find_anchor(project_id, cand.type, cand.key, cand.scope, user)
             if manual and not screen.knows(cand.type, 0):  # the manual memories, for this pass
                 texts = await store.memory_texts(project_id, cand.type, MemorySource.MANUAL)
-                screen.learn(cand.type, 0, texts)
+                screen.learn(cand.type, 0, [(i, text, True) for i, text in texts])
             # A manual memory saying the same thing under another key: NOOP, wording kept.
             if manual and not screen.rules_out(
                 FindLookalikes(cand.type, cand.content, LOOKALIKE_LIMIT)

@@ -276,17 +276,36 @@ _STATEMENTS = st.lists(_WORDS, min_size=0, max_size=12).map(" ".join)
 
 
 @settings(max_examples=300, deadline=None)
-@given(existing=st.lists(_STATEMENTS, max_size=12), statement=_STATEMENTS)
+@given(
+    existing=st.lists(st.tuples(_STATEMENTS, st.booleans()), max_size=12),
+    statement=_STATEMENTS,
+    manual=st.booleans(),
+)
 # Jaccard 0.8 with neither word set inside the other: found only through the rarest words.
-@example(existing=["ab bb cc dd ee ff gg hh ii"], statement="aa bb cc dd ee ff gg hh ii")
+@example(
+    existing=[("ab bb cc dd ee ff gg hh ii", False)],
+    statement="aa bb cc dd ee ff gg hh ii",
+    manual=True,
+)
 def test_the_word_screen_never_rules_out_a_statement_with_a_lookalike(
-    existing: list[str], statement: str
+    existing: list[tuple[str, bool]], statement: str, manual: bool
 ) -> None:
+    """Any look-alike the step keeps (manual ones only when it keeps them) keeps the search."""
     screen = WordScreen()
-    screen.learn(FACT, 0, [(f"mem_{n}", text) for n, text in enumerate(existing)])
-    step = FindLookalikes(FACT, statement, 20)
-    if any(same_memory(statement, text) for text in existing):
+    screen.learn(FACT, 0, [(f"mem_{n}", text, hand) for n, (text, hand) in enumerate(existing)])
+    step = FindLookalikes(FACT, statement, 20, manual=manual)
+    if any(same_memory(statement, text) and (manual or not hand) for text, hand in existing):
         assert not screen.rules_out(step)
+
+
+def test_a_step_that_keeps_no_manual_memory_is_ruled_out_by_manual_lookalikes_alone() -> None:
+    screen = WordScreen()
+    text = "Deploys run through the GitHub Actions workflow."
+    screen.learn(FACT, 0, [("mem_1", text, True)])
+    assert screen.rules_out(FindLookalikes(FACT, text, 20, manual=False))
+    assert not screen.rules_out(FindLookalikes(FACT, text, 20))
+    screen.learn(FACT, 1, [("mem_1", text, True), ("mem_2", text, False)])
+    assert not screen.rules_out(FindLookalikes(FACT, text, 20, manual=False))
 
 
 def test_the_word_screen_follows_the_memories_written_and_retired() -> None:

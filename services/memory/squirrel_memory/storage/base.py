@@ -135,11 +135,16 @@ class ProcessingResult:
 @dataclass(frozen=True, slots=True)
 class FindLookalikes:
     """A step of a manual plan: the memories (deleted ones too) among the `limit` best lexical
-    matches of `content` of this type, best first; what `search_fts` then `get_memories` give."""
+    matches of `content` of this type, best first; what `search_fts` then `get_memories` give.
+
+    With `manual` False the plan keeps none of the manual memories among them (a statement
+    under a named key only supersedes extracted look-alikes): a screen may then rule the search
+    out when only manual memories could be kept."""
 
     memory_type: MemoryType
     content: str
     limit: int
+    manual: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +160,9 @@ class FindAnchor:
 @dataclass(frozen=True, slots=True)
 class WriteManual:
     """A step of a manual plan: add a manual memory, or update the live manual memory on the
-    same anchor (`remember`); answered with the memory."""
+    same anchor (`remember`); answered with the memory. `last`: the plan writes nothing after
+    it, so a batch may run this write without a savepoint (a step that fails writes nothing,
+    and no later step of the plan could fail after it)."""
 
     memory_type: MemoryType
     key: str
@@ -164,6 +171,7 @@ class WriteManual:
     importance: float
     scope: Scope
     user_id: str | None
+    last: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +205,13 @@ class LookalikeScreen(Protocol):
 
     def knows(self, memory_type: MemoryType, version: Hashable) -> bool: ...
     def learn(
-        self, memory_type: MemoryType, version: Hashable, memories: Sequence[tuple[str, str]]
+        self,
+        memory_type: MemoryType,
+        version: Hashable,
+        memories: Sequence[tuple[str, str, bool]],
     ) -> None:
-        """The (id, content) of every live memory of `memory_type`, at `version`."""
+        """The (id, content, written by hand) of every live memory of `memory_type`, at
+        `version`."""
         ...
 
     def written(self, item: MemoryItem) -> None: ...

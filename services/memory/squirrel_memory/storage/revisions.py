@@ -32,6 +32,7 @@ from squirrel_memory.storage.base import (
     MemoryChange,
     MemoryListener,
     ProcessingResult,
+    Supersede,
     WriteManual,
 )
 from squirrel_memory.storage.checks import (
@@ -86,6 +87,44 @@ def checked_manual(step: WriteManual) -> WriteManual:
     importance = check_importance(step.importance)
     scope, owner = check_scope(step.scope, step.user_id)
     return WriteManual(memory_type, key, content, tags, importance, scope, owner)
+
+
+class PlanWrites:
+    """When one plan of a batch needs a savepoint: only when it may write more than once.
+
+    A step that fails writes nothing, so a plan that fails before its first write, or at it,
+    leaves nothing to undo; a plan whose first write is its `last` (`WriteManual.last`) cannot
+    fail after it. Any other plan gets a savepoint just before its first write. A plan that
+    breaks this (writes after its last write, or fails after a write without a savepoint)
+    raises `RuntimeError`, which fails the whole batch (its transaction is rolled back).
+    """
+
+    def __init__(self) -> None:
+        self.wrote = False
+        self.saved = False
+
+    def save_before(self, step: ManualStep) -> bool:
+        """Whether a savepoint must be opened before answering `step`."""
+        if not isinstance(step, WriteManual | Supersede):
+            return False
+        if self.wrote and not self.saved:
+            raise RuntimeError("a manual plan wrote after its last write")
+        if self.wrote or (isinstance(step, WriteManual) and step.last):
+            return False
+        self.saved = True
+        return True
+
+    def answered(self, step: ManualStep) -> None:
+        """`step` was answered (a write step wrote)."""
+        if isinstance(step, WriteManual | Supersede):
+            self.wrote = True
+
+    def undo(self, error: BaseException) -> bool:
+        """After the plan raised `error`: whether its savepoint is to be rolled back (False:
+        it wrote nothing)."""
+        if self.wrote and not self.saved:
+            raise RuntimeError("a manual plan failed after its last write") from error
+        return self.saved
 
 
 def run_plan(plan: ManualPlan[T], answer: Callable[[ManualStep], Any]) -> T:

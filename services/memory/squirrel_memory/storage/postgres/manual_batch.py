@@ -1,4 +1,5 @@
-"""Manual plans run many at once on Postgres: one transaction, a savepoint per plan."""
+"""Manual plans run many at once on Postgres: one transaction, a savepoint for each plan
+that writes more than once."""
 
 from __future__ import annotations
 
@@ -31,11 +32,12 @@ from squirrel_memory.storage.postgres.memories import (
     supersede_memory,
     write_manual,
 )
-from squirrel_memory.storage.postgres.reads import load_memories, memory_texts, memory_version
+from squirrel_memory.storage.postgres.reads import load_memories, memory_version, screened_texts
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     MemoryRevisions,
+    PlanWrites,
     checked_manual,
     run_plan_async,
 )
@@ -56,8 +58,9 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
         plans: Sequence[ManualPlan[T]],
         screen: LookalikeScreen | None = None,
     ) -> list[T | SquirrelError]:
-        """Run `plans` in order inside ONE transaction (see `MemoryBook`); each plan runs under
-        a savepoint, rolled back when it raises a `SquirrelError`."""
+        """Run `plans` in order inside ONE transaction (see `MemoryBook`); a plan that may
+        write more than once runs under a savepoint from its first write, rolled back when it
+        raises a `SquirrelError` (`PlanWrites`)."""
         check_project(self.project_id, project_id)
         changes = ChangeSet()
         done: list[T | SquirrelError] = []
@@ -66,15 +69,25 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
             async with self._db.transaction() as conn:
                 for plan in plans:
                     own = ChangeSet()
+                    writes = PlanWrites()
                     try:
-                        async with conn.transaction():
-                            answer = partial(
-                                self._answer, conn, changes=own, screen=screen, screened=screened
-                            )
-                            result = await run_plan_async(plan, answer)
+                        answer = partial(
+                            self._guarded,
+                            conn,
+                            writes,
+                            changes=own,
+                            screen=screen,
+                            screened=screened,
+                        )
+                        result = await run_plan_async(plan, answer)
                     except SquirrelError as exc:
+                        if writes.undo(exc):
+                            await conn.execute("ROLLBACK TO SAVEPOINT manual_plan")
+                            await conn.execute("RELEASE SAVEPOINT manual_plan")
                         done.append(exc)
                         continue
+                    if writes.saved:
+                        await conn.execute("RELEASE SAVEPOINT manual_plan")
                     if screen is not None:
                         for item in own.items:
                             screen.written(item)
@@ -93,6 +106,23 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
         await MemoryRevisions._notify(self, changes.freeze())
         return done
 
+    async def _guarded(
+        self,
+        conn: AsyncConnection,
+        writes: PlanWrites,
+        step: ManualStep,
+        *,
+        changes: ChangeSet,
+        screen: LookalikeScreen | None,
+        screened: set[MemoryType],
+    ) -> Any:
+        """`_answer`, with the plan's savepoint opened before it when it needs one."""
+        if writes.save_before(step):
+            await conn.execute("SAVEPOINT manual_plan")
+        answer = await self._answer(conn, step, changes=changes, screen=screen, screened=screened)
+        writes.answered(step)
+        return answer
+
     async def _answer(
         self,
         conn: AsyncConnection,
@@ -109,7 +139,7 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
             if screen is not None and kind not in screened:
                 version = await memory_version(conn, self.project_id, kind)
                 if not screen.knows(kind, version) and screen.wants(version[0]):
-                    texts = await memory_texts(conn, self.project_id, kind, None)
+                    texts = await screened_texts(conn, self.project_id, kind)
                     screen.learn(kind, version, texts)
                 if screen.knows(kind, version):
                     screened.add(kind)

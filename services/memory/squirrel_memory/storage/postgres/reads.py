@@ -72,6 +72,18 @@ async def memory_texts(
     return [(str(r[0]), str(r[1])) for r in await cursor.fetchall()]
 
 
+async def screened_texts(
+    conn: AsyncConnection, project_id: str, memory_type: MemoryType
+) -> list[tuple[str, str, bool]]:
+    """(id, content, written by hand) of the live memories of one type (what a screen learns)."""
+    cursor = await conn.execute(
+        "SELECT id, content, source = 'manual' FROM memory_items "
+        "WHERE project_id = %s AND type = %s AND NOT deleted",
+        (project_id, str(memory_type)),
+    )
+    return [(str(r[0]), str(r[1]), bool(r[2])) for r in await cursor.fetchall()]
+
+
 async def memory_version(
     conn: AsyncConnection, project_id: str, memory_type: MemoryType
 ) -> tuple[int, int]:

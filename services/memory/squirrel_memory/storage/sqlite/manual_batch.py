@@ -1,4 +1,5 @@
-"""Manual plans run many at once on SQLite: one write transaction, a savepoint per plan."""
+"""Manual plans run many at once on SQLite: one write transaction, a savepoint for each plan
+that writes more than once."""
 
 from __future__ import annotations
 
@@ -25,7 +26,13 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.formats import to_json
-from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, checked_manual, run_plan
+from squirrel_memory.storage.revisions import (
+    ChangeSet,
+    MemoryRevisions,
+    PlanWrites,
+    checked_manual,
+    run_plan,
+)
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.memories import (
     anchor_memories,
@@ -48,6 +55,18 @@ def memory_texts(
         (project_id, str(memory_type), source, source),
     ).fetchall()
     return [(str(r[0]), str(r[1])) for r in rows]
+
+
+def screened_texts(
+    conn: sqlite3.Connection, project_id: str, memory_type: MemoryType
+) -> list[tuple[str, str, bool]]:
+    """(id, content, written by hand) of the live memories of one type (what a screen learns)."""
+    rows = conn.execute(
+        "SELECT id, content, source = 'manual' FROM memory_items "
+        "WHERE project_id = ? AND type = ? AND deleted = 0",
+        (project_id, str(memory_type)),
+    ).fetchall()
+    return [(str(r[0]), str(r[1]), bool(r[2])) for r in rows]
 
 
 def memory_version(
@@ -84,8 +103,10 @@ class SqliteManualBatch(MemoryRevisions):
         plans: Sequence[ManualPlan[T]],
         screen: LookalikeScreen | None = None,
     ) -> list[T | SquirrelError]:
-        """Run `plans` in order inside ONE write transaction (see `MemoryBook`); each plan runs
-        under a savepoint, rolled back when it raises a `SquirrelError`."""
+        """Run `plans` in order inside ONE write transaction (see `MemoryBook`); a plan that
+        may write more than once runs under a savepoint from its first write, rolled back when
+        it raises a `SquirrelError` (a step that fails writes nothing, so a plan whose only
+        write is its `last` needs none: savepoints cost a flush of the FTS5 index each)."""
         check_project(self.project_id, project_id)
         changes = ChangeSet()
         screened: set[MemoryType] = set()
@@ -94,18 +115,20 @@ class SqliteManualBatch(MemoryRevisions):
             done: list[T | SquirrelError] = []
             for plan in plans:
                 own = ChangeSet()
-                conn.execute("SAVEPOINT manual_plan")
+                writes = PlanWrites()
                 try:
                     answer = partial(
-                        self._answer, conn, changes=own, screen=screen, screened=screened
+                        self._guarded, conn, writes, changes=own, screen=screen, screened=screened
                     )
                     result = run_plan(plan, answer)
                 except SquirrelError as exc:
-                    conn.execute("ROLLBACK TO manual_plan")
-                    conn.execute("RELEASE manual_plan")
+                    if writes.undo(exc):
+                        conn.execute("ROLLBACK TO manual_plan")
+                        conn.execute("RELEASE manual_plan")
                     done.append(exc)
                     continue
-                conn.execute("RELEASE manual_plan")
+                if writes.saved:
+                    conn.execute("RELEASE manual_plan")
                 if screen is not None:
                     for item in own.items:
                         screen.written(item)
@@ -125,6 +148,23 @@ class SqliteManualBatch(MemoryRevisions):
         await self._notify(changes.freeze())
         return done
 
+    def _guarded(
+        self,
+        conn: sqlite3.Connection,
+        writes: PlanWrites,
+        step: ManualStep,
+        *,
+        changes: ChangeSet,
+        screen: LookalikeScreen | None,
+        screened: set[MemoryType],
+    ) -> Any:
+        """`_answer`, with the plan's savepoint opened before it when it needs one."""
+        if writes.save_before(step):
+            conn.execute("SAVEPOINT manual_plan")
+        answer = self._answer(conn, step, changes=changes, screen=screen, screened=screened)
+        writes.answered(step)
+        return answer
+
     def _answer(
         self,
         conn: sqlite3.Connection,
@@ -141,7 +181,7 @@ class SqliteManualBatch(MemoryRevisions):
             if screen is not None and kind not in screened:
                 version = memory_version(conn, self.project_id, kind)
                 if not screen.knows(kind, version) and screen.wants(version[0]):
-                    screen.learn(kind, version, memory_texts(conn, self.project_id, kind, None))
+                    screen.learn(kind, version, screened_texts(conn, self.project_id, kind))
                 if screen.knows(kind, version):
                     screened.add(kind)
             if screen is not None and kind in screened and screen.rules_out(step):
