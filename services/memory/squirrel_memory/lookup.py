@@ -18,9 +18,7 @@ async def require_memory(store: Store, memory_id: str) -> MemoryItem:
     user's private memory reads exactly like a missing one."""
     item = await find_memory(store, memory_id)
     if not visible(item):
-        raise NotFoundError(
-            f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them"
-        )
+        raise _missing(store, memory_id)
     return item
 
 
@@ -47,4 +45,8 @@ async def find_memory(store: Store, memory_id: str) -> MemoryItem:
         raise InvalidArgumentError(
             f"memory id {memory_id} is ambiguous: it starts {shown}{more}; give more of it"
         )
-    raise NotFoundError(f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them")
+    raise _missing(store, memory_id)
+
+
+def _missing(store: Store, memory_id: str) -> NotFoundError:
+    return NotFoundError(f"no memory {memory_id} in {store.project_id}; `sqrl memories` lists them")
