@@ -122,12 +122,7 @@ class MemoryEngine:
             extractor,
             decide,
             user_id=self.user_id,
-            settings=ProcessorSettings(
-                interval_seconds=self._settings.float_("processor.interval_seconds"),
-                min_events=self._settings.int_("processor.min_events"),
-                batch_size=self._settings.int_("processor.batch_size"),
-                session_idle_seconds=self._settings.float_("processor.session_idle_seconds"),
-            ),
+            settings=ProcessorSettings.from_settings(self._settings),
             consolidator=consolidator,
             per_user=self.team_server,
         )

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 
+from squirrel_core.settings import Settings
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
@@ -79,6 +80,16 @@ class ProcessorSettings:
     session_idle_seconds: float = 180.0
     """A session idle this long is finished for now and processed (at most the episode gap)."""
     retry_delays: Sequence[float] = field(default_factory=lambda: RETRY_DELAYS_SECONDS)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ProcessorSettings:
+        """The `processor.*` settings (retry delays keep their default)."""
+        return cls(
+            interval_seconds=settings.float_("processor.interval_seconds"),
+            min_events=settings.int_("processor.min_events"),
+            batch_size=settings.int_("processor.batch_size"),
+            session_idle_seconds=settings.float_("processor.session_idle_seconds"),
+        )
 
 
 def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:

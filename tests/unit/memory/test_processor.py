@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.settings import load_settings
 from squirrel_memory.extractors.base import PermanentExtractionError
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
@@ -144,3 +145,18 @@ async def test_nothing_waiting_has_no_processing_time(
 ) -> None:
     store, users = stores
     assert await _processor(store, users).next_processing_at(store) is None
+
+
+def test_settings_come_from_the_processor_section(tmp_path: Path) -> None:
+    settings = load_settings(
+        {
+            "SQRL_HOME": str(tmp_path),
+            "SQRL_PROCESSOR_INTERVAL_SECONDS": "5",
+            "SQRL_PROCESSOR_MIN_EVENTS": "3",
+            "SQRL_PROCESSOR_BATCH_SIZE": "40",
+            "SQRL_PROCESSOR_SESSION_IDLE_SECONDS": "60",
+        }
+    )
+    assert ProcessorSettings.from_settings(settings) == ProcessorSettings(
+        interval_seconds=5.0, min_events=3, batch_size=40, session_idle_seconds=60.0
+    )
