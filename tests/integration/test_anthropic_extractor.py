@@ -22,9 +22,9 @@ from squirrel_memory.extractors.base import (
     PermanentExtractionError,
     RetryableExtractionError,
 )
-from squirrel_memory.extractors.budget import BudgetExceededError, LlmBudget
 from squirrel_memory.extractors.prompts import EXTRACTION_TOOL_NAME, UPDATE_TOOL_NAME
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
+from squirrel_memory.llm.spending import BudgetExceededError, LlmBudget
 from squirrel_memory.llm_updates import LlmUpdateDecider
 from squirrel_memory.models import (
     Episode,

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.extractors.base import PermanentExtractionError, RetryableExtractionError
-from squirrel_memory.extractors.budget import BudgetExceededError, LlmBudget
 from squirrel_memory.extractors.prompts import EXTRACTION_TOOL
 from squirrel_memory.llm.answers import tool_input_from_text
 from squirrel_memory.llm.cli_caller import INTERNAL_ENV, CliCaller
 from squirrel_memory.llm.openai_caller import OpenAICompatibleCaller
+from squirrel_memory.llm.spending import BudgetExceededError, LlmBudget
 from tests.integration.llm_fakes import fake_cli
 from tests.integration.llm_fakes.fake_openai import FakeOpenAI, running_fake_openai
 

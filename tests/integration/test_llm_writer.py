@@ -16,9 +16,9 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory import server as memory_server
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     SEARCH_REASONS_TOOL_NAME,
     TASK_CONTEXT_TOOL_NAME,

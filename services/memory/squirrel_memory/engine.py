@@ -22,10 +22,10 @@ from squirrel_core.team_listen import is_team_server
 from squirrel_memory import manual
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.lookup import require_memory
 from squirrel_memory.models import (
     MemoryCandidate,

@@ -16,7 +16,7 @@ import anthropic
 import structlog
 
 from squirrel_memory.extractors.anthropic import forced_tool_call
-from squirrel_memory.extractors.budget import LlmBudget
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     MAX_MARKDOWN_CHARS,
     MAX_REASON_CHARS,

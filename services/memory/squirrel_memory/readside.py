@@ -20,9 +20,9 @@ from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import chosen_backend
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever

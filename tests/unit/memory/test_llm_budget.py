@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from squirrel_memory.extractors.base import RetryableExtractionError
-from squirrel_memory.extractors.budget import BudgetExceededError, LlmBudget
+from squirrel_memory.llm.spending import BudgetExceededError, LlmBudget
 
 
 class Clock:

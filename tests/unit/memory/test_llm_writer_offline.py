@@ -11,7 +11,7 @@ import anthropic
 import pytest
 
 from squirrel_core.settings import load_settings
-from squirrel_memory.extractors.budget import LlmBudget
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     MAX_NOTE_CHARS,
     MAX_REASON_CHARS,

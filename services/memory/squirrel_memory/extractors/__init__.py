@@ -10,14 +10,11 @@ from squirrel_memory.extractors.base import (
     PermanentExtractionError,
     RetryableExtractionError,
 )
-from squirrel_memory.extractors.budget import BudgetExceededError, LlmBudget
 from squirrel_memory.extractors.rules import RulesExtractor
 
 __all__ = [
-    "BudgetExceededError",
     "ExtractionError",
     "Extractor",
-    "LlmBudget",
     "PermanentExtractionError",
     "RetryableExtractionError",
     "RulesExtractor",

@@ -13,8 +13,8 @@ from squirrel_memory.extractors.base import (
     PermanentExtractionError,
     RetryableExtractionError,
 )
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.extractors.llm import LlmExtractor, parse_candidate
+from squirrel_memory.llm.spending import LlmBudget
 
 __all__ = ["AnthropicExtractor", "forced_tool_call", "map_sdk_error", "parse_candidate"]
 

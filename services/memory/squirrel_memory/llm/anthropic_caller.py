@@ -7,7 +7,7 @@ from typing import Any
 import anthropic
 
 from squirrel_memory.extractors.anthropic import forced_tool_call
-from squirrel_memory.extractors.budget import LlmBudget
+from squirrel_memory.llm.spending import LlmBudget
 
 
 class AnthropicCaller:

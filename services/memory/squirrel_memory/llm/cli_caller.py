@@ -27,8 +27,8 @@ from squirrel_memory.extractors.base import (
     PermanentExtractionError,
     RetryableExtractionError,
 )
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.llm.answers import MAX_ANSWER_CHARS, json_instruction, tool_input_from_text
+from squirrel_memory.llm.spending import LlmBudget
 
 log = structlog.get_logger()
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
-from squirrel_memory.extractors.budget import LlmBudget
 from squirrel_memory.llm.base import ToolCaller
+from squirrel_memory.llm.spending import LlmBudget
 
 WORKDIR_NAME = "llm-workdir"
 """Folder under the home's run folder where the assistant CLIs run. Their own transcripts name
