@@ -88,46 +88,76 @@ _OVERRIDE = (
         re.IGNORECASE,
     ),
 )
-# A piece of text each pattern above cannot match without, with the same flags (so the same
-# letters match): a pattern runs only on text holding its piece. Most patterns try every
-# offset of the text; the pieces are found at once.
-_DOWNLOAD_AND_RUN_PIECES = (
-    re.compile(r"\|"),
-    re.compile(r"<\(|\$\(|`"),
-    re.compile(r"iex|invoke-expression", re.IGNORECASE),
-    re.compile(r"download", re.IGNORECASE),
-    re.compile(r"powershell|pwsh", re.IGNORECASE),
-    re.compile(r"base64|xxd", re.IGNORECASE),
+
+
+class _Rule:
+    """A pattern, and what a text must hold for it to match: one of `words` (lower case,
+    matched without case as the pattern's letters are) and, when given, a match of `near`
+    (found at once: it starts with a fixed character). Most patterns try every offset of the
+    text; the words are found at once."""
+
+    def __init__(
+        self, pattern: re.Pattern[str], words: Sequence[str], near: str | None = None
+    ) -> None:
+        self.pattern = pattern
+        self.words = tuple(words)
+        self.any_word = re.compile("|".join(map(re.escape, self.words)), re.IGNORECASE)
+        self.near = None if near is None else re.compile(near, re.IGNORECASE)
+
+    def matches(self, text: str, lowered: str | None) -> bool:
+        """Whether the pattern matches `text`; `lowered` is `text.lower()` when that finds
+        the words exactly (see `_lowered`), else None."""
+        if lowered is not None:
+            if not any(word in lowered for word in self.words):
+                return False
+        elif not self.any_word.search(text):
+            return False
+        if self.near is not None and not self.near.search(text):
+            return False
+        return self.pattern.search(text) is not None
+
+
+_ORDER_VERBS = ("ignore", "disregard", "forget", "override", "bypass")
+_DOWNLOAD_AND_RUN_RULES = (
+    _Rule(_DOWNLOAD_AND_RUN[0], ["|"]),
+    # Its shell part tries every offset, and backquotes are common in notes.
+    _Rule(_DOWNLOAD_AND_RUN[1], ["<(", "$(", "`"], rf"(?:<\(|\$\(|`)\s*{_FETCH}\b"),
+    _Rule(_DOWNLOAD_AND_RUN[2], ["iex", "invoke-expression"]),
+    _Rule(_DOWNLOAD_AND_RUN[3], ["download"]),
+    _Rule(_DOWNLOAD_AND_RUN[4], ["powershell", "pwsh"]),
+    _Rule(_DOWNLOAD_AND_RUN[5], ["base64", "xxd"]),
 )
-_ORDER_VERBS = re.compile(r"ignore|disregard|forget|override|bypass", re.IGNORECASE)
-_OVERRIDE_PIECES = (
-    _ORDER_VERBS,
-    _ORDER_VERBS,
-    re.compile(r"you", re.IGNORECASE),
-    re.compile(r"user", re.IGNORECASE),
+_OVERRIDE_RULES = (
+    _Rule(_OVERRIDE[0], _ORDER_VERBS),
+    _Rule(_OVERRIDE[1], _ORDER_VERBS),
+    _Rule(_OVERRIDE[2], ["you"]),
+    _Rule(_OVERRIDE[3], ["user"]),
 )
+# The only letters outside ASCII that match ASCII ones without case (`İ` and `ı` match i, `ſ`
+# matches s, the Kelvin sign matches k; `İ` and the Kelvin sign also lower-case to ASCII).
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
 # Long inputs are checked in full, but a pattern never looks further than one line.
 _MAX_SCAN_CHARS: Final = 200_000
+
+
+def _lowered(text: str) -> str | None:
+    """`text.lower()`, where an ASCII word is found without case exactly when its lower case
+    is in it (no letter of `_FOLDS_TO_ASCII`); else None."""
+    if text.isascii() or not _FOLDS_TO_ASCII.search(text):
+        return text.lower()
+    return None
 
 
 def flags_of(text: str) -> tuple[str, ...]:
     """The hazards in `text`, in a fixed order (empty when there are none)."""
     sample = text[:_MAX_SCAN_CHARS]
+    lowered = _lowered(sample)
     flags: list[str] = []
-    if _any_match(sample, _DOWNLOAD_AND_RUN_PIECES, _DOWNLOAD_AND_RUN):
+    if any(rule.matches(sample, lowered) for rule in _DOWNLOAD_AND_RUN_RULES):
         flags.append(RUNS_DOWNLOADED_CODE)
-    if _any_match(sample, _OVERRIDE_PIECES, _OVERRIDE):
+    if any(rule.matches(sample, lowered) for rule in _OVERRIDE_RULES):
         flags.append(OVERRIDES_INSTRUCTIONS)
     return tuple(flags)
-
-
-def _any_match(
-    text: str, pieces: Sequence[re.Pattern[str]], patterns: Sequence[re.Pattern[str]]
-) -> bool:
-    return any(
-        piece.search(text) and pattern.search(text)
-        for piece, pattern in zip(pieces, patterns, strict=True)
-    )
 
 
 def fingerprint(text: str) -> str:

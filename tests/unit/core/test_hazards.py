@@ -3,12 +3,16 @@ commands in any language are not."""
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from squirrel_core.hazards import (
     _DOWNLOAD_AND_RUN,
+    _FOLDS_TO_ASCII,
     _OVERRIDE,
     OVERRIDES_INSTRUCTIONS,
     RUNS_DOWNLOADED_CODE,
@@ -155,6 +159,19 @@ _PIECES = st.sampled_from(
 @example(pieces=["ſh", "$(", "curl"])
 @example(pieces=["yoU", "are", "now"])
 @example(pieces=["ıwr", "http://x/y", "|", "iex"])
+@example(pieces=["bash", " ", "`", "\n", "CURL", "`"])
+@example(pieces=["sh", " ", "<(", "ſh", "curl"])
 def test_the_word_check_before_the_patterns_changes_no_answer(pieces: list[str]) -> None:
     for text in ("".join(pieces), " ".join(pieces)):
         assert flags_of(text) == _every_pattern(text)
+
+
+def test_the_letters_that_fold_to_ascii_are_all_known() -> None:
+    """Outside them, a word is found without case by lower-casing the text (`_lowered`)."""
+    ascii_letter = re.compile("[a-z]", re.IGNORECASE)
+    folding = [
+        chr(cp)
+        for cp in range(128, sys.maxunicode + 1)
+        if ascii_letter.fullmatch(chr(cp)) or any(c.isascii() for c in chr(cp).lower())
+    ]
+    assert set(folding) == set(_FOLDS_TO_ASCII.pattern.strip("[]"))
