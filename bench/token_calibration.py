@@ -37,6 +37,7 @@ from mcp import Client
 from squirrel_core import tokens
 from squirrel_core.errors import NotFoundError
 from squirrel_core.logs import configure_logging
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from squirrel_gateway.backend import (
     ForgetOutcome,
@@ -48,7 +49,6 @@ from squirrel_gateway.backend import (
     UserStyleData,
 )
 from squirrel_gateway.schemas import (
-    MemoryTypeName,
     ModuleSummary,
     PitfallItem,
     SearchResult,

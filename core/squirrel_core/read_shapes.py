@@ -8,7 +8,7 @@ float, bool, None, lists and dicts): they cross HTTP as they are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message
@@ -22,8 +22,11 @@ if TYPE_CHECKING:
 
 _ENUM_FIELDS: Final = {"type": "MEMORY_TYPE_", "mode": "VIEW_MODE_", "scope": "MEMORY_SCOPE_"}
 
-MEMORY_TYPES: Final = ("user_style", "project_fact", "pitfall", "recipe")
-"""Memory types as the CLI names them (`MEMORY_TYPE_<NAME>` in the protocol)."""
+MemoryTypeName = Literal["user_style", "project_fact", "pitfall", "recipe"]
+"""The spec's memory types as JSON, the CLI and MCP tools name them (`MEMORY_TYPE_<NAME>` in the
+protocol)."""
+MEMORY_TYPES: Final[tuple[MemoryTypeName, ...]] = get_args(MemoryTypeName)
+"""Every `MemoryTypeName`, in the spec's order."""
 MEMORY_SOURCES: Final = ("rules", "llm", "manual")
 """Memory sources as the CLI names them (`MEMORY_SOURCE_<NAME>` in the protocol)."""
 

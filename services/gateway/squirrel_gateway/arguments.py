@@ -7,7 +7,7 @@ from typing import Final
 
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_gateway.schemas import ALL_MEMORY_TYPES, MemoryTypeName
+from squirrel_core.read_shapes import MEMORY_TYPES, MemoryTypeName
 
 VIEW_BUDGET_DEFAULT: Final = 256
 TASK_BUDGET_DEFAULT: Final = 400
@@ -61,7 +61,7 @@ def optional_text(value: str | None, field: str, limit: int) -> str | None:
 def memory_types(values: Sequence[MemoryTypeName] | None) -> tuple[MemoryTypeName, ...]:
     """Requested memory types without repeats, order kept; none means every type."""
     if not values:
-        return ALL_MEMORY_TYPES
+        return MEMORY_TYPES
     return tuple(dict.fromkeys(values))
 
 

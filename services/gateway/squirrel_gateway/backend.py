@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.schemas import (
-    MemoryTypeName,
     ModuleSummary,
     PitfallItem,
     SearchResult,

@@ -11,6 +11,7 @@ import structlog
 
 from squirrel.v1 import memory_service_pb2
 from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway import messages
 from squirrel_gateway.backend import (
     ForgetOutcome,
@@ -24,7 +25,7 @@ from squirrel_gateway.backend import (
     time_left,
 )
 from squirrel_gateway.projects import normalise_project_root
-from squirrel_gateway.schemas import MemoryTypeName, ViewMode
+from squirrel_gateway.schemas import ViewMode
 
 log = structlog.get_logger()
 

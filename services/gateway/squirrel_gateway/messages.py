@@ -11,9 +11,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.read_shapes import MEMORY_TYPES, MemoryTypeName
 from squirrel_gateway.schemas import (
-    ALL_MEMORY_TYPES,
-    MemoryTypeName,
     ModuleSummary,
     PitfallItem,
     PitfallsView,
@@ -31,7 +30,7 @@ _TYPE_PREFIX: Final = "MEMORY_TYPE_"
 _MODE_PREFIX: Final = "VIEW_MODE_"
 
 _TYPE_BY_NAME: Final[dict[MemoryTypeName, memory_pb2.MemoryType.ValueType]] = {
-    name: memory_pb2.MemoryType.Value(_TYPE_PREFIX + name.upper()) for name in ALL_MEMORY_TYPES
+    name: memory_pb2.MemoryType.Value(_TYPE_PREFIX + name.upper()) for name in MEMORY_TYPES
 }
 _NAME_BY_TYPE: Final = {value: name for name, value in _TYPE_BY_NAME.items()}
 _MODE_BY_NAME: Final[dict[ViewMode, views_pb2.ViewMode.ValueType]] = {

@@ -22,6 +22,7 @@ from squirrel_core.budget import (
     shorten,
 )
 from squirrel_core.hazards import describe, flags_of
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -38,7 +39,6 @@ from squirrel_gateway.cursors import decode_cursor, encode_cursor, search_finger
 from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.schemas import (
     ForgetResponse,
-    MemoryTypeName,
     ModuleSummary,
     PitfallItem,
     PitfallsView,

@@ -6,13 +6,10 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-MemoryTypeName = Literal["user_style", "project_fact", "pitfall", "recipe"]
-"""The spec's memory types, as they travel in JSON."""
+from squirrel_core.read_shapes import MemoryTypeName
 
 ViewMode = Literal["core", "full"]
 """`core`: a compact view for session start; `full`: a richer view for big decisions."""
-
-ALL_MEMORY_TYPES: tuple[MemoryTypeName, ...] = ("user_style", "project_fact", "pitfall", "recipe")
 
 
 class _Shape(BaseModel):

@@ -25,6 +25,7 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
 from squirrel_core.project_identity import project_identity
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import team_link, team_memory_client
 from squirrel_gateway.backend import (
@@ -38,7 +39,7 @@ from squirrel_gateway.backend import (
     UserStyleData,
 )
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.schemas import MemoryTypeName, ViewMode
+from squirrel_gateway.schemas import ViewMode
 
 log = structlog.get_logger()
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 
 from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import PermissionDeniedError, SquirrelError, UnavailableError
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway import responses
 from squirrel_gateway.arguments import (
     SEARCH_BUDGET_DEFAULT,
@@ -26,7 +27,6 @@ from squirrel_gateway.arguments import (
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.schemas import (
     ForgetResponse,
-    MemoryTypeName,
     PitfallsView,
     ProjectBriefView,
     RememberResponse,

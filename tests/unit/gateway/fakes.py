@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from squirrel_core.errors import NotFoundError
+from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.backend import (
     ForgetOutcome,
     PitfallsData,
@@ -18,7 +19,6 @@ from squirrel_gateway.backend import (
 )
 from squirrel_gateway.projects import normalise_project_root
 from squirrel_gateway.schemas import (
-    MemoryTypeName,
     ModuleSummary,
     PitfallItem,
     SearchResult,

@@ -25,10 +25,10 @@ from squirrel_core.errors import (
     SquirrelError,
     UnavailableError,
 )
+from squirrel_core.read_shapes import MEMORY_TYPES
 from squirrel_gateway import messages, responses
 from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_REASON_CHARS
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.schemas import ALL_MEMORY_TYPES
 from squirrel_gateway.ui import activity, pages
 from squirrel_gateway.ui.auth import (
     UiSessions,
@@ -201,7 +201,7 @@ class UiRoutes:
             name: request.arg(name, MAX_QUERY_CHARS)
             for name in ("q", "type", "source", "tool", "written_by", "stale", "page")
         }
-        if chosen["type"] and chosen["type"] not in ALL_MEMORY_TYPES:
+        if chosen["type"] and chosen["type"] not in MEMORY_TYPES:
             raise PageError(400, "unknown memory type")
         if chosen["source"] and chosen["source"] not in SOURCES:
             raise PageError(400, "unknown source")

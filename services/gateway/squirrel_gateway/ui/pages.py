@@ -9,8 +9,9 @@ from typing import Final
 
 from squirrel.v1 import events_pb2, memory_pb2, memory_service_pb2
 from squirrel_core.hazards import describe
+from squirrel_core.read_shapes import MEMORY_TYPES
 from squirrel_gateway import messages
-from squirrel_gateway.schemas import ALL_MEMORY_TYPES, SearchResponse
+from squirrel_gateway.schemas import SearchResponse
 from squirrel_gateway.ui.html import (
     age,
     esc,
@@ -87,7 +88,7 @@ def index_page(projects: Sequence[str]) -> str:
 
 
 def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[str]) -> str:
-    types = [("", "any"), *((t, TYPE_LABELS[t]) for t in ALL_MEMORY_TYPES)]
+    types = [("", "any"), *((t, TYPE_LABELS[t]) for t in MEMORY_TYPES)]
     writers = [("", "anyone"), *((w, w) for w in written_by)]
     stale = " checked" if chosen.get("stale") else ""
     return (
@@ -114,7 +115,7 @@ def memory_tables(
     if not items:
         return "<p>No memory matches.</p>"
     out = [f"<p class='muted'>{len(items)} shown of {total}.</p>"]
-    for kind in ALL_MEMORY_TYPES:
+    for kind in MEMORY_TYPES:
         rows = [
             [
                 memory_link(project_id, m.memory_id, m.content) + " " + flags_html(m),
