@@ -1,14 +1,22 @@
 """Retrieval quality on long real conversations: recall@5/@10 and MRR by search mode.
 
-`bench/data/long_conversations.json` holds three long coding sessions (their provenance is in
-the file): every user turn, assistant turn and command of a session is stored as one memory with
-an explicit key, one store per conversation, and the questions were written from what later
-turns refer back to; a question's gold are the turns that answer it. Each conversation is
-indexed with the real MiniLM embedder when its model package is installed (the fake hashing
-embedder otherwise; the output says which), then every question is ranked by lexical-only,
-vector-only and hybrid retrieval with each fusion method, in one run, so the rows compare.
+`bench/data/long_conversations.json` (three sessions, the tuning split) and
+`bench/data/long_conversations_holdout.json` (six more sessions of other projects and of Claude
+Code and Codex, the held-out split: retrieval settings are never tuned on it) hold long real
+coding sessions with their provenance: every user turn, assistant turn, tool call, tool result
+and command of a session is stored as one memory with an explicit key, one store per
+conversation, and the questions were written from what later turns refer back to; a question's
+gold are the turns that answer it. Each conversation is indexed with the real MiniLM embedder
+when its model package is installed (the fake hashing embedder otherwise; the output says
+which), then every question is ranked by lexical-only, vector-only and hybrid retrieval with
+each fusion method, in one run, so the rows compare.
 
-Run: `.venv/bin/python -m bench.retrieval_long [--embedder auto|minilm|fake]`.
+Per split it prints recall@5 with a 95 % bootstrap interval (questions resampled), recall@10,
+MRR and, for each mode, the questions whose recall@5 it wins and loses against the shipped
+default (paired); then recall@5 per conversation, and the recall of the union of the lexical and
+the vector top 5 / top 10 (what a perfect fusion of the two lists could reach).
+
+Run: `.venv/bin/python -m bench.retrieval_long [--embedder auto|minilm|fake] [--data PATH ...]`.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +43,17 @@ from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.storage import SqliteStore
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = HERE / "data" / "long_conversations.json"
+DEFAULT_DATA = (
+    HERE / "data" / "long_conversations.json",
+    HERE / "data" / "long_conversations_holdout.json",
+)
+DEFAULT_SPLIT = "tuning"
 CANDIDATES = 10
 USER = "bench"
+LEXICAL = "lexical-only"
+VECTOR = "vector-only"
+BOOTSTRAP_SAMPLES = 2000
+BOOTSTRAP_SEED = 13
 
 
 @dataclass(frozen=True)
@@ -45,42 +62,80 @@ class Question:
     gold: frozenset[str]
 
 
+@dataclass(frozen=True)
+class Conversation:
+    name: str
+    split: str
+    turns: int
+    questions: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question ranked by one mode: recall@5, recall@10, reciprocal rank, top 10 keys."""
+
+    conversation: str
+    split: str
+    r5: float
+    r10: float
+    rr: float
+    top: tuple[str, ...]
+
+
 @dataclass
-class Tally:
-    """Per-question recall@5, recall@10 and reciprocal rank, summed."""
+class Results:
+    """Every mode's outcome for every question, in the same question order."""
 
-    r5: float = 0.0
-    r10: float = 0.0
-    rr: float = 0.0
-    n: int = 0
-
-    def add(self, ranked: Sequence[str], gold: frozenset[str]) -> None:
-        self.r5 += len(gold & set(ranked[:5])) / len(gold)
-        self.r10 += len(gold & set(ranked[:10])) / len(gold)
-        first = next((n for n, key in enumerate(ranked, 1) if key in gold), None)
-        self.rr += 1 / first if first else 0.0
-        self.n += 1
-
-    def row(self) -> tuple[float, float, float]:
-        n = max(1, self.n)
-        return self.r5 / n, self.r10 / n, self.rr / n
+    outcomes: dict[str, list[Outcome]] = field(default_factory=dict)
+    gold: list[frozenset[str]] = field(default_factory=list)
 
 
 def turn_key(turn: int) -> str:
     return f"turn-{turn:04d}"
 
 
+def outcome(conversation: Conversation, ranked: Sequence[str], gold: frozenset[str]) -> Outcome:
+    first = next((n for n, key in enumerate(ranked, 1) if key in gold), None)
+    return Outcome(
+        conversation.name,
+        conversation.split,
+        len(gold & set(ranked[:5])) / len(gold),
+        len(gold & set(ranked[:10])) / len(gold),
+        1 / first if first else 0.0,
+        tuple(ranked[:10]),
+    )
+
+
+def shipped_name() -> str:
+    return f"hybrid {RetrievalSettings().fusion_method.value} *"
+
+
 def modes() -> dict[str, RetrievalSettings]:
     """The compared retrieval settings; the shipped default is marked."""
     base = RetrievalSettings()
     rows = {
-        "lexical-only": replace(base, use_vector=False),
-        "vector-only": replace(base, use_lexical=False),
+        LEXICAL: replace(base, use_vector=False),
+        VECTOR: replace(base, use_lexical=False),
     }
     for method in FusionMethod:
         mark = " *" if method is base.fusion_method else ""
         rows[f"hybrid {method.value}{mark}"] = replace(base, fusion_method=method)
     return rows
+
+
+def read_conversations(paths: Sequence[Path]) -> list[tuple[Conversation, dict[str, Any]]]:
+    """Every conversation of the data files, with its split (a file's `split`, else tuning)."""
+    found: list[tuple[Conversation, dict[str, Any]]] = []
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        split = str(data.get("split", DEFAULT_SPLIT))
+        for raw in data["conversations"]:
+            questions = tuple(
+                Question(q["question"], frozenset(turn_key(t) for t in q["gold"]))
+                for q in raw["questions"]
+            )
+            found.append((Conversation(raw["name"], split, len(raw["turns"]), questions), raw))
+    return found
 
 
 async def load_conversation(
@@ -104,61 +159,138 @@ async def load_conversation(
     return store, index
 
 
-async def run(data: dict[str, Any], embedder: Embedder, tmp: Path) -> dict[str, Tally]:
-    tallies = {name: Tally() for name in modes()}
-    for n, conversation in enumerate(data["conversations"]):
+async def run(
+    conversations: Sequence[tuple[Conversation, dict[str, Any]]], embedder: Embedder, tmp: Path
+) -> Results:
+    results = Results({name: [] for name in modes()})
+    for n, (conversation, raw) in enumerate(conversations):
         root = tmp / f"conversation-{n}"
         root.mkdir()
-        store, index = await load_conversation(root, conversation, embedder)
+        store, index = await load_conversation(root, raw, embedder)
         try:
-            questions = [
-                Question(q["question"], frozenset(turn_key(t) for t in q["gold"]))
-                for q in conversation["questions"]
-            ]
+            results.gold.extend(q.gold for q in conversation.questions)
             for name, settings in modes().items():
                 retriever = Retriever(store, embedder=embedder, index=index, settings=settings)
-                for question in questions:
+                for question in conversation.questions:
                     ranked, _ = await retriever.rank(
                         store.project_id, question.text, limit=CANDIDATES
                     )
-                    tallies[name].add([s.item.key for s in ranked], question.gold)
+                    keys = [s.item.key for s in ranked]
+                    results.outcomes[name].append(outcome(conversation, keys, question.gold))
         finally:
             await store.close()
-    return tallies
+    return results
 
 
-def print_table(tallies: dict[str, Tally]) -> None:
-    print(f"  {'mode':<22}{'R@5':>7}{'R@10':>7}{'MRR':>7}")
-    print("  " + "-" * 43)
-    for name, tally in tallies.items():
-        r5, r10, mrr = tally.row()
-        print(f"  {name:<22}{r5:>7.3f}{r10:>7.3f}{mrr:>7.3f}")
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / max(1, len(values))
+
+
+def bootstrap_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95 % percentile bootstrap interval of the mean (questions resampled, fixed seed)."""
+    if not values:
+        return 0.0, 0.0
+    draw = random.Random(BOOTSTRAP_SEED)
+    n = len(values)
+    means = sorted(
+        sum(values[draw.randrange(n)] for _ in range(n)) / n for _ in range(BOOTSTRAP_SAMPLES)
+    )
+    return means[int(0.025 * BOOTSTRAP_SAMPLES)], means[int(0.975 * BOOTSTRAP_SAMPLES) - 1]
+
+
+def wins_losses(mine: Sequence[Outcome], shipped: Sequence[Outcome]) -> tuple[int, int]:
+    """Questions whose recall@5 this mode raises and lowers against the shipped default."""
+    wins = sum(1 for a, b in zip(mine, shipped, strict=True) if a.r5 > b.r5)
+    losses = sum(1 for a, b in zip(mine, shipped, strict=True) if a.r5 < b.r5)
+    return wins, losses
+
+
+def splits_of(results: Results) -> list[str]:
+    first = next(iter(results.outcomes.values()))
+    return list(dict.fromkeys(o.split for o in first))
+
+
+def print_tables(results: Results) -> None:
+    shipped = shipped_name()
+    for split in splits_of(results):
+        picks = [i for i, o in enumerate(results.outcomes[shipped]) if o.split == split]
+        print(f"\n{split} ({len(picks)} questions)")
+        print(f"  {'mode':<22}{'R@5':>7}{'95% interval':>15}{'R@10':>7}{'MRR':>7}{'vs *':>9}")
+        print("  " + "-" * 67)
+        for name, every in results.outcomes.items():
+            rows = [every[i] for i in picks]
+            r5 = [o.r5 for o in rows]
+            low, high = bootstrap_interval(r5)
+            wins, losses = wins_losses(rows, [results.outcomes[shipped][i] for i in picks])
+            paired = "" if name == shipped else f"+{wins}/-{losses}"
+            print(
+                f"  {name:<22}{mean(r5):>7.3f}{f'{low:.3f}-{high:.3f}':>15}"
+                f"{mean([o.r10 for o in rows]):>7.3f}{mean([o.rr for o in rows]):>7.3f}"
+                f"{paired:>9}"
+            )
+        union5, union10 = union_recall(results, picks)
+        print(f"  union of the lexical and vector lists: top 5 {union5:.3f}, top 10 {union10:.3f}")
+    print_conversations(results)
+
+
+def union_recall(results: Results, picks: Sequence[int]) -> tuple[float, float]:
+    """Recall of the union of the lexical-only and vector-only top 5 and top 10."""
+    lexical, vector = results.outcomes[LEXICAL], results.outcomes[VECTOR]
+    at5: list[float] = []
+    at10: list[float] = []
+    for i in picks:
+        gold = results.gold[i]
+        at5.append(len(gold & (set(lexical[i].top[:5]) | set(vector[i].top[:5]))) / len(gold))
+        at10.append(len(gold & (set(lexical[i].top) | set(vector[i].top))) / len(gold))
+    return mean(at5), mean(at10)
+
+
+def print_conversations(results: Results) -> None:
+    shipped = shipped_name()
+    names = [LEXICAL, VECTOR, shipped]
+    print("\nrecall@5 per conversation")
+    columns = f"{'Qs':>4}{'lexical':>9}{'vector':>8}{'hybrid *':>10}"
+    print(f"  {'conversation':<28}{'split':<10}{columns}")
+    print("  " + "-" * 67)
+    order = list(dict.fromkeys((o.conversation, o.split) for o in results.outcomes[shipped]))
+    for conversation, split in order:
+        picks = [
+            i
+            for i, o in enumerate(results.outcomes[shipped])
+            if (o.conversation, o.split) == (conversation, split)
+        ]
+        r5 = [mean([results.outcomes[name][i].r5 for i in picks]) for name in names]
+        print(
+            f"  {conversation:<28}{split:<10}{len(picks):>4}"
+            f"{r5[0]:>9.3f}{r5[1]:>8.3f}{r5[2]:>10.3f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    options.add_argument("--data", type=Path, nargs="+", default=list(DEFAULT_DATA))
     options.add_argument("--embedder", choices=("auto", "minilm", "fake"), default="auto")
     options.add_argument(
         "--float-queries", action="store_true", help="embed queries with the float model"
     )
     args = options.parse_args(argv)
-    if not args.data.is_file():
-        print(f"no data file at {args.data}", file=sys.stderr)
+    missing = [str(p) for p in args.data if not p.is_file()]
+    if missing:
+        print(f"no data file at {', '.join(missing)}", file=sys.stderr)
         return 2
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    data = json.loads(args.data.read_text(encoding="utf-8"))
+    conversations = read_conversations(args.data)
     embedder, embedder_name = choose_embedder(args.embedder, float_queries=args.float_queries)
-    turns = sum(len(c["turns"]) for c in data["conversations"])
-    questions = sum(len(c["questions"]) for c in data["conversations"])
+    turns = sum(c.turns for c, _ in conversations)
+    questions = sum(len(c.questions) for c, _ in conversations)
     print(f"embedder: {embedder_name}")
     print(
-        f"conversations: {len(data['conversations'])}, {turns} turns, {questions} questions"
-        " (* = shipped default)"
+        f"conversations: {len(conversations)}, {turns} turns, {questions} questions"
+        " (* = shipped default; vs * = questions whose recall@5 rises / falls against it)"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        tallies = asyncio.run(run(data, embedder, Path(tmp).resolve()))
-    print_table(tallies)
+        results = asyncio.run(run(conversations, embedder, Path(tmp).resolve()))
+    print_tables(results)
     return 0
 
 
