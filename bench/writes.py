@@ -10,7 +10,9 @@
   `--batch` (the store path alone: no gRPC, no embedding), and one call each;
 - extraction's write path in-process (`Processor.write_candidates`: each candidate decided
   against its anchor, then one transaction per pass), with no manual memory in the project and
-  with one (then every candidate is also compared with look-alike manual memories).
+  with one (then every candidate is also compared with look-alike manual memories);
+- a repository sync in-process (`sync_repository_memories`): the same texts as facts read from
+  a repository, added by a first reading, then all changed and updated by a second.
 
 The statements are the turns of `bench/data/long_conversations.json` (long, real coding
 conversation turns), each under its own key, in a fresh project per mode.
@@ -49,6 +51,8 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor
+from squirrel_memory.repository.sync import sync_repository_memories
+from squirrel_memory.repository.wording import KEY_PREFIX
 from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -190,6 +194,41 @@ async def extraction_writes(texts: Sequence[str], per_pass: int, manual: bool) -
     return added / seconds
 
 
+async def repository_writes(texts: Sequence[str]) -> tuple[float, float]:
+    """Memories/s written by a repository sync (`sync_repository_memories`) of `texts` as
+    facts read from a repository: the first reading (every fact added), then a second one
+    where every fact changed (every fact updated, the previous version kept in history)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        root.mkdir()
+        store = await SqliteStore.open(str(root.resolve()))
+        try:
+            rates: list[float] = []
+            for reading, suffix in enumerate(("", " (changed)")):
+                candidates = [
+                    MemoryCandidate(
+                        MemoryType.PROJECT_FACT,
+                        f"{KEY_PREFIX}fact:{n:05d}",
+                        text + suffix,
+                        (),
+                        0.5,
+                        source_refs=(f"docs/notes.md:{n + 1}",),
+                    )
+                    for n, text in enumerate(texts)
+                ]
+                started = time.perf_counter()
+                report = await sync_repository_memories(
+                    store, candidates, user_id=USER, head=f"{reading:040d}"
+                )
+                seconds = time.perf_counter() - started
+                if report.added + report.updated != len(texts):
+                    raise RuntimeError(f"the sync wrote {report}")
+                rates.append(len(texts) / seconds)
+        finally:
+            await store.close()
+    return rates[0], rates[1]
+
+
 def _project(home: Path, root: Path) -> str:
     add_project(HomeLayout(home).projects, git_repo(root))
     return str(root.resolve())
@@ -224,6 +263,7 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
     in_process_one = await remember_in_process(texts[:single], 1)
     extracted = await extraction_writes(texts, EXTRACTION_PASS, manual=False)
     extracted_manual = await extraction_writes(texts, EXTRACTION_PASS, manual=True)
+    repository_added, repository_updated = await repository_writes(texts)
     extraction_note = f"{len(texts)} turns as candidates, {EXTRACTION_PASS} per pass, in-process"
     note = f"{single} long conversation turns, one call each, own project"
     batch_note = f"{batched} turns, RememberMany of {batch}, own project"
@@ -269,6 +309,20 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             extracted_manual,
             "memories/s",
             extraction_note + "; each candidate also checked against manual look-alikes",
+        ),
+        Figure(
+            SECTION,
+            "repository sync writes, first reading",
+            repository_added,
+            "memories/s",
+            f"{len(texts)} turns as facts read from a repository, every one added, in-process",
+        ),
+        Figure(
+            SECTION,
+            "repository sync writes, every fact changed",
+            repository_updated,
+            "memories/s",
+            f"the same {len(texts)} facts read again, each updated (history kept)",
         ),
     ]
 

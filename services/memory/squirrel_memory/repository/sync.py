@@ -65,6 +65,7 @@ async def sync_repository_memories(
     but retires nothing: a fact it did not see may only be unread, not gone.
     """
     report = SyncReport()
+    decisions: list[UpdateDecision] = []
     live: dict[tuple[str, str], list[MemoryItem]] = {}
     for item in await repository_memories(store):
         live.setdefault((str(item.type), item.key), []).append(item)
@@ -90,7 +91,12 @@ async def sync_repository_memories(
                 UpdateAction.UPDATE_EXISTING, cand, target_id=old.id, reason=reason
             )
             report.updated += 1
-        await store.apply_decision(decision, user_id=user_id, source=MemorySource.RULES)
+        decisions.append(decision)
+    # The reading's additions and updates in one transaction (each key is decided once).
+    if decisions:
+        await store.apply_processing_result(
+            [], decisions, [], user_id=user_id, source=MemorySource.RULES
+        )
     for items in live.values() if complete else ():
         for item in items:
             files = _files(item.source_refs)

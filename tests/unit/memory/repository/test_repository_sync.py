@@ -18,7 +18,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.repository import RepositoryReader
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import MemoryChange, SqliteStore
 from squirrel_memory.views import Views, key_fact
 from tests.unit.memory.repository.conftest import ELIXIR, MakeRepo, commit
 
@@ -49,6 +49,19 @@ async def test_first_read_adds_memories_with_their_lines(elixir: tuple[Path, Sql
     (v1,) = await store.history(stack.id)
     assert v1.source_refs == stack.source_refs
     assert v1.reason.startswith("read from the repository (mix.exs")
+
+
+async def test_a_reading_is_written_in_one_transaction(
+    elixir: tuple[Path, SqliteStore],
+) -> None:
+    """Listeners are told once per transaction: once for all the facts a reading adds."""
+    _, store = elixir
+    heard: list[MemoryChange] = []
+    store.add_listener(heard.append)
+    report = await RepositoryReader(USER).refresh(store)
+    assert report is not None and report.added > 10
+    added = [change for change in heard if change.added]
+    assert len(added) == 1 and len(added[0].added) == report.added
 
 
 async def test_the_brief_labels_repository_facts_by_their_topic(
