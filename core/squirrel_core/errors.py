@@ -1,4 +1,23 @@
-"""Domain errors, each carrying the gRPC status it travels as; mapped once at every edge."""
+"""Domain errors, each carrying the gRPC status it travels as; mapped once at every edge.
+
+The tree (the status each travels as; the services' own subclasses in brackets):
+
+    SquirrelError                INTERNAL (also whatever else fails, with no detail sent)
+    ├── InvalidArgumentError     INVALID_ARGUMENT
+    ├── NotFoundError            NOT_FOUND
+    ├── AlreadyExistsError       ALREADY_EXISTS
+    ├── FailedPreconditionError  FAILED_PRECONDITION
+    │     [memory: StorageError, SchemaVersionError, ForeignDatabaseError, IndexUnusableError]
+    ├── UnavailableError         UNAVAILABLE (also a deadline that passed, on the client side)
+    │     [memory: EmbedderNotReadyError]
+    ├── PermissionDeniedError    PERMISSION_DENIED
+    ├── UnauthenticatedError     UNAUTHENTICATED
+    ├── ResourceExhaustedError   RESOURCE_EXHAUSTED
+    └── UnimplementedError       UNIMPLEMENTED
+
+A server interceptor turns them into statuses (`squirrel_core.rpc`); `error_for_status` turns a
+status a client received back into the error.
+"""
 
 from __future__ import annotations
 
