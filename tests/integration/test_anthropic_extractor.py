@@ -25,7 +25,6 @@ from squirrel_memory.extractors.base import (
 from squirrel_memory.extractors.prompts import EXTRACTION_TOOL_NAME, UPDATE_TOOL_NAME
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm.spending import BudgetExceededError, LlmBudget
-from squirrel_memory.llm_updates import LlmUpdateDecider
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -36,6 +35,7 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateAction,
 )
+from squirrel_memory.updates.llm import LlmUpdateDecider
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 PROJECT = "/home/dev/shop"

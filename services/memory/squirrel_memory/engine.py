@@ -154,7 +154,7 @@ class MemoryEngine:
         if caller is None:
             return RulesExtractor(), _rules_decide
         from squirrel_memory.extractors.llm import LlmExtractor  # noqa: PLC0415
-        from squirrel_memory.llm_updates import LlmUpdateDecider  # noqa: PLC0415
+        from squirrel_memory.updates.llm import LlmUpdateDecider  # noqa: PLC0415
 
         self.llm_budget = budget
         self.caller = caller

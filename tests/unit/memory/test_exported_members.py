@@ -20,6 +20,7 @@ PACKAGES = (
     "squirrel_memory.extractors.evidence",
     "squirrel_memory.index",
     "squirrel_memory.repository",
+    "squirrel_memory.updates",
 )
 
 

@@ -16,7 +16,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.updates import decide_update, merge_contents, with_merge
+from squirrel_memory.updates.rules import decide_update, merge_contents, with_merge
 
 log = structlog.get_logger()
 
