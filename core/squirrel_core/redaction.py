@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.metadata
 import math
 import re
 import string
@@ -10,6 +12,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from squirrel_core.redaction_literals import Found, Literals
@@ -540,6 +543,27 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
 @functools.lru_cache(maxsize=4096)
 def _is_secret_key(key: str) -> bool:
     return _SECRET_KEY.fullmatch(key) is not None
+
+
+@functools.cache
+def ruleset() -> str:
+    """A fingerprint of the rules `redact_value` applies: this module and its two helpers as
+    written, and the detect-secrets release whose detectors it runs. Two services with the same
+    fingerprint redact alike, so content one of them redacted need not be redacted again by the
+    other. Empty when the sources cannot be read (nothing can then vouch for a redaction)."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    try:
+        for name in ("redaction.py", "redaction_rules.py", "redaction_literals.py"):
+            digest.update((here / name).read_bytes())
+            digest.update(b"\0")
+    except OSError:
+        return ""
+    try:
+        digest.update(importlib.metadata.version("detect-secrets").encode())
+    except importlib.metadata.PackageNotFoundError:
+        digest.update(b"no detect-secrets")
+    return "sha256:" + digest.hexdigest()
 
 
 def preload() -> threading.Thread:

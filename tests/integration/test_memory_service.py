@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
+from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
 from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_ingest.parsers.claude import ClaudeFileParser
@@ -192,6 +195,54 @@ async def test_secrets_are_redacted_before_storage(
     for file in (project / ".ctx").iterdir():
         if file.is_file():
             assert secret.encode() not in file.read_bytes()
+
+
+async def test_content_redacted_by_the_same_rules_is_not_redacted_twice(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings()
+    secret = "sk-ant-api03-" + "Qx5" * 30
+
+    def event(n: int) -> events_pb2.Event:
+        return event_to_pb(
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                datetime.now(UTC) - timedelta(minutes=1),
+                {"text": f"note {n}: {secret}"},
+                session_id="s1",
+                cwd=str(project),
+            )
+        )
+
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        # Another rule set (an older ingest, say) or none named: redacted here.
+        for n, stamp in enumerate(("", "sha256:" + "0" * 64)):
+            reply = await c.call(
+                c.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(project), events=[event(n)], redacted_with=stamp
+                ),
+            )
+            assert reply.accepted == 1 and reply.redactions == 1
+        # The same rules, from this install: what was sent is what is stored (the sender vouches
+        # for it; that is the point of the stamp, and why a team user's cannot be trusted).
+        reply = await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(
+                project_id=str(project), events=[event(2)], redacted_with=ruleset()
+            ),
+        )
+        assert reply.accepted == 1 and reply.redactions == 0
+    with closing(sqlite3.connect(project / ".ctx" / "data.db")) as db:
+        texts = sorted(
+            json.loads(row[0])["text"] for row in db.execute("SELECT content_json FROM events")
+        )
+    assert [secret in t for t in texts] == [False, False, True]
 
 
 async def test_bad_requests_get_clear_codes(

@@ -23,6 +23,7 @@ from squirrel_core.errors import PermissionDeniedError, UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
+from squirrel_core.redaction import ruleset
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings, load_settings
 from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
@@ -375,3 +376,26 @@ async def test_two_laptops_learning_the_same_pitfall_at_once_make_one_memory_wit
             )
     contributors = {(e.user_id, e.machine) for e in history.source_events}
     assert contributors == {("alice", "alice-mbp"), ("bob", "bob-x1")}
+
+
+async def test_a_team_users_events_are_redacted_whatever_rules_they_name(
+    homes: Callable[..., tuple[Settings, Settings, TeamLink]],
+) -> None:
+    server_settings, _, link = homes()
+    secret = "sk-ant-api03-" + "Wb4" * 30
+    event = replace(_events(1)[0], content={"text": f"the key: {secret}"})
+    async with serving(server_settings) as server:
+        alice = team_memory_client(
+            TeamLink(f"localhost:{server.service.team_port}", link.token, link.ca_file, "mbp")
+        )
+        try:
+            await alice.call(alice.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+            reply = await alice.call(
+                alice.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=TEAM_ID, events=[event_to_pb(event)], redacted_with=ruleset()
+                ),
+            )
+        finally:
+            await alice.close()
+    assert reply.accepted == 1 and reply.redactions == 1

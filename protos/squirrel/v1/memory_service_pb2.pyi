@@ -77,8 +77,15 @@ class AppendEventsRequest(_message.Message):
     USER_ID_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     CURSORS_FIELD_NUMBER: _builtins.int
+    REDACTED_WITH_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     user_id: _builtins.str
+    redacted_with: _builtins.str
+    """The redaction rule set the sender already ran over every event's content (its
+    fingerprint). A memory service whose own rule set has the same fingerprint, called with
+    the install's own token, stores that content without redacting it a second time; empty,
+    different, or sent by a team user: it redacts as always.
+    """
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
         """At most 5,000 events per batch."""
@@ -94,10 +101,11 @@ class AppendEventsRequest(_message.Message):
         user_id: _builtins.str = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
         cursors: _abc.Iterable[_events_pb2.SourceCursor] | None = ...,
+        redacted_with: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursors", b"cursors", "events", b"events", "project_id", b"project_id", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursors", b"cursors", "events", b"events", "project_id", b"project_id", "redacted_with", b"redacted_with", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

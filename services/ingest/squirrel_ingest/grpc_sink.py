@@ -24,12 +24,23 @@ APPEND_TIMEOUT_SECONDS = 60.0
 class GrpcSink:
     """Delivers one project's events with their cursors. A delivery too big for one request is
     split; the cursors ride on the last part, so a crash between parts re-sends the early parts,
-    which the memory service counts as duplicates and does not store twice."""
+    which the memory service counts as duplicates and does not store twice.
 
-    def __init__(self, client_factory: Callable[[], MemoryClient], user_id: str) -> None:
+    `redacted_with` is the fingerprint of the redaction rule set every delivered event's content
+    went through (`squirrel_core.redaction.ruleset()`), or empty when that is not so; the memory
+    service does not redact such content a second time when it runs the same rule set."""
+
+    def __init__(
+        self,
+        client_factory: Callable[[], MemoryClient],
+        user_id: str,
+        *,
+        redacted_with: str = "",
+    ) -> None:
         self._client_factory = client_factory
         self._client: MemoryClient | None = None
         self._user_id = user_id
+        self._redacted_with = redacted_with
 
     def _client_now(self) -> MemoryClient:
         if self._client is None:
@@ -58,6 +69,7 @@ class GrpcSink:
                 user_id=self._user_id,
                 events=part,
                 cursors=[cursor_to_pb(c) for c in cursors] if last else [],
+                redacted_with=self._redacted_with,
             )
             try:
                 reply = await client.call(

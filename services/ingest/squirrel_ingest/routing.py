@@ -15,6 +15,7 @@ from pathlib import Path, PurePath
 from typing import Any, Final
 
 from squirrel_core.events import Event
+from squirrel_core.redaction import redact_value
 from squirrel_core.worktrees import (
     WorktreeMemory,
     branches,
@@ -237,7 +238,10 @@ def _with_written_form(found: Route, written: PurePath, resolved: PurePath) -> R
 
 def relocate(event: Event, route: Route) -> Event:
     """The event as if it had happened in the main checkout: the worktree's root, wherever it
-    is named (cwd, file paths, tool input, commands, output), becomes the project root."""
+    is named (cwd, file paths, tool input, commands, output), becomes the project root.
+
+    Content arrives redacted; a string the move changed is redacted again (as `redact_value`
+    would redact it under its key), so the content delivered is still what redaction gives."""
     if not route.in_worktree:
         return event
     prefixes = tuple(p for p in (route.checkout, route.written_checkout) if p)
@@ -248,22 +252,25 @@ def relocate(event: Event, route: Route) -> Event:
             return text
         return pattern.sub(route.project_id, text)
 
-    def walk(value: Any, depth: int) -> Any:
+    def walk(value: Any, depth: int, key: str | None) -> Any:
         if isinstance(value, str):
-            return move(value)
+            moved = move(value)
+            return value if moved == value else redact_value(moved, key=key)[0]
         if depth >= _MAX_DEPTH:
             return value
         if isinstance(value, dict):
-            return {k: walk(v, depth + 1) for k, v in value.items()}
+            return {
+                k: walk(v, depth + 1, k if isinstance(k, str) else None) for k, v in value.items()
+            }
         if isinstance(value, list):
-            return [walk(v, depth + 1) for v in value]
+            return [walk(v, depth + 1, key) for v in value]
         return value
 
     return dataclasses.replace(
         event,
         cwd=move(event.cwd) if event.cwd else event.cwd,
         file_paths=tuple(move(p) for p in event.file_paths),
-        content=walk(event.content, 0),
+        content=walk(event.content, 0, None),
     )
 
 

@@ -19,6 +19,7 @@ from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import read_projects
 from squirrel_core.redaction import preload as preload_redaction
+from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
 from squirrel_core.worktrees import WorktreeMemory
@@ -71,7 +72,9 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
         self._router = ProjectRouter(
             roots, memory=WorktreeMemory(self._layout.worktrees), own=[self._layout.root]
         )
-        self._sink = GrpcSink(self._memory_client, settings.user_id)
+        # Every event the engine delivers was redacted as it was read (`reading.redacted`, and
+        # again where `relocate` changed a string), so its deliveries say with which rules.
+        self._sink = GrpcSink(self._memory_client, settings.user_id, redacted_with=ruleset())
         self.engine = IngestEngine(
             default_roots(settings, home or Path.home()),
             self._router,

@@ -178,8 +178,13 @@ class MemoryEngine:
         user_id: str,
         decoded: Sequence[Event | str],
         cursors: Sequence[SourceCursor],
+        *,
+        redacted: bool = False,
     ) -> AppendOutcome:
-        """Stores one batch (`decoded` items are events, or the reason they could not be read)."""
+        """Stores one batch (`decoded` items are events, or the reason they could not be read).
+
+        Content is redacted first, unless `redacted` says this install's own ingest already
+        redacted it with the same rules (`squirrel_core.redaction.ruleset`)."""
         if len(decoded) > MAX_BATCH_EVENTS:
             raise InvalidArgumentError(f"at most {MAX_BATCH_EVENTS} events per batch")
         store = await self.registry.store(project_id)
@@ -190,9 +195,12 @@ class MemoryEngine:
             if isinstance(item, str):
                 outcome.rejected.append((index, item))
                 continue
-            content, count = redact_value(item.content)
-            outcome.redactions += count
-            events.append(replace(item, content=content) if count else item)
+            if redacted:
+                events.append(item)
+            else:
+                content, count = redact_value(item.content)
+                outcome.redactions += count
+                events.append(replace(item, content=content) if count else item)
             positions.append(index)
         result = await store.append_events(
             project_id, user_id or self.user_id, events, list(cursors)

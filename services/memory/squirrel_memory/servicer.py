@@ -11,9 +11,11 @@ import structlog
 
 from squirrel.v1 import events_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.caller import team_user
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.events import Event
 from squirrel_core.redaction import preload as preload_redaction
+from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink, team_link
 from squirrel_core.wire import (
@@ -138,7 +140,16 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             except EventDecodeError as exc:
                 decoded.append(str(exc))
         cursors = owned_cursors([cursor_from_pb(c) for c in request.cursors])
-        outcome = await self.engine.append(request.project_id, request.user_id, decoded, cursors)
+        # Content this install's own ingest redacted with these very rules is not redacted twice;
+        # anything else (no stamp, other rules, a team user's delivery) is.
+        redacted = (
+            bool(request.redacted_with)
+            and request.redacted_with == ruleset()
+            and team_user() is None
+        )
+        outcome = await self.engine.append(
+            request.project_id, request.user_id, decoded, cursors, redacted=redacted
+        )
         if self.delivery is not None and outcome.accepted:
             self.delivery.wake()
         return pb.AppendEventsResponse(

@@ -226,6 +226,27 @@ def test_relocate_moves_worktree_paths_onto_the_main_checkout(tmp_path: Path) ->
     assert main is not None and relocate(_event(str(repo)), main) == _event(str(repo))
 
 
+def test_relocate_redacts_again_the_strings_it_changed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "wt", str(worktree))
+    route = ProjectRouter([repo]).resolve(str(worktree))
+    assert route is not None
+    secret = "sk-ant-api03-" + "Hy8" * 30
+    content = {
+        "command": f"cd {worktree} && ANTHROPIC_API_KEY={secret} make",
+        "env": {"api_token": f"{worktree}/token.txt"},
+        "untouched": f"{secret} (not moved: redacted before, as it was read)",
+    }
+
+    moved = relocate(_event(str(worktree), (), content), route)
+
+    assert moved.content["command"].startswith(f"cd {repo} && ")
+    assert secret not in moved.content["command"]
+    assert moved.content["env"] == {"api_token": "[REDACTED:secret_assignment]"}
+    assert moved.content["untouched"] == content["untouched"]
+
+
 def test_registering_a_repository_uncounts_its_worktrees_backlog(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "app")
     worktree = tmp_path / "wt"
