@@ -16,7 +16,11 @@ MRR and, for each mode, the questions whose recall@5 it wins and loses against t
 default (paired); then recall@5 per conversation, and the recall of the union of the lexical and
 the vector top 5 / top 10 (what a perfect fusion of the two lists could reach).
 
-Run: `.venv/bin/python -m bench.retrieval_long [--embedder auto|minilm|fake] [--data PATH ...]`.
+`--view chat` keeps only the user's and the assistant's turns (short conversational text, no
+tool calls or output: closer to a chat-memory store) and the questions that one of them answers.
+
+Run: `.venv/bin/python -m bench.retrieval_long [--embedder auto|minilm|fake] [--view all|chat]
+[--data PATH ...]`.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ LEXICAL = "lexical-only"
 VECTOR = "vector-only"
 BOOTSTRAP_SAMPLES = 2000
 BOOTSTRAP_SEED = 13
+CHAT_SPEAKERS = frozenset({"user", "assistant"})
 
 
 @dataclass(frozen=True)
@@ -123,13 +128,30 @@ def modes() -> dict[str, RetrievalSettings]:
     return rows
 
 
-def read_conversations(paths: Sequence[Path]) -> list[tuple[Conversation, dict[str, Any]]]:
-    """Every conversation of the data files, with its split (a file's `split`, else tuning)."""
+def chat_view(raw: dict[str, Any]) -> dict[str, Any]:
+    """A conversation with only its user and assistant turns, and the questions they answer
+    (their gold cut to those turns)."""
+    turns = [t for t in raw["turns"] if t["speaker"] in CHAT_SPEAKERS]
+    kept = {t["turn"] for t in turns}
+    questions = []
+    for question in raw["questions"]:
+        gold = [t for t in question["gold"] if t in kept]
+        if gold:
+            questions.append({**question, "gold": gold})
+    return {**raw, "turns": turns, "questions": questions}
+
+
+def read_conversations(
+    paths: Sequence[Path], *, chat: bool = False
+) -> list[tuple[Conversation, dict[str, Any]]]:
+    """Every conversation of the data files, with its split (a file's `split`, else tuning);
+    with `chat`, their chat view."""
     found: list[tuple[Conversation, dict[str, Any]]] = []
     for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         split = str(data.get("split", DEFAULT_SPLIT))
-        for raw in data["conversations"]:
+        for stored in data["conversations"]:
+            raw = chat_view(stored) if chat else stored
             questions = tuple(
                 Question(q["question"], frozenset(turn_key(t) for t in q["gold"]))
                 for q in raw["questions"]
@@ -271,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--data", type=Path, nargs="+", default=list(DEFAULT_DATA))
     options.add_argument("--embedder", choices=("auto", "minilm", "fake"), default="auto")
     options.add_argument(
+        "--view", choices=("all", "chat"), default="all", help="chat: user and assistant turns"
+    )
+    options.add_argument(
         "--float-queries", action="store_true", help="embed queries with the float model"
     )
     args = options.parse_args(argv)
@@ -279,11 +304,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no data file at {', '.join(missing)}", file=sys.stderr)
         return 2
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    conversations = read_conversations(args.data)
+    conversations = read_conversations(args.data, chat=args.view == "chat")
     embedder, embedder_name = choose_embedder(args.embedder, float_queries=args.float_queries)
     turns = sum(c.turns for c, _ in conversations)
     questions = sum(len(c.questions) for c, _ in conversations)
-    print(f"embedder: {embedder_name}")
+    print(f"embedder: {embedder_name}; view: {args.view}")
     print(
         f"conversations: {len(conversations)}, {turns} turns, {questions} questions"
         " (* = shipped default; vs * = questions whose recall@5 rises / falls against it)"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bench.retrieval_long import (
     DEFAULT_DATA,
     Outcome,
     bootstrap_interval,
+    chat_view,
     read_conversations,
     turn_key,
     wins_losses,
@@ -27,6 +30,32 @@ def test_every_gold_turn_is_a_stored_turn_and_the_splits_are_apart() -> None:
         assert conversation.questions
         for question in conversation.questions:
             assert question.gold and question.gold <= keys, (conversation.name, question.text)
+
+
+def test_the_chat_view_keeps_user_and_assistant_turns_and_the_questions_they_answer() -> None:
+    raw: dict[str, Any] = {
+        "name": "c",
+        "turns": [
+            {"turn": 0, "speaker": "user", "text": "run the tests"},
+            {"turn": 1, "speaker": "tool", "text": "Bash pytest"},
+            {"turn": 2, "speaker": "command", "text": "$ pytest\n3 passed"},
+            {"turn": 3, "speaker": "assistant", "text": "All 3 tests pass."},
+        ],
+        "questions": [
+            {"question": "How many tests passed?", "gold": [2, 3]},
+            {"question": "Which command ran?", "gold": [1]},
+        ],
+    }
+    view = chat_view(raw)
+    assert [t["turn"] for t in view["turns"]] == [0, 3]
+    assert view["questions"] == [{"question": "How many tests passed?", "gold": [3]}]
+    assert raw["questions"][0]["gold"] == [2, 3]
+    chat = read_conversations(DEFAULT_DATA, chat=True)
+    assert (
+        0
+        < sum(len(c.questions) for c, _ in chat)
+        < sum(len(c.questions) for c, _ in read_conversations(DEFAULT_DATA))
+    )
 
 
 def test_bootstrap_interval_holds_the_mean_and_narrows_with_more_questions() -> None:
