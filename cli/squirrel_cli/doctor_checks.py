@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.commands_memory import with_memory
+from squirrel_cli.commands.memory import with_memory
 from squirrel_core.clients import MemoryClient
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError

@@ -187,7 +187,7 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
         console.line(line)
     activity = data["hooks"]
     if activity:
-        from squirrel_cli.commands_hooks import activity_line  # noqa: PLC0415 - only with activity
+        from squirrel_cli.commands.hooks import activity_line  # noqa: PLC0415 - only with activity
 
         for host, entry in sorted(activity.items()):
             console.line("Hooks " + activity_line(host, entry))

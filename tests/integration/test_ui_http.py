@@ -14,7 +14,7 @@ import pytest
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.commands_ui import login_link
+from squirrel_cli.commands.ui import login_link
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.home import HomeLayout

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from squirrel_cli.backends import PRIVACY, detect
-from squirrel_cli.commands_doctor import backend_checks
+from squirrel_cli.commands.doctor import backend_checks
 from squirrel_cli.main import main
 from squirrel_core.projects import read_projects
 from squirrel_core.settings import load_settings

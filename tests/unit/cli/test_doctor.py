@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_cli.commands_doctor import Check, diagnose
+from squirrel_cli.commands.doctor import Check, diagnose
 from squirrel_cli.main import main
 from squirrel_core.auth import ensure_token
 from squirrel_core.home import HomeLayout

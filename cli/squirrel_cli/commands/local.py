@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from squirrel_cli import commands_hooks, hosts
+from squirrel_cli import hosts
 from squirrel_cli.backends import PRIVACY
+from squirrel_cli.commands import hooks as hook_commands
 from squirrel_cli.console import Console
 from squirrel_core.auth import ensure_token
 from squirrel_core.errors import (
@@ -67,7 +68,7 @@ def add_commands(sub: Any) -> None:
     init.add_argument(
         "--remove", action="store_true", help="with --hooks: take Squirrel's hooks back out"
     )
-    commands_hooks.add_hook_options(init, flag="--hooks")
+    hook_commands.add_hook_options(init, flag="--hooks")
     init.set_defaults(handler=cmd_init)
 
     config = sub.add_parser("config", help="show or change settings (config.toml in the home)")
@@ -181,9 +182,9 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
     )
     if args.hooks is not None:
         if args.remove:
-            commands_hooks.remove_hooks(args, console, args.hooks, root)
+            hook_commands.remove_hooks(args, console, args.hooks, root)
         else:
-            commands_hooks.install_hooks(args, console, args.hooks, root)
+            hook_commands.install_hooks(args, console, args.hooks, root)
     _offer_backends(settings, console)
     return 0
 

@@ -42,7 +42,7 @@ def add_commands(sub: Any) -> None:
 
 def cmd_up(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
-    from squirrel_cli.commands_local import prepare_home  # noqa: PLC0415 - storage only here
+    from squirrel_cli.commands.local import prepare_home  # noqa: PLC0415 - storage only here
 
     layout = prepare_home(settings)
     running = supervisor_running(layout)

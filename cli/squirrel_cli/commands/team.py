@@ -124,7 +124,7 @@ def cmd_leave(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
-    from squirrel_cli.commands_local import prepare_home  # noqa: PLC0415 - storage only here
+    from squirrel_cli.commands.local import prepare_home  # noqa: PLC0415 - storage only here
     from squirrel_cli.supervisor import Supervisor  # noqa: PLC0415
     from squirrel_core.logs import configure_logging  # noqa: PLC0415 - the supervisor logs
 

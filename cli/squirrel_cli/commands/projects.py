@@ -83,7 +83,7 @@ def _chosen(args: argparse.Namespace, found: list[Repository]) -> list[Repositor
 
 
 def _register(settings: Settings, repo: Repository, console: Console) -> None:
-    from squirrel_cli.commands_local import cmd_init  # noqa: PLC0415 - the same steps as init
+    from squirrel_cli.commands.local import cmd_init  # noqa: PLC0415 - the same steps as init
     from squirrel_cli.main import build_parser  # noqa: PLC0415
 
     if not repo.exists:

@@ -11,8 +11,8 @@ from typing import Any
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli import hook_config
-from squirrel_cli.commands_hooks import activity_line
-from squirrel_cli.commands_memory import project_of, with_memory
+from squirrel_cli.commands.hooks import activity_line
+from squirrel_cli.commands.memory import project_of, with_memory
 from squirrel_cli.console import Console
 from squirrel_cli.doctor_checks import (
     REINDEX_TIMEOUT,
