@@ -117,6 +117,16 @@ async def test_writes_are_opt_in_and_not_read_only(server: MCPServer) -> None:
         assert forget.destructive_hint is True
 
 
+async def test_every_tool_is_named_in_the_readme_and_the_hosts_guide(server: MCPServer) -> None:
+    root = Path(__file__).resolve().parents[3]
+    async with Client(server) as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+    for doc in ("README.md", "docs/hosts.md"):
+        text = (root / doc).read_text()
+        missing = [name for name in names if f"`{name}`" not in text]
+        assert not missing, f"{doc} does not name {missing}"
+
+
 async def test_read_tools_are_annotated_read_only(server: MCPServer) -> None:
     async with Client(server) as client:
         for tool in (await client.list_tools()).tools:
