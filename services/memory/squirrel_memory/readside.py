@@ -21,7 +21,7 @@ from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import ProjectIndexes
-from squirrel_memory.llm.factory import chosen_backend
+from squirrel_memory.llm.factory import budget_for, chosen_backend
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.paths import ProjectPaths
@@ -314,11 +314,7 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
     return LlmWriter(
         client,
         model=settings.str_("anthropic.model"),
-        budget=budget
-        or LlmBudget(
-            calls_per_hour=settings.int_("anthropic.max_calls_per_hour"),
-            tokens_per_day=settings.int_("anthropic.max_tokens_per_day"),
-        ),
+        budget=budget or budget_for(settings, "anthropic"),
         timeout_seconds=WRITER_TIMEOUT_SECONDS,
     )
 
