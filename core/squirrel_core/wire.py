@@ -141,12 +141,15 @@ def content_from_json(data: bytes) -> dict[str, Any]:
     return value
 
 
+# `json.dumps` with options builds an encoder per call; one encoder keeps no state between calls.
+_CONTENT_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def content_to_json(content: dict[str, Any]) -> bytes | None:
     """`content` as `Event.content_json`, or None when only a Struct can carry it as before
     (NaN or Infinity, text that is not UTF-8, a value JSON has no form for)."""
     try:
-        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        return text.encode("utf-8")
+        return _CONTENT_ENCODER.encode(content).encode("utf-8")
     except (TypeError, ValueError):  # also UnicodeEncodeError
         return None
 

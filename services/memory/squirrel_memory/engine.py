@@ -212,7 +212,7 @@ class MemoryEngine:
         if result.accepted and any(e.event_type == EventType.COMMIT for e in events):
             self.repository.schedule(store)
         processor = self._processor()
-        if outcome.accepted and await processor.should_wake(store):
+        if outcome.accepted and await processor.should_wake(store, outcome.accepted):
             processor.wake()
         return outcome
 

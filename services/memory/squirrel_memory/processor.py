@@ -192,7 +192,10 @@ class Processor:
             except Exception as exc:  # the loop must survive anything; the next pass retries
                 log.error("processing_failed", error_type=type(exc).__name__, exc_info=exc)
 
-    async def should_wake(self, store: Store) -> bool:
+    async def should_wake(self, store: Store, accepted: int = 0) -> bool:
+        """Whether enough events wait for a pass; `accepted` new ones alone may tell (no read)."""
+        if accepted >= self._settings.min_events:
+            return True
         return await store.count_unprocessed(store.project_id) >= self._settings.min_events
 
     async def drain(self, store: Store, max_batches: int = 0, *, force: bool = False) -> PassReport:

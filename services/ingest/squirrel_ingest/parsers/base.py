@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import PureWindowsPath
 from typing import Any, Protocol
 
+import orjson
+
 from squirrel_core.events import (
     Event,
     EventType,
@@ -257,6 +259,15 @@ def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
 
 
 def _loads(data: bytes) -> Any:
+    """`json.loads(data)`, or None where it raises. orjson decodes the lines it accepts (the
+    same values in about half the time, except that an integer beyond 64 bits comes as a
+    double: what the memory service reads every number as anyway); what it refuses and `json`
+    may read (NaN, lone surrogates, a byte-order mark, a number beyond a double) goes to
+    `json`."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(data)
     except (ValueError, RecursionError):
