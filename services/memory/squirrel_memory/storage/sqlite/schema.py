@@ -272,6 +272,30 @@ BEGIN DELETE FROM memory_paths WHERE memory_id = OLD.id; END""",
     "(project_id, type, importance DESC, updated_at DESC, id) WHERE deleted = 0",
 )
 
+# Every doc id added to or removed from `memory_fts_docs`, in commit order, by any connection,
+# the last 100,000 of them: an in-memory copy of the search index (`sqlite.lexical`) applies
+# what was logged after its state (and rebuilds when that was pruned). `memory_fts` rows are
+# only written together with their `memory_fts_docs` row (`index_memory_text`).
+_DATA_V8 = (
+    "CREATE TABLE memory_fts_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "doc_id INTEGER NOT NULL)",
+    """CREATE TRIGGER memory_fts_docs_added AFTER INSERT ON memory_fts_docs
+BEGIN
+  INSERT INTO memory_fts_changes(doc_id) VALUES (NEW.doc_id);
+  DELETE FROM memory_fts_changes WHERE seq <= (SELECT max(seq) FROM memory_fts_changes) - 100000;
+END""",
+    """CREATE TRIGGER memory_fts_docs_removed AFTER DELETE ON memory_fts_docs
+BEGIN
+  INSERT INTO memory_fts_changes(doc_id) VALUES (OLD.doc_id);
+  DELETE FROM memory_fts_changes WHERE seq <= (SELECT max(seq) FROM memory_fts_changes) - 100000;
+END""",
+    """CREATE TRIGGER memory_fts_docs_changed AFTER UPDATE ON memory_fts_docs
+BEGIN
+  INSERT INTO memory_fts_changes(doc_id) VALUES (OLD.doc_id), (NEW.doc_id);
+  DELETE FROM memory_fts_changes WHERE seq <= (SELECT max(seq) FROM memory_fts_changes) - 100000;
+END""",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -288,6 +312,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
         6, "event hashes without the shell folder (re-read commands stay one event)", _DATA_V6
     ),
     Migration(7, "memory file paths and importance order indexed", _DATA_V7),
+    Migration(8, "search index changes logged (for the in-memory search index)", _DATA_V8),
 )
 
 _USER_V1 = (

@@ -13,6 +13,7 @@ from squirrel_memory.storage.bm25 import SEED_ROWS_PER_RESULT, essential_terms, 
 from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
 from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.reads import memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text
 
@@ -56,22 +57,29 @@ def search_terms(text: str) -> list[str]:
     return [t for t in tokens if t not in STOP_WORDS] or tokens
 
 
+def match_terms(query: str) -> list[str]:
+    """The terms a query searches for: `search_terms` of its first 4,096 characters, at most
+    32 of them (none: nothing is searchable)."""
+    if not isinstance(query, str):
+        raise InvalidArgumentError("query must be a string")
+    return search_terms(query[:4096])[:MAX_QUERY_TERMS]
+
+
 def fts_match_expression(query: str) -> str | None:
     """Turn arbitrary text into a safe FTS5 MATCH expression, or None when nothing is searchable.
 
-    The terms are `search_terms` of the text's first 4,096 characters, at most 32 of them, each
-    a double-quoted string joined by OR, so operators, column filters, quotes and brackets in
-    the input are plain text. BM25 ranks rows that match more terms first.
+    The terms are `match_terms` of the text, each a double-quoted string joined by OR, so
+    operators, column filters, quotes and brackets in the input are plain text. BM25 ranks rows
+    that match more terms first.
     """
-    if not isinstance(query, str):
-        raise InvalidArgumentError("query must be a string")
-    terms = search_terms(query[:4096])
+    terms = match_terms(query)
     if not terms:
         return None
-    return " OR ".join(f'"{term}"' for term in terms[:MAX_QUERY_TERMS])
+    return " OR ".join(f'"{term}"' for term in terms)
 
 
-# bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0.
+# bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0
+# (`lexical.COLUMN_WEIGHTS`, which the in-memory index scores with: a test holds them equal).
 # Only the matches holding a term of `:within` (all matches when it is NULL) are scored; the
 # unary + keeps FTS5 from looking each of them up again by rowid (`_best_rows`).
 # Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
@@ -202,6 +210,7 @@ class SqliteMemorySearch:
 
     project_id: str
     _db: SqliteDatabase
+    _lexical: LexicalIndex | None
 
     async def search_fts(
         self,
@@ -228,13 +237,26 @@ class SqliteMemorySearch:
         """`search_fts` with the memories themselves, read in the same query."""
         check_project(self.project_id, project_id)
         check_limit(limit)
-        expression = fts_match_expression(query)
-        if expression is None:
+        terms = match_terms(query)
+        if not terms:
             return []
-        type_list = to_json([str(check_type(t)) for t in types]) if types else None
+        expression = " OR ".join(f'"{term}"' for term in terms)
+        kinds = [str(check_type(t)) for t in types] if types else None
+        type_list = to_json(kinds) if kinds else None
+        lexical = self._lexical
 
         def read(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
-            rows = ranked_rows(conn, project_id, expression, type_list, limit)
+            conn.execute("BEGIN")  # one snapshot for the index's catch-up and the rows
+            try:
+                rows = (
+                    lexical.ranked_rows(conn, project_id, terms, kinds, limit)
+                    if lexical is not None
+                    else None
+                )
+                if rows is None:
+                    rows = ranked_rows(conn, project_id, expression, type_list, limit)
+            finally:
+                conn.execute("COMMIT")
             return [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
 
         return await self._db.read(read)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -19,6 +20,7 @@ from squirrel_memory.storage.formats import to_db_time
 from squirrel_memory.storage.revisions import ChangeSet
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
+from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
@@ -54,9 +56,11 @@ class SqliteStore(
         *,
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
+        lexical_index: bool = True,
     ) -> None:
         self.project_id = project_id
         self._db = db
+        self._lexical = LexicalIndex(db.path) if lexical_index else None
         self._clock = clock
         self._max_content_bytes = max_content_bytes
         self._listeners: list[MemoryListener] = []
@@ -71,9 +75,13 @@ class SqliteStore(
         max_content_bytes: int = MAX_CONTENT_BYTES,
         readers: int = READERS,
         store_dir: Path | None = None,
+        lexical_index: bool = True,
     ) -> SqliteStore:
         """Open (creating and migrating as needed) `<store_dir>/data.db` (default
-        `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`)."""
+        `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`).
+
+        With `lexical_index`, BM25 searches are answered from an in-memory index of the search
+        table built on first use (`sqlite.lexical`), with the same results as FTS5's."""
         paths = ProjectPaths.for_project(project_id, store_dir).ensure()
         db = SqliteDatabase(paths.data_db, DATA_MIGRATIONS, readers=readers)
         try:
@@ -81,7 +89,13 @@ class SqliteStore(
         except BaseException:
             await db.close()
             raise
-        return cls(project_id, db, clock=clock, max_content_bytes=max_content_bytes)
+        return cls(
+            project_id,
+            db,
+            clock=clock,
+            max_content_bytes=max_content_bytes,
+            lexical_index=lexical_index,
+        )
 
     @property
     def path(self) -> Path:
@@ -108,6 +122,8 @@ class SqliteStore(
 
     async def close(self) -> None:
         """Finish queued writes and close the database."""
+        if self._lexical is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._lexical.close)
         await self._db.close()
 
     async def apply_processing_result(

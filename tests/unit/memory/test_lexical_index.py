@@ -1,0 +1,255 @@
+"""The in-memory BM25 index ranks exactly as FTS5 does, through every kind of write."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.sqlite import lexical
+from squirrel_memory.storage.sqlite import search as sqlite_search
+from squirrel_memory.storage.sqlite.lexical import LexicalIndex
+
+USER = "alice"
+# Stems that meet (`run`, `running`), camelCase, accents, stop words, one-letter words: ties,
+# repeated phrases and words in every row are all common here.
+WORDS = [
+    "cache",
+    "caching",
+    "cached",
+    "redis",
+    "parser",
+    "parse",
+    "run",
+    "running",
+    "runs",
+    "auth",
+    "token",
+    "getUserName",
+    "user",
+    "name",
+    "deploy",
+    "naïve",
+    "café",
+    "x",
+    "docker",
+    "api",
+    "test",
+    "tests",
+    "the",
+    "in",
+    "flaky",
+    "retry",
+    "timeout",
+]
+KINDS = (MemoryType.PROJECT_FACT, MemoryType.PITFALL, MemoryType.RECIPE, MemoryType.USER_STYLE)
+QUERIES = (
+    "cache redis",
+    "running the parser",
+    "getUserName auth token",
+    "naive cafe",
+    "x",
+    "the in",
+    "flaky tests retry timeout docker api deploy",
+    "cache cache caching",
+    "nothing matches this",
+)
+TYPE_FILTERS: tuple[list[str] | None, ...] = (
+    None,
+    [str(MemoryType.PITFALL)],
+    [str(MemoryType.RECIPE), str(MemoryType.USER_STYLE)],
+)
+LIMITS = (1, 3, 10, 200)
+
+
+def text(rng: random.Random, low: int, high: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(low, high)))
+
+
+def candidate(rng: random.Random, key: str) -> MemoryCandidate:
+    tags = tuple(rng.choice(WORDS) for _ in range(rng.randint(0, 2)))
+    return MemoryCandidate(rng.choice(KINDS), key, text(rng, 1, 14), tags, 0.5)
+
+
+async def add(store: SqliteStore, rng: random.Random, key: str) -> MemoryItem:
+    decision = UpdateDecision(UpdateAction.ADD_NEW, candidate(rng, key))
+    item = await store.apply_decision(decision, user_id=USER)
+    assert item is not None
+    return item
+
+
+@pytest.fixture
+async def indexed(project: str) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(project)
+    yield opened
+    await opened.close()
+
+
+def index_of(store: SqliteStore) -> LexicalIndex:
+    assert store._lexical is not None
+    return store._lexical
+
+
+async def both(
+    store: SqliteStore, project: str, query: str, kinds: list[str] | None, limit: int
+) -> tuple[list[Any] | None, list[Any]]:
+    """The index's rows and FTS5's, read in one transaction."""
+    terms = sqlite_search.match_terms(query)
+    expression = sqlite_search.fts_match_expression(query)
+    assert expression is not None
+    index = index_of(store)
+
+    def read(conn: sqlite3.Connection) -> tuple[list[Any] | None, list[Any]]:
+        conn.execute("BEGIN")
+        try:
+            got = index.ranked_rows(conn, project, terms, kinds, limit)
+            types = to_json(kinds) if kinds else None
+            return got, sqlite_search.ranked_rows(conn, project, expression, types, limit)
+        finally:
+            conn.execute("COMMIT")
+
+    return await store._db.read(read)
+
+
+async def assert_same(store: SqliteStore, project: str) -> int:
+    """Every query, type filter and limit: the index answers, with FTS5's rows (same memories,
+    order and scores). Returns how many rows were compared."""
+    compared = 0
+    for query in QUERIES:
+        for kinds in TYPE_FILTERS:
+            for limit in LIMITS:
+                got, want = await both(store, project, query, kinds, limit)
+                assert got is not None, (query, kinds, limit)
+                assert [tuple(r) for r in got] == [tuple(r) for r in want], (query, kinds, limit)
+                compared += len(want)
+    return compared
+
+
+async def test_the_index_ranks_as_fts5_through_every_kind_of_write(
+    indexed: SqliteStore, project: str
+) -> None:
+    rng = random.Random(7)
+    items = [await add(indexed, rng, f"k{n}") for n in range(120)]
+    index_of(indexed).build_now()
+    assert await assert_same(indexed, project) > 0
+    other = await SqliteStore.open(project, lexical_index=False)  # another connection
+    try:
+        for round_ in range(4):
+            items += [await add(indexed, rng, f"r{round_}-{n}") for n in range(15)]
+            live = [i for i in items if not i.deleted]
+            for item in rng.sample(live, 6):
+                update = UpdateDecision(
+                    UpdateAction.UPDATE_EXISTING, candidate(rng, item.key), item.id
+                )
+                await indexed.apply_decision(update, user_id=USER)
+            old, new = rng.sample(live, 2)
+            await indexed.supersede(old.id, new.id, "replaced")
+            items.append(await add(other, rng, f"o{round_}"))
+            forgotten = rng.choice([i for i in live if i.id not in (old.id, new.id)])
+            await other.forget(forgotten.id, "wrong")
+            items = await indexed.get_memories([i.id for i in items])
+            await assert_same(indexed, project)
+        assert await indexed.rebuild_search_index() > 0
+        await assert_same(indexed, project)
+    finally:
+        await other.close()
+
+
+async def test_searches_through_the_store_match_fts5(indexed: SqliteStore, project: str) -> None:
+    rng = random.Random(11)
+    for n in range(80):
+        await add(indexed, rng, f"k{n}")
+    plain = await SqliteStore.open(project, lexical_index=False)
+    try:
+        index_of(indexed).build_now()
+        for query in QUERIES:
+            for kinds in (None, [MemoryType.PITFALL]):
+                found = await indexed.search_fts_memories(project, query, kinds, limit=25)
+                assert found == await plain.search_fts_memories(project, query, kinds, limit=25)
+    finally:
+        await plain.close()
+
+
+async def test_a_lost_stretch_of_the_change_log_makes_it_rebuild(
+    indexed: SqliteStore, project: str
+) -> None:
+    rng = random.Random(3)
+    for n in range(30):
+        await add(indexed, rng, f"k{n}")
+    index = index_of(indexed)
+    index.build_now()
+    for n in range(5):
+        await add(indexed, rng, f"late{n}")
+    with sqlite3.connect(indexed.path) as conn:  # as if pruned past the index's position
+        conn.execute(
+            "DELETE FROM memory_fts_changes WHERE seq < (SELECT max(seq) FROM memory_fts_changes)"
+        )
+    got, _ = await both(indexed, project, "cache redis", None, 10)
+    assert got is None
+    assert index.wait_built(30)
+    await assert_same(indexed, project)
+
+
+async def test_too_many_changes_rebuild_instead_of_catching_up(
+    indexed: SqliteStore, project: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(5)
+    for n in range(20):
+        await add(indexed, rng, f"k{n}")
+    index = index_of(indexed)
+    index.build_now()
+    monkeypatch.setattr(lexical, "CATCH_UP_MAX", 3)
+    for n in range(10):
+        await add(indexed, rng, f"late{n}")
+    got, _ = await both(indexed, project, "cache", None, 10)
+    assert got is None
+    assert index.wait_built(30)
+    await assert_same(indexed, project)
+
+
+async def test_a_snapshot_older_than_the_index_is_not_answered_from_it(
+    indexed: SqliteStore, project: str, tmp_path: Path
+) -> None:
+    rng = random.Random(9)
+    for n in range(20):
+        await add(indexed, rng, f"k{n}")
+    index = index_of(indexed)
+    index.build_now()
+    old = sqlite3.connect(indexed.path, isolation_level=None)
+    try:
+        old.execute("BEGIN")
+        old.execute("SELECT count(*) FROM memory_fts_changes").fetchone()  # the snapshot starts
+        await add(indexed, rng, "newer")
+        await assert_same(indexed, project)  # the index moves past `old`'s snapshot
+        terms = sqlite_search.match_terms("cache")
+        assert index.ranked_rows(old, project, terms, None, 10) is None
+    finally:
+        old.close()
+
+
+async def test_query_terms_are_tokenized_by_sqlite() -> None:
+    tokenizer = lexical._Tokenizer()
+    try:
+        assert tokenizer.tokens(["running", "caching", "naïve"]) == ["run", "cach", "naiv"]
+        assert tokenizer.tokens(["running", "x"]) == ["run", "x"]  # cached and fresh
+    finally:
+        tokenizer.close()
+
+
+def test_the_index_weighs_columns_as_the_fts5_query() -> None:
+    weights = ", ".join(str(w) for w in lexical.COLUMN_WEIGHTS)
+    for statement in (sqlite_search._BEST_MATCHES, sqlite_search._BEST_MATCHES_OF_TYPES):
+        assert f"bm25(memory_fts, {weights})" in statement
