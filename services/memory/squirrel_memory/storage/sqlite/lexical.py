@@ -22,6 +22,7 @@ transaction's snapshot is older than the index.
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import json
 import math
@@ -208,12 +209,14 @@ class _State:
     def __init__(self, seq: int, ids: Ints, kinds: Sequence[str], postings: _Postings) -> None:
         self.seq = seq
         self.kind_codes: dict[str, int] = {}
-        self.vocab = {term: n for n, term in enumerate(postings.terms)}
+        self.terms = postings.terms  # FTS5's order (UTF-8 bytes, so code points): sorted
+        if any(a >= b for a, b in zip(self.terms, self.terms[1:], strict=False)):
+            raise LookupError("the FTS5 vocabulary is not in term order")
+        self.new_terms: dict[str, int] = {}  # terms first seen since the build
         self.offsets = np.zeros(len(postings.terms) + 1, dtype=np.int64)
         np.cumsum(postings.sizes, out=self.offsets[1:])
         self.slots = postings.rows
         self.freqs = postings.freqs
-        self.base_ids = ids
         self.base_count = len(ids)
         capacity = max(16, self.base_count + self.base_count // 8)
         self.doc_ids = np.zeros(capacity, dtype=np.int64)
@@ -239,8 +242,8 @@ class _State:
         slot = self.added.get(doc_id)
         if slot is not None:
             return slot
-        n = int(np.searchsorted(self.base_ids, doc_id))
-        if n < self.base_count and self.base_ids[n] == doc_id and self.alive[n]:
+        n = int(np.searchsorted(self.doc_ids[: self.base_count], doc_id))
+        if n < self.base_count and self.doc_ids[n] == doc_id and self.alive[n]:
             return n
         return None
 
@@ -276,7 +279,10 @@ class _State:
         self.added.update((doc_id, first + n) for n, doc_id in enumerate(ids.tolist()))
         start = 0
         for term, size in zip(postings.terms, postings.sizes.tolist(), strict=True):
-            term_id = self.vocab.setdefault(term, len(self.vocab))
+            term_id = self._term_id(term)
+            if term_id is None:
+                term_id = len(self.terms) + len(self.new_terms)
+                self.new_terms[term] = term_id
             slots, freqs = self.extra.setdefault(term_id, ([], []))
             slots.extend((postings.rows[start : start + size] + first).tolist())
             freqs.extend(postings.freqs[start : start + size].tolist())
@@ -294,8 +300,14 @@ class _State:
             self._norm = (key, K1 * ((1 - B) + (B * self.lengths[: self.used]) / avgdl))
         return self._norm[1]
 
+    def _term_id(self, term: str) -> int | None:
+        n = bisect.bisect_left(self.terms, term)
+        if n < len(self.terms) and self.terms[n] == term:
+            return n
+        return self.new_terms.get(term)
+
     def _postings(self, token: str) -> tuple[Ints, Floats]:
-        term_id = self.vocab.get(token)
+        term_id = self._term_id(token)
         if term_id is None:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
         parts_s: list[Any] = []
