@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -227,6 +228,31 @@ async def test_concurrent_updates_of_one_memory_lose_nothing(store: Store) -> No
     final = await store.get_memory(item.id)
     assert final.version == 7
     assert set(final.source_event_ids) == {f"evt_{n}" for n in range(1, 8)}
+
+
+async def test_found_memories_runs_the_search_off_the_loop_then_reads_its_hits(
+    store: Store,
+) -> None:
+    a = await add(store, candidate(key="a"))
+    b = await add(store, candidate(key="b"))
+    loop_thread = threading.get_ident()
+    threads: list[int] = []
+
+    def find() -> list[tuple[str, float]]:
+        threads.append(threading.get_ident())
+        return [(b.id, 0.9), ("mem_unknown", 0.5), (a.id, 0.2)]
+
+    hits, items = await store.found_memories(find)
+    assert threads and threads[0] != loop_thread
+    assert hits == [(b.id, 0.9), ("mem_unknown", 0.5), (a.id, 0.2)]
+    assert [m.id for m in items] == [b.id, a.id]
+    assert await store.found_memories(list) == ([], [])
+
+    def failing() -> list[tuple[str, float]]:
+        raise LookupError("the search failed")
+
+    with pytest.raises(LookupError):
+        await store.found_memories(failing)
 
 
 async def test_lookups_by_id_prefix_path_type_and_page(store: Store, project: str) -> None:

@@ -198,10 +198,15 @@ async def test_a_repeated_query_is_answered_from_the_cache(loaded: MiniLmEmbedde
     first[0, 0] = 42.0  # a caller changing its copy does not change the cache
     second = await loaded.embed_query(query)
     assert loaded.query_cache_hits == hits + 1
-    assert np.allclose(second, loaded.embed_query_now(query), atol=1e-6)
+    assert np.allclose(second, loaded.embed_query_now(query), atol=1e-6)  # the same cache
+    assert loaded.query_cache_hits == hits + 2
     await loaded.embed([query])  # memories are never served from (or put in) the cache
     await loaded.embed([query, "another text"])
-    assert loaded.query_cache_hits == hits + 1
+    assert loaded.query_cache_hits == hits + 2
+    other = "where are the migrations kept?"
+    now = loaded.embed_query_now(other)  # the blocking form fills the cache too
+    assert np.array_equal(await loaded.embed_query(other), now)
+    assert loaded.query_cache_hits == hits + 3
 
 
 def test_queries_run_on_int8_close_to_the_float_vectors(loaded: MiniLmEmbedder) -> None:

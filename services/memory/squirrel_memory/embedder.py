@@ -67,6 +67,11 @@ class Embedder(Protocol):
         `ready`."""
         ...
 
+    def embed_query_now(self, text: str) -> Vectors:
+        """`embed_query` on the calling thread, which it blocks (never the event loop's): a
+        search runs it in the thread that then searches the vector index."""
+        ...
+
 
 class LoadSignal:
     """Set once by a loading thread; awaited by any number of event loops without a thread each."""

@@ -94,6 +94,15 @@ class FakeEmbedder:
         """The same vector `embed` gives one text (counted as a call)."""
         return await self.embed([text])
 
+    def embed_query_now(self, text: str) -> Vectors:
+        """`embed_query` on the calling thread."""
+        cleaned = checked_texts([text])
+        if not self._ready:
+            raise EmbedderNotReadyError("the embedding model is not loaded")
+        self.calls += 1
+        self.texts_embedded += 1
+        return self.embed_now(cleaned)
+
     def embed_now(self, texts: Sequence[str]) -> Vectors:
         """Synchronous embedding, for building test data without an event loop."""
         matrix = np.zeros((len(texts), self._dim), dtype=np.float32)

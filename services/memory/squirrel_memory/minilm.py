@@ -240,13 +240,20 @@ class MiniLmEmbedder:
         cached = self._cached(cleaned)
         if cached is not None:
             return cached
-        vectors = await asyncio.to_thread(self.embed_query_now, cleaned)
+        return await asyncio.to_thread(self.embed_query_now, cleaned)
+
+    def embed_query_now(self, text: str) -> Vectors:
+        """`embed_query` on the calling thread: from the cache, or encoded and cached."""
+        (cleaned,) = checked_texts([text])
+        self._require_ready()
+        cached = self._cached(cleaned)
+        if cached is not None:
+            return cached
+        vectors = self._encode_query(cleaned)
         self._remember(cleaned, vectors)
         return vectors.copy()
 
-    def embed_query_now(self, text: str) -> Vectors:
-        """Synchronous query embedding on the calling thread (no cache)."""
-        (cleaned,) = checked_texts([text])
+    def _encode_query(self, cleaned: str) -> Vectors:
         tokenizer, _, _ = self._require_ready()
         encoder = self._query_encoder
         assert encoder is not None  # set before `ready`

@@ -77,6 +77,9 @@ class MemoryReader(Protocol):
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]: ...
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+    async def found_memories(
+        self, find: Callable[[], Sequence[tuple[str, float]]]
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem]]: ...
     async def most_important(
         self, project_id: str, memory_type: MemoryType, limit: int = 20
     ) -> list[MemoryItem]: ...
@@ -215,8 +218,8 @@ class Retriever:
         )
         try:
             if parsed.terms:
-                # The query is embedded (the model's thread), searched and its hits read (a
-                # reader thread) while BM25 runs and reads its own hits (another reader).
+                # The query is embedded, searched and its hits read (one reader thread) while
+                # BM25 runs and reads its own hits (another reader).
                 embedding = asyncio.create_task(
                     self._vector_hits(parsed.text, pool, filtered=bool(type_list))
                 )
@@ -383,14 +386,20 @@ class Retriever:
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
             return [], None, []
+        k = min(len(index), pool * (3 if filtered else 1))
+        query: list[Vector] = []
+
+        def nearest() -> list[tuple[str, float]]:
+            # Off the event loop, in one hand-off with the read of the hits' memories.
+            vector = embedder.embed_query_now(text)[0]
+            query.append(vector)
+            return index.search(vector, k)
+
         try:
-            vectors = await embedder.embed_query(text)
+            hits, items = await self._store.found_memories(nearest)
         except EmbedderNotReadyError:
             return [], None, []
-        k = min(len(index), pool * (3 if filtered else 1))
-        hits = await asyncio.to_thread(index.search, vectors[0], k)
-        items = await self._store.get_memories([m for m, _ in hits])
-        return [(m, self._rescaled(cos)) for m, cos in hits], vectors[0], items
+        return [(m, self._rescaled(cos)) for m, cos in hits], query[0], items
 
     def _rescaled(self, cosine: float) -> float:
         floor = self.settings.vector_floor

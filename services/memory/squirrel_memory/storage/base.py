@@ -318,6 +318,14 @@ class MemoryBook(Protocol):
         ...
 
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+    async def found_memories(
+        self, find: Callable[[], Sequence[tuple[str, float]]]
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
+        """Runs the blocking `find` off the event loop (a query embedding and a vector search:
+        `(memory_id, score)` hits) and reads the memories of the ids it returned, as
+        `get_memories` does. SQLite does both on one reader thread."""
+        ...
+
     async def memory_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]: ...
     async def list_memories(
         self,

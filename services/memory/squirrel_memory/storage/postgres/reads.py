@@ -3,7 +3,8 @@ history."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -175,6 +176,13 @@ class PostgresMemoryReads:
         """The memories with these ids, in the order asked; unknown ids are skipped."""
         async with self._db.transaction() as conn:
             return await load_memories(conn, self.project_id, memory_ids)
+
+    async def found_memories(
+        self, find: Callable[[], Sequence[tuple[str, float]]]
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
+        """`find()` in a thread (it blocks), then the memories of the ids it returned."""
+        hits = list(await asyncio.to_thread(find))
+        return hits, await self.get_memories([m for m, _ in hits])
 
     async def list_memories(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from squirrel_core.errors import NotFoundError
@@ -85,6 +85,19 @@ def load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
     return memory_from_row(row) if row else None
 
 
+def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[MemoryItem]:
+    """The memories with these ids (deleted ones too), in the order asked; unknown ids are
+    skipped."""
+    ids = list(dict.fromkeys(memory_ids))
+    found: dict[str, MemoryItem] = {}
+    for chunk in chunks(ids):
+        rows = conn.execute(
+            SELECT_MEMORY + "WHERE id " + IN_IDS, (to_json(list(chunk)),)
+        ).fetchall()
+        found.update((r[0], memory_from_row(r)) for r in rows)
+    return [found[i] for i in ids if i in found]
+
+
 class SqliteMemoryReads:
     """Reads of memory rows and their history (part of `SqliteStore`)."""
 
@@ -139,16 +152,18 @@ class SqliteMemoryReads:
 
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]:
         """The memories with these ids, in the order asked; unknown ids are skipped."""
-        ids = list(dict.fromkeys(memory_ids))
+        ids = list(memory_ids)
+        return await self._db.read(lambda conn: load_memories(conn, ids))
 
-        def read(conn: sqlite3.Connection) -> list[MemoryItem]:
-            found: dict[str, MemoryItem] = {}
-            for chunk in chunks(ids):
-                rows = conn.execute(
-                    SELECT_MEMORY + "WHERE id " + IN_IDS, (to_json(list(chunk)),)
-                ).fetchall()
-                found.update((r[0], memory_from_row(r)) for r in rows)
-            return [found[i] for i in ids if i in found]
+    async def found_memories(
+        self, find: Callable[[], Sequence[tuple[str, float]]]
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
+        """`find()` (blocking: a query embedding and a vector search) and then the memories of
+        the ids it returned, both on one reader thread: one hand-off from the event loop."""
+
+        def read(conn: sqlite3.Connection) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
+            hits = list(find())
+            return hits, load_memories(conn, [m for m, _ in hits])
 
         return await self._db.read(read)
 
