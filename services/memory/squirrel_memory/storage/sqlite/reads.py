@@ -212,14 +212,13 @@ class SqliteMemoryReads:
             rows_wanted = limit * len(wanted)
             listed = conn.execute(_PATH_MEMORY_IDS, (to_json(wanted), kinds, kinds, rows_wanted))
             ranked = list(dict.fromkeys(str(r[0]) for r in listed))[:limit]
-            rows = conn.execute(
-                SELECT_MEMORY + "WHERE id " + IN_IDS + " AND project_id = ? AND deleted = 0",
-                (to_json(ranked), project_id),
-            ).fetchall()
-            found = {str(r[0]): memory_from_row(r) for r in rows}
+            # By primary key, filtered here: with `project_id = ?` in the SQL the planner
+            # walked the project's whole `(project_id, updated_at)` index instead.
             exact = set(wanted)
             return [
-                found[i] for i in ranked if i in found and exact.intersection(found[i].file_paths)
+                m
+                for m in load_memories(conn, ranked)
+                if m.project_id == project_id and not m.deleted and exact.intersection(m.file_paths)
             ]
 
         return await self._db.read(read)
