@@ -366,15 +366,18 @@ def test_a_sidecar_of_the_previous_format_is_still_read(
     assert FaissIndex.load(path, DIM, embedder.model_id).memory_ids() == set(TEXTS)
 
 
-def test_similarities_are_the_cosines_of_the_given_memories() -> None:
+@pytest.mark.parametrize("approximate_above", [50_000, 20])
+def test_similarities_are_the_cosines_of_the_given_memories(approximate_above: int) -> None:
     rng = np.random.default_rng(7)
-    vectors = rng.normal(size=(5, 8)).astype(np.float32)
+    vectors = rng.normal(size=(40, 8)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    index = FaissIndex(8, "m")
+    index = FaissIndex(8, "m", approximate_above=approximate_above)
     index.upsert((f"m{n}", v) for n, v in enumerate(vectors))
+    index.remove(["m2"])
+    assert kind_of(index) is (IndexKind.IVF if approximate_above == 20 else IndexKind.FLAT)
     query = vectors[0]
-    got = index.similarities(query, ["m3", "m1", "unknown", "m3"])
-    assert set(got) == {"m1", "m3"}
+    got = index.similarities(query, ["m3", "m1", "unknown", "m2", "m3", "m39"])
+    assert set(got) == {"m1", "m3", "m39"}
     for name in got:
         assert got[name] == pytest.approx(float(vectors[int(name[1:])] @ query), abs=1e-5)
     assert index.similarities(query, []) == {}
