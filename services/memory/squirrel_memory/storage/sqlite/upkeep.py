@@ -167,9 +167,11 @@ class SqliteUpkeep:
 
     async def writer_counts(self) -> dict[str, int]:
         """Live memories per writer (`rules`, `manual`, `<backend>:<model>`)."""
+        # `+deleted` keeps SQLite off the live-memory index: through it, every row was looked
+        # up one by one for its writer (13 ms at 10k memories, a plain scan takes 3 ms).
         rows = await self._db.read(
             lambda conn: conn.execute(
-                "SELECT written_by, COUNT(*) FROM memory_items WHERE deleted = 0 "
+                "SELECT written_by, COUNT(*) FROM memory_items WHERE +deleted = 0 "
                 "GROUP BY written_by"
             ).fetchall()
         )
