@@ -70,6 +70,9 @@ def _build_entities() -> dict[str, str]:
 
 
 _ENTITIES = _build_entities()
+# One-word names are looked up among a statement's words, names of several words in its text.
+_WORD_ENTITIES = {name: kind for name, kind in _ENTITIES.items() if " " not in name}
+_PHRASE_ENTITIES = [(name, kind) for name, kind in _ENTITIES.items() if " " in name]
 
 
 @functools.lru_cache(maxsize=WORD_CACHE_SIZE)
@@ -145,20 +148,28 @@ def similarity(a: str, b: str) -> Similarity:
     return Similarity(round(jaccard(a, b), 4), round(edit_ratio(a, b), 4))
 
 
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)
+def _chosen(text: str) -> str:
+    """The part of a statement before "over", "instead of", "rather than" or ", not",
+    lower-cased (what it chooses)."""
+    return _PREFERRED_SPLIT.split(text[:MAX_COMPARE_CHARS], maxsplit=1)[0].lower()
+
+
 def _negative(text: str) -> bool:
     """Whether the statement's chosen part is negated ("never X", "don't X", "avoid X")."""
-    chosen = _PREFERRED_SPLIT.split(text[:MAX_COMPARE_CHARS], maxsplit=1)[0].lower()
-    chosen = chosen.replace("’", "'")
+    chosen = _chosen(text).replace("’", "'")
     return bool(set(re.findall(r"[a-z']+", chosen)) & _NEGATIONS)
 
 
 def _preferred_entities(text: str) -> dict[str, set[str]]:
     """Known tools/frameworks named as the chosen value, grouped by category."""
-    chosen = _PREFERRED_SPLIT.split(text[:MAX_COMPARE_CHARS], maxsplit=1)[0].lower()
+    chosen = _chosen(text)
     words = {w.rstrip(".") for w in re.findall(r"[a-z0-9@][a-z0-9_.+#/@-]*", chosen)}
     found: dict[str, set[str]] = {}
-    for name, category in _ENTITIES.items():
-        if (name in chosen) if " " in name else (name in words):
+    for name in words & _WORD_ENTITIES.keys():
+        found.setdefault(_WORD_ENTITIES[name], set()).add(name)
+    for name, category in _PHRASE_ENTITIES:
+        if name in chosen:
             found.setdefault(category, set()).add(name)
     return found
 
