@@ -6,8 +6,6 @@ import argparse
 import asyncio
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from squirrel.v1 import events_pb2
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel_cli.console import Console
@@ -55,19 +53,30 @@ async def _import(
     last = ipb.ImportBacklogProgress()
     request = ipb.ImportBacklogRequest(source_tools=sources)
     try:
+        stream = client.stream(client.stub.ImportBacklog, request, timeout=IMPORT_TIMEOUT_SECONDS)
+        if not show_bar:
+            async for progress in stream:
+                last = progress
+            return last
+        # Loaded only when a person watches: scripts (`--json`) start faster without it.
+        from rich.progress import (  # noqa: PLC0415
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         with Progress(
             TextColumn("importing"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("files · {task.fields[events]} events"),
             TimeElapsedColumn(),
-            disable=not show_bar,
             transient=True,
         ) as bar:
             task = bar.add_task("import", total=None, events=0)
-            async for progress in client.stream(
-                client.stub.ImportBacklog, request, timeout=IMPORT_TIMEOUT_SECONDS
-            ):
+            async for progress in stream:
                 last = progress
                 bar.update(
                     task,
