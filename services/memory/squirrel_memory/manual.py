@@ -184,14 +184,19 @@ class WordScreen:
         words = content_words(step.content)
         if not words or kind not in self._versions:
             return False
-        rarest = sorted(words, key=lambda w: (len(self._holding.get((kind, w), ())), w))
+        holding = self._holding
+        # (how many memories hold it, the word, those memories), rarest first; words are
+        # distinct, so the sets are never compared.
+        rarest = sorted(
+            (len(held), word, held) for word in words for held in [holding.get((kind, word), ())]
+        )
         # A memory with Jaccard >= 0.8, or holding all of W, misses at most `spare` words of W,
         # so it holds at least `needed` of the `spare + needed` rarest.
         spare = int(0.2001 * len(words))
         needed = min(PAIRED_WORDS, len(words) - spare)
         hits: Counter[str] = Counter()
-        for word in rarest[: spare + needed]:
-            hits.update(self._holding.get((kind, word), ()))
+        for _, _, held in rarest[: spare + needed]:
+            hits.update(held)
         candidates = {m for m, n in hits.items() if n >= needed}
         candidates.update(self._wordless[kind])
         for word in words:
