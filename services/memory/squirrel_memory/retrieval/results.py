@@ -99,9 +99,10 @@ class SearchPage:
 def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
     """A deterministic one-line reason: matched terms, touched paths and the memory's type."""
     parts: list[str] = []
-    if scored.matched_terms:
-        shown = ", ".join(f"'{t}'" for t in scored.matched_terms[:4])
-        more = len(scored.matched_terms) - 4
+    terms = scored.matched_terms  # worked out on each access
+    if terms:
+        shown = ", ".join(f"'{t}'" for t in terms[:4])
+        more = len(terms) - 4
         parts.append(f"Matches {shown}" + (f" and {more} more" if more > 0 else ""))
     elif scored.vector >= MENTION_SIMILARITY:
         parts.append(f"Close in meaning to {subject} (similarity {scored.vector:.2f})")

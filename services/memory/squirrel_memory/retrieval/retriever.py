@@ -210,6 +210,7 @@ class Retriever:
         lexical: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
+        terms_of: dict[str, tuple[str, ...]] = {}
         # Memories naming the task's files are read beside the searches (another reader).
         by_path = (
             asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
@@ -227,6 +228,9 @@ class Retriever:
                     found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
                     lexical = [(m.id, score) for m, score in found]
                     items = {m.id: m for m, _ in found}
+                    # Fusion needs the query terms of the lexical hits: worked out while the
+                    # vector side (the longer one) still runs.
+                    terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
                 finally:
                     vector, query_vector, vector_items = await embedding
                 for item in vector_items:
@@ -252,8 +256,6 @@ class Retriever:
             and visible(m)
         }
         lexical_live = [(m, s) for m, s in lexical if m in live]
-        # Fusion needs the query terms of the lexical hits; the rest only for shown reasons.
-        terms_of = {m: matched_terms(parsed.terms, live[m]) for m, _ in lexical_live}
         fused = self._fuse(
             lexical_live,
             [(m, s) for m, s in vector if m in live],
