@@ -27,7 +27,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import MemoryChange, Store
-from squirrel_memory.storage.base import ManualPlan, Supersede, WriteManual
+from squirrel_memory.storage.base import FindAnchor, ManualPlan, Supersede, WriteManual
 
 from .conftest import Opener
 
@@ -336,3 +336,32 @@ async def test_a_plan_that_breaks_its_last_write_fails_the_whole_batch(
         else:
             raise AssertionError("the batch was written")
         assert (await store.list_memories(project, include_deleted=True))[1] == 0
+
+
+async def test_find_anchors_reads_what_find_anchor_reads_for_each(
+    store: Store, project: str
+) -> None:
+    await seed(store)
+    await remember_many(
+        store,
+        project,
+        [
+            fact("Uses SQLite 3.", "database"),
+            style("Prefers tabs.", "indent"),
+            fact("Builds fast."),
+        ],
+    )
+    anchors = [
+        FindAnchor(FACT, "database", Scope.PROJECT, USER),
+        FindAnchor(FACT, "caches", Scope.PROJECT, USER),
+        FindAnchor(STYLE, "indent", Scope.USER, USER),
+        FindAnchor(STYLE, "indent", Scope.USER, "bob"),
+        FindAnchor(FACT, "nothing_here", Scope.PROJECT, USER),
+        FindAnchor(FACT, "database", Scope.PROJECT, USER),
+    ]
+    one_by_one = [
+        await store.find_anchor(project, a.memory_type, a.key, a.scope, a.user_id) for a in anchors
+    ]
+    together = await store.find_anchors(project, anchors)
+    assert together == one_by_one
+    assert [len(found) for found in together] == [1, 1, 1, 0, 0, 1]

@@ -40,7 +40,7 @@ from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import FindLookalikes
+from squirrel_memory.storage.base import FindAnchor, FindLookalikes
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
@@ -423,8 +423,11 @@ class Processor:
         # and it runs only for candidates the words of the manual memories do not rule out.
         manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
         screen = WordScreen()
-        for cand in merged:
-            existing = await store.find_anchor(project_id, cand.type, cand.key, cand.scope, user)
+        # Every candidate's anchor in one read (the decisions are written together at the end).
+        anchored = await store.find_anchors(
+            project_id, [FindAnchor(c.type, c.key, c.scope, user) for c in merged]
+        )
+        for cand, existing in zip(merged, anchored, strict=True):
             if manual and not screen.knows(cand.type, 0):  # the manual memories, for this pass
                 texts = await store.memory_texts(project_id, cand.type, MemorySource.MANUAL)
                 screen.learn(cand.type, 0, [(i, text, True) for i, text in texts])

@@ -279,6 +279,12 @@ class MemoryBook(Protocol):
         scope: Scope,
         user_id: str | None,
     ) -> list[MemoryItem]: ...
+    async def find_anchors(
+        self, project_id: str, anchors: Sequence[FindAnchor]
+    ) -> list[list[MemoryItem]]:
+        """`find_anchor` for each of `anchors`, in order, in one read."""
+        ...
+
     async def remember(
         self,
         project_id: str,

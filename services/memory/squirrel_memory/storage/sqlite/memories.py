@@ -17,7 +17,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage.base import HistoryAction, MemoryListener
+from squirrel_memory.storage.base import FindAnchor, HistoryAction, MemoryListener
 from squirrel_memory.storage.checks import (
     MAX_KEY_CHARS,
     MAX_MEMORY_CHARS,
@@ -409,6 +409,24 @@ class SqliteMemoryBook(MemoryRevisions):
                 scope=checked_scope,
                 owner=owner,
             )
+        )
+
+    async def find_anchors(
+        self, project_id: str, anchors: Sequence[FindAnchor]
+    ) -> list[list[MemoryItem]]:
+        """`find_anchor` for each of `anchors`, in order, in one read."""
+        check_project(self.project_id, project_id)
+        checked = [
+            (check_type(a.memory_type), a.key, *check_scope(a.scope, a.user_id)) for a in anchors
+        ]
+
+        return await self._db.read(
+            lambda conn: [
+                anchor_memories(
+                    conn, project_id, memory_type=kind, key=key, scope=scope, owner=owner
+                )
+                for kind, key, scope, owner in checked
+            ]
         )
 
     async def remember(
