@@ -80,8 +80,9 @@ class SqliteStore(
         """Open (creating and migrating as needed) `<store_dir>/data.db` (default
         `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`).
 
-        With `lexical_index`, BM25 searches are answered from an in-memory index of the search
-        table built on first use (`sqlite.lexical`), with the same results as FTS5's."""
+        With `lexical_index`, BM25 searches are answered from an in-memory copy of the search
+        index (`sqlite.lexical`), with the same results as FTS5's; it starts building in the
+        background now, and FTS5 answers until it is ready."""
         paths = ProjectPaths.for_project(project_id, store_dir).ensure()
         db = SqliteDatabase(paths.data_db, DATA_MIGRATIONS, readers=readers)
         try:
@@ -89,13 +90,16 @@ class SqliteStore(
         except BaseException:
             await db.close()
             raise
-        return cls(
+        store = cls(
             project_id,
             db,
             clock=clock,
             max_content_bytes=max_content_bytes,
             lexical_index=lexical_index,
         )
+        if store._lexical is not None:
+            store._lexical.start_build()
+        return store
 
     @property
     def path(self) -> Path:
