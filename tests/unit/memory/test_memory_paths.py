@@ -102,12 +102,16 @@ async def test_a_store_from_before_the_table_is_backfilled(tmp_path: Path) -> No
         await store.close()
     db = tmp_path / ".ctx" / "data.db"
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
-        # Back to the previous version's shape, with one malformed path list among the rows.
+        # Back to version 6's shape (the one before memory_paths), with one malformed path list
+        # among the rows.
+        for trigger in ("added", "removed", "changed"):
+            conn.execute(f"DROP TRIGGER memory_fts_docs_{trigger}")
+        conn.execute("DROP TABLE memory_fts_changes")
         for trigger in ("insert", "update", "delete"):
             conn.execute(f"DROP TRIGGER memory_paths_{trigger}")
         conn.execute("DROP TABLE memory_paths")
         conn.execute("DROP INDEX idx_mem_importance")
-        conn.execute("DELETE FROM schema_version WHERE version = 7")
+        conn.execute("DELETE FROM schema_version WHERE version >= 7")
         conn.execute(
             "INSERT INTO memory_items (id, project_id, user_id, scope, type, key, content, tags,"
             " importance, created_at, updated_at, source, file_paths, source_event_ids)"
@@ -115,7 +119,7 @@ async def test_a_store_from_before_the_table_is_backfilled(tmp_path: Path) -> No
             " created_at, updated_at, source, 'not json', '[]' FROM memory_items LIMIT 1"
         )
     with contextlib.closing(connect(db, migrations=DATA_MIGRATIONS)) as conn:
-        assert migrate(conn, DATA_MIGRATIONS) == 7
+        assert migrate(conn, DATA_MIGRATIONS) == DATA_MIGRATIONS[-1].version
     assert path_rows(db) == {("src/app.py", live.id)}
     store = await SqliteStore.open(str(tmp_path))
     try:
