@@ -163,6 +163,9 @@ async def test_the_index_ranks_as_fts5_through_every_kind_of_write(
             items = await indexed.get_memories([i.id for i in items])
             await assert_same(indexed, project)
         assert await indexed.rebuild_search_index() > 0
+        got, _ = await both(indexed, project, "cache redis", None, 10)
+        assert got is None  # the whole index was rewritten: the copy is built again
+        assert index_of(indexed).wait_built(30)
         await assert_same(indexed, project)
     finally:
         await other.close()

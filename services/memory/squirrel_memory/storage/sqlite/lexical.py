@@ -11,8 +11,9 @@ query order, ties broken by rowid), so the scores are the same doubles in the sa
 The tokens are SQLite's: postings come from `fts5vocab` over `memory_fts`; rows added later
 and query terms are tokenized by a private in-memory FTS5 table with the same tokenizer.
 
-Every write is followed through `memory_fts_changes`, where triggers log each doc id added to
-or removed from `memory_fts_docs`, by any connection of any process. Before answering, the
+Every write is followed through `memory_fts_changes`, where each doc id added to or removed
+from `memory_fts_docs` is logged by the write itself (`schema.index_memory_text`), whichever
+connection or process made it (an older Squirrel refuses the newer schema). Before answering, the
 index applies the changes logged since its state, inside the query's own read transaction, so
 it ranks the same snapshot the memories are then read from. `ranked_rows` returns None, and
 the caller runs the FTS5 query, while the index is being built (in a background thread), when
@@ -41,7 +42,7 @@ import structlog
 
 from squirrel_memory.storage.bm25 import K1, MIN_IDF
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, harden
-from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER
+from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER, SEARCH_RESET
 
 log = structlog.get_logger()
 
@@ -528,7 +529,12 @@ class LexicalIndex:
             return False  # a snapshot older than the index
         oldest = conn.execute(_OLDEST).fetchone()[0]
         changed = [int(r[0]) for r in conn.execute(_CHANGED, (state.seq,))]
-        if oldest is None or int(oldest) > state.seq + 1 or len(changed) > CATCH_UP_MAX:
+        if (
+            oldest is None
+            or int(oldest) > state.seq + 1
+            or len(changed) > CATCH_UP_MAX
+            or SEARCH_RESET in changed
+        ):
             self._rebuild_soon()
             return False
         for doc_id in changed:

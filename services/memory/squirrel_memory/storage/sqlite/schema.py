@@ -80,19 +80,48 @@ def _backfill_memory_search(conn: sqlite3.Connection) -> None:
         "SELECT id, type, key, content, tags FROM memory_items WHERE deleted = 0 ORDER BY rowid"
     ).fetchall()
     for memory_id, kind, key, content, tags in rows:
-        index_memory_text(conn, memory_id, kind=kind, key=key, content=content, tags_json=tags)
+        index_memory_text(
+            conn, memory_id, kind=kind, key=key, content=content, tags_json=tags, logged=False
+        )
+
+
+CHANGE_LOG_KEEP = 100_000
+"""Entries `memory_fts_changes` keeps (at least); an in-memory index further behind rebuilds."""
+SEARCH_RESET = -1
+"""The doc id logged when the whole of `memory_fts` was rewritten (`rebuild_search_index`)."""
+
+
+def log_search_change(conn: sqlite3.Connection, doc_id: int) -> None:
+    """Log that `memory_fts` row `doc_id` was added or removed (schema 8 on), for the in-memory
+    copy of the index (`sqlite.lexical`); entries older than the last `CHANGE_LOG_KEEP` go now
+    and then."""
+    seq = conn.execute("INSERT INTO memory_fts_changes(doc_id) VALUES (?)", (doc_id,)).lastrowid
+    if seq is not None and seq % 1_000 == 0:
+        conn.execute("DELETE FROM memory_fts_changes WHERE seq <= ?", (seq - CHANGE_LOG_KEEP,))
 
 
 def index_memory_text(
-    conn: sqlite3.Connection, memory_id: str, *, kind: str, key: str, content: str, tags_json: str
+    conn: sqlite3.Connection,
+    memory_id: str,
+    *,
+    kind: str,
+    key: str,
+    content: str,
+    tags_json: str,
+    logged: bool = True,
 ) -> None:
     """Insert or replace one memory's row in `memory_fts` (call inside the write transaction).
 
     `memory_fts` holds live memories only; its rowid is `memory_fts_docs.doc_id`, a stable
-    integer (a TEXT-keyed table's own rowid may change on VACUUM).
+    integer (a TEXT-keyed table's own rowid may change on VACUUM). Every row added or removed
+    is logged in `memory_fts_changes` unless `logged` is false (a migration older than the log,
+    a rebuild that logs `SEARCH_RESET`).
     """
-    unindex_memory_text(conn, memory_id)
+    unindex_memory_text(conn, memory_id, logged=logged)
     cursor = conn.execute("INSERT INTO memory_fts_docs(memory_id) VALUES (?)", (memory_id,))
+    assert cursor.lastrowid is not None
+    if logged:
+        log_search_change(conn, cursor.lastrowid)
     tags_text = " ".join(json_strings(tags_json))
     conn.execute(
         "INSERT INTO memory_fts(rowid, key, content, tags, type) VALUES (?, ?, ?, ?, ?)",
@@ -100,14 +129,16 @@ def index_memory_text(
     )
 
 
-def unindex_memory_text(conn: sqlite3.Connection, memory_id: str) -> None:
-    """Remove one memory from `memory_fts` if it is there."""
+def unindex_memory_text(conn: sqlite3.Connection, memory_id: str, *, logged: bool = True) -> None:
+    """Remove one memory from `memory_fts` if it is there (logged as `index_memory_text`)."""
     row = conn.execute(
         "SELECT doc_id FROM memory_fts_docs WHERE memory_id = ?", (memory_id,)
     ).fetchone()
     if row is not None:
         conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
         conn.execute("DELETE FROM memory_fts_docs WHERE doc_id = ?", (row[0],))
+        if logged:
+            log_search_change(conn, int(row[0]))
 
 
 _DATA_V2 = (
@@ -274,8 +305,9 @@ BEGIN DELETE FROM memory_paths WHERE memory_id = OLD.id; END""",
 
 # Every doc id added to or removed from `memory_fts_docs`, in commit order, by any connection,
 # the last 100,000 of them: an in-memory copy of the search index (`sqlite.lexical`) applies
-# what was logged after its state (and rebuilds when that was pruned). `memory_fts` rows are
-# only written together with their `memory_fts_docs` row (`index_memory_text`).
+# what was logged after its state (and rebuilds when that was pruned). Version 9 drops the
+# triggers: `index_memory_text` and `unindex_memory_text` log instead (a write to a table with
+# a trigger ran in a statement transaction of its own, and indexing a memory took 3x as long).
 _DATA_V8 = (
     "CREATE TABLE memory_fts_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
     "doc_id INTEGER NOT NULL)",
@@ -296,6 +328,12 @@ BEGIN
 END""",
 )
 
+_DATA_V9 = (
+    "DROP TRIGGER memory_fts_docs_added",
+    "DROP TRIGGER memory_fts_docs_removed",
+    "DROP TRIGGER memory_fts_docs_changed",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -313,6 +351,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(7, "memory file paths and importance order indexed", _DATA_V7),
     Migration(8, "search index changes logged (for the in-memory search index)", _DATA_V8),
+    Migration(9, "search index changes logged by the writes, not triggers", _DATA_V9),
 )
 
 _USER_V1 = (

@@ -15,7 +15,11 @@ from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.reads import memory_from_row
-from squirrel_memory.storage.sqlite.schema import index_memory_text
+from squirrel_memory.storage.sqlite.schema import (
+    SEARCH_RESET,
+    index_memory_text,
+    log_search_change,
+)
 
 MAX_QUERY_TERMS = 32
 PRUNE_ABOVE_ROWS = 2_000
@@ -267,12 +271,19 @@ class SqliteMemorySearch:
         def write(conn: sqlite3.Connection) -> int:
             conn.execute("DELETE FROM memory_fts")
             conn.execute("DELETE FROM memory_fts_docs")
+            log_search_change(conn, SEARCH_RESET)
             rows = conn.execute(
                 "SELECT id, type, key, content, tags FROM memory_items WHERE deleted = 0"
             ).fetchall()
             for memory_id, kind, key, content, tags in rows:
                 index_memory_text(
-                    conn, memory_id, kind=kind, key=key, content=content, tags_json=tags
+                    conn,
+                    memory_id,
+                    kind=kind,
+                    key=key,
+                    content=content,
+                    tags_json=tags,
+                    logged=False,
                 )
             return len(rows)
 
