@@ -199,9 +199,12 @@ class SqliteUpkeep:
                 "events_unprocessed": "SELECT COUNT(*) FROM events WHERE processed_at IS NULL",
                 "episodes": "SELECT COUNT(*) FROM episodes",
                 "memories_live": "SELECT COUNT(*) FROM memory_items WHERE deleted = 0",
-                "memories_deleted": "SELECT COUNT(*) FROM memory_items WHERE deleted = 1",
+                # All memories from the primary key alone; `deleted = 1` scanned every row.
+                "memories": "SELECT COUNT(*) FROM memory_items",
                 "dead_letters": "SELECT COUNT(*) FROM dead_letters",
             }
-            return {name: int(conn.execute(sql).fetchone()[0]) for name, sql in queries.items()}
+            found = {name: int(conn.execute(sql).fetchone()[0]) for name, sql in queries.items()}
+            found["memories_deleted"] = found.pop("memories") - found["memories_live"]
+            return found
 
         return await self._db.read(read)
