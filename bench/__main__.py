@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import platform
@@ -81,11 +82,23 @@ class Plan:
     cli_runs: int = 5
     #: `Remember` calls one at a time, items sent with `RememberMany`, items per call.
     writes: tuple[int, int, int] = (100, 300, 100)
+    #: Copies of the fixtures moved in at once after the first run (a window of several seconds).
+    ingest_bulk: int = 5
 
 
 QUICK = Plan(1, 1, 1, (1_000, 10_000), 60, 1_000, (10_000,), 12, 5)
 FULL = Plan(
-    3, 3, 3, (1_000, 10_000, 100_000), 200, 3_000, (1_000, 10_000, 100_000), 40, 7, (200, 580, 100)
+    3,
+    3,
+    3,
+    (1_000, 10_000, 100_000),
+    200,
+    3_000,
+    (1_000, 10_000, 100_000),
+    40,
+    7,
+    (200, 580, 100),
+    10,
 )
 
 
@@ -176,14 +189,63 @@ def _wait_settled(home: Path, names: Sequence[str], timeout: float = 60.0) -> No
             return
 
 
-def ingest_figures(copies: int) -> list[Figure]:
+def _stage(sources: Sequence[Path], staging: Path, repo: Path, tag: str, copies: int) -> list[Path]:
+    """Copies of the fixtures (each record's `cwd` moved into `repo`), each with its own file name
+    and session ids, written under `staging`."""
+    return [
+        place_claude(src, staging, str(repo), f"{tag}{copy}-{number}-{src.name}", f"-{tag}{copy}")
+        for copy in range(copies)
+        for number, src in enumerate(sources)
+    ]
+
+
+def _move_in(staged: Sequence[Path], staging: Path, claude: Path) -> list[Path]:
+    placed = [claude / path.relative_to(staging) for path in staged]
+    for source, target in zip(staged, placed, strict=True):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source.rename(target)
+    return placed
+
+
+def _timed_import(env: dict[str, str]) -> tuple[dict[str, int], float]:
+    started = time.perf_counter()
+    summary = json.loads(sqrl(env, "import", "--json", timeout=1800).stdout)
+    return summary, time.perf_counter() - started
+
+
+def _first_stored(
+    env: dict[str, str], home: Path, repo: Path, staging: Path, claude: Path, source: Path, tag: str
+) -> float:
+    """Seconds from one new transcript moved into the watched root to its first event in SQLite
+    (the count polled every 5 ms), with no `sqrl import`: what the watcher alone delivers."""
+    staged = _stage([source], staging, repo, tag, 1)
+    _wait_settled(home, ("memory", "ingest"))
+    with sqlite3.connect(repo / ".ctx" / "data.db", timeout=10) as conn:
+        before = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        started = time.perf_counter()
+        _move_in(staged, staging, claude)
+        while int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]) == before:
+            if time.perf_counter() - started > 60:
+                raise RuntimeError(f"no event of {source.name} stored within 60 s")
+            time.sleep(0.005)
+        elapsed = time.perf_counter() - started
+    _timed_import(env)  # the rest of the file, so the next measure starts caught up
+    return elapsed
+
+
+def ingest_figures(copies: int, bulk_copies: int) -> list[Figure]:
     """Fixture transcripts moved into a watched Claude root while `sqrl up` runs; timed until
     `sqrl import` returns (every file read to its end and delivered to memory), then processed.
 
     The copies (each record's `cwd` moved into the bench repository) are written beside the
     root before the clock starts, then renamed into it, so the figure is ingest's work, not the
     bench's JSON rewriting; the clock starts once the services have settled after their start.
-    Every copy has its own name (some fixtures share a file name)."""
+    Every copy has its own name (some fixtures share a file name).
+
+    Then, on the same running services: `bulk_copies` copies moved in at once the same way (the
+    fixed costs of a run weigh less over a window of several seconds), an idle `sqrl import
+    --json` on the caught-up home, and the time from one new transcript to its first stored
+    event (the watcher alone)."""
     sources = _transcripts()
     with tempfile.TemporaryDirectory() as tmp:
         repo = git_repo(Path(tmp) / "repo")
@@ -195,11 +257,7 @@ def ingest_figures(copies: int) -> list[Figure]:
         sqrl(env, "init", cwd=repo)
         sqrl(env, "up", "--detach")
         try:
-            staged = [
-                place_claude(src, staging, str(repo), f"{copy}-{number}-{src.name}", f"-{copy}")
-                for copy in range(copies)
-                for number, src in enumerate(sources)
-            ]
+            staged = _stage(sources, staging, repo, "", copies)
             placed = [claude / path.relative_to(staging) for path in staged]
             _wait_settled(home, ("memory", "ingest"))
             started = time.perf_counter()
@@ -212,10 +270,26 @@ def ingest_figures(copies: int) -> list[Figure]:
             size = sum(p.stat().st_size for p in placed)
             events = _stored_events(repo)
             processed, added, process_s = asyncio.run(_process_all(home, str(repo)))
+            bulk = _stage(sources, staging, repo, "bulk", bulk_copies) if bulk_copies else []
+            _wait_settled(home, ("memory", "ingest"))
+            started = time.perf_counter()
+            bulk_placed = _move_in(bulk, staging, claude)
+            bulk_summary, _ = _timed_import(env)
+            bulk_s = time.perf_counter() - started
+            bulk_lines = sum(len(p.read_bytes().splitlines()) for p in bulk_placed)
+            bulk_events = _stored_events(repo) - events
+            asyncio.run(_process_all(home, str(repo)))
+            _wait_settled(home, ("memory", "ingest"))
+            idle = [_timed_import(env)[1] for _ in range(3)]
+            middle = sorted(sources, key=lambda p: p.stat().st_size)[len(sources) // 2]
+            first = [
+                _first_stored(env, home, repo, staging, claude, middle, f"first{n}")
+                for n in range(3)
+            ]
         finally:
             sqrl(env, "down")
     note = f"{len(placed)} files, {size / 1e6:.1f} MB, {lines} lines, {events} events stored"
-    return [
+    figures = [
         Figure("ingest", "transcripts to memory SQLite, lines", lines / elapsed, "lines/s", note),
         Figure("ingest", "transcripts to memory SQLite, bytes", size / 1e6 / elapsed, "MB/s", note),
         Figure("ingest", "transcripts to memory SQLite, events", events / elapsed, "events/s",
@@ -224,6 +298,21 @@ def ingest_figures(copies: int) -> list[Figure]:
         Figure("ingest", "ProcessNow drain in the service (rules)", processed / process_s,
                "events/s", f"{processed} events, {added} memories added"),
     ]  # fmt: skip
+    if bulk_placed:
+        figures.append(
+            Figure("ingest", f"{bulk_copies} copies at once to memory SQLite, lines",
+                   bulk_lines / bulk_s, "lines/s",
+                   f"{len(bulk_placed)} files, {bulk_lines} lines, {bulk_events} events stored, "
+                   f"{bulk_s:.1f} s; sqrl import saw {bulk_summary.get('files', 0)} files")
+        )  # fmt: skip
+    figures += [
+        Figure("ingest", "sqrl import --json, idle and caught up", statistics.median(idle), "s",
+               f"median of {len(idle)}: " + ", ".join(f"{s:.2f}" for s in idle)),
+        Figure("ingest", "new transcript to its first stored event", statistics.median(first),
+               "s", f"a {middle.stat().st_size / 1e3:.0f} kB transcript, watcher only, median of "
+               f"{len(first)}: " + ", ".join(f"{s:.2f}" for s in first)),
+    ]  # fmt: skip
+    return figures
 
 
 # -- pipeline (fixture_pipeline.py) ------------------------------------------------------------
@@ -310,7 +399,7 @@ def answer_key_figures() -> list[Figure]:
 def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
     steps: dict[str, Callable[[], list[Figure]]] = {
         "startup": lambda: startup_figures(plan.startup_runs),
-        "ingest": lambda: ingest_figures(plan.ingest_copies),
+        "ingest": lambda: ingest_figures(plan.ingest_copies, plan.ingest_bulk),
         "pipeline": lambda: pipeline_figures(plan.pipeline_runs),
         "writes": lambda: asyncio.run(writes.measure(*plan.writes)),
         "retrieval": lambda: asyncio.run(
@@ -360,10 +449,18 @@ def main(argv: list[str] | None = None) -> int:
         ),
         help="run only this section (repeatable)",
     )
+    parser.add_argument(
+        "--ingest-copies",
+        type=int,
+        metavar="N",
+        help="copies of the fixtures moved in at once for the ingest bulk row (quick 5, full 10)",
+    )
     args = parser.parse_args(argv)
     # In-process services log; keep their warnings (e.g. an index file not written yet) quiet.
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     plan = QUICK if args.quick else FULL
+    if args.ingest_copies is not None:
+        plan = dataclasses.replace(plan, ingest_bulk=max(0, args.ingest_copies))
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     started = time.perf_counter()
     figures = run_plan(plan, args.only)
