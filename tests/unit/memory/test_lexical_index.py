@@ -256,3 +256,22 @@ def test_the_index_weighs_columns_as_the_fts5_query() -> None:
     weights = ", ".join(str(w) for w in lexical.COLUMN_WEIGHTS)
     for statement in (sqlite_search._BEST_MATCHES, sqlite_search._BEST_MATCHES_OF_TYPES):
         assert f"bm25(memory_fts, {weights})" in statement
+
+
+async def test_builds_take_turns_and_a_waiting_one_stops_at_close(tmp_path: Path) -> None:
+    roots = [tmp_path / "a", tmp_path / "b"]
+    for root in roots:
+        root.mkdir()
+    assert lexical._BUILDS.acquire(timeout=30)  # a build of another project is running
+    try:
+        waiting = await SqliteStore.open(str(roots[0]))
+        assert not index_of(waiting).wait_built(0.3)
+        await waiting.close()  # returns although its build never got its turn
+    finally:
+        lexical._BUILDS.release()
+    stores = [await SqliteStore.open(str(root)) for root in roots]
+    try:
+        assert all(index_of(store).wait_built(30) for store in stores)
+    finally:
+        for store in stores:
+            await store.close()

@@ -389,8 +389,22 @@ def _open_reader(path: Path) -> sqlite3.Connection:
     return conn
 
 
+_BUILDS = threading.Semaphore(1)
+"""One build at a time in the process: a service opening many projects builds them in turn."""
+
+
 def _build(path: Path, stop: threading.Event) -> _State:
     """Read `memory_fts`'s postings, rows and change log position in one read transaction."""
+    while not _BUILDS.acquire(timeout=0.1):
+        if stop.is_set():
+            raise InterruptedError("stopped")
+    try:
+        return _read_state(path, stop)
+    finally:
+        _BUILDS.release()
+
+
+def _read_state(path: Path, stop: threading.Event) -> _State:
     conn = _open_reader(path)
     try:
         conn.execute(
