@@ -371,7 +371,7 @@ def _release_free_memory() -> None:
     index's size at 100,000 memories) in the process otherwise. A no-op without glibc."""
     try:
         trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # no glibc; Windows takes no None
         return
     trim(0)
 
