@@ -366,7 +366,7 @@ SETTINGS: tuple[Setting, ...] = (
         "ingest",
         "batch_age_seconds",
         float,
-        1.0,
+        0.2,
         "Oldest an undelivered event may get before a flush.",
         minimum=0.01,
         maximum=3_600.0,

@@ -56,7 +56,7 @@ class EngineSettings:
     """Limits and timings of the engine (the `[ingest]` settings section feeds these)."""
 
     batch_events: int = 500
-    batch_age_s: float = 1.0
+    batch_age_s: float = 0.2
     buffer_events: int = 20_000
     rescan_interval_s: float = 60.0
     git_poll_interval_s: float = 60.0
