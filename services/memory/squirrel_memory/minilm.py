@@ -34,6 +34,7 @@ from squirrel_memory.embedder import (
     checked_texts,
     empty_vectors,
 )
+from squirrel_memory.heap import release_free_memory
 
 log = structlog.get_logger()
 
@@ -191,18 +192,13 @@ class MiniLmEmbedder:
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(max_length=MAX_SEQ_TOKENS)
             tokenizer.no_padding()
-            weights = BertEncoder.from_directory(model_dir)
-            if weights.config.hidden_size != DIM:
-                raise ModelFilesError("the model's hidden size is not 384")
             runtime = self._runtime
             if runtime is Runtime.AUTO:
                 runtime = Runtime.ONNX if onnx_available() else Runtime.NUMPY
-            encoder: _Encoder = weights
-            query_encoder: _Encoder = weights
-            if runtime is Runtime.ONNX:
-                encoder = query_encoder = OnnxBertEncoder(weights)
-                if self._quantized_queries:
-                    query_encoder = _quantized_or(encoder, weights)
+            encoder, query_encoder = _encoders(model_dir, runtime, self._quantized_queries)
+            # The NumPy weights, the ONNX graphs and their bytes are freed by now (onnxruntime
+            # holds its own copy); without this glibc keeps ~30 MB of them resident.
+            release_free_memory()
             self._threadpools = ThreadpoolController()
             self.queries_quantized = query_encoder is not encoder
             self._query_encoder = query_encoder
@@ -318,6 +314,22 @@ class MiniLmEmbedder:
                 raise EmbedderNotReadyError("the embedding model failed to load")
             raise EmbedderNotReadyError("the embedding model is still loading")
         return tokenizer, encoder, threadpools
+
+
+def _encoders(
+    model_dir: Path, runtime: Runtime, quantized_queries: bool
+) -> tuple[_Encoder, _Encoder]:
+    """The document and query encoders. On onnxruntime the NumPy weights are only the source
+    of the graphs and are not kept: the sessions hold the one resident copy."""
+    weights = BertEncoder.from_directory(model_dir)
+    if weights.config.hidden_size != DIM:
+        raise ModelFilesError("the model's hidden size is not 384")
+    if runtime is not Runtime.ONNX:
+        return weights, weights
+    encoder = OnnxBertEncoder(weights)
+    if not quantized_queries:
+        return encoder, encoder
+    return encoder, _quantized_or(encoder, weights)
 
 
 def _quantized_or(encoder: OnnxBertEncoder, weights: BertEncoder) -> _Encoder:
