@@ -232,6 +232,20 @@ def test_memory_score_is_one_at_best_and_clips_out_of_range_parts() -> None:
     assert clipped.total == pytest.approx(0.6 + 0.1)
 
 
+@pytest.mark.parametrize(
+    "part",
+    [0.0, -0.0, 0.25, 1.0, 1.0000001, -1e-300, 5e-324, math.inf, -math.inf, math.nan, 1, True],
+)
+def test_memory_score_parts_are_plain_floats_in_range_whatever_the_input(part: Any) -> None:
+    number = float(part)
+    expected = min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0
+    score = memory_score(part, part, part, part)
+    for value in (score.similarity, score.importance, score.recency, score.path_match):
+        assert type(value) is float
+        assert value == expected
+        assert math.copysign(1.0, value) == 1.0  # never -0.0
+
+
 def test_memory_score_with_custom_weights() -> None:
     weights = ScoreWeights(similarity=1.0, importance=0.0, recency=0.0, path_match=0.0)
     assert memory_score(0.3, 1.0, 1.0, 1.0, weights).total == pytest.approx(0.3)
