@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator, Sequence
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -453,3 +457,67 @@ async def test_rrf_fusion_ranks_by_position(world: World) -> None:
     ranked, _ = await retriever.rank(str(world.root), "alembic migrations")
     assert ranked[0].item.key == "db_migrations"
     assert ranked[0].relevance == pytest.approx(1.0)
+
+
+class _OrderedSides:
+    """The store, with the lexical and the vector side made to finish in a chosen order; it
+    records the ids whose rows the vector side reads."""
+
+    def __init__(self, store: SqliteStore, *, lexical_first: bool) -> None:
+        self._store = store
+        self._lexical_first = lexical_first
+        self._lexical_done = threading.Event()
+        self._vector_done = asyncio.Event()
+        self.vector_rows: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def search_fts_memories(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._lexical_first:
+            await self._vector_done.wait()
+        found = await self._store.search_fts_memories(*args, **kwargs)
+        self._lexical_done.set()
+        return found
+
+    async def found_memories(self, find: Callable[[], Sequence[tuple[str, float]]]) -> Any:
+        def ordered() -> Sequence[tuple[str, float]]:
+            if self._lexical_first:
+                # The loop takes in the lexical hits before the vector side returns.
+                assert self._lexical_done.wait(10)
+                time.sleep(0.05)
+            hits = find()
+            self.vector_rows.extend(m for m, _ in hits)
+            return hits
+
+        try:
+            return await self._store.found_memories(ordered)
+        finally:
+            self._vector_done.set()
+
+
+async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_same(
+    world: World,
+) -> None:
+    query = "jwt tokens migrations postgres uv"
+    now = datetime.now(UTC)
+    ranked: dict[bool, list[tuple[str, float, float, float]]] = {}
+    sides: dict[bool, _OrderedSides] = {}
+    for lexical_first in (False, True):
+        sides[lexical_first] = store = _OrderedSides(world.store, lexical_first=lexical_first)
+        retriever = Retriever(
+            cast(SqliteStore, store),
+            embedder=world.embedder,
+            index=world.index,
+            settings=RetrievalSettings(vector_floor=0.1),
+            clock=lambda: now,
+        )
+        found, vector_used = await retriever.rank(str(world.root), query)
+        assert vector_used
+        ranked[lexical_first] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
+
+    assert ranked[True] == ranked[False]
+    lexical = {m for m, _ in await world.store.search_fts(str(world.root), query, limit=50)}
+    assert lexical and lexical <= set(sides[False].vector_rows)
+    assert not lexical & set(sides[True].vector_rows)
+    assert set(sides[True].vector_rows) == set(sides[False].vector_rows) - lexical

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import posixpath
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -221,13 +221,15 @@ class Retriever:
             if parsed.terms:
                 # The query is embedded, searched and its hits read (one reader thread) while
                 # BM25 runs and reads its own hits (another reader).
+                # `items` is shared with the vector side: it skips reading the rows the lexical
+                # side (usually done first) has already read.
                 embedding = asyncio.create_task(
-                    self._vector_hits(parsed.text, pool, filtered=bool(type_list))
+                    self._vector_hits(parsed.text, pool, filtered=bool(type_list), known=items)
                 )
                 try:
                     found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
                     lexical = [(m.id, score) for m, score in found]
-                    items = {m.id: m for m, _ in found}
+                    items.update((m.id, m) for m, _ in found)
                     # Fusion needs the query terms of the lexical hits: worked out while the
                     # vector side (the longer one) still runs.
                     terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
@@ -381,24 +383,27 @@ class Retriever:
         return await self._store.search_fts_memories(project_id, text, types, pool)
 
     async def _vector_hits(
-        self, text: str, pool: int, *, filtered: bool
+        self, text: str, pool: int, *, filtered: bool, known: Mapping[str, object]
     ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
         """The vector pool (rescaled cosines, best first), the query's vector and the memories
-        of the pool."""
+        of the pool, except those already in `known` when the search returns (their rows are
+        not read again)."""
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
             return [], None, []
         k = min(len(index), pool * (3 if filtered else 1))
         query: list[Vector] = []
+        hits: list[tuple[str, float]] = []
 
         def nearest() -> list[tuple[str, float]]:
             # Off the event loop, in one hand-off with the read of the hits' memories.
             vector = embedder.embed_query_now(text)[0]
             query.append(vector)
-            return index.search(vector, k)
+            hits.extend(index.search(vector, k))
+            return [(m, cos) for m, cos in hits if m not in known]
 
         try:
-            hits, items = await self._store.found_memories(nearest)
+            _, items = await self._store.found_memories(nearest)
         except EmbedderNotReadyError:
             return [], None, []
         return [(m, self._rescaled(cos)) for m, cos in hits], query[0], items
