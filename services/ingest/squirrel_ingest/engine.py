@@ -51,6 +51,10 @@ _PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "by
 GIT_SHA_KEY = "sha"
 
 
+_CAUGHT_UP_GROUP = 64
+"""Files a backlog import checks and reads in one worker hop when unchanged since their end."""
+
+
 @dataclass(frozen=True, slots=True)
 class EngineSettings:
     """Limits and timings of the engine (the `[ingest]` settings section feeds these)."""
@@ -204,10 +208,14 @@ class IngestEngine:
                 done=done,
             )
 
-        for done_count, path in enumerate(paths, start=1):
-            await self._read_paths([path], force=True)
-            if on_progress is not None:
-                on_progress(progress(done_count))
+        for start in range(0, len(paths), _CAUGHT_UP_GROUP):
+            group = paths[start : start + _CAUGHT_UP_GROUP]
+            finished = await self._read_caught_up(group)
+            for done_count, path in enumerate(group, start=start + 1):
+                if path not in finished:
+                    await self._read_paths([path], force=True)
+                if on_progress is not None:
+                    on_progress(progress(done_count))
         if self._git is not None and SourceTool.GIT in wanted:
             await self._poll_git()
         if self._cursor is not None and SourceTool.CURSOR in wanted:
@@ -546,18 +554,64 @@ class IngestEngine:
                 if tracked is not None:
                     await self._read_file(tracked, force=force)
             except Exception as error:  # a parser bug must not stop every other file
-                source = tracked.source if tracked else self._source_of(path)
-                if source is not None:
-                    self._skipped[source]["read_error"] += 1
-                if tracked is not None:
-                    tracked.seen = stat_key(tracked.path)  # retried once the file changes
-                else:
-                    self._ignored.add(path)
-                log.warning(
-                    "source_file_failed",
-                    source=source.value if source else None,
-                    error_type=type(error).__name__,
-                )
+                self._read_failed(path, tracked, error)
+
+    def _read_failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
+        source = tracked.source if tracked else self._source_of(path)
+        if source is not None:
+            self._skipped[source]["read_error"] += 1
+        if tracked is not None:
+            tracked.seen = stat_key(tracked.path)  # retried once the file changes
+        else:
+            self._ignored.add(path)
+        log.warning(
+            "source_file_failed",
+            source=source.value if source else None,
+            error_type=type(error).__name__,
+        )
+
+    async def _read_caught_up(self, paths: Sequence[Path]) -> set[Path]:
+        """Forced reads, in one worker hop, of the files among `paths` unchanged since they were
+        read to their end (most files of a caught-up home at `sqrl import`); the paths read
+        to their end this way. Any other file, and one whose read fails or has more to read,
+        is left to `_read_paths`."""
+        await self._room()
+        finished: set[Path] = set()
+        async with self._read_lock:
+            if self._stopping.is_set():
+                return finished
+            candidates = [
+                tracked
+                for tracked in (self._files.get(path) for path in paths)
+                if tracked is not None
+                and tracked.seen is not None
+                and not isinstance(tracked.parser, DocumentParser)
+            ]
+
+            def read_all() -> list[tuple[TrackedFile, ReadPass | Exception]]:
+                done: list[tuple[TrackedFile, ReadPass | Exception]] = []
+                for tracked in candidates:
+                    if stat_key(tracked.path) != tracked.seen:
+                        continue
+                    try:
+                        result = read_lines(tracked, self._factory, self._limits)
+                    except Exception as error:  # handled as `_read_paths` handles it
+                        done.append((tracked, error))
+                        continue
+                    done.append((tracked, result))
+                    if result.events or not result.at_end:
+                        break  # it had news after all: the rest wait for room one by one
+                return done
+
+            for tracked, result in await asyncio.to_thread(read_all):
+                if isinstance(result, Exception):
+                    self._read_failed(tracked.path, tracked, result)
+                    finished.add(tracked.path)
+                    continue
+                self._apply(tracked, result)
+                if result.missing or result.at_end:
+                    finished.add(tracked.path)
+        return finished
 
     async def _read_file(self, tracked: TrackedFile, *, force: bool) -> None:
         if not force and tracked.seen is not None and stat_key(tracked.path) == tracked.seen:

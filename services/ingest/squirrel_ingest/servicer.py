@@ -185,6 +185,8 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
                 done, _ = await asyncio.wait({getter, scan}, return_when=asyncio.FIRST_COMPLETED)
                 if getter in done:
                     progress = getter.result()
+                    while not progress.done and not queue.empty():
+                        progress = queue.get_nowait()  # running totals: the newest says it all
                     yield progress_pb(progress)
                     if progress.done:
                         break

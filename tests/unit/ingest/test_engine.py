@@ -852,3 +852,33 @@ async def test_status_counts_events_delivered_before_a_restart_and_never_twice(
     await engine.scan_once()
     assert engine.status().sources[SourceTool.CLAUDE_CODE].events_delivered == 4
     assert sink.cursors[str(one)][str(root / "s1.jsonl")].extra["delivered"] == 3
+
+
+async def test_repeated_backlog_scans_read_only_what_changed_in_many_files(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    """A caught-up home's files are checked many at a time; the ones that changed, anywhere in
+    the list, are still read to their end, once."""
+    root, one, _ = layout
+    paths = [root / f"s{n:03}.jsonl" for n in range(150)]
+    for n, path in enumerate(paths):
+        _write(path, _line(f"{n}-a", one))
+    _write(paths[7], '{"text": "7-tail')  # a line not finished yet
+    sink = FakeSink()
+    engine = _engine(root, [one], sink)
+    await engine.scan_once()
+    again: list[ScanProgress] = []
+    nothing = await engine.scan_once(on_progress=again.append)
+
+    _write(paths[7], f'", "cwd": "{one}"}}\n')
+    _write(paths[70], _line("70-b", one))
+    _write(paths[149], _line("149-b", one))
+    final = await engine.scan_once()
+
+    assert (nothing.lines, nothing.events, nothing.files_done) == (0, 0, 150)
+    assert [p.files_done for p in again] == [*range(1, 151), 150]
+    assert [p.done for p in again] == [False] * 150 + [True]
+    assert sorted(sink.texts(str(one))) == sorted(
+        [f"{n}-a" for n in range(150)] + ["7-tail", "70-b", "149-b"]
+    )
+    assert (final.events, final.files_done) == (3, 150)
