@@ -18,6 +18,8 @@ MAX_CANDIDATES = 1000
 """Most candidates one query considers (the store's page limit); `total` never exceeds it."""
 STEM_CACHE_SIZE = 50_000
 """Memories whose word stems stay cached between queries."""
+WORD_CACHE_SIZE = 20_000
+"""Distinct words whose light stem stays cached."""
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 
@@ -52,7 +54,13 @@ def stem(word: str) -> str:
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
 def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
     """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
-    return frozenset(stem(w.lower()) for w in _WORD.findall(fts_text(text)))
+    return frozenset(map(_word_stem, _WORD.findall(fts_text(text))))
+
+
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)
+def _word_stem(word: str) -> str:
+    """`stem(word.lower())`, cached: a memory ranked for the first time stems every word."""
+    return stem(word.lower())
 
 
 def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
