@@ -8,7 +8,7 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -34,6 +34,7 @@ from squirrel_memory.retrieval import (
     encode_page_token,
     query_terms,
 )
+from squirrel_memory.retrieval.queries import matched_terms
 from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.storage import SqliteStore
 
@@ -521,3 +522,17 @@ async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_sa
     assert lexical and lexical <= set(sides[False].vector_rows)
     assert not lexical & set(sides[True].vector_rows)
     assert set(sides[True].vector_rows) == set(sides[False].vector_rows) - lexical
+
+
+async def test_matched_terms_stem_every_word_of_key_content_and_tags_case_blind(
+    world: World,
+) -> None:
+    item = replace(
+        world.items["auth_token_expiry"],
+        id="mem_stems",
+        key="JSONFiles_parser",
+        content="Parsing getUserName TOKENS expired; Ünïcode Wörter and tokens again.",
+        tags=("Caching", "uv"),
+    )
+    terms = ("parses", "user", "token", "expire", "files", "wörter", "cache", "uv", "missing")
+    assert matched_terms(terms, item) == ("parses", "user", "token", "wörter", "uv")
