@@ -158,10 +158,14 @@ def build_model(encoder: BertEncoder, *, quantized: bool = False) -> bytes:
         [helper.make_tensor_value_info("vectors", TensorProto.FLOAT, ["batch", hidden])],
         g.initializers,
     )
+    # Each step copies the weights (make_graph and make_model copy their messages): drop the
+    # previous copy at once, so the load peaks ~170 MB lower for the float model.
+    g.initializers.clear()
     opsets = [helper.make_opsetid("", OPSET)]
     if quantized:
         opsets.append(helper.make_opsetid("com.microsoft", 1))
     model = helper.make_model(graph, opset_imports=opsets)
+    del graph
     model.ir_version = 8
     data: bytes = model.SerializeToString()
     return data
