@@ -24,7 +24,6 @@ transaction's snapshot is older than the index.
 from __future__ import annotations
 
 import bisect
-import ctypes
 import json
 import math
 import sqlite3
@@ -40,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
+from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.bm25 import K1, MIN_IDF
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, harden
 from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER, SEARCH_RESET
@@ -366,16 +366,6 @@ class _State:
         return list(zip(self.doc_ids[best].tolist(), scores[best].tolist(), strict=True))
 
 
-def _release_free_memory() -> None:
-    """Hand the build's freed buffers back to the system: glibc keeps them (about twice the
-    index's size at 100,000 memories) in the process otherwise. A no-op without glibc."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError, TypeError):  # no glibc; Windows takes no None
-        return
-    trim(0)
-
-
 def _open_reader(path: Path) -> sqlite3.Connection:
     """A read-only connection that may still create TEMP tables (the vocabulary view)."""
     conn = sqlite3.connect(
@@ -459,7 +449,7 @@ class LexicalIndex:
         state = _build(self._path, self._stop)
         with self._lock:
             self._state = state
-        _release_free_memory()
+        release_free_memory()
 
     def wait_built(self, timeout: float | None = None) -> bool:
         """Wait for a running build; whether a state is there."""
@@ -481,7 +471,7 @@ class LexicalIndex:
         with self._lock:
             self._state = state
             self._failed_at = None
-        _release_free_memory()
+        release_free_memory()
         log.info(
             "lexical_index_built",
             path=str(self._path),
