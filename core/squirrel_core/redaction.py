@@ -546,11 +546,13 @@ def _is_secret_key(key: str) -> bool:
 
 
 @functools.cache
+@functools.cache
 def ruleset() -> str:
     """A fingerprint of the rules `redact_value` applies: this module and its two helpers as
     written, and the detect-secrets release whose detectors it runs. Two services with the same
     fingerprint redact alike, so content one of them redacted need not be redacted again by the
-    other. Empty when the sources cannot be read (nothing can then vouch for a redaction)."""
+    other. Empty when the sources cannot be read (nothing can then vouch for a redaction).
+    Read once per process: every delivery is stamped, and checked, with it."""
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     try:

@@ -42,6 +42,7 @@ import structlog
 from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.bm25 import K1, MIN_IDF
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, harden
+from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
 from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER, SEARCH_RESET
 
 log = structlog.get_logger()
@@ -78,9 +79,7 @@ _ROWS_TEXT = (
 )
 # The memories of ranked rows, as `search._BEST_MATCHES` joins and filters them.
 _MEMORIES = (
-    "SELECT d.doc_id, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, m.tags, "
-    "m.importance, m.created_at, m.updated_at, m.source, m.file_paths, m.source_episode_id, "
-    "m.source_event_ids, m.deleted, m.superseded_by, m.version, m.source_refs, m.written_by "
+    "SELECT d.doc_id, " + MEMORY_COLUMNS_OF_M + " "
     "FROM json_each(?) j CROSS JOIN memory_fts_docs d CROSS JOIN memory_items m "
     "WHERE d.doc_id = j.value AND m.id = d.memory_id AND m.project_id = ? AND m.deleted = 0"
 )
@@ -435,14 +434,9 @@ class LexicalIndex:
     def start_build(self) -> None:
         """Build (or rebuild) in a background thread unless a build is running."""
         with self._lock:
-            if self._stop.is_set() or (self._builder is not None and self._builder.is_alive()):
-                return
             if self._failed_at is not None and time.monotonic() - self._failed_at < RETRY_SECONDS:
                 return
-            self._builder = threading.Thread(
-                target=self._run_build, name="lexical-index", daemon=True
-            )
-            self._builder.start()
+            self._spawn_builder()
 
     def build_now(self) -> None:
         """Build in this thread (tests, tools)."""
@@ -539,7 +533,7 @@ class LexicalIndex:
             or len(changed) > CATCH_UP_MAX
             or SEARCH_RESET in changed
         ):
-            self._rebuild_soon()
+            self._spawn_builder()
             return False
         for doc_id in changed:
             state.remove(doc_id)
@@ -550,13 +544,13 @@ class LexicalIndex:
             state.add(ids, [str(r[4]) for r in present], postings)
         state.seq = head
         if state.wants_rebuild():
-            self._rebuild_soon()
+            self._spawn_builder()
         return True
 
-    def _rebuild_soon(self) -> None:
-        builder = self._builder
-        if builder is None or not builder.is_alive():
-            self._builder = threading.Thread(
-                target=self._run_build, name="lexical-index", daemon=True
-            )
-            self._builder.start()
+    def _spawn_builder(self) -> None:
+        """Start a build in a background thread unless one is running or the index is closed
+        (call holding the lock)."""
+        if self._stop.is_set() or (self._builder is not None and self._builder.is_alive()):
+            return
+        self._builder = threading.Thread(target=self._run_build, name="lexical-index", daemon=True)
+        self._builder.start()

@@ -25,6 +25,12 @@ SELECT_MEMORY = (
     "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
     "superseded_by, version, source_refs, written_by FROM memory_items "
 )
+# The same columns of `memory_items m`, for queries that join it (`memory_from_row` reads them).
+MEMORY_COLUMNS_OF_M = (
+    "m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, m.tags, m.importance, "
+    "m.created_at, m.updated_at, m.source, m.file_paths, m.source_episode_id, "
+    "m.source_event_ids, m.deleted, m.superseded_by, m.version, m.source_refs, m.written_by"
+)
 _COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
 _LIST_FILTER = (
     "WHERE project_id = ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "

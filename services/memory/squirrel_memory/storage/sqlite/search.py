@@ -14,7 +14,7 @@ from squirrel_memory.storage.checks import check_limit, check_project, check_typ
 from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
-from squirrel_memory.storage.sqlite.reads import memory_from_row
+from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M, memory_from_row
 from squirrel_memory.storage.sqlite.schema import (
     SEARCH_RESET,
     index_memory_text,
@@ -89,10 +89,7 @@ def fts_match_expression(query: str) -> str | None:
 # Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
 # The `limit` best matches of a project's live memories, best first (bm25 is lower-is-better).
 _BEST_MATCHES = (
-    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
-    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
-    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
-    "m.source_refs, m.written_by FROM ("
+    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH :expression"
     "  AND (:within IS NULL OR +rowid IN "
@@ -110,10 +107,7 @@ _BEST_MATCHES = (
 # order (a test holds this); should a SQLite version ever return them otherwise, `search_fts`
 # sees it and reads them again with `_MATCHES_OF_TYPES_SORTED`, FTS5's own filter.
 _BEST_MATCHES_OF_TYPES = (
-    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
-    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
-    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
-    "m.source_refs, m.written_by FROM ("
+    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH :expression"
     "  AND (:within IS NULL OR +rowid IN "
@@ -126,10 +120,7 @@ _BEST_MATCHES_OF_TYPES = (
     "LIMIT :limit"
 )
 _MATCHES_OF_TYPES_SORTED = (
-    "SELECT f.score, f.rowid, m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, "
-    "m.tags, m.importance, m.created_at, m.updated_at, m.source, m.file_paths, "
-    "m.source_episode_id, m.source_event_ids, m.deleted, m.superseded_by, m.version, "
-    "m.source_refs, m.written_by FROM ("
+    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
     "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
     "  WHERE memory_fts MATCH :expression AND type IN (SELECT value FROM json_each(:types))"
     "  AND (:within IS NULL OR +rowid IN "
