@@ -19,7 +19,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.formats import to_json
-from squirrel_memory.storage.sqlite import lexical
+from squirrel_memory.storage.sqlite import lexical, postings
 from squirrel_memory.storage.sqlite import search as sqlite_search
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 
@@ -253,7 +253,7 @@ async def test_query_terms_are_tokenized_by_sqlite() -> None:
 
 
 def test_the_index_weighs_columns_as_the_fts5_query() -> None:
-    weights = ", ".join(str(w) for w in lexical.COLUMN_WEIGHTS)
+    weights = ", ".join(str(w) for w in postings.COLUMN_WEIGHTS)
     for statement in (sqlite_search._BEST_MATCHES, sqlite_search._BEST_MATCHES_OF_TYPES):
         assert f"bm25(memory_fts, {weights})" in statement
 

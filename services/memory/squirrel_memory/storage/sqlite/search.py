@@ -83,7 +83,7 @@ def fts_match_expression(query: str) -> str | None:
 
 
 # bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0
-# (`lexical.COLUMN_WEIGHTS`, which the in-memory index scores with: a test holds them equal).
+# (`postings.COLUMN_WEIGHTS`, which the in-memory index scores with: a test holds them equal).
 # Only the matches holding a term of `:within` (all matches when it is NULL) are scored; the
 # unary + keeps FTS5 from looking each of them up again by rowid (`_best_rows`).
 # Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
