@@ -389,8 +389,8 @@ def quality_figures() -> list[Figure]:
 def answer_key_figures() -> list[Figure]:
     if not fixture_pipeline.DEFAULT_FIXTURES.is_dir():
         return []
-    scores, _, _, _ = answer_key.measure(fixture_pipeline.DEFAULT_FIXTURES, "rules")
-    return answer_key.figures(scores)
+    measured = answer_key.measure(fixture_pipeline.DEFAULT_FIXTURES, "rules")
+    return answer_key.figures(measured.scores)
 
 
 # -- the run -----------------------------------------------------------------------------------

@@ -4,14 +4,16 @@ For every project with a key in bench/data/answer_key/, its fixture transcripts 
 pipeline (AppendEvents, then ProcessNow with the chosen extractor, `rules` by default: no API key)
 in one memory service, via bench/fixture_pipeline.py. Then each project's memories are judged, and
 each question of the key is asked with the real SearchMemory (top 5, after the embedder is loaded
-and the vector index rebuilt). Prints one table row per project and the pooled totals; with
---details, what was missed, what was judged wrong or junk, the duplicates and every memory no gold
-item matched (for a human to check the noise judgement); with --views, the brief, style and
-pitfalls views of each project.
+and the vector index rebuilt). Prints one table for the tuning projects and one for the held-out
+projects (never tuned on), each row a project and each table with its pooled totals and targets;
+with --details, what was missed, what was judged wrong or junk, the duplicates and every memory no
+gold item matched (for a human to check the noise judgement); with --views, the brief, style and
+pitfalls views of each project; with --hook-text, the text the session-start hook injects.
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
-                                  [--project NAME ...]
-(DIR defaults to ../shared/fixtures/claude; without it the benchmark says so and exits 0.)
+                                  [--hook-text] [--split tuning|held-out] [--project NAME ...]
+(DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
+without DIR the benchmark says so and exits 0.)
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
@@ -42,20 +45,43 @@ from squirrel_core.logs import configure_logging
 from squirrel_memory.llm.base import BACKENDS
 
 EMBEDDER_WAIT_SECONDS = 180.0
-HIGH_TARGET = 0.60
-NOISE_TARGET = 0.20
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What a table of projects should reach (pooled)."""
+
+    high: float  # at least this share of high-importance items covered
+    noise: float  # at most this share of (wrong + junk) memories
+    wrong: int | None = None  # at most this many wrong facts, when it is a target
+
+
+TARGETS = {
+    "tuning": Targets(high=0.60, noise=0.20),
+    # Held-out projects must show that the rules generalise: no wrong fact at all.
+    "held-out": Targets(high=0.70, noise=0.10, wrong=0),
+}
+
+
+@dataclass
+class Measured:
+    """One run of the benchmark: a Score per project and what else was asked for."""
+
+    scores: list[Score]
+    events: dict[str, int]
+    views: dict[str, str] = field(default_factory=dict)
+    hook_text: dict[str, str] = field(default_factory=dict)
+    search: str = ""
 
 
 class Run:
     """Collects one Score per project while the service runs."""
 
-    def __init__(self, keys: dict[str, AnswerKey], views: bool) -> None:
+    def __init__(self, keys: dict[str, AnswerKey], views: bool, hook_text: bool) -> None:
         self.keys = keys
         self.views = views
-        self.scores: list[Score] = []
-        self.events: dict[str, int] = {}
-        self.view_text: dict[str, str] = {}
-        self.embedder_note = ""
+        self.hook_text = hook_text
+        self.result = Measured([], {})
 
     async def inspect(self, client: MemoryClient, name: str, project_id: str, events: int) -> None:
         key = self.keys[name]
@@ -74,13 +100,17 @@ class Run:
             )
             top = [_memory(r.type, r.key, r.content) for r in found.results]
             add_question(result, key, question, top)
-        self.scores.append(result)
-        self.events[name] = events
+        self.result.scores.append(result)
+        self.result.events[name] = events
         if self.views:
-            self.view_text[name] = await fixture_pipeline.views_markdown(client, project_id)
+            self.result.views[name] = await fixture_pipeline.views_markdown(client, project_id)
+        if self.hook_text:
+            self.result.hook_text[name] = await fixture_pipeline.session_start_text(
+                client, project_id
+            )
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
-        if self.embedder_note:
+        if self.result.search:
             return
         deadline = time.monotonic() + EMBEDDER_WAIT_SECONDS
         while time.monotonic() < deadline:
@@ -88,10 +118,10 @@ class Run:
                 client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest()
             )
             if not status.embedder_loading:
-                self.embedder_note = "hybrid search (embedder loaded)"
+                self.result.search = "hybrid search (embedder loaded)"
                 return
             await asyncio.sleep(0.5)
-        self.embedder_note = "lexical search only: the embedder did not load in time"
+        self.result.search = "lexical search only: the embedder did not load in time"
 
 
 def _memory(kind: int, key: str, content: str) -> Memory:
@@ -111,19 +141,47 @@ def backend_env(extractor: str) -> dict[str, str]:
     return {**passed, "SQRL_EXTRACTOR_BACKEND": extractor}
 
 
+def keyed_projects(
+    keys: Sequence[AnswerKey], roots: Sequence[Path]
+) -> tuple[list[tuple[str, list[Path]]], list[str]]:
+    """The fixture projects (name, transcripts) of the keys, read from every folder of `roots`
+    that exists, and the keys' projects that none of them holds."""
+    wanted = {k.project for k in keys}
+    projects: dict[str, list[Path]] = {}
+    for root in roots:
+        if root.is_dir():
+            for name, paths in fixture_pipeline.fixture_projects(root):
+                if name in wanted and name not in projects:
+                    projects[name] = paths
+    ordered = [(k.project, projects[k.project]) for k in keys if k.project in projects]
+    return ordered, sorted(wanted - set(projects))
+
+
 def measure(
-    fixtures: Path, extractor: str, views: bool = False, only: Sequence[str] = ()
-) -> tuple[list[Score], dict[str, int], dict[str, str], str]:
-    """Runs the pipeline on every keyed fixture project (or those named in `only`); returns the
-    scores, events per project, the views (when asked) and how search ran."""
-    keys = {k.project: k for k in load_keys() if not only or k.project in only}
+    fixtures: Path,
+    extractor: str,
+    views: bool = False,
+    only: Sequence[str] = (),
+    *,
+    hook_text: bool = False,
+    split: str | None = None,
+) -> Measured:
+    """Runs the pipeline on every keyed fixture project (or those named in `only`, or those of
+    one `split`), read from `fixtures` and bench/data/transcripts/; returns the scores, events per
+    project, the views and session-start texts (when asked) and how search ran."""
+    keys = {
+        k.project: k
+        for k in load_keys()
+        if (not only or k.project in only) and (split is None or k.split == split)
+    }
     if only and len(keys) != len(set(only)):
         raise AnswerKeyError(f"no answer key for {sorted(set(only) - set(keys))}")
-    projects = [(n, p) for n, p in fixture_pipeline.fixture_projects(fixtures) if n in keys]
-    missing = sorted(set(keys) - {n for n, _ in projects})
+    projects, missing = keyed_projects(
+        list(keys.values()), [fixtures, fixture_pipeline.PROJECT_TRANSCRIPTS]
+    )
     if missing:
         raise SystemExit(f"answer keys without fixture transcripts under {fixtures}: {missing}")
-    run = Run(keys, views)
+    run = Run(keys, views, hook_text)
     asyncio.run(
         fixture_pipeline.run_once(
             projects,
@@ -132,61 +190,87 @@ def measure(
             inspect=run.inspect,
         )
     )
-    return run.scores, run.events, run.view_text, run.embedder_note
+    return run.result
 
 
 # -- output ------------------------------------------------------------------------------------
 
 
-def table(scores: list[Score], events: dict[str, int]) -> str:
-    head = (
-        "project",
-        "language",
-        "events",
-        "memories",
-        "high covered",
-        "all covered",
-        "noise (wrong+junk)",
-        "duplicates",
-        "recall@5",
-    )
-    rows = [
-        (
-            s.project,
-            s.language,
-            str(events.get(s.project, 0)),
-            str(s.memories),
-            f"{s.high_covered}/{s.high_total} {percent(s.high_covered, s.high_total)}",
-            f"{s.all_covered}/{s.all_total} {percent(s.all_covered, s.all_total)}",
-            f"{s.wrong}+{s.junk}/{s.memories} {percent(s.noise, s.memories)}",
-            str(s.duplicates),
-            f"{s.hits}/{s.questions} {percent(s.hits, s.questions)}",
-        )
-        for s in scores
-    ]
+@dataclass(frozen=True)
+class Totals:
+    """Pooled counts of a set of project scores."""
 
+    events: int
+    memories: int
+    high_covered: int
+    high_total: int
+    all_covered: int
+    all_total: int
+    wrong: int
+    junk: int
+    duplicates: int
+    hits: int
+    questions: int
+
+    @property
+    def noise(self) -> int:
+        return self.wrong + self.junk
+
+
+def pooled(scores: Sequence[Score], events: dict[str, int]) -> Totals:
     def total(attr: str) -> int:
         return sum(int(getattr(s, attr)) for s in scores)
 
-    hc, ht, ac, at = (total(a) for a in ("high_covered", "high_total", "all_covered", "all_total"))
-    mem, wrong, junk, hits, qs = (
-        total(a) for a in ("memories", "wrong", "junk", "hits", "questions")
+    return Totals(
+        events=sum(events.get(s.project, 0) for s in scores),
+        memories=total("memories"),
+        high_covered=total("high_covered"),
+        high_total=total("high_total"),
+        all_covered=total("all_covered"),
+        all_total=total("all_total"),
+        wrong=total("wrong"),
+        junk=total("junk"),
+        duplicates=total("duplicates"),
+        hits=total("hits"),
+        questions=total("questions"),
     )
-    rows.append(
-        (
-            "all (pooled)",
-            "",
-            str(sum(events.values())),
-            str(mem),
-            f"{hc}/{ht} {percent(hc, ht)}",
-            f"{ac}/{at} {percent(ac, at)}",
-            f"{wrong}+{junk}/{mem} {percent(wrong + junk, mem)}",
-            str(total("duplicates")),
-            f"{hits}/{qs} {percent(hits, qs)}",
-        )
+
+
+HEAD = (
+    "project",
+    "language",
+    "events",
+    "memories",
+    "high covered",
+    "all covered",
+    "wrong facts",
+    "noise (wrong+junk)",
+    "duplicates",
+    "recall@5",
+)
+
+
+def _row(name: str, language: str, t: Totals) -> tuple[str, ...]:
+    return (
+        name,
+        language,
+        str(t.events),
+        str(t.memories),
+        f"{t.high_covered}/{t.high_total} {percent(t.high_covered, t.high_total)}",
+        f"{t.all_covered}/{t.all_total} {percent(t.all_covered, t.all_total)}",
+        str(t.wrong),
+        f"{t.wrong}+{t.junk}/{t.memories} {percent(t.noise, t.memories)}",
+        str(t.duplicates),
+        f"{t.hits}/{t.questions} {percent(t.hits, t.questions)}",
     )
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(head, widths, strict=True)) + " |"]
+
+
+def table(scores: list[Score], events: dict[str, int]) -> str:
+    """One row per project and the pooled row, as a markdown table."""
+    rows = [_row(s.project, s.language, pooled([s], events)) for s in scores]
+    rows.append(_row("all (pooled)", "", pooled(scores, events)))
+    widths = [max(len(r[i]) for r in [HEAD, *rows]) for i in range(len(HEAD))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     lines += [
         "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
@@ -194,18 +278,44 @@ def table(scores: list[Score], events: dict[str, int]) -> str:
     return "\n".join(lines)
 
 
-def targets(scores: list[Score]) -> str:
-    ht = sum(s.high_total for s in scores)
-    hc = sum(s.high_covered for s in scores)
-    mem = sum(s.memories for s in scores)
-    noise = sum(s.noise for s in scores)
-    high_ok = ht > 0 and hc / ht >= HIGH_TARGET
-    noise_ok = mem > 0 and noise / mem <= NOISE_TARGET
-    return (
-        f"targets: high-importance coverage >= {HIGH_TARGET:.0%}: "
-        f"{'met' if high_ok else 'NOT met'} ({percent(hc, ht)}); "
-        f"noise <= {NOISE_TARGET:.0%}: {'met' if noise_ok else 'NOT met'} ({percent(noise, mem)})"
+def targets(scores: list[Score], split: str = "tuning") -> str:
+    """Whether the pooled scores meet the targets of their split."""
+    goal = TARGETS[split]
+    t = pooled(scores, {})
+    high_ok = t.high_total > 0 and t.high_covered / t.high_total >= goal.high
+    noise_ok = t.memories == 0 or t.noise / t.memories <= goal.noise
+    parts = [
+        f"high-importance coverage >= {goal.high:.0%}: {'met' if high_ok else 'NOT met'} "
+        f"({percent(t.high_covered, t.high_total)})"
+    ]
+    if goal.wrong is not None:
+        wrong_ok = t.wrong <= goal.wrong
+        parts.append(f"wrong facts <= {goal.wrong}: {'met' if wrong_ok else 'NOT met'} ({t.wrong})")
+    parts.append(
+        f"noise <= {goal.noise:.0%}: {'met' if noise_ok else 'NOT met'} "
+        f"({percent(t.noise, t.memories)})"
     )
+    return "targets: " + "; ".join(parts)
+
+
+def by_split(scores: list[Score]) -> dict[str, list[Score]]:
+    """The scores of each split that has any, tuning first."""
+    out: dict[str, list[Score]] = {}
+    for split in TARGETS:
+        chosen = [s for s in scores if s.split == split]
+        if chosen:
+            out[split] = chosen
+    return out
+
+
+def tables(scores: list[Score], events: dict[str, int]) -> str:
+    """The tuning projects' table and the held-out projects' table, apart, each with its pooled
+    row and its targets."""
+    out = []
+    for split, chosen in by_split(scores).items():
+        title = "tuning projects" if split == "tuning" else "held-out projects (never tuned on)"
+        out.append(f"### {title}\n\n{table(chosen, events)}\n\n{targets(chosen, split)}")
+    return "\n\n".join(out)
 
 
 def details(result: Score) -> str:
@@ -232,25 +342,31 @@ def details(result: Score) -> str:
 
 
 def figures(scores: list[Score]) -> list[Figure]:
-    """The pooled figures for `python -m bench` (section `answer-key`)."""
-    ht = sum(s.high_total for s in scores)
-    at = sum(s.all_total for s in scores)
-    mem = sum(s.memories for s in scores)
-    qs = sum(s.questions for s in scores)
-    note = f"{len(scores)} projects, rules extractor"
-    return [
-        Figure(
-            "answer-key",
-            "high-importance gold covered",
-            sum(s.high_covered for s in scores) / ht,
-            "ratio",
-            note,
-        ),
-        Figure("answer-key", "all gold covered", sum(s.all_covered for s in scores) / at, "ratio"),
-        Figure("answer-key", "noise (wrong + junk)", sum(s.noise for s in scores) / mem, "ratio"),
-        Figure("answer-key", "duplicates", sum(s.duplicates for s in scores), "memories"),
-        Figure("answer-key", "recall@5 of questions", sum(s.hits for s in scores) / qs, "ratio"),
-    ]
+    """The pooled figures for `python -m bench` (section `answer-key`): all projects, then the
+    held-out ones apart."""
+    out: list[Figure] = []
+    groups = [("", scores)]
+    held_out = [s for s in scores if s.split == "held-out"]
+    if held_out and len(held_out) < len(scores):
+        groups.append(("held-out ", held_out))
+    for prefix, chosen in groups:
+        t = pooled(chosen, {})
+        note = f"{len(chosen)} projects, rules extractor"
+        out += [
+            Figure(
+                "answer-key",
+                f"{prefix}high-importance gold covered",
+                t.high_covered / t.high_total,
+                "ratio",
+                note,
+            ),
+            Figure("answer-key", f"{prefix}all gold covered", t.all_covered / t.all_total, "ratio"),
+            Figure("answer-key", f"{prefix}wrong facts", t.wrong, "memories"),
+            Figure("answer-key", f"{prefix}noise (wrong + junk)", t.noise / t.memories, "ratio"),
+            Figure("answer-key", f"{prefix}duplicates", t.duplicates, "memories"),
+            Figure("answer-key", f"{prefix}recall@5 of questions", t.hits / t.questions, "ratio"),
+        ]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="misses, noise, unmatched memories")
     parser.add_argument("--views", action="store_true", help="brief, style and pitfalls views")
     parser.add_argument(
+        "--hook-text", action="store_true", help="the text the session-start hook injects"
+    )
+    parser.add_argument(
+        "--split", choices=tuple(TARGETS), default=None, help="only the projects of this split"
+    )
+    parser.add_argument(
         "--project", action="append", default=[], help="only this fixture project (repeatable)"
     )
     args = parser.parse_args(argv)
@@ -275,21 +397,29 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.perf_counter()
     try:
-        scores, events, views, search = measure(
-            args.fixtures, args.extractor, args.views, args.project
+        result = measure(
+            args.fixtures,
+            args.extractor,
+            args.views,
+            args.project,
+            hook_text=args.hook_text,
+            split=args.split,
         )
     except AnswerKeyError as exc:
         print(f"answer key: {exc}", file=sys.stderr)
         return 2
-    print(f"answer key, extractor {args.extractor}, {search}:\n")
-    print(table(scores, events))
-    print("\n" + targets(scores))
+    print(f"answer key, extractor {args.extractor}, {result.search}:\n")
+    print(tables(result.scores, result.events))
     if args.details:
-        for result in scores:
-            print(details(result))
+        for score_ in result.scores:
+            print(details(score_))
     if args.views:
-        for name, text in views.items():
+        for name, text in result.views.items():
             print(f"\n### views: {name}\n{text}")
+    if args.hook_text:
+        for name, text in result.hook_text.items():
+            shown = text or "(nothing: the hook abstains)"
+            print(f"\n### session-start hook text: {name}\n{shown}")
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0
 

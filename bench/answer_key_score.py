@@ -19,6 +19,9 @@ from pathlib import Path
 
 KEY_DIR = Path(__file__).resolve().parent / "data" / "answer_key"
 IMPORTANCES = ("high", "normal")
+SPLITS = ("tuning", "held-out")
+"""`tuning`: the extraction rules may be tuned on the project; `held-out`: never, it measures
+whether what was tuned holds on sessions nobody tuned on."""
 KINDS = ("user_style", "project_fact", "pitfall", "recipe")
 TOP_K = 5
 DUPLICATE_JACCARD = 0.6
@@ -109,6 +112,7 @@ class AnswerKey:
     questions: tuple[Question, ...]
     wrong: tuple[Pattern, ...] = ()
     one_off: tuple[Pattern, ...] = ()
+    split: str = "tuning"
 
     def item(self, item_id: str) -> GoldItem:
         for item in self.items:
@@ -156,6 +160,7 @@ class Score:
     missed: list[GoldItem] = field(default_factory=list)
     duplicate_pairs: list[tuple[Memory, Memory]] = field(default_factory=list)
     question_hits: list[tuple[Question, bool]] = field(default_factory=list)
+    split: str = "tuning"
 
     @property
     def noise(self) -> int:
@@ -204,6 +209,9 @@ def parse_key(data: dict[str, object], source: str) -> AnswerKey:
     project, language = data.get("project"), data.get("language")
     if not isinstance(project, str) or not isinstance(language, str):
         raise AnswerKeyError(f"{source}: `project` and `language` are required strings")
+    split = data.get("split")
+    if split not in SPLITS:
+        raise AnswerKeyError(f"{source}: `split` must be one of {', '.join(SPLITS)}")
     raw_items = data.get("item")
     if not isinstance(raw_items, list) or not raw_items:
         raise AnswerKeyError(f"{source}: at least one [[item]] is required")
@@ -253,6 +261,7 @@ def parse_key(data: dict[str, object], source: str) -> AnswerKey:
         tuple(questions),
         _patterns(data.get("wrong"), f"{source} wrong"),
         _patterns(data.get("one_off"), f"{source} one_off"),
+        str(split),
     )
 
 
@@ -388,6 +397,7 @@ def score(key: AnswerKey, memories: Sequence[Memory]) -> Score:
         verdicts=verdicts,
         missed=[i for i in key.items if i.id not in covered],
         duplicate_pairs=pairs,
+        split=key.split,
     )
 
 

@@ -1,7 +1,8 @@
 """The memory pipeline on the fixture transcripts, through the real memory service over gRPC.
 
-For every fixture project (one Claude `projects/<folder>`), events are appended with
-AppendEvents and processed with the offline `rules` extractor. Prints:
+For every fixture project (one Claude `projects/<folder>`, or one folder of
+bench/data/transcripts/), events are appended with AppendEvents and processed with the offline
+`rules` extractor. Prints:
 - throughput: AppendEvents events/s and processing events/s (median of --runs),
 - with --memories: every memory extracted per fixture project,
 - with --views: the brief, style and pitfalls views (full mode) per fixture project.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import json
 import statistics
 import tempfile
 import time
@@ -30,11 +33,18 @@ from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
+from squirrel_gateway.hook_service import HookService, HookSettings
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_ingest.parsers import Parser, line_parser_for
 from squirrel_memory import server as memory_server
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FIXTURES = ROOT.parent / "shared" / "fixtures" / "claude"
+# Real transcripts kept in the repository (each folder one project, with its SOURCES.md).
+PROJECT_TRANSCRIPTS = ROOT / "bench" / "data" / "transcripts"
+# The hook's own deadline (1 s by default) decides whether its answer arrives in time, not what
+# it says; the benchmark waits longer so that a loaded machine still gets the text.
+HOOK_DEADLINE_MS = 60_000
 TYPE_NAMES = {
     memory_pb2.MEMORY_TYPE_USER_STYLE: "user_style",
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
@@ -44,7 +54,8 @@ TYPE_NAMES = {
 
 
 def fixture_projects(base: Path) -> Iterator[tuple[str, list[Path]]]:
-    """(name, transcripts) per Claude project folder under `base` (any depth)."""
+    """(name, transcripts) per project folder under `base` (any depth): a Claude
+    `real_projects/<folder>`, else the first folder level under `base`."""
     folders: dict[Path, list[Path]] = {}
     for path in sorted(base.rglob("*.jsonl")):
         if path.stat().st_size == 0:
@@ -175,6 +186,28 @@ async def views_markdown(client: MemoryClient, project_id: str) -> str:
     )
     parts = (brief.view.markdown, style.view.markdown, pitfalls.view.markdown)
     return "\n\n".join(part.strip() for part in parts)
+
+
+async def session_start_text(client: MemoryClient, project_id: str) -> str:
+    """What `sqrl hook claude SessionStart` injects for the project ("" when it abstains): the
+    gateway's own HookService answers a Claude Code SessionStart call over this memory service,
+    with the default `hooks.*` settings (budget included) but a longer deadline."""
+    with tempfile.TemporaryDirectory() as run:
+        defaults = HookSettings.from_settings(load_settings({"SQRL_HOME": f"{run}/home"}))
+        hooks = HookService(
+            GrpcMemoryBackend(client, lambda: [project_id]),
+            dataclasses.replace(defaults, deadline_ms=HOOK_DEADLINE_MS),
+            Path(run),
+        )
+        answer = await hooks.answer(
+            "claude",
+            "SessionStart",
+            {"cwd": project_id, "session_id": "bench", "source": "startup"},
+        )
+    if not answer:
+        return ""
+    text: str = json.loads(answer)["hookSpecificOutput"]["additionalContext"]
+    return text
 
 
 async def _print_views(client: MemoryClient, name: str, project_id: str, events: int) -> None:

@@ -16,19 +16,24 @@ def test_one_project_is_scored_with_its_questions_and_views() -> None:
     if not fixtures.is_dir():
         pytest.skip(f"no fixture transcripts at {fixtures}")
 
-    scores, events, views, search = answer_key.measure(fixtures, "rules", True, [PROJECT])
+    measured = answer_key.measure(fixtures, "rules", True, [PROJECT], hook_text=True)
+    scores, events, views = measured.scores, measured.events, measured.views
 
     (result,) = scores
     assert result.project == PROJECT
+    assert result.split == "tuning"
     assert events[PROJECT] > 100
     assert result.memories == len(result.verdicts) > 0
     assert result.questions == 11 == len(result.question_hits)
     assert 0 <= result.high_covered <= result.high_total == 5
-    assert search.startswith(("hybrid", "lexical"))
+    assert measured.search.startswith(("hybrid", "lexical"))
     assert "## Project Overview" in views[PROJECT]
     assert "## Known Pitfalls" in views[PROJECT]
-    table = answer_key.table(scores, events)
-    assert PROJECT in table and "all (pooled)" in table
+    # The session-start text comes from the gateway's hook service: framed as remembered notes.
+    assert measured.hook_text[PROJECT].startswith("Squirrel memory:")
+    text = answer_key.tables(scores, events)
+    assert PROJECT in text and "all (pooled)" in text and "wrong facts" in text
+    assert "held-out" not in text  # a split without projects gets no table
 
 
 def test_an_unknown_project_is_refused() -> None:
