@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bench import fixture_pipeline
+from bench import answer_key, fixture_pipeline
 from bench.answer_key_score import (
+    SPLITS,
     AnswerKey,
     AnswerKeyError,
     Memory,
     Question,
+    Score,
     add_question,
     duplicate_pairs,
     judge,
@@ -25,6 +27,7 @@ from bench.answer_key_score import (
 KEY_TOML = r"""
 project = "demo"
 language = "Rust"
+split = "held-out"
 
 [[item]]
 id = "test"
@@ -232,6 +235,8 @@ def test_questions_look_at_the_top_five_usable_results_only() -> None:
         (lambda d: d["question"][0].update(answers=["nope"]), "unknown answers"),
         (lambda d: d["item"][2].update(types=["fact"]), "types"),
         (lambda d: d["wrong"][0].pop("why"), "why"),
+        (lambda d: d.pop("split"), "split"),
+        (lambda d: d.update(split="train"), "split"),
     ],
 )
 def test_malformed_keys_are_refused_with_the_reason(change: object, message: str) -> None:
@@ -259,9 +264,101 @@ def test_the_shipped_keys_cover_four_projects_in_three_languages() -> None:
             assert junk_reason(Memory(item.kind, item.id, item.note)) == "", item.id
 
 
+def test_the_shipped_keys_are_split_and_name_what_must_not_be_said() -> None:
+    keys = load_keys()
+    assert {k.split for k in keys} == set(SPLITS)
+    assert sum(1 for k in keys if k.split == "held-out") >= 3
+    for key in keys:
+        assert key.wrong, f"{key.project}: no [[wrong]] facts"
+        # A gold note never states what its own key calls wrong.
+        for item in key.items:
+            verdict = judge(key, Memory(item.kind, item.id, item.note))
+            assert not verdict.wrong, (key.project, item.id, verdict.wrong)
+
+
 def test_the_shipped_keys_name_fixture_projects() -> None:
     base = fixture_pipeline.DEFAULT_FIXTURES
     if not base.is_dir():
         pytest.skip(f"no fixture transcripts at {base}")
-    names = {name for name, _ in fixture_pipeline.fixture_projects(base)}
-    assert {k.project for k in load_keys()} <= names
+    keys = load_keys()
+    _, missing = answer_key.keyed_projects(keys, [base, fixture_pipeline.PROJECT_TRANSCRIPTS])
+    assert missing == []
+
+
+# -- the report: splits, wrong facts, targets ---------------------------------------------------
+
+
+def _scored(project: str, split: str, memories: list[Memory]) -> Score:
+    data = tomllib.loads(KEY_TOML)
+    data.update(project=project, split=split)
+    return score(parse_key(data, f"{project}.toml"), memories)
+
+
+def test_the_report_puts_tuning_and_held_out_projects_in_tables_apart() -> None:
+    good = [Memory("recipe", "t", "To run the tests: `cargo test`.")]
+    wrong = [*good, Memory("project_fact", "l", "Python project.")]
+    scores = [
+        _scored("tuned-a", "tuning", good),
+        _scored("fresh-b", "held-out", wrong),
+        _scored("tuned-c", "tuning", good),
+    ]
+    text = answer_key.tables(scores, {"tuned-a": 10, "fresh-b": 20, "tuned-c": 30})
+    tuning, held_out = text.split("### held-out projects")
+    assert "tuned-a" in tuning and "tuned-c" in tuning and "fresh-b" not in tuning
+    assert "fresh-b" in held_out and "tuned-" not in held_out
+
+    def cells(table: str, first: str) -> list[str]:
+        (line,) = [row for row in table.splitlines() if row.startswith(f"| {first}")]
+        return [c.strip() for c in line.strip("|").split("|")]
+
+    events = answer_key.HEAD.index("events")
+    # Each table pools its own projects: events 10 + 30 for tuning, 20 for held-out.
+    assert cells(tuning, "all (pooled)")[events] == "40"
+    assert cells(held_out, "all (pooled)")[events] == "20"
+    # The wrong-facts column counts memories that match a [[wrong]] pattern.
+    row = cells(held_out, "fresh-b")
+    assert row[answer_key.HEAD.index("wrong facts")] == "1"
+    assert row[answer_key.HEAD.index("noise (wrong+junk)")] == "1+0/2 50 %"
+    assert cells(tuning, "all (pooled)")[answer_key.HEAD.index("wrong facts")] == "0"
+
+
+def test_held_out_targets_ask_for_no_wrong_fact_at_all() -> None:
+    covered = [
+        Memory("recipe", "t", "To run the tests: `cargo test`."),
+        Memory("recipe", "l", "To lint: `cargo clippy -- -D warnings`."),
+    ]
+    clean = [_scored("b", "held-out", covered)]
+    assert "wrong facts <= 0: met (0)" in answer_key.targets(clean, "held-out")
+    assert "high-importance coverage >= 70%: met (100 %)" in answer_key.targets(clean, "held-out")
+    many = [Memory("recipe", f"x{n}", f"Fact {n} about the crate.") for n in range(18)]
+    one_wrong = [_scored("b", "held-out", [*covered, *many, Memory("project_fact", "p", "Python.")])]
+    report = answer_key.targets(one_wrong, "held-out")
+    assert "wrong facts <= 0: NOT met (1)" in report
+    assert "noise <= 10%: met (5 %)" in report  # 1 of 21: noise alone would pass
+    # The tuning targets have no wrong-fact line and a looser noise bar.
+    assert "wrong facts" not in answer_key.targets(one_wrong, "tuning")
+
+
+def test_a_project_without_memories_says_nothing_wrong() -> None:
+    report = answer_key.targets([_scored("b", "held-out", [])], "held-out")
+    assert "wrong facts <= 0: met (0)" in report
+    assert "noise <= 10%: met (n/a)" in report
+    assert "high-importance coverage >= 70%: NOT met (0 %)" in report
+
+
+def test_keys_are_found_in_every_fixture_root(tmp_path: Path) -> None:
+    shared, own = tmp_path / "shared", tmp_path / "own"
+    for folder in (
+        shared / "tool" / "real_projects" / "-src-a",
+        own / "b-project" / "sessions",
+    ):
+        folder.mkdir(parents=True)
+        (folder / "s.jsonl").write_text("{}\n", encoding="utf-8")
+    data = tomllib.loads(KEY_TOML)
+    keys = [
+        parse_key({**data, "project": name}, f"{name}.toml")
+        for name in ("-src-a", "b-project", "c-missing")
+    ]
+    found, missing = answer_key.keyed_projects(keys, [shared, own, tmp_path / "absent"])
+    assert [name for name, _ in found] == ["-src-a", "b-project"]
+    assert missing == ["c-missing"]
