@@ -331,7 +331,9 @@ def test_held_out_targets_ask_for_no_wrong_fact_at_all() -> None:
     assert "wrong facts <= 0: met (0)" in answer_key.targets(clean, "held-out")
     assert "high-importance coverage >= 70%: met (100 %)" in answer_key.targets(clean, "held-out")
     many = [Memory("recipe", f"x{n}", f"Fact {n} about the crate.") for n in range(18)]
-    one_wrong = [_scored("b", "held-out", [*covered, *many, Memory("project_fact", "p", "Python.")])]
+    one_wrong = [
+        _scored("b", "held-out", [*covered, *many, Memory("project_fact", "p", "Python.")])
+    ]
     report = answer_key.targets(one_wrong, "held-out")
     assert "wrong facts <= 0: NOT met (1)" in report
     assert "noise <= 10%: met (5 %)" in report  # 1 of 21: noise alone would pass
