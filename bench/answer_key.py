@@ -341,6 +341,10 @@ def details(result: Score) -> str:
     return "\n".join(out)
 
 
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
 def figures(scores: list[Score]) -> list[Figure]:
     """The pooled figures for `python -m bench` (section `answer-key`): all projects, then the
     held-out ones apart."""
@@ -356,15 +360,24 @@ def figures(scores: list[Score]) -> list[Figure]:
             Figure(
                 "answer-key",
                 f"{prefix}high-importance gold covered",
-                t.high_covered / t.high_total,
+                _ratio(t.high_covered, t.high_total),
                 "ratio",
                 note,
             ),
-            Figure("answer-key", f"{prefix}all gold covered", t.all_covered / t.all_total, "ratio"),
+            Figure(
+                "answer-key",
+                f"{prefix}all gold covered",
+                _ratio(t.all_covered, t.all_total),
+                "ratio",
+            ),
             Figure("answer-key", f"{prefix}wrong facts", t.wrong, "memories"),
-            Figure("answer-key", f"{prefix}noise (wrong + junk)", t.noise / t.memories, "ratio"),
+            Figure(
+                "answer-key", f"{prefix}noise (wrong + junk)", _ratio(t.noise, t.memories), "ratio"
+            ),
             Figure("answer-key", f"{prefix}duplicates", t.duplicates, "memories"),
-            Figure("answer-key", f"{prefix}recall@5 of questions", t.hits / t.questions, "ratio"),
+            Figure(
+                "answer-key", f"{prefix}recall@5 of questions", _ratio(t.hits, t.questions), "ratio"
+            ),
         ]
     return out
 

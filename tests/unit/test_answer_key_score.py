@@ -364,3 +364,18 @@ def test_keys_are_found_in_every_fixture_root(tmp_path: Path) -> None:
     found, missing = answer_key.keyed_projects(keys, [shared, own, tmp_path / "absent"])
     assert [name for name, _ in found] == ["-src-a", "b-project"]
     assert missing == ["c-missing"]
+
+
+def test_bench_figures_give_the_held_out_projects_apart() -> None:
+    scores = [
+        _scored("tuned-a", "tuning", [Memory("recipe", "t", "To run the tests: `cargo test`.")]),
+        _scored("fresh-b", "held-out", []),  # no memory at all: no division by zero
+    ]
+    named = {f.measure: f.value for f in answer_key.figures(scores)}
+    assert named["high-importance gold covered"] == 0.25
+    assert named["held-out high-importance gold covered"] == 0.0
+    assert named["held-out noise (wrong + junk)"] == 0.0
+    assert named["held-out wrong facts"] == 0
+    # Without held-out projects there is one set of figures.
+    alone = answer_key.figures(scores[:1])
+    assert not [f for f in alone if f.measure.startswith("held-out")]
