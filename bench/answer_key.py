@@ -423,16 +423,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"answer key, extractor {args.extractor}, {result.search}:\n")
     print(tables(result.scores, result.events))
+    ordered = [s for chosen in by_split(result.scores).values() for s in chosen]
     if args.details:
-        for score_ in result.scores:
+        for score_ in ordered:
             print(details(score_))
     if args.views:
-        for name, text in result.views.items():
-            print(f"\n### views: {name}\n{text}")
+        for score_ in ordered:
+            print(f"\n### views: {score_.project}\n{result.views[score_.project]}")
     if args.hook_text:
-        for name, text in result.hook_text.items():
-            shown = text or "(nothing: the hook abstains)"
-            print(f"\n### session-start hook text: {name}\n{shown}")
+        for score_ in ordered:
+            shown = result.hook_text[score_.project] or "(nothing: the hook abstains)"
+            print(f"\n### session-start hook text: {score_.project}\n{shown}")
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0
 
