@@ -37,6 +37,7 @@ from bench.answer_key_score import (
     load_keys,
     percent,
     score,
+    score_hook,
 )
 from bench.common import Figure
 from squirrel.v1 import memory_service_pb2 as pb
@@ -105,9 +106,9 @@ class Run:
         if self.views:
             self.result.views[name] = await fixture_pipeline.views_markdown(client, project_id)
         if self.hook_text:
-            self.result.hook_text[name] = await fixture_pipeline.session_start_text(
-                client, project_id
-            )
+            text = await fixture_pipeline.session_start_text(client, project_id)
+            self.result.hook_text[name] = text
+            result.hook = score_hook(key, text)
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
         if self.result.search:
@@ -211,6 +212,9 @@ class Totals:
     duplicates: int
     hits: int
     questions: int
+    hook_covered: int = 0
+    hook_needed: int = 0
+    hook_wrong: int = 0
 
     @property
     def noise(self) -> int:
@@ -233,6 +237,9 @@ def pooled(scores: Sequence[Score], events: dict[str, int]) -> Totals:
         duplicates=total("duplicates"),
         hits=total("hits"),
         questions=total("questions"),
+        hook_covered=sum(len(s.hook.covered) for s in scores if s.hook),
+        hook_needed=sum(len(s.hook.needed) for s in scores if s.hook),
+        hook_wrong=sum(len(s.hook.wrong) for s in scores if s.hook),
     )
 
 
@@ -250,7 +257,11 @@ HEAD = (
 )
 
 
-def _row(name: str, language: str, t: Totals) -> tuple[str, ...]:
+HOOK_HEAD = ("session start: needed items", "session start: wrong lines")
+
+
+def _row(name: str, language: str, t: Totals, hook: bool) -> tuple[str, ...]:
+    extra = (f"{t.hook_covered}/{t.hook_needed}", str(t.hook_wrong)) if hook else ()
     return (
         name,
         language,
@@ -262,15 +273,19 @@ def _row(name: str, language: str, t: Totals) -> tuple[str, ...]:
         f"{t.wrong}+{t.junk}/{t.memories} {percent(t.noise, t.memories)}",
         str(t.duplicates),
         f"{t.hits}/{t.questions} {percent(t.hits, t.questions)}",
+        *extra,
     )
 
 
 def table(scores: list[Score], events: dict[str, int]) -> str:
-    """One row per project and the pooled row, as a markdown table."""
-    rows = [_row(s.project, s.language, pooled([s], events)) for s in scores]
-    rows.append(_row("all (pooled)", "", pooled(scores, events)))
-    widths = [max(len(r[i]) for r in [HEAD, *rows]) for i in range(len(HEAD))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
+    """One row per project and the pooled row, as a markdown table (with the session-start
+    columns when the hook's text was measured)."""
+    hook = any(s.hook is not None for s in scores)
+    head = (*HEAD, *HOOK_HEAD) if hook else HEAD
+    rows = [_row(s.project, s.language, pooled([s], events), hook) for s in scores]
+    rows.append(_row("all (pooled)", "", pooled(scores, events), hook))
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(head, widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     lines += [
         "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
@@ -295,6 +310,13 @@ def targets(scores: list[Score], split: str = "tuning") -> str:
         f"noise <= {goal.noise:.0%}: {'met' if noise_ok else 'NOT met'} "
         f"({percent(t.noise, t.memories)})"
     )
+    if any(s.hook is not None for s in scores):
+        hook_ok = t.hook_covered == t.hook_needed and t.hook_wrong == 0
+        parts.append(
+            "session-start text states the test command and top preference, no wrong fact: "
+            f"{'met' if hook_ok else 'NOT met'} ({t.hook_covered}/{t.hook_needed} items, "
+            f"{t.hook_wrong} wrong lines)"
+        )
     return "targets: " + "; ".join(parts)
 
 
@@ -338,6 +360,12 @@ def details(result: Score) -> str:
     out += [f"  - [{v.memory.kind}] {v.memory.content}" for v in unmatched] or ["  none"]
     out.append("questions:")
     out += [f"  - {'hit ' if hit else 'MISS'} {q.text}" for q, hit in result.question_hits]
+    if result.hook is not None:
+        out.append("session-start text:")
+        out += [f"  - MISSING {i}" for i in result.hook.missing]
+        out += [f"  - WRONG {line}" for line in result.hook.wrong]
+        if not result.hook.missing and not result.hook.wrong:
+            out.append(f"  - states every needed item ({len(result.hook.needed)}), nothing wrong")
     return "\n".join(out)
 
 

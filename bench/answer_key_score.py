@@ -113,6 +113,9 @@ class AnswerKey:
     wrong: tuple[Pattern, ...] = ()
     one_off: tuple[Pattern, ...] = ()
     split: str = "tuning"
+    # Gold items the session-start text must state: the test command and the user's top
+    # preference, where the sessions hold them.
+    session_start: tuple[str, ...] = ()
 
     def item(self, item_id: str) -> GoldItem:
         for item in self.items:
@@ -142,6 +145,20 @@ class Verdict:
         return not self.wrong and not self.junk
 
 
+@dataclass(frozen=True)
+class HookScore:
+    """What the session-start text says of a key: the needed items it states, and its lines that
+    state a wrong fact."""
+
+    needed: tuple[str, ...]
+    covered: tuple[str, ...]
+    wrong: tuple[str, ...]
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        return tuple(i for i in self.needed if i not in self.covered)
+
+
 @dataclass
 class Score:
     project: str
@@ -161,6 +178,7 @@ class Score:
     duplicate_pairs: list[tuple[Memory, Memory]] = field(default_factory=list)
     question_hits: list[tuple[Question, bool]] = field(default_factory=list)
     split: str = "tuning"
+    hook: HookScore | None = None
 
     @property
     def noise(self) -> int:
@@ -254,6 +272,12 @@ def parse_key(data: dict[str, object], source: str) -> AnswerKey:
         if unknown:
             raise AnswerKeyError(f"{source} question {n}: unknown answers {unknown}")
         questions.append(Question(text, tuple(answers)))
+    session_start = data.get("session_start") or []
+    if not isinstance(session_start, list) or not all(isinstance(i, str) for i in session_start):
+        raise AnswerKeyError(f"{source}: `session_start` must be a list of item ids")
+    unknown_ids = [i for i in session_start if i not in ids]
+    if unknown_ids:
+        raise AnswerKeyError(f"{source}: session_start names unknown items {unknown_ids}")
     return AnswerKey(
         project,
         language,
@@ -262,6 +286,7 @@ def parse_key(data: dict[str, object], source: str) -> AnswerKey:
         _patterns(data.get("wrong"), f"{source} wrong"),
         _patterns(data.get("one_off"), f"{source} one_off"),
         str(split),
+        tuple(session_start),
     )
 
 
@@ -411,3 +436,41 @@ def add_question(result: Score, key: AnswerKey, question: Question, top: Sequenc
 
 def percent(part: int, whole: int) -> str:
     return "n/a" if whole == 0 else f"{100 * part / whole:.0f} %"
+
+
+# -- the session-start text --------------------------------------------------------------------
+
+# The session-start text's sections (services/gateway/squirrel_gateway/hook_context.py) and the
+# memory type each one's lines come from.
+HOOK_SECTIONS = {
+    "### Project": "project_fact",
+    "### How things are run here": "recipe",
+    "### Your coding style": "user_style",
+    "### Known pitfalls": "pitfall",
+}
+
+
+def hook_memories(text: str) -> list[Memory]:
+    """The session-start text's lines as the memories they render (type from their section)."""
+    out: list[Memory] = []
+    kind = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line in HOOK_SECTIONS:
+            kind = HOOK_SECTIONS[line]
+        elif line.startswith("#"):
+            kind = ""
+        elif kind and line.startswith("- "):
+            out.append(Memory(kind, "hook", line[2:]))
+    return out
+
+
+def score_hook(key: AnswerKey, text: str) -> HookScore:
+    """Which of the key's `session_start` items the text states (one line must state the whole
+    item), and which lines match a `[[wrong]]` pattern."""
+    lines = hook_memories(text)
+    covered = tuple(
+        i for i in key.session_start if any(key.item(i).matches(m.kind, m.content) for m in lines)
+    )
+    wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
+    return HookScore(key.session_start, covered, wrong)

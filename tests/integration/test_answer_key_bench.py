@@ -31,6 +31,7 @@ def test_one_project_is_scored_with_its_questions_and_views() -> None:
     assert "## Known Pitfalls" in views[PROJECT]
     # The session-start text comes from the gateway's hook service: framed as remembered notes.
     assert measured.hook_text[PROJECT].startswith("Squirrel memory:")
+    assert result.hook is not None and result.hook.needed == ("pnpm",)
     text = answer_key.tables(scores, events)
     assert PROJECT in text and "all (pooled)" in text and "wrong facts" in text
     assert "held-out" not in text  # a split without projects gets no table

@@ -9,6 +9,7 @@ import pytest
 
 from bench import answer_key, fixture_pipeline
 from bench.answer_key_score import (
+    HOOK_SECTIONS,
     SPLITS,
     AnswerKey,
     AnswerKeyError,
@@ -22,12 +23,15 @@ from bench.answer_key_score import (
     load_keys,
     parse_key,
     score,
+    score_hook,
 )
+from squirrel_gateway.hook_context import FRAME, SECTION_TITLES
 
 KEY_TOML = r"""
 project = "demo"
 language = "Rust"
 split = "held-out"
+session_start = ["test"]
 
 [[item]]
 id = "test"
@@ -237,6 +241,8 @@ def test_questions_look_at_the_top_five_usable_results_only() -> None:
         (lambda d: d["wrong"][0].pop("why"), "why"),
         (lambda d: d.pop("split"), "split"),
         (lambda d: d.update(split="train"), "split"),
+        (lambda d: d.update(session_start=["nope"]), "session_start"),
+        (lambda d: d.update(session_start="test"), "session_start"),
     ],
 )
 def test_malformed_keys_are_refused_with_the_reason(change: object, message: str) -> None:
@@ -379,3 +385,54 @@ def test_bench_figures_give_the_held_out_projects_apart() -> None:
     # Without held-out projects there is one set of figures.
     alone = answer_key.figures(scores[:1])
     assert not [f for f in alone if f.measure.startswith("held-out")]
+
+
+# -- the session-start text ----------------------------------------------------------------------
+
+HOOK_TEXT = f"""{FRAME}
+
+### Project
+- Language: Python project (pyproject.toml).
+
+### How things are run here
+- To lint: `cargo clippy -- -D warnings`.
+
+### Known pitfalls
+- `cargo test` failed with `linker not found`; installing build-essential fixed it.
+
+📏 ~80 tokens"""
+
+
+def test_the_judge_knows_every_section_of_the_session_start_text() -> None:
+    assert set(HOOK_SECTIONS) == set(SECTION_TITLES)
+
+
+def test_the_session_start_text_is_judged_line_by_line_with_its_sections_types() -> None:
+    key = _key()
+    result = score_hook(key, HOOK_TEXT)
+    # The test item names no `types`, so the pitfall line that ran `cargo test` covers it.
+    assert result.needed == ("test",)
+    assert result.covered == ("test",)
+    assert result.wrong == ("Language: Python project (pyproject.toml).",)
+    # A key whose needed item is limited to recipes is not covered by a pitfall line.
+    data = tomllib.loads(KEY_TOML)
+    data["item"][0]["types"] = ["recipe"]
+    strict = score_hook(parse_key(data, "demo.toml"), HOOK_TEXT)
+    assert strict.missing == ("test",)
+    # Nothing to say: nothing needed is stated, nothing wrong.
+    empty = score_hook(key, "")
+    assert (empty.covered, empty.wrong, empty.missing) == ((), (), ("test",))
+
+
+def test_the_session_start_columns_and_target_appear_when_the_hook_was_measured() -> None:
+    measured = _scored("fresh-b", "held-out", [])
+    assert "session start" not in answer_key.table([measured], {})
+    assert "session-start" not in answer_key.targets([measured], "held-out")
+    measured.hook = score_hook(_key(), HOOK_TEXT)
+    text = answer_key.table([measured], {})
+    (row,) = [line for line in text.splitlines() if line.startswith("| fresh-b")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[-2:] == ["1/1", "1"]
+    report = answer_key.targets([measured], "held-out")
+    assert "no wrong fact: NOT met (1/1 items, 1 wrong lines)" in report
+    assert "WRONG Language: Python project" in answer_key.details(measured)
