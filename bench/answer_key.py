@@ -374,14 +374,11 @@ def _ratio(part: int, whole: int) -> float:
 
 
 def figures(scores: list[Score]) -> list[Figure]:
-    """The pooled figures for `python -m bench` (section `answer-key`): all projects, then the
-    held-out ones apart."""
+    """The pooled figures for `python -m bench` (section `answer-key`), one set per split: the
+    tuning projects' and, apart, the held-out projects'."""
     out: list[Figure] = []
-    groups = [("", scores)]
-    held_out = [s for s in scores if s.split == "held-out"]
-    if held_out and len(held_out) < len(scores):
-        groups.append(("held-out ", held_out))
-    for prefix, chosen in groups:
+    for split, chosen in by_split(scores).items():
+        prefix = f"{split}: "
         t = pooled(chosen, {})
         note = f"{len(chosen)} projects, rules extractor"
         out += [

@@ -372,19 +372,19 @@ def test_keys_are_found_in_every_fixture_root(tmp_path: Path) -> None:
     assert missing == ["c-missing"]
 
 
-def test_bench_figures_give_the_held_out_projects_apart() -> None:
+def test_bench_figures_give_each_split_apart() -> None:
     scores = [
         _scored("tuned-a", "tuning", [Memory("recipe", "t", "To run the tests: `cargo test`.")]),
         _scored("fresh-b", "held-out", []),  # no memory at all: no division by zero
     ]
     named = {f.measure: f.value for f in answer_key.figures(scores)}
-    assert named["high-importance gold covered"] == 0.25
-    assert named["held-out high-importance gold covered"] == 0.0
-    assert named["held-out noise (wrong + junk)"] == 0.0
-    assert named["held-out wrong facts"] == 0
+    assert named["tuning: high-importance gold covered"] == 0.5
+    assert named["held-out: high-importance gold covered"] == 0.0
+    assert named["held-out: noise (wrong + junk)"] == 0.0
+    assert named["held-out: wrong facts"] == 0
     # Without held-out projects there is one set of figures.
     alone = answer_key.figures(scores[:1])
-    assert not [f for f in alone if f.measure.startswith("held-out")]
+    assert all(f.measure.startswith("tuning: ") for f in alone)
 
 
 # -- the session-start text ----------------------------------------------------------------------
