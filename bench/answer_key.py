@@ -8,10 +8,11 @@ and the vector index rebuilt). Prints one table for the tuning projects and one 
 projects (never tuned on), each row a project and each table with its pooled totals and targets;
 with --details, what was missed, what was judged wrong or junk, the duplicates and every memory no
 gold item matched (for a human to check the noise judgement); with --views, the brief, style and
-pitfalls views of each project; with --hook-text, the text the session-start hook injects.
+pitfalls views of each project; with --hook-text, the text the session-start hook injects and
+whether it states the key's `session_start` items (and no wrong fact).
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
-                                  [--hook-text] [--split tuning|held-out] [--project NAME ...]
+                                  [--hook-text] [--split tuning|held-out] [--project=NAME ...]
 (DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
 without DIR the benchmark says so and exits 0.)
 """
