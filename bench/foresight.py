@@ -458,7 +458,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--project", action="append", default=[], help="only this fixture project (repeatable)"
     )
-    parser.add_argument("--details", action="store_true", help="every recurrence not served")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="every recurrence not served, and every served item its session never touched",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
@@ -472,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
         for result in results:
             print(f"\n### {result.name}")
             print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
+            print("served, never touched:")
+            print("\n".join(f"  - {n}" for n in result.tally.noise) or "  none")
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415
 

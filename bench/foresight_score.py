@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
 
-from squirrel_core.commands import typed_commands
+from squirrel_core.commands import TypedCommand, typed_commands
 from squirrel_core.events import EventType
 from squirrel_gateway.hook_context import Served
 from squirrel_memory.extractors.activity import (
@@ -109,6 +109,8 @@ class SessionFacts:
     instructions: tuple[Instruction, ...]
     bases_run: frozenset[str]
     touched: frozenset[str]
+    #: (tool, purpose) of every recognised command run, whatever its runner (`uv run`, `npx`).
+    tools_run: frozenset[tuple[str, str]] = frozenset()
 
 
 def session_facts(session_id: str, events: Sequence[StoredEvent], root: str) -> SessionFacts:
@@ -156,6 +158,7 @@ def session_facts(session_id: str, events: Sequence[StoredEvent], root: str) -> 
         instructions=tuple(instructions),
         bases_run=frozenset(_bases(found)),
         touched=frozenset(touched),
+        tools_run=frozenset((a.use.tool, a.use.purpose) for a in found if a.use is not None),
     )
 
 
@@ -210,13 +213,20 @@ class Injected:
 
 def served_commands(item: Served, root: str = "") -> set[str]:
     """The command bases a served item states (its backticked commands)."""
-    bases: set[str] = set()
-    for span in _BACKTICKED.findall(item.content):
-        for typed in typed_commands(span, cwd=root or None, project_root=root or None):
-            base = command_base(typed.text)
-            if base:
-                bases.add(base)
-    return bases
+    return {command_base(typed.text) for typed in _typed(item, root)} - {""}
+
+
+def served_tools(item: Served, root: str = "") -> set[tuple[str, str]]:
+    """(tool, purpose) of the recognised commands a served item states."""
+    return {(t.use.tool, t.use.purpose) for t in _typed(item, root) if t.use is not None}
+
+
+def _typed(item: Served, root: str) -> list[TypedCommand]:
+    return [
+        typed
+        for span in _BACKTICKED.findall(item.content)
+        for typed in typed_commands(span, cwd=root or None, project_root=root or None)
+    ]
 
 
 def fix_stated(item: Served, failure: Failure) -> bool:
@@ -234,13 +244,14 @@ def fix_stated(item: Served, failure: Failure) -> bool:
 
 def touched(item: Served, facts: SessionFacts, root: str = "") -> bool:
     """Whether the session did something the item is about: its error happened, its command
-    ran, its instruction was stated again, or a file it names was read or written."""
+    ran (the same base, or the same tool for the same purpose through another runner), its
+    instruction was stated again, or a file it names was read or written."""
     if item.key and (
         item.key in {k for f in facts.failures for k in f.keys}
         or item.key in {i.key for i in facts.instructions}
     ):
         return True
-    if served_commands(item, root) & facts.bases_run:
+    if served_commands(item, root) & facts.bases_run or served_tools(item, root) & facts.tools_run:
         return True
     text = item.content
     for path in facts.touched:
@@ -272,11 +283,12 @@ class Tally:
     served: int = 0
     untouched: int = 0
     misses: list[str] = field(default_factory=list)
+    noise: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
-            if name == "misses":
-                self.misses.extend(other.misses)
+            if name in ("misses", "noise"):
+                getattr(self, name).extend(getattr(other, name))
             else:
                 setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -349,7 +361,11 @@ def score_session(
         for item in answer.served:
             items.setdefault((item.type, item.key, item.content), item)
     tally.served = len(items)
-    tally.untouched = sum(1 for item in items.values() if not touched(item, facts, root))
+    untouched = [item for item in items.values() if not touched(item, facts, root)]
+    tally.untouched = len(untouched)
+    tally.noise = [
+        f"{facts.session_id} [{i.type}] {' '.join(i.content.split())}" for i in untouched
+    ]
     return tally
 
 

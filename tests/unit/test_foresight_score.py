@@ -245,3 +245,13 @@ def test_tallies_add_up_and_shares_print() -> None:
     assert (total.sessions, total.failures, total.warned, total.misses) == (2, 3, 2, ["a", "b"])
     assert share(2, 3) == "2/3 67 %"
     assert share(0, 0) == "0/0 n/a"
+
+
+def test_a_command_run_through_another_runner_touches_its_memory_but_is_not_recalled() -> None:
+    lint = Served("recipe", "recipe:lint", "m2", "To lint: `ruff check --fix`.")
+    types = Served("recipe", "recipe:typecheck", "m3", "To type-check: `mypy src`.")
+    earlier = Session("s1").run(1, "uv run ruff check src")
+    now = Session("s2").run(1, "uv run ruff check src")
+    result = score_session(now.facts(), history_of(earlier), start(lint, types), [])
+    assert (result.recipes, result.recipes_served) == (1, 0)  # `ruff check` is not what ran
+    assert (result.served, result.untouched) == (2, 1)  # but it was about it; mypy was not
