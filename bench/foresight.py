@@ -19,9 +19,11 @@ Each session k >= 2 is scored against what it then did (bench/foresight_score.py
   had run successfully, the share a served item stated (in backticks) before their first use;
 - instruction recall: of the rules and corrections the user stated that repeat an earlier
   session's (same `pref:` key), the share a served style memory with that key stated before;
-- cost: tokens injected at session start and per prompt (abstentions count as 0), and noise: the
-  share of distinct served items the session never touched (no error, command, instruction or
-  file of the session is theirs).
+- cost: tokens injected at session start and per prompt (abstentions count as 0);
+- outcomes: what became of each distinct item served (`squirrel_memory.outcomes`): used (its
+  command ran and worked, a file it names was touched), missed (its error happened anyway, its
+  instruction had to be stated again), contradicted (its command failed every time, the user
+  stated the opposite) or unused; noise is the unused share.
 
 Needs no model and no gold. Transcripts paths under the original project folder are moved into
 the replay's project folder, as they would be on the user's machine.
@@ -378,6 +380,7 @@ HEAD = (
     "tokens/start",
     "tokens/prompt",
     "prompts answered",
+    "served: used/missed/contradicted/unused",
     "noise",
 )
 
@@ -395,7 +398,8 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         f"{t.start_tokens / scored:.0f}" if scored else "n/a",
         f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
         share(t.prompt_answers, t.prompts),
-        share(t.untouched, t.served),
+        f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",
+        share(t.unused, t.served),
     )
 
 
@@ -446,8 +450,13 @@ def figures(results: Sequence[ProjectResult]) -> list[Figure]:
                "tokens", "mean per scored session"),
         Figure(SECTION, "tokens injected per prompt", ratio(t.prompt_tokens, t.prompts),
                "tokens", f"mean over {t.prompts} prompts, abstentions as 0"),
-        Figure(SECTION, "served items never touched (noise)", ratio(t.untouched, t.served),
-               "ratio", f"{t.untouched}/{t.served}"),
+        Figure(SECTION, "served items unused (noise)", ratio(t.unused, t.served),
+               "ratio", f"{t.unused}/{t.served}"),
+        Figure(SECTION, "served items used", ratio(t.used, t.served), "ratio",
+               f"{t.used}/{t.served}"),
+        Figure(SECTION, "served items missed or contradicted",
+               ratio(t.missed + t.contradicted, t.served), "ratio",
+               f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),
     ]  # fmt: skip
 
 
@@ -461,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--details",
         action="store_true",
-        help="every recurrence not served, and every served item its session never touched",
+        help="every recurrence not served, and every served item its session did not use",
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
@@ -476,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         for result in results:
             print(f"\n### {result.name}")
             print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
-            print("served, never touched:")
+            print("served, unused:")
             print("\n".join(f"  - {n}" for n in result.tally.noise) or "  none")
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415

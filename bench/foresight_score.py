@@ -18,65 +18,27 @@ A session is scored against the sessions before it (`History`) and the injection
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import PurePosixPath
 
-from squirrel_core.commands import TypedCommand, typed_commands
-from squirrel_core.events import EventType
 from squirrel_gateway.hook_context import Served
-from squirrel_memory.extractors.activity import (
-    commands,
-    relative_path,
-    touched_files,
-    user_requests,
-)
-from squirrel_memory.extractors.evidence import Attempt, attempts, command_base
-from squirrel_memory.extractors.fixes import FOLDER_KEY_PREFIX, Change, find_pitfalls
-from squirrel_memory.extractors.pitfalls import fingerprint_key
-from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.models import StoredEvent
-
-#: Events after which a user message answers something the assistant did (as the rules
-#: extractor reads it: only then can "no, …" be a correction).
-_ASSISTANT_ACTIONS = frozenset(
-    {
-        EventType.ASSISTANT_RESPONSE,
-        EventType.TOOL_CALL,
-        EventType.TOOL_RESULT,
-        EventType.CODE_CHANGE,
-        EventType.COMMAND_RUN,
-        EventType.TEST_RUN,
-    }
+from squirrel_memory.outcomes import (
+    Failure,
+    Outcome,
+    ServedMemory,
+    SessionActivity,
+    outcome_of,
+    session_activity,
+    stated_commands,
 )
-_BACKTICKED = re.compile(r"`([^`\n]{1,400})`")
+
 #: How much of a fix command must be found in a pitfall's text (memories clip long commands).
 _FIX_CHARS = 60
 
-
-# -- what a session did --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """A failed command of the session, its pitfall key(s), and the fix that worked (if seen)."""
-
-    at: datetime
-    key: str
-    command: str
-    fix: str | None = None  # "edit", "setup", "variant", "folder" or None
-    fix_command: str = ""
-    files: tuple[str, ...] = ()
-
-    @property
-    def keys(self) -> frozenset[str]:
-        """The memory keys a pitfall warning of this failure may carry."""
-        keys = {self.key}
-        if self.fix == "folder":
-            keys.add(FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", self.fix_command.lower())[:40])
-        return frozenset(keys)
+SessionFacts = SessionActivity
+"""What a session did (`squirrel_memory.outcomes`: failures, commands, instructions, files)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,94 +48,20 @@ class CommandUse:
     at: datetime
     base: str
     purpose: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Instruction:
-    """A standing rule or correction the user stated in a message."""
-
-    at: datetime
-    key: str
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFacts:
-    """What a session did, read from its events."""
-
-    session_id: str
-    prompts: tuple[tuple[datetime, str], ...]
-    failures: tuple[Failure, ...]
-    uses: tuple[CommandUse, ...]
-    instructions: tuple[Instruction, ...]
-    bases_run: frozenset[str]
-    touched: frozenset[str]
-    #: (tool, purpose) of every recognised command run, whatever its runner (`uv run`, `npx`).
-    tools_run: frozenset[tuple[str, str]] = frozenset()
 
 
 def session_facts(session_id: str, events: Sequence[StoredEvent], root: str) -> SessionFacts:
-    """The prompts, failures, successful commands and instructions of one session."""
-    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
-    found = attempts(commands(ordered), root)
-    changes = [
-        Change(e.id, e.timestamp, e.session_id, relative_path(path, e.project_id))
-        for e in ordered
-        if e.event_type == EventType.CODE_CHANGE
-        for path in _change_paths(e)
-    ]
-    failures = tuple(
-        Failure(
-            p.failed.run.timestamp,
-            fingerprint_key(p.fingerprint),
-            p.failed.text,
-            p.fix,
-            _relative(p.fix_command, root),
-            p.files,
-        )
-        for p in find_pitfalls(found, changes)
-    )
+    """The prompts, failures, commands, instructions and files of one session."""
+    return session_activity(session_id, events, root)
+
+
+def first_uses(facts: SessionFacts) -> list[CommandUse]:
+    """The first successful run of each command with a known purpose, in order."""
     uses: dict[str, CommandUse] = {}
-    for attempt in found:
-        if attempt.run.ok and attempt.use is not None and attempt.base:
-            uses.setdefault(
-                attempt.base,
-                CommandUse(attempt.run.timestamp, attempt.base, attempt.use.purpose, attempt.text),
-            )
-    requests = user_requests(ordered)
-    position = {e.id: i for i, e in enumerate(ordered)}
-    instructions: list[Instruction] = []
-    for event, text in requests:
-        index = position[event.id]
-        after = index > 0 and ordered[index - 1].event_type in _ASSISTANT_ACTIONS
-        for pref in stated_preferences(text, after_assistant_action=after):
-            instructions.append(Instruction(event.timestamp, pref.key, pref.content))
-    touched = {*touched_files(ordered), *(c.path for c in changes)}
-    return SessionFacts(
-        session_id=session_id,
-        prompts=tuple((event.timestamp, text) for event, text in requests),
-        failures=failures,
-        uses=tuple(uses.values()),
-        instructions=tuple(instructions),
-        bases_run=frozenset(_bases(found)),
-        touched=frozenset(touched),
-        tools_run=frozenset((a.use.tool, a.use.purpose) for a in found if a.use is not None),
-    )
-
-
-def _change_paths(event: StoredEvent) -> list[str]:
-    path = event.content.get("path")
-    return [path] if isinstance(path, str) and path else [p for p in event.file_paths if p]
-
-
-def _bases(found: Iterable[Attempt]) -> set[str]:
-    return {a.base for a in found if a.base}
-
-
-def _relative(text: str, root: str) -> str:
-    root = root.rstrip("/")
-    return text.replace(root + "/", "") if len(root) > 1 else text
+    for run in facts.runs:
+        if run.ok and run.purpose and run.base:
+            uses.setdefault(run.base, CommandUse(run.at, run.base, run.purpose))
+    return list(uses.values())
 
 
 # -- what earlier sessions did -------------------------------------------------------------------
@@ -189,7 +77,7 @@ class History:
 
     def add(self, facts: SessionFacts) -> None:
         self.failure_keys.update(f.key for f in facts.failures)
-        self.command_bases.update(u.base for u in facts.uses)
+        self.command_bases.update(u.base for u in first_uses(facts))
         self.instruction_keys.update(i.key for i in facts.instructions)
 
 
@@ -213,20 +101,7 @@ class Injected:
 
 def served_commands(item: Served, root: str = "") -> set[str]:
     """The command bases a served item states (its backticked commands)."""
-    return {command_base(typed.text) for typed in _typed(item, root)} - {""}
-
-
-def served_tools(item: Served, root: str = "") -> set[tuple[str, str]]:
-    """(tool, purpose) of the recognised commands a served item states."""
-    return {(t.use.tool, t.use.purpose) for t in _typed(item, root) if t.use is not None}
-
-
-def _typed(item: Served, root: str) -> list[TypedCommand]:
-    return [
-        typed
-        for span in _BACKTICKED.findall(item.content)
-        for typed in typed_commands(span, cwd=root or None, project_root=root or None)
-    ]
+    return {stated.base for stated in stated_commands(item.content, root)}
 
 
 def fix_stated(item: Served, failure: Failure) -> bool:
@@ -240,25 +115,6 @@ def fix_stated(item: Served, failure: Failure) -> bool:
     if failure.fix == "folder":
         return bool(failure.fix_command) and f"`{failure.fix_command[:_FIX_CHARS]}" in text
     return any(path in text for path in failure.files)
-
-
-def touched(item: Served, facts: SessionFacts, root: str = "") -> bool:
-    """Whether the session did something the item is about: its error happened, its command
-    ran (the same base, or the same tool for the same purpose through another runner), its
-    instruction was stated again, or a file it names was read or written."""
-    if item.key and (
-        item.key in {k for f in facts.failures for k in f.keys}
-        or item.key in {i.key for i in facts.instructions}
-    ):
-        return True
-    if served_commands(item, root) & facts.bases_run or served_tools(item, root) & facts.tools_run:
-        return True
-    text = item.content
-    for path in facts.touched:
-        name = PurePosixPath(path).name
-        if path in text or ("." in name.strip(".") and len(name) >= 4 and name in text):
-            return True
-    return False
 
 
 # -- the score -----------------------------------------------------------------------------------
@@ -281,7 +137,10 @@ class Tally:
     prompt_tokens: int = 0
     prompt_answers: int = 0
     served: int = 0
-    untouched: int = 0
+    used: int = 0
+    missed: int = 0
+    contradicted: int = 0
+    unused: int = 0
     misses: list[str] = field(default_factory=list)
     noise: list[str] = field(default_factory=list)
 
@@ -328,7 +187,7 @@ def score_session(
                 tally.fix_right += 1
         else:
             tally.misses.append(f"{facts.session_id} failure not warned: {failure.key}")
-    for use in facts.uses:
+    for use in first_uses(facts):
         if use.base not in history.command_bases:
             continue
         tally.recipes += 1
@@ -356,16 +215,23 @@ def score_session(
             tally.instructions_served += 1
         else:
             tally.misses.append(f"{facts.session_id} instruction not served: {instruction.key}")
-    items: dict[tuple[str, str, str], Served] = {}
+    # One item per memory text (a brief's fact line has no key where the task context's has),
+    # at its first serving: the answers are in the order served.
+    first: dict[tuple[str, str], ServedMemory] = {}
     for answer in answers:
         for item in answer.served:
-            items.setdefault((item.type, item.key, item.content), item)
-    tally.served = len(items)
-    untouched = [item for item in items.values() if not touched(item, facts, root)]
-    tally.untouched = len(untouched)
-    tally.noise = [
-        f"{facts.session_id} [{i.type}] {' '.join(i.content.split())}" for i in untouched
-    ]
+            first.setdefault(
+                (item.type, " ".join(item.content.split())),
+                ServedMemory(item.type, item.key, item.content, answer.at),
+            )
+    tally.served = len(first)
+    for memory in first.values():
+        result = outcome_of(memory, facts, root)
+        setattr(tally, result.value, getattr(tally, result.value) + 1)
+        if result is Outcome.UNUSED:
+            tally.noise.append(
+                f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
+            )
     return tally
 
 

@@ -235,7 +235,7 @@ def test_tokens_and_noise() -> None:
     assert (result.start_tokens, result.prompts, result.prompt_tokens) == (300, 2, 60)
     assert result.prompt_answers == 1
     assert result.served == 4  # the recipe and the fact served twice count once
-    assert result.untouched == 2  # the deploy fact and the style memory
+    assert (result.used, result.unused) == (2, 2)  # the deploy fact and the style memory: unused
 
 
 def test_tallies_add_up_and_shares_print() -> None:
@@ -254,4 +254,4 @@ def test_a_command_run_through_another_runner_touches_its_memory_but_is_not_reca
     now = Session("s2").run(1, "uv run ruff check src")
     result = score_session(now.facts(), history_of(earlier), start(lint, types), [])
     assert (result.recipes, result.recipes_served) == (1, 0)  # `ruff check` is not what ran
-    assert (result.served, result.untouched) == (2, 1)  # but it was about it; mypy was not
+    assert (result.served, result.used, result.unused) == (2, 1, 1)  # ruff ran; mypy did not
