@@ -16,7 +16,8 @@ Each session k >= 2 is scored against what it then did (bench/foresight_score.py
   share a pitfall served before the failure warned about (same pitfall key), and the share whose
   served pitfall stated the fix that worked this time;
 - recipe recall: of the commands with a known purpose it ran successfully that an earlier session
-  had run successfully, the share a served item stated (in backticks) before their first use;
+  had run successfully, the share a served item gave as the way to run them (in backticks; not
+  the command a pitfall says failed) before their first use;
 - instruction recall: of the rules and corrections the user stated that repeat an earlier
   session's (same `pref:` key), the share a served style memory with that key stated before;
 - cost: tokens injected at session start and per prompt (abstentions count as 0);
@@ -428,15 +429,16 @@ def table(results: Sequence[ProjectResult]) -> str:
     return "\n".join(lines)
 
 
-def figures(results: Sequence[ProjectResult]) -> list[Figure]:
-    """The pooled figures for `python -m bench` (section `foresight`)."""
-    t = pooled(results)
+def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]:
+    """The pooled figures for `python -m bench` (section `foresight`); with `project`, that
+    project's alone (measures prefixed with its name)."""
+    t = pooled([r for r in results if r.name == project] if project else results)
     note = f"{len(results)} projects, {t.sessions} sessions scored, rules extractor"
 
     def ratio(part: int, whole: int) -> float:
         return part / whole if whole else float("nan")
 
-    return [
+    found = [
         Figure(SECTION, "failures warned (recurring errors)", ratio(t.warned, t.failures),
                "ratio", f"{t.warned}/{t.failures}; {note}"),
         Figure(SECTION, "failures with the working fix served", ratio(t.fix_right, t.failures),
@@ -458,6 +460,9 @@ def figures(results: Sequence[ProjectResult]) -> list[Figure]:
                ratio(t.missed + t.contradicted, t.served), "ratio",
                f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),
     ]  # fmt: skip
+    if not project:
+        return found
+    return [dataclasses.replace(f, measure=f"{project}: {f.measure}", note="") for f in found]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -472,7 +477,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="every recurrence not served, and every served item its session did not use",
     )
-    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--json", type=Path, help="also write the figures here (pooled, then per project)"
+    )
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
@@ -490,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415
 
-        write_json(args.json, figures(results), {"section": SECTION})
+        rows = figures(results) + [f for r in results for f in figures(results, r.name)]
+        write_json(args.json, rows, {"section": SECTION})
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0
 

@@ -99,9 +99,13 @@ class Injected:
         return self.at < moment if strictly else self.at <= moment
 
 
-def served_commands(item: Served, root: str = "") -> set[str]:
-    """The command bases a served item states (its backticked commands)."""
-    return {stated.base for stated in stated_commands(item.content, root)}
+def recommended_commands(item: Served, root: str = "") -> set[str]:
+    """The command bases a served item gives as a way to do something: a pitfall's failed
+    command and its error are not (`X` failed with `E`), its remedy after them is."""
+    text = item.content
+    if item.type == "pitfall":
+        text = text.partition(";")[2]
+    return {stated.base for stated in stated_commands(text, root)}
 
 
 def fix_stated(item: Served, failure: Failure) -> bool:
@@ -192,7 +196,7 @@ def score_session(
             continue
         tally.recipes += 1
         if any(
-            use.base in served_commands(item, root)
+            use.base in recommended_commands(item, root)
             for answer in answers
             if answer.before(use.at)
             for item in answer.served

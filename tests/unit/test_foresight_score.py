@@ -255,3 +255,18 @@ def test_a_command_run_through_another_runner_touches_its_memory_but_is_not_reca
     result = score_session(now.facts(), history_of(earlier), start(lint, types), [])
     assert (result.recipes, result.recipes_served) == (1, 0)  # `ruff check` is not what ran
     assert (result.served, result.used, result.unused) == (2, 1, 1)  # ruff ran; mypy did not
+
+
+def test_a_pitfall_serves_the_command_of_its_remedy_not_the_one_that_failed() -> None:
+    earlier = Session("s1").run(1, "uv run pyright").run(2, "uv run pytest -x")
+    now = Session("s2").run(3, "uv run pyright").run(4, "uv run pytest")
+    pitfall = Served(
+        "pitfall",
+        "pitfall:x",
+        "",
+        "`uv run pyright` failed with `error: unknown import`; re-running it as "
+        "`uv run pytest` worked.",
+    )
+    result = score_session(now.facts(), history_of(earlier), start(pitfall), [])
+    assert (result.recipes, result.recipes_served) == (2, 1)
+    assert any("not served: uv run pyright" in miss for miss in result.misses)
