@@ -6,7 +6,9 @@ processing throughput, bench/fixture_pipeline.py), writes (`Remember` and `Remem
 gRPC, bench/writes.py), retrieval (bench/retrieval_latency.py),
 mcp + budget + rss (bench/mcp_latency.py), quality (bench/retrieval_quality.py, shipped
 settings), answer-key (bench/answer_key.py: the fixture projects' memories scored against
-our gold notes, rules extractor) and hooks (`sqrl hook` wall time, services up and down,
+our gold notes, rules extractor), foresight (bench/foresight.py: each fixture project's sessions
+replayed in order, what the hooks would have injected scored against what the session then
+did) and hooks (`sqrl hook` wall time, services up and down,
 bench/hook_latency.py) and cli (everyday `sqrl` commands and `sqrl mcp` to its `initialize`
 answer, median wall time next to bare Python, bench/cli_latency.py). `--quick` runs 1k/10k
 only, with fewer runs and calls, in a few minutes.
@@ -37,6 +39,7 @@ from bench import (
     answer_key,
     cli_latency,
     fixture_pipeline,
+    foresight,
     hook_latency,
     mcp_latency,
     retrieval_latency,
@@ -393,6 +396,15 @@ def answer_key_figures() -> list[Figure]:
     return answer_key.figures(measured.scores)
 
 
+# -- foresight (foresight.py) ------------------------------------------------------------------
+
+
+def foresight_figures() -> list[Figure]:
+    if not SHARED_FIXTURES.is_dir():
+        return []
+    return foresight.figures(foresight.measure(SHARED_FIXTURES))
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 
@@ -412,6 +424,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         ],
         "quality": quality_figures,
         "answer-key": answer_key_figures,
+        "foresight": foresight_figures,
         "hooks": lambda: asyncio.run(hook_latency.measure(1000, plan.mcp_calls)),
         "cli": lambda: cli_latency.measure(plan.cli_runs),
     }
@@ -444,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
             "mcp",
             "quality",
             "answer-key",
+            "foresight",
             "hooks",
             "cli",
         ),

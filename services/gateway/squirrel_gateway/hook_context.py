@@ -41,12 +41,25 @@ _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\
 
 
 @dataclass(frozen=True, slots=True)
+class Served:
+    """One item an injection shows: its memory type, key and id when the answer names them
+    (a brief's fact line has neither), and its text as the memory service gave it."""
+
+    type: str
+    key: str
+    memory_id: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
 class Injection:
-    """Text for the host (empty: print nothing), its token estimate, and how many items."""
+    """Text for the host (empty: print nothing), its token estimate, how many items, and
+    those items in the order shown (what was served, for whoever records it)."""
 
     text: str
     tokens: int
     items: int
+    served: tuple[Served, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -68,10 +81,11 @@ def _finish(body: str) -> tuple[str, int]:
     return text, n  # pragma: no cover - the footer grows by digits only
 
 
-def _compose(sections: Sequence[Sequence[str]], budget: int) -> Injection:
-    """Interleaves the sections' lines (each best first) until the next would break `budget`,
-    then renders them grouped under their titles after the frame."""
+def _compose(sections: Sequence[Sequence[tuple[str, Served]]], budget: int) -> Injection:
+    """Interleaves the sections' lines (each best first, with the item it shows) until the
+    next would break `budget`, then renders them grouped under their titles after the frame."""
     chosen: list[list[str]] = [[] for _ in sections]
+    served: list[tuple[int, int, Served]] = []
     order = [
         (rank, index)
         for rank in range(max((len(s) for s in sections), default=0))
@@ -88,16 +102,18 @@ def _compose(sections: Sequence[Sequence[str]], budget: int) -> Injection:
 
     for rank, index in order:
         trial = [list(lines) for lines in chosen]
-        line, _ = redact(sections[index][rank])
+        line, _ = redact(sections[index][rank][0])
         trial[index].append(line)
         if _finish(body_of(trial))[1] > budget:
             break
         chosen = trial
+        served.append((index, rank, sections[index][rank][1]))
     count = sum(len(lines) for lines in chosen)
     if count == 0:
         return NOTHING
     text, tokens = _finish(body_of(chosen))
-    return Injection(text, tokens, count)
+    ordered = tuple(item for _, _, item in sorted(served, key=lambda t: t[:2]))
+    return Injection(text, tokens, count, ordered)
 
 
 async def session_start(
@@ -114,10 +130,16 @@ async def session_start(
     entries: list[str | ModuleSummary] = [*brief.key_facts, *brief.modules]
     return _compose(
         [
-            [render_brief(entry) for entry in entries],
+            [(render_brief(entry), _brief_item(entry)) for entry in entries],
             await _recipes(backend, project_id),
-            [render_style(item) for item in style.items],
-            [render_pitfall(item) for item in pitfalls.items]
+            [
+                (render_style(item), Served("user_style", item.key, "", item.summary))
+                for item in style.items
+            ],
+            [
+                (render_pitfall(item), Served("pitfall", item.key, "", item.content))
+                for item in pitfalls.items
+            ]
             if pitfalls.has_relevant_pitfalls
             else [],
         ],
@@ -125,7 +147,13 @@ async def session_start(
     )
 
 
-async def _recipes(backend: MemoryBackend, project_id: str) -> list[str]:
+def _brief_item(entry: str | ModuleSummary) -> Served:
+    if isinstance(entry, str):
+        return Served("project_fact", "", "", entry)
+    return Served("project_fact", "", "", f"{entry.name}: {entry.summary} {' '.join(entry.paths)}")
+
+
+async def _recipes(backend: MemoryBackend, project_id: str) -> list[tuple[str, Served]]:
     """The project's everyday commands, best first; never a flagged one (a recipe that fetches
     and runs code stays out until the user confirms it, and a hook cannot tell)."""
     try:
@@ -139,7 +167,11 @@ async def _recipes(backend: MemoryBackend, project_id: str) -> list[str]:
         )
     except SquirrelError:
         return []
-    return [f"- {one_line(r.content)}" for r in page.results if not flags_of(r.content)]
+    return [
+        (f"- {one_line(r.content)}", Served(r.type, r.key, r.memory_id, r.content))
+        for r in page.results
+        if not flags_of(r.content)
+    ]
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:
@@ -187,4 +219,5 @@ async def prompt_context(
         return NOTHING
     # The task context frames its notes as data itself; the text is redacted once more.
     text, _ = redact(context.markdown)
-    return Injection(text, estimate_tokens(text), len(context.selected_memories))
+    served = tuple(Served(m.type, m.key, m.memory_id, m.content) for m in context.selected_memories)
+    return Injection(text, estimate_tokens(text), len(served), served)

@@ -66,8 +66,15 @@ class SessionEnder(Protocol):
     async def end_session(self, hook: HookInput, project_id: str) -> None: ...
 
 
+Observer = Callable[[HookInput, Injection], None]
+"""Sees every session-start and per-prompt answer computed (empty ones too), with its items."""
+
+
 class HookService:
-    """Turns one hook call into the host's answer; never raises for a host's sake."""
+    """Turns one hook call into the host's answer; never raises for a host's sake.
+
+    `observer`, when given, is told of every session-start and per-prompt injection computed
+    (which memories a session was served); it must not raise."""
 
     def __init__(
         self,
@@ -77,12 +84,14 @@ class HookService:
         ender: SessionEnder | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        observer: Observer | None = None,
     ) -> None:
         self._backend = backend
         self._settings = settings
         self._stats_path = activity_path(run_dir)
         self._ender = ender
         self._clock = clock
+        self._observer = observer
         self._activity = HookActivity()
         self._idle: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -116,6 +125,8 @@ class HookService:
                 stats.injections += 1
                 stats.tokens_injected += injection.tokens
                 stats.last_injection_at = stats.last_ok_at
+            if self._observer is not None:
+                self._observer(hook, injection)
         log.info(
             "hook_answered",
             host=hook.host.value,

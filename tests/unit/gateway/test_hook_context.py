@@ -169,3 +169,28 @@ async def test_session_start_names_the_everyday_commands_but_no_flagged_one(
     )
     assert "### How things are run here" in out.text and "`mix test`" in out.text
     assert "curl" not in out.text
+
+
+async def test_injections_name_the_items_they_show_in_order(backend: FakeBackend) -> None:
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert len(out.served) == out.items > 0
+    kinds = [item.type for item in out.served]
+    assert kinds == sorted(kinds, key=["project_fact", "recipe", "user_style", "pitfall"].index)
+    for item in out.served:
+        assert item.content.split(" (")[0] in out.text
+    assert ("recipe", "recipe:0", "mem_r0") in {(i.type, i.key, i.memory_id) for i in out.served}
+    assert {i.key for i in out.served if i.type == "pitfall"} <= {f"pitfall:{n}" for n in range(4)}
+
+    small = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=120
+    )
+    assert len(small.served) == small.items < out.items  # what the budget left out is not served
+
+    prompt = await hook_context.prompt_context(
+        backend, project_id=backend.roots[0], prompt="add tests", user_id=None, budget=300
+    )
+    assert [(i.type, i.key, i.memory_id) for i in prompt.served] == [
+        ("recipe", "recipe:test", "mem_1")
+    ]

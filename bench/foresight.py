@@ -1,0 +1,507 @@
+"""Foresight: would the memory have saved each session? A replay of every fixture project.
+
+For every fixture project (grouped as bench/fixture_pipeline.py groups them: the Claude projects
+under `<fixtures>/claude`, and the Codex sessions under `<fixtures>/codex`; schema-only
+`agent-sessions-constructed` files are left out), its sessions are replayed in time order in a
+fresh memory service (its own home, so no other project's memories are there). Before session k,
+the service holds what sessions 1..k-1 produced: their events appended with AppendEvents and
+processed with the `rules` extractor (ProcessNow), the vector index caught up. Then what Squirrel
+would inject is asked through the real path: the gateway's `HookService` (session start, then one
+`UserPromptSubmit` per user prompt of session k, at the default `hooks.*` budgets) over a
+`GrpcMemoryBackend`, i.e. the memory service over gRPC plus the gateway's formatting. Only the
+hook deadline is raised (a slow shared machine must not turn an answer into silence).
+
+Each session k >= 2 is scored against what it then did (bench/foresight_score.py):
+- failure foresight: of its failures whose error signature happened in an earlier session, the
+  share a pitfall served before the failure warned about (same pitfall key), and the share whose
+  served pitfall stated the fix that worked this time;
+- recipe recall: of the commands with a known purpose it ran successfully that an earlier session
+  had run successfully, the share a served item gave as the way to run them (in backticks; not
+  the command a pitfall says failed) before their first use;
+- instruction recall: of the rules and corrections the user stated that repeat an earlier
+  session's (same `pref:` key), the share a served style memory with that key stated before;
+- cost: tokens injected at session start and per prompt (abstentions count as 0);
+- outcomes: what became of each distinct item served (`squirrel_memory.outcomes`): used (its
+  command ran and worked, a file it names was touched), missed (its error happened anyway, its
+  instruction had to be stated again), contradicted (its command failed every time, the user
+  stated the opposite) or unused; noise is the unused share.
+
+Needs no model and no gold. Transcripts paths under the original project folder are moved into
+the replay's project folder, as they would be on the user's machine.
+
+Usage: python -m bench.foresight [--fixtures DIR] [--project NAME ...] [--details] [--json PATH]
+(DIR defaults to ../shared/fixtures; without it the benchmark says so and exits 0.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import fixture_pipeline
+from bench.common import SHARED_FIXTURES, Figure
+from bench.foresight_score import (
+    History,
+    Injected,
+    SessionFacts,
+    Tally,
+    score_session,
+    session_facts,
+    share,
+)
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.auth import ensure_token
+from squirrel_core.clients import MemoryClient, open_channel
+from squirrel_core.events import Event, SourcePosition, SourceTool
+from squirrel_core.home import HomeLayout
+from squirrel_core.logs import configure_logging
+from squirrel_core.rpc import GrpcService
+from squirrel_core.settings import load_settings
+from squirrel_core.wire import event_to_pb
+from squirrel_gateway.hook_context import Injection
+from squirrel_gateway.hook_hosts import HookInput
+from squirrel_gateway.hook_service import HookService, HookSettings
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_ingest.parsers import line_parser_for
+from squirrel_ingest.parsers.claude import ClaudeFileParser
+from squirrel_memory import server as memory_server
+from squirrel_memory.models import StoredEvent
+
+SECTION = "foresight"
+#: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
+CONSTRUCTED = "agent-sessions-constructed"
+#: Transcripts reserved for held-out evaluation: never read here.
+RESERVED = re.compile(r"marot|spotter|locomo", re.IGNORECASE)
+HOOK_DEADLINE_MS = 120_000
+INDEX_WAIT_SECONDS = 300.0
+HOSTS = {SourceTool.CODEX: "codex", SourceTool.GEMINI_CLI: "gemini"}
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One session of a project: its events (moved into the replay folder), in time order."""
+
+    session_id: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A fixture project: its events as the transcripts hold them (original folders)."""
+
+    name: str
+    events: tuple[Event, ...]
+
+
+@dataclass(slots=True)
+class ProjectResult:
+    name: str
+    sessions: int
+    events: int
+    memories: int
+    tally: Tally
+
+
+# -- the fixtures --------------------------------------------------------------------------------
+
+
+def fixture_groups(base: Path) -> list[tuple[str, list[Path]]]:
+    """(project name, transcripts) for every fixture project under `base`."""
+    groups: list[tuple[str, list[Path]]] = []
+    for host, prefix in (("claude", ""), ("codex", "codex:")):
+        folder = base / host
+        if not folder.is_dir():
+            continue
+        for name, paths in fixture_pipeline.fixture_projects(folder):
+            kept = [p for p in paths if not RESERVED.search(str(p))]
+            if name == CONSTRUCTED or RESERVED.search(name) or not kept:
+                continue
+            groups.append((prefix + name, kept))
+    return groups
+
+
+def read_events(paths: Iterable[Path]) -> list[Event]:
+    """Every event of the transcripts, as ingest's parsers read them."""
+    events: list[Event] = []
+    for path in paths:
+        parser = line_parser_for(str(path)) or ClaudeFileParser(str(path))
+        offset = 0
+        with path.open("rb") as fh:
+            for line in fh:
+                offset += len(line)
+                events.extend(parser.feed(line, SourcePosition(str(path), 0, offset)))
+    return events
+
+
+def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(root, value)
+    if isinstance(value, list):
+        return [_moved_value(v, pattern, root) for v in value]
+    if isinstance(value, dict):
+        return {k: _moved_value(v, pattern, root) for k, v in value.items()}
+    return value
+
+
+def relocate(events: Sequence[Event], root: str) -> list[Event]:
+    """The events with the project's original folder (the commonest `cwd`) replaced by `root`
+    wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
+    cwds = Counter(e.cwd for e in events if e.cwd)
+    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+    pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
+    moved: list[Event] = []
+    for event in events:
+        cwd = pattern.sub(root, event.cwd) if event.cwd else root
+        moved.append(
+            dataclasses.replace(
+                event,
+                cwd=cwd if cwd.startswith(root) else root,
+                content=_moved_value(event.content, pattern, root),
+                file_paths=tuple(pattern.sub(root, p) for p in event.file_paths),
+            )
+        )
+    return moved
+
+
+def sessions_of(events: Sequence[Event]) -> tuple[Session, ...]:
+    """The events grouped by session, each session in time order, sessions by their start."""
+    by_id: dict[str, list[Event]] = {}
+    for event in events:
+        by_id.setdefault(event.session_id or "", []).append(event)
+    sessions = [
+        Session(sid, tuple(sorted(group, key=lambda e: e.timestamp)))
+        for sid, group in by_id.items()
+        if sid
+    ]
+    return tuple(sorted(sessions, key=lambda s: (s.events[0].timestamp, s.session_id)))
+
+
+def load_project(name: str, paths: Sequence[Path]) -> Project:
+    return Project(name, tuple(read_events(paths)))
+
+
+def stored(events: Sequence[Event], project_id: str, tag: str) -> list[StoredEvent]:
+    """The events as the extractors read them (ids are positions: stable from run to run)."""
+    return [
+        StoredEvent(
+            id=f"{tag}-{n:06d}",
+            project_id=project_id,
+            user_id="",
+            source_tool=str(e.source_tool),
+            session_id=e.session_id,
+            timestamp=e.timestamp,
+            event_type=str(e.event_type),
+            content=e.content,
+            file_paths=e.file_paths,
+            hash="",
+            origin=str(e.origin) if e.origin else "",
+            sidechain=e.sidechain,
+            agent_id=e.agent_id,
+        )
+        for n, e in enumerate(events)
+    ]
+
+
+# -- the replay ----------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def memory_service(tmp: Path) -> AsyncIterator[tuple[MemoryClient, HookSettings]]:
+    """A fresh in-process memory service (rules extractor, no background passes) and a client."""
+    settings = load_settings(
+        {
+            "SQRL_HOME": str(tmp / "home"),
+            "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
+            "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+            "SQRL_EXTRACTOR_BACKEND": "rules",
+        }
+    )
+    layout = HomeLayout(settings.home).ensure()
+    token = ensure_token(layout.token)
+    service = GrpcService("memory", token, 0, layout.service_file("memory"))
+    ready, cleanup = await memory_server.setup(settings, service)
+    await service.start()
+    await ready()
+    await service.set_serving()
+    client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
+    hooks = dataclasses.replace(HookSettings.from_settings(settings), deadline_ms=HOOK_DEADLINE_MS)
+    try:
+        yield client, hooks
+    finally:
+        await client.close()
+        await service.stop(0)
+        await cleanup()
+
+
+async def wait_indexed(client: MemoryClient, project_id: str) -> None:
+    """Until the embedder is loaded and the project's vector index holds every memory, so the
+    hook answers rank as they would a moment later (and the same on every run)."""
+    deadline = time.monotonic() + INDEX_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        status = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        pending = sum(p.vectors_pending for p in status.projects if p.project_id == project_id)
+        if not status.embedder_loading and pending == 0:
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the vector index of {project_id} did not catch up")
+
+
+class Recorder:
+    """The hook service's observer: every injection computed, in order."""
+
+    def __init__(self) -> None:
+        self.injections: list[Injection] = []
+
+    def __call__(self, hook: HookInput, injection: Injection) -> None:
+        self.injections.append(injection)
+
+
+async def _ask(
+    hooks: HookService, recorder: Recorder, host: str, event: str, payload: dict[str, str]
+) -> Injection:
+    before = len(recorder.injections)
+    printed = await hooks.answer(host, event, payload)
+    if len(recorder.injections) != before + 1:
+        raise RuntimeError(f"the {event} hook failed: {hooks.activity.to_json()!r}")
+    injection = recorder.injections[-1]
+    shown = json.loads(printed)["hookSpecificOutput"]["additionalContext"] if printed else ""
+    if injection.text and not injection.text.startswith(shown.rstrip("…")):
+        raise RuntimeError("the hook printed something other than its injection")
+    return injection
+
+
+async def replay(project: Project, tmp: Path) -> ProjectResult:
+    """Replays one project's sessions in a fresh memory service; scores sessions 2..n."""
+    root = tmp / "projects" / "p"
+    root.mkdir(parents=True)
+    project_id = str(root.resolve())
+    sessions = sessions_of(relocate(project.events, project_id))
+    total = Tally()
+    history = History()
+    memories = 0
+    async with memory_service(tmp) as (client, hook_settings):
+        await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id))
+        backend = GrpcMemoryBackend(client, lambda: [project_id])
+        recorder = Recorder()
+        hooks = HookService(backend, hook_settings, tmp / "run", observer=recorder)
+        (tmp / "run").mkdir(exist_ok=True)
+        try:
+            for k, session in enumerate(sessions):
+                facts = session_facts(
+                    session.session_id, stored(session.events, project_id, f"s{k}"), project_id
+                )
+                if k > 0:
+                    await _learn(client, project_id, sessions[k - 1])
+                    total.add(await _score(hooks, recorder, session, facts, history, project_id))
+                history.add(facts)
+            listed = await client.call(
+                client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=1)
+            )
+            memories = listed.total_count
+        finally:
+            await hooks.close()
+    events = sum(len(s.events) for s in sessions)
+    return ProjectResult(project.name, len(sessions), events, memories, total)
+
+
+async def _learn(client: MemoryClient, project_id: str, session: Session) -> None:
+    """Appends one session's events and processes them, as its end would."""
+    wire = [event_to_pb(e) for e in session.events]
+    for start in range(0, len(wire), 500):
+        await client.call(
+            client.stub.AppendEvents,
+            pb.AppendEventsRequest(project_id=project_id, events=wire[start : start + 500]),
+        )
+    await client.call(
+        client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
+    )
+    await wait_indexed(client, project_id)
+
+
+async def _score(
+    hooks: HookService,
+    recorder: Recorder,
+    session: Session,
+    facts: SessionFacts,
+    history: History,
+    project_id: str,
+) -> Tally:
+    host = HOSTS.get(session.events[0].source_tool, "claude")
+    prompt_event = {"claude": "UserPromptSubmit", "codex": "UserPromptSubmit"}.get(
+        host, "BeforeAgent"
+    )
+    base = {"session_id": session.session_id, "cwd": project_id, "transcript_path": ""}
+    start = await _ask(hooks, recorder, host, "SessionStart", {**base, "source": "startup"})
+    prompts: list[Injected] = []
+    for at, text in facts.prompts:
+        answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
+        prompts.append(Injected(at, answer.tokens, answer.served))
+    return score_session(
+        facts, history, Injected(None, start.tokens, start.served), prompts, project_id
+    )
+
+
+def measure(fixtures: Path, only: Sequence[str] = ()) -> list[ProjectResult]:
+    """Replays every fixture project (or those named in `only`)."""
+    groups = [(n, p) for n, p in fixture_groups(fixtures) if not only or n in only]
+    missing = sorted(set(only) - {n for n, _ in groups})
+    if missing:
+        raise SystemExit(f"no fixture project named {missing} under {fixtures}")
+    results: list[ProjectResult] = []
+    for name, paths in groups:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = load_project(name, paths)
+            results.append(asyncio.run(replay(project, Path(tmp))))
+    return results
+
+
+# -- output --------------------------------------------------------------------------------------
+
+
+HEAD = (
+    "project",
+    "sessions",
+    "memories",
+    "failures warned",
+    "fix right",
+    "recipes served",
+    "instructions served",
+    "tokens/start",
+    "tokens/prompt",
+    "prompts answered",
+    "served: used/missed/contradicted/unused",
+    "noise",
+)
+
+
+def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
+    scored = t.sessions
+    return (
+        name,
+        sessions,
+        memories,
+        share(t.warned, t.failures),
+        share(t.fix_right, t.failures),
+        share(t.recipes_served, t.recipes),
+        share(t.instructions_served, t.instructions),
+        f"{t.start_tokens / scored:.0f}" if scored else "n/a",
+        f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
+        share(t.prompt_answers, t.prompts),
+        f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",
+        share(t.unused, t.served),
+    )
+
+
+def pooled(results: Sequence[ProjectResult]) -> Tally:
+    total = Tally()
+    for result in results:
+        total.add(result.tally)
+    return total
+
+
+def table(results: Sequence[ProjectResult]) -> str:
+    """Pooled figures first, then one row per project."""
+    total = pooled(results)
+    sessions = sum(r.sessions for r in results)
+    rows = [_row("all (pooled)", f"{total.sessions}/{sessions}", "", total)]
+    rows += [
+        _row(r.name, f"{r.tally.sessions}/{r.sessions}", str(r.memories), r.tally) for r in results
+    ]
+    widths = [max(len(row[i]) for row in [HEAD, *rows]) for i in range(len(HEAD))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    lines += [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in rows
+    ]
+    return "\n".join(lines)
+
+
+def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]:
+    """The pooled figures for `python -m bench` (section `foresight`); with `project`, that
+    project's alone (measures prefixed with its name)."""
+    t = pooled([r for r in results if r.name == project] if project else results)
+    note = f"{len(results)} projects, {t.sessions} sessions scored, rules extractor"
+
+    def ratio(part: int, whole: int) -> float:
+        return part / whole if whole else float("nan")
+
+    found = [
+        Figure(SECTION, "failures warned (recurring errors)", ratio(t.warned, t.failures),
+               "ratio", f"{t.warned}/{t.failures}; {note}"),
+        Figure(SECTION, "failures with the working fix served", ratio(t.fix_right, t.failures),
+               "ratio", f"{t.fix_right}/{t.failures}"),
+        Figure(SECTION, "recipes served before first use", ratio(t.recipes_served, t.recipes),
+               "ratio", f"{t.recipes_served}/{t.recipes}"),
+        Figure(SECTION, "repeated instructions served",
+               ratio(t.instructions_served, t.instructions), "ratio",
+               f"{t.instructions_served}/{t.instructions}"),
+        Figure(SECTION, "tokens injected at session start", ratio(t.start_tokens, t.sessions),
+               "tokens", "mean per scored session"),
+        Figure(SECTION, "tokens injected per prompt", ratio(t.prompt_tokens, t.prompts),
+               "tokens", f"mean over {t.prompts} prompts, abstentions as 0"),
+        Figure(SECTION, "served items unused (noise)", ratio(t.unused, t.served),
+               "ratio", f"{t.unused}/{t.served}"),
+        Figure(SECTION, "served items used", ratio(t.used, t.served), "ratio",
+               f"{t.used}/{t.served}"),
+        Figure(SECTION, "served items missed or contradicted",
+               ratio(t.missed + t.contradicted, t.served), "ratio",
+               f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),
+    ]  # fmt: skip
+    if not project:
+        return found
+    return [dataclasses.replace(f, measure=f"{project}: {f.measure}", note="") for f in found]
+
+
+def main(argv: list[str] | None = None) -> int:
+    configure_logging("bench", "error", json=True)
+    parser = argparse.ArgumentParser(prog="python -m bench.foresight", description=__doc__)
+    parser.add_argument("--fixtures", type=Path, default=SHARED_FIXTURES)
+    parser.add_argument(
+        "--project", action="append", default=[], help="only this fixture project (repeatable)"
+    )
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="every recurrence not served, and every served item its session did not use",
+    )
+    parser.add_argument(
+        "--json", type=Path, help="also write the figures here (pooled, then per project)"
+    )
+    args = parser.parse_args(argv)
+    if not args.fixtures.is_dir():
+        print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
+        return 0
+    started = time.perf_counter()
+    results = measure(args.fixtures, args.project)
+    print("foresight replay, rules extractor, hooks at their default budgets:\n")
+    print(table(results))
+    if args.details:
+        for result in results:
+            print(f"\n### {result.name}")
+            print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
+            print("served, unused:")
+            print("\n".join(f"  - {n}" for n in result.tally.noise) or "  none")
+    if args.json is not None:
+        from bench.common import write_json  # noqa: PLC0415
+
+        rows = figures(results) + [f for r in results for f in figures(results, r.name)]
+        write_json(args.json, rows, {"section": SECTION})
+    print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,246 @@
+"""Scoring for the foresight replay: what one session did, and what the memory served it foresaw.
+
+Everything here is pure: a session's events (as the memory service stores them) are read with the
+extractors' own readers (`activity.commands`, `evidence.attempts`, `fixes.find_pitfalls`,
+`preferences.stated_preferences`), so a failure, a command and an instruction are recognised
+exactly as extraction recognises them:
+
+- a **failure** is a `find_pitfalls` pitfall of the session; its identity is the memory key its
+  error signature gets (`fingerprint_key`), the key a pitfall memory of it carries;
+- a **recipe use** is a command with a known purpose (`classify_command`: test, lint, format,
+  typecheck, build, migrate, run, install) that succeeded; its identity is `command_base`;
+- an **instruction** is a preference `stated_preferences` reads in a user message (a correction
+  or a rule); its identity is its `pref:` key.
+
+A session is scored against the sessions before it (`History`) and the injections it received
+(`Injected`: the session-start answer, then one per prompt, each with the items it showed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from squirrel_gateway.hook_context import Served
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.outcomes import (
+    Failure,
+    Outcome,
+    ServedMemory,
+    SessionActivity,
+    outcome_of,
+    session_activity,
+    stated_commands,
+)
+
+#: How much of a fix command must be found in a pitfall's text (memories clip long commands).
+_FIX_CHARS = 60
+
+SessionFacts = SessionActivity
+"""What a session did (`squirrel_memory.outcomes`: failures, commands, instructions, files)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandUse:
+    """The first successful run in the session of a command with a known purpose."""
+
+    at: datetime
+    base: str
+    purpose: str
+
+
+def session_facts(session_id: str, events: Sequence[StoredEvent], root: str) -> SessionFacts:
+    """The prompts, failures, commands, instructions and files of one session."""
+    return session_activity(session_id, events, root)
+
+
+def first_uses(facts: SessionFacts) -> list[CommandUse]:
+    """The first successful run of each command with a known purpose, in order."""
+    uses: dict[str, CommandUse] = {}
+    for run in facts.runs:
+        if run.ok and run.purpose and run.base:
+            uses.setdefault(run.base, CommandUse(run.at, run.base, run.purpose))
+    return list(uses.values())
+
+
+# -- what earlier sessions did -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class History:
+    """What the sessions before the scored one did: error keys, commands, instruction keys."""
+
+    failure_keys: set[str] = field(default_factory=set)
+    command_bases: set[str] = field(default_factory=set)
+    instruction_keys: set[str] = field(default_factory=set)
+
+    def add(self, facts: SessionFacts) -> None:
+        self.failure_keys.update(f.key for f in facts.failures)
+        self.command_bases.update(u.base for u in first_uses(facts))
+        self.instruction_keys.update(i.key for i in facts.instructions)
+
+
+# -- what the session was served -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Injected:
+    """One hook answer: at session start (`at` None) or for the prompt sent at `at`."""
+
+    at: datetime | None
+    tokens: int
+    served: tuple[Served, ...]
+
+    def before(self, moment: datetime, *, strictly: bool = False) -> bool:
+        """Whether the session had this answer by `moment`."""
+        if self.at is None:
+            return True
+        return self.at < moment if strictly else self.at <= moment
+
+
+def recommended_commands(item: Served, root: str = "") -> set[str]:
+    """The command bases a served item gives as a way to do something: a pitfall's failed
+    command and its error are not (`X` failed with `E`), its remedy after them is."""
+    text = item.content
+    if item.type == "pitfall":
+        text = text.partition(";")[2]
+    return {stated.base for stated in stated_commands(text, root)}
+
+
+def fix_stated(item: Served, failure: Failure) -> bool:
+    """Whether a pitfall's text states the fix that worked for `failure` this time."""
+    if failure.fix is None:
+        return False
+    text = " ".join(item.content.split())
+    if failure.fix in ("variant", "setup"):
+        wanted = " ".join(failure.fix_command.split())[:_FIX_CHARS]
+        return bool(wanted) and wanted in text
+    if failure.fix == "folder":
+        return bool(failure.fix_command) and f"`{failure.fix_command[:_FIX_CHARS]}" in text
+    return any(path in text for path in failure.files)
+
+
+# -- the score -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts for one session or many (added up)."""
+
+    sessions: int = 0
+    failures: int = 0
+    warned: int = 0
+    fix_right: int = 0
+    recipes: int = 0
+    recipes_served: int = 0
+    instructions: int = 0
+    instructions_served: int = 0
+    start_tokens: int = 0
+    prompts: int = 0
+    prompt_tokens: int = 0
+    prompt_answers: int = 0
+    served: int = 0
+    used: int = 0
+    missed: int = 0
+    contradicted: int = 0
+    unused: int = 0
+    misses: list[str] = field(default_factory=list)
+    noise: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            if name in ("misses", "noise"):
+                getattr(self, name).extend(getattr(other, name))
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def score_session(
+    facts: SessionFacts,
+    history: History,
+    start: Injected,
+    prompts: Sequence[Injected],
+    root: str = "",
+) -> Tally:
+    """Scores one session against the sessions before it and what it was served."""
+    answers = [start, *prompts]
+    tally = Tally(
+        sessions=1,
+        start_tokens=start.tokens,
+        prompts=len(prompts),
+        prompt_tokens=sum(p.tokens for p in prompts),
+        prompt_answers=sum(1 for p in prompts if p.served),
+    )
+    seen: set[str] = set()
+    for failure in facts.failures:
+        if failure.key not in history.failure_keys or failure.key in seen:
+            continue
+        seen.add(failure.key)
+        tally.failures += 1
+        warnings = [
+            item
+            for answer in answers
+            if answer.before(failure.at)
+            for item in answer.served
+            if item.type == "pitfall" and item.key in failure.keys
+        ]
+        if warnings:
+            tally.warned += 1
+            if any(fix_stated(item, failure) for item in warnings):
+                tally.fix_right += 1
+        else:
+            tally.misses.append(f"{facts.session_id} failure not warned: {failure.key}")
+    for use in first_uses(facts):
+        if use.base not in history.command_bases:
+            continue
+        tally.recipes += 1
+        if any(
+            use.base in recommended_commands(item, root)
+            for answer in answers
+            if answer.before(use.at)
+            for item in answer.served
+        ):
+            tally.recipes_served += 1
+        else:
+            tally.misses.append(f"{facts.session_id} command not served: {use.base}")
+    said: set[str] = set()
+    for instruction in facts.instructions:
+        if instruction.key not in history.instruction_keys or instruction.key in said:
+            continue
+        said.add(instruction.key)
+        tally.instructions += 1
+        if any(
+            item.type == "user_style" and item.key == instruction.key
+            for answer in answers
+            if answer.before(instruction.at, strictly=True)
+            for item in answer.served
+        ):
+            tally.instructions_served += 1
+        else:
+            tally.misses.append(f"{facts.session_id} instruction not served: {instruction.key}")
+    # One item per memory text (a brief's fact line has no key where the task context's has),
+    # at its first serving: the answers are in the order served.
+    first: dict[tuple[str, str], ServedMemory] = {}
+    for answer in answers:
+        for item in answer.served:
+            first.setdefault(
+                (item.type, " ".join(item.content.split())),
+                ServedMemory(item.type, item.key, item.content, answer.at),
+            )
+    tally.served = len(first)
+    for memory in first.values():
+        result = outcome_of(memory, facts, root)
+        setattr(tally, result.value, getattr(tally, result.value) + 1)
+        if result is Outcome.UNUSED:
+            tally.noise.append(
+                f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
+            )
+    return tally
+
+
+def share(part: int, whole: int) -> str:
+    """`part/whole NN %`, or `0/0 n/a`."""
+    if whole == 0:
+        return "0/0 n/a"
+    return f"{part}/{whole} {100 * part / whole:.0f} %"

@@ -1,0 +1,85 @@
+"""The foresight replay end to end on a made-up two-session project: the real memory service
+(rules extraction, views, task context) and the gateway's hook service over gRPC."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench import foresight
+from squirrel_core.events import Event, EventType, Origin, SourceTool
+
+ORIGINAL = "/home/dev/app"
+NOT_FOUND = "/bin/bash: line 1: pytest: command not found"
+ACTIVATED = "source .venv/bin/activate && pytest"
+
+
+class Transcript:
+    def __init__(self, session_id: str, day: int) -> None:
+        self.session_id = session_id
+        self.start = datetime(2026, 3, day, 9, 0, tzinfo=UTC)
+        self.events: list[Event] = []
+
+    def _add(self, kind: EventType, content: dict[str, Any], origin: Origin) -> Transcript:
+        self.events.append(
+            Event(
+                source_tool=SourceTool.CLAUDE_CODE,
+                event_type=kind,
+                timestamp=self.start + timedelta(minutes=len(self.events)),
+                content=content,
+                session_id=self.session_id,
+                cwd=ORIGINAL,
+                origin=origin,
+            )
+        )
+        return self
+
+    def say(self, text: str) -> Transcript:
+        return self._add(EventType.USER_MESSAGE, {"text": text}, Origin.TYPED)
+
+    def reply(self, text: str) -> Transcript:
+        return self._add(EventType.ASSISTANT_RESPONSE, {"text": text}, Origin.ASSISTANT)
+
+    def run(self, command: str, code: int = 0, output: str = "ok") -> Transcript:
+        content = {"command": command, "exit_code": code, "is_error": code != 0, "output": output}
+        return self._add(EventType.COMMAND_RUN, content, Origin.ASSISTANT)
+
+
+def session(session_id: str, day: int) -> Transcript:
+    return (
+        Transcript(session_id, day)
+        .say("Please run the tests and the linter.")
+        .run("pytest", 127, NOT_FOUND)
+        .run(ACTIVATED, 0, "3 passed in 0.1s")
+        .run(f"ruff check {ORIGINAL}/src", 0, "All checks passed!")
+        .reply("The tests pass and the linter is clean.")
+        .say("Always use uv instead of pip.")
+        .run("ruff check src", 0, "All checks passed!")
+        .reply("Noted.")
+    )
+
+
+async def test_the_second_session_is_scored_against_what_the_first_taught(
+    tmp_path: Path,
+) -> None:
+    events = (*session("first", 1).events, *session("second", 2).events)
+
+    result = await foresight.replay(foresight.Project("made-up", events), tmp_path)
+
+    assert (result.name, result.sessions, result.events) == ("made-up", 2, len(events))
+    assert result.memories > 0
+    tally = result.tally
+    assert tally.sessions == 1  # the first session has nothing before it
+    assert (tally.failures, tally.warned, tally.fix_right) == (1, 1, 1), tally.misses
+    assert tally.recipes == 2  # the activated `pytest` run and `ruff check`
+    assert tally.recipes_served == 2, tally.misses
+    assert (tally.instructions, tally.instructions_served) == (1, 1), tally.misses
+    assert tally.start_tokens > 0 and tally.prompts == 2
+    # The pitfall's error and the instruction came back anyway (missed); the test fact (in the
+    # brief at start and, worded as stored, with a prompt), the lint recipe and the finishing
+    # checks were followed (used).
+    outcomes = (tally.used, tally.missed, tally.contradicted, tally.unused)
+    assert (tally.served, outcomes) == (6, (4, 2, 0, 0))
+    table = foresight.table([result])
+    assert "all (pooled)" in table and "made-up" in table

@@ -1,0 +1,126 @@
+"""Outcomes of served memories: used, missed, contradicted or unused, from what came after."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_key
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.outcomes import (
+    Outcome,
+    ServedMemory,
+    SessionActivity,
+    negative,
+    outcome_of,
+    session_activity,
+    stated_commands,
+)
+
+ROOT = "/work/app"
+START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+NOT_FOUND = "/bin/bash: line 1: pytest: command not found"
+PITFALL = ServedMemory(
+    "pitfall",
+    fingerprint_key(error_fingerprint(NOT_FOUND)),
+    f"`pytest` failed with `{NOT_FOUND}`; re-running it as "
+    "`source .venv/bin/activate && pytest` worked.",
+)
+RECIPE = ServedMemory("recipe", "recipe:lint", "To lint: `ruff check src`.")
+STYLE = ServedMemory("user_style", "pref:push_main", "Never push to main.")
+
+
+def at(minute: int) -> datetime:
+    return START + timedelta(minutes=minute)
+
+
+class Events:
+    def __init__(self) -> None:
+        self.events: list[StoredEvent] = []
+
+    def _add(self, minute: int, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()):
+        self.events.append(
+            StoredEvent(
+                id=f"e{len(self.events):03d}",
+                project_id=ROOT,
+                user_id="",
+                source_tool="claude_code",
+                session_id="s",
+                timestamp=at(minute),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash="",
+            )
+        )
+        return self
+
+    def say(self, minute: int, text: str) -> Events:
+        return self._add(minute, "assistant_response", {"text": "Done."})._add(
+            minute, "user_message", {"text": text}
+        )
+
+    def run(self, minute: int, command: str, code: int = 0, output: str = "ok") -> Events:
+        content = {"command": command, "exit_code": code, "is_error": code != 0, "output": output}
+        return self._add(minute, "command_run", content)
+
+    def read(self, minute: int, path: str) -> Events:
+        return self._add(minute, "tool_result", {"output": "…"}, (f"{ROOT}/{path}",))
+
+    def activity(self) -> SessionActivity:
+        return session_activity("s", self.events, ROOT)
+
+
+def served_at(memory: ServedMemory, minute: int) -> ServedMemory:
+    return ServedMemory(memory.type, memory.key, memory.content, at(minute))
+
+
+def test_a_served_pitfall_whose_error_happens_anyway_is_missed() -> None:
+    session = (
+        Events().run(5, "pytest", 127, NOT_FOUND).run(6, "source .venv/bin/activate && pytest")
+    )
+    assert outcome_of(PITFALL, session.activity(), ROOT) is Outcome.MISSED
+
+
+def test_a_pitfall_whose_trigger_ran_without_its_error_was_used() -> None:
+    session = Events().run(5, "source .venv/bin/activate && pytest", 0, "3 passed")
+    assert outcome_of(PITFALL, session.activity(), ROOT) is Outcome.USED
+
+
+def test_an_error_before_the_pitfall_was_served_does_not_make_it_missed() -> None:
+    session = Events().run(5, "pytest", 127, NOT_FOUND)
+    assert outcome_of(served_at(PITFALL, 10), session.activity(), ROOT) is Outcome.UNUSED
+
+
+def test_a_recipe_that_ran_is_used_and_one_that_always_failed_is_contradicted() -> None:
+    assert outcome_of(RECIPE, Events().run(3, "ruff check src").activity()) is Outcome.USED
+    through_uv = Events().run(3, "uv run ruff check --fix").activity()
+    assert outcome_of(RECIPE, through_uv) is Outcome.USED  # the same tool for the same purpose
+    failing = Events().run(3, "ruff check src", 2, "error: unknown option").activity()
+    assert outcome_of(RECIPE, failing) is Outcome.CONTRADICTED
+    flaky = Events().run(3, "ruff check src", 1, "E501").run(4, "ruff check src").activity()
+    assert outcome_of(RECIPE, flaky) is Outcome.USED
+    assert outcome_of(RECIPE, Events().run(3, "mypy src").activity()) is Outcome.UNUSED
+
+
+def test_an_instruction_stated_again_is_missed_and_its_opposite_contradicts_it() -> None:
+    again = Events().say(4, "No, never push to main.").activity()
+    assert outcome_of(STYLE, again) is Outcome.MISSED
+    opposite = Events().say(4, "Always push to main.").activity()
+    assert outcome_of(STYLE, opposite) is Outcome.CONTRADICTED
+    # Said with the very message whose answer served it: not after it was served.
+    assert outcome_of(served_at(STYLE, 4), again) is Outcome.UNUSED
+
+
+def test_a_memory_naming_a_file_the_session_touched_after_it_was_served_is_used() -> None:
+    fact = ServedMemory("project_fact", "", "The parser lives in src/parser.py.")
+    session = Events().read(6, "src/parser.py").activity()
+    assert outcome_of(fact, session) is Outcome.USED
+    assert outcome_of(served_at(fact, 8), session) is Outcome.UNUSED
+
+
+def test_the_readers_of_commands_and_polarity() -> None:
+    stated = stated_commands("Run `uv run pytest -x` then `cd web && npm test`.", ROOT)
+    assert [s.base for s in stated] == ["uv run pytest", "npm test"]
+    assert (stated[0].tool, stated[0].purpose) == ("pytest", "test")
+    assert negative("Don't add notes.") and negative("never push") and not negative("Use uv.")

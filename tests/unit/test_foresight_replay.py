@@ -1,0 +1,50 @@
+"""The foresight replay's reading of fixtures: paths moved into the replay, sessions in order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bench.foresight import relocate, sessions_of
+from squirrel_core.events import Event, EventType, SourceTool
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def event(session: str, minute: int, cwd: str, command: str = "ls", *paths: str) -> Event:
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=EventType.COMMAND_RUN,
+        timestamp=T0 + timedelta(minutes=minute),
+        content={"command": command, "output": {"lines": [f"{cwd}/a.py"]}},
+        session_id=session,
+        cwd=cwd,
+        file_paths=paths,
+    )
+
+
+def test_the_commonest_folder_moves_into_the_replay_and_nothing_else_does() -> None:
+    events = [
+        event("s", 0, "/home/dev/app", "ruff check /home/dev/app/src", "/home/dev/app/src/x.py"),
+        event("s", 1, "/home/dev/app/web", "cat /home/dev/app-worktrees/b/y.py"),
+        event("s", 2, "/tmp/elsewhere", "pytest"),
+        event("s", 3, "/home/dev/app", "pytest"),
+    ]
+    moved = relocate(events, "/replay/p")
+    assert [e.cwd for e in moved] == ["/replay/p", "/replay/p/web", "/replay/p", "/replay/p"]
+    assert moved[0].content["command"] == "ruff check /replay/p/src"
+    assert moved[0].content["output"] == {"lines": ["/replay/p/a.py"]}
+    assert moved[0].file_paths == ("/replay/p/src/x.py",)
+    assert moved[1].content["command"] == "cat /home/dev/app-worktrees/b/y.py"  # a sibling
+
+
+def test_sessions_are_ordered_by_their_start_and_their_events_by_time() -> None:
+    events = [
+        event("late", 5, "/a"),
+        event("early", 3, "/a"),
+        event("late", 4, "/a"),
+        event("early", 1, "/a"),
+        event("", 0, "/a"),  # no session: not replayed
+    ]
+    sessions = sessions_of(events)
+    assert [s.session_id for s in sessions] == ["early", "late"]
+    assert [e.timestamp.minute for e in sessions[1].events] == [4, 5]
