@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Hashable, Sequence
@@ -141,7 +142,9 @@ class TeamMemoryBackend:
         try:
             mine = await local
         except BaseException:
-            team_task.cancel()
+            team_task.cancel()  # and waited for: its call to the team server ends here
+            with contextlib.suppress(asyncio.CancelledError):
+                await team_task
             raise
         return await team_task, mine
 

@@ -179,6 +179,7 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
         scan = asyncio.create_task(
             self.engine.scan_once(wanted or None, on_progress=queue.put_nowait)
         )
+        getter: asyncio.Task[ScanProgress] | None = None
         try:
             while True:
                 getter = asyncio.create_task(queue.get())
@@ -191,14 +192,15 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
                     if progress.done:
                         break
                 else:
-                    getter.cancel()
                     scan.result()  # raises if the scan failed
                     while not queue.empty():
                         yield progress_pb(queue.get_nowait())
                     break
         finally:
-            if not scan.done():
-                scan.cancel()
+            # A caller that goes away (or a server stopping) ends the scan here, and the scan is
+            # waited for: it may be in the middle of a delivery to memory, whose call must end
+            # before the sink's channel closes.
+            await _cancelled(getter, scan)
 
     async def EndSession(
         self, request: pb.EndSessionRequest, context: Context
@@ -220,3 +222,13 @@ class IngestServicer(ingest_service_pb2_grpc.IngestServiceServicer):
             await client.close()
         log.info("session_end_processed", events_read=read, processed=reply.events_processed)
         return pb.EndSessionResponse(events_read=read, events_processed=reply.events_processed)
+
+
+async def _cancelled(*tasks: asyncio.Task[Any] | None) -> None:
+    """Cancels the tasks not yet done and waits until each has ended."""
+    running = [t for t in tasks if t is not None and not t.done()]
+    for task in running:
+        task.cancel()
+    for task in running:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
