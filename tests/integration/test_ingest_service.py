@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 from collections.abc import Callable
@@ -14,10 +13,12 @@ from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1.events_pb2 import SOURCE_TOOL_CLAUDE_CODE
 from squirrel_core.clients import IngestClient, open_channel
+from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
+from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from tests.integration.conftest import memory_client, running, wait_for
@@ -53,6 +54,11 @@ def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path
     return settings
 
 
+def _parsed_events(path: Path) -> int:
+    """How many events a fresh full read of the transcript at `path` produces."""
+    return len(parse_file(SourceTool.CLAUDE_CODE, str(path), path.read_bytes()).events)
+
+
 async def _events_total(settings: Settings, svc: object) -> int:
     async with memory_client(svc, settings) as c:  # type: ignore[arg-type]
         reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
@@ -69,31 +75,29 @@ async def test_appending_to_a_watched_transcript_delivers_exactly_the_new_events
     ):
         target = place_claude(TURN_1, tmp_path / "claude-projects", str(project), "session.jsonl")
 
-        async def first() -> bool:
-            return await _events_total(settings, mem) > 0
+        after_turn_1 = _parsed_events(target)
 
-        await wait_for(first)
-        await asyncio.sleep(0.5)  # a settled count, then grow the file
-        after_turn_1 = await _events_total(settings, mem)
+        async def first() -> bool:
+            return await _events_total(settings, mem) >= after_turn_1
+
+        await wait_for(first)  # every event of turn 1 is stored; then grow the file
+        assert await _events_total(settings, mem) == after_turn_1
         turn_1_lines = len(TURN_1.read_text().splitlines())
         append_claude(TURN_2, target, str(project), turn_1_lines)
 
+        expected = _parsed_events(target)
+
         async def second() -> bool:
-            return await _events_total(settings, mem) > after_turn_1
+            return await _events_total(settings, mem) >= expected
 
         await wait_for(second)
-        await asyncio.sleep(0.5)
         total = await _events_total(settings, mem)
         token = HomeLayout(settings.home).token.read_text()
         client = IngestClient(open_channel(f"127.0.0.1:{ing.port}"), token)
         status = await client.call(client.stub.GetIngestStatus, ipb.GetIngestStatusRequest())
         await client.close()
     # A fresh full read of turn-2 produces the same number of events: nothing lost, none repeated.
-    from squirrel_core.events import SourceTool  # noqa: PLC0415
-    from squirrel_ingest.parsers import parse_file  # noqa: PLC0415
-
-    expected = parse_file(SourceTool.CLAUDE_CODE, str(target), target.read_bytes()).events
-    assert total == len(expected)
+    assert total == expected
     [claude] = [s for s in status.sources if s.source_tool == SOURCE_TOOL_CLAUDE_CODE]
     assert claude.events_delivered == total and claude.duplicates == 0
 
@@ -102,16 +106,16 @@ async def test_restart_resumes_from_committed_cursors_without_duplicates(
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path
 ) -> None:
     settings = _setup(make_settings, tmp_path, project)
-    place_claude(TURN_2, tmp_path / "claude-projects", str(project), "session.jsonl")
+    target = place_claude(TURN_2, tmp_path / "claude-projects", str(project), "session.jsonl")
+    first = _parsed_events(target)
     async with running("memory", memory_server.setup, settings) as mem:
         async with running("ingest", ingest_server.setup, settings):
 
-            async def some() -> bool:
-                return await _events_total(settings, mem) > 0
+            async def all_of_it() -> bool:
+                return await _events_total(settings, mem) >= first
 
-            await wait_for(some)
-            await asyncio.sleep(0.5)
-        first = await _events_total(settings, mem)
+            await wait_for(all_of_it)  # the whole file is stored (with its cursor) before the stop
+        assert await _events_total(settings, mem) == first
         async with running("ingest", ingest_server.setup, settings) as ing:
             token = HomeLayout(settings.home).token.read_text()
             client = IngestClient(open_channel(f"127.0.0.1:{ing.port}"), token)
