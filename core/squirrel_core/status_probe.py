@@ -42,6 +42,11 @@ Probe = tuple[dict[str, str], dict[str, dict[str, Any]], dict[str, Any] | None]
 counters (None when ingest is not reachable)."""
 
 
+HEALTH_TIMEOUT_SECONDS = 3.0
+"""How long a health check may take before a service is called UNREACHABLE: a service busy
+starting up on a loaded machine answers late, and `sqrl status` must not call it down."""
+
+
 class _Channels:
     """One channel per service for the whole probe: its health check and its status call share
     it, and every call is made at the same time."""
@@ -77,7 +82,8 @@ async def probe(layout: HomeLayout, token: str, ports: Mapping[str, int], *, cou
 async def _health(ports: Mapping[str, int], channels: _Channels) -> dict[str, str]:
     names = list(ports)
     checks: list[Awaitable[str]] = [
-        channel_health(channels.to(f"{LOOPBACK}:{ports[name]}")) for name in names
+        channel_health(channels.to(f"{LOOPBACK}:{ports[name]}"), timeout=HEALTH_TIMEOUT_SECONDS)
+        for name in names
     ]
     return dict(zip(names, await asyncio.gather(*checks), strict=True))
 
