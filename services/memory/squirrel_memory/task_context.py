@@ -5,7 +5,10 @@ selected when its fused relevance to the task clears `min_relevance` (calibrated
 queries by `bench/retrieval_quality.py`), when one of its files is an active file, or when its
 key names a subject of the task (`recipe:test` or `test_command` for "add an endpoint and its
 tests", `module:billing` for "fix the billing export": the key says what a memory is about, and
-a task that names that subject needs it, however little else of its wording matches). When
+a task that names that subject needs it, however little else of its wording matches). Words
+every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`) are never a
+subject, and a memory that shares only such words with the task counts as relevant only when
+its meaning (its cosine) clears the threshold by itself; reasons name the other words. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -50,6 +53,7 @@ from squirrel_memory.retrieval import (
     Retriever,
     ScoredMemory,
     explain,
+    is_generic,
     query_terms,
     stem,
 )
@@ -179,7 +183,7 @@ class TaskContextBuilder:
         selected = [
             s
             for s in ranked
-            if s.relevance >= threshold or _touches_active(s) or names_subject(s.item)
+            if _relevant(s, threshold, vector_used) or _touches_active(s) or names_subject(s.item)
         ]
         return selected, ranked
 
@@ -344,8 +348,21 @@ def _key_subjects(key: str) -> frozenset[str]:
     return frozenset(
         stem(word)
         for word in _KEY_WORD.findall(key.lower())
-        if len(word) >= 3 and word not in _KEY_KIND_WORDS and word not in STOP_WORDS
+        if len(word) >= 3
+        and word not in _KEY_KIND_WORDS
+        and word not in STOP_WORDS
+        and not is_generic(word)
     )
+
+
+def _relevant(scored: ScoredMemory, threshold: float, vector_used: bool) -> bool:
+    """Relevant enough to the task. A memory that shares only generic words with it ("add",
+    "new", "fix" …) is judged on its meaning alone: its cosine must clear the threshold."""
+    if scored.relevance < threshold:
+        return False
+    if scored.matched_terms and not scored.meaningful_terms:
+        return vector_used and scored.vector >= threshold
+    return True
 
 
 def _touches_active(scored: ScoredMemory) -> bool:
