@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import ABOUT_KEY, session_about
+from squirrel_memory.extractors.about import ABOUT_KEY, file_text, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
@@ -17,10 +17,16 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.modules import module_name
+from squirrel_memory.extractors.stack_evidence import StackEvidence, code_scope, family, test_runs
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.scan import PARSE_ERRORS
+from squirrel_memory.repository.services import config_reader
+from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.stack import language_name
 
 MAX_MODULE_FACTS = 5
 MAX_CODE_SCAN_CHARS = 50_000
@@ -134,6 +140,16 @@ _FACT_TITLES = {
     "libraries": "Key libraries: {}.",
     "testing": "Tests are written with {}.",
 }
+#: Facts said of a sub-folder when its code (not only its manifest) shows them.
+_SCOPED_TITLES = {
+    "framework": "In `{}/`, the code is built with {}.",
+    "testing": "In `{}/`, tests are written with {}.",
+}
+_MANIFEST_NAMES = frozenset(
+    {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
+    | {"mix.exs", "gemfile", "go.mod", "composer.json", "pom.xml", "build.gradle"}
+    | {"build.gradle.kts", "setup.cfg", "setup.py"}
+)
 _FACT_IMPORTANCE = {"libraries": 0.45, "testing": 0.5}
 _PY_IMPORT = re.compile(
     r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
@@ -180,21 +196,6 @@ class Fact:
     importance: float
     event_ids: tuple[str, ...]
     file_paths: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class _Evidence:
-    values: dict[str, set[str]] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
-
-    def add(self, value: str, event_id: str) -> None:
-        if value not in self.values:
-            self.values[value] = set()
-            self.order.append(value)
-        self.values[value].add(event_id)
-
-    def event_ids(self) -> tuple[str, ...]:
-        return tuple(sorted({e for ids in self.values.values() for e in ids}))
 
 
 def _in_project(path: str) -> bool:
@@ -437,26 +438,7 @@ def project_facts(
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
     facts.extend(_layout_facts(paths))
 
-    libraries: dict[str, _Evidence] = {}
-    for event in events:
-        if not any(_in_project(relative_path(p, event.project_id)) for p in event.file_paths):
-            continue
-        manifest = any(
-            PurePosixPath(p).name.lower()
-            in {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
-            for p in event.file_paths
-        )
-        for text in _code_texts(event):
-            for name in sorted(_libraries_in(text, manifest)):
-                key, display = _LIBRARIES[name]
-                libraries.setdefault(key, _Evidence()).add(display, event.id)
-    for key, evidence in libraries.items():
-        shown = ", ".join(evidence.order[:5])
-        tags = (key, *(v.lower() for v in evidence.order[:5]))
-        importance = _FACT_IMPORTANCE.get(key, 0.7)
-        facts.append(
-            Fact(key, _FACT_TITLES[key].format(shown), tags, importance, evidence.event_ids())
-        )
+    facts.extend(_stack_facts(events, runs, paths, project_id))
 
     entry = next(
         ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None
@@ -473,6 +455,126 @@ def project_facts(
         )
 
     facts.extend(_module_facts(paths, project_id))
+    return facts
+
+
+def _main_families(paths: list[tuple[str, str]], project_id: str) -> set[str]:
+    """The project's main language families: the repository's primary ecosystems when it is
+    read, else the languages of the root manifests the session touched, else of most code."""
+    ecosystems = primary_ecosystems(project_id)
+    if ecosystems:
+        return {family(language_name(eco)) for eco in ecosystems}
+    root = {
+        family(language)
+        for path, _ in paths
+        if "/" not in path and (language := _MANIFEST_LANGUAGES.get(path.lower()))
+    }
+    if root:
+        return root
+    counts = Counter(
+        family(language)
+        for path, _ in paths
+        if (language := _EXTENSION_LANGUAGES.get(PurePosixPath(path).suffix.lower()))
+    )
+    return {counts.most_common(1)[0][0]} if counts else set()
+
+
+def _is_manifest(path: str) -> bool:
+    name = PurePosixPath(path).name.lower()
+    return name in _MANIFEST_NAMES or (name.startswith("requirements") and name.endswith(".txt"))
+
+
+def _configured_databases(event: StoredEvent, path: str) -> set[str]:
+    """Databases the data-access configuration a session read names (an ORM's adapter, a
+    settings ENGINE, the app's connection URL), read with the repository's own readers."""
+    reader = config_reader(path)
+    content: dict[str, Any] = event.content
+    output = content.get("output")
+    if reader is None or event.event_type != EventType.TOOL_RESULT or not isinstance(output, str):
+        return set()
+    if content.get("tool") not in _READ_TOOLS or content.get("is_error"):
+        return set()
+    out = Readings()
+    try:
+        reader(TextFile.of(path, file_text(output)), out)
+    except PARSE_ERRORS:
+        return set()
+    return {s.name for s in out.services if s.kind == "database" and s.configured}
+
+
+def _stack_evidence(
+    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
+) -> StackEvidence:
+    main = _main_families(paths, project_id)
+    packages = {str(PurePosixPath(p).parent) for p, _ in paths if _is_manifest(p) and "/" in p}
+    evidence = StackEvidence()
+    for event in events:
+        rel = next(
+            (
+                r
+                for raw in event.file_paths
+                if raw and _in_project(r := relative_path(raw, event.project_id))
+            ),
+            None,
+        )
+        if rel is None:
+            continue
+        manifest = _is_manifest(rel)
+        if manifest:
+            parent = str(PurePosixPath(rel).parent)
+            scope = "" if parent == "." else parent
+        else:
+            language = _EXTENSION_LANGUAGES.get(PurePosixPath(rel).suffix.lower())
+            scope = code_scope(rel, packages, main, language)
+        for text in _code_texts(event):
+            # Code that imports a library uses it; a manifest only declares it.
+            for name in sorted(_libraries_in(text, manifest)):
+                key, display = _LIBRARIES[name]
+                evidence.add(key, display, scope, event.id, strong=not manifest)
+        for database in sorted(_configured_databases(event, rel)):
+            evidence.add("database", database, scope, event.id, strong=True)
+    testing = {display.lower(): display for key, display in _LIBRARIES.values() if key == "testing"}
+    for tool, scope, event_id in test_runs(runs, project_id):
+        framework = testing.get(tool.lower())
+        if framework:
+            evidence.add("testing", framework, scope, event_id, strong=True)
+        else:
+            evidence.other_runners.setdefault(scope, set()).add(tool)
+    return evidence
+
+
+def _stack_facts(
+    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
+) -> list[Fact]:
+    """Framework, data layer, libraries and test framework, weighed (`stack_evidence`)."""
+    evidence = _stack_evidence(events, runs, paths, project_id)
+    facts: list[Fact] = []
+    for key in ("framework", "database", "libraries", "testing"):
+        names = evidence.project_names(key)[:5]
+        if names:
+            tags = (key, *(n.lower() for n in names))
+            facts.append(
+                Fact(
+                    key,
+                    _FACT_TITLES[key].format(", ".join(names)),
+                    tags,
+                    _FACT_IMPORTANCE.get(key, 0.7),
+                    evidence.event_ids(key, names),
+                )
+            )
+        title = _SCOPED_TITLES.get(key)
+        for scope, scoped in evidence.scoped_names(key).items() if title else ():
+            assert title is not None
+            facts.append(
+                Fact(
+                    f"{key}@{scope}",
+                    title.format(scope, ", ".join(scoped[:3])),
+                    (key, scope, *(n.lower() for n in scoped[:3])),
+                    0.4,
+                    evidence.event_ids(key, scoped, scope),
+                    (scope,),
+                )
+            )
     return facts
 
 
