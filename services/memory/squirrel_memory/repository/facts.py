@@ -9,7 +9,7 @@ from fnmatch import fnmatch
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
-from squirrel_memory.repository.findings import Dependency, Readings, folder_of
+from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.languages import (
     LanguageShare,
     is_excluded,
@@ -131,6 +131,27 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     return found
 
 
+def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
+    """The language versions that speak for the project: those read at the root; a
+    sub-folder's (a docs site's `engines`) only when the ecosystem has no root manifest or the
+    folder is a workspace member, and all such folders ask for the same version."""
+    chains = sorted(
+        (t for t in out.toolchains if t.ecosystem == ecosystem),
+        key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref),
+    )
+    root = [t for t in chains if not folder_of(ref_path(t.ref))]
+    if root:
+        return root
+    has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
+    members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
+    nested = [
+        t
+        for t in chains
+        if not has_root or any(fnmatch(folder_of(ref_path(t.ref)), m) for m in members)
+    ]
+    return nested if len({short_version(t.version) for t in nested}) == 1 else []
+
+
 def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[Part], bool]:
     """Decide the project's database: the one its data-access configuration names (an ORM
     adapter, settings, the app's connection URL) over what a manifest declares or a compose
@@ -188,8 +209,7 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
                 for p in parts[role]
             ]
     others, configured = _weigh_databases(parts, out)
-    chains = [t for t in out.toolchains if t.ecosystem == main]
-    chains.sort(key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref))
+    chains = _project_toolchains(out, main)
     version = short_version(chains[0].version) if chains else ""
     names = [_language(eco, reading.shares) for eco in ecosystems]
     return Stack(

@@ -173,3 +173,28 @@ def test_workspace_members_speak_for_the_project_when_they_agree(make_repo: Make
 
     assert found["repo:database"].content.startswith("The project's database is PostgreSQL")
     assert "Fastify" in found["repo:stack"].content
+
+
+def test_a_sub_package_runtime_version_is_not_the_project_one(make_repo: MakeRepo) -> None:
+    files: Files = {
+        "package.json": '{"name": "site", "dependencies": {"next": "14.2.0"}}\n',
+        "docs/package.json": '{"name": "docs", "engines": {"node": ">=16"}}\n',
+        "src/app/page.tsx": "export default function Page() { return null }\n" + "// ui\n" * 200,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert "Node.js" not in found["repo:stack"].content
+    assert "16" not in found["repo:stack"].content
+
+
+def test_a_root_runtime_version_is_the_project_one(make_repo: MakeRepo) -> None:
+    files: Files = {
+        "package.json": '{"name": "site", "engines": {"node": ">=20"}, "dependencies": {"next": "14"}}\n',
+        "docs/package.json": '{"name": "docs", "engines": {"node": ">=16"}}\n',
+        "src/app/page.tsx": "export default function Page() { return null }\n" + "// ui\n" * 200,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert "(Node.js 20" in found["repo:stack"].content
