@@ -44,6 +44,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note, WrittenBy
+from squirrel_memory.loaded_sources import checked_files, only_from
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
@@ -158,8 +159,10 @@ class TaskContextBuilder:
         *,
         active_file_paths: Sequence[str] = (),
         preferred_memory_types: Sequence[MemoryType] | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> tuple[list[ScoredMemory], list[ScoredMemory]]:
-        """(selected, candidates): the top candidates by score, and those relevant enough."""
+        """(selected, candidates): the top candidates by score, and those relevant enough;
+        never a memory read only from `omit_sources_in`."""
         types = list(preferred_memory_types) if preferred_memory_types else list(DEFAULT_TYPES)
         subjects = frozenset(stem(w) for w in query_terms(task_description))
 
@@ -176,7 +179,10 @@ class TaskContextBuilder:
             keep=names_subject,
         )
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
-        ranked = [s for s in ranked if s.item.id in allowed]
+        omitted = checked_files(omit_sources_in)
+        ranked = [
+            s for s in ranked if s.item.id in allowed and not only_from(s.item.source_refs, omitted)
+        ]
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
@@ -196,8 +202,11 @@ class TaskContextBuilder:
         active_file_paths: Sequence[str] = (),
         context_budget_tokens: int | None = None,
         preferred_memory_types: Sequence[MemoryType] | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContext:
-        """The task context for `task_description`, within `context_budget_tokens` (default 400)."""
+        """The task context for `task_description`, within `context_budget_tokens` (default 400);
+        memories read only from `omit_sources_in` (the instruction files the asking host loads
+        itself, such as `CLAUDE.md` for Claude Code) are never selected."""
         if not isinstance(task_description, str) or not task_description.strip():
             raise InvalidArgumentError("task_description must be a non-empty string")
         task = task_description.strip()[:MAX_QUERY_CHARS]
@@ -215,11 +224,14 @@ class TaskContextBuilder:
                 task,
                 active_file_paths=active_file_paths,
                 preferred_memory_types=preferred_memory_types,
+                omit_sources_in=omit_sources_in,
             )
             chosen = [_selected(s) for s in selected]
             if chosen and styles is not None:
                 taken = {c.memory_id for c in chosen}
-                chosen.extend(self._style_supplement(await styles, taken))
+                omitted = checked_files(omit_sources_in)
+                own = [m for m in await styles if not only_from(m.source_refs, omitted)]
+                chosen.extend(self._style_supplement(own, taken))
         finally:
             if styles is not None and not styles.done():
                 styles.cancel()

@@ -402,3 +402,28 @@ async def test_a_memory_sharing_a_meaningful_word_is_selected_and_the_reason_nam
     chosen = next(m for m in context.selected_memories if m.memory_id == rule.id)
     assert chosen.reason.startswith("Matches 'handler', 'opentelemetry'")
     assert "'add'" not in chosen.reason and "'new'" not in chosen.reason
+
+
+async def test_task_context_never_selects_what_the_asking_host_loads_itself(
+    world: World,
+) -> None:
+    candidate = MemoryCandidate(
+        MemoryType.PROJECT_FACT,
+        "repo:rule:inventory_soft_delete",
+        "Project instruction (CLAUDE.md): Inventory rows are soft-deleted, never removed.",
+        ("instruction",),
+        0.7,
+        source_refs=("CLAUDE.md:7",),
+    )
+    item = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+    )
+    assert item is not None
+    task = "soft-delete inventory rows"
+
+    claude = await world.builder.build(str(world.root), task, omit_sources_in=["CLAUDE.md"])
+    gemini = await world.builder.build(str(world.root), task, omit_sources_in=["GEMINI.md"])
+
+    assert item.id not in {m.memory_id for m in claude.selected_memories}
+    assert claude.has_relevant_memory  # the other memories still answer
+    assert item.id in {m.memory_id for m in gemini.selected_memories}

@@ -643,3 +643,44 @@ async def test_pitfalls_and_style_of_equal_importance_show_the_best_backed_first
 
     assert [i.memory_id for i in pitfalls.items] == [often.id, once.id]
     assert [i.key for i in style.items] == ["style_often", "style_once"]
+
+
+async def _sourced(world: World, key: str, content: str, *refs: str) -> MemoryItem:
+    candidate = MemoryCandidate(
+        MemoryType.PROJECT_FACT, key, content, ("instruction",), 0.7, source_refs=refs
+    )
+    added = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+    )
+    assert added is not None
+    return added
+
+
+async def test_the_brief_leaves_out_what_the_asking_host_loads_itself(world: World) -> None:
+    await _sourced(
+        world,
+        "repo:rule:always_run_the_checks",
+        "Project instruction (CLAUDE.md): Always run the checks before committing.",
+        "CLAUDE.md:4",
+    )
+    await _sourced(
+        world,
+        "repo:rule:prefer_small_commits",
+        "Project instruction (AGENTS.md): Prefer small commits.",
+        "AGENTS.md:2",
+    )
+    await _sourced(
+        world, "repo:stack", "Birds is an Elixir/Phoenix app.", "mix.exs:8", "CLAUDE.md:1"
+    )
+
+    claude = await world.views.project_brief(str(world.root), omit_sources_in=["CLAUDE.md"])
+    codex = await world.views.project_brief(str(world.root), omit_sources_in=["AGENTS.md"])
+    anyone = await world.views.project_brief(str(world.root))
+
+    claude_text = " ".join(claude.key_facts)
+    assert "Always run the checks" not in claude_text
+    assert "Prefer small commits" in claude_text
+    assert "Elixir/Phoenix" in claude_text  # read from the manifest too: kept
+    codex_text = " ".join(codex.key_facts)
+    assert "Always run the checks" in codex_text and "Prefer small commits" not in codex_text
+    assert "Always run the checks" in " ".join(anyone.key_facts)
