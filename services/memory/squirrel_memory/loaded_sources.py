@@ -29,14 +29,15 @@ def checked_files(files: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(f for f in found if f))
 
 
-def only_from(source_refs: Sequence[str], files: Sequence[str]) -> bool:
-    """True when every source of a memory is a line of one of `files` (and it has sources)."""
-    if not files or not source_refs:
+def only_from(item: MemoryItem, files: Sequence[str]) -> bool:
+    """True when every source of a memory is a line of one of `files`: it has sources, all in
+    them, and no session added to it (a recipe the sessions confirmed says more than the file)."""
+    if not files or not item.source_refs or item.source_event_ids:
         return False
     wanted = set(files)
-    return all(ref_path(ref) in wanted for ref in source_refs)
+    return all(ref_path(ref) in wanted for ref in item.source_refs)
 
 
 def without_loaded(items: Iterable[MemoryItem], files: Sequence[str]) -> list[MemoryItem]:
     """`items` without those read only from `files`."""
-    return [item for item in items if not only_from(item.source_refs, files)]
+    return [item for item in items if not only_from(item, files)]

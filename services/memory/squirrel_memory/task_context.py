@@ -180,9 +180,7 @@ class TaskContextBuilder:
         )
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
         omitted = checked_files(omit_sources_in)
-        ranked = [
-            s for s in ranked if s.item.id in allowed and not only_from(s.item.source_refs, omitted)
-        ]
+        ranked = [s for s in ranked if s.item.id in allowed and not only_from(s.item, omitted)]
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
@@ -230,7 +228,7 @@ class TaskContextBuilder:
             if chosen and styles is not None:
                 taken = {c.memory_id for c in chosen}
                 omitted = checked_files(omit_sources_in)
-                own = [m for m in await styles if not only_from(m.source_refs, omitted)]
+                own = [m for m in await styles if not only_from(m, omitted)]
                 chosen.extend(self._style_supplement(own, taken))
         finally:
             if styles is not None and not styles.done():

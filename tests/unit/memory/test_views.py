@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import stat
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -684,3 +684,21 @@ async def test_the_brief_leaves_out_what_the_asking_host_loads_itself(world: Wor
     codex_text = " ".join(codex.key_facts)
     assert "Always run the checks" in codex_text and "Prefer small commits" not in codex_text
     assert "Always run the checks" in " ".join(anyone.key_facts)
+
+
+def test_a_memory_the_sessions_added_to_is_not_only_the_host_file() -> None:
+    from squirrel_memory.loaded_sources import only_from  # noqa: PLC0415
+    from squirrel_memory.models import MemorySource, Scope  # noqa: PLC0415
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    item = MemoryItem(
+        "m1", "/p", None, Scope.PROJECT, MemoryType.RECIPE, "repo:recipe:test",
+        "Run the tests with `mix test` (CLAUDE.md:8).", (), 0.7, now, now,
+        MemorySource.RULES, source_refs=("CLAUDE.md:8",),
+    )  # fmt: skip
+
+    assert only_from(item, ["CLAUDE.md"])
+    assert not only_from(item, ["AGENTS.md"])
+    assert not only_from(item, [])
+    assert not only_from(replace(item, source_event_ids=("ev1",)), ["CLAUDE.md"])
+    assert not only_from(replace(item, source_refs=()), ["CLAUDE.md"])
