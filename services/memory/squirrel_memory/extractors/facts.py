@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -16,13 +16,19 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
-from squirrel_memory.extractors.modules import module_name
+from squirrel_memory.extractors.modules import (
+    file_description,
+    module_name,
+    says_more_than,
+    speaks_for_module,
+)
 from squirrel_memory.extractors.stack_evidence import StackEvidence, code_scope, family, test_runs
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import read_instruction_file
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.services import config_reader
 from squirrel_memory.repository.snapshot import TextFile
@@ -365,7 +371,107 @@ def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
     return list(facts.values())
 
 
-def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
+def _first_project_path(event: StoredEvent) -> str | None:
+    """The first path an event names that is inside the project (relative to its root)."""
+    for raw in event.file_paths:
+        if raw and _in_project(rel := relative_path(raw, event.project_id)):
+            return rel
+    return None
+
+
+def _whole_file(event: StoredEvent) -> tuple[str, str] | None:
+    """(project path, text) of a whole file a session read or wrote (a Read from line 1, or a
+    Write's content); None for partial reads, edits and failures."""
+    content: dict[str, Any] = event.content
+    rel = _first_project_path(event)
+    if rel is None:
+        return None
+    if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
+        written = content["input"].get("content")
+        return (rel, written) if isinstance(written, str) else None
+    output = content.get("output")
+    if (
+        event.event_type == EventType.TOOL_RESULT
+        and content.get("tool") in _READ_TOOLS
+        and isinstance(output, str)
+        and not content.get("is_error")
+        and (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output))
+    ):
+        return rel, file_text(output)
+    return None
+
+
+_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
+_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+
+
+#: Files of a module whose own docs are quoted when nothing speaks for the whole module.
+MAX_FILE_DOCS = 3
+FILE_DOC_CHARS = 120
+
+
+@dataclass(slots=True)
+class _ModuleDocs:
+    """What a module says of itself (`own`: the file or README that speaks for it) and what
+    its files say of themselves (path → description), in first-read order."""
+
+    own: tuple[str, str] | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+    def text(self, name: str) -> tuple[str, str] | None:
+        """The memory's text and the file it came from first, or None when nothing says."""
+        if self.own is not None and says_more_than(name, self.own[0]):
+            description, source = self.own
+            return f"Module `{name}`: {description}", source
+        if not self.files:
+            return None
+        shown = list(self.files.items())[:MAX_FILE_DOCS]
+        parts = [f"`{path}`: {doc.rstrip('.')}" for path, doc in shown]
+        return f"Module `{name}`: " + "; ".join(parts) + ".", shown[0][0]
+
+
+def _module_docs(events: list[StoredEvent], project_id: str) -> dict[str, _ModuleDocs]:
+    """What each module says it does, from the whole files the sessions read or wrote: the
+    docstring, `@moduledoc` or doc comment of the file that speaks for the module or the first
+    paragraph of the README in its folder; else what its files' own docs say."""
+    docs: dict[str, _ModuleDocs] = {}
+    for event in events:
+        found = _whole_file(event)
+        if found is None:
+            continue
+        path, text = found
+        pure = PurePosixPath(path)
+        if pure.name.lower() == "readme.md" and len(pure.parts) > 1:
+            module = module_name(str(pure.parent / "x.ts"), project_id)
+            if module is None or module.rsplit("/", 1)[-1] != pure.parent.name:
+                continue
+            readings = Readings()
+            try:
+                read_instruction_file(TextFile.of(path, text), readings, "readme")
+            except PARSE_ERRORS:
+                continue
+            if readings.description:
+                entry = docs.setdefault(module, _ModuleDocs())
+                entry.own = entry.own or (readings.description, path)
+            continue
+        module = module_name(path, project_id)
+        if module is None:
+            continue
+        if speaks_for_module(path, module):
+            description = file_description(path, text)
+            if description:
+                entry = docs.setdefault(module, _ModuleDocs())
+                entry.own = entry.own or (description, path)
+        elif (description := file_description(path, text, FILE_DOC_CHARS)) is not None:
+            docs.setdefault(module, _ModuleDocs()).files.setdefault(path, description)
+    return docs
+
+
+def _module_facts(
+    paths: list[tuple[str, str]], project_id: str, docs: dict[str, _ModuleDocs]
+) -> list[Fact]:
+    """The modules the sessions worked in, each with what it does (`_module_docs`); a module
+    that says nothing of itself is not written (a list of its files tells nobody anything)."""
     events: dict[str, set[str]] = {}
     files: dict[str, dict[str, None]] = {}
     for path, event_id in paths:
@@ -373,19 +479,22 @@ def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
         if name:
             events.setdefault(name, set()).add(event_id)
             files.setdefault(name, {}).setdefault(path, None)
-    ranked = sorted((n for n in events if len(events[n]) >= 2), key=lambda n: (-len(events[n]), n))
+    said = {name: found for name, entry in docs.items() if (found := entry.text(name))}
+    ranked = sorted(
+        (n for n in events if len(events[n]) >= 2 and n in said),
+        key=lambda n: (-len(events[n]), n),
+    )
     facts: list[Fact] = []
     for name in ranked[:MAX_MODULE_FACTS]:
-        shown = list(files[name])[:3]
-        more = f" and {len(files[name]) - 3} more" if len(files[name]) > 3 else ""
+        text, source = said[name]
         facts.append(
             Fact(
                 f"module:{name}",
-                f"Module `{name}`: {', '.join(shown)}{more}.",
+                text,
                 ("module", name),
                 round(min(0.6, 0.35 + 0.05 * len(events[name])), 2),
                 tuple(sorted(events[name])),
-                tuple(files[name]),
+                (source, *(p for p in files[name] if p != source)),
             )
         )
     return facts
@@ -454,7 +563,7 @@ def project_facts(
             )
         )
 
-    facts.extend(_module_facts(paths, project_id))
+    facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts
 
 
@@ -509,14 +618,7 @@ def _stack_evidence(
     packages = {str(PurePosixPath(p).parent) for p, _ in paths if _is_manifest(p) and "/" in p}
     evidence = StackEvidence()
     for event in events:
-        rel = next(
-            (
-                r
-                for raw in event.file_paths
-                if raw and _in_project(r := relative_path(raw, event.project_id))
-            ),
-            None,
-        )
+        rel = _first_project_path(event)
         if rel is None:
             continue
         manifest = _is_manifest(rel)
