@@ -434,9 +434,17 @@ async def test_brief_lists_key_facts_and_modules(world: World) -> None:
         world.store,
         MemoryType.PROJECT_FACT,
         "module:auth",
-        "Module `auth`: src/auth/jwt.py, src/auth/login.py.",
+        "Module `auth`: Sign-in, JWT issuing and refresh.",
         importance=0.6,
         paths=["src/auth/jwt.py", "src/auth/login.py"],
+    )
+    await add_memory(
+        world.store,
+        MemoryType.PROJECT_FACT,
+        "module:cart",
+        "Module `cart`: src/cart/a.py, src/cart/b.py and 2 more.",  # an older file list
+        importance=0.6,
+        paths=["src/cart/a.py", "src/cart/b.py"],
     )
     await add_memory(
         world.store,
@@ -454,7 +462,9 @@ async def test_brief_lists_key_facts_and_modules(world: World) -> None:
         "Database: Data layer: PostgreSQL.",
         "Entry point: The app starts with `uvicorn billing.main:app`.",
     )
-    assert [m.name for m in view.modules] == ["auth", "billing"]
+    # Modules say what they do; a list of files (cart) or files other facts name (billing,
+    # from the entry point) says nothing and is left out.
+    assert [m.name for m in view.modules] == ["auth"]
     assert view.modules[0].paths == ("src/auth/jwt.py", "src/auth/login.py")
     assert view.markdown.startswith("## Project Overview\n\n- Framework: Built with FastAPI.")
     assert "- Module **auth** (`src/auth/jwt.py`, `src/auth/login.py`)" in view.markdown
