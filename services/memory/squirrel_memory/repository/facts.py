@@ -17,7 +17,13 @@ from squirrel_memory.repository.languages import (
     primary_of,
 )
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import Role, dependency_role, language_name, runtime_name
+from squirrel_memory.repository.stack import (
+    Role,
+    dependency_role,
+    language_name,
+    runtime_name,
+    started_framework,
+)
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -152,6 +158,23 @@ def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
     return nested if len({short_version(t.version) for t in nested}) == 1 else []
 
 
+def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
+    """Among the declared frameworks, the one the project's own start command starts (`next
+    dev`, `mix phx.server`, `python manage.py runserver`, a script that runs one) comes first:
+    it is what the app is, whatever else the manifest lists."""
+    frameworks = parts.get("framework", [])
+    if len(frameworks) < 2:
+        return
+    for command in out.commands:
+        if command.purpose != "run" or command.scope:
+            continue
+        started = started_framework(f"{command.text} {command.detail}")
+        chosen = next((p for p in frameworks if p.name == started), None)
+        if chosen is not None:
+            parts["framework"] = [chosen, *(p for p in frameworks if p is not chosen)]
+            return
+
+
 def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[Part], bool]:
     """Decide the project's database: the one its data-access configuration names (an ORM
     adapter, settings, the app's connection URL) over what a manifest declares or a compose
@@ -209,6 +232,7 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
                 for p in parts[role]
             ]
     others, configured = _weigh_databases(parts, out)
+    _entry_point_first(parts, out)
     chains = _project_toolchains(out, main)
     version = short_version(chains[0].version) if chains else ""
     names = [_language(eco, reading.shares) for eco in ecosystems]

@@ -198,3 +198,36 @@ def test_a_root_runtime_version_is_the_project_one(make_repo: MakeRepo) -> None:
     found = _facts(make_repo, files)
 
     assert "(Node.js 20" in found["repo:stack"].content
+
+
+@pytest.mark.parametrize(
+    ("deps", "dev", "framework"),
+    [
+        ('"express": "^4", "next": "14.2.0", "react": "18"', "next dev", "Next.js"),
+        ('"express": "^4", "next": "14.2.0"', "node server.js", "Express"),  # names no framework
+    ],
+)
+def test_the_framework_the_entry_point_starts_is_the_project_one(
+    make_repo: MakeRepo, deps: str, dev: str, framework: str
+) -> None:
+    files: Files = {
+        "package.json": f'{{"name": "web", "scripts": {{"dev": "{dev}"}}, "dependencies": {{{deps}}}}}\n',
+        "src/app/page.tsx": "export default function Page() { return null }\n" + "// ui\n" * 200,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:stack"].content.startswith(f"web is a TypeScript/{framework} app")
+
+
+def test_a_python_entry_point_picks_among_declared_frameworks(make_repo: MakeRepo) -> None:
+    files: Files = {
+        "pyproject.toml": '[project]\nname = "site"\ndependencies = ["fastapi", "django"]\n',
+        "manage.py": "import django\n",
+        "Makefile": "run:\n\tpython manage.py runserver\n",
+        "site/views.py": "def index(request):\n    pass\n" + CODE,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:stack"].content.startswith("site is a Python/Django app")
