@@ -231,3 +231,16 @@ def test_a_python_entry_point_picks_among_declared_frameworks(make_repo: MakeRep
     found = _facts(make_repo, files)
 
     assert found["repo:stack"].content.startswith("site is a Python/Django app")
+
+
+def test_an_umbrella_apps_repo_names_the_database(make_repo: MakeRepo) -> None:
+    files: Files = {
+        "mix.exs": 'defmodule Shop.Umbrella do\n  def project, do: [apps_path: "apps", deps: []]\nend\n',
+        "apps/shop/mix.exs": MIX,
+        "apps/shop/lib/shop/repo.ex": REPO_EX,
+        "apps/shop/lib/shop/orders.ex": "defmodule Shop.Orders do\nend\n" + CODE,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:database"].content.startswith("The project's database is SQLite")
