@@ -665,8 +665,9 @@ def _stack_facts(
                 )
             )
         title = _SCOPED_TITLES.get(key)
-        for scope, scoped in evidence.scoped_names(key).items() if title else ():
-            assert title is not None
+        if title is None:
+            continue
+        for scope, scoped in evidence.scoped_names(key).items():
             facts.append(
                 Fact(
                     f"{key}@{scope}",

@@ -14,8 +14,8 @@ test command ran in; a code file in another language than the project's sits in 
   another one, or when several are declared and nothing decides between them.
 
 When evidence conflicts and nothing decides, less is said, never something wrong. Frameworks
-and tests found only in a sub-folder are said of that folder (`In \\`docs/\\`, tests are written
-with Vitest.`) when the code there shows them, and dropped when only its manifest does.
+and tests found only in a sub-folder are said of that folder ("In `docs/`, tests are written
+with Vitest.") when the code there shows them, and dropped when only its manifest does.
 """
 
 from __future__ import annotations
