@@ -56,7 +56,6 @@ from squirrel_memory.retrieval import (
     explain,
     is_generic,
     query_terms,
-    stem,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.storage.sqlite.search import STOP_WORDS
@@ -164,7 +163,7 @@ class TaskContextBuilder:
         """(selected, candidates): the top candidates by score, and those relevant enough;
         never a memory read only from `omit_sources_in`."""
         types = list(preferred_memory_types) if preferred_memory_types else list(DEFAULT_TYPES)
-        subjects = frozenset(stem(w) for w in query_terms(task_description))
+        subjects = frozenset(subject_stem(w) for w in query_terms(task_description))
 
         def names_subject(item: MemoryItem) -> bool:
             return bool(_key_subjects(item.key) & subjects)
@@ -348,7 +347,23 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
 
 
 #: Words of a memory key that say what kind of memory it is, not what it is about.
-_KEY_KIND_WORDS = frozenset({"recipe", "pref", "pitfall", "module", "command", "commands", "run"})
+_KEY_KIND_WORDS = frozenset(
+    {"recipe", "pref", "pitfall", "module", "command", "commands", "run", "repo", "rule"}
+)
+#: Endings a subject word drops so that its forms meet (`migration`, `migrate` → `migrat`).
+_SUBJECT_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "s", "e")
+
+
+def subject_stem(word: str) -> str:
+    """A word of a task or key as a subject: `migrations`, `migration` and `migrate` are one
+    (`migrat`), `tests` and `testing` are `test`; the stem keeps at least four letters."""
+    lowered = word.lower()
+    for suffix in _SUBJECT_SUFFIXES:
+        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4:
+            return lowered[: -len(suffix)]
+    return lowered
+
+
 _KEY_WORD = re.compile(r"[a-z]+")
 
 
@@ -356,7 +371,7 @@ def _key_subjects(key: str) -> frozenset[str]:
     """The stems of the words of a key that name its subject (`recipe:test` → {"test"};
     `pitfall:typeerror-cachemanager-…-b472b9a6` → {"typeerror", "cachemanager", …})."""
     return frozenset(
-        stem(word)
+        subject_stem(word)
         for word in _KEY_WORD.findall(key.lower())
         if len(word) >= 3
         and word not in _KEY_KIND_WORDS

@@ -427,3 +427,33 @@ async def test_task_context_never_selects_what_the_asking_host_loads_itself(
     assert item.id not in {m.memory_id for m in claude.selected_memories}
     assert claude.has_relevant_memory  # the other memories still answer
     assert item.id in {m.memory_id for m in gemini.selected_memories}
+
+
+async def test_a_key_subject_meets_the_other_forms_of_its_word(world: World) -> None:
+    recipe = await add_memory(
+        world.store,
+        MemoryType.RECIPE,
+        "repo:recipe:migrate",
+        "Run the database migrations with `mix ecto.migrate` (mix.exs:40).",
+        ("migrate",),
+        0.7,
+        (),
+    )
+    await _with_rule(world)
+
+    context = await world.builder.build(
+        str(world.root), "add a new column to the sessions table and a migration"
+    )
+
+    keys = [m.key for m in context.selected_memories]
+    assert recipe.key in keys
+    assert RULE_KEY not in keys
+
+
+def test_subject_stems() -> None:
+    from squirrel_memory.task_context import subject_stem  # noqa: PLC0415
+
+    assert subject_stem("migration") == subject_stem("migrate") == subject_stem("migrations")
+    assert subject_stem("tests") == subject_stem("testing") == "test"
+    assert subject_stem("generation") != subject_stem("general")
+    assert subject_stem("repo") == "repo"
