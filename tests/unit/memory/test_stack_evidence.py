@@ -141,3 +141,18 @@ def test_scopes() -> None:
     assert run_scope(_run("cd web && npm test", PROJECT), 1, PROJECT) == "web"
     assert run_scope(_run("pytest", "/elsewhere"), 0, PROJECT) is None
     assert run_scope(_run("cd /tmp && pytest", PROJECT), 1, PROJECT) is None
+
+
+def test_an_import_that_never_ran_yields_to_the_language_runner() -> None:
+    # No manifest read, so nothing scopes the TypeScript test: the runner that ran decides.
+    files = [("web/search.test.ts", VITEST_TEST), ("lib/birds.ex", "defmodule Birds do\nend\n")]
+
+    assert "testing" not in _facts(files, [_run("mix test")])
+    ran_too = _facts(files, [_run("mix test"), _run("npx vitest run")])
+    assert ran_too["testing"] == "Tests are written with Vitest."
+
+
+def test_an_import_stands_when_no_other_runner_ran() -> None:
+    found = _facts([("tests/test_app.py", "import pytest\n")], [_run("npm test")])
+
+    assert found["testing"] == "Tests are written with pytest."

@@ -639,7 +639,7 @@ def _stack_evidence(
     for tool, scope, event_id in test_runs(runs, project_id):
         framework = testing.get(tool.lower())
         if framework:
-            evidence.add("testing", framework, scope, event_id, strong=True)
+            evidence.add("testing", framework, scope, event_id, strong=True, ran=True)
         else:
             evidence.other_runners.setdefault(scope, set()).add(tool)
     return evidence

@@ -9,7 +9,9 @@ test command ran in; a code file in another language than the project's sits in 
 (a docs site beside the app). Only root-scoped evidence speaks for the project, and:
 
 - a test framework a manifest only declares is not stated when a test command at the root runs
-  another runner, or when the code shows another framework;
+  another runner, or when the code shows another framework; one that code imports is not
+  stated either when the root's tests run with a runner of the language's own (`mix test`,
+  `go test`) and it never ran there itself;
 - a database a manifest only declares is not stated when the code or configuration names
   another one, or when several are declared and nothing decides between them.
 
@@ -56,6 +58,8 @@ class Seen:
 
     strong: set[str] = field(default_factory=set)
     weak: set[str] = field(default_factory=set)
+    ran: set[str] = field(default_factory=set)
+    """Test commands that ran it (a subset of `strong`)."""
 
     def event_ids(self) -> set[str]:
         return self.strong | self.weak
@@ -69,16 +73,25 @@ class StackEvidence:
     found: dict[str, dict[str, dict[str, Seen]]] = field(default_factory=dict)
     other_runners: dict[str, set[str]] = field(default_factory=dict)
 
-    def add(self, key: str, name: str, scope: str, event_id: str, *, strong: bool) -> None:
+    def add(
+        self, key: str, name: str, scope: str, event_id: str, *, strong: bool, ran: bool = False
+    ) -> None:
         seen = self.found.setdefault(key, {}).setdefault(scope, {}).setdefault(name, Seen())
         (seen.strong if strong else seen.weak).add(event_id)
+        if ran:
+            seen.ran.add(event_id)
 
     def project_names(self, key: str) -> list[str]:
         """What the root-scoped evidence says of the whole project, conflicts left out."""
         root = self.found.get(key, {}).get("", {})
         strong = [name for name, seen in root.items() if seen.strong]
         weak = [name for name, seen in root.items() if not seen.strong]
-        if key == "testing" and (strong or self.other_runners.get("")):
+        if key == "testing" and self.other_runners.get(""):
+            # The root's tests run with a runner of the language's own (`mix test`, `go
+            # test`): only a framework that ran at the root too is the project's.
+            strong = [name for name in strong if root[name].ran]
+            weak = []
+        elif key == "testing" and strong:
             weak = []
         if key == "database":
             exclusive = [n for n in weak if n in EXCLUSIVE_DATABASES]
