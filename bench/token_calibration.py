@@ -142,6 +142,7 @@ class CorpusBackend:
         active_file_paths: Sequence[str],
         preferred_memory_types: Sequence[MemoryTypeName],
         budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContextData:
         items = [
             SelectedMemory(
@@ -171,7 +172,12 @@ class CorpusBackend:
         return UserStyleData(mode, project_id, user_id, NOW, items)
 
     async def get_project_brief_view(
-        self, project_id: str, *, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> ProjectBriefData:
         modules = [
             ModuleSummary(name=f"Module {i}", paths=self._paths(), summary=self._text())

@@ -271,3 +271,56 @@ async def test_session_end_processes_the_finished_session_at_once(
             assert time.monotonic() < deadline, "the ended session was not processed"
             await asyncio.sleep(0.1)
         assert current.episodes_total >= 1
+
+
+async def test_each_host_is_spared_the_instruction_file_it_loads_itself(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    from tests.unit.memory.repository.conftest import ELIXIR, commit, git  # noqa: PLC0415
+
+    project = (tmp_path / "spotter").resolve()
+    project.mkdir()
+    git(project, "init", "-q", "-b", "main")
+    agents = "# Agents\n\n- Never edit files under `priv/static/` by hand.\n"
+    commit(project, {**ELIXIR, "AGENTS.md": agents}, message="initial")
+    settings = make_settings(processor_min_events="1000000")
+    layout = HomeLayout(settings.home).ensure()
+    add_project(layout.projects, project)
+    async with (
+        running("memory", memory_server.setup, settings) as mem,
+        running("gateway", gateway_server.setup, settings),
+    ):
+        async with memory_client(mem, settings) as client:
+            await client.call(
+                client.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project))
+            )
+            deadline = time.monotonic() + 60
+            while True:
+                reply = await client.call(
+                    client.stub.ListMemories,
+                    pb.ListMemoriesRequest(project_id=str(project), page_size=500),
+                )
+                keys = {m.key for m in reply.memories}
+                if sum(k.startswith("repo:rule:") for k in keys) >= 3:
+                    break
+                assert time.monotonic() < deadline, "the repository was not read"
+                await asyncio.sleep(0.2)
+
+        async def prompt(host: str) -> str:
+            stdin = hook_input(
+                host,
+                "UserPromptSubmit",
+                project,
+                prompt="Req for HTTP requests to the map tiles; priv static files by hand",
+            )
+            code, out, _ = await run_hook(settings.home, host, "UserPromptSubmit", stdin)
+            assert code == 0 and out, host
+            return str(json.loads(out)["hookSpecificOutput"]["additionalContext"])
+
+        claude, codex = await prompt("claude"), await prompt("codex")
+
+    # The rules each file gave reach the other host, never the host that loads the file.
+    assert "Project instruction (CLAUDE.md)" not in claude
+    assert "Project instruction (AGENTS.md)" in claude
+    assert "Project instruction (AGENTS.md)" not in codex
+    assert "Project instruction (CLAUDE.md)" in codex

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, EventType, SourceTool
@@ -145,3 +145,33 @@ async def test_search_results_carry_the_repository_lines(
         assert list(chosen["repo:recipe:test"].source_refs) == list(
             hits["repo:recipe:test"].source.source_refs
         )
+
+
+async def test_the_brief_for_a_host_leaves_out_the_instruction_file_it_loads(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings(processor_min_events="1000000")
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
+        await _until(c, project, lambda m: any(k.startswith("repo:rule:") for k in m))
+
+        async def facts(*files: str) -> str:
+            reply = await c.call(
+                c.stub.GetProjectBriefView,
+                pb.GetProjectBriefViewRequest(
+                    project_id=str(project),
+                    mode=views_pb2.VIEW_MODE_FULL,
+                    context_budget_tokens=4000,
+                    omit_sources_in=list(files),
+                ),
+            )
+            return " ".join(reply.view.key_facts)
+
+        assert "Project instruction (CLAUDE.md)" in await facts()
+        assert "Project instruction (CLAUDE.md)" in await facts("AGENTS.md")
+        claude = await facts("CLAUDE.md")
+        assert "Project instruction (CLAUDE.md)" not in claude
+        assert "Elixir/Phoenix" in claude

@@ -1094,20 +1094,28 @@ class GetProjectBriefViewRequest(_message.Message):
     PROJECT_ID_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
     CONTEXT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
+    OMIT_SOURCES_IN_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     mode: _views_pb2.ViewMode.ValueType
     context_budget_tokens: _builtins.int
     """Default 256."""
+    @_builtins.property
+    def omit_sources_in(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Repository files (project-relative, e.g. `CLAUDE.md`) the asking host already loads
+        itself: memories read only from them are left out (they stay searchable).
+        """
+
     def __init__(
         self,
         *,
         project_id: _builtins.str = ...,
         mode: _views_pb2.ViewMode.ValueType = ...,
         context_budget_tokens: _builtins.int = ...,
+        omit_sources_in: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "mode", b"mode", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "mode", b"mode", "omit_sources_in", b"omit_sources_in", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1195,6 +1203,7 @@ class GetTaskContextRequest(_message.Message):
     ACTIVE_FILE_PATHS_FIELD_NUMBER: _builtins.int
     CONTEXT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
     PREFERRED_MEMORY_TYPES_FIELD_NUMBER: _builtins.int
+    OMIT_SOURCES_IN_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     user_id: _builtins.str
     task_description: _builtins.str
@@ -1206,6 +1215,12 @@ class GetTaskContextRequest(_message.Message):
     def preferred_memory_types(self) -> _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType.ValueType]:
         """Empty: user_style, project_fact, pitfall and recipe."""
 
+    @_builtins.property
+    def omit_sources_in(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Repository files (project-relative, e.g. `CLAUDE.md`) the asking host already loads
+        itself: memories read only from them are never selected (they stay searchable).
+        """
+
     def __init__(
         self,
         *,
@@ -1215,10 +1230,11 @@ class GetTaskContextRequest(_message.Message):
         active_file_paths: _abc.Iterable[_builtins.str] | None = ...,
         context_budget_tokens: _builtins.int = ...,
         preferred_memory_types: _abc.Iterable[_memory_pb2.MemoryType.ValueType] | None = ...,
+        omit_sources_in: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_file_paths", b"active_file_paths", "context_budget_tokens", b"context_budget_tokens", "preferred_memory_types", b"preferred_memory_types", "project_id", b"project_id", "task_description", b"task_description", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_file_paths", b"active_file_paths", "context_budget_tokens", b"context_budget_tokens", "omit_sources_in", b"omit_sources_in", "preferred_memory_types", b"preferred_memory_types", "project_id", b"project_id", "task_description", b"task_description", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -154,15 +154,27 @@ class MemoryBackend(Protocol):
         active_file_paths: Sequence[str],
         preferred_memory_types: Sequence[MemoryTypeName],
         budget: int,
-    ) -> TaskContextData: ...
+        omit_sources_in: Sequence[str] = (),
+    ) -> TaskContextData:
+        """`omit_sources_in`: files the asking host loads itself (`CLAUDE.md`); memories read
+        only from them are never selected."""
+        ...
 
     async def get_user_style_view(
         self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
     ) -> UserStyleData: ...
 
     async def get_project_brief_view(
-        self, project_id: str, *, mode: ViewMode, budget: int
-    ) -> ProjectBriefData: ...
+        self,
+        project_id: str,
+        *,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
+    ) -> ProjectBriefData:
+        """`omit_sources_in`: files the asking host loads itself; facts read only from them
+        are left out."""
+        ...
 
     async def get_pitfalls_view(
         self,

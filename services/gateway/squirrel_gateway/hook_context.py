@@ -117,10 +117,18 @@ def _compose(sections: Sequence[Sequence[tuple[str, Served]]], budget: int) -> I
 
 
 async def session_start(
-    backend: MemoryBackend, *, project_id: str, user_id: str | None, budget: int
+    backend: MemoryBackend,
+    *,
+    project_id: str,
+    user_id: str | None,
+    budget: int,
+    loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode plus the top pitfalls, in one budget."""
-    brief = await backend.get_project_brief_view(project_id, mode="core", budget=budget)
+    """The user_style and project_brief views in core mode plus the top pitfalls, in one budget;
+    nothing read only from `loaded_files` (the instruction files the host loads itself)."""
+    brief = await backend.get_project_brief_view(
+        project_id, mode="core", budget=budget, omit_sources_in=loaded_files
+    )
     style = await backend.get_user_style_view(
         project_id, user_id=user_id, mode="core", budget=budget
     )
@@ -199,9 +207,11 @@ async def prompt_context(
     prompt: str,
     user_id: str | None,
     budget: int,
+    loaded_files: Sequence[str] = (),
 ) -> Injection:
     """The task context for the prompt and the files it names, framed as remembered notes (as
-    every task context is); NOTHING when Squirrel abstains."""
+    every task context is); NOTHING when Squirrel abstains. Memories read only from
+    `loaded_files` (the instruction files the host loads itself) are never selected."""
     task = " ".join(prompt.split())[:MAX_TASK_CHARS]
     if not task:
         return NOTHING
@@ -213,6 +223,7 @@ async def prompt_context(
         preferred_memory_types=None,
         user_id=user_id,
         budget=budget,
+        omit_sources_in=loaded_files,
     )
     context = result.output
     if not context.has_relevant_memory or not context.selected_memories:

@@ -63,6 +63,15 @@ EVENTS: Final[dict[Host, dict[str, Moment]]] = {
 }
 """Every (host, event) Squirrel answers, and what it means."""
 
+LOADED_FILES: Final[dict[Host, tuple[str, ...]]] = {
+    Host.CLAUDE: ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md"),
+    Host.CODEX: ("AGENTS.md", "AGENTS.override.md"),
+    Host.GEMINI: ("GEMINI.md",),
+}
+"""The project instruction files each host loads into every session itself. What Squirrel read
+only from them is not injected into that host's context (it stays searchable, and the other
+hosts get it)."""
+
 _MAX_FIELD_CHARS: Final = 100_000
 
 

@@ -27,7 +27,13 @@ from squirrel_core.worktrees import main_checkout
 from squirrel_gateway import hook_context
 from squirrel_gateway.backend import MemoryBackend, deadline
 from squirrel_gateway.hook_context import NOTHING, Injection
-from squirrel_gateway.hook_hosts import HookInput, Moment, parse_input, render_output
+from squirrel_gateway.hook_hosts import (
+    LOADED_FILES,
+    HookInput,
+    Moment,
+    parse_input,
+    render_output,
+)
 
 log = structlog.get_logger()
 
@@ -150,6 +156,7 @@ class HookService:
                 project_id=project_id,
                 user_id=None,
                 budget=self._settings.session_budget,
+                loaded_files=LOADED_FILES[hook.host],
             )
         if hook.moment is Moment.PROMPT:
             self._cancel_idle(hook.session_id)
@@ -161,6 +168,7 @@ class HookService:
                 prompt=hook.prompt,
                 user_id=None,
                 budget=self._settings.prompt_budget,
+                loaded_files=LOADED_FILES[hook.host],
             )
         if self._settings.session_end and self._ender is not None:
             if hook.moment is Moment.SESSION_END:

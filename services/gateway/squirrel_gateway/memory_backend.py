@@ -124,6 +124,7 @@ class GrpcMemoryBackend:
         active_file_paths: Sequence[str],
         preferred_memory_types: Sequence[MemoryTypeName],
         budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContextData:
         client = self.client()
         reply = await client.call(
@@ -137,6 +138,7 @@ class GrpcMemoryBackend:
                 preferred_memory_types=[
                     messages.memory_type_value(t) for t in preferred_memory_types
                 ],
+                omit_sources_in=list(omit_sources_in),
             ),
             timeout=time_left(self._timeout),
         )
@@ -178,7 +180,12 @@ class GrpcMemoryBackend:
         )
 
     async def get_project_brief_view(
-        self, project_id: str, *, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> ProjectBriefData:
         client = self.client()
         reply = await client.call(
@@ -187,6 +194,7 @@ class GrpcMemoryBackend:
                 project_id=project_id,
                 mode=messages.view_mode_value(mode),
                 context_budget_tokens=budget,
+                omit_sources_in=list(omit_sources_in),
             ),
             timeout=time_left(self._timeout),
         )

@@ -123,8 +123,11 @@ async def task_context(
     preferred_memory_types: Sequence[MemoryTypeName] | None,
     user_id: str | None,
     budget: int,
+    omit_sources_in: Sequence[str] = (),
 ) -> Budgeted[TaskContext]:
-    """Spec §5.5: the memories for a task, best first, within `budget`; abstains when none."""
+    """Spec §5.5: the memories for a task, best first, within `budget`; abstains when none.
+    Memories read only from `omit_sources_in` (files the asking host loads itself) are never
+    selected."""
     task = required_text(task_description, "task_description", MAX_TASK_CHARS)
     user = _user(user_id)
     project_id = await backend.resolve_project(project_root)
@@ -136,6 +139,7 @@ async def task_context(
         active_file_paths=paths,
         preferred_memory_types=memory_types(preferred_memory_types),
         budget=fetch_budget(budget),
+        omit_sources_in=omit_sources_in,
     )
     memories = list(data.selected_memories) if data.has_relevant_memory else []
     if memories:

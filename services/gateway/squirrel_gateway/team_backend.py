@@ -157,6 +157,7 @@ class TeamMemoryBackend:
         active_file_paths: Sequence[str],
         preferred_memory_types: Sequence[MemoryTypeName],
         budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContextData:
         def team(team_id: str) -> Awaitable[TaskContextData]:
             return self._team.get_task_context(
@@ -178,6 +179,7 @@ class TeamMemoryBackend:
                 active_file_paths=active_file_paths,
                 preferred_memory_types=preferred_memory_types,
                 budget=budget,
+                omit_sources_in=omit_sources_in,
             ),
         )
         if shared is None or not shared.has_relevant_memory:
@@ -218,12 +220,19 @@ class TeamMemoryBackend:
         )
 
     async def get_project_brief_view(
-        self, project_id: str, *, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> ProjectBriefData:
         shared, mine = await self._both(
             project_id,
             lambda t: self._team.get_project_brief_view(t, mode=mode, budget=budget),
-            self._local.get_project_brief_view(project_id, mode=mode, budget=budget),
+            self._local.get_project_brief_view(
+                project_id, mode=mode, budget=budget, omit_sources_in=omit_sources_in
+            ),
         )
         if shared is None:
             return mine

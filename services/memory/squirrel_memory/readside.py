@@ -187,6 +187,7 @@ class ReadSide:
             request.project_id,
             mode=_MODES.get(request.mode, "core"),
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
+            omit_sources_in=list(request.omit_sources_in),
         )
         return pb.GetProjectBriefViewResponse(
             view=views_pb2.ProjectBriefView(
@@ -244,6 +245,7 @@ class ReadSide:
             active_file_paths=list(request.active_file_paths),
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
             preferred_memory_types=memory_types_from_pb(request.preferred_memory_types),
+            omit_sources_in=list(request.omit_sources_in),
         )
         return pb.GetTaskContextResponse(context=_task_context_pb(context))
 

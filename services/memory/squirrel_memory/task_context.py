@@ -5,7 +5,10 @@ selected when its fused relevance to the task clears `min_relevance` (calibrated
 queries by `bench/retrieval_quality.py`), when one of its files is an active file, or when its
 key names a subject of the task (`recipe:test` or `test_command` for "add an endpoint and its
 tests", `module:billing` for "fix the billing export": the key says what a memory is about, and
-a task that names that subject needs it, however little else of its wording matches). When
+a task that names that subject needs it, however little else of its wording matches). Words
+every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`) are never a
+subject, and a memory that shares only such words with the task counts as relevant only when
+its meaning (its cosine) clears the threshold by itself; reasons name the other words. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -41,6 +44,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note, WrittenBy
+from squirrel_memory.loaded_sources import checked_files, only_from
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
@@ -50,8 +54,8 @@ from squirrel_memory.retrieval import (
     Retriever,
     ScoredMemory,
     explain,
+    is_generic,
     query_terms,
-    stem,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.storage.sqlite.search import STOP_WORDS
@@ -154,10 +158,12 @@ class TaskContextBuilder:
         *,
         active_file_paths: Sequence[str] = (),
         preferred_memory_types: Sequence[MemoryType] | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> tuple[list[ScoredMemory], list[ScoredMemory]]:
-        """(selected, candidates): the top candidates by score, and those relevant enough."""
+        """(selected, candidates): the top candidates by score, and those relevant enough;
+        never a memory read only from `omit_sources_in`."""
         types = list(preferred_memory_types) if preferred_memory_types else list(DEFAULT_TYPES)
-        subjects = frozenset(stem(w) for w in query_terms(task_description))
+        subjects = frozenset(subject_stem(w) for w in query_terms(task_description))
 
         def names_subject(item: MemoryItem) -> bool:
             return bool(_key_subjects(item.key) & subjects)
@@ -172,14 +178,15 @@ class TaskContextBuilder:
             keep=names_subject,
         )
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
-        ranked = [s for s in ranked if s.item.id in allowed]
+        omitted = checked_files(omit_sources_in)
+        ranked = [s for s in ranked if s.item.id in allowed and not only_from(s.item, omitted)]
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
         selected = [
             s
             for s in ranked
-            if s.relevance >= threshold or _touches_active(s) or names_subject(s.item)
+            if _relevant(s, threshold, vector_used) or _touches_active(s) or names_subject(s.item)
         ]
         return selected, ranked
 
@@ -192,8 +199,11 @@ class TaskContextBuilder:
         active_file_paths: Sequence[str] = (),
         context_budget_tokens: int | None = None,
         preferred_memory_types: Sequence[MemoryType] | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContext:
-        """The task context for `task_description`, within `context_budget_tokens` (default 400)."""
+        """The task context for `task_description`, within `context_budget_tokens` (default 400);
+        memories read only from `omit_sources_in` (the instruction files the asking host loads
+        itself, such as `CLAUDE.md` for Claude Code) are never selected."""
         if not isinstance(task_description, str) or not task_description.strip():
             raise InvalidArgumentError("task_description must be a non-empty string")
         task = task_description.strip()[:MAX_QUERY_CHARS]
@@ -211,11 +221,14 @@ class TaskContextBuilder:
                 task,
                 active_file_paths=active_file_paths,
                 preferred_memory_types=preferred_memory_types,
+                omit_sources_in=omit_sources_in,
             )
             chosen = [_selected(s) for s in selected]
             if chosen and styles is not None:
                 taken = {c.memory_id for c in chosen}
-                chosen.extend(self._style_supplement(await styles, taken))
+                omitted = checked_files(omit_sources_in)
+                own = [m for m in await styles if not only_from(m, omitted)]
+                chosen.extend(self._style_supplement(own, taken))
         finally:
             if styles is not None and not styles.done():
                 styles.cancel()
@@ -334,7 +347,23 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
 
 
 #: Words of a memory key that say what kind of memory it is, not what it is about.
-_KEY_KIND_WORDS = frozenset({"recipe", "pref", "pitfall", "module", "command", "commands", "run"})
+_KEY_KIND_WORDS = frozenset(
+    {"recipe", "pref", "pitfall", "module", "command", "commands", "run", "repo", "rule"}
+)
+#: Endings a subject word drops so that its forms meet (`migration`, `migrate` → `migrat`).
+_SUBJECT_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "s", "e")
+
+
+def subject_stem(word: str) -> str:
+    """A word of a task or key as a subject: `migrations`, `migration` and `migrate` are one
+    (`migrat`), `tests` and `testing` are `test`; the stem keeps at least four letters."""
+    lowered = word.lower()
+    for suffix in _SUBJECT_SUFFIXES:
+        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4:
+            return lowered[: -len(suffix)]
+    return lowered
+
+
 _KEY_WORD = re.compile(r"[a-z]+")
 
 
@@ -342,10 +371,23 @@ def _key_subjects(key: str) -> frozenset[str]:
     """The stems of the words of a key that name its subject (`recipe:test` → {"test"};
     `pitfall:typeerror-cachemanager-…-b472b9a6` → {"typeerror", "cachemanager", …})."""
     return frozenset(
-        stem(word)
+        subject_stem(word)
         for word in _KEY_WORD.findall(key.lower())
-        if len(word) >= 3 and word not in _KEY_KIND_WORDS and word not in STOP_WORDS
+        if len(word) >= 3
+        and word not in _KEY_KIND_WORDS
+        and word not in STOP_WORDS
+        and not is_generic(word)
     )
+
+
+def _relevant(scored: ScoredMemory, threshold: float, vector_used: bool) -> bool:
+    """Relevant enough to the task. A memory that shares only generic words with it ("add",
+    "new", "fix" …) is judged on its meaning alone: its cosine must clear the threshold."""
+    if scored.relevance < threshold:
+        return False
+    if scored.matched_terms and not scored.meaningful_terms:
+        return vector_used and scored.vector >= threshold
+    return True
 
 
 def _touches_active(scored: ScoredMemory) -> bool:

@@ -77,9 +77,11 @@ class FakeBackend:
         active_file_paths: Sequence[str],
         preferred_memory_types: Sequence[MemoryTypeName],
         budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> TaskContextData:
         self._record(
             "get_task_context",
+            omit_sources_in=tuple(omit_sources_in),
             project_id=project_id,
             active_file_paths=tuple(active_file_paths),
             preferred_memory_types=tuple(preferred_memory_types),
@@ -108,9 +110,20 @@ class FakeBackend:
         )
 
     async def get_project_brief_view(
-        self, project_id: str, *, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> ProjectBriefData:
-        self._record("get_project_brief_view", project_id=project_id, mode=mode, budget=budget)
+        self._record(
+            "get_project_brief_view",
+            project_id=project_id,
+            mode=mode,
+            budget=budget,
+            omit_sources_in=tuple(omit_sources_in),
+        )
         return ProjectBriefData(
             mode=mode,
             project_id=project_id,

@@ -137,3 +137,25 @@ async def test_an_observer_sees_each_injection_with_its_items(repo: Path, tmp_pa
     assert await hooks.answer("claude", "SessionStart", payload)
     await hooks.answer("claude", "Stop", payload)  # a turn's end injects nothing: not observed
     assert seen == [("s9", "session_start", 1)]
+
+
+@pytest.mark.parametrize(
+    ("host", "event", "files"),
+    [
+        ("claude", "SessionStart", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")),
+        ("codex", "SessionStart", ("AGENTS.md", "AGENTS.override.md")),
+        ("gemini", "SessionStart", ("GEMINI.md",)),
+        ("claude", "UserPromptSubmit", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")),
+        ("gemini", "BeforeAgent", ("GEMINI.md",)),
+    ],
+)
+async def test_each_host_is_spared_the_instruction_files_it_loads_itself(
+    repo: Path, tmp_path: Path, host: str, event: str, files: tuple[str, ...]
+) -> None:
+    hooks, backend = service(repo, tmp_path)
+
+    await hooks.answer(host, event, {"cwd": str(repo), "prompt": "fix the inventory export"})
+
+    method = "get_project_brief_view" if event == "SessionStart" else "get_task_context"
+    call = next(c for c in backend.calls if c.method == method)
+    assert call.args["omit_sources_in"] == files

@@ -536,3 +536,11 @@ async def test_matched_terms_stem_every_word_of_key_content_and_tags_case_blind(
     )
     terms = ("parses", "user", "token", "expire", "files", "wörter", "cache", "uv", "missing")
     assert matched_terms(terms, item) == ("parses", "user", "token", "wörter", "uv")
+
+
+def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
+    from squirrel_memory.retrieval import is_generic, meaningful_terms  # noqa: PLC0415
+
+    assert all(is_generic(w) for w in ("add", "adding", "new", "fix", "updates", "Create"))
+    assert not any(is_generic(w) for w in ("test", "migration", "handler", "build", "sessions"))
+    assert meaningful_terms(("add", "column", "new", "table")) == ("column", "table")

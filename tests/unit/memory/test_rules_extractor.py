@@ -274,6 +274,7 @@ async def test_manifests_imports_and_commands_become_project_facts() -> None:
     )
     stream.write("src/inventory/routes.py", "from fastapi import APIRouter\nimport asyncpg\n")
     stream.write("src/inventory/models.py", "from sqlalchemy.orm import Mapped\n", tool="Edit")
+    stream.read("src/inventory/__init__.py", '     1→"""Stock rows and their soft deletion."""\n')
     stream.write("alembic/versions/0003_add_deleted.py", "")
     stream.run("uvicorn app.main:app --reload", exit_code=None)
     stream.run("uv run pytest tests/test_inventory.py")
@@ -286,7 +287,13 @@ async def test_manifests_imports_and_commands_become_project_facts() -> None:
     assert facts["entry_point"].content == "The app starts with `app.main:app` served with uvicorn."
     assert facts["migrations"].content.startswith("Database migrations are managed with Alembic")
     assert facts["test_command"].content == "Tests run with `uv run pytest`."
+    # The module says what it does (its package docstring), never which files it has.
+    assert (
+        facts["module:inventory"].content
+        == "Module `inventory`: Stock rows and their soft deletion."
+    )
     assert facts["module:inventory"].file_paths == (
+        "src/inventory/__init__.py",
         "src/inventory/routes.py",
         "src/inventory/models.py",
     )

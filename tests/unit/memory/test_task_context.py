@@ -344,3 +344,116 @@ async def test_a_memory_whose_key_the_task_names_survives_the_match_floor(world:
     assert "endpoint:inventory" in {m.key for m in named.selected_memories}
     unnamed = await strict.build(str(world.root), "Remove stock rows of discontinued items")
     assert not unnamed.has_relevant_memory
+
+
+RULE_KEY = "repo:rule:add-opentelemetry-spans-to-every-new-handler"
+
+
+async def _with_rule(world: World) -> MemoryItem:
+    return await add_memory(
+        world.store,
+        MemoryType.PROJECT_FACT,
+        RULE_KEY,
+        "Project instruction (AGENTS.md): Add OpenTelemetry spans to every new handler.",
+        ("instruction", "convention"),
+        0.7,
+        (),
+    )
+
+
+async def test_generic_words_alone_never_select_a_memory(world: World) -> None:
+    rule = await _with_rule(world)
+
+    context = await world.builder.build(
+        str(world.root), "add a new column to the sessions table and a migration"
+    )
+
+    assert rule.id not in {m.memory_id for m in context.selected_memories}
+    assert not any("'add'" in m.reason or "'new'" in m.reason for m in context.selected_memories)
+
+
+async def test_generic_words_alone_never_select_a_memory_lexical_only(tmp_path: Path) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        await add_memory(
+            store,
+            MemoryType.PROJECT_FACT,
+            RULE_KEY,
+            "Project instruction (AGENTS.md): Add OpenTelemetry spans to every new handler.",
+            ("instruction",),
+            0.7,
+            (),
+        )
+        builder = TaskContextBuilder(Retriever(store))
+        context = await builder.build(str(tmp_path), "Please add a new column and fix it")
+    finally:
+        await store.close()
+
+    assert not context.has_relevant_memory
+
+
+async def test_a_memory_sharing_a_meaningful_word_is_selected_and_the_reason_names_it(
+    world: World,
+) -> None:
+    rule = await _with_rule(world)
+
+    context = await world.builder.build(str(world.root), "add a new handler with OpenTelemetry")
+
+    chosen = next(m for m in context.selected_memories if m.memory_id == rule.id)
+    assert chosen.reason.startswith("Matches 'handler', 'opentelemetry'")
+    assert "'add'" not in chosen.reason and "'new'" not in chosen.reason
+
+
+async def test_task_context_never_selects_what_the_asking_host_loads_itself(
+    world: World,
+) -> None:
+    candidate = MemoryCandidate(
+        MemoryType.PROJECT_FACT,
+        "repo:rule:inventory_soft_delete",
+        "Project instruction (CLAUDE.md): Inventory rows are soft-deleted, never removed.",
+        ("instruction",),
+        0.7,
+        source_refs=("CLAUDE.md:7",),
+    )
+    item = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+    )
+    assert item is not None
+    task = "soft-delete inventory rows"
+
+    claude = await world.builder.build(str(world.root), task, omit_sources_in=["CLAUDE.md"])
+    gemini = await world.builder.build(str(world.root), task, omit_sources_in=["GEMINI.md"])
+
+    assert item.id not in {m.memory_id for m in claude.selected_memories}
+    assert claude.has_relevant_memory  # the other memories still answer
+    assert item.id in {m.memory_id for m in gemini.selected_memories}
+
+
+async def test_a_key_subject_meets_the_other_forms_of_its_word(world: World) -> None:
+    recipe = await add_memory(
+        world.store,
+        MemoryType.RECIPE,
+        "repo:recipe:migrate",
+        "Run the database migrations with `mix ecto.migrate` (mix.exs:40).",
+        ("migrate",),
+        0.7,
+        (),
+    )
+    await _with_rule(world)
+
+    context = await world.builder.build(
+        str(world.root), "add a new column to the sessions table and a migration"
+    )
+
+    keys = [m.key for m in context.selected_memories]
+    assert recipe.key in keys
+    assert RULE_KEY not in keys
+
+
+def test_subject_stems() -> None:
+    from squirrel_memory.task_context import subject_stem  # noqa: PLC0415
+
+    assert subject_stem("migration") == subject_stem("migrate") == subject_stem("migrations")
+    assert subject_stem("tests") == subject_stem("testing") == "test"
+    assert subject_stem("generation") != subject_stem("general")
+    assert subject_stem("repo") == "repo"

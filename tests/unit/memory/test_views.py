@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import stat
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -434,9 +434,17 @@ async def test_brief_lists_key_facts_and_modules(world: World) -> None:
         world.store,
         MemoryType.PROJECT_FACT,
         "module:auth",
-        "Module `auth`: src/auth/jwt.py, src/auth/login.py.",
+        "Module `auth`: Sign-in, JWT issuing and refresh.",
         importance=0.6,
         paths=["src/auth/jwt.py", "src/auth/login.py"],
+    )
+    await add_memory(
+        world.store,
+        MemoryType.PROJECT_FACT,
+        "module:cart",
+        "Module `cart`: src/cart/a.py, src/cart/b.py and 2 more.",  # an older file list
+        importance=0.6,
+        paths=["src/cart/a.py", "src/cart/b.py"],
     )
     await add_memory(
         world.store,
@@ -454,7 +462,9 @@ async def test_brief_lists_key_facts_and_modules(world: World) -> None:
         "Database: Data layer: PostgreSQL.",
         "Entry point: The app starts with `uvicorn billing.main:app`.",
     )
-    assert [m.name for m in view.modules] == ["auth", "billing"]
+    # Modules say what they do; a list of files (cart) or files other facts name (billing,
+    # from the entry point) says nothing and is left out.
+    assert [m.name for m in view.modules] == ["auth"]
     assert view.modules[0].paths == ("src/auth/jwt.py", "src/auth/login.py")
     assert view.markdown.startswith("## Project Overview\n\n- Framework: Built with FastAPI.")
     assert "- Module **auth** (`src/auth/jwt.py`, `src/auth/login.py`)" in view.markdown
@@ -643,3 +653,62 @@ async def test_pitfalls_and_style_of_equal_importance_show_the_best_backed_first
 
     assert [i.memory_id for i in pitfalls.items] == [often.id, once.id]
     assert [i.key for i in style.items] == ["style_often", "style_once"]
+
+
+async def _sourced(world: World, key: str, content: str, *refs: str) -> MemoryItem:
+    candidate = MemoryCandidate(
+        MemoryType.PROJECT_FACT, key, content, ("instruction",), 0.7, source_refs=refs
+    )
+    added = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+    )
+    assert added is not None
+    return added
+
+
+async def test_the_brief_leaves_out_what_the_asking_host_loads_itself(world: World) -> None:
+    await _sourced(
+        world,
+        "repo:rule:always_run_the_checks",
+        "Project instruction (CLAUDE.md): Always run the checks before committing.",
+        "CLAUDE.md:4",
+    )
+    await _sourced(
+        world,
+        "repo:rule:prefer_small_commits",
+        "Project instruction (AGENTS.md): Prefer small commits.",
+        "AGENTS.md:2",
+    )
+    await _sourced(
+        world, "repo:stack", "Birds is an Elixir/Phoenix app.", "mix.exs:8", "CLAUDE.md:1"
+    )
+
+    claude = await world.views.project_brief(str(world.root), omit_sources_in=["CLAUDE.md"])
+    codex = await world.views.project_brief(str(world.root), omit_sources_in=["AGENTS.md"])
+    anyone = await world.views.project_brief(str(world.root))
+
+    claude_text = " ".join(claude.key_facts)
+    assert "Always run the checks" not in claude_text
+    assert "Prefer small commits" in claude_text
+    assert "Elixir/Phoenix" in claude_text  # read from the manifest too: kept
+    codex_text = " ".join(codex.key_facts)
+    assert "Always run the checks" in codex_text and "Prefer small commits" not in codex_text
+    assert "Always run the checks" in " ".join(anyone.key_facts)
+
+
+def test_a_memory_the_sessions_added_to_is_not_only_the_host_file() -> None:
+    from squirrel_memory.loaded_sources import only_from  # noqa: PLC0415
+    from squirrel_memory.models import MemorySource, Scope  # noqa: PLC0415
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    item = MemoryItem(
+        "m1", "/p", None, Scope.PROJECT, MemoryType.RECIPE, "repo:recipe:test",
+        "Run the tests with `mix test` (CLAUDE.md:8).", (), 0.7, now, now,
+        MemorySource.RULES, source_refs=("CLAUDE.md:8",),
+    )  # fmt: skip
+
+    assert only_from(item, ["CLAUDE.md"])
+    assert not only_from(item, ["AGENTS.md"])
+    assert not only_from(item, [])
+    assert not only_from(replace(item, source_event_ids=("ev1",)), ["CLAUDE.md"])
+    assert not only_from(replace(item, source_refs=()), ["CLAUDE.md"])

@@ -9,18 +9,30 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import ABOUT_KEY, session_about
+from squirrel_memory.extractors.about import ABOUT_KEY, file_text, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
     relative_path,
     split_segments,
 )
-from squirrel_memory.extractors.modules import module_name
+from squirrel_memory.extractors.modules import (
+    file_description,
+    module_name,
+    says_more_than,
+    speaks_for_module,
+)
+from squirrel_memory.extractors.stack_evidence import StackEvidence, code_scope, family, test_runs
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import read_instruction_file
+from squirrel_memory.repository.scan import PARSE_ERRORS
+from squirrel_memory.repository.services import config_reader
+from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.stack import language_name
 
 MAX_MODULE_FACTS = 5
 MAX_CODE_SCAN_CHARS = 50_000
@@ -134,6 +146,16 @@ _FACT_TITLES = {
     "libraries": "Key libraries: {}.",
     "testing": "Tests are written with {}.",
 }
+#: Facts said of a sub-folder when its code (not only its manifest) shows them.
+_SCOPED_TITLES = {
+    "framework": "In `{}/`, the code is built with {}.",
+    "testing": "In `{}/`, tests are written with {}.",
+}
+_MANIFEST_NAMES = frozenset(
+    {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
+    | {"mix.exs", "gemfile", "go.mod", "composer.json", "pom.xml", "build.gradle"}
+    | {"build.gradle.kts", "setup.cfg", "setup.py"}
+)
 _FACT_IMPORTANCE = {"libraries": 0.45, "testing": 0.5}
 _PY_IMPORT = re.compile(
     r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
@@ -180,21 +202,6 @@ class Fact:
     importance: float
     event_ids: tuple[str, ...]
     file_paths: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class _Evidence:
-    values: dict[str, set[str]] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
-
-    def add(self, value: str, event_id: str) -> None:
-        if value not in self.values:
-            self.values[value] = set()
-            self.order.append(value)
-        self.values[value].add(event_id)
-
-    def event_ids(self) -> tuple[str, ...]:
-        return tuple(sorted({e for ids in self.values.values() for e in ids}))
 
 
 def _in_project(path: str) -> bool:
@@ -364,7 +371,107 @@ def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
     return list(facts.values())
 
 
-def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
+def _first_project_path(event: StoredEvent) -> str | None:
+    """The first path an event names that is inside the project (relative to its root)."""
+    for raw in event.file_paths:
+        if raw and _in_project(rel := relative_path(raw, event.project_id)):
+            return rel
+    return None
+
+
+def _whole_file(event: StoredEvent) -> tuple[str, str] | None:
+    """(project path, text) of a whole file a session read or wrote (a Read from line 1, or a
+    Write's content); None for partial reads, edits and failures."""
+    content: dict[str, Any] = event.content
+    rel = _first_project_path(event)
+    if rel is None:
+        return None
+    if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
+        written = content["input"].get("content")
+        return (rel, written) if isinstance(written, str) else None
+    output = content.get("output")
+    if (
+        event.event_type == EventType.TOOL_RESULT
+        and content.get("tool") in _READ_TOOLS
+        and isinstance(output, str)
+        and not content.get("is_error")
+        and (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output))
+    ):
+        return rel, file_text(output)
+    return None
+
+
+_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
+_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+
+
+#: Files of a module whose own docs are quoted when nothing speaks for the whole module.
+MAX_FILE_DOCS = 3
+FILE_DOC_CHARS = 120
+
+
+@dataclass(slots=True)
+class _ModuleDocs:
+    """What a module says of itself (`own`: the file or README that speaks for it) and what
+    its files say of themselves (path → description), in first-read order."""
+
+    own: tuple[str, str] | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+    def text(self, name: str) -> tuple[str, str] | None:
+        """The memory's text and the file it came from first, or None when nothing says."""
+        if self.own is not None and says_more_than(name, self.own[0]):
+            description, source = self.own
+            return f"Module `{name}`: {description}", source
+        if not self.files:
+            return None
+        shown = list(self.files.items())[:MAX_FILE_DOCS]
+        parts = [f"`{path}`: {doc.rstrip('.')}" for path, doc in shown]
+        return f"Module `{name}`: " + "; ".join(parts) + ".", shown[0][0]
+
+
+def _module_docs(events: list[StoredEvent], project_id: str) -> dict[str, _ModuleDocs]:
+    """What each module says it does, from the whole files the sessions read or wrote: the
+    docstring, `@moduledoc` or doc comment of the file that speaks for the module or the first
+    paragraph of the README in its folder; else what its files' own docs say."""
+    docs: dict[str, _ModuleDocs] = {}
+    for event in events:
+        found = _whole_file(event)
+        if found is None:
+            continue
+        path, text = found
+        pure = PurePosixPath(path)
+        if pure.name.lower() == "readme.md" and len(pure.parts) > 1:
+            module = module_name(str(pure.parent / "x.ts"), project_id)
+            if module is None or module.rsplit("/", 1)[-1] != pure.parent.name:
+                continue
+            readings = Readings()
+            try:
+                read_instruction_file(TextFile.of(path, text), readings, "readme")
+            except PARSE_ERRORS:
+                continue
+            if readings.description:
+                entry = docs.setdefault(module, _ModuleDocs())
+                entry.own = entry.own or (readings.description, path)
+            continue
+        module = module_name(path, project_id)
+        if module is None:
+            continue
+        if speaks_for_module(path, module):
+            description = file_description(path, text)
+            if description:
+                entry = docs.setdefault(module, _ModuleDocs())
+                entry.own = entry.own or (description, path)
+        elif (description := file_description(path, text, FILE_DOC_CHARS)) is not None:
+            docs.setdefault(module, _ModuleDocs()).files.setdefault(path, description)
+    return docs
+
+
+def _module_facts(
+    paths: list[tuple[str, str]], project_id: str, docs: dict[str, _ModuleDocs]
+) -> list[Fact]:
+    """The modules the sessions worked in, each with what it does (`_module_docs`); a module
+    that says nothing of itself is not written (a list of its files tells nobody anything)."""
     events: dict[str, set[str]] = {}
     files: dict[str, dict[str, None]] = {}
     for path, event_id in paths:
@@ -372,19 +479,22 @@ def _module_facts(paths: list[tuple[str, str]], project_id: str) -> list[Fact]:
         if name:
             events.setdefault(name, set()).add(event_id)
             files.setdefault(name, {}).setdefault(path, None)
-    ranked = sorted((n for n in events if len(events[n]) >= 2), key=lambda n: (-len(events[n]), n))
+    said = {name: found for name, entry in docs.items() if (found := entry.text(name))}
+    ranked = sorted(
+        (n for n in events if len(events[n]) >= 2 and n in said),
+        key=lambda n: (-len(events[n]), n),
+    )
     facts: list[Fact] = []
     for name in ranked[:MAX_MODULE_FACTS]:
-        shown = list(files[name])[:3]
-        more = f" and {len(files[name]) - 3} more" if len(files[name]) > 3 else ""
+        text, source = said[name]
         facts.append(
             Fact(
                 f"module:{name}",
-                f"Module `{name}`: {', '.join(shown)}{more}.",
+                text,
                 ("module", name),
                 round(min(0.6, 0.35 + 0.05 * len(events[name])), 2),
                 tuple(sorted(events[name])),
-                tuple(files[name]),
+                (source, *(p for p in files[name] if p != source)),
             )
         )
     return facts
@@ -437,26 +547,7 @@ def project_facts(
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
     facts.extend(_layout_facts(paths))
 
-    libraries: dict[str, _Evidence] = {}
-    for event in events:
-        if not any(_in_project(relative_path(p, event.project_id)) for p in event.file_paths):
-            continue
-        manifest = any(
-            PurePosixPath(p).name.lower()
-            in {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
-            for p in event.file_paths
-        )
-        for text in _code_texts(event):
-            for name in sorted(_libraries_in(text, manifest)):
-                key, display = _LIBRARIES[name]
-                libraries.setdefault(key, _Evidence()).add(display, event.id)
-    for key, evidence in libraries.items():
-        shown = ", ".join(evidence.order[:5])
-        tags = (key, *(v.lower() for v in evidence.order[:5]))
-        importance = _FACT_IMPORTANCE.get(key, 0.7)
-        facts.append(
-            Fact(key, _FACT_TITLES[key].format(shown), tags, importance, evidence.event_ids())
-        )
+    facts.extend(_stack_facts(events, runs, paths, project_id))
 
     entry = next(
         ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None
@@ -472,7 +563,121 @@ def project_facts(
             )
         )
 
-    facts.extend(_module_facts(paths, project_id))
+    facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
+    return facts
+
+
+def _main_families(paths: list[tuple[str, str]], project_id: str) -> set[str]:
+    """The project's main language families: the repository's primary ecosystems when it is
+    read, else the languages of the root manifests the session touched, else of most code."""
+    ecosystems = primary_ecosystems(project_id)
+    if ecosystems:
+        return {family(language_name(eco)) for eco in ecosystems}
+    root = {
+        family(language)
+        for path, _ in paths
+        if "/" not in path and (language := _MANIFEST_LANGUAGES.get(path.lower()))
+    }
+    if root:
+        return root
+    counts = Counter(
+        family(language)
+        for path, _ in paths
+        if (language := _EXTENSION_LANGUAGES.get(PurePosixPath(path).suffix.lower()))
+    )
+    return {counts.most_common(1)[0][0]} if counts else set()
+
+
+def _is_manifest(path: str) -> bool:
+    name = PurePosixPath(path).name.lower()
+    return name in _MANIFEST_NAMES or (name.startswith("requirements") and name.endswith(".txt"))
+
+
+def _configured_databases(event: StoredEvent, path: str) -> set[str]:
+    """Databases the data-access configuration a session read names (an ORM's adapter, a
+    settings ENGINE, the app's connection URL), read with the repository's own readers."""
+    reader = config_reader(path)
+    content: dict[str, Any] = event.content
+    output = content.get("output")
+    if reader is None or event.event_type != EventType.TOOL_RESULT or not isinstance(output, str):
+        return set()
+    if content.get("tool") not in _READ_TOOLS or content.get("is_error"):
+        return set()
+    out = Readings()
+    try:
+        reader(TextFile.of(path, file_text(output)), out)
+    except PARSE_ERRORS:
+        return set()
+    return {s.name for s in out.services if s.kind == "database" and s.configured}
+
+
+def _stack_evidence(
+    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
+) -> StackEvidence:
+    main = _main_families(paths, project_id)
+    packages = {str(PurePosixPath(p).parent) for p, _ in paths if _is_manifest(p) and "/" in p}
+    evidence = StackEvidence()
+    for event in events:
+        rel = _first_project_path(event)
+        if rel is None:
+            continue
+        manifest = _is_manifest(rel)
+        if manifest:
+            parent = str(PurePosixPath(rel).parent)
+            scope = "" if parent == "." else parent
+        else:
+            language = _EXTENSION_LANGUAGES.get(PurePosixPath(rel).suffix.lower())
+            scope = code_scope(rel, packages, main, language)
+        for text in _code_texts(event):
+            # Code that imports a library uses it; a manifest only declares it.
+            for name in sorted(_libraries_in(text, manifest)):
+                key, display = _LIBRARIES[name]
+                evidence.add(key, display, scope, event.id, strong=not manifest)
+        for database in sorted(_configured_databases(event, rel)):
+            evidence.add("database", database, scope, event.id, strong=True)
+    testing = {display.lower(): display for key, display in _LIBRARIES.values() if key == "testing"}
+    for tool, scope, event_id in test_runs(runs, project_id):
+        framework = testing.get(tool.lower())
+        if framework:
+            evidence.add("testing", framework, scope, event_id, strong=True, ran=True)
+        else:
+            evidence.other_runners.setdefault(scope, set()).add(tool)
+    return evidence
+
+
+def _stack_facts(
+    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
+) -> list[Fact]:
+    """Framework, data layer, libraries and test framework, weighed (`stack_evidence`)."""
+    evidence = _stack_evidence(events, runs, paths, project_id)
+    facts: list[Fact] = []
+    for key in ("framework", "database", "libraries", "testing"):
+        names = evidence.project_names(key)[:5]
+        if names:
+            tags = (key, *(n.lower() for n in names))
+            facts.append(
+                Fact(
+                    key,
+                    _FACT_TITLES[key].format(", ".join(names)),
+                    tags,
+                    _FACT_IMPORTANCE.get(key, 0.7),
+                    evidence.event_ids(key, names),
+                )
+            )
+        title = _SCOPED_TITLES.get(key)
+        if title is None:
+            continue
+        for scope, scoped in evidence.scoped_names(key).items():
+            facts.append(
+                Fact(
+                    f"{key}@{scope}",
+                    title.format(scope, ", ".join(scoped[:3])),
+                    (key, scope, *(n.lower() for n in scoped[:3])),
+                    0.4,
+                    evidence.event_ids(key, scoped, scope),
+                    (scope,),
+                )
+            )
     return facts
 
 

@@ -13,6 +13,7 @@ The name comes from the layout conventions: `lib/<app>/…` (Elixir, Ruby, Dart)
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 #: Folders that are never the project's own code, wherever they appear in a path.
@@ -195,3 +196,130 @@ def _package_name(project_id: str) -> str:
 
 def _same_name(folder: str, package: str) -> bool:
     return bool(package) and folder.lower().replace("-", "_") == package
+
+
+#: Longest module description kept (characters); the first sentences up to it.
+MAX_DESCRIPTION_CHARS = 240
+MIN_DESCRIPTION_CHARS = 15
+#: Files whose doc speaks for the folder they sit in (a package's marker or entry file).
+_PACKAGE_FILES = frozenset(
+    {"__init__.py", "mod.rs", "lib.rs", "doc.go", "index.ts", "index.js", "package-info.java"}
+)
+_PY_DOCSTRING = re.compile(r"""\A(?:\s*#[^\n]*\n|\s*\n)*\s*[rRuU]?(\"\"\"|''')(.*?)\1""", re.DOTALL)
+_EX_MODULEDOC = re.compile(r"""@moduledoc\s+(?:~[sS])?(\"\"\"|")(.*?)\1""", re.DOTALL)
+_BLOCK_DOC = re.compile(
+    r"\A(?:\s*(?://[^\n]*|#![^\n]*|'use strict';?)\n)*\s*/\*\*(.*?)\*/", re.DOTALL
+)
+_NOT_A_DESCRIPTION = re.compile(
+    r"copyright|license|licence|spdx|@flow|eslint|prettier|generated|do not edit|"
+    r"frozen_string_literal|auto-?generated|coding[:=]|^!",
+    re.IGNORECASE,
+)
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The prose paragraphs of a doc comment, each as one line (stops at tags and examples)."""
+    paragraphs: list[list[str]] = [[]]
+    for line in text.strip().splitlines():
+        stripped = line.strip().lstrip("*").strip()
+        if not stripped:
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        if stripped.startswith(("@", ":param", ":return", "Args:", "Returns:", "```", "#")):
+            break
+        paragraphs[-1].append(stripped)
+    return [" ".join(" ".join(p).split()) for p in paragraphs if p]
+
+
+def _first_sentences(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | None:
+    """The first paragraph of a doc comment as one sentence or a few, within `limit`; a short
+    title line ("Session Orchestrator") is joined with the paragraph that explains it."""
+    paragraphs = _paragraphs(text)
+    if not paragraphs:
+        return None
+    flat = paragraphs[0]
+    title = len(flat.split()) <= 5 and flat[-1] not in ".!?:"
+    if title and len(paragraphs) > 1:
+        flat = f"{flat}: {paragraphs[1][:1].lower()}{paragraphs[1][1:]}"
+    if len(flat) < MIN_DESCRIPTION_CHARS or _NOT_A_DESCRIPTION.search(flat):
+        return None
+    if len(flat) > limit:
+        cut = max(flat.rfind(end, 0, limit) for end in (". ", "! ", "? ", ": ", "; "))
+        if cut < MIN_DESCRIPTION_CHARS:
+            return None
+        flat = flat[: cut + 1]
+    flat = flat.rstrip(":;,- ")
+    if flat.endswith(("...", "…")) or flat.count("`") % 2:
+        return None
+    if flat[-1] not in ".!?":
+        flat += "."
+    return flat[:1].upper() + flat[1:]
+
+
+def _line_doc(text: str, marker: str, package: str | None, limit: int) -> str | None:
+    """Leading line comments (`//!` in Rust, `// Package x …` in Go, `#` in Ruby)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(marker) and not stripped.startswith(marker + "/"):
+            lines.append(stripped[len(marker) :].strip())
+        elif lines or (stripped and not stripped.startswith(("#!", "// +build", "//go:build"))):
+            break
+    if package is not None and not (lines and lines[0].startswith(f"Package {package} ")):
+        return None
+    return _first_sentences("\n".join(lines), limit) if lines else None
+
+
+def file_description(path: str, text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | None:
+    """What a code file says it is: its module docstring, `@moduledoc`, leading `/** … */`,
+    `//!` or Go package comment — the first paragraph, or None when it says nothing."""
+    suffix = PurePosixPath(path).suffix.lower()
+    found: str | None = None
+    if suffix in (".py", ".pyi"):
+        match = _PY_DOCSTRING.match(text)
+        found = match.group(2) if match else None
+    elif suffix in (".ex", ".exs"):
+        match = _EX_MODULEDOC.search(text)
+        found = match.group(2) if match else None
+    elif suffix == ".rs":
+        return _line_doc(text, "//!", None, limit)
+    elif suffix == ".go":
+        package = re.search(r"^package\s+(\w+)", text, re.MULTILINE)
+        return _line_doc(text, "//", package.group(1), limit) if package else None
+    elif suffix == ".rb":
+        return _line_doc(text, "#", None, limit)
+    else:
+        match = _BLOCK_DOC.match(text)
+        found = match.group(1) if match else None
+    return _first_sentences(found, limit) if found else None
+
+
+def speaks_for_module(path: str, module: str) -> bool:
+    """Whether a file's doc describes its whole module: the package's marker or entry file
+    (`__init__.py`, `mod.rs`, `doc.go`, `index.ts`) in the module's folder, a Go file of the
+    package, or the file that is the module itself (`src/auth.rs`, `lib/app/accounts.ex`)."""
+    pure = PurePosixPath(path)
+    folder = pure.parent.name
+    stem = pure.stem.split(".")[0]
+    if stem == module.rsplit("/", 1)[-1]:
+        return True
+    if folder == module.rsplit("/", 1)[-1]:
+        return pure.name in _PACKAGE_FILES or pure.suffix == ".go"
+    return False
+
+
+#: Words that name what kind of thing a module is, not what it does.
+_KIND_WORD_TEXT = (
+    "a an the of for and this module modules package packages file files code main init"
+    " utilities utility utils helpers helper functions library lib core common misc"
+)
+_KIND_WORDS = frozenset(_KIND_WORD_TEXT.split())
+
+
+def says_more_than(name: str, description: str) -> bool:
+    """Whether a description says more than the module's name ("Deep manifest module." for
+    `deep_manifest` says nothing)."""
+    named = set(re.findall(r"[a-z0-9]+", name.lower()))
+    words = set(re.findall(r"[a-z0-9]+", description.lower()))
+    return bool(words - named - _KIND_WORDS)

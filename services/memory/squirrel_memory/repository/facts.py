@@ -4,11 +4,12 @@ project is, where things live, and the standing rules of its instruction files."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
-from squirrel_memory.repository.findings import Dependency, Readings, folder_of
+from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.languages import (
     LanguageShare,
     is_excluded,
@@ -16,7 +17,13 @@ from squirrel_memory.repository.languages import (
     primary_of,
 )
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import Role, dependency_role, language_name, runtime_name
+from squirrel_memory.repository.stack import (
+    Role,
+    dependency_role,
+    language_name,
+    runtime_name,
+    started_framework,
+)
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -52,6 +59,11 @@ class Stack:
     runtime: str
     language_refs: tuple[str, ...]
     parts: dict[str, list[Part]]
+    other_databases: list[Part] = field(default_factory=list)
+    """Databases the manifests or compose files name besides the one the configuration uses
+    (a side store, a test double) or, when nothing decides, every candidate: never stated as
+    the project's database."""
+    database_configured: bool = False
 
     def first(self, role: str) -> Part | None:
         found = self.parts.get(role)
@@ -95,6 +107,105 @@ def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
     return found
 
 
+def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
+    """What the project's own manifests say of its stack, per role.
+
+    The root manifests speak for the project. A sub-folder's manifest (a docs site, a tool, an
+    example) holds only where it sits, so it counts for a role only when the root says nothing
+    of that role, the folder is a declared workspace member (or the ecosystem has no root
+    manifest at all: its code lives in sub-folders), and every such folder names the same
+    thing; otherwise the role stays unsaid rather than wrong."""
+    deps = [d for d in out.dependencies if d.ecosystem == ecosystem]
+    has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
+    members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
+    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem)
+    by_folder: dict[str, dict[str, list[Part]]] = {}
+    for dep in deps:
+        folder = folder_of(dep.manifest)
+        if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
+            by_folder.setdefault(folder, {})
+    for folder in by_folder:
+        by_folder[folder] = _roles([d for d in deps if folder_of(d.manifest) == folder], ecosystem)
+    found = dict(root)
+    for role in sorted({r for roles in by_folder.values() for r in roles}):
+        if role in root:
+            continue
+        named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
+        names = {tuple(p.name for p in parts) for parts in named}
+        if len(names) == 1:
+            found[role] = named[0]
+    return found
+
+
+def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
+    """The language versions that speak for the project: those read at the root; a
+    sub-folder's (a docs site's `engines`) only when the ecosystem has no root manifest or the
+    folder is a workspace member, and all such folders ask for the same version."""
+    chains = sorted(
+        (t for t in out.toolchains if t.ecosystem == ecosystem),
+        key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref),
+    )
+    root = [t for t in chains if not folder_of(ref_path(t.ref))]
+    if root:
+        return root
+    has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
+    members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
+    nested = [
+        t
+        for t in chains
+        if not has_root or any(fnmatch(folder_of(ref_path(t.ref)), m) for m in members)
+    ]
+    return nested if len({short_version(t.version) for t in nested}) == 1 else []
+
+
+def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
+    """Among the declared frameworks, the one the project's own start command starts (`next
+    dev`, `mix phx.server`, `python manage.py runserver`, a script that runs one) comes first:
+    it is what the app is, whatever else the manifest lists."""
+    frameworks = parts.get("framework", [])
+    if len(frameworks) < 2:
+        return
+    for command in out.commands:
+        if command.purpose != "run" or command.scope:
+            continue
+        started = started_framework(f"{command.text} {command.detail}")
+        chosen = next((p for p in frameworks if p.name == started), None)
+        if chosen is not None:
+            parts["framework"] = [chosen, *(p for p in frameworks if p is not chosen)]
+            return
+
+
+def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[Part], bool]:
+    """Decide the project's database: the one its data-access configuration names (an ORM
+    adapter, settings, the app's connection URL) over what a manifest declares or a compose
+    file starts. Without configuration, the declared and started databases must agree on one;
+    when they do not, none is the project's (they are all returned as others)."""
+    declared = parts.pop("database", [])
+    configured: list[Part] = []
+    for service in out.services:
+        if service.kind != "database" or not service.configured:
+            continue
+        known = next((p for p in configured if p.name == service.name), None)
+        if known is None:
+            match = next((p for p in declared if p.name == service.name), None)
+            base = match or Part(service.name, "", ())
+            configured.append(
+                Part(base.name, base.version, (*base.refs, service.ref), base.dependency)
+            )
+        else:
+            configured[configured.index(known)] = Part(
+                known.name, known.version, (*known.refs, service.ref), known.dependency
+            )
+    if configured:
+        parts["database"] = configured
+        chosen = {p.name for p in configured}
+        return [p for p in declared if p.name not in chosen], True
+    if len({p.name for p in declared}) == 1:
+        parts["database"] = declared[:1]
+        return [], False
+    return declared, False
+
+
 def stack_of(reading: RepositoryReading) -> Stack | None:
     """The stack of the repository's primary ecosystem(s), or None when nothing is known."""
     ecosystems = primary_ecosystems_of(reading)
@@ -104,9 +215,11 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
     out = reading.readings
     parts: dict[str, list[Part]] = {}
     for eco in ecosystems:
-        for role, found in _roles([d for d in out.dependencies if d.ecosystem == eco], eco).items():
+        for role, found in _project_roles(out, eco).items():
             parts.setdefault(role, []).extend(found)
     for service in out.services:
+        if service.configured:
+            continue  # weighed by `_weigh_databases`
         role = "cache" if service.kind == "cache" else service.kind
         known = {p.name for p in parts.get(role, [])}
         if service.name not in known:
@@ -118,8 +231,9 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
                 else p
                 for p in parts[role]
             ]
-    chains = [t for t in out.toolchains if t.ecosystem == main]
-    chains.sort(key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref))
+    others, configured = _weigh_databases(parts, out)
+    _entry_point_first(parts, out)
+    chains = _project_toolchains(out, main)
     version = short_version(chains[0].version) if chains else ""
     names = [_language(eco, reading.shares) for eco in ecosystems]
     return Stack(
@@ -129,6 +243,8 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
         runtime=runtime_name(main),
         language_refs=tuple(t.ref for t in chains[:1]),
         parts=parts,
+        other_databases=others,
+        database_configured=configured,
     )
 
 
@@ -169,21 +285,56 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
     return candidate(FACT, "stack", text, refs=refs, importance=0.9, tags=tags, files=files)
 
 
+def _named(parts: list[Part]) -> str:
+    """`MySQL (myxql)` / `MySQL (myxql) and SQLite (docker-compose.yml)`: each database with
+    the dependency that declares it or the file that starts it."""
+    named = []
+    for part in parts:
+        where = part.dependency or next((ref_path(r) for r in part.refs if r), "")
+        named.append(part.name + (f" ({where})" if where else ""))
+    return join_words(named)
+
+
 def _database_fact(stack: Stack) -> MemoryCandidate | None:
-    database = stack.first("database")
-    if database is None:
-        return None
+    databases = stack.parts.get("database", [])
+    others = stack.other_databases
     orm, migrations = stack.first("orm"), stack.first("migrations")
-    text = f"The project's database is {database.name}"
-    refs = list(database.refs)
+    if not databases and not others:
+        return None
+    refs: list[str] = []
+    if not databases:
+        # Nothing decides between them: say what is declared, never which one is used.
+        text = (
+            f"The repository names more than one database ({_named(others)}) and its"
+            " configuration does not say which one the application uses"
+        )
+        refs.extend(r for p in others for r in p.refs)
+    elif len(databases) > 1:
+        text = (
+            f"The project's database configuration names {join_words([d.name for d in databases])}"
+        )
+    else:
+        text = f"The project's database is {databases[0].name}"
+    for database in databases:
+        refs.extend(database.refs)
     if orm:
         text += f", used through {orm.name}"
         refs.extend(orm.refs)
     if migrations:
         text += f"; migrations are written with {migrations.name}"
         refs.extend(migrations.refs)
+    if databases and others:
+        declared = [p for p in others if p.dependency]
+        if declared:
+            client = "a client" if len(declared) == 1 else "clients"
+            text += (
+                f"; the manifests also declare {client} for {_named(declared)}, which the"
+                " database configuration does not use"
+            )
+            refs.extend(r for p in declared for r in p.refs)
     text += "."
-    tags = ["database", database.name, *(p.name for p in (orm, migrations) if p)]
+    names = [p.name for p in (*databases, *others)]
+    tags = ["database", *dict.fromkeys(names), *(p.name for p in (orm, migrations) if p)]
     files = _root_files(refs)
     return candidate(FACT, "database", text, refs=refs, importance=0.8, tags=tags, files=files)
 

@@ -53,12 +53,18 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Service:
-    """A backing service the repository names: `kind` is database, queue, cache or search."""
+    """A backing service the repository names: `kind` is database, queue, cache or search.
+
+    `configured` is True when the application's own data-access configuration names it — the
+    adapter an ORM or Repo is set up with, a settings `ENGINE`, the scheme of the URL the app
+    connects to (`DATABASE_URL`): what the code uses, as against what a manifest declares or a
+    compose file starts (which may be a side store)."""
 
     kind: str
     name: str
     ref: str
     via: str = ""
+    configured: bool = False
 
 
 @dataclass(frozen=True, slots=True)

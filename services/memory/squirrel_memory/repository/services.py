@@ -1,5 +1,8 @@
 """Configuration that names services and ports: compose files, example environment files,
-framework config (Phoenix endpoints, Rails database.yml, Spring properties), Procfile, Dockerfile.
+framework config (Phoenix endpoints, Rails database.yml, Spring properties), Procfile, Dockerfile,
+and the database adapter the application's data-access configuration names (an Ecto Repo's
+`adapter:`, Django's `ENGINE`, Prisma's provider, a knex/Drizzle/TypeORM config, Entity
+Framework's `Use<Provider>`, a SQLAlchemy/Alembic URL, `DATABASE_URL`/`DB_CONNECTION`).
 
 Only names are read — the kind of a service, a port number, a URL's scheme — never a value
 that could be a secret (passwords, tokens, hosts with credentials).
@@ -21,7 +24,15 @@ ConfigReader = Callable[[TextFile, Readings], None]
 
 _COMPOSE = re.compile(r"^(?:.*/)?(?:docker-)?compose(?:\.[\w-]+)?\.ya?ml$")
 _ENV_EXAMPLE = re.compile(r"^(?:.*/)?\.env\.(?:example|sample|template|dist|defaults)$")
-_ELIXIR_CONFIG = re.compile(r"^(?:.*/)?config/(?:dev|config|runtime)\.exs$")
+_ELIXIR_CONFIG = re.compile(r"^(?:.*/)?config/\w+\.exs$")
+_DJANGO_SETTINGS = re.compile(r"^(?:.*/)?(?:settings\.py|settings/\w+\.py)$")
+_PY_DB_CONFIG = re.compile(
+    r"^(?:.*/)?(?:config|database|db|session|engine)\.py$|(?:^|/)alembic\.ini$"
+)
+_JS_DB_CONFIG = re.compile(
+    r"^(?:.*/)?(?:drizzle\.config|knexfile|ormconfig|data-source)\.(?:[cm]?[jt]s|json)$"
+)
+_DOTNET_STARTUP = re.compile(r"^(?:.*/)?(?:Program|Startup)\.cs$")
 _SPRING = re.compile(r"^(?:.*/)?src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)$")
 
 
@@ -34,6 +45,16 @@ def config_reader(path: str) -> ConfigReader | None:
         return read_env_example
     if _ELIXIR_CONFIG.match(path):
         return read_elixir_config
+    if name == "repo.ex":
+        return read_ecto_repo
+    if _DJANGO_SETTINGS.match(path):
+        return read_django_settings
+    if _PY_DB_CONFIG.search(path):
+        return read_database_urls
+    if _JS_DB_CONFIG.match(path):
+        return read_js_database_config
+    if _DOTNET_STARTUP.match(path):
+        return read_dotnet_startup
     if path.endswith("config/database.yml"):
         return read_rails_database
     if _SPRING.match(path):
@@ -80,6 +101,48 @@ def read_compose(text: TextFile, out: Readings) -> None:
                 out.ports.append(Port(port, label, text.ref_of(str(port))))
 
 
+#: Environment keys that hold the URL of the database the application itself connects to (a
+#: `MYSQL_URL` or `ANALYTICS_DB_URL` beside it may be a side store).
+_APP_DATABASE_KEYS = frozenset({"DATABASE_URL", "DB_URL", "SQLALCHEMY_DATABASE_URI"})
+#: Adapter, driver, dialect and provider names of data-access libraries → the database.
+_DRIVERS = {
+    "postgres": "PostgreSQL",
+    "postgresql": "PostgreSQL",
+    "pgsql": "PostgreSQL",
+    "pg": "PostgreSQL",
+    "psycopg": "PostgreSQL",
+    "psycopg2": "PostgreSQL",
+    "asyncpg": "PostgreSQL",
+    "npgsql": "PostgreSQL",
+    "mysql": "MySQL",
+    "mysql2": "MySQL",
+    "myxql": "MySQL",
+    "pymysql": "MySQL",
+    "mariadb": "MariaDB",
+    "sqlite": "SQLite",
+    "sqlite3": "SQLite",
+    "better-sqlite3": "SQLite",
+    "aiosqlite": "SQLite",
+    "libsql": "SQLite",
+    "turso": "SQLite",
+    "sqlserver": "SQL Server",
+    "sqlsrv": "SQL Server",
+    "mssql": "SQL Server",
+    "tds": "SQL Server",
+    "oracle": "Oracle",
+    "mongodb": "MongoDB",
+    "cockroachdb": "CockroachDB",
+}
+
+
+def _configured(out: Readings, text: TextFile, driver: str, number: int) -> None:
+    name = _DRIVERS.get(driver.lower())
+    if name is not None:
+        out.services.append(
+            Service("database", name, text.ref(number), via=text.path, configured=True)
+        )
+
+
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)\s*=\s*(.*)$")
 _SCHEME = re.compile(r"^[\"']?([a-z][a-z0-9+.\-]*)://")
 
@@ -94,7 +157,14 @@ def read_env_example(text: TextFile, out: Readings) -> None:
         name = scheme_name(scheme.group(1)) if scheme else None
         if name is not None:
             kind = "cache" if name in ("Redis",) else "queue" if name == "RabbitMQ" else "database"
-            out.services.append(Service(kind, name, text.ref(number), via=text.path))
+            configured = kind == "database" and key in _APP_DATABASE_KEYS
+            out.services.append(
+                Service(kind, name, text.ref(number), via=text.path, configured=configured)
+            )
+        if key == "DB_CONNECTION" and (driver := _DRIVERS.get(value.strip("\"' ").lower())):
+            out.services.append(
+                Service("database", driver, text.ref(number), via=text.path, configured=True)
+            )
         if key in ("PORT", "HTTP_PORT", "APP_PORT", "SERVER_PORT") and value.strip("\"'").isdigit():
             out.ports.append(Port(int(value.strip("\"'")), "dev server", text.ref(number)))
 
@@ -103,7 +173,20 @@ _ENDPOINT = re.compile(r"^\s*config\s+:\w+,\s*[\w.]*Endpoint\b")
 _PORT_KW = re.compile(r"\bport:\s*(\d{2,5})\b")
 
 
+_ECTO_ADAPTER = re.compile(r"\badapter:\s*Ecto\.Adapters\.(\w+)")
+
+
+def read_ecto_repo(text: TextFile, out: Readings) -> None:
+    """`use Ecto.Repo, otp_app: :x, adapter: Ecto.Adapters.SQLite3`: the Repo's database."""
+    for number, line in enumerate(text.lines, 1):
+        if match := _ECTO_ADAPTER.search(line):
+            _configured(out, text, match.group(1), number)
+
+
 def read_elixir_config(text: TextFile, out: Readings) -> None:
+    read_ecto_repo(text, out)
+    if not text.path.endswith(("dev.exs", "config.exs", "runtime.exs")):
+        return
     in_endpoint = False
     for number, line in enumerate(text.lines, 1):
         if line.startswith("config "):
@@ -118,7 +201,10 @@ def read_rails_database(text: TextFile, out: Readings) -> None:
     for number, line in enumerate(text.lines, 1):
         match = re.match(r"^\s*adapter:\s*(\w+)", line)
         if match and match.group(1) in names:
-            out.services.append(Service("database", names[match.group(1)], text.ref(number)))
+            name = names[match.group(1)]
+            out.services.append(
+                Service("database", name, text.ref(number), via=text.path, configured=True)
+            )
             return
 
 
@@ -127,7 +213,9 @@ def read_spring_config(text: TextFile, out: Readings) -> None:
         if match := re.search(r"jdbc:([a-z0-9]+):", line):
             name = scheme_name(match.group(1))
             if name:
-                out.services.append(Service("database", name, text.ref(number)))
+                out.services.append(
+                    Service("database", name, text.ref(number), via=text.path, configured=True)
+                )
         if match := re.match(r"^\s*server\.port\s*[=:]\s*(\d{2,5})\s*$", line):
             out.ports.append(Port(int(match.group(1)), "dev server", text.ref(number)))
 
@@ -145,7 +233,57 @@ def read_prisma_schema(text: TextFile, out: Readings) -> None:
         elif line.startswith("}"):
             in_source = False
         elif in_source and (match := _PRISMA_PROVIDER.match(line)) and match.group(1) in names:
-            out.services.append(Service("database", names[match.group(1)], text.ref(number)))
+            name = names[match.group(1)]
+            out.services.append(
+                Service("database", name, text.ref(number), via=text.path, configured=True)
+            )
+
+
+_DJANGO_ENGINE = re.compile(r"""["']ENGINE["']\s*:\s*["']django\.db\.backends\.(\w+)""")
+
+
+def read_django_settings(text: TextFile, out: Readings) -> None:
+    """Django's `DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", …}}`."""
+    for number, line in enumerate(text.lines, 1):
+        if match := _DJANGO_ENGINE.search(line):
+            _configured(out, text, match.group(1), number)
+    read_database_urls(text, out)
+
+
+#: A literal connection URL in code or an ini file (`sqlite:///app.db`, `postgresql+asyncpg://`):
+#: only the scheme is read.
+_DATABASE_URL = re.compile(r"""(?:["'=]\s*)(sqlite|postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?:///?""")
+
+
+def read_database_urls(text: TextFile, out: Readings) -> None:
+    """A SQLAlchemy or Alembic database URL the configuration module sets."""
+    for number, line in enumerate(text.lines, 1):
+        if line.lstrip().startswith("#"):
+            continue
+        if match := _DATABASE_URL.search(line):
+            _configured(out, text, match.group(1), number)
+
+
+_JS_DRIVER = re.compile(
+    r"""^\s*["']?(?:dialect|client|driver|type|provider)["']?\s*:\s*["']([\w-]+)["']"""
+)
+
+
+def read_js_database_config(text: TextFile, out: Readings) -> None:
+    """Drizzle's `dialect`, knex's `client`, TypeORM's `type` in their config files."""
+    for number, line in enumerate(text.lines, 1):
+        if match := _JS_DRIVER.match(line):
+            _configured(out, text, match.group(1), number)
+
+
+_EF_PROVIDER = re.compile(r"\.Use(Npgsql|Sqlite|SqlServer|MySql|MySQL|Oracle)\s*\(")
+
+
+def read_dotnet_startup(text: TextFile, out: Readings) -> None:
+    """Entity Framework's provider: `options.UseNpgsql(…)`, `UseSqlite(…)`."""
+    for number, line in enumerate(text.lines, 1):
+        if match := _EF_PROVIDER.search(line):
+            _configured(out, text, match.group(1), number)
 
 
 def read_procfile(text: TextFile, out: Readings) -> None:

@@ -65,3 +65,13 @@ def conventions(ecosystem: str) -> dict[str, str]:
     """Conventional commands of an ecosystem → what must be present (see stack.toml)."""
     table: dict[str, dict[str, str]] = _data().get("conventions", {})
     return dict(table.get(ecosystem, {}))
+
+
+def started_framework(command: str) -> str | None:
+    """The framework a command that starts the app starts (`next dev` → Next.js), if it says."""
+    table: dict[str, str] = _data()["entry_points"]
+    for word in command.replace("`", " ").split():
+        name = word.rsplit("/", 1)[-1]
+        if name in table:
+            return table[name]
+    return None

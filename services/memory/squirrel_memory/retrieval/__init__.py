@@ -18,11 +18,14 @@ from squirrel_memory.retrieval.page_tokens import (
     encode_page_token,
 )
 from squirrel_memory.retrieval.queries import (
+    GENERIC_WORDS,
     MAX_CANDIDATES,
     MAX_QUERY_CHARS,
     STEM_CACHE_SIZE,
     embedding_text,
+    is_generic,
     matched_terms,
+    meaningful_terms,
     query_terms,
     stem,
 )
@@ -48,6 +51,7 @@ from squirrel_memory.retrieval.retriever import (
 
 __all__ = [
     "DEFAULT_TOP_K",
+    "GENERIC_WORDS",
     "MAX_CANDIDATES",
     "MAX_QUERY_CHARS",
     "MAX_SCOPE_PATHS",
@@ -68,7 +72,9 @@ __all__ = [
     "embedding_text",
     "encode_page_token",
     "explain",
+    "is_generic",
     "matched_terms",
+    "meaningful_terms",
     "query_terms",
     "relevance_threshold",
     "stem",

@@ -22,6 +22,20 @@ WORD_CACHE_SIZE = 20_000
 """Distinct words whose light stem stays cached."""
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
+#: Words almost every coding request uses, whatever it is about: the verbs of asking for work
+#: ("add", "fix", "update", "make") and words such as "new", "file" or "code". A task shares
+#: them with any memory, so alone they never make a memory relevant nor explain why it is.
+_GENERIC_WORD_TEXT = (
+    "add adds added adding new make makes making made use uses used using need needs"
+    " needed want wants wanted get gets getting got set sets setting put change changes"
+    " changed changing update updates updated updating create creates created creating"
+    " remove removes removed removing implement implements implemented implementing"
+    " write writes writing wrote fix fixes fixed fixing improve improves improved"
+    " improving please thing things stuff way ways something anything everything one ones"
+    " work works worked working help try tries tried see look looks go goes going able"
+    " sure ok okay thanks like also just code file files project instead really"
+)
+GENERIC_WORDS = frozenset(_GENERIC_WORD_TEXT.split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +65,17 @@ def stem(word: str) -> str:
     return word
 
 
+def is_generic(term: str) -> bool:
+    """Whether a query term is one of the `GENERIC_WORDS` (or a form of one: `adding`)."""
+    lowered = term.lower()
+    return lowered in GENERIC_WORDS or _stem_cached(lowered) in _GENERIC_STEMS
+
+
+def meaningful_terms(terms: Sequence[str]) -> tuple[str, ...]:
+    """The terms that say what a request is about: `terms` without the generic ones."""
+    return tuple(t for t in terms if not is_generic(t))
+
+
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
 def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
     """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
@@ -72,6 +97,9 @@ def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=4096)
 def _stem_cached(word: str) -> str:
     return stem(word)
+
+
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 def parse_query(query: object) -> ParsedQuery:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from squirrel_memory.llm_prompts import WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.retrieval.queries import matched_terms
+from squirrel_memory.retrieval.queries import matched_terms, meaningful_terms
 from squirrel_memory.scoring import MemoryScore, recency_days
 
 RELEVANT_WITH_VECTORS = 0.37
@@ -47,6 +47,11 @@ class ScoredMemory:
         """The query terms this memory holds, in query order (worked out when asked: only
         the shown results need them)."""
         return matched_terms(self.query_terms, self.item)
+
+    @property
+    def meaningful_terms(self) -> tuple[str, ...]:
+        """The matched terms that say what the query is about (no "add", "new", "fix" …)."""
+        return meaningful_terms(self.matched_terms)
 
 
 def relevance_threshold(vector_used: bool) -> float:
@@ -97,9 +102,12 @@ class SearchPage:
 
 
 def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
-    """A deterministic one-line reason: matched terms, touched paths and the memory's type."""
+    """A deterministic one-line reason: matched terms, touched paths and the memory's type.
+
+    Only the terms that say what the query is about are named: a memory that shares nothing
+    but "add" or "new" with it is not explained by them."""
     parts: list[str] = []
-    terms = scored.matched_terms  # worked out on each access
+    terms = scored.meaningful_terms  # worked out on each access
     if terms:
         shown = ", ".join(f"'{t}'" for t in terms[:4])
         more = len(terms) - 4

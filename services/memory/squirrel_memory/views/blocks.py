@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from squirrel_memory.extractors.modules import module_name
 from squirrel_memory.models import MemoryItem, MemorySource, Scope
 from squirrel_memory.scoring import path_match_score
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
@@ -91,26 +90,19 @@ def key_fact(item: MemoryItem) -> str:
     return f"{label}: {one_line(item.content)}"
 
 
+#: A module memory written by earlier versions: only its files, nothing of what it does.
+_FILE_LIST = re.compile(r"^Module `[^`]+`: [\w./@+-]+(?:, [\w./@+-]+)*(?: and \d+ more)?\.$")
+
+
 def brief_modules(facts: Sequence[MemoryItem], project_id: str) -> list[ModuleSummary]:
-    """Modules from `module:*` facts, then from the files other facts name, most cited first."""
+    """Modules from `module:*` facts that say what the module does, most important first; a
+    module memory that only lists its files (as earlier versions wrote them) is left out."""
+    del project_id  # modules are named by their facts
     modules: list[ModuleSummary] = []
-    named: set[str] = set()
     for item in facts:
-        if item.key.startswith("module:"):
+        if item.key.startswith("module:") and not _FILE_LIST.match(one_line(item.content)):
             name = item.key.split(":", 1)[1].strip() or item.key
-            named.add(name)
             modules.append(ModuleSummary(name, item.file_paths[:5], one_line(item.content)))
-    files: dict[str, dict[str, None]] = {}
-    for item in facts:
-        if item.key.startswith("module:"):
-            continue
-        for path in item.file_paths:
-            found = module_name(path, project_id)
-            if found and found not in named:
-                files.setdefault(found, {})[path] = None
-    for name in sorted(files, key=lambda n: (-len(files[n]), n)):
-        paths = tuple(files[name])
-        modules.append(ModuleSummary(name, paths[:5], f"{len(paths)} file(s) named by facts."))
     return modules
 
 

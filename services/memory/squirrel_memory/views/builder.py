@@ -18,6 +18,7 @@ from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note
+from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.privacy import visible
@@ -229,18 +230,27 @@ class Views:
     # -- project brief ---------------------------------------------------------------------
 
     async def project_brief(
-        self, project_id: str, *, mode: str = "core", context_budget_tokens: int | None = None
+        self,
+        project_id: str,
+        *,
+        mode: str = "core",
+        context_budget_tokens: int | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> ProjectBriefView:
-        """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts."""
+        """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts; facts
+        read only from `omit_sources_in` (the instruction files the asking host loads itself)
+        are left out."""
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
-        params = params_key(ViewName.PROJECT_BRIEF, view_mode)
+        omitted = checked_files(omit_sources_in)
+        params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted)
         cached, stamp = await self._cached(ViewName.PROJECT_BRIEF, params, budget)
         hit = decoded(brief_from_json, cached)
         if hit is not None:
             return hit
-        facts = brief_order(best_per_key(await self._live(MemoryType.PROJECT_FACT)))
+        live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
+        facts = brief_order(best_per_key(live))
         full = view_mode == "full"
         key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
             : FACT_ITEMS[full]

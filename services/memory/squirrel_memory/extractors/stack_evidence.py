@@ -1,0 +1,172 @@
+"""Stack facts from sessions, weighed: what the code uses over what a manifest declares, and each
+piece of evidence scoped to the folder where it holds.
+
+Evidence is *strong* when the code uses a library — a file imports it, the data-access
+configuration names it (an ORM's adapter, a settings `ENGINE`, a connection URL), or a test
+command runs it — and *weak* when a manifest only declares it. Each piece holds in a *scope*:
+the folder of the manifest it was read from, the sub-package a code file sits in, the folder a
+test command ran in; a code file in another language than the project's sits in its top folder
+(a docs site beside the app). Only root-scoped evidence speaks for the project, and:
+
+- a test framework a manifest only declares is not stated when a test command at the root runs
+  another runner, or when the code shows another framework; one that code imports is not
+  stated either when the root's tests run with a runner of the language's own (`mix test`,
+  `go test`) and it never ran there itself;
+- a database a manifest only declares is not stated when the code or configuration names
+  another one, or when several are declared and nothing decides between them.
+
+When evidence conflicts and nothing decides, less is said, never something wrong. Frameworks
+and tests found only in a sub-folder are said of that folder ("In `docs/`, tests are written
+with Vitest.") when the code there shows them, and dropped when only its manifest does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.activity import CommandRun, core_tokens, split_segments
+from squirrel_memory.extractors.toolchain import classify
+
+#: Databases of which a project has one main store: two of them declared and nothing
+#: deciding between them is a conflict (a cache or an ORM is no such conflict).
+EXCLUSIVE_DATABASES = frozenset(
+    {"PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "SQL Server", "Oracle"}
+)
+#: Test tools that run whatever the project's scripts say (`npm test`): they name no framework.
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "npx", "make", "just", "task", "composer"})
+#: Language names of one family (a TypeScript file in a JavaScript project is the same code).
+_FAMILIES = {
+    "TypeScript": "JavaScript",
+    "Kotlin": "Java",
+    "Scala": "Java",
+    "C#": ".NET",
+    "C": "C/C++",
+    "C++": "C/C++",
+    "Erlang": "Elixir",
+}
+
+
+def family(language: str) -> str:
+    """The language family a language belongs to (`TypeScript` → `JavaScript`)."""
+    return _FAMILIES.get(language, language)
+
+
+@dataclass(slots=True)
+class Seen:
+    """One named thing (a framework, a database …) and the evidence for it in one scope."""
+
+    strong: set[str] = field(default_factory=set)
+    weak: set[str] = field(default_factory=set)
+    ran: set[str] = field(default_factory=set)
+    """Test commands that ran it (a subset of `strong`)."""
+
+    def event_ids(self) -> set[str]:
+        return self.strong | self.weak
+
+
+@dataclass(slots=True)
+class StackEvidence:
+    """Evidence per fact key (`testing`, `database` …), per scope, per name, in first-seen
+    order; and the test runners that name no library (`mix test`, `go test`) per scope."""
+
+    found: dict[str, dict[str, dict[str, Seen]]] = field(default_factory=dict)
+    other_runners: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(
+        self, key: str, name: str, scope: str, event_id: str, *, strong: bool, ran: bool = False
+    ) -> None:
+        seen = self.found.setdefault(key, {}).setdefault(scope, {}).setdefault(name, Seen())
+        (seen.strong if strong else seen.weak).add(event_id)
+        if ran:
+            seen.ran.add(event_id)
+
+    def project_names(self, key: str) -> list[str]:
+        """What the root-scoped evidence says of the whole project, conflicts left out."""
+        root = self.found.get(key, {}).get("", {})
+        strong = [name for name, seen in root.items() if seen.strong]
+        weak = [name for name, seen in root.items() if not seen.strong]
+        if key == "testing" and self.other_runners.get(""):
+            # The root's tests run with a runner of the language's own (`mix test`, `go
+            # test`): only a framework that ran at the root too is the project's.
+            strong = [name for name in strong if root[name].ran]
+            weak = []
+        elif key == "testing" and strong:
+            weak = []
+        if key == "database":
+            exclusive = [n for n in weak if n in EXCLUSIVE_DATABASES]
+            if any(n in EXCLUSIVE_DATABASES for n in strong) or len(exclusive) > 1:
+                weak = [n for n in weak if n not in EXCLUSIVE_DATABASES]
+        shown = set(strong) | set(weak)
+        return [name for name in root if name in shown]
+
+    def scoped_names(self, key: str) -> dict[str, list[str]]:
+        """Per sub-folder, what its code (not its manifest alone) shows and the root does not."""
+        at_root = set(self.project_names(key))
+        scoped: dict[str, list[str]] = {}
+        for scope, names in sorted(self.found.get(key, {}).items()):
+            if not scope:
+                continue
+            shown = [n for n, seen in names.items() if seen.strong and n not in at_root]
+            if shown:
+                scoped[scope] = shown
+        return scoped
+
+    def event_ids(self, key: str, names: list[str], scope: str = "") -> tuple[str, ...]:
+        seen = self.found.get(key, {}).get(scope, {})
+        return tuple(sorted({e for n in names if n in seen for e in seen[n].event_ids()}))
+
+
+def code_scope(path: str, packages: set[str], main: set[str], language: str | None) -> str:
+    """The folder a code file's evidence holds in: the deepest sub-package (a folder with its
+    own manifest) holding it; else its top folder when it is in another language family than
+    the project's main ones; else the root ("")."""
+    parents = [str(p) for p in PurePosixPath(path).parents if str(p) != "."]
+    inside = [p for p in parents if p in packages]
+    if inside:
+        return max(inside, key=len)
+    parts = PurePosixPath(path).parts
+    if language and main and family(language) not in main and len(parts) > 1:
+        return parts[0]
+    return ""
+
+
+def run_scope(run: CommandRun, segment_index: int, project_id: str) -> str | None:
+    """The project folder a command's segment ran in ("" for the root), or None when it ran
+    outside the project. `cd <dir> && …` before the segment moves it."""
+    root = project_id.rstrip("/")
+    where = (run.cwd or root).rstrip("/")
+    if where != root and not where.startswith(root + "/"):
+        return None
+    folder = where[len(root) + 1 :] if where != root else ""
+    for segment in split_segments(run.command)[:segment_index]:
+        tokens = segment.split()
+        if len(tokens) == 2 and tokens[0] == "cd":
+            target = tokens[1].rstrip("/")
+            if target.startswith("/"):
+                if target != root and not target.startswith(root + "/"):
+                    return None
+                folder = target[len(root) + 1 :] if target != root else ""
+            elif target == "..":
+                folder = str(PurePosixPath(folder).parent) if folder else folder
+                folder = "" if folder == "." else folder
+            elif target not in (".", "-", "~") and not target.startswith("~"):
+                folder = str(PurePosixPath(folder) / target) if folder else target
+    return folder
+
+
+def test_runs(runs: list[CommandRun], project_id: str) -> list[tuple[str, str, str]]:
+    """(tool, scope, event id) of every test runner a command ran (`pytest`, `mix test`);
+    scripts (`npm test`) are left out: they name no framework."""
+    found: list[tuple[str, str, str]] = []
+    for run in runs:
+        for index, segment in enumerate(split_segments(run.command)):
+            use = classify(core_tokens(segment))
+            if use is None or use.category != "test_runner":
+                continue
+            if use.tool.split()[0] in _SCRIPT_RUNNERS:
+                continue
+            scope = run_scope(run, index, project_id)
+            if scope is not None:
+                found.append((use.tool, scope, run.event_id))
+    return found

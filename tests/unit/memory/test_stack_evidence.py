@@ -1,0 +1,158 @@
+"""Session stack facts are weighed: what the code uses over what a manifest declares, each piece
+of evidence scoped to the folder where it holds; the same rules in every ecosystem."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.facts import project_facts
+from squirrel_memory.extractors.stack_evidence import code_scope, run_scope
+from tests.unit.memory.test_rules_extractor import PROJECT, T0
+from tests.unit.memory.test_session_about import _numbered, _reads
+
+MIX = "defmodule Birds.MixProject do\n  def project, do: [app: :birds, deps: deps()]\nend\n"
+PYPROJECT = '[project]\nname = "shop"\ndependencies = ["django"]\n'
+DOCS_PACKAGE = '{"name": "docs", "devDependencies": {"vitest": "^2.0.0", "astro": "^4"}}\n'
+VITEST_TEST = "import { describe, it } from 'vitest'\n\ndescribe('x', () => {})\n"
+
+
+def _run(command: str, cwd: str | None = None) -> CommandRun:
+    return CommandRun("run1", T0, command, True, "ok", cwd=cwd)
+
+
+def _facts(files: list[tuple[str, str]], runs: Sequence[CommandRun] = ()) -> dict[str, str]:
+    events = _reads(*((path, _numbered(text)) for path, text in files))
+    return {f.key: f.content for f in project_facts(events, list(runs), repository=False)}
+
+
+@pytest.mark.parametrize(
+    ("root", "runner"),
+    [("mix.exs", "mix test"), ("pyproject.toml", "pytest -q"), ("go.mod", "go test ./...")],
+)
+def test_a_sub_package_manifest_never_names_the_project_test_framework(
+    root: str, runner: str
+) -> None:
+    found = _facts([(root, "x\n"), ("docs/package.json", DOCS_PACKAGE)], [_run(runner)])
+
+    assert "Vitest" not in found.get("testing", "")
+    assert not any(k.startswith("testing@") for k in found)  # a manifest alone: dropped
+
+
+def test_test_code_in_another_language_folder_is_scoped_to_it() -> None:
+    files = [
+        ("mix.exs", MIX),
+        ("lib/birds/sightings.ex", "defmodule Birds.Sightings do\nend\n"),
+        ("lib/birds/repo.ex", "defmodule Birds.Repo do\nend\n"),
+        ("docs/src/search.test.ts", VITEST_TEST),
+    ]
+
+    found = _facts(files, [_run("mix test")])
+
+    assert "testing" not in found
+    assert found["testing@docs"] == "In `docs/`, tests are written with Vitest."
+
+
+def test_a_root_manifest_alone_still_names_the_test_framework() -> None:
+    found = _facts([("package.json", '{"devDependencies": {"vitest": "^2"}}\n')])
+
+    assert found["testing"] == "Tests are written with Vitest."
+
+
+def test_the_runner_a_test_command_runs_wins_over_a_declared_one() -> None:
+    package = '{"devDependencies": {"jest": "^29", "vitest": "^2"}}\n'
+
+    found = _facts([("package.json", package)], [_run("npx vitest run")])
+
+    assert found["testing"] == "Tests are written with Vitest."
+
+
+@pytest.mark.parametrize("runner", ["go test ./...", "mix test", "cargo test", "bundle exec rspec"])
+def test_a_language_runner_at_the_root_silences_a_declared_framework(runner: str) -> None:
+    found = _facts([("package.json", '{"devDependencies": {"vitest": "^2"}}\n')], [_run(runner)])
+
+    assert "testing" not in found
+
+
+def test_a_script_runner_names_no_framework_and_silences_nothing() -> None:
+    found = _facts(
+        [("package.json", '{"devDependencies": {"vitest": "^2"}}\n')], [_run("npm test")]
+    )
+
+    assert found["testing"] == "Tests are written with Vitest."
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd"),
+    [("cd docs && npx vitest run", PROJECT), ("npx vitest run", f"{PROJECT}/docs")],
+)
+def test_a_test_command_run_in_a_sub_folder_is_scoped_to_it(command: str, cwd: str) -> None:
+    found = _facts([("pyproject.toml", PYPROJECT)], [_run(command, cwd), _run("pytest")])
+
+    assert found["testing"] == "Tests are written with pytest."
+    assert found["testing@docs"] == "In `docs/`, tests are written with Vitest."
+
+
+def test_two_declared_databases_and_nothing_deciding_name_none() -> None:
+    package = '{"dependencies": {"mysql2": "^3", "better-sqlite3": "^9", "express": "^4"}}\n'
+
+    found = _facts([("package.json", package)])
+
+    assert "database" not in found
+
+
+def test_the_configured_adapter_names_the_database() -> None:
+    package = '{"dependencies": {"mysql2": "^3", "better-sqlite3": "^9", "knex": "^3"}}\n'
+    knexfile = "module.exports = {\n  client: 'better-sqlite3',\n}\n"
+
+    found = _facts([("package.json", package), ("knexfile.js", knexfile)])
+
+    assert found["database"] == "Data layer: SQLite."
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("lib/birds/repo.ex", "  use Ecto.Repo, otp_app: :birds, adapter: Ecto.Adapters.SQLite3\n"),
+        ("shop/settings.py", "DATABASES = {'default': {'ENGINE': 'django.db.backends.sqlite3'}}\n"),
+        ("config/database.yml", "default: &default\n  adapter: sqlite3\n"),
+        ("prisma/schema.prisma", 'datasource db {\n  provider = "sqlite"\n}\n'),
+    ],
+)
+def test_an_adapter_read_in_a_session_beats_a_declared_client(path: str, text: str) -> None:
+    found = _facts([("requirements.txt", "psycopg2==2.9\nflask\n"), (path, text)])
+
+    assert found["database"] == "Data layer: SQLite."
+
+
+def test_one_declared_database_and_nothing_against_it_is_stated() -> None:
+    found = _facts([("package.json", '{"dependencies": {"pg": "^8"}}\n')])
+
+    assert found["database"] == "Data layer: PostgreSQL."
+
+
+def test_scopes() -> None:
+    assert code_scope("docs/src/a.ts", set(), {"Elixir"}, "TypeScript") == "docs"
+    assert code_scope("assets/js/app.ts", {"assets"}, {"JavaScript"}, "TypeScript") == "assets"
+    assert code_scope("src/a.ts", set(), {"JavaScript"}, "TypeScript") == ""
+    assert code_scope("lib/a.ex", set(), set(), "Elixir") == ""
+    assert run_scope(_run("cd web && npm test", PROJECT), 1, PROJECT) == "web"
+    assert run_scope(_run("pytest", "/elsewhere"), 0, PROJECT) is None
+    assert run_scope(_run("cd /tmp && pytest", PROJECT), 1, PROJECT) is None
+
+
+def test_an_import_that_never_ran_yields_to_the_language_runner() -> None:
+    # No manifest read, so nothing scopes the TypeScript test: the runner that ran decides.
+    files = [("web/search.test.ts", VITEST_TEST), ("lib/birds.ex", "defmodule Birds do\nend\n")]
+
+    assert "testing" not in _facts(files, [_run("mix test")])
+    ran_too = _facts(files, [_run("mix test"), _run("npx vitest run")])
+    assert ran_too["testing"] == "Tests are written with Vitest."
+
+
+def test_an_import_stands_when_no_other_runner_ran() -> None:
+    found = _facts([("tests/test_app.py", "import pytest\n")], [_run("npm test")])
+
+    assert found["testing"] == "Tests are written with pytest."
