@@ -29,6 +29,7 @@ from squirrel_memory.extractors.evidence import (
 )
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
+from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
@@ -219,7 +220,7 @@ def evidence_candidates(
     edit_times = sorted(c.timestamp for c in changes)
     findings = [
         *recipes(found, ecosystems or _ecosystem_of(found, changes)),
-        *pitfall_findings(find_pitfalls(found, changes), root),
+        *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
     gate = quality_gate(found, edit_times) or finishing_checks(found)
     if gate is not None:
