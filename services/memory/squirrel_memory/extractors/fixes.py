@@ -137,21 +137,26 @@ def find_pitfalls(
             continue  # a search or a listing that found nothing is exploration, not a pitfall
         fingerprint = _fingerprint(failed)
         passed_at = None
+        # Each try of this failure (the first and its identical retries) and when the next
+        # try of the same intent came: the replies in between are about this failure.
+        tries: list[tuple[Attempt, datetime | None]] = [(failed, None)]
         for j in range(i + 1, len(found)):
             other = found[j]
             if other.run.session_id != failed.run.session_id:
                 break
             if other.run.timestamp - failed.run.timestamp > FIX_WINDOW:
                 break
+            if other.intent == failed.intent and tries[-1][1] is None:
+                tries[-1] = (tries[-1][0], other.run.timestamp)
             if other.run.ok is False and other.intent == failed.intent:
                 if _fingerprint(other) == fingerprint:
                     claimed.add(j)
+                    tries.append((other, None))
                 continue
             if other.run.ok and _covers(failed, other):
                 passed_at = j
                 break
-        end = found[passed_at].run.timestamp if passed_at is not None else None
-        causes = _causes(failed, said, end)
+        causes = _causes(failed, said, tries)
         if passed_at is None:
             results.append(
                 Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,), causes=causes)
@@ -167,25 +172,30 @@ UNFIXED_WINDOW = timedelta(minutes=10)
 MAX_CAUSES = 2
 
 
-def _causes(failed: Attempt, said: Sequence[Reply], end: datetime | None) -> tuple[str, ...]:
+def _causes(
+    failed: Attempt, said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
+) -> tuple[str, ...]:
     """Why the command failed: the output's own explanation, else the assistant's diagnoses in
-    its replies after the failure (up to the pass, or a short while without one)."""
+    its replies after each try of the failure and before the next try of the same command (a
+    short while when none came)."""
     own = explanation(failed.run.output)
     if own:
         quoted = own.replace("`", "'")
         return (f"`{quoted}`",)
-    start = failed.run.timestamp
-    stop = end or start + UNFIXED_WINDOW
     found: list[str] = []
-    for reply in said:
-        if reply.session_id != failed.run.session_id or reply.timestamp <= start:
-            continue
-        if reply.timestamp > stop or len(found) >= MAX_CAUSES:
-            break
-        text, _ = diagnosis([reply], reply.session_id, reply.timestamp, None)
-        if text and text not in found:
-            found.append(text)
-    return tuple(found)
+    for attempt, until in tries:
+        start = attempt.run.timestamp
+        stop = until or start + UNFIXED_WINDOW
+        for reply in said:
+            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
+                continue
+            if reply.timestamp >= stop:
+                break
+            text, _ = diagnosis([reply], reply.session_id, reply.timestamp, None)
+            if text and text not in found:
+                found.append(text)
+                break  # one diagnosis per try: the first reply that explains it
+    return tuple(found[:MAX_CAUSES])
 
 
 def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit]) -> Pitfall:

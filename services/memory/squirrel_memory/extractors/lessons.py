@@ -27,7 +27,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
 from squirrel_memory.models import StoredEvent
 
-MAX_DIAGNOSIS_CHARS = 200
+MAX_DIAGNOSIS_CHARS = 220
 MAX_EXPLANATION_CHARS = 160
 MAX_DIFF_LINE_CHARS = 80
 #: An edit says its difference when it changed at most this many lines.
@@ -172,8 +172,8 @@ def _explaining_sentence(text: str) -> str:
             sentence = raw.strip()
             if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):
                 continue
-            if _DIAGNOSES.search(sentence):
-                return _clip(sentence.rstrip("."), MAX_DIAGNOSIS_CHARS)
+            if _DIAGNOSES.search(sentence) and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
+                return said.rstrip(".")
     return ""
 
 
@@ -265,13 +265,7 @@ def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    """`text` whole, or cut at its last clause boundary within `limit`; "" when no boundary
-    leaves enough to say (a cut-off sentence is worse than none)."""
+    """`text` whole, or "" when longer than `limit`: a sentence cut at a comma is a fragment
+    that may say the opposite of the whole, and a cut-off one is worse than none."""
     flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    head = flat[:limit]
-    cut = max(head.rfind(", "), head.rfind("; "), head.rfind(" — "))
-    if cut < 40 or head[:cut].count("`") % 2:
-        return ""
-    return head[:cut]
+    return flat if len(flat) <= limit else ""
