@@ -26,6 +26,7 @@ from squirrel_memory.extractors.evidence import (
     quality_gate,
     recipes,
     routine,
+    workflows,
 )
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
@@ -228,6 +229,7 @@ def evidence_candidates(
     done = routine(found, edit_times)
     if done is not None:
         findings.append(done)
+    findings.extend(workflows(found))
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)
