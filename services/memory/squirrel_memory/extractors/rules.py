@@ -1,4 +1,5 @@
-"""The offline rules extractor: preferences, tool habits, project facts, pitfalls and recipes."""
+"""The offline rules extractor: preferences, tool habits, project facts, pitfalls (with what
+they taught), recipes and workflows, and what the assistant found out."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ from squirrel_memory.extractors.evidence import (
 )
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
+from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
+from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reported import reported_pitfalls
@@ -87,6 +90,7 @@ class RulesExtractor:
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
+        found.extend(_learned(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -177,6 +181,21 @@ def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=(found.path,),
         )
         for found in session_tasks(events)
+    ]
+
+
+def _learned(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the assistant found out about how the project's tools behave (`learned`)."""
+    return [
+        _candidate(
+            MemoryType.PITFALL,
+            found.key,
+            found.content,
+            tags=("pitfall", "learned"),
+            importance=LEARNED_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in learned(events)
     ]
 
 
