@@ -342,3 +342,28 @@ def test_hook_checks_are_read_from_common_hook_outputs() -> None:
         "tsc --noEmit",
     ]
     assert hook_checks("error: something broke\n") == []
+
+
+def test_a_commit_without_hooks_keeps_its_own_error() -> None:
+    events: list[StoredEvent] = []
+    for day in range(2):
+        events += _session(
+            f"s{day}",
+            [("run", ('git commit -m "x"', 1, "nothing to commit, working tree clean"))],
+            start=day * 86_400,
+        )
+    (pitfall,) = _pitfalls(events)
+    assert not pitfall.key.startswith("pitfall:gate:")
+    assert not pitfall.content.startswith("Commits run checks")
+
+
+def test_different_unfixed_findings_of_one_checker_are_no_warning() -> None:
+    events = _session("s1", [("run", ("eslint .", 1, "src/a.js:1:1 error no-undef"))])
+    events += _session(
+        "s2",
+        [
+            ("run", ("eslint .", 1, "src/b.js:9:2 error semi")),
+        ],
+        86_400,
+    )
+    assert _pitfalls(events) == []

@@ -446,12 +446,29 @@ def _group_key(pitfall: Pitfall) -> str:
         return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
     failed = pitfall.failed
     scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
-    if _is_commit(failed):
+    if _is_commit(failed) and _gated(failed.run.output):
         return f"{GATE_KEY_PREFIX}commit" + (f":{scope}" if scope else "")
     use = failed.use
     if use is not None and use.purpose in _GROUPED_PURPOSES:
         return f"{GATE_KEY_PREFIX}{use.purpose}:{use.tool}" + (f":{scope}" if scope else "")
     return fingerprint_key(pitfall.fingerprint)
+
+
+def _most_sessions(group: list[Pitfall]) -> int:
+    """In how many sessions the most widespread error of `group` came back."""
+    spread: dict[str, set[str]] = {}
+    for pitfall in group:
+        key = fingerprint_key(pitfall.fingerprint)  # the same error, whatever it names
+        spread.setdefault(key, set()).add(pitfall.failed.run.session_id or "")
+    return max((len(s) for s in spread.values()), default=0)
+
+
+_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
+
+
+def _gated(output: str) -> bool:
+    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
+    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
 
 
 def hook_checks(output: str) -> list[str]:
@@ -527,8 +544,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
-        if not fixed and (len(sessions) < 2 or not real_error):
-            continue
+        if not fixed and (_most_sessions(group) < 2 or not real_error):
+            continue  # a warning needs the same error again in another session
         shown = fixed[-1] if fixed else group[-1]
         first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
         command = _clip(_relative(first, shown, root), 80)
