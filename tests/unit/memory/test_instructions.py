@@ -457,6 +457,11 @@ async def test_a_one_off_that_never_recurs_is_forgotten_after_a_while(
         ),
         ("the parser must not depend on the CLI", "The parser must not depend on the CLI.", False),
         ("The API must never break old clients.", "The API must never break old clients.", True),
+        (
+            "it's a bad idea. performance is crucial. track the last synced id.",
+            "Performance is crucial.",
+            False,
+        ),
     ],
 )
 def test_requirements_on_the_work_are_instructions(text: str, content: str, standing: bool) -> None:
@@ -466,7 +471,14 @@ def test_requirements_on_the_work_are_instructions(text: str, content: str, stan
 
 
 @pytest.mark.parametrize(
-    "text", ["That is not acceptable.", "It must not be that slow", "this must not happen again"]
+    "text",
+    [
+        "That is not acceptable.",
+        "It must not be that slow",
+        "this must not happen again",
+        "This is crucial.",
+        "The bug is critical.",  # a severity, not a value the work must keep
+    ],
 )
 def test_requirements_on_the_moment_are_dropped(text: str) -> None:
     assert _found(text) == []

@@ -120,10 +120,12 @@ _IMPORTANT = re.compile(
     r"(?:important|crucial|essential|critical|vital)\s+(?P<neg>not\s+)?to\s+(?P<x>.+)$",
     re.IGNORECASE,
 )
-#: "TODO is not acceptable", "X must not be agent specific": a requirement on a thing.
+#: "TODO is not acceptable", "X must not be agent specific", "performance is crucial": a
+#: requirement on a thing or a value the work must keep.
 _REQUIREMENT = re.compile(
     r"^(?P<x>[\w`'\"./-]+(?:\s[\w`'\"./-]+){0,5})\s+(?:(?:is|are)\s+(?:not acceptable|"
-    r"unacceptable|not allowed|forbidden)|must\s+(?:not|never)\s+[^,;]+?)"
+    r"unacceptable|not allowed|forbidden|crucial|essential|vital|mandatory|a must|"
+    r"non-negotiable|(?:a |the )?top priority)|must\s+(?:not|never)\s+[^,;]+?)"
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
