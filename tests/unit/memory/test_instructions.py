@@ -610,7 +610,7 @@ async def test_an_instruction_said_in_three_sessions_in_other_words_ranks_first(
         ("no, NEVER push to main", 0.8, "emphasis"),  # a rule, in capitals
         ("Always run the formatter before committing!!", 0.8, "emphasis"),
         ("As I said, run the linter before you commit.", 0.7, "recurring"),
-        ("I told you, keep going until every task is done.", 0.7, "recurring"),
+        ("I already told you, keep going until every task is done.", 0.7, "recurring"),
     ],
 )
 def test_emphasis_and_a_said_before_raise_an_instruction(
@@ -625,6 +625,7 @@ def test_emphasis_and_a_said_before_raise_an_instruction(
     "text",
     [
         "Run the tests again.",  # "again" asks for a re-run, it is not a rule said before
+        "I just asked you to fix the login bug.",  # a request of the moment
         "Add a not-null constraint on the column.",  # no capitals, no weight word
     ],
 )

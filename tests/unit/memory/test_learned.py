@@ -18,15 +18,15 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     [
         (
             "Ah! The issue is that Ecto doesn't cast virtual fields unless they are in the cast list.",
-            "Ecto doesn't cast virtual fields unless they are in the cast list.",
+            "Found in a session: Ecto doesn't cast virtual fields unless they are in the cast list.",
         ),
         (
             "This is because `go test` only runs packages that match the pattern given.",
-            "`go test` only runs packages that match the pattern given.",
+            "Found in a session: `go test` only runs packages that match the pattern given.",
         ),
         (
             "It turns out the bundler requires an explicit `exports` entry for deep imports.",
-            "The bundler requires an explicit `exports` entry for deep imports.",
+            "Found in a session: the bundler requires an explicit `exports` entry for deep imports.",
         ),
     ],
 )
@@ -74,5 +74,7 @@ def test_the_same_finding_in_other_words_is_kept_once() -> None:
         _reply(3, "```\nThe issue is that code blocks are never read as prose.\n```"),
     ]
     found = learned(events)
-    assert [f.content for f in found] == ["The server doesn't serve `index.html` from sub-folders."]
+    assert [f.content for f in found] == [
+        "Found in a session: the server doesn't serve `index.html` from sub-folders."
+    ]
     assert found[0].key.startswith("pitfall:learned:") and found[0].event_ids == ("evt_1",)

@@ -13,7 +13,9 @@ a note on the work at hand:
   expectation (a failing test restated);
 - it can be quoted whole.
 
-Findings that say the same thing in other words are kept once. What only a model can tell
+The memory says it was found in a session ("Found in a session: …"): a finding about the
+project's own code may stop holding once the code changes. Findings that say the same thing
+in other words are kept once. What only a model can tell
 apart (a summary of the architecture the assistant read) goes through the model path.
 """
 
@@ -80,7 +82,9 @@ def finding(text: str) -> str:
         return ""
     if found.endswith((":", "?")):
         return ""
-    said = sentence(found[:1].upper() + found[1:] if found[:1].islower() else found)
+    # Said as found at the time: a finding about the project's own code may not hold once
+    # the code changes, so the memory says where it comes from rather than stating it as now.
+    said = sentence(f"Found in a session: {found}")
     return said or ""
 
 

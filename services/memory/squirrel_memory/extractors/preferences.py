@@ -69,13 +69,14 @@ _MESSAGE_STANDING = re.compile(
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
     re.IGNORECASE,
 )
-#: The user saying they gave the instruction before: "as I said", "I told you", "how many
-#: times". ("again" alone is not one: "run the tests again" asks for a re-run.)
+#: The user saying they gave the instruction before: "as I said", "I already told you", "how
+#: many times". ("again" alone is not one: "run the tests again" asks for a re-run; nor is "I
+#: just asked you to …", a request of the moment.)
 _SAID_BEFORE = re.compile(
-    r"\b(?:(?:as|like) i (?:said|mentioned|asked|told you)|i (?:already |just )?(?:told|asked) "
-    r"you|i (?:already|just) (?:said|mentioned)|i(?:'ve| have) (?:already )?(?:said|told you|"
-    r"asked)|i keep (?:telling|saying|asking)|how many times|(?:for|one) the (?:second|third|"
-    r"last|hundredth|nth) time|(?:yet )?again,? (?:please|i said))\b",
+    r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
+    r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
+    r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
+    r"hundredth|nth) time)\b",
     re.IGNORECASE,
 )
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
