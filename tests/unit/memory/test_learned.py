@@ -77,4 +77,14 @@ def test_the_same_finding_in_other_words_is_kept_once() -> None:
     assert [f.content for f in found] == [
         "Found in a session: the server doesn't serve `index.html` from sub-folders."
     ]
-    assert found[0].key.startswith("pitfall:learned:") and found[0].event_ids == ("evt_1",)
+    assert found[0].key == "pitfall:learned:server_doesn_serve_index" and found[0].event_ids == (
+        "evt_1",
+    )
+
+
+def test_different_findings_keep_their_own_keys() -> None:
+    events = [
+        _reply(1, "The issue is that the server doesn't serve `index.html` from sub-folders."),
+        _reply(2, "This is because the bundler requires an explicit `exports` entry."),
+    ]
+    assert len({f.key for f in learned(events)}) == 2

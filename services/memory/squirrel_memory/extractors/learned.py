@@ -34,9 +34,17 @@ MAX_CHARS = 220
 #: Findings kept per episode.
 MAX_FINDINGS = 3
 IMPORTANCE = 0.4
+FOUND_PREFIX = "Found in a session: "
 #: Two findings sharing this share of the shorter one's words say the same thing.
 SAME_SHARE = 0.5
 
+#: Words left out of a finding's key.
+_KEY_DROP = frozenset(
+    str.split(
+        "a an the t s is are was were be been of in on at to for from by with and or it its "
+        "this that these those there when which"
+    )
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 _OPENING = re.compile(
     r"^(?:[\w!,' ]{0,40}?\b)?(?:the (?:real |actual |root |underlying )?(?:issue|problem|reason|"
@@ -84,7 +92,7 @@ def finding(text: str) -> str:
         return ""
     # Said as found at the time: a finding about the project's own code may not hold once
     # the code changes, so the memory says where it comes from rather than stating it as now.
-    said = sentence(f"Found in a session: {found}")
+    said = sentence(f"{FOUND_PREFIX}{found}")
     return said or ""
 
 
@@ -101,9 +109,10 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         for paragraph in prose.split("\n"):
             for raw in _SENTENCE.split(" ".join(paragraph.replace("**", "").split())):
                 said = finding(raw)
-                if not said or any(_same(said, k.content) for k in kept):
+                what = said.removeprefix(FOUND_PREFIX)
+                if not said or any(_same(what, k.content.removeprefix(FOUND_PREFIX)) for k in kept):
                     continue
-                key = f"pitfall:learned:{key_slug(said) or 'finding'}"
+                key = f"pitfall:learned:{key_slug(what, _KEY_DROP) or 'finding'}"
                 kept.append(Learned(key, said, (event.id,)))
                 if len(kept) >= MAX_FINDINGS:
                     return kept
