@@ -367,3 +367,27 @@ def test_different_unfixed_findings_of_one_checker_are_no_warning() -> None:
         86_400,
     )
     assert _pitfalls(events) == []
+
+
+def test_a_check_the_diagnosis_names_is_a_step_of_the_fix() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("ci-local run", 1, "Error: Job 'test' failed")),
+            ("say", "The job is failing on formatting checks."),
+            ("run", ("cargo fmt", 0, "")),
+            ("run", ("cargo clippy", 0, "")),  # a check the diagnosis does not name
+            ("run", ("ci-local run", 1, "Error: Job 'test' failed")),
+            ("say", "Now there are type checking errors in the old module."),
+            (
+                "edit",
+                (".ci/jobs.yml", "- name: type checking", "- name: type checking\n  allow: true"),
+            ),
+            ("run", ("ci-local run", 0, "Job succeeded")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: the job is failing on formatting checks; then" in pitfall.content
+    assert pitfall.content.endswith(
+        "running `cargo fmt`, then adding `allow: true` in .ci/jobs.yml got it to pass."
+    )

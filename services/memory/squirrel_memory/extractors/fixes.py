@@ -88,6 +88,8 @@ class Pitfall:
     event_ids: tuple[str, ...] = ()
     causes: tuple[str, ...] = ()
     steps: tuple[str, ...] = ()
+    #: Passing checks of another kind between the failure and the pass: (purpose, command).
+    checks_run: tuple[tuple[str, str], ...] = ()
 
 
 def _args(attempt: Attempt) -> list[str]:
@@ -202,6 +204,14 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
     """`pitfall` with its causes and, for an edit, the change whose content relates to the
     error or the causes (said as the difference it made) named first."""
     steps: tuple[str, ...] = ()
+    # A check the causes name (a formatter run after "failing on formatting checks") is a step
+    # of the fix.
+    said = " ".join(causes).lower()
+    named_checks = tuple(
+        f"running `{_clip(text, 70)}`"
+        for purpose, text in pitfall.checks_run
+        if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
+    )[:1]
     if pitfall.passed is not None and pitfall.fix in ("edit", "setup"):
         start, end = pitfall.failed.run.timestamp, pitfall.passed.run.timestamp
         window = [
@@ -215,8 +225,17 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
             change = f"{difference(related)} in {related.path}"
             steps = (f"running `{_clip(pitfall.fix_command, 70)}`", change)
             if pitfall.fix == "edit":
-                steps = (change,)
+                steps = (*named_checks, change)
     return replace(pitfall, causes=causes, steps=steps)
+
+
+#: Words a diagnosis uses for each kind of check.
+_CHECK_WORDS = {
+    "format": ("format",),
+    "lint": ("lint",),
+    "typecheck": ("type check", "type-check", "typecheck", "type error", "typing"),
+    "test": ("test",),
+}
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -342,6 +361,17 @@ def _attribute(
         shown,
         named=bool(named),
         event_ids=tuple(dict.fromkeys(ids)),
+        checks_run=tuple(
+            dict.fromkeys(
+                (a.use.purpose, a.text)
+                for a in between
+                if a.run.ok
+                and a.intent != failed.intent
+                and a.use is not None
+                and a.use.purpose in CHECK_PURPOSES
+                and "\n" not in a.text
+            )
+        ),
     )
 
 

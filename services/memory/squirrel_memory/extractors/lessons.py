@@ -49,7 +49,8 @@ _DIAGNOSES = re.compile(
 )
 #: A plan, a next step or a reaction: not a diagnosis.
 _PLAN = re.compile(
-    r"^(?:let me|let's|i'll|i will|i'm going|i need|i should|now\b|next\b|first\b|then\b|"
+    r"^(?:let me|let's|i'll|i will|i'm going|i need|i should|"
+    r"(?:now|next|first|then),? (?:let|let's|i|i'll|we|we'll)\b|"
     r"great|perfect|excellent|good|ok|okay|sure|done|all|i see|i can see|looking|checking|"
     r"running|(?:the )?tests? (?:now )?pass)",
     re.IGNORECASE,
