@@ -140,7 +140,11 @@ async def _recipes(backend: MemoryBackend, project_id: str, shown: Sequence[str]
     runs code stays out until the user confirms it, and a hook cannot tell). `shown`: lines
     already in the digest, not repeated."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
-    tests = [r for r in found if _TEST_KEY.match(r.key)]
+    # The project's own test command before a sub-folder's or another ecosystem's.
+    tests = sorted(
+        (r for r in found if _TEST_KEY.match(r.key)),
+        key=lambda r: r.key not in ("recipe:test", "test_command"),
+    )
     if not tests:
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
         tests = [r for r in extra if _TEST_KEY.match(r.key)][:1]
