@@ -391,3 +391,21 @@ def test_a_check_the_diagnosis_names_is_a_step_of_the_fix() -> None:
     assert pitfall.content.endswith(
         "running `cargo fmt`, then adding `allow: true` in .ci/jobs.yml got it to pass."
     )
+
+
+def test_a_config_line_elsewhere_is_the_fix_not_the_file_the_error_names() -> None:
+    error = "src/db.rs:12:5: error: connection refused: pool timeout after 5s (POOL_TIMEOUT)"
+    events = _session(
+        "s",
+        [
+            ("run", ("cargo test", 1, error)),
+            ("edit", ("src/db.rs", "// connect", "// connect to the pool")),
+            ("edit", ("config/test.toml", "POOL_TIMEOUT = 5", "POOL_TIMEOUT = 30")),
+            ("run", ("cargo test", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith(
+        "changing `POOL_TIMEOUT = 5` to `POOL_TIMEOUT = 30` in config/test.toml fixed it."
+    )
+    assert pitfall.file_paths == ("config/test.toml",)

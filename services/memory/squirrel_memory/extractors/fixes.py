@@ -226,6 +226,8 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
             steps = (f"running `{_clip(pitfall.fix_command, 70)}`", change)
             if pitfall.fix == "edit":
                 steps = (*named_checks, change)
+                # The memory's files are the one the fix changed, not the one the error named.
+                pitfall = replace(pitfall, files=(related.path,), named=False)
     return replace(pitfall, causes=causes, steps=steps)
 
 

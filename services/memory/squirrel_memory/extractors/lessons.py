@@ -213,16 +213,28 @@ def difference(edit: Edit) -> str:
 
 
 def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
-    """The first small edit whose lines (changed, or the ones around the change it quotes)
-    name one of `words` (from the error or the diagnosis), or None: an edit that touches what
-    the failure was about."""
+    """The small edit that most touches what the failure was about, or None: each of `words`
+    (from the error or the diagnosis) its lines name counts, a name only code would use
+    (`POOL_TIMEOUT`, `user_id`) three times a plain word, a changed line twice the lines
+    around the change it quotes; the earlier edit wins a tie."""
+    best: tuple[int, Edit | None] = (0, None)
     for edit in found:
         if not difference(edit):
             continue
-        changed = f"{edit.before}\n{edit.after}".lower()
-        if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", changed) for w in words):
-            return edit
-    return None
+        removed, added = _changed_lines(edit)
+        changed = " ".join(removed + added).lower()
+        around = f"{edit.before}\n{edit.after}".lower()
+        score = 0
+        for word in words:
+            pattern = rf"(?<![\w-]){re.escape(word)}(?![\w-])"
+            weight = 3 if re.search(r"[_.\d]", word) else 1
+            if re.search(pattern, changed):
+                score += 2 * weight
+            elif re.search(pattern, around):
+                score += weight
+        if score > best[0]:
+            best = (score, edit)
+    return best[1]
 
 
 def _words(text: str) -> frozenset[str]:
