@@ -231,12 +231,12 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
     return replace(pitfall, causes=causes, steps=steps)
 
 
-#: Words a diagnosis uses for each kind of check.
+#: Words a diagnosis uses for each kind of check that can change files (a test run only
+#: reports, so it is never a step of a fix).
 _CHECK_WORDS = {
     "format": ("format",),
     "lint": ("lint",),
     "typecheck": ("type check", "type-check", "typecheck", "type error", "typing"),
-    "test": ("test",),
 }
 
 
