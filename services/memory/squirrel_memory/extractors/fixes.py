@@ -231,13 +231,9 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
     return replace(pitfall, causes=causes, steps=steps)
 
 
-#: Words a diagnosis uses for each kind of check that can change files (a test run only
-#: reports, so it is never a step of a fix).
-_CHECK_WORDS = {
-    "format": ("format",),
-    "lint": ("lint",),
-    "typecheck": ("type check", "type-check", "typecheck", "type error", "typing"),
-}
+#: Words a diagnosis uses for each kind of check that can change files (a formatter, a linter
+#: that fixes); a test run or a type check only reports, so it is never a step of a fix.
+_CHECK_WORDS = {"format": ("format",), "lint": ("lint",)}
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
