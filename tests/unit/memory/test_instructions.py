@@ -537,10 +537,13 @@ def test_the_same_rule_of_conduct_in_other_words_shares_its_key() -> None:
         ("Commit and push when a task is done.", "Push when you are done with a task.", True),
         ("Run the tests before committing.", "Always run tests before you commit.", True),
         ("Use pnpm instead of npm.", "Prefers pnpm over npm.", True),
+        ("Keep going until all tasks are done.", "Don't stop after each task.", True),
+        ("Carry on until the batch is finished.", "Keep going until the batch is complete.", True),
         # Only a common verb in common: two instructions.
         ("Always run the tests before committing.", "Run the linter before committing.", False),
         ("Don't add notes.", "Don't add comments.", False),
         ("Keep the commit messages short.", "Keep the functions short.", False),
+        ("Keep going until all tasks are done.", "Don't stop the dev server.", False),
     ],
 )
 def test_the_same_instruction_in_other_words(first: str, second: str, same: bool) -> None:

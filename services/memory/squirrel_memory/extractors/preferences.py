@@ -255,10 +255,22 @@ _GENERIC = _wordset(
 )
 
 
+#: Everyday ways of saying the same thing about how work is carried out, said one way.
+_SAME_MEANING = (
+    (re.compile(r"\b(?:don'?t|do not|never|without) stop(?:ping)?\b"), "continue"),
+    (re.compile(r"\b(?:keep (?:going|working|at it)|carry on|go on)\b"), "continue"),
+    (re.compile(r"\b(?:finish(?:ed|es)?|complet(?:e|ed|es))\b"), "done"),
+)
+
+
 def instruction_words(text: str) -> frozenset[str]:
     """The stemmed content words of an instruction, without the words that only say how firmly
-    it is meant or link the others: what two wordings of one instruction share."""
-    plain = re.sub(r"['’](?:s|re|ll|ve|d|m|t)\b", "", strip_markdown(text).lower())
+    it is meant or link the others: what two wordings of one instruction share ("don't stop"
+    and "keep going" are one word here, "continue")."""
+    lowered = strip_markdown(text).lower().replace("’", "'")
+    for pattern, word in _SAME_MEANING:
+        lowered = pattern.sub(word, lowered)
+    plain = re.sub(r"'(?:s|re|ll|ve|d|m|t)\b", "", lowered)
     words = set()
     for raw in re.findall(r"[a-z0-9][a-z0-9+#_-]*", plain):
         word = stem(raw.strip("-"))
