@@ -409,3 +409,19 @@ def test_a_config_line_elsewhere_is_the_fix_not_the_file_the_error_names() -> No
         "changing `POOL_TIMEOUT = 5` to `POOL_TIMEOUT = 30` in config/test.toml fixed it."
     )
     assert pitfall.file_paths == ("config/test.toml",)
+
+
+def test_a_lesson_cites_the_reply_and_the_edit_it_quotes() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("make check", 1, "error: POOL_SIZE must be at least 2")),
+            ("say", "The check fails because POOL_SIZE is set to 1 in the test config."),
+            ("edit", ("config/test.env", "POOL_SIZE=1", "POOL_SIZE=4")),
+            ("run", ("make check", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    reply = next(e.id for e in events if e.event_type == "assistant_response")
+    edit = next(e.id for e in events if e.event_type == "tool_call")
+    assert reply in pitfall.source_event_ids and edit in pitfall.source_event_ids

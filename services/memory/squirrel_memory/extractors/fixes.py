@@ -158,13 +158,13 @@ def find_pitfalls(
             if other.run.ok and _covers(failed, other):
                 passed_at = j
                 break
-        causes = _causes(failed, said, tries)
+        causes, cited = _causes(failed, said, tries)
         if passed_at is None:
-            results.append(
-                Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,), causes=causes)
-            )
+            ids = (failed.run.event_id, *cited)
+            results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
             continue
         pitfall = _attribute(found, i, passed_at, changes, fingerprint)
+        pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         results.append(_with_lesson(pitfall, causes, edited))
     return results
 
@@ -176,15 +176,16 @@ MAX_CAUSES = 2
 
 def _causes(
     failed: Attempt, said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
-) -> tuple[str, ...]:
-    """Why the command failed: the output's own explanation, else the assistant's diagnoses in
-    its replies after each try of the failure and before the next try of the same command (a
-    short while when none came)."""
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(why the command failed, the replies that said it): the output's own explanation, else
+    the assistant's diagnoses in its replies after each try of the failure and before the next
+    try of the same command (a short while when none came)."""
     own = explanation(failed.run.output)
     if own:
         quoted = own.replace("`", "'")
-        return (f"`{quoted}`",)
+        return (f"`{quoted}`",), ()
     found: list[str] = []
+    cited: list[str] = []
     for attempt, until in tries:
         start = attempt.run.timestamp
         stop = until or start + UNFIXED_WINDOW
@@ -193,11 +194,12 @@ def _causes(
                 continue
             if reply.timestamp >= stop:
                 break
-            text, _ = diagnosis([reply], reply.session_id, reply.timestamp, None)
+            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
             if text and text not in found:
                 found.append(text)
+                cited.append(event_id)
                 break  # one diagnosis per try: the first reply that explains it
-    return tuple(found[:MAX_CAUSES])
+    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
 
 
 def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit]) -> Pitfall:
@@ -228,6 +230,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
                 steps = (*named_checks, change)
                 # The memory's files are the one the fix changed, not the one the error named.
                 pitfall = replace(pitfall, files=(related.path,), named=False)
+            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, related.event_id))
     return replace(pitfall, causes=causes, steps=steps)
 
 
