@@ -22,6 +22,7 @@ from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
     MemorySource,
+    MemoryType,
     Scope,
     StoredEvent,
     UpdateAction,
@@ -37,7 +38,13 @@ from squirrel_memory.parking import (
 )
 from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
-from squirrel_memory.recurrence import decide_recurrence, is_tentative, merge_pair
+from squirrel_memory.recurrence import (
+    align_with_stored,
+    decide_recurrence,
+    is_tentative,
+    merge_pair,
+    unify_keys,
+)
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.base import FindAnchor, FindLookalikes
@@ -52,6 +59,8 @@ SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
 MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
+STYLE_LIMIT = 500
+"""Stored user_style memories an instruction said again in other words is compared with."""
 
 
 @dataclass
@@ -95,9 +104,10 @@ class ProcessorSettings:
 def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
     """One candidate per anchor (type, key, scope) within a batch: the most important wins,
     evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
-    A tentative instruction repeated by another episode is promoted (`recurrence`)."""
+    A tentative instruction repeated by another episode, in the same words or others, is
+    promoted (`recurrence`)."""
     merged: dict[tuple[str, str, str], MemoryCandidate] = {}
-    for cand in candidates:
+    for cand in unify_keys(candidates):
         anchor = (cand.type.value, cand.key, cand.scope.value)
         best = merged.get(anchor)
         if best is None:
@@ -419,6 +429,12 @@ class Processor:
         project_id = store.project_id
         decisions: list[UpdateDecision] = []
         merged = merge_candidates(candidates)
+        if any(c.type is MemoryType.USER_STYLE for c in merged):
+            # An instruction said again in other words is filed under the stored one's key.
+            stored, _ = await store.list_memories(
+                project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
+            )
+            merged = merge_candidates(align_with_stored(merged, stored))
         # The look-alike search below finds manual memories only: without any, it is skipped,
         # and it runs only for candidates the words of the manual memories do not rule out.
         manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0

@@ -25,6 +25,10 @@ HOOK_EVIDENCE_LIMIT = 2_000
 COMMIT_EVIDENCE_LIMIT = 2_000
 """Newest commits searched for the fix of a session's failure."""
 EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
+LESSON_EVIDENCE_LIMIT = 4_000
+"""Newest assistant replies and tool calls read for what failures taught (the assistant's
+diagnosis after a failure, the lines an edit changed), when some command failed."""
+LESSON_TYPES = (EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +78,16 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
     hooks = await store.fetch_recent_of_types(
         store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
     )
-    stored = sorted([*stored, *hooks], key=lambda e: (e.timestamp, e.id))
+    lessons: list[StoredEvent] = []
+    if any(run.ok is False for run in commands([*stored, *hooks])):
+        lessons = [
+            e
+            for e in await store.fetch_recent_of_types(
+                store.project_id, [str(t) for t in LESSON_TYPES], LESSON_EVIDENCE_LIMIT
+            )
+            if e.event_type == EventType.ASSISTANT_RESPONSE or _is_edit_call(e)
+        ]
+    stored = sorted([*stored, *hooks, *lessons], key=lambda e: (e.timestamp, e.id))
     ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
     return evidence_candidates(stored, ecosystems)
 
@@ -95,6 +108,14 @@ async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
     )
     stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
     return commit_fixes(stored, commands(stored))
+
+
+def _is_edit_call(event: StoredEvent) -> bool:
+    """A tool call that carries an edit's text (what `lessons.edits` reads)."""
+    data = event.content.get("input")
+    return isinstance(data, dict) and any(
+        k in data for k in ("old_string", "new_string", "edits", "content")
+    )
 
 
 def _repository_ecosystems(root: str) -> tuple[str, ...]:

@@ -7,6 +7,14 @@ from another episode — another session, or the same one after a break of more 
 episode gap — the tentative memory is replaced by a standing one that cites both
 occurrences. An instruction stated as a general rule replaces a tentative one at once, and
 retention forgets a tentative one that did not come back within `retention.tentative_days`.
+
+The same instruction comes back in other words more often than in the same ones ("keep going
+until all tasks are done", "don't stop after one task, carry on until every task is done"):
+two instructions whose content words mostly overlap (`same_instruction`) are one instruction,
+whatever their keys, so the later one is filed under the earlier one's key (`unify_keys`
+within a batch, `align_with_stored` against the stored ones). Every further occurrence from
+another episode raises the standing instruction's importance (`recurring_importance`), so
+what the user keeps saying ranks first in the style view.
 """
 
 from __future__ import annotations
@@ -15,7 +23,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from squirrel_memory.extractors.preferences import STANDING_TAG, TENTATIVE_TAG
+from squirrel_memory.extractors.preferences import (
+    STANDING_TAG,
+    TENTATIVE_TAG,
+    instruction_words,
+    telling_words,
+)
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -27,7 +40,80 @@ from squirrel_memory.models import (
 
 #: Importance of an instruction seen in two episodes (a stated rule starts at 0.7 too).
 RECURRING_IMPORTANCE = 0.7
+#: What each further occurrence adds, and the most recurrence alone can give.
+RECURRENCE_STEP = 0.05
+MAX_RECURRING_IMPORTANCE = 0.9
 RECURRING_TAG = "recurring"
+#: Two instructions are the same when at least this many content words are shared and they
+#: make up this share of the shorter one's words.
+MIN_SHARED_WORDS = 2
+MIN_SHARED_SHARE = 0.6
+
+
+def recurring_importance(occurrences: int, floor: float = RECURRING_IMPORTANCE) -> float:
+    """The importance of an instruction said `occurrences` times (two: `RECURRING_IMPORTANCE`),
+    never below `floor`."""
+    grown = RECURRING_IMPORTANCE + RECURRENCE_STEP * max(occurrences - 2, 0)
+    return round(max(floor, min(MAX_RECURRING_IMPORTANCE, grown)), 3)
+
+
+def same_instruction(first: str, second: str) -> bool:
+    """Whether two instructions say the same thing in other words: most of the shorter one's
+    content words (stemmed, without the words of firmness and filler) are in the other, and
+    so are most of the words that tell instructions apart (not only "run" or "add")."""
+    a, b = instruction_words(first), instruction_words(second)
+    ta, tb = telling_words(a), telling_words(b)
+    return (
+        len(a & b) >= MIN_SHARED_WORDS
+        and len(ta & tb) >= 1
+        and len(a & b) / min(len(a), len(b)) >= MIN_SHARED_SHARE
+        and len(ta & tb) / min(len(ta), len(tb)) >= MIN_SHARED_SHARE
+    )
+
+
+def _style_pair(first: MemoryCandidate | MemoryItem, second: MemoryCandidate) -> bool:
+    return (
+        first.type is MemoryType.USER_STYLE
+        and second.type is MemoryType.USER_STYLE
+        and first.key != second.key
+        and (is_tentative(first.tags) or is_tentative(second.tags))
+        and same_instruction(first.content, second.content)
+    )
+
+
+def unify_keys(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
+    """Candidates with a user_style instruction said again in other words filed under the key
+    (and scope) of its first occurrence in the batch, so the merge sees one instruction."""
+    seen: list[MemoryCandidate] = []
+    result: list[MemoryCandidate] = []
+    for cand in candidates:
+        first = next((s for s in seen if _style_pair(s, cand)), None)
+        if first is not None:
+            result.append(replace(cand, key=first.key, scope=first.scope))
+            continue
+        if cand.type is MemoryType.USER_STYLE:
+            seen.append(cand)
+        result.append(cand)
+    return result
+
+
+def align_with_stored(
+    candidates: Sequence[MemoryCandidate], stored: Sequence[MemoryItem]
+) -> list[MemoryCandidate]:
+    """Candidates that say a stored instruction again in other words, filed under its key and
+    scope (manual memories keep their own path: they are never promoted)."""
+    live = [
+        m
+        for m in stored
+        if not m.deleted and m.type is MemoryType.USER_STYLE and m.source is not MemorySource.MANUAL
+    ]
+    result: list[MemoryCandidate] = []
+    for cand in candidates:
+        match = None
+        if cand.type is MemoryType.USER_STYLE and not any(m.key == cand.key for m in live):
+            match = next((m for m in live if _style_pair(m, cand)), None)
+        result.append(cand if match is None else replace(cand, key=match.key, scope=match.scope))
+    return result
 
 
 def is_tentative(tags: Sequence[str]) -> bool:
@@ -44,12 +130,14 @@ def _firm_tags(tags: Sequence[str], extra: str) -> tuple[str, ...]:
 
 
 def promoted(candidate: MemoryCandidate, earlier: Sequence[str]) -> MemoryCandidate:
-    """`candidate` as a standing instruction that also cites the `earlier` events."""
+    """`candidate` as a standing instruction that also cites the `earlier` events; each
+    cited occurrence beyond the second adds `RECURRENCE_STEP`."""
+    pooled = _pooled(earlier, candidate.source_event_ids)
     return replace(
         candidate,
         tags=_firm_tags(candidate.tags, RECURRING_TAG),
-        importance=max(candidate.importance, RECURRING_IMPORTANCE),
-        source_event_ids=_pooled(earlier, candidate.source_event_ids),
+        importance=recurring_importance(len(pooled), candidate.importance),
+        source_event_ids=pooled,
     )
 
 
@@ -78,7 +166,9 @@ def decide_recurrence(
 ) -> UpdateDecision | None:
     """The decision for a user_style candidate against tentative memories on its anchor.
 
-    - tentative candidate, a standing memory on the key → NOOP (the rule already stands);
+    - tentative candidate, a standing memory on the key → UPDATE_EXISTING with the occurrence
+      cited and the importance grown when it comes from another episode (the user said the
+      rule again), NOOP when from the same one;
     - tentative candidate, a tentative memory from another episode → DELETE_AND_ADD with the
       candidate promoted to a standing instruction citing both occurrences;
     - standing candidate, a tentative memory on the key → DELETE_AND_ADD (the rule replaces
@@ -99,7 +189,12 @@ def decide_recurrence(
     if is_tentative(candidate.tags):
         firm = [m for m in live if not is_tentative(m.tags)]
         if firm:
-            return _decision(UpdateAction.NOOP, candidate, firm[0], "already a standing rule")
+            target = firm[0]
+            if target.source_episode_id == candidate.source_episode_id or set(
+                candidate.source_event_ids
+            ) <= set(target.source_event_ids):
+                return _decision(UpdateAction.NOOP, candidate, target, "already a standing rule")
+            return _said_again(candidate, target)
         earlier = [m for m in waiting if m.source_episode_id != candidate.source_episode_id]
         if not earlier:
             return None
@@ -121,6 +216,27 @@ def decide_recurrence(
     return _decision(
         UpdateAction.DELETE_AND_ADD, firm_candidate, target, "instruction stated as a rule"
     )
+
+
+def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecision:
+    """A standing rule said once more: the stored wording stays, the occurrence is cited and
+    the importance grows with the occurrences."""
+    pooled = _pooled(target.source_event_ids, candidate.source_event_ids)
+    again = replace(
+        candidate,
+        content=target.content,
+        tags=_firm_tags(target.tags, RECURRING_TAG),
+        importance=min(
+            max(MAX_RECURRING_IMPORTANCE, target.importance),
+            max(recurring_importance(len(pooled)), target.importance + RECURRENCE_STEP),
+        ),
+        source_event_ids=pooled,
+        scope=target.scope,
+    )
+    decision = _decision(
+        UpdateAction.UPDATE_EXISTING, again, target, "standing rule said again in another episode"
+    )
+    return replace(decision, merged_content=target.content)
 
 
 def expired(items: Sequence[MemoryItem], cutoff: datetime) -> list[MemoryItem]:

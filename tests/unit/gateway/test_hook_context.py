@@ -194,3 +194,57 @@ async def test_injections_name_the_items_they_show_in_order(backend: FakeBackend
     assert [(i.type, i.key, i.memory_id) for i in prompt.served] == [
         ("recipe", "recipe:test", "mem_1")
     ]
+
+
+async def test_session_start_puts_the_test_command_first(backend: FakeBackend) -> None:
+    backend.search_results = [
+        recipe(1, "To format: `mix format`."),
+        recipe(2, "To lint: `mix credo`."),
+        SearchResult(
+            memory_id="mem_t",
+            type="recipe",
+            key="recipe:test",
+            content="To run the tests: `mix test`.",
+            importance=0.7,
+            recency_days=1,
+            score=0.5,
+            reason="",
+            source=SearchSource(),
+        ),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1]
+    assert run_here.startswith("- To run the tests: `mix test`.")
+
+
+async def test_session_start_asks_for_the_test_command_apart(backend: FakeBackend) -> None:
+    backend.search_results = [
+        recipe(1, "To format: `gofmt -w .`."),
+        SearchResult(
+            memory_id="mem_t",
+            type="project_fact",
+            key="test_command",
+            content="Tests run with `go test ./...`.",
+            importance=0.6,
+            recency_days=1,
+            score=0.5,
+            reason="",
+            source=SearchSource(),
+        ),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY]
+    assert "`go test ./...`" in out.text
+
+
+async def test_session_start_without_a_test_command_claims_none(backend: FakeBackend) -> None:
+    backend.search_results = [recipe(1, "To format: `gofmt -w .`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "`gofmt -w .`" in out.text and "test" not in out.text.split("### Your coding")[0]

@@ -12,6 +12,8 @@ import pytest
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_ingest.parsers.git import GIT_LOG_ARGS, parse_git_log
 from squirrel_memory.episodes import HISTORY_MIN_COMMITS, segment_episodes
+from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import (
     CONVENTION_KEY,
     MIN_COMMITS,
@@ -275,6 +277,8 @@ def test_a_commit_that_names_the_error_is_its_fix(message: str) -> None:
     [
         ("Add the dark mode toggle", ("app/pricing.py",)),  # not a fix
         ("Fix typo in README", ("README.md",)),  # a fix, of something else
+        # One line fixes something else, another names the error: no claim.
+        ("Fix typo in README\n\n- Add the eu_north rate", ("README.md", "app/rates.py")),
     ],
 )
 def test_a_commit_that_does_not_name_the_error_is_not_claimed(
@@ -414,3 +418,14 @@ async def test_a_fix_commit_read_in_another_pass_is_paired(
     [pitfall] = [m for m in items if "commit" in m.tags]
     assert "fixed it (“Fix KeyError for eu_north in tax rates”)" in pitfall.content
     assert pitfall.source_refs == ("commit:08" + "cd" * 19,)
+
+
+def test_a_plain_quoted_word_does_not_tie_a_commit_to_an_error() -> None:
+    output = "fatal: 'origin' does not appear to be a git repository"
+    events = [
+        _event(1, "command_run", {"command": "git push", "exit_code": 128, "output": output}, "s"),
+        _commit(6, "Fix the origin of the chart axis", ("web/chart.js",)),
+    ]
+    assert commit_fixes(events, commands(events)) == []
+    events[-1] = _commit(6, "Fix push: add the 'origin' remote", ())
+    assert commit_fixes(events, commands(events)) == []  # still only a plain word

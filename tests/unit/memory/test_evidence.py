@@ -198,11 +198,13 @@ def test_command_variant_fixes_across_ecosystems() -> None:
 
     (push,) = [c for c in pitfalls(list(elixir.values())) if "git push" in c.content]
     assert "no upstream branch" in push.content
-    assert "re-running it as `git push -u origin feature/export` worked" in push.content
+    # The difference that mattered, then the whole command.
+    assert "re-running it with `-u origin feature/export` added worked" in push.content
+    assert "(`git push -u origin feature/export`)" in push.content
     assert "fix:variant" in push.tags
     assert "priv/" not in push.content  # no edit is claimed for a push
     (add,) = [c for c in pitfalls(list(go.values())) if c.content.startswith("`git add")]
-    assert "re-running it as `git add -f internal/links testdata/fixtures.json`" in add.content
+    assert "re-running it with `-f` added worked" in add.content
 
 
 def test_setup_command_fixes_across_ecosystems() -> None:
@@ -237,17 +239,19 @@ def test_file_edit_fixes_name_the_files_the_error_names() -> None:
     elixir = pitfalls(evidence_candidates(project("elixir")))
 
     (undefined,) = [c for c in go if "undefined: expiresAt" in c.content]
+    # The edit's own difference, not "editing the file the error names".
     assert undefined.content.endswith(
-        "editing internal/links/store.go (named in the error) fixed it."
+        "changing `return expiresAt` to `return l.ExpiresAt` in internal/links/store.go fixed it."
     )
     assert undefined.file_paths == ("internal/links/store.go",)
     assert "fix:edit" in undefined.tags
     (missing,) = [c for c in rust if "E0425" in c.content]
-    assert "editing src/report.rs (named in the error) fixed it" in missing.content
-    # The error names the test file, the edit was elsewhere: said as seen, not as "named".
+    assert "changing `if json {` to `if args.json {` in src/report.rs fixed it" in missing.content
+    # The error names the test file; the edit elsewhere whose lines name `query` is the fix.
     (key_error,) = [c for c in elixir if "KeyError" in c.content]
     assert key_error.content.endswith(
-        "it passed after editing lib/ledger_web/live/account_live/index.ex."
+        '`def handle_event("search", %{"query" => q}, socket)` in '
+        "lib/ledger_web/live/account_live/index.ex fixed it."
     )
 
 
@@ -473,7 +477,9 @@ async def test_a_drain_weighs_project_evidence_once_with_the_same_memories(
 
     assert any(kind == "recipe" for kind, _, _ in many_batches)
     assert many_batches == one_batch
-    assert reads <= 3  # commands, hook reports and commits, once each; not once per batch
+    # Commands, hook reports, replies and edits (a command failed), commits: once each, not
+    # once per batch.
+    assert reads <= 4
 
 
 # --- modules are code -------------------------------------------------------------------------
@@ -841,7 +847,7 @@ def test_a_check_re_run_on_other_targets_is_a_fix_only_for_call_errors(
     found = pitfalls(evidence_candidates(_stream_events("/w/app", "s1", runs)))
     assert bool(found) is claimed
     if claimed:
-        assert "re-running it as" in found[0].content
+        assert "re-running it with `" in found[0].content and "instead of" in found[0].content
 
 
 def test_a_shell_folder_outside_the_project_counts_as_the_root() -> None:
@@ -978,4 +984,4 @@ def test_a_wrapper_is_not_claimed_to_fix_a_real_test_failure() -> None:
         ("(source .venv/bin/activate && pytest)", 0, "1 passed"),
     ]
     for pitfall in pitfalls(evidence_candidates(_stream_events(root, "s1", runs))):
-        assert "re-running it as" not in pitfall.content
+        assert "re-running it" not in pitfall.content

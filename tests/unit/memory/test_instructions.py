@@ -24,6 +24,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
@@ -299,7 +300,7 @@ async def test_a_correction_said_again_in_another_session_becomes_standing(
     await store.append_events(store.project_id, "u", first, [])
     await processor.drain(store)
     [once] = await _style(store)
-    assert (once.key, once.importance, "tentative" in once.tags) == ("pref:push", 0.25, True)
+    assert (once.key, once.importance, "tentative" in once.tags) == ("pref:push", 0.3, True)
     assert await users.list_user_style("u") == []  # a one-off stays in its project
 
     second = _exchange("thursday", NOW - timedelta(hours=2), "you forgot to push again")
@@ -324,7 +325,7 @@ async def test_a_correction_repeated_within_one_episode_stays_tentative(
     await _processor(store, users).drain(store)
 
     [once] = await _style(store)
-    assert "tentative" in once.tags and once.importance == 0.25
+    assert "tentative" in once.tags and once.importance == 0.3
 
 
 async def test_a_rule_stated_later_replaces_the_one_off(
@@ -456,6 +457,11 @@ async def test_a_one_off_that_never_recurs_is_forgotten_after_a_while(
         ),
         ("the parser must not depend on the CLI", "The parser must not depend on the CLI.", False),
         ("The API must never break old clients.", "The API must never break old clients.", True),
+        (
+            "it's a bad idea. performance is crucial. track the last synced id.",
+            "Performance is crucial.",
+            False,
+        ),
     ],
 )
 def test_requirements_on_the_work_are_instructions(text: str, content: str, standing: bool) -> None:
@@ -465,7 +471,14 @@ def test_requirements_on_the_work_are_instructions(text: str, content: str, stan
 
 
 @pytest.mark.parametrize(
-    "text", ["That is not acceptable.", "It must not be that slow", "this must not happen again"]
+    "text",
+    [
+        "That is not acceptable.",
+        "It must not be that slow",
+        "this must not happen again",
+        "This is crucial.",
+        "The bug is critical.",  # a severity, not a value the work must keep
+    ],
 )
 def test_requirements_on_the_moment_are_dropped(text: str) -> None:
     assert _found(text) == []
@@ -513,3 +526,112 @@ def test_the_same_rule_of_conduct_in_other_words_shares_its_key() -> None:
         for key, _, _ in _found(text)
     }
     assert keys == {"pref:keep_going_until"}
+
+
+# --- the user's habits first: other words, more occurrences, emphasis --------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        ("Commit and push when a task is done.", "Push when you are done with a task.", True),
+        ("Run the tests before committing.", "Always run tests before you commit.", True),
+        ("Use pnpm instead of npm.", "Prefers pnpm over npm.", True),
+        ("Keep going until all tasks are done.", "Don't stop after each task.", True),
+        ("Carry on until the batch is finished.", "Keep going until the batch is complete.", True),
+        # Only a common verb in common: two instructions.
+        ("Always run the tests before committing.", "Run the linter before committing.", False),
+        ("Don't add notes.", "Don't add comments.", False),
+        ("Keep the commit messages short.", "Keep the functions short.", False),
+        ("Keep going until all tasks are done.", "Don't stop the dev server.", False),
+    ],
+)
+def test_the_same_instruction_in_other_words(first: str, second: str, same: bool) -> None:
+    assert same_instruction(first, second) is same
+    assert same_instruction(second, first) is same
+
+
+def _tentative(key: str, content: str, episode: str, event: str) -> MemoryCandidate:
+    return MemoryCandidate(
+        MemoryType.USER_STYLE,
+        key,
+        content,
+        ("preference", "tentative", "correction"),
+        0.3,
+        source_episode_id=episode,
+        source_event_ids=(event,),
+        scope=Scope.USER,
+    )
+
+
+def test_an_instruction_said_again_in_other_words_is_promoted_within_a_pass() -> None:
+    first = _tentative("pref:commit_push", "Commit and push when a task is done.", "ep1", "e1")
+    again = _tentative("pref:push_done", "Push when you are done with a task.", "ep2", "e2")
+
+    [promoted] = merge_candidates([first, again])
+
+    assert promoted.key == "pref:commit_push" and "tentative" not in promoted.tags
+    assert promoted.importance == 0.7 and promoted.source_event_ids == ("e1", "e2")
+
+
+def test_different_instructions_are_not_unified() -> None:
+    tests = _tentative("pref:run_test", "Run the tests before committing.", "ep1", "e1")
+    lint = _tentative("pref:run_linter", "Run the linter before committing.", "ep2", "e2")
+
+    assert {c.key for c in unify_keys([tests, lint])} == {"pref:run_test", "pref:run_linter"}
+    assert all("tentative" in c.tags for c in merge_candidates([tests, lint]))
+
+
+def test_importance_grows_with_each_occurrence() -> None:
+    assert [recurring_importance(n) for n in (1, 2, 3, 4, 10)] == [0.7, 0.7, 0.75, 0.8, 0.9]
+
+
+async def test_an_instruction_said_in_three_sessions_in_other_words_ranks_first(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    processor = _processor(store, users)
+    said = [
+        ("a", "no, commit and push when a task is done"),
+        ("b", "no, push when you are done with a task"),
+        ("c", "no, push when you are done with a task"),
+    ]
+    for n, (session, reply) in enumerate(said):
+        events = _exchange(session, NOW - timedelta(days=5 - n), reply)
+        await store.append_events(store.project_id, "u", events, [])
+        await processor.drain(store)
+
+    [standing] = [m for m in await _style(store) if not m.deleted]
+    assert "recurring" in standing.tags and "tentative" not in standing.tags
+    assert standing.importance == 0.75
+    assert len(standing.source_event_ids) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "importance", "tag"),
+    [
+        ("no, NEVER push to main", 0.8, "emphasis"),  # a rule, in capitals
+        ("Always run the formatter before committing!!", 0.8, "emphasis"),
+        ("As I said, run the linter before you commit.", 0.7, "recurring"),
+        ("I already told you, keep going until every task is done.", 0.7, "recurring"),
+    ],
+)
+def test_emphasis_and_a_said_before_raise_an_instruction(
+    text: str, importance: float, tag: str
+) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert pref.importance == importance and tag in pref.tags and pref.standing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run the tests again.",  # "again" asks for a re-run, it is not a rule said before
+        "I just asked you to fix the login bug.",  # a request of the moment
+        "Add a not-null constraint on the column.",  # no capitals, no weight word
+    ],
+)
+def test_plain_requests_get_no_emphasis(text: str) -> None:
+    for pref in stated_preferences(text, after_assistant_action=True):
+        assert "emphasis" not in pref.tags and "recurring" not in pref.tags

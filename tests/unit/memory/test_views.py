@@ -712,3 +712,57 @@ def test_a_memory_the_sessions_added_to_is_not_only_the_host_file() -> None:
     assert not only_from(item, [])
     assert not only_from(replace(item, source_event_ids=("ev1",)), ["CLAUDE.md"])
     assert not only_from(replace(item, source_refs=()), ["CLAUDE.md"])
+
+
+async def test_core_user_style_ranks_a_rule_said_in_several_sessions_first(world: World) -> None:
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:types",
+        "Always use type hints on public functions.",
+        importance=0.7,
+        tags=("preference", "standing"),
+        scope=Scope.USER,
+    )
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:keep_going",
+        "Keep going until every task of the batch is done.",
+        importance=0.8,
+        tags=("preference", "recurring"),
+        scope=Scope.USER,
+    )
+
+    core = await world.views.user_style(str(world.root), user_id=USER)
+
+    assert [i.key for i in core.items] == ["pref:keep_going", "pref:types"]
+
+
+async def test_core_user_style_adds_a_stressed_instruction_said_once_as_such(
+    world: World,
+) -> None:
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:commit_until_final",
+        "Don't commit changes until the final step.",
+        importance=0.35,
+        tags=("preference", "tentative", "emphasis"),
+        scope=Scope.USER,
+    )
+    await add_memory(
+        world.store,
+        MemoryType.USER_STYLE,
+        "pref:notes",
+        "Don't add notes.",
+        importance=0.25,
+        tags=("preference", "tentative"),
+        scope=Scope.USER,
+    )
+
+    core = await world.views.user_style(str(world.root), user_id=USER)
+
+    assert [i.summary for i in core.items] == [
+        "Said once so far: Don't commit changes until the final step."
+    ]

@@ -3,7 +3,9 @@
 A command failed with an error naming something (an exception, an identifier, a file); a commit
 made within `MAX_FIX_DELAY` after it (in the same episode, or anywhere in the project's stored
 history when the processor looks project-wide) says it fixes, handles or resolves that very
-thing, or fixes and changes a file the error named. The pair becomes a pitfall keyed by the
+thing, or fixes and changes a file the error named — on one line of its message, so a list of
+changes where one line fixes something else and another names the error claims nothing. The
+pair becomes a pitfall keyed by the
 error's fingerprint, so it merges with the pitfall of the same error found in other ways, and
 cites the commit (`commit:<sha>`). Only what the commit message says is claimed.
 """
@@ -43,6 +45,12 @@ _COMMON = frozenset(
 )
 
 
+def _distinctive(word: str) -> bool:
+    """A name only code would use: `snake_case`, `dotted.name`, `camelCase`, `kebab-case`, a
+    path or one with digits."""
+    return bool(re.search(r"[_./\\-]|\d|[a-z][A-Z]", word))
+
+
 def _error_names(output: str) -> tuple[set[str], set[str]]:
     """(identifiers, file names) an error output mentions, in lower case."""
     lines = output[:MAX_OUTPUT_SCAN_CHARS].splitlines()[:MAX_ERROR_LINES]
@@ -50,25 +58,31 @@ def _error_names(output: str) -> tuple[set[str], set[str]]:
     files = {PurePosixPath(p).name.lower() for p in _PATH.findall(text)}
     names: set[str] = set()
     for quoted in _QUOTED.findall(text):
-        names.add(quoted.lower().strip(".,:;()"))
+        name = quoted.strip(".,:;()")
+        # A plain word in quotes ('data', 'origin') names too many things to tie a commit to.
+        if _distinctive(name) or len(name) >= 8:
+            names.add(name.lower())
     for word in _IDENTIFIER.findall(error_fingerprint(output)):
-        distinctive = "_" in word or "." in word or re.search(r"[a-z][A-Z]", word)
-        if len(word) >= 4 and word.lower() not in _COMMON and distinctive:
+        if len(word) >= 4 and word.lower() not in _COMMON and _distinctive(word):
             names.add(word.lower())
     names -= _COMMON
     return {n for n in names if len(n) >= 3}, {f for f in files if f not in _COMMON}
 
 
 def _fixes(commit: Commit, names: set[str], files: set[str]) -> bool:
-    message = f"{commit.subject}\n{commit.body}"
-    if not _FIX_WORDS.search(message):
-        return False
-    lowered = message.lower()
-    if any(re.search(rf"(?<![\w.]){re.escape(n)}(?![\w])", lowered) for n in names):
-        return True
+    """Whether one line of the commit message says it fixes a name of the error, or fixes a
+    file the error named that the commit changes: a fix word on one line of a list of changes
+    and the name on another ("Fix typo in README" / "Add user_id") is no claim."""
     changed = {PurePosixPath(f).name.lower() for f in commit.files}
-    named = {f for f in files if f in lowered}
-    return bool(named & changed)
+    for line in f"{commit.subject}\n{commit.body}".splitlines():
+        if not _FIX_WORDS.search(line):
+            continue
+        lowered = line.lower()
+        if any(re.search(rf"(?<![\w.]){re.escape(n)}(?![\w])", lowered) for n in names):
+            return True
+        if {f for f in files if f in lowered} & changed:
+            return True
+    return False
 
 
 def commit_fixes(events: list[StoredEvent], runs: list[CommandRun]) -> list[MemoryCandidate]:

@@ -17,12 +17,24 @@ that recurs with no fix seen is kept as a warning that says no fix was recorded.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.lessons import (
+    Edit,
+    Reply,
+    argument_change,
+    diagnosis,
+    difference,
+    explanation,
+    is_progress,
+    related_edit,
+    telling,
+)
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     fingerprint_key,
@@ -74,6 +86,10 @@ class Pitfall:
     files: tuple[str, ...] = ()
     named: bool = False
     event_ids: tuple[str, ...] = ()
+    causes: tuple[str, ...] = ()
+    steps: tuple[str, ...] = ()
+    #: Passing checks of another kind between the failure and the pass: (purpose, command).
+    checks_run: tuple[tuple[str, str], ...] = ()
 
 
 def _args(attempt: Attempt) -> list[str]:
@@ -105,8 +121,15 @@ def _named_in(path: str, output: str) -> bool:
     return bool(name) and (path in output or f"/{name}" in output or f" {name}" in output)
 
 
-def find_pitfalls(found: list[Attempt], changes: list[Change]) -> list[Pitfall]:
-    """Every failure with a known outcome, paired with the fix seen for it (or none)."""
+def find_pitfalls(
+    found: list[Attempt],
+    changes: list[Change],
+    said: Sequence[Reply] = (),
+    edited: Sequence[Edit] = (),
+) -> list[Pitfall]:
+    """Every failure with a known outcome, paired with the fix seen for it (or none), with the
+    cause the output or the assistant's replies (`said`) give and the edits' content
+    (`edited`) when known."""
     results: list[Pitfall] = []
     claimed: set[int] = set()
     for i, failed in enumerate(found):
@@ -116,24 +139,104 @@ def find_pitfalls(found: list[Attempt], changes: list[Change]) -> list[Pitfall]:
             continue  # a search or a listing that found nothing is exploration, not a pitfall
         fingerprint = _fingerprint(failed)
         passed_at = None
+        # Each try of this failure (the first and its identical retries) and when the next
+        # try of the same intent came: the replies in between are about this failure.
+        tries: list[tuple[Attempt, datetime | None]] = [(failed, None)]
         for j in range(i + 1, len(found)):
             other = found[j]
             if other.run.session_id != failed.run.session_id:
                 break
             if other.run.timestamp - failed.run.timestamp > FIX_WINDOW:
                 break
+            if other.intent == failed.intent and tries[-1][1] is None:
+                tries[-1] = (tries[-1][0], other.run.timestamp)
             if other.run.ok is False and other.intent == failed.intent:
                 if _fingerprint(other) == fingerprint:
                     claimed.add(j)
+                    tries.append((other, None))
                 continue
             if other.run.ok and _covers(failed, other):
                 passed_at = j
                 break
+        causes, cited = _causes(failed, said, tries)
         if passed_at is None:
-            results.append(Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,)))
+            ids = (failed.run.event_id, *cited)
+            results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
             continue
-        results.append(_attribute(found, i, passed_at, changes, fingerprint))
+        pitfall = _attribute(found, i, passed_at, changes, fingerprint)
+        pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
+        results.append(_with_lesson(pitfall, causes, edited))
     return results
+
+
+#: How long after a failure with no pass the assistant's replies may still explain it.
+UNFIXED_WINDOW = timedelta(minutes=10)
+MAX_CAUSES = 2
+
+
+def _causes(
+    failed: Attempt, said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(why the command failed, the replies that said it): the output's own explanation, else
+    the assistant's diagnoses in its replies after each try of the failure and before the next
+    try of the same command (a short while when none came)."""
+    own = explanation(failed.run.output)
+    if own:
+        quoted = own.replace("`", "'")
+        return (f"`{quoted}`",), ()
+    found: list[str] = []
+    cited: list[str] = []
+    for attempt, until in tries:
+        start = attempt.run.timestamp
+        stop = until or start + UNFIXED_WINDOW
+        for reply in said:
+            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
+                continue
+            if reply.timestamp >= stop:
+                break
+            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
+            if text and text not in found:
+                found.append(text)
+                cited.append(event_id)
+                break  # one diagnosis per try: the first reply that explains it
+    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
+
+
+def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit]) -> Pitfall:
+    """`pitfall` with its causes and, for an edit, the change whose content relates to the
+    error or the causes (said as the difference it made) named first."""
+    steps: tuple[str, ...] = ()
+    # A check the causes name (a formatter run after "failing on formatting checks") is a step
+    # of the fix.
+    said = " ".join(causes).lower()
+    named_checks = tuple(
+        f"running `{_clip(text, 70)}`"
+        for purpose, text in pitfall.checks_run
+        if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
+    )[:1]
+    if pitfall.passed is not None and pitfall.fix in ("edit", "setup"):
+        start, end = pitfall.failed.run.timestamp, pitfall.passed.run.timestamp
+        window = [
+            e
+            for e in edited
+            if e.session_id == pitfall.failed.run.session_id and start <= e.timestamp <= end
+        ]
+        words = telling(" ".join((pitfall.fingerprint, *causes)))
+        related = related_edit(window, words)
+        if related is not None:
+            change = f"{difference(related)} in {related.path}"
+            steps = (f"running `{_clip(pitfall.fix_command, 70)}`", change)
+            if pitfall.fix == "edit":
+                steps = (*named_checks, change)
+                # The memory's files are the one the fix changed, not the one the error named.
+                pitfall = replace(pitfall, files=(related.path,), named=False)
+            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, related.event_id))
+    return replace(pitfall, causes=causes, steps=steps)
+
+
+#: Words a diagnosis uses for each kind of check that can change files (a formatter, a linter
+#: that fixes); a test run or a type check only reports, so it is never a step of a fix.
+_CHECK_WORDS = {"format": ("format",), "lint": ("lint",)}
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -179,7 +282,12 @@ def _first_line(output: str) -> str:
     """The first line printed that is not a banner, a rule or the exit status."""
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
-        if line and not line.lower().startswith("exit code") and not _BANNER.match(line):
+        if (
+            line
+            and not line.lower().startswith("exit code")
+            and not _BANNER.match(line)
+            and not is_progress(line)
+        ):
             return line
     return ""
 
@@ -254,6 +362,17 @@ def _attribute(
         shown,
         named=bool(named),
         event_ids=tuple(dict.fromkeys(ids)),
+        checks_run=tuple(
+            dict.fromkeys(
+                (a.use.purpose, a.text)
+                for a in between
+                if a.run.ok
+                and a.intent != failed.intent
+                and a.use is not None
+                and a.use.purpose in CHECK_PURPOSES
+                and "\n" not in a.text
+            )
+        ),
     )
 
 
@@ -288,7 +407,18 @@ def _clip(text: str, limit: int) -> str:
 
 def _remedy(pitfall: Pitfall, root: str = "") -> str:
     fix_command = _relative(pitfall.fix_command, pitfall, root)
+    if pitfall.steps:
+        steps = [_relative(s, pitfall, root) for s in pitfall.steps]
+        if len(steps) == 1:
+            return f"{steps[0]} fixed it"
+        return f"{', then '.join(steps)} got it to pass"
     if pitfall.fix == "variant":
+        passed = pitfall.passed
+        change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
+        if change:
+            shown = _relative(passed.text, pitfall, root) if passed else ""
+            example = f" (`{shown}`)" if len(shown) <= 90 else ""
+            return f"re-running it {change} worked{example}"
         return f"re-running it as `{_clip(fix_command, 90)}` worked"
     if pitfall.fix == "setup":
         return f"running `{_clip(fix_command, 70)}` first fixed it"
@@ -300,7 +430,7 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
     shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
     more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
     if pitfall.named:
-        return f"editing {shown}{more} (named in the error) fixed it"
+        return f"it passed after editing {shown}{more}, named in the error"
     return f"it passed after editing {shown}{more}"
 
 
@@ -321,10 +451,88 @@ def _fix_weight(pitfall: Pitfall) -> float:
 FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
 
 
+#: Failures of one gate share one memory: the commit's checks, or one checker's findings.
+GATE_KEY_PREFIX = "pitfall:gate:"
+_GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
+#: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
+#: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
+_HOOK_CHECK = re.compile(
+    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
+    r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
+    r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
+    re.MULTILINE,
+)
+
+
+def _is_commit(attempt: Attempt) -> bool:
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return attempt.program == "git" and bool(words) and words[0] == "commit"
+
+
 def _group_key(pitfall: Pitfall) -> str:
+    """Folder slips share one memory per folder; a commit's failures one per repository part
+    (the gate, whichever check failed); a lint, format or type check's failures one per tool
+    (one lesson about the checker, not one per file); anything else one per error signature."""
     if pitfall.fix == "folder":
         return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
+    failed = pitfall.failed
+    scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
+    if _is_commit(failed) and _gated(failed.run.output):
+        return f"{GATE_KEY_PREFIX}commit" + (f":{scope}" if scope else "")
+    use = failed.use
+    if use is not None and use.purpose in _GROUPED_PURPOSES:
+        return f"{GATE_KEY_PREFIX}{use.purpose}:{use.tool}" + (f":{scope}" if scope else "")
     return fingerprint_key(pitfall.fingerprint)
+
+
+def _most_sessions(group: list[Pitfall]) -> int:
+    """In how many sessions the most widespread error of `group` came back."""
+    spread: dict[str, set[str]] = {}
+    for pitfall in group:
+        key = fingerprint_key(pitfall.fingerprint)  # the same error, whatever it names
+        spread.setdefault(key, set()).add(pitfall.failed.run.session_id or "")
+    return max((len(s) for s in spread.values()), default=0)
+
+
+_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
+
+
+def _gated(output: str) -> bool:
+    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
+    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+
+
+def hook_checks(output: str) -> list[str]:
+    """The checks a commit hook's output reports by name, in order (none when it names none)."""
+    names: dict[str, None] = {}
+    for match in _HOOK_CHECK.finditer(output[:MAX_OUTPUT_SCAN_CHARS]):
+        name = (match.group("dots") or match.group("mark") or "").strip(" .")
+        if name and "`" not in name:
+            names.setdefault(name)
+    return list(names)[:6]
+
+
+def _because(pitfall: Pitfall) -> str:
+    """ "; <why>" from the causes found for a failure, or ""."""
+    if not pitfall.causes:
+        return ""
+    first, *rest = pitfall.causes
+    if first.startswith("`"):
+        return f"; the output explains {first}"
+    said = "; then ".join(_lowered(c) for c in (first, *rest))
+    return f"; the assistant found: {said}"
+
+
+def _lowered(text: str) -> str:
+    """A sentence's first letter lowered to run on after a colon (not a name or an acronym)."""
+    if (
+        len(text) > 1
+        and text[0].isupper()
+        and text[1].islower()
+        and text.split(maxsplit=1)[0] != "I"
+    ):
+        return text[0].lower() + text[1:]
+    return text
 
 
 def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
@@ -367,8 +575,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
-        if not fixed and (len(sessions) < 2 or not real_error):
-            continue
+        if not fixed and (_most_sessions(group) < 2 or not real_error):
+            continue  # a warning needs the same error again in another session
         shown = fixed[-1] if fixed else group[-1]
         first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
         command = _clip(_relative(first, shown, root), 80)
@@ -376,9 +584,16 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         if command.startswith("hook:"):
             subject = f"The `{command[5:]}` hook"
         seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-        error = _shown_error(shown, root)
+        errors = {fingerprint_key(shown.fingerprint): _shown_error(shown, root)}
+        for other in reversed(group):  # a gate's other findings, most recent first
+            errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
+        error = "` and with `".join(list(errors.values())[:2])
         remedy = _remedy(shown, root) if fixed else "no fix was recorded"
-        text = f"{subject} failed with `{error}`{seen}; {remedy}."
+        text = f"{subject} failed with `{error}`{seen}{_because(shown)}; {remedy}."
+        if key.startswith(f"{GATE_KEY_PREFIX}commit"):
+            checks = list(dict.fromkeys(c for p in group for c in hook_checks(p.failed.run.output)))
+            if checks:
+                text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
         use = shown.failed.use

@@ -6,6 +6,7 @@ import hashlib
 import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
+from squirrel_memory.extractors.lessons import is_progress
 
 MAX_FINGERPRINT_CHARS = 160
 
@@ -39,6 +40,7 @@ def first_error_line(output: str) -> str:
 def _first_error_line(output: str) -> str:
     lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
+    lines = [line for line in lines if not is_progress(line)]
     for line in lines:
         if _EXCEPTION_LINE.match(line):
             return line

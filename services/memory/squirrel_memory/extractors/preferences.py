@@ -23,10 +23,18 @@ MAX_OBJECT_CHARS = 160
 STANDING_IMPORTANCE = 0.7
 CHOICE_IMPORTANCE = 0.75
 TENTATIVE_IMPORTANCE = 0.25
+#: What the user's emphasis ("NEVER", "!!", "it's important") and a correction add.
+EMPHASIS_STEP = 0.1
+CORRECTION_STEP = 0.05
+#: Importance of an instruction the user says they gave before ("as I said, …").
+REPEATED_IMPORTANCE = 0.7
 #: Tags that say how an instruction was found; `recurrence` promotes `tentative` ones.
 STANDING_TAG = "standing"
 TENTATIVE_TAG = "tentative"
 CORRECTION_TAG = "correction"
+EMPHASIS_TAG = "emphasis"
+#: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
+SAID_BEFORE_TAG = "recurring"
 
 
 def _wordset(*lines: str) -> frozenset[str]:
@@ -37,7 +45,8 @@ _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
-    r"as a (?:general )?rule|by default)\b[,:]?\s*)+",
+    r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
+    r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
 _CORRECTION_LEAD = re.compile(
@@ -59,6 +68,21 @@ _MESSAGE_STANDING = re.compile(
     r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
     re.IGNORECASE,
+)
+#: The user saying they gave the instruction before: "as I said", "I already told you", "how
+#: many times". ("again" alone is not one: "run the tests again" asks for a re-run; nor is "I
+#: just asked you to …", a request of the moment.)
+_SAID_BEFORE = re.compile(
+    r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
+    r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
+    r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
+    r"hundredth|nth) time)\b",
+    re.IGNORECASE,
+)
+#: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
+_EMPHASIS = re.compile(
+    r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL)\b|!!|\b(?i:really|"
+    r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances)\b"
 )
 #: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
 _ONE_OFF = re.compile(
@@ -97,10 +121,12 @@ _IMPORTANT = re.compile(
     r"(?:important|crucial|essential|critical|vital)\s+(?P<neg>not\s+)?to\s+(?P<x>.+)$",
     re.IGNORECASE,
 )
-#: "TODO is not acceptable", "X must not be agent specific": a requirement on a thing.
+#: "TODO is not acceptable", "X must not be agent specific", "performance is crucial": a
+#: requirement on a thing or a value the work must keep.
 _REQUIREMENT = re.compile(
     r"^(?P<x>[\w`'\"./-]+(?:\s[\w`'\"./-]+){0,5})\s+(?:(?:is|are)\s+(?:not acceptable|"
-    r"unacceptable|not allowed|forbidden)|must\s+(?:not|never)\s+[^,;]+?)"
+    r"unacceptable|not allowed|forbidden|crucial|essential|vital|mandatory|a must|"
+    r"non-negotiable|(?:a |the )?top priority)|must\s+(?:not|never)\s+[^,;]+?)"
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
@@ -208,6 +234,54 @@ _KEY_DROP = _wordset(
     "repository project codebase from now forward future default rule general ",
     "should must need have will whenever if once after",
 )
+
+
+#: Words left out when two instructions are compared (`instruction_words`): how firmly, who,
+#: and the glue between the words that carry the meaning.
+_FILLER = _wordset(
+    "a an the to of for in on at with and or be is are it its this that these those my our ",
+    "your we i you me us it's use using any all every each always never don dont do not no ",
+    "avoid stop prefer please should must need have will would can could may might shall ",
+    "if once when whenever from now forward future default rule general also too very really ",
+    "just only so then as by into up out about what which who how there their them they ",
+    "yes ok okay thing things something way like more most much many some other was were been ",
+    "being am has had does did doing make sure here repo repository project codebase doesn ",
+    "isn won can't cannot",
+)
+#: Verbs too common to make two instructions the same on their own ("run", "add").
+_GENERIC = _wordset(
+    "run add make keep go get put set take give let check use write change create update try ",
+    "start continue finish done instead rather than over before after until",
+)
+
+
+#: Everyday ways of saying the same thing about how work is carried out, said one way.
+_SAME_MEANING = (
+    (re.compile(r"\b(?:don'?t|do not|never|without) stop(?:ping)?\b"), "continue"),
+    (re.compile(r"\b(?:keep (?:going|working|at it)|carry on|go on)\b"), "continue"),
+    (re.compile(r"\b(?:finish(?:ed|es)?|complet(?:e|ed|es))\b"), "done"),
+)
+
+
+def instruction_words(text: str) -> frozenset[str]:
+    """The stemmed content words of an instruction, without the words that only say how firmly
+    it is meant or link the others: what two wordings of one instruction share ("don't stop"
+    and "keep going" are one word here, "continue")."""
+    lowered = strip_markdown(text).lower().replace("’", "'")
+    for pattern, word in _SAME_MEANING:
+        lowered = pattern.sub(word, lowered)
+    plain = re.sub(r"'(?:s|re|ll|ve|d|m|t)\b", "", lowered)
+    words = set()
+    for raw in re.findall(r"[a-z0-9][a-z0-9+#_-]*", plain):
+        word = stem(raw.strip("-"))
+        if word and word not in _FILLER and raw not in _FILLER:
+            words.add(word)
+    return frozenset(words)
+
+
+def telling_words(words: frozenset[str]) -> frozenset[str]:
+    """`words` without the verbs too common to tell two instructions apart."""
+    return frozenset(w for w in words if w not in _GENERIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +470,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
     message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
+    said_before = bool(_SAID_BEFORE.search(message))
     found: list[StatedPreference] = []
     for written, clause in clauses(message):
         standing = message_standing or bool(_STANDING.search(written))
@@ -406,7 +481,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             process = after_assistant_action and _is_process_rule(body)
             result = _statement(
-                body, imperative_ok=standing or correction or process, standing=standing
+                body,
+                imperative_ok=standing or correction or process or said_before,
+                standing=standing,
             )
         if result is None:
             continue
@@ -416,21 +493,45 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         standing = standing and not asked
         if not standing and not result.choice and _ONE_OFF.search(result.subject):
             continue
-        found.append(_preference(result, clause, standing or result.choice, correction or process))
+        found.append(
+            _preference(
+                result,
+                clause,
+                standing or result.choice,
+                correction or process,
+                emphasis=bool(_EMPHASIS.search(written)),
+                said_before=said_before,
+            )
+        )
     return found
 
 
-def _preference(found: _Found, clause: str, standing: bool, correction: bool) -> StatedPreference:
+def _preference(
+    found: _Found,
+    clause: str,
+    standing: bool,
+    correction: bool,
+    *,
+    emphasis: bool = False,
+    said_before: bool = False,
+) -> StatedPreference:
+    """The instruction with its tags and importance: a rule outranks a one-off; the user's
+    emphasis and a correction add weight; "as I said" makes it a rule said before."""
+    standing = standing or said_before
     kind = STANDING_TAG if standing else TENTATIVE_TAG
-    tags = tuple(
-        t
-        for t in ("preference", topic(found.subject), kind, CORRECTION_TAG if correction else None)
-        if t
+    marks = (
+        CORRECTION_TAG if correction else None,
+        EMPHASIS_TAG if emphasis else None,
+        SAID_BEFORE_TAG if said_before else None,
     )
+    tags = tuple(t for t in ("preference", topic(found.subject), kind, *marks) if t)
     if not standing:
-        importance = TENTATIVE_IMPORTANCE
+        importance = TENTATIVE_IMPORTANCE + (CORRECTION_STEP if correction else 0.0)
+    elif said_before:
+        importance = REPEATED_IMPORTANCE
     else:
         importance = CHOICE_IMPORTANCE if found.choice else STANDING_IMPORTANCE
+    importance = round(min(0.85, importance + (EMPHASIS_STEP if emphasis else 0.0)), 3)
     scope = Scope.PROJECT if _mentions_project(clause) else Scope.USER
     return StatedPreference(
         key=instruction_key(found.subject, choice=found.choice),

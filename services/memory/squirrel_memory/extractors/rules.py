@@ -1,4 +1,5 @@
-"""The offline rules extractor: preferences, tool habits, project facts, pitfalls and recipes."""
+"""The offline rules extractor: preferences, tool habits, project facts, pitfalls (with what
+they taught), recipes and workflows, and what the assistant found out."""
 
 from __future__ import annotations
 
@@ -26,9 +27,13 @@ from squirrel_memory.extractors.evidence import (
     quality_gate,
     recipes,
     routine,
+    workflows,
 )
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_findings
+from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
+from squirrel_memory.extractors.learned import learned
+from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
@@ -85,6 +90,7 @@ class RulesExtractor:
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
+        found.extend(_learned(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -178,6 +184,21 @@ def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _learned(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the assistant found out about how the project's tools behave (`learned`)."""
+    return [
+        _candidate(
+            MemoryType.PITFALL,
+            found.key,
+            found.content,
+            tags=("pitfall", "learned"),
+            importance=LEARNED_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in learned(events)
+    ]
+
+
 def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return [
         _candidate(
@@ -219,7 +240,7 @@ def evidence_candidates(
     edit_times = sorted(c.timestamp for c in changes)
     findings = [
         *recipes(found, ecosystems or _ecosystem_of(found, changes)),
-        *pitfall_findings(find_pitfalls(found, changes), root),
+        *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
     gate = quality_gate(found, edit_times) or finishing_checks(found)
     if gate is not None:
@@ -227,6 +248,7 @@ def evidence_candidates(
     done = routine(found, edit_times)
     if done is not None:
         findings.append(done)
+    findings.extend(workflows(found))
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)

@@ -87,6 +87,27 @@ _TITLES: dict[ViewName, str] = {
 }
 
 
+#: Instructions said once that a session may still start with, after the standing ones, when
+#: the user stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`).
+SAID_ONCE_ITEMS = 2
+SAID_ONCE_MIN_IMPORTANCE = 0.3
+SAID_ONCE_PREFIX = "Said once so far: "
+
+
+def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """What a session starts with: the standing rules (those said in several sessions rank
+    first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
+    the user stressed or corrected, marked as said once. Other one-off wording still waiting
+    to recur stays out (full mode and search still show it)."""
+    firm = [m for m in memories if not is_tentative(m.tags)]
+    stressed = [
+        replace(m, content=SAID_ONCE_PREFIX + m.content)
+        for m in memories
+        if is_tentative(m.tags) and m.importance >= SAID_ONCE_MIN_IMPORTANCE
+    ]
+    return firm + stressed[:SAID_ONCE_ITEMS]
+
+
 class ViewStore(Protocol):
     """What views need from a project's store (every `Store` provides it)."""
 
@@ -197,9 +218,7 @@ class Views:
             return hit
         memories = await self._live(MemoryType.USER_STYLE)
         if view_mode != "full":
-            # Core mode is what a session starts with: standing rules only, not one-off wording
-            # still waiting to recur (full mode and search still show those).
-            memories = [m for m in memories if not is_tentative(m.tags)]
+            memories = core_style(memories)
         items = merge_style(memories, globals_, user_id)
         limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
         heading = "## User Coding Style"

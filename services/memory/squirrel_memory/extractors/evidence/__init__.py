@@ -5,7 +5,7 @@ The same rules read one episode (the rules extractor) or every stored command of
 recently for a purpose, in the folder it ran in and consistent with the project's main
 ecosystem; a command of another ecosystem or a sub-folder is a scoped recipe, never "the test
 command". The checks run before commits become one quality-gate recipe; commands repeated at
-the end of sessions become a routine.
+the end of sessions become a routine; other procedures the sessions repeat become workflows.
 """
 
 from squirrel_memory.extractors.evidence.attempts import (
@@ -31,6 +31,7 @@ from squirrel_memory.extractors.evidence.recipes import (
 from squirrel_memory.extractors.evidence.recipes import _Group as _Group
 from squirrel_memory.extractors.evidence.recipes import _recipe_finding as _recipe_finding
 from squirrel_memory.extractors.evidence.routines import finishing_checks, quality_gate, routine
+from squirrel_memory.extractors.evidence.workflows import workflows
 
 __all__ = [
     "CHECK_PURPOSES",
@@ -50,4 +51,5 @@ __all__ = [
     "quality_gate",
     "recipes",
     "routine",
+    "workflows",
 ]

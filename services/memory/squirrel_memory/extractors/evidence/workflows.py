@@ -1,0 +1,175 @@
+"""Workflows: procedures the sessions repeat, as recipes with their steps in order.
+
+A step is a command that did something (not a look-around, not a read-only `git`), named by
+its program and its verbs (`issues show`, `git submodule update`, `mix ecto.gen.migration`)
+in the folder it ran in; identifiers, paths and messages do not make another step. A run of
+distinct steps that comes back in order — in two sessions, or three times in one — is a
+procedure. The longest such runs are kept (a run inside a kept one is not repeated), and each
+step is shown with the command as it was most often typed. Runs that only record work
+(`git add` → `git commit` → `git push`: the end-of-session routine says that) or only run
+checks (the quality gate says that) are left to those recipes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+
+#: Steps in a workflow, fewest and most.
+MIN_STEPS = 2
+MAX_STEPS = 6
+#: Workflows kept per project.
+MAX_WORKFLOWS = 3
+MAX_STEP_CHARS = 80
+_LOOK_AROUND = frozenset(
+    {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
+    | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "ps", "env", "cd", "du"}
+    | {"df", "printenv", "type", "man", "history", "clear", "date", "whoami", "open"}
+)
+_READ_ONLY_GIT = frozenset(
+    {"status", "diff", "log", "show", "branch", "remote", "rev-parse", "fetch", "ls-files"}
+)
+#: What only records work in version control: the routine's, not a workflow's own steps.
+_RECORDING_GIT = frozenset({"add", "commit", "push", "pull", "stash", "tag", "rm", "mv"})
+#: An interpreter given code inline (`python -c …`, `node -e …`): a one-off script, no step.
+_INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
+_VERB = re.compile(r"^[a-z][a-z-]*(?:[.:][a-z][a-z-]*)*$")
+_ABSOLUTE = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    scope: str
+    name: str
+    records: bool
+    checks: bool
+
+
+@dataclass(slots=True)
+class _Seen:
+    count: int = 0
+    sessions: set[str] = field(default_factory=set)
+    positions: list[tuple[str, int]] = field(default_factory=list)
+
+
+def _step(attempt: Attempt) -> _Step | None:
+    """The step a command is, or None when it only looks around."""
+    if not attempt.tokens or attempt.program in _LOOK_AROUND or attempt.scope.startswith("/"):
+        return None
+    if len(attempt.tokens) > 1 and attempt.tokens[1] in _INLINE:
+        return None
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    if attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT):
+        return None
+    verbs = [attempt.program]
+    for word in words[:2]:
+        if not _VERB.match(word):
+            break
+        verbs.append(word)
+    records = attempt.program == "git" and bool(words) and words[0] in _RECORDING_GIT
+    checks = attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES
+    return _Step(attempt.scope, " ".join(verbs), records, checks)
+
+
+def workflows(found: list[Attempt]) -> list[Finding]:
+    """The procedures `found` repeats, longest first (see the module docstring)."""
+    sessions: dict[str, list[tuple[_Step, Attempt]]] = {}
+    for attempt in found:
+        if attempt.run.ok is False:
+            continue
+        step = _step(attempt)
+        if step is None:
+            continue
+        sequence = sessions.setdefault(attempt.run.session_id or "", [])
+        if sequence and sequence[-1][0] == step:
+            sequence[-1] = (step, attempt)  # a repeated step is one step, as last run
+            continue
+        sequence.append((step, attempt))
+    seen: dict[tuple[_Step, ...], _Seen] = {}
+    for session, sequence in sessions.items():
+        steps = [s for s, _ in sequence]
+        for size in range(MIN_STEPS, MAX_STEPS + 1):
+            last_end: dict[tuple[_Step, ...], int] = {}
+            for start in range(len(steps) - size + 1):
+                run = tuple(steps[start : start + size])
+                if len(set(run)) < size or start < last_end.get(run, 0):
+                    continue  # a step twice, or overlapping its previous occurrence
+                last_end[run] = start + size
+                entry = seen.setdefault(run, _Seen())
+                entry.count += 1
+                entry.sessions.add(session)
+                entry.positions.append((session, start))
+    chosen: list[tuple[tuple[_Step, ...], _Seen]] = []
+    ranked = sorted(seen.items(), key=lambda kv: (-len(kv[0]), -kv[1].count))
+    for run, entry in ranked:
+        if not _repeated(run, entry) or _routine_only(run):
+            continue
+        if any(_inside(run, kept) or _rotation(run, kept) for kept, _ in chosen):
+            continue
+        chosen.append((run, entry))
+        if len(chosen) >= MAX_WORKFLOWS:
+            break
+    return [_finding(run, entry, sessions) for run, entry in chosen]
+
+
+def _repeated(run: tuple[_Step, ...], entry: _Seen) -> bool:
+    if len(entry.sessions) >= 2:
+        return entry.count >= 2
+    return entry.count >= 3 and len(run) >= 3
+
+
+def _routine_only(run: tuple[_Step, ...]) -> bool:
+    """Only recording and checks: the routine's or the gate's recipe says it."""
+    return all(s.records or s.checks for s in run)
+
+
+def _inside(run: tuple[_Step, ...], kept: tuple[_Step, ...]) -> bool:
+    size = len(run)
+    return any(kept[i : i + size] == run for i in range(len(kept) - size + 1))
+
+
+def _rotation(run: tuple[_Step, ...], kept: tuple[_Step, ...]) -> bool:
+    """The same cycle entered at another step: all but one of its steps are the kept one's."""
+    return len(set(run) & set(kept)) >= len(run) - 1
+
+
+def _shown(attempts: list[Attempt], step: _Step) -> str:
+    """The command as it was most often typed for a step; its program and verbs when every
+    run typed it differently (another message, name or id) or it is too long to show."""
+    typed = Counter(
+        a.text
+        for a in attempts
+        if not _ABSOLUTE.search(a.text) and "`" not in a.text and "\n" not in a.text.strip()
+    )
+    text, count = typed.most_common(1)[0] if typed else (step.name, 0)
+    if len(text) > MAX_STEP_CHARS or (count < 2 and len(attempts) > 1):
+        text = step.name
+    where = f" (in `{step.scope}/`)" if step.scope else ""
+    return f"`{text}`{where}"
+
+
+def _finding(
+    run: tuple[_Step, ...], entry: _Seen, sessions: dict[str, list[tuple[_Step, Attempt]]]
+) -> Finding:
+    examples: list[list[Attempt]] = [[] for _ in run]
+    event_ids: list[str] = []
+    for session, start in entry.positions:
+        for index, (_, attempt) in enumerate(sessions[session][start : start + len(run)]):
+            examples[index].append(attempt)
+            event_ids.append(attempt.run.event_id)
+    steps = " → ".join(_shown(examples[i], step) for i, step in enumerate(run))
+    spread = len(entry.sessions)
+    where = f"in {spread} sessions" if spread >= 2 else "in one session"
+    slug = re.sub(r"[^a-z0-9]+", "-", " ".join(s.name for s in run).lower()).strip("-")[:48]
+    importance = 0.45 + 0.05 * min(entry.count - 1, 3) + 0.05 * min(spread - 1, 3)
+    return Finding(
+        "recipe",
+        f"recipe:workflow:{slug}",
+        f"A procedure done {entry.count} times {where}: {steps}.",
+        ("recipe", "workflow", *dict.fromkeys(s.name.split()[0] for s in run)),
+        round(min(0.75, importance), 3),
+        tuple(dict.fromkeys(event_ids[-30:])),
+    )

@@ -1,0 +1,284 @@
+"""What a failure taught: the assistant's diagnosis, the output's own explanation, the edit.
+
+A pitfall is worth keeping for its lesson: why the command failed and what difference got it
+past the failure. Three rules read that from the session, the same for every ecosystem:
+
+- `diagnosis`: the sentence of the assistant's reply after the failure that explains it
+  ("The workflow is failing on formatting checks.", "This fails because the column is not
+  nullable."), never a plan ("Let me fix …") or a reaction ("Perfect!");
+- `explanation`: the line of the output that explains the error (`hint: Use -f if you really
+  want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
+- `edits` and `difference`: what an edit between the failure and the pass changed, when it is
+  small enough to say (`continue-on-error: true` added), and `argument_change`: the flags or
+  arguments that differ between the failing and the passing command.
+
+Progress lines ("Checking 3 source files ...", "==> fine", "Getting extensions …") are never
+an error's signature (`is_progress`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
+from squirrel_memory.models import StoredEvent
+
+MAX_DIAGNOSIS_CHARS = 220
+MAX_EXPLANATION_CHARS = 160
+MAX_DIFF_LINE_CHARS = 80
+#: An edit says its difference when it changed at most this many lines.
+MAX_DIFF_LINES = 2
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+#: A sentence that explains a failure: a cause, a negation, what it fails on.
+_DIAGNOSES = re.compile(
+    r"\b(?:because|due to|caused by|since the|the (?:issue|problem|cause|reason|error) (?:is|was)|"
+    r"(?:is|are|was|were) (?:failing|failed) (?:on|at|because|due)|failing on|fails? on|"
+    r"fails? (?:when|if|because)|there (?:is|are|were|was) (?:\w+ ){0,4}(?:errors?|failures?|"
+    r"conflicts?)|(?:is|are) (?:missing|not installed|not set|not found|not on|not in|"
+    r"required|expected|deprecated|outdated|stale)|doesn'?t (?:exist|have|support|match|"
+    r"accept)|does not (?:exist|have|support|match|accept)|isn'?t (?:installed|set|"
+    r"supported|allowed|available)|is not (?:installed|set|supported|allowed|available)|"
+    r"can'?t (?:find|resolve|import|open|connect)|cannot (?:find|resolve|import|open|connect)|"
+    r"expects?|mismatch|conflicts? with)\b",
+    re.IGNORECASE,
+)
+#: A plan, a next step or a reaction: not a diagnosis.
+_PLAN = re.compile(
+    r"^(?:let me|let's|i'll|i will|i'm going|i need|i should|"
+    r"(?:now|next|first|then),? (?:let|let's|i|i'll|we|we'll)\b|"
+    r"great|perfect|excellent|good|ok|okay|sure|done|all|i see|i can see|looking|checking|"
+    r"running|(?:the )?tests? (?:now )?pass)",
+    re.IGNORECASE,
+)
+#: The output's own explanation of an error.
+_EXPLAINS = re.compile(
+    r"^(?:hint|help|note|tip|suggestion|caused by|reason|did you mean|perhaps you meant|"
+    r"to fix|try)\b[:\s]",
+    re.IGNORECASE,
+)
+#: Lines that report progress, not an error.
+_PROGRESS = re.compile(
+    r"(?:\.{3}|…)\s*$|^(?:==>|-->|>>>|»|\[\d+/\d+\])|"
+    r"^(?:checking|getting|running|compiling|building|downloading|installing|resolving|"
+    r"fetching|loading|starting|analy[sz]ing|collecting|preparing|updating|generating|"
+    r"processing|scanning|waiting|linking|bundling|transforming|formatting|linting|"
+    r"type-?checking|testing|executing|creating|writing|reading|using|found \d+ files?)\b|"
+    r"\b(?:fine|ok|done|passed|success(?:ful)?|up to date|up-to-date)[.!]?\s*$",
+    re.IGNORECASE,
+)
+_ERRORISH = re.compile(r"error|fail|fatal|denied|not found|no such|exception|panic", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One assistant reply: when, in which session, what it said."""
+
+    event_id: str
+    timestamp: datetime
+    session_id: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One edit by the assistant: the file, the text replaced and the text written."""
+
+    event_id: str
+    timestamp: datetime
+    session_id: str | None
+    path: str
+    before: str
+    after: str
+
+
+def is_progress(line: str) -> bool:
+    """Whether an output line reports progress ("Checking 3 source files ...", "==> fine")
+    rather than an error."""
+    text = line.strip()
+    return bool(text) and bool(_PROGRESS.search(text)) and not _ERRORISH.search(text)
+
+
+def replies(events: list[StoredEvent]) -> list[Reply]:
+    """The assistant's replies of `events`, in order."""
+    return [
+        Reply(e.id, e.timestamp, e.session_id, text)
+        for e in events
+        if e.event_type == EventType.ASSISTANT_RESPONSE
+        and isinstance(text := e.content.get("text"), str)
+        and text.strip()
+    ]
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def edits(events: list[StoredEvent]) -> list[Edit]:
+    """The edits the assistant's tool calls of `events` made, with the text they replaced and
+    wrote (an edit's `old_string`/`new_string`, each of a multi-edit, a new file's content)."""
+    found: list[Edit] = []
+    for event in events:
+        if event.event_type != EventType.TOOL_CALL:
+            continue
+        data = event.content.get("input")
+        if not isinstance(data, dict):
+            continue
+        path = _text(data.get("file_path")) or _text(data.get("path"))
+        if not path:
+            continue
+        pairs: list[tuple[str, str]] = []
+        if "old_string" in data or "new_string" in data:
+            pairs.append((_text(data.get("old_string")), _text(data.get("new_string"))))
+        for item in data.get("edits") or []:
+            if isinstance(item, dict):
+                pairs.append((_text(item.get("old_string")), _text(item.get("new_string"))))
+        if not pairs and isinstance(data.get("content"), str):
+            pairs.append(("", data["content"]))
+        relative = relative_path(path, event.project_id)
+        found.extend(
+            Edit(event.id, event.timestamp, event.session_id, relative, before, after)
+            for before, after in pairs
+        )
+    return found
+
+
+def diagnosis(
+    found: list[Reply], session: str | None, start: datetime, end: datetime | None
+) -> tuple[str, str]:
+    """(the sentence explaining a failure, its reply's event id) from the assistant's replies
+    in `session` after `start` and before `end`; ("", "") when none explains it."""
+    for reply in found:
+        if reply.session_id != session or reply.timestamp < start:
+            continue
+        if end is not None and reply.timestamp > end:
+            break
+        sentence = _explaining_sentence(reply.text)
+        if sentence:
+            return sentence, reply.event_id
+    return "", ""
+
+
+def _explaining_sentence(text: str) -> str:
+    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+    prose = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", prose)
+    for paragraph in prose.split("\n"):
+        flat = " ".join(re.sub(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", paragraph).split())
+        flat = flat.replace("**", "")
+        for raw in _SENTENCE.split(flat):
+            sentence = raw.strip()
+            if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):
+                continue
+            if _DIAGNOSES.search(sentence) and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
+                return said.rstrip(".")
+    return ""
+
+
+def explanation(output: str) -> str:
+    """The output's own explanation of an error (`hint: …`, `help: …`, `Caused by: …`), or ""."""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        line = raw.strip()
+        if _EXPLAINS.match(line) and len(line.split()) >= 3:
+            return _clip(line.rstrip("."), MAX_EXPLANATION_CHARS)
+    return ""
+
+
+def _changed_lines(edit: Edit) -> tuple[list[str], list[str]]:
+    before = [line.strip() for line in edit.before.splitlines() if line.strip()]
+    after = [line.strip() for line in edit.after.splitlines() if line.strip()]
+    removed = [line for line in before if line not in after]
+    added = [line for line in after if line not in before]
+    return removed, added
+
+
+def difference(edit: Edit) -> str:
+    """What a small edit changed, as a reader would say it ("adding `x: 1`", "changing `a` to
+    `b`"); "" for a new file, a large edit or one whose lines cannot be shown in a code span."""
+    if not edit.before:
+        return ""
+    removed, added = _changed_lines(edit)
+    if not (removed or added) or len(removed) + len(added) > MAX_DIFF_LINES:
+        return ""
+    if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
+        return ""
+    if removed and added:
+        return f"changing `{removed[0]}` to `{added[0]}`"
+    if added:
+        return " and ".join(f"adding `{line}`" for line in added)
+    return " and ".join(f"removing `{line}`" for line in removed)
+
+
+def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
+    """The small edit that most touches what the failure was about, or None: each of `words`
+    (from the error or the diagnosis) its lines name counts, a name only code would use
+    (`POOL_TIMEOUT`, `user_id`) three times a plain word, a changed line twice the lines
+    around the change it quotes; the earlier edit wins a tie."""
+    best: tuple[int, Edit | None] = (0, None)
+    for edit in found:
+        if not difference(edit):
+            continue
+        removed, added = _changed_lines(edit)
+        changed = " ".join(removed + added).lower()
+        around = f"{edit.before}\n{edit.after}".lower()
+        score = 0
+        for word in words:
+            pattern = rf"(?<![\w-]){re.escape(word)}(?![\w-])"
+            weight = 3 if re.search(r"[_.\d]", word) else 1
+            if re.search(pattern, changed):
+                score += 2 * weight
+            elif re.search(pattern, around):
+                score += weight
+        if score > best[0]:
+            best = (score, edit)
+    return best[1]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_WORD = re.compile(r"[A-Za-z_][\w-]{3,}")
+_COMMON = _words(
+    "error errors failed failure fails failing with from that this there have when which while "
+    "file files line lines command found none true false null undefined check checks test tests "
+    "expected actual should could would because type types value values name names module "
+    "function called call calls used using into only your their about"
+)
+
+
+def telling(text: str) -> set[str]:
+    """The words of an error or a diagnosis that could name what a fix changed."""
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _COMMON}
+
+
+def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
+    """What differs between a failing command's words and the passing one's, said as a change
+    of arguments ("with `-f` added", "with `--x` instead of `--y`", "without `--z`"); ""
+    when the words are the same or everything changed."""
+    before, after = list(failed), list(passed)
+    if before == after or not before or not after or before[0] != after[0]:
+        return ""
+    added = [t for t in after if t not in before]
+    removed = [t for t in before if t not in after]
+    if not added and not removed:
+        return "with its arguments in another order"
+    if len(added) + len(removed) > 3 or any(len(t) > 60 or "`" in t for t in added + removed):
+        return ""
+    if added and removed:
+        new = " ".join(added)
+        old = " ".join(removed)
+        return f"with `{new}` instead of `{old}`"
+    if added:
+        return f"with `{' '.join(added)}` added"
+    return f"without `{' '.join(removed)}`"
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` whole, or "" when longer than `limit`: a sentence cut at a comma is a fragment
+    that may say the opposite of the whole, and a cut-off one is worse than none."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else ""

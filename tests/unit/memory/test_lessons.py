@@ -1,0 +1,427 @@
+"""A pitfall is a lesson: the cause (the output's explanation or the assistant's diagnosis),
+the difference that fixed it (the changed arguments, the edit's own lines), and one memory
+per gate rather than one per check and file. Streams of several ecosystems, and where each
+rule must stay silent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.extractors.fixes import hook_checks
+from squirrel_memory.extractors.lessons import (
+    Edit,
+    Reply,
+    argument_change,
+    diagnosis,
+    difference,
+    explanation,
+    is_progress,
+    related_edit,
+    telling,
+)
+from squirrel_memory.extractors.pitfalls import error_fingerprint
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/src/app"
+
+
+def _event(n: int, session: str, kind: str, content: dict[str, Any], at: int) -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_{session}_{n:04d}",
+        project_id=ROOT,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id=session,
+        timestamp=T0 + timedelta(seconds=at),
+        event_type=kind,
+        content=content,
+        file_paths=(),
+        hash=f"h-{session}-{n}",
+    )
+
+
+def _session(session: str, steps: Sequence[tuple[str, Any]], start: int = 0) -> list[StoredEvent]:
+    """`("run", (command, exit, output))`, `("say", text)` or `("edit", (path, old, new))`."""
+    events: list[StoredEvent] = []
+    for n, (kind, data) in enumerate(steps):
+        at = start + 30 * (n + 1)
+        if kind == "run":
+            command, code, output = data
+            content = {"command": command, "exit_code": code, "is_error": code != 0}
+            events.append(_event(n, session, "command_run", {**content, "output": output}, at))
+        elif kind == "say":
+            events.append(_event(n, session, "assistant_response", {"text": data}, at))
+        else:
+            path, old, new = data
+            call = {"tool": "Edit", "input": {"file_path": f"{ROOT}/{path}"}}
+            call["input"].update(old_string=old, new_string=new)
+            events.append(_event(n, session, "tool_call", call, at))
+            events.append(
+                _event(100 + n, session, "code_change", {"path": f"{ROOT}/{path}"}, at + 1)
+            )
+    return events
+
+
+def _pitfalls(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    return [c for c in evidence_candidates(events) if c.type == MemoryType.PITFALL]
+
+
+# --- progress lines are never an error --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Checking 3 source files ...",
+        "==> fine",
+        "Getting extensions in current project...",
+        "Compiling ledger v0.1.0 (/home/dev/src/ledger)",
+        "[2/4] Fetching packages…",
+    ],
+)
+def test_progress_lines_are_progress(line: str) -> None:
+    assert is_progress(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "error: could not compile `ledger` due to 2 previous errors",
+        "Checking failed: 2 errors found",
+        "fatal: not a git repository",
+    ],
+)
+def test_error_lines_are_not_progress(line: str) -> None:
+    assert not is_progress(line)
+
+
+def test_a_progress_line_is_never_the_signature() -> None:
+    output = "Checking 3 source files ...\nsrc/a.py:3: error: Name 'x' is not defined\n"
+    assert error_fingerprint(output).startswith("error: Name")
+    events = _session("s", [("run", ("tool check", 1, "Getting extensions ...\n==> fine\n"))])
+    events += _session("t", [("run", ("tool check", 1, "Getting extensions ...\n"))], 3600 * 24)
+    for pitfall in _pitfalls(events):
+        assert "Getting extensions" not in pitfall.content and "fine" not in pitfall.content
+
+
+# --- the cause -------------------------------------------------------------------------------
+
+
+def _reply(text: str, at: int = 60) -> Reply:
+    return Reply("evt_r", T0 + timedelta(seconds=at), "s", text)
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "The workflow is working but failing on formatting checks. Let me fix that.",
+            "The workflow is working but failing on formatting checks",
+        ),
+        (
+            "I see. The test fails because the fixture's column is not nullable.",
+            "The test fails because the fixture's column is not nullable",
+        ),
+        (
+            "Let me check the config.\n\nThe `DATABASE_URL` variable is not set in CI.",
+            "The `DATABASE_URL` variable is not set in CI",
+        ),
+    ],
+)
+def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None)[0] == cause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Let me fix the formatting issues first.",  # a plan
+        "Perfect! All tests pass now.",  # a reaction
+        "Now let me run the tests again.",
+        "What does the error say?",
+    ],
+)
+def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None) == ("", "")
+
+
+def test_a_reply_of_another_session_or_after_the_window_is_not_read() -> None:
+    text = "It fails because the port is taken."
+    assert diagnosis([Reply("r", T0, "other", text)], "s", T0, None) == ("", "")
+    late = Reply("r", T0 + timedelta(hours=2), "s", text)
+    assert diagnosis([late], "s", T0, T0 + timedelta(minutes=5)) == ("", "")
+
+
+def test_the_outputs_own_explanation() -> None:
+    output = (
+        "The following paths are ignored by one of your .gitignore files:\ndist\n"
+        "hint: Use -f if you really want to add them.\n"
+    )
+    assert explanation(output) == "hint: Use -f if you really want to add them"
+    assert explanation("error[E0425]: cannot find value\n  = help: consider `self.x`") == ""
+    assert explanation("help: consider importing this struct\n") == (
+        "help: consider importing this struct"
+    )
+    assert explanation("note") == ""
+
+
+# --- the difference --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed", "said"),
+    [
+        (("git", "add", "dist/app.js"), ("git", "add", "-f", "dist/app.js"), "with `-f` added"),
+        (("cargo", "test", "--release"), ("cargo", "test"), "without `--release`"),
+        (
+            ("go", "test", "./internal/lnks/..."),
+            ("go", "test", "./internal/links/..."),
+            "with `./internal/links/...` instead of `./internal/lnks/...`",
+        ),
+        (("mix", "test"), ("mix", "test"), ""),  # nothing changed: no claim
+        (("npm", "test"), ("pnpm", "test"), ""),  # another program: not an argument
+        (("a", "1", "2", "3", "4"), ("a", "5", "6", "7", "8"), ""),  # everything changed
+    ],
+)
+def test_the_changed_arguments(failed: tuple[str, ...], passed: tuple[str, ...], said: str) -> None:
+    assert argument_change(failed, passed) == said
+
+
+def _edit(old: str, new: str, path: str = "config/ci.yml") -> Edit:
+    return Edit("e", T0, "s", path, old, new)
+
+
+def test_a_small_edit_says_its_difference() -> None:
+    assert difference(_edit("run: check", "run: check\ncontinue-on-error: true")) == (
+        "adding `continue-on-error: true`"
+    )
+    assert difference(_edit("timeout = 5", "timeout = 30")) == (
+        "changing `timeout = 5` to `timeout = 30`"
+    )
+    assert difference(_edit("", "a whole new file")) == ""
+    big = "\n".join(f"line {i}" for i in range(10))
+    assert difference(_edit("x", big)) == ""
+
+
+def test_the_edit_related_to_the_error_is_chosen() -> None:
+    unrelated = _edit("title = 'a'", "title = 'b'", "README.md")
+    related = _edit("pool_size: 5", "pool_size: 20", "config/db.exs")
+    words = telling("** (DBConnection.ConnectionError) pool_size exhausted")
+    assert related_edit([unrelated, related], words) is related
+    assert related_edit([unrelated], words) is None
+
+
+# --- whole lessons through the rules ---------------------------------------------------------
+
+
+def test_a_flag_that_fixed_a_command_is_named_with_the_outputs_hint() -> None:
+    events = _session(
+        "s",
+        [
+            (
+                "run",
+                (
+                    "git add build/report.json",
+                    1,
+                    "The following paths are ignored by one of your .gitignore files:\n"
+                    "build\nhint: Use -f if you really want to add them.",
+                ),
+            ),
+            ("run", ("git add -f build/report.json", 0, "")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the output explains `hint: Use -f if you really want to add them`" in pitfall.content
+    assert "re-running it with `-f` added worked" in pitfall.content
+
+
+def test_a_diagnosis_and_the_related_edit_make_the_lesson() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("ci-local run", 1, "Error: Job 'test' failed")),
+            ("say", "The job is failing on type checking errors in an old module."),
+            ("edit", ("docs/notes.md", "old words", "new words")),
+            (
+                "edit",
+                (
+                    ".ci/jobs.yml",
+                    "- name: type checking",
+                    "- name: type checking\n  allow-failure: true",
+                ),
+            ),
+            ("run", ("ci-local run", 0, "Job succeeded")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: the job is failing on type checking errors" in pitfall.content
+    assert pitfall.content.endswith("adding `allow-failure: true` in .ci/jobs.yml fixed it.")
+
+
+def test_an_unrelated_edit_is_not_called_the_fix() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("make check", 1, "error: undefined reference to `parse_header`")),
+            ("edit", ("README.md", "Old title", "New title")),
+            ("run", ("make check", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "fixed it" not in pitfall.content
+    assert pitfall.content.endswith("it passed after editing README.md.")
+
+
+def test_a_commit_gates_failures_are_one_lesson() -> None:
+    def gate(check: str, file: str) -> str:
+        return (
+            f"format...................Passed\n{check}...................Failed\n"
+            f"- hook id: {check}\n{file}:3:1: error: {check} found a problem\n"
+        )
+
+    events: list[StoredEvent] = []
+    for day, (check, file) in enumerate(
+        [("lint", "src/a.py"), ("typecheck", "src/b.py"), ("lint", "lib/c.ts")]
+    ):
+        events += _session(
+            f"s{day}",
+            [
+                ("run", ('git commit -m "x"', 1, gate(check, file))),
+                ("edit", (file, "old", "new")),
+                ("run", ('git commit -m "x"', 0, "[main abc123] x")),
+            ],
+            start=day * 86_400,
+        )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.startswith("Commits run checks that must pass first (")
+    for check in ("format", "lint", "typecheck"):
+        assert check in pitfall.content.split(":")[0]
+    assert "(seen in 3 sessions)" in pitfall.content
+
+
+def test_one_checkers_findings_in_several_files_are_one_lesson() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("tsc --noEmit", 1, "src/a.ts(3,1): error TS2304: Cannot find name 'x'.")),
+            ("edit", ("src/a.ts", "x", "const x = 1")),
+            ("run", ("tsc --noEmit", 0, "")),
+            ("run", ("tsc --noEmit", 1, "src/b.ts(9,2): error TS2322: Type 'string' is not.")),
+            ("edit", ("src/b.ts", "y", "const y = 2")),
+            ("run", ("tsc --noEmit", 0, "")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "TS2304" in pitfall.content and "TS2322" in pitfall.content
+
+
+def test_different_commands_keep_their_own_lessons() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("cargo test", 1, "error[E0432]: unresolved import `humantime`")),
+            ("run", ("cargo add humantime", 0, "Adding humantime")),
+            ("run", ("cargo test", 0, "ok")),
+            ("run", ("git push", 1, "fatal: The current branch x has no upstream branch.")),
+            ("run", ("git push -u origin x", 0, "")),
+        ],
+    )
+    assert len(_pitfalls(events)) == 2
+
+
+def test_hook_checks_are_read_from_common_hook_outputs() -> None:
+    assert hook_checks("ruff.....Failed\nmypy.....Passed\n") == ["ruff", "mypy"]
+    assert hook_checks("✖ eslint --fix\n[FAILED] tsc --noEmit\n") == [
+        "eslint --fix",
+        "tsc --noEmit",
+    ]
+    assert hook_checks("error: something broke\n") == []
+
+
+def test_a_commit_without_hooks_keeps_its_own_error() -> None:
+    events: list[StoredEvent] = []
+    for day in range(2):
+        events += _session(
+            f"s{day}",
+            [("run", ('git commit -m "x"', 1, "nothing to commit, working tree clean"))],
+            start=day * 86_400,
+        )
+    (pitfall,) = _pitfalls(events)
+    assert not pitfall.key.startswith("pitfall:gate:")
+    assert not pitfall.content.startswith("Commits run checks")
+
+
+def test_different_unfixed_findings_of_one_checker_are_no_warning() -> None:
+    events = _session("s1", [("run", ("eslint .", 1, "src/a.js:1:1 error no-undef"))])
+    events += _session(
+        "s2",
+        [
+            ("run", ("eslint .", 1, "src/b.js:9:2 error semi")),
+        ],
+        86_400,
+    )
+    assert _pitfalls(events) == []
+
+
+def test_a_check_the_diagnosis_names_is_a_step_of_the_fix() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("ci-local run", 1, "Error: Job 'test' failed")),
+            ("say", "The job is failing on formatting checks."),
+            ("run", ("cargo fmt", 0, "")),
+            ("run", ("cargo clippy", 0, "")),  # a check the diagnosis does not name
+            ("run", ("ci-local run", 1, "Error: Job 'test' failed")),
+            ("say", "Now there are type checking errors in the old module."),
+            (
+                "edit",
+                (".ci/jobs.yml", "- name: type checking", "- name: type checking\n  allow: true"),
+            ),
+            ("run", ("ci-local run", 0, "Job succeeded")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: the job is failing on formatting checks; then" in pitfall.content
+    assert pitfall.content.endswith(
+        "running `cargo fmt`, then adding `allow: true` in .ci/jobs.yml got it to pass."
+    )
+
+
+def test_a_config_line_elsewhere_is_the_fix_not_the_file_the_error_names() -> None:
+    error = "src/db.rs:12:5: error: connection refused: pool timeout after 5s (POOL_TIMEOUT)"
+    events = _session(
+        "s",
+        [
+            ("run", ("cargo test", 1, error)),
+            ("edit", ("src/db.rs", "// connect", "// connect to the pool")),
+            ("edit", ("config/test.toml", "POOL_TIMEOUT = 5", "POOL_TIMEOUT = 30")),
+            ("run", ("cargo test", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith(
+        "changing `POOL_TIMEOUT = 5` to `POOL_TIMEOUT = 30` in config/test.toml fixed it."
+    )
+    assert pitfall.file_paths == ("config/test.toml",)
+
+
+def test_a_lesson_cites_the_reply_and_the_edit_it_quotes() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("make check", 1, "error: POOL_SIZE must be at least 2")),
+            ("say", "The check fails because POOL_SIZE is set to 1 in the test config."),
+            ("edit", ("config/test.env", "POOL_SIZE=1", "POOL_SIZE=4")),
+            ("run", ("make check", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    reply = next(e.id for e in events if e.event_type == "assistant_response")
+    edit = next(e.id for e in events if e.event_type == "tool_call")
+    assert reply in pitfall.source_event_ids and edit in pitfall.source_event_ids

@@ -1,0 +1,98 @@
+"""Workflows: procedures the sessions repeat become recipes with their steps in order, each
+with the command as it was run; routines, gates, one-offs and look-arounds do not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.models import MemoryCandidate, StoredEvent
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/src/app"
+
+
+def _runs(session: str, commands: Sequence[str], day: int = 0) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            id=f"evt_{session}_{n:04d}",
+            project_id=ROOT,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id=session,
+            timestamp=T0 + timedelta(days=day, seconds=30 * (n + 1)),
+            event_type="command_run",
+            content={"command": command, "exit_code": 0, "is_error": False, "output": "ok"},
+            file_paths=(),
+            hash=f"h-{session}-{n}",
+        )
+        for n, command in enumerate(commands)
+    ]
+
+
+def _workflows(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    return [c for c in evidence_candidates(events) if c.key.startswith("recipe:workflow:")]
+
+
+def test_a_generator_a_review_and_a_migration_in_two_sessions() -> None:
+    events = _runs(
+        "s1",
+        [
+            "git status",
+            "mix ecto.gen.migration add_users",
+            "cat priv/repo/x.exs",
+            "mix ecto.migrate",
+        ],
+    )
+    events += _runs(
+        "s2",
+        ["mix ecto.gen.migration add_orders", "mix ecto.migrate", "ls"],
+        day=3,
+    )
+    (workflow,) = _workflows(events)
+    assert workflow.content == (
+        "A procedure done 2 times in 2 sessions: `mix ecto.gen.migration` → `mix ecto.migrate`."
+    )
+
+
+def test_an_issue_trackers_verbs_in_the_order_the_user_works() -> None:
+    day_one = ["tracker show 12", "tracker note 12 'x'", "tracker close 12"]
+    day_two = ["tracker show 14", "tracker note 14 'y'", "tracker close 14"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert "`tracker show` → `tracker note` → `tracker close`" in workflow.content
+
+
+def test_a_procedure_repeated_three_times_in_one_session() -> None:
+    loop = ["npx prisma generate", "npx prisma migrate dev", "pnpm build"]
+    (workflow,) = _workflows(_runs("s1", loop * 3))
+    assert workflow.content == (
+        "A procedure done 3 times in one session: `npx prisma generate` → "
+        "`npx prisma migrate dev` → `pnpm build`."
+    )
+
+
+def test_no_workflow_from_a_single_run_or_two_in_one_session() -> None:
+    once = ["cargo build", "cargo run -- report", "cargo bench"]
+    assert _workflows(_runs("s1", once)) == []
+    assert _workflows(_runs("s1", once * 2)) == []
+
+
+def test_recording_and_checks_are_left_to_the_routine_and_the_gate() -> None:
+    recording = ["git add -A", "git commit -m x", "git push"]
+    checks = ["go vet ./...", "go test ./...", "git commit -m y"]
+    events = _runs("s1", recording + checks) + _runs("s2", recording + checks, day=1)
+    assert _workflows(events) == []
+
+
+def test_inline_scripts_and_look_arounds_are_no_steps() -> None:
+    session = ['python -c "print(1)"', "ls src", "bundle exec rspec", "grep -r x ."]
+    events = _runs("s1", session) + _runs("s2", session, day=1)
+    assert _workflows(events) == []
+
+
+def test_a_cycle_is_one_workflow_however_it_is_entered() -> None:
+    cycle = ["make gen", "make docs", "rsync -a site/ host:site/"]
+    (workflow,) = _workflows(_runs("s1", cycle * 4))
+    assert workflow.content.count("→") == 2
