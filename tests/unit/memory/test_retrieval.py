@@ -147,8 +147,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     retriever = Retriever(
         store, embedder=embedder, index=index, settings=RetrievalSettings(vector_floor=0.1)
     )
-    yield World(tmp_path, store, index, embedder, retriever, items)
-    await store.close()
+    world = World(tmp_path, store, index, embedder, retriever, items)
+    yield world
+    await world.store.close()  # the store a test reopened, if it did
 
 
 async def test_search_finds_a_memory_by_its_words_with_reason_and_source(world: World) -> None:
