@@ -9,7 +9,8 @@ from squirrel_memory.models import Episode, StoredEvent
 
 EXTRACTION_LETTER = "extraction"
 MAX_PARKED_ATTEMPTS = 8
-"""A parked episode is retried this many times (with growing back-off), then left for a human."""
+"""A parked episode is retried automatically this many times (with growing back-off); then it
+stays parked, counted in `sqrl status`, until a forced retry (`sqrl process`) or a new backend."""
 
 
 def parked_ref(episode: Episode) -> str:

@@ -465,16 +465,19 @@ class Processor:
 
     async def retry_parked(self, store: Store, *, force: bool = False) -> PassReport:
         """Extraction parked after its retries ran out, tried once more when its back-off has
-        passed (at once with `force`): success writes its memories and clears the letter, a
-        failure counts another attempt. Its events stay processed throughout: nothing is read
-        twice, and nothing is lost while the backend is away."""
+        passed: success writes its memories and clears the letter, a failure counts another
+        attempt. After `MAX_PARKED_ATTEMPTS` automatic tries a letter waits, parked, for a
+        forced retry. `force` (`sqrl process`, the browser's retry button) tries every letter
+        at once, exhausted or not, and its failures do not count against the automatic budget.
+        Its events stay processed throughout: nothing is read twice, nothing is dropped."""
         async with self._lock:
             report = PassReport()
             now = self._clock()
             for letter in await store.list_dead_letters(EXTRACTION_LETTER):
-                if letter.attempts >= MAX_PARKED_ATTEMPTS:
-                    continue
-                if not force and now - letter.updated_at < parked_backoff(letter.attempts):
+                if not force and (
+                    letter.attempts >= MAX_PARKED_ATTEMPTS
+                    or now - letter.updated_at < parked_backoff(letter.attempts)
+                ):
                     continue
                 episode_id, ids = parked_ids(letter.payload_ref)
                 events = await store.get_events(ids)
@@ -485,7 +488,7 @@ class Processor:
                 try:
                     found = await self._extractor.extract(episode, events)
                 except Exception as exc:
-                    await self._park(store, episode, exc)
+                    await self._park(store, episode, exc, count_attempt=not force)
                     report.dead_lettered += 1
                     continue
                 user = self._user_id
@@ -528,10 +531,15 @@ class Processor:
                 await self._park(store, episode, exc)
                 return None
 
-    async def _park(self, store: Store, episode: Episode, exc: BaseException) -> None:
+    async def _park(
+        self, store: Store, episode: Episode, exc: BaseException, *, count_attempt: bool = True
+    ) -> None:
         self.extraction_failures += 1
         await store.record_dead_letter(
-            EXTRACTION_LETTER, parked_ref(episode), f"{type(exc).__name__}: {exc}"[:500]
+            EXTRACTION_LETTER,
+            parked_ref(episode),
+            f"{type(exc).__name__}: {exc}"[:500],
+            count_attempt=count_attempt,
         )
         log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
 

@@ -1,0 +1,162 @@
+"""Parked extraction is never lost: automatic retries stop at their cap, forced retries always
+try and do not use up that budget, and a recovered model writes its memories once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.base import PermanentExtractionError
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+    UpdateDecision,
+)
+from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
+from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class RecoveringModel:
+    """A model backend that fails until `fixed`, counting its calls."""
+
+    name = "claude_cli"
+
+    def __init__(self) -> None:
+        self.fixed = False
+        self.calls = 0
+
+    async def extract(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
+        self.calls += 1
+        if not self.fixed:
+            raise PermanentExtractionError("claude is not logged in")
+        return [
+            MemoryCandidate(
+                type=MemoryType.RECIPE,
+                key="recipe:model-check",
+                content="Run `make check` before every commit.",
+                tags=("testing",),
+                importance=0.8,
+                source_episode_id=episode.id,
+                source_event_ids=tuple(e.id for e in events),
+                written_by="claude_cli:haiku",
+            )
+        ]
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+@pytest.fixture
+async def world(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[SqliteStore, Processor, RecoveringModel, Clock]]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    clock = Clock()
+    store = await SqliteStore.open(str(root.resolve()), clock=clock)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    model = RecoveringModel()
+
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    processor = Processor(
+        stores,
+        users,
+        model,
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=clock,
+    )
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            START - timedelta(days=1, minutes=-i),
+            {"text": text},
+            session_id="s1",
+        )
+        for i, text in enumerate(["please run make check", "running it", "all green"])
+    ]
+    await store.append_events(store.project_id, "u", events, [])
+    yield store, processor, model, clock
+    await store.close()
+    await users.close()
+
+
+async def _model_memories(store: SqliteStore) -> list[MemoryItem]:
+    items, _ = await store.list_memories(store.project_id, limit=100)
+    return [m for m in items if m.written_by.startswith("claude_cli")]
+
+
+@pytest.mark.parametrize("forced_failures", [1, 10])
+async def test_a_model_failing_past_every_cap_recovers_once_on_a_forced_retry(
+    world: tuple[SqliteStore, Processor, RecoveringModel, Clock], forced_failures: int
+) -> None:
+    store, processor, model, clock = world
+    first = await processor.drain(store)
+    assert first.dead_lettered == 1
+    # Automatic retries, each after its back-off, until the cap: then the letter waits.
+    for _ in range(3 * MAX_PARKED_ATTEMPTS):
+        clock.now += timedelta(hours=7)
+        await processor.retry_parked(store)
+    [letter] = await store.list_dead_letters()
+    assert letter.attempts == MAX_PARKED_ATTEMPTS
+    calls = model.calls
+    assert calls == MAX_PARKED_ATTEMPTS  # the first try, then MAX - 1 automatic retries
+    # Forced retries always try, and never use up the automatic budget.
+    for _ in range(forced_failures):
+        report = await processor.retry_parked(store, force=True)
+        assert report.dead_lettered == 1
+    assert model.calls == calls + forced_failures
+    [letter] = await store.list_dead_letters()
+    assert letter.attempts == MAX_PARKED_ATTEMPTS
+    # The exhausted letter is not dropped and not retried automatically any more …
+    clock.now += timedelta(days=2)
+    await processor.retry_parked(store)
+    assert model.calls == calls + forced_failures
+    assert await _model_memories(store) == []
+    # … and once the model works, one forced retry writes its memories, once.
+    model.fixed = True
+    recovered = await processor.retry_parked(store, force=True)
+    again = await processor.retry_parked(store, force=True)
+    assert recovered.memories_added == 1 and again.memories_added == 0
+    assert await store.list_dead_letters() == []
+    assert [m.key for m in await _model_memories(store)] == ["recipe:model-check"]
+
+
+async def test_a_forced_retry_that_fails_keeps_the_automatic_budget(
+    world: tuple[SqliteStore, Processor, RecoveringModel, Clock],
+) -> None:
+    store, processor, _model, clock = world
+    await processor.drain(store)
+    for _ in range(5):
+        await processor.retry_parked(store, force=True)
+    [letter] = await store.list_dead_letters()
+    assert letter.attempts == 1
+    clock.now += timedelta(hours=7)
+    await processor.retry_parked(store)
+    [letter] = await store.list_dead_letters()
+    assert letter.attempts == 2
