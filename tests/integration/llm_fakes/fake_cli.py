@@ -1,8 +1,8 @@
 """A stand-in for the `claude`, `codex` and `gemini` CLIs in headless mode, for tests.
 
 Installed into a temporary bin folder under each CLI's name; what it does comes from the
-environment: FAKE_LLM_MODE or the file FAKE_LLM_MODE_FILE names (ok, fenced, malformed, timeout, ratelimit, huge, logged_out, crash,
-flaky), FAKE_LLM_LOG (a JSONL file each call appends to), FAKE_LLM_TRANSCRIPTS (a Claude
+environment: FAKE_LLM_MODE or the file FAKE_LLM_MODE_FILE names (ok, fenced, malformed, prose,
+exit1, timeout, ratelimit, huge, logged_out, crash, flaky), FAKE_LLM_LOG (a JSONL file each call appends to), FAKE_LLM_TRANSCRIPTS (a Claude
 projects root: the fake writes its own session transcript there, as the real CLIs do).
 """
 
@@ -56,6 +56,8 @@ def write_own_transcript(root: str, prompt: str) -> None:
 def answer_text(mode: str) -> str:
     if mode == "malformed":
         return "I could not finish {not json at all"
+    if mode == "prose":
+        return "I read the session carefully; nothing in it seems worth remembering."
     if mode == "fenced":
         return "Here are the memories:\n```json\n" + json.dumps(ANSWER) + "\n```\nDone."
     return json.dumps(ANSWER)
@@ -92,6 +94,9 @@ def main() -> int:
         mode = "ratelimit" if flaky_fails() else "ok"
     if mode == "timeout":
         time.sleep(120)
+    if mode == "exit1":
+        print("Error: an unexpected error occurred", file=sys.stderr)
+        return 1
     if mode == "ratelimit":
         print("Error: 429 rate limit exceeded, try again later", file=sys.stderr)
         return 1

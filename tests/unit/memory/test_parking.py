@@ -11,6 +11,7 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.base import PermanentExtractionError
+from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -20,12 +21,13 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import PassReport, Processor, ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+TEXTS = ["From now on always use pnpm instead of npm.", "switching to pnpm", "done"]
 
 
 class Clock:
@@ -41,7 +43,8 @@ class RecoveringModel:
 
     name = "claude_cli"
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "claude_cli") -> None:
+        self.name = name
         self.fixed = False
         self.calls = 0
 
@@ -58,7 +61,7 @@ class RecoveringModel:
                 importance=0.8,
                 source_episode_id=episode.id,
                 source_event_ids=tuple(e.id for e in events),
-                written_by="claude_cli:haiku",
+                written_by=f"{self.name}:small",
             )
         ]
 
@@ -98,7 +101,7 @@ async def world(
             {"text": text},
             session_id="s1",
         )
-        for i, text in enumerate(["please run make check", "running it", "all green"])
+        for i, text in enumerate(TEXTS)
     ]
     await store.append_events(store.project_id, "u", events, [])
     yield store, processor, model, clock
@@ -106,9 +109,30 @@ async def world(
     await users.close()
 
 
-async def _model_memories(store: SqliteStore) -> list[MemoryItem]:
+def _processor(
+    store: SqliteStore, users: SqliteUserStore, extractor: object, clock: Clock
+) -> Processor:
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    return Processor(
+        stores,
+        users,
+        extractor,  # type: ignore[arg-type]
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=clock,
+    )
+
+
+async def _memories(store: SqliteStore) -> list[MemoryItem]:
     items, _ = await store.list_memories(store.project_id, limit=100)
-    return [m for m in items if m.written_by.startswith("claude_cli")]
+    return items
+
+
+async def _model_memories(store: SqliteStore) -> list[MemoryItem]:
+    return [m for m in await _memories(store) if m.written_by.endswith(":small")]
 
 
 @pytest.mark.parametrize("forced_failures", [1, 10])
@@ -118,6 +142,8 @@ async def test_a_model_failing_past_every_cap_recovers_once_on_a_forced_retry(
     store, processor, model, clock = world
     first = await processor.drain(store)
     assert first.dead_lettered == 1
+    rules_written = {m.key for m in await _memories(store) if m.written_by == "rules"}
+    assert rules_written  # the rules' part is written while the model fails
     # Automatic retries, each after its back-off, until the cap: then the letter waits.
     for _ in range(3 * MAX_PARKED_ATTEMPTS):
         clock.now += timedelta(hours=7)
@@ -145,6 +171,7 @@ async def test_a_model_failing_past_every_cap_recovers_once_on_a_forced_retry(
     assert recovered.memories_added == 1 and again.memories_added == 0
     assert await store.list_dead_letters() == []
     assert [m.key for m in await _model_memories(store)] == ["recipe:model-check"]
+    assert rules_written <= {m.key for m in await _memories(store) if m.written_by == "rules"}
 
 
 async def test_a_forced_retry_that_fails_keeps_the_automatic_budget(
@@ -160,3 +187,43 @@ async def test_a_forced_retry_that_fails_keeps_the_automatic_budget(
     await processor.retry_parked(store)
     [letter] = await store.list_dead_letters()
     assert letter.attempts == 2
+
+
+async def test_another_model_backend_retries_an_exhausted_letter_at_once(
+    world: tuple[SqliteStore, Processor, RecoveringModel, Clock], tmp_path: Path
+) -> None:
+    store, processor, _model, clock = world
+    await processor.drain(store)
+    for _ in range(3 * MAX_PARKED_ATTEMPTS):
+        clock.now += timedelta(hours=7)
+        await processor.retry_parked(store)
+    [letter] = await store.list_dead_letters()
+    assert letter.kind == "model:claude_cli" and letter.attempts == MAX_PARKED_ATTEMPTS
+    users = await SqliteUserStore.open(tmp_path / "home2")
+    try:
+        codex = RecoveringModel("codex_cli")
+        codex.fixed = True
+        report = await _processor(store, users, codex, clock).retry_parked(store)  # not forced
+    finally:
+        await users.close()
+    assert report.memories_added == 1 and codex.calls == 1
+    assert await store.list_dead_letters() == []
+    assert [m.written_by for m in await _model_memories(store)] == ["codex_cli:small"]
+
+
+async def test_a_letter_for_the_model_waits_while_the_rules_alone_run(
+    world: tuple[SqliteStore, Processor, RecoveringModel, Clock], tmp_path: Path
+) -> None:
+    store, processor, _model, clock = world
+    await processor.drain(store)
+    users = await SqliteUserStore.open(tmp_path / "home2")
+    try:
+        rules_only = _processor(store, users, RulesExtractor(), clock)
+        clock.now += timedelta(days=1)
+        await rules_only.retry_parked(store)
+        report = await rules_only.retry_parked(store, force=True)
+    finally:
+        await users.close()
+    assert report == PassReport()
+    [letter] = await store.list_dead_letters()
+    assert letter.kind == "model:claude_cli" and letter.attempts == 1
