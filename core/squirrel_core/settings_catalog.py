@@ -269,6 +269,15 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0.0,
         maximum=8_760.0,
     ),
+    Setting(
+        "extractor",
+        "cli_env",
+        str,
+        "",
+        "Comma-separated names of environment variables also passed to a CLI backend (e.g. "
+        "GEMINI_API_KEY); every other variable but PATH, HOME, locale, proxies and the CLI's "
+        "own config folder is withheld.",
+    ),
     Setting("claude_cli", "command", str, "claude", "The Claude Code CLI to run.", nonempty=True),
     Setting(
         "claude_cli", "model", str, "haiku", "Model for `claude -p` (empty: the CLI's default)."

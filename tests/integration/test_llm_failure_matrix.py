@@ -22,7 +22,7 @@ from squirrel_memory import server as memory_server
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
 from tests.integration.conftest import memory_client, running
 from tests.integration.llm_fakes.fake_openai import running_fake_openai
-from tests.integration.test_llm_callers import install_fake_clis
+from tests.integration.test_llm_callers import FAKE_ENV, install_fake_clis
 
 MODEL_KEY = "recipe:test"
 """The key of the one memory the fake model answers with."""
@@ -130,6 +130,7 @@ async def test_a_failing_model_loses_nothing_and_recovers_once(
         model.fail(mode)
         settings = make_settings(
             extractor_backend=backend,
+            extractor_cli_env=",".join(FAKE_ENV),
             extractor_timeout_seconds="5",
             processor_min_events="1000000",
             **model.settings(make_settings),

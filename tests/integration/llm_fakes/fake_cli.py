@@ -29,12 +29,14 @@ ANSWER = {
 }
 
 
-def prompt_of(cli: str, argv: list[str]) -> str:
-    if cli == "claude":
-        return sys.stdin.read()
-    if cli == "gemini":
-        return argv[argv.index("-p") + 1] if "-p" in argv else sys.stdin.read()
-    return argv[-1]
+def prompt_of(cli: str, argv: list[str]) -> tuple[str, str]:
+    """The prompt as each real CLI would take it, and the stdin it read."""
+    stdin = sys.stdin.read()
+    if cli == "codex" and argv and argv[-1] != "-":
+        return argv[-1], stdin  # an older caller: the prompt as the last argument
+    if cli == "gemini" and "-p" in argv:
+        return stdin + argv[argv.index("-p") + 1], stdin
+    return stdin, stdin
 
 
 def write_own_transcript(root: str, prompt: str) -> None:
@@ -77,14 +79,16 @@ def main() -> int:
     mode = os.environ.get("FAKE_LLM_MODE", "ok")
     if (mode_file := os.environ.get("FAKE_LLM_MODE_FILE")) and Path(mode_file).exists():
         mode = Path(mode_file).read_text().strip() or mode
-    prompt = prompt_of(cli, argv)
+    prompt, stdin = prompt_of(cli, argv)
     if log := os.environ.get("FAKE_LLM_LOG"):
         with Path(log).open("a") as fh:
             entry = {
                 "cli": cli,
-                "argv": argv[:-1] if cli != "claude" else argv,
+                "argv": argv,
                 "cwd": str(Path.cwd()),
                 "internal": os.environ.get("SQRL_INTERNAL_CALL"),
+                "env": dict(os.environ),
+                "stdin": stdin,
                 "prompt_chars": len(prompt),
             }
             fh.write(json.dumps(entry) + "\n")

@@ -88,4 +88,7 @@ def build_caller(settings: Settings, budget: LlmBudget | None = None) -> ToolCal
         workdir=workdir(settings),
         budget=budget,
         timeout_seconds=timeout,
+        passthrough=tuple(
+            name.strip() for name in settings.str_("extractor.cli_env").split(",") if name.strip()
+        ),
     )
