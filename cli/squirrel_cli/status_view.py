@@ -250,8 +250,10 @@ def extractor_lines(counts: dict[str, dict[str, Any]]) -> list[str]:
     backend = str(a.get("backend") or first.get("extractor") or "rules")
     model = f" ({a['model']})" if a.get("model") else ""
     where = "sends redacted session text to its vendor" if a.get("sends_to_vendor") else "local"
-    line = f"Extractor: {backend}{model}, {where}"
-    if backend != "rules":
+    if backend == "rules":
+        line = "Extractor: rules only (extractor.backend), local"
+    else:
+        line = f"Extractor: rules + {backend}{model} (chosen with extractor.backend), {where}"
         line += (
             f"; {a.get('calls_last_hour', 0)} calls in the last hour, "
             f"~{a.get('tokens_last_day', 0):,} tokens today, {a.get('failures', 0)} failures"

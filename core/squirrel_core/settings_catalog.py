@@ -212,7 +212,8 @@ SETTINGS: tuple[Setting, ...] = (
         "extractor",
         str,
         "auto",
-        "`rules`, `anthropic`, or `auto` (anthropic when a key is set).",
+        "Older name of extractor.backend: `anthropic` chooses it; `rules` and `auto` (a key "
+        "alone never chooses a model) keep the rules.",
         choices=("auto", "rules", "anthropic"),
     ),
     Setting(
@@ -222,7 +223,8 @@ SETTINGS: tuple[Setting, ...] = (
         "auto",
         "Who writes memories: `rules` (offline), `anthropic` (API key), `claude_cli`, "
         "`codex_cli`, `gemini_cli` (your logged-in CLI), `openai_compatible` (a local or "
-        "hosted server); `auto` follows processor.extractor.",
+        "hosted server); `auto` follows processor.extractor (rules unless it says anthropic). "
+        "A key in the environment never chooses a backend.",
         choices=(
             "auto",
             "rules",

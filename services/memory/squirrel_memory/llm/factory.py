@@ -20,15 +20,14 @@ def workdir(settings: Settings) -> Path:
 
 
 def chosen_backend(settings: Settings) -> str:
-    """`extractor.backend`, or for `auto` the older `processor.extractor` rule (anthropic when
-    an API key is set and extraction is not pinned to rules)."""
+    """The backend the user chose: `extractor.backend`, or for `auto` the older
+    `processor.extractor` when it names `anthropic`; else `rules`. A key found in the
+    environment (or in the config) never chooses a backend by itself: it is only used once
+    the user chose the backend it belongs to."""
     backend = settings.str_("extractor.backend")
     if backend != "auto":
         return backend
-    legacy = settings.str_("processor.extractor")
-    if legacy == "anthropic" or (legacy == "auto" and settings.anthropic_api_key):
-        return "anthropic"
-    return "rules"
+    return "anthropic" if settings.str_("processor.extractor") == "anthropic" else "rules"
 
 
 def budget_for(settings: Settings, backend: str) -> LlmBudget:
