@@ -31,10 +31,12 @@ def chosen_backend(settings: Settings) -> str:
 
 
 def budget_for(settings: Settings, backend: str) -> LlmBudget:
+    """The caps of `backend`, their windows kept in `<home>/run/llm-spending-<section>.json`."""
     section = "anthropic" if backend == "anthropic" else "extractor"
     return LlmBudget(
         calls_per_hour=settings.int_(f"{section}.max_calls_per_hour"),
         tokens_per_day=settings.int_(f"{section}.max_tokens_per_day"),
+        ledger=HomeLayout(settings.home).run / f"llm-spending-{section}.json",
     )
 
 
