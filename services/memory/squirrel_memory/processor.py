@@ -654,6 +654,7 @@ class Processor:
             kind=kind,
             episode_id=episode.id,
             error_type=type(exc).__name__,
+            reason=loggable_reason(exc),
         )
 
     async def _merge_global_style(self, decisions: Sequence[UpdateDecision], user: str) -> None:
@@ -681,3 +682,11 @@ async def _decide_by_rules(
     candidate: MemoryCandidate, existing: list[MemoryItem]
 ) -> UpdateDecision:
     return decide_update(candidate, existing)
+
+
+def loggable_reason(exc: BaseException) -> str:
+    """Why extraction failed, as the log may carry it: our own messages (which name the fix)
+    but never a backend's output, which may echo session text (that stays in the dead letter)."""
+    if isinstance(exc, ExtractionError) and not exc.quotes_output:
+        return str(exc)[:300]
+    return f"{type(exc).__name__} (details with the parked episode: `sqrl status`)"

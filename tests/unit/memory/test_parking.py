@@ -21,7 +21,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
-from squirrel_memory.processor import PassReport, Processor, ProcessorSettings
+from squirrel_memory.processor import PassReport, Processor, ProcessorSettings, loggable_reason
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -227,3 +227,11 @@ async def test_a_letter_for_the_model_waits_while_the_rules_alone_run(
     assert report == PassReport()
     [letter] = await store.list_dead_letters()
     assert letter.kind == "model:claude_cli" and letter.attempts == 1
+
+
+def test_the_log_carries_our_reason_but_never_a_backends_output() -> None:
+    login = PermanentExtractionError("claude is not logged in; run `claude` once and log in")
+    echoed = PermanentExtractionError("claude failed: my secret session text", quotes_output=True)
+    assert loggable_reason(login) == str(login)
+    assert "session text" not in loggable_reason(echoed)
+    assert "session" not in loggable_reason(ValueError("session text in a bug"))

@@ -118,7 +118,9 @@ def _classify_failure(cli: str, text: str) -> ExtractionError:
         return PermanentExtractionError(
             f"{cli} is not logged in; run `{cli}` once and log in, then `sqrl process`"
         )
-    return PermanentExtractionError(f"{cli} failed: {' '.join(text.split())[:200]}")
+    return PermanentExtractionError(
+        f"{cli} failed: {' '.join(text.split())[:200]}", quotes_output=True
+    )
 
 
 async def run_cli(
