@@ -303,7 +303,7 @@ def project_checks(
         Check(
             f"{label} dead letters",
             not parked,
-            "none" if not parked else " | ".join(parked_lines(label, parked)),
+            "none" if not parked else " | ".join(parked_lines("", parked)),
         )
     )
     return checks

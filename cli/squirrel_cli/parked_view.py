@@ -28,7 +28,8 @@ def fix_for(reason: str) -> str:
 
 
 def parked_lines(project: str, letters: Iterable[tuple[str, str]]) -> list[str]:
-    """One line per distinct (kind, reason) of a project's parked work, with its count."""
+    """One line per distinct (kind, reason) of a project's parked work, with its count (led by
+    the project's name unless `project` is empty)."""
     groups = Counter((kind, _reason(error)) for kind, error in letters)
     lines = []
     for (kind, reason), count in groups.items():
@@ -40,5 +41,6 @@ def parked_lines(project: str, letters: Iterable[tuple[str, str]]) -> list[str]:
         else:
             what += f" parked ({kind})"
         fix = fix_for(reason)
-        lines.append(f"{project}: {what}: {reason}" + (f"; fix: {fix}" if fix else ""))
+        lead = f"{project}: " if project else ""
+        lines.append(f"{lead}{what}: {reason}" + (f"; fix: {fix}" if fix else ""))
     return lines

@@ -201,7 +201,7 @@ def test_a_parked_episode_says_why_and_how_to_fix_it(install: tuple[Settings, Pa
     )
     [check] = [c for c in diagnose(settings) if c.name.endswith("dead letters")]
     assert check.detail == (
-        f"project {repo}: 1 episode parked for claude_cli (the rules' part is written): claude "
+        "1 episode parked for claude_cli (the rules' part is written): claude "
         "is not logged in; run `claude` once and log in, then `sqrl process`"
     )
 
