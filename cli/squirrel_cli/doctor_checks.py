@@ -14,6 +14,7 @@ from pathlib import Path
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands.memory import with_memory
+from squirrel_cli.parked_view import parked_lines
 from squirrel_core.clients import MemoryClient
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
@@ -291,17 +292,18 @@ def project_checks(
         checks.append(_search_check(f"{label} full-text index", conn))
         live = {str(r[0]) for r in conn.execute("SELECT id FROM memory_items WHERE deleted = 0")}
         checks.append(_cursor_check(f"{label} source cursors", conn, paths.data_db, repair))
-        letters = _scalar(conn, "SELECT COUNT(*) FROM dead_letters")
+        parked = [
+            (str(kind), str(error))
+            for kind, error in conn.execute("SELECT kind, error FROM dead_letters ORDER BY id")
+        ]
     checks.append(
         _vector_check(f"{label} vector index", paths, live, memory_up, settings if repair else None)
     )
     checks.append(
         Check(
             f"{label} dead letters",
-            letters == 0,
-            "none"
-            if letters == 0
-            else f"{letters} parked after repeated failures (see the memory log)",
+            not parked,
+            "none" if not parked else " | ".join(parked_lines("", parked)),
         )
     )
     return checks

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from squirrel_cli.parked_view import parked_lines
 from squirrel_cli.supervisor_state import SupervisorState
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
@@ -163,6 +164,10 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     for p in projects:
         if p["notice"]:
             console.line(str(p["notice"]))
+    for p in projects:
+        letters = [(str(d["kind"]), str(d["error"])) for d in p.get("parked") or []]
+        for line in parked_lines(str(p["project"]), letters):
+            console.line(f"Parked: {line}")
     if ingest is not None:
         console.table(
             "Ingest",
@@ -250,8 +255,10 @@ def extractor_lines(counts: dict[str, dict[str, Any]]) -> list[str]:
     backend = str(a.get("backend") or first.get("extractor") or "rules")
     model = f" ({a['model']})" if a.get("model") else ""
     where = "sends redacted session text to its vendor" if a.get("sends_to_vendor") else "local"
-    line = f"Extractor: {backend}{model}, {where}"
-    if backend != "rules":
+    if backend == "rules":
+        line = "Extractor: rules only (extractor.backend), local"
+    else:
+        line = f"Extractor: rules + {backend}{model} (chosen with extractor.backend), {where}"
         line += (
             f"; {a.get('calls_last_hour', 0)} calls in the last hour, "
             f"~{a.get('tokens_last_day', 0):,} tokens today, {a.get('failures', 0)} failures"

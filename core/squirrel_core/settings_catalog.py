@@ -212,7 +212,8 @@ SETTINGS: tuple[Setting, ...] = (
         "extractor",
         str,
         "auto",
-        "`rules`, `anthropic`, or `auto` (anthropic when a key is set).",
+        "Older name of extractor.backend: `anthropic` chooses it; `rules` and `auto` (a key "
+        "alone never chooses a model) keep the rules.",
         choices=("auto", "rules", "anthropic"),
     ),
     Setting(
@@ -222,7 +223,8 @@ SETTINGS: tuple[Setting, ...] = (
         "auto",
         "Who writes memories: `rules` (offline), `anthropic` (API key), `claude_cli`, "
         "`codex_cli`, `gemini_cli` (your logged-in CLI), `openai_compatible` (a local or "
-        "hosted server); `auto` follows processor.extractor.",
+        "hosted server); `auto` follows processor.extractor (rules unless it says anthropic). "
+        "A key in the environment never chooses a backend.",
         choices=(
             "auto",
             "rules",
@@ -268,6 +270,15 @@ SETTINGS: tuple[Setting, ...] = (
         "Hours between the model backend's tidy-up of each project's memories (0: never).",
         minimum=0.0,
         maximum=8_760.0,
+    ),
+    Setting(
+        "extractor",
+        "cli_env",
+        str,
+        "",
+        "Comma-separated names of environment variables also passed to a CLI backend (e.g. "
+        "GEMINI_API_KEY); every other variable but PATH, HOME, locale, proxies and the CLI's "
+        "own config folder is withheld.",
     ),
     Setting("claude_cli", "command", str, "claude", "The Claude Code CLI to run.", nonempty=True),
     Setting(

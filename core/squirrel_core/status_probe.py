@@ -118,6 +118,9 @@ async def _memory_counts(
             "memories": p.memories_live,
             "superseded_or_forgotten": p.memories_deleted,
             "dead_letters": p.dead_letters,
+            "parked": [
+                {"kind": d.kind, "error": d.error, "attempts": d.attempts} for d in p.parked
+            ],
             "extractor": p.extractor,
             "memories_by_writer": dict(p.memories_by_writer),
             "extractor_activity": activity,

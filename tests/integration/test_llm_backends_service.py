@@ -26,7 +26,7 @@ from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from tests.integration.conftest import memory_client, running
 from tests.integration.llm_fakes.fake_openai import running_fake_openai
-from tests.integration.test_llm_callers import install_fake_clis
+from tests.integration.test_llm_callers import FAKE_ENV, install_fake_clis
 
 
 def episode(project: Path, session: str = "s1") -> list[Event]:
@@ -78,6 +78,7 @@ async def test_a_cli_backend_writes_the_memories(
     bins = install_fake_clis(tmp_path / "bin")
     settings = make_settings(
         extractor_backend=backend,
+        extractor_cli_env=",".join(FAKE_ENV),
         **{f"{backend}_command": str(bins[backend.removesuffix("_cli")])},
         processor_min_events="1000000",
     )
@@ -117,6 +118,7 @@ async def test_a_failing_cli_parks_the_episode_and_a_later_pass_recovers_it_once
     try:
         settings = make_settings(
             extractor_backend="claude_cli",
+            extractor_cli_env=",".join(FAKE_ENV),
             claude_cli_command=str(bins["claude"]),
             processor_min_events="1000000",
         )
@@ -166,6 +168,7 @@ async def test_sessions_the_cli_writes_itself_are_never_ingested(
         settings = make_settings(
             home=str(outer / "sqrl-home"),
             extractor_backend="claude_cli",
+            extractor_cli_env=",".join(FAKE_ENV),
             claude_cli_command=str(bins["claude"]),
             ingest_claude_roots=str(claude_root),
             ingest_codex_roots=str(tmp_path / "none-codex"),

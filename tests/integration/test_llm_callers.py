@@ -22,6 +22,8 @@ from tests.integration.llm_fakes import fake_cli
 from tests.integration.llm_fakes.fake_openai import FakeOpenAI, running_fake_openai
 
 CLIS = ("claude_cli", "codex_cli", "gemini_cli")
+FAKE_ENV = ("FAKE_LLM_MODE", "FAKE_LLM_MODE_FILE", "FAKE_LLM_LOG", "FAKE_LLM_TRANSCRIPTS")
+"""What the fake CLIs read from their environment, passed through `extractor.cli_env`."""
 
 
 def install_fake_clis(bin_dir: Path) -> dict[str, Path]:
@@ -57,6 +59,7 @@ def caller(
         budget=kw.pop("budget", None) or LlmBudget(calls_per_hour=100, tokens_per_day=10**7),  # type: ignore[arg-type]
         timeout_seconds=float(kw.pop("timeout", 20.0)),  # type: ignore[arg-type]
         environ=env,
+        passthrough=FAKE_ENV,
     )
 
 

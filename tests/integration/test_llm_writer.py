@@ -519,7 +519,11 @@ async def test_get_task_context_reasons_are_written_by_the_model(
 ) -> None:
     project = (tmp_path / "api").resolve()
     project.mkdir()
-    settings = make_settings(anthropic_api_key="sk-ant-test", anthropic_base_url=fake.base_url)
+    settings = make_settings(
+        anthropic_api_key="sk-ant-test",
+        anthropic_base_url=fake.base_url,
+        extractor_backend="anthropic",
+    )
     async with (
         running("memory", memory_server.setup, settings) as svc,
         memory_client(svc, settings) as c,
@@ -557,7 +561,7 @@ async def test_get_task_context_reasons_are_written_by_the_model(
 @pytest.mark.parametrize(
     ("env", "wired"),
     [
-        ({"anthropic_api_key": "sk-ant-test"}, True),
+        ({"anthropic_api_key": "sk-ant-test"}, False),
         ({"anthropic_api_key": "sk-ant-test", "processor_extractor": "anthropic"}, True),
         ({"anthropic_api_key": "sk-ant-test", "processor_extractor": "rules"}, False),
         ({}, False),

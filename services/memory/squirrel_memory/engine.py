@@ -112,6 +112,7 @@ class MemoryEngine:
                 self.caller,
                 interval=timedelta(hours=self._settings.float_("extractor.consolidate_hours")),
                 user_id=self.user_id,
+                ledger=self._layout.run / "llm-consolidation.json",
             )
             if self.caller is not None
             else None

@@ -34,6 +34,18 @@ class MemorySource(StrEnum):
     MANUAL = "manual"
 
 
+def is_model_writer(written_by: str) -> bool:
+    """Whether `written_by` names a model backend (`claude_cli:haiku`, `llm`), not the rules
+    or the user."""
+    return bool(written_by) and written_by not in (MemorySource.RULES, MemorySource.MANUAL)
+
+
+def writer_source(written_by: str, source: MemorySource) -> MemorySource:
+    """The source a candidate is stored under: a model's candidate is `LLM` whatever batch it
+    came in, others keep the batch's `source`."""
+    return MemorySource.LLM if is_model_writer(written_by) else source
+
+
 class UpdateAction(StrEnum):
     """Mem0-style decision for a candidate against existing memories with the same anchor."""
 

@@ -8,8 +8,22 @@ from datetime import datetime, timedelta
 from squirrel_memory.models import Episode, StoredEvent
 
 EXTRACTION_LETTER = "extraction"
+"""Kind of a letter whose whole episode waits: the rules (and the model, if any) extract it."""
+MODEL_LETTER_PREFIX = "model:"
+"""Kind prefix of a letter whose rules' part is written and the named model's part waits."""
 MAX_PARKED_ATTEMPTS = 8
-"""A parked episode is retried this many times (with growing back-off), then left for a human."""
+"""A parked episode is retried automatically this many times (with growing back-off); then it
+stays parked, counted in `sqrl status`, until a forced retry (`sqrl process`) or a new backend."""
+
+
+def model_letter(backend: str) -> str:
+    """The kind of a letter parked for `backend`'s part of an episode: `model:claude_cli`."""
+    return f"{MODEL_LETTER_PREFIX}{backend}"
+
+
+def letter_backend(kind: str) -> str | None:
+    """The model backend a letter waits for (None: a whole episode, or not extraction's)."""
+    return kind.removeprefix(MODEL_LETTER_PREFIX) if kind.startswith(MODEL_LETTER_PREFIX) else None
 
 
 def parked_ref(episode: Episode) -> str:

@@ -16,6 +16,7 @@ from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     Episode,
@@ -27,10 +28,13 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateAction,
     UpdateDecision,
+    writer_source,
 )
 from squirrel_memory.parking import (
     EXTRACTION_LETTER,
     MAX_PARKED_ATTEMPTS,
+    letter_backend,
+    model_letter,
     parked_backoff,
     parked_episode,
     parked_ids,
@@ -47,7 +51,9 @@ from squirrel_memory.recurrence import (
 )
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import FindAnchor, FindLookalikes
+from squirrel_memory.storage.base import DeadLetter, FindAnchor, FindLookalikes
+from squirrel_memory.updates import decide_update
+from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
@@ -130,7 +136,13 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
 
 
 class Processor:
-    """Runs passes for every open project; `wake()` asks for a pass before the timer."""
+    """Runs passes for every open project; `wake()` asks for a pass before the timer.
+
+    The rules extract every episode whatever the backend. An `extractor` that is not the rules
+    is the model, which adds its own candidates: they are decided (by `decide`) against what the
+    store holds once the rules' part is written, so a model memory may refine a rules memory (its
+    earlier version kept in the history) and never retires one. A failing model parks only its
+    own part of the episode; the rules' memories are written all the same."""
 
     def __init__(
         self,
@@ -144,12 +156,16 @@ class Processor:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         consolidator: Consolidator | None = None,
         per_user: bool = False,
+        rules: Extractor | None = None,
     ) -> None:
         self._consolidator = consolidator
         self._stores = stores
         self._user_store = user_store
-        self._extractor = extractor
+        self._model: Extractor | None = None if extractor.name == "rules" else extractor
+        self._rules: Extractor = rules or (extractor if self._model is None else RulesExtractor())
         self._decide = decide
+        """Decides the model's candidates; without a model, every candidate."""
+        self._rules_decide: Decide = decide if self._model is None else _decide_by_rules
         self._user_id = user_id
         self._per_user = per_user
         """A team server: each user's events are decided as that user's (their style is theirs);
@@ -167,12 +183,9 @@ class Processor:
         """Extraction attempts that failed since start (each retry counts)."""
 
     @property
-    def source(self) -> MemorySource:
-        return MemorySource.LLM if self._extractor.name != "rules" else MemorySource.RULES
-
-    @property
     def extractor_name(self) -> str:
-        return self._extractor.name
+        """The chosen backend: the model's, or `rules` when there is none."""
+        return self._model.name if self._model is not None else self._rules.name
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="processor")
@@ -318,32 +331,42 @@ class Processor:
         episodes = segment_episodes(events, now=self._clock())
         by_id = {e.id: e for e in events}
         candidates: list[MemoryCandidate] = []
+        from_model: dict[str, list[MemoryCandidate]] = {}
         report = PassReport(events_processed=len(events), episodes_created=len(episodes))
         for episode in episodes:
             episode_events = [by_id[i] for i in episode.event_ids if i in by_id]
-            found = await self._extract_with_retry(store, episode, episode_events)
-            if found is None:
+            try:
+                candidates.extend(await self._rules.extract(episode, episode_events))
+            except Exception as exc:  # a bug in a rule: the whole episode waits, parked
+                await self._park(store, EXTRACTION_LETTER, episode, exc)
                 report.dead_lettered += 1
                 continue
-            candidates.extend(found)
-        if episodes and self._extractor.name == "rules":
+            if self._model is None:
+                continue
+            found = await self._extract_with_retry(store, self._model, episode, episode_events)
+            if found is None:
+                report.dead_lettered += 1
+            elif found:
+                from_model[episode.id] = found
+        if episodes:
             candidates = await self._project_candidates(
                 store, candidates, events, episodes, defer=defer_project
             )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
-        decisions = [*joined, *await self._decisions(store, candidates, user)]
+        decisions = [*joined, *await self._decisions(store, candidates, user, self._rules_decide)]
         result = await store.apply_processing_result(
             episodes,
             decisions,
             [e.id for e in events],
             user_id=user,
-            source=self.source,
+            source=MemorySource.RULES,
         )
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
         report.memories_deleted = len(result.change.deleted)
-        report.memories_deleted += await retire_duplicates(store, user_id=user)
         await self._merge_global_style(decisions, user)
+        report.add(await self._write_model_part(store, episodes, from_model, user))
+        report.memories_deleted += await retire_duplicates(store, user_id=user)
         self.last_processed_at[project_id] = self._clock()
         log.info(
             "events_processed",
@@ -383,6 +406,36 @@ class Processor:
             return candidates
         return candidates + await project_candidates(store, pending)
 
+    async def _write_model_part(
+        self,
+        store: Store,
+        episodes: Sequence[Episode],
+        found: dict[str, list[MemoryCandidate]],
+        user: str,
+    ) -> PassReport:
+        """The model's candidates, decided against the store once the rules' part is written
+        (their own transaction). If writing fails, each episode's model part is parked."""
+        candidates = [c for episode in episodes for c in found.get(episode.id, [])]
+        if not candidates:
+            return PassReport()
+        try:
+            decisions = await self._decisions(store, candidates, user, self._decide)
+            result = await store.apply_processing_result(
+                [], decisions, [], user_id=user, source=MemorySource.LLM
+            )
+        except Exception as exc:
+            assert self._model is not None
+            for episode in episodes:
+                if episode.id in found:
+                    await self._park(store, model_letter(self._model.name), episode, exc)
+            return PassReport(dead_lettered=len(found))
+        await self._merge_global_style(decisions, user)
+        return PassReport(
+            memories_added=len(result.change.added),
+            memories_updated=len(result.change.updated),
+            memories_deleted=len(result.change.deleted),
+        )
+
     async def _deferred_project_pass(self, store: Store) -> PassReport:
         """The project-wide candidates a drain put off, decided and written in one transaction."""
         async with self._lock:
@@ -408,11 +461,14 @@ class Processor:
         candidates: Sequence[MemoryCandidate],
         joined: Sequence[UpdateDecision],
     ) -> PassReport:
-        decisions = [*joined, *await self._decisions(store, candidates, self._user_id)]
+        decisions = [
+            *joined,
+            *await self._decisions(store, candidates, self._user_id, self._rules_decide),
+        ]
         if not decisions:
             return PassReport()
         result = await store.apply_processing_result(
-            [], decisions, [], user_id=self._user_id, source=self.source
+            [], decisions, [], user_id=self._user_id, source=MemorySource.RULES
         )
         await self._merge_global_style(decisions, self._user_id)
         retired = await retire_duplicates(store, user_id=self._user_id)
@@ -423,9 +479,10 @@ class Processor:
         )
 
     async def _decisions(
-        self, store: Store, candidates: Sequence[MemoryCandidate], user: str
+        self, store: Store, candidates: Sequence[MemoryCandidate], user: str, decide: Decide
     ) -> list[UpdateDecision]:
-        """One Mem0-style decision per merged candidate against what the store holds."""
+        """One Mem0-style decision per merged candidate against what the store holds (a
+        model's candidate never retires a rules memory: see `spare_rules_memory`)."""
         project_id = store.project_id
         decisions: list[UpdateDecision] = []
         merged = merge_candidates(candidates)
@@ -464,7 +521,8 @@ class Processor:
                     if m.key != cand.key
                 ]
             recurring = decide_recurrence(cand, existing)
-            decisions.append(recurring or await self._decide(cand, existing))
+            decision = recurring or await decide(cand, existing)
+            decisions.append(spare_rules_memory(decision, existing))
         return decisions
 
     async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
@@ -481,55 +539,102 @@ class Processor:
 
     async def retry_parked(self, store: Store, *, force: bool = False) -> PassReport:
         """Extraction parked after its retries ran out, tried once more when its back-off has
-        passed (at once with `force`): success writes its memories and clears the letter, a
-        failure counts another attempt. Its events stay processed throughout: nothing is read
-        twice, and nothing is lost while the backend is away."""
+        passed: success writes its memories and clears the letter, a failure counts another
+        attempt. After `MAX_PARKED_ATTEMPTS` automatic tries a letter waits, parked, for a
+        forced retry or another model backend. `force` (`sqrl process`, the browser's retry
+        button) tries every letter at once, exhausted or not, and its failures do not count
+        against the automatic budget. A letter parked for a model backend is retried only by
+        the model (the rules' part was written); one parked by another model backend than the
+        chosen one is tried at once, with a fresh budget. Its events stay processed throughout:
+        nothing is read twice, nothing is dropped."""
         async with self._lock:
             report = PassReport()
-            now = self._clock()
-            for letter in await store.list_dead_letters(EXTRACTION_LETTER):
-                if letter.attempts >= MAX_PARKED_ATTEMPTS:
-                    continue
-                if not force and now - letter.updated_at < parked_backoff(letter.attempts):
-                    continue
-                episode_id, ids = parked_ids(letter.payload_ref)
-                events = await store.get_events(ids)
-                if not events:
-                    await store.resolve_dead_letter(letter.id)
-                    continue
-                episode = parked_episode(episode_id, ids, events, now)
-                try:
-                    found = await self._extractor.extract(episode, events)
-                except Exception as exc:
-                    await self._park(store, episode, exc)
-                    report.dead_lettered += 1
-                    continue
-                user = self._user_id
-                if self._per_user:
-                    user = events[0].user_id or self._user_id
-                decisions = await self._decisions(store, merge_candidates(found), user)
-                result = await store.apply_processing_result(
-                    [], decisions, [], user_id=user, source=self.source
-                )
-                await store.resolve_dead_letter(letter.id)
-                await self._merge_global_style(decisions, user)
-                report.memories_added += len(result.change.added)
-                report.memories_updated += len(result.change.updated)
-                report.memories_deleted += len(result.change.deleted)
-                log.info("parked_episode_retried", episode_id=episode_id, attempts=letter.attempts)
+            for letter in await store.list_dead_letters():
+                report.add(await self._retry_letter(store, letter, force=force))
             return report
 
+    async def _retry_letter(self, store: Store, letter: DeadLetter, *, force: bool) -> PassReport:
+        backend = letter_backend(letter.kind)
+        if letter.kind != EXTRACTION_LETTER and backend is None:
+            return PassReport()  # not extraction's
+        model = self._model
+        if backend is not None and model is None:
+            return PassReport()  # the model's part waits for a model backend
+        switched = backend is not None and model is not None and backend != model.name
+        now = self._clock()
+        if (
+            not force
+            and not switched
+            and (
+                letter.attempts >= MAX_PARKED_ATTEMPTS
+                or now - letter.updated_at < parked_backoff(letter.attempts)
+            )
+        ):
+            return PassReport()
+        episode_id, ids = parked_ids(letter.payload_ref)
+        events = await store.get_events(ids)
+        if not events:
+            await store.resolve_dead_letter(letter.id)
+            return PassReport()
+        episode = parked_episode(episode_id, ids, events, now)
+        user = self._user_id
+        if self._per_user:
+            user = events[0].user_id or self._user_id
+        report = PassReport()
+        if backend is None:  # nothing of this episode was written: the rules' part first
+            try:
+                found = await self._rules.extract(episode, events)
+            except Exception as exc:
+                await self._park(store, letter.kind, episode, exc, count_attempt=not force)
+                return PassReport(dead_lettered=1)
+            report.add(await self._write_found(store, found, user, self._rules_decide))
+        if model is not None:
+            try:
+                found = await model.extract(episode, events)
+            except Exception as exc:
+                kind = model_letter(model.name)
+                if kind != letter.kind:  # parked anew for the chosen model, with a fresh budget
+                    await store.resolve_dead_letter(letter.id)
+                    await self._park(store, kind, episode, exc)
+                else:
+                    await self._park(store, kind, episode, exc, count_attempt=not force)
+                report.dead_lettered += 1
+                return report
+            report.add(await self._write_found(store, found, user, self._decide))
+        await store.resolve_dead_letter(letter.id)
+        log.info("parked_episode_retried", episode_id=episode_id, attempts=letter.attempts)
+        return report
+
+    async def _write_found(
+        self, store: Store, found: Sequence[MemoryCandidate], user: str, decide: Decide
+    ) -> PassReport:
+        """Candidates of a parked episode, decided and written in one transaction."""
+        decisions = await self._decisions(store, merge_candidates(found), user, decide)
+        if not decisions:
+            return PassReport()
+        result = await store.apply_processing_result(
+            [], decisions, [], user_id=user, source=MemorySource.RULES
+        )
+        await self._merge_global_style(decisions, user)
+        return PassReport(
+            memories_added=len(result.change.added),
+            memories_updated=len(result.change.updated),
+            memories_deleted=len(result.change.deleted),
+        )
+
     async def _extract_with_retry(
-        self, store: Store, episode: Episode, events: list[StoredEvent]
+        self, store: Store, model: Extractor, episode: Episode, events: list[StoredEvent]
     ) -> list[MemoryCandidate] | None:
-        """Candidates, or None once retries ran out and the episode was parked as a dead letter."""
+        """The model's candidates, or None once retries ran out and the model's part of the
+        episode was parked as a dead letter."""
         delays = list(self._settings.retry_delays)
+        kind = model_letter(model.name)
         while True:
             try:
-                return await self._extractor.extract(episode, events)
+                return await model.extract(episode, events)
             except ExtractionError as exc:
                 if not exc.retryable or not delays:
-                    await self._park(store, episode, exc)
+                    await self._park(store, kind, episode, exc)
                     return None
                 delay = max(delays.pop(0), exc.retry_after or 0.0)
                 self.extraction_failures += 1
@@ -541,15 +646,32 @@ class Processor:
                 )
                 await asyncio.sleep(delay)
             except Exception as exc:
-                await self._park(store, episode, exc)
+                await self._park(store, kind, episode, exc)
                 return None
 
-    async def _park(self, store: Store, episode: Episode, exc: BaseException) -> None:
+    async def _park(
+        self,
+        store: Store,
+        kind: str,
+        episode: Episode,
+        exc: BaseException,
+        *,
+        count_attempt: bool = True,
+    ) -> None:
         self.extraction_failures += 1
         await store.record_dead_letter(
-            EXTRACTION_LETTER, parked_ref(episode), f"{type(exc).__name__}: {exc}"[:500]
+            kind,
+            parked_ref(episode),
+            f"{type(exc).__name__}: {exc}"[:500],
+            count_attempt=count_attempt,
         )
-        log.error("extraction_dead_lettered", episode_id=episode.id, error_type=type(exc).__name__)
+        log.error(
+            "extraction_dead_lettered",
+            kind=kind,
+            episode_id=episode.id,
+            error_type=type(exc).__name__,
+            reason=loggable_reason(exc),
+        )
 
     async def _merge_global_style(self, decisions: Sequence[UpdateDecision], user: str) -> None:
         """User-scoped style findings also refine the global `user.db` (project items win here);
@@ -568,5 +690,19 @@ class Processor:
                 content=decision.merged_content or cand.content,
                 tags=cand.tags,
                 importance=cand.importance,
-                source=self.source,
+                source=writer_source(cand.written_by, MemorySource.RULES),
             )
+
+
+async def _decide_by_rules(
+    candidate: MemoryCandidate, existing: list[MemoryItem]
+) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+def loggable_reason(exc: BaseException) -> str:
+    """Why extraction failed, as the log may carry it: our own messages (which name the fix)
+    but never a backend's output, which may echo session text (that stays in the dead letter)."""
+    if isinstance(exc, ExtractionError) and not exc.quotes_output:
+        return str(exc)[:300]
+    return f"{type(exc).__name__} (details with the parked episode: `sqrl status`)"

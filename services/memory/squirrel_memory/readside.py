@@ -1,6 +1,6 @@
 """The read side of the memory service: views, task context, search and the vector indexes.
 
-When Claude extracts (an Anthropic key and `processor.extractor` `auto` or `anthropic`), it also
+When Claude extracts (the user chose the `anthropic` backend, and a key is set), it also
 writes the task-context packs, view summaries and search reasons, under the same spending caps
 as extraction; otherwise all of them are built deterministically.
 """

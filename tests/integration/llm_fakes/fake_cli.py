@@ -1,8 +1,8 @@
 """A stand-in for the `claude`, `codex` and `gemini` CLIs in headless mode, for tests.
 
 Installed into a temporary bin folder under each CLI's name; what it does comes from the
-environment: FAKE_LLM_MODE or the file FAKE_LLM_MODE_FILE names (ok, fenced, malformed, timeout, ratelimit, huge, logged_out, crash,
-flaky), FAKE_LLM_LOG (a JSONL file each call appends to), FAKE_LLM_TRANSCRIPTS (a Claude
+environment: FAKE_LLM_MODE or the file FAKE_LLM_MODE_FILE names (ok, fenced, malformed, prose,
+exit1, timeout, ratelimit, huge, logged_out, crash, flaky), FAKE_LLM_LOG (a JSONL file each call appends to), FAKE_LLM_TRANSCRIPTS (a Claude
 projects root: the fake writes its own session transcript there, as the real CLIs do).
 """
 
@@ -29,12 +29,14 @@ ANSWER = {
 }
 
 
-def prompt_of(cli: str, argv: list[str]) -> str:
-    if cli == "claude":
-        return sys.stdin.read()
-    if cli == "gemini":
-        return argv[argv.index("-p") + 1] if "-p" in argv else sys.stdin.read()
-    return argv[-1]
+def prompt_of(cli: str, argv: list[str]) -> tuple[str, str]:
+    """The prompt as each real CLI would take it, and the stdin it read."""
+    stdin = sys.stdin.read()
+    if cli == "codex" and argv and argv[-1] != "-":
+        return argv[-1], stdin  # an older caller: the prompt as the last argument
+    if cli == "gemini" and "-p" in argv:
+        return stdin + argv[argv.index("-p") + 1], stdin
+    return stdin, stdin
 
 
 def write_own_transcript(root: str, prompt: str) -> None:
@@ -56,6 +58,8 @@ def write_own_transcript(root: str, prompt: str) -> None:
 def answer_text(mode: str) -> str:
     if mode == "malformed":
         return "I could not finish {not json at all"
+    if mode == "prose":
+        return "I read the session carefully; nothing in it seems worth remembering."
     if mode == "fenced":
         return "Here are the memories:\n```json\n" + json.dumps(ANSWER) + "\n```\nDone."
     return json.dumps(ANSWER)
@@ -75,14 +79,16 @@ def main() -> int:
     mode = os.environ.get("FAKE_LLM_MODE", "ok")
     if (mode_file := os.environ.get("FAKE_LLM_MODE_FILE")) and Path(mode_file).exists():
         mode = Path(mode_file).read_text().strip() or mode
-    prompt = prompt_of(cli, argv)
+    prompt, stdin = prompt_of(cli, argv)
     if log := os.environ.get("FAKE_LLM_LOG"):
         with Path(log).open("a") as fh:
             entry = {
                 "cli": cli,
-                "argv": argv[:-1] if cli != "claude" else argv,
+                "argv": argv,
                 "cwd": str(Path.cwd()),
                 "internal": os.environ.get("SQRL_INTERNAL_CALL"),
+                "env": dict(os.environ),
+                "stdin": stdin,
                 "prompt_chars": len(prompt),
             }
             fh.write(json.dumps(entry) + "\n")
@@ -92,6 +98,9 @@ def main() -> int:
         mode = "ratelimit" if flaky_fails() else "ok"
     if mode == "timeout":
         time.sleep(120)
+    if mode == "exit1":
+        print("Error: an unexpected error occurred", file=sys.stderr)
+        return 1
     if mode == "ratelimit":
         print("Error: 429 rate limit exceeded, try again later", file=sys.stderr)
         return 1

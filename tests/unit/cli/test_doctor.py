@@ -191,6 +191,21 @@ def test_dead_letters_fail_the_report(install: tuple[Settings, Path]) -> None:
     assert failing(diagnose(settings)) == [f"project {repo} dead letters"]
 
 
+def test_a_parked_episode_says_why_and_how_to_fix_it(install: tuple[Settings, Path]) -> None:
+    settings, repo = install
+    execute(
+        repo,
+        "INSERT INTO dead_letters (kind, payload_ref, error, attempts, created_at, updated_at) "
+        "VALUES ('model:claude_cli', 'ep_1:e1', 'PermanentExtractionError: claude is not logged "
+        "in; run `claude` once and log in, then `sqrl process`', 1, '2026-01-01', '2026-01-01')",
+    )
+    [check] = [c for c in diagnose(settings) if c.name.endswith("dead letters")]
+    assert check.detail == (
+        "1 episode parked for claude_cli (the rules' part is written): claude "
+        "is not logged in; run `claude` once and log in, then `sqrl process`"
+    )
+
+
 def test_an_unknown_setting_and_a_broken_projects_file_fail(
     install: tuple[Settings, Path],
 ) -> None:

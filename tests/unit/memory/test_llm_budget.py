@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from squirrel_memory.extractors.base import RetryableExtractionError
@@ -61,3 +63,28 @@ def test_non_positive_token_reports_are_ignored() -> None:
     budget.record_tokens(-50)
 
     assert budget.tokens_in_last_day() == 0
+
+
+def test_the_caps_survive_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    ledger = tmp_path / "run" / "llm-spending-extractor.json"
+    first = LlmBudget(calls_per_hour=2, tokens_per_day=1_000, clock=clock, ledger=ledger)
+    first.reserve()
+    first.record_tokens(900)
+    first.reserve()
+    assert ledger.stat().st_mode & 0o777 == 0o600
+    clock.now += 60
+    again = LlmBudget(calls_per_hour=2, tokens_per_day=1_000, clock=clock, ledger=ledger)
+    assert again.calls_in_last_hour() == 2 and again.tokens_in_last_day() == 900
+    with pytest.raises(BudgetExceededError):
+        again.reserve()
+    clock.now += 3600
+    later = LlmBudget(calls_per_hour=2, tokens_per_day=1_000, clock=clock, ledger=ledger)
+    assert later.calls_in_last_hour() == 0 and later.tokens_in_last_day() == 900
+
+
+def test_a_damaged_ledger_reads_as_empty(tmp_path: Path) -> None:
+    ledger = tmp_path / "llm-spending-extractor.json"
+    ledger.write_text('{"calls": [1, "x"], "tokens": [[1]]')
+    budget = LlmBudget(calls_per_hour=2, tokens_per_day=1_000, clock=Clock(), ledger=ledger)
+    assert budget.calls_in_last_hour() == 0

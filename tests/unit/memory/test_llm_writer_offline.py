@@ -188,7 +188,8 @@ def test_timeout_must_be_positive() -> None:
 @pytest.mark.parametrize(
     ("env", "wired"),
     [
-        ({"ANTHROPIC_API_KEY": "sk-ant-x"}, True),
+        ({"ANTHROPIC_API_KEY": "sk-ant-x"}, False),  # a key alone never chooses the model
+        ({"ANTHROPIC_API_KEY": "sk-ant-x", "SQRL_EXTRACTOR_BACKEND": "anthropic"}, True),
         ({"ANTHROPIC_API_KEY": "sk-ant-x", "SQRL_PROCESSOR_EXTRACTOR": "anthropic"}, True),
         ({"ANTHROPIC_API_KEY": "sk-ant-x", "SQRL_PROCESSOR_EXTRACTOR": "rules"}, False),
         ({"SQRL_PROCESSOR_EXTRACTOR": "anthropic"}, False),
@@ -216,6 +217,7 @@ async def test_without_extractions_budget_the_writer_gets_the_configured_caps(
         {
             "SQRL_HOME": str(tmp_path),
             "ANTHROPIC_API_KEY": "sk-ant-x",
+            "SQRL_EXTRACTOR_BACKEND": "anthropic",
             "SQRL_ANTHROPIC_MAX_CALLS_PER_HOUR": "7",
         }
     )

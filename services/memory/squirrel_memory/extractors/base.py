@@ -17,9 +17,14 @@ class ExtractionError(Exception):
 
     retryable: bool = False
 
-    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, quotes_output: bool = False
+    ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.quotes_output = quotes_output
+        """The message quotes what a backend printed (which may echo session text): it is kept
+        with the parked episode, never written to the log."""
 
 
 class RetryableExtractionError(ExtractionError):

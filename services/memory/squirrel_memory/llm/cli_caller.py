@@ -5,6 +5,12 @@ the CLI once, headless, in a working folder under the Squirrel home (so the tran
 writes is recognised and never ingested), with the prompt plus the tool's JSON schema, and reads
 one JSON object from its answer. A hard timeout kills the whole process group; output past a
 size cap is refused; "not logged in" and "rate limited" answers become clear errors.
+
+The CLI reads what it is given as a model, not as an agent: the narrowest flags each offers (no
+tools, no MCP servers, no hooks or user/project settings where it can skip them, no saved
+session where it allows, read-only, one turn, see `cli_argv`), the prompt on stdin (never in
+argv, where any local user could read it), and an environment built from an allow-list
+(`cli_environment`), never the service's own: a key in `sqrl up`'s environment never reaches it.
 """
 
 from __future__ import annotations
@@ -34,6 +40,43 @@ log = structlog.get_logger()
 
 INTERNAL_ENV: Final = "SQRL_INTERNAL_CALL"
 """Set in the environment of every CLI Squirrel starts, so hooks and tools can tell."""
+BASE_ENV: Final = (
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TMPDIR",
+    "TZ",
+    "LANG",
+    "LANGUAGE",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_RUNTIME_DIR",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "no_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+)
+"""What every CLI gets from the service's environment: where it and its home are, the locale,
+and how to reach its vendor (proxies, certificates). `LC_*` is passed too."""
+CLI_ENV: Final[dict[str, tuple[str, ...]]] = {
+    "claude_cli": ("CLAUDE_CONFIG_DIR",),
+    "codex_cli": ("CODEX_HOME",),
+    "gemini_cli": ("GEMINI_CLI_HOME", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"),
+}
+"""Each CLI's own config folder (where its login lives) and the settings its login needs.
+API keys are not among them: the CLIs use their own login; `extractor.cli_env` names any other
+variable the user wants passed (for example `GEMINI_API_KEY`)."""
+CLI_PROMPT_FLAG: Final = "Answer the request given on standard input."
+"""Gemini's `-p` text (its headless switch): fixed, the request itself comes on stdin."""
 MAX_OUTPUT_BYTES: Final = 4 * MAX_ANSWER_CHARS
 _LOGIN_WORDS: Final = (
     "not logged in",
@@ -41,6 +84,7 @@ _LOGIN_WORDS: Final = (
     "invalid api key",
     "log in",
     "login",
+    "auth method",
     "unauthorized",
     "authentication",
     "401",
@@ -74,7 +118,9 @@ def _classify_failure(cli: str, text: str) -> ExtractionError:
         return PermanentExtractionError(
             f"{cli} is not logged in; run `{cli}` once and log in, then `sqrl process`"
         )
-    return PermanentExtractionError(f"{cli} failed: {' '.join(text.split())[:200]}")
+    return PermanentExtractionError(
+        f"{cli} failed: {' '.join(text.split())[:200]}", quotes_output=True
+    )
 
 
 async def run_cli(
@@ -153,6 +199,7 @@ class CliCaller:
         budget: LlmBudget,
         timeout_seconds: float,
         environ: dict[str, str] | None = None,
+        passthrough: tuple[str, ...] = (),
     ) -> None:
         if backend not in ("claude_cli", "codex_cli", "gemini_cli"):
             raise ValueError(f"not a CLI backend: {backend}")
@@ -165,6 +212,7 @@ class CliCaller:
         self._budget = budget
         self._timeout = timeout_seconds
         self._environ = dict(os.environ if environ is None else environ)
+        self._passthrough = passthrough
 
     @property
     def model(self) -> str:
@@ -178,7 +226,7 @@ class CliCaller:
         return None
 
     def _env(self) -> dict[str, str]:
-        return {**self._environ, INTERNAL_ENV: "1"}
+        return cli_environment(self.backend, self._environ, self._passthrough)
 
     async def call_tool(
         self, *, system: str, message: str, tool: dict[str, Any], max_tokens: int
@@ -207,10 +255,7 @@ class CliCaller:
         return outcome
 
     async def _claude(self, prompt: str) -> tuple[str, int]:
-        argv = [self._command, "-p", "--output-format", "json", "--max-turns", "1"]
-        if self._model:
-            argv += ["--model", self._model]
-        outcome = await self._run(argv, prompt)
+        outcome = await self._run(cli_argv(self.backend, self._command, self._model), prompt)
         try:
             data = json.loads(outcome.stdout)
         except ValueError:
@@ -231,20 +276,8 @@ class CliCaller:
     async def _codex(self, prompt: str) -> tuple[str, int]:
         with tempfile.TemporaryDirectory(dir=self._workdir) as scratch:
             last = Path(scratch) / "answer.txt"
-            argv = [
-                self._command,
-                "exec",
-                "--skip-git-repo-check",
-                "--sandbox",
-                "read-only",
-                "--color",
-                "never",
-                "--output-last-message",
-                str(last),
-            ]
-            if self._model:
-                argv += ["--model", self._model]
-            outcome = await self._run([*argv, prompt])
+            argv = cli_argv(self.backend, self._command, self._model, answer_file=last)
+            outcome = await self._run(argv, prompt)
             try:
                 text = last.read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -252,10 +285,7 @@ class CliCaller:
         return text, 0
 
     async def _gemini(self, prompt: str) -> tuple[str, int]:
-        argv = [self._command, "--output-format", "json"]
-        if self._model:
-            argv += ["--model", self._model]
-        outcome = await self._run([*argv, "-p", prompt])
+        outcome = await self._run(cli_argv(self.backend, self._command, self._model), prompt)
         try:
             data = json.loads(outcome.stdout)
         except ValueError:
@@ -268,3 +298,95 @@ class CliCaller:
         if not isinstance(response, str):
             raise PermanentExtractionError("gemini's answer has no response text")
         return response, 0
+
+
+def cli_argv(
+    backend: str, command: str, model: str, *, answer_file: Path | None = None
+) -> list[str]:
+    """The argv of one headless call: the narrowest flags each CLI offers; never the prompt.
+
+    - claude: print mode, JSON result, one turn; no tools (`--tools ""`), no MCP servers (an
+      empty `--mcp-config`, strictly), no user/project/local settings (so no hooks or plugins
+      from them), no slash commands, nothing asked (`dontAsk`), no saved session.
+    - codex: `exec` reading the prompt from stdin (`-`), read-only sandbox, never asking for
+      approval, commands it might run get no environment, no user config (so no MCP servers
+      or hooks from it) and no execpolicy rules, no saved session (`--ephemeral`).
+    - gemini: headless (`-p` with a fixed text; the request comes on stdin), JSON output,
+      read-only plan mode in this (empty, trusted for the session) folder, no extensions, no
+      MCP server but one that does not exist. It offers no switch for user settings or for
+      saving the session: its transcript is recognised by its working folder and skipped.
+    """
+    if backend == "claude_cli":
+        argv = [
+            command,
+            "-p",
+            "--output-format",
+            "json",
+            "--max-turns",
+            "1",
+            "--tools",
+            "",
+            "--strict-mcp-config",
+            "--mcp-config",
+            '{"mcpServers":{}}',
+            "--setting-sources",
+            "",
+            "--disable-slash-commands",
+            "--permission-mode",
+            "dontAsk",
+            "--no-session-persistence",
+        ]
+    elif backend == "codex_cli":
+        if answer_file is None:
+            raise ValueError("codex needs the file its last message is written to")
+        argv = [
+            command,
+            "exec",
+            "--skip-git-repo-check",
+            "--sandbox",
+            "read-only",
+            "-c",
+            'approval_policy="never"',
+            "-c",
+            'shell_environment_policy.inherit="none"',
+            "--ignore-user-config",
+            "--ignore-rules",
+            "--ephemeral",
+            "--color",
+            "never",
+            "--output-last-message",
+            str(answer_file),
+        ]
+    elif backend == "gemini_cli":
+        argv = [
+            command,
+            "--output-format",
+            "json",
+            "--skip-trust",
+            "--approval-mode",
+            "plan",
+            "--extensions",
+            "none",
+            "--allowed-mcp-server-names",
+            "sqrl-no-mcp-server",
+        ]
+    else:
+        raise ValueError(f"not a CLI backend: {backend}")
+    if model:
+        argv += ["--model", model]
+    if backend == "codex_cli":
+        argv.append("-")  # the prompt comes on stdin
+    elif backend == "gemini_cli":
+        argv += ["-p", CLI_PROMPT_FLAG]  # appended to stdin, which holds the request
+    return argv
+
+
+def cli_environment(
+    backend: str, environ: dict[str, str], passthrough: Sequence[str] = ()
+) -> dict[str, str]:
+    """The environment a CLI runs with: `BASE_ENV`, `LC_*`, the CLI's own `CLI_ENV`, the
+    names the user passes through (`extractor.cli_env`), and `SQRL_INTERNAL_CALL=1`."""
+    wanted = {*BASE_ENV, *CLI_ENV.get(backend, ()), *passthrough}
+    env = {k: v for k, v in environ.items() if k in wanted or k.startswith("LC_")}
+    env[INTERNAL_ENV] = "1"
+    return env

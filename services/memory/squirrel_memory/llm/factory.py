@@ -20,22 +20,23 @@ def workdir(settings: Settings) -> Path:
 
 
 def chosen_backend(settings: Settings) -> str:
-    """`extractor.backend`, or for `auto` the older `processor.extractor` rule (anthropic when
-    an API key is set and extraction is not pinned to rules)."""
+    """The backend the user chose: `extractor.backend`, or for `auto` the older
+    `processor.extractor` when it names `anthropic`; else `rules`. A key found in the
+    environment (or in the config) never chooses a backend by itself: it is only used once
+    the user chose the backend it belongs to."""
     backend = settings.str_("extractor.backend")
     if backend != "auto":
         return backend
-    legacy = settings.str_("processor.extractor")
-    if legacy == "anthropic" or (legacy == "auto" and settings.anthropic_api_key):
-        return "anthropic"
-    return "rules"
+    return "anthropic" if settings.str_("processor.extractor") == "anthropic" else "rules"
 
 
 def budget_for(settings: Settings, backend: str) -> LlmBudget:
+    """The caps of `backend`, their windows kept in `<home>/run/llm-spending-<section>.json`."""
     section = "anthropic" if backend == "anthropic" else "extractor"
     return LlmBudget(
         calls_per_hour=settings.int_(f"{section}.max_calls_per_hour"),
         tokens_per_day=settings.int_(f"{section}.max_tokens_per_day"),
+        ledger=HomeLayout(settings.home).run / f"llm-spending-{section}.json",
     )
 
 
@@ -88,4 +89,7 @@ def build_caller(settings: Settings, budget: LlmBudget | None = None) -> ToolCal
         workdir=workdir(settings),
         budget=budget,
         timeout_seconds=timeout,
+        passthrough=tuple(
+            name.strip() for name in settings.str_("extractor.cli_env").split(",") if name.strip()
+        ),
     )

@@ -22,6 +22,7 @@ from squirrel_memory.models import (
     Scope,
     UpdateAction,
     UpdateDecision,
+    writer_source,
 )
 from squirrel_memory.storage.base import FindAnchor, HistoryAction, MemoryListener
 from squirrel_memory.storage.checks import (
@@ -306,6 +307,7 @@ class PostgresMemoryBook(MemoryRevisions):
         candidate = decision.candidate
         content = decision.merged_content or candidate.content
         reason = decision.reason or str(UpdateAction(decision.action))
+        source = writer_source(candidate.written_by, source)
         target = None
         if decision.target_id:
             target = await load_memory(conn, self.project_id, decision.target_id, lock=True)

@@ -63,8 +63,11 @@ class PostgresUpkeep:
                 (self.project_id, name, last_generated, events_count_at_gen, ttl),
             )
 
-    async def record_dead_letter(self, kind: str, payload_ref: str, error: str) -> DeadLetter:
-        """Park failed work (`payload_ref` names it); repeats add attempts."""
+    async def record_dead_letter(
+        self, kind: str, payload_ref: str, error: str, *, count_attempt: bool = True
+    ) -> DeadLetter:
+        """Park failed work (`payload_ref` names it); repeats add attempts (unless
+        `count_attempt` is False: a forced retry keeps the automatic budget)."""
         check_text("kind", kind, MAX_KEY_CHARS)
         check_text("payload_ref", payload_ref, MAX_PATH_CHARS)
         now = self._clock()
@@ -72,9 +75,9 @@ class PostgresUpkeep:
             "INSERT INTO dead_letters (project_id, kind, payload_ref, error, attempts, "
             "created_at, updated_at) VALUES (%s, %s, %s, %s, 1, %s, %s) "
             "ON CONFLICT (project_id, kind, payload_ref) DO UPDATE SET error = excluded.error, "
-            "attempts = dead_letters.attempts + 1, updated_at = excluded.updated_at "
+            "attempts = dead_letters.attempts + %s, updated_at = excluded.updated_at "
             "RETURNING id, kind, payload_ref, error, attempts, created_at, updated_at",
-            (self.project_id, kind, payload_ref, str(error)[:2000], now, now),
+            (self.project_id, kind, payload_ref, str(error)[:2000], now, now, int(count_attempt)),
         )
         letter = _dead_letter(rows[0])
         log.warning("dead_letter_recorded", kind=kind, attempts=letter.attempts)

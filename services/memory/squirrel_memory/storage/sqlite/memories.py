@@ -16,6 +16,7 @@ from squirrel_memory.models import (
     Scope,
     UpdateAction,
     UpdateDecision,
+    writer_source,
 )
 from squirrel_memory.storage.base import FindAnchor, HistoryAction, MemoryListener
 from squirrel_memory.storage.checks import (
@@ -325,6 +326,7 @@ class SqliteMemoryBook(MemoryRevisions):
         candidate = decision.candidate
         content = decision.merged_content or candidate.content
         reason = decision.reason or str(UpdateAction(decision.action))
+        source = writer_source(candidate.written_by, source)
         target = _load_memory(conn, decision.target_id) if decision.target_id else None
         action = self._resolve(decision, target, source)
         if action is None:

@@ -68,8 +68,11 @@ class SqliteUpkeep:
             from_db_time(row[6]),
         )
 
-    async def record_dead_letter(self, kind: str, payload_ref: str, error: str) -> DeadLetter:
-        """Park failed work (`payload_ref` names it, e.g. an episode id); repeats add attempts.
+    async def record_dead_letter(
+        self, kind: str, payload_ref: str, error: str, *, count_attempt: bool = True
+    ) -> DeadLetter:
+        """Park failed work (`payload_ref` names it, e.g. an episode id); repeats add attempts
+        (unless `count_attempt` is False: a forced retry keeps the automatic budget).
 
         `error` should name the failure (exception type, status), never transcript text.
         """
@@ -82,10 +85,10 @@ class SqliteUpkeep:
             row = conn.execute(
                 "INSERT INTO dead_letters (kind, payload_ref, error, attempts, created_at, "
                 "updated_at) VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (kind, payload_ref) DO UPDATE "
-                "SET error = excluded.error, attempts = attempts + 1, "
+                "SET error = excluded.error, attempts = attempts + ?, "
                 "updated_at = excluded.updated_at RETURNING id, kind, payload_ref, error, "
                 "attempts, created_at, updated_at",
-                (kind, payload_ref, text, now, now),
+                (kind, payload_ref, text, now, now, int(count_attempt)),
             ).fetchone()
             return self._dead_letter(row)
 
