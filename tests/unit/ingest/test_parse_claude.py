@@ -329,6 +329,20 @@ def test_progress_records_are_not_counted_as_conversation() -> None:
     assert parser.skipped["ignored_progress"] == 1
 
 
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"type": "mode", "mode": "normal", "sessionId": "s"},
+        {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": "s"},
+        {"type": "last-prompt", "lastPrompt": "run the tests", "sessionId": "s"},
+    ],
+)
+def test_ui_state_records_are_ignored_by_name_not_counted_unknown(record: dict[str, str]) -> None:
+    parser = ClaudeFileParser("s.jsonl")
+    assert _feed(parser, _line(record)) == []
+    assert parser.skipped == {f"ignored_{record['type']}": 1}
+
+
 def test_meta_and_harness_user_text_keeps_its_speaker() -> None:
     parser = ClaudeFileParser("s.jsonl")
     events = _feed(

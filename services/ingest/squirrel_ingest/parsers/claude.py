@@ -44,6 +44,7 @@ IGNORED_TYPES = frozenset(
         "file-history-snapshot",
         "progress",
         "permission-mode",
+        "mode",  # {"type":"mode","mode":"normal",sessionId}: the input mode, from `--continue`
         "last-prompt",
         "custom-title",
         "ai-title",
