@@ -7,8 +7,11 @@ the answers must pass the same checks.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -20,7 +23,9 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
+from squirrel_cli.mcp_bridge import CALL_WAIT_SECONDS
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import server as gateway_server
@@ -206,6 +211,36 @@ async def test_writes_are_exposed_only_when_allowed(
 
 
 # --- starting the services --------------------------------------------------------------------
+
+
+async def test_tools_are_listed_at_once_while_the_services_start(
+    settings: Settings, project: Path
+) -> None:
+    """The gateway is starting (its process recorded, its MCP endpoint not yet there):
+    `initialize` and `tools/list` are answered at once; a tool call waits a few seconds and
+    then says to call again; once the gateway serves, calls go through it."""
+    layout = HomeLayout(settings.home).ensure()
+    starting = ServiceInfo("gateway", os.getpid(), "127.0.0.1", 9, time.time())
+    write_service_info(layout.service_file("gateway"), starting)
+    args = minimal_args("get_project_brief_view", project)
+    began = time.monotonic()
+    async with sqrl_mcp(settings, project, "--no-autostart", expect="relay_serving") as session:
+        listed = await session.list_tools()
+        ready_in = time.monotonic() - began
+        asked = time.monotonic()
+        early = await session.call_tool("get_project_brief_view", args)
+        waited = time.monotonic() - asked
+        # A call made while the services come up waits for them and is answered.
+        pending = asyncio.ensure_future(session.call_tool("get_project_brief_view", args))
+        async with services(settings, "relay"):
+            answered = await pending
+    assert {t.name for t in listed.tools} == READ_TOOLS
+    assert ready_in < 3, f"initialize and tools/list took {ready_in:.1f} s"
+    assert early.is_error
+    assert "still starting" in text_of(early) and "again" in text_of(early)
+    assert CALL_WAIT_SECONDS - 0.5 <= waited < CALL_WAIT_SECONDS + 5
+    assert not answered.is_error, text_of(answered)
+    assert text_of(answered).startswith("## Project Overview")
 
 
 async def test_a_serving_memory_service_is_not_started_again(settings: Settings) -> None:
