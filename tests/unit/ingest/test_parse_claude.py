@@ -349,7 +349,9 @@ def test_progress_records_are_not_counted_as_conversation() -> None:
         {"type": "cost-state", "sessionId": "s", "totalCostUSD": 0.0024},
     ],
 )
-def test_records_without_conversation_are_ignored_by_name_not_unknown(record: dict[str, Any]) -> None:
+def test_records_without_conversation_are_ignored_by_name_not_unknown(
+    record: dict[str, Any],
+) -> None:
     parser = ClaudeFileParser("s.jsonl")
     assert _feed(parser, _line(record)) == []
     assert parser.skipped == {f"ignored_{record['type']}": 1}
