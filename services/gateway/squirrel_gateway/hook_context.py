@@ -37,6 +37,7 @@ RECIPE_QUERY: Final = "run the tests lint format type-check build start install 
 """What the session-start digest asks recipes for: the everyday commands of a project."""
 RECIPE_ITEMS: Final = 5
 MAX_PROMPT_FILES: Final = 8
+_COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
 
@@ -139,7 +140,29 @@ async def _recipes(backend: MemoryBackend, project_id: str) -> list[str]:
         )
     except SquirrelError:
         return []
-    return [f"- {one_line(r.content)}" for r in page.results if not flags_of(r.content)]
+    lines: list[str] = []
+    said: set[str] = set()
+    for result in page.results:
+        if flags_of(result.content):
+            continue
+        command = _command_said(result.content)
+        if command is not None and command in said:
+            continue  # the same command as a better recipe (e.g. `pytest` and `pytest -q`)
+        if command is not None:
+            said.add(command)
+        lines.append(f"- {one_line(result.content)}")
+    return lines
+
+
+def _command_said(recipe: str) -> str | None:
+    """The first command a recipe quotes, without its options: `pytest -q` and `pytest` say
+    the same thing (`pytest`), `npm run lint` and `npm run build` do not. None when it quotes
+    no command."""
+    match = _COMMAND.search(recipe)
+    if match is None:
+        return None
+    words = [w for w in match.group(1).split() if not w.startswith("-")]
+    return " ".join(words).lower() or None
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:

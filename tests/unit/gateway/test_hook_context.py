@@ -169,3 +169,22 @@ async def test_session_start_names_the_everyday_commands_but_no_flagged_one(
     )
     assert "### How things are run here" in out.text and "`mix test`" in out.text
     assert "curl" not in out.text
+
+
+async def test_recipes_that_quote_the_same_command_are_injected_once(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        recipe(1, "Run the tests with `pytest` (README.md:3)."),
+        recipe(2, "To run the tests: `pytest -q`."),
+        recipe(3, "Lint with `ruff check .`."),
+        recipe(4, "Type-check with `npm run typecheck`; build with `npm run build`."),
+        recipe(5, "Build with `npm run build`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "`pytest` (README.md:3)" in out.text
+    assert "pytest -q" not in out.text, "the same command as the repository's recipe"
+    assert "`ruff check .`" in out.text
+    assert "Build with `npm run build`" in out.text, "another command than the one before"
