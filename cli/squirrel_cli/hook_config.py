@@ -39,8 +39,9 @@ HOST_TIMEOUT_SECONDS: Final = 5
 """What hosts are told to allow a hook; `sqrl hook` gives up long before (hooks.deadline_ms)."""
 MAX_SETTINGS_BYTES: Final = 1024 * 1024
 NOTES: Final[Mapping[str, str]] = {
-    "codex": "Codex runs hooks only with `codex_hooks = true` under `[features]` in "
-    "~/.codex/config.toml.",
+    "codex": "Codex runs hooks only with `hooks = true` under `[features]` in "
+    "~/.codex/config.toml (older versions: `codex_hooks`), and 0.171 runs new or changed hooks "
+    "only once you trust them (`codex exec` skips them until then).",
     "gemini": "Older Gemini CLI versions also need hooks enabled in settings.json "
     '(`"hooksConfig": {"enabled": true}`).',
 }

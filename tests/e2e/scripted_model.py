@@ -1,8 +1,11 @@
-"""A scripted stand-in for the Anthropic Messages API that a real Claude Code can be pointed at
-(`ANTHROPIC_BASE_URL`): loopback HTTP, streaming (SSE) or not, every request logged.
+"""A scripted model that real assistant CLIs can be pointed at: loopback HTTP, every request
+logged. It speaks the Anthropic Messages API (`/v1/messages`, streamed with server-sent events
+or not: Claude Code's `ANTHROPIC_BASE_URL`) and the OpenAI Responses API (`/v1/responses`,
+streamed: a Codex custom provider's `base_url`).
 
-What it answers comes from `script`: given a request body, the content blocks of the reply (text
-and tool_use). Requests it has no script for (titles, topic checks) get a short text reply.
+What it answers comes from `script`: given a request body, the content blocks of the reply in
+the Messages API's form (text and tool_use; for the Responses API they become a message and
+function calls).
 """
 
 from __future__ import annotations
@@ -39,8 +42,11 @@ class ScriptedModel:
     requests: list[Logged]
 
     def messages(self) -> list[Logged]:
-        """The Messages API calls (not token counts or anything else)."""
-        return [r for r in self.requests if r.path.split("?")[0] == "/v1/messages"]
+        """The model calls (not token counts or anything else)."""
+        return [r for r in self.requests if r.path.split("?")[0] in MODEL_ROUTES]
+
+
+MODEL_ROUTES = ("/v1/messages", "/v1/responses")
 
 
 _ids = itertools.count(1)
@@ -108,6 +114,50 @@ def _events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "message_stop", {"type": "message_stop"}
 
 
+def _response_events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The server-sent events of a Responses API reply holding `blocks`."""
+    response_id = f"resp_scripted_{next(_ids)}"
+    yield "response.created", {"type": "response.created", "response": {"id": response_id}}
+    for index, block in enumerate(blocks):
+        if block["type"] == "text":
+            item: dict[str, Any] = {
+                "type": "message",
+                "role": "assistant",
+                "id": f"msg_scripted_{next(_ids)}",
+                "content": [{"type": "output_text", "text": block["text"], "annotations": []}],
+            }
+        else:
+            item = {
+                "type": "function_call",
+                "id": f"fc_scripted_{next(_ids)}",
+                "call_id": block["id"],
+                "name": block["name"],
+                "arguments": json.dumps(block["input"]),
+            }
+        yield (
+            "response.output_item.done",
+            {
+                "type": "response.output_item.done",
+                "output_index": index,
+                "item": item,
+            },
+        )
+    usage = {
+        "input_tokens": 100,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 20,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 120,
+    }
+    yield (
+        "response.completed",
+        {
+            "type": "response.completed",
+            "response": {"id": response_id, "usage": usage},
+        },
+    )
+
+
 def _handler(
     script: Script, log: list[Logged], lock: threading.Lock
 ) -> type[BaseHTTPRequestHandler]:
@@ -148,7 +198,7 @@ def _handler(
             if route == "/v1/messages/count_tokens":
                 self._send_json(200, {"input_tokens": 100})
                 return
-            if route != "/v1/messages":
+            if route not in MODEL_ROUTES:
                 self._send_json(
                     404,
                     {"type": "error", "error": {"type": "not_found_error", "message": "scripted"}},
@@ -156,15 +206,16 @@ def _handler(
                 return
             with lock:
                 entry.reply = script(entry.body)
-            if not entry.body.get("stream"):
+            if not entry.body.get("stream") and route == "/v1/messages":
                 self._send_json(200, _message(entry.reply))
                 return
+            events = _events if route == "/v1/messages" else _response_events
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
             self.send_header("Connection", "close")
             self.end_headers()
-            for name, data in _events(entry.reply):
+            for name, data in events(entry.reply):
                 self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
             self.wfile.flush()
             self.close_connection = True

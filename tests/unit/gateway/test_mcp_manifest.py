@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from squirrel_cli import mcp_bridge
 from squirrel_cli.mcp_bridge import LocalAnswers, load_manifest
 from squirrel_gateway.mcp_manifest import manifest
 
@@ -47,3 +48,17 @@ def test_a_call_before_the_services_serve_says_to_call_again() -> None:
     assert "call it again in a few seconds" in fresh.not_serving().lower()
     stale = LocalAnswers(load_manifest(), allow_writes=False, started=time.monotonic() - 60)
     assert "sqrl status" in stale.not_serving()
+
+
+def test_the_services_are_started_in_a_session_of_their_own(monkeypatch: Any) -> None:
+    """A host that signals `sqrl mcp`'s process group on exit (Codex `exec`) must not stop
+    the start it began."""
+    seen: dict[str, Any] = {}
+
+    def popen(args: list[str], **kwargs: Any) -> None:
+        seen.update(kwargs, args=args)
+
+    monkeypatch.setattr(mcp_bridge.subprocess, "Popen", popen)
+    mcp_bridge.start_services_detached()
+    assert seen["start_new_session"] is True
+    assert seen["args"][-2:] == ["up", "--detach"]
