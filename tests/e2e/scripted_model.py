@@ -134,6 +134,8 @@ def _response_events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]
                 "name": block["name"],
                 "arguments": json.dumps(block["input"]),
             }
+            if block.get("namespace"):  # Codex groups an MCP server's tools in a namespace
+                item["namespace"] = block["namespace"]
         yield (
             "response.output_item.done",
             {

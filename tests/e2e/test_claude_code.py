@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,6 +24,9 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
+from tests.e2e.real_hosts import git as _git
+from tests.e2e.real_hosts import sqrl as _sqrl
+from tests.e2e.real_hosts import stored_events as _events
 from tests.e2e.scripted_model import (
     Block,
     Logged,
@@ -135,27 +137,6 @@ class Session:
     git_status_after: str
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
-def _sqrl(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "squirrel_cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def _main_loop(requests: list[Logged]) -> list[Logged]:
     return [
         r for r in requests if r.path.startswith("/v1/messages") and "Bash" in tool_names(r.body)
@@ -247,15 +228,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
             )
         finally:
             _sqrl(env, repo, "down")
-
-
-def _events(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
-    with sqlite3.connect(repo / ".ctx" / "data.db") as conn:
-        rows = conn.execute(
-            "SELECT event_type, origin, content_json FROM events"
-            " WHERE session_id IS NOT NULL ORDER BY timestamp, rowid"
-        ).fetchall()
-    return [(str(kind), str(origin), json.loads(content)) for kind, origin, content in rows]
 
 
 def _wait_for_storage(repo: Path, timeout: float = 60.0) -> None:
