@@ -27,7 +27,6 @@ from typing import Any, Final, Literal
 
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.files import write_json_file
-from squirrel_core.worktrees import common_dir
 
 HOSTS: Final = ("claude", "codex", "gemini")
 HOST_EVENTS: Final[Mapping[str, tuple[str, ...]]] = {
@@ -247,6 +246,8 @@ def keep_out_of_git(hook_target: HookTarget) -> Path | None:
     stays tracked: exclusion only hides untracked files."""
     if hook_target.repo is None:
         return None
+    from squirrel_core.worktrees import common_dir  # noqa: PLC0415 - loads structlog
+
     common = common_dir(hook_target.repo)
     if common is None:
         return None
