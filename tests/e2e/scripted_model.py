@@ -1,7 +1,8 @@
 """A scripted model that real assistant CLIs can be pointed at: loopback HTTP, every request
 logged. It speaks the Anthropic Messages API (`/v1/messages`, streamed with server-sent events
-or not: Claude Code's `ANTHROPIC_BASE_URL`) and the OpenAI Responses API (`/v1/responses`,
-streamed: a Codex custom provider's `base_url`).
+or not: Claude Code's `ANTHROPIC_BASE_URL`), the OpenAI Responses API (`/v1/responses`,
+streamed: a Codex custom provider's `base_url`) and the Gemini API
+(`/v1beta/models/<model>:streamGenerateContent`: the Gemini CLI's `GOOGLE_GEMINI_BASE_URL`).
 
 What it answers comes from `script`: given a request body, the content blocks of the reply in
 the Messages API's form (text and tool_use; for the Responses API they become a message and
@@ -43,10 +44,16 @@ class ScriptedModel:
 
     def messages(self) -> list[Logged]:
         """The model calls (not token counts or anything else)."""
-        return [r for r in self.requests if r.path.split("?")[0] in MODEL_ROUTES]
+        return [r for r in self.requests if is_model_call(r.path)]
 
 
 MODEL_ROUTES = ("/v1/messages", "/v1/responses")
+GEMINI_CALLS = (":streamGenerateContent", ":generateContent")
+
+
+def is_model_call(path: str) -> bool:
+    route = path.split("?", maxsplit=1)[0]
+    return route in MODEL_ROUTES or route.endswith(GEMINI_CALLS)
 
 
 _ids = itertools.count(1)
@@ -160,6 +167,27 @@ def _response_events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]
     )
 
 
+def _gemini_response(blocks: list[Block]) -> dict[str, Any]:
+    """A Gemini API `GenerateContentResponse` holding `blocks`."""
+    parts = [
+        {"text": b["text"]}
+        if b["type"] == "text"
+        else {"functionCall": {"id": b["id"], "name": b["name"], "args": b["input"]}}
+        for b in blocks
+    ]
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": 100,
+            "candidatesTokenCount": 20,
+            "totalTokenCount": 120,
+        },
+        "modelVersion": "scripted",
+    }
+
+
 def _handler(
     script: Script, log: list[Logged], lock: threading.Lock
 ) -> type[BaseHTTPRequestHandler]:
@@ -176,6 +204,18 @@ def _handler(
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+
+        def _send_gemini(self, body: dict[str, Any], streamed: bool) -> None:
+            if not streamed:
+                self._send_json(200, body)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(f"data: {json.dumps(body)}\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
 
         def do_GET(self) -> None:
             with lock:
@@ -199,6 +239,14 @@ def _handler(
             route = self.path.split("?")[0]
             if route == "/v1/messages/count_tokens":
                 self._send_json(200, {"input_tokens": 100})
+                return
+            if route.endswith(":countTokens"):
+                self._send_json(200, {"totalTokens": 100})
+                return
+            if route.endswith(GEMINI_CALLS):
+                with lock:
+                    entry.reply = script(entry.body)
+                self._send_gemini(_gemini_response(entry.reply), "alt=sse" in self.path)
                 return
             if route not in MODEL_ROUTES:
                 self._send_json(
