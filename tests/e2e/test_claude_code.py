@@ -361,3 +361,58 @@ def test_every_record_was_read_or_ignored_by_name(session: Session) -> None:
 def test_git_status_stays_clean(session: Session) -> None:
     assert session.git_status_before == ""
     assert session.git_status_after == ""
+
+
+# --- why Squirrel's answers carry no structured copy ----------------------------------------------
+
+
+def test_a_result_with_structured_content_reaches_the_model_as_that_json_alone(
+    tmp_path: Path,
+) -> None:
+    """With `structuredContent` in a tool result, Claude Code gives the model that JSON and not
+    the result's text: a structured copy of an answer would replace the markdown the footer
+    describes (tests/mcp_host.py measures budgets the same way)."""
+    claude = claude_binary()
+    if claude is None:
+        pytest.skip(f"Claude Code is not installed in {HOSTS_DIR}")
+    from tests.e2e import structured_probe_server as probe  # noqa: PLC0415
+
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text('{"enableAllProjectMcpServers": true}\n')
+    repo.mkdir()
+    server = {"type": "stdio", "command": sys.executable, "args": [probe.__file__]}
+    (repo / ".mcp.json").write_text(json.dumps({"mcpServers": {"probe": server}}))
+
+    def script(body: dict[str, Any]) -> list[Block]:
+        if "Bash" not in tool_names(body):
+            return [text("ok")]
+        if tool_results(body):
+            return [text("done")]
+        return [tool_use("mcp__probe__answer", {})]
+
+    with scripted_model(script) as model:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": model.url,
+            "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+        done = subprocess.run(
+            [str(claude), "-p", "go", "--allowedTools", "mcp__probe", "--output-format", "json"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        received = [
+            result_text(result)
+            for request in model.requests
+            for result in tool_results(request.body).values()
+        ]
+    assert received, "the tool was not called"
+    assert json.loads(received[-1]) == probe.STRUCTURED
