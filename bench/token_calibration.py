@@ -271,7 +271,7 @@ async def collect(backend: CorpusBackend, responses: int) -> list[Sample]:
             result = await client.call_tool(tool, args)
             if result.is_error:
                 raise RuntimeError(f"{tool} failed in the benchmark: {result.content}")
-            text = result.structured_content["markdown"]
+            text = "".join(getattr(block, "text", "") for block in result.content)
             samples.append(
                 Sample(
                     tool=tool,

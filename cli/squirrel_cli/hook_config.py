@@ -8,6 +8,9 @@
 - Gemini CLI: `~/.gemini/settings.json` by default, or the repository's `.gemini/settings.json`;
   events SessionStart, BeforeAgent, SessionEnd.
 
+`<repo>/.claude/settings.local.json` holds this machine's `sqrl` path: installing adds it to the
+repository's `.git/info/exclude` (`keep_out_of_git`), so `git status` stays clean.
+
 Squirrel's entries are the command hooks whose command runs `sqrl hook …`; every other hook is
 left exactly as it was. Installing twice changes nothing; removing takes out only those entries.
 A settings file that is not a JSON object (or whose `hooks` is malformed) is never rewritten.
@@ -35,8 +38,9 @@ HOST_TIMEOUT_SECONDS: Final = 5
 """What hosts are told to allow a hook; `sqrl hook` gives up long before (hooks.deadline_ms)."""
 MAX_SETTINGS_BYTES: Final = 1024 * 1024
 NOTES: Final[Mapping[str, str]] = {
-    "codex": "Codex runs hooks only with `codex_hooks = true` under `[features]` in "
-    "~/.codex/config.toml.",
+    "codex": "Codex runs hooks only with `hooks = true` under `[features]` in "
+    "~/.codex/config.toml (older versions: `codex_hooks`), and 0.171 runs new or changed hooks "
+    "only once you trust them (`codex exec` skips them until then).",
     "gemini": "Older Gemini CLI versions also need hooks enabled in settings.json "
     '(`"hooksConfig": {"enabled": true}`).',
 }
@@ -53,6 +57,8 @@ class HookTarget:
     host: str
     path: Path
     events: tuple[str, ...]
+    repo: Path | None = None
+    """The repository whose git must not see `path` (it holds this machine's `sqrl` path)."""
 
 
 def parse_hosts(value: str | None) -> list[str]:
@@ -84,7 +90,8 @@ def target(host: str, *, repo: Path, home: Path, scope: Scope | None = None) -> 
         path = (repo if chosen == "project" else home) / ".gemini" / "settings.json"
     else:
         raise InvalidArgumentError(f"unknown host {host!r}; choose from {', '.join(HOSTS)}")
-    return HookTarget(host, path, HOST_EVENTS[host])
+    local = host == "claude" and chosen == "project"
+    return HookTarget(host, path, HOST_EVENTS[host], repo if local else None)
 
 
 def hook_command(program: str, host: str, event: str) -> str:
@@ -227,3 +234,41 @@ def installed_events(hook_target: HookTarget) -> list[str]:
             for h in g["hooks"]
         )
     ]
+
+
+EXCLUDE_HEADER: Final = "# Squirrel's hooks for this machine (sqrl hooks install)"
+
+
+def keep_out_of_git(hook_target: HookTarget) -> Path | None:
+    """Adds the target file to its repository's `info/exclude` (of the common git dir, so
+    linked worktrees too), unless a line there names it already. Returns the exclude file;
+    None when the target is not this machine's file in a repository. A file git already tracks
+    stays tracked: exclusion only hides untracked files."""
+    if hook_target.repo is None:
+        return None
+    from squirrel_core.worktrees import common_dir  # noqa: PLC0415 - loads structlog
+
+    common = common_dir(hook_target.repo)
+    if common is None:
+        return None
+    try:
+        pattern = "/" + hook_target.path.relative_to(hook_target.repo).as_posix()
+    except ValueError:
+        return None
+    exclude = common / "info" / "exclude"
+    try:
+        existing = exclude.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        existing = []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FailedPreconditionError(f"{exclude} could not be read: {exc}") from None
+    if pattern in {line.strip() for line in existing}:
+        return exclude
+    text = "\n".join(existing).rstrip("\n")
+    lines = [*([text] if text else []), EXCLUDE_HEADER, pattern]
+    try:
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        exclude.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise FailedPreconditionError(f"{exclude} could not be written: {exc}") from None
+    return exclude

@@ -7,8 +7,14 @@ the gateway's streamable-HTTP endpoint (`<home>/run/gateway-mcp.json`, the insta
 token, the `Mcp-Session-Id` the gateway gave), and writes what comes back — JSON or
 server-sent events — to stdout, one message a line. The real MCP server runs in the gateway.
 
-- Services down: it starts them (`sqrl up --detach`, unless `--no-autostart`) and waits for the
-  endpoint. The gateway restarting mid-session: the next call finds the new endpoint, opens a
+- Services down (or the gateway still starting): it starts them (`sqrl up --detach`, unless
+  `--no-autostart`) and answers `initialize`, `ping` and the tool, prompt and resource lists
+  itself at once, from
+  `mcp_manifest.json` (what the gateway's MCP server answers, written ahead of time), so the
+  host has the tools from its first turn. The first other call opens the gateway session (by
+  replaying the host's `initialize`); a tool call that finds no gateway within
+  `CALL_WAIT_SECONDS` is answered with a tool error saying to call again. The gateway
+  restarting mid-session: the next call finds the new endpoint, opens a
   new MCP session (replaying the host's `initialize`) and is sent again; a call cut off while
   the gateway was answering it gets an error saying to call again, never a second run.
 - A line that is not JSON gets a JSON-RPC parse error, a refused token a JSON-RPC error naming
@@ -30,6 +36,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from importlib import resources
 from typing import IO, Any, Final
 
 from squirrel_core.auth import ensure_token
@@ -40,7 +47,6 @@ from squirrel_core.service_info import (
     ServiceInfo,
     pid_alive,
     read_service_info,
-    wait_service_info,
 )
 from squirrel_core.settings import Settings, load_settings
 
@@ -50,6 +56,10 @@ AUTOSTART_WAIT_SECONDS: Final = 20.0
 """How long `sqrl mcp` waits for the gateway's endpoint after starting the services (or while
 the gateway that reports SERVING starts it)."""
 RECONNECT_SECONDS: Final = 20.0
+CALL_WAIT_SECONDS: Final = 5.0
+"""How long a call that arrives while the services start waits for the gateway before it is
+answered with an error saying to call again."""
+MANIFEST_FILE: Final = "mcp_manifest.json"
 """How long a call waits for a restarting gateway before it is answered with an error."""
 CALL_TIMEOUT_SECONDS: Final = 600.0
 DRAIN_SECONDS: Final = 10.0
@@ -76,6 +86,77 @@ def _log(event: str, level: str = "info", **fields: object) -> None:
 
 class RelayError(Exception):
     """A message could not be relayed; a request gets this as its JSON-RPC error."""
+
+
+class NotServingError(RelayError):
+    """The gateway's endpoint did not answer within the time the call may wait."""
+
+
+def load_manifest() -> dict[str, Any]:
+    """What the gateway's MCP server answers to `initialize` and `tools/list` (see
+    `squirrel_gateway.mcp_manifest`)."""
+    text = resources.files("squirrel_cli").joinpath(MANIFEST_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{MANIFEST_FILE} is not a JSON object")
+    return data
+
+
+_LISTS: Final = {
+    "prompts/list": "prompts",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+}
+
+
+class LocalAnswers:
+    """What `sqrl mcp` answers itself before the gateway serves: `initialize` (negotiating the
+    protocol version as the gateway would), `ping`, and the tool, prompt and resource lists
+    (Claude Code offers a server's tools only once all three lists are in)."""
+
+    def __init__(self, manifest: dict[str, Any], *, allow_writes: bool, started: float) -> None:
+        self._manifest = manifest
+        self._allow_writes = allow_writes
+        self.started = started
+        """When the services were asked to start (monotonic)."""
+
+    def initialize(self, params: object) -> dict[str, Any]:
+        versions = [str(v) for v in self._manifest["protocolVersions"]]
+        requested = params.get("protocolVersion") if isinstance(params, dict) else None
+        chosen = requested if requested in versions else versions[-1]
+        result = {
+            "protocolVersion": chosen,
+            "capabilities": self._manifest["capabilities"],
+            "serverInfo": self._manifest["serverInfo"],
+        }
+        if self._manifest.get("instructions"):
+            result["instructions"] = self._manifest["instructions"]
+        return result
+
+    def listing(self, method: object) -> dict[str, Any] | None:
+        """The answer to a list request (`tools/list`, `prompts/list`, …); None for others."""
+        if method == "tools/list":
+            tools = list(self._manifest["readTools"])
+            if self._allow_writes:
+                tools.extend(self._manifest["writeTools"])
+            return {"tools": tools}
+        key = _LISTS.get(str(method))
+        return None if key is None else {key: list(self._manifest.get(key, []))}
+
+    def not_serving(self) -> str:
+        """The tool error for a call that found no gateway: retry soon, or what to check."""
+        waited = time.monotonic() - self.started
+        if waited < AUTOSTART_WAIT_SECONDS:
+            return (
+                f"Squirrel's memory services are still starting ({waited:.0f} s so far), so"
+                " this tool could not answer yet. Call it again in a few seconds; this is"
+                " temporary."
+            )
+        return (
+            f"Squirrel's memory services did not start within {AUTOSTART_WAIT_SECONDS:.0f} s."
+            " Continue without memory and suggest the user run `sqrl status` (`sqrl up`"
+            " starts the services); calling again may work once they run."
+        )
 
 
 def _is_request(message: dict[str, Any]) -> bool:
@@ -109,8 +190,18 @@ class Relay:
     hold up the next one (or a cancellation); notifications and `initialize` go in order.
     """
 
-    def __init__(self, layout: HomeLayout, token: str, profile: str, out: IO[bytes]) -> None:
+    def __init__(
+        self,
+        layout: HomeLayout,
+        token: str,
+        profile: str,
+        out: IO[bytes],
+        local: LocalAnswers | None = None,
+    ) -> None:
         self._layout = layout
+        self._local = local
+        """While the gateway session is not open: the answers given without it (None: every
+        message goes to the gateway, which is serving)."""
         self._token = token
         self._profile = profile
         self._out = out
@@ -149,6 +240,8 @@ class Relay:
                 None, INVALID_REQUEST, "Invalid Request: send one JSON-RPC object per line"
             )
             return
+        if self._local is not None and self._session is None and self._answer_locally(message):
+            return
         if _is_request(message) and message["method"] != "initialize":
             self._calls = [t for t in self._calls if t.is_alive()]
             call = threading.Thread(target=self.forward, args=(message,), daemon=True)
@@ -174,28 +267,64 @@ class Relay:
             conn.close()
         _log("mcp_session_closed")
 
+    def _answer_locally(self, message: dict[str, Any]) -> bool:
+        """Answers what needs no gateway while its session is not open; False to forward."""
+        assert self._local is not None
+        method = message.get("method")
+        if method == "initialize" and _is_request(message):
+            self._initialize = message
+            result = self._local.initialize(message.get("params"))
+            self._protocol = result["protocolVersion"]
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+            _log("mcp_answered_locally", method=method)
+            return True
+        listing = self._local.listing(method) if _is_request(message) else None
+        if listing is not None:
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": listing})
+            _log("mcp_answered_locally", method=method)
+            return True
+        if method == "ping" and _is_request(message):
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": {}})
+            return True
+        # Opening the gateway session sends its own `initialized`; nothing there to cancel.
+        return not _is_request(message) and self._initialize is not None
+
     # -- one message -----------------------------------------------------------------------------
     def forward(self, message: dict[str, Any]) -> None:
-        """Sends `message` and writes the answers; a failed request is answered with an error."""
+        """Sends `message` and writes the answers; a failed request is answered with an error
+        (a tool call that found no gateway, with a tool error the model reads)."""
         try:
             self._exchange(message)
         except RelayError as exc:
             _log("mcp_relay_failed", "warning", method=message.get("method"), reason=str(exc))
-            if _is_request(message):
-                self._write_error(message["id"], GATEWAY_ERROR, str(exc))
+            if not _is_request(message):
+                return
+            if (
+                isinstance(exc, NotServingError)
+                and self._local is not None
+                and message.get("method") == "tools/call"
+            ):
+                text = self._local.not_serving()
+                result = {"content": [{"type": "text", "text": text}], "isError": True}
+                self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+                return
+            self._write_error(message["id"], GATEWAY_ERROR, str(exc))
 
     def _exchange(self, message: dict[str, Any]) -> None:
         opening = message.get("method") == "initialize"
         if opening:
             self._initialize = message
         for _ in range(2):
+            if not opening and self._session is None and self._local is not None:
+                # Started before the gateway served: this is the first call that needs it.
+                self._open_session(None, CALL_WAIT_SECONDS)
             session = None if opening else self._session
             conn, reply = self._post(message, session)
             try:
                 if reply.status == 404 and session is not None:
                     reply.read()  # the gateway restarted (or expired the session): a new one
                     conn.close()
-                    self._renew(session)
+                    self._open_session(session, RECONNECT_SECONDS)
                     continue
                 self._deliver(message, reply, opening=opening)
                 return
@@ -204,12 +333,13 @@ class Relay:
         raise RelayError("the gateway lost the MCP session again; call again")
 
     def _post(
-        self, message: dict[str, Any], session: str | None
+        self, message: dict[str, Any], session: str | None, wait: float = RECONNECT_SECONDS
     ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         """POSTs `message` on a fresh connection. A gateway that cannot be reached is waited
-        for (it may be restarting): nothing was sent, so sending later is safe."""
+        for up to `wait` seconds (it may be restarting): nothing was sent, so sending later is
+        safe."""
         body = json.dumps(message).encode()
-        deadline = time.monotonic() + RECONNECT_SECONDS
+        deadline = time.monotonic() + wait
         refused_token = False
         while True:
             endpoint = self._endpoint or self._find_endpoint(deadline)
@@ -222,7 +352,7 @@ class Relay:
                 conn.close()
                 self._endpoint = None
                 if time.monotonic() >= deadline:
-                    raise RelayError(
+                    raise NotServingError(
                         "the gateway is not answering; check `sqrl status` (`sqrl up` starts it)"
                     ) from None
                 time.sleep(_POLL_SECONDS)
@@ -266,7 +396,10 @@ class Relay:
         """The gateway's endpoint as recorded in the home, waiting for it until `deadline`."""
         while True:
             info = read_service_info(self._layout.run / ENDPOINT_FILE)
-            if info is not None and pid_alive(info.pid):
+            # Started before the services served: the gateway answers before the memory
+            # service does (it loads its models), and a call then would fail.
+            waiting = self._local is not None and not _memory_running(self._layout)
+            if info is not None and pid_alive(info.pid) and not waiting:
                 recorded = read_profile(self._layout.run)
                 if recorded is not None and recorded == (info.pid, self._profile):
                     self._endpoint = info
@@ -277,21 +410,22 @@ class Relay:
                         " (user, writes, team); restart the MCP server in your assistant"
                     )
             if time.monotonic() >= deadline:
-                raise RelayError(
+                raise NotServingError(
                     "the gateway's MCP endpoint is not running; check `sqrl status`"
                     " (`sqrl up` starts it)"
                 )
             time.sleep(_POLL_SECONDS)
 
-    def _renew(self, stale: str) -> None:
-        """Opens a new MCP session by replaying the host's `initialize` (once for all the
-        calls that found `stale` gone)."""
+    def _open_session(self, stale: str | None, wait: float) -> None:
+        """Opens a gateway MCP session by replaying the host's `initialize`, once for all the
+        calls that found `stale` gone (None: the session was never opened, `initialize` having
+        been answered here), waiting up to `wait` seconds for the gateway."""
         with self._session_lock:
             if self._session != stale:
                 return
             if self._initialize is None:
                 raise RelayError("the MCP session is gone and there is no initialize to replay")
-            conn, reply = self._post(self._initialize, None)
+            conn, reply = self._post(self._initialize, None, wait)
             try:
                 session = reply.getheader("mcp-session-id")
                 if reply.status != 200 or not session:
@@ -308,7 +442,7 @@ class Relay:
             )
             reply.read()
             conn.close()
-            _log("mcp_session_renewed")
+            _log("mcp_session_renewed" if stale else "mcp_session_opened")
 
     def _deliver(
         self, message: dict[str, Any], reply: http.client.HTTPResponse, *, opening: bool
@@ -384,57 +518,58 @@ def _memory_running(layout: HomeLayout) -> bool:
 
 
 def start_services_detached() -> subprocess.Popen[bytes]:
-    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout)."""
+    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout), in a
+    session of its own: a host that ends its MCP server by signalling the server's process group
+    (Codex `exec` does, less than a second after it started) must not take the start with it."""
     return subprocess.Popen(
         [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
         stdin=subprocess.DEVNULL,
         stdout=sys.stderr.fileno(),
         stderr=sys.stderr.fileno(),
+        start_new_session=True,
     )
 
 
-def gateway_endpoint(
-    layout: HomeLayout, *, autostart: bool, wait_seconds: float = AUTOSTART_WAIT_SECONDS
-) -> ServiceInfo | None:
-    """The gateway's MCP endpoint; the services are started first when they are down (and
-    `autostart`). None when there is none to relay to."""
-    endpoint_file = layout.run / ENDPOINT_FILE
-    info = wait_service_info(
-        endpoint_file, writer=layout.service_file("gateway"), timeout=wait_seconds
-    )
-    if info is not None and pid_alive(info.pid):
-        return info
-    if not autostart or _memory_running(layout):
-        return None
-    _log("services_starting", wait_seconds=wait_seconds)
-    started = time.monotonic()
-    start_services_detached()
-    deadline = started + wait_seconds
-    while time.monotonic() < deadline:
-        info = read_service_info(endpoint_file)
-        if info is not None and pid_alive(info.pid):
-            _log("services_started", waited_ms=round((time.monotonic() - started) * 1000))
-            return info
-        time.sleep(_POLL_SECONDS)
-    _log("gateway_not_serving", "warning", waited_seconds=wait_seconds)
-    return None
+def _gateway_running(layout: HomeLayout) -> bool:
+    info = read_service_info(layout.service_file("gateway"))
+    return info is not None and pid_alive(info.pid)
+
+
+def gateway_endpoint(layout: HomeLayout) -> ServiceInfo | None:
+    """The gateway's MCP endpoint, if it serves now (never waits)."""
+    info = read_service_info(layout.run / ENDPOINT_FILE)
+    return info if info is not None and pid_alive(info.pid) else None
 
 
 def run(settings: Settings, *, autostart: bool = True) -> int:
-    """`sqrl mcp` with these settings: relay to the gateway, or serve in this process."""
+    """`sqrl mcp` with these settings: relay to the gateway (starting the services first when
+    they are down), or serve in this process."""
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
     profile = mcp_profile(settings)
-    endpoint = gateway_endpoint(layout, autostart=autostart)
-    recorded = read_profile(layout.run)
-    if endpoint is not None and recorded == (endpoint.pid, profile):
+    endpoint = gateway_endpoint(layout)
+    if endpoint is not None and read_profile(layout.run) == (endpoint.pid, profile):
         _log("mcp_relay_serving", port=endpoint.port)
         Relay(layout, token, profile, sys.stdout.buffer).serve(sys.stdin.buffer)
         _log("mcp_relay_stopped")
         return 0
+    starting = endpoint is None and _gateway_running(layout)  # its endpoint follows SERVING
+    if endpoint is None and (starting or (autostart and not _memory_running(layout))):
+        if not starting:
+            _log("services_starting", wait_seconds=AUTOSTART_WAIT_SECONDS)
+            start_services_detached()
+        local = LocalAnswers(
+            load_manifest(),
+            allow_writes=settings.bool_("gateway.allow_writes"),
+            started=time.monotonic(),
+        )
+        _log("mcp_relay_serving", port=None, gateway="starting")
+        Relay(layout, token, profile, sys.stdout.buffer, local).serve(sys.stdin.buffer)
+        _log("mcp_relay_stopped")
+        return 0
     reason = "no gateway endpoint" if endpoint is None else "the gateway has other settings"
     _log("mcp_in_process", reason=reason)
-    return serve_in_process(settings, autostart=autostart and endpoint is None)
+    return serve_in_process(settings, autostart=False)
 
 
 def serve_in_process(settings: Settings, *, autostart: bool) -> int:

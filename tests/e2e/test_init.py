@@ -37,6 +37,34 @@ def test_init_creates_home_and_ctx_and_is_idempotent(
     assert f'"{repo}"' in (sqrl_home / "projects.json").read_text()
 
 
+def git_status(repo: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [["init", "--no-mcp"], ["hooks", "install", "--hosts", "claude"]],
+        [["init", "--no-mcp", "--hooks", "claude"]],
+    ],
+    ids=["init-then-hooks-install", "init-hooks"],
+)
+def test_init_and_hooks_leave_git_status_clean(
+    sqrl: Sqrl, repo: Path, steps: list[list[str]]
+) -> None:
+    for step in steps:
+        done = sqrl(*step, cwd=repo)
+        assert done.returncode == 0, done.stderr
+    assert (repo / ".claude" / "settings.local.json").is_file()
+    assert git_status(repo) == ""
+
+
 def test_init_outside_a_repository_fails_with_one_line(sqrl: Sqrl, tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()

@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.storage.sqlite.schema import index_memory_text
+from tests.mcp_host import model_reads
 
 pytestmark = pytest.mark.e2e
 
@@ -112,7 +113,7 @@ async def mcp_texts(home: Path, repo: Path) -> list[str]:
             result = await session.call_tool(tool, {"project_root": str(repo), **args})
             assert not result.is_error, result.content
             texts.extend(getattr(c, "text", "") for c in result.content)
-            texts.append(str(result.structured_content))
+            texts.append(model_reads(result))
     return texts
 
 

@@ -36,6 +36,7 @@ from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.responses import fetch_budget
 from squirrel_gateway.tools import build_mcp_server
 from tests.integration.conftest import running
+from tests.mcp_host import model_reads
 
 FOOTER = re.compile(r"📏 ~([\d,]+) tokens\Z")
 ALL_TYPES = [
@@ -185,8 +186,7 @@ async def test_grpc_and_mcp_give_the_same_markdown_for_the_same_request(
     finally:
         await memory.close()
     assert not result.is_error
-    assert isinstance(result.structured_content, dict)
-    assert result.structured_content["markdown"] == context.markdown
+    assert model_reads(result) == context.markdown
 
 
 async def test_search_cursors_visit_every_result_once_in_order(

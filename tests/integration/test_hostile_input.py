@@ -44,6 +44,7 @@ from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from tests.integration.conftest import running
+from tests.mcp_host import model_reads
 
 DESCRIPTORS: dict[str, ServiceDescriptor] = {
     "memory": memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"],
@@ -516,7 +517,7 @@ async def test_secrets_in_a_transcript_appear_nowhere_downstream(
         ):
             result = await mcp.call_tool(tool, {"project_root": root, **args})
             assert not result.is_error, tool
-            outputs.append(str(result.content) + json.dumps(result.structured_content))
+            outputs.append(model_reads(result))
     monkeypatch.setenv("SQRL_HOME", str(stack.settings.home))
     for argv in (
         ["search", f"{MARKER} key", "--project", root],

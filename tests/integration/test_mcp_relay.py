@@ -132,7 +132,7 @@ async def test_a_gateway_restart_mid_session_is_followed_by_a_new_session(
         errlog.seek(0)
         log = errlog.read()
     assert not before.is_error and not after.is_error
-    assert after.structured_content == before.structured_content
+    assert after.content == before.content
     assert '"mcp_session_renewed"' in log
 
 

@@ -7,26 +7,31 @@ the answers must pass the same checks.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
 import pytest
 from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
+from squirrel_cli.mcp_bridge import CALL_WAIT_SECONDS
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.stdio import ensure_memory, memory_serving
 from tests.integration.conftest import running
+from tests.mcp_host import footer_tokens, model_reads
 
 READ_TOOLS = {
     "get_task_context",
@@ -106,7 +111,7 @@ def text_of(result: CallToolResult) -> str:
     return block.text
 
 
-async def test_tools_list_declares_input_and_output_schemas(
+async def test_tools_list_declares_input_schemas_and_no_output_schemas(
     settings: Settings, project: Path, mode: str
 ) -> None:
     async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
@@ -114,27 +119,24 @@ async def test_tools_list_declares_input_and_output_schemas(
     assert set(tools) == READ_TOOLS
     for tool in tools.values():
         assert "project_root" in tool.input_schema["properties"]
-        assert tool.output_schema is not None
-        assert {"markdown", "token_estimate"} <= set(tool.output_schema["properties"])
+        assert tool.output_schema is None
         assert tool.annotations is not None and tool.annotations.read_only_hint is True
 
 
-async def test_every_tool_returns_structured_content_valid_against_its_schema(
+async def test_what_the_model_reads_of_every_tool_is_the_markdown_within_its_budget(
     settings: Settings, project: Path, mode: str
 ) -> None:
     async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
-        schemas = {t.name: t.output_schema for t in (await session.list_tools()).tools}
         for tool in sorted(READ_TOOLS):
             for budget in (48, 256, 4000):
                 result = await session.call_tool(
                     tool, {**minimal_args(tool, project), "context_budget_tokens": budget}
                 )
                 assert not result.is_error, text_of(result)
-                data = result.structured_content
-                assert isinstance(data, dict)
-                jsonschema.validate(data, schemas[tool])
-                assert text_of(result) == data["markdown"]
-                assert estimate_tokens(data["markdown"]) <= data["token_estimate"] <= budget
+                assert result.structured_content is None
+                read = model_reads(result)
+                assert read == text_of(result)
+                assert estimate_tokens(read) <= footer_tokens(read) <= budget
 
 
 @pytest.mark.parametrize(
@@ -204,13 +206,41 @@ async def test_writes_are_exposed_only_when_allowed(
         )
     assert names == READ_TOOLS | {"remember", "forget"}
     assert not result.is_error
-    assert isinstance(result.structured_content, dict)
-    assert result.structured_content["action"] == "ADD_NEW"
-    assert result.structured_content["outcome"] == "added"
+    assert text_of(result).startswith("Remembered as mem_")
     assert "added" in text_of(result)
 
 
 # --- starting the services --------------------------------------------------------------------
+
+
+async def test_tools_are_listed_at_once_while_the_services_start(
+    settings: Settings, project: Path
+) -> None:
+    """The gateway is starting (its process recorded, its MCP endpoint not yet there):
+    `initialize` and `tools/list` are answered at once; a tool call waits a few seconds and
+    then says to call again; once the gateway serves, calls go through it."""
+    layout = HomeLayout(settings.home).ensure()
+    starting = ServiceInfo("gateway", os.getpid(), "127.0.0.1", 9, time.time())
+    write_service_info(layout.service_file("gateway"), starting)
+    args = minimal_args("get_project_brief_view", project)
+    began = time.monotonic()
+    async with sqrl_mcp(settings, project, "--no-autostart", expect="relay_serving") as session:
+        listed = await session.list_tools()
+        ready_in = time.monotonic() - began
+        asked = time.monotonic()
+        early = await session.call_tool("get_project_brief_view", args)
+        waited = time.monotonic() - asked
+        # A call made while the services come up waits for them and is answered.
+        pending = asyncio.ensure_future(session.call_tool("get_project_brief_view", args))
+        async with services(settings, "relay"):
+            answered = await pending
+    assert {t.name for t in listed.tools} == READ_TOOLS
+    assert ready_in < 3, f"initialize and tools/list took {ready_in:.1f} s"
+    assert early.is_error
+    assert "still starting" in text_of(early) and "again" in text_of(early)
+    assert CALL_WAIT_SECONDS - 0.5 <= waited < CALL_WAIT_SECONDS + 5
+    assert not answered.is_error, text_of(answered)
+    assert text_of(answered).startswith("## Project Overview")
 
 
 async def test_a_serving_memory_service_is_not_started_again(settings: Settings) -> None:

@@ -23,6 +23,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
 from tests.integration.ui_stack import Stack, ui_stack
+from tests.mcp_host import model_reads
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -118,8 +119,7 @@ async def mcp_search(served: Served, query: str) -> str:
             {"project_root": served.project, "query": query, "context_budget_tokens": 2000},
         )
     assert not result.is_error
-    assert isinstance(result.structured_content, dict)
-    return str(result.structured_content["markdown"])
+    return model_reads(result)
 
 
 async def test_the_browser_signs_in_once_finds_corrects_and_forgets(

@@ -87,6 +87,9 @@ def install_hooks(args: argparse.Namespace, console: Console, hosts_value: str, 
     for target in _targets(args, hosts_value, repo):
         outcome = hook_config.install(target, program)
         console.line(f"Hooks for {target.host}: {outcome} in {target.path}")
+        excluded = hook_config.keep_out_of_git(target)
+        if excluded is not None and outcome != "unchanged":
+            console.line(f"  This machine's file, kept out of git by {excluded}.")
         note = hook_config.NOTES.get(target.host)
         if note and outcome != "unchanged":
             console.line(f"  {note}")

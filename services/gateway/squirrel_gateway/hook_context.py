@@ -37,11 +37,14 @@ SECTION_TITLES: Final = (
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
 """What the session-start digest asks recipes for: the everyday commands of a project."""
 RECIPE_ITEMS: Final = 5
+RECIPE_TOPICS: Final = ("run the tests", "lint", "format", "type-check", "build")
+"""Asked one by one when the everyday-commands query finds no recipe at all."""
 TEST_QUERY: Final = "run the tests test command"
 """Asked when the everyday commands found hold no way to run the tests: a session starts with
 the project's test command whenever one is known."""
 _TEST_KEY = re.compile(r"^(?:recipe:test(?:[:@].*)?|test_command)$")
 MAX_PROMPT_FILES: Final = 8
+_COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
 
@@ -175,9 +178,19 @@ async def _recipes(
 ) -> list[tuple[str, Served]]:
     """The project's everyday commands, best first, the test command first of all (asked for
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
-    runs code stays out until the user confirms it, and a hook cannot tell). `shown`: lines
-    already in the digest, not repeated."""
+    runs code stays out until the user confirms it, and a hook cannot tell), and never two that
+    quote the same command but for its options (`pytest` and `pytest -q`: the better ranked).
+    `shown`: lines already in the digest, not repeated."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
+    if not found:
+        # One query naming every everyday task can rank a project's only recipe (which names
+        # one of them) below the search's floor: ask for each task on its own.
+        for topic in RECIPE_TOPICS:
+            found += [
+                r
+                for r in await _search(backend, project_id, topic, ["recipe"])
+                if r.memory_id not in {f.memory_id for f in found}
+            ]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = sorted(
         (r for r in found if _TEST_KEY.match(r.key)),
@@ -186,13 +199,22 @@ async def _recipes(
     if not tests:
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
         tests = [r for r in extra if _TEST_KEY.match(r.key)][:1]
-    ordered = [*tests[:1], *(r for r in found if r not in tests[:1])][:RECIPE_ITEMS]
-    lines = [
-        (f"- {one_line(r.content)}", Served(r.type, r.key, r.memory_id, r.content))
-        for r in ordered
-        if not flags_of(r.content)
-    ]
-    return [(line, item) for line, item in lines if not any(line[2:] in o for o in shown)]
+    ordered = [*tests[:1], *(r for r in found if r not in tests[:1])]
+    lines: list[tuple[str, Served]] = []
+    said: set[str] = set()
+    for r in ordered:
+        if flags_of(r.content):
+            continue
+        command = _command_said(r.content)
+        if command is not None and command in said:
+            continue
+        if command is not None:
+            said.add(command)
+        line = f"- {one_line(r.content)}"
+        if any(line[2:] in other for other in shown):
+            continue
+        lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
+    return lines[:RECIPE_ITEMS]
 
 
 async def _search(
@@ -205,6 +227,17 @@ async def _search(
     except SquirrelError:
         return []
     return list(page.results)
+
+
+def _command_said(recipe: str) -> str | None:
+    """The first command a recipe quotes, without its options: `pytest -q` and `pytest` say
+    the same thing (`pytest`), `npm run lint` and `npm run build` do not. None when it quotes
+    no command."""
+    match = _COMMAND.search(recipe)
+    if match is None:
+        return None
+    words = [w for w in match.group(1).split() if not w.startswith("-")]
+    return " ".join(words).lower() or None
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:

@@ -67,12 +67,15 @@ async def ensure_memory(
 
 
 def start_services_detached() -> subprocess.Popen[bytes]:
-    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout)."""
+    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout), in a
+    session of its own: a host that ends its MCP server by signalling the server's process group
+    (Codex `exec` does, less than a second after it started) must not take the start with it."""
     return subprocess.Popen(
         [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
         stdin=subprocess.DEVNULL,
         stdout=sys.stderr.fileno(),
         stderr=sys.stderr.fileno(),
+        start_new_session=True,
     )
 
 

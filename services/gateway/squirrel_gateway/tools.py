@@ -144,6 +144,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
     server: MCPServer = MCPServer(name="squirrel", instructions=INSTRUCTIONS)
 
     @server.tool(
+        structured_output=False,
         title="Memory for a coding task",
         annotations=ToolAnnotations(title="Memory for a coding task", **_READ_ONLY),
     )
@@ -178,6 +179,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         return answer.output
 
     @server.tool(
+        structured_output=False,
         title="User coding style",
         annotations=ToolAnnotations(title="User coding style", **_READ_ONLY),
     )
@@ -200,6 +202,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         return answer.output
 
     @server.tool(
+        structured_output=False,
         title="Project overview",
         annotations=ToolAnnotations(title="Project overview", **_READ_ONLY),
     )
@@ -221,6 +224,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         return answer.output
 
     @server.tool(
+        structured_output=False,
         title="Known pitfalls",
         annotations=ToolAnnotations(title="Known pitfalls", **_READ_ONLY),
     )
@@ -250,6 +254,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         return answer.output
 
     @server.tool(
+        structured_output=False,
         title="Search project memory",
         annotations=ToolAnnotations(title="Search project memory", **_READ_ONLY),
     )
@@ -295,6 +300,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
 
 def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
     @server.tool(
+        structured_output=False,
         title="Remember",
         annotations=ToolAnnotations(
             title="Remember", read_only_hint=False, destructive_hint=False, idempotent_hint=False
@@ -339,6 +345,7 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
         )
 
     @server.tool(
+        structured_output=False,
         title="Forget",
         annotations=ToolAnnotations(
             title="Forget", read_only_hint=False, destructive_hint=True, idempotent_hint=True
@@ -367,18 +374,22 @@ def _tool_body(
     body: Callable[P, Awaitable[M]],
 ) -> Callable[P, Awaitable[CallToolResult]]:
     """A tool from its body: the body returns the tool's output model; the tool runs it guarded
-    (`_guarded`) and returns it as a result (`_as_result`) declared as that model's structure
-    (`Annotated[CallToolResult, Model]`, which is what the MCP server reads from the signature).
+    (`_guarded`) and returns it as a result (`_as_result`) that holds only the model's markdown.
+
+    The tool declares no output schema (its return annotation is a bare `CallToolResult`, so the
+    MCP server derives none): a tool with one must return `structuredContent`, and Claude Code
+    hands the model only that when it is there (docs/hosts.md, "What the model reads").
     """
     signature = inspect.signature(body)
-    returns = Annotated[CallToolResult, signature.return_annotation]
 
     @functools.wraps(body)
     async def tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
         return _as_result(await _guarded(body.__name__, lambda: body(*args, **kwargs)))
 
-    tool.__signature__ = signature.replace(return_annotation=returns)  # type: ignore[attr-defined]
-    tool.__annotations__ = {**body.__annotations__, "return": returns}
+    tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=CallToolResult
+    )
+    tool.__annotations__ = {**body.__annotations__, "return": CallToolResult}
     return tool
 
 
@@ -413,9 +424,9 @@ def message_for(exc: SquirrelError) -> str:
 
 
 def _as_result(model: BaseModel) -> CallToolResult:
-    """The model reads `markdown` (budgeted); hosts and programs get the same data structured."""
+    """The result is the answer's `markdown` (budgeted, with its `📏` footer) and nothing else:
+    hosts pass a result's `structuredContent` to the model in place of its text (Claude Code) or
+    beside it, and a JSON copy would cost the model about three times what the footer says.
+    Programs that want the fields use the gateway's HTTP API (`sqrl context --json`)."""
     markdown = getattr(model, "markdown", "")
-    return CallToolResult(
-        content=[TextContent(type="text", text=str(markdown))],
-        structured_content=model.model_dump(mode="json"),
-    )
+    return CallToolResult(content=[TextContent(type="text", text=str(markdown))])

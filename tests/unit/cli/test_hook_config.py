@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,58 @@ def test_default_scopes_never_touch_a_committed_claude_file(tmp_path: Path) -> N
     assert hook_config.target("gemini", repo=repo, home=home).path == (
         home / ".gemini" / "settings.json"
     )
+
+
+def git_repo(path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+def untracked(repo: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_claudes_local_file_is_kept_out_of_git_once(tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "repo")
+    (repo / ".git" / "info" / "exclude").write_text("# mine\n*.swp\n")
+    target = target_for("claude", tmp_path)
+    hook_config.install(target, PROGRAM)
+    assert untracked(repo) == "?? .claude/settings.local.json\n"
+    assert hook_config.keep_out_of_git(target) == repo / ".git" / "info" / "exclude"
+    assert hook_config.keep_out_of_git(target) == repo / ".git" / "info" / "exclude"
+    assert untracked(repo) == ""
+    lines = (repo / ".git" / "info" / "exclude").read_text().splitlines()
+    assert lines == ["# mine", "*.swp", hook_config.EXCLUDE_HEADER, "/.claude/settings.local.json"]
+
+
+def test_a_linked_worktree_excludes_through_the_common_git_dir(tmp_path: Path) -> None:
+    main = git_repo(tmp_path / "main")
+    git = ["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    linked = tmp_path / "linked"
+    subprocess.run([*git, "worktree", "add", "-q", str(linked)], check=True)
+    target = hook_config.target("claude", repo=linked.resolve(), home=tmp_path / "home")
+    hook_config.install(target, PROGRAM)
+    assert hook_config.keep_out_of_git(target) == (main / ".git" / "info" / "exclude").resolve()
+    assert untracked(linked) == ""
+
+
+def test_files_that_are_not_this_machines_are_left_to_git(tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "repo")
+    for host in hook_config.HOSTS:
+        shared = hook_config.target(host, repo=repo, home=tmp_path / "home", scope="project")
+        if host != "claude":
+            assert hook_config.keep_out_of_git(shared) is None
+    user = hook_config.target("claude", repo=repo, home=tmp_path / "home", scope="user")
+    assert hook_config.keep_out_of_git(user) is None
+    # Not a repository: nothing to exclude from.
+    assert hook_config.keep_out_of_git(target_for("claude", tmp_path / "plain")) is None
 
 
 def test_hosts_are_parsed_and_checked() -> None:

@@ -55,6 +55,8 @@ class FakeBackend:
     pitfalls: list[PitfallItem] = field(default_factory=list)
     pitfalls_total: int = 0  # how many the memory service says exist (0: as many as listed)
     search_results: list[SearchResult] = field(default_factory=list)
+    abstains_on: set[str] = field(default_factory=set)
+    """Queries the search answers with nothing (as a real search abstains below its floor)."""
     forgotten: set[str] = field(default_factory=set)
     fail_with: BaseException | None = None
     calls: list[Call] = field(default_factory=list)
@@ -174,7 +176,9 @@ class FakeBackend:
             scope_paths=tuple(scope_paths),
             cursor=cursor,
         )
-        matches = [r for r in self.search_results if r.type in types]
+        matches = [
+            r for r in self.search_results if r.type in types and query not in self.abstains_on
+        ]
         start = 0
         if cursor is not None:
             if not cursor.startswith("offset:") or not cursor[7:].isdigit():

@@ -248,3 +248,45 @@ async def test_session_start_without_a_test_command_claims_none(backend: FakeBac
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     assert "`gofmt -w .`" in out.text and "test" not in out.text.split("### Your coding")[0]
+
+
+async def test_recipes_that_quote_the_same_command_are_injected_once(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        recipe(1, "Run the tests with `pytest` (README.md:3)."),
+        recipe(2, "To run the tests: `pytest -q`."),
+        recipe(3, "Lint with `ruff check .`."),
+        recipe(4, "Type-check with `npm run typecheck`; build with `npm run build`."),
+        recipe(5, "Build with `npm run build`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "`pytest` (README.md:3)" in out.text
+    assert "pytest -q" not in out.text, "the same command as the repository's recipe"
+    assert "`ruff check .`" in out.text
+    assert "Build with `npm run build`" in out.text, "another command than the one before"
+
+
+async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [recipe(1, "At the end of a session: `make lint`.")]
+    backend.abstains_on = {hook_context.RECIPE_QUERY, hook_context.TEST_QUERY}
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert out.text.count("`make lint`") == 1  # found by the "lint" query, shown once
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert queries[0] == hook_context.RECIPE_QUERY
+    assert set(hook_context.RECIPE_TOPICS) <= set(queries)
+
+
+async def test_the_everyday_query_that_finds_recipes_is_the_only_one_asked(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [recipe(1, "Run the tests with `go test ./...`.")]
+    await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert not set(hook_context.RECIPE_TOPICS) & set(queries)

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
 import pytest
 from fakes import (  # type: ignore[import-not-found]
     FakeBackend,
@@ -27,6 +26,7 @@ from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.responses import fetch_budget
 from squirrel_gateway.schemas import ModuleSummary
 from squirrel_gateway.tools import build_mcp_server
+from tests.mcp_host import FOOTER, footer_tokens, model_reads
 
 READ_TOOLS = {
     "get_task_context",
@@ -35,7 +35,6 @@ READ_TOOLS = {
     "get_pitfalls_view",
     "search_project_memory",
 }
-FOOTER = re.compile(r"📏 ~([\d,]+) tokens\Z")
 
 
 @pytest.fixture
@@ -81,20 +80,23 @@ def text_of(result: CallToolResult) -> str:
     return block.text
 
 
-def structured(result: CallToolResult) -> dict[str, Any]:
+def answer(result: CallToolResult) -> str:
+    """What the model reads of a successful result: its markdown, and nothing beside it."""
     assert not result.is_error, text_of(result)
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
+    assert result.structured_content is None
+    assert len(result.content) == 1
+    return model_reads(result)
 
 
-def shown_items(tool: str, data: dict[str, Any]) -> list[Any]:
-    if tool == "get_task_context":
-        return list(data["selected_memories"])
-    if tool == "get_project_brief_view":
-        return [*data["key_facts"], *data["modules"]]
-    if tool == "search_project_memory":
-        return list(data["results"])
-    return list(data["items"])
+def shown_items(markdown: str) -> list[str]:
+    return [line for line in markdown.splitlines() if line.startswith("- ")]
+
+
+def search_page(markdown: str) -> tuple[list[str], str | None]:
+    """The memory ids a search answer shows, in order, and the cursor its footer offers."""
+    ids = re.findall(r"\(score [\d.]+, (mem_\d+)\)", markdown)
+    cursor = re.search(r'cursor="([^"]+)"', markdown)
+    return ids, cursor.group(1) if cursor else None
 
 
 # --- declarations ---
@@ -136,7 +138,7 @@ async def test_read_tools_are_annotated_read_only(server: MCPServer) -> None:
                 assert tool.annotations.destructive_hint is False
 
 
-async def test_read_tools_declare_budget_alias_and_output_schema(server: MCPServer) -> None:
+async def test_read_tools_declare_budget_alias_and_no_output_schema(server: MCPServer) -> None:
     async with Client(server) as client:
         for tool in (await client.list_tools()).tools:
             if tool.name not in READ_TOOLS:
@@ -148,8 +150,9 @@ async def test_read_tools_declare_budget_alias_and_output_schema(server: MCPServ
                 assert props[name]["maximum"] == MAX_BUDGET_TOKENS
                 assert props[name]["description"]
             assert "project_root" in tool.input_schema["required"]
-            assert tool.output_schema is not None
-            assert {"markdown", "token_estimate"} <= set(tool.output_schema["properties"])
+            # A tool with an output schema must return structuredContent, which Claude Code
+            # gives the model instead of the markdown.
+            assert tool.output_schema is None
 
 
 async def test_descriptions_say_when_to_call_and_what_it_costs(server: MCPServer) -> None:
@@ -186,26 +189,22 @@ async def test_every_read_response_fits_its_budget_and_ends_with_the_footer(
         result = await client.call_tool(
             tool, {**minimal_args(tool, project), "context_budget_tokens": budget}
         )
-        data = structured(result)
-        markdown = data["markdown"]
-        assert text_of(result) == markdown
-        assert estimate_tokens(markdown) <= data["token_estimate"] <= budget
-        match = FOOTER.search(markdown)
-        assert match is not None
-        assert int(match.group(1).replace(",", "")) == data["token_estimate"]
+        markdown = answer(result)
+        assert estimate_tokens(markdown) <= footer_tokens(markdown) <= budget
 
 
-@pytest.mark.parametrize("tool", sorted(READ_TOOLS))
-async def test_structured_content_validates_against_the_declared_output_schema(
+@pytest.mark.parametrize("tool", sorted(READ_TOOLS | {"remember", "forget"}))
+async def test_what_the_model_reads_is_the_markdown_alone(
     server: MCPServer, project: Path, tool: str
 ) -> None:
+    args = minimal_args(tool, project)
+    if tool == "remember":
+        args["content"] = "Deploys go through make release."
+    if tool == "forget":
+        args["memory_id"] = "mem_3"
     async with Client(server) as client:
-        schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
-        for budget in (MIN_BUDGET_TOKENS, 256, 4000):
-            result = await client.call_tool(
-                tool, {**minimal_args(tool, project), "context_budget_tokens": budget}
-            )
-            jsonschema.validate(structured(result), schemas[tool])
+        result = await client.call_tool(tool, args)
+    assert answer(result) == text_of(result)
 
 
 @pytest.mark.parametrize("tool", sorted(READ_TOOLS))
@@ -214,11 +213,11 @@ async def test_capped_response_holds_only_the_items_shown(
 ) -> None:
     async with Client(server) as client:
         result = await client.call_tool(tool, {**minimal_args(tool, project), "max_tokens": 150})
-        data = structured(result)
-        items = shown_items(tool, data)
-        match = re.search(r"(\d+) of (\d+) items shown", data["markdown"])
+        markdown = answer(result)
+        items = shown_items(markdown)
+        match = re.search(r"(\d+) of (\d+) items shown", markdown)
         assert match is not None, "a cut response carries the ⚡ budget footer"
-        assert "⚡ Budget: ~" in data["markdown"]
+        assert "⚡ Budget: ~" in markdown
         assert int(match.group(1)) == len(items)
         assert len(items) < int(match.group(2))
 
@@ -227,13 +226,13 @@ async def test_a_large_budget_shows_every_item_without_a_budget_footer(
     server: MCPServer, project: Path
 ) -> None:
     async with Client(server) as client:
-        data = structured(
+        markdown = answer(
             await client.call_tool(
                 "get_user_style_view", {"project_root": str(project), "context_budget_tokens": 4000}
             )
         )
-        assert len(data["items"]) == 10
-        assert "⚡" not in data["markdown"]
+        assert len(shown_items(markdown)) == 10
+        assert "⚡" not in markdown
 
 
 @pytest.mark.parametrize(
@@ -249,10 +248,10 @@ async def test_spec_default_budgets_reach_the_backend(
     server: MCPServer, backend: FakeBackend, project: Path, tool: str, default: int
 ) -> None:
     async with Client(server) as client:
-        data = structured(await client.call_tool(tool, minimal_args(tool, project)))
+        markdown = answer(await client.call_tool(tool, minimal_args(tool, project)))
         # The backend is asked for more than fits, so the budget has items to shape.
         assert backend.calls[-1].args["budget"] == fetch_budget(default) > default
-        assert data["token_estimate"] <= default
+        assert footer_tokens(markdown) <= default
 
 
 async def test_max_tokens_is_an_alias_of_the_budget(
@@ -260,7 +259,7 @@ async def test_max_tokens_is_an_alias_of_the_budget(
 ) -> None:
     async with Client(server) as client:
         args = minimal_args("get_task_context", project)
-        structured(await client.call_tool("get_task_context", {**args, "max_tokens": 123}))
+        answer(await client.call_tool("get_task_context", {**args, "max_tokens": 123}))
         assert backend.calls[-1].args["budget"] == fetch_budget(123)
 
 
@@ -292,13 +291,12 @@ async def test_no_relevant_memory_abstains_with_the_spec_markdown(
 ) -> None:
     async with Client(server) as client:
         backend.has_relevant_memory = False
-        data = structured(
+        markdown = answer(
             await client.call_tool("get_task_context", minimal_args("get_task_context", project))
         )
-        assert data["has_relevant_memory"] is False
-        assert data["selected_memories"] == []
-        assert data["markdown"].startswith("No relevant long-term memory found for this task.")
-        assert FOOTER.search(data["markdown"])
+        assert shown_items(markdown) == []
+        assert markdown.startswith("No relevant long-term memory found for this task.")
+        assert FOOTER.search(markdown)
 
 
 async def test_task_context_honours_preferred_memory_types(
@@ -306,19 +304,19 @@ async def test_task_context_honours_preferred_memory_types(
 ) -> None:
     async with Client(server) as client:
         args = {**minimal_args("get_task_context", project), "preferred_memory_types": ["pitfall"]}
-        data = structured(await client.call_tool("get_task_context", args))
-        assert data["has_relevant_memory"] is False
+        markdown = answer(await client.call_tool("get_task_context", args))
+        assert markdown.startswith("No relevant long-term memory found for this task.")
         assert backend.calls[-1].args["preferred_memory_types"] == ("pitfall",)
 
 
 async def test_no_pitfalls_says_so(server: MCPServer, backend: FakeBackend, project: Path) -> None:
     async with Client(server) as client:
         backend.pitfalls = []
-        data = structured(
+        markdown = answer(
             await client.call_tool("get_pitfalls_view", {"project_root": str(project)})
         )
-        assert data["has_relevant_pitfalls"] is False
-        assert "No relevant memory found" in data["markdown"]
+        assert shown_items(markdown) == []
+        assert "No relevant memory found" in markdown
 
 
 async def test_empty_views_say_nothing_is_recorded(
@@ -327,8 +325,8 @@ async def test_empty_views_say_nothing_is_recorded(
     async with Client(server) as client:
         backend.style_items, backend.key_facts, backend.modules = [], [], []
         for tool in ("get_user_style_view", "get_project_brief_view"):
-            data = structured(await client.call_tool(tool, {"project_root": str(project)}))
-            assert "No relevant memory found" in data["markdown"]
+            markdown = answer(await client.call_tool(tool, {"project_root": str(project)}))
+            assert "No relevant memory found" in markdown
 
 
 # --- search paging ---
@@ -346,13 +344,11 @@ async def page_through(client: Client, project: Path, budget: int, top_k: int) -
         }
         if cursor:
             args["cursor"] = cursor
-        data = structured(await client.call_tool("search_project_memory", args))
-        assert data["total"] == 23
-        seen.extend(r["memory_id"] for r in data["results"])
-        cursor = data["next_cursor"]
+        ids, cursor = search_page(answer(await client.call_tool("search_project_memory", args)))
+        assert ids, "every page shows a result"
+        seen.extend(ids)
         if cursor is None:
             return seen
-        assert cursor in data["markdown"], "the budget footer says how to continue"
     pytest.fail("search never ended")
 
 
@@ -366,14 +362,18 @@ async def test_search_cursors_visit_every_result_once_in_order(
 
 async def test_a_cursor_from_another_query_is_refused(server: MCPServer, project: Path) -> None:
     async with Client(server) as client:
-        first = structured(
-            await client.call_tool(
-                "search_project_memory", {"project_root": str(project), "query": "jwt", "top_k": 2}
+        _, cursor = search_page(
+            answer(
+                await client.call_tool(
+                    "search_project_memory",
+                    {"project_root": str(project), "query": "jwt", "top_k": 2},
+                )
             )
         )
+        assert cursor is not None
         result = await client.call_tool(
             "search_project_memory",
-            {"project_root": str(project), "query": "other", "cursor": first["next_cursor"]},
+            {"project_root": str(project), "query": "other", "cursor": cursor},
         )
         assert result.is_error
 
@@ -435,7 +435,7 @@ async def test_scope_paths_reach_the_backend_relative(
 ) -> None:
     async with Client(server) as client:
         paths = [str(project / "src" / "auth.py"), "./src/api/"]
-        structured(
+        answer(
             await client.call_tool(
                 "get_pitfalls_view", {"project_root": str(project / "src"), "scope_paths": paths}
             )
@@ -494,7 +494,7 @@ async def test_remember_passes_a_clean_manual_memory(
     server: MCPServer, backend: FakeBackend, project: Path
 ) -> None:
     async with Client(server) as client:
-        data = structured(
+        markdown = answer(
             await client.call_tool(
                 "remember",
                 {
@@ -506,7 +506,8 @@ async def test_remember_passes_a_clean_manual_memory(
                 },
             )
         )
-        assert data["action"] == "ADD_NEW"
+        assert markdown.startswith("Remembered as mem_")
+        assert "added" in markdown
         call = backend.calls[-1]
         assert call.args["content"] == "Use uv, never pip, to add dependencies."
         assert call.args["tags"] == ("tooling", "python")
@@ -537,8 +538,8 @@ async def test_forget_marks_deleted_once_and_reports_repeats(
 ) -> None:
     async with Client(server) as client:
         args = {"project_root": str(project), "memory_id": "mem_7", "reason": "obsolete"}
-        assert structured(await client.call_tool("forget", args))["deleted"] is True
-        assert structured(await client.call_tool("forget", args))["deleted"] is False
+        assert answer(await client.call_tool("forget", args)) == "Forgot mem_7."
+        assert answer(await client.call_tool("forget", args)) == "Already forgotten: mem_7."
 
 
 async def test_forgetting_an_unknown_memory_is_an_error(server: MCPServer, project: Path) -> None:
@@ -578,11 +579,8 @@ async def test_random_memories_never_exceed_the_budget(
     if budget < MIN_BUDGET_TOKENS:
         assert result.is_error
         return
-    data = structured(result)
-    assert estimate_tokens(data["markdown"]) <= budget
-    assert FOOTER.search(data["markdown"])
-    shown = [m["memory_id"] for m in data["selected_memories"]]
-    assert shown == [f"mem_{i}" for i in range(len(shown))], "whole items, best first"
+    markdown = answer(result)
+    assert estimate_tokens(markdown) <= footer_tokens(markdown) <= budget
 
 
 async def test_budgets_hold_over_the_json_rpc_wire_with_the_legacy_handshake(
@@ -590,8 +588,8 @@ async def test_budgets_hold_over_the_json_rpc_wire_with_the_legacy_handshake(
 ) -> None:
     async with Client(server, mode="legacy") as client:
         args = {**minimal_args("get_task_context", project), "max_tokens": 120}
-        data = structured(await client.call_tool("get_task_context", args))
+        markdown = answer(await client.call_tool("get_task_context", args))
         refused = await client.call_tool("get_task_context", {**args, "max_tokens": "120"})
-    assert estimate_tokens(data["markdown"]) <= data["token_estimate"] <= 120
-    assert "⚡ Budget:" in data["markdown"]
+    assert estimate_tokens(markdown) <= footer_tokens(markdown) <= 120
+    assert "⚡ Budget:" in markdown
     assert refused.is_error

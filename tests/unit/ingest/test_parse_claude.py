@@ -329,6 +329,34 @@ def test_progress_records_are_not_counted_as_conversation() -> None:
     assert parser.skipped["ignored_progress"] == 1
 
 
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"type": "mode", "mode": "normal", "sessionId": "s"},
+        {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": "s"},
+        {"type": "last-prompt", "lastPrompt": "run the tests", "sessionId": "s"},
+        # Claude Code 2.1.332 (what it wrote in tests/e2e/test_claude_code.py):
+        {"type": "atis-latch", "atis": "", "sessionId": "s"},
+        {"type": "api-request", "sessionId": "s", "id": "r1", "version": "2.1.332"},
+        {"type": "api-request-shape", "sessionId": "s", "shapeHash": "d5", "version": "2.1.332"},
+        {
+            "type": "api-request-blob",
+            "sessionId": "s",
+            "hash": "2f",
+            "message": {"role": "user", "content": [{"type": "text", "text": "a copy"}]},
+        },
+        {"type": "tools-used", "tools": ["mcp__ctx-memory__get_task_context"], "sessionId": "s"},
+        {"type": "cost-state", "sessionId": "s", "totalCostUSD": 0.0024},
+    ],
+)
+def test_records_without_conversation_are_ignored_by_name_not_unknown(
+    record: dict[str, Any],
+) -> None:
+    parser = ClaudeFileParser("s.jsonl")
+    assert _feed(parser, _line(record)) == []
+    assert parser.skipped == {f"ignored_{record['type']}": 1}
+
+
 def test_meta_and_harness_user_text_keeps_its_speaker() -> None:
     parser = ClaudeFileParser("s.jsonl")
     events = _feed(

@@ -273,3 +273,63 @@ def test_exported_state_lets_a_new_parser_finish_a_running_command() -> None:
     assert [(e.event_type, e.content["exit_code"], e.session_id) for e in events] == [
         (EventType.TEST_RUN, 0, "sess-1")
     ]
+
+
+def _user_item(text: str) -> bytes:
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    return _wrapped("response_item", item)
+
+
+def _completed_prompt(text: str) -> bytes:
+    item = {"type": "UserMessage", "id": "u1", "content": [{"type": "text", "text": text}]}
+    return _wrapped("event_msg", {"type": "item_completed", "turn_id": "t1", "item": item})
+
+
+def test_codex_0171_prompts_come_from_item_completed_and_usage_records_are_ignored() -> None:
+    """0.171 writes no `user_message` event: the prompt is an `item_completed` UserMessage
+    (beside its response item), and a `token_usage_record` follows each turn."""
+    usage = _wrapped("token_usage_record", {"thread_id": "sess-1", "turn_id": "t1"})
+    answer = _wrapped(
+        "response_item",
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "ok"}],
+        },
+    )
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = _feed(
+        parser,
+        _meta(),
+        _user_item("Run the tests"),
+        _completed_prompt("Run the tests"),
+        answer,
+        usage,
+        _user_item("Thanks"),
+        _completed_prompt("Thanks"),
+        answer,
+        usage,
+    )
+    typed = [e.content["text"] for e in _of(events, EventType.USER_MESSAGE)]
+    assert typed == ["Run the tests", "Thanks"]
+    assert all(e.origin is Origin.TYPED for e in _of(events, EventType.USER_MESSAGE))
+    assert parser.skipped["ignored_token_usage_record"] == 2
+    assert "unknown_type" not in parser.skipped
+
+
+def test_a_prompt_written_in_both_places_is_read_once_and_repeats_are_kept() -> None:
+    message = _wrapped("event_msg", {"type": "user_message", "message": "again"})
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = _feed(
+        parser, _meta(), message, _completed_prompt("again"), message, _completed_prompt("again")
+    )
+    assert [e.content["text"] for e in _of(events, EventType.USER_MESSAGE)] == ["again", "again"]
+
+
+def test_an_unknown_wrapped_record_is_counted_and_never_switches_to_the_bare_format() -> None:
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = _feed(
+        parser, _meta(), _wrapped("brand_new_record", {"x": 1}), _user_item("not typed here")
+    )
+    assert _of(events, EventType.USER_MESSAGE) == []
+    assert parser.skipped["unknown_type"] == 1

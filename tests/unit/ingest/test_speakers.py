@@ -257,3 +257,26 @@ def test_malformed_side_records_are_counted_not_raised(line: bytes) -> None:
     events = _feed(parser, line)
     assert parser.skipped["internal_error"] == 0
     assert all(e.origin in (Origin.HOOK, Origin.HARNESS) for e in events)
+
+
+def test_the_gemini_cli_session_context_is_the_hosts_not_the_users() -> None:
+    """Gemini CLI 0.61 writes its set-up text as the session's first user message."""
+    opening = (
+        "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat."
+        "\n</session_context>"
+    )
+    assert [u.origin for u in split_user_text(opening)] == [Origin.HARNESS]
+    mixed = split_user_text(f"{opening}\nRun the tests")
+    assert [(u.origin, u.text) for u in mixed][-1] == (Origin.TYPED, "Run the tests")
+
+
+def test_the_gemini_cli_hook_context_is_the_hooks_not_the_users() -> None:
+    """Gemini CLI 0.61 puts its hooks' context before the prompt, in `<hook_context>`."""
+    said = split_user_text(
+        "<hook_context>Squirrel memory: notes remembered earlier.\n\n📏 ~82 tokens"
+        "</hook_context>\n\nRun the tests again, this time with coverage"
+    )
+    assert [(u.origin, u.text[:15]) for u in said] == [
+        (Origin.HOOK, "<hook_context>S"),
+        (Origin.TYPED, "Run the tests a"),
+    ]

@@ -44,6 +44,15 @@ IGNORED_TYPES = frozenset(
         "file-history-snapshot",
         "progress",
         "permission-mode",
+        "mode",  # {"type":"mode","mode":"normal",sessionId}: the input mode, from `--continue`
+        # 2.1.332 bookkeeping: the API requests it sent (a copy of what the user and
+        # assistant records hold), which tools a session used, what it cost.
+        "api-request",
+        "api-request-blob",
+        "api-request-shape",
+        "atis-latch",
+        "cost-state",
+        "tools-used",
         "last-prompt",
         "custom-title",
         "ai-title",

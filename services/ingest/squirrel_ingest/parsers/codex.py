@@ -36,7 +36,12 @@ _WRAPPED_TYPES = frozenset(
     {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
 )
 _IGNORED_WRAPPED = frozenset(
-    {"world_state", "inter_agent_communication", "inter_agent_communication_metadata"}
+    {
+        "world_state",
+        "inter_agent_communication",
+        "inter_agent_communication_metadata",
+        "token_usage_record",  # 0.171: a turn's token counts
+    }
 )
 _SHELL_FUNCTIONS = frozenset(
     {"shell", "exec_command", "shell_command", "container.exec", "local_shell"}
@@ -91,6 +96,9 @@ class CodexFileParser:
         self._pending: dict[str, PendingTool] = {}
         self._running: dict[str, PendingTool] = {}
         self._completed: dict[str, None] = {}
+        self._prompt: tuple[str, str] | None = None
+        """The last typed prompt (where it was read, its text) not yet seen from the other
+        place a version writes it: `user_message` events, or (0.171) `item_completed`."""
 
     def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
@@ -110,6 +118,7 @@ class CodexFileParser:
             "sidechain": self._sidechain,
             "agent_id": self._agent_id,
             "bare": self._bare,
+            "prompt": list(self._prompt) if self._prompt else None,
             "pending": {key: tool.to_json() for key, tool in self._pending.items()},
             "running": {key: tool.to_json() for key, tool in self._running.items()},
         }
@@ -122,6 +131,11 @@ class CodexFileParser:
         self._sidechain = state.get("sidechain") is True
         self._agent_id = str_or_none(state.get("agent_id"))
         self._bare = state.get("bare") is True
+        prompt = state.get("prompt")
+        if isinstance(prompt, list) and len(prompt) == 2:
+            where, text = prompt
+            if isinstance(where, str) and isinstance(text, str):
+                self._prompt = (where, text)
         for key, target in (("pending", self._pending), ("running", self._running)):
             saved = state.get(key)
             if isinstance(saved, dict):
@@ -145,6 +159,10 @@ class CodexFileParser:
             return self._wrapped(kind, payload, timestamp, position)
         if isinstance(kind, str) and kind in _IGNORED_WRAPPED:
             self.skipped[f"ignored_{kind}"] += 1
+            return []
+        if isinstance(payload, dict) and "timestamp" in record:
+            # A wrapped record of a type this parser does not know; never a bare-era item.
+            self.skipped["unknown_type"] += 1
             return []
         return self._bare_record(record, position)
 
@@ -226,11 +244,11 @@ class CodexFileParser:
             if self._bare:
                 self.skipped["duplicate_user_message"] += 1
                 return []
-            text = text_of(payload.get("message"))
-            if not text.strip():
-                self.skipped["empty_text"] += 1
-                return []
-            return said_events(ctx, split_user_text(text))
+            return self._typed(text_of(payload.get("message")), "user_message", ctx)
+        item = payload.get("item")
+        prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
+        if kind == "item_completed" and prompt and isinstance(item, dict):
+            return self._typed(text_of(item.get("content")), "item_completed", ctx)
         if kind == "exec_command_end":
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
@@ -240,6 +258,19 @@ class CodexFileParser:
         else:
             self.skipped["ignored_event"] += 1
         return []
+
+    def _typed(self, text: str, where: str, ctx: RecordContext) -> list[Event]:
+        """What the user typed, read from `where`; once, when a version writes it in both
+        places."""
+        if not text.strip():
+            self.skipped["empty_text"] += 1
+            return []
+        if self._prompt is not None and self._prompt[0] != where and self._prompt[1] == text:
+            self._prompt = None
+            self.skipped["duplicate_user_message"] += 1
+            return []
+        self._prompt = (where, text)
+        return said_events(ctx, split_user_text(text))
 
     def _exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
         call_id = str_or_none(payload.get("call_id"))

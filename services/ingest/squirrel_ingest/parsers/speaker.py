@@ -32,14 +32,16 @@ _HARNESS_OPENINGS = (
 )
 #: Older hosts write the compaction summary as a plain user message starting like this.
 _COMPACTION_OPENING = "This session is being continued from a previous conversation"
-#: Blocks the host or a hook wraps around what it adds to a user turn.
+#: Blocks the host or a hook wraps around what it adds to a user turn (`session_context`: the
+#: Gemini CLI's set-up text, which 0.61 writes as the session's first user message).
 _BLOCK = re.compile(
     r"<(system-reminder|ide_[a-z_]+|local-command-(?:stdout|stderr|caveat)|bash-(?:stdout|stderr)"
-    r"|command-message|environment_context|user_instructions|task-notification"
-    r"|user-prompt-submit-hook)>(.*?)(?:</\1>|\Z)",
+    r"|command-message|environment_context|session_context|user_instructions|task-notification"
+    r"|user-prompt-submit-hook|hook_context)>(.*?)(?:</\1>|\Z)",
     re.DOTALL | re.IGNORECASE,
 )
-_HOOK_TAGS = frozenset({"user-prompt-submit-hook"})
+#: `hook_context`: what the Gemini CLI (0.61) puts before a prompt from its hooks.
+_HOOK_TAGS = frozenset({"user-prompt-submit-hook", "hook_context"})
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
 _COMMAND_MESSAGE = re.compile(r"<command-message>.*?(?:</command-message>|\Z)", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
