@@ -425,3 +425,29 @@ def test_a_lesson_cites_the_reply_and_the_edit_it_quotes() -> None:
     reply = next(e.id for e in events if e.event_type == "assistant_response")
     edit = next(e.id for e in events if e.event_type == "tool_call")
     assert reply in pitfall.source_event_ids and edit in pitfall.source_event_ids
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        (
+            "ERROR: usage: pytest [options] [file_or_dir] [file_or_dir] [...]\n"
+            "pytest: error: unrecognized arguments: -n\n"
+            "  inifile: /repo/pyproject.toml\n",
+            "pytest: error: unrecognized arguments: -n",
+        ),
+        (
+            "usage: tool [-h] [--fast] path\ntool: error: the following arguments are required: path\n",
+            "tool: error: the following arguments are required: path",
+        ),
+        # Not a banner: a line that only mentions usage still counts.
+        (
+            "error: invalid usage of --force with --dry-run\n",
+            "error: invalid usage of --force with --dry-run",
+        ),
+    ],
+)
+def test_a_usage_banner_is_never_the_error_line(output: str, expected: str) -> None:
+    from squirrel_memory.extractors.pitfalls import first_error_line  # noqa: PLC0415
+
+    assert first_error_line(output) == expected

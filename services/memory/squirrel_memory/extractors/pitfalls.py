@@ -23,7 +23,10 @@ _ERROR_LINE = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s)",
 )
 _SKIP_LINE = re.compile(
-    r"^(?:[=_-]+.*[=_-]+|\s*\^+\s*|WARN .*pre-release.*|\s*\|.*|Traceback.*|…?\[truncated.*\])$"
+    r"^(?:[=_-]+.*[=_-]+|\s*\^+\s*|WARN .*pre-release.*|\s*\|.*|Traceback.*|…?\[truncated.*\]"
+    # A usage banner says how to call the program, not what went wrong: the error is the line
+    # after it (`pytest: error: unrecognized arguments: -n`).
+    r"|(?:ERROR:\s*)?(?i:usage):\s.*)$"
 )
 _LOCATION_PREFIX = re.compile(r"^(?:\S+:\d+(?::\d+)?\s*[-:]?\s*)")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.@-]+")
