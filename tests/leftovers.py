@@ -55,6 +55,25 @@ def pytest_configure(config: pytest.Config) -> None:
     clients.open_channel = _tracked_open_channel
 
 
+_long_lived_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+_long_lived_children: set[int] = set()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any]) -> Iterator[Any]:
+    """What a module- or session-scoped fixture starts (a server thread, a database process)
+    lives past the test that first asks for it, by design: it is not that test's leftover."""
+    if fixturedef.scope == "function":
+        return (yield)
+    threads = set(threading.enumerate())
+    children = set(_children())
+    try:
+        return (yield)
+    finally:
+        _long_lived_threads.update(t for t in threading.enumerate() if t not in threads)
+        _long_lived_children.update(p for p in _children() if p not in children)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = getattr(item, "fixturenames", None)
@@ -96,8 +115,14 @@ def _no_leftover_threads_or_processes() -> Iterator[None]:
     new_threads: list[threading.Thread] = []
     new_children: dict[int, str] = {}
     while True:
-        new_threads = [t for t in threading.enumerate() if t not in threads and t.is_alive()]
-        new_children = {p: c for p, c in _children().items() if p not in children}
+        new_threads = [
+            t
+            for t in threading.enumerate()
+            if t not in threads and t not in _long_lived_threads and t.is_alive()
+        ]
+        new_children = {
+            p: c for p, c in _children().items() if p not in children | _long_lived_children
+        }
         if (not new_threads and not new_children) or time.monotonic() > deadline:
             break
         time.sleep(0.02)
