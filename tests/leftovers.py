@@ -55,6 +55,13 @@ def pytest_configure(config: pytest.Config) -> None:
     clients.open_channel = _tracked_open_channel
 
 
+LIBRARY_THREADS = ("(_poll_wrapper)",)
+"""Threads a library keeps for the process, not for a test: grpc.aio's poller, which lives while
+any channel or server object of the process does (leaked channels are checked apart)."""
+LIBRARY_TASKS = ("_shutdown_watcher",)
+"""Tasks a library keeps for the life of an event loop, not for a test: sse-starlette's watch for
+a server shutdown (one per loop, ended when the loop closes)."""
+
 _long_lived_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 _long_lived_children: set[int] = set()
 
@@ -118,7 +125,10 @@ def _no_leftover_threads_or_processes() -> Iterator[None]:
         new_threads = [
             t
             for t in threading.enumerate()
-            if t not in threads and t not in _long_lived_threads and t.is_alive()
+            if t not in threads
+            and t not in _long_lived_threads
+            and t.is_alive()
+            and not t.name.endswith(LIBRARY_THREADS)
         ]
         new_children = {
             p: c for p, c in _children().items() if p not in children | _long_lived_children
@@ -141,7 +151,13 @@ async def _no_leftover_tasks_or_channels() -> AsyncIterator[None]:
     channels = set(_channels.keys())
     yield
     current = asyncio.current_task()
-    pending = {t for t in asyncio.all_tasks() if t is not current and t not in before}
+    pending = {
+        t
+        for t in asyncio.all_tasks()
+        if t is not current
+        and t not in before
+        and getattr(t.get_coro(), "__qualname__", "") not in LIBRARY_TASKS
+    }
     if pending:
         _done, pending = await asyncio.wait(pending, timeout=GRACE_SECONDS)
     names = sorted(_describe(t) for t in pending)
