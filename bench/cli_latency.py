@@ -6,13 +6,14 @@ once untimed (so its bytecode is cached, as an installed package's is) and then 
 (median and p95), next to `python -c pass` on the same interpreter for scale. The CPU time the
 command's process used (user + system; for `sqrl mcp`, up to its answer) is given beside the wall
 time: on a shared machine it moves far less with the load than the wall time does.
-Output goes to a pipe, as when a host or a script runs the command; `status`, `search` and
-`context` are also timed on a pseudo-terminal, where their tables and markdown are drawn.
+Output goes to a pipe, as when a host or a script runs the command; `status`, `search`,
+`context`, `view brief` and `memories` are also timed on a pseudo-terminal, where their tables
+and markdown are drawn.
 `PYTHONDONTWRITEBYTECODE` is dropped for the measured commands: with it, every run would compile
 Squirrel's own modules again, which no installed copy does.
-`status`, `search`, `context` and `memories` read through the gateway's loopback HTTP routes when
-its endpoint is up (timing starts once `run/gateway-mcp.json` is there); each figure's note says
-which way the command went: "HTTP" (no gRPC client loaded) or "gRPC".
+`status`, `search`, `context`, `view` and `memories` read through the gateway's loopback HTTP
+routes when its endpoint is up (timing starts once `run/gateway-mcp.json` is there); each figure's
+note says which way the command went: "HTTP" (no gRPC client loaded) or "gRPC".
 """
 
 from __future__ import annotations
@@ -52,11 +53,13 @@ COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("sqrl search, on a terminal", ("search", "run the tests"), True),
     ("sqrl context", ("context", CONTEXT_TASK), False),
     ("sqrl context, on a terminal", ("context", CONTEXT_TASK), True),
+    ("sqrl view brief", ("view", "brief"), False),
+    ("sqrl view brief, on a terminal", ("view", "brief"), True),
     ("sqrl memories", ("memories",), False),
     ("sqrl memories, on a terminal", ("memories",), True),
     ("sqrl config list", ("config", "list"), False),
 )
-QUICK = ("status", "search", "context", "memories")
+QUICK = ("status", "search", "context", "view", "memories")
 """Commands that read through the gateway's HTTP routes when they can."""
 MEMORIES = (
     "Run the tests with pytest -x from the repository root",

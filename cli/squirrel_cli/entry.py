@@ -2,8 +2,8 @@
 everything else loads the CLI.
 
 `sqrl hook` posts to the gateway (`hook_client`); `sqrl mcp` relays stdio to the gateway's MCP
-endpoint (`mcp_bridge`); `status`, `search`, `context` and `memories` read through the gateway's
-loopback HTTP routes (`quick`) and fall back to the full CLI when those are not there.
+endpoint (`mcp_bridge`); `status`, `search`, `context`, `view` and `memories` read through the
+gateway's loopback HTTP routes (`quick`) and fall back to the full CLI when those are not there.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from squirrel_cli.mcp_bridge import main as mcp_main  # noqa: PLC0415 - fast path
 
         return mcp_main(args[1:])
-    if args[:1] and args[0] in ("status", "search", "context", "memories"):
+    if args[:1] and args[0] in ("status", "search", "context", "view", "memories"):
         from squirrel_cli.quick import run  # noqa: PLC0415 - fast path
 
         code = run(args)

@@ -1,4 +1,4 @@
-"""`sqrl status`, `search`, `context` and `memories` without a gRPC client: they answer at once.
+"""`sqrl status`, `search`, `context`, `view` and `memories` without a gRPC client: at once.
 
 The gateway serves what these commands need as JSON on its loopback HTTP endpoint (`/cli/<route>`,
 behind the install's bearer token; `squirrel_gateway.cli_http`). This client posts there with the
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from squirrel_core.settings import Settings
     from squirrel_core.terminal import Drawing
 
-COMMANDS: Final = frozenset({"status", "search", "context", "memories"})
+COMMANDS: Final = frozenset({"status", "search", "context", "view", "memories"})
 READ_TIMEOUT: Final = 65.0
 """Seconds to wait for an answer: the CLI's gRPC reads allow 60 end to end."""
 CONNECT_TIMEOUT: Final = 2.0
@@ -58,6 +58,7 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "status": read_args.add_status,
         "search": read_args.add_search,
         "context": read_args.add_context,
+        "view": read_args.add_view,
         "memories": read_args.add_memories,
     }
     adders[argv[0]](sub)
@@ -256,6 +257,23 @@ def _search(args: argparse.Namespace, settings: Settings, console: Console) -> i
     return 0
 
 
+def _view(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from squirrel_cli.read_view import print_view  # noqa: PLC0415
+
+    body = {
+        "which": args.which,
+        "project_root": _project(args),
+        "mode": args.mode,
+        "user_id": args.user or "",
+        "scope_paths": args.paths,
+        "task_description": args.task or "",
+        "context_budget_tokens": _budget(args),
+        "json": args.json,
+    }
+    print_view(call(settings.home, "view", body), console)
+    return 0
+
+
 def _memories(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from squirrel_cli.read_view import print_memories  # noqa: PLC0415
 
@@ -314,5 +332,6 @@ _HANDLERS: Final[dict[str, Callable[[argparse.Namespace, Settings, Console], int
     "status": _status,
     "search": _search,
     "context": _context,
+    "view": _view,
     "memories": _memories,
 }

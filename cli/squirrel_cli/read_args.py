@@ -1,4 +1,4 @@
-"""The arguments of `sqrl status`, `context`, `search` and `memories`, in one place.
+"""The arguments of `sqrl status`, `context`, `search`, `view` and `memories`, in one place.
 
 Both the commands' own modules and the quick client (`squirrel_cli.quick`) build their parsers
 from here, so a command accepts and refuses the same arguments whichever way it runs. Only the
@@ -16,6 +16,8 @@ from squirrel_core.read_shapes import MEMORY_SOURCES, MEMORY_TYPES
 # typical answer show several items (the MCP tools keep the spec's 400 and 256).
 CONTEXT_BUDGET: Final = 800
 SEARCH_BUDGET: Final = 800
+VIEW_BUDGET: Final = 600
+VIEWS: Final = ("style", "brief", "pitfalls")
 
 
 def add_status(sub: Any) -> argparse.ArgumentParser:
@@ -55,6 +57,21 @@ def add_search(sub: Any) -> argparse.ArgumentParser:
     search.add_argument("--cursor", default=None, help="next_cursor of a previous search")
     common(search, default_budget=SEARCH_BUDGET)
     return search
+
+
+def add_view(sub: Any) -> argparse.ArgumentParser:
+    view: argparse.ArgumentParser = sub.add_parser(
+        "view", help="a view: your style, the project brief, or pitfalls"
+    )
+    view.add_argument("which", choices=VIEWS)
+    view.add_argument("--mode", choices=("core", "full"), default="core")
+    view.add_argument(
+        "--paths", nargs="+", default=[], metavar="PATH", help="pitfalls: scope paths"
+    )
+    view.add_argument("--task", default=None, help="pitfalls: what you are about to do")
+    view.add_argument("--user", default=None, help="style: whose preferences (default: you)")
+    common(view, default_budget=VIEW_BUDGET)
+    return view
 
 
 def common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:

@@ -1,4 +1,4 @@
-"""How `sqrl search`, `sqrl context` and `sqrl memories` print their answer.
+"""How `sqrl search`, `sqrl context`, `sqrl view` and `sqrl memories` print their answer.
 
 The answer is the plain data of `squirrel_core.read_shapes`, whichever way it was fetched (the
 gateway's loopback HTTP routes, or gRPC), so both ways print the same. Only the standard library
@@ -18,6 +18,11 @@ def print_context(output: dict[str, Any], console: Console) -> None:
         console.json(output["json"])
     else:
         console.markdown(str(output["markdown"]))
+
+
+def print_view(output: dict[str, Any], console: Console) -> None:
+    """`sqrl view`: the view's markdown, or its JSON (`read_shapes.view_output`)."""
+    print_context(output, console)
 
 
 def print_search(query: str, output: dict[str, Any], console: Console) -> None:

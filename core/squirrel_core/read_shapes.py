@@ -1,4 +1,4 @@
-"""What `sqrl search`, `sqrl context` and `sqrl memories` print, made from the services' replies.
+"""What `sqrl search`, `context`, `view` and `memories` print, made from the services' replies.
 
 Both ways the CLI reads — its own gRPC call, or the gateway's loopback HTTP routes for the CLI
 (`squirrel_gateway.cli_http`) — turn a reply into the same plain data here, and the CLI prints
@@ -73,6 +73,13 @@ def context_output(
     if as_json:
         return {"json": spec_dict(reply.context)}
     return {"markdown": reply.context.markdown}
+
+
+def view_output(view: Message, markdown: str, *, as_json: bool) -> dict[str, Any]:
+    """`sqrl view`: {"json": ...} (the view message) with `as_json`, else {"markdown": ...}."""
+    if as_json:
+        return {"json": spec_dict(view)}
+    return {"markdown": markdown}
 
 
 def search_output(

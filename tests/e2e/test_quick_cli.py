@@ -1,4 +1,4 @@
-"""`sqrl status`, `search`, `context` and `memories` read through the gateway's loopback HTTP routes
+"""`sqrl status`, `search`, `context`, `view` and `memories` read through the gateway's loopback HTTP routes
 without loading gRPC, print exactly what the full CLI prints, and fall back to it when the routes
 are not there."""
 
@@ -154,6 +154,11 @@ READS: tuple[list[str], ...] = (
     ["search", "nothing like this at all xyzzy"],
     ["context", "add an endpoint and its tests"],
     ["context", "add an endpoint and its tests", "--json", "--budget", "120"],
+    ["view", "brief"],
+    ["view", "brief", "--mode", "full", "--json"],
+    ["view", "style", "--budget", "200"],
+    ["view", "pitfalls", "--task", "run the tests", "--paths", "src"],
+    ["view", "pitfalls", "--json"],
     ["memories"],
     ["memories", "--json", "--limit", "1"],
 )
@@ -184,7 +189,13 @@ def test_on_a_terminal_the_gateway_draws_what_rich_would_draw_here(
     services: None, env: dict[str, str], repo: Path
 ) -> None:
     env.update(TERM="xterm-256color", COLUMNS="90")
-    for argv in (["status"], ["search", "tests"], ["context", "run the tests"], ["memories"]):
+    for argv in (
+        ["status"],
+        ["search", "tests"],
+        ["context", "run the tests"],
+        ["view", "brief"],
+        ["memories"],
+    ):
         fast, full = _both(_run_on_terminal, env, repo, argv)
         assert fast.code == full.code == 0, (argv, fast.stderr, full.stderr)
         assert "\x1b[" in fast.stdout, argv  # drawn for the terminal
@@ -202,6 +213,8 @@ def test_the_quick_reads_fail_like_the_full_cli(
         (elsewhere, ["search", "tests"]),
         (elsewhere, ["context", "anything"]),
         (elsewhere, ["memories"]),
+        (elsewhere, ["view", "brief"]),
+        (repo, ["view", "pitfalls", "--budget", "0"]),
         (repo, ["search", "tests", "--budget", "0"]),
         (repo, ["search", "tests", "-k", "500"]),
     ):
@@ -242,7 +255,13 @@ def test_without_the_http_endpoint_the_full_cli_answers(
 
 
 def _falls_back(env: dict[str, str], repo: Path) -> None:
-    for argv in (["status"], ["search", "tests"], ["context", "tests"], ["memories", "--json"]):
+    for argv in (
+        ["status"],
+        ["search", "tests"],
+        ["context", "tests"],
+        ["view", "brief"],
+        ["memories", "--json"],
+    ):
         done = _run(env, repo, argv)
         assert done.code == 0, (argv, done.stderr)
         assert done.stdout.strip() and done.stderr == "", argv
@@ -274,5 +293,8 @@ def test_the_cli_routes_refuse_what_they_do_not_take(services: None, sqrl_home: 
             quick.call(sqrl_home, "status", body)
     with pytest.raises(quick.FallBackError):
         quick.call(sqrl_home, "search", {"project_root": 3})
+    for body in ({"which": "nonsense"}, {"which": "brief", "mode": "huge"}):
+        with pytest.raises(quick.FallBackError):
+            quick.call(sqrl_home, "view", body)
     answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": _closed_port()}})
     assert answer["health"] == {"memory": "UNREACHABLE"}

@@ -188,11 +188,22 @@ async def test_the_browser_signs_in_once_finds_corrects_and_forgets(
             await page.get_by_role("button", name="Show").click()
             await page.get_by_role("heading", name="Task context preview").wait_for()
             assert "migrations" in (await page.locator("main").inner_text()).lower()
+            # The token footer's ruler is drawn by the stylesheet: no emoji font needed.
+            assert "📏" not in await page.locator("main").inner_text()
+            ruler = page.get_by_role("img", name="cost").first
+            box = await ruler.bounding_box()
+            assert box is not None and box["width"] > 4 and box["height"] > 2
             await shot("views")
             await append_sessions(served)
             await page.goto(f"{served.base}/ui/activity")
             await page.get_by_role("heading", name="Processing per project").wait_for()
             await shot("activity")
+
+            # Sign out: the session ends; its pages are refused afterwards.
+            await page.get_by_role("button", name="Sign out").click()
+            await page.get_by_role("status").filter(has_text="Signed out").wait_for()
+            after = await page.goto(f"{served.base}/ui/")
+            assert after is not None and after.status == 401
 
             # The same link again, in a fresh browser: refused. No cookie: refused.
             fresh = await browser.new_context()

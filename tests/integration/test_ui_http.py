@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from squirrel.v1 import ingest_service_pb2 as ingest_pb
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands.ui import login_link
@@ -20,7 +21,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
-from squirrel_gateway.ui import calls
+from squirrel_gateway.ui import activity, calls
 from tests.integration.ui_stack import Stack, ui_stack
 
 HOSTILE = "Use <script>alert('x')</script> and <img src=x onerror=alert(1)> in tests"
@@ -308,3 +309,88 @@ async def test_a_long_list_pages_and_a_forged_page_is_refused(
                 f"{ui.base}/ui/project", params={"project": ui.project, "page": page}
             )
             assert reply.status_code == status, page
+
+
+async def test_every_route_checks_the_host_and_a_form_must_come_from_this_gateways_port(
+    ui: Browser,
+) -> None:
+    port = int(ui.base.rsplit(":", 1)[1])
+    async with httpx2.AsyncClient(timeout=30) as http:
+        for path in ("/ui/static/ui.css", "/ui", "/ui/login?code=x", "/ui/"):
+            rebound = await http.get(ui.base + path, headers={"host": "evil.example"})
+            assert rebound.status_code == 421, path
+        css = await http.get(f"{ui.base}/ui/static/ui.css")
+        assert css.status_code == 200 and ".ruler" in css.text
+        await signed_in(ui, http)
+        page = await http.get(
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.ids["deploy"]}
+        )
+        form = {"project": ui.project, "id": ui.ids["deploy"], "csrf": csrf_of(page.text)}
+        for origin in (
+            f"http://127.0.0.1:{port + 1 if port < 65535 else port - 1}",
+            "http://127.0.0.1",
+            f"https://127.0.0.1:{port}",
+            f"http://evil.example:{port}",
+            "null",
+        ):
+            refused = await http.post(
+                f"{ui.base}/ui/memory/pin", data=form, headers={"origin": origin}
+            )
+            assert refused.status_code == 403, origin
+        for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+            done = await http.post(
+                f"{ui.base}/ui/memory/pin", data=form, headers={"origin": origin}
+            )
+            assert done.status_code == 303, origin
+
+
+async def test_sign_out_ends_the_session_and_clears_its_cookie(ui: Browser) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        cookie = f"sqrl_ui={http.cookies['sqrl_ui']}"
+        home = await http.get(f"{ui.base}/ui/")
+        assert "action='/ui/logout'" in home.text
+        assert (await http.post(f"{ui.base}/ui/logout")).status_code == 403  # no form token
+        assert (await http.get(f"{ui.base}/ui/")).status_code == 200  # still signed in
+        out = await http.post(f"{ui.base}/ui/logout", data={"csrf": csrf_of(home.text)})
+        assert out.status_code == 200 and "Signed out" in out.text
+        cleared = out.headers["set-cookie"]
+        assert cleared.startswith("sqrl_ui=;") and "Max-Age=0" in cleared
+        assert "Path=/ui" in cleared
+        http.cookies.clear()
+        # The old cookie, presented again, no longer works: the session ended here.
+        again = await http.get(f"{ui.base}/ui/", headers={"cookie": cookie})
+        assert again.status_code == 401
+        assert (await http.get(f"{ui.base}/ui/logout")).status_code == 401
+
+
+async def test_a_memory_page_asks_why_once_per_action_and_views_draw_the_cost_ruler(
+    ui: Browser,
+) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        page = await http.get(
+            f"{ui.base}/ui/memory", params={"project": ui.project, "id": ui.ids["deploy"]}
+        )
+        labels = re.findall(r"<label>(Why[^<]*?) <input", page.text)
+        assert labels == ["Why this correction", "Why forget it"]
+        views = await http.get(f"{ui.base}/ui/views", params={"project": ui.project})
+    assert views.status_code == 200
+    assert "📏" not in views.text  # no emoji font needed
+    assert views.text.count("<span class='ruler' role='img' aria-label='cost'") >= 3
+    assert re.search(r"aria-label='cost'[^>]*></span> ~\d", views.text)
+
+
+def test_the_delivery_failure_count_is_left_out_when_none_and_said_right_otherwise() -> None:
+    def caption(failures: int) -> str:
+        reply = ingest_pb.GetIngestStatusResponse(buffered_events=3, delivery_failures=failures)
+        found = re.search(
+            r"<caption>(Per source[^<]*)</caption>",
+            activity.activity_page(pb.GetProcessingStatusResponse(), reply, [], "t"),
+        )
+        assert found is not None
+        return found.group(1)
+
+    assert caption(0) == "Per source (3 buffered, last delivery —)"
+    assert caption(1) == "Per source (3 buffered, 1 delivery failure, last delivery —)"
+    assert caption(2) == "Per source (3 buffered, 2 delivery failures, last delivery —)"

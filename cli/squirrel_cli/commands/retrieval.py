@@ -12,13 +12,13 @@ from google.protobuf.message import Message
 from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
 from squirrel_cli import read_args
 from squirrel_cli.console import Console
-from squirrel_cli.read_view import print_context, print_search
+from squirrel_cli.read_view import print_context, print_search, print_view
 from squirrel_core.auth import load_token
 from squirrel_core.clients import GatewayClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import canonical_root
-from squirrel_core.read_shapes import context_output, search_output, spec_dict
+from squirrel_core.read_shapes import context_output, search_output, view_output
 from squirrel_core.settings import Settings
 
 T = TypeVar("T")
@@ -26,24 +26,12 @@ T = TypeVar("T")
 CLI_TIMEOUT: Final = 60.0
 """Seconds a read may take end to end (the gateway allows the memory service 30)."""
 
-VIEWS: Final = ("style", "brief", "pitfalls")
-VIEW_BUDGET: Final = 600
-
 
 def add_commands(sub: Any) -> None:
     read_args.add_context(sub).set_defaults(handler=cmd_context)
     read_args.add_search(sub).set_defaults(handler=cmd_search)
 
-    view = sub.add_parser("view", help="a view: your style, the project brief, or pitfalls")
-    view.add_argument("which", choices=VIEWS)
-    view.add_argument("--mode", choices=("core", "full"), default="core")
-    view.add_argument(
-        "--paths", nargs="+", default=[], metavar="PATH", help="pitfalls: scope paths"
-    )
-    view.add_argument("--task", default=None, help="pitfalls: what you are about to do")
-    view.add_argument("--user", default=None, help="style: whose preferences (default: you)")
-    read_args.common(view, default_budget=VIEW_BUDGET)
-    view.set_defaults(handler=cmd_view)
+    read_args.add_view(sub).set_defaults(handler=cmd_view)
 
     mcp = sub.add_parser(
         "mcp", help="run the stdio MCP server (what Claude Code, Codex or Gemini launch)"
@@ -153,10 +141,7 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
             args.settings, lambda c: c.call(c.stub.GetPitfallsView, pitfalls_request)
         )
         view, markdown = pitfalls.view, pitfalls.view.markdown
-    if args.json:
-        console.json(spec_dict(view))
-    else:
-        console.markdown(markdown)
+    print_view(view_output(view, markdown, as_json=args.json), console)
     return 0
 
 

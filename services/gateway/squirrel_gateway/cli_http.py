@@ -1,12 +1,13 @@
 """Read-only JSON routes for the `sqrl` CLI on the gateway's loopback HTTP endpoint.
 
-`sqrl status`, `search`, `context` and `memories` post here (behind the install's bearer token,
-like `/mcp` and `/hooks/`) instead of loading a gRPC client: the CLI then starts with the standard
-library only. Each route runs what the CLI would have run over gRPC — the gateway's own servicer
-for context and search, the memory service's `ListMemories`, the status probe — and answers the
-plain data of `squirrel_core.read_shapes` / `status_probe`, which the CLI prints the same way
-whichever way it fetched it. On a terminal the CLI also has its tables and markdown drawn here
-(`render`: rich, for the CLI's terminal size, encoding and environment), so it need not load rich.
+`sqrl status`, `search`, `context`, `view` and `memories` post here (behind the install's bearer
+token, like `/mcp` and `/hooks/`) instead of loading a gRPC client: the CLI then starts with the
+standard library only. Each route runs what the CLI would have run over gRPC — the gateway's own
+servicer for context, search and the views, the memory service's `ListMemories`, the status
+probe — and answers the plain data of `squirrel_core.read_shapes` / `status_probe`, which the
+CLI prints the same way whichever way it fetched it. On a terminal the CLI also has its tables and
+markdown drawn here (`render`: rich, for the CLI's terminal size, encoding and environment), so it
+need not load rich.
 
 `POST /cli/<route>` with a JSON object; 200 with the answer, or an error object
 `{"error": {"status": "<gRPC status name>", "message": "..."}}`: 422 for a domain error (its
@@ -24,9 +25,10 @@ from pathlib import Path
 from typing import Any, Final
 
 import structlog
+from google.protobuf.message import Message
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from squirrel.v1 import gateway_service_pb2, memory_pb2
+from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as mpb
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
@@ -37,6 +39,7 @@ from squirrel_core.read_shapes import (
     context_output,
     memories_output,
     search_output,
+    view_output,
 )
 from squirrel_core.status_probe import probe
 from squirrel_core.terminal import Terminal, check_drawings, render
@@ -72,6 +75,7 @@ class CliApi:
         self.routes: dict[str, Callable[[dict[str, Any]], Awaitable[Answer]]] = {
             "context": self.context,
             "search": self.search,
+            "view": self.view,
             "status": self.status,
             "memories": self.memories,
             "render": self.render,
@@ -101,6 +105,50 @@ class CliApi:
         )
         reply = await self._servicer.SearchMemory(request, _NO_CONTEXT)
         return search_output(reply, as_json=bool(body.get("json")))
+
+    async def view(self, body: dict[str, Any]) -> Answer:
+        """`sqrl view style|brief|pitfalls` (`which`), as the full CLI asks for it."""
+        which = body.get("which")
+        project = _text(body, "project_root")
+        budget = _int(body, "context_budget_tokens")
+        mode_name = body.get("mode", "core")
+        if mode_name not in ("core", "full"):
+            raise _BadRequestError("mode must be core or full")
+        mode = views_pb2.VIEW_MODE_FULL if mode_name == "full" else views_pb2.VIEW_MODE_CORE
+        view: Message
+        if which == "style":
+            style = await self._servicer.GetUserStyleView(
+                gateway_service_pb2.GatewayGetUserStyleViewRequest(
+                    project_root=project,
+                    user_id=_text(body, "user_id"),
+                    mode=mode,
+                    context_budget_tokens=budget,
+                ),
+                _NO_CONTEXT,
+            )
+            view, markdown = style.view, style.view.markdown
+        elif which == "brief":
+            brief = await self._servicer.GetProjectBriefView(
+                gateway_service_pb2.GatewayGetProjectBriefViewRequest(
+                    project_root=project, mode=mode, context_budget_tokens=budget
+                ),
+                _NO_CONTEXT,
+            )
+            view, markdown = brief.view, brief.view.markdown
+        elif which == "pitfalls":
+            pitfalls = await self._servicer.GetPitfallsView(
+                gateway_service_pb2.GatewayGetPitfallsViewRequest(
+                    project_root=project,
+                    scope_paths=_texts(body, "scope_paths"),
+                    task_description=_text(body, "task_description"),
+                    context_budget_tokens=budget,
+                ),
+                _NO_CONTEXT,
+            )
+            view, markdown = pitfalls.view, pitfalls.view.markdown
+        else:
+            raise _BadRequestError("which must be style, brief or pitfalls")
+        return view_output(view, markdown, as_json=bool(body.get("json")))
 
     async def status(self, body: dict[str, Any]) -> Answer:
         ports = body.get("ports", {})

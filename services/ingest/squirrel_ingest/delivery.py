@@ -100,12 +100,15 @@ async def call_with_retry(
     stopping: asyncio.Event,
     on_failure: Callable[[BaseException], None] | None = None,
     what: str = "delivery",
+    first_contact: bool = False,
 ) -> T | None:
     """Run `attempt` until it succeeds, sleeping with backoff between failures.
 
     Every `Exception` counts as a transient failure (nothing is ever dropped); returns None only
     when `stopping` is set before a success. `on_failure` hears of every failure but the quick
-    retries after the first while the sink starts.
+    retries after the first while the sink starts. With `first_contact` (the sink has never
+    answered this run: the memory service started beside ingest may not be serving yet) those
+    quick retries are waiting for it, not failures: `on_failure` hears of none of them.
     """
     delays = RetryDelays(backoff)
     failures = 0
@@ -117,7 +120,8 @@ async def call_with_retry(
             delay = delays.after(error)
             # A run of quick retries while the sink starts counts once (`sqrl status` would
             # otherwise show a dozen failures after every cold start).
-            if on_failure is not None and (failures == 1 or not delays.quick):
+            counts = not delays.quick or (failures == 1 and not first_contact)
+            if on_failure is not None and counts:
                 on_failure(error)
             # Quick retries while the sink starts would fill the log: after the first, debug.
             emit = log.debug if delays.quick and failures > 1 else log.warning

@@ -448,6 +448,7 @@ class IngestEngine:
             stopping=self._stopping,
             on_failure=self._delivery_failed,
             what="load_cursors",
+            first_contact=True,  # a fresh start waiting for the memory service is no failure
         )
         return stored or {}
 

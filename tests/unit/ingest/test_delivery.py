@@ -96,6 +96,51 @@ async def test_call_with_retry_reaches_a_sink_that_comes_up_and_logs_and_counts_
     assert {entry["retry_in_ms"] for entry in lines} == {1}  # 1 ms each, not growing
 
 
+async def test_waiting_for_a_sink_that_never_answered_yet_is_no_failure() -> None:
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        calls += 1
+        if calls <= 5:
+            raise SinkUnavailableError("connection refused")
+        return "cursors"
+
+    failures: list[BaseException] = []
+    result = await call_with_retry(
+        attempt,
+        Backoff(initial_s=0.01, maximum_s=0.05, quick_s=0.001),
+        stopping=asyncio.Event(),
+        on_failure=failures.append,
+        what="load_cursors",
+        first_contact=True,
+    )
+    assert result == "cursors"
+    assert failures == []  # a fresh home shows no delivery failure for a starting service
+
+
+async def test_a_sink_still_unreachable_after_the_window_counts_even_at_first_contact() -> None:
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        calls += 1
+        if calls <= 3:
+            raise SinkUnavailableError("connection refused")
+        return "cursors"
+
+    failures: list[BaseException] = []
+    result = await call_with_retry(
+        attempt,
+        Backoff(initial_s=0.001, maximum_s=0.002, quick_s=0.001, quick_for_s=0.0),
+        stopping=asyncio.Event(),
+        on_failure=failures.append,
+        first_contact=True,
+    )
+    assert result == "cursors"
+    assert len(failures) == 3
+
+
 async def test_failures_other_than_a_starting_sink_are_each_counted() -> None:
     calls = 0
 

@@ -103,8 +103,8 @@ def _ingest(ingest: ingest_service_pb2.GetIngestStatusResponse | None) -> str:
         for s in ingest.sources
     ]
     out = "<h2>Ingest</h2>" + table(
-        f"Per source ({ingest.buffered_events} buffered, {ingest.delivery_failures} delivery "
-        f"failures, last delivery {when(ingest.last_delivery_at)})",
+        f"Per source ({ingest.buffered_events} buffered{_failures(ingest.delivery_failures)}, "
+        f"last delivery {when(ingest.last_delivery_at)})",
         ["Source", "Files", "Lines", "Events", "Delivered", "Duplicates", "Rejected", "Skipped"],
         rows,
     )
@@ -119,3 +119,10 @@ def _ingest(ingest: ingest_service_pb2.GetIngestStatusResponse | None) -> str:
             unregistered,
         )
     return out
+
+
+def _failures(count: int) -> str:
+    """ ", 2 delivery failures" (", 1 delivery failure"); nothing when there were none."""
+    if count <= 0:
+        return ""
+    return f", {count} delivery failure{'' if count == 1 else 's'}"

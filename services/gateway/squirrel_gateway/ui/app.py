@@ -31,7 +31,9 @@ from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_RE
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.ui import activity, pages
 from squirrel_gateway.ui.auth import (
+    Session,
     UiSessions,
+    cleared_cookie_header,
     cookie_header,
     cookie_value,
     form_token_ok,
@@ -45,6 +47,7 @@ from squirrel_gateway.ui.http import (
     Request,
     header,
     loopback_host,
+    own_origin,
     parse_form,
     read_form,
     redirect,
@@ -54,6 +57,7 @@ from squirrel_gateway.ui.http import (
 log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
+SIGN_OUT_PATH: Final = "/ui/logout"
 MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
 PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
@@ -107,6 +111,10 @@ class UiRoutes:
     async def _route(
         self, scope: Scope, receive: Receive, send: Send, path: str, method: str
     ) -> None:
+        if not loopback_host(header(scope, b"host")):
+            # A page reached under another name (DNS rebinding) is not ours to answer: on every
+            # route, the stylesheet and the redirect too.
+            raise PageError(421, "the memory browser answers on 127.0.0.1 or localhost only")
         if path == UI_PATH:
             await redirect(send, "/ui/")
             return
@@ -114,9 +122,6 @@ class UiRoutes:
             css = resources.files("squirrel_gateway.ui").joinpath("ui.css").read_bytes()
             await send_page(send, 200, css, ((b"content-type", b"text/css"),))
             return
-        if not loopback_host(header(scope, b"host")):
-            # A page reached under another name (DNS rebinding) is not ours to answer.
-            raise PageError(421, "the memory browser answers on 127.0.0.1 or localhost only")
         bearer = token_matches(header(scope, b"authorization"), self._token)
         if path == "/ui/code" and method == "POST":
             if not bearer:
@@ -143,17 +148,22 @@ class UiRoutes:
         handler = (self._gets if method == "GET" else self._posts if method == "POST" else {}).get(
             path
         )
-        if handler is None:
+        signing_out = path == SIGN_OUT_PATH and method == "POST"
+        if handler is None and not signing_out:
             raise PageError(404 if method in ("GET", "POST") else 405, "no such page")
         form: dict[str, str] = {}
         if method == "POST":
             origin = header(scope, b"origin")
-            if origin is not None and not loopback_host(origin.partition("://")[2]):
+            if origin is not None and not own_origin(origin, scope):
+                log.info("ui_refused", status=403, why="origin")
                 raise PageError(403, "this form was sent from another site")
             form = parse_form(await read_form(receive))
             if not bearer and (session is None or not form_token_ok(session, form.get("csrf"))):
                 log.info("ui_refused", status=403, why="form_token")
                 raise PageError(403, "this form is stale or came from elsewhere: reload the page")
+        if handler is None:  # only the sign-out gets here without one
+            await self._sign_out(send, session)
+            return
         request = Request(scope, query, form)
         request.session = session
         try:
@@ -170,6 +180,18 @@ class UiRoutes:
             await redirect(send, answer.location)
             return
         await send_page(send, 200, answer, PAGE_HEADERS)
+
+    async def _sign_out(self, send: Send, session: Session | None) -> None:
+        """Ends the session (its cookie stops working here at once) and clears the cookie."""
+        if session is not None:
+            self.sessions.end(session)
+        log.info("ui_signed_out")
+        body = page(
+            "Signed out",
+            "<p class='notice' role='status'>Signed out. Run <code>sqrl ui</code> to open the "
+            "memory browser again.</p>",
+        )
+        await send_page(send, 200, body, (*PAGE_HEADERS, (b"set-cookie", cleared_cookie_header())))
 
     # --- checked arguments --------------------------------------------------------------------
 
@@ -193,7 +215,7 @@ class UiRoutes:
     # --- pages --------------------------------------------------------------------------------
 
     async def _index(self, request: Request) -> bytes:
-        return page("Projects", pages.index_page(self._calls.projects()))
+        return page("Projects", pages.index_page(self._calls.projects()), csrf=self._csrf(request))
 
     async def _project(self, request: Request) -> bytes:
         project_id = self._project_id(request)
@@ -246,7 +268,12 @@ class UiRoutes:
                     + href("/ui/project", project=project_id, page=listed.next_page_token, **more)
                     + "'>Next page</a></p>"
                 )
-        return page(f"Memories of {project_id}", body, nav=pages.project_nav(project_id))
+        return page(
+            f"Memories of {project_id}",
+            body,
+            nav=pages.project_nav(project_id),
+            csrf=self._csrf(request),
+        )
 
     async def _memory(self, request: Request) -> bytes:
         project_id = self._project_id(request)
@@ -255,7 +282,12 @@ class UiRoutes:
         done = request.arg("done", 40)
         notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""
         body = notice + pages.memory_page(project_id, reply, self._csrf(request), _now())
-        return page(f"Memory {memory_id}", body, nav=pages.project_nav(project_id))
+        return page(
+            f"Memory {memory_id}",
+            body,
+            nav=pages.project_nav(project_id),
+            csrf=self._csrf(request),
+        )
 
     async def _views(self, request: Request) -> bytes:
         project_id = self._project_id(request)
@@ -319,7 +351,12 @@ class UiRoutes:
         body = pages.views_form(project_id, budget, task) + (
             "<div class='views'>" + "".join(blocks) + "</div>"
         )
-        return page("As the assistant sees it", body, nav=pages.project_nav(project_id))
+        return page(
+            "As the assistant sees it",
+            body,
+            nav=pages.project_nav(project_id),
+            csrf=self._csrf(request),
+        )
 
     async def _activity(self, request: Request) -> bytes:
         status = await self._calls.processing()
@@ -337,7 +374,7 @@ class UiRoutes:
         done = request.arg("done", 40)
         if done.isalpha():
             body = f"<p class='notice' role='status'>{esc(done)}.</p>" + body
-        return page("Activity", body)
+        return page("Activity", body, csrf=self._csrf(request))
 
     # --- writes -------------------------------------------------------------------------------
 

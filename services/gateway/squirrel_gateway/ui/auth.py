@@ -104,6 +104,11 @@ def cookie_header(session: Session) -> bytes:
     ).encode()
 
 
+def cleared_cookie_header() -> bytes:
+    """Set-Cookie that makes the browser drop the session cookie (signing out)."""
+    return (f"{COOKIE_NAME}=; Path={COOKIE_PATH}; HttpOnly; SameSite=Strict; Max-Age=0").encode()
+
+
 def cookie_value(header: str | None) -> str | None:
     """The session cookie's value from a `Cookie` request header."""
     if not header:

@@ -10,6 +10,8 @@ from urllib.parse import urlencode
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from squirrel_core.tokens import COST_GLYPH
+
 STYLESHEET: Final = "/ui/static/ui.css"
 PAGE_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"content-type", b"text/html; charset=utf-8"),
@@ -56,8 +58,16 @@ def age(stamp: Timestamp, now: datetime) -> str:
     return f"{int(seconds // 60)} min ago"
 
 
-def page(title: str, body: str, *, nav: str = "") -> bytes:
-    """A whole page: header with navigation, then `body` (already escaped HTML)."""
+def page(title: str, body: str, *, nav: str = "", csrf: str = "") -> bytes:
+    """A whole page: header with navigation, then `body` (already escaped HTML). With a session's
+    form token (`csrf`) the header has a *Sign out* button."""
+    sign_out = (
+        "<form method='post' action='/ui/logout' class='signout'>"
+        + hidden("csrf", csrf)
+        + "<button type='submit'>Sign out</button></form>"
+        if csrf
+        else ""
+    )
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -65,9 +75,17 @@ def page(title: str, body: str, *, nav: str = "") -> bytes:
         f"<link rel='stylesheet' href='{STYLESHEET}'></head><body>"
         "<a class='skip' href='#main'>Skip to content</a>"
         "<header><nav aria-label='Main'><a href='/ui/'>Squirrel memory</a>"
-        f"{nav}<a href='/ui/activity'>Activity</a></nav></header>"
+        f"{nav}<a href='/ui/activity'>Activity</a></nav>{sign_out}</header>"
         f"<main id='main'><h1>{esc(title)}</h1>{body}</main></body></html>"
     ).encode()
+
+
+def ruler_glyphs(escaped: str) -> str:
+    """Escaped text with each `📏` (the token-cost footer) drawn by the stylesheet instead, so the
+    page needs no emoji font; screen readers hear "cost"."""
+    return escaped.replace(
+        COST_GLYPH, "<span class='ruler' role='img' aria-label='cost' title='cost'></span>"
+    )
 
 
 def hidden(name: str, value: str) -> str:

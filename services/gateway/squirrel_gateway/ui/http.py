@@ -59,6 +59,22 @@ def loopback_host(host: str | None) -> bool:
     return name in LOOPBACK_NAMES
 
 
+def own_origin(origin: str, scope: Scope) -> bool:
+    """True when a form's `Origin` is this gateway's own page: `http://127.0.0.1:<port>` or
+    `http://localhost:<port>`, on the port this request came in on (another local server's page
+    is another site)."""
+    scheme, _, rest = origin.partition("://")
+    name, _, port = rest.rpartition(":")
+    server = scope.get("server")
+    own_port = str(server[1]) if server and len(server) > 1 and server[1] is not None else None
+    return (
+        scheme == "http"
+        and name in LOOPBACK_NAMES
+        and port.isdigit()
+        and (own_port is None or port == own_port)
+    )
+
+
 def header(scope: Scope, name: bytes) -> str | None:
     found = header_bytes(scope, name)
     return None if found is None else found.decode("latin-1")

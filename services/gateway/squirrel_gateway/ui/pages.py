@@ -17,6 +17,7 @@ from squirrel_gateway.ui.html import (
     esc,
     hidden,
     href,
+    ruler_glyphs,
     select,
     table,
     when,
@@ -208,7 +209,7 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
         csrf,
         "<label class='wide'>Corrected text (extraction never overwrites it)"
         f"<textarea name='content' maxlength='4000' required>{esc(m.content)}</textarea></label>"
-        "<label>Why <input type='text' name='reason' maxlength='1000'></label>"
+        "<label>Why this correction <input type='text' name='reason' maxlength='1000'></label>"
         "<button type='submit'>Save correction</button>",
     )
     pin = _form(
@@ -226,7 +227,7 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
             project_id,
             m.memory_id,
             csrf,
-            "<label>Why <input type='text' name='reason' maxlength='1000'></label>"
+            "<label>Why forget it <input type='text' name='reason' maxlength='1000'></label>"
             "<button type='submit' class='danger'>Forget</button>",
         )
     )
@@ -336,5 +337,5 @@ def views_form(project_id: str, budget: int, task: str) -> str:
 def view_block(title: str, markdown: str, tokens: int, shown: int, total: int) -> str:
     return (
         f"<section><h2>{esc(title)}</h2><p class='muted'>{tokens} tokens, {shown} of {total} "
-        f"items</p><pre>{esc(markdown)}</pre></section>"
+        f"items</p><pre>{ruler_glyphs(esc(markdown))}</pre></section>"
     )
