@@ -13,7 +13,7 @@ from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import save_team_token
-from squirrel_core.team_grants import DEFAULT_MAX_PROJECTS, Role
+from squirrel_core.team_grants import DEFAULT_MAX_PROJECTS, Role, check_project_id
 from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens, TokenRecord
 
@@ -59,6 +59,20 @@ def add_commands(sub: Any) -> None:
     revoke.add_argument("id")
     revoke.add_argument("--json", action="store_true", help="print JSON")
     revoke.set_defaults(handler=cmd_token_revoke)
+    project = team_sub.add_parser(
+        "project", help="create or list the team server's projects (on the server, while it runs)"
+    )
+    project_sub = project.add_subparsers(dest="project_action", metavar="ACTION")
+    project_sub.required = True
+    padd = project_sub.add_parser(
+        "add", help="create a team project: github.com/acme/shop or local:<machine>:<path>"
+    )
+    padd.add_argument("project_id")
+    padd.add_argument("--json", action="store_true", help="print JSON")
+    padd.set_defaults(handler=cmd_project_add)
+    plist = project_sub.add_parser("list", help="the team server's projects")
+    plist.add_argument("--json", action="store_true", help="print JSON")
+    plist.set_defaults(handler=cmd_project_list)
     join = team_sub.add_parser(
         "join", help="share this laptop's memory with a team server (reads the token on stdin)"
     )
@@ -174,6 +188,43 @@ def cmd_token_revoke(args: argparse.Namespace, console: Console) -> int:
         console.json({"id": record.id, "user": record.user, "revoked_at": record.revoked_at})
         return 0
     console.line(f"Revoked token {record.id} of {record.user}.")
+    return 0
+
+
+def cmd_project_add(args: argparse.Namespace, console: Console) -> int:
+    from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415 - gRPC only here
+    from squirrel_cli.commands.memory import with_memory  # noqa: PLC0415
+
+    project_id = check_project_id(args.project_id)
+
+    async def work(client: Any) -> Any:
+        return await client.call(
+            client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id)
+        )
+
+    reply = with_memory(args.settings, work)
+    if args.json:
+        console.json({"project_id": reply.project_id, "created": reply.created})
+        return 0
+    done = "Created" if reply.created else "Already had"
+    console.line(f"{done} team project {reply.project_id}.")
+    return 0
+
+
+def cmd_project_list(args: argparse.Namespace, console: Console) -> int:
+    from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415 - gRPC only here
+    from squirrel_cli.commands.memory import with_memory  # noqa: PLC0415
+
+    async def work(client: Any) -> Any:
+        return await client.call(client.stub.ListProjects, pb.ListProjectsRequest())
+
+    reply = with_memory(args.settings, work)
+    ids = [p.project_id for p in reply.projects]
+    if args.json:
+        console.json(ids)
+        return 0
+    for project_id in ids:
+        console.line(project_id)
     return 0
 
 

@@ -8,7 +8,8 @@ in the home (`storage.location = "home"`), with its signed marker.
 
 A team token creates a project only with an admin grant covering it, under the id forms of
 `squirrel_core.team_grants`, and within its project limit; registering a project that exists
-needs only a grant that covers it. The server's own caller (its install token) may create any.
+needs only a grant that covers it. The server's own caller (its install token, so
+`sqrl team project add`) may create any project of those forms.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class TeamProjectRegistry(ProjectRegistry):
     async def register(self, root_text: str, grant: Grant | None = None) -> tuple[str, bool]:
         """Registers a team project (`grant`: the calling team token's, None for the server's
         own caller); returns its id and whether it was created."""
-        team_id = check_team_id(root_text) if grant is None else check_project_id(root_text)
+        team_id = check_project_id(root_text)
         async with self._lock:
             ids = self.roots()
             creators = self.creators()

@@ -71,6 +71,15 @@ def test_token_grants_are_shown_changed_and_checked(
         main(["team", "token", "add", "eve"])  # --projects is required
 
 
+def test_the_server_creates_only_team_id_forms(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in ("/etc", "../../x"):
+        assert main(["team", "project", "add", bad]) == 1
+        err = capsys.readouterr().err
+        assert "is not a team project id" in err and len(err.strip().splitlines()) == 1
+
+
 def test_joining_keeps_the_token_private_and_out_of_config_list(
     home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
