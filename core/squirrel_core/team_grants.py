@@ -26,7 +26,7 @@ DEFAULT_MAX_PROJECTS = 20
 ALL = "*"
 _LABEL = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
 _HOST = re.compile(rf"^{_LABEL}(?:\.{_LABEL})*$")
-_SEGMENT = re.compile(r"^[a-z0-9._~+-]+$")
+_SEGMENT = re.compile(r"^[a-z0-9._~+%-]+$")
 _MACHINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _WINDOWS_ROOT = re.compile(r"^[A-Za-z]:\\")
 

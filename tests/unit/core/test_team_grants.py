@@ -79,6 +79,7 @@ def test_ids_that_are_not_team_ids_are_refused(bad: str) -> None:
         "git@github.com:acme/shop.git",
         "https://user:token@GitHub.com/acme/shop/",
         "ssh://git@gitlab.example.org:22/group/sub/repo.git",
+        "https://dev.azure.com/org/My%20Project/_git/repo",
     ],
 )
 def test_every_normalised_remote_is_a_team_id(url: str) -> None:
