@@ -10,12 +10,29 @@ from __future__ import annotations
 import contextlib
 from contextvars import ContextVar, Token
 
+from squirrel_core.team_grants import Grant
+
 _TEAM_USER: ContextVar[str | None] = ContextVar("squirrel_team_user", default=None)
+_TEAM_GRANT: ContextVar[Grant | None] = ContextVar("squirrel_team_grant", default=None)
 
 
 def team_user() -> str | None:
     """The team user of the request being served, or None (a local caller)."""
     return _TEAM_USER.get()
+
+
+def team_grant() -> Grant | None:
+    """What the team token of the request being served may do, or None (a local caller)."""
+    return _TEAM_GRANT.get()
+
+
+def bind_team_grant(grant: Grant | None) -> Token[Grant | None]:
+    return _TEAM_GRANT.set(grant)
+
+
+def unbind_team_grant(token: Token[Grant | None]) -> None:
+    with contextlib.suppress(ValueError):
+        _TEAM_GRANT.reset(token)
 
 
 def bind_team_user(user: str | None) -> Token[str | None]:

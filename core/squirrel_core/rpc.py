@@ -20,7 +20,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from squirrel_core.auth import AUTH_HEADER, SCHEME, token_matches
-from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.caller import (
+    bind_team_grant,
+    bind_team_user,
+    unbind_team_grant,
+    unbind_team_user,
+)
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.service_info import (
     LOOPBACK,
@@ -29,6 +34,7 @@ from squirrel_core.service_info import (
     read_service_info,
     write_service_info,
 )
+from squirrel_core.team_grants import Grant, role_for
 from squirrel_core.team_listen import TeamListener, is_loopback
 from squirrel_core.team_tokens import TeamTokens
 
@@ -63,8 +69,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
     On a team server (`team_tokens` given) a request may also carry a team user's token: the
     user it names is bound to the request (`squirrel_core.caller`) and written into the
-    request's `user_id`; a request naming another user is refused (PERMISSION_DENIED). The
-    install's own token is then accepted only from this machine.
+    request's `user_id`; a request naming another user is refused (PERMISSION_DENIED), and so
+    is one naming a project (`project_id`, `project_ids`) the token is not granted with the role
+    the method needs (`squirrel_core.team_grants`). The install's own token is then accepted
+    only from this machine.
     """
 
     def __init__(self, token: str, team_tokens: TeamTokens | None = None) -> None:
@@ -94,14 +102,14 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             )
         return handler
 
-    async def _authenticate(self, context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
-        """The team user of the request (None: the install's own caller); aborts otherwise."""
+    async def _authenticate(self, context: grpc.aio.ServicerContext[Any, Any]) -> Grant | None:
+        """The team token's grant (None: the install's own caller); aborts otherwise."""
         header = _metadata_value(context, AUTH_HEADER)
         if self._team_tokens is not None:
             presented = header[len(SCHEME) :] if header and header.startswith(SCHEME) else ""
-            user = self._team_tokens.user_of(presented) if presented else None
-            if user is not None:
-                return user
+            grant = self._team_tokens.grant_of(presented) if presented else None
+            if grant is not None:
+                return grant
             if token_matches(header, self._token) and _peer_is_loopback(context):
                 return None
             await context.abort(
@@ -130,6 +138,19 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             )
         request.user_id = user
 
+    @staticmethod
+    def _check_projects(method: str, request: Any, grant: Grant | None) -> None:
+        """A team token reaches only the projects it is granted, with the role it has."""
+        if grant is None:
+            return
+        fields = request.DESCRIPTOR.fields_by_name
+        named: list[str] = []
+        if "project_id" in fields and request.project_id:
+            named.append(request.project_id)
+        if "project_ids" in fields:
+            named.extend(request.project_ids)
+        grant.require_all(named, role_for(method))
+
     async def _fail(
         self, context: grpc.aio.ServicerContext[Any, Any], method: str, exc: BaseException
     ) -> grpc.StatusCode:
@@ -148,11 +169,15 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         started = time.perf_counter()
         code = grpc.StatusCode.OK
         bound: Token[str | None] | None = None
+        bound_grant: Token[Grant | None] | None = None
         try:
-            user = await self._authenticate(context)
+            grant = await self._authenticate(context)
             _require_parsed(request)
+            user = None if grant is None else grant.user
             await self._bind_request_user(context, request, user)
+            self._check_projects(method, request, grant)
             bound = bind_team_user(user)
+            bound_grant = bind_team_grant(grant)
             yield
         except NotImplementedError:
             code = grpc.StatusCode.UNIMPLEMENTED
@@ -172,6 +197,8 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         finally:
             if bound is not None:
                 unbind_team_user(bound)
+            if bound_grant is not None:
+                unbind_team_grant(bound_grant)
             _log_rpc(method, code, started)
 
     def _wrap_unary(self, method: str, behavior: Behavior) -> Behavior:

@@ -142,7 +142,8 @@ def team(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Team]:
             "SQRL_STORAGE_POSTGRES_DSN": request.getfixturevalue("postgres_dsn"),
         }
     server = _home(tmp_path, "server", **backend)
-    tokens = {u: server.json("team", "token", "add", u)["token"] for u in ("alice", "bob")}
+    grant = ("--projects", "github.com/acme/*", "--role", "admin")
+    tokens = {u: server.json("team", "token", "add", u, *grant)["token"] for u in ("alice", "bob")}
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
     serve = subprocess.Popen(

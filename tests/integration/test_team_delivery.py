@@ -27,6 +27,7 @@ from squirrel_core.redaction import ruleset
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings, load_settings
 from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
+from squirrel_core.team_grants import Role
 from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import cursor_to_pb, event_to_pb
@@ -114,7 +115,9 @@ def homes(tmp_path: Path) -> Callable[..., tuple[Settings, Settings, TeamLink]]:
             serve_tls_cert=str(tls.cert),
             serve_tls_key=str(tls.key),
         )
-        _, token = TeamTokens(HomeLayout(server.home).team_tokens).issue("alice")
+        _, token = TeamTokens(HomeLayout(server.home).team_tokens).issue(
+            "alice", ["github.com/acme/*"], Role.ADMIN
+        )
         laptop = _settings(tmp_path / "laptop", general_user_id="alice")
         save_team_token(HomeLayout(laptop.home).ensure(), token)
         link = TeamLink("", token, tls.ca, "alice-mbp")
@@ -315,7 +318,9 @@ async def test_two_laptops_learning_the_same_pitfall_at_once_make_one_memory_wit
     tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]]
 ) -> None:
     server_settings, _, link = homes()
-    _, bob_token = TeamTokens(HomeLayout(server_settings.home).team_tokens).issue("bob")
+    _, bob_token = TeamTokens(HomeLayout(server_settings.home).team_tokens).issue(
+        "bob", ["github.com/acme/*"], Role.WRITE
+    )
     start = datetime.now(UTC) - timedelta(hours=1)
     async with serving(server_settings) as server:
         target = f"localhost:{server.service.team_port}"

@@ -13,8 +13,9 @@ from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import save_team_token
+from squirrel_core.team_grants import DEFAULT_MAX_PROJECTS, Role, check_project_id
 from squirrel_core.team_listen import team_listener
-from squirrel_core.team_tokens import TeamTokens
+from squirrel_core.team_tokens import TeamTokens, TokenRecord
 
 TEAM_SERVICES = ("memory", "gateway")
 """What a team server runs: no transcripts are read there, so no ingest."""
@@ -35,17 +36,43 @@ def add_commands(sub: Any) -> None:
     token = team_sub.add_parser("token", help="issue, list or revoke team users' tokens")
     token_sub = token.add_subparsers(dest="token_action", metavar="ACTION")
     token_sub.required = True
-    add = token_sub.add_parser("add", help="issue a token for a user (printed once)")
+    add = token_sub.add_parser(
+        "add", help="issue a token for a user, granted projects and a role (printed once)"
+    )
     add.add_argument("user")
+    _grant_arguments(add, required=True)
     add.add_argument("--json", action="store_true", help="print JSON")
     add.set_defaults(handler=cmd_token_add)
-    listp = token_sub.add_parser("list", help="every token issued: id, user, when, revoked")
+    grant = token_sub.add_parser(
+        "grant", help="change a token's projects, role or project limit (effective at once)"
+    )
+    grant.add_argument("id")
+    _grant_arguments(grant, required=False)
+    grant.add_argument("--json", action="store_true", help="print JSON")
+    grant.set_defaults(handler=cmd_token_grant)
+    listp = token_sub.add_parser(
+        "list", help="every token issued: id, user, role, projects, when, revoked"
+    )
     listp.add_argument("--json", action="store_true", help="print JSON")
     listp.set_defaults(handler=cmd_token_list)
     revoke = token_sub.add_parser("revoke", help="revoke a token by its id (effective at once)")
     revoke.add_argument("id")
     revoke.add_argument("--json", action="store_true", help="print JSON")
     revoke.set_defaults(handler=cmd_token_revoke)
+    project = team_sub.add_parser(
+        "project", help="create or list the team server's projects (on the server, while it runs)"
+    )
+    project_sub = project.add_subparsers(dest="project_action", metavar="ACTION")
+    project_sub.required = True
+    padd = project_sub.add_parser(
+        "add", help="create a team project: github.com/acme/shop or local:<machine>:<path>"
+    )
+    padd.add_argument("project_id")
+    padd.add_argument("--json", action="store_true", help="print JSON")
+    padd.set_defaults(handler=cmd_project_add)
+    plist = project_sub.add_parser("list", help="the team server's projects")
+    plist.add_argument("--json", action="store_true", help="print JSON")
+    plist.set_defaults(handler=cmd_project_list)
     join = team_sub.add_parser(
         "join", help="share this laptop's memory with a team server (reads the token on stdin)"
     )
@@ -56,34 +83,100 @@ def add_commands(sub: Any) -> None:
     leave.set_defaults(handler=cmd_leave)
 
 
+def _grant_arguments(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    parser.add_argument(
+        "--projects",
+        action="append",
+        required=required,
+        metavar="PATTERNS",
+        help="project ids or patterns, comma-separated or repeated: github.com/acme/shop, "
+        "'github.com/acme/*', '*'",
+    )
+    parser.add_argument(
+        "--role",
+        choices=[r.label for r in Role],
+        default="read" if required else None,
+        help="read; write (also deliver and remember); admin (also create projects)"
+        + (" (default read)" if required else ""),
+    )
+    parser.add_argument(
+        "--max-projects",
+        type=int,
+        default=DEFAULT_MAX_PROJECTS if required else None,
+        help="how many projects the token may create"
+        + (f" (default {DEFAULT_MAX_PROJECTS})" if required else ""),
+    )
+
+
+def _record_json(record: TokenRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "user": record.user,
+        "role": record.role.label,
+        "projects": list(record.projects),
+        "max_projects": record.max_projects,
+        "created_at": record.created_at,
+        "revoked_at": record.revoked_at,
+    }
+
+
 def _tokens(settings: Settings) -> TeamTokens:
     return TeamTokens(HomeLayout(settings.home).team_tokens)
 
 
 def cmd_token_add(args: argparse.Namespace, console: Console) -> int:
-    record, token = _tokens(args.settings).issue(args.user)
+    record, token = _tokens(args.settings).issue(
+        args.user, args.projects, Role.parse(args.role), args.max_projects
+    )
     if args.json:
-        console.json({"id": record.id, "user": record.user, "token": token})
+        console.json({**_record_json(record), "token": token})
         return 0
-    console.line(f"Token {record.id} for {record.user} (shown once; give it to them privately):")
+    console.line(
+        f"Token {record.id} for {record.user}, {record.role.label} on "
+        f"{', '.join(record.projects)} (shown once; give it to them privately):"
+    )
     console.line(token)
+    return 0
+
+
+def cmd_token_grant(args: argparse.Namespace, console: Console) -> int:
+    record = _tokens(args.settings).grant(
+        args.id,
+        args.projects,
+        None if args.role is None else Role.parse(args.role),
+        args.max_projects,
+    )
+    if args.json:
+        console.json(_record_json(record))
+        return 0
+    console.line(
+        f"Token {record.id} of {record.user}: {record.role.label} on "
+        f"{', '.join(record.projects) or 'no project'}, may create {record.max_projects} "
+        "(from its next request)."
+    )
     return 0
 
 
 def cmd_token_list(args: argparse.Namespace, console: Console) -> int:
     records = _tokens(args.settings).list()
     if args.json:
-        console.json(
-            [
-                {"id": r.id, "user": r.user, "created_at": r.created_at, "revoked_at": r.revoked_at}
-                for r in records
-            ]
-        )
+        console.json([_record_json(r) for r in records])
         return 0
     console.table(
         "Team tokens",
-        ["id", "user", "created", "revoked"],
-        [[r.id, r.user, r.created_at, r.revoked_at or "-"] for r in records],
+        ["id", "user", "role", "projects", "may create", "created", "revoked"],
+        [
+            [
+                r.id,
+                r.user,
+                r.role.label,
+                ", ".join(r.projects) or "-",
+                str(r.max_projects),
+                r.created_at,
+                r.revoked_at or "-",
+            ]
+            for r in records
+        ],
         whole=("id",),
     )
     return 0
@@ -95,6 +188,43 @@ def cmd_token_revoke(args: argparse.Namespace, console: Console) -> int:
         console.json({"id": record.id, "user": record.user, "revoked_at": record.revoked_at})
         return 0
     console.line(f"Revoked token {record.id} of {record.user}.")
+    return 0
+
+
+def cmd_project_add(args: argparse.Namespace, console: Console) -> int:
+    from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415 - gRPC only here
+    from squirrel_cli.commands.memory import with_memory  # noqa: PLC0415
+
+    project_id = check_project_id(args.project_id)
+
+    async def work(client: Any) -> Any:
+        return await client.call(
+            client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id)
+        )
+
+    reply = with_memory(args.settings, work)
+    if args.json:
+        console.json({"project_id": reply.project_id, "created": reply.created})
+        return 0
+    done = "Created" if reply.created else "Already had"
+    console.line(f"{done} team project {reply.project_id}.")
+    return 0
+
+
+def cmd_project_list(args: argparse.Namespace, console: Console) -> int:
+    from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415 - gRPC only here
+    from squirrel_cli.commands.memory import with_memory  # noqa: PLC0415
+
+    async def work(client: Any) -> Any:
+        return await client.call(client.stub.ListProjects, pb.ListProjectsRequest())
+
+    reply = with_memory(args.settings, work)
+    ids = [p.project_id for p in reply.projects]
+    if args.json:
+        console.json(ids)
+        return 0
+    for project_id in ids:
+        console.line(project_id)
     return 0
 
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import structlog
 
+from squirrel_core.caller import team_grant
 from squirrel_core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
@@ -226,7 +227,12 @@ class MemoryEngine:
         return found
 
     async def status(self, project_id: str) -> list[ProjectStatus]:
+        """One project's status, or every project's the caller may read (a team token: those
+        it is granted)."""
+        grant = team_grant()
         ids = [project_id] if project_id else self.registry.roots()
+        if grant is not None and not project_id:
+            ids = [pid for pid in ids if grant.covers(pid)]
         processor = self._processor()
         return [await project_status(pid, await self.registry.store(pid), processor) for pid in ids]
 

@@ -11,8 +11,8 @@ import structlog
 
 from squirrel.v1 import events_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.caller import team_user
-from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_core.caller import team_grant, team_user
+from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
 from squirrel_core.events import Event
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
@@ -44,6 +44,7 @@ from squirrel_memory.models import RememberOutcome
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.team_delivery import TeamDelivery
+from squirrel_memory.team_registry import TeamProjectRegistry
 
 Context = Any
 log = structlog.get_logger()
@@ -374,16 +375,25 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def RegisterProject(
         self, request: pb.RegisterProjectRequest, context: Context
     ) -> pb.RegisterProjectResponse:
-        project_id, created = await self.engine.registry.register(request.root)
+        registry = self.engine.registry
+        grant = team_grant()
+        if grant is not None and not isinstance(registry, TeamProjectRegistry):
+            raise PermissionDeniedError("a team token cannot register projects here")
+        if isinstance(registry, TeamProjectRegistry):
+            project_id, created = await registry.register(request.root, grant)
+        else:
+            project_id, created = await registry.register(request.root)
         return pb.RegisterProjectResponse(project_id=project_id, created=created)
 
     async def ListProjects(
         self, request: pb.ListProjectsRequest, context: Context
     ) -> pb.ListProjectsResponse:
         registry = self.engine.registry
+        grant = team_grant()
         return pb.ListProjectsResponse(
             projects=[
                 pb.Project(project_id=root, available=registry.is_available(root))
                 for root in registry.roots()
+                if grant is None or grant.covers(root)
             ]
         )

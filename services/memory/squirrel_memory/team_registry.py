@@ -2,8 +2,14 @@
 
 Laptops register each project under its team identity (`squirrel_core.project_identity`); the
 server has no checkout of it, so nothing is read from a repository folder here. The ids are kept
-in `<home>/team/projects.json`; each store is placed under `<home>/projects/` like any store kept
+in `<home>/team/projects.json`, with the team token that created each one (so a token's project
+limit counts what it created); each store is placed under `<home>/projects/` like any store kept
 in the home (`storage.location = "home"`), with its signed marker.
+
+A team token creates a project only with an admin grant covering it, under the id forms of
+`squirrel_core.team_grants`, and within its project limit; registering a project that exists
+needs only a grant that covers it. The server's own caller (its install token, so
+`sqrl team project add`) may create any project of those forms.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import json
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
+from squirrel_core.team_grants import Grant, Role, check_project_id
 from squirrel_memory.provenance import Location, home_store_dir, place_store
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.storage import ProjectStores, Store
@@ -43,15 +50,25 @@ class TeamProjectRegistry(ProjectRegistry):
         super().__init__(layout, Location.HOME, stores)
         self._list = layout.team / "projects.json"
 
-    def roots(self) -> list[str]:
+    def _read(self) -> dict[str, object]:
         try:
             data = json.loads(self._list.read_text() or "{}")
         except FileNotFoundError:
-            return []
+            return {}
         except ValueError as exc:
             raise InvalidArgumentError(f"{self._list} is not valid JSON ({exc}); fix it") from None
-        ids = data.get("projects", []) if isinstance(data, dict) else []
-        return [str(i) for i in ids if isinstance(i, str)]
+        return data if isinstance(data, dict) else {}
+
+    def roots(self) -> list[str]:
+        ids = self._read().get("projects", [])
+        return [str(i) for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+
+    def creators(self) -> dict[str, str]:
+        """Project id → the id of the team token that created it (absent: the server's own)."""
+        found = self._read().get("created_by", {})
+        if not isinstance(found, dict):
+            return {}
+        return {str(k): str(v) for k, v in found.items()}
 
     def is_available(self, root: str) -> bool:
         if root in self._stores.open_projects():
@@ -87,14 +104,26 @@ class TeamProjectRegistry(ProjectRegistry):
                 await callback(store)
         return store
 
-    async def register(self, root_text: str) -> tuple[str, bool]:
-        team_id = check_team_id(root_text)
+    async def register(self, root_text: str, grant: Grant | None = None) -> tuple[str, bool]:
+        """Registers a team project (`grant`: the calling team token's, None for the server's
+        own caller); returns its id and whether it was created."""
+        team_id = check_project_id(root_text)
         async with self._lock:
             ids = self.roots()
+            creators = self.creators()
             created = team_id not in ids
+            if grant is not None:
+                if created:
+                    made = sum(1 for token in creators.values() if token == grant.token_id)
+                    grant.require_create(team_id, made)
+                else:
+                    grant.require(team_id, Role.READ)
             if created:
+                if grant is not None:
+                    creators[team_id] = grant.token_id
                 ensure_private_dir(self._list.parent)
-                payload = json.dumps({"projects": [*ids, team_id]}, indent=2) + "\n"
-                await asyncio.to_thread(write_private_file, self._list, payload.encode())
+                payload = {"projects": [*ids, team_id], "created_by": creators}
+                text = json.dumps(payload, indent=2) + "\n"
+                await asyncio.to_thread(write_private_file, self._list, text.encode())
         await self.store(team_id)
         return team_id, created

@@ -25,19 +25,59 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_tokens_are_printed_once_listed_without_secrets_and_revoked(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["team", "token", "add", "alice", "--json"]) == 0
+    grant = ["--projects", "github.com/acme/*", "--role", "write"]
+    assert main(["team", "token", "add", "alice", *grant, "--json"]) == 0
     issued = json.loads(capsys.readouterr().out)
     assert issued["user"] == "alice" and issued["token"].startswith("sqt_")
     assert main(["team", "token", "list", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [(t["id"], t["user"], t["revoked_at"]) for t in listed] == [
-        (issued["id"], "alice", None)
+    assert [(t["id"], t["user"], t["role"], t["projects"], t["revoked_at"]) for t in listed] == [
+        (issued["id"], "alice", "write", ["github.com/acme/*"], None)
     ]
     assert issued["token"] not in (home / "team" / "tokens.json").read_text()
     assert main(["team", "token", "revoke", issued["id"], "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["revoked_at"]
     assert main(["team", "token", "revoke", "unknown"]) == 1
     assert "sqrl team token list" in capsys.readouterr().err
+
+
+def test_token_grants_are_shown_changed_and_checked(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add = ["team", "token", "add", "bob", "--projects", "github.com/acme/shop,github.com/b/*"]
+    assert main([*add, "--json"]) == 0
+    issued = json.loads(capsys.readouterr().out)
+    assert (issued["role"], issued["projects"], issued["max_projects"]) == (
+        "read",
+        ["github.com/acme/shop", "github.com/b/*"],
+        20,
+    )
+    assert main(["team", "token", "list"]) == 0
+    table = capsys.readouterr().out
+    assert "github.com/acme/shop, github.com/b/*" in table and "read" in table
+    assert issued["token"] not in table
+    change = ["team", "token", "grant", issued["id"], "--role", "admin", "--max-projects", "2"]
+    assert main([*change, "--json"]) == 0
+    changed = json.loads(capsys.readouterr().out)
+    assert (changed["role"], changed["max_projects"]) == ("admin", 2)
+    assert changed["projects"] == issued["projects"]
+    for bad in ("/etc", "../../x", "github.com/*/shop"):
+        assert main(["team", "token", "add", "eve", "--projects", bad]) == 1
+        err = capsys.readouterr().err
+        assert "is not a project pattern" in err and len(err.strip().splitlines()) == 1
+    assert main(["team", "token", "grant", "unknown", "--role", "read"]) == 1
+    assert "sqrl team token list" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["team", "token", "add", "eve"])  # --projects is required
+
+
+def test_the_server_creates_only_team_id_forms(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in ("/etc", "../../x"):
+        assert main(["team", "project", "add", bad]) == 1
+        err = capsys.readouterr().err
+        assert "is not a team project id" in err and len(err.strip().splitlines()) == 1
 
 
 def test_joining_keeps_the_token_private_and_out_of_config_list(

@@ -36,3 +36,16 @@ async def test_registering_keeps_the_store_under_the_home_and_nothing_in_a_folde
         assert not (tmp_path / "github.com").exists()
     finally:
         await registry.close()
+
+
+@pytest.mark.parametrize("bad", ["/etc", "../../x", "GitHub.com/Acme/Shop", "local:m:rel"])
+async def test_new_projects_take_only_team_id_forms_even_from_the_server_itself(
+    tmp_path: Path, bad: str
+) -> None:
+    registry = TeamProjectRegistry(HomeLayout(tmp_path / "home").ensure())
+    try:
+        with pytest.raises(InvalidArgumentError, match="not a team project id"):
+            await registry.register(bad)
+        assert registry.roots() == []
+    finally:
+        await registry.close()
