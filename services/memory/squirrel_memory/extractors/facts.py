@@ -653,6 +653,11 @@ def _stack_facts(
     facts: list[Fact] = []
     for key in ("framework", "database", "libraries", "testing"):
         names = evidence.project_names(key)[:5]
+        if key == "testing":
+            # A framework known only from the test command that ran it would restate that
+            # command's own memory ("Tests run with `pytest`."): it takes an import to say more.
+            root = evidence.found.get(key, {}).get("", {})
+            names = [n for n in names if root[n].event_ids() - root[n].ran]
         if names:
             tags = (key, *(n.lower() for n in names))
             facts.append(
