@@ -107,6 +107,7 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
     source = _name(memory_pb2.MemorySource, m.source, "MEMORY_SOURCE_", MEMORY_SOURCES)
     return {
         "memory_id": m.memory_id,
+        "handle": m.handle or m.memory_id,
         "type": _name(memory_pb2.MemoryType, m.type, "MEMORY_TYPE_", MEMORY_TYPES),
         "key": m.key,
         "content": m.content,
