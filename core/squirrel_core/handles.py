@@ -19,6 +19,8 @@ from typing import Final
 ID_PREFIX: Final = "mem_"
 #: A handle shows at least this many digest characters after `mem_`.
 MIN_HANDLE: Final = 8
+#: As with git, a handle may be shortened to this many characters when typed, if still unique.
+MIN_TYPED: Final = 4
 #: Crockford's base32 in lower case: no i, l, o or u, so a handle is easy to read and type.
 _ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"
 
@@ -52,9 +54,9 @@ def handles(memory_ids: Iterable[str], *, minimum: int = MIN_HANDLE) -> dict[str
 
 def matching(text: str, memory_ids: Iterable[str]) -> list[str]:
     """The ids whose handle starts with `text` (`mem_` optional, any case), sorted; none for
-    text shorter than `MIN_HANDLE` digest characters, or text that is no handle at all."""
+    text shorter than `MIN_TYPED` digest characters, or text that is no handle at all."""
     wanted = text.lower().removeprefix(ID_PREFIX)
-    if len(wanted) < MIN_HANDLE or any(c not in _ALPHABET for c in wanted):
+    if len(wanted) < MIN_TYPED or any(c not in _ALPHABET for c in wanted):
         return []
     return sorted(m for m in memory_ids if digest(m).startswith(wanted))
 
@@ -66,4 +68,4 @@ def _common(a: str, b: str) -> int:
     return n
 
 
-__all__ = ["ID_PREFIX", "MIN_HANDLE", "digest", "handles", "matching"]
+__all__ = ["ID_PREFIX", "MIN_HANDLE", "MIN_TYPED", "digest", "handles", "matching"]

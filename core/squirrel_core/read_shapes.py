@@ -89,7 +89,7 @@ def search_output(
             [
                 f"{r.score:.2f}",
                 memory_pb2.MemoryType.Name(r.type).removeprefix("MEMORY_TYPE_").lower(),
-                r.memory_id,
+                r.handle or r.memory_id,
                 r.content,
                 r.reason,
             ]

@@ -93,7 +93,7 @@ async def test_an_ambiguous_handle_lists_the_candidates(
         key=lambda pair: len(_common_prefix(digest(pair[0].id), digest(pair[1].id))),
     )
     shared = _common_prefix(digest(a.id), digest(b.id))
-    monkeypatch.setattr(handles, "MIN_HANDLE", len(shared))  # so that this short start is taken
+    monkeypatch.setattr(handles, "MIN_TYPED", len(shared))  # so that this short start is taken
     with pytest.raises(InvalidArgumentError) as caught:
         await find_memory(store, "mem_" + shared)
     message = str(caught.value)

@@ -54,7 +54,8 @@ from squirrel_gateway.ui.http import (
 log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
-MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
+#: A memory id, its handle, or a prefix of either (`mem_` may be left out).
+MEMORY_ID: Final = re.compile(r"(?:[a-z]{2,10}_)?[0-9A-Za-z]{4,64}")
 PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
 SEARCH_TOP_K: Final = 25
@@ -255,7 +256,7 @@ class UiRoutes:
         done = request.arg("done", 40)
         notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""
         body = notice + pages.memory_page(project_id, reply, self._csrf(request), _now())
-        return page(f"Memory {memory_id}", body, nav=pages.project_nav(project_id))
+        return page(f"Memory {reply.memory.memory_id}", body, nav=pages.project_nav(project_id))
 
     async def _views(self, request: Request) -> bytes:
         project_id = self._project_id(request)
