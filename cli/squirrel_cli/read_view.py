@@ -72,7 +72,7 @@ def print_memories(
         ["id", "type", "key", "content", "source", "imp.", *(["flags"] if flagged else [])],
         [
             [
-                r["memory_id"],
+                r.get("handle") or r["memory_id"],
                 r["type"],
                 r["key"],
                 ("⚠ " if r["flags"] else "") + r["content"][:100],

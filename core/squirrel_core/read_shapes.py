@@ -96,7 +96,7 @@ def search_output(
             [
                 f"{r.score:.2f}",
                 memory_pb2.MemoryType.Name(r.type).removeprefix("MEMORY_TYPE_").lower(),
-                r.memory_id,
+                r.handle or r.memory_id,
                 r.content,
                 r.reason,
             ]
@@ -114,6 +114,7 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
     source = _name(memory_pb2.MemorySource, m.source, "MEMORY_SOURCE_", MEMORY_SOURCES)
     return {
         "memory_id": m.memory_id,
+        "handle": m.handle or m.memory_id,
         "type": _name(memory_pb2.MemoryType, m.type, "MEMORY_TYPE_", MEMORY_TYPES),
         "key": m.key,
         "content": m.content,

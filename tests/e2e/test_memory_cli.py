@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,9 +120,103 @@ def test_an_id_prefix_is_accepted_and_an_ambiguous_one_lists_the_candidates(
     assert ids[0] in ambiguous.stderr and ids[1] in ambiguous.stderr
     sqrl_env["COLUMNS"] = "60"
     table = sqrl("memories", cwd=repo)
-    assert all(memory_id in table.stdout for memory_id in ids), table.stdout
+    handles = [
+        m["handle"] for m in json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+    ]
+    assert all(handle in table.stdout for handle in handles), table.stdout
     gone = sqrl("forget", unique, cwd=repo)
     assert gone.returncode == 0 and ids[1] in gone.stdout
+
+
+def _shop(repo: Path) -> None:
+    """A small repository with a few manifests, a README and a CI file."""
+    (repo / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "shop-web",
+                "scripts": {"test": "vitest run", "build": "vite build", "dev": "vite"},
+                "dependencies": {"react": "^18.2.0", "express": "^4.19.0"},
+                "devDependencies": {"vitest": "^1.6.0", "typescript": "^5.4.0"},
+                "engines": {"node": ">=20"},
+            }
+        )
+    )
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "shop-api"\nrequires-python = ">=3.12"\n'
+        'dependencies = ["fastapi>=0.110", "sqlalchemy>=2.0"]\n'
+        "[tool.ruff]\nline-length = 100\n"
+    )
+    (repo / "Makefile").write_text("test:\n\tpytest -q\nlint:\n\truff check .\n")
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "ci.yml").write_text(
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: actions/checkout@v4\n      - run: make lint\n      - run: make test\n"
+    )
+    (repo / "README.md").write_text(
+        "# Shop\n\nA small shop: a React front end and a FastAPI back end.\n\n"
+        "Run `make test` before pushing. Deploys go through `make release` on main.\n"
+    )
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "shop"], check=True)
+
+
+def test_a_repository_read_in_one_burst_is_listed_by_short_handles_that_every_command_takes(
+    sqrl: Sqrl, sqrl_env: dict[str, str], sqrl_home: Path, repo: Path
+) -> None:
+    import httpx2  # noqa: PLC0415 - only this test browses
+
+    from squirrel_cli.commands.ui import login_link  # noqa: PLC0415
+    from squirrel_core.home import HomeLayout  # noqa: PLC0415
+
+    _shop(repo)
+    assert sqrl("init", cwd=repo).returncode == 0
+    assert sqrl("up", "--detach").returncode == 0
+    try:
+        deadline = time.monotonic() + 60
+        listed: list[dict[str, Any]] = []
+        while len(listed) < 5 and time.monotonic() < deadline:  # the reading runs at `up`
+            time.sleep(0.5)
+            listed = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+        assert len(listed) >= 5, listed
+        ids = [m["memory_id"] for m in listed]
+        assert all(m["memory_id"].startswith("mem_01") for m in listed)  # --json: full ids
+        # written in one burst: the ids share long starts, the handles do not
+        assert max(len(_shared(a, b)) for a in ids for b in ids if a != b) > 12
+        handles = [m["handle"] for m in listed]
+        assert len(set(handles)) == len(handles)
+        assert all(8 <= len(h.removeprefix("mem_")) <= 12 for h in handles), handles
+        sqrl_env["COLUMNS"] = "200"
+        table = sqrl("memories", cwd=repo).stdout
+        assert all(h in table for h in handles) and not any(i in table for i in ids), table
+        for memory_id, handle in zip(ids, handles, strict=True):
+            seen = sqrl("history", handle, "--json", cwd=repo)
+            assert json.loads(seen.stdout)["memory"]["memory_id"] == memory_id, seen.stderr
+        short = handles[0].removeprefix("mem_")[:6]
+        if sum(h.removeprefix("mem_").startswith(short) for h in handles) == 1:
+            bare = json.loads(sqrl("history", short, "--json", cwd=repo).stdout)
+            assert bare["memory"]["memory_id"] == ids[0]
+        link = login_link(HomeLayout(sqrl_home))
+        base = link.split("/ui/")[0]
+        with httpx2.Client(timeout=30) as http:
+            assert http.get(link).status_code == 303
+            project = http.get(f"{base}/ui/project", params={"project": str(repo)})
+            assert all(f"id={h}'" in project.text for h in handles), project.text
+            page = http.get(f"{base}/ui/memory", params={"project": str(repo), "id": handles[1]})
+            assert page.status_code == 200 and ids[1] in page.text
+        gone = sqrl("forget", handles[1], cwd=repo)
+        assert gone.returncode == 0 and ids[1] in gone.stdout, gone.stderr
+        left = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+        assert ids[1] not in [m["memory_id"] for m in left]
+    finally:
+        sqrl("down")
+
+
+def _shared(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 _PROBE = (

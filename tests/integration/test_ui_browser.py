@@ -161,7 +161,8 @@ async def test_the_browser_signs_in_once_finds_corrects_and_forgets(
             await page.get_by_label("Search (same as the assistant's)").fill("deploy script")
             await page.keyboard.press("Enter")
             await page.get_by_role("link", name=DEPLOY).click()
-            assert served.ids["deploy"] in page.url
+            assert "id=mem_" in page.url  # linked by its handle
+            await page.get_by_text(served.ids["deploy"]).first.wait_for()  # the page names it
 
             # Editing makes version 2, visible in the history with version 1 kept.
             await page.get_by_label("Corrected text (extraction never overwrites it)").fill(

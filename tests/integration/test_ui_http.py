@@ -18,6 +18,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands.ui import login_link
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.handles import MIN_HANDLE, digest
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
@@ -47,6 +48,11 @@ async def signed_in(ui: Browser, http: httpx2.AsyncClient) -> None:
     assert reply.status_code == 303 and reply.headers["location"] == "/ui/"
     cookie = reply.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/ui" in cookie
+
+
+def _handle(memory_id: str) -> str:
+    """The start every handle of this memory shows (lists name memories by handle)."""
+    return "mem_" + digest(memory_id)[:MIN_HANDLE]
 
 
 def csrf_of(page: str) -> str:
@@ -243,8 +249,8 @@ async def test_a_session_memory_shows_its_redacted_excerpt_and_activity_counts_e
             )
             assert listed_page.status_code == 200
             by_tool[tool] = listed_page.text
-        assert from_session[0].memory_id in by_tool["claude_code"]
-        assert ui.ids["deploy"] not in by_tool["claude_code"]
+        assert from_session[0].handle in by_tool["claude_code"]
+        assert _handle(ui.ids["deploy"]) not in by_tool["claude_code"]
         assert "No memory matches" in by_tool["codex"]
         bogus = await http.get(
             f"{ui.base}/ui/project", params={"project": ui.project, "tool": "emacs"}
@@ -301,9 +307,10 @@ async def test_a_long_list_pages_and_a_forged_page_is_refused(
         assert found is not None
         second = await http.get(ui.base + found.group(1).replace("&amp;", "&"))
         assert second.status_code == 200 and "rel='next'" not in second.text
-        shown = [i for i in ui.ids.values() if i in first.text or i in second.text]
+        handles = {i: _handle(i) for i in ui.ids.values()}
+        shown = [i for i, h in handles.items() if h in first.text or h in second.text]
         assert sorted(shown) == sorted(ui.ids.values())
-        assert not any(i in first.text and i in second.text for i in ui.ids.values())
+        assert not any(h in first.text and h in second.text for h in handles.values())
         for page, status in [("../etc", 400), ("bzo5OTk5OTk=", 200), ("bm9wZQ==", 400)]:
             reply = await http.get(
                 f"{ui.base}/ui/project", params={"project": ui.project, "page": page}
@@ -394,3 +401,18 @@ def test_the_delivery_failure_count_is_left_out_when_none_and_said_right_otherwi
     assert caption(0) == "Per source (3 buffered, last delivery —)"
     assert caption(1) == "Per source (3 buffered, 1 delivery failure, last delivery —)"
     assert caption(2) == "Per source (3 buffered, 2 delivery failures, last delivery —)"
+
+
+async def test_a_memory_page_takes_the_handle_a_prefix_of_it_or_the_id(ui: Browser) -> None:
+    deploy = ui.ids["deploy"]
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+        listed = await http.get(f"{ui.base}/ui/project", params={"project": ui.project})
+        found = re.search(rf"id=({_handle(deploy)}[0-9a-z]*)'", listed.text)
+        assert found is not None, listed.text
+        handle = found.group(1)
+        for named in (handle, handle.removeprefix("mem_")[:6], deploy):
+            page = await http.get(
+                f"{ui.base}/ui/memory", params={"project": ui.project, "id": named}
+            )
+            assert page.status_code == 200 and deploy in page.text, named

@@ -112,6 +112,7 @@ class MemoryItem(_message.Message):
     WRITTEN_BY_FIELD_NUMBER: _builtins.int
     FLAGS_FIELD_NUMBER: _builtins.int
     CONFIRMED_FIELD_NUMBER: _builtins.int
+    HANDLE_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     project_id: _builtins.str
     user_id: _builtins.str
@@ -136,6 +137,10 @@ class MemoryItem(_message.Message):
     confirmed: _builtins.bool
     """True when the user confirmed this exact content (`sqrl confirm`). A memory is safe to hand a
     model unasked (hooks, views, task context) when `flags` is empty or `confirmed` is true.
+    """
+    handle: _builtins.str
+    """The shortest handle unique in the project (`mem_` and 8+ characters of a hash of the id),
+    as lists show it; every call that takes a memory id accepts it. Set by list replies only.
     """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
@@ -184,10 +189,11 @@ class MemoryItem(_message.Message):
         written_by: _builtins.str = ...,
         flags: _abc.Iterable[_builtins.str] | None = ...,
         confirmed: _builtins.bool = ...,
+        handle: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "flags", b"flags", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "flags", b"flags", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -458,6 +458,7 @@ class SearchResult(_message.Message):
     SCORE_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
+    HANDLE_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
     key: _builtins.str
@@ -468,6 +469,10 @@ class SearchResult(_message.Message):
     score: _builtins.float
     """Final score, 0.0 - 1.0."""
     reason: _builtins.str
+    handle: _builtins.str
+    """The memory's shortest handle unique in the project (`mem_` and 8+ characters of a hash of
+    the id), as lists show it; every call that takes a memory id accepts it.
+    """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -485,10 +490,11 @@ class SearchResult(_message.Message):
         score: _builtins.float = ...,
         reason: _builtins.str = ...,
         source: Global___ResultSource | None = ...,
+        handle: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -175,6 +175,7 @@ def search_results(items: Sequence[views_pb2.SearchResult]) -> tuple[list[Search
         kept.append(
             SearchResult(
                 memory_id=item.memory_id,
+                handle=item.handle,
                 type=kind,
                 key=item.key,
                 content=item.content,
@@ -305,6 +306,7 @@ def search_result_messages(results: Sequence[SearchResult]) -> list[views_pb2.Se
     return [
         views_pb2.SearchResult(
             memory_id=r.memory_id,
+            handle=r.handle,
             type=memory_type_value(r.type),
             key=r.key,
             content=r.content,

@@ -78,6 +78,10 @@ class SearchResult(_Shape):
     """One search hit with its score and the reason it matched (spec §5.6)."""
 
     memory_id: str
+    handle: str = Field(
+        default="",
+        description="The memory's shortest handle unique in the project, as `sqrl` lists show it.",
+    )
     type: MemoryTypeName
     key: str
     content: str

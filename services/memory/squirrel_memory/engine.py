@@ -27,7 +27,7 @@ from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
 from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.lookup import require_memory
+from squirrel_memory.lookup import handles_of, require_memory
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -426,6 +426,11 @@ class MemoryEngine:
         """Ids of `items` whose current content the user confirmed."""
         store = await self.registry.store(project_id)
         return {m.id for m in items if store.confirmations.is_confirmed(m)}
+
+    async def handles(self, project_id: str) -> dict[str, str]:
+        """Each memory id of the project and its handle (`squirrel_core.handles`)."""
+        store = await self.registry.store(project_id)
+        return await handles_of(store)
 
     async def history(
         self, project_id: str, memory_id: str

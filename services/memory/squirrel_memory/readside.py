@@ -259,11 +259,13 @@ class ReadSide:
             scope_paths=list(request.scope_paths),
             page_token=request.page_token or None,
         )
+        handles = await self._engine.handles(request.project_id) if page.results else {}
         return pb.SearchMemoryResponse(
             query=page.query,
             results=[
                 views_pb2.SearchResult(
                     memory_id=r.memory_id,
+                    handle=handles.get(r.memory_id, ""),
                     type=MEMORY_TYPES_PB[r.type],
                     key=r.key,
                     content=r.content,

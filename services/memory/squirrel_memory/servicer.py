@@ -320,8 +320,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         )
         following = offset + len(items)
         confirmed = await self.engine.confirmed(request.project_id, items)
+        handles = await self.engine.handles(request.project_id) if items else {}
+        memories = [memory_to_pb(m, confirmed=m.id in confirmed) for m in items]
+        for memory in memories:
+            memory.handle = handles.get(memory.memory_id, memory.memory_id)
         return pb.ListMemoriesResponse(
-            memories=[memory_to_pb(m, confirmed=m.id in confirmed) for m in items],
+            memories=memories,
             total_count=total,
             next_page_token=encode_offset(following) if following < total and items else "",
         )

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
+from squirrel_core import handles
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_memory.lookup import MIN_ID_PREFIX, find_memory, require_memory
+from squirrel_core.handles import digest
+from squirrel_memory.lookup import MIN_ID_PREFIX, find_memory, handles_of, require_memory
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 
@@ -66,3 +70,33 @@ async def test_a_prefix_too_short_or_unknown_is_not_found(store: SqliteStore) ->
 async def test_an_empty_id_is_an_invalid_argument(store: SqliteStore) -> None:
     with pytest.raises(InvalidArgumentError):
         await find_memory(store, "")
+
+
+async def test_a_handle_or_a_unique_prefix_of_it_finds_the_memory(store: SqliteStore) -> None:
+    items = [await _remember(store, f"service-{n}") for n in range(30)]
+    shown = await handles_of(store)
+    for item in items:
+        handle = shown[item.id]
+        assert len(handle) - len("mem_") <= 12
+        assert (await require_memory(store, handle)).id == item.id
+        assert (await find_memory(store, handle.removeprefix("mem_"))).id == item.id
+
+
+async def test_an_ambiguous_handle_lists_the_candidates(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    items = [await _remember(store, f"service-{n}") for n in range(40)]
+    by_digest = sorted(items, key=lambda m: digest(m.id))
+    # 40 digests over 32 first characters: some two share a start
+    a, b = max(
+        itertools.pairwise(by_digest),
+        key=lambda pair: len(_common_prefix(digest(pair[0].id), digest(pair[1].id))),
+    )
+    shared = _common_prefix(digest(a.id), digest(b.id))
+    monkeypatch.setattr(handles, "MIN_TYPED", len(shared))  # so that this short start is taken
+    with pytest.raises(InvalidArgumentError) as caught:
+        await find_memory(store, "mem_" + shared)
+    message = str(caught.value)
+    assert "ambiguous" in message and a.id in message and b.id in message
+    shown = await handles_of(store)
+    assert shown[a.id] in message and shown[b.id] in message

@@ -58,7 +58,8 @@ log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
 SIGN_OUT_PATH: Final = "/ui/logout"
-MEMORY_ID: Final = re.compile(r"[a-z]{2,10}_[0-9A-Za-z]{6,64}")
+#: A memory id, its handle, or a prefix of either (`mem_` may be left out).
+MEMORY_ID: Final = re.compile(r"(?:[a-z]{2,10}_)?[0-9A-Za-z]{4,64}")
 PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
 SEARCH_TOP_K: Final = 25
@@ -283,7 +284,7 @@ class UiRoutes:
         notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""
         body = notice + pages.memory_page(project_id, reply, self._csrf(request), _now())
         return page(
-            f"Memory {memory_id}",
+            f"Memory {reply.memory.memory_id}",
             body,
             nav=pages.project_nav(project_id),
             csrf=self._csrf(request),

@@ -106,8 +106,11 @@ def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[st
     )
 
 
-def memory_link(project_id: str, memory_id: str, text: str) -> str:
-    return f"<a href='{href('/ui/memory', project=project_id, id=memory_id)}'>{esc(text)}</a>"
+def memory_link(project_id: str, memory_id: str, text: str, handle: str = "") -> str:
+    """A link to the memory's page, named by its handle where the list has one (shown too)."""
+    url = href("/ui/memory", project=project_id, id=handle or memory_id)
+    link = f"<a href='{url}'>{esc(text)}</a>"
+    return link + (f" <code class='muted'>{esc(handle)}</code>" if handle else "")
 
 
 def memory_tables(
@@ -119,7 +122,7 @@ def memory_tables(
     for kind in MEMORY_TYPES:
         rows = [
             [
-                memory_link(project_id, m.memory_id, m.content) + " " + flags_html(m),
+                memory_link(project_id, m.memory_id, m.content, m.handle) + " " + flags_html(m),
                 f"{m.importance:.2f}",
                 esc(age(m.updated_at, now)),
                 esc(m.written_by or "—"),
@@ -144,7 +147,7 @@ def search_results(project_id: str, found: SearchResponse) -> str:
         return f"<p>No memory found for <q>{esc(found.query)}</q>.</p>"
     rows = [
         [
-            memory_link(project_id, r.memory_id, r.content),
+            memory_link(project_id, r.memory_id, r.content, r.handle),
             esc(TYPE_LABELS.get(r.type, r.type)),
             f"{r.score:.3f}",
             f"{r.importance:.2f}",
