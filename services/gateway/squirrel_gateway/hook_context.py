@@ -185,12 +185,11 @@ async def _recipes(
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
         # one of them) below the search's floor: ask for each task on its own.
+        by_id: dict[str, SearchResult] = {}
         for topic in RECIPE_TOPICS:
-            found += [
-                r
-                for r in await _search(backend, project_id, topic, ["recipe"])
-                if r.memory_id not in {f.memory_id for f in found}
-            ]
+            for r in await _search(backend, project_id, topic, ["recipe"]):
+                by_id.setdefault(r.memory_id, r)
+        found = list(by_id.values())
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = sorted(
         (r for r in found if _TEST_KEY.match(r.key)),
