@@ -25,7 +25,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,25 +52,26 @@ class Compared:
     model: answer_key.Measured
     label: str  # what the model run was: `rules + claude_cli`, `rules + replay of DIR`
     calls: int = 0  # model requests answered
+    failures: list[str] = field(default_factory=list)  # why the other requests failed
 
 
 @contextlib.contextmanager
-def _model_run(backend: str, record: Path | None, replay: Path | None) -> Iterator[dict[str, Any]]:
+def _model_run(record: Path | None, replay: Path | None) -> Iterator[dict[str, Any]]:
     """The settings of the model run while it is open; on leaving, `calls` holds how many
-    requests were answered. Raises `RecordingError` for requests a replay did not hold."""
-    state: dict[str, Any] = {"env": {}, "calls": 0}
-    if replay is not None:
-        with ReplayServer(Recording(replay)) as server:
+    requests the model answered and `failures` why others failed. Raises `RecordingError` for
+    requests a replay did not hold."""
+    state: dict[str, Any] = {"env": {}, "calls": 0, "failures": []}
+    with contextlib.ExitStack() as stack:
+        server = None
+        if replay is not None:
+            server = stack.enter_context(ReplayServer(Recording(replay)))
             state["env"] = replay_env(server)
-            yield state
-            state["calls"] = len(server.answered)
-            server.check()
-    elif record is not None:
-        with recording_callers(Recording(record)) as made:
-            yield state
-            state["calls"] = sum(c.saved for c in made)
-    else:
+        made = stack.enter_context(recording_callers(Recording(record) if record else None))
         yield state
+        state["calls"] = sum(c.answered for c in made)
+        state["failures"] = [reason for c in made for reason in c.failures]
+        if server is not None:
+            server.check()
 
 
 def compare(
@@ -91,12 +92,12 @@ def compare(
     if replay is not None and not replay.is_dir():
         raise AnswerKeyError(f"no recording at {replay}")
     rules = answer_key.measure(fixtures, "rules", only=only, split=split)
-    with _model_run(backend, record, replay) as state:
+    with _model_run(record, replay) as state:
         model = answer_key.measure(
             fixtures, backend, only=only, split=split, settings_env=state["env"]
         )
     label = f"rules + replay of {replay}" if replay is not None else f"rules + {backend}"
-    return Compared(rules, model, label, state["calls"])
+    return Compared(rules, model, label, state["calls"], state["failures"])
 
 
 def model_memories(writers: dict[str, int]) -> int:
@@ -220,10 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nanswer key, {compared.label}, {compared.model.search}:\n")
     print(answer_key.tables(compared.model.scores, compared.model.events))
     print(f"\n{comparison(compared)}")
-    if args.record is not None or args.replay is not None:
-        verb = "recorded to" if args.record is not None else "replayed from"
-        where = args.record if args.record is not None else args.replay
-        print(f"\nmodel answers {verb} {where}: {compared.calls}")
+    print(f"\nmodel requests: {compared.calls} answered, {len(compared.failures)} failed")
+    if compared.failures:
+        print(f"first failure: {compared.failures[0]}")
+    if args.record is not None:
+        print(f"answers recorded to {args.record}")
     if args.details:
         for score_ in compared.model.scores:
             print(answer_key.details(score_))

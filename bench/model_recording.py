@@ -33,6 +33,7 @@ from unittest import mock
 
 from squirrel_core.settings import Settings
 from squirrel_memory import engine
+from squirrel_memory.extractors.base import ExtractionError
 from squirrel_memory.llm.base import ToolCaller
 from squirrel_memory.llm.factory import build_caller
 from squirrel_memory.llm.spending import LlmBudget
@@ -129,12 +130,15 @@ class Recording:
 
 
 class RecordingCaller:
-    """A model backend whose every answer is also saved to a `Recording`."""
+    """A model backend whose answers are counted and, with a `Recording`, saved; its failures
+    are counted with their reason (the backend's own message, never session text)."""
 
-    def __init__(self, inner: ToolCaller, recording: Recording) -> None:
+    def __init__(self, inner: ToolCaller, recording: Recording | None) -> None:
         self._inner = inner
         self._recording = recording
+        self.answered = 0
         self.saved = 0
+        self.failures: list[str] = []
 
     @property
     def backend(self) -> str:
@@ -147,13 +151,19 @@ class RecordingCaller:
     async def call_tool(
         self, *, system: str, message: str, tool: dict[str, Any], max_tokens: int
     ) -> dict[str, Any]:
-        answer = await self._inner.call_tool(
-            system=system, message=message, tool=tool, max_tokens=max_tokens
-        )
-        key = request_key(system, message, tool["name"], tool["input_schema"])
-        writer = f"{self.backend}:{self.model}" if self.model else self.backend
-        self._recording.save(Answer(key, tool["name"], first_line(message), answer, writer))
-        self.saved += 1
+        try:
+            answer = await self._inner.call_tool(
+                system=system, message=message, tool=tool, max_tokens=max_tokens
+            )
+        except ExtractionError as exc:
+            self.failures.append(f"{type(exc).__name__}: {exc}")
+            raise
+        self.answered += 1
+        if self._recording is not None:
+            key = request_key(system, message, tool["name"], tool["input_schema"])
+            writer = f"{self.backend}:{self.model}" if self.model else self.backend
+            self._recording.save(Answer(key, tool["name"], first_line(message), answer, writer))
+            self.saved += 1
         return answer
 
     async def close(self) -> None:
@@ -161,9 +171,10 @@ class RecordingCaller:
 
 
 @contextlib.contextmanager
-def recording_callers(recording: Recording) -> Iterator[list[RecordingCaller]]:
-    """While open, the memory service's model backend (built in this process) records every
-    answer it gives to `recording`; yields the wrapping callers made (one per service)."""
+def recording_callers(recording: Recording | None) -> Iterator[list[RecordingCaller]]:
+    """While open, the memory service's model backend (built in this process) counts its
+    answers and failures and, with a `recording`, saves every answer it gives there; yields
+    the wrapping callers made (one per service)."""
     made: list[RecordingCaller] = []
 
     def build(settings: Settings, budget: LlmBudget | None = None) -> ToolCaller | None:

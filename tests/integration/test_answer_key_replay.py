@@ -120,6 +120,18 @@ def test_a_run_recorded_from_a_backend_replays_to_the_same_memories(
     assert _memories(replayed.model) == _memories(recorded.model)
 
 
+def test_a_failing_backend_leaves_the_rules_memories_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SQRL_CLAUDE_CLI_COMMAND", str(tmp_path / "no-such-claude"))
+    compared = answer_key_model.compare(tmp_path / "none", "claude_cli", [PROJECT])
+
+    assert _memories(compared.model) == _memories(compared.rules)
+    assert answer_key_model.model_memories(compared.model.writers[PROJECT]) == 0
+    assert compared.calls == 0 and len(compared.failures) == 3
+    assert all("no-such-claude" in reason for reason in compared.failures)
+
+
 def test_replay_and_record_are_refused_together_and_for_other_backends(tmp_path: Path) -> None:
     with pytest.raises(AnswerKeyError, match="exclude each other"):
         answer_key_model.compare(tmp_path, "openai_compatible", record=tmp_path, replay=tmp_path)

@@ -127,7 +127,7 @@ async def test_a_recorded_answer_is_replayed_through_the_openai_compatible_calle
         system="sys", message=message, tool=EXTRACTION_TOOL, max_tokens=100
     )
     await recorder.close()
-    assert answer == ANSWER and recorder.saved == 1 and inner.closed
+    assert answer == ANSWER and recorder.saved == recorder.answered == 1 and inner.closed
     (saved,) = tmp_path.glob("*.json")
     assert json.loads(saved.read_text(encoding="utf-8"))["written_by"] == "claude_cli:scripted"
 
@@ -150,7 +150,14 @@ async def test_a_failed_call_records_nothing(tmp_path: Path) -> None:
     recorder = RecordingCaller(Scripted(fail=True), Recording(tmp_path))
     with pytest.raises(PermanentExtractionError):
         await recorder.call_tool(system="s", message="m", tool=EXTRACTION_TOOL, max_tokens=10)
-    assert recorder.saved == 0 and not list(tmp_path.iterdir())
+    assert recorder.saved == recorder.answered == 0 and not list(tmp_path.iterdir())
+    assert recorder.failures == ["PermanentExtractionError: claude is not logged in"]
+
+
+async def test_without_a_recording_answers_are_only_counted(tmp_path: Path) -> None:
+    recorder = RecordingCaller(Scripted(), None)
+    answer = await recorder.call_tool(system="s", message="m", tool=EXTRACTION_TOOL, max_tokens=1)
+    assert answer == ANSWER and recorder.answered == 1 and recorder.saved == 0
 
 
 async def test_replay_fails_closed_on_a_request_it_does_not_hold(tmp_path: Path) -> None:
