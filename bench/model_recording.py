@@ -219,10 +219,10 @@ class ReplayServer:
     def check(self) -> None:
         """Raises `RecordingError` naming every request that had no recorded answer."""
         if self.missing:
-            named = "; ".join(f"{key} ({tool}: {asked})" for key, tool, asked in self.missing)
+            named = "".join(f"\n  - {key} ({tool}: {asked})" for key, tool, asked in self.missing)
             raise RecordingError(
                 f"{len(self.missing)} model request(s) not in the recording "
-                f"{self.recording.folder}: {named}"
+                f"{self.recording.folder}:{named}"
             )
 
     def reply(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
