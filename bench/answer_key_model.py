@@ -38,6 +38,7 @@ from bench.model_recording import (
     recording_callers,
     replay_env,
 )
+from squirrel_core.errors import SquirrelError
 from squirrel_core.logs import configure_logging
 from squirrel_memory.llm.base import BACKENDS
 
@@ -215,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     except (AnswerKeyError, RecordingError) as exc:
         print(f"answer key: {exc}", file=sys.stderr)
+        return 2
+    except SquirrelError as exc:
+        print(f"answer key: the memory service failed: {exc}", file=sys.stderr)
         return 2
     print(f"answer key, rules alone, {compared.rules.search}:\n")
     print(answer_key.tables(compared.rules.scores, compared.rules.events))

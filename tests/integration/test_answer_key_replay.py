@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,8 @@ from bench.model_recording import REPLAY_MODEL, Recording, RecordingError
 from tests.integration.llm_fakes.fake_openai import running_fake_openai
 
 PROJECT = "entireio-cli"
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "model_answers" / PROJECT
+ROOT = Path(__file__).resolve().parents[2]
+RECORDING = ROOT / "tests" / "fixtures" / "model_answers" / PROJECT
 REPLAY_WRITER = f"openai_compatible:{REPLAY_MODEL}"
 
 
@@ -140,3 +143,35 @@ def test_replay_and_record_are_refused_together_and_for_other_backends(tmp_path:
     with pytest.raises(AnswerKeyError, match="no recording"):
         answer_key_model.compare(tmp_path, "openai_compatible", replay=tmp_path / "absent")
     assert Recording(RECORDING).load("0" * 24) is None
+
+
+def _command(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bench.answer_key ARGS` in its own process (it configures logging globally)."""
+    return subprocess.run(
+        [sys.executable, "-m", "bench.answer_key", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_the_command_line_prints_both_tables_and_fails_closed(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()  # empty: only the repository's transcripts
+    argv = ["--fixtures", str(fixtures), "--project", PROJECT]
+    done = _command(*argv, "--replay", str(RECORDING))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "answer key, rules alone" in done.stdout
+    assert "answer key, rules + replay of" in done.stdout
+    assert "model requests: 3 answered, 0 failed" in done.stdout
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    failed = _command(*argv, "--replay", str(empty))
+    assert failed.returncode == 2
+    assert "3 model request(s) not in the recording" in failed.stderr
+    assert all(
+        f"  - {path.stem} (record_memories" in failed.stderr for path in RECORDING.glob("*.json")
+    )
