@@ -38,8 +38,9 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
-from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
+from squirrel_memory.processor import Processor, ProcessorSettings
 from squirrel_memory.provenance import location_of
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
