@@ -8,10 +8,10 @@ from pathlib import Path
 
 import structlog
 
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.models import Episode, MemorySource, UpdateDecision
-from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.storage.base import MemoryChange, MemoryListener, ProcessingResult
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
