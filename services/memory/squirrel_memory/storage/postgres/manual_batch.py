@@ -26,12 +26,9 @@ from squirrel_memory.storage.checks import (
     check_scope,
     check_type,
 )
+from squirrel_memory.storage.memory_book import anchor_memories, supersede_memory, write_manual
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.postgres.memories import (
-    anchor_memories,
-    supersede_memory,
-    write_manual,
-)
+from squirrel_memory.storage.postgres.memories import run_on
 from squirrel_memory.storage.postgres.reads import load_memories, memory_version, screened_texts
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import (
@@ -152,30 +149,35 @@ class PostgresManualBatch(PostgresMemorySearch, MemoryRevisions):
         if isinstance(step, FindAnchor):
             scope, owner = check_scope(step.scope, step.user_id)
             kind = check_type(step.memory_type)
-            return await anchor_memories(
-                conn, self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+            return await run_on(
+                conn,
+                self.project_id,
+                anchor_memories(
+                    self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+                ),
             )
         if isinstance(step, WriteManual):
             checked = checked_manual(step)
-            return await write_manual(
+            return await run_on(
                 conn,
                 self.project_id,
-                memory_type=checked.memory_type,
-                key=checked.key,
-                content=checked.content,
-                tags=checked.tags,
-                importance=checked.importance,
-                scope=checked.scope,
-                owner=checked.user_id,
-                now=self._clock(),
-                changes=changes,
+                write_manual(
+                    self.project_id,
+                    memory_type=checked.memory_type,
+                    key=checked.key,
+                    content=checked.content,
+                    tags=checked.tags,
+                    importance=checked.importance,
+                    scope=checked.scope,
+                    owner=checked.user_id,
+                    now=self._clock(),
+                    changes=changes,
+                ),
             )
-        return await supersede_memory(
+        return await run_on(
             conn,
             self.project_id,
-            step.memory_id,
-            step.by_id,
-            reason=step.reason,
-            now=self._clock(),
-            changes=changes,
+            supersede_memory(
+                step.memory_id, step.by_id, reason=step.reason, now=self._clock(), changes=changes
+            ),
         )

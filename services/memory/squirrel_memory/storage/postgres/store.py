@@ -17,7 +17,7 @@ from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
-from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
+from squirrel_memory.storage.postgres.memories import PostgresMemoryBook, run_on
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
@@ -110,13 +110,16 @@ class PostgresStore(
         async with self._db.transaction() as conn:
             await write_episodes(conn, episodes)
             for decision in decisions:
-                await self._apply(
+                await run_on(
                     conn,
-                    decision,
-                    user_id=user_id,
-                    source=MemorySource(source),
-                    now=now,
-                    changes=changes,
+                    self.project_id,
+                    self._apply(
+                        decision,
+                        user_id=user_id,
+                        source=MemorySource(source),
+                        now=now,
+                        changes=changes,
+                    ),
                 )
             processed = await mark_events(conn, processed_event_ids, now)
         return await self._processed(episodes, changes, processed)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, TypeVar
 
-from squirrel_core.errors import NotFoundError, SquirrelError
+from squirrel_core.errors import SquirrelError
 from squirrel_memory.models import MemorySource, MemoryType
 from squirrel_memory.storage.base import (
     FindAnchor,
@@ -26,6 +26,7 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.memory_book import anchor_memories, supersede_memory, write_manual
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     MemoryRevisions,
@@ -34,11 +35,7 @@ from squirrel_memory.storage.revisions import (
     run_plan,
 )
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.memories import (
-    anchor_memories,
-    supersede_memory,
-    write_manual,
-)
+from squirrel_memory.storage.sqlite.memories import run_on
 from squirrel_memory.storage.sqlite.reads import memory_from_row
 from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_rows
 
@@ -196,29 +193,34 @@ class SqliteManualBatch(MemoryRevisions):
             return self._anchor(conn, step)
         if isinstance(step, WriteManual):
             checked = checked_manual(step)
-            return write_manual(
+            return run_on(
                 conn,
-                self.project_id,
-                memory_type=checked.memory_type,
-                key=checked.key,
-                content=checked.content,
-                tags=checked.tags,
-                importance=checked.importance,
-                scope=checked.scope,
-                owner=checked.user_id,
-                now=self._clock(),
-                changes=changes,
+                write_manual(
+                    self.project_id,
+                    memory_type=checked.memory_type,
+                    key=checked.key,
+                    content=checked.content,
+                    tags=checked.tags,
+                    importance=checked.importance,
+                    scope=checked.scope,
+                    owner=checked.user_id,
+                    now=self._clock(),
+                    changes=changes,
+                ),
             )
-        item = supersede_memory(
-            conn, step.memory_id, step.by_id, reason=step.reason, now=self._clock(), changes=changes
+        return run_on(
+            conn,
+            supersede_memory(
+                step.memory_id, step.by_id, reason=step.reason, now=self._clock(), changes=changes
+            ),
         )
-        if item is None:
-            raise NotFoundError(f"no memory {step.memory_id}")
-        return item
 
     def _anchor(self, conn: sqlite3.Connection, step: FindAnchor) -> Any:
         scope, owner = check_scope(step.scope, step.user_id)
         kind = check_type(step.memory_type)
-        return anchor_memories(
-            conn, self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+        return run_on(
+            conn,
+            anchor_memories(
+                self.project_id, memory_type=kind, key=step.key, scope=scope, owner=owner
+            ),
         )

@@ -22,7 +22,7 @@ from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
-from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
+from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook, run_on
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
@@ -150,13 +150,15 @@ class SqliteStore(
         def write(conn: sqlite3.Connection) -> int:
             write_episodes(conn, episodes)
             for decision in decisions:
-                self._apply(
+                run_on(
                     conn,
-                    decision,
-                    user_id=user_id,
-                    source=MemorySource(source),
-                    now=now,
-                    changes=changes,
+                    self._apply(
+                        decision,
+                        user_id=user_id,
+                        source=MemorySource(source),
+                        now=now,
+                        changes=changes,
+                    ),
                 )
             return mark_events(conn, processed_event_ids, to_db_time(now))
 
