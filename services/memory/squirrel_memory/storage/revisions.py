@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -27,6 +27,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage.base import (
+    ManualPlan,
     ManualStep,
     MemoryChange,
     MemoryListener,
@@ -53,7 +54,6 @@ from squirrel_memory.storage.formats import new_id
 log = structlog.get_logger()
 
 T = TypeVar("T")
-S = TypeVar("S")
 
 
 @dataclass
@@ -127,9 +127,8 @@ class PlanWrites:
         return self.saved
 
 
-def run_plan(plan: Generator[S, Any, T], answer: Callable[[S], Any]) -> T:
-    """Drive a plan (a manual plan, or a memory book's row steps) to its result, each step
-    answered by `answer`."""
+def run_plan(plan: ManualPlan[T], answer: Callable[[ManualStep], Any]) -> T:
+    """Drive a manual plan to its result, each step answered by `answer`."""
     reply: Any = None
     while True:
         try:
@@ -140,7 +139,7 @@ def run_plan(plan: Generator[S, Any, T], answer: Callable[[S], Any]) -> T:
         reply = answer(step)
 
 
-async def run_plan_async(plan: Generator[S, Any, T], answer: Callable[[S], Awaitable[Any]]) -> T:
+async def run_plan_async(plan: ManualPlan[T], answer: Callable[[ManualStep], Awaitable[Any]]) -> T:
     """`run_plan` with steps answered by a coroutine."""
     reply: Any = None
     while True:

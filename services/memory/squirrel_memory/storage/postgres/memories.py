@@ -20,6 +20,7 @@ from squirrel_memory.storage.memory_book import (
     RowPlan,
     RowStep,
     SharedMemoryBook,
+    drive_async,
 )
 from squirrel_memory.storage.memory_sql import (
     POSTGRES,
@@ -33,7 +34,6 @@ from squirrel_memory.storage.memory_sql import (
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row
 from squirrel_memory.storage.postgres.search import search_fields
-from squirrel_memory.storage.revisions import run_plan_async
 
 T = TypeVar("T")
 
@@ -69,13 +69,13 @@ async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
 
 
 def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[Any]]:
-    """`answer` on one connection, for `run_plan_async`."""
+    """`answer` on one connection, for `drive_async`."""
     return lambda step: answer(conn, project_id, step)
 
 
 async def run_on(conn: AsyncConnection, project_id: str, plan: RowPlan[T]) -> T:
     """A memory plan run on `conn`, inside the caller's transaction."""
-    return await run_plan_async(plan, on(conn, project_id))
+    return await drive_async(plan, on(conn, project_id))
 
 
 class PostgresMemoryBook(SharedMemoryBook):

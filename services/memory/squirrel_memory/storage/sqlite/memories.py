@@ -18,6 +18,7 @@ from squirrel_memory.storage.memory_book import (
     RowPlan,
     RowStep,
     SharedMemoryBook,
+    drive,
 )
 from squirrel_memory.storage.memory_sql import (
     SQLITE,
@@ -28,7 +29,6 @@ from squirrel_memory.storage.memory_sql import (
     statements,
     updated_values,
 )
-from squirrel_memory.storage.revisions import run_plan
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
@@ -78,13 +78,13 @@ def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
 
 
 def on(conn: sqlite3.Connection) -> Callable[[RowStep], Any]:
-    """`answer` on one connection, for `run_plan`."""
+    """`answer` on one connection, for `drive`."""
     return lambda step: answer(conn, step)
 
 
 def run_on(conn: sqlite3.Connection, plan: RowPlan[T]) -> T:
     """A memory plan run on `conn`, inside the caller's transaction."""
-    return run_plan(plan, on(conn))
+    return drive(plan, on(conn))
 
 
 class SqliteMemoryBook(SharedMemoryBook):
