@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.errors import NotFoundError
-from squirrel_memory.storage.memory_book import drive, drive_async
+from squirrel_memory.storage.revisions import drive, drive_async
 
 
 def _plan(log: list[str]) -> Generator[str, Any, list[Any]]:

@@ -8,7 +8,7 @@ are `memory_sql`'s; here is the order of the steps and what each write reports a
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeAlias, TypeVar
@@ -90,42 +90,6 @@ class Replace:
 
 RowStep: TypeAlias = Load | Anchored | Insert | Replace
 RowPlan: TypeAlias = Generator[RowStep, Any, T]
-S = TypeVar("S")
-
-
-def drive(plan: Generator[S, Any, T], answer: Callable[[S], Any]) -> T:
-    """Run a plan of steps to its result, each answered by `answer`; an error answering a step
-    is raised inside the plan at that step (where the plan may catch it)."""
-    reply: Any = None
-    error: Exception | None = None
-    while True:
-        try:
-            step = plan.send(reply) if error is None else plan.throw(error)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        reply, error = None, None
-        try:
-            reply = answer(step)
-        except Exception as exc:
-            error = exc
-
-
-async def drive_async(plan: Generator[S, Any, T], answer: Callable[[S], Awaitable[Any]]) -> T:
-    """`drive` with steps answered by a coroutine."""
-    reply: Any = None
-    error: Exception | None = None
-    while True:
-        try:
-            step = plan.send(reply) if error is None else plan.throw(error)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        reply, error = None, None
-        try:
-            reply = await answer(step)
-        except Exception as exc:
-            error = exc
 
 
 def insert(item: MemoryItem, reason: str, changes: ChangeSet) -> RowPlan[MemoryItem]:

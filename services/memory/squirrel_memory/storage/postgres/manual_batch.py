@@ -17,12 +17,11 @@ from squirrel_memory.storage.manual_batches import (
     Savepoint,
     SharedManualBatch,
 )
-from squirrel_memory.storage.memory_book import drive_async
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import answer
 from squirrel_memory.storage.postgres.reads import load_memories, memory_version, screened_texts
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
-from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions
+from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, drive_async
 
 T = TypeVar("T")
 

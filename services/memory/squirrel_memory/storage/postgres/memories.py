@@ -20,7 +20,6 @@ from squirrel_memory.storage.memory_book import (
     RowPlan,
     RowStep,
     SharedMemoryBook,
-    drive_async,
 )
 from squirrel_memory.storage.memory_sql import (
     POSTGRES,
@@ -34,6 +33,7 @@ from squirrel_memory.storage.memory_sql import (
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row
 from squirrel_memory.storage.postgres.search import search_fields
+from squirrel_memory.storage.revisions import drive_async
 
 T = TypeVar("T")
 

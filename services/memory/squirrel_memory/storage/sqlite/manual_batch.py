@@ -20,7 +20,7 @@ from squirrel_memory.storage.manual_batches import (
     Savepoint,
     SharedManualBatch,
 )
-from squirrel_memory.storage.memory_book import drive
+from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.memories import answer
 from squirrel_memory.storage.sqlite.reads import memory_from_row

@@ -18,7 +18,6 @@ from squirrel_memory.storage.memory_book import (
     RowPlan,
     RowStep,
     SharedMemoryBook,
-    drive,
 )
 from squirrel_memory.storage.memory_sql import (
     SQLITE,
@@ -29,6 +28,7 @@ from squirrel_memory.storage.memory_sql import (
     statements,
     updated_values,
 )
+from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
