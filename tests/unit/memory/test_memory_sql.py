@@ -9,10 +9,8 @@ import pytest
 
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.storage.base import HistoryAction
+from squirrel_memory.storage.dialect import POSTGRES, SQLITE, Dialect
 from squirrel_memory.storage.memory_sql import (
-    POSTGRES,
-    SQLITE,
-    Dialect,
     anchor_params,
     history_row,
     memory_row,

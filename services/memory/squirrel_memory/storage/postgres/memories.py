@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from psycopg import AsyncConnection
 
 from squirrel_memory.storage.base import HistoryAction
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.memory_book import (
     Anchored,
     Insert,
@@ -22,7 +23,6 @@ from squirrel_memory.storage.memory_book import (
     SharedMemoryBook,
 )
 from squirrel_memory.storage.memory_sql import (
-    POSTGRES,
     anchor_params,
     history_row,
     kept_action,

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.base import HistoryAction
+from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.memory_book import (
     Anchored,
@@ -20,7 +21,6 @@ from squirrel_memory.storage.memory_book import (
     SharedMemoryBook,
 )
 from squirrel_memory.storage.memory_sql import (
-    SQLITE,
     anchor_params,
     history_row,
     kept_action,
