@@ -15,6 +15,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import (
+    Episode,
     MemoryItem,
     MemorySource,
     MemoryType,
@@ -23,7 +24,12 @@ from squirrel_memory.models import (
     UpdateDecision,
     writer_source,
 )
-from squirrel_memory.storage.base import FindAnchor, HistoryAction, MemoryListener
+from squirrel_memory.storage.base import (
+    FindAnchor,
+    HistoryAction,
+    MemoryListener,
+    ProcessingResult,
+)
 from squirrel_memory.storage.checks import (
     MAX_KEY_CHARS,
     MAX_MEMORY_CHARS,
@@ -36,6 +42,7 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.formats import new_id
+from squirrel_memory.storage.intake import check_episodes
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     MemoryRevisions,
@@ -88,7 +95,22 @@ class Replace:
     reason: str
 
 
-RowStep: TypeAlias = Load | Anchored | Insert | Replace
+@dataclass(frozen=True, slots=True)
+class Episodes:
+    """Episodes inserted or replaced, with their event lists."""
+
+    episodes: tuple[Episode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarkProcessed:
+    """`processed_at` set on the events not yet processed; answered with how many changed."""
+
+    event_ids: tuple[str, ...]
+    at: datetime
+
+
+RowStep: TypeAlias = Load | Anchored | Insert | Replace | Episodes | MarkProcessed
 RowPlan: TypeAlias = Generator[RowStep, Any, T]
 
 
@@ -312,6 +334,35 @@ class SharedMemoryBook(MemoryRevisions):
             changes=changes,
         )
         return await self._changed(plan, changes)
+
+    async def apply_processing_result(
+        self,
+        episodes: Sequence[Episode],
+        decisions: Sequence[UpdateDecision],
+        processed_event_ids: Sequence[str],
+        *,
+        user_id: str,
+        source: MemorySource = MemorySource.RULES,
+        at: datetime | None = None,
+    ) -> ProcessingResult:
+        """Write episodes, apply decisions and mark events processed in ONE transaction."""
+        check_episodes(self.project_id, episodes)
+        for decision in decisions:
+            self._check_decision(decision, user_id)
+        now = at or self._clock()
+        changes = ChangeSet()
+
+        def plan() -> RowPlan[int]:
+            yield Episodes(tuple(episodes))
+            for decision in decisions:
+                yield from self._apply(
+                    decision, user_id=user_id, source=MemorySource(source), now=now, changes=changes
+                )
+            processed: int = yield MarkProcessed(tuple(processed_event_ids), now)
+            return processed
+
+        processed = await self._write(plan())
+        return await self._processed(episodes, changes, processed)
 
     async def find_anchor(
         self,

@@ -16,8 +16,10 @@ from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.memory_book import (
     Anchored,
+    Episodes,
     Insert,
     Load,
+    MarkProcessed,
     RowPlan,
     RowStep,
     SharedMemoryBook,
@@ -31,6 +33,7 @@ from squirrel_memory.storage.memory_sql import (
     updated_values,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.events import mark_events, write_episodes
 from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row
 from squirrel_memory.storage.postgres.search import search_fields
 from squirrel_memory.storage.revisions import drive_async
@@ -52,6 +55,11 @@ async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
             return memory_from_row(row) if row else None
         cursor = await conn.execute(_SQL.anchor, params)
         return [memory_from_row(r) for r in await cursor.fetchall()]
+    if isinstance(step, Episodes):
+        await write_episodes(conn, step.episodes)
+        return None
+    if isinstance(step, MarkProcessed):
+        return await mark_events(conn, step.event_ids, step.at)
     if isinstance(step, Insert):
         item = step.item
         await conn.execute(_SQL.insert, (*memory_row(POSTGRES, item), *search_fields(item)))

@@ -14,8 +14,10 @@ from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.memory_book import (
     Anchored,
+    Episodes,
     Insert,
     Load,
+    MarkProcessed,
     RowPlan,
     RowStep,
     SharedMemoryBook,
@@ -30,6 +32,7 @@ from squirrel_memory.storage.memory_sql import (
 )
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.events import mark_events, write_episodes
 from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
@@ -59,6 +62,11 @@ def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
             row = conn.execute(_SQL.manual_on_anchor, (*params, "manual")).fetchone()
             return memory_from_row(row) if row else None
         return [memory_from_row(r) for r in conn.execute(_SQL.anchor, params).fetchall()]
+    if isinstance(step, Episodes):
+        write_episodes(conn, step.episodes)
+        return None
+    if isinstance(step, MarkProcessed):
+        return mark_events(conn, step.event_ids, SQLITE.store_time(step.at))
     if isinstance(step, Insert):
         conn.execute(_SQL.insert, memory_row(SQLITE, step.item))
         conn.execute(
