@@ -58,6 +58,11 @@ def pytest_configure(config: pytest.Config) -> None:
 LIBRARY_THREADS = ("(_poll_wrapper)",)
 """Threads a library keeps for the process, not for a test: grpc.aio's poller, which lives while
 any channel or server object of the process does (leaked channels are checked apart)."""
+SELF_ENDING_THREADS = {"minilm-loader": 180.0}
+"""Threads that end by themselves but cannot be stopped early, with how long they may take: the
+embedding model's loader (seconds on an idle machine, over ten on a loaded one). A test that
+stops its service mid-load waits for it (no CPU left to the next test); one that outlives the
+bound is still reported."""
 LIBRARY_TASKS = ("_shutdown_watcher",)
 """Tasks a library keeps for the life of an event loop, not for a test: sse-starlette's watch for
 a server shutdown (one per loop, ended when the loop closes)."""
@@ -136,6 +141,9 @@ def _no_leftover_threads_or_processes() -> Iterator[None]:
         if (not new_threads and not new_children) or time.monotonic() > deadline:
             break
         time.sleep(0.02)
+    for thread in [t for t in new_threads if t.name in SELF_ENDING_THREADS]:
+        thread.join(timeout=SELF_ENDING_THREADS[thread.name])
+    new_threads = [t for t in new_threads if t.is_alive()]
     for pid in new_children:
         with contextlib.suppress(psutil.Error):
             psutil.Process(pid).kill()

@@ -63,3 +63,30 @@ def test_the_guard_names_what_a_test_left_behind(
             "*the test left tasks: forgotten-task*",
         ]
     )
+
+
+SELF_ENDING = """
+import threading
+import time
+
+
+def test_stops_its_service_while_the_model_loads():
+    threading.Thread(target=time.sleep, args=(1.0,), name="minilm-loader", daemon=True).start()
+
+
+def test_a_loader_that_never_ends_is_still_named():
+    threading.Thread(target=time.sleep, args=(4.0,), name="minilm-loader", daemon=True).start()
+"""
+
+
+def test_a_self_ending_thread_is_waited_for_up_to_its_bound(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The grace (0.2 s) ends long before the loader (1 s): the guard waits for it instead of
+    # failing the test, but names one that outlives its bound (2 s; that one ends at 4 s).
+    monkeypatch.setattr("tests.leftovers.GRACE_SECONDS", 0.2)
+    monkeypatch.setattr("tests.leftovers.SELF_ENDING_THREADS", {"minilm-loader": 2.0})
+    pytester.makepyfile(test_self_ending=SELF_ENDING)
+    result = pytester.runpytest_inprocess("-p", "tests.leftovers", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*the test left threads: minilm-loader*"])
