@@ -120,6 +120,7 @@ class ReadSide:
                 return found
             store = await self._engine.registry.store(project_id)
             index = await self.indexes.attach(store)
+            book = await self._engine.outcomes.of(store)
             writer = self._writer
             retriever = Retriever(
                 store,
@@ -127,11 +128,12 @@ class ReadSide:
                 index=index,
                 writer=writer,
                 catch_up=self.indexes.caught_up,
+                importance=book.importance,
             )
             project = _Project(
                 retriever=retriever,
                 task_context=TaskContextBuilder(
-                    retriever, writer=writer, injectable=store.confirmations.injectable
+                    retriever, writer=writer, injectable=book.injectable
                 ),
                 views=v.Views(
                     store,
@@ -139,9 +141,10 @@ class ReadSide:
                     retriever=retriever,
                     writer=writer,
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
-                    injectable=store.confirmations.injectable,
+                    injectable=book.injectable,
                 ),
             )
+            book.on_change(project.views.invalidate)
             self._projects[project_id] = project
             return project
 
