@@ -264,7 +264,7 @@ class Recorder:
     def __init__(self) -> None:
         self.injections: list[Injection] = []
 
-    def __call__(self, hook: HookInput, injection: Injection) -> None:
+    def __call__(self, hook: HookInput, project_id: str, injection: Injection) -> None:
         self.injections.append(injection)
 
 

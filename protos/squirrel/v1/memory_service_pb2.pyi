@@ -1456,12 +1456,18 @@ class SearchMemoryRequest(_message.Message):
     TYPES_FIELD_NUMBER: _builtins.int
     SCOPE_PATHS_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    LEAVE_OUT_STALE_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     query: _builtins.str
     top_k: _builtins.int
     """Default 5, at most 100."""
     page_token: _builtins.str
     """`next_page_token` of a previous response: the next `top_k` results."""
+    leave_out_stale: _builtins.bool
+    """Set by hooks: leave out memories a session contradicted that are neither confirmed nor
+    rewritten since (stale), as views and task context do. A page may then hold fewer than
+    `top_k` results.
+    """
     @_builtins.property
     def types(self) -> _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType.ValueType]:
         """Empty: every type."""
@@ -1479,10 +1485,11 @@ class SearchMemoryRequest(_message.Message):
         types: _abc.Iterable[_memory_pb2.MemoryType.ValueType] | None = ...,
         scope_paths: _abc.Iterable[_builtins.str] | None = ...,
         page_token: _builtins.str = ...,
+        leave_out_stale: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["leave_out_stale", b"leave_out_stale", "page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -117,6 +117,13 @@ class OutcomeBook:
             return False
         return confirmations is None or not confirmations.is_confirmed(item)
 
+    def stale_ids(self, items: Sequence[MemoryItem]) -> set[str]:
+        """Ids of `items` that are stale now (none when learning is off)."""
+        if not self.learn or not self._standings:
+            return set()
+        confirmations = self._store.confirmations
+        return {m.id for m in items if self.is_stale(m, confirmations)}
+
     def importance(self, item: MemoryItem) -> float:
         """The memory's importance as ranking weighs it."""
         found = self._standings.get(item.id) if self.learn else None

@@ -262,7 +262,13 @@ class ReadSide:
             scope_paths=list(request.scope_paths),
             page_token=request.page_token or None,
         )
-        handles = await self._engine.handles(request.project_id) if page.results else {}
+        results = list(page.results)
+        if request.leave_out_stale and results:
+            store = await self._engine.registry.store(request.project_id)
+            book = await self._engine.outcomes.of(store)
+            stale = book.stale_ids(await store.get_memories([r.memory_id for r in results]))
+            results = [r for r in results if r.memory_id not in stale]
+        handles = await self._engine.handles(request.project_id) if results else {}
         return pb.SearchMemoryResponse(
             query=page.query,
             results=[
@@ -283,7 +289,7 @@ class ReadSide:
                         source_refs=list(r.source.source_refs),
                     ),
                 )
-                for r in page.results
+                for r in results
             ],
             total_count=page.total,
             next_page_token=page.next_page_token or "",
