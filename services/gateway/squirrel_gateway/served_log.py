@@ -120,6 +120,7 @@ class ServedLog:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._loaded = False
+        self._sending = asyncio.Lock()
 
     @property
     def pending(self) -> int:
@@ -182,6 +183,10 @@ class ServedLog:
 
     async def flush(self) -> bool:
         """Send everything queued now; True when nothing is left."""
+        async with self._sending:
+            return await self._send_all()
+
+    async def _send_all(self) -> bool:
         self.load_spool()
         while self._pending:
             batch = self._pending[0]
