@@ -266,8 +266,10 @@ class ReadSide:
         if request.leave_out_stale and results:
             store = await self._engine.registry.store(request.project_id)
             book = await self._engine.outcomes.of(store)
-            stale = book.stale_ids(await store.get_memories([r.memory_id for r in results]))
-            results = [r for r in results if r.memory_id not in stale]
+            flagged = set(book.contradicted_ids()) & {r.memory_id for r in results}
+            if flagged:  # read only the memories that may be stale (usually none)
+                stale = book.stale_ids(await store.get_memories(sorted(flagged)))
+                results = [r for r in results if r.memory_id not in stale]
         handles = await self._engine.handles(request.project_id) if results else {}
         return pb.SearchMemoryResponse(
             query=page.query,
