@@ -2,7 +2,8 @@
 
 The hook service tells `ServedLog.observe` what it served (session id from the hook payload,
 the memories its answer named) after computing its answer; nothing is awaited there, so the
-answer never waits on this record. A background task sends the queue to the memory service
+answer never waits on this record. A background task, a moment after the answer went out
+(`LINGER_SECONDS`), sends the queue to the memory service
 (`RecordServedMemories`), a batch per (project, session), and keeps what could not be sent for
 the next try. On shutdown it sends what it can and writes the rest to `<run>/served.jsonl`,
 read back (and removed) at the next start: nothing is lost.
@@ -34,6 +35,9 @@ log = structlog.get_logger()
 SPOOL_FILE: Final = "served.jsonl"
 MAX_PENDING: Final = 20_000
 """Served memories kept waiting while the memory service is away; the oldest go first."""
+LINGER_SECONDS: Final = 0.25
+"""How long the sender waits after an answer before sending: the hook's reply goes out first,
+and the servings of one moment travel together."""
 BATCH_LIMIT: Final = 1000
 """Served memories per call (the RPC's limit)."""
 _CHANNELS: Final = {Moment.SESSION_START: "session_start", Moment.PROMPT: "prompt"}
@@ -110,11 +114,13 @@ class ServedLog:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         retry_seconds: float = 5.0,
+        linger_seconds: float = LINGER_SECONDS,
     ) -> None:
         self._send = send
         self._spool = run_dir / SPOOL_FILE
         self._clock = clock
         self._retry = retry_seconds
+        self._linger = linger_seconds
         self._pending: list[ServedBatch] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -175,6 +181,7 @@ class ServedLog:
     async def _run(self) -> None:
         while not self._closed:
             await self._wake.wait()
+            await asyncio.sleep(self._linger)
             self._wake.clear()
             if not await self.flush():
                 with contextlib.suppress(TimeoutError):
