@@ -47,6 +47,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,7 @@ from squirrel_gateway.hook_context import Injection
 from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.served_log import ServedLog, grpc_sender
 from squirrel_ingest.parsers import line_parser_for
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory import server as memory_server
@@ -218,14 +220,18 @@ def stored(events: Sequence[Event], project_id: str, tag: str) -> list[StoredEve
 
 
 @contextlib.asynccontextmanager
-async def memory_service(tmp: Path) -> AsyncIterator[tuple[MemoryClient, HookSettings]]:
-    """A fresh in-process memory service (rules extractor, no background passes) and a client."""
+async def memory_service(
+    tmp: Path, *, learn: bool = True
+) -> AsyncIterator[tuple[MemoryClient, HookSettings]]:
+    """A fresh in-process memory service (rules extractor, no background passes) and a client;
+    `learn`: ranking and hooks use the outcomes of served memories (`hooks.learn_from_outcomes`)."""
     settings = load_settings(
         {
             "SQRL_HOME": str(tmp / "home"),
             "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
             "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
             "SQRL_EXTRACTOR_BACKEND": "rules",
+            "SQRL_HOOKS_LEARN_FROM_OUTCOMES": "true" if learn else "false",
         }
     )
     layout = HomeLayout(settings.home).ensure()
@@ -259,13 +265,17 @@ async def wait_indexed(client: MemoryClient, project_id: str) -> None:
 
 
 class Recorder:
-    """The hook service's observer: every injection computed, in order."""
+    """The hook service's observer: every injection computed, in order, each also handed to
+    the gateway's served log (timed by the replayed transcript's clock, `now`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, run_dir: Path, client: MemoryClient) -> None:
         self.injections: list[Injection] = []
+        self.now = datetime.now(UTC)
+        self.served = ServedLog(grpc_sender(lambda: client), run_dir, clock=lambda: self.now)
 
-    def __call__(self, hook: HookInput, injection: Injection) -> None:
+    def __call__(self, hook: HookInput, project_id: str, injection: Injection) -> None:
         self.injections.append(injection)
+        self.served.observe(hook, project_id, injection)
 
 
 async def _ask(
@@ -282,8 +292,11 @@ async def _ask(
     return injection
 
 
-async def replay(project: Project, tmp: Path) -> ProjectResult:
-    """Replays one project's sessions in a fresh memory service; scores sessions 2..n."""
+async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectResult:
+    """Replays one project's sessions in a fresh memory service; scores sessions 2..n. What
+    each session was served is recorded, and judged when the session is processed (after it
+    is scored): with `learn`, session k is served by a ranking that knows the outcomes of
+    sessions 1..k-1 only."""
     root = tmp / "projects" / "p"
     root.mkdir(parents=True)
     project_id = str(root.resolve())
@@ -291,18 +304,20 @@ async def replay(project: Project, tmp: Path) -> ProjectResult:
     total = Tally()
     history = History()
     memories = 0
-    async with memory_service(tmp) as (client, hook_settings):
+    async with memory_service(tmp, learn=learn) as (client, hook_settings):
         await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id))
-        backend = GrpcMemoryBackend(client, lambda: [project_id])
-        recorder = Recorder()
-        hooks = HookService(backend, hook_settings, tmp / "run", observer=recorder)
+        backend = GrpcMemoryBackend(client, lambda: [project_id]).for_hooks()
         (tmp / "run").mkdir(exist_ok=True)
+        recorder = Recorder(tmp / "run", client)
+        hooks = HookService(backend, hook_settings, tmp / "run", observer=recorder)
         try:
             for k, session in enumerate(sessions):
                 facts = session_facts(
                     session.session_id, stored(session.events, project_id, f"s{k}"), project_id
                 )
                 if k > 0:
+                    if not await recorder.served.flush():
+                        raise RuntimeError("what the last session was served was not recorded")
                     await _learn(client, project_id, sessions[k - 1])
                     total.add(await _score(hooks, recorder, session, facts, history, project_id))
                 history.add(facts)
@@ -312,6 +327,7 @@ async def replay(project: Project, tmp: Path) -> ProjectResult:
             memories = listed.total_count
         finally:
             await hooks.close()
+            await recorder.served.close()
     events = sum(len(s.events) for s in sessions)
     return ProjectResult(project.name, len(sessions), events, memories, total)
 
@@ -343,9 +359,11 @@ async def _score(
         host, "BeforeAgent"
     )
     base = {"session_id": session.session_id, "cwd": project_id, "transcript_path": ""}
+    recorder.now = session.events[0].timestamp
     start = await _ask(hooks, recorder, host, "SessionStart", {**base, "source": "startup"})
     prompts: list[Injected] = []
     for at, text in facts.prompts:
+        recorder.now = at
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
         prompts.append(Injected(at, answer.tokens, answer.served))
     return score_session(
@@ -353,8 +371,8 @@ async def _score(
     )
 
 
-def measure(fixtures: Path, only: Sequence[str] = ()) -> list[ProjectResult]:
-    """Replays every fixture project (or those named in `only`)."""
+def measure(fixtures: Path, only: Sequence[str] = (), *, learn: bool = True) -> list[ProjectResult]:
+    """Replays every fixture project (or those named in `only`); `learn` as in `replay`."""
     groups = [(n, p) for n, p in fixture_groups(fixtures) if not only or n in only]
     missing = sorted(set(only) - {n for n, _ in groups})
     if missing:
@@ -363,7 +381,7 @@ def measure(fixtures: Path, only: Sequence[str] = ()) -> list[ProjectResult]:
     for name, paths in groups:
         with tempfile.TemporaryDirectory() as tmp:
             project = load_project(name, paths)
-            results.append(asyncio.run(replay(project, Path(tmp))))
+            results.append(asyncio.run(replay(project, Path(tmp), learn=learn)))
     return results
 
 
@@ -480,13 +498,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--json", type=Path, help="also write the figures here (pooled, then per project)"
     )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="replay twice, without then with learning from outcomes, and print both tables",
+    )
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
         return 0
     started = time.perf_counter()
+    if args.compare:
+        before = measure(args.fixtures, args.project, learn=False)
+        print("foresight replay, ranking without outcomes (before learning):\n")
+        print(table(before))
+        print()
     results = measure(args.fixtures, args.project)
-    print("foresight replay, rules extractor, hooks at their default budgets:\n")
+    print("foresight replay, rules extractor, hooks at their default budgets, ranking learning")
+    print("from the outcomes of earlier sessions:\n")
     print(table(results))
     if args.details:
         for result in results:

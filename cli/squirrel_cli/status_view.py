@@ -115,6 +115,19 @@ def status_data(
     }
 
 
+def outcome_row(project: dict[str, Any]) -> list[str]:
+    """A project's served memories by outcome (those not judged yet: "+N pending")."""
+    o = project["outcomes"]
+    pending = f" (+{o['pending']} pending)" if o.get("pending") else ""
+    return [
+        str(project["project"]),
+        str(o["sessions"]),
+        f"{o['served']}{pending}",
+        *(str(o[k]) for k in ("used", "missed", "contradicted", "unused")),
+        f"⚠ {o['stale']}" if o.get("stale") else "0",
+    ]
+
+
 def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], console: Console) -> None:
     """`sqrl status` as text: `data` is its JSON, `counts` the memory service's per project."""
     pid = data["supervisor_pid"]
@@ -161,6 +174,14 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
             for p in projects
         ],
     )
+    served = [p for p in projects if (p.get("outcomes") or {}).get("served")]
+    if served:
+        console.table(
+            f"Served memories (each project's last {served[0]['outcomes']['last']} sessions "
+            "served any)",
+            ["project", "sessions", "served", "used", "missed", "contradicted", "unused", "stale"],
+            [outcome_row(p) for p in served],
+        )
     for p in projects:
         if p["notice"]:
             console.line(str(p["notice"]))

@@ -513,6 +513,23 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=86_400.0,
     ),
     Setting(
+        "hooks",
+        "record_served",
+        bool,
+        True,
+        "Hooks: record which memories each session was served, so each gets an outcome "
+        "(used, missed, contradicted, unused) when the session is processed.",
+    ),
+    Setting(
+        "hooks",
+        "learn_from_outcomes",
+        bool,
+        True,
+        "Memory service: rank memories by their outcomes (used raises one, unused lowers it "
+        "slowly) and keep a memory a session contradicted out of hooks, views and task context "
+        "until it is confirmed or rewritten.",
+    ),
+    Setting(
         "storage",
         "backend",
         str,

@@ -88,6 +88,10 @@ async def _health(ports: Mapping[str, int], channels: _Channels) -> dict[str, st
     return dict(zip(names, await asyncio.gather(*checks), strict=True))
 
 
+OUTCOME_SESSIONS = 20
+"""`sqrl status` counts the outcomes of the memories served in each project's last sessions."""
+
+
 async def _memory_counts(
     layout: HomeLayout, token: str, channels: _Channels
 ) -> dict[str, dict[str, Any]]:
@@ -95,7 +99,10 @@ async def _memory_counts(
     try:
         channel = channels.to(target_of(layout.service_file("memory")))
         client = MemoryClient(channel, token, COUNTS_TIMEOUT)
-        reply = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        reply = await client.call(
+            client.stub.GetProcessingStatus,
+            pb.GetProcessingStatusRequest(outcome_sessions=OUTCOME_SESSIONS),
+        )
     except SquirrelError:
         return {}
     a = reply.extractor_activity
@@ -126,6 +133,17 @@ async def _memory_counts(
             "extractor_activity": activity,
             "team_events_waiting": p.team_events_waiting,
             "team_delivery_error": p.team_delivery_error or None,
+            "outcomes": {
+                "last": OUTCOME_SESSIONS,
+                "sessions": p.outcomes.sessions,
+                "served": p.outcomes.served,
+                "used": p.outcomes.used,
+                "missed": p.outcomes.missed,
+                "contradicted": p.outcomes.contradicted,
+                "unused": p.outcomes.unused,
+                "pending": p.outcomes.pending,
+                "stale": p.outcomes.stale,
+            },
         }
         for p in reply.projects
     }

@@ -214,16 +214,20 @@ class GetProcessingStatusRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     PROJECT_ID_FIELD_NUMBER: _builtins.int
+    OUTCOME_SESSIONS_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     """Empty: every registered project."""
+    outcome_sessions: _builtins.int
+    """How many of each project's last served sessions `outcomes` counts; 0: 20, at most 1,000."""
     def __init__(
         self,
         *,
         project_id: _builtins.str = ...,
+        outcome_sessions: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["outcome_sessions", b"outcome_sessions", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -291,6 +295,7 @@ class ProjectProcessingStatus(_message.Message):
     VECTORS_PENDING_FIELD_NUMBER: _builtins.int
     TEAM_EVENTS_WAITING_FIELD_NUMBER: _builtins.int
     TEAM_DELIVERY_ERROR_FIELD_NUMBER: _builtins.int
+    OUTCOMES_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -334,6 +339,12 @@ class ProjectProcessingStatus(_message.Message):
     def events_per_day(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
         """Events stored per day (`YYYY-MM-DD`, UTC, by event time) over the last 30 days."""
 
+    @_builtins.property
+    def outcomes(self) -> Global___OutcomeSummary:
+        """What became of the memories served in the project's last sessions (see
+        `GetProcessingStatusRequest.outcome_sessions`).
+        """
+
     def __init__(
         self,
         *,
@@ -353,14 +364,62 @@ class ProjectProcessingStatus(_message.Message):
         vectors_pending: _builtins.int = ...,
         team_events_waiting: _builtins.int = ...,
         team_delivery_error: _builtins.str = ...,
+        outcomes: Global___OutcomeSummary | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ProjectProcessingStatus: _TypeAlias = ProjectProcessingStatus  # noqa: Y015
+
+@_typing.final
+class OutcomeSummary(_message.Message):
+    """Served memories and their outcomes over a project's last sessions that were served any."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSIONS_FIELD_NUMBER: _builtins.int
+    SERVED_FIELD_NUMBER: _builtins.int
+    USED_FIELD_NUMBER: _builtins.int
+    MISSED_FIELD_NUMBER: _builtins.int
+    CONTRADICTED_FIELD_NUMBER: _builtins.int
+    UNUSED_FIELD_NUMBER: _builtins.int
+    PENDING_FIELD_NUMBER: _builtins.int
+    STALE_FIELD_NUMBER: _builtins.int
+    sessions: _builtins.int
+    """Sessions counted (at most the number asked)."""
+    served: _builtins.int
+    """Memories served (one per memory and session), and how many of them were used, missed,
+    contradicted or unused; those served but not judged yet are `pending`.
+    """
+    used: _builtins.int
+    missed: _builtins.int
+    contradicted: _builtins.int
+    unused: _builtins.int
+    pending: _builtins.int
+    stale: _builtins.int
+    """Live memories flagged stale now (contradicted, neither confirmed nor rewritten since)."""
+    def __init__(
+        self,
+        *,
+        sessions: _builtins.int = ...,
+        served: _builtins.int = ...,
+        used: _builtins.int = ...,
+        missed: _builtins.int = ...,
+        contradicted: _builtins.int = ...,
+        unused: _builtins.int = ...,
+        pending: _builtins.int = ...,
+        stale: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["contradicted", b"contradicted", "missed", b"missed", "pending", b"pending", "served", b"served", "sessions", b"sessions", "stale", b"stale", "unused", b"unused", "used", b"used"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OutcomeSummary: _TypeAlias = OutcomeSummary  # noqa: Y015
 
 @_typing.final
 class ExtractorActivity(_message.Message):
@@ -1013,6 +1072,10 @@ class GetMemoryHistoryResponse(_message.Message):
     MEMORY_FIELD_NUMBER: _builtins.int
     VERSIONS_FIELD_NUMBER: _builtins.int
     SOURCE_EVENTS_FIELD_NUMBER: _builtins.int
+    OUTCOMES_FIELD_NUMBER: _builtins.int
+    STALE_FIELD_NUMBER: _builtins.int
+    stale: _builtins.bool
+    """Contradicted by a session and neither confirmed nor rewritten since: hooks leave it out."""
     @_builtins.property
     def memory(self) -> _memory_pb2.MemoryItem: ...
     @_builtins.property
@@ -1023,20 +1086,143 @@ class GetMemoryHistoryResponse(_message.Message):
     def source_events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.SourceEventRef]:
         """The stored events any version names as a source, oldest first, with who said each."""
 
+    @_builtins.property
+    def outcomes(self) -> _containers.RepeatedCompositeFieldContainer[Global___MemoryOutcome]:
+        """What became of the memory each time a session was served it, oldest first (at most 200,
+        the newest).
+        """
+
     def __init__(
         self,
         *,
         memory: _memory_pb2.MemoryItem | None = ...,
         versions: _abc.Iterable[_memory_pb2.MemoryVersion] | None = ...,
         source_events: _abc.Iterable[_events_pb2.SourceEventRef] | None = ...,
+        outcomes: _abc.Iterable[Global___MemoryOutcome] | None = ...,
+        stale: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "source_events", b"source_events", "versions", b"versions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "outcomes", b"outcomes", "source_events", b"source_events", "stale", b"stale", "versions", b"versions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetMemoryHistoryResponse: _TypeAlias = GetMemoryHistoryResponse  # noqa: Y015
+
+@_typing.final
+class MemoryOutcome(_message.Message):
+    """One outcome of a served memory: an event of its history, never an edit of the memory."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SERVED_AT_FIELD_NUMBER: _builtins.int
+    JUDGED_AT_FIELD_NUMBER: _builtins.int
+    session_id: _builtins.str
+    outcome: _builtins.str
+    """`used`, `missed`, `contradicted` or `unused`."""
+    version: _builtins.int
+    """The memory's version when it was judged."""
+    @_builtins.property
+    def served_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def judged_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        session_id: _builtins.str = ...,
+        outcome: _builtins.str = ...,
+        version: _builtins.int = ...,
+        served_at: _timestamp_pb2.Timestamp | None = ...,
+        judged_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["judged_at", b"judged_at", "served_at", b"served_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["judged_at", b"judged_at", "outcome", b"outcome", "served_at", b"served_at", "session_id", b"session_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MemoryOutcome: _TypeAlias = MemoryOutcome  # noqa: Y015
+
+@_typing.final
+class ServedMemory(_message.Message):
+    """One memory a hook (or an MCP answer) showed a session."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MEMORY_ID_FIELD_NUMBER: _builtins.int
+    SERVED_AT_FIELD_NUMBER: _builtins.int
+    CHANNEL_FIELD_NUMBER: _builtins.int
+    memory_id: _builtins.str
+    channel: _builtins.str
+    """Where it was shown: `session_start`, `prompt` or `mcp`."""
+    @_builtins.property
+    def served_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        memory_id: _builtins.str = ...,
+        served_at: _timestamp_pb2.Timestamp | None = ...,
+        channel: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["served_at", b"served_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "memory_id", b"memory_id", "served_at", b"served_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ServedMemory: _TypeAlias = ServedMemory  # noqa: Y015
+
+@_typing.final
+class RecordServedMemoriesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    MEMORIES_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    session_id: _builtins.str
+    """The assistant's session id, as its hook payload names it."""
+    @_builtins.property
+    def memories(self) -> _containers.RepeatedCompositeFieldContainer[Global___ServedMemory]:
+        """At most 1,000."""
+
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        session_id: _builtins.str = ...,
+        memories: _abc.Iterable[Global___ServedMemory] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memories", b"memories", "project_id", b"project_id", "session_id", b"session_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordServedMemoriesRequest: _TypeAlias = RecordServedMemoriesRequest  # noqa: Y015
+
+@_typing.final
+class RecordServedMemoriesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORDED_FIELD_NUMBER: _builtins.int
+    recorded: _builtins.int
+    """Memories newly recorded for the session (one already recorded for it counts once)."""
+    def __init__(
+        self,
+        *,
+        recorded: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["recorded", b"recorded"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordServedMemoriesResponse: _TypeAlias = RecordServedMemoriesResponse  # noqa: Y015
 
 @_typing.final
 class GetUserStyleViewRequest(_message.Message):
@@ -1270,12 +1456,18 @@ class SearchMemoryRequest(_message.Message):
     TYPES_FIELD_NUMBER: _builtins.int
     SCOPE_PATHS_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    LEAVE_OUT_STALE_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     query: _builtins.str
     top_k: _builtins.int
     """Default 5, at most 100."""
     page_token: _builtins.str
     """`next_page_token` of a previous response: the next `top_k` results."""
+    leave_out_stale: _builtins.bool
+    """Set by hooks: leave out memories a session contradicted that are neither confirmed nor
+    rewritten since (stale), as views and task context do. A page may then hold fewer than
+    `top_k` results.
+    """
     @_builtins.property
     def types(self) -> _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType.ValueType]:
         """Empty: every type."""
@@ -1293,10 +1485,11 @@ class SearchMemoryRequest(_message.Message):
         types: _abc.Iterable[_memory_pb2.MemoryType.ValueType] | None = ...,
         scope_paths: _abc.Iterable[_builtins.str] | None = ...,
         page_token: _builtins.str = ...,
+        leave_out_stale: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["leave_out_stale", b"leave_out_stale", "page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -138,6 +138,11 @@ class MemoryServiceStub:
                 request_serializer=squirrel_dot_v1_dot_memory__service__pb2.ReindexRequest.SerializeToString,
                 response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ReindexResponse.FromString,
                 _registered_method=True)
+        self.RecordServedMemories = channel.unary_unary(
+                '/squirrel.v1.MemoryService/RecordServedMemories',
+                request_serializer=squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesRequest.SerializeToString,
+                response_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -292,6 +297,15 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RecordServedMemories(self, request, context):
+        """Records which memories a session was served (the gateway sends what its hooks answered,
+        after answering). Once the session is processed each served memory gets an outcome
+        (used, missed, contradicted or unused), stored as an event of that memory.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -394,6 +408,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.Reindex,
                     request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.ReindexRequest.FromString,
                     response_serializer=squirrel_dot_v1_dot_memory__service__pb2.ReindexResponse.SerializeToString,
+            ),
+            'RecordServedMemories': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordServedMemories,
+                    request_deserializer=squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesRequest.FromString,
+                    response_serializer=squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -940,6 +959,33 @@ class MemoryService:
             '/squirrel.v1.MemoryService/Reindex',
             squirrel_dot_v1_dot_memory__service__pb2.ReindexRequest.SerializeToString,
             squirrel_dot_v1_dot_memory__service__pb2.ReindexResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordServedMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/squirrel.v1.MemoryService/RecordServedMemories',
+            squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesRequest.SerializeToString,
+            squirrel_dot_v1_dot_memory__service__pb2.RecordServedMemoriesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -85,6 +85,11 @@ class MemoryServiceStub:
     ListProjects: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ListProjectsRequest, _memory_service_pb2.ListProjectsResponse]
     Reindex: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ReindexRequest, _memory_service_pb2.ReindexResponse]
     """Rebuilds a project's vector index from SQLite."""
+    RecordServedMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.RecordServedMemoriesRequest, _memory_service_pb2.RecordServedMemoriesResponse]
+    """Records which memories a session was served (the gateway sends what its hooks answered,
+    after answering). Once the session is processed each served memory gets an outcome
+    (used, missed, contradicted or unused), stored as an event of that memory.
+    """
 
 @_typing.type_check_only
 class MemoryServiceAsyncStub(MemoryServiceStub):
@@ -143,6 +148,11 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     ListProjects: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ListProjectsRequest, _memory_service_pb2.ListProjectsResponse]  # type: ignore[assignment]
     Reindex: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ReindexRequest, _memory_service_pb2.ReindexResponse]  # type: ignore[assignment]
     """Rebuilds a project's vector index from SQLite."""
+    RecordServedMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.RecordServedMemoriesRequest, _memory_service_pb2.RecordServedMemoriesResponse]  # type: ignore[assignment]
+    """Records which memories a session was served (the gateway sends what its hooks answered,
+    after answering). Once the session is processed each served memory gets an outcome
+    (used, missed, contradicted or unused), stored as an event of that memory.
+    """
 
 class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     """The memory service: the only owner of SQLite and FAISS. Stores events, turns them into
@@ -318,5 +328,16 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_memory_service_pb2.ReindexResponse, _abc.Awaitable[_memory_service_pb2.ReindexResponse]]:
         """Rebuilds a project's vector index from SQLite."""
+
+    @_abc_1.abstractmethod
+    def RecordServedMemories(
+        self,
+        request: _memory_service_pb2.RecordServedMemoriesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.RecordServedMemoriesResponse, _abc.Awaitable[_memory_service_pb2.RecordServedMemoriesResponse]]:
+        """Records which memories a session was served (the gateway sends what its hooks answered,
+        after answering). Once the session is processed each served memory gets an outcome
+        (used, missed, contradicted or unused), stored as an event of that memory.
+        """
 
 def add_MemoryServiceServicer_to_server(servicer: MemoryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -95,6 +95,8 @@ class PitfallsData:
     items: Sequence[PitfallItem]
     total: int = 0
     """How many exist, including those the memory service's own budget left out."""
+    memory_ids: Sequence[str] = ()
+    """The memory behind each of `items`, in the same order, when the view named them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,18 +153,30 @@ async def session_start(
             facts,
             await _recipes(backend, project_id, [line for line, _ in facts]),
             [
-                (render_style(item), Served("user_style", item.key, "", item.summary))
+                (
+                    render_style(item),
+                    Served(
+                        "user_style", item.key, next(iter(item.source_memory_ids), ""), item.summary
+                    ),
+                )
                 for item in style.items
             ],
             [
-                (render_pitfall(item), Served("pitfall", item.key, "", item.content))
-                for item in pitfalls.items
+                (
+                    render_pitfall(item),
+                    Served("pitfall", item.key, _nth(pitfalls.memory_ids, n), item.content),
+                )
+                for n, item in enumerate(pitfalls.items)
             ]
             if pitfalls.has_relevant_pitfalls
             else [],
         ],
         budget,
     )
+
+
+def _nth(values: Sequence[str], n: int) -> str:
+    return values[n] if n < len(values) else ""
 
 
 def _brief_item(entry: str | ModuleSummary) -> Served:

@@ -72,8 +72,9 @@ class SessionEnder(Protocol):
     async def end_session(self, hook: HookInput, project_id: str) -> None: ...
 
 
-Observer = Callable[[HookInput, Injection], None]
-"""Sees every session-start and per-prompt answer computed (empty ones too), with its items."""
+Observer = Callable[[HookInput, str, Injection], None]
+"""Sees every session-start and per-prompt answer computed for a project (empty ones too),
+with the project id and its items, once the answer is ready."""
 
 
 class HookService:
@@ -116,7 +117,7 @@ class HookService:
         seconds = self._settings.deadline_ms / 1000 * _SERVER_SHARE
         try:
             with deadline(seconds):
-                injection = await asyncio.wait_for(self._run(hook), seconds)
+                project_id, injection = await asyncio.wait_for(self._run(hook), seconds)
         except (SquirrelError, TimeoutError) as exc:
             stats.failures += 1
             stats.last_failure = type(exc).__name__
@@ -131,8 +132,8 @@ class HookService:
                 stats.injections += 1
                 stats.tokens_injected += injection.tokens
                 stats.last_injection_at = stats.last_ok_at
-            if self._observer is not None:
-                self._observer(hook, injection)
+            if self._observer is not None and project_id is not None:
+                self._observer(hook, project_id, injection)
         log.info(
             "hook_answered",
             host=hook.host.value,
@@ -143,10 +144,13 @@ class HookService:
         self._save()
         return render_output(hook, injection.text)
 
-    async def _run(self, hook: HookInput) -> Injection:
+    async def _run(self, hook: HookInput) -> tuple[str | None, Injection]:
         project_id = await self._project(hook)
         if project_id is None:
-            return NOTHING
+            return None, NOTHING
+        return project_id, await self._answer(hook, project_id)
+
+    async def _answer(self, hook: HookInput, project_id: str) -> Injection:
         if hook.moment is Moment.SESSION_START:
             self._cancel_idle(hook.session_id)
             if not self._settings.session_start:

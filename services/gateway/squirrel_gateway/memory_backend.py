@@ -96,11 +96,24 @@ class GrpcMemoryBackend:
         *,
         default_user_id: str | None = None,
         timeout: float = RETRIEVAL_TIMEOUT,
+        leave_out_stale: bool = False,
     ) -> None:
         self._client = client
         self._roots = registered_roots
         self._default_user = default_user_id or None
         self._timeout = timeout
+        self._leave_out_stale = leave_out_stale
+
+    def for_hooks(self) -> GrpcMemoryBackend:
+        """This backend as hooks read it: searches leave out stale memories (a session
+        contradicted them), as views and task context always do."""
+        return GrpcMemoryBackend(
+            self._client,
+            self._roots,
+            default_user_id=self._default_user,
+            timeout=self._timeout,
+            leave_out_stale=True,
+        )
 
     def client(self) -> MemoryClient:
         return self._client if isinstance(self._client, MemoryClient) else self._client()
@@ -235,6 +248,7 @@ class GrpcMemoryBackend:
             has_relevant_pitfalls=view.has_relevant_pitfalls and bool(items),
             items=items,
             total=view.budget.items_total,
+            memory_ids=[item.memory_id for item in view.items],
         )
 
     async def search_memory(
@@ -257,6 +271,7 @@ class GrpcMemoryBackend:
                 types=[messages.memory_type_value(t) for t in types],
                 scope_paths=list(scope_paths),
                 page_token=cursor or "",
+                leave_out_stale=self._leave_out_stale,
             ),
             timeout=time_left(self._timeout),
         )

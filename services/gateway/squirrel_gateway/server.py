@@ -27,6 +27,7 @@ from squirrel_core.runner import Cleanup, Ready, main_for
 from squirrel_core.settings import Settings
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
+from squirrel_gateway.served_log import ServedLog, grpc_sender
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.sockets import bind_loopback
@@ -83,11 +84,19 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
     )
     reads, close_team = reads_backend(settings, backend)
     servicer = GatewayServicer(backend, reads)
+    # What each session was served goes to the local memory service (a team's memories are
+    # the team server's: their outcomes are not recorded here).
+    served = (
+        ServedLog(grpc_sender(connection.client), layout.run)
+        if settings.bool_("hooks.record_served") and reads is backend
+        else None
+    )
     hooks = HookService(
         for_hooks(reads, settings.int_("hooks.deadline_ms")),
         HookSettings.from_settings(settings),
         layout.run,
         IngestSessionEnder(layout.service_file("ingest"), token),
+        observer=served.observe if served is not None else None,
     )
     endpoint: McpHttpEndpoint | None = None
 
@@ -128,6 +137,8 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
         if endpoint is not None:
             await endpoint.stop()
         await hooks.close()
+        if served is not None:
+            await served.close()
         await close_team()
         await connection.close()
 

@@ -418,7 +418,10 @@ three views)."""
 
 
 def for_hooks(reads: MemoryBackend, deadline_ms: int) -> MemoryBackend:
-    """`reads` as the hooks use it: the team waited for only a share of the hook's deadline."""
+    """`reads` as the hooks use it: the team waited for only a share of the hook's deadline;
+    the memory service's searches without stale memories."""
     if isinstance(reads, TeamMemoryBackend):
         return reads.waiting_at_most(max(0.05, deadline_ms / 1000 * HOOK_TEAM_SHARE))
+    if isinstance(reads, GrpcMemoryBackend):
+        return reads.for_hooks()
     return reads

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -40,6 +41,8 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.outcome_book import OutcomeBooks
+from squirrel_memory.outcome_judge import judge_sessions
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
 from squirrel_memory.processor import Processor, ProcessorSettings
@@ -101,6 +104,8 @@ class MemoryEngine:
         self.llm_budget: LlmBudget | None = None
         self.caller: ToolCaller | None = None
         """The LLM spending caps extraction uses (set by `start()` when Claude extracts)."""
+        self.outcomes = OutcomeBooks(learn=settings.bool_("hooks.learn_from_outcomes"))
+        """Each project's memory standings from the outcomes of served memories."""
         self.repository = RepositoryReader(self.user_id, enabled=not self.team_server)
         """Reads each registered repository's tracked files into facts and recipes."""
 
@@ -129,6 +134,7 @@ class MemoryEngine:
             settings=ProcessorSettings.from_settings(self._settings),
             consolidator=consolidator,
             per_user=self.team_server,
+            after=functools.partial(judge_sessions, self.outcomes),
         )
         self.processor.start()
         self.retention = Retention(

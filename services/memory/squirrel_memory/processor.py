@@ -110,6 +110,10 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
     return list(merged.values())
 
 
+AfterSessions = Callable[[Store, Sequence[StoredEvent]], Awaitable[object]]
+"""Runs after a pass is written, with its events."""
+
+
 class Processor:
     """Runs passes for every open project; `wake()` asks for a pass before the timer.
 
@@ -132,8 +136,11 @@ class Processor:
         consolidator: Consolidator | None = None,
         per_user: bool = False,
         rules: Extractor | None = None,
+        after: AfterSessions | None = None,
     ) -> None:
         self._consolidator = consolidator
+        self._after = after
+        """Told of the events of every pass once they are written (served memories judged)."""
         self._stores = stores
         self._user_store = user_store
         self._model: Extractor | None = None if extractor.name == "rules" else extractor
@@ -353,6 +360,11 @@ class Processor:
         await self._merge_global_style(decisions, user)
         report.add(await self._write_model_part(store, episodes, from_model, user))
         report.memories_deleted += await retire_duplicates(store, user_id=user)
+        if self._after is not None:
+            try:
+                await self._after(store, events)
+            except Exception as exc:  # the pass is written; what follows it must not undo it
+                log.error("after_processing_failed", error_type=type(exc).__name__, exc_info=exc)
         self.last_processed_at[project_id] = self._clock()
         log.info(
             "events_processed",

@@ -121,6 +121,7 @@ class ReadSide:
                 return found
             store = await self._engine.registry.store(project_id)
             index = await self.indexes.attach(store)
+            book = await self._engine.outcomes.of(store)
             writer = self._writer
             retriever = Retriever(
                 store,
@@ -128,11 +129,12 @@ class ReadSide:
                 index=index,
                 writer=writer,
                 catch_up=self.indexes.caught_up,
+                importance=book.importance,
             )
             project = _Project(
                 retriever=retriever,
                 task_context=TaskContextBuilder(
-                    retriever, writer=writer, injectable=store.confirmations.injectable
+                    retriever, writer=writer, injectable=book.injectable
                 ),
                 views=v.Views(
                     store,
@@ -140,9 +142,10 @@ class ReadSide:
                     retriever=retriever,
                     writer=writer,
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
-                    injectable=store.confirmations.injectable,
+                    injectable=book.injectable,
                 ),
             )
+            book.on_change(project.views.invalidate)
             self._projects[project_id] = project
             return project
 
@@ -260,7 +263,15 @@ class ReadSide:
             scope_paths=list(request.scope_paths),
             page_token=request.page_token or None,
         )
-        handles = await self._engine.handles(request.project_id) if page.results else {}
+        results = list(page.results)
+        if request.leave_out_stale and results:
+            store = await self._engine.registry.store(request.project_id)
+            book = await self._engine.outcomes.of(store)
+            flagged = set(book.contradicted_ids()) & {r.memory_id for r in results}
+            if flagged:  # read only the memories that may be stale (usually none)
+                stale = book.stale_ids(await store.get_memories(sorted(flagged)))
+                results = [r for r in results if r.memory_id not in stale]
+        handles = await self._engine.handles(request.project_id) if results else {}
         return pb.SearchMemoryResponse(
             query=page.query,
             results=[
@@ -281,7 +292,7 @@ class ReadSide:
                         source_refs=list(r.source.source_refs),
                     ),
                 )
-                for r in page.results
+                for r in results
             ],
             total_count=page.total,
             next_page_token=page.next_page_token or "",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import asdict
+from datetime import UTC, datetime
 from typing import Any
 
 import structlog
@@ -24,6 +25,7 @@ from squirrel_core.wire import (
     cursor_from_pb,
     cursor_to_pb,
     event_from_pb,
+    from_timestamp,
     timestamp_pb,
 )
 from squirrel_memory.convert import (
@@ -41,13 +43,18 @@ from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
+from squirrel_memory.outcome_judge import outcome_report, record_served
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
+from squirrel_memory.storage.outcome_log import ServedRecord, check_served
 from squirrel_memory.team_delivery import TeamDelivery
 from squirrel_memory.team_registry import TeamProjectRegistry
 
 Context = Any
 log = structlog.get_logger()
+DEFAULT_OUTCOME_SESSIONS = 20
+MAX_OUTCOME_SESSIONS = 1000
+MAX_OUTCOMES_SHOWN = 200
 
 
 def encode_offset(offset: int) -> str:
@@ -203,6 +210,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     ],
                     events_per_day=s.events_per_day,
                     vectors_pending=self.reads.indexes.pending(s.project_id),
+                    outcomes=await self._outcomes(s.project_id, request.outcome_sessions),
                     **await self._team_status(s.project_id),
                 )
                 for s in statuses
@@ -210,6 +218,44 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             embedder_loading=not self.reads.embedder_ready,
             extractor_activity=pb.ExtractorActivity(**asdict(self.engine.extractor_activity())),
         )
+
+    async def _outcomes(self, project_id: str, sessions: int) -> pb.OutcomeSummary:
+        if not 0 <= sessions <= MAX_OUTCOME_SESSIONS:
+            raise InvalidArgumentError(
+                f"outcome_sessions must be between 0 and {MAX_OUTCOME_SESSIONS}"
+            )
+        store = await self.engine.registry.store(project_id)
+        report = await outcome_report(
+            self.engine.outcomes, store, sessions or DEFAULT_OUTCOME_SESSIONS
+        )
+        c = report.counts
+        return pb.OutcomeSummary(
+            sessions=c.sessions,
+            served=c.served,
+            used=c.used,
+            missed=c.missed,
+            contradicted=c.contradicted,
+            unused=c.unused,
+            pending=c.pending,
+            stale=report.stale,
+        )
+
+    async def RecordServedMemories(
+        self, request: pb.RecordServedMemoriesRequest, context: Context
+    ) -> pb.RecordServedMemoriesResponse:
+        store = await self.engine.registry.store(request.project_id)
+        now = datetime.now(UTC)
+        records = [
+            ServedRecord(
+                request.session_id,
+                m.memory_id,
+                from_timestamp(m.served_at) if m.HasField("served_at") else now,
+                m.channel,
+            )
+            for m in request.memories
+        ]
+        check_served(records)
+        return pb.RecordServedMemoriesResponse(recorded=await record_served(store, records))
 
     async def _team_status(self, project_id: str) -> dict[str, Any]:
         """The project's delivery to the team server, for a laptop that shares with one."""
@@ -337,10 +383,24 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         ids = [event_id for v in versions for event_id in v.source_event_ids]
         events = await self.engine.source_events(request.project_id, ids)
         confirmed = await self.engine.confirmed(request.project_id, [item])
+        store = await self.engine.registry.store(request.project_id)
+        book = await self.engine.outcomes.of(store)
+        outcomes = await store.outcome_events([item.id], limit=MAX_OUTCOMES_SHOWN)
         return pb.GetMemoryHistoryResponse(
             memory=memory_to_pb(item, confirmed=item.id in confirmed),
             versions=[version_to_pb(v) for v in versions],
             source_events=[source_event_to_pb(e) for e in events],
+            outcomes=[
+                pb.MemoryOutcome(
+                    session_id=o.session_id,
+                    outcome=o.outcome,
+                    version=o.version,
+                    served_at=timestamp_pb(o.served_at),
+                    judged_at=timestamp_pb(o.judged_at),
+                )
+                for o in outcomes
+            ],
+            stale=not item.deleted and book.is_stale(item, store.confirmations),
         )
 
     # -- retrieval -------------------------------------------------------------------------------

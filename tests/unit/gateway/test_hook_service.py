@@ -123,20 +123,22 @@ async def test_a_linked_worktree_of_a_registered_repository_gets_its_context(
 
 
 async def test_an_observer_sees_each_injection_with_its_items(repo: Path, tmp_path: Path) -> None:
-    seen: list[tuple[str, str, int]] = []
+    seen: list[tuple[str, str, str, int]] = []
     backend = FakeBackend(roots=[str(repo)], key_facts=["A Go service (go.mod)."])
     hooks = HookService(
         backend,
         HookSettings(),
         tmp_path / "run",
-        observer=lambda hook, injection: seen.append(
-            (hook.session_id, hook.moment.value, len(injection.served))
+        observer=lambda hook, project, injection: seen.append(
+            (hook.session_id, project, hook.moment.value, len(injection.served))
         ),
     )
     payload = {"cwd": str(repo), "session_id": "s9"}
     assert await hooks.answer("claude", "SessionStart", payload)
     await hooks.answer("claude", "Stop", payload)  # a turn's end injects nothing: not observed
-    assert seen == [("s9", "session_start", 1)]
+    outside = make_repo(tmp_path / "other")  # no project: nothing to observe
+    await hooks.answer("claude", "SessionStart", {"cwd": str(outside), "session_id": "s9"})
+    assert seen == [("s9", str(repo), "session_start", 1)]
 
 
 @pytest.mark.parametrize(

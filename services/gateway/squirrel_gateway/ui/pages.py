@@ -22,6 +22,7 @@ from squirrel_gateway.ui.html import (
     table,
     when,
 )
+from squirrel_gateway.ui.outcomes import outcome_section, stale_note
 
 TYPE_LABELS: Final = {
     "user_style": "User style",
@@ -176,7 +177,7 @@ def memory_page(
         [
             ["Content", f"<div class='content'>{esc(m.content)}</div> {flags_html(m)}"],
             ["Type / key", esc(f"{type_name(m)} / {m.key}")],
-            ["State", esc(state)],
+            ["State", esc(state) + stale_note(reply)],
             ["Importance", f"{m.importance:.2f}"],
             ["Version", str(m.version)],
             ["Written by", esc(m.written_by or "—")],
@@ -187,8 +188,9 @@ def memory_page(
     )
     return (
         facts
-        + _actions(project_id, m, csrf)
+        + _actions(project_id, m, csrf, stale=reply.stale)
         + _history(project_id, reply, csrf)
+        + outcome_section(reply)
         + _sources(reply.source_events)
     )
 
@@ -204,7 +206,7 @@ def _form(action: str, project_id: str, memory_id: str, csrf: str, inner: str) -
     )
 
 
-def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
+def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str, *, stale: bool = False) -> str:
     edit = _form(
         "/ui/memory/edit",
         project_id,
@@ -235,7 +237,15 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str) -> str:
         )
     )
     confirm = ""
-    if m.flags and not m.confirmed and not m.deleted:
+    if stale and not m.deleted:
+        confirm = _form(
+            "/ui/memory/confirm",
+            project_id,
+            m.memory_id,
+            csrf,
+            "<button type='submit'>Confirm it still holds (a session contradicted it)</button>",
+        )
+    elif m.flags and not m.confirmed and not m.deleted:
         confirm = _form(
             "/ui/memory/confirm",
             project_id,

@@ -152,8 +152,11 @@ class Retriever:
         clock: Clock = utc_now,
         writer: LlmWriter | None = None,
         catch_up: Callable[[str], Awaitable[object]] | None = None,
+        importance: Callable[[MemoryItem], float] | None = None,
     ) -> None:
         self._store = store
+        self._importance = importance
+        """A memory's importance as ranked (its outcomes weighed in); default: as stored."""
         self._embedder = embedder
         self._index = index
         self._catch_up = catch_up
@@ -280,7 +283,7 @@ class Retriever:
                 continue
             score = memory_score(
                 relevance,
-                item.importance,
+                item.importance if self._importance is None else self._importance(item),
                 recency_score(item.updated_at, now),
                 path_score,
                 self.settings.weights,

@@ -34,6 +34,7 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.storage.outcome_log import OutcomeLog
 
 __all__ = [
     "AppendResult",
@@ -404,7 +405,7 @@ class Upkeep(Protocol):
     async def vacuum(self) -> None: ...
 
 
-class Store(EventLog, MemoryBook, MemorySearch, Upkeep, Protocol):
+class Store(EventLog, MemoryBook, MemorySearch, Upkeep, OutcomeLog, Protocol):
     """What the memory engine needs from storage for one project."""
 
     project_id: str

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
+from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 # Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
@@ -163,6 +164,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
     PgMigration(2, "memory vectors (pgvector)", _V2),
     PgMigration(3, "event positions in storing order", _V3),
+    PgMigration(4, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
 )
 
 _VERSION_TABLE = (

@@ -15,6 +15,7 @@ from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
+from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
@@ -29,6 +30,7 @@ class PostgresStore(
     PostgresMemoryReads,
     PostgresMemorySearch,
     PostgresUpkeep,
+    PostgresOutcomeLog,
 ):
     """`Store` over the rows of one project in a shared Postgres database.
 

@@ -10,6 +10,7 @@ from squirrel_core.events import EventType, default_origin
 from squirrel_memory.dedup import UNHASHED_CONTENT_KEYS, HashedFields, event_hash
 from squirrel_memory.storage.formats import from_db_time, fts_text, json_strings
 from squirrel_memory.storage.sqlite.migrator import Migration
+from squirrel_memory.storage.sqlite.outcomes import OUTCOME_TABLES
 
 # --- migrations -----------------------------------------------------------------------------
 
@@ -352,6 +353,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "memory file paths and importance order indexed", _DATA_V7),
     Migration(8, "search index changes logged (for the in-memory search index)", _DATA_V8),
     Migration(9, "search index changes logged by the writes, not triggers", _DATA_V9),
+    Migration(10, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
 )
 
 _USER_V1 = (

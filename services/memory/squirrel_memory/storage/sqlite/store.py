@@ -17,6 +17,7 @@ from squirrel_memory.storage.sqlite.events import SqliteEventLog
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
+from squirrel_memory.storage.sqlite.outcomes import SqliteOutcomeLog
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
@@ -36,6 +37,7 @@ class SqliteStore(
     SqliteMemoryReads,
     SqliteMemorySearch,
     SqliteUpkeep,
+    SqliteOutcomeLog,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 

@@ -1,0 +1,156 @@
+"""Each memory's standing from its outcomes: what ranking and the hooks learn from sessions.
+
+The outcomes of a project (`OutcomeLog`, append-only) are read once when the project is first
+asked for, then kept up to date as sessions are judged (`outcome_judge`). From them:
+- **used** raises a memory's importance in ranking (+0.05 each, at most +0.2);
+- **unused** lowers it slowly (-0.01 for each serving since it was last used, at most -0.1);
+- **contradicted** flags it stale (⚠): it is left out of what reaches a model unasked (hooks,
+  views, task context) until the user confirms it (`sqrl confirm`) or it is rewritten (a newer
+  version than the one contradicted), or a later session uses it;
+- **missed** (its error happened anyway) changes neither: the memory was right, and not heeded.
+
+The memory itself is never edited: its standing is read from the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from squirrel_memory.confirmations import Confirmations
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.storage import Store
+from squirrel_memory.storage.outcome_log import OutcomeEvent
+
+USED_STEP: Final = 0.05
+USED_CAP: Final = 0.2
+UNUSED_STEP: Final = 0.01
+UNUSED_CAP: Final = 0.1
+
+
+@dataclass(slots=True)
+class Standing:
+    """A memory's outcomes so far, and the version a session contradicted (0: none standing)."""
+
+    used: int = 0
+    missed: int = 0
+    contradicted: int = 0
+    unused: int = 0
+    unused_since_used: int = 0
+    contradicted_version: int = 0
+
+    def add(self, event: OutcomeEvent) -> None:
+        if event.outcome == "used":
+            self.used += 1
+            self.unused_since_used = 0
+            self.contradicted_version = 0
+        elif event.outcome == "unused":
+            self.unused += 1
+            self.unused_since_used += 1
+        elif event.outcome == "missed":
+            self.missed += 1
+        elif event.outcome == "contradicted":
+            self.contradicted += 1
+            self.contradicted_version = event.version
+
+    @property
+    def adjustment(self) -> float:
+        """What the outcomes add to the memory's importance in ranking."""
+        return min(self.used * USED_STEP, USED_CAP) - min(
+            self.unused_since_used * UNUSED_STEP, UNUSED_CAP
+        )
+
+
+class OutcomeBook:
+    """The standings of one project's memories, kept in memory (reads never wait on storage)."""
+
+    def __init__(self, store: Store, *, learn: bool = True) -> None:
+        self._store = store
+        self.learn = learn
+        """Whether ranking and the hooks use the standings (`hooks.learn_from_outcomes`)."""
+        self._standings: dict[str, Standing] = {}
+        self._loaded = False
+        self._lock = asyncio.Lock()
+        self._listeners: list[Callable[[], Awaitable[None]]] = []
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    async def load(self) -> OutcomeBook:
+        """Read the project's outcomes once (later ones arrive through `apply`)."""
+        async with self._lock:
+            if not self._loaded:
+                events = await self._store.outcome_events()
+                self._standings = {}
+                for event in events:
+                    self._standings.setdefault(event.memory_id, Standing()).add(event)
+                self._loaded = True
+        return self
+
+    def on_change(self, listener: Callable[[], Awaitable[None]]) -> None:
+        """Call `listener` whenever a memory's stale flag may have changed."""
+        self._listeners.append(listener)
+
+    async def apply(self, events: Sequence[OutcomeEvent]) -> None:
+        """Fold newly stored outcomes into the standings (listeners told when a stale flag
+        may have changed)."""
+        for event in events:
+            self._standings.setdefault(event.memory_id, Standing()).add(event)
+        if any(e.outcome in ("contradicted", "used") for e in events):
+            for listener in list(self._listeners):
+                await listener()
+
+    def standing(self, memory_id: str) -> Standing:
+        return self._standings.get(memory_id) or Standing()
+
+    def contradicted_ids(self) -> list[str]:
+        """Memories with a contradiction standing (stale unless confirmed or rewritten)."""
+        return [i for i, s in self._standings.items() if s.contradicted_version]
+
+    def is_stale(self, item: MemoryItem, confirmations: Confirmations | None = None) -> bool:
+        """Contradicted at its current version, and not confirmed as it is."""
+        found = self._standings.get(item.id)
+        if found is None or found.contradicted_version != item.version:
+            return False
+        return confirmations is None or not confirmations.is_confirmed(item)
+
+    def stale_ids(self, items: Sequence[MemoryItem]) -> set[str]:
+        """Ids of `items` that are stale now (none when learning is off)."""
+        if not self.learn or not self._standings:
+            return set()
+        confirmations = self._store.confirmations
+        return {m.id for m in items if self.is_stale(m, confirmations)}
+
+    def importance(self, item: MemoryItem) -> float:
+        """The memory's importance as ranking weighs it."""
+        found = self._standings.get(item.id) if self.learn else None
+        if found is None:
+            return item.importance
+        return max(0.0, min(1.0, item.importance + found.adjustment))
+
+    def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
+        """What may reach a model unasked: the confirmations' rule, then no stale memory."""
+        confirmations = self._store.confirmations
+        kept = confirmations.injectable(items)
+        if not self.learn or not self._standings:
+            return kept
+        return [m for m in kept if not self.is_stale(m, confirmations)]
+
+
+class OutcomeBooks:
+    """One `OutcomeBook` per open project."""
+
+    def __init__(self, *, learn: bool = True) -> None:
+        self.learn = learn
+        self._books: dict[str, OutcomeBook] = {}
+
+    async def of(self, store: Store) -> OutcomeBook:
+        """The project's book, its outcomes read (the store it was made for is kept)."""
+        book = self._books.get(store.project_id)
+        if book is None or book.store is not store:
+            book = OutcomeBook(store, learn=self.learn)
+            self._books[store.project_id] = book
+        return await book.load()

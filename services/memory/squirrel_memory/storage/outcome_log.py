@@ -1,0 +1,123 @@
+"""The storage contract of served memories and their outcomes: what the gateway says a session
+was served, and what became of each served memory once its session was processed.
+
+Both tables are append-only: a memory served twice to one session is recorded once (its first
+serving), and each (session, memory) gets at most one outcome, never changed afterwards. The
+memory itself is never edited by an outcome: its standing (`squirrel_memory.outcome_book`) is
+read from these events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_SESSION_ID_CHARS, check_text
+
+CHANNELS = frozenset({"session_start", "prompt", "mcp"})
+OUTCOMES = ("used", "missed", "contradicted", "unused")
+MAX_SERVED_PER_CALL = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ServedRecord:
+    """One memory a session was shown: when, and where (`session_start`, `prompt`, `mcp`)."""
+
+    session_id: str
+    memory_id: str
+    served_at: datetime
+    channel: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeEvent:
+    """What became of a served memory in one session; `version` is the memory's version when
+    it was judged (a rewrite since then makes a later version)."""
+
+    memory_id: str
+    session_id: str
+    outcome: str
+    version: int
+    served_at: datetime
+    judged_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeCounts:
+    """Served memories of a project's last `sessions` served sessions, by outcome."""
+
+    sessions: int = 0
+    served: int = 0
+    used: int = 0
+    missed: int = 0
+    contradicted: int = 0
+    unused: int = 0
+
+    @property
+    def pending(self) -> int:
+        return self.served - self.used - self.missed - self.contradicted - self.unused
+
+
+def check_served(records: Sequence[ServedRecord]) -> None:
+    """Raises `InvalidArgumentError` for a batch no backend may store."""
+    if len(records) > MAX_SERVED_PER_CALL:
+        raise InvalidArgumentError(f"at most {MAX_SERVED_PER_CALL} served memories per call")
+    for record in records:
+        check_text("session_id", record.session_id, MAX_SESSION_ID_CHARS)
+        check_text("memory_id", record.memory_id, MAX_KEY_CHARS)
+        if not record.session_id or not record.memory_id:
+            raise InvalidArgumentError("a served memory needs a session id and a memory id")
+        if record.channel not in CHANNELS:
+            raise InvalidArgumentError(f"channel must be one of {sorted(CHANNELS)}")
+        if record.served_at.tzinfo is None:
+            raise InvalidArgumentError("served_at must carry a time zone")
+
+
+def check_outcomes(events: Sequence[OutcomeEvent]) -> None:
+    """Raises `InvalidArgumentError` for an outcome no backend may store."""
+    for event in events:
+        if event.outcome not in OUTCOMES:
+            raise InvalidArgumentError(f"outcome must be one of {list(OUTCOMES)}")
+        if event.version < 1:
+            raise InvalidArgumentError("version must be at least 1")
+
+
+def summarise(rows: Sequence[tuple[str, str | None]], sessions: int) -> OutcomeCounts:
+    """Counts from (session id, outcome or None) rows of `sessions` sessions."""
+    tally = dict.fromkeys(OUTCOMES, 0)
+    for _, outcome in rows:
+        if outcome in tally:
+            tally[outcome] += 1
+    return OutcomeCounts(sessions=sessions, served=len(rows), **tally)
+
+
+class OutcomeLog(Protocol):
+    """Served memories and their outcomes, of one project."""
+
+    async def record_served(self, records: Sequence[ServedRecord]) -> int:
+        """Store what sessions were served; a (session, memory) already stored is kept as it
+        was. Returns how many were new."""
+        ...
+
+    async def pending_served(self, session_ids: Sequence[str]) -> list[ServedRecord]:
+        """The memories these sessions were served that have no outcome yet."""
+        ...
+
+    async def append_outcomes(self, events: Sequence[OutcomeEvent]) -> int:
+        """Append outcomes; one already stored for its (session, memory) is left as it was.
+        Returns how many were new."""
+        ...
+
+    async def outcome_events(
+        self, memory_ids: Sequence[str] | None = None, limit: int = 0
+    ) -> list[OutcomeEvent]:
+        """Outcomes of these memories (None: all of the project), oldest first; with `limit`,
+        the newest `limit` of them."""
+        ...
+
+    async def outcome_counts(self, sessions: int) -> OutcomeCounts:
+        """Served memories of the last `sessions` sessions served any, by outcome."""
+        ...

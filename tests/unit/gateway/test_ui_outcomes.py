@@ -1,0 +1,54 @@
+"""The browser's memory page shows the memory's outcome history and whether it is stale."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from squirrel.v1 import memory_pb2, memory_service_pb2
+from squirrel_gateway.ui.pages import memory_page
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def stamp(day: int) -> Timestamp:
+    ts = Timestamp()
+    ts.FromDatetime(datetime(2026, 10, day, tzinfo=UTC))
+    return ts
+
+
+def reply(
+    *outcomes: tuple[str, str], stale: bool = False
+) -> memory_service_pb2.GetMemoryHistoryResponse:
+    return memory_service_pb2.GetMemoryHistoryResponse(
+        memory=memory_pb2.MemoryItem(memory_id="mem_1", content="Lint with `ruff check src`."),
+        outcomes=[
+            memory_service_pb2.MemoryOutcome(
+                session_id=session, outcome=outcome, version=1, served_at=stamp(n + 1),
+                judged_at=stamp(n + 2),
+            )
+            for n, (session, outcome) in enumerate(outcomes)
+        ],
+        stale=stale,
+    )  # fmt: skip
+
+
+def test_each_session_served_the_memory_is_listed_with_its_outcome() -> None:
+    page = memory_page("/p", reply(("s-1", "used"), ("s-2", "contradicted"), stale=True), "t", NOW)
+    outcomes = page.split("<h2>Outcomes</h2>")[1]
+    assert "1 used, 1 contradicted" in outcomes
+    assert outcomes.index("s-1") < outcomes.index("s-2")
+    assert "⚠ stale" in page
+    assert "Confirm it still holds" in page
+
+
+def test_a_memory_never_judged_says_so_and_is_not_stale() -> None:
+    page = memory_page("/p", reply(), "t", NOW)
+    assert "No processed session has been served this memory yet" in page
+    assert "⚠ stale" not in page and "Confirm it still holds" not in page
+
+
+def test_session_ids_are_escaped() -> None:
+    page = memory_page("/p", reply(("<script>x</script>", "unused")), "t", NOW)
+    assert "<script>x" not in page and "&lt;script&gt;" in page
