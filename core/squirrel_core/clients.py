@@ -17,6 +17,8 @@ from squirrel_core.service_info import MAX_MESSAGE_BYTES, read_service_info
 Resp = TypeVar("Resp")
 
 DEFAULT_TIMEOUT = 10.0
+LOCAL_READS = ("squirrel-reads", "local")
+"""Metadata asking the gateway to read local memory alone (`sqrl context --local`)."""
 
 
 def open_channel(target: str) -> grpc.aio.Channel:
@@ -34,10 +36,15 @@ class BaseClient:
     """Holds a channel and the token; `call` applies both and maps status codes to domain errors."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        metadata: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.channel = channel
-        self._metadata = bearer(token)
+        self._metadata = bearer(token) + metadata
         self.timeout = timeout
 
     async def call(
@@ -86,14 +93,20 @@ class IngestClient(BaseClient):
 
 
 class GatewayClient(BaseClient):
-    """Client of `squirrel.v1.GatewayService`."""
+    """Client of `squirrel.v1.GatewayService`; `metadata` goes with every call (the reads'
+    `LOCAL_READS` header)."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        metadata: tuple[tuple[str, str], ...] = (),
     ) -> None:
         from squirrel.v1 import gateway_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
 
-        super().__init__(channel, token, timeout)
+        super().__init__(channel, token, timeout, metadata=metadata)
         self.stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
 
 

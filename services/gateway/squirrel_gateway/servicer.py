@@ -14,6 +14,7 @@ from squirrel.v1 import (
     memory_service_pb2,
     views_pb2,
 )
+from squirrel_core.clients import LOCAL_READS
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_gateway import messages, responses
 from squirrel_gateway.arguments import (
@@ -57,15 +58,22 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
 
     def __init__(self, backend: GrpcMemoryBackend, reads: MemoryBackend | None = None) -> None:
         self._backend = backend
-        self._reads: MemoryBackend = reads or backend
+        self._shared: MemoryBackend = reads or backend
         """Where views, task context and search come from (with a team server: both memories)."""
+
+    def _reads(self, context: Context) -> MemoryBackend:
+        """Both memories, or local memory alone when the call carries `LOCAL_READS`."""
+        metadata = getattr(context, "invocation_metadata", None)
+        if metadata is not None and LOCAL_READS in tuple(metadata() or ()):
+            return self._backend
+        return self._shared
 
     async def GetTaskContext(
         self, request: gateway_service_pb2.GatewayGetTaskContextRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetTaskContextResponse:
         budget = _budget(request.context_budget_tokens, TASK_BUDGET_DEFAULT)
         answer = await responses.task_context(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             task_description=request.task_description,
             active_file_paths=list(request.active_file_paths),
@@ -84,7 +92,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetUserStyleViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.user_style_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             user_id=request.user_id or None,
@@ -99,7 +107,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetProjectBriefViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.project_brief_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             budget=budget,
@@ -113,7 +121,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewayGetPitfallsViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.pitfalls_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             scope_paths=list(request.scope_paths),
             task_description=request.task_description or None,
@@ -128,7 +136,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
     ) -> gateway_service_pb2.GatewaySearchMemoryResponse:
         budget = _budget(request.context_budget_tokens, SEARCH_BUDGET_DEFAULT)
         answer = await responses.search(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             query=request.query,
             top_k=top_k_for(request.top_k),
