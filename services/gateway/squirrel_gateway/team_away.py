@@ -12,17 +12,9 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from squirrel_core.errors import (
-    NotFoundError,
-    PermissionDeniedError,
-    SquirrelError,
-    UnauthenticatedError,
-    UnavailableError,
-)
+from squirrel_core.team_client import failure_reason
 
 _notes: ContextVar[list[str] | None] = ContextVar("team_away_notes", default=None)
-
-_TLS_WORDS = ("ssl", "tls", "handshake", "certificate")
 
 
 @contextlib.contextmanager
@@ -45,22 +37,7 @@ def note(reason: str) -> None:
 
 def reason_of(exc: BaseException, wait_seconds: float) -> str:
     """Why the team server was not used, in a few words (never memory text or a token)."""
-    if isinstance(exc, UnauthenticatedError):
-        return "it refused this laptop's token (revoked or unknown: ask your admin for a new one)"
-    if isinstance(exc, PermissionDeniedError):
-        return f"it refused: {exc}"
-    if isinstance(exc, NotFoundError):
-        return "it has no team project for this repository yet"
-    if isinstance(exc, TimeoutError):
-        return f"it did not answer within {wait_seconds:g}s"
-    text = str(exc).lower()
-    if isinstance(exc, (UnavailableError, OSError)) and any(w in text for w in _TLS_WORDS):
-        return "TLS with it failed (is team.ca_file the CA that signed its certificate?)"
-    if isinstance(exc, (UnavailableError, OSError)):
-        return "it is unreachable"
-    if isinstance(exc, SquirrelError):
-        return f"it failed ({exc.status})"
-    return f"it failed ({type(exc).__name__})"
+    return failure_reason(exc, wait_seconds)
 
 
 def line(server: str, reason: str, *, write: bool = False) -> str:
