@@ -1,7 +1,7 @@
 """Saying when the team server is away, against a real TLS team server on 127.0.0.1.
 
 A read that left the team out notes why (refused token, unreachable, TLS) and a read the team
-answered notes nothing; `sqrl team join` tries the token and the CA before saving anything;
+answered notes nothing; MCP tools and hook output end with that line; `sqrl team join` tries the token and the CA before saving anything;
 delivery finds the server back by its health check, long before its pause would end.
 """
 
@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
@@ -27,8 +29,10 @@ from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb as to_pb
 from squirrel_gateway import team_away
+from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.team_backend import TeamMemoryBackend
+from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
+from squirrel_gateway.tools import build_mcp_server
 from squirrel_memory.team_delivery import TeamDelivery
 from squirrel_memory.team_delivery import serving as server_serving
 from tests.conftest import wait_until
@@ -272,3 +276,65 @@ async def test_a_refused_token_is_not_probed_for_its_return(tmp_path: Path, home
             assert probes == []
         finally:
             await delivery.stop()
+
+
+async def test_mcp_tools_and_hooks_end_with_the_line_only_when_the_team_was_left_out(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    run = tmp_path / "run"
+    run.mkdir()
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.Remember,
+            pb.RememberRequest(
+                project_id=str(repo),
+                type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+                content="The shop's tests run with `make check`.",
+                importance=0.9,
+            ),
+        )
+        target = f"localhost:{server.service.team_port}"
+        record, token = tokens.issue("frank", ["github.com/acme/*"], Role.ADMIN)
+        team_link = TeamLink(target, token, link.ca_file, "frank-mbp")
+        client = team_memory_client(team_link, timeout=5)
+        try:
+            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+            said: dict[str, tuple[str, str]] = {}
+            for case in ("answered", "revoked"):
+                if case == "revoked":
+                    tokens.revoke(record.id)
+                reads = TeamMemoryBackend(
+                    GrpcMemoryBackend(local, lambda: [str(repo)]),
+                    GrpcMemoryBackend(client, list, timeout=5),
+                    functools.partial(_identity, machine=team_link.machine),
+                    server=team_link.server,
+                    wait_seconds=5,
+                )
+                async with Client(build_mcp_server(reads, allow_writes=False)) as mcp:
+                    result = await mcp.call_tool(
+                        "get_project_brief_view", {"project_root": str(repo)}
+                    )
+                block = result.content[0]
+                assert block.type == "text"
+                settings = HookSettings(deadline_ms=20_000)
+                hooks = HookService(for_hooks(reads, 20_000), settings, run, None)
+                out = await hooks.answer("claude", "SessionStart", {"cwd": str(repo)})
+                await hooks.close()
+                injected = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+                said[case] = (block.text, injected)
+        finally:
+            await client.close()
+    for text in said["answered"]:
+        assert "make check" in text and "not used" not in text
+    for text in said["revoked"]:
+        last = text.rstrip().splitlines()[-1]
+        assert "make check" in text  # the local answer is still given
+        assert "refused this laptop's token" in last and "local memory only" in last, text
