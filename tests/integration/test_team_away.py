@@ -21,6 +21,7 @@ from mcp import Client
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.main import main
+from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.settings import Settings
@@ -29,6 +30,7 @@ from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb as to_pb
 from squirrel_gateway import team_away
+from squirrel_gateway.cli_memory import CliMemory
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
@@ -338,3 +340,65 @@ async def test_mcp_tools_and_hooks_end_with_the_line_only_when_the_team_was_left
         last = text.rstrip().splitlines()[-1]
         assert "make check" in text  # the local answer is still given
         assert "refused this laptop's token" in last and "local memory only" in last, text
+
+
+async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silently(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        mine = await local.call(
+            local.stub.Remember,
+            pb.RememberRequest(
+                project_id=str(repo),
+                type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+                content="This checkout builds with `make`.",
+            ),
+        )
+        team_link = TeamLink(
+            f"localhost:{server.service.team_port}", link.token, link.ca_file, "alice-mbp"
+        )
+        client = team_memory_client(team_link, timeout=5)
+        try:
+            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+            reads = TeamMemoryBackend(
+                GrpcMemoryBackend(local, lambda: [str(repo)]),
+                GrpcMemoryBackend(client, list, timeout=5),
+                functools.partial(_identity, machine=team_link.machine),
+                server=team_link.server,
+                wait_seconds=5,
+            )
+            cli = CliMemory(
+                GrpcMemoryBackend(local, lambda: [str(repo)]),
+                reads,
+                HomeLayout(laptop_settings.home).projects,
+            )
+            body = {"project": str(repo), "content": "Cart tests need `STRIPE_MOCK=1`."}
+            with team_away.collecting() as notes:
+                shared = await cli.remember({**body, "type": "pitfall"})
+                found = await cli.history(
+                    {"project": str(repo), "memory_id": mine.memory.memory_id}
+                )
+                listed = await cli.memories({"project": str(repo)})
+                alone = await cli.memories({"project": str(repo), "local": True})
+                with pytest.raises(InvalidArgumentError):
+                    await cli.history({"project": str(repo), "memory_id": ""})
+                again = await cli.history(
+                    {"project": str(repo), "memory_id": shared["memory"]["memory_id"]}
+                )
+            assert notes == []  # the team answered, or rightly did not know a local id
+            assert shared["where"] == "team" and shared["outcome"] == "added"
+            assert found["where"] == "local" and found["memory"]["content"].startswith("This")
+            assert listed["where"] == "team"
+            assert [m["content"] for m in listed["memories"]] == [body["content"]]
+            assert alone["where"] == "local"
+            assert body["content"] not in {m["content"] for m in alone["memories"]}
+            assert again["where"] == "team"  # an invalid request did not make the team "away"
+        finally:
+            await client.close()

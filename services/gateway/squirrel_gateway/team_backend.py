@@ -126,12 +126,15 @@ class TeamMemoryBackend:
     ) -> T | None:
         """`call(team client, team project id)`'s answer, or None when the team server was not
         used (the reason noted for the answer, `team_away`). `quiet_not_found`: NOT_FOUND is an
-        answer (a memory id only local memory holds), not a reason to say anything."""
+        answer (a memory id only local memory holds), not a reason to say anything. A request
+        the team server found invalid (an ambiguous handle, a memory too long) is raised: it is
+        the caller's mistake, not the team's absence."""
         return await self._ask_team(
             lambda t: call(self._team.client(), t),
             project_id,
             write=write,
             quiet_not_found=quiet_not_found,
+            raise_invalid=True,
         )
 
     def registered_roots(self) -> list[str]:
@@ -159,6 +162,7 @@ class TeamMemoryBackend:
         *,
         write: bool = False,
         quiet_not_found: bool = False,
+        raise_invalid: bool = False,
     ) -> T | None:
         """The team server's answer, or None (down, slow, failing, or left alone for now); the
         reason is noted for whoever answers (`team_away`)."""
@@ -170,6 +174,8 @@ class TeamMemoryBackend:
         except (SquirrelError, TimeoutError, OSError) as exc:
             if isinstance(exc, NotFoundError) and quiet_not_found:
                 return None
+            if isinstance(exc, InvalidArgumentError) and raise_invalid:
+                raise
             reason = team_away.reason_of(exc, self._wait)
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
