@@ -18,6 +18,8 @@ Resp = TypeVar("Resp")
 
 DEFAULT_TIMEOUT = 10.0
 LOCAL_READS = ("squirrel-reads", "local")
+TEAM_AWAY = "squirrel-team-away"
+"""Trailing metadata: one line each time a gateway read left the team server out."""
 """Metadata asking the gateway to read local memory alone (`sqrl context --local`)."""
 
 
@@ -54,6 +56,19 @@ class BaseClient:
             return await method(request, metadata=self._metadata, timeout=timeout or self.timeout)
         except grpc.aio.AioRpcError as exc:
             raise error_for_status(exc.code(), exc.details() or "") from None
+
+    async def call_said(
+        self, method: Callable[..., Any], request: Any, timeout: float | None = None
+    ) -> tuple[Any, list[str]]:
+        """`call`, and the values of the reply's `TEAM_AWAY` trailing metadata (what the
+        gateway says when it answered without the team server)."""
+        try:
+            rpc = method(request, metadata=self._metadata, timeout=timeout or self.timeout)
+            reply = await rpc
+            trailing = await rpc.trailing_metadata()
+        except grpc.aio.AioRpcError as exc:
+            raise error_for_status(exc.code(), exc.details() or "") from None
+        return reply, [str(v) for k, v in (trailing or ()) if k == TEAM_AWAY]
 
     async def stream(
         self, method: Callable[..., Any], request: Any, timeout: float | None = None

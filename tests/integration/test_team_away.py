@@ -15,15 +15,18 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import grpc
 import pytest
 from mcp import Client
 
-from squirrel.v1 import memory_pb2
+from squirrel.v1 import gateway_service_pb2, gateway_service_pb2_grpc, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.main import main
+from squirrel_core.clients import LOCAL_READS, GatewayClient, open_channel
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
+from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink, team_memory_client
 from squirrel_core.team_grants import Role
@@ -33,6 +36,7 @@ from squirrel_gateway import team_away
 from squirrel_gateway.cli_memory import CliMemory
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
 from squirrel_gateway.tools import build_mcp_server
 from squirrel_memory.team_delivery import TeamDelivery
@@ -112,13 +116,13 @@ async def test_a_read_without_the_team_says_why_and_a_read_with_it_says_nothing(
                 await admin.close()
             if case == "revoked":
                 tokens.revoke(record.id)
-            client = team_memory_client(team_link, timeout=5)
+            client = team_memory_client(team_link, timeout=30)
             reads = TeamMemoryBackend(
                 local_backend,
-                GrpcMemoryBackend(client, list, timeout=5),
+                GrpcMemoryBackend(client, list, timeout=30),
                 functools.partial(_identity, machine=team_link.machine),
                 server=team_link.server,
-                wait_seconds=5,
+                wait_seconds=30,
             )
             try:
                 said[case], shown = await _context_notes(reads, repo)
@@ -306,7 +310,7 @@ async def test_mcp_tools_and_hooks_end_with_the_line_only_when_the_team_was_left
         target = f"localhost:{server.service.team_port}"
         record, token = tokens.issue("frank", ["github.com/acme/*"], Role.ADMIN)
         team_link = TeamLink(target, token, link.ca_file, "frank-mbp")
-        client = team_memory_client(team_link, timeout=5)
+        client = team_memory_client(team_link, timeout=30)
         try:
             await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
             said: dict[str, tuple[str, str]] = {}
@@ -315,10 +319,10 @@ async def test_mcp_tools_and_hooks_end_with_the_line_only_when_the_team_was_left
                     tokens.revoke(record.id)
                 reads = TeamMemoryBackend(
                     GrpcMemoryBackend(local, lambda: [str(repo)]),
-                    GrpcMemoryBackend(client, list, timeout=5),
+                    GrpcMemoryBackend(client, list, timeout=30),
                     functools.partial(_identity, machine=team_link.machine),
                     server=team_link.server,
-                    wait_seconds=5,
+                    wait_seconds=30,
                 )
                 async with Client(build_mcp_server(reads, allow_writes=False)) as mcp:
                     result = await mcp.call_tool(
@@ -364,15 +368,15 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
         team_link = TeamLink(
             f"localhost:{server.service.team_port}", link.token, link.ca_file, "alice-mbp"
         )
-        client = team_memory_client(team_link, timeout=5)
+        client = team_memory_client(team_link, timeout=30)
         try:
             await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
             reads = TeamMemoryBackend(
                 GrpcMemoryBackend(local, lambda: [str(repo)]),
-                GrpcMemoryBackend(client, list, timeout=5),
+                GrpcMemoryBackend(client, list, timeout=30),
                 functools.partial(_identity, machine=team_link.machine),
                 server=team_link.server,
-                wait_seconds=5,
+                wait_seconds=30,
             )
             cli = CliMemory(
                 GrpcMemoryBackend(local, lambda: [str(repo)]),
@@ -402,3 +406,59 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
             assert again["where"] == "team"  # an invalid request did not make the team "away"
         finally:
             await client.close()
+
+
+async def test_over_grpc_the_gateway_says_it_in_trailing_metadata_and_local_reads_ask_no_team(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    record, token = tokens.issue("gina", ["github.com/acme/*"], Role.READ)
+    tokens.revoke(record.id)
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        team_link = TeamLink(
+            f"localhost:{server.service.team_port}", token, link.ca_file, "gina-mbp"
+        )
+        client = team_memory_client(team_link, timeout=30)
+        backend = GrpcMemoryBackend(local, lambda: [str(repo)])
+        reads = TeamMemoryBackend(
+            backend,
+            GrpcMemoryBackend(client, list, timeout=30),
+            functools.partial(_identity, machine=team_link.machine),
+            server=team_link.server,
+            wait_seconds=30,
+        )
+        gateway = GrpcService("gateway", "gw-token", 0, tmp_path / "gateway-service.json")
+        servicer = GatewayServicer(backend, reads)
+
+        def register(srv: grpc.aio.Server) -> list[str]:
+            gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(servicer, srv)
+            return ["squirrel.v1.GatewayService"]
+
+        gateway.add(register)
+        await gateway.start()
+        await gateway.set_serving()
+        request = gateway_service_pb2.GatewayGetTaskContextRequest(
+            project_root=str(repo), task_description="run the tests"
+        )
+        said: dict[str, list[str]] = {}
+        try:
+            for case, metadata in (("merged", ()), ("local", (LOCAL_READS,))):
+                caller = GatewayClient(
+                    open_channel(f"127.0.0.1:{gateway.port}"), "gw-token", 30, metadata=metadata
+                )
+                try:
+                    _, said[case] = await caller.call_said(caller.stub.GetTaskContext, request)
+                finally:
+                    await caller.close()
+        finally:
+            await gateway.stop(0)
+            await client.close()
+    assert len(said["merged"]) == 1 and "refused this laptop's token" in said["merged"][0]
+    assert said["local"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
@@ -60,10 +61,13 @@ def _types(names: list[str] | None) -> list[memory_pb2.MemoryType.ValueType]:
     return [memory_pb2.MemoryType.Value("MEMORY_TYPE_" + n.upper()) for n in names or []]
 
 
-def _call_gateway(args: argparse.Namespace, call: Callable[[GatewayClient], Awaitable[T]]) -> T:
+def _call_gateway(
+    args: argparse.Namespace, call: Callable[[GatewayClient], Awaitable[tuple[Any, list[str]]]]
+) -> Any:
+    """The gateway's reply; what it said about the team server goes to stderr, a line each."""
     layout = HomeLayout(args.settings.home)
 
-    async def run() -> T:
+    async def run() -> tuple[Any, list[str]]:
         token = load_token(layout.token)
         client = GatewayClient(
             open_channel(target_of(layout.service_file("gateway"))),
@@ -76,7 +80,10 @@ def _call_gateway(args: argparse.Namespace, call: Callable[[GatewayClient], Awai
         finally:
             await client.close()
 
-    return asyncio.run(run())
+    reply, said = asyncio.run(run())
+    for line in said:
+        sys.stderr.write(f"sqrl: {line}\n")
+    return reply
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -91,7 +98,7 @@ def cmd_context(args: argparse.Namespace, console: Console) -> int:
         context_budget_tokens=_budget(args),
         preferred_memory_types=_types(args.types),
     )
-    reply = _call_gateway(args, lambda c: c.call(c.stub.GetTaskContext, request))
+    reply = _call_gateway(args, lambda c: c.call_said(c.stub.GetTaskContext, request))
     print_context(context_output(reply, as_json=args.json), console)
     return 0
 
@@ -106,7 +113,7 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
         context_budget_tokens=_budget(args),
         cursor=args.cursor or "",
     )
-    reply = _call_gateway(args, lambda c: c.call(c.stub.SearchMemory, request))
+    reply = _call_gateway(args, lambda c: c.call_said(c.stub.SearchMemory, request))
     print_search(args.query, search_output(reply, as_json=args.json), console)
     return 0
 
@@ -120,13 +127,15 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
         style_request = gateway_service_pb2.GatewayGetUserStyleViewRequest(
             project_root=project, user_id=args.user or "", mode=mode, context_budget_tokens=budget
         )
-        style = _call_gateway(args, lambda c: c.call(c.stub.GetUserStyleView, style_request))
+        style = _call_gateway(args, lambda c: c.call_said(c.stub.GetUserStyleView, style_request))
         view, markdown = style.view, style.view.markdown
     elif args.which == "brief":
         brief_request = gateway_service_pb2.GatewayGetProjectBriefViewRequest(
             project_root=project, mode=mode, context_budget_tokens=budget
         )
-        brief = _call_gateway(args, lambda c: c.call(c.stub.GetProjectBriefView, brief_request))
+        brief = _call_gateway(
+            args, lambda c: c.call_said(c.stub.GetProjectBriefView, brief_request)
+        )
         view, markdown = brief.view, brief.view.markdown
     else:
         pitfalls_request = gateway_service_pb2.GatewayGetPitfallsViewRequest(
@@ -135,7 +144,9 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
             task_description=args.task or "",
             context_budget_tokens=budget,
         )
-        pitfalls = _call_gateway(args, lambda c: c.call(c.stub.GetPitfallsView, pitfalls_request))
+        pitfalls = _call_gateway(
+            args, lambda c: c.call_said(c.stub.GetPitfallsView, pitfalls_request)
+        )
         view, markdown = pitfalls.view, pitfalls.view.markdown
     print_view(view_output(view, markdown, as_json=args.json), console)
     return 0

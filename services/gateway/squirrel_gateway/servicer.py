@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import grpc
 
@@ -14,9 +16,9 @@ from squirrel.v1 import (
     memory_service_pb2,
     views_pb2,
 )
-from squirrel_core.clients import LOCAL_READS
+from squirrel_core.clients import LOCAL_READS, TEAM_AWAY
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_gateway import messages, responses
+from squirrel_gateway import messages, responses, team_away
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -36,6 +38,28 @@ from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.responses import Budgeted
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+R = TypeVar("R")
+Method = Callable[[Any, Any, Context], Awaitable[R]]
+
+
+def _saying_team_away(method: Method[R]) -> Method[R]:
+    """The read, and what it said about the team server (`team_away`) as trailing metadata
+    for a gRPC caller, and to whoever collects around it (the CLI's HTTP routes)."""
+
+    @functools.wraps(method)
+    async def read(self: Any, request: Any, context: Context) -> R:
+        with team_away.collecting() as notes:
+            reply = await method(self, request, context)
+        for line in notes:
+            team_away.note(line)
+        if notes and hasattr(context, "set_trailing_metadata"):
+            ascii_notes = (n.encode("ascii", "replace").decode() for n in notes)
+            context.set_trailing_metadata(tuple((TEAM_AWAY, n) for n in ascii_notes))
+        return reply
+
+    return read
 
 
 def _budget(value: int, default: int) -> int:
@@ -68,6 +92,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             return self._backend
         return self._shared
 
+    @_saying_team_away
     async def GetTaskContext(
         self, request: gateway_service_pb2.GatewayGetTaskContextRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetTaskContextResponse:
@@ -87,6 +112,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             context=messages.task_context_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetUserStyleView(
         self, request: gateway_service_pb2.GatewayGetUserStyleViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetUserStyleViewResponse:
@@ -102,6 +128,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.user_style_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetProjectBriefView(
         self, request: gateway_service_pb2.GatewayGetProjectBriefViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetProjectBriefViewResponse:
@@ -116,6 +143,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.project_brief_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetPitfallsView(
         self, request: gateway_service_pb2.GatewayGetPitfallsViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetPitfallsViewResponse:
@@ -131,6 +159,7 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.pitfalls_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def SearchMemory(
         self, request: gateway_service_pb2.GatewaySearchMemoryRequest, context: Context
     ) -> gateway_service_pb2.GatewaySearchMemoryResponse:
