@@ -131,9 +131,13 @@ def call(home: Path, route: str, body: dict[str, Any]) -> dict[str, Any]:
     """POSTs `body` to `/cli/<route>`; the answer, or the domain error it reports (raised).
 
     FallBackError when the endpoint is not there or refuses the request as such (no route, no
-    token, a request it cannot read): the full CLI then runs the command.
+    token, a request it cannot read): the full CLI then runs the command. When the answer had to
+    leave the team server out, the reason (`team_away`) is said on stderr, one line each.
     """
-    return answer_of(post(home, route, body))
+    answer = answer_of(post(home, route, body))
+    for line in answer.pop("team_away", None) or ():
+        sys.stderr.write(f"sqrl: {line}\n")
+    return answer
 
 
 def post(home: Path, route: str, body: dict[str, Any]) -> socket.socket:
@@ -234,6 +238,7 @@ def _context(args: argparse.Namespace, settings: Settings, console: Console) -> 
         "active_file_paths": args.files,
         "context_budget_tokens": _budget(args),
         "preferred_memory_types": args.types or [],
+        "local": args.local,
         "json": args.json,
     }
     print_context(call(settings.home, "context", body), console)
@@ -251,6 +256,7 @@ def _search(args: argparse.Namespace, settings: Settings, console: Console) -> i
         "scope_paths": args.paths,
         "context_budget_tokens": _budget(args),
         "cursor": args.cursor or "",
+        "local": args.local,
         "json": args.json,
     }
     print_search(args.query, call(settings.home, "search", body), console)
@@ -267,6 +273,7 @@ def _view(args: argparse.Namespace, settings: Settings, console: Console) -> int
         "user_id": args.user or "",
         "scope_paths": args.paths,
         "task_description": args.task or "",
+        "local": args.local,
         "context_budget_tokens": _budget(args),
         "json": args.json,
     }
@@ -284,9 +291,11 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
         "include_deleted": args.deleted,
         "page_size": args.limit,
         "page_token": args.page_token,
+        "local": args.local,
     }
     answer = call(settings.home, "memories", body)
     project = str(answer.pop("project"))
+    answer.pop("where", None)
     print_memories(project, answer, console, as_json=args.json)
     return 0
 

@@ -87,6 +87,16 @@ def common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
         "--project", default=".", metavar="PATH", help="a path in the project (default: .)"
     )
     parser.add_argument("--json", action="store_true", help="print the full response as JSON")
+    with_local(parser)
+
+
+def with_local(parser: argparse.ArgumentParser) -> None:
+    """--local: on a laptop joined to a team, stay on this laptop's memory."""
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="on a laptop joined to a team server: this laptop's memory only",
+    )
 
 
 def with_project(parser: argparse.ArgumentParser) -> None:
@@ -111,4 +121,5 @@ def add_memories(sub: Any) -> argparse.ArgumentParser:
     memories.add_argument("--limit", type=int, default=50)
     memories.add_argument("--page-token", default="")
     with_project(memories)
+    with_local(memories)
     return memories

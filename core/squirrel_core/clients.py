@@ -17,6 +17,10 @@ from squirrel_core.service_info import MAX_MESSAGE_BYTES, read_service_info
 Resp = TypeVar("Resp")
 
 DEFAULT_TIMEOUT = 10.0
+LOCAL_READS = ("squirrel-reads", "local")
+TEAM_AWAY = "squirrel-team-away"
+"""Trailing metadata: one line each time a gateway read left the team server out."""
+"""Metadata asking the gateway to read local memory alone (`sqrl context --local`)."""
 
 
 def open_channel(target: str) -> grpc.aio.Channel:
@@ -34,10 +38,15 @@ class BaseClient:
     """Holds a channel and the token; `call` applies both and maps status codes to domain errors."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        metadata: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.channel = channel
-        self._metadata = bearer(token)
+        self._metadata = bearer(token) + metadata
         self.timeout = timeout
 
     async def call(
@@ -47,6 +56,19 @@ class BaseClient:
             return await method(request, metadata=self._metadata, timeout=timeout or self.timeout)
         except grpc.aio.AioRpcError as exc:
             raise error_for_status(exc.code(), exc.details() or "") from None
+
+    async def call_said(
+        self, method: Callable[..., Any], request: Any, timeout: float | None = None
+    ) -> tuple[Any, list[str]]:
+        """`call`, and the values of the reply's `TEAM_AWAY` trailing metadata (what the
+        gateway says when it answered without the team server)."""
+        try:
+            rpc = method(request, metadata=self._metadata, timeout=timeout or self.timeout)
+            reply = await rpc
+            trailing = await rpc.trailing_metadata()
+        except grpc.aio.AioRpcError as exc:
+            raise error_for_status(exc.code(), exc.details() or "") from None
+        return reply, [str(v) for k, v in (trailing or ()) if k == TEAM_AWAY]
 
     async def stream(
         self, method: Callable[..., Any], request: Any, timeout: float | None = None
@@ -86,14 +108,20 @@ class IngestClient(BaseClient):
 
 
 class GatewayClient(BaseClient):
-    """Client of `squirrel.v1.GatewayService`."""
+    """Client of `squirrel.v1.GatewayService`; `metadata` goes with every call (the reads'
+    `LOCAL_READS` header)."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        metadata: tuple[tuple[str, str], ...] = (),
     ) -> None:
         from squirrel.v1 import gateway_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
 
-        super().__init__(channel, token, timeout)
+        super().__init__(channel, token, timeout, metadata=metadata)
         self.stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
 
 

@@ -7,6 +7,7 @@ roots): a laptop never sends its token or its events in plain text.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,14 @@ from pathlib import Path
 import grpc
 
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    NotFoundError,
+    PermissionDeniedError,
+    SquirrelError,
+    UnauthenticatedError,
+    UnavailableError,
+)
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import MAX_MESSAGE_BYTES
@@ -22,6 +30,8 @@ from squirrel_core.settings import Settings
 from squirrel_core.team_listen import split_address
 
 TEAM_TIMEOUT = 15.0
+JOIN_CHECK_SECONDS = 10.0
+_TLS_WORDS = ("ssl", "tls", "handshake", "certificate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +49,17 @@ def machine_name(settings: Settings) -> str:
     return settings.str_("team.machine").strip() or socket.gethostname() or "machine"
 
 
-def save_team_token(layout: HomeLayout, token: str) -> Path:
-    """Stores the laptop's team token (0600 in a 0700 folder)."""
+def checked_token(token: str) -> str:
+    """The token as pasted, stripped; FailedPreconditionError when it cannot be one."""
     text = token.strip()
     if not text or any(c.isspace() for c in text) or len(text) > 500:
         raise FailedPreconditionError("the team token is empty or malformed; paste it as printed")
+    return text
+
+
+def save_team_token(layout: HomeLayout, token: str) -> Path:
+    """Stores the laptop's team token (0600 in a 0700 folder)."""
+    text = checked_token(token)
     ensure_private_dir(layout.team)
     write_private_file(layout.team_token, (text + "\n").encode())
     return layout.team_token
@@ -92,3 +108,45 @@ def team_channel(link: TeamLink) -> grpc.aio.Channel:
 def team_memory_client(link: TeamLink, timeout: float = TEAM_TIMEOUT) -> MemoryClient:
     """A memory-service client of the team server, carrying this laptop's team token."""
     return MemoryClient(team_channel(link), link.token, timeout)
+
+
+def failure_reason(exc: BaseException, wait_seconds: float) -> str:
+    """Why a call to the team server failed, in a few words for the user (never a token)."""
+    if isinstance(exc, UnauthenticatedError):
+        return "it refused this laptop's token (revoked or unknown: ask your admin for a new one)"
+    if isinstance(exc, PermissionDeniedError):
+        return f"it refused: {exc}"
+    if isinstance(exc, NotFoundError):
+        return "it has no team project for this repository yet"
+    if isinstance(exc, TimeoutError):
+        return f"it did not answer within {wait_seconds:g}s"
+    text = str(exc).lower()
+    if isinstance(exc, (UnavailableError, OSError)) and any(w in text for w in _TLS_WORDS):
+        return "TLS with it failed (is team.ca_file the CA that signed its certificate?)"
+    if isinstance(exc, (UnavailableError, OSError)):
+        return "it is unreachable"
+    if isinstance(exc, SquirrelError):
+        return f"it failed ({exc.status})"
+    return f"it failed ({type(exc).__name__})"
+
+
+async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -> list[str]:
+    """The projects the team server lets `link`'s token see; FailedPreconditionError saying
+    why when it refuses the token, fails TLS or does not answer."""
+    from squirrel.v1 import memory_service_pb2  # noqa: PLC0415 - stubs only when asked
+
+    client = team_memory_client(link, timeout=wait_seconds)
+    try:
+        reply = await asyncio.wait_for(
+            client.call(client.stub.ListProjects, memory_service_pb2.ListProjectsRequest()),
+            wait_seconds,
+        )
+    except (SquirrelError, TimeoutError, OSError) as exc:
+        if isinstance(exc, FailedPreconditionError):
+            raise
+        raise FailedPreconditionError(
+            f"team server {link.server}: {failure_reason(exc, wait_seconds)}"
+        ) from None
+    finally:
+        await client.close()
+    return [p.project_id for p in reply.projects]

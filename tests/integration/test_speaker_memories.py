@@ -10,8 +10,8 @@ import pytest
 
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.commands.memory import source_event_row
 from squirrel_core.events import Event, SourcePosition
+from squirrel_core.memory_shapes import source_event_row
 from squirrel_core.settings import Settings
 from squirrel_core.wire import ORIGINS, event_to_pb
 from squirrel_ingest.parsers import ClaudeFileParser, line_parser_for

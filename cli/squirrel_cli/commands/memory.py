@@ -8,20 +8,20 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from squirrel.v1 import events_pb2, memory_pb2
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli import read_args
 from squirrel_cli.console import Console
 from squirrel_cli.read_view import print_memories
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.errors import InvalidArgumentError, UnavailableError
 from squirrel_core.hazards import describe
 from squirrel_core.home import HomeLayout
+from squirrel_core.memory_shapes import history_output, remember_output
 from squirrel_core.projects import read_projects, require_project
 from squirrel_core.read_shapes import memories_output, memory_row
 from squirrel_core.settings import Settings
-from squirrel_core.wire import EVENT_TYPES, ORIGINS
 
 T = TypeVar("T")
 
@@ -38,12 +38,6 @@ SOURCE_NAMES = {
     memory_pb2.MEMORY_SOURCE_MANUAL: "manual",
 }
 SOURCES = {v: k for k, v in SOURCE_NAMES.items()}
-REMEMBER_OUTCOMES = {
-    pb.REMEMBER_OUTCOME_ADDED: "added",
-    pb.REMEMBER_OUTCOME_UPDATED: "updated",
-    pb.REMEMBER_OUTCOME_MERGED: "merged",
-    pb.REMEMBER_OUTCOME_UNCHANGED: "unchanged",
-}
 
 
 def add_commands(sub: Any) -> None:
@@ -61,12 +55,14 @@ def add_commands(sub: Any) -> None:
     remember.add_argument("--tag", action="append", default=[], dest="tags", help="repeatable")
     remember.add_argument("--importance", type=float, default=0.0, help="0-1 (default 0.8)")
     read_args.with_project(remember)
+    read_args.with_local(remember)
     remember.set_defaults(handler=cmd_remember)
 
     forget = sub.add_parser("forget", help="forget a memory (kept in its history)")
     forget.add_argument("memory_id")
     forget.add_argument("--reason", default="")
     read_args.with_project(forget)
+    read_args.with_local(forget)
     forget.set_defaults(handler=cmd_forget)
 
     read_args.add_memories(sub).set_defaults(handler=cmd_memories)
@@ -74,6 +70,7 @@ def add_commands(sub: Any) -> None:
     history = sub.add_parser("history", help="every version of a memory and its source events")
     history.add_argument("memory_id")
     read_args.with_project(history)
+    read_args.with_local(history)
     history.set_defaults(handler=cmd_history)
 
     confirm = sub.add_parser(
@@ -82,6 +79,7 @@ def add_commands(sub: Any) -> None:
     )
     confirm.add_argument("memory_id")
     read_args.with_project(confirm)
+    read_args.with_local(confirm)
     confirm.set_defaults(handler=cmd_confirm)
 
     process = sub.add_parser("process", help="process waiting events now instead of on the timer")
@@ -115,64 +113,139 @@ def with_memory(settings: Settings, work: Callable[[MemoryClient], Awaitable[T]]
     return asyncio.run(run())
 
 
+def joined(settings: Settings, args: argparse.Namespace) -> bool:
+    """Whether this command goes to the team server (through the gateway): the laptop is joined
+    to one and `--local` was not given."""
+    return bool(settings.str_("team.server").strip()) and not getattr(args, "local", False)
+
+
+def through_gateway(settings: Settings, route: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The gateway's answer to `route` (it asks the team server, else local memory, and says
+    on stderr when it had to leave the team out)."""
+    from squirrel_cli import quick  # noqa: PLC0415 - only on a joined laptop
+
+    try:
+        return quick.call(settings.home, route, body)
+    except quick.FallBackError:
+        raise UnavailableError(
+            "this laptop is joined to a team server and the gateway that reaches it is not "
+            "running: start it with `sqrl up` (or add --local for this laptop's memory only)"
+        ) from None
+
+
 def cmd_remember(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     if not 0.0 <= args.importance <= 1.0:
         raise InvalidArgumentError("--importance must be between 0 and 1")
-    project = project_of(settings, args.project)
-    request = pb.RememberRequest(
-        project_id=project,
-        user_id=settings.user_id,
-        type=TYPES[args.type],
-        key=args.key,
-        content=args.content,
-        tags=args.tags,
-        importance=args.importance,
-    )
-    reply = with_memory(settings, lambda c: c.call(c.stub.Remember, request))
-    outcome = REMEMBER_OUTCOMES.get(reply.outcome, "added")
-    if args.json:
-        console.json(
+    if joined(settings, args):
+        answer = through_gateway(
+            settings,
+            "remember",
             {
-                "memory": memory_row(reply.memory),
-                "outcome": outcome,
-                "merged_ids": list(reply.merged_ids),
-                "updated": reply.updated,
-            }
+                "project": str(Path(args.project).absolute()),
+                "user_id": settings.user_id,
+                "type": args.type,
+                "key": args.key,
+                "content": args.content,
+                "tags": args.tags,
+                "importance": args.importance,
+            },
         )
-        return 0
-    memory = reply.memory
-    others = [i for i in reply.merged_ids if i != memory.memory_id]
-    if outcome == "updated":
-        text = f"Updated {memory.memory_id} (key {memory.key}; previous version: `sqrl history`)"
-    elif outcome == "merged" and memory.memory_id in reply.merged_ids:
-        text = f"Merged with {memory.memory_id} (key {memory.key}), which now says this"
-    elif outcome == "merged":
-        text = f"Added {memory.memory_id} (key {memory.key}), merged with {', '.join(others)}"
-    elif outcome == "unchanged":
-        text = f"Unchanged: {memory.memory_id} (key {memory.key}) already says this"
     else:
-        text = f"Added {memory.memory_id} ({args.type}, key {memory.key})"
-    if others and outcome == "merged" and memory.memory_id in reply.merged_ids:
+        project = project_of(settings, args.project)
+        request = pb.RememberRequest(
+            project_id=project,
+            user_id=settings.user_id,
+            type=TYPES[args.type],
+            key=args.key,
+            content=args.content,
+            tags=args.tags,
+            importance=args.importance,
+        )
+        answer = remember_output(with_memory(settings, lambda c: c.call(c.stub.Remember, request)))
+    if args.json:
+        console.json({k: answer[k] for k in ("memory", "outcome", "merged_ids", "updated")})
+        return 0
+    memory, outcome = answer["memory"], answer["outcome"]
+    memory_id, key = memory["memory_id"], memory["key"]
+    merged: list[str] = answer["merged_ids"]
+    others = [i for i in merged if i != memory_id]
+    if outcome == "updated":
+        text = f"Updated {memory_id} (key {key}; previous version: `sqrl history`)"
+    elif outcome == "merged" and memory_id in merged:
+        text = f"Merged with {memory_id} (key {key}), which now says this"
+    elif outcome == "merged":
+        text = f"Added {memory_id} (key {key}), merged with {', '.join(others)}"
+    elif outcome == "unchanged":
+        text = f"Unchanged: {memory_id} (key {key}) already says this"
+    else:
+        text = f"Added {memory_id} ({args.type}, key {key})"
+    if others and outcome == "merged" and memory_id in merged:
         text += f"; superseded {', '.join(others)}"
-    console.line(text)
+    console.line(text + _where(answer))
     return 0
 
 
-def cmd_forget(args: argparse.Namespace, console: Console) -> int:
+def _where(answer: dict[str, Any]) -> str:
+    """ " on the team server" when the gateway wrote there."""
+    return " on the team server" if answer.get("where") == "team" else ""
+
+
+def _by_id(
+    args: argparse.Namespace, route: str, request: Callable[[str], Any], call: str
+) -> dict[str, Any]:
+    """`route` for one memory id: through the gateway on a joined laptop, else local memory."""
     settings: Settings = args.settings
-    project = project_of(settings, args.project)
-    request = pb.ForgetRequest(project_id=project, memory_id=args.memory_id, reason=args.reason)
-    reply = with_memory(settings, lambda c: c.call(c.stub.Forget, request))
+    if joined(settings, args):
+        body = {
+            "project": str(Path(args.project).absolute()),
+            "memory_id": args.memory_id,
+            "reason": getattr(args, "reason", ""),
+        }
+        return through_gateway(settings, route, body)
+    message = request(project_of(settings, args.project))
+    reply = with_memory(settings, lambda c: c.call(getattr(c.stub, call), message))
+    if route == "history":
+        return history_output(reply)
+    return {"memory": memory_row(reply.memory)}
+
+
+def cmd_forget(args: argparse.Namespace, console: Console) -> int:
+    answer = _by_id(
+        args,
+        "forget",
+        lambda p: pb.ForgetRequest(project_id=p, memory_id=args.memory_id, reason=args.reason),
+        "Forget",
+    )
     if args.json:
-        console.json({"memory": memory_row(reply.memory)})
+        console.json({"memory": answer["memory"]})
     else:
-        console.line(f"Forgot {reply.memory.memory_id} (its history is kept: `sqrl history`)")
+        console.line(
+            f"Forgot {answer['memory']['memory_id']}{_where(answer)} (its history is kept: "
+            "`sqrl history`)"
+        )
     return 0
 
 
 def cmd_memories(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
+    if joined(settings, args):
+        answer = through_gateway(
+            settings,
+            "memories",
+            {
+                "project": str(Path(args.project).absolute()),
+                "types": args.types,
+                "source": args.source,
+                "include_deleted": args.deleted,
+                "page_size": args.limit,
+                "page_token": args.page_token,
+            },
+        )
+        project = str(answer.pop("project"))
+        answer.pop("where", None)
+        print_memories(project, answer, console, as_json=args.json)
+        return 0
     project = project_of(settings, args.project)
     request = pb.ListMemoriesRequest(
         project_id=project,
@@ -196,33 +269,19 @@ def _provenance(refs: list[str], event_ids: list[str]) -> str:
 
 
 def cmd_history(args: argparse.Namespace, console: Console) -> int:
-    settings: Settings = args.settings
-    project = project_of(settings, args.project)
-    request = pb.GetMemoryHistoryRequest(project_id=project, memory_id=args.memory_id)
-    reply = with_memory(settings, lambda c: c.call(c.stub.GetMemoryHistory, request))
-    versions: list[dict[str, Any]] = [
-        {
-            "version": v.version,
-            "action": v.action,
-            "content": v.content,
-            "changed_at": v.changed_at.ToDatetime().isoformat() + "Z",
-            "reason": v.reason,
-            "source_event_ids": list(v.source_event_ids),
-            "source_refs": list(v.source_refs),
-            "written_by": v.written_by or None,
-            "superseded_by": v.superseded_by or None,
-        }
-        for v in reply.versions
-    ]
-    sources = [source_event_row(e) for e in reply.source_events]
-    if args.json:
-        console.json(
-            {"memory": memory_row(reply.memory), "versions": versions, "source_events": sources}
-        )
-        return 0
-    console.line(
-        f"{reply.memory.memory_id}  {TYPE_NAMES.get(reply.memory.type)}  key {reply.memory.key}"
+    answer = _by_id(
+        args,
+        "history",
+        lambda p: pb.GetMemoryHistoryRequest(project_id=p, memory_id=args.memory_id),
+        "GetMemoryHistory",
     )
+    memory: dict[str, Any] = answer["memory"]
+    versions: list[dict[str, Any]] = answer["versions"]
+    sources: list[dict[str, Any]] = answer["source_events"]
+    if args.json:
+        console.json({"memory": memory, "versions": versions, "source_events": sources})
+        return 0
+    console.line(f"{memory['memory_id']}  {memory['type']}  key {memory['key']}{_where(answer)}")
     console.table(
         "History (oldest first)",
         ["v", "action", "when", "content", "reason", "by", "source"],
@@ -264,35 +323,20 @@ def _contributor(event: dict[str, Any]) -> str:
     return f"{user}@{event['machine']}" if event["machine"] else user
 
 
-def source_event_row(event: events_pb2.SourceEventRef) -> dict[str, Any]:
-    """A memory's source event for display: what it was, when, and who said it."""
-    origin = ORIGINS.get(event.origin)
-    kind = EVENT_TYPES.get(event.event_type)
-    return {
-        "event_id": event.event_id,
-        "event_type": str(kind) if kind else "unknown",
-        "origin": str(origin) if origin else "unknown",
-        "timestamp": event.timestamp.ToDatetime().isoformat() + "Z",
-        "session_id": event.session_id or None,
-        "sidechain": event.sidechain,
-        "agent_id": event.agent_id or None,
-        "user_id": event.user_id or None,
-        "machine": event.machine or None,
-    }
-
-
 def cmd_confirm(args: argparse.Namespace, console: Console) -> int:
-    settings: Settings = args.settings
-    project = project_of(settings, args.project)
-    request = pb.ConfirmMemoryRequest(project_id=project, memory_id=args.memory_id)
-    reply = with_memory(settings, lambda c: c.call(c.stub.ConfirmMemory, request))
-    row = memory_row(reply.memory)
+    answer = _by_id(
+        args,
+        "confirm",
+        lambda p: pb.ConfirmMemoryRequest(project_id=p, memory_id=args.memory_id),
+        "ConfirmMemory",
+    )
+    row = answer["memory"]
     if args.json:
         console.json({"memory": row})
     elif row["flags"]:
         console.line(
-            f"Confirmed {row['memory_id']} ({describe(row['flags'])}): views and hooks may use "
-            "it until its content changes"
+            f"Confirmed {row['memory_id']}{_where(answer)} ({describe(row['flags'])}): views "
+            "and hooks may use it until its content changes"
         )
     else:
         console.line(f"{row['memory_id']} carries no flag; it was already used everywhere")

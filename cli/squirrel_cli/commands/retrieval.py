@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
@@ -14,12 +15,11 @@ from squirrel_cli import read_args
 from squirrel_cli.console import Console
 from squirrel_cli.read_view import print_context, print_search, print_view
 from squirrel_core.auth import load_token
-from squirrel_core.clients import GatewayClient, open_channel, target_of
+from squirrel_core.clients import LOCAL_READS, GatewayClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import canonical_root
 from squirrel_core.read_shapes import context_output, search_output, view_output
-from squirrel_core.settings import Settings
 
 T = TypeVar("T")
 
@@ -61,20 +61,29 @@ def _types(names: list[str] | None) -> list[memory_pb2.MemoryType.ValueType]:
     return [memory_pb2.MemoryType.Value("MEMORY_TYPE_" + n.upper()) for n in names or []]
 
 
-def _call_gateway(settings: Settings, call: Callable[[GatewayClient], Awaitable[T]]) -> T:
-    layout = HomeLayout(settings.home)
+def _call_gateway(
+    args: argparse.Namespace, call: Callable[[GatewayClient], Awaitable[tuple[Any, list[str]]]]
+) -> Any:
+    """The gateway's reply; what it said about the team server goes to stderr, a line each."""
+    layout = HomeLayout(args.settings.home)
 
-    async def run() -> T:
+    async def run() -> tuple[Any, list[str]]:
         token = load_token(layout.token)
         client = GatewayClient(
-            open_channel(target_of(layout.service_file("gateway"))), token, CLI_TIMEOUT
+            open_channel(target_of(layout.service_file("gateway"))),
+            token,
+            CLI_TIMEOUT,
+            metadata=(LOCAL_READS,) if args.local else (),
         )
         try:
             return await call(client)
         finally:
             await client.close()
 
-    return asyncio.run(run())
+    reply, said = asyncio.run(run())
+    for line in said:
+        sys.stderr.write(f"sqrl: {line}\n")
+    return reply
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -89,7 +98,7 @@ def cmd_context(args: argparse.Namespace, console: Console) -> int:
         context_budget_tokens=_budget(args),
         preferred_memory_types=_types(args.types),
     )
-    reply = _call_gateway(args.settings, lambda c: c.call(c.stub.GetTaskContext, request))
+    reply = _call_gateway(args, lambda c: c.call_said(c.stub.GetTaskContext, request))
     print_context(context_output(reply, as_json=args.json), console)
     return 0
 
@@ -104,7 +113,7 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
         context_budget_tokens=_budget(args),
         cursor=args.cursor or "",
     )
-    reply = _call_gateway(args.settings, lambda c: c.call(c.stub.SearchMemory, request))
+    reply = _call_gateway(args, lambda c: c.call_said(c.stub.SearchMemory, request))
     print_search(args.query, search_output(reply, as_json=args.json), console)
     return 0
 
@@ -118,16 +127,14 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
         style_request = gateway_service_pb2.GatewayGetUserStyleViewRequest(
             project_root=project, user_id=args.user or "", mode=mode, context_budget_tokens=budget
         )
-        style = _call_gateway(
-            args.settings, lambda c: c.call(c.stub.GetUserStyleView, style_request)
-        )
+        style = _call_gateway(args, lambda c: c.call_said(c.stub.GetUserStyleView, style_request))
         view, markdown = style.view, style.view.markdown
     elif args.which == "brief":
         brief_request = gateway_service_pb2.GatewayGetProjectBriefViewRequest(
             project_root=project, mode=mode, context_budget_tokens=budget
         )
         brief = _call_gateway(
-            args.settings, lambda c: c.call(c.stub.GetProjectBriefView, brief_request)
+            args, lambda c: c.call_said(c.stub.GetProjectBriefView, brief_request)
         )
         view, markdown = brief.view, brief.view.markdown
     else:
@@ -138,7 +145,7 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
             context_budget_tokens=budget,
         )
         pitfalls = _call_gateway(
-            args.settings, lambda c: c.call(c.stub.GetPitfallsView, pitfalls_request)
+            args, lambda c: c.call_said(c.stub.GetPitfallsView, pitfalls_request)
         )
         view, markdown = pitfalls.view, pitfalls.view.markdown
     print_view(view_output(view, markdown, as_json=args.json), console)

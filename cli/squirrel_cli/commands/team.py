@@ -12,9 +12,15 @@ from typing import Any
 from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
-from squirrel_core.team_client import save_team_token
+from squirrel_core.team_client import (
+    TeamLink,
+    check_link,
+    checked_token,
+    machine_name,
+    save_team_token,
+)
 from squirrel_core.team_grants import DEFAULT_MAX_PROJECTS, Role, check_project_id
-from squirrel_core.team_listen import team_listener
+from squirrel_core.team_listen import split_address, team_listener
 from squirrel_core.team_tokens import TeamTokens, TokenRecord
 
 TEAM_SERVICES = ("memory", "gateway")
@@ -78,6 +84,11 @@ def add_commands(sub: Any) -> None:
     )
     join.add_argument("server", help="host:port of the team server")
     join.add_argument("--ca-file", help="PEM of the CA that signed the server's certificate")
+    join.add_argument(
+        "--no-check",
+        action="store_true",
+        help="save without asking the server first (it is not reachable from here yet)",
+    )
     join.set_defaults(handler=cmd_join)
     leave = team_sub.add_parser("leave", help="stop sharing; local memory only (token deleted)")
     leave.set_defaults(handler=cmd_leave)
@@ -232,13 +243,26 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home).ensure()
     lookup("team.server")
-    token = sys.stdin.readline()
+    split_address(args.server, "the team server")
+    token = checked_token(sys.stdin.readline())
+    ca_file = Path(args.ca_file).resolve() if args.ca_file else None
+    seen: list[str] | None = None
+    if not args.no_check:  # the token and the CA, tried on the server before anything is saved
+        link = TeamLink(args.server, token, ca_file, machine_name(settings))
+        seen = asyncio.run(check_link(link))
     path = save_team_token(layout, token)
     write_setting(settings.home, "team.server", args.server)
-    if args.ca_file:
-        write_setting(settings.home, "team.ca_file", str(Path(args.ca_file).resolve()))
+    if ca_file is not None:
+        write_setting(settings.home, "team.ca_file", str(ca_file))
+    checked = (
+        ""
+        if seen is None
+        else f"; the server accepted the token ({len(seen)} project{'s' * (len(seen) != 1)} "
+        "granted so far)"
+    )
     console.line(
-        f"Sharing with {args.server} (token in {path}); restart `sqrl up` to start delivering."
+        f"Sharing with {args.server} (token in {path}){checked}; restart `sqrl up` to start "
+        "delivering."
     )
     return 0
 

@@ -1,4 +1,4 @@
-"""Read-only JSON routes for the `sqrl` CLI on the gateway's loopback HTTP endpoint.
+"""JSON routes for the `sqrl` CLI on the gateway's loopback HTTP endpoint.
 
 `sqrl status`, `search`, `context`, `view` and `memories` post here (behind the install's bearer
 token, like `/mcp` and `/hooks/`) instead of loading a gRPC client: the CLI then starts with the
@@ -7,7 +7,10 @@ servicer for context, search and the views, the memory service's `ListMemories`,
 probe — and answers the plain data of `squirrel_core.read_shapes` / `status_probe`, which the
 CLI prints the same way whichever way it fetched it. On a terminal the CLI also has its tables and
 markdown drawn here (`render`: rich, for the CLI's terminal size, encoding and environment), so it
-need not load rich.
+need not load rich. On a laptop joined to a team, `remember`, `forget`, `confirm`, `history` and
+`memories` post here too, and go to the team server (`squirrel_gateway.cli_memory`); `"local":
+true` in a body keeps a read or write on local memory. An answer that had to leave the team
+server out says why in `team_away` (a list of lines for the user).
 
 `POST /cli/<route>` with a JSON object; 200 with the answer, or an error object
 `{"error": {"status": "<gRPC status name>", "message": "..."}}`: 422 for a domain error (its
@@ -29,36 +32,33 @@ from google.protobuf.message import Message
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
-from squirrel.v1 import memory_service_pb2 as mpb
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
-from squirrel_core.projects import read_projects, require_project
 from squirrel_core.read_shapes import (
-    MEMORY_SOURCES,
     MEMORY_TYPES,
     context_output,
-    memories_output,
     search_output,
     view_output,
 )
 from squirrel_core.status_probe import probe
 from squirrel_core.terminal import Terminal, check_drawings, render
+from squirrel_gateway import team_away
 from squirrel_gateway.asgi_body import read_body
+from squirrel_gateway.cli_memory import BadRequestError as _BadRequestError
+from squirrel_gateway.cli_memory import CliMemory
+from squirrel_gateway.cli_memory import integer as _int
+from squirrel_gateway.cli_memory import text as _text
+from squirrel_gateway.cli_memory import texts as _texts
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.servicer import GatewayServicer
+from squirrel_gateway.team_backend import TeamMemoryBackend
 
 log = structlog.get_logger()
 
 CLI_PATH: Final = "/cli/"
 MAX_BODY_BYTES: Final = 1_000_000
-LIST_TIMEOUT: Final = 10.0
-"""Seconds `ListMemories` may take (what the CLI's own memory client allows)."""
 
 Answer = dict[str, Any]
-
-
-class _BadRequestError(Exception):
-    """The body is not what the route takes (the CLI's own client never sends one)."""
 
 
 class CliApi:
@@ -66,20 +66,30 @@ class CliApi:
     home."""
 
     def __init__(
-        self, servicer: GatewayServicer, backend: GrpcMemoryBackend, home: Path, token: str
+        self,
+        servicer: GatewayServicer,
+        backend: GrpcMemoryBackend,
+        home: Path,
+        token: str,
+        team: TeamMemoryBackend | None = None,
     ) -> None:
-        self._servicer = servicer
-        self._backend = backend
+        self._shared = servicer
+        self._local = GatewayServicer(backend)
         self._layout = HomeLayout(home)
         self._token = token
+        self.team_server = team.server if team is not None else None
         self.routes: dict[str, Callable[[dict[str, Any]], Awaitable[Answer]]] = {
             "context": self.context,
             "search": self.search,
             "view": self.view,
             "status": self.status,
-            "memories": self.memories,
             "render": self.render,
+            **CliMemory(backend, team, self._layout.projects).routes(),
         }
+
+    def _servicer(self, body: dict[str, Any]) -> GatewayServicer:
+        """The team and local memories merged, or (`local`) local memory alone."""
+        return self._local if body.get("local") else self._shared
 
     async def context(self, body: dict[str, Any]) -> Answer:
         request = gateway_service_pb2.GatewayGetTaskContextRequest(
@@ -90,7 +100,7 @@ class CliApi:
             context_budget_tokens=_int(body, "context_budget_tokens"),
             preferred_memory_types=_types(_texts(body, "preferred_memory_types")),
         )
-        reply = await self._servicer.GetTaskContext(request, _NO_CONTEXT)
+        reply = await self._servicer(body).GetTaskContext(request, _NO_CONTEXT)
         return context_output(reply, as_json=bool(body.get("json")))
 
     async def search(self, body: dict[str, Any]) -> Answer:
@@ -103,7 +113,7 @@ class CliApi:
             context_budget_tokens=_int(body, "context_budget_tokens"),
             cursor=_text(body, "cursor"),
         )
-        reply = await self._servicer.SearchMemory(request, _NO_CONTEXT)
+        reply = await self._servicer(body).SearchMemory(request, _NO_CONTEXT)
         return search_output(reply, as_json=bool(body.get("json")))
 
     async def view(self, body: dict[str, Any]) -> Answer:
@@ -117,7 +127,7 @@ class CliApi:
         mode = views_pb2.VIEW_MODE_FULL if mode_name == "full" else views_pb2.VIEW_MODE_CORE
         view: Message
         if which == "style":
-            style = await self._servicer.GetUserStyleView(
+            style = await self._servicer(body).GetUserStyleView(
                 gateway_service_pb2.GatewayGetUserStyleViewRequest(
                     project_root=project,
                     user_id=_text(body, "user_id"),
@@ -128,7 +138,7 @@ class CliApi:
             )
             view, markdown = style.view, style.view.markdown
         elif which == "brief":
-            brief = await self._servicer.GetProjectBriefView(
+            brief = await self._servicer(body).GetProjectBriefView(
                 gateway_service_pb2.GatewayGetProjectBriefViewRequest(
                     project_root=project, mode=mode, context_budget_tokens=budget
                 ),
@@ -136,7 +146,7 @@ class CliApi:
             )
             view, markdown = brief.view, brief.view.markdown
         elif which == "pitfalls":
-            pitfalls = await self._servicer.GetPitfallsView(
+            pitfalls = await self._servicer(body).GetPitfallsView(
                 gateway_service_pb2.GatewayGetPitfallsViewRequest(
                     project_root=project,
                     scope_paths=_texts(body, "scope_paths"),
@@ -162,27 +172,6 @@ class CliApi:
         )
         return {"health": health, "counts": counts, "ingest": ingest}
 
-    async def memories(self, body: dict[str, Any]) -> Answer:
-        project = require_project(
-            Path(_text(body, "project")), read_projects(self._layout.projects)
-        )
-        source = body.get("source")
-        if source is not None and source not in MEMORY_SOURCES:
-            raise _BadRequestError(f"source must be one of {', '.join(MEMORY_SOURCES)}")
-        request = mpb.ListMemoriesRequest(
-            project_id=project,
-            types=_types(_texts(body, "types")),
-            include_deleted=bool(body.get("include_deleted")),
-            page_size=_int(body, "page_size"),
-            page_token=_text(body, "page_token"),
-            source=memory_pb2.MemorySource.Value(f"MEMORY_SOURCE_{source.upper()}")
-            if source
-            else memory_pb2.MEMORY_SOURCE_UNSPECIFIED,
-        )
-        client = self._backend.client()
-        reply = await client.call(client.stub.ListMemories, request, timeout=LIST_TIMEOUT)
-        return {"project": project, **memories_output(reply)}
-
     async def render(self, body: dict[str, Any]) -> Answer:
         """Tables and markdown drawn by rich for the CLI's terminal, so the CLI need not load
         rich (`squirrel_core.terminal`)."""
@@ -199,29 +188,6 @@ class _NoContext:
 
 
 _NO_CONTEXT: Any = _NoContext()
-
-
-def _text(body: dict[str, Any], key: str) -> str:
-    value = body.get(key, "")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise _BadRequestError(f"{key} must be a string")
-    return value
-
-
-def _int(body: dict[str, Any], key: str) -> int:
-    value = body.get(key, 0)
-    if not isinstance(value, int) or isinstance(value, bool) or not -(2**31) <= value < 2**31:
-        raise _BadRequestError(f"{key} must be a 32-bit integer")
-    return value
-
-
-def _texts(body: dict[str, Any], key: str) -> list[str]:
-    value = body.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _BadRequestError(f"{key} must be a list of strings")
-    return value
 
 
 def _types(names: list[str]) -> list[memory_pb2.MemoryType.ValueType]:
@@ -270,7 +236,9 @@ class CliRoutes:
         if not isinstance(body, dict):
             return 400, _error("INVALID_ARGUMENT", "the body must be a JSON object")
         try:
-            return 200, await route(body)
+            with team_away.collecting() as notes:
+                answer = await route(body)
+            return 200, {**answer, "team_away": notes} if notes else answer
         except _BadRequestError as exc:
             return 400, _error("INVALID_ARGUMENT", str(exc))
         except SquirrelError as exc:

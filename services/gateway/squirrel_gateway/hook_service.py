@@ -24,7 +24,7 @@ from squirrel_core.files import write_private_file
 from squirrel_core.hook_activity import HookActivity, activity_path
 from squirrel_core.settings import Settings
 from squirrel_core.worktrees import main_checkout
-from squirrel_gateway import hook_context
+from squirrel_gateway import hook_context, team_away
 from squirrel_gateway.backend import MemoryBackend, deadline
 from squirrel_gateway.hook_context import NOTHING, Injection
 from squirrel_gateway.hook_hosts import (
@@ -116,7 +116,7 @@ class HookService:
         stats.last_call_at = self._clock()
         seconds = self._settings.deadline_ms / 1000 * _SERVER_SHARE
         try:
-            with deadline(seconds):
+            with deadline(seconds), team_away.collecting() as away:
                 project_id, injection = await asyncio.wait_for(self._run(hook), seconds)
         except (SquirrelError, TimeoutError) as exc:
             stats.failures += 1
@@ -142,7 +142,9 @@ class HookService:
             tokens=injection.tokens,
         )
         self._save()
-        return render_output(hook, injection.text)
+        # Said only beside something to say: a hook that abstains stays silent.
+        text = team_away.footer(injection.text, away) if injection.text else ""
+        return render_output(hook, text)
 
     async def _run(self, hook: HookInput) -> tuple[str | None, Injection]:
         project_id = await self._project(hook)

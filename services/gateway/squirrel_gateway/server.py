@@ -31,7 +31,7 @@ from squirrel_gateway.served_log import ServedLog, grpc_sender
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.sockets import bind_loopback
-from squirrel_gateway.team_backend import for_hooks, reads_backend
+from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks, reads_backend
 
 if TYPE_CHECKING:
     from squirrel_gateway.backend import MemoryBackend
@@ -67,7 +67,13 @@ def build_endpoint(
         ui=lambda app: UiRoutes(
             app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
         ),
-        cli=CliApi(servicer, backend, layout.root, token),
+        cli=CliApi(
+            servicer,
+            backend,
+            layout.root,
+            token,
+            reads if isinstance(reads, TeamMemoryBackend) else None,
+        ),
     )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import grpc
 
@@ -14,8 +16,9 @@ from squirrel.v1 import (
     memory_service_pb2,
     views_pb2,
 )
+from squirrel_core.clients import LOCAL_READS, TEAM_AWAY
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_gateway import messages, responses
+from squirrel_gateway import messages, responses, team_away
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -35,6 +38,28 @@ from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.responses import Budgeted
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+R = TypeVar("R")
+Method = Callable[[Any, Any, Context], Awaitable[R]]
+
+
+def _saying_team_away(method: Method[R]) -> Method[R]:
+    """The read, and what it said about the team server (`team_away`) as trailing metadata
+    for a gRPC caller, and to whoever collects around it (the CLI's HTTP routes)."""
+
+    @functools.wraps(method)
+    async def read(self: Any, request: Any, context: Context) -> R:
+        with team_away.collecting() as notes:
+            reply = await method(self, request, context)
+        for line in notes:
+            team_away.note(line)
+        if notes and hasattr(context, "set_trailing_metadata"):
+            ascii_notes = (n.encode("ascii", "replace").decode() for n in notes)
+            context.set_trailing_metadata(tuple((TEAM_AWAY, n) for n in ascii_notes))
+        return reply
+
+    return read
 
 
 def _budget(value: int, default: int) -> int:
@@ -57,15 +82,23 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
 
     def __init__(self, backend: GrpcMemoryBackend, reads: MemoryBackend | None = None) -> None:
         self._backend = backend
-        self._reads: MemoryBackend = reads or backend
+        self._shared: MemoryBackend = reads or backend
         """Where views, task context and search come from (with a team server: both memories)."""
 
+    def _reads(self, context: Context) -> MemoryBackend:
+        """Both memories, or local memory alone when the call carries `LOCAL_READS`."""
+        metadata = getattr(context, "invocation_metadata", None)
+        if metadata is not None and LOCAL_READS in tuple(metadata() or ()):
+            return self._backend
+        return self._shared
+
+    @_saying_team_away
     async def GetTaskContext(
         self, request: gateway_service_pb2.GatewayGetTaskContextRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetTaskContextResponse:
         budget = _budget(request.context_budget_tokens, TASK_BUDGET_DEFAULT)
         answer = await responses.task_context(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             task_description=request.task_description,
             active_file_paths=list(request.active_file_paths),
@@ -79,12 +112,13 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             context=messages.task_context_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetUserStyleView(
         self, request: gateway_service_pb2.GatewayGetUserStyleViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetUserStyleViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.user_style_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             user_id=request.user_id or None,
@@ -94,12 +128,13 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.user_style_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetProjectBriefView(
         self, request: gateway_service_pb2.GatewayGetProjectBriefViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetProjectBriefViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.project_brief_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             mode=messages.view_mode_name(request.mode),
             budget=budget,
@@ -108,12 +143,13 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.project_brief_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def GetPitfallsView(
         self, request: gateway_service_pb2.GatewayGetPitfallsViewRequest, context: Context
     ) -> gateway_service_pb2.GatewayGetPitfallsViewResponse:
         budget = _budget(request.context_budget_tokens, VIEW_BUDGET_DEFAULT)
         answer = await responses.pitfalls_view(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             scope_paths=list(request.scope_paths),
             task_description=request.task_description or None,
@@ -123,12 +159,13 @@ class GatewayServicer(gateway_service_pb2_grpc.GatewayServiceServicer):
             view=messages.pitfalls_message(answer.output, _report(answer))
         )
 
+    @_saying_team_away
     async def SearchMemory(
         self, request: gateway_service_pb2.GatewaySearchMemoryRequest, context: Context
     ) -> gateway_service_pb2.GatewaySearchMemoryResponse:
         budget = _budget(request.context_budget_tokens, SEARCH_BUDGET_DEFAULT)
         answer = await responses.search(
-            self._reads,
+            self._reads(context),
             project_root=request.project_root,
             query=request.query,
             top_k=top_k_for(request.top_k),

@@ -24,11 +24,13 @@ from typing import Final, TypeVar
 
 import structlog
 
+from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
 from squirrel_core.project_identity import project_identity
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import team_link, team_memory_client
+from squirrel_gateway import team_away
 from squirrel_gateway.backend import (
     ForgetOutcome,
     MemoryBackend,
@@ -103,7 +105,37 @@ class TeamMemoryBackend:
         self._server = server
         self._wait = wait_seconds
         self._down_until = 0.0
+        self._down_reason = ""
         self._ids: dict[str, str] = {}
+
+    @property
+    def server(self) -> str:
+        return self._server
+
+    @property
+    def local(self) -> GrpcMemoryBackend:
+        return self._local
+
+    async def on_team(
+        self,
+        project_id: str,
+        call: Callable[[MemoryClient, str], Awaitable[T]],
+        *,
+        write: bool = False,
+        quiet_not_found: bool = False,
+    ) -> T | None:
+        """`call(team client, team project id)`'s answer, or None when the team server was not
+        used (the reason noted for the answer, `team_away`). `quiet_not_found`: NOT_FOUND is an
+        answer (a memory id only local memory holds), not a reason to say anything. A request
+        the team server found invalid (an ambiguous handle, a memory too long) is raised: it is
+        the caller's mistake, not the team's absence."""
+        return await self._ask_team(
+            lambda t: call(self._team.client(), t),
+            project_id,
+            write=write,
+            quiet_not_found=quiet_not_found,
+            raise_invalid=True,
+        )
 
     def registered_roots(self) -> list[str]:
         return self._local.registered_roots()
@@ -123,15 +155,32 @@ class TeamMemoryBackend:
             self._ids[project_id] = await asyncio.to_thread(self._team_id, project_id)
         return self._ids[project_id]
 
-    async def _ask_team(self, call: Callable[[str], Awaitable[T]], project_id: str) -> T | None:
-        """The team server's answer, or None (down, slow, failing, or left alone for now)."""
+    async def _ask_team(
+        self,
+        call: Callable[[str], Awaitable[T]],
+        project_id: str,
+        *,
+        write: bool = False,
+        quiet_not_found: bool = False,
+        raise_invalid: bool = False,
+    ) -> T | None:
+        """The team server's answer, or None (down, slow, failing, or left alone for now); the
+        reason is noted for whoever answers (`team_away`)."""
         if time.monotonic() < self._down_until:
+            team_away.note(team_away.line(self._server, self._down_reason, write=write))
             return None
         try:
             return await asyncio.wait_for(call(await self._id(project_id)), self._wait)
         except (SquirrelError, TimeoutError, OSError) as exc:
+            if isinstance(exc, NotFoundError) and quiet_not_found:
+                return None
+            if isinstance(exc, InvalidArgumentError) and raise_invalid:
+                raise
+            reason = team_away.reason_of(exc, self._wait)
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+                self._down_reason = reason
+            team_away.note(team_away.line(self._server, reason, write=write))
             log.warning("team_read_skipped", server=self._server, error_type=type(exc).__name__)
             return None
 
@@ -355,7 +404,7 @@ class TeamMemoryBackend:
                 file_paths=file_paths,
             )
 
-        done = await self._ask_team(team, project_id)
+        done = await self._ask_team(team, project_id, write=True)
         if done is not None:
             return done
         return await self._local.remember(
@@ -372,7 +421,10 @@ class TeamMemoryBackend:
     async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
         """A team memory's id is forgotten there; any other id locally."""
         done = await self._ask_team(
-            lambda t: self._team.forget(t, memory_id=memory_id, reason=reason), project_id
+            lambda t: self._team.forget(t, memory_id=memory_id, reason=reason),
+            project_id,
+            write=True,
+            quiet_not_found=True,
         )
         if done is not None:
             return done

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import PermissionDeniedError, SquirrelError, UnavailableError
 from squirrel_core.read_shapes import MemoryTypeName
-from squirrel_gateway import responses
+from squirrel_gateway import responses, team_away
 from squirrel_gateway.arguments import (
     SEARCH_BUDGET_DEFAULT,
     SEARCH_TOP_K_DEFAULT,
@@ -384,7 +384,9 @@ def _tool_body(
 
     @functools.wraps(body)
     async def tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
-        return _as_result(await _guarded(body.__name__, lambda: body(*args, **kwargs)))
+        with team_away.collecting() as notes:
+            model = await _guarded(body.__name__, lambda: body(*args, **kwargs))
+        return _as_result(model, notes)
 
     tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
         return_annotation=CallToolResult
@@ -423,10 +425,11 @@ def message_for(exc: SquirrelError) -> str:
     return message
 
 
-def _as_result(model: BaseModel) -> CallToolResult:
+def _as_result(model: BaseModel, notes: list[str]) -> CallToolResult:
     """The result is the answer's `markdown` (budgeted, with its `📏` footer) and nothing else:
     hosts pass a result's `structuredContent` to the model in place of its text (Claude Code) or
     beside it, and a JSON copy would cost the model about three times what the footer says.
-    Programs that want the fields use the gateway's HTTP API (`sqrl context --json`)."""
-    markdown = getattr(model, "markdown", "")
-    return CallToolResult(content=[TextContent(type="text", text=str(markdown))])
+    Programs that want the fields use the gateway's HTTP API (`sqrl context --json`). When the
+    team server was left out, a last line says so (`team_away`)."""
+    markdown = team_away.footer(str(getattr(model, "markdown", "")), notes)
+    return CallToolResult(content=[TextContent(type="text", text=markdown)])

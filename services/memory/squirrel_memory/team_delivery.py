@@ -6,7 +6,9 @@ the team server under the project's team identity. Every batch carries a cursor
 `team://<machine>/<local root>` at the last local position sent, which the server commits in the
 same transaction as the events; after any failure (server down, killed mid-batch, a lost reply)
 the laptop forgets what it thought and asks the server for that cursor again, so it resumes
-exactly after what was committed. The server also drops events whose dedup hash it holds (the
+exactly after what was committed. While the server is unreachable, the loop pauses (doubling up
+to a minute) but checks the server's health every few seconds and delivers as soon as it
+answers. The server also drops events whose dedup hash it holds (the
 `machine` content key is not hashed), so a batch sent twice is stored once.
 
 Reads keep working on local memory meanwhile; nothing here blocks the service.
@@ -22,11 +24,11 @@ from dataclasses import dataclass, field
 import structlog
 
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import SquirrelError
+from squirrel_core.clients import MemoryClient, channel_health
+from squirrel_core.errors import SquirrelError, UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_core.project_identity import project_identity
-from squirrel_core.team_client import TeamLink, team_memory_client
+from squirrel_core.team_client import TeamLink, team_channel, team_memory_client
 from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.storage import SqliteStore, Store
@@ -37,6 +39,22 @@ BATCH_EVENTS = 500
 CURSOR_TOOL = SourceTool.MANUAL
 """The cursor's tool: not a transcript; its path (`team://…`) names the laptop and project."""
 MAX_BACKOFF_SECONDS = 60.0
+
+
+PROBE_SECONDS = 2.0
+"""While the server is unreachable, how often its health is checked (so the backlog goes within
+seconds of its return, not after the whole pause)."""
+
+
+async def serving(link: TeamLink) -> bool:
+    """Whether the team server answers its health check now (a fresh channel: an old one may
+    still be backing off)."""
+    try:
+        channel = team_channel(link)
+    except SquirrelError:
+        return False
+    async with channel:
+        return await channel_health(channel, timeout=PROBE_SECONDS) == "SERVING"
 
 
 def cursor_path(machine: str, local_root: str) -> str:
@@ -79,11 +97,15 @@ class TeamDelivery:
         *,
         interval: float,
         client_factory: Callable[[TeamLink], MemoryClient] = team_memory_client,
+        probe: Callable[[TeamLink], Awaitable[bool]] | None = None,
+        probe_every: float = PROBE_SECONDS,
     ) -> None:
         self._stores = stores
         self._link = link
         self._interval = interval
         self._client_factory = client_factory
+        self._probe = probe or serving
+        self._probe_every = probe_every
         self._client: MemoryClient | None = None
         self._team_ids: dict[str, str] = {}
         self._registered: set[str] = set()
@@ -116,20 +138,38 @@ class TeamDelivery:
     async def _run(self) -> None:
         delay = self._interval
         while not self._stop.is_set():
+            away = False
             try:
                 await self.deliver()
                 delay = self._interval
             except (SquirrelError, OSError) as exc:
                 delay = min(MAX_BACKOFF_SECONDS, max(self._interval, delay * 2))
+                away = isinstance(exc, (UnavailableError, OSError))
                 log.warning(
                     "team_delivery_failed",
                     server=self._link.server,
                     error_type=type(exc).__name__,
                     retry_in_s=delay,
                 )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            if away:
+                await self._pause_probing(delay)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)
             self._wake.clear()
+
+    async def _pause_probing(self, delay: float) -> None:
+        """The pause after the server was unreachable, cut short when a probe (its health
+        check, every `PROBE_SECONDS`) finds it serving again, or when woken."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + delay
+        while (left := until - loop.time()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), min(self._probe_every, left))
+                return
+            if until - loop.time() > 0 and await self._probe(self._link):
+                log.info("team_server_back", server=self._link.server)
+                return
 
     def _connection(self) -> MemoryClient:
         if self._client is None:
