@@ -42,7 +42,10 @@ RECIPE_TOPICS: Final = ("run the tests", "lint", "format", "type-check", "build"
 TEST_QUERY: Final = "run the tests test command"
 """Asked when the everyday commands found hold no way to run the tests: a session starts with
 the project's test command whenever one is known."""
-_TEST_KEY = re.compile(r"^(?:recipe:test(?:[:@].*)?|test_command)$")
+#: A test command's key: the sessions' (`recipe:test`, `recipe:test:<scope>`, the `test_command`
+#: fact) or the repository reader's (`repo:recipe:test`, `repo:recipe:test@<scope>`).
+_TEST_KEY = re.compile(r"^(?:(?:repo:)?recipe:test(?:[:@].*)?|test_command)$")
+_PROJECT_TEST_KEYS: Final = frozenset({"recipe:test", "repo:recipe:test", "test_command"})
 MAX_PROMPT_FILES: Final = 8
 _COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
@@ -203,13 +206,10 @@ async def _recipes(
                 by_id.setdefault(r.memory_id, r)
         found = list(by_id.values())
     # The project's own test command before a sub-folder's or another ecosystem's.
-    tests = sorted(
-        (r for r in found if _TEST_KEY.match(r.key)),
-        key=lambda r: r.key not in ("recipe:test", "test_command"),
-    )
+    tests = _test_commands(found)
     if not tests:
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        tests = [r for r in extra if _TEST_KEY.match(r.key)][:1]
+        tests = _test_commands(extra)[:1]
     ordered = [*tests[:1], *(r for r in found if r not in tests[:1])]
     lines: list[tuple[str, Served]] = []
     said: set[str] = set()
@@ -226,6 +226,13 @@ async def _recipes(
             continue
         lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
     return lines[:RECIPE_ITEMS]
+
+
+def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:
+    """The test commands among `found`, the project's own before a sub-folder's."""
+    return sorted(
+        (r for r in found if _TEST_KEY.match(r.key)), key=lambda r: r.key not in _PROJECT_TEST_KEYS
+    )
 
 
 async def _search(

@@ -1,7 +1,7 @@
 """What became of a memory a session was served: used, missed, contradicted or unused.
 
 A session is read with the extractors' own readers (`activity.commands`, `evidence.attempts`,
-`fixes.find_pitfalls`, `preferences.stated_preferences`), so its failures, commands and
+`fixes.find_pitfalls`, `working_habits.user_instructions`), so its failures, commands and
 instructions are what extraction sees (`session_activity`). Then each memory served to it gets
 one outcome (`outcome_of`), from what happened after it was served:
 
@@ -31,7 +31,7 @@ from squirrel_memory.extractors.activity import commands, relative_path, user_re
 from squirrel_memory.extractors.evidence import attempts, command_base
 from squirrel_memory.extractors.fixes import FOLDER_KEY_PREFIX, Change, find_pitfalls
 from squirrel_memory.extractors.pitfalls import fingerprint_key
-from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.models import StoredEvent
 
 #: Events after which a user message answers something the assistant did (as the rules
@@ -167,7 +167,7 @@ def session_activity(session_id: str, events: Sequence[StoredEvent], root: str) 
     for event, text in requests:
         index = position[event.id]
         after = index > 0 and ordered[index - 1].event_type in _ASSISTANT_ACTIONS
-        for pref in stated_preferences(text, after_assistant_action=after):
+        for pref in user_instructions(text, after_assistant_action=after):
             instructions.append(Instruction(event.timestamp, pref.key, pref.content))
     files = [
         (e.timestamp, relative_path(path, e.project_id))

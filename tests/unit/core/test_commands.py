@@ -122,6 +122,8 @@ CASES = [
     ("make lint", "lint", "any"),
     ("just fmt", "format", "any"),
     ("task test", "test", "any"),
+    ("mise run test", "test", "any"),
+    ("mise run lint", "lint", "any"),
     ("npm run test:unit", "test", "javascript"),
     ("mix lint", "lint", "elixir"),
     ("bash scripts/check", "test", "any"),

@@ -219,6 +219,42 @@ async def test_session_start_puts_the_test_command_first(backend: FakeBackend) -
     assert run_here.startswith("- To run the tests: `mix test`.")
 
 
+@pytest.mark.parametrize(
+    ("command", "scoped"),
+    [
+        ("./gradlew test", "npm test"),  # Java / Gradle app with a docs site
+        ("bundle exec rspec", "yarn test"),  # Rails app with a JS front end
+        ("mix test", "npm run test"),  # Phoenix app with its assets
+    ],
+)
+async def test_the_repositorys_test_command_comes_first_before_a_sub_folders(
+    backend: FakeBackend, command: str, scoped: str
+) -> None:
+    def found(key: str, text: str) -> SearchResult:
+        return SearchResult(
+            memory_id=f"mem_{key}",
+            type="recipe",
+            key=key,
+            content=text,
+            importance=0.85,
+            recency_days=1,
+            score=0.4,
+            reason="",
+            source=SearchSource(),
+        )
+
+    backend.search_results = [
+        recipe(1, "To lint: `golangci-lint run`."),
+        found("repo:recipe:test@docs", f"In `docs/`, run the tests with `{scoped}` (docs/x:3)."),
+        found("repo:recipe:test", f"Run the tests with `{command}` (README.md:12)."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1]
+    assert run_here.startswith(f"- Run the tests with `{command}`")
+
+
 async def test_session_start_asks_for_the_test_command_apart(backend: FakeBackend) -> None:
     backend.search_results = [
         recipe(1, "To format: `gofmt -w .`."),

@@ -545,3 +545,17 @@ def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
     assert all(is_generic(w) for w in ("add", "adding", "new", "fix", "updates", "Create"))
     assert not any(is_generic(w) for w in ("test", "migration", "handler", "build", "sessions"))
     assert meaningful_terms(("add", "column", "new", "table")) == ("column", "table")
+
+
+def test_words_of_manner_are_generic_but_what_they_qualify_is_not() -> None:
+    from squirrel_memory.retrieval import is_generic, meaningful_terms  # noqa: PLC0415
+
+    manner = ("existing", "current", "simpler", "same", "other", "quick", "easy", "shows", "done")
+    assert all(is_generic(w) for w in manner)
+    # what a task is about, in several ecosystems, stays meaningful
+    subjects = ("genserver", "gradle", "activerecord", "goroutine", "crate", "handler", "showcase")
+    assert not any(is_generic(w) for w in subjects)
+    assert meaningful_terms(("refactor", "existing", "genserver", "simpler")) == (
+        "refactor",
+        "genserver",
+    )

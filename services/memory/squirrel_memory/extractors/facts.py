@@ -22,7 +22,13 @@ from squirrel_memory.extractors.modules import (
     says_more_than,
     speaks_for_module,
 )
-from squirrel_memory.extractors.stack_evidence import StackEvidence, code_scope, family, test_runs
+from squirrel_memory.extractors.stack_evidence import (
+    StackEvidence,
+    code_scope,
+    family,
+    is_test_data,
+    test_runs,
+)
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -619,7 +625,7 @@ def _stack_evidence(
     evidence = StackEvidence()
     for event in events:
         rel = _first_project_path(event)
-        if rel is None:
+        if rel is None or is_test_data(rel):
             continue
         manifest = _is_manifest(rel)
         if manifest:

@@ -34,11 +34,11 @@ from squirrel_memory.extractors.fixes import Change, find_pitfalls, pitfall_find
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
-from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -134,7 +134,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             continue
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
-        for pref in stated_preferences(text, after_assistant_action=after_action):
+        for pref in user_instructions(text, after_assistant_action=after_action):
             found.append(
                 _candidate(
                     MemoryType.USER_STYLE,

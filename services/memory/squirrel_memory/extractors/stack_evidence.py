@@ -5,8 +5,10 @@ Evidence is *strong* when the code uses a library — a file imports it, the dat
 configuration names it (an ORM's adapter, a settings `ENGINE`, a connection URL), or a test
 command runs it — and *weak* when a manifest only declares it. Each piece holds in a *scope*:
 the folder of the manifest it was read from, the sub-package a code file sits in, the folder a
-test command ran in; a code file in another language than the project's sits in its top folder
-(a docs site beside the app). Only root-scoped evidence speaks for the project, and:
+test command ran in, the examples, demos or docs folder it sits in; a code file in another
+language than the project's sits in its top folder (a docs site beside the app); a file in a
+folder of test data (`test/fixtures/`, `testdata/`) is evidence of nothing. Only root-scoped
+evidence speaks for the project, and:
 
 - a test framework a manifest only declares is not stated when a test command at the root runs
   another runner, or when the code shows another framework; one that code imports is not
@@ -45,6 +47,18 @@ _FAMILIES = {
     "C++": "C/C++",
     "Erlang": "Elixir",
 }
+
+
+#: Folders of code that shows the project in use without being it: examples, demos, a docs
+#: site. What their code uses holds in that folder, never for the project.
+SAMPLE_DIRS = frozenset(
+    {"examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "playground"}
+)
+#: Folders of test data: files there are the tests' input, evidence of nothing.
+TEST_DATA_DIRS = frozenset(
+    {"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__mocks__"}
+    | {"__snapshots__", "cassettes"}
+)
 
 
 def family(language: str) -> str:
@@ -117,14 +131,34 @@ class StackEvidence:
         return tuple(sorted({e for n in names if n in seen for e in seen[n].event_ids()}))
 
 
+def is_test_data(path: str) -> bool:
+    """Whether a file sits in a folder of test data (`test/fixtures/`, `testdata/`): input for
+    the project's tests, so what its code imports says nothing of the project."""
+    return any(part.lower() in TEST_DATA_DIRS for part in PurePosixPath(path).parts[:-1])
+
+
+def sample_folder(path: str) -> str:
+    """The folder of examples, demos or docs a file sits in (`examples`, `docs/site`), "" when
+    none: code there shows the project in use, it is not the project."""
+    parts = PurePosixPath(path).parts[:-1]
+    for index, part in enumerate(parts):
+        if part.lower() in SAMPLE_DIRS:
+            return "/".join(parts[: index + 1])
+    return ""
+
+
 def code_scope(path: str, packages: set[str], main: set[str], language: str | None) -> str:
     """The folder a code file's evidence holds in: the deepest sub-package (a folder with its
-    own manifest) holding it; else its top folder when it is in another language family than
-    the project's main ones; else the root ("")."""
+    own manifest) holding it; else the examples, demos or docs folder holding it; else its top
+    folder when it is in another language family than the project's main ones; else the root
+    ("")."""
     parents = [str(p) for p in PurePosixPath(path).parents if str(p) != "."]
     inside = [p for p in parents if p in packages]
-    if inside:
+    sample = sample_folder(path)
+    if inside and len(max(inside, key=len)) >= len(sample):
         return max(inside, key=len)
+    if sample:
+        return sample
     parts = PurePosixPath(path).parts
     if language and main and family(language) not in main and len(parts) > 1:
         return parts[0]

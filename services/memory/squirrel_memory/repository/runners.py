@@ -1,5 +1,5 @@
-"""Task runners: Makefile and justfile targets, npm/composer scripts, mix aliases, tox, nox,
-and pre-commit hooks — each as the command a person types, what it is for and its line.
+"""Task runners: Makefile and justfile targets, npm/composer scripts, mix aliases, mise tasks,
+tox, nox and pre-commit hooks — each as the command a person types, what it is for and its line.
 
 What a command is for always comes from the shared command table (`squirrel_core.commands`).
 """
@@ -254,6 +254,19 @@ def read_taskfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
         _task(out, text, f"task {name}", str(name), steps, line=line)
 
 
+def read_mise_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """mise tasks in `mise.toml`: `[tasks.test] run = "go test ./..."` (or `[tasks] test =
+    "…"`), run as `mise run <name>`."""
+    del snap
+    data = tomllib.loads(text.text)
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    for name, spec in list(tasks.items())[:MAX_TASKS_PER_FILE] if isinstance(tasks, dict) else []:
+        body = spec.get("run") if isinstance(spec, dict) else spec
+        steps = [body] if isinstance(body, str) else [s for s in body or () if isinstance(s, str)]
+        line = text.line_of(f"[tasks.{name}]") or text.line_of(f"{name} =", text.line_of("[tasks"))
+        _task(out, text, f"mise run {name}", str(name), steps, line=line)
+
+
 def read_poe_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
     """poethepoet tasks in pyproject.toml: `[tool.poe.tasks] test = "pytest"`, run as `poe test`."""
     del snap
@@ -299,4 +312,6 @@ TASK_READERS: Mapping[str, TaskReader] = {
     "Taskfile.yml": read_taskfile,
     "Taskfile.yaml": read_taskfile,
     "pyproject.toml": read_poe_tasks,
+    "mise.toml": read_mise_tasks,
+    ".mise.toml": read_mise_tasks,
 }

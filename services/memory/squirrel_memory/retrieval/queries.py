@@ -23,8 +23,9 @@ WORD_CACHE_SIZE = 20_000
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 #: Words almost every coding request uses, whatever it is about: the verbs of asking for work
-#: ("add", "fix", "update", "make") and words such as "new", "file" or "code". A task shares
-#: them with any memory, so alone they never make a memory relevant nor explain why it is.
+#: ("add", "fix", "update", "make") and words such as "new", "existing", "simple", "file" or
+#: "code". A task shares them with any memory, so alone they never make a memory relevant nor
+#: explain why it is.
 _GENERIC_WORD_TEXT = (
     "add adds added adding new make makes making made use uses used using need needs"
     " needed want wants wanted get gets getting got set sets setting put change changes"
@@ -34,6 +35,9 @@ _GENERIC_WORD_TEXT = (
     " improving please thing things stuff way ways something anything everything one ones"
     " work works worked working help try tries tried see look looks go goes going able"
     " sure ok okay thanks like also just code file files project instead really"
+    " do does did doing done let lets allow allows allowed show shows showing shown"
+    " exist exists existing current currently other another same different"
+    " simple simpler small smaller quick quickly easy easier bit part parts"
 )
 GENERIC_WORDS = frozenset(_GENERIC_WORD_TEXT.split())
 

@@ -269,6 +269,27 @@ def test_taskfile_poe_tasks_and_pipfile(make_repo: MakeRepo) -> None:
     )
 
 
+def test_mise_tasks_are_the_projects_commands(make_repo: MakeRepo) -> None:
+    _, go = _read(
+        make_repo,
+        {
+            **GO,
+            "justfile": "",
+            "mise.toml": '[tools]\ngo = "1.22"\n\n[tasks.test]\nrun = "go test -race ./..."\n\n'
+            '[tasks.lint]\nrun = ["golangci-lint run", "go vet ./..."]\n\n'
+            '[tasks.dev]\ndescription = "watch"\n',
+        },
+    )
+    assert go["repo:recipe:test"].content.startswith(
+        "Run the tests with `mise run test` (mise.toml:4 runs `go test -race ./...`)"
+    )
+    assert go["repo:recipe:lint"].content.startswith("Lint the code with `mise run lint`")
+    _, rust = _read(make_repo, {**RUST, ".mise.toml": '[tasks]\nfmt = "cargo fmt --all"\n'})
+    assert rust["repo:recipe:format"].content.startswith("Format the code with `mise run fmt`")
+    # a formatting task is not the test command
+    assert "mise run" not in rust["repo:recipe:test"].content
+
+
 def test_rails_app(make_repo: MakeRepo) -> None:
     _, found = _read(make_repo, RUBY)
     assert found["repo:stack"].content.endswith(

@@ -1,0 +1,182 @@
+"""The simplicity habit: many wordings, one instruction, promoted when it comes back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.working_habits import (
+    HABIT_KEY,
+    habit_clause,
+    user_instructions,
+    working_habit,
+)
+from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, UpdateDecision
+from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Elixir / Phoenix
+        "could we reuse the existing PubSub topic for that?",
+        # Ruby / Rails
+        "there is existing logic for this in the Billing concern, don't duplicate it",
+        # Go
+        "Don't overcomplicate the handler, a plain switch is enough.",
+        # Rust
+        "keep it dependency free: no new crates for this",
+        # Java / Gradle
+        "check the existing implementation in the gradle plugin before proposing anything",
+        # JavaScript
+        "You can set it with the router's own option, which is less work.",
+        "keeping it simple and compilation free, see the TODOs and propose a plan",
+        # Python
+        "Is there a simpler way to do this without another module?",
+        "KISS please",
+        "Please do this without adding new dependencies.",
+    ],
+)
+def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
+    habit = working_habit(text, after_assistant_action=True)
+
+    assert habit is not None
+    assert habit.key == HABIT_KEY and "tentative" in habit.tags and "correction" in habit.tags
+    assert habit.importance == 0.35  # a one-off nudge, at the level a session opens with
+    assert habit.content.startswith("Keep it simple: build on what already exists")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "install the dependencies first",  # a task, not a constraint
+        "the worker pool is reused across requests",  # a fact about the code
+        "code reuse is poor in this package",
+        "the existing migrations fail on CI",  # existing, but not code to build on
+        "this is a simple fix: rename the Gradle task",  # "simple" describing the task
+        "cargo add serde and derive Serialize",
+        "mix deps.get failed: no new dependencies were fetched",  # output, not a wish
+        "Why is the Rails boot so complicated?",  # a question about the code
+        "Keep it running while I check the logs.",  # keep it, not simple
+    ],
+)
+def test_other_mentions_of_reuse_simplicity_or_dependencies_are_not_the_habit(
+    text: str,
+) -> None:
+    assert working_habit(text, after_assistant_action=True) is None
+
+
+def test_a_long_request_is_quoted_around_the_wording() -> None:
+    text = (
+        "Can you please read the three files and do a thorough code review with a plan while "
+        "keeping it simple and dependency free (except for the one library we load from a "
+        "CDN) and compilation free, see TODOs and propose how to refactor it and what to keep?"
+    )
+    clause = habit_clause(text)
+
+    assert clause is not None and "keeping it simple and dependency free" in clause
+    assert clause.startswith("… ") and clause.endswith(" …") and len(clause) < 140
+
+
+def test_the_habit_replaces_the_one_off_wording_of_the_same_clause() -> None:
+    found = user_instructions("don't overcomplicate. Don't add notes.", after_assistant_action=True)
+
+    assert [p.key for p in found].count(HABIT_KEY) == 1
+    assert not any(p.content == "Don't overcomplicate." for p in found)
+
+
+def test_said_as_a_rule_the_habit_is_standing_from_the_start() -> None:
+    [habit] = user_instructions("Always keep it simple.", after_assistant_action=False)
+
+    assert habit.key == HABIT_KEY and habit.standing and "standing" in habit.tags
+    assert habit.importance >= 0.7
+
+
+def test_a_plain_request_without_the_habit_is_left_to_the_preference_rules() -> None:
+    found = user_instructions(
+        "From now on, run `mix format` before every commit.", after_assistant_action=False
+    )
+
+    assert [p.key for p in found] == ["pref:run_mix_format_commit"]
+
+
+# --- recurrence across sessions, in other words ---------------------------------------------
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+@pytest.fixture
+async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    yield store, users
+    await store.close()
+    await users.close()
+
+
+def _processor(store: SqliteStore, users: SqliteUserStore) -> Processor:
+    async def all_stores() -> list[SqliteStore]:
+        return [store]
+
+    return Processor(
+        all_stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=lambda: NOW,
+    )
+
+
+def _exchange(session: str, start: datetime, reply: str) -> list[Event]:
+    texts = [
+        (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
+        (EventType.ASSISTANT_RESPONSE, {"text": "Done: I added an exporter class and tests."}),
+        (EventType.USER_MESSAGE, {"text": reply}),
+    ]
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE, kind, start + timedelta(minutes=i), content, session_id=session
+        )
+        for i, (kind, content) in enumerate(texts)
+    ]
+
+
+async def test_the_habit_said_in_other_words_in_two_sessions_tops_the_core_style(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    processor = _processor(store, users)
+    said = [
+        ("a", "no, important not to commit until the final step"),  # stressed, said once
+        ("b", "great, but there is existing logic for the CSV writer"),
+        ("c", "could we reuse the serializer module for that? it looks very similar"),
+    ]
+    for n, (session, reply) in enumerate(said):
+        events = _exchange(session, NOW - timedelta(days=5 - n), reply)
+        await store.append_events(store.project_id, "u", events, [])
+        await processor.drain(store)
+
+    items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
+    live = sorted((m for m in items if not m.deleted), key=lambda m: -m.importance)
+    shown = core_style(live)
+
+    assert shown[0].key == HABIT_KEY and "recurring" in shown[0].tags
+    assert shown[0].importance >= 0.7 and len(shown[0].source_event_ids) == 2
+    assert shown[1].content.startswith(SAID_ONCE_PREFIX)
