@@ -17,6 +17,7 @@ that recurs with no fix seen is kept as a warning that says no fix was recorded.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -24,6 +25,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
@@ -53,8 +55,17 @@ _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
     | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
 )
+#: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
+_INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
+#: Subcommands and options that only show something (`tool profile list`, `tool --help`).
+_LOOK_AROUND_VERBS = frozenset(
+    {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
+    | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
+)
 MAX_FILES_SHOWN = 4
 _BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
+#: A heading that introduces what follows ("Options:", "Next steps:"): not what went wrong.
+_HEADING = re.compile(r"^[\w ()/-]{1,40}:$")
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
 _USAGE_ERROR = re.compile(
@@ -113,7 +124,9 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
         return False
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
-    return attempt.program not in _LOOK_AROUND
+    words = {t.lstrip("-") for t in attempt.tokens[1:4]}
+    # `tool profile list`, `tool --version`: looking around, whatever the program.
+    return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
 
 
 def _named_in(path: str, output: str) -> bool:
@@ -137,6 +150,8 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
+        if len(failed.tokens) > 1 and failed.tokens[1] in _INLINE_CODE:
+            continue  # a one-off script given inline (`python -c …`) is a probe, not a pitfall
         fingerprint = _fingerprint(failed)
         passed_at = None
         # Each try of this failure (the first and its identical retries) and when the next
@@ -210,7 +225,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
     # of the fix.
     said = " ".join(causes).lower()
     named_checks = tuple(
-        f"running `{_clip(text, 70)}`"
+        f"running `{_command(text, 90)}`"
         for purpose, text in pitfall.checks_run
         if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
     )[:1]
@@ -225,7 +240,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         related = related_edit(window, words)
         if related is not None:
             change = f"{difference(related)} in {related.path}"
-            steps = (f"running `{_clip(pitfall.fix_command, 70)}`", change)
+            steps = (f"running `{_command(pitfall.fix_command, 90)}`", change)
             if pitfall.fix == "edit":
                 steps = (*named_checks, change)
                 # The memory's files are the one the fix changed, not the one the error named.
@@ -287,6 +302,7 @@ def _first_line(output: str) -> str:
             and not line.lower().startswith("exit code")
             and not _BANNER.match(line)
             and not is_progress(line)
+            and not _HEADING.match(line)
         ):
             return line
     return ""
@@ -306,7 +322,8 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
     line = first_error_line(output) or _first_line(output) or pitfall.fingerprint
-    line = re.sub(r"^E\s+", "", line)
+    line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
+    line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
     return _clip(_relative(line, pitfall, root).replace("`", "'"), 160)
 
 
@@ -405,6 +422,27 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+#: An argument longer than this (a prompt, a message) is shown as `'…'` in a long command.
+_LONG_ARGUMENT = 24
+
+
+def _command(text: str, limit: int) -> str:
+    """A command as typed, whole when it fits; else with its long free-text arguments shown
+    as `'…'` (every program, option and short value kept); else its stable head. Never cut
+    in the middle: the flag that mattered may be the last word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    try:
+        words = shlex.split(flat)
+    except ValueError:
+        words = flat.split()
+    short = " ".join(
+        "'…'" if len(w) > _LONG_ARGUMENT or (" " in w and len(w) > 8) else w for w in words
+    )
+    return short if len(short) <= limit else command_base(flat)
+
+
 def _remedy(pitfall: Pitfall, root: str = "") -> str:
     fix_command = _relative(pitfall.fix_command, pitfall, root)
     if pitfall.steps:
@@ -419,9 +457,9 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
             shown = _relative(passed.text, pitfall, root) if passed else ""
             example = f" (`{shown}`)" if len(shown) <= 90 else ""
             return f"re-running it {change} worked{example}"
-        return f"re-running it as `{_clip(fix_command, 90)}` worked"
+        return f"re-running it as `{_command(fix_command, 120)}` worked"
     if pitfall.fix == "setup":
-        return f"running `{_clip(fix_command, 70)}` first fixed it"
+        return f"running `{_command(fix_command, 90)}` first fixed it"
     if pitfall.fix == "folder":
         return (
             f"the shell was still in `{_clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
@@ -542,7 +580,7 @@ def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
     for pitfall in reversed(group):
         command = pitfall.failed.text.splitlines()[0] if pitfall.failed.text else ""
         error = _shown_error(pitfall, root)
-        examples.setdefault(f"`{_clip(_relative(command, pitfall, root), 70)}` → `{error}`")
+        examples.setdefault(f"`{_command(_relative(command, pitfall, root), 80)}` → `{error}`")
     sessions = {p.failed.run.session_id or "" for p in group}
     seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
     text = (
@@ -579,7 +617,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             continue  # a warning needs the same error again in another session
         shown = fixed[-1] if fixed else group[-1]
         first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
-        command = _clip(_relative(first, shown, root), 80)
+        command = _command(_relative(first, shown, root), 80)
         subject = f"`{command}`"
         if command.startswith("hook:"):
             subject = f"The `{command[5:]}` hook"
