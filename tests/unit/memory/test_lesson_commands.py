@@ -216,3 +216,90 @@ def test_one_test_failing_from_two_folders_is_one_lesson() -> None:
     (pitfall,) = _pitfalls(events)
     assert "(seen in 2 sessions)" in pitfall.content
     assert "[ 50%]" not in pitfall.content
+
+
+# --- one gate, however its checks were run ----------------------------------------------------
+
+
+def _edit(session: str, n: int, path: str, day: int) -> list[StoredEvent]:
+    at = T0 + timedelta(days=day, seconds=30 * (n + 1) + 5)
+    return [
+        StoredEvent(
+            id=f"evt_{session}_e{n:03d}",
+            project_id=ROOT,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id=session,
+            timestamp=at,
+            event_type="code_change",
+            content={"path": f"{ROOT}/{path}"},
+            file_paths=(),
+            hash=f"h-{session}-e{n}",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("hook", "direct", "error", "path"),
+    [
+        ("ruff", "ruff check src/", "src/a.py:3:1: F401 `os` imported but unused", "src/a.py"),
+        (
+            "golangci-lint",
+            "golangci-lint run ./...",
+            "main.go:9:2: ineffectual assignment",
+            "main.go",
+        ),
+        ("rubocop", "bundle exec rubocop", "app/a.rb:4:1: C: Style/StringLiterals", "app/a.rb"),
+        (
+            "credo",
+            "mix credo --strict",
+            "lib/a.ex:7 [R] Modules should have a @moduledoc",
+            "lib/a.ex",
+        ),
+    ],
+)
+def test_a_checks_own_failures_join_the_commit_gate_that_runs_it(
+    hook: str, direct: str, error: str, path: str
+) -> None:
+    failing = f"format.....Passed\n{hook}.....Failed\n- hook id: {hook}\n{error}\n"
+    events = _runs(
+        "s1",
+        [('git commit -m "first"', 1, failing), ('git commit -m "first"', 0, "[main 1a2b3c4] x")],
+    )
+    events += _edit("s1", 0, path, 0)
+    events += _runs("s2", [(direct, 1, error), (direct, 0, "ok")], day=1)
+    events += _edit("s2", 0, path, 1)
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.startswith(f"Commits run checks that must pass first (format, {hook}):")
+    assert f"running `{direct}` before committing gets past it" in pitfall.content
+    assert "(seen in 2 sessions)" in pitfall.content
+
+
+def test_every_check_the_hook_runs_is_named_even_those_that_passed() -> None:
+    events = _runs(
+        "s1",
+        [
+            ('git commit -m "x"', 1, "✖ eslint --fix\nsrc/a.ts:1:1 error no-unused-vars\n"),
+            (
+                'git commit -m "x"',
+                0,
+                "✔ eslint --fix\n✔ prettier --write\n✔ tsc --noEmit\n[main 1a2b3c4] x",
+            ),
+        ],
+    )
+    events += _edit("s1", 0, "src/a.ts", 0)
+    (pitfall,) = _pitfalls(events)
+    assert "(eslint --fix, prettier --write, tsc --noEmit)" in pitfall.content
+
+
+def test_another_checker_stays_its_own_lesson() -> None:
+    failing = "ruff.....Failed\n- hook id: ruff\nsrc/a.py:3:1: F401 `os` imported but unused\n"
+    events = _runs(
+        "s1",
+        [('git commit -m "x"', 1, failing), ('git commit -m "x"', 0, "[main 1a2b3c4] x")],
+    )
+    events += _edit("s1", 0, "src/a.py", 0)
+    error = "src/b.py:9: error: Incompatible return value type"
+    events += _runs("s2", [("mypy src", 1, error), ("mypy src", 0, "Success")], day=1)
+    events += _edit("s2", 0, "src/b.py", 1)
+    assert len(_pitfalls(events)) == 2

@@ -532,6 +532,45 @@ def _most_sessions(group: list[Pitfall]) -> int:
     return max((len(s) for s in spread.values()), default=0)
 
 
+def _gate_checks(pitfall: Pitfall) -> list[str]:
+    """The checks a commit's hook named, failing or passing, in the failed and passed runs."""
+    outputs = [pitfall.failed.run.output]
+    if pitfall.passed is not None and _is_commit(pitfall.passed):
+        outputs.append(pitfall.passed.run.output)
+    return [name for output in outputs for name in hook_checks(output)]
+
+
+def _names_tool(names: str, tool: str) -> bool:
+    """Whether a hook's check names name `tool` (`go vet` as `go vet` or `go-vet`)."""
+    spellings = {tool.lower(), tool.lower().replace(" ", "-")}
+    return any(re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", names) for t in spellings)
+
+
+def _fold_into_gates(groups: dict[str, list[Pitfall]]) -> dict[str, list[str]]:
+    """Moves a check's own failures (`lint:ruff`) into the commit gate whose hook runs that
+    tool (one root cause: the gate), in the same part of the repository. Returns, per gate,
+    the commands that passed those checks when run apart, as typed (what gets past it)."""
+    passing: dict[str, list[str]] = {}
+    gates = [k for k in groups if k.startswith(f"{GATE_KEY_PREFIX}commit")]
+    for gate in gates:
+        scope = gate.split(":")[3:]
+        names = " ".join(c for p in groups[gate] for c in _gate_checks(p)).lower()
+        for key in list(groups):
+            parts = key.split(":")
+            if not key.startswith(GATE_KEY_PREFIX) or key in gates or len(parts) < 4:
+                continue
+            if parts[4:] != scope or not _names_tool(names, parts[3]):
+                continue
+            folded = groups.pop(key)
+            groups[gate].extend(folded)
+            for pitfall in folded:
+                run = pitfall.passed or pitfall.failed
+                typed = run.text.splitlines()[0] if run.text else ""
+                if typed and typed not in passing.setdefault(gate, []):
+                    passing[gate].append(typed)
+    return {gate: commands[:3] for gate, commands in passing.items()}
+
+
 _HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
 
 
@@ -605,6 +644,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
     groups: dict[str, list[Pitfall]] = {}
     for pitfall in pitfalls:
         groups.setdefault(_group_key(pitfall), []).append(pitfall)
+    direct = _fold_into_gates(groups)
     findings: list[Finding] = []
     for key, group in groups.items():
         if key.startswith(FOLDER_KEY_PREFIX):
@@ -615,7 +655,12 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
         if not fixed and (_most_sessions(group) < 2 or not real_error):
             continue  # a warning needs the same error again in another session
-        shown = fixed[-1] if fixed else group[-1]
+        # A gate's memory speaks of the commit, whichever of its checks was also run apart.
+        commits = [p for p in group if _is_commit(p.failed)]
+        if key.startswith(f"{GATE_KEY_PREFIX}commit") and commits:
+            shown = next((p for p in reversed(commits) if p.fix), commits[-1])
+        else:
+            shown = fixed[-1] if fixed else group[-1]
         first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
         command = _command(_relative(first, shown, root), 80)
         subject = f"`{command}`"
@@ -626,10 +671,15 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         for other in reversed(group):  # a gate's other findings, most recent first
             errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
         error = "` and with `".join(list(errors.values())[:2])
-        remedy = _remedy(shown, root) if fixed else "no fix was recorded"
+        remedy = _remedy(shown, root) if shown.fix else "no fix was recorded"
+        # The checks a gate runs, passed apart before committing, are what gets past it.
+        before = [f"`{_command(_relative(c, shown, root), 60)}`" for c in direct.get(key, [])]
+        if before:
+            passing = f"running {', '.join(before)} before committing gets past it"
+            remedy = f"{remedy}; {passing}" if shown.fix else passing
         text = f"{subject} failed with `{error}`{seen}{_because(shown)}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
-            checks = list(dict.fromkeys(c for p in group for c in hook_checks(p.failed.run.output)))
+            checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:
                 text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
