@@ -52,16 +52,19 @@ def test_a_generator_a_review_and_a_migration_in_two_sessions() -> None:
     )
     (workflow,) = _workflows(events)
     assert workflow.content == (
-        "A procedure done 2 times in 2 sessions: `mix ecto.gen.migration` → `mix ecto.migrate`."
+        "A procedure done 2 times in 2 sessions: `mix ecto.gen.migration <name>` → "
+        "`mix ecto.migrate`."
     )
 
 
 def test_an_issue_trackers_verbs_in_the_order_the_user_works() -> None:
-    day_one = ["tracker show 12", "tracker note 12 'x'", "tracker close 12"]
-    day_two = ["tracker show 14", "tracker note 14 'y'", "tracker close 14"]
+    day_one = ["tracker show 12", "tracker note 12 'needs a test'", "tracker close 12"]
+    day_two = ["tracker show 14", "tracker note 14 'done in main'", "tracker close 14"]
     events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
     (workflow,) = _workflows(events)
-    assert "`tracker show` → `tracker note` → `tracker close`" in workflow.content
+    assert (
+        '`tracker show <n>` → `tracker note <n> "<text>"` → `tracker close <n>`' in workflow.content
+    )
 
 
 def test_a_procedure_repeated_three_times_in_one_session() -> None:
@@ -96,3 +99,19 @@ def test_a_cycle_is_one_workflow_however_it_is_entered() -> None:
     cycle = ["make gen", "make docs", "rsync -a site/ host:site/"]
     (workflow,) = _workflows(_runs("s1", cycle * 4))
     assert workflow.content.count("→") == 2
+
+
+def test_each_step_is_shown_as_it_was_run_with_what_changed_marked() -> None:
+    day_one = ["bin/rails g model Invoice total:decimal", "bin/rails db:migrate"]
+    day_two = ["bin/rails g model Payment amount:decimal", "bin/rails db:migrate"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert "`bin/rails g model <name> <name>` → `bin/rails db:migrate`" in workflow.content
+
+
+def test_runs_that_share_only_their_program_show_its_verbs() -> None:
+    day_one = ["gen 41", "deploy-site now"]
+    day_two = ["gen 97", "deploy-site now"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert workflow.content.startswith("A procedure done 2 times in 2 sessions: `gen` → ")
