@@ -303,3 +303,49 @@ def test_another_checker_stays_its_own_lesson() -> None:
     events += _runs("s2", [("mypy src", 1, error), ("mypy src", 0, "Success")], day=1)
     events += _edit("s2", 0, "src/b.py", 1)
     assert len(_pitfalls(events)) == 2
+
+
+# --- a test run that selected nothing ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "selection"),
+    [
+        (
+            "pytest -m unit -v",
+            "=== test session starts ===\nplatform linux -- Python 3.12.1\n"
+            "collecting ... collected 205 items / 205 deselected / 0 selected\n"
+            "=== 205 deselected in 0.58s ===\n",
+            "-m unit",
+        ),
+        ("npx vitest run src/cart", "No test files found, exiting with code 1\n", "src/cart"),
+        (
+            "mix test --only slow",
+            'The --only option was given to "mix test" but no test was executed\n',
+            "--only slow",
+        ),
+        (
+            "dotnet test --filter Category=Smoke",
+            "No test matches the given testcase filter `Category=Smoke`\n",
+            "--filter Category=Smoke",
+        ),
+    ],
+)
+def test_a_selection_that_matched_no_test_is_a_lesson_in_one_session(
+    command: str, output: str, selection: str
+) -> None:
+    (pitfall,) = _pitfalls(_runs("s", [(command, 1, output)]))
+    assert " ran no test with `" in pitfall.content
+    assert pitfall.content.endswith(f"`{selection}` selects no test in this project.")
+    assert "platform" not in pitfall.content
+
+
+def test_an_error_line_explains_better_than_the_empty_run() -> None:
+    output = "ERROR: file or directory not found: tests/test_cart.py\n\nno tests ran in 0.01s\n"
+    events = _runs("s", [("pytest tests/test_cart.py", 4, output)])
+    assert _pitfalls(events) == []  # one unfixed slip of a path in one session: no lesson
+
+
+def test_a_run_that_failed_tests_is_no_empty_selection() -> None:
+    events = _runs("s", [("cargo test parser", 101, "test parser::reads ... FAILED\n")])
+    assert _pitfalls(events) == []

@@ -283,14 +283,56 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
 
 def _fingerprint(failed: Attempt) -> str:
     """The error's fingerprint; without an error-looking line, the first line printed; without
-    output, the command's head and `non-zero exit`."""
+    output, the command's head and `non-zero exit`. A run that selected no test at all is
+    known by the line that says so, when no error line explains it."""
     found = error_fingerprint(failed.run.output)
     if found:
         return found
+    empty = nothing_ran(failed.run.output)
+    if empty:
+        return normalise_line(empty)
     first = _first_line(failed.run.output)
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
+
+
+#: A test run that selected nothing, in the words of common runners.
+_NOTHING_RAN = re.compile(
+    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
+    r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
+    r"\bno tests? found for given includes\b",
+    re.IGNORECASE,
+)
+
+
+def nothing_ran(output: str) -> str:
+    """The line of a test run's output that says no test was selected (its banner's rules
+    stripped), or "" (also when an error line explains the failure better)."""
+    if first_error_line(output):
+        return ""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        if _NOTHING_RAN.search(raw):
+            line = raw.strip().strip("=").strip()
+            return re.sub(r"^collecting \.\.\.\s*", "", line, flags=re.IGNORECASE)
+    return ""
+
+
+def _selection(attempt: Attempt) -> list[str]:
+    """The arguments that choose what a run covers: those after its stable head (`mix test`,
+    `vitest run`), output flags left out."""
+    head = set(attempt.base.split())
+    words = _args(attempt)
+    while words and words[0] in head:
+        words = words[1:]
+    return words
+
+
+def _ran_nothing(pitfall: Pitfall) -> bool:
+    use = pitfall.failed.use
+    return (
+        use is not None and use.purpose == "test" and bool(nothing_ran(pitfall.failed.run.output))
+    )
 
 
 def _first_line(output: str) -> str:
@@ -321,7 +363,8 @@ def _relative(text: str, pitfall: Pitfall, root: str) -> str:
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
-    line = first_error_line(output) or _first_line(output) or pitfall.fingerprint
+    line = first_error_line(output) or nothing_ran(output) or _first_line(output)
+    line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
     return _clip(_relative(line, pitfall, root).replace("`", "'"), 160)
@@ -653,7 +696,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
-        if not fixed and (_most_sessions(group) < 2 or not real_error):
+        empty = [p for p in group if _ran_nothing(p)]
+        if not fixed and not empty and (_most_sessions(group) < 2 or not real_error):
             continue  # a warning needs the same error again in another session
         # A gate's memory speaks of the commit, whichever of its checks was also run apart.
         commits = [p for p in group if _is_commit(p.failed)]
@@ -672,12 +716,21 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
         error = "` and with `".join(list(errors.values())[:2])
         remedy = _remedy(shown, root) if shown.fix else "no fix was recorded"
+        if not shown.fix and _ran_nothing(shown):
+            # A selection that matched no test teaches by itself: that selection is empty here.
+            selection = " ".join(_selection(shown.failed))
+            remedy = (
+                f"`{selection}` selects no test in this project"
+                if selection and "`" not in selection and len(selection) <= 60
+                else "no test was found"
+            )
         # The checks a gate runs, passed apart before committing, are what gets past it.
         before = [f"`{_command(_relative(c, shown, root), 60)}`" for c in direct.get(key, [])]
         if before:
             passing = f"running {', '.join(before)} before committing gets past it"
             remedy = f"{remedy}; {passing}" if shown.fix else passing
-        text = f"{subject} failed with `{error}`{seen}{_because(shown)}; {remedy}."
+        failed_with = "ran no test" if _ran_nothing(shown) else "failed"
+        text = f"{subject} {failed_with} with `{error}`{seen}{_because(shown)}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:
