@@ -349,3 +349,50 @@ def test_an_error_line_explains_better_than_the_empty_run() -> None:
 def test_a_run_that_failed_tests_is_no_empty_selection() -> None:
     events = _runs("s", [("cargo test parser", 101, "test parser::reads ... FAILED\n")])
     assert _pitfalls(events) == []
+
+
+# --- one wrapper, several commands ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "first", "second"),
+    [
+        ("source .venv/bin/activate &&", "pytest", "ruff check src"),
+        ("bundle exec", "rspec", "rubocop"),
+        ("pnpm exec", "eslint src", "tsc --noEmit"),
+    ],
+)
+def test_commands_fixed_by_the_same_wrapper_are_one_lesson(
+    wrapper: str, first: str, second: str
+) -> None:
+    def missing(command: str) -> str:
+        return f"/bin/bash: line 1: {command.split(maxsplit=1)[0]}: command not found"
+
+    events = _runs(
+        "s1",
+        [(first, 127, missing(first)), (f"{wrapper} {first}", 0, "ok")],
+    )
+    events += _runs(
+        "s2",
+        [(second, 127, missing(second)), (f"{wrapper} {second}", 0, "ok")],
+        day=1,
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.startswith(f"Commands here must run as `{wrapper} …`: `{first}` and ")
+    assert f"putting `{wrapper}` before them worked" in pitfall.content
+    assert "(seen in 2 sessions)" in pitfall.content
+
+
+def test_one_command_fixed_by_a_wrapper_keeps_its_own_lesson() -> None:
+    events = _runs(
+        "s1",
+        [
+            ("pytest", 127, "/bin/bash: line 1: pytest: command not found"),
+            ("source .venv/bin/activate && pytest", 0, "3 passed"),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content == (
+        "`pytest` failed with `/bin/bash: line 1: pytest: command not found`; re-running it as "
+        "`source .venv/bin/activate && pytest` worked."
+    )

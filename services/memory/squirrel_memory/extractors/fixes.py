@@ -550,6 +550,52 @@ def _is_commit(attempt: Attempt) -> bool:
     return attempt.program == "git" and bool(words) and words[0] == "commit"
 
 
+#: Failures that passed once run through the same wrapper (an environment activated, a
+#: runner) share one memory: one root cause, however many commands it broke.
+WRAPPER_KEY_PREFIX = "pitfall:run-with:"
+
+
+def _wrapper(pitfall: Pitfall) -> str:
+    """What the passing run put before the same command (`source .venv/bin/activate &&`,
+    `uv run`, `bundle exec`), or ""."""
+    if pitfall.fix != "variant" or pitfall.passed is None:
+        return ""
+    before, after = _as_typed(pitfall.failed.run.command), pitfall.fix_command
+    if before == after or not after.endswith(" " + before):
+        return ""
+    prefix = after[: -len(before)].strip()
+    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+
+
+def _wrapper_finding(key: str, group: list[Pitfall], root: str) -> Finding | None:
+    """One lesson for several commands that each passed once run through the same wrapper
+    (None for one command: its own lesson says it)."""
+    commands = list(dict.fromkeys(p.failed.text.splitlines()[0] for p in group if p.failed.text))
+    if len(commands) < 2:
+        return None
+    shown = group[-1]
+    wrapper = _wrapper(shown)
+    sessions = {p.failed.run.session_id or "" for p in group}
+    seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+    names = " and ".join(f"`{_command(_relative(c, shown, root), 50)}`" for c in commands[:3])
+    errors = list(dict.fromkeys(_shown_error(p, root) for p in reversed(group)))[:2]
+    text = (
+        f"Commands here must run as `{wrapper} …`: {names} failed with "
+        f"`{'` and with `'.join(errors)}`{seen}{_because(shown)}; putting `{wrapper}` before "
+        f"them worked (`{_command(_relative(shown.fix_command, shown, root), 90)}`)."
+    )
+    importance = 0.65 + 0.05 * min(len(commands) - 2, 2) + 0.08 * min(len(sessions) - 1, 4)
+    event_ids = [e for p in group for e in p.event_ids]
+    return Finding(
+        "pitfall",
+        key,
+        text,
+        ("pitfall", "environment", "fix:variant"),
+        round(min(0.9, importance), 3),
+        tuple(dict.fromkeys(event_ids[-30:])),
+    )
+
+
 def _group_key(pitfall: Pitfall) -> str:
     """Folder slips share one memory per folder; a commit's failures one per repository part
     (the gate, whichever check failed); a lint, format or type check's failures one per tool
@@ -558,6 +604,10 @@ def _group_key(pitfall: Pitfall) -> str:
         return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
     failed = pitfall.failed
     scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
+    wrapper = _wrapper(pitfall)
+    if wrapper:
+        slug = re.sub(r"[^a-z0-9]+", "-", wrapper.lower()).strip("-")[:40]
+        return f"{WRAPPER_KEY_PREFIX}{slug}" + (f":{scope}" if scope else "")
     if _is_commit(failed) and _gated(failed.run.output):
         return f"{GATE_KEY_PREFIX}commit" + (f":{scope}" if scope else "")
     use = failed.use
@@ -692,6 +742,10 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
     for key, group in groups.items():
         if key.startswith(FOLDER_KEY_PREFIX):
             findings.append(_folder_finding(key, group, root))
+            continue
+        wrapped = _wrapper_finding(key, group, root) if key.startswith(WRAPPER_KEY_PREFIX) else None
+        if wrapped is not None:
+            findings.append(wrapped)
             continue
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
