@@ -115,3 +115,21 @@ def test_runs_that_share_only_their_program_show_its_verbs() -> None:
     events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
     (workflow,) = _workflows(events)
     assert workflow.content.startswith("A procedure done 2 times in 2 sessions: `gen` → ")
+
+
+def _routine(events: list[StoredEvent]) -> str:
+    return next(c.content for c in evidence_candidates(events) if c.key == "recipe:routine")
+
+
+def test_the_end_of_session_routine_shows_each_step_as_it_was_run() -> None:
+    one = ["cargo build", 'git commit -am "parse dates"', "git push", "fly deploy"]
+    two = ["cargo build", 'git commit -am "fix totals"', "git push", "fly deploy"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    assert '`git commit -am "<text>"` → `git push` → `fly deploy`' in _routine(events)
+
+
+def test_a_step_run_with_other_options_is_shown_by_its_head() -> None:
+    one = ["git push -u origin feature-a", "gh pr create --fill"]
+    two = ["git push --force-with-lease origin feature-b", "gh pr create --fill"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    assert _routine(events).startswith("At the end of a session: `git push` → `gh pr create")
