@@ -14,7 +14,7 @@ import pytest
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.lessons import argument_change
-from squirrel_memory.extractors.pitfalls import error_signature
+from squirrel_memory.extractors.pitfalls import error_fingerprint, error_signature, fingerprint_key
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
@@ -396,3 +396,10 @@ def test_one_command_fixed_by_a_wrapper_keeps_its_own_lesson() -> None:
         "`pytest` failed with `/bin/bash: line 1: pytest: command not found`; re-running it as "
         "`source .venv/bin/activate && pytest` worked."
     )
+
+
+def test_one_command_fixed_by_a_wrapper_keeps_its_error_signature_key() -> None:
+    error = "/bin/bash: line 1: rspec: command not found"
+    events = _runs("s1", [("rspec", 127, error), ("bundle exec rspec", 0, "ok")])
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.key == fingerprint_key(error_fingerprint(error))

@@ -129,10 +129,23 @@ def _wrapper(pitfall: Pitfall) -> str:
     return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
 
 
+def _commands(group: list[Pitfall]) -> list[str]:
+    return list(dict.fromkeys(p.failed.text.splitlines()[0] for p in group if p.failed.text))
+
+
+def _unwrap_single_commands(groups: dict[str, list[Pitfall]]) -> None:
+    """A wrapper that fixed one command only is that command's own lesson: its pitfalls go
+    back under their error signature (the key the same error has everywhere else)."""
+    for key in [k for k in groups if k.startswith(WRAPPER_KEY_PREFIX)]:
+        if len(_commands(groups[key])) < 2:
+            for pitfall in groups.pop(key):
+                groups.setdefault(fingerprint_key(pitfall.fingerprint), []).append(pitfall)
+
+
 def _wrapper_finding(key: str, group: list[Pitfall], root: str) -> Finding | None:
     """One lesson for several commands that each passed once run through the same wrapper
-    (None for one command: its own lesson says it)."""
-    commands = list(dict.fromkeys(p.failed.text.splitlines()[0] for p in group if p.failed.text))
+    (None for one command, which `_unwrap_single_commands` leaves to its own lesson)."""
+    commands = _commands(group)
     if len(commands) < 2:
         return None
     shown = group[-1]
@@ -299,6 +312,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
     groups: dict[str, list[Pitfall]] = {}
     for pitfall in pitfalls:
         groups.setdefault(_group_key(pitfall), []).append(pitfall)
+    _unwrap_single_commands(groups)
     direct = _fold_into_gates(groups)
     findings: list[Finding] = []
     for key, group in groups.items():
