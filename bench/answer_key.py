@@ -15,6 +15,8 @@ Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--detail
                                   [--hook-text] [--split tuning|held-out] [--project=NAME ...]
 (DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
 without DIR the benchmark says so and exits 0.)
+With --backend NAME [--record DIR] or --replay DIR: the rules alone beside the rules plus a
+model (bench/answer_key_model.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +76,8 @@ class Measured:
     views: dict[str, str] = field(default_factory=dict)
     hook_text: dict[str, str] = field(default_factory=dict)
     search: str = ""
+    # Memories per writer (`rules`, `openai_compatible:replay`, …) per project.
+    writers: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class Run:
@@ -92,6 +96,9 @@ class Run:
             pb.ListMemoriesRequest(project_id=project_id, page_size=500),
         )
         memories = [_memory(m.type, m.key, m.content) for m in listed.memories]
+        writers = self.result.writers.setdefault(name, {})
+        for m in listed.memories:
+            writers[m.written_by] = writers.get(m.written_by, 0) + 1
         result = score(key, memories)
         await self._wait_for_embedder(client)
         await client.call(client.stub.Reindex, pb.ReindexRequest(project_id=project_id))
@@ -167,10 +174,12 @@ def measure(
     *,
     hook_text: bool = False,
     split: str | None = None,
+    settings_env: Mapping[str, str] | None = None,
 ) -> Measured:
     """Runs the pipeline on every keyed fixture project (or those named in `only`, or those of
     one `split`), read from `fixtures` and bench/data/transcripts/; returns the scores, events per
-    project, the views and session-start texts (when asked) and how search ran."""
+    project, the views and session-start texts (when asked) and how search ran. `settings_env`
+    adds SQRL_* settings over the backend's (e.g. a replay server's address)."""
     keys = {
         k.project: k
         for k in load_keys()
@@ -188,7 +197,7 @@ def measure(
         fixture_pipeline.run_once(
             projects,
             False,
-            settings_env=backend_env(extractor),
+            settings_env={**backend_env(extractor), **(settings_env or {})},
             inspect=run.inspect,
         )
     )
@@ -409,6 +418,11 @@ def figures(scores: list[Score]) -> list[Figure]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_given = sys.argv[1:] if argv is None else argv
+    if any(a.split("=")[0] in ("--backend", "--record", "--replay") for a in args_given):
+        from bench import answer_key_model  # noqa: PLC0415 - rules vs rules + a model
+
+        return answer_key_model.main(args_given)
     configure_logging("bench", "error", json=True)
     parser = argparse.ArgumentParser(prog="python -m bench.answer_key", description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=fixture_pipeline.DEFAULT_FIXTURES)

@@ -19,15 +19,12 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
+from squirrel_core.model_files import model_problem
 from squirrel_core.settings import Settings, config_problems
-from squirrel_memory.bootstrap import init_project_files
-from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
-from squirrel_memory.model_files import model_problem
-from squirrel_memory.paths import ProjectPaths
-from squirrel_memory.provenance import inspect_store, location_of, place_store
-from squirrel_memory.storage.sqlite.database import harden
-from squirrel_memory.storage.sqlite.migrator import current_version
-from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from squirrel_core.sqlite_files import current_version, harden
+from squirrel_core.store_paths import INDEX_FILE_NAME, ProjectPaths, meta_path_for
+from squirrel_core.store_placement import inspect_store, location_of, place_store
+from squirrel_core.store_setup import init_project_files
 
 REINDEX_TIMEOUT = 600.0
 
@@ -244,8 +241,15 @@ def _cursor_check(name: str, conn: sqlite3.Connection, db: Path, repair: bool) -
 
 
 def project_checks(
-    settings: Settings, root: str, *, repair: bool, services_up: bool, memory_up: bool
+    settings: Settings,
+    root: str,
+    *,
+    data_schema: int,
+    repair: bool,
+    services_up: bool,
+    memory_up: bool,
 ) -> list[Check]:
+    """`data_schema`: the version of `data.db` this installation's memory service creates."""
     label = f"project {root}"
     if not Path(root).is_dir():
         return [Check(label, False, "folder is gone; remove it from projects.json")]
@@ -281,7 +285,7 @@ def project_checks(
     db_check, readable = database_check(
         label,
         paths.data_db,
-        DATA_MIGRATIONS[-1].version,
+        data_schema,
         thorough=not services_up,
         repair=init if repair else None,
     )

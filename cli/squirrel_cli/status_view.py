@@ -75,7 +75,7 @@ class HomeStatus:
 
 
 def home_status(settings: Settings) -> HomeStatus:
-    from squirrel_memory.model_files import install_command, model_problem  # noqa: PLC0415
+    from squirrel_core.model_files import install_command, model_problem  # noqa: PLC0415
 
     layout = HomeLayout(settings.home)
     projects = [project_row(layout, root) for root in read_projects(layout.projects)]
@@ -204,7 +204,7 @@ def project_row(layout: HomeLayout, root: str) -> tuple[dict[str, Any], bool]:
     """A project's row from its store, and whether its counts belong in it (not when its store
     cannot be inspected)."""
     try:
-        from squirrel_memory.provenance import inspect_store  # noqa: PLC0415 - status only
+        from squirrel_core.store_placement import inspect_store  # noqa: PLC0415 - status only
 
         state = inspect_store(layout, root)
     except SquirrelError as exc:

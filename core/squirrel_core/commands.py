@@ -258,8 +258,23 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     if task is not None:
         return task
     if (program,) in table.patterns:
-        return table.patterns[(program,)]
+        return _named_use(table.patterns[(program,)], program, rest)
     return None
+
+
+def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
+    """A tool known by its name alone, unless its first argument says otherwise.
+
+    A server or app runner takes an entry point (`uvicorn app:main`), never a purpose word:
+    `air format .` is another ecosystem's tool of the same name, formatting. It keeps the
+    argument's purpose and belongs to no ecosystem, rather than being called the app's runner.
+    """
+    if use.purpose != "run" or not rest:
+        return use
+    other = _table().task_names.get(rest[0].lower())
+    if other is None or other == "run":
+        return use
+    return CommandUse(program, other, "any")
 
 
 def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | None:

@@ -8,6 +8,7 @@ The tree (the status each travels as; the services' own subclasses in brackets):
     ├── AlreadyExistsError       ALREADY_EXISTS
     ├── FailedPreconditionError  FAILED_PRECONDITION
     │     [memory: StorageError, SchemaVersionError, ForeignDatabaseError, IndexUnusableError]
+    │     [core: StoreSetupError]
     ├── UnavailableError         UNAVAILABLE (also a deadline that passed, on the client side)
     │     [memory: EmbedderNotReadyError]
     ├── PermissionDeniedError    PERMISSION_DENIED
@@ -117,5 +118,9 @@ def error_for_status(code: grpc.StatusCode, message: str) -> SquirrelError:
     """Map a gRPC status received by a client back to the domain error it stands for."""
     if code.name == "DEADLINE_EXCEEDED":
         return UnavailableError(message or "the service did not answer in time")
-    cls = _BY_STATUS.get(code.name, SquirrelError)
-    return cls(message)
+    return error_named(code.name, message)
+
+
+def error_named(status: str, message: str) -> SquirrelError:
+    """The domain error a status name (`"NOT_FOUND"`, …) stands for; `SquirrelError` for others."""
+    return _BY_STATUS.get(status, SquirrelError)(message)

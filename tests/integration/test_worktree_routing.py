@@ -16,12 +16,12 @@ from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.paths import ProjectPaths
 from tests.gitrepos import git, make_repo
 from tests.integration.conftest import memory_client, running, wait_for
 

@@ -28,12 +28,11 @@ from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
+from squirrel_core.model_files import install_argv, install_command, model_problem
 from squirrel_core.projects import read_projects
 from squirrel_core.service_info import pid_alive, read_service_info
 from squirrel_core.settings import Settings
-from squirrel_memory.bootstrap import init_user_db
-from squirrel_memory.model_files import install_argv, install_command, model_problem
-from squirrel_memory.storage.sqlite.schema import USER_MIGRATIONS
+from squirrel_core.store_setup import init_user_db, latest_schemas
 
 OK_MARK = "✓"
 BAD_MARK = "✗"
@@ -131,10 +130,11 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
         checks.append(Check("projects.json", False, str(exc)))
         roots = []
     service_checks, services_up, memory_up = _service_checks(layout)
+    schemas = latest_schemas()
     user_check, _ = database_check(
         "user.db",
         layout.user_db,
-        USER_MIGRATIONS[-1].version,
+        schemas.user,
         thorough=not services_up,
         repair=init_user_db if repair else None,
     )
@@ -146,7 +146,12 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     for root in roots:
         checks.extend(
             project_checks(
-                settings, root, repair=repair, services_up=services_up, memory_up=memory_up
+                settings,
+                root,
+                data_schema=schemas.data,
+                repair=repair,
+                services_up=services_up,
+                memory_up=memory_up,
             )
         )
     checks.extend(service_checks)
@@ -158,7 +163,7 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
 def backend_checks(settings: Settings) -> list[Check]:
     """The extractor backend in use can run; the others this machine offers (informational)."""
     from squirrel_cli.backends import PRIVACY, detect  # noqa: PLC0415 - doctor only
-    from squirrel_memory.llm.factory import chosen_backend  # noqa: PLC0415 - doctor only
+    from squirrel_core.backend_choice import chosen_backend  # noqa: PLC0415 - doctor only
 
     active = chosen_backend(settings)
     offers = detect(settings)

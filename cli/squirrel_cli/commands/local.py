@@ -117,15 +117,15 @@ def prepare_home(settings: Settings) -> HomeLayout:
         write_private_file(layout.config, b"# Squirrel settings: see `sqrl config list`.\n")
     if not layout.projects.exists():
         write_private_file(layout.projects, b'{"projects": []}\n')
-    from squirrel_memory.bootstrap import init_user_db  # noqa: PLC0415 - storage only here
+    from squirrel_core.store_setup import init_user_db  # noqa: PLC0415 - storage only here
 
     init_user_db(layout.user_db)
     return layout
 
 
 def cmd_init(args: argparse.Namespace, console: Console) -> int:
-    from squirrel_memory.bootstrap import init_project_files  # noqa: PLC0415 - storage only here
-    from squirrel_memory.provenance import location_of, place_store  # noqa: PLC0415
+    from squirrel_core.store_placement import location_of, place_store  # noqa: PLC0415
+    from squirrel_core.store_setup import init_project_files  # noqa: PLC0415 - storage only here
 
     settings: Settings = args.settings
     start = canonical_root(args.path)
@@ -192,7 +192,7 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
 def _offer_backends(settings: Settings, console: Console) -> None:
     """Says who writes memories now, and which model backends this machine could use instead."""
     from squirrel_cli.backends import detect  # noqa: PLC0415 - init only
-    from squirrel_memory.llm.factory import chosen_backend  # noqa: PLC0415 - init only
+    from squirrel_core.backend_choice import chosen_backend  # noqa: PLC0415 - init only
 
     if chosen_backend(settings) != "rules":
         return

@@ -37,8 +37,8 @@ def add_commands(sub: Any) -> None:
 
 
 def _found(settings: Settings) -> list[Repository]:
-    from squirrel_ingest.cursor.workspaces import folder_activity  # noqa: PLC0415
-    from squirrel_ingest.sources import cursor_roots, default_roots  # noqa: PLC0415
+    from squirrel_core.cursor_workspaces import folder_activity  # noqa: PLC0415 - projects only
+    from squirrel_core.source_roots import cursor_roots, default_roots  # noqa: PLC0415
 
     layout = HomeLayout(settings.home)
     memory = WorktreeMemory(layout.worktrees) if layout.worktrees.exists() else None

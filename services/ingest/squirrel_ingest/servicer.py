@@ -21,6 +21,7 @@ from squirrel_core.projects import read_projects
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
+from squirrel_core.source_roots import cursor_roots, default_roots
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
 from squirrel_core.worktrees import WorktreeMemory
 from squirrel_ingest.cursor.reader import CursorReader
@@ -29,7 +30,7 @@ from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.grpc_sink import GrpcSink
 from squirrel_ingest.parsers import GIT_LOG_ARGS, parse_git_log
 from squirrel_ingest.routing import ProjectRouter
-from squirrel_ingest.sources import cursor_roots, default_roots, parser_factory
+from squirrel_ingest.sources import parser_factory
 from squirrel_ingest.status import ScanProgress
 
 log = structlog.get_logger()

@@ -7,39 +7,11 @@ import json
 from pathlib import Path
 
 from squirrel_core.events import SourceTool
-from squirrel_core.settings import Settings
 from squirrel_ingest.parsers import is_whole_document, line_parser_for, parser_for
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_ingest.parsers.gemini import GeminiDocumentParser
 from squirrel_ingest.reading import DocumentParser, LineParser, ParserFactory
 from squirrel_ingest.routing import ProjectRouter
-
-
-def default_roots(settings: Settings, home: Path) -> dict[SourceTool, list[Path]]:
-    """Configured roots, or each assistant's default location under the user's home."""
-
-    def chosen(key: str, defaults: list[Path]) -> list[Path]:
-        configured = [Path(p).expanduser() for p in settings.list_(key)]
-        return configured or defaults
-
-    return {
-        SourceTool.CLAUDE_CODE: chosen(
-            "ingest.claude_roots",
-            [home / ".claude" / "projects", home / ".config" / "claude" / "projects"],
-        ),
-        SourceTool.CODEX: chosen("ingest.codex_roots", [home / ".codex" / "sessions"]),
-        SourceTool.GEMINI_CLI: chosen("ingest.gemini_roots", [home / ".gemini" / "tmp"]),
-    }
-
-
-def cursor_roots(settings: Settings, home: Path) -> list[Path]:
-    """Configured Cursor `User` folders, or Cursor's location on Linux, macOS and Windows."""
-    configured = [Path(p).expanduser() for p in settings.list_("ingest.cursor_roots")]
-    return configured or [
-        home / ".config" / "Cursor" / "User",
-        home / "Library" / "Application Support" / "Cursor" / "User",
-        home / "AppData" / "Roaming" / "Cursor" / "User",
-    ]
 
 
 def gemini_project_dir(path: Path) -> Path | None:

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import structlog
 
+from squirrel_core.backend_choice import chosen_backend
 from squirrel_core.caller import team_grant
 from squirrel_core.errors import (
     FailedPreconditionError,
@@ -19,13 +20,14 @@ from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
+from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
 from squirrel_memory import manual
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
-from squirrel_memory.llm.factory import budget_for, build_caller, chosen_backend
+from squirrel_memory.llm.factory import budget_for, build_caller
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.lookup import handles_of, require_memory
 from squirrel_memory.models import (
@@ -38,9 +40,9 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
-from squirrel_memory.processor import Decide, PassReport, Processor, ProcessorSettings
-from squirrel_memory.provenance import location_of
+from squirrel_memory.processor import Processor, ProcessorSettings
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings

@@ -26,10 +26,10 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.index import INDEX_FILE_NAME, VectorIndex
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import MemoryChange, Store
 

@@ -40,7 +40,7 @@ from squirrel_memory.storage.base import (
     WriteManual,
 )
 from squirrel_memory.storage.checks import check_scope
-from squirrel_memory.storage.revisions import run_plan_async
+from squirrel_memory.storage.revisions import drive_async
 from squirrel_memory.updates import (
     NEAR_DUPLICATE_JACCARD,
     NEAR_DUPLICATE_RATIO,
@@ -438,7 +438,7 @@ async def remember(
     plan = remember_plan(
         Statement(user_id, memory_type, key, content, tuple(tags), importance, scope)
     )
-    return await run_plan_async(plan, lambda step: _answer(store, project_id, step))
+    return await drive_async(plan, lambda step: _answer(store, project_id, step))
 
 
 async def remember_many(

@@ -24,7 +24,7 @@ import structlog
 from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
-from squirrel_memory import model_files
+from squirrel_core import model_files
 from squirrel_memory.bert import BertEncoder, FloatArray, IntArray, ModelFilesError
 from squirrel_memory.bert_onnx import OnnxBertEncoder, onnx_available
 from squirrel_memory.embedder import (

@@ -30,16 +30,9 @@ from squirrel_memory.models import (
     UpdateDecision,
     writer_source,
 )
-from squirrel_memory.parking import (
-    EXTRACTION_LETTER,
-    MAX_PARKED_ATTEMPTS,
-    letter_backend,
-    model_letter,
-    parked_backoff,
-    parked_episode,
-    parked_ids,
-    parked_ref,
-)
+from squirrel_memory.parked_retry import ParkedRetry
+from squirrel_memory.parking import EXTRACTION_LETTER, model_letter, parked_ref
+from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.recurrence import (
@@ -51,14 +44,12 @@ from squirrel_memory.recurrence import (
 )
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import DeadLetter, FindAnchor, FindLookalikes
+from squirrel_memory.storage.base import FindAnchor, FindLookalikes
 from squirrel_memory.updates import decide_update
 from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
-
-Decide = Callable[[MemoryCandidate, list[MemoryItem]], Awaitable[UpdateDecision]]
 
 RETRY_DELAYS_SECONDS = (1.0, 4.0, 15.0)
 SESSION_CAP = 1000
@@ -67,22 +58,6 @@ MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
 STYLE_LIMIT = 500
 """Stored user_style memories an instruction said again in other words is compared with."""
-
-
-@dataclass
-class PassReport:
-    """What one processing pass (or a drain of several) did."""
-
-    events_processed: int = 0
-    episodes_created: int = 0
-    memories_added: int = 0
-    memories_updated: int = 0
-    memories_deleted: int = 0
-    dead_lettered: int = 0
-
-    def add(self, other: PassReport) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass
@@ -181,6 +156,17 @@ class Processor:
         self.last_processed_at: dict[str, datetime] = {}
         self.extraction_failures = 0
         """Extraction attempts that failed since start (each retry counts)."""
+        self._parked = ParkedRetry(
+            rules=self._rules,
+            model=self._model,
+            rules_decide=self._rules_decide,
+            decide=self._decide,
+            write_found=self._write_found,
+            park=self._park,
+            user_id=self._user_id,
+            per_user=self._per_user,
+            clock=self._clock,
+        )
 
     @property
     def extractor_name(self) -> str:
@@ -538,72 +524,10 @@ class Processor:
         )
 
     async def retry_parked(self, store: Store, *, force: bool = False) -> PassReport:
-        """Extraction parked after its retries ran out, tried once more when its back-off has
-        passed: success writes its memories and clears the letter, a failure counts another
-        attempt. After `MAX_PARKED_ATTEMPTS` automatic tries a letter waits, parked, for a
-        forced retry or another model backend. `force` (`sqrl process`, the browser's retry
-        button) tries every letter at once, exhausted or not, and its failures do not count
-        against the automatic budget. A letter parked for a model backend is retried only by
-        the model (the rules' part was written); one parked by another model backend than the
-        chosen one is tried at once, with a fresh budget. Its events stay processed throughout:
-        nothing is read twice, nothing is dropped."""
+        """Parked extraction tried again when its back-off has passed, or at once with `force`
+        (`sqrl process`, the browser's retry button): see `ParkedRetry.retry_parked`."""
         async with self._lock:
-            report = PassReport()
-            for letter in await store.list_dead_letters():
-                report.add(await self._retry_letter(store, letter, force=force))
-            return report
-
-    async def _retry_letter(self, store: Store, letter: DeadLetter, *, force: bool) -> PassReport:
-        backend = letter_backend(letter.kind)
-        if letter.kind != EXTRACTION_LETTER and backend is None:
-            return PassReport()  # not extraction's
-        model = self._model
-        if backend is not None and model is None:
-            return PassReport()  # the model's part waits for a model backend
-        switched = backend is not None and model is not None and backend != model.name
-        now = self._clock()
-        if (
-            not force
-            and not switched
-            and (
-                letter.attempts >= MAX_PARKED_ATTEMPTS
-                or now - letter.updated_at < parked_backoff(letter.attempts)
-            )
-        ):
-            return PassReport()
-        episode_id, ids = parked_ids(letter.payload_ref)
-        events = await store.get_events(ids)
-        if not events:
-            await store.resolve_dead_letter(letter.id)
-            return PassReport()
-        episode = parked_episode(episode_id, ids, events, now)
-        user = self._user_id
-        if self._per_user:
-            user = events[0].user_id or self._user_id
-        report = PassReport()
-        if backend is None:  # nothing of this episode was written: the rules' part first
-            try:
-                found = await self._rules.extract(episode, events)
-            except Exception as exc:
-                await self._park(store, letter.kind, episode, exc, count_attempt=not force)
-                return PassReport(dead_lettered=1)
-            report.add(await self._write_found(store, found, user, self._rules_decide))
-        if model is not None:
-            try:
-                found = await model.extract(episode, events)
-            except Exception as exc:
-                kind = model_letter(model.name)
-                if kind != letter.kind:  # parked anew for the chosen model, with a fresh budget
-                    await store.resolve_dead_letter(letter.id)
-                    await self._park(store, kind, episode, exc)
-                else:
-                    await self._park(store, kind, episode, exc, count_attempt=not force)
-                report.dead_lettered += 1
-                return report
-            report.add(await self._write_found(store, found, user, self._decide))
-        await store.resolve_dead_letter(letter.id)
-        log.info("parked_episode_retried", episode_id=episode_id, attempts=letter.attempts)
-        return report
+            return await self._parked.retry_parked(store, force=force)
 
     async def _write_found(
         self, store: Store, found: Sequence[MemoryCandidate], user: str, decide: Decide

@@ -14,17 +14,18 @@ from typing import TYPE_CHECKING
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1 import views_pb2
+from squirrel_core.backend_choice import chosen_backend
 from squirrel_core.settings import Settings
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.wire import timestamp_pb
 from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import ProjectIndexes
-from squirrel_memory.llm.factory import budget_for, chosen_backend
+from squirrel_memory.llm.factory import budget_for
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.minilm import MiniLmEmbedder
-from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder

@@ -11,8 +11,8 @@ import structlog
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
+from squirrel_core.store_placement import Location, inspect_store, place_store
 from squirrel_memory.bootstrap import init_project_files
-from squirrel_memory.provenance import Location, inspect_store, place_store
 from squirrel_memory.storage import ProjectStores, Store
 
 log = structlog.get_logger()

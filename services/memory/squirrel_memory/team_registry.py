@@ -20,8 +20,8 @@ import json
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
+from squirrel_core.store_placement import Location, home_store_dir, place_store
 from squirrel_core.team_grants import Grant, Role, check_project_id
-from squirrel_memory.provenance import Location, home_store_dir, place_store
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.storage import ProjectStores, Store
 

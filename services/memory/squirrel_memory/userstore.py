@@ -13,8 +13,8 @@ import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.files import ensure_private_dir
+from squirrel_core.store_paths import user_db_path
 from squirrel_memory.models import MemorySource
-from squirrel_memory.paths import user_db_path
 from squirrel_memory.storage.checks import (
     MAX_KEY_CHARS,
     MAX_MEMORY_CHARS,

@@ -178,6 +178,31 @@ def test_every_part_of_a_compound_line() -> None:
     assert not is_test_command("npm run build && echo pytest")
 
 
+@pytest.mark.parametrize(
+    ("line", "purpose", "ecosystem"),
+    [
+        # A runner known by its bare name, given a purpose word: another tool of that name.
+        ("air format .", "format", "any"),
+        ("gunicorn lint src", "lint", "any"),
+        # Where it must not fire: runner arguments, flags and entry points stay the runner's.
+        ("air", "run", "go"),
+        ("air -c .air.toml", "run", "go"),
+        ("uvicorn app.main:app", "run", "python"),
+        ("uvicorn serve:app --reload", "run", "python"),
+        ("vite dev", "run", "javascript"),
+        # A non-runner keeps its purpose whatever folder it is given.
+        ("prettier --write test", "format", "javascript"),
+        ("black build", "format", "python"),
+    ],
+)
+def test_a_runners_name_with_a_purpose_word_is_that_purpose(
+    line: str, purpose: str, ecosystem: str
+) -> None:
+    use = classify_command(line)
+    assert use is not None
+    assert (use.purpose, use.ecosystem) == (purpose, ecosystem)
+
+
 def test_task_names() -> None:
     assert task_purpose("test:unit") == "test"
     assert task_purpose("lint-fix") == "lint"

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from squirrel_core.cursor_workspaces import folder_from_uri
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_ingest.cursor.reader import CursorLimits, CursorReader, resume_point
-from squirrel_ingest.cursor.workspaces import folder_from_uri
 from squirrel_ingest.delivery import Backoff, DeliveryResult
 from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.routing import ProjectRouter

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory import model_files
+from squirrel_core import model_files
 
 
 def test_the_installed_model_is_found_with_its_files() -> None:

@@ -21,7 +21,8 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
-from squirrel_memory.processor import PassReport, Processor, ProcessorSettings, loggable_reason
+from squirrel_memory.pass_report import PassReport
+from squirrel_memory.processor import Processor, ProcessorSettings, loggable_reason
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore

@@ -11,8 +11,7 @@ import pytest
 
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import HomeLayout
-from squirrel_memory.bootstrap import init_project_files
-from squirrel_memory.provenance import (
+from squirrel_core.store_placement import (
     MARKER_NAME,
     Location,
     ctx_is_tracked,
@@ -20,6 +19,7 @@ from squirrel_memory.provenance import (
     keep_out_of_git,
     place_store,
 )
+from squirrel_memory.bootstrap import init_project_files
 
 
 def git(repo: Path, *args: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.paths import ProjectPaths, project_id_for
+from squirrel_core.store_paths import ProjectPaths, project_id_for
 from squirrel_memory.storage import ProjectStores, SqliteStore
 from squirrel_memory.storage.sqlite.database import StorageError
 from squirrel_memory.userstore import SqliteUserStore

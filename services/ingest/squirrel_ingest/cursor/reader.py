@@ -25,15 +25,15 @@ from typing import Any, Final
 
 import structlog
 
-from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
-from squirrel_ingest.cursor.store import (
+from squirrel_core.cursor_store import (
     StoreUnavailableError,
     json_fields,
     read_store,
     row_sizes,
     rows_for_keys,
 )
-from squirrel_ingest.cursor.workspaces import WorkspaceIndex
+from squirrel_core.cursor_workspaces import WorkspaceIndex
+from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_ingest.parsers.cursor import (
     SLIM_BUBBLE_PATHS,
     Composer,

@@ -7,7 +7,7 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import PureWindowsPath
 from typing import Any, Protocol
 
@@ -286,29 +286,6 @@ def _recover_torn_line(line: bytes) -> Any:
             return value
         start += 2
     return None
-
-
-def parse_timestamp(value: object) -> datetime | None:
-    """Read an ISO-8601 string or unix seconds/milliseconds as an aware UTC datetime."""
-    try:
-        if isinstance(value, str):
-            text = value.strip()
-            if not text or len(text) > 64:
-                return None
-            parsed = datetime.fromisoformat(text)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            seconds = float(value) / 1000 if abs(value) > 1e11 else float(value)
-            parsed = datetime.fromtimestamp(seconds, tz=UTC)
-        else:
-            return None
-    except (ValueError, OverflowError, OSError):
-        return None
-    if parsed.tzinfo is None:
-        return parsed.replace(tzinfo=UTC)
-    try:
-        return parsed.astimezone(UTC)
-    except OverflowError:
-        return None
 
 
 def cap_text(text: str, limit: int = TEXT_LIMIT) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
@@ -19,7 +20,6 @@ from squirrel_ingest.parsers.base import (
     cap_value,
     completion_events,
     decode_record,
-    parse_timestamp,
     relative_path,
     remember,
     str_or_none,

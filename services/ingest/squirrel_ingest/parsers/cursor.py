@@ -17,13 +17,13 @@ from typing import Any, Final
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
     cap_text,
     cap_value,
     completion_events,
-    parse_timestamp,
     relative_path,
     str_or_none,
     text_of,

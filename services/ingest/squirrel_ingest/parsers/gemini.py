@@ -13,6 +13,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
+from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
@@ -20,7 +21,6 @@ from squirrel_ingest.parsers.base import (
     cap_value,
     completion_events,
     decode_record,
-    parse_timestamp,
     relative_path,
     str_or_none,
     text_of,

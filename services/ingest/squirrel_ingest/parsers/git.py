@@ -6,7 +6,8 @@ import re
 from collections import Counter
 
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_ingest.parsers.base import cap_text, parse_timestamp
+from squirrel_core.timestamps import parse_timestamp
+from squirrel_ingest.parsers.base import cap_text
 
 _RECORD = "\x1e"
 _FIELD = "\x1f"

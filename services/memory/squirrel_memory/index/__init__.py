@@ -1,6 +1,7 @@
 """The per-project vector index of memories: the contract (`base`), the FAISS implementation
 (`faiss_index`: exact below a size threshold, IVF above it) and its files (`sidecar`)."""
 
+from squirrel_core.store_paths import INDEX_FILE_NAME, META_SUFFIX, meta_path_for
 from squirrel_memory.index.base import (
     Hit,
     IndexKind,
@@ -15,13 +16,7 @@ from squirrel_memory.index.faiss_index import (
     IVF_RETRAIN_GROWTH,
     FaissIndex,
 )
-from squirrel_memory.index.sidecar import (
-    FORMAT_VERSION,
-    INDEX_FILE_NAME,
-    META_SUFFIX,
-    READABLE_FORMATS,
-    meta_path_for,
-)
+from squirrel_memory.index.sidecar import FORMAT_VERSION, READABLE_FORMATS
 
 __all__ = [
     "APPROXIMATE_ABOVE",

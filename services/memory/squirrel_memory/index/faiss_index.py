@@ -17,14 +17,9 @@ import numpy.typing as npt
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
-from squirrel_memory.index.sidecar import (
-    FORMAT_VERSION,
-    meta_path_for,
-    most_bytes,
-    read_meta,
-    write_atomically,
-)
+from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
 

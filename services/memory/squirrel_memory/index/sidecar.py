@@ -11,18 +11,11 @@ from typing import Any
 
 from squirrel_memory.index.base import IndexKind, IndexProblem, IndexUnusableError
 
-INDEX_FILE_NAME = "memories.faiss"
-META_SUFFIX = ".meta.json"
 FORMAT_VERSION = 2
 # Sidecars of format 1 carry the checksum but not the size; they are still read (checksum first).
 READABLE_FORMATS = (1, 2)
 # The sidecar holds one [memory id, int] pair per vector; ids are ~30 bytes.
 _MAX_SIDECAR_BYTES = 256 * 1024 * 1024
-
-
-def meta_path_for(index_path: Path) -> Path:
-    """The JSON sidecar beside an index file (`memories.faiss` -> `memories.meta.json`)."""
-    return index_path.with_suffix(META_SUFFIX)
 
 
 def most_bytes(count: int, dim: int) -> int:

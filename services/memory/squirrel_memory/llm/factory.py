@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from squirrel_core.backend_choice import chosen_backend
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
@@ -17,17 +18,6 @@ it as their working folder, which is how ingest recognises and skips them."""
 
 def workdir(settings: Settings) -> Path:
     return HomeLayout(settings.home).run / WORKDIR_NAME
-
-
-def chosen_backend(settings: Settings) -> str:
-    """The backend the user chose: `extractor.backend`, or for `auto` the older
-    `processor.extractor` when it names `anthropic`; else `rules`. A key found in the
-    environment (or in the config) never chooses a backend by itself: it is only used once
-    the user chose the backend it belongs to."""
-    backend = settings.str_("extractor.backend")
-    if backend != "auto":
-        return backend
-    return "anthropic" if settings.str_("processor.extractor") == "anthropic" else "rules"
 
 
 def budget_for(settings: Settings, backend: str) -> LlmBudget:

@@ -50,10 +50,15 @@ class EventIntake:
         return prepared, rejected
 
     def _check_episodes(self, episodes: Sequence[Episode]) -> None:
-        for episode in episodes:
-            if not isinstance(episode, Episode):
-                raise InvalidArgumentError("episodes must be Episode values")
-            if episode.project_id != self.project_id:
-                raise InvalidArgumentError("episode belongs to another project")
-            check_text("episode id", episode.id, MAX_KEY_CHARS)
-            check_importance(episode.importance)
+        check_episodes(self.project_id, episodes)
+
+
+def check_episodes(project_id: str, episodes: Sequence[Episode]) -> None:
+    """Episodes of this project, with an id and an importance that can be stored."""
+    for episode in episodes:
+        if not isinstance(episode, Episode):
+            raise InvalidArgumentError("episodes must be Episode values")
+        if episode.project_id != project_id:
+            raise InvalidArgumentError("episode belongs to another project")
+        check_text("episode id", episode.id, MAX_KEY_CHARS)
+        check_importance(episode.importance)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -27,7 +27,6 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage.base import (
-    ManualPlan,
     ManualStep,
     MemoryChange,
     MemoryListener,
@@ -54,6 +53,7 @@ from squirrel_memory.storage.formats import new_id
 log = structlog.get_logger()
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 @dataclass
@@ -127,28 +127,39 @@ class PlanWrites:
         return self.saved
 
 
-def run_plan(plan: ManualPlan[T], answer: Callable[[ManualStep], Any]) -> T:
-    """Drive a manual plan to its result, each step answered by `answer`."""
+def drive(plan: Generator[S, Any, T], answer: Callable[[S], Any]) -> T:
+    """Run a plan of steps to its result, each answered by `answer`; an error answering a step
+    is raised inside the plan at that step (where the plan may catch it)."""
     reply: Any = None
+    error: Exception | None = None
     while True:
         try:
-            step = plan.send(reply)
+            step = plan.send(reply) if error is None else plan.throw(error)
         except StopIteration as done:
             result: T = done.value
             return result
-        reply = answer(step)
+        reply, error = None, None
+        try:
+            reply = answer(step)
+        except Exception as exc:
+            error = exc
 
 
-async def run_plan_async(plan: ManualPlan[T], answer: Callable[[ManualStep], Awaitable[Any]]) -> T:
-    """`run_plan` with steps answered by a coroutine."""
+async def drive_async(plan: Generator[S, Any, T], answer: Callable[[S], Awaitable[Any]]) -> T:
+    """`drive` with steps answered by a coroutine."""
     reply: Any = None
+    error: Exception | None = None
     while True:
         try:
-            step = plan.send(reply)
+            step = plan.send(reply) if error is None else plan.throw(error)
         except StopIteration as done:
             result: T = done.value
             return result
-        reply = await answer(step)
+        reply, error = None, None
+        try:
+            reply = await answer(step)
+        except Exception as exc:
+            error = exc
 
 
 def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:

@@ -15,12 +15,12 @@ import structlog
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.paths import ProjectPaths
 from squirrel_memory.privacy import visible
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import Retriever, relevance_threshold

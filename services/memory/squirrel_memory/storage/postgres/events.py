@@ -16,7 +16,7 @@ import structlog
 from psycopg import AsyncConnection
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin, parse_origin
+from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin
 from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.checks import (
@@ -27,16 +27,23 @@ from squirrel_memory.storage.checks import (
     check_project,
     check_text,
 )
+from squirrel_memory.storage.dialect import POSTGRES
+from squirrel_memory.storage.event_sql import (
+    SELECT_EVENT,
+    add_episode_event_sql,
+    clear_episode_events_sql,
+    episode_event_rows,
+    episode_row,
+    event_from_row,
+    upsert_episode_sql,
+)
 from squirrel_memory.storage.formats import new_id, to_json
 from squirrel_memory.storage.intake import EventIntake
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 log = structlog.get_logger()
 
-_SELECT_EVENT = (
-    "SELECT id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
-    "content_json, file_paths, hash, processed_at, origin, sidechain, agent_id FROM events "
-)
+_SELECT_EVENT = SELECT_EVENT
 _INSERT_EVENT = (
     "INSERT INTO events (id, project_id, user_id, source_tool, session_id, timestamp, "
     "event_type, content_json, file_paths, hash, origin, sidechain, agent_id) "
@@ -45,58 +52,22 @@ _INSERT_EVENT = (
 )
 
 
-def event_from_row(row: Sequence[Any]) -> StoredEvent:
-    """A `StoredEvent` from a row of `_SELECT_EVENT`."""
-    try:
-        content = json.loads(row[7])
-    except ValueError:
-        content = {}
-    return StoredEvent(
-        id=row[0],
-        project_id=row[1],
-        user_id=row[2],
-        source_tool=row[3],
-        session_id=row[4],
-        timestamp=row[5],
-        event_type=row[6],
-        content=content if isinstance(content, dict) else {},
-        file_paths=tuple(row[8]),
-        hash=row[9],
-        processed_at=row[10],
-        origin=str(parse_origin(row[11], row[6])),
-        sidechain=bool(row[12]),
-        agent_id=row[13],
-    )
+_UPSERT_EPISODE = upsert_episode_sql(POSTGRES)
+_CLEAR_EPISODE_EVENTS = clear_episode_events_sql(POSTGRES)
+_ADD_EPISODE_EVENT = add_episode_event_sql(POSTGRES)
+
+
+def _event_from_row(row: Sequence[Any]) -> StoredEvent:
+    return event_from_row(POSTGRES, row)
 
 
 async def write_episodes(conn: AsyncConnection, episodes: Sequence[Episode]) -> None:
     """Insert or replace episodes and their event lists (inside a transaction)."""
     for ep in episodes:
-        await conn.execute(
-            "INSERT INTO episodes VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, "
-            "start_ts = excluded.start_ts, end_ts = excluded.end_ts, "
-            "event_count = excluded.event_count, summary = excluded.summary, "
-            "importance = excluded.importance",
-            (
-                ep.id,
-                ep.project_id,
-                ep.user_id,
-                ep.session_id,
-                ep.start_ts,
-                ep.end_ts,
-                ep.event_count,
-                ep.summary,
-                ep.importance,
-                ep.created_at,
-            ),
-        )
-        await conn.execute("DELETE FROM episode_events WHERE episode_id = %s", (ep.id,))
+        await conn.execute(_UPSERT_EPISODE, episode_row(POSTGRES, ep))
+        await conn.execute(_CLEAR_EPISODE_EVENTS, (ep.id,))
         async with conn.cursor() as cursor:
-            await cursor.executemany(
-                "INSERT INTO episode_events VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                [(ep.id, event_id, pos) for pos, event_id in enumerate(ep.event_ids)],
-            )
+            await cursor.executemany(_ADD_EPISODE_EVENT, episode_event_rows(ep))
 
 
 async def mark_events(conn: AsyncConnection, event_ids: Sequence[str], at: datetime) -> int:
@@ -211,7 +182,7 @@ class PostgresEventLog(EventIntake):
     async def _events(self, sql: str, params: Sequence[Any]) -> list[StoredEvent]:
         async with self._db.transaction() as conn:
             cursor = await conn.execute(_SELECT_EVENT + sql, params)
-            return [event_from_row(r) for r in await cursor.fetchall()]
+            return [_event_from_row(r) for r in await cursor.fetchall()]
 
     async def fetch_unprocessed(self, project_id: str, limit: int = 200) -> list[StoredEvent]:
         """The oldest `limit` events not yet processed, by timestamp."""
@@ -269,7 +240,7 @@ class PostgresEventLog(EventIntake):
                 (self.project_id, position, limit),
             )
             rows = await cursor.fetchall()
-        return [(int(r[0]), event_from_row(r[1:])) for r in rows]
+        return [(int(r[0]), _event_from_row(r[1:])) for r in rows]
 
     async def count_events_after(self, position: int) -> int:
         """How many events of this project were stored after `position` (see `events_after`)."""

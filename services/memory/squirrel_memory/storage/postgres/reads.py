@@ -12,13 +12,9 @@ from psycopg import AsyncConnection
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, MemoryVersion, Scope
 from squirrel_memory.storage.checks import check_limit, check_offset, check_project, check_type
+from squirrel_memory.storage.memory_sql import SELECT_MEMORY
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
-SELECT_MEMORY = (
-    "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
-    "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
-    "superseded_by, version, source_refs, written_by FROM memory_items "
-)
 _COUNT_MEMORIES = "SELECT COUNT(*) FROM memory_items "
 
 

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 
 import structlog
 
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
-from squirrel_memory.models import Episode, MemorySource, UpdateDecision
-from squirrel_memory.paths import ProjectPaths
-from squirrel_memory.storage.base import MemoryChange, MemoryListener, ProcessingResult
+from squirrel_memory.storage.base import MemoryChange, MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.postgres.events import PostgresEventLog, mark_events, write_episodes
+from squirrel_memory.storage.postgres.events import PostgresEventLog
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
-from squirrel_memory.storage.revisions import ChangeSet
 
 log = structlog.get_logger()
 
@@ -90,33 +86,3 @@ class PostgresStore(
 
     async def close(self) -> None:
         """Nothing to release per project: the shared database is closed by its owner."""
-
-    async def apply_processing_result(
-        self,
-        episodes: Sequence[Episode],
-        decisions: Sequence[UpdateDecision],
-        processed_event_ids: Sequence[str],
-        *,
-        user_id: str,
-        source: MemorySource = MemorySource.RULES,
-        at: datetime | None = None,
-    ) -> ProcessingResult:
-        """Write episodes, apply decisions and mark events processed in ONE transaction."""
-        self._check_episodes(episodes)
-        for decision in decisions:
-            self._check_decision(decision, user_id)
-        now = at or self._clock()
-        changes = ChangeSet()
-        async with self._db.transaction() as conn:
-            await write_episodes(conn, episodes)
-            for decision in decisions:
-                await self._apply(
-                    conn,
-                    decision,
-                    user_id=user_id,
-                    source=MemorySource(source),
-                    now=now,
-                    changes=changes,
-                )
-            processed = await mark_events(conn, processed_event_ids, now)
-        return await self._processed(episodes, changes, processed)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from squirrel_core.errors import FailedPreconditionError, SquirrelError
+from squirrel_core.sqlite_files import harden
 from squirrel_memory.storage.sqlite.migrator import Migration, check_database
 
 BUSY_TIMEOUT_MS = 5_000
@@ -15,21 +16,6 @@ BUSY_TIMEOUT_MS = 5_000
 
 class StorageError(FailedPreconditionError):
     """A database file cannot be used (not a database, closed); it is left untouched."""
-
-
-def harden(conn: sqlite3.Connection) -> None:
-    """Keep a hostile database file from acting through its schema: no SQL functions with side
-    effects in triggers, views or defaults (`trusted_schema` off), page sizes checked, no memory
-    mapping; on Python 3.12+ also SQLite's defensive mode, which forbids writing the schema or
-    the database pages directly. The schema check in `migrator.migrate` refuses unknown triggers
-    and views on every version."""
-    conn.execute("PRAGMA trusted_schema = OFF")
-    conn.execute("PRAGMA cell_size_check = ON")
-    conn.execute("PRAGMA mmap_size = 0")
-    setconfig = getattr(conn, "setconfig", None)
-    if setconfig is not None:  # Python 3.12+
-        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE"), True)  # noqa: B009
-        setconfig(getattr(sqlite3, "SQLITE_DBCONFIG_TRUSTED_SCHEMA"), False)  # noqa: B009
 
 
 def connect(

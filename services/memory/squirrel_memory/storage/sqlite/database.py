@@ -17,13 +17,9 @@ from squirrel_core.errors import (
     SquirrelError,
     UnavailableError,
 )
-from squirrel_memory.paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.storage.sqlite.connection import (
-    BUSY_TIMEOUT_MS,
-    StorageError,
-    connect,
-    harden,
-)
+from squirrel_core.sqlite_files import harden
+from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
+from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageError, connect
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 
 T = TypeVar("T")

@@ -11,7 +11,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin, parse_origin
+from squirrel_core.events import Event, SourceCursor, SourceTool, default_origin
 from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.checks import (
@@ -24,73 +24,43 @@ from squirrel_memory.storage.checks import (
     check_text,
     chunks,
 )
-from squirrel_memory.storage.formats import from_db_time, json_strings, new_id, to_db_time, to_json
+from squirrel_memory.storage.dialect import SQLITE
+from squirrel_memory.storage.event_sql import (
+    SELECT_EVENT,
+    add_episode_event_sql,
+    clear_episode_events_sql,
+    episode_event_rows,
+    episode_row,
+    event_from_row,
+    upsert_episode_sql,
+)
+from squirrel_memory.storage.formats import from_db_time, new_id, to_db_time, to_json
 from squirrel_memory.storage.intake import EventIntake
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
 log = structlog.get_logger()
 
-_SELECT_EVENT = (
-    "SELECT id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
-    "content_json, file_paths, hash, processed_at, origin, sidechain, agent_id FROM events "
-)
+_SELECT_EVENT = SELECT_EVENT
 _INSERT_EVENT = (
     "INSERT INTO events (id, project_id, user_id, source_tool, session_id, timestamp, "
     "event_type, content_json, file_paths, hash, processed_at, origin, sidechain, agent_id) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)"
 )
+_UPSERT_EPISODE = upsert_episode_sql(SQLITE)
+_CLEAR_EPISODE_EVENTS = clear_episode_events_sql(SQLITE)
+_ADD_EPISODE_EVENT = add_episode_event_sql(SQLITE)
 
 
 def _event_from_row(row: Sequence[Any]) -> StoredEvent:
-    try:
-        content = json.loads(row[7])
-    except ValueError:
-        content = {}
-    return StoredEvent(
-        id=row[0],
-        project_id=row[1],
-        user_id=row[2],
-        source_tool=row[3],
-        session_id=row[4],
-        timestamp=from_db_time(row[5]),
-        event_type=row[6],
-        content=content if isinstance(content, dict) else {},
-        file_paths=json_strings(row[8]),
-        hash=row[9],
-        processed_at=from_db_time(row[10]) if row[10] else None,
-        origin=str(parse_origin(row[11], row[6])),
-        sidechain=bool(row[12]),
-        agent_id=row[13],
-    )
+    return event_from_row(SQLITE, row)
 
 
 def write_episodes(conn: sqlite3.Connection, episodes: Sequence[Episode]) -> None:
     """Insert or replace episodes and their event lists (inside a write transaction)."""
     for ep in episodes:
-        conn.execute(
-            "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, "
-            "start_ts = excluded.start_ts, end_ts = excluded.end_ts, "
-            "event_count = excluded.event_count, summary = excluded.summary, "
-            "importance = excluded.importance",
-            (
-                ep.id,
-                ep.project_id,
-                ep.user_id,
-                ep.session_id,
-                to_db_time(ep.start_ts),
-                to_db_time(ep.end_ts),
-                ep.event_count,
-                ep.summary,
-                ep.importance,
-                to_db_time(ep.created_at),
-            ),
-        )
-        conn.execute("DELETE FROM episode_events WHERE episode_id = ?", (ep.id,))
-        conn.executemany(
-            "INSERT OR IGNORE INTO episode_events VALUES (?, ?, ?)",
-            [(ep.id, event_id, pos) for pos, event_id in enumerate(ep.event_ids)],
-        )
+        conn.execute(_UPSERT_EPISODE, episode_row(SQLITE, ep))
+        conn.execute(_CLEAR_EPISODE_EVENTS, (ep.id,))
+        conn.executemany(_ADD_EPISODE_EVENT, episode_event_rows(ep))
 
 
 def mark_events(conn: sqlite3.Connection, event_ids: Sequence[str], at: str) -> int:

@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 import structlog
 
+from squirrel_core.sqlite_files import harden
 from squirrel_memory.heap import release_free_memory
-from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, harden
+from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS
 from squirrel_memory.storage.sqlite.postings import INSTANCES, IndexState, Postings, read_postings
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
 from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER, SEARCH_RESET

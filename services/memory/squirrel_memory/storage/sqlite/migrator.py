@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.sqlite_files import current_version, table_exists
 from squirrel_memory.storage.formats import to_db_time
 
 Step = str | Callable[[sqlite3.Connection], None]
@@ -53,21 +54,6 @@ _VERSION_TABLE = (
     "description TEXT NOT NULL, applied_at TEXT NOT NULL)"
 )
 Shape = dict[str, tuple[str, ...]]
-
-
-def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
-    return row is not None
-
-
-def current_version(conn: sqlite3.Connection) -> int:
-    """The schema version of an open database (0 for an empty file)."""
-    if not _table_exists(conn, "schema_version"):
-        return 0
-    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
 
 
 def shape_of(conn: sqlite3.Connection) -> Shape:
@@ -130,7 +116,7 @@ def check_database(conn: sqlite3.Connection, migrations: Sequence[Migration]) ->
     try:
         user_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         found_shape = shape_of(conn)
-        has_versions = _table_exists(conn, "schema_version")
+        has_versions = table_exists(conn, "schema_version")
         version = current_version(conn) if has_versions else 0
     except sqlite3.DatabaseError as exc:
         raise ForeignDatabaseError(f"its schema cannot be read: {exc}") from None
@@ -178,10 +164,10 @@ def migrate(
     check_database(conn, migrations)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if not _table_exists(conn, "schema_version"):
+        if not table_exists(conn, "schema_version"):
             conn.execute(_VERSION_TABLE)
             marker = migrations[0].spec_table
-            if marker is not None and _table_exists(conn, marker):
+            if marker is not None and table_exists(conn, marker):
                 conn.execute(
                     "INSERT INTO schema_version VALUES (1, ?, ?)",
                     ("found existing spec tables", to_db_time(datetime.now(UTC))),

@@ -18,13 +18,9 @@ from squirrel_memory.storage.checks import (
     chunks,
 )
 from squirrel_memory.storage.formats import from_db_time, json_strings, to_json
+from squirrel_memory.storage.memory_sql import SELECT_MEMORY
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
-SELECT_MEMORY = (
-    "SELECT id, project_id, user_id, scope, type, key, content, tags, importance, created_at, "
-    "updated_at, source, file_paths, source_episode_id, source_event_ids, deleted, "
-    "superseded_by, version, source_refs, written_by FROM memory_items "
-)
 # The same columns of `memory_items m`, for queries that join it (`memory_from_row` reads them).
 MEMORY_COLUMNS_OF_M = (
     "m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, m.tags, m.importance, "

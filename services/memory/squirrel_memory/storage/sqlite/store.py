@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 
 import structlog
 
+from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
-from squirrel_memory.models import Episode, MemorySource, UpdateDecision
-from squirrel_memory.paths import ProjectPaths
-from squirrel_memory.storage.base import MemoryListener, ProcessingResult
+from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
-from squirrel_memory.storage.formats import to_db_time
-from squirrel_memory.storage.revisions import ChangeSet
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.events import SqliteEventLog, mark_events, write_episodes
+from squirrel_memory.storage.sqlite.events import SqliteEventLog
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
@@ -129,36 +123,3 @@ class SqliteStore(
         if self._lexical is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._lexical.close)
         await self._db.close()
-
-    async def apply_processing_result(
-        self,
-        episodes: Sequence[Episode],
-        decisions: Sequence[UpdateDecision],
-        processed_event_ids: Sequence[str],
-        *,
-        user_id: str,
-        source: MemorySource = MemorySource.RULES,
-        at: datetime | None = None,
-    ) -> ProcessingResult:
-        """Write episodes, apply decisions and mark events processed in ONE transaction."""
-        self._check_episodes(episodes)
-        for decision in decisions:
-            self._check_decision(decision, user_id)
-        now = at or self._clock()
-        changes = ChangeSet()
-
-        def write(conn: sqlite3.Connection) -> int:
-            write_episodes(conn, episodes)
-            for decision in decisions:
-                self._apply(
-                    conn,
-                    decision,
-                    user_id=user_id,
-                    source=MemorySource(source),
-                    now=now,
-                    changes=changes,
-                )
-            return mark_events(conn, processed_event_ids, to_db_time(now))
-
-        processed = await self._db.write(write)
-        return await self._processed(episodes, changes, processed)

@@ -15,6 +15,14 @@ CTX_DIR_NAME = ".ctx"
 DATA_DB_NAME = "data.db"
 USER_DB_NAME = "user.db"
 SQLITE_SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+INDEX_FILE_NAME = "memories.faiss"
+"""The project's vector index, in its `index/` folder."""
+META_SUFFIX = ".meta.json"
+
+
+def meta_path_for(index_path: Path) -> Path:
+    """The JSON sidecar beside an index file (`memories.faiss` -> `memories.meta.json`)."""
+    return index_path.with_suffix(META_SUFFIX)
 
 
 def ensure_private_file(path: Path) -> Path:

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
-from squirrel_ingest.cursor.store import StoreUnavailableError, read_store, rows_for_keys
-from squirrel_ingest.parsers.base import parse_timestamp
+from squirrel_core.cursor_store import StoreUnavailableError, read_store, rows_for_keys
+from squirrel_core.timestamps import parse_timestamp
 
 WORKSPACE_STORAGE: Final = "workspaceStorage"
 COMPOSERS_KEY: Final = "composer.composerData"

@@ -38,7 +38,7 @@ from typing import Any
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
-from squirrel_memory.paths import CTX_DIR_NAME, DATA_DB_NAME
+from squirrel_core.store_paths import CTX_DIR_NAME, DATA_DB_NAME
 
 MARKER_NAME = "owner.json"
 MARKER_FORMAT = 1
