@@ -109,8 +109,8 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 "recipe:run": "To run the app: `mix phx.server`.",
                 "recipe:verify": "Before committing, run: `mix format` → `mix credo` → `mix test`"
                 " (before 2 commits).",
-                "recipe:routine": "At the end of a session: `git add` → `git commit` → `git push`"
-                " (done in 2 sessions).",
+                "recipe:routine": "At the end of a session: `git add -A` → "
+                '`git commit -m "<text>"` → `git push` (done in 2 sessions).',
             },
         ),
         (

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from squirrel_memory.extractors.fixes import hook_checks
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
@@ -23,6 +22,7 @@ from squirrel_memory.extractors.lessons import (
     related_edit,
     telling,
 )
+from squirrel_memory.extractors.pitfall_memories import hook_checks
 from squirrel_memory.extractors.pitfalls import error_fingerprint
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent

@@ -52,16 +52,19 @@ def test_a_generator_a_review_and_a_migration_in_two_sessions() -> None:
     )
     (workflow,) = _workflows(events)
     assert workflow.content == (
-        "A procedure done 2 times in 2 sessions: `mix ecto.gen.migration` → `mix ecto.migrate`."
+        "A procedure done 2 times in 2 sessions: `mix ecto.gen.migration <name>` → "
+        "`mix ecto.migrate`."
     )
 
 
 def test_an_issue_trackers_verbs_in_the_order_the_user_works() -> None:
-    day_one = ["tracker show 12", "tracker note 12 'x'", "tracker close 12"]
-    day_two = ["tracker show 14", "tracker note 14 'y'", "tracker close 14"]
+    day_one = ["tracker show 12", "tracker note 12 'needs a test'", "tracker close 12"]
+    day_two = ["tracker show 14", "tracker note 14 'done in main'", "tracker close 14"]
     events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
     (workflow,) = _workflows(events)
-    assert "`tracker show` → `tracker note` → `tracker close`" in workflow.content
+    assert (
+        '`tracker show <n>` → `tracker note <n> "<text>"` → `tracker close <n>`' in workflow.content
+    )
 
 
 def test_a_procedure_repeated_three_times_in_one_session() -> None:
@@ -96,3 +99,37 @@ def test_a_cycle_is_one_workflow_however_it_is_entered() -> None:
     cycle = ["make gen", "make docs", "rsync -a site/ host:site/"]
     (workflow,) = _workflows(_runs("s1", cycle * 4))
     assert workflow.content.count("→") == 2
+
+
+def test_each_step_is_shown_as_it_was_run_with_what_changed_marked() -> None:
+    day_one = ["bin/rails g model Invoice total:decimal", "bin/rails db:migrate"]
+    day_two = ["bin/rails g model Payment amount:decimal", "bin/rails db:migrate"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert "`bin/rails g model <name> <name>` → `bin/rails db:migrate`" in workflow.content
+
+
+def test_runs_that_share_only_their_program_show_its_verbs() -> None:
+    day_one = ["gen 41", "deploy-site now"]
+    day_two = ["gen 97", "deploy-site now"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert workflow.content.startswith("A procedure done 2 times in 2 sessions: `gen` → ")
+
+
+def _routine(events: list[StoredEvent]) -> str:
+    return next(c.content for c in evidence_candidates(events) if c.key == "recipe:routine")
+
+
+def test_the_end_of_session_routine_shows_each_step_as_it_was_run() -> None:
+    one = ["cargo build", 'git commit -am "parse dates"', "git push", "fly deploy"]
+    two = ["cargo build", 'git commit -am "fix totals"', "git push", "fly deploy"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    assert '`git commit -am "<text>"` → `git push` → `fly deploy`' in _routine(events)
+
+
+def test_a_step_run_with_other_options_is_shown_by_its_head() -> None:
+    one = ["git push -u origin feature-a", "gh pr create --fill"]
+    two = ["git push --force-with-lease origin feature-b", "gh pr create --fill"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    assert _routine(events).startswith("At the end of a session: `git push` → `gh pr create")

@@ -11,23 +11,25 @@ after `git push`, a test run covering the failed one) in the same session, withi
 
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
-that recurs with no fix seen is kept as a warning that says no fix was recorded.
+that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
+wording: `pitfall_memories`).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
-from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
+from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
-    argument_change,
     diagnosis,
     difference,
     explanation,
@@ -37,7 +39,6 @@ from squirrel_memory.extractors.lessons import (
 )
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
-    fingerprint_key,
     first_error_line,
     normalise_line,
 )
@@ -53,8 +54,17 @@ _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
     | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
 )
+#: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
+_INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
+#: Subcommands and options that only show something (`tool profile list`, `tool --help`).
+_LOOK_AROUND_VERBS = frozenset(
+    {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
+    | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
+)
 MAX_FILES_SHOWN = 4
 _BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
+#: A heading that introduces what follows ("Options:", "Next steps:"): not what went wrong.
+_HEADING = re.compile(r"^[\w ()/-]{1,40}:$")
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
 _USAGE_ERROR = re.compile(
@@ -92,7 +102,7 @@ class Pitfall:
     checks_run: tuple[tuple[str, str], ...] = ()
 
 
-def _args(attempt: Attempt) -> list[str]:
+def option_args(attempt: Attempt) -> list[str]:
     return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
 
 
@@ -113,7 +123,9 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
         return False
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
-    return attempt.program not in _LOOK_AROUND
+    words = {t.lstrip("-") for t in attempt.tokens[1:4]}
+    # `tool profile list`, `tool --version`: looking around, whatever the program.
+    return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
 
 
 def _named_in(path: str, output: str) -> bool:
@@ -137,6 +149,8 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
+        if len(failed.tokens) > 1 and failed.tokens[1] in _INLINE_CODE:
+            continue  # a one-off script given inline (`python -c …`) is a probe, not a pitfall
         fingerprint = _fingerprint(failed)
         passed_at = None
         # Each try of this failure (the first and its identical retries) and when the next
@@ -210,7 +224,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
     # of the fix.
     said = " ".join(causes).lower()
     named_checks = tuple(
-        f"running `{_clip(text, 70)}`"
+        f"running `{shown_command(text, 90)}`"
         for purpose, text in pitfall.checks_run
         if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
     )[:1]
@@ -225,7 +239,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         related = related_edit(window, words)
         if related is not None:
             change = f"{difference(related)} in {related.path}"
-            steps = (f"running `{_clip(pitfall.fix_command, 70)}`", change)
+            steps = (f"running `{shown_command(pitfall.fix_command, 90)}`", change)
             if pitfall.fix == "edit":
                 steps = (*named_checks, change)
                 # The memory's files are the one the fix changed, not the one the error named.
@@ -250,7 +264,7 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     return same_targets or bool(_USAGE_ERROR.search(fingerprint))
 
 
-def _as_typed(command: str) -> str:
+def as_typed(command: str) -> str:
     """A whole command line as typed, without an enclosing subshell's parentheses."""
     text = " ".join(command.split())
     if text.startswith("(") and text.endswith(")"):
@@ -262,23 +276,65 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     """The passing run wraps the same command differently, and the error was about the call."""
     if failed.run.event_id == passed.run.event_id:
         return False
-    before, after = _as_typed(failed.run.command), _as_typed(passed.run.command)
+    before, after = as_typed(failed.run.command), as_typed(passed.run.command)
     return before != after and bool(_USAGE_ERROR.search(fingerprint))
 
 
 def _fingerprint(failed: Attempt) -> str:
     """The error's fingerprint; without an error-looking line, the first line printed; without
-    output, the command's head and `non-zero exit`."""
+    output, the command's head and `non-zero exit`. A run that selected no test at all is
+    known by the line that says so, when no error line explains it."""
     found = error_fingerprint(failed.run.output)
     if found:
         return found
-    first = _first_line(failed.run.output)
+    empty = nothing_ran(failed.run.output)
+    if empty:
+        return normalise_line(empty)
+    first = first_line(failed.run.output)
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
 
 
-def _first_line(output: str) -> str:
+#: A test run that selected nothing, in the words of common runners.
+_NOTHING_RAN = re.compile(
+    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
+    r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
+    r"\bno tests? found for given includes\b",
+    re.IGNORECASE,
+)
+
+
+def nothing_ran(output: str) -> str:
+    """The line of a test run's output that says no test was selected (its banner's rules
+    stripped), or "" (also when an error line explains the failure better)."""
+    if first_error_line(output):
+        return ""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        if _NOTHING_RAN.search(raw):
+            line = raw.strip().strip("=").strip()
+            return re.sub(r"^collecting \.\.\.\s*", "", line, flags=re.IGNORECASE)
+    return ""
+
+
+def selection(attempt: Attempt) -> list[str]:
+    """The arguments that choose what a run covers: those after its stable head (`mix test`,
+    `vitest run`), output flags left out."""
+    head = set(attempt.base.split())
+    words = option_args(attempt)
+    while words and words[0] in head:
+        words = words[1:]
+    return words
+
+
+def ran_nothing(pitfall: Pitfall) -> bool:
+    use = pitfall.failed.use
+    return (
+        use is not None and use.purpose == "test" and bool(nothing_ran(pitfall.failed.run.output))
+    )
+
+
+def first_line(output: str) -> str:
     """The first line printed that is not a banner, a rule or the exit status."""
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
@@ -287,27 +343,10 @@ def _first_line(output: str) -> str:
             and not line.lower().startswith("exit code")
             and not _BANNER.match(line)
             and not is_progress(line)
+            and not _HEADING.match(line)
         ):
             return line
     return ""
-
-
-def _relative(text: str, pitfall: Pitfall, root: str) -> str:
-    """`text` with the project's and the session's own folder left out of paths, so a memory
-    reads the same on every checkout (`src/app.py`, not `/Users/me/work/app/src/app.py`)."""
-    folders = {f.rstrip("/") for f in (root, pitfall.failed.run.cwd or "")}
-    for folder in sorted(folders, key=len, reverse=True):
-        if len(folder) > 1:
-            text = text.replace(folder + "/", "")
-    return text
-
-
-def _shown_error(pitfall: Pitfall, root: str) -> str:
-    """The error as printed (project paths made relative), or the fingerprint."""
-    output = pitfall.failed.run.output
-    line = first_error_line(output) or _first_line(output) or pitfall.fingerprint
-    line = re.sub(r"^E\s+", "", line)
-    return _clip(_relative(line, pitfall, root).replace("`", "'"), 160)
 
 
 def _attribute(
@@ -326,7 +365,7 @@ def _attribute(
     named = tuple(f for f in files if _named_in(f, failed.run.output))
     between = [a for a in found[i + 1 : j] if a.run.event_id != failed.run.event_id]
     setup = [a for a in between if _is_setup(a, failed)]
-    changed_args = _args(failed) != _args(passed)
+    changed_args = option_args(failed) != option_args(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
@@ -349,7 +388,7 @@ def _attribute(
     elif _run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).
-        fix, shown, command = "variant", (), _as_typed(passed.run.command)
+        fix, shown, command = "variant", (), as_typed(passed.run.command)
     else:
         return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
     ids.append(passed.run.event_id)
@@ -383,7 +422,7 @@ def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
     cwd = (failed.run.cwd or "").rstrip("/")
     if not cwd or not _USAGE_ERROR.search(fingerprint):
         return ""
-    before, after = _args(failed), _args(passed)
+    before, after = option_args(failed), option_args(passed)
     if len(before) != len(after):
         return ""
     for old, new in zip(before, after, strict=True):
@@ -400,219 +439,27 @@ def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
     return ""
 
 
-def _clip(text: str, limit: int) -> str:
+def clip(text: str, limit: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def _remedy(pitfall: Pitfall, root: str = "") -> str:
-    fix_command = _relative(pitfall.fix_command, pitfall, root)
-    if pitfall.steps:
-        steps = [_relative(s, pitfall, root) for s in pitfall.steps]
-        if len(steps) == 1:
-            return f"{steps[0]} fixed it"
-        return f"{', then '.join(steps)} got it to pass"
-    if pitfall.fix == "variant":
-        passed = pitfall.passed
-        change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
-        if change:
-            shown = _relative(passed.text, pitfall, root) if passed else ""
-            example = f" (`{shown}`)" if len(shown) <= 90 else ""
-            return f"re-running it {change} worked{example}"
-        return f"re-running it as `{_clip(fix_command, 90)}` worked"
-    if pitfall.fix == "setup":
-        return f"running `{_clip(fix_command, 70)}` first fixed it"
-    if pitfall.fix == "folder":
-        return (
-            f"the shell was still in `{_clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
-            "path did not resolve: run it from the repository root"
-        )
-    shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
-    more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
-    if pitfall.named:
-        return f"it passed after editing {shown}{more}, named in the error"
-    return f"it passed after editing {shown}{more}"
+#: An argument longer than this (a prompt, a message) is shown as `'…'` in a long command.
+_LONG_ARGUMENT = 24
 
 
-def _fix_weight(pitfall: Pitfall) -> float:
-    """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
-    after a failing test is often the work itself (a test written first, then the code)."""
-    if pitfall.fix in ("setup", "variant", "folder"):
-        return 0.2
-    if pitfall.fix != "edit":
-        return 0.0
-    use = pitfall.failed.use
-    if use is not None and use.purpose == "test":
-        return 0.05
-    return 0.15 if pitfall.named else 0.1
-
-
-#: Pitfalls whose fix was running from the repository root share one memory per folder.
-FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
-
-
-#: Failures of one gate share one memory: the commit's checks, or one checker's findings.
-GATE_KEY_PREFIX = "pitfall:gate:"
-_GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
-#: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
-#: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
-_HOOK_CHECK = re.compile(
-    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
-    r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
-    r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
-    re.MULTILINE,
-)
-
-
-def _is_commit(attempt: Attempt) -> bool:
-    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
-    return attempt.program == "git" and bool(words) and words[0] == "commit"
-
-
-def _group_key(pitfall: Pitfall) -> str:
-    """Folder slips share one memory per folder; a commit's failures one per repository part
-    (the gate, whichever check failed); a lint, format or type check's failures one per tool
-    (one lesson about the checker, not one per file); anything else one per error signature."""
-    if pitfall.fix == "folder":
-        return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
-    failed = pitfall.failed
-    scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
-    if _is_commit(failed) and _gated(failed.run.output):
-        return f"{GATE_KEY_PREFIX}commit" + (f":{scope}" if scope else "")
-    use = failed.use
-    if use is not None and use.purpose in _GROUPED_PURPOSES:
-        return f"{GATE_KEY_PREFIX}{use.purpose}:{use.tool}" + (f":{scope}" if scope else "")
-    return fingerprint_key(pitfall.fingerprint)
-
-
-def _most_sessions(group: list[Pitfall]) -> int:
-    """In how many sessions the most widespread error of `group` came back."""
-    spread: dict[str, set[str]] = {}
-    for pitfall in group:
-        key = fingerprint_key(pitfall.fingerprint)  # the same error, whatever it names
-        spread.setdefault(key, set()).add(pitfall.failed.run.session_id or "")
-    return max((len(s) for s in spread.values()), default=0)
-
-
-_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
-
-
-def _gated(output: str) -> bool:
-    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
-    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
-
-
-def hook_checks(output: str) -> list[str]:
-    """The checks a commit hook's output reports by name, in order (none when it names none)."""
-    names: dict[str, None] = {}
-    for match in _HOOK_CHECK.finditer(output[:MAX_OUTPUT_SCAN_CHARS]):
-        name = (match.group("dots") or match.group("mark") or "").strip(" .")
-        if name and "`" not in name:
-            names.setdefault(name)
-    return list(names)[:6]
-
-
-def _because(pitfall: Pitfall) -> str:
-    """ "; <why>" from the causes found for a failure, or ""."""
-    if not pitfall.causes:
-        return ""
-    first, *rest = pitfall.causes
-    if first.startswith("`"):
-        return f"; the output explains {first}"
-    said = "; then ".join(_lowered(c) for c in (first, *rest))
-    return f"; the assistant found: {said}"
-
-
-def _lowered(text: str) -> str:
-    """A sentence's first letter lowered to run on after a colon (not a name or an acronym)."""
-    if (
-        len(text) > 1
-        and text[0].isupper()
-        and text[1].islower()
-        and text.split(maxsplit=1)[0] != "I"
-    ):
-        return text[0].lower() + text[1:]
-    return text
-
-
-def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
-    """One lesson for every path that did not resolve because the shell was in a sub-folder."""
-    shown = group[-1]
-    examples: dict[str, None] = {}
-    for pitfall in reversed(group):
-        command = pitfall.failed.text.splitlines()[0] if pitfall.failed.text else ""
-        error = _shown_error(pitfall, root)
-        examples.setdefault(f"`{_clip(_relative(command, pitfall, root), 70)}` → `{error}`")
-    sessions = {p.failed.run.session_id or "" for p in group}
-    seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-    text = (
-        f"Paths written from the repository root do not resolve while the shell is still in "
-        f"`{_clip(shown.fix_command, 60)}/` after a `cd`{seen}: run commands from the root "
-        f"({'; '.join(list(examples)[:2])})."
+def shown_command(text: str, limit: int) -> str:
+    """A command as typed, whole when it fits; else with its long free-text arguments shown
+    as `'…'` (every program, option and short value kept); else its stable head. Never cut
+    in the middle: the flag that mattered may be the last word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    try:
+        words = shlex.split(flat)
+    except ValueError:
+        words = flat.split()
+    short = " ".join(
+        "'…'" if len(w) > _LONG_ARGUMENT or (" " in w and len(w) > 8) else w for w in words
     )
-    importance = 0.55 + 0.05 * min(len(group) - 1, 3) + 0.08 * min(len(sessions) - 1, 4)
-    event_ids = [e for p in group for e in p.event_ids]
-    return Finding(
-        "pitfall",
-        key,
-        text,
-        ("pitfall", "working-directory", "fix:folder"),
-        round(min(0.85, importance), 3),
-        tuple(dict.fromkeys(event_ids[-30:])),
-    )
-
-
-def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
-    """One pitfall per error signature, across sessions; a fixed occurrence is preferred."""
-    groups: dict[str, list[Pitfall]] = {}
-    for pitfall in pitfalls:
-        groups.setdefault(_group_key(pitfall), []).append(pitfall)
-    findings: list[Finding] = []
-    for key, group in groups.items():
-        if key.startswith(FOLDER_KEY_PREFIX):
-            findings.append(_folder_finding(key, group, root))
-            continue
-        sessions = {p.failed.run.session_id or "" for p in group}
-        fixed = [p for p in group if p.fix]
-        real_error = not group[0].fingerprint.endswith(": non-zero exit")
-        if not fixed and (_most_sessions(group) < 2 or not real_error):
-            continue  # a warning needs the same error again in another session
-        shown = fixed[-1] if fixed else group[-1]
-        first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
-        command = _clip(_relative(first, shown, root), 80)
-        subject = f"`{command}`"
-        if command.startswith("hook:"):
-            subject = f"The `{command[5:]}` hook"
-        seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-        errors = {fingerprint_key(shown.fingerprint): _shown_error(shown, root)}
-        for other in reversed(group):  # a gate's other findings, most recent first
-            errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
-        error = "` and with `".join(list(errors.values())[:2])
-        remedy = _remedy(shown, root) if fixed else "no fix was recorded"
-        text = f"{subject} failed with `{error}`{seen}{_because(shown)}; {remedy}."
-        if key.startswith(f"{GATE_KEY_PREFIX}commit"):
-            checks = list(dict.fromkeys(c for p in group for c in hook_checks(p.failed.run.output)))
-            if checks:
-                text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
-        importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
-        exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
-        use = shown.failed.use
-        tags = (
-            "pitfall",
-            use.tool if use else shown.failed.program,
-            exception.lower() if exception.isidentifier() else "",
-            f"fix:{shown.fix}" if shown.fix else "fix:unknown",
-        )
-        event_ids = [e for p in group for e in p.event_ids]
-        findings.append(
-            Finding(
-                "pitfall",
-                key,
-                text,
-                tuple(t for t in tags if t),
-                round(min(0.9, importance), 3),
-                tuple(dict.fromkeys(event_ids[-30:])),
-                shown.files if shown.fix == "edit" else (),
-            )
-        )
-    return findings
+    return short if len(short) <= limit else command_base(flat)

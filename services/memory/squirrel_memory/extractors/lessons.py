@@ -258,7 +258,9 @@ def telling(text: str) -> set[str]:
 def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
     """What differs between a failing command's words and the passing one's, said as a change
     of arguments ("with `-f` added", "with `--x` instead of `--y`", "without `--z`"); ""
-    when the words are the same or everything changed."""
+    when the words are the same or everything changed. When free text changed as well (a
+    prompt, a message), the options that changed are the difference (`--profile fast`
+    added), each with its value: a re-run is not explained by the words it was asked."""
     before, after = list(failed), list(passed)
     if before == after or not before or not after or before[0] != after[0]:
         return ""
@@ -266,8 +268,13 @@ def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
     removed = [t for t in before if t not in after]
     if not added and not removed:
         return "with its arguments in another order"
-    if len(added) + len(removed) > 3 or any(len(t) > 60 or "`" in t for t in added + removed):
-        return ""
+    changed = added + removed
+    if len(changed) > 3 or any(len(t) > 60 or "`" in t or " " in t.strip() for t in changed):
+        added, removed = _options(after, added), _options(before, removed)
+        if not (added or removed) or len(added) + len(removed) > 4:
+            return ""
+        if any(len(t) > 60 or "`" in t for t in added + removed):
+            return ""
     if added and removed:
         new = " ".join(added)
         old = " ".join(removed)
@@ -275,6 +282,21 @@ def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
     if added:
         return f"with `{' '.join(added)}` added"
     return f"without `{' '.join(removed)}`"
+
+
+def _options(words: list[str], changed: list[str]) -> list[str]:
+    """The options among `changed` words of a command, each followed by its value when the
+    value changed too (`--profile fast`), in the command's order."""
+    changed_set = set(changed)
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if word not in changed_set or not word.startswith("-") or word in ("-", "--"):
+            continue
+        found.append(word)
+        value = words[index + 1] if index + 1 < len(words) else ""
+        if value and value in changed_set and not value.startswith("-") and "=" not in word:
+            found.append(value)
+    return found
 
 
 def _clip(text: str, limit: int) -> str:

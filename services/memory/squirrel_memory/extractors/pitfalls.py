@@ -30,6 +30,11 @@ _SKIP_LINE = re.compile(
 )
 _LOCATION_PREFIX = re.compile(r"^(?:\S+:\d+(?::\d+)?\s*[-:]?\s*)")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.@-]+")
+#: A file named without its folder (`test_x.py::case`): the same file as `<path>` elsewhere.
+_BARE_FILE = re.compile(
+    r"(?<![\w<./-])[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|rb|ex|exs|java|kt|scala|cs|"
+    r"php|swift|c|cc|cpp|h|hpp|dart|zig|vue|svelte|json|ya?ml|toml|md|sh|html|css)(?![\w])"
+)
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,40}\b")
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 _SPACES = re.compile(r"\s+")
@@ -67,7 +72,8 @@ def normalise_line(line: str) -> str:
     """An output line with its location prefix, paths, hex ids and numbers normalised."""
     line = re.sub(r"^E\s+", "", line.strip())
     if not _EXCEPTION_LINE.match(line):
-        line = _LOCATION_PREFIX.sub("", line, count=1) if _PATH.match(line) else line
+        located = _PATH.match(line) or _BARE_FILE.match(line)
+        line = _LOCATION_PREFIX.sub("", line, count=1) if located else line
     line = _PATH.sub("<path>", line)
     line = _HEX.sub("<hex>", line)
     line = _NUMBER.sub("<n>", line)
@@ -81,8 +87,10 @@ _NAMED = re.compile(r"\b(branch|tag|remote|ref|database|table|module|package|cra
 
 def error_signature(fingerprint: str) -> str:
     """What stays the same when the same error happens again elsewhere: quoted names, branch,
-    table and module names go, so `… branch 'a' has no upstream` and `… branch 'b' …` match."""
+    table and module names go, so `… branch 'a' has no upstream` and `… branch 'b' …` match;
+    a file named with or without its folder is the same `<path>`."""
     text = _QUOTED.sub("<q>", fingerprint)
+    text = _BARE_FILE.sub("<path>", text)
     text = _NAMED.sub(lambda m: f"{m.group(1).lower()} <name>", text)
     return " ".join(text.lower().split())
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -42,6 +43,8 @@ _EXTENSION_ECOSYSTEMS = {
     ".zig": "zig",
 }
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
+#: A word that can be a subcommand or a target: no spaces, no quotes.
+_SUBCOMMAND = re.compile(r"^[\w@./:+=-]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +77,29 @@ class Attempt:
 
     @property
     def intent(self) -> tuple[str, ...]:
-        """What the command tries to do, whatever its arguments: (`git`, `push`), (test, pytest)."""
+        """What the command tries to do, whatever its arguments: (`git`, `push`), (test, pytest).
+
+        Only a word that reads as a subcommand (`push`, `db:migrate`, `ecto.gen.migration`)
+        names the intent: free text (a prompt, a message) given to a program is an argument,
+        so `tool --task "Sum 1 and 2"` and `tool --profile x --task "Add 3"` try the same."""
         if self.use is not None and self.use.purpose in CHECK_PURPOSES:
             return (self.use.purpose, self.use.tool, self.scope)
-        words = [t for t in self.tokens[1:] if not t.startswith("-")]
-        return (self.program, words[0] if words else "", self.scope)
+        return (self.program, _subcommand(self.tokens[1:]), self.scope)
+
+
+def _subcommand(words: tuple[str, ...]) -> str:
+    """The first word that is neither an option nor an option's value (`-C dir`, `--task
+    "…"`), when it reads as a subcommand; "" otherwise."""
+    after_option = False
+    for word in words:
+        if word.startswith("-"):
+            after_option = "=" not in word
+            continue
+        if after_option:
+            after_option = False
+            continue
+        return word if _SUBCOMMAND.match(word) else ""
+    return ""
 
 
 def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:

@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.workflows import as_run
 
 #: Commands that only look around; they are never part of a routine.
 _READ_ONLY = frozenset(
@@ -152,20 +153,24 @@ def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
     if len(tails) < 2:
         return None
     ids: dict[str, list[str]] = {}
+    runs: dict[str, list[Attempt]] = {}
     sequences: list[list[str]] = []
     for tail in tails:
         sequence = list(dict.fromkeys(f"`{a.base}`" for a in tail))
         sequences.append(sequence)
         for attempt in tail:
             ids.setdefault(f"`{attempt.base}`", []).append(attempt.run.event_id)
+            runs.setdefault(f"`{attempt.base}`", []).append(attempt)
     steps = _common_steps(sequences)
     if not steps:
         return None
     sessions = min(sum(1 for seq in sequences if step in seq) for step in steps)
+    # Each step as it was run (`git commit -m "<text>"`), its stable head when it cannot be.
+    shown = [f"`{as_run(runs[step], step.strip('`'))}`" for step in steps[:5]]
     return Finding(
         "recipe",
         "recipe:routine",
-        f"At the end of a session: {' → '.join(steps[:5])} (done in {sessions} sessions).",
+        f"At the end of a session: {' → '.join(shown)} (done in {sessions} sessions).",
         ("recipe", "routine", "workflow"),
         round(min(0.7, 0.4 + 0.05 * sessions), 3),
         tuple(e for step in steps[:5] for e in ids[step][-5:]),

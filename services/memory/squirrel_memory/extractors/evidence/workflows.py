@@ -13,6 +13,7 @@ checks (the quality gate says that) are left to those recipes.
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -136,19 +137,55 @@ def _rotation(run: tuple[_Step, ...], kept: tuple[_Step, ...]) -> bool:
     return len(set(run) & set(kept)) >= len(run) - 1
 
 
-def _shown(attempts: list[Attempt], step: _Step) -> str:
-    """The command as it was most often typed for a step; its program and verbs when every
-    run typed it differently (another message, name or id) or it is too long to show."""
-    typed = Counter(
+def as_run(attempts: list[Attempt], fallback: str) -> str:
+    """A command as it was run across `attempts`: typed the same way most of the time, else
+    the words its runs share with the changing ones marked (`_template`), else `fallback`."""
+    usable = [
         a.text
         for a in attempts
         if not _ABSOLUTE.search(a.text) and "`" not in a.text and "\n" not in a.text.strip()
-    )
-    text, count = typed.most_common(1)[0] if typed else (step.name, 0)
-    if len(text) > MAX_STEP_CHARS or (count < 2 and len(attempts) > 1):
-        text = step.name
+    ]
+    typed = Counter(usable)
+    text, count = typed.most_common(1)[0] if typed else (fallback, 0)
+    if count < 2 and len(attempts) > 1:
+        text = _template(usable) or fallback
+    return fallback if len(text) > MAX_STEP_CHARS else text
+
+
+def _shown(attempts: list[Attempt], step: _Step) -> str:
+    """A step as it was run: the command typed the same way most of the time; when every run
+    typed it differently (another message, name or id), the words they share with the ones
+    that changed marked (`tracker show <n>`, `git commit -m "<text>"`); its program and verbs
+    when neither can be shown whole."""
+    text = as_run(attempts, step.name)
     where = f" (in `{step.scope}/`)" if step.scope else ""
     return f"`{text}`{where}"
+
+
+def _template(texts: list[str]) -> str:
+    """The words `texts` share, each word that differs shown as a placeholder (`<n>` for a
+    number, `"<text>"` for free text, `<name>` otherwise); "" when they do not line up word
+    for word, differ in their options or share only their program."""
+    try:
+        split = [shlex.split(t) for t in texts]
+    except ValueError:
+        return ""
+    if len(split) < 2 or len({len(words) for words in split}) != 1:
+        return ""
+    shown: list[str] = []
+    for column in zip(*split, strict=True):
+        if len(set(column)) == 1:
+            shown.append(shlex.quote(column[0]) if " " in column[0] else column[0])
+        elif any(w.startswith("-") for w in column):
+            return ""  # other options, not other values: no one command to show
+        elif all(w.lstrip("#").isdigit() for w in column):
+            shown.append("<n>")
+        elif any(" " in w for w in column):
+            shown.append('"<text>"')
+        else:
+            shown.append("<name>")
+    kept = sum(1 for w in shown if not w.startswith(("<", '"<')))
+    return " ".join(shown) if kept >= 2 else ""
 
 
 def _finding(

@@ -1,0 +1,389 @@
+"""Pitfall memories: one per root cause, worded as a lesson (trigger, cause, what fixed it).
+
+`fixes.find_pitfalls` finds each failure and its fix; this module groups them and writes the
+text. Folder slips share one memory per folder; a commit gate's failures, and a checker's own
+failures of a tool the gate runs, share one; commands that each passed once run through the
+same wrapper share one; a lint, format or type checker's findings share one per tool; anything
+else shares one per error signature, across sessions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
+from squirrel_memory.extractors.evidence import Attempt, Finding
+from squirrel_memory.extractors.fixes import (
+    MAX_FILES_SHOWN,
+    Pitfall,
+    as_typed,
+    clip,
+    first_line,
+    nothing_ran,
+    ran_nothing,
+    selection,
+    shown_command,
+)
+from squirrel_memory.extractors.lessons import argument_change
+from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line
+
+
+def _relative(text: str, pitfall: Pitfall, root: str) -> str:
+    """`text` with the project's and the session's own folder left out of paths, so a memory
+    reads the same on every checkout (`src/app.py`, not `/Users/me/work/app/src/app.py`)."""
+    folders = {f.rstrip("/") for f in (root, pitfall.failed.run.cwd or "")}
+    for folder in sorted(folders, key=len, reverse=True):
+        if len(folder) > 1:
+            text = text.replace(folder + "/", "")
+    return text
+
+
+def _shown_error(pitfall: Pitfall, root: str) -> str:
+    """The error as printed (project paths made relative), or the fingerprint."""
+    output = pitfall.failed.run.output
+    line = first_error_line(output) or nothing_ran(output) or first_line(output)
+    line = line or pitfall.fingerprint
+    line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
+    line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
+    return clip(_relative(line, pitfall, root).replace("`", "'"), 160)
+
+
+def _remedy(pitfall: Pitfall, root: str = "") -> str:
+    fix_command = _relative(pitfall.fix_command, pitfall, root)
+    if pitfall.steps:
+        steps = [_relative(s, pitfall, root) for s in pitfall.steps]
+        if len(steps) == 1:
+            return f"{steps[0]} fixed it"
+        return f"{', then '.join(steps)} got it to pass"
+    if pitfall.fix == "variant":
+        passed = pitfall.passed
+        change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
+        if change:
+            shown = _relative(passed.text, pitfall, root) if passed else ""
+            example = f" (`{shown}`)" if len(shown) <= 90 else ""
+            return f"re-running it {change} worked{example}"
+        return f"re-running it as `{shown_command(fix_command, 120)}` worked"
+    if pitfall.fix == "setup":
+        return f"running `{shown_command(fix_command, 90)}` first fixed it"
+    if pitfall.fix == "folder":
+        return (
+            f"the shell was still in `{clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
+            "path did not resolve: run it from the repository root"
+        )
+    shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
+    more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
+    if pitfall.named:
+        return f"it passed after editing {shown}{more}, named in the error"
+    return f"it passed after editing {shown}{more}"
+
+
+def _fix_weight(pitfall: Pitfall) -> float:
+    """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
+    after a failing test is often the work itself (a test written first, then the code)."""
+    if pitfall.fix in ("setup", "variant", "folder"):
+        return 0.2
+    if pitfall.fix != "edit":
+        return 0.0
+    use = pitfall.failed.use
+    if use is not None and use.purpose == "test":
+        return 0.05
+    return 0.15 if pitfall.named else 0.1
+
+
+#: Pitfalls whose fix was running from the repository root share one memory per folder.
+FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
+
+
+#: Failures of one gate share one memory: the commit's checks, or one checker's findings.
+GATE_KEY_PREFIX = "pitfall:gate:"
+_GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
+#: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
+#: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
+_HOOK_CHECK = re.compile(
+    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
+    r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
+    r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
+    re.MULTILINE,
+)
+
+
+def is_commit(attempt: Attempt) -> bool:
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return attempt.program == "git" and bool(words) and words[0] == "commit"
+
+
+#: Failures that passed once run through the same wrapper (an environment activated, a
+#: runner) share one memory: one root cause, however many commands it broke.
+WRAPPER_KEY_PREFIX = "pitfall:run-with:"
+
+
+def _wrapper(pitfall: Pitfall) -> str:
+    """What the passing run put before the same command (`source .venv/bin/activate &&`,
+    `uv run`, `bundle exec`), or ""."""
+    if pitfall.fix != "variant" or pitfall.passed is None:
+        return ""
+    before, after = as_typed(pitfall.failed.run.command), pitfall.fix_command
+    if before == after or not after.endswith(" " + before):
+        return ""
+    prefix = after[: -len(before)].strip()
+    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+
+
+def _commands(group: list[Pitfall]) -> list[str]:
+    return list(dict.fromkeys(p.failed.text.splitlines()[0] for p in group if p.failed.text))
+
+
+def _unwrap_single_commands(groups: dict[str, list[Pitfall]]) -> None:
+    """A wrapper that fixed one command only is that command's own lesson: its pitfalls go
+    back under their error signature (the key the same error has everywhere else)."""
+    for key in [k for k in groups if k.startswith(WRAPPER_KEY_PREFIX)]:
+        if len(_commands(groups[key])) < 2:
+            for pitfall in groups.pop(key):
+                groups.setdefault(fingerprint_key(pitfall.fingerprint), []).append(pitfall)
+
+
+def _wrapper_finding(key: str, group: list[Pitfall], root: str) -> Finding | None:
+    """One lesson for several commands that each passed once run through the same wrapper
+    (None for one command, which `_unwrap_single_commands` leaves to its own lesson)."""
+    commands = _commands(group)
+    if len(commands) < 2:
+        return None
+    shown = group[-1]
+    wrapper = _wrapper(shown)
+    sessions = {p.failed.run.session_id or "" for p in group}
+    seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+    names = " and ".join(f"`{shown_command(_relative(c, shown, root), 50)}`" for c in commands[:3])
+    errors = list(dict.fromkeys(_shown_error(p, root) for p in reversed(group)))[:2]
+    text = (
+        f"Commands here must run as `{wrapper} …`: {names} failed with "
+        f"`{'` and with `'.join(errors)}`{seen}{_because(shown)}; putting `{wrapper}` before "
+        f"them worked (`{shown_command(_relative(shown.fix_command, shown, root), 90)}`)."
+    )
+    importance = 0.65 + 0.05 * min(len(commands) - 2, 2) + 0.08 * min(len(sessions) - 1, 4)
+    event_ids = [e for p in group for e in p.event_ids]
+    return Finding(
+        "pitfall",
+        key,
+        text,
+        ("pitfall", "environment", "fix:variant"),
+        round(min(0.9, importance), 3),
+        tuple(dict.fromkeys(event_ids[-30:])),
+    )
+
+
+def _group_key(pitfall: Pitfall) -> str:
+    """Folder slips share one memory per folder; a commit's failures one per repository part
+    (the gate, whichever check failed); a lint, format or type check's failures one per tool
+    (one lesson about the checker, not one per file); anything else one per error signature."""
+    if pitfall.fix == "folder":
+        return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
+    failed = pitfall.failed
+    scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
+    wrapper = _wrapper(pitfall)
+    if wrapper:
+        slug = re.sub(r"[^a-z0-9]+", "-", wrapper.lower()).strip("-")[:40]
+        return f"{WRAPPER_KEY_PREFIX}{slug}" + (f":{scope}" if scope else "")
+    if is_commit(failed) and _gated(failed.run.output):
+        return f"{GATE_KEY_PREFIX}commit" + (f":{scope}" if scope else "")
+    use = failed.use
+    if use is not None and use.purpose in _GROUPED_PURPOSES:
+        return f"{GATE_KEY_PREFIX}{use.purpose}:{use.tool}" + (f":{scope}" if scope else "")
+    return fingerprint_key(pitfall.fingerprint)
+
+
+def _most_sessions(group: list[Pitfall]) -> int:
+    """In how many sessions the most widespread error of `group` came back."""
+    spread: dict[str, set[str]] = {}
+    for pitfall in group:
+        key = fingerprint_key(pitfall.fingerprint)  # the same error, whatever it names
+        spread.setdefault(key, set()).add(pitfall.failed.run.session_id or "")
+    return max((len(s) for s in spread.values()), default=0)
+
+
+def _gate_checks(pitfall: Pitfall) -> list[str]:
+    """The checks a commit's hook named, failing or passing, in the failed and passed runs."""
+    outputs = [pitfall.failed.run.output]
+    if pitfall.passed is not None and is_commit(pitfall.passed):
+        outputs.append(pitfall.passed.run.output)
+    return [name for output in outputs for name in hook_checks(output)]
+
+
+def _names_tool(names: str, tool: str) -> bool:
+    """Whether a hook's check names name `tool` (`go vet` as `go vet` or `go-vet`)."""
+    spellings = {tool.lower(), tool.lower().replace(" ", "-")}
+    return any(re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", names) for t in spellings)
+
+
+def _fold_into_gates(groups: dict[str, list[Pitfall]]) -> dict[str, list[str]]:
+    """Moves a check's own failures (`lint:ruff`) into the commit gate whose hook runs that
+    tool (one root cause: the gate), in the same part of the repository. Returns, per gate,
+    the commands that passed those checks when run apart, as typed (what gets past it)."""
+    passing: dict[str, list[str]] = {}
+    gates = [k for k in groups if k.startswith(f"{GATE_KEY_PREFIX}commit")]
+    for gate in gates:
+        scope = gate.split(":")[3:]
+        names = " ".join(c for p in groups[gate] for c in _gate_checks(p)).lower()
+        for key in list(groups):
+            parts = key.split(":")
+            if not key.startswith(GATE_KEY_PREFIX) or key in gates or len(parts) < 4:
+                continue
+            if parts[4:] != scope or not _names_tool(names, parts[3]):
+                continue
+            folded = groups.pop(key)
+            groups[gate].extend(folded)
+            for pitfall in folded:
+                run = pitfall.passed or pitfall.failed
+                typed = run.text.splitlines()[0] if run.text else ""
+                if typed and typed not in passing.setdefault(gate, []):
+                    passing[gate].append(typed)
+    return {gate: commands[:3] for gate, commands in passing.items()}
+
+
+_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
+
+
+def _gated(output: str) -> bool:
+    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
+    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+
+
+def hook_checks(output: str) -> list[str]:
+    """The checks a commit hook's output reports by name, in order (none when it names none)."""
+    names: dict[str, None] = {}
+    for match in _HOOK_CHECK.finditer(output[:MAX_OUTPUT_SCAN_CHARS]):
+        name = (match.group("dots") or match.group("mark") or "").strip(" .")
+        if name and "`" not in name:
+            names.setdefault(name)
+    return list(names)[:6]
+
+
+def _because(pitfall: Pitfall) -> str:
+    """ "; <why>" from the causes found for a failure, or ""."""
+    if not pitfall.causes:
+        return ""
+    first, *rest = pitfall.causes
+    if first.startswith("`"):
+        return f"; the output explains {first}"
+    said = "; then ".join(_lowered(c) for c in (first, *rest))
+    return f"; the assistant found: {said}"
+
+
+def _lowered(text: str) -> str:
+    """A sentence's first letter lowered to run on after a colon (not a name or an acronym)."""
+    if (
+        len(text) > 1
+        and text[0].isupper()
+        and text[1].islower()
+        and text.split(maxsplit=1)[0] != "I"
+    ):
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
+    """One lesson for every path that did not resolve because the shell was in a sub-folder."""
+    shown = group[-1]
+    examples: dict[str, None] = {}
+    for pitfall in reversed(group):
+        command = pitfall.failed.text.splitlines()[0] if pitfall.failed.text else ""
+        error = _shown_error(pitfall, root)
+        examples.setdefault(f"`{shown_command(_relative(command, pitfall, root), 80)}` → `{error}`")
+    sessions = {p.failed.run.session_id or "" for p in group}
+    seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+    text = (
+        f"Paths written from the repository root do not resolve while the shell is still in "
+        f"`{clip(shown.fix_command, 60)}/` after a `cd`{seen}: run commands from the root "
+        f"({'; '.join(list(examples)[:2])})."
+    )
+    importance = 0.55 + 0.05 * min(len(group) - 1, 3) + 0.08 * min(len(sessions) - 1, 4)
+    event_ids = [e for p in group for e in p.event_ids]
+    return Finding(
+        "pitfall",
+        key,
+        text,
+        ("pitfall", "working-directory", "fix:folder"),
+        round(min(0.85, importance), 3),
+        tuple(dict.fromkeys(event_ids[-30:])),
+    )
+
+
+def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
+    """One pitfall per error signature, across sessions; a fixed occurrence is preferred."""
+    groups: dict[str, list[Pitfall]] = {}
+    for pitfall in pitfalls:
+        groups.setdefault(_group_key(pitfall), []).append(pitfall)
+    _unwrap_single_commands(groups)
+    direct = _fold_into_gates(groups)
+    findings: list[Finding] = []
+    for key, group in groups.items():
+        if key.startswith(FOLDER_KEY_PREFIX):
+            findings.append(_folder_finding(key, group, root))
+            continue
+        wrapped = _wrapper_finding(key, group, root) if key.startswith(WRAPPER_KEY_PREFIX) else None
+        if wrapped is not None:
+            findings.append(wrapped)
+            continue
+        sessions = {p.failed.run.session_id or "" for p in group}
+        fixed = [p for p in group if p.fix]
+        real_error = not group[0].fingerprint.endswith(": non-zero exit")
+        empty = [p for p in group if ran_nothing(p)]
+        if not fixed and not empty and (_most_sessions(group) < 2 or not real_error):
+            continue  # a warning needs the same error again in another session
+        # A gate's memory speaks of the commit, whichever of its checks was also run apart.
+        commits = [p for p in group if is_commit(p.failed)]
+        if key.startswith(f"{GATE_KEY_PREFIX}commit") and commits:
+            shown = next((p for p in reversed(commits) if p.fix), commits[-1])
+        else:
+            shown = fixed[-1] if fixed else group[-1]
+        first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
+        command = shown_command(_relative(first, shown, root), 80)
+        subject = f"`{command}`"
+        if command.startswith("hook:"):
+            subject = f"The `{command[5:]}` hook"
+        seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
+        errors = {fingerprint_key(shown.fingerprint): _shown_error(shown, root)}
+        for other in reversed(group):  # a gate's other findings, most recent first
+            errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
+        error = "` and with `".join(list(errors.values())[:2])
+        remedy = _remedy(shown, root) if shown.fix else "no fix was recorded"
+        if not shown.fix and ran_nothing(shown):
+            # A selection that matched no test teaches by itself: that selection is empty here.
+            chosen = " ".join(selection(shown.failed))
+            remedy = (
+                f"`{chosen}` selects no test in this project"
+                if chosen and "`" not in chosen and len(chosen) <= 60
+                else "no test was found"
+            )
+        # The checks a gate runs, passed apart before committing, are what gets past it.
+        before = [f"`{shown_command(_relative(c, shown, root), 60)}`" for c in direct.get(key, [])]
+        if before:
+            passing = f"running {', '.join(before)} before committing gets past it"
+            remedy = f"{remedy}; {passing}" if shown.fix else passing
+        failed_with = "ran no test" if ran_nothing(shown) else "failed"
+        text = f"{subject} {failed_with} with `{error}`{seen}{_because(shown)}; {remedy}."
+        if key.startswith(f"{GATE_KEY_PREFIX}commit"):
+            checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
+            if checks:
+                text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
+        importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
+        exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
+        use = shown.failed.use
+        tags = (
+            "pitfall",
+            use.tool if use else shown.failed.program,
+            exception.lower() if exception.isidentifier() else "",
+            f"fix:{shown.fix}" if shown.fix else "fix:unknown",
+        )
+        event_ids = [e for p in group for e in p.event_ids]
+        findings.append(
+            Finding(
+                "pitfall",
+                key,
+                text,
+                tuple(t for t in tags if t),
+                round(min(0.9, importance), 3),
+                tuple(dict.fromkeys(event_ids[-30:])),
+                shown.files if shown.fix == "edit" else (),
+            )
+        )
+    return findings
