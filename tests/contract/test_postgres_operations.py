@@ -163,3 +163,36 @@ async def test_sslmode_require_without_tls_on_the_server_is_refused() -> None:
         database = await PostgresDatabase.open(plain.dsn(), max_size=1)
         await database.close()
         assert await _versions(plain.dsn()) == [m.version for m in MIGRATIONS]
+
+
+async def test_a_memory_service_checks_the_schema_at_start_even_without_projects(
+    postgres_dsn: str, tmp_path: Path
+) -> None:
+    from squirrel_core.settings import load_settings  # noqa: PLC0415
+    from squirrel_memory.engine import MemoryEngine  # noqa: PLC0415
+
+    dsn = await _fresh_database(postgres_dsn, "sqrl_checked_at_start")
+    settings = load_settings(
+        {
+            "SQRL_HOME": str(tmp_path / "home"),
+            "SQRL_STORAGE_BACKEND": "postgres",
+            "SQRL_STORAGE_POSTGRES_DSN": dsn,
+        }
+    )
+    engine = MemoryEngine(settings)
+    try:
+        await engine.start()  # a fresh database: migrated at start, with no project yet
+    finally:
+        await engine.close()
+    assert await _versions(dsn) == [m.version for m in MIGRATIONS]
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute(
+            "INSERT INTO squirrel_schema_version (version, description) VALUES (%s, 'newer')",
+            (MIGRATIONS[-1].version + 1,),
+        )
+    older = MemoryEngine(settings)
+    try:
+        with pytest.raises(SchemaVersionError):
+            await older.start()
+    finally:
+        await older.close()
