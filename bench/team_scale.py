@@ -1,0 +1,219 @@
+"""A team server's storage at scale, on a real Postgres with pgvector (started from the wheel).
+
+For one project at each of `--sizes` memories, and for `--projects` projects of
+`--per-project` memories each (every project in one database, as a team server keeps them):
+lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index with
+pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
+answered exactly (index scans off) and the HNSW answers' recall@10 against them; the HNSW
+index's build time after the load; the database's and the vectors' size on disk. Memories are
+written through the `Store` contract, 500 per transaction; vectors come from the deterministic
+hashing embedder (384 dimensions), so the figures are storage, not the model.
+
+Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
+[--per-project 100] [--queries 200]   (a company's size: --sizes 100000,1000000 --projects 10000)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import structlog
+
+from bench.common import Figure, MemoryGenerator, percentile, print_table
+from bench.postgres_server import hnsw_built_after, local_postgres
+from bench.storage_backends import QUERIES
+from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.index import VectorIndex
+from squirrel_memory.models import UpdateAction, UpdateDecision
+from squirrel_memory.retrieval import embedding_text
+from squirrel_memory.storage import PostgresBackend, Store
+
+DIM = 384
+
+
+def tail_latencies(section: str, label: str, millis: Sequence[float]) -> list[Figure]:
+    """p50, p95 and p99 of latencies in milliseconds."""
+    note = f"n={len(millis)}"
+    return [
+        Figure(section, f"{label} p{q}", percentile(millis, q), "ms", note) for q in (50, 95, 99)
+    ]
+
+
+async def fill(
+    store: Store, index: VectorIndex, count: int, embedder: FakeEmbedder, first: int
+) -> None:
+    """`count` memories, 500 per transaction, and their vectors."""
+    generator = MemoryGenerator(first)
+    for offset in range(0, count, 500):
+        decisions = [
+            UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
+            for n in range(min(500, count - offset))
+        ]
+        result = await store.apply_processing_result([], decisions, [], user_id="bench")
+        vectors = await embedder.embed([embedding_text(m) for m in result.memories])
+        await asyncio.to_thread(
+            index.upsert, [(m.id, vectors[i]) for i, m in enumerate(result.memories)]
+        )
+
+
+def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
+    """The true 10 nearest (cosine) of a project: the same query with index scans off."""
+    import psycopg  # noqa: PLC0415
+
+    literal = "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
+    with psycopg.connect(dsn) as conn, conn.transaction():
+        conn.execute("SET LOCAL enable_indexscan = off")
+        rows = conn.execute(
+            f"SELECT memory_id FROM memory_vectors WHERE dim = {DIM} AND project_id = %s "
+            f"AND model_id = %s ORDER BY embedding::vector({DIM}) <=> %s::vector({DIM}) LIMIT 10",
+            (project_id, model_id, literal),
+        ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def disk(dsn: str) -> tuple[float, float, float]:
+    """MiB on disk: the database, memory_vectors with its indexes, the HNSW index alone."""
+    import psycopg  # noqa: PLC0415
+
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "SELECT pg_database_size(current_database()), "
+            "pg_total_relation_size('memory_vectors'), "
+            f"COALESCE(pg_relation_size(to_regclass('memory_vectors_hnsw_{DIM}')), 0)"
+        ).fetchone()
+    assert row is not None
+    return tuple(float(v) / 2**20 for v in row)  # type: ignore[return-value]
+
+
+async def searches(
+    stores: Sequence[Store], dsn: str, embedder: FakeEmbedder, rounds: int, section: str
+) -> list[Figure]:
+    """Lexical, HNSW and exact searches over `stores` (chosen in turn); latencies and recall."""
+    rng = random.Random(7)
+    lexical: list[float] = []
+    hnsw: list[float] = []
+    exact: list[float] = []
+    found = wanted = 0
+    indexes: dict[str, VectorIndex] = {}
+    for n in range(rounds):
+        store = stores[rng.randrange(len(stores))]
+        query = QUERIES[n % len(QUERIES)] + f" {n}"
+        started = time.perf_counter()
+        await store.search_fts(store.project_id, query, limit=10)
+        lexical.append((time.perf_counter() - started) * 1000)
+        if store.project_id not in indexes:
+            indexes[store.project_id], _ = await asyncio.to_thread(
+                store.open_vector_index, DIM, embedder.model_id
+            )
+        (vector,) = await embedder.embed([query])
+        started = time.perf_counter()
+        hits = await asyncio.to_thread(indexes[store.project_id].search, vector, 10)
+        hnsw.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        truth = await asyncio.to_thread(
+            exact_top10, dsn, store.project_id, embedder.model_id, list(vector)
+        )
+        exact.append((time.perf_counter() - started) * 1000)
+        found += len({hit[0] for hit in hits} & set(truth))
+        wanted += len(truth)
+    figures = tail_latencies(section, "search_fts top-10", lexical)
+    figures += tail_latencies(section, "vector top-10, HNSW", hnsw)
+    figures += tail_latencies(section, "vector top-10, exact", exact)
+    figures.append(
+        Figure(section, "HNSW recall@10 vs exact", found / max(wanted, 1), "ratio", f"n={rounds}")
+    )
+    return figures
+
+
+async def scenario(
+    base_dsn: str, root: Path, name: str, projects: int, per_project: int, args: argparse.Namespace
+) -> list[Figure]:
+    """One database holding `projects` projects of `per_project` memories: load, index, measure."""
+    import psycopg  # noqa: PLC0415
+    from psycopg.conninfo import make_conninfo  # noqa: PLC0415
+
+    database = f"scale_{name}"
+    with psycopg.connect(base_dsn, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {database}")
+        conn.execute(f"CREATE DATABASE {database}")
+    dsn = make_conninfo(base_dsn, dbname=database)
+    section = f"{projects:,} x {per_project:,}"
+    embedder = FakeEmbedder(dim=DIM)
+    backend = PostgresBackend(dsn, pool_size=args.pool)
+    figures: list[Figure] = []
+    try:
+        stores: list[Store] = []
+        for n in range(projects):
+            folder = root / database / f"p{n}"
+            folder.mkdir(parents=True)
+            stores.append(await backend.open_store(str(folder), None))
+        index, _ = await asyncio.to_thread(stores[0].open_vector_index, DIM, embedder.model_id)
+        building = hnsw_built_after(dsn, DIM)
+        building.__enter__()
+        started = time.perf_counter()
+        for n, store in enumerate(stores):
+            index, _ = await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id)
+            await fill(store, index, per_project, embedder, first=n * per_project)
+        loaded = time.perf_counter() - started
+        started = time.perf_counter()
+        building.__exit__(None, None, None)
+        built = time.perf_counter() - started
+        total = projects * per_project
+        figures.append(Figure(section, "load memories + vectors", total / loaded, "rows/s"))
+        figures.append(Figure(section, "HNSW index build after the load", built, "s"))
+        db_mib, vectors_mib, hnsw_mib = disk(dsn)
+        figures.append(Figure(section, "disk: database", db_mib, "MiB"))
+        figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
+        figures.append(Figure(section, "disk: HNSW index", hnsw_mib, "MiB"))
+        figures += await searches(stores, dsn, embedder, args.queries, section)
+    finally:
+        await backend.close()
+    return figures
+
+
+async def run(args: argparse.Namespace, root: Path) -> list[Figure]:
+    figures: list[Figure] = []
+    for size in (int(s) for s in args.sizes.split(",") if s):
+        figures += await scenario(args.postgres_dsn, root, f"one_{size}", 1, size, args)
+    if args.projects > 0:
+        figures += await scenario(
+            args.postgres_dsn, root, "many", args.projects, args.per_project, args
+        )
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--sizes", default="2000,10000", help="memories in one project")
+    options.add_argument("--projects", type=int, default=100)
+    options.add_argument("--per-project", type=int, default=100)
+    options.add_argument("--queries", type=int, default=200)
+    options.add_argument("--pool", type=int, default=10)
+    options.add_argument(
+        "--postgres-dsn", default="", help="an existing Postgres (default: one started here)"
+    )
+    args = options.parse_args(argv)
+    args.backend = "postgres"
+    logging.disable(logging.WARNING)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
+        args.postgres_dsn = dsn
+        figures = asyncio.run(run(args, Path(tmp).resolve()))
+    print(
+        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
+        + " ".join(f"{v:.2f}" for v in os.getloadavg())
+    )
+    print_table(figures)
+
+
+if __name__ == "__main__":
+    main()
