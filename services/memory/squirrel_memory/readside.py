@@ -20,6 +20,7 @@ from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import budget_for, chosen_backend
 from squirrel_memory.llm.spending import LlmBudget
@@ -48,6 +49,7 @@ class _Project:
     retriever: Retriever
     task_context: TaskContextBuilder
     views: v.Views
+    handles: HandleBook
 
 
 def _budget_pb(report: v.BudgetReport) -> views_pb2.BudgetReport:
@@ -141,6 +143,7 @@ class ReadSide:
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
                     injectable=store.confirmations.injectable,
                 ),
+                handles=self._engine.handle_book(store),
             )
             self._projects[project_id] = project
             return project
@@ -259,7 +262,7 @@ class ReadSide:
             scope_paths=list(request.scope_paths),
             page_token=request.page_token or None,
         )
-        handles = await self._engine.handles(request.project_id) if page.results else {}
+        handles = await project.handles.handles([r.memory_id for r in page.results])
         return pb.SearchMemoryResponse(
             query=page.query,
             results=[
