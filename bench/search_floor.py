@@ -147,7 +147,7 @@ async def measure_size(
                 calls += [_search(service.client, full_id), _search(service.client, empty_id)]
             await timed_rotating(calls, questions(WARMUP))
             before = load()
-            millis = await timed_rotating(calls, [f"{q}." for q in questions(queries)])
+            millis = await timed_rotating(calls, [f"{q} ({size})" for q in questions(queries)])
             after = load()
     return [
         Row(size, name, millis[1 + 2 * n], millis[2 + 2 * n], millis[0], before, after)
