@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -27,6 +27,7 @@ from squirrel_memory import manual
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller
 from squirrel_memory.llm.spending import LlmBudget
@@ -114,6 +115,7 @@ class MemoryEngine:
         """Each project's memory standings from the outcomes of served memories."""
         self.repository = RepositoryReader(self.user_id, enabled=not self.team_server)
         """Reads each registered repository's tracked files into facts and recipes."""
+        self._handle_books: dict[str, HandleBook] = {}
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -157,6 +159,9 @@ class MemoryEngine:
 
     async def close(self) -> None:
         await self.repository.close()
+        for book in self._handle_books.values():
+            book.close()
+        self._handle_books.clear()
         if self.retention is not None:
             await self.retention.stop()
         if self.processor is not None:
@@ -449,6 +454,20 @@ class MemoryEngine:
         """Each memory id of the project and its handle (`squirrel_core.handles`)."""
         store = await self.registry.store(project_id)
         return await handles_of(store)
+
+    async def handles_for(self, project_id: str, memory_ids: Iterable[str]) -> dict[str, str]:
+        """The handles of `memory_ids` only, each as `handles` gives it (`HandleBook`)."""
+        store = await self.registry.store(project_id)
+        return await self.handle_book(store).handles(memory_ids)
+
+    def handle_book(self, store: Store) -> HandleBook:
+        """The one `HandleBook` of `store` (a new one when the project's store was reopened)."""
+        book = self._handle_books.get(store.project_id)
+        if book is None or book.store is not store:
+            if book is not None:
+                book.close()
+            book = self._handle_books[store.project_id] = HandleBook(store)
+        return book
 
     async def history(
         self, project_id: str, memory_id: str

@@ -22,6 +22,7 @@ from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.engine import MemoryEngine
+from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import budget_for
 from squirrel_memory.llm.spending import LlmBudget
@@ -49,6 +50,7 @@ class _Project:
     retriever: Retriever
     task_context: TaskContextBuilder
     views: v.Views
+    handles: HandleBook
 
 
 def _budget_pb(report: v.BudgetReport) -> views_pb2.BudgetReport:
@@ -144,6 +146,7 @@ class ReadSide:
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
                     injectable=book.injectable,
                 ),
+                handles=self._engine.handle_book(store),
             )
             book.on_change(project.views.invalidate)
             self._projects[project_id] = project
@@ -271,7 +274,7 @@ class ReadSide:
             if flagged:  # read only the memories that may be stale (usually none)
                 stale = book.stale_ids(await store.get_memories(sorted(flagged)))
                 results = [r for r in results if r.memory_id not in stale]
-        handles = await self._engine.handles(request.project_id) if results else {}
+        handles = await project.handles.handles([r.memory_id for r in results]) if results else {}
         return pb.SearchMemoryResponse(
             query=page.query,
             results=[

@@ -366,7 +366,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         )
         following = offset + len(items)
         confirmed = await self.engine.confirmed(request.project_id, items)
-        handles = await self.engine.handles(request.project_id) if items else {}
+        handles = await self.engine.handles_for(request.project_id, [m.id for m in items])
         memories = [memory_to_pb(m, confirmed=m.id in confirmed) for m in items]
         for memory in memories:
             memory.handle = handles.get(memory.memory_id, memory.memory_id)

@@ -1,0 +1,201 @@
+"""SearchMemory against its floor, measured in the same run: p50, p95 and floor ratio by size.
+
+For each size (400, 10k and 100k memories by default) a project is filled with the bench's
+generated memory texts (`seed_project` of `bench.retrieval_latency`: up to `--base-texts`
+embedded with MiniLM, the other vectors DERIVED from them, which the output says) and an empty
+project is registered beside it, in one real `python -m squirrel_memory` process. Every
+question is then asked three ways, one after the other, the order rotating with each question:
+
+- `search`: SearchMemory (top 10) on the filled project, over gRPC;
+- `empty`: SearchMemory on the empty project (gRPC, the service's request path, no embedding);
+- `encoder`: the shipped query encoder alone (`embed_query_now`, int8) in this process.
+
+The floor is p50(empty) + p50(encoder); the ratio is p50(search) / floor. What sits above the
+floor is the pipeline around the encoder: FAISS, the row reads, BM25, fusion and hand-offs.
+
+With `--baseline TREE` (another checkout, e.g. the code before a change) a second service runs
+that tree's code on the same memories, asked the same questions in the same rotation, so both
+are measured under the same load. The load average (`uptime`) is printed before and after each
+size.
+
+Usage: python -m bench.search_floor [--sizes 400,10000,100000] [--queries 150]
+       [--base-texts 3000] [--baseline TREE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from bench.common import git_repo, percentile, wait_idle
+from bench.retrieval_latency import (
+    loaded_embedder,
+    memory_process,
+    questions,
+    seed_in_tree,
+    seed_project,
+    wait_model,
+)
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.home import HomeLayout
+from squirrel_core.projects import add_project
+from squirrel_memory.minilm import MiniLmEmbedder
+
+WARMUP = 10
+Call = Callable[[str], Awaitable[Any]]
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+@dataclass
+class Row:
+    """One side's figures at one size."""
+
+    size: int
+    side: str
+    search: list[float]
+    empty: list[float]
+    encoder: list[float]
+    load_before: str
+    load_after: str
+
+    @property
+    def floor(self) -> float:
+        return percentile(self.empty, 50) + percentile(self.encoder, 50)
+
+    @property
+    def ratio(self) -> float:
+        return percentile(self.search, 50) / self.floor
+
+
+def _search(client: MemoryClient, project_id: str) -> Call:
+    async def call(query: str) -> Any:
+        return await client.call(
+            client.stub.SearchMemory,
+            pb.SearchMemoryRequest(project_id=project_id, query=query, top_k=10),
+        )
+
+    return call
+
+
+def _encoder(embedder: MiniLmEmbedder) -> Call:
+    async def call(query: str) -> Any:
+        return embedder.embed_query_now(query)
+
+    return call
+
+
+async def timed_rotating(calls: Sequence[Call], texts: Sequence[str]) -> list[list[float]]:
+    """Milliseconds of each call on every text, one call at a time, the first call rotating."""
+    times: list[list[float]] = [[] for _ in calls]
+    for n, text in enumerate(texts):
+        for k in range(len(calls)):
+            which = (n + k) % len(calls)
+            started = time.perf_counter()
+            await calls[which](text)
+            times[which].append(1000 * (time.perf_counter() - started))
+    return times
+
+
+async def measure_size(
+    size: int, queries: int, embedder: MiniLmEmbedder, base_texts: int, baseline: Path | None
+) -> list[Row]:
+    sides: list[tuple[str, Path | None]] = [("this", None)]
+    if baseline is not None:
+        sides.append(("baseline", baseline))
+    with tempfile.TemporaryDirectory() as tmp:
+        homes: list[Path] = []
+        projects: list[tuple[str, str]] = []
+        for n, (_, tree) in enumerate(sides):
+            home, full, empty = (Path(tmp) / f"{part}-{n}" for part in ("home", "full", "empty"))
+            HomeLayout(home).ensure()
+            git_repo(full)
+            git_repo(empty)
+            if tree is None:
+                await seed_project(full, size, embedder, base_texts)
+            else:
+                seed_in_tree(tree, full, size, base_texts)
+            add_project(HomeLayout(home).projects, full)
+            add_project(HomeLayout(home).projects, empty)
+            homes.append(home)
+            projects.append((str(full), str(empty)))
+        async with AsyncExitStack() as stack:
+            services = [
+                await stack.enter_async_context(memory_process(home, tree))
+                for home, (_, tree) in zip(homes, sides, strict=True)
+            ]
+            for service in services:
+                await wait_model(service.client)
+                wait_idle(service.pid)
+            calls: list[Call] = [_encoder(embedder)]
+            for service, (full_id, empty_id) in zip(services, projects, strict=True):
+                calls += [_search(service.client, full_id), _search(service.client, empty_id)]
+            await timed_rotating(calls, questions(WARMUP))
+            before = load()
+            millis = await timed_rotating(calls, [f"{q} ({size})" for q in questions(queries)])
+            after = load()
+    return [
+        Row(size, name, millis[1 + 2 * n], millis[2 + 2 * n], millis[0], before, after)
+        for n, (name, _) in enumerate(sides)
+    ]
+
+
+def format_rows(rows: Sequence[Row]) -> str:
+    head = (
+        f"{'size':>7} {'side':<9} {'search p50':>10} {'p95':>7} {'empty p50':>9} "
+        f"{'encoder p50':>11} {'floor':>6} {'ratio':>6}  load 1/5/15 min (before -> after)"
+    )
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r.size:>7} {r.side:<9} {percentile(r.search, 50):>10.2f} "
+            f"{percentile(r.search, 95):>7.2f} {percentile(r.empty, 50):>9.2f} "
+            f"{percentile(r.encoder, 50):>11.2f} {r.floor:>6.2f} {r.ratio:>5.2f}x  "
+            f"{r.load_before} -> {r.load_after}"
+        )
+    return "\n".join(lines)
+
+
+async def run(
+    sizes: Sequence[int], queries: int, base_texts: int, baseline: Path | None
+) -> list[Row]:
+    embedder = loaded_embedder()
+    rows: list[Row] = []
+    for size in sizes:
+        found = await measure_size(size, queries, embedder, base_texts, baseline)
+        print(format_rows(found), flush=True)
+        rows += found
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="400,10000,100000")
+    parser.add_argument("--queries", type=int, default=150)
+    parser.add_argument("--base-texts", type=int, default=3000)
+    parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    args = parser.parse_args(argv)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
+    print("times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor")
+    print(format_rows(rows))
+
+
+if __name__ == "__main__":
+    main()
