@@ -10,7 +10,7 @@ from typing import Protocol
 import structlog
 
 from squirrel_memory.extractors.base import Extractor
-from squirrel_memory.models import Episode, MemoryCandidate
+from squirrel_memory.models import Episode, MemoryCandidate, MemorySource
 from squirrel_memory.parking import (
     EXTRACTION_LETTER,
     MAX_PARKED_ATTEMPTS,
@@ -26,8 +26,10 @@ from squirrel_memory.storage.base import DeadLetter
 
 log = structlog.get_logger()
 
-WriteFound = Callable[[Store, Sequence[MemoryCandidate], str, Decide], Awaitable[PassReport]]
-"""Decides and writes a parked episode's candidates (store, candidates, user, decide)."""
+WriteFound = Callable[
+    [Store, Sequence[MemoryCandidate], str, Decide, MemorySource], Awaitable[PassReport]
+]
+"""Decides and writes a parked episode's candidates (store, candidates, user, decide, source)."""
 
 
 class Park(Protocol):
@@ -41,6 +43,7 @@ class Park(Protocol):
         exc: BaseException,
         *,
         count_attempt: bool = True,
+        ref: str | None = None,
     ) -> None: ...
 
 
@@ -106,9 +109,10 @@ class ParkedRetry:
             )
         ):
             return PassReport()
-        episode_id, ids = parked_ids(letter.payload_ref)
-        events = await store.get_events(ids)
+        episode_id, ids = parked_ids(letter.payload_ref, await store.parked_events(letter.id))
+        events = await store.get_events(ids) if ids else []
         if not events:
+            log.warning("parked_events_gone", kind=letter.kind, episode_id=episode_id)
             await store.resolve_dead_letter(letter.id)
             return PassReport()
         episode = parked_episode(episode_id, ids, events, now)
@@ -120,22 +124,33 @@ class ParkedRetry:
             try:
                 found = await self._rules.extract(episode, events)
             except Exception as exc:
-                await self._park(store, letter.kind, episode, exc, count_attempt=not force)
+                await self._park(
+                    store,
+                    letter.kind,
+                    episode,
+                    exc,
+                    count_attempt=not force,
+                    ref=letter.payload_ref,
+                )
                 return PassReport(dead_lettered=1)
-            report.add(await self._write_found(store, found, user, self._rules_decide))
+            report.add(
+                await self._write_found(store, found, user, self._rules_decide, MemorySource.RULES)
+            )
         if model is not None:
             try:
                 found = await model.extract(episode, events)
             except Exception as exc:
                 kind = model_letter(model.name)
                 if kind != letter.kind:  # parked anew for the chosen model, with a fresh budget
+                    await self._park(store, kind, episode, exc)  # before the old letter goes
                     await store.resolve_dead_letter(letter.id)
-                    await self._park(store, kind, episode, exc)
                 else:
-                    await self._park(store, kind, episode, exc, count_attempt=not force)
+                    await self._park(
+                        store, kind, episode, exc, count_attempt=not force, ref=letter.payload_ref
+                    )
                 report.dead_lettered += 1
                 return report
-            report.add(await self._write_found(store, found, user, self._decide))
+            report.add(await self._write_found(store, found, user, self._decide, MemorySource.LLM))
         await store.resolve_dead_letter(letter.id)
         log.info("parked_episode_retried", episode_id=episode_id, attempts=letter.attempts)
         return report

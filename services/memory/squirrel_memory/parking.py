@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -11,6 +12,10 @@ EXTRACTION_LETTER = "extraction"
 """Kind of a letter whose whole episode waits: the rules (and the model, if any) extract it."""
 MODEL_LETTER_PREFIX = "model:"
 """Kind prefix of a letter whose rules' part is written and the named model's part waits."""
+REF_DIGEST_MARK = "#"
+"""Marks the digest in a letter's reference (an event id never starts with it)."""
+REF_DIGEST_CHARS = 16
+"""Hex digits of the event ids' SHA-256 in a letter's reference."""
 MAX_PARKED_ATTEMPTS = 8
 """A parked episode is retried automatically this many times (with growing back-off); then it
 stays parked, counted in `sqrl status`, until a forced retry (`sqrl process`) or a new backend."""
@@ -27,13 +32,22 @@ def letter_backend(kind: str) -> str | None:
 
 
 def parked_ref(episode: Episode) -> str:
-    """The dead letter's reference to a parked episode: `<episode id>:<event id>,<event id>…`."""
-    return f"{episode.id}:{','.join(episode.event_ids)}"
+    """The dead letter's reference to a parked episode: `<episode id>:#<digest>`, where the
+    digest (of its event ids) keeps it short however long the episode; the ids themselves are
+    kept beside the letter (`Store.put_parked_events`)."""
+    digest = hashlib.sha256("\n".join(episode.event_ids).encode()).hexdigest()[:REF_DIGEST_CHARS]
+    return f"{episode.id}:{REF_DIGEST_MARK}{digest}"
 
 
-def parked_ids(ref: str) -> tuple[str, list[str]]:
-    """The episode id and event ids a `parked_ref` names."""
+def parked_ids(ref: str, kept: Sequence[str] | None) -> tuple[str, list[str]]:
+    """The episode id and event ids of a parked episode: the ids kept beside its letter, or,
+    for a letter parked before they were kept apart, the ids its reference lists
+    (`<episode id>:<event id>,<event id>…`). Empty when neither names any."""
     episode_id, _, listed = ref.partition(":")
+    if kept is not None:
+        return episode_id, list(kept)
+    if listed.startswith(REF_DIGEST_MARK):
+        return episode_id, []
     return episode_id, [i for i in listed.split(",") if i]
 
 

@@ -542,15 +542,19 @@ class Processor:
             return await self._parked.retry_parked(store, force=force)
 
     async def _write_found(
-        self, store: Store, found: Sequence[MemoryCandidate], user: str, decide: Decide
+        self,
+        store: Store,
+        found: Sequence[MemoryCandidate],
+        user: str,
+        decide: Decide,
+        source: MemorySource,
     ) -> PassReport:
-        """Candidates of a parked episode, decided and written in one transaction."""
+        """Candidates of a parked episode, decided and written in one transaction under
+        `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
         decisions = await self._decisions(store, merge_candidates(found), user, decide)
         if not decisions:
             return PassReport()
-        result = await store.apply_processing_result(
-            [], decisions, [], user_id=user, source=MemorySource.RULES
-        )
+        result = await store.apply_processing_result([], decisions, [], user_id=user, source=source)
         await self._merge_global_style(decisions, user)
         return PassReport(
             memories_added=len(result.change.added),
@@ -593,14 +597,18 @@ class Processor:
         exc: BaseException,
         *,
         count_attempt: bool = True,
+        ref: str | None = None,
     ) -> None:
+        """Park (part of) `episode` as a dead letter of `kind` under `ref` (default: the
+        episode's `parked_ref`; a retry keeps its letter's own), its event ids kept beside."""
         self.extraction_failures += 1
-        await store.record_dead_letter(
+        letter = await store.record_dead_letter(
             kind,
-            parked_ref(episode),
+            ref or parked_ref(episode),
             f"{type(exc).__name__}: {exc}"[:500],
             count_attempt=count_attempt,
         )
+        await store.put_parked_events(letter.id, episode.event_ids)
         log.error(
             "extraction_dead_lettered",
             kind=kind,

@@ -160,11 +160,21 @@ _V3 = (
     "CREATE INDEX events_project_seq ON events (project_id, seq)",
 )
 
+_V5 = (
+    # The event ids of a parked episode, beside its dead letter: a letter's reference (in the
+    # unique index) stays short however many events the episode holds.
+    """CREATE TABLE dead_letter_events (
+  dead_letter_id bigint PRIMARY KEY REFERENCES dead_letters(id) ON DELETE CASCADE,
+  event_ids text[] NOT NULL
+)""",
+)
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
     PgMigration(2, "memory vectors (pgvector)", _V2),
     PgMigration(3, "event positions in storing order", _V3),
     PgMigration(4, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
+    PgMigration(5, "event ids of parked work beside its dead letter", _V5),
 )
 
 _VERSION_TABLE = (

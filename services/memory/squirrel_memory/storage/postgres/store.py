@@ -16,6 +16,7 @@ from squirrel_memory.storage.postgres.events import PostgresEventLog
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
+from squirrel_memory.storage.postgres.parked import PostgresParkedEvents
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
@@ -31,6 +32,7 @@ class PostgresStore(
     PostgresMemorySearch,
     PostgresUpkeep,
     PostgresOutcomeLog,
+    PostgresParkedEvents,
 ):
     """`Store` over the rows of one project in a shared Postgres database.
 

@@ -335,6 +335,15 @@ _DATA_V9 = (
     "DROP TRIGGER memory_fts_docs_changed",
 )
 
+_DATA_V11 = (
+    # The event ids of a parked episode, beside its dead letter: a letter's reference (unique
+    # per kind) stays short however many events the episode holds.
+    """CREATE TABLE dead_letter_events (
+  dead_letter_id INTEGER PRIMARY KEY REFERENCES dead_letters(id) ON DELETE CASCADE,
+  event_ids TEXT NOT NULL
+)""",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -354,6 +363,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "search index changes logged (for the in-memory search index)", _DATA_V8),
     Migration(9, "search index changes logged by the writes, not triggers", _DATA_V9),
     Migration(10, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
+    Migration(11, "event ids of parked work beside its dead letter", _DATA_V11),
 )
 
 _USER_V1 = (

@@ -18,6 +18,7 @@ from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.outcomes import SqliteOutcomeLog
+from squirrel_memory.storage.sqlite.parked import SqliteParkedEvents
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
@@ -38,6 +39,7 @@ class SqliteStore(
     SqliteMemorySearch,
     SqliteUpkeep,
     SqliteOutcomeLog,
+    SqliteParkedEvents,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 
