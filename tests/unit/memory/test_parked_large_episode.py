@@ -24,7 +24,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.parking import model_letter, parked_ids
 from squirrel_memory.processor import Processor, ProcessorSettings
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.storage.sqlite.connection import connect
 from squirrel_memory.storage.sqlite.migrator import current_version, migrate
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
@@ -94,13 +94,13 @@ def _events(count: int) -> list[Event]:
 def _processor(
     store: SqliteStore, users: SqliteUserStore, model: FlakyModel, clock: Clock
 ) -> Processor:
-    async def stores() -> list[SqliteStore]:
+    async def stores() -> list[Store]:
         return [store]
 
     return Processor(
         stores,
         users,
-        model,  # type: ignore[arg-type]
+        model,
         _decide,
         user_id="u",
         settings=ProcessorSettings(retry_delays=()),
