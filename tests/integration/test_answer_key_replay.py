@@ -33,6 +33,16 @@ LANGUAGE = {
 }
 
 
+# A memory no rule writes for this project (a recipe could meet the rules' own test recipe).
+SCRIPTED_PITFALL = {
+    "type": "pitfall",
+    "key": "pitfall:scripted-answer",
+    "content": "A scripted answer: the release build needs the `-trimpath` flag.",
+    "importance": 0.6,
+    "source_event_ids": ["e1"],
+}
+
+
 def _memories(measured: Any) -> set[tuple[str, str, str]]:
     (score,) = measured.scores
     found: list[Memory] = [v.memory for v in score.verdicts]
@@ -101,7 +111,7 @@ def test_a_run_recorded_from_a_backend_replays_to_the_same_memories(
     with running_fake_openai() as fake:
         # A scripted server, not a model: the same two memories for every episode, the second
         # on the rules' `language` anchor (so an update decision is asked), and NOOP decisions.
-        fake.answer = {"memories": [*fake.answer["memories"], LANGUAGE]}
+        fake.answer = {"memories": [SCRIPTED_PITFALL, LANGUAGE]}
         fake.other_tools = lambda body: {"action": "NOOP", "reason": "already known"}
         monkeypatch.setenv("SQRL_OPENAI_COMPATIBLE_BASE_URL", fake.url)
         monkeypatch.setenv("SQRL_OPENAI_COMPATIBLE_MODEL", "scripted")
