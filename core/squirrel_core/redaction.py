@@ -11,11 +11,14 @@ import string
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from squirrel_core.redaction_literals import Found, Literals
+from squirrel_core.redaction_providers import RULE_HINTS as _RULE_HINTS
+from squirrel_core.redaction_providers import RULES as _RULES
+from squirrel_core.redaction_providers import TOKEN_CHARS as _TOKEN_CHARS
+from squirrel_core.redaction_providers import Rule as _Rule
 from squirrel_core.redaction_rules import (
     COMMAND_LITERALS,
     CONNECTION_HINTS,
@@ -30,139 +33,15 @@ from squirrel_core.redaction_rules import (
 
 REDACTED_PREFIX: Final = "[REDACTED:"
 
+# Spans that are removed entirely (with their content), before anything else runs.
+_PRIVATE_SPAN: Final = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
+
 
 def placeholder(kind: str) -> str:
     """The text that replaces one secret of the given kind."""
     return f"{REDACTED_PREFIX}{kind}]"
 
 
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    """One precompiled pattern; it runs only when one of its cheap literal hints is in the text.
-
-    Patterns start with a literal so the regex engine can skip ahead quickly; the check that a
-    token does not start in the middle of a longer word is done on the match instead.
-    """
-
-    kind: str
-    pattern: re.Pattern[str]
-    hints: tuple[str, ...]
-    # Group whose span is replaced (0 = whole match); text around it is kept.
-    group: int = 0
-    # Require that no token character comes just before the match.
-    boundary: bool = True
-
-
-def _rule(kind: str, regex: str, *hints: str, group: int = 0, boundary: bool = True) -> _Rule:
-    return _Rule(kind, re.compile(regex, re.DOTALL), hints, group, boundary)
-
-
-_LOWER_HEX: Final = "0123456789abcdef"
-
-
-def _prefixed(prefixes: tuple[str, ...], chars: str) -> tuple[str, ...]:
-    """Each prefix followed by each character: hints as narrow as the pattern's first chars."""
-    return tuple(prefix + char for prefix in prefixes for char in chars)
-
-
-_TOKEN_CHARS: Final = frozenset(string.ascii_letters + string.digits + "_-")
-_E = r"(?![A-Za-z0-9_-])"  # end of a token
-
-# Spans that are removed entirely (with their content), before anything else runs.
-_PRIVATE_SPAN: Final = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
-
-# Specific provider formats first, then structural secrets. Case-sensitive, run on the text.
-_RULES: Final[tuple[_Rule, ...]] = (
-    _rule(
-        "private_key",
-        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----.*?"
-        r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-        "PRIVATE KEY",
-        boundary=False,
-    ),
-    _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}", "sk-ant-"),
-    _rule("openrouter_key", r"sk-or-(?:v\d+-)?[A-Za-z0-9_-]{20,}", "sk-or-"),
-    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", "sk-"),
-    _rule(
-        "aws_access_key",
-        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
-        "AKIA",
-        "ASIA",
-        "ABIA",
-        "ACCA",
-        "A3T",
-    ),
-    _rule("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}" + _E, *(f"gh{c}_" for c in "pousr")),
-    _rule("github_token", r"github_pat_[A-Za-z0-9_]{22,}", "github_pat_"),
-    _rule(
-        "gitlab_token",
-        r"gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}",
-        *(f"gl{kind}-" for kind in ("pat", "dt", "ptt", "rt", "cbt", "soat", "ft", "imt", "agent")),
-    ),
-    _rule("slack_token", r"xox[abposr]-[A-Za-z0-9-]{10,}", "xox"),
-    _rule("slack_token", r"xapp-\d-[A-Za-z0-9-]{10,}", "xapp-"),
-    _rule(
-        "slack_webhook",
-        r"hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+",
-        "hooks.slack.com",
-        boundary=False,
-    ),
-    _rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}" + _E, "AIza"),
-    _rule("google_oauth_secret", r"GOCSPX-[A-Za-z0-9_-]{20,}", "GOCSPX-"),
-    _rule("google_oauth_token", r"ya29\.[A-Za-z0-9_-]{20,}", "ya29."),
-    _rule(
-        "stripe_key",
-        r"[spr]k_(?:live|test)_[A-Za-z0-9]{16,}",
-        *(f"{c}k_{mode}_" for c in "spr" for mode in ("live", "test")),
-    ),
-    _rule("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{20,}", "whsec_"),
-    _rule("npm_token", r"npm_[A-Za-z0-9]{36}" + _E, "npm_"),
-    _rule("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", "pypi-"),
-    _rule("huggingface_token", r"hf_[A-Za-z0-9]{30,}" + _E, "hf_"),
-    _rule("supabase_token", r"sbp_[a-f0-9]{40}" + _E, "sbp_"),
-    _rule("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}" + _E, "_v1_"),
-    _rule("groq_key", r"gsk_[A-Za-z0-9]{40,}" + _E, "gsk_"),
-    _rule("xai_key", r"xai-[A-Za-z0-9]{40,}" + _E, "xai-"),
-    _rule("sendgrid_key", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}", "SG."),
-    _rule("shopify_token", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _E, "shp"),
-    _rule(
-        "telegram_bot_token",
-        r":AA[A-Za-z0-9_-]{30,}",
-        ":AA",
-        boundary=False,
-    ),
-    _rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", "eyJ"),
-    # Vendor keys known by their prefix (several are the prefix plus plain hex).
-    _rule("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?" + _E, "dapi"),
-    _rule("twilio_key", r"(?:SK|AC)[a-f0-9]{32}" + _E, *_prefixed(("SK", "AC"), _LOWER_HEX)),
-    _rule("mailgun_key", r"key-[a-f0-9]{32}" + _E, "key-"),
-    _rule("mailchimp_key", r"[a-f0-9]{32}-us\d{1,2}" + _E, *_prefixed(("-us",), string.digits)),
-    _rule("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _E, "PMAK-"),
-    _rule("new_relic_key", r"NRAK-[A-Z0-9]{27}" + _E, "NRAK-"),
-    _rule("atlassian_token", r"ATATT3[A-Za-z0-9_=-]{100,}" + _E, "ATATT3"),
-    _rule("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}" + _E, "lin_"),
-    _rule("grafana_token", r"gl(?:sa|c)_[A-Za-z0-9_+/=-]{32,}" + _E, "glsa_", "glc_"),
-    _rule("vault_token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _E, "hvs.", "hvb.", "hvr."),
-    _rule("doppler_token", r"dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,}" + _E, "dp."),
-    _rule("square_token", r"sq0(?:csp|atp|idp)-[A-Za-z0-9_-]{22,}" + _E, "sq0"),
-    _rule(
-        "age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "AGE-SECRET"
-    ),
-    _rule("sentry_token", r"sntr[ysu]_[A-Za-z0-9_=+/-]{40,}" + _E, "sntr"),
-    _rule("brevo_key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _E, "xkeysib-"),
-    _rule("notion_token", r"ntn_[A-Za-z0-9]{40,}" + _E, "ntn_"),
-    _rule("flutterwave_key", r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X" + _E, "FLWSECK"),
-    _rule(
-        "url_password",
-        r"://[^\s:/?#@\"'<>]*:((?!\[REDACTED)[^\s/?#@\"'<>]+)@",
-        "://",
-        group=1,
-        boundary=False,
-    ),
-    _rule("bearer_token", r"[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)", "earer", group=1),
-)
-
-_RULE_HINTS: Final = frozenset(hint for rule in _RULES for hint in rule.hints)
 _DETECTOR_WORDS: Final = frozenset(hint.lower() for hint in DETECTOR_LITERALS)
 _RULE_HINTS_BY_WORD: Final[dict[str, tuple[str, ...]]] = {
     word: tuple(sorted(hint for hint in _RULE_HINTS if hint.lower() == word))
