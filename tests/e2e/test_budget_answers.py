@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.home import HomeLayout
 
 pytestmark = pytest.mark.e2e
+
+INDEX_WAIT_SECONDS = 180.0
 
 Sqrl = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -69,6 +72,19 @@ def remember_all(home: Path, project: Path) -> None:
             for request in memories():
                 request.project_id = str(project)
                 await client.call(client.stub.Remember, request)
+            # Reads are judged with vectors: until the model has loaded and embedded these
+            # (seconds on a loaded machine), task context has lexical relevance only.
+            deadline = time.monotonic() + INDEX_WAIT_SECONDS
+            while True:
+                status = await client.call(
+                    client.stub.GetProcessingStatus,
+                    pb.GetProcessingStatusRequest(project_id=str(project)),
+                )
+                loaded = not status.embedder_loading
+                if loaded and status.projects and status.projects[0].vectors_pending == 0:
+                    break
+                assert time.monotonic() < deadline, "the vector index never took the memories in"
+                await asyncio.sleep(0.2)
         finally:
             await client.close()
 
