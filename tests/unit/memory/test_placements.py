@@ -9,9 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode, MemoryType, StoredEvent
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+    UpdateDecision,
+)
+from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/app"
@@ -205,3 +217,81 @@ def test_two_sessions_saying_the_same_thing_differently_give_one_key() -> None:
     assert [c[0] for c in first] == [c[0] for c in second]
     assert first[0][2] == ("lib/app_web/router.ex",)
     assert first[0][0] == "where:lib/app_web/router.ex:route"
+
+
+async def test_two_sessions_stating_one_placement_leave_one_memory_in_the_store(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "proj"
+    (root / "lib" / "app_web").mkdir(parents=True)
+    (root / "lib" / "app_web" / "router.ex").write_text("defmodule AppWeb.Router do\nend\n")
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    try:
+        events = [
+            *_session_events("a", NOW - timedelta(days=2), "Routes are defined in `{path}`."),
+            *_session_events("b", NOW - timedelta(days=1), "The routes live in `{path}`."),
+        ]
+        await store.append_events(store.project_id, "dev", events, [])
+
+        async def stores() -> list[SqliteStore]:
+            return [store]
+
+        processor = Processor(
+            stores,
+            users,
+            RulesExtractor(),
+            _decide,
+            user_id="dev",
+            settings=ProcessorSettings(retry_delays=()),
+            clock=lambda: NOW,
+        )
+        await processor.process_once(store, force=True)
+        found, _ = await store.list_memories(store.project_id, [MemoryType.PROJECT_FACT])
+    finally:
+        await store.close()
+        await users.close()
+
+    where = [m for m in found if m.key.startswith("where:")]
+    assert [(m.key, m.file_paths) for m in where] == [
+        ("where:lib/app_web/router.ex:route", ("lib/app_web/router.ex",))
+    ]
+
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+def _session_events(session: str, start: datetime, reply: str) -> list[Event]:
+    path = "lib/app_web/router.ex"
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            start,
+            {"text": "where do the routes live?"},
+            session_id=session,
+        ),
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.TOOL_RESULT,
+            start + timedelta(seconds=5),
+            {
+                "tool": "Read",
+                "tool_use_id": f"t{session}",
+                "output": "     1→defmodule AppWeb.Router do",
+            },
+            session_id=session,
+            file_paths=(path,),
+        ),
+        Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.ASSISTANT_RESPONSE,
+            start + timedelta(seconds=9),
+            {"text": reply.format(path=path)},
+            session_id=session,
+        ),
+    ]
