@@ -141,6 +141,11 @@ def test_a_statement_of_where_things_live_becomes_a_fact(
         "Routes are defined in `lib/other/router.ex`.",  # a path never seen
         "Routes are defined in the router.",  # no path at all
         "The router is a core part of the web layer.",  # generic
+        "The code is in `lib/app_web/router.ex`.",  # says nothing of what lives there
+        "This logic lives in `lib/app_web/`.",  # says nothing of what lives there
+        "- Location: `lib/app_web/`",  # a listed folder with no subject
+        "He keeps the admin routes in `lib/app_web/router.ex`.",  # about a person
+        "```\nRoutes are defined in `lib/app_web/router.ex`.\n```",  # inside a code block
         "Sample payloads are kept in `test/fixtures/payloads`.",  # test data
         "- `lib/app_web/router.ex` - Updated the admin scope",  # a list of changed files
         "- Router: `lib/app_web/router.ex`",  # a listed file is a report, not the layout

@@ -123,6 +123,14 @@ _KEY_DROP = frozenset(
         "registered through via under inside within kept stored"
     )
 )
+#: Subjects that say nothing of what lives there ("The code is in `src/`", "Location: `x/`").
+_VAGUE = frozenset(
+    str.split(
+        "code file it thi that logic implementation thing stuff everything something here "
+        "function method class line part folder directory module path location config home "
+        "match source setting content project repo repository main rest other"
+    )
+)
 _NUMBERED = re.compile(r"^\s*(\d+)(?:→|\t)(.*)$")
 _SYMBOL = re.compile(r"^([A-Za-z_][\w.:]*?)(?:\(\)?\)?|/\d+)?$")
 
@@ -311,7 +319,7 @@ def _subject(said: str) -> str:
     else:
         placed = _PLACED.search(plain)
         words = re.split(r"[,;:]", plain[: placed.start()])[-1] if placed else plain
-    return key_slug(words, _KEY_DROP) or "layout"
+    return key_slug(words, _KEY_DROP) or "code"
 
 
 def placements(events: list[StoredEvent]) -> list[Placement]:
@@ -334,8 +342,9 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
                 if found is None:
                     continue
                 said, path, symbols = found
-                key = f"{KEY_PREFIX}{path}:{_subject(said)}"
-                if key in kept:
+                subject = _subject(said)
+                key = f"{KEY_PREFIX}{path}:{subject}"
+                if key in kept or set(subject.split("_")) <= _VAGUE:
                     continue
                 ref = seen.line_of(path, symbols)
                 kept[key] = Placement(
