@@ -300,3 +300,24 @@ def _session_events(session: str, start: datetime, reply: str) -> list[Event]:
             session_id=session,
         ),
     ]
+
+
+def test_an_episode_keeps_at_most_five_placements() -> None:
+    folders = [f"lib/app/part{n}" for n in range(8)]
+    events = [_read(n, f"{folder}/x.ex") for n, folder in enumerate(folders)]
+    text = " ".join(f"Handlers of kind {n} live in `{f}/`." for n, f in enumerate(folders))
+
+    assert len(placements([*events, _reply(99, text)])) == 5
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "/etc/nginx/sites-enabled",
+        "~/.config/app/settings.toml",
+        "../shared/router.ex",
+        "https://x.io/a/b",
+    ],
+)
+def test_a_path_outside_the_project_is_not_its_layout(span: str) -> None:
+    assert _said(["lib/app_web/router.ex"], f"Routes are defined in `{span}`.") == []

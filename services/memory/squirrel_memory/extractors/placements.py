@@ -258,6 +258,8 @@ def _seen(events: list[StoredEvent]) -> _Seen:
 def claim(text: str, seen: _Seen) -> tuple[str, str, list[str]] | None:
     """(sentence with its paths relative to the root, the path it places, other code spans)
     when `text` states where something lives or how it is wired; else None."""
+    if "`" not in text:
+        return None  # a path is always named in backticks
     bullet = bool(_BULLET.match(text))
     flat = " ".join(_BULLET.sub("", text).replace("**", "").split())
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2:
