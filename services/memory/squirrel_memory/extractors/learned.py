@@ -15,8 +15,8 @@ a note on the work at hand:
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
-in other words are kept once. What only a model can tell
-apart (a summary of the architecture the assistant read) goes through the model path.
+in other words are kept once. Where things live and how they are wired is `placements.py`;
+what only a model can tell apart goes through the model path.
 """
 
 from __future__ import annotations

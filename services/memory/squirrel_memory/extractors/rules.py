@@ -1,5 +1,6 @@
 """The offline rules extractor: preferences, tool habits, project facts, pitfalls (with what
-they taught), recipes and workflows, and what the assistant found out."""
+they taught), recipes and workflows, and what the assistant found out (how the tools behave,
+where things live)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
+from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
+from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -92,6 +95,7 @@ class RulesExtractor:
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
         found.extend(_learned(ordered))
+        found.extend(_placements(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -197,6 +201,25 @@ def _learned(events: list[StoredEvent]) -> list[MemoryCandidate]:
             event_ids=found.event_ids,
         )
         for found in learned(events)
+    ]
+
+
+def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Where things live and how they are wired, as the assistant said after reading the code."""
+    return [
+        replace(
+            _candidate(
+                MemoryType.PROJECT_FACT,
+                found.key,
+                found.content,
+                tags=("where", found.path),
+                importance=PLACEMENT_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.path,),
+            ),
+            source_refs=found.source_refs,
+        )
+        for found in placements(events)
     ]
 
 
