@@ -17,6 +17,7 @@ from typing import Final
 
 import structlog
 
+from squirrel_memory.anchors import recheck_after_processing
 from squirrel_memory.mcp_served import served_through_mcp
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.outcome_book import OutcomeBooks
@@ -81,6 +82,16 @@ async def judge_sessions(
     await (await books.of(store)).apply(judged)
     log.info("served_memories_judged", sessions=len(grouped), outcomes=len(judged))
     return judged
+
+
+async def after_processing(
+    books: OutcomeBooks, store: Store, events: Sequence[StoredEvent]
+) -> None:
+    """What runs after a processing pass: the served memories of its sessions are judged, and
+    the `path:line` anchors in the files its events changed are re-checked
+    (`squirrel_memory.anchors`)."""
+    await judge_sessions(books, store, events)
+    await recheck_after_processing(books, store, events)
 
 
 async def record_served(store: Store, records: Sequence[ServedRecord]) -> int:
