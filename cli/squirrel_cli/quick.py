@@ -310,6 +310,7 @@ def _status(args: argparse.Namespace, settings: Settings, console: Console) -> i
     from squirrel_cli.supervisor_state import supervisor_running  # noqa: PLC0415
     from squirrel_core.home import HomeLayout  # noqa: PLC0415
 
+    sessions = read_args.outcome_sessions(args)
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
     services, ports = service_rows(layout, state)
@@ -317,7 +318,8 @@ def _status(args: argparse.Namespace, settings: Settings, console: Console) -> i
     ingest: dict[str, Any] | None = None
     asked = None
     if ports or state is not None:
-        asked = post(settings.home, "status", {"ports": ports, "counts": state is not None})
+        body = {"ports": ports, "counts": state is not None, "sessions": sessions}
+        asked = post(settings.home, "status", body)
     try:
         home = home_status(settings)  # while the gateway asks the services
     except BaseException:

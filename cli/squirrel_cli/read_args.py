@@ -10,7 +10,13 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from squirrel_core.read_shapes import MEMORY_SOURCES, MEMORY_TYPES
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.read_shapes import (
+    MAX_OUTCOME_SESSIONS,
+    MEMORY_SOURCES,
+    MEMORY_TYPES,
+    OUTCOME_SESSIONS,
+)
 
 # A person at a terminal reads more than a model's context should hold: these defaults let a
 # typical answer show several items (the MCP tools keep the spec's 400 and 256).
@@ -25,7 +31,24 @@ def add_status(sub: Any) -> argparse.ArgumentParser:
         "status", help="services (pid, port, health, uptime, restarts) and projects"
     )
     status.add_argument("--json", action="store_true")
+    status.add_argument(
+        "--sessions",
+        default=str(OUTCOME_SESSIONS),
+        metavar="N",
+        help=f"served/used/missed counts over each project's last N served sessions "
+        f"(default {OUTCOME_SESSIONS}, at most {MAX_OUTCOME_SESSIONS})",
+    )
     return status
+
+
+def outcome_sessions(args: argparse.Namespace) -> int:
+    """`--sessions N` of `sqrl status`: a whole number from 1 to `MAX_OUTCOME_SESSIONS`."""
+    text = str(args.sessions).strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_OUTCOME_SESSIONS:
+        raise InvalidArgumentError(
+            f"--sessions must be a whole number from 1 to {MAX_OUTCOME_SESSIONS}, not {text!r}"
+        )
+    return int(text)
 
 
 def add_context(sub: Any) -> argparse.ArgumentParser:

@@ -149,3 +149,10 @@ def memories_output(reply: memory_service_pb2.ListMemoriesResponse) -> dict[str,
         "total": reply.total_count,
         "next_page_token": reply.next_page_token,
     }
+
+
+OUTCOME_SESSIONS: Final = 20
+"""`sqrl status` counts the outcomes of the memories served in each project's last this many
+served sessions, unless `--sessions` says otherwise."""
+MAX_OUTCOME_SESSIONS: Final = 1000
+"""The most sessions `--sessions` (and `GetProcessingStatusRequest.outcome_sessions`) takes."""

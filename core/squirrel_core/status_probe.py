@@ -26,6 +26,7 @@ from squirrel_core.clients import (
 )
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
+from squirrel_core.read_shapes import OUTCOME_SESSIONS
 from squirrel_core.service_info import LOOPBACK
 
 COUNTS_TIMEOUT: Final = 3.0
@@ -63,16 +64,26 @@ class _Channels:
         await asyncio.gather(*(channel.close(None) for channel in self._open.values()))
 
 
-async def probe(layout: HomeLayout, token: str, ports: Mapping[str, int], *, counts: bool) -> Probe:
+async def probe(
+    layout: HomeLayout,
+    token: str,
+    ports: Mapping[str, int],
+    *,
+    counts: bool,
+    sessions: int = OUTCOME_SESSIONS,
+) -> Probe:
     """Health of the services listening on these loopback `ports` and, with `counts`, the
-    counts of memory and ingest (found by their service files), all asked at the same time."""
+    counts of memory and ingest (found by their service files), all asked at the same time;
+    outcomes over each project's last `sessions` served sessions."""
     channels = _Channels()
     try:
         health = _health(ports, channels)
         if not counts:
             return await health, {}, None
         checked, memory, ingest = await asyncio.gather(
-            health, _memory_counts(layout, token, channels), _ingest_counts(layout, token, channels)
+            health,
+            _memory_counts(layout, token, channels, sessions),
+            _ingest_counts(layout, token, channels),
         )
         return checked, memory, ingest
     finally:
@@ -88,12 +99,8 @@ async def _health(ports: Mapping[str, int], channels: _Channels) -> dict[str, st
     return dict(zip(names, await asyncio.gather(*checks), strict=True))
 
 
-OUTCOME_SESSIONS = 20
-"""`sqrl status` counts the outcomes of the memories served in each project's last sessions."""
-
-
 async def _memory_counts(
-    layout: HomeLayout, token: str, channels: _Channels
+    layout: HomeLayout, token: str, channels: _Channels, sessions: int
 ) -> dict[str, dict[str, Any]]:
     """Per-project counts from the memory service ({} when it is not reachable)."""
     try:
@@ -101,7 +108,7 @@ async def _memory_counts(
         client = MemoryClient(channel, token, COUNTS_TIMEOUT)
         reply = await client.call(
             client.stub.GetProcessingStatus,
-            pb.GetProcessingStatusRequest(outcome_sessions=OUTCOME_SESSIONS),
+            pb.GetProcessingStatusRequest(outcome_sessions=sessions),
         )
     except SquirrelError:
         return {}
@@ -134,7 +141,7 @@ async def _memory_counts(
             "team_events_waiting": p.team_events_waiting,
             "team_delivery_error": p.team_delivery_error or None,
             "outcomes": {
-                "last": OUTCOME_SESSIONS,
+                "last": sessions,
                 "sessions": p.outcomes.sessions,
                 "served": p.outcomes.served,
                 "used": p.outcomes.used,

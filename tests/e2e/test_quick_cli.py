@@ -217,6 +217,8 @@ def test_the_quick_reads_fail_like_the_full_cli(
         (repo, ["view", "pitfalls", "--budget", "0"]),
         (repo, ["search", "tests", "--budget", "0"]),
         (repo, ["search", "tests", "-k", "500"]),
+        (repo, ["status", "--sessions", "0"]),
+        (repo, ["status", "--sessions", "many", "--json"]),
     ):
         fast = _run(env, cwd, argv)
         full = _run(env, cwd, argv, full=True)
@@ -225,6 +227,17 @@ def test_the_quick_reads_fail_like_the_full_cli(
         assert fast.stderr.startswith("sqrl: error:") and fast.stderr.count("\n") == 1
         assert fast.stdout == full.stdout == "", argv
         assert "grpc" not in fast.loaded, argv
+
+
+def test_status_counts_outcomes_over_the_sessions_asked(
+    services: None, env: dict[str, str], repo: Path
+) -> None:
+    for argv in (["status", "--json"], ["status", "--sessions", "3", "--json"]):
+        fast, full = _both(_run, env, repo, argv)
+        assert fast.code == full.code == 0 and "grpc" not in fast.loaded, fast.stderr
+        for run in (fast, full):
+            [project] = json.loads(run.stdout)["projects"]
+            assert project["outcomes"]["last"] == (3 if "3" in argv else 20)
 
 
 def test_without_the_http_endpoint_the_full_cli_answers(

@@ -141,6 +141,7 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
 
     from squirrel_core.status_probe import probe  # noqa: PLC0415 - gRPC: not for `sqrl up`
 
+    sessions = read_args.outcome_sessions(args)
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     state = supervisor_running(layout)
@@ -153,7 +154,13 @@ def cmd_status(args: argparse.Namespace, console: Console) -> int:
         except SquirrelError:
             token = ""
         health, counts, ingest = asyncio.run(
-            probe(layout, token, ports, counts=state is not None and bool(token))
+            probe(
+                layout,
+                token,
+                ports,
+                counts=state is not None and bool(token),
+                sessions=sessions,
+            )
         )
         for row in services:
             row["health"] = health.get(row["service"], "DOWN")

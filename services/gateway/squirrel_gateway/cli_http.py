@@ -35,7 +35,9 @@ from squirrel.v1 import gateway_service_pb2, memory_pb2, views_pb2
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.read_shapes import (
+    MAX_OUTCOME_SESSIONS,
     MEMORY_TYPES,
+    OUTCOME_SESSIONS,
     context_output,
     search_output,
     view_output,
@@ -167,8 +169,17 @@ class CliApi:
             for name, port in ports.items()
         ):
             raise _BadRequestError("ports must map service names to loopback ports")
+        sessions = body.get("sessions", OUTCOME_SESSIONS)
+        if (
+            isinstance(sessions, bool)
+            or not isinstance(sessions, int)
+            or not 1 <= sessions <= MAX_OUTCOME_SESSIONS
+        ):
+            raise _BadRequestError(
+                f"sessions must be a whole number from 1 to {MAX_OUTCOME_SESSIONS}"
+            )
         health, counts, ingest = await probe(
-            self._layout, self._token, ports, counts=bool(body.get("counts"))
+            self._layout, self._token, ports, counts=bool(body.get("counts")), sessions=sessions
         )
         return {"health": health, "counts": counts, "ingest": ingest}
 

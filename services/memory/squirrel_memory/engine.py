@@ -43,7 +43,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.outcome_book import OutcomeBooks
-from squirrel_memory.outcome_judge import judge_sessions
+from squirrel_memory.outcome_judge import after_processing
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
 from squirrel_memory.processor import Processor, ProcessorSettings
@@ -146,7 +146,7 @@ class MemoryEngine:
             settings=ProcessorSettings.from_settings(self._settings),
             consolidator=consolidator,
             per_user=self.team_server,
-            after=functools.partial(judge_sessions, self.outcomes),
+            after=functools.partial(after_processing, self.outcomes),
         )
         self.processor.start()
         self.retention = Retention(

@@ -91,15 +91,20 @@ class OutcomeBook:
         return self
 
     def on_change(self, listener: Callable[[], Awaitable[None]]) -> None:
-        """Call `listener` whenever a memory's stale flag may have changed."""
+        """Call `listener` whenever a memory's stale flag or its rank may have changed."""
         self._listeners.append(listener)
 
     async def apply(self, events: Sequence[OutcomeEvent]) -> None:
-        """Fold newly stored outcomes into the standings (listeners told when a stale flag
-        may have changed)."""
+        """Fold newly stored outcomes into the standings (listeners told when a stale flag may
+        have changed, or, while ranking learns, a memory's weight: a missed one changes
+        neither)."""
+        before = {e.memory_id: self.standing(e.memory_id).adjustment for e in events}
         for event in events:
             self._standings.setdefault(event.memory_id, Standing()).add(event)
-        if any(e.outcome in ("contradicted", "used") for e in events):
+        reweighed = self.learn and any(
+            self.standing(m).adjustment != weight for m, weight in before.items()
+        )
+        if reweighed or any(e.outcome in ("contradicted", "used") for e in events):
             for listener in list(self._listeners):
                 await listener()
 

@@ -3,8 +3,9 @@
 The gateway records what each session was served (`RecordServedMemories`); the processor calls
 `judge_sessions` with the events of the sessions it just processed. A memory shown at session
 start is judged on the whole session; one shown for a prompt, on what happened from that
-prompt on (`squirrel_memory.outcomes.outcome_of`). Served memories of a session processed
-before they were recorded wait for the session's next processing.
+prompt on (`squirrel_memory.outcomes.outcome_of`). What the session's Squirrel MCP answers
+showed is read from its transcript first (`squirrel_memory.mcp_served`). Served memories of a
+session processed before they were recorded wait for the session's next processing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Final
 
 import structlog
 
+from squirrel_memory.anchors import recheck_after_processing
+from squirrel_memory.mcp_served import served_through_mcp
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.outcome_book import OutcomeBooks
 from squirrel_memory.outcomes import ServedMemory, outcome_of, session_activity
@@ -44,6 +47,9 @@ async def judge_sessions(
             by_session.setdefault(event.session_id, []).append(event)
     if not by_session:
         return []
+    through_mcp = await served_through_mcp(store, events)
+    if through_mcp:
+        await record_served(store, through_mcp)
     pending = await store.pending_served(list(by_session))
     if not pending:
         return []
@@ -76,6 +82,16 @@ async def judge_sessions(
     await (await books.of(store)).apply(judged)
     log.info("served_memories_judged", sessions=len(grouped), outcomes=len(judged))
     return judged
+
+
+async def after_processing(
+    books: OutcomeBooks, store: Store, events: Sequence[StoredEvent]
+) -> None:
+    """What runs after a processing pass: the served memories of its sessions are judged, and
+    the `path:line` anchors in the files its events changed are re-checked
+    (`squirrel_memory.anchors`)."""
+    await judge_sessions(books, store, events)
+    await recheck_after_processing(books, store, events)
 
 
 async def record_served(store: Store, records: Sequence[ServedRecord]) -> int:

@@ -145,6 +145,7 @@ class ReadSide:
                     writer=writer,
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
                     injectable=book.injectable,
+                    weigh=book.importance,
                 ),
                 handles=self._engine.handle_book(store),
             )

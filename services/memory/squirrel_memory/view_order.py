@@ -4,7 +4,10 @@ Usefulness adds to a memory's importance how much evidence stands behind it (sou
 repository references, versions: each re-observation adds one) and how recent it is next to the
 newest memory of the same list (so the order does not drift with the wall clock, and a project
 whose sessions are a year old is ranked the same today as then). A memory the user wrote by hand
-gets a small bonus. The weights keep importance first: evidence and recency settle what importance
+gets a small bonus. Importance is the memory's importance as ranking weighs it: with the
+outcomes of the sessions it was served to (`OutcomeBook.importance`), as the searches rank, so a
+memory that helped rises in the views too and one served unused sinks slowly. The weights keep
+importance first: evidence and recency settle what importance
 leaves close, and never lift a memory more than a quarter of the importance scale.
 
 The project brief also groups its facts: what the project is, then its stack (language first,
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from squirrel_memory.models import MemoryItem, MemorySource
@@ -85,9 +88,18 @@ def score(
     return importance + EVIDENCE_WEIGHT * backing + RECENCY_WEIGHT * fresh + bonus
 
 
-def usefulness(item: MemoryItem, newest: datetime) -> float:
+Weigh = Callable[[MemoryItem], float]
+"""A memory's importance as ranking weighs it (`OutcomeBook.importance`: its outcomes added)."""
+
+
+def stored_importance(item: MemoryItem) -> float:
+    """The importance the memory was written with (no outcomes weighed)."""
+    return item.importance
+
+
+def usefulness(item: MemoryItem, newest: datetime, weigh: Weigh = stored_importance) -> float:
     return score(
-        item.importance,
+        weigh(item),
         evidence(item),
         item.updated_at,
         newest,
@@ -95,13 +107,18 @@ def usefulness(item: MemoryItem, newest: datetime) -> float:
     )
 
 
-def by_usefulness(items: Iterable[MemoryItem]) -> list[MemoryItem]:
-    """Most useful first; ties by recency, then id (deterministic)."""
+def by_usefulness(
+    items: Iterable[MemoryItem], weigh: Weigh = stored_importance
+) -> list[MemoryItem]:
+    """Most useful first; ties by recency, then id (deterministic). `weigh` gives each memory's
+    importance (with its outcomes, as the searches rank)."""
     listed = list(items)
     if not listed:
         return []
     newest = max(i.updated_at for i in listed)
-    return sorted(listed, key=lambda i: (-usefulness(i, newest), -i.updated_at.timestamp(), i.id))
+    return sorted(
+        listed, key=lambda i: (-usefulness(i, newest, weigh), -i.updated_at.timestamp(), i.id)
+    )
 
 
 def fact_group(item: MemoryItem) -> int:
@@ -118,9 +135,9 @@ def fact_group(item: MemoryItem) -> int:
     return 5
 
 
-def brief_order(facts: Sequence[MemoryItem]) -> list[MemoryItem]:
+def brief_order(facts: Sequence[MemoryItem], weigh: Weigh = stored_importance) -> list[MemoryItem]:
     """Facts for the brief: by group (what, language, framework, other stack, workflow, rest),
     each group by usefulness."""
-    ranked = by_usefulness(facts)
+    ranked = by_usefulness(facts, weigh)
     position = {item.id: n for n, item in enumerate(ranked)}
     return sorted(ranked, key=lambda i: (fact_group(i), position[i.id]))

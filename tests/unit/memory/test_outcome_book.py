@@ -89,10 +89,25 @@ async def test_a_book_learns_of_new_outcomes_and_tells_its_listeners(store: Sqli
         told.append("changed")
 
     book.on_change(listener)
-    await book.apply([OutcomeEvent(item.id, "s1", "unused", 1, T0, T0)])
-    assert told == []  # an unused serving cannot change a stale flag
+    await book.apply([OutcomeEvent(item.id, "s1", "missed", 1, T0, T0)])
+    assert told == []  # a missed serving changes neither a stale flag nor a rank
     await book.apply([OutcomeEvent(item.id, "s2", "contradicted", 1, T0, T0)])
     assert told == ["changed"] and book.is_stale(item)
+    await book.apply([OutcomeEvent(item.id, "s3", "unused", 1, T0, T0)])
+    assert told == ["changed", "changed"]  # an unused serving lowers its rank
+
+
+async def test_without_learning_an_unused_serving_tells_no_listener(store: SqliteStore) -> None:
+    item = await add(store)
+    book = await OutcomeBook(store, learn=False).load()
+    told: list[str] = []
+
+    async def listener() -> None:
+        told.append("changed")
+
+    book.on_change(listener)
+    await book.apply([OutcomeEvent(item.id, "s1", "unused", 1, T0, T0)])
+    assert told == []
 
 
 async def test_served_ids_of_no_memory_of_the_project_are_left_out(store: SqliteStore) -> None:

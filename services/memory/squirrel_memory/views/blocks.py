@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from squirrel_memory.models import MemoryItem, MemorySource, Scope
 from squirrel_memory.scoring import path_match_score
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
-from squirrel_memory.view_order import by_usefulness, evidence, score
+from squirrel_memory.view_order import Weigh, by_usefulness, evidence, score, stored_importance
 from squirrel_memory.views.markdown import one_line
 from squirrel_memory.views.models import ModuleSummary, StyleItem
 
@@ -29,19 +29,24 @@ def best_per_key(items: list[MemoryItem]) -> list[MemoryItem]:
 
 
 def merge_style(
-    memories: Sequence[MemoryItem], globals_: Sequence[GlobalStyleItem], user_id: str | None
+    memories: Sequence[MemoryItem],
+    globals_: Sequence[GlobalStyleItem],
+    user_id: str | None,
+    weigh: Weigh = stored_importance,
 ) -> list[StyleItem]:
     """Project user-style memories merged over the global ones: on the same key the project's
     statement wins (it refines the global habit for this repository), tags are pooled and both
-    ids are kept as sources. Most useful first (importance, evidence, recency), then key."""
+    ids are kept as sources. Most useful first (importance as `weigh` gives it, evidence,
+    recency), then key."""
     groups: dict[str, list[MemoryItem]] = {}
-    for item in by_usefulness(memories):
+    for item in by_usefulness(memories, weigh):
         if item.scope is Scope.USER and user_id and item.user_id not in (None, user_id):
             continue
         groups.setdefault(item.key, []).append(item)
     merged: dict[str, StyleItem] = {}
     proof: dict[str, int] = {k: sum(evidence(m) for m in g) for k, g in groups.items()}
     manual = {k for k, g in groups.items() if any(m.source is MemorySource.MANUAL for m in g)}
+    weight = {k: weigh(g[0]) for k, g in groups.items()}
     for key, group in groups.items():
         best = group[0]
         merged[key] = StyleItem(
@@ -56,6 +61,7 @@ def merge_style(
         proof[glob.key] = proof.get(glob.key, 0) + 1
         if glob.source is MemorySource.MANUAL:
             manual.add(glob.key)
+        weight[glob.key] = max(weight.get(glob.key, 0.0), glob.importance)
         local = merged.get(glob.key)
         if local is None:
             merged[glob.key] = StyleItem(
@@ -75,7 +81,7 @@ def merge_style(
     newest = max(i.last_updated_at for i in merged.values())
 
     def rank(i: StyleItem) -> tuple[float, float, str]:
-        useful = score(i.importance, proof[i.key], i.last_updated_at, newest, i.key in manual)
+        useful = score(weight[i.key], proof[i.key], i.last_updated_at, newest, i.key in manual)
         return (-useful, -i.last_updated_at.timestamp(), i.key)
 
     return sorted(merged.values(), key=rank)

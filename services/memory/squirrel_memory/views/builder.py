@@ -27,7 +27,7 @@ from squirrel_memory.retrieval import Retriever, relevance_threshold
 from squirrel_memory.storage import MemoryChange, ViewMeta
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
-from squirrel_memory.view_order import brief_order, by_usefulness
+from squirrel_memory.view_order import Weigh, brief_order, by_usefulness, stored_importance
 from squirrel_memory.views.arguments import checked_mode, clean_paths, params_key, task_text
 from squirrel_memory.views.blocks import (
     best_per_key,
@@ -158,9 +158,11 @@ class Views:
         pitfall_min_relevance: float | None = None,
         writer: LlmWriter | None = None,
         injectable: Injectable = unflagged,
+        weigh: Weigh = stored_importance,
     ) -> None:
         self._store = store
         self._injectable = injectable
+        self._weigh = weigh
         self._writer = writer
         self._user_store = user_store
         self._retriever = retriever
@@ -219,7 +221,7 @@ class Views:
         memories = await self._live(MemoryType.USER_STYLE)
         if view_mode != "full":
             memories = core_style(memories)
-        items = merge_style(memories, globals_, user_id)
+        items = merge_style(memories, globals_, user_id, self._weigh)
         limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
         heading = "## User Coding Style"
         notes = [Note(i.key, "user_style", i.key, i.summary) for i in items[:limit]]
@@ -269,7 +271,7 @@ class Views:
         if hit is not None:
             return hit
         live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
-        facts = brief_order(best_per_key(live))
+        facts = brief_order(best_per_key(live), self._weigh)
         full = view_mode == "full"
         key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
             : FACT_ITEMS[full]
@@ -395,7 +397,7 @@ class Views:
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
         live = self._injectable([m for m in items if not m.deleted and visible(m)])
-        return by_usefulness(live)
+        return by_usefulness(live, self._weigh)
 
     async def _stamp(self, name: ViewName, extra: str) -> str:
         """Changes whenever a memory the view reads is added, updated or deleted."""

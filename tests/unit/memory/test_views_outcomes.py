@@ -1,0 +1,128 @@
+"""The views rank memories with their outcomes, as the hook searches do: a memory that helped
+rises, one served unused sinks slowly, a missed one keeps its place; with learning off nothing
+moves. Ordering only: every view still fits its budget exactly as before."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.models import MemoryItem, MemoryType, Scope
+from squirrel_memory.outcome_book import OutcomeBook
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.outcome_log import OutcomeEvent
+from squirrel_memory.views import Views
+from tests.unit.memory.test_views import T0, USER, Clock, add_memory
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    root = tmp_path / "repo"
+    root.mkdir()
+    opened = await SqliteStore.open(str(root), clock=Clock())
+    yield opened
+    await opened.close()
+
+
+async def views_of(store: SqliteStore, *, learn: bool = True) -> tuple[Views, OutcomeBook]:
+    book = await OutcomeBook(store, learn=learn).load()
+    views = Views(store, clock=Clock(), injectable=book.injectable, weigh=book.importance)
+    book.on_change(views.invalidate)
+    return views, book
+
+
+async def judge(book: OutcomeBook, item: MemoryItem, *outcomes: str) -> None:
+    start = len(await book.store.outcome_events([item.id]))
+    events = [
+        OutcomeEvent(item.id, f"s{start + n}", o, item.version, T0, T0 + timedelta(hours=n))
+        for n, o in enumerate(outcomes)
+    ]
+    await book.store.append_outcomes(events)
+    await book.apply(events)
+
+
+async def pitfalls_and_style(store: SqliteStore) -> tuple[MemoryItem, ...]:
+    high = await add_memory(store, MemoryType.PITFALL, "a", "Major trap.", importance=0.55)
+    low = await add_memory(store, MemoryType.PITFALL, "b", "Minor trap.", importance=0.5)
+    first = await add_memory(
+        store, MemoryType.USER_STYLE, "s1", "Prefer uv.", importance=0.55, scope=Scope.USER
+    )
+    second = await add_memory(
+        store, MemoryType.USER_STYLE, "s2", "Type hints.", importance=0.5, scope=Scope.USER
+    )
+    return high, low, first, second
+
+
+async def order(views: Views, store: SqliteStore) -> tuple[list[str], list[str]]:
+    pitfalls = await views.pitfalls(store.project_id)
+    style = await views.user_style(store.project_id, user_id=USER)
+    return [i.memory_id for i in pitfalls.items], [i.source_memory_ids[0] for i in style.items]
+
+
+async def test_a_memory_that_was_used_rises_above_a_slightly_more_important_one(
+    store: SqliteStore,
+) -> None:
+    high, low, first, second = await pitfalls_and_style(store)
+    views, book = await views_of(store)
+    assert await order(views, store) == ([high.id, low.id], [first.id, second.id])
+    await judge(book, low, "used", "used")
+    await judge(book, second, "used", "used")
+    assert await order(views, store) == ([low.id, high.id], [second.id, first.id])
+    views.close()
+
+
+async def test_servings_left_unused_sink_a_memory_slowly(store: SqliteStore) -> None:
+    high, low, *_ = await pitfalls_and_style(store)
+    views, book = await views_of(store)
+    await judge(book, high, "unused")  # -0.01: still ahead by 0.04
+    assert (await order(views, store))[0] == [high.id, low.id]
+    await judge(book, high, *["unused"] * 9)  # -0.1 in all
+    assert (await order(views, store))[0] == [low.id, high.id]
+    views.close()
+
+
+async def test_a_missed_memory_keeps_its_place(store: SqliteStore) -> None:
+    high, low, *_ = await pitfalls_and_style(store)
+    views, book = await views_of(store)
+    await judge(book, high, *["missed"] * 5)
+    assert (await order(views, store))[0] == [high.id, low.id]
+    views.close()
+
+
+async def test_without_learning_the_views_keep_the_stored_order(store: SqliteStore) -> None:
+    high, low, first, second = await pitfalls_and_style(store)
+    views, book = await views_of(store, learn=False)
+    await judge(book, low, "used", "used", "used")
+    await judge(book, second, "used", "used", "used")
+    assert await order(views, store) == ([high.id, low.id], [first.id, second.id])
+    views.close()
+
+
+async def test_the_brief_ranks_facts_of_one_group_by_outcomes_and_keeps_its_budget(
+    store: SqliteStore,
+) -> None:
+    facts = [
+        await add_memory(
+            store,
+            MemoryType.PROJECT_FACT,
+            f"lib_{n}",
+            f"Uses library number {n} for part {n} of the work, in several modules.",
+            importance=round(0.6 - 0.01 * n, 2),
+            tags=["libraries"],
+        )
+        for n in range(12)
+    ]
+    views, book = await views_of(store)
+    budget = 120
+    before = await views.project_brief(store.project_id, context_budget_tokens=budget)
+    assert before.key_facts and "number 0 " in before.key_facts[0]
+    await judge(book, facts[-1], "used", "used", "used")
+    after = await views.project_brief(store.project_id, context_budget_tokens=budget)
+    assert "number 11 " in after.key_facts[0]
+    for view in (before, after):
+        assert view.token_estimate == estimate_tokens(view.markdown) <= budget
+    views.close()
