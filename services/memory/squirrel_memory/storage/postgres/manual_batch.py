@@ -3,10 +3,12 @@ one transaction."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, TypeVar
 
 from psycopg import AsyncConnection
 
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.manual_batches import (
     SAVEPOINT_SQL,
     BatchPlan,
@@ -17,9 +19,10 @@ from squirrel_memory.storage.manual_batches import (
     Savepoint,
     SharedManualBatch,
 )
+from squirrel_memory.storage.memory_reads import kind_version, screened_texts
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import answer
-from squirrel_memory.storage.postgres.reads import load_memories, memory_version, screened_texts
+from squirrel_memory.storage.postgres.reads import load_memories, rows_of
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, drive_async
 
@@ -50,9 +53,11 @@ class PostgresManualBatch(PostgresMemorySearch, SharedManualBatch):
                 await conn.execute(statement)
             return None
         if isinstance(step, KindVersion):
-            return await memory_version(conn, self.project_id, step.memory_type)
+            plan = kind_version(POSTGRES, self.project_id, step.memory_type)
+            return await drive_async(plan, partial(rows_of, conn))
         if isinstance(step, KindTexts):
-            return await screened_texts(conn, self.project_id, step.memory_type)
+            texts = screened_texts(POSTGRES, self.project_id, step.memory_type)
+            return await drive_async(texts, partial(rows_of, conn))
         if isinstance(step, Lookalikes):
             hits = await self._search(step.content, [step.memory_type], step.limit, conn)
             if not hits:

@@ -34,8 +34,9 @@ from squirrel_memory.storage.memory_sql import (
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import mark_events, write_episodes
-from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row
+from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row, rows_of
 from squirrel_memory.storage.postgres.search import search_fields
+from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import drive_async
 
 T = TypeVar("T")
@@ -45,6 +46,8 @@ _SQL = statements(POSTGRES)
 
 async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
     """One row step of a memory plan, inside the caller's transaction."""
+    if isinstance(step, Rows):
+        return await rows_of(conn, step)
     if isinstance(step, Load):
         return await load_memory(conn, project_id, step.memory_id, lock=step.lock)
     if isinstance(step, Anchored):

@@ -30,10 +30,11 @@ from squirrel_memory.storage.memory_sql import (
     statements,
     updated_values,
 )
+from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import mark_events, write_episodes
-from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row
+from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row, rows_of
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
 T = TypeVar("T")
@@ -54,6 +55,8 @@ def _index_text(conn: sqlite3.Connection, item: MemoryItem) -> None:
 
 def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
     """One row step of a memory plan, on `conn` (inside its transaction for a write)."""
+    if isinstance(step, Rows):
+        return rows_of(conn, step)
     if isinstance(step, Load):
         return load_memory(conn, step.memory_id)
     if isinstance(step, Anchored):
