@@ -10,8 +10,8 @@ or an array matched) and where a blocking vector search runs (`found_memories`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, MemoryVersion, Scope
@@ -186,8 +186,9 @@ class SharedMemoryReads:
     _FROM_TOOL: str
     """Ids of the memories with a source event from one tool: params project, tool."""
 
-    async def _read(self, plan: ReadPlan[T]) -> T:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # the store's (its memory book answers read plans)
+
+        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
 
     def _with_paths(
         self, project_id: str, paths: list[str], kinds: list[str] | None, limit: int
