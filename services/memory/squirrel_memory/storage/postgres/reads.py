@@ -45,14 +45,16 @@ async def load_memories(
 
 
 def _with_paths(
-    project_id: str, wanted: list[str], kinds: list[str] | None, limit: int
+    project_id: str, paths: list[str], kinds: list[str] | None, limit: int
 ) -> ReadPlan[list[MemoryItem]]:
+    """Live memories naming one of `paths` (distinct, none empty) of `kinds` (None: all), most
+    important first."""
     rows = yield from fetch(
         SELECT_MEMORY + "WHERE project_id = %s AND NOT deleted AND file_paths && %s "
         "AND (%s::text[] IS NULL OR type = ANY(%s)) "
         "ORDER BY importance DESC, updated_at DESC, id LIMIT %s",
         project_id,
-        wanted,
+        paths,
         kinds,
         kinds,
         limit,
@@ -71,10 +73,7 @@ class PostgresMemoryReads(SharedMemoryReads):
         "ON e.id = ANY(m.source_event_ids) WHERE m.project_id = %s AND e.source_tool = %s"
     )
 
-    def _with_paths(
-        self, project_id: str, paths: list[str], kinds: list[str] | None, limit: int
-    ) -> ReadPlan[list[MemoryItem]]:
-        return _with_paths(project_id, paths, kinds, limit)
+    _with_paths = staticmethod(_with_paths)
 
     async def found_memories(
         self, find: Callable[[], Sequence[tuple[str, float]]]

@@ -55,17 +55,19 @@ def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[M
 
 
 def _with_paths(
-    project_id: str, wanted: list[str], kinds: list[str] | None, limit: int
+    project_id: str, paths: list[str], kinds: list[str] | None, limit: int
 ) -> ReadPlan[list[MemoryItem]]:
+    """Live memories naming one of `paths` (distinct, none empty) of `kinds` (None: all), most
+    important first."""
     # A memory has one row per wanted path it names, all with the same order keys.
     types = SQLITE.store_list(kinds) if kinds else None
     listed = yield from fetch(
-        _PATH_MEMORY_IDS, SQLITE.store_list(wanted), types, types, limit * len(wanted)
+        _PATH_MEMORY_IDS, SQLITE.store_list(paths), types, types, limit * len(paths)
     )
     ranked = list(dict.fromkeys(str(r[0]) for r in listed))[:limit]
     # By primary key, filtered here: with `project_id = ?` in the SQL the planner walked the
     # project's whole `(project_id, updated_at)` index instead.
-    exact = set(wanted)
+    exact = set(paths)
     found = yield from load_many(SQLITE, project_id, ranked)
     return [
         m
@@ -85,10 +87,7 @@ class SqliteMemoryReads(SharedMemoryReads):
         "JOIN events e ON e.id = j.value WHERE m.project_id = ? AND e.source_tool = ?"
     )
 
-    def _with_paths(
-        self, project_id: str, paths: list[str], kinds: list[str] | None, limit: int
-    ) -> ReadPlan[list[MemoryItem]]:
-        return _with_paths(project_id, paths, kinds, limit)
+    _with_paths = staticmethod(_with_paths)
 
     async def found_memories(
         self, find: Callable[[], Sequence[tuple[str, float]]]
