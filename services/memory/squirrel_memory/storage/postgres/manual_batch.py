@@ -3,26 +3,21 @@ one transaction."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, TypeVar
 
 from psycopg import AsyncConnection
 
-from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.manual_batches import (
     SAVEPOINT_SQL,
     BatchPlan,
     BatchStep,
-    KindTexts,
-    KindVersion,
     Lookalikes,
     Savepoint,
     SharedManualBatch,
 )
-from squirrel_memory.storage.memory_reads import kind_version, screened_texts
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import answer
-from squirrel_memory.storage.postgres.reads import load_memories, rows_of
+from squirrel_memory.storage.postgres.reads import load_memories
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, drive_async
 
@@ -52,12 +47,6 @@ class PostgresManualBatch(PostgresMemorySearch, SharedManualBatch):
             for statement in SAVEPOINT_SQL[step.action]:
                 await conn.execute(statement)
             return None
-        if isinstance(step, KindVersion):
-            plan = kind_version(POSTGRES, self.project_id, step.memory_type)
-            return await drive_async(plan, partial(rows_of, conn))
-        if isinstance(step, KindTexts):
-            texts = screened_texts(POSTGRES, self.project_id, step.memory_type)
-            return await drive_async(texts, partial(rows_of, conn))
         if isinstance(step, Lookalikes):
             hits = await self._search(step.content, [step.memory_type], step.limit, conn)
             if not hits:

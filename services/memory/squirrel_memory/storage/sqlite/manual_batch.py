@@ -7,23 +7,19 @@ import sqlite3
 from functools import partial
 from typing import Any, TypeVar
 
-from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.manual_batches import (
     SAVEPOINT_SQL,
     BatchPlan,
     BatchStep,
-    KindTexts,
-    KindVersion,
     Lookalikes,
     Savepoint,
     SharedManualBatch,
 )
-from squirrel_memory.storage.memory_reads import kind_version, screened_texts
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.memories import answer
-from squirrel_memory.storage.sqlite.reads import memory_from_row, rows_of
+from squirrel_memory.storage.sqlite.reads import memory_from_row
 from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_rows
 
 T = TypeVar("T")
@@ -44,14 +40,6 @@ class SqliteManualBatch(SharedManualBatch):
             for statement in SAVEPOINT_SQL[step.action]:
                 conn.execute(statement)
             return None
-        if isinstance(step, KindVersion):
-            return drive(
-                kind_version(SQLITE, self.project_id, step.memory_type), partial(rows_of, conn)
-            )
-        if isinstance(step, KindTexts):
-            return drive(
-                screened_texts(SQLITE, self.project_id, step.memory_type), partial(rows_of, conn)
-            )
         if isinstance(step, Lookalikes):
             expression = fts_match_expression(step.content)
             if expression is None:
