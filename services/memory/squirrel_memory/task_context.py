@@ -58,7 +58,7 @@ from squirrel_memory.retrieval import (
     query_terms,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.storage.sqlite.search import STOP_WORDS
+from squirrel_memory.storage.search_terms import STOP_WORDS
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter

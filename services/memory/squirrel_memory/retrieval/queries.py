@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.formats import fts_text
-from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
+from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, search_terms
 
 MAX_QUERY_CHARS = 10_000
 """Longer queries are cut here before anything else looks at them."""

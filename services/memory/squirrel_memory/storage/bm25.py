@@ -10,7 +10,8 @@ than the threshold cannot enter the results, so only memories holding one of the
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any
 
 K1 = 1.2
 MIN_IDF = 1e-6
@@ -47,3 +48,36 @@ def essential_terms(bounds: Mapping[str, float], threshold: float) -> set[str]:
         total += bound
         optional.add(term)
     return set(bounds) - optional
+
+
+def max_score(
+    present: Sequence[tuple[int, str]],
+    bounds: Mapping[str, float],
+    limit: int,
+    score: Callable[[Any], float],
+) -> Generator[Sequence[str] | None, list[Any], list[Any]]:
+    """The `limit` best rows, as scoring every match gives them, scoring fewer (MaxScore).
+
+    `present` holds (rows holding it, term) of each term found, the rarest first; `bounds` each
+    term's upper bound; `score` a row's score, higher-is-better. The plan yields the terms
+    whose matches a backend must score (None: every match) and is sent the `limit` best rows
+    among them, best first. The matches holding the rarest terms are scored first, and the
+    `limit`-th score among them is one the results reach; then only the matches holding a term
+    whose bound could still beat it are scored.
+    """
+    seed: list[str] = []
+    seen = 0
+    for count, term in present:
+        seed.append(term)
+        seen += count
+        if seen >= SEED_ROWS_PER_RESULT * limit:
+            break
+    if len(seed) == len(present):
+        return (yield None)
+    rows = yield seed
+    if len(rows) < limit:
+        return (yield None)
+    needed = essential_terms(bounds, score(rows[-1]))
+    if needed <= set(seed):
+        return rows
+    return (yield [term for _, term in present if term in needed])

@@ -34,12 +34,41 @@ class Dialect:
     by_key: str
     """After `FROM memory_items` where a query must walk the anchor index (SQLite's planner
     would otherwise walk every memory of the project in `updated_at` order)."""
+    shared: bool = False
+    """One database holds every project (Postgres), so a read by id names its project too; a
+    SQLite file holds one project."""
+    in_list: str = ""
+    """`column {in_list}`: the column's value is one of a stored list (`store_list`) given as
+    one parameter."""
+    null_list: str = ""
+    """A stored-list parameter that may be NULL (none given), tested for NULL."""
+    null_text: str = ""
+    """A text parameter that may be NULL, tested for NULL."""
+    position: str = ""
+    """The column of an event's storing position (it only grows)."""
+    hints: bool = False
+    """Reads name the index to walk (`indexed`): SQLite's planner may pick a worse one."""
+    cache_rows: bool = False
+    """Rows come back as plain values (text and numbers), so a decoded row may be cached."""
     search_insert: str = ""
     """The full-text column's value on INSERT (Postgres), given `search_params`; none on SQLite."""
     search_update: str = ""
 
     def marks(self, count: int) -> str:
         return ", ".join([self.mark] * count)
+
+    def of_project(self, project_id: str) -> tuple[str, tuple[Any, ...]]:
+        """The condition (after a WHERE) and parameters that keep a read by id in its project:
+        none on a database of one project."""
+        return (f" AND project_id = {self.mark}", (project_id,)) if self.shared else ("", ())
+
+    def indexed(self, index: str) -> str:
+        """After `FROM table `: walk `index` (SQLite), or let the planner choose."""
+        return f"INDEXED BY {index} " if self.hints else ""
+
+    def insert(self, table: str, columns: Sequence[str]) -> str:
+        """A plain INSERT of one row."""
+        return self._insert(table, columns)
 
     def _insert(self, table: str, columns: Sequence[str]) -> str:
         marks = self.marks(len(columns))
@@ -87,6 +116,12 @@ SQLITE = Dialect(
     live="deleted = 0",
     lock="",
     by_key=" INDEXED BY idx_mem_key",
+    in_list="IN (SELECT value FROM json_each(?))",
+    null_list="? IS NULL",
+    null_text="? IS NULL",
+    position="rowid",
+    hints=True,
+    cache_rows=True,
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -100,6 +135,11 @@ POSTGRES = Dialect(
     live="NOT deleted",
     lock=" FOR UPDATE",
     by_key="",
+    shared=True,
+    in_list="= ANY(%s)",
+    null_list="%s::text[] IS NULL",
+    null_text="%s::text IS NULL",
+    position="seq",
     search_insert=_search_vector("%s"),
     search_update=f"CASE WHEN %s THEN NULL ELSE {_search_vector('%s')} END",
 )

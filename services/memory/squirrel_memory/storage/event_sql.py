@@ -7,13 +7,42 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from squirrel_core.events import parse_origin
+from squirrel_core.events import Event, SourceCursor, default_origin, parse_origin
 from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.storage.dialect import Dialect
+from squirrel_memory.storage.formats import to_json
 
 SELECT_EVENT = (
     "SELECT id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
     "content_json, file_paths, hash, processed_at, origin, sidechain, agent_id FROM events "
+)
+_EVENT_COLUMNS = (
+    "id",
+    "project_id",
+    "user_id",
+    "source_tool",
+    "session_id",
+    "timestamp",
+    "event_type",
+    "content_json",
+    "file_paths",
+    "hash",
+    "origin",
+    "sidechain",
+    "agent_id",
+)
+_CURSOR_COLUMNS = (
+    "project_id",
+    "source_tool",
+    "path",
+    "inode",
+    '"offset"',
+    "extra",
+    "updated_at",
+)
+SELECT_EPISODE = (
+    "SELECT id, project_id, user_id, session_id, start_ts, end_ts, event_count, summary, "
+    "importance, created_at FROM episodes "
 )
 _EPISODE_COLUMNS = (
     "id",
@@ -87,3 +116,65 @@ def episode_row(d: Dialect, ep: Episode) -> tuple[Any, ...]:
 
 def episode_event_rows(ep: Episode) -> list[tuple[str, str, int]]:
     return [(ep.id, event_id, pos) for pos, event_id in enumerate(ep.event_ids)]
+
+
+def insert_event_sql(d: Dialect) -> str:
+    """One new event (not yet processed)."""
+    return d.insert("events", _EVENT_COLUMNS)
+
+
+def event_row(
+    d: Dialect, event_id: str, project_id: str, user_id: str, prepared: tuple[Event, str, str]
+) -> tuple[Any, ...]:
+    """The values of `insert_event_sql` for one checked event (event, content JSON, hash)."""
+    event, content_json, digest = prepared
+    return (
+        event_id,
+        project_id,
+        user_id,
+        str(event.source_tool),
+        event.session_id,
+        d.store_time(event.timestamp),
+        str(event.event_type),
+        content_json,
+        d.store_list(event.file_paths),
+        digest,
+        str(event.origin or default_origin(event.event_type)),
+        d.store_flag(bool(event.sidechain)),
+        event.agent_id,
+    )
+
+
+def upsert_cursor_sql(d: Dialect, key: Sequence[str]) -> str:
+    """A source cursor, replacing the one stored under `key` (the database's own key)."""
+    return d.upsert("source_cursors", _CURSOR_COLUMNS, key, ())
+
+
+def cursor_row(d: Dialect, project_id: str, cursor: SourceCursor, now: Any) -> tuple[Any, ...]:
+    """The values of `upsert_cursor_sql`; `now` as `d` stores times."""
+    return (
+        project_id,
+        str(cursor.source_tool),
+        cursor.path,
+        cursor.inode,
+        cursor.offset,
+        to_json(cursor.extra),
+        now,
+    )
+
+
+def episode_from_row(d: Dialect, row: Sequence[Any], event_ids: Sequence[Any]) -> Episode:
+    """An episode from a row of `SELECT_EPISODE` and its event ids in order."""
+    return Episode(
+        id=row[0],
+        project_id=row[1],
+        user_id=row[2],
+        session_id=row[3],
+        start_ts=d.load_time(row[4]),
+        end_ts=d.load_time(row[5]),
+        event_count=int(row[6]),
+        summary=row[7],
+        importance=float(row[8]),
+        created_at=d.load_time(row[9]),
+        event_ids=tuple(r[0] for r in event_ids),
+    )

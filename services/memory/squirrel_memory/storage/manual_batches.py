@@ -1,9 +1,10 @@
 """Manual plans run many at once, written once for both backends: one transaction, a savepoint
 for each plan that writes more than once, a lookalike screen learnt and kept in step.
 
-`batch` is a plan of steps like `memory_book`'s: the row steps of the memory book, and the few
-a batch adds (a savepoint, a type's version and texts for the screen, a lookalike search), which
-each backend answers on its connection (`sqlite/manual_batch.py`, `postgres/manual_batch.py`).
+`batch` is a plan of steps like `memory_book`'s: the row steps of the memory book (with the
+read plans of a type's version and texts for the screen, `memory_reads`), and the two a batch
+adds (a savepoint, a lookalike search), which each backend answers on its connection
+(`sqlite/manual_batch.py`, `postgres/manual_batch.py`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from squirrel_memory.storage.checks import (
     check_scope,
     check_type,
 )
+from squirrel_memory.storage.dialect import Dialect
 from squirrel_memory.storage.memory_book import (
     RowStep,
     anchor_memories,
     supersede_memory,
     write_manual,
 )
+from squirrel_memory.storage.memory_reads import kind_version, screened_texts
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, PlanWrites, checked_manual
 
 T = TypeVar("T")
@@ -55,20 +58,6 @@ class Savepoint:
 
 
 @dataclass(frozen=True, slots=True)
-class KindVersion:
-    """(rows, sum of versions) of one type's memories: every write of one raises it."""
-
-    memory_type: MemoryType
-
-
-@dataclass(frozen=True, slots=True)
-class KindTexts:
-    """(id, content, written by hand) of one type's live memories, for the screen to learn."""
-
-    memory_type: MemoryType
-
-
-@dataclass(frozen=True, slots=True)
 class Lookalikes:
     """Live memories of one type whose text is most like `content`, best first."""
 
@@ -77,11 +66,12 @@ class Lookalikes:
     limit: int
 
 
-BatchStep: TypeAlias = RowStep | Savepoint | KindVersion | KindTexts | Lookalikes
+BatchStep: TypeAlias = RowStep | Savepoint | Lookalikes
 BatchPlan: TypeAlias = Generator[BatchStep, Any, T]
 
 
 def answer_manual(
+    d: Dialect,
     project_id: str,
     clock: Clock,
     step: ManualStep,
@@ -95,9 +85,9 @@ def answer_manual(
         check_limit(step.limit)
         kind = check_type(step.memory_type)
         if screen is not None and kind not in screened:
-            version: tuple[int, int] = yield KindVersion(kind)
+            version = yield from kind_version(d, project_id, kind)
             if not screen.knows(kind, version) and screen.wants(version[0]):
-                screen.learn(kind, version, (yield KindTexts(kind)))
+                screen.learn(kind, version, (yield from screened_texts(d, project_id, kind)))
             if screen.knows(kind, version):
                 screened.add(kind)
         if screen is not None and kind in screened and screen.rules_out(step):
@@ -135,6 +125,7 @@ def answer_manual(
 
 
 def _run_manual(
+    d: Dialect,
     project_id: str,
     clock: Clock,
     plan: ManualPlan[T],
@@ -155,12 +146,13 @@ def _run_manual(
         if writes.save_before(step):
             yield Savepoint("open")
         reply = yield from answer_manual(
-            project_id, clock, step, changes=changes, screen=screen, screened=screened
+            d, project_id, clock, step, changes=changes, screen=screen, screened=screened
         )
         writes.answered(step)
 
 
 def batch(
+    d: Dialect,
     project_id: str,
     clock: Clock,
     plans: Sequence[ManualPlan[T]],
@@ -180,7 +172,7 @@ def batch(
         writes = PlanWrites()
         try:
             result = yield from _run_manual(
-                project_id, clock, plan, writes, changes=own, screen=screen, screened=screened
+                d, project_id, clock, plan, writes, changes=own, screen=screen, screened=screened
             )
         except SquirrelError as exc:
             if writes.undo(exc):
@@ -197,7 +189,7 @@ def batch(
         done.append(result)
     if screen is not None:
         for kind in screened:
-            screen.settle(kind, (yield KindVersion(kind)))
+            screen.settle(kind, (yield from kind_version(d, project_id, kind)))
     return done
 
 
@@ -206,6 +198,7 @@ class SharedManualBatch(MemoryRevisions):
 
     project_id: str
     _clock: Clock
+    _dialect: Dialect
 
     async def _write_batch(self, plan: BatchPlan[T]) -> T:
         raise NotImplementedError
@@ -226,6 +219,7 @@ class SharedManualBatch(MemoryRevisions):
         check_project(self.project_id, project_id)
         changes = ChangeSet()
         plan = batch(
+            self._dialect,
             self.project_id,
             self._clock,
             plans,

@@ -43,6 +43,7 @@ from squirrel_memory.storage.checks import (
 )
 from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.intake import check_episodes
+from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     MemoryRevisions,
@@ -110,7 +111,8 @@ class MarkProcessed:
     at: datetime
 
 
-RowStep: TypeAlias = Load | Anchored | Insert | Replace | Episodes | MarkProcessed
+RowStep: TypeAlias = Load | Anchored | Insert | Replace | Episodes | MarkProcessed | Rows
+"""What a memory plan asks of its connection; `Rows` lets a plan read with `queries`."""
 RowPlan: TypeAlias = Generator[RowStep, Any, T]
 
 

@@ -162,3 +162,34 @@ def anchor_params(
     project_id: str, key: str, memory_type: MemoryType, scope: Scope, owner: str | None
 ) -> tuple[Any, ...]:
     return (project_id, key, str(memory_type), str(scope), owner)
+
+
+def insert_writes(
+    d: Dialect, sql: MemoryStatements, item: MemoryItem, reason: str, search: tuple[Any, ...]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements of a new memory, in order: its row (with `search`, the full-text values
+    of `Dialect.search_insert`, if any) and its first version in history."""
+    return [
+        (sql.insert, (*memory_row(d, item), *search)),
+        (sql.keep_history, history_row(d, item, HistoryAction.CREATED, reason)),
+    ]
+
+
+def replace_writes(
+    d: Dialect,
+    sql: MemoryStatements,
+    old: MemoryItem,
+    new: MemoryItem,
+    *,
+    action: HistoryAction,
+    reason: str,
+    search: tuple[Any, ...],
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements of a memory rewritten, in order: `old`'s version kept in history, the
+    row rewritten as `new` (with `search`, the values of `Dialect.search_update`, if any) and
+    `new`'s version recorded."""
+    return [
+        (sql.keep_history, history_row(d, old, kept_action(old), "")),
+        (sql.update, (*updated_values(d, new), *search, new.id)),
+        (sql.put_history, history_row(d, new, action, reason)),
+    ]

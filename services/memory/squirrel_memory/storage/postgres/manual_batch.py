@@ -11,15 +11,13 @@ from squirrel_memory.storage.manual_batches import (
     SAVEPOINT_SQL,
     BatchPlan,
     BatchStep,
-    KindTexts,
-    KindVersion,
     Lookalikes,
     Savepoint,
     SharedManualBatch,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import answer
-from squirrel_memory.storage.postgres.reads import load_memories, memory_version, screened_texts
+from squirrel_memory.storage.postgres.reads import load_memories
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, drive_async
 
@@ -49,10 +47,6 @@ class PostgresManualBatch(PostgresMemorySearch, SharedManualBatch):
             for statement in SAVEPOINT_SQL[step.action]:
                 await conn.execute(statement)
             return None
-        if isinstance(step, KindVersion):
-            return await memory_version(conn, self.project_id, step.memory_type)
-        if isinstance(step, KindTexts):
-            return await screened_texts(conn, self.project_id, step.memory_type)
         if isinstance(step, Lookalikes):
             hits = await self._search(step.content, [step.memory_type], step.limit, conn)
             if not hits:

@@ -12,7 +12,6 @@ from typing import Any, TypeVar
 
 from psycopg import AsyncConnection
 
-from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.memory_book import (
     Anchored,
@@ -26,16 +25,15 @@ from squirrel_memory.storage.memory_book import (
 )
 from squirrel_memory.storage.memory_sql import (
     anchor_params,
-    history_row,
-    kept_action,
-    memory_row,
+    insert_writes,
+    replace_writes,
     statements,
-    updated_values,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import mark_events, write_episodes
-from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row
+from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row, rows_of
 from squirrel_memory.storage.postgres.search import search_fields
+from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import drive_async
 
 T = TypeVar("T")
@@ -45,6 +43,8 @@ _SQL = statements(POSTGRES)
 
 async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
     """One row step of a memory plan, inside the caller's transaction."""
+    if isinstance(step, Rows):
+        return await rows_of(conn, step)
     if isinstance(step, Load):
         return await load_memory(conn, project_id, step.memory_id, lock=step.lock)
     if isinstance(step, Anchored):
@@ -62,17 +62,15 @@ async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
         return await mark_events(conn, step.event_ids, step.at)
     if isinstance(step, Insert):
         item = step.item
-        await conn.execute(_SQL.insert, (*memory_row(POSTGRES, item), *search_fields(item)))
-        await conn.execute(
-            _SQL.keep_history, history_row(POSTGRES, item, HistoryAction.CREATED, step.reason)
+        writes = insert_writes(POSTGRES, _SQL, item, step.reason, search_fields(item))
+    else:
+        new = step.new
+        search = (new.deleted, *search_fields(new))
+        writes = replace_writes(
+            POSTGRES, _SQL, step.old, new, action=step.action, reason=step.reason, search=search
         )
-        return None
-    old, new = step.old, step.new
-    await conn.execute(_SQL.keep_history, history_row(POSTGRES, old, kept_action(old), ""))
-    await conn.execute(
-        _SQL.update, (*updated_values(POSTGRES, new), new.deleted, *search_fields(new), new.id)
-    )
-    await conn.execute(_SQL.put_history, history_row(POSTGRES, new, step.action, step.reason))
+    for sql, params in writes:
+        await conn.execute(sql, params)
     return None
 
 

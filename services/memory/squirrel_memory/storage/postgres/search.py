@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING
 
 from psycopg import AsyncConnection, sql
 
-from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.storage.bm25 import K1, essential_terms, idf
+from squirrel_memory.storage.bm25 import K1, idf, max_score
 from squirrel_memory.storage.checks import check_limit, check_project, check_type
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import TS_CONFIG
-from squirrel_memory.storage.sqlite.search import MAX_QUERY_TERMS, search_terms
+from squirrel_memory.storage.revisions import drive_async
+from squirrel_memory.storage.search_terms import match_terms
 
 _WORD = re.compile(r"[^\W_]+")
 # tsvector positions stop at 16383 and a document at 1 MB; memories are at most 16,000 chars.
@@ -43,9 +43,6 @@ _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 STATS_SECONDS = 30.0
 _MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
-# Lexical search first ranks the memories holding the rarest query terms (about this many
-# rows per wanted result) to learn the score to beat, then only the memories that can beat it.
-_SEED_ROWS_PER_RESULT = 5
 
 _REINDEX = (
     "UPDATE memory_items SET search = setweight(to_tsvector('english', %s), 'A') || "
@@ -202,9 +199,7 @@ class PostgresMemorySearch:
     ) -> list[tuple[str, float]]:
         """`search_fts` on `conn` (which sees its transaction's rows) or a pooled connection."""
         check_limit(limit)
-        if not isinstance(query, str):
-            raise InvalidArgumentError("query must be a string")
-        terms = search_terms(query[:4096])[:MAX_QUERY_TERMS]
+        terms = match_terms(query)
         if not terms:
             return []
         kinds = [str(check_type(t)) for t in types] if types else None
@@ -223,26 +218,16 @@ class PostgresMemorySearch:
         if not found:
             return []
         ranked = sorted(found, key=lambda item: stats.doc_freq[item[0]])
-        seed: list[tuple[str, sql.Composable]] = []
-        seen = 0
-        for item in ranked:
-            seed.append(item)
-            seen += stats.doc_freq[item[0]]
-            if seen >= _SEED_ROWS_PER_RESULT * limit:
-                break
-        rows = await self._ranked(stats, found, seed, kinds, limit, conn=conn)
-        if len(seed) == len(found) or len(rows) < limit:
-            if len(seed) < len(found):
-                rows = await self._ranked(stats, found, found, kinds, limit, conn=conn)
-            return rows
-        needed = essential_terms(
-            {term: _upper_bound(stats, term) for term, _ in found}, rows[-1][1]
-        )
-        if needed <= {term for term, _ in seed}:
-            return rows
-        return await self._ranked(
-            stats, found, [item for item in found if item[0] in needed], kinds, limit, conn=conn
-        )
+        present = [(stats.doc_freq[term], term) for term, _ in ranked]
+        bounds = {term: _upper_bound(stats, term) for term, _ in found}
+        query_of = dict(found)
+
+        async def rank(terms: Sequence[str] | None) -> list[tuple[str, float]]:
+            matching = found if terms is None else [(t, query_of[t]) for t in terms]
+            return await self._ranked(stats, found, matching, kinds, limit, conn=conn)
+
+        plan = max_score(present, bounds, limit, lambda row: float(row[1]))
+        return await drive_async(plan, rank)
 
     async def search_fts_memories(
         self,

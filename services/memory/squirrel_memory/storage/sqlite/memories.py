@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.memory_book import (
@@ -24,16 +23,15 @@ from squirrel_memory.storage.memory_book import (
 )
 from squirrel_memory.storage.memory_sql import (
     anchor_params,
-    history_row,
-    kept_action,
-    memory_row,
+    insert_writes,
+    replace_writes,
     statements,
-    updated_values,
 )
+from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import mark_events, write_episodes
-from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row
+from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row, rows_of
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
 T = TypeVar("T")
@@ -54,6 +52,8 @@ def _index_text(conn: sqlite3.Connection, item: MemoryItem) -> None:
 
 def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
     """One row step of a memory plan, on `conn` (inside its transaction for a write)."""
+    if isinstance(step, Rows):
+        return rows_of(conn, step)
     if isinstance(step, Load):
         return load_memory(conn, step.memory_id)
     if isinstance(step, Anchored):
@@ -68,16 +68,16 @@ def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
     if isinstance(step, MarkProcessed):
         return mark_events(conn, step.event_ids, SQLITE.store_time(step.at))
     if isinstance(step, Insert):
-        conn.execute(_SQL.insert, memory_row(SQLITE, step.item))
-        conn.execute(
-            _SQL.keep_history, history_row(SQLITE, step.item, HistoryAction.CREATED, step.reason)
-        )
+        for sql, params in insert_writes(SQLITE, _SQL, step.item, step.reason, ()):
+            conn.execute(sql, params)
         _index_text(conn, step.item)
         return None
-    old, new = step.old, step.new
-    conn.execute(_SQL.keep_history, history_row(SQLITE, old, kept_action(old), ""))
-    conn.execute(_SQL.update, (*updated_values(SQLITE, new), new.id))
-    conn.execute(_SQL.put_history, history_row(SQLITE, new, step.action, step.reason))
+    new = step.new
+    writes = replace_writes(
+        SQLITE, _SQL, step.old, new, action=step.action, reason=step.reason, search=()
+    )
+    for sql, params in writes:
+        conn.execute(sql, params)
     if new.deleted:
         unindex_memory_text(conn, new.id)
     else:

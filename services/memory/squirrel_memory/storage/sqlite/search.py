@@ -1,17 +1,19 @@
-"""Full-text search over a project's memories (SQLite FTS5, BM25) with safe query building."""
+"""Full-text search over a project's memories (SQLite FTS5, BM25) with safe query building;
+the query's words (`search_terms`) and the MaxScore pruning (`bm25.max_score`) are shared with
+Postgres."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.storage.bm25 import SEED_ROWS_PER_RESULT, essential_terms, upper_bound
-from squirrel_memory.storage.checks import check_limit, check_project, check_type, encodable
-from squirrel_memory.storage.formats import fts_text, to_json
+from squirrel_memory.storage.bm25 import max_score, upper_bound
+from squirrel_memory.storage.checks import check_limit, check_project, check_type
+from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.revisions import drive
+from squirrel_memory.storage.search_terms import match_terms
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M, memory_from_row
@@ -21,52 +23,10 @@ from squirrel_memory.storage.sqlite.schema import (
     log_search_change,
 )
 
-MAX_QUERY_TERMS = 32
 PRUNE_ABOVE_ROWS = 2_000
 """Queries whose terms match more rows than this (counted per term) are pruned (MaxScore);
 below it, scoring every match costs less than the two extra reads."""
 _COUNT_MATCHES = "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?"
-
-_QUERY_TOKEN = re.compile(r"[^\W_]+")
-# An English clitic after a word: possessive `Anna's`, `Anna’s`, contractions `didn't`, `we'll`.
-# The tokenizer would make a one-letter term of it (`anna` + `s`) that matches half the rows.
-_CLITIC = re.compile(r"(?<=[^\W_])['’](?:s|t|d|m|ll|re|ve)\b", re.IGNORECASE)
-# Function words: they carry no topic, yet in short texts BM25 weighs them like content words.
-# Porter over-stems some of them (`has` → `ha`, `was` → `wa`), which makes them match odd rows.
-_STOP_WORD_TEXT = (
-    "a about after again all also am an and any are as at be been before being both but by can"
-    " could did didn do does doesn doing don during each even ever for from had has have having"
-    " he her here hers him his how i if in into is isn it its itself just let me might more most"
-    " much must my no nor not now of off on once only or other our ours out over own same shall"
-    " she should so some such than that the their theirs them then there these they this those"
-    " through to too under until up upon us very was wasn we were what when where whether which"
-    " while who whom whose why will with within without would you your yours"
-)
-STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
-
-
-def search_terms(text: str) -> list[str]:
-    """The distinct searchable words of `text`, lower-cased, in order, at most 64 chars each.
-
-    Identifiers are split on `_ . / - :` and camelCase; English clitics (`'s`, `n't`, `'ll`)
-    are dropped; stop words are dropped unless nothing else is left. Not capped in number.
-    """
-    tokens: list[str] = []
-    seen: set[str] = set()
-    for token in _QUERY_TOKEN.findall(fts_text(_CLITIC.sub("", text))):
-        lowered = token.lower()[:64]
-        if lowered not in seen and encodable(lowered):
-            seen.add(lowered)
-            tokens.append(lowered)
-    return [t for t in tokens if t not in STOP_WORDS] or tokens
-
-
-def match_terms(query: str) -> list[str]:
-    """The terms a query searches for: `search_terms` of its first 4,096 characters, at most
-    32 of them (none: nothing is searchable)."""
-    if not isinstance(query, str):
-        raise InvalidArgumentError("query must be a string")
-    return search_terms(query[:4096])[:MAX_QUERY_TERMS]
 
 
 def fts_match_expression(query: str) -> str | None:
@@ -163,22 +123,12 @@ def _best_rows(conn: sqlite3.Connection, params: dict[str, str | None], limit: i
         return _matches(conn, params, None, limit)
     total = int(conn.execute("SELECT count(*) FROM memory_fts_docs").fetchone()[0])
     present = sorted((n, p) for p, n in zip(phrases, counts, strict=True) if n)
-    seed: list[str] = []
-    seen = 0
-    for n, phrase in present:
-        seed.append(phrase)
-        seen += n
-        if seen >= SEED_ROWS_PER_RESULT * limit:
-            break
-    if len(seed) == len(present):
-        return _matches(conn, params, None, limit)
-    rows = _matches(conn, params, " OR ".join(seed), limit)
-    if len(rows) < limit:
-        return _matches(conn, params, None, limit)
-    needed = essential_terms({p: upper_bound(total, n) for n, p in present}, -float(rows[-1][0]))
-    if needed <= set(seed):
-        return rows
-    return _matches(conn, params, " OR ".join(p for p in phrases if p in needed), limit)
+    bounds = {p: upper_bound(total, n) for n, p in present}
+    plan = max_score(present, bounds, limit, lambda row: -float(row[0]))
+    return drive(
+        plan,
+        lambda terms: _matches(conn, params, None if terms is None else " OR ".join(terms), limit),
+    )
 
 
 def ranked_rows(

@@ -1,0 +1,42 @@
+"""A read written once for both backends: a plan that yields `Rows` steps (a SELECT and its
+parameters) and is sent each one's rows, which each backend answers on its own connection
+(SQLite on a reader or the writer thread, Postgres in a transaction)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
+
+T = TypeVar("T")
+
+Row: TypeAlias = Sequence[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """The rows one SELECT returns, in its order."""
+
+    sql: str
+    params: tuple[Any, ...] = ()
+
+
+ReadPlan: TypeAlias = Generator[Rows, Any, T]
+
+
+def fetch(sql: str, *params: Any) -> ReadPlan[list[Row]]:
+    """Every row of `sql`."""
+    rows: list[Row] = yield Rows(sql, params)
+    return rows
+
+
+def first(sql: str, *params: Any) -> ReadPlan[Row | None]:
+    """The first row of `sql`, or None."""
+    rows = yield from fetch(sql, *params)
+    return rows[0] if rows else None
+
+
+def number(sql: str, *params: Any) -> ReadPlan[int]:
+    """The integer in the first column of the first row of `sql` (0 when there is none)."""
+    row = yield from first(sql, *params)
+    return int(row[0]) if row and row[0] is not None else 0

@@ -1,0 +1,53 @@
+"""The words a lexical search looks for, the same on both backends: a query cut into words as
+the index cuts documents (`fts_text`), English clitics and stop words dropped."""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.storage.checks import encodable
+from squirrel_memory.storage.formats import fts_text
+
+MAX_QUERY_TERMS = 32
+
+_QUERY_TOKEN = re.compile(r"[^\W_]+")
+# An English clitic after a word: possessive `Anna's`, `Anna’s`, contractions `didn't`, `we'll`.
+# The tokenizer would make a one-letter term of it (`anna` + `s`) that matches half the rows.
+_CLITIC = re.compile(r"(?<=[^\W_])['’](?:s|t|d|m|ll|re|ve)\b", re.IGNORECASE)
+# Function words: they carry no topic, yet in short texts BM25 weighs them like content words.
+# Porter over-stems some of them (`has` → `ha`, `was` → `wa`), which makes them match odd rows.
+_STOP_WORD_TEXT = (
+    "a about after again all also am an and any are as at be been before being both but by can"
+    " could did didn do does doesn doing don during each even ever for from had has have having"
+    " he her here hers him his how i if in into is isn it its itself just let me might more most"
+    " much must my no nor not now of off on once only or other our ours out over own same shall"
+    " she should so some such than that the their theirs them then there these they this those"
+    " through to too under until up upon us very was wasn we were what when where whether which"
+    " while who whom whose why will with within without would you your yours"
+)
+STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
+
+
+def search_terms(text: str) -> list[str]:
+    """The distinct searchable words of `text`, lower-cased, in order, at most 64 chars each.
+
+    Identifiers are split on `_ . / - :` and camelCase; English clitics (`'s`, `n't`, `'ll`)
+    are dropped; stop words are dropped unless nothing else is left. Not capped in number.
+    """
+    tokens: list[str] = []
+    seen: set[str] = set()
+    for token in _QUERY_TOKEN.findall(fts_text(_CLITIC.sub("", text))):
+        lowered = token.lower()[:64]
+        if lowered not in seen and encodable(lowered):
+            seen.add(lowered)
+            tokens.append(lowered)
+    return [t for t in tokens if t not in STOP_WORDS] or tokens
+
+
+def match_terms(query: str) -> list[str]:
+    """The terms a query searches for: `search_terms` of its first 4,096 characters, at most
+    32 of them (none: nothing is searchable)."""
+    if not isinstance(query, str):
+        raise InvalidArgumentError("query must be a string")
+    return search_terms(query[:4096])[:MAX_QUERY_TERMS]
