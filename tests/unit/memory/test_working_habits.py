@@ -56,7 +56,7 @@ def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
 
     assert habit is not None
     assert habit.key == HABIT_KEY and "tentative" in habit.tags and "correction" in habit.tags
-    assert habit.importance == 0.3  # a corrected one-off, as any other instruction
+    assert habit.importance == 0.35  # a one-off nudge, at the level a session opens with
     assert habit.content.startswith("The user asks for the simplest way")
     assert habit.content.endswith("”.")  # quotes the user rather than widening the rule
 
@@ -111,7 +111,7 @@ def test_a_suggestion_to_the_assistant_is_quoted_as_said() -> None:
         after_assistant_action=False,
     )
 
-    assert habit is not None and habit.importance == 0.25
+    assert habit is not None and habit.importance == 0.3
     assert "“You can set the flag with the router's own option, which is less work”" in (
         habit.content
     )

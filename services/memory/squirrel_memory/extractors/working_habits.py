@@ -17,8 +17,9 @@ paraphrasing them into a broader rule:
   "actually", "instead");
 - a fact that mentions reuse ("the pool is reused"), an existing test, or an instruction to
   install dependencies is not the habit.
-Said once, the habit weighs as any other one-off instruction (tentative, more when stressed or
-corrected); it leads the style view only when it recurs.
+Said once, the habit is tentative, at the level of a corrected one-off (a session may open with
+it, marked as said once, in the project where it was said); it leads the style view only when
+it recurs.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ from squirrel_memory.models import Scope
 
 HABIT_KEY = "pref:simplest_reuse_existing"
 HABIT_TAG = "simplicity"
+#: An instruction on how to work (not what to build) is worth a session's opening even said
+#: once, marked as said once: it sits at the level of a corrected one-off. It still comes
+#: after every instruction said in several sessions.
+HABIT_STEP = 0.05
 MAX_QUOTE_CHARS = 120
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
 #: The memory's words around the user's own: what they asked for, then their quote.
@@ -206,6 +211,7 @@ def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreferenc
     )
     importance = (
         TENTATIVE_IMPORTANCE
+        + HABIT_STEP
         + (CORRECTION_STEP if after_assistant_action else 0.0)
         + (EMPHASIS_STEP if emphasis else 0.0)
     )
