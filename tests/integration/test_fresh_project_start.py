@@ -55,7 +55,7 @@ def _session(root: Path, nudge: str) -> list[Event]:
 @pytest.mark.parametrize(
     ("files", "command", "nudge"),
     [
-        (GO_WITH_MISE, "mise run test", "could we reuse the existing backoff helper for that?"),
+        (GO_WITH_MISE, "mise run test", "reuse the existing backoff helper for that"),
         (RUBY, "bundle exec rspec", "don't overcomplicate it, there is existing logic for this"),
     ],
 )
@@ -99,4 +99,4 @@ async def test_a_fresh_project_starts_with_its_test_command_and_the_users_habit(
     run_here = start.text.split("### How things are run here\n", 1)[1]
     assert run_here.startswith(f"- Run the tests with `{command}`")
     style = start.text.split("### Your coding style\n", 1)[1]
-    assert style.startswith("- Said once so far: Keep it simple: build on what already exists")
+    assert style.startswith("- Said once so far: The user asks for the simplest way")

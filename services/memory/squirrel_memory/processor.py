@@ -45,6 +45,7 @@ from squirrel_memory.recurrence import (
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.base import FindAnchor, FindLookalikes
+from squirrel_memory.style_scope import with_project
 from squirrel_memory.updates import decide_update
 from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.userstore import UserStore
@@ -357,7 +358,7 @@ class Processor:
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
         report.memories_deleted = len(result.change.deleted)
-        await self._merge_global_style(decisions, user)
+        await self._merge_global_style(decisions, user, store.project_id)
         report.add(await self._write_model_part(store, episodes, from_model, user))
         report.memories_deleted += await retire_duplicates(store, user_id=user)
         if self._after is not None:
@@ -427,7 +428,7 @@ class Processor:
                 if episode.id in found:
                     await self._park(store, model_letter(self._model.name), episode, exc)
             return PassReport(dead_lettered=len(found))
-        await self._merge_global_style(decisions, user)
+        await self._merge_global_style(decisions, user, store.project_id)
         return PassReport(
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
@@ -468,7 +469,7 @@ class Processor:
         result = await store.apply_processing_result(
             [], decisions, [], user_id=self._user_id, source=MemorySource.RULES
         )
-        await self._merge_global_style(decisions, self._user_id)
+        await self._merge_global_style(decisions, self._user_id, store.project_id)
         retired = await retire_duplicates(store, user_id=self._user_id)
         return PassReport(
             memories_added=len(result.change.added),
@@ -555,7 +556,7 @@ class Processor:
         if not decisions:
             return PassReport()
         result = await store.apply_processing_result([], decisions, [], user_id=user, source=source)
-        await self._merge_global_style(decisions, user)
+        await self._merge_global_style(decisions, user, store.project_id)
         return PassReport(
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
@@ -617,22 +618,30 @@ class Processor:
             reason=loggable_reason(exc),
         )
 
-    async def _merge_global_style(self, decisions: Sequence[UpdateDecision], user: str) -> None:
+    async def _merge_global_style(
+        self, decisions: Sequence[UpdateDecision], user: str, project_id: str
+    ) -> None:
         """User-scoped style findings also refine the global `user.db` (project items win here);
-        tentative instructions stay in their project until they recur."""
-        for decision in decisions:
+        tentative instructions stay in their project until they recur. Each global item keeps
+        the projects it was found in (`style_scope`): other projects see it once it recurs
+        across projects."""
+        merged = [
+            d
+            for d in decisions
+            if d.candidate.scope is Scope.USER
+            and d.action is not UpdateAction.NOOP
+            and not is_tentative(d.candidate.tags)
+        ]
+        if not merged:
+            return
+        stored = {i.key: i.tags for i in await self._user_store.list_user_style(user)}
+        for decision in merged:
             cand = decision.candidate
-            if (
-                cand.scope is not Scope.USER
-                or decision.action is UpdateAction.NOOP
-                or is_tentative(cand.tags)
-            ):
-                continue
             await self._user_store.merge_user_style(
                 user,
                 key=cand.key,
                 content=decision.merged_content or cand.content,
-                tags=cand.tags,
+                tags=with_project(cand.tags, stored.get(cand.key, ()), project_id),
                 importance=cand.importance,
                 source=writer_source(cand.written_by, MemorySource.RULES),
             )

@@ -140,3 +140,28 @@ def test_a_doc_that_only_restates_the_module_name_says_nothing() -> None:
         ("src/billing/pdf.py", "x = 1\n"),
     )
     assert "module:billing" not in found
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("src/utils/paths.ts", "/**\n * Path Utilities\n *\n * Path operations including:\n"),
+        ("lib/cart.rb", "# Cart helpers such as\n# - totals\nclass Cart; end\n"),
+        ("src/store.rs", "//! Storage backends for the\n//! - disk\n"),
+        ("app/jobs.py", '"""Background jobs, e.g."""\n'),
+    ],
+)
+def test_a_doc_cut_before_the_list_it_introduces_says_nothing(path: str, text: str) -> None:
+    assert file_description(path, text) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "said"),
+    [
+        ("lib/app/cart.ex", '@moduledoc "Totals and taxes for the cart."', "Totals and taxes"),
+        ("app/io.py", '"""Reads archives: zip and tar."""\n', "Reads archives: zip and tar."),
+    ],
+)
+def test_a_complete_doc_is_kept(path: str, text: str, said: str) -> None:
+    found = file_description(path, text)
+    assert found is not None and found.startswith(said)

@@ -1,4 +1,5 @@
-"""The simplicity habit: many wordings, one instruction, promoted when it comes back."""
+"""The simplicity habit: many wordings, one instruction, promoted when it comes back; only
+the user's instructions and corrections count, never their questions."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
     "text",
     [
         # Elixir / Phoenix
-        "could we reuse the existing PubSub topic for that?",
-        # Ruby / Rails
-        "there is existing logic for this in the Billing concern, don't duplicate it",
+        "reuse the existing PubSub topic for that",
+        # Ruby / Rails: a statement said as a correction
+        "no, there is existing logic for this in the Billing concern",
         # Go
         "Don't overcomplicate the handler, a plain switch is enough.",
         # Rust
@@ -43,9 +44,11 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         "You can set it with the router's own option, which is less work.",
         "keeping it simple and compilation free, see the TODOs and propose a plan",
         # Python
-        "Is there a simpler way to do this without another module?",
+        "Let's find a simpler way to do this without another module.",
         "KISS please",
         "Please do this without adding new dependencies.",
+        # Kotlin: a polite request is a request, even with a question mark
+        "Could you please keep it simple and skip the new Gradle plugin?",
     ],
 )
 def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
@@ -54,7 +57,8 @@ def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
     assert habit is not None
     assert habit.key == HABIT_KEY and "tentative" in habit.tags and "correction" in habit.tags
     assert habit.importance == 0.35  # a one-off nudge, at the level a session opens with
-    assert habit.content.startswith("Keep it simple: build on what already exists")
+    assert habit.content.startswith("The user asks for the simplest way")
+    assert habit.content.endswith("”.")  # quotes the user rather than widening the rule
 
 
 @pytest.mark.parametrize(
@@ -69,12 +73,48 @@ def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
         "mix deps.get failed: no new dependencies were fetched",  # output, not a wish
         "Why is the Rails boot so complicated?",  # a question about the code
         "Keep it running while I check the logs.",  # keep it, not simple
+        # questions ask, they do not instruct
+        "could we reuse the existing PubSub topic for that?",
+        "Is there a simpler way to do this without another module?",
+        "should we reuse the connection pool here",  # a question without its mark
+        "Can we keep it dependency free?",
+        "why not reuse the Ecto changeset?",
     ],
 )
 def test_other_mentions_of_reuse_simplicity_or_dependencies_are_not_the_habit(
     text: str,
 ) -> None:
     assert working_habit(text, after_assistant_action=True) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "there is existing logic for this in the Billing concern",  # Ruby
+        "that would be less work for the Swift package",
+        "this is too complicated for a Cargo workspace",
+    ],
+)
+def test_a_statement_is_the_habit_only_as_a_correction_of_what_the_assistant_did(
+    text: str,
+) -> None:
+    assert working_habit(text, after_assistant_action=False) is None
+    assert working_habit(text, after_assistant_action=True) is None  # no contrast: a remark
+    corrected = working_habit(f"ok, but {text}", after_assistant_action=True)
+    assert corrected is not None and text in corrected.content
+    assert "correction" in corrected.tags
+
+
+def test_a_suggestion_to_the_assistant_is_quoted_as_said() -> None:
+    habit = working_habit(
+        "You can set the flag with the router's own option, which is less work",
+        after_assistant_action=False,
+    )
+
+    assert habit is not None and habit.importance == 0.3
+    assert "“You can set the flag with the router's own option, which is less work”" in (
+        habit.content
+    )
 
 
 def test_a_long_request_is_quoted_around_the_wording() -> None:
@@ -166,7 +206,7 @@ async def test_the_habit_said_in_other_words_in_two_sessions_tops_the_core_style
     said = [
         ("a", "no, important not to commit until the final step"),  # stressed, said once
         ("b", "great, but there is existing logic for the CSV writer"),
-        ("c", "could we reuse the serializer module for that? it looks very similar"),
+        ("c", "just reuse the serializer module for that, it looks very similar"),
     ]
     for n, (session, reply) in enumerate(said):
         events = _exchange(session, NOW - timedelta(days=5 - n), reply)
@@ -180,3 +220,19 @@ async def test_the_habit_said_in_other_words_in_two_sessions_tops_the_core_style
     assert shown[0].key == HABIT_KEY and "recurring" in shown[0].tags
     assert shown[0].importance >= 0.7 and len(shown[0].source_event_ids) == 2
     assert shown[1].content.startswith(SAID_ONCE_PREFIX)
+
+
+async def test_the_same_question_in_two_sessions_is_never_a_habit(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    processor = _processor(store, users)
+    for n, session in enumerate(("a", "b")):
+        events = _exchange(session, NOW - timedelta(days=5 - n), "could we reuse the cache?")
+        await store.append_events(store.project_id, "u", events, [])
+        await processor.drain(store)
+
+    items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
+
+    assert not [m for m in items if not m.deleted and m.key == HABIT_KEY]
+    assert await users.list_user_style("u") == []

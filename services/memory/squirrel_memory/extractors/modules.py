@@ -217,6 +217,17 @@ _NOT_A_DESCRIPTION = re.compile(
 )
 
 
+#: A paragraph that ends by leading on to what follows (a list, an example): cut short alone.
+_LEADS_ON = re.compile(
+    r"(?:\b(?:including|includes|such as|like|namely|e\.g\.|i\.e\.|as follows|the following|"
+    r"and|or|with|for|of|to|the|an?)\s*[:,;–—-]?|:)\s*$",
+    re.IGNORECASE,
+)
+
+
+_LIST_ITEM = re.compile(r"(?:[-+•]|\d{1,2}[.)])\s")
+
+
 def _paragraphs(text: str) -> list[str]:
     """The prose paragraphs of a doc comment, each as one line (stops at tags and examples)."""
     paragraphs: list[list[str]] = [[]]
@@ -228,6 +239,8 @@ def _paragraphs(text: str) -> list[str]:
             continue
         if stripped.startswith(("@", ":param", ":return", "Args:", "Returns:", "```", "#")):
             break
+        if _LIST_ITEM.match(stripped) and paragraphs[-1]:
+            paragraphs.append([])  # a list is not the prose before it
         paragraphs[-1].append(stripped)
     return [" ".join(" ".join(p).split()) for p in paragraphs if p]
 
@@ -239,6 +252,8 @@ def _first_sentences(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | Non
     if not paragraphs:
         return None
     flat = paragraphs[0]
+    if _LEADS_ON.search(flat):
+        return None  # "… operations including:" introduces a list the sentence needs
     title = len(flat.split()) <= 5 and flat[-1] not in ".!?:"
     if title and len(paragraphs) > 1:
         flat = f"{flat}: {paragraphs[1][:1].lower()}{paragraphs[1][1:]}"
@@ -249,6 +264,8 @@ def _first_sentences(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | Non
         if cut < MIN_DESCRIPTION_CHARS:
             return None
         flat = flat[: cut + 1]
+    elif _LEADS_ON.search(flat):
+        return None
     flat = flat.rstrip(":;,- ")
     if flat.endswith(("...", "…")) or flat.count("`") % 2:
         return None

@@ -26,6 +26,7 @@ from squirrel_memory.extractors.fixes import (
 )
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line
+from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 
 def _relative(text: str, pitfall: Pitfall, root: str) -> str:
@@ -323,6 +324,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         if wrapped is not None:
             findings.append(wrapped)
             continue
+        if work_in_progress(group):
+            continue  # a test failing while its code was written: the work, not a lesson
         sessions = {p.failed.run.session_id or "" for p in group}
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")

@@ -1,15 +1,25 @@
 """A working habit said in many wordings: keep it simple, build on what already exists.
 
-Users who want the least new machinery rarely say it as a rule. They say it inside a request
-or as a nudge after the assistant acted: "don't overcomplicate", "keep it simple and
-dependency free", "could we reuse the nav component for that?", "there is existing logic for
-scanning history", "you can set it with the library, which is less work". Shared words cannot
-tell these are one instruction, so every such wording is filed under one key (`HABIT_KEY`)
-with one statement that quotes the user; the recurrence rules then promote it to a standing
-instruction when it comes back in another session, whatever the words.
+Users who want the least new machinery rarely say it as a rule. They say it as an instruction
+inside a request or as a correction after the assistant acted: "don't overcomplicate", "keep it
+simple and dependency free", "reuse the nav component", "you can set it with the library, which
+is less work", "great, but there is existing logic for scanning history". Shared words cannot
+tell these are one instruction, so every such wording is filed under one key (`HABIT_KEY`); the
+recurrence rules then promote it to a standing instruction when it comes back in another
+session, whatever the words.
 
-Only wordings that ask for it count: a fact that mentions reuse ("the pool is reused"), an
-existing test, or an instruction to install dependencies does not.
+Only the user's instructions and corrections count, and the memory quotes them rather than
+paraphrasing them into a broader rule:
+- a question is not an instruction ("could we reuse X for that?", "is there a simpler way?"):
+  the user is asking, and the answer may be no;
+- a plain statement ("there is existing logic for X", "that would be less work") counts only as
+  a correction: right after the assistant acted, introduced as a contrast ("but", "no",
+  "actually", "instead");
+- a fact that mentions reuse ("the pool is reused"), an existing test, or an instruction to
+  install dependencies is not the habit.
+Said once, the habit is tentative, at the level of a corrected one-off (a session may open with
+it, marked as said once, in the project where it was said); it leads the style view only when
+it recurs.
 """
 
 from __future__ import annotations
@@ -34,30 +44,29 @@ from squirrel_memory.models import Scope
 
 HABIT_KEY = "pref:simplest_reuse_existing"
 HABIT_TAG = "simplicity"
-#: A wording of how to work (not what to build) is worth a session's opening even said once:
-#: it sits at the level of a corrected one-off.
+#: An instruction on how to work (not what to build) is worth a session's opening even said
+#: once, marked as said once: it sits at the level of a corrected one-off. It still comes
+#: after every instruction said in several sessions.
 HABIT_STEP = 0.05
 MAX_QUOTE_CHARS = 120
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
-_STATEMENT = (
-    "Keep it simple: build on what already exists (the code's own logic, the libraries' "
-    "features) instead of adding new machinery, files or dependencies"
-)
+#: The memory's words around the user's own: what they asked for, then their quote.
+_LEAD = "The user asks for the simplest way that builds on what exists"
 
 _CODE_THINGS = (
     r"(?:logic|code|implementation|function|functions|helper|helpers|component|components|"
     r"method|methods|class|classes|module|modules|util|utils|utility|utilities|mechanism|"
     r"support|handling|machinery|abstraction|pattern|template|templates|partial|hook|hooks)"
 )
-#: Wordings of the habit; each asks for it rather than describing the code.
-_CUES = (
+#: Wordings of the habit said as an instruction: they count in any sentence that is not a
+#: question.
+_DIRECTIVES = (
     # don't overcomplicate / over-engineer it
     re.compile(
         r"\b(?:don'?t|do not|no need to|never|without|stop)\s+(?:\w+\s+)?"
         r"(?:over-?complicat|over-?engineer)\w*",
         re.IGNORECASE,
     ),
-    re.compile(r"\b(?:too|overly) (?:complicated|complex|over-?engineered)\b", re.IGNORECASE),
     # keep it simple / keeping things simple / KISS
     re.compile(
         r"\bkeep(?:ing|s)?\s+(?:it|things|this|that|them|everything|the \w+)\s+"
@@ -65,33 +74,22 @@ _CUES = (
         re.IGNORECASE,
     ),
     re.compile(r"\bKISS\b"),
-    # a simpler way / which is less work
+    # let's find a simpler way / use the simpler approach
     re.compile(
-        r"\b(?:is there|there'?s|could we|can we|can you|could you|let'?s|find|use|try)\s+"
+        r"\b(?:let'?s|find|use|try|take|pick|go with)\s+"
         r"(?:a\s+|an\s+|the\s+)?(?:simpler|easier|more direct)\s+"
         r"(?:way|approach|solution|option)\b",
         re.IGNORECASE,
     ),
+    # reuse X / just reuse the existing X / build on the existing implementation
     re.compile(
-        r"\b(?:which|that|it|this)(?:'s|\s+is|\s+would be|\s+will be)\s+"
-        r"(?:much\s+|a lot\s+|far\s+)?(?:less (?:work|code)|simpler)\b",
-        re.IGNORECASE,
-    ),
-    # could we reuse X / reuse the existing X / build on the existing implementation
-    re.compile(
-        r"(?:^|\b(?:could|can|should|would|let'?s|let us|please|just|we|you|try to|better to|"
-        r"rather)\s+)(?:we\s+|you\s+|not\s+)?re-?use\s+(?!(?:is|was|of)\b)\S",
+        r"(?:^|\b(?:let'?s|let us|please|just|you can|you could|you should|try to|better to|"
+        r"rather)\s+)(?:not\s+)?re-?use\s+(?!(?:is|was|of)\b)\S",
         re.IGNORECASE,
     ),
     re.compile(
         r"\b(?:use|check|extend|follow|look at|build on|rely on|stick to|stick with)\s+"
         r"(?:the\s+|our\s+)?(?:existing|current)\s+" + _CODE_THINGS + r"\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"\bthere(?:'s|\s+is|\s+are)\s+(?:already\s+)?(?:an?\s+|some\s+)?existing\s+"
-        + _CODE_THINGS
-        + r"\b",
         re.IGNORECASE,
     ),
     # dependency free / no new dependencies / no build step
@@ -109,20 +107,77 @@ _CUES = (
         re.IGNORECASE,
     ),
 )
+#: Wordings that only state something ("there is existing logic for X", "which is less
+#: work", "this is too complicated"): the habit only when the sentence is addressed to the
+#: assistant as a suggestion ("you can …") or corrects what it just did ("but …").
+_HINTS = (
+    re.compile(r"\b(?:too|overly) (?:complicated|complex|over-?engineered)\b", re.IGNORECASE),
+    re.compile(
+        r"\bthere'?s\s+(?:a\s+|an\s+)?(?:simpler|easier|more direct)\s+"
+        r"(?:way|approach|solution|option)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:which|that|it|this)(?:'s|\s+is|\s+would be|\s+will be)\s+"
+        r"(?:much\s+|a lot\s+|far\s+)?(?:less (?:work|code)|simpler)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bthere(?:'s|\s+is|\s+are)\s+(?:already\s+)?(?:an?\s+|some\s+)?existing\s+"
+        + _CODE_THINGS
+        + r"\b",
+        re.IGNORECASE,
+    ),
+)
+_CUES = (*_DIRECTIVES, *_HINTS)
+#: A question asks; it does not instruct ("could we reuse X?", "is there a simpler way?").
+#: A polite request with "please" ("can you please …") is an instruction all the same.
+_QUESTION = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|but|hm+|hmm|well|also|great|nice|cool|thanks)\W+)*"
+    r"(?:(?:could|can|should|would|shall|will|do|does|did|is|are|was|were|isn'?t|aren'?t|"
+    r"wouldn'?t|shouldn'?t|couldn'?t|can'?t|why|how|what|where|which|when)\b)",
+    re.IGNORECASE,
+)
+_POLITE = re.compile(r"\bplease\b", re.IGNORECASE)
+#: A sentence that corrects the assistant by contrast, or suggests to it.
+_CONTRAST = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|good|nice|thanks|yes|yeah|sure|fine|right|cool)\W+)*"
+    r"(?:but|no|nope|actually|instead|however|though|hmm+|wait)\b",
+    re.IGNORECASE,
+)
+_SUGGESTION = re.compile(r"^(?:you|we)\s+(?:can|could|should|might|may)\s+(?!not\b)\w+", re.I)
+
+
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks rather than instructs: it ends with "?" or opens with a question
+    word, and is not a polite request ("could you please …")."""
+    flat = sentence.strip()
+    asked = flat.endswith("?") or bool(_QUESTION.match(flat))
+    return asked and not _POLITE.search(flat)
+
+
 #: What the user's emphasis looks like here (the same signs the preference rules weigh).
 _EMPHASIS = re.compile(
     r"\b(?:DON'?T|NOT|NEVER|MUST|ONLY)\b|!!|\b(?i:really|seriously|absolutely|important|crucial)\b"
 )
 
 
-def habit_clause(text: str) -> str | None:
+def habit_clause(text: str, *, after_assistant_action: bool = False) -> str | None:
     """The words around the first wording in a user message that asks for the simplest way
     (the sentence, cut to `MAX_QUOTE_CHARS` around the wording when it is long), or None.
-    Long sentences count too: the habit is often said inside a long request."""
+    Long sentences count too: the habit is often said inside a long request. Questions never
+    count; a plain statement counts as a suggestion to the assistant ("you can …") or as a
+    correction right after it acted ("but there is existing logic …")."""
     plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
     for sentence_ in _SENTENCES.split(plain):
         flat = " ".join(sentence_.split())
-        match = next((m for cue in _CUES if (m := cue.search(flat))), None)
+        if not flat or is_question(flat):
+            continue
+        match = next((m for cue in _DIRECTIVES if (m := cue.search(flat))), None)
+        if match is None and (
+            _SUGGESTION.match(flat) or (after_assistant_action and _CONTRAST.match(flat))
+        ):
+            match = next((m for cue in _HINTS if (m := cue.search(flat))), None)
         if match is not None:
             return _around(flat, match.start(), match.end())
     return None
@@ -146,7 +201,7 @@ def _around(flat: str, start: int, end: int) -> str:
 def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreference | None:
     """The simplicity habit a user message states, or None: tentative until it recurs, a
     nudge after the assistant acted counts as a correction."""
-    clause = habit_clause(text)
+    clause = habit_clause(text, after_assistant_action=after_assistant_action)
     if clause is None:
         return None
     emphasis = bool(_EMPHASIS.search(clause))
@@ -162,7 +217,7 @@ def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreferenc
     )
     return StatedPreference(
         key=HABIT_KEY,
-        content=f"{_STATEMENT} (in the user's words: “{clause}”).",
+        content=f"{_LEAD}, in their words: “{clause.rstrip('.!;: ')}”.",
         tags=tuple(t for t in ("preference", HABIT_TAG, TENTATIVE_TAG, *marks) if t),
         scope=Scope.USER,
         importance=round(importance, 3),

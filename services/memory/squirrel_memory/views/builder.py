@@ -26,6 +26,7 @@ from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import Retriever, relevance_threshold
 from squirrel_memory.storage import MemoryChange, ViewMeta
 from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.style_scope import for_project
 from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
 from squirrel_memory.view_order import Weigh, brief_order, by_usefulness, stored_importance
 from squirrel_memory.views.arguments import checked_mode, clean_paths, params_key, task_text
@@ -390,9 +391,10 @@ class Views:
             raise InvalidArgumentError("project_id does not match this store")
 
     async def _global_style(self, user_id: str | None) -> list[GlobalStyleItem]:
+        """The global style items that hold in this project (`style_scope.for_project`)."""
         if self._user_store is None or not user_id:
             return []
-        return await self._user_store.list_user_style(user_id)
+        return for_project(await self._user_store.list_user_style(user_id), self.project_id)
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)

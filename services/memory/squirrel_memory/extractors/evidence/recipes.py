@@ -133,6 +133,23 @@ def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
 
 
 _ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
+#: Options that pick some tests by name, in the runners of many ecosystems.
+_TEST_PICKERS = frozenset(
+    {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
+)
+
+
+def picks_tests(command: str, base: str) -> bool:
+    """Whether a test command runs only some tests: after its `base`, a file, a folder, a
+    `file::test` or a by-name option (`-k`, `-t`, `-run`, `--filter` …). The project's test
+    command is the one without them; such a run is an example."""
+    for token in command.removeprefix(base).split():
+        word = token.split("=", 1)[0]
+        if word in _TEST_PICKERS or "::" in token or "/" in token:
+            return True
+        if not token.startswith("-") and re.search(r"\.\w{1,5}$", token):
+            return True
+    return False
 
 
 def _recipe_finding(slot: str, group: _Group) -> Finding:
@@ -141,8 +158,10 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     # checkout) is one machine's: it is not shown.
     examples = [(v, n) for v, n in group.examples.most_common() if not _ABSOLUTE_PATH.search(v)]
     top, top_count = examples[0] if examples else (head, 0)
-    if top_count * 2 >= group.successes:
-        head = top  # what the user types most of the time, flags included
+    if top_count * 2 >= group.successes and not (
+        group.purpose == "test" and head and picks_tests(top, head)
+    ):
+        head = top  # what the user types most of the time, flags included (not a selection)
     variants = [v for v, _ in examples if v not in (head, group.base)][:2]
     text = f"`{head}`" + (
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""

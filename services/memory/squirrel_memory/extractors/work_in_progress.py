@@ -1,0 +1,70 @@
+"""Failures that are the work itself, not a lesson for the next session.
+
+A test whose expectation is not met yet while the code it tests is being written, then passes
+once the work is done, teaches nothing the next session can use: the memory would be a log line
+("`pytest tests/x` failed with `assert 1 == 2`; it passed after editing tests/x"). Such a
+failure is left out when it is an assertion (an expectation that did not hold, not an import,
+a crash or a refused connection), nothing says why it failed, it happened in one session only,
+and editing code (not a configuration file) is what got it to pass. A failure the session
+itself calls expected is left out too, whatever fixed it: a test written first and seen
+failing ("the RED step fails because …", "fails as expected"), or a test that had to follow an
+intended change ("the test needs updating for the new message").
+
+A failure seen in several sessions, one with a setup step or other arguments as its fix, or
+one with a stated cause that is not "expected" stays a pitfall.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from squirrel_memory.extractors.fixes import Pitfall
+
+#: The session saying the failure was intended or expected.
+_EXPECTED = re.compile(
+    r"\b(?:red (?:step|phase|check|test)|the red\b|(?:fails?|failed|failing) as (?:expected|"
+    r"intended)|expected to fail|(?:is|was) expected(?: to fail)?|should fail|(?:confirms?|"
+    r"proves?|shows?) (?:that )?the (?:new )?tests? (?:fails?|is failing)|tests? (?:needs?|needed|"
+    r"has to be|have to be|must be) (?:to be )?updat\w*|(?:update|adjust) the tests? to (?:match|"
+    r"reflect))",
+    re.IGNORECASE,
+)
+
+
+def expected_failure(pitfall: Pitfall) -> bool:
+    """Whether the session called this failure expected (see the module)."""
+    return any(_EXPECTED.search(cause) for cause in pitfall.causes)
+
+
+#: An expectation that did not hold, as test runners of many ecosystems print it.
+_ASSERTION = re.compile(
+    r"\bassert\w*|\bexpect\w*|\bFAIL(?:ED|URE)?\b|\bFailure\b|MatchError|mismatch|"
+    r"\bgot\b.+\bwant\b|\bto (?:eq|equal|be)\b",
+    re.IGNORECASE,
+)
+#: Files whose edit is a setting, not the work: such a fix is a lesson.
+_CONFIG_FILE = re.compile(
+    r"(?:\.(?:toml|ya?ml|json|ini|cfg|conf|env|properties|lock)|(?:^|/)\.[\w.-]+rc|"
+    r"(?:^|/)(?:Makefile|Dockerfile|\.env[\w.-]*))$"
+)
+
+
+def _test_edited_to_pass(pitfall: Pitfall) -> bool:
+    use = pitfall.failed.use
+    return (
+        pitfall.fix == "edit"
+        and not pitfall.causes
+        and use is not None
+        and use.purpose == "test"
+        and bool(_ASSERTION.search(pitfall.fingerprint))
+        and not any(_CONFIG_FILE.search(f) for f in pitfall.files)
+    )
+
+
+def work_in_progress(group: Sequence[Pitfall]) -> bool:
+    """Whether a group of failures with one root cause is the work itself (see the module)."""
+    if any(expected_failure(p) for p in group):
+        return True
+    sessions = {p.failed.run.session_id or "" for p in group}
+    return len(sessions) == 1 and all(_test_edited_to_pass(p) for p in group)

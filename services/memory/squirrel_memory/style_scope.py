@@ -1,0 +1,83 @@
+"""Where a user-wide style item holds: in every project, or only where it was said.
+
+A user_style finding scoped to the user (a habit, not a fact about one repository) also
+refines the global `user.db` once it is no longer tentative. Said in one project's sessions
+only, it is that project's habit as far as we know: the user who says "reuse the existing
+helpers" in one repository may want the opposite in a prototype elsewhere. So every global
+item carries the projects it was found in (as `seen-in:<digest>` tags; the digest is a hash of
+the project root, no path is stored), and another project's views show it only when
+
+- it was found in at least `MIN_PROJECTS` projects (it recurs across projects), or
+- the user said it for every project ("in all projects", "everywhere", "for all repos"), or
+- the user wrote it themselves (`sqrl remember`, a manual item), or
+- it predates this bookkeeping (no `seen-in:` tag: nothing says where it came from).
+
+The project it was found in shows it from its own memories anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from squirrel_memory.models import MemorySource
+from squirrel_memory.userstore import UserStyleItem
+
+SEEN_IN_PREFIX = "seen-in:"
+#: Projects a habit must be found in before other projects are told about it.
+MIN_PROJECTS = 2
+#: The most projects an item names: enough to tell recurrence, few enough to stay in the tags.
+MAX_SEEN = 4
+_DIGEST_CHARS = 12
+#: The user saying the instruction holds in every project.
+_USER_WIDE = re.compile(
+    r"\b(?:in|for|across) (?:all|every|each|any) (?:of )?(?:my |our |the )?"
+    r"(?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\beverywhere\b|"
+    r"\bacross projects\b|\bwhatever the (?:project|repo)\b",
+    re.IGNORECASE,
+)
+
+
+def seen_in_tag(project_id: str) -> str:
+    """The tag naming one project (a digest of its root) a global item was found in."""
+    digest = hashlib.sha256(project_id.encode()).hexdigest()[:_DIGEST_CHARS]
+    return SEEN_IN_PREFIX + digest
+
+
+def projects_of(tags: Iterable[str]) -> set[str]:
+    """The `seen-in:` tags among `tags`."""
+    return {t for t in tags if t.startswith(SEEN_IN_PREFIX)}
+
+
+def with_project(tags: Sequence[str], earlier: Sequence[str], project_id: str) -> tuple[str, ...]:
+    """`tags` (a finding's own) plus the projects `earlier` (the stored item's tags) names and
+    this one, at most `MAX_SEEN` of them (more would tell nothing new)."""
+    own = [t for t in tags if not t.startswith(SEEN_IN_PREFIX)]
+    seen = sorted(projects_of(earlier))[:MAX_SEEN]
+    here = seen_in_tag(project_id)
+    if here not in seen and len(seen) < MAX_SEEN:
+        seen.append(here)
+    return tuple(dict.fromkeys([*own, *seen]))
+
+
+def holds_in(item: UserStyleItem, project_id: str) -> bool:
+    """Whether a global style item is the user's habit in `project_id` (see the module)."""
+    seen = projects_of(item.tags)
+    return (
+        not seen
+        or len(seen) >= MIN_PROJECTS
+        or seen_in_tag(project_id) in seen
+        or item.source is MemorySource.MANUAL
+        or bool(_USER_WIDE.search(item.content))
+    )
+
+
+def for_project(items: Sequence[UserStyleItem], project_id: str) -> list[UserStyleItem]:
+    """The global items that hold in `project_id`, without their `seen-in:` bookkeeping."""
+    return [
+        replace(i, tags=tuple(t for t in i.tags if not t.startswith(SEEN_IN_PREFIX)))
+        for i in items
+        if holds_in(i, project_id)
+    ]
