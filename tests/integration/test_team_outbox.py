@@ -82,7 +82,9 @@ async def _team_contents(link: TeamLink) -> list[str]:
 async def _register_team_project(link: TeamLink) -> None:
     admin = team_memory_client(link)
     try:
-        await admin.call(admin.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+        await admin.call(
+            admin.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID), timeout=120
+        )
     finally:
         await admin.close()
 
@@ -111,7 +113,9 @@ async def test_a_remember_made_while_the_team_is_away_is_queued_and_sent_once_on
         serving(laptop_settings) as laptop,
         memory_client(laptop.service, laptop_settings) as local,
     ):
-        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)), timeout=120
+        )
         reads, sender, client = _laptop(local, repo, link, outbox)
         assert sender is not None
         try:
@@ -215,7 +219,9 @@ async def test_a_hook_with_nothing_to_inject_says_only_that_the_team_was_away(
         serving(laptop_settings) as laptop,
         memory_client(laptop.service, laptop_settings) as local,
     ):
-        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)), timeout=120
+        )
         there = TeamLink(f"localhost:{server.service.team_port}", link.token, link.ca_file, "m")
         await _register_team_project(there)
         away = TeamLink(f"localhost:{_free_port()}", link.token, link.ca_file, "m")

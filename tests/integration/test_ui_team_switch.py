@@ -76,7 +76,9 @@ async def test_the_switch_shows_the_teams_memory_read_only_and_says_when_it_is_a
         memory_client(laptop.service, laptop_settings) as local,
     ):
         link = TeamLink(f"localhost:{server.service.team_port}", link.token, link.ca_file, "m")
-        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)), timeout=120
+        )
         await local.call(
             local.stub.Remember,
             pb.RememberRequest(
@@ -88,7 +90,9 @@ async def test_the_switch_shows_the_teams_memory_read_only_and_says_when_it_is_a
             TeamLink(f"localhost:{_free_port()}", link.token, link.ca_file, "m"), timeout=5
         )
         try:
-            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+            await client.call(
+                client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID), timeout=120
+            )
             shared = await client.call(
                 client.stub.Remember,
                 pb.RememberRequest(
