@@ -6,8 +6,10 @@ lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index 
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
 answered exactly (index scans off) and the HNSW answers' recall@10 against them; the HNSW
 index's build time after the load; the database's and the vectors' size on disk. Memories are
-written through the `Store` contract, 500 per transaction; vectors come from the deterministic
-hashing embedder (384 dimensions), so the figures are storage, not the model.
+written through the `Store` contract, 500 per transaction (the store sends a transaction's new
+rows pipelined, and a batch of vectors in one transaction); vectors come from the deterministic
+hashing embedder (384 dimensions), so the figures are storage, not the model. The HNSW index is
+dropped during the load and built once after it (`hnsw_built_after`), as after a restore.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
 [--per-project 100] [--queries 200]   (a company's size: --sizes 100000,1000000 --projects 10000)
@@ -94,14 +96,23 @@ def disk(dsn: str) -> tuple[float, float, float]:
 
 
 async def searches(
-    stores: Sequence[Store], dsn: str, embedder: FakeEmbedder, rounds: int, section: str
+    stores: Sequence[Store],
+    dsn: str,
+    embedder: FakeEmbedder,
+    rounds: int,
+    section: str,
+    pools: Sequence[int] = (),
 ) -> list[Figure]:
-    """Lexical, HNSW and exact searches over `stores` (chosen in turn); latencies and recall."""
+    """Lexical, HNSW and exact searches over `stores` (chosen in turn); latencies and recall.
+    Each of `pools`: the top 10 of an HNSW search for that many (as the server's retrieval asks
+    for its candidate pool, `hnsw.ef_search` = the pool, at least 40), its latency and recall."""
     rng = random.Random(7)
     lexical: list[float] = []
     hnsw: list[float] = []
     exact: list[float] = []
     found = wanted = 0
+    pooled: dict[int, list[float]] = {p: [] for p in pools}
+    pool_found: dict[int, int] = dict.fromkeys(pools, 0)
     indexes: dict[str, VectorIndex] = {}
     for n in range(rounds):
         store = stores[rng.randrange(len(stores))]
@@ -124,12 +135,22 @@ async def searches(
         exact.append((time.perf_counter() - started) * 1000)
         found += len({hit[0] for hit in hits} & set(truth))
         wanted += len(truth)
+        for size in pools:
+            started = time.perf_counter()
+            wide = await asyncio.to_thread(indexes[store.project_id].search, vector, size)
+            pooled[size].append((time.perf_counter() - started) * 1000)
+            pool_found[size] += len({hit[0] for hit in wide[:10]} & set(truth))
     figures = tail_latencies(section, "search_fts top-10", lexical)
     figures += tail_latencies(section, "vector top-10, HNSW", hnsw)
     figures += tail_latencies(section, "vector top-10, exact", exact)
     figures.append(
         Figure(section, "HNSW recall@10 vs exact", found / max(wanted, 1), "ratio", f"n={rounds}")
     )
+    for size in pools:
+        label = f"top 10 of an HNSW top-{size}"
+        figures += tail_latencies(section, label, pooled[size])
+        recall = pool_found[size] / max(wanted, 1)
+        figures.append(Figure(section, f"{label}: recall@10", recall, "ratio", f"n={rounds}"))
     return figures
 
 
@@ -155,12 +176,16 @@ async def scenario(
             folder = root / database / f"p{n}"
             folder.mkdir(parents=True)
             stores.append(await backend.open_store(str(folder), None))
-        index, _ = await asyncio.to_thread(stores[0].open_vector_index, DIM, embedder.model_id)
+        # Every index opened before the HNSW index is dropped: opening one makes it again
+        # (`CREATE INDEX IF NOT EXISTS`), and the load would then feed the graph row by row.
+        indexes = [
+            (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
+            for store in stores
+        ]
         building = hnsw_built_after(dsn, DIM)
         building.__enter__()
         started = time.perf_counter()
-        for n, store in enumerate(stores):
-            index, _ = await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id)
+        for n, (store, index) in enumerate(zip(stores, indexes, strict=True)):
             await fill(store, index, per_project, embedder, first=n * per_project)
         loaded = time.perf_counter() - started
         started = time.perf_counter()
@@ -173,7 +198,8 @@ async def scenario(
         figures.append(Figure(section, "disk: database", db_mib, "MiB"))
         figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
         figures.append(Figure(section, "disk: HNSW index", hnsw_mib, "MiB"))
-        figures += await searches(stores, dsn, embedder, args.queries, section)
+        pools = [int(p) for p in str(args.pools).split(",") if p]
+        figures += await searches(stores, dsn, embedder, args.queries, section, pools)
     finally:
         await backend.close()
     return figures
@@ -197,6 +223,9 @@ def main(argv: list[str] | None = None) -> None:
     options.add_argument("--per-project", type=int, default=100)
     options.add_argument("--queries", type=int, default=200)
     options.add_argument("--pool", type=int, default=10)
+    options.add_argument(
+        "--pools", default="50,100", help="HNSW candidate pools whose top 10 is also measured"
+    )
     options.add_argument(
         "--postgres-dsn", default="", help="an existing Postgres (default: one started here)"
     )

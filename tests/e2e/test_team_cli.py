@@ -178,6 +178,7 @@ def test_the_terminal_shares_through_the_team_and_says_when_it_cannot(laptops: L
     assert "STRIPE_MOCK=1" not in after.stdout
     kept = bob.sqrl("remember", "Run make lint before pushing", "--type", "recipe")
     assert kept.returncode == 0, kept.stderr
-    assert "written to local memory only" in kept.stderr
+    # Written locally and queued for the team (sent when his token is accepted again).
+    assert "written to local memory and queued for the team server" in kept.stderr
     assert "on the team server" not in kept.stdout
     assert "Run make lint" in json.dumps(bob.json("memories", "--local"))

@@ -67,20 +67,30 @@ class CliMemory:
         *,
         write: bool,
         by_id: bool,
+        queue: bool = False,
     ) -> tuple[M, str, str]:
         """(reply, project, where): `request(project id, on the team?)` sent to the team
-        server, else to local memory; `where` is "team" or "local"."""
+        server, else to local memory; `where` is "team" or "local". `queue`: a write that went
+        to local memory is also queued for the team (`team_outbox`), where it is "queued"."""
         project = self._project(body)
         if self._team is not None and not body.get("local"):
 
             async def on_team(client: MemoryClient, team_id: str) -> M:
                 return await client.call(call(client), request(team_id, True))
 
-            reply = await self._team.on_team(project, on_team, write=write, quiet_not_found=by_id)
+            reply = await self._team.on_team(
+                project, on_team, write=write, queued=queue, quiet_not_found=by_id
+            )
             if reply is not None:
                 return reply, project, "team"
         client = self._local.client()
         local: M = await client.call(call(client), request(project, False), timeout=MEMORY_TIMEOUT)
+        if queue and self._team is not None and not body.get("local"):
+            sent = request("", True)
+            if isinstance(sent, pb.RememberRequest) and await self._team.queue_remember(
+                project, sent
+            ):
+                return local, project, "queued"
         return local, project, "local"
 
     async def remember(self, body: dict[str, Any]) -> Answer:
@@ -104,7 +114,7 @@ class CliMemory:
             )
 
         reply, project, where = await self._run(
-            body, request, lambda c: c.stub.Remember, write=True, by_id=False
+            body, request, lambda c: c.stub.Remember, write=True, by_id=False, queue=True
         )
         return {"project": project, "where": where, **remember_output(reply)}
 

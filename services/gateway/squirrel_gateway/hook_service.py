@@ -142,8 +142,9 @@ class HookService:
             tokens=injection.tokens,
         )
         self._save()
-        # Said only beside something to say: a hook that abstains stays silent.
-        text = team_away.footer(injection.text, away) if injection.text else ""
+        # A hook that abstains stays silent, unless the team was left out: then that line alone
+        # (nothing matched in local memory, which may not be all the team knows).
+        text = team_away.footer(injection.text, away)
         return render_output(hook, text)
 
     async def _run(self, hook: HookInput) -> tuple[str | None, Injection]:

@@ -65,7 +65,11 @@ def build_endpoint(
         info_file(layout.run),
         hooks,
         ui=lambda app: UiRoutes(
-            app, token, backend, BrowserCalls(backend, layout.service_file("ingest"), token)
+            app,
+            token,
+            backend,
+            BrowserCalls(backend, layout.service_file("ingest"), token),
+            team=reads if isinstance(reads, TeamMemoryBackend) else None,
         ),
         cli=CliApi(
             servicer,

@@ -40,9 +40,12 @@ def reason_of(exc: BaseException, wait_seconds: float) -> str:
     return failure_reason(exc, wait_seconds)
 
 
-def line(server: str, reason: str, *, write: bool = False) -> str:
-    """The one line said to the user."""
-    where = "written to local memory only" if write else "answered from local memory only"
+def line(server: str, reason: str, *, write: bool = False, queued: bool = False) -> str:
+    """The one line said to the user (`queued`: a write kept to send when the team is back)."""
+    if queued:
+        where = "written to local memory and queued for the team server"
+    else:
+        where = "written to local memory only" if write else "answered from local memory only"
     return f"team server {server} not used: {reason}; {where}"
 
 

@@ -8,29 +8,29 @@ within `TEAM_WAIT_SECONDS`, or fails, the local answer is used alone and the tea
 for `RETRY_AFTER_SECONDS`; reads never fail because the team server is down.
 
 Writes (`remember`, `forget`) go to the team server when it is reachable, so the whole team
-gets them (a user_style memory stays its author's), else to local memory.
+gets them (a user_style memory stays its author's), else to local memory; a `remember` written
+locally is also queued (`team_outbox`) and sent to the team when it answers again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
-import json
 import time
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
 import structlog
 
+from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
+from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import team_link, team_memory_client
-from squirrel_gateway import team_away
+from squirrel_gateway import messages, team_away
 from squirrel_gateway.backend import (
     ForgetOutcome,
     MemoryBackend,
@@ -43,48 +43,14 @@ from squirrel_gateway.backend import (
 )
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ViewMode
+from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor
+from squirrel_gateway.team_outbox import OUTBOX_FILE, OutboxSender, TeamOutbox
 
 log = structlog.get_logger()
 
 TEAM_WAIT_SECONDS: Final = 3.0
 RETRY_AFTER_SECONDS: Final = 30.0
 T = TypeVar("T")
-
-
-def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
-    """`first[0], second[0], first[1], …`, each key once (its first appearance wins)."""
-    merged: list[T] = []
-    seen: set[Hashable] = set()
-    for index in range(max(len(first), len(second))):
-        for side in (first, second):
-            if index < len(side) and key(side[index]) not in seen:
-                seen.add(key(side[index]))
-                merged.append(side[index])
-    return merged
-
-
-def _encode_cursor(team: str | None, local: str | None) -> str | None:
-    if team is None and local is None:
-        return None
-    raw = json.dumps({"t": team, "l": local}).encode()
-    return "tm_" + base64.urlsafe_b64encode(raw).decode()
-
-
-def _decode_cursor(cursor: str | None) -> tuple[str | None, str | None, bool]:
-    """(team cursor, local cursor, whether each side still has more); a foreign cursor is
-    refused."""
-    if cursor is None:
-        return None, None, True
-    try:
-        data = json.loads(base64.urlsafe_b64decode(cursor.removeprefix("tm_").encode()))
-        if not cursor.startswith("tm_") or not isinstance(data, dict):
-            raise ValueError(cursor)
-        team, local = data.get("t"), data.get("l")
-        if not all(v is None or isinstance(v, str) for v in (team, local)):
-            raise ValueError(cursor)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidArgumentError("cursor is not one this search returned") from None
-    return team, local, False
 
 
 class TeamMemoryBackend:
@@ -98,7 +64,9 @@ class TeamMemoryBackend:
         *,
         server: str,
         wait_seconds: float = TEAM_WAIT_SECONDS,
+        outbox: OutboxSender | None = None,
     ) -> None:
+        self._outbox = outbox
         self._local = local
         self._team = team
         self._team_id = team_id
@@ -116,12 +84,28 @@ class TeamMemoryBackend:
     def local(self) -> GrpcMemoryBackend:
         return self._local
 
+    @property
+    def outbox(self) -> OutboxSender | None:
+        return self._outbox
+
+    def team_is_back(self) -> None:
+        """The team answered (the outbox sent to it): reads ask it again at once."""
+        self._down_until = 0.0
+
+    async def queue_remember(self, project_id: str, request: pb.RememberRequest) -> bool:
+        """Queues a remember written locally for the team (False without an outbox)."""
+        if self._outbox is None:
+            return False
+        await self._outbox.queue(project_id, request)
+        return True
+
     async def on_team(
         self,
         project_id: str,
         call: Callable[[MemoryClient, str], Awaitable[T]],
         *,
         write: bool = False,
+        queued: bool = False,
         quiet_not_found: bool = False,
     ) -> T | None:
         """`call(team client, team project id)`'s answer, or None when the team server was not
@@ -133,6 +117,7 @@ class TeamMemoryBackend:
             lambda t: call(self._team.client(), t),
             project_id,
             write=write,
+            queued=queued and self._outbox is not None,
             quiet_not_found=quiet_not_found,
             raise_invalid=True,
         )
@@ -144,11 +129,20 @@ class TeamMemoryBackend:
         """The same two memories, waiting at most `seconds` for the team (for hooks, whose
         host gives up after `hooks.deadline_ms`: local memory must still make it in time)."""
         return TeamMemoryBackend(
-            self._local, self._team, self._team_id, server=self._server, wait_seconds=seconds
+            self._local,
+            self._team,
+            self._team_id,
+            server=self._server,
+            wait_seconds=seconds,
+            outbox=self._outbox,
         )
 
     async def resolve_project(self, path: str) -> str:
         return await self._local.resolve_project(path)
+
+    async def team_id(self, project_id: str) -> str:
+        """The project's id on the team server."""
+        return await self._id(project_id)
 
     async def _id(self, project_id: str) -> str:
         if project_id not in self._ids:
@@ -161,16 +155,19 @@ class TeamMemoryBackend:
         project_id: str,
         *,
         write: bool = False,
+        queued: bool = False,
         quiet_not_found: bool = False,
         raise_invalid: bool = False,
     ) -> T | None:
         """The team server's answer, or None (down, slow, failing, or left alone for now); the
         reason is noted for whoever answers (`team_away`)."""
         if time.monotonic() < self._down_until:
-            team_away.note(team_away.line(self._server, self._down_reason, write=write))
+            team_away.note(
+                team_away.line(self._server, self._down_reason, write=write, queued=queued)
+            )
             return None
         try:
-            return await asyncio.wait_for(call(await self._id(project_id)), self._wait)
+            answer = await asyncio.wait_for(call(await self._id(project_id)), self._wait)
         except (SquirrelError, TimeoutError, OSError) as exc:
             if isinstance(exc, NotFoundError) and quiet_not_found:
                 return None
@@ -180,9 +177,12 @@ class TeamMemoryBackend:
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
                 self._down_reason = reason
-            team_away.note(team_away.line(self._server, reason, write=write))
+            team_away.note(team_away.line(self._server, reason, write=write, queued=queued))
             log.warning("team_read_skipped", server=self._server, error_type=type(exc).__name__)
             return None
+        if self._outbox is not None:
+            self._outbox.wake()  # the team answers: what waits in the outbox goes now
+        return answer
 
     async def _both(
         self, project_id: str, team: Callable[[str], Awaitable[T]], local: Awaitable[T]
@@ -337,7 +337,7 @@ class TeamMemoryBackend:
         scope_paths: Sequence[str],
         cursor: str | None,
     ) -> SearchPage:
-        team_cursor, local_cursor, first = _decode_cursor(cursor)
+        team_cursor, local_cursor, first = decode_cursor(cursor)
 
         async def nothing() -> SearchPage:
             return SearchPage(query=query, results=[], total=0, next_cursor=None)
@@ -377,7 +377,7 @@ class TeamMemoryBackend:
             query=mine.query or query,
             results=results,
             total=shared.total + mine.total,
-            next_cursor=_encode_cursor(shared.next_cursor, mine.next_cursor),
+            next_cursor=encode_cursor(shared.next_cursor, mine.next_cursor),
         )
 
     async def remember(
@@ -404,10 +404,11 @@ class TeamMemoryBackend:
                 file_paths=file_paths,
             )
 
-        done = await self._ask_team(team, project_id, write=True)
+        queued = self._outbox is not None
+        done = await self._ask_team(team, project_id, write=True, queued=queued)
         if done is not None:
             return done
-        return await self._local.remember(
+        written = await self._local.remember(
             project_id,
             user_id=user_id,
             memory_type=memory_type,
@@ -417,6 +418,18 @@ class TeamMemoryBackend:
             importance=importance,
             file_paths=file_paths,
         )
+        await self.queue_remember(
+            project_id,
+            pb.RememberRequest(
+                type=messages.memory_type_value(memory_type),
+                key=key or "",
+                content=content,
+                tags=list(tags),
+                importance=importance,
+                file_paths=list(file_paths),
+            ),
+        )
+        return written
 
     async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
         """A team memory's id is forgotten there; any other id locally."""
@@ -455,13 +468,31 @@ def reads_backend(
         return local, _nothing_to_close
     client = team_memory_client(link, timeout=TEAM_WAIT_SECONDS)
     team = GrpcMemoryBackend(client, list, timeout=TEAM_WAIT_SECONDS)
+
+    async def team_id(root: str) -> str:
+        return await backend.team_id(root)
+
+    sender = OutboxSender(
+        TeamOutbox(HomeLayout(settings.home).team / OUTBOX_FILE),
+        lambda: team_memory_client(link, timeout=TEAM_WAIT_SECONDS),
+        team_id,
+        timeout=TEAM_WAIT_SECONDS,
+    )
     backend = TeamMemoryBackend(
         local,
         team,
         lambda root: project_identity(root, link.machine),
         server=link.server,
+        outbox=sender,
     )
-    return backend, client.close
+    sender.on_sent = backend.team_is_back
+    sender.start()
+
+    async def close() -> None:
+        await sender.stop()
+        await client.close()
+
+    return backend, close
 
 
 HOOK_TEAM_SHARE: Final = 0.25

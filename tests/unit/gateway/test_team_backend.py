@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_gateway.team_backend import _decode_cursor, _encode_cursor, alternate
+from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor
 
 
 def test_alternate_takes_turns_and_keeps_the_first_of_each_key() -> None:
@@ -22,11 +22,11 @@ def test_alternate_takes_turns_and_keeps_the_first_of_each_key() -> None:
 
 
 def test_a_cursor_carries_both_sides_and_nothing_else_is_accepted() -> None:
-    assert _decode_cursor(None) == (None, None, True)
-    assert _encode_cursor(None, None) is None
-    both = _encode_cursor("t1", None)
+    assert decode_cursor(None) == (None, None, True)
+    assert encode_cursor(None, None) is None
+    both = encode_cursor("t1", None)
     assert both is not None
-    assert _decode_cursor(both) == ("t1", None, False)
+    assert decode_cursor(both) == ("t1", None, False)
 
 
 @pytest.mark.parametrize(
@@ -34,4 +34,4 @@ def test_a_cursor_carries_both_sides_and_nothing_else_is_accepted() -> None:
 )
 def test_foreign_or_tampered_cursors_are_refused(cursor: str) -> None:
     with pytest.raises(InvalidArgumentError, match="cursor"):
-        _decode_cursor(cursor)
+        decode_cursor(cursor)

@@ -29,6 +29,7 @@ from squirrel_core.read_shapes import MEMORY_TYPES
 from squirrel_gateway import messages, responses
 from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_REASON_CHARS
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.ui import activity, pages
 from squirrel_gateway.ui.auth import (
     Session,
@@ -38,7 +39,7 @@ from squirrel_gateway.ui.auth import (
     cookie_value,
     form_token_ok,
 )
-from squirrel_gateway.ui.calls import SOURCES, TOOLS, BrowserCalls
+from squirrel_gateway.ui.calls import SOURCES, TOOLS, BrowserCalls, list_request
 from squirrel_gateway.ui.html import PAGE_HEADERS, esc, href, page
 from squirrel_gateway.ui.http import (
     Handler,
@@ -53,6 +54,7 @@ from squirrel_gateway.ui.http import (
     redirect,
     send_page,
 )
+from squirrel_gateway.ui.team_view import TEAM, TeamBrowse, away_notice, switch
 
 log = structlog.get_logger()
 
@@ -76,7 +78,10 @@ class UiRoutes:
         backend: GrpcMemoryBackend,
         calls: BrowserCalls,
         sessions: UiSessions | None = None,
+        *,
+        team: TeamMemoryBackend | None = None,
     ) -> None:
+        self._team = TeamBrowse(team) if team is not None else None
         self._app = app
         self._token = token
         self._backend = backend
@@ -209,6 +214,15 @@ class UiRoutes:
             raise PageError(400, "not a memory id")
         return memory_id
 
+    def _where(self, request: Request) -> str:
+        """The memory asked for: "team" (the team server's) or "" (this laptop's)."""
+        where = request.arg("where", 10)
+        if where not in ("", TEAM):
+            raise PageError(400, "where is the team or this laptop")
+        if where and self._team is None:
+            raise PageError(404, "this laptop has not joined a team (`sqrl team join`)")
+        return where
+
     @staticmethod
     def _csrf(request: Request) -> str:
         return request.session.csrf if request.session else ""
@@ -232,7 +246,8 @@ class UiRoutes:
             raise PageError(400, "unknown session tool")
         if not PAGE_TOKEN.fullmatch(chosen["page"]):
             raise PageError(400, "not a page of this list")
-        listed = await self._calls.list_memories(
+        where = self._where(request)
+        asked = list_request(
             project_id,
             types=[messages.memory_type_value(chosen["type"])] if chosen["type"] else [],
             source=chosen["source"] or None,
@@ -240,11 +255,31 @@ class UiRoutes:
             tool=chosen["tool"] or None,
             page=chosen["page"],
         )
+        top = switch(project_id, "/ui/project", where, self._team is not None)
+        if self._team is not None and where == TEAM:
+            team_listed, notes = await self._team.list_memories(project_id, asked)
+            if team_listed is None:
+                return page(
+                    f"Team memories of {project_id}",
+                    top + away_notice(notes),
+                    nav=pages.project_nav(project_id),
+                    csrf=self._csrf(request),
+                )
+            listed = team_listed
+        else:
+            listed = await self._calls.list_memories(
+                project_id,
+                types=list(asked.types),
+                source=chosen["source"] or None,
+                include_deleted=False,
+                tool=chosen["tool"] or None,
+                page=chosen["page"],
+            )
         writers = sorted({m.written_by for m in listed.memories if m.written_by})
-        body = pages.filter_form(project_id, chosen, writers)
+        body = top + pages.filter_form(project_id, chosen, writers, where)
         if chosen["q"].strip():
             found = await responses.search(
-                self._backend,
+                self._team.backend if self._team is not None and where else self._backend,
                 project_root=project_id,
                 query=chosen["q"],
                 top_k=SEARCH_TOP_K,
@@ -253,7 +288,7 @@ class UiRoutes:
                 cursor=None,
                 budget=SEARCH_BUDGET,
             )
-            body += pages.search_results(project_id, found.output)
+            body += pages.search_results(project_id, found.output, where)
         else:
             items = [
                 m
@@ -261,9 +296,9 @@ class UiRoutes:
                 if (not chosen["written_by"] or m.written_by == chosen["written_by"])
                 and (not chosen["stale"] or pages.is_stale(m, project_id))
             ]
-            body += pages.memory_tables(project_id, items, listed.total_count, _now())
+            body += pages.memory_tables(project_id, items, listed.total_count, _now(), where)
             if listed.next_page_token:
-                more = {k: v for k, v in chosen.items() if v and k != "page"}
+                more = {k: v for k, v in {**chosen, "where": where}.items() if v and k != "page"}
                 body += (
                     "<p><a rel='next' href='"
                     + href("/ui/project", project=project_id, page=listed.next_page_token, **more)
@@ -279,6 +314,25 @@ class UiRoutes:
     async def _memory(self, request: Request) -> bytes:
         project_id = self._project_id(request)
         memory_id = self._memory_id(request)
+        where = self._where(request)
+        if self._team is not None and where == TEAM:
+            team_reply, notes = await self._team.history(project_id, memory_id)
+            if team_reply is None:
+                return page(
+                    "Team memory",
+                    away_notice(notes),
+                    nav=pages.project_nav(project_id),
+                    csrf=self._csrf(request),
+                )
+            body = pages.memory_page(
+                project_id, team_reply, self._csrf(request), _now(), read_only=True
+            )
+            return page(
+                f"Team memory {team_reply.memory.memory_id}",
+                body,
+                nav=pages.project_nav(project_id),
+                csrf=self._csrf(request),
+            )
         reply = await self._calls.history(project_id, memory_id)
         done = request.arg("done", 40)
         notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""

@@ -30,6 +30,27 @@ TOOLS: Final[dict[str, events_pb2.SourceTool.ValueType]] = {
 }
 
 
+def list_request(
+    project_id: str,
+    *,
+    types: list[memory_pb2.MemoryType.ValueType],
+    source: str | None,
+    include_deleted: bool,
+    tool: str | None = None,
+    page: str = "",
+) -> memory_service_pb2.ListMemoriesRequest:
+    """One page of a project's memories, as the browser lists them."""
+    return memory_service_pb2.ListMemoriesRequest(
+        project_id=project_id,
+        types=types,
+        include_deleted=include_deleted,
+        page_size=LIST_PAGE,
+        source=SOURCES.get(source or "", memory_pb2.MEMORY_SOURCE_UNSPECIFIED),
+        source_tool=TOOLS.get(tool or "", events_pb2.SOURCE_TOOL_UNSPECIFIED),
+        page_token=page,
+    )
+
+
 class BrowserCalls:
     """List, history, correction and status calls over the gateway's memory connection."""
 
@@ -55,14 +76,13 @@ class BrowserCalls:
         client = self._backend.client()
         return await client.call(
             client.stub.ListMemories,
-            memory_service_pb2.ListMemoriesRequest(
-                project_id=project_id,
+            list_request(
+                project_id,
                 types=types,
+                source=source,
                 include_deleted=include_deleted,
-                page_size=LIST_PAGE,
-                source=SOURCES.get(source or "", memory_pb2.MEMORY_SOURCE_UNSPECIFIED),
-                source_tool=TOOLS.get(tool or "", events_pb2.SOURCE_TOOL_UNSPECIFIED),
-                page_token=page,
+                tool=tool,
+                page=page,
             ),
         )
 

@@ -89,13 +89,16 @@ def index_page(projects: Sequence[str]) -> str:
     return table("Registered projects", ["Project", "As the assistant sees it"], rows)
 
 
-def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[str]) -> str:
+def filter_form(
+    project_id: str, chosen: dict[str, str], written_by: Sequence[str], where: str = ""
+) -> str:
     types = [("", "any"), *((t, TYPE_LABELS[t]) for t in MEMORY_TYPES)]
     writers = [("", "anyone"), *((w, w) for w in written_by)]
     stale = " checked" if chosen.get("stale") else ""
     return (
         "<form class='bar' method='get' action='/ui/project' role='search'>"
         + hidden("project", project_id)
+        + (hidden("where", where) if where else "")
         + f"<label>Search (same as the assistant's) <input type='search' name='q' "
         f"value='{esc(chosen.get('q', ''))}' maxlength='2000'></label>"
         + select("type", "Type", types, chosen.get("type", ""))
@@ -107,15 +110,23 @@ def filter_form(project_id: str, chosen: dict[str, str], written_by: Sequence[st
     )
 
 
-def memory_link(project_id: str, memory_id: str, text: str, handle: str = "") -> str:
-    """A link to the memory's page, named by its handle where the list has one (shown too)."""
-    url = href("/ui/memory", project=project_id, id=handle or memory_id)
+def memory_link(
+    project_id: str, memory_id: str, text: str, handle: str = "", where: str = ""
+) -> str:
+    """A link to the memory's page, named by its handle where the list has one (shown too);
+    `where="team"`: the team server's memory."""
+    extra = {"where": where} if where else {}
+    url = href("/ui/memory", project=project_id, id=handle or memory_id, **extra)
     link = f"<a href='{url}'>{esc(text)}</a>"
     return link + (f" <code class='muted'>{esc(handle)}</code>" if handle else "")
 
 
 def memory_tables(
-    project_id: str, items: Sequence[memory_pb2.MemoryItem], total: int, now: datetime
+    project_id: str,
+    items: Sequence[memory_pb2.MemoryItem],
+    total: int,
+    now: datetime,
+    where: str = "",
 ) -> str:
     if not items:
         return "<p>No memory matches.</p>"
@@ -123,7 +134,9 @@ def memory_tables(
     for kind in MEMORY_TYPES:
         rows = [
             [
-                memory_link(project_id, m.memory_id, m.content, m.handle) + " " + flags_html(m),
+                memory_link(project_id, m.memory_id, m.content, m.handle, where)
+                + " "
+                + flags_html(m),
                 f"{m.importance:.2f}",
                 esc(age(m.updated_at, now)),
                 esc(m.written_by or "—"),
@@ -143,12 +156,12 @@ def memory_tables(
     return "".join(out)
 
 
-def search_results(project_id: str, found: SearchResponse) -> str:
+def search_results(project_id: str, found: SearchResponse, where: str = "") -> str:
     if not found.results:
         return f"<p>No memory found for <q>{esc(found.query)}</q>.</p>"
     rows = [
         [
-            memory_link(project_id, r.memory_id, r.content, r.handle),
+            memory_link(project_id, r.memory_id, r.content, r.handle, where),
             esc(TYPE_LABELS.get(r.type, r.type)),
             f"{r.score:.3f}",
             f"{r.importance:.2f}",
@@ -168,7 +181,10 @@ def memory_page(
     reply: memory_service_pb2.GetMemoryHistoryResponse,
     csrf: str,
     now: datetime,
+    *,
+    read_only: bool = False,
 ) -> str:
+    """A memory with its history; `read_only` (the team's memory): no correction forms."""
     m = reply.memory
     state = "forgotten" if m.deleted else "live"
     facts = table(
@@ -188,8 +204,8 @@ def memory_page(
     )
     return (
         facts
-        + _actions(project_id, m, csrf, stale=reply.stale)
-        + _history(project_id, reply, csrf)
+        + ("" if read_only else _actions(project_id, m, csrf, stale=reply.stale))
+        + _history(project_id, reply, csrf, read_only=read_only)
         + outcome_section(reply)
         + _sources(reply.source_events)
     )
@@ -256,12 +272,18 @@ def _actions(project_id: str, m: memory_pb2.MemoryItem, csrf: str, *, stale: boo
     return f"<h2>Correct it</h2>{edit}{pin}{confirm}{forget}"
 
 
-def _history(project_id: str, reply: memory_service_pb2.GetMemoryHistoryResponse, csrf: str) -> str:
+def _history(
+    project_id: str,
+    reply: memory_service_pb2.GetMemoryHistoryResponse,
+    csrf: str,
+    *,
+    read_only: bool = False,
+) -> str:
     current = reply.memory
     rows = []
     for v in reply.versions:
         restore = ""
-        if v.content and (v.content != current.content or current.deleted):
+        if not read_only and v.content and (v.content != current.content or current.deleted):
             restore = _form(
                 "/ui/memory/restore",
                 project_id,

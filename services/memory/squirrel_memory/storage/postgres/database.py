@@ -56,8 +56,11 @@ async def _configure(conn: AsyncConnection) -> None:
 class PostgresDatabase:
     """A pool of connections to one database; `transaction()` hands out one in a transaction."""
 
-    def __init__(self, pool: AsyncConnectionPool, where: str, dsn: str = "") -> None:
+    def __init__(
+        self, pool: AsyncConnectionPool, where: str, dsn: str = "", *, vector_pool_size: int = 4
+    ) -> None:
         self._pool = pool
+        self._vector_pool_size = max(1, vector_pool_size)
         self.where = where
         self._dsn = dsn
         self._vector_pool: ConnectionPool | None = None
@@ -65,13 +68,14 @@ class PostgresDatabase:
 
     def vector_pool(self) -> ConnectionPool:
         """The blocking pool the vector indexes share (pgvector adapters registered), made on
-        first use; it blocks, so call it from a thread."""
+        first use with as many connections as the rows' pool (`storage.postgres_pool_size`);
+        it blocks, so call it from a thread."""
         with self._vector_lock:
             if self._vector_pool is None:
                 from squirrel_memory.storage.postgres.vectors import vector_pool  # noqa: PLC0415
 
                 try:
-                    self._vector_pool = vector_pool(self._dsn)
+                    self._vector_pool = vector_pool(self._dsn, max_size=self._vector_pool_size)
                 except PoolTimeout as exc:
                     raise UnavailableError(f"cannot connect to Postgres at {self.where}") from exc
             return self._vector_pool
@@ -112,7 +116,7 @@ class PostgresDatabase:
         except PoolTimeout as exc:
             await pool.close()
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
-        db = cls(pool, where, dsn)
+        db = cls(pool, where, dsn, vector_pool_size=max_size)
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
         return db
 

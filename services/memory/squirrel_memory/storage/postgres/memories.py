@@ -1,6 +1,12 @@
 """Memories of a project on Postgres: the row steps of `memory_book`'s plans, answered in one
 transaction with `memory_sql`'s statements (the full-text column written with each row).
 
+A plan's new memories are written together: an `Insert` answers nothing, so consecutive ones
+are held and sent as one `executemany` (pipelined: no round trip per row) before the next step
+that reads or changes rows, and at the plan's end. The statements and rows are the same as one
+by one, in the same transaction; a batch of extracted memories (500 per transaction) goes in
+a few round trips instead of two per memory.
+
 A step's memory is read `FOR UPDATE`, so two writers applying decisions to one memory at once
 take turns instead of losing one update.
 """
@@ -79,9 +85,37 @@ def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[
     return lambda step: answer(conn, project_id, step)
 
 
+async def _insert_all(conn: AsyncConnection, inserts: list[Insert]) -> None:
+    """New memories and their CREATED history rows, each table in one pipelined call."""
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            _SQL.insert, [(*memory_row(POSTGRES, s.item), *search_fields(s.item)) for s in inserts]
+        )
+        await cursor.executemany(
+            _SQL.keep_history,
+            [history_row(POSTGRES, s.item, HistoryAction.CREATED, s.reason) for s in inserts],
+        )
+
+
 async def run_on(conn: AsyncConnection, project_id: str, plan: RowPlan[T]) -> T:
-    """A memory plan run on `conn`, inside the caller's transaction."""
-    return await drive_async(plan, on(conn, project_id))
+    """A memory plan run on `conn`, inside the caller's transaction (its inserts batched)."""
+    held: list[Insert] = []
+
+    async def flush() -> None:
+        if held:
+            await _insert_all(conn, held)
+            held.clear()
+
+    async def step_answer(step: RowStep) -> Any:
+        if isinstance(step, Insert):
+            held.append(step)
+            return None
+        await flush()
+        return await answer(conn, project_id, step)
+
+    result = await drive_async(plan, step_answer)
+    await flush()
+    return result
 
 
 class PostgresMemoryBook(SharedMemoryBook):

@@ -1,0 +1,50 @@
+"""How the team's answer and local memory's are merged: alternating, each memory once; and the
+cursor of a merged search page, which carries each side's own cursor."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
+
+from squirrel_core.errors import InvalidArgumentError
+
+T = TypeVar("T")
+
+
+def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
+    """`first[0], second[0], first[1], …`, each key once (its first appearance wins)."""
+    merged: list[T] = []
+    seen: set[Hashable] = set()
+    for index in range(max(len(first), len(second))):
+        for side in (first, second):
+            if index < len(side) and key(side[index]) not in seen:
+                seen.add(key(side[index]))
+                merged.append(side[index])
+    return merged
+
+
+def encode_cursor(team: str | None, local: str | None) -> str | None:
+    if team is None and local is None:
+        return None
+    raw = json.dumps({"t": team, "l": local}).encode()
+    return "tm_" + base64.urlsafe_b64encode(raw).decode()
+
+
+def decode_cursor(cursor: str | None) -> tuple[str | None, str | None, bool]:
+    """(team cursor, local cursor, whether each side still has more); a foreign cursor is
+    refused."""
+    if cursor is None:
+        return None, None, True
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor.removeprefix("tm_").encode()))
+        if not cursor.startswith("tm_") or not isinstance(data, dict):
+            raise ValueError(cursor)
+        team, local = data.get("t"), data.get("l")
+        if not all(v is None or isinstance(v, str) for v in (team, local)):
+            raise ValueError(cursor)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidArgumentError("cursor is not one this search returned") from None
+    return team, local, False

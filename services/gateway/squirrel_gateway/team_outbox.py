@@ -1,0 +1,260 @@
+"""Remembers that fell back to local memory, kept and sent to the team server when it returns.
+
+When a `remember` on a joined laptop could not use the team server (down, too slow, refused),
+the memory is written to local memory and its request is queued here, in
+`<home>/team/outbox.db` (SQLite, one row per remember, committed before the user is answered;
+the CLI, `sqrl serve` and `sqrl mcp` of one home share it). `OutboxSender` sends the queue, oldest
+first, as soon as the team answers again: it tries every `RETRY_SECONDS` on a fresh channel (an
+old one may still be backing off), and at once when a read finds the team back.
+
+Each row is sent once. Its id is the idempotency key on this side: a sender claims rows for a
+lease before sending (another process sending the same queue leaves them alone) and deletes a row
+when the team server acknowledged it. A reply lost after the server stored the memory leaves the
+row, sent again after the lease; the server's remember rule answers the same statement again (on
+the key the user named, or the same words) with UNCHANGED, so the team does not hold it twice.
+A statement the team refuses as invalid is dropped from the queue (it stays in local memory); a
+project the team does not know yet, or a token without write access, keeps its rows for later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import structlog
+
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.errors import (
+    InvalidArgumentError,
+    SquirrelError,
+    UnauthenticatedError,
+    UnavailableError,
+)
+
+log = structlog.get_logger()
+
+OUTBOX_FILE: Final = "outbox.db"
+RETRY_SECONDS: Final = 3.0
+"""While rows wait, how often the team server is tried again."""
+LEASE_SECONDS: Final = 120.0
+"""How long a claimed row is left to its sender before another may send it."""
+CLAIM_LIMIT: Final = 200
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL,
+    request BLOB NOT NULL,
+    queued_at REAL NOT NULL,
+    claimed_until REAL NOT NULL DEFAULT 0
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """One queued remember: its id, the local project it was written to, the request."""
+
+    id: str
+    project: str
+    request: pb.RememberRequest
+
+
+class TeamOutbox:
+    """The queue file (blocking calls: the sender runs them in a thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def _connect(self) -> sqlite3.Connection:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self._path, timeout=10.0, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(_SCHEMA)
+        return conn
+
+    def put(self, project: str, request: pb.RememberRequest) -> str:
+        """Queues `request` (its project id and user are set when sent); returns the row id."""
+        row_id = uuid.uuid4().hex
+        kept = pb.RememberRequest()
+        kept.CopyFrom(request)
+        kept.project_id = ""
+        kept.user_id = ""  # the team server derives the user from the token
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute(
+                "INSERT INTO outbox (id, project, request, queued_at) VALUES (?, ?, ?, ?)",
+                (row_id, project, kept.SerializeToString(), time.time()),
+            )
+        return row_id
+
+    def claim(self, *, limit: int = CLAIM_LIMIT, lease: float = LEASE_SECONDS) -> list[Queued]:
+        """The oldest unclaimed rows, now claimed for `lease` seconds."""
+        now = time.time()
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                rows = conn.execute(
+                    "SELECT id, project, request FROM outbox WHERE claimed_until <= ?"
+                    " ORDER BY seq LIMIT ?",
+                    (now, limit),
+                ).fetchall()
+                conn.executemany(
+                    "UPDATE outbox SET claimed_until = ? WHERE id = ?",
+                    [(now + lease, r[0]) for r in rows],
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return [Queued(r[0], r[1], pb.RememberRequest.FromString(r[2])) for r in rows]
+
+    def done(self, row_id: str) -> None:
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+
+    def release(self, row_ids: list[str]) -> None:
+        """Rows claimed but not sent: free for the next try at once."""
+        with contextlib.closing(self._connect()) as conn:
+            conn.executemany(
+                "UPDATE outbox SET claimed_until = 0 WHERE id = ?", [(i,) for i in row_ids]
+            )
+
+    def pending(self) -> int:
+        if not self._path.exists():
+            return 0
+        with contextlib.closing(self._connect()) as conn:
+            return int(conn.execute("SELECT count(*) FROM outbox").fetchone()[0])
+
+
+@dataclass
+class FlushReport:
+    sent: int = 0
+    dropped: int = 0
+    kept: int = 0
+
+
+class OutboxSender:
+    """Sends the queue to the team server: now (`flush`), and in the background while rows wait."""
+
+    def __init__(
+        self,
+        outbox: TeamOutbox,
+        client_factory: Callable[[], MemoryClient],
+        team_id: Callable[[str], Awaitable[str]],
+        *,
+        timeout: float,
+        retry_every: float = RETRY_SECONDS,
+    ) -> None:
+        self._outbox = outbox
+        self._client_factory = client_factory
+        self._team_id = team_id
+        self._timeout = timeout
+        self._retry_every = retry_every
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.on_sent: Callable[[], None] | None = None
+        """Called after a round sent something (the team is back)."""
+        self.last_error: str | None = None
+
+    @property
+    def outbox(self) -> TeamOutbox:
+        return self._outbox
+
+    async def queue(self, project: str, request: pb.RememberRequest) -> str:
+        row_id = await asyncio.to_thread(self._outbox.put, project, request)
+        log.info("team_remember_queued", project_hash=hash(project) & 0xFFFF)
+        return row_id
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="team-outbox")
+
+    async def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if await asyncio.to_thread(self._outbox.pending):
+                    await self.flush()
+            except (SquirrelError, OSError, sqlite3.Error) as exc:
+                log.warning("team_outbox_failed", error_type=type(exc).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._retry_every)
+            self._wake.clear()
+
+    async def flush(self) -> FlushReport:
+        """One round over the queue; a team server still away leaves the rest for later."""
+        async with self._lock:
+            report = FlushReport()
+            rows = await asyncio.to_thread(self._outbox.claim)
+            if not rows:
+                return report
+            client = self._client_factory()
+            try:
+                for index, row in enumerate(rows):
+                    outcome = await self._send(client, row)
+                    if outcome == "away":
+                        left = [r.id for r in rows[index:]]
+                        report.kept += len(left)
+                        await asyncio.to_thread(self._outbox.release, left)
+                        break
+                    if outcome == "kept":
+                        report.kept += 1
+                        await asyncio.to_thread(self._outbox.release, [row.id])
+                        continue
+                    await asyncio.to_thread(self._outbox.done, row.id)
+                    if outcome == "sent":
+                        report.sent += 1
+                    else:
+                        report.dropped += 1
+            finally:
+                await client.close()
+            if report.sent:
+                self.last_error = None
+                log.info("team_outbox_sent", sent=report.sent, kept=report.kept)
+                if self.on_sent is not None:
+                    self.on_sent()
+            return report
+
+    async def _send(self, client: MemoryClient, row: Queued) -> str:
+        """ "sent", "dropped" (the team refuses it as invalid), "kept" (not this project now),
+        or "away" (the team server did not answer, or refused the token: stop the round)."""
+        request = pb.RememberRequest()
+        request.CopyFrom(row.request)
+        try:
+            request.project_id = await self._team_id(row.project)
+            await client.call(client.stub.Remember, request, timeout=self._timeout)
+        except InvalidArgumentError:
+            log.warning("team_outbox_dropped", reason="invalid_argument")
+            return "dropped"
+        except (UnavailableError, UnauthenticatedError, TimeoutError, OSError) as exc:
+            self.last_error = type(exc).__name__
+            return "away"
+        except SquirrelError as exc:  # not this project (yet), or this token may not write
+            self.last_error = type(exc).__name__
+            return "kept"
+        return "sent"
