@@ -86,15 +86,15 @@ def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[
 
 
 async def _insert_all(conn: AsyncConnection, inserts: list[Insert]) -> None:
-    """New memories and their CREATED history rows, each table in one pipelined call."""
+    """New memories and their CREATED history rows, each statement in one pipelined call (the
+    statements and their order are `insert_writes`', one memory's at a time)."""
+    writes = [
+        insert_writes(POSTGRES, _SQL, s.item, s.reason, search_fields(s.item)) for s in inserts
+    ]
     async with conn.cursor() as cursor:
-        await cursor.executemany(
-            _SQL.insert, [(*memory_row(POSTGRES, s.item), *search_fields(s.item)) for s in inserts]
-        )
-        await cursor.executemany(
-            _SQL.keep_history,
-            [history_row(POSTGRES, s.item, HistoryAction.CREATED, s.reason) for s in inserts],
-        )
+        for position in range(len(writes[0])):
+            sql = writes[0][position][0]
+            await cursor.executemany(sql, [w[position][1] for w in writes])
 
 
 async def run_on(conn: AsyncConnection, project_id: str, plan: RowPlan[T]) -> T:
