@@ -124,32 +124,3 @@ async def test_hits_come_with_their_memories_as_they_are_now(store: Store, proje
         assert [(m.id, score) for m, score in found] == hits and hits
         assert [m for m, _ in found] == await store.get_memories([m for m, _ in hits])
     assert await store.search_fts_memories(project, "   ") == []
-
-
-async def test_lexical_hits_and_the_found_ids_come_in_one_call_without_rereading_a_hit(
-    store: Store, project: str
-) -> None:
-    cache = [await add(store, candidate(f"The cache layer {n}", key=f"c{n}")) for n in range(3)]
-    other = await add(store, candidate("Deploys go through the release train", key="deploy"))
-    gone = await add(store, candidate("An old release note", key="old"))
-    await store.forget(gone.id, "outdated")
-    asked: list[int] = []
-
-    def find() -> list[str]:
-        asked.append(1)
-        return [cache[1].id, "mem_unknown", other.id, gone.id, cache[0].id]
-
-    found, more = await store.search_fts_and_found(project, "cache layer", None, 10, find)
-    assert found == await store.search_fts_memories(project, "cache layer", None, 10)
-    assert {m.id for m, _ in found} == {m.id for m in cache}
-    # Only the ids the lexical hits did not bring, in the order found; deleted ones too.
-    assert [m.id for m in more] == [other.id, gone.id] and more[1].deleted
-    assert asked == [1]
-    found, more = await store.search_fts_and_found(project, "   ", None, 10, lambda: [other.id])
-    assert found == [] and [m.id for m in more] == [other.id]
-
-    def failing() -> list[str]:
-        raise LookupError("the vector search failed")
-
-    with pytest.raises(LookupError):
-        await store.search_fts_and_found(project, "cache layer", None, 10, failing)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -459,95 +461,68 @@ async def test_rrf_fusion_ranks_by_position(world: World) -> None:
     assert ranked[0].relevance == pytest.approx(1.0)
 
 
-class _SeparateReads:
-    """The store with its one combined read done as two: the lexical hits and their rows, then
-    the vector search and the rows of all its hits (the lexical hits' rows read again)."""
+class _OrderedSides:
+    """The store, with the lexical and the vector side made to finish in a chosen order; it
+    records the ids whose rows the vector side reads."""
 
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteStore, *, lexical_first: bool) -> None:
         self._store = store
+        self._lexical_first = lexical_first
+        self._lexical_done = threading.Event()
+        self._vector_done = asyncio.Event()
+        self.vector_rows: list[str] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    async def search_fts_and_found(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None,
-        limit: int,
-        find: Callable[[], Sequence[str]],
-    ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]:
-        found = await self._store.search_fts_memories(project_id, query, types, limit)
-        _, items = await self._store.found_memories(lambda: [(m, 0.0) for m in find()])
-        return found, items
+    async def search_fts_memories(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._lexical_first:
+            await self._vector_done.wait()
+        found = await self._store.search_fts_memories(*args, **kwargs)
+        self._lexical_done.set()
+        return found
+
+    async def found_memories(self, find: Callable[[], Sequence[tuple[str, float]]]) -> Any:
+        def ordered() -> Sequence[tuple[str, float]]:
+            if self._lexical_first:
+                # The loop takes in the lexical hits before the vector side returns.
+                assert self._lexical_done.wait(10)
+                time.sleep(0.05)
+            hits = find()
+            self.vector_rows.extend(m for m, _ in hits)
+            return hits
+
+        try:
+            return await self._store.found_memories(ordered)
+        finally:
+            self._vector_done.set()
 
 
-async def test_a_search_reads_the_store_once_and_ranks_as_two_separate_reads(
-    world: World, monkeypatch: pytest.MonkeyPatch
+async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_same(
+    world: World,
 ) -> None:
     query = "jwt tokens migrations postgres uv"
     now = datetime.now(UTC)
-    settings = RetrievalSettings(vector_floor=0.1)
-    loop_thread = threading.get_ident()
-    hand_offs: list[int] = []
-    embedded_on: list[int] = []
-    db = world.store._db
-    read = db.read
-
-    async def counted(fn: Callable[[Any], Any]) -> Any:
-        hand_offs.append(1)
-        return await read(fn)
-
-    embed = world.embedder.embed_query_now
-
-    def recorded(text: str) -> Any:
-        embedded_on.append(threading.get_ident())
-        return embed(text)
-
-    monkeypatch.setattr(db, "read", counted)
-    monkeypatch.setattr(world.embedder, "embed_query_now", recorded)
-    ranked: dict[str, list[tuple[str, float, float, float]]] = {}
-    for name, store in (("one", world.store), ("two", _SeparateReads(world.store))):
-        hand_offs.clear()
+    ranked: dict[bool, list[tuple[str, float, float, float]]] = {}
+    sides: dict[bool, _OrderedSides] = {}
+    for lexical_first in (False, True):
+        sides[lexical_first] = store = _OrderedSides(world.store, lexical_first=lexical_first)
         retriever = Retriever(
             cast(SqliteStore, store),
             embedder=world.embedder,
             index=world.index,
-            settings=settings,
+            settings=RetrievalSettings(vector_floor=0.1),
             clock=lambda: now,
         )
         found, vector_used = await retriever.rank(str(world.root), query)
         assert vector_used
-        ranked[name] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
-        assert len(hand_offs) == (1 if name == "one" else 2)
-    assert ranked["one"] == ranked["two"]
-    assert len(ranked["one"]) >= 3
-    assert embedded_on and loop_thread not in embedded_on
+        ranked[lexical_first] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
 
-
-async def test_the_combined_read_skips_the_rows_the_lexical_hits_brought(world: World) -> None:
-    query = "jwt tokens migrations postgres uv"
-    lexical = await world.store.search_fts_memories(str(world.root), query, None, 50)
-    assert len(lexical) >= 2
-    lexical_ids = [m.id for m, _ in lexical]
-    other = next(m.id for m in world.items.values() if m.id not in lexical_ids)
-    asked = [lexical_ids[0], "mem_unknown", other, lexical_ids[1]]
-    found, more = await world.store.search_fts_and_found(
-        str(world.root), query, None, 50, lambda: asked
-    )
-    assert found == lexical
-    assert [m.id for m in more] == [other]
-
-    def failing() -> list[str]:
-        raise LookupError("the vector search failed")
-
-    with pytest.raises(LookupError):
-        await world.store.search_fts_and_found(str(world.root), query, None, 50, failing)
-    # Nothing searchable: no lexical hits, the vector side still read.
-    found, more = await world.store.search_fts_and_found(
-        str(world.root), "?!", None, 50, lambda: [other]
-    )
-    assert found == [] and [m.id for m in more] == [other]
+    assert ranked[True] == ranked[False]
+    lexical = {m for m, _ in await world.store.search_fts(str(world.root), query, limit=50)}
+    assert lexical and lexical <= set(sides[False].vector_rows)
+    assert not lexical & set(sides[True].vector_rows)
+    assert set(sides[True].vector_rows) == set(sides[False].vector_rows) - lexical
 
 
 async def test_matched_terms_stem_every_word_of_key_content_and_tags_case_blind(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import posixpath
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -72,14 +72,6 @@ class MemoryReader(Protocol):
         types: Sequence[MemoryType] | None = None,
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]: ...
-    async def search_fts_and_found(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None,
-        limit: int,
-        find: Callable[[], Sequence[str]],
-    ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]: ...
     async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
     async def found_memories(
         self, find: Callable[[], Sequence[tuple[str, float]]]
@@ -242,6 +234,7 @@ class Retriever:
         lexical: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
+        terms_of: dict[str, tuple[str, ...]] = {}
         # Memories naming the task's files are read beside the searches (another reader).
         by_path = (
             asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
@@ -250,11 +243,22 @@ class Retriever:
         )
         try:
             if parsed.terms:
-                found, vector, query_vector, vector_items = await self._hits(
-                    project_id, parsed.text, type_list, pool
+                # The query is embedded, searched and its hits read (one reader thread) while
+                # BM25 runs and reads its own hits (another reader).
+                # `items` is shared with the vector side: it skips reading the rows the lexical
+                # side (usually done first) has already read.
+                embedding = asyncio.create_task(
+                    self._vector_hits(parsed.text, pool, filtered=bool(type_list), known=items)
                 )
-                lexical = [(m.id, score) for m, score in found]
-                items.update((m.id, m) for m, _ in found)
+                try:
+                    found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
+                    lexical = [(m.id, score) for m, score in found]
+                    items.update((m.id, m) for m, _ in found)
+                    # Fusion needs the query terms of the lexical hits: worked out while the
+                    # vector side (the longer one) still runs.
+                    terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
+                finally:
+                    vector, query_vector, vector_items = await embedding
                 for item in vector_items:
                     items.setdefault(item.id, item)
                 if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
@@ -284,7 +288,7 @@ class Retriever:
             lexical_live,
             [(m, s) for m, s in vector if m in live],
             len(terms),
-            {m: len(matched_terms(terms, live[m])) for m, _ in lexical_live},
+            {m: len(terms_of[m]) for m, _ in lexical_live},
             vector_used,
         )
         matcher = PathMatcher(actives, scopes, root=project_id)
@@ -377,47 +381,38 @@ class Retriever:
         if project_id != self._store.project_id:
             raise InvalidArgumentError("project_id does not match this store")
 
-    async def _hits(
+    async def _lexical_hits(
         self, project_id: str, text: str, types: list[MemoryType] | None, pool: int
-    ) -> tuple[
-        list[tuple[MemoryItem, float]], list[tuple[str, float]], Vector | None, list[MemoryItem]
-    ]:
-        """The lexical hits with their memories, the vector pool (rescaled cosines, best
-        first), the query's vector and the memories of the pool that are not lexical hits.
+    ) -> list[tuple[MemoryItem, float]]:
+        if not self.settings.use_lexical:
+            return []
+        return await self._store.search_fts_memories(project_id, text, types, pool)
 
-        The query is embedded, searched and the rows of both sides read in one call to the
-        store (on SQLite one hand-off to a reader thread)."""
+    async def _vector_hits(
+        self, text: str, pool: int, *, filtered: bool, known: Mapping[str, object]
+    ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
+        """The vector pool (rescaled cosines, best first), the query's vector and the memories
+        of the pool, except those already in `known` when the search returns (their rows are
+        not read again)."""
         embedder, index = self._embedder, self._index
-        lexical_on = self.settings.use_lexical
         if not self.vector_ready or embedder is None or index is None:
-            if not lexical_on:
-                return [], [], None, []
-            found = await self._store.search_fts_memories(project_id, text, types, pool)
-            return found, [], None, []
-        k = min(len(index), pool * (3 if types else 1))
+            return [], None, []
+        k = min(len(index), pool * (3 if filtered else 1))
         query: list[Vector] = []
         hits: list[tuple[str, float]] = []
 
-        def nearest() -> list[str]:
-            # Off the event loop, in the same hand-off as the reads of the rows.
-            try:
-                vector = embedder.embed_query_now(text)[0]
-            except EmbedderNotReadyError:
-                return []
+        def nearest() -> list[tuple[str, float]]:
+            # Off the event loop, in one hand-off with the read of the hits' memories.
+            vector = embedder.embed_query_now(text)[0]
             query.append(vector)
             hits.extend(index.search(vector, k))
-            return [m for m, _ in hits]
+            return [(m, cos) for m, cos in hits if m not in known]
 
-        if lexical_on:
-            found, items = await self._store.search_fts_and_found(
-                project_id, text, types, pool, nearest
-            )
-        else:
-            found = []
-            _, items = await self._store.found_memories(lambda: [(m, 0.0) for m in nearest()])
-        if not query:
-            return found, [], None, []
-        return found, [(m, self._rescaled(cos)) for m, cos in hits], query[0], items
+        try:
+            _, items = await self._store.found_memories(nearest)
+        except EmbedderNotReadyError:
+            return [], None, []
+        return [(m, self._rescaled(cos)) for m, cos in hits], query[0], items
 
     def _rescaled(self, cosine: float) -> float:
         floor = self.settings.vector_floor

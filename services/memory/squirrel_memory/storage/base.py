@@ -378,20 +378,6 @@ class MemorySearch(Protocol):
         types: Sequence[MemoryType] | None = None,
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]: ...
-    async def search_fts_and_found(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None,
-        limit: int,
-        find: Callable[[], Sequence[str]],
-    ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]:
-        """`search_fts_memories` and the blocking `find()` (a query embedding and a vector
-        search, run off the event loop), then the memories of the ids `find` returned that are
-        not lexical hits, in its order (unknown ids skipped, as `get_memories` does). SQLite
-        does it all in one hand-off to a reader thread."""
-        ...
-
     async def rebuild_search_index(self) -> int: ...
 
 

@@ -17,11 +17,10 @@ The results are the same as scoring every match.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -256,25 +255,6 @@ class PostgresMemorySearch:
         hits = await self.search_fts(project_id, query, types, limit)
         found = {m.id: m for m in await self.get_memories([m for m, _ in hits])}
         return [(found[m], score) for m, score in hits if m in found]
-
-    async def search_fts_and_found(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None,
-        limit: int,
-        find: Callable[[], Sequence[str]],
-    ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]:
-        """`search_fts_memories` while the blocking `find()` (a query embedding and a vector
-        search) runs in a thread, then the memories of the ids it returned that are not
-        lexical hits, in the order returned (unknown ids skipped)."""
-        finding = asyncio.create_task(asyncio.to_thread(find))
-        try:
-            found = await self.search_fts_memories(project_id, query, types, limit)
-        finally:
-            wanted = await finding
-        known = {item.id for item, _ in found}
-        return found, await self.get_memories([m for m in wanted if m not in known])
 
     async def _ranked(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from squirrel_core.errors import InvalidArgumentError
@@ -14,11 +14,7 @@ from squirrel_memory.storage.checks import check_limit, check_project, check_typ
 from squirrel_memory.storage.formats import fts_text, to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
-from squirrel_memory.storage.sqlite.reads import (
-    MEMORY_COLUMNS_OF_M,
-    load_memories,
-    memory_from_row,
-)
+from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M, memory_from_row
 from squirrel_memory.storage.sqlite.schema import (
     SEARCH_RESET,
     index_memory_text,
@@ -234,56 +230,18 @@ class SqliteMemorySearch:
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]:
         """`search_fts` with the memories themselves, read in the same query."""
-        lexical = self._lexical_reader(project_id, query, types, limit)
-        return [] if lexical is None else await self._db.read(lexical)
-
-    async def search_fts_and_found(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None,
-        limit: int,
-        find: Callable[[], Sequence[str]],
-    ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]:
-        """`search_fts_memories`, then the blocking `find()` (a query embedding and a vector
-        search) and the memories of the ids it returns that are not lexical hits, in the order
-        returned (unknown ids skipped): all in one hand-off to a reader thread and one read
-        transaction."""
-        lexical = self._lexical_reader(project_id, query, types, limit)
-
-        def read(
-            conn: sqlite3.Connection,
-        ) -> tuple[list[tuple[MemoryItem, float]], list[MemoryItem]]:
-            conn.execute("BEGIN")  # one snapshot for both sides' rows
-            try:
-                found = [] if lexical is None else lexical(conn)
-                known = {item.id for item, _ in found}
-                more = load_memories(conn, [m for m in find() if m not in known])
-            finally:
-                conn.execute("COMMIT")
-            return found, more
-
-        return await self._db.read(read)
-
-    def _lexical_reader(
-        self, project_id: str, query: str, types: Sequence[MemoryType] | None, limit: int
-    ) -> Callable[[sqlite3.Connection], list[tuple[MemoryItem, float]]] | None:
-        """The read of `search_fts_memories` (arguments checked now), to run on a reader
-        connection, inside a read transaction or not; None when nothing is searchable."""
         check_project(self.project_id, project_id)
         check_limit(limit)
         terms = match_terms(query)
         if not terms:
-            return None
+            return []
         expression = " OR ".join(f'"{term}"' for term in terms)
         kinds = [str(check_type(t)) for t in types] if types else None
         type_list = to_json(kinds) if kinds else None
         lexical = self._lexical
 
         def read(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
-            began = not conn.in_transaction
-            if began:
-                conn.execute("BEGIN")  # one snapshot for the index's catch-up and the rows
+            conn.execute("BEGIN")  # one snapshot for the index's catch-up and the rows
             try:
                 rows = (
                     lexical.ranked_rows(conn, project_id, terms, kinds, limit)
@@ -293,11 +251,10 @@ class SqliteMemorySearch:
                 if rows is None:
                     rows = ranked_rows(conn, project_id, expression, type_list, limit)
             finally:
-                if began:
-                    conn.execute("COMMIT")
+                conn.execute("COMMIT")
             return [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
 
-        return read
+        return await self._db.read(read)
 
     async def rebuild_search_index(self) -> int:
         """Rebuild `memory_fts` from the live memories; return how many were indexed."""
