@@ -239,6 +239,18 @@ def memory_score(
     weights: ScoreWeights | None = None,
 ) -> MemoryScore:
     """The spec's weighted sum; every part is clipped to [0, 1] (NaN counts as 0)."""
+    return MemoryScore(*score_parts(similarity, importance, recency, path_match, weights))
+
+
+def score_parts(
+    similarity: float,
+    importance: float,
+    recency: float,
+    path_match: float,
+    weights: ScoreWeights | None = None,
+) -> tuple[float, float, float, float, float]:
+    """`memory_score`'s total and clipped parts as a plain tuple (ranking scores every
+    candidate and keeps a `MemoryScore` only for those it returns)."""
     w = weights or ScoreWeights()
     similarity, importance = _clip01(similarity), _clip01(importance)
     recency, path_match = _clip01(recency), _clip01(path_match)
@@ -248,7 +260,7 @@ def memory_score(
         + w.recency * recency
         + w.path_match * path_match
     )
-    return MemoryScore(total, similarity, importance, recency, path_match)
+    return total, similarity, importance, recency, path_match
 
 
 def _ranked_ids(hits: Hits) -> list[str]:

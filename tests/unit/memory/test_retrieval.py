@@ -35,6 +35,7 @@ from squirrel_memory.retrieval import (
     query_terms,
 )
 from squirrel_memory.retrieval.queries import matched_terms
+from squirrel_memory.retrieval.results import search_result
 from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.storage import SqliteStore
 
@@ -559,3 +560,25 @@ def test_words_of_manner_are_generic_but_what_they_qualify_is_not() -> None:
         "refactor",
         "genserver",
     )
+
+
+async def test_a_search_page_is_the_same_slice_of_the_full_ranking(world: World) -> None:
+    now = datetime.now(UTC)
+    retriever = Retriever(
+        world.store,
+        embedder=world.embedder,
+        index=world.index,
+        settings=RetrievalSettings(vector_floor=0.1, min_similarity=0.0),
+        clock=lambda: now,
+    )
+    query = BROAD
+    ranked, _ = await retriever.rank(str(world.root), query, limit=50)
+    assert len(ranked) >= 4
+    expected = [search_result(s, now) for s in ranked]
+    first = await retriever.search(str(world.root), query, top_k=2)
+    assert list(first.results) == expected[:2]
+    assert first.total == len(ranked) and first.next_page_token
+    second = await retriever.search(
+        str(world.root), query, top_k=2, page_token=first.next_page_token
+    )
+    assert list(second.results) == expected[2:4]

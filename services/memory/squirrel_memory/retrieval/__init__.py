@@ -8,8 +8,9 @@ never come back: every candidate is re-read from SQLite, whatever the index stil
 With an `LlmWriter`, Claude writes the shown results' reasons (one call per page, spec §5.6
 step 4); on any failure the deterministic reasons stand.
 
-Modules: `retriever` (the `Retriever`), `queries` (a query's text, words and stems),
-`results` (scored memories, results, pages and reasons), `page_tokens`.
+Modules: `retriever` (the `Retriever`), `ranking` (candidates in score order), `queries` (a
+query's text, words and stems), `results` (scored memories, results, pages and reasons),
+`page_tokens`.
 """
 
 from squirrel_memory.retrieval.page_tokens import (

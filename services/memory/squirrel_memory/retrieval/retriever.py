@@ -16,13 +16,14 @@ from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.privacy import visible, visible_items
+from squirrel_memory.privacy import filtering, visible, visible_items
 from squirrel_memory.retrieval.page_tokens import (
     decode_page_token,
     encode_page_token,
     query_fingerprint,
 )
 from squirrel_memory.retrieval.queries import MAX_CANDIDATES, matched_terms, parse_query
+from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.results import (
     RELEVANT_LEXICAL_ONLY,
     RELEVANT_WITH_VECTORS,
@@ -33,15 +34,11 @@ from squirrel_memory.retrieval.results import (
 )
 from squirrel_memory.scoring import (
     GLOB_CHARS,
-    PATH_EXACT,
     FusionMethod,
     FusionWeights,
-    MemoryScore,
     PathMatcher,
     ScoreWeights,
-    memory_score,
     rank_fusion,
-    recency_score,
     score_fusion,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
@@ -54,7 +51,6 @@ log = structlog.get_logger()
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
 MAX_SCOPE_PATHS = 200
-_UNMATCHED = (0.0, 0.0, 0.0)
 
 
 class MemoryReader(Protocol):
@@ -201,6 +197,31 @@ class Retriever:
         `include_path_matches`) when one of its files is an active file or in a scope path, or
         when a lexical or vector hit satisfies `keep` (the caller's own reason to keep it).
         """
+        ranking = await self._rank(
+            project_id,
+            query,
+            types=types,
+            active_paths=active_paths,
+            scope_paths=scope_paths,
+            include_path_matches=include_path_matches,
+            limit=limit,
+            keep=keep,
+        )
+        return ranking.scored(0, limit), ranking.vector_used
+
+    async def _rank(
+        self,
+        project_id: str,
+        query: str,
+        *,
+        types: Sequence[MemoryType] | None = None,
+        active_paths: Sequence[str] = (),
+        scope_paths: Sequence[str] = (),
+        include_path_matches: bool = False,
+        limit: int | None = None,
+        keep: Callable[[MemoryItem], bool] | None = None,
+    ) -> Ranking:
+        """`rank`, its `ScoredMemory` made only for the places a caller asks for."""
         self._check_project(project_id)
         parsed = parse_query(query)
         type_list = _check_types(types)
@@ -252,56 +273,37 @@ class Retriever:
                 by_path.exception()  # retrieved, if the searches failed first
         vector_used = bool(vector) or (bool(parsed.terms) and self.vector_ready)
         wanted = set(type_list) if type_list else None
+        checked = filtering()
         live = {
             m.id: m
             for m in items.values()
             if not m.deleted
             and m.project_id == project_id
             and (wanted is None or m.type in wanted)
-            and visible(m)
+            and (not checked or visible(m))
         }
         lexical_live = [(m, s) for m, s in lexical if m in live]
+        terms = parsed.terms
         fused = self._fuse(
             lexical_live,
             [(m, s) for m, s in vector if m in live],
-            len(parsed.terms),
-            terms_of,
+            len(terms),
+            {m: len(terms_of[m]) for m, _ in lexical_live},
             vector_used,
         )
-        now = self._clock()
         matcher = PathMatcher(actives, scopes, root=project_id)
-        floor = self.settings.min_similarity
-        scores: list[tuple[MemoryScore, str]] = []
-        for memory_id, item in live.items():
-            relevance = fused.get(memory_id, _UNMATCHED)[0]
-            path_score = matcher.score(item.file_paths)
-            if (
-                relevance < floor
-                and not (include_path_matches and path_score >= PATH_EXACT)
-                and not (keep is not None and memory_id in fused and keep(item))
-            ):
-                continue
-            score = memory_score(
-                relevance,
-                item.importance if self._importance is None else self._importance(item),
-                recency_score(item.updated_at, now),
-                path_score,
-                self.settings.weights,
-            )
-            scores.append((score, memory_id))
-        scores.sort(key=lambda s: (-s[0].total, -s[0].similarity, s[1]))
-        ranked = [
-            ScoredMemory(
-                item=live[memory_id],
-                score=score,
-                lexical=fused.get(memory_id, _UNMATCHED)[1],
-                vector=fused.get(memory_id, _UNMATCHED)[2],
-                query_terms=parsed.terms,
-                matched_paths=matcher.matched(live[memory_id].file_paths),
-            )
-            for score, memory_id in (scores[:limit] if limit else scores)
-        ]
-        return ranked, vector_used
+        order = placed(
+            live,
+            fused,
+            matcher,
+            keep=keep,
+            include_path_matches=include_path_matches,
+            floor=self.settings.min_similarity,
+            weights=self.settings.weights,
+            importance=self._importance,
+            now=self._clock(),
+        )
+        return Ranking(order[:limit] if limit else order, live, fused, terms, matcher, vector_used)
 
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""
@@ -336,12 +338,13 @@ class Retriever:
         # Candidates enough for this page and well beyond it: `total` counts the matches among
         # them, and a continuation fetches a larger pool.
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, 2 * (offset + top_k)))
-        ranked, vector_used = await self.rank(
+        ranking = await self._rank(
             project_id, parsed.text, types=type_list, scope_paths=scopes, limit=pool
         )
-        page = ranked[offset : offset + top_k]
+        vector_used, total = ranking.vector_used, len(ranking.order)
+        page = ranking.scored(offset, offset + top_k)
         end = offset + len(page)
-        token = encode_page_token(end, fingerprint) if end < len(ranked) else None
+        token = encode_page_token(end, fingerprint) if end < total else None
         now = self._clock()
         results = tuple(search_result(s, now) for s in page)
         written_by = WrittenBy.RULES
@@ -355,13 +358,13 @@ class Retriever:
             "memory_searched",
             project_id=project_id,
             terms=len(parsed.terms),
-            total=len(ranked),
+            total=total,
             returned=len(results),
             offset=offset,
             vector_used=vector_used,
             written_by=str(written_by),
         )
-        return SearchPage(parsed.text, results, len(ranked), token, vector_used, written_by)
+        return SearchPage(parsed.text, results, total, token, vector_used, written_by)
 
     async def _written_reasons(
         self, query: str, results: tuple[SearchResult, ...]
@@ -451,10 +454,11 @@ class Retriever:
         lexical: list[tuple[str, float]],
         vector: list[tuple[str, float]],
         term_count: int,
-        terms_of: dict[str, tuple[str, ...]],
+        matched: dict[str, int],
         vector_used: bool,
     ) -> dict[str, tuple[float, float, float]]:
-        """memory id -> (fused relevance, lexical part, vector part), each in [0, 1].
+        """memory id -> (fused relevance, lexical part, vector part), each in [0, 1];
+        `matched` holds how many query terms each lexical hit contains.
 
         FTS5 clamps BM25's IDF to ~0 for a term in half the rows or more, which on a small
         project zeroes every hit. So a lexical hit's BM25 is floored at the value that
@@ -468,7 +472,7 @@ class Retriever:
         c = settings.lexical_saturation
         floored: list[tuple[str, float]] = []
         for memory_id, bm25 in lexical:
-            share = len(terms_of[memory_id]) / max(1, term_count)
+            share = matched[memory_id] / max(1, term_count)
             half = 0.5 * share
             floored.append((memory_id, max(bm25, c * half / (1.0 - half))))
         if not settings.use_lexical:

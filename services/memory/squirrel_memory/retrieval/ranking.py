@@ -1,0 +1,101 @@
+"""A query's candidates placed in order by the spec's score, scored objects made on demand.
+
+Ranking scores every candidate (a hundred or so per query) but a search returns a page of them:
+each candidate is kept as a sort key and its `score_parts`, and `Ranking.scored` makes the
+`ScoredMemory` of the places asked for only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.retrieval.results import ScoredMemory
+from squirrel_memory.scoring import (
+    PATH_EXACT,
+    MemoryScore,
+    PathMatcher,
+    ScoreWeights,
+    recency_score,
+    score_parts,
+)
+
+UNMATCHED = (0.0, 0.0, 0.0)
+"""The (fused relevance, lexical part, vector part) of a candidate neither search scored."""
+
+Placed = tuple[float, float, str, tuple[float, float, float, float, float]]
+"""A ranked memory: its sort key (-score, -relevance, id) and its `score_parts`."""
+
+
+def placed(
+    live: Mapping[str, MemoryItem],
+    fused: Mapping[str, tuple[float, float, float]],
+    matcher: PathMatcher,
+    *,
+    keep: Callable[[MemoryItem], bool] | None,
+    include_path_matches: bool,
+    floor: float,
+    weights: ScoreWeights,
+    importance: Callable[[MemoryItem], float] | None,
+    now: datetime,
+) -> list[Placed]:
+    """The matching memories of `live`, best first (score, then relevance, then id).
+
+    A memory matches when its fused relevance reaches `floor`, (with `include_path_matches`)
+    when one of its files is an active file or an exact scope path, or when a lexical or vector
+    hit satisfies `keep`. `importance` is a memory's importance as ranked (default: stored).
+    """
+    paths = not matcher.empty
+    order: list[Placed] = []
+    for memory_id, item in live.items():
+        parts = fused.get(memory_id)
+        relevance = UNMATCHED[0] if parts is None else parts[0]
+        path_score = matcher.score(item.file_paths) if paths else 0.0
+        if (
+            relevance < floor
+            and not (include_path_matches and path_score >= PATH_EXACT)
+            and not (keep is not None and parts is not None and keep(item))
+        ):
+            continue
+        score = score_parts(
+            relevance,
+            item.importance if importance is None else importance(item),
+            recency_score(item.updated_at, now),
+            path_score,
+            weights,
+        )
+        order.append((-score[0], -score[1], memory_id, score))
+    order.sort()
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """A query's matching memories in order, and what their `ScoredMemory` are made of."""
+
+    order: list[Placed]
+    live: dict[str, MemoryItem]
+    fused: dict[str, tuple[float, float, float]]
+    terms: tuple[str, ...]
+    matcher: PathMatcher
+    vector_used: bool
+
+    def scored(self, start: int, stop: int | None) -> list[ScoredMemory]:
+        """The `ScoredMemory` of places `start` to `stop` (None: to the end)."""
+        out: list[ScoredMemory] = []
+        for _, _, memory_id, parts in self.order[start:stop]:
+            item = self.live[memory_id]
+            _, lexical, vector = self.fused.get(memory_id, UNMATCHED)
+            out.append(
+                ScoredMemory(
+                    item=item,
+                    score=MemoryScore(*parts),
+                    lexical=lexical,
+                    vector=vector,
+                    query_terms=self.terms,
+                    matched_paths=self.matcher.matched(item.file_paths),
+                )
+            )
+        return out
