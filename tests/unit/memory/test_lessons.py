@@ -451,3 +451,27 @@ def test_a_usage_banner_is_never_the_error_line(output: str, expected: str) -> N
     from squirrel_memory.extractors.pitfalls import first_error_line  # noqa: PLC0415
 
     assert first_error_line(output) == expected
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        (  # bash names the script and line, with no `error:` of its own
+            "Starting...\n./deploy.sh: line 28: syntax error near unexpected token `('\n",
+            "./deploy.sh: line 28: syntax error near unexpected token `('",
+        ),
+        (
+            'psql:migrate.sql:3: ERROR:  syntax error at or near "TABEL"\n',
+            'psql:migrate.sql:3: ERROR:  syntax error at or near "TABEL"',
+        ),
+        ("PHP Parse error:  syntax error, unexpected '}' in index.php\n", None),
+        # Not errors: a clean check, plural counts.
+        ("Checking scripts...\nNo syntax errors detected in app.php\n", ""),
+        ("lint: no syntax error found\n", ""),
+    ],
+)
+def test_shell_and_parser_syntax_errors_are_error_lines(output: str, expected: str | None) -> None:
+    from squirrel_memory.extractors.pitfalls import first_error_line  # noqa: PLC0415
+
+    want = output.strip() if expected is None else expected
+    assert first_error_line(output) == want

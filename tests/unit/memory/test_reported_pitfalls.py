@@ -204,3 +204,25 @@ def test_commands_on_paths_outside_the_project_are_not_named() -> None:
     (found,) = reported_pitfalls(events)
     assert "/Users/" not in found.content and "~/" not in found.content
     assert found.content.endswith("done in answer: `mkdir -p public/icons`.")
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [
+        "Investigate the following issue in @scripts/start.sh and fix the syntax error: me@box ~/p>",
+        "please fix this error: it broke after the update",
+        "Can you look at why the build fails with error: see below",
+    ],
+)
+def test_the_users_request_is_not_the_pasted_error(request_line: str) -> None:
+    pasted = (
+        f"{request_line}\nrunning...\n/home/me/p/scripts/run.sh: line 28: syntax error near `('\n"
+    )
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("scripts/run.sh")))
+    assert found.content.startswith("`/home/me/p/scripts/run.sh: line 28: syntax error near")
+
+
+def test_an_error_only_in_the_request_line_is_still_the_error() -> None:
+    pasted = "Fix this: error: cannot find module 'left-pad'"
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("app.js")))
+    assert found.content.startswith("`Fix this: error: cannot find module 'left-pad'` was")

@@ -20,7 +20,9 @@ _ERROR_LINE = re.compile(
     r"(?:\b(?i:error)(?:\[[\w-]+\])?:|\bERROR\b|\bFAILED\b|\bfatal:|command not found|"
     r"No such file or directory|\bpanic:|\bFAIL\b|✗|\berror\s+TS\d+|\b[A-Z]{1,3}\d{3,4}\b|"
     # Compiler diagnostics: `./main.go:12:2: undefined: Foo`.
-    r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s)",
+    r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
+    # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
+    r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b)",
 )
 _SKIP_LINE = re.compile(
     r"^(?:[=_-]+.*[=_-]+|\s*\^+\s*|WARN .*pre-release.*|\s*\|.*|Traceback.*|…?\[truncated.*\]"

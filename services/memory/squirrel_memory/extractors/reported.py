@@ -61,6 +61,12 @@ _TIMESTAMP = re.compile(
     r"(?:Z|[+-]\d{2}:?\d{2})?\]?\s+"
 )
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+#: A line that asks the assistant for something: the user's words, not the pasted output.
+_REQUEST = re.compile(
+    r"^\s*(?:(?:please|pls|can you|could you|would you|help me)\s+)?"
+    r"(?:investigate|fix|look|check|debug|solve|resolve|find|figure|see|explain|why|what|how)\b",
+    re.IGNORECASE,
+)
 #: Commands that only look: not a change made in answer to the error.
 _LOOKING = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "wc", "which", "tree"}
@@ -87,8 +93,11 @@ class Reported:
 def _pasted_error(text: str) -> str:
     """The first error line of a pasted log: what command output shows (`fatal:`, exceptions,
     `ERROR`) or what a browser console shows (`Uncaught TypeError: …`, a blocked or failed
-    load, a 4xx/5xx response)."""
-    found = first_error_line(text)
+    load, a 4xx/5xx response). The user's own request ("fix the syntax error: …") is not the
+    error when the pasted output holds one."""
+    lines = text.splitlines()
+    pasted = "\n".join(line for line in lines if not _REQUEST.match(line))
+    found = (first_error_line(pasted) if len(pasted) < len(text) else "") or first_error_line(text)
     if found:
         return found
     for line in text.splitlines():
