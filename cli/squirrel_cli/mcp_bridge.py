@@ -333,13 +333,13 @@ class Relay:
         raise RelayError("the gateway lost the MCP session again; call again")
 
     def _post(
-        self, message: dict[str, Any], session: str | None, wait: float = RECONNECT_SECONDS
+        self, message: dict[str, Any], session: str | None, wait: float | None = None
     ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         """POSTs `message` on a fresh connection. A gateway that cannot be reached is waited
-        for up to `wait` seconds (it may be restarting): nothing was sent, so sending later is
-        safe."""
+        for up to `wait` seconds (default `RECONNECT_SECONDS`, read at the call): it may be
+        restarting, and nothing was sent, so sending later is safe."""
         body = json.dumps(message).encode()
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + (RECONNECT_SECONDS if wait is None else wait)
         refused_token = False
         while True:
             endpoint = self._endpoint or self._find_endpoint(deadline)

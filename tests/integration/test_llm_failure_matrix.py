@@ -18,6 +18,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
+from squirrel_memory import processor
 from squirrel_memory import server as memory_server
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
 from tests.integration.conftest import memory_client, running
@@ -28,8 +29,9 @@ MODEL_KEY = "recipe:test"
 """The key of the one memory the fake model answers with."""
 
 #: (row, backend, failing mode): the fake CLI's modes, or the fake server's for openai_compatible.
-#: A hang and an HTTP 500 are retried in the pass (1, 4, 15 s) and each forced try of a hang
-#: waits for the 5 s timeout, so those rows are marked slow.
+#: A hang and an HTTP 500 are retried in the pass (three times; the waits between tries are
+#: shortened here, see `short_retry_waits`) and each try of a hang waits for the 5 s timeout, so
+#: those rows are marked slow.
 ROWS = [
     pytest.param("exit 1", "codex_cli", "exit1", id="exit 1"),
     pytest.param("not logged in", "claude_cli", "logged_out", id="not logged in"),
@@ -111,6 +113,13 @@ async def service(settings: Settings) -> AsyncIterator[MemoryClient]:
 async def memories(c: MemoryClient, project: Path) -> list[Any]:
     listed = await c.call(c.stub.ListMemories, pb.ListMemoriesRequest(project_id=str(project)))
     return list(listed.memories)
+
+
+@pytest.fixture(autouse=True)
+def short_retry_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass still retries a retryable failure three times, without the real 1, 4 and 15 s
+    between tries (the service's processor reads its delays when it is made)."""
+    monkeypatch.setattr(processor, "RETRY_DELAYS_SECONDS", (0.05, 0.05, 0.05))
 
 
 @pytest.mark.parametrize("forced", [1, 10])

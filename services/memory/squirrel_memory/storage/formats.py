@@ -88,8 +88,33 @@ def json_strings(text: str | None) -> tuple[str, ...]:
 
 # --- identifier splitting for full-text search ----------------------------------------------
 
-_CAMEL = re.compile(r"[A-Za-z]+[a-z0-9][A-Z][A-Za-z0-9]*")
+_LETTERS = re.compile(r"[A-Za-z]+")
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
+_ALNUM = re.compile(r"[A-Za-z0-9]*")
+_DIGITS = frozenset("0123456789")
 _CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def camel_identifiers(text: str) -> list[str]:
+    """The camelCase identifiers of `text`: a run of letters with a lower-case letter followed
+    by a capital inside it (`getUserName`), or followed by a digit and a capital (`utf8Decode`),
+    through the end of its letters and digits.
+
+    One pass over the text (what the regex `[A-Za-z]+[a-z0-9][A-Z][A-Za-z0-9]*` finds, without
+    its backtracking: on a 10,000-letter word with no capital that regex took seconds)."""
+    found: list[str] = []
+    end = 0
+    for run in _LETTERS.finditer(text):
+        start, stop = run.span()
+        if start < end:  # inside the identifier just found
+            continue
+        inside = _LOWER_UPPER.search(text, start + 1, stop) is not None
+        after = stop + 1 < len(text) and text[stop] in _DIGITS and "A" <= text[stop + 1] <= "Z"
+        if inside or after:
+            match = _ALNUM.match(text, stop)
+            end = match.end() if match is not None else stop
+            found.append(text[start:end])
+    return found
 
 
 def fts_text(text: str) -> str:
@@ -98,5 +123,5 @@ def fts_text(text: str) -> str:
     The tokenizer already splits on `_ . / - :`; camelCase (`getUserName`) is split here so
     `user name` finds it, while the whole identifier stays searchable too.
     """
-    extra = [" ".join(_CAMEL_PART.findall(match.group(0))) for match in _CAMEL.finditer(text)]
+    extra = [" ".join(_CAMEL_PART.findall(word)) for word in camel_identifiers(text)]
     return text if not extra else text + "\n" + " ".join(extra)
