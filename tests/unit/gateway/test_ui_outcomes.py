@@ -52,3 +52,35 @@ def test_a_memory_never_judged_says_so_and_is_not_stale() -> None:
 def test_session_ids_are_escaped() -> None:
     page = memory_page("/p", reply(("<script>x</script>", "unused")), "t", NOW)
     assert "<script>x" not in page and "&lt;script&gt;" in page
+
+
+def test_the_activity_page_shows_what_each_projects_served_memories_became() -> None:
+    from squirrel_gateway.ui.activity import activity_page  # noqa: PLC0415
+
+    status = memory_service_pb2.GetProcessingStatusResponse(
+        projects=[
+            memory_service_pb2.ProjectProcessingStatus(
+                project_id="/src/<app>",
+                outcomes=memory_service_pb2.OutcomeSummary(
+                    sessions=3, served=9, used=4, missed=1, contradicted=1, unused=2, pending=1,
+                    stale=1,
+                ),
+            ),
+            memory_service_pb2.ProjectProcessingStatus(project_id="/src/quiet"),
+        ]
+    )  # fmt: skip
+    page = activity_page(status, None, [], "t")
+    table = page.split("What served memories became")[1].split("</table>")[0]
+    cells = [c.split("</td>")[0] for c in table.split("<td>")[1:]]
+    assert cells[1:] == ["3", "9", "4", "1", "1", "2", "1", "1"]
+    assert "&lt;app&gt;" in cells[0] and "<app>" not in table
+    assert "/src/quiet" not in table  # never served: no row
+
+
+def test_the_activity_page_has_no_outcome_table_before_anything_was_served() -> None:
+    from squirrel_gateway.ui.activity import activity_page  # noqa: PLC0415
+
+    status = memory_service_pb2.GetProcessingStatusResponse(
+        projects=[memory_service_pb2.ProjectProcessingStatus(project_id="/src/app")]
+    )
+    assert "What served memories became" not in activity_page(status, None, [], "t")

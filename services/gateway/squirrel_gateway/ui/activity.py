@@ -76,6 +76,7 @@ def activity_page(
                 parked,
             )
         )
+    out.append(_outcomes(status))
     events: Counter[str] = Counter()
     for p in status.projects:
         events.update({day[5:]: count for day, count in p.events_per_day.items()})
@@ -84,6 +85,43 @@ def activity_page(
     out.append(bar_chart("Memories written per day (last 30 days)", sorted(days.items())[-30:]))
     out.append(_ingest(ingest))
     return "".join(out)
+
+
+def _outcomes(status: memory_service_pb2.GetProcessingStatusResponse) -> str:
+    """What the memories served in each project's last sessions became (nothing when no
+    project was served any)."""
+    rows = [
+        [
+            f"<a href='{href('/ui/project', project=p.project_id)}'>{esc(p.project_id)}</a>",
+            str(o.sessions),
+            str(o.served),
+            str(o.used),
+            str(o.missed),
+            str(o.contradicted),
+            str(o.unused),
+            str(o.pending),
+            str(o.stale),
+        ]
+        for p in status.projects
+        if (o := p.outcomes).served
+    ]
+    if not rows:
+        return ""
+    return table(
+        "What served memories became (each project's last served sessions)",
+        [
+            "Project",
+            "Sessions",
+            "Served",
+            "Used",
+            "Missed",
+            "Contradicted",
+            "Unused",
+            "Not judged yet",
+            "Stale now",
+        ],
+        rows,
+    )
 
 
 def _ingest(ingest: ingest_service_pb2.GetIngestStatusResponse | None) -> str:
