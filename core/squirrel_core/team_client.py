@@ -11,6 +11,7 @@ import asyncio
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import grpc
 
@@ -85,6 +86,12 @@ def team_link(settings: Settings) -> TeamLink | None:
     return TeamLink(server, token, Path(ca).expanduser() if ca else None, machine_name(settings))
 
 
+RECONNECT_FIRST_MS: Final = 250
+"""How long a team channel that could not connect waits before its first new try."""
+RECONNECT_MAX_MS: Final = 2_000
+"""The longest it waits between tries (the wait grows from `RECONNECT_FIRST_MS`)."""
+
+
 def team_channel(link: TeamLink) -> grpc.aio.Channel:
     """A TLS channel to the team server, trusting `team.ca_file` when set."""
     roots = None
@@ -101,6 +108,11 @@ def team_channel(link: TeamLink) -> grpc.aio.Channel:
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            # A channel that failed waits before it connects again, and calls fail at once
+            # meanwhile; gRPC's default wait grows to 120 s, so a team server back after an
+            # outage would go unused for up to two minutes. At most `RECONNECT_MAX_MS` here.
+            ("grpc.initial_reconnect_backoff_ms", RECONNECT_FIRST_MS),
+            ("grpc.max_reconnect_backoff_ms", RECONNECT_MAX_MS),
         ],
     )
 

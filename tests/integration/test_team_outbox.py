@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import grpc
 from mcp import Client
 
 from squirrel.v1 import memory_pb2
@@ -87,6 +88,19 @@ async def _register_team_project(link: TeamLink) -> None:
         )
     finally:
         await admin.close()
+
+
+async def _connected(channel: grpc.aio.Channel, seconds: float = 30.0) -> bool:
+    """Waits (bounded) until `channel` is connected, asking it to try."""
+    try:
+        async with asyncio.timeout(seconds):
+            while (state := channel.get_state(try_to_connect=True)) is not (
+                grpc.ChannelConnectivity.READY
+            ):
+                await channel.wait_for_state_change(state)
+    except TimeoutError:
+        return False
+    return True
 
 
 async def _until_empty(outbox: TeamOutbox, seconds: float = 30.0) -> int:
@@ -168,7 +182,10 @@ async def test_a_remember_made_while_the_team_is_away_is_queued_and_sent_once_on
                 again = await sender.flush()
                 assert (again.sent, again.kept, outbox.pending()) == (2, 0, 0)
                 assert await _team_contents(link) == sorted([cli_text, mcp_text])
-                # Once the team answers, a remember goes there and nothing is queued.
+                # Once the team answers, a remember goes there and nothing is queued. The
+                # laptop's own team channel failed while the team was away: it connects again
+                # within its bounded reconnect wait (a call meanwhile fails at once).
+                assert await _connected(client.channel)
                 with team_away.collecting() as notes:
                     direct = await cli.remember(
                         {"project": str(repo), "content": "Checkout needs Node 20."}
