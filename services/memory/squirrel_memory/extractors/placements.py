@@ -32,6 +32,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -47,8 +48,8 @@ KEY_PREFIX = "where:"
 EXCLUDED_DIRS = frozenset(
     {"node_modules", "deps", "vendor", "third_party", "site-packages", ".venv", "venv"}
     | {".git", "_build", "build", "dist", "target", ".next", "__pycache__", ".cache"}
-    | {"fixtures", "__fixtures__", "testdata", "test_data", "test-data", "__snapshots__"}
-    | {"snapshots", "golden", "goldens", "cassettes"}
+    | TEST_DATA_DIRS
+    | {"snapshots", "golden", "goldens"}
 )
 _READ_TOOLS = frozenset({"Read", "read_file", "view"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
