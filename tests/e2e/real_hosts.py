@@ -1,4 +1,5 @@
-"""What the real-host tests share: git and `sqrl` in a test's environment, the stored events."""
+"""What the real-host tests share: git and `sqrl` in a test's environment, the stored events, and
+when a scripted model calls a memory tool again while the services start."""
 
 from __future__ import annotations
 
@@ -6,8 +7,41 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
+
+STARTUP_RETRY_SECONDS = 150.0
+"""How long a scripted session keeps calling a memory tool whose answer says the services are not
+serving yet. They start on the session's first call; on a loaded machine that takes longer than
+the 20 s after which `sqrl mcp` stops saying "still starting" (it then says they "did not start
+within 20 s"; calling again works once they run)."""
+
+NOT_SERVING_YET = ("still starting", "did not start within")
+
+
+class StartupRetries:
+    """Whether a scripted model should call the memory tool again: while its answer says the
+    services are not serving yet, a second apart, until `STARTUP_RETRY_SECONDS` after the first
+    such answer. Bounded by time, not by a count, so the session does not depend on how fast the
+    machine starts the services."""
+
+    def __init__(self, seconds: float = STARTUP_RETRY_SECONDS) -> None:
+        self.seconds = seconds
+        self.deadline: float | None = None
+        self.count = 0
+
+    def again(self, answer: str) -> bool:
+        if not any(phrase in answer for phrase in NOT_SERVING_YET):
+            return False
+        now = time.monotonic()
+        if self.deadline is None:
+            self.deadline = now + self.seconds
+        if now >= self.deadline:
+            return False
+        self.count += 1
+        time.sleep(1.0)
+        return True
 
 
 def git(repo: Path, *args: str) -> str:

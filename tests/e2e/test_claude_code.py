@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
+from tests.e2e.real_hosts import StartupRetries
 from tests.e2e.real_hosts import git as _git
 from tests.e2e.real_hosts import sqrl as _sqrl
 from tests.e2e.real_hosts import stored_events as _events
@@ -79,7 +80,7 @@ class Script:
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
-        self.retries = 0
+        self.retries = StartupRetries()
 
     def __call__(self, body: dict[str, Any]) -> list[Block]:
         if "Bash" not in tool_names(body):
@@ -103,9 +104,8 @@ class Script:
             return [text("Nothing to lint: the tests ran clean.")]
         tool = used.get(str(answered[-1].get("tool_use_id")), "")
         if tool == "ToolSearch" or (
-            tool == TASK_TOOL and "still starting" in result_text(answered[-1]) and self.retries < 8
+            tool == TASK_TOOL and self.retries.again(result_text(answered[-1]))
         ):
-            self.retries += tool == TASK_TOOL
             return [self._ask_memory()]
         if tool == TASK_TOOL:
             return [tool_use("Bash", {"command": "echo tests-ok", "description": "Run the tests"})]

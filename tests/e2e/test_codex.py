@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import git, sqrl, stored_events
+from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events
 from tests.e2e.scripted_model import Block, Logged, ScriptedModel, scripted_model, text, tool_use
 from tests.mcp_host import footer_tokens
 
@@ -69,7 +69,7 @@ class Script:
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
-        self.retries = 0
+        self.retries = StartupRetries()
 
     def __call__(self, body: dict[str, Any]) -> list[Block]:
         items = [i for i in body.get("input", []) if isinstance(i, dict)]
@@ -84,8 +84,7 @@ class Script:
         outputs = [i for i in since if i.get("type") == "function_call_output"]
         if SECOND_PROMPT in prompt:
             return [text("Ran them again with coverage: still passing.")]
-        if not outputs or ("still starting" in _said(outputs[-1]) and self.retries < 8):
-            self.retries += bool(outputs)
+        if not outputs or self.retries.again(_said(outputs[-1])):
             call = tool_use(
                 "get_task_context",
                 {

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import git, sqrl, stored_events
+from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events
 from tests.e2e.scripted_model import (
     Block,
     Logged,
@@ -78,7 +78,7 @@ class Script:
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
-        self.retries = 0
+        self.retries = StartupRetries()
 
     def __call__(self, body: dict[str, Any]) -> list[Block]:
         contents = [c for c in body.get("contents", []) if isinstance(c, dict)]
@@ -94,8 +94,7 @@ class Script:
         answers = [r for c in contents[asked[-1] + 1 :] for r in _responses(c)]
         if SECOND_PROMPT in prompt:
             return [text("Ran them again with coverage: still passing.")]
-        if not answers or ("still starting" in json.dumps(answers[-1]) and self.retries < 8):
-            self.retries += bool(answers)
+        if not answers or self.retries.again(json.dumps(answers[-1])):
             return [
                 tool_use(
                     f"{PREFIX}get_task_context",
