@@ -7,18 +7,17 @@ import contextlib
 import functools
 import os
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
 
-from squirrel_core.events import Event, SourceCursor, SourceTool
+from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorRead, CursorReader
-from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
+from squirrel_ingest.delivery import Backoff, Sink, call_with_retry
 from squirrel_ingest.floors import (
     Floors,
     advances,
@@ -41,13 +40,13 @@ from squirrel_ingest.reading import (
     stat_key,
 )
 from squirrel_ingest.routing import ProjectRouter, relocate
-from squirrel_ingest.status import IngestStatus, ScanProgress, SourceCounters, WatchedRoot
+from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 from squirrel_ingest.tail import FilePosition, ResetReason
+from squirrel_ingest.tally import Tally
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
 
 log = structlog.get_logger()
 
-_PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
 GIT_SHA_KEY = "sha"
 
 
@@ -129,12 +128,7 @@ class IngestEngine:
         self._tasks: list[asyncio.Task[None]] = []
         self._queue: ChangeQueue | None = None
         self._watcher: RootWatcher | None = None
-        self._counts: Counter[str] = Counter()
-        self._per_source: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
-        self._skipped: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
-        self._resets: Counter[str] = Counter()
-        self._last_error: str | None = None
-        self._last_delivery_at: datetime | None = None
+        self._tally = Tally()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -191,22 +185,10 @@ class IngestEngine:
         await self._ensure_floors()
         wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT, SourceTool.CURSOR}
         paths = await asyncio.to_thread(self._walk_roots, wanted)
-        baseline = self._totals()
+        baseline = self._tally.totals()
 
         def progress(files_done: int, *, done: bool = False) -> ScanProgress:
-            now = self._totals()
-            delta = {key: now[key] - baseline[key] for key in now}
-            return ScanProgress(
-                files_total=len(paths),
-                files_done=files_done,
-                lines=delta["lines"],
-                events=delta["events"],
-                duplicates=delta["duplicates"],
-                rejected=delta["rejected"],
-                redactions=delta["redactions"],
-                bytes_read=delta["bytes"],
-                done=done,
-            )
+            return self._tally.progress(baseline, len(paths), files_done, done=done)
 
         for start in range(0, len(paths), _CAUGHT_UP_GROUP):
             group = paths[start : start + _CAUGHT_UP_GROUP]
@@ -234,13 +216,10 @@ class IngestEngine:
         clean = Path(os.path.normpath(path))  # noqa: ASYNC240 - lexical only: no `..` escapes
         if self._source_of(clean) is None:
             return 0
-        before = self._totals()["events"]
+        before = self._tally.totals()["events"]
         await self._read_paths([clean], force=True)
         await self.flush()
-        return self._totals()["events"] - before
-
-    def _totals(self) -> dict[str, int]:
-        return {key: sum(c[key] for c in self._per_source.values()) for key in _PROGRESS_KEYS}
+        return self._tally.totals()["events"] - before
 
     async def update_projects(self, roots: Iterable[str | os.PathLike[str]]) -> None:
         """Use a new set of registered projects; a new project gets every past event once."""
@@ -269,35 +248,21 @@ class IngestEngine:
         delivered = delivered_by_cursors(self._floors, self._router.project_ids)
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
-        sources = {
-            source: SourceCounters(
-                files_seen=files_seen[source],
-                lines_read=counts["lines"],
-                bytes_read=counts["bytes"],
-                events_produced=counts["events"],
-                events_delivered=max(counts["delivered"], delivered[source]),
-                duplicates=counts["duplicates"],
-                rejected=counts["rejected"],
-                redactions=counts["redactions"],
-                skipped={k: v for k, v in self._skipped[source].items() if v > 0},
-            )
-            for source in {*self._roots, *self._per_source, *files_seen, *delivered}
-            for counts in (self._per_source[source],)
-        }
+        tally = self._tally
         return IngestStatus(
             running=bool(self._tasks),
-            sources=sources,
+            sources=tally.sources(self._roots, files_seen, delivered),
             buffered_events=self._batcher.buffered_events,
             unregistered_projects=dict(self._router.unregistered),
             unregistered_records=self._router.unregistered_records,
             records_without_cwd=self._router.records_without_cwd,
-            delivery_failures=self._counts["delivery_failures"],
-            last_delivery_error=self._last_error,
-            last_delivery_at=self._last_delivery_at,
+            delivery_failures=tally.counts["delivery_failures"],
+            last_delivery_error=tally.last_error,
+            last_delivery_at=tally.last_delivery_at,
             files_tracked=len(self._files),
-            files_missing=self._counts["files_missing"],
-            resets=dict(self._resets),
-            events_already_delivered=self._counts["already_delivered"],
+            files_missing=tally.counts["files_missing"],
+            resets=dict(tally.resets),
+            events_already_delivered=tally.counts["already_delivered"],
         )
 
     def watched_sources(self) -> list[WatchedRoot]:
@@ -382,7 +347,7 @@ class IngestEngine:
                     ),
                     self._settings.backoff,
                     stopping=self._stopping,
-                    on_failure=self._delivery_failed,
+                    on_failure=self._tally.delivery_failed,
                 )
                 if result is None:
                     return False
@@ -390,7 +355,7 @@ class IngestEngine:
                 for cursor in cursors:
                     floors[cursor.path] = cursor
                 self._uncounted = uncounted
-                self._count_delivery(delivery.events, result)
+                self._tally.delivered(delivery.events, result)
                 self._batcher.settle(delivery)
                 self._drained.set()
             if deliveries:
@@ -400,20 +365,6 @@ class IngestEngine:
                     events=sum(len(d.events) for d in deliveries),
                 )
             return True
-
-    def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
-        self._last_delivery_at = datetime.now(UTC)
-        by_source = Counter(event.source_tool for event in events)
-        for source, count in by_source.items():
-            self._per_source[source]["delivered"] += count
-        if by_source:
-            main = self._per_source[by_source.most_common(1)[0][0]]
-            main["duplicates"] += result.duplicates
-            main["rejected"] += result.rejected
-
-    def _delivery_failed(self, error: BaseException) -> None:
-        self._counts["delivery_failures"] += 1
-        self._last_error = type(error).__name__
 
     def _advances(self, project_id: str, cursor: SourceCursor) -> bool:
         return advances(self._floors, project_id, cursor)
@@ -446,7 +397,7 @@ class IngestEngine:
             self._sink.load_cursors,
             self._settings.backoff,
             stopping=self._stopping,
-            on_failure=self._delivery_failed,
+            on_failure=self._tally.delivery_failed,
             what="load_cursors",
             first_contact=True,  # a fresh start waiting for the memory service is no failure
         )
@@ -464,7 +415,7 @@ class IngestEngine:
         if any(c.offset > size for c in present):  # truncated while we were away
             for floors in self._floors.values():
                 floors.pop(key, None)
-            self._resets[ResetReason.TRUNCATED.value] += 1
+            self._tally.resets[ResetReason.TRUNCATED.value] += 1
             return None, None
         lowest = min(present, key=lambda c: c.offset)
         return FilePosition(inode=inode, offset=lowest.offset), lowest
@@ -560,7 +511,7 @@ class IngestEngine:
     def _read_failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
         source = tracked.source if tracked else self._source_of(path)
         if source is not None:
-            self._skipped[source]["read_error"] += 1
+            self._tally.skipped[source]["read_error"] += 1
         if tracked is not None:
             tracked.seen = stat_key(tracked.path)  # retried once the file changes
         else:
@@ -636,11 +587,11 @@ class IngestEngine:
         """Count, route and batch the outcome of one read (on the event loop)."""
         if result.missing:
             self._files.pop(tracked.path, None)
-            self._counts["files_missing"] += 1
+            self._tally.counts["files_missing"] += 1
             log.info("source_file_missing", source=tracked.source.value)
             return
         if result.reset is not None:
-            self._resets[result.reset.value] += 1
+            self._tally.resets[result.reset.value] += 1
             for floors in self._floors.values():
                 floors.pop(tracked.key, None)
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
@@ -648,15 +599,7 @@ class IngestEngine:
 
     def _take(self, source: SourceTool, result: ReadPass) -> None:
         """Count, route and batch what one read of a source produced (on the event loop)."""
-        counts = self._per_source[source]
-        counts["lines"] += result.lines
-        counts["bytes"] += result.bytes
-        counts["events"] += len(result.events)
-        counts["redactions"] += result.redactions
-        skipped = self._skipped[source]
-        if result.oversized:
-            skipped["oversized_line"] += result.oversized
-        skipped.update({k: v for k, v in result.skipped.items() if v > 0})
+        self._tally.read(source, result)
         for read in result.events:
             route = self._router.resolve(read.cwd, read.git_branch)
             if route is None:
@@ -664,7 +607,7 @@ class IngestEngine:
             project_id = route.project_id
             event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
             if not wanted(self._floors, project_id, event):
-                self._counts["already_delivered"] += 1
+                self._tally.counts["already_delivered"] += 1
                 continue
             self._batcher.add(project_id, event)
         for cursor in result.cursors:
@@ -687,7 +630,7 @@ class IngestEngine:
                 try:
                     result = await asyncio.to_thread(self._read_cursor, reader, floors)
                 except Exception as error:  # a reader bug must not stop transcript ingest
-                    self._skipped[SourceTool.CURSOR]["read_error"] += 1
+                    self._tally.skipped[SourceTool.CURSOR]["read_error"] += 1
                     log.warning("cursor_poll_failed", error_type=type(error).__name__)
                     return
                 self._take(SourceTool.CURSOR, result)
@@ -723,14 +666,14 @@ class IngestEngine:
             try:
                 events, head = await self._git.poll(project_id, since)
             except Exception as error:  # a git parser bug must not stop transcript ingest
-                self._skipped[SourceTool.GIT]["git_error"] += 1
+                self._tally.skipped[SourceTool.GIT]["git_error"] += 1
                 log.warning("git_poll_failed", error_type=type(error).__name__)
                 continue
             if head is None or head == since:
                 continue
             cleaned, redactions = redacted(events)
-            self._per_source[SourceTool.GIT]["redactions"] += redactions
-            self._per_source[SourceTool.GIT]["events"] += len(cleaned)
+            self._tally.per_source[SourceTool.GIT]["redactions"] += redactions
+            self._tally.per_source[SourceTool.GIT]["events"] += len(cleaned)
             await self._room()
             for event in cleaned:
                 self._batcher.add(project_id, event)
