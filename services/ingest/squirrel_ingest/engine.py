@@ -16,14 +16,18 @@ import structlog
 
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher
-from squirrel_ingest.cursor.reader import CursorRead, CursorReader
+from squirrel_ingest.cursor.reader import CursorReader
 from squirrel_ingest.delivery import Backoff, Sink, call_with_retry
+from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
 from squirrel_ingest.floors import (
     Floors,
     advances,
     counted,
     cursor_floors,
     delivered_by_cursors,
+    forget_file,
+    resume_point,
+    rewind_point,
     wanted,
 )
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
@@ -34,8 +38,9 @@ from squirrel_ingest.reading import (
     ReadPass,
     TrackedFile,
     new_parser,
-    read_document,
+    read_cursor,
     read_lines,
+    read_pass,
     redacted,
     stat_key,
 )
@@ -43,7 +48,7 @@ from squirrel_ingest.routing import ProjectRouter, relocate
 from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 from squirrel_ingest.tail import FilePosition, ResetReason
 from squirrel_ingest.tally import Tally
-from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
+from squirrel_ingest.watcher import ChangeQueue, RootWatcher
 
 log = structlog.get_logger()
 
@@ -184,7 +189,7 @@ class IngestEngine:
         """
         await self._ensure_floors()
         wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT, SourceTool.CURSOR}
-        paths = await asyncio.to_thread(self._walk_roots, wanted)
+        paths = await asyncio.to_thread(walk_roots, self._roots, wanted)
         baseline = self._tally.totals()
 
         def progress(files_done: int, *, done: bool = False) -> ScanProgress:
@@ -267,11 +272,7 @@ class IngestEngine:
 
     def watched_sources(self) -> list[WatchedRoot]:
         """Every configured root, whether it exists, and the transcript files found under it."""
-        roots: list[WatchedRoot] = []
-        for source, paths in self._roots.items():
-            for root in paths:
-                files = sum(1 for path in self._files if path.is_relative_to(root))
-                roots.append(WatchedRoot(source, str(root), root.is_dir(), files))
+        roots = watched_roots(self._roots, self._files)
         if self._cursor is not None:
             for store in self._cursor.stores():
                 chats = self._cursor.chats_in(store)
@@ -302,7 +303,7 @@ class IngestEngine:
             await asyncio.to_thread(self._watcher.sync)
             async with self._read_lock:  # worktrees added or removed since the last look
                 await asyncio.to_thread(self._router.refresh)
-            found = await asyncio.to_thread(self._walk_roots, set(self._roots))
+            found = await asyncio.to_thread(walk_roots, self._roots, set(self._roots))
             vanished = set(self._files).difference(found)  # e.g. a folder moved away
             await self._read_paths([*found, *sorted(vanished)], force=False)
             next_rescan = self._clock() + self._settings.rescan_interval_s
@@ -320,7 +321,8 @@ class IngestEngine:
             await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
         changed = self._queue.take()
         if changed:
-            await self._read_paths(await self._expand(changed), force=True)
+            expanded = await asyncio.to_thread(expand, changed, set(self._files))
+            await self._read_paths(expanded, force=True)
         return next_rescan, next_git
 
     async def _run_flusher(self) -> None:
@@ -407,17 +409,11 @@ class IngestEngine:
         self, key: str, inode: int, size: int
     ) -> tuple[FilePosition | None, SourceCursor | None]:
         """Where a newly found file starts: the lowest position of any registered project."""
-        projects = self._router.project_ids
-        cursors = [self._floors.get(p, {}).get(key) for p in projects]
-        if not projects or any(c is None or c.inode != inode for c in cursors):
-            return None, None
-        present = [c for c in cursors if c is not None]
-        if any(c.offset > size for c in present):  # truncated while we were away
-            for floors in self._floors.values():
-                floors.pop(key, None)
+        lowest, truncated = resume_point(self._floors, self._router.project_ids, key, inode, size)
+        if truncated:
             self._tally.resets[ResetReason.TRUNCATED.value] += 1
+        if lowest is None:
             return None, None
-        lowest = min(present, key=lambda c: c.offset)
         return FilePosition(inode=inode, offset=lowest.offset), lowest
 
     def _rewind_for(self, tracked: TrackedFile, projects: Iterable[str]) -> None:
@@ -425,16 +421,7 @@ class IngestEngine:
         position = tracked.position
         if position is None:
             return  # already reading from the start
-        lowest: SourceCursor | None = None
-        for project_id in projects:
-            cursor = self._floors.get(project_id, {}).get(tracked.key)
-            if cursor is None or cursor.inode != position.inode:
-                lowest = SourceCursor(tracked.source, tracked.key, position.inode, 0)
-                break
-            if cursor.offset < position.offset and (
-                lowest is None or cursor.offset < lowest.offset
-            ):
-                lowest = cursor
+        lowest = rewind_point(self._floors, projects, tracked.source, tracked.key, position)
         if lowest is None:
             return
         fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
@@ -445,32 +432,8 @@ class IngestEngine:
 
     # -- discovery -------------------------------------------------------------------------
 
-    def _walk_roots(self, sources: Collection[SourceTool]) -> list[Path]:
-        found: list[Path] = []
-        for source, roots in self._roots.items():
-            if source in sources:
-                for root in roots:
-                    found.extend(walk_files(root))
-        return found
-
-    async def _expand(self, changed: set[Path]) -> list[Path]:
-        def expand() -> list[Path]:
-            out: list[Path] = []
-            for path in sorted(changed):
-                if path in self._files or not path.is_dir():
-                    out.append(path)
-                else:
-                    out.extend(walk_files(path))
-            return out
-
-        return await asyncio.to_thread(expand)
-
     def _source_of(self, path: Path) -> SourceTool | None:
-        for source, roots in self._roots.items():
-            for root in roots:
-                if path == root or path.is_relative_to(root):
-                    return source
-        return None
+        return source_of(self._roots, path)
 
     def _track(self, path: Path) -> TrackedFile | None:
         tracked = self._files.get(path)
@@ -573,12 +536,7 @@ class IngestEngine:
             async with self._read_lock:
                 if self._files.get(tracked.path) is not tracked:
                     return
-                if isinstance(tracked.parser, DocumentParser):
-                    result = await asyncio.to_thread(read_document, tracked, self._limits)
-                else:
-                    result = await asyncio.to_thread(
-                        read_lines, tracked, self._factory, self._limits
-                    )
+                result = await asyncio.to_thread(read_pass, tracked, self._factory, self._limits)
                 self._apply(tracked, result)
             if result.missing or result.at_end:
                 return
@@ -592,8 +550,7 @@ class IngestEngine:
             return
         if result.reset is not None:
             self._tally.resets[result.reset.value] += 1
-            for floors in self._floors.values():
-                floors.pop(tracked.key, None)
+            forget_file(self._floors, tracked.key)
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
         self._take(tracked.source, result)
 
@@ -628,7 +585,7 @@ class IngestEngine:
             async with self._read_lock:
                 floors = cursor_floors(self._floors, self._router.project_ids)
                 try:
-                    result = await asyncio.to_thread(self._read_cursor, reader, floors)
+                    result = await asyncio.to_thread(read_cursor, reader, floors)
                 except Exception as error:  # a reader bug must not stop transcript ingest
                     self._tally.skipped[SourceTool.CURSOR]["read_error"] += 1
                     log.warning("cursor_poll_failed", error_type=type(error).__name__)
@@ -636,20 +593,6 @@ class IngestEngine:
                 self._take(SourceTool.CURSOR, result)
             if result.at_end:
                 return
-
-    @staticmethod
-    def _read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
-        read: CursorRead = reader.poll(floors)
-        events, redactions = redacted(read.events)
-        return ReadPass(
-            events=events,
-            cursors=read.cursors,
-            lines=read.bubbles,
-            bytes=read.bytes,
-            redactions=redactions,
-            skipped=read.skipped,
-            at_end=read.at_end,
-        )
 
     # -- git -------------------------------------------------------------------------------
 

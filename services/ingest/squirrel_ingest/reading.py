@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
+from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
 
 PARSER_STATE_KEY = "parser_state"
@@ -184,6 +185,29 @@ def read_document(tracked: TrackedFile, limits: ReadLimits) -> ReadPass:
     tracked.position = FilePosition(stat.st_ino, len(data))
     tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
     return result
+
+
+def read_pass(tracked: TrackedFile, factory: ParserFactory, limits: ReadLimits) -> ReadPass:
+    """One read of a tracked file: the whole document, or its new complete lines (runs in a
+    worker)."""
+    if isinstance(tracked.parser, DocumentParser):
+        return read_document(tracked, limits)
+    return read_lines(tracked, factory, limits)
+
+
+def read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
+    """One bounded poll of Cursor's chats past `floors`, redacted (runs in a worker)."""
+    read: CursorRead = reader.poll(floors)
+    events, redactions = redacted(read.events)
+    return ReadPass(
+        events=events,
+        cursors=read.cursors,
+        lines=read.bubbles,
+        bytes=read.bytes,
+        redactions=redactions,
+        skipped=read.skipped,
+        at_end=read.at_end,
+    )
 
 
 def stat_key(path: Path) -> tuple[int, int, int] | None:
