@@ -32,15 +32,14 @@ from squirrel_ingest.floors import (
 )
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.reading import (
-    DocumentParser,
     ParserFactory,
     ReadLimits,
     ReadPass,
     TrackedFile,
     new_parser,
     read_cursor,
-    read_lines,
     read_pass,
+    read_unchanged,
     redacted,
     stat_key,
 )
@@ -495,30 +494,9 @@ class IngestEngine:
         async with self._read_lock:
             if self._stopping.is_set():
                 return finished
-            candidates = [
-                tracked
-                for tracked in (self._files.get(path) for path in paths)
-                if tracked is not None
-                and tracked.seen is not None
-                and not isinstance(tracked.parser, DocumentParser)
-            ]
-
-            def read_all() -> list[tuple[TrackedFile, ReadPass | Exception]]:
-                done: list[tuple[TrackedFile, ReadPass | Exception]] = []
-                for tracked in candidates:
-                    if stat_key(tracked.path) != tracked.seen:
-                        continue
-                    try:
-                        result = read_lines(tracked, self._factory, self._limits)
-                    except Exception as error:  # handled as `_read_paths` handles it
-                        done.append((tracked, error))
-                        continue
-                    done.append((tracked, result))
-                    if result.events or not result.at_end:
-                        break  # it had news after all: the rest wait for room one by one
-                return done
-
-            for tracked, result in await asyncio.to_thread(read_all):
+            candidates = [self._files[path] for path in paths if path in self._files]
+            read = await asyncio.to_thread(read_unchanged, candidates, self._factory, self._limits)
+            for tracked, result in read:
                 if isinstance(result, Exception):
                     self._read_failed(tracked.path, tracked, result)
                     finished.add(tracked.path)

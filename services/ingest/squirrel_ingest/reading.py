@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -193,6 +193,29 @@ def read_pass(tracked: TrackedFile, factory: ParserFactory, limits: ReadLimits) 
     if isinstance(tracked.parser, DocumentParser):
         return read_document(tracked, limits)
     return read_lines(tracked, factory, limits)
+
+
+def read_unchanged(
+    files: Sequence[TrackedFile], factory: ParserFactory, limits: ReadLimits
+) -> list[tuple[TrackedFile, ReadPass | Exception]]:
+    """Reads, in order, the line files among `files` unchanged since they were read to their
+    end, until one has news (events, or more to read); each read's outcome, or the error it
+    raised (runs in a worker: one hop for most files of a caught-up home)."""
+    done: list[tuple[TrackedFile, ReadPass | Exception]] = []
+    for tracked in files:
+        if tracked.seen is None or isinstance(tracked.parser, DocumentParser):
+            continue
+        if stat_key(tracked.path) != tracked.seen:
+            continue
+        try:
+            result = read_lines(tracked, factory, limits)
+        except Exception as error:  # the caller handles it as any failed read
+            done.append((tracked, error))
+            continue
+        done.append((tracked, result))
+        if result.events or not result.at_end:
+            break  # it had news after all: the rest wait for room one by one
+    return done
 
 
 def read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
