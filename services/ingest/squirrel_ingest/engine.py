@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import os
 import time
 from collections import Counter
@@ -17,12 +16,9 @@ import structlog
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorReader
-from squirrel_ingest.delivery import Backoff, Sink, call_with_retry
+from squirrel_ingest.delivery import Backoff, Sink
 from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
 from squirrel_ingest.floors import (
-    Floors,
-    advances,
-    counted,
     cursor_floors,
     delivered_by_cursors,
     forget_file,
@@ -31,6 +27,7 @@ from squirrel_ingest.floors import (
     wanted,
 )
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
+from squirrel_ingest.outbox import Outbox
 from squirrel_ingest.reading import (
     ParserFactory,
     ReadLimits,
@@ -112,27 +109,30 @@ class IngestEngine:
         self._cursor = cursor_reader
         self._next_cursor = 0.0
         self._clock = clock
-        self._batcher = Batcher(
+        self._files: dict[Path, TrackedFile] = {}
+        self._ignored: set[Path] = set()
+        self._git_heads: dict[str, str] = {}
+        self._read_lock = asyncio.Lock()
+        self._stopping = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._queue: ChangeQueue | None = None
+        self._watcher: RootWatcher | None = None
+        self._tally = Tally()
+        batcher = Batcher(
             max_batch_events=self._settings.batch_events,
             max_age_s=self._settings.batch_age_s,
             max_buffered_events=self._settings.buffer_events,
             clock=clock,
         )
-        self._files: dict[Path, TrackedFile] = {}
-        self._ignored: set[Path] = set()
-        self._floors: Floors = {}
-        self._uncounted: Counter[tuple[str, str]] = Counter()  # delivered, cursor still to come
-        self._floors_loaded = False
-        self._git_heads: dict[str, str] = {}
-        self._read_lock = asyncio.Lock()
-        self._flush_lock = asyncio.Lock()
-        self._stopping = asyncio.Event()
-        self._flush_wanted = asyncio.Event()
-        self._drained = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._queue: ChangeQueue | None = None
-        self._watcher: RootWatcher | None = None
-        self._tally = Tally()
+        self._out = Outbox(
+            sink,
+            projects,
+            batcher,
+            self._settings.backoff,
+            tally=self._tally,
+            stopping=self._stopping,
+            flusher_running=lambda: bool(self._tasks),
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -146,7 +146,7 @@ class IngestEngine:
         self._watcher = RootWatcher([r for rs in self._roots.values() for r in rs], self._queue)
         self._tasks = [
             asyncio.create_task(self._run_reader(), name="ingest-reader"),
-            asyncio.create_task(self._run_flusher(), name="ingest-flusher"),
+            asyncio.create_task(self._out.run_flusher(), name="ingest-flusher"),
         ]
         log.info("ingest_started", roots=sum(len(r) for r in self._roots.values()))
 
@@ -164,8 +164,7 @@ class IngestEngine:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), timeout=flush_timeout_s)
         self._stopping.set()
-        self._flush_wanted.set()
-        self._drained.set()
+        self._out.release()
         tasks, self._tasks = others, []
         for task in tasks:
             task.cancel()
@@ -174,7 +173,7 @@ class IngestEngine:
                 await task
         if self._watcher is not None:
             await asyncio.to_thread(self._watcher.stop)
-        log.info("ingest_stopped", buffered=self._batcher.buffered_events)
+        log.info("ingest_stopped", buffered=self._out.batcher.buffered_events)
 
     async def scan_once(
         self,
@@ -186,7 +185,7 @@ class IngestEngine:
 
         `on_progress` is called after each file and once more, with `done`, after delivery.
         """
-        await self._ensure_floors()
+        await self._out.ensure_floors()
         wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT, SourceTool.CURSOR}
         paths = await asyncio.to_thread(walk_roots, self._roots, wanted)
         baseline = self._tally.totals()
@@ -234,9 +233,7 @@ class IngestEngine:
             added = self._router.project_ids - before
             if not added:
                 return
-            stored = await self._load_cursors()
-            for project_id in added:
-                self._floors[project_id] = {c.path: c for c in stored.get(project_id, [])}
+            await self._out.add_projects(added)
             for tracked in self._files.values():
                 self._rewind_for(tracked, added)
             if self._cursor is not None:
@@ -249,14 +246,14 @@ class IngestEngine:
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
         files_seen = Counter(tracked.source for tracked in self._files.values())
-        delivered = delivered_by_cursors(self._floors, self._router.project_ids)
+        delivered = delivered_by_cursors(self._out.floors, self._router.project_ids)
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
         tally = self._tally
         return IngestStatus(
             running=bool(self._tasks),
             sources=tally.sources(self._roots, files_seen, delivered),
-            buffered_events=self._batcher.buffered_events,
+            buffered_events=self._out.batcher.buffered_events,
             unregistered_projects=dict(self._router.unregistered),
             unregistered_records=self._router.unregistered_records,
             records_without_cwd=self._router.records_without_cwd,
@@ -282,7 +279,7 @@ class IngestEngine:
 
     async def _run_reader(self) -> None:
         assert self._queue is not None and self._watcher is not None
-        await self._ensure_floors()
+        await self._out.ensure_floors()
         next_rescan = 0.0
         next_git = 0.0
         while not self._stopping.is_set():
@@ -324,91 +321,21 @@ class IngestEngine:
             await self._read_paths(expanded, force=True)
         return next_rescan, next_git
 
-    async def _run_flusher(self) -> None:
-        while not self._stopping.is_set():
-            self._flush_wanted.clear()
-            delay = self._batcher.seconds_until_due()
-            if delay is None or delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._flush_wanted.wait(), timeout=delay)
-                continue
-            await self.flush()
-
     # -- delivery --------------------------------------------------------------------------
 
     async def flush(self) -> bool:
         """Deliver everything pending now; False if stopped before the sink took it all."""
-        async with self._flush_lock:
-            deliveries = self._batcher.take(self._router.project_ids, self._advances)
-            for delivery in deliveries:
-                cursors, uncounted = counted(self._floors, self._uncounted, delivery)
-                result = await call_with_retry(
-                    functools.partial(
-                        self._sink.deliver, delivery.project_id, delivery.events, cursors
-                    ),
-                    self._settings.backoff,
-                    stopping=self._stopping,
-                    on_failure=self._tally.delivery_failed,
-                )
-                if result is None:
-                    return False
-                floors = self._floors.setdefault(delivery.project_id, {})
-                for cursor in cursors:
-                    floors[cursor.path] = cursor
-                self._uncounted = uncounted
-                self._tally.delivered(delivery.events, result)
-                self._batcher.settle(delivery)
-                self._drained.set()
-            if deliveries:
-                log.debug(
-                    "batch_delivered",
-                    deliveries=len(deliveries),
-                    events=sum(len(d.events) for d in deliveries),
-                )
-            return True
+        return await self._out.flush()
 
-    def _advances(self, project_id: str, cursor: SourceCursor) -> bool:
-        return advances(self._floors, project_id, cursor)
-
-    async def _room(self) -> None:
-        """Back-pressure: wait (or flush, without a flusher task) while the buffer is full."""
-        while self._batcher.is_full and not self._stopping.is_set():
-            if not self._tasks:
-                await self.flush()
-                continue
-            self._drained.clear()
-            self._flush_wanted.set()
-            await self._drained.wait()
-
-    # -- cursors ---------------------------------------------------------------------------
-
-    async def _ensure_floors(self) -> None:
-        if self._floors_loaded:
-            return
-        stored = await self._load_cursors()
-        self._floors = {
-            project: {c.path: c for c in cursors}
-            for project, cursors in stored.items()
-            if project in self._router.project_ids
-        }
-        self._floors_loaded = True
-
-    async def _load_cursors(self) -> dict[str, list[SourceCursor]]:
-        stored = await call_with_retry(
-            self._sink.load_cursors,
-            self._settings.backoff,
-            stopping=self._stopping,
-            on_failure=self._tally.delivery_failed,
-            what="load_cursors",
-            first_contact=True,  # a fresh start waiting for the memory service is no failure
-        )
-        return stored or {}
+    # -- floors ----------------------------------------------------------------------------
 
     def _resume(
         self, key: str, inode: int, size: int
     ) -> tuple[FilePosition | None, SourceCursor | None]:
         """Where a newly found file starts: the lowest position of any registered project."""
-        lowest, truncated = resume_point(self._floors, self._router.project_ids, key, inode, size)
+        lowest, truncated = resume_point(
+            self._out.floors, self._router.project_ids, key, inode, size
+        )
         if truncated:
             self._tally.resets[ResetReason.TRUNCATED.value] += 1
         if lowest is None:
@@ -420,7 +347,7 @@ class IngestEngine:
         position = tracked.position
         if position is None:
             return  # already reading from the start
-        lowest = rewind_point(self._floors, projects, tracked.source, tracked.key, position)
+        lowest = rewind_point(self._out.floors, projects, tracked.source, tracked.key, position)
         if lowest is None:
             return
         fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
@@ -489,7 +416,7 @@ class IngestEngine:
         read to their end (most files of a caught-up home at `sqrl import`); the paths read
         to their end this way. Any other file, and one whose read fails or has more to read,
         is left to `_read_paths`."""
-        await self._room()
+        await self._out.room()
         finished: set[Path] = set()
         async with self._read_lock:
             if self._stopping.is_set():
@@ -510,7 +437,7 @@ class IngestEngine:
         if not force and tracked.seen is not None and stat_key(tracked.path) == tracked.seen:
             return
         while not self._stopping.is_set():
-            await self._room()
+            await self._out.room()
             async with self._read_lock:
                 if self._files.get(tracked.path) is not tracked:
                     return
@@ -528,7 +455,7 @@ class IngestEngine:
             return
         if result.reset is not None:
             self._tally.resets[result.reset.value] += 1
-            forget_file(self._floors, tracked.key)
+            forget_file(self._out.floors, tracked.key)
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
         self._take(tracked.source, result)
 
@@ -541,13 +468,13 @@ class IngestEngine:
                 continue
             project_id = route.project_id
             event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
-            if not wanted(self._floors, project_id, event):
+            if not wanted(self._out.floors, project_id, event):
                 self._tally.counts["already_delivered"] += 1
                 continue
-            self._batcher.add(project_id, event)
+            self._out.batcher.add(project_id, event)
         for cursor in result.cursors:
-            self._batcher.touch(cursor)
-        self._flush_wanted.set()
+            self._out.batcher.touch(cursor)
+        self._out.flush_wanted.set()
 
     # -- cursor ----------------------------------------------------------------------------
 
@@ -559,9 +486,9 @@ class IngestEngine:
             async with self._read_lock:
                 reader.invalidate()
         while not self._stopping.is_set():
-            await self._room()
+            await self._out.room()
             async with self._read_lock:
-                floors = cursor_floors(self._floors, self._router.project_ids)
+                floors = cursor_floors(self._out.floors, self._router.project_ids)
                 try:
                     result = await asyncio.to_thread(read_cursor, reader, floors)
                 except Exception as error:  # a reader bug must not stop transcript ingest
@@ -578,7 +505,7 @@ class IngestEngine:
         assert self._git is not None
         for project_id in sorted(self._router.project_ids):
             key = git_cursor_path(project_id)
-            floor = self._floors.get(project_id, {}).get(key)
+            floor = self._out.floors.get(project_id, {}).get(key)
             since = self._git_heads.get(project_id) or (
                 str(floor.extra.get(GIT_SHA_KEY))
                 if floor and floor.extra.get(GIT_SHA_KEY)
@@ -595,12 +522,12 @@ class IngestEngine:
             cleaned, redactions = redacted(events)
             self._tally.per_source[SourceTool.GIT]["redactions"] += redactions
             self._tally.per_source[SourceTool.GIT]["events"] += len(cleaned)
-            await self._room()
+            await self._out.room()
             for event in cleaned:
-                self._batcher.add(project_id, event)
-            self._batcher.touch_project(
+                self._out.batcher.add(project_id, event)
+            self._out.batcher.touch_project(
                 project_id,
                 SourceCursor(SourceTool.GIT, key, inode=0, offset=0, extra={GIT_SHA_KEY: head}),
             )
             self._git_heads[project_id] = head
-        self._flush_wanted.set()
+        self._out.flush_wanted.set()
