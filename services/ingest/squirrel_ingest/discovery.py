@@ -6,6 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from squirrel_core.events import SourceTool
+from squirrel_ingest.cursor.reader import CursorReader
 from squirrel_ingest.status import WatchedRoot
 from squirrel_ingest.watcher import walk_files
 
@@ -44,11 +45,18 @@ def source_of(roots: Roots, path: Path) -> SourceTool | None:
     return None
 
 
-def watched_roots(roots: Roots, files: Collection[Path]) -> list[WatchedRoot]:
-    """Every root, whether it exists, and how many of the tracked `files` lie under it."""
+def watched_roots(
+    roots: Roots, files: Collection[Path], cursor: CursorReader | None
+) -> list[WatchedRoot]:
+    """Every root, whether it exists, and how many of the tracked `files` lie under it; then
+    each of Cursor's stores and the chats it holds."""
     watched: list[WatchedRoot] = []
     for source, paths in roots.items():
         for root in paths:
             found = sum(1 for path in files if path.is_relative_to(root))
             watched.append(WatchedRoot(source, str(root), root.is_dir(), found))
+    if cursor is not None:
+        for store in cursor.stores():
+            chats = cursor.chats_in(store)
+            watched.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), chats))
     return watched

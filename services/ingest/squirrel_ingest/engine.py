@@ -8,7 +8,6 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import structlog
@@ -16,12 +15,15 @@ import structlog
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorReader
-from squirrel_ingest.delivery import Backoff, Sink
+from squirrel_ingest.delivery import Sink
 from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
+from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.floors import (
+    GIT_SHA_KEY,
     cursor_floors,
     delivered_by_cursors,
     forget_file,
+    git_head,
     resume_point,
     rewind_point,
     wanted,
@@ -48,28 +50,9 @@ from squirrel_ingest.watcher import ChangeQueue, RootWatcher
 
 log = structlog.get_logger()
 
-GIT_SHA_KEY = "sha"
-
 
 _CAUGHT_UP_GROUP = 64
 """Files a backlog import checks and reads in one worker hop when unchanged since their end."""
-
-
-@dataclass(frozen=True, slots=True)
-class EngineSettings:
-    """Limits and timings of the engine (the `[ingest]` settings section feeds these)."""
-
-    batch_events: int = 500
-    batch_age_s: float = 0.2
-    buffer_events: int = 20_000
-    rescan_interval_s: float = 60.0
-    git_poll_interval_s: float = 60.0
-    cursor_poll_interval_s: float = 5.0
-    max_line_bytes: int = 5 * 1024 * 1024
-    read_chunk_bytes: int = 1024 * 1024
-    max_read_bytes: int = 8 * 1024 * 1024
-    max_document_bytes: int = 64 * 1024 * 1024
-    backoff: Backoff = field(default_factory=Backoff)
 
 
 class IngestEngine:
@@ -268,12 +251,7 @@ class IngestEngine:
 
     def watched_sources(self) -> list[WatchedRoot]:
         """Every configured root, whether it exists, and the transcript files found under it."""
-        roots = watched_roots(self._roots, self._files)
-        if self._cursor is not None:
-            for store in self._cursor.stores():
-                chats = self._cursor.chats_in(store)
-                roots.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), chats))
-        return roots
+        return watched_roots(self._roots, self._files, self._cursor)
 
     # -- background tasks ------------------------------------------------------------------
 
@@ -505,12 +483,7 @@ class IngestEngine:
         assert self._git is not None
         for project_id in sorted(self._router.project_ids):
             key = git_cursor_path(project_id)
-            floor = self._out.floors.get(project_id, {}).get(key)
-            since = self._git_heads.get(project_id) or (
-                str(floor.extra.get(GIT_SHA_KEY))
-                if floor and floor.extra.get(GIT_SHA_KEY)
-                else None
-            )
+            since = self._git_heads.get(project_id) or git_head(self._out.floors, project_id, key)
             try:
                 events, head = await self._git.poll(project_id, since)
             except Exception as error:  # a git parser bug must not stop transcript ingest

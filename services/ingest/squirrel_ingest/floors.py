@@ -14,6 +14,8 @@ from squirrel_ingest.tail import FilePosition
 Floors = dict[str, dict[str, SourceCursor]]
 """Per project id, its cursor per source file key: where it has received events up to."""
 
+GIT_SHA_KEY = "sha"
+"""The commit a project's git cursor has delivered up to, kept in the cursor."""
 DELIVERED_KEY = "delivered"
 """How many events of a file a project has received in all, kept in the file's cursor."""
 
@@ -139,3 +141,9 @@ def rewind_point(
         if cursor.offset < at.offset and (lowest is None or cursor.offset < lowest.offset):
             lowest = cursor
     return lowest
+
+
+def git_head(floors: Floors, project_id: str, key: str) -> str | None:
+    """The commit a project's git floor `key` records (None: no floor or no commit yet)."""
+    floor = floors.get(project_id, {}).get(key)
+    return str(floor.extra.get(GIT_SHA_KEY)) if floor and floor.extra.get(GIT_SHA_KEY) else None
