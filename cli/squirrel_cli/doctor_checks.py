@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +20,13 @@ from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.model_files import model_problem
 from squirrel_core.settings import Settings, config_problems
-from squirrel_core.sqlite_files import current_version, harden
+from squirrel_core.store_health import (
+    FullTextCounts,
+    SourceCursorRow,
+    forget_cursors,
+    schema_and_integrity,
+    store_facts,
+)
 from squirrel_core.store_paths import INDEX_FILE_NAME, ProjectPaths, meta_path_for
 from squirrel_core.store_placement import inspect_store, location_of, place_store
 from squirrel_core.store_setup import init_project_files
@@ -78,22 +83,6 @@ def config_check(layout: HomeLayout, repair: bool) -> Check:
 
 
 # -- databases ------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5.0)
-    try:
-        harden(conn)
-        yield conn
-    finally:
-        conn.close()
-
-
-def _integrity(conn: sqlite3.Connection, thorough: bool) -> str:
-    pragma = "integrity_check" if thorough else "quick_check"
-    rows = conn.execute(f"PRAGMA {pragma}").fetchall()
-    return "ok" if [r[0] for r in rows] == ["ok"] else f"{pragma}: {rows[0][0]}"
-
-
 def database_check(
     name: str, path: Path, latest: int, *, thorough: bool, repair: Callable[[Path], object] | None
 ) -> tuple[Check, bool]:
@@ -103,9 +92,7 @@ def database_check(
         problem = f"{path} is missing"
     else:
         try:
-            with _read_only(path) as conn:
-                version = current_version(conn)
-                integrity = _integrity(conn, thorough)
+            version, integrity = schema_and_integrity(path, thorough=thorough)
             if integrity != "ok":
                 return Check(name, False, f"{path} is damaged ({integrity})"), False
             if version != latest:
@@ -123,30 +110,23 @@ def database_check(
     return Check(name, True, f"{problem}; created/migrated to schema {latest}", True), True
 
 
-def _scalar(conn: sqlite3.Connection, sql: str) -> int:
-    return int(conn.execute(sql).fetchone()[0])
-
-
-def _search_check(name: str, conn: sqlite3.Connection) -> Check:
-    live = _scalar(conn, "SELECT COUNT(*) FROM memory_items WHERE deleted = 0")
-    docs = _scalar(conn, "SELECT COUNT(*) FROM memory_fts_docs")
-    rows = _scalar(conn, "SELECT COUNT(*) FROM memory_fts")
-    missing = _scalar(
-        conn,
-        "SELECT COUNT(*) FROM memory_items WHERE deleted = 0 "
-        "AND id NOT IN (SELECT memory_id FROM memory_fts_docs)",
-    )
-    if live == docs == rows and missing == 0:
-        return Check(name, True, f"{live} live memories, all in the full-text index")
+def _search_check(name: str, counts: FullTextCounts) -> Check:
+    if counts.in_step:
+        return Check(name, True, f"{counts.live} live memories, all in the full-text index")
     return Check(
         name,
         False,
-        f"{live} live memories but {docs} full-text entries ({rows} rows, {missing} missing)",
+        f"{counts.live} live memories but {counts.docs} full-text entries ({counts.rows} rows, "
+        f"{counts.missing} missing)",
     )
 
 
 def _vector_check(
-    name: str, paths: ProjectPaths, live_ids: set[str], memory_up: bool, settings: Settings | None
+    name: str,
+    paths: ProjectPaths,
+    live_ids: frozenset[str],
+    memory_up: bool,
+    settings: Settings | None,
 ) -> Check:
     """`settings` given means repair (through the running memory service)."""
     index = paths.index_dir / INDEX_FILE_NAME
@@ -182,7 +162,7 @@ def _settling(problem: str) -> bool:
     return "missing" in problem or "out of step" in problem
 
 
-def _vector_problem(index: Path, live_ids: set[str]) -> str | None:
+def _vector_problem(index: Path, live_ids: frozenset[str]) -> str | None:
     meta_path = meta_path_for(index)
     if not index.exists() or not meta_path.exists():
         return None if not live_ids else f"{index} or its sidecar is missing"
@@ -212,31 +192,21 @@ def _reindex(settings: Settings, project: str) -> int:
     return with_memory(settings, work)
 
 
-def _cursor_check(name: str, conn: sqlite3.Connection, db: Path, repair: bool) -> Check:
-    rows = conn.execute(
-        "SELECT source_tool, path, offset FROM source_cursors WHERE source_tool != 'git'"
-    ).fetchall()
+def _cursor_check(name: str, rows: Sequence[SourceCursorRow], db: Path, repair: bool) -> Check:
     gone: list[str] = []
     beyond: list[str] = []
-    for _tool, path_text, offset in rows:
-        path = Path(str(path_text))
+    for row in rows:
+        path = Path(row.path)
         if not path.is_file():
-            gone.append(str(path_text))
-        elif int(offset) > path.stat().st_size:
-            beyond.append(str(path_text))
+            gone.append(row.path)
+        elif row.offset > path.stat().st_size:
+            beyond.append(row.path)
     if not gone and not beyond:
         return Check(name, True, f"{len(rows)} source cursors, every file present and in range")
     detail = f"{len(gone)} cursors of missing files, {len(beyond)} past the end of their file"
     if not repair:
         return Check(name, False, f"{detail} (--repair forgets them; the files are re-read)")
-    with contextlib.closing(sqlite3.connect(db, timeout=10.0, isolation_level=None)) as writer:
-        harden(writer)
-        writer.execute("BEGIN IMMEDIATE")
-        writer.executemany(
-            "DELETE FROM source_cursors WHERE path = ? AND source_tool != 'git'",
-            [(p,) for p in gone + beyond],
-        )
-        writer.execute("COMMIT")
+    forget_cursors(db, gone + beyond)
     return Check(name, True, f"{detail}; forgotten (dedup keeps re-reads harmless)", True)
 
 
@@ -292,14 +262,11 @@ def project_checks(
     checks.append(db_check)
     if not readable:
         return checks
-    with _read_only(paths.data_db) as conn:
-        checks.append(_search_check(f"{label} full-text index", conn))
-        live = {str(r[0]) for r in conn.execute("SELECT id FROM memory_items WHERE deleted = 0")}
-        checks.append(_cursor_check(f"{label} source cursors", conn, paths.data_db, repair))
-        parked = [
-            (str(kind), str(error))
-            for kind, error in conn.execute("SELECT kind, error FROM dead_letters ORDER BY id")
-        ]
+    facts = store_facts(paths.data_db)
+    checks.append(_search_check(f"{label} full-text index", facts.full_text))
+    live = facts.live_ids
+    checks.append(_cursor_check(f"{label} source cursors", facts.cursors, paths.data_db, repair))
+    parked = list(facts.dead_letters)
     checks.append(
         _vector_check(f"{label} vector index", paths, live, memory_up, settings if repair else None)
     )

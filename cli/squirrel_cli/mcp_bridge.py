@@ -36,9 +36,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from importlib import resources
 from typing import IO, Any, Final
 
+from squirrel_cli.mcp_local import AUTOSTART_WAIT_SECONDS, LocalAnswers, load_manifest
+from squirrel_cli.sse import sse_data
 from squirrel_core.auth import ensure_token
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
@@ -52,15 +53,11 @@ from squirrel_core.settings import Settings, load_settings
 
 MCP_PATH: Final = "/mcp"
 ENDPOINT_FILE: Final = "gateway-mcp.json"
-AUTOSTART_WAIT_SECONDS: Final = 20.0
-"""How long `sqrl mcp` waits for the gateway's endpoint after starting the services (or while
-the gateway that reports SERVING starts it)."""
 RECONNECT_SECONDS: Final = 20.0
+"""How long a call waits for a restarting gateway before it is answered with an error."""
 CALL_WAIT_SECONDS: Final = 5.0
 """How long a call that arrives while the services start waits for the gateway before it is
 answered with an error saying to call again."""
-MANIFEST_FILE: Final = "mcp_manifest.json"
-"""How long a call waits for a restarting gateway before it is answered with an error."""
 CALL_TIMEOUT_SECONDS: Final = 600.0
 DRAIN_SECONDS: Final = 10.0
 """At end of stdin, how long calls in flight may still take."""
@@ -92,95 +89,8 @@ class NotServingError(RelayError):
     """The gateway's endpoint did not answer within the time the call may wait."""
 
 
-def load_manifest() -> dict[str, Any]:
-    """What the gateway's MCP server answers to `initialize` and `tools/list` (see
-    `squirrel_gateway.mcp_manifest`)."""
-    text = resources.files("squirrel_cli").joinpath(MANIFEST_FILE).read_text(encoding="utf-8")
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError(f"{MANIFEST_FILE} is not a JSON object")
-    return data
-
-
-_LISTS: Final = {
-    "prompts/list": "prompts",
-    "resources/list": "resources",
-    "resources/templates/list": "resourceTemplates",
-}
-
-
-class LocalAnswers:
-    """What `sqrl mcp` answers itself before the gateway serves: `initialize` (negotiating the
-    protocol version as the gateway would), `ping`, and the tool, prompt and resource lists
-    (Claude Code offers a server's tools only once all three lists are in)."""
-
-    def __init__(self, manifest: dict[str, Any], *, allow_writes: bool, started: float) -> None:
-        self._manifest = manifest
-        self._allow_writes = allow_writes
-        self.started = started
-        """When the services were asked to start (monotonic)."""
-
-    def initialize(self, params: object) -> dict[str, Any]:
-        versions = [str(v) for v in self._manifest["protocolVersions"]]
-        requested = params.get("protocolVersion") if isinstance(params, dict) else None
-        chosen = requested if requested in versions else versions[-1]
-        result = {
-            "protocolVersion": chosen,
-            "capabilities": self._manifest["capabilities"],
-            "serverInfo": self._manifest["serverInfo"],
-        }
-        if self._manifest.get("instructions"):
-            result["instructions"] = self._manifest["instructions"]
-        return result
-
-    def listing(self, method: object) -> dict[str, Any] | None:
-        """The answer to a list request (`tools/list`, `prompts/list`, …); None for others."""
-        if method == "tools/list":
-            tools = list(self._manifest["readTools"])
-            if self._allow_writes:
-                tools.extend(self._manifest["writeTools"])
-            return {"tools": tools}
-        key = _LISTS.get(str(method))
-        return None if key is None else {key: list(self._manifest.get(key, []))}
-
-    def not_serving(self) -> str:
-        """The tool error for a call that found no gateway: retry soon, or what to check."""
-        waited = time.monotonic() - self.started
-        if waited < AUTOSTART_WAIT_SECONDS:
-            return (
-                f"Squirrel's memory services are still starting ({waited:.0f} s so far), so"
-                " this tool could not answer yet. Call it again in a few seconds; this is"
-                " temporary."
-            )
-        return (
-            f"Squirrel's memory services did not start within {AUTOSTART_WAIT_SECONDS:.0f} s."
-            " Continue without memory and suggest the user run `sqrl status` (`sqrl up`"
-            " starts the services); calling again may work once they run."
-        )
-
-
 def _is_request(message: dict[str, Any]) -> bool:
     return "method" in message and "id" in message
-
-
-def _sse_data(reply: http.client.HTTPResponse) -> Iterator[bytes]:
-    """The `data` of each server-sent event in `reply`, until the gateway ends the stream."""
-    data: list[bytes] = []
-    while True:
-        line = reply.readline()
-        if not line:
-            break
-        line = line.rstrip(b"\r\n")
-        if not line:
-            if data:
-                yield b"\n".join(data)
-            data = []
-            continue
-        field, _, value = line.partition(b":")
-        if field == b"data":
-            data.append(value[1:] if value.startswith(b" ") else value)
-    if data:
-        yield b"\n".join(data)
 
 
 class Relay:
@@ -469,7 +379,7 @@ class Relay:
     def _answers(self, reply: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
         """The JSON-RPC messages in a reply: one JSON body, or one per server-sent event."""
         kind = (reply.getheader("content-type") or "").split(";")[0].strip().lower()
-        chunks = _sse_data(reply) if kind == "text/event-stream" else iter([reply.read()])
+        chunks = sse_data(reply) if kind == "text/event-stream" else iter([reply.read()])
         for chunk in chunks:
             if not chunk.strip():
                 continue  # e.g. an event that only primes the stream

@@ -12,7 +12,8 @@ from typing import Any
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import write_private_file
-from squirrel_core.settings_catalog import MAX_LIST_ITEMS, SETTINGS, Setting, home_default
+from squirrel_core.setting import MAX_LIST_ITEMS, Setting
+from squirrel_core.settings_catalog import SETTINGS, home_default
 
 HOME_ENV = "SQRL_HOME"
 ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY"

@@ -23,7 +23,8 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate

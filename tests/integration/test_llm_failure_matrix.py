@@ -18,7 +18,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
-from squirrel_memory import processor
+from squirrel_memory import processor_settings
 from squirrel_memory import server as memory_server
 from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
 from tests.integration.conftest import memory_client, running
@@ -119,7 +119,7 @@ async def memories(c: MemoryClient, project: Path) -> list[Any]:
 def short_retry_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pass still retries a retryable failure three times, without the real 1, 4 and 15 s
     between tries (the service's processor reads its delays when it is made)."""
-    monkeypatch.setattr(processor, "RETRY_DELAYS_SECONDS", (0.05, 0.05, 0.05))
+    monkeypatch.setattr(processor_settings, "RETRY_DELAYS_SECONDS", (0.05, 0.05, 0.05))
 
 
 @pytest.mark.parametrize("forced", [1, 10])

@@ -36,8 +36,9 @@ from squirrel_gateway import team_away
 from squirrel_gateway.cli_memory import CliMemory
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.reads import for_hooks
 from squirrel_gateway.servicer import GatewayServicer
-from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.tools import build_mcp_server
 from squirrel_memory.team_delivery import TeamDelivery
 from squirrel_memory.team_delivery import serving as server_serving

@@ -32,7 +32,8 @@ from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
+from squirrel_gateway.reads import for_hooks
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.server import SERVICE_NAME
 from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.team_delivery import TeamDelivery

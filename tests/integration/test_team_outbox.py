@@ -25,7 +25,8 @@ from squirrel_gateway import team_away
 from squirrel_gateway.cli_memory import CliMemory
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks
+from squirrel_gateway.reads import for_hooks
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 from squirrel_gateway.tools import build_mcp_server
 from tests.integration import test_team_delivery as delivery_tests

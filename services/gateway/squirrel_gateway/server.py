@@ -27,11 +27,12 @@ from squirrel_core.runner import Cleanup, Ready, main_for
 from squirrel_core.settings import Settings
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
+from squirrel_gateway.reads import for_hooks, reads_backend
 from squirrel_gateway.served_log import ServedLog, grpc_sender
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.sockets import bind_loopback
-from squirrel_gateway.team_backend import TeamMemoryBackend, for_hooks, reads_backend
+from squirrel_gateway.team_backend import TeamMemoryBackend
 
 if TYPE_CHECKING:
     from squirrel_gateway.backend import MemoryBackend

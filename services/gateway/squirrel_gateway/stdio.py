@@ -22,7 +22,7 @@ from squirrel_core.projects import read_projects
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
-from squirrel_gateway.team_backend import reads_backend
+from squirrel_gateway.reads import reads_backend
 from squirrel_gateway.tools import build_mcp_server
 
 log = structlog.get_logger()

@@ -25,15 +25,10 @@ import structlog
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
-from squirrel_core.home import HomeLayout
-from squirrel_core.project_identity import project_identity
 from squirrel_core.read_shapes import MemoryTypeName
-from squirrel_core.settings import Settings
-from squirrel_core.team_client import team_link, team_memory_client
 from squirrel_gateway import messages, team_away
 from squirrel_gateway.backend import (
     ForgetOutcome,
-    MemoryBackend,
     PitfallsData,
     ProjectBriefData,
     RememberOutcome,
@@ -44,7 +39,7 @@ from squirrel_gateway.backend import (
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ViewMode
 from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor
-from squirrel_gateway.team_outbox import OUTBOX_FILE, OutboxSender, TeamOutbox
+from squirrel_gateway.team_outbox import OutboxSender
 
 log = structlog.get_logger()
 
@@ -447,64 +442,3 @@ class TeamMemoryBackend:
 def _overlap(shared: TaskContextData, mine: TaskContextData) -> int:
     keys = {(m.type, m.key) for m in shared.selected_memories}
     return sum(1 for m in mine.selected_memories if (m.type, m.key) in keys)
-
-
-async def _nothing_to_close() -> None:
-    return None
-
-
-def reads_backend(
-    settings: Settings, local: GrpcMemoryBackend
-) -> tuple[MemoryBackend, Callable[[], Awaitable[None]]]:
-    """What reads go through: local memory alone, or (with `team.server`) local and team
-    merged; and how to close what was opened. A half-configured team link is logged and local
-    memory is used alone."""
-    try:
-        link = team_link(settings)
-    except SquirrelError as exc:
-        log.warning("team_reads_off", reason=str(exc))
-        return local, _nothing_to_close
-    if link is None:
-        return local, _nothing_to_close
-    client = team_memory_client(link, timeout=TEAM_WAIT_SECONDS)
-    team = GrpcMemoryBackend(client, list, timeout=TEAM_WAIT_SECONDS)
-
-    async def team_id(root: str) -> str:
-        return await backend.team_id(root)
-
-    sender = OutboxSender(
-        TeamOutbox(HomeLayout(settings.home).team / OUTBOX_FILE),
-        lambda: team_memory_client(link, timeout=TEAM_WAIT_SECONDS),
-        team_id,
-        timeout=TEAM_WAIT_SECONDS,
-    )
-    backend = TeamMemoryBackend(
-        local,
-        team,
-        lambda root: project_identity(root, link.machine),
-        server=link.server,
-        outbox=sender,
-    )
-    sender.on_sent = backend.team_is_back
-    sender.start()
-
-    async def close() -> None:
-        await sender.stop()
-        await client.close()
-
-    return backend, close
-
-
-HOOK_TEAM_SHARE: Final = 0.25
-"""Of a hook's deadline, what one read may wait for the team server (a session start reads
-three views)."""
-
-
-def for_hooks(reads: MemoryBackend, deadline_ms: int) -> MemoryBackend:
-    """`reads` as the hooks use it: the team waited for only a share of the hook's deadline;
-    the memory service's searches without stale memories."""
-    if isinstance(reads, TeamMemoryBackend):
-        return reads.waiting_at_most(max(0.05, deadline_ms / 1000 * HOOK_TEAM_SHARE))
-    if isinstance(reads, GrpcMemoryBackend):
-        return reads.for_hooks()
-    return reads

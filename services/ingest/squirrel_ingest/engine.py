@@ -4,72 +4,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import os
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
 
-from squirrel_core.events import Event, SourceCursor, SourceTool
+from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_ingest.batcher import Batcher
-from squirrel_ingest.cursor.reader import CursorRead, CursorReader
-from squirrel_ingest.delivery import Backoff, DeliveryResult, Sink, call_with_retry
+from squirrel_ingest.cursor.reader import CursorReader
+from squirrel_ingest.delivery import Sink
+from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
+from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.floors import (
-    Floors,
-    advances,
-    counted,
+    GIT_SHA_KEY,
     cursor_floors,
     delivered_by_cursors,
+    forget_file,
+    git_head,
+    resume_point,
+    rewind_point,
     wanted,
 )
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
+from squirrel_ingest.outbox import Outbox
 from squirrel_ingest.reading import (
-    DocumentParser,
     ParserFactory,
     ReadLimits,
     ReadPass,
     TrackedFile,
     new_parser,
-    read_document,
-    read_lines,
+    read_cursor,
+    read_pass,
+    read_unchanged,
     redacted,
     stat_key,
 )
 from squirrel_ingest.routing import ProjectRouter, relocate
-from squirrel_ingest.status import IngestStatus, ScanProgress, SourceCounters, WatchedRoot
+from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 from squirrel_ingest.tail import FilePosition, ResetReason
-from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
+from squirrel_ingest.tally import Tally
+from squirrel_ingest.watcher import ChangeQueue, RootWatcher
 
 log = structlog.get_logger()
-
-_PROGRESS_KEYS = ("lines", "events", "duplicates", "rejected", "redactions", "bytes")
-GIT_SHA_KEY = "sha"
 
 
 _CAUGHT_UP_GROUP = 64
 """Files a backlog import checks and reads in one worker hop when unchanged since their end."""
-
-
-@dataclass(frozen=True, slots=True)
-class EngineSettings:
-    """Limits and timings of the engine (the `[ingest]` settings section feeds these)."""
-
-    batch_events: int = 500
-    batch_age_s: float = 0.2
-    buffer_events: int = 20_000
-    rescan_interval_s: float = 60.0
-    git_poll_interval_s: float = 60.0
-    cursor_poll_interval_s: float = 5.0
-    max_line_bytes: int = 5 * 1024 * 1024
-    read_chunk_bytes: int = 1024 * 1024
-    max_read_bytes: int = 8 * 1024 * 1024
-    max_document_bytes: int = 64 * 1024 * 1024
-    backoff: Backoff = field(default_factory=Backoff)
 
 
 class IngestEngine:
@@ -109,32 +92,30 @@ class IngestEngine:
         self._cursor = cursor_reader
         self._next_cursor = 0.0
         self._clock = clock
-        self._batcher = Batcher(
+        self._files: dict[Path, TrackedFile] = {}
+        self._ignored: set[Path] = set()
+        self._git_heads: dict[str, str] = {}
+        self._read_lock = asyncio.Lock()
+        self._stopping = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._queue: ChangeQueue | None = None
+        self._watcher: RootWatcher | None = None
+        self._tally = Tally()
+        batcher = Batcher(
             max_batch_events=self._settings.batch_events,
             max_age_s=self._settings.batch_age_s,
             max_buffered_events=self._settings.buffer_events,
             clock=clock,
         )
-        self._files: dict[Path, TrackedFile] = {}
-        self._ignored: set[Path] = set()
-        self._floors: Floors = {}
-        self._uncounted: Counter[tuple[str, str]] = Counter()  # delivered, cursor still to come
-        self._floors_loaded = False
-        self._git_heads: dict[str, str] = {}
-        self._read_lock = asyncio.Lock()
-        self._flush_lock = asyncio.Lock()
-        self._stopping = asyncio.Event()
-        self._flush_wanted = asyncio.Event()
-        self._drained = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._queue: ChangeQueue | None = None
-        self._watcher: RootWatcher | None = None
-        self._counts: Counter[str] = Counter()
-        self._per_source: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
-        self._skipped: defaultdict[SourceTool, Counter[str]] = defaultdict(Counter)
-        self._resets: Counter[str] = Counter()
-        self._last_error: str | None = None
-        self._last_delivery_at: datetime | None = None
+        self._out = Outbox(
+            sink,
+            projects,
+            batcher,
+            self._settings.backoff,
+            tally=self._tally,
+            stopping=self._stopping,
+            flusher_running=lambda: bool(self._tasks),
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -148,7 +129,7 @@ class IngestEngine:
         self._watcher = RootWatcher([r for rs in self._roots.values() for r in rs], self._queue)
         self._tasks = [
             asyncio.create_task(self._run_reader(), name="ingest-reader"),
-            asyncio.create_task(self._run_flusher(), name="ingest-flusher"),
+            asyncio.create_task(self._out.run_flusher(), name="ingest-flusher"),
         ]
         log.info("ingest_started", roots=sum(len(r) for r in self._roots.values()))
 
@@ -166,8 +147,7 @@ class IngestEngine:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), timeout=flush_timeout_s)
         self._stopping.set()
-        self._flush_wanted.set()
-        self._drained.set()
+        self._out.release()
         tasks, self._tasks = others, []
         for task in tasks:
             task.cancel()
@@ -176,7 +156,7 @@ class IngestEngine:
                 await task
         if self._watcher is not None:
             await asyncio.to_thread(self._watcher.stop)
-        log.info("ingest_stopped", buffered=self._batcher.buffered_events)
+        log.info("ingest_stopped", buffered=self._out.batcher.buffered_events)
 
     async def scan_once(
         self,
@@ -188,25 +168,13 @@ class IngestEngine:
 
         `on_progress` is called after each file and once more, with `done`, after delivery.
         """
-        await self._ensure_floors()
+        await self._out.ensure_floors()
         wanted = set(sources) if sources else set(self._roots) | {SourceTool.GIT, SourceTool.CURSOR}
-        paths = await asyncio.to_thread(self._walk_roots, wanted)
-        baseline = self._totals()
+        paths = await asyncio.to_thread(walk_roots, self._roots, wanted)
+        baseline = self._tally.totals()
 
         def progress(files_done: int, *, done: bool = False) -> ScanProgress:
-            now = self._totals()
-            delta = {key: now[key] - baseline[key] for key in now}
-            return ScanProgress(
-                files_total=len(paths),
-                files_done=files_done,
-                lines=delta["lines"],
-                events=delta["events"],
-                duplicates=delta["duplicates"],
-                rejected=delta["rejected"],
-                redactions=delta["redactions"],
-                bytes_read=delta["bytes"],
-                done=done,
-            )
+            return self._tally.progress(baseline, len(paths), files_done, done=done)
 
         for start in range(0, len(paths), _CAUGHT_UP_GROUP):
             group = paths[start : start + _CAUGHT_UP_GROUP]
@@ -234,13 +202,10 @@ class IngestEngine:
         clean = Path(os.path.normpath(path))  # noqa: ASYNC240 - lexical only: no `..` escapes
         if self._source_of(clean) is None:
             return 0
-        before = self._totals()["events"]
+        before = self._tally.totals()["events"]
         await self._read_paths([clean], force=True)
         await self.flush()
-        return self._totals()["events"] - before
-
-    def _totals(self) -> dict[str, int]:
-        return {key: sum(c[key] for c in self._per_source.values()) for key in _PROGRESS_KEYS}
+        return self._tally.totals()["events"] - before
 
     async def update_projects(self, roots: Iterable[str | os.PathLike[str]]) -> None:
         """Use a new set of registered projects; a new project gets every past event once."""
@@ -251,9 +216,7 @@ class IngestEngine:
             added = self._router.project_ids - before
             if not added:
                 return
-            stored = await self._load_cursors()
-            for project_id in added:
-                self._floors[project_id] = {c.path: c for c in stored.get(project_id, [])}
+            await self._out.add_projects(added)
             for tracked in self._files.values():
                 self._rewind_for(tracked, added)
             if self._cursor is not None:
@@ -266,58 +229,35 @@ class IngestEngine:
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
         files_seen = Counter(tracked.source for tracked in self._files.values())
-        delivered = delivered_by_cursors(self._floors, self._router.project_ids)
+        delivered = delivered_by_cursors(self._out.floors, self._router.project_ids)
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
-        sources = {
-            source: SourceCounters(
-                files_seen=files_seen[source],
-                lines_read=counts["lines"],
-                bytes_read=counts["bytes"],
-                events_produced=counts["events"],
-                events_delivered=max(counts["delivered"], delivered[source]),
-                duplicates=counts["duplicates"],
-                rejected=counts["rejected"],
-                redactions=counts["redactions"],
-                skipped={k: v for k, v in self._skipped[source].items() if v > 0},
-            )
-            for source in {*self._roots, *self._per_source, *files_seen, *delivered}
-            for counts in (self._per_source[source],)
-        }
+        tally = self._tally
         return IngestStatus(
             running=bool(self._tasks),
-            sources=sources,
-            buffered_events=self._batcher.buffered_events,
+            sources=tally.sources(self._roots, files_seen, delivered),
+            buffered_events=self._out.batcher.buffered_events,
             unregistered_projects=dict(self._router.unregistered),
             unregistered_records=self._router.unregistered_records,
             records_without_cwd=self._router.records_without_cwd,
-            delivery_failures=self._counts["delivery_failures"],
-            last_delivery_error=self._last_error,
-            last_delivery_at=self._last_delivery_at,
+            delivery_failures=tally.counts["delivery_failures"],
+            last_delivery_error=tally.last_error,
+            last_delivery_at=tally.last_delivery_at,
             files_tracked=len(self._files),
-            files_missing=self._counts["files_missing"],
-            resets=dict(self._resets),
-            events_already_delivered=self._counts["already_delivered"],
+            files_missing=tally.counts["files_missing"],
+            resets=dict(tally.resets),
+            events_already_delivered=tally.counts["already_delivered"],
         )
 
     def watched_sources(self) -> list[WatchedRoot]:
         """Every configured root, whether it exists, and the transcript files found under it."""
-        roots: list[WatchedRoot] = []
-        for source, paths in self._roots.items():
-            for root in paths:
-                files = sum(1 for path in self._files if path.is_relative_to(root))
-                roots.append(WatchedRoot(source, str(root), root.is_dir(), files))
-        if self._cursor is not None:
-            for store in self._cursor.stores():
-                chats = self._cursor.chats_in(store)
-                roots.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), chats))
-        return roots
+        return watched_roots(self._roots, self._files, self._cursor)
 
     # -- background tasks ------------------------------------------------------------------
 
     async def _run_reader(self) -> None:
         assert self._queue is not None and self._watcher is not None
-        await self._ensure_floors()
+        await self._out.ensure_floors()
         next_rescan = 0.0
         next_git = 0.0
         while not self._stopping.is_set():
@@ -337,7 +277,7 @@ class IngestEngine:
             await asyncio.to_thread(self._watcher.sync)
             async with self._read_lock:  # worktrees added or removed since the last look
                 await asyncio.to_thread(self._router.refresh)
-            found = await asyncio.to_thread(self._walk_roots, set(self._roots))
+            found = await asyncio.to_thread(walk_roots, self._roots, set(self._roots))
             vanished = set(self._files).difference(found)  # e.g. a folder moved away
             await self._read_paths([*found, *sorted(vanished)], force=False)
             next_rescan = self._clock() + self._settings.rescan_interval_s
@@ -355,118 +295,29 @@ class IngestEngine:
             await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
         changed = self._queue.take()
         if changed:
-            await self._read_paths(await self._expand(changed), force=True)
+            expanded = await asyncio.to_thread(expand, changed, set(self._files))
+            await self._read_paths(expanded, force=True)
         return next_rescan, next_git
-
-    async def _run_flusher(self) -> None:
-        while not self._stopping.is_set():
-            self._flush_wanted.clear()
-            delay = self._batcher.seconds_until_due()
-            if delay is None or delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._flush_wanted.wait(), timeout=delay)
-                continue
-            await self.flush()
 
     # -- delivery --------------------------------------------------------------------------
 
     async def flush(self) -> bool:
         """Deliver everything pending now; False if stopped before the sink took it all."""
-        async with self._flush_lock:
-            deliveries = self._batcher.take(self._router.project_ids, self._advances)
-            for delivery in deliveries:
-                cursors, uncounted = counted(self._floors, self._uncounted, delivery)
-                result = await call_with_retry(
-                    functools.partial(
-                        self._sink.deliver, delivery.project_id, delivery.events, cursors
-                    ),
-                    self._settings.backoff,
-                    stopping=self._stopping,
-                    on_failure=self._delivery_failed,
-                )
-                if result is None:
-                    return False
-                floors = self._floors.setdefault(delivery.project_id, {})
-                for cursor in cursors:
-                    floors[cursor.path] = cursor
-                self._uncounted = uncounted
-                self._count_delivery(delivery.events, result)
-                self._batcher.settle(delivery)
-                self._drained.set()
-            if deliveries:
-                log.debug(
-                    "batch_delivered",
-                    deliveries=len(deliveries),
-                    events=sum(len(d.events) for d in deliveries),
-                )
-            return True
+        return await self._out.flush()
 
-    def _count_delivery(self, events: Sequence[Event], result: DeliveryResult) -> None:
-        self._last_delivery_at = datetime.now(UTC)
-        by_source = Counter(event.source_tool for event in events)
-        for source, count in by_source.items():
-            self._per_source[source]["delivered"] += count
-        if by_source:
-            main = self._per_source[by_source.most_common(1)[0][0]]
-            main["duplicates"] += result.duplicates
-            main["rejected"] += result.rejected
-
-    def _delivery_failed(self, error: BaseException) -> None:
-        self._counts["delivery_failures"] += 1
-        self._last_error = type(error).__name__
-
-    def _advances(self, project_id: str, cursor: SourceCursor) -> bool:
-        return advances(self._floors, project_id, cursor)
-
-    async def _room(self) -> None:
-        """Back-pressure: wait (or flush, without a flusher task) while the buffer is full."""
-        while self._batcher.is_full and not self._stopping.is_set():
-            if not self._tasks:
-                await self.flush()
-                continue
-            self._drained.clear()
-            self._flush_wanted.set()
-            await self._drained.wait()
-
-    # -- cursors ---------------------------------------------------------------------------
-
-    async def _ensure_floors(self) -> None:
-        if self._floors_loaded:
-            return
-        stored = await self._load_cursors()
-        self._floors = {
-            project: {c.path: c for c in cursors}
-            for project, cursors in stored.items()
-            if project in self._router.project_ids
-        }
-        self._floors_loaded = True
-
-    async def _load_cursors(self) -> dict[str, list[SourceCursor]]:
-        stored = await call_with_retry(
-            self._sink.load_cursors,
-            self._settings.backoff,
-            stopping=self._stopping,
-            on_failure=self._delivery_failed,
-            what="load_cursors",
-            first_contact=True,  # a fresh start waiting for the memory service is no failure
-        )
-        return stored or {}
+    # -- floors ----------------------------------------------------------------------------
 
     def _resume(
         self, key: str, inode: int, size: int
     ) -> tuple[FilePosition | None, SourceCursor | None]:
         """Where a newly found file starts: the lowest position of any registered project."""
-        projects = self._router.project_ids
-        cursors = [self._floors.get(p, {}).get(key) for p in projects]
-        if not projects or any(c is None or c.inode != inode for c in cursors):
+        lowest, truncated = resume_point(
+            self._out.floors, self._router.project_ids, key, inode, size
+        )
+        if truncated:
+            self._tally.resets[ResetReason.TRUNCATED.value] += 1
+        if lowest is None:
             return None, None
-        present = [c for c in cursors if c is not None]
-        if any(c.offset > size for c in present):  # truncated while we were away
-            for floors in self._floors.values():
-                floors.pop(key, None)
-            self._resets[ResetReason.TRUNCATED.value] += 1
-            return None, None
-        lowest = min(present, key=lambda c: c.offset)
         return FilePosition(inode=inode, offset=lowest.offset), lowest
 
     def _rewind_for(self, tracked: TrackedFile, projects: Iterable[str]) -> None:
@@ -474,16 +325,7 @@ class IngestEngine:
         position = tracked.position
         if position is None:
             return  # already reading from the start
-        lowest: SourceCursor | None = None
-        for project_id in projects:
-            cursor = self._floors.get(project_id, {}).get(tracked.key)
-            if cursor is None or cursor.inode != position.inode:
-                lowest = SourceCursor(tracked.source, tracked.key, position.inode, 0)
-                break
-            if cursor.offset < position.offset and (
-                lowest is None or cursor.offset < lowest.offset
-            ):
-                lowest = cursor
+        lowest = rewind_point(self._out.floors, projects, tracked.source, tracked.key, position)
         if lowest is None:
             return
         fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
@@ -494,32 +336,8 @@ class IngestEngine:
 
     # -- discovery -------------------------------------------------------------------------
 
-    def _walk_roots(self, sources: Collection[SourceTool]) -> list[Path]:
-        found: list[Path] = []
-        for source, roots in self._roots.items():
-            if source in sources:
-                for root in roots:
-                    found.extend(walk_files(root))
-        return found
-
-    async def _expand(self, changed: set[Path]) -> list[Path]:
-        def expand() -> list[Path]:
-            out: list[Path] = []
-            for path in sorted(changed):
-                if path in self._files or not path.is_dir():
-                    out.append(path)
-                else:
-                    out.extend(walk_files(path))
-            return out
-
-        return await asyncio.to_thread(expand)
-
     def _source_of(self, path: Path) -> SourceTool | None:
-        for source, roots in self._roots.items():
-            for root in roots:
-                if path == root or path.is_relative_to(root):
-                    return source
-        return None
+        return source_of(self._roots, path)
 
     def _track(self, path: Path) -> TrackedFile | None:
         tracked = self._files.get(path)
@@ -560,7 +378,7 @@ class IngestEngine:
     def _read_failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
         source = tracked.source if tracked else self._source_of(path)
         if source is not None:
-            self._skipped[source]["read_error"] += 1
+            self._tally.skipped[source]["read_error"] += 1
         if tracked is not None:
             tracked.seen = stat_key(tracked.path)  # retried once the file changes
         else:
@@ -576,35 +394,14 @@ class IngestEngine:
         read to their end (most files of a caught-up home at `sqrl import`); the paths read
         to their end this way. Any other file, and one whose read fails or has more to read,
         is left to `_read_paths`."""
-        await self._room()
+        await self._out.room()
         finished: set[Path] = set()
         async with self._read_lock:
             if self._stopping.is_set():
                 return finished
-            candidates = [
-                tracked
-                for tracked in (self._files.get(path) for path in paths)
-                if tracked is not None
-                and tracked.seen is not None
-                and not isinstance(tracked.parser, DocumentParser)
-            ]
-
-            def read_all() -> list[tuple[TrackedFile, ReadPass | Exception]]:
-                done: list[tuple[TrackedFile, ReadPass | Exception]] = []
-                for tracked in candidates:
-                    if stat_key(tracked.path) != tracked.seen:
-                        continue
-                    try:
-                        result = read_lines(tracked, self._factory, self._limits)
-                    except Exception as error:  # handled as `_read_paths` handles it
-                        done.append((tracked, error))
-                        continue
-                    done.append((tracked, result))
-                    if result.events or not result.at_end:
-                        break  # it had news after all: the rest wait for room one by one
-                return done
-
-            for tracked, result in await asyncio.to_thread(read_all):
+            candidates = [self._files[path] for path in paths if path in self._files]
+            read = await asyncio.to_thread(read_unchanged, candidates, self._factory, self._limits)
+            for tracked, result in read:
                 if isinstance(result, Exception):
                     self._read_failed(tracked.path, tracked, result)
                     finished.add(tracked.path)
@@ -618,16 +415,11 @@ class IngestEngine:
         if not force and tracked.seen is not None and stat_key(tracked.path) == tracked.seen:
             return
         while not self._stopping.is_set():
-            await self._room()
+            await self._out.room()
             async with self._read_lock:
                 if self._files.get(tracked.path) is not tracked:
                     return
-                if isinstance(tracked.parser, DocumentParser):
-                    result = await asyncio.to_thread(read_document, tracked, self._limits)
-                else:
-                    result = await asyncio.to_thread(
-                        read_lines, tracked, self._factory, self._limits
-                    )
+                result = await asyncio.to_thread(read_pass, tracked, self._factory, self._limits)
                 self._apply(tracked, result)
             if result.missing or result.at_end:
                 return
@@ -636,40 +428,31 @@ class IngestEngine:
         """Count, route and batch the outcome of one read (on the event loop)."""
         if result.missing:
             self._files.pop(tracked.path, None)
-            self._counts["files_missing"] += 1
+            self._tally.counts["files_missing"] += 1
             log.info("source_file_missing", source=tracked.source.value)
             return
         if result.reset is not None:
-            self._resets[result.reset.value] += 1
-            for floors in self._floors.values():
-                floors.pop(tracked.key, None)
+            self._tally.resets[result.reset.value] += 1
+            forget_file(self._out.floors, tracked.key)
             log.info("source_file_reset", source=tracked.source.value, reason=result.reset.value)
         self._take(tracked.source, result)
 
     def _take(self, source: SourceTool, result: ReadPass) -> None:
         """Count, route and batch what one read of a source produced (on the event loop)."""
-        counts = self._per_source[source]
-        counts["lines"] += result.lines
-        counts["bytes"] += result.bytes
-        counts["events"] += len(result.events)
-        counts["redactions"] += result.redactions
-        skipped = self._skipped[source]
-        if result.oversized:
-            skipped["oversized_line"] += result.oversized
-        skipped.update({k: v for k, v in result.skipped.items() if v > 0})
+        self._tally.read(source, result)
         for read in result.events:
             route = self._router.resolve(read.cwd, read.git_branch)
             if route is None:
                 continue
             project_id = route.project_id
             event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
-            if not wanted(self._floors, project_id, event):
-                self._counts["already_delivered"] += 1
+            if not wanted(self._out.floors, project_id, event):
+                self._tally.counts["already_delivered"] += 1
                 continue
-            self._batcher.add(project_id, event)
+            self._out.batcher.add(project_id, event)
         for cursor in result.cursors:
-            self._batcher.touch(cursor)
-        self._flush_wanted.set()
+            self._out.batcher.touch(cursor)
+        self._out.flush_wanted.set()
 
     # -- cursor ----------------------------------------------------------------------------
 
@@ -681,32 +464,18 @@ class IngestEngine:
             async with self._read_lock:
                 reader.invalidate()
         while not self._stopping.is_set():
-            await self._room()
+            await self._out.room()
             async with self._read_lock:
-                floors = cursor_floors(self._floors, self._router.project_ids)
+                floors = cursor_floors(self._out.floors, self._router.project_ids)
                 try:
-                    result = await asyncio.to_thread(self._read_cursor, reader, floors)
+                    result = await asyncio.to_thread(read_cursor, reader, floors)
                 except Exception as error:  # a reader bug must not stop transcript ingest
-                    self._skipped[SourceTool.CURSOR]["read_error"] += 1
+                    self._tally.skipped[SourceTool.CURSOR]["read_error"] += 1
                     log.warning("cursor_poll_failed", error_type=type(error).__name__)
                     return
                 self._take(SourceTool.CURSOR, result)
             if result.at_end:
                 return
-
-    @staticmethod
-    def _read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
-        read: CursorRead = reader.poll(floors)
-        events, redactions = redacted(read.events)
-        return ReadPass(
-            events=events,
-            cursors=read.cursors,
-            lines=read.bubbles,
-            bytes=read.bytes,
-            redactions=redactions,
-            skipped=read.skipped,
-            at_end=read.at_end,
-        )
 
     # -- git -------------------------------------------------------------------------------
 
@@ -714,29 +483,24 @@ class IngestEngine:
         assert self._git is not None
         for project_id in sorted(self._router.project_ids):
             key = git_cursor_path(project_id)
-            floor = self._floors.get(project_id, {}).get(key)
-            since = self._git_heads.get(project_id) or (
-                str(floor.extra.get(GIT_SHA_KEY))
-                if floor and floor.extra.get(GIT_SHA_KEY)
-                else None
-            )
+            since = self._git_heads.get(project_id) or git_head(self._out.floors, project_id, key)
             try:
                 events, head = await self._git.poll(project_id, since)
             except Exception as error:  # a git parser bug must not stop transcript ingest
-                self._skipped[SourceTool.GIT]["git_error"] += 1
+                self._tally.skipped[SourceTool.GIT]["git_error"] += 1
                 log.warning("git_poll_failed", error_type=type(error).__name__)
                 continue
             if head is None or head == since:
                 continue
             cleaned, redactions = redacted(events)
-            self._per_source[SourceTool.GIT]["redactions"] += redactions
-            self._per_source[SourceTool.GIT]["events"] += len(cleaned)
-            await self._room()
+            self._tally.per_source[SourceTool.GIT]["redactions"] += redactions
+            self._tally.per_source[SourceTool.GIT]["events"] += len(cleaned)
+            await self._out.room()
             for event in cleaned:
-                self._batcher.add(project_id, event)
-            self._batcher.touch_project(
+                self._out.batcher.add(project_id, event)
+            self._out.batcher.touch_project(
                 project_id,
                 SourceCursor(SourceTool.GIT, key, inode=0, offset=0, extra={GIT_SHA_KEY: head}),
             )
             self._git_heads[project_id] = head
-        self._flush_wanted.set()
+        self._out.flush_wanted.set()

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from squirrel_core.events import Event, SourceCursor, SourceTool
 from squirrel_ingest.batcher import Delivery
 from squirrel_ingest.reading import DOCUMENT_KEY
+from squirrel_ingest.tail import FilePosition
 
 Floors = dict[str, dict[str, SourceCursor]]
 """Per project id, its cursor per source file key: where it has received events up to."""
 
+GIT_SHA_KEY = "sha"
+"""The commit a project's git cursor has delivered up to, kept in the cursor."""
 DELIVERED_KEY = "delivered"
 """How many events of a file a project has received in all, kept in the file's cursor."""
 
@@ -100,3 +103,47 @@ def cursor_floors(floors: Floors, project_ids: Iterable[str]) -> dict[str, Sourc
         else:
             lowest[key] = min(present, key=lambda c: (c.inode, c.offset))
     return lowest
+
+
+def forget_file(floors: Floors, key: str) -> None:
+    """Drops every project's floor of the file `key` (it was reset: read again from its start)."""
+    for cursors in floors.values():
+        cursors.pop(key, None)
+
+
+def resume_point(
+    floors: Floors, project_ids: Collection[str], key: str, inode: int, size: int
+) -> tuple[SourceCursor | None, bool]:
+    """Where a newly found file starts: the lowest floor any registered project has for it
+    (None: from its start); and whether it was truncated while we were away (then its floors
+    are dropped)."""
+    cursors = [floors.get(p, {}).get(key) for p in project_ids]
+    if not project_ids or any(c is None or c.inode != inode for c in cursors):
+        return None, False
+    present = [c for c in cursors if c is not None]
+    if any(c.offset > size for c in present):
+        forget_file(floors, key)
+        return None, True
+    return min(present, key=lambda c: c.offset), False
+
+
+def rewind_point(
+    floors: Floors, project_ids: Iterable[str], source: SourceTool, key: str, at: FilePosition
+) -> SourceCursor | None:
+    """Where a file read up to `at` goes back to so that newly registered `project_ids` get its
+    earlier events: the lowest of their floors below `at`, or its start when one of them has no
+    floor of it; None when none of them is behind."""
+    lowest: SourceCursor | None = None
+    for project_id in project_ids:
+        cursor = floors.get(project_id, {}).get(key)
+        if cursor is None or cursor.inode != at.inode:
+            return SourceCursor(source, key, at.inode, 0)
+        if cursor.offset < at.offset and (lowest is None or cursor.offset < lowest.offset):
+            lowest = cursor
+    return lowest
+
+
+def git_head(floors: Floors, project_id: str, key: str) -> str | None:
+    """The commit a project's git floor `key` records (None: no floor or no commit yet)."""
+    floor = floors.get(project_id, {}).get(key)
+    return str(floor.extra.get(GIT_SHA_KEY)) if floor and floor.extra.get(GIT_SHA_KEY) else None

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
+from squirrel_ingest.cursor.reader import CursorRead, CursorReader
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
 
 PARSER_STATE_KEY = "parser_state"
@@ -184,6 +185,52 @@ def read_document(tracked: TrackedFile, limits: ReadLimits) -> ReadPass:
     tracked.position = FilePosition(stat.st_ino, len(data))
     tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
     return result
+
+
+def read_pass(tracked: TrackedFile, factory: ParserFactory, limits: ReadLimits) -> ReadPass:
+    """One read of a tracked file: the whole document, or its new complete lines (runs in a
+    worker)."""
+    if isinstance(tracked.parser, DocumentParser):
+        return read_document(tracked, limits)
+    return read_lines(tracked, factory, limits)
+
+
+def read_unchanged(
+    files: Sequence[TrackedFile], factory: ParserFactory, limits: ReadLimits
+) -> list[tuple[TrackedFile, ReadPass | Exception]]:
+    """Reads, in order, the line files among `files` unchanged since they were read to their
+    end, until one has news (events, or more to read); each read's outcome, or the error it
+    raised (runs in a worker: one hop for most files of a caught-up home)."""
+    done: list[tuple[TrackedFile, ReadPass | Exception]] = []
+    for tracked in files:
+        if tracked.seen is None or isinstance(tracked.parser, DocumentParser):
+            continue
+        if stat_key(tracked.path) != tracked.seen:
+            continue
+        try:
+            result = read_lines(tracked, factory, limits)
+        except Exception as error:  # the caller handles it as any failed read
+            done.append((tracked, error))
+            continue
+        done.append((tracked, result))
+        if result.events or not result.at_end:
+            break  # it had news after all: the rest wait for room one by one
+    return done
+
+
+def read_cursor(reader: CursorReader, floors: Mapping[str, SourceCursor | None]) -> ReadPass:
+    """One bounded poll of Cursor's chats past `floors`, redacted (runs in a worker)."""
+    read: CursorRead = reader.poll(floors)
+    events, redactions = redacted(read.events)
+    return ReadPass(
+        events=events,
+        cursors=read.cursors,
+        lines=read.bubbles,
+        bytes=read.bytes,
+        redactions=redactions,
+        skipped=read.skipped,
+        at_end=read.at_end,
+    )
 
 
 def stat_key(path: Path) -> tuple[int, int, int] | None:

@@ -25,7 +25,8 @@ from squirrel_core.source_roots import cursor_roots, default_roots
 from squirrel_core.wire import SOURCE_TOOLS, SOURCE_TOOLS_PB, timestamp_pb
 from squirrel_core.worktrees import WorktreeMemory
 from squirrel_ingest.cursor.reader import CursorReader
-from squirrel_ingest.engine import EngineSettings, IngestEngine
+from squirrel_ingest.engine import IngestEngine
+from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.grpc_sink import GrpcSink
 from squirrel_ingest.parsers import GIT_LOG_ARGS, parse_git_log

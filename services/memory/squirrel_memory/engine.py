@@ -46,7 +46,8 @@ from squirrel_memory.outcome_book import OutcomeBooks
 from squirrel_memory.outcome_judge import after_processing
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
 from squirrel_memory.retention import Retention, RetentionSettings

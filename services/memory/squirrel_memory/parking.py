@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from squirrel_memory.extractors.base import ExtractionError
 from squirrel_memory.models import Episode, StoredEvent
 
 EXTRACTION_LETTER = "extraction"
@@ -74,3 +75,11 @@ def parked_episode(
         created_at=now,
         event_ids=tuple(event_ids),
     )
+
+
+def loggable_reason(exc: BaseException) -> str:
+    """Why extraction failed, as the log may carry it: our own messages (which name the fix)
+    but never a backend's output, which may echo session text (that stays in the dead letter)."""
+    if isinstance(exc, ExtractionError) and not exc.quotes_output:
+        return str(exc)[:300]
+    return f"{type(exc).__name__} (details with the parked episode: `sqrl status`)"

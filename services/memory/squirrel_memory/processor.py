@@ -6,109 +6,40 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import structlog
 
-from squirrel_core.settings import Settings
+from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates, merge_candidates
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
-    MemoryItem,
     MemorySource,
-    MemoryType,
-    Scope,
     StoredEvent,
-    UpdateAction,
     UpdateDecision,
-    writer_source,
 )
 from squirrel_memory.parked_retry import ParkedRetry
-from squirrel_memory.parking import EXTRACTION_LETTER, model_letter, parked_ref
+from squirrel_memory.parking import EXTRACTION_LETTER, loggable_reason, model_letter, parked_ref
 from squirrel_memory.pass_report import Decide, PassReport
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
-from squirrel_memory.recurrence import (
-    align_with_stored,
-    decide_recurrence,
-    is_tentative,
-    merge_pair,
-    unify_keys,
-)
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import FindAnchor, FindLookalikes
-from squirrel_memory.style_scope import with_project
-from squirrel_memory.updates import decide_update
-from squirrel_memory.updates.writers import spare_rules_memory
+from squirrel_memory.style_scope import merge_global_style
 from squirrel_memory.userstore import UserStore
 
 log = structlog.get_logger()
 
-RETRY_DELAYS_SECONDS = (1.0, 4.0, 15.0)
 SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
 MAX_HOLD = timedelta(hours=2)
 """A session still active is held back (its episode is not over) for at most this long."""
-STYLE_LIMIT = 500
-"""Stored user_style memories an instruction said again in other words is compared with."""
-
-
-@dataclass
-class ProcessorSettings:
-    """Cadence of processing (spec §4.2: every 30 s or at ≥ 20 waiting events, 200 at a time)."""
-
-    interval_seconds: float = 30.0
-    min_events: int = 20
-    batch_size: int = 200
-    session_idle_seconds: float = 180.0
-    """A session idle this long is finished for now and processed (at most the episode gap)."""
-    retry_delays: Sequence[float] = field(default_factory=lambda: RETRY_DELAYS_SECONDS)
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> ProcessorSettings:
-        """The `processor.*` settings (retry delays keep their default)."""
-        return cls(
-            interval_seconds=settings.float_("processor.interval_seconds"),
-            min_events=settings.int_("processor.min_events"),
-            batch_size=settings.int_("processor.batch_size"),
-            session_idle_seconds=settings.float_("processor.session_idle_seconds"),
-        )
-
-
-def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
-    """One candidate per anchor (type, key, scope) within a batch: the most important wins,
-    evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
-    A tentative instruction repeated by another episode, in the same words or others, is
-    promoted (`recurrence`)."""
-    merged: dict[tuple[str, str, str], MemoryCandidate] = {}
-    for cand in unify_keys(candidates):
-        anchor = (cand.type.value, cand.key, cand.scope.value)
-        best = merged.get(anchor)
-        if best is None:
-            merged[anchor] = cand
-            continue
-        if (recurring := merge_pair(best, cand)) is not None:
-            merged[anchor] = recurring
-            continue
-        winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
-        merged[anchor] = replace(
-            winner,
-            source_event_ids=tuple(
-                dict.fromkeys((*winner.source_event_ids, *other.source_event_ids))
-            ),
-            file_paths=tuple(dict.fromkeys((*winner.file_paths, *other.file_paths))),
-            source_refs=tuple(dict.fromkeys((*winner.source_refs, *other.source_refs))),
-            tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
-        )
-    return list(merged.values())
 
 
 AfterSessions = Callable[[Store, Sequence[StoredEvent]], Awaitable[object]]
@@ -148,7 +79,7 @@ class Processor:
         self._rules: Extractor = rules or (extractor if self._model is None else RulesExtractor())
         self._decide = decide
         """Decides the model's candidates; without a model, every candidate."""
-        self._rules_decide: Decide = decide if self._model is None else _decide_by_rules
+        self._rules_decide: Decide = decide if self._model is None else decide_by_rules
         self._user_id = user_id
         self._per_user = per_user
         """A team server: each user's events are decided as that user's (their style is theirs);
@@ -347,7 +278,7 @@ class Processor:
                 store, candidates, events, episodes, defer=defer_project
             )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
-        decisions = [*joined, *await self._decisions(store, candidates, user, self._rules_decide)]
+        decisions = [*joined, *await decide_candidates(store, candidates, user, self._rules_decide)]
         result = await store.apply_processing_result(
             episodes,
             decisions,
@@ -358,7 +289,7 @@ class Processor:
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
         report.memories_deleted = len(result.change.deleted)
-        await self._merge_global_style(decisions, user, store.project_id)
+        await merge_global_style(self._user_store, decisions, user, store.project_id)
         report.add(await self._write_model_part(store, episodes, from_model, user))
         report.memories_deleted += await retire_duplicates(store, user_id=user)
         if self._after is not None:
@@ -418,7 +349,7 @@ class Processor:
         if not candidates:
             return PassReport()
         try:
-            decisions = await self._decisions(store, candidates, user, self._decide)
+            decisions = await decide_candidates(store, candidates, user, self._decide)
             result = await store.apply_processing_result(
                 [], decisions, [], user_id=user, source=MemorySource.LLM
             )
@@ -428,7 +359,7 @@ class Processor:
                 if episode.id in found:
                     await self._park(store, model_letter(self._model.name), episode, exc)
             return PassReport(dead_lettered=len(found))
-        await self._merge_global_style(decisions, user, store.project_id)
+        await merge_global_style(self._user_store, decisions, user, store.project_id)
         return PassReport(
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
@@ -462,67 +393,20 @@ class Processor:
     ) -> PassReport:
         decisions = [
             *joined,
-            *await self._decisions(store, candidates, self._user_id, self._rules_decide),
+            *await decide_candidates(store, candidates, self._user_id, self._rules_decide),
         ]
         if not decisions:
             return PassReport()
         result = await store.apply_processing_result(
             [], decisions, [], user_id=self._user_id, source=MemorySource.RULES
         )
-        await self._merge_global_style(decisions, self._user_id, store.project_id)
+        await merge_global_style(self._user_store, decisions, self._user_id, store.project_id)
         retired = await retire_duplicates(store, user_id=self._user_id)
         return PassReport(
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
             memories_deleted=len(result.change.deleted) + retired,
         )
-
-    async def _decisions(
-        self, store: Store, candidates: Sequence[MemoryCandidate], user: str, decide: Decide
-    ) -> list[UpdateDecision]:
-        """One Mem0-style decision per merged candidate against what the store holds (a
-        model's candidate never retires a rules memory: see `spare_rules_memory`)."""
-        project_id = store.project_id
-        decisions: list[UpdateDecision] = []
-        merged = merge_candidates(candidates)
-        if any(c.type is MemoryType.USER_STYLE for c in merged):
-            # An instruction said again in other words is filed under the stored one's key.
-            stored, _ = await store.list_memories(
-                project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
-            )
-            merged = merge_candidates(align_with_stored(merged, stored))
-        # The look-alike search below finds manual memories only: without any, it is skipped,
-        # and it runs only for candidates the words of the manual memories do not rule out.
-        manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
-        screen = WordScreen()
-        # Every candidate's anchor in one read (the decisions are written together at the end).
-        anchored = await store.find_anchors(
-            project_id, [FindAnchor(c.type, c.key, c.scope, user) for c in merged]
-        )
-        for cand, existing in zip(merged, anchored, strict=True):
-            if manual and not screen.knows(cand.type, 0):  # the manual memories, for this pass
-                texts = await store.memory_texts(project_id, cand.type, MemorySource.MANUAL)
-                screen.learn(cand.type, 0, [(i, text, True) for i, text in texts])
-            # A manual memory saying the same thing under another key: NOOP, wording kept.
-            if manual and not screen.rules_out(
-                FindLookalikes(cand.type, cand.content, LOOKALIKE_LIMIT)
-            ):
-                existing += [
-                    m
-                    for m in await manual_lookalikes(
-                        store,
-                        project_id,
-                        memory_type=cand.type,
-                        scope=cand.scope,
-                        user_id=user,
-                        content=cand.content,
-                    )
-                    if m.key != cand.key
-                ]
-            recurring = decide_recurrence(cand, existing)
-            decision = recurring or await decide(cand, existing)
-            decisions.append(spare_rules_memory(decision, existing))
-        return decisions
 
     async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
         """The model backend's tidy-up of the project's memories, when due (or now with
@@ -552,11 +436,11 @@ class Processor:
     ) -> PassReport:
         """Candidates of a parked episode, decided and written in one transaction under
         `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
-        decisions = await self._decisions(store, merge_candidates(found), user, decide)
+        decisions = await decide_candidates(store, merge_candidates(found), user, decide)
         if not decisions:
             return PassReport()
         result = await store.apply_processing_result([], decisions, [], user_id=user, source=source)
-        await self._merge_global_style(decisions, user, store.project_id)
+        await merge_global_style(self._user_store, decisions, user, store.project_id)
         return PassReport(
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
@@ -617,45 +501,3 @@ class Processor:
             error_type=type(exc).__name__,
             reason=loggable_reason(exc),
         )
-
-    async def _merge_global_style(
-        self, decisions: Sequence[UpdateDecision], user: str, project_id: str
-    ) -> None:
-        """User-scoped style findings also refine the global `user.db` (project items win here);
-        tentative instructions stay in their project until they recur. Each global item keeps
-        the projects it was found in (`style_scope`): other projects see it once it recurs
-        across projects."""
-        merged = [
-            d
-            for d in decisions
-            if d.candidate.scope is Scope.USER
-            and d.action is not UpdateAction.NOOP
-            and not is_tentative(d.candidate.tags)
-        ]
-        if not merged:
-            return
-        stored = {i.key: i.tags for i in await self._user_store.list_user_style(user)}
-        for decision in merged:
-            cand = decision.candidate
-            await self._user_store.merge_user_style(
-                user,
-                key=cand.key,
-                content=decision.merged_content or cand.content,
-                tags=with_project(cand.tags, stored.get(cand.key, ()), project_id),
-                importance=cand.importance,
-                source=writer_source(cand.written_by, MemorySource.RULES),
-            )
-
-
-async def _decide_by_rules(
-    candidate: MemoryCandidate, existing: list[MemoryItem]
-) -> UpdateDecision:
-    return decide_update(candidate, existing)
-
-
-def loggable_reason(exc: BaseException) -> str:
-    """Why extraction failed, as the log may carry it: our own messages (which name the fix)
-    but never a backend's output, which may echo session text (that stays in the dead letter)."""
-    if isinstance(exc, ExtractionError) and not exc.quotes_output:
-        return str(exc)[:300]
-    return f"{type(exc).__name__} (details with the parked episode: `sqrl status`)"

@@ -22,8 +22,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from squirrel_memory.models import MemorySource
-from squirrel_memory.userstore import UserStyleItem
+from squirrel_memory.models import (
+    MemorySource,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+    writer_source,
+)
+from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.userstore import UserStore, UserStyleItem
 
 SEEN_IN_PREFIX = "seen-in:"
 #: Projects a habit must be found in before other projects are told about it.
@@ -81,3 +88,32 @@ def for_project(items: Sequence[UserStyleItem], project_id: str) -> list[UserSty
         for i in items
         if holds_in(i, project_id)
     ]
+
+
+async def merge_global_style(
+    user_store: UserStore, decisions: Sequence[UpdateDecision], user: str, project_id: str
+) -> None:
+    """User-scoped style findings also refine the global `user.db` (project items win here);
+    tentative instructions stay in their project until they recur. Each global item keeps
+    the projects it was found in (`style_scope`): other projects see it once it recurs
+    across projects."""
+    merged = [
+        d
+        for d in decisions
+        if d.candidate.scope is Scope.USER
+        and d.action is not UpdateAction.NOOP
+        and not is_tentative(d.candidate.tags)
+    ]
+    if not merged:
+        return
+    stored = {i.key: i.tags for i in await user_store.list_user_style(user)}
+    for decision in merged:
+        cand = decision.candidate
+        await user_store.merge_user_style(
+            user,
+            key=cand.key,
+            content=decision.merged_content or cand.content,
+            tags=with_project(cand.tags, stored.get(cand.key, ()), project_id),
+            importance=cand.importance,
+            source=writer_source(cand.written_by, MemorySource.RULES),
+        )

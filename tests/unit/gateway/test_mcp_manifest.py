@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from squirrel_cli import mcp_bridge
-from squirrel_cli.mcp_bridge import LocalAnswers, load_manifest
+from squirrel_cli.mcp_local import LocalAnswers, load_manifest
 from squirrel_gateway.mcp_manifest import manifest
 
 

@@ -16,7 +16,8 @@ from squirrel_core.cursor_workspaces import folder_from_uri
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_ingest.cursor.reader import CursorLimits, CursorReader, resume_point
 from squirrel_ingest.delivery import Backoff, DeliveryResult
-from squirrel_ingest.engine import EngineSettings, IngestEngine
+from squirrel_ingest.engine import IngestEngine
+from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.routing import ProjectRouter
 from tests.cursor_stores import CursorFolder, assistant_bubble, tool, user_bubble
 from tests.gitrepos import git

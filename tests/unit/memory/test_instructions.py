@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_memory.candidate_decisions import merge_candidates
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -23,7 +24,8 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import SqliteStore

@@ -21,7 +21,8 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore

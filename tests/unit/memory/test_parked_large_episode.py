@@ -23,7 +23,8 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.parking import model_letter, parked_ids
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.storage.sqlite.connection import connect
 from squirrel_memory.storage.sqlite.migrator import current_version, migrate

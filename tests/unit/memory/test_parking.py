@@ -20,9 +20,10 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
+from squirrel_memory.parking import MAX_PARKED_ATTEMPTS, loggable_reason
 from squirrel_memory.pass_report import PassReport
-from squirrel_memory.processor import Processor, ProcessorSettings, loggable_reason
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore

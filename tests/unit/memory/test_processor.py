@@ -10,6 +10,7 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
+from squirrel_memory.candidate_decisions import merge_candidates
 from squirrel_memory.extractors.base import PermanentExtractionError
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
@@ -20,7 +21,8 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.processor import Processor, ProcessorSettings, merge_candidates
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore

@@ -13,7 +13,8 @@ import pytest
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemorySource, UpdateDecision
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.style_scope import (
     MAX_SEEN,

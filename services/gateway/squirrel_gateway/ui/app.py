@@ -27,10 +27,11 @@ from squirrel_core.errors import (
 )
 from squirrel_core.read_shapes import MEMORY_TYPES
 from squirrel_gateway import messages, responses
-from squirrel_gateway.arguments import MAX_MEMORY_CHARS, MAX_QUERY_CHARS, MAX_REASON_CHARS
+from squirrel_gateway.arguments import MAX_QUERY_CHARS
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.ui import activity, pages
+from squirrel_gateway.ui.arguments import csrf_of, memory_id_arg, project_arg, where_arg
 from squirrel_gateway.ui.auth import (
     Session,
     UiSessions,
@@ -55,13 +56,12 @@ from squirrel_gateway.ui.http import (
     send_page,
 )
 from squirrel_gateway.ui.team_view import TEAM, TeamBrowse, away_notice, switch
+from squirrel_gateway.ui.writes import BrowserWrites
 
 log = structlog.get_logger()
 
 UI_PATH: Final = "/ui"
 SIGN_OUT_PATH: Final = "/ui/logout"
-#: A memory id, its handle, or a prefix of either (`mem_` may be left out).
-MEMORY_ID: Final = re.compile(r"(?:[a-z]{2,10}_)?[0-9A-Za-z]{4,64}")
 PAGE_TOKEN: Final = re.compile(r"[A-Za-z0-9_=-]{0,64}")
 DEFAULT_BUDGET: Final = 800
 SEARCH_TOP_K: Final = 25
@@ -94,13 +94,14 @@ class UiRoutes:
             "/ui/views": self._views,
             "/ui/activity": self._activity,
         }
+        writes = BrowserWrites(backend, calls)
         self._posts: dict[str, Handler] = {
-            "/ui/memory/edit": self._edit,
-            "/ui/memory/pin": self._pin,
-            "/ui/memory/forget": self._forget,
-            "/ui/memory/restore": self._restore,
-            "/ui/memory/confirm": self._confirm,
-            "/ui/activity/retry": self._retry,
+            "/ui/memory/edit": writes.edit,
+            "/ui/memory/pin": writes.pin,
+            "/ui/memory/forget": writes.forget,
+            "/ui/memory/restore": writes.restore,
+            "/ui/memory/confirm": writes.confirm,
+            "/ui/activity/retry": writes.retry,
         }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -199,41 +200,13 @@ class UiRoutes:
         )
         await send_page(send, 200, body, (*PAGE_HEADERS, (b"set-cookie", cleared_cookie_header())))
 
-    # --- checked arguments --------------------------------------------------------------------
-
-    def _project_id(self, request: Request) -> str:
-        project = request.arg("project", 4096)
-        if project not in self._calls.projects():
-            raise PageError(404, "no such registered project")
-        return project
-
-    @staticmethod
-    def _memory_id(request: Request) -> str:
-        memory_id = request.arg("id", 80)
-        if not MEMORY_ID.fullmatch(memory_id):
-            raise PageError(400, "not a memory id")
-        return memory_id
-
-    def _where(self, request: Request) -> str:
-        """The memory asked for: "team" (the team server's) or "" (this laptop's)."""
-        where = request.arg("where", 10)
-        if where not in ("", TEAM):
-            raise PageError(400, "where is the team or this laptop")
-        if where and self._team is None:
-            raise PageError(404, "this laptop has not joined a team (`sqrl team join`)")
-        return where
-
-    @staticmethod
-    def _csrf(request: Request) -> str:
-        return request.session.csrf if request.session else ""
-
     # --- pages --------------------------------------------------------------------------------
 
     async def _index(self, request: Request) -> bytes:
-        return page("Projects", pages.index_page(self._calls.projects()), csrf=self._csrf(request))
+        return page("Projects", pages.index_page(self._calls.projects()), csrf=csrf_of(request))
 
     async def _project(self, request: Request) -> bytes:
-        project_id = self._project_id(request)
+        project_id = project_arg(request, self._calls)
         chosen = {
             name: request.arg(name, MAX_QUERY_CHARS)
             for name in ("q", "type", "source", "tool", "written_by", "stale", "page")
@@ -246,7 +219,7 @@ class UiRoutes:
             raise PageError(400, "unknown session tool")
         if not PAGE_TOKEN.fullmatch(chosen["page"]):
             raise PageError(400, "not a page of this list")
-        where = self._where(request)
+        where = where_arg(request, self._team)
         asked = list_request(
             project_id,
             types=[messages.memory_type_value(chosen["type"])] if chosen["type"] else [],
@@ -263,7 +236,7 @@ class UiRoutes:
                     f"Team memories of {project_id}",
                     top + away_notice(notes),
                     nav=pages.project_nav(project_id),
-                    csrf=self._csrf(request),
+                    csrf=csrf_of(request),
                 )
             listed = team_listed
         else:
@@ -308,13 +281,13 @@ class UiRoutes:
             f"Memories of {project_id}",
             body,
             nav=pages.project_nav(project_id),
-            csrf=self._csrf(request),
+            csrf=csrf_of(request),
         )
 
     async def _memory(self, request: Request) -> bytes:
-        project_id = self._project_id(request)
-        memory_id = self._memory_id(request)
-        where = self._where(request)
+        project_id = project_arg(request, self._calls)
+        memory_id = memory_id_arg(request)
+        where = where_arg(request, self._team)
         if self._team is not None and where == TEAM:
             team_reply, notes = await self._team.history(project_id, memory_id)
             if team_reply is None:
@@ -322,30 +295,30 @@ class UiRoutes:
                     "Team memory",
                     away_notice(notes),
                     nav=pages.project_nav(project_id),
-                    csrf=self._csrf(request),
+                    csrf=csrf_of(request),
                 )
             body = pages.memory_page(
-                project_id, team_reply, self._csrf(request), _now(), read_only=True
+                project_id, team_reply, csrf_of(request), _now(), read_only=True
             )
             return page(
                 f"Team memory {team_reply.memory.memory_id}",
                 body,
                 nav=pages.project_nav(project_id),
-                csrf=self._csrf(request),
+                csrf=csrf_of(request),
             )
         reply = await self._calls.history(project_id, memory_id)
         done = request.arg("done", 40)
         notice = f"<p class='notice' role='status'>{esc(done)}.</p>" if done.isalpha() else ""
-        body = notice + pages.memory_page(project_id, reply, self._csrf(request), _now())
+        body = notice + pages.memory_page(project_id, reply, csrf_of(request), _now())
         return page(
             f"Memory {reply.memory.memory_id}",
             body,
             nav=pages.project_nav(project_id),
-            csrf=self._csrf(request),
+            csrf=csrf_of(request),
         )
 
     async def _views(self, request: Request) -> bytes:
-        project_id = self._project_id(request)
+        project_id = project_arg(request, self._calls)
         raw = request.arg("budget", 10) or str(DEFAULT_BUDGET)
         if not raw.isdigit() or not MIN_BUDGET_TOKENS <= int(raw) <= MAX_BUDGET_TOKENS:
             raise PageError(400, f"budget must be {MIN_BUDGET_TOKENS}-{MAX_BUDGET_TOKENS} tokens")
@@ -410,7 +383,7 @@ class UiRoutes:
             "As the assistant sees it",
             body,
             nav=pages.project_nav(project_id),
-            csrf=self._csrf(request),
+            csrf=csrf_of(request),
         )
 
     async def _activity(self, request: Request) -> bytes:
@@ -425,79 +398,11 @@ class UiRoutes:
                 project.project_id, types=[], source=None, include_deleted=True
             )
             created.extend(m.created_at.ToDatetime(tzinfo=UTC) for m in listed.memories)
-        body = activity.activity_page(status, ingest, created, self._csrf(request))
+        body = activity.activity_page(status, ingest, created, csrf_of(request))
         done = request.arg("done", 40)
         if done.isalpha():
             body = f"<p class='notice' role='status'>{esc(done)}.</p>" + body
-        return page("Activity", body, csrf=self._csrf(request))
-
-    # --- writes -------------------------------------------------------------------------------
-
-    async def _edit(self, request: Request) -> Redirect:
-        project_id, memory_id = self._project_id(request), self._memory_id(request)
-        content = request.arg("content", MAX_MEMORY_CHARS)
-        if not content.strip():
-            raise PageError(400, "the corrected text is empty")
-        await self._calls.correct(
-            project_id,
-            memory_id,
-            content=content,
-            reason=request.arg("reason", MAX_REASON_CHARS) or "corrected by the user",
-        )
-        log.info("ui_memory_corrected", memory_id=memory_id)
-        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Saved"))
-
-    async def _pin(self, request: Request) -> Redirect:
-        project_id, memory_id = self._project_id(request), self._memory_id(request)
-        await self._calls.correct(
-            project_id, memory_id, importance=1.0, reason="pinned by the user"
-        )
-        log.info("ui_memory_pinned", memory_id=memory_id)
-        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Pinned"))
-
-    async def _forget(self, request: Request) -> Redirect:
-        project_id, memory_id = self._project_id(request), self._memory_id(request)
-        await responses.forget(
-            self._backend,
-            project_root=project_id,
-            memory_id=memory_id,
-            reason=request.arg("reason", MAX_REASON_CHARS) or "forgotten in the memory browser",
-        )
-        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Forgotten"))
-
-    async def _restore(self, request: Request) -> Redirect:
-        project_id, memory_id = self._project_id(request), self._memory_id(request)
-        raw = request.arg("version", 10)
-        if not raw.isdigit():
-            raise PageError(400, "not a version number")
-        reply = await self._calls.history(project_id, memory_id)
-        version = next((v for v in reply.versions if v.version == int(raw)), None)
-        if version is None or not version.content:
-            raise PageError(404, "no such version")
-        await self._calls.correct(
-            project_id,
-            memory_id,
-            content=version.content,
-            importance=version.importance if version.importance > 0 else 0.0,
-            reason=f"restored version {version.version}",
-        )
-        log.info("ui_memory_restored", memory_id=memory_id, version=version.version)
-        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Restored"))
-
-    async def _confirm(self, request: Request) -> Redirect:
-        project_id, memory_id = self._project_id(request), self._memory_id(request)
-        await self._calls.confirm(project_id, memory_id)
-        log.info("ui_memory_confirmed", memory_id=memory_id)
-        return _to(href("/ui/memory", project=project_id, id=memory_id, done="Confirmed"))
-
-    async def _retry(self, request: Request) -> Redirect:
-        project_id = self._project_id(request)
-        await self._calls.retry(project_id)
-        return Redirect("/ui/activity?done=Retried")
-
-
-def _to(escaped: str) -> Redirect:
-    return Redirect(escaped.replace("&amp;", "&"))
+        return page("Activity", body, csrf=csrf_of(request))
 
 
 def _now() -> datetime:

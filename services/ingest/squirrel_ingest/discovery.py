@@ -1,0 +1,62 @@
+"""Which transcript files lie under the watched roots, and which source each one belongs to."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+
+from squirrel_core.events import SourceTool
+from squirrel_ingest.cursor.reader import CursorReader
+from squirrel_ingest.status import WatchedRoot
+from squirrel_ingest.watcher import walk_files
+
+Roots = Mapping[SourceTool, Sequence[Path]]
+"""The folders watched for each source's transcripts."""
+
+
+def walk_roots(roots: Roots, sources: Collection[SourceTool]) -> list[Path]:
+    """Every file under the roots of `sources` (blocks: run it in a worker)."""
+    found: list[Path] = []
+    for source, paths in roots.items():
+        if source in sources:
+            for root in paths:
+                found.extend(walk_files(root))
+    return found
+
+
+def expand(changed: Collection[Path], known: Collection[Path]) -> list[Path]:
+    """The changed paths in order, a folder not `known` as a file replaced by the files under it
+    (blocks: run it in a worker)."""
+    out: list[Path] = []
+    for path in sorted(changed):
+        if path in known or not path.is_dir():
+            out.append(path)
+        else:
+            out.extend(walk_files(path))
+    return out
+
+
+def source_of(roots: Roots, path: Path) -> SourceTool | None:
+    """The source whose root holds `path` (lexically), or None outside every root."""
+    for source, paths in roots.items():
+        for root in paths:
+            if path == root or path.is_relative_to(root):
+                return source
+    return None
+
+
+def watched_roots(
+    roots: Roots, files: Collection[Path], cursor: CursorReader | None
+) -> list[WatchedRoot]:
+    """Every root, whether it exists, and how many of the tracked `files` lie under it; then
+    each of Cursor's stores and the chats it holds."""
+    watched: list[WatchedRoot] = []
+    for source, paths in roots.items():
+        for root in paths:
+            found = sum(1 for path in files if path.is_relative_to(root))
+            watched.append(WatchedRoot(source, str(root), root.is_dir(), found))
+    if cursor is not None:
+        for store in cursor.stores():
+            chats = cursor.chats_in(store)
+            watched.append(WatchedRoot(SourceTool.CURSOR, str(store), store.is_file(), chats))
+    return watched

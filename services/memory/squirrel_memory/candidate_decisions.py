@@ -1,0 +1,111 @@
+"""Deciding candidates against the store: merged per anchor within a batch, then one
+Mem0-style decision each (add, update, delete or keep)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    UpdateDecision,
+)
+from squirrel_memory.pass_report import Decide
+from squirrel_memory.recurrence import (
+    align_with_stored,
+    decide_recurrence,
+    merge_pair,
+    unify_keys,
+)
+from squirrel_memory.storage import Store
+from squirrel_memory.storage.base import FindAnchor, FindLookalikes
+from squirrel_memory.updates import decide_update
+from squirrel_memory.updates.writers import spare_rules_memory
+
+STYLE_LIMIT = 500
+"""Stored user_style memories an instruction said again in other words is compared with."""
+
+
+def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
+    """One candidate per anchor (type, key, scope) within a batch: the most important wins,
+    evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
+    A tentative instruction repeated by another episode, in the same words or others, is
+    promoted (`recurrence`)."""
+    merged: dict[tuple[str, str, str], MemoryCandidate] = {}
+    for cand in unify_keys(candidates):
+        anchor = (cand.type.value, cand.key, cand.scope.value)
+        best = merged.get(anchor)
+        if best is None:
+            merged[anchor] = cand
+            continue
+        if (recurring := merge_pair(best, cand)) is not None:
+            merged[anchor] = recurring
+            continue
+        winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
+        merged[anchor] = replace(
+            winner,
+            source_event_ids=tuple(
+                dict.fromkeys((*winner.source_event_ids, *other.source_event_ids))
+            ),
+            file_paths=tuple(dict.fromkeys((*winner.file_paths, *other.file_paths))),
+            source_refs=tuple(dict.fromkeys((*winner.source_refs, *other.source_refs))),
+            tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
+        )
+    return list(merged.values())
+
+
+async def decide_candidates(
+    store: Store, candidates: Sequence[MemoryCandidate], user: str, decide: Decide
+) -> list[UpdateDecision]:
+    """One Mem0-style decision per merged candidate against what the store holds (a
+    model's candidate never retires a rules memory: see `spare_rules_memory`)."""
+    project_id = store.project_id
+    decisions: list[UpdateDecision] = []
+    merged = merge_candidates(candidates)
+    if any(c.type is MemoryType.USER_STYLE for c in merged):
+        # An instruction said again in other words is filed under the stored one's key.
+        stored, _ = await store.list_memories(
+            project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
+        )
+        merged = merge_candidates(align_with_stored(merged, stored))
+    # The look-alike search below finds manual memories only: without any, it is skipped,
+    # and it runs only for candidates the words of the manual memories do not rule out.
+    manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
+    screen = WordScreen()
+    # Every candidate's anchor in one read (the decisions are written together at the end).
+    anchored = await store.find_anchors(
+        project_id, [FindAnchor(c.type, c.key, c.scope, user) for c in merged]
+    )
+    for cand, existing in zip(merged, anchored, strict=True):
+        if manual and not screen.knows(cand.type, 0):  # the manual memories, for this pass
+            texts = await store.memory_texts(project_id, cand.type, MemorySource.MANUAL)
+            screen.learn(cand.type, 0, [(i, text, True) for i, text in texts])
+        # A manual memory saying the same thing under another key: NOOP, wording kept.
+        if manual and not screen.rules_out(
+            FindLookalikes(cand.type, cand.content, LOOKALIKE_LIMIT)
+        ):
+            existing += [
+                m
+                for m in await manual_lookalikes(
+                    store,
+                    project_id,
+                    memory_type=cand.type,
+                    scope=cand.scope,
+                    user_id=user,
+                    content=cand.content,
+                )
+                if m.key != cand.key
+            ]
+        recurring = decide_recurrence(cand, existing)
+        decision = recurring or await decide(cand, existing)
+        decisions.append(spare_rules_memory(decision, existing))
+    return decisions
+
+
+async def decide_by_rules(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    """The rules' decision, as a `Decide` (without a model, the rules decide alone)."""
+    return decide_update(candidate, existing)
