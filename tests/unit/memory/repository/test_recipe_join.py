@@ -25,7 +25,8 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.processor import Processor, ProcessorSettings
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.recipe_join import (
     KEY_PREFIX,
     SESSION_NOTE,
