@@ -31,10 +31,13 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.facts import project_facts
+from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
+from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
+from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
@@ -94,8 +97,10 @@ class RulesExtractor:
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
+        found.extend(_log_failures(ordered))
         found.extend(_learned(ordered))
         found.extend(_placements(ordered))
+        found.extend(_headers(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -223,6 +228,22 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _headers(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the scripts and configuration files read whole say of themselves."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("where", found.path),
+            importance=HEADER_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in file_headers(events)
+    ]
+
+
 def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return [
         _candidate(
@@ -235,6 +256,22 @@ def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=found.files,
         )
         for found in reported_pitfalls(events)
+    ]
+
+
+def _log_failures(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Failures read in a fetched log (a CI job's), with the cause named and the change made."""
+    return [
+        _candidate(
+            MemoryType.PITFALL,
+            found.key,
+            found.content,
+            tags=("pitfall", "log"),
+            importance=REPORTED_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=found.files,
+        )
+        for found in log_failures(events)
     ]
 
 
