@@ -85,6 +85,11 @@ def test_a_files_opening_comment_says_what_it_is_for(path: str, text: str, said:
         ("notes.md", "# Builds the release archive for every target and more\n"),
         ("requirements.txt", "# Pinned dependencies for the production image build\nx==1\n"),
         ("src/app/main.py", "# Builds the release archive for every target and more\n"),
+        # A pattern list's comments head groups of patterns.
+        (".gitignore", "# Byte-compiled files of the interpreter and its caches\n*.pyc\n"),
+        ("web/.dockerignore", "# Everything the image build never needs to see here\nx\n"),
+        # A short heading: fewer than six words in every line.
+        ("a.cfg", "# Byte-compiled / optimized / DLL files\nx = 1\n"),
         # A code span cut by the comment's own quoting would be garbled.
         ("run.sh", "# Runs `make all for every target in the list\nmake\n"),
     ],
@@ -102,6 +107,9 @@ def test_a_files_opening_comment_says_what_it_is_for(path: str, text: str, said:
         "markdown",
         "txt",
         "source",
+        "gitignore",
+        "dockerignore",
+        "short-heading",
         "odd-backtick",
     ],
 )

@@ -51,6 +51,8 @@ _NOT_COMMENTED = frozenset(
     {".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".json", ".csv", ".tsv", ".lock"}
     | {".log", ".html", ".xml", ".svg", ".ipynb"}
 )
+#: Files of patterns whose comments name groups of patterns (`.gitignore`, `.dockerignore`).
+_PATTERN_FILES = ("ignore", ".gitattributes", "codeowners", ".editorconfig")
 #: Comment markers, longest first (`//!` and `///` are doc comments the module rule reads).
 _MARKERS = ("#", "//", "--", ";;", ";")
 _NOT_WORDS = re.compile(
@@ -153,7 +155,7 @@ def _clauses(lines: list[str]) -> list[str]:
 
 def _statement(path: str, clauses: list[str]) -> str | None:
     words = sum(len(re.findall(r"[A-Za-z]{2,}", c)) for c in clauses)
-    if words < MIN_WORDS or not any(len(c.split()) >= 4 for c in clauses):
+    if words < MIN_WORDS or not any(len(re.findall(r"[A-Za-z]{2,}", c)) >= 6 for c in clauses):
         return None
     parts: list[str] = []
     for raw in clauses:
@@ -171,9 +173,12 @@ def _statement(path: str, clauses: list[str]) -> str | None:
 
 def describes(path: str, text: str) -> str | None:
     """What a script or configuration file's opening comment says it is for, or None."""
-    suffix = PurePosixPath(path).suffix.lower()
+    pure = PurePosixPath(path)
+    suffix = pure.suffix.lower()
     if suffix in _NOT_COMMENTED or suffix in CODE_SUFFIXES:
         return None  # prose files have headings, not comments; source code is a module's
+    if pure.name.lower().endswith(_PATTERN_FILES):
+        return None  # comments in a pattern list head its sections (a template's)
     return _statement(path, _clauses(_comment_lines(text)))
 
 

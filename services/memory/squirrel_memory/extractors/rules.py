@@ -41,6 +41,7 @@ from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -144,7 +145,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             continue
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
-        for pref in user_instructions(text, after_assistant_action=after_action):
+        portable = portability_habit(text, after_assistant_action=after_action)
+        stated = user_instructions(text, after_assistant_action=after_action)
+        for pref in [*stated, portable] if portable else stated:
             found.append(
                 _candidate(
                     MemoryType.USER_STYLE,
