@@ -15,6 +15,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     user_requests,
 )
+from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.evidence import (
@@ -56,6 +57,8 @@ log = structlog.get_logger()
 MAX_PREFERENCES = 10
 #: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
 REPORTED_IMPORTANCE = 0.5
+#: Importance of how a change is put into effect (the assistant's advice, not a run command).
+APPLY_IMPORTANCE = 0.45
 #: Importance of the tasks a task file read in a session defines.
 TASKS_IMPORTANCE = 0.6
 _ASSISTANT_ACTIONS = {
@@ -102,6 +105,7 @@ class RulesExtractor:
         found.extend(_learned(ordered))
         found.extend(_placements(ordered))
         found.extend(_headers(ordered))
+        found.extend(_apply_steps(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -244,6 +248,22 @@ def _headers(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=(found.path,),
         )
         for found in file_headers(events)
+    ]
+
+
+def _apply_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How an edited file's change is put into effect, as the assistant advised."""
+    return [
+        _candidate(
+            MemoryType.RECIPE,
+            found.key,
+            found.content,
+            tags=("recipe", "apply"),
+            importance=APPLY_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in apply_steps(events)
     ]
 
 
