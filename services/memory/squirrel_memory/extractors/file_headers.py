@@ -94,13 +94,18 @@ def _whole_read(event: StoredEvent) -> tuple[str, str] | None:
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)
-        parts = PurePosixPath(path).parts
-        if not parts or path.startswith(("/", "~")) or "\\" in path:
-            continue
-        if any(part in _FOREIGN_DIRS for part in parts[:-1]):
-            continue
-        return path, file_text(output)
+        if own_file(path):
+            return path, file_text(output)
     return None
+
+
+def own_file(path: str) -> bool:
+    """Whether a project-relative path is inside the project and outside dependency, build
+    and test-data folders."""
+    parts = PurePosixPath(path).parts
+    if not parts or path.startswith(("/", "~")) or "\\" in path:
+        return False
+    return not any(part in _FOREIGN_DIRS for part in parts[:-1])
 
 
 def _comment_lines(text: str) -> list[str]:

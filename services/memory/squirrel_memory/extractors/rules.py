@@ -48,6 +48,8 @@ from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.working_habits import user_instructions
+from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
+from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -106,6 +108,7 @@ class RulesExtractor:
         found.extend(_placements(ordered))
         found.extend(_headers(ordered))
         found.extend(_apply_steps(ordered))
+        found.extend(_members(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -248,6 +251,23 @@ def _headers(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=(found.path,),
         )
         for found in file_headers(events)
+    ]
+
+
+def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The monorepo's members the session's commands (and read run lines) name."""
+    found = workspace_members(events)
+    if found is None:
+        return []
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("workspace", "monorepo"),
+            importance=MEMBERS_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
     ]
 
 
