@@ -113,7 +113,7 @@ def workspace_members(events: list[StoredEvent]) -> Members | None:
     shown = list(members)[:MAX_MEMBERS]
     ways = ", ".join(f"`{w}`" for w in dict.fromkeys(members[n] for n in shown))
     names = ", ".join(f"`{n}`" for n in shown)
-    text = sentence(
+    said = sentence(
         f"The project is a monorepo; its members named in sessions: {names} (addressed with {ways})"
     )
-    return Members(KEY, text, tuple(ids)) if text else None
+    return Members(KEY, said, tuple(ids)) if said else None
