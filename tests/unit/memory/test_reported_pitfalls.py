@@ -219,10 +219,23 @@ def test_the_users_request_is_not_the_pasted_error(request_line: str) -> None:
         f"{request_line}\nrunning...\n/home/me/p/scripts/run.sh: line 28: syntax error near `('\n"
     )
     (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("scripts/run.sh")))
-    assert found.content.startswith("`/home/me/p/scripts/run.sh: line 28: syntax error near")
+    assert found.content.startswith("`~/p/scripts/run.sh: line 28: syntax error near")
 
 
 def test_an_error_only_in_the_request_line_is_still_the_error() -> None:
     pasted = "Fix this: error: cannot find module 'left-pad'"
     (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("app.js")))
     assert found.content.startswith("`Fix this: error: cannot find module 'left-pad'` was")
+
+
+def test_paths_in_the_pasted_error_lose_the_checkout_and_home_folders() -> None:
+    pasted = f"{ROOT}/scripts/merge.sh: line 28: syntax error near unexpected token `('"
+    answer = "The `jq` filter has `else` without `if`; jq requires a complete if-then-else."
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(answer), _edits("scripts/merge.sh")))
+    assert found.content.startswith(
+        "`scripts/merge.sh: line 28: syntax error near unexpected token '('` was reported"
+    )
+    assert ROOT not in found.content
+    other = "/home/ann/bin/helper.sh: line 3: syntax error near unexpected token `)'"
+    (found,) = reported_pitfalls(_stream(_user(other), _says(answer), _edits("x.sh")))
+    assert found.content.startswith("`~/bin/helper.sh: line 3:")

@@ -153,3 +153,69 @@ def test_a_name_prefix_in_session_commits_is_not_read_as_a_convention() -> None:
     tracked = [f'git commit -m "SHOP-{n} fix the cart total"' for n in range(4)]
     found = _convention(evidence_candidates(_events(tracked)))
     assert found is not None and "tracker id" in found.content
+
+
+LOG = (
+    "067332e05 (HEAD -> fix/deploy) fix(ci): grant contents:write to the deploy\n"
+    "975b50c98 chore: release 0.12.0 (#156)\n"
+    "f1fa934bd fix(web): improve mobile layout (#154)\n"
+    "2cee04e66 feat: add desktop binary build (#155)\n"
+    "a083be9a5 chore: release 0.11.1 (#152)\n"
+)
+
+
+def _log_events(command: str, output: str, *, project: str = PROJECT) -> list[StoredEvent]:
+    content = {"command": command, "tool_use_id": "log0", "cwd": project}
+    content.update(output=output, exit_code=0, is_error=False)
+    return [
+        StoredEvent(
+            id="evt_log",
+            project_id=project,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="sess0",
+            timestamp=T0 + timedelta(days=1),
+            event_type="command_run",
+            content=content,
+            file_paths=(),
+            hash="h0",
+            origin="assistant",
+        )
+    ]
+
+
+def test_the_subjects_a_oneline_git_log_printed_make_the_convention() -> None:
+    found = _convention(evidence_candidates(_log_events("git log --oneline -5", LOG)))
+    assert found is not None
+    assert found.content == (
+        "Commit subjects start with a Conventional Commits prefix `type: summary` (fix, chore, "
+        "feat) — 5 of 5 commits listed by `git log` in sessions follow it."
+    )
+    graph = "".join(f"* {line}\n" for line in LOG.splitlines())
+    # Commits made in the session decide first: an older history does not outvote them.
+    plain = "".join(f"abc{n:04d} Change {n}\n" for n in range(20))
+    events = _events(CONVENTIONAL) + _log_events("git log --oneline", plain)
+    made = _convention(evidence_candidates(events))
+    assert made is not None and "made in sessions" in made.content
+    assert _convention(evidence_candidates(_log_events("git log --graph --oneline", graph)))
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # Not one-line entries: the long format, a diff stat, a listing.
+        ("git log -5", "commit 067332e05\nAuthor: A <a@x>\n\n    fix(ci): grant x\n" * 3),
+        ("git log --oneline", "src/a.ts | 2 +-\nsrc/b.ts | 4 ++--\nsrc/c.ts | 1 +\n"),
+        # Not a log: the same lines printed by another command.
+        ("cat notes.txt", LOG),
+        # Another repository's history says nothing here.
+        ("cd /home/dev/other && git log --oneline -5", LOG),
+        # Plain subjects: no convention.
+        ("git log --oneline", "abc1234 Add x\nbcd2345 Fix y\ncde3456 Update z\n"),
+    ],
+    ids=["long-format", "stat", "not-a-log", "other-repo", "plain"],
+)
+def test_no_convention_from_output_that_is_not_this_projects_oneline_log(
+    command: str, output: str
+) -> None:
+    assert _convention(evidence_candidates(_log_events(command, output))) is None

@@ -61,6 +61,8 @@ _TIMESTAMP = re.compile(
     r"(?:Z|[+-]\d{2}:?\d{2})?\]?\s+"
 )
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+#: A personal home folder at the start of a path (`/home/ann/`, `/Users/ann/`).
+_HOME = re.compile(r"(?<![\w/])(?:/home|/Users)/[^/\s`'\"]+/")
 #: A line that asks the assistant for something: the user's words, not the pasted output.
 _REQUEST = re.compile(
     r"^\s*(?:(?:please|pls|can you|could you|would you|help me)\s+)?"
@@ -145,6 +147,15 @@ def _changing(command: str, root: str) -> list[str]:
     return found
 
 
+def local_paths(line: str, root: str) -> str:
+    """`line` with the project's own paths relative to its root and other paths in a home
+    folder written from `~`: where one machine keeps the checkout says nothing to another."""
+    inside = root.rstrip("/") + "/"
+    if len(inside) > 1:
+        line = line.replace(inside, "")
+    return _HOME.sub("~/", line)
+
+
 def _shorter(text: str, limit: int) -> str:
     """`text` up to the last clause boundary (or word) within `limit`, without an ellipsis."""
     if len(text) <= limit:
@@ -191,7 +202,7 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
             continue
         done = [f"editing {', '.join(files[:MAX_CHANGES])}"] if files else []
         done += [f"`{c}`" for c in commands[:MAX_CHANGES]]
-        line = _TIMESTAMP.sub("", re.sub(r"^E\s+", "", error))
+        line = local_paths(_TIMESTAMP.sub("", re.sub(r"^E\s+", "", error)), event.project_id)
         shown = _shorter(line.replace("`", "'"), MAX_ERROR_CHARS)
         content = sentence(
             f"`{shown}` was reported from outside the session; the cause named: {cause}; "

@@ -15,6 +15,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     user_requests,
 )
+from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.evidence import (
@@ -31,18 +32,24 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.facts import project_facts
+from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
+from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
+from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.working_habits import user_instructions
+from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
+from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -52,6 +59,8 @@ log = structlog.get_logger()
 MAX_PREFERENCES = 10
 #: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
 REPORTED_IMPORTANCE = 0.5
+#: Importance of how a change is put into effect (the assistant's advice, not a run command).
+APPLY_IMPORTANCE = 0.45
 #: Importance of the tasks a task file read in a session defines.
 TASKS_IMPORTANCE = 0.6
 _ASSISTANT_ACTIONS = {
@@ -94,8 +103,12 @@ class RulesExtractor:
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         found.extend(_reported(ordered))
+        found.extend(_log_failures(ordered))
         found.extend(_learned(ordered))
         found.extend(_placements(ordered))
+        found.extend(_headers(ordered))
+        found.extend(_apply_steps(ordered))
+        found.extend(_members(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -139,7 +152,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             continue
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
-        for pref in user_instructions(text, after_assistant_action=after_action):
+        portable = portability_habit(text, after_assistant_action=after_action)
+        stated = user_instructions(text, after_assistant_action=after_action)
+        for pref in [*stated, portable] if portable else stated:
             found.append(
                 _candidate(
                     MemoryType.USER_STYLE,
@@ -223,6 +238,55 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _headers(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the scripts and configuration files read whole say of themselves."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("where", found.path),
+            importance=HEADER_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in file_headers(events)
+    ]
+
+
+def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The monorepo's members the session's commands (and read run lines) name."""
+    found = workspace_members(events)
+    if found is None:
+        return []
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("workspace", "monorepo"),
+            importance=MEMBERS_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+    ]
+
+
+def _apply_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How an edited file's change is put into effect, as the assistant advised."""
+    return [
+        _candidate(
+            MemoryType.RECIPE,
+            found.key,
+            found.content,
+            tags=("recipe", "apply"),
+            importance=APPLY_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in apply_steps(events)
+    ]
+
+
 def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return [
         _candidate(
@@ -235,6 +299,22 @@ def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=found.files,
         )
         for found in reported_pitfalls(events)
+    ]
+
+
+def _log_failures(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Failures read in a fetched log (a CI job's), with the cause named and the change made."""
+    return [
+        _candidate(
+            MemoryType.PITFALL,
+            found.key,
+            found.content,
+            tags=("pitfall", "log"),
+            importance=REPORTED_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=found.files,
+        )
+        for found in log_failures(events)
     ]
 
 

@@ -1,4 +1,5 @@
-"""The commit convention seen in the `git commit -m` commands run in sessions.
+"""The commit convention seen in the `git commit -m` commands run in sessions and the
+`git log --oneline` output they printed.
 
 When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
@@ -25,6 +26,11 @@ SESSION_PREFIXES = frozenset({"typed", "tracker"})
 #: Commits cited by the memory (their command events), newest first.
 MAX_CITED = 10
 
+#: A line of `git log --oneline` (optionally under `--graph`, with `--decorate` refs).
+_ONELINE = re.compile(r"^(?:[*|\\/ ]+\s)?[0-9a-f]{7,40}\s+(?:\([^)]*\)\s+)?(?P<subject>\S.*)$")
+_ONELINE_FLAGS = frozenset({"--oneline", "--pretty=oneline", "--format=oneline"})
+#: Share of a log's lines that must be one-line entries for it to be read.
+MIN_ONELINE_SHARE = 0.8
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 _SHORT_FLAGS = re.compile(r"^-[a-zA-Z]*m$")
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
@@ -63,24 +69,47 @@ def subject_of(message: str) -> str:
     return next((line.strip() for line in message.splitlines() if line.strip()), "")
 
 
+def listed_subjects(tokens: Sequence[str], output: str) -> list[str]:
+    """The subjects a `git log --oneline` run printed, or [] for any other command or an output
+    that is not (mostly) one-line entries."""
+    words = list(tokens)
+    if len(words) < 2 or words[0].rsplit("/", 1)[-1] != "git" or words[1] != "log":
+        return []
+    if not any(w in _ONELINE_FLAGS for w in words[2:]):
+        return []
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    subjects = [m.group("subject").strip() for line in lines if (m := _ONELINE.match(line))]
+    if not lines or len(subjects) < MIN_ONELINE_SHARE * len(lines):
+        return []
+    return subjects
+
+
 def session_convention(found: list[Attempt]) -> Finding | None:
-    """The commit convention the commits made in sessions follow, or None."""
-    subjects: dict[str, str] = {}
+    """The commit convention the commits made in sessions follow, else the one the subjects a
+    `git log --oneline` at the project listed follow, or None."""
+    made: dict[str, str] = {}
+    listed: dict[str, str] = {}
     for attempt in found:
         if attempt.run.ok is False or attempt.scope.startswith(("/", "~", "..")):
             continue
         message = commit_message(attempt.tokens)
         subject = subject_of(message) if message else ""
         if subject:
-            subjects[subject] = attempt.run.event_id
+            made[subject] = attempt.run.event_id
+        for seen in listed_subjects(attempt.tokens, attempt.run.output):
+            listed.setdefault(seen, attempt.run.event_id)
+    return _convention(made, "made in sessions") or _convention(
+        listed, "listed by `git log` in sessions"
+    )
+
+
+def _convention(subjects: dict[str, str], where: str) -> Finding | None:
     if len(subjects) < MIN_SESSION_COMMITS:
         return None
     convention = prefix_convention(list(subjects), SESSION_PREFIXES)
     if convention is None:
         return None
     phrase, count = convention
-    text = (
-        f"Commit subjects {phrase} — {count} of {len(subjects)} commits made in sessions follow it."
-    )
+    text = f"Commit subjects {phrase} — {count} of {len(subjects)} commits {where} follow it."
     cited = tuple(reversed(list(subjects.values())))[:MAX_CITED]
     return Finding("fact", CONVENTION_KEY, text, ("convention", "commits", "git"), 0.6, cited)

@@ -1,0 +1,203 @@
+"""What a script or configuration file read in a session says it is for: its leading comment.
+
+Short sessions often read one script or one configuration file and nothing else of the
+project. Its opening comment (after a `#!` line) is the author's own note on what it does:
+"Monitors CI status and automatically merges when all checks pass", "FUSE-T compatibility
+shim: macFUSE needs a kernel extension". Kept as a project fact about that file when the file
+was read from its first line, lies inside the project and outside dependency or build
+folders, and the comment says something in words (not a licence, a pragma, a generated-file
+banner, a separator or commented-out code). Module docstrings of source code are the module
+rule's (`modules.py`); this covers the files that rule does not: scripts and configuration in
+any language that comments with `#`, `//`, `--` or `;`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.about import file_text
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.modules import CODE_SUFFIXES
+from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.models import StoredEvent
+
+#: Importance of what a file says of itself: a fact about one file, not about the project.
+IMPORTANCE = 0.5
+#: Comment lines read, characters kept, files described per episode.
+MAX_LINES = 4
+MAX_CHARS = 260
+MAX_FILES = 4
+MIN_WORDS = 5
+#: A comment line at least this long that ends without a full stop was wrapped.
+WRAP_CHARS = 50
+
+_READ_TOOLS = frozenset({"Read", "read_file", "view"})
+_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
+_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+#: Folders whose files are someone else's or generated, wherever they appear in a path.
+_FOREIGN_DIRS = frozenset(
+    {"deps", "node_modules", "vendor", "third_party", "third-party", "external"}
+    | {"bower_components", "site-packages", "Pods", "Carthage", ".venv", "venv", "env"}
+    | {"_build", "build", "dist", "out", "target", "generated", "gen", "__generated__"}
+    | {".cache", ".tox", ".nox", "coverage", ".next", ".nuxt", ".turbo", ".git"}
+    | {"fixtures", "testdata", "test_data", "tmp", "log", "logs"}
+)
+#: Files whose `#` lines are headings or data, not comments.
+_NOT_COMMENTED = frozenset(
+    {".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".json", ".csv", ".tsv", ".lock"}
+    | {".log", ".html", ".xml", ".svg", ".ipynb"}
+)
+#: Files of patterns whose comments name groups of patterns (`.gitignore`, `.dockerignore`).
+_PATTERN_FILES = ("ignore", ".gitattributes", "codeowners", ".editorconfig")
+#: Comment markers, longest first (`//!` and `///` are doc comments the module rule reads).
+_MARKERS = ("#", "//", "--", ";;", ";")
+_NOT_WORDS = re.compile(
+    r"copyright|licen[cs]e|spdx|generated|do not edit|@generated|eslint|prettier|noqa|"
+    r"type:\s*ignore|pylint|shellcheck|coding[:=]|vim?:|-\*-|frozen_string_literal|"
+    r"^(?:todo|fixme|xxx|hack|region|endregion)\b|^\+build|^go:|^syntax\b|^@",
+    re.IGNORECASE,
+)
+#: A commented-out line of code rather than prose.
+_CODE_LIKE = re.compile(
+    r"[;{}]\s*$|^\s*(?:import|from|def|fn|func|function|const|let|var|class|return|if|for|"
+    r"echo|export|set|source|use|package|require)\b|\w\(.*\)\s*$|^\s*[\w.\[\]\"']+\s*[:=]\s*\S|"
+    r"^[\w-]+\s*\|"
+)
+_SEPARATOR = re.compile(r"^[\W_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class FileHeader:
+    """What one file says of itself: key, statement, the file and the event that read it."""
+
+    key: str
+    content: str
+    path: str
+    event_ids: tuple[str, ...]
+
+
+def _whole_read(event: StoredEvent) -> tuple[str, str] | None:
+    """(project path, text) of a file a Read returned from its first line, else None."""
+    content: dict[str, Any] = event.content
+    output = content.get("output")
+    if (
+        event.event_type != EventType.TOOL_RESULT
+        or content.get("tool") not in _READ_TOOLS
+        or content.get("is_error")
+        or not isinstance(output, str)
+        or not (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output))
+    ):
+        return None
+    for raw in event.file_paths:
+        path = relative_path(raw, event.project_id)
+        if own_file(path):
+            return path, file_text(output)
+    return None
+
+
+def own_file(path: str) -> bool:
+    """Whether a project-relative path is inside the project and outside dependency, build
+    and test-data folders."""
+    parts = PurePosixPath(path).parts
+    if not parts or path.startswith(("/", "~")) or "\\" in path:
+        return False
+    return not any(part in _FOREIGN_DIRS for part in parts[:-1])
+
+
+def _comment_lines(text: str) -> list[str]:
+    """The lines of the file's opening comment block, markers stripped (after a `#!` line)."""
+    lines = text.splitlines()
+    if lines and lines[0].startswith("#!"):
+        lines = lines[1:]
+    marker = ""
+    found: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            if found:
+                break
+            continue
+        if not marker:
+            marker = next((m for m in _MARKERS if stripped.startswith(m)), "")
+            if not marker:
+                return []
+        if not stripped.startswith(marker) or stripped.startswith((marker + "!", marker + "/")):
+            break
+        found.append(stripped[len(marker) :].strip())
+        if len(found) > MAX_LINES * 2:
+            break
+    return found
+
+
+def _clauses(lines: list[str]) -> list[str]:
+    """The comment's lines as clauses: wrapped lines joined, a licence or pragma ends it."""
+    clauses: list[str] = []
+    for line in lines:
+        if _NOT_WORDS.search(line):
+            return clauses
+        if _SEPARATOR.match(line):
+            if clauses:
+                break
+            continue
+        if _CODE_LIKE.search(line) or "`" in line:
+            return []
+        # A line continues the one before only when that one was cut by wrapping (long, no
+        # full stop) and this one does not start a new thought with a capital.
+        wrapped = bool(clauses) and len(clauses[-1].rsplit("\n", 1)[-1]) >= WRAP_CHARS
+        starts_new = not wrapped or clauses[-1].endswith((".", "!", "?", ":")) or line[:1].isupper()
+        if starts_new:
+            clauses.append(line)
+        else:
+            clauses[-1] = f"{clauses[-1]}\n{line}"
+        if len(clauses) >= MAX_LINES:
+            break
+    return clauses
+
+
+def _statement(path: str, clauses: list[str]) -> str | None:
+    words = sum(len(re.findall(r"[A-Za-z]{2,}", c)) for c in clauses)
+    if words < MIN_WORDS or not any(len(re.findall(r"[A-Za-z]{2,}", c)) >= 6 for c in clauses):
+        return None
+    parts: list[str] = []
+    for raw in clauses:
+        clause = " ".join(raw.split()).rstrip(".;,:")
+        low = clause[:1].lower() + clause[1:] if clause[1:2].islower() else clause
+        parts.append(low if parts else clause)
+    body = "; ".join(parts)
+    if len(body) > MAX_CHARS:
+        cut = body.rfind("; ", 0, MAX_CHARS)
+        if cut < MAX_CHARS // 3:
+            return None
+        body = body[:cut]
+    return sentence(f"`{path}` says of itself: {body}")
+
+
+def describes(path: str, text: str) -> str | None:
+    """What a script or configuration file's opening comment says it is for, or None."""
+    pure = PurePosixPath(path)
+    suffix = pure.suffix.lower()
+    if suffix in _NOT_COMMENTED or suffix in CODE_SUFFIXES:
+        return None  # prose files have headings, not comments; source code is a module's
+    if pure.name.lower().endswith(_PATTERN_FILES):
+        return None  # comments in a pattern list head its sections (a template's)
+    return _statement(path, _clauses(_comment_lines(text)))
+
+
+def file_headers(events: list[StoredEvent]) -> list[FileHeader]:
+    """What the files read whole in the session say of themselves, first read first."""
+    found: dict[str, FileHeader] = {}
+    for event in events:
+        read = _whole_read(event)
+        if read is None or read[0] in found:
+            continue
+        path, text = read
+        statement = describes(path, text)
+        if statement:
+            found[path] = FileHeader(f"file:{path}", statement, path, (event.id,))
+        if len(found) >= MAX_FILES:
+            break
+    return list(found.values())
