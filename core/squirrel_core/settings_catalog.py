@@ -563,7 +563,7 @@ SETTINGS: tuple[Setting, ...] = (
         "storage",
         "postgres_ef_search",
         int,
-        40,
+        400,
         "Memory service on Postgres: candidates the HNSW vector search keeps (pgvector's "
         "hnsw.ef_search; at least the number of results asked for). Higher finds more of the "
         "true nearest memories and takes longer.",
