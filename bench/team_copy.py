@@ -161,6 +161,8 @@ async def verify(
     store: Store, dsn: str, inserts: Sequence[Insert], vectors: Sequence[Any], model_id: str
 ) -> int:
     """Read `inserts` back through the product; raise on any difference, return how many."""
+    if not inserts:
+        return 0
     items = {s.item.id: s.item for s in inserts}
     read = {m.id: m for m in await store.get_memories(list(items))}
     if read != items:

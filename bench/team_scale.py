@@ -252,7 +252,8 @@ async def scenario(
             if args.loader == "copy":
                 check = args.check if n < 3 else 0
                 sample = await fill_copy(store, dsn, per_project, embedder, n * per_project, check)
-                samples.append((store, *sample))
+                if sample[0]:
+                    samples.append((store, *sample))
             else:
                 await fill(store, index, per_project, embedder, first=n * per_project)
         loaded = time.perf_counter() - started
