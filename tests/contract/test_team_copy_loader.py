@@ -94,6 +94,7 @@ async def test_verify_notices_a_row_that_differs(postgres_dsn: str, tmp_path: Pa
                 "WHERE id = %s",
                 (inserts[2].item.id,),
             )
+        assert await verify(store, postgres_dsn, [], [], model) == 0  # nothing to read back
         with pytest.raises(AssertionError, match="full-text column"):
             await verify(store, postgres_dsn, inserts, list(vectors), model)
         item: MemoryItem = inserts[0].item
