@@ -2,15 +2,17 @@
 
 `--laptops` threads, each a teammate with its own write token and gRPC channel, deliver
 batches of events (`AppendEvents`, `--batch` per call) into `--projects` team projects and
-search (`SearchMemory`) in turn for `--seconds`. A third of the way in, the server's memory
+search (`SearchMemory`) in turn for `--seconds`: flat out, or one round every `--interval`
+seconds (each laptop's pauses drawn from 0.5 to 1.5 times it, so they do not march in step), as
+a teammate's hooks deliver while they work. A third of the way in, the server's memory
 service is killed with SIGKILL (its supervisor restarts it); two thirds in, Postgres restarts
 (a fast shutdown and start, as a failover or maintenance does). A laptop whose call fails sends
-the same batch again, as delivery does. Prints events/s, p50/p95 of each call, errors, the
+the same batch again, as delivery does. Prints events/s, p50/p95/p99 of each call, errors, the
 memory service's RSS and CPU, and then counts the events the database holds against those
 sent: lost and doubled must both be 0.
 
 Run: .venv/bin/python -m bench.team_load [--laptops 10] [--seconds 60] [--projects 5]
-(a company's size: --laptops 50 --seconds 300)
+(a company's size: --laptops 50 --seconds 300 --interval 5 --batch 20)
 """
 
 from __future__ import annotations
@@ -135,6 +137,8 @@ def _drive(laptop: Laptop, target: str, args: argparse.Namespace, stop: threadin
                 laptop.search_ms.append((time.perf_counter() - started) * 1000)
             except grpc.RpcError:
                 laptop.errors += 1
+            if args.interval > 0:
+                stop.wait(args.interval * rng.uniform(0.5, 1.5))
 
 
 def _chaos(
@@ -256,15 +260,18 @@ def run(args: argparse.Namespace, root: Path) -> list[Figure]:
             log_file.close()
         stored, distinct = _stored(dsn)
     sent = sum(lp.sent for lp in laptops)
-    note = f"{args.laptops} laptops, {args.seconds:g} s, batch {args.batch}"
+    pace = f"every {args.interval:g} s" if args.interval > 0 else "flat out"
+    note = f"{args.laptops} laptops, {args.seconds:g} s, batch {args.batch} {pace}"
     appends = [ms for lp in laptops for ms in lp.append_ms]
     searches = [ms for lp in laptops for ms in lp.search_ms]
     figures = [
         Figure("load", "events delivered", sent / elapsed, "events/s", note),
-        Figure("load", "AppendEvents p50", percentile(appends, 50), "ms", f"n={len(appends)}"),
-        Figure("load", "AppendEvents p95", percentile(appends, 95), "ms", f"n={len(appends)}"),
-        Figure("load", "SearchMemory p50", percentile(searches, 50), "ms", f"n={len(searches)}"),
-        Figure("load", "SearchMemory p95", percentile(searches, 95), "ms", f"n={len(searches)}"),
+        *(
+            Figure("load", f"{call} p{q}", percentile(millis, q), "ms", f"n={len(millis)}")
+            for call, millis in (("AppendEvents", appends), ("SearchMemory", searches))
+            for q in (50, 95, 99)
+        ),
+        Figure("load", "searches answered", len(searches) / elapsed, "searches/s", note),
         Figure("load", "failed calls (retried)", sum(lp.errors for lp in laptops), "count", note),
     ]
     if samples:
@@ -289,6 +296,9 @@ def main(argv: list[str] | None = None) -> None:
     options.add_argument("--seconds", type=float, default=60.0)
     options.add_argument("--projects", type=int, default=5)
     options.add_argument("--batch", type=int, default=50)
+    options.add_argument(
+        "--interval", type=float, default=0.0, help="mean seconds between a laptop's rounds"
+    )
     options.add_argument("--pool", type=int, default=10, help="storage.postgres_pool_size")
     options.add_argument(
         "--settle", type=float, default=120.0, help="seconds a laptop retries one batch"

@@ -4,15 +4,19 @@ For one project at each of `--sizes` memories, and for `--projects` projects of
 `--per-project` memories each (every project in one database, as a team server keeps them):
 lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index with
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
-answered exactly (index scans off) and the HNSW answers' recall@10 against them; the HNSW
-index's build time after the load; the database's and the vectors' size on disk. Memories are
-written through the `Store` contract, 500 per transaction (the store sends a transaction's new
-rows pipelined, and a batch of vectors in one transaction); vectors come from the deterministic
-hashing embedder (384 dimensions), so the figures are storage, not the model. The HNSW index is
-dropped during the load and built once after it (`hnsw_built_after`), as after a restore.
+answered exactly (index scans off) and the HNSW answers' recall@10 against them, also for each
+`--ef-search` value (`storage.postgres_ef_search`); the HNSW index's build time after the load;
+the database's and the vectors' size on disk. Memories are the product's rows loaded with
+`COPY` (`team_copy`: the store's own write plan makes them, `COPY` sends them; the first
+`--check` of the first projects are read back through the store and compared), or, with
+`--loader store`, written through the `Store` contract, 500 per transaction. Vectors are the
+deterministic hashing embedder's (384 dimensions), so the figures are storage, not the model.
+The HNSW index is dropped during the load and built once after it (`hnsw_built_after`), as
+after a restore.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
-[--per-project 100] [--queries 200]   (a company's size: --sizes 100000,1000000 --projects 10000)
+[--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store]
+(a company's size: --sizes 100000,1000000 --projects 10000)
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import random
 import tempfile
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
@@ -32,11 +37,14 @@ import structlog
 from bench.common import Figure, MemoryGenerator, percentile, print_table
 from bench.postgres_server import hnsw_built_after, local_postgres
 from bench.storage_backends import QUERIES
+from bench.team_copy import HashingVectors, copy_rows, planned_inserts, verify
 from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.index import VectorIndex
+from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
+from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.postgres.vectors import PgVectorIndex
 
 DIM = 384
 
@@ -64,6 +72,36 @@ async def fill(
         await asyncio.to_thread(
             index.upsert, [(m.id, vectors[i]) for i, m in enumerate(result.memories)]
         )
+
+
+async def fill_copy(
+    store: Store, dsn: str, count: int, embedder: FakeEmbedder, first: int, check: int
+) -> tuple[list[Insert], list[Vector]]:
+    """`count` memories and their vectors with `COPY` (`team_copy`), 10,000 per transaction;
+    returns the first `check` of them with their vectors, to be read back once indexed."""
+    import psycopg  # noqa: PLC0415
+
+    generator = MemoryGenerator(first)
+    sample: list[Insert] = []
+    sample_vectors: list[Vector] = []
+    from pgvector.psycopg import register_vector  # noqa: PLC0415
+
+    hashing = HashingVectors(embedder.dim)
+    with psycopg.connect(dsn) as conn:
+        register_vector(conn)
+        for offset in range(0, count, 10_000):
+            decisions = [
+                UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
+                for n in range(min(10_000, count - offset))
+            ]
+            inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
+            vectors = hashing.embed([embedding_text(s.item) for s in inserts])
+            with conn.transaction():
+                await asyncio.to_thread(copy_rows, conn, inserts, vectors, embedder.model_id)
+            room = max(check - len(sample), 0)
+            sample.extend(inserts[:room])
+            sample_vectors.extend(list(vectors[:room]))
+    return sample, sample_vectors
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
@@ -102,10 +140,12 @@ async def searches(
     rounds: int,
     section: str,
     pools: Sequence[int] = (),
+    efs: Sequence[int] = (),
 ) -> list[Figure]:
     """Lexical, HNSW and exact searches over `stores` (chosen in turn); latencies and recall.
     Each of `pools`: the top 10 of an HNSW search for that many (as the server's retrieval asks
-    for its candidate pool, `hnsw.ef_search` = the pool, at least 40), its latency and recall."""
+    for its candidate pool, `hnsw.ef_search` = the pool, at least the setting), its latency and
+    recall. Each of `efs`: the top 10 with `storage.postgres_ef_search` at that value."""
     rng = random.Random(7)
     lexical: list[float] = []
     hnsw: list[float] = []
@@ -114,6 +154,9 @@ async def searches(
     pooled: dict[int, list[float]] = {p: [] for p in pools}
     pool_found: dict[int, int] = dict.fromkeys(pools, 0)
     indexes: dict[str, VectorIndex] = {}
+    tuned: dict[tuple[str, int], VectorIndex] = {}
+    by_ef: dict[int, list[float]] = {e: [] for e in efs}
+    ef_found: dict[int, int] = dict.fromkeys(efs, 0)
     for n in range(rounds):
         store = stores[rng.randrange(len(stores))]
         query = QUERIES[n % len(QUERIES)] + f" {n}"
@@ -140,6 +183,20 @@ async def searches(
             wide = await asyncio.to_thread(indexes[store.project_id].search, vector, size)
             pooled[size].append((time.perf_counter() - started) * 1000)
             pool_found[size] += len({hit[0] for hit in wide[:10]} & set(truth))
+        for ef in efs:
+            if (store.project_id, ef) not in tuned:
+                tuned[store.project_id, ef] = await asyncio.to_thread(
+                    PgVectorIndex.open,
+                    store.database.vector_pool(),  # type: ignore[attr-defined]
+                    store.project_id,
+                    DIM,
+                    embedder.model_id,
+                    ef_search=ef,
+                )
+            started = time.perf_counter()
+            hits = await asyncio.to_thread(tuned[store.project_id, ef].search, vector, 10)
+            by_ef[ef].append((time.perf_counter() - started) * 1000)
+            ef_found[ef] += len({hit[0] for hit in hits} & set(truth))
     figures = tail_latencies(section, "search_fts top-10", lexical)
     figures += tail_latencies(section, "vector top-10, HNSW", hnsw)
     figures += tail_latencies(section, "vector top-10, exact", exact)
@@ -150,6 +207,11 @@ async def searches(
         label = f"top 10 of an HNSW top-{size}"
         figures += tail_latencies(section, label, pooled[size])
         recall = pool_found[size] / max(wanted, 1)
+        figures.append(Figure(section, f"{label}: recall@10", recall, "ratio", f"n={rounds}"))
+    for ef in efs:
+        label = f"vector top-10, HNSW ef_search {ef}"
+        figures += tail_latencies(section, label, by_ef[ef])
+        recall = ef_found[ef] / max(wanted, 1)
         figures.append(Figure(section, f"{label}: recall@10", recall, "ratio", f"n={rounds}"))
     return figures
 
@@ -185,21 +247,40 @@ async def scenario(
         building = hnsw_built_after(dsn, DIM)
         building.__enter__()
         started = time.perf_counter()
+        samples: list[tuple[Store, list[Insert], list[Vector]]] = []
         for n, (store, index) in enumerate(zip(stores, indexes, strict=True)):
-            await fill(store, index, per_project, embedder, first=n * per_project)
+            if args.loader == "copy":
+                check = args.check if n < 3 else 0
+                sample = await fill_copy(store, dsn, per_project, embedder, n * per_project, check)
+                if sample[0]:
+                    samples.append((store, *sample))
+            else:
+                await fill(store, index, per_project, embedder, first=n * per_project)
         loaded = time.perf_counter() - started
         started = time.perf_counter()
         building.__exit__(None, None, None)
         built = time.perf_counter() - started
         total = projects * per_project
-        figures.append(Figure(section, "load memories + vectors", total / loaded, "rows/s"))
+        checked = 0
+        for store, inserts, vectors in samples:
+            checked += await verify(store, dsn, inserts, vectors, embedder.model_id)
+        figures.append(
+            Figure(
+                section,
+                f"load memories + vectors ({args.loader})",
+                total / loaded,
+                "rows/s",
+                f"{loaded:.0f} s; {checked} read back equal" if checked else f"{loaded:.0f} s",
+            )
+        )
         figures.append(Figure(section, "HNSW index build after the load", built, "s"))
         db_mib, vectors_mib, hnsw_mib = disk(dsn)
         figures.append(Figure(section, "disk: database", db_mib, "MiB"))
         figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
         figures.append(Figure(section, "disk: HNSW index", hnsw_mib, "MiB"))
         pools = [int(p) for p in str(args.pools).split(",") if p]
-        figures += await searches(stores, dsn, embedder, args.queries, section, pools)
+        efs = [int(e) for e in str(args.ef_search).split(",") if e]
+        figures += await searches(stores, dsn, embedder, args.queries, section, pools, efs)
     finally:
         await backend.close()
     return figures
@@ -224,7 +305,21 @@ def main(argv: list[str] | None = None) -> None:
     options.add_argument("--queries", type=int, default=200)
     options.add_argument("--pool", type=int, default=10)
     options.add_argument(
+        "--loader",
+        choices=("copy", "store"),
+        default="copy",
+        help="COPY the product's rows (default), or write them through the Store contract",
+    )
+    options.add_argument(
+        "--check", type=int, default=200, help="COPY-loaded memories read back and compared"
+    )
+    options.add_argument(
         "--pools", default="50,100", help="HNSW candidate pools whose top 10 is also measured"
+    )
+    options.add_argument(
+        "--ef-search",
+        default="",
+        help="storage.postgres_ef_search values whose HNSW top 10 is also measured (40,100,...)",
     )
     options.add_argument(
         "--postgres-dsn", default="", help="an existing Postgres (default: one started here)"

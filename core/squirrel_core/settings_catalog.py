@@ -309,6 +309,17 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=200,
     ),
     Setting(
+        "storage",
+        "postgres_ef_search",
+        int,
+        400,
+        "Memory service on Postgres: candidates the HNSW vector search keeps (pgvector's "
+        "hnsw.ef_search; at least the number of results asked for). Higher finds more of the "
+        "true nearest memories and takes longer.",
+        minimum=10,
+        maximum=1000,
+    ),
+    Setting(
         "serve",
         "address",
         str,

@@ -53,7 +53,14 @@ class PostgresBackend:
 
     name = "postgres"
 
-    def __init__(self, dsn: str, *, pool_size: int = 10, clock: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        pool_size: int = 10,
+        ef_search: int | None = None,
+        clock: Clock = utc_now,
+    ) -> None:
         if not dsn.strip():
             raise InvalidArgumentError(
                 "storage.backend is postgres but storage.postgres_dsn is empty; "
@@ -61,6 +68,7 @@ class PostgresBackend:
             )
         self._dsn = dsn
         self._pool_size = pool_size
+        self._ef_search = ef_search
         self._clock = clock
         self._database: PostgresDatabase | None = None
         self._lock = asyncio.Lock()
@@ -78,7 +86,10 @@ class PostgresBackend:
                         "storage.backend is postgres but the Postgres driver is not installed; "
                         "install the team extra: pip install 'squirrel[team]'"
                     ) from exc
-                self._database = await PostgresDatabase.open(self._dsn, max_size=self._pool_size)
+                tuning = {} if self._ef_search is None else {"ef_search": self._ef_search}
+                self._database = await PostgresDatabase.open(
+                    self._dsn, max_size=self._pool_size, **tuning
+                )
             return self._database
 
     async def open_store(self, project_id: str, store_dir: Path | None) -> Store:
@@ -100,6 +111,7 @@ def backend_from_settings(settings: Settings, *, clock: Clock = utc_now) -> Stor
         return PostgresBackend(
             settings.str_("storage.postgres_dsn"),
             pool_size=settings.int_("storage.postgres_pool_size"),
+            ef_search=settings.int_("storage.postgres_ef_search"),
             clock=clock,
         )
     return SqliteBackend(clock=clock)

@@ -20,6 +20,7 @@ from squirrel_core.errors import (
     UnavailableError,
 )
 from squirrel_memory.storage.postgres.schema import migrate
+from squirrel_memory.storage.postgres.vectors import DEFAULT_EF_SEARCH
 
 log = structlog.get_logger()
 
@@ -57,9 +58,17 @@ class PostgresDatabase:
     """A pool of connections to one database; `transaction()` hands out one in a transaction."""
 
     def __init__(
-        self, pool: AsyncConnectionPool, where: str, dsn: str = "", *, vector_pool_size: int = 4
+        self,
+        pool: AsyncConnectionPool,
+        where: str,
+        dsn: str = "",
+        *,
+        vector_pool_size: int = 4,
+        ef_search: int = DEFAULT_EF_SEARCH,
     ) -> None:
         self._pool = pool
+        self.ef_search = ef_search
+        """`hnsw.ef_search` of the vector indexes' searches (`storage.postgres_ef_search`)."""
         self._vector_pool_size = max(1, vector_pool_size)
         self.where = where
         self._dsn = dsn
@@ -81,7 +90,9 @@ class PostgresDatabase:
             return self._vector_pool
 
     @classmethod
-    async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+    async def open(
+        cls, dsn: str, *, min_size: int = 1, max_size: int = 10, ef_search: int = DEFAULT_EF_SEARCH
+    ) -> PostgresDatabase:
         """Bring the schema to this version (`schema.migrate`), then open the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
             raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
@@ -116,7 +127,7 @@ class PostgresDatabase:
         except PoolTimeout as exc:
             await pool.close()
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
-        db = cls(pool, where, dsn, vector_pool_size=max_size)
+        db = cls(pool, where, dsn, vector_pool_size=max_size, ef_search=ef_search)
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
         return db
 

@@ -82,7 +82,10 @@ class PostgresStore(
         """This project's vectors in pgvector (blocking: call it from a thread)."""
         from squirrel_memory.storage.postgres.vectors import PgVectorIndex  # noqa: PLC0415
 
-        return PgVectorIndex.open(self._db.vector_pool(), self.project_id, dim, model_id), None
+        index = PgVectorIndex.open(
+            self._db.vector_pool(), self.project_id, dim, model_id, ef_search=self._db.ef_search
+        )
+        return index, None
 
     async def _notify(self, change: MemoryChange) -> None:
         self._search_stats.changed(len(change.added) + len(change.updated) + len(change.deleted))

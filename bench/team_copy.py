@@ -1,0 +1,202 @@
+"""Bulk loading a team server's memories with `COPY` (a benchmark's loader, not the product's).
+
+The memories are the product's own: each batch of decisions runs through the store's write
+plan (`_apply`, as `apply_processing_result` does), whose `Insert` steps are collected instead
+of sent; each insert's values are `memory_sql.insert_writes`' (the row, its full-text texts, its
+CREATED history row) and each vector's the row `PgVectorIndex.upsert` writes. They go in with
+`COPY`: the history rows straight into their table, the vectors in COPY's binary format
+(pgvector's own encoding), the memory rows into a
+temporary table and from there into `memory_items` with the product's full-text expression
+(`Dialect.search_insert`) computing `search`, so every column is what the product would have
+written. `verify` reads a sample back through the product (`get_memories`, `search_fts`, the
+vector index) and compares the stored full-text column with the product's statement.
+
+`HashingVectors` gives the vectors of the test embedder (`FakeEmbedder`), the same numbers,
+with each word's hash computed once: hashing every word of every memory again, in Python,
+was what bounded the load; `verify` checks its vectors against `FakeEmbedder`'s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg import sql
+
+from squirrel_memory.embedder import Vectors, normalised
+from squirrel_memory.fake_embedder import _EMPTY_FEATURE as _EMPTY
+from squirrel_memory.fake_embedder import _WORD, FakeEmbedder
+from squirrel_memory.models import MemoryItem, MemorySource, UpdateDecision
+from squirrel_memory.retrieval import embedding_text
+from squirrel_memory.storage import Store
+from squirrel_memory.storage.base import HistoryAction
+from squirrel_memory.storage.dialect import POSTGRES
+from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.memory_sql import MEMORY_COLUMNS, insert_writes, statements
+from squirrel_memory.storage.postgres.search import search_fields
+from squirrel_memory.storage.revisions import ChangeSet, drive_async
+
+_SQL = statements(POSTGRES)
+_SEARCH_TEXTS = ("s_key", "s_tags", "s_content")
+_VECTOR_COLUMNS = "memory_id, project_id, model_id, dim, embedding"
+
+
+def _columns(insert: str) -> str:
+    """The column list of an `INSERT INTO t (columns) VALUES ...` statement."""
+    found = re.match(r"INSERT INTO \w+ \(([^)]*)\)", insert)
+    assert found is not None, insert
+    return found.group(1)
+
+
+def _search_expression() -> str:
+    """`Dialect.search_insert` over the staged texts instead of parameters."""
+    expression = POSTGRES.search_insert
+    for name in _SEARCH_TEXTS:
+        expression = expression.replace("%s", name, 1)
+    assert "%s" not in expression
+    return expression
+
+
+async def planned_inserts(
+    store: Store, decisions: Sequence[UpdateDecision], user_id: str, now: datetime
+) -> list[Insert]:
+    """The `Insert` steps the store's write plan makes of ADD_NEW decisions (nothing sent)."""
+    inserts: list[Insert] = []
+
+    async def answer(step: object) -> None:
+        assert isinstance(step, Insert), f"a bulk load only adds memories, not {step!r}"
+        inserts.append(step)
+
+    for decision in decisions:
+        plan = store._apply(  # type: ignore[attr-defined]
+            decision,
+            user_id=user_id,
+            source=MemorySource.RULES,
+            now=now,
+            changes=ChangeSet(),
+        )
+        await drive_async(plan, answer)
+    return inserts
+
+
+class HashingVectors:
+    """`FakeEmbedder.embed_now`'s vectors, each word's buckets and signs (the word's feature
+    and its trigrams', as `fake_embedder._features` makes them) hashed once. The sums are
+    small integers, exact in float32 in any order, so the vectors are the same numbers."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._words: dict[str, list[tuple[int, float]]] = {}
+
+    def _hashed(self, feature: str) -> tuple[int, float]:
+        digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+        value = int.from_bytes(digest, "little")
+        return (value >> 1) % self.dim, 1.0 if value & 1 else -1.0
+
+    def _of_word(self, word: str) -> list[tuple[int, float]]:
+        found = self._words.get(word)
+        if found is None:
+            padded = f"#{word}#"
+            features = [f"w:{word}", *(f"c:{padded[i : i + 3]}" for i in range(len(padded) - 2))]
+            found = [self._hashed(f) for f in features]
+            if len(self._words) < 1_000_000:
+                self._words[word] = found
+        return found
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        cells: list[int] = []
+        signs: list[float] = []
+        for row, text in enumerate(texts):
+            words = [w.lower() for w in _WORD.findall(text)] or [""]
+            base = row * self.dim
+            for word in words:
+                for column, sign in self._of_word(word) if word else [self._hashed(_EMPTY)]:
+                    cells.append(base + column)
+                    signs.append(sign)
+        flat = np.bincount(cells, weights=signs, minlength=len(texts) * self.dim)
+        return normalised(flat.reshape(len(texts), self.dim).astype(np.float32))
+
+
+def copy_rows(
+    conn: psycopg.Connection[Any],
+    inserts: Sequence[Insert],
+    vectors: Any,
+    model_id: str,
+) -> None:
+    """The rows of `inserts` and their vectors (in the same order), in the caller's transaction."""
+    writes = [
+        insert_writes(POSTGRES, _SQL, s.item, s.reason, search_fields(s.item)) for s in inserts
+    ]
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS load_items ON COMMIT DELETE ROWS AS "
+        f"SELECT {MEMORY_COLUMNS}, ''::text AS s_key, ''::text AS s_tags, "
+        "''::text AS s_content FROM memory_items WITH NO DATA"
+    )
+    staged = f"{MEMORY_COLUMNS}, {', '.join(_SEARCH_TEXTS)}"
+    with conn.cursor().copy(f"COPY load_items ({staged}) FROM STDIN") as copy:
+        for write in writes:
+            copy.write_row(write[0][1])
+    conn.execute(
+        f"INSERT INTO memory_items ({_columns(_SQL.insert)}) "
+        f"SELECT {MEMORY_COLUMNS}, {_search_expression()} FROM load_items"
+    )
+    history = _columns(_SQL.keep_history)
+    with conn.cursor().copy(f"COPY memory_history ({history}) FROM STDIN") as copy:
+        for write in writes:
+            copy.write_row(write[1][1])
+    binary = f"COPY memory_vectors ({_VECTOR_COLUMNS}) FROM STDIN WITH (FORMAT BINARY)"
+    with conn.cursor().copy(binary) as copy:
+        copy.set_types(["text", "text", "text", "int4", "vector"])
+        for step, vector in zip(inserts, vectors, strict=True):
+            item = step.item
+            copy.write_row((item.id, item.project_id, model_id, len(vector), vector))
+
+
+async def verify(
+    store: Store, dsn: str, inserts: Sequence[Insert], vectors: Sequence[Any], model_id: str
+) -> int:
+    """Read `inserts` back through the product; raise on any difference, return how many."""
+    if not inserts:
+        return 0
+    items = {s.item.id: s.item for s in inserts}
+    read = {m.id: m for m in await store.get_memories(list(items))}
+    if read != items:
+        raise AssertionError("memories read back differ from those loaded")
+    with psycopg.connect(dsn) as conn:
+        for step in inserts:
+            item: MemoryItem = step.item
+            expected = sql.SQL(POSTGRES.search_insert.replace("%s", "{}")).format(
+                *(sql.Literal(t) for t in search_fields(item))
+            )
+            row = conn.execute(
+                sql.SQL(
+                    "SELECT search = ({e}), (SELECT (action, reason) FROM memory_history "
+                    "WHERE memory_id = m.id AND version = 1) FROM memory_items m "
+                    "WHERE id = {id}"
+                ).format(e=expected, id=sql.Literal(item.id))
+            ).fetchone()
+            if row is None or row[0] is not True:
+                raise AssertionError(f"full-text column of {item.id} differs")
+            if tuple(row[1]) != (str(HistoryAction.CREATED), step.reason):
+                raise AssertionError(f"history of {item.id} differs")
+    dim = len(vectors[0])
+    expected_vectors = FakeEmbedder(dim=dim).embed_now([embedding_text(s.item) for s in inserts])
+    if not np.array_equal(np.asarray(vectors), expected_vectors):
+        raise AssertionError("the cached hashing vectors differ from FakeEmbedder's")
+    index, _ = store.open_vector_index(dim, model_id)
+    for step, vector in zip(inserts, vectors, strict=True):
+        if step.item.id not in index:
+            raise AssertionError(f"vector of {step.item.id} missing")
+        similarity = index.similarities(vector, [step.item.id])[step.item.id]
+        if abs(similarity - 1.0) > 1e-5:
+            raise AssertionError(f"vector of {step.item.id} differs ({similarity})")
+    for step in inserts[:20]:
+        hits = await store.search_fts(store.project_id, step.item.key, limit=10)
+        if step.item.id not in {m for m, _ in hits}:
+            raise AssertionError(f"search_fts does not find {step.item.id} by its key")
+    return len(inserts)
