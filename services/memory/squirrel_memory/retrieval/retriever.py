@@ -22,7 +22,12 @@ from squirrel_memory.retrieval.page_tokens import (
     encode_page_token,
     query_fingerprint,
 )
-from squirrel_memory.retrieval.queries import MAX_CANDIDATES, matched_terms, parse_query
+from squirrel_memory.retrieval.queries import (
+    MAX_CANDIDATES,
+    ParsedQuery,
+    matched_terms,
+    parse_query,
+)
 from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.results import (
     RELEVANT_LEXICAL_ONLY,
@@ -197,9 +202,10 @@ class Retriever:
         `include_path_matches`) when one of its files is an active file or in a scope path, or
         when a lexical or vector hit satisfies `keep` (the caller's own reason to keep it).
         """
+        self._check_project(project_id)
         ranking = await self._rank(
             project_id,
-            query,
+            parse_query(query),
             types=types,
             active_paths=active_paths,
             scope_paths=scope_paths,
@@ -212,7 +218,7 @@ class Retriever:
     async def _rank(
         self,
         project_id: str,
-        query: str,
+        parsed: ParsedQuery,
         *,
         types: Sequence[MemoryType] | None = None,
         active_paths: Sequence[str] = (),
@@ -221,9 +227,8 @@ class Retriever:
         limit: int | None = None,
         keep: Callable[[MemoryItem], bool] | None = None,
     ) -> Ranking:
-        """`rank`, its `ScoredMemory` made only for the places a caller asks for."""
-        self._check_project(project_id)
-        parsed = parse_query(query)
+        """`rank` of a checked query, its `ScoredMemory` made only for the places a caller
+        asks for."""
         type_list = _check_types(types)
         actives = _check_paths(active_paths, "active_file_paths")
         scopes = _check_paths(scope_paths, "scope_paths")
@@ -339,7 +344,7 @@ class Retriever:
         # them, and a continuation fetches a larger pool.
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, 2 * (offset + top_k)))
         ranking = await self._rank(
-            project_id, parsed.text, types=type_list, scope_paths=scopes, limit=pool
+            project_id, parsed, types=type_list, scope_paths=scopes, limit=pool
         )
         vector_used, total = ranking.vector_used, len(ranking.order)
         page = ranking.scored(offset, offset + top_k)
