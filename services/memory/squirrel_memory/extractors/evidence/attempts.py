@@ -132,7 +132,9 @@ def command_base(text: str) -> str:
             continue
         if (
             token.startswith(("-", "+", '"', "'"))
-            or "/" in token
+            # A program named by its relative path (`./gradlew`, `vendor/bin/phpunit`) is the
+            # head itself; a path after it is an argument.
+            or ("/" in token and (bool(words) or token.startswith(("/", "~"))))
             or "::" in token
             or ("." in token.strip(".") and len(words) > 1 and not _is_task_word(token))
         ):
