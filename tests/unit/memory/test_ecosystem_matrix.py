@@ -7,6 +7,7 @@ standing preference. The rules must note what a senior engineer would — and no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
@@ -86,7 +88,7 @@ ECOSYSTEMS = [
             "       undefined method `amount' for nil:NilClass\n"
             "1 example, 1 failure\n"
         ),
-        lesson="undefined method `amount' for nil",
+        lesson="undefined method 'amount' for nil",
         fix_path="app/models/invoice.rb",
         fix_text="lines.sum { |l| l&.amount.to_i }\n",
         foreign=("pytest", "npm", "cargo", "Django", "Gradle"),
@@ -164,7 +166,7 @@ ECOSYSTEMS = [
             '    testImplementation(kotlin("test"))\n}\n'
         ),
         language="Kotlin",
-        about="",
+        about="Double-entry bookkeeping for small shops",
         test="./gradlew test",
         tested="./gradlew test",
         failing="./gradlew test --tests LedgerTest",
@@ -193,7 +195,7 @@ ECOSYSTEMS = [
             'Version="8.0.2" />\n  </ItemGroup>\n</Project>\n'
         ),
         language="C#",
-        about="",
+        about="Double-entry bookkeeping for small shops",
         test="dotnet test",
         tested="dotnet test",
         failing="dotnet test --no-restore",
@@ -240,7 +242,7 @@ ECOSYSTEMS = [
         manifest="Package.swift",
         body=(
             "// swift-tools-version:5.9\nimport PackageDescription\n\n"
-            "let package = Package(\n    name: \"Ledger\",\n"
+            'let package = Package(\n    name: "Ledger",\n'
             "    dependencies: [\n"
             '        .package(url: "https://github.com/vapor/vapor.git", from: "4.92.0"),\n'
             "    ],\n    targets: [\n"
@@ -323,7 +325,7 @@ ECOSYSTEMS = [
         name="zig",
         manifest="build.zig.zon",
         body=(
-            ".{\n    .name = \"ledger\",\n    .version = \"0.4.0\",\n"
+            '.{\n    .name = "ledger",\n    .version = "0.4.0",\n'
             "    .dependencies = .{\n        .zap = .{\n"
             '            .url = "https://github.com/zigzap/zap/archive/v0.6.0.tar.gz",\n'
             '            .hash = "1220b2b0b7b3c8d0",\n        },\n    },\n'
@@ -340,7 +342,7 @@ ECOSYSTEMS = [
         ),
         lesson="use of undeclared identifier 'LedgerEntry'",
         fix_path="src/books.zig",
-        fix_text="const LedgerEntry = @import(\"entry.zig\").LedgerEntry;\n",
+        fix_text='const LedgerEntry = @import("entry.zig").LedgerEntry;\n',
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="Build Summary: 3/3 steps succeeded",
     ),
@@ -357,7 +359,7 @@ ECOSYSTEMS = [
         language="R",
         about="Double-entry bookkeeping for small shops",
         test='Rscript -e "devtools::test()"',
-        tested="devtools::test()",
+        tested="Rscript -e 'devtools::test()'",
         failing='Rscript -e "devtools::test()"',
         failure=(
             "══ Failed tests ══\n"
@@ -402,7 +404,7 @@ ECOSYSTEMS = [
         body=(
             "(lang dune 3.14)\n(name ledger)\n(generate_opam_files true)\n\n"
             "(package\n (name ledger)\n"
-            " (synopsis \"Double-entry bookkeeping for small shops\")\n"
+            ' (synopsis "Double-entry bookkeeping for small shops")\n'
             " (depends ocaml dune (alcotest :with-test) lwt))\n"
         ),
         language="OCaml",
@@ -458,7 +460,7 @@ ECOSYSTEMS = [
             "target_link_libraries(ledger PUBLIC fmt::fmt)\nenable_testing()\n"
         ),
         language="C/C++",
-        about="",
+        about="Double-entry bookkeeping for small shops",
         test="ctest --test-dir build",
         tested="ctest",
         failing="ctest --test-dir build",
@@ -534,7 +536,11 @@ class Session:
 
     def edit(self, path: str, text: str) -> None:
         use = f"t{len(self.events)}"
-        self.add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": {"new_string": text}}, (path,))
+        self.add(
+            "tool_call",
+            {"tool": "Edit", "tool_use_id": use, "input": {"new_string": text}},
+            (path,),
+        )
         self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
 
 
@@ -562,8 +568,73 @@ async def extract_all(eco: Ecosystem) -> list[MemoryCandidate]:
     return found
 
 
-@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=[e.name for e in ECOSYSTEMS])
-async def test_probe(eco: Ecosystem) -> None:
-    for c in await extract_all(eco):
-        print(c.type, c.key, "|", c.content)
-    assert False
+def _about(found: list[MemoryCandidate], key: str) -> list[str]:
+    return [c.content for c in found if c.key == key]
+
+
+IDS = [e.name for e in ECOSYSTEMS]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_each_ecosystem_notes_what_a_senior_engineer_would(eco: Ecosystem) -> None:
+    found = await extract_all(eco)
+
+    (language,) = set(_about(found, "language"))
+    assert language == f"{eco.language} project ({eco.manifest})."
+    if eco.about:
+        (about,) = _about(found, "about")
+        assert eco.about in about and eco.manifest in about
+    else:
+        assert _about(found, "about") == []
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests and all(eco.tested in t for t in tests), tests
+    (pitfall,) = [c for c in found if c.type == MemoryType.PITFALL]
+    assert eco.lesson in pitfall.content.replace("`", "'")
+    assert f"editing {eco.fix_path}" in pitfall.content
+    (preference,) = [c for c in found if c.type == MemoryType.USER_STYLE]
+    assert preference.content == "Always keep functions small and name them after what they return."
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_nothing_foreign_is_stated(eco: Ecosystem) -> None:
+    found = await extract_all(eco)
+    others = {o.language for o in ECOSYSTEMS if o.language not in (eco.language, "C/C++")}
+
+    for candidate in found:
+        for word in (*eco.foreign, *others):
+            pattern = rf"(?<![\w/.#+]){re.escape(word)}(?![\w#+])"
+            assert not re.search(pattern, candidate.content), (word, candidate.content)
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+def test_a_progress_line_is_never_an_error(eco: Ecosystem) -> None:
+    assert first_error_line(eco.progress) == ""
+    assert first_error_line(f"{eco.progress}\n{eco.failure}") == first_error_line(eco.failure)
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_failure_never_fixed_is_not_a_lesson(eco: Ecosystem) -> None:
+    session = Session("s3", T0)
+    session.user("Run the tests.")
+    session.run(eco.failing, 1, f"{eco.progress}\n{eco.failure}")
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(eco.failing, 1, eco.failure)
+    session.say("It still fails; I will stop here.")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_passing_run_with_progress_output_is_no_pitfall(eco: Ecosystem) -> None:
+    session = Session("s4", T0)
+    session.user("Run the tests.")
+    session.run(eco.test, 0, eco.progress)
+    session.run(eco.test, 0, eco.progress)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.type == MemoryType.PITFALL] == []

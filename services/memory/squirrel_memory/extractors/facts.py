@@ -293,7 +293,6 @@ def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
     ids: set[str] = set()
     for path, event_id in paths:
         pure = PurePosixPath(path)
-        name = pure.name.lower()
         language = manifest_language(pure.name)
         if language:
             (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
@@ -607,7 +606,7 @@ def _main_families(paths: list[tuple[str, str]], project_id: str) -> set[str]:
     root = {
         family(language)
         for path, _ in paths
-        if "/" not in path and (language := manifest_language(path))
+        if "/" not in path and (language := _MANIFEST_LANGUAGES.get(path.lower()))
     }
     if root:
         return root
