@@ -63,7 +63,18 @@ _MANIFEST_LANGUAGES = {
     "build.sbt": "Scala",
     "cmakelists.txt": "C/C++",
     "build.zig": "Zig",
+    "build.zig.zon": "Zig",
+    "cabal.project": "Haskell",
+    "stack.yaml": "Haskell",
+    "gleam.toml": "Gleam",
+    "dune-project": "OCaml",
+    "deno.json": "TypeScript",
+    "deno.jsonc": "TypeScript",
 }
+#: Manifests known by their suffix (`ledger.cabal`) or by their exact, case-kept name (R's
+#: `DESCRIPTION`; a `description` file is anything).
+_MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
+_EXACT_MANIFESTS = {"DESCRIPTION": "R"}
 _EXTENSION_LANGUAGES = {
     ".py": "Python",
     ".ts": "TypeScript",
@@ -88,6 +99,11 @@ _EXTENSION_LANGUAGES = {
     ".scala": "Scala",
     ".dart": "Dart",
     ".zig": "Zig",
+    ".hs": "Haskell",
+    ".gleam": "Gleam",
+    ".ml": "OCaml",
+    ".mli": "OCaml",
+    ".r": "R",
     ".vue": "JavaScript",
     ".svelte": "JavaScript",
 }
@@ -256,6 +272,17 @@ def _libraries_in(text: str, manifest: bool) -> set[str]:
     return {n for n in names if n in _LIBRARIES}
 
 
+def manifest_language(name: str) -> str | None:
+    """The language a manifest file name says a project is in, or None."""
+    lower = name.lower()
+    if lower.startswith("requirements") and lower.endswith(".txt"):
+        return "Python"
+    found = _MANIFEST_LANGUAGES.get(lower) or _EXACT_MANIFESTS.get(name)
+    if found is None and "." in lower:
+        found = _MANIFEST_SUFFIXES.get(lower[lower.rindex(".") :])
+    return found
+
+
 def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
     """The project's languages: manifests at the root first, then the languages of the code
     files touched (twice at least); a manifest in a sub-folder (`assets/package.json`) only
@@ -266,10 +293,7 @@ def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
     ids: set[str] = set()
     for path, event_id in paths:
         pure = PurePosixPath(path)
-        name = pure.name.lower()
-        language = _MANIFEST_LANGUAGES.get(name)
-        if name.startswith("requirements") and name.endswith(".txt"):
-            language = "Python"
+        language = manifest_language(pure.name)
         if language:
             (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
             ids.add(event_id)

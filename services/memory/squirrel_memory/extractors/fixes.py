@@ -149,8 +149,14 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
-        if len(failed.tokens) > 1 and failed.tokens[1] in _INLINE_CODE:
-            continue  # a one-off script given inline (`python -c …`) is a probe, not a pitfall
+        if (
+            len(failed.tokens) > 1
+            and failed.tokens[1] in _INLINE_CODE
+            and (failed.use is None or failed.use.purpose not in CHECK_PURPOSES)
+        ):
+            # A one-off script given inline (`python -c …`) is a probe, not a pitfall; a
+            # known check given that way (`Rscript -e 'devtools::test()'`) is not.
+            continue
         fingerprint = _fingerprint(failed)
         passed_at = None
         # Each try of this failure (the first and its identical retries) and when the next

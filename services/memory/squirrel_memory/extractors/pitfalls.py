@@ -22,8 +22,17 @@ _ERROR_LINE = re.compile(
     # Compiler diagnostics: `./main.go:12:2: undefined: Foo`.
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
     # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
-    r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b)",
+    r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b|"
+    # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`) and R's
+    # (`Error in `f(x)`: could not find function "f"`).
+    r"^e: \S+:\d+|^Error in \S.*?: )",
 )
+#: A line that only announces an error, the explanation is on a line after it: a heading with
+#: nothing after its colon (`NoMethodError:`, `There was 1 error:`, `[ERROR] COMPILATION
+#: ERROR :`, `error: [GHC-88464]`) or a build step's status (`> Task :compileKotlin FAILED`).
+_HEADING = re.compile(r":\s*(?:\[[\w-]+\])?$|^> Task \S+ FAILED$")
+#: Lines after a heading searched for the error it announces.
+_HEADING_REACH = 4
 _SKIP_LINE = re.compile(
     r"^(?:[=_-]+.*[=_-]+|\s*\^+\s*|WARN .*pre-release.*|\s*\|.*|Traceback.*|…?\[truncated.*\]"
     # A usage banner says how to call the program, not what went wrong: the error is the line
@@ -51,13 +60,32 @@ def _first_error_line(output: str) -> str:
     lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
     lines = [line for line in lines if not is_progress(line)]
-    for line in lines:
+    for n, line in enumerate(lines):
         if _EXCEPTION_LINE.match(line):
-            return line
-    for line in lines:
+            return _explained(lines, n)
+    for n, line in enumerate(lines):
         if _ERROR_LINE.search(line):
-            return line
+            return _explained(lines, n)
     return ""
+
+
+def _is_error(line: str) -> bool:
+    return bool(_EXCEPTION_LINE.match(line) or _ERROR_LINE.search(line))
+
+
+def _explained(lines: list[str], n: int) -> str:
+    """The error line at `n`, or what it announces: the next error line within reach, else
+    the heading with the line that follows it (`NoMethodError: undefined method …`)."""
+    line = lines[n]
+    if not _HEADING.search(line):
+        return line
+    after = lines[n + 1 : n + 1 + _HEADING_REACH]
+    for other in after:
+        if _is_error(other) and not _HEADING.search(other):
+            return other
+    if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
+        return f"{line} {after[0]}"
+    return line
 
 
 def error_fingerprint(output: str) -> str:

@@ -50,6 +50,15 @@ _CONFIG_FILE = re.compile(
 )
 
 
+#: A name the code does not define, in compilers' words: a crash, never an expectation
+#: (Elixir's "expected Ledger.Books to define such a function" is not an assertion).
+_MISSING_NAME = re.compile(
+    r"\bundefined\b|\bnot in scope\b|\bcannot find\b|\bunresolved\b|\bunbound\b|"
+    r"\bnot declared\b|\bundeclared\b|\bnot defined\b|\bnot found\b",
+    re.IGNORECASE,
+)
+
+
 def _test_edited_to_pass(pitfall: Pitfall) -> bool:
     use = pitfall.failed.use
     return (
@@ -58,6 +67,7 @@ def _test_edited_to_pass(pitfall: Pitfall) -> bool:
         and use is not None
         and use.purpose == "test"
         and bool(_ASSERTION.search(pitfall.fingerprint))
+        and not _MISSING_NAME.search(pitfall.fingerprint)
         and not any(_CONFIG_FILE.search(f) for f in pitfall.files)
     )
 

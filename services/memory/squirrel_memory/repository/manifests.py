@@ -17,6 +17,14 @@ from xml.etree import ElementTree as ET
 import yaml
 
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.manifest_formats import (
+    read_cabal,
+    read_cmakelists,
+    read_dune_project,
+    read_gleam_toml,
+    read_pubspec,
+    read_r_description,
+)
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
@@ -262,9 +270,14 @@ _GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")
 _GRADLE_PLUGIN = re.compile(r"""id\s*\(?\s*["']([\w.\-]+)["']\s*\)?\s*version\s*["']([^"']+)""")
 
 
+_GRADLE_DESCRIPTION = re.compile(r"""^\s*description\s*=\s*["']([^"']+)["']""")
+
+
 def read_gradle(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "jvm"
     for number, line in enumerate(text.lines, 1):
+        if match := _GRADLE_DESCRIPTION.match(line):
+            _describe(out, match.group(1), text, "description")
         if match := _GRADLE_PLUGIN.search(line):
             _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
         for match in _GRADLE_DEP.finditer(line):
@@ -280,7 +293,9 @@ def read_csproj(text: TextFile, out: Readings) -> None:
         _add(out, text, "dotnet", "Microsoft.AspNetCore.App", "", ref=text.ref_of("Sdk="))
     for element in root.iter():
         tag = _local(element.tag)
-        if tag in ("TargetFramework", "TargetFrameworks") and element.text:
+        if tag == "Description" and element.text:
+            _describe(out, element.text, text, "<Description>")
+        elif tag in ("TargetFramework", "TargetFrameworks") and element.text:
             ref = text.ref_of(f"<{tag}>")
             out.toolchains.append(Toolchain("dotnet", element.text.strip(), ref))
         elif tag == "PackageReference" and element.get("Include"):
@@ -344,8 +359,17 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "pnpm-workspace.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,
+    "pubspec.yaml": read_pubspec,
+    "gleam.toml": read_gleam_toml,
+    "DESCRIPTION": read_r_description,
+    "dune-project": read_dune_project,
+    "CMakeLists.txt": read_cmakelists,
 }
-SUFFIX_READERS: Mapping[str, Reader] = {".csproj": read_csproj, ".fsproj": read_csproj}
+SUFFIX_READERS: Mapping[str, Reader] = {
+    ".csproj": read_csproj,
+    ".fsproj": read_csproj,
+    ".cabal": read_cabal,
+}
 
 
 #: The ecosystem of each manifest, known from its name alone (kept when it cannot be parsed).
@@ -363,6 +387,9 @@ MANIFEST_ECOSYSTEMS: Mapping[str, str] = {
     "pom.xml": "jvm",
     "build.gradle": "jvm",
     "build.gradle.kts": "jvm",
+    "pubspec.yaml": "dart",
+    "gleam.toml": "gleam",
+    "dune-project": "ocaml",
 }
 
 

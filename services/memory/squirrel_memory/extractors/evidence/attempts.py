@@ -120,10 +120,17 @@ def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
     return found
 
 
+_INLINE_CALL = re.compile(r"""^(['"])[\w.:]+\([^\s'"]*\)\1$""")
+
+
 def command_base(text: str) -> str:
     """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`."""
+    tokens = text.split()
+    # A one-word script given inline is the command itself: `Rscript -e 'devtools::test()'`.
+    if len(tokens) >= 3 and tokens[1] in ("-e", "-c") and _INLINE_CALL.match(tokens[2]):
+        return " ".join(tokens[:3])
     words: list[str] = []
-    for token in text.split():
+    for token in tokens:
         if (words and words[-1] in {"python", "python3"} and token == "-m") or token in (  # noqa: S105
             "./...",
             "...",
@@ -132,7 +139,9 @@ def command_base(text: str) -> str:
             continue
         if (
             token.startswith(("-", "+", '"', "'"))
-            or "/" in token
+            # A program named by its relative path (`./gradlew`, `vendor/bin/phpunit`) is the
+            # head itself; a path after it is an argument.
+            or ("/" in token and (bool(words) or token.startswith(("/", "~"))))
             or "::" in token
             or ("." in token.strip(".") and len(words) > 1 and not _is_task_word(token))
         ):

@@ -1,0 +1,640 @@
+"""The offline session rules across ecosystems: one realistic session pair per ecosystem.
+
+Each ecosystem's session reads its real manifest, runs its real test command (passing, in two
+sessions), hits one failure whose output explains itself and fixes it, and the user states one
+standing preference. The rules must note what a senior engineer would — and nothing foreign.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.pitfalls import first_error_line
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+
+T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
+NOW = datetime(2026, 4, 8, tzinfo=UTC)
+PROJECT = "/home/dev/ledger"
+
+
+@dataclass(frozen=True)
+class Ecosystem:
+    """One ecosystem's session material, written as its developers would see it."""
+
+    name: str
+    manifest: str
+    body: str
+    language: str
+    about: str  # words of the manifest's description the project fact must carry
+    test: str  # the test command as typed
+    tested: str  # how the test command fact names it
+    failing: str  # the command that fails (then passes after the fix)
+    failure: str  # its output: an error line and an explanation line
+    lesson: str  # words the pitfall must carry
+    fix_path: str
+    fix_text: str
+    foreign: tuple[str, ...]  # other ecosystems' tools that must never be stated
+    progress: str  # a progress line that is never an error
+
+
+ECOSYSTEMS = [
+    Ecosystem(
+        name="go",
+        manifest="go.mod",
+        body=(
+            "module github.com/acme/ledger\n\ngo 1.22\n\nrequire (\n"
+            "\tgithub.com/go-chi/chi/v5 v5.0.12\n\tgithub.com/jackc/pgx/v5 v5.5.5\n)\n"
+        ),
+        language="Go",
+        about="",
+        test="go test ./...",
+        tested="go test",
+        failing="go test ./...",
+        failure=(
+            "# github.com/acme/ledger/internal/books\n"
+            "internal/books/post.go:14:2: undefined: ledgerEntry\n"
+            "FAIL\tgithub.com/acme/ledger/internal/books [build failed]\n"
+        ),
+        lesson="undefined: ledgerEntry",
+        fix_path="internal/books/post.go",
+        fix_text="type ledgerEntry struct{}\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="go: downloading github.com/go-chi/chi/v5 v5.0.12",
+    ),
+    Ecosystem(
+        name="ruby-rails",
+        manifest="Gemfile",
+        body=(
+            'source "https://rubygems.org"\n\nruby "3.3.0"\n\ngem "rails", "~> 7.1.3"\n'
+            'gem "pg", "~> 1.5"\ngem "puma", ">= 5.0"\n\ngroup :test do\n'
+            '  gem "rspec-rails"\nend\n'
+        ),
+        language="Ruby",
+        about="",
+        test="bundle exec rspec",
+        tested="bundle exec rspec",
+        failing="bundle exec rspec spec/models/invoice_spec.rb",
+        failure=(
+            "Failures:\n\n  1) Invoice#total sums the lines\n"
+            "     Failure/Error: expect(invoice.total).to eq(30)\n"
+            "     NoMethodError:\n"
+            "       undefined method `amount' for nil:NilClass\n"
+            "1 example, 1 failure\n"
+        ),
+        lesson="undefined method 'amount' for nil",
+        fix_path="app/models/invoice.rb",
+        fix_text="lines.sum { |l| l&.amount.to_i }\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Gradle"),
+        progress="Resolving dependencies...",
+    ),
+    Ecosystem(
+        name="elixir-mix",
+        manifest="mix.exs",
+        body=(
+            "defmodule Ledger.MixProject do\n  use Mix.Project\n\n  def project do\n"
+            '    [\n      app: :ledger,\n      version: "0.4.0",\n      elixir: "~> 1.16",\n'
+            '      description: "Double-entry bookkeeping for small shops",\n'
+            "      deps: deps()\n    ]\n  end\n\n  defp deps do\n"
+            '    [\n      {:phoenix, "~> 1.7.11"},\n      {:ecto_sql, "~> 3.11"},\n'
+            '      {:postgrex, ">= 0.0.0"}\n    ]\n  end\nend\n'
+        ),
+        language="Elixir",
+        about="Double-entry bookkeeping for small shops",
+        test="mix test",
+        tested="mix test",
+        failing="mix test test/ledger/books_test.exs",
+        failure=(
+            "== Compilation error in file lib/ledger/books.ex ==\n"
+            "** (CompileError) lib/ledger/books.ex:12: undefined function post_entry/2 "
+            "(expected Ledger.Books to define such a function)\n"
+        ),
+        lesson="undefined function post_entry/2",
+        fix_path="lib/ledger/books.ex",
+        fix_text="def post_entry(book, entry), do: {:ok, [entry | book]}\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="==> ledger\nCompiling 14 files (.ex)",
+    ),
+    Ecosystem(
+        name="java-maven",
+        manifest="pom.xml",
+        body=(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+            "  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.acme</groupId>\n"
+            "  <artifactId>ledger</artifactId>\n  <version>0.4.0</version>\n"
+            "  <description>Double-entry bookkeeping for small shops</description>\n"
+            "  <dependencies>\n    <dependency>\n"
+            "      <groupId>org.springframework.boot</groupId>\n"
+            "      <artifactId>spring-boot-starter-web</artifactId>\n"
+            "      <version>3.2.4</version>\n    </dependency>\n  </dependencies>\n"
+            "</project>\n"
+        ),
+        language="Java",
+        about="Double-entry bookkeeping for small shops",
+        test="mvn test",
+        tested="mvn test",
+        failing="mvn -q test",
+        failure=(
+            "[ERROR] COMPILATION ERROR :\n"
+            "[ERROR] /home/dev/ledger/src/main/java/com/acme/ledger/Books.java:[14,9] "
+            "cannot find symbol\n"
+            "  symbol:   class LedgerEntry\n"
+            "[INFO] BUILD FAILURE\n"
+        ),
+        lesson="cannot find symbol",
+        fix_path="src/main/java/com/acme/ledger/Books.java",
+        fix_text="import com.acme.ledger.model.LedgerEntry;\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails", "Gradle"),
+        progress="[INFO] Scanning for projects...",
+    ),
+    Ecosystem(
+        name="kotlin-gradle",
+        manifest="build.gradle.kts",
+        body=(
+            'plugins {\n    kotlin("jvm") version "1.9.23"\n    application\n}\n\n'
+            'group = "com.acme"\nversion = "0.4.0"\n'
+            'description = "Double-entry bookkeeping for small shops"\n\n'
+            "dependencies {\n"
+            '    implementation("io.ktor:ktor-server-core:2.3.10")\n'
+            '    testImplementation(kotlin("test"))\n}\n'
+        ),
+        language="Kotlin",
+        about="Double-entry bookkeeping for small shops",
+        test="./gradlew test",
+        tested="./gradlew test",
+        failing="./gradlew test --tests LedgerTest",
+        failure=(
+            "> Task :compileKotlin FAILED\n"
+            "e: file:///home/dev/ledger/src/main/kotlin/Books.kt:14:9 "
+            "Unresolved reference: LedgerEntry\n"
+            "FAILURE: Build failed with an exception.\n"
+        ),
+        lesson="Unresolved reference: LedgerEntry",
+        fix_path="src/main/kotlin/Books.kt",
+        fix_text="import com.acme.ledger.LedgerEntry\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails", "Maven"),
+        progress="> Task :compileKotlin",
+    ),
+    Ecosystem(
+        name="csharp-dotnet",
+        manifest="Ledger.csproj",
+        body=(
+            '<Project Sdk="Microsoft.NET.Sdk.Web">\n  <PropertyGroup>\n'
+            "    <TargetFramework>net8.0</TargetFramework>\n"
+            "    <Description>Double-entry bookkeeping for small shops</Description>\n"
+            "  </PropertyGroup>\n  <ItemGroup>\n"
+            '    <PackageReference Include="Microsoft.EntityFrameworkCore" Version="8.0.4" />\n'
+            '    <PackageReference Include="Npgsql.EntityFrameworkCore.PostgreSQL" '
+            'Version="8.0.2" />\n  </ItemGroup>\n</Project>\n'
+        ),
+        language="C#",
+        about="Double-entry bookkeeping for small shops",
+        test="dotnet test",
+        tested="dotnet test",
+        failing="dotnet test --no-restore",
+        failure=(
+            "  Determining projects to restore...\n"
+            "/home/dev/ledger/Books.cs(14,9): error CS0246: The type or namespace name "
+            "'LedgerEntry' could not be found (are you missing a using directive or an "
+            "assembly reference?) [/home/dev/ledger/Ledger.csproj]\n"
+            "Build FAILED.\n"
+        ),
+        lesson="CS0246",
+        fix_path="Books.cs",
+        fix_text="using Acme.Ledger.Model;\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="  Determining projects to restore...",
+    ),
+    Ecosystem(
+        name="php-composer",
+        manifest="composer.json",
+        body=(
+            '{\n    "name": "acme/ledger",\n'
+            '    "description": "Double-entry bookkeeping for small shops",\n'
+            '    "require": {\n        "php": "^8.2",\n        "laravel/framework": "^11.0"\n'
+            '    },\n    "require-dev": {\n        "phpunit/phpunit": "^11.0"\n    }\n}\n'
+        ),
+        language="PHP",
+        about="Double-entry bookkeeping for small shops",
+        test="vendor/bin/phpunit",
+        tested="vendor/bin/phpunit",
+        failing="vendor/bin/phpunit tests/Unit/BooksTest.php",
+        failure=(
+            "PHPUnit 11.0.9 by Sebastian Bergmann and contributors.\n\nE\n\n"
+            "There was 1 error:\n\n1) Tests\\Unit\\BooksTest::test_post\n"
+            'Error: Class "App\\Ledger\\Entry" not found\n'
+        ),
+        lesson="not found",
+        fix_path="app/Ledger/Entry.php",
+        fix_text="<?php\nnamespace App\\Ledger;\nfinal class Entry {}\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Loading composer repositories with package information",
+    ),
+    Ecosystem(
+        name="swift-spm",
+        manifest="Package.swift",
+        body=(
+            "// swift-tools-version:5.9\nimport PackageDescription\n\n"
+            'let package = Package(\n    name: "Ledger",\n'
+            "    dependencies: [\n"
+            '        .package(url: "https://github.com/vapor/vapor.git", from: "4.92.0"),\n'
+            "    ],\n    targets: [\n"
+            '        .target(name: "Ledger", dependencies: [.product(name: "Vapor", '
+            'package: "vapor")]),\n'
+            '        .testTarget(name: "LedgerTests", dependencies: ["Ledger"]),\n'
+            "    ]\n)\n"
+        ),
+        language="Swift",
+        about="",
+        test="swift test",
+        tested="swift test",
+        failing="swift test --filter LedgerTests",
+        failure=(
+            "Building for debugging...\n"
+            "/home/dev/ledger/Sources/Ledger/Books.swift:14:9: error: cannot find "
+            "'LedgerEntry' in scope\n"
+            "error: fatalError\n"
+        ),
+        lesson="cannot find 'LedgerEntry' in scope",
+        fix_path="Sources/Ledger/Books.swift",
+        fix_text="struct LedgerEntry {}\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Fetching https://github.com/vapor/vapor.git",
+    ),
+    Ecosystem(
+        name="dart-flutter",
+        manifest="pubspec.yaml",
+        body=(
+            "name: ledger\ndescription: Double-entry bookkeeping for small shops\n"
+            "version: 0.4.0\n\nenvironment:\n  sdk: '>=3.3.0 <4.0.0'\n\n"
+            "dependencies:\n  flutter:\n    sdk: flutter\n  provider: ^6.1.2\n\n"
+            "dev_dependencies:\n  flutter_test:\n    sdk: flutter\n"
+        ),
+        language="Dart",
+        about="Double-entry bookkeeping for small shops",
+        test="flutter test",
+        tested="flutter test",
+        failing="flutter test test/books_test.dart",
+        failure=(
+            "lib/books.dart:14:9: Error: The getter 'total' isn't defined for the class "
+            "'Ledger'.\n"
+            " - 'Ledger' is from 'package:ledger/ledger.dart' ('lib/ledger.dart').\n"
+            "Some tests failed.\n"
+        ),
+        lesson="The getter 'total' isn't defined",
+        fix_path="lib/ledger.dart",
+        fix_text="int get total => entries.fold(0, (a, e) => a + e.amount);\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Resolving dependencies...",
+    ),
+    Ecosystem(
+        name="haskell-cabal",
+        manifest="ledger.cabal",
+        body=(
+            "cabal-version:      3.0\nname:               ledger\nversion:            0.4.0\n"
+            "synopsis:           Double-entry bookkeeping for small shops\n"
+            "build-type:         Simple\n\nlibrary\n    exposed-modules:  Ledger.Books\n"
+            "    build-depends:    base ^>=4.18, containers, text\n"
+            "    hs-source-dirs:   src\n\ntest-suite ledger-test\n"
+            "    type:             exitcode-stdio-1.0\n    main-is:          Spec.hs\n"
+            "    build-depends:    base, ledger, hspec\n"
+        ),
+        language="Haskell",
+        about="Double-entry bookkeeping for small shops",
+        test="cabal test",
+        tested="cabal test",
+        failing="cabal test --test-show-details=direct",
+        failure=(
+            "src/Ledger/Books.hs:14:9: error: [GHC-88464]\n"
+            "    Variable not in scope: postEntry :: Book -> Entry -> Book\n"
+        ),
+        lesson="Variable not in scope: postEntry",
+        fix_path="src/Ledger/Books.hs",
+        fix_text="postEntry :: Book -> Entry -> Book\npostEntry b e = e : b\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Resolving dependencies...",
+    ),
+    Ecosystem(
+        name="zig",
+        manifest="build.zig.zon",
+        body=(
+            '.{\n    .name = "ledger",\n    .version = "0.4.0",\n'
+            "    .dependencies = .{\n        .zap = .{\n"
+            '            .url = "https://github.com/zigzap/zap/archive/v0.6.0.tar.gz",\n'
+            '            .hash = "1220b2b0b7b3c8d0",\n        },\n    },\n'
+            '    .paths = .{ "build.zig", "src" },\n}\n'
+        ),
+        language="Zig",
+        about="",
+        test="zig build test",
+        tested="zig build test",
+        failing="zig build test --summary all",
+        failure=(
+            "src/books.zig:14:9: error: use of undeclared identifier 'LedgerEntry'\n"
+            "    const e = LedgerEntry{ .amount = 3 };\n"
+        ),
+        lesson="use of undeclared identifier 'LedgerEntry'",
+        fix_path="src/books.zig",
+        fix_text='const LedgerEntry = @import("entry.zig").LedgerEntry;\n',
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Build Summary: 3/3 steps succeeded",
+    ),
+    Ecosystem(
+        name="r-devtools",
+        manifest="DESCRIPTION",
+        body=(
+            "Package: ledger\nType: Package\nTitle: Double-Entry Bookkeeping\n"
+            "Version: 0.4.0\n"
+            "Description: Double-entry bookkeeping for small shops, with monthly reports.\n"
+            "License: MIT + file LICENSE\nImports:\n    dplyr (>= 1.1.0),\n    rlang\n"
+            "Suggests:\n    testthat (>= 3.0.0)\nConfig/testthat/edition: 3\n"
+        ),
+        language="R",
+        about="Double-entry bookkeeping for small shops",
+        test='Rscript -e "devtools::test()"',
+        tested="Rscript -e 'devtools::test()'",
+        failing='Rscript -e "devtools::test()"',
+        failure=(
+            "══ Failed tests ══\n"
+            "── Error (test-books.R:14:3): posting balances the book ──\n"
+            'Error in `post_entry(book, entry)`: could not find function "post_entry"\n'
+        ),
+        lesson='could not find function "post_entry"',
+        fix_path="R/books.R",
+        fix_text="post_entry <- function(book, entry) c(book, list(entry))\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="ℹ Loading ledger",
+    ),
+    Ecosystem(
+        name="gleam",
+        manifest="gleam.toml",
+        body=(
+            'name = "ledger"\nversion = "0.4.0"\n'
+            'description = "Double-entry bookkeeping for small shops"\n\n'
+            '[dependencies]\ngleam_stdlib = ">= 0.34.0 and < 2.0.0"\n'
+            'wisp = ">= 0.14.0 and < 1.0.0"\n\n[dev-dependencies]\n'
+            'gleeunit = ">= 1.0.0 and < 2.0.0"\n'
+        ),
+        language="Gleam",
+        about="Double-entry bookkeeping for small shops",
+        test="gleam test",
+        tested="gleam test",
+        failing="gleam test",
+        failure=(
+            "error: Unknown variable\n   ┌─ /home/dev/ledger/src/ledger/books.gleam:14:9\n"
+            "   │\n14 │   post_entry(book, entry)\n   │   ^^^^^^^^^^ Did you mean `post`?\n\n"
+            "The name `post_entry` is not in scope here.\n"
+        ),
+        lesson="Unknown variable",
+        fix_path="src/ledger/books.gleam",
+        fix_text="pub fn post_entry(book, entry) { [entry, ..book] }\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="  Compiling ledger",
+    ),
+    Ecosystem(
+        name="ocaml-dune",
+        manifest="dune-project",
+        body=(
+            "(lang dune 3.14)\n(name ledger)\n(generate_opam_files true)\n\n"
+            "(package\n (name ledger)\n"
+            ' (synopsis "Double-entry bookkeeping for small shops")\n'
+            " (depends ocaml dune (alcotest :with-test) lwt))\n"
+        ),
+        language="OCaml",
+        about="Double-entry bookkeeping for small shops",
+        test="dune test",
+        tested="dune test",
+        failing="dune test",
+        failure=(
+            'File "lib/books.ml", line 14, characters 9-19:\n'
+            "14 |   post_entry book entry\n"
+            "Error: Unbound value post_entry\n"
+        ),
+        lesson="Unbound value post_entry",
+        fix_path="lib/books.ml",
+        fix_text="let post_entry book entry = entry :: book\n",
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="Done: 12/14 (jobs: 2)",
+    ),
+    Ecosystem(
+        name="deno",
+        manifest="deno.json",
+        body=(
+            '{\n  "name": "@acme/ledger",\n  "version": "0.4.0",\n'
+            '  "tasks": {\n    "dev": "deno run --watch main.ts"\n  },\n'
+            '  "imports": {\n    "@std/assert": "jsr:@std/assert@^0.221.0",\n'
+            '    "hono": "jsr:@hono/hono@^4.2.0"\n  }\n}\n'
+        ),
+        language="TypeScript",
+        about="",
+        test="deno test",
+        tested="deno test",
+        failing="deno test --allow-read",
+        failure=(
+            "error: TS2304 [ERROR]: Cannot find name 'LedgerEntry'.\n"
+            "  const e: LedgerEntry = { amount: 3 };\n"
+            "    at file:///home/dev/ledger/books.ts:14:12\n"
+        ),
+        lesson="Cannot find name 'LedgerEntry'",
+        fix_path="books.ts",
+        fix_text='import type { LedgerEntry } from "./entry.ts";\n',
+        foreign=("pytest", "npm", "cargo", "Django", "Rails", "Jest"),
+        progress="Download https://jsr.io/@std/assert/meta.json",
+    ),
+    Ecosystem(
+        name="cpp-cmake",
+        manifest="CMakeLists.txt",
+        body=(
+            "cmake_minimum_required(VERSION 3.24)\n"
+            "project(ledger VERSION 0.4.0\n"
+            '  DESCRIPTION "Double-entry bookkeeping for small shops"\n  LANGUAGES CXX)\n\n'
+            "find_package(fmt REQUIRED)\nfind_package(GTest REQUIRED)\n"
+            "add_library(ledger src/books.cpp)\n"
+            "target_link_libraries(ledger PUBLIC fmt::fmt)\nenable_testing()\n"
+        ),
+        language="C/C++",
+        about="Double-entry bookkeeping for small shops",
+        test="ctest --test-dir build",
+        tested="ctest",
+        failing="ctest --test-dir build",
+        failure=(
+            "/home/dev/ledger/src/books.cpp:14:9: error: 'LedgerEntry' was not declared "
+            "in this scope\n"
+            "   14 |         LedgerEntry e{3};\n"
+        ),
+        lesson="'LedgerEntry' was not declared in this scope",
+        fix_path="src/books.cpp",
+        fix_text='#include "entry.hpp"\n',
+        foreign=("pytest", "npm", "cargo", "Django", "Rails"),
+        progress="-- Configuring done",
+    ),
+]
+
+
+class Session:
+    """The events of one Claude Code session, in order."""
+
+    def __init__(self, session_id: str, start: datetime) -> None:
+        self.session_id = session_id
+        self.start = start
+        self.events: list[StoredEvent] = []
+
+    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
+        n = len(self.events) + 1
+        self.events.append(
+            StoredEvent(
+                id=f"{self.session_id}_{n:04d}",
+                project_id=PROJECT,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id=self.session_id,
+                timestamp=self.start + timedelta(seconds=20 * n),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash=f"{self.session_id}{n}",
+            )
+        )
+        return self.events[-1].id
+
+    def user(self, text: str) -> None:
+        self.add("user_message", {"text": text})
+
+    def say(self, text: str) -> None:
+        self.add("assistant_response", {"text": text})
+
+    def run(self, command: str, exit_code: int = 0, output: str = "") -> None:
+        kind = "test_run" if "test" in command else "command_run"
+        use = f"t{len(self.events)}"
+        self.add(
+            kind,
+            {
+                "command": command,
+                "tool_use_id": use,
+                "exit_code": exit_code,
+                "is_error": exit_code != 0,
+                "output": output,
+            },
+        )
+
+    def read(self, path: str, text: str) -> None:
+        use = f"t{len(self.events)}"
+        numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
+        self.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (path,))
+        self.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use, "output": numbered, "is_error": False},
+            (path,),
+        )
+
+    def edit(self, path: str, text: str) -> None:
+        use = f"t{len(self.events)}"
+        self.add(
+            "tool_call",
+            {"tool": "Edit", "tool_use_id": use, "input": {"new_string": text}},
+            (path,),
+        )
+        self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
+
+
+def sessions(eco: Ecosystem) -> list[Session]:
+    first = Session("s1", T0)
+    first.user("Look at how this project is set up and run its tests.")
+    first.read(eco.manifest, eco.body)
+    first.run(eco.test, 0, f"{eco.progress}\nok\n")
+    first.user("Always keep functions small and name them after what they return.")
+    first.say("Understood.")
+    second = Session("s2", T0 + timedelta(days=1))
+    second.user("Fix the failing build, then run the tests again.")
+    second.run(eco.failing, 1, eco.failure)
+    second.edit(eco.fix_path, eco.fix_text)
+    second.run(eco.failing, 0, "ok\n")
+    second.run(eco.test, 0, "ok\n")
+    return [first, second]
+
+
+async def extract_all(eco: Ecosystem) -> list[MemoryCandidate]:
+    found: list[MemoryCandidate] = []
+    for session in sessions(eco):
+        for episode in segment_episodes(session.events, now=NOW):
+            found.extend(await RulesExtractor().extract(episode, session.events))
+    return found
+
+
+def _about(found: list[MemoryCandidate], key: str) -> list[str]:
+    return [c.content for c in found if c.key == key]
+
+
+IDS = [e.name for e in ECOSYSTEMS]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_each_ecosystem_notes_what_a_senior_engineer_would(eco: Ecosystem) -> None:
+    found = await extract_all(eco)
+
+    (language,) = set(_about(found, "language"))
+    assert language == f"{eco.language} project ({eco.manifest})."
+    if eco.about:
+        (about,) = _about(found, "about")
+        assert eco.about in about and eco.manifest in about
+    else:
+        assert _about(found, "about") == []
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests and all(eco.tested in t for t in tests), tests
+    (pitfall,) = [c for c in found if c.type == MemoryType.PITFALL]
+    assert eco.lesson in pitfall.content.replace("`", "'")
+    assert f"editing {eco.fix_path}" in pitfall.content
+    (preference,) = [c for c in found if c.type == MemoryType.USER_STYLE]
+    assert preference.content == "Always keep functions small and name them after what they return."
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_nothing_foreign_is_stated(eco: Ecosystem) -> None:
+    found = await extract_all(eco)
+    others = {o.language for o in ECOSYSTEMS if o.language not in (eco.language, "C/C++")}
+
+    for candidate in found:
+        for word in (*eco.foreign, *others):
+            pattern = rf"(?<![\w/.#+]){re.escape(word)}(?![\w#+])"
+            assert not re.search(pattern, candidate.content), (word, candidate.content)
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+def test_a_progress_line_is_never_an_error(eco: Ecosystem) -> None:
+    assert first_error_line(eco.progress) == ""
+    assert first_error_line(f"{eco.progress}\n{eco.failure}") == first_error_line(eco.failure)
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_failure_never_fixed_is_not_a_lesson(eco: Ecosystem) -> None:
+    session = Session("s3", T0)
+    session.user("Run the tests.")
+    session.run(eco.failing, 1, f"{eco.progress}\n{eco.failure}")
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(eco.failing, 1, eco.failure)
+    session.say("It still fails; I will stop here.")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_passing_run_with_progress_output_is_no_pitfall(eco: Ecosystem) -> None:
+    session = Session("s4", T0)
+    session.user("Run the tests.")
+    session.run(eco.test, 0, eco.progress)
+    session.run(eco.test, 0, eco.progress)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.type == MemoryType.PITFALL] == []
