@@ -10,11 +10,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.leftovers", "tests.shared_model"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
+
+# Property tests judge what the code answers, never how fast: Hypothesis's own clocks (a 200 ms
+# deadline per example, the "input generation is slow" check) failed tests by chance on a loaded
+# machine. The examples are drawn the same way on every run, so a failure repeats.
+settings.register_profile(
+    "squirrel", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.load_profile("squirrel")
 
 
 def pytest_configure(config: pytest.Config) -> None:
