@@ -10,14 +10,32 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.leftovers", "tests.shared_model"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
 
+# Property tests judge what the code answers, never how fast: Hypothesis's own clocks (a 200 ms
+# deadline per example, the "input generation is slow" check) failed tests by chance on a loaded
+# machine. The examples are drawn the same way on every run, so a failure repeats.
+settings.register_profile(
+    "squirrel", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.load_profile("squirrel")
+
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Bytecode is cached for the run even where PYTHONDONTWRITEBYTECODE is set (as on CI):
+    without it, every `sqrl` and service process a test starts compiled Squirrel's modules from
+    source again, and pytest rewrote every test module on each run (about 10 s of CPU a test
+    process at collection). Python checks each cached file against its source before use."""
+    sys.dont_write_bytecode = False
+    _make_the_postgres_user(config)
+
+
+def _make_the_postgres_user(config: pytest.Config) -> None:
     """Before any worker starts (pytest-xdist runs the suite in several processes): as root,
     the throwaway Postgres servers run as a `pgserver` user that the wheel creates with
     `useradd` on first use; two workers starting their first server at once would both try.

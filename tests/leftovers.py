@@ -55,6 +55,14 @@ def pytest_configure(config: pytest.Config) -> None:
     clients.open_channel = _tracked_open_channel
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection loaded (every module, library and test item) lives to the end of the
+    run: it is moved out of the collector's sight, so each test's full collection below walks
+    only what came after (a full walk of the imported libraries took 0.1-0.5 s a test)."""
+    gc.collect()
+    gc.freeze()
+
+
 LIBRARY_THREADS = ("(_poll_wrapper)",)
 """Threads a library keeps for the process, not for a test: grpc.aio's poller, which lives while
 any channel or server object of the process does (leaked channels are checked apart)."""

@@ -90,3 +90,45 @@ def test_a_self_ending_thread_is_waited_for_up_to_its_bound(
     result = pytester.runpytest_inprocess("-p", "tests.leftovers", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*the test left threads: minilm-loader*"])
+
+
+GARBAGE = """
+import gc
+import threading
+import weakref
+
+import pytest
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_automatic_collection():
+    gc.disable()  # only the guard's own collection may free what the test made
+    yield
+    gc.enable()
+
+
+def test_what_collection_loaded_is_frozen():
+    assert gc.get_freeze_count() > 0
+
+
+def test_a_thread_that_ends_with_its_owner_is_not_left_behind():
+    class Owner:
+        pass
+
+    owner = Owner()
+    owner.itself = owner  # a cycle: only a collection frees it
+    done = threading.Event()
+    weakref.finalize(owner, done.set)
+    threading.Thread(target=done.wait, name="owned", daemon=True).start()
+"""
+
+
+def test_the_guard_still_collects_what_each_test_made(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What collection loaded is frozen (the guard's collection after each test would walk every
+    # imported library); what a test made is still collected before its leftovers are counted.
+    monkeypatch.setattr("tests.leftovers.GRACE_SECONDS", 0.2)
+    pytester.makepyfile(test_garbage=GARBAGE)
+    result = pytester.runpytest_inprocess("-p", "tests.leftovers", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)

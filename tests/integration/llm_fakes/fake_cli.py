@@ -66,7 +66,9 @@ def answer_text(mode: str) -> str:
 
 
 def flaky_fails() -> bool:
-    marker = Path(os.environ.get("FAKE_LLM_LOG", "/tmp/fake-llm.log") + ".flaky")
+    """The first call fails: its marker sits beside the test's own log (FAKE_LLM_LOG, which
+    flaky needs), never at a fixed path that tests running at once would share."""
+    marker = Path(os.environ["FAKE_LLM_LOG"] + ".flaky")
     if marker.exists():
         return False
     marker.write_text("failed once")
