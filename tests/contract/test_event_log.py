@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -167,9 +168,11 @@ async def test_events_of_sessions_and_of_types(store: Store, project: str) -> No
 async def test_episodes_are_saved_with_their_events_in_order(store: Store, project: str) -> None:
     result = await store.append_events(project, USER, [ev("a"), ev("b")], [])
     ids = tuple(reversed(result.event_ids))
-    assert await store.save_episodes([episode(project, ids)]) == ["ep_1"]
-    await store.save_episodes([episode(project, ids[:1])])
-    saved = await store.get_episode("ep_1")
+    # Episode ids are unique across projects (one Postgres server holds every test's projects).
+    ep_id = f"ep_{uuid.uuid4().hex}"
+    assert await store.save_episodes([episode(project, ids, ep_id)]) == [ep_id]
+    await store.save_episodes([episode(project, ids[:1], ep_id)])
+    saved = await store.get_episode(ep_id)
     assert saved.event_ids == ids[:1] and saved.summary == "worked on tests"
     assert saved.start_ts == T0
     with pytest.raises(NotFoundError):

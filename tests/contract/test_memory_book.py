@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -186,7 +187,7 @@ async def test_listeners_hear_every_committed_change(store: Store) -> None:
 async def test_processing_result_is_one_transaction(store: Store, project: str) -> None:
     appended = await store.append_events(project, USER, [ev("a"), ev("b")], [])
     ep = Episode(
-        id="ep_1",
+        id=f"ep_{uuid.uuid4().hex}",  # unique across the projects one Postgres server holds
         project_id=project,
         user_id=USER,
         session_id="s1",
@@ -201,7 +202,7 @@ async def test_processing_result_is_one_transaction(store: Store, project: str) 
     result = await store.apply_processing_result(
         [ep], [decide(UpdateAction.ADD_NEW, candidate())], appended.event_ids, user_id=USER
     )
-    assert result.processed == 2 and result.episode_ids == ("ep_1",)
+    assert result.processed == 2 and result.episode_ids == (ep.id,)
     assert len(result.memories) == 1 and result.change.added == (result.memories[0].id,)
     bad = UpdateDecision(action=UpdateAction.UPDATE_EXISTING, candidate=candidate())
     more = await store.append_events(project, USER, [ev("c")], [])
