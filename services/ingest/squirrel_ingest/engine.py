@@ -141,19 +141,14 @@ class IngestEngine:
         if not self._tasks:
             return
         reader, *others = self._tasks
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
+        await _cancel(reader)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), timeout=flush_timeout_s)
         self._stopping.set()
         self._out.release()
         tasks, self._tasks = others, []
         for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await _cancel(task)
         if self._watcher is not None:
             await asyncio.to_thread(self._watcher.stop)
         log.info("ingest_stopped", buffered=self._out.batcher.buffered_events)
@@ -504,3 +499,15 @@ class IngestEngine:
             )
             self._git_heads[project_id] = head
         self._out.flush_wanted.set()
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait until it ends. A cancellation can be lost: in Python 3.11
+    `asyncio.wait_for` returns its inner result instead of raising when the inner wait completes
+    at the moment of the cancel (the reader's wait for changes), and the task carries on; so the
+    cancel is repeated until the task is done."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.5)
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

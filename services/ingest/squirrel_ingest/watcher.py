@@ -89,7 +89,10 @@ class RootWatcher:
     """One watchdog observer per root; roots that do not exist yet are picked up by `sync()`.
 
     `sync()` is cheap and idempotent: the periodic rescan calls it so that a root created after
-    start (or recreated after deletion) gets an observer, and dead observers are replaced.
+    start (or recreated after deletion) gets an observer, and dead observers are replaced. Once
+    `stop()` has begun, `sync()` starts nothing: a sync still running in its thread when the
+    service stops (cancelling the task that awaits a thread does not stop the thread) would
+    otherwise start observers nobody stops.
     """
 
     def __init__(self, roots: Iterable[Path], queue: ChangeQueue) -> None:
@@ -97,6 +100,8 @@ class RootWatcher:
         self._queue = queue
         self._observers: dict[Path, BaseObserver] = {}
         self._handler = _Handler(queue)
+        self._lock = threading.Lock()
+        self._stopped = False
 
     @property
     def watched(self) -> frozenset[Path]:
@@ -104,7 +109,12 @@ class RootWatcher:
         return frozenset(root for root, obs in self._observers.items() if obs.is_alive())
 
     def sync(self) -> list[Path]:
-        """Start observers for roots that exist and have none; returns the newly watched roots."""
+        """Start observers for roots that exist and have none; returns the newly watched roots
+        (none once `stop()` has begun)."""
+        with self._lock:
+            return [] if self._stopped else self._sync()
+
+    def _sync(self) -> list[Path]:
         started: list[Path] = []
         for root in self._roots:
             current = self._observers.get(root)
@@ -128,8 +138,11 @@ class RootWatcher:
         return started
 
     def stop(self) -> None:
-        """Stop every observer and wait for its thread (call off the event loop)."""
-        observers, self._observers = list(self._observers.values()), {}
+        """Stop every observer and wait for its thread (call off the event loop); a sync in
+        progress finishes first, and later ones start nothing."""
+        with self._lock:
+            self._stopped = True
+            observers, self._observers = list(self._observers.values()), {}
         for observer in observers:
             observer.stop()
         for observer in observers:

@@ -142,3 +142,40 @@ def test_walk_lists_nested_files_without_following_folder_links(tmp_path: Path) 
 
 def test_walk_of_a_missing_root_finds_nothing(tmp_path: Path) -> None:
     assert list(walk_files(tmp_path / "absent")) == []
+
+
+async def test_a_sync_after_stop_starts_no_observer(tmp_path: Path) -> None:
+    """A rescan's sync still running in its thread when the service stops must not start
+    observers nobody will stop (the engine's stop cancels the task, not the thread)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    watcher = RootWatcher([root], ChangeQueue(asyncio.get_running_loop()))
+    before = set(threading.enumerate())
+    await asyncio.to_thread(watcher.stop)
+    assert await asyncio.to_thread(watcher.sync) == []
+    assert watcher.watched == frozenset()
+    assert _new_threads(before) == []
+
+
+async def test_a_stop_waits_for_a_sync_in_progress_and_stops_what_it_started(
+    tmp_path: Path,
+) -> None:
+    roots = [tmp_path / f"root-{n}" for n in range(3)]
+    for root in roots:
+        root.mkdir()
+    watcher = RootWatcher(roots, ChangeQueue(asyncio.get_running_loop()))
+    before = set(threading.enumerate())
+    syncing = asyncio.create_task(asyncio.to_thread(watcher.sync))
+    await asyncio.to_thread(watcher.stop)
+    started = await syncing
+    assert watcher.watched == frozenset()
+    assert _new_threads(before) == [], started
+
+
+def _new_threads(before: set[threading.Thread]) -> list[threading.Thread]:
+    """Live threads started since `before`, not counting the loop's executor workers."""
+    return [
+        t
+        for t in threading.enumerate()
+        if t not in before and t.is_alive() and not t.name.startswith("asyncio_")
+    ]
