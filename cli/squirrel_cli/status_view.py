@@ -43,7 +43,8 @@ def service_rows(
         info = read_service_info(layout.service_file(name))
         svc = state.services.get(name) if state else None
         pid = svc.pid if svc else (info.pid if info else 0)
-        port = svc.port if svc else (info.port if info else 0)
+        # A service given no port names the one it bound in its file, once serving.
+        port = (svc.port if svc else 0) or (info.port if info else 0)
         alive = pid_alive(pid)
         if alive and port:
             ports[name] = port

@@ -7,7 +7,6 @@ import contextlib
 import fcntl
 import os
 import signal
-import socket
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -23,7 +22,7 @@ from squirrel_cli.supervisor_state import (
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
 from squirrel_core.home import SERVICES, HomeLayout
-from squirrel_core.service_info import LOOPBACK, read_service_info
+from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 
 
@@ -39,13 +38,6 @@ FIRST_BACKOFF_SECONDS = 0.5
 STOP_GRACE_SECONDS = 10.0
 SERVING_POLL_SECONDS = 0.05
 """How often a starting service's file is read (health is asked once it is written, at SERVING)."""
-
-
-def free_port() -> int:
-    """A port free on loopback right now (the service binds it a moment later)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((LOOPBACK, 0))
-        return int(sock.getsockname()[1])
 
 
 class InstanceLock:
@@ -89,22 +81,21 @@ class Supervisor:
         self._procs: dict[str, asyncio.subprocess.Process] = {}
         self._state = SupervisorState(pid=os.getpid(), started_at=time.time())
         self._stopping = asyncio.Event()
-        self._ports: dict[str, int] = {}
         self._lock = InstanceLock(self._layout.run / "supervisor.lock")
 
     # -- state -----------------------------------------------------------------------------------
     def _save(self) -> None:
         write_private_file(self._layout.supervisor_file, self._state.to_json())
 
-    def _port_for(self, name: str) -> int:
-        if name not in self._ports:
-            configured = self._settings.int_(f"{name}.port")
-            self._ports[name] = configured or free_port()
-        return self._ports[name]
-
     # -- processes -------------------------------------------------------------------------------
     async def _spawn(self, name: str) -> asyncio.subprocess.Process:
-        port = self._port_for(name)
+        # No port configured (the default): the service binds a free one itself and names it in
+        # its service file. A port picked here and bound there a moment later could be taken in
+        # between (by any outgoing connection's ephemeral port), and the service would fail to
+        # start. A restarted service asks for the port it had, and takes another if it is gone.
+        port = self._settings.int_(f"{name}.port")
+        earlier = self._state.services.get(name)
+        preferred = earlier.port if earlier is not None and not port else 0
         env = dict(self._environ)
         env["SQRL_HOME"] = str(self._settings.home)
         env[f"SQRL_{name.upper()}_PORT"] = str(port)
@@ -119,6 +110,8 @@ class Supervisor:
                 f"squirrel_{name}",
                 "--parent-pid",
                 str(os.getpid()),
+                "--preferred-port",
+                str(preferred),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=log_fh,
@@ -127,12 +120,12 @@ class Supervisor:
             )
         state = self._state.services.setdefault(name, ServiceState(name=name))
         state.pid = proc.pid
-        state.port = port
+        state.port = port or preferred  # the port bound, once serving
         state.state = "starting"
         state.started_at = time.time()
         self._procs[name] = proc
         self._save()
-        _log().info("service_spawned", service=name, pid=proc.pid, port=port)
+        _log().info("service_spawned", service=name, pid=proc.pid, port=port or preferred)
         return proc
 
     async def _wait_serving(self, name: str, proc: asyncio.subprocess.Process) -> bool:
@@ -152,6 +145,7 @@ class Supervisor:
             ):
                 state = self._state.services[name]
                 state.state = "serving"
+                state.port = info.port
                 self._save()
                 _log().info("service_ready", service=name, pid=proc.pid, port=info.port)
                 return True

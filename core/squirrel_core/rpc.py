@@ -272,10 +272,14 @@ class GrpcService:
         *,
         team: TeamListener | None = None,
         team_tokens: TeamTokens | None = None,
+        preferred_port: int = 0,
     ) -> None:
         self.name = name
         self._token = token
         self._requested_port = port
+        self._preferred_port = preferred_port
+        """With no port asked for: the port to take when it is free (the one a restarted
+        service had before), else any free one."""
         self._info_path = info_path
         self._team = team
         self.port = 0
@@ -300,9 +304,7 @@ class GrpcService:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         names = [*self._service_names, health.SERVICE_NAME, reflection.SERVICE_NAME]
         reflection.enable_server_reflection(names, self.server)
-        self.port = self.server.add_insecure_port(f"{LOOPBACK}:{self._requested_port}")
-        if self.port == 0:
-            raise OSError(f"could not bind {LOOPBACK}:{self._requested_port}")
+        self.port = self._bind()
         if self._team is not None:
             self.team_port = self._bind_team(self._team)
         await self.server.start()
@@ -310,6 +312,25 @@ class GrpcService:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
         return self.port
+
+    def _bind(self) -> int:
+        """The loopback port: the one asked for (a refusal when taken), or else the preferred one
+        when free, or else any free one."""
+        if not self._requested_port and self._preferred_port:
+            try:
+                return self._add_port(self._preferred_port)
+            except OSError:
+                log.info("preferred_port_taken", service=self.name, port=self._preferred_port)
+        return self._add_port(self._requested_port)
+
+    def _add_port(self, port: int) -> int:
+        try:
+            bound = self.server.add_insecure_port(f"{LOOPBACK}:{port}")
+        except RuntimeError as exc:  # grpc's "Failed to bind"
+            raise OSError(f"could not bind {LOOPBACK}:{port}: it is in use") from exc
+        if bound == 0:
+            raise OSError(f"could not bind {LOOPBACK}:{port}")
+        return int(bound)
 
     def _bind_team(self, team: TeamListener) -> int:
         """The team server's port: TLS, or plain text on a loopback address only."""

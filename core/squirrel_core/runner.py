@@ -70,7 +70,11 @@ async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
 
 
 async def run_service(
-    name: str, setup: Setup, settings: Settings | None = None, parent_pid: int | None = None
+    name: str,
+    setup: Setup,
+    settings: Settings | None = None,
+    parent_pid: int | None = None,
+    preferred_port: int = 0,
 ) -> None:
     """Runs one service until SIGTERM/SIGINT (or its supervisor dies), then stops gracefully."""
     settings = settings or load_settings()
@@ -86,6 +90,7 @@ async def run_service(
         layout.service_file(name),
         team=team,
         team_tokens=TeamTokens(layout.team_tokens) if team is not None else None,
+        preferred_port=preferred_port,
     )
     stop = asyncio.Event()
     install_stop_signals(stop)
@@ -124,9 +129,17 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--parent-pid", type=int, default=None, help="stop when this process is gone"
     )
+    parser.add_argument(
+        "--preferred-port",
+        type=int,
+        default=0,
+        help="with no port configured: bind this one when it is free, else any free one",
+    )
     args = parser.parse_args(argv)
     try:
-        asyncio.run(run_service(name, setup, parent_pid=args.parent_pid))
+        asyncio.run(
+            run_service(name, setup, parent_pid=args.parent_pid, preferred_port=args.preferred_port)
+        )
     except SquirrelError as exc:
         # A refused configuration (e.g. plain text off loopback): one line, no traceback.
         sys.stderr.write(f"squirrel_{name}: {exc}\n")

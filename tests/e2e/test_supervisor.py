@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -37,6 +38,14 @@ def _all_serving(sqrl: Sqrl) -> dict[str, dict[str, Any]] | None:
     services = _services(sqrl)
     ok = all(s["health"] == "SERVING" and s["state"] == "serving" for s in services.values())
     return services if ok else None
+
+
+def _bind(sock: socket.socket, port: int) -> bool:
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError:
+        return False
+    return True
 
 
 def _squirrel_processes(home: Path) -> list[psutil.Process]:
@@ -109,6 +118,33 @@ def test_a_killed_service_is_restarted(up: subprocess.Popen[str], sqrl: Sqrl, vi
     after = wait_until(restarted, timeout=60)
     assert isinstance(after, dict)
     assert after["port"] == before["port"]
+    assert up.poll() is None
+
+
+def test_a_restarted_service_whose_port_was_taken_meanwhile_serves_on_another(
+    up: subprocess.Popen[str], sqrl: Sqrl
+) -> None:
+    before = _services(sqrl)["memory"]
+    # The supervisor is paused while the service dies and another program takes its port, so
+    # the restart (half a second later) cannot win that race.
+    os.kill(up.pid, signal.SIGSTOP)
+    try:
+        os.kill(before["pid"], signal.SIGKILL)
+        squatter = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
+        wait_until(lambda: _bind(squatter, before["port"]), timeout=30)
+    finally:
+        os.kill(up.pid, signal.SIGCONT)
+    with squatter:
+        squatter.listen()
+
+        def restarted() -> dict[str, Any] | None:
+            now = _services(sqrl)["memory"]
+            return now if now["restarts"] == 1 and now["health"] == "SERVING" else None
+
+        after = wait_until(restarted, timeout=60)
+    assert isinstance(after, dict)
+    assert after["port"] not in (0, before["port"])
     assert up.poll() is None
 
 

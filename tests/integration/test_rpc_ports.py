@@ -1,0 +1,59 @@
+"""Which loopback port a service binds: the one configured (refused when taken), else the one
+it had before a restart when still free, else any free one."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.rpc import GrpcService
+
+
+@pytest.fixture
+def taken() -> Iterator[int]:
+    """A loopback port some other program listens on."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield int(sock.getsockname()[1])
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def _bound(tmp_path: Path, port: int, preferred: int = 0) -> int:
+    service = GrpcService(
+        "memory", "t" * 32, port, tmp_path / "memory.json", preferred_port=preferred
+    )
+    try:
+        return await service.start()
+    finally:
+        await service.server.stop(None)
+
+
+async def test_a_configured_port_in_use_is_a_clear_refusal(tmp_path: Path, taken: int) -> None:
+    with pytest.raises(OSError, match=rf"could not bind 127\.0\.0\.1:{taken}: it is in use"):
+        await _bound(tmp_path, taken)
+
+
+async def test_a_configured_port_wins_over_the_preferred_one(tmp_path: Path) -> None:
+    configured, preferred = _free_port(), _free_port()
+    assert await _bound(tmp_path, configured, preferred) == configured
+
+
+async def test_the_port_of_before_a_restart_is_taken_again_when_free(tmp_path: Path) -> None:
+    preferred = _free_port()
+    assert await _bound(tmp_path, 0, preferred) == preferred
+
+
+async def test_a_preferred_port_in_use_gives_way_to_any_free_one(
+    tmp_path: Path, taken: int
+) -> None:
+    port = await _bound(tmp_path, 0, taken)
+    assert port not in (0, taken)
