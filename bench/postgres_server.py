@@ -147,12 +147,35 @@ class TcpPostgres:
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 free right now."""
+    """A TCP port on 127.0.0.1 free right now, for a server started a moment later.
+
+    Taken below the kernel's range of ephemeral ports: a port from that range (what binding
+    port 0 gives) can become the local end of any outgoing connection before the server binds
+    it, and the server would then fail to start.
+    """
+    import random  # noqa: PLC0415
     import socket  # noqa: PLC0415
 
-    with socket.socket() as sock:
+    low = _ephemeral_low()
+    for _ in range(200):
+        port = random.randint(max(1024, low - 12_000), low - 1)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as sock:  # that band is full: what the kernel gives
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _ephemeral_low() -> int:
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        return int(text.split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
 
 
 def system_postgres_with_tls() -> Path | None:

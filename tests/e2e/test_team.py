@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,6 +24,7 @@ import grpc
 import psutil
 import pytest
 
+from bench.postgres_server import free_port as _free_port
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import bearer, load_token
@@ -50,12 +50,6 @@ ImportError: cannot import name 'Money' from 'shop.types' (/home/alice/shop/src/
 """
 FILLER = 12_000
 USER_STYLE = memory_pb2.MEMORY_TYPE_USER_STYLE
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.postgres_server import free_port as _free_port
 from squirrel_core.rpc import GrpcService
 
 
@@ -19,12 +20,6 @@ def taken() -> Iterator[int]:
         sock.bind(("127.0.0.1", 0))
         sock.listen()
         yield int(sock.getsockname()[1])
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def _bound(tmp_path: Path, port: int, preferred: int = 0) -> int:

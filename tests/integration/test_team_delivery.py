@@ -15,6 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from bench.postgres_server import free_port as _free_port
 from squirrel.v1 import memory_pb2, memory_service_pb2_grpc
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
@@ -164,12 +165,6 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
                 admin.stub.GetProcessingStatus, pb.GetProcessingStatusRequest(project_id=TEAM_ID)
             )
             assert status.projects[0].events_total == 1_200
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_while_the_server_is_down_the_laptop_reads_locally_and_delivers_later(
