@@ -77,7 +77,7 @@ def up(
         text=True,
     )
     try:
-        wait_until(lambda: _all_serving(sqrl), timeout=60)
+        wait_until(lambda: _all_serving(sqrl))
         yield proc
     finally:
         if proc.poll() is None:
@@ -115,7 +115,7 @@ def test_a_killed_service_is_restarted(up: subprocess.Popen[str], sqrl: Sqrl, vi
         ok = now["restarts"] == 1 and now["pid"] != before["pid"] and now["health"] == "SERVING"
         return now if ok else None
 
-    after = wait_until(restarted, timeout=60)
+    after = wait_until(restarted)
     assert isinstance(after, dict)
     assert after["port"] == before["port"]
     assert up.poll() is None
@@ -132,7 +132,7 @@ def test_a_restarted_service_whose_port_was_taken_meanwhile_serves_on_another(
         os.kill(before["pid"], signal.SIGKILL)
         squatter = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
-        wait_until(lambda: _bind(squatter, before["port"]), timeout=30)
+        wait_until(lambda: _bind(squatter, before["port"]))
     finally:
         os.kill(up.pid, signal.SIGCONT)
     with squatter:
@@ -142,7 +142,7 @@ def test_a_restarted_service_whose_port_was_taken_meanwhile_serves_on_another(
             now = _services(sqrl)["memory"]
             return now if now["restarts"] == 1 and now["health"] == "SERVING" else None
 
-        after = wait_until(restarted, timeout=60)
+        after = wait_until(restarted)
     assert isinstance(after, dict)
     assert after["port"] not in (0, before["port"])
     assert up.poll() is None
