@@ -9,13 +9,14 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE_SECONDS, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +84,7 @@ def up(
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=PATIENCE_SECONDS)
             except subprocess.TimeoutExpired:
                 proc.kill()
         for leftover in _squirrel_processes(sqrl_home):
@@ -154,7 +155,7 @@ def test_down_leaves_no_squirrel_process(
     pids = [s["pid"] for s in _services(sqrl).values()]
     result = sqrl("down")
     assert result.returncode == 0, result.stderr
-    assert up.wait(timeout=30) == 0
+    assert up.wait(timeout=PATIENCE_SECONDS) == 0
     assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
     assert _squirrel_processes(sqrl_home) == []
     assert sqrl("down").stdout.strip() == "Squirrel is not running."
@@ -164,13 +165,15 @@ def test_sigterm_to_up_stops_services_in_reverse_order(
     up: subprocess.Popen[str], sqrl: Sqrl, sqrl_home: Path
 ) -> None:
     up.send_signal(signal.SIGTERM)
-    assert up.wait(timeout=30) == 0
+    assert up.wait(timeout=PATIENCE_SECONDS) == 0
     assert _squirrel_processes(sqrl_home) == []
     stopped_at = {}
     for name in SERVICES:
         lines = (sqrl_home / "logs" / f"{name}.log").read_text().splitlines()
         events = [json.loads(line) for line in lines if line.startswith("{")]
-        stopped_at[name] = [e["timestamp"] for e in events if e["event"] == "service_stopped"][-1]
+        stamps = [e["timestamp"] for e in events if e["event"] == "service_stopped"]
+        # Compared as times: as text, a stamp on a whole second ("…:05Z") sorts after "…:05.3Z".
+        stopped_at[name] = datetime.fromisoformat(stamps[-1])
     assert stopped_at["gateway"] <= stopped_at["ingest"] <= stopped_at["memory"]
 
 
@@ -179,7 +182,7 @@ def test_services_exit_when_the_supervisor_is_killed(
 ) -> None:
     pids = [s["pid"] for s in _services(sqrl).values()]
     up.kill()
-    up.wait(timeout=10)
+    up.wait(timeout=PATIENCE_SECONDS)
     wait_until(
         lambda: (
             not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
