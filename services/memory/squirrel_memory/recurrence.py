@@ -19,6 +19,7 @@ what the user keeps saying ranks first in the style view.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -49,6 +50,7 @@ RECURRING_TAG = "recurring"
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
+_CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset({HABIT_KEY, CARRY_KEY, DONE_KEY})
 MIN_SHARED_SHARE = 0.6
@@ -238,9 +240,19 @@ def _restated(candidate: MemoryCandidate, firm: Sequence[MemoryItem]) -> UpdateD
     same = (
         candidate.key in ONE_MEANING_KEYS
         or candidate.content == target.content
-        or same_instruction(candidate.content, target.content)
+        or (
+            _chosen(candidate.content) == _chosen(target.content)
+            and same_instruction(candidate.content, target.content)
+        )
     )
     return _said_again(candidate, target) if same else None
+
+
+def _chosen(content: str) -> str:
+    """What a choice prefers ("Prefers pnpm over npm." → "pnpm"); empty for other rules. The
+    same words in the other order are the opposite choice."""
+    match = _CHOICE.match(content)
+    return match.group(1).lower() if match else ""
 
 
 def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecision:

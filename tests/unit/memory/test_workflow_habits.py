@@ -4,6 +4,7 @@ promoted and raised as sessions repeat them, and first in the style a session st
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -24,10 +25,12 @@ from squirrel_memory.models import (
     MemorySource,
     MemoryType,
     Scope,
+    UpdateAction,
     UpdateDecision,
 )
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
+from squirrel_memory.recurrence import decide_recurrence
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
@@ -266,3 +269,51 @@ def test_faint_one_offs_stay_out_beside_a_standing_rule() -> None:
     ]
 
     assert [m.key for m in core_style(memories)] == ["pref:rule"]
+
+
+def _candidate(key: str, content: str, episode: str, event: str) -> MemoryCandidate:
+    return MemoryCandidate(
+        MemoryType.USER_STYLE,
+        key,
+        content,
+        ("preference", "standing"),
+        0.7,
+        source_episode_id=episode,
+        source_event_ids=(event,),
+        scope=Scope.USER,
+    )
+
+
+def _stored_rule(key: str, content: str) -> MemoryItem:
+    return replace(
+        _item(key, content, 0.7, ("preference", "standing")),
+        source_episode_id="ep1",
+        source_event_ids=("e1",),
+    )
+
+
+def test_a_rule_stated_again_as_a_rule_in_another_session_grows() -> None:
+    stored = _stored_rule("pref:run_test_commit", "Run the tests before committing.")
+    again = _candidate("pref:run_test_commit", "Always run tests before you commit.", "ep2", "e2")
+
+    decision = decide_recurrence(again, [stored])
+
+    assert decision is not None and decision.action is UpdateAction.UPDATE_EXISTING
+    assert decision.candidate.importance > stored.importance
+    assert decision.candidate.source_event_ids == ("e1", "e2")
+
+
+@pytest.mark.parametrize(
+    ("content", "episode"),
+    [
+        ("Prefers npm over pnpm.", "ep2"),  # the rule changed: the ordinary rules decide
+        ("Prefers pnpm over npm.", "ep1"),  # the same session: nothing recurred
+    ],
+)
+def test_a_changed_rule_or_the_same_session_is_not_a_recurrence(content: str, episode: str) -> None:
+    stored = _stored_rule("pref:package_manager", "Prefers pnpm over npm.")
+    candidate = _candidate("pref:package_manager", content, episode, "e2")
+
+    if episode == "ep1":
+        candidate = replace(candidate, source_event_ids=("e1",))
+    assert decide_recurrence(candidate, [stored]) is None
