@@ -68,6 +68,8 @@ def test_a_rule_put_as_a_question_is_a_proposal(text: str, rule: str) -> None:
         "Can you explain why cargo always rebuilds?",
         "let's always squash before merging",  # a statement, not a question (other rules)
         "Should I go ahead?",
+        "I think we should run it on all pushes?",  # "it": the rule names nothing on its own
+        "should we run this before every commit?",
     ],
 )
 def test_questions_that_propose_no_rule(text: str) -> None:

@@ -54,6 +54,12 @@ _LEAD = re.compile(
 )
 #: A subject before the rule's firm word: "we never bump …" states "never bump …".
 _SUBJECT = re.compile(r"^\s*(?:we|i|you)\s+(?=(?:always|never|only|should|must)\b)", re.I)
+#: A rule whose object is a bare pronoun ("run it on all pushes") says nothing on its own.
+_VAGUE = re.compile(
+    r"^\w+\s+(?:it|them|this|that|those|these)(?:\s*$|,|\s+(?:on|in|at|for|before|after|to|"
+    r"with|from|by|as|every|each|all|always|exclusively|only|when|whenever)\b)",
+    re.IGNORECASE,
+)
 #: A closing tag that turns a statement into a proposal: "…, makes sense?".
 _TAG = re.compile(
     r"[,;\s—–-]*\b(?:(?:does that |that )?makes? sense|right|ok(?:ay)?|agreed|sounds? good|"
@@ -119,6 +125,8 @@ def _narrowed(rule: str) -> str | None:
     if len(rule) > MAX_RULE_CHARS:
         parts = re.split(r",\s+|\s+(?:so that|so|and then)\s+", rule)
         rule = next((p for p in parts if _PERMANENT.search(p)), "")
+    if _VAGUE.match(rule):
+        return None
     return rule if len(rule.split()) >= 3 and len(rule) <= MAX_RULE_CHARS else None
 
 
