@@ -75,6 +75,10 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         "Stop the server after each run.",
         "Do we continue until all tests pass?",
         "I'm done for today, thanks.",
+        # about something in the code, not how the work is carried out
+        "The job is not complete until the upload finishes.",
+        "the retry loop should keep going until all workers exit",
+        "ok so the importer should continue until all rows are read",
     ],
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:

@@ -100,6 +100,20 @@ _DONE = (
         re.IGNORECASE,
     ),
 )
+_LEAD_INS = re.compile(
+    r"^(?:(?:no|nope|ok|okay|please|pls|just|and|so|then|also|but|now|yes|yeah|great|good|"
+    r"right|actually|hey|again|remember|always|never|from now on|going forward|in (?:the )?"
+    r"future|i (?:want|need|would like|'d like) you to|you (?:should|must|can|need to|have to)|"
+    r"can you|could you|would you|we (?:should|must)|let'?s|lets|i told you)[\s,.!:;—–-]*)*$",
+    re.IGNORECASE,
+)
+_NEW_CLAUSE = re.compile(r"[,;:—–]\s*(?:and\s+|so\s+|then\s+|just\s+|please\s+)*$")
+_WORK_SUBJECT = re.compile(
+    r"^(?:(?:no|ok|okay|but|and|so|remember|also)[\s,]+)*(?:it|this|that|a task|the task|"
+    r"each task|every task|a change|the change|the work|your work|a feature|a fix|a pr|"
+    r"nothing|something|anything|work)(?:'s|\s+is|\s+isn'?t|\s+are)?\s*$",
+    re.IGNORECASE,
+)
 #: Words that make a habit a standing rule at once.
 _PERMANENT = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|every ?time|each time|"
@@ -130,6 +144,16 @@ def _quote(flat: str, start: int) -> str:
     return flat.replace("`", "") if flat.count("`") % 2 else flat
 
 
+def _addressed(before: str) -> bool:
+    """Whether the words before a cue leave it addressed to the assistant (nothing, lead-ins,
+    a new clause) or about the work ("it's not done until …", "a task is only finished when
+    …"), not about something in the code ("the retry loop should keep going until all workers
+    exit", "the job is not complete until the upload ends")."""
+    return bool(
+        _LEAD_INS.match(before) or _NEW_CLAUSE.search(before) or _WORK_SUBJECT.match(before)
+    )
+
+
 def workflow_clauses(text: str) -> dict[str, str]:
     """The words of a user message that state each workflow habit (`CARRY_KEY`, `DONE_KEY`),
     the first sentence for each; questions never count."""
@@ -140,7 +164,10 @@ def workflow_clauses(text: str) -> dict[str, str]:
         if not flat or (flat.endswith("?") and not _POLITE.search(flat)):
             continue
         for key, cues in ((CARRY_KEY, _CARRY), (DONE_KEY, _DONE)):
-            match = next((m for cue in cues if (m := cue.search(flat))), None)
+            match = next(
+                (m for cue in cues if (m := cue.search(flat)) and _addressed(flat[: m.start()])),
+                None,
+            )
             if match is not None and key not in found:
                 found[key] = _quote(flat, match.start())
     return found
