@@ -10,7 +10,7 @@ import pytest
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.proposals import accepted, accepted_proposals, proposed_rule
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.models import MemoryType, Scope, StoredEvent
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -108,6 +108,7 @@ def test_a_users_proposal_the_assistant_accepts_is_a_standing_rule() -> None:
 
     assert event.id == "evt_002"
     assert pref.standing and "agreed" in pref.tags and pref.importance == 0.7
+    assert pref.scope is Scope.PROJECT  # agreed about this project's tools
     assert pref.content == (
         "Add a fetch tool so skills use that tool exclusively (proposed by the user, agreed)."
     )

@@ -164,14 +164,12 @@ def _preference(rule: str, *, by_user: bool) -> StatedPreference | None:
     if content is None:
         return None
     tags = tuple(t for t in ("preference", topic(rule), STANDING_TAG, AGREED_TAG) if t)
-    scope = (
-        Scope.PROJECT if re.search(r"\b(?:here|this (?:project|repo\w*))\b", rule) else Scope.USER
-    )
     return StatedPreference(
         key=instruction_key(rule),
         content=content,
         tags=tags,
-        scope=scope,
+        # agreed while working on this project, mostly about its own tools: kept in it
+        scope=Scope.PROJECT,
         importance=STANDING_IMPORTANCE,
         standing=True,
     )
