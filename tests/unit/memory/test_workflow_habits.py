@@ -321,3 +321,35 @@ def test_a_changed_rule_or_the_same_session_is_not_a_recurrence(content: str, ep
     if episode == "ep1":
         candidate = replace(candidate, source_event_ids=("e1",))
     assert decide_recurrence(candidate, [stored]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "standing"),
+    [
+        ("I want you to always run the linter before committing.", "Always run the linter", True),
+        ("Only use conventional commits.", "Only use conventional commits.", True),
+        ("Use conventional commits for every commit.", "Use conventional commits for", True),
+        ("Make sure to run cargo fmt before you push.", "Make sure to run cargo fmt", False),
+        ("Remember to run mix format before each commit.", "Run mix format before each", True),
+    ],
+)
+def test_rules_behind_an_insisting_lead_or_a_standing_scope(
+    text: str, content: str, standing: bool
+) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=False)
+
+    assert pref.content.startswith(content) and pref.standing is standing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want you to fix the login bug",  # a request of the moment
+        "Remember to update the CHANGELOG for this.",
+        "make sure to update the tests for this",
+        "Make sure to handle the empty case.",  # no condition: about the task at hand
+        "only use it when needed",
+    ],
+)
+def test_task_requests_behind_the_same_leads_are_not_instructions(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=False) == []

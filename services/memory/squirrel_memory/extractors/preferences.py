@@ -43,7 +43,8 @@ def _wordset(*lines: str) -> frozenset[str]:
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
+    r"remember|actually|i (?:want|need|would like|'d like) you to|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
@@ -60,13 +61,23 @@ _STANDING = re.compile(
     r"every ?time|each time|whenever|by default|as a (?:general )?rule|in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
-    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files))\b",
+    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
+    r"exclusively|only use|(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
+    r"pull request|push|release|task|merge)s?)\b",
     re.IGNORECASE,
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
 _MESSAGE_STANDING = re.compile(
     r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
+    re.IGNORECASE,
+)
+#: A lead that insists on what follows ("make sure to …", "remember to …"): with a condition
+#: ("… before you commit") the directive after it is a rule of conduct, tentative unless said
+#: as a rule; without one it is usually about the task at hand.
+_INSIST = re.compile(
+    r"^(?:(?:please|pls|and|also|so|ok|okay)\s+)*(?:make sure (?:to|that you|you)|be sure to|"
+    r"remember to)\b",
     re.IGNORECASE,
 )
 #: The user saying they gave the instruction before: "as I said", "I already told you", "how
@@ -87,7 +98,7 @@ _EMPHASIS = re.compile(
 #: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
 _ONE_OFF = re.compile(
     r"\b(?:yet|for now|right now|this time|today|at the moment|just now|above|below|"
-    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|"
+    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|(?:for|with|in) this$|"
     r"that (?:file|function|test|change|one|part|section|method|class))\b",
     re.IGNORECASE,
 )
@@ -107,6 +118,9 @@ _SUBJECT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+_ONLY = re.compile(
+    r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+)
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
@@ -377,7 +391,12 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return _make(text, f"{x} {y}", choice=bool(_tool_words(f"{x} {y}")))
     body = _without_subject(clause, standing=imperative_ok)
-    for pattern, lead in ((_ALWAYS, "always"), (_NEVER, "never"), (_DONT, "don't")):
+    for pattern, lead in (
+        (_ALWAYS, "always"),
+        (_ONLY, "only"),
+        (_NEVER, "never"),
+        (_DONT, "don't"),
+    ):
         if match := pattern.match(body):
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
@@ -482,7 +501,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             process = after_assistant_action and _is_process_rule(body)
             result = _statement(
                 body,
-                imperative_ok=standing or correction or process or said_before,
+                imperative_ok=standing
+                or correction
+                or process
+                or said_before
+                or bool(_INSIST.match(written) and _CONDITIONED.search(body)),
                 standing=standing,
             )
         if result is None:
