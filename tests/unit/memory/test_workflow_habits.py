@@ -353,3 +353,32 @@ def test_rules_behind_an_insisting_lead_or_a_standing_scope(
 )
 def test_task_requests_behind_the_same_leads_are_not_instructions(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Do not touch any file unless I approve it.", "Don't touch any file unless I approve it."),
+        ("lint the package, but no file changes without approval", "No file changes without"),
+        ("Don't change any files without asking me first.", "Don't change any files without"),
+    ],
+)
+def test_a_change_only_with_the_users_approval_is_a_rule_of_conduct(
+    text: str, content: str
+) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=False)
+
+    assert pref.content.startswith(content)
+    assert "tentative" in pref.tags and pref.importance == 0.3  # shown once, promoted on recurring
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No worries, I'll wait until tomorrow.",
+        "Fix it without breaking the API.",  # a request about this fix
+        "no problem without the flag it works",
+    ],
+)
+def test_without_and_until_alone_make_no_approval_rule(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=False) == []

@@ -80,6 +80,20 @@ _INSIST = re.compile(
     r"remember to)\b",
     re.IGNORECASE,
 )
+#: A change made only with the user's approval ("without asking me first", "unless I approve
+#: it"): a rule of conduct, even when it names "it" (the change the rule is about).
+_GATE = re.compile(
+    r"\b(?:without (?:my |your |the user'?s |an? |explicit )?(?:approval|permission|ok|go-ahead|"
+    r"asking(?: me)?|confirmation|checking with me)|unless i (?:approve|say so|ask|confirm|agree)|"
+    r"until i (?:approve|say so|confirm|agree|review))\b",
+    re.IGNORECASE,
+)
+#: "no file changes without approval": a thing the work must not do without the user's yes.
+_NO_GATE = re.compile(
+    r"^no (?P<x>[\w`'./-]+(?:\s[\w`'./-]+){0,4}?)\s+(?P<gate>(?:without|unless|until)\s.{3,80}?)"
+    r"[\s.!]*$",
+    re.IGNORECASE,
+)
 #: The user saying they gave the instruction before: "as I said", "I already told you", "how
 #: many times". ("again" alone is not one: "run the tests again" asks for a re-run; nor is "I
 #: just asked you to …", a request of the moment.)
@@ -496,6 +510,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         result = _asked(body) if after_assistant_action else None
+        if result is None and (match := _NO_GATE.match(body)):
+            result = _make(f"no {match.group('x')} {match.group('gate')}", body)
         asked = process = result is not None
         if result is None and not clause.endswith("?"):
             process = after_assistant_action and _is_process_rule(body)
@@ -514,14 +530,15 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             where = scope_phrase.group(0).strip(" ,").lower()
             result = _Found(result.content.rstrip(".") + f" {where}.", result.subject)
         standing = standing and not asked
-        if not standing and not result.choice and _ONE_OFF.search(result.subject):
+        gated = bool(_GATE.search(body))
+        if not standing and not result.choice and not gated and _ONE_OFF.search(result.subject):
             continue
         found.append(
             _preference(
                 result,
                 clause,
                 standing or result.choice,
-                correction or process,
+                correction or process or gated,
                 emphasis=bool(_EMPHASIS.search(written)),
                 said_before=said_before,
             )
