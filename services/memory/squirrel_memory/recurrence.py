@@ -24,11 +24,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     TENTATIVE_TAG,
-    instruction_words,
-    telling_words,
 )
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
 from squirrel_memory.extractors.working_habits import HABIT_KEY
