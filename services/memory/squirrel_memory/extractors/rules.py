@@ -43,10 +43,12 @@ from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
+from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
@@ -153,7 +155,11 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
         portable = portability_habit(text, after_assistant_action=after_action)
-        stated = user_instructions(text, after_assistant_action=after_action)
+        stated = with_workflow_habits(
+            user_instructions(text, after_assistant_action=after_action),
+            text,
+            after_assistant_action=after_action,
+        )
         for pref in [*stated, portable] if portable else stated:
             found.append(
                 _candidate(
@@ -168,7 +174,19 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             )
             if len(found) >= MAX_PREFERENCES:
                 return found
-    return found
+    for event, pref in accepted_proposals(events):
+        found.append(
+            _candidate(
+                MemoryType.USER_STYLE,
+                pref.key,
+                pref.content,
+                tags=pref.tags,
+                importance=pref.importance,
+                event_ids=(event.id,),
+                scope=pref.scope,
+            )
+        )
+    return found[:MAX_PREFERENCES]
 
 
 def _facts(
