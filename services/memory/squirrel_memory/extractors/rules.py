@@ -34,6 +34,8 @@ from squirrel_memory.extractors.evidence import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
+from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
+from squirrel_memory.extractors.file_naming import file_naming
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
@@ -109,6 +111,7 @@ class RulesExtractor:
         found.extend(_headers(ordered))
         found.extend(_apply_steps(ordered))
         found.extend(_members(ordered))
+        found.extend(_naming(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -268,6 +271,21 @@ def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
             importance=MEMBERS_IMPORTANCE,
             event_ids=found.event_ids,
         )
+    ]
+
+
+def _naming(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How the files of a folder the session wrote into are named."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("naming", "convention", found.folder),
+            importance=NAMING_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in file_naming(events)
     ]
 
 
