@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
 from squirrel_memory.models import MemoryCandidate, StoredEvent
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -311,7 +311,7 @@ PROJECTS = [
         root="/home/dev/experiments/main",
         sessions=experiments,
         about=(),
-        must=(),
+        must=(("`git worktree add ../worktrees/<name> -b exp/<name>`", "2 sessions"),),
         # What the folder is for is in CLAUDE.md, which Claude Code loads itself.
         never=("python", "throwaway", "8d1e0b2", "NOTES.md`: "),
     ),
@@ -324,7 +324,7 @@ PROJECTS = [
             ("`Rscript scripts/01_clean.R`", "there is no package called 'dplyr'", "install"),
             ("`scripts/`", "`NN_<name>.R`"),
         ),
-        never=("python", "rows kept", "tools/rename.py", "weights written"),
+        never=("python", "rows kept", "tools/rename.py", "weights written", "`rscript`"),
     ),
     Project(
         name="dotfiles",
@@ -347,10 +347,13 @@ IDS = [p.name for p in PROJECTS]
 
 
 async def extract_all(project: Project) -> list[MemoryCandidate]:
+    """Each episode's candidates, then the project pass's over every session's events."""
     found: list[MemoryCandidate] = []
-    for session in project.sessions(project.root):
+    sessions = project.sessions(project.root)
+    for session in sessions:
         for episode in segment_episodes(session.events, now=NOW):
             found.extend(await RulesExtractor().extract(episode, session.events))
+    found.extend(evidence_candidates([e for s in sessions for e in s.events]))
     return found
 
 
@@ -381,3 +384,27 @@ async def test_nothing_a_senior_engineer_would_not_note(project: Project) -> Non
     # No language from a stray file, no test command from a script run once, no file list.
     assert [c.key for c in found if c.key in ("language", "test_command", "recipe:test")] == []
     assert all(c.content.count("`") <= 8 for c in found)
+
+
+def _script_sessions(first: str, second: str) -> list[StoredEvent]:
+    events: list[StoredEvent] = []
+    for n, script in enumerate((first, second)):
+        session = Session("/home/dev/survey", f"r{n}", T0 + timedelta(days=n))
+        session.user("Update the data and rerun.")
+        session.write(f"data/input{n}.csv", "a,b\n1,2\n")
+        session.run(f"Rscript {script}", 0, "done\n")
+        events.extend(session.events)
+    return events
+
+
+def test_another_script_run_at_each_session_end_is_no_routine() -> None:
+    found = evidence_candidates(_script_sessions("scripts/01_clean.R", "scripts/03_figures.R"))
+
+    assert [c for c in found if c.key == "recipe:routine"] == []
+
+
+def test_the_same_script_run_at_each_session_end_is_a_routine() -> None:
+    found = evidence_candidates(_script_sessions("scripts/publish.R", "scripts/publish.R"))
+
+    (routine,) = [c.content for c in found if c.key == "recipe:routine"]
+    assert "`Rscript scripts/publish.R`" in routine

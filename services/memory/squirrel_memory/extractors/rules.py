@@ -52,6 +52,7 @@ from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
+from squirrel_memory.extractors.worktrees import worktree_recipe
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -371,6 +372,9 @@ def evidence_candidates(
     if done is not None:
         findings.append(done)
     findings.extend(workflows(found))
+    worktree = worktree_recipe(found, root)
+    if worktree is not None:
+        findings.append(worktree)
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)
