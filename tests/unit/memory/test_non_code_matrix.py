@@ -241,6 +241,12 @@ My shell, editor and git configuration for macOS and Linux, linked into $HOME wi
 ```sh
 stow zsh nvim git
 ```
+
+```
+├── zsh/     # shell: .zshrc, aliases and the prompt
+├── nvim/    # Neovim configuration in Lua
+└── git/     # .gitconfig and the global ignore list
+```
 """
 
 
@@ -303,8 +309,11 @@ PROJECTS = [
         root="/home/dev/notes",
         sessions=vault,
         about=("knowledge base", "meeting notes", "README.md"),
-        must=(("`daily/`", "by date", "`YYYY-MM-DD.md`"),),
-        never=("python", "javascript", "2026-04-28.md", "deep-work.md", "reading/`"),
+        must=(
+            ("`daily/`", "by date", "`YYYY-MM-DD.md`"),
+            ("per README.md", "`reading/` notes on books and papers", "`reviews/` weekly"),
+        ),
+        never=("python", "javascript", "2026-04-28.md", "deep-work.md", "`reading/` are named"),
     ),
     Project(
         name="experiments-worktrees",
@@ -331,8 +340,11 @@ PROJECTS = [
         root="/home/dev/dotfiles",
         sessions=dotfiles,
         about=("GNU Stow", "README.md"),
-        must=(("`stow zsh`", "would cause conflicts", ".zshrc"),),
-        never=("python", "nvim\n", "zsh/`", "language"),
+        must=(
+            ("`stow zsh`", "would cause conflicts", ".zshrc"),
+            ("`zsh/` shell", "`nvim/` Neovim configuration", "`git/` .gitconfig"),
+        ),
+        never=("python", "nvim\n", "language"),
     ),
     Project(
         name="docs-site",

@@ -45,6 +45,8 @@ from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
+from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
+from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -115,6 +117,7 @@ class RulesExtractor:
         found.extend(_naming(ordered))
         if not repository:
             found.extend(_tasks(ordered))
+            found.extend(_layout(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -205,6 +208,24 @@ def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=(found.path,),
         )
         for found in session_tasks(events)
+    ]
+
+
+def _layout(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How the folders are organised, as the root README read in the session explains."""
+    found = readme_layout(events)
+    if found is None:
+        return []
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("layout", "folders"),
+            importance=LAYOUT_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
     ]
 
 
