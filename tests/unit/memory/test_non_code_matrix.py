@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.fixes import first_line
 from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
 from squirrel_memory.models import MemoryCandidate, StoredEvent
 
@@ -351,8 +352,11 @@ PROJECTS = [
         root="/home/dev/handbook",
         sessions=docs_site,
         about=("Harbor Handbook", "builds, ships and supports", "mkdocs.yml"),
-        must=(("build", "`mkdocs build --strict`"),),
-        never=("python", "oncall.md\n", "runbooks\n", "`docs/` are named"),
+        must=(
+            ("build", "`mkdocs build --strict`"),
+            ("`mkdocs build --strict` failed", "is not found among documentation files"),
+        ),
+        never=("python", "oncall.md\n", "runbooks\n", "`docs/` are named", "cleaning site"),
     ),
 ]
 IDS = [p.name for p in PROJECTS]
@@ -420,3 +424,21 @@ def test_the_same_script_run_at_each_session_end_is_a_routine() -> None:
 
     (routine,) = [c.content for c in found if c.key == "recipe:routine"]
     assert "`Rscript scripts/publish.R`" in routine
+
+
+@pytest.mark.parametrize(
+    ("output", "line"),
+    [
+        (
+            "INFO    -  Cleaning site directory\nWARNING -  Link not found\n",
+            "WARNING -  Link not found",
+        ),
+        ("[INFO] Scanning for projects...\n[DEBUG] cfg\nBuild stopped\n", "Build stopped"),
+        ("TRACE: loading\nno input files\n", "no input files"),
+        # Not an information-level log line: kept.
+        ("Information is missing for 3 rows\n", "Information is missing for 3 rows"),
+        ("INFORMATION_SCHEMA not readable\n", "INFORMATION_SCHEMA not readable"),
+    ],
+)
+def test_information_level_log_lines_are_not_what_failed(output: str, line: str) -> None:
+    assert first_line(output) == line
