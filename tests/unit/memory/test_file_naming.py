@@ -37,10 +37,9 @@ class Events:
         )
         return f"e{n}"
 
-    def ls(self, command: str, output: str) -> None:
-        self.add(
-            "command_run", {"command": command, "exit_code": 0, "is_error": False, "output": output}
-        )
+    def ls(self, command: str, output: str, cwd: str | None = None) -> None:
+        content = {"command": command, "exit_code": 0, "is_error": False, "output": output}
+        self.add("command_run", content if cwd is None else {**content, "cwd": cwd})
 
     def write(self, path: str) -> None:
         full = path if path.startswith("/") else f"{ROOT}/{path}"
@@ -140,3 +139,15 @@ def test_a_listing_of_several_folders_or_a_failed_one_is_not_read() -> None:
     s.write("daily/2026-05-04.md")
 
     assert file_naming(s.events) == []
+
+
+def test_a_listing_in_the_project_root_counts_and_one_made_elsewhere_does_not() -> None:
+    at_root = Events()
+    at_root.ls("ls daily", "2026-04-28.md\n2026-04-29.md\n", cwd=ROOT)
+    at_root.write("daily/2026-05-04.md")
+    elsewhere = Events()
+    elsewhere.ls("ls daily", "2026-04-28.md\n2026-04-29.md\n", cwd="/home/dev/other")
+    elsewhere.write("daily/2026-05-04.md")
+
+    assert [n.key for n in file_naming(at_root.events)] == ["naming:daily"]
+    assert file_naming(elsewhere.events) == []

@@ -86,3 +86,12 @@ def test_branches_named_without_a_shared_prefix_are_shown_as_such() -> None:
 
     assert recipe is not None
     assert "`git worktree add ../t/<name> -b <branch>`" in recipe.content
+
+
+def test_worktrees_added_from_a_sub_folder_are_not_read_as_from_the_root() -> None:
+    found = _found(
+        "cd tools && git worktree add ../trees/a -b exp/a",
+        "cd tools && git worktree add ../trees/b -b exp/b",
+    )
+
+    assert worktree_recipe(found, ROOT) is None

@@ -93,9 +93,10 @@ def _listed(events: list[StoredEvent]) -> Iterator[tuple[str, str, str]]:
             continue
         tokens = core_tokens(segments[0])
         args = [t for t in tokens[1:] if not t.startswith("-")]
-        if not tokens or tokens[0] != "ls" or len(args) != 1 or run.cwd:
+        root = events[0].project_id.rstrip("/")
+        if not tokens or tokens[0] != "ls" or len(args) != 1 or run.cwd not in (None, root):
             continue
-        folder = relative_path(args[0].rstrip("/"), events[0].project_id).removeprefix("./")
+        folder = relative_path(args[0].rstrip("/"), root).removeprefix("./")
         if _split(f"{folder}/x") is None:
             continue
         for line in run.output.splitlines()[:MAX_LISTED_NAMES]:

@@ -26,7 +26,8 @@ _VALUED = frozenset({"-b", "-B", "--reason"})
 def _added(attempt: Attempt) -> tuple[str, str | None] | None:
     """(path, new branch or None) of a successful `git worktree add`, or None."""
     words = list(attempt.tokens)
-    if attempt.run.ok is not True or words[:3] != ["git", "worktree", "add"]:
+    # A relative path typed in a sub-folder (or another checkout) is not one from the root.
+    if attempt.run.ok is not True or attempt.scope or words[:3] != ["git", "worktree", "add"]:
         return None
     path: str | None = None
     branch: str | None = None
