@@ -10,7 +10,8 @@ import pytest
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence import attempts, main_ecosystem, recipes
-from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.findings import Command, Readings
+from squirrel_memory.repository.recipes import _project_recipes, _scoped_recipes
 from squirrel_memory.repository.site_configs import site_config_reader
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -118,3 +119,14 @@ def test_docs_commands_never_outvote_the_code() -> None:
     keys = {f.key: f.content for f in recipes(found, ("python",))}
     assert keys["recipe:build:docs"].startswith("For the documentation site part, to build:")
     assert "recipe:build" not in keys
+
+
+def test_a_readme_docs_preview_in_a_code_repository_is_a_side_recipe() -> None:
+    command = Command("mkdocs serve", "run", "docs", "", "docs", "README.md:12")
+
+    assert _project_recipes([command], ["python"], Readings()) == []
+    (recipe,) = _scoped_recipes([command], ["python"])
+    assert recipe.content.startswith(
+        "For its documentation site part, start the dev server with `mkdocs serve`"
+    )
+    assert recipe.content.endswith("this is not the project's main command.")
