@@ -41,9 +41,9 @@ class Events:
         content = {"command": command, "exit_code": 0, "is_error": False, "output": output}
         self.add("command_run", content if cwd is None else {**content, "cwd": cwd})
 
-    def write(self, path: str) -> None:
+    def write(self, path: str, tool: str = "Write") -> None:
         full = path if path.startswith("/") else f"{ROOT}/{path}"
-        self.add("code_change", {"tool": "Write", "path": full}, (full,))
+        self.add("code_change", {"tool": tool, "path": full}, (full,))
 
     def read(self, path: str) -> None:
         full = f"{ROOT}/{path}"
@@ -151,3 +151,14 @@ def test_a_listing_in_the_project_root_counts_and_one_made_elsewhere_does_not() 
 
     assert [n.key for n in file_naming(at_root.events)] == ["naming:daily"]
     assert file_naming(elsewhere.events) == []
+
+
+@pytest.mark.parametrize(("tool", "noted"), [("write_file", True), ("Edit", False)])
+def test_a_whole_file_written_by_any_host_counts_and_an_edit_does_not(
+    tool: str, noted: bool
+) -> None:
+    s = Events()
+    s.ls("ls daily", "2026-04-28.md\n2026-04-29.md\n2026-04-30.md\n")
+    s.write("daily/2026-05-04.md", tool=tool)
+
+    assert bool(file_naming(s.events)) is noted

@@ -33,6 +33,8 @@ _SKIPPED_DIRS = frozenset(
     {"node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", ".git"}
     | {"dist", "build", "target", "_build", ".next", "migrations", "versions"}
 )
+#: Tools that write a whole file (Claude Code's, Gemini CLI's); an edit only shows a name.
+_WRITE_TOOLS = frozenset({"Write", "write_file"})
 _LONG_LISTING = re.compile(r"^[dlcbps-][rwxsStT-]{9}[@+.]?\s")
 
 
@@ -109,7 +111,7 @@ def _folders(events: list[StoredEvent]) -> dict[str, _Folder]:
     folders: dict[str, _Folder] = {}
     for event in events:
         if event.event_type == EventType.CODE_CHANGE:
-            written = event.content.get("tool") == "Write"
+            written = event.content.get("tool") in _WRITE_TOOLS
         elif event.event_type == EventType.TOOL_RESULT and not event.content.get("is_error"):
             written = False
         else:
