@@ -65,6 +65,9 @@ MAX_FILES_SHOWN = 4
 _BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
 #: A heading that introduces what follows ("Options:", "Next steps:"): not what went wrong.
 _HEADING = re.compile(r"^[\w ()/-]{1,40}:$")
+#: A log line at an information level (`INFO    -  Cleaning site directory`, `[DEBUG] …`): what
+#: the tool was doing, not what went wrong.
+_INFO_LOG = re.compile(r"^\[?(?:INFO|DEBUG|TRACE)\]?(?:\s+-|\s*:|\s)")
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
 _USAGE_ERROR = re.compile(
@@ -350,6 +353,7 @@ def first_line(output: str) -> str:
             and not _BANNER.match(line)
             and not is_progress(line)
             and not _HEADING.match(line)
+            and not _INFO_LOG.match(line)
         ):
             return line
     return ""

@@ -34,6 +34,8 @@ from squirrel_memory.extractors.evidence import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
+from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
+from squirrel_memory.extractors.file_naming import file_naming
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
@@ -44,6 +46,8 @@ from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORT
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.proposals import accepted_proposals
+from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
+from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -52,6 +56,7 @@ from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
+from squirrel_memory.extractors.worktrees import worktree_recipe
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -111,8 +116,10 @@ class RulesExtractor:
         found.extend(_headers(ordered))
         found.extend(_apply_steps(ordered))
         found.extend(_members(ordered))
+        found.extend(_naming(ordered))
         if not repository:
             found.extend(_tasks(ordered))
+            found.extend(_layout(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -222,6 +229,24 @@ def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _layout(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How the folders are organised, as the root README read in the session explains."""
+    found = readme_layout(events)
+    if found is None:
+        return []
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("layout", "folders"),
+            importance=LAYOUT_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+    ]
+
+
 def _learned(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """What the assistant found out about how the project's tools behave (`learned`)."""
     return [
@@ -286,6 +311,21 @@ def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
             importance=MEMBERS_IMPORTANCE,
             event_ids=found.event_ids,
         )
+    ]
+
+
+def _naming(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """How the files of a folder the session wrote into are named."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("naming", "convention", found.folder),
+            importance=NAMING_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in file_naming(events)
     ]
 
 
@@ -371,6 +411,9 @@ def evidence_candidates(
     if done is not None:
         findings.append(done)
     findings.extend(workflows(found))
+    worktree = worktree_recipe(found, root)
+    if worktree is not None:
+        findings.append(worktree)
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)

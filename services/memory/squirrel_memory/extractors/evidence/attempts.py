@@ -43,6 +43,9 @@ _EXTENSION_ECOSYSTEMS = {
     ".zig": "zig",
 }
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
+#: Ecosystems that sit beside a project's code (its docs site) rather than being its main one:
+#: they never outvote the code, and lead only when nothing else ran or was edited.
+SIDE_ECOSYSTEMS = frozenset({"docs"})
 #: A word that can be a subcommand or a target: no spaces, no quotes.
 _SUBCOMMAND = re.compile(r"^[\w@./:+=-]+$")
 
@@ -165,6 +168,8 @@ def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None
         if attempt.use is None or attempt.use.ecosystem in NEUTRAL_ECOSYSTEMS:
             continue
         weight = 1.0 if attempt.scope == "" else 0.25
+        if attempt.use.ecosystem in SIDE_ECOSYSTEMS:
+            weight *= 0.01
         votes[attempt.use.ecosystem] = votes.get(attempt.use.ecosystem, 0.0) + weight
     for path in changed_paths:
         ecosystem = _EXTENSION_ECOSYSTEMS.get(PurePosixPath(path).suffix.lower())

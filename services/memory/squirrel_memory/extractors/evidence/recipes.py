@@ -46,6 +46,7 @@ _ECOSYSTEM_NAMES = {
     "c": "C/C++",
     "dart": "Dart",
     "zig": "Zig",
+    "docs": "documentation site",
 }
 
 

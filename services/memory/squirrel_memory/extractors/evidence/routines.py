@@ -131,6 +131,12 @@ def _routine_step(attempt: Attempt) -> bool:
     return not (attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT))
 
 
+def _other_scripts(attempts: list[Attempt]) -> bool:
+    """Whether the runs of one step gave its program different files to run."""
+    files = {next((t for t in a.tokens[1:] if not t.startswith("-")), "") for a in attempts}
+    return len(files) > 1 and all("/" in f or "." in f.strip(".") for f in files)
+
+
 def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
     """Commands repeated after the last edit of several sessions (commit, push, deploy …)."""
     by_session: dict[str, list[Attempt]] = {}
@@ -161,7 +167,8 @@ def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
         for attempt in tail:
             ids.setdefault(f"`{attempt.base}`", []).append(attempt.run.event_id)
             runs.setdefault(f"`{attempt.base}`", []).append(attempt)
-    steps = _common_steps(sequences)
+    # An interpreter running another script each time (`Rscript scripts/<name>.R`) is no step.
+    steps = [step for step in _common_steps(sequences) if not _other_scripts(runs[step])]
     if not steps:
         return None
     sessions = min(sum(1 for seq in sequences if step in seq) for step in steps)

@@ -1,0 +1,108 @@
+"""How the project's folders are organised, as its root README explains them.
+
+A notes vault, an analysis folder or a dotfiles repository often says in its README what each
+top-level folder holds: a bullet per folder (`- `daily/` one note per day`) or a tree with
+comments (`├── reviews/   # weekly reviews`). When the assistant read that README in a
+session, the folders it explains become one project fact (not in a code package's sessions,
+where the module facts say what the folders do). A folder named without a word about
+it is no entry (a file list tells nobody anything), and fewer than two explained folders make
+no fact. The instruction files a host loads itself (`CLAUDE.md`) are not read here: their
+lines would be given back to the host that already has them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.about import file_text, root_file_read
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.facts import manifest_language
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.instructions import clean_markdown, instruction_kind
+
+#: Importance of the layout fact.
+IMPORTANCE = 0.5
+KEY = "layout"
+#: Folders shown, and the explanation's longest length (characters) and fewest words.
+MAX_FOLDERS = 6
+MAX_EXPLANATION_CHARS = 90
+MIN_EXPLANATION_WORDS = 2
+
+_FOLDER = r"(?P<folder>[A-Za-z0-9_.@-][\w.@-]*/)"
+_BULLET_ENTRY = re.compile(
+    r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?" + _FOLDER + r"`?(?:\*\*|__)?"
+    r"\s*(?:[:—–-]\s*|\s+)(?P<says>\S.*)$"
+)
+_TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The layout fact: its sentence, the README it came from and the event behind it."""
+
+    key: str
+    content: str
+    path: str
+    event_ids: tuple[str, ...]
+
+
+def _explanation(raw: str) -> str:
+    text = clean_markdown(raw).rstrip(".;, ")
+    if len(text.split()) < MIN_EXPLANATION_WORDS:
+        return ""
+    if len(text) > MAX_EXPLANATION_CHARS:
+        cut = text[:MAX_EXPLANATION_CHARS].rsplit(" ", 1)[0].rstrip(",;:")
+        text = cut + "…"
+    return text
+
+
+def explained_folders(text: str) -> list[tuple[str, str]]:
+    """(folder, what it holds) for each top-level folder a README's bullets or tree explain."""
+    found: dict[str, str] = {}
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)
+        if match is None:
+            continue
+        folder = match.group("folder")
+        if folder.startswith(".") or folder in found or "://" in line:
+            continue
+        says = _explanation(match.group("says"))
+        if says:
+            found[folder] = says
+    return list(found.items())
+
+
+def _code_package(events: list[StoredEvent]) -> bool:
+    """Whether `events` touched a package manifest: a code project's modules say more."""
+    return any(
+        manifest_language(PurePosixPath(raw).name) is not None
+        for event in events
+        for raw in event.file_paths
+        if raw and not relative_path(raw, event.project_id).startswith(("/", "~"))
+    )
+
+
+def readme_layout(events: list[StoredEvent]) -> Layout | None:
+    """The layout the root README read in `events` explains, or None (and None in a session
+    that touched a package manifest: a code project's module facts say what its folders do)."""
+    if _code_package(events):
+        return None
+    for event in events:
+        path = root_file_read(event, lambda p: instruction_kind(p) == "readme")
+        if path is None:
+            continue
+        folders = explained_folders(file_text(event.content["output"]))
+        if len(folders) < 2:
+            continue
+        shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])
+        return Layout(
+            KEY, f"How the folders are organised, per {path}: {shown}.", path, (event.id,)
+        )
+    return None

@@ -1,0 +1,444 @@
+"""The offline session rules on projects that are not code: a notes vault, an experiments
+folder of git worktrees, analysis scripts without a manifest, dotfiles and a docs site.
+
+Each project's sessions read its README, list its folders, write files, run its scripts and
+commit, as assistants do in such folders. The rules must note what the folder is for and how
+its work is done, and state nothing a senior engineer would not: no language from one stray
+file, no test command from a one-off script run, no file listing as a memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.fixes import first_line
+from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
+from squirrel_memory.models import MemoryCandidate, StoredEvent
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+NOW = datetime(2026, 5, 8, tzinfo=UTC)
+
+
+class Session:
+    """The events of one Claude Code session in `root`, in order."""
+
+    def __init__(self, root: str, session_id: str, start: datetime) -> None:
+        self.root = root
+        self.session_id = session_id
+        self.start = start
+        self.events: list[StoredEvent] = []
+
+    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
+        n = len(self.events) + 1
+        self.events.append(
+            StoredEvent(
+                id=f"{self.session_id}_{n:04d}",
+                project_id=self.root,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id=self.session_id,
+                timestamp=self.start + timedelta(seconds=20 * n),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash=f"{self.root}{self.session_id}{n}",
+            )
+        )
+        return self.events[-1].id
+
+    def user(self, text: str) -> None:
+        self.add("user_message", {"text": text})
+
+    def say(self, text: str) -> None:
+        self.add("assistant_response", {"text": text})
+
+    def run(self, command: str, exit_code: int = 0, output: str = "") -> None:
+        use = f"t{len(self.events)}"
+        self.add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
+        self.add(
+            "command_run",
+            {
+                "command": command,
+                "tool_use_id": use,
+                "exit_code": exit_code,
+                "is_error": exit_code != 0,
+                "output": output,
+            },
+        )
+
+    def read(self, path: str, text: str) -> None:
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
+        self.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (full,))
+        self.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use, "output": numbered, "is_error": False},
+            (full,),
+        )
+
+    def write(self, path: str, text: str) -> None:
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        self.add(
+            "tool_call",
+            {"tool": "Write", "tool_use_id": use, "input": {"file_path": full, "content": text}},
+            (full,),
+        )
+        self.add("code_change", {"tool": "Write", "tool_use_id": use, "path": full}, (full,))
+
+    def edit(self, path: str, old: str, new: str) -> None:
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        self.add(
+            "tool_call",
+            {
+                "tool": "Edit",
+                "tool_use_id": use,
+                "input": {"file_path": full, "old_string": old, "new_string": new},
+            },
+            (full,),
+        )
+        self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": full}, (full,))
+
+
+@dataclass(frozen=True)
+class Project:
+    """One kind of non-code project: its sessions and what its memories must (not) say."""
+
+    name: str
+    root: str
+    sessions: Callable[[str], list[Session]]
+    about: tuple[str, ...]  # words the "what it is" fact must carry
+    must: tuple[tuple[str, ...], ...]  # each: words one memory must carry together
+    never: tuple[str, ...]  # words no memory may carry (case-insensitive)
+
+
+# --- a notes vault ------------------------------------------------------------------------
+
+VAULT_README = """# Field notes
+
+A personal knowledge base of meeting notes, reading notes and weekly reviews, kept as plain
+markdown and opened in Obsidian.
+
+## Layout
+
+- `daily/` one note per day, named `YYYY-MM-DD.md`
+- `reading/` notes on books and papers
+- `reviews/` weekly reviews
+"""
+VAULT_LS = "daily\nreading\nreviews\ntemplates\nREADME.md\n"
+VAULT_DAILY_LS = "2026-04-28.md\n2026-04-29.md\n2026-04-30.md\n2026-05-01.md\n"
+
+
+def vault(root: str) -> list[Session]:
+    first = Session(root, "v1", T0)
+    first.user("Have a look at this vault and add today's note from the meeting below.")
+    first.read("README.md", VAULT_README)
+    first.run("ls", 0, VAULT_LS)
+    first.run("ls daily | tail -4", 0, VAULT_DAILY_LS)
+    first.write("daily/2026-05-04.md", "# 2026-05-04\n\n- Met Ana about the Q3 plan.\n")
+    first.run("git add daily/2026-05-04.md && git commit -m 'daily: 2026-05-04'", 0, "1 file")
+    second = Session(root, "v2", T0 + timedelta(days=1))
+    second.user("Add a reading note for the book I finished, and commit it.")
+    second.run("ls reading", 0, "deep-work.md\nthe-mythical-man-month.md\n")
+    second.write(
+        "reading/a-philosophy-of-software-design.md", "# A Philosophy of Software Design\n"
+    )
+    second.run(
+        "git add reading/a-philosophy-of-software-design.md && git commit -m 'reading: apsd'",
+        0,
+        "1 file changed",
+    )
+    return [first, second]
+
+
+# --- an experiments folder of git worktrees ---------------------------------------------
+
+EXPERIMENTS_CLAUDE = """# Experiments
+
+Throwaway experiments with coding agents; each experiment gets its own git worktree and a
+NOTES.md with what was tried and what came out.
+
+- Never merge an experiment branch without asking.
+"""
+WORKTREE_OUT = "Preparing worktree (new branch 'exp/{name}')\nHEAD is now at 3f2a1c9 notes\n"
+
+
+def experiments(root: str) -> list[Session]:
+    found: list[Session] = []
+    for n, name in enumerate(("prompt-cache", "subagents")):
+        session = Session(root, f"e{n + 1}", T0 + timedelta(days=n))
+        session.user(f"Start a new experiment on {name} and write down what we find.")
+        if n == 0:
+            session.read("CLAUDE.md", EXPERIMENTS_CLAUDE)
+            session.run(
+                "git log --oneline -5",
+                0,
+                "3f2a1c9 notes: tool budgets\n8d1e0b2 exp/hooks: findings\n1a2b3c4 init\n",
+            )
+        session.run(
+            f"git worktree add ../worktrees/{name} -b exp/{name}", 0, WORKTREE_OUT.format(name=name)
+        )
+        session.write(f"../worktrees/{name}/NOTES.md", f"# {name}\n\nTried it; it works.\n")
+        session.run(
+            f"cd ../worktrees/{name} && git add NOTES.md && git commit -m 'exp/{name}: findings'",
+            0,
+            "[exp/x 9e8d7c6] findings\n 1 file changed",
+        )
+        found.append(session)
+    return found
+
+
+# --- analysis scripts without a manifest -------------------------------------------------
+
+ANALYSIS_README = """# Survey analysis
+
+Analysis of the 2025 member survey: cleaning the raw export, weighting, and the figures for
+the annual report.
+
+Run the scripts in order: `Rscript scripts/01_clean.R`, then `Rscript scripts/02_weights.R`.
+"""
+CLEAN_R = """# Cleans the raw survey export into data/clean.csv.
+library(dplyr)
+raw <- read.csv("data/raw.csv")
+"""
+MISSING_PKG = "Error in library(dplyr) : there is no package called 'dplyr'\nExecution halted\n"
+
+
+def analysis(root: str) -> list[Session]:
+    first = Session(root, "a1", T0)
+    first.user("Run the cleaning step and tell me how many rows survive.")
+    first.read("README.md", ANALYSIS_README)
+    first.read("scripts/01_clean.R", CLEAN_R)
+    first.run("Rscript scripts/01_clean.R", 1, MISSING_PKG)
+    first.run('Rscript -e \'install.packages("dplyr", repos="https://cloud.r-project.org")\'')
+    first.run("Rscript scripts/01_clean.R", 0, "Rows kept: 1843\n")
+    # One stray helper the user keeps beside the R scripts.
+    first.read("tools/rename.py", "import os\nfor name in os.listdir('.'):\n    pass\n")
+    first.run("python3 tools/rename.py --dry-run", 0, "would rename 3 files\n")
+    second = Session(root, "a2", T0 + timedelta(days=1))
+    second.user("Now compute the weights, then add a step that draws the figures.")
+    second.run("Rscript scripts/02_weights.R", 0, "weights written to data/weights.csv\n")
+    second.run("ls scripts", 0, "01_clean.R\n02_weights.R\n")
+    second.write("scripts/03_figures.R", "# Draws the report's figures.\nlibrary(ggplot2)\n")
+    second.run("Rscript scripts/03_figures.R", 0, "Saved 4 figures to figures/\n")
+    return [first, second]
+
+
+# --- a dotfiles repository ------------------------------------------------------------------
+
+DOTFILES_README = """# dotfiles
+
+My shell, editor and git configuration for macOS and Linux, linked into $HOME with GNU Stow
+(one package per folder).
+
+```sh
+stow zsh nvim git
+```
+
+```
+├── zsh/     # shell: .zshrc, aliases and the prompt
+├── nvim/    # Neovim configuration in Lua
+└── git/     # .gitconfig and the global ignore list
+```
+"""
+
+
+def dotfiles(root: str) -> list[Session]:
+    first = Session(root, "d1", T0)
+    first.user("Add an alias ll for ls -lah to my zsh config and link it.")
+    first.read("README.md", DOTFILES_README)
+    first.run("ls -a", 0, ".\n..\n.git\nREADME.md\ngit\nnvim\nzsh\n")
+    first.edit("zsh/.zshrc", "alias la='ls -a'\n", "alias la='ls -a'\nalias ll='ls -lah'\n")
+    first.run(
+        "stow zsh",
+        1,
+        "WARNING! stowing zsh would cause conflicts:\n  * existing target is neither a link "
+        "nor a directory: .zshrc\nAll operations aborted.\n",
+    )
+    first.run("mv ~/.zshrc ~/.zshrc.bak && stow zsh", 0, "")
+    second = Session(root, "d2", T0 + timedelta(days=2))
+    second.user("Link the nvim config too.")
+    second.run("stow nvim", 0, "")
+    return [first, second]
+
+
+# --- a docs site ------------------------------------------------------------------------------
+
+MKDOCS = """site_name: Harbor Handbook
+site_description: How the Harbor team builds, ships and supports its products
+nav:
+  - Home: index.md
+  - On call: oncall.md
+theme:
+  name: material
+"""
+BROKEN_LINK = (
+    "INFO    -  Cleaning site directory\n"
+    "WARNING -  Doc file 'oncall.md' contains a link 'runbooks/db.md', but the target "
+    "'runbooks/db.md' is not found among documentation files.\n"
+    "Aborted with 1 warnings in strict mode!\n"
+)
+
+
+def docs_site(root: str) -> list[Session]:
+    first = Session(root, "h1", T0)
+    first.user("Add the on-call page and make sure the site still builds.")
+    first.read("mkdocs.yml", MKDOCS)
+    first.run("ls docs", 0, "index.md\noncall.md\nrunbooks\n")
+    first.write("docs/oncall.md", "# On call\n\nSee [the database runbook](runbooks/db.md).\n")
+    first.run("mkdocs build --strict", 1, BROKEN_LINK)
+    first.edit("docs/oncall.md", "(runbooks/db.md)", "(runbooks/database.md)")
+    first.run("mkdocs build --strict", 0, "INFO    -  Documentation built in 0.41 seconds\n")
+    second = Session(root, "h2", T0 + timedelta(days=1))
+    second.user("Fix the typo on the home page and rebuild.")
+    second.edit("docs/index.md", "Wellcome", "Welcome")
+    second.run("mkdocs build --strict", 0, "INFO    -  Documentation built in 0.39 seconds\n")
+    return [first, second]
+
+
+PROJECTS = [
+    Project(
+        name="notes-vault",
+        root="/home/dev/notes",
+        sessions=vault,
+        about=("knowledge base", "meeting notes", "README.md"),
+        must=(
+            ("`daily/`", "by date", "`YYYY-MM-DD.md`"),
+            ("per README.md", "`reading/` notes on books and papers", "`reviews/` weekly"),
+        ),
+        never=("python", "javascript", "2026-04-28.md", "deep-work.md", "`reading/` are named"),
+    ),
+    Project(
+        name="experiments-worktrees",
+        root="/home/dev/experiments/main",
+        sessions=experiments,
+        about=(),
+        must=(("`git worktree add ../worktrees/<name> -b exp/<name>`", "2 sessions"),),
+        # What the folder is for is in CLAUDE.md, which Claude Code loads itself.
+        never=("python", "throwaway", "8d1e0b2", "NOTES.md`: "),
+    ),
+    Project(
+        name="analysis-scripts",
+        root="/home/dev/survey",
+        sessions=analysis,
+        about=("member survey", "README.md"),
+        must=(
+            ("`Rscript scripts/01_clean.R`", "there is no package called 'dplyr'", "install"),
+            ("`scripts/`", "`NN_<name>.R`"),
+        ),
+        never=("python", "rows kept", "tools/rename.py", "weights written", "`rscript`"),
+    ),
+    Project(
+        name="dotfiles",
+        root="/home/dev/dotfiles",
+        sessions=dotfiles,
+        about=("GNU Stow", "README.md"),
+        must=(
+            ("`stow zsh`", "would cause conflicts", ".zshrc"),
+            ("`zsh/` shell", "`nvim/` Neovim configuration", "`git/` .gitconfig"),
+        ),
+        never=("python", "nvim\n", "language"),
+    ),
+    Project(
+        name="docs-site",
+        root="/home/dev/handbook",
+        sessions=docs_site,
+        about=("Harbor Handbook", "builds, ships and supports", "mkdocs.yml"),
+        must=(
+            ("build", "`mkdocs build --strict`"),
+            ("`mkdocs build --strict` failed", "is not found among documentation files"),
+        ),
+        never=("python", "oncall.md\n", "runbooks\n", "`docs/` are named", "cleaning site"),
+    ),
+]
+IDS = [p.name for p in PROJECTS]
+
+
+async def extract_all(project: Project) -> list[MemoryCandidate]:
+    """Each episode's candidates, then the project pass's over every session's events."""
+    found: list[MemoryCandidate] = []
+    sessions = project.sessions(project.root)
+    for session in sessions:
+        for episode in segment_episodes(session.events, now=NOW):
+            found.extend(await RulesExtractor().extract(episode, session.events))
+    found.extend(evidence_candidates([e for s in sessions for e in s.events]))
+    return found
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=IDS)
+async def test_what_the_folder_is_for_and_how_its_work_is_done_are_noted(
+    project: Project,
+) -> None:
+    found = await extract_all(project)
+
+    about = {c.content for c in found if c.key == "about"}
+    if project.about:
+        (text,) = about
+        assert all(word in text for word in project.about), text
+    else:
+        assert about == set()
+    texts = [c.content for c in found]
+    for words in project.must:
+        assert any(all(w in t for w in words) for t in texts), (words, texts)
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=IDS)
+async def test_nothing_a_senior_engineer_would_not_note(project: Project) -> None:
+    found = await extract_all(project)
+
+    for candidate in found:
+        for word in project.never:
+            assert word.lower() not in candidate.content.lower(), (word, candidate.content)
+    # No language from a stray file, no test command from a script run once, no file list.
+    assert [c.key for c in found if c.key in ("language", "test_command", "recipe:test")] == []
+    assert all(c.content.count("`") <= 8 for c in found)
+
+
+def _script_sessions(first: str, second: str) -> list[StoredEvent]:
+    events: list[StoredEvent] = []
+    for n, script in enumerate((first, second)):
+        session = Session("/home/dev/survey", f"r{n}", T0 + timedelta(days=n))
+        session.user("Update the data and rerun.")
+        session.write(f"data/input{n}.csv", "a,b\n1,2\n")
+        session.run(f"Rscript {script}", 0, "done\n")
+        events.extend(session.events)
+    return events
+
+
+def test_another_script_run_at_each_session_end_is_no_routine() -> None:
+    found = evidence_candidates(_script_sessions("scripts/01_clean.R", "scripts/03_figures.R"))
+
+    assert [c for c in found if c.key == "recipe:routine"] == []
+
+
+def test_the_same_script_run_at_each_session_end_is_a_routine() -> None:
+    found = evidence_candidates(_script_sessions("scripts/publish.R", "scripts/publish.R"))
+
+    (routine,) = [c.content for c in found if c.key == "recipe:routine"]
+    assert "`Rscript scripts/publish.R`" in routine
+
+
+@pytest.mark.parametrize(
+    ("output", "line"),
+    [
+        (
+            "INFO    -  Cleaning site directory\nWARNING -  Link not found\n",
+            "WARNING -  Link not found",
+        ),
+        ("[INFO] Scanning for projects...\n[DEBUG] cfg\nBuild stopped\n", "Build stopped"),
+        ("TRACE: loading\nno input files\n", "no input files"),
+        # Not an information-level log line: kept.
+        ("Information is missing for 3 rows\n", "Information is missing for 3 rows"),
+        ("INFORMATION_SCHEMA not readable\n", "INFORMATION_SCHEMA not readable"),
+    ],
+)
+def test_information_level_log_lines_are_not_what_failed(output: str, line: str) -> None:
+    assert first_line(output) == line
