@@ -50,6 +50,9 @@ from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
+from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
+from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTANCE
+from squirrel_memory.extractors.written_notes import written_notes
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -109,6 +112,7 @@ class RulesExtractor:
         found.extend(_headers(ordered))
         found.extend(_apply_steps(ordered))
         found.extend(_members(ordered))
+        found.extend(_written_notes(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -268,6 +272,23 @@ def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
             importance=MEMBERS_IMPORTANCE,
             event_ids=found.event_ids,
         )
+    ]
+
+
+def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the project's notes file (`CLAUDE.md` …) written in the session says: its
+    sections on the project and the commands it gives."""
+    return [
+        _candidate(
+            MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("notes", found.path),
+            importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in written_notes(events)
     ]
 
 
