@@ -46,6 +46,8 @@ from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
+from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
+from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
@@ -113,6 +115,7 @@ class RulesExtractor:
         found.extend(_apply_steps(ordered))
         found.extend(_members(ordered))
         found.extend(_written_notes(ordered))
+        found.extend(_sibling_patterns(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -289,6 +292,22 @@ def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=(found.path,),
         )
         for found in written_notes(events)
+    ]
+
+
+def _sibling_patterns(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The shape the files of one folder share, as the session read and wrote them."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("convention", "pattern", found.folder),
+            importance=PATTERN_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=found.files,
+        )
+        for found in sibling_patterns(events)
     ]
 
 
