@@ -16,6 +16,8 @@ from squirrel_memory.extractors.activity import (
     user_requests,
 )
 from squirrel_memory.extractors.apply_steps import apply_steps
+from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
+from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.evidence import (
@@ -116,6 +118,7 @@ class RulesExtractor:
         found.extend(_members(ordered))
         found.extend(_written_notes(ordered))
         found.extend(_sibling_patterns(ordered))
+        found.extend(_command_steps(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -308,6 +311,21 @@ def _sibling_patterns(events: list[StoredEvent]) -> list[MemoryCandidate]:
             file_paths=found.files,
         )
         for found in sibling_patterns(events)
+    ]
+
+
+def _command_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the custom commands the user ran do, from the steps their prompts list."""
+    return [
+        _candidate(
+            MemoryType.RECIPE,
+            found.key,
+            found.content,
+            tags=("recipe", "command"),
+            importance=COMMAND_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in command_steps(events)
     ]
 
 
