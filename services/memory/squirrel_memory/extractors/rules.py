@@ -20,6 +20,8 @@ from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPOR
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.decisions import IMPORTANCE as DECISION_IMPORTANCE
+from squirrel_memory.extractors.decisions import decisions
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -119,6 +121,7 @@ class RulesExtractor:
         found.extend(_written_notes(ordered))
         found.extend(_sibling_patterns(ordered))
         found.extend(_command_steps(ordered))
+        found.extend(_decisions(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -326,6 +329,21 @@ def _command_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
             event_ids=found.event_ids,
         )
         for found in command_steps(events)
+    ]
+
+
+def _decisions(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Design decisions the user stated for later work, which the session carried out."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("decision",),
+            importance=DECISION_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in decisions(events)
     ]
 
 
