@@ -162,3 +162,11 @@ async def test_the_rules_extractor_keeps_it_as_a_project_fact() -> None:
     fact = found["pattern:src/services/*.service.ts"]
     assert fact.type is MemoryType.PROJECT_FACT
     assert fact.file_paths == tuple(f"src/services/{f}" for f in SAMPLES["typescript"][1])
+
+
+def test_import_lines_are_no_base() -> None:
+    stream = Stream()
+    for name in NAMES:
+        body = f"<?php\n\nuse App\\Models\\{name};\n\nfunction show_{name.lower()}() {{}}\n"
+        stream.read(f"{PROJECT}/app/views/{name.lower()}_view.php", _numbered(body))
+    assert sibling_patterns(stream.events) == []

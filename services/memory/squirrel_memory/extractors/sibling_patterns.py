@@ -135,8 +135,11 @@ def _shape(path: str, text: str, event_id: str, written: bool) -> _Shape | None:
         match = pattern.search(text)
         if match is None:
             continue
+        module = _MODULE.search(text)
+        if not name_group and module is None:
+            continue  # `use`/`@behaviour` declare a base only inside a module definition
         name = match.group(name_group) if name_group else ""
-        if not name and (module := _MODULE.search(text)):
+        if not name and module is not None:
             name = module.group(1).rsplit(".", 1)[-1]
         base = match.group(base_group)
         if base in {"object", "Object", "Exception", "Error", "Struct"}:
