@@ -23,6 +23,7 @@ STATED = (
         ),
         ("From now on we will write every migration as plain SQL in db/migrations.", None),
         ("Going forward, let's keep all feature flags in config/flags.toml.", None),
+        ("Going forward, let’s keep all feature flags in config/flags.toml.", None),
     ],
 )
 def test_a_proposal_tied_to_later_work_is_a_decision(text: str, kept: str | None) -> None:

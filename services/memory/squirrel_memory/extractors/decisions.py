@@ -26,7 +26,7 @@ MAX_DECISIONS = 3
 MIN_WORDS, MAX_WORDS = 6, 60
 
 _PROPOSAL = re.compile(
-    r"\b(?:let'?s|let us|we(?:'ll| will| should| want to| are going to| shall))\s+\w+",
+    r"\b(?:let['’]?s|let us|we(?:['’]ll| will| should| want to| are going to| shall))\s+\w+",
     re.IGNORECASE,
 )
 _LASTING = re.compile(
