@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -16,6 +17,10 @@ pytest_plugins = ["tests.leftovers", "tests.shared_model"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
+PATIENCE_SECONDS: Final = 120.0
+"""How long a test waits for what another thread or process does before it fails. Only a stuck
+test waits this long; a loaded machine (load 20 on 2 cores) stretches seconds of work to tens,
+so a bound near the usual time fails by chance."""
 
 # Property tests judge what the code answers, never how fast: Hypothesis's own clocks (a 200 ms
 # deadline per example, the "input generation is slow" check) failed tests by chance on a loaded
@@ -50,7 +55,7 @@ def _make_the_postgres_user(config: pytest.Config) -> None:
 
 
 def wait_until(
-    predicate: Callable[[], object], timeout: float = 20.0, interval: float = 0.05
+    predicate: Callable[[], object], timeout: float = PATIENCE_SECONDS, interval: float = 0.05
 ) -> object:
     """Polls `predicate` until it returns something truthy; fails the test at the deadline."""
     deadline = time.monotonic() + timeout

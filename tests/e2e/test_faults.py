@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import resource
+import signal
 import socket
 import sqlite3
 import statistics
@@ -24,6 +25,7 @@ import grpc
 import psutil
 import pytest
 
+from bench.postgres_server import free_port
 from squirrel.v1 import gateway_service_pb2 as gpb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import GatewayClient, MemoryClient, open_channel
@@ -274,7 +276,7 @@ def squatting(port: int) -> Iterator[socket.socket]:
         return True
 
     try:
-        wait_until(bound, timeout=10, interval=0.01)
+        wait_until(bound, interval=0.01)
         sock.listen(1)
         yield sock
     finally:
@@ -283,14 +285,25 @@ def squatting(port: int) -> Iterator[socket.socket]:
 
 @pytest.mark.slow
 def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: Install) -> None:
+    # A configured port: a restarted service without one would take another port and serve.
+    port = free_port()
+    install.env["SQRL_MEMORY_PORT"] = str(port)
     up(install)
     first = place_claude(TURN_1, install.claude, str(install.repo), "first.jsonl")
-    wait_until(lambda: install.events() == expected_events(first), timeout=60)
+    wait_until(lambda: install.events() == expected_events(first))
     memory = install.service("memory")
-    port = memory["port"]
+    assert memory["port"] == port
     waits: dict[int, float] = {}
-    psutil.Process(memory["pid"]).kill()
-    with squatting(port):
+    with contextlib.ExitStack() as squatted:
+        # The supervisor is paused while the service dies and the port is taken, so its restart
+        # (half a second later, or sooner on a loaded machine) cannot bind the port first.
+        supervisor = install.status()["supervisor_pid"]
+        os.kill(supervisor, signal.SIGSTOP)
+        try:
+            psutil.Process(memory["pid"]).kill()
+            squatted.enter_context(squatting(port))
+        finally:
+            os.kill(supervisor, signal.SIGCONT)
         second = place_claude(TURN_2, install.claude, str(install.repo), "second.jsonl", "-b")
 
         def looping() -> bool:
@@ -299,7 +312,7 @@ def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: I
                 waits[state["restarts"]] = state["next_restart_in"]
             return len(waits) >= 4
 
-        wait_until(looping, timeout=120, interval=0.02)
+        wait_until(looping, interval=0.02)
         row = install.service("memory")
         assert row["restarts"] >= 3 and row["health"] != "SERVING"
         ingest = install.status()["ingest"]
@@ -308,8 +321,8 @@ def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: I
     assert delays == sorted(delays) and delays[-1] > delays[0]
     restarts_seen = max(waits)
     total = expected_events(first) + expected_events(second)
-    wait_until(lambda: install.service("memory")["health"] == "SERVING", timeout=60)
-    wait_until(lambda: install.events() == total, timeout=120)
+    wait_until(lambda: install.service("memory")["health"] == "SERVING")
+    wait_until(lambda: install.events() == total)
     assert install.service("memory")["restarts"] <= restarts_seen + 2
     with contextlib.closing(sqlite3.connect(install.repo / ".ctx" / "data.db")) as conn:
         distinct = conn.execute("SELECT COUNT(DISTINCT hash) FROM events").fetchone()[0]

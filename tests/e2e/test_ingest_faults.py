@@ -94,7 +94,7 @@ def _run(env: dict[str, str], repo: Path, victim: str | None) -> Counter[tuple[s
     assert started.returncode == 0, started.stderr
     try:
         if victim is not None:
-            wait_until(lambda: _count(repo) > 0, timeout=60, interval=0.01)
+            wait_until(lambda: _count(repo) > 0, interval=0.01)
             status = json.loads(_sqrl(env, "status", "--json").stdout)
             pid = {s["service"]: s["pid"] for s in status["services"]}[victim]
             psutil.Process(pid).kill()
@@ -104,7 +104,7 @@ def _run(env: dict[str, str], repo: Path, victim: str | None) -> Counter[tuple[s
                 row = {s["service"]: s for s in services}[victim]
                 return row["restarts"] >= 1 and row["health"] == "SERVING"
 
-            wait_until(restarted, timeout=60)
+            wait_until(restarted)
         # ImportBacklog returns once every file is read to its end and delivered.
         imported = _sqrl(env, "import", "--json")
         assert imported.returncode == 0, imported.stderr

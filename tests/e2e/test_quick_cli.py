@@ -114,7 +114,7 @@ def services(sqrl: Sqrl, env: dict[str, str], repo: Path, sqrl_home: Path) -> It
     try:
         # The gateway records its HTTP endpoint a moment after it reports SERVING; until then
         # the reads go over gRPC (`test_without_the_http_endpoint_the_full_cli_answers`).
-        wait_until((sqrl_home / "run" / "gateway-mcp.json").exists, timeout=60)
+        wait_until((sqrl_home / "run" / "gateway-mcp.json").exists)
         for text in (
             "Run the tests with pytest -x from the repository root",
             "The API handlers live in src/api/handlers.py; add tests beside them",

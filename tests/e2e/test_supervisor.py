@@ -9,13 +9,14 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE_SECONDS, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -77,13 +78,13 @@ def up(
         text=True,
     )
     try:
-        wait_until(lambda: _all_serving(sqrl), timeout=60)
+        wait_until(lambda: _all_serving(sqrl))
         yield proc
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=PATIENCE_SECONDS)
             except subprocess.TimeoutExpired:
                 proc.kill()
         for leftover in _squirrel_processes(sqrl_home):
@@ -115,7 +116,7 @@ def test_a_killed_service_is_restarted(up: subprocess.Popen[str], sqrl: Sqrl, vi
         ok = now["restarts"] == 1 and now["pid"] != before["pid"] and now["health"] == "SERVING"
         return now if ok else None
 
-    after = wait_until(restarted, timeout=60)
+    after = wait_until(restarted)
     assert isinstance(after, dict)
     assert after["port"] == before["port"]
     assert up.poll() is None
@@ -132,7 +133,7 @@ def test_a_restarted_service_whose_port_was_taken_meanwhile_serves_on_another(
         os.kill(before["pid"], signal.SIGKILL)
         squatter = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
-        wait_until(lambda: _bind(squatter, before["port"]), timeout=30)
+        wait_until(lambda: _bind(squatter, before["port"]))
     finally:
         os.kill(up.pid, signal.SIGCONT)
     with squatter:
@@ -142,7 +143,7 @@ def test_a_restarted_service_whose_port_was_taken_meanwhile_serves_on_another(
             now = _services(sqrl)["memory"]
             return now if now["restarts"] == 1 and now["health"] == "SERVING" else None
 
-        after = wait_until(restarted, timeout=60)
+        after = wait_until(restarted)
     assert isinstance(after, dict)
     assert after["port"] not in (0, before["port"])
     assert up.poll() is None
@@ -154,7 +155,7 @@ def test_down_leaves_no_squirrel_process(
     pids = [s["pid"] for s in _services(sqrl).values()]
     result = sqrl("down")
     assert result.returncode == 0, result.stderr
-    assert up.wait(timeout=30) == 0
+    assert up.wait(timeout=PATIENCE_SECONDS) == 0
     assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
     assert _squirrel_processes(sqrl_home) == []
     assert sqrl("down").stdout.strip() == "Squirrel is not running."
@@ -164,13 +165,15 @@ def test_sigterm_to_up_stops_services_in_reverse_order(
     up: subprocess.Popen[str], sqrl: Sqrl, sqrl_home: Path
 ) -> None:
     up.send_signal(signal.SIGTERM)
-    assert up.wait(timeout=30) == 0
+    assert up.wait(timeout=PATIENCE_SECONDS) == 0
     assert _squirrel_processes(sqrl_home) == []
     stopped_at = {}
     for name in SERVICES:
         lines = (sqrl_home / "logs" / f"{name}.log").read_text().splitlines()
         events = [json.loads(line) for line in lines if line.startswith("{")]
-        stopped_at[name] = [e["timestamp"] for e in events if e["event"] == "service_stopped"][-1]
+        stamps = [e["timestamp"] for e in events if e["event"] == "service_stopped"]
+        # Compared as times: as text, a stamp on a whole second ("…:05Z") sorts after "…:05.3Z".
+        stopped_at[name] = datetime.fromisoformat(stamps[-1])
     assert stopped_at["gateway"] <= stopped_at["ingest"] <= stopped_at["memory"]
 
 
@@ -179,7 +182,7 @@ def test_services_exit_when_the_supervisor_is_killed(
 ) -> None:
     pids = [s["pid"] for s in _services(sqrl).values()]
     up.kill()
-    up.wait(timeout=10)
+    up.wait(timeout=PATIENCE_SECONDS)
     wait_until(
         lambda: (
             not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)

@@ -16,6 +16,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Setup
 from squirrel_core.settings import Settings, load_settings
+from tests.conftest import PATIENCE_SECONDS
 
 
 @asynccontextmanager
@@ -72,7 +73,9 @@ async def memory_client(service: GrpcService, settings: Settings) -> AsyncIterat
 Factory = Callable[[], Awaitable[None]]
 
 
-async def wait_for(predicate: Callable[[], Awaitable[object]], timeout: float = 30.0) -> None:
+async def wait_for(
+    predicate: Callable[[], Awaitable[object]], timeout: float = PATIENCE_SECONDS
+) -> None:
     """Awaits `predicate` until it returns something truthy; fails the test at the deadline."""
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:

@@ -19,10 +19,11 @@ from squirrel_core.wire import event_to_pb
 from squirrel_gateway import hook_context
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_memory import server as memory_server
+from tests.conftest import PATIENCE_SECONDS
 from tests.integration.conftest import memory_client, running
 from tests.unit.memory.repository.conftest import GO, RUBY, commit, git
 
-DEADLINE_S = 60.0
+DEADLINE_S = PATIENCE_SECONDS
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 GO_WITH_MISE: dict[str, str | bytes] = {
@@ -84,6 +85,8 @@ async def test_a_fresh_project_starts_with_its_test_command_and_the_users_habit(
             if any(m.key == "repo:recipe:test" for m in listed.memories):
                 break
             await asyncio.sleep(0.1)
+        else:
+            pytest.fail("the repository's test recipe was never read")
         await c.call(
             c.stub.AppendEvents,
             pb.AppendEventsRequest(

@@ -43,6 +43,7 @@ from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
+from tests.conftest import PATIENCE_SECONDS
 from tests.integration.conftest import running
 from tests.mcp_host import model_reads
 
@@ -81,7 +82,7 @@ async def connected(kind: type[C], target: str, token: str) -> AsyncIterator[C]:
         await client.close()
 
 
-async def wait_for(predicate: Callable[[], Any], timeout: float = 60.0) -> None:
+async def wait_for(predicate: Callable[[], Any], timeout: float = PATIENCE_SECONDS) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:

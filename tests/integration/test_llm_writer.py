@@ -38,7 +38,7 @@ from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import ABSTAIN_MARKDOWN, HEADER, TaskContextBuilder
 from squirrel_memory.views import Views
-from tests.integration.conftest import memory_client, running
+from tests.integration.conftest import memory_client, running, wait_for
 from tests.integration.fake_anthropic import (
     CannedReply,
     FakeAnthropicServer,
@@ -528,11 +528,12 @@ async def test_get_task_context_reasons_are_written_by_the_model(
         running("memory", memory_server.setup, settings) as svc,
         memory_client(svc, settings) as c,
     ):
-        for _ in range(400):
+
+        async def loaded() -> bool:
             status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-            if not status.embedder_loading:
-                break
-            await asyncio.sleep(0.05)
+            return not status.embedder_loading
+
+        await wait_for(loaded)
         await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
         ids = {}
         for kind, key, content in SERVICE_FACTS:

@@ -23,7 +23,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
-from squirrel_cli.mcp_bridge import CALL_WAIT_SECONDS
+from squirrel_cli.mcp_bridge import CALL_WAIT_SECONDS, RECONNECT_SECONDS
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings
@@ -223,8 +223,10 @@ async def test_tools_are_listed_at_once_while_the_services_start(
     starting = ServiceInfo("gateway", os.getpid(), "127.0.0.1", 9, time.time())
     write_service_info(layout.service_file("gateway"), starting)
     args = minimal_args("get_project_brief_view", project)
-    began = time.monotonic()
     async with sqrl_mcp(settings, project, "--no-autostart", expect="relay_serving") as session:
+        # Timed from a started process: a loaded machine stretches the interpreter's start by
+        # seconds, while a listing that waited for the gateway would take the call's wait.
+        began = time.monotonic()
         listed = await session.list_tools()
         ready_in = time.monotonic() - began
         asked = time.monotonic()
@@ -235,10 +237,11 @@ async def test_tools_are_listed_at_once_while_the_services_start(
         async with services(settings, "relay"):
             answered = await pending
     assert {t.name for t in listed.tools} == READ_TOOLS
-    assert ready_in < 3, f"initialize and tools/list took {ready_in:.1f} s"
+    assert ready_in < CALL_WAIT_SECONDS, f"tools/list took {ready_in:.1f} s"
     assert early.is_error
     assert "still starting" in text_of(early) and "again" in text_of(early)
-    assert CALL_WAIT_SECONDS - 0.5 <= waited < CALL_WAIT_SECONDS + 5
+    # The call waited for the services to start, and not as long as for a restarting gateway.
+    assert CALL_WAIT_SECONDS - 0.5 <= waited < RECONNECT_SECONDS
     assert not answered.is_error, text_of(answered)
     assert text_of(answered).startswith("## Project Overview")
 

@@ -18,10 +18,11 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
 from squirrel_memory import server as memory_server
+from tests.conftest import PATIENCE_SECONDS
 from tests.integration.conftest import memory_client, running
 from tests.unit.memory.repository.conftest import ELIXIR, commit, git
 
-DEADLINE_S = 60.0
+DEADLINE_S = PATIENCE_SECONDS
 
 
 async def _memories(c: MemoryClient, project: Path) -> dict[str, memory_pb2.MemoryItem]:

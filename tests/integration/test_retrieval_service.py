@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.settings import Settings
 from squirrel_memory import server as memory_server
-from tests.integration.conftest import memory_client, running
+from tests.integration.conftest import memory_client, running, wait_for
 
 FACTS = [
     (
@@ -48,12 +47,11 @@ def project(tmp_path: Path) -> Path:
 
 
 async def _model_loaded(c: MemoryClient) -> None:
-    for _ in range(400):
+    async def loaded() -> bool:
         status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-        if not status.embedder_loading:
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail("the embedding model did not load")
+        return not status.embedder_loading
+
+    await wait_for(loaded)
 
 
 async def _seed(c: MemoryClient, project: Path) -> dict[str, str]:

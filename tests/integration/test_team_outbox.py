@@ -29,6 +29,7 @@ from squirrel_gateway.reads import for_hooks
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 from squirrel_gateway.tools import build_mcp_server
+from tests.conftest import PATIENCE_SECONDS
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_delivery import _free_port, _repo, serving
@@ -104,7 +105,7 @@ async def _connected(channel: grpc.aio.Channel, seconds: float = 30.0) -> bool:
     return True
 
 
-async def _until_empty(outbox: TeamOutbox, seconds: float = 30.0) -> int:
+async def _until_empty(outbox: TeamOutbox, seconds: float = PATIENCE_SECONDS) -> int:
     """Waits (polling, bounded) for the outbox to empty; returns what is left."""
     loop = asyncio.get_running_loop()
     until = loop.time() + seconds

@@ -151,10 +151,15 @@ async def session_start(
     )
     entries: list[str | ModuleSummary] = [*brief.key_facts, *brief.modules]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
+    recipes = await _recipes(backend, project_id, [line for line, _ in facts])
+    # The test command is shown among the commands, where it comes first, rather than as one of
+    # the brief's facts, where a long brief could leave it to the budget.
+    tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
+    facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
     return _compose(
         [
             facts,
-            await _recipes(backend, project_id, [line for line, _ in facts]),
+            recipes,
             [
                 (
                     render_style(item),
@@ -195,7 +200,8 @@ async def _recipes(
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
     runs code stays out until the user confirms it, and a hook cannot tell), and never two that
     quote the same command but for its options (`pytest` and `pytest -q`: the better ranked).
-    `shown`: lines already in the digest, not repeated."""
+    `shown`: lines already in the digest, not repeated (but for the test command, which the
+    caller then leaves out of them)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -222,7 +228,7 @@ async def _recipes(
         if command is not None:
             said.add(command)
         line = f"- {one_line(r.content)}"
-        if any(line[2:] in other for other in shown):
+        if any(line[2:] in other for other in shown) and not _TEST_KEY.match(r.key):
             continue
         lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
     return lines[:RECIPE_ITEMS]

@@ -19,16 +19,18 @@ what the user keeps saying ranks first in the style view.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     TENTATIVE_TAG,
-    instruction_words,
-    telling_words,
 )
+from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
+from squirrel_memory.extractors.working_habits import HABIT_KEY
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -47,6 +49,9 @@ RECURRING_TAG = "recurring"
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
+_CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
+#: Keys every wording of one habit is filed under: whatever the words, they say the same.
+ONE_MEANING_KEYS = frozenset({HABIT_KEY, CARRY_KEY, DONE_KEY})
 MIN_SHARED_SHARE = 0.6
 
 
@@ -172,7 +177,9 @@ def decide_recurrence(
     - tentative candidate, a tentative memory from another episode → DELETE_AND_ADD with the
       candidate promoted to a standing instruction citing both occurrences;
     - standing candidate, a tentative memory on the key → DELETE_AND_ADD (the rule replaces
-      the one-off, citing it).
+      the one-off, citing it);
+    - standing candidate saying a standing memory's rule again, from another episode →
+      UPDATE_EXISTING with the occurrence cited and the importance grown.
     None otherwise: the ordinary update rules decide. Manual memories are left alone.
     """
     if candidate.type is not MemoryType.USER_STYLE:
@@ -206,7 +213,7 @@ def decide_recurrence(
             "instruction recurred in another episode",
         )
     if not waiting:
-        return None
+        return _restated(candidate, [m for m in live if not is_tentative(m.tags)])
     target = waiting[0]
     firm_candidate = replace(
         candidate,
@@ -216,6 +223,35 @@ def decide_recurrence(
     return _decision(
         UpdateAction.DELETE_AND_ADD, firm_candidate, target, "instruction stated as a rule"
     )
+
+
+def _restated(candidate: MemoryCandidate, firm: Sequence[MemoryItem]) -> UpdateDecision | None:
+    """A rule stated again as a rule in another episode: said again (its importance grows) when
+    it says what the stored rule says; None otherwise, so that a changed rule on the same key
+    ("prefers npm over pnpm" after "prefers pnpm over npm") goes through the ordinary rules."""
+    if not firm:
+        return None
+    target = firm[0]
+    if target.source_episode_id == candidate.source_episode_id or set(
+        candidate.source_event_ids
+    ) <= set(target.source_event_ids):
+        return None
+    same = (
+        candidate.key in ONE_MEANING_KEYS
+        or candidate.content == target.content
+        or (
+            _chosen(candidate.content) == _chosen(target.content)
+            and same_instruction(candidate.content, target.content)
+        )
+    )
+    return _said_again(candidate, target) if same else None
+
+
+def _chosen(content: str) -> str:
+    """What a choice prefers ("Prefers pnpm over npm." → "pnpm"); empty for other rules. The
+    same words in the other order are the opposite choice."""
+    match = _CHOICE.match(content)
+    return match.group(1).lower() if match else ""
 
 
 def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecision:

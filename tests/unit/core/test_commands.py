@@ -278,11 +278,12 @@ def test_quoted_arguments_survive() -> None:
     ],
 )
 def test_hostile_and_huge_lines_answer_quickly(line: str) -> None:
-    started = time.monotonic()
+    # CPU time of this thread, not the wall clock: a loaded machine stretches the latter.
+    started = time.thread_time()
     command_uses(line)
     for typed in typed_commands(line, cwd="/p", project_root="/p"):
         assert len(typed.text) <= 8_000
-    assert time.monotonic() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 def test_a_malformed_table_is_refused_with_a_reason() -> None:

@@ -326,3 +326,45 @@ async def test_the_everyday_query_that_finds_recipes_is_the_only_one_asked(
     await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
     assert not set(hook_context.RECIPE_TOPICS) & set(queries)
+
+
+async def test_a_test_command_the_brief_also_states_is_shown_first_among_the_commands(
+    backend: FakeBackend,
+) -> None:
+    said = "Tests run with `gleam test`."
+    backend.key_facts = [
+        *(f"Fact {n}: {'a long sentence about the project ' * 4}." for n in range(4)),
+        f"Test command: {said}",
+    ]
+    backend.search_results = [
+        SearchResult(
+            memory_id="mem_t",
+            type="project_fact",
+            key="test_command",
+            content=said,
+            importance=0.6,
+            recency_days=1,
+            score=0.5,
+            reason="",
+            source=SearchSource(),
+        )
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=260
+    )
+
+    assert out.text.count("`gleam test`") == 1  # once, not in the brief as well
+    assert out.text.split("### How things are run here\n", 1)[1].startswith(f"- {said}")
+    assert "Fact 3" not in out.text  # the budget cut the brief, not the test command
+
+
+async def test_a_brief_fact_that_is_not_the_test_command_stays_in_the_brief(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["Testing: Tests are written with ExUnit."]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "- Testing: Tests are written with ExUnit." in out.text.split("### How things")[0]
+    assert "`mix test`" in out.text

@@ -19,10 +19,11 @@ from squirrel_ingest.delivery import Backoff, DeliveryResult
 from squirrel_ingest.engine import IngestEngine
 from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.routing import ProjectRouter
+from tests.conftest import PATIENCE_SECONDS
 from tests.cursor_stores import CursorFolder, assistant_bubble, tool, user_bubble
 from tests.gitrepos import git
 
-DEADLINE_S = 15.0
+DEADLINE_S = PATIENCE_SECONDS
 
 
 class Sink:

@@ -21,12 +21,13 @@ from squirrel_ingest.git_poller import GitPoller, git_cursor_path
 from squirrel_ingest.reading import DocumentParser, LineParser
 from squirrel_ingest.routing import ProjectRouter
 from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
+from tests.conftest import PATIENCE_SECONDS
 
 # watchdog warns when a nested tree appears faster than it adds watches; it still reports the
 # files (which these tests check), so the warning is expected here.
 pytestmark = pytest.mark.filterwarnings("ignore:Callback with id:RuntimeWarning")
 
-DEADLINE_S = 15.0
+DEADLINE_S = PATIENCE_SECONDS
 FAKE_KEY = "ghp" + "_" + "Z" * 8 + "q1W2e3R4t5Y6u7I8o9P0aSdFgHjK"  # made up, not a credential
 
 

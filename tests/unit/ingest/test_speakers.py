@@ -161,9 +161,10 @@ def test_odd_and_malformed_texts(text: str, expected: list[Origin]) -> None:
 
 def test_hostile_huge_text_is_split_quickly() -> None:
     text = "<system-reminder>" * 200_000 + "typed" + "<ide_x>" * 100_000
-    started = time.perf_counter()
+    # CPU time of this thread, not the wall clock: a loaded machine stretches the latter.
+    started = time.thread_time()
     found = split_user_text(text)
-    assert time.perf_counter() - started < 5
+    assert time.thread_time() - started < 5
     assert [u.origin for u in found] == [Origin.HARNESS]
 
 

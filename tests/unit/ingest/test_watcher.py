@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher, walk_files
+from tests.conftest import PATIENCE_SECONDS
 
 # watchdog warns when a nested tree appears faster than it adds watches; it still reports the
 # files (which these tests check), so the warning is expected here.
 pytestmark = pytest.mark.filterwarnings("ignore:Callback with id:RuntimeWarning")
 
-DEADLINE_S = 10.0
+DEADLINE_S = PATIENCE_SECONDS
 
 
 async def _collect_until(queue: ChangeQueue, wanted: Path) -> set[Path]:

@@ -14,6 +14,7 @@ from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.indexer import ProjectIndexes, hold_seconds, index_path, read_deadline
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
+from tests.conftest import PATIENCE_SECONDS
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ async def _remember(store: SqliteStore, key: str, content: str) -> str:
     return item.id
 
 
-async def _until(predicate: object, timeout: float = 10.0) -> None:
+async def _until(predicate: object, timeout: float = PATIENCE_SECONDS) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:
         if predicate():  # type: ignore[operator]

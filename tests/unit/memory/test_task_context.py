@@ -457,3 +457,40 @@ def test_subject_stems() -> None:
     assert subject_stem("tests") == subject_stem("testing") == "test"
     assert subject_stem("generation") != subject_stem("general")
     assert subject_stem("repo") == "repo"
+
+
+@pytest.mark.parametrize(
+    ("task", "picked", "named"),
+    [
+        # stop words and the verbs every request uses, nothing else in common: abstain
+        ("make it work for the other one", False, ()),
+        ("can you fix this and then add the rest?", False, ()),
+        ("please update that, make it simpler and do the same for the next one", False, ()),
+        ("Create a new thing and use it everywhere", False, ()),
+        # a word that says what the task is about: picked, and the reason names it
+        ("make the release build reproducible", True, ("'release'", "'reproducible'")),
+    ],
+)
+async def test_stop_words_and_generic_verbs_alone_never_pick_a_memory(
+    tmp_path: Path, task: str, picked: bool, named: tuple[str, ...]
+) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        memory = await add_memory(
+            store,
+            MemoryType.RECIPE,
+            "recipe:release",
+            "To make the release build reproducible, set SOURCE_DATE_EPOCH before you run it.",
+            ("release",),
+            0.6,
+            (),
+        )
+        context = await TaskContextBuilder(Retriever(store)).build(str(tmp_path), task)
+    finally:
+        await store.close()
+
+    chosen = [m for m in context.selected_memories if m.memory_id == memory.id]
+    assert bool(chosen) is picked and context.has_relevant_memory is picked
+    for m in chosen:
+        assert all(word in m.reason for word in named)
+        assert not any(f"'{w}'" in m.reason for w in ("make", "the", "it", "for", "to"))

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.preferences import instruction_words
+from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 

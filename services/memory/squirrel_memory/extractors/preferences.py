@@ -43,7 +43,8 @@ def _wordset(*lines: str) -> frozenset[str]:
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember|actually|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
+    r"remember|actually|i (?:want|need|would like|'d like) you to|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
@@ -60,13 +61,37 @@ _STANDING = re.compile(
     r"every ?time|each time|whenever|by default|as a (?:general )?rule|in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
-    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files))\b",
+    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
+    r"exclusively|only use|(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
+    r"pull request|push|release|task|merge)s?)\b",
     re.IGNORECASE,
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
 _MESSAGE_STANDING = re.compile(
     r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
+    re.IGNORECASE,
+)
+#: A lead that insists on what follows ("make sure to …", "remember to …"): with a condition
+#: ("… before you commit") the directive after it is a rule of conduct, tentative unless said
+#: as a rule; without one it is usually about the task at hand.
+_INSIST = re.compile(
+    r"^(?:(?:please|pls|and|also|so|ok|okay)\s+)*(?:make sure (?:to|that you|you)|be sure to|"
+    r"remember to)\b",
+    re.IGNORECASE,
+)
+#: A change made only with the user's approval ("without asking me first", "unless I approve
+#: it"): a rule of conduct, even when it names "it" (the change the rule is about).
+_GATE = re.compile(
+    r"\b(?:without (?:my |your |the user'?s |an? |explicit )?(?:approval|permission|ok|go-ahead|"
+    r"asking(?: me)?|confirmation|checking with me)|unless i (?:approve|say so|ask|confirm|agree)|"
+    r"until i (?:approve|say so|confirm|agree|review))\b",
+    re.IGNORECASE,
+)
+#: "no file changes without approval": a thing the work must not do without the user's yes.
+_NO_GATE = re.compile(
+    r"^no (?P<x>[\w`'./-]+(?:\s[\w`'./-]+){0,4}?)\s+(?P<gate>(?:without|unless|until)\s.{3,80}?)"
+    r"[\s.!]*$",
     re.IGNORECASE,
 )
 #: The user saying they gave the instruction before: "as I said", "I already told you", "how
@@ -87,7 +112,7 @@ _EMPHASIS = re.compile(
 #: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
 _ONE_OFF = re.compile(
     r"\b(?:yet|for now|right now|this time|today|at the moment|just now|above|below|"
-    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|"
+    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|(?:for|with|in) this$|"
     r"that (?:file|function|test|change|one|part|section|method|class))\b",
     re.IGNORECASE,
 )
@@ -107,6 +132,9 @@ _SUBJECT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+_ONLY = re.compile(
+    r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+)
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
@@ -236,54 +264,6 @@ _KEY_DROP = _wordset(
 )
 
 
-#: Words left out when two instructions are compared (`instruction_words`): how firmly, who,
-#: and the glue between the words that carry the meaning.
-_FILLER = _wordset(
-    "a an the to of for in on at with and or be is are it its this that these those my our ",
-    "your we i you me us it's use using any all every each always never don dont do not no ",
-    "avoid stop prefer please should must need have will would can could may might shall ",
-    "if once when whenever from now forward future default rule general also too very really ",
-    "just only so then as by into up out about what which who how there their them they ",
-    "yes ok okay thing things something way like more most much many some other was were been ",
-    "being am has had does did doing make sure here repo repository project codebase doesn ",
-    "isn won can't cannot",
-)
-#: Verbs too common to make two instructions the same on their own ("run", "add").
-_GENERIC = _wordset(
-    "run add make keep go get put set take give let check use write change create update try ",
-    "start continue finish done instead rather than over before after until",
-)
-
-
-#: Everyday ways of saying the same thing about how work is carried out, said one way.
-_SAME_MEANING = (
-    (re.compile(r"\b(?:don'?t|do not|never|without) stop(?:ping)?\b"), "continue"),
-    (re.compile(r"\b(?:keep (?:going|working|at it)|carry on|go on)\b"), "continue"),
-    (re.compile(r"\b(?:finish(?:ed|es)?|complet(?:e|ed|es))\b"), "done"),
-)
-
-
-def instruction_words(text: str) -> frozenset[str]:
-    """The stemmed content words of an instruction, without the words that only say how firmly
-    it is meant or link the others: what two wordings of one instruction share ("don't stop"
-    and "keep going" are one word here, "continue")."""
-    lowered = strip_markdown(text).lower().replace("’", "'")
-    for pattern, word in _SAME_MEANING:
-        lowered = pattern.sub(word, lowered)
-    plain = re.sub(r"'(?:s|re|ll|ve|d|m|t)\b", "", lowered)
-    words = set()
-    for raw in re.findall(r"[a-z0-9][a-z0-9+#_-]*", plain):
-        word = stem(raw.strip("-"))
-        if word and word not in _FILLER and raw not in _FILLER:
-            words.add(word)
-    return frozenset(words)
-
-
-def telling_words(words: frozenset[str]) -> frozenset[str]:
-    """`words` without the verbs too common to tell two instructions apart."""
-    return frozenset(w for w in words if w not in _GENERIC)
-
-
 @dataclass(frozen=True, slots=True)
 class StatedPreference:
     """An instruction found in one clause: key, clean statement, scope and how firm it is."""
@@ -377,7 +357,12 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return _make(text, f"{x} {y}", choice=bool(_tool_words(f"{x} {y}")))
     body = _without_subject(clause, standing=imperative_ok)
-    for pattern, lead in ((_ALWAYS, "always"), (_NEVER, "never"), (_DONT, "don't")):
+    for pattern, lead in (
+        (_ALWAYS, "always"),
+        (_ONLY, "only"),
+        (_NEVER, "never"),
+        (_DONT, "don't"),
+    ):
         if match := pattern.match(body):
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
@@ -477,12 +462,18 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         result = _asked(body) if after_assistant_action else None
+        if result is None and (match := _NO_GATE.match(body)):
+            result = _make(f"no {match.group('x')} {match.group('gate')}", body)
         asked = process = result is not None
         if result is None and not clause.endswith("?"):
             process = after_assistant_action and _is_process_rule(body)
             result = _statement(
                 body,
-                imperative_ok=standing or correction or process or said_before,
+                imperative_ok=standing
+                or correction
+                or process
+                or said_before
+                or bool(_INSIST.match(written) and _CONDITIONED.search(body)),
                 standing=standing,
             )
         if result is None:
@@ -491,14 +482,15 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             where = scope_phrase.group(0).strip(" ,").lower()
             result = _Found(result.content.rstrip(".") + f" {where}.", result.subject)
         standing = standing and not asked
-        if not standing and not result.choice and _ONE_OFF.search(result.subject):
+        gated = bool(_GATE.search(body))
+        if not standing and not result.choice and not gated and _ONE_OFF.search(result.subject):
             continue
         found.append(
             _preference(
                 result,
                 clause,
                 standing or result.choice,
-                correction or process,
+                correction or process or gated,
                 emphasis=bool(_EMPHASIS.search(written)),
                 said_before=said_before,
             )

@@ -20,8 +20,6 @@ from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPOR
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
-from squirrel_memory.extractors.decisions import IMPORTANCE as DECISION_IMPORTANCE
-from squirrel_memory.extractors.decisions import decisions
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -47,12 +45,14 @@ from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
+from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
@@ -121,7 +121,6 @@ class RulesExtractor:
         found.extend(_written_notes(ordered))
         found.extend(_sibling_patterns(ordered))
         found.extend(_command_steps(ordered))
-        found.extend(_decisions(ordered))
         if not repository:
             found.extend(_tasks(ordered))
         result = _dedupe(
@@ -166,7 +165,11 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
         portable = portability_habit(text, after_assistant_action=after_action)
-        stated = user_instructions(text, after_assistant_action=after_action)
+        stated = with_workflow_habits(
+            user_instructions(text, after_assistant_action=after_action),
+            text,
+            after_assistant_action=after_action,
+        )
         for pref in [*stated, portable] if portable else stated:
             found.append(
                 _candidate(
@@ -181,7 +184,19 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             )
             if len(found) >= MAX_PREFERENCES:
                 return found
-    return found
+    for event, pref in accepted_proposals(events):
+        found.append(
+            _candidate(
+                MemoryType.USER_STYLE,
+                pref.key,
+                pref.content,
+                tags=pref.tags,
+                importance=pref.importance,
+                event_ids=(event.id,),
+                scope=pref.scope,
+            )
+        )
+    return found[:MAX_PREFERENCES]
 
 
 def _facts(
@@ -329,21 +344,6 @@ def _command_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
             event_ids=found.event_ids,
         )
         for found in command_steps(events)
-    ]
-
-
-def _decisions(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Design decisions the user stated for later work, which the session carried out."""
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("decision",),
-            importance=DECISION_IMPORTANCE,
-            event_ids=found.event_ids,
-        )
-        for found in decisions(events)
     ]
 
 

@@ -99,14 +99,15 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     """What a session starts with: the standing rules (those said in several sessions rank
     first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
     the user stressed or corrected, marked as said once. Other one-off wording still waiting
-    to recur stays out (full mode and search still show it)."""
+    to recur stays out (full mode and search still show it) unless nothing else is there: a
+    user with instructions on record never starts a session told that none are."""
     firm = [m for m in memories if not is_tentative(m.tags)]
-    stressed = [
-        replace(m, content=SAID_ONCE_PREFIX + m.content)
-        for m in memories
-        if is_tentative(m.tags) and m.importance >= SAID_ONCE_MIN_IMPORTANCE
-    ]
-    return firm + stressed[:SAID_ONCE_ITEMS]
+    once = sorted((m for m in memories if is_tentative(m.tags)), key=lambda m: -m.importance)
+    stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
+    if not firm and not stressed:
+        stressed = once
+    said_once = [replace(m, content=SAID_ONCE_PREFIX + m.content) for m in stressed]
+    return firm + said_once[:SAID_ONCE_ITEMS]
 
 
 class ViewStore(Protocol):

@@ -1,0 +1,219 @@
+"""Two workflow habits said in many wordings: how far to carry a batch of work, and what "done"
+means.
+
+Users repeat these across sessions, each time in other words, mostly as a correction after the
+assistant stopped too early or called something finished too soon:
+- carrying the work through: "don't stop after the first task", "keep going until the whole
+  list is done", "do all of them in one go, without checking in between";
+- what finishing means: "done means the tests pass and it's committed", "it's not finished
+  until it's pushed", "don't say it's done before the tests pass".
+Shared words cannot tell that such wordings are one instruction, so each habit has one key
+(`CARRY_KEY`, `DONE_KEY`): the recurrence rules then promote it when it comes back in another
+session, whatever the words, and its importance grows with every session that says it again.
+Said once it is tentative, at the level of a corrected one-off (a session may open with it,
+marked as said once); said with a word of permanence ("always", "from now on", "never") it is
+a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
+does a sentence about one thing being finished ("the migration is done").
+"""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.preferences import (
+    CORRECTION_STEP,
+    CORRECTION_TAG,
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
+    STANDING_IMPORTANCE,
+    STANDING_TAG,
+    TENTATIVE_IMPORTANCE,
+    TENTATIVE_TAG,
+    StatedPreference,
+)
+from squirrel_memory.extractors.wording import strip_markdown
+from squirrel_memory.extractors.working_habits import HABIT_STEP
+from squirrel_memory.models import Scope
+
+CARRY_KEY = "pref:carry_work_through"
+DONE_KEY = "pref:definition_of_done"
+WORKFLOW_TAG = "workflow"
+MAX_QUOTE_CHARS = 160
+_SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
+_UNITS = r"(?:tasks?|items?|steps?|phases?|issues?|todos?|tickets?|points?|parts?|ones?|fix(?:es)?)"
+_STOPPING = r"(?:stop(?:ping)?|paus(?:e|ing)|wait(?:ing)?|check(?:ing)? in|ask(?:ing)?(?: me)?)"
+_FINISHED = r"(?:done|finished|complete|completed)"
+_CARRY = (
+    # don't stop after the first task / no need to check in between steps
+    re.compile(
+        rf"\b(?:don'?t|do not|never|no need to|without)\s+{_STOPPING}\s+(?:\w+\s+)?"
+        rf"(?:after|between|at the end of)\s+(?:each|every|the first|one|a single|the)\b",
+        re.IGNORECASE,
+    ),
+    # don't stop until everything is done
+    re.compile(r"\b(?:don'?t|do not|never)\s+stop\s+(?:until|till|before)\b", re.IGNORECASE),
+    # keep going until the whole list is done / carry on through the rest of the plan
+    re.compile(
+        r"\b(?:keep going|keep working|continue|carry on|go on|proceed)\b[^.?!;]{0,40}?"
+        r"\b(?:until|till|through)\b[^.?!;]{0,40}?\b(?:all|every|each|whole|entire|rest|"
+        r"remaining|everything|list|plan|batch)\b",
+        re.IGNORECASE,
+    ),
+    # do all the tasks in one go / finish every item before reporting back
+    re.compile(
+        rf"\b(?:do|finish|complete|implement|work through|go through|handle|tackle)\s+"
+        rf"(?:all|every|each)(?:\s+of)?(?:\s+(?:the|them|these|those|remaining))?(?:\s+{_UNITS})?"
+        rf"[^.?!;]{{0,40}}?\b(?:in one go|in one pass|in one session|before (?:you\s+)?(?:stop|"
+        rf"report|ask|come back|check in)\w*|without (?:stopping|asking|pausing|"
+        rf"checking in))\b",
+        re.IGNORECASE,
+    ),
+    # continue with the remaining tasks / the rest of the steps
+    re.compile(
+        r"\b(?:continue|proceed|carry on|go on)\s+(?:with|to|through)\s+(?:all\s+)?the\s+"
+        r"(?:remaining|rest of the)\s+\w+",
+        re.IGNORECASE,
+    ),
+)
+_DONE = (
+    # done means the tests pass / finished = committed and pushed
+    re.compile(rf"\b{_FINISHED}\s+(?:means|=|is when|only when)\b", re.IGNORECASE),
+    # it's not done until it is pushed / a task is only finished when CI is green
+    re.compile(
+        rf"\b(?:not|isn'?t|never|only)\s+(?:really\s+)?{_FINISHED}\s+(?:until|unless|before|"
+        rf"when|if|once)\b",
+        re.IGNORECASE,
+    ),
+    # don't say it's done before the tests pass / never mark a task complete without …
+    re.compile(
+        r"\b(?:don'?t|do not|never)\s+(?:say|call|claim|report|mark|declare|tell me)\s+"
+        r"(?:that\s+)?(?:(?:it|a task|the task|anything|something|this|that|you)"
+        rf"(?:'s|'re|\s+is|\s+are|\s+as)?\s+)?{_FINISHED}\s+(?:until|before|unless|if|without|"
+        r"when)\b",
+        re.IGNORECASE,
+    ),
+    # before calling it done, run the tests
+    re.compile(
+        r"\bbefore\s+(?:calling|saying|marking|reporting|declaring|claiming)\s+(?:that\s+)?"
+        rf"(?:it|a task|the task|anything|something|this|that|you'?re)\s+(?:is\s+|as\s+)?"
+        rf"{_FINISHED}\b",
+        re.IGNORECASE,
+    ),
+)
+_LEAD_INS = re.compile(
+    r"^(?:(?:no|nope|ok|okay|please|pls|just|and|so|then|also|but|now|yes|yeah|great|good|"
+    r"right|actually|hey|again|remember|always|never|from now on|going forward|in (?:the )?"
+    r"future|i (?:want|need|would like|'d like) you to|you (?:should|must|can|need to|have to)|"
+    r"can you|could you|would you|we (?:should|must)|let'?s|lets|i told you)[\s,.!:;—–-]*)*$",
+    re.IGNORECASE,
+)
+_NEW_CLAUSE = re.compile(r"[,;:—–]\s*(?:and\s+|so\s+|then\s+|just\s+|please\s+)*$")
+_WORK_SUBJECT = re.compile(
+    r"^(?:(?:no|ok|okay|but|and|so|remember|also)[\s,]+)*(?:it|this|that|a task|the task|"
+    r"each task|every task|a change|the change|the work|your work|a feature|a fix|a pr|"
+    r"nothing|something|anything|work)(?:'s|\s+is|\s+isn'?t|\s+are)?\s*$",
+    re.IGNORECASE,
+)
+#: Words that make a habit a standing rule at once.
+_PERMANENT = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|every ?time|each time|"
+    r"as a (?:general )?rule|by default)\b",
+    re.IGNORECASE,
+)
+_EMPHASIS = re.compile(
+    r"\b(?:DON'?T|NOT|NEVER|MUST|ONLY|ALL|EVERY)\b|!!|\b(?i:really|seriously|absolutely|"
+    r"important|crucial|i (?:already )?told you|as i said|how many times)\b"
+)
+#: "could you please keep going until all are done?" asks politely: an instruction all the same.
+_POLITE = re.compile(r"\bplease\b", re.IGNORECASE)
+_LEADS = {
+    CARRY_KEY: "The user wants a batch of work carried through to the end, not stopped after "
+    "one part",
+    DONE_KEY: "What the user counts as done",
+}
+
+
+def _quote(flat: str, start: int) -> str:
+    """`flat` when short, else `MAX_QUOTE_CHARS` of it from the sentence part holding `start`,
+    cut at a word; a code span cut in two loses its backticks."""
+    if len(flat) > MAX_QUOTE_CHARS:
+        left = max(0, flat.rfind(",", 0, start) + 1) if start > MAX_QUOTE_CHARS // 2 else 0
+        piece = flat[left : left + MAX_QUOTE_CHARS]
+        flat = piece[: piece.rfind(" ")] if left + MAX_QUOTE_CHARS < len(flat) else piece
+    flat = flat.strip(" ,;:.!")
+    return flat.replace("`", "") if flat.count("`") % 2 else flat
+
+
+def _addressed(before: str) -> bool:
+    """Whether the words before a cue leave it addressed to the assistant (nothing, lead-ins,
+    a new clause) or about the work ("it's not done until …", "a task is only finished when
+    …"), not about something in the code ("the retry loop should keep going until all workers
+    exit", "the job is not complete until the upload ends")."""
+    return bool(
+        _LEAD_INS.match(before) or _NEW_CLAUSE.search(before) or _WORK_SUBJECT.match(before)
+    )
+
+
+def workflow_clauses(text: str) -> dict[str, str]:
+    """The words of a user message that state each workflow habit (`CARRY_KEY`, `DONE_KEY`),
+    the first sentence for each; questions never count."""
+    plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    found: dict[str, str] = {}
+    for raw in _SENTENCES.split(plain):
+        flat = " ".join(raw.split())
+        if not flat or (flat.endswith("?") and not _POLITE.search(flat)):
+            continue
+        for key, cues in ((CARRY_KEY, _CARRY), (DONE_KEY, _DONE)):
+            match = next(
+                (m for cue in cues if (m := cue.search(flat)) and _addressed(flat[: m.start()])),
+                None,
+            )
+            if match is not None and key not in found:
+                found[key] = _quote(flat, match.start())
+    return found
+
+
+def workflow_habits(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
+    """The workflow habits a user message states, one per habit: tentative until they recur
+    (a nudge after the assistant acted is a correction), standing when said as a rule."""
+    found: list[StatedPreference] = []
+    for key, clause in workflow_clauses(text).items():
+        standing = bool(_PERMANENT.search(clause))
+        emphasis = bool(_EMPHASIS.search(clause))
+        correction = after_assistant_action
+        base = STANDING_IMPORTANCE if standing else TENTATIVE_IMPORTANCE + HABIT_STEP
+        importance = (
+            base
+            + (CORRECTION_STEP if correction and not standing else 0.0)
+            + (EMPHASIS_STEP if emphasis else 0.0)
+        )
+        marks = (
+            STANDING_TAG if standing else TENTATIVE_TAG,
+            CORRECTION_TAG if correction else None,
+            EMPHASIS_TAG if emphasis else None,
+        )
+        found.append(
+            StatedPreference(
+                key=key,
+                content=f"{_LEADS[key]}, in their words: “{clause}”.",
+                tags=tuple(t for t in ("preference", WORKFLOW_TAG, *marks) if t),
+                scope=Scope.USER,
+                importance=round(min(0.85, importance), 3),
+                correction=correction,
+                standing=standing,
+            )
+        )
+    return found
+
+
+def with_workflow_habits(
+    stated: list[StatedPreference], text: str, *, after_assistant_action: bool
+) -> list[StatedPreference]:
+    """`stated` with the workflow habits of `text` added, and any stated instruction that only
+    words one of them (filed under its own words' key) left out."""
+    habits = workflow_habits(text, after_assistant_action=after_assistant_action)
+    if not habits:
+        return stated
+    cues = (*_CARRY, *_DONE)
+    kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
+    return [*kept, *habits]
