@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
@@ -59,3 +61,34 @@ async def test_the_rules_extractor_keeps_it_as_a_recipe() -> None:
     (recipe,) = [c for c in found if "apply" in c.tags]
     assert recipe.type is MemoryType.RECIPE
     assert recipe.file_paths == ("scripts/worker.sh",)
+
+
+def test_a_sentence_tying_the_change_to_a_restart_is_the_recipe_without_a_block() -> None:
+    closing = (
+        "Done. The handler supports GET and POST.\n\n"
+        "It'll be auto-discovered on next server restart. Skills can call it by name."
+    )
+    (found,) = apply_steps(_turn(closing).events)
+    assert found.content == (
+        "To put a change to `scripts/worker.sh` into effect (the assistant's word after "
+        "editing it): it'll be auto-discovered on next server restart."
+    )
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Done. You might need to restart the server before it is picked up.",  # a hedge
+        "Done. Should I restart the server so the change is loaded?",  # a question
+        "Done. Next, I'll restart the worker so the new script is loaded.",  # a plan
+        "Done. I restarted the server earlier today.",  # no effect of the change
+        "Done. The handler is loaded at start-up.",  # no restart
+    ],
+)
+def test_no_recipe_from_a_hedge_a_question_a_plan_or_a_restart_alone(closing: str) -> None:
+    assert apply_steps(_turn(closing).events) == []
+
+
+def test_a_restart_sentence_without_an_edit_is_no_recipe() -> None:
+    closing = "It'll be auto-discovered on next server restart."
+    assert apply_steps(_turn(closing, edit=False).events) == []

@@ -638,3 +638,33 @@ async def test_a_passing_run_with_progress_output_is_no_pitfall(eco: Ecosystem) 
     found = await RulesExtractor().extract(episode, session.events)
 
     assert [c for c in found if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_notes_written_in_a_session_give_the_ecosystems_own_commands(eco: Ecosystem) -> None:
+    session = Session("s5", T0)
+    session.user("Write the project notes for assistants.")
+    session.read(eco.manifest, eco.body)
+    notes = (
+        "# AGENTS.md\n\n## Overview\n\nThe ledger keeps double-entry books for small shops.\n\n"
+        f"## Commands\n\n```bash\n{eco.test}\n```\n"
+    )
+    use = f"t{len(session.events)}"
+    session.add(
+        "tool_call",
+        {"tool": "Write", "tool_use_id": use, "input": {"content": notes}},
+        ("AGENTS.md",),
+    )
+    session.add(
+        "code_change", {"tool": "Write", "tool_use_id": use, "path": "AGENTS.md"}, ("AGENTS.md",)
+    )
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (commands,) = _about(found, "notes:AGENTS.md:commands")
+    assert eco.tested in commands and "(test)" in commands
+    (overview,) = _about(found, "notes:AGENTS.md:overview")
+    assert "double-entry books" in overview
+    for word in eco.foreign:
+        assert not re.search(rf"(?<![\w/.#+]){re.escape(word)}(?![\w#+])", commands), word

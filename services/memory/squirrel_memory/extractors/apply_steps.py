@@ -6,7 +6,10 @@ apply the fix: the background process is already running with the old script, yo
 to restart it:" and a shell block). That becomes a recipe for the edited file when the
 closing answer of a turn that edited files holds a short shell block (one to four commands)
 right after a sentence about applying, restarting or reloading. The steps are the
-assistant's advice, not commands the session ran, and the memory says so.
+assistant's advice, not commands the session ran, and the memory says so. Without a block, one
+sentence of that answer that ties the change taking effect to a restart or reload ("It'll be
+auto-discovered on next server restart") is the recipe in the assistant's words; a plan, a
+question or a hedge ("you might need to restart") is not.
 """
 
 from __future__ import annotations
@@ -32,6 +35,14 @@ _APPLIES = re.compile(
 )
 _PLAN = re.compile(r"\b(?:let me|i'll|i will|next,? i|should i|want me to)\b", re.I)
 _PROMPT = re.compile(r"^\s*[$>]\s+")
+_RESTART = re.compile(r"\b(?:restart|reload|re-?start|relaunch|reboot)(?:s|ed|ing)?\b", re.I)
+_EFFECT = re.compile(
+    r"\b(?:auto-?discover\w*|discovered|picked up|pick(?:s)? (?:it|them) up|load(?:s|ed)?|"
+    r"take(?:s)? effect|register(?:s|ed)?|available|appear(?:s)?|see the change)\b",
+    re.I,
+)
+_HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|if|unless|not sure)\b", re.I)
+_SENTENCES = re.compile(r"(?<=[.!])\s+|\n+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +87,45 @@ def _steps(answer: str) -> tuple[str, list[str]] | None:
     return None
 
 
+def _restart_sentence(answer: str) -> str | None:
+    """The answer's one sentence saying the change takes effect on a restart, if any."""
+    for raw in _SENTENCES.split(answer):
+        text = " ".join(strip_markdown(raw).split())
+        if (
+            not text
+            or len(text) > MAX_LEAD_CHARS
+            or text.rstrip().endswith("?")
+            or "`" in text
+            or not _RESTART.search(text)
+            or not _EFFECT.search(text)
+            or _PLAN.search(text)
+            or _HEDGE.search(text)
+        ):
+            continue
+        return text.rstrip(".!")
+    return None
+
+
+def _recipe(path: str, answer: str) -> str | None:
+    """The recipe the closing answer gives for `path`: its shell block after a sentence about
+    applying the change, else its sentence tying the change to a restart."""
+    steps = _steps(answer)
+    if steps is not None:
+        lead, commands = steps
+        shown = ", then ".join(f"`{c}`" for c in commands)
+        return sentence(
+            f"To put a change to `{path}` into effect (the assistant's advice after "
+            f"editing it): {lead[:1].lower()}{lead[1:]}; run {shown}"
+        )
+    said = _restart_sentence(answer)
+    if said is None:
+        return None
+    return sentence(
+        f"To put a change to `{path}` into effect (the assistant's word after editing it): "
+        f"{said[:1].lower()}{said[1:]}"
+    )
+
+
 def _ends_turn(event: StoredEvent) -> bool:
     return (
         event.event_type == EventType.USER_MESSAGE
@@ -92,17 +142,10 @@ def apply_steps(events: list[StoredEvent]) -> list[ApplySteps]:
     for event in [*events, None]:
         if event is None or _ends_turn(event):
             if edited and closing is not None:
-                steps = _steps(str(closing.content.get("text")))
                 path, edit_id = edited[-1]
-                if steps is not None and path not in found:
-                    lead, commands = steps
-                    shown = ", then ".join(f"`{c}`" for c in commands)
-                    text = sentence(
-                        f"To put a change to `{path}` into effect (the assistant's advice after "
-                        f"editing it): {lead[:1].lower()}{lead[1:]}; run {shown}"
-                    )
-                    if text:
-                        found[path] = ApplySteps(f"apply:{path}", text, path, (edit_id, closing.id))
+                text = _recipe(path, str(closing.content.get("text")))
+                if path not in found and text:
+                    found[path] = ApplySteps(f"apply:{path}", text, path, (edit_id, closing.id))
             edited, closing = [], None
             continue
         if event.event_type == EventType.CODE_CHANGE:

@@ -16,6 +16,8 @@ from squirrel_memory.extractors.activity import (
     user_requests,
 )
 from squirrel_memory.extractors.apply_steps import apply_steps
+from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
+from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.evidence import (
@@ -51,12 +53,17 @@ from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_tasks import session_tasks
+from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
+from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.extractors.worktrees import worktree_recipe
+from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
+from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTANCE
+from squirrel_memory.extractors.written_notes import written_notes
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -117,6 +124,9 @@ class RulesExtractor:
         found.extend(_apply_steps(ordered))
         found.extend(_members(ordered))
         found.extend(_naming(ordered))
+        found.extend(_written_notes(ordered))
+        found.extend(_sibling_patterns(ordered))
+        found.extend(_command_steps(ordered))
         if not repository:
             found.extend(_tasks(ordered))
             found.extend(_layout(ordered))
@@ -326,6 +336,54 @@ def _naming(events: list[StoredEvent]) -> list[MemoryCandidate]:
             event_ids=found.event_ids,
         )
         for found in file_naming(events)
+    ]
+
+
+def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the project's notes file (`CLAUDE.md` …) written in the session says: its
+    sections on the project and the commands it gives."""
+    return [
+        _candidate(
+            MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("notes", found.path),
+            importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=(found.path,),
+        )
+        for found in written_notes(events)
+    ]
+
+
+def _sibling_patterns(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The shape the files of one folder share, as the session read and wrote them."""
+    return [
+        _candidate(
+            MemoryType.PROJECT_FACT,
+            found.key,
+            found.content,
+            tags=("convention", "pattern", found.folder),
+            importance=PATTERN_IMPORTANCE,
+            event_ids=found.event_ids,
+            file_paths=found.files,
+        )
+        for found in sibling_patterns(events)
+    ]
+
+
+def _command_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the custom commands the user ran do, from the steps their prompts list."""
+    return [
+        _candidate(
+            MemoryType.RECIPE,
+            found.key,
+            found.content,
+            tags=("recipe", "command"),
+            importance=COMMAND_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+        for found in command_steps(events)
     ]
 
 
