@@ -136,20 +136,25 @@ async def test_writes_do_not_wait_for_the_model_and_what_was_queued_survives_a_s
     store: SqliteStore,
 ) -> None:
     calls: list[int] = []
+    embedding = asyncio.Event()
+    embedding.set()
 
     class Counting(FakeEmbedder):
         async def embed(self, texts: Sequence[str]) -> Vectors:
+            await embedding.wait()
             calls.append(len(texts))
             return await super().embed(texts)
 
     indexes = ProjectIndexes(Counting(), save_delay=0.01)
     index = await indexes.attach(store)
     await _until(lambda: indexes.pending(store.project_id) == 0)
+    embedding.clear()  # the model is busy: no embedding ends until it is set again
     written = [
         await _remember(store, f"k{n}", f"Fact number {n} about the build") for n in range(150)
     ]
-    # The last write returned before its embedding: it is queued, and embedded behind it.
+    # Every write returned while no embedding could end: they are queued, and embedded later.
     assert indexes.pending(store.project_id) > 0
+    embedding.set()
     await _until(lambda: set(written) <= index.memory_ids())
     assert indexes.pending(store.project_id) == 0
     assert sum(calls) >= len(written)
