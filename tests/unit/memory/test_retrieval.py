@@ -515,7 +515,8 @@ async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_sa
             settings=RetrievalSettings(vector_floor=0.1),
             clock=lambda: now,
         )
-        found, vector_used = await retriever.rank(str(world.root), query)
+        # A reason to keep hits (none kept) makes the vector side read every hit's row.
+        found, vector_used = await retriever.rank(str(world.root), query, keep=lambda _: False)
         assert vector_used
         ranked[lexical_first] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
 
@@ -524,6 +525,57 @@ async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_sa
     assert lexical and lexical <= set(sides[False].vector_rows)
     assert not lexical & set(sides[True].vector_rows)
     assert set(sides[True].vector_rows) == set(sides[False].vector_rows) - lexical
+
+
+async def _vector_rows(
+    world: World, settings: RetrievalSettings, query: str, **options: Any
+) -> tuple[list[tuple[str, float, float, float]], set[str]]:
+    """A ranking with the vector side done first, and the ids whose rows it read."""
+    store = _OrderedSides(world.store, lexical_first=False)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    retriever = Retriever(
+        cast(SqliteStore, store),
+        embedder=world.embedder,
+        index=world.index,
+        settings=settings,
+        clock=lambda: now,
+    )
+    found, vector_used = await retriever.rank(str(world.root), query, **options)
+    assert vector_used
+    return [(s.item.id, s.score.total, s.lexical, s.vector) for s in found], set(store.vector_rows)
+
+
+async def test_vector_hits_too_weak_to_match_are_not_read_and_rank_the_same(
+    world: World,
+) -> None:
+    query = "jwt tokens migrations postgres uv"
+    settings = RetrievalSettings(vector_floor=0.1)
+    ranked, read = await _vector_rows(world, settings, query)
+    every, read_all = await _vector_rows(world, settings, query, keep=lambda _: False)
+
+    assert ranked == every
+    skipped = read_all - read
+    assert skipped and read
+    hits = dict(world.index.search(world.embedder.embed_query_now(query)[0], len(world.index)))
+    for memory_id in read_all:
+        relevance = 0.4 * (hits[memory_id] - 0.1) / 0.9  # the vector weight of the fusion
+        assert (relevance < settings.min_similarity) == (memory_id in skipped)
+
+
+async def test_every_vector_hit_is_read_when_a_weak_one_can_still_be_placed(
+    world: World,
+) -> None:
+    query = "jwt tokens migrations postgres uv"
+    settings = RetrievalSettings(vector_floor=0.1)
+    _, read_all = await _vector_rows(world, settings, query, keep=lambda _: False)
+    _, by_path = await _vector_rows(
+        world, settings, query, active_paths=["src/auth.py"], include_path_matches=True
+    )
+    rrf = RetrievalSettings(vector_floor=0.1, fusion_method=FusionMethod.RRF)
+    _, by_rank = await _vector_rows(world, rrf, query)
+
+    assert by_path == read_all
+    assert by_rank == read_all
 
 
 async def test_matched_terms_stem_every_word_of_key_content_and_tags_case_blind(

@@ -34,6 +34,14 @@ APPROXIMATE_ABOVE = 50_000
 IVF_PROBE_FRACTION = 0.1
 # An IVF index is retrained once it has grown this many times beyond its training size.
 IVF_RETRAIN_GROWTH = 2.0
+# A flat index of more vectors than this is searched first in a float16 copy (half the bytes to
+# stream), and its best candidates then exactly. At 10k x 384 under load the float32 scan took
+# 8.4 ms p50 against 1.4 ms for the float16 one (one thread, the 2 cores shared with other work).
+COARSE_ABOVE = 2_048
+# float16 rounds each component within 2^-11 of itself, so for unit vectors the float16 score
+# is within 2^-11 (plus float32 rounding, ~2e-5 over 384 terms) of the exact one. This margin is
+# twice that: a vector the float16 pass left out cannot beat a candidate that clears it.
+COARSE_MARGIN = 1e-3
 
 
 class FaissIndex:
@@ -71,6 +79,8 @@ class FaissIndex:
         self._trained_on = 0
         self._kind = IndexKind.FLAT
         self._index: Any = self._new_flat()
+        self._coarse: Any = self._new_coarse()
+        """A float16 copy of the flat index (same ids), kept in step with it; None for IVF."""
 
     # -- properties -------------------------------------------------------------------------
 
@@ -110,11 +120,14 @@ class FaissIndex:
         with self._lock:
             replaced = [self._ids[m] for m in batch if m in self._ids]
             if replaced:
-                self._index.remove_ids(np.asarray(replaced, dtype=np.int64))
+                self._remove_int_ids(np.asarray(replaced, dtype=np.int64))
             int_ids = np.empty(len(batch), dtype=np.int64)
             for row, memory_id in enumerate(batch):
                 int_ids[row] = self._int_id_for(memory_id)
-            self._index.add_with_ids(np.stack(list(batch.values())), int_ids)
+            vectors = np.stack(list(batch.values()))
+            self._index.add_with_ids(vectors, int_ids)
+            if self._coarse is not None:
+                self._coarse.add_with_ids(vectors, int_ids)
             self._maybe_change_kind()
             return len(batch)
 
@@ -125,7 +138,7 @@ class FaissIndex:
             if not known:
                 return 0
             int_ids = np.asarray([self._ids[m] for m in known], dtype=np.int64)
-            self._index.remove_ids(int_ids)
+            self._remove_int_ids(int_ids)
             for memory_id, int_id in zip(known, int_ids.tolist(), strict=True):
                 del self._ids[memory_id]
                 del self._names[int_id]
@@ -155,7 +168,9 @@ class FaissIndex:
             if not self._ids:
                 return []
             faiss.omp_set_num_threads(1)
-            scores, int_ids = self._index.search(vector, min(k, len(self._ids)))
+            k = min(k, len(self._ids))
+            found = self._coarse_search(vector, k) if self._coarse is not None else None
+            scores, int_ids = found if found is not None else self._index.search(vector, k)
         hits: list[Hit] = []
         for score, int_id in zip(scores[0].tolist(), int_ids[0].tolist(), strict=True):
             name = self._names.get(int_id)
@@ -180,6 +195,30 @@ class FaissIndex:
         with self._lock:
             out: Vector = np.asarray(self._index.reconstruct(self._ids[memory_id]), np.float32)
             return out
+
+    def _coarse_search(
+        self, vector: Vector, k: int
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None:
+        """The flat search's answer from the float16 copy's best `2k` (scored again exactly),
+        or None when a vector left out might still belong among the `k` best (then the caller
+        scans every vector) or the index is too small to gain from it."""
+        count = len(self._ids)
+        wide = min(count, 2 * k + 16)
+        if count <= COARSE_ABOVE or wide >= count:
+            return None
+        coarse, candidates = self._coarse.search(vector, wide)
+        picked = candidates[0][candidates[0] >= 0]
+        if len(picked) < wide:
+            return None
+        # The same kernel as the flat scan (one query against a few vectors), so the scores are
+        # the same to the bit; candidates in id order, as the flat index mostly holds them.
+        picked = np.sort(picked)
+        exact = faiss.IndexFlatIP(self._dim)
+        exact.add(np.asarray(self._index.reconstruct_batch(picked), np.float32))
+        scores, rows = exact.search(vector, k)
+        if not scores[0][k - 1] > coarse[0][wide - 1] + COARSE_MARGIN:
+            return None
+        return scores, picked[rows]
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -258,6 +297,11 @@ class FaissIndex:
         index._names = {int_id: name for name, int_id in ids.items()}
         index._next_id = int(meta["next_id"])
         index._trained_on = int(meta["trained_on"])
+        index._coarse = None
+        if index._kind is IndexKind.FLAT:
+            index._coarse = index._new_coarse()
+            if ids:
+                index._coarse.add_with_ids(*index._all_vectors())
         return index
 
     @classmethod
@@ -310,6 +354,17 @@ class FaissIndex:
     def _new_flat(self) -> Any:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
 
+    def _new_coarse(self) -> Any:
+        quantizer = faiss.ScalarQuantizer.QT_fp16
+        return faiss.IndexIDMap2(
+            faiss.IndexScalarQuantizer(self._dim, quantizer, faiss.METRIC_INNER_PRODUCT)
+        )
+
+    def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
+        self._index.remove_ids(int_ids)
+        if self._coarse is not None:
+            self._coarse.remove_ids(int_ids)
+
     def _all_vectors(self) -> tuple[Vector, npt.NDArray[np.int64]]:
         int_ids = np.fromiter(self._names.keys(), dtype=np.int64, count=len(self._names))
         if self._kind is IndexKind.FLAT:
@@ -332,10 +387,12 @@ class FaissIndex:
     def _build(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
         count = len(int_ids)
         if count <= self.approximate_above:
-            index = self._new_flat()
+            index, coarse = self._new_flat(), self._new_coarse()
             if count:
                 index.add_with_ids(vectors, int_ids)
+                coarse.add_with_ids(vectors, int_ids)
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
+            self._coarse = coarse
             return
         nlist = max(16, round(4 * math.sqrt(count)))
         quantizer = faiss.IndexFlatIP(self._dim)
@@ -353,3 +410,4 @@ class FaissIndex:
         finally:
             faiss.omp_set_num_threads(1)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
+        self._coarse = None

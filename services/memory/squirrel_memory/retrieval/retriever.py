@@ -240,6 +240,9 @@ class Retriever:
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
         terms_of: dict[str, tuple[str, ...]] = {}
+        # Without a caller's reason to keep a hit, a vector hit that its cosine alone cannot
+        # bring to `min_similarity` is only placed as a lexical hit: its row is not read.
+        relevance = None if keep is not None or include_path_matches else self._vector_relevance()
         # Memories naming the task's files are read beside the searches (another reader).
         by_path = (
             asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
@@ -253,7 +256,13 @@ class Retriever:
                 # `items` is shared with the vector side: it skips reading the rows the lexical
                 # side (usually done first) has already read.
                 embedding = asyncio.create_task(
-                    self._vector_hits(parsed.text, pool, filtered=bool(type_list), known=items)
+                    self._vector_hits(
+                        parsed.text,
+                        pool,
+                        filtered=bool(type_list),
+                        known=items,
+                        relevance=relevance,
+                    )
                 )
                 try:
                     found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
@@ -394,30 +403,43 @@ class Retriever:
         return await self._store.search_fts_memories(project_id, text, types, pool)
 
     async def _vector_hits(
-        self, text: str, pool: int, *, filtered: bool, known: Mapping[str, object]
+        self,
+        text: str,
+        pool: int,
+        *,
+        filtered: bool,
+        known: Mapping[str, object],
+        relevance: Callable[[list[tuple[str, float]]], Mapping[str, float]] | None = None,
     ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
         """The vector pool (rescaled cosines, best first), the query's vector and the memories
         of the pool, except those already in `known` when the search returns (their rows are
-        not read again)."""
+        not read again) and, given `relevance` (a hit's fused relevance without a lexical
+        part), those below `min_similarity`."""
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
             return [], None, []
         k = min(len(index), pool * (3 if filtered else 1))
         query: list[Vector] = []
         hits: list[tuple[str, float]] = []
+        floor = self.settings.min_similarity
 
         def nearest() -> list[tuple[str, float]]:
             # Off the event loop, in one hand-off with the read of the hits' memories.
             vector = embedder.embed_query_now(text)[0]
             query.append(vector)
-            hits.extend(index.search(vector, k))
-            return [(m, cos) for m, cos in hits if m not in known]
+            hits.extend((m, self._rescaled(cos)) for m, cos in index.search(vector, k))
+            fused = relevance(hits) if relevance is not None else None
+            return [
+                (m, score)
+                for m, score in hits
+                if m not in known and (fused is None or fused[m] >= floor)
+            ]
 
         try:
             _, items = await self._store.found_memories(nearest)
         except EmbedderNotReadyError:
             return [], None, []
-        return [(m, self._rescaled(cos)) for m, cos in hits], query[0], items
+        return hits, query[0], items
 
     def _rescaled(self, cosine: float) -> float:
         floor = self.settings.vector_floor
@@ -454,6 +476,32 @@ class Retriever:
             project_id, spellings, types, self.settings.candidate_pool
         )
 
+    def _fusion_weights(self, vector_used: bool) -> FusionWeights:
+        settings = self.settings
+        if not settings.use_lexical:
+            return FusionWeights(lexical=0.0, vector=1.0)
+        if not (settings.use_vector and vector_used):
+            return FusionWeights(lexical=1.0, vector=0.0)
+        return settings.fusion
+
+    def _vector_relevance(
+        self,
+    ) -> Callable[[list[tuple[str, float]]], Mapping[str, float]] | None:
+        """The fused relevance `_fuse` gives vector hits that are no lexical hits, or None when
+        a hit's relevance depends on the other hits (rank fusion).
+
+        Score fusion weighs each hit on its own, so a hit below `min_similarity` here is below
+        it in the ranking too, unless it is also a lexical hit (whose row that side reads)."""
+        weights = self._fusion_weights(vector_used=True)
+        if self.settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
+            return None
+        c = self.settings.lexical_saturation
+
+        def relevance(hits: list[tuple[str, float]]) -> Mapping[str, float]:
+            return score_fusion([], hits, weights, lexical_saturation=c)
+
+        return relevance
+
     def _fuse(
         self,
         lexical: list[tuple[str, float]],
@@ -480,12 +528,7 @@ class Retriever:
             share = matched[memory_id] / max(1, term_count)
             half = 0.5 * share
             floored.append((memory_id, max(bm25, c * half / (1.0 - half))))
-        if not settings.use_lexical:
-            weights = FusionWeights(lexical=0.0, vector=1.0)
-        elif not (settings.use_vector and vector_used):
-            weights = FusionWeights(lexical=1.0, vector=0.0)
-        else:
-            weights = settings.fusion
+        weights = self._fusion_weights(vector_used)
         if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
             fused = rank_fusion(floored, vector, weights)
         else:

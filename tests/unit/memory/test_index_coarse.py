@@ -1,0 +1,131 @@
+"""FaissIndex's float16 first pass: a large flat index answers exactly as its full scan does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+import numpy.typing as npt
+
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.index.faiss_index import COARSE_ABOVE
+
+DIM = 48
+COUNT = COARSE_ABOVE + 1_000
+
+Vectors = npt.NDArray[np.float32]
+
+
+class _CountedScan:
+    """The flat index, counting its full scans."""
+
+    def __init__(self, index: Any) -> None:
+        self._index = index
+        self.scans = 0
+
+    def search(self, *args: Any) -> Any:
+        self.scans += 1
+        return self._index.search(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._index, name)
+
+
+def _unit(vectors: Vectors) -> Vectors:
+    out: Vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def _clustered(count: int, seed: int) -> Vectors:
+    """Unit vectors around a few dozen centres, as embedded memories cluster."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((40, DIM)).astype(np.float32)
+    noise = 0.6 * rng.standard_normal((count, DIM)).astype(np.float32)
+    return _unit(centres[rng.integers(0, 40, count)] + noise)
+
+
+def _stored(vector: Vectors) -> Vectors:
+    """A vector as the index keeps it (and a query as it searches with it)."""
+    out: Vectors = (vector / float(np.linalg.norm(vector))).astype(np.float32)
+    return out
+
+
+class _FullScan:
+    """What a plain flat index of the same vectors, in the same order, answers."""
+
+    def __init__(self, ids: list[str], vectors: Vectors) -> None:
+        self._ids = ids
+        self._flat = faiss.IndexFlatIP(DIM)
+        self._flat.add(np.stack([_stored(v) for v in vectors]))
+
+    def search(self, query: Vectors, k: int) -> list[tuple[str, float]]:
+        scores, rows = self._flat.search(_stored(query).reshape(1, DIM), k)
+        found = zip(scores[0].tolist(), rows[0].tolist(), strict=True)
+        return [(self._ids[r], float(s)) for s, r in found]
+
+
+def _built(ids: list[str], vectors: Vectors, path: Path | None = None) -> FaissIndex:
+    index = FaissIndex(DIM, "test-model", path)
+    index.upsert(zip(ids, vectors, strict=True))
+    return index
+
+
+def _counted(index: FaissIndex) -> _CountedScan:
+    counted = _CountedScan(index._index)
+    index._index = counted
+    return counted
+
+
+def test_a_large_flat_index_answers_as_its_full_scan_to_the_bit() -> None:
+    vectors = _clustered(COUNT, seed=1)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+    full = _FullScan(ids, vectors)
+    queries = np.concatenate([_clustered(30, seed=2), vectors[:10]])
+    for query in queries:
+        for k in (1, 10, 50):
+            assert index.search(query, k) == full.search(query, k)
+    assert scan.scans < len(queries) * 3 // 2  # most were answered from the float16 copy
+
+
+def test_the_float16_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:
+    vectors = _clustered(COUNT, seed=3)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors, tmp_path / "index.faiss")
+    moved = _clustered(200, seed=4)
+    index.upsert(zip(ids[:200], moved, strict=True))  # replaced: now last in the flat index
+    index.remove(ids[200:400])
+    live_ids = ids[400:] + ids[:200]
+    live = np.concatenate([vectors[400:], moved])
+    index.save()
+    reloaded = FaissIndex.load(tmp_path / "index.faiss", DIM, "test-model")
+    full = _FullScan(live_ids, live)
+    for query in _clustered(20, seed=5):
+        expected = full.search(query, 50)
+        assert index.search(query, 50) == expected
+        assert reloaded.search(query, 50) == expected
+
+
+def test_candidates_it_cannot_vouch_for_are_found_by_the_full_scan() -> None:
+    vectors = _clustered(COUNT, seed=6)
+    vectors[100:400] = vectors[0]  # 301 equal vectors: the float16 pass cannot tell them apart
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+
+    assert index.search(vectors[0], 50) == _FullScan(ids, vectors).search(vectors[0], 50)
+    assert scan.scans == 1
+
+
+def test_a_small_index_is_scanned_in_full() -> None:
+    count = COARSE_ABOVE // 2
+    vectors = _clustered(count, seed=7)
+    ids = [f"mem_{n}" for n in range(count)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+
+    assert index.search(vectors[3], 10) == _FullScan(ids, vectors).search(vectors[3], 10)
+    assert scan.scans == 1
