@@ -4,7 +4,9 @@ where things live)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
 
 import structlog
 
@@ -116,20 +118,8 @@ class RulesExtractor:
         found.extend(evidence_candidates(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
-        found.extend(_reported(ordered))
-        found.extend(_log_failures(ordered))
-        found.extend(_learned(ordered))
-        found.extend(_placements(ordered))
-        found.extend(_headers(ordered))
-        found.extend(_apply_steps(ordered))
-        found.extend(_members(ordered))
-        found.extend(_naming(ordered))
-        found.extend(_written_notes(ordered))
-        found.extend(_sibling_patterns(ordered))
-        found.extend(_command_steps(ordered))
-        if not repository:
-            found.extend(_tasks(ordered))
-            found.extend(_layout(ordered))
+        for extract in (*_FOUND, *(() if repository else _WITHOUT_REPOSITORY)):
+            found.extend(extract(ordered))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -223,53 +213,59 @@ def _facts(
     ]
 
 
-def _tasks(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Recipes from the task files read in the session (a read repository gives its own)."""
-    return [
-        _candidate(
-            MemoryType.RECIPE,
-            found.key,
-            found.content,
-            tags=("recipe", "tasks"),
-            importance=TASKS_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
-        )
-        for found in session_tasks(events)
-    ]
+Found = Any
+"""A rule's own record of what it found: `key`, `content` and `event_ids`, and what a finder's
+row reads besides (`path`, `folder`, `files`)."""
+Extract = Callable[[list[StoredEvent]], list[MemoryCandidate]]
 
 
-def _layout(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """How the folders are organised, as the root README read in the session explains."""
-    found = readme_layout(events)
-    if found is None:
-        return []
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("layout", "folders"),
-            importance=LAYOUT_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
-        )
-    ]
+def _no_paths(_found: Found) -> tuple[str, ...]:
+    return ()
 
 
-def _learned(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """What the assistant found out about how the project's tools behave (`learned`)."""
-    return [
-        _candidate(
-            MemoryType.PITFALL,
-            found.key,
-            found.content,
-            tags=("pitfall", "learned"),
-            importance=LEARNED_IMPORTANCE,
-            event_ids=found.event_ids,
-        )
-        for found in learned(events)
-    ]
+def _path(found: Found) -> tuple[str, ...]:
+    return (found.path,)
+
+
+def _files(found: Found) -> tuple[str, ...]:
+    return tuple(found.files)
+
+
+def _one(
+    find: Callable[[list[StoredEvent]], Found | None],
+) -> Callable[[list[StoredEvent]], list[Found]]:
+    """A rule that finds at most one thing, as one that finds a list."""
+
+    def listed(events: list[StoredEvent]) -> list[Found]:
+        found = find(events)
+        return [] if found is None else [found]
+
+    return listed
+
+
+@dataclass(frozen=True)
+class _Finder:
+    """How one rule's findings become candidates: their type, importance, tags and files."""
+
+    find: Callable[[list[StoredEvent]], Iterable[Found]]
+    kind: MemoryType
+    importance: float
+    tags: Callable[[Found], tuple[str, ...]]
+    paths: Callable[[Found], tuple[str, ...]] = _no_paths
+
+    def __call__(self, events: list[StoredEvent]) -> list[MemoryCandidate]:
+        return [
+            _candidate(
+                self.kind,
+                found.key,
+                found.content,
+                tags=self.tags(found),
+                importance=self.importance,
+                event_ids=found.event_ids,
+                file_paths=self.paths(found),
+            )
+            for found in self.find(events)
+        ]
 
 
 def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
@@ -291,54 +287,6 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
-def _headers(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """What the scripts and configuration files read whole say of themselves."""
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("where", found.path),
-            importance=HEADER_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
-        )
-        for found in file_headers(events)
-    ]
-
-
-def _members(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """The monorepo's members the session's commands (and read run lines) name."""
-    found = workspace_members(events)
-    if found is None:
-        return []
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("workspace", "monorepo"),
-            importance=MEMBERS_IMPORTANCE,
-            event_ids=found.event_ids,
-        )
-    ]
-
-
-def _naming(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """How the files of a folder the session wrote into are named."""
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("naming", "convention", found.folder),
-            importance=NAMING_IMPORTANCE,
-            event_ids=found.event_ids,
-        )
-        for found in file_naming(events)
-    ]
-
-
 def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """What the project's notes file (`CLAUDE.md` …) written in the session says: its
     sections on the project and the commands it gives."""
@@ -356,82 +304,72 @@ def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
-def _sibling_patterns(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """The shape the files of one folder share, as the session read and wrote them."""
-    return [
-        _candidate(
-            MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("convention", "pattern", found.folder),
-            importance=PATTERN_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=found.files,
-        )
-        for found in sibling_patterns(events)
-    ]
+_FOUND: tuple[Extract, ...] = (
+    # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
+    # and the change made, and what the assistant found out about how the tools behave.
+    _Finder(
+        reported_pitfalls,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda _f: ("pitfall", "reported"),
+        _files,
+    ),
+    _Finder(
+        log_failures, MemoryType.PITFALL, REPORTED_IMPORTANCE, lambda _f: ("pitfall", "log"), _files
+    ),
+    _Finder(learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
+    _placements,
+    # What the scripts and configuration files read whole say of themselves.
+    _Finder(
+        file_headers, MemoryType.PROJECT_FACT, HEADER_IMPORTANCE, lambda f: ("where", f.path), _path
+    ),
+    # How an edited file's change is put into effect, as the assistant advised.
+    _Finder(
+        apply_steps, MemoryType.RECIPE, APPLY_IMPORTANCE, lambda _f: ("recipe", "apply"), _path
+    ),
+    # The monorepo's members the session's commands (and read run lines) name.
+    _Finder(
+        _one(workspace_members),
+        MemoryType.PROJECT_FACT,
+        MEMBERS_IMPORTANCE,
+        lambda _f: ("workspace", "monorepo"),
+    ),
+    # How the files of a folder the session wrote into are named.
+    _Finder(
+        file_naming,
+        MemoryType.PROJECT_FACT,
+        NAMING_IMPORTANCE,
+        lambda f: ("naming", "convention", f.folder),
+    ),
+    _written_notes,
+    # The shape the files of one folder share, as the session read and wrote them.
+    _Finder(
+        sibling_patterns,
+        MemoryType.PROJECT_FACT,
+        PATTERN_IMPORTANCE,
+        lambda f: ("convention", "pattern", f.folder),
+        _files,
+    ),
+    # What the custom commands the user ran do, from the steps their prompts list.
+    _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+)
+"""The rules that each find one kind of thing, in the order their candidates are kept."""
 
-
-def _command_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """What the custom commands the user ran do, from the steps their prompts list."""
-    return [
-        _candidate(
-            MemoryType.RECIPE,
-            found.key,
-            found.content,
-            tags=("recipe", "command"),
-            importance=COMMAND_IMPORTANCE,
-            event_ids=found.event_ids,
-        )
-        for found in command_steps(events)
-    ]
-
-
-def _apply_steps(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """How an edited file's change is put into effect, as the assistant advised."""
-    return [
-        _candidate(
-            MemoryType.RECIPE,
-            found.key,
-            found.content,
-            tags=("recipe", "apply"),
-            importance=APPLY_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
-        )
-        for found in apply_steps(events)
-    ]
-
-
-def _reported(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    return [
-        _candidate(
-            MemoryType.PITFALL,
-            found.key,
-            found.content,
-            tags=("pitfall", "reported"),
-            importance=REPORTED_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=found.files,
-        )
-        for found in reported_pitfalls(events)
-    ]
-
-
-def _log_failures(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Failures read in a fetched log (a CI job's), with the cause named and the change made."""
-    return [
-        _candidate(
-            MemoryType.PITFALL,
-            found.key,
-            found.content,
-            tags=("pitfall", "log"),
-            importance=REPORTED_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=found.files,
-        )
-        for found in log_failures(events)
-    ]
+_WITHOUT_REPOSITORY: tuple[Extract, ...] = (
+    # Recipes from the task files read in the session (a read repository gives its own).
+    _Finder(
+        session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), _path
+    ),
+    # How the folders are organised, as the root README read in the session explains.
+    _Finder(
+        _one(readme_layout),
+        MemoryType.PROJECT_FACT,
+        LAYOUT_IMPORTANCE,
+        lambda _f: ("layout", "folders"),
+        _path,
+    ),
+)
+"""What only a session without a read repository says (a read repository says it itself)."""
 
 
 def evidence_candidates(
