@@ -251,8 +251,9 @@ def test_without_the_http_endpoint_the_full_cli_answers(
         # Not written yet (the gateway is still starting), nobody listening, a wrong token.
         info.unlink()
         _falls_back(env, repo)
-        info.write_text(json.dumps({**json.loads(recorded), "port": _closed_port()}))
-        _falls_back(env, repo)
+        with _closed_port() as closed:
+            info.write_text(json.dumps({**json.loads(recorded), "port": closed}))
+            _falls_back(env, repo)
         info.write_text(recorded)
         with pytest.raises(quick.FallBackError):
             quick.call(sqrl_home, "no-such-route", {})
