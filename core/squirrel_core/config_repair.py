@@ -48,11 +48,23 @@ def _salvage(text: str) -> tuple[dict[str, object], list[str]]:
     return {}, [*dropped, "the rest of the file (too many broken lines)"]
 
 
+def _free_backup_name(path: Path, stamp: str) -> Path:
+    """`config.toml.broken-<stamp>`, or `…-2`, `…-3` when taken: the stamp is to the second, and
+    a second repair within it must not replace the first original."""
+    backup = path.with_name(f"{CONFIG_FILE}.broken-{stamp}")
+    number = 2
+    while backup.exists():
+        backup = path.with_name(f"{CONFIG_FILE}.broken-{stamp}-{number}")
+        number += 1
+    return backup
+
+
 def repair_config(home: Path, *, now: datetime | None = None) -> ConfigRepair:
     """Rewrites `<home>/config.toml` with only its readable, known and allowed settings.
 
     The original is first copied to `config.toml.broken-<UTC time>` (mode 0600, since it may
-    hold the API key). Nothing is written when the file is absent or already fine.
+    hold the API key; `-2`, `-3`… after it when that second already has a backup). Nothing is
+    written when the file is absent or already fine.
     """
     path = home / CONFIG_FILE
     try:
@@ -67,8 +79,7 @@ def repair_config(home: Path, *, now: datetime | None = None) -> ConfigRepair:
             return ConfigRepair(None, kept=sorted(values))
         except UnicodeDecodeError:
             pass
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    backup = path.with_name(f"{CONFIG_FILE}.broken-{stamp}")
+    backup = _free_backup_name(path, (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ"))
     write_private_file(backup, data)
     tables: dict[str, dict[str, object]] = {}
     for dotted, value in values.items():

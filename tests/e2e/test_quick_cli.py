@@ -4,6 +4,7 @@ are not there."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -250,8 +251,9 @@ def test_without_the_http_endpoint_the_full_cli_answers(
         # Not written yet (the gateway is still starting), nobody listening, a wrong token.
         info.unlink()
         _falls_back(env, repo)
-        info.write_text(json.dumps({**json.loads(recorded), "port": _closed_port()}))
-        _falls_back(env, repo)
+        with _closed_port() as closed:
+            info.write_text(json.dumps({**json.loads(recorded), "port": closed}))
+            _falls_back(env, repo)
         info.write_text(recorded)
         with pytest.raises(quick.FallBackError):
             quick.call(sqrl_home, "no-such-route", {})
@@ -281,10 +283,13 @@ def _falls_back(env: dict[str, str], repo: Path) -> None:
         assert "grpc" in done.loaded, argv
 
 
-def _closed_port() -> int:
+@contextlib.contextmanager
+def _closed_port() -> Iterator[int]:
+    """A loopback port nothing listens on, held bound (not listening) meanwhile: once let go,
+    another program's server could take it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        yield int(sock.getsockname()[1])
 
 
 def test_with_the_services_down_the_answers_are_the_full_clis(
@@ -309,5 +314,6 @@ def test_the_cli_routes_refuse_what_they_do_not_take(services: None, sqrl_home: 
     for body in ({"which": "nonsense"}, {"which": "brief", "mode": "huge"}):
         with pytest.raises(quick.FallBackError):
             quick.call(sqrl_home, "view", body)
-    answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": _closed_port()}})
+    with _closed_port() as closed:
+        answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": closed}})
     assert answer["health"] == {"memory": "UNREACHABLE"}

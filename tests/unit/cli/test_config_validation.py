@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,23 @@ def test_a_secret_is_never_echoed_in_the_error(
     secret = "sk-ant-" + "a" * 600
     assert main(["config", "set", "anthropic.api_key", secret]) == 1
     assert secret[:20] not in capsys.readouterr().err
+
+
+def test_two_repairs_within_one_second_keep_both_originals(home: Path) -> None:
+    home.mkdir()
+    path = home / "config.toml"
+    second = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)  # the backup's name is to the second
+    originals = [b"[processor\nmin_events = 5\n", b"[general]\nlog_level = = 1\n"]
+    backups = []
+    for broken in originals:
+        path.write_bytes(broken)
+        done = repair_config(home, now=second)
+        assert done.backup is not None
+        backups.append(done.backup)
+    assert [b.name for b in backups] == [
+        "config.toml.broken-20260304T050607Z",
+        "config.toml.broken-20260304T050607Z-2",
+    ]
+    assert [b.read_bytes() for b in backups] == originals
+    assert all(b.stat().st_mode & 0o777 == 0o600 for b in backups)
+    assert repair_config(home, now=second).backup is None  # a good file: no third

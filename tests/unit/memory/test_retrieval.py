@@ -6,7 +6,6 @@ import asyncio
 import base64
 import json
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -38,6 +37,7 @@ from squirrel_memory.retrieval.queries import matched_terms
 from squirrel_memory.retrieval.results import search_result
 from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.storage import SqliteStore
+from tests.conftest import PATIENCE_SECONDS
 
 USER = "alice"
 BROAD = "uses built tokens migrations dependencies postgres"
@@ -480,15 +480,16 @@ class _OrderedSides:
         if not self._lexical_first:
             await self._vector_done.wait()
         found = await self._store.search_fts_memories(*args, **kwargs)
-        self._lexical_done.set()
+        # Set once the caller has taken the hits in: the rest of its step runs before the loop
+        # calls this back (a fixed pause in the vector thread lost that race under load).
+        asyncio.get_running_loop().call_soon(self._lexical_done.set)
         return found
 
     async def found_memories(self, find: Callable[[], Sequence[tuple[str, float]]]) -> Any:
         def ordered() -> Sequence[tuple[str, float]]:
             if self._lexical_first:
                 # The loop takes in the lexical hits before the vector side returns.
-                assert self._lexical_done.wait(10)
-                time.sleep(0.05)
+                assert self._lexical_done.wait(PATIENCE_SECONDS)
             hits = find()
             self.vector_rows.extend(m for m, _ in hits)
             return hits
