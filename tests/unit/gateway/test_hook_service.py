@@ -94,17 +94,30 @@ async def test_a_stop_only_host_ends_the_session_after_it_stays_idle(
     repo: Path, tmp_path: Path
 ) -> None:
     ender = RecordingEnder()
-    # The idle time is long beside the two calls below, so a loaded machine cannot end the
-    # session between the stop and the next prompt.
-    hooks, _ = service(repo, tmp_path, ender, idle_end_seconds=2.0)
-    payload = {"cwd": str(repo), "session_id": "s2"}
-    await hooks.answer("codex", "Stop", payload)
-    await hooks.answer("codex", "UserPromptSubmit", {**payload, "prompt": "next"})  # still going
-    await asyncio.sleep(2.5)
-    assert ender.ended == []
-    await hooks.answer("codex", "Stop", payload)
-    await asyncio.wait_for(ender.done.wait(), 5)
-    assert [e[0] for e in ender.ended] == ["s2"]
+    hooks, _ = service(repo, tmp_path, ender, idle_end_seconds=60.0)
+    # The loop's clock is moved on by hand, so how long each call takes on a loaded machine
+    # cannot end the session between the stop and the next prompt, or fail to end it after.
+    loop = asyncio.get_running_loop()
+    clock = loop.time
+    skipped = 0.0
+
+    def moved_on() -> float:
+        return clock() + skipped
+
+    loop.time = moved_on  # type: ignore[method-assign]
+    try:
+        payload = {"cwd": str(repo), "session_id": "s2"}
+        await hooks.answer("codex", "Stop", payload)
+        await hooks.answer("codex", "UserPromptSubmit", {**payload, "prompt": "next"})  # going on
+        skipped += 61.0
+        await asyncio.sleep(0.01)  # a turn of the loop past the idle time
+        assert ender.ended == []
+        await hooks.answer("codex", "Stop", payload)
+        skipped += 61.0
+        await asyncio.wait_for(ender.done.wait(), 5)
+        assert [e[0] for e in ender.ended] == ["s2"]
+    finally:
+        del loop.time
     await hooks.close()
 
 
