@@ -49,6 +49,7 @@ from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
+from squirrel_memory.extractors.preferences import StatedPreference
 from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
@@ -153,6 +154,19 @@ def _candidate(
     )
 
 
+def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
+    """A stated (or agreed) preference as a user_style candidate from the event that said it."""
+    return _candidate(
+        MemoryType.USER_STYLE,
+        pref.key,
+        pref.content,
+        tags=pref.tags,
+        importance=pref.importance,
+        event_ids=(event_id,),
+        scope=pref.scope,
+    )
+
+
 def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     position = {e.id: i for i, e in enumerate(events)}
     found: list[MemoryCandidate] = []
@@ -168,31 +182,10 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             after_assistant_action=after_action,
         )
         for pref in [*stated, portable] if portable else stated:
-            found.append(
-                _candidate(
-                    MemoryType.USER_STYLE,
-                    pref.key,
-                    pref.content,
-                    tags=pref.tags,
-                    importance=pref.importance,
-                    event_ids=(event.id,),
-                    scope=pref.scope,
-                )
-            )
+            found.append(_style(pref, event.id))
             if len(found) >= MAX_PREFERENCES:
                 return found
-    for event, pref in accepted_proposals(events):
-        found.append(
-            _candidate(
-                MemoryType.USER_STYLE,
-                pref.key,
-                pref.content,
-                tags=pref.tags,
-                importance=pref.importance,
-                event_ids=(event.id,),
-                scope=pref.scope,
-            )
-        )
+    found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
     return found[:MAX_PREFERENCES]
 
 
