@@ -22,6 +22,8 @@ from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPOR
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
+from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -51,6 +53,8 @@ from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import StatedPreference
 from squirrel_memory.extractors.proposals import accepted_proposals
+from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
+from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
@@ -345,6 +349,13 @@ _FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # A commit trailer the user declined and the commit then made went without.
+    _Finder(
+        declined_trailers,
+        MemoryType.USER_STYLE,
+        TRAILER_IMPORTANCE,
+        lambda _f: ("style", "commits", "git"),
+    ),
 )
 """The rules that each find one kind of thing, in the order their candidates are kept."""
 
@@ -359,6 +370,14 @@ _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         LAYOUT_IMPORTANCE,
         lambda _f: ("layout", "folders"),
+        _path,
+    ),
+    # The everyday commands the root README read in the session documents.
+    _Finder(
+        _one(readme_commands),
+        MemoryType.RECIPE,
+        README_COMMANDS_IMPORTANCE,
+        lambda _f: ("recipe", "readme"),
         _path,
     ),
 )
