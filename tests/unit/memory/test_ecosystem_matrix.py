@@ -668,3 +668,22 @@ async def test_notes_written_in_a_session_give_the_ecosystems_own_commands(eco: 
     assert "double-entry books" in overview
     for word in eco.foreign:
         assert not re.search(rf"(?<![\w/.#+]){re.escape(word)}(?![\w#+])", commands), word
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_read_readme_gives_the_ecosystems_own_documented_commands(eco: Ecosystem) -> None:
+    session = Session("s6", T0)
+    session.user("Read the README and tell me how to work on this.")
+    readme = (
+        "# Ledger\n\n## Development\n\n```sh\n# Clone the repository\ngit clone <url>\n\n"
+        f"# Run the tests\n{eco.test}\n\n# Lint everything\nmake lint\n```\n"
+    )
+    session.read("README.md", readme)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (recipe,) = _about(found, "readme:commands:README.md")
+    assert f"to run the tests, `{eco.test}`; to lint everything, `make lint`" in recipe
+    assert "clone" not in recipe
+    assert not any(f"`{o.test}`" in recipe for o in ECOSYSTEMS if o.test != eco.test)

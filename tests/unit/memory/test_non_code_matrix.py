@@ -442,3 +442,35 @@ def test_the_same_script_run_at_each_session_end_is_a_routine() -> None:
 )
 def test_information_level_log_lines_are_not_what_failed(output: str, line: str) -> None:
     assert first_line(output) == line
+
+
+def test_a_trailer_declined_in_a_notes_folder_is_a_style_note() -> None:
+    session = Session("/home/dev/notes", "c1", T0)
+    session.user("Commit the weekly review.")
+    trailer = "Co-Authored-By: Claude <noreply@anthropic.com>"
+    session.add(
+        "command_run",
+        {
+            "command": f"git commit -m \"$(cat <<'EOF'\nAdd weekly review\n\n{trailer}\nEOF\n)\"",
+            "tool_use_id": "c1",
+        },
+    )
+    session.add(
+        "tool_result",
+        {
+            "tool": "Bash",
+            "tool_use_id": "c1",
+            "output": "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+            "is_error": True,
+        },
+    )
+    session.run('git commit -m "Add weekly review"', 0, "[main 1a2b3c4] Add weekly review\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = RulesExtractor().extract_sync(episode, session.events)
+
+    notes = [c.content for c in found if c.key == "commit:no-trailer:co-authored-by"]
+    assert notes == [
+        "Commits here carry no `Co-Authored-By` trailer: the user declined the commit whose "
+        "message had one, and it was made without it."
+    ]
