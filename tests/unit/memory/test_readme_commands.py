@@ -130,6 +130,9 @@ def test_the_first_command_per_purpose_is_kept() -> None:
         "```bash\n# Run the tests\n# (takes a while)\n```\n",
         # a comment in a code block that is not shell
         "```python\n# Run the tests\nrun()\n# Lint the code\nlint()\n```\n",
+        # code or configuration in an untagged block, under comments naming a purpose
+        "```\n# Build the model\nmodel = build(layers)\n# Test settings\ntest: true\n```\n",
+        "```\n# Run the tests\nrun_tests()\n# Lint settings\nlint := strict\n```\n",
         # commented commands outside any code block
         "# Run the tests\nmake test\n# Lint the code\nmake lint\n",
     ],

@@ -42,6 +42,9 @@ _ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^`#]*?)\s*:?\s*$")
 _PROMPT = re.compile(r"^\s*[$>]\s+")
 _COMMAND = re.compile(r"^[A-Za-z.][\w./:+-]*(?:\s+\S+)*$")
+#: A line of code or configuration rather than a command: an assignment (`model = build()`), a
+#: key (`build: true`), a call (`run()`).
+_NOT_A_PROGRAM = re.compile(r"^\S*(?:[=(]|:(?:\s|$))|^\S+\s+[=:]")
 #: Purposes in the order the recipe lists them, each with the words a comment names it by.
 _PURPOSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test", re.compile(r"\btest(?:s|ing)?\b", re.IGNORECASE)),
@@ -86,6 +89,7 @@ def _command(line: str) -> str | None:
         or "<" in text
         or "`" in text
         or not _COMMAND.match(text)
+        or _NOT_A_PROGRAM.match(text)
     ):
         return None
     return text
