@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.about import file_text, session_about
+from squirrel_memory.extractors.about import session_about
+from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.repository.findings import Readings

@@ -10,14 +10,12 @@ in sub-folders or outside the project (a dependency's README) say nothing about 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from typing import Any
 
 import structlog
 
-from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -29,36 +27,12 @@ from squirrel_memory.repository.wording import about_text
 
 log = structlog.get_logger()
 
-#: Longest file output read for a description (characters); READMEs say it at the top.
-MAX_READ_CHARS = 200_000
 ABOUT_KEY = "about"
-
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
-#: `     1→text` (Claude Code's Read) or `     1\ttext` (`cat -n`).
-_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
-_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
-
-
-def file_text(output: str) -> str:
-    """A Read tool's output as the file's text: line-number prefixes and injected reminders
-    removed (output without numbering is returned as it is)."""
-    text = _REMINDER.sub("", output[:MAX_READ_CHARS])
-    lines = text.splitlines()
-    numbered = sum(1 for line in lines if _NUMBERED.match(line))
-    if not lines or numbered < max(1, len(lines) // 2):
-        return text
-    return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
 
 
 def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> str | None:
     """The project-root file a successful Read returned, when `wanted(path)` accepts it."""
-    content: dict[str, Any] = event.content
-    if (
-        event.event_type != EventType.TOOL_RESULT
-        or content.get("tool") not in _READ_TOOLS
-        or content.get("is_error")
-        or not isinstance(content.get("output"), str)
-    ):
+    if read_output(event) is None:
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)

@@ -9,13 +9,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import ABOUT_KEY, file_text, session_about
+from squirrel_memory.extractors.about import ABOUT_KEY, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.file_reads import file_text, read_output, whole_read_output
 from squirrel_memory.extractors.modules import (
     file_description,
     module_name,
@@ -192,7 +193,6 @@ _FOREIGN_DIRS = frozenset(
     {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
     | {"target", "dist", "build", ".tox", "__pycache__", "Pods", ".dart_tool", ".next"}
 )
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
 _NOT_ENTRY_MODULES = {
     "pytest",
     "pip",
@@ -252,13 +252,8 @@ def _code_texts(event: StoredEvent) -> list[str]:
                 for e in edits
                 if isinstance(e, dict) and isinstance(e.get("new_string"), str)
             )
-    elif (
-        event.event_type == EventType.TOOL_RESULT
-        and content.get("tool") in _READ_TOOLS
-        and isinstance(content.get("output"), str)
-        and not content.get("is_error")
-    ):
-        texts.append(content["output"])
+    elif (output := read_output(event)) is not None:
+        texts.append(output)
     return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
 
 
@@ -419,20 +414,8 @@ def _whole_file(event: StoredEvent) -> tuple[str, str] | None:
     if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
         written = content["input"].get("content")
         return (rel, written) if isinstance(written, str) else None
-    output = content.get("output")
-    if (
-        event.event_type == EventType.TOOL_RESULT
-        and content.get("tool") in _READ_TOOLS
-        and isinstance(output, str)
-        and not content.get("is_error")
-        and (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output))
-    ):
-        return rel, file_text(output)
-    return None
-
-
-_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
-_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+    output = whole_read_output(event)
+    return (rel, file_text(output)) if output is not None else None
 
 
 #: Files of a module whose own docs are quoted when nothing speaks for the whole module.
@@ -627,11 +610,8 @@ def _configured_databases(event: StoredEvent, path: str) -> set[str]:
     """Databases the data-access configuration a session read names (an ORM's adapter, a
     settings ENGINE, the app's connection URL), read with the repository's own readers."""
     reader = config_reader(path)
-    content: dict[str, Any] = event.content
-    output = content.get("output")
-    if reader is None or event.event_type != EventType.TOOL_RESULT or not isinstance(output, str):
-        return set()
-    if content.get("tool") not in _READ_TOOLS or content.get("is_error"):
+    output = read_output(event)
+    if reader is None or output is None:
         return set()
     out = Readings()
     try:

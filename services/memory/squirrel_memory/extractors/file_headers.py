@@ -16,11 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
-from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import file_text
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.modules import CODE_SUFFIXES
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
@@ -35,9 +33,6 @@ MIN_WORDS = 5
 #: A comment line at least this long that ends without a full stop was wrapped.
 WRAP_CHARS = 50
 
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
-_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
-_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
 #: Folders whose files are someone else's or generated, wherever they appear in a path.
 _FOREIGN_DIRS = frozenset(
     {"deps", "node_modules", "vendor", "third_party", "third-party", "external"}
@@ -82,15 +77,8 @@ class FileHeader:
 
 def _whole_read(event: StoredEvent) -> tuple[str, str] | None:
     """(project path, text) of a file a Read returned from its first line, else None."""
-    content: dict[str, Any] = event.content
-    output = content.get("output")
-    if (
-        event.event_type != EventType.TOOL_RESULT
-        or content.get("tool") not in _READ_TOOLS
-        or content.get("is_error")
-        or not isinstance(output, str)
-        or not (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output))
-    ):
+    output = whole_read_output(event)
+    if output is None:
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)

@@ -28,10 +28,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import read_output
 from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
@@ -51,7 +51,6 @@ EXCLUDED_DIRS = frozenset(
     | TEST_DATA_DIRS
     | {"snapshots", "golden", "goldens"}
 )
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
@@ -232,14 +231,8 @@ def _seen(events: list[StoredEvent]) -> _Seen:
             if not rel or rel.startswith(("/", "~")) or ".." in rel.split("/"):
                 continue
             files.setdefault(rel, []).append(event.id)
-            content: dict[str, Any] = event.content
-            output = content.get("output")
-            if (
-                event.event_type == EventType.TOOL_RESULT
-                and content.get("tool") in _READ_TOOLS
-                and isinstance(output, str)
-                and not content.get("is_error")
-            ):
+            output = read_output(event)
+            if output is not None:
                 texts.setdefault(rel, output)
     folders = {str(parent) for path in files for parent in PurePosixPath(path).parents}
     folders.discard(".")

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import structlog
 
-from squirrel_memory.extractors.about import file_text, root_file_read
+from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.runners import TASK_READERS

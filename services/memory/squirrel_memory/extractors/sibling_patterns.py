@@ -17,9 +17,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import file_text
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_headers import own_file
+from squirrel_memory.extractors.file_reads import file_text, read_output, whole_read_output
 from squirrel_memory.extractors.modules import CODE_SUFFIXES
 from squirrel_memory.models import StoredEvent
 
@@ -31,9 +31,6 @@ MAX_PATTERNS = 3
 MAX_NAMED = 4
 MAX_METHODS = 4
 
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
-_FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
-_ANY_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
 _CUT = re.compile(r"…\[truncated \d+ chars\]")
 
 # (regex, which group is the type's name, which its base, how the base is related).
@@ -109,11 +106,9 @@ def _whole_files(events: list[StoredEvent]) -> list[tuple[str, str, str, bool]]:
         content: dict[str, Any] = event.content
         text: str | None = None
         written = False
-        if event.event_type == EventType.TOOL_RESULT and content.get("tool") in _READ_TOOLS:
-            output = content.get("output")
-            if content.get("is_error") or not isinstance(output, str):
-                continue
-            if not (_FIRST_LINE.match(output) or not _ANY_NUMBERED.match(output)):
+        if read_output(event) is not None:
+            output = whole_read_output(event)
+            if output is None:
                 continue
             text = file_text(output)
         elif event.event_type == EventType.TOOL_CALL and content.get("tool_use_id") in applied:

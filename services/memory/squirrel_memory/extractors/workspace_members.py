@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import file_text
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_headers import own_file
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -28,7 +28,6 @@ MIN_MEMBERS = 2
 MAX_MEMBERS = 6
 MAX_TEXT_CHARS = 200_000
 
-_READ_TOOLS = frozenset({"Read", "read_file", "view"})
 #: (program, the options whose value names a member) per workspace tool.
 _MEMBER_OPTIONS: dict[str, frozenset[str]] = {
     "pnpm": frozenset({"--filter", "-F"}),
@@ -87,13 +86,9 @@ def _texts(event: StoredEvent) -> list[str]:
     content: dict[str, Any] = event.content
     if event.event_type == EventType.COMMAND_RUN and isinstance(content.get("command"), str):
         return [content["command"]]
-    output = content.get("output")
-    if (
-        event.event_type == EventType.TOOL_RESULT
-        and content.get("tool") in _READ_TOOLS
-        and isinstance(output, str)
-        and not content.get("is_error")
-        and any(own_file(relative_path(p, event.project_id)) for p in event.file_paths)
+    output = read_output(event)
+    if output is not None and any(
+        own_file(relative_path(p, event.project_id)) for p in event.file_paths
     ):
         return file_text(output[:MAX_TEXT_CHARS]).splitlines()
     return []

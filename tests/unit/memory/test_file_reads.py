@@ -1,0 +1,54 @@
+"""A file read in the session: which events count as one, and which start at the file's top."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from squirrel_memory.extractors.file_reads import (
+    from_first_line,
+    read_output,
+    whole_read_output,
+)
+from squirrel_memory.models import StoredEvent
+
+
+def _event(kind: str, content: dict[str, Any]) -> StoredEvent:
+    return StoredEvent(
+        id="e1",
+        project_id="/home/dev/notes",
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s1",
+        timestamp=datetime(2026, 4, 6, tzinfo=UTC),
+        event_type=kind,
+        content=content,
+        file_paths=("todo.md",),
+        hash="h",
+    )
+
+
+def test_a_successful_read_gives_its_output() -> None:
+    for tool in ("Read", "read_file", "view"):
+        event = _event("tool_result", {"tool": tool, "output": "     1→# Notes\n"})
+        assert read_output(event) == "     1→# Notes\n"
+
+
+def test_failed_reads_other_tools_and_other_events_give_nothing() -> None:
+    failed = _event("tool_result", {"tool": "Read", "output": "no such file", "is_error": True})
+    other_tool = _event("tool_result", {"tool": "Bash", "output": "     1→x\n"})
+    call = _event("tool_call", {"tool": "Read", "output": "     1→x\n"})
+    no_text = _event("tool_result", {"tool": "Read", "output": None})
+
+    assert [read_output(e) for e in (failed, other_tool, call, no_text)] == [None] * 4
+
+
+def test_only_a_read_from_the_first_line_is_whole() -> None:
+    assert from_first_line("     1→first\n     2→second\n")
+    assert from_first_line("     1\tcat -n output\n")
+    assert from_first_line("plain text without numbers\n")
+    assert not from_first_line("    40→the middle of a file\n")
+    middle = _event("tool_result", {"tool": "Read", "output": "    40→middle\n"})
+    top = _event("tool_result", {"tool": "Read", "output": "     1→top\n"})
+    assert whole_read_output(middle) is None
+    assert whole_read_output(top) == "     1→top\n"
