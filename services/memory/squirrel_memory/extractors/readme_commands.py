@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import file_text, root_file_read
+from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
 
