@@ -22,7 +22,12 @@ from squirrel_cli.supervisor_state import (
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
 from squirrel_core.home import SERVICES, HomeLayout
-from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, port_in_use_line, port_setting
+from squirrel_core.port_in_use import (
+    PORT_IN_USE_EXIT_CODE,
+    PORT_SETTINGS,
+    port_in_use_line,
+    taken_setting,
+)
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 
@@ -158,12 +163,20 @@ class Supervisor:
     def _note_exit(self, name: str, code: int) -> None:
         """Records why `name` exited when the user can fix it: its configured port is taken."""
         state = self._state.services[name]
-        if code == PORT_IN_USE_EXIT_CODE:
-            port = self._settings.int_(port_setting(name))
-            state.problem = port_in_use_line(name, port)
-            _log().error("service_port_in_use", service=name, port=port)
-        else:
-            state.problem = ""
+        state.problem = ""
+        if code != PORT_IN_USE_EXIT_CODE:
+            return
+        configured = {
+            setting: port
+            for setting in PORT_SETTINGS.get(name, ())
+            if (port := self._settings.int_(setting))
+        }
+        # The service named the port in its log; here it is found again, still taken.
+        taken = taken_setting(configured) or next(iter(configured.items()), None)
+        if taken is not None:
+            setting, port = taken
+            state.problem = port_in_use_line(name, port, setting)
+            _log().error("service_port_in_use", service=name, port=port, setting=setting)
 
     async def _terminate(self, name: str) -> None:
         proc = self._procs.get(name)

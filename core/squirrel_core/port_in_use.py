@@ -15,14 +15,16 @@ until the setting changes or the other process goes)."""
 
 
 class PortInUseError(OSError):
-    """The configured loopback port is taken by another process."""
+    """The configured loopback port is taken by another process; `setting` names it when it is
+    not the service's gRPC port."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, setting: str | None = None) -> None:
         super().__init__(f"could not bind {LOOPBACK}:{port}: it is in use")
         self.port = port
+        self.setting = setting
 
 
-def ensure_free(port: int) -> None:
+def ensure_free(port: int, setting: str | None = None) -> None:
     """Raises `PortInUseError` when a process listens on the loopback `port` (bound as gRPC
     binds it, with SO_REUSEADDR, and let go at once)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -31,8 +33,16 @@ def ensure_free(port: int) -> None:
             probe.bind((LOOPBACK, port))
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise PortInUseError(port) from None
+                raise PortInUseError(port, setting) from None
             raise
+
+
+PORT_SETTINGS: Final = {
+    "memory": ("memory.port",),
+    "ingest": ("ingest.port",),
+    "gateway": ("gateway.port", "gateway.mcp_http_port"),
+}
+"""The settings that give each service a fixed loopback port."""
 
 
 def port_setting(service: str) -> str:
@@ -40,10 +50,22 @@ def port_setting(service: str) -> str:
     return f"{service}.port"
 
 
-def port_in_use_line(service: str, port: int) -> str:
-    """What `sqrl up` and `sqrl status` say about a service whose port is taken."""
+def port_in_use_line(service: str, port: int, setting: str) -> str:
+    """What `sqrl up` and `sqrl status` say about a service whose configured port is taken."""
     return (
         f"The {service} service cannot listen on {LOOPBACK}:{port}: another process uses the port;"
-        f" set `{port_setting(service)}` in config.toml to a free port (0: any free port)"
-        " or stop that process"
+        f" set `{setting}` in config.toml to a free port (0: any free port) or stop that process"
     )
+
+
+def taken_setting(configured: dict[str, int]) -> tuple[str, int] | None:
+    """Of a service's configured ports (setting -> port, 0s left out), the first one another
+    process listens on now."""
+    for setting, port in configured.items():
+        try:
+            ensure_free(port)
+        except PortInUseError:
+            return setting, port
+        except OSError:
+            continue
+    return None

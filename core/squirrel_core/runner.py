@@ -143,7 +143,8 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         )
     except PortInUseError as exc:
         # The configured port is taken: one event naming the setting to change, no traceback.
-        log.error("port_in_use", service=name, port=exc.port, setting=port_setting(name))
+        setting = exc.setting or port_setting(name)
+        log.error("port_in_use", service=name, port=exc.port, setting=setting)
         raise SystemExit(PORT_IN_USE_EXIT_CODE) from None
     except SquirrelError as exc:
         # A refused configuration (e.g. plain text off loopback): one line, no traceback.

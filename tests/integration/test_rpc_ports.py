@@ -43,13 +43,17 @@ async def test_a_configured_port_in_use_is_a_clear_refusal(tmp_path: Path, taken
         await _bound(tmp_path, taken)
 
 
+@pytest.mark.parametrize(
+    ("service", "setting"), [("ingest", "ingest.port"), ("gateway", "gateway.mcp_http_port")]
+)
 def test_a_service_whose_port_is_in_use_exits_with_one_event_and_no_traceback(
-    tmp_path: Path, taken: int
+    tmp_path: Path, taken: int, service: str, setting: str
 ) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
-    env.update(SQRL_HOME=str(tmp_path / "home"), SQRL_INGEST_PORT=str(taken))
+    variable = "SQRL_" + setting.upper().replace(".", "_")
+    env.update({"SQRL_HOME": str(tmp_path / "home"), variable: str(taken)})
     done = subprocess.run(
-        [sys.executable, "-m", "squirrel_ingest"],
+        [sys.executable, "-m", f"squirrel_{service}"],
         env=env,
         capture_output=True,
         text=True,
@@ -61,12 +65,7 @@ def test_a_service_whose_port_is_in_use_exits_with_one_event_and_no_traceback(
     assert [(e["event"], e["level"]) for e in events if e["level"] == "error"] == [
         ("port_in_use", "error")
     ]
-    assert events[-1] == {
-        **events[-1],
-        "service": "ingest",
-        "port": taken,
-        "setting": "ingest.port",
-    }
+    assert events[-1] == {**events[-1], "service": service, "port": taken, "setting": setting}
 
 
 async def test_a_configured_port_wins_over_the_preferred_one(tmp_path: Path) -> None:
