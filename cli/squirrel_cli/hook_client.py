@@ -4,8 +4,9 @@ It reads the host's JSON on stdin, posts it to the gateway's `/hooks/<host>/<eve
 loopback with the install's token, and prints the answer — the host's own output format —
 or nothing. Whatever goes wrong (services down, a slow answer, a broken config, bad input) it
 prints nothing and exits 0 within the deadline (`hooks.deadline_ms`, default 1 s), so a hook can
-never block or break the user's session. Only the standard library is imported: a hook runs on
-every prompt, and importing the whole CLI would cost more than the answer.
+never block or break the user's session; one JSON line on stderr (`hook_unanswered`, a reason)
+says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
+a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
 """
 
 from __future__ import annotations
@@ -31,6 +32,25 @@ _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV
 
 class _DeadlinePassedError(Exception):
     """The hook's time is up: print nothing."""
+
+
+class Reason:
+    """Why a hook printed nothing, as reported on stderr."""
+
+    BAD_INPUT: Final = "bad_input"
+    GATEWAY_NOT_RUNNING: Final = "gateway_not_running"
+    UNREACHABLE: Final = "gateway_unreachable"
+    REFUSED: Final = "gateway_refused"  # an error status or a malformed answer
+    DEADLINE: Final = "deadline_passed"
+
+
+def _report(reason: str) -> None:
+    """One JSON line on stderr naming why nothing was printed (never the input or the answer)."""
+    try:
+        sys.stderr.write(json.dumps({"event": "hook_unanswered", "reason": reason}) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _home() -> Path:
@@ -85,7 +105,7 @@ def _recorded_endpoint(home: Path) -> tuple[str, int, str] | None:
 
 
 def _post(host: str, port: int, path: str, token: str, *, body: bytes, timeout: float) -> bytes:
-    """A minimal HTTP/1.1 POST over one loopback connection; the body of a 200, else b""."""
+    """A minimal HTTP/1.1 POST over one loopback connection: the body of a 200."""
     request = (
         f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
@@ -99,11 +119,11 @@ def _post(host: str, port: int, path: str, token: str, *, body: bytes, timeout: 
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_ANSWER_BYTES:
-                return b""
+                raise _UnansweredError(Reason.REFUSED)
     head, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
     status = head.split(b"\r\n", 1)[0].split()
     if len(status) < 2 or status[1] != b"200":
-        return b""
+        raise _UnansweredError(Reason.REFUSED)
     if b"transfer-encoding: chunked" in head.lower():
         return _unchunk(payload)
     return payload
@@ -125,40 +145,71 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise _DeadlinePassedError
 
 
+class _UnansweredError(Exception):
+    """Nothing to print, for a reason worth reporting."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def answer(host: str, event: str, stdin: bytes, home: Path, budget_s: float) -> bytes:
-    """What to print for this hook call (b"" for nothing); raises only on a lost connection."""
+    """What to print for this hook call (b"" when the gateway answered nothing).
+
+    Raises `_UnansweredError` for a bad host or event name or a gateway that is not running,
+    `OSError` on a failed or lost connection."""
     if not (set(host) <= _NAME_CHARS and set(event) <= _NAME_CHARS and host and event):
-        return b""
+        raise _UnansweredError(Reason.BAD_INPUT)
     started = time.monotonic()
     endpoint = _endpoint(home, budget_s)
     if endpoint is None:
-        return b""
+        raise _UnansweredError(Reason.GATEWAY_NOT_RUNNING)
     address, port, token = endpoint
     left = max(0.01, budget_s - (time.monotonic() - started))
     return _post(address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=left)
 
 
+def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
+    started = time.monotonic()
+    if len(argv) != 2:
+        raise _UnansweredError(Reason.BAD_INPUT)
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise _UnansweredError(Reason.BAD_INPUT)
+    left = max(0.01, budget_s - (time.monotonic() - started))
+    return answer(argv[0], argv[1], data, home, left)
+
+
 def main(argv: Sequence[str]) -> int:
-    """`sqrl hook HOST EVENT`: always exits 0; prints the host's answer or nothing."""
+    """`sqrl hook HOST EVENT`: always exits 0; prints the host's answer, or nothing and the
+    reason on stderr."""
     started = time.monotonic()
     home = _home()
     limit_s = deadline_ms(home) / 1000
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit_s)
     try:
-        if len(argv) != 2:
-            return 0
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            return 0
-        left = max(0.01, limit_s - (time.monotonic() - started))
-        out = answer(argv[0], argv[1], data, home, left)
+        try:
+            out = _run(argv, home, limit_s - (time.monotonic() - started))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm before this raises below
+    except _UnansweredError as unanswered:
+        reason = unanswered.reason
+    except (_DeadlinePassedError, TimeoutError):  # the socket's timeout is the time left
+        reason = Reason.DEADLINE
+    except OSError:
+        reason = Reason.UNREACHABLE
+    except ValueError:  # a malformed answer
+        reason = Reason.REFUSED
+    else:
         if out:
-            sys.stdout.buffer.write(out.rstrip(b"\n") + b"\n")
-            sys.stdout.flush()
-    except (_DeadlinePassedError, OSError, ValueError):
+            try:
+                sys.stdout.buffer.write(out.rstrip(b"\n") + b"\n")
+                sys.stdout.flush()
+            except OSError:  # the host stopped reading
+                pass
         return 0
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    _report(reason)
     return 0

@@ -32,6 +32,14 @@ def uptime_text(started_at: float) -> str:
     return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
 
 
+def up_failure(layout: HomeLayout) -> str | None:
+    """Why the last `sqrl up` could not start the services, when the user can fix it."""
+    try:
+        return layout.up_failure_file.read_text(encoding="utf-8").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def service_rows(
     layout: HomeLayout, state: SupervisorState | None
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -58,6 +66,7 @@ def service_rows(
                 "health": "DOWN",
                 "uptime_seconds": round(time.time() - started, 1) if alive and started else None,
                 "restarts": svc.restarts if svc else 0,
+                "problem": (svc.problem or None) if svc else None,
             }
         )
     return rows, ports
@@ -108,6 +117,7 @@ def status_data(
         "home": str(settings.home),
         "memory": memory,
         "supervisor_pid": state.pid if state else None,
+        "up_failure": None if state else up_failure(HomeLayout(settings.home)),
         "services": services,
         "projects": projects,
         "ingest": ingest,
@@ -134,6 +144,11 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     pid = data["supervisor_pid"]
     head = f"supervisor pid {pid}" if pid else "not running (start with `sqrl up`)"
     console.line(f"Squirrel home {data['home']} — {head}")
+    if data.get("up_failure"):
+        console.line(f"The last `sqrl up` failed: {data['up_failure']}")
+    for row in data["services"]:
+        if row.get("problem"):
+            console.line(str(row["problem"]))
     memory = data["memory"]
     console.line(f"Memory: {memory['text']}{memory.get('text_delivery', '')}")
     model = data["embedding_model"]

@@ -22,6 +22,12 @@ from squirrel_cli.supervisor_state import (
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
 from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.port_in_use import (
+    PORT_IN_USE_EXIT_CODE,
+    PORT_SETTINGS,
+    port_in_use_line,
+    taken_setting,
+)
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 
@@ -136,6 +142,7 @@ class Supervisor:
         service_file = self._layout.service_file(name)
         while time.monotonic() < deadline:
             if proc.returncode is not None:
+                self._note_exit(name, proc.returncode)
                 return False
             info = read_service_info(service_file)
             if (
@@ -146,11 +153,30 @@ class Supervisor:
                 state = self._state.services[name]
                 state.state = "serving"
                 state.port = info.port
+                state.problem = ""
                 self._save()
                 _log().info("service_ready", service=name, pid=proc.pid, port=info.port)
                 return True
             await asyncio.sleep(SERVING_POLL_SECONDS)
         return False
+
+    def _note_exit(self, name: str, code: int) -> None:
+        """Records why `name` exited when the user can fix it: its configured port is taken."""
+        state = self._state.services[name]
+        state.problem = ""
+        if code != PORT_IN_USE_EXIT_CODE:
+            return
+        configured = {
+            setting: port
+            for setting in PORT_SETTINGS.get(name, ())
+            if (port := self._settings.int_(setting))
+        }
+        # The service named the port in its log; here it is found again, still taken.
+        taken = taken_setting(configured) or next(iter(configured.items()), None)
+        if taken is not None:
+            setting, port = taken
+            state.problem = port_in_use_line(name, port, setting)
+            _log().error("service_port_in_use", service=name, port=port, setting=setting)
 
     async def _terminate(self, name: str) -> None:
         proc = self._procs.get(name)
@@ -183,6 +209,7 @@ class Supervisor:
             uptime = time.time() - state.started_at
             if uptime >= STABLE_AFTER_SECONDS:
                 backoff = FIRST_BACKOFF_SECONDS
+            self._note_exit(name, code)
             state.state = "restarting"
             state.last_exit_code = code
             state.next_restart_in = backoff
@@ -212,6 +239,7 @@ class Supervisor:
             loop.add_signal_handler(sig, self._stopping.set)
         watchers: list[asyncio.Task[None]] = []
         try:
+            self._layout.up_failure_file.unlink(missing_ok=True)
             self._save()
             # All at once: none needs another to reach SERVING (ingest and the gateway reach
             # the memory service lazily, with retries), so start-up costs the slowest, not
@@ -221,6 +249,10 @@ class Supervisor:
                 *(self._wait_serving(name, proc) for name, proc in procs.items())
             )
             for name, serving in zip(self._services, ready, strict=True):
+                problem = self._state.services[name].problem
+                if not serving and problem:
+                    write_private_file(self._layout.up_failure_file, (problem + "\n").encode())
+                    raise FailedPreconditionError(problem)
                 if not serving:
                     raise UnavailableError(
                         f"the {name} service did not start; see {self._layout.log_file(name)}"

@@ -26,6 +26,8 @@ class ServiceState:
     restarts: int = 0
     last_exit_code: int | None = None
     next_restart_in: float = 0.0
+    problem: str = ""
+    """Why its last start failed, when the user can fix it (a configured port in use)."""
 
 
 @dataclass

@@ -92,6 +92,12 @@ class HomeLayout:
         """`<home>/run/supervisor.json`: the `sqrl up` process and the state of its services."""
         return self.run / "supervisor.json"
 
+    @property
+    def up_failure_file(self) -> Path:
+        """`<home>/run/up-failed.txt`: why the last `sqrl up` could not start the services, when
+        the user can fix it (removed by the next `sqrl up`)."""
+        return self.run / "up-failed.txt"
+
     def ensure(self) -> HomeLayout:
         """Creates the home and its folders (0700)."""
         for folder in (self.root, self.logs, self.run):

@@ -27,6 +27,7 @@ from squirrel_core.caller import (
     unbind_team_user,
 )
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_core.port_in_use import PortInUseError, ensure_free
 from squirrel_core.service_info import (
     LOOPBACK,
     MAX_MESSAGE_BYTES,
@@ -324,10 +325,12 @@ class GrpcService:
         return self._add_port(self._requested_port)
 
     def _add_port(self, port: int) -> int:
+        if port:
+            ensure_free(port)  # before gRPC, which logs its own error line for a taken port
         try:
             bound = self.server.add_insecure_port(f"{LOOPBACK}:{port}")
         except RuntimeError as exc:  # grpc's "Failed to bind"
-            raise OSError(f"could not bind {LOOPBACK}:{port}: it is in use") from exc
+            raise PortInUseError(port) from exc
         if bound == 0:
             raise OSError(f"could not bind {LOOPBACK}:{port}")
         return int(bound)

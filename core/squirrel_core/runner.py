@@ -16,6 +16,7 @@ from squirrel_core.auth import ensure_token
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
+from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, PortInUseError, port_setting
 from squirrel_core.rpc import GrpcService, install_stop_signals
 from squirrel_core.settings import Settings, load_settings
 from squirrel_core.team_listen import team_listener
@@ -140,6 +141,11 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         asyncio.run(
             run_service(name, setup, parent_pid=args.parent_pid, preferred_port=args.preferred_port)
         )
+    except PortInUseError as exc:
+        # The configured port is taken: one event naming the setting to change, no traceback.
+        setting = exc.setting or port_setting(name)
+        log.error("port_in_use", service=name, port=exc.port, setting=setting)
+        raise SystemExit(PORT_IN_USE_EXIT_CODE) from None
     except SquirrelError as exc:
         # A refused configuration (e.g. plain text off loopback): one line, no traceback.
         sys.stderr.write(f"squirrel_{name}: {exc}\n")

@@ -1,5 +1,6 @@
-"""What the real-host tests share: git and `sqrl` in a test's environment, the stored events, and
-when a scripted model calls a memory tool again while the services start."""
+"""What the real-host tests share: git and `sqrl` in a test's environment, the stored events (and
+waiting for a session's last turn to be stored), and when a scripted model calls a memory tool
+again while the services start."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+from tests.conftest import PATIENCE_SECONDS
 
 STARTUP_RETRY_SECONDS = 150.0
 """How long a scripted session keeps calling a memory tool whose answer says the services are not
@@ -72,3 +77,38 @@ def stored_events(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
             " WHERE session_id IS NOT NULL ORDER BY timestamp, rowid"
         ).fetchall()
     return [(str(kind), str(origin), json.loads(content)) for kind, origin, content in rows]
+
+
+def wait_for_storage(repo: Path, last_prompt: str, timeout: float = PATIENCE_SECONDS) -> None:
+    """Until the session's last prompt and an answer after it are stored (the host's end-of-session
+    hook asks for it); fails naming what it waited for and what was stored at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = _storage_state(repo, last_prompt)
+        if seen is None:
+            return
+        if time.monotonic() >= deadline:
+            pytest.fail(
+                f"waited {timeout:.0f} s for the last prompt ({last_prompt[:40]!r}) and an answer"
+                f" after it to be stored in {repo / '.ctx' / 'data.db'}; saw {seen}"
+            )
+        time.sleep(0.5)
+
+
+def _storage_state(repo: Path, last_prompt: str) -> str | None:
+    """None once the last prompt is stored and the last stored event answers it; else what is
+    stored, in a few words."""
+    try:
+        stored = stored_events(repo)
+    except sqlite3.Error as error:  # the memory service has not made the database yet
+        return f"no readable store ({error})"
+    kinds = [kind for kind, _, _ in stored]
+    prompts = [c.get("text") for kind, _, c in stored if kind == "user_message"]
+    if last_prompt in prompts and kinds[-1] == "assistant_response":
+        return None
+    last = kinds[-1] if kinds else "none"
+    found = "stored" if last_prompt in prompts else "not stored"
+    return (
+        f"{len(stored)} events ({len(prompts)} user messages, the last prompt {found});"
+        f" the last event is {last}"
+    )

@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import StartupRetries
+from tests.e2e.real_hosts import StartupRetries, wait_for_storage
 from tests.e2e.real_hosts import git as _git
 from tests.e2e.real_hosts import sqrl as _sqrl
 from tests.e2e.real_hosts import stored_events as _events
@@ -216,7 +215,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                 )
                 assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
                 runs.append(_main_loop(model.requests[seen:]))
-            _wait_for_storage(repo)
+            wait_for_storage(repo, SECOND_PROMPT)
             yield Session(
                 version=version,
                 model=model,
@@ -228,17 +227,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
             )
         finally:
             _sqrl(env, repo, "down")
-
-
-def _wait_for_storage(repo: Path, timeout: float = 60.0) -> None:
-    """Until both prompts and the last answer are stored (the SessionEnd hook asks for it)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stored = _events(repo)
-        texts = [c.get("text") for kind, _, c in stored if kind == "user_message"]
-        if SECOND_PROMPT in texts and stored[-1][0] == "assistant_response":
-            return
-        time.sleep(0.5)
 
 
 # --- what reached the model -----------------------------------------------------------------------

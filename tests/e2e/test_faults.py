@@ -315,6 +315,7 @@ def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: I
         wait_until(looping, interval=0.02)
         row = install.service("memory")
         assert row["restarts"] >= 3 and row["health"] != "SERVING"
+        assert f"127.0.0.1:{port}" in row["problem"] and "`memory.port`" in row["problem"]
         ingest = install.status()["ingest"]
         assert ingest is not None and ingest["buffered_events"] > 0
     delays = [waits[k] for k in sorted(waits)]
@@ -323,6 +324,7 @@ def test_a_crash_looping_memory_backs_off_and_ingest_catches_up_after(install: I
     total = expected_events(first) + expected_events(second)
     wait_until(lambda: install.service("memory")["health"] == "SERVING")
     wait_until(lambda: install.events() == total)
+    assert install.service("memory")["problem"] is None
     assert install.service("memory")["restarts"] <= restarts_seen + 2
     with contextlib.closing(sqlite3.connect(install.repo / ".ctx" / "data.db")) as conn:
         distinct = conn.execute("SELECT COUNT(DISTINCT hash) FROM events").fetchone()[0]

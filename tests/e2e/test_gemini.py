@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events
+from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events, wait_for_storage
 from tests.e2e.scripted_model import (
     Block,
     Logged,
@@ -135,16 +134,6 @@ def _settings(home: Path, sqrl_home: str) -> None:
     path.write_text(json.dumps(data, indent=2))
 
 
-def _wait_for_storage(repo: Path, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stored = stored_events(repo)
-        typed = [c.get("text") for kind, _, c in stored if kind == "user_message"]
-        if SECOND_PROMPT in typed and stored[-1][0] == "assistant_response":
-            return
-        time.sleep(0.5)
-
-
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     gemini = gemini_binary()
@@ -204,7 +193,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                 )
                 assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
                 runs.append([r for r in model.requests[seen:] if is_model_call(r.path)])
-            _wait_for_storage(repo)
+            wait_for_storage(repo, SECOND_PROMPT)
             yield Session(
                 version=version,
                 model=model,

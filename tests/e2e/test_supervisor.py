@@ -205,3 +205,41 @@ def test_detached_up_returns_once_serving_and_down_stops_it(
     finally:
         assert sqrl("down").returncode == 0
     assert _squirrel_processes(sqrl_home) == []
+
+
+def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
+    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path
+) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        sqrl_env["SQRL_MEMORY_PORT"] = str(port)
+        try:
+            refused = sqrl("up", "--detach", timeout=2 * PATIENCE_SECONDS)
+        finally:
+            sqrl("down")
+        assert refused.returncode != 0
+        [line] = refused.stderr.splitlines()
+        assert f"127.0.0.1:{port}" in line and "`memory.port`" in line and "memory service" in line
+        wait_until(lambda: _squirrel_processes(sqrl_home) == [])
+        memory_log = (sqrl_home / "logs" / "memory.log").read_text()
+        assert "Traceback" not in memory_log
+        events = [json.loads(line) for line in memory_log.splitlines()]  # every line is JSON
+        refusal = [e for e in events if e["event"] == "port_in_use"]
+        assert [(e["port"], e["setting"]) for e in refusal] == [(port, "memory.port")]
+        status = _status(sqrl)
+        assert status["supervisor_pid"] is None and status["up_failure"] == line.split(": ", 2)[2]
+        assert status["up_failure"] in sqrl("status").stdout
+    # Must not fire once the port is free: `up` starts, and status forgets the old failure.
+    try:
+        started = sqrl("up", "--detach", timeout=2 * PATIENCE_SECONDS)
+        assert started.returncode == 0, started.stderr
+        status = _status(sqrl)
+        assert status["up_failure"] is None
+        assert all(s["problem"] is None for s in status["services"])
+        assert "failed" not in sqrl("status").stdout
+    finally:
+        assert sqrl("down").returncode == 0
+    assert _squirrel_processes(sqrl_home) == []

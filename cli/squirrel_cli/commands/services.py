@@ -12,14 +12,14 @@ from typing import Any
 
 from squirrel_cli import read_args
 from squirrel_cli.console import Console
-from squirrel_cli.status_view import print_status, service_rows, status_data
+from squirrel_cli.status_view import print_status, service_rows, status_data, up_failure
 from squirrel_cli.supervisor_state import (
     SupervisorState,
     read_supervisor_state,
     supervisor_running,
 )
 from squirrel_core.auth import load_token
-from squirrel_core.errors import SquirrelError, UnavailableError
+from squirrel_core.errors import FailedPreconditionError, SquirrelError, UnavailableError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.service_info import pid_alive, read_service_info
 from squirrel_core.settings import Settings
@@ -62,6 +62,7 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
 
 def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> int:
     log_path = layout.log_file("supervisor")
+    layout.up_failure_file.unlink(missing_ok=True)
     with log_path.open("ab") as log_fh:
         proc = subprocess.Popen(
             [sys.executable, "-m", "squirrel_cli.supervise"],
@@ -76,6 +77,9 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
     while time.monotonic() < deadline:
         code = proc.poll()
         if code is not None:
+            failure = up_failure(layout)
+            if failure:
+                raise FailedPreconditionError(failure)
             raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
         state = read_supervisor_state(layout.supervisor_file)
         if state is not None and state.pid == proc.pid and _all_serving(state):

@@ -189,7 +189,7 @@ class McpHttpEndpoint:
         rather than uvicorn's exit.
         """
         if sock is None:
-            sock = bind_loopback(self._requested_port)
+            sock = bind_loopback(self._requested_port, "gateway.mcp_http_port")
         self.port = int(sock.getsockname()[1])
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="mcp-http")
         deadline = time.monotonic() + START_TIMEOUT_SECONDS

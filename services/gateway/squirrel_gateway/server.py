@@ -142,7 +142,8 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
         await built.start(sock)
 
     async def ready() -> Awaitable[None]:
-        return start_http(bind_loopback(settings.int_("gateway.mcp_http_port")))
+        setting = "gateway.mcp_http_port"
+        return start_http(bind_loopback(settings.int_(setting), setting))
 
     async def cleanup() -> None:
         if endpoint is not None:

@@ -19,16 +19,15 @@ from squirrel_ingest.delivery import Sink
 from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
 from squirrel_ingest.engine_settings import EngineSettings
 from squirrel_ingest.floors import (
-    GIT_SHA_KEY,
     cursor_floors,
     delivered_by_cursors,
     forget_file,
-    git_head,
     resume_point,
     rewind_point,
     wanted,
 )
-from squirrel_ingest.git_poller import GitPoller, git_cursor_path
+from squirrel_ingest.git_intake import GitIntake
+from squirrel_ingest.git_poller import GitPoller
 from squirrel_ingest.outbox import Outbox
 from squirrel_ingest.reading import (
     ParserFactory,
@@ -39,7 +38,6 @@ from squirrel_ingest.reading import (
     read_cursor,
     read_pass,
     read_unchanged,
-    redacted,
     stat_key,
 )
 from squirrel_ingest.routing import ProjectRouter, relocate
@@ -88,13 +86,11 @@ class IngestEngine:
             max_read_bytes=self._settings.max_read_bytes,
             max_document_bytes=self._settings.max_document_bytes,
         )
-        self._git = git_poller
         self._cursor = cursor_reader
         self._next_cursor = 0.0
         self._clock = clock
         self._files: dict[Path, TrackedFile] = {}
         self._ignored: set[Path] = set()
-        self._git_heads: dict[str, str] = {}
         self._read_lock = asyncio.Lock()
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -115,6 +111,11 @@ class IngestEngine:
             tally=self._tally,
             stopping=self._stopping,
             flusher_running=lambda: bool(self._tasks),
+        )
+        self._git = (
+            GitIntake(git_poller, projects, self._out, self._tally)
+            if git_poller is not None
+            else None
         )
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -180,7 +181,7 @@ class IngestEngine:
                 if on_progress is not None:
                     on_progress(progress(done_count))
         if self._git is not None and SourceTool.GIT in wanted:
-            await self._poll_git()
+            await self._git.poll()
         if self._cursor is not None and SourceTool.CURSOR in wanted:
             await self._poll_cursor(rescan=True)
         await self.flush()
@@ -277,7 +278,7 @@ class IngestEngine:
             await self._read_paths([*found, *sorted(vanished)], force=False)
             next_rescan = self._clock() + self._settings.rescan_interval_s
         if self._git is not None and now >= next_git:
-            await self._poll_git()
+            await self._git.poll()
             next_git = self._clock() + self._settings.git_poll_interval_s
         if self._cursor is not None and now >= self._next_cursor:
             await self._poll_cursor(rescan=rescan)
@@ -471,34 +472,6 @@ class IngestEngine:
                 self._take(SourceTool.CURSOR, result)
             if result.at_end:
                 return
-
-    # -- git -------------------------------------------------------------------------------
-
-    async def _poll_git(self) -> None:
-        assert self._git is not None
-        for project_id in sorted(self._router.project_ids):
-            key = git_cursor_path(project_id)
-            since = self._git_heads.get(project_id) or git_head(self._out.floors, project_id, key)
-            try:
-                events, head = await self._git.poll(project_id, since)
-            except Exception as error:  # a git parser bug must not stop transcript ingest
-                self._tally.skipped[SourceTool.GIT]["git_error"] += 1
-                log.warning("git_poll_failed", error_type=type(error).__name__)
-                continue
-            if head is None or head == since:
-                continue
-            cleaned, redactions = redacted(events)
-            self._tally.per_source[SourceTool.GIT]["redactions"] += redactions
-            self._tally.per_source[SourceTool.GIT]["events"] += len(cleaned)
-            await self._out.room()
-            for event in cleaned:
-                self._out.batcher.add(project_id, event)
-            self._out.batcher.touch_project(
-                project_id,
-                SourceCursor(SourceTool.GIT, key, inode=0, offset=0, extra={GIT_SHA_KEY: head}),
-            )
-            self._git_heads[project_id] = head
-        self._out.flush_wanted.set()
 
 
 async def _cancel(task: asyncio.Task[None]) -> None:

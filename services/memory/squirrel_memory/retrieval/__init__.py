@@ -8,8 +8,9 @@ never come back: every candidate is re-read from SQLite, whatever the index stil
 With an `LlmWriter`, Claude writes the shown results' reasons (one call per page, spec §5.6
 step 4); on any failure the deterministic reasons stand.
 
-Modules: `retriever` (the `Retriever`), `ranking` (candidates in score order), `queries` (a
-query's text, words and stems), `results` (scored memories, results, pages and reasons),
+Modules: `retriever` (the `Retriever`), `relevance` (a hit's fused relevance, and which vector
+hits are worth reading), `ranking` (candidates in score order), `queries` (a query's text, words
+and stems, its types and paths checked), `results` (scored memories, results, pages and reasons),
 `page_tokens`.
 """
 
@@ -22,6 +23,7 @@ from squirrel_memory.retrieval.queries import (
     GENERIC_WORDS,
     MAX_CANDIDATES,
     MAX_QUERY_CHARS,
+    MAX_SCOPE_PATHS,
     STEM_CACHE_SIZE,
     embedding_text,
     is_generic,
@@ -43,7 +45,6 @@ from squirrel_memory.retrieval.results import (
 )
 from squirrel_memory.retrieval.retriever import (
     DEFAULT_TOP_K,
-    MAX_SCOPE_PATHS,
     MAX_TOP_K,
     MemoryReader,
     RetrievalSettings,

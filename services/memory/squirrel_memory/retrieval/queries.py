@@ -1,4 +1,5 @@
-"""A search query: its text checked and cut, its searchable words, and light word stems."""
+"""A search query: its text checked and cut, its searchable words, light word stems, and the
+types and paths it is limited to, checked."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.models import MemoryItem
+from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, search_terms
 
@@ -16,6 +17,8 @@ MAX_QUERY_CHARS = 10_000
 """Longer queries are cut here before anything else looks at them."""
 MAX_CANDIDATES = 1000
 """Most candidates one query considers (the store's page limit); `total` never exceeds it."""
+MAX_SCOPE_PATHS = 200
+"""Most active or scope paths one query names."""
 STEM_CACHE_SIZE = 50_000
 """Memories whose word stems stay cached between queries."""
 WORD_CACHE_SIZE = 20_000
@@ -115,3 +118,34 @@ def parse_query(query: object) -> ParsedQuery:
     if not text:
         raise InvalidArgumentError("query must not be empty")
     return ParsedQuery(text, query_terms(text))
+
+
+def check_types(types: Sequence[MemoryType] | None) -> list[MemoryType] | None:
+    """The distinct types asked for, sorted; None when that is no filter (none, or all)."""
+    if not types:
+        return None
+    if isinstance(types, str):
+        raise InvalidArgumentError("types must be a list of memory types")
+    checked: list[MemoryType] = []
+    for value in types:
+        try:
+            checked.append(MemoryType(value))
+        except ValueError as exc:
+            raise InvalidArgumentError(f"unknown memory type: {str(value)[:40]!r}") from exc
+    distinct = sorted(set(checked))
+    return None if len(distinct) == len(MemoryType) else distinct
+
+
+def check_paths(paths: Sequence[str], name: str) -> tuple[str, ...]:
+    """The distinct paths given (stripped, blanks dropped); refuses a bad list in one line."""
+    if isinstance(paths, str):
+        raise InvalidArgumentError(f"{name} must be a list of paths")
+    if len(paths) > MAX_SCOPE_PATHS:
+        raise InvalidArgumentError(f"at most {MAX_SCOPE_PATHS} {name}")
+    cleaned: list[str] = []
+    for path in paths:
+        if not isinstance(path, str) or "\x00" in path or len(path) > 4096:
+            raise InvalidArgumentError(f"{name} must be strings without NUL, under 4096 chars")
+        if path.strip():
+            cleaned.append(path.strip())
+    return tuple(dict.fromkeys(cleaned))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import posixpath
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,13 +25,20 @@ from squirrel_memory.retrieval.page_tokens import (
 from squirrel_memory.retrieval.queries import (
     MAX_CANDIDATES,
     ParsedQuery,
+    check_paths,
+    check_types,
     matched_terms,
     parse_query,
 )
 from squirrel_memory.retrieval.ranking import Ranking, placed
+from squirrel_memory.retrieval.relevance import (
+    VectorRelevance,
+    fuse,
+    rescaled,
+    vector_relevance,
+    worth_reading,
+)
 from squirrel_memory.retrieval.results import (
-    RELEVANT_LEXICAL_ONLY,
-    RELEVANT_WITH_VECTORS,
     ScoredMemory,
     SearchPage,
     SearchResult,
@@ -43,8 +50,6 @@ from squirrel_memory.scoring import (
     FusionWeights,
     PathMatcher,
     ScoreWeights,
-    rank_fusion,
-    score_fusion,
 )
 from squirrel_memory.storage.checks import Clock, utc_now
 
@@ -55,7 +60,6 @@ log = structlog.get_logger()
 
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
-MAX_SCOPE_PATHS = 200
 
 
 class MemoryReader(Protocol):
@@ -229,9 +233,9 @@ class Retriever:
     ) -> Ranking:
         """`rank` of a checked query, its `ScoredMemory` made only for the places a caller
         asks for."""
-        type_list = _check_types(types)
-        actives = _check_paths(active_paths, "active_file_paths")
-        scopes = _check_paths(scope_paths, "scope_paths")
+        type_list = check_types(types)
+        actives = check_paths(active_paths, "active_file_paths")
+        scopes = check_paths(scope_paths, "scope_paths")
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, limit or 0))
         if parsed.terms and self.settings.use_vector and self._catch_up is not None:
             # A memory written a moment ago is ranked with its vector, as it will be later.
@@ -242,7 +246,9 @@ class Retriever:
         terms_of: dict[str, tuple[str, ...]] = {}
         # Without a caller's reason to keep a hit, a vector hit that its cosine alone cannot
         # bring to `min_similarity` is only placed as a lexical hit: its row is not read.
-        relevance = None if keep is not None or include_path_matches else self._vector_relevance()
+        relevance = (
+            None if keep is not None or include_path_matches else vector_relevance(self.settings)
+        )
         # Memories naming the task's files are read beside the searches (another reader).
         by_path = (
             asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
@@ -298,12 +304,14 @@ class Retriever:
         }
         lexical_live = [(m, s) for m, s in lexical if m in live]
         terms = parsed.terms
-        fused = self._fuse(
+        fused = fuse(
+            self.settings,
             lexical_live,
             [(m, s) for m, s in vector if m in live],
-            len(terms),
-            {m: len(terms_of[m]) for m, _ in lexical_live},
-            vector_used,
+            term_count=len(terms),
+            matched={m: len(terms_of[m]) for m, _ in lexical_live},
+            vector_used=vector_used,
+            indexed=self._index,
         )
         matcher = PathMatcher(actives, scopes, root=project_id)
         order = placed(
@@ -345,8 +353,8 @@ class Retriever:
             raise InvalidArgumentError(f"top_k must be an integer from 1 to {MAX_TOP_K}")
         self._check_project(project_id)
         parsed = parse_query(query)
-        type_list = _check_types(types)
-        scopes = _check_paths(scope_paths, "scope_paths")
+        type_list = check_types(types)
+        scopes = check_paths(scope_paths, "scope_paths")
         fingerprint = query_fingerprint(project_id, parsed.text, type_list, scopes)
         offset = decode_page_token(page_token, fingerprint) if page_token else 0
         # Candidates enough for this page and well beyond it: `total` counts the matches among
@@ -408,8 +416,8 @@ class Retriever:
         pool: int,
         *,
         filtered: bool,
-        known: Mapping[str, object],
-        relevance: Callable[[list[tuple[str, float]]], Mapping[str, float]] | None = None,
+        known: Container[str],
+        relevance: VectorRelevance | None = None,
     ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
         """The vector pool (rescaled cosines, best first), the query's vector and the memories
         of the pool, except those already in `known` when the search returns (their rows are
@@ -421,29 +429,20 @@ class Retriever:
         k = min(len(index), pool * (3 if filtered else 1))
         query: list[Vector] = []
         hits: list[tuple[str, float]] = []
-        floor = self.settings.min_similarity
+        settings = self.settings
 
         def nearest() -> list[tuple[str, float]]:
             # Off the event loop, in one hand-off with the read of the hits' memories.
             vector = embedder.embed_query_now(text)[0]
             query.append(vector)
-            hits.extend((m, self._rescaled(cos)) for m, cos in index.search(vector, k))
-            fused = relevance(hits) if relevance is not None else None
-            return [
-                (m, score)
-                for m, score in hits
-                if m not in known and (fused is None or fused[m] >= floor)
-            ]
+            hits.extend((m, rescaled(settings, cos)) for m, cos in index.search(vector, k))
+            return worth_reading(settings, hits, known, relevance)
 
         try:
             _, items = await self._store.found_memories(nearest)
         except EmbedderNotReadyError:
             return [], None, []
         return hits, query[0], items
-
-    def _rescaled(self, cosine: float) -> float:
-        floor = self.settings.vector_floor
-        return max(0.0, (cosine - floor) / (1.0 - floor))
 
     def _with_exact_cosines(
         self,
@@ -459,7 +458,7 @@ class Retriever:
         if index is None or not missing:
             return vector
         cosines = index.similarities(query_vector, missing)
-        return vector + [(m, self._rescaled(c)) for m, c in cosines.items()]
+        return vector + [(m, rescaled(self.settings, c)) for m, c in cosines.items()]
 
     async def _path_candidates(
         self,
@@ -475,103 +474,3 @@ class Retriever:
         return await self._store.memories_with_paths(
             project_id, spellings, types, self.settings.candidate_pool
         )
-
-    def _fusion_weights(self, vector_used: bool) -> FusionWeights:
-        settings = self.settings
-        if not settings.use_lexical:
-            return FusionWeights(lexical=0.0, vector=1.0)
-        if not (settings.use_vector and vector_used):
-            return FusionWeights(lexical=1.0, vector=0.0)
-        return settings.fusion
-
-    def _vector_relevance(
-        self,
-    ) -> Callable[[list[tuple[str, float]]], Mapping[str, float]] | None:
-        """The fused relevance `_fuse` gives vector hits that are no lexical hits, or None when
-        a hit's relevance depends on the other hits (rank fusion).
-
-        Score fusion weighs each hit on its own, so a hit below `min_similarity` here is below
-        it in the ranking too, unless it is also a lexical hit (whose row that side reads)."""
-        weights = self._fusion_weights(vector_used=True)
-        if self.settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
-            return None
-        c = self.settings.lexical_saturation
-
-        def relevance(hits: list[tuple[str, float]]) -> Mapping[str, float]:
-            return score_fusion([], hits, weights, lexical_saturation=c)
-
-        return relevance
-
-    def _fuse(
-        self,
-        lexical: list[tuple[str, float]],
-        vector: list[tuple[str, float]],
-        term_count: int,
-        matched: dict[str, int],
-        vector_used: bool,
-    ) -> dict[str, tuple[float, float, float]]:
-        """memory id -> (fused relevance, lexical part, vector part), each in [0, 1];
-        `matched` holds how many query terms each lexical hit contains.
-
-        FTS5 clamps BM25's IDF to ~0 for a term in half the rows or more, which on a small
-        project zeroes every hit. So a lexical hit's BM25 is floored at the value that
-        saturates to half the share of query terms it contains.
-
-        A memory the vector index does not hold yet (added since it was last updated) is not
-        penalised for its missing cosine: it gets its lexical relevance, rescaled from the
-        lexical-only threshold to the hybrid one so both cross them alike.
-        """
-        settings = self.settings
-        c = settings.lexical_saturation
-        floored: list[tuple[str, float]] = []
-        for memory_id, bm25 in lexical:
-            share = matched[memory_id] / max(1, term_count)
-            half = 0.5 * share
-            floored.append((memory_id, max(bm25, c * half / (1.0 - half))))
-        weights = self._fusion_weights(vector_used)
-        if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
-            fused = rank_fusion(floored, vector, weights)
-        else:
-            fused = score_fusion(floored, vector, weights, lexical_saturation=c)
-        lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
-        vector_parts = dict(vector)
-        index = self._index
-        if weights.lexical and weights.vector and index is not None:
-            scale = RELEVANT_WITH_VECTORS / RELEVANT_LEXICAL_ONLY
-            for memory_id, value in lexical_parts.items():
-                if memory_id not in index:
-                    fused[memory_id] = max(fused.get(memory_id, 0.0), min(1.0, value * scale))
-        return {
-            m: (value, lexical_parts.get(m, 0.0), min(1.0, vector_parts.get(m, 0.0)))
-            for m, value in fused.items()
-        }
-
-
-def _check_types(types: Sequence[MemoryType] | None) -> list[MemoryType] | None:
-    """The distinct types asked for, sorted; None when that is no filter (none, or all)."""
-    if not types:
-        return None
-    if isinstance(types, str):
-        raise InvalidArgumentError("types must be a list of memory types")
-    checked: list[MemoryType] = []
-    for value in types:
-        try:
-            checked.append(MemoryType(value))
-        except ValueError as exc:
-            raise InvalidArgumentError(f"unknown memory type: {str(value)[:40]!r}") from exc
-    distinct = sorted(set(checked))
-    return None if len(distinct) == len(MemoryType) else distinct
-
-
-def _check_paths(paths: Sequence[str], name: str) -> tuple[str, ...]:
-    if isinstance(paths, str):
-        raise InvalidArgumentError(f"{name} must be a list of paths")
-    if len(paths) > MAX_SCOPE_PATHS:
-        raise InvalidArgumentError(f"at most {MAX_SCOPE_PATHS} {name}")
-    cleaned: list[str] = []
-    for path in paths:
-        if not isinstance(path, str) or "\x00" in path or len(path) > 4096:
-            raise InvalidArgumentError(f"{name} must be strings without NUL, under 4096 chars")
-        if path.strip():
-            cleaned.append(path.strip())
-    return tuple(dict.fromkeys(cleaned))

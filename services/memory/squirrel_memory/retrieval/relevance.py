@@ -1,0 +1,109 @@
+"""How relevant a search hit is: cosines rescaled past the unrelated-text floor, BM25 and vector
+parts fused, and which vector hits can reach `min_similarity` at all (only those are read)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Mapping
+from typing import TYPE_CHECKING
+
+from squirrel_memory.retrieval.results import RELEVANT_LEXICAL_ONLY, RELEVANT_WITH_VECTORS
+from squirrel_memory.scoring import FusionMethod, FusionWeights, rank_fusion, score_fusion
+
+if TYPE_CHECKING:
+    from squirrel_memory.retrieval.retriever import RetrievalSettings
+
+VectorRelevance = Callable[[list[tuple[str, float]]], Mapping[str, float]]
+"""The fused relevance of vector hits that are no lexical hits, by memory id."""
+
+
+def rescaled(settings: RetrievalSettings, cosine: float) -> float:
+    """A cosine rescaled so that `vector_floor` (an unrelated text's cosine) counts as 0."""
+    floor = settings.vector_floor
+    return max(0.0, (cosine - floor) / (1.0 - floor))
+
+
+def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeights:
+    """The weights of the lexical and vector parts for a search that did (not) use vectors."""
+    if not settings.use_lexical:
+        return FusionWeights(lexical=0.0, vector=1.0)
+    if not (settings.use_vector and vector_used):
+        return FusionWeights(lexical=1.0, vector=0.0)
+    return settings.fusion
+
+
+def vector_relevance(settings: RetrievalSettings) -> VectorRelevance | None:
+    """The fused relevance `fuse` gives vector hits that are no lexical hits, or None when a
+    hit's relevance depends on the other hits (rank fusion).
+
+    Score fusion weighs each hit on its own, so a hit below `min_similarity` here is below it in
+    the ranking too, unless it is also a lexical hit (whose row that side reads)."""
+    weights = fusion_weights(settings, vector_used=True)
+    if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
+        return None
+    c = settings.lexical_saturation
+
+    def relevance(hits: list[tuple[str, float]]) -> Mapping[str, float]:
+        return score_fusion([], hits, weights, lexical_saturation=c)
+
+    return relevance
+
+
+def worth_reading(
+    settings: RetrievalSettings,
+    hits: list[tuple[str, float]],
+    known: Container[str],
+    relevance: VectorRelevance | None,
+) -> list[tuple[str, float]]:
+    """The vector hits whose rows are to be read: not in `known` (read already) and, given
+    `relevance`, able to reach `min_similarity` on their own."""
+    fused = relevance(hits) if relevance is not None else None
+    floor = settings.min_similarity
+    return [
+        (m, score) for m, score in hits if m not in known and (fused is None or fused[m] >= floor)
+    ]
+
+
+def fuse(
+    settings: RetrievalSettings,
+    lexical: list[tuple[str, float]],
+    vector: list[tuple[str, float]],
+    *,
+    term_count: int,
+    matched: dict[str, int],
+    vector_used: bool,
+    indexed: Container[str] | None,
+) -> dict[str, tuple[float, float, float]]:
+    """memory id -> (fused relevance, lexical part, vector part), each in [0, 1];
+    `matched` holds how many query terms each lexical hit contains, `indexed` the memories the
+    vector index holds (None: no index).
+
+    FTS5 clamps BM25's IDF to ~0 for a term in half the rows or more, which on a small
+    project zeroes every hit. So a lexical hit's BM25 is floored at the value that
+    saturates to half the share of query terms it contains.
+
+    A memory the vector index does not hold yet (added since it was last updated) is not
+    penalised for its missing cosine: it gets its lexical relevance, rescaled from the
+    lexical-only threshold to the hybrid one so both cross them alike.
+    """
+    c = settings.lexical_saturation
+    floored: list[tuple[str, float]] = []
+    for memory_id, bm25 in lexical:
+        share = matched[memory_id] / max(1, term_count)
+        half = 0.5 * share
+        floored.append((memory_id, max(bm25, c * half / (1.0 - half))))
+    weights = fusion_weights(settings, vector_used)
+    if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
+        fused = rank_fusion(floored, vector, weights)
+    else:
+        fused = score_fusion(floored, vector, weights, lexical_saturation=c)
+    lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
+    vector_parts = dict(vector)
+    if weights.lexical and weights.vector and indexed is not None:
+        scale = RELEVANT_WITH_VECTORS / RELEVANT_LEXICAL_ONLY
+        for memory_id, value in lexical_parts.items():
+            if memory_id not in indexed:
+                fused[memory_id] = max(fused.get(memory_id, 0.0), min(1.0, value * scale))
+    return {
+        m: (value, lexical_parts.get(m, 0.0), min(1.0, vector_parts.get(m, 0.0)))
+        for m, value in fused.items()
+    }
