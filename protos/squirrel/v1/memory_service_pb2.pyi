@@ -703,6 +703,7 @@ class RememberManyRequest(_message.Message):
     def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___RememberRequest]:
         """Each item as for `Remember`; an item's `project_id` may be empty (this request's) or the
         same, and an empty `user_id` means the install's user.
+        An item's `idempotency_key` is not used: a batch runs each time it is sent.
         """
 
     def __init__(
