@@ -31,11 +31,14 @@ def local_postgres(args: argparse.Namespace) -> Iterator[str]:
 
 
 @contextmanager
-def hnsw_built_after(dsn: str, dim: int) -> Iterator[None]:
+def hnsw_built_after(
+    dsn: str, dim: int, *, m: int | None = None, ef_construction: int | None = None
+) -> Iterator[None]:
     """Bulk loading on Postgres (a benchmark shortcut): the HNSW index of `dim`-dimensional
     vectors is dropped while the body writes, then built once over every vector (as one would
     restore a dump), with enough `maintenance_work_mem` for the graph; then the table is analysed
-    so the planner uses it."""
+    so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: pgvector's
+    defaults, 16 and 64, as the product builds it)."""
     import psycopg  # noqa: PLC0415
     from psycopg import sql  # noqa: PLC0415
 
@@ -43,17 +46,55 @@ def hnsw_built_after(dsn: str, dim: int) -> Iterator[None]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP INDEX IF EXISTS {name}").format(name=name))
     yield
+    options = [
+        sql.SQL("{} = {}").format(sql.SQL(key), sql.Literal(int(value)))
+        for key, value in (("m", m), ("ef_construction", ef_construction))
+        if value is not None
+    ]
+    with_options = (
+        sql.SQL(" WITH ({})").format(sql.SQL(", ").join(options)) if options else sql.SQL("")
+    )
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SET maintenance_work_mem = '1GB'")
         conn.execute("SET max_parallel_maintenance_workers = 2")
         conn.execute(
             sql.SQL(
                 "CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
-                "((embedding::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
-            ).format(name=name, dim=dim)
+                "((embedding::vector({dim})) vector_cosine_ops){options} WHERE dim = {dim}"
+            ).format(name=name, dim=dim, options=with_options)
         )
         conn.execute("ANALYZE memory_vectors")
         conn.execute("ANALYZE memory_items")
+
+
+_LOADED_TABLES = ("memory_items", "memory_history", "memory_vectors")
+
+
+@contextmanager
+def secondary_indexes_built_after(dsn: str) -> Iterator[None]:
+    """Bulk loading on Postgres (a benchmark shortcut): every index of the loaded tables but
+    their primary keys (on `memory_items` three GIN indexes and two b-trees, on `memory_vectors`
+    its project index; not the HNSW index, see `hnsw_built_after`) is dropped while the body
+    writes, then made again from its own definition (`pg_indexes`), as a restore does."""
+    import psycopg  # noqa: PLC0415
+
+    query = (
+        "SELECT i.indexname, i.indexdef FROM pg_indexes i "
+        "JOIN pg_class c ON c.relname = i.indexname "
+        "JOIN pg_index x ON x.indexrelid = c.oid "
+        "WHERE i.schemaname = current_schema() AND i.tablename = ANY(%s) "
+        "AND NOT x.indisprimary AND NOT x.indisunique AND i.indexdef NOT LIKE '%% USING hnsw %%'"
+    )
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        found = [(str(n), str(d)) for n, d in conn.execute(query, (list(_LOADED_TABLES),))]
+        for name, _ in found:
+            conn.execute(f'DROP INDEX "{name}"')
+    yield
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute("SET max_parallel_maintenance_workers = 2")
+        for _, definition in found:
+            conn.execute(definition)
 
 
 class TcpPostgres:

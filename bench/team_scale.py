@@ -5,18 +5,24 @@ For one project at each of `--sizes` memories, and for `--projects` projects of
 lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index with
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
 answered exactly (index scans off) and the HNSW answers' recall@10 against them, also for each
-`--ef-search` value (`storage.postgres_ef_search`); the HNSW index's build time after the load;
-the database's and the vectors' size on disk. Memories are the product's rows loaded with
-`COPY` (`team_copy`: the store's own write plan makes them, `COPY` sends them; the first
-`--check` of the first projects are read back through the store and compared), or, with
-`--loader store`, written through the `Store` contract, 500 per transaction. Vectors are the
-deterministic hashing embedder's (384 dimensions), so the figures are storage, not the model.
-The HNSW index is dropped during the load and built once after it (`hnsw_built_after`), as
-after a restore.
+`--ef-search` value (`storage.postgres_ef_search`); the server's own search (`Retriever.search`,
+top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p50 / p95 / p99;
+the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, pgvector's
+16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
+Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
+makes them, `COPY` sends them, one connection for the whole load; the first `--check` of the
+first projects are read back through the store and compared), or, with `--loader store`,
+written through the `Store` contract, 500 per transaction. Vectors are the deterministic
+hashing embedder's (384 dimensions), so the figures are storage, not the model. The HNSW index
+is dropped during the load and built once after it (`hnsw_built_after`), and with `COPY` so are
+the other indexes of the loaded tables (`secondary_indexes_built_after`: the three GIN indexes
+and two b-trees of `memory_items`, the project index of `memory_vectors`), as after a restore.
+Each scenario stops loading at `--load-seconds` (default 900) and says how many it loaded.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
 [--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store]
-(a company's size: --sizes 100000,1000000 --projects 10000)
+[--hnsw-m 16] [--ef-construction 64] [--load-seconds 900]
+(a company's size: --sizes 1000000 --projects 10000)
 """
 
 from __future__ import annotations
@@ -31,20 +37,22 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import structlog
 
 from bench.common import Figure, MemoryGenerator, percentile, print_table
-from bench.postgres_server import hnsw_built_after, local_postgres
+from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
 from bench.team_copy import HashingVectors, copy_rows, planned_inserts, verify
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
-from squirrel_memory.retrieval import embedding_text
+from squirrel_memory.retrieval import Retriever, embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
 from squirrel_memory.storage.memory_book import Insert
 from squirrel_memory.storage.postgres.vectors import PgVectorIndex
+from squirrel_memory.task_context import TaskContextBuilder
 
 DIM = 384
 
@@ -75,33 +83,38 @@ async def fill(
 
 
 async def fill_copy(
-    store: Store, dsn: str, count: int, embedder: FakeEmbedder, first: int, check: int
-) -> tuple[list[Insert], list[Vector]]:
-    """`count` memories and their vectors with `COPY` (`team_copy`), 10,000 per transaction;
-    returns the first `check` of them with their vectors, to be read back once indexed."""
-    import psycopg  # noqa: PLC0415
-
+    store: Store,
+    conn: Any,
+    count: int,
+    hashing: HashingVectors,
+    model_id: str,
+    first: int,
+    check: int,
+    deadline: float,
+) -> tuple[int, list[Insert], list[Vector]]:
+    """Up to `count` memories and their vectors with `COPY` (`team_copy`) on `conn`, 10,000 per
+    transaction, none begun after `deadline` (`time.monotonic`); returns how many were loaded
+    and the first `check` of them with their vectors, to be read back once indexed."""
     generator = MemoryGenerator(first)
     sample: list[Insert] = []
     sample_vectors: list[Vector] = []
-    from pgvector.psycopg import register_vector  # noqa: PLC0415
-
-    hashing = HashingVectors(embedder.dim)
-    with psycopg.connect(dsn) as conn:
-        register_vector(conn)
-        for offset in range(0, count, 10_000):
-            decisions = [
-                UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
-                for n in range(min(10_000, count - offset))
-            ]
-            inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
-            vectors = hashing.embed([embedding_text(s.item) for s in inserts])
-            with conn.transaction():
-                await asyncio.to_thread(copy_rows, conn, inserts, vectors, embedder.model_id)
-            room = max(check - len(sample), 0)
-            sample.extend(inserts[:room])
-            sample_vectors.extend(list(vectors[:room]))
-    return sample, sample_vectors
+    loaded = 0
+    for offset in range(0, count, 10_000):
+        if time.monotonic() > deadline:
+            break
+        decisions = [
+            UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
+            for n in range(min(10_000, count - offset))
+        ]
+        inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
+        vectors = hashing.embed([embedding_text(s.item) for s in inserts])
+        with conn.transaction():
+            await asyncio.to_thread(copy_rows, conn, inserts, vectors, model_id)
+        loaded += len(inserts)
+        room = max(check - len(sample), 0)
+        sample.extend(inserts[:room])
+        sample_vectors.extend(list(vectors[:room]))
+    return loaded, sample, sample_vectors
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
@@ -147,6 +160,8 @@ async def searches(
     for its candidate pool, `hnsw.ef_search` = the pool, at least the setting), its latency and
     recall. Each of `efs`: the top 10 with `storage.postgres_ef_search` at that value."""
     rng = random.Random(7)
+    retrieval: list[float] = []
+    context: list[float] = []
     lexical: list[float] = []
     hnsw: list[float] = []
     exact: list[float] = []
@@ -167,6 +182,13 @@ async def searches(
             indexes[store.project_id], _ = await asyncio.to_thread(
                 store.open_vector_index, DIM, embedder.model_id
             )
+        retriever = Retriever(store, embedder=embedder, index=indexes[store.project_id])
+        started = time.perf_counter()
+        await retriever.search(store.project_id, query, 10)
+        retrieval.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        await TaskContextBuilder(retriever).build(store.project_id, query)
+        context.append((time.perf_counter() - started) * 1000)
         (vector,) = await embedder.embed([query])
         started = time.perf_counter()
         hits = await asyncio.to_thread(indexes[store.project_id].search, vector, 10)
@@ -197,7 +219,9 @@ async def searches(
             hits = await asyncio.to_thread(tuned[store.project_id, ef].search, vector, 10)
             by_ef[ef].append((time.perf_counter() - started) * 1000)
             ef_found[ef] += len({hit[0] for hit in hits} & set(truth))
-    figures = tail_latencies(section, "search_fts top-10", lexical)
+    figures = tail_latencies(section, "search (the server's retrieval), top 10", retrieval)
+    figures += tail_latencies(section, "task context (400 tokens)", context)
+    figures += tail_latencies(section, "search_fts top-10", lexical)
     figures += tail_latencies(section, "vector top-10, HNSW", hnsw)
     figures += tail_latencies(section, "vector top-10, exact", exact)
     figures.append(
@@ -219,8 +243,10 @@ async def searches(
 async def scenario(
     base_dsn: str, root: Path, name: str, projects: int, per_project: int, args: argparse.Namespace
 ) -> list[Figure]:
-    """One database holding `projects` projects of `per_project` memories: load, index, measure."""
+    """One database holding `projects` projects of `per_project` memories: load, index, measure.
+    Loading stops at `--load-seconds` (the figures then say how many were loaded)."""
     import psycopg  # noqa: PLC0415
+    from pgvector.psycopg import register_vector  # noqa: PLC0415
     from psycopg.conninfo import make_conninfo  # noqa: PLC0415
 
     database = f"scale_{name}"
@@ -244,43 +270,79 @@ async def scenario(
             (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
             for store in stores
         ]
-        building = hnsw_built_after(dsn, DIM)
+        building = hnsw_built_after(
+            dsn, DIM, m=args.hnsw_m or None, ef_construction=args.ef_construction or None
+        )
         building.__enter__()
+        secondary = secondary_indexes_built_after(dsn) if args.loader == "copy" else None
+        if secondary is not None:
+            secondary.__enter__()
         started = time.perf_counter()
+        deadline = time.monotonic() + args.load_seconds
         samples: list[tuple[Store, list[Insert], list[Vector]]] = []
-        for n, (store, index) in enumerate(zip(stores, indexes, strict=True)):
-            if args.loader == "copy":
-                check = args.check if n < 3 else 0
-                sample = await fill_copy(store, dsn, per_project, embedder, n * per_project, check)
-                if sample[0]:
-                    samples.append((store, *sample))
-            else:
-                await fill(store, index, per_project, embedder, first=n * per_project)
+        hashing = HashingVectors(embedder.dim)
+        total = 0
+        used: list[Store] = []
+        with psycopg.connect(dsn) as conn:
+            register_vector(conn)
+            for n, (store, index) in enumerate(zip(stores, indexes, strict=True)):
+                if time.monotonic() > deadline:
+                    break
+                if args.loader == "copy":
+                    check = args.check if n < 3 else 0
+                    count, sample, sample_vectors = await fill_copy(
+                        store,
+                        conn,
+                        per_project,
+                        hashing,
+                        embedder.model_id,
+                        n * per_project,
+                        check,
+                        deadline,
+                    )
+                    if sample:
+                        samples.append((store, sample, sample_vectors))
+                else:
+                    await fill(store, index, per_project, embedder, first=n * per_project)
+                    count = per_project
+                total += count
+                if count:
+                    used.append(store)
         loaded = time.perf_counter() - started
+        started = time.perf_counter()
+        if secondary is not None:
+            secondary.__exit__(None, None, None)
+        secondary_built = time.perf_counter() - started
         started = time.perf_counter()
         building.__exit__(None, None, None)
         built = time.perf_counter() - started
-        total = projects * per_project
         checked = 0
         for store, inserts, vectors in samples:
             checked += await verify(store, dsn, inserts, vectors, embedder.model_id)
+        cap = "" if total == projects * per_project else f"; capped: {total:,} loaded"
         figures.append(
             Figure(
                 section,
                 f"load memories + vectors ({args.loader})",
                 total / loaded,
                 "rows/s",
-                f"{loaded:.0f} s; {checked} read back equal" if checked else f"{loaded:.0f} s",
+                (f"{loaded:.0f} s; {checked} read back equal" if checked else f"{loaded:.0f} s")
+                + cap,
             )
         )
-        figures.append(Figure(section, "HNSW index build after the load", built, "s"))
+        if secondary is not None:
+            figures.append(
+                Figure(section, "other indexes (3 GIN, 3 b-tree) built after", secondary_built, "s")
+            )
+        graph = f"m {args.hnsw_m or 16}, ef_construction {args.ef_construction or 64}"
+        figures.append(Figure(section, "HNSW index build after the load", built, "s", graph))
         db_mib, vectors_mib, hnsw_mib = disk(dsn)
         figures.append(Figure(section, "disk: database", db_mib, "MiB"))
         figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
         figures.append(Figure(section, "disk: HNSW index", hnsw_mib, "MiB"))
         pools = [int(p) for p in str(args.pools).split(",") if p]
         efs = [int(e) for e in str(args.ef_search).split(",") if e]
-        figures += await searches(stores, dsn, embedder, args.queries, section, pools, efs)
+        figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
     finally:
         await backend.close()
     return figures
@@ -320,6 +382,21 @@ def main(argv: list[str] | None = None) -> None:
         "--ef-search",
         default="",
         help="storage.postgres_ef_search values whose HNSW top 10 is also measured (40,100,...)",
+    )
+    options.add_argument(
+        "--hnsw-m", type=int, default=0, help="HNSW m of the index built (0: pgvector's 16)"
+    )
+    options.add_argument(
+        "--ef-construction",
+        type=int,
+        default=0,
+        help="HNSW ef_construction of the index built (0: pgvector's 64)",
+    )
+    options.add_argument(
+        "--load-seconds",
+        type=float,
+        default=900.0,
+        help="each scenario's loading stops after this long (the figures say how many it loaded)",
     )
     options.add_argument(
         "--postgres-dsn", default="", help="an existing Postgres (default: one started here)"

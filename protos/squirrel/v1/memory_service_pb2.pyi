@@ -614,6 +614,7 @@ class RememberRequest(_message.Message):
     IMPORTANCE_FIELD_NUMBER: _builtins.int
     SCOPE_FIELD_NUMBER: _builtins.int
     FILE_PATHS_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     user_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
@@ -624,6 +625,14 @@ class RememberRequest(_message.Message):
     """0.0 - 1.0; 0 means the default (0.8 for manual memories)."""
     scope: _memory_pb2.MemoryScope.ValueType
     """Defaults to USER for user_style, PROJECT otherwise."""
+    idempotency_key: _builtins.str
+    """A key the client makes once per write (a UUID) and sends again with every retry of that
+    write: the server keeps the first reply per project for 7 days and answers a retry with it
+    instead of writing again. Empty: no key (the write runs each time it is sent). The same key
+    with a different request, or another user's, is refused (INVALID_ARGUMENT); while the first
+    call still runs on another server, a retry gets UNAVAILABLE (on the same server it waits for
+    the first call's reply). At most 128 letters, digits, `.`, `_`, `:`, `-`.
+    """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -640,10 +649,11 @@ class RememberRequest(_message.Message):
         importance: _builtins.float = ...,
         scope: _memory_pb2.MemoryScope.ValueType = ...,
         file_paths: _abc.Iterable[_builtins.str] | None = ...,
+        idempotency_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "project_id", b"project_id", "scope", b"scope", "tags", b"tags", "type", b"type", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "file_paths", b"file_paths", "idempotency_key", b"idempotency_key", "importance", b"importance", "key", b"key", "project_id", b"project_id", "scope", b"scope", "tags", b"tags", "type", b"type", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -693,6 +703,7 @@ class RememberManyRequest(_message.Message):
     def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___RememberRequest]:
         """Each item as for `Remember`; an item's `project_id` may be empty (this request's) or the
         same, and an empty `user_id` means the install's user.
+        An item's `idempotency_key` is not used: a batch runs each time it is sent.
         """
 
     def __init__(
@@ -791,19 +802,23 @@ class ForgetRequest(_message.Message):
     PROJECT_ID_FIELD_NUMBER: _builtins.int
     MEMORY_ID_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     memory_id: _builtins.str
     reason: _builtins.str
+    idempotency_key: _builtins.str
+    """As `RememberRequest.idempotency_key`."""
     def __init__(
         self,
         *,
         project_id: _builtins.str = ...,
         memory_id: _builtins.str = ...,
         reason: _builtins.str = ...,
+        idempotency_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory_id", b"memory_id", "project_id", b"project_id", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["idempotency_key", b"idempotency_key", "memory_id", b"memory_id", "project_id", b"project_id", "reason", b"reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -877,17 +892,23 @@ class ConfirmMemoryRequest(_message.Message):
 
     PROJECT_ID_FIELD_NUMBER: _builtins.int
     MEMORY_ID_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     memory_id: _builtins.str
+    idempotency_key: _builtins.str
+    """As `RememberRequest.idempotency_key`: a retried confirmation vouches for the content the
+    first one confirmed, not for a later edit.
+    """
     def __init__(
         self,
         *,
         project_id: _builtins.str = ...,
         memory_id: _builtins.str = ...,
+        idempotency_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory_id", b"memory_id", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["idempotency_key", b"idempotency_key", "memory_id", b"memory_id", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

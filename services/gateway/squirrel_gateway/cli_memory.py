@@ -10,6 +10,7 @@ memory's id (a fact read from this checkout) still works. `local` in the body st
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -100,6 +101,8 @@ class CliMemory:
         kind = text(body, "type") or "project_fact"
         if kind not in MEMORY_TYPES:
             raise BadRequestError(f"type must be one of {', '.join(MEMORY_TYPES)}")
+        # One key for this write on the team server, and for its queued retries.
+        once = uuid.uuid4().hex
 
         def request(project_id: str, on_team: bool) -> pb.RememberRequest:
             return pb.RememberRequest(
@@ -111,6 +114,7 @@ class CliMemory:
                 content=text(body, "content"),
                 tags=texts(body, "tags"),
                 importance=float(importance),
+                idempotency_key=once if on_team else "",
             )
 
         reply, project, where = await self._run(
@@ -120,9 +124,15 @@ class CliMemory:
 
     async def forget(self, body: dict[str, Any]) -> Answer:
         memory_id, reason = text(body, "memory_id"), text(body, "reason")
+        once = uuid.uuid4().hex
         reply, project, where = await self._run(
             body,
-            lambda p, _: pb.ForgetRequest(project_id=p, memory_id=memory_id, reason=reason),
+            lambda p, on_team: pb.ForgetRequest(
+                project_id=p,
+                memory_id=memory_id,
+                reason=reason,
+                idempotency_key=once if on_team else "",
+            ),
             lambda c: c.stub.Forget,
             write=True,
             by_id=True,
@@ -131,9 +141,12 @@ class CliMemory:
 
     async def confirm(self, body: dict[str, Any]) -> Answer:
         memory_id = text(body, "memory_id")
+        once = uuid.uuid4().hex
         reply, project, where = await self._run(
             body,
-            lambda p, _: pb.ConfirmMemoryRequest(project_id=p, memory_id=memory_id),
+            lambda p, on_team: pb.ConfirmMemoryRequest(
+                project_id=p, memory_id=memory_id, idempotency_key=once if on_team else ""
+            ),
             lambda c: c.stub.ConfirmMemory,
             write=True,
             by_id=True,

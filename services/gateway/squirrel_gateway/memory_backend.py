@@ -294,7 +294,7 @@ class GrpcMemoryBackend:
         return await client.call(client.stub.Remember, request, timeout=time_left(self._timeout))
 
     async def forget_message(
-        self, project_id: str, memory_id: str, reason: str | None
+        self, project_id: str, memory_id: str, reason: str | None, idempotency_key: str = ""
     ) -> tuple[memory_service_pb2.ForgetResponse, bool]:
         """The memory service's answer to a Forget, and whether it deleted the memory now.
 
@@ -312,7 +312,10 @@ class GrpcMemoryBackend:
         reply = await client.call(
             client.stub.Forget,
             memory_service_pb2.ForgetRequest(
-                project_id=project_id, memory_id=memory_id, reason=reason or ""
+                project_id=project_id,
+                memory_id=memory_id,
+                reason=reason or "",
+                idempotency_key=idempotency_key,
             ),
             timeout=time_left(self._timeout),
         )
@@ -329,7 +332,9 @@ class GrpcMemoryBackend:
         tags: Sequence[str],
         importance: float,
         file_paths: Sequence[str],
+        idempotency_key: str = "",
     ) -> RememberOutcome:
+        """`idempotency_key`: the write's key on a team server (`RememberRequest`)."""
         reply = await self.remember_message(
             memory_service_pb2.RememberRequest(
                 project_id=project_id,
@@ -340,6 +345,7 @@ class GrpcMemoryBackend:
                 tags=list(tags),
                 importance=importance,
                 file_paths=list(file_paths),
+                idempotency_key=idempotency_key,
             )
         )
         outcome = REMEMBER_OUTCOMES.get(reply.outcome, "added")
@@ -353,8 +359,16 @@ class GrpcMemoryBackend:
             merged_ids=tuple(reply.merged_ids),
         )
 
-    async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
-        reply, deleted = await self.forget_message(project_id, memory_id, reason)
+    async def forget(
+        self,
+        project_id: str,
+        *,
+        memory_id: str,
+        reason: str | None,
+        idempotency_key: str = "",
+    ) -> ForgetOutcome:
+        """`idempotency_key`: the write's key on a team server (`ForgetRequest`)."""
+        reply, deleted = await self.forget_message(project_id, memory_id, reason, idempotency_key)
         return ForgetOutcome(memory_id=reply.memory.memory_id or memory_id, deleted=deleted)
 
 

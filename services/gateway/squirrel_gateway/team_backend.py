@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
@@ -387,6 +388,8 @@ class TeamMemoryBackend:
         importance: float,
         file_paths: Sequence[str],
     ) -> RememberOutcome:
+        once = uuid.uuid4().hex  # this write's key on the team server, and its queued retries
+
         def team(team_id: str) -> Awaitable[RememberOutcome]:
             return self._team.remember(
                 team_id,
@@ -397,6 +400,7 @@ class TeamMemoryBackend:
                 tags=tags,
                 importance=importance,
                 file_paths=file_paths,
+                idempotency_key=once,
             )
 
         queued = self._outbox is not None
@@ -422,6 +426,7 @@ class TeamMemoryBackend:
                 tags=list(tags),
                 importance=importance,
                 file_paths=list(file_paths),
+                idempotency_key=once,
             ),
         )
         return written
@@ -429,7 +434,9 @@ class TeamMemoryBackend:
     async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
         """A team memory's id is forgotten there; any other id locally."""
         done = await self._ask_team(
-            lambda t: self._team.forget(t, memory_id=memory_id, reason=reason),
+            lambda t: self._team.forget(
+                t, memory_id=memory_id, reason=reason, idempotency_key=uuid.uuid4().hex
+            ),
             project_id,
             write=True,
             quiet_not_found=True,

@@ -93,6 +93,9 @@ class TeamOutbox:
         kept.CopyFrom(request)
         kept.project_id = ""
         kept.user_id = ""  # the team server derives the user from the token
+        # Every send of the row carries one key: a reply lost after the team stored the
+        # memory makes the next send answer that reply, not a second write.
+        kept.idempotency_key = kept.idempotency_key or uuid.uuid4().hex
         with contextlib.closing(self._connect()) as conn:
             conn.execute(
                 "INSERT INTO outbox (id, project, request, queued_at) VALUES (?, ?, ?, ?)",

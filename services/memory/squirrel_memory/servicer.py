@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
@@ -41,6 +42,7 @@ from squirrel_memory.convert import (
 )
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
+from squirrel_memory.keyed_writes import KeyedWrites, R
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.outcome_judge import outcome_report, record_served
@@ -111,6 +113,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     def __init__(self, settings: Settings) -> None:
         self.engine = MemoryEngine(settings)
         self.reads = ReadSide(self.engine, settings)
+        self.keyed = KeyedWrites(self.engine.registry.store)
         link = None if self.engine.team_server else _team_link_or_none(settings)
         self.delivery = (
             TeamDelivery(
@@ -122,6 +125,24 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             else None
         )
         """A laptop sharing with a team server: its events go there too (`team_delivery`)."""
+
+    async def _once(
+        self,
+        method: str,
+        request: pb.RememberRequest | pb.ForgetRequest | pb.ConfirmMemoryRequest,
+        reply_type: type[R],
+        write: Callable[[], Awaitable[R]],
+    ) -> R:
+        """`write()`, run once per the request's idempotency key (`keyed_writes`)."""
+        return await self.keyed.run(
+            request.project_id,
+            request.idempotency_key,
+            method=method,
+            user=team_user() or "",
+            request=request,
+            reply_type=reply_type,
+            write=write,
+        )
 
     async def start(self) -> None:
         """Opens every registered project before the service reports SERVING."""
@@ -292,17 +313,21 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     # -- manual memory ---------------------------------------------------------------------------
     async def Remember(self, request: pb.RememberRequest, context: Context) -> pb.RememberResponse:
         memory_type = memory_type_from_pb(request.type)
-        done = await self.engine.remember(
-            request.project_id,
-            user_id=request.user_id,
-            memory_type=memory_type,
-            key=request.key,
-            content=request.content,
-            tags=list(request.tags),
-            importance=request.importance,
-            scope=scope_from_pb(request.scope, memory_type),
-        )
-        return _remember_response(done)
+
+        async def write() -> pb.RememberResponse:
+            done = await self.engine.remember(
+                request.project_id,
+                user_id=request.user_id,
+                memory_type=memory_type,
+                key=request.key,
+                content=request.content,
+                tags=list(request.tags),
+                importance=request.importance,
+                scope=scope_from_pb(request.scope, memory_type),
+            )
+            return _remember_response(done)
+
+        return await self._once("Remember", request, pb.RememberResponse, write)
 
     async def RememberMany(
         self, request: pb.RememberManyRequest, context: Context
@@ -319,8 +344,11 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         )
 
     async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:
-        item = await self.engine.forget(request.project_id, request.memory_id, request.reason)
-        return pb.ForgetResponse(memory=memory_to_pb(item))
+        async def write() -> pb.ForgetResponse:
+            item = await self.engine.forget(request.project_id, request.memory_id, request.reason)
+            return pb.ForgetResponse(memory=memory_to_pb(item))
+
+        return await self._once("Forget", request, pb.ForgetResponse, write)
 
     async def GetMemory(
         self, request: pb.GetMemoryRequest, context: Context
@@ -332,9 +360,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def ConfirmMemory(
         self, request: pb.ConfirmMemoryRequest, context: Context
     ) -> pb.ConfirmMemoryResponse:
-        item = await self.engine.confirm(request.project_id, request.memory_id)
-        await self.reads.forget_cached_views(request.project_id)
-        return pb.ConfirmMemoryResponse(memory=memory_to_pb(item, confirmed=True))
+        async def write() -> pb.ConfirmMemoryResponse:
+            item = await self.engine.confirm(request.project_id, request.memory_id)
+            await self.reads.forget_cached_views(request.project_id)
+            return pb.ConfirmMemoryResponse(memory=memory_to_pb(item, confirmed=True))
+
+        return await self._once("ConfirmMemory", request, pb.ConfirmMemoryResponse, write)
 
     async def CorrectMemory(
         self, request: pb.CorrectMemoryRequest, context: Context

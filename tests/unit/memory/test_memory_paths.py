@@ -104,6 +104,7 @@ async def test_a_store_from_before_the_table_is_backfilled(tmp_path: Path) -> No
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
         # Back to version 6's shape (the one before memory_paths), with one malformed path list
         # among the rows.
+        conn.execute("DROP TABLE kept_replies")  # version 12
         conn.execute("DROP TABLE dead_letter_events")  # version 11
         conn.execute("DROP TABLE memory_outcomes")  # version 10
         conn.execute("DROP TABLE served_memories")

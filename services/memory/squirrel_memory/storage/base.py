@@ -34,6 +34,7 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.storage.kept_replies import KeptReply
 from squirrel_memory.storage.outcome_log import OutcomeLog
 
 __all__ = [
@@ -404,6 +405,21 @@ class Upkeep(Protocol):
 
     async def parked_events(self, dead_letter_id: int) -> list[str] | None:
         """The event ids kept for a dead letter, or None if none were kept."""
+        ...
+
+    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
+        """Claim an idempotency key (unique per project) for a call of `method` whose request
+        has `fingerprint`: None when this call now holds it (a new key, or a claim abandoned
+        for `CLAIM_SECONDS` taken over); else what the earlier call with the key left (its
+        reply None while that call runs). `InvalidArgumentError` for a malformed key."""
+        ...
+
+    async def keep_reply(self, key: str, reply: bytes) -> None:
+        """Keep the serialized reply of the call holding `key` for `KEEP_DAYS`."""
+        ...
+
+    async def release_reply(self, key: str) -> None:
+        """Drop the claim on `key` of a call that failed (a kept reply stays)."""
         ...
 
     async def events_per_day(self, since: datetime) -> dict[str, int]: ...

@@ -169,12 +169,28 @@ _V5 = (
 )""",
 )
 
+_V6 = (
+    # The replies of writes sent with an idempotency key (`kept_replies`): a retried write
+    # answers its first reply; `reply` is NULL while the first call runs.
+    """CREATE TABLE kept_replies (
+  project_id text NOT NULL,
+  key text NOT NULL,
+  method text NOT NULL,
+  fingerprint text NOT NULL,
+  reply bytea,
+  claimed_at timestamptz NOT NULL,
+  PRIMARY KEY (project_id, key)
+)""",
+    "CREATE INDEX kept_replies_age ON kept_replies (project_id, claimed_at)",
+)
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
     PgMigration(2, "memory vectors (pgvector)", _V2),
     PgMigration(3, "event positions in storing order", _V3),
     PgMigration(4, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
     PgMigration(5, "event ids of parked work beside its dead letter", _V5),
+    PgMigration(6, "replies of writes sent with an idempotency key", _V6),
 )
 
 _VERSION_TABLE = (

@@ -18,6 +18,7 @@ from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
 from squirrel_memory.storage.postgres.parked import PostgresParkedEvents
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
+from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
 
@@ -33,6 +34,7 @@ class PostgresStore(
     PostgresUpkeep,
     PostgresOutcomeLog,
     PostgresParkedEvents,
+    PostgresKeptReplies,
 ):
     """`Store` over the rows of one project in a shared Postgres database.
 

@@ -344,6 +344,19 @@ _DATA_V11 = (
 )""",
 )
 
+_DATA_V12 = (
+    # The replies of writes sent with an idempotency key: a retried write answers its first
+    # reply; `reply` is NULL while the first call runs.
+    """CREATE TABLE kept_replies (
+  key TEXT PRIMARY KEY,
+  method TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  reply BLOB,
+  claimed_at TEXT NOT NULL
+)""",
+    "CREATE INDEX idx_kept_replies_age ON kept_replies(claimed_at)",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -364,6 +377,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "search index changes logged by the writes, not triggers", _DATA_V9),
     Migration(10, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
     Migration(11, "event ids of parked work beside its dead letter", _DATA_V11),
+    Migration(12, "replies of writes sent with an idempotency key", _DATA_V12),
 )
 
 _USER_V1 = (

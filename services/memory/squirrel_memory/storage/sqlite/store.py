@@ -20,6 +20,7 @@ from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.outcomes import SqliteOutcomeLog
 from squirrel_memory.storage.sqlite.parked import SqliteParkedEvents
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
+from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
@@ -40,6 +41,7 @@ class SqliteStore(
     SqliteUpkeep,
     SqliteOutcomeLog,
     SqliteParkedEvents,
+    SqliteKeptReplies,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 

@@ -1,0 +1,57 @@
+"""The answers of writes sent with an idempotency key, kept per project: shared rules.
+
+A laptop whose write timed out after the server committed it sends it again with the same
+key; the server then answers with the reply it kept instead of writing a second time. A key is
+claimed before the write runs (a row without a reply), the reply is kept when the write is
+done, and a write that failed releases its claim so that a retry runs it again. A claim left
+without a reply for `CLAIM_SECONDS` (its server died between the write and keeping the reply)
+may be taken over by a retry. Rows older than `KEEP_DAYS` are dropped when a key is claimed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from squirrel_core.errors import InvalidArgumentError
+
+MAX_IDEMPOTENCY_KEY_CHARS = 128
+"""A UUID is 32-36 characters; room for a client's own prefix, no room for text."""
+
+KEEP_DAYS = 7
+"""How long a kept reply answers a retry (a laptop's outbox retries within minutes to hours)."""
+
+CLAIM_SECONDS = 120.0
+"""A claim without a reply this old is taken to be abandoned (its server stopped mid-write)."""
+
+KEEP_FOR = timedelta(days=KEEP_DAYS)
+CLAIM_FOR = timedelta(seconds=CLAIM_SECONDS)
+
+_KEY = re.compile(r"[A-Za-z0-9._:-]+")
+
+
+def checked_key(key: str) -> str:
+    """`key` as stored; `InvalidArgumentError` unless it is 1-128 characters of letters,
+    digits, `.`, `_`, `:` and `-` (a UUID, with or without dashes, is)."""
+    if not isinstance(key, str) or not key:
+        raise InvalidArgumentError("an idempotency key must not be empty")
+    if len(key) > MAX_IDEMPOTENCY_KEY_CHARS:
+        raise InvalidArgumentError(
+            f"an idempotency key holds at most {MAX_IDEMPOTENCY_KEY_CHARS} characters"
+        )
+    if not _KEY.fullmatch(key):
+        raise InvalidArgumentError(
+            "an idempotency key holds only letters, digits and the characters . _ : -"
+        )
+    return key
+
+
+@dataclass(frozen=True)
+class KeptReply:
+    """What an earlier call with the same key left: the method and request fingerprint it was
+    claimed for, and its serialized reply (None while that call has not finished)."""
+
+    method: str
+    fingerprint: str
+    reply: bytes | None

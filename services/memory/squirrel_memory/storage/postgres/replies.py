@@ -1,0 +1,68 @@
+"""Kept replies of keyed writes on Postgres: one `kept_replies` row per project and key."""
+
+from __future__ import annotations
+
+from squirrel_memory.storage.checks import Clock
+from squirrel_memory.storage.kept_replies import CLAIM_FOR, KEEP_FOR, KeptReply, checked_key
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+
+
+class PostgresKeptReplies:
+    """The replies of writes sent with an idempotency key (part of `PostgresStore`); the key is
+    unique per project (`PRIMARY KEY (project_id, key)`)."""
+
+    project_id: str
+    _db: PostgresDatabase
+    _clock: Clock
+
+    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
+        """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds
+        it (new, or an abandoned claim taken over); else what the earlier call left."""
+        key = checked_key(key)
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM kept_replies WHERE project_id = %s AND claimed_at < %s",
+                (self.project_id, now - KEEP_FOR),
+            )
+            # Claimed here, or left as it is (another call holds it): one statement, so two
+            # servers claiming the same key at once cannot both win.
+            cursor = await conn.execute(
+                "INSERT INTO kept_replies (project_id, key, method, fingerprint, claimed_at) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (project_id, key) DO UPDATE SET "
+                "method = excluded.method, fingerprint = excluded.fingerprint, "
+                "reply = NULL, claimed_at = excluded.claimed_at "
+                "WHERE kept_replies.reply IS NULL AND kept_replies.claimed_at < %s "
+                "RETURNING 1",
+                (self.project_id, key, method, fingerprint, now, now - CLAIM_FOR),
+            )
+            if await cursor.fetchone() is not None:
+                return None
+            cursor = await conn.execute(
+                "SELECT method, fingerprint, reply FROM kept_replies "
+                "WHERE project_id = %s AND key = %s",
+                (self.project_id, key),
+            )
+            row = await cursor.fetchone()
+        if row is None:  # dropped between the two statements: never kept, so none to answer
+            raise RuntimeError("a kept reply vanished while it was claimed")
+        return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
+
+    async def keep_reply(self, key: str, reply: bytes) -> None:
+        """The reply of the call holding `key`, answered to every later call with it."""
+        key = checked_key(key)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE kept_replies SET reply = %s WHERE project_id = %s AND key = %s",
+                (reply, self.project_id, key),
+            )
+
+    async def release_reply(self, key: str) -> None:
+        """Drop the claim on `key` (its call failed, nothing written): a retry runs again. A
+        key whose reply is kept stays."""
+        key = checked_key(key)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM kept_replies WHERE project_id = %s AND key = %s AND reply IS NULL",
+                (self.project_id, key),
+            )

@@ -1,0 +1,64 @@
+"""Kept replies of keyed writes on SQLite: one `kept_replies` row per idempotency key."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from squirrel_memory.storage.checks import Clock
+from squirrel_memory.storage.formats import to_db_time
+from squirrel_memory.storage.kept_replies import CLAIM_FOR, KEEP_FOR, KeptReply, checked_key
+from squirrel_memory.storage.sqlite.database import SqliteDatabase
+
+
+class SqliteKeptReplies:
+    """The replies of writes sent with an idempotency key (part of `SqliteStore`; the database
+    is the project's, so the key is unique per project)."""
+
+    _db: SqliteDatabase
+    _clock: Clock
+
+    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
+        """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds
+        it (new, or an abandoned claim taken over); else what the earlier call left."""
+        key = checked_key(key)
+        now = self._clock()
+
+        def write(conn: sqlite3.Connection) -> KeptReply | None:
+            conn.execute(
+                "DELETE FROM kept_replies WHERE claimed_at < ?", (to_db_time(now - KEEP_FOR),)
+            )
+            row = conn.execute(
+                "SELECT method, fingerprint, reply, claimed_at FROM kept_replies WHERE key = ?",
+                (key,),
+            ).fetchone()
+            if row is not None and (row[2] is not None or row[3] >= to_db_time(now - CLAIM_FOR)):
+                return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else row[2])
+            conn.execute(
+                "INSERT INTO kept_replies (key, method, fingerprint, reply, claimed_at) "
+                "VALUES (?, ?, ?, NULL, ?) ON CONFLICT (key) DO UPDATE SET "
+                "method = excluded.method, fingerprint = excluded.fingerprint, "
+                "reply = NULL, claimed_at = excluded.claimed_at",
+                (key, method, fingerprint, to_db_time(now)),
+            )
+            return None
+
+        return await self._db.write(write)
+
+    async def keep_reply(self, key: str, reply: bytes) -> None:
+        """The reply of the call holding `key`, answered to every later call with it."""
+        key = checked_key(key)
+        await self._db.write(
+            lambda conn: conn.execute(
+                "UPDATE kept_replies SET reply = ? WHERE key = ?", (reply, key)
+            )
+        )
+
+    async def release_reply(self, key: str) -> None:
+        """Drop the claim on `key` (its call failed, nothing written): a retry runs again. A
+        key whose reply is kept stays."""
+        key = checked_key(key)
+        await self._db.write(
+            lambda conn: conn.execute(
+                "DELETE FROM kept_replies WHERE key = ? AND reply IS NULL", (key,)
+            )
+        )
