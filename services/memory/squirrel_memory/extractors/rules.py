@@ -35,6 +35,7 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
@@ -389,6 +390,7 @@ def evidence_candidates(
         for path in _change_paths(e)
     ]
     edit_times = sorted(c.timestamp for c in changes)
+    found = discovered_tests(found, edit_times)
     findings = [
         *recipes(found, ecosystems or _ecosystem_of(found, changes)),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
