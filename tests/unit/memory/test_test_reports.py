@@ -180,3 +180,22 @@ def test_a_named_command_keeps_what_the_table_says() -> None:
 
     assert [a.use for a in marked] == [a.use for a in found]
     assert all(a.use is None or a.use.purpose != "test" for a in marked)
+
+
+@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+def test_a_script_named_only_as_running_something_is_the_test_command(script: str) -> None:
+    session = Session()
+    session.run(script, FAILING, 1)
+    session.edit("lib/ledger/books.rb")
+    session.run(script, PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == [f"Tests run with `{script}`."]
+
+
+def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
+    session = Session()
+    session.run("./run_server.sh", "Listening on :8080\n")
+    session.edit("lib/ledger/books.rb")
+    session.run("./run_server.sh", "Listening on :8080\n")
+
+    assert _tests_named(evidence_candidates(session.events)) == []

@@ -1,7 +1,8 @@
 """A project's own test command recognised by what it does, whatever its ecosystem.
 
 The command table knows many test runners by name; a project may drive its tests with a
-command no table names (a task runner's alias, a script, a runner of a small ecosystem). Such
+command no table names (a task runner's alias, a script, a runner of a small ecosystem) or
+one whose name says only that it runs something (`./run_tests.sh`). Such
 a command shows what it is in the session: its output reports how many tests passed or failed,
 and it reports them again after files changed. A command that does both is the
 project's test command, as a named runner would be. Output that only shows text (a file
@@ -66,7 +67,11 @@ def reports_tests(output: str) -> bool:
 
 
 def _runner(attempt: Attempt) -> bool:
-    return attempt.use is None and bool(attempt.base) and attempt.program not in _NOT_RUNNERS
+    """A command whose purpose nothing names: no table knows it, or it runs a project's own
+    script or task whose name says only that it runs (`./run_tests.sh`, `python run.py`)."""
+    use = attempt.use
+    unnamed = use is None or (use.task is not None and use.purpose == "run")
+    return unnamed and bool(attempt.base) and attempt.program not in _NOT_RUNNERS
 
 
 def _portable(text: str) -> bool:
