@@ -442,3 +442,10 @@ def test_the_same_script_run_at_each_session_end_is_a_routine() -> None:
 )
 def test_information_level_log_lines_are_not_what_failed(output: str, line: str) -> None:
     assert first_line(output) == line
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=IDS)
+async def test_a_folder_that_is_not_code_gets_no_test_command(project: Project) -> None:
+    found = await extract_all(project)
+
+    assert [c.content for c in found if c.key in ("test_command", "recipe:test")] == []
