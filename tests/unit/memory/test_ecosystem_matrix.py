@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.evidence.test_reports import reports_tests
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -786,3 +787,40 @@ async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRun
     found = await RulesExtractor().extract(episode, session.events)
 
     assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_tests_failing_then_passing_after_a_code_edit_are_the_work(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s8", T0)
+    session.user("The tests fail; fix the books module.")
+    _fix_and_rerun(runner, session)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c.content for c in found if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_explained_test_failure_is_told_by_the_runners_summary(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s9", T0)
+    session.user("The tests fail; fix the books module.")
+    session.run(runner.test, 1, runner.failing)
+    session.say(
+        "The failure is because the ledger rounds amounts down instead of to the nearest cent."
+    )
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 0, runner.passing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (pitfall,) = [c.content for c in found if c.type == MemoryType.PITFALL]
+    assert "rounds amounts down" in pitfall
+    progress = runner.failing.splitlines()[0]
+    if not reports_tests(progress):
+        assert f"`{progress}`" not in pitfall

@@ -9,7 +9,11 @@ import pytest
 
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.evidence import attempts
-from squirrel_memory.extractors.evidence.test_reports import discovered_tests, reports_tests
+from squirrel_memory.extractors.evidence.test_reports import (
+    discovered_tests,
+    report_line,
+    reports_tests,
+)
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, StoredEvent
 
@@ -199,3 +203,10 @@ def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
     session.run("./run_server.sh", "Listening on :8080\n")
 
     assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_the_report_line_is_the_last_summary_line_near_the_end() -> None:
+    output = "Run options: --seed 4242\n..F\n3 runs, 5 assertions, 1 failures, 0 errors\ndone\n"
+
+    assert report_line(output) == "3 runs, 5 assertions, 1 failures, 0 errors"
+    assert report_line("Run options: --seed 4242\n..F\n") == ""

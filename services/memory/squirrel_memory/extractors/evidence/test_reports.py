@@ -62,8 +62,16 @@ _REPORTS = tuple(
 def reports_tests(output: str) -> bool:
     """Whether a command's output ends with a test runner's summary: counts of tests and how
     they fared (any ecosystem's wording)."""
-    tail = output.splitlines()[-SUMMARY_LINES:]
-    return any(pattern.search(line) for line in tail for pattern in _REPORTS)
+    return bool(report_line(output))
+
+
+def report_line(output: str) -> str:
+    """The last line of a test runner's summary near the end of `output` (`5 examples,
+    1 failure`), stripped; "" when there is none."""
+    for line in reversed(output.splitlines()[-SUMMARY_LINES:]):
+        if any(pattern.search(line) for pattern in _REPORTS):
+            return line.strip()
+    return ""
 
 
 def _runner(attempt: Attempt) -> bool:
