@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.evidence.test_reports import reports_tests
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -668,6 +669,161 @@ async def test_notes_written_in_a_session_give_the_ecosystems_own_commands(eco: 
     assert "double-entry books" in overview
     for word in eco.foreign:
         assert not re.search(rf"(?<![\w/.#+]){re.escape(word)}(?![\w#+])", commands), word
+
+
+@dataclass(frozen=True)
+class UnnamedRunner:
+    """A test command no command table names, with what its runner prints."""
+
+    name: str
+    manifest: str
+    body: str
+    test: str
+    failing: str  # its summary when one test fails
+    passing: str  # its summary when all pass
+    fix_path: str
+
+
+UNNAMED_RUNNERS = [
+    UnnamedRunner(
+        "ruby-rake",
+        "Gemfile",
+        'source "https://rubygems.org"\n\ngemspec\n\ngem "minitest", "~> 5.22"\n',
+        "bundle exec rake",
+        "Run options: --seed 4242\n\n3 runs, 5 assertions, 1 failures, 0 errors, 0 skips\n",
+        "Run options: --seed 4242\n\n3 runs, 6 assertions, 0 failures, 0 errors, 0 skips\n",
+        "lib/ledger/books.rb",
+    ),
+    UnnamedRunner(
+        "clojure-lein",
+        "project.clj",
+        '(defproject ledger "0.1.0"\n  :dependencies [[org.clojure/clojure "1.11.1"]])\n',
+        "lein test",
+        "lein test ledger.books-test\n\nRan 4 tests containing 9 assertions.\n1 failures, 0 errors.\n",
+        "lein test ledger.books-test\n\nRan 4 tests containing 9 assertions.\n0 failures, 0 errors.\n",
+        "src/ledger/books.clj",
+    ),
+    UnnamedRunner(
+        "perl-prove",
+        "Makefile.PL",
+        "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Ledger');\n",
+        "prove -l t",
+        "t/books.t .. 1/3 Failed 1/3 subtests\nFiles=2, Tests=7,  0 wallclock secs\nResult: FAIL\n",
+        "t/books.t .. ok\nAll tests successful.\nFiles=2, Tests=7,  0 wallclock secs\nResult: PASS\n",
+        "lib/Ledger/Books.pm",
+    ),
+    UnnamedRunner(
+        "lua-busted",
+        "ledger-0.1-1.rockspec",
+        'package = "ledger"\nversion = "0.1-1"\n',
+        "busted",
+        "●●◼\n2 successes / 1 failure / 0 errors / 0 pending : 0.01 seconds\n",
+        "●●●\n3 successes / 0 failures / 0 errors / 0 pending : 0.01 seconds\n",
+        "src/ledger/books.lua",
+    ),
+    UnnamedRunner(
+        "crystal-spec",
+        "shard.yml",
+        "name: ledger\nversion: 0.1.0\n",
+        "crystal spec",
+        "..F\n\nFinished in 1.2 milliseconds\n3 examples, 1 failures, 0 errors, 0 pending\n",
+        "...\n\nFinished in 1.1 milliseconds\n3 examples, 0 failures, 0 errors, 0 pending\n",
+        "src/ledger/books.cr",
+    ),
+    UnnamedRunner(
+        "julia-pkg",
+        "Project.toml",
+        'name = "Ledger"\nuuid = "7c1d4a52-0d51-4f8e-9f65-3c2a3b1e9a10"\n',
+        "julia --project=. test/runtests.jl",
+        "Test Summary: | Pass  Fail  Total\nLedger        |    6     1      7\n",
+        "Test Summary: | Pass  Total\nLedger        |    7      7\n",
+        "src/Ledger.jl",
+    ),
+    UnnamedRunner(
+        "shell-bats",
+        "Makefile",
+        "install:\n\tcp bin/ledger /usr/local/bin/\n",
+        "bats test",
+        "1..3\nok 1 adds an entry\nnot ok 2 balances\nok 3 prints\n\n3 tests, 1 failure\n",
+        "1..3\nok 1 adds an entry\nok 2 balances\nok 3 prints\n\n3 tests, 0 failures\n",
+        "bin/ledger",
+    ),
+]
+RUNNER_IDS = [r.name for r in UNNAMED_RUNNERS]
+
+
+def _fix_and_rerun(runner: UnnamedRunner, session: Session) -> None:
+    session.run(runner.test, 1, runner.failing)
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 0, runner.passing)
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_one_short_session_names_a_test_command_no_table_knows(runner: UnnamedRunner) -> None:
+    session = Session("s6", T0)
+    session.user("The tests fail; fix the books module.")
+    session.read(runner.manifest, runner.body)
+    _fix_and_rerun(runner, session)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests == [f"Tests run with `{runner.test}`."]
+    for candidate in found:
+        for word in ("pytest", "npm", "cargo", "mix test", "go test"):
+            assert word not in candidate.content, (word, candidate.content)
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRunner) -> None:
+    session = Session("s7", T0)
+    session.user("Run the tests.")
+    session.read(runner.manifest, runner.body)
+    session.run(runner.test, 0, runner.passing)
+    session.say("All tests pass.")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_tests_failing_then_passing_after_a_code_edit_are_the_work(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s8", T0)
+    session.user("The tests fail; fix the books module.")
+    _fix_and_rerun(runner, session)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c.content for c in found if c.type == MemoryType.PITFALL] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_explained_test_failure_is_told_by_the_runners_summary(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s9", T0)
+    session.user("The tests fail; fix the books module.")
+    session.run(runner.test, 1, runner.failing)
+    session.say(
+        "The failure is because the ledger rounds amounts down instead of to the nearest cent."
+    )
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 0, runner.passing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (pitfall,) = [c.content for c in found if c.type == MemoryType.PITFALL]
+    assert "rounds amounts down" in pitfall
+    progress = runner.failing.splitlines()[0]
+    if not reports_tests(progress):
+        assert f"`{progress}`" not in pitfall
 
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)

@@ -444,6 +444,13 @@ def test_information_level_log_lines_are_not_what_failed(output: str, line: str)
     assert first_line(output) == line
 
 
+@pytest.mark.parametrize("project", PROJECTS, ids=IDS)
+async def test_a_folder_that_is_not_code_gets_no_test_command(project: Project) -> None:
+    found = await extract_all(project)
+
+    assert [c.content for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
 def test_a_trailer_declined_in_a_notes_folder_is_a_style_note() -> None:
     session = Session("/home/dev/notes", "c1", T0)
     session.user("Commit the weekly review.")

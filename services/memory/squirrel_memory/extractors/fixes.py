@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.attempts import command_base
+from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
@@ -290,15 +291,21 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
 
 
 def _fingerprint(failed: Attempt) -> str:
-    """The error's fingerprint; without an error-looking line, the first line printed; without
-    output, the command's head and `non-zero exit`. A run that selected no test at all is
-    known by the line that says so, when no error line explains it."""
+    """The error's fingerprint; without an error-looking line, a test runner's summary, else
+    the first line printed; without output, the command's head and `non-zero exit`. A run that
+    selected no test at all is known by the line that says so, when no error line explains
+    it."""
     found = error_fingerprint(failed.run.output)
     if found:
         return found
     empty = nothing_ran(failed.run.output)
     if empty:
         return normalise_line(empty)
+    # A test runner's progress (`..F`, `Run options: --seed 4242`) is not what failed; its
+    # summary (`5 examples, 1 failure`) says it.
+    report = report_line(failed.run.output)
+    if report:
+        return normalise_line(report)
     first = first_line(failed.run.output)
     if first:
         return normalise_line(first)

@@ -13,6 +13,7 @@ import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt, Finding
+from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fixes import (
     MAX_FILES_SHOWN,
     Pitfall,
@@ -42,7 +43,8 @@ def _relative(text: str, pitfall: Pitfall, root: str) -> str:
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
-    line = first_error_line(output) or nothing_ran(output) or first_line(output)
+    line = first_error_line(output) or nothing_ran(output) or report_line(output)
+    line = line or first_line(output)
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error

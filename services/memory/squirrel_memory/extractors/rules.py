@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import structlog
@@ -37,6 +38,7 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
@@ -408,8 +410,12 @@ def evidence_candidates(
         for path in _change_paths(e)
     ]
     edit_times = sorted(c.timestamp for c in changes)
+    first_edits: dict[str | None, datetime] = {}
+    for change in changes:
+        first_edits.setdefault(change.session_id, change.timestamp)
+    found = discovered_tests(found, edit_times)
     findings = [
-        *recipes(found, ecosystems or _ecosystem_of(found, changes)),
+        *recipes(found, ecosystems or _ecosystem_of(found, changes), first_edits),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
     gate = quality_gate(found, edit_times) or finishing_checks(found)

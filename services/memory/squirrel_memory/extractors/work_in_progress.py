@@ -4,7 +4,8 @@ A test whose expectation is not met yet while the code it tests is being written
 once the work is done, teaches nothing the next session can use: the memory would be a log line
 ("`pytest tests/x` failed with `assert 1 == 2`; it passed after editing tests/x"). Such a
 failure is left out when it is an assertion (an expectation that did not hold, not an import,
-a crash or a refused connection), nothing says why it failed, it happened in one session only,
+a crash or a refused connection) or only the runner's count of failed tests, nothing says
+why it failed, it happened in one session only,
 and editing code (not a configuration file) is what got it to pass. A failure the session
 itself calls expected is left out too, whatever fixed it: a test written first and seen
 failing ("the RED step fails because …", "fails as expected"), or a test that had to follow an
@@ -19,7 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fixes import Pitfall
+from squirrel_memory.extractors.pitfalls import normalise_line
 
 #: The session saying the failure was intended or expected.
 _EXPECTED = re.compile(
@@ -66,7 +69,11 @@ def _test_edited_to_pass(pitfall: Pitfall) -> bool:
         and not pitfall.causes
         and use is not None
         and use.purpose == "test"
-        and bool(_ASSERTION.search(pitfall.fingerprint))
+        and (
+            bool(_ASSERTION.search(pitfall.fingerprint))
+            # no error line, only the runner's count of failed tests
+            or pitfall.fingerprint == normalise_line(report_line(pitfall.failed.run.output))
+        )
         and not _MISSING_NAME.search(pitfall.fingerprint)
         and not any(_CONFIG_FILE.search(f) for f in pitfall.files)
     )

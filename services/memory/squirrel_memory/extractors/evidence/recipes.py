@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -20,6 +21,8 @@ RECIPE_MIN_SUCCESSES = {
     "run": 1,
     "migrate": 1,
 }
+#: Checks that are a recipe after one whole-project pass following a change.
+_CHANGE_CHECKS = frozenset({"lint", "format", "typecheck"})
 #: Half-life of a success's weight, in days before the newest command of the evidence.
 RECENCY_HALF_LIFE_DAYS = 30.0
 _PURPOSE_WORDING = {
@@ -61,6 +64,8 @@ class _Group:
     sessions: set[str] = field(default_factory=set)
     examples: Counter[str] = field(default_factory=Counter)
     event_ids: list[str] = field(default_factory=list)
+    #: A success ran over the whole project after a file changed: the change was checked.
+    checked_change: bool = False
 
     @property
     def score(self) -> float:
@@ -72,11 +77,18 @@ def _weight(when: datetime, newest: datetime) -> float:
     return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
 
 
-def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
+def recipes(
+    found: list[Attempt],
+    ecosystems: tuple[str, ...],
+    first_edits: Mapping[str | None, datetime] | None = None,
+) -> list[Finding]:
     """One recipe per purpose at the project root, plus scoped and other-ecosystem recipes.
 
     `ecosystems` are the project's main ones (the repository's language shares, else the
     commands' own mix); a root command of another ecosystem is not the project's recipe.
+    A check (lint, format, type-check) that passed once is a recipe when it ran over the whole
+    project after a file changed in its session (`first_edits`: the first change of each
+    session): it checked the change, as a rerun would.
     """
     if not found:
         return []
@@ -95,6 +107,13 @@ def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
         group.sessions.add(attempt.run.session_id or "")
         group.examples[attempt.text] += 1
         group.event_ids.append(attempt.run.event_id)
+        first_edit = (first_edits or {}).get(attempt.run.session_id)
+        if (
+            first_edit is not None
+            and attempt.run.timestamp > first_edit
+            and not picks_tests(attempt.text, attempt.base)
+        ):
+            group.checked_change = True
     chosen: dict[str, _Group] = {}
     main_test: _Group | None = None
     for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
@@ -114,6 +133,7 @@ def recipes(found: list[Attempt], ecosystems: tuple[str, ...]) -> list[Finding]:
         enough = (
             group.successes >= RECIPE_MIN_SUCCESSES.get(group.purpose, 2)
             or len(group.sessions) >= 2
+            or (group.purpose in _CHANGE_CHECKS and group.checked_change)
         )
         if enough:
             chosen.setdefault(slot, group)

@@ -1,0 +1,212 @@
+"""A test command no table names, recognised by its report and its reruns after edits."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.evidence import attempts
+from squirrel_memory.extractors.evidence.test_reports import (
+    discovered_tests,
+    report_line,
+    reports_tests,
+)
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.models import MemoryCandidate, StoredEvent
+
+ROOT = "/home/dev/ledger"
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+PASSING = "Finished in 0.02s\n5 examples, 0 failures\n"
+FAILING = "Finished in 0.02s\n5 examples, 1 failure\n"
+
+
+class Session:
+    """One session's events in order: commands run and files edited."""
+
+    def __init__(self) -> None:
+        self.events: list[StoredEvent] = []
+
+    def _add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> None:
+        n = len(self.events) + 1
+        self.events.append(
+            StoredEvent(
+                id=f"e{n:04d}",
+                project_id=ROOT,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id="s1",
+                timestamp=T0 + timedelta(seconds=20 * n),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash=f"h{n}",
+            )
+        )
+
+    def run(self, command: str, output: str, exit_code: int = 0) -> None:
+        use = f"t{len(self.events)}"
+        self._add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
+        self._add(
+            "command_run",
+            {
+                "command": command,
+                "tool_use_id": use,
+                "exit_code": exit_code,
+                "is_error": exit_code != 0,
+                "output": output,
+            },
+        )
+
+    def edit(self, path: str) -> None:
+        use = f"t{len(self.events)}"
+        self._add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": {}}, (path,))
+        self._add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
+
+
+def _tests_named(found: list[MemoryCandidate]) -> list[str]:
+    return [c.content for c in found if c.key in ("recipe:test", "test_command")]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "===== 1 failed, 2 passed in 0.12s =====",
+        "5 examples, 0 failures",
+        "3 runs, 5 assertions, 0 failures, 0 errors, 0 skips",
+        "4 tests, no failures",
+        "Ran 4 tests containing 9 assertions.",
+        "Tests run: 8, Failures: 0, Errors: 0, Skipped: 0",
+        "OK (12 tests, 30 assertions)",
+        "[ FAIL 0 | WARN 1 | SKIP 0 | PASS 12 ]",
+        "Files=3, Tests=12,  0 wallclock secs",
+        "12 successes / 0 failures / 0 errors / 0 pending : 0.01 seconds",
+        "Test Summary: | Pass  Total",
+        "3 tests passed",
+        "  5 passing (10ms)",
+        "test result: ok. 4 passed; 0 failed; 0 ignored",
+        "Executed 4 tests, with 0 failures (0 unexpected) in 0.01 seconds",
+    ],
+)
+def test_summaries_of_many_runners_report_tests(summary: str) -> None:
+    assert reports_tests(f"compiling...\n{summary}\n")
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Argument 1 passed to App\\Books::post() must be an instance of Entry",
+        "Compiling ledger v0.1.0 (/home/dev/ledger)",
+        "2 files changed, 10 insertions(+), 3 deletions(-)",
+        "Installed 26 packages in 97ms",
+        "Build passed",
+        "",
+    ],
+)
+def test_other_output_reports_no_tests(output: str) -> None:
+    assert not reports_tests(output)
+
+
+def test_a_summary_far_above_the_end_is_not_the_runs_own() -> None:
+    output = "5 examples, 0 failures\n" + "log line\n" * 100
+    assert not reports_tests(output)
+
+
+def test_an_unnamed_command_reporting_tests_again_after_an_edit_is_the_test_command() -> None:
+    session = Session()
+    session.run("bundle exec rake", FAILING, 1)
+    session.edit("lib/ledger/books.rb")
+    session.run("bundle exec rake", PASSING)
+
+    found = evidence_candidates(session.events)
+
+    assert _tests_named(found) == ["Tests run with `bundle exec rake`."]
+
+
+def test_a_report_seen_once_is_not_enough() -> None:
+    session = Session()
+    session.run("bundle exec rake", PASSING)
+    session.edit("lib/ledger/books.rb")
+    session.run("bundle exec rake", "")
+
+    assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_reports_without_an_edit_between_them_are_not_enough() -> None:
+    session = Session()
+    session.edit("lib/ledger/books.rb")
+    session.run("bundle exec rake", PASSING)
+    session.run("bundle exec rake", PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_a_printed_log_is_not_a_test_command() -> None:
+    session = Session()
+    session.run("cat log/test.log", FAILING)
+    session.edit("lib/ledger/books.rb")
+    session.run("cat log/test.log", PASSING)
+    session.run("tail -n 20 log/test.log", PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_a_run_of_two_unnamed_commands_says_whose_output_it_is_not() -> None:
+    session = Session()
+    session.run("ledger-setup && bundle exec rake", FAILING, 1)
+    session.edit("lib/ledger/books.rb")
+    session.run("ledger-setup && bundle exec rake", PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_a_folder_change_before_the_runner_still_leaves_it_the_runs_own() -> None:
+    session = Session()
+    session.run("cd /home/dev/ledger && bundle exec rake", FAILING, 1)
+    session.edit("lib/ledger/books.rb")
+    session.run("cd /home/dev/ledger && bundle exec rake", PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == [
+        "Tests run with `bundle exec rake`."
+    ]
+
+
+def test_a_named_command_keeps_what_the_table_says() -> None:
+    session = Session()
+    session.run("cargo build", FAILING, 1)
+    session.edit("src/lib.rs")
+    session.run("cargo build", PASSING)
+    found = attempts(commands(session.events), ROOT)
+
+    marked = discovered_tests(found, [e.timestamp for e in session.events])
+
+    assert [a.use for a in marked] == [a.use for a in found]
+    assert all(a.use is None or a.use.purpose != "test" for a in marked)
+
+
+@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+def test_a_script_named_only_as_running_something_is_the_test_command(script: str) -> None:
+    session = Session()
+    session.run(script, FAILING, 1)
+    session.edit("lib/ledger/books.rb")
+    session.run(script, PASSING)
+
+    assert _tests_named(evidence_candidates(session.events)) == [f"Tests run with `{script}`."]
+
+
+def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
+    session = Session()
+    session.run("./run_server.sh", "Listening on :8080\n")
+    session.edit("lib/ledger/books.rb")
+    session.run("./run_server.sh", "Listening on :8080\n")
+
+    assert _tests_named(evidence_candidates(session.events)) == []
+
+
+def test_the_report_line_is_the_last_summary_line_near_the_end() -> None:
+    output = "Run options: --seed 4242\n..F\n3 runs, 5 assertions, 1 failures, 0 errors\ndone\n"
+
+    assert report_line(output) == "3 runs, 5 assertions, 1 failures, 0 errors"
+    assert report_line("Run options: --seed 4242\n..F\n") == ""
