@@ -163,7 +163,7 @@ class Supervisor:
     def _note_exit(self, name: str, code: int) -> None:
         """Records why `name` exited when the user can fix it: its configured port is taken."""
         state = self._state.services[name]
-        state.problem = ""
+        before, state.problem = state.problem, ""
         if code != PORT_IN_USE_EXIT_CODE:
             return
         configured = {
@@ -176,7 +176,8 @@ class Supervisor:
         if taken is not None:
             setting, port = taken
             state.problem = port_in_use_line(name, port, setting)
-            _log().error("service_port_in_use", service=name, port=port, setting=setting)
+            if state.problem != before:  # once, not at every restart (or twice for one exit)
+                _log().error("service_port_in_use", service=name, port=port, setting=setting)
 
     async def _terminate(self, name: str) -> None:
         proc = self._procs.get(name)
