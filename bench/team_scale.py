@@ -320,6 +320,10 @@ async def scenario(
         for store, inserts, vectors in samples:
             checked += await verify(store, dsn, inserts, vectors, embedder.model_id)
         cap = "" if total == projects * per_project else f"; capped: {total:,} loaded"
+        if cap:  # the figures are of what was loaded
+            section = f"{len(used):,} x {per_project:,} (capped)"
+            if projects == 1:
+                section = f"1 x {total:,} (capped)"
         figures.append(
             Figure(
                 section,
@@ -342,7 +346,8 @@ async def scenario(
         figures.append(Figure(section, "disk: HNSW index", hnsw_mib, "MiB"))
         pools = [int(p) for p in str(args.pools).split(",") if p]
         efs = [int(e) for e in str(args.ef_search).split(",") if e]
-        figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
+        if used:
+            figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
     finally:
         await backend.close()
     return figures
