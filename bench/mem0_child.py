@@ -10,6 +10,9 @@ interleave mem0's searches with Squirrel's:
 - `{"op": "add", "store": NAME, "count": N, "batch": B}`: the first N texts added into the
   store NAME (made on first use), B per `add` (B = 1: one text per call, with its index as
   metadata `n`; B > 1: a list of B messages per call); `{"seconds": ...}`;
+- `{"op": "fill", "store": NAME, "count": N}`: a new store NAME holding the first N texts,
+  stored as `add` stores them but a thousand per vector-store insert (`fill`);
+  `{"seconds": ...}`;
 - `{"op": "threads", "n": N}`: torch on N threads from now on;
 - `{"op": "search", "store": NAME, "query": ...}`: one search, top 10; `{"ms": ..., "cpu_ms":
   ..., "hits": [...]}`, timed in-process (`cpu_ms`: this process's CPU during the call; `hits`:
@@ -19,10 +22,13 @@ interleave mem0's searches with Squirrel's:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import tempfile
 import time
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,8 @@ DATA = Path(__file__).resolve().parent / "data" / "long_conversations.json"
 USER = "bench"
 #: Texts per call in the bulk measurement, on both sides.
 BATCH = 100
+#: Texts per vector-store insert when filling the searched store.
+FILL_BATCH = 1000
 #: Adds and searches each side makes before anything is counted (first-call costs).
 WARMUP = 5
 #: Marks the child's answers on stdout.
@@ -95,6 +103,35 @@ def _hits(found: Any, index_of: dict[str, int]) -> list[int]:
     return hits
 
 
+def fill(memory: Any, texts: list[str]) -> None:
+    """The texts into `memory`'s vector store as `add(..., infer=False)` stores each (its
+    embedder, payload and metadata, `n` the text's index), but `FILL_BATCH` per insert: mem0's
+    FAISS store writes its whole index and docstore to disk on every insert, so filling a large
+    store one `add` at a time takes hours. No history rows (searches do not read them)."""
+    from mem0.utils.lemmatization import lemmatize_for_bm25  # type: ignore[import-not-found]  # noqa: PLC0415
+
+    for start in range(0, len(texts), FILL_BATCH):
+        chunk = texts[start : start + FILL_BATCH]
+        now = datetime.now(UTC).isoformat()
+        payloads = [
+            {
+                "user_id": USER,
+                "role": "user",
+                "n": start + k,
+                "data": text,
+                "hash": hashlib.md5(text.encode()).hexdigest(),  # mem0's own key
+                "created_at": now,
+                "updated_at": now,
+                "text_lemmatized": lemmatize_for_bm25(text),
+            }
+            for k, text in enumerate(chunk)
+        ]
+        vectors = [memory.embedding_model.embed(text, "add") for text in chunk]
+        memory.vector_store.insert(
+            vectors=vectors, payloads=payloads, ids=[str(uuid.uuid4()) for _ in chunk]
+        )
+
+
 def serve(model_dir: str, texts_file: str) -> None:
     import torch  # type: ignore[import-not-found]  # noqa: PLC0415
     from mem0 import Memory  # type: ignore[import-not-found]  # noqa: PLC0415
@@ -132,6 +169,12 @@ def serve(model_dir: str, texts_file: str) -> None:
                         chunk = chosen[start : start + batch]
                         messages = [{"role": "user", "content": t} for t in chunk]
                         store.add(messages, user_id=USER, infer=False)
+                _reply({"seconds": time.perf_counter() - started})
+            elif op == "fill":
+                name = request["store"]
+                stores[name] = _memory(Memory, model_dir, f"{tmp}/{name}")
+                started = time.perf_counter()
+                fill(stores[name], texts[: int(request["count"])])
                 _reply({"seconds": time.perf_counter() - started})
             elif op == "threads":
                 torch.set_num_threads(int(request["n"]))

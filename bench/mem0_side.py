@@ -68,7 +68,7 @@ import structlog
 
 from bench import writes
 from bench.common import MemoryGenerator, git_repo, wait_idle
-from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
+from bench.mem0_child import BATCH, FILL_BATCH, REPLY, WARMUP, conversations
 from bench.retrieval_latency import memory_process, wait_model
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -277,8 +277,21 @@ class Figures:
     size: int
     sample: int
     threads_p50: dict[int, float]
-    adds_per_s: dict[str, float]
+    adds_per_s: dict[str, tuple[float, float]]
     rounds: list[Round]
+
+
+async def squirrel_adds(
+    client: MemoryClient, project: str, items: list[pb.RememberRequest], batch: int
+) -> tuple[float, float]:
+    """(acknowledged /s, vector-searchable /s): `items` in `RememberMany` calls of `batch`, or
+    one `Remember` per item when `batch` is 1."""
+    if batch == 1:
+        seconds, _ = await writes.remember_one_by_one(client, project, items)
+    else:
+        seconds = await writes.remember_batched(client, project, items, batch)
+    searchable = seconds + await writes.catch_up(client, project)
+    return len(items) / seconds, len(items) / searchable
 
 
 async def measure(
@@ -286,17 +299,17 @@ async def measure(
 ) -> Figures:
     size, sample = len(texts), min(args.sample, len(texts))
     threads_p50 = best_threads(mem0, args.threads, queries)
-    rates = {
-        "mem0_one": size
-        / float(mem0.ask(op="add", store="searched", count=size, batch=1)["seconds"]),
-        "mem0_list": sample
-        / float(mem0.ask(op="add", store="list", count=sample, batch=BATCH)["seconds"]),
-    }
+    rates: dict[str, tuple[float, float]] = {}
+    for name, batch in (("mem0_one", 1), ("mem0_list", BATCH)):
+        seconds = float(mem0.ask(op="add", store=name, count=sample, batch=batch)["seconds"])
+        rates[name] = (sample / seconds, sample / seconds)  # embedded inside the call
+    seconds = float(mem0.ask(op="fill", store="searched", count=size)["seconds"])
+    rates["mem0_fill"] = (size / seconds, size / seconds)
     rounds: list[Round] = []
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         HomeLayout(home).ensure()
-        roots = {name: git_repo(Path(tmp) / name) for name in ("warm", "one", "repo")}
+        roots = {name: git_repo(Path(tmp) / name) for name in ("warm", "one", "many", "repo")}
         for root in roots.values():
             add_project(HomeLayout(home).projects, root)
         project = str(roots["repo"])
@@ -306,21 +319,15 @@ async def measure(
                 await wait_model(client)
                 if not rounds:
                     await warm_up(client, str(roots["warm"]), texts[:WARMUP])
+                    for name, batch in (("many", BATCH), ("one", 1)):
+                        wait_idle(service.pid)
+                        items = writes.statements(texts[:sample], name)
+                        rates[f"squirrel_{name}"] = await squirrel_adds(
+                            client, str(roots[name]), items, batch
+                        )
                     wait_idle(service.pid)
-                    seconds = await writes.remember_batched(
+                    rates["squirrel_fill"] = await squirrel_adds(
                         client, project, writes.statements(texts, PREFIX), BATCH
-                    )
-                    rates["squirrel_many"] = size / seconds
-                    rates["squirrel_many_indexed"] = size / (
-                        seconds + await writes.catch_up(client, project)
-                    )
-                    wait_idle(service.pid)
-                    seconds, _ = await writes.remember_one_by_one(
-                        client, str(roots["one"]), writes.statements(texts[:sample], "one")
-                    )
-                    rates["squirrel_one"] = sample / seconds
-                    rates["squirrel_one_indexed"] = sample / (
-                        seconds + await writes.catch_up(client, str(roots["one"]))
                     )
                 else:
                     await client.call(
@@ -338,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--mem0-python", type=Path, help="python of the mem0 environment")
     options.add_argument("--size", type=int, default=10_000, help="texts in the searched store")
-    options.add_argument("--sample", type=int, default=1000, help="texts of the second add rows")
+    options.add_argument("--sample", type=int, default=300, help="texts of the timed add rows")
     options.add_argument("--copies", type=int, default=3, help="times each question is asked")
     options.add_argument(
         "--threads", default="1,2", help="torch thread counts to try for mem0 (comma-separated)"
@@ -403,27 +410,37 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
     turns = min(len(conversations()[0]), figures.size)
     threads = ", ".join(f"{n}: {p50:.1f} ms" for n, p50 in figures.threads_p50.items())
     chosen = min(figures.threads_p50, key=lambda n: figures.threads_p50[n])
+
+    def row(what: str, texts: int, key: str) -> str:
+        return f"| {what} | {texts} | {r[key][0]:.1f} | {r[key][1]:.1f} |"
+
+    n, size = figures.sample, figures.size
     lines = [
-        f"store: {figures.size} texts ({turns} conversation turns, the rest generated memories);"
+        f"store: {size} texts ({turns} conversation turns, the rest generated memories);"
         f" {len(queries)} searches (top 10) per round; load {load:.1f} at the start"
         f" ({os.cpu_count()} cores)",
         f"mem0 search p50 by torch threads ({threads}): {chosen} used",
         "",
         "| adds | texts | acknowledged /s | vector-searchable /s |",
         "|---|---|---|---|",
-        f"| mem0 `add`, one text per call (embeds in the call) | {figures.size}"
-        f" | {r['mem0_one']:.1f} | {r['mem0_one']:.1f} |",
-        f"| Squirrel `RememberMany`, {BATCH} per call | {figures.size}"
-        f" | {r['squirrel_many']:.1f} | {r['squirrel_many_indexed']:.1f} |",
-        f"| mem0 `add`, a list of {BATCH} (`infer=False`: one embedding per message)"
-        f" | {figures.sample} | {r['mem0_list']:.1f} | {r['mem0_list']:.1f} |",
-        f"| Squirrel `Remember`, one per call | {figures.sample}"
-        f" | {r['squirrel_one']:.1f} | {r['squirrel_one_indexed']:.1f} |",
+        row("mem0 `add`, one text per call (embeds in the call)", n, "mem0_one"),
+        row(f"mem0 `add`, a list of {BATCH} (`infer=False`: one by one)", n, "mem0_list"),
+        row(f"Squirrel `RememberMany`, {BATCH} per call", n, "squirrel_many"),
+        row("Squirrel `Remember`, one per call", n, "squirrel_one"),
+        row(
+            f"Squirrel `RememberMany`, {BATCH} per call: the searched store", size, "squirrel_fill"
+        ),
+        row(
+            f"mem0's searched store, {FILL_BATCH} per vector-store insert (bench shortcut)",
+            size,
+            "mem0_fill",
+        ),
         "",
-        "same end state (vector-searchable): Squirrel RememberMany / mem0 add"
-        f" {r['squirrel_many_indexed'] / r['mem0_one']:.2f}x; Squirrel Remember / mem0 add"
-        f" {r['squirrel_one_indexed'] / r['mem0_one']:.2f}x;"
-        f" acknowledged only (not the same state) {r['squirrel_many'] / r['mem0_one']:.2f}x",
+        f"same texts, same end state (vector-searchable), against mem0 `add` one per call:"
+        f" Squirrel `RememberMany` {r['squirrel_many'][1] / r['mem0_one'][0]:.2f}x,"
+        f" `Remember` {r['squirrel_one'][1] / r['mem0_one'][0]:.2f}x;"
+        f" acknowledged only (not the same state): {r['squirrel_many'][0] / r['mem0_one'][0]:.2f}x"
+        f" and {r['squirrel_one'][0] / r['mem0_one'][0]:.2f}x",
         "",
         "| search | load | p50 ms | p95 ms | p99 ms | CPU ms per search | recall@5 | recall@10 |",
         "|---|---|---|---|---|---|---|---|",
@@ -431,10 +448,8 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
     for round_ in figures.rounds:
         m, s = round_.mem0, round_.squirrel
         where = f"{round_.load_start:.1f}-{round_.load_end:.1f}"
-        for name, side in (
-            (f"mem0 ({chosen} threads)", m),
-            (f"Squirrel, {round_.encoder} queries", s),
-        ):
+        sides = ((f"mem0 ({chosen} threads)", m), (f"Squirrel, {round_.encoder} queries", s))
+        for name, side in sides:
             lines.append(
                 f"| {name} | {where} | {side.p(50):.1f} | {side.p(95):.1f} | {side.p(99):.1f}"
                 f" | {side.cpu_ms:.1f} | {side.recall(queries, 5):.3f}"
