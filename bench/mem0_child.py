@@ -107,7 +107,8 @@ def fill(memory: Any, texts: list[str]) -> None:
     """The texts into `memory`'s vector store as `add(..., infer=False)` stores each (its
     embedder, payload and metadata, `n` the text's index), but `FILL_BATCH` per insert: mem0's
     FAISS store writes its whole index and docstore to disk on every insert, so filling a large
-    store one `add` at a time takes hours. No history rows (searches do not read them)."""
+    store one `add` at a time costs more with every text.
+    No history rows (searches do not read them)."""
     from mem0.utils.lemmatization import lemmatize_for_bm25  # type: ignore[import-not-found]  # noqa: PLC0415
 
     for start in range(0, len(texts), FILL_BATCH):
