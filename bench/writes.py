@@ -34,7 +34,7 @@ import psutil
 import structlog
 
 from bench.common import Figure, git_repo, percentile, print_table, wait_idle
-from bench.mem0_child import workload
+from bench.mem0_child import conversations
 from bench.retrieval_latency import MemoryProcess, memory_process, wait_model
 from squirrel.v1 import memory_pb2 as mpb
 from squirrel.v1 import memory_service_pb2 as pb
@@ -235,7 +235,7 @@ def _project(home: Path, root: Path) -> str:
 
 
 async def measure(single: int, batched: int, batch: int) -> list[Figure]:
-    texts, _ = workload(single + batched)
+    texts = conversations()[0][: single + batched]
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         HomeLayout(home).ensure()

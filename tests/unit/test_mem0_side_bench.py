@@ -1,0 +1,71 @@
+"""bench.mem0_side's workload, recall and mem0 hit reading (no mem0 needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.mem0_child import DATA, _hits, conversations
+from bench.mem0_side import Query, Side, main, recall, workload
+
+
+def test_gold_points_at_the_turn_it_names_not_at_that_position() -> None:
+    texts, questions = conversations()
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    by_number = {
+        (n, t["turn"]): t["text"] for n, c in enumerate(data["conversations"]) for t in c["turns"]
+    }
+    first = data["conversations"][0]["questions"][0]
+    assert questions[0][0] == first["question"]
+    assert [texts[g] for g in questions[0][1]] == [by_number[(0, t)] for t in first["gold"]]
+    # the data's turn numbers are not positions, so an index by position would miss
+    turns = data["conversations"][0]["turns"]
+    assert any(t["turn"] != n for n, t in enumerate(turns))
+    # the second conversation's gold lies after the first conversation's turns
+    second = [
+        gold for q, gold in questions if q == data["conversations"][1]["questions"][0]["question"]
+    ]
+    assert second and min(second[0]) >= len(turns)
+
+
+def test_workload_fills_to_the_size_and_keeps_only_questions_whose_gold_is_stored() -> None:
+    turns, questions = conversations()
+    texts, queries = workload(len(turns) + 50, 2)
+    assert texts[: len(turns)] == turns
+    assert len(texts) == len(turns) + 50
+    assert len(queries) == 2 * len(questions)
+    assert len({q.text for q in queries}) == len(queries)  # tagged: no query cache answers
+
+    small, few = workload(100, 1)
+    assert len(small) == 100
+    assert few and all(max(q.gold) < 100 for q in few)
+    assert len(few) < len(questions)
+
+
+def test_recall_counts_gold_within_the_first_k_only() -> None:
+    gold = frozenset({3, 7})
+    assert recall(gold, [3, 1, 2, 4, 5, 7], 5) == 0.5
+    assert recall(gold, [3, 1, 2, 4, 5, 7], 10) == 1.0
+    assert recall(gold, [], 10) == 0.0
+    side = Side([1.0, 2.0], [[3], [9]], 0.0)
+    queries = [Query("a", gold), Query("b", frozenset({9}))]
+    assert side.recall(queries, 5) == pytest.approx(0.75)
+
+
+def test_mem0_hits_come_from_metadata_or_else_from_the_text() -> None:
+    index_of = {"alpha": 0, "beta": 1}
+    found = {
+        "results": [
+            {"memory": "beta", "metadata": {"n": 5}},
+            {"memory": "alpha", "metadata": None},
+            {"memory": "unknown"},
+        ]
+    }
+    assert _hits(found, index_of) == [5, 0, -1]
+    assert _hits([{"memory": "beta"}], index_of) == [1]
+
+
+def test_without_mem0_it_says_so_and_measures_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--mem0-python", "/nonexistent/python"]) == 2
+    assert "mem0 is not installed" in capsys.readouterr().err
