@@ -20,33 +20,37 @@ class PostgresKeptReplies:
         it (new, or an abandoned claim taken over); else what the earlier call left."""
         key = checked_key(key)
         now = self._clock()
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "DELETE FROM kept_replies WHERE project_id = %s AND claimed_at < %s",
-                (self.project_id, now - KEEP_FOR),
-            )
-            # Claimed here, or left as it is (another call holds it): one statement, so two
-            # servers claiming the same key at once cannot both win.
-            cursor = await conn.execute(
-                "INSERT INTO kept_replies (project_id, key, method, fingerprint, claimed_at) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (project_id, key) DO UPDATE SET "
-                "method = excluded.method, fingerprint = excluded.fingerprint, "
-                "reply = NULL, claimed_at = excluded.claimed_at "
-                "WHERE kept_replies.reply IS NULL AND kept_replies.claimed_at < %s "
-                "RETURNING 1",
-                (self.project_id, key, method, fingerprint, now, now - CLAIM_FOR),
-            )
-            if await cursor.fetchone() is not None:
-                return None
-            cursor = await conn.execute(
-                "SELECT method, fingerprint, reply FROM kept_replies "
-                "WHERE project_id = %s AND key = %s",
-                (self.project_id, key),
-            )
-            row = await cursor.fetchone()
-        if row is None:  # dropped between the two statements: never kept, so none to answer
-            raise RuntimeError("a kept reply vanished while it was claimed")
-        return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
+        while True:
+            async with self._db.transaction() as conn:
+                await conn.execute(
+                    "DELETE FROM kept_replies WHERE project_id = %s AND claimed_at < %s",
+                    (self.project_id, now - KEEP_FOR),
+                )
+                # Claimed here, or left as it is (another call holds it): one statement, so two
+                # servers claiming the same key at once cannot both win.
+                cursor = await conn.execute(
+                    "INSERT INTO kept_replies (project_id, key, method, fingerprint, claimed_at) "
+                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (project_id, key) DO UPDATE SET "
+                    "method = excluded.method, fingerprint = excluded.fingerprint, "
+                    "reply = NULL, claimed_at = excluded.claimed_at "
+                    "WHERE kept_replies.reply IS NULL AND kept_replies.claimed_at < %s "
+                    "RETURNING 1",
+                    (self.project_id, key, method, fingerprint, now, now - CLAIM_FOR),
+                )
+                if await cursor.fetchone() is not None:
+                    return None
+                cursor = await conn.execute(
+                    "SELECT method, fingerprint, reply FROM kept_replies "
+                    "WHERE project_id = %s AND key = %s",
+                    (self.project_id, key),
+                )
+                row = await cursor.fetchone()
+            if row is not None:
+                return KeptReply(
+                    str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2])
+                )
+            # Released between the two statements (the call holding it failed and kept
+            # nothing): the key is free again, so this call claims it afresh.
 
     async def keep_reply(self, key: str, reply: bytes) -> None:
         """The reply of the call holding `key`, answered to every later call with it."""
