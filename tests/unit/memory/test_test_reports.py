@@ -186,7 +186,7 @@ def test_a_named_command_keeps_what_the_table_says() -> None:
     assert all(a.use is None or a.use.purpose != "test" for a in marked)
 
 
-@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+@pytest.mark.parametrize("script", ["./run.sh", "python run.py"])
 def test_a_script_named_only_as_running_something_is_the_test_command(script: str) -> None:
     session = Session()
     session.run(script, FAILING, 1)
@@ -194,6 +194,16 @@ def test_a_script_named_only_as_running_something_is_the_test_command(script: st
     session.run(script, PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == [f"Tests run with `{script}`."]
+
+
+@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+def test_a_script_named_for_its_tests_is_the_test_command_without_a_report(script: str) -> None:
+    session = Session()
+    session.run(script, "ok\n")
+    session.edit("lib/ledger/books.rb")
+    session.run(script, "ok\n")
+
+    assert _tests_named(evidence_candidates(session.events)) == [f"To run the tests: `{script}`."]
 
 
 def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
