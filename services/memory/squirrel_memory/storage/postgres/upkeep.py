@@ -11,6 +11,7 @@ import structlog
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.storage.base import DeadLetter, ViewMeta
 from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 log = structlog.get_logger()
@@ -19,7 +20,7 @@ _PRUNED = '{"pruned":true}'
 
 
 def _dead_letter(row: Sequence[Any]) -> DeadLetter:
-    return DeadLetter(int(row[0]), row[1], row[2], row[3], int(row[4]), row[5], row[6])
+    return DeadLetter.of_row(row, POSTGRES.load_time)
 
 
 class PostgresUpkeep:

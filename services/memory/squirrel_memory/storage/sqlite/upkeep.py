@@ -12,6 +12,7 @@ import structlog
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.storage.base import DeadLetter, ViewMeta
 from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
+from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import from_db_time, to_db_time
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
@@ -55,15 +56,7 @@ class SqliteUpkeep:
 
     @staticmethod
     def _dead_letter(row: Sequence[Any]) -> DeadLetter:
-        return DeadLetter(
-            int(row[0]),
-            row[1],
-            row[2],
-            row[3],
-            int(row[4]),
-            from_db_time(row[5]),
-            from_db_time(row[6]),
-        )
+        return DeadLetter.of_row(row, SQLITE.load_time)
 
     async def record_dead_letter(
         self, kind: str, payload_ref: str, error: str, *, count_attempt: bool = True
