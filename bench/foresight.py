@@ -29,7 +29,12 @@ Each session k >= 2 is scored against what it then did (bench/foresight_score.py
 Needs no model and no gold. Transcripts paths under the original project folder are moved into
 the replay's project folder, as they would be on the user's machine.
 
+The answer key's held-out projects (bench/data/answer_key/, `split = "held-out"`) are replayed
+and pooled like the rest, but shown only as one pooled row (and left out of --details and the
+per-project --json figures) unless --held-out-rows asks for their own rows or --project names them.
+
 Usage: python -m bench.foresight [--fixtures DIR] [--project NAME ...] [--details] [--json PATH]
+                                 [--held-out-rows]
 (DIR defaults to ../shared/fixtures; without it the benchmark says so and exits 0.)
 """
 
@@ -52,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import fixture_pipeline
+from bench.answer_key_score import load_keys
 from bench.common import SHARED_FIXTURES, Figure
 from bench.foresight_score import (
     History,
@@ -429,14 +435,39 @@ def pooled(results: Sequence[ProjectResult]) -> Tally:
     return total
 
 
-def table(results: Sequence[ProjectResult]) -> str:
-    """Pooled figures first, then one row per project."""
+def held_out_projects() -> frozenset[str]:
+    """The fixture projects the answer key holds out (never tuned on), by their replay names."""
+    return frozenset(k.project for k in load_keys() if k.split == "held-out")
+
+
+def is_held_out(name: str, held_out: frozenset[str]) -> bool:
+    """Whether a replayed project (`codex:` prefixed for Codex sessions) is held out."""
+    return name.removeprefix("codex:") in held_out
+
+
+def shown(
+    results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset()
+) -> list[ProjectResult]:
+    """The results shown one by one: every project not in `held_out`."""
+    return [r for r in results if not is_held_out(r.name, held_out)]
+
+
+def _pooled_row(name: str, results: Sequence[ProjectResult]) -> tuple[str, ...]:
     total = pooled(results)
-    sessions = sum(r.sessions for r in results)
-    rows = [_row("all (pooled)", f"{total.sessions}/{sessions}", "", total)]
+    return _row(name, f"{total.sessions}/{sum(r.sessions for r in results)}", "", total)
+
+
+def table(results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset()) -> str:
+    """Pooled figures first, then one row per project; the projects in `held_out` only as one
+    pooled row of their own (after the rest)."""
+    own = shown(results, held_out)
+    hidden = [r for r in results if r not in own]
+    rows = [_pooled_row("all (pooled)", results)]
     rows += [
-        _row(r.name, f"{r.tally.sessions}/{r.sessions}", str(r.memories), r.tally) for r in results
+        _row(r.name, f"{r.tally.sessions}/{r.sessions}", str(r.memories), r.tally) for r in own
     ]
+    if hidden:
+        rows.append(_pooled_row(f"held-out projects ({len(hidden)}, pooled)", hidden))
     widths = [max(len(row[i]) for row in [HEAD, *rows]) for i in range(len(HEAD))]
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -503,22 +534,30 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="replay twice, without then with learning from outcomes, and print both tables",
     )
+    parser.add_argument(
+        "--held-out-rows",
+        action="store_true",
+        help="also show the answer key's held-out projects one by one (pooled only by default)",
+    )
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
         return 0
+    # Held-out projects a filter names are asked for; the rest stay pooled unless asked.
+    asked = {name.removeprefix("codex:") for name in args.project}
+    hidden = frozenset() if args.held_out_rows else held_out_projects() - asked
     started = time.perf_counter()
     if args.compare:
         before = measure(args.fixtures, args.project, learn=False)
         print("foresight replay, ranking without outcomes (before learning):\n")
-        print(table(before))
+        print(table(before, hidden))
         print()
     results = measure(args.fixtures, args.project)
     print("foresight replay, rules extractor, hooks at their default budgets, ranking learning")
     print("from the outcomes of earlier sessions:\n")
-    print(table(results))
+    print(table(results, hidden))
     if args.details:
-        for result in results:
+        for result in shown(results, hidden):
             print(f"\n### {result.name}")
             print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
             print("served, unused:")
@@ -526,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415
 
-        rows = figures(results) + [f for r in results for f in figures(results, r.name)]
+        own = shown(results, hidden)
+        rows = figures(results) + [f for r in own for f in figures(results, r.name)]
         write_json(args.json, rows, {"section": SECTION})
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0

@@ -47,6 +47,9 @@ _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
 _INTERPRETERS = frozenset({"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl"})
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs")
+#: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
+#: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
+_TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
 _TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
 
 
@@ -293,6 +296,8 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
     if "/" in words[0] or words[0].endswith(_SCRIPT_SUFFIXES):
         stem = program.rsplit(".", 1)[0] if "." in program else program
         purpose = task_purpose(stem)
+        if purpose in (None, "run") and _TEST_SCRIPT.search(stem.lower()):
+            purpose = "test"
         if purpose:
             return CommandUse(words[0], purpose, "any", task=stem)
     return None

@@ -297,3 +297,38 @@ def test_a_malformed_table_is_refused_with_a_reason() -> None:
         _parse_table({**good, "commands": {"python": {"pytest": "testing"}}})
     with pytest.raises(ValueError, match="unknown purpose"):
         _parse_table({**good, "commands": {}, "task_names": {"t": "nope"}})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./run_tests.sh",
+        "python run_tests.py",
+        "bash scripts/run-all-tests",
+        "python3 runtests.py -v",
+        "./run_test.sh unit",
+    ],
+)
+def test_a_script_named_for_running_tests_is_a_test_command(line: str) -> None:
+    use = classify_command(line)
+    assert use is not None
+    assert (use.purpose, use.ecosystem) == ("test", "any")
+    assert is_test_command(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        ("./run.sh", "run"),
+        ("./run_server.sh", "run"),
+        ("./start_test_server.sh", "run"),
+        ("python contest.py", None),
+        ("./latest.sh", None),
+    ],
+)
+def test_a_script_whose_name_only_contains_test_keeps_its_purpose(
+    line: str, purpose: str | None
+) -> None:
+    use = classify_command(line)
+    assert (use.purpose if use else None) == purpose
+    assert not is_test_command(line)

@@ -176,3 +176,51 @@ def test_only_the_trailers_every_decline_carried_count() -> None:
 )
 def test_trailers_are_hyphenated_keys_with_a_value(message: str, keys: dict[str, str]) -> None:
     assert trailers(message) == keys
+
+
+@pytest.mark.parametrize(
+    ("message", "keys"),
+    [
+        (
+            f"Fix it\n\nBody.\n\nSigned-off-by: Dev <dev@example.org>\n{TRAILER}",
+            {"signed-off-by": "Signed-off-by", "co-authored-by": "Co-Authored-By"},
+        ),
+        (
+            f"Fix it\n\n{TRAILER}\n  continued on the next line\nReviewed-by: Ann",
+            {"co-authored-by": "Co-Authored-By", "reviewed-by": "Reviewed-by"},
+        ),
+        (f"Fix it\n\n{TRAILER}\n\n", {"co-authored-by": "Co-Authored-By"}),
+    ],
+)
+def test_the_last_paragraph_of_trailer_lines_is_the_trailer_block(
+    message: str, keys: dict[str, str]
+) -> None:
+    assert trailers(message) == keys
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # In the body, followed by more prose: no trailer.
+        "Fix it\n\nFollow-up: the cache is cleared in the next change.\n\nMore words here.",
+        # In the last paragraph beside prose: not a trailer block.
+        "Fix it\n\nFollow-up: the cache is cleared next.\nThe rest is prose.",
+        f"Fix it\n\nThe body says why.\n{TRAILER}",
+        # The subject is never a trailer.
+        "Follow-up: clear the cache",
+        TRAILER,
+    ],
+)
+def test_trailer_like_lines_outside_a_trailer_block_are_no_trailers(message: str) -> None:
+    assert trailers(message) == {}
+
+
+def test_a_declined_body_line_that_looks_like_a_trailer_is_no_note() -> None:
+    events = _events(
+        [
+            (_heredoc("Add overview\n\nFollow-up: docs next.\n\nMore."), DECLINED, None),
+            ('git add README.md && git commit -m "Add overview"', MADE, True),
+        ]
+    )
+
+    assert declined_trailers(events) == []

@@ -6,7 +6,7 @@ import pytest
 
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.evidence.attempts import command_base
-from squirrel_memory.extractors.facts import manifest_language
+from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.manifests import manifest_reader

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_core.events import Event, Origin
 from squirrel_memory.candidate_decisions import merge_candidates
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.preferences import stated_preferences
@@ -22,18 +22,17 @@ from squirrel_memory.models import (
     MemoryType,
     Scope,
     StoredEvent,
-    UpdateDecision,
 )
 from squirrel_memory.processor import Processor
-from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
 from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
+from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
 
 MESSAGES = Path(__file__).parents[2] / "fixtures" / "user_messages" / "messages.json"
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+DONE = "Done: the endpoint is added and tested."
 
 
 def _found(text: str, *, after: bool = True) -> list[tuple[str, str, bool]]:
@@ -243,49 +242,19 @@ def test_keys_are_stemmed_content_words() -> None:
 # --- recurrence across episodes, through the processor and a real store -------------------
 
 
-async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
-    return decide_update(candidate, existing)
-
-
 @pytest.fixture
 async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
-    root = tmp_path / "proj"
-    root.mkdir()
-    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
-    users = await SqliteUserStore.open(tmp_path / "home")
-    yield store, users
-    await store.close()
-    await users.close()
+    async with clocked_stores(tmp_path, NOW) as opened:
+        yield opened
 
 
 def _processor(store: SqliteStore, users: SqliteUserStore) -> Processor:
-    async def all_stores() -> list[SqliteStore]:
-        return [store]
-
-    return Processor(
-        all_stores,
-        users,
-        RulesExtractor(),
-        _decide,
-        user_id="u",
-        settings=ProcessorSettings(retry_delays=()),
-        clock=lambda: NOW,
-    )
+    return rules_processor(store, users, NOW)
 
 
 def _exchange(session: str, start: datetime, reply: str) -> list[Event]:
     """The assistant reports a task done, the user answers with `reply`."""
-    texts = [
-        (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
-        (EventType.ASSISTANT_RESPONSE, {"text": "Done: the endpoint is added and tested."}),
-        (EventType.USER_MESSAGE, {"text": reply}),
-    ]
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE, kind, start + timedelta(minutes=i), content, session_id=session
-        )
-        for i, (kind, content) in enumerate(texts)
-    ]
+    return exchange(session, start, DONE, reply)
 
 
 async def _style(store: SqliteStore) -> list[MemoryItem]:

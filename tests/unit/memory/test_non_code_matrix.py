@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -20,92 +19,10 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.fixes import first_line
 from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
 from squirrel_memory.models import MemoryCandidate, StoredEvent
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
-
-
-class Session:
-    """The events of one Claude Code session in `root`, in order."""
-
-    def __init__(self, root: str, session_id: str, start: datetime) -> None:
-        self.root = root
-        self.session_id = session_id
-        self.start = start
-        self.events: list[StoredEvent] = []
-
-    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
-        n = len(self.events) + 1
-        self.events.append(
-            StoredEvent(
-                id=f"{self.session_id}_{n:04d}",
-                project_id=self.root,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id=self.session_id,
-                timestamp=self.start + timedelta(seconds=20 * n),
-                event_type=kind,
-                content=content,
-                file_paths=paths,
-                hash=f"{self.root}{self.session_id}{n}",
-            )
-        )
-        return self.events[-1].id
-
-    def user(self, text: str) -> None:
-        self.add("user_message", {"text": text})
-
-    def say(self, text: str) -> None:
-        self.add("assistant_response", {"text": text})
-
-    def run(self, command: str, exit_code: int = 0, output: str = "") -> None:
-        use = f"t{len(self.events)}"
-        self.add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
-        self.add(
-            "command_run",
-            {
-                "command": command,
-                "tool_use_id": use,
-                "exit_code": exit_code,
-                "is_error": exit_code != 0,
-                "output": output,
-            },
-        )
-
-    def read(self, path: str, text: str) -> None:
-        use = f"t{len(self.events)}"
-        full = f"{self.root}/{path}"
-        numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
-        self.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (full,))
-        self.add(
-            "tool_result",
-            {"tool": "Read", "tool_use_id": use, "output": numbered, "is_error": False},
-            (full,),
-        )
-
-    def write(self, path: str, text: str) -> None:
-        use = f"t{len(self.events)}"
-        full = f"{self.root}/{path}"
-        self.add(
-            "tool_call",
-            {"tool": "Write", "tool_use_id": use, "input": {"file_path": full, "content": text}},
-            (full,),
-        )
-        self.add("code_change", {"tool": "Write", "tool_use_id": use, "path": full}, (full,))
-
-    def edit(self, path: str, old: str, new: str) -> None:
-        use = f"t{len(self.events)}"
-        full = f"{self.root}/{path}"
-        self.add(
-            "tool_call",
-            {
-                "tool": "Edit",
-                "tool_use_id": use,
-                "input": {"file_path": full, "old_string": old, "new_string": new},
-            },
-            (full,),
-        )
-        self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": full}, (full,))
 
 
 @dataclass(frozen=True)
@@ -256,7 +173,7 @@ def dotfiles(root: str) -> list[Session]:
     first.user("Add an alias ll for ls -lah to my zsh config and link it.")
     first.read("README.md", DOTFILES_README)
     first.run("ls -a", 0, ".\n..\n.git\nREADME.md\ngit\nnvim\nzsh\n")
-    first.edit("zsh/.zshrc", "alias la='ls -a'\n", "alias la='ls -a'\nalias ll='ls -lah'\n")
+    first.edit_lines("zsh/.zshrc", "alias la='ls -a'\n", "alias la='ls -a'\nalias ll='ls -lah'\n")
     first.run(
         "stow zsh",
         1,
@@ -295,11 +212,11 @@ def docs_site(root: str) -> list[Session]:
     first.run("ls docs", 0, "index.md\noncall.md\nrunbooks\n")
     first.write("docs/oncall.md", "# On call\n\nSee [the database runbook](runbooks/db.md).\n")
     first.run("mkdocs build --strict", 1, BROKEN_LINK)
-    first.edit("docs/oncall.md", "(runbooks/db.md)", "(runbooks/database.md)")
+    first.edit_lines("docs/oncall.md", "(runbooks/db.md)", "(runbooks/database.md)")
     first.run("mkdocs build --strict", 0, "INFO    -  Documentation built in 0.41 seconds\n")
     second = Session(root, "h2", T0 + timedelta(days=1))
     second.user("Fix the typo on the home page and rebuild.")
-    second.edit("docs/index.md", "Wellcome", "Welcome")
+    second.edit_lines("docs/index.md", "Wellcome", "Welcome")
     second.run("mkdocs build --strict", 0, "INFO    -  Documentation built in 0.39 seconds\n")
     return [first, second]
 

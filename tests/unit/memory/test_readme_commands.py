@@ -5,35 +5,20 @@ and failed reads say nothing."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
 from squirrel_memory.extractors.readme_commands import documented_commands, readme_commands
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import Episode, MemoryType, StoredEvent
+from tests.unit.memory.session_builder import read_result
 
 ROOT = "/home/dev/platform"
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
 
 def _read(path: str, text: str, *, is_error: bool = False) -> list[StoredEvent]:
-    numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
-    content: dict[str, Any] = {"tool": "Read", "output": numbered, "is_error": is_error}
-    return [
-        StoredEvent(
-            id="e1",
-            project_id=ROOT,
-            user_id="dev",
-            source_tool="claude_code",
-            session_id="s1",
-            timestamp=T0 + timedelta(seconds=1),
-            event_type="tool_result",
-            content=content,
-            file_paths=(f"{ROOT}/{path}",),
-            hash="h1",
-        )
-    ]
+    return read_result(ROOT, path, text, T0 + timedelta(seconds=1), is_error=is_error)
 
 
 DEVELOPMENT = """# Platform

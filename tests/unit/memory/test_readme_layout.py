@@ -5,34 +5,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
 from squirrel_memory.extractors.readme_layout import explained_folders, readme_layout
 from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import read_result
 
 ROOT = "/home/dev/lab"
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
 
 def _read(path: str, text: str, *, is_error: bool = False) -> list[StoredEvent]:
-    numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
-    content: dict[str, Any] = {"tool": "Read", "output": numbered, "is_error": is_error}
-    return [
-        StoredEvent(
-            id="e1",
-            project_id=ROOT,
-            user_id="dev",
-            source_tool="claude_code",
-            session_id="s1",
-            timestamp=T0 + timedelta(seconds=1),
-            event_type="tool_result",
-            content=content,
-            file_paths=(f"{ROOT}/{path}",),
-            hash="h1",
-        )
-    ]
+    return read_result(ROOT, path, text, T0 + timedelta(seconds=1), is_error=is_error)
 
 
 BULLETS = """# Lab

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
 
 import pytest
 
@@ -15,55 +14,13 @@ from squirrel_memory.extractors.evidence.test_reports import (
     reports_tests,
 )
 from squirrel_memory.extractors.rules import evidence_candidates
-from squirrel_memory.models import MemoryCandidate, StoredEvent
+from squirrel_memory.models import MemoryCandidate
+from tests.unit.memory.session_builder import Session
 
 ROOT = "/home/dev/ledger"
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 PASSING = "Finished in 0.02s\n5 examples, 0 failures\n"
 FAILING = "Finished in 0.02s\n5 examples, 1 failure\n"
-
-
-class Session:
-    """One session's events in order: commands run and files edited."""
-
-    def __init__(self) -> None:
-        self.events: list[StoredEvent] = []
-
-    def _add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> None:
-        n = len(self.events) + 1
-        self.events.append(
-            StoredEvent(
-                id=f"e{n:04d}",
-                project_id=ROOT,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s1",
-                timestamp=T0 + timedelta(seconds=20 * n),
-                event_type=kind,
-                content=content,
-                file_paths=paths,
-                hash=f"h{n}",
-            )
-        )
-
-    def run(self, command: str, output: str, exit_code: int = 0) -> None:
-        use = f"t{len(self.events)}"
-        self._add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
-        self._add(
-            "command_run",
-            {
-                "command": command,
-                "tool_use_id": use,
-                "exit_code": exit_code,
-                "is_error": exit_code != 0,
-                "output": output,
-            },
-        )
-
-    def edit(self, path: str) -> None:
-        use = f"t{len(self.events)}"
-        self._add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": {}}, (path,))
-        self._add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
 
 
 def _tests_named(found: list[MemoryCandidate]) -> list[str]:
@@ -115,10 +72,10 @@ def test_a_summary_far_above_the_end_is_not_the_runs_own() -> None:
 
 
 def test_an_unnamed_command_reporting_tests_again_after_an_edit_is_the_test_command() -> None:
-    session = Session()
-    session.run("bundle exec rake", FAILING, 1)
+    session = Session(ROOT, "s1", T0)
+    session.run("bundle exec rake", 1, FAILING)
     session.edit("lib/ledger/books.rb")
-    session.run("bundle exec rake", PASSING)
+    session.run("bundle exec rake", output=PASSING)
 
     found = evidence_candidates(session.events)
 
@@ -126,47 +83,47 @@ def test_an_unnamed_command_reporting_tests_again_after_an_edit_is_the_test_comm
 
 
 def test_a_report_seen_once_is_not_enough() -> None:
-    session = Session()
-    session.run("bundle exec rake", PASSING)
+    session = Session(ROOT, "s1", T0)
+    session.run("bundle exec rake", output=PASSING)
     session.edit("lib/ledger/books.rb")
-    session.run("bundle exec rake", "")
+    session.run("bundle exec rake", output="")
 
     assert _tests_named(evidence_candidates(session.events)) == []
 
 
 def test_reports_without_an_edit_between_them_are_not_enough() -> None:
-    session = Session()
+    session = Session(ROOT, "s1", T0)
     session.edit("lib/ledger/books.rb")
-    session.run("bundle exec rake", PASSING)
-    session.run("bundle exec rake", PASSING)
+    session.run("bundle exec rake", output=PASSING)
+    session.run("bundle exec rake", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == []
 
 
 def test_a_printed_log_is_not_a_test_command() -> None:
-    session = Session()
-    session.run("cat log/test.log", FAILING)
+    session = Session(ROOT, "s1", T0)
+    session.run("cat log/test.log", output=FAILING)
     session.edit("lib/ledger/books.rb")
-    session.run("cat log/test.log", PASSING)
-    session.run("tail -n 20 log/test.log", PASSING)
+    session.run("cat log/test.log", output=PASSING)
+    session.run("tail -n 20 log/test.log", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == []
 
 
 def test_a_run_of_two_unnamed_commands_says_whose_output_it_is_not() -> None:
-    session = Session()
-    session.run("ledger-setup && bundle exec rake", FAILING, 1)
+    session = Session(ROOT, "s1", T0)
+    session.run("ledger-setup && bundle exec rake", 1, FAILING)
     session.edit("lib/ledger/books.rb")
-    session.run("ledger-setup && bundle exec rake", PASSING)
+    session.run("ledger-setup && bundle exec rake", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == []
 
 
 def test_a_folder_change_before_the_runner_still_leaves_it_the_runs_own() -> None:
-    session = Session()
-    session.run("cd /home/dev/ledger && bundle exec rake", FAILING, 1)
+    session = Session(ROOT, "s1", T0)
+    session.run("cd /home/dev/ledger && bundle exec rake", 1, FAILING)
     session.edit("lib/ledger/books.rb")
-    session.run("cd /home/dev/ledger && bundle exec rake", PASSING)
+    session.run("cd /home/dev/ledger && bundle exec rake", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == [
         "Tests run with `bundle exec rake`."
@@ -174,10 +131,10 @@ def test_a_folder_change_before_the_runner_still_leaves_it_the_runs_own() -> Non
 
 
 def test_a_named_command_keeps_what_the_table_says() -> None:
-    session = Session()
-    session.run("cargo build", FAILING, 1)
+    session = Session(ROOT, "s1", T0)
+    session.run("cargo build", 1, FAILING)
     session.edit("src/lib.rs")
-    session.run("cargo build", PASSING)
+    session.run("cargo build", output=PASSING)
     found = attempts(commands(session.events), ROOT)
 
     marked = discovered_tests(found, [e.timestamp for e in session.events])
@@ -186,21 +143,31 @@ def test_a_named_command_keeps_what_the_table_says() -> None:
     assert all(a.use is None or a.use.purpose != "test" for a in marked)
 
 
-@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+@pytest.mark.parametrize("script", ["./run.sh", "python run.py"])
 def test_a_script_named_only_as_running_something_is_the_test_command(script: str) -> None:
-    session = Session()
-    session.run(script, FAILING, 1)
+    session = Session(ROOT, "s1", T0)
+    session.run(script, 1, FAILING)
     session.edit("lib/ledger/books.rb")
-    session.run(script, PASSING)
+    session.run(script, output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == [f"Tests run with `{script}`."]
 
 
-def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
-    session = Session()
-    session.run("./run_server.sh", "Listening on :8080\n")
+@pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])
+def test_a_script_named_for_its_tests_is_the_test_command_without_a_report(script: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run(script, output="ok\n")
     session.edit("lib/ledger/books.rb")
-    session.run("./run_server.sh", "Listening on :8080\n")
+    session.run(script, output="ok\n")
+
+    assert _tests_named(evidence_candidates(session.events)) == [f"To run the tests: `{script}`."]
+
+
+def test_a_script_that_reports_no_tests_keeps_its_purpose() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("./run_server.sh", output="Listening on :8080\n")
+    session.edit("lib/ledger/books.rb")
+    session.run("./run_server.sh", output="Listening on :8080\n")
 
     assert _tests_named(evidence_candidates(session.events)) == []
 

@@ -5,53 +5,21 @@ the pitfall."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from tests.unit.memory.session_builder import scripted_session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/src/app"
 
 
-def _event(n: int, session: str, kind: str, content: dict[str, Any], at: int) -> StoredEvent:
-    return StoredEvent(
-        id=f"evt_{session}_{n:04d}",
-        project_id=ROOT,
-        user_id="dev",
-        source_tool="claude_code",
-        session_id=session,
-        timestamp=T0 + timedelta(seconds=at),
-        event_type=kind,
-        content=content,
-        file_paths=(),
-        hash=f"h-{session}-{n}",
-    )
-
-
 def _session(session: str, steps: Sequence[tuple[str, Any]], start: int = 0) -> list[StoredEvent]:
-    """`("run", (command, exit, output))`, `("say", text)` or `("edit", (path, old, new))`."""
-    events: list[StoredEvent] = []
-    for n, (kind, data) in enumerate(steps):
-        at = start + 30 * (n + 1)
-        if kind == "run":
-            command, code, output = data
-            content = {"command": command, "exit_code": code, "is_error": code != 0}
-            events.append(_event(n, session, "command_run", {**content, "output": output}, at))
-        elif kind == "say":
-            events.append(_event(n, session, "assistant_response", {"text": data}, at))
-        else:
-            path, old, new = data
-            call = {"tool": "Edit", "input": {"file_path": f"{ROOT}/{path}"}}
-            call["input"].update(old_string=old, new_string=new)
-            events.append(_event(n, session, "tool_call", call, at))
-            events.append(
-                _event(100 + n, session, "code_change", {"path": f"{ROOT}/{path}"}, at + 1)
-            )
-    return events
+    return scripted_session(ROOT, T0, session, steps, start)
 
 
 def _pitfalls(events: list[StoredEvent]) -> list[MemoryCandidate]:

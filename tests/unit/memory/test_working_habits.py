@@ -9,23 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_core.events import Event
 from squirrel_memory.extractors.working_habits import (
     HABIT_KEY,
     habit_clause,
     user_instructions,
     working_habit,
 )
-from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, UpdateDecision
+from squirrel_memory.models import MemoryType
 from squirrel_memory.processor import Processor
-from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
+from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+DONE = "Done: I added an exporter class and tests."
 
 
 @pytest.mark.parametrize(
@@ -155,48 +154,19 @@ def test_a_plain_request_without_the_habit_is_left_to_the_preference_rules() -> 
 # --- recurrence across sessions, in other words ---------------------------------------------
 
 
-async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
-    return decide_update(candidate, existing)
-
-
 @pytest.fixture
 async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
-    root = tmp_path / "proj"
-    root.mkdir()
-    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
-    users = await SqliteUserStore.open(tmp_path / "home")
-    yield store, users
-    await store.close()
-    await users.close()
+    async with clocked_stores(tmp_path, NOW) as opened:
+        yield opened
 
 
 def _processor(store: SqliteStore, users: SqliteUserStore) -> Processor:
-    async def all_stores() -> list[SqliteStore]:
-        return [store]
-
-    return Processor(
-        all_stores,
-        users,
-        RulesExtractor(),
-        _decide,
-        user_id="u",
-        settings=ProcessorSettings(retry_delays=()),
-        clock=lambda: NOW,
-    )
+    return rules_processor(store, users, NOW)
 
 
 def _exchange(session: str, start: datetime, reply: str) -> list[Event]:
-    texts = [
-        (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
-        (EventType.ASSISTANT_RESPONSE, {"text": "Done: I added an exporter class and tests."}),
-        (EventType.USER_MESSAGE, {"text": reply}),
-    ]
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE, kind, start + timedelta(minutes=i), content, session_id=session
-        )
-        for i, (kind, content) in enumerate(texts)
-    ]
+    """The assistant reports a task done, the user answers with `reply`."""
+    return exchange(session, start, DONE, reply)
 
 
 async def test_the_habit_said_in_other_words_in_two_sessions_tops_the_core_style(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.facts import known_stack
+from squirrel_memory.extractors.manifests import known_stack
 from squirrel_memory.extractors.toolchain import known_tools
 from squirrel_memory.extractors.wording import key_slug, sentence, stem
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent

@@ -23,8 +23,11 @@ from squirrel_memory.models import StoredEvent
 IMPORTANCE = 0.7
 KEY_PREFIX = "commit:no-trailer:"
 
-#: A git trailer line: a hyphenated token, a colon, a value (`Co-Authored-By: Name <mail>`).
-_TRAILER = re.compile(r"^(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+):\s+\S")
+#: A git trailer line: a token (letters, digits, hyphens), a colon, a value (`Refs: #12`).
+_TRAILER = re.compile(r"^(?P<key>[A-Za-z0-9][A-Za-z0-9-]*):\s+\S")
+#: A trailer worth a note has a hyphenated key (`Co-Authored-By`, `Signed-off-by`).
+_NOTED_KEY = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 #: How Claude Code words a call the user declined (the call did not run).
 _DECLINED = re.compile(r"doesn't want to proceed with this tool use", re.IGNORECASE)
 
@@ -39,12 +42,23 @@ class DroppedTrailer:
 
 
 def trailers(message: str) -> dict[str, str]:
-    """The trailer keys of a commit message, lower-cased, with their spelling as written."""
+    """The hyphenated trailer keys of a commit message, lower-cased, with their spelling as
+    written. As git reads them, trailers are the message's last paragraph (never its subject)
+    when every line of it is `Token: value` or continues the line above (indented); a
+    `Follow-up: …` line in the body, or in a last paragraph of prose, is no trailer."""
+    paragraphs = _PARAGRAPH_BREAK.split(message.strip())
+    if len(paragraphs) < 2:
+        return {}
     found: dict[str, str] = {}
-    for line in message.splitlines():
+    for n, line in enumerate(paragraphs[-1].splitlines()):
+        if n and line[:1] in (" ", "\t"):
+            continue
         match = _TRAILER.match(line.strip())
-        if match:
-            found.setdefault(match.group("key").lower(), match.group("key"))
+        if match is None:
+            return {}
+        key = match.group("key")
+        if _NOTED_KEY.fullmatch(key):
+            found.setdefault(key.lower(), key)
     return found
 
 

@@ -1,8 +1,8 @@
-"""Project facts evident from manifests, paths, imports in code and the commands that run it."""
+"""Project facts evident from the paths a session touched, the commands that run the app and the
+modules' own docs; stack facts are weighed in `stack_facts`."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -16,20 +16,21 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
-from squirrel_memory.extractors.file_reads import file_text, read_output, whole_read_output
+from squirrel_memory.extractors.file_reads import file_text, whole_read_output
+from squirrel_memory.extractors.manifests import (
+    EXTENSION_LANGUAGES,
+    first_project_path,
+    in_project,
+    manifest_language,
+)
 from squirrel_memory.extractors.modules import (
     file_description,
     module_name,
     says_more_than,
     speaks_for_module,
 )
-from squirrel_memory.extractors.stack_evidence import (
-    StackEvidence,
-    code_scope,
-    family,
-    is_test_data,
-    test_runs,
-)
+from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -37,162 +38,10 @@ from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import read_instruction_file
 from squirrel_memory.repository.scan import PARSE_ERRORS
-from squirrel_memory.repository.services import config_reader
 from squirrel_memory.repository.snapshot import TextFile
-from squirrel_memory.repository.stack import language_name
 
 MAX_MODULE_FACTS = 5
-MAX_CODE_SCAN_CHARS = 50_000
 
-_MANIFEST_LANGUAGES = {
-    "pyproject.toml": "Python",
-    "setup.py": "Python",
-    "setup.cfg": "Python",
-    "pipfile": "Python",
-    "package.json": "JavaScript",
-    "tsconfig.json": "TypeScript",
-    "cargo.toml": "Rust",
-    "go.mod": "Go",
-    "gemfile": "Ruby",
-    "pom.xml": "Java",
-    "build.gradle": "Java",
-    "build.gradle.kts": "Kotlin",
-    "composer.json": "PHP",
-    "mix.exs": "Elixir",
-    "package.swift": "Swift",
-    "pubspec.yaml": "Dart",
-    "build.sbt": "Scala",
-    "cmakelists.txt": "C/C++",
-    "build.zig": "Zig",
-    "build.zig.zon": "Zig",
-    "cabal.project": "Haskell",
-    "stack.yaml": "Haskell",
-    "gleam.toml": "Gleam",
-    "dune-project": "OCaml",
-    "deno.json": "TypeScript",
-    "deno.jsonc": "TypeScript",
-}
-#: Manifests known by their suffix (`ledger.cabal`) or by their exact, case-kept name (R's
-#: `DESCRIPTION`; a `description` file is anything).
-_MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
-_EXACT_MANIFESTS = {"DESCRIPTION": "R"}
-_EXTENSION_LANGUAGES = {
-    ".py": "Python",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".js": "JavaScript",
-    ".jsx": "JavaScript",
-    ".mjs": "JavaScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".rb": "Ruby",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".cs": "C#",
-    ".php": "PHP",
-    ".swift": "Swift",
-    ".c": "C",
-    ".cpp": "C++",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
-    ".heex": "Elixir",
-    ".erl": "Erlang",
-    ".scala": "Scala",
-    ".dart": "Dart",
-    ".zig": "Zig",
-    ".hs": "Haskell",
-    ".gleam": "Gleam",
-    ".ml": "OCaml",
-    ".mli": "OCaml",
-    ".r": "R",
-    ".vue": "JavaScript",
-    ".svelte": "JavaScript",
-}
-#: Imported or declared package → (fact key, display name).
-_LIBRARIES: dict[str, tuple[str, str]] = {
-    "fastapi": ("framework", "FastAPI"),
-    "django": ("framework", "Django"),
-    "flask": ("framework", "Flask"),
-    "starlette": ("framework", "Starlette"),
-    "aiohttp": ("framework", "aiohttp"),
-    "tornado": ("framework", "Tornado"),
-    "litestar": ("framework", "Litestar"),
-    "textual": ("framework", "Textual"),
-    "react": ("framework", "React"),
-    "next": ("framework", "Next.js"),
-    "vue": ("framework", "Vue"),
-    "svelte": ("framework", "Svelte"),
-    "express": ("framework", "Express"),
-    "fastify": ("framework", "Fastify"),
-    "@nestjs/core": ("framework", "NestJS"),
-    "@angular/core": ("framework", "Angular"),
-    "sqlalchemy": ("database", "SQLAlchemy"),
-    "psycopg": ("database", "PostgreSQL"),
-    "psycopg2": ("database", "PostgreSQL"),
-    "asyncpg": ("database", "PostgreSQL"),
-    "pg": ("database", "PostgreSQL"),
-    "sqlite3": ("database", "SQLite"),
-    "aiosqlite": ("database", "SQLite"),
-    "pymongo": ("database", "MongoDB"),
-    "motor": ("database", "MongoDB"),
-    "mongoose": ("database", "MongoDB"),
-    "redis": ("database", "Redis"),
-    "pymysql": ("database", "MySQL"),
-    "prisma": ("database", "Prisma"),
-    "@prisma/client": ("database", "Prisma"),
-    "pydantic": ("libraries", "Pydantic"),
-    "jinja2": ("libraries", "Jinja2"),
-    "click": ("libraries", "Click"),
-    "typer": ("libraries", "Typer"),
-    "celery": ("libraries", "Celery"),
-    "httpx": ("libraries", "httpx"),
-    "requests": ("libraries", "requests"),
-    "structlog": ("libraries", "structlog"),
-    "grpc": ("libraries", "gRPC"),
-    "numpy": ("libraries", "NumPy"),
-    "pandas": ("libraries", "pandas"),
-    "torch": ("libraries", "PyTorch"),
-    "zod": ("libraries", "Zod"),
-    "tailwindcss": ("libraries", "Tailwind CSS"),
-    "pytest": ("testing", "pytest"),
-    "vitest": ("testing", "Vitest"),
-    "jest": ("testing", "Jest"),
-    "@jest/globals": ("testing", "Jest"),
-    "mocha": ("testing", "Mocha"),
-    "playwright": ("testing", "Playwright"),
-    "@playwright/test": ("testing", "Playwright"),
-    "cypress": ("testing", "Cypress"),
-}
-_FACT_TITLES = {
-    "framework": "Built with {}.",
-    "database": "Data layer: {}.",
-    "libraries": "Key libraries: {}.",
-    "testing": "Tests are written with {}.",
-}
-#: Facts said of a sub-folder when its code (not only its manifest) shows them.
-_SCOPED_TITLES = {
-    "framework": "In `{}/`, the code is built with {}.",
-    "testing": "In `{}/`, tests are written with {}.",
-}
-_MANIFEST_NAMES = frozenset(
-    {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
-    | {"mix.exs", "gemfile", "go.mod", "composer.json", "pom.xml", "build.gradle"}
-    | {"build.gradle.kts", "setup.cfg", "setup.py"}
-)
-_FACT_IMPORTANCE = {"libraries": 0.45, "testing": 0.5}
-_PY_IMPORT = re.compile(
-    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
-    re.MULTILINE,
-)
-_JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
-_MANIFEST_DEP = re.compile(
-    r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
-)
-#: Folders whose files are not the project's (dependencies, environments, build output).
-_FOREIGN_DIRS = frozenset(
-    {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
-    | {"target", "dist", "build", ".tox", "__pycache__", "Pods", ".dart_tool", ".next"}
-)
 _NOT_ENTRY_MODULES = {
     "pytest",
     "pip",
@@ -214,70 +63,6 @@ _NOT_ENTRY_MODULES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """A project fact: key, clean statement, tags, strength, paths and the events behind it."""
-
-    key: str
-    content: str
-    tags: tuple[str, ...]
-    importance: float
-    event_ids: tuple[str, ...]
-    file_paths: tuple[str, ...] = ()
-
-
-def _in_project(path: str) -> bool:
-    """A project-relative path outside dependency, environment and build folders."""
-    parts = PurePosixPath(path).parts
-    return (
-        bool(parts)
-        and not path.startswith(("/", "~"))
-        and not any(part in _FOREIGN_DIRS for part in parts[:-1])
-    )
-
-
-def _code_texts(event: StoredEvent) -> list[str]:
-    """Code an event wrote (tool inputs) or read (file tool output), for import scanning."""
-    content: dict[str, Any] = event.content
-    texts: list[str] = []
-    if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
-        tool_input = content["input"]
-        for name in ("content", "new_string", "new_source"):
-            if isinstance(tool_input.get(name), str):
-                texts.append(tool_input[name])
-        edits = tool_input.get("edits")
-        if isinstance(edits, list):
-            texts.extend(
-                e["new_string"]
-                for e in edits
-                if isinstance(e, dict) and isinstance(e.get("new_string"), str)
-            )
-    elif (output := read_output(event)) is not None:
-        texts.append(output)
-    return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
-
-
-def _libraries_in(text: str, manifest: bool) -> set[str]:
-    names: set[str] = set()
-    for match in _PY_IMPORT.finditer(text):
-        names.add((match.group(1) or match.group(2)).lower())
-    names.update(m.lower() for m in _JS_IMPORT.findall(text))
-    if manifest:
-        names.update(m.lower() for m in _MANIFEST_DEP.findall(text))
-    return {n for n in names if n in _LIBRARIES}
-
-
-def manifest_language(name: str) -> str | None:
-    """The language a manifest file name says a project is in, or None."""
-    lower = name.lower()
-    if lower.startswith("requirements") and lower.endswith(".txt"):
-        return "Python"
-    found = _MANIFEST_LANGUAGES.get(lower) or _EXACT_MANIFESTS.get(name)
-    if found is None and "." in lower:
-        found = _MANIFEST_SUFFIXES.get(lower[lower.rindex(".") :])
-    return found
-
-
 def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
     """The project's languages: manifests at the root first, then the languages of the code
     files touched (twice at least); a manifest in a sub-folder (`assets/package.json`) only
@@ -292,7 +77,7 @@ def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
         if language:
             (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
             ids.add(event_id)
-        ext_language = _EXTENSION_LANGUAGES.get(pure.suffix.lower())
+        ext_language = EXTENSION_LANGUAGES.get(pure.suffix.lower())
         if ext_language:
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
@@ -396,19 +181,11 @@ def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
     return list(facts.values())
 
 
-def _first_project_path(event: StoredEvent) -> str | None:
-    """The first path an event names that is inside the project (relative to its root)."""
-    for raw in event.file_paths:
-        if raw and _in_project(rel := relative_path(raw, event.project_id)):
-            return rel
-    return None
-
-
 def _whole_file(event: StoredEvent) -> tuple[str, str] | None:
     """(project path, text) of a whole file a session read or wrote (a Read from line 1, or a
     Write's content); None for partial reads, edits and failures."""
     content: dict[str, Any] = event.content
-    rel = _first_project_path(event)
+    rel = first_project_path(event)
     if rel is None:
         return None
     if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
@@ -544,7 +321,7 @@ def project_facts(
         (rel, event.id)
         for event in events
         for raw in event.file_paths
-        if raw and _in_project(rel := relative_path(raw, event.project_id))
+        if raw and in_project(rel := relative_path(raw, event.project_id))
     ]
     facts: list[Fact] = []
     # A repository with commits answers "what language" from its own files (`repo:` facts);
@@ -560,7 +337,7 @@ def project_facts(
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
     facts.extend(_layout_facts(paths))
 
-    facts.extend(_stack_facts(events, runs, paths, project_id))
+    facts.extend(stack_facts(events, runs, paths, project_id))
 
     entry = next(
         ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None
@@ -578,129 +355,3 @@ def project_facts(
 
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts
-
-
-def _main_families(paths: list[tuple[str, str]], project_id: str) -> set[str]:
-    """The project's main language families: the repository's primary ecosystems when it is
-    read, else the languages of the root manifests the session touched, else of most code."""
-    ecosystems = primary_ecosystems(project_id)
-    if ecosystems:
-        return {family(language_name(eco)) for eco in ecosystems}
-    root = {
-        family(language)
-        for path, _ in paths
-        if "/" not in path and (language := _MANIFEST_LANGUAGES.get(path.lower()))
-    }
-    if root:
-        return root
-    counts = Counter(
-        family(language)
-        for path, _ in paths
-        if (language := _EXTENSION_LANGUAGES.get(PurePosixPath(path).suffix.lower()))
-    )
-    return {counts.most_common(1)[0][0]} if counts else set()
-
-
-def _is_manifest(path: str) -> bool:
-    name = PurePosixPath(path).name.lower()
-    return name in _MANIFEST_NAMES or (name.startswith("requirements") and name.endswith(".txt"))
-
-
-def _configured_databases(event: StoredEvent, path: str) -> set[str]:
-    """Databases the data-access configuration a session read names (an ORM's adapter, a
-    settings ENGINE, the app's connection URL), read with the repository's own readers."""
-    reader = config_reader(path)
-    output = read_output(event)
-    if reader is None or output is None:
-        return set()
-    out = Readings()
-    try:
-        reader(TextFile.of(path, file_text(output)), out)
-    except PARSE_ERRORS:
-        return set()
-    return {s.name for s in out.services if s.kind == "database" and s.configured}
-
-
-def _stack_evidence(
-    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
-) -> StackEvidence:
-    main = _main_families(paths, project_id)
-    packages = {str(PurePosixPath(p).parent) for p, _ in paths if _is_manifest(p) and "/" in p}
-    evidence = StackEvidence()
-    for event in events:
-        rel = _first_project_path(event)
-        if rel is None or is_test_data(rel):
-            continue
-        manifest = _is_manifest(rel)
-        if manifest:
-            parent = str(PurePosixPath(rel).parent)
-            scope = "" if parent == "." else parent
-        else:
-            language = _EXTENSION_LANGUAGES.get(PurePosixPath(rel).suffix.lower())
-            scope = code_scope(rel, packages, main, language)
-        for text in _code_texts(event):
-            # Code that imports a library uses it; a manifest only declares it.
-            for name in sorted(_libraries_in(text, manifest)):
-                key, display = _LIBRARIES[name]
-                evidence.add(key, display, scope, event.id, strong=not manifest)
-        for database in sorted(_configured_databases(event, rel)):
-            evidence.add("database", database, scope, event.id, strong=True)
-    testing = {display.lower(): display for key, display in _LIBRARIES.values() if key == "testing"}
-    for tool, scope, event_id in test_runs(runs, project_id):
-        framework = testing.get(tool.lower())
-        if framework:
-            evidence.add("testing", framework, scope, event_id, strong=True, ran=True)
-        else:
-            evidence.other_runners.setdefault(scope, set()).add(tool)
-    return evidence
-
-
-def _stack_facts(
-    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
-) -> list[Fact]:
-    """Framework, data layer, libraries and test framework, weighed (`stack_evidence`)."""
-    evidence = _stack_evidence(events, runs, paths, project_id)
-    facts: list[Fact] = []
-    for key in ("framework", "database", "libraries", "testing"):
-        names = evidence.project_names(key)[:5]
-        if key == "testing":
-            # A framework known only from the test command that ran it would restate that
-            # command's own memory ("Tests run with `pytest`."): it takes an import to say more.
-            root = evidence.found.get(key, {}).get("", {})
-            names = [n for n in names if root[n].event_ids() - root[n].ran]
-        if names:
-            tags = (key, *(n.lower() for n in names))
-            facts.append(
-                Fact(
-                    key,
-                    _FACT_TITLES[key].format(", ".join(names)),
-                    tags,
-                    _FACT_IMPORTANCE.get(key, 0.7),
-                    evidence.event_ids(key, names),
-                )
-            )
-        title = _SCOPED_TITLES.get(key)
-        if title is None:
-            continue
-        for scope, scoped in evidence.scoped_names(key).items():
-            facts.append(
-                Fact(
-                    f"{key}@{scope}",
-                    title.format(scope, ", ".join(scoped[:3])),
-                    (key, scope, *(n.lower() for n in scoped[:3])),
-                    0.4,
-                    evidence.event_ids(key, scoped, scope),
-                    (scope,),
-                )
-            )
-    return facts
-
-
-def known_stack() -> dict[str, str]:
-    """Framework, database, library and language names (lower-cased) mapped to their kind."""
-    # Test frameworks are left to the command table (`test_runner`), so "Uses pytest." and
-    # "Uses unittest." stay values of one kind.
-    names = {display.lower(): key for key, display in _LIBRARIES.values() if key != "testing"}
-    for language in {*_MANIFEST_LANGUAGES.values(), *_EXTENSION_LANGUAGES.values()}:
-        names[language.lower()] = "language"
-    return names

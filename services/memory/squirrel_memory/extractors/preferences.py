@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.wording import key_slug, sentence, stem, strip_markdown
+from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
+from squirrel_memory.extractors.wording import sentence, stem, strip_markdown, word_set
 from squirrel_memory.models import Scope
 
 MAX_CLAUSE_CHARS = 240
@@ -35,10 +36,6 @@ CORRECTION_TAG = "correction"
 EMPHASIS_TAG = "emphasis"
 #: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
 SAID_BEFORE_TAG = "recurring"
-
-
-def _wordset(*lines: str) -> frozenset[str]:
-    return frozenset(" ".join(lines).split())
 
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
@@ -161,7 +158,6 @@ _REQUIREMENT = re.compile(
 #: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
 #: one is about the task at hand ("no, add conversationId field") unless stated as a rule.
 _CODE_NAME = re.compile(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+|\w/\w|\w\.\w{1,4}\b")
-_MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: "did you push?", "you forgot to run the tests": something expected before a task is done.
 _ASKED_DONE = re.compile(
@@ -172,7 +168,7 @@ _ASKED_DONE = re.compile(
 _WHY_DID = re.compile(r"^why (?:did|do) you\s+(?P<x>.+?)[\s?.!]*$", re.IGNORECASE)
 _TRAILING_ADVERB = re.compile(r"\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
 #: Verbs that start an instruction about how work is done.
-_VERBS = _wordset(
+_VERBS = word_set(
     "add answer ask avoid be build bump call check clean close commit continue create delete ",
     "deploy document double-check edit ensure explain finish fix follow format go include keep ",
     "leave let lint log make mention merge move name open prefer push put raise read rebase ",
@@ -180,12 +176,12 @@ _VERBS = _wordset(
     "stick summarize summarise tag tell test type-check update use verify wait write",
 )
 #: Verbs whose "did you …?" asks after routine work the user expects without asking.
-_ROUTINE = _wordset(
+_ROUTINE = word_set(
     "add build bump check commit deploy document fix format lint merge open push rebase ",
     "release run sign squash tag test type-check update verify write",
 )
 #: Verbs of how work is carried out (not what to build), for corrections without "no".
-_PROCESS = _wordset(
+_PROCESS = word_set(
     "keep continue push commit finish stop wait ask check verify test run lint format rebase ",
     "squash document update",
 )
@@ -219,49 +215,6 @@ _FILE_EXTENSIONS = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
     r"ya?ml|md|css|scss|html|sql|sh)$"
 )
-#: Tool names decide a topic before generic words do ("run tests with uv" is about uv).
-_TOOL_TOPICS = {
-    **dict.fromkeys(
-        ("pytest", "unittest", "jest", "vitest", "mocha", "hypothesis", "rspec", "exunit"),
-        "testing",
-    ),
-    **dict.fromkeys(
-        ("uv", "pip", "poetry", "pipenv", "conda", "npm", "pnpm", "yarn", "bun", "bundler"),
-        "package_manager",
-    ),
-    **dict.fromkeys(("black", "prettier", "isort", "gofmt", "rustfmt"), "formatting"),
-    **dict.fromkeys(
-        ("ruff", "eslint", "flake8", "pylint", "credo", "rubocop", "clippy"), "linting"
-    ),
-    **dict.fromkeys(("mypy", "pyright", "tsc", "dialyzer"), "typing"),
-    "asyncio": "async",
-}
-_WORD_TOPICS = {
-    **dict.fromkeys(
-        ("test", "tests", "testing", "fixture", "fixtures", "mock", "mocks"), "testing"
-    ),
-    **dict.fromkeys(("format", "formatting", "formatter", "indentation", "quotes"), "formatting"),
-    **dict.fromkeys(("lint", "linter", "linting", "hook", "hooks"), "linting"),
-    **dict.fromkeys(("type", "types", "typing", "typed", "annotations", "hints"), "typing"),
-    **dict.fromkeys(("async", "await"), "async"),
-    **dict.fromkeys(
-        ("commit", "commits", "git", "branch", "push", "rebase", "merge", "master", "main"), "git"
-    ),
-    **dict.fromkeys(("comment", "comments", "docstring", "docstrings"), "comments"),
-    **dict.fromkeys(("print", "prints", "logging", "logger"), "logging"),
-    **dict.fromkeys(("exception", "exceptions", "except"), "error_handling"),
-    **dict.fromkeys(("dependency", "dependencies"), "dependencies"),
-    "naming": "naming",
-    **dict.fromkeys(("emoji", "emojis"), "emoji"),
-}
-#: Words left out of a key: they say how strongly, not what.
-_KEY_DROP = _wordset(
-    "a an the to of for in on at with and or be is are it its this that my our your we i you ",
-    "me use using any all every each time always never don't dont do not no avoid stop prefer ",
-    "please when done finish before call calling task sure instead rather than over here repo ",
-    "repository project codebase from now forward future default rule general ",
-    "should must need have will whenever if once after",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,31 +235,6 @@ class _Found:
     content: str
     subject: str
     choice: bool = False
-
-
-def topic(text: str) -> str | None:
-    """The topic a statement is about (`testing`, `git`, …), from tool names first."""
-    words = [w.strip(".") for w in re.findall(r"[a-z0-9_+#.-]+", text.lower())]
-    for word in words:
-        if word in _TOOL_TOPICS:
-            return _TOOL_TOPICS[word]
-    return next((_WORD_TOPICS[w] for w in words if w in _WORD_TOPICS), None)
-
-
-def instruction_key(subject: str, *, choice: bool = False) -> str:
-    """`pref:<topic>` for a choice between tools, else `pref:<what the instruction is about>`.
-
-    The key leaves out polarity and firmness, so "never push to main", "don't push to main"
-    and "did you push to main?" share one key: a later occurrence finds the earlier one.
-    """
-    if choice and (found := next((_TOOL_TOPICS[w] for w in _tool_words(subject)), None)):
-        return f"pref:{found}"
-    subject = _MAKE_SURE.sub("", subject)
-    return f"pref:{key_slug(subject, _KEY_DROP) or 'general'}"
-
-
-def _tool_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9_+#.-]+", text.lower()) if w in _TOOL_TOPICS]
 
 
 def _clean(fragment: str) -> str:
@@ -348,14 +276,14 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
     if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y"))
         if _usable(x) and y:
-            return _make(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(_tool_words(x)))
+            return _make(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
         return None
     if match := _PREFER.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
         if not _usable(x) or _ONE_OFF.match(x):
             return None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
-        return _make(text, f"{x} {y}", choice=bool(_tool_words(f"{x} {y}")))
+        return _make(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
     body = _without_subject(clause, standing=imperative_ok)
     for pattern, lead in (
         (_ALWAYS, "always"),
@@ -388,7 +316,7 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         x = _clean(body)
         if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):
             return None
-        return _make(x, x, choice=verb == "use" and bool(_tool_words(x)))
+        return _make(x, x, choice=verb == "use" and bool(tool_words(x)))
     return None
 
 

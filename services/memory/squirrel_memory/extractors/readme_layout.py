@@ -18,8 +18,8 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.facts import manifest_language
 from squirrel_memory.extractors.file_reads import file_text
+from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import clean_markdown, instruction_kind
 

@@ -119,6 +119,11 @@ def stem(word: str) -> str:
     return word
 
 
+def word_set(*lines: str) -> frozenset[str]:
+    """The words of `lines` (split on white space) as a set."""
+    return frozenset(" ".join(lines).split())
+
+
 def key_slug(text: str, drop: frozenset[str] = frozenset()) -> str:
     """Up to `MAX_KEY_WORDS` stemmed content words of `text`, joined by `_` (may be empty)."""
     words: list[str] = []

@@ -94,6 +94,14 @@ class DeadLetter:
     created_at: datetime
     updated_at: datetime
 
+    @classmethod
+    def of_row(cls, row: Sequence[Any], load_time: Callable[[Any], datetime]) -> DeadLetter:
+        """A `dead_letters` row (id, kind, payload_ref, error, attempts, created_at, updated_at)
+        with its times read by the dialect's `load_time`."""
+        return cls(
+            int(row[0]), row[1], row[2], row[3], int(row[4]), load_time(row[5]), load_time(row[6])
+        )
+
 
 class HistoryAction(StrEnum):
     """What produced one version in `memory_history`."""

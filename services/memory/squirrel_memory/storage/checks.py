@@ -22,6 +22,8 @@ MAX_TAGS = 64
 MAX_LINKED_IDS = 500
 MAX_SOURCE_REFS = 50
 MAX_PAGE = 1000
+#: A parked failure's error text is kept to this many characters.
+MAX_ERROR_CHARS = 2000
 EARLIEST_EVENT = datetime(2000, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=1)
 SQL_CHUNK = 500
@@ -150,6 +152,22 @@ def check_text(name: str, value: object, limit: int) -> str:
     if not encodable(value):
         raise InvalidArgumentError(f"{name} is not valid Unicode text")
     return value
+
+
+def check_view_meta(name: str, events_count_at_gen: int, ttl: int) -> None:
+    """A view's staleness record: a view name and two non-negative integer counts."""
+    check_text("view name", name, MAX_KEY_CHARS)
+    for label, value in (("events_count_at_gen", events_count_at_gen), ("ttl", ttl)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InvalidArgumentError(f"{label} must be a non-negative integer")
+
+
+def dead_letter_error(kind: str, payload_ref: str, error: str) -> str:
+    """The checked kind and reference of parked work; returns its error as stored (cut to
+    `MAX_ERROR_CHARS`)."""
+    check_text("kind", kind, MAX_KEY_CHARS)
+    check_text("payload_ref", payload_ref, MAX_PATH_CHARS)
+    return str(error)[:MAX_ERROR_CHARS]
 
 
 def check_importance(value: object) -> float:

@@ -11,7 +11,7 @@ from typing import Any
 import structlog
 
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
-from squirrel_memory.extractors.facts import known_stack
+from squirrel_memory.extractors.manifests import known_stack
 from squirrel_memory.extractors.toolchain import known_tools
 from squirrel_memory.models import (
     MemoryCandidate,

@@ -2,7 +2,7 @@
 
 The command table knows many test runners by name; a project may drive its tests with a
 command no table names (a task runner's alias, a script, a runner of a small ecosystem) or
-one whose name says only that it runs something (`./run_tests.sh`). Such
+one whose name says only that it runs something (`./run.sh`). Such
 a command shows what it is in the session: its output reports how many tests passed or failed,
 and it reports them again after files changed. A command that does both is the
 project's test command, as a named runner would be. Output that only shows text (a file
@@ -76,7 +76,7 @@ def report_line(output: str) -> str:
 
 def _runner(attempt: Attempt) -> bool:
     """A command whose purpose nothing names: no table knows it, or it runs a project's own
-    script or task whose name says only that it runs (`./run_tests.sh`, `python run.py`)."""
+    script or task whose name says only that it runs (`./run.sh`, `python run.py`)."""
     use = attempt.use
     unnamed = use is None or (use.task is not None and use.purpose == "run")
     return unnamed and bool(attempt.base) and attempt.program not in _NOT_RUNNERS

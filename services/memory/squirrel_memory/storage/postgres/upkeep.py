@@ -8,9 +8,10 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import NotFoundError
 from squirrel_memory.storage.base import DeadLetter, ViewMeta
-from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
+from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 log = structlog.get_logger()
@@ -19,7 +20,7 @@ _PRUNED = '{"pruned":true}'
 
 
 def _dead_letter(row: Sequence[Any]) -> DeadLetter:
-    return DeadLetter(int(row[0]), row[1], row[2], row[3], int(row[4]), row[5], row[6])
+    return DeadLetter.of_row(row, POSTGRES.load_time)
 
 
 class PostgresUpkeep:
@@ -49,10 +50,7 @@ class PostgresUpkeep:
         self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
     ) -> None:
         """Record that a view was built."""
-        check_text("view name", name, MAX_KEY_CHARS)
-        for label, value in (("events_count_at_gen", events_count_at_gen), ("ttl", ttl)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidArgumentError(f"{label} must be a non-negative integer")
+        check_view_meta(name, events_count_at_gen, ttl)
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO view_meta VALUES (%s, %s, %s, %s, %s) "
@@ -68,8 +66,7 @@ class PostgresUpkeep:
     ) -> DeadLetter:
         """Park failed work (`payload_ref` names it); repeats add attempts (unless
         `count_attempt` is False: a forced retry keeps the automatic budget)."""
-        check_text("kind", kind, MAX_KEY_CHARS)
-        check_text("payload_ref", payload_ref, MAX_PATH_CHARS)
+        text = dead_letter_error(kind, payload_ref, error)
         now = self._clock()
         rows = await self._rows(
             "INSERT INTO dead_letters (project_id, kind, payload_ref, error, attempts, "
@@ -77,7 +74,7 @@ class PostgresUpkeep:
             "ON CONFLICT (project_id, kind, payload_ref) DO UPDATE SET error = excluded.error, "
             "attempts = dead_letters.attempts + %s, updated_at = excluded.updated_at "
             "RETURNING id, kind, payload_ref, error, attempts, created_at, updated_at",
-            (self.project_id, kind, payload_ref, str(error)[:2000], now, now, int(count_attempt)),
+            (self.project_id, kind, payload_ref, text, now, now, int(count_attempt)),
         )
         letter = _dead_letter(rows[0])
         log.warning("dead_letter_recorded", kind=kind, attempts=letter.attempts)

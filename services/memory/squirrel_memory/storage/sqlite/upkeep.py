@@ -9,9 +9,10 @@ from typing import Any
 
 import structlog
 
-from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.errors import NotFoundError
 from squirrel_memory.storage.base import DeadLetter, ViewMeta
-from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_PATH_CHARS, Clock, check_text
+from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
+from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import from_db_time, to_db_time
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
@@ -42,10 +43,7 @@ class SqliteUpkeep:
         self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
     ) -> None:
         """Record that a view was built."""
-        check_text("view name", name, MAX_KEY_CHARS)
-        for label, value in (("events_count_at_gen", events_count_at_gen), ("ttl", ttl)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidArgumentError(f"{label} must be a non-negative integer")
+        check_view_meta(name, events_count_at_gen, ttl)
         stamp = to_db_time(last_generated)
         await self._db.write(
             lambda conn: conn.execute(
@@ -58,15 +56,7 @@ class SqliteUpkeep:
 
     @staticmethod
     def _dead_letter(row: Sequence[Any]) -> DeadLetter:
-        return DeadLetter(
-            int(row[0]),
-            row[1],
-            row[2],
-            row[3],
-            int(row[4]),
-            from_db_time(row[5]),
-            from_db_time(row[6]),
-        )
+        return DeadLetter.of_row(row, SQLITE.load_time)
 
     async def record_dead_letter(
         self, kind: str, payload_ref: str, error: str, *, count_attempt: bool = True
@@ -76,10 +66,8 @@ class SqliteUpkeep:
 
         `error` should name the failure (exception type, status), never transcript text.
         """
-        check_text("kind", kind, MAX_KEY_CHARS)
-        check_text("payload_ref", payload_ref, MAX_PATH_CHARS)
+        text = dead_letter_error(kind, payload_ref, error)
         now = to_db_time(self._clock())
-        text = str(error)[:2000]
 
         def write(conn: sqlite3.Connection) -> DeadLetter:
             row = conn.execute(

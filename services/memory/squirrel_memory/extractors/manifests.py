@@ -1,0 +1,230 @@
+"""Which files a session touched are the project's own, which of them are manifests and what
+language each names, and which libraries a text declares or imports."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import read_output
+from squirrel_memory.models import StoredEvent
+
+MAX_CODE_SCAN_CHARS = 50_000
+
+MANIFEST_LANGUAGES = {
+    "pyproject.toml": "Python",
+    "setup.py": "Python",
+    "setup.cfg": "Python",
+    "pipfile": "Python",
+    "package.json": "JavaScript",
+    "tsconfig.json": "TypeScript",
+    "cargo.toml": "Rust",
+    "go.mod": "Go",
+    "gemfile": "Ruby",
+    "pom.xml": "Java",
+    "build.gradle": "Java",
+    "build.gradle.kts": "Kotlin",
+    "composer.json": "PHP",
+    "mix.exs": "Elixir",
+    "package.swift": "Swift",
+    "pubspec.yaml": "Dart",
+    "build.sbt": "Scala",
+    "cmakelists.txt": "C/C++",
+    "build.zig": "Zig",
+    "build.zig.zon": "Zig",
+    "cabal.project": "Haskell",
+    "stack.yaml": "Haskell",
+    "gleam.toml": "Gleam",
+    "dune-project": "OCaml",
+    "deno.json": "TypeScript",
+    "deno.jsonc": "TypeScript",
+}
+#: Manifests known by their suffix (`ledger.cabal`) or by their exact, case-kept name (R's
+#: `DESCRIPTION`; a `description` file is anything).
+_MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
+_EXACT_MANIFESTS = {"DESCRIPTION": "R"}
+EXTENSION_LANGUAGES = {
+    ".py": "Python",
+    ".ts": "TypeScript",
+    ".tsx": "TypeScript",
+    ".js": "JavaScript",
+    ".jsx": "JavaScript",
+    ".mjs": "JavaScript",
+    ".go": "Go",
+    ".rs": "Rust",
+    ".rb": "Ruby",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".cs": "C#",
+    ".php": "PHP",
+    ".swift": "Swift",
+    ".c": "C",
+    ".cpp": "C++",
+    ".ex": "Elixir",
+    ".exs": "Elixir",
+    ".heex": "Elixir",
+    ".erl": "Erlang",
+    ".scala": "Scala",
+    ".dart": "Dart",
+    ".zig": "Zig",
+    ".hs": "Haskell",
+    ".gleam": "Gleam",
+    ".ml": "OCaml",
+    ".mli": "OCaml",
+    ".r": "R",
+    ".vue": "JavaScript",
+    ".svelte": "JavaScript",
+}
+#: Imported or declared package → (fact key, display name).
+LIBRARIES: dict[str, tuple[str, str]] = {
+    "fastapi": ("framework", "FastAPI"),
+    "django": ("framework", "Django"),
+    "flask": ("framework", "Flask"),
+    "starlette": ("framework", "Starlette"),
+    "aiohttp": ("framework", "aiohttp"),
+    "tornado": ("framework", "Tornado"),
+    "litestar": ("framework", "Litestar"),
+    "textual": ("framework", "Textual"),
+    "react": ("framework", "React"),
+    "next": ("framework", "Next.js"),
+    "vue": ("framework", "Vue"),
+    "svelte": ("framework", "Svelte"),
+    "express": ("framework", "Express"),
+    "fastify": ("framework", "Fastify"),
+    "@nestjs/core": ("framework", "NestJS"),
+    "@angular/core": ("framework", "Angular"),
+    "sqlalchemy": ("database", "SQLAlchemy"),
+    "psycopg": ("database", "PostgreSQL"),
+    "psycopg2": ("database", "PostgreSQL"),
+    "asyncpg": ("database", "PostgreSQL"),
+    "pg": ("database", "PostgreSQL"),
+    "sqlite3": ("database", "SQLite"),
+    "aiosqlite": ("database", "SQLite"),
+    "pymongo": ("database", "MongoDB"),
+    "motor": ("database", "MongoDB"),
+    "mongoose": ("database", "MongoDB"),
+    "redis": ("database", "Redis"),
+    "pymysql": ("database", "MySQL"),
+    "prisma": ("database", "Prisma"),
+    "@prisma/client": ("database", "Prisma"),
+    "pydantic": ("libraries", "Pydantic"),
+    "jinja2": ("libraries", "Jinja2"),
+    "click": ("libraries", "Click"),
+    "typer": ("libraries", "Typer"),
+    "celery": ("libraries", "Celery"),
+    "httpx": ("libraries", "httpx"),
+    "requests": ("libraries", "requests"),
+    "structlog": ("libraries", "structlog"),
+    "grpc": ("libraries", "gRPC"),
+    "numpy": ("libraries", "NumPy"),
+    "pandas": ("libraries", "pandas"),
+    "torch": ("libraries", "PyTorch"),
+    "zod": ("libraries", "Zod"),
+    "tailwindcss": ("libraries", "Tailwind CSS"),
+    "pytest": ("testing", "pytest"),
+    "vitest": ("testing", "Vitest"),
+    "jest": ("testing", "Jest"),
+    "@jest/globals": ("testing", "Jest"),
+    "mocha": ("testing", "Mocha"),
+    "playwright": ("testing", "Playwright"),
+    "@playwright/test": ("testing", "Playwright"),
+    "cypress": ("testing", "Cypress"),
+}
+_MANIFEST_NAMES = frozenset(
+    {"pyproject.toml", "package.json", "requirements.txt", "pipfile", "cargo.toml"}
+    | {"mix.exs", "gemfile", "go.mod", "composer.json", "pom.xml", "build.gradle"}
+    | {"build.gradle.kts", "setup.cfg", "setup.py"}
+)
+_PY_IMPORT = re.compile(
+    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
+    re.MULTILINE,
+)
+_JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
+_MANIFEST_DEP = re.compile(
+    r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
+)
+#: Folders whose files are not the project's (dependencies, environments, build output).
+_FOREIGN_DIRS = frozenset(
+    {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
+    | {"target", "dist", "build", ".tox", "__pycache__", "Pods", ".dart_tool", ".next"}
+)
+
+
+def in_project(path: str) -> bool:
+    """A project-relative path outside dependency, environment and build folders."""
+    parts = PurePosixPath(path).parts
+    return (
+        bool(parts)
+        and not path.startswith(("/", "~"))
+        and not any(part in _FOREIGN_DIRS for part in parts[:-1])
+    )
+
+
+def code_texts(event: StoredEvent) -> list[str]:
+    """Code an event wrote (tool inputs) or read (file tool output), for import scanning."""
+    content: dict[str, Any] = event.content
+    texts: list[str] = []
+    if event.event_type == EventType.TOOL_CALL and isinstance(content.get("input"), dict):
+        tool_input = content["input"]
+        for name in ("content", "new_string", "new_source"):
+            if isinstance(tool_input.get(name), str):
+                texts.append(tool_input[name])
+        edits = tool_input.get("edits")
+        if isinstance(edits, list):
+            texts.extend(
+                e["new_string"]
+                for e in edits
+                if isinstance(e, dict) and isinstance(e.get("new_string"), str)
+            )
+    elif (output := read_output(event)) is not None:
+        texts.append(output)
+    return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
+
+
+def libraries_in(text: str, manifest: bool) -> set[str]:
+    """The known libraries (`LIBRARIES`) a text imports, or also declares when it is a manifest."""
+    names: set[str] = set()
+    for match in _PY_IMPORT.finditer(text):
+        names.add((match.group(1) or match.group(2)).lower())
+    names.update(m.lower() for m in _JS_IMPORT.findall(text))
+    if manifest:
+        names.update(m.lower() for m in _MANIFEST_DEP.findall(text))
+    return {n for n in names if n in LIBRARIES}
+
+
+def manifest_language(name: str) -> str | None:
+    """The language a manifest file name says a project is in, or None."""
+    lower = name.lower()
+    if lower.startswith("requirements") and lower.endswith(".txt"):
+        return "Python"
+    found = MANIFEST_LANGUAGES.get(lower) or _EXACT_MANIFESTS.get(name)
+    if found is None and "." in lower:
+        found = _MANIFEST_SUFFIXES.get(lower[lower.rindex(".") :])
+    return found
+
+
+def first_project_path(event: StoredEvent) -> str | None:
+    """The first path an event names that is inside the project (relative to its root)."""
+    for raw in event.file_paths:
+        if raw and in_project(rel := relative_path(raw, event.project_id)):
+            return rel
+    return None
+
+
+def is_manifest(path: str) -> bool:
+    """Whether a path names a dependency manifest (`package.json`, `requirements-dev.txt`)."""
+    name = PurePosixPath(path).name.lower()
+    return name in _MANIFEST_NAMES or (name.startswith("requirements") and name.endswith(".txt"))
+
+
+def known_stack() -> dict[str, str]:
+    """Framework, database, library and language names (lower-cased) mapped to their kind."""
+    # Test frameworks are left to the command table (`test_runner`), so "Uses pytest." and
+    # "Uses unittest." stay values of one kind.
+    names = {display.lower(): key for key, display in LIBRARIES.values() if key != "testing"}
+    for language in {*MANIFEST_LANGUAGES.values(), *EXTENSION_LANGUAGES.values()}:
+        names[language.lower()] = "language"
+    return names

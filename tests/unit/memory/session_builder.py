@@ -1,0 +1,237 @@
+"""Sessions built event by event for the memory rules' tests: one session's commands, replies,
+reads, writes and edits (`Session`), a README read on its own (`read_result`), a scripted
+stream of runs, replies and edits (`scripted_session`), a user's answer to a task reported
+done (`exchange`), and the real stores and processor such sessions go through."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryCandidate, MemoryItem, StoredEvent, UpdateDecision
+from squirrel_memory.processor import Processor
+from squirrel_memory.processor_settings import ProcessorSettings
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.base import Store
+from squirrel_memory.updates import decide_update
+from squirrel_memory.userstore import SqliteUserStore
+
+
+def numbered(text: str) -> str:
+    """`text` as a Read tool shows it: each line behind its number."""
+    return "".join(f"{i:6d}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
+
+
+class Session:
+    """The events of one Claude Code session in `root`, in order, 20 seconds apart."""
+
+    def __init__(self, root: str, session_id: str, start: datetime) -> None:
+        self.root = root
+        self.session_id = session_id
+        self.start = start
+        self.events: list[StoredEvent] = []
+
+    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
+        """One event of `kind`; returns its id."""
+        n = len(self.events) + 1
+        self.events.append(
+            StoredEvent(
+                id=f"{self.session_id}_{n:04d}",
+                project_id=self.root,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id=self.session_id,
+                timestamp=self.start + timedelta(seconds=20 * n),
+                event_type=kind,
+                content=content,
+                file_paths=paths,
+                hash=f"{self.root}{self.session_id}{n}",
+            )
+        )
+        return self.events[-1].id
+
+    def user(self, text: str) -> None:
+        self.add("user_message", {"text": text})
+
+    def say(self, text: str) -> None:
+        self.add("assistant_response", {"text": text})
+
+    def run(self, command: str, exit_code: int = 0, output: str = "") -> None:
+        """A Bash call and the command it ran."""
+        use = f"t{len(self.events)}"
+        self.add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
+        self.add(
+            "command_run",
+            {
+                "command": command,
+                "tool_use_id": use,
+                "exit_code": exit_code,
+                "is_error": exit_code != 0,
+                "output": output,
+            },
+        )
+
+    def read(self, path: str, text: str) -> None:
+        """A whole file of the project read (`path` relative to the root)."""
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        self.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (full,))
+        self.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use, "output": numbered(text), "is_error": False},
+            (full,),
+        )
+
+    def write(self, path: str, text: str) -> None:
+        """A file of the project written whole (`path` relative to the root)."""
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        self.add(
+            "tool_call",
+            {"tool": "Write", "tool_use_id": use, "input": {"file_path": full, "content": text}},
+            (full,),
+        )
+        self.add("code_change", {"tool": "Write", "tool_use_id": use, "path": full}, (full,))
+
+    def edit(self, path: str) -> None:
+        """An edit of `path` (as given) whose lines do not matter."""
+        use = f"t{len(self.events)}"
+        self.add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": {}}, (path,))
+        self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
+
+    def edit_lines(self, path: str, old: str, new: str) -> None:
+        """An edit replacing `old` with `new` in a file of the project (relative to the root)."""
+        use = f"t{len(self.events)}"
+        full = f"{self.root}/{path}"
+        self.add(
+            "tool_call",
+            {
+                "tool": "Edit",
+                "tool_use_id": use,
+                "input": {"file_path": full, "old_string": old, "new_string": new},
+            },
+            (full,),
+        )
+        self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": full}, (full,))
+
+
+def read_result(
+    root: str, path: str, text: str, at: datetime, *, is_error: bool = False
+) -> list[StoredEvent]:
+    """The one result of a Read of `path` (relative to `root`) showing `text`."""
+    content: dict[str, Any] = {"tool": "Read", "output": numbered(text), "is_error": is_error}
+    return [
+        StoredEvent(
+            id="e1",
+            project_id=root,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="s1",
+            timestamp=at,
+            event_type="tool_result",
+            content=content,
+            file_paths=(f"{root}/{path}",),
+            hash="h1",
+        )
+    ]
+
+
+def _scripted(
+    root: str, start: datetime, n: int, session: str, kind: str, content: dict[str, Any], at: int
+) -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_{session}_{n:04d}",
+        project_id=root,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id=session,
+        timestamp=start + timedelta(seconds=at),
+        event_type=kind,
+        content=content,
+        file_paths=(),
+        hash=f"h-{session}-{n}",
+    )
+
+
+def scripted_session(
+    root: str, t0: datetime, session: str, steps: Sequence[tuple[str, Any]], start: int = 0
+) -> list[StoredEvent]:
+    """`("run", (command, exit, output))`, `("say", text)` or `("edit", (path, old, new))`,
+    30 seconds apart from `start` seconds after `t0`."""
+    events: list[StoredEvent] = []
+    for n, (kind, data) in enumerate(steps):
+        at = start + 30 * (n + 1)
+        if kind == "run":
+            command, code, output = data
+            content = {"command": command, "exit_code": code, "is_error": code != 0}
+            events.append(
+                _scripted(root, t0, n, session, "command_run", {**content, "output": output}, at)
+            )
+        elif kind == "say":
+            events.append(_scripted(root, t0, n, session, "assistant_response", {"text": data}, at))
+        else:
+            path, old, new = data
+            edit = {"file_path": f"{root}/{path}", "old_string": old, "new_string": new}
+            call = {"tool": "Edit", "input": edit}
+            events.append(_scripted(root, t0, n, session, "tool_call", call, at))
+            change = {"path": f"{root}/{path}"}
+            events.append(_scripted(root, t0, 100 + n, session, "code_change", change, at + 1))
+    return events
+
+
+def exchange(session: str, start: datetime, done: str, reply: str) -> list[Event]:
+    """The user asks for a task, the assistant reports it `done`, the user answers `reply`."""
+    texts = [
+        (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
+        (EventType.ASSISTANT_RESPONSE, {"text": done}),
+        (EventType.USER_MESSAGE, {"text": reply}),
+    ]
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE, kind, start + timedelta(minutes=i), content, session_id=session
+        )
+        for i, (kind, content) in enumerate(texts)
+    ]
+
+
+async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
+    return decide_update(candidate, existing)
+
+
+def rules_processor(store: SqliteStore, users: SqliteUserStore, now: datetime) -> Processor:
+    """A processor of `store` alone with the rules extractor, the update rules and a fixed
+    clock, retrying nothing."""
+
+    async def all_stores() -> list[Store]:
+        return [store]
+
+    return Processor(
+        all_stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(retry_delays=()),
+        clock=lambda: now,
+    )
+
+
+@asynccontextmanager
+async def clocked_stores(
+    tmp_path: Path, now: datetime
+) -> AsyncIterator[tuple[SqliteStore, SqliteUserStore]]:
+    """A project's store and the user store under `tmp_path`, their clock stopped at `now`."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()), clock=lambda: now)
+    users = await SqliteUserStore.open(tmp_path / "home")
+    try:
+        yield store, users
+    finally:
+        await store.close()
+        await users.close()

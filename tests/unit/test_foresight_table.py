@@ -1,0 +1,56 @@
+"""The foresight table shows the answer key's held-out projects only as one pooled row unless
+asked; every other project keeps its own row, and the overall pooled row counts them all."""
+
+from __future__ import annotations
+
+from bench import foresight
+from bench.answer_key_score import load_keys
+from bench.foresight_score import Tally
+
+
+def _result(name: str, warned: int, failures: int) -> foresight.ProjectResult:
+    tally = Tally(sessions=2, failures=failures, warned=warned, misses=[f"{name} missed"])
+    return foresight.ProjectResult(name, sessions=3, events=10, memories=4, tally=tally)
+
+
+RESULTS = [
+    _result("tuned", 1, 2),
+    _result("kept-apart", 3, 4),
+    _result("codex:also-apart", 0, 1),
+]
+HELD_OUT = frozenset({"kept-apart", "also-apart"})
+
+
+def _first_cells(text: str) -> list[str]:
+    return [line.split("|")[1].strip() for line in text.splitlines()[2:]]
+
+
+def test_held_out_projects_are_one_pooled_row_after_the_rest() -> None:
+    text = foresight.table(RESULTS, HELD_OUT)
+
+    assert _first_cells(text) == ["all (pooled)", "tuned", "held-out projects (2, pooled)"]
+    pooled = text.splitlines()[-1]
+    assert "3/5" in pooled  # warned 3 of 5 failures, pooled over both held-out projects
+    assert "4/7" in text.splitlines()[2]  # the overall row still counts every project
+
+
+def test_without_held_out_projects_every_project_has_its_row() -> None:
+    assert _first_cells(foresight.table(RESULTS)) == [
+        "all (pooled)",
+        "tuned",
+        "kept-apart",
+        "codex:also-apart",
+    ]
+
+
+def test_only_the_projects_not_held_out_are_shown_one_by_one() -> None:
+    assert [r.name for r in foresight.shown(RESULTS, HELD_OUT)] == ["tuned"]
+    assert foresight.shown(RESULTS) == RESULTS
+
+
+def test_the_held_out_projects_are_the_answer_keys_held_out_split() -> None:
+    held_out = foresight.held_out_projects()
+
+    keys = load_keys()
+    assert held_out == {k.project for k in keys if k.split == "held-out"}
+    assert held_out and all(k.project not in held_out for k in keys if k.split == "tuning")
