@@ -843,3 +843,51 @@ async def test_a_read_readme_gives_the_ecosystems_own_documented_commands(eco: E
     assert f"to run the tests, `{eco.test}`; to lint everything, `make lint`" in recipe
     assert "clone" not in recipe
     assert not any(f"`{o.test}`" in recipe for o in ECOSYSTEMS if o.test != eco.test)
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_passing_once_after_an_edit_is_the_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s10", T0)
+    session.user("Fix the rounding in the books module.")
+    session.read(runner.manifest, runner.body)
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 0, runner.passing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests == [f"Tests run with `{runner.test}`."]
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s11", T0)
+    session.user("Run the tests, then fix the rounding.")
+    session.read(runner.manifest, runner.body)
+    session.run(runner.test, 0, runner.passing)
+    session.edit(runner.fix_path, "fixed\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s12", T0)
+    session.user("Fix the rounding in the books module.")
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 1, runner.failing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []

@@ -39,6 +39,7 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
+from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
@@ -402,7 +403,7 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    found = attempts(commands(ordered), root)
+    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
     changes = [
         Change(e.id, e.timestamp, e.session_id, path)
         for e in ordered
