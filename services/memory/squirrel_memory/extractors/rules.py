@@ -50,6 +50,8 @@ from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.log_failures import log_failures
+from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
+from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
@@ -363,6 +365,13 @@ _FOUND: tuple[Extract, ...] = (
 """The rules that each find one kind of thing, in the order their candidates are kept."""
 
 _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
+    # A project of notes: everything the session touched and saw is Markdown.
+    _Finder(
+        _one(notes_repository),
+        MemoryType.PROJECT_FACT,
+        NOTES_REPOSITORY_IMPORTANCE,
+        lambda _f: ("language", "markdown", "notes"),
+    ),
     # Recipes from the task files read in the session (a read repository gives its own).
     _Finder(
         session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), _path
