@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.evidence.test_reports import reports_tests
+from squirrel_memory.extractors.facts import extension_language
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -891,3 +893,54 @@ async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
     found = await RulesExtractor().extract(episode, session.events)
 
     assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+def _one_edit_session(eco: Ecosystem, command: str) -> Session:
+    session = Session("s13", T0)
+    session.user("Fix the failing posting and run the tests.")
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(command, 0, f"{eco.progress}\nok\n")
+    return session
+
+
+#: Ecosystems whose single edit plus test run must name the language (the rest may abstain).
+NAMED_FROM_ONE_EDIT = {"go", "ruby-rails", "elixir-mix", "java-maven", "php-composer"}
+NAMED_FROM_ONE_EDIT |= {"swift-spm", "r-devtools", "gleam", "kotlin-gradle", "csharp-dotnet"}
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_edit_and_its_languages_test_run_name_the_language(eco: Ecosystem) -> None:
+    session = _one_edit_session(eco, eco.test)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    stated = _about(found, "language")
+    expected = extension_language(PurePosixPath(eco.fix_path).suffix)
+    assert stated in ([f"{expected} project."], []), stated
+    if eco.name in NAMED_FROM_ONE_EDIT:
+        assert stated == [f"{expected} project."]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_edit_with_another_languages_command_names_no_language(eco: Ecosystem) -> None:
+    other = next(o for o in ECOSYSTEMS if o.test.split()[0] != eco.test.split()[0])
+    session = _one_edit_session(eco, other.test if eco.name != "go" else "npm test")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "language") == []
+
+
+async def test_edits_in_two_languages_name_no_language_from_one_session() -> None:
+    session = Session("s14", T0)
+    session.user("Fix the posting and the build script.")
+    session.edit("lib/books.rb", "fixed\n")
+    session.edit("tools/build.py", "fixed\n")
+    session.run("bundle exec rspec", 0, "5 examples, 0 failures\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "language") == []

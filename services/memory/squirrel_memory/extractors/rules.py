@@ -64,6 +64,8 @@ from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORT
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
+from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
+from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -201,6 +203,11 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
 def _facts(
     events: list[StoredEvent], runs: list[CommandRun], repository: bool
 ) -> list[MemoryCandidate]:
+    facts = project_facts(events, runs, repository=repository)
+    if not repository and not any(f.key == LANGUAGE_KEY for f in facts):
+        found = session_language(events, runs)
+        if found is not None:
+            facts.append(found)
     return [
         _candidate(
             MemoryType.PROJECT_FACT,
@@ -211,7 +218,7 @@ def _facts(
             event_ids=fact.event_ids,
             file_paths=fact.file_paths,
         )
-        for fact in project_facts(events, runs, repository=repository)
+        for fact in facts
     ]
 
 
