@@ -14,6 +14,8 @@ text: every string of every event's content (user and assistant messages, tool i
 their outputs, commit messages, changed paths) joined with newlines. A memory could only state
 what its session shows, so an item whose concepts are not all there is left out of that
 session's key; a session that supports no item still counts its memories, wrong facts and noise.
+A `user_style` item is a preference of the user, so its concepts are looked for only in what
+the user said (messages of the user's own voice: typed, queued, answers, slash-command words).
 `[[wrong]]` and one-off patterns apply unchanged; `session_start` items count only where
 supported. Questions are not asked (search is measured by `bench.answer_key`).
 
@@ -50,7 +52,7 @@ from bench.answer_key_score import (
 )
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.events import Event
+from squirrel_core.events import Event, EventType, is_user_voice
 from squirrel_core.logs import configure_logging
 
 
@@ -62,6 +64,7 @@ class OneSession:
     project: str  # the fixture project (the key's `project`)
     session_id: str
     text: str  # every string of the session's events, one per line
+    user_text: str = ""  # what the user said in the session, one message per line
 
 
 def content_text(value: Any) -> Iterable[str]:
@@ -86,14 +89,27 @@ def sessions_of(project: str, events: Sequence[Event]) -> list[OneSession]:
     out = []
     for n, (session_id, group) in enumerate(ordered, start=1):
         lines = [s for e in group for s in (*content_text(e.content), *e.file_paths)]
-        out.append(OneSession(f"{project}@s{n}", project, session_id, "\n".join(lines)))
+        said = [
+            s
+            for e in group
+            if e.event_type == EventType.USER_MESSAGE and is_user_voice(e.origin)
+            for s in content_text(e.content)
+        ]
+        name = f"{project}@s{n}"
+        out.append(OneSession(name, project, session_id, "\n".join(lines), "\n".join(said)))
     return out
 
 
-def supported_key(key: AnswerKey, text: str) -> AnswerKey:
-    """The key cut down to the items whose every concept occurs in `text` (no questions)."""
+def supported_key(key: AnswerKey, text: str, user_text: str = "") -> AnswerKey:
+    """The key cut down to the items whose every concept occurs in `text` (a `user_style`
+    item's in `user_text`, what the user said); no questions."""
     items = tuple(
-        i for i in key.items if all(any(p.search(text) for p in concept) for concept in i.concepts)
+        i
+        for i in key.items
+        if all(
+            any(p.search(user_text if i.kind == "user_style" else text) for p in concept)
+            for concept in i.concepts
+        )
     )
     ids = {i.id for i in items}
     return dataclasses.replace(
@@ -152,7 +168,7 @@ class SessionRun:
 
     async def inspect(self, client: MemoryClient, name: str, project_id: str, events: int) -> None:
         session = self.sessions[name]
-        key = supported_key(self.keys[session.project], session.text)
+        key = supported_key(self.keys[session.project], session.text, session.user_text)
         listed = await client.call(
             client.stub.ListMemories,
             pb.ListMemoriesRequest(project_id=project_id, page_size=500),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from datetime import UTC, datetime, timedelta
 
 from bench.answer_key_score import Memory, parse_key, score
 from bench.answer_key_sessions import merged, sessions_of, supported_key
-from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 
 KEY_TOML = r"""
 project = "demo"
@@ -29,6 +30,13 @@ kind = "recipe"
 note = "Lint with `cargo clippy -- -D warnings`."
 match = [['clippy'], ['-D warnings', 'deny']]
 
+[[item]]
+id = "short"
+importance = "normal"
+kind = "user_style"
+note = "Keep commit messages short."
+match = [['short'], ['commit']]
+
 [[wrong]]
 pattern = '\bpython\b'
 why = "no Python here"
@@ -40,13 +48,11 @@ answers = ["test"]
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 
 
-def _event(session: str, minute: int, content: dict[str, object]) -> Event:
+def _event(
+    session: str, minute: int, content: dict[str, object], kind: EventType = EventType.COMMAND_RUN
+) -> Event:
     return Event(
-        SourceTool.CLAUDE_CODE,
-        EventType.COMMAND_RUN,
-        T0 + timedelta(minutes=minute),
-        content,
-        session_id=session,
+        SourceTool.CLAUDE_CODE, kind, T0 + timedelta(minutes=minute), content, session_id=session
     )
 
 
@@ -87,3 +93,22 @@ def test_a_project_row_sums_its_sessions_and_wrong_facts_count_everywhere() -> N
 
     assert (row.high_covered, row.high_total, row.memories, row.wrong) == (1, 1, 2, 1)
     assert row.language == "Rust (2 sessions)"
+
+
+def test_a_preference_counts_only_where_the_user_said_it() -> None:
+    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    said = dataclasses.replace(
+        _event("a", 1, {"text": "keep commit messages short"}, EventType.USER_MESSAGE),
+        origin=Origin.TYPED,
+    )
+    assistant = _event(
+        "b", 1, {"text": "I keep commit messages short."}, EventType.ASSISTANT_RESPONSE
+    )
+    (user_session,) = sessions_of("demo", [said])
+    (assistant_session,) = sessions_of("demo", [assistant])
+
+    by_user = supported_key(key, user_session.text, user_session.user_text)
+    by_assistant = supported_key(key, assistant_session.text, assistant_session.user_text)
+
+    assert [i.id for i in by_user.items] == ["short"]
+    assert [i.id for i in by_assistant.items] == []
