@@ -23,6 +23,8 @@ from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPOR
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
+from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.evidence import (
@@ -367,6 +369,13 @@ _FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         TRAILER_IMPORTANCE,
         lambda _f: ("style", "commits", "git"),
+    ),
+    # A tool the user declined for a job the next such command did with another tool.
+    _Finder(
+        declined_tools,
+        MemoryType.USER_STYLE,
+        DECLINED_TOOL_IMPORTANCE,
+        lambda _f: ("style", "tools"),
     ),
 )
 """The rules that each find one kind of thing, in the order their candidates are kept."""
