@@ -73,7 +73,7 @@ def declined_tools(events: list[StoredEvent]) -> list[DeclinedTool]:
             KEY_PREFIX + old,
             DeclinedTool(
                 KEY_PREFIX + old,
-                f"To {_PURPOSE_WORDS[use.purpose]} here, use `{attempt.text}` rather than "
+                f"To {_PURPOSE_WORDS[use.purpose]} here, use `{attempt.text}`, not "
                 f"`{before.text}`: the user declined `{old}` and `{new}` did the job.",
                 (before.run.event_id, attempt.run.event_id),
             ),
