@@ -99,6 +99,8 @@ def _moved(event: Event, cwd: str) -> Event:
 # Called once per project after processing, while the service still runs:
 # (client, fixture project name, project id, events appended).
 Inspect = Callable[[MemoryClient, str, str, int], Awaitable[None]]
+# Keeps part of a project's parsed events: (fixture project name, events) -> events to append.
+Select = Callable[[str, list[Event]], list[Event]]
 
 
 async def run_once(
@@ -107,9 +109,11 @@ async def run_once(
     *,
     settings_env: Mapping[str, str] | None = None,
     inspect: Inspect | None = None,
+    select: Select | None = None,
 ) -> tuple[int, float, float]:
     """Appends and processes every project in one fresh memory service; `settings_env` adds
-    SQRL_* settings (e.g. the extractor), `inspect` looks at each project's result."""
+    SQRL_* settings (e.g. the extractor), `inspect` looks at each project's result, `select`
+    keeps part of a project's events (e.g. one session)."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             {
@@ -137,7 +141,10 @@ async def run_once(
                 await client.call(
                     client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id)
                 )
-                events = [event_to_pb(e) for e in parse(paths, project_id)]
+                parsed = parse(paths, project_id)
+                if select is not None:
+                    parsed = select(name, parsed)
+                events = [event_to_pb(e) for e in parsed]
                 total += len(events)
                 started = time.perf_counter()
                 for start in range(0, len(events), 500):

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.evidence.test_reports import reports_tests
+from squirrel_memory.extractors.manifests import extension_language
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -580,8 +582,12 @@ IDS = [e.name for e in ECOSYSTEMS]
 async def test_each_ecosystem_notes_what_a_senior_engineer_would(eco: Ecosystem) -> None:
     found = await extract_all(eco)
 
-    (language,) = set(_about(found, "language"))
-    assert language == f"{eco.language} project ({eco.manifest})."
+    # The session that read the manifest names it; the one that edited a file and ran the
+    # tests says the same language without it (the store keeps the fuller statement).
+    languages = set(_about(found, "language"))
+    assert f"{eco.language} project ({eco.manifest})." in languages
+    edited = extension_language(PurePosixPath(eco.fix_path).suffix)
+    assert languages <= {f"{eco.language} project ({eco.manifest}).", f"{edited} project."}
     if eco.about:
         (about,) = _about(found, "about")
         assert eco.about in about and eco.manifest in about
@@ -843,3 +849,102 @@ async def test_a_read_readme_gives_the_ecosystems_own_documented_commands(eco: E
     assert f"to run the tests, `{eco.test}`; to lint everything, `make lint`" in recipe
     assert "clone" not in recipe
     assert not any(f"`{o.test}`" in recipe for o in ECOSYSTEMS if o.test != eco.test)
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_passing_once_after_an_edit_is_the_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s10", T0)
+    session.user("Fix the rounding in the books module.")
+    session.read(runner.manifest, runner.body)
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 0, runner.passing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests == [f"Tests run with `{runner.test}`."]
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s11", T0)
+    session.user("Run the tests, then fix the rounding.")
+    session.read(runner.manifest, runner.body)
+    session.run(runner.test, 0, runner.passing)
+    session.edit(runner.fix_path, "fixed\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
+    runner: UnnamedRunner,
+) -> None:
+    session = Session("s12", T0)
+    session.user("Fix the rounding in the books module.")
+    session.edit(runner.fix_path, "fixed\n")
+    session.run(runner.test, 1, runner.failing)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+
+
+def _one_edit_session(eco: Ecosystem, command: str) -> Session:
+    session = Session("s13", T0)
+    session.user("Fix the failing posting and run the tests.")
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(command, 0, f"{eco.progress}\nok\n")
+    return session
+
+
+#: Ecosystems whose single edit plus test run must name the language (the rest may abstain).
+NAMED_FROM_ONE_EDIT = {"go", "ruby-rails", "elixir-mix", "java-maven", "php-composer"}
+NAMED_FROM_ONE_EDIT |= {"swift-spm", "r-devtools", "gleam", "kotlin-gradle", "csharp-dotnet"}
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_edit_and_its_languages_test_run_name_the_language(eco: Ecosystem) -> None:
+    session = _one_edit_session(eco, eco.test)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    stated = _about(found, "language")
+    expected = extension_language(PurePosixPath(eco.fix_path).suffix)
+    assert stated in ([f"{expected} project."], []), stated
+    if eco.name in NAMED_FROM_ONE_EDIT:
+        assert stated == [f"{expected} project."]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_edit_with_another_languages_command_names_no_language(eco: Ecosystem) -> None:
+    other = next(o for o in ECOSYSTEMS if o.test.split()[0] != eco.test.split()[0])
+    session = _one_edit_session(eco, other.test if eco.name != "go" else "npm test")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "language") == []
+
+
+async def test_edits_in_two_languages_name_no_language_from_one_session() -> None:
+    session = Session("s14", T0)
+    session.user("Fix the posting and the build script.")
+    session.edit("lib/books.rb", "fixed\n")
+    session.edit("tools/build.py", "fixed\n")
+    session.run("bundle exec rspec", 0, "5 examples, 0 failures\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "language") == []

@@ -230,6 +230,7 @@ PROJECTS = [
         must=(
             ("`daily/`", "by date", "`YYYY-MM-DD.md`"),
             ("per README.md", "`reading/` notes on books and papers", "`reviews/` weekly"),
+            ("notes repository in Markdown", "no code"),
         ),
         never=("python", "javascript", "2026-04-28.md", "deep-work.md", "`reading/` are named"),
     ),
@@ -240,7 +241,7 @@ PROJECTS = [
         about=(),
         must=(("`git worktree add ../worktrees/<name> -b exp/<name>`", "2 sessions"),),
         # What the folder is for is in CLAUDE.md, which Claude Code loads itself.
-        never=("python", "throwaway", "8d1e0b2", "NOTES.md`: "),
+        never=("python", "throwaway", "8d1e0b2", "NOTES.md`: ", "notes repository"),
     ),
     Project(
         name="analysis-scripts",
@@ -251,7 +252,14 @@ PROJECTS = [
             ("`Rscript scripts/01_clean.R`", "there is no package called 'dplyr'", "install"),
             ("`scripts/`", "`NN_<name>.R`"),
         ),
-        never=("python", "rows kept", "tools/rename.py", "weights written", "`rscript`"),
+        never=(
+            "python",
+            "rows kept",
+            "tools/rename.py",
+            "weights written",
+            "`rscript`",
+            "notes repository",
+        ),
     ),
     Project(
         name="dotfiles",
@@ -262,7 +270,7 @@ PROJECTS = [
             ("`stow zsh`", "would cause conflicts", ".zshrc"),
             ("`zsh/` shell", "`nvim/` Neovim configuration", "`git/` .gitconfig"),
         ),
-        never=("python", "nvim\n", "language"),
+        never=("python", "nvim\n", "language", "notes repository"),
     ),
     Project(
         name="docs-site",
@@ -273,7 +281,14 @@ PROJECTS = [
             ("build", "`mkdocs build --strict`"),
             ("`mkdocs build --strict` failed", "is not found among documentation files"),
         ),
-        never=("python", "oncall.md\n", "runbooks\n", "`docs/` are named", "cleaning site"),
+        never=(
+            "python",
+            "oncall.md\n",
+            "runbooks\n",
+            "`docs/` are named",
+            "cleaning site",
+            "notes repository",
+        ),
     ),
 ]
 IDS = [p.name for p in PROJECTS]
@@ -398,3 +413,71 @@ def test_a_trailer_declined_in_a_notes_folder_is_a_style_note() -> None:
         "Commits here carry no `Co-Authored-By` trailer: the user declined the commit whose "
         "message had one, and it was made without it."
     ]
+
+
+# --- one session that worked only on Markdown ----------------------------------------------
+
+NOTES = "The project is a notes repository in Markdown, with no code."
+PLAN = "# Plan\n\n1. Split the vendors' generators.\n2. Share one return type.\n"
+
+
+def _notes_facts(session: Session) -> list[str]:
+    (episode,) = segment_episodes(session.events, now=NOW)
+    found = RulesExtractor().extract_sync(episode, session.events)
+    return [c.content for c in found if c.key == "repository_kind"]
+
+
+def _markdown_session(root: str = "/home/dev/plans") -> Session:
+    session = Session(root, "m1", T0)
+    session.user("Read the plan and the notes, then add what we decided today.")
+    session.run("ls", 0, "README.md\nplan.md\nnotes\n.gitignore\n")
+    session.read("plan.md", PLAN)
+    session.read("notes/2026-05-01.md", "# Notes\n\n- talked to the team\n")
+    session.write("notes/2026-05-04.md", "# Notes\n\n- one return type for every vendor\n")
+    session.run("git status --short", 0, " ?? notes/2026-05-04.md\n M .claude/settings.json\n")
+    session.run("git add notes && git commit -m 'notes: decisions of 4 May'", 0, "1 file changed")
+    return session
+
+
+def test_one_session_that_touched_only_markdown_says_it_is_a_notes_repository() -> None:
+    assert _notes_facts(_markdown_session()) == [NOTES]
+
+
+def test_a_markdown_docs_repository_read_and_edited_in_one_session_is_notes() -> None:
+    session = Session("/home/dev/handbook-md", "m2", T0)
+    session.user("Fix the broken link in the onboarding guide.")
+    session.read("README.md", "# Handbook\n\nHow we work, in Markdown.\n")
+    session.edit_lines("guide/onboarding.md", "(setup.md)", "(guide/setup.md)")
+    assert _notes_facts(session) == [NOTES]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # a code file read beside the README
+        lambda s: s.read("src/app.py", "print('hi')\n"),
+        # a listing shows files of another kind (infrastructure, configuration)
+        lambda s: s.run("ls infra", 0, "main.tf\nvariables.tf\nREADME.md\n"),
+        lambda s: s.run('find infra -name "*.tf" | head', 0, ""),
+        lambda s: s.add("tool_result", {"tool": "Glob", "output": "docs/index.md\nmkdocs.yml\n"}),
+        # a language's tool ran
+        lambda s: s.run("pytest -q", 0, "3 passed in 0.1s\n"),
+        # a manifest written
+        lambda s: s.write("package.json", '{"name": "plans"}\n'),
+    ],
+    ids=["code-file", "ls-terraform", "find-pattern", "glob-config", "pytest", "manifest"],
+)
+def test_anything_but_markdown_seen_in_the_session_keeps_the_rule_silent(
+    extra: Callable[[Session], object],
+) -> None:
+    session = _markdown_session()
+    extra(session)
+    assert _notes_facts(session) == []
+
+
+def test_one_markdown_file_is_no_notes_repository() -> None:
+    session = Session("/home/dev/service", "m3", T0)
+    session.user("Write a short README for this folder.")
+    session.run("ls", 0, "README.md\n")
+    session.write("README.md", "# Service\n\nWhat it does.\n")
+    assert _notes_facts(session) == []

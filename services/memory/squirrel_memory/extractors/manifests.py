@@ -195,6 +195,11 @@ def libraries_in(text: str, manifest: bool) -> set[str]:
     return {n for n in names if n in LIBRARIES}
 
 
+def extension_language(suffix: str) -> str | None:
+    """The language a code file's suffix (`.py`) says it is in, or None."""
+    return EXTENSION_LANGUAGES.get(suffix.lower())
+
+
 def manifest_language(name: str) -> str | None:
     """The language a manifest file name says a project is in, or None."""
     lower = name.lower()

@@ -23,6 +23,8 @@ from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPOR
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
+from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.evidence import (
@@ -39,6 +41,7 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
+from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
@@ -49,6 +52,8 @@ from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.log_failures import log_failures
+from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
+from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
@@ -61,6 +66,8 @@ from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORT
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_commits import session_convention
+from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
+from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -198,6 +205,11 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
 def _facts(
     events: list[StoredEvent], runs: list[CommandRun], repository: bool
 ) -> list[MemoryCandidate]:
+    facts = project_facts(events, runs, repository=repository)
+    if not repository and not any(f.key == LANGUAGE_KEY for f in facts):
+        found = session_language(events, runs)
+        if found is not None:
+            facts.append(found)
     return [
         _candidate(
             MemoryType.PROJECT_FACT,
@@ -208,7 +220,7 @@ def _facts(
             event_ids=fact.event_ids,
             file_paths=fact.file_paths,
         )
-        for fact in project_facts(events, runs, repository=repository)
+        for fact in facts
     ]
 
 
@@ -358,10 +370,24 @@ _FOUND: tuple[Extract, ...] = (
         TRAILER_IMPORTANCE,
         lambda _f: ("style", "commits", "git"),
     ),
+    # A tool the user declined for a job the next such command did with another tool.
+    _Finder(
+        declined_tools,
+        MemoryType.USER_STYLE,
+        DECLINED_TOOL_IMPORTANCE,
+        lambda _f: ("style", "tools"),
+    ),
 )
 """The rules that each find one kind of thing, in the order their candidates are kept."""
 
 _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
+    # A project of notes: everything the session touched and saw is Markdown.
+    _Finder(
+        _one(notes_repository),
+        MemoryType.PROJECT_FACT,
+        NOTES_REPOSITORY_IMPORTANCE,
+        lambda _f: ("language", "markdown", "notes"),
+    ),
     # Recipes from the task files read in the session (a read repository gives its own).
     _Finder(
         session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), _path
@@ -402,7 +428,7 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    found = attempts(commands(ordered), root)
+    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
     changes = [
         Change(e.id, e.timestamp, e.session_id, path)
         for e in ordered

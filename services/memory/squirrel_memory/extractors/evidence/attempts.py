@@ -161,6 +161,11 @@ def _is_task_word(token: str) -> bool:
     return head.isidentifier() and tail.replace(".", "_").isidentifier() and "/" not in token
 
 
+def path_ecosystem(path: str) -> str | None:
+    """The ecosystem a code file's extension belongs to (`.kt` → jvm), or None."""
+    return _EXTENSION_ECOSYSTEMS.get(PurePosixPath(path).suffix.lower())
+
+
 def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None:
     """The ecosystem most of the work is in: commands run at the project root and files edited."""
     votes: dict[str, float] = {}

@@ -7,6 +7,8 @@ a command shows what it is in the session: its output reports how many tests pas
 and it reports them again after files changed. A command that does both is the
 project's test command, as a named runner would be. Output that only shows text (a file
 printed, a log searched, a CI job's log fetched) is someone else's report, never this one's.
+A project with one session may run its tests once: a run that passed and reported tests after
+a file changed checked that change, as a rerun would, and is enough.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ def _portable(text: str) -> bool:
 
 def discovered_tests(found: list[Attempt], edit_times: list[datetime]) -> list[Attempt]:
     """`found` with each command no table names marked as the test command when the session
-    used it as one: typed the same way, it reported tests, then again after a file changed.
+    used it as one: typed the same way, it reported tests, then again after a file changed (or
+    it passed reporting tests once, after a file changed).
     Its whole text is the command (the head of `julia --project=. test/runtests.jl` runs
     anything).
 
@@ -107,7 +110,12 @@ def discovered_tests(found: list[Attempt], edit_times: list[datetime]) -> list[A
     marked: set[tuple[str, str]] = set()
     for key, runs in groups.items():
         times = sorted(a.run.timestamp for a in runs if reports_tests(a.run.output))
-        if len(times) >= MIN_REPORTS and _edited_between(edit_times, times[0], times[-1]):
+        rerun = len(times) >= MIN_REPORTS and _edited_between(edit_times, times[0], times[-1])
+        once = any(
+            a.run.ok and reports_tests(a.run.output) and _edited_before(edit_times, a.run.timestamp)
+            for a in runs
+        )
+        if rerun or once:
             marked.add(key)
     if not marked:
         return found
@@ -117,6 +125,10 @@ def discovered_tests(found: list[Attempt], edit_times: list[datetime]) -> list[A
         else a
         for a in found
     ]
+
+
+def _edited_before(edit_times: list[datetime], when: datetime) -> bool:
+    return bool(edit_times) and edit_times[0] < when
 
 
 def _edited_between(edit_times: list[datetime], start: datetime, end: datetime) -> bool:

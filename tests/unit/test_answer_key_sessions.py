@@ -1,0 +1,114 @@
+"""The one-session replay of the answer key (bench/answer_key_sessions.py): sessions and support."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from datetime import UTC, datetime, timedelta
+
+from bench.answer_key_score import Memory, parse_key, score
+from bench.answer_key_sessions import merged, sessions_of, supported_key
+from squirrel_core.events import Event, EventType, Origin, SourceTool
+
+KEY_TOML = r"""
+project = "demo"
+language = "Rust"
+split = "tuning"
+session_start = ["test", "lint"]
+
+[[item]]
+id = "test"
+importance = "high"
+kind = "recipe"
+note = "Run the tests with `cargo test`."
+match = [['cargo test', 'cargo nextest']]
+
+[[item]]
+id = "lint"
+importance = "high"
+kind = "recipe"
+note = "Lint with `cargo clippy -- -D warnings`."
+match = [['clippy'], ['-D warnings', 'deny']]
+
+[[item]]
+id = "short"
+importance = "normal"
+kind = "user_style"
+note = "Keep commit messages short."
+match = [['short'], ['commit']]
+
+[[wrong]]
+pattern = '\bpython\b'
+why = "no Python here"
+
+[[question]]
+text = "how do I run the tests?"
+answers = ["test"]
+"""
+T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
+
+
+def _event(
+    session: str, minute: int, content: dict[str, object], kind: EventType = EventType.COMMAND_RUN
+) -> Event:
+    return Event(
+        SourceTool.CLAUDE_CODE, kind, T0 + timedelta(minutes=minute), content, session_id=session
+    )
+
+
+def test_sessions_are_ordered_by_start_and_hold_every_string_of_their_events() -> None:
+    events = [
+        _event("b", 5, {"command": "cargo clippy -- -D warnings", "output": "ok"}),
+        _event("a", 1, {"command": "cargo test", "nested": {"lines": ["12 passed"]}}),
+        _event("", 2, {"command": "cargo build"}),
+        _event("a", 9, {"command": "git status"}),
+    ]
+
+    first, second = sessions_of("demo", events)
+
+    assert (first.name, first.session_id, second.session_id) == ("demo@s1", "a", "b")
+    assert "cargo test" in first.text and "12 passed" in first.text
+    assert "git status" in first.text and "cargo build" not in first.text
+    assert "clippy" in second.text and "cargo test" not in second.text
+
+
+def test_an_item_counts_only_where_every_concept_occurs() -> None:
+    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+
+    only_clippy = supported_key(key, "cargo clippy ran")
+    both = supported_key(key, "cargo test, then cargo clippy -- -D warnings")
+
+    assert [i.id for i in only_clippy.items] == []
+    assert only_clippy.session_start == () and only_clippy.questions == ()
+    assert [i.id for i in both.items] == ["test", "lint"]
+    assert both.session_start == ("test", "lint")
+
+
+def test_a_project_row_sums_its_sessions_and_wrong_facts_count_everywhere() -> None:
+    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    first = score(supported_key(key, "cargo test"), [Memory("recipe", "t", "Run `cargo test`.")])
+    second = score(supported_key(key, "nothing"), [Memory("project_fact", "l", "A Python app.")])
+
+    row = merged("demo", "Rust", [first, second])
+
+    assert (row.high_covered, row.high_total, row.memories, row.wrong) == (1, 1, 2, 1)
+    assert row.language == "Rust (2 sessions)"
+
+
+def test_a_preference_counts_only_where_the_user_said_it() -> None:
+    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    said = dataclasses.replace(
+        _event("a", 1, {"text": "keep commit messages short"}, EventType.USER_MESSAGE),
+        origin=Origin.TYPED,
+    )
+    assistant = _event(
+        "b", 1, {"text": "I keep commit messages short."}, EventType.ASSISTANT_RESPONSE
+    )
+    (user_session,) = sessions_of("demo", [said])
+    (assistant_session,) = sessions_of("demo", [assistant])
+
+    by_user = supported_key(key, user_session.text, user_session.user_text)
+    by_assistant = supported_key(key, assistant_session.text, assistant_session.user_text)
+
+    assert [i.id for i in by_user.items] == ["short"]
+    assert [i.id for i in by_assistant.items] == []
