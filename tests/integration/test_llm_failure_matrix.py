@@ -43,6 +43,16 @@ ROWS = [
     ),
 ]
 
+#: Forced retries (`sqrl process`) while the model still fails: one, and ten (past every cap).
+#: A forced retry parks the episode again whatever way the model failed, so ten of them are run
+#: for every row but the hang, whose tries wait out the 5 s timeout each: it is forced once.
+CASES = [
+    pytest.param(*row.values, forced, id=f"{row.id}-{forced}", marks=row.marks)
+    for row in ROWS
+    for forced in (1, 10)
+    if not (row.id == "hang" and forced == 10)
+]
+
 
 def session(project: Path) -> list[Event]:
     start = datetime.now(UTC) - timedelta(days=1)
@@ -122,8 +132,7 @@ def short_retry_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(processor_settings, "RETRY_DELAYS_SECONDS", (0.05, 0.05, 0.05))
 
 
-@pytest.mark.parametrize("forced", [1, 10])
-@pytest.mark.parametrize(("row", "backend", "mode"), ROWS)
+@pytest.mark.parametrize(("row", "backend", "mode", "forced"), CASES)
 async def test_a_failing_model_loses_nothing_and_recovers_once(
     make_settings: Callable[..., Settings],
     tmp_path: Path,
