@@ -528,6 +528,57 @@ async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_sa
     assert set(sides[True].vector_rows) == set(sides[False].vector_rows) - lexical
 
 
+class _ThreadNotingIndex:
+    """The index, noting the thread each `similarities` call runs on."""
+
+    def __init__(self, index: FaissIndex) -> None:
+        self._index = index
+        self.threads: list[threading.Thread] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._index, name)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._index
+
+    def similarities(self, query: Any, memory_ids: Any) -> dict[str, float]:
+        self.threads.append(threading.current_thread())
+        return self._index.similarities(query, memory_ids)
+
+
+async def test_exact_cosines_are_taken_on_the_vector_thread_once_the_lexical_hits_are_known(
+    world: World,
+) -> None:
+    # A vector pool of one leaves the other lexical hits outside it: their exact cosines are
+    # read on the vector side's thread when the lexical side finished first, and on the event
+    # loop after both sides otherwise; the ranking is the same either way.
+    query = "jwt tokens migrations postgres uv"
+    now = datetime.now(UTC)
+    ranked: dict[bool, list[tuple[str, float, float, float]]] = {}
+    threads: dict[bool, list[threading.Thread]] = {}
+    for lexical_first in (False, True):
+        index = _ThreadNotingIndex(world.index)
+        retriever = Retriever(
+            cast(SqliteStore, _OrderedSides(world.store, lexical_first=lexical_first)),
+            embedder=world.embedder,
+            index=cast(FaissIndex, index),
+            settings=_settings(FusionMethod.EXACT, 1),
+            clock=lambda: now,
+        )
+        found, vector_used = await retriever.rank(str(world.root), query)
+        assert vector_used
+        ranked[lexical_first] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
+        threads[lexical_first] = index.threads
+
+    assert ranked[True] == ranked[False]
+    assert any(lexical and vector for _, _, lexical, vector in ranked[True])
+    assert threads[False] == [threading.current_thread()]
+    assert len(threads[True]) == 1 and threads[True][0] is not threading.current_thread()
+
+
 async def _vector_rows(
     world: World, settings: RetrievalSettings, query: str, **options: Any
 ) -> tuple[list[tuple[str, float, float, float]], set[str]]:

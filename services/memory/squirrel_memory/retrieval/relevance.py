@@ -3,9 +3,10 @@ parts fused, and which vector hits can reach `min_similarity` at all (only those
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.retrieval.results import RELEVANT_LEXICAL_ONLY, RELEVANT_WITH_VECTORS
 from squirrel_memory.scoring import FusionMethod, FusionWeights, rank_fusion, score_fusion
 
@@ -20,6 +21,23 @@ def rescaled(settings: RetrievalSettings, cosine: float) -> float:
     """A cosine rescaled so that `vector_floor` (an unrelated text's cosine) counts as 0."""
     floor = settings.vector_floor
     return max(0.0, (cosine - floor) / (1.0 - floor))
+
+
+def exact_cosines(
+    settings: RetrievalSettings,
+    index: VectorIndex,
+    query_vector: Vector,
+    pool: Sequence[tuple[str, float]],
+    lexical_ids: Sequence[str],
+) -> list[tuple[str, float]]:
+    """The rescaled cosines to the query of the lexical hits outside the vector `pool`, in the
+    lexical order (a hit the index lacks is left out): what score fusion weighs them by."""
+    pooled = {m for m, _ in pool}
+    missing = [m for m in lexical_ids if m not in pooled]
+    if not missing:
+        return []
+    cosines = index.similarities(query_vector, missing)
+    return [(m, rescaled(settings, c)) for m, c in cosines.items()]
 
 
 def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeights:

@@ -33,6 +33,7 @@ from squirrel_memory.retrieval.queries import (
 from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.relevance import (
     VectorRelevance,
+    exact_cosines,
     fuse,
     rescaled,
     vector_relevance,
@@ -261,6 +262,9 @@ class Retriever:
                 # BM25 runs and reads its own hits (another reader).
                 # `items` is shared with the vector side: it skips reading the rows the lexical
                 # side (usually done first) has already read.
+                # Once the lexical side is done, its hits outside the vector pool get their
+                # exact cosines on the vector side's thread too (`lexical_ids` holds them then).
+                lexical_ids: list[list[str]] = []
                 embedding = asyncio.create_task(
                     self._vector_hits(
                         parsed.text,
@@ -268,20 +272,24 @@ class Retriever:
                         filtered=bool(type_list),
                         known=items,
                         relevance=relevance,
+                        lexical_ids=lexical_ids,
                     )
                 )
                 try:
                     found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
                     lexical = [(m.id, score) for m, score in found]
+                    lexical_ids.append([m for m, _ in lexical])
                     items.update((m.id, m) for m, _ in found)
                     # Fusion needs the query terms of the lexical hits: worked out while the
                     # vector side (the longer one) still runs.
                     terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
                 finally:
-                    vector, query_vector, vector_items = await embedding
+                    vector, query_vector, vector_items, exact = await embedding
                 for item in vector_items:
                     items.setdefault(item.id, item)
-                if query_vector is not None and self.settings.fusion_method is FusionMethod.EXACT:
+                if exact is not None:
+                    vector = vector + exact
+                elif query_vector is not None and self._exact_fusion:
                     vector = self._with_exact_cosines(vector, lexical, query_vector)
             if by_path is not None:
                 for item in await by_path:
@@ -418,31 +426,47 @@ class Retriever:
         filtered: bool,
         known: Container[str],
         relevance: VectorRelevance | None = None,
-    ) -> tuple[list[tuple[str, float]], Vector | None, list[MemoryItem]]:
+        lexical_ids: Sequence[list[str]] = (),
+    ) -> tuple[
+        list[tuple[str, float]], Vector | None, list[MemoryItem], list[tuple[str, float]] | None
+    ]:
         """The vector pool (rescaled cosines, best first), the query's vector and the memories
         of the pool, except those already in `known` when the search returns (their rows are
         not read again) and, given `relevance` (a hit's fused relevance without a lexical
-        part), those below `min_similarity`."""
+        part), those below `min_similarity`.
+
+        Last, the exact cosines (rescaled) of the lexical hits outside the pool, when
+        `lexical_ids` holds those hits by the time the vector search returns (the lexical side
+        is usually done first), else None: worked out on this thread, whose index and query
+        vector are at hand, they are the same as `_with_exact_cosines` gives afterwards."""
         embedder, index = self._embedder, self._index
         if not self.vector_ready or embedder is None or index is None:
-            return [], None, []
+            return [], None, [], None
         k = min(len(index), pool * (3 if filtered else 1))
         query: list[Vector] = []
         hits: list[tuple[str, float]] = []
+        exact: list[list[tuple[str, float]]] = []
         settings = self.settings
+        exact_fusion = self._exact_fusion
 
         def nearest() -> list[tuple[str, float]]:
             # Off the event loop, in one hand-off with the read of the hits' memories.
             vector = embedder.embed_query_now(text)[0]
             query.append(vector)
             hits.extend((m, rescaled(settings, cos)) for m, cos in index.search(vector, k))
+            if exact_fusion and lexical_ids:
+                exact.append(exact_cosines(settings, index, vector, hits, lexical_ids[0]))
             return worth_reading(settings, hits, known, relevance)
 
         try:
             _, items = await self._store.found_memories(nearest)
         except EmbedderNotReadyError:
-            return [], None, []
-        return hits, query[0], items
+            return [], None, [], None
+        return hits, query[0], items, exact[0] if exact else None
+
+    @property
+    def _exact_fusion(self) -> bool:
+        return self.settings.fusion_method is FusionMethod.EXACT
 
     def _with_exact_cosines(
         self,
@@ -453,12 +477,10 @@ class Retriever:
         """The vector pool plus each lexical hit outside it, with its own cosine to the query
         (a lexical hit the index lacks stays without one)."""
         index = self._index
-        pooled = {m for m, _ in vector}
-        missing = [m for m, _ in lexical if m not in pooled]
-        if index is None or not missing:
+        if index is None:
             return vector
-        cosines = index.similarities(query_vector, missing)
-        return vector + [(m, rescaled(self.settings, c)) for m, c in cosines.items()]
+        lexical_ids = [m for m, _ in lexical]
+        return vector + exact_cosines(self.settings, index, query_vector, vector, lexical_ids)
 
     async def _path_candidates(
         self,
