@@ -37,10 +37,18 @@ def hnsw_built_after(
     """Bulk loading on Postgres (a benchmark shortcut): the HNSW index of `dim`-dimensional
     vectors is dropped while the body writes, then built once over every vector (as one would
     restore a dump), with enough `maintenance_work_mem` for the graph; then the table is analysed
-    so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: pgvector's
-    defaults, 16 and 64, as the product builds it)."""
+    so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: the product's
+    defaults, `storage.postgres_hnsw_m` / `_ef_construction`'s, 16 and 64)."""
     import psycopg  # noqa: PLC0415
     from psycopg import sql  # noqa: PLC0415
+
+    from squirrel_memory.storage.postgres.hnsw import (  # noqa: PLC0415
+        DEFAULT_EF_CONSTRUCTION,
+        DEFAULT_HNSW_M,
+    )
+
+    m = DEFAULT_HNSW_M if m is None else m
+    ef_construction = DEFAULT_EF_CONSTRUCTION if ef_construction is None else ef_construction
 
     name = sql.Identifier(f"memory_vectors_hnsw_{dim}")
     with psycopg.connect(dsn, autocommit=True) as conn:
