@@ -34,6 +34,16 @@ non-zero, as a failed start would."""
 Setup = Callable[[Settings, GrpcService], Awaitable[tuple[Ready, Cleanup]]]
 
 
+def failure_reason(error: BaseException) -> str:
+    """What went wrong, in one line: an OS error's description and the file it concerns, else
+    the exception's own message (its type's name when it has none)."""
+    if isinstance(error, OSError) and error.strerror:
+        files = [str(f) for f in (error.filename, error.filename2) if f is not None]
+        return error.strerror + (f": {' -> '.join(files)}" if files else "")
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
 class StartFailedError(Exception):
     """The start-up finished after SERVING failed; the service stopped because of it."""
 
@@ -47,8 +57,10 @@ def _finish_start(later: Awaitable[None] | None, stop: asyncio.Event) -> asyncio
         await later
 
     def done(task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            log.error("start_failed", exc_info=task.exception())
+        if not task.cancelled() and (error := task.exception()) is not None:
+            # One event with the reason (a file that cannot be written, a setting refused…),
+            # never a traceback: the line is read by `sqrl up` and by people.
+            log.error("start_failed", error=type(error).__name__, reason=failure_reason(error))
             stop.set()
 
     task = asyncio.create_task(finish(), name="finish-start")
@@ -151,4 +163,4 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         sys.stderr.write(f"squirrel_{name}: {exc}\n")
         raise SystemExit(2) from None
     except StartFailedError:
-        raise SystemExit(1) from None  # logged (with its traceback) as `start_failed`
+        raise SystemExit(1) from None  # logged as `start_failed`, with its reason
