@@ -16,6 +16,7 @@ from squirrel_core.auth import ensure_token
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
+from squirrel_core.native_log import NativeStderr
 from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, PortInUseError, port_setting
 from squirrel_core.rpc import GrpcService, install_stop_signals
 from squirrel_core.settings import Settings, load_settings
@@ -149,6 +150,8 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         help="with no port configured: bind this one when it is free, else any free one",
     )
     args = parser.parse_args(argv)
+    # gRPC's own lines (a refused TLS handshake…) become JSON events like every other line.
+    NativeStderr.capture(name)
     try:
         asyncio.run(
             run_service(name, setup, parent_pid=args.parent_pid, preferred_port=args.preferred_port)
