@@ -37,10 +37,18 @@ def hnsw_built_after(
     """Bulk loading on Postgres (a benchmark shortcut): the HNSW index of `dim`-dimensional
     vectors is dropped while the body writes, then built once over every vector (as one would
     restore a dump), with enough `maintenance_work_mem` for the graph; then the table is analysed
-    so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: pgvector's
-    defaults, 16 and 64, as the product builds it)."""
+    so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: the product's
+    defaults, `storage.postgres_hnsw_m` / `_ef_construction`'s, 16 and 64)."""
     import psycopg  # noqa: PLC0415
     from psycopg import sql  # noqa: PLC0415
+
+    from squirrel_memory.storage.postgres.hnsw import (  # noqa: PLC0415
+        DEFAULT_EF_CONSTRUCTION,
+        DEFAULT_HNSW_M,
+    )
+
+    m = DEFAULT_HNSW_M if m is None else m
+    ef_construction = DEFAULT_EF_CONSTRUCTION if ef_construction is None else ef_construction
 
     name = sql.Identifier(f"memory_vectors_hnsw_{dim}")
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -55,7 +63,9 @@ def hnsw_built_after(
         sql.SQL(" WITH ({})").format(sql.SQL(", ").join(options)) if options else sql.SQL("")
     )
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("SET maintenance_work_mem = '1GB'")
+        # The graph of 1,000,000 vectors of 384 dimensions takes about 2 GB; past
+        # `maintenance_work_mem` pgvector goes on inserting into the index on disk, far slower.
+        conn.execute("SET maintenance_work_mem = '3GB'")
         conn.execute("SET max_parallel_maintenance_workers = 2")
         conn.execute(
             sql.SQL(

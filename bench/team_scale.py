@@ -10,8 +10,9 @@ top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p5
 the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, pgvector's
 16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
 Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
-makes them, `COPY` sends them, one connection for the whole load; the first `--check` of the
-first projects are read back through the store and compared), or, with `--loader store`,
+makes them, `COPY` sends them, one connection for the whole load, `--batch` memories per
+transaction across projects; the first `--check` of the first projects are read back through
+the store and compared), or, with `--loader store`,
 written through the `Store` contract, 500 per transaction. Vectors are the deterministic
 hashing embedder's (384 dimensions), so the figures are storage, not the model. The HNSW index
 is dropped during the load and built once after it (`hnsw_built_after`), and with `COPY` so are
@@ -20,7 +21,7 @@ and two b-trees of `memory_items`, the project index of `memory_vectors`), as af
 Each scenario stops loading at `--load-seconds` (default 900) and says how many it loaded.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
-[--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store]
+[--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store] [--batch 10000]
 [--hnsw-m 16] [--ef-construction 64] [--load-seconds 900]
 (a company's size: --sizes 1000000 --projects 10000)
 """
@@ -82,39 +83,73 @@ async def fill(
         )
 
 
-async def fill_copy(
-    store: Store,
-    conn: Any,
-    count: int,
-    hashing: HashingVectors,
-    model_id: str,
-    first: int,
-    check: int,
-    deadline: float,
-) -> tuple[int, list[Insert], list[Vector]]:
-    """Up to `count` memories and their vectors with `COPY` (`team_copy`) on `conn`, 10,000 per
-    transaction, none begun after `deadline` (`time.monotonic`); returns how many were loaded
-    and the first `check` of them with their vectors, to be read back once indexed."""
-    generator = MemoryGenerator(first)
-    sample: list[Insert] = []
-    sample_vectors: list[Vector] = []
-    loaded = 0
-    for offset in range(0, count, 10_000):
-        if time.monotonic() > deadline:
-            break
-        decisions = [
-            UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
-            for n in range(min(10_000, count - offset))
-        ]
-        inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
-        vectors = hashing.embed([embedding_text(s.item) for s in inserts])
-        with conn.transaction():
-            await asyncio.to_thread(copy_rows, conn, inserts, vectors, model_id)
-        loaded += len(inserts)
-        room = max(check - len(sample), 0)
-        sample.extend(inserts[:room])
-        sample_vectors.extend(list(vectors[:room]))
-    return loaded, sample, sample_vectors
+class CopyBatches:
+    """Memories of any number of projects loaded with `COPY` (`team_copy`) on one connection,
+    `rows` per transaction across projects: each project's memories are planned by its own
+    store, then queued, and every full batch goes in one transaction (one `COPY` per table).
+    A transaction per project of 100 (its commit, the temporary table, four `COPY`s) was what
+    bounded loading many small projects. Keeps the first `check` memories of the first
+    projects with their vectors, to be read back once indexed."""
+
+    def __init__(
+        self,
+        conn: Any,
+        hashing: HashingVectors,
+        model_id: str,
+        deadline: float,
+        rows: int = 10_000,
+    ) -> None:
+        self._conn = conn
+        self._deadline = deadline
+        self._hashing = hashing
+        self._model_id = model_id
+        self._rows = rows
+        self._queued: list[Insert] = []
+        self.loaded = 0
+        self.samples: list[tuple[Store, list[Insert], list[Vector]]] = []
+        self._sampling: dict[str, tuple[Store, int]] = {}
+
+    async def add(self, store: Store, count: int, first: int, check: int = 0) -> int:
+        """Up to `count` memories of `store`'s project (the generator's from `first`), queued,
+        none planned after the deadline (`time.monotonic`); every full batch is sent. Returns
+        how many were queued (`flush` sends the rest)."""
+        generator = MemoryGenerator(first)
+        queued = 0
+        for offset in range(0, count, self._rows):
+            if time.monotonic() > self._deadline:
+                break
+            decisions = [
+                UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
+                for n in range(min(self._rows, count - offset))
+            ]
+            inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
+            if check and offset == 0:
+                self._sampling[store.project_id] = (store, min(check, len(inserts)))
+                self.samples.append((store, [], []))
+            self._queued.extend(inserts)
+            queued += len(inserts)
+            if len(self._queued) >= self._rows:
+                await self.flush()
+        return queued
+
+    async def flush(self) -> None:
+        """Sends what is queued in one transaction."""
+        if not self._queued:
+            return
+        inserts, self._queued = self._queued, []
+        vectors = self._hashing.embed([embedding_text(s.item) for s in inserts])
+        with self._conn.transaction():
+            await asyncio.to_thread(copy_rows, self._conn, inserts, vectors, self._model_id)
+        self.loaded += len(inserts)
+        for store, sample, sample_vectors in self.samples:
+            wanted = self._sampling[store.project_id][1] - len(sample)
+            for step, vector in zip(inserts, vectors, strict=True):
+                if wanted <= 0:
+                    break
+                if step.item.project_id == store.project_id:
+                    sample.append(step)
+                    sample_vectors.append(vector)
+                    wanted -= 1
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
@@ -264,12 +299,15 @@ async def scenario(
             folder = root / database / f"p{n}"
             folder.mkdir(parents=True)
             stores.append(await backend.open_store(str(folder), None))
-        # Every index opened before the HNSW index is dropped: opening one makes it again
-        # (`CREATE INDEX IF NOT EXISTS`), and the load would then feed the graph row by row.
-        indexes = [
-            (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
-            for store in stores
-        ]
+        # With the Store loader, every index is opened before the HNSW index is dropped:
+        # opening one makes it again (`CREATE INDEX IF NOT EXISTS`), and the load would then
+        # feed the graph row by row. The COPY loader needs none (`searches` opens them after).
+        indexes = []
+        if args.loader == "store":
+            indexes = [
+                (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
+                for store in stores
+            ]
         building = hnsw_built_after(
             dsn, DIM, m=args.hnsw_m or None, ef_construction=args.ef_construction or None
         )
@@ -280,34 +318,27 @@ async def scenario(
         started = time.perf_counter()
         deadline = time.monotonic() + args.load_seconds
         samples: list[tuple[Store, list[Insert], list[Vector]]] = []
-        hashing = HashingVectors(embedder.dim)
         total = 0
         used: list[Store] = []
         with psycopg.connect(dsn) as conn:
             register_vector(conn)
-            for n, (store, index) in enumerate(zip(stores, indexes, strict=True)):
+            batches = CopyBatches(
+                conn, HashingVectors(embedder.dim), embedder.model_id, deadline, args.batch
+            )
+            for n, store in enumerate(stores):
                 if time.monotonic() > deadline:
                     break
                 if args.loader == "copy":
                     check = args.check if n < 3 else 0
-                    count, sample, sample_vectors = await fill_copy(
-                        store,
-                        conn,
-                        per_project,
-                        hashing,
-                        embedder.model_id,
-                        n * per_project,
-                        check,
-                        deadline,
-                    )
-                    if sample:
-                        samples.append((store, sample, sample_vectors))
+                    count = await batches.add(store, per_project, n * per_project, check)
                 else:
-                    await fill(store, index, per_project, embedder, first=n * per_project)
+                    await fill(store, indexes[n], per_project, embedder, first=n * per_project)
                     count = per_project
                 total += count
                 if count:
                     used.append(store)
+            await batches.flush()
+            samples = batches.samples
         loaded = time.perf_counter() - started
         started = time.perf_counter()
         if secondary is not None:
@@ -371,6 +402,12 @@ def main(argv: list[str] | None = None) -> None:
     options.add_argument("--per-project", type=int, default=100)
     options.add_argument("--queries", type=int, default=200)
     options.add_argument("--pool", type=int, default=10)
+    options.add_argument(
+        "--batch",
+        type=int,
+        default=10_000,
+        help="memories per COPY transaction, across projects",
+    )
     options.add_argument(
         "--loader",
         choices=("copy", "store"),

@@ -16,6 +16,7 @@ from squirrel_core.auth import ensure_token
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
+from squirrel_core.native_log import NativeStderr
 from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, PortInUseError, port_setting
 from squirrel_core.rpc import GrpcService, install_stop_signals
 from squirrel_core.settings import Settings, load_settings
@@ -34,6 +35,16 @@ non-zero, as a failed start would."""
 Setup = Callable[[Settings, GrpcService], Awaitable[tuple[Ready, Cleanup]]]
 
 
+def failure_reason(error: BaseException) -> str:
+    """What went wrong, in one line: an OS error's description and the file it concerns, else
+    the exception's own message (its type's name when it has none)."""
+    if isinstance(error, OSError) and error.strerror:
+        files = [str(f) for f in (error.filename, error.filename2) if f is not None]
+        return error.strerror + (f": {' -> '.join(files)}" if files else "")
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
 class StartFailedError(Exception):
     """The start-up finished after SERVING failed; the service stopped because of it."""
 
@@ -47,8 +58,10 @@ def _finish_start(later: Awaitable[None] | None, stop: asyncio.Event) -> asyncio
         await later
 
     def done(task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            log.error("start_failed", exc_info=task.exception())
+        if not task.cancelled() and (error := task.exception()) is not None:
+            # One event with the reason (a file that cannot be written, a setting refused…),
+            # never a traceback: the line is read by `sqrl up` and by people.
+            log.error("start_failed", error=type(error).__name__, reason=failure_reason(error))
             stop.set()
 
     task = asyncio.create_task(finish(), name="finish-start")
@@ -137,6 +150,8 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         help="with no port configured: bind this one when it is free, else any free one",
     )
     args = parser.parse_args(argv)
+    # gRPC's own lines (a refused TLS handshake…) become JSON events like every other line.
+    NativeStderr.capture(name)
     try:
         asyncio.run(
             run_service(name, setup, parent_pid=args.parent_pid, preferred_port=args.preferred_port)
@@ -151,4 +166,4 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         sys.stderr.write(f"squirrel_{name}: {exc}\n")
         raise SystemExit(2) from None
     except StartFailedError:
-        raise SystemExit(1) from None  # logged (with its traceback) as `start_failed`
+        raise SystemExit(1) from None  # logged as `start_failed`, with its reason

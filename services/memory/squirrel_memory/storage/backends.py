@@ -15,6 +15,7 @@ from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.settings import Settings
 from squirrel_memory.storage.base import Store
 from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.storage.postgres.hnsw import check_hnsw
 from squirrel_memory.storage.sqlite.store import READERS, SqliteStore
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class PostgresBackend:
         *,
         pool_size: int = 10,
         ef_search: int | None = None,
+        hnsw_graph: tuple[int, int] | None = None,
         clock: Clock = utc_now,
     ) -> None:
         if not dsn.strip():
@@ -66,9 +68,12 @@ class PostgresBackend:
                 "storage.backend is postgres but storage.postgres_dsn is empty; "
                 "set it with `sqrl config set storage.postgres_dsn postgresql://…`"
             )
+        if hnsw_graph is not None:  # checked at start, before any index is made
+            check_hnsw(*hnsw_graph)
         self._dsn = dsn
         self._pool_size = pool_size
         self._ef_search = ef_search
+        self._hnsw_graph = hnsw_graph
         self._clock = clock
         self._database: PostgresDatabase | None = None
         self._lock = asyncio.Lock()
@@ -87,6 +92,8 @@ class PostgresBackend:
                         "install the team extra: pip install 'squirrel[team]'"
                     ) from exc
                 tuning = {} if self._ef_search is None else {"ef_search": self._ef_search}
+                if self._hnsw_graph is not None:
+                    tuning["hnsw_m"], tuning["hnsw_ef_construction"] = self._hnsw_graph
                 self._database = await PostgresDatabase.open(
                     self._dsn, max_size=self._pool_size, **tuning
                 )
@@ -112,6 +119,10 @@ def backend_from_settings(settings: Settings, *, clock: Clock = utc_now) -> Stor
             settings.str_("storage.postgres_dsn"),
             pool_size=settings.int_("storage.postgres_pool_size"),
             ef_search=settings.int_("storage.postgres_ef_search"),
+            hnsw_graph=(
+                settings.int_("storage.postgres_hnsw_m"),
+                settings.int_("storage.postgres_hnsw_ef_construction"),
+            ),
             clock=clock,
         )
     return SqliteBackend(clock=clock)

@@ -19,6 +19,7 @@ from squirrel_core.errors import (
     SquirrelError,
     UnavailableError,
 )
+from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.storage.postgres.vectors import DEFAULT_EF_SEARCH
 
@@ -65,10 +66,15 @@ class PostgresDatabase:
         *,
         vector_pool_size: int = 4,
         ef_search: int = DEFAULT_EF_SEARCH,
+        hnsw_m: int = DEFAULT_HNSW_M,
+        hnsw_ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> None:
         self._pool = pool
         self.ef_search = ef_search
         """`hnsw.ef_search` of the vector indexes' searches (`storage.postgres_ef_search`)."""
+        self.hnsw_graph = (hnsw_m, hnsw_ef_construction)
+        """`m` and `ef_construction` of an HNSW index made from now on
+        (`storage.postgres_hnsw_m`, `storage.postgres_hnsw_ef_construction`)."""
         self._vector_pool_size = max(1, vector_pool_size)
         self.where = where
         self._dsn = dsn
@@ -91,7 +97,14 @@ class PostgresDatabase:
 
     @classmethod
     async def open(
-        cls, dsn: str, *, min_size: int = 1, max_size: int = 10, ef_search: int = DEFAULT_EF_SEARCH
+        cls,
+        dsn: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        ef_search: int = DEFAULT_EF_SEARCH,
+        hnsw_m: int = DEFAULT_HNSW_M,
+        hnsw_ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> PostgresDatabase:
         """Bring the schema to this version (`schema.migrate`), then open the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
@@ -127,7 +140,15 @@ class PostgresDatabase:
         except PoolTimeout as exc:
             await pool.close()
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
-        db = cls(pool, where, dsn, vector_pool_size=max_size, ef_search=ef_search)
+        db = cls(
+            pool,
+            where,
+            dsn,
+            vector_pool_size=max_size,
+            ef_search=ef_search,
+            hnsw_m=hnsw_m,
+            hnsw_ef_construction=hnsw_ef_construction,
+        )
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
         return db
 

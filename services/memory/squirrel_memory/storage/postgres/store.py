@@ -84,8 +84,15 @@ class PostgresStore(
         """This project's vectors in pgvector (blocking: call it from a thread)."""
         from squirrel_memory.storage.postgres.vectors import PgVectorIndex  # noqa: PLC0415
 
+        m, ef_construction = self._db.hnsw_graph
         index = PgVectorIndex.open(
-            self._db.vector_pool(), self.project_id, dim, model_id, ef_search=self._db.ef_search
+            self._db.vector_pool(),
+            self.project_id,
+            dim,
+            model_id,
+            ef_search=self._db.ef_search,
+            m=m,
+            ef_construction=ef_construction,
         )
         return index, None
 

@@ -5,7 +5,11 @@ The methods block, as FAISS's do: the indexer calls them in a thread. Vectors of
 project and model share `memory_vectors`; an HNSW index per dimension (a partial index on
 `embedding::vector(dim)`) serves the nearest-neighbour queries, with pgvector's iterative scans
 so that filtering by project still returns `k` rows; `hnsw.ef_search` (the candidates the graph
-search keeps) is `storage.postgres_ef_search`, or `k` when asked for more. The ids a project
+search keeps) is `storage.postgres_ef_search`, or `k` when asked for more. The graph's `m` and
+`ef_construction` (`storage.postgres_hnsw_m`, `storage.postgres_hnsw_ef_construction`) are
+those of an index made from then on: an index already built keeps its graph, and the first
+index opened with other values logs `hnsw_index_differs` once (docs/team.md says how to
+rebuild it). The ids a project
 holds are cached in memory (`len`, `in` answer without a query); writes go through this object,
 so the cache stays exact, and `open` reloads it.
 """
@@ -13,6 +17,7 @@ so the cache stays exact, and `open` reloads it.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -26,11 +31,34 @@ from psycopg_pool import ConnectionPool
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.index import Hit, Vector
+from squirrel_memory.storage.postgres.hnsw import (
+    DEFAULT_EF_CONSTRUCTION,
+    DEFAULT_HNSW_M,
+    check_hnsw,
+)
 
 log = structlog.get_logger()
 
 DEFAULT_EF_SEARCH = 400  # recall@10 0.96 against exact at 100,000 memories (docs/benchmarks.md)
 MAX_EF_SEARCH = 1000  # pgvector's own limit
+# Indexes whose graph was found to differ from the settings, per pool: said once each.
+_DIFFERS_SAID: weakref.WeakKeyDictionary[ConnectionPool, set[str]] = weakref.WeakKeyDictionary()
+_DIFFERS_LOCK = threading.Lock()
+
+
+def _built_with(conn: Connection[Any], name: str) -> tuple[int, int] | None:
+    """`m` and `ef_construction` an HNSW index was built with (pgvector's defaults when
+    none were given), or None when there is no such index."""
+    row = conn.execute(
+        "SELECT c.reloptions FROM pg_class c WHERE c.oid = to_regclass(%s)", (name,)
+    ).fetchone()
+    if row is None:
+        return None
+    options = dict(str(o).split("=", 1) for o in row[0] or [])
+    return (
+        int(options.get("m", DEFAULT_HNSW_M)),
+        int(options.get("ef_construction", DEFAULT_EF_CONSTRUCTION)),
+    )
 
 
 def _configure(conn: Connection[Any]) -> None:
@@ -58,12 +86,17 @@ class PgVectorIndex:
         model_id: str,
         *,
         ef_search: int = DEFAULT_EF_SEARCH,
+        m: int = DEFAULT_HNSW_M,
+        ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> None:
         if dim <= 0 or dim > 16_000:
             raise InvalidArgumentError("vector dimension must be from 1 to 16000")
         if not 1 <= ef_search <= MAX_EF_SEARCH:
             raise InvalidArgumentError(f"ef_search must be from 1 to {MAX_EF_SEARCH}")
+        check_hnsw(m, ef_construction)
         self._ef_search = int(ef_search)
+        self._m = int(m)
+        self._ef_construction = int(ef_construction)
         self._pool = pool
         self._project_id = project_id
         self._dim = int(dim)
@@ -80,16 +113,35 @@ class PgVectorIndex:
         model_id: str,
         *,
         ef_search: int = DEFAULT_EF_SEARCH,
+        m: int = DEFAULT_HNSW_M,
+        ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> PgVectorIndex:
-        """The index of one project for one embedder, its HNSW index made if missing."""
-        index = cls(pool, project_id, dim, model_id, ef_search=ef_search)
+        """The index of one project for one embedder, its HNSW index made if missing (with
+        `m` and `ef_construction`; one already built keeps its own, see `hnsw_index_differs`)."""
+        index = cls(
+            pool,
+            project_id,
+            dim,
+            model_id,
+            ef_search=ef_search,
+            m=m,
+            ef_construction=ef_construction,
+        )
+        name = f"memory_vectors_hnsw_{index._dim}"
         with pool.connection() as conn:
             conn.execute(
                 sql.SQL(
                     "CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
-                    "((embedding::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
-                ).format(name=sql.Identifier(f"memory_vectors_hnsw_{index._dim}"), dim=index._dim)
+                    "((embedding::vector({dim})) vector_cosine_ops) "
+                    "WITH (m = {m}, ef_construction = {ef}) WHERE dim = {dim}"
+                ).format(
+                    name=sql.Identifier(name),
+                    dim=index._dim,
+                    m=index._m,
+                    ef=index._ef_construction,
+                )
             )
+            index._say_if_differs(pool, conn, name)
             rows = conn.execute(
                 "SELECT memory_id FROM memory_vectors WHERE project_id = %s AND model_id = %s "
                 "AND dim = %s",
@@ -98,6 +150,26 @@ class PgVectorIndex:
         index._ids = {str(r[0]) for r in rows}
         return index
 
+    def _say_if_differs(self, pool: ConnectionPool, conn: Connection[Any], name: str) -> None:
+        """Logs `hnsw_index_differs` once per pool and index when the index was built with
+        other parameters than this one asks for (it is not rebuilt: docs/team.md)."""
+        built = _built_with(conn, name)
+        if built is None or built == (self._m, self._ef_construction):
+            return
+        with _DIFFERS_LOCK:
+            said = _DIFFERS_SAID.setdefault(pool, set())
+            if name in said:
+                return
+            said.add(name)
+        log.warning(
+            "hnsw_index_differs",
+            index=name,
+            built_m=built[0],
+            built_ef_construction=built[1],
+            setting_m=self._m,
+            setting_ef_construction=self._ef_construction,
+        )
+
     @property
     def dim(self) -> int:
         return self._dim
@@ -105,6 +177,11 @@ class PgVectorIndex:
     @property
     def model_id(self) -> str:
         return self._model_id
+
+    @property
+    def graph(self) -> tuple[int, int]:
+        """`m` and `ef_construction` of an HNSW index this one makes."""
+        return self._m, self._ef_construction
 
     @property
     def ef_search(self) -> int:
