@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import os
+
+# Before anything imports gRPC (it reads this once): its fork handlers ran gRPC's pollers in the
+# child of a test's subprocess between fork and exec, and a child (Postgres's initdb) died of
+# SIGBUS there. The tests, like Squirrel, only fork to exec.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import subprocess
 import sys
 import time
