@@ -10,8 +10,8 @@ import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
-from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import Episode, MemoryCandidate, StoredEvent
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store

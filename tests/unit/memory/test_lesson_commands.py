@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import error_fingerprint, error_signature, fingerprint_key
-from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 T0 = datetime(2026, 4, 6, 10, 0, tzinfo=UTC)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commits import CONVENTION_KEY
-from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.extractors.session_commits import commit_message
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 from tests.gitrepos import git, make_repo

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 import structlog
@@ -15,10 +14,11 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
-    relative_path,
     user_requests,
 )
 from squirrel_memory.extractors.apply_steps import apply_steps
+from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -27,34 +27,16 @@ from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOO
 from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
-from squirrel_memory.extractors.evidence import (
-    EVIDENCE_TAG,
-    Attempt,
-    attempts,
-    finishing_checks,
-    habits,
-    main_ecosystem,
-    package_manager_fact,
-    quality_gate,
-    recipes,
-    routine,
-    workflows,
-)
-from squirrel_memory.extractors.evidence.test_reports import discovered_tests
-from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
-from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
-from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
-from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
@@ -65,7 +47,6 @@ from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
-from squirrel_memory.extractors.session_commits import session_convention
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -76,11 +57,10 @@ from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
-from squirrel_memory.extractors.worktrees import worktree_recipe
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
 from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTANCE
 from squirrel_memory.extractors.written_notes import written_notes
-from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
 log = structlog.get_logger()
@@ -142,29 +122,6 @@ class RulesExtractor:
         )
         log.debug("rules_extracted", episode_id=episode.id, candidate_count=len(result))
         return result
-
-
-def _candidate(
-    kind: MemoryType,
-    key: str,
-    content: str,
-    *,
-    tags: tuple[str, ...],
-    importance: float,
-    event_ids: tuple[str, ...] | list[str],
-    scope: Scope = Scope.PROJECT,
-    file_paths: tuple[str, ...] = (),
-) -> MemoryCandidate:
-    return MemoryCandidate(
-        type=kind,
-        key=key,
-        content=content,
-        tags=tuple(dict.fromkeys(t for t in tags if t)),
-        importance=round(max(0.0, min(1.0, importance)), 3),
-        file_paths=file_paths,
-        source_event_ids=tuple(dict.fromkeys(event_ids)),
-        scope=scope,
-    )
 
 
 def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
@@ -410,90 +367,6 @@ _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
     ),
 )
 """What only a session without a read repository says (a read repository says it itself)."""
-
-
-def evidence_candidates(
-    events: list[StoredEvent], ecosystems: tuple[str, ...] = ()
-) -> list[MemoryCandidate]:
-    """Recipes, the quality gate, routines, pitfalls, the package manager and the user's tool
-    habits (from commands the user typed, never the assistant's) the commands in `events` support.
-
-    `events` may be one episode or every stored command of a project across sessions (the
-    processor's project pass): counts, sessions and recency weigh the same way.
-    `ecosystems` are the repository's main ecosystems when known; without them the commands
-    and edited files decide. The
-    candidates carry no episode id; the caller sets it.
-    """
-    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
-    if not ordered:
-        return []
-    root = ordered[0].project_id
-    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
-    changes = [
-        Change(e.id, e.timestamp, e.session_id, path)
-        for e in ordered
-        if e.event_type == EventType.CODE_CHANGE
-        for path in _change_paths(e)
-    ]
-    edit_times = sorted(c.timestamp for c in changes)
-    first_edits: dict[str | None, datetime] = {}
-    for change in changes:
-        first_edits.setdefault(change.session_id, change.timestamp)
-    found = discovered_tests(found, edit_times)
-    findings = [
-        *recipes(found, ecosystems or _ecosystem_of(found, changes), first_edits),
-        *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
-    ]
-    gate = quality_gate(found, edit_times) or finishing_checks(found)
-    if gate is not None:
-        findings.append(gate)
-    done = routine(found, edit_times)
-    if done is not None:
-        findings.append(done)
-    findings.extend(workflows(found))
-    worktree = worktree_recipe(found, root)
-    if worktree is not None:
-        findings.append(worktree)
-    manager = package_manager_fact(found)
-    if manager is not None:
-        findings.append(manager)
-    convention = session_convention(found)
-    # A read repository's own history says how commits are written (`commits.py`).
-    if convention is not None and not ecosystems and not primary_ecosystems(root):
-        findings.append(convention)
-    kinds = {
-        "habit": MemoryType.USER_STYLE,
-        "recipe": MemoryType.RECIPE,
-        "pitfall": MemoryType.PITFALL,
-        "fact": MemoryType.PROJECT_FACT,
-    }
-    # Habits come only from commands the user typed (the project pass reads no user
-    # messages), so they are not evidence: the project pass must not drop them.
-    tagged = [(f, (*f.tags, EVIDENCE_TAG)) for f in findings]
-    tagged += [(f, f.tags) for f in habits(found)]
-    return [
-        _candidate(
-            kinds[f.kind],
-            f.key,
-            sentence(f.content) or f.content,
-            tags=tags,
-            importance=f.importance,
-            event_ids=f.event_ids,
-            file_paths=f.file_paths,
-        )
-        for f, tags in tagged
-    ]
-
-
-def _ecosystem_of(found: list[Attempt], changes: list[Change]) -> tuple[str, ...]:
-    main = main_ecosystem(found, [c.path for c in changes])
-    return (main,) if main else ()
-
-
-def _change_paths(event: StoredEvent) -> list[str]:
-    path = event.content.get("path")
-    items = [path] if isinstance(path, str) else list(event.file_paths)
-    return [relative_path(item, event.project_id) for item in items if item]
 
 
 def _dedupe(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

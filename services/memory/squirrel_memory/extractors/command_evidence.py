@@ -1,0 +1,117 @@
+"""The memories the commands of an episode (or of a whole project) support: recipes, the quality
+gate, routines, pitfalls, the package manager and the user's tool habits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import commands, relative_path
+from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.evidence import (
+    EVIDENCE_TAG,
+    Attempt,
+    attempts,
+    finishing_checks,
+    habits,
+    main_ecosystem,
+    package_manager_fact,
+    quality_gate,
+    recipes,
+    routine,
+    workflows,
+)
+from squirrel_memory.extractors.evidence.test_reports import discovered_tests
+from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
+from squirrel_memory.extractors.fixes import Change, find_pitfalls
+from squirrel_memory.extractors.lessons import edits, replies
+from squirrel_memory.extractors.pitfall_memories import pitfall_findings
+from squirrel_memory.extractors.session_commits import session_convention
+from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.worktrees import worktree_recipe
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.repository import primary_ecosystems
+
+
+def evidence_candidates(
+    events: list[StoredEvent], ecosystems: tuple[str, ...] = ()
+) -> list[MemoryCandidate]:
+    """Recipes, the quality gate, routines, pitfalls, the package manager and the user's tool
+    habits (from commands the user typed, never the assistant's) the commands in `events` support.
+
+    `events` may be one episode or every stored command of a project across sessions (the
+    processor's project pass): counts, sessions and recency weigh the same way.
+    `ecosystems` are the repository's main ecosystems when known; without them the commands
+    and edited files decide. The
+    candidates carry no episode id; the caller sets it.
+    """
+    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
+    if not ordered:
+        return []
+    root = ordered[0].project_id
+    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
+    changes = [
+        Change(e.id, e.timestamp, e.session_id, path)
+        for e in ordered
+        if e.event_type == EventType.CODE_CHANGE
+        for path in _change_paths(e)
+    ]
+    edit_times = sorted(c.timestamp for c in changes)
+    first_edits: dict[str | None, datetime] = {}
+    for change in changes:
+        first_edits.setdefault(change.session_id, change.timestamp)
+    found = discovered_tests(found, edit_times)
+    findings = [
+        *recipes(found, ecosystems or _ecosystem_of(found, changes), first_edits),
+        *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
+    ]
+    gate = quality_gate(found, edit_times) or finishing_checks(found)
+    if gate is not None:
+        findings.append(gate)
+    done = routine(found, edit_times)
+    if done is not None:
+        findings.append(done)
+    findings.extend(workflows(found))
+    worktree = worktree_recipe(found, root)
+    if worktree is not None:
+        findings.append(worktree)
+    manager = package_manager_fact(found)
+    if manager is not None:
+        findings.append(manager)
+    convention = session_convention(found)
+    # A read repository's own history says how commits are written (`commits.py`).
+    if convention is not None and not ecosystems and not primary_ecosystems(root):
+        findings.append(convention)
+    kinds = {
+        "habit": MemoryType.USER_STYLE,
+        "recipe": MemoryType.RECIPE,
+        "pitfall": MemoryType.PITFALL,
+        "fact": MemoryType.PROJECT_FACT,
+    }
+    # Habits come only from commands the user typed (the project pass reads no user
+    # messages), so they are not evidence: the project pass must not drop them.
+    tagged = [(f, (*f.tags, EVIDENCE_TAG)) for f in findings]
+    tagged += [(f, f.tags) for f in habits(found)]
+    return [
+        candidate(
+            kinds[f.kind],
+            f.key,
+            sentence(f.content) or f.content,
+            tags=tags,
+            importance=f.importance,
+            event_ids=f.event_ids,
+            file_paths=f.file_paths,
+        )
+        for f, tags in tagged
+    ]
+
+
+def _ecosystem_of(found: list[Attempt], changes: list[Change]) -> tuple[str, ...]:
+    main = main_ecosystem(found, [c.path for c in changes])
+    return (main,) if main else ()
+
+
+def _change_paths(event: StoredEvent) -> list[str]:
+    path = event.content.get("path")
+    items = [path] if isinstance(path, str) else list(event.file_paths)
+    return [relative_path(item, event.project_id) for item in items if item]
