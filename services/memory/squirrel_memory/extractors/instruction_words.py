@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.wording import stem, strip_markdown
-
-
-def _wordset(*lines: str) -> frozenset[str]:
-    return frozenset(" ".join(lines).split())
-
+from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 
 #: Words left out when two instructions are compared (`instruction_words`): how firmly, who,
 #: and the glue between the words that carry the meaning.
-_FILLER = _wordset(
+_FILLER = word_set(
     "a an the to of for in on at with and or be is are it its this that these those my our ",
     "your we i you me us it's use using any all every each always never don dont do not no ",
     "avoid stop prefer please should must need have will would can could may might shall ",
@@ -24,7 +19,7 @@ _FILLER = _wordset(
     "isn won can't cannot",
 )
 #: Verbs too common to make two instructions the same on their own ("run", "add").
-_GENERIC = _wordset(
+_GENERIC = word_set(
     "run add make keep go get put set take give let check use write change create update try ",
     "start continue finish done instead rather than over before after until",
 )
