@@ -36,8 +36,14 @@ class Session:
         self.start = start
         self.events: list[StoredEvent] = []
 
-    def add(self, kind: str, content: dict[str, Any], paths: tuple[str, ...] = ()) -> str:
-        """One event of `kind`; returns its id."""
+    def add(
+        self,
+        kind: str,
+        content: dict[str, Any],
+        paths: tuple[str, ...] = (),
+        origin: str = "",
+    ) -> str:
+        """One event of `kind` (from `origin` when given); returns its id."""
         n = len(self.events) + 1
         self.events.append(
             StoredEvent(
@@ -51,6 +57,7 @@ class Session:
                 content=content,
                 file_paths=paths,
                 hash=f"{self.root}{self.session_id}{n}",
+                origin=origin,
             )
         )
         return self.events[-1].id
@@ -61,10 +68,17 @@ class Session:
     def say(self, text: str) -> None:
         self.add("assistant_response", {"text": text})
 
-    def run(self, command: str, exit_code: int = 0, output: str = "") -> None:
-        """A Bash call and the command it ran."""
+    def run(
+        self, command: str, exit_code: int | None = 0, output: str = "", *, call: bool = True
+    ) -> None:
+        """A Bash call and the command it ran (`exit_code` None: it never ran, as when the user
+        declined it); with `call=False` the command alone, as a transcript without the call
+        shows it."""
         use = f"t{len(self.events)}"
-        self.add("tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}})
+        if call:
+            self.add(
+                "tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}}
+            )
         self.add(
             "command_run",
             {
@@ -75,6 +89,12 @@ class Session:
                 "output": output,
             },
         )
+
+    def typed(self, command: str, stdout: str, stderr: str = "") -> None:
+        """A command the user typed (`!cmd`) and the output the harness echoed back."""
+        self.add("user_message", {"text": f"<bash-input>{command}</bash-input>"}, origin="typed")
+        echoed = f"<bash-stdout>{stdout}</bash-stdout><bash-stderr>{stderr}</bash-stderr>"
+        self.add("user_message", {"text": echoed}, origin="harness")
 
     def read(self, path: str, text: str) -> None:
         """A whole file of the project read (`path` relative to the root)."""
@@ -98,10 +118,12 @@ class Session:
         )
         self.add("code_change", {"tool": "Write", "tool_use_id": use, "path": full}, (full,))
 
-    def edit(self, path: str) -> None:
-        """An edit of `path` (as given) whose lines do not matter."""
+    def edit(self, path: str, text: str | None = None) -> None:
+        """An edit of `path` (as given) writing `text` when given (the lines it replaced do not
+        matter)."""
         use = f"t{len(self.events)}"
-        self.add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": {}}, (path,))
+        edited = {} if text is None else {"new_string": text}
+        self.add("tool_call", {"tool": "Edit", "tool_use_id": use, "input": edited}, (path,))
         self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": path}, (path,))
 
     def edit_lines(self, path: str, old: str, new: str) -> None:

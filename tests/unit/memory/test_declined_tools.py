@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 4, 8, tzinfo=UTC)
@@ -21,35 +22,9 @@ DECLINED = (
 )
 
 
-class Session:
-    def __init__(self) -> None:
-        self.events: list[StoredEvent] = []
-
-    def run(self, command: str, exit_code: int | None = 0, output: str = "") -> None:
-        n = len(self.events) + 1
-        self.events.append(
-            StoredEvent(
-                id=f"e{n:04d}",
-                project_id=PROJECT,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s1",
-                timestamp=T0 + timedelta(seconds=20 * n),
-                event_type="command_run",
-                content={
-                    "command": command,
-                    "tool_use_id": f"t{n}",
-                    "exit_code": exit_code,
-                    "is_error": exit_code != 0,
-                    "output": output,
-                },
-                file_paths=(),
-                hash=f"h{n}",
-            )
-        )
-
-    def decline(self, command: str) -> None:
-        self.run(command, None, DECLINED)
+def _decline(session: Session, command: str) -> None:
+    """`command` asked for and declined by the user: it never ran."""
+    session.run(command, None, DECLINED, call=False)
 
 
 #: (ecosystem, declined command, the command that did the job instead, tools named)
@@ -66,9 +41,9 @@ SWAPS = [
 async def test_a_declined_tool_then_another_doing_the_job_is_a_style_note(
     name: str, declined: str, ran: str, tools: tuple[str, str]
 ) -> None:
-    session = Session()
-    session.decline(declined)
-    session.run(ran, 0, "done\n")
+    session = Session(PROJECT, "s1", T0)
+    _decline(session, declined)
+    session.run(ran, 0, "done\n", call=False)
     (episode,) = segment_episodes(session.events, now=NOW)
 
     found = await RulesExtractor().extract(episode, session.events)
@@ -97,11 +72,11 @@ async def test_a_declined_tool_then_another_doing_the_job_is_a_style_note(
 def test_no_choice_is_read_without_a_decline_and_a_different_tool_that_worked(
     steps: list[tuple[str, str]], why: str
 ) -> None:
-    session = Session()
+    session = Session(PROJECT, "s1", T0)
     for step, command in steps:
         if step == "decline":
-            session.decline(command)
+            _decline(session, command)
         else:
-            session.run(command, 0 if step == "ok" else 1, "output\n")
+            session.run(command, 0 if step == "ok" else 1, "output\n", call=False)
 
     assert declined_tools(session.events) == [], why

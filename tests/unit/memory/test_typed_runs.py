@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,7 +10,7 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.evidence.typed_runs import passed, with_typed_outcomes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 4, 8, tzinfo=UTC)
@@ -50,42 +50,6 @@ TYPED = [
 IDS = [t[0] for t in TYPED]
 
 
-class Session:
-    def __init__(self) -> None:
-        self.events: list[StoredEvent] = []
-
-    def add(self, kind: str, content: dict[str, object], origin: str | None = None) -> None:
-        n = len(self.events) + 1
-        self.events.append(
-            StoredEvent(
-                id=f"e{n:04d}",
-                project_id=PROJECT,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s1",
-                timestamp=T0 + timedelta(seconds=20 * n),
-                event_type=kind,
-                content=content,
-                file_paths=(),
-                hash=f"h{n}",
-                origin=origin,
-            )
-        )
-
-    def typed(self, command: str, stdout: str, stderr: str = "") -> None:
-        self.add("user_message", {"text": f"<bash-input>{command}</bash-input>"}, "typed")
-        self.add(
-            "user_message",
-            {"text": f"<bash-stdout>{stdout}</bash-stdout><bash-stderr>{stderr}</bash-stderr>"},
-            "harness",
-        )
-
-    def edit(self, path: str) -> None:
-        self.add(
-            "code_change", {"tool": "Edit", "tool_use_id": f"t{len(self.events)}", "path": path}
-        )
-
-
 async def _tests(session: Session) -> list[str]:
     (episode,) = segment_episodes(session.events, now=NOW)
     found = await RulesExtractor().extract(episode, session.events)
@@ -96,7 +60,7 @@ async def _tests(session: Session) -> list[str]:
 async def test_a_typed_test_command_that_passed_is_the_test_command(
     name: str, command: str, summary: str, path: str
 ) -> None:
-    session = Session()
+    session = Session(PROJECT, "s1", T0)
     session.edit(path)
     session.typed(command, f"running\n{summary}\n")
 
@@ -109,10 +73,10 @@ async def test_a_typed_test_command_that_passed_is_the_test_command(
 async def test_a_typed_command_without_its_output_says_nothing(
     name: str, command: str, summary: str, path: str
 ) -> None:
-    session = Session()
+    session = Session(PROJECT, "s1", T0)
     session.edit(path)
-    session.add("user_message", {"text": f"<bash-input>{command}</bash-input>"}, "typed")
-    session.add("user_message", {"text": f"Here it is:\n{summary}"}, "typed")
+    session.add("user_message", {"text": f"<bash-input>{command}</bash-input>"}, origin="typed")
+    session.add("user_message", {"text": f"Here it is:\n{summary}"}, origin="typed")
 
     assert await _tests(session) == [], name
 
@@ -133,7 +97,7 @@ def test_a_failing_or_missing_summary_is_no_pass(summary: str) -> None:
 
 
 def test_the_output_is_joined_from_the_next_message_and_failures_stay_unknown() -> None:
-    session = Session()
+    session = Session(PROJECT, "s1", T0)
     session.typed("mix test", "3 tests, 1 failure", "warning: unused variable")
     session.typed("mix format --check-formatted", "")
 
