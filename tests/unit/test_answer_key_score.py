@@ -26,27 +26,12 @@ from bench.answer_key_score import (
     score_hook,
 )
 from squirrel_gateway.hook_context import FRAME, SECTION_TITLES
+from tests.unit.demo_answer_key import demo_key, key_toml
 
-KEY_TOML = r"""
-project = "demo"
-language = "Rust"
-split = "held-out"
-session_start = ["test"]
-
-[[item]]
-id = "test"
-importance = "high"
-kind = "recipe"
-note = "Run the tests with `cargo test`."
-match = [['cargo test', 'cargo nextest']]
-
-[[item]]
-id = "lint"
-importance = "high"
-kind = "recipe"
-note = "Lint with `cargo clippy -- -D warnings`."
-match = [['clippy'], ['-D warnings', 'deny']]
-
+KEY_TOML = key_toml(
+    "held-out",
+    ["test"],
+    r"""
 [[item]]
 id = "language"
 importance = "normal"
@@ -71,11 +56,12 @@ answers = ["test"]
 [[question]]
 text = "how do I lint?"
 answers = ["lint"]
-"""
+""",
+)
 
 
 def _key() -> AnswerKey:
-    return parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    return demo_key(KEY_TOML)
 
 
 def test_an_item_needs_every_concept_and_an_allowed_type() -> None:

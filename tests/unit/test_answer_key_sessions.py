@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from datetime import UTC, datetime, timedelta
 
-from bench.answer_key_score import Memory, parse_key, score
+from bench.answer_key_score import Memory, score
 from bench.answer_key_sessions import merged, sessions_of, supported_key
 from squirrel_core.events import Event, EventType, Origin, SourceTool
+from tests.unit.demo_answer_key import demo_key, key_toml
 
-KEY_TOML = r"""
-project = "demo"
-language = "Rust"
-split = "tuning"
-session_start = ["test", "lint"]
-
-[[item]]
-id = "test"
-importance = "high"
-kind = "recipe"
-note = "Run the tests with `cargo test`."
-match = [['cargo test', 'cargo nextest']]
-
-[[item]]
-id = "lint"
-importance = "high"
-kind = "recipe"
-note = "Lint with `cargo clippy -- -D warnings`."
-match = [['clippy'], ['-D warnings', 'deny']]
-
+KEY_TOML = key_toml(
+    "tuning",
+    ["test", "lint"],
+    r"""
 [[item]]
 id = "short"
 importance = "normal"
@@ -44,7 +28,8 @@ why = "no Python here"
 [[question]]
 text = "how do I run the tests?"
 answers = ["test"]
-"""
+""",
+)
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 
 
@@ -73,7 +58,7 @@ def test_sessions_are_ordered_by_start_and_hold_every_string_of_their_events() -
 
 
 def test_an_item_counts_only_where_every_concept_occurs() -> None:
-    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    key = demo_key(KEY_TOML)
 
     only_clippy = supported_key(key, "cargo clippy ran")
     both = supported_key(key, "cargo test, then cargo clippy -- -D warnings")
@@ -85,7 +70,7 @@ def test_an_item_counts_only_where_every_concept_occurs() -> None:
 
 
 def test_a_project_row_sums_its_sessions_and_wrong_facts_count_everywhere() -> None:
-    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    key = demo_key(KEY_TOML)
     first = score(supported_key(key, "cargo test"), [Memory("recipe", "t", "Run `cargo test`.")])
     second = score(supported_key(key, "nothing"), [Memory("project_fact", "l", "A Python app.")])
 
@@ -96,7 +81,7 @@ def test_a_project_row_sums_its_sessions_and_wrong_facts_count_everywhere() -> N
 
 
 def test_a_preference_counts_only_where_the_user_said_it() -> None:
-    key = parse_key(tomllib.loads(KEY_TOML), "demo.toml")
+    key = demo_key(KEY_TOML)
     said = dataclasses.replace(
         _event("a", 1, {"text": "keep commit messages short"}, EventType.USER_MESSAGE),
         origin=Origin.TYPED,
