@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from squirrel_memory.storage import SqliteStore, Store
 
@@ -38,6 +41,19 @@ def postgres_dsn() -> Iterator[str]:
             server.cleanup()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def database(postgres_dsn: str) -> Iterator[str]:
+    """A database of the test's own on the session's Postgres (dropped after); its DSN."""
+    name = f"test_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield make_conninfo(postgres_dsn, dbname=name)
+    finally:
+        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture

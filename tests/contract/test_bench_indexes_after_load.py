@@ -4,13 +4,9 @@ the graph parameters asked for; on a real Postgres, in a database of its own."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
-import pytest
-from psycopg.conninfo import make_conninfo
 
 from bench.postgres_server import hnsw_built_after, secondary_indexes_built_after
 from squirrel_memory.fake_embedder import FakeEmbedder
@@ -18,18 +14,6 @@ from squirrel_memory.storage import PostgresBackend
 
 DIM = 16
 TABLES = ["memory_items", "memory_history", "memory_vectors"]
-
-
-@pytest.fixture
-def database(postgres_dsn: str) -> Iterator[str]:
-    name = f"bench_indexes_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield make_conninfo(postgres_dsn, dbname=name)
-    finally:
-        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def _indexes(dsn: str) -> dict[str, str]:

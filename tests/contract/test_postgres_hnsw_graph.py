@@ -9,14 +9,11 @@ import asyncio
 import os
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 import structlog
-from psycopg.conninfo import make_conninfo
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.settings import Settings, coerce, lookup
@@ -26,18 +23,6 @@ from tests.conftest import PATIENCE_SECONDS
 DIM = 8
 MODEL = "graph-model"
 INDEX = f"memory_vectors_hnsw_{DIM}"
-
-
-@pytest.fixture
-def database(postgres_dsn: str) -> Iterator[str]:
-    name = f"hnsw_graph_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield make_conninfo(postgres_dsn, dbname=name)
-    finally:
-        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def _built(dsn: str) -> list[str] | None:
