@@ -40,6 +40,7 @@ from bench import (
     cli_latency,
     fixture_pipeline,
     foresight,
+    foresight_table,
     hook_latency,
     mcp_latency,
     retrieval_latency,
@@ -402,7 +403,7 @@ def answer_key_figures() -> list[Figure]:
 def foresight_figures() -> list[Figure]:
     if not SHARED_FIXTURES.is_dir():
         return []
-    return foresight.figures(foresight.measure(SHARED_FIXTURES))
+    return foresight_table.figures(foresight.measure(SHARED_FIXTURES))
 
 
 # -- the run -----------------------------------------------------------------------------------

@@ -57,8 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import fixture_pipeline
-from bench.answer_key_score import load_keys
-from bench.common import SHARED_FIXTURES, Figure
+from bench.common import SHARED_FIXTURES
 from bench.foresight_score import (
     History,
     Injected,
@@ -66,7 +65,14 @@ from bench.foresight_score import (
     Tally,
     score_session,
     session_facts,
-    share,
+)
+from bench.foresight_table import (
+    SECTION,
+    ProjectResult,
+    figures,
+    held_out_projects,
+    shown,
+    table,
 )
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
@@ -87,7 +93,6 @@ from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory import server as memory_server
 from squirrel_memory.models import StoredEvent
 
-SECTION = "foresight"
 #: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
 CONSTRUCTED = "agent-sessions-constructed"
 #: Transcripts reserved for held-out evaluation: never read here.
@@ -111,15 +116,6 @@ class Project:
 
     name: str
     events: tuple[Event, ...]
-
-
-@dataclass(slots=True)
-class ProjectResult:
-    name: str
-    sessions: int
-    events: int
-    memories: int
-    tally: Tally
 
 
 # -- the fixtures --------------------------------------------------------------------------------
@@ -389,129 +385,6 @@ def measure(fixtures: Path, only: Sequence[str] = (), *, learn: bool = True) -> 
             project = load_project(name, paths)
             results.append(asyncio.run(replay(project, Path(tmp), learn=learn)))
     return results
-
-
-# -- output --------------------------------------------------------------------------------------
-
-
-HEAD = (
-    "project",
-    "sessions",
-    "memories",
-    "failures warned",
-    "fix right",
-    "recipes served",
-    "instructions served",
-    "tokens/start",
-    "tokens/prompt",
-    "prompts answered",
-    "served: used/missed/contradicted/unused",
-    "noise",
-)
-
-
-def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
-    scored = t.sessions
-    return (
-        name,
-        sessions,
-        memories,
-        share(t.warned, t.failures),
-        share(t.fix_right, t.failures),
-        share(t.recipes_served, t.recipes),
-        share(t.instructions_served, t.instructions),
-        f"{t.start_tokens / scored:.0f}" if scored else "n/a",
-        f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
-        share(t.prompt_answers, t.prompts),
-        f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",
-        share(t.unused, t.served),
-    )
-
-
-def pooled(results: Sequence[ProjectResult]) -> Tally:
-    total = Tally()
-    for result in results:
-        total.add(result.tally)
-    return total
-
-
-def held_out_projects() -> frozenset[str]:
-    """The fixture projects the answer key holds out (never tuned on), by their replay names."""
-    return frozenset(k.project for k in load_keys() if k.split == "held-out")
-
-
-def is_held_out(name: str, held_out: frozenset[str]) -> bool:
-    """Whether a replayed project (`codex:` prefixed for Codex sessions) is held out."""
-    return name.removeprefix("codex:") in held_out
-
-
-def shown(
-    results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset()
-) -> list[ProjectResult]:
-    """The results shown one by one: every project not in `held_out`."""
-    return [r for r in results if not is_held_out(r.name, held_out)]
-
-
-def _pooled_row(name: str, results: Sequence[ProjectResult]) -> tuple[str, ...]:
-    total = pooled(results)
-    return _row(name, f"{total.sessions}/{sum(r.sessions for r in results)}", "", total)
-
-
-def table(results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset()) -> str:
-    """Pooled figures first, then one row per project; the projects in `held_out` only as one
-    pooled row of their own (after the rest)."""
-    own = shown(results, held_out)
-    hidden = [r for r in results if r not in own]
-    rows = [_pooled_row("all (pooled)", results)]
-    rows += [
-        _row(r.name, f"{r.tally.sessions}/{r.sessions}", str(r.memories), r.tally) for r in own
-    ]
-    if hidden:
-        rows.append(_pooled_row(f"held-out projects ({len(hidden)}, pooled)", hidden))
-    widths = [max(len(row[i]) for row in [HEAD, *rows]) for i in range(len(HEAD))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
-    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    lines += [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
-        for row in rows
-    ]
-    return "\n".join(lines)
-
-
-def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]:
-    """The pooled figures for `python -m bench` (section `foresight`); with `project`, that
-    project's alone (measures prefixed with its name)."""
-    t = pooled([r for r in results if r.name == project] if project else results)
-    note = f"{len(results)} projects, {t.sessions} sessions scored, rules extractor"
-
-    def ratio(part: int, whole: int) -> float:
-        return part / whole if whole else float("nan")
-
-    found = [
-        Figure(SECTION, "failures warned (recurring errors)", ratio(t.warned, t.failures),
-               "ratio", f"{t.warned}/{t.failures}; {note}"),
-        Figure(SECTION, "failures with the working fix served", ratio(t.fix_right, t.failures),
-               "ratio", f"{t.fix_right}/{t.failures}"),
-        Figure(SECTION, "recipes served before first use", ratio(t.recipes_served, t.recipes),
-               "ratio", f"{t.recipes_served}/{t.recipes}"),
-        Figure(SECTION, "repeated instructions served",
-               ratio(t.instructions_served, t.instructions), "ratio",
-               f"{t.instructions_served}/{t.instructions}"),
-        Figure(SECTION, "tokens injected at session start", ratio(t.start_tokens, t.sessions),
-               "tokens", "mean per scored session"),
-        Figure(SECTION, "tokens injected per prompt", ratio(t.prompt_tokens, t.prompts),
-               "tokens", f"mean over {t.prompts} prompts, abstentions as 0"),
-        Figure(SECTION, "served items unused (noise)", ratio(t.unused, t.served),
-               "ratio", f"{t.unused}/{t.served}"),
-        Figure(SECTION, "served items used", ratio(t.used, t.served), "ratio",
-               f"{t.used}/{t.served}"),
-        Figure(SECTION, "served items missed or contradicted",
-               ratio(t.missed + t.contradicted, t.served), "ratio",
-               f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),
-    ]  # fmt: skip
-    if not project:
-        return found
-    return [dataclasses.replace(f, measure=f"{project}: {f.measure}", note="") for f in found]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench import foresight
+from bench import foresight, foresight_table
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 
 ORIGINAL = "/home/dev/app"
@@ -83,5 +83,5 @@ async def test_the_second_session_is_scored_against_what_the_first_taught(
     # nothing more.
     outcomes = (tally.used, tally.missed, tally.contradicted, tally.unused)
     assert (tally.served, outcomes) == (4, (2, 2, 0, 0))
-    table = foresight.table([result])
+    table = foresight_table.table([result])
     assert "all (pooled)" in table and "made-up" in table

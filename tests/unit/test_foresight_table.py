@@ -1,16 +1,17 @@
-"""The foresight table shows the answer key's held-out projects only as one pooled row unless
-asked; every other project keeps its own row, and the overall pooled row counts them all."""
+"""The foresight table (bench/foresight_table.py) shows the answer key's held-out projects only
+as one pooled row unless asked; every other project keeps its own row, and the overall pooled
+row counts them all."""
 
 from __future__ import annotations
 
-from bench import foresight
+from bench import foresight_table
 from bench.answer_key_score import load_keys
 from bench.foresight_score import Tally
 
 
-def _result(name: str, warned: int, failures: int) -> foresight.ProjectResult:
+def _result(name: str, warned: int, failures: int) -> foresight_table.ProjectResult:
     tally = Tally(sessions=2, failures=failures, warned=warned, misses=[f"{name} missed"])
-    return foresight.ProjectResult(name, sessions=3, events=10, memories=4, tally=tally)
+    return foresight_table.ProjectResult(name, sessions=3, events=10, memories=4, tally=tally)
 
 
 RESULTS = [
@@ -26,7 +27,7 @@ def _first_cells(text: str) -> list[str]:
 
 
 def test_held_out_projects_are_one_pooled_row_after_the_rest() -> None:
-    text = foresight.table(RESULTS, HELD_OUT)
+    text = foresight_table.table(RESULTS, HELD_OUT)
 
     assert _first_cells(text) == ["all (pooled)", "tuned", "held-out projects (2, pooled)"]
     pooled = text.splitlines()[-1]
@@ -35,7 +36,7 @@ def test_held_out_projects_are_one_pooled_row_after_the_rest() -> None:
 
 
 def test_without_held_out_projects_every_project_has_its_row() -> None:
-    assert _first_cells(foresight.table(RESULTS)) == [
+    assert _first_cells(foresight_table.table(RESULTS)) == [
         "all (pooled)",
         "tuned",
         "kept-apart",
@@ -44,12 +45,12 @@ def test_without_held_out_projects_every_project_has_its_row() -> None:
 
 
 def test_only_the_projects_not_held_out_are_shown_one_by_one() -> None:
-    assert [r.name for r in foresight.shown(RESULTS, HELD_OUT)] == ["tuned"]
-    assert foresight.shown(RESULTS) == RESULTS
+    assert [r.name for r in foresight_table.shown(RESULTS, HELD_OUT)] == ["tuned"]
+    assert foresight_table.shown(RESULTS) == RESULTS
 
 
 def test_the_held_out_projects_are_the_answer_keys_held_out_split() -> None:
-    held_out = foresight.held_out_projects()
+    held_out = foresight_table.held_out_projects()
 
     keys = load_keys()
     assert held_out == {k.project for k in keys if k.split == "held-out"}
