@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             hook_text=args.hook_text,
             split=args.split,
         )
-    except AnswerKeyError as exc:
+    except (AnswerKeyError, fixture_pipeline.UnknownTranscriptError) as exc:
         print(f"answer key: {exc}", file=sys.stderr)
         return 2
     print(f"answer key, extractor {args.extractor}, {result.search}:\n")

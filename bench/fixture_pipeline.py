@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 import json
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -35,7 +36,12 @@ from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_ingest.parsers import Parser, line_parser_for
+from squirrel_ingest.parsers import (
+    Parser,
+    line_parser_for,
+    line_parser_of,
+    source_of_first_line,
+)
 from squirrel_memory import server as memory_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,10 +77,39 @@ def fixture_projects(base: Path) -> Iterator[tuple[str, list[Path]]]:
         yield folder.name, paths
 
 
+class UnknownTranscriptError(ValueError):
+    """A `.jsonl` file in no format the ingest parsers read (the message names the file)."""
+
+
+def transcript_parser(path: Path) -> Parser | None:
+    """A fresh parser for the transcript at `path`: by its name and folders as ingest watches
+    them, else by its first line (an exported Codex or Gemini session outside their folders);
+    `None` for a file with no line at all. Raises `UnknownTranscriptError` for any other file."""
+    parser = line_parser_for(str(path))
+    if parser is not None:
+        return parser
+    with path.open("rb") as fh:
+        first = next((line for line in fh if line.strip()), None)
+    if first is None:
+        return None
+    source = source_of_first_line(first)
+    parser = None if source is None else line_parser_of(source, str(path))
+    if parser is None:
+        raise UnknownTranscriptError(
+            f"{path}: not a Claude Code, Codex or Gemini CLI transcript (its first line is in no"
+            " format the parsers know)"
+        )
+    return parser
+
+
 def parse(paths: list[Path], cwd: str) -> list[Event]:
+    """Every event of the transcripts at `paths`, each moved to `cwd`; raises
+    `UnknownTranscriptError` (before reading any) when one is in no known format."""
+    parsers = [(path, transcript_parser(path)) for path in paths]
     events: list[Event] = []
-    for path in paths:
-        parser = line_parser_for(str(path)) or _claude(path)
+    for path, parser in parsers:
+        if parser is None:
+            continue
         offset = 0
         with path.open("rb") as fh:
             for line in fh:
@@ -82,12 +117,6 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
                 for event in parser.feed(line, SourcePosition(str(path), 0, offset)):
                     events.append(_moved(event, cwd))
     return events
-
-
-def _claude(path: Path) -> Parser:
-    from squirrel_ingest.parsers.claude import ClaudeFileParser  # noqa: PLC0415
-
-    return ClaudeFileParser(str(path))
 
 
 def _moved(event: Event, cwd: str) -> Event:
@@ -222,7 +251,7 @@ async def _print_views(client: MemoryClient, name: str, project_id: str, events:
     print(await views_markdown(client, project_id))
 
 
-def main() -> None:
+def main() -> int:
     configure_logging("bench", "warning", json=True)
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
@@ -231,16 +260,20 @@ def main() -> None:
     parser.add_argument("--views", action="store_true", help="print the views per project")
     args = parser.parse_args()
     projects = list(fixture_projects(args.fixtures))
-    results = [
-        asyncio.run(
-            run_once(
-                projects,
-                args.memories and i == 0,
-                inspect=_print_views if args.views and i == 0 else None,
+    try:
+        results = [
+            asyncio.run(
+                run_once(
+                    projects,
+                    args.memories and i == 0,
+                    inspect=_print_views if args.views and i == 0 else None,
+                )
             )
-        )
-        for i in range(args.runs)
-    ]
+            for i in range(args.runs)
+        ]
+    except UnknownTranscriptError as exc:
+        print(f"fixture pipeline: {exc}", file=sys.stderr)
+        return 2
     events = results[0][0]
     append_rates = [n / a for n, a, _ in results]
     process_rates = [n / p for n, _, p in results]
@@ -251,7 +284,8 @@ def main() -> None:
         ("processing, rules extractor (events/s)", process_rates),
     ):
         print(f"{label:44} {statistics.median(rates):10.0f} {min(rates):10.0f} {max(rates):10.0f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -88,8 +88,6 @@ from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.served_log import ServedLog, grpc_sender
-from squirrel_ingest.parsers import line_parser_for
-from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_memory import server as memory_server
 from squirrel_memory.models import StoredEvent
 
@@ -140,7 +138,9 @@ def read_events(paths: Iterable[Path]) -> list[Event]:
     """Every event of the transcripts, as ingest's parsers read them."""
     events: list[Event] = []
     for path in paths:
-        parser = line_parser_for(str(path)) or ClaudeFileParser(str(path))
+        parser = fixture_pipeline.transcript_parser(path)
+        if parser is None:
+            continue
         offset = 0
         with path.open("rb") as fh:
             for line in fh:
@@ -420,12 +420,16 @@ def main(argv: list[str] | None = None) -> int:
     asked = {name.removeprefix("codex:") for name in args.project}
     hidden = frozenset() if args.held_out_rows else held_out_projects() - asked
     started = time.perf_counter()
-    if args.compare:
-        before = measure(args.fixtures, args.project, learn=False)
-        print("foresight replay, ranking without outcomes (before learning):\n")
-        print(table(before, hidden))
-        print()
-    results = measure(args.fixtures, args.project)
+    try:
+        if args.compare:
+            before = measure(args.fixtures, args.project, learn=False)
+            print("foresight replay, ranking without outcomes (before learning):\n")
+            print(table(before, hidden))
+            print()
+        results = measure(args.fixtures, args.project)
+    except fixture_pipeline.UnknownTranscriptError as exc:
+        print(f"foresight: {exc}", file=sys.stderr)
+        return 2
     print("foresight replay, rules extractor, hooks at their default budgets, ranking learning")
     print("from the outcomes of earlier sessions:\n")
     print(table(results, hidden))

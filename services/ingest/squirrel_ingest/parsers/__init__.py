@@ -7,7 +7,8 @@ from collections import Counter
 from pathlib import PurePosixPath
 
 from squirrel_core.events import SourceTool
-from squirrel_ingest.parsers.base import Parser, ParseResult, parse_bytes
+from squirrel_ingest.parsers import claude, codex, gemini
+from squirrel_ingest.parsers.base import Parser, ParseResult, decode_record, parse_bytes
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_ingest.parsers.codex import CodexFileParser
 from squirrel_ingest.parsers.gemini import (
@@ -28,12 +29,14 @@ __all__ = [
     "cursor_extra_for_document",
     "is_whole_document",
     "line_parser_for",
+    "line_parser_of",
     "parse_bytes",
     "parse_file",
     "parse_gemini_json_document",
     "parse_git_log",
     "parser_for",
     "seen_ids_from_cursor",
+    "source_of_first_line",
 ]
 
 _SKIPPED_NAMES = frozenset({"history.jsonl", "journal.jsonl", "session_index.jsonl", "logs.json"})
@@ -73,12 +76,36 @@ def line_parser_for(path: str, *, cwd: str | None = None) -> Parser | None:
     `cwd` is used for Gemini chats, whose records do not say where they ran.
     """
     source = parser_for(path)
+    if source is SourceTool.GEMINI_CLI and not path.endswith(".jsonl"):
+        return None
+    return None if source is None else line_parser_of(source, path, cwd=cwd)
+
+
+def line_parser_of(source: SourceTool, path: str, *, cwd: str | None = None) -> Parser | None:
+    """A fresh line-by-line parser of `source`'s transcripts for the file at `path`, or `None`
+    for a source without one (Cursor, git)."""
     if source is SourceTool.CLAUDE_CODE:
         return ClaudeFileParser(path)
     if source is SourceTool.CODEX:
         return CodexFileParser(path)
-    if source is SourceTool.GEMINI_CLI and path.endswith(".jsonl"):
+    if source is SourceTool.GEMINI_CLI:
         return GeminiJsonlParser(path, cwd=cwd)
+    return None
+
+
+def source_of_first_line(line: bytes) -> SourceTool | None:
+    """Which assistant wrote a JSONL transcript whose first line is `line`, judged from that
+    record as each parser reads it (for a file whose name and folders say nothing, such as an
+    exported session); `None` when no parser knows it."""
+    record = decode_record(line, Counter())
+    if record is None:
+        return None
+    if codex.opens_transcript(record):
+        return SourceTool.CODEX
+    if gemini.opens_transcript(record):
+        return SourceTool.GEMINI_CLI
+    if claude.opens_transcript(record):
+        return SourceTool.CLAUDE_CODE
     return None
 
 

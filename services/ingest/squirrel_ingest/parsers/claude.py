@@ -74,6 +74,15 @@ _EXIT_CODE = re.compile(r"^Exit code (-?\d{1,9})\b")
 _AGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
 
 
+def opens_transcript(record: dict[str, Any]) -> bool:
+    """Whether `record` can open a Claude Code transcript: a bare record of a type this parser
+    reads or knowingly skips (never a Codex record wrapping a `payload`)."""
+    kind = record.get("type")
+    if not isinstance(kind, str) or "payload" in record:
+        return False
+    return kind in ("user", "assistant") or kind in IGNORED_TYPES or kind in _SIDE_TYPES
+
+
 def agent_id_from_path(path: str) -> str | None:
     """The agent id in a subagent file name (`agent-<id>.jsonl`), if it is one."""
     match = _AGENT_FILE.match(posixpath.basename(path))

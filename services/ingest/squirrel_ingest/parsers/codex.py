@@ -74,6 +74,15 @@ def patch_paths(patch: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def opens_transcript(record: dict[str, Any]) -> bool:
+    """Whether `record` can open a Codex rollout: a wrapped record (`session_meta` …) with its
+    `payload`, or the bare meta line of the pre-Sept-2025 format (an `id`, no `type`)."""
+    kind = record.get("type")
+    if isinstance(kind, str):
+        return kind in _WRAPPED_TYPES and isinstance(record.get("payload"), dict)
+    return "type" not in record and isinstance(record.get("id"), str) and "timestamp" in record
+
+
 class CodexFileParser:
     """Turns the lines of one Codex rollout into events.
 

@@ -150,6 +150,13 @@ def seen_ids_from_cursor(data: bytes, extra: dict[str, Any]) -> set[str]:
     return seen
 
 
+def opens_transcript(record: dict[str, Any]) -> bool:
+    """Whether `record` can open a `.jsonl` Gemini chat: its session line (a `sessionId`, no
+    `type`) or a metadata patch (`$set`)."""
+    session = isinstance(record.get("sessionId"), str) and "type" not in record
+    return session or "$set" in record
+
+
 class GeminiJsonlParser:
     """Turns the lines of one `.jsonl` Gemini chat (v0.39+) into events, last copy wins.
 
