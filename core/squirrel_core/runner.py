@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import inspect
 import os
-import sys
 from collections.abc import Awaitable, Callable
 
 import structlog
@@ -162,8 +161,14 @@ def main_for(name: str, setup: Setup, argv: list[str] | None = None) -> None:
         log.error("port_in_use", service=name, port=exc.port, setting=setting)
         raise SystemExit(PORT_IN_USE_EXIT_CODE) from None
     except SquirrelError as exc:
-        # A refused configuration (e.g. plain text off loopback): one line, no traceback.
-        sys.stderr.write(f"squirrel_{name}: {exc}\n")
+        # A refused configuration (e.g. plain text off loopback): one event with the reason,
+        # no traceback; logging is set up first when the settings were refused before it was.
+        if not structlog.is_configured():
+            configure_logging(name)
+        structlog.contextvars.bind_contextvars(process=name)  # bound in the loop's context only
+        log.error(
+            "config_refused", service=name, error=type(exc).__name__, reason=failure_reason(exc)
+        )
         raise SystemExit(2) from None
     except StartFailedError:
         raise SystemExit(1) from None  # logged as `start_failed`, with its reason

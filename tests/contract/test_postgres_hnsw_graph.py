@@ -6,6 +6,7 @@ Postgres, each test in a database of its own."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -142,7 +143,7 @@ def test_each_setting_takes_only_what_pgvector_takes(name: str, raw: str, ok: bo
             coerce(setting, raw)
 
 
-def test_the_memory_service_refuses_a_bad_graph_with_one_line(tmp_path: Path) -> None:
+def test_the_memory_service_refuses_a_bad_graph_with_one_event(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
     env.update(
         {
@@ -162,6 +163,7 @@ def test_the_memory_service_refuses_a_bad_graph_with_one_line(tmp_path: Path) ->
         check=False,
     )
     assert done.returncode == 2
-    last = done.stderr.splitlines()[-1]
-    assert last.startswith("squirrel_memory: storage.postgres_hnsw_ef_construction (40)")
+    last = json.loads(done.stderr.splitlines()[-1])
+    assert last["event"] == "config_refused"
+    assert last["reason"].startswith("storage.postgres_hnsw_ef_construction (40)")
     assert "Traceback" not in done.stderr
