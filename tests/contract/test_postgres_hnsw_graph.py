@@ -6,10 +6,6 @@ Postgres, each test in a database of its own."""
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import psycopg
@@ -19,7 +15,7 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.settings import Settings, coerce, lookup
 from squirrel_memory.storage.backends import PostgresBackend, backend_from_settings
-from tests.conftest import PATIENCE_SECONDS
+from tests.service_exit import events, run_to_exit
 
 DIM = 8
 MODEL = "graph-model"
@@ -144,26 +140,15 @@ def test_each_setting_takes_only_what_pgvector_takes(name: str, raw: str, ok: bo
 
 
 def test_the_memory_service_refuses_a_bad_graph_with_one_event(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
-    env.update(
-        {
-            "SQRL_HOME": str(tmp_path / "home"),
-            "SQRL_STORAGE_BACKEND": "postgres",
-            "SQRL_STORAGE_POSTGRES_DSN": "postgresql://squirrel@db.invalid:5432/squirrel",
-            "SQRL_STORAGE_POSTGRES_HNSW_M": "32",
-            "SQRL_STORAGE_POSTGRES_HNSW_EF_CONSTRUCTION": "40",
-        }
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "squirrel_memory"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PATIENCE_SECONDS,
-        check=False,
+    done = run_to_exit(
+        "memory",
+        tmp_path / "home",
+        SQRL_STORAGE_BACKEND="postgres",
+        SQRL_STORAGE_POSTGRES_DSN="postgresql://squirrel@db.invalid:5432/squirrel",
+        SQRL_STORAGE_POSTGRES_HNSW_M="32",
+        SQRL_STORAGE_POSTGRES_HNSW_EF_CONSTRUCTION="40",
     )
     assert done.returncode == 2
-    last = json.loads(done.stderr.splitlines()[-1])
+    last = events(done.stderr)[-1]  # only JSON: no traceback
     assert last["event"] == "config_refused"
     assert last["reason"].startswith("storage.postgres_hnsw_ef_construction (40)")
-    assert "Traceback" not in done.stderr

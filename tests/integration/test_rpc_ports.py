@@ -3,11 +3,7 @@ it had before a restart when still free, else any free one."""
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +12,8 @@ import pytest
 from bench.postgres_server import free_port as _free_port
 from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, PortInUseError
 from squirrel_core.rpc import GrpcService
-from tests.conftest import PATIENCE_SECONDS
+from tests.service_exit import events as stderr_events
+from tests.service_exit import run_to_exit
 
 
 @pytest.fixture
@@ -49,19 +46,10 @@ async def test_a_configured_port_in_use_is_a_clear_refusal(tmp_path: Path, taken
 def test_a_service_whose_port_is_in_use_exits_with_one_event_and_no_traceback(
     tmp_path: Path, taken: int, service: str, setting: str
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
     variable = "SQRL_" + setting.upper().replace(".", "_")
-    env.update({"SQRL_HOME": str(tmp_path / "home"), variable: str(taken)})
-    done = subprocess.run(
-        [sys.executable, "-m", f"squirrel_{service}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PATIENCE_SECONDS,
-        check=False,
-    )
+    done = run_to_exit(service, tmp_path / "home", **{variable: str(taken)})
     assert done.returncode == PORT_IN_USE_EXIT_CODE
-    events = [json.loads(line) for line in done.stderr.splitlines()]  # only JSON: no traceback
+    events = stderr_events(done.stderr)  # only JSON: no traceback
     assert [(e["event"], e["level"]) for e in events if e["level"] == "error"] == [
         ("port_in_use", "error")
     ]

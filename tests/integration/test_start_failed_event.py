@@ -3,16 +3,13 @@ than a taken port) stops with one `start_failed` JSON event giving the reason, n
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import profile_path
 from squirrel_core.runner import failure_reason
-from tests.conftest import PATIENCE_SECONDS
+from tests.service_exit import events as stderr_events
+from tests.service_exit import run_to_exit
 
 
 def test_the_gateway_endpoint_failing_after_serving_is_one_event_with_the_reason(
@@ -23,18 +20,9 @@ def test_the_gateway_endpoint_failing_after_serving_is_one_event_with_the_reason
     # The endpoint's profile record cannot be written: a folder (not empty) holds its name.
     blocked = profile_path(layout.run)
     (blocked / "keep").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
-    env["SQRL_HOME"] = str(home)
-    done = subprocess.run(
-        [sys.executable, "-m", "squirrel_gateway"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PATIENCE_SECONDS,
-        check=False,
-    )
+    done = run_to_exit("gateway", home)
     assert done.returncode == 1
-    events = [json.loads(line) for line in done.stderr.splitlines()]  # only JSON: no traceback
+    events = stderr_events(done.stderr)  # only JSON: no traceback
     assert "service_serving" in [e["event"] for e in events]
     failed = [e for e in events if e["level"] == "error"]
     assert [e["event"] for e in failed] == ["start_failed"]
