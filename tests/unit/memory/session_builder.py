@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from squirrel_core.commands import is_test_command
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryCandidate, MemoryItem, StoredEvent, UpdateDecision
@@ -30,10 +31,14 @@ def numbered(text: str) -> str:
 class Session:
     """The events of one Claude Code session in `root`, in order, 20 seconds apart."""
 
-    def __init__(self, root: str, session_id: str, start: datetime) -> None:
+    def __init__(
+        self, root: str, session_id: str, start: datetime, *, test_runs: bool = False
+    ) -> None:
         self.root = root
         self.session_id = session_id
         self.start = start
+        self.test_runs = test_runs
+        """Test commands come as `test_run` events, as ingest types them (else `command_run`)."""
         self.events: list[StoredEvent] = []
 
     def add(
@@ -79,8 +84,9 @@ class Session:
             self.add(
                 "tool_call", {"tool": "Bash", "tool_use_id": use, "input": {"command": command}}
             )
+        tested = self.test_runs and is_test_command(command)
         self.add(
-            "command_run",
+            "test_run" if tested else "command_run",
             {
                 "command": command,
                 "tool_use_id": use,

@@ -482,13 +482,13 @@ ECOSYSTEMS = [
 
 
 def sessions(eco: Ecosystem) -> list[Session]:
-    first = Session(PROJECT, "s1", T0)
+    first = Session(PROJECT, "s1", T0, test_runs=True)
     first.user("Look at how this project is set up and run its tests.")
     first.read(eco.manifest, eco.body)
     first.run(eco.test, 0, f"{eco.progress}\nok\n")
     first.user("Always keep functions small and name them after what they return.")
     first.say("Understood.")
-    second = Session(PROJECT, "s2", T0 + timedelta(days=1))
+    second = Session(PROJECT, "s2", T0 + timedelta(days=1), test_runs=True)
     second.user("Fix the failing build, then run the tests again.")
     second.run(eco.failing, 1, eco.failure)
     second.edit(eco.fix_path, eco.fix_text)
@@ -555,7 +555,7 @@ def test_a_progress_line_is_never_an_error(eco: Ecosystem) -> None:
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
 async def test_a_failure_never_fixed_is_not_a_lesson(eco: Ecosystem) -> None:
-    session = Session(PROJECT, "s3", T0)
+    session = Session(PROJECT, "s3", T0, test_runs=True)
     session.user("Run the tests.")
     session.run(eco.failing, 1, f"{eco.progress}\n{eco.failure}")
     session.edit(eco.fix_path, eco.fix_text)
@@ -570,7 +570,7 @@ async def test_a_failure_never_fixed_is_not_a_lesson(eco: Ecosystem) -> None:
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
 async def test_a_passing_run_with_progress_output_is_no_pitfall(eco: Ecosystem) -> None:
-    session = Session(PROJECT, "s4", T0)
+    session = Session(PROJECT, "s4", T0, test_runs=True)
     session.user("Run the tests.")
     session.run(eco.test, 0, eco.progress)
     session.run(eco.test, 0, eco.progress)
@@ -583,7 +583,7 @@ async def test_a_passing_run_with_progress_output_is_no_pitfall(eco: Ecosystem) 
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
 async def test_notes_written_in_a_session_give_the_ecosystems_own_commands(eco: Ecosystem) -> None:
-    session = Session(PROJECT, "s5", T0)
+    session = Session(PROJECT, "s5", T0, test_runs=True)
     session.user("Write the project notes for assistants.")
     session.read(eco.manifest, eco.body)
     notes = (
@@ -700,7 +700,7 @@ def _fix_and_rerun(runner: UnnamedRunner, session: Session) -> None:
 
 @pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
 async def test_one_short_session_names_a_test_command_no_table_knows(runner: UnnamedRunner) -> None:
-    session = Session(PROJECT, "s6", T0)
+    session = Session(PROJECT, "s6", T0, test_runs=True)
     session.user("The tests fail; fix the books module.")
     session.read(runner.manifest, runner.body)
     _fix_and_rerun(runner, session)
@@ -717,7 +717,7 @@ async def test_one_short_session_names_a_test_command_no_table_knows(runner: Unn
 
 @pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
 async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRunner) -> None:
-    session = Session(PROJECT, "s7", T0)
+    session = Session(PROJECT, "s7", T0, test_runs=True)
     session.user("Run the tests.")
     session.read(runner.manifest, runner.body)
     session.run(runner.test, 0, runner.passing)
@@ -733,7 +733,7 @@ async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRun
 async def test_tests_failing_then_passing_after_a_code_edit_are_the_work(
     runner: UnnamedRunner,
 ) -> None:
-    session = Session(PROJECT, "s8", T0)
+    session = Session(PROJECT, "s8", T0, test_runs=True)
     session.user("The tests fail; fix the books module.")
     _fix_and_rerun(runner, session)
     (episode,) = segment_episodes(session.events, now=NOW)
@@ -747,7 +747,7 @@ async def test_tests_failing_then_passing_after_a_code_edit_are_the_work(
 async def test_an_explained_test_failure_is_told_by_the_runners_summary(
     runner: UnnamedRunner,
 ) -> None:
-    session = Session(PROJECT, "s9", T0)
+    session = Session(PROJECT, "s9", T0, test_runs=True)
     session.user("The tests fail; fix the books module.")
     session.run(runner.test, 1, runner.failing)
     session.say(
@@ -768,7 +768,7 @@ async def test_an_explained_test_failure_is_told_by_the_runners_summary(
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
 async def test_a_read_readme_gives_the_ecosystems_own_documented_commands(eco: Ecosystem) -> None:
-    session = Session(PROJECT, "s6", T0)
+    session = Session(PROJECT, "s6", T0, test_runs=True)
     session.user("Read the README and tell me how to work on this.")
     readme = (
         "# Ledger\n\n## Development\n\n```sh\n# Clone the repository\ngit clone <url>\n\n"
@@ -789,7 +789,7 @@ async def test_a_read_readme_gives_the_ecosystems_own_documented_commands(eco: E
 async def test_an_unnamed_command_passing_once_after_an_edit_is_the_test_command(
     runner: UnnamedRunner,
 ) -> None:
-    session = Session(PROJECT, "s10", T0)
+    session = Session(PROJECT, "s10", T0, test_runs=True)
     session.user("Fix the rounding in the books module.")
     session.read(runner.manifest, runner.body)
     session.edit(runner.fix_path, "fixed\n")
@@ -806,7 +806,7 @@ async def test_an_unnamed_command_passing_once_after_an_edit_is_the_test_command
 async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_command(
     runner: UnnamedRunner,
 ) -> None:
-    session = Session(PROJECT, "s11", T0)
+    session = Session(PROJECT, "s11", T0, test_runs=True)
     session.user("Run the tests, then fix the rounding.")
     session.read(runner.manifest, runner.body)
     session.run(runner.test, 0, runner.passing)
@@ -822,7 +822,7 @@ async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_comman
 async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
     runner: UnnamedRunner,
 ) -> None:
-    session = Session(PROJECT, "s12", T0)
+    session = Session(PROJECT, "s12", T0, test_runs=True)
     session.user("Fix the rounding in the books module.")
     session.edit(runner.fix_path, "fixed\n")
     session.run(runner.test, 1, runner.failing)
@@ -834,7 +834,7 @@ async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
 
 
 def _one_edit_session(eco: Ecosystem, command: str) -> Session:
-    session = Session(PROJECT, "s13", T0)
+    session = Session(PROJECT, "s13", T0, test_runs=True)
     session.user("Fix the failing posting and run the tests.")
     session.edit(eco.fix_path, eco.fix_text)
     session.run(command, 0, f"{eco.progress}\nok\n")
@@ -872,7 +872,7 @@ async def test_one_edit_with_another_languages_command_names_no_language(eco: Ec
 
 
 async def test_edits_in_two_languages_name_no_language_from_one_session() -> None:
-    session = Session(PROJECT, "s14", T0)
+    session = Session(PROJECT, "s14", T0, test_runs=True)
     session.user("Fix the posting and the build script.")
     session.edit("lib/books.rb", "fixed\n")
     session.edit("tools/build.py", "fixed\n")
