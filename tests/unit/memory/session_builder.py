@@ -1,7 +1,8 @@
-"""Sessions built event by event for the memory rules' tests: one session's commands, replies,
-reads, writes and edits (`Session`), a README read on its own (`read_result`), a scripted
-stream of runs, replies and edits (`scripted_session`), a user's answer to a task reported
-done (`exchange`), and the real stores and processor such sessions go through."""
+"""Sessions built event by event for the memory rules' tests: one session's commands (run or
+typed by the user), replies, reads, writes and edits (`Session`), a README read on its own
+(`read_result`), a scripted stream of runs, replies and edits (`scripted_session`), a user's
+answer to a task reported done (`exchange`), and the real stores and processor such sessions
+go through."""
 
 from __future__ import annotations
 
