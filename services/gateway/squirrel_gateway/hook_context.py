@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from squirrel_core.commands import is_test_command
 from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
 from squirrel_core.read_shapes import MemoryTypeName
@@ -235,9 +236,23 @@ async def _recipes(
 
 
 def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:
-    """The test commands among `found`, the project's own before a sub-folder's."""
-    return sorted(
-        (r for r in found if _TEST_KEY.match(r.key)), key=lambda r: r.key not in _PROJECT_TEST_KEYS
+    """The test commands among `found`: the project's own test recipe first, a sub-folder's
+    next, then a recipe of any other rule that quotes a command running the tests (the tasks of
+    a task file, a README's or a CI workflow's commands), so that a test command found by any
+    rule opens the session's commands."""
+
+    def rank(r: SearchResult) -> int:
+        if _TEST_KEY.match(r.key):
+            return 0 if r.key in _PROJECT_TEST_KEYS else 1
+        return 2
+
+    return sorted((r for r in found if _TEST_KEY.match(r.key) or _quotes_tests(r)), key=rank)
+
+
+def _quotes_tests(result: SearchResult) -> bool:
+    """Whether a recipe quotes a command that runs a test suite (`make test`, `uv run pytest`)."""
+    return result.type == "recipe" and any(
+        is_test_command(command) for command in _COMMAND.findall(result.content)
     )
 
 
