@@ -199,8 +199,9 @@ async def _recipes(
 ) -> list[tuple[str, Served]]:
     """The project's everyday commands, best first, the test command first of all (asked for
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
-    runs code stays out until the user confirms it, and a hook cannot tell), and never two that
-    quote the same command but for its options (`pytest` and `pytest -q`: the better ranked).
+    runs code stays out until the user confirms it, and a hook cannot tell), and never one
+    whose every command, but for options, a better ranked one quotes (`pytest -q` after
+    `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`).
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
@@ -214,20 +215,21 @@ async def _recipes(
         found = list(by_id.values())
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
-    if not tests:
+    if not any(_TEST_KEY.match(r.key) for r in tests):
+        # The test recipe itself may rank below the everyday query's floor: ask for it before
+        # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        tests = _test_commands(extra)[:1]
+        tests = _test_commands([*extra, *found])[:1]
     ordered = [*tests[:1], *(r for r in found if r not in tests[:1])]
     lines: list[tuple[str, Served]] = []
     said: set[str] = set()
     for r in ordered:
         if flags_of(r.content):
             continue
-        command = _command_said(r.content)
-        if command is not None and command in said:
+        commands = _commands_said(r.content)
+        if commands and commands <= said:
             continue
-        if command is not None:
-            said.add(command)
+        said |= commands
         line = f"- {one_line(r.content)}"
         if any(line[2:] in other for other in shown) and not _TEST_KEY.match(r.key):
             continue
@@ -268,15 +270,17 @@ async def _search(
     return list(page.results)
 
 
-def _command_said(recipe: str) -> str | None:
-    """The first command a recipe quotes, without its options: `pytest -q` and `pytest` say
-    the same thing (`pytest`), `npm run lint` and `npm run build` do not. None when it quotes
-    no command."""
-    match = _COMMAND.search(recipe)
-    if match is None:
-        return None
-    words = [w for w in match.group(1).split() if not w.startswith("-")]
-    return " ".join(words).lower() or None
+def _commands_said(recipe: str) -> set[str]:
+    """The commands a recipe quotes, without their options: `pytest -q` and `pytest` say the
+    same thing (`pytest`), `npm run lint` and `npm run build` do not. A recipe whose every
+    command was said is a repeat; one that also names another step (a routine that runs the
+    tests, then the formatter) is not."""
+    said = set()
+    for quoted in _COMMAND.findall(recipe):
+        words = [w for w in quoted.split() if not w.startswith("-")]
+        if words:
+            said.add(" ".join(words).lower())
+    return said
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:

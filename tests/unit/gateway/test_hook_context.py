@@ -308,7 +308,7 @@ async def test_a_test_command_any_rule_found_opens_the_commands(
     run_here = out.text.split("### How things are run here\n", 1)[1]
     assert run_here.startswith("- ") and f"`{command}`" in run_here.splitlines()[0]
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert queries == [hook_context.RECIPE_QUERY]
+    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY], "the test recipe asked"
 
 
 async def test_the_test_recipe_comes_before_another_rules_recipe_that_runs_tests(
@@ -392,7 +392,26 @@ async def test_recipes_that_quote_the_same_command_are_injected_once(
     assert "`pytest` (README.md:3)" in out.text
     assert "pytest -q" not in out.text, "the same command as the repository's recipe"
     assert "`ruff check .`" in out.text
-    assert "Build with `npm run build`" in out.text, "another command than the one before"
+    assert "`npm run typecheck`" in out.text
+    assert out.text.count("`npm run build`") == 1, "every command of the last one said before"
+
+
+async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("recipe:test", "To run the tests: `uv run pytest -q`."),
+        keyed("recipe:verify", "Before finishing a change: `uv run pytest` → `ruff format`."),
+        keyed("recipe:format", "To format: `ruff format --check`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    assert run_here.splitlines() == [
+        "- To run the tests: `uv run pytest -q`.",
+        "- Before finishing a change: `uv run pytest` → `ruff format`.",
+    ]
 
 
 async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
