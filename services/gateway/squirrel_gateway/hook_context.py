@@ -200,8 +200,9 @@ async def _recipes(
     """The project's everyday commands, best first, the test command first of all (asked for
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
     runs code stays out until the user confirms it, and a hook cannot tell), and never one
-    whose every command, but for options, a better ranked one quotes (`pytest -q` after
-    `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`).
+    whose every command, but for options, a better ranked one opens with (`pytest -q` after
+    `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`, and a line that
+    quotes `ruff format --check` among others hides no "To format: `ruff format`").
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
@@ -227,9 +228,10 @@ async def _recipes(
         if flags_of(r.content):
             continue
         commands = _commands_said(r.content)
-        if commands and commands <= said:
+        if commands and all(c in said for c in commands):
             continue
-        said |= commands
+        if commands:
+            said.add(commands[0])
         line = f"- {one_line(r.content)}"
         if any(line[2:] in other for other in shown) and not _TEST_KEY.match(r.key):
             continue
@@ -270,16 +272,14 @@ async def _search(
     return list(page.results)
 
 
-def _commands_said(recipe: str) -> set[str]:
-    """The commands a recipe quotes, without their options: `pytest -q` and `pytest` say the
-    same thing (`pytest`), `npm run lint` and `npm run build` do not. A recipe whose every
-    command was said is a repeat; one that also names another step (a routine that runs the
-    tests, then the formatter) is not."""
-    said = set()
+def _commands_said(recipe: str) -> list[str]:
+    """The commands a recipe quotes, in order, without their options: `pytest -q` and `pytest`
+    say the same thing (`pytest`), `npm run lint` and `npm run build` do not."""
+    said: list[str] = []
     for quoted in _COMMAND.findall(recipe):
         words = [w for w in quoted.split() if not w.startswith("-")]
-        if words:
-            said.add(" ".join(words).lower())
+        if words and (command := " ".join(words).lower()) not in said:
+            said.append(command)
     return said
 
 

@@ -392,8 +392,7 @@ async def test_recipes_that_quote_the_same_command_are_injected_once(
     assert "`pytest` (README.md:3)" in out.text
     assert "pytest -q" not in out.text, "the same command as the repository's recipe"
     assert "`ruff check .`" in out.text
-    assert "`npm run typecheck`" in out.text
-    assert out.text.count("`npm run build`") == 1, "every command of the last one said before"
+    assert "Build with `npm run build`" in out.text, "another command than the one before"
 
 
 async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
@@ -403,6 +402,8 @@ async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
         keyed("recipe:test", "To run the tests: `uv run pytest -q`."),
         keyed("recipe:verify", "Before finishing a change: `uv run pytest` → `ruff format`."),
         keyed("recipe:format", "To format: `ruff format --check`."),
+        keyed("recipe:lint", "To lint: `ruff check .`."),
+        keyed("recipe:lint:all", "To lint: `ruff check .`, then `uv run pytest`."),
     ]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
@@ -411,7 +412,9 @@ async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
     assert run_here.splitlines() == [
         "- To run the tests: `uv run pytest -q`.",
         "- Before finishing a change: `uv run pytest` → `ruff format`.",
-    ]
+        "- To format: `ruff format --check`.",
+        "- To lint: `ruff check .`.",
+    ], "a repeat is a line whose every command opened an earlier line"
 
 
 async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
