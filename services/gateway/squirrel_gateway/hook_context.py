@@ -221,7 +221,11 @@ async def _recipes(
         # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
         tests = _test_commands([*extra, *found])[:1]
-    ordered = [*tests[:1], *(r for r in found if r not in tests[:1])]
+    # What the sessions ran (and the repository reader's recipes) before the digests of one
+    # file a session read (a task file's, a README's, a CI workflow's commands): those restate
+    # commands at length and would take the budget of the ones in use.
+    rest = sorted((r for r in found if r not in tests[:1]), key=_file_digest)
+    ordered = [*tests[:1], *rest]
     lines: list[tuple[str, Served]] = []
     said: set[str] = set()
     for r in ordered:
@@ -237,6 +241,13 @@ async def _recipes(
             continue
         lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
     return lines[:RECIPE_ITEMS]
+
+
+def _file_digest(result: SearchResult) -> bool:
+    """Whether a recipe digests the commands of one file a session read (`tasks:package.json`,
+    `readme:commands:README.md`, `ci:.github/workflows/ci.yml`) rather than being a recipe of
+    its own (`recipe:test`, `recipe:workflow:…`, `repo:recipe:lint`)."""
+    return not result.key.startswith(("recipe:", "repo:recipe:"))
 
 
 def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:

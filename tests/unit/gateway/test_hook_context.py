@@ -325,6 +325,27 @@ async def test_the_test_recipe_comes_before_another_rules_recipe_that_runs_tests
     assert run_here.startswith("- To run the tests: `npx vitest run`.")
 
 
+async def test_a_file_digest_comes_after_the_recipes_the_sessions_ran(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("ci:.github/workflows/ci.yml", "CI (x) lints with `npx eslint .`.", 0.9),
+        keyed("recipe:test", "To run the tests: `npx vitest run`.", 0.5),
+        keyed("tasks:package.json", "Tasks in package.json: `npm run build` builds.", 0.8),
+        keyed("recipe:lint", "To lint: `npx eslint src`.", 0.2),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    assert run_here.splitlines() == [
+        "- To run the tests: `npx vitest run`.",
+        "- To lint: `npx eslint src`.",
+        "- CI (x) lints with `npx eslint .`.",
+        "- Tasks in package.json: `npm run build` builds.",
+    ]
+
+
 @pytest.mark.parametrize(
     "content",
     [
