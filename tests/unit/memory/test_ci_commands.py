@@ -130,3 +130,28 @@ def test_the_rules_keep_the_workflow_as_a_recipe() -> None:
     (episode,) = segment_episodes(s.events, now=T0 + timedelta(days=1))
     found = [c for c in RulesExtractor().extract_sync(episode, s.events) if c.key.startswith("ci:")]
     assert [(c.type, c.key) for c in found] == [(MemoryType.RECIPE, "ci:.github/workflows/ci.yml")]
+
+
+@pytest.mark.parametrize(
+    ("run", "said"),
+    [
+        ("go test ./...", "runs the tests with `go test ./...`"),
+        ("cargo test --all", "runs the tests with `cargo test --all`"),
+        ("mix test", "runs the tests with `mix test`"),
+        ("bundle exec rspec", "runs the tests with `bundle exec rspec`"),
+        ("./gradlew test", "runs the tests with `./gradlew test`"),
+        ("cargo fmt --all --check", "checks the formatting with `cargo fmt --all --check`"),
+        ("golangci-lint run", "lints with `golangci-lint run`"),
+    ],
+)
+def test_each_ecosystems_check_is_named(run: str, said: str) -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", f"jobs:\n  t:\n    steps:\n      - run: {run}\n")
+    (found,) = ci_commands(s.events)
+    assert found.content == f"CI (.github/workflows/ci.yml) {said}."
+
+
+def test_a_check_run_in_a_sub_folder_is_not_the_projects_own() -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: cd web && npm test\n")
+    assert ci_commands(s.events) == []
