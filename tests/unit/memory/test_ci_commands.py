@@ -155,3 +155,16 @@ def test_a_check_run_in_a_sub_folder_is_not_the_projects_own() -> None:
     s = session()
     s.read(".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: cd web && npm test\n")
     assert ci_commands(s.events) == []
+
+
+def test_a_command_that_reads_a_ci_variable_is_passed_over() -> None:
+    s = session()
+    workflow = (
+        "jobs:\n  t:\n    steps:\n      - run: |\n"
+        "          uv run pytest --python ${{ matrix.python }}\n"
+        "          uv run pytest -n $WORKERS\n"
+        "          uv run ruff check\n"
+    )
+    s.read(".github/workflows/ci.yml", workflow)
+    (found,) = ci_commands(s.events)
+    assert found.content == "CI (.github/workflows/ci.yml) lints with `uv run ruff check`."

@@ -5,9 +5,11 @@ assistant read from its first line, or wrote and saw written, still says how the
 checked: its `run:` / `script:` lines go through the repository's own CI reader, and the first
 command of each everyday check (tests, lint, format, type-check) makes one recipe per file
 ("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints with `uv run ruff
-check`."). Edits made after the file was written or read are applied to its text; an edit that
-no longer matches it, a partial read, a failed or declined write, a file that does not parse and
-a workflow that only installs, builds or deploys say nothing.
+check`."). Edits made after the file was written or read are applied to its text. A command
+that reads a CI variable or expression (`$SHARD`, `${{ matrix.python }}`) is CI's own, not how
+the project runs the check. An edit that no longer matches the text, a partial read, a
+failed or declined write, a file that does not parse and a workflow that only installs, builds
+or deploys say nothing.
 """
 
 from __future__ import annotations
@@ -116,7 +118,12 @@ def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
             continue
         first: dict[str, str] = {}
         for command in out.commands:
-            if command.purpose in _PURPOSES and command.purpose not in first and not command.scope:
+            if (
+                command.purpose in _PURPOSES
+                and command.purpose not in first
+                and not command.scope
+                and "$" not in command.text
+            ):
                 first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`"
         if first:
             listed = "; ".join(first[p] for p in _PURPOSES if p in first)
