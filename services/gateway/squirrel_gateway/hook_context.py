@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from squirrel_core.commands import is_test_command
 from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
 from squirrel_core.read_shapes import MemoryTypeName
@@ -198,8 +199,10 @@ async def _recipes(
 ) -> list[tuple[str, Served]]:
     """The project's everyday commands, best first, the test command first of all (asked for
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
-    runs code stays out until the user confirms it, and a hook cannot tell), and never two that
-    quote the same command but for its options (`pytest` and `pytest -q`: the better ranked).
+    runs code stays out until the user confirms it, and a hook cannot tell), and never one
+    whose every command, but for options, a better ranked one opens with (`pytest -q` after
+    `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`, and a line that
+    quotes `ruff format --check` among others hides no "To format: `ruff format`").
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
@@ -213,20 +216,26 @@ async def _recipes(
         found = list(by_id.values())
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
-    if not tests:
+    if not any(_TEST_KEY.match(r.key) for r in tests):
+        # The test recipe itself may rank below the everyday query's floor: ask for it before
+        # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        tests = _test_commands(extra)[:1]
-    ordered = [*tests[:1], *(r for r in found if r not in tests[:1])]
+        tests = _test_commands([*extra, *found])[:1]
+    # What the sessions ran (and the repository reader's recipes) before the digests of one
+    # file a session read (a task file's, a README's, a CI workflow's commands): those restate
+    # commands at length and would take the budget of the ones in use.
+    rest = sorted((r for r in found if r not in tests[:1]), key=_file_digest)
+    ordered = [*tests[:1], *rest]
     lines: list[tuple[str, Served]] = []
     said: set[str] = set()
     for r in ordered:
         if flags_of(r.content):
             continue
-        command = _command_said(r.content)
-        if command is not None and command in said:
+        commands = _commands_said(r.content)
+        if commands and all(c in said for c in commands):
             continue
-        if command is not None:
-            said.add(command)
+        if commands:
+            said.add(commands[0])
         line = f"- {one_line(r.content)}"
         if any(line[2:] in other for other in shown) and not _TEST_KEY.match(r.key):
             continue
@@ -234,10 +243,31 @@ async def _recipes(
     return lines[:RECIPE_ITEMS]
 
 
+def _file_digest(result: SearchResult) -> bool:
+    """Whether a recipe digests the commands of one file a session read (`tasks:package.json`,
+    `readme:commands:README.md`, `ci:.github/workflows/ci.yml`) rather than being a recipe of
+    its own (`recipe:test`, `recipe:workflow:…`, `repo:recipe:lint`)."""
+    return not result.key.startswith(("recipe:", "repo:recipe:"))
+
+
 def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:
-    """The test commands among `found`, the project's own before a sub-folder's."""
-    return sorted(
-        (r for r in found if _TEST_KEY.match(r.key)), key=lambda r: r.key not in _PROJECT_TEST_KEYS
+    """The test commands among `found`: the project's own test recipe first, a sub-folder's
+    next, then a recipe of any other rule that quotes a command running the tests (the tasks of
+    a task file, a README's or a CI workflow's commands), so that a test command found by any
+    rule opens the session's commands."""
+
+    def rank(r: SearchResult) -> int:
+        if _TEST_KEY.match(r.key):
+            return 0 if r.key in _PROJECT_TEST_KEYS else 1
+        return 2
+
+    return sorted((r for r in found if _TEST_KEY.match(r.key) or _quotes_tests(r)), key=rank)
+
+
+def _quotes_tests(result: SearchResult) -> bool:
+    """Whether a recipe quotes a command that runs a test suite (`make test`, `uv run pytest`)."""
+    return result.type == "recipe" and any(
+        is_test_command(command) for command in _COMMAND.findall(result.content)
     )
 
 
@@ -253,15 +283,15 @@ async def _search(
     return list(page.results)
 
 
-def _command_said(recipe: str) -> str | None:
-    """The first command a recipe quotes, without its options: `pytest -q` and `pytest` say
-    the same thing (`pytest`), `npm run lint` and `npm run build` do not. None when it quotes
-    no command."""
-    match = _COMMAND.search(recipe)
-    if match is None:
-        return None
-    words = [w for w in match.group(1).split() if not w.startswith("-")]
-    return " ".join(words).lower() or None
+def _commands_said(recipe: str) -> list[str]:
+    """The commands a recipe quotes, in order, without their options: `pytest -q` and `pytest`
+    say the same thing (`pytest`), `npm run lint` and `npm run build` do not."""
+    said: list[str] = []
+    for quoted in _COMMAND.findall(recipe):
+        words = [w for w in quoted.split() if not w.startswith("-")]
+        if words and (command := " ".join(words).lower()) not in said:
+            said.append(command)
+    return said
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:

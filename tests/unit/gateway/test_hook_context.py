@@ -255,6 +255,117 @@ async def test_the_repositorys_test_command_comes_first_before_a_sub_folders(
     assert run_here.startswith(f"- Run the tests with `{command}`")
 
 
+def keyed(key: str, content: str, score: float = 0.3) -> SearchResult:
+    return SearchResult(
+        memory_id=f"mem_{key}",
+        type="recipe",
+        key=key,
+        content=content,
+        importance=0.6,
+        recency_days=1,
+        score=score,
+        reason="",
+        source=SearchSource(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "content", "command"),
+    [
+        (
+            "tasks:Makefile",
+            "Tasks in Makefile: `make lint` lints the code; `make test` runs the tests.",
+            "make test",
+        ),
+        (
+            "readme:commands:README.md",
+            "Everyday commands README.md documents: to run all tests, `cargo test`.",
+            "cargo test",
+        ),
+        (
+            "ci:.github/workflows/ci.yml",
+            "CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`.",
+            "uv run pytest",
+        ),
+        (
+            "ci:.gitlab-ci.yml",
+            "CI (.gitlab-ci.yml) lints with `npx eslint .`; runs the tests with `npm test`.",
+            "npm test",
+        ),
+    ],
+)
+async def test_a_test_command_any_rule_found_opens_the_commands(
+    backend: FakeBackend, key: str, content: str, command: str
+) -> None:
+    backend.search_results = [
+        recipe(1, "To format: `gofmt -w .`."),
+        recipe(2, "To build: `go build ./...`."),
+        keyed(key, content),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1]
+    assert run_here.startswith("- ") and f"`{command}`" in run_here.splitlines()[0]
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY], "the test recipe asked"
+
+
+async def test_the_test_recipe_comes_before_another_rules_recipe_that_runs_tests(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("tasks:package.json", "Tasks in package.json: `npm test` runs the tests.", 0.9),
+        keyed("recipe:test", "To run the tests: `npx vitest run`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1]
+    assert run_here.startswith("- To run the tests: `npx vitest run`.")
+
+
+async def test_a_file_digest_comes_after_the_recipes_the_sessions_ran(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("ci:.github/workflows/ci.yml", "CI (x) lints with `npx eslint .`.", 0.9),
+        keyed("recipe:test", "To run the tests: `npx vitest run`.", 0.5),
+        keyed("tasks:package.json", "Tasks in package.json: `npm run build` builds.", 0.8),
+        keyed("recipe:lint", "To lint: `npx eslint src`.", 0.2),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    assert run_here.splitlines() == [
+        "- To run the tests: `npx vitest run`.",
+        "- To lint: `npx eslint src`.",
+        "- CI (x) lints with `npx eslint .`.",
+        "- Tasks in package.json: `npm run build` builds.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Tasks in package.json: `npm run dev` starts the dev server; `npm run build` builds the project.",
+        "To read a failed job: `gh run view 12 --log-failed`; tests are described in TESTING.md.",
+    ],
+)
+async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(
+    backend: FakeBackend, content: str
+) -> None:
+    backend.search_results = [recipe(1, "To format: `gofmt -w .`."), keyed("tasks:x", content)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1]
+    assert run_here.startswith("- To format: `gofmt -w .`.")
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY]
+
+
 async def test_session_start_asks_for_the_test_command_apart(backend: FakeBackend) -> None:
     backend.search_results = [
         recipe(1, "To format: `gofmt -w .`."),
@@ -303,6 +414,28 @@ async def test_recipes_that_quote_the_same_command_are_injected_once(
     assert "pytest -q" not in out.text, "the same command as the repository's recipe"
     assert "`ruff check .`" in out.text
     assert "Build with `npm run build`" in out.text, "another command than the one before"
+
+
+async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("recipe:test", "To run the tests: `uv run pytest -q`."),
+        keyed("recipe:verify", "Before finishing a change: `uv run pytest` → `ruff format`."),
+        keyed("recipe:format", "To format: `ruff format --check`."),
+        keyed("recipe:lint", "To lint: `ruff check .`."),
+        keyed("recipe:lint:all", "To lint: `ruff check .`, then `uv run pytest`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    assert run_here.splitlines() == [
+        "- To run the tests: `uv run pytest -q`.",
+        "- Before finishing a change: `uv run pytest` → `ruff format`.",
+        "- To format: `ruff format --check`.",
+        "- To lint: `ruff check .`.",
+    ], "a repeat is a line whose every command opened an earlier line"
 
 
 async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(

@@ -18,6 +18,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.ci_commands import ci_commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
@@ -349,6 +350,8 @@ _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
     _Finder(
         session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), _path
     ),
+    # The checks the CI workflows read or written in the session run.
+    _Finder(ci_commands, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "ci"), _path),
     # How the folders are organised, as the root README read in the session explains.
     _Finder(
         _one(readme_layout),

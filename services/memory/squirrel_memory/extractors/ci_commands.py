@@ -1,0 +1,135 @@
+"""The checks a CI workflow runs, from the workflow files a session read whole or wrote.
+
+Without a registered repository, a `.github/workflows/*.yml` or `.gitlab-ci.yml` that the
+assistant read from its first line, or wrote and saw written, still says how the project is
+checked: its `run:` / `script:` lines go through the repository's own CI reader, and the first
+command of each everyday check (tests, lint, format, type-check) makes one recipe per file
+("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints with `uv run ruff
+check`."). Edits made after the file was written or read are applied to its text. A command
+that reads a CI variable or expression (`$SHARD`, `${{ matrix.python }}`) is CI's own, not how
+the project runs the check. An edit that no longer matches the text, a partial read, a
+failed or declined write, a file that does not parse and a workflow that only installs, builds
+or deploys say nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.file_reads import file_text, whole_read_output
+from squirrel_memory.extractors.manifests import first_project_path
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.ci import is_ci_file, read_ci
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.scan import PARSE_ERRORS
+from squirrel_memory.repository.snapshot import TextFile
+
+log = structlog.get_logger()
+
+KEY_PREFIX = "ci:"
+#: The everyday checks named, in this order, with how the recipe says each.
+_PURPOSES = {
+    "test": "runs the tests with",
+    "lint": "lints with",
+    "format": "checks the formatting with",
+    "typecheck": "type-checks with",
+}
+_WRITE_TOOLS = frozenset({"Write", "write_file"})
+_EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace"})
+
+
+@dataclass(frozen=True, slots=True)
+class CiCommands:
+    """One workflow file's recipe: its key, statement, the file and the events behind it."""
+
+    key: str
+    content: str
+    path: str
+    event_ids: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Text:
+    text: str | None
+    event_ids: list[str]
+
+
+def _done(events: list[StoredEvent]) -> set[str]:
+    """The tool calls whose change was made (a code change recorded for them)."""
+    return {
+        str(e.content.get("tool_use_id"))
+        for e in events
+        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
+    }
+
+
+def _edited(text: str, change: dict[str, Any]) -> str | None:
+    """`text` with one edit applied, or None when the edit does not match it exactly once."""
+    old, new = change.get("old_string"), change.get("new_string")
+    if not isinstance(old, str) or not isinstance(new, str) or not old:
+        return None
+    if change.get("replace_all") is True:
+        return text.replace(old, new) if old in text else None
+    return text.replace(old, new, 1) if text.count(old) == 1 else None
+
+
+def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
+    """The last known text of every CI file `events` read whole or wrote, edits applied."""
+    done = _done(events)
+    texts: dict[str, _Text] = {}
+    for event in events:
+        path = first_project_path(event)
+        if path is None or not is_ci_file(path):
+            continue
+        content: dict[str, Any] = event.content
+        if event.event_type == EventType.TOOL_CALL:
+            change = content.get("input")
+            tool = content.get("tool")
+            if not isinstance(change, dict) or str(content.get("tool_use_id")) not in done:
+                continue
+            if tool in _WRITE_TOOLS and isinstance(change.get("content"), str):
+                texts[path] = _Text(change["content"], [event.id])
+            elif tool in _EDIT_TOOLS and path in texts:
+                known = texts[path]
+                known.text = _edited(known.text, change) if known.text is not None else None
+                known.event_ids.append(event.id)
+            continue
+        output = whole_read_output(event)
+        if output is not None:
+            texts[path] = _Text(file_text(output), [event.id])
+    return texts
+
+
+def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
+    """One recipe per CI workflow of `events` that runs an everyday check (module docstring)."""
+    found: list[CiCommands] = []
+    for path, known in _workflow_texts(events).items():
+        if known.text is None:
+            continue
+        out = Readings()
+        try:
+            read_ci(TextFile.of(path, known.text), out)
+        except PARSE_ERRORS as exc:  # a malformed workflow says nothing
+            log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
+            continue
+        first: dict[str, str] = {}
+        for command in out.commands:
+            if (
+                command.purpose in _PURPOSES
+                and command.purpose not in first
+                and not command.scope
+                and "$" not in command.text
+            ):
+                first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`"
+        if first:
+            listed = "; ".join(first[p] for p in _PURPOSES if p in first)
+            found.append(
+                CiCommands(
+                    KEY_PREFIX + path, f"CI ({path}) {listed}.", path, tuple(known.event_ids)
+                )
+            )
+    return found

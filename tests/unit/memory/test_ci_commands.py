@@ -1,0 +1,170 @@
+"""The checks a CI workflow runs, from the workflow files a session read whole or wrote."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.ci_commands import ci_commands
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
+ROOT = "/work/app"
+GITHUB = """name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Install dependencies
+        run: uv sync --all-extras --dev
+      - name: Run tests
+        run: uv run pytest
+      - name: Lint
+        run: uv run ruff check
+      - name: Type-check
+        run: uv run mypy src
+"""
+GITLAB = """stages: [test]
+unit:
+  stage: test
+  script:
+    - npm ci
+    - npm run lint
+    - npm test
+"""
+
+
+def session() -> Session:
+    return Session(ROOT, "s1", T0)
+
+
+def test_a_workflow_the_session_wrote_is_one_recipe_of_its_checks() -> None:
+    s = session()
+    s.write(".github/workflows/ci.yml", GITHUB)
+    (found,) = ci_commands(s.events)
+    assert found.key == "ci:.github/workflows/ci.yml"
+    assert found.content == (
+        "CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints with "
+        "`uv run ruff check`; type-checks with `uv run mypy src`."
+    )
+    assert found.event_ids == (s.events[0].id,)
+
+
+def test_a_gitlab_file_read_whole_is_read_too() -> None:
+    s = session()
+    s.read(".gitlab-ci.yml", GITLAB)
+    (found,) = ci_commands(s.events)
+    assert found.content == (
+        "CI (.gitlab-ci.yml) runs the tests with `npm test`; lints with `npm run lint`."
+    )
+
+
+def test_an_edit_after_the_write_is_applied() -> None:
+    s = session()
+    s.write(".github/workflows/ci.yml", GITHUB)
+    s.edit_lines(".github/workflows/ci.yml", "run: uv run pytest", "run: uv run pytest -x")
+    (found,) = ci_commands(s.events)
+    assert "`uv run pytest -x`" in found.content
+    assert len(found.event_ids) == 2
+
+
+def test_an_edit_that_no_longer_matches_the_text_silences_the_file() -> None:
+    s = session()
+    s.write(".github/workflows/ci.yml", GITHUB)
+    s.edit_lines(".github/workflows/ci.yml", "run: make check", "run: make test")
+    assert ci_commands(s.events) == []
+
+
+def test_a_write_that_was_not_made_says_nothing() -> None:
+    s = session()
+    s.write(".github/workflows/ci.yml", GITHUB)
+    s.events.pop()  # no code change: the write was declined or failed
+    assert ci_commands(s.events) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # Only installs, builds and deploys: no everyday check.
+        (
+            ".github/workflows/deploy.yml",
+            "jobs:\n  d:\n    steps:\n      - run: npm ci\n      - run: npm run build\n",
+        ),
+        # Not a workflow: a YAML file elsewhere.
+        ("config/ci.yml", GITHUB),
+        # A workflow that does not parse.
+        (".github/workflows/ci.yml", "jobs: [unclosed\n  - run: uv run pytest\n"),
+        # A sub-folder's checks (`working-directory`) are not the project's own.
+        (
+            ".github/workflows/docs.yml",
+            "jobs:\n  d:\n    steps:\n      - run: npm test\n        working-directory: docs\n",
+        ),
+    ],
+)
+def test_workflows_that_name_no_project_check_make_no_recipe(path: str, text: str) -> None:
+    s = session()
+    s.read(path, text)
+    assert ci_commands(s.events) == []
+
+
+def test_a_partial_read_says_nothing() -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", GITHUB)
+    result = s.events[-1]
+    partial = "".join(f"{i + 40:6d}→{line}\n" for i, line in enumerate(GITHUB.splitlines()))
+    s.events[-1] = dataclasses.replace(result, content={**result.content, "output": partial})
+    assert ci_commands(s.events) == []
+
+
+def test_the_rules_keep_the_workflow_as_a_recipe() -> None:
+    s = session()
+    s.user("add a GitHub Action that runs the tests")
+    s.write(".github/workflows/ci.yml", GITHUB)
+    (episode,) = segment_episodes(s.events, now=T0 + timedelta(days=1))
+    found = [c for c in RulesExtractor().extract_sync(episode, s.events) if c.key.startswith("ci:")]
+    assert [(c.type, c.key) for c in found] == [(MemoryType.RECIPE, "ci:.github/workflows/ci.yml")]
+
+
+@pytest.mark.parametrize(
+    ("run", "said"),
+    [
+        ("go test ./...", "runs the tests with `go test ./...`"),
+        ("cargo test --all", "runs the tests with `cargo test --all`"),
+        ("mix test", "runs the tests with `mix test`"),
+        ("bundle exec rspec", "runs the tests with `bundle exec rspec`"),
+        ("./gradlew test", "runs the tests with `./gradlew test`"),
+        ("cargo fmt --all --check", "checks the formatting with `cargo fmt --all --check`"),
+        ("golangci-lint run", "lints with `golangci-lint run`"),
+    ],
+)
+def test_each_ecosystems_check_is_named(run: str, said: str) -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", f"jobs:\n  t:\n    steps:\n      - run: {run}\n")
+    (found,) = ci_commands(s.events)
+    assert found.content == f"CI (.github/workflows/ci.yml) {said}."
+
+
+def test_a_check_run_in_a_sub_folder_is_not_the_projects_own() -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: cd web && npm test\n")
+    assert ci_commands(s.events) == []
+
+
+def test_a_command_that_reads_a_ci_variable_is_passed_over() -> None:
+    s = session()
+    workflow = (
+        "jobs:\n  t:\n    steps:\n      - run: |\n"
+        "          uv run pytest --python ${{ matrix.python }}\n"
+        "          uv run pytest -n $WORKERS\n"
+        "          uv run ruff check\n"
+    )
+    s.read(".github/workflows/ci.yml", workflow)
+    (found,) = ci_commands(s.events)
+    assert found.content == "CI (.github/workflows/ci.yml) lints with `uv run ruff check`."
