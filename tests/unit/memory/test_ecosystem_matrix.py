@@ -948,3 +948,41 @@ async def test_edits_in_two_languages_name_no_language_from_one_session() -> Non
     found = await RulesExtractor().extract(episode, session.events)
 
     assert _about(found, "language") == []
+
+
+def _summarised(eco: Ecosystem, said: str) -> Session:
+    """One short session: the manifest is not read, the assistant says what the project is."""
+    session = Session("s15", T0)
+    session.user("Read the notes and tell me what this is before we start.")
+    session.say(said)
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    return session
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_assistants_summary_of_the_project(eco: Ecosystem) -> None:
+    said = f"I understand this is a {eco.language} service that posts entries to the ledger."
+    session = _summarised(eco, f"Got it.\n\n{said} I'll start with the tests.")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "about") == [
+        "What this project is, as the assistant summarised it: "
+        f"a {eco.language} service that posts entries to the ledger."
+    ]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_dependencys_description_is_no_summary_of_the_project(eco: Ecosystem) -> None:
+    said = (
+        f"The `ledger-core` dependency is a {eco.language} library for posting entries. "
+        f"This is a known issue with the {eco.language} tooling on this machine."
+    )
+    session = _summarised(eco, said)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "about") == []

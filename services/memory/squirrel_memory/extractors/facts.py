@@ -31,6 +31,8 @@ from squirrel_memory.extractors.modules import (
 )
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_facts import stack_facts
+from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
+from squirrel_memory.extractors.summaries import project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -335,6 +337,10 @@ def project_facts(
     if about:
         text, source, event_ids = about
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
+    elif not repository and (summary := project_summary(events)):
+        # No README or manifest read: the assistant's own summary of what the project is.
+        tags = ("overview", "about", "summary")
+        facts.append(Fact(ABOUT_KEY, summary.content, tags, SUMMARY_IMPORTANCE, summary.event_ids))
     facts.extend(_layout_facts(paths))
 
     facts.extend(stack_facts(events, runs, paths, project_id))

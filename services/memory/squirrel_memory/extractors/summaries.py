@@ -1,0 +1,110 @@
+"""What the project is, as the assistant summarised it in a session.
+
+A session that reads no README often still says what the project is: having read the
+project's notes or looked around, the assistant restates it ("I understand this is a Python
+CLI tool that converts transcript files into HTML.", "I can see this is a Next.js blog
+project with several posts."). Such a sentence becomes the project's overview when a rule can
+tell it describes the project itself, the same for every ecosystem:
+
+- its subject is the project: "this", "this project", "the project", "the codebase", "the
+  repository", "the app", alone or after "I understand", "I can see", "it looks like";
+- it says the project *is* something (`is`, `appears to be`, `seems to be`) and what it is
+  is a kind of software: the noun phrase after "a"/"an" ends, before any "that", "with",
+  "for" or comma, on a noun such as tool, app, library, framework, service, site, blog,
+  project ("a known issue with the library" is not: its phrase ends on "issue");
+- it is not a question, not negated, and can be quoted whole (a trailing ", with features
+  including:" that opens a list is left off).
+
+The statement is kept as the assistant's summary ("What this project is, as the assistant
+summarised it: …"); a README or manifest read in the same episode says it better and wins
+(`about.py`). One summary per episode: the first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.models import StoredEvent
+
+MIN_WORDS = 4
+MAX_CHARS = 220
+#: Below a README's overview (0.7): the assistant's own words, not the project's.
+IMPORTANCE = 0.6
+SUMMARY_PREFIX = "What this project is, as the assistant summarised it: "
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
+_STATEMENT = re.compile(
+    r"^(?:(?:i understand|i can see|i see|it looks like|so)\s+(?:that\s+)?)?"
+    r"(?:this|this project|the project|this codebase|the codebase|this repo(?:sitory)?|"
+    r"the repo(?:sitory)?|this app(?:lication)?|the app(?:lication)?)\s+"
+    r"(?:is|appears to be|seems to be)\s+(?P<what>an?\s+.+)$",
+    re.IGNORECASE,
+)
+#: What ends a summary's head noun phrase: a relative clause, a preposition, punctuation.
+_HEAD_END = re.compile(
+    r"\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
+    r"made|based|designed|used|providing|running)\b|[,;:(—–]",
+    re.IGNORECASE,
+)
+#: The kinds of software a project is.
+_KIND = re.compile(
+    r"^(?:tool|app|application|library|framework|website|site|blog|service|cli|server|"
+    r"plugin|extension|platform|engine|game|bot|sdk|api|package|utility|program|monorepo|"
+    r"project|toolkit|script|gem|crate|module)s?$",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
+#: A clause opening a list (", with features including:"): left off a summary.
+_LIST_OPENING = re.compile(r",[^,]*:\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The assistant's statement of what the project is, and the reply it was said in."""
+
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def summary_of(text: str) -> str:
+    """What one sentence says the project is ("a Python CLI tool that …"), or ""."""
+    flat = " ".join(text.replace("**", "").split())
+    if flat.endswith("?"):
+        return ""
+    flat = _LIST_OPENING.sub("", flat).rstrip(" .:")
+    match = _STATEMENT.match(flat)
+    if match is None:
+        return ""
+    what = match.group("what")
+    if _NEGATED.search(what) or len(what) > MAX_CHARS or what.count("`") % 2:
+        return ""
+    head = _HEAD_END.split(_PARENTHESES.sub("", what), maxsplit=1)[0]
+    words = head.split()
+    if len(words) < 2 or not _KIND.match(words[-1].strip(".")):
+        return ""
+    if len(what.split()) < MIN_WORDS:
+        return ""
+    return what
+
+
+def project_summary(events: list[StoredEvent]) -> Summary | None:
+    """The first summary of the project an assistant reply of `events` states, or None."""
+    for event in events:
+        if event.event_type != EventType.ASSISTANT_RESPONSE:
+            continue
+        text = event.content.get("text")
+        if not isinstance(text, str):
+            continue
+        prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+        for paragraph in prose.split("\n"):
+            for raw in _SENTENCE.split(" ".join(_BULLET.sub("", paragraph).split())):
+                what = summary_of(raw)
+                said = sentence(f"{SUMMARY_PREFIX}{what}") if what else None
+                if said:
+                    return Summary(said, (event.id,))
+    return None

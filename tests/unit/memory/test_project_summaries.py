@@ -1,0 +1,120 @@
+"""What the project is, as the assistant summarised it in a session."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.summaries import project_summary, summary_of
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/ledger"
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        (
+            "I understand this is a Python CLI tool that converts transcript files into HTML.",
+            "a Python CLI tool that converts transcript files into HTML",
+        ),
+        (
+            "I can see this is a Next.js blog project with several blog posts and projects.",
+            "a Next.js blog project with several blog posts and projects",
+        ),
+        (
+            "This appears to be a Rails application for tracking household budgets.",
+            "a Rails application for tracking household budgets",
+        ),
+        (
+            "The project is a professional CLI tool for managing several coding agents",
+            "a professional CLI tool for managing several coding agents",
+        ),
+        (
+            "I understand this is a Go service that posts ledger entries, with features including:",
+            "a Go service that posts ledger entries",
+        ),
+        (
+            "This project is an Elixir library (a Phoenix plugin) that signs webhooks.",
+            "an Elixir library (a Phoenix plugin) that signs webhooks",
+        ),
+    ],
+)
+def test_a_summary_of_the_project_is_kept(text: str, what: str) -> None:
+    assert summary_of(text) == what
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What it is is not a kind of software: the noun phrase ends on something else.
+        "This is a known issue with the library when the cache is cold.",
+        "This is a good approach for the tool we are building.",
+        "This is a breaking change to the public API.",
+        # Its subject is not the project.
+        "It is a library that parses dates in many formats.",
+        "`chronic` is a Ruby library that parses natural dates.",
+        "The test is a small script that posts one entry.",
+        # A question, a negation, too few words.
+        "Is this a Swift package that builds on Linux?",
+        "This is not a web app that runs on a server.",
+        "This is a CLI tool.",
+        # Not a statement that it is something.
+        "This uses a Java library for parsing CSV files.",
+    ],
+)
+def test_other_sentences_are_no_summary(text: str) -> None:
+    assert summary_of(text) == ""
+
+
+def test_the_first_summary_of_a_session_is_kept_with_its_reply() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Have a look around.")
+    session.say("Sure.\n\n- I understand this is a Swift package that renders maps offline.")
+    session.say("I can see this is an iOS app that shows the maps.")
+    found = project_summary(session.events)
+    assert found is not None
+    assert found.content == (
+        "What this project is, as the assistant summarised it: "
+        "a Swift package that renders maps offline."
+    )
+    assert found.event_ids == (session.events[1].id,)
+
+
+def test_a_summary_in_a_code_block_is_not_kept() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.say("```\nThis is a Go service that posts ledger entries.\n```")
+    assert project_summary(session.events) is None
+
+
+async def _facts(session: Session) -> dict[str, MemoryCandidate]:
+    (episode,) = segment_episodes(session.events, now=T0 + timedelta(days=1))
+    return {c.key: c for c in await RulesExtractor().extract(episode, session.events)}
+
+
+async def test_the_rules_extractor_keeps_the_summary_as_the_overview() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Read the notes and tell me what you see.")
+    session.say("I understand this is an R package that fits survival models to trial data.")
+    about = (await _facts(session))["about"]
+    assert about.type is MemoryType.PROJECT_FACT
+    assert about.content == (
+        "What this project is, as the assistant summarised it: "
+        "an R package that fits survival models to trial data."
+    )
+    assert "summary" in about.tags
+
+
+async def test_a_readme_read_in_the_session_wins_over_the_summary() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Have a look at the project.")
+    session.read("README.md", "Ledger\n======\n\nDouble-entry bookkeeping for small shops.\n")
+    session.say("I understand this is a Java service that books payments for shops.")
+    about = (await _facts(session))["about"]
+    assert "README.md" in about.content
+    assert "summarised" not in about.content
