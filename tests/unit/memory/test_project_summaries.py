@@ -118,3 +118,35 @@ async def test_a_readme_read_in_the_session_wins_over_the_summary() -> None:
     about = (await _facts(session))["about"]
     assert "README.md" in about.content
     assert "summarised" not in about.content
+
+
+OVERVIEW = (
+    "# Ledger - Repository Overview\n\nI've explored the repository.\n\n"
+    "## 🏗️ **What is {name}?**\n\n"
+    "A small, dependency-free Go service for posting ledger entries with:\n"
+    "- **Books**: one per shop\n"
+)
+
+
+def test_the_answer_to_what_the_project_is_under_a_heading_is_kept() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.say(OVERVIEW.format(name="Ledger CLI"))
+    found = project_summary(session.events)
+    assert found is not None
+    assert found.content == (
+        "What this project (Ledger CLI) is, as the assistant summarised it: "
+        "a small, dependency-free Go service for posting ledger entries."
+    )
+
+
+@pytest.mark.parametrize("name", ["Turbo Streams", "this project", "it"])
+def test_a_heading_asking_about_something_else_gives_no_summary(name: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.say(OVERVIEW.format(name=name))
+    assert project_summary(session.events) is None
+
+
+def test_a_heading_answered_by_something_other_than_a_description_gives_no_summary() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.say("## What is Ledger?\n\nIt posts entries.\n\nA fix for the rounding bug is next.")
+    assert project_summary(session.events) is None

@@ -15,6 +15,11 @@ tell it describes the project itself, the same for every ecosystem:
 - it is not a question, not negated, and can be quoted whole (a trailing ", with features
   including:" that opens a list is left off).
 
+An overview written under a heading that asks what the project is ("## What is Ledger?")
+answers it in the paragraph below ("A double-entry bookkeeping service for small shops."):
+the same test applies to that answer, when the name asked about is the project's own (its
+first word is in the project folder's name; "What is Turbo?" asks about something else).
+
 The statement is kept as the assistant's summary ("What this project is, as the assistant
 summarised it: …"); a README or manifest read in the same episode says it better and wins
 (`about.py`). One summary per episode: the first.
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.wording import sentence
@@ -44,12 +50,19 @@ _STATEMENT = re.compile(
     r"(?:is|appears to be|seems to be)\s+(?P<what>an?\s+.+)$",
     re.IGNORECASE,
 )
-#: What ends a summary's head noun phrase: a relative clause, a preposition, punctuation.
+#: What ends a summary's head noun phrase: a relative clause, a preposition, punctuation
+#: (a comma between adjectives does not: "a professional, unified CLI tool").
 _HEAD_END = re.compile(
     r"\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
-    r"made|based|designed|used|providing|running)\b|[,;:(—–]",
+    r"made|based|designed|used|providing|running)\b|[;:(—–]|,\s+(?:and|or|but|with|which)\b",
     re.IGNORECASE,
 )
+#: A heading that asks what the project is ("## 🏗️ **What is Ledger?**"), answered by the
+#: paragraph under it ("A double-entry bookkeeping service for small shops.").
+_ASKED = re.compile(
+    r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
+)
+_ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
 #: The kinds of software a project is.
 _KIND = re.compile(
     r"^(?:tool|app|application|library|framework|website|site|blog|service|cli|server|"
@@ -60,7 +73,7 @@ _KIND = re.compile(
 _NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 #: A clause opening a list (", with features including:"): left off a summary.
-_LIST_OPENING = re.compile(r",[^,]*:\s*$")
+_LIST_OPENING = re.compile(r",\s+(?:with|including|featuring|such as|like)\b[^,]*:\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,27 +97,56 @@ def summary_of(text: str) -> str:
     if _NEGATED.search(what) or len(what) > MAX_CHARS or what.count("`") % 2:
         return ""
     head = _HEAD_END.split(_PARENTHESES.sub("", what), maxsplit=1)[0]
-    words = head.split()
+    words = head.replace(",", " ").split()
     if len(words) < 2 or not _KIND.match(words[-1].strip(".")):
         return ""
     if len(what.split()) < MIN_WORDS:
         return ""
-    return what
+    return what[0].lower() + what[1:]  # "a …", run on after a colon
+
+
+def _names_project(name: str, project_id: str) -> bool:
+    """Whether `name` is the project's own (its first word is in the project folder's name):
+    "What is Turbo?" under a project `ledger` asks about something else."""
+    first = re.sub(r"[^a-z0-9]", "", name.split(maxsplit=1)[0].lower()) if name.split() else ""
+    folder = re.sub(r"[^a-z0-9]", "", PurePosixPath(project_id).name.lower())
+    return len(first) >= 3 and first in folder
+
+
+def _reply_summary(text: str, project_id: str) -> str:
+    """The first summary of the project one reply states, as the memory says it, or ""."""
+    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+    asked = ""
+    for paragraph in prose.split("\n"):
+        flat = " ".join(_BULLET.sub("", paragraph).replace("**", "").split())
+        if not flat:
+            continue
+        if asked and _ANSWER.match(flat):
+            # The answer to "What is <name>?": its first sentence says what the project is.
+            what = summary_of(f"This is {_SENTENCE.split(flat)[0]}")
+            said = sentence(
+                f"What this project ({asked}) is, as the assistant summarised it: {what}"
+            )
+            if what and said:
+                return said
+        question = _ASKED.match(flat)
+        named = question.group("name").strip() if question else ""
+        asked = named if named and _names_project(named, project_id) else ""
+        for raw in _SENTENCE.split(flat):
+            what = summary_of(raw)
+            said = sentence(f"{SUMMARY_PREFIX}{what}") if what else None
+            if said:
+                return said
+    return ""
 
 
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     for event in events:
-        if event.event_type != EventType.ASSISTANT_RESPONSE:
-            continue
         text = event.content.get("text")
-        if not isinstance(text, str):
+        if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-        for paragraph in prose.split("\n"):
-            for raw in _SENTENCE.split(" ".join(_BULLET.sub("", paragraph).split())):
-                what = summary_of(raw)
-                said = sentence(f"{SUMMARY_PREFIX}{what}") if what else None
-                if said:
-                    return Summary(said, (event.id,))
+        said = _reply_summary(text, event.project_id)
+        if said:
+            return Summary(said, (event.id,))
     return None
