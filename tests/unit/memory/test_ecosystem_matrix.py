@@ -1044,3 +1044,25 @@ async def test_tests_in_more_than_two_folders_say_nothing() -> None:
     found = await RulesExtractor().extract(episode, session.events)
 
     assert _about(found, "tests_folder") == []
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_architecture_the_assistant_summarised(eco: Ecosystem) -> None:
+    session = Session("s19", T0)
+    session.user("Read the code and explain how it is put together.")
+    session.read(eco.fix_path, eco.fix_text)
+    session.say(
+        "## Architecture Overview\n\n"
+        f"- **Posting**: Every entry goes through `{eco.fix_path}` before it is stored\n"
+        "- **Books**: 3 kinds\n\n"
+        "## Proposed Architecture\n\n- Reports are plugins, not hardcoded\n"
+    )
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    stated = [c.content for c in found if c.key.startswith("architecture:")]
+    assert stated == [
+        "How the project is built, as the assistant summarised it: "
+        f"Every entry goes through `{eco.fix_path}` before it is stored."
+    ]
