@@ -150,3 +150,21 @@ def test_a_heading_answered_by_something_other_than_a_description_gives_no_summa
     session = Session(ROOT, "s1", T0)
     session.say("## What is Ledger?\n\nIt posts entries.\n\nA fix for the rounding bug is next.")
     assert project_summary(session.events) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "kept"),
+    [
+        # A bare "This is …" speaks of the project once the reply has named it.
+        ("I see the `ledger` project here. This is a Go service that posts entries.", True),
+        ("I can see this is a Go service that posts entries.", True),
+        # Without it, "this" is whatever was just read.
+        ("I read `cmd/post/main.go`. This is a Go service that posts entries.", False),
+        ("This is a helper script that the project runs nightly.", False),
+        ("The project is a helper module that posts entries to the books.", False),
+    ],
+)
+def test_a_bare_this_is_the_project_only_once_the_reply_names_it(reply: str, kept: bool) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.say(reply)
+    assert (project_summary(session.events) is not None) is kept

@@ -6,12 +6,14 @@ CLI tool that converts transcript files into HTML.", "I can see this is a Next.j
 project with several posts."). Such a sentence becomes the project's overview when a rule can
 tell it describes the project itself, the same for every ecosystem:
 
-- its subject is the project: "this", "this project", "the project", "the codebase", "the
-  repository", "the app", alone or after "I understand", "I can see", "it looks like";
+- its subject is the project: "this project", "the project", "the codebase", "the
+  repository", "the app", or "this" after "I understand", "I can see", "it looks like" or
+  after the reply spoke of the project ("… the `ledger` project. This is a …");
 - it says the project *is* something (`is`, `appears to be`, `seems to be`) and what it is
   is a kind of software: the noun phrase after "a"/"an" ends, before any "that", "with",
-  "for" or comma, on a noun such as tool, app, library, framework, service, site, blog,
-  project ("a known issue with the library" is not: its phrase ends on "issue");
+  "for" or clause break, on a noun such as tool, app, library, framework, service, site,
+  blog, project ("a known issue with the library" is not: its phrase ends on "issue"; nor
+  is "a helper script that …" or "a module that …", parts of a project);
 - it is not a question, not negated, and can be quoted whole (a trailing ", with features
   including:" that opens a list is left off).
 
@@ -44,8 +46,8 @@ SUMMARY_PREFIX = "What this project is, as the assistant summarised it: "
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
 _STATEMENT = re.compile(
-    r"^(?:(?:i understand|i can see|i see|it looks like|so)\s+(?:that\s+)?)?"
-    r"(?:this|this project|the project|this codebase|the codebase|this repo(?:sitory)?|"
+    r"^(?P<seen>(?:i understand|i can see|i see|it looks like)\s+(?:that\s+)?)?"
+    r"(?P<subject>this|this project|the project|this codebase|the codebase|this repo(?:sitory)?|"
     r"the repo(?:sitory)?|this app(?:lication)?|the app(?:lication)?)\s+"
     r"(?:is|appears to be|seems to be)\s+(?P<what>an?\s+.+)$",
     re.IGNORECASE,
@@ -63,11 +65,13 @@ _ASKED = re.compile(
     r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
 )
 _ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
+#: A reply that speaks of the project: a bare "This is …" after it is about the project.
+_PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNORECASE)
 #: The kinds of software a project is.
 _KIND = re.compile(
     r"^(?:tool|app|application|library|framework|website|site|blog|service|cli|server|"
     r"plugin|extension|platform|engine|game|bot|sdk|api|package|utility|program|monorepo|"
-    r"project|toolkit|script|gem|crate|module)s?$",
+    r"project|toolkit|gem|crate)s?$",
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
@@ -84,14 +88,18 @@ class Summary:
     event_ids: tuple[str, ...]
 
 
-def summary_of(text: str) -> str:
-    """What one sentence says the project is ("a Python CLI tool that …"), or ""."""
+def summary_of(text: str, *, about_project: bool = True) -> str:
+    """What one sentence says the project is ("a Python CLI tool that …"), or "". A bare
+    "This is …" counts only `about_project`: when the reply spoke of the project before it
+    ("This is a helper that …" after reading one file is about that file)."""
     flat = " ".join(text.replace("**", "").split())
     if flat.endswith("?"):
         return ""
     flat = _LIST_OPENING.sub("", flat).rstrip(" .:")
     match = _STATEMENT.match(flat)
     if match is None:
+        return ""
+    if match.group("subject").lower() == "this" and not match.group("seen") and not about_project:
         return ""
     what = match.group("what")
     if _NEGATED.search(what) or len(what) > MAX_CHARS or what.count("`") % 2:
@@ -117,6 +125,7 @@ def _reply_summary(text: str, project_id: str) -> str:
     """The first summary of the project one reply states, as the memory says it, or ""."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     asked = ""
+    about_project = False
     for paragraph in prose.split("\n"):
         flat = " ".join(_BULLET.sub("", paragraph).replace("**", "").split())
         if not flat:
@@ -133,10 +142,11 @@ def _reply_summary(text: str, project_id: str) -> str:
         named = question.group("name").strip() if question else ""
         asked = named if named and _names_project(named, project_id) else ""
         for raw in _SENTENCE.split(flat):
-            what = summary_of(raw)
+            what = summary_of(raw, about_project=about_project)
             said = sentence(f"{SUMMARY_PREFIX}{what}") if what else None
             if said:
                 return said
+            about_project = about_project or bool(_PROJECT_WORD.search(raw))
     return ""
 
 
