@@ -8,8 +8,16 @@ import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.extractors.summaries import project_summary, summary_of
-from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary, summary_of
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateAction,
+)
+from squirrel_memory.updates import decide_update
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -168,3 +176,49 @@ def test_a_bare_this_is_the_project_only_once_the_reply_names_it(reply: str, kep
     session = Session(ROOT, "s1", T0)
     session.say(reply)
     assert (project_summary(session.events) is not None) is kept
+
+
+README_ABOUT = "What this project (ledger) is and does, per its README.md: Bookkeeping for shops."
+SUMMARY = "What this project is, as the assistant summarised it: a Go service that posts entries."
+
+
+def _stored(content: str, tags: tuple[str, ...], source: MemorySource) -> MemoryItem:
+    return MemoryItem(
+        id="m_about",
+        project_id=ROOT,
+        user_id=None,
+        scope=Scope.PROJECT,
+        type=MemoryType.PROJECT_FACT,
+        key="about",
+        content=content,
+        tags=tags,
+        importance=0.7,
+        created_at=T0,
+        updated_at=T0,
+        source=source,
+    )
+
+
+def _candidate(content: str, tags: tuple[str, ...]) -> MemoryCandidate:
+    return MemoryCandidate(MemoryType.PROJECT_FACT, "about", content, tags, 0.6)
+
+
+def test_a_summary_is_not_added_beside_a_kept_overview() -> None:
+    kept = _stored(README_ABOUT, ("overview", "about"), MemorySource.RULES)
+    decision = decide_update(_candidate(SUMMARY, ("overview", "about", SUMMARY_TAG)), [kept])
+    assert decision.action is UpdateAction.NOOP
+
+
+def test_the_projects_own_description_replaces_a_summary() -> None:
+    kept = _stored(SUMMARY, ("overview", "about", SUMMARY_TAG), MemorySource.RULES)
+    decision = decide_update(_candidate(README_ABOUT, ("overview", "about")), [kept])
+    assert decision.action is UpdateAction.UPDATE_EXISTING
+    assert decision.target_id == "m_about"
+    assert decision.merged_content == README_ABOUT
+    assert SUMMARY_TAG not in decision.extra["merged_tags"]
+
+
+def test_a_manual_overview_is_left_to_the_usual_rules() -> None:
+    kept = _stored(SUMMARY, ("overview", "about", SUMMARY_TAG), MemorySource.MANUAL)
+    decision = decide_update(_candidate(README_ABOUT, ("overview", "about")), [kept])
+    assert decision.action is not UpdateAction.UPDATE_EXISTING

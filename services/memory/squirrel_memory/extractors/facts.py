@@ -34,7 +34,7 @@ from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
-from squirrel_memory.extractors.summaries import project_summary
+from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -382,7 +382,7 @@ def project_facts(
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
     elif not repository and (summary := project_summary(events)):
         # No README or manifest read: the assistant's own summary of what the project is.
-        tags = ("overview", "about", "summary")
+        tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, summary.content, tags, SUMMARY_IMPORTANCE, summary.event_ids))
     facts.extend(_layout_facts(paths))
     tests = None if repository else _tests_fact(paths)

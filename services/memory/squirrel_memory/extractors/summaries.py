@@ -42,6 +42,8 @@ MAX_CHARS = 220
 #: Below a README's overview (0.7): the assistant's own words, not the project's.
 IMPORTANCE = 0.6
 SUMMARY_PREFIX = "What this project is, as the assistant summarised it: "
+#: The tag of a summary's memory: the project's own description replaces it (`updates`).
+SUMMARY_TAG = "summary"
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
