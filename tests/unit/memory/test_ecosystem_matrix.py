@@ -882,3 +882,121 @@ async def test_edits_in_two_languages_name_no_language_from_one_session() -> Non
     found = await RulesExtractor().extract(episode, session.events)
 
     assert _about(found, "language") == []
+
+
+def _summarised(eco: Ecosystem, said: str) -> Session:
+    """One short session: the manifest is not read, the assistant says what the project is."""
+    session = Session("s15", T0)
+    session.user("Read the notes and tell me what this is before we start.")
+    session.say(said)
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    return session
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_assistants_summary_of_the_project(eco: Ecosystem) -> None:
+    said = f"I understand this is a {eco.language} service that posts entries to the ledger."
+    session = _summarised(eco, f"Got it.\n\n{said} I'll start with the tests.")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "about") == [
+        "What this project is, as the assistant summarised it: "
+        f"a {eco.language} service that posts entries to the ledger."
+    ]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_dependencys_description_is_no_summary_of_the_project(eco: Ecosystem) -> None:
+    said = (
+        f"The `ledger-core` dependency is a {eco.language} library for posting entries. "
+        f"This is a known issue with the {eco.language} tooling on this machine."
+    )
+    session = _summarised(eco, said)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "about") == []
+
+
+#: Per ecosystem, a test file as its developers lay them out, and the folder the fact names
+#: (None where tests sit beside the code they test).
+TEST_FILES = {
+    "go": ("internal/books/post_test.go", None),
+    "ruby-rails": ("spec/models/entry_spec.rb", "spec"),
+    "elixir-mix": ("test/ledger/books_test.exs", "test"),
+    "java-maven": ("src/test/java/com/acme/ledger/BooksTest.java", "src/test"),
+    "kotlin-gradle": ("src/test/kotlin/com/acme/ledger/BooksTest.kt", "src/test"),
+    "csharp-dotnet": ("tests/Ledger.Tests/BooksTests.cs", "tests"),
+    "php-composer": ("tests/Unit/BooksTest.php", "tests"),
+    "swift-spm": ("Tests/LedgerTests/BooksTests.swift", "Tests"),
+    "dart-flutter": ("test/books_test.dart", "test"),
+    "r-devtools": ("tests/testthat/test-books.R", "tests"),
+    "deno": ("src/books/__tests__/post.test.ts", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEST_FILES))
+async def test_one_session_says_where_the_tests_live(name: str) -> None:
+    eco = next(e for e in ECOSYSTEMS if e.name == name)
+    path, folder = TEST_FILES[name]
+    session = Session("s16", T0)
+    session.user("Add a test for posting to a closed book.")
+    session.read(path, "// the existing tests\n")
+    session.edit(path, "// one more test\n")
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    expected = [f"Tests live in `{folder}/` (`{path}` among them)."] if folder else []
+    assert _about(found, "tests_folder") == expected
+
+
+async def test_files_in_a_test_folder_not_named_as_tests_say_nothing() -> None:
+    session = Session("s17", T0)
+    session.read("test/fixtures/books.json", "{}\n")
+    session.read("test/fixtures/app/books.test.js", 'it("posts")\n')
+    session.read("test/support/helpers.rb", "module Helpers; end\n")
+    session.edit("tests/conftest.py", "import pytest\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "tests_folder") == []
+
+
+async def test_tests_in_more_than_two_folders_say_nothing() -> None:
+    session = Session("s18", T0)
+    for path in ("test/books_test.exs", "spec/books_spec.rb", "e2e/books.spec.ts"):
+        session.read(path, "ok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "tests_folder") == []
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_architecture_the_assistant_summarised(eco: Ecosystem) -> None:
+    session = Session("s19", T0)
+    session.user("Read the code and explain how it is put together.")
+    session.read(eco.fix_path, eco.fix_text)
+    session.say(
+        "## Architecture Overview\n\n"
+        f"- **Posting**: Every entry goes through `{eco.fix_path}` before it is stored\n"
+        "- **Books**: 3 kinds\n\n"
+        "## Proposed Architecture\n\n- Reports are plugins, not hardcoded\n"
+    )
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    stated = [c.content for c in found if c.key.startswith("architecture:")]
+    assert stated == [
+        "How the project is built, as the assistant summarised it: "
+        f"Every entry goes through `{eco.fix_path}` before it is stored."
+    ]

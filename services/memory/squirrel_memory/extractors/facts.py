@@ -3,6 +3,7 @@ modules' own docs; stack facts are weighed in `stack_facts`."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -30,7 +31,10 @@ from squirrel_memory.extractors.modules import (
     speaks_for_module,
 )
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
+from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
+from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
@@ -97,6 +101,47 @@ def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
     text += f" ({', '.join(evidence)})." if evidence else "."
     tags = ("language", *(lang.lower() for lang in languages[:3]))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
+
+
+#: Folders that hold a project's tests, at its root or one folder down (`test/`, `src/test/`);
+#: a `__tests__/` deeper in is one module's tests, not where the project keeps them.
+_TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "e2e"})
+_TEST_DIR_DEPTH = 2
+#: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
+#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
+_TEST_FILE = re.compile(
+    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
+)
+#: Test folders named in one fact.
+MAX_TEST_FOLDERS = 2
+
+
+def _tests_fact(paths: list[tuple[str, str]]) -> Fact | None:
+    """Where the tests live, from the test files the session read, edited or ran: the folder
+    up to the first test folder of each (`test/`, `src/test/`), when the file is code named
+    as a test; more than two such folders say nothing. Tests beside their code (`post_test.go`
+    in `internal/books/`, `__tests__/` in a module) say nothing."""
+    files: dict[str, list[str]] = {}
+    ids: list[str] = []
+    for path, event_id in paths:
+        parts = PurePosixPath(path).parts
+        name = parts[-1] if parts else ""
+        code = PurePosixPath(name).suffix.lower() in EXTENSION_LANGUAGES
+        if not code or not _TEST_FILE.match(name) or is_test_data(path):
+            continue  # a test of a fixture app (`test/fixtures/app/a.test.js`) is data
+        top = parts[:-1][:_TEST_DIR_DEPTH]
+        cut = next((i for i, part in enumerate(top) if part.lower() in _TEST_DIRS), None)
+        if cut is None:
+            continue
+        files.setdefault("/".join(parts[: cut + 1]), []).append(path)
+        ids.append(event_id)
+    if not files or len(files) > MAX_TEST_FOLDERS:
+        return None
+    named = " and ".join(f"`{folder}/`" for folder in files)
+    example = next(iter(files.values()))[0]
+    text = f"Tests live in {named} (`{example}` among them)."
+    unique = tuple(dict.fromkeys(ids))[:10]
+    return Fact("tests_folder", text, ("layout", "tests"), 0.45, unique, tuple(files))
 
 
 def _layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
@@ -335,7 +380,14 @@ def project_facts(
     if about:
         text, source, event_ids = about
         facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
+    elif not repository and (summary := project_summary(events)):
+        # No README or manifest read: the assistant's own summary of what the project is.
+        tags = ("overview", "about", SUMMARY_TAG)
+        facts.append(Fact(ABOUT_KEY, summary.content, tags, SUMMARY_IMPORTANCE, summary.event_ids))
     facts.extend(_layout_facts(paths))
+    tests = None if repository else _tests_fact(paths)
+    if tests:
+        facts.append(tests)
 
     facts.extend(stack_facts(events, runs, paths, project_id))
 

@@ -17,6 +17,8 @@ from squirrel_memory.extractors.activity import (
     user_requests,
 )
 from squirrel_memory.extractors.apply_steps import apply_steps
+from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
+from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.ci_commands import ci_commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
@@ -288,6 +290,13 @@ _FOUND: tuple[Extract, ...] = (
     ),
     _Finder(learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
     _placements,
+    # How the project is built, as the assistant summarised it under an architecture heading.
+    _Finder(
+        architecture_points,
+        MemoryType.PROJECT_FACT,
+        ARCHITECTURE_IMPORTANCE,
+        lambda _f: ("architecture",),
+    ),
     # What the scripts and configuration files read whole say of themselves.
     _Finder(
         file_headers, MemoryType.PROJECT_FACT, HEADER_IMPORTANCE, lambda f: ("where", f.path), _path

@@ -5,13 +5,15 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import structlog
 
+from squirrel_memory.extractors.about import ABOUT_KEY
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.manifests import known_stack
+from squirrel_memory.extractors.summaries import SUMMARY_TAG
 from squirrel_memory.extractors.toolchain import known_tools
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -242,7 +244,7 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
         key=lambda pair: (-pair[0].score, pair[1].id),
     )
     same_key = [(sim, m) for sim, m in scored if m.key == candidate.key]
-    restated = _restate(candidate, same_key)
+    restated = _restate(candidate, same_key) or _overview(candidate, same_key)
     if restated is not None:
         return restated
     if not candidate.key.startswith(ACCUMULATING_PREFIXES):
@@ -289,6 +291,28 @@ def _restate(
         return _decision(UpdateAction.NOOP, candidate, item, sim, "same statement")
     decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "restated")
     return with_merge(decision, item, candidate.content)
+
+
+def _overview(
+    candidate: MemoryCandidate, same_key: list[tuple[Similarity, MemoryItem]]
+) -> UpdateDecision | None:
+    """One overview of what the project is: the assistant's summary of it is not added beside
+    one already kept, and the project's own description (a README, a manifest) replaces a
+    summary. Manual memories stay."""
+    if candidate.key != ABOUT_KEY:
+        return None
+    automatic = [(sim, m) for sim, m in same_key if m.source != MemorySource.MANUAL]
+    if not automatic:
+        return None
+    sim, item = automatic[0]
+    if SUMMARY_TAG in candidate.tags:
+        return _decision(UpdateAction.NOOP, candidate, item, sim, "an overview is kept")
+    if SUMMARY_TAG in item.tags:
+        decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "described")
+        merged = with_merge(decision, item, candidate.content)
+        tags = [t for t in merged.extra["merged_tags"] if t != SUMMARY_TAG]
+        return replace(merged, extra={**merged.extra, "merged_tags": tags})
+    return None
 
 
 def _decision(

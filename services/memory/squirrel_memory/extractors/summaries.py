@@ -1,0 +1,164 @@
+"""What the project is, as the assistant summarised it in a session.
+
+A session that reads no README often still says what the project is: having read the
+project's notes or looked around, the assistant restates it ("I understand this is a Python
+CLI tool that converts transcript files into HTML.", "I can see this is a Next.js blog
+project with several posts."). Such a sentence becomes the project's overview when a rule can
+tell it describes the project itself, the same for every ecosystem:
+
+- its subject is the project: "this project", "the project", "the codebase", "the
+  repository", "the app", or "this" after "I understand", "I can see", "it looks like" or
+  after the reply spoke of the project ("… the `ledger` project. This is a …");
+- it says the project *is* something (`is`, `appears to be`, `seems to be`) and what it is
+  is a kind of software: the noun phrase after "a"/"an" ends, before any "that", "with",
+  "for" or clause break, on a noun such as tool, app, library, framework, service, site,
+  blog, project ("a known issue with the library" is not: its phrase ends on "issue"; nor
+  is "a helper script that …" or "a module that …", parts of a project);
+- it is not a question, not negated, and can be quoted whole (a trailing ", with features
+  including:" that opens a list is left off).
+
+An overview written under a heading that asks what the project is ("## What is Ledger?")
+answers it in the paragraph below ("A double-entry bookkeeping service for small shops."):
+the same test applies to that answer, when the name asked about is the project's own (its
+first word is in the project folder's name; "What is Turbo?" asks about something else).
+
+The statement is kept as the assistant's summary ("What this project is, as the assistant
+summarised it: …"); a README or manifest read in the same episode says it better and wins
+(`about.py`). One summary per episode: the first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.models import StoredEvent
+
+MIN_WORDS = 4
+MAX_CHARS = 220
+#: Below a README's overview (0.7): the assistant's own words, not the project's.
+IMPORTANCE = 0.6
+SUMMARY_PREFIX = "What this project is, as the assistant summarised it: "
+#: The tag of a summary's memory: the project's own description replaces it (`updates`).
+SUMMARY_TAG = "summary"
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
+_STATEMENT = re.compile(
+    r"^(?P<seen>(?:i understand|i can see|i see|it looks like)\s+(?:that\s+)?)?"
+    r"(?P<subject>this|this project|the project|this codebase|the codebase|this repo(?:sitory)?|"
+    r"the repo(?:sitory)?|this app(?:lication)?|the app(?:lication)?)\s+"
+    r"(?:is|appears to be|seems to be)\s+(?P<what>an?\s+.+)$",
+    re.IGNORECASE,
+)
+#: What ends a summary's head noun phrase: a relative clause, a preposition, punctuation
+#: (a comma between adjectives does not: "a professional, unified CLI tool").
+_HEAD_END = re.compile(
+    r"\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
+    r"made|based|designed|used|providing|running)\b|[;:(—–]|,\s+(?:and|or|but|with|which)\b",
+    re.IGNORECASE,
+)
+#: A heading that asks what the project is ("## 🏗️ **What is Ledger?**"), answered by the
+#: paragraph under it ("A double-entry bookkeeping service for small shops.").
+_ASKED = re.compile(
+    r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
+)
+_ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
+#: A reply that speaks of the project: a bare "This is …" after it is about the project.
+_PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNORECASE)
+#: The kinds of software a project is.
+_KIND = re.compile(
+    r"^(?:tool|app|application|library|framework|website|site|blog|service|cli|server|"
+    r"plugin|extension|platform|engine|game|bot|sdk|api|package|utility|program|monorepo|"
+    r"project|toolkit|gem|crate)s?$",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
+#: A clause opening a list (", with features including:"): left off a summary.
+_LIST_OPENING = re.compile(r",\s+(?:with|including|featuring|such as|like)\b[^,]*:\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The assistant's statement of what the project is, and the reply it was said in."""
+
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def summary_of(text: str, *, about_project: bool = True) -> str:
+    """What one sentence says the project is ("a Python CLI tool that …"), or "". A bare
+    "This is …" counts only `about_project`: when the reply spoke of the project before it
+    ("This is a helper that …" after reading one file is about that file)."""
+    flat = " ".join(text.replace("**", "").split())
+    if flat.endswith("?"):
+        return ""
+    flat = _LIST_OPENING.sub("", flat).rstrip(" .:")
+    match = _STATEMENT.match(flat)
+    if match is None:
+        return ""
+    if match.group("subject").lower() == "this" and not match.group("seen") and not about_project:
+        return ""
+    what = match.group("what")
+    if _NEGATED.search(what) or len(what) > MAX_CHARS or what.count("`") % 2:
+        return ""
+    head = _HEAD_END.split(_PARENTHESES.sub("", what), maxsplit=1)[0]
+    words = head.replace(",", " ").split()
+    if len(words) < 2 or not _KIND.match(words[-1].strip(".")):
+        return ""
+    if len(what.split()) < MIN_WORDS:
+        return ""
+    return what[0].lower() + what[1:]  # "a …", run on after a colon
+
+
+def _names_project(name: str, project_id: str) -> bool:
+    """Whether `name` is the project's own (its first word is in the project folder's name):
+    "What is Turbo?" under a project `ledger` asks about something else."""
+    first = re.sub(r"[^a-z0-9]", "", name.split(maxsplit=1)[0].lower()) if name.split() else ""
+    folder = re.sub(r"[^a-z0-9]", "", PurePosixPath(project_id).name.lower())
+    return len(first) >= 3 and first in folder
+
+
+def _reply_summary(text: str, project_id: str) -> str:
+    """The first summary of the project one reply states, as the memory says it, or ""."""
+    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+    asked = ""
+    about_project = False
+    for paragraph in prose.split("\n"):
+        flat = " ".join(_BULLET.sub("", paragraph).replace("**", "").split())
+        if not flat:
+            continue
+        if asked and _ANSWER.match(flat):
+            # The answer to "What is <name>?": its first sentence says what the project is.
+            what = summary_of(f"This is {_SENTENCE.split(flat)[0]}")
+            said = sentence(
+                f"What this project ({asked}) is, as the assistant summarised it: {what}"
+            )
+            if what and said:
+                return said
+        question = _ASKED.match(flat)
+        named = question.group("name").strip() if question else ""
+        asked = named if named and _names_project(named, project_id) else ""
+        for raw in _SENTENCE.split(flat):
+            what = summary_of(raw, about_project=about_project)
+            said = sentence(f"{SUMMARY_PREFIX}{what}") if what else None
+            if said:
+                return said
+            about_project = about_project or bool(_PROJECT_WORD.search(raw))
+    return ""
+
+
+def project_summary(events: list[StoredEvent]) -> Summary | None:
+    """The first summary of the project an assistant reply of `events` states, or None."""
+    for event in events:
+        text = event.content.get("text")
+        if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
+            continue
+        said = _reply_summary(text, event.project_id)
+        if said:
+            return Summary(said, (event.id,))
+    return None
