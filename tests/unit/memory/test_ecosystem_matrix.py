@@ -886,7 +886,7 @@ async def test_edits_in_two_languages_name_no_language_from_one_session() -> Non
 
 def _summarised(eco: Ecosystem, said: str) -> Session:
     """One short session: the manifest is not read, the assistant says what the project is."""
-    session = Session("s15", T0)
+    session = Session(PROJECT, "s15", T0, test_runs=True)
     session.user("Read the notes and tell me what this is before we start.")
     session.say(said)
     session.edit(eco.fix_path, eco.fix_text)
@@ -943,7 +943,7 @@ TEST_FILES = {
 async def test_one_session_says_where_the_tests_live(name: str) -> None:
     eco = next(e for e in ECOSYSTEMS if e.name == name)
     path, folder = TEST_FILES[name]
-    session = Session("s16", T0)
+    session = Session(PROJECT, "s16", T0, test_runs=True)
     session.user("Add a test for posting to a closed book.")
     session.read(path, "// the existing tests\n")
     session.edit(path, "// one more test\n")
@@ -957,7 +957,7 @@ async def test_one_session_says_where_the_tests_live(name: str) -> None:
 
 
 async def test_files_in_a_test_folder_not_named_as_tests_say_nothing() -> None:
-    session = Session("s17", T0)
+    session = Session(PROJECT, "s17", T0, test_runs=True)
     session.read("test/fixtures/books.json", "{}\n")
     session.read("test/fixtures/app/books.test.js", 'it("posts")\n')
     session.read("test/support/helpers.rb", "module Helpers; end\n")
@@ -970,7 +970,7 @@ async def test_files_in_a_test_folder_not_named_as_tests_say_nothing() -> None:
 
 
 async def test_tests_in_more_than_two_folders_say_nothing() -> None:
-    session = Session("s18", T0)
+    session = Session(PROJECT, "s18", T0, test_runs=True)
     for path in ("test/books_test.exs", "spec/books_spec.rb", "e2e/books.spec.ts"):
         session.read(path, "ok\n")
     (episode,) = segment_episodes(session.events, now=NOW)
@@ -982,7 +982,7 @@ async def test_tests_in_more_than_two_folders_say_nothing() -> None:
 
 @pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
 async def test_one_session_keeps_the_architecture_the_assistant_summarised(eco: Ecosystem) -> None:
-    session = Session("s19", T0)
+    session = Session(PROJECT, "s19", T0, test_runs=True)
     session.user("Read the code and explain how it is put together.")
     session.read(eco.fix_path, eco.fix_text)
     session.say(
