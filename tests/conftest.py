@@ -86,12 +86,18 @@ def repo(tmp_path: Path) -> Path:
     return path.resolve()
 
 
-@pytest.fixture
-def sqrl_env(sqrl_home: Path) -> dict[str, str]:
+def private_env(home: Path) -> dict[str, str]:
+    """This process's environment without Squirrel's settings or a model key, and `home` as the
+    Squirrel home."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
     env.pop("ANTHROPIC_API_KEY", None)
-    env["SQRL_HOME"] = str(sqrl_home)
+    env["SQRL_HOME"] = str(home)
     return env
+
+
+@pytest.fixture
+def sqrl_env(sqrl_home: Path) -> dict[str, str]:
+    return private_env(sqrl_home)
 
 
 @pytest.fixture

@@ -12,24 +12,46 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.started import Started, started
+
 pytestmark = pytest.mark.e2e
 
 Sqrl = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
+    """Services shared by the tests that write only into a project of their own."""
+    with started(tmp_path_factory.mktemp("memory-cli")) as services:
+        yield services
+
+
 @pytest.fixture
-def services(sqrl: Sqrl, repo: Path) -> Iterator[None]:
-    assert sqrl("init", cwd=repo).returncode == 0
-    started = sqrl("up", "--detach")
-    assert started.returncode == 0, started.stderr
-    try:
-        yield
-    finally:
-        sqrl("down")
+def live_env(running: Started) -> dict[str, str]:
+    """This test's own copy of the environment that reaches the running services."""
+    return dict(running.env)
 
 
-def test_remember_list_history_forget(services: None, sqrl: Sqrl, repo: Path) -> None:
-    made = sqrl(
+@pytest.fixture
+def live(running: Started, live_env: dict[str, str]) -> Sqrl:
+    """The real `sqrl` against the running services, with this test's environment."""
+
+    def run(
+        *args: str, cwd: Path | None = None, timeout: float = 120.0
+    ) -> subprocess.CompletedProcess[str]:
+        return running.sqrl(*args, cwd=cwd, env=live_env, timeout=timeout)
+
+    return run
+
+
+@pytest.fixture
+def project(running: Started, tmp_path: Path) -> Path:
+    """A repository of this test's own, registered with the running services."""
+    return running.project(tmp_path / "repo")
+
+
+def test_remember_list_history_forget(live: Sqrl, project: Path) -> None:
+    made = live(
         "remember",
         "Run tests with `uv run pytest -q`.",
         "--type",
@@ -37,11 +59,11 @@ def test_remember_list_history_forget(services: None, sqrl: Sqrl, repo: Path) ->
         "--key",
         "recipe:test",
         "--json",
-        cwd=repo,
+        cwd=project,
     )
     assert made.returncode == 0, made.stderr
     memory_id = json.loads(made.stdout)["memory"]["memory_id"]
-    fixed = sqrl(
+    fixed = live(
         "remember",
         "Run tests with `uv run pytest -q -x`.",
         "--type",
@@ -49,26 +71,24 @@ def test_remember_list_history_forget(services: None, sqrl: Sqrl, repo: Path) ->
         "--key",
         "recipe:test",
         "--json",
-        cwd=repo,
+        cwd=project,
     )
     assert json.loads(fixed.stdout)["updated"] is True
-    listed = json.loads(sqrl("memories", "--json", cwd=repo).stdout)
+    listed = json.loads(live("memories", "--json", cwd=project).stdout)
     assert [m["memory_id"] for m in listed["memories"]] == [memory_id]
     assert listed["memories"][0]["source"] == "manual"
-    history = json.loads(sqrl("history", memory_id, "--json", cwd=repo).stdout)
+    history = json.loads(live("history", memory_id, "--json", cwd=project).stdout)
     assert [v["content"] for v in history["versions"]][-1].endswith("-x`.")
     assert len(history["versions"]) == 2
-    gone = sqrl("forget", memory_id, cwd=repo)
+    gone = live("forget", memory_id, cwd=project)
     assert gone.returncode == 0
-    assert json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"] == []
-    unknown = sqrl("forget", "mem_does_not_exist", cwd=repo)
+    assert json.loads(live("memories", "--json", cwd=project).stdout)["memories"] == []
+    unknown = live("forget", "mem_does_not_exist", cwd=project)
     assert unknown.returncode == 1 and unknown.stderr.startswith("sqrl: error:")
 
 
-def test_memory_commands_outside_a_project_say_how_to_register(
-    services: None, sqrl: Sqrl, tmp_path: Path
-) -> None:
-    result = sqrl("memories", cwd=tmp_path)
+def test_memory_commands_outside_a_project_say_how_to_register(live: Sqrl, tmp_path: Path) -> None:
+    result = live("memories", cwd=tmp_path)
     assert result.returncode == 1
     assert "sqrl init" in result.stderr and result.stderr.count("\n") == 1
 
@@ -81,50 +101,50 @@ def test_memory_commands_with_services_down_fail_with_one_line(sqrl: Sqrl, repo:
 
 
 def test_two_memories_with_the_same_first_six_words_are_both_kept(
-    services: None, sqrl: Sqrl, repo: Path
+    live: Sqrl, project: Path
 ) -> None:
-    first = sqrl("remember", "Run the tests with pytest -x from the repo root", cwd=repo)
-    second = sqrl("remember", "Run the tests with pytest -x after activating the venv", cwd=repo)
+    first = live("remember", "Run the tests with pytest -x from the repo root", cwd=project)
+    second = live("remember", "Run the tests with pytest -x after activating the venv", cwd=project)
     assert first.stdout.startswith("Added ") and second.stdout.startswith("Added "), second
-    same = sqrl(
-        "remember", "Run the tests with pytest -x after activating the venv.", "--json", cwd=repo
+    same = live(
+        "remember", "Run the tests with pytest -x after activating the venv.", "--json", cwd=project
     )
     answer = json.loads(same.stdout)
     assert answer["outcome"] == "merged" and answer["merged_ids"] == [answer["memory"]["memory_id"]]
-    listed = json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+    listed = json.loads(live("memories", "--json", cwd=project).stdout)["memories"]
     assert len(listed) == 2
     expected = {"root": "from the repo root", "venv": "after activating the venv"}
     for word, phrase in expected.items():
-        found = sqrl("search", f"pytest {word}", "--json", cwd=repo)
+        found = live("search", f"pytest {word}", "--json", cwd=project)
         assert found.returncode == 0 and phrase in found.stdout, found.stdout
 
 
 def test_an_id_prefix_is_accepted_and_an_ambiguous_one_lists_the_candidates(
-    services: None, sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path
+    live: Sqrl, live_env: dict[str, str], project: Path
 ) -> None:
     ids = [
-        json.loads(sqrl("remember", text, "--json", cwd=repo).stdout)["memory"]["memory_id"]
+        json.loads(live("remember", text, "--json", cwd=project).stdout)["memory"]["memory_id"]
         for text in ("Deploys go through make release", "The API lives in src/api")
     ]
     first_diff = next(i for i, (a, b) in enumerate(zip(*ids, strict=True)) if a != b)
     unique = ids[1][: max(first_diff + 1, 8)]
-    history = sqrl("history", unique, "--json", cwd=repo)
+    history = live("history", unique, "--json", cwd=project)
     assert history.returncode == 0, history.stderr
     assert json.loads(history.stdout)["memory"]["memory_id"] == ids[1]
-    bare = sqrl("history", unique.removeprefix("mem_"), "--json", cwd=repo)
+    bare = live("history", unique.removeprefix("mem_"), "--json", cwd=project)
     assert json.loads(bare.stdout)["memory"]["memory_id"] == ids[1]
     common = ids[0][:first_diff]
     assert len(common) >= 8  # both made within the same ~35 years
-    ambiguous = sqrl("forget", common, cwd=repo)
+    ambiguous = live("forget", common, cwd=project)
     assert ambiguous.returncode == 1 and ambiguous.stderr.count("\n") == 1
     assert ids[0] in ambiguous.stderr and ids[1] in ambiguous.stderr
-    sqrl_env["COLUMNS"] = "60"
-    table = sqrl("memories", cwd=repo)
+    live_env["COLUMNS"] = "60"
+    table = live("memories", cwd=project)
     handles = [
-        m["handle"] for m in json.loads(sqrl("memories", "--json", cwd=repo).stdout)["memories"]
+        m["handle"] for m in json.loads(live("memories", "--json", cwd=project).stdout)["memories"]
     ]
     assert all(handle in table.stdout for handle in handles), table.stdout
-    gone = sqrl("forget", unique, cwd=repo)
+    gone = live("forget", unique, cwd=project)
     assert gone.returncode == 0 and ids[1] in gone.stdout
 
 
@@ -263,17 +283,17 @@ _IMPORTS: tuple[tuple[list[str], tuple[str, ...], tuple[str, ...]], ...] = (
 
 
 def test_commands_against_running_services_import_only_what_they_use(
-    services: None, sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path
+    live: Sqrl, live_env: dict[str, str], project: Path
 ) -> None:
     """Each command really runs (exit 0, its answer printed) and leaves out what it does not
     use; what it must have loaded to answer keeps the probe honest."""
-    remembered = sqrl("remember", "Run the tests with pytest -x from the repo root", cwd=repo)
+    remembered = live("remember", "Run the tests with pytest -x from the repo root", cwd=project)
     assert remembered.returncode == 0, remembered.stderr
     for argv, absent, present in _IMPORTS:
         done = subprocess.run(
             [sys.executable, "-c", _PROBE, *argv],
-            cwd=repo,
-            env=sqrl_env,
+            cwd=project,
+            env=live_env,
             capture_output=True,
             text=True,
             timeout=120,

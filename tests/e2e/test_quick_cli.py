@@ -14,12 +14,13 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 from squirrel_cli import quick
 from tests.conftest import wait_until
+from tests.e2e.started import Started, started
 
 pytestmark = pytest.mark.e2e
 
@@ -50,20 +51,19 @@ class Run:
         self.loaded = set(loaded[0].split()[1:])
 
 
-@pytest.fixture
-def env(sqrl_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
-    none = tmp_path / "no-transcripts"
-    sqrl_env.update(
-        SQRL_INGEST_CLAUDE_ROOTS=str(none / "claude"),
-        SQRL_INGEST_CODEX_ROOTS=str(none / "codex"),
-        SQRL_INGEST_GEMINI_ROOTS=str(none / "gemini"),
-        SQRL_INGEST_CURSOR_ROOTS=str(none / "cursor"),
-        SQRL_INGEST_GIT_POLL_SECONDS="3600",
-        SQRL_PROCESSOR_MIN_EVENTS="100000000",
-        SQRL_PROCESSOR_INTERVAL_SECONDS="3600",
-        COLUMNS="200",
-    )
-    return sqrl_env
+def _quiet(base: Path) -> dict[str, str]:
+    """Settings under which nothing moves by itself: no transcripts to read, no processing."""
+    none = base / "no-transcripts"
+    return {
+        "SQRL_INGEST_CLAUDE_ROOTS": str(none / "claude"),
+        "SQRL_INGEST_CODEX_ROOTS": str(none / "codex"),
+        "SQRL_INGEST_GEMINI_ROOTS": str(none / "gemini"),
+        "SQRL_INGEST_CURSOR_ROOTS": str(none / "cursor"),
+        "SQRL_INGEST_GIT_POLL_SECONDS": "3600",
+        "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
+        "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+        "COLUMNS": "200",
+    }
 
 
 def _run(env: dict[str, str], cwd: Path, argv: list[str], *, full: bool = False) -> Run:
@@ -107,24 +107,38 @@ def _run_on_terminal(env: dict[str, str], cwd: Path, argv: list[str], *, full: b
     return Run(subprocess.CompletedProcess(argv, proc.returncode, shown.decode(), errors))
 
 
-@pytest.fixture
-def services(sqrl: Sqrl, env: dict[str, str], repo: Path, sqrl_home: Path) -> Iterator[None]:
-    assert sqrl("init", cwd=repo).returncode == 0
-    started = sqrl("up", "--detach")
-    assert started.returncode == 0, started.stderr
-    try:
+class Running(NamedTuple):
+    services: Started
+    repo: Path
+
+    @property
+    def home(self) -> Path:
+        return self.services.home
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """One project with two memories behind running services, shared by the tests that only
+    read (`test_without_the_http_endpoint_the_full_cli_answers` puts back what it moves)."""
+    base = tmp_path_factory.mktemp("quick-cli")
+    with started(base, **_quiet(base)) as services:
         # The gateway records its HTTP endpoint a moment after it reports SERVING; until then
         # the reads go over gRPC (`test_without_the_http_endpoint_the_full_cli_answers`).
-        wait_until((sqrl_home / "run" / "gateway-mcp.json").exists)
+        wait_until((services.home / "run" / "gateway-mcp.json").exists)
+        repo = services.project(base / "repo")
         for text in (
             "Run the tests with pytest -x from the repository root",
             "The API handlers live in src/api/handlers.py; add tests beside them",
         ):
-            made = sqrl("remember", text, cwd=repo)
+            made = services.sqrl("remember", text, cwd=repo)
             assert made.returncode == 0, made.stderr
-        yield
-    finally:
-        sqrl("down")
+        yield Running(services, repo)
+
+
+@pytest.fixture
+def env(running: Running) -> dict[str, str]:
+    """This test's own copy of the environment that reaches the running services."""
+    return dict(running.services.env)
 
 
 def _both(
@@ -166,8 +180,9 @@ READS: tuple[list[str], ...] = (
 
 
 def test_the_quick_reads_print_what_the_full_cli_prints_without_grpc(
-    services: None, env: dict[str, str], repo: Path
+    running: Running, env: dict[str, str]
 ) -> None:
+    repo = running.repo
     for argv in READS:
         fast, full = _both(_run, env, repo, argv)
         assert fast.code == 0, (argv, fast.stderr)
@@ -187,8 +202,9 @@ def test_the_quick_reads_print_what_the_full_cli_prints_without_grpc(
 
 
 def test_on_a_terminal_the_gateway_draws_what_rich_would_draw_here(
-    services: None, env: dict[str, str], repo: Path
+    running: Running, env: dict[str, str]
 ) -> None:
+    repo = running.repo
     env.update(TERM="xterm-256color", COLUMNS="90")
     for argv in (
         ["status"],
@@ -206,8 +222,9 @@ def test_on_a_terminal_the_gateway_draws_what_rich_would_draw_here(
 
 
 def test_the_quick_reads_fail_like_the_full_cli(
-    services: None, env: dict[str, str], repo: Path, tmp_path: Path
+    running: Running, env: dict[str, str], tmp_path: Path
 ) -> None:
+    repo = running.repo
     elsewhere = tmp_path / "not-a-project"
     elsewhere.mkdir()
     for cwd, argv in (
@@ -231,8 +248,9 @@ def test_the_quick_reads_fail_like_the_full_cli(
 
 
 def test_status_counts_outcomes_over_the_sessions_asked(
-    services: None, env: dict[str, str], repo: Path
+    running: Running, env: dict[str, str]
 ) -> None:
+    repo = running.repo
     for argv in (["status", "--json"], ["status", "--sessions", "3", "--json"]):
         fast, full = _both(_run, env, repo, argv)
         assert fast.code == full.code == 0 and "grpc" not in fast.loaded, fast.stderr
@@ -242,8 +260,9 @@ def test_status_counts_outcomes_over_the_sessions_asked(
 
 
 def test_without_the_http_endpoint_the_full_cli_answers(
-    services: None, env: dict[str, str], repo: Path, sqrl_home: Path
+    running: Running, env: dict[str, str]
 ) -> None:
+    repo, sqrl_home = running.repo, running.home
     info = sqrl_home / "run" / "gateway-mcp.json"
     recorded = info.read_text()
     token = sqrl_home / "token"
@@ -293,8 +312,10 @@ def _closed_port() -> Iterator[int]:
 
 
 def test_with_the_services_down_the_answers_are_the_full_clis(
-    sqrl: Sqrl, env: dict[str, str], repo: Path
+    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, tmp_path: Path
 ) -> None:
+    sqrl_env.update(_quiet(tmp_path))  # a home of its own, where nothing was started
+    env = sqrl_env
     assert sqrl("init", cwd=repo).returncode == 0
     for argv in (["status"], ["status", "--json"], ["search", "tests"], ["memories"]):
         fast = _run(env, repo, argv)
@@ -305,7 +326,8 @@ def test_with_the_services_down_the_answers_are_the_full_clis(
     assert "grpc" not in down.loaded  # nothing runs: nothing to ask
 
 
-def test_the_cli_routes_refuse_what_they_do_not_take(services: None, sqrl_home: Path) -> None:
+def test_the_cli_routes_refuse_what_they_do_not_take(running: Running) -> None:
+    sqrl_home = running.home
     for body in ({"ports": {"memory": "x"}}, {"ports": {"nginx": 80}}):
         with pytest.raises(quick.FallBackError):
             quick.call(sqrl_home, "status", body)

@@ -41,6 +41,16 @@ def _all_serving(sqrl: Sqrl) -> dict[str, dict[str, Any]] | None:
     return services if ok else None
 
 
+def _supervisor_says_serving(home: Path) -> bool:
+    """Whether the supervisor has recorded every service as serving: read from its file, so the
+    wait costs no CPU the starting services need (each `sqrl status` is a Python process)."""
+    try:
+        recorded = json.loads((home / "run" / "supervisor.json").read_text())["services"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return all(recorded.get(name, {}).get("state") == "serving" for name in SERVICES)
+
+
 def _bind(sock: socket.socket, port: int) -> bool:
     try:
         sock.bind(("127.0.0.1", port))
@@ -78,6 +88,7 @@ def up(
         text=True,
     )
     try:
+        wait_until(lambda: _supervisor_says_serving(sqrl_home) or proc.poll() is not None)
         wait_until(lambda: _all_serving(sqrl))
         yield proc
     finally:
