@@ -3,8 +3,10 @@
 For each size (1k, 10k, 100k memories) a fresh project is filled straight through the store
 (`apply_processing_result`, ADD_NEW decisions in large transactions) and its FAISS index file is
 written before `python -m squirrel_memory` starts on a private home. Up to `--base-texts`
-distinct memory texts are embedded with the real MiniLM model; the vectors of the remaining
-memories are DERIVED (normalised sum of two embedded vectors plus noise), which the output says.
+distinct memory texts are embedded with the real MiniLM model (`--base-texts all`: every one),
+through the on-disk cache of `bench.embedding_cache` so a second run reads them back; the
+vectors of the remaining memories are DERIVED (normalised sum of two embedded vectors plus
+noise), which the output says.
 Once the model is loaded (`GetProcessingStatus.embedder_loading` false) and the service is idle,
 each RPC is timed over realistic developer questions. Also reported: index build time, seconds
 to SERVING, and the service's RSS idle (model loaded) and after the queries.
@@ -18,7 +20,7 @@ both, alternating which goes first, so both see the same load, and the table add
 figures and the ratio baseline / this.
 
 Usage: python -m bench.retrieval_latency [--sizes 1000,10000,100000] [--queries 200]
-       [--base-texts 3000] [--baseline TREE]
+       [--base-texts 3000|all] [--baseline TREE]
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from bench.common import (
     wait_for,
     wait_idle,
 )
+from bench.embedding_cache import EmbeddingCache
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient, open_channel, wait_serving
 from squirrel_core.home import HomeLayout
@@ -99,6 +102,16 @@ class SeedReport:
     embed_seconds: float
     index_build_seconds: float
     index_kind: str
+
+
+def base_texts_arg(value: str) -> int:
+    """`--base-texts`: a count, or `all` (every memory text embedded, none derived)."""
+    if value == "all":
+        return sys.maxsize
+    count = int(value)
+    if count < 1:
+        raise argparse.ArgumentTypeError("--base-texts must be at least 1 or 'all'")
+    return count
 
 
 def loaded_embedder() -> MiniLmEmbedder:
@@ -149,7 +162,9 @@ async def seed_project(
     real = min(base_texts, len(items))
     started = time.perf_counter()
     if vectors is None or len(vectors) != len(items):
-        base = embedder.embed_now([embedding_text(m) for m in items[:real]])
+        texts = [embedding_text(m) for m in items[:real]]
+        with EmbeddingCache() as cache:
+            base = cache.embed(embedder.model_id, embedder.dim, texts, embedder.embed_now).vectors
         vectors = base
         if real < len(items):
             rng = np.random.default_rng(seed)
@@ -468,7 +483,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--base-texts", type=int, default=3000)
+    parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument(
         "--baseline", type=Path, default=None, help="another Squirrel tree to run side by side"
     )

@@ -2,7 +2,9 @@
 
 For each size (400, 10k and 100k memories by default) a project is filled with the bench's
 generated memory texts (`seed_project` of `bench.retrieval_latency`: up to `--base-texts`
-embedded with MiniLM, the other vectors DERIVED from them, which the output says) and an empty
+embedded with MiniLM, `all` for every one, through the on-disk embedding cache of
+`bench.embedding_cache`; the other vectors DERIVED from them; the output gives the share
+embedded) and an empty
 project is registered beside it, in one real `python -m squirrel_memory` process. Every
 question is then asked three ways, one after the other, the order rotating with each question:
 
@@ -13,13 +15,17 @@ question is then asked three ways, one after the other, the order rotating with 
 The floor is p50(empty) + p50(encoder); the ratio is p50(search) / floor. What sits above the
 floor is the pipeline around the encoder: FAISS, the row reads, BM25, fusion and hand-offs.
 
+Beside it, in this process on the same vectors and the questions' int8 query vectors: the
+vector index the service builds at that size (exact below 50k, IVF above) and an exact one,
+each searched for the top 10 one query at a time: p50 ms and recall@10 against the exact top 10.
+
 With `--baseline TREE` (another checkout, e.g. the code before a change) a second service runs
 that tree's code on the same memories, asked the same questions in the same rotation, so both
 are measured under the same load. The load average (`uptime`) is printed before and after each
 size.
 
 Usage: python -m bench.search_floor [--sizes 400,10000,100000] [--queries 150]
-       [--base-texts 3000] [--baseline TREE]
+       [--base-texts 3000|all] [--baseline TREE]
 """
 
 from __future__ import annotations
@@ -36,10 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import structlog
 
 from bench.common import git_repo, percentile, wait_idle
 from bench.retrieval_latency import (
+    Vectors,
+    base_texts_arg,
     loaded_embedder,
     memory_process,
     questions,
@@ -51,15 +60,53 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_memory.index import FaissIndex
 from squirrel_memory.minilm import MiniLmEmbedder
 
 WARMUP = 10
+TOP = 10
 Call = Callable[[str], Awaitable[Any]]
 
 
 def load() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+@dataclass(frozen=True)
+class VectorFigures:
+    """The service's kind of vector index and an exact one on the same vectors, in process."""
+
+    kind: str
+    p50: float
+    recall: float
+    exact_p50: float
+
+
+def vector_figures(vectors: Vectors, queries: Vectors, model_id: str) -> VectorFigures:
+    """Top-10 search time (p50 ms) and recall@10 of the index kind the service builds for this
+    many vectors, beside an exact (flat, never approximate) index of the same vectors."""
+    ids = [str(n) for n in range(len(vectors))]
+    built = FaissIndex(vectors.shape[1], model_id)
+    built.rebuild(zip(ids, vectors, strict=True))
+    exact = FaissIndex(vectors.shape[1], model_id, approximate_above=len(vectors) + 1)
+    exact.rebuild(zip(ids, vectors, strict=True))
+    times: dict[str, list[float]] = {"built": [], "exact": []}
+    found = 0
+    for query in queries:
+        truth = {int(i) for i in np.argsort(-(vectors @ query), kind="stable")[:TOP]}
+        for name, index in (("built", built), ("exact", exact)):
+            started = time.perf_counter()
+            hits = index.search(query, TOP)
+            times[name].append(1000 * (time.perf_counter() - started))
+            if name == "built":
+                found += len(truth & {int(h) for h, _ in hits})
+    return VectorFigures(
+        built.kind.value,
+        percentile(times["built"], 50),
+        found / (TOP * len(queries)),
+        percentile(times["exact"], 50),
+    )
 
 
 @dataclass
@@ -73,6 +120,8 @@ class Row:
     encoder: list[float]
     load_before: str
     load_after: str
+    embedded_share: float
+    vectors: VectorFigures
 
     @property
     def floor(self) -> float:
@@ -127,13 +176,15 @@ async def measure_size(
             git_repo(full)
             git_repo(empty)
             if tree is None:
-                await seed_project(full, size, embedder, base_texts)
+                seed, vectors = await seed_project(full, size, embedder, base_texts)
             else:
                 seed_in_tree(tree, full, size, base_texts)
             add_project(HomeLayout(home).projects, full)
             add_project(HomeLayout(home).projects, empty)
             homes.append(home)
             projects.append((str(full), str(empty)))
+        share = seed.embedded / seed.memories
+        asked = [f"{q} ({size})" for q in questions(queries)]
         async with AsyncExitStack() as stack:
             services = [
                 await stack.enter_async_context(memory_process(home, tree))
@@ -147,10 +198,23 @@ async def measure_size(
                 calls += [_search(service.client, full_id), _search(service.client, empty_id)]
             await timed_rotating(calls, questions(WARMUP))
             before = load()
-            millis = await timed_rotating(calls, [f"{q} ({size})" for q in questions(queries)])
+            millis = await timed_rotating(calls, asked)
             after = load()
+    # After the timed calls: the encoder keeps recent queries, which would cut its time above.
+    query_vectors = np.stack([embedder.embed_query_now(q).reshape(-1) for q in asked])
+    figures = vector_figures(vectors, query_vectors, embedder.model_id)
     return [
-        Row(size, name, millis[1 + 2 * n], millis[2 + 2 * n], millis[0], before, after)
+        Row(
+            size,
+            name,
+            millis[1 + 2 * n],
+            millis[2 + 2 * n],
+            millis[0],
+            before,
+            after,
+            share,
+            figures,
+        )
         for n, (name, _) in enumerate(sides)
     ]
 
@@ -158,14 +222,18 @@ async def measure_size(
 def format_rows(rows: Sequence[Row]) -> str:
     head = (
         f"{'size':>7} {'side':<9} {'search p50':>10} {'p95':>7} {'empty p50':>9} "
-        f"{'encoder p50':>11} {'floor':>6} {'ratio':>6}  load 1/5/15 min (before -> after)"
+        f"{'encoder p50':>11} {'floor':>6} {'ratio':>6} {'embedded':>8} "
+        f"{'index':>5} {'p50':>5} {'recall':>6} {'exact p50':>9}"
+        "  load 1/5/15 min (before -> after)"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
             f"{r.size:>7} {r.side:<9} {percentile(r.search, 50):>10.2f} "
             f"{percentile(r.search, 95):>7.2f} {percentile(r.empty, 50):>9.2f} "
-            f"{percentile(r.encoder, 50):>11.2f} {r.floor:>6.2f} {r.ratio:>5.2f}x  "
+            f"{percentile(r.encoder, 50):>11.2f} {r.floor:>6.2f} {r.ratio:>5.2f}x "
+            f"{100 * r.embedded_share:>7.1f}% {r.vectors.kind:>5} {r.vectors.p50:>5.2f} "
+            f"{r.vectors.recall:>6.3f} {r.vectors.exact_p50:>9.2f}  "
             f"{r.load_before} -> {r.load_after}"
         )
     return "\n".join(lines)
@@ -187,13 +255,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="400,10000,100000")
     parser.add_argument("--queries", type=int, default=150)
-    parser.add_argument("--base-texts", type=int, default=3000)
+    parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
-    print("times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor")
+    print(
+        "times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor;"
+        " embedded = share of vectors embedded (the rest derived); index / p50 / recall ="
+        " the service's index kind in process, top-10 p50 and recall@10 against exact;"
+        " exact p50 = an exact index on the same vectors"
+    )
     print(format_rows(rows))
 
 
