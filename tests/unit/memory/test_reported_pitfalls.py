@@ -239,3 +239,121 @@ def test_paths_in_the_pasted_error_lose_the_checkout_and_home_folders() -> None:
     other = "/home/ann/bin/helper.sh: line 3: syntax error near unexpected token `)'"
     (found,) = reported_pitfalls(_stream(_user(other), _says(answer), _edits("x.sh")))
     assert found.content.startswith("`~/bin/helper.sh: line 3:")
+
+
+def _edit_call(path: str, old: str, new: str) -> tuple[str, dict[str, Any], str]:
+    data = {"file_path": f"{ROOT}/{path}", "old_string": old, "new_string": new}
+    return ("tool_call", {"tool": "Edit", "tool_use_id": path, "input": data}, "assistant")
+
+
+#: Build logs whose first error-looking line is a build tool's summary or a warning, with the
+#: compiler's own error line below it, from several toolchains.
+_BUILD_LOGS = [
+    (
+        "[96/140] Compiling C++ object src/libcore.a.p/Grid.cpp.obj\n"
+        "FAILED: [code=2] src/libcore.a.p/Grid.cpp.obj\n"
+        "../src/Grid.cpp(128): error C2397: conversion from 'Index' to 'long' requires a "
+        "narrowing conversion\nninja: build stopped: subcommand failed.\nfix it",
+        "../src/Grid.cpp(128): error C2397: conversion from 'Index' to 'long' requires a "
+        "narrowing conversion",
+    ),
+    (
+        "lib/io.h(1): warning C4828: The file contains a character that is illegal\n"
+        "../src/main.cpp(94): error C2065: 'TCHAR': undeclared identifier\n",
+        "../src/main.cpp(94): error C2065: 'TCHAR': undeclared identifier",
+    ),
+    (
+        "FAILED: out/main.o\ngcc -c main.c\nmain.c:3:5: error: unknown type name 'uint'\n",
+        "main.c:3:5: error: unknown type name 'uint'",
+    ),
+    (
+        "FAILED: build step\nerror[E0308]: mismatched types\n --> src/lib.rs:4:5\n",
+        "error[E0308]: mismatched types",
+    ),
+    (
+        "FAIL build\nsrc/app.ts(7,3): error TS2345: Argument of type 'string' is not assignable\n",
+        "src/app.ts(7,3): error TS2345: Argument of type 'string' is not assignable",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("pasted", "error"), _BUILD_LOGS, ids=["msvc", "warning-first", "gcc", "rustc", "tsc"]
+)
+def test_the_compilers_error_line_wins_over_a_summary_or_a_warning(pasted: str, error: str) -> None:
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("src/x")))
+    assert found.content.startswith(f"`{error.replace('`', chr(39))}` was reported")
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        # No compiler error below the summary: the summary stays the error.
+        "FAILED: [code=2] src/libcore.a.p/Grid.cpp.obj\nninja: build stopped\n",
+        # A Python traceback keeps its exception line, even with an `ERROR:` line after it.
+        "Traceback (most recent call last):\nValueError: bad value\nERROR: job failed\n",
+    ],
+    ids=["summary-only", "exception"],
+)
+def test_a_log_without_a_compiler_error_line_keeps_its_first_error(pasted: str) -> None:
+    (found,) = reported_pitfalls(_stream(_user(pasted), _says(CAUSE), _edits("src/x")))
+    first = "FAILED: [code=2]" if pasted.startswith("FAILED") else "ValueError: bad value"
+    assert found.content.startswith(f"`{first}")
+
+
+def test_the_cause_said_after_the_change_counts_and_the_edit_is_said_by_its_lines() -> None:
+    old, new = "  long n{pos.rows()};", "  long n = static_cast<long>(pos.rows());"
+    events = _stream(
+        _user(_BUILD_LOGS[0][0]),
+        _says("Let me look at the failing files."),
+        _edit_call("src/Grid.cpp", old, new),
+        _edits("src/Grid.cpp"),
+        _edit_call("src/Mesh.cpp", old, new),
+        _edits("src/Mesh.cpp"),
+        _says(
+            "Fixed both files. The problem is that on Windows `long` is 32-bit while the "
+            "index is 64-bit. Brace initialisation disallows narrowing."
+        ),
+    )
+    (found,) = reported_pitfalls(events)
+    assert found.content == (
+        "`../src/Grid.cpp(128): error C2397: conversion from 'Index' to 'long' requires a "
+        "narrowing conversion` was reported from outside the session; the cause named: The "
+        "problem is that on Windows `long` is 32-bit while the index is 64-bit; done in answer: "
+        "editing src/Grid.cpp, src/Mesh.cpp (`long n{pos.rows()};` became "
+        "`long n = static_cast<long>(pos.rows());`)."
+    )
+
+
+def test_an_added_include_is_said_and_differing_edits_are_not() -> None:
+    said = "The block uses the Windows API but the header is never included."
+    added = _stream(
+        _user(_BUILD_LOGS[1][0]),
+        _edit_call(
+            "src/main.cpp", "#include <float.h>", "#include <float.h>\n#include <windows.h>"
+        ),
+        _edits("src/main.cpp"),
+        _says(said),
+    )
+    (found,) = reported_pitfalls(added)
+    assert found.content.endswith("editing src/main.cpp (added `#include <windows.h>`).")
+    differing = _stream(
+        _user(_BUILD_LOGS[1][0]),
+        _says(said),
+        _edit_call("src/a.cpp", "int a = 1;", "int a = 2;"),
+        _edits("src/a.cpp"),
+        _edit_call("src/b.cpp", "int b = 1;", "int b = 3;"),
+        _edits("src/b.cpp"),
+    )
+    (found,) = reported_pitfalls(differing)
+    assert found.content.endswith("done in answer: editing src/a.cpp, src/b.cpp.")
+
+
+def test_a_plan_alone_is_not_a_cause_even_after_the_change() -> None:
+    events = _stream(
+        _user(_BUILD_LOGS[0][0]),
+        _says("Let me look at the failing files."),
+        _edits("src/Grid.cpp"),
+        _says("Fixed both files. That should build now."),
+    )
+    assert reported_pitfalls(events) == []

@@ -118,6 +118,26 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+#: A small edit changes at most this many lines, none longer than this (characters).
+MAX_CHANGED_LINES = 2
+MAX_CHANGED_LINE_CHARS = 80
+
+
+def changed_lines(edit: Edit) -> tuple[list[str], list[str]]:
+    """The lines `edit` removed and added (stripped, in order), or two empty lists when it is
+    not small: more than `MAX_CHANGED_LINES` on a side, a line longer than
+    `MAX_CHANGED_LINE_CHARS`, or a backquote (which could not be quoted in a code span)."""
+    before = [line.strip() for line in edit.before.splitlines() if line.strip()]
+    after = [line.strip() for line in edit.after.splitlines() if line.strip()]
+    removed = [line for line in before if line not in after]
+    added = [line for line in after if line not in before]
+    if not (removed or added) or max(len(removed), len(added)) > MAX_CHANGED_LINES:
+        return [], []
+    if any("`" in line or len(line) > MAX_CHANGED_LINE_CHARS for line in removed + added):
+        return [], []
+    return removed, added
+
+
 def edits(events: list[StoredEvent]) -> list[Edit]:
     """The edits the assistant's tool calls of `events` made, with the text they replaced and
     wrote (an edit's `old_string`/`new_string`, each of a multi-edit, a new file's content)."""

@@ -19,19 +19,16 @@ from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice
 from squirrel_memory.extractors.activity import relative_path, split_segments
-from squirrel_memory.extractors.lessons import Edit, edits
+from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.reported import local_paths
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
-#: Longest quoted error, cause, changed line and command kept (characters).
+#: Longest quoted error, cause and command kept (characters).
 MAX_ERROR_CHARS = 140
 MAX_CAUSE_CHARS = 240
-MAX_LINE_CHARS = 80
 MAX_COMMAND_CHARS = 100
-#: An edit is said by its lines when it changed at most this many pairs.
-MAX_PAIRS = 2
 
 _CODE_SPAN = re.compile(r"`([^`\n]{8,200})`")
 _ERRORISH = re.compile(
@@ -108,14 +105,10 @@ def _cause(answers: list[str], error: str) -> str:
 
 
 def _pairs(edit: Edit) -> list[tuple[str, str]]:
-    """(removed, added) lines of a small edit, paired in order; [] when it is not small."""
-    before = [line.strip() for line in edit.before.splitlines() if line.strip()]
-    after = [line.strip() for line in edit.after.splitlines() if line.strip()]
-    removed = [line for line in before if line not in after]
-    added = [line for line in after if line not in before]
-    if not edit.before or len(removed) != len(added) or not 0 < len(removed) <= MAX_PAIRS:
-        return []
-    if any("`" in line or len(line) > MAX_LINE_CHARS for line in removed + added):
+    """(removed, added) lines of a small edit, paired in order; [] when it is not small or
+    not a line-for-line replacement."""
+    removed, added = changed_lines(edit)
+    if not edit.before or not removed or len(removed) != len(added):
         return []
     return list(zip(removed, added, strict=True))
 

@@ -4,10 +4,13 @@ assistant named and what was changed in answer.
 Many failures never run inside the session: a hosted build, a browser, a phone. The user
 pastes the log; the assistant names the cause ("Vercel doesn't have SSH keys set up, so it
 can't clone via the `git@github.com:` URL") and changes something. That becomes a pitfall when
-all three are there: an error line in the user's own message, a sentence of the next answer
-that explains it (a negation or a cause), and files edited or commands run that change
-something before the user speaks again. What was done is reported, never claimed as the fix:
-the outcome happened outside the session.
+all three are there before the user speaks again: an error line in the user's own message (a
+compiler's `error <code>:` line rather than the build tool's `FAILED` summary or a warning
+printed before it), a sentence of an answer that explains it (a negation or a cause; the
+summary after the change is preferred, said with hindsight), and files edited or commands run
+that change something. A small edit is said by its lines when every edit of the turn made the
+same one. What was done is reported, never claimed as the fix: the outcome happened outside
+the session.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.wording import sentence
@@ -34,9 +38,16 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: A sentence that explains: a negation or a causal word.
 _EXPLAINS = re.compile(
     r"\b(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|can not|isn'?t|is not|aren'?t|"
-    r"are not|won'?t|wasn'?t|because|since|requires?|only works|is blocked|is missing)\b",
+    r"are not|won'?t|wasn'?t|because|since|requires?|only works|is blocked|is missing|never|"
+    r"disallows?|forbids?|the (?:problem|issue|cause|reason) (?:is|was))\b",
     re.IGNORECASE,
 )
+#: A compiler's or checker's error line (`error C2397:`, `error[E0308]:`, `error TS2345:`,
+#: `main.c:3:5: error:`): what a pasted build log says went wrong, where a build tool's summary
+#: (`FAILED: …`) or a warning printed first only point at it.
+#: A line that names the error itself (`ValueError: …`, `fatal: …`), not only where it was.
+_SAYS_ERROR = re.compile(r"error|exception|fatal|panic", re.IGNORECASE)
+_DIAGNOSTIC = re.compile(r"\berror\b(?:\[[\w-]+\]|\s+[A-Z]{1,3}\d{3,5})?\s*:", re.IGNORECASE)
 #: An opening that only reacts ("Exactly!", "Ah, I see.").
 _REACTION = re.compile(r"^(?:\W*\w+\W*){1,3}[!.]$")
 #: A sentence about what follows from a change, not about the cause ("That way we don't …").
@@ -100,6 +111,9 @@ def _pasted_error(text: str) -> str:
     lines = text.splitlines()
     pasted = "\n".join(line for line in lines if not _REQUEST.match(line))
     found = (first_error_line(pasted) if len(pasted) < len(text) else "") or first_error_line(text)
+    if found and not _SAYS_ERROR.search(found):
+        diagnostic = next((x.strip() for x in pasted.splitlines() if _DIAGNOSTIC.search(x)), "")
+        found = diagnostic or found
     if found:
         return found
     for line in text.splitlines():
@@ -165,9 +179,26 @@ def _shorter(text: str, limit: int) -> str:
     return (head[:cut] if cut > limit // 3 else head.rsplit(" ", 1)[0]).rstrip(" .,;:(")
 
 
+def _said(made: list[Edit]) -> str:
+    """The lines the turn's edits changed, when every edit made the same small change
+    (`` `old` became `new` ``, `` added `line` ``); "" otherwise."""
+    said: set[str] = set()
+    for edit in made:
+        removed, added = changed_lines(edit)
+        if removed and edit.before and len(removed) == len(added):
+            pairs = zip(removed, added, strict=True)
+            said.add(" and ".join(f"`{old}` became `{new}`" for old, new in pairs))
+        elif added and not removed and edit.before:
+            said.add(" and ".join(f"added `{line}`" for line in added))
+        else:
+            return ""
+    return said.pop() if len(said) == 1 else ""
+
+
 def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
     """Pitfalls from errors the user pasted, in the order they were reported."""
     found: dict[str, Reported] = {}
+    all_edits = {e.event_id: e for e in edits(events)}
     for index, event in enumerate(events):
         text = event.content.get("text") if event.event_type == EventType.USER_MESSAGE else None
         if not isinstance(text, str) or not is_user_voice(event.origin):
@@ -175,22 +206,29 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         error = _pasted_error(text[:MAX_MESSAGE_CHARS])
         if not error:
             continue
-        cause, files, commands, ids = "", [], [], [event.id]
+        files: list[str] = []
+        commands: list[str] = []
+        made: list[Edit] = []
+        ids = [event.id]
+        # (answer event id, text), before and after the first change of the turn.
+        before: list[tuple[str, str]] = []
+        after: list[tuple[str, str]] = []
         for later in events[index + 1 :]:
             if later.event_type == EventType.USER_MESSAGE and is_user_voice(later.origin):
                 break
             answer = later.content.get("text")
-            if later.event_type == EventType.ASSISTANT_RESPONSE and not cause:
-                cause = _cause(answer) if isinstance(answer, str) else ""
-                ids += [later.id] if cause else []
-            elif later.event_type == EventType.CODE_CHANGE and cause:
+            if later.event_type == EventType.ASSISTANT_RESPONSE and isinstance(answer, str):
+                (after if files or commands else before).append((later.id, answer))
+            elif later.id in all_edits:
+                made.append(all_edits[later.id])
+            elif later.event_type == EventType.CODE_CHANGE:
                 path = later.content.get("path")
                 for raw in [path] if isinstance(path, str) else list(later.file_paths):
                     rel = relative_path(raw, later.project_id)
                     if rel and not rel.startswith(("/", "~")) and rel not in files:
                         files.append(rel)
                         ids.append(later.id)
-            elif later.event_type == EventType.COMMAND_RUN and cause:
+            elif later.event_type == EventType.COMMAND_RUN:
                 command = later.content.get("command")
                 new = [
                     c for c in _changing(str(command or ""), later.project_id) if c not in commands
@@ -198,9 +236,14 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                 if new:
                     commands.extend(new)
                     ids.append(later.id)
-        if not cause or not (files or commands):
+        named = next(((i, c) for i, a in [*after, *before] if (c := _cause(a))), None)
+        if named is None or not (files or commands):
             continue
+        ids.append(named[0])
+        cause = named[1]
+        said = _said(made) if files else ""
         done = [f"editing {', '.join(files[:MAX_CHANGES])}"] if files else []
+        done[:1] = [f"{done[0]} ({said})"] if done and said else done[:1]
         done += [f"`{c}`" for c in commands[:MAX_CHANGES]]
         line = local_paths(_TIMESTAMP.sub("", re.sub(r"^E\s+", "", error)), event.project_id)
         shown = _shorter(line.replace("`", "'"), MAX_ERROR_CHARS)
