@@ -35,6 +35,8 @@ from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTA
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
+from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
+from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.log_failures import log_failures
@@ -320,6 +322,14 @@ _FOUND: tuple[Extract, ...] = (
         lambda f: ("naming", "convention", f.folder),
     ),
     _written_notes,
+    # What the session's edits made git ignore, with the comment written above it.
+    _Finder(
+        ignore_rules,
+        MemoryType.PROJECT_FACT,
+        IGNORED_IMPORTANCE,
+        lambda f: ("gitignore", "where", f.path),
+        _path,
+    ),
     # The shape the files of one folder share, as the session read and wrote them.
     _Finder(
         sibling_patterns,
