@@ -254,3 +254,26 @@ def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
     finally:
         assert sqrl("down").returncode == 0
     assert _squirrel_processes(sqrl_home) == []
+
+
+def test_a_refused_configuration_stops_up_with_its_reason_and_the_log(
+    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path
+) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    memory_log = sqrl_home / "logs" / "memory.log"
+    earlier = {"event": "config_refused", "service": "memory", "reason": "an earlier start's"}
+    with memory_log.open("a") as fh:  # a refusal of an earlier start is not this one's reason
+        fh.write(json.dumps(earlier) + "\n")
+    sqrl_env["SQRL_SERVE_ADDRESS"] = "0.0.0.0:7999"  # plain text off loopback: refused
+    try:
+        refused = sqrl("up", "--detach", timeout=2 * PATIENCE_SECONDS)
+    finally:
+        sqrl("down")
+    assert refused.returncode != 0
+    [line] = refused.stderr.splitlines()
+    events = [json.loads(line) for line in memory_log.read_text().splitlines()]
+    reason = [e["reason"] for e in events if e["event"] == "config_refused"][-1]
+    assert "0.0.0.0:7999" in reason
+    assert line.endswith(f"The memory service did not start: {reason}; see {memory_log}")
+    wait_until(lambda: _squirrel_processes(sqrl_home) == [])
+    assert _status(sqrl)["up_failure"] == line.split(": ", 2)[2]
