@@ -22,6 +22,8 @@ from squirrel_memory.storage.queries import ReadPlan, fetch
 T = TypeVar("T")
 
 CHANNELS = frozenset({"session_start", "prompt", "mcp"})
+SERVED_COLUMNS = ("session_id", "memory_id", "served_at", "channel")
+OUTCOME_COLUMNS = ("memory_id", "session_id", "outcome", "version", "served_at", "judged_at")
 OUTCOMES = ("used", "missed", "contradicted", "unused")
 MAX_SERVED_PER_CALL = 1000
 
@@ -128,8 +130,8 @@ class OutcomeLog(Protocol):
 
 
 class SharedOutcomeLog:
-    """The reads of `OutcomeLog` written once for both backends (each writes its own rows:
-    Postgres in one statement over arrays, SQLite row by row on its writer)."""
+    """`OutcomeLog` written once for both backends; each inserts rows its own way
+    (`_insert_new`: Postgres in one statement over arrays, SQLite row by row on its writer)."""
 
     project_id: str
     _dialect: Dialect
@@ -137,6 +139,28 @@ class SharedOutcomeLog:
     if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
 
         async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+
+        async def _insert_new(
+            self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+        ) -> int:
+            """Insert the rows of this project (none: nothing to do); a row whose key is
+            stored already is left as it was. Returns how many were new."""
+            ...
+
+    async def record_served(self, records: Sequence[ServedRecord]) -> int:
+        check_served(records)
+        when = self._dialect.store_time
+        rows = [(r.session_id, r.memory_id, when(r.served_at), r.channel) for r in records]
+        return await self._insert_new("served_memories", SERVED_COLUMNS, rows) if rows else 0
+
+    async def append_outcomes(self, events: Sequence[OutcomeEvent]) -> int:
+        check_outcomes(events)
+        when = self._dialect.store_time
+        rows = [
+            (e.memory_id, e.session_id, e.outcome, e.version, when(e.served_at), when(e.judged_at))
+            for e in events
+        ]
+        return await self._insert_new("memory_outcomes", OUTCOME_COLUMNS, rows) if rows else 0
 
     def _mine(self, alias: str) -> tuple[list[str], tuple[Any, ...]]:
         """The condition that keeps a read in this project, with its parameter: none on a

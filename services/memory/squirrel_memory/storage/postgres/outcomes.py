@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.outcome_log import (
-    OutcomeEvent,
-    ServedRecord,
-    SharedOutcomeLog,
-    check_outcomes,
-    check_served,
-)
+from squirrel_memory.storage.outcome_log import SharedOutcomeLog
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -47,6 +41,10 @@ BEGIN RAISE EXCEPTION 'memory outcomes are append-only'; END $$""",
 )
 
 
+_TYPES = {"served_at": "timestamptz", "judged_at": "timestamptz", "version": "integer"}
+"""The Postgres type of each column that is not text."""
+
+
 class PostgresOutcomeLog(SharedOutcomeLog):
     """Served memories and outcomes (part of `PostgresStore`)."""
 
@@ -54,43 +52,15 @@ class PostgresOutcomeLog(SharedOutcomeLog):
     _db: PostgresDatabase
     _dialect = POSTGRES
 
-    async def record_served(self, records: Sequence[ServedRecord]) -> int:
-        check_served(records)
-        if not records:
-            return 0
+    async def _insert_new(
+        self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    ) -> int:
+        # One statement over one array per column: no round trip per row.
+        arrays = ", ".join(f"%s::{_TYPES.get(c, 'text')}[]" for c in columns)
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
-                "INSERT INTO served_memories (project_id, session_id, memory_id, served_at, "
-                "channel) SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::timestamptz[], "
-                "%s::text[]) ON CONFLICT DO NOTHING",
-                (
-                    self.project_id,
-                    [r.session_id for r in records],
-                    [r.memory_id for r in records],
-                    [r.served_at for r in records],
-                    [r.channel for r in records],
-                ),
-            )
-            return cursor.rowcount
-
-    async def append_outcomes(self, events: Sequence[OutcomeEvent]) -> int:
-        check_outcomes(events)
-        if not events:
-            return 0
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO memory_outcomes (project_id, memory_id, session_id, outcome, version, "
-                "served_at, judged_at) "
-                "SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::integer[], "
-                "%s::timestamptz[], %s::timestamptz[]) ON CONFLICT DO NOTHING",
-                (
-                    self.project_id,
-                    [e.memory_id for e in events],
-                    [e.session_id for e in events],
-                    [e.outcome for e in events],
-                    [e.version for e in events],
-                    [e.served_at for e in events],
-                    [e.judged_at for e in events],
-                ),
+                f"INSERT INTO {table} (project_id, {', '.join(columns)}) "  # noqa: S608 (constants)
+                f"SELECT %s, * FROM unnest({arrays}) ON CONFLICT DO NOTHING",
+                (self.project_id, *([row[n] for row in rows] for n in range(len(columns)))),
             )
             return cursor.rowcount

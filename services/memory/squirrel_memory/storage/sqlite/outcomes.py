@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from squirrel_memory.storage.dialect import SQLITE
-from squirrel_memory.storage.formats import to_db_time
-from squirrel_memory.storage.outcome_log import (
-    OutcomeEvent,
-    ServedRecord,
-    SharedOutcomeLog,
-    check_outcomes,
-    check_served,
-)
+from squirrel_memory.storage.outcome_log import SharedOutcomeLog
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.sqlite.database import SqliteDatabase
@@ -43,42 +36,14 @@ class SqliteOutcomeLog(SharedOutcomeLog):
     _db: SqliteDatabase
     _dialect = SQLITE
 
-    async def record_served(self, records: Sequence[ServedRecord]) -> int:
-        check_served(records)
-        rows = [(r.session_id, r.memory_id, to_db_time(r.served_at), r.channel) for r in records]
+    async def _insert_new(
+        self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    ) -> int:
+        statement = SQLITE.insert_or_skip(table, columns, ())
 
         def write(conn: sqlite3.Connection) -> int:
             before = conn.total_changes
-            conn.executemany(
-                "INSERT OR IGNORE INTO served_memories (session_id, memory_id, served_at, channel) "
-                "VALUES (?, ?, ?, ?)",
-                rows,
-            )
+            conn.executemany(statement, rows)
             return conn.total_changes - before
 
-        return await self._db.write(write) if rows else 0
-
-    async def append_outcomes(self, events: Sequence[OutcomeEvent]) -> int:
-        check_outcomes(events)
-        rows = [
-            (
-                e.memory_id,
-                e.session_id,
-                e.outcome,
-                e.version,
-                to_db_time(e.served_at),
-                to_db_time(e.judged_at),
-            )
-            for e in events
-        ]
-
-        def write(conn: sqlite3.Connection) -> int:
-            before = conn.total_changes
-            conn.executemany(
-                "INSERT OR IGNORE INTO memory_outcomes (memory_id, session_id, outcome, version, "
-                "served_at, judged_at) VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-            return conn.total_changes - before
-
-        return await self._db.write(write) if rows else 0
+        return await self._db.write(write)
