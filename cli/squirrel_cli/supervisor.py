@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
+from squirrel_cli.refusal import refusal_reason, refused_line
 from squirrel_cli.supervisor_state import (
     ServiceState,
     SupervisorState,
@@ -85,6 +86,8 @@ class Supervisor:
         self._layout = HomeLayout(settings.home).ensure()
         self._environ = dict(environ)
         self._procs: dict[str, asyncio.subprocess.Process] = {}
+        self._log_starts: dict[str, int] = {}
+        """Where each service's log ended when it was last spawned: what it wrote since."""
         self._state = SupervisorState(pid=os.getpid(), started_at=time.time())
         self._stopping = asyncio.Event()
         self._lock = InstanceLock(self._layout.run / "supervisor.lock")
@@ -110,6 +113,7 @@ class Supervisor:
         log_path = self._layout.log_file(name)
         with log_path.open("ab") as log_fh:
             log_path.chmod(0o600)
+            self._log_starts[name] = log_fh.tell()
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
@@ -161,10 +165,15 @@ class Supervisor:
         return False
 
     def _note_exit(self, name: str, code: int) -> None:
-        """Records why `name` exited when the user can fix it: its configured port is taken."""
+        """Records why `name` exited when the user can fix it: its configured port is taken, or
+        it refused its configuration (the reason of the `config_refused` event it logged)."""
         state = self._state.services[name]
         before, state.problem = state.problem, ""
         if code != PORT_IN_USE_EXIT_CODE:
+            log_path = self._layout.log_file(name)
+            reason = refusal_reason(log_path, self._log_starts.get(name, 0))
+            if reason is not None:
+                state.problem = refused_line(name, reason, log_path)
             return
         configured = {
             setting: port

@@ -326,7 +326,8 @@ SETTINGS: tuple[Setting, ...] = (
         16,
         "Memory service on Postgres: neighbours per node of an HNSW vector index it makes "
         "(pgvector's m, 2 to 100). Higher finds more of the true nearest memories at the same "
-        "postgres_ef_search and takes longer to build. An index already built keeps its own.",
+        "postgres_ef_search and takes longer to build. An index built with another value is "
+        "rebuilt at start.",
         minimum=2,
         maximum=100,
     ),
@@ -337,7 +338,8 @@ SETTINGS: tuple[Setting, ...] = (
         64,
         "Memory service on Postgres: candidates kept while an HNSW vector index it makes is "
         "built (pgvector's ef_construction, 4 to 1000, at least twice postgres_hnsw_m). Higher "
-        "builds a better graph, more slowly. An index already built keeps its own.",
+        "builds a better graph, more slowly. An index built with another value is rebuilt at "
+        "start.",
         minimum=4,
         maximum=1000,
     ),

@@ -218,6 +218,17 @@ def test_detached_up_returns_once_serving_and_down_stops_it(
     assert _squirrel_processes(sqrl_home) == []
 
 
+def _refused_up(sqrl: Sqrl) -> str:
+    """The one line of a `sqrl up --detach` that fails (the services stopped after it)."""
+    try:
+        refused = sqrl("up", "--detach", timeout=2 * PATIENCE_SECONDS)
+    finally:
+        sqrl("down")
+    assert refused.returncode != 0
+    [line] = refused.stderr.splitlines()
+    return line
+
+
 def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
     sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path
 ) -> None:
@@ -227,12 +238,7 @@ def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
         squatter.listen()
         port = squatter.getsockname()[1]
         sqrl_env["SQRL_MEMORY_PORT"] = str(port)
-        try:
-            refused = sqrl("up", "--detach", timeout=2 * PATIENCE_SECONDS)
-        finally:
-            sqrl("down")
-        assert refused.returncode != 0
-        [line] = refused.stderr.splitlines()
+        line = _refused_up(sqrl)
         assert f"127.0.0.1:{port}" in line and "`memory.port`" in line and "memory service" in line
         wait_until(lambda: _squirrel_processes(sqrl_home) == [])
         memory_log = (sqrl_home / "logs" / "memory.log").read_text()
@@ -254,3 +260,21 @@ def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
     finally:
         assert sqrl("down").returncode == 0
     assert _squirrel_processes(sqrl_home) == []
+
+
+def test_a_refused_configuration_stops_up_with_its_reason_and_the_log(
+    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path
+) -> None:
+    assert sqrl("init", cwd=repo).returncode == 0
+    memory_log = sqrl_home / "logs" / "memory.log"
+    earlier = {"event": "config_refused", "service": "memory", "reason": "an earlier start's"}
+    with memory_log.open("a") as fh:  # a refusal of an earlier start is not this one's reason
+        fh.write(json.dumps(earlier) + "\n")
+    sqrl_env["SQRL_SERVE_ADDRESS"] = "0.0.0.0:7999"  # plain text off loopback: refused
+    line = _refused_up(sqrl)
+    events = [json.loads(line) for line in memory_log.read_text().splitlines()]
+    reason = [e["reason"] for e in events if e["event"] == "config_refused"][-1]
+    assert "0.0.0.0:7999" in reason
+    assert line.endswith(f"The memory service did not start: {reason}; see {memory_log}")
+    wait_until(lambda: _squirrel_processes(sqrl_home) == [])
+    assert _status(sqrl)["up_failure"] == line.split(": ", 2)[2]

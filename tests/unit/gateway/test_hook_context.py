@@ -62,6 +62,14 @@ def backend(tmp_path: Path) -> FakeBackend:
     )
 
 
+def how_things_are_run(text: str) -> str:
+    """The "How things are run here" section of an injection: its lines, up to the blank line
+    that ends it."""
+    _, heading, after = text.partition("### How things are run here\n")
+    assert heading, "the injection has no section on how things are run"
+    return after.split("\n\n", maxsplit=1)[0]
+
+
 async def test_session_start_has_every_section_framed_and_footed(backend: FakeBackend) -> None:
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
@@ -215,7 +223,7 @@ async def test_session_start_puts_the_test_command_first(backend: FakeBackend) -
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1]
+    run_here = how_things_are_run(out.text)
     assert run_here.startswith("- To run the tests: `mix test`.")
 
 
@@ -251,7 +259,7 @@ async def test_the_repositorys_test_command_comes_first_before_a_sub_folders(
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1]
+    run_here = how_things_are_run(out.text)
     assert run_here.startswith(f"- Run the tests with `{command}`")
 
 
@@ -305,7 +313,7 @@ async def test_a_test_command_any_rule_found_opens_the_commands(
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1]
+    run_here = how_things_are_run(out.text)
     assert run_here.startswith("- ") and f"`{command}`" in run_here.splitlines()[0]
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
     assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY], "the test recipe asked"
@@ -321,7 +329,7 @@ async def test_the_test_recipe_comes_before_another_rules_recipe_that_runs_tests
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1]
+    run_here = how_things_are_run(out.text)
     assert run_here.startswith("- To run the tests: `npx vitest run`.")
 
 
@@ -337,7 +345,7 @@ async def test_a_file_digest_comes_after_the_recipes_the_sessions_ran(
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    run_here = how_things_are_run(out.text)
     assert run_here.splitlines() == [
         "- To run the tests: `npx vitest run`.",
         "- To lint: `npx eslint src`.",
@@ -360,7 +368,7 @@ async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1]
+    run_here = how_things_are_run(out.text)
     assert run_here.startswith("- To format: `gofmt -w .`.")
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
     assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY]
@@ -429,7 +437,7 @@ async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    run_here = out.text.split("### How things are run here\n", 1)[1].split("\n\n")[0]
+    run_here = how_things_are_run(out.text)
     assert run_here.splitlines() == [
         "- To run the tests: `uv run pytest -q`.",
         "- Before finishing a change: `uv run pytest` → `ruff format`.",
@@ -487,7 +495,7 @@ async def test_a_test_command_the_brief_also_states_is_shown_first_among_the_com
     )
 
     assert out.text.count("`gleam test`") == 1  # once, not in the brief as well
-    assert out.text.split("### How things are run here\n", 1)[1].startswith(f"- {said}")
+    assert how_things_are_run(out.text).startswith(f"- {said}")
     assert "Fact 3" not in out.text  # the budget cut the brief, not the test command
 
 

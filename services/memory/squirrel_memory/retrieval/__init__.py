@@ -8,10 +8,11 @@ never come back: every candidate is re-read from SQLite, whatever the index stil
 With an `LlmWriter`, Claude writes the shown results' reasons (one call per page, spec §5.6
 step 4); on any failure the deterministic reasons stand.
 
-Modules: `retriever` (the `Retriever`), `relevance` (a hit's fused relevance, and which vector
-hits are worth reading), `ranking` (candidates in score order), `queries` (a query's text, words
-and stems, its types and paths checked), `results` (scored memories, results, pages and reasons),
-`page_tokens`.
+Modules: `retriever` (the `Retriever`: ranking and search pages), `candidates` (where a search
+finds its candidates), `reader` (what it reads from a store), `settings` (its knobs),
+`relevance` (a hit's fused relevance, and which vector hits are worth reading), `ranking`
+(candidates in score order), `queries` (a query's text, words and stems, its types and paths
+checked), `results` (scored memories, results, pages and reasons), `page_tokens`.
 """
 
 from squirrel_memory.retrieval.page_tokens import (
@@ -32,6 +33,7 @@ from squirrel_memory.retrieval.queries import (
     query_terms,
     stem,
 )
+from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.results import (
     MENTION_SIMILARITY,
     RELEVANT_LEXICAL_ONLY,
@@ -43,13 +45,8 @@ from squirrel_memory.retrieval.results import (
     explain,
     relevance_threshold,
 )
-from squirrel_memory.retrieval.retriever import (
-    DEFAULT_TOP_K,
-    MAX_TOP_K,
-    MemoryReader,
-    RetrievalSettings,
-    Retriever,
-)
+from squirrel_memory.retrieval.retriever import DEFAULT_TOP_K, MAX_TOP_K, Retriever
+from squirrel_memory.retrieval.settings import RetrievalSettings
 
 __all__ = [
     "DEFAULT_TOP_K",

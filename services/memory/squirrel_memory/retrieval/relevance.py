@@ -11,7 +11,7 @@ from squirrel_memory.retrieval.results import RELEVANT_LEXICAL_ONLY, RELEVANT_WI
 from squirrel_memory.scoring import FusionMethod, FusionWeights, rank_fusion, score_fusion
 
 if TYPE_CHECKING:
-    from squirrel_memory.retrieval.retriever import RetrievalSettings
+    from squirrel_memory.retrieval.settings import RetrievalSettings
 
 VectorRelevance = Callable[[list[tuple[str, float]]], Mapping[str, float]]
 """The fused relevance of vector hits that are no lexical hits, by memory id."""

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import math
-import posixpath
-from collections.abc import Awaitable, Callable, Container, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
-from squirrel_memory.index import Vector, VectorIndex
+from squirrel_memory.embedder import Embedder
+from squirrel_memory.index import VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import filtering, visible, visible_items
+from squirrel_memory.retrieval.candidates import Candidates
 from squirrel_memory.retrieval.page_tokens import (
     decode_page_token,
     encode_page_token,
@@ -31,27 +30,16 @@ from squirrel_memory.retrieval.queries import (
     parse_query,
 )
 from squirrel_memory.retrieval.ranking import Ranking, placed
-from squirrel_memory.retrieval.relevance import (
-    VectorRelevance,
-    exact_cosines,
-    fuse,
-    rescaled,
-    vector_relevance,
-    worth_reading,
-)
+from squirrel_memory.retrieval.reader import MemoryReader
+from squirrel_memory.retrieval.relevance import fuse, vector_relevance
 from squirrel_memory.retrieval.results import (
     ScoredMemory,
     SearchPage,
     SearchResult,
     search_result,
 )
-from squirrel_memory.scoring import (
-    GLOB_CHARS,
-    FusionMethod,
-    FusionWeights,
-    PathMatcher,
-    ScoreWeights,
-)
+from squirrel_memory.retrieval.settings import RetrievalSettings
+from squirrel_memory.scoring import PathMatcher
 from squirrel_memory.storage.checks import Clock, utc_now
 
 if TYPE_CHECKING:
@@ -61,82 +49,6 @@ log = structlog.get_logger()
 
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
-
-
-class MemoryReader(Protocol):
-    """What retrieval reads from a project's store (every `Store` provides it)."""
-
-    project_id: str
-
-    async def search_fts(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None = None,
-        limit: int = 10,
-    ) -> list[tuple[str, float]]: ...
-    async def search_fts_memories(
-        self,
-        project_id: str,
-        query: str,
-        types: Sequence[MemoryType] | None = None,
-        limit: int = 10,
-    ) -> list[tuple[MemoryItem, float]]: ...
-    async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
-    async def found_memories(
-        self, find: Callable[[], Sequence[tuple[str, float]]]
-    ) -> tuple[list[tuple[str, float]], list[MemoryItem]]: ...
-    async def most_important(
-        self, project_id: str, memory_type: MemoryType, limit: int = 20
-    ) -> list[MemoryItem]: ...
-    async def memories_with_paths(
-        self,
-        project_id: str,
-        paths: Sequence[str],
-        types: Sequence[MemoryType] | None = None,
-        limit: int = 200,
-    ) -> list[MemoryItem]: ...
-    async def list_memories(
-        self,
-        project_id: str,
-        types: Sequence[MemoryType] | None = None,
-        include_deleted: bool = False,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> tuple[list[MemoryItem], int]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RetrievalSettings:
-    """Knobs of hybrid retrieval; the defaults are calibrated by `bench/retrieval_quality.py`
-    with all-MiniLM-L6-v2 (56 labelled queries: hybrid recall@5 0.98, MRR 0.99).
-
-    `lexical_saturation` maps BM25 s to s / (s + c). `vector_floor` is the cosine an unrelated
-    text reaches with the production embedder; cosines are rescaled so it counts as 0.
-    `min_similarity` is the fused relevance a search hit needs to count as a match at all.
-    """
-
-    fusion: FusionWeights = field(default_factory=lambda: FusionWeights(lexical=0.6, vector=0.4))
-    weights: ScoreWeights = field(default_factory=ScoreWeights)
-    lexical_saturation: float = 4.0
-    vector_floor: float = 0.25
-    min_similarity: float = 0.08
-    candidate_pool: int = 50
-    use_lexical: bool = True
-    use_vector: bool = True
-    fusion_method: FusionMethod = FusionMethod.EXACT
-
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.lexical_saturation) and self.lexical_saturation > 0):
-            raise ValueError("lexical_saturation must be positive")
-        if not (math.isfinite(self.vector_floor) and 0 <= self.vector_floor < 1):
-            raise ValueError("vector_floor must be in [0, 1)")
-        if not (math.isfinite(self.min_similarity) and 0 <= self.min_similarity <= 1):
-            raise ValueError("min_similarity must be in [0, 1]")
-        if not 1 <= self.candidate_pool <= MAX_CANDIDATES:
-            raise ValueError(f"candidate_pool must be in [1, {MAX_CANDIDATES}]")
-        if not (self.use_lexical or self.use_vector):
-            raise ValueError("at least one of lexical and vector search must be on")
 
 
 class Retriever:
@@ -163,31 +75,27 @@ class Retriever:
         self._store = store
         self._importance = importance
         """A memory's importance as ranked (its outcomes weighed in); default: as stored."""
-        self._embedder = embedder
-        self._index = index
+        self._candidates = Candidates(
+            store, settings or RetrievalSettings(), embedder=embedder, index=index
+        )
         self._catch_up = catch_up
-        self.settings = settings or RetrievalSettings()
         self._clock = clock
         self._writer = writer
+
+    @property
+    def settings(self) -> RetrievalSettings:
+        """The knobs this retriever searches with."""
+        return self._candidates.settings
+
+    @property
+    def vector_ready(self) -> bool:
+        """True when a query would use vectors now (model loaded, usable index)."""
+        return self._candidates.vector_ready
 
     @property
     def project_id(self) -> str:
         """The project this retriever searches."""
         return self._store.project_id
-
-    @property
-    def vector_ready(self) -> bool:
-        """True when a query would use vectors now (model loaded, usable index)."""
-        embedder, index = self._embedder, self._index
-        return (
-            self.settings.use_vector
-            and embedder is not None
-            and index is not None
-            and embedder.ready
-            and len(index) > 0
-            and index.dim == embedder.dim
-            and index.model_id == embedder.model_id
-        )
 
     async def rank(
         self,
@@ -251,8 +159,9 @@ class Retriever:
             None if keep is not None or include_path_matches else vector_relevance(self.settings)
         )
         # Memories naming the task's files are read beside the searches (another reader).
+        candidates = self._candidates
         by_path = (
-            asyncio.create_task(self._path_candidates(project_id, type_list, actives, scopes))
+            asyncio.create_task(candidates.naming_paths(project_id, type_list, actives, scopes))
             if include_path_matches and (actives or scopes)
             else None
         )
@@ -266,7 +175,7 @@ class Retriever:
                 # exact cosines on the vector side's thread too (`lexical_ids` holds them then).
                 lexical_ids: list[list[str]] = []
                 embedding = asyncio.create_task(
-                    self._vector_hits(
+                    self._candidates.vector_hits(
                         parsed.text,
                         pool,
                         filtered=bool(type_list),
@@ -276,7 +185,9 @@ class Retriever:
                     )
                 )
                 try:
-                    found = await self._lexical_hits(project_id, parsed.text, type_list, pool)
+                    found = await self._candidates.lexical_hits(
+                        project_id, parsed.text, type_list, pool
+                    )
                     lexical = [(m.id, score) for m, score in found]
                     lexical_ids.append([m for m, _ in lexical])
                     items.update((m.id, m) for m, _ in found)
@@ -289,8 +200,8 @@ class Retriever:
                     items.setdefault(item.id, item)
                 if exact is not None:
                     vector = vector + exact
-                elif query_vector is not None and self._exact_fusion:
-                    vector = self._with_exact_cosines(vector, lexical, query_vector)
+                elif query_vector is not None and self._candidates.exact_fusion:
+                    vector = self._candidates.with_exact_cosines(vector, lexical, query_vector)
             if by_path is not None:
                 for item in await by_path:
                     items.setdefault(item.id, item)
@@ -319,7 +230,7 @@ class Retriever:
             term_count=len(terms),
             matched={m: len(terms_of[m]) for m, _ in lexical_live},
             vector_used=vector_used,
-            indexed=self._index,
+            indexed=self._candidates.index,
         )
         matcher = PathMatcher(actives, scopes, root=project_id)
         order = placed(
@@ -410,89 +321,3 @@ class Retriever:
     def _check_project(self, project_id: str) -> None:
         if project_id != self._store.project_id:
             raise InvalidArgumentError("project_id does not match this store")
-
-    async def _lexical_hits(
-        self, project_id: str, text: str, types: list[MemoryType] | None, pool: int
-    ) -> list[tuple[MemoryItem, float]]:
-        if not self.settings.use_lexical:
-            return []
-        return await self._store.search_fts_memories(project_id, text, types, pool)
-
-    async def _vector_hits(
-        self,
-        text: str,
-        pool: int,
-        *,
-        filtered: bool,
-        known: Container[str],
-        relevance: VectorRelevance | None = None,
-        lexical_ids: Sequence[list[str]] = (),
-    ) -> tuple[
-        list[tuple[str, float]], Vector | None, list[MemoryItem], list[tuple[str, float]] | None
-    ]:
-        """The vector pool (rescaled cosines, best first), the query's vector and the memories
-        of the pool, except those already in `known` when the search returns (their rows are
-        not read again) and, given `relevance` (a hit's fused relevance without a lexical
-        part), those below `min_similarity`.
-
-        Last, the exact cosines (rescaled) of the lexical hits outside the pool, when
-        `lexical_ids` holds those hits by the time the vector search returns (the lexical side
-        is usually done first), else None: worked out on this thread, whose index and query
-        vector are at hand, they are the same as `_with_exact_cosines` gives afterwards."""
-        embedder, index = self._embedder, self._index
-        if not self.vector_ready or embedder is None or index is None:
-            return [], None, [], None
-        k = min(len(index), pool * (3 if filtered else 1))
-        query: list[Vector] = []
-        hits: list[tuple[str, float]] = []
-        exact: list[list[tuple[str, float]]] = []
-        settings = self.settings
-        exact_fusion = self._exact_fusion
-
-        def nearest() -> list[tuple[str, float]]:
-            # Off the event loop, in one hand-off with the read of the hits' memories.
-            vector = embedder.embed_query_now(text)[0]
-            query.append(vector)
-            hits.extend((m, rescaled(settings, cos)) for m, cos in index.search(vector, k))
-            if exact_fusion and lexical_ids:
-                exact.append(exact_cosines(settings, index, vector, hits, lexical_ids[0]))
-            return worth_reading(settings, hits, known, relevance)
-
-        try:
-            _, items = await self._store.found_memories(nearest)
-        except EmbedderNotReadyError:
-            return [], None, [], None
-        return hits, query[0], items, exact[0] if exact else None
-
-    @property
-    def _exact_fusion(self) -> bool:
-        return self.settings.fusion_method is FusionMethod.EXACT
-
-    def _with_exact_cosines(
-        self,
-        vector: list[tuple[str, float]],
-        lexical: list[tuple[str, float]],
-        query_vector: Vector,
-    ) -> list[tuple[str, float]]:
-        """The vector pool plus each lexical hit outside it, with its own cosine to the query
-        (a lexical hit the index lacks stays without one)."""
-        index = self._index
-        if index is None:
-            return vector
-        lexical_ids = [m for m, _ in lexical]
-        return vector + exact_cosines(self.settings, index, query_vector, vector, lexical_ids)
-
-    async def _path_candidates(
-        self,
-        project_id: str,
-        types: list[MemoryType] | None,
-        actives: Sequence[str],
-        scopes: Sequence[str],
-    ) -> list[MemoryItem]:
-        """Memories naming an active file or an exact scope path (the only path-only hits),
-        in the relative and the absolute spelling."""
-        exact = [*actives, *(s for s in scopes if not GLOB_CHARS & set(s))]
-        spellings = [*exact, *(posixpath.join(project_id, p) for p in exact)]
-        return await self._store.memories_with_paths(
-            project_id, spellings, types, self.settings.candidate_pool
-        )

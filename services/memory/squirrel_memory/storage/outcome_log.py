@@ -9,15 +9,21 @@ read from these events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_SESSION_ID_CHARS, check_text
+from squirrel_memory.storage.dialect import Dialect
+from squirrel_memory.storage.queries import ReadPlan, fetch
+
+T = TypeVar("T")
 
 CHANNELS = frozenset({"session_start", "prompt", "mcp"})
+SERVED_COLUMNS = ("session_id", "memory_id", "served_at", "channel")
+OUTCOME_COLUMNS = ("memory_id", "session_id", "outcome", "version", "served_at", "judged_at")
 OUTCOMES = ("used", "missed", "contradicted", "unused")
 MAX_SERVED_PER_CALL = 1000
 
@@ -121,3 +127,119 @@ class OutcomeLog(Protocol):
     async def outcome_counts(self, sessions: int) -> OutcomeCounts:
         """Served memories of the last `sessions` sessions served any, by outcome."""
         ...
+
+
+class SharedOutcomeLog:
+    """`OutcomeLog` written once for both backends; each inserts rows its own way
+    (`_insert_new`: Postgres in one statement over arrays, SQLite row by row on its writer)."""
+
+    project_id: str
+    _dialect: Dialect
+
+    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
+
+        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+
+        async def _insert_new(
+            self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+        ) -> int:
+            """Insert the rows of this project (none: nothing to do); a row whose key is
+            stored already is left as it was. Returns how many were new."""
+            ...
+
+    async def record_served(self, records: Sequence[ServedRecord]) -> int:
+        check_served(records)
+        when = self._dialect.store_time
+        rows = [(r.session_id, r.memory_id, when(r.served_at), r.channel) for r in records]
+        return await self._insert_new("served_memories", SERVED_COLUMNS, rows) if rows else 0
+
+    async def append_outcomes(self, events: Sequence[OutcomeEvent]) -> int:
+        check_outcomes(events)
+        when = self._dialect.store_time
+        rows = [
+            (e.memory_id, e.session_id, e.outcome, e.version, when(e.served_at), when(e.judged_at))
+            for e in events
+        ]
+        return await self._insert_new("memory_outcomes", OUTCOME_COLUMNS, rows) if rows else 0
+
+    def _mine(self, alias: str) -> tuple[list[str], tuple[Any, ...]]:
+        """The condition that keeps a read in this project, with its parameter: none on a
+        database of one project."""
+        if not self._dialect.shared:
+            return [], ()
+        return [f"{alias}project_id = {self._dialect.mark}"], (self.project_id,)
+
+    def _served_with_outcomes(self) -> str:
+        """Served memories `s` beside their outcomes `o` (none yet: NULL)."""
+        same = " AND o.project_id = s.project_id" if self._dialect.shared else ""
+        return (
+            "FROM served_memories s LEFT JOIN memory_outcomes o ON o.session_id = s.session_id "
+            f"AND o.memory_id = s.memory_id{same}"
+        )
+
+    async def pending_served(self, session_ids: Sequence[str]) -> list[ServedRecord]:
+        ids = list(dict.fromkeys(session_ids))
+        if not ids:
+            return []
+        d = self._dialect
+        mine, params = self._mine("s.")
+        where = " AND ".join([*mine, "o.seq IS NULL", f"s.session_id {d.in_list}"])
+        rows = await self._read(
+            fetch(
+                f"SELECT s.session_id, s.memory_id, s.served_at, s.channel "
+                f"{self._served_with_outcomes()} WHERE {where} ORDER BY s.served_at, s.memory_id",
+                *params,
+                d.store_list(ids),
+            )
+        )
+        return [ServedRecord(str(r[0]), str(r[1]), d.load_time(r[2]), str(r[3])) for r in rows]
+
+    async def outcome_events(
+        self, memory_ids: Sequence[str] | None = None, limit: int = 0
+    ) -> list[OutcomeEvent]:
+        d = self._dialect
+        listed = None if memory_ids is None else d.store_list(list(dict.fromkeys(memory_ids)))
+        mine, params = self._mine("")
+        where = " AND ".join([*mine, f"({d.null_list} OR memory_id {d.in_list})"])
+        newest = (f" LIMIT {d.mark}", (limit,)) if limit > 0 else ("", ())
+        rows = await self._read(
+            fetch(
+                "SELECT memory_id, session_id, outcome, version, served_at, judged_at "  # noqa: S608 (constants)
+                f"FROM memory_outcomes WHERE {where} ORDER BY seq DESC{newest[0]}",
+                *params,
+                listed,
+                listed,
+                *newest[1],
+            )
+        )
+        return [
+            OutcomeEvent(
+                str(r[0]), str(r[1]), str(r[2]), int(r[3]), d.load_time(r[4]), d.load_time(r[5])
+            )
+            for r in reversed(rows)
+        ]
+
+    async def outcome_counts(self, sessions: int) -> OutcomeCounts:
+        d = self._dialect
+        mine, params = self._mine("")
+        mine_s, _ = self._mine("s.")
+        where = f"WHERE {mine[0]} " if mine else ""
+
+        def counts() -> ReadPlan[OutcomeCounts]:
+            recent = yield from fetch(
+                f"SELECT session_id FROM served_memories {where}GROUP BY session_id "  # noqa: S608
+                f"ORDER BY MIN(served_at) DESC, session_id LIMIT {d.mark}",
+                *params,
+                max(0, sessions),
+            )
+            if not recent:
+                return OutcomeCounts()
+            of_recent = " AND ".join([*mine_s, f"s.session_id {d.in_list}"])
+            rows = yield from fetch(
+                f"SELECT s.session_id, o.outcome {self._served_with_outcomes()} WHERE {of_recent}",
+                *params,
+                d.store_list([r[0] for r in recent]),
+            )
+            return summarise([(r[0], r[1]) for r in rows], len(recent))
+
+        return await self._read(counts())

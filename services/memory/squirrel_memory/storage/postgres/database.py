@@ -19,6 +19,7 @@ from squirrel_core.errors import (
     SquirrelError,
     UnavailableError,
 )
+from squirrel_memory.storage.postgres.graph_rebuild import GraphRebuild
 from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.storage.postgres.vectors import DEFAULT_EF_SEARCH
@@ -80,6 +81,8 @@ class PostgresDatabase:
         self._dsn = dsn
         self._vector_pool: ConnectionPool | None = None
         self._vector_lock = threading.Lock()
+        self.graph_rebuild: GraphRebuild | None = None
+        """The rebuild of the HNSW indexes built with another graph, started by `open`."""
 
     def vector_pool(self) -> ConnectionPool:
         """The blocking pool the vector indexes share (pgvector adapters registered), made on
@@ -150,6 +153,8 @@ class PostgresDatabase:
             hnsw_ef_construction=hnsw_ef_construction,
         )
         log.info("postgres_opened", where=where, schema_version=version, max_size=max_size)
+        db.graph_rebuild = GraphRebuild(dsn, db.hnsw_graph)
+        db.graph_rebuild.start()
         return db
 
     @asynccontextmanager
@@ -164,7 +169,9 @@ class PostgresDatabase:
             raise _mapped(exc) from exc
 
     async def close(self) -> None:
-        """Close every pooled connection."""
+        """Stop a rebuild under way, then close every pooled connection."""
+        if self.graph_rebuild is not None:
+            await asyncio.to_thread(self.graph_rebuild.stop)
         await self._pool.close()
         with self._vector_lock:
             vectors, self._vector_pool = self._vector_pool, None

@@ -7,58 +7,35 @@ project and model share `memory_vectors`; an HNSW index per dimension (a partial
 so that filtering by project still returns `k` rows; `hnsw.ef_search` (the candidates the graph
 search keeps) is `storage.postgres_ef_search`, or `k` when asked for more. The graph's `m` and
 `ef_construction` (`storage.postgres_hnsw_m`, `storage.postgres_hnsw_ef_construction`) are
-those of an index made from then on: an index already built keeps its graph, and the first
-index opened with other values logs `hnsw_index_differs` once (docs/team.md says how to
-rebuild it). The ids a project
-holds are cached in memory (`len`, `in` answer without a query); writes go through this object,
-so the cache stays exact, and `open` reloads it.
+those of an index made here; one built with other values is rebuilt at start (`graph_rebuild`).
+The ids a project holds are cached in memory (`len`, `in` answer without a query); writes go
+through this object, so the cache stays exact, and `open` reloads it.
 """
 
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import structlog
 from pgvector.psycopg import register_vector
 from psycopg import Connection, sql
 from psycopg_pool import ConnectionPool
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.index import Hit, Vector
+from squirrel_memory.storage.postgres.graph_rebuild import create_index, index_name
 from squirrel_memory.storage.postgres.hnsw import (
     DEFAULT_EF_CONSTRUCTION,
     DEFAULT_HNSW_M,
     check_hnsw,
 )
 
-log = structlog.get_logger()
-
 DEFAULT_EF_SEARCH = 400  # recall@10 0.96 against exact at 100,000 memories (docs/benchmarks.md)
 MAX_EF_SEARCH = 1000  # pgvector's own limit
-# Indexes whose graph was found to differ from the settings, per pool: said once each.
-_DIFFERS_SAID: weakref.WeakKeyDictionary[ConnectionPool, set[str]] = weakref.WeakKeyDictionary()
-_DIFFERS_LOCK = threading.Lock()
-
-
-def _built_with(conn: Connection[Any], name: str) -> tuple[int, int] | None:
-    """`m` and `ef_construction` an HNSW index was built with (pgvector's defaults when
-    none were given), or None when there is no such index."""
-    row = conn.execute(
-        "SELECT c.reloptions FROM pg_class c WHERE c.oid = to_regclass(%s)", (name,)
-    ).fetchone()
-    if row is None:
-        return None
-    options = dict(str(o).split("=", 1) for o in row[0] or [])
-    return (
-        int(options.get("m", DEFAULT_HNSW_M)),
-        int(options.get("ef_construction", DEFAULT_EF_CONSTRUCTION)),
-    )
 
 
 def _configure(conn: Connection[Any]) -> None:
@@ -117,7 +94,7 @@ class PgVectorIndex:
         ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> PgVectorIndex:
         """The index of one project for one embedder, its HNSW index made if missing (with
-        `m` and `ef_construction`; one already built keeps its own, see `hnsw_index_differs`)."""
+        `m` and `ef_construction`; one built with others is rebuilt at start)."""
         index = cls(
             pool,
             project_id,
@@ -127,21 +104,11 @@ class PgVectorIndex:
             m=m,
             ef_construction=ef_construction,
         )
-        name = f"memory_vectors_hnsw_{index._dim}"
+        name = index_name(index._dim)
         with pool.connection() as conn:
-            conn.execute(
-                sql.SQL(
-                    "CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
-                    "((embedding::vector({dim})) vector_cosine_ops) "
-                    "WITH (m = {m}, ef_construction = {ef}) WHERE dim = {dim}"
-                ).format(
-                    name=sql.Identifier(name),
-                    dim=index._dim,
-                    m=index._m,
-                    ef=index._ef_construction,
-                )
-            )
-            index._say_if_differs(pool, conn, name)
+            # Looked up first: `CREATE INDEX IF NOT EXISTS` would wait for a rebuild under way.
+            if conn.execute("SELECT to_regclass(%s)", (name,)).fetchone() == (None,):
+                create_index(conn, name, index._dim, index.graph, concurrently=False)
             rows = conn.execute(
                 "SELECT memory_id FROM memory_vectors WHERE project_id = %s AND model_id = %s "
                 "AND dim = %s",
@@ -149,26 +116,6 @@ class PgVectorIndex:
             ).fetchall()
         index._ids = {str(r[0]) for r in rows}
         return index
-
-    def _say_if_differs(self, pool: ConnectionPool, conn: Connection[Any], name: str) -> None:
-        """Logs `hnsw_index_differs` once per pool and index when the index was built with
-        other parameters than this one asks for (it is not rebuilt: docs/team.md)."""
-        built = _built_with(conn, name)
-        if built is None or built == (self._m, self._ef_construction):
-            return
-        with _DIFFERS_LOCK:
-            said = _DIFFERS_SAID.setdefault(pool, set())
-            if name in said:
-                return
-            said.add(name)
-        log.warning(
-            "hnsw_index_differs",
-            index=name,
-            built_m=built[0],
-            built_ef_construction=built[1],
-            setting_m=self._m,
-            setting_ef_construction=self._ef_construction,
-        )
 
     @property
     def dim(self) -> int:
