@@ -922,6 +922,43 @@ async def test_a_dependencys_description_is_no_summary_of_the_project(eco: Ecosy
     assert _about(found, "about") == []
 
 
+def _stack_listed(eco: Ecosystem) -> Session:
+    """One short session: the notes are read, the assistant lists the stack, nothing runs."""
+    session = Session(PROJECT, "s16", T0, test_runs=True)
+    session.user("Read the notes and tell me how this project is set up.")
+    session.read("NOTES.md", "# Ledger\n")
+    session.say(
+        f"## Tech Stack\n\n- **Language**: {eco.language}\n- **Testing**: `{eco.test}`\n"
+        "- **Deploy**: a container image\n"
+    )
+    return session
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_test_command_the_assistant_listed(eco: Ecosystem) -> None:
+    session = _stack_listed(eco)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "stack:tests") == [
+        f"How the project is tested, as the assistant summarised it: Testing: `{eco.test}`."
+    ]
+    stated = " ".join(c.content for c in found)
+    assert not [tool for tool in eco.foreign if re.search(rf"\b{re.escape(tool)}\b", stated)]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_test_command_that_ran_says_more_than_the_listed_one(eco: Ecosystem) -> None:
+    session = _stack_listed(eco)
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "stack:tests") == []
+
+
 #: Per ecosystem, a test file as its developers lay them out, and the folder the fact names
 #: (None where tests sit beside the code they test).
 TEST_FILES = {
