@@ -21,6 +21,7 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
@@ -61,10 +62,16 @@ def evidence_candidates(
     for change in changes:
         first_edits.setdefault(change.session_id, change.timestamp)
     found = discovered_tests(found, edit_times)
+    main = ecosystems or _ecosystem_of(found, changes)
     findings = [
-        *recipes(found, ecosystems or _ecosystem_of(found, changes), first_edits),
+        *recipes(found, main, first_edits),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
+    # No run of the test command passed: the runner that ran and reported tests is still it.
+    if not any(f.key in ("recipe:test", "test_command") for f in findings):
+        reported = reported_test_command(found, main)
+        if reported is not None:
+            findings.append(reported)
     gate = quality_gate(found, edit_times) or finishing_checks(found)
     if gate is not None:
         findings.append(gate)
