@@ -1010,6 +1010,40 @@ async def test_a_test_command_that_never_started_is_not_the_test_command(eco: Ec
     assert _about(found, "test_command") + _about(found, "recipe:test") == []
 
 
+#: Per ecosystem, a check its developers run beside the tests before finishing a change.
+FINAL_CHECKS = {
+    "go": "go vet ./...",
+    "ruby-rails": "bundle exec rubocop",
+    "elixir-mix": "mix format --check-formatted",
+    "csharp-dotnet": "dotnet format --verify-no-changes",
+    "gleam": "gleam format --check",
+    "deno": "deno lint",
+    "dart-flutter": "dart analyze",
+    "php-composer": "vendor/bin/phpstan analyse",
+}
+
+
+@pytest.mark.parametrize(
+    "eco", [e for e in ECOSYSTEMS if e.name in FINAL_CHECKS], ids=lambda e: e.name
+)
+async def test_one_session_keeps_the_checks_it_ran_to_finish_its_change(eco: Ecosystem) -> None:
+    session = Session(PROJECT, "s19", T0, test_runs=True)
+    session.user("Fix the failing build.")
+    session.run(eco.failing, 1, eco.failure)
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(FINAL_CHECKS[eco.name], 0, "")
+    session.run("cat NOTES.md", 1, "cat: NOTES.md: No such file or directory\n")
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (gate,) = _about(found, "recipe:verify")
+    check = FINAL_CHECKS[eco.name].split()[0]
+    assert gate.startswith("Before finishing a change: `" + check), gate
+    assert f"→ `{eco.tested}" in gate, gate
+
+
 #: Per ecosystem, a test file as its developers lay them out, and the folder the fact names
 #: (None where tests sit beside the code they test).
 TEST_FILES = {

@@ -21,6 +21,7 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
@@ -72,7 +73,9 @@ def evidence_candidates(
         reported = reported_test_command(found, main)
         if reported is not None:
             findings.append(reported)
-    gate = quality_gate(found, edit_times) or finishing_checks(found)
+    gate = quality_gate(found, edit_times) or wider_gate(
+        finishing_checks(found), final_checks(found, edit_times)
+    )
     if gate is not None:
         findings.append(gate)
     done = routine(found, edit_times)
