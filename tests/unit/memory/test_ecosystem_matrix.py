@@ -944,6 +944,8 @@ async def test_one_session_keeps_the_test_command_the_assistant_listed(eco: Ecos
     assert _about(found, "stack:tests") == [
         f"How the project is tested, as the assistant summarised it: Testing: `{eco.test}`."
     ]
+    # It quotes the test command: a recipe, which the session-start text opens with.
+    assert [c.type for c in found if c.key == "stack:tests"] == [MemoryType.RECIPE]
     stated = " ".join(c.content for c in found)
     assert not [tool for tool in eco.foreign if re.search(rf"\b{re.escape(tool)}\b", stated)]
 

@@ -120,4 +120,25 @@ async def test_the_rules_extractor_keeps_what_the_commands_did_not_say() -> None
     }
     # The test command ran and passed twice: it says how the project is tested.
     assert sorted(found) == ["stack:checks", "stack:language"]
-    assert all(c.type is MemoryType.PROJECT_FACT and "stack" in c.tags for c in found.values())
+    assert all("stack" in c.tags for c in found.values())
+    # Only a listed test command is a recipe: the checks and the language are facts.
+    assert {c.type for c in found.values()} == {MemoryType.PROJECT_FACT}
+
+
+@pytest.mark.parametrize(
+    ("listed", "kind"),
+    [
+        ("- **Testing**: `bundle exec rspec` with FactoryBot", MemoryType.RECIPE),
+        ("- **Testing**: RSpec with FactoryBot", MemoryType.PROJECT_FACT),
+        ("- **Testing**: RSpec, see `spec/support/factories.rb`", MemoryType.PROJECT_FACT),
+    ],
+)
+async def test_a_listed_test_command_is_a_recipe_and_a_runner_name_a_fact(
+    listed: str, kind: MemoryType
+) -> None:
+    session = _read_then_said(f"## Stack\n\n{listed}\n")
+    (episode,) = segment_episodes(session.events, now=T0 + timedelta(days=1))
+    (tests,) = [
+        c for c in await RulesExtractor().extract(episode, session.events) if c.key == "stack:tests"
+    ]
+    assert tests.type is kind

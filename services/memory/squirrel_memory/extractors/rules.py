@@ -252,10 +252,11 @@ _STACK_COVERED = {
 
 
 def _stack(events: list[StoredEvent], found: list[MemoryCandidate]) -> list[MemoryCandidate]:
-    """The stack facets the assistant listed that nothing else in the episode stated."""
+    """The stack facets the assistant listed that nothing else in the episode stated; a listed
+    test command is a recipe."""
     return [
         _candidate(
-            MemoryType.PROJECT_FACT,
+            MemoryType.RECIPE if point.runs else MemoryType.PROJECT_FACT,
             point.key,
             point.content,
             tags=("stack", point.key.removeprefix("stack:")),

@@ -19,8 +19,10 @@ item becomes a project fact when a rule can tell it, the same for every ecosyste
   `HEDGE_OR_PLAN`), and is short enough to quote whole.
 
 One memory per facet and episode (its items joined in order), saying it is the assistant's
-summary. A fact the commands or a read manifest give says it better: the rules extractor keeps
-this one only where those said nothing of the facet.
+summary: the tests are a recipe when they quote a test command (the session-start text opens
+with it), else a project fact, as the language and the checks are. A fact the commands or a
+read manifest give says it better: the rules extractor keeps this one only where those said
+nothing of the facet.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.architecture import (
     HEADING,
@@ -106,6 +109,8 @@ class StackPoint:
     key: str
     content: str
     event_ids: tuple[str, ...]
+    #: It quotes the project's test command: a recipe.
+    runs: bool = False
 
 
 def facet_of(label: str, text: str) -> str | None:
@@ -173,5 +178,8 @@ def stack_summary(events: list[StoredEvent]) -> list[StackPoint]:
     for facet, wording in _WORDING.items():
         content = sentence(wording + "; ".join(items.get(facet, [])))
         if facet in items and content:
-            found.append(StackPoint(KEY_PREFIX + facet, content, tuple(dict.fromkeys(ids[facet]))))
+            spans = [s.strip("`") for s in _CODE_SPAN.findall(content)]
+            runs = facet == "tests" and any(map(is_test_command, spans))
+            event_ids = tuple(dict.fromkeys(ids[facet]))
+            found.append(StackPoint(KEY_PREFIX + facet, content, event_ids, runs))
     return found
