@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.extractors.command_evidence import evidence_candidates
-from squirrel_memory.models import MemoryCandidate
-from tests.unit.memory.session_builder import Session
+from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/ledger"
@@ -83,3 +86,55 @@ def test_a_passing_run_makes_the_fact_and_the_failing_one_adds_nothing() -> None
     facts = _test_facts(session)
     assert [(c.key, c.content) for c in facts] == [("test_command", "Tests run with `pytest`.")]
     assert facts[0].importance > 0.45
+
+
+def test_a_test_command_only_the_user_typed_is_no_evidence_the_project_pass_replaces() -> None:
+    typed = Session(ROOT, "s1", T0, test_runs=True)
+    typed.edit("ledger/books.py", "def post(): ...\n")
+    typed.typed("uv run pytest", FAILED)
+    ran = _failing(("uv run pytest", 1, FAILED))
+    (by_user,) = _test_facts(typed)
+    (by_assistant,) = _test_facts(ran)
+    assert by_user.content == by_assistant.content == "Tests run with `uv run pytest`."
+    # The project pass reads no user messages: it could not say this again, so must not drop it.
+    assert EVIDENCE_TAG not in by_user.tags
+    assert EVIDENCE_TAG in by_assistant.tags
+
+
+async def test_the_processor_keeps_a_test_command_only_the_user_typed(tmp_path: Path) -> None:
+    now = T0 + timedelta(days=2)
+    async with clocked_stores(tmp_path, now) as (store, users):
+        root = store.project_id
+        at = T0 + timedelta(days=1)
+        events = [
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.CODE_CHANGE,
+                at,
+                {"tool": "Edit", "tool_use_id": "t1", "path": f"{root}/ledger/books.py"},
+                session_id="s1",
+                file_paths=(f"{root}/ledger/books.py",),
+            ),
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                at + timedelta(seconds=20),
+                {"text": "<bash-input>uv run pytest</bash-input>"},
+                session_id="s1",
+                origin=Origin.TYPED,
+            ),
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                at + timedelta(seconds=21),
+                {"text": f"<bash-stdout>{FAILED}</bash-stdout><bash-stderr></bash-stderr>"},
+                session_id="s1",
+                origin=Origin.HARNESS,
+            ),
+        ]
+        await store.append_events(root, "u", events, [])
+        await rules_processor(store, users, now).drain(store)
+        items, _ = await store.list_memories(root, types=[MemoryType.PROJECT_FACT])
+        assert [m.content for m in items if m.key == "test_command"] == [
+            "Tests run with `uv run pytest`."
+        ]

@@ -99,8 +99,13 @@ def evidence_candidates(
         "fact": MemoryType.PROJECT_FACT,
     }
     # Habits come only from commands the user typed (the project pass reads no user
-    # messages), so they are not evidence: the project pass must not drop them.
-    tagged = [(f, (*f.tags, EVIDENCE_TAG)) for f in findings]
+    # messages), so they are not evidence: the project pass must not drop them. Nor may it
+    # drop what only typed commands show (a test command the user ran with `!`).
+    typed = {a.run.event_id for a in found if a.run.by_user}
+    tagged = [
+        (f, f.tags if f.event_ids and set(f.event_ids) <= typed else (*f.tags, EVIDENCE_TAG))
+        for f in findings
+    ]
     tagged += [(f, f.tags) for f in habits(found)]
     return [
         candidate(
