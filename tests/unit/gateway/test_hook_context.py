@@ -300,6 +300,11 @@ def keyed(key: str, content: str, score: float = 0.3) -> SearchResult:
             "CI (.gitlab-ci.yml) lints with `npx eslint .`; runs the tests with `npm test`.",
             "npm test",
         ),
+        (
+            "stack:tests",
+            "How the project is tested, as the assistant summarised it: Testing: `mix test`.",
+            "mix test",
+        ),
     ],
 )
 async def test_a_test_command_any_rule_found_opens_the_commands(

@@ -922,6 +922,130 @@ async def test_a_dependencys_description_is_no_summary_of_the_project(eco: Ecosy
     assert _about(found, "about") == []
 
 
+def _stack_listed(eco: Ecosystem) -> Session:
+    """One short session: the notes are read, the assistant lists the stack, nothing runs."""
+    session = Session(PROJECT, "s16", T0, test_runs=True)
+    session.user("Read the notes and tell me how this project is set up.")
+    session.read("NOTES.md", "# Ledger\n")
+    session.say(
+        f"## Tech Stack\n\n- **Language**: {eco.language}\n- **Testing**: `{eco.test}`\n"
+        "- **Deploy**: a container image\n"
+    )
+    return session
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_one_session_keeps_the_test_command_the_assistant_listed(eco: Ecosystem) -> None:
+    session = _stack_listed(eco)
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "stack:tests") == [
+        f"How the project is tested, as the assistant summarised it: Testing: `{eco.test}`."
+    ]
+    # It quotes the test command: a recipe, which the session-start text opens with.
+    assert [c.type for c in found if c.key == "stack:tests"] == [MemoryType.RECIPE]
+    stated = " ".join(c.content for c in found)
+    assert not [tool for tool in eco.foreign if re.search(rf"\b{re.escape(tool)}\b", stated)]
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_test_command_that_ran_says_more_than_the_listed_one(eco: Ecosystem) -> None:
+    session = _stack_listed(eco)
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "stack:tests") == []
+
+
+#: Per ecosystem, what its test runner prints when some tests fail.
+FAILED_TESTS = {
+    "go": "--- FAIL: TestPost (0.00s)\n    post_test.go:12: want 2 entries\nFAIL\n"
+    "FAIL\tgithub.com/acme/ledger/internal/books\t0.012s\nFAIL\n",
+    "ruby-rails": "Failures:\n\n  1) Entry posts\n\nFinished in 0.4 seconds\n"
+    "12 examples, 1 failure\n",
+    "elixir-mix": "  1) test posts an entry (Ledger.BooksTest)\n\nFinished in 0.1 seconds\n"
+    "10 tests, 1 failure\n",
+    "java-maven": "[ERROR] Tests run: 8, Failures: 1, Errors: 0, Skipped: 0\n[INFO] BUILD FAILURE\n",
+    "csharp-dotnet": "Failed!  - Failed:     1, Passed:     9, Skipped:     0, Total:    10\n",
+    "php-composer": "FAILURES!\nTests: 8, Assertions: 20, Failures: 1.\n",
+    "swift-spm": "Executed 8 tests, with 1 failure (0 unexpected) in 0.02 seconds\n",
+    "dart-flutter": "00:02 +8 -1: Some tests failed.\n",
+    "r-devtools": "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 12 ]\n",
+    "gleam": "Finished in 0.01 seconds\n12 tests, 1 failures\n",
+}
+
+
+@pytest.mark.parametrize(
+    "eco", [e for e in ECOSYSTEMS if e.name in FAILED_TESTS], ids=lambda e: e.name
+)
+async def test_one_session_whose_tests_never_passed_still_names_the_test_command(
+    eco: Ecosystem,
+) -> None:
+    session = Session(PROJECT, "s17", T0, test_runs=True)
+    session.user("Some tests fail since the last change, have a look.")
+    session.read(eco.manifest, eco.body)
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(eco.test, 1, FAILED_TESTS[eco.name])
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (tested,) = _about(found, "test_command") + _about(found, "recipe:test")
+    assert tested.startswith(f"Tests run with `{eco.tested}")
+
+
+@pytest.mark.parametrize("eco", ECOSYSTEMS, ids=IDS)
+async def test_a_test_command_that_never_started_is_not_the_test_command(eco: Ecosystem) -> None:
+    session = Session(PROJECT, "s18", T0, test_runs=True)
+    session.user("Run the tests.")
+    session.edit(eco.fix_path, eco.fix_text)
+    program = eco.test.split()[0]
+    session.run(eco.test, 127, f"bash: {program}: command not found\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    assert _about(found, "test_command") + _about(found, "recipe:test") == []
+
+
+#: Per ecosystem, a check its developers run beside the tests before finishing a change.
+FINAL_CHECKS = {
+    "go": "go vet ./...",
+    "ruby-rails": "bundle exec rubocop",
+    "elixir-mix": "mix format --check-formatted",
+    "csharp-dotnet": "dotnet format --verify-no-changes",
+    "gleam": "gleam format --check",
+    "deno": "deno lint",
+    "dart-flutter": "dart analyze",
+    "php-composer": "vendor/bin/phpstan analyse",
+}
+
+
+@pytest.mark.parametrize(
+    "eco", [e for e in ECOSYSTEMS if e.name in FINAL_CHECKS], ids=lambda e: e.name
+)
+async def test_one_session_keeps_the_checks_it_ran_to_finish_its_change(eco: Ecosystem) -> None:
+    session = Session(PROJECT, "s19", T0, test_runs=True)
+    session.user("Fix the failing build.")
+    session.run(eco.failing, 1, eco.failure)
+    session.edit(eco.fix_path, eco.fix_text)
+    session.run(FINAL_CHECKS[eco.name], 0, "")
+    session.run("cat NOTES.md", 1, "cat: NOTES.md: No such file or directory\n")
+    session.run(eco.test, 0, f"{eco.progress}\nok\n")
+    (episode,) = segment_episodes(session.events, now=NOW)
+
+    found = await RulesExtractor().extract(episode, session.events)
+
+    (gate,) = _about(found, "recipe:verify")
+    check = FINAL_CHECKS[eco.name].split()[0]
+    assert gate.startswith("Before finishing a change: `" + check), gate
+    assert f"→ `{eco.tested}" in gate, gate
+
+
 #: Per ecosystem, a test file as its developers lay them out, and the folder the fact names
 #: (None where tests sit beside the code they test).
 TEST_FILES = {

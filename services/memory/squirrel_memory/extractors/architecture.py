@@ -37,18 +37,18 @@ MAX_CHARS = 200
 PREFIX = "How the project is built, as the assistant summarised it: "
 KEY_PREFIX = "architecture:"
 
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<atx>.+)|\*\*(?P<bold>[^*]+)\*\*:?)\s*$")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<atx>.+)|\*\*(?P<bold>[^*]+)\*\*:?)\s*$")
 _ARCHITECTURE = re.compile(r"\barchitecture\b|\bhow (?:it|this) works\b", re.IGNORECASE)
 #: A heading about what may be built, not what is.
-_NOT_AS_IS = re.compile(
+NOT_AS_IS = re.compile(
     r"\b(?:design|proposed|proposal|revised|new|target|future|plan(?:ned)?|solution|"
     r"implementation|changes?|fix(?:es)?|recommend\w*|options?|approach|review|suggested|"
     r"refactor\w*|migration|comparison|ideal|desired)\b",
     re.IGNORECASE,
 )
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<item>.+)$")
+ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<item>.+)$")
 #: A bold label before the point: `**Plugin Pattern**: …`, `**Hooks** - …`.
-_LABEL = re.compile(r"^\*\*[^*]{1,60}\*\*\s*(?::|[-–—])\s*")
+LABEL = re.compile(r"^\*\*[^*]{1,60}\*\*\s*(?::|[-–—])\s*")
 _VERB = re.compile(
     r"\b(?:is|are|lives?|runs?|never|always|registers?|customi[sz]es?|resolves?|uses?|"
     r"handles?|owns?|calls?|imports?|reads?|writes?|stores?|loads?|defines?|keeps?|holds?|"
@@ -57,10 +57,10 @@ _VERB = re.compile(
     r"flows?|passes|returns?|creates?|starts?|spawns?|mounts?)\b",
     re.IGNORECASE,
 )
-_PERSONAL = re.compile(
+PERSONAL = re.compile(
     r"\b(?:i|i'm|i've|i'd|my|me|we|we're|we've|our|us|you|your|you're)\b", re.IGNORECASE
 )
-_HEDGE_OR_PLAN = re.compile(
+HEDGE_OR_PLAN = re.compile(
     r"\b(?:might|may|maybe|probably|perhaps|likely|seems?|could|would|should|will|shall|"
     r"possibly|guess|todo|successfully)\b",
     re.IGNORECASE,
@@ -78,13 +78,13 @@ class Point:
 
 def point_of(item: str) -> str:
     """The statement one list item under an architecture heading makes, or ""."""
-    body = " ".join(_LABEL.sub("", item.strip()).split()).replace("**", "")
+    body = " ".join(LABEL.sub("", item.strip()).split()).replace("**", "")
     words = body.split()
     if not len(words) >= MIN_WORDS or len(body) > MAX_CHARS or body.count("`") % 2:
         return ""
     if not (body[0].isupper() or body[0] == "`") or body.endswith(("?", ":", "!")):
         return ""
-    if not _VERB.search(body) or _PERSONAL.search(body) or _HEDGE_OR_PLAN.search(body):
+    if not _VERB.search(body) or PERSONAL.search(body) or HEDGE_OR_PLAN.search(body):
         return ""
     return body
 
@@ -95,12 +95,12 @@ def _reply_points(text: str) -> list[str]:
     under = False
     found: list[str] = []
     for line in prose.split("\n"):
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if heading:
             title = heading.group("atx") or heading.group("bold") or ""
-            under = bool(_ARCHITECTURE.search(title)) and not _NOT_AS_IS.search(title)
+            under = bool(_ARCHITECTURE.search(title)) and not NOT_AS_IS.search(title)
             continue
-        item = _ITEM.match(line)
+        item = ITEM.match(line)
         if under and item and (said := point_of(item.group("item"))):
             found.append(said)
     return found

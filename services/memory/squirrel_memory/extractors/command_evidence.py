@@ -21,6 +21,8 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
+from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
@@ -61,11 +63,19 @@ def evidence_candidates(
     for change in changes:
         first_edits.setdefault(change.session_id, change.timestamp)
     found = discovered_tests(found, edit_times)
+    main = ecosystems or _ecosystem_of(found, changes)
     findings = [
-        *recipes(found, ecosystems or _ecosystem_of(found, changes), first_edits),
+        *recipes(found, main, first_edits),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
-    gate = quality_gate(found, edit_times) or finishing_checks(found)
+    # No run of the test command passed: the runner that ran and reported tests is still it.
+    if not any(f.key in ("recipe:test", "test_command") for f in findings):
+        reported = reported_test_command(found, main)
+        if reported is not None:
+            findings.append(reported)
+    gate = quality_gate(found, edit_times) or wider_gate(
+        finishing_checks(found), final_checks(found, edit_times)
+    )
     if gate is not None:
         findings.append(gate)
     done = routine(found, edit_times)
@@ -89,8 +99,13 @@ def evidence_candidates(
         "fact": MemoryType.PROJECT_FACT,
     }
     # Habits come only from commands the user typed (the project pass reads no user
-    # messages), so they are not evidence: the project pass must not drop them.
-    tagged = [(f, (*f.tags, EVIDENCE_TAG)) for f in findings]
+    # messages), so they are not evidence: the project pass must not drop them. Nor may it
+    # drop what only typed commands show (a test command the user ran with `!`).
+    typed = {a.run.event_id for a in found if a.run.by_user}
+    tagged = [
+        (f, f.tags if f.event_ids and set(f.event_ids) <= typed else (*f.tags, EVIDENCE_TAG))
+        for f in findings
+    ]
     tagged += [(f, f.tags) for f in habits(found)]
     return [
         candidate(

@@ -57,6 +57,8 @@ from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
+from squirrel_memory.extractors.stack_summary import stack_summary
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
@@ -119,6 +121,7 @@ class RulesExtractor:
         found.extend(commit_fixes(ordered, runs))
         for extract in (*_FOUND, *(() if repository else _WITHOUT_REPOSITORY)):
             found.extend(extract(ordered))
+        found.extend(_stack(ordered, found))
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -239,6 +242,32 @@ class _Finder:
             )
             for found in self.find(events)
         ]
+
+
+#: Keys (or key prefixes) of what the commands and read files say of each stack facet: where
+#: one was found, the assistant's summary of that facet is not kept.
+_STACK_COVERED = {
+    "stack:language": (LANGUAGE_KEY,),
+    "stack:tests": ("recipe:test", "test_command"),
+    "stack:checks": ("recipe:verify", "ci:"),
+}
+
+
+def _stack(events: list[StoredEvent], found: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """The stack facets the assistant listed that nothing else in the episode stated; a listed
+    test command is a recipe."""
+    return [
+        _candidate(
+            MemoryType.RECIPE if point.runs else MemoryType.PROJECT_FACT,
+            point.key,
+            point.content,
+            tags=("stack", point.key.removeprefix("stack:")),
+            importance=STACK_IMPORTANCE,
+            event_ids=point.event_ids,
+        )
+        for point in stack_summary(events)
+        if not any(c.key.startswith(_STACK_COVERED[point.key]) for c in found)
+    ]
 
 
 def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:

@@ -1,0 +1,89 @@
+"""The checks a session ran to finish its change: the gate of a project seen once.
+
+Without a commit, the quality gate (`routines.quality_gate`) has nothing to anchor on, and the
+longest unbroken run of passing checks (`routines.finishing_checks`) breaks on any command in
+between (an install, a build, a check that failed and was fixed). What a session does at the
+end of its work still shows the gate in any ecosystem: after its last edit, it runs the checks
+that must pass (tests, lint, format, type-check) one after another. Those checks, each as its
+stable head in the order of their last runs, become the recipe when:
+
+- the session changed a file (a change to finish), and after its last change ran checks of at
+  least two purposes at the project root;
+- the last run of every such check passed: a check still failing at the end did not let the
+  change through, and the session says nothing of the gate.
+
+Of several sessions, the one with the most checks (then the latest) gives the recipe. Beside
+the unbroken run, the one naming more kinds of check is kept (the unbroken run on a tie).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+
+#: Steps named at most.
+MAX_STEPS = 5
+#: Below a gate seen before commits (0.5 and up) and beside the unbroken run's (0.55).
+IMPORTANCE = 0.5
+KEY = "recipe:verify"
+
+
+def _session_checks(session: list[Attempt], edit_times: list[datetime]) -> list[Attempt]:
+    """The last run of each root check after the session's last edit; [] when one failed."""
+    start, end = session[0].run.timestamp, session[-1].run.timestamp
+    last_edit = max((t for t in edit_times if start <= t <= end), default=None)
+    if last_edit is None:
+        return []
+    last: dict[str, Attempt] = {}
+    for attempt in session:
+        use = attempt.use
+        if (
+            use is None
+            or use.purpose not in CHECK_PURPOSES
+            or attempt.scope
+            or attempt.run.timestamp <= last_edit
+            or not attempt.base
+        ):
+            continue
+        last.pop(attempt.base, None)
+        last[attempt.base] = attempt
+    if any(not a.run.ok for a in last.values()):
+        return []
+    purposes = {a.use.purpose for a in last.values() if a.use is not None}
+    return list(last.values()) if len(purposes) >= 2 else []
+
+
+def final_checks(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
+    """The checks run and passed after a session's last edit (module docstring)."""
+    by_session: dict[str, list[Attempt]] = {}
+    for attempt in found:
+        by_session.setdefault(attempt.run.session_id or "", []).append(attempt)
+    best: list[Attempt] = []
+    for session in by_session.values():
+        checks = _session_checks(session, edit_times)
+        if checks and len(checks) >= len(best):
+            best = checks
+    if not best:
+        return None
+    steps = [f"`{a.base}`" for a in best[:MAX_STEPS]]
+    return Finding(
+        "recipe",
+        KEY,
+        f"Before finishing a change: {' → '.join(steps)}.",
+        ("recipe", "verify", *dict.fromkeys(a.use.purpose for a in best if a.use)),
+        IMPORTANCE,
+        tuple(a.run.event_id for a in best[:MAX_STEPS]),
+    )
+
+
+def _purposes(finding: Finding) -> int:
+    return len(set(finding.tags) & set(CHECK_PURPOSES))
+
+
+def wider_gate(streak: Finding | None, final: Finding | None) -> Finding | None:
+    """Of the unbroken run of checks and the final checks, the one naming more kinds of check
+    (the unbroken run on a tie)."""
+    if streak is None or final is None:
+        return streak or final
+    return final if _purposes(final) > _purposes(streak) else streak

@@ -1,0 +1,72 @@
+"""The test command of a session whose tests never all passed.
+
+A recipe waits for a run that passed; a short session often ends with tests still failing.
+A test runner that ran and printed its summary (`3 failed, 9 passed`, `5 examples, 1
+failure`, `Tests run: 8, Failures: 2`) is still how the project runs its tests, whatever its
+ecosystem: it started, found the tests and reported them (a runner that prints no counts
+reports its failed tests: `--- FAIL: TestPost`, `Failed!  - Failed: 1, Passed: 9`). A
+command that failed to start (not found, no such file, a usage error) reports no tests and
+says nothing; nor does a run in a sub-folder, outside the project, of another ecosystem than
+the project's main one, or one naming a path of one machine. Where a run passed, the recipe
+says it better (`recipes.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
+from squirrel_memory.extractors.evidence.test_reports import SUMMARY_LINES, reports_tests
+
+#: Below a passing test command's fact (0.5 and up): the command is right, its runs failed.
+IMPORTANCE = 0.45
+KEY = "test_command"
+#: Failure summaries of runners that print no counts: `--- FAIL: TestPost (0.00s)` and
+#: `FAIL\tpkg\t0.01s`, `Failed!  - Failed: 1, Passed: 9`, `Tests: 8, Assertions: 20,
+#: Failures: 1.`, `+8 -1: Some tests failed.`
+_FAILED_TESTS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"^--- FAIL: \S+ \(\d",
+        r"^FAIL\s+\S+\s+\d+(?:\.\d+)?s$",
+        r"\bfailed!\s+-\s+failed:\s*\d+",
+        r"^tests:\s*\d+,\s*assertions:\s*\d+",
+        r"\+\d+(?:\s+~\d+)?\s+-\d+:\s+some tests failed",
+    )
+)
+
+
+def _reported(attempt: Attempt, ecosystems: tuple[str, ...]) -> bool:
+    use = attempt.use
+    if use is None or use.purpose != "test" or attempt.scope or attempt.run.ok:
+        return False
+    if ecosystems and use.ecosystem not in NEUTRAL_ECOSYSTEMS and use.ecosystem not in ecosystems:
+        return False
+    local = any(word.startswith(("/", "~")) for word in attempt.text.split()[1:])
+    return not local and (reports_tests(attempt.run.output) or _failed_tests(attempt.run.output))
+
+
+def _failed_tests(output: str) -> bool:
+    """Whether the end of `output` is a runner's report of failed tests without counts."""
+    lines = [line.strip() for line in output.splitlines()[-SUMMARY_LINES:]]
+    return any(pattern.search(line) for line in lines for pattern in _FAILED_TESTS)
+
+
+def reported_test_command(found: list[Attempt], ecosystems: tuple[str, ...]) -> Finding | None:
+    """The root test command that ran and reported its tests without passing (module
+    docstring); the one run most often (then most recently) when several did."""
+    runs: dict[str, list[Attempt]] = {}
+    for attempt in found:
+        if attempt.base and _reported(attempt, ecosystems):
+            runs.setdefault(attempt.base, []).append(attempt)
+    if not runs:
+        return None
+    base, chosen = max(runs.items(), key=lambda kv: (len(kv[1]), kv[1][-1].run.timestamp))
+    return Finding(
+        "fact",
+        KEY,
+        f"Tests run with `{base}`.",
+        ("testing", "command"),
+        IMPORTANCE,
+        tuple(a.run.event_id for a in chosen[-20:]),
+    )

@@ -1,0 +1,140 @@
+"""The test command of a session whose tests never all passed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_memory.extractors.command_evidence import evidence_candidates
+from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/ledger"
+FAILED = "tests/test_books.py::test_post FAILED\n=== 2 failed, 10 passed in 0.41s ===\n"
+
+
+def _test_facts(session: Session) -> list[MemoryCandidate]:
+    return [
+        c for c in evidence_candidates(session.events) if c.key in ("test_command", "recipe:test")
+    ]
+
+
+def _failing(*runs: tuple[str, int | None, str]) -> Session:
+    session = Session(ROOT, "s1", T0 + timedelta(days=1), test_runs=True)
+    session.user("The posting tests fail, have a look.")
+    session.edit("NOTES.md", "Posting fails for entries without a date.\n")
+    for command, code, output in runs:
+        session.run(command, code, output)
+    return session
+
+
+def test_a_runner_that_reported_failing_tests_is_the_test_command() -> None:
+    session = _failing(("uv run pytest -x", 1, FAILED), ("uv run pytest", 1, FAILED))
+    (fact,) = _test_facts(session)
+    assert (fact.key, fact.content) == ("test_command", "Tests run with `uv run pytest`.")
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        (
+            "go test ./...",
+            "--- FAIL: TestPost (0.00s)\nFAIL\nFAIL\tgithub.com/acme/ledger\t0.012s\n",
+        ),
+        ("dotnet test", "Failed!  - Failed:     1, Passed:     9, Skipped:     0, Total:    10\n"),
+        ("vendor/bin/phpunit", "FAILURES!\nTests: 8, Assertions: 20, Failures: 1.\n"),
+        ("flutter test", "00:02 +8 -1: Some tests failed.\n"),
+    ],
+)
+def test_runners_that_print_no_counts_report_their_failed_tests(command: str, output: str) -> None:
+    (fact,) = _test_facts(_failing((command, 1, output)))
+    assert fact.content == f"Tests run with `{command}`."
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        ("pytest", 127, "bash: pytest: command not found\n"),  # it never started
+        ("npx vitest run", 1, "Error: Cannot find module 'vitest'\n"),  # no runner to run
+        ("cargo test", 101, "error[E0425]: cannot find value `entry` in this scope\n"),  # build
+        (
+            "bundle exec rspec",
+            None,
+            "The user doesn't want to proceed with this tool use. The tool use was rejected.\n",
+        ),  # declined: it never ran
+        ("pytest /home/dev/other/tests", 1, FAILED),  # another checkout's tests
+    ],
+)
+def test_a_run_that_reported_no_tests_of_the_project_says_nothing(
+    command: str, code: int | None, output: str
+) -> None:
+    assert _test_facts(_failing((command, code, output))) == []
+
+
+def test_a_run_in_a_sub_folder_is_not_the_projects_test_command() -> None:
+    session = _failing(("cd web && npx vitest run", 1, "Tests  2 failed | 10 passed (12)\n"))
+    assert [c.key for c in _test_facts(session)] == []
+
+
+def test_a_passing_run_makes_the_fact_and_the_failing_one_adds_nothing() -> None:
+    session = _failing(("pytest", 1, FAILED), ("pytest", 0, "12 passed in 0.40s\n"))
+    facts = _test_facts(session)
+    assert [(c.key, c.content) for c in facts] == [("test_command", "Tests run with `pytest`.")]
+    assert facts[0].importance > 0.45
+
+
+def test_a_test_command_only_the_user_typed_is_no_evidence_the_project_pass_replaces() -> None:
+    typed = Session(ROOT, "s1", T0, test_runs=True)
+    typed.edit("ledger/books.py", "def post(): ...\n")
+    typed.typed("uv run pytest", FAILED)
+    ran = _failing(("uv run pytest", 1, FAILED))
+    (by_user,) = _test_facts(typed)
+    (by_assistant,) = _test_facts(ran)
+    assert by_user.content == by_assistant.content == "Tests run with `uv run pytest`."
+    # The project pass reads no user messages: it could not say this again, so must not drop it.
+    assert EVIDENCE_TAG not in by_user.tags
+    assert EVIDENCE_TAG in by_assistant.tags
+
+
+async def test_the_processor_keeps_a_test_command_only_the_user_typed(tmp_path: Path) -> None:
+    now = T0 + timedelta(days=2)
+    async with clocked_stores(tmp_path, now) as (store, users):
+        root = store.project_id
+        at = T0 + timedelta(days=1)
+        events = [
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.CODE_CHANGE,
+                at,
+                {"tool": "Edit", "tool_use_id": "t1", "path": f"{root}/ledger/books.py"},
+                session_id="s1",
+                file_paths=(f"{root}/ledger/books.py",),
+            ),
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                at + timedelta(seconds=20),
+                {"text": "<bash-input>uv run pytest</bash-input>"},
+                session_id="s1",
+                origin=Origin.TYPED,
+            ),
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType.USER_MESSAGE,
+                at + timedelta(seconds=21),
+                {"text": f"<bash-stdout>{FAILED}</bash-stdout><bash-stderr></bash-stderr>"},
+                session_id="s1",
+                origin=Origin.HARNESS,
+            ),
+        ]
+        await store.append_events(root, "u", events, [])
+        await rules_processor(store, users, now).drain(store)
+        items, _ = await store.list_memories(root, types=[MemoryType.PROJECT_FACT])
+        assert [m.content for m in items if m.key == "test_command"] == [
+            "Tests run with `uv run pytest`."
+        ]
