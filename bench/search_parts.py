@@ -12,12 +12,14 @@ question is asked part by part, the order rotating with each question:
 - `lexical`: BM25 for the pool and its memories, one read on a reader thread (the in-memory
   lexical index once built, as the service answers);
 - `search`: the whole of `Retriever.search` (top 10), on another spelling of the question so
-  the encoder's cache of recent queries does not answer it.
+  the encoder's cache of recent queries does not answer it;
+- `vector-only search` and `lexical-only search`: the same with one side switched off
+  (`RetrievalSettings.use_lexical` / `use_vector` false), each on its own spelling.
 
 The lexical and the vector side of a search run on two reader threads at once, so `search`
-is not their sum; on a shared machine the parts show what each costs, the load what they wait
-for. `bench.search_floor` prints these figures beside its gRPC table; the module has no CLI of
-its own.
+is not their sum; set beside the one-sided searches it shows how much of the lexical side
+overlaps the vector side on this machine, the load what they wait for. `bench.search_floor`
+prints these figures beside its gRPC table; the module has no CLI of its own.
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.retrieval import RetrievalSettings, Retriever
 from squirrel_memory.storage import SqliteStore
 
-PARTS = ("encoder", "vector index", "vector rows", "lexical", "search")
+PARTS = (
+    "encoder",
+    "vector index",
+    "vector rows",
+    "lexical",
+    "search",
+    "vector-only search",
+    "lexical-only search",
+)
 TOP = 10
 WARMUP = 10
 LEXICAL_BUILD_SECONDS = 600.0
@@ -88,12 +98,28 @@ async def measure_parts(
             await store.search_fts_memories(store.project_id, text, None, pool)
             millis["lexical"].append(1000 * (time.perf_counter() - started))
 
-        async def search(text: str) -> None:
-            started = time.perf_counter()
-            await retriever.search(store.project_id, f"{text} (whole)", TOP)
-            millis["search"].append(1000 * (time.perf_counter() - started))
+        def searching(part: str, searcher: Retriever) -> Callable[[str], Awaitable[None]]:
+            async def search(text: str) -> None:
+                started = time.perf_counter()
+                await searcher.search(store.project_id, f"{text} ({part})", TOP)
+                millis[part].append(1000 * (time.perf_counter() - started))
 
-        units: list[Callable[[str], Awaitable[None]]] = [vector_side, lexical, search]
+            return search
+
+        one_sided = [
+            Retriever(store, embedder=embedder, index=index, settings=settings)
+            for settings in (
+                RetrievalSettings(use_lexical=False),
+                RetrievalSettings(use_vector=False),
+            )
+        ]
+        units: list[Callable[[str], Awaitable[None]]] = [
+            vector_side,
+            lexical,
+            searching("search", retriever),
+            searching("vector-only search", one_sided[0]),
+            searching("lexical-only search", one_sided[1]),
+        ]
         for text in texts[:WARMUP]:
             for unit in units:
                 await unit(f"{text} (warm-up)")
