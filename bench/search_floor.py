@@ -18,6 +18,8 @@ floor is the pipeline around the encoder: FAISS, the row reads, BM25, fusion and
 Beside it, in this process on the same vectors and the questions' int8 query vectors: the
 vector index the service builds at that size (exact below 50k, IVF above) and an exact one,
 each searched for the top 10 one query at a time: p50 ms and recall@10 against the exact top 10.
+Then, the service stopped, the parts of a search on the filled project in this process
+(`bench.search_parts`: encoder, vector index, vector rows, lexical, the whole search), p50 ms.
 
 With `--baseline TREE` (another checkout, e.g. the code before a change) a second service runs
 that tree's code on the same memories, asked the same questions in the same rotation, so both
@@ -56,6 +58,7 @@ from bench.retrieval_latency import (
     seed_project,
     wait_model,
 )
+from bench.search_parts import PartTimes, format_parts, measure_parts
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
@@ -163,7 +166,7 @@ async def timed_rotating(calls: Sequence[Call], texts: Sequence[str]) -> list[li
 
 async def measure_size(
     size: int, queries: int, embedder: MiniLmEmbedder, base_texts: int, baseline: Path | None
-) -> list[Row]:
+) -> tuple[list[Row], PartTimes]:
     sides: list[tuple[str, Path | None]] = [("this", None)]
     if baseline is not None:
         sides.append(("baseline", baseline))
@@ -200,10 +203,12 @@ async def measure_size(
             before = load()
             millis = await timed_rotating(calls, asked)
             after = load()
+        own = [f"{q} (parts {size})" for q in questions(queries)]
+        parts = await measure_parts(Path(projects[0][0]), embedder, own, load)
     # After the timed calls: the encoder keeps recent queries, which would cut its time above.
     query_vectors = np.stack([embedder.embed_query_now(q).reshape(-1) for q in asked])
     figures = vector_figures(vectors, query_vectors, embedder.model_id)
-    return [
+    rows = [
         Row(
             size,
             name,
@@ -217,6 +222,7 @@ async def measure_size(
         )
         for n, (name, _) in enumerate(sides)
     ]
+    return rows, parts
 
 
 def format_rows(rows: Sequence[Row]) -> str:
@@ -241,14 +247,16 @@ def format_rows(rows: Sequence[Row]) -> str:
 
 async def run(
     sizes: Sequence[int], queries: int, base_texts: int, baseline: Path | None
-) -> list[Row]:
+) -> tuple[list[Row], list[str]]:
     embedder = loaded_embedder()
     rows: list[Row] = []
+    parts: list[str] = []
     for size in sizes:
-        found = await measure_size(size, queries, embedder, base_texts, baseline)
-        print(format_rows(found), flush=True)
+        found, timed = await measure_size(size, queries, embedder, base_texts, baseline)
+        parts.append(format_parts(size, timed))
+        print(format_rows(found), parts[-1], sep="\n", flush=True)
         rows += found
-    return rows
+    return rows, parts
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -260,14 +268,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
+    rows, parts = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
     print(
         "times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor;"
         " embedded = share of vectors embedded (the rest derived); index / p50 / recall ="
         " the service's index kind in process, top-10 p50 and recall@10 against exact;"
-        " exact p50 = an exact index on the same vectors"
+        " exact p50 = an exact index on the same vectors; in process = bench.search_parts"
     )
-    print(format_rows(rows))
+    print(format_rows(rows), *parts, sep="\n")
 
 
 if __name__ == "__main__":

@@ -275,3 +275,22 @@ async def test_builds_take_turns_and_a_waiting_one_stops_at_close(tmp_path: Path
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_store_says_once_its_lexical_index_is_built(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    without = await SqliteStore.open(str(tmp_path / "b"), lexical_index=False)
+    assert lexical._BUILDS.acquire(timeout=30)  # another project's build is running
+    try:
+        with_index = await SqliteStore.open(str(tmp_path / "a"))
+        assert not with_index.wait_lexical_index(0.2)
+    finally:
+        lexical._BUILDS.release()
+    try:
+        assert with_index.wait_lexical_index(30)
+        assert index_of(with_index).ready
+        assert not without.wait_lexical_index(0.1)
+    finally:
+        await with_index.close()
+        await without.close()

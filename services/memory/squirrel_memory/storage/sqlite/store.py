@@ -101,6 +101,11 @@ class SqliteStore(
             store._lexical.start_build()
         return store
 
+    def wait_lexical_index(self, timeout: float | None = None) -> bool:
+        """Wait for the in-memory lexical index's build (benches, tools); whether it is ready.
+        Blocks: call it from a thread."""
+        return self._lexical is not None and self._lexical.wait_built(timeout)
+
     @property
     def path(self) -> Path:
         """The database file."""
