@@ -333,3 +333,40 @@ def test_an_unknown_wrapped_record_is_counted_and_never_switches_to_the_bare_for
     )
     assert _of(events, EventType.USER_MESSAGE) == []
     assert parser.skipped["unknown_type"] == 1
+
+
+def _shell(call_id: str, command: str, output: str) -> tuple[bytes, bytes]:
+    arguments = json.dumps({"command": command, "workdir": "/work/repo"})
+    call = {"type": "function_call", "name": "shell_command", "arguments": arguments}
+    return (
+        _wrapped("response_item", {**call, "call_id": call_id}),
+        _wrapped(
+            "response_item", {"type": "function_call_output", "call_id": call_id, "output": output}
+        ),
+    )
+
+
+def test_a_shell_result_keeps_what_the_command_printed_without_the_report_lines() -> None:
+    report = "Exit code: 1\nWall time: 0.1 seconds\nOutput:\nerror: target shim binary not found\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "python a.py", report)
+    )
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (run.content["exit_code"], run.content["is_error"]) == (1, True)
+    assert (
+        run.content["output"]
+        == result.content["output"]
+        == ("error: target shim binary not found\n")
+    )
+
+
+def test_a_shell_result_that_is_not_a_report_is_kept_whole() -> None:
+    printed = "Output:\nnot a header above it\n"
+
+    events = _feed(CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "cat notes", printed))
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["output"] == printed

@@ -61,6 +61,13 @@ _PATCH_FILE = re.compile(
 )
 _EXITED = re.compile(r"(?:Process exited with code|Exit code:?) (-?\d{1,9})\b")
 _RUNNING = re.compile(r"Process running with session ID")
+# The lines a shell tool's answer opens with before `Output:` and what the command printed.
+_REPORT_HEADER = re.compile(
+    r"(?:Exit code:? -?\d{1,9}|Wall time:? .*|Total output lines: \d+|Chunk ID: .*"
+    r"|Process exited with code -?\d{1,9}|Process running with session ID .*"
+    r"|Original token count: \d+)"
+)
+_REPORT_HEADER_LIMIT = 6
 _COMPLETED_LIMIT = PENDING_LIMIT * 4
 
 
@@ -389,6 +396,7 @@ class CodexFileParser:
             pending = PendingTool(name=pending.name, paths=pending.paths)
         if pending is not None and pending.command is not None:
             self._complete(call_id)
+            output = shell_output(output)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         return completion_events(
             ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code
@@ -400,6 +408,19 @@ class CodexFileParser:
         self._completed[call_id] = None
         while len(self._completed) > _COMPLETED_LIMIT:
             del self._completed[next(iter(self._completed))]
+
+
+def shell_output(report: str) -> str:
+    """What a shell command printed, without the lines Codex puts before it (`Exit code: 1`,
+    `Wall time: …`, … then `Output:`), as a shell tool's result reads elsewhere; any other text
+    is returned unchanged."""
+    lines = report.split("\n", _REPORT_HEADER_LIMIT + 1)
+    for index, line in enumerate(lines[: _REPORT_HEADER_LIMIT + 1]):
+        if line == "Output:":
+            return "\n".join(lines[index + 1 :]) if index else report
+        if not _REPORT_HEADER.fullmatch(line):
+            return report
+    return report
 
 
 def _parent_thread(subagent: object) -> str | None:
