@@ -10,7 +10,8 @@ import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
-from squirrel_ingest.parsers.codex import patch_paths
+from squirrel_ingest.parsers.codex import READ_TOOL, patch_paths
+from squirrel_memory.extractors.file_reads import READ_TOOLS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "codex"
 OLD = FIXTURES / "rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"
@@ -43,7 +44,12 @@ def test_older_rollout_pairs_shell_calls_and_reads_exit_codes() -> None:
     result = parse_bytes(CodexFileParser(str(OLD)), OLD.read_bytes(), str(OLD))
     runs = _of(result.events, EventType.COMMAND_RUN)
     assert (runs[0].content["command"], runs[0].content["exit_code"]) == ("ls", 0)
-    assert len(runs) == 3
+    assert len(runs) == 2  # `ls`, `rg --files`; `sed -n '1,160p' README.md` is a read
+    (read,) = [
+        e for e in _of(result.events, EventType.TOOL_RESULT) if e.content["tool"] == READ_TOOL
+    ]
+    assert read.file_paths == ("README.md",)
+    assert read.content["output"].startswith("# AI/Run CodeMie CLI\n")
     said = _of(result.events, EventType.USER_MESSAGE)
     (prompt,) = [e for e in said if e.origin is Origin.TYPED]
     assert prompt.content["text"].startswith("what is current repository about?")
@@ -366,7 +372,45 @@ def test_a_shell_result_keeps_what_the_command_printed_without_the_report_lines(
 def test_a_shell_result_that_is_not_a_report_is_kept_whole() -> None:
     printed = "Output:\nnot a header above it\n"
 
-    events = _feed(CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "cat notes", printed))
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "printf notes", printed)
+    )
 
     (run,) = _of(events, EventType.COMMAND_RUN)
     assert run.content["output"] == printed
+
+
+def test_a_shell_command_that_prints_a_file_from_its_start_is_that_files_read() -> None:
+    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\n# Demo\n\nRun `make test`.\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        *_shell("c1", "sed -n '1,200p' /work/repo/README.md", report),
+    )
+
+    (call,) = _of(events, EventType.TOOL_CALL)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (call.content["tool"], call.content["input"]["file_path"]) == (
+        READ_TOOL,
+        "/work/repo/README.md",
+    )
+    assert result.file_paths == ("README.md",)
+    assert (result.content["tool"], result.content["is_error"]) == (READ_TOOL, False)
+    assert result.content["output"] == "# Demo\n\nRun `make test`.\n"
+    assert not _of(events, EventType.COMMAND_RUN)
+    assert READ_TOOL in READ_TOOLS  # the extractors read it as they read Claude Code's Read
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["sed -n '40,80p' README.md", "cat README.md | grep make", "cat a.md b.md", "cat > notes.md"],
+)
+def test_a_command_that_is_not_a_whole_read_of_one_file_stays_a_command(command: str) -> None:
+    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nsome lines\n"
+
+    events = _feed(CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", command, report))
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["command"] == command
+    assert {e.content["tool"] for e in _of(events, EventType.TOOL_RESULT)} == {"shell_command"}

@@ -68,6 +68,19 @@ _REPORT_HEADER = re.compile(
     r"|Original token count: \d+)"
 )
 _REPORT_HEADER_LIMIT = 6
+#: The tool a shell command that only prints one file from its first line is recorded as (Codex
+#: itself calls such a command a `read` of that file); its result is the file's text.
+READ_TOOL = "read_file"
+_FILE = r"""(?P<path>'[^'\s]+'|"[^"\s]+"|[^\s|;&<>()*?$`'"\\]+)"""
+_FROM_START = r"(?:sed -n '?1,\d{1,6}p'?|head(?: -n ?\d{1,6}| -\d{1,6})?)"
+_READS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"cat {_FILE}",
+        rf"{_FROM_START} {_FILE}",
+        rf"nl -ba {_FILE}(?: \| {_FROM_START})?",
+    )
+)
 _COMPLETED_LIMIT = PENDING_LIMIT * 4
 
 
@@ -376,6 +389,10 @@ class CodexFileParser:
                 if command is not None and command.lstrip().startswith("apply_patch"):
                     paths = patch_paths(command)
                     name, command = "apply_patch", None
+                elif command is not None and (read := read_path(command)) is not None:
+                    name, paths = READ_TOOL, (read,)
+                    arguments = {"file_path": read, "command": command}
+                    command = None
         paths = tuple(relative_path(path, self._cwd) for path in paths)
         remember(self._pending, call_id, PendingTool(name=name, command=command, paths=paths))
         content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
@@ -387,7 +404,7 @@ class CodexFileParser:
         if pending is None:
             self.skipped["unpaired_output"] += 1
         runs_process = pending is not None and (
-            pending.command is not None or pending.name == "apply_patch"
+            pending.command is not None or pending.name in ("apply_patch", READ_TOOL)
         )
         output, exit_code, failed = _read_output(item.get("output"), scan_text=runs_process)
         still_running = exit_code is None and _RUNNING.search(output[:2_000]) is not None
@@ -396,6 +413,8 @@ class CodexFileParser:
             pending = PendingTool(name=pending.name, paths=pending.paths)
         if pending is not None and pending.command is not None:
             self._complete(call_id)
+            output = shell_output(output)
+        elif pending is not None and pending.name == READ_TOOL:
             output = shell_output(output)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         return completion_events(
@@ -408,6 +427,16 @@ class CodexFileParser:
         self._completed[call_id] = None
         while len(self._completed) > _COMPLETED_LIMIT:
             del self._completed[next(iter(self._completed))]
+
+
+def read_path(command: str) -> str | None:
+    """The file a shell command only prints from its first line (`cat f`, `sed -n '1,200p' f`,
+    `head -n 50 f`, `nl -ba f | sed -n '1,120p'`), or `None` for any other command."""
+    for pattern in _READS:
+        match = pattern.fullmatch(command.strip())
+        if match:
+            return match.group("path").strip("'\"")
+    return None
 
 
 def shell_output(report: str) -> str:
