@@ -341,8 +341,10 @@ def test_an_unknown_wrapped_record_is_counted_and_never_switches_to_the_bare_for
     assert parser.skipped["unknown_type"] == 1
 
 
-def _shell(call_id: str, command: str, output: str) -> tuple[bytes, bytes]:
-    arguments = json.dumps({"command": command, "workdir": "/work/repo"})
+def _shell(
+    call_id: str, command: str, output: str, workdir: str = "/work/repo"
+) -> tuple[bytes, bytes]:
+    arguments = json.dumps({"command": command, "workdir": workdir})
     call = {"type": "function_call", "name": "shell_command", "arguments": arguments}
     return (
         _wrapped("response_item", {**call, "call_id": call_id}),
@@ -414,3 +416,32 @@ def test_a_command_that_is_not_a_whole_read_of_one_file_stays_a_command(command:
     (run,) = _of(events, EventType.COMMAND_RUN)
     assert run.content["command"] == command
     assert {e.content["tool"] for e in _of(events, EventType.TOOL_RESULT)} == {"shell_command"}
+
+
+@pytest.mark.parametrize(
+    ("workdir", "ran_in"),
+    [("/work/repo/web", "/work/repo/web"), ("web", "/work/repo/web"), ("", "/work/repo")],
+)
+def test_a_shell_command_runs_in_the_folder_its_call_names(workdir: str, ran_in: str) -> None:
+    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nok\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "npm run build", report, workdir)
+    )
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["cwd"] == ran_in
+    assert {e.cwd for e in events} == {"/work/repo"}  # the session's folder, as before
+
+
+def test_a_file_read_in_a_named_folder_is_that_folders_file() -> None:
+    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nprint(1 + 1)\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        *_shell("c1", "cat hoge.py", report, "/work/repo/myapp"),
+    )
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("myapp/hoge.py",))

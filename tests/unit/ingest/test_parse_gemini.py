@@ -249,3 +249,16 @@ def test_a_tool_answer_that_is_not_a_shell_report_is_kept_whole() -> None:
 
     (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
     assert result.content["output"] == answer
+
+
+def test_a_shell_command_runs_in_the_directory_its_call_names() -> None:
+    report = "Command: npm run build\nDirectory: app\nOutput: ok\nError: (none)\nExit Code: 0"
+    here = _call("success", report, command="npm run build", directory="app")
+    root = _call("success", report, command="npm run build")
+    root["id"] = "t2"
+    data = _doc([_message("m1", "gemini", "", [here, root])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    runs = [e for e in events if e.event_type is EventType.COMMAND_RUN]
+    assert [run.content["cwd"] for run in runs] == ["/w/app", "/w"]

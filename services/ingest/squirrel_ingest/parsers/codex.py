@@ -25,6 +25,7 @@ from squirrel_ingest.parsers.base import (
     decode_record,
     relative_path,
     remember,
+    shell_folder,
     str_or_none,
     text_of,
 )
@@ -320,7 +321,12 @@ class CodexFileParser:
             if part
         )
         paths = pending.paths if pending else ()
-        return [command_event(ctx, call_id, command, output, exit_code=code, paths=paths)]
+        shell_cwd = pending.cwd if pending else None
+        return [
+            command_event(
+                ctx, call_id, command, output, exit_code=code, paths=paths, shell_cwd=shell_cwd
+            )
+        ]
 
     def _response_item(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         kind = item.get("type")
@@ -372,6 +378,7 @@ class CodexFileParser:
         arguments = _arguments(item)
         command: str | None = None
         paths: tuple[str, ...] = ()
+        workdir = shell_folder(arguments.get("workdir"), self._cwd)
         if name == "apply_patch":
             patch = (
                 arguments.get("input")
@@ -390,11 +397,13 @@ class CodexFileParser:
                     paths = patch_paths(command)
                     name, command = "apply_patch", None
                 elif command is not None and (read := read_path(command)) is not None:
+                    read = shell_folder(read, workdir or self._cwd) or read
                     name, paths = READ_TOOL, (read,)
                     arguments = {"file_path": read, "command": command}
                     command = None
         paths = tuple(relative_path(path, self._cwd) for path in paths)
-        remember(self._pending, call_id, PendingTool(name=name, command=command, paths=paths))
+        pending = PendingTool(name=name, command=command, paths=paths, cwd=workdir)
+        remember(self._pending, call_id, pending)
         content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]
 
@@ -410,7 +419,7 @@ class CodexFileParser:
         still_running = exit_code is None and _RUNNING.search(output[:2_000]) is not None
         if pending is not None and pending.command is not None and still_running and call_id:
             remember(self._running, call_id, pending)
-            pending = PendingTool(name=pending.name, paths=pending.paths)
+            pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
         if pending is not None and pending.command is not None:
             self._complete(call_id)
             output = shell_output(output)

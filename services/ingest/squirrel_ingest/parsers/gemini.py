@@ -22,6 +22,7 @@ from squirrel_ingest.parsers.base import (
     completion_events,
     decode_record,
     relative_path,
+    shell_folder,
     str_or_none,
     text_of,
 )
@@ -406,9 +407,9 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
         raw_paths.extend(value for value in many[:50] if isinstance(value, str) and value)
     paths = tuple(relative_path(path, ctx.cwd) for path in raw_paths)
     command = args.get("command") if name in _SHELL_TOOLS else None
-    pending = PendingTool(
-        name=name, command=command if isinstance(command, str) else None, paths=paths
-    )
+    shell = command if isinstance(command, str) else None
+    where = shell_folder(args.get("directory"), ctx.cwd) if shell is not None else None
+    pending = PendingTool(name=name, command=shell, paths=paths, cwd=where)
     output = _result_text(call)
     status = call.get("status")
     exit_code: int | None = None
