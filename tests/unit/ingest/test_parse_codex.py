@@ -354,6 +354,14 @@ def _shell(
     )
 
 
+def _ran(command: str, printed: str, workdir: str = "/work/repo") -> list[Event]:
+    """The events of one shell call that exited 0 after printing `printed`."""
+    report = f"Exit code: 0\nWall time: 0 seconds\nOutput:\n{printed}"
+    return _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", command, report, workdir)
+    )
+
+
 def test_a_shell_result_keeps_what_the_command_printed_without_the_report_lines() -> None:
     report = "Exit code: 1\nWall time: 0.1 seconds\nOutput:\nerror: target shim binary not found\n"
 
@@ -383,13 +391,7 @@ def test_a_shell_result_that_is_not_a_report_is_kept_whole() -> None:
 
 
 def test_a_shell_command_that_prints_a_file_from_its_start_is_that_files_read() -> None:
-    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\n# Demo\n\nRun `make test`.\n"
-
-    events = _feed(
-        CodexFileParser("rollout-x.jsonl"),
-        _meta(),
-        *_shell("c1", "sed -n '1,200p' /work/repo/README.md", report),
-    )
+    events = _ran("sed -n '1,200p' /work/repo/README.md", "# Demo\n\nRun `make test`.\n")
 
     (call,) = _of(events, EventType.TOOL_CALL)
     (result,) = _of(events, EventType.TOOL_RESULT)
@@ -409,9 +411,7 @@ def test_a_shell_command_that_prints_a_file_from_its_start_is_that_files_read() 
     ["sed -n '40,80p' README.md", "cat README.md | grep make", "cat a.md b.md", "cat > notes.md"],
 )
 def test_a_command_that_is_not_a_whole_read_of_one_file_stays_a_command(command: str) -> None:
-    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nsome lines\n"
-
-    events = _feed(CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", command, report))
+    events = _ran(command, "some lines\n")
 
     (run,) = _of(events, EventType.COMMAND_RUN)
     assert run.content["command"] == command
@@ -423,11 +423,7 @@ def test_a_command_that_is_not_a_whole_read_of_one_file_stays_a_command(command:
     [("/work/repo/web", "/work/repo/web"), ("web", "/work/repo/web"), ("", "/work/repo")],
 )
 def test_a_shell_command_runs_in_the_folder_its_call_names(workdir: str, ran_in: str) -> None:
-    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nok\n"
-
-    events = _feed(
-        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "npm run build", report, workdir)
-    )
+    events = _ran("npm run build", "ok\n", workdir)
 
     (run,) = _of(events, EventType.COMMAND_RUN)
     assert run.content["cwd"] == ran_in
@@ -435,13 +431,7 @@ def test_a_shell_command_runs_in_the_folder_its_call_names(workdir: str, ran_in:
 
 
 def test_a_file_read_in_a_named_folder_is_that_folders_file() -> None:
-    report = "Exit code: 0\nWall time: 0 seconds\nOutput:\nprint(1 + 1)\n"
-
-    events = _feed(
-        CodexFileParser("rollout-x.jsonl"),
-        _meta(),
-        *_shell("c1", "cat hoge.py", report, "/work/repo/myapp"),
-    )
+    events = _ran("cat hoge.py", "print(1 + 1)\n", "/work/repo/myapp")
 
     (result,) = _of(events, EventType.TOOL_RESULT)
     assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("myapp/hoge.py",))
