@@ -40,6 +40,7 @@ from squirrel_ingest.parsers import (
     Parser,
     line_parser_for,
     line_parser_of,
+    parse_gemini_json_document,
     source_of_first_line,
 )
 from squirrel_memory import server as memory_server
@@ -51,6 +52,8 @@ PROJECT_TRANSCRIPTS = ROOT / "bench" / "data" / "transcripts"
 # The hook's own deadline (1 s by default) decides whether its answer arrives in time, not what
 # it says; the benchmark waits longer so that a loaded machine still gets the text.
 HOOK_DEADLINE_MS = 60_000
+# How Gemini CLI names a chat stored as one JSON document (rewritten whole on every update).
+GEMINI_DOCUMENT_PREFIX = "session-"
 TYPE_NAMES = {
     memory_pb2.MEMORY_TYPE_USER_STYLE: "user_style",
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
@@ -61,9 +64,11 @@ TYPE_NAMES = {
 
 def fixture_projects(base: Path) -> Iterator[tuple[str, list[Path]]]:
     """(name, transcripts) per project folder under `base` (any depth): a Claude
-    `real_projects/<folder>`, else the first folder level under `base`."""
+    `real_projects/<folder>`, else the first folder level under `base`. A transcript is a
+    `.jsonl` file or a Gemini CLI chat in its legacy whole-document form (`session-*.json`)."""
     folders: dict[Path, list[Path]] = {}
-    for path in sorted(base.rglob("*.jsonl")):
+    found = [*base.rglob("*.jsonl"), *base.rglob(f"{GEMINI_DOCUMENT_PREFIX}*.json")]
+    for path in sorted(found):
         if path.stat().st_size == 0:
             continue
         parts = path.relative_to(base).parts
@@ -105,9 +110,13 @@ def transcript_parser(path: Path) -> Parser | None:
 def parse(paths: list[Path], cwd: str) -> list[Event]:
     """Every event of the transcripts at `paths`, each moved to `cwd`; raises
     `UnknownTranscriptError` (before reading any) when one is in no known format."""
-    parsers = [(path, transcript_parser(path)) for path in paths]
+    parsers = [(path, None if _is_document(path) else transcript_parser(path)) for path in paths]
     events: list[Event] = []
     for path, parser in parsers:
+        if _is_document(path):
+            found, _ = parse_gemini_json_document(path.read_bytes(), str(path), 0, set(), cwd=cwd)
+            events.extend(_moved(event, cwd) for event in found)
+            continue
         if parser is None:
             continue
         offset = 0
@@ -117,6 +126,11 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
                 for event in parser.feed(line, SourcePosition(str(path), 0, offset)):
                     events.append(_moved(event, cwd))
     return events
+
+
+def _is_document(path: Path) -> bool:
+    """Whether `path` is a Gemini CLI chat kept as one JSON document rather than JSONL."""
+    return path.suffix == ".json" and path.name.startswith(GEMINI_DOCUMENT_PREFIX)
 
 
 def _moved(event: Event, cwd: str) -> Event:

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.fixture_pipeline import UnknownTranscriptError, parse, transcript_parser
+from bench.fixture_pipeline import (
+    UnknownTranscriptError,
+    fixture_projects,
+    parse,
+    transcript_parser,
+)
 from squirrel_core.events import SourceTool
 from squirrel_ingest.parsers import ClaudeFileParser, CodexFileParser, GeminiJsonlParser
 
@@ -21,6 +26,7 @@ CODEX = (
     FIXTURES / "codex" / "rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"
 )
 GEMINI = FIXTURES / "gemini" / "jsonl_v040.jsonl"
+GEMINI_DOCUMENT = FIXTURES / "gemini" / "session-2026-01-16T11-01-file-ops-37b7abef.json"
 
 
 def _exported(source: Path, tmp_path: Path) -> Path:
@@ -57,6 +63,23 @@ def test_a_file_its_name_places_keeps_the_parser_its_name_gives(tmp_path: Path) 
     shutil.copyfile(CODEX, path)
 
     assert isinstance(transcript_parser(path), CodexFileParser)
+
+
+def test_a_gemini_chat_kept_as_one_json_document_is_a_transcript_of_its_folder(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "transcripts" / "demo"
+    project.mkdir(parents=True)
+    document = project / GEMINI_DOCUMENT.name
+    shutil.copyfile(GEMINI_DOCUMENT, document)
+    (project / "notes.json").write_text("{}", encoding="utf-8")  # not a chat: left out
+
+    [(name, paths)] = list(fixture_projects(tmp_path / "transcripts"))
+    events = parse(paths, "/home/dev/app")
+
+    assert (name, paths) == ("demo", [document])
+    assert events and {e.source_tool for e in events} == {SourceTool.GEMINI_CLI}
+    assert {e.cwd for e in events} == {"/home/dev/app"}
 
 
 def test_a_file_in_no_known_format_is_refused_with_its_name(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
-from squirrel_ingest.parsers.codex import patch_paths
+from squirrel_ingest.parsers.codex import READ_TOOL, patch_paths
+from squirrel_memory.extractors.file_reads import READ_TOOLS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "codex"
 OLD = FIXTURES / "rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"
@@ -43,7 +44,12 @@ def test_older_rollout_pairs_shell_calls_and_reads_exit_codes() -> None:
     result = parse_bytes(CodexFileParser(str(OLD)), OLD.read_bytes(), str(OLD))
     runs = _of(result.events, EventType.COMMAND_RUN)
     assert (runs[0].content["command"], runs[0].content["exit_code"]) == ("ls", 0)
-    assert len(runs) == 3
+    assert len(runs) == 2  # `ls`, `rg --files`; `sed -n '1,160p' README.md` is a read
+    (read,) = [
+        e for e in _of(result.events, EventType.TOOL_RESULT) if e.content["tool"] == READ_TOOL
+    ]
+    assert read.file_paths == ("README.md",)
+    assert read.content["output"].startswith("# AI/Run CodeMie CLI\n")
     said = _of(result.events, EventType.USER_MESSAGE)
     (prompt,) = [e for e in said if e.origin is Origin.TYPED]
     assert prompt.content["text"].startswith("what is current repository about?")
@@ -333,3 +339,99 @@ def test_an_unknown_wrapped_record_is_counted_and_never_switches_to_the_bare_for
     )
     assert _of(events, EventType.USER_MESSAGE) == []
     assert parser.skipped["unknown_type"] == 1
+
+
+def _shell(
+    call_id: str, command: str, output: str, workdir: str = "/work/repo"
+) -> tuple[bytes, bytes]:
+    arguments = json.dumps({"command": command, "workdir": workdir})
+    call = {"type": "function_call", "name": "shell_command", "arguments": arguments}
+    return (
+        _wrapped("response_item", {**call, "call_id": call_id}),
+        _wrapped(
+            "response_item", {"type": "function_call_output", "call_id": call_id, "output": output}
+        ),
+    )
+
+
+def _ran(command: str, printed: str, workdir: str = "/work/repo") -> list[Event]:
+    """The events of one shell call that exited 0 after printing `printed`."""
+    report = f"Exit code: 0\nWall time: 0 seconds\nOutput:\n{printed}"
+    return _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", command, report, workdir)
+    )
+
+
+def test_a_shell_result_keeps_what_the_command_printed_without_the_report_lines() -> None:
+    report = "Exit code: 1\nWall time: 0.1 seconds\nOutput:\nerror: target shim binary not found\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "python a.py", report)
+    )
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (run.content["exit_code"], run.content["is_error"]) == (1, True)
+    assert (
+        run.content["output"]
+        == result.content["output"]
+        == ("error: target shim binary not found\n")
+    )
+
+
+def test_a_shell_result_that_is_not_a_report_is_kept_whole() -> None:
+    printed = "Output:\nnot a header above it\n"
+
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), *_shell("c1", "printf notes", printed)
+    )
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["output"] == printed
+
+
+def test_a_shell_command_that_prints_a_file_from_its_start_is_that_files_read() -> None:
+    events = _ran("sed -n '1,200p' /work/repo/README.md", "# Demo\n\nRun `make test`.\n")
+
+    (call,) = _of(events, EventType.TOOL_CALL)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (call.content["tool"], call.content["input"]["file_path"]) == (
+        READ_TOOL,
+        "/work/repo/README.md",
+    )
+    assert result.file_paths == ("README.md",)
+    assert (result.content["tool"], result.content["is_error"]) == (READ_TOOL, False)
+    assert result.content["output"] == "# Demo\n\nRun `make test`.\n"
+    assert not _of(events, EventType.COMMAND_RUN)
+    assert READ_TOOL in READ_TOOLS  # the extractors read it as they read Claude Code's Read
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["sed -n '40,80p' README.md", "cat README.md | grep make", "cat a.md b.md", "cat > notes.md"],
+)
+def test_a_command_that_is_not_a_whole_read_of_one_file_stays_a_command(command: str) -> None:
+    events = _ran(command, "some lines\n")
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["command"] == command
+    assert {e.content["tool"] for e in _of(events, EventType.TOOL_RESULT)} == {"shell_command"}
+
+
+@pytest.mark.parametrize(
+    ("workdir", "ran_in"),
+    [("/work/repo/web", "/work/repo/web"), ("web", "/work/repo/web"), ("", "/work/repo")],
+)
+def test_a_shell_command_runs_in_the_folder_its_call_names(workdir: str, ran_in: str) -> None:
+    events = _ran("npm run build", "ok\n", workdir)
+
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert run.content["cwd"] == ran_in
+    assert {e.cwd for e in events} == {"/work/repo"}  # the session's folder, as before
+
+
+def test_a_file_read_in_a_named_folder_is_that_folders_file() -> None:
+    events = _ran("cat hoge.py", "print(1 + 1)\n", "/work/repo/myapp")
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("myapp/hoge.py",))

@@ -206,3 +206,59 @@ def test_jsonl_state_round_trip_prevents_repeats_after_restart() -> None:
     second = GeminiJsonlParser("session-x.jsonl")
     second.restore_state(json.loads(json.dumps(first.export_state())))
     assert second.feed(json.dumps(_message("u1", "user", "first")).encode(), position) == []
+
+
+def test_a_shell_result_keeps_what_the_command_printed_without_the_report_lines() -> None:
+    report = (
+        "Command: python hoge.py\nDirectory: (root)\nOutput: error: target shim binary not found\n"
+        "Error: (none)\nExit Code: 1\nSignal: 0\nBackground PIDs: (none)\nProcess Group PGID: 7"
+    )
+    data = _doc(
+        [_message("m1", "gemini", "", [_call("success", report, command="python hoge.py")])]
+    )
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (run,) = [e for e in events if e.event_type is EventType.COMMAND_RUN]
+    (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert (run.content["exit_code"], run.content["is_error"]) == (1, True)
+    assert (
+        run.content["output"] == result.content["output"] == ("error: target shim binary not found")
+    )
+
+
+def test_a_report_keeps_both_streams_and_a_real_error_but_no_placeholders() -> None:
+    report = (
+        "Command: npm t\nDirectory: app\nStdout: Error: Cannot find module 'x'\n  at load\n"
+        "Stderr: (empty)\nError: Command failed\nExit Code: 1\nSignal: (none)\n"
+        "Background PIDs: (none)\nProcess Group PGID: 9"
+    )
+    data = _doc([_message("m1", "gemini", "", [_call("success", report, command="npm t")])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (run,) = [e for e in events if e.event_type is EventType.TEST_RUN]
+    assert run.content["output"] == "Error: Cannot find module 'x'\n  at load\nCommand failed"
+
+
+def test_a_tool_answer_that_is_not_a_shell_report_is_kept_whole() -> None:
+    answer = "Command: is a word\nOutput: here"
+    data = _doc([_message("m1", "gemini", "", [_call("success", answer, name="read_file")])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert result.content["output"] == answer
+
+
+def test_a_shell_command_runs_in_the_directory_its_call_names() -> None:
+    report = "Command: npm run build\nDirectory: app\nOutput: ok\nError: (none)\nExit Code: 0"
+    here = _call("success", report, command="npm run build", directory="app")
+    root = _call("success", report, command="npm run build")
+    root["id"] = "t2"
+    data = _doc([_message("m1", "gemini", "", [here, root])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    runs = [e for e in events if e.event_type is EventType.COMMAND_RUN]
+    assert [run.content["cwd"] for run in runs] == ["/w/app", "/w"]

@@ -65,6 +65,8 @@ class PendingTool:
     command: str | None = None
     paths: tuple[str, ...] = ()
     background: bool = False
+    #: The folder the shell command runs in, when the call names one (else the session's).
+    cwd: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for a cursor's `extra`."""
@@ -73,6 +75,7 @@ class PendingTool:
             "command": self.command,
             "paths": list(self.paths),
             "background": self.background,
+            "cwd": self.cwd,
         }
 
     @classmethod
@@ -82,11 +85,13 @@ class PendingTool:
             return None
         command = value.get("command")
         paths = value.get("paths")
+        cwd = value.get("cwd")
         return cls(
             name=value["name"],
             command=command if isinstance(command, str) else None,
             paths=tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else (),
             background=value.get("background") is True,
+            cwd=cwd if isinstance(cwd, str) else None,
         )
 
 
@@ -163,6 +168,7 @@ def completion_events(
                 exit_code=exit_code,
                 is_error=is_error,
                 paths=paths,
+                shell_cwd=pending.cwd,
             )
         )
     if pending.name in CODE_CHANGE_TOOLS and not is_error:
@@ -191,8 +197,10 @@ def command_event(
     exit_code: int | None,
     is_error: bool | None = None,
     paths: tuple[str, ...] = (),
+    shell_cwd: str | None = None,
 ) -> Event:
-    """A `command_run` or `test_run` event for a finished shell command."""
+    """A `command_run` or `test_run` event for a finished shell command; `shell_cwd` is the
+    folder it ran in when the call named one (else the session's)."""
     failed = is_error if is_error is not None else exit_code not in (None, 0)
     return ctx.event(
         command_event_type(command),
@@ -203,10 +211,22 @@ def command_event(
             "is_error": failed,
             "output": cap_text(output),
             # The folder the shell was in: a recipe keeps it as its scope.
-            "cwd": ctx.cwd,
+            "cwd": shell_cwd or ctx.cwd,
         },
         paths,
     )
+
+
+def shell_folder(named: object, cwd: str | None) -> str | None:
+    """The absolute folder a shell call names (`workdir`, `directory`), read from the session's
+    `cwd` when it is relative; `None` when the call names none or it cannot be placed."""
+    if not isinstance(named, str) or not named.strip():
+        return None
+    if PureWindowsPath(named).is_absolute():
+        return named
+    if posixpath.isabs(named):
+        return posixpath.normpath(named)
+    return posixpath.normpath(posixpath.join(cwd, named)) if cwd else None
 
 
 def remember(pending: dict[str, PendingTool], tool_use_id: str, tool: PendingTool) -> None:

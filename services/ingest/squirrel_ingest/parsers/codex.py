@@ -25,6 +25,7 @@ from squirrel_ingest.parsers.base import (
     decode_record,
     relative_path,
     remember,
+    shell_folder,
     str_or_none,
     text_of,
 )
@@ -61,6 +62,26 @@ _PATCH_FILE = re.compile(
 )
 _EXITED = re.compile(r"(?:Process exited with code|Exit code:?) (-?\d{1,9})\b")
 _RUNNING = re.compile(r"Process running with session ID")
+# The lines a shell tool's answer opens with before `Output:` and what the command printed.
+_REPORT_HEADER = re.compile(
+    r"(?:Exit code:? -?\d{1,9}|Wall time:? .*|Total output lines: \d+|Chunk ID: .*"
+    r"|Process exited with code -?\d{1,9}|Process running with session ID .*"
+    r"|Original token count: \d+)"
+)
+_REPORT_HEADER_LIMIT = 6
+#: The tool a shell command that only prints one file from its first line is recorded as (Codex
+#: itself calls such a command a `read` of that file); its result is the file's text.
+READ_TOOL = "read_file"
+_FILE = r"""(?P<path>'[^'\s]+'|"[^"\s]+"|[^\s|;&<>()*?$`'"\\]+)"""
+_FROM_START = r"(?:sed -n '?1,\d{1,6}p'?|head(?: -n ?\d{1,6}| -\d{1,6})?)"
+_READS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"cat {_FILE}",
+        rf"{_FROM_START} {_FILE}",
+        rf"nl -ba {_FILE}(?: \| {_FROM_START})?",
+    )
+)
 _COMPLETED_LIMIT = PENDING_LIMIT * 4
 
 
@@ -300,7 +321,12 @@ class CodexFileParser:
             if part
         )
         paths = pending.paths if pending else ()
-        return [command_event(ctx, call_id, command, output, exit_code=code, paths=paths)]
+        shell_cwd = pending.cwd if pending else None
+        return [
+            command_event(
+                ctx, call_id, command, output, exit_code=code, paths=paths, shell_cwd=shell_cwd
+            )
+        ]
 
     def _response_item(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         kind = item.get("type")
@@ -352,6 +378,7 @@ class CodexFileParser:
         arguments = _arguments(item)
         command: str | None = None
         paths: tuple[str, ...] = ()
+        workdir = shell_folder(arguments.get("workdir"), self._cwd)
         if name == "apply_patch":
             patch = (
                 arguments.get("input")
@@ -369,8 +396,14 @@ class CodexFileParser:
                 if command is not None and command.lstrip().startswith("apply_patch"):
                     paths = patch_paths(command)
                     name, command = "apply_patch", None
+                elif command is not None and (read := read_path(command)) is not None:
+                    read = shell_folder(read, workdir or self._cwd) or read
+                    name, paths = READ_TOOL, (read,)
+                    arguments = {"file_path": read, "command": command}
+                    command = None
         paths = tuple(relative_path(path, self._cwd) for path in paths)
-        remember(self._pending, call_id, PendingTool(name=name, command=command, paths=paths))
+        pending = PendingTool(name=name, command=command, paths=paths, cwd=workdir)
+        remember(self._pending, call_id, pending)
         content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]
 
@@ -380,15 +413,18 @@ class CodexFileParser:
         if pending is None:
             self.skipped["unpaired_output"] += 1
         runs_process = pending is not None and (
-            pending.command is not None or pending.name == "apply_patch"
+            pending.command is not None or pending.name in ("apply_patch", READ_TOOL)
         )
         output, exit_code, failed = _read_output(item.get("output"), scan_text=runs_process)
         still_running = exit_code is None and _RUNNING.search(output[:2_000]) is not None
         if pending is not None and pending.command is not None and still_running and call_id:
             remember(self._running, call_id, pending)
-            pending = PendingTool(name=pending.name, paths=pending.paths)
+            pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
         if pending is not None and pending.command is not None:
             self._complete(call_id)
+            output = shell_output(output)
+        elif pending is not None and pending.name == READ_TOOL:
+            output = shell_output(output)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         return completion_events(
             ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code
@@ -400,6 +436,29 @@ class CodexFileParser:
         self._completed[call_id] = None
         while len(self._completed) > _COMPLETED_LIMIT:
             del self._completed[next(iter(self._completed))]
+
+
+def read_path(command: str) -> str | None:
+    """The file a shell command only prints from its first line (`cat f`, `sed -n '1,200p' f`,
+    `head -n 50 f`, `nl -ba f | sed -n '1,120p'`), or `None` for any other command."""
+    for pattern in _READS:
+        match = pattern.fullmatch(command.strip())
+        if match:
+            return match.group("path").strip("'\"")
+    return None
+
+
+def shell_output(report: str) -> str:
+    """What a shell command printed, without the lines Codex puts before it (`Exit code: 1`,
+    `Wall time: …`, … then `Output:`), as a shell tool's result reads elsewhere; any other text
+    is returned unchanged."""
+    lines = report.split("\n", _REPORT_HEADER_LIMIT + 1)
+    for index, line in enumerate(lines[: _REPORT_HEADER_LIMIT + 1]):
+        if line == "Output:":
+            return "\n".join(lines[index + 1 :]) if index else report
+        if not _REPORT_HEADER.fullmatch(line):
+            return report
+    return report
 
 
 def _parent_thread(subagent: object) -> str | None:

@@ -22,6 +22,7 @@ from squirrel_ingest.parsers.base import (
     completion_events,
     decode_record,
     relative_path,
+    shell_folder,
     str_or_none,
     text_of,
 )
@@ -36,6 +37,11 @@ _SHELL_TOOLS = frozenset({"run_shell_command", "shell"})
 _DONE_STATUSES = frozenset({"success", "error", "cancelled"})
 _IGNORED_MESSAGE_TYPES = frozenset({"info", "error", "warning"})
 _EXIT_CODE = re.compile(r"Exit Code: (-?\d{1,9})\b")
+# The report `run_shell_command` wraps a command's output in: `Command:` and `Directory:` lines,
+# the output (`Output:`, or `Stdout:` then `Stderr:`), then one line each of these.
+_REPORT_TAIL = ("Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
+_REPORT_STREAMS = ("Output: ", "Stdout: ", "Stderr: ")
+_NOTHING = frozenset({"(empty)", "(none)", ""})
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,15 +407,16 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
         raw_paths.extend(value for value in many[:50] if isinstance(value, str) and value)
     paths = tuple(relative_path(path, ctx.cwd) for path in raw_paths)
     command = args.get("command") if name in _SHELL_TOOLS else None
-    pending = PendingTool(
-        name=name, command=command if isinstance(command, str) else None, paths=paths
-    )
+    shell = command if isinstance(command, str) else None
+    where = shell_folder(args.get("directory"), ctx.cwd) if shell is not None else None
+    pending = PendingTool(name=name, command=shell, paths=paths, cwd=where)
     output = _result_text(call)
     status = call.get("status")
     exit_code: int | None = None
     if pending.command is not None:
         match = _EXIT_CODE.search(output)
         exit_code = int(match.group(1)) if match else (0 if status == "success" else None)
+        output = shell_output(output)
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
     tool_call = ctx.event(
         EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
@@ -418,6 +425,33 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
         tool_call,
         *completion_events(ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code),
     ]
+
+
+def shell_output(report: str) -> str:
+    """What the command printed, out of the report `run_shell_command` answers with (as a
+    shell tool's result reads elsewhere: the output itself, then an `Error:` that is not
+    `(none)`); any other text is returned unchanged."""
+    lines = report.split("\n")
+    if not lines[0].startswith("Command: "):
+        return report
+    start = 2 if len(lines) > 1 and lines[1].startswith("Directory: ") else 1
+    end = len(lines)
+    while end > start and lines[end - 1].startswith(_REPORT_TAIL):
+        end -= 1
+    body = lines[start:end]
+    if end == len(lines) or not body or not body[0].startswith(_REPORT_STREAMS):
+        return report
+    parts: list[list[str]] = []
+    for line in body:
+        label = next((name for name in _REPORT_STREAMS if line.startswith(name)), None)
+        if label is not None and (not parts or label != "Output: "):
+            parts.append([line[len(label) :]])
+        else:
+            parts[-1].append(line)
+    texts = ["\n".join(part) for part in parts]
+    errors = [line[len("Error: ") :] for line in lines[end:] if line.startswith("Error: ")]
+    kept = [text for text in [*texts, *errors] if text.strip() not in _NOTHING]
+    return "\n".join(kept)
 
 
 def _result_text(call: dict[str, Any]) -> str:
