@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import math
 import random
 import sqlite3
@@ -373,3 +375,16 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
         state.remove(removed)
         del docs[removed]
         del lengths[removed]
+
+
+async def test_a_built_index_is_left_out_of_the_collectors_full_passes(
+    indexed: SqliteStore, project: str
+) -> None:
+    rng = random.Random(5)
+    for n in range(20):
+        await add(indexed, rng, f"k{n}")
+    index = index_of(indexed)
+    await asyncio.to_thread(index.build_now)
+    state = index._state
+    assert state is not None
+    assert not any(held is state for held in gc.get_objects())  # frozen: no generation walks it
