@@ -95,6 +95,14 @@ async def add(store: SqliteStore, rng: random.Random, key: str) -> MemoryItem:
     return item
 
 
+async def filled(store: SqliteStore, seed: int, count: int) -> tuple[random.Random, LexicalIndex]:
+    """`count` random memories added to `store`; the random source, to add more, and its index."""
+    rng = random.Random(seed)
+    for n in range(count):
+        await add(store, rng, f"k{n}")
+    return rng, index_of(store)
+
+
 @pytest.fixture
 async def indexed(project: str) -> AsyncIterator[SqliteStore]:
     opened = await SqliteStore.open(project)
@@ -193,10 +201,7 @@ async def test_searches_through_the_store_match_fts5(indexed: SqliteStore, proje
 async def test_a_lost_stretch_of_the_change_log_makes_it_rebuild(
     indexed: SqliteStore, project: str
 ) -> None:
-    rng = random.Random(3)
-    for n in range(30):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 3, 30)
     index.build_now()
     for n in range(5):
         await add(indexed, rng, f"late{n}")
@@ -213,10 +218,7 @@ async def test_a_lost_stretch_of_the_change_log_makes_it_rebuild(
 async def test_too_many_changes_rebuild_instead_of_catching_up(
     indexed: SqliteStore, project: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rng = random.Random(5)
-    for n in range(20):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 5, 20)
     index.build_now()
     monkeypatch.setattr(lexical, "CATCH_UP_MAX", 3)
     for n in range(10):
@@ -230,10 +232,7 @@ async def test_too_many_changes_rebuild_instead_of_catching_up(
 async def test_a_snapshot_older_than_the_index_is_not_answered_from_it(
     indexed: SqliteStore, project: str, tmp_path: Path
 ) -> None:
-    rng = random.Random(9)
-    for n in range(20):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 9, 20)
     index.build_now()
     old = sqlite3.connect(indexed.path, isolation_level=None)
     try:
@@ -380,10 +379,7 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
 async def test_a_built_index_is_left_out_of_the_collectors_full_passes(
     indexed: SqliteStore, project: str
 ) -> None:
-    rng = random.Random(5)
-    for n in range(20):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    _, index = await filled(indexed, 5, 20)
     await asyncio.to_thread(index.build_now)
     state = index._state
     assert state is not None
