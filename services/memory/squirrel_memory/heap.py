@@ -1,10 +1,8 @@
-"""After a large one-time build: freed heap memory handed back to the system, and the objects
-left kept out of the garbage collector's full passes."""
+"""Handing freed heap memory back to the system after a large one-time build."""
 
 from __future__ import annotations
 
 import ctypes
-import gc
 
 
 def release_free_memory() -> None:
@@ -16,12 +14,3 @@ def release_free_memory() -> None:
     except (OSError, AttributeError, TypeError):  # no glibc; Windows takes no None
         return
     trim(0)
-
-
-def freeze_long_lived() -> None:
-    """Collect once, then move every object left to the collector's permanent generation
-    (`gc.freeze`): a full collection would otherwise walk a loaded store's objects again each
-    time (30-70 ms at 100,000 memories) and stall whichever search it lands in. Frozen objects
-    are still freed when nothing refers to them; only cycles among them wait."""
-    gc.collect()
-    gc.freeze()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import math
 import random
 import sqlite3
@@ -374,13 +372,3 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
         state.remove(removed)
         del docs[removed]
         del lengths[removed]
-
-
-async def test_a_built_index_is_left_out_of_the_collectors_full_passes(
-    indexed: SqliteStore, project: str
-) -> None:
-    _, index = await filled(indexed, 5, 20)
-    await asyncio.to_thread(index.build_now)
-    state = index._state
-    assert state is not None
-    assert not any(held is state for held in gc.get_objects())  # frozen: no generation walks it

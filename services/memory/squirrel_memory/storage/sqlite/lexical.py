@@ -36,7 +36,7 @@ import numpy as np
 import structlog
 
 from squirrel_core.sqlite_files import harden
-from squirrel_memory.heap import freeze_long_lived, release_free_memory
+from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS
 from squirrel_memory.storage.sqlite.postings import INSTANCES, IndexState, Postings, read_postings
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
@@ -205,7 +205,6 @@ class LexicalIndex:
         with self._lock:
             self._state = state
         release_free_memory()
-        freeze_long_lived()
 
     def wait_built(self, timeout: float | None = None) -> bool:
         """Wait for a running build; whether a state is there."""
@@ -228,7 +227,6 @@ class LexicalIndex:
             self._state = state
             self._failed_at = None
         release_free_memory()
-        freeze_long_lived()
         log.info(
             "lexical_index_built",
             path=str(self._path),
