@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from squirrel_memory.models import (
@@ -17,7 +19,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage import SqliteStore, bm25
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.sqlite import lexical, postings
 from squirrel_memory.storage.sqlite import search as sqlite_search
@@ -89,6 +91,14 @@ async def add(store: SqliteStore, rng: random.Random, key: str) -> MemoryItem:
     item = await store.apply_decision(decision, user_id=USER)
     assert item is not None
     return item
+
+
+async def filled(store: SqliteStore, seed: int, count: int) -> tuple[random.Random, LexicalIndex]:
+    """`count` random memories added to `store`; the random source, to add more, and its index."""
+    rng = random.Random(seed)
+    for n in range(count):
+        await add(store, rng, f"k{n}")
+    return rng, index_of(store)
 
 
 @pytest.fixture
@@ -189,10 +199,7 @@ async def test_searches_through_the_store_match_fts5(indexed: SqliteStore, proje
 async def test_a_lost_stretch_of_the_change_log_makes_it_rebuild(
     indexed: SqliteStore, project: str
 ) -> None:
-    rng = random.Random(3)
-    for n in range(30):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 3, 30)
     index.build_now()
     for n in range(5):
         await add(indexed, rng, f"late{n}")
@@ -209,10 +216,7 @@ async def test_a_lost_stretch_of_the_change_log_makes_it_rebuild(
 async def test_too_many_changes_rebuild_instead_of_catching_up(
     indexed: SqliteStore, project: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rng = random.Random(5)
-    for n in range(20):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 5, 20)
     index.build_now()
     monkeypatch.setattr(lexical, "CATCH_UP_MAX", 3)
     for n in range(10):
@@ -226,10 +230,7 @@ async def test_too_many_changes_rebuild_instead_of_catching_up(
 async def test_a_snapshot_older_than_the_index_is_not_answered_from_it(
     indexed: SqliteStore, project: str, tmp_path: Path
 ) -> None:
-    rng = random.Random(9)
-    for n in range(20):
-        await add(indexed, rng, f"k{n}")
-    index = index_of(indexed)
+    rng, index = await filled(indexed, 9, 20)
     index.build_now()
     old = sqlite3.connect(indexed.path, isolation_level=None)
     try:
@@ -294,3 +295,80 @@ async def test_a_store_says_once_its_lexical_index_is_built(tmp_path: Path) -> N
     finally:
         await with_index.close()
         await without.close()
+
+
+def reference_best(
+    docs: dict[int, dict[str, float]], lengths: dict[int, float], query: list[str], limit: int
+) -> list[tuple[int, float]]:
+    """bm25 of every document, one at a time, as `fts5Bm25Function` adds it up."""
+    avgdl = sum(lengths.values()) / len(docs)
+    scores: dict[int, float] = {}
+    for token in query:
+        holding = [doc for doc, terms in docs.items() if token in terms]
+        if not holding:
+            continue
+        idf = math.log((len(docs) - len(holding) + 0.5) / (len(holding) + 0.5))
+        idf = idf if idf > 0.0 else bm25.MIN_IDF
+        for doc in holding:
+            f = docs[doc][token]
+            norm = bm25.K1 * ((1 - postings.B) + (postings.B * lengths[doc]) / avgdl)
+            scores[doc] = scores.get(doc, 0.0) + idf * ((f * (bm25.K1 + 1.0)) / (f + norm))
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return ranked[:limit]
+
+
+def random_state(
+    rng: random.Random, count: int, vocabulary: list[str]
+) -> tuple[postings.IndexState, dict[int, dict[str, float]], dict[int, float]]:
+    """An index state over `count` random documents (rowids with gaps), and the documents."""
+    docs: dict[int, dict[str, float]] = {}
+    lengths: dict[int, float] = {}
+    rowid = 0
+    for _ in range(count):
+        rowid += rng.randint(1, 3)
+        words = rng.choices(vocabulary, weights=range(len(vocabulary), 0, -1), k=rng.randint(1, 30))
+        terms: dict[str, float] = {}
+        for word in words:
+            terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
+        docs[rowid] = terms
+        lengths[rowid] = float(len(words))
+    ids = sorted(docs)
+    slot = {doc: n for n, doc in enumerate(ids)}
+    rows: list[int] = []
+    freqs: list[float] = []
+    sizes: list[int] = []
+    for term in vocabulary:
+        holding = [doc for doc in ids if term in docs[doc]]
+        sizes.append(len(holding))
+        rows.extend(slot[doc] for doc in holding)
+        freqs.extend(docs[doc][term] for doc in holding)
+    state = postings.IndexState(
+        1,
+        np.asarray(ids, dtype=np.int64),
+        ["fact"] * len(ids),
+        postings.Postings(
+            list(vocabulary),
+            np.asarray(sizes, dtype=np.int64),
+            np.asarray(rows, dtype=np.int32),
+            np.asarray(freqs, dtype=np.float32),
+            np.asarray([lengths[doc] for doc in ids], dtype=np.float64),
+        ),
+    )
+    return state, docs, lengths
+
+
+def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> None:
+    rng = random.Random(11)
+    vocabulary = sorted(f"w{n:03d}" for n in range(300))
+    state, docs, lengths = random_state(rng, 3_000, vocabulary)
+    for round_ in range(3):  # asked again: the kept per-term shares answer the same
+        for _ in range(40):
+            query = [*rng.choices(vocabulary, k=rng.randint(1, 8)), "absent"]
+            for limit in (1, 10, 50):
+                assert state.best(query, None, limit) == reference_best(
+                    docs, lengths, query, limit
+                ), (round_, query, limit)
+        removed = rng.choice(sorted(docs))  # new statistics: the shares are worked out again
+        state.remove(removed)
+        del docs[removed]
+        del lengths[removed]

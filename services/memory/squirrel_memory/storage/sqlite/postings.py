@@ -12,6 +12,7 @@ import bisect
 import math
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,8 @@ INSTANCES = (
     "CASE col WHEN 'key' THEN 0 WHEN 'content' THEN 1 ELSE 2 END), '') FROM {} GROUP BY term"
 )
 CHUNK_TERMS = 512
+PART_CACHE_POSTINGS = 2_000_000
+"""Postings whose per-term score shares `IndexState` keeps (12 bytes each: ~24 MB at most)."""
 
 
 @dataclass
@@ -130,6 +133,9 @@ class IndexState:
         self.rows = self.base_count
         self.tokens = int(postings.lengths.sum())
         self._norm: tuple[tuple[int, int, int], Floats] | None = None
+        self._parts: OrderedDict[int, tuple[Ints, Floats]] = OrderedDict()
+        self._parts_key = (0, 0, 0, 0)
+        self._parts_held = 0
 
     def _kind(self, kind: str) -> int:
         return self.kind_codes.setdefault(kind, len(self.kind_codes))
@@ -223,6 +229,31 @@ class IndexState:
             slots, freqs = slots[live], freqs[live]
         return slots.astype(np.int64), freqs.astype(np.float64)
 
+    def _term_part(self, token: str) -> tuple[Ints, Floats]:
+        """The live slots holding `token` and, for each, (f (k1 + 1)) / (f + k1 (1 - b +
+        b·len/avgdl)): the term's share of a score before its idf. Kept for the terms asked most
+        recently, up to `PART_CACHE_POSTINGS` postings, while the statistics stay the same."""
+        key = (self.rows, self.tokens, self.used, self.dead)
+        if key != self._parts_key:
+            self._parts.clear()
+            self._parts_key = key
+            self._parts_held = 0
+        term_id = self._term_id(token)
+        if term_id is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        part = self._parts.get(term_id)
+        if part is not None:
+            self._parts.move_to_end(term_id)
+            return part
+        slots, freqs = self._postings(token)
+        part = (slots, (freqs * (K1 + 1.0)) / (freqs + self._norms()[slots]))
+        self._parts[term_id] = part
+        self._parts_held += len(slots)
+        while self._parts_held > PART_CACHE_POSTINGS and len(self._parts) > 1:
+            _, (dropped, _) = self._parts.popitem(last=False)
+            self._parts_held -= len(dropped)
+        return part
+
     def best(self, tokens: Sequence[str], kinds: Sequence[str] | None, limit: int) -> list[Any]:
         """The `limit` best (rowid, score) among the rows of `kinds` (None: all), best first.
 
@@ -230,11 +261,10 @@ class IndexState:
         idf x (f (k1 + 1)) / (f + k1 (1 - b + b·len/avgdl)), summed in phrase order."""
         if self.rows <= 0:
             return []
-        norms = self._norms()
         hit_slots: list[Ints] = []
         hit_scores: list[Floats] = []
         for token in tokens:
-            slots, freqs = self._postings(token)
+            slots, part = self._term_part(token)
             hits = len(slots)
             if not hits:
                 continue
@@ -242,13 +272,14 @@ class IndexState:
             if idf <= 0.0:
                 idf = MIN_IDF
             hit_slots.append(slots)
-            hit_scores.append(idf * ((freqs * (K1 + 1.0)) / (freqs + norms[slots])))
+            hit_scores.append(idf * part)
         if not hit_slots:
             return []
-        scores = np.bincount(
-            np.concatenate(hit_slots), weights=np.concatenate(hit_scores), minlength=self.used
-        )
-        found = np.flatnonzero(scores)
+        every = np.concatenate(hit_slots)
+        scores = np.bincount(every, weights=np.concatenate(hit_scores), minlength=self.used)
+        held = np.zeros(self.used, dtype=bool)
+        held[every] = True
+        found = np.flatnonzero(held)
         if kinds is not None:
             codes = [self.kind_codes[k] for k in kinds if k in self.kind_codes]
             found = found[np.isin(self.kinds[found], codes)]
