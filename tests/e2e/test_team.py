@@ -378,6 +378,7 @@ def _memories(reply: Any) -> set[tuple[int, str, str]]:
 
 # Its own waits add up to 18 minutes (a 12,000-event backlog, a restart, the rest delivered):
 # the suite's 5-minute bound for a stuck test ended it while it ran on a loaded machine.
+@pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
     team: Team, tmp_path: Path
