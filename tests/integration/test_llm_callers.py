@@ -3,6 +3,8 @@ subprocesses, and a real HTTP server speaking the OpenAI chat-completions API.""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import os
 import stat
@@ -111,6 +113,26 @@ async def test_a_hung_cli_is_killed_at_the_timeout(
 ) -> None:
     with pytest.raises(RetryableExtractionError, match="timed out"):
         await ask(caller(backend, tmp_path, fakes, "timeout", timeout=1.0))
+
+
+@pytest.mark.parametrize(
+    ("mode", "error"), [("huge", PermanentExtractionError), ("timeout", RetryableExtractionError)]
+)
+def test_a_killed_cli_leaves_no_open_pipe_behind(
+    mode: str, error: type[Exception], tmp_path: Path, fakes: dict[str, Path]
+) -> None:
+    """Its pipes are closed when the call returns, not when collected after the loop is gone
+    (where closing one raises "Event loop is closed" from a finaliser)."""
+    c = caller("codex_cli", tmp_path, fakes, mode, timeout=1.0)
+    with pytest.raises(error):
+        asyncio.run(ask(c))
+    raised: list[BaseException | None] = []
+    hook, sys.unraisablehook = sys.unraisablehook, lambda u: raised.append(u.exc_value)
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert raised == []
 
 
 async def test_a_missing_cli_says_so(tmp_path: Path) -> None:

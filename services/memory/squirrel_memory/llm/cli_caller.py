@@ -78,6 +78,8 @@ variable the user wants passed (for example `GEMINI_API_KEY`)."""
 CLI_PROMPT_FLAG: Final = "Answer the request given on standard input."
 """Gemini's `-p` text (its headless switch): fixed, the request itself comes on stdin."""
 MAX_OUTPUT_BYTES: Final = 4 * MAX_ANSWER_CHARS
+REAP_SECONDS: Final = 5.0
+"""How long a killed CLI is waited for before its transport is left to the collector."""
 _LOGIN_WORDS: Final = (
     "not logged in",
     "please run /login",
@@ -151,6 +153,7 @@ async def run_cli(
         while stream is not None and (chunk := await stream.read(65536)):
             size += len(chunk)
             if size > MAX_OUTPUT_BYTES:
+                _kill(proc)  # so that the other stream ends too
                 raise PermanentExtractionError(f"`{argv[0]}` answered more than 4 MB")
             chunks.append(chunk)
         return b"".join(chunks)
@@ -160,18 +163,24 @@ async def run_cli(
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             proc.stdin.write(stdin.encode())
             await proc.stdin.drain()
-            proc.stdin.close()
-        out, err = await asyncio.gather(read(proc.stdout), read(proc.stderr))
+        proc.stdin.close()
+        out, err = await asyncio.gather(
+            read(proc.stdout), read(proc.stderr), return_exceptions=True
+        )
+        for failed in (out, err):
+            if isinstance(failed, BaseException):
+                raise failed
         await proc.wait()
+        assert isinstance(out, bytes) and isinstance(err, bytes)
         return out, err
 
     try:
         out, err = await asyncio.wait_for(talk(), timeout)
     except TimeoutError:
-        _kill(proc)
+        await _killed(proc)
         raise RetryableExtractionError(f"`{argv[0]}` timed out after {timeout:g} s") from None
     except BaseException:
-        _kill(proc)
+        await _killed(proc)
         raise
     return CliOutcome(
         proc.returncode or 0,
@@ -184,6 +193,25 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
     if proc.returncode is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def _killed(proc: asyncio.subprocess.Process) -> None:
+    """Kill the process group, close its stdin, read what is left of its output and wait for
+    it (at most `REAP_SECONDS` in all), so that its pipes and transport close now rather than
+    when collected after the event loop is gone."""
+    _kill(proc)
+    if proc.stdin is not None:
+        proc.stdin.close()
+
+    async def drained(stream: asyncio.StreamReader | None) -> None:
+        while stream is not None and await stream.read(65536):
+            pass
+
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(
+            asyncio.gather(drained(proc.stdout), drained(proc.stderr), proc.wait()),
+            REAP_SECONDS,
+        )
 
 
 class CliCaller:
