@@ -367,9 +367,13 @@ async def _score(
     for at, text in facts.prompts:
         recorder.now = at
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
-        prompts.append(Injected(at, answer.tokens, answer.served))
+        prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text))
     return score_session(
-        facts, history, Injected(None, start.tokens, start.served), prompts, project_id
+        facts,
+        history,
+        Injected(None, start.tokens, start.served, "", start.text),
+        prompts,
+        project_id,
     )
 
 
@@ -397,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--details",
         action="store_true",
-        help="every recurrence not served, and every served item its session did not use",
+        help="every recurrence not served, every served item its session did not use, and "
+        "each answer of each session: its items, their outcome and reason, and what the "
+        "session then touched and ran",
     )
     parser.add_argument(
         "--json", type=Path, help="also write the figures here (pooled, then per project)"
@@ -439,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
             print("served, unused:")
             print("\n".join(f"  - {n}" for n in result.tally.noise) or "  none")
+            print("each answer (outcome, item, reason), then what the session touched and ran:")
+            print("\n".join(f"  {line}" for line in result.tally.answers))
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415
 

@@ -91,6 +91,9 @@ class Injected:
     at: datetime | None
     tokens: int
     served: tuple[Served, ...]
+    #: The prompt answered ("" at session start) and the text injected, for --details.
+    prompt: str = ""
+    text: str = ""
 
     def before(self, moment: datetime, *, strictly: bool = False) -> bool:
         """Whether the session had this answer by `moment`."""
@@ -147,10 +150,11 @@ class Tally:
     unused: int = 0
     misses: list[str] = field(default_factory=list)
     noise: list[str] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
-            if name in ("misses", "noise"):
+            if name in ("misses", "noise", "answers"):
                 getattr(self, name).extend(getattr(other, name))
             else:
                 setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -222,6 +226,7 @@ def score_session(
     # One item per memory text (a brief's fact line has no key where the task context's has),
     # at its first serving: the answers are in the order served.
     first: dict[tuple[str, str], ServedMemory] = {}
+    outcomes: dict[tuple[str, str], Outcome] = {}
     for answer in answers:
         for item in answer.served:
             first.setdefault(
@@ -232,11 +237,47 @@ def score_session(
     for memory in first.values():
         result = outcome_of(memory, facts, root)
         setattr(tally, result.value, getattr(tally, result.value) + 1)
+        outcomes[(memory.type, " ".join(memory.content.split()))] = result
         if result is Outcome.UNUSED:
             tally.noise.append(
                 f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
             )
+    tally.answers = answer_lines(facts, answers, outcomes)
     return tally
+
+
+_WHY = " — why: "
+
+
+def _why(item: Served, text: str) -> str:
+    """The reason an answer's text gives for `item` (task context lines end with one)."""
+    head = " ".join(item.content.split())[:40]
+    for line in text.splitlines():
+        if head and head in " ".join(line.split()) and _WHY in line:
+            return line.rpartition(_WHY)[2]
+    return ""
+
+
+def answer_lines(
+    facts: SessionFacts, answers: Sequence[Injected], outcomes: dict[tuple[str, str], Outcome]
+) -> list[str]:
+    """For --details: each answer of the session (the start, then each prompt, clipped), the
+    items it showed with their outcome and reason, then what the session touched and ran."""
+    lines = [f"{facts.session_id}"]
+    for answer in answers:
+        said = " ".join(answer.prompt.split())[:100]
+        lines.append(f"  {'start' if answer.at is None else 'prompt'}: {said!r} {answer.tokens} t")
+        for item in answer.served:
+            flat = " ".join(item.content.split())
+            outcome = outcomes.get((item.type, flat), Outcome.UNUSED)
+            why = _why(item, answer.text)
+            reason = f" — why: {why}" if why else ""
+            lines.append(f"    {outcome.value:>12} [{item.type}] {flat[:90]}{reason}")
+    touched = sorted(facts.touched)
+    lines.append(f"  touched ({len(touched)}): {', '.join(touched[:25])}")
+    ran = sorted({r.base for r in facts.runs if r.base})
+    lines.append(f"  ran ({len(ran)}): {', '.join(ran[:25])}")
+    return lines
 
 
 def share(part: int, whole: int) -> str:

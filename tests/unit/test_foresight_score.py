@@ -270,3 +270,25 @@ def test_a_pitfall_serves_the_command_of_its_remedy_not_the_one_that_failed() ->
     result = score_session(now.facts(), history_of(earlier), start(pitfall), [])
     assert (result.recipes, result.recipes_served) == (2, 1)
     assert any("not served: uv run pyright" in miss for miss in result.misses)
+
+
+def test_the_details_show_each_answer_with_its_items_outcomes_and_reasons() -> None:
+    now = Session("s2").say(0, "fix the parser").edit(2, "src/parser.py")
+    fact = Served("project_fact", "", "", "The parser lives in `src/parser.py`.")
+    stale = Served("project_fact", "", "", "Deployment goes through `fly deploy`.")
+    text = "## Relevant\n\n- [project_fact] The parser lives in `src/parser.py`. — why: Matches 'parser'."
+    result = score_session(
+        now.facts(),
+        History(),
+        Injected(None, 50, (stale,), "", "- Deployment goes through `fly deploy`."),
+        [Injected(at(0), 40, (fact,), "fix the parser", text)],
+    )
+    assert result.answers == [
+        "s2",
+        "  start: '' 50 t",
+        "          unused [project_fact] Deployment goes through `fly deploy`.",
+        "  prompt: 'fix the parser' 40 t",
+        "            used [project_fact] The parser lives in `src/parser.py`. — why: Matches 'parser'.",
+        "  touched (1): src/parser.py",
+        "  ran (0): ",
+    ]
