@@ -27,7 +27,9 @@ Each session k >= 2 is scored against what it then did (bench/foresight_score.py
   stated the opposite) or unused; noise is the unused share.
 
 Needs no model and no gold. Transcripts paths under the original project folder are moved into
-the replay's project folder, as they would be on the user's machine.
+the replay's project folder, as they would be on the user's machine; the files earlier sessions
+read or wrote are created there (empty) before the next session, so a prompt naming one of them
+is answered as on the user's disk, where it exists.
 
 The answer key's held-out projects (bench/data/answer_key/, `split = "held-out"`) are replayed
 and pooled like the rest, but shown only as one pooled row (and left out of --details and the
@@ -53,7 +55,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bench import fixture_pipeline
@@ -323,6 +325,7 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                     await _learn(client, project_id, sessions[k - 1])
                     total.add(await _score(hooks, recorder, session, facts, history, project_id))
                 history.add(facts)
+                materialise(root, facts)
             listed = await client.call(
                 client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=1)
             )
@@ -332,6 +335,21 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
             await recorder.served.close()
     events = sum(len(s.events) for s in sessions)
     return ProjectResult(project.name, len(sessions), events, memories, total)
+
+
+def materialise(root: Path, facts: SessionFacts) -> None:
+    """Creates (empty) the project's files a session read or wrote, as they would be on the
+    user's disk for the sessions after it: the prompt hook only counts a path a prompt names
+    when the file exists. Only names with an extension are files here (a folder a session
+    searched is not one); paths outside the project are left alone."""
+    for path in sorted(facts.touched):
+        relative = PurePosixPath(path)
+        if relative.is_absolute() or ".." in relative.parts or not relative.suffix:
+            continue
+        target = root.joinpath(*relative.parts)
+        with contextlib.suppress(OSError):  # a file where a folder is needed, or the reverse
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.touch(exist_ok=True)
 
 
 async def _learn(client: MemoryClient, project_id: str, session: Session) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from bench.foresight import relocate, sessions_of
+from bench.foresight import materialise, relocate, sessions_of
+from bench.foresight_score import SessionFacts
 from squirrel_core.events import Event, EventType, SourceTool
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -48,3 +50,14 @@ def test_sessions_are_ordered_by_their_start_and_their_events_by_time() -> None:
     sessions = sessions_of(events)
     assert [s.session_id for s in sessions] == ["early", "late"]
     assert [e.timestamp.minute for e in sessions[1].events] == [4, 5]
+
+
+def test_files_a_session_touched_exist_for_the_next_but_folders_and_outside_paths_do_not(
+    tmp_path: Path,
+) -> None:
+    touched = ("src/app.py", "src", "README.md", "/etc/hosts.txt", "../other/x.py", "docs/a.md")
+    facts = SessionFacts("s", (), (), (), (), tuple((T0, p) for p in touched))
+    materialise(tmp_path, facts)
+    made = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert made == ["README.md", "docs/a.md", "src/app.py"]
+    assert not (tmp_path.parent / "other").exists()
