@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from squirrel_gateway.hook_hosts import (
     parse_input,
     render_output,
 )
+from squirrel_gateway.session_served import SessionServed
 
 log = structlog.get_logger()
 
@@ -101,6 +103,8 @@ class HookService:
         self._observer = observer
         self._activity = HookActivity()
         self._idle: dict[str, asyncio.TimerHandle] = {}
+        self._served = SessionServed()
+        """What each session already has from the hooks: a prompt is not served it again."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -158,25 +162,30 @@ class HookService:
             self._cancel_idle(hook.session_id)
             if not self._settings.session_start:
                 return NOTHING
-            return await hook_context.session_start(
+            started = await hook_context.session_start(
                 self._backend,
                 project_id=project_id,
                 user_id=None,
                 budget=self._settings.session_budget,
                 loaded_files=LOADED_FILES[hook.host],
             )
+            self._served.started(hook.session_id, started)
+            return started
         if hook.moment is Moment.PROMPT:
             self._cancel_idle(hook.session_id)
             if not self._settings.prompt:
                 return NOTHING
-            return await hook_context.prompt_context(
+            answer = await hook_context.prompt_context(
                 self._backend,
                 project_id=project_id,
                 prompt=hook.prompt,
                 user_id=None,
                 budget=self._settings.prompt_budget,
                 loaded_files=LOADED_FILES[hook.host],
+                already=functools.partial(self._served.has, hook.session_id),
             )
+            self._served.add(hook.session_id, answer)
+            return answer
         if self._settings.session_end and self._ender is not None:
             if hook.moment is Moment.SESSION_END:
                 self._cancel_idle(hook.session_id)

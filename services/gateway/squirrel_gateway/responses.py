@@ -6,7 +6,7 @@ items, the same markdown and the same footers for the same request.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
@@ -124,10 +124,12 @@ async def task_context(
     user_id: str | None,
     budget: int,
     omit_sources_in: Sequence[str] = (),
+    leave_out: Callable[[SelectedMemory], bool] | None = None,
 ) -> Budgeted[TaskContext]:
     """Spec §5.5: the memories for a task, best first, within `budget`; abstains when none.
     Memories read only from `omit_sources_in` (files the asking host loads itself) are never
-    selected."""
+    selected; those `leave_out` names (what the asker already has) are dropped before the
+    budget is filled, so the next ones take their place."""
     task = required_text(task_description, "task_description", MAX_TASK_CHARS)
     user = _user(user_id)
     project_id = await backend.resolve_project(project_root)
@@ -142,6 +144,8 @@ async def task_context(
         omit_sources_in=omit_sources_in,
     )
     memories = list(data.selected_memories) if data.has_relevant_memory else []
+    if leave_out is not None:
+        memories = [m for m in memories if not leave_out(m)]
     if memories:
         packed = pack(
             memories,

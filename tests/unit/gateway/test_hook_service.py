@@ -13,7 +13,7 @@ from squirrel_core.hook_activity import read_activity
 from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
 from tests.gitrepos import git, make_repo
-from tests.unit.gateway.fakes import FakeBackend
+from tests.unit.gateway.fakes import FakeBackend, selected
 
 
 class RecordingEnder:
@@ -174,3 +174,45 @@ async def test_each_host_is_spared_the_instruction_files_it_loads_itself(
     method = "get_project_brief_view" if event == "SessionStart" else "get_task_context"
     call = next(c for c in backend.calls if c.method == method)
     assert call.args["omit_sources_in"] == files
+
+
+def _context(out: str) -> str:
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+async def test_a_prompt_is_not_served_again_what_its_session_already_has(
+    repo: Path, tmp_path: Path
+) -> None:
+    hooks, backend = service(repo, tmp_path)
+    backend.selected = [selected(1), selected(2)]
+    s1 = {"cwd": str(repo), "session_id": "s1"}
+    await hooks.answer("claude", "SessionStart", s1)
+    first = _context(await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "go on"}))
+    assert "(1)" in first and "(2)" in first
+    # The same memories again: the session has them, so nothing is printed (0 tokens) ...
+    assert await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "and on"}) == ""
+    # ... and a new one comes alone, its repeats left out.
+    backend.selected = [selected(2), selected(3)]
+    third = _context(await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "more"}))
+    assert "(3)" in third and "(2)" not in third
+    # Another session has none of them; a restarted one (/clear) has only its start's.
+    s2 = {"cwd": str(repo), "session_id": "s2"}
+    assert "(2)" in _context(
+        await hooks.answer("claude", "UserPromptSubmit", {**s2, "prompt": "x"})
+    )
+    await hooks.answer("claude", "SessionStart", {**s1, "source": "clear"})
+    assert "(2)" in _context(
+        await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "y"})
+    )
+
+
+async def test_a_fact_the_session_start_showed_under_a_label_is_not_served_again(
+    repo: Path, tmp_path: Path
+) -> None:
+    hooks, backend = service(repo, tmp_path)
+    backend.selected = [selected(1, content="A Go service (go.mod)."), selected(2)]
+    backend.key_facts = ["Language: A Go service (go.mod). (1)"]  # the brief's label, no id
+    s1 = {"cwd": str(repo), "session_id": "s1"}
+    assert "A Go service" in _context(await hooks.answer("claude", "SessionStart", s1))
+    out = _context(await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "go on"}))
+    assert "(2)" in out and "A Go service" not in out
