@@ -650,6 +650,9 @@ def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
     assert all(is_generic(w) for w in ("add", "adding", "new", "fix", "updates", "Create"))
     assert not any(is_generic(w) for w in ("test", "migration", "handler", "build", "sessions"))
     assert meaningful_terms(("add", "column", "new", "table")) == ("column", "table")
+    # the words of any failure report are generic; what failed, and how, is not
+    assert all(is_generic(w) for w in ("error", "errors", "failing", "failed", "broken", "issue"))
+    assert not any(is_generic(w) for w in ("exception", "timeout", "traceback", "deadlock"))
 
 
 def test_words_of_manner_are_generic_but_what_they_qualify_is_not() -> None:

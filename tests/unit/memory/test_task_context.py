@@ -494,3 +494,38 @@ async def test_stop_words_and_generic_verbs_alone_never_pick_a_memory(
     for m in chosen:
         assert all(word in m.reason for word in named)
         assert not any(f"'{w}'" in m.reason for w in ("make", "the", "it", "for", "to"))
+
+
+@pytest.mark.parametrize(
+    ("task", "picked"),
+    [
+        # the words of reporting that something went wrong, nothing else in common: abstain
+        ("please fix these errors", False),
+        ("it is broken again and failing, what is the problem?", False),
+        # what failed is a subject: picked
+        ("the migration keeps failing with an error", True),
+    ],
+)
+async def test_words_of_a_failure_report_alone_never_pick_a_pitfall(
+    tmp_path: Path, task: str, picked: bool
+) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        memory = await add_memory(
+            store,
+            MemoryType.PITFALL,
+            "pitfall:migration-lock",
+            "`alembic upgrade head` failed with errors: the migration lock was held; a failing"
+            " run leaves it broken until `alembic stamp` clears the problem.",
+            ("migration",),
+            0.6,
+            (),
+        )
+        context = await TaskContextBuilder(Retriever(store)).build(str(tmp_path), task)
+    finally:
+        await store.close()
+
+    chosen = [m for m in context.selected_memories if m.memory_id == memory.id]
+    assert bool(chosen) is picked
+    for m in chosen:
+        assert "'migration'" in m.reason and "'error'" not in m.reason

@@ -27,8 +27,9 @@ _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 #: Words almost every coding request uses, whatever it is about: the verbs of asking for work
 #: ("add", "fix", "update", "make") and words such as "new", "existing", "simple", "file" or
-#: "code". A task shares them with any memory, so alone they never make a memory relevant nor
-#: explain why it is.
+#: "code", and the words of reporting that something went wrong ("error", "failing", "broken":
+#: every pitfall says them). A task shares them with any memory, so alone they never make a
+#: memory relevant nor explain why it is.
 _GENERIC_WORD_TEXT = (
     "add adds added adding new make makes making made use uses used using need needs"
     " needed want wants wanted get gets getting got set sets setting put change changes"
@@ -41,6 +42,8 @@ _GENERIC_WORD_TEXT = (
     " do does did doing done let lets allow allows allowed show shows showing shown"
     " exist exists existing current currently other another same different"
     " simple simpler small smaller quick quickly easy easier bit part parts"
+    " error errors fail fails failed failing failure failures broken wrong issue issues"
+    " problem problems"
 )
 GENERIC_WORDS = frozenset(_GENERIC_WORD_TEXT.split())
 
