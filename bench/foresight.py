@@ -82,10 +82,12 @@ from squirrel_core.clients import MemoryClient, open_channel
 from squirrel_core.events import Event, SourcePosition, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
+from squirrel_core.read_shapes import MEMORY_TYPES
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
-from squirrel_gateway.hook_context import Injection
+from squirrel_gateway.arguments import MAX_TASK_CHARS
+from squirrel_gateway.hook_context import Injection, Served
 from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
@@ -99,6 +101,8 @@ CONSTRUCTED = "agent-sessions-constructed"
 RESERVED = re.compile(r"marot|spotter|locomo", re.IGNORECASE)
 HOOK_DEADLINE_MS = 120_000
 INDEX_WAIT_SECONDS = 300.0
+NEAR_HITS = 3
+"""Search hits --details shows for a prompt the hook left unanswered."""
 HOSTS = {SourceTool.CODEX: "codex", SourceTool.GEMINI_CLI: "gemini"}
 
 
@@ -323,7 +327,10 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                     if not await recorder.served.flush():
                         raise RuntimeError("what the last session was served was not recorded")
                     await _learn(client, project_id, sessions[k - 1])
-                    total.add(await _score(hooks, recorder, session, facts, history, project_id))
+                    scored = await _score(
+                        backend, hooks, recorder, session, facts, history, project_id
+                    )
+                    total.add(scored)
                 history.add(facts)
                 materialise(root, facts)
             listed = await client.call(
@@ -366,7 +373,25 @@ async def _learn(client: MemoryClient, project_id: str, session: Session) -> Non
     await wait_indexed(client, project_id)
 
 
+async def _below_the_cut(
+    backend: GrpcMemoryBackend, project_id: str, prompt: str
+) -> tuple[tuple[Served, str], ...]:
+    """For --details: the best search hits for a prompt the hook left unanswered (what the
+    task context found not relevant enough), with their score and reason; never served."""
+    query = " ".join(prompt.split())[:MAX_TASK_CHARS]
+    if not query:
+        return ()
+    page = await backend.search_memory(
+        project_id, query=query, top_k=NEAR_HITS, types=MEMORY_TYPES, scope_paths=[], cursor=None
+    )
+    return tuple(
+        (Served(r.type, r.key, r.memory_id, r.content), f"{r.score:.2f} {r.reason}")
+        for r in page.results
+    )
+
+
 async def _score(
+    backend: GrpcMemoryBackend,
     hooks: HookService,
     recorder: Recorder,
     session: Session,
@@ -385,7 +410,8 @@ async def _score(
     for at, text in facts.prompts:
         recorder.now = at
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
-        prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text))
+        near = () if answer.served else await _below_the_cut(backend, project_id, text)
+        prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text, near))
     return score_session(
         facts,
         history,

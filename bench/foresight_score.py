@@ -94,6 +94,8 @@ class Injected:
     #: The prompt answered ("" at session start) and the text injected, for --details.
     prompt: str = ""
     text: str = ""
+    #: For --details, when nothing was served: the best search hits and their score and reason.
+    near: tuple[tuple[Served, str], ...] = ()
 
     def before(self, moment: datetime, *, strictly: bool = False) -> bool:
         """Whether the session had this answer by `moment`."""
@@ -242,7 +244,7 @@ def score_session(
             tally.noise.append(
                 f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
             )
-    tally.answers = answer_lines(facts, answers, outcomes)
+    tally.answers = answer_lines(facts, answers, outcomes, root)
     return tally
 
 
@@ -259,10 +261,15 @@ def _why(item: Served, text: str) -> str:
 
 
 def answer_lines(
-    facts: SessionFacts, answers: Sequence[Injected], outcomes: dict[tuple[str, str], Outcome]
+    facts: SessionFacts,
+    answers: Sequence[Injected],
+    outcomes: dict[tuple[str, str], Outcome],
+    root: str = "",
 ) -> list[str]:
     """For --details: each answer of the session (the start, then each prompt, clipped), the
-    items it showed with their outcome and reason, then what the session touched and ran."""
+    items it showed with their outcome and reason (for an unanswered prompt, the best search
+    hits below the cut and what their outcome would have been), then what the session touched
+    and ran."""
     lines = [f"{facts.session_id}"]
     for answer in answers:
         said = " ".join(answer.prompt.split())[:100]
@@ -273,6 +280,11 @@ def answer_lines(
             why = _why(item, answer.text)
             reason = f" — why: {why}" if why else ""
             lines.append(f"    {outcome.value:>12} [{item.type}] {flat[:90]}{reason}")
+        for item, why in answer.near:
+            flat = " ".join(item.content.split())
+            memory = ServedMemory(item.type, item.key, item.content, answer.at)
+            would = outcome_of(memory, facts, root)
+            lines.append(f"    below: {would.value} [{item.type}] {flat[:70]} — {why}")
     touched = sorted(facts.touched)
     lines.append(f"  touched ({len(touched)}): {', '.join(touched[:25])}")
     ran = sorted({r.base for r in facts.runs if r.base})
