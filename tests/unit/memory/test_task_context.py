@@ -25,6 +25,8 @@ from squirrel_memory.task_context import (
     ABSTAIN_MARKDOWN,
     HEADER,
     STYLE_REASON,
+    SelectedMemory,
+    TaskContext,
     TaskContextBuilder,
     TaskContextSettings,
 )
@@ -459,6 +461,19 @@ def test_subject_stems() -> None:
     assert subject_stem("repo") == "repo"
 
 
+async def _alone_with(
+    tmp_path: Path, task: str, kind: MemoryType, key: str, content: str, tag: str
+) -> tuple[TaskContext, list[SelectedMemory]]:
+    """The task context of `task` in a project holding one memory, and that memory if chosen."""
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        memory = await add_memory(store, kind, key, content, (tag,), 0.6, ())
+        context = await TaskContextBuilder(Retriever(store)).build(str(tmp_path), task)
+    finally:
+        await store.close()
+    return context, [m for m in context.selected_memories if m.memory_id == memory.id]
+
+
 @pytest.mark.parametrize(
     ("task", "picked", "named"),
     [
@@ -474,22 +489,14 @@ def test_subject_stems() -> None:
 async def test_stop_words_and_generic_verbs_alone_never_pick_a_memory(
     tmp_path: Path, task: str, picked: bool, named: tuple[str, ...]
 ) -> None:
-    store = await SqliteStore.open(str(tmp_path))
-    try:
-        memory = await add_memory(
-            store,
-            MemoryType.RECIPE,
-            "recipe:release",
-            "To make the release build reproducible, set SOURCE_DATE_EPOCH before you run it.",
-            ("release",),
-            0.6,
-            (),
-        )
-        context = await TaskContextBuilder(Retriever(store)).build(str(tmp_path), task)
-    finally:
-        await store.close()
-
-    chosen = [m for m in context.selected_memories if m.memory_id == memory.id]
+    context, chosen = await _alone_with(
+        tmp_path,
+        task,
+        MemoryType.RECIPE,
+        "recipe:release",
+        "To make the release build reproducible, set SOURCE_DATE_EPOCH before you run it.",
+        "release",
+    )
     assert bool(chosen) is picked and context.has_relevant_memory is picked
     for m in chosen:
         assert all(word in m.reason for word in named)
@@ -509,23 +516,15 @@ async def test_stop_words_and_generic_verbs_alone_never_pick_a_memory(
 async def test_words_of_a_failure_report_alone_never_pick_a_pitfall(
     tmp_path: Path, task: str, picked: bool
 ) -> None:
-    store = await SqliteStore.open(str(tmp_path))
-    try:
-        memory = await add_memory(
-            store,
-            MemoryType.PITFALL,
-            "pitfall:migration-lock",
-            "`alembic upgrade head` failed with errors: the migration lock was held; a failing"
-            " run leaves it broken until `alembic stamp` clears the problem.",
-            ("migration",),
-            0.6,
-            (),
-        )
-        context = await TaskContextBuilder(Retriever(store)).build(str(tmp_path), task)
-    finally:
-        await store.close()
-
-    chosen = [m for m in context.selected_memories if m.memory_id == memory.id]
+    _, chosen = await _alone_with(
+        tmp_path,
+        task,
+        MemoryType.PITFALL,
+        "pitfall:migration-lock",
+        "`alembic upgrade head` failed with errors: the migration lock was held; a failing"
+        " run leaves it broken until `alembic stamp` clears the problem.",
+        "migration",
+    )
     assert bool(chosen) is picked
     for m in chosen:
         assert "'migration'" in m.reason and "'error'" not in m.reason
