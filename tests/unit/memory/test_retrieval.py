@@ -653,6 +653,9 @@ def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
     # the words of any failure report are generic; what failed, and how, is not
     assert all(is_generic(w) for w in ("error", "errors", "failing", "failed", "broken", "issue"))
     assert not any(is_generic(w) for w in ("exception", "timeout", "traceback", "deadlock"))
+    # so is a number of one or two digits; a longer one (a status, a port) is not
+    assert all(is_generic(w) for w in ("1", "2", "42"))
+    assert not any(is_generic(w) for w in ("404", "8080", "2024", "v2", "py3"))
 
 
 def test_words_of_manner_are_generic_but_what_they_qualify_is_not() -> None:

@@ -528,3 +528,26 @@ async def test_words_of_a_failure_report_alone_never_pick_a_pitfall(
     assert bool(chosen) is picked
     for m in chosen:
         assert "'migration'" in m.reason and "'error'" not in m.reason
+
+
+@pytest.mark.parametrize(
+    ("task", "picked"),
+    [
+        ("now do phase 2 and then option 1", False),  # short numbers alone: abstain
+        ("the 2 workers of the release build", True),  # what they count is a subject
+    ],
+)
+async def test_short_numbers_alone_never_pick_a_memory(
+    tmp_path: Path, task: str, picked: bool
+) -> None:
+    _, chosen = await _alone_with(
+        tmp_path,
+        task,
+        MemoryType.RECIPE,
+        "recipe:release",
+        "To build the release: `make release JOBS=2`, 1 retry; it takes 2 workers.",
+        "release",
+    )
+    assert bool(chosen) is picked
+    for m in chosen:
+        assert "'release'" in m.reason and "'2'" not in m.reason

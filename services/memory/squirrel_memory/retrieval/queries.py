@@ -46,6 +46,8 @@ _GENERIC_WORD_TEXT = (
     " problem problems"
 )
 GENERIC_WORDS = frozenset(_GENERIC_WORD_TEXT.split())
+_SHORT_NUMBER = 2
+"""Numbers of at most this many digits are generic words too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +78,12 @@ def stem(word: str) -> str:
 
 
 def is_generic(term: str) -> bool:
-    """Whether a query term is one of the `GENERIC_WORDS` (or a form of one: `adding`)."""
+    """Whether a query term is one of the `GENERIC_WORDS` (or a form of one: `adding`), or a
+    number of one or two digits ("phase 2", "option 1": every text has such numbers; `404`,
+    `8080` and `3.11` say what they are about)."""
     lowered = term.lower()
+    if lowered.isdigit() and len(lowered) <= _SHORT_NUMBER:
+        return True
     return lowered in GENERIC_WORDS or _stem_cached(lowered) in _GENERIC_STEMS
 
 
