@@ -10,7 +10,8 @@ import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
-from squirrel_ingest.parsers.codex import READ_TOOL, patch_paths
+from squirrel_ingest.parsers.codex import patch_paths
+from squirrel_ingest.parsers.shell_commands import READ_TOOL
 from squirrel_memory.extractors.file_reads import READ_TOOLS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "codex"
