@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from datetime import datetime
 from typing import Any
@@ -21,13 +20,15 @@ from squirrel_ingest.parsers.base import (
     command_event,
     completion_events,
     decode_record,
+    partial_lines,
     relative_path,
     remember,
     shell_folder,
     str_or_none,
     text_of,
 )
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, read_path
+from squirrel_ingest.parsers.patches import patch_paths
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
 from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
 from squirrel_ingest.parsers.speaker import Utterance, said_events, split_user_text
 
@@ -56,20 +57,7 @@ _INJECTED_PREFIXES = (
     "<user_shell_command>",
     "<turn_aborted>",
 )
-_PATCH_FILE = re.compile(
-    r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M
-)
 _COMPLETED_LIMIT = PENDING_LIMIT * 4
-
-
-def patch_paths(patch: str) -> tuple[str, ...]:
-    """File paths named in an `apply_patch` body's `*** Update/Add/Delete File:` headers."""
-    found: list[str] = []
-    for match in _PATCH_FILE.finditer(patch):
-        path = match.group(1) or match.group(2)
-        if path and path not in found:
-            found.append(path)
-    return tuple(found)
 
 
 def opens_transcript(record: dict[str, Any]) -> bool:
@@ -355,6 +343,7 @@ class CodexFileParser:
         arguments = _arguments(item)
         command: str | None = None
         paths: tuple[str, ...] = ()
+        line_limit: int | None = None
         workdir = shell_folder(arguments.get("workdir"), self._cwd)
         if name == "apply_patch":
             patch = (
@@ -373,13 +362,15 @@ class CodexFileParser:
                 if command is not None and command.lstrip().startswith("apply_patch"):
                     paths = patch_paths(command)
                     name, command = "apply_patch", None
-                elif command is not None and (read := read_path(command)) is not None:
-                    read = shell_folder(read, workdir or self._cwd) or read
-                    name, paths = READ_TOOL, (read,)
-                    arguments = {"file_path": read, "command": command}
+                elif command is not None and (read := shell_read(command)) is not None:
+                    path = shell_folder(read.path, workdir or self._cwd) or read.path
+                    name, paths, line_limit = READ_TOOL, (path,), read.line_limit
+                    arguments = {"file_path": path, "command": command}
                     command = None
         paths = tuple(relative_path(path, self._cwd) for path in paths)
-        pending = PendingTool(name=name, command=command, paths=paths, cwd=workdir)
+        pending = PendingTool(
+            name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
+        )
         remember(self._pending, call_id, pending)
         content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]
@@ -392,6 +383,7 @@ class CodexFileParser:
         runs_process = pending is not None and (
             pending.command is not None or pending.name in ("apply_patch", READ_TOOL)
         )
+        read_lines: tuple[int, int] | None = None
         output, exit_code, failed = codex_answer(item.get("output"), scan_text=runs_process)
         still_running = exit_code is None and codex_still_running(output)
         if pending is not None and pending.command is not None and still_running and call_id:
@@ -402,9 +394,16 @@ class CodexFileParser:
             output = codex_output(output)
         elif pending is not None and pending.name == READ_TOOL:
             output = codex_output(output)
+            read_lines = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         return completion_events(
-            ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code
+            ctx,
+            call_id,
+            pending,
+            output,
+            is_error=is_error,
+            exit_code=exit_code,
+            read_lines=read_lines,
         )
 
     def _complete(self, call_id: str | None) -> None:
