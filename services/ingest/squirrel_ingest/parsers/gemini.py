@@ -20,12 +20,14 @@ from squirrel_ingest.parsers.base import (
     cap_value,
     completion_events,
     decode_record,
+    partial_lines,
     relative_path,
     shell_folder,
     str_or_none,
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, shell_read
 from squirrel_ingest.parsers.shell_reports import gemini_exit_code, gemini_output
 from squirrel_ingest.parsers.speaker import said_events, split_user_text
 
@@ -301,21 +303,30 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
     command = args.get("command") if name in _SHELL_TOOLS else None
     shell = command if isinstance(command, str) else None
     where = shell_folder(args.get("directory"), ctx.cwd) if shell is not None else None
+    reported = shell is not None  # the answer is `run_shell_command`'s report
+    read = shell_read(shell) if shell is not None else None
+    if read is not None:  # only prints one file: that file's read, as Codex's are
+        path = shell_folder(read.path, where or ctx.cwd) or read.path
+        name, paths, shell, where = READ_TOOL, (relative_path(path, ctx.cwd),), None, None
+        args = {"file_path": path, "command": command}
     pending = PendingTool(name=name, command=shell, paths=paths, cwd=where)
     output = _result_text(call)
     status = call.get("status")
     exit_code: int | None = None
-    if pending.command is not None:
+    if reported:
         stated = gemini_exit_code(output)
         exit_code = stated if stated is not None else (0 if status == "success" else None)
         output = gemini_output(output)
+    lines = partial_lines(1, len(output.splitlines()), limit=read.line_limit) if read else None
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
     tool_call = ctx.event(
         EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
     )
     return [
         tool_call,
-        *completion_events(ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code),
+        *completion_events(
+            ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code, read_lines=lines
+        ),
     ]
 
 
