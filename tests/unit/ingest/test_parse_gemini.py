@@ -289,3 +289,25 @@ def test_a_shell_command_that_prints_a_file_is_that_files_read(
     assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("app/README.md",))
     assert (result.content["output"], result.content.get("lines")) == (printed, lines)
     assert not [e for e in events if e.event_type is EventType.COMMAND_RUN]
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        ({"offset": 40, "limit": 2}, [41, 42]),
+        ({"limit": 2}, [1, 2]),
+        ({"limit": 50}, None),
+        ({}, None),
+    ],
+)
+def test_a_read_file_with_an_offset_or_a_limit_it_filled_is_partial(
+    args: dict[str, Any], lines: list[int] | None
+) -> None:
+    call = _call("success", "one\ntwo", name="read_file", file_path="README.md", **args)
+    data = _doc([_message("m1", "gemini", "", [call])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert result.content.get("lines") == lines
+    assert result.content.get("partial", False) is (lines is not None)

@@ -317,7 +317,8 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
         stated = gemini_exit_code(output)
         exit_code = stated if stated is not None else (0 if status == "success" else None)
         output = gemini_output(output)
-    lines = partial_lines(1, len(output.splitlines()), limit=read.line_limit) if read else None
+    shown = len(output.splitlines())
+    lines = partial_lines(1, shown, limit=read.line_limit) if read else _lines(name, args, shown)
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
     tool_call = ctx.event(
         EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
@@ -328,6 +329,17 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
             ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code, read_lines=lines
         ),
     ]
+
+
+def _lines(name: str, args: dict[str, Any], shown: int) -> tuple[int, int] | None:
+    """The lines a `read_file` with an `offset` (0-based) or a `limit` returned when that may
+    not be the whole file (its text is not numbered, so only its arguments tell)."""
+    if name != READ_TOOL:
+        return None
+    offset, limit = (args.get(key) for key in ("offset", "limit"))
+    first = offset + 1 if isinstance(offset, int) and offset > 0 else 1
+    asked = limit if isinstance(limit, int) and limit > 0 else None
+    return partial_lines(first, shown, limit=asked)
 
 
 def _result_text(call: dict[str, Any]) -> str:
