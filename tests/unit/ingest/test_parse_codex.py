@@ -464,3 +464,14 @@ def test_a_read_that_reached_the_end_of_the_file_is_whole(command: str) -> None:
 
     (result,) = _of(events, EventType.TOOL_RESULT)
     assert "partial" not in result.content and "lines" not in result.content
+
+
+def test_a_read_awaiting_its_output_keeps_its_line_limit_across_a_restart() -> None:
+    call, output = _shell("c1", "head -n 2 README.md", "Exit code: 0\nOutput:\n# Demo\nline two")
+    first = CodexFileParser("rollout-x.jsonl")
+    _feed(first, _meta(), call)
+    second = CodexFileParser("rollout-x.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+
+    (result,) = _of(_feed(second, output), EventType.TOOL_RESULT)
+    assert (result.content["tool"], result.content.get("lines")) == (READ_TOOL, [1, 2])
