@@ -52,6 +52,7 @@ from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever, embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
 from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
 from squirrel_memory.storage.postgres.vectors import PgVectorIndex
 from squirrel_memory.task_context import TaskContextBuilder
 
@@ -275,6 +276,12 @@ async def searches(
     return figures
 
 
+def hnsw_graph(args: argparse.Namespace) -> tuple[int, int]:
+    """The HNSW graph (m, ef_construction) a run builds, opens its backend with and reports:
+    `--hnsw-m` / `--ef-construction`, or the product's defaults for 0."""
+    return (args.hnsw_m or DEFAULT_HNSW_M, args.ef_construction or DEFAULT_EF_CONSTRUCTION)
+
+
 async def scenario(
     base_dsn: str, root: Path, name: str, projects: int, per_project: int, args: argparse.Namespace
 ) -> list[Figure]:
@@ -291,7 +298,8 @@ async def scenario(
     dsn = make_conninfo(base_dsn, dbname=database)
     section = f"{projects:,} x {per_project:,}"
     embedder = FakeEmbedder(dim=DIM)
-    backend = PostgresBackend(dsn, pool_size=args.pool)
+    graph = hnsw_graph(args)
+    backend = PostgresBackend(dsn, pool_size=args.pool, hnsw_graph=graph)
     figures: list[Figure] = []
     try:
         stores: list[Store] = []
@@ -308,9 +316,7 @@ async def scenario(
                 (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
                 for store in stores
             ]
-        building = hnsw_built_after(
-            dsn, DIM, m=args.hnsw_m or None, ef_construction=args.ef_construction or None
-        )
+        building = hnsw_built_after(dsn, DIM, m=graph[0], ef_construction=graph[1])
         building.__enter__()
         secondary = secondary_indexes_built_after(dsn) if args.loader == "copy" else None
         if secondary is not None:
@@ -369,8 +375,8 @@ async def scenario(
             figures.append(
                 Figure(section, "other indexes (3 GIN, 3 b-tree) built after", secondary_built, "s")
             )
-        graph = f"m {args.hnsw_m or 16}, ef_construction {args.ef_construction or 64}"
-        figures.append(Figure(section, "HNSW index build after the load", built, "s", graph))
+        shown = f"m {graph[0]}, ef_construction {graph[1]}"
+        figures.append(Figure(section, "HNSW index build after the load", built, "s", shown))
         db_mib, vectors_mib, hnsw_mib = disk(dsn)
         figures.append(Figure(section, "disk: database", db_mib, "MiB"))
         figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
@@ -426,13 +432,13 @@ def main(argv: list[str] | None = None) -> None:
         help="storage.postgres_ef_search values whose HNSW top 10 is also measured (40,100,...)",
     )
     options.add_argument(
-        "--hnsw-m", type=int, default=0, help="HNSW m of the index built (0: pgvector's 16)"
+        "--hnsw-m", type=int, default=0, help="HNSW m of the index built and opened (0: 16)"
     )
     options.add_argument(
         "--ef-construction",
         type=int,
         default=0,
-        help="HNSW ef_construction of the index built (0: pgvector's 64)",
+        help="HNSW ef_construction of the index built and opened (0: 64)",
     )
     options.add_argument(
         "--load-seconds",

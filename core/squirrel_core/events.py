@@ -121,7 +121,9 @@ class Event:
 
     - user_message / assistant_response / compaction_summary: `text`
     - tool_call: `tool`, `tool_use_id`, `input` (dict)
-    - tool_result: `tool`, `tool_use_id`, `output` (str, capped), `is_error` (bool)
+    - tool_result: `tool`, `tool_use_id`, `output` (str, capped), `is_error` (bool); a file
+      read that may not have returned the whole file adds `partial` (true) and `lines`
+      ([first, last] line it returned)
     - code_change: `tool`, `tool_use_id`, `path`, `summary`
     - command_run / test_run: `command`, `tool_use_id`, and once the result is known
       `exit_code` (int | None), `is_error` (bool), `output` (str, capped)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -30,7 +31,8 @@ def run(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None 
 @pytest.mark.timeout(1800)
 def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)])
+    source = _source_copy(tmp_path / "source")
+    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(source)])
     assert built.returncode == 0, built.stderr[-2000:]
     [wheel] = wheels.glob("squirrel-*.whl")
     with zipfile.ZipFile(wheel) as built_wheel:
@@ -92,6 +94,18 @@ def test_the_built_wheel_in_a_fresh_venv_is_the_whole_product(tmp_path: Path) ->
         assert healthy.returncode == 0, healthy.stdout
     finally:
         run([sqrl, "down"], env=env, cwd=repo)
+
+
+def _source_copy(folder: Path) -> Path:
+    """The checkout's source (tracked and new, unignored files) copied to `folder`, so the
+    build's `build/` and `*.egg-info` are written there and never into the checkout."""
+    listed = run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT)
+    assert listed.returncode == 0, listed.stderr
+    for name in filter(None, listed.stdout.split("\0")):
+        if (ROOT / name).is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, folder / name)
+    return folder
 
 
 def _searched_with_vectors(log: Path) -> bool:

@@ -18,7 +18,7 @@ from fake_memory import register_projects, running_fake_memory  # type: ignore[i
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from squirrel_cli.mcp_bridge import GATEWAY_ERROR, INVALID_REQUEST, PARSE_ERROR, Relay
+from squirrel_cli.mcp_relay import GATEWAY_ERROR, INVALID_REQUEST, PARSE_ERROR, Relay
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import mcp_profile
 from squirrel_core.service_info import read_service_info
@@ -212,7 +212,7 @@ async def test_end_of_stdin_ends_the_gateway_session(settings: Settings) -> None
 async def test_without_a_gateway_a_call_is_answered_with_an_error_in_time(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("squirrel_cli.mcp_bridge.RECONNECT_SECONDS", 0.2)
+    monkeypatch.setattr("squirrel_cli.mcp_relay.RECONNECT_SECONDS", 0.2)
     layout = HomeLayout(settings.home).ensure()
     out = io.BytesIO()
     relay = Relay(layout, "token", mcp_profile(settings), out)

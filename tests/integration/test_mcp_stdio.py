@@ -23,7 +23,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
-from squirrel_cli.mcp_bridge import CALL_WAIT_SECONDS, RECONNECT_SECONDS
+from squirrel_cli.mcp_relay import CALL_WAIT_SECONDS, RECONNECT_SECONDS
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings

@@ -9,7 +9,7 @@ from pathlib import Path
 from squirrel_core.events import SourceTool
 from squirrel_ingest.parsers import is_whole_document, line_parser_for, parser_for
 from squirrel_ingest.parsers.claude import ClaudeFileParser
-from squirrel_ingest.parsers.gemini import GeminiDocumentParser
+from squirrel_ingest.parsers.gemini_document import GeminiDocumentParser
 from squirrel_ingest.reading import DocumentParser, LineParser, ParserFactory
 from squirrel_ingest.routing import ProjectRouter
 

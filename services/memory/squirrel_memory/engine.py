@@ -15,7 +15,6 @@ from squirrel_core.caller import team_grant
 from squirrel_core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
-    SquirrelError,
 )
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
@@ -23,7 +22,6 @@ from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
-from squirrel_memory import manual
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -32,13 +30,13 @@ from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.lookup import handles_of, require_memory
+from squirrel_memory.manual_writes import ManualWrites
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
     MemorySource,
     MemoryType,
     MemoryVersion,
-    Scope,
     StoredEvent,
     UpdateDecision,
 )
@@ -65,10 +63,6 @@ from squirrel_memory.userstore import SqliteUserStore
 log = structlog.get_logger()
 
 MAX_BATCH_EVENTS = 5_000
-MANUAL_IMPORTANCE = 0.8
-#: Limits of one `remember_many` call (more is refused whole, before anything is written).
-MAX_REMEMBER_BATCH = 1_000
-MAX_REMEMBER_BATCH_BYTES = 8 * 2**20
 MAX_PAGE_SIZE = 500
 
 
@@ -78,14 +72,6 @@ class AppendOutcome:
     duplicates: int = 0
     rejected: list[tuple[int, str]] = field(default_factory=list)
     redactions: int = 0
-
-
-def _text_bytes(statement: manual.Statement) -> int:
-    return (
-        len(statement.content.encode())
-        + len(statement.key.encode())
-        + sum(len(tag.encode()) for tag in statement.tags)
-    )
 
 
 class MemoryEngine:
@@ -117,6 +103,8 @@ class MemoryEngine:
         self.repository = RepositoryReader(self.user_id, enabled=not self.team_server)
         """Reads each registered repository's tracked files into facts and recipes."""
         self._handle_books: dict[str, HandleBook] = {}
+        self.manual = ManualWrites(self.registry, lambda: self.user_store, self.user_id)
+        """The user's own memories: `remember`, one or a batch."""
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -310,101 +298,7 @@ class MemoryEngine:
                 total.add(await processor.consolidate(store, force=True))
         return total
 
-    # -- manual memory ---------------------------------------------------------------------------
-    async def remember(
-        self,
-        project_id: str,
-        *,
-        user_id: str,
-        memory_type: MemoryType,
-        key: str,
-        content: str,
-        tags: Sequence[str],
-        importance: float,
-        scope: Scope,
-    ) -> manual.Remembered:
-        """Adds, updates or merges a manual memory (rules in `manual.py`)."""
-        statement = manual.Statement(
-            user_id, memory_type, key, content, tuple(tags), importance, scope
-        )
-        [done] = await self.remember_many(project_id, [statement])
-        if isinstance(done, SquirrelError):
-            raise done
-        return done
-
-    async def remember_many(
-        self, project_id: str, items: Sequence[manual.Statement | SquirrelError]
-    ) -> list[manual.Remembered | SquirrelError]:
-        """`remember` for each item in order, in one write transaction; an item that is
-        already an error (refused at the edge), or that is refused here, keeps its error in
-        its slot and the others are still written."""
-        if len(items) > MAX_REMEMBER_BATCH:
-            raise InvalidArgumentError(f"at most {MAX_REMEMBER_BATCH:,} items per call")
-        size = sum(_text_bytes(s) for s in items if isinstance(s, manual.Statement))
-        if size > MAX_REMEMBER_BATCH_BYTES:
-            raise InvalidArgumentError(
-                f"at most {MAX_REMEMBER_BATCH_BYTES // 2**20} MiB of text per call"
-            )
-        results: list[manual.Remembered | SquirrelError | None] = [
-            item if isinstance(item, SquirrelError) else None for item in items
-        ]
-        slots: list[int] = []
-        statements: list[manual.Statement] = []
-        for n, item in enumerate(items):
-            if isinstance(item, SquirrelError):
-                continue
-            try:
-                statements.append(self._checked(item))
-                slots.append(n)
-            except SquirrelError as exc:
-                results[n] = exc
-        if statements:
-            store = await self.registry.store(project_id)
-            await self._remember_checked(store, project_id, slots, statements, results)
-        finished = [r for r in results if r is not None]
-        if len(finished) != len(results):
-            raise RuntimeError("an item was left without an answer")
-        return finished
-
-    async def _remember_checked(
-        self,
-        store: Store,
-        project_id: str,
-        slots: Sequence[int],
-        statements: Sequence[manual.Statement],
-        results: list[manual.Remembered | SquirrelError | None],
-    ) -> None:
-        done = await manual.remember_many(store, project_id, statements)
-        for n, statement, outcome in zip(slots, statements, done, strict=True):
-            results[n] = outcome
-            if (
-                isinstance(outcome, manual.Remembered)
-                and statement.memory_type is MemoryType.USER_STYLE
-                and statement.scope is Scope.USER
-            ):
-                await self.user_store.merge_user_style(
-                    statement.user_id,
-                    key=outcome.memory.key,
-                    content=statement.content,
-                    tags=list(statement.tags),
-                    importance=outcome.memory.importance,
-                    source=MemorySource.MANUAL,
-                )
-
-    def _checked(self, statement: manual.Statement) -> manual.Statement:
-        """The statement with its secrets redacted and its defaults filled in."""
-        if not statement.content.strip():
-            raise InvalidArgumentError("content is required")
-        if not 0.0 <= statement.importance <= 1.0:
-            raise InvalidArgumentError("importance must be between 0 and 1")
-        clean, _ = redact(statement.content)
-        return replace(
-            statement,
-            user_id=statement.user_id or self.user_id,
-            content=clean,
-            importance=statement.importance or MANUAL_IMPORTANCE,
-        )
-
+    # -- memories ------------------------------------------------------------------------------
     async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
         store = await self.registry.store(project_id)
         item = await require_memory(store, memory_id)

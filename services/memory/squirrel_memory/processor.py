@@ -6,13 +6,13 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import structlog
 
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates, merge_candidates
 from squirrel_memory.consolidation import Consolidator
-from squirrel_memory.episodes import DEFAULT_GAP, segment_episodes
+from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -30,6 +30,7 @@ from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.project_work import ProjectWork, project_candidates
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.repository.sync import repository_memories
+from squirrel_memory.session_readiness import SessionReadiness
 from squirrel_memory.storage import Store
 from squirrel_memory.style_scope import merge_global_style
 from squirrel_memory.userstore import UserStore
@@ -38,8 +39,6 @@ log = structlog.get_logger()
 
 SESSION_CAP = 1000
 """Most events of one pass: the batch's sessions are taken whole, up to this many events."""
-MAX_HOLD = timedelta(hours=2)
-"""A session still active is held back (its episode is not over) for at most this long."""
 
 
 AfterSessions = Callable[[Store, Sequence[StoredEvent]], Awaitable[object]]
@@ -86,6 +85,8 @@ class Processor:
         otherwise every event is this install's user's."""
         self._settings = settings or ProcessorSettings()
         self._clock = clock
+        self.readiness = SessionReadiness(self._settings, clock)
+        """When each waiting session is ready for a pass."""
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()
@@ -160,33 +161,6 @@ class Processor:
         total.add(await self._deferred_project_pass(store))
         return total
 
-    def ready_at(self, first: datetime, last: datetime) -> datetime:
-        """When a session whose waiting events span `first`..`last` is processed: once it has
-        been idle `session_idle_seconds` (capped at the episode gap), or held `MAX_HOLD`."""
-        idle = min(timedelta(seconds=self._settings.session_idle_seconds), DEFAULT_GAP)
-        return min(last + idle, first + MAX_HOLD)
-
-    def _ready(self, events: list[StoredEvent]) -> list[StoredEvent]:
-        """Events of sessions that are finished for now (see `ready_at`)."""
-        now = self._clock()
-        spans: dict[str | None, tuple[datetime, datetime]] = {}
-        for event in events:
-            first, last = spans.get(event.session_id, (event.timestamp, event.timestamp))
-            spans[event.session_id] = (min(first, event.timestamp), max(last, event.timestamp))
-        ready = {
-            session for session, (first, last) in spans.items() if self.ready_at(first, last) <= now
-        }
-        return [e for e in events if e.session_id in ready]
-
-    async def next_processing_at(self, store: Store) -> datetime | None:
-        """The latest time the events waiting now will have been processed (None: none wait):
-        the first pass after their sessions are ready, passes running every `interval_seconds`."""
-        spans = await store.waiting_sessions(store.project_id)
-        if not spans:
-            return None
-        ready = min(self.ready_at(first, last) for first, last in spans)
-        return max(ready, self._clock()) + timedelta(seconds=self._settings.interval_seconds)
-
     async def process_once(
         self, store: Store, *, force: bool = False, defer_project: bool = False
     ) -> PassReport:
@@ -203,7 +177,7 @@ class Processor:
             sessions = list(dict.fromkeys(e.session_id for e in head))
             events = await store.fetch_unprocessed_of_sessions(project_id, sessions, SESSION_CAP)
             if not force:
-                events = self._ready(events)
+                events = self.readiness.ready(events)
             return await self._process(store, events, started, defer_project=defer_project)
 
     async def process_sessions(self, store: Store, session_ids: Sequence[str]) -> PassReport:
@@ -397,16 +371,9 @@ class Processor:
         ]
         if not decisions:
             return PassReport()
-        result = await store.apply_processing_result(
-            [], decisions, [], user_id=self._user_id, source=MemorySource.RULES
-        )
-        await merge_global_style(self._user_store, decisions, self._user_id, store.project_id)
-        retired = await retire_duplicates(store, user_id=self._user_id)
-        return PassReport(
-            memories_added=len(result.change.added),
-            memories_updated=len(result.change.updated),
-            memories_deleted=len(result.change.deleted) + retired,
-        )
+        report = await self._write_decisions(store, decisions, self._user_id, MemorySource.RULES)
+        report.memories_deleted += await retire_duplicates(store, user_id=self._user_id)
+        return report
 
     async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
         """The model backend's tidy-up of the project's memories, when due (or now with
@@ -439,6 +406,13 @@ class Processor:
         decisions = await decide_candidates(store, merge_candidates(found), user, decide)
         if not decisions:
             return PassReport()
+        return await self._write_decisions(store, decisions, user, source)
+
+    async def _write_decisions(
+        self, store: Store, decisions: list[UpdateDecision], user: str, source: MemorySource
+    ) -> PassReport:
+        """Decisions outside a pass's own episodes, written in one transaction under `source`;
+        a user-wide style is also kept in the user store."""
         result = await store.apply_processing_result([], decisions, [], user_id=user, source=source)
         await merge_global_style(self._user_store, decisions, user, store.project_id)
         return PassReport(

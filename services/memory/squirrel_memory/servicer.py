@@ -315,7 +315,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         memory_type = memory_type_from_pb(request.type)
 
         async def write() -> pb.RememberResponse:
-            done = await self.engine.remember(
+            done = await self.engine.manual.remember(
                 request.project_id,
                 user_id=request.user_id,
                 memory_type=memory_type,
@@ -333,7 +333,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self, request: pb.RememberManyRequest, context: Context
     ) -> pb.RememberManyResponse:
         items = [statement_from_pb(request.project_id, item) for item in request.items]
-        done = await self.engine.remember_many(request.project_id, items)
+        done = await self.engine.manual.remember_many(request.project_id, items)
         return pb.RememberManyResponse(
             results=[
                 pb.RememberManyResult(error=pb.ItemError(code=outcome.status, message=str(outcome)))

@@ -55,7 +55,7 @@ async def project_status(project_id: str, store: Store, processor: Processor) ->
         dead_letters=counts["dead_letters"],
         last_processed_at=processor.last_processed_at.get(project_id),
         extractor=processor.extractor_name,
-        next_processing_at=await processor.next_processing_at(store)
+        next_processing_at=await processor.readiness.next_processing_at(store)
         if counts["events_unprocessed"]
         else None,
         memories_by_writer=await store.writer_counts(),

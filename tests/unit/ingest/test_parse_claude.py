@@ -457,3 +457,27 @@ def test_pending_tool_calls_survive_a_restart_through_exported_state() -> None:
     events = _feed(second, _tool_result("u2", "toolu_1", "1 passed"))
     (test,) = _of(events, EventType.TEST_RUN)
     assert (test.content["command"], test.content["exit_code"]) == ("pytest", 0)
+
+
+@pytest.mark.parametrize(
+    ("start", "shown", "total", "lines"),
+    [(1, 40, 300, [1, 40]), (230, 23, 252, [230, 252]), (1, 12, 12, None)],
+)
+def test_a_read_says_when_it_returned_only_part_of_the_file(
+    start: int, shown: int, total: int, lines: list[int] | None
+) -> None:
+    file = {"filePath": f"{CWD}/README.md", "numLines": shown, "startLine": start}
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("a1", "toolu_r", "Read", {"file_path": f"{CWD}/README.md"}),
+        _tool_result(
+            "u1",
+            "toolu_r",
+            "     1→x",
+            extra={"type": "text", "file": file | {"totalLines": total}},
+        ),
+    )
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert result.content.get("lines") == lines
+    assert result.content.get("partial", False) is (lines is not None)

@@ -10,7 +10,8 @@ import pytest
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import CodexFileParser, parse_bytes
-from squirrel_ingest.parsers.codex import READ_TOOL, patch_paths
+from squirrel_ingest.parsers.patches import patch_paths
+from squirrel_ingest.parsers.shell_commands import READ_TOOL
 from squirrel_memory.extractors.file_reads import READ_TOOLS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "codex"
@@ -435,3 +436,42 @@ def test_a_file_read_in_a_named_folder_is_that_folders_file() -> None:
 
     (result,) = _of(events, EventType.TOOL_RESULT)
     assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("myapp/hoge.py",))
+
+
+@pytest.mark.parametrize(
+    ("command", "shown", "lines"),
+    [
+        ("sed -n '1,3p' README.md", 3, [1, 3]),
+        ("head -n 2 README.md", 2, [1, 2]),
+        ("head README.md", 10, [1, 10]),
+        ("nl -ba README.md | sed -n '1,4p'", 4, [1, 4]),
+    ],
+)
+def test_a_read_that_printed_all_the_lines_it_asked_for_is_partial(
+    command: str, shown: int, lines: list[int]
+) -> None:
+    events = _ran(command, "".join(f"line {n}\n" for n in range(1, shown + 1)))
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (result.content["partial"], result.content["lines"]) == (True, lines)
+
+
+@pytest.mark.parametrize(
+    "command", ["cat README.md", "sed -n '1,200p' README.md", "head README.md"]
+)
+def test_a_read_that_reached_the_end_of_the_file_is_whole(command: str) -> None:
+    events = _ran(command, "# Demo\n\nRun `make test`.\n")
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert "partial" not in result.content and "lines" not in result.content
+
+
+def test_a_read_awaiting_its_output_keeps_its_line_limit_across_a_restart() -> None:
+    call, output = _shell("c1", "head -n 2 README.md", "Exit code: 0\nOutput:\n# Demo\nline two")
+    first = CodexFileParser("rollout-x.jsonl")
+    _feed(first, _meta(), call)
+    second = CodexFileParser("rollout-x.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+
+    (result,) = _of(_feed(second, output), EventType.TOOL_RESULT)
+    assert (result.content["tool"], result.content.get("lines")) == (READ_TOOL, [1, 2])

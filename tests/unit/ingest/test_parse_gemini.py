@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers import (
     GeminiJsonlParser,
@@ -15,6 +17,7 @@ from squirrel_ingest.parsers import (
     parse_gemini_json_document,
     seen_ids_from_cursor,
 )
+from squirrel_ingest.parsers.shell_commands import READ_TOOL
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "gemini"
 REAL = FIXTURES / "session-2026-01-16T11-01-file-ops-37b7abef.json"
@@ -262,3 +265,49 @@ def test_a_shell_command_runs_in_the_directory_its_call_names() -> None:
 
     runs = [e for e in events if e.event_type is EventType.COMMAND_RUN]
     assert [run.content["cwd"] for run in runs] == ["/w/app", "/w"]
+
+
+@pytest.mark.parametrize(
+    ("command", "printed", "lines"),
+    [
+        ("cat README.md", "# Demo\n\nRun it.", None),
+        ("head -n 2 README.md", "# Demo\nline two", [1, 2]),
+    ],
+)
+def test_a_shell_command_that_prints_a_file_is_that_files_read(
+    command: str, printed: str, lines: list[int] | None
+) -> None:
+    report = f"Command: {command}\nDirectory: app\nOutput: {printed}\nError: (none)\nExit Code: 0"
+    call = _call("success", report, command=command, directory="app")
+    data = _doc([_message("m1", "gemini", "", [call])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (tool_call,) = [e for e in events if e.event_type is EventType.TOOL_CALL]
+    (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert tool_call.content["input"]["file_path"] == "/w/app/README.md"
+    assert (result.content["tool"], result.file_paths) == (READ_TOOL, ("app/README.md",))
+    assert (result.content["output"], result.content.get("lines")) == (printed, lines)
+    assert not [e for e in events if e.event_type is EventType.COMMAND_RUN]
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        ({"offset": 40, "limit": 2}, [41, 42]),
+        ({"limit": 2}, [1, 2]),
+        ({"limit": 50}, None),
+        ({}, None),
+    ],
+)
+def test_a_read_file_with_an_offset_or_a_limit_it_filled_is_partial(
+    args: dict[str, Any], lines: list[int] | None
+) -> None:
+    call = _call("success", "one\ntwo", name="read_file", file_path="README.md", **args)
+    data = _doc([_message("m1", "gemini", "", [call])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (result,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert result.content.get("lines") == lines
+    assert result.content.get("partial", False) is (lines is not None)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.checks import Clock, utc_now
 
 
 @pytest.fixture
@@ -15,12 +16,18 @@ def project(tmp_path: Path) -> str:
     """An empty project folder (its path is the project id)."""
     root = tmp_path / "proj"
     root.mkdir()
-    return str(root)
+    return str(root.resolve())
 
 
 @pytest.fixture
-async def store(project: str) -> AsyncIterator[SqliteStore]:
-    """The project's SQLite store, opened with the real clock and closed after the test."""
-    opened = await SqliteStore.open(project)
+def store_clock() -> Clock:
+    """The clock `store` is opened with: the real one, unless a test module overrides this."""
+    return utc_now
+
+
+@pytest.fixture
+async def store(project: str, store_clock: Clock) -> AsyncIterator[SqliteStore]:
+    """The project's SQLite store, opened with `store_clock` and closed after the test."""
+    opened = await SqliteStore.open(project, clock=store_clock)
     yield opened
     await opened.close()

@@ -7,6 +7,7 @@ from typing import Any
 
 from squirrel_memory.extractors.file_reads import (
     from_first_line,
+    head_read_text,
     read_output,
     whole_read_output,
 )
@@ -52,3 +53,19 @@ def test_only_a_read_from_the_first_line_is_whole() -> None:
     top = _event("tool_result", {"tool": "Read", "output": "     1→top\n"})
     assert whole_read_output(middle) is None
     assert whole_read_output(top) == "     1→top\n"
+
+
+def test_a_read_said_to_be_partial_is_not_whole() -> None:
+    top = {"tool": "read_file", "output": "# Notes\n\n- one\n- tw"}
+    partial = _event("tool_result", top | {"partial": True, "lines": [1, 4]})
+    assert whole_read_output(partial) is None
+    assert whole_read_output(_event("tool_result", top)) == top["output"]
+
+
+def test_a_partial_reads_text_ends_where_its_last_whole_block_does() -> None:
+    top = {"tool": "read_file", "output": "# Notes\n\n- one\n- tw"}
+    partial = _event("tool_result", top | {"partial": True, "lines": [1, 4]})
+    middle = _event("tool_result", {"tool": "Read", "output": "    40→middle\n"})
+    assert head_read_text(partial) == "# Notes"
+    assert head_read_text(_event("tool_result", top)) == top["output"]
+    assert head_read_text(middle) is None

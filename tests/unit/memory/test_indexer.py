@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import faiss
 import pytest
@@ -15,15 +14,6 @@ from squirrel_memory.indexer import ProjectIndexes, hold_seconds, index_path, re
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 from tests.conftest import PATIENCE_SECONDS
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    root = tmp_path / "proj"
-    root.mkdir()
-    opened = await SqliteStore.open(str(root.resolve()))
-    yield opened
-    await opened.close()
 
 
 async def _remember(store: SqliteStore, key: str, content: str) -> str:

@@ -5,8 +5,6 @@ retry on another server while the first runs is told to come back, a failure kee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,14 +12,7 @@ from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
 from squirrel_memory.keyed_writes import KeyedWrites, fingerprint
-from squirrel_memory.storage import SqliteStore, Store
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await SqliteStore.open(str(tmp_path))
-    yield opened
-    await opened.close()
+from squirrel_memory.storage import Store
 
 
 class Write:

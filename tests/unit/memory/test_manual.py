@@ -3,7 +3,6 @@ and manual and extracted memories that say the same thing merge with the manual 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,6 +30,7 @@ from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.base import FindLookalikes
+from squirrel_memory.storage.checks import Clock
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
@@ -39,12 +39,8 @@ FACT = MemoryType.PROJECT_FACT
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    root = tmp_path / "proj"
-    root.mkdir()
-    opened = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
-    yield opened
-    await opened.close()
+def store_clock() -> Clock:
+    return lambda: NOW
 
 
 async def note(

@@ -135,11 +135,11 @@ async def test_a_session_idle_for_a_few_minutes_is_processed_without_the_episode
     await store.append_events(store.project_id, "u", done + live, [])
     processor = _processor(store, users)
     expected = NOW - timedelta(minutes=1) + timedelta(minutes=3) + timedelta(seconds=30)
-    assert await processor.next_processing_at(store) == NOW + timedelta(seconds=30)
+    assert await processor.readiness.next_processing_at(store) == NOW + timedelta(seconds=30)
     report = await processor.process_once(store)
     assert report.events_processed == 8 and report.episodes_created == 2
     assert await store.count_unprocessed(store.project_id) == 3
-    assert await processor.next_processing_at(store) == expected
+    assert await processor.readiness.next_processing_at(store) == expected
     assert await processor.process_once(store) == type(report)()
 
 
@@ -147,7 +147,7 @@ async def test_nothing_waiting_has_no_processing_time(
     stores: tuple[SqliteStore, SqliteUserStore],
 ) -> None:
     store, users = stores
-    assert await _processor(store, users).next_processing_at(store) is None
+    assert await _processor(store, users).readiness.next_processing_at(store) is None
 
 
 def test_settings_come_from_the_processor_section(tmp_path: Path) -> None:

@@ -193,3 +193,29 @@ def test_readme_descriptions(readme: str, description: str) -> None:
     out = Readings()
     read_instruction_file(TextFile.of("README.md", readme), out, "readme")
     assert out.description == description
+
+
+def _partial_read(path: str, output: str, lines: list[int]) -> list[StoredEvent]:
+    stream = Stream()
+    stream.user("have a look at the project")
+    stream.add("tool_call", {"tool": "read_file", "tool_use_id": "t1"}, (path,))
+    result = {"tool": "read_file", "tool_use_id": "t1", "output": output, "is_error": False}
+    stream.add("tool_result", result | {"partial": True, "lines": lines}, (path,))
+    return stream.events
+
+
+def test_a_paragraph_a_partial_read_cut_short_is_not_taken_for_the_description() -> None:
+    cut = "JSSoundRecorder\n===============\n\nRecord sounds around you and turn\n"
+    assert session_about(_partial_read("README.md", cut, [1, 4])) is None
+
+
+def test_a_partial_read_still_says_what_it_shows_in_full() -> None:
+    shown = "\n".join(README.splitlines()[:6]) + "\n"
+    found = session_about(_partial_read("README.md", shown, [1, 6]))
+    assert found is not None
+    assert found[0].endswith("Record sounds around you and turn them into music.")
+
+
+def test_a_read_from_the_middle_of_the_readme_says_nothing_about_the_project() -> None:
+    middle = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(README.splitlines()[3:], 4))
+    assert session_about(_partial_read("README.md", middle, [4, 10])) is None

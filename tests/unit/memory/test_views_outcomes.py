@@ -4,9 +4,7 @@ moves. Ordering only: every view still fits its budget exactly as before."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -20,12 +18,8 @@ from tests.unit.memory.test_views import T0, USER, Clock, add_memory
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    root = tmp_path / "repo"
-    root.mkdir()
-    opened = await SqliteStore.open(str(root), clock=Clock())
-    yield opened
-    await opened.close()
+def store_clock() -> Clock:
+    return Clock()
 
 
 async def views_of(store: SqliteStore, *, learn: bool = True) -> tuple[Views, OutcomeBook]:

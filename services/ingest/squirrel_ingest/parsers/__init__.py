@@ -11,8 +11,8 @@ from squirrel_ingest.parsers import claude, codex, gemini
 from squirrel_ingest.parsers.base import Parser, ParseResult, decode_record, parse_bytes
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_ingest.parsers.codex import CodexFileParser
-from squirrel_ingest.parsers.gemini import (
-    GeminiJsonlParser,
+from squirrel_ingest.parsers.gemini import GeminiJsonlParser
+from squirrel_ingest.parsers.gemini_document import (
     cursor_extra_for_document,
     parse_gemini_json_document,
     seen_ids_from_cursor,

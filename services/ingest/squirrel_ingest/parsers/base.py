@@ -67,6 +67,8 @@ class PendingTool:
     background: bool = False
     #: The folder the shell command runs in, when the call names one (else the session's).
     cwd: str | None = None
+    #: The most lines a file read asked for from the file's first line (`head -n 40 f`).
+    line_limit: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for a cursor's `extra`."""
@@ -76,6 +78,7 @@ class PendingTool:
             "paths": list(self.paths),
             "background": self.background,
             "cwd": self.cwd,
+            "line_limit": self.line_limit,
         }
 
     @classmethod
@@ -86,12 +89,14 @@ class PendingTool:
         command = value.get("command")
         paths = value.get("paths")
         cwd = value.get("cwd")
+        limit = value.get("line_limit")
         return cls(
             name=value["name"],
             command=command if isinstance(command, str) else None,
             paths=tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else (),
             background=value.get("background") is True,
             cwd=cwd if isinstance(cwd, str) else None,
+            line_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
         )
 
 
@@ -144,18 +149,24 @@ def completion_events(
     *,
     is_error: bool,
     exit_code: int | None,
+    read_lines: tuple[int, int] | None = None,
 ) -> list[Event]:
-    """What a finished tool call yields: its result, the command it ran, the files it changed."""
+    """What a finished tool call yields: its result, the command it ran, the files it changed.
+
+    `read_lines` is the (first, last) line a file read returned when that may not be the whole
+    file; the result then says `partial` and carries those `lines`."""
     name = pending.name if pending else None
     paths = pending.paths if pending else ()
     capped = cap_text(output)
-    events = [
-        ctx.event(
-            EventType.TOOL_RESULT,
-            {"tool": name, "tool_use_id": tool_use_id, "output": capped, "is_error": is_error},
-            paths,
-        )
-    ]
+    result: dict[str, Any] = {
+        "tool": name,
+        "tool_use_id": tool_use_id,
+        "output": capped,
+        "is_error": is_error,
+    }
+    if read_lines is not None:
+        result.update(partial=True, lines=list(read_lines))
+    events = [ctx.event(EventType.TOOL_RESULT, result, paths)]
     if pending is None:
         return events
     if pending.command is not None:
@@ -186,6 +197,18 @@ def completion_events(
             for path in paths
         )
     return events
+
+
+def partial_lines(
+    first: int, shown: int, *, total: int | None = None, limit: int | None = None
+) -> tuple[int, int] | None:
+    """The (first, last) lines of a file read that may not have returned the whole file, else
+    `None`: it starts past line 1, stops before the file's `total` lines, or (total unknown)
+    returned all the `limit` lines it asked for."""
+    last = first + max(shown, 1) - 1
+    cut = total is not None and last < total
+    filled = total is None and limit is not None and shown >= limit
+    return (first, last) if first > 1 or cut or filled else None
 
 
 def command_event(

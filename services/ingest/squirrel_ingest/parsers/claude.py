@@ -20,6 +20,7 @@ from squirrel_ingest.parsers.base import (
     cap_value,
     completion_events,
     decode_record,
+    partial_lines,
     relative_path,
     remember,
     str_or_none,
@@ -359,8 +360,15 @@ class ClaudeFileParser:
             content = answer_content(pairs, tool_use_id)
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         exit_code = _exit_code(pending, output, structured, is_error=is_error)
+        read = _read_lines(structured) if pending is not None and pending.name == "Read" else None
         return completion_events(
-            ctx, tool_use_id, pending, output, is_error=is_error, exit_code=exit_code
+            ctx,
+            tool_use_id,
+            pending,
+            output,
+            is_error=is_error,
+            exit_code=exit_code,
+            read_lines=read,
         )
 
     def _assistant(self, message: dict[str, Any], ctx: RecordContext) -> list[Event]:
@@ -431,6 +439,19 @@ def _hook_failure(
         "exit_code": exit_code,
     }
     return ctx.event(EventType.TOOL_RESULT, content, origin=Origin.HOOK)
+
+
+def _read_lines(structured: object) -> tuple[int, int] | None:
+    """The lines a Read returned when not the whole file, from its `toolUseResult.file`
+    (`startLine`, `numLines`, `totalLines`); `None` when whole or not said."""
+    file = structured.get("file") if isinstance(structured, dict) else None
+    if not isinstance(file, dict):
+        return None
+    numbers = [file.get(key) for key in ("startLine", "numLines", "totalLines")]
+    first, shown, total = [
+        n if isinstance(n, int) and not isinstance(n, bool) else 0 for n in numbers
+    ]
+    return partial_lines(first, shown, total=total) if first > 0 and total > 0 else None
 
 
 def _exit_code(

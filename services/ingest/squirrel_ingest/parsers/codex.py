@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import posixpath
-import re
-import shlex
 from collections import Counter
 from datetime import datetime
 from typing import Any
@@ -23,12 +20,16 @@ from squirrel_ingest.parsers.base import (
     command_event,
     completion_events,
     decode_record,
+    partial_lines,
     relative_path,
     remember,
     shell_folder,
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.patches import patch_paths
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
+from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
 from squirrel_ingest.parsers.speaker import Utterance, said_events, split_user_text
 
 log = structlog.get_logger()
@@ -47,7 +48,6 @@ _IGNORED_WRAPPED = frozenset(
 _SHELL_FUNCTIONS = frozenset(
     {"shell", "exec_command", "shell_command", "container.exec", "local_shell"}
 )
-_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
 _INJECTED_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -57,42 +57,7 @@ _INJECTED_PREFIXES = (
     "<user_shell_command>",
     "<turn_aborted>",
 )
-_PATCH_FILE = re.compile(
-    r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M
-)
-_EXITED = re.compile(r"(?:Process exited with code|Exit code:?) (-?\d{1,9})\b")
-_RUNNING = re.compile(r"Process running with session ID")
-# The lines a shell tool's answer opens with before `Output:` and what the command printed.
-_REPORT_HEADER = re.compile(
-    r"(?:Exit code:? -?\d{1,9}|Wall time:? .*|Total output lines: \d+|Chunk ID: .*"
-    r"|Process exited with code -?\d{1,9}|Process running with session ID .*"
-    r"|Original token count: \d+)"
-)
-_REPORT_HEADER_LIMIT = 6
-#: The tool a shell command that only prints one file from its first line is recorded as (Codex
-#: itself calls such a command a `read` of that file); its result is the file's text.
-READ_TOOL = "read_file"
-_FILE = r"""(?P<path>'[^'\s]+'|"[^"\s]+"|[^\s|;&<>()*?$`'"\\]+)"""
-_FROM_START = r"(?:sed -n '?1,\d{1,6}p'?|head(?: -n ?\d{1,6}| -\d{1,6})?)"
-_READS = tuple(
-    re.compile(pattern)
-    for pattern in (
-        rf"cat {_FILE}",
-        rf"{_FROM_START} {_FILE}",
-        rf"nl -ba {_FILE}(?: \| {_FROM_START})?",
-    )
-)
 _COMPLETED_LIMIT = PENDING_LIMIT * 4
-
-
-def patch_paths(patch: str) -> tuple[str, ...]:
-    """File paths named in an `apply_patch` body's `*** Update/Add/Delete File:` headers."""
-    found: list[str] = []
-    for match in _PATCH_FILE.finditer(patch):
-        path = match.group(1) or match.group(2)
-        if path and path not in found:
-            found.append(path)
-    return tuple(found)
 
 
 def opens_transcript(record: dict[str, Any]) -> bool:
@@ -308,7 +273,7 @@ class CodexFileParser:
             self.skipped["duplicate_exec_end"] += 1
             return []
         pending = self._running.pop(call_id, None) if call_id else None
-        command = pending.command if pending else _command_text(payload.get("command"))
+        command = pending.command if pending else command_text(payload.get("command"))
         if command is None:
             self.skipped["malformed_exec_end"] += 1
             return []
@@ -378,6 +343,7 @@ class CodexFileParser:
         arguments = _arguments(item)
         command: str | None = None
         paths: tuple[str, ...] = ()
+        line_limit: int | None = None
         workdir = shell_folder(arguments.get("workdir"), self._cwd)
         if name == "apply_patch":
             patch = (
@@ -392,17 +358,19 @@ class CodexFileParser:
                 name = "apply_patch"
                 paths = patch_paths(raw[1]) if len(raw) > 1 and isinstance(raw[1], str) else ()
             else:
-                command = _command_text(raw)
+                command = command_text(raw)
                 if command is not None and command.lstrip().startswith("apply_patch"):
                     paths = patch_paths(command)
                     name, command = "apply_patch", None
-                elif command is not None and (read := read_path(command)) is not None:
-                    read = shell_folder(read, workdir or self._cwd) or read
-                    name, paths = READ_TOOL, (read,)
-                    arguments = {"file_path": read, "command": command}
+                elif command is not None and (read := shell_read(command)) is not None:
+                    path = shell_folder(read.path, workdir or self._cwd) or read.path
+                    name, paths, line_limit = READ_TOOL, (path,), read.line_limit
+                    arguments = {"file_path": path, "command": command}
                     command = None
         paths = tuple(relative_path(path, self._cwd) for path in paths)
-        pending = PendingTool(name=name, command=command, paths=paths, cwd=workdir)
+        pending = PendingTool(
+            name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
+        )
         remember(self._pending, call_id, pending)
         content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]
@@ -415,19 +383,27 @@ class CodexFileParser:
         runs_process = pending is not None and (
             pending.command is not None or pending.name in ("apply_patch", READ_TOOL)
         )
-        output, exit_code, failed = _read_output(item.get("output"), scan_text=runs_process)
-        still_running = exit_code is None and _RUNNING.search(output[:2_000]) is not None
+        read_lines: tuple[int, int] | None = None
+        output, exit_code, failed = codex_answer(item.get("output"), scan_text=runs_process)
+        still_running = exit_code is None and codex_still_running(output)
         if pending is not None and pending.command is not None and still_running and call_id:
             remember(self._running, call_id, pending)
             pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
         if pending is not None and pending.command is not None:
             self._complete(call_id)
-            output = shell_output(output)
+            output = codex_output(output)
         elif pending is not None and pending.name == READ_TOOL:
-            output = shell_output(output)
+            output = codex_output(output)
+            read_lines = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         return completion_events(
-            ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code
+            ctx,
+            call_id,
+            pending,
+            output,
+            is_error=is_error,
+            exit_code=exit_code,
+            read_lines=read_lines,
         )
 
     def _complete(self, call_id: str | None) -> None:
@@ -436,29 +412,6 @@ class CodexFileParser:
         self._completed[call_id] = None
         while len(self._completed) > _COMPLETED_LIMIT:
             del self._completed[next(iter(self._completed))]
-
-
-def read_path(command: str) -> str | None:
-    """The file a shell command only prints from its first line (`cat f`, `sed -n '1,200p' f`,
-    `head -n 50 f`, `nl -ba f | sed -n '1,120p'`), or `None` for any other command."""
-    for pattern in _READS:
-        match = pattern.fullmatch(command.strip())
-        if match:
-            return match.group("path").strip("'\"")
-    return None
-
-
-def shell_output(report: str) -> str:
-    """What a shell command printed, without the lines Codex puts before it (`Exit code: 1`,
-    `Wall time: …`, … then `Output:`), as a shell tool's result reads elsewhere; any other text
-    is returned unchanged."""
-    lines = report.split("\n", _REPORT_HEADER_LIMIT + 1)
-    for index, line in enumerate(lines[: _REPORT_HEADER_LIMIT + 1]):
-        if line == "Output:":
-            return "\n".join(lines[index + 1 :]) if index else report
-        if not _REPORT_HEADER.fullmatch(line):
-            return report
-    return report
 
 
 def _parent_thread(subagent: object) -> str | None:
@@ -486,38 +439,3 @@ def _arguments(item: dict[str, Any]) -> dict[str, Any]:
             return {"input": raw}
         return value if isinstance(value, dict) else {"input": raw}
     return {}
-
-
-def _command_text(raw: object) -> str | None:
-    """A shell command line from a string or an argv list (`["bash", "-lc", "…"]` unwrapped)."""
-    if isinstance(raw, str):
-        return raw or None
-    if not isinstance(raw, list) or not raw or not all(isinstance(part, str) for part in raw):
-        return None
-    if len(raw) >= 3 and posixpath.basename(raw[0]) in _SHELLS and raw[1] in ("-lc", "-c", "-l"):
-        return str(raw[2])
-    return shlex.join(raw)
-
-
-def _read_output(raw: object, *, scan_text: bool) -> tuple[str, int | None, bool | None]:
-    """Output text, exit code and failure flag from the output shapes Codex has used."""
-    if isinstance(raw, dict) and "success" in raw:
-        return text_of(raw.get("content")), None, raw.get("success") is False
-    if not isinstance(raw, str):
-        return text_of(raw), None, None
-    text = raw
-    exit_code: int | None = None
-    if raw.startswith("{") and '"output"' in raw[:200]:
-        try:
-            wrapped = json.loads(raw)
-        except (ValueError, RecursionError):
-            wrapped = None
-        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
-            text = wrapped["output"]
-            metadata = wrapped.get("metadata")
-            code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-            exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
-    if exit_code is None and scan_text:
-        match = _EXITED.search(text[:2_000])
-        exit_code = int(match.group(1)) if match else None
-    return text, exit_code, None

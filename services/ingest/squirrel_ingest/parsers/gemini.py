@@ -1,10 +1,9 @@
-"""Gemini CLI chat parser: legacy whole-file `session-*.json` documents and append-only `.jsonl`."""
+"""Gemini CLI chat parser: append-only `.jsonl` chats, and the message decoding documents share."""
 
 from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -21,12 +20,15 @@ from squirrel_ingest.parsers.base import (
     cap_value,
     completion_events,
     decode_record,
+    partial_lines,
     relative_path,
     shell_folder,
     str_or_none,
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, shell_read
+from squirrel_ingest.parsers.shell_reports import gemini_exit_code, gemini_output
 from squirrel_ingest.parsers.speaker import said_events, split_user_text
 
 log = structlog.get_logger()
@@ -36,124 +38,16 @@ SEEN_LIMIT = 10_000
 _SHELL_TOOLS = frozenset({"run_shell_command", "shell"})
 _DONE_STATUSES = frozenset({"success", "error", "cancelled"})
 _IGNORED_MESSAGE_TYPES = frozenset({"info", "error", "warning"})
-_EXIT_CODE = re.compile(r"Exit Code: (-?\d{1,9})\b")
-# The report `run_shell_command` wraps a command's output in: `Command:` and `Directory:` lines,
-# the output (`Output:`, or `Stdout:` then `Stderr:`), then one line each of these.
-_REPORT_TAIL = ("Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
-_REPORT_STREAMS = ("Output: ", "Stdout: ", "Stderr: ")
-_NOTHING = frozenset({"(empty)", "(none)", ""})
 
 
 @dataclass(frozen=True, slots=True)
-class _Session:
+class ChatSession:
     """Facts about the chat that every event carries."""
 
     session_id: str | None
     cwd: str | None
     sidechain: bool
     agent_id: str | None
-
-
-def message_keys(message: dict[str, Any]) -> list[str]:
-    """The seen-set keys of one message: `m:<id>` plus `t:<id>` for each of its tool calls."""
-    message_id = message.get("id")
-    if not isinstance(message_id, str):
-        return []
-    keys = [f"m:{message_id}"]
-    calls = message.get("toolCalls")
-    if isinstance(calls, list):
-        keys.extend(f"t:{_call_id(message_id, index, call)}" for index, call in enumerate(calls))
-    return keys
-
-
-def parse_gemini_json_document(
-    data: bytes,
-    path: str,
-    inode: int,
-    already_seen_ids: set[str],
-    *,
-    cwd: str | None = None,
-    skipped: Counter[str] | None = None,
-) -> tuple[list[Event], set[str]]:
-    """Events for the messages of a legacy `session-*.json` not seen in earlier reads of it.
-
-    The file is rewritten in full on every update; `already_seen_ids` (from the previous call,
-    or from `seen_ids_from_cursor`) holds `m:<message id>` and `t:<tool call id>` keys. A tool
-    call is emitted once it has finished (success, error or cancelled). Returns the events and
-    the new seen set. Never raises: an unreadable document yields no events and the old set.
-    """
-    counter = skipped if skipped is not None else Counter()
-    document = _load_document(data, counter)
-    if document is None:
-        return [], set(already_seen_ids)
-    messages = document.get("messages")
-    if not isinstance(messages, list):
-        counter["missing_messages"] += 1
-        return [], set(already_seen_ids)
-    session = _session_of(document, path, cwd)
-    position = SourcePosition(path=path, inode=inode, end_offset=len(data))
-    seen = _SeenKeys(already_seen_ids)
-    events: list[Event] = []
-    for message in messages:
-        events.extend(_safe_message_events(message, session, position, seen, counter))
-    return events, seen.as_set()
-
-
-def cursor_extra_for_document(data: bytes, seen_ids: set[str]) -> dict[str, Any]:
-    """A bounded form of `seen_ids` for `SourceCursor.extra`.
-
-    Stores how many leading messages are fully done and the id of the last of them, plus the
-    seen keys of the messages after that (usually only the last one or two).
-    """
-    document = _load_document(data, Counter())
-    messages = document.get("messages") if document else None
-    if not isinstance(messages, list):
-        return {"gemini_done_count": 0, "gemini_done_last_id": None, "gemini_tail_seen": []}
-    done = 0
-    for message in messages:
-        keys = message_keys(message) if isinstance(message, dict) else []
-        if not keys or any(key not in seen_ids for key in keys):
-            break
-        done += 1
-    last_id = messages[done - 1].get("id") if done else None
-    tail = [
-        key
-        for message in messages[done:]
-        if isinstance(message, dict)
-        for key in message_keys(message)
-    ]
-    return {
-        "gemini_done_count": done,
-        "gemini_done_last_id": last_id,
-        "gemini_tail_seen": [key for key in tail if key in seen_ids][-SEEN_LIMIT:],
-    }
-
-
-def seen_ids_from_cursor(data: bytes, extra: dict[str, Any]) -> set[str]:
-    """Rebuild the seen set for the current document from `cursor_extra_for_document` output.
-
-    If the done prefix no longer ends where it did (the chat was rewound or replaced), every
-    message up to the last remembered id still counts as seen.
-    """
-    tail = extra.get("gemini_tail_seen")
-    seen = {key for key in tail if isinstance(key, str)} if isinstance(tail, list) else set()
-    document = _load_document(data, Counter())
-    messages = document.get("messages") if document else None
-    count = extra.get("gemini_done_count")
-    last_id = extra.get("gemini_done_last_id")
-    if not isinstance(messages, list) or not isinstance(count, int) or not isinstance(last_id, str):
-        return seen
-    ids = [message.get("id") if isinstance(message, dict) else None for message in messages]
-    if 0 < count <= len(ids) and ids[count - 1] == last_id:
-        upto = count
-    elif last_id in ids:
-        upto = ids.index(last_id) + 1
-    else:
-        return seen
-    for message in messages[:upto]:
-        if isinstance(message, dict):
-            seen.update(message_keys(message))
-    return seen
 
 
 def opens_transcript(record: dict[str, Any]) -> bool:
@@ -176,8 +70,8 @@ class GeminiJsonlParser:
         self.path = path
         self.skipped: Counter[str] = Counter()
         self._cwd = cwd
-        self._session = _Session(session_id=None, cwd=cwd, sidechain=False, agent_id=None)
-        self._seen = _SeenKeys(())
+        self._session = ChatSession(session_id=None, cwd=cwd, sidechain=False, agent_id=None)
+        self._seen = SeenKeys(())
 
     def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
@@ -199,7 +93,7 @@ class GeminiJsonlParser:
 
     def restore_state(self, state: dict[str, Any]) -> None:
         """Take back what `export_state` returned (unknown shapes are ignored)."""
-        self._session = _Session(
+        self._session = ChatSession(
             session_id=str_or_none(state.get("session_id")),
             cwd=self._cwd,
             sidechain=state.get("sidechain") is True,
@@ -207,7 +101,7 @@ class GeminiJsonlParser:
         )
         seen = state.get("seen")
         if isinstance(seen, list):
-            self._seen = _SeenKeys(key for key in seen if isinstance(key, str))
+            self._seen = SeenKeys(key for key in seen if isinstance(key, str))
 
     def _feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         record = decode_record(line, self.skipped)
@@ -225,20 +119,20 @@ class GeminiJsonlParser:
             events: list[Event] = []
             for message in checkpoint:
                 events.extend(
-                    _safe_message_events(message, self._session, position, self._seen, self.skipped)
+                    message_events_of(message, self._session, position, self._seen, self.skipped)
                 )
             return events
         if "id" in record and "type" in record:
-            return _safe_message_events(record, self._session, position, self._seen, self.skipped)
+            return message_events_of(record, self._session, position, self._seen, self.skipped)
         if isinstance(record.get("sessionId"), str):
-            self._session = _session_of(record, self.path, self._cwd)
+            self._session = session_of(record, self.path, self._cwd)
             self.skipped["session_meta"] += 1
             return []
         self.skipped["unknown_record"] += 1
         return []
 
 
-class _SeenKeys:
+class SeenKeys:
     """An insertion-ordered set of keys that forgets the oldest beyond `SEEN_LIMIT`."""
 
     def __init__(self, keys: Iterable[str]) -> None:
@@ -264,7 +158,7 @@ class _SeenKeys:
         return list(self._keys)
 
 
-def _load_document(data: bytes, counter: Counter[str]) -> dict[str, Any] | None:
+def load_document(data: bytes, counter: Counter[str]) -> dict[str, Any] | None:
     try:
         document = json.loads(data)
     except (ValueError, RecursionError):
@@ -276,7 +170,7 @@ def _load_document(data: bytes, counter: Counter[str]) -> dict[str, Any] | None:
     return document
 
 
-def _session_of(metadata: dict[str, Any], path: str, cwd: str | None) -> _Session:
+def session_of(metadata: dict[str, Any], path: str, cwd: str | None) -> ChatSession:
     session_id = str_or_none(metadata.get("sessionId"))
     directories = metadata.get("directories")
     if cwd is None and isinstance(directories, list) and directories:
@@ -284,15 +178,15 @@ def _session_of(metadata: dict[str, Any], path: str, cwd: str | None) -> _Sessio
     if metadata.get("kind") == "subagent":
         parent = posixpath.basename(posixpath.dirname(path))
         owner = parent if parent and parent != "chats" else session_id
-        return _Session(session_id=owner, cwd=cwd, sidechain=True, agent_id=session_id)
-    return _Session(session_id=session_id, cwd=cwd, sidechain=False, agent_id=None)
+        return ChatSession(session_id=owner, cwd=cwd, sidechain=True, agent_id=session_id)
+    return ChatSession(session_id=session_id, cwd=cwd, sidechain=False, agent_id=None)
 
 
-def _safe_message_events(
+def message_events_of(
     message: object,
-    session: _Session,
+    session: ChatSession,
     position: SourcePosition,
-    seen: _SeenKeys,
+    seen: SeenKeys,
     skipped: Counter[str],
 ) -> list[Event]:
     try:
@@ -305,9 +199,9 @@ def _safe_message_events(
 
 def _message_events(
     message: object,
-    session: _Session,
+    session: ChatSession,
     position: SourcePosition,
-    seen: _SeenKeys,
+    seen: SeenKeys,
     skipped: Counter[str],
 ) -> list[Event]:
     if not isinstance(message, dict):
@@ -351,11 +245,11 @@ def _message_events(
             if not isinstance(call, dict):
                 skipped["malformed_tool_call"] += 1
                 continue
-            call_key = f"t:{_call_id(message_id, index, call)}"
+            call_key = f"t:{call_id_of(message_id, index, call)}"
             if call_key in seen or not _finished(call):
                 continue
             seen.add(call_key)
-            events.extend(_tool_events(call, _call_id(message_id, index, call), ctx))
+            events.extend(_tool_events(call, call_id_of(message_id, index, call), ctx))
     return events
 
 
@@ -383,7 +277,7 @@ def _text_event(
     return [ctx.event(event_type, content)]
 
 
-def _call_id(message_id: str, index: int, call: object) -> str:
+def call_id_of(message_id: str, index: int, call: object) -> str:
     call_id = call.get("id") if isinstance(call, dict) else None
     return call_id if isinstance(call_id, str) and call_id else f"{message_id}#{index}"
 
@@ -409,49 +303,43 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
     command = args.get("command") if name in _SHELL_TOOLS else None
     shell = command if isinstance(command, str) else None
     where = shell_folder(args.get("directory"), ctx.cwd) if shell is not None else None
+    reported = shell is not None  # the answer is `run_shell_command`'s report
+    read = shell_read(shell) if shell is not None else None
+    if read is not None:  # only prints one file: that file's read, as Codex's are
+        path = shell_folder(read.path, where or ctx.cwd) or read.path
+        name, paths, shell, where = READ_TOOL, (relative_path(path, ctx.cwd),), None, None
+        args = {"file_path": path, "command": command}
     pending = PendingTool(name=name, command=shell, paths=paths, cwd=where)
     output = _result_text(call)
     status = call.get("status")
     exit_code: int | None = None
-    if pending.command is not None:
-        match = _EXIT_CODE.search(output)
-        exit_code = int(match.group(1)) if match else (0 if status == "success" else None)
-        output = shell_output(output)
+    if reported:
+        stated = gemini_exit_code(output)
+        exit_code = stated if stated is not None else (0 if status == "success" else None)
+        output = gemini_output(output)
+    shown = len(output.splitlines())
+    lines = partial_lines(1, shown, limit=read.line_limit) if read else _lines(name, args, shown)
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
     tool_call = ctx.event(
         EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
     )
     return [
         tool_call,
-        *completion_events(ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code),
+        *completion_events(
+            ctx, call_id, pending, output, is_error=is_error, exit_code=exit_code, read_lines=lines
+        ),
     ]
 
 
-def shell_output(report: str) -> str:
-    """What the command printed, out of the report `run_shell_command` answers with (as a
-    shell tool's result reads elsewhere: the output itself, then an `Error:` that is not
-    `(none)`); any other text is returned unchanged."""
-    lines = report.split("\n")
-    if not lines[0].startswith("Command: "):
-        return report
-    start = 2 if len(lines) > 1 and lines[1].startswith("Directory: ") else 1
-    end = len(lines)
-    while end > start and lines[end - 1].startswith(_REPORT_TAIL):
-        end -= 1
-    body = lines[start:end]
-    if end == len(lines) or not body or not body[0].startswith(_REPORT_STREAMS):
-        return report
-    parts: list[list[str]] = []
-    for line in body:
-        label = next((name for name in _REPORT_STREAMS if line.startswith(name)), None)
-        if label is not None and (not parts or label != "Output: "):
-            parts.append([line[len(label) :]])
-        else:
-            parts[-1].append(line)
-    texts = ["\n".join(part) for part in parts]
-    errors = [line[len("Error: ") :] for line in lines[end:] if line.startswith("Error: ")]
-    kept = [text for text in [*texts, *errors] if text.strip() not in _NOTHING]
-    return "\n".join(kept)
+def _lines(name: str, args: dict[str, Any], shown: int) -> tuple[int, int] | None:
+    """The lines a `read_file` with an `offset` (0-based) or a `limit` returned when that may
+    not be the whole file (its text is not numbered, so only its arguments tell)."""
+    if name != READ_TOOL:
+        return None
+    offset, limit = (args.get(key) for key in ("offset", "limit"))
+    first = offset + 1 if isinstance(offset, int) and offset > 0 else 1
+    asked = limit if isinstance(limit, int) and limit > 0 else None
+    return partial_lines(first, shown, limit=asked)
 
 
 def _result_text(call: dict[str, Any]) -> str:
@@ -474,31 +362,3 @@ def _result_text(call: dict[str, Any]) -> str:
         return "\n".join(parts)
     display = call.get("resultDisplay")
     return display if isinstance(display, str) else ""
-
-
-class GeminiDocumentParser:
-    """A legacy whole-file Gemini chat as the engine reads it: each read parses the whole
-    document and yields only messages not seen before; the seen set travels in the cursor."""
-
-    def __init__(self, *, cwd: str | None = None) -> None:
-        self.skipped: Counter[str] = Counter()
-        self._cwd = cwd
-        self._seen: set[str] = set()
-        self._restored: dict[str, Any] | None = None
-        self._data = b""
-
-    def parse_document(self, data: bytes, position: SourcePosition) -> list[Event]:
-        if self._restored is not None:
-            self._seen = seen_ids_from_cursor(data, self._restored)
-            self._restored = None
-        events, self._seen = parse_gemini_json_document(
-            data, position.path, position.inode, self._seen, cwd=self._cwd, skipped=self.skipped
-        )
-        self._data = data
-        return events
-
-    def export_state(self) -> dict[str, Any]:
-        return cursor_extra_for_document(self._data, self._seen)
-
-    def restore_state(self, state: dict[str, Any]) -> None:
-        self._restored = dict(state)

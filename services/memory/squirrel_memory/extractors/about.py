@@ -15,7 +15,7 @@ from collections.abc import Callable
 import structlog
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.file_reads import head_read_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -30,16 +30,18 @@ log = structlog.get_logger()
 ABOUT_KEY = "about"
 
 
-def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> str | None:
-    """The project-root file a successful Read returned, when `wanted(path)` accepts it."""
-    if read_output(event) is None:
+def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(path, text) of the project-root file a successful read returned from its first line,
+    when `wanted(path)` accepts it (a partial read gives only the text it shows in full)."""
+    text = head_read_text(event)
+    if text is None:
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)
         if not path or "/" in path or path.startswith("~"):
             continue
         if wanted(path):
-            return path
+            return path, text
     return None
 
 
@@ -67,11 +69,12 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     readings = Readings()
     sources: dict[str, str] = {}
     for event in events:
-        path = root_file_read(event, _describes)
-        if path is None:
+        read = root_file_read(event, _describes)
+        if read is None:
             continue
+        path, text = read
         before = readings.description_ref
-        _read(path, TextFile.of(path, file_text(event.content["output"])), readings)
+        _read(path, TextFile.of(path, text), readings)
         if readings.description_ref != before:
             sources[readings.description_ref] = event.id
     if not readings.description:

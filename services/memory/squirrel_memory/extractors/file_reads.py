@@ -39,10 +39,34 @@ def from_first_line(output: str) -> bool:
     return bool(_FIRST_LINE.match(output)) or not _NUMBERED.match(output)
 
 
+def partial_read(event: StoredEvent) -> bool:
+    """Whether a read's result says it returned only part of the file (`partial`, with the
+    `lines` it returned): a Read with an offset or limit, `head -n 40 f`, `sed -n '1,80p' f`."""
+    return event.content.get("partial") is True
+
+
 def whole_read_output(event: StoredEvent) -> str | None:
-    """The output of a successful file read that starts at the file's first line, else None."""
+    """The output of a successful file read of the whole file (from its first line, not said
+    to be partial), else None."""
     output = read_output(event)
-    return output if output is not None and from_first_line(output) else None
+    if output is None or partial_read(event) or not from_first_line(output):
+        return None
+    return output
+
+
+def head_read_text(event: StoredEvent) -> str | None:
+    """The file text a successful read from the file's first line shows, else None. A partial
+    read's text ends at its last blank line, so a paragraph, table or recipe the read cut short
+    is not taken for the whole of it; what the read did not reach is never read as absent."""
+    output = read_output(event)
+    if output is None or not from_first_line(output):
+        return None
+    text = file_text(output)
+    if not partial_read(event):
+        return text
+    lines = text.splitlines()
+    blank = max((i for i, line in enumerate(lines) if not line.strip()), default=0)
+    return "\n".join(lines[:blank])
 
 
 def file_text(output: str) -> str:

@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
-from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
 
@@ -129,10 +128,11 @@ def documented_commands(text: str) -> list[tuple[str, str, str]]:
 def readme_commands(events: list[StoredEvent]) -> ReadmeCommands | None:
     """The everyday commands the root README read in `events` documents, or None."""
     for event in events:
-        path = root_file_read(event, lambda p: instruction_kind(p) == "readme")
-        if path is None:
+        read = root_file_read(event, lambda p: instruction_kind(p) == "readme")
+        if read is None:
             continue
-        found = documented_commands(file_text(event.content["output"]))
+        path, text = read
+        found = documented_commands(text)
         if len(found) < MIN_PURPOSES:
             continue
         listed = "; ".join(

@@ -18,7 +18,6 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import clean_markdown, instruction_kind
@@ -96,10 +95,11 @@ def readme_layout(events: list[StoredEvent]) -> Layout | None:
     if _code_package(events):
         return None
     for event in events:
-        path = root_file_read(event, lambda p: instruction_kind(p) == "readme")
-        if path is None:
+        read = root_file_read(event, lambda p: instruction_kind(p) == "readme")
+        if read is None:
             continue
-        folders = explained_folders(file_text(event.content["output"]))
+        path, text = read
+        folders = explained_folders(text)
         if len(folders) < 2:
             continue
         shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])

@@ -17,7 +17,6 @@ import structlog
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.runners import TASK_READERS
@@ -67,12 +66,13 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
     readings: dict[str, tuple[Readings, list[str]]] = {}
     for event in events:
-        path = root_file_read(event, lambda p: p in TASK_READERS)
-        if path is None:
+        read = root_file_read(event, lambda p: p in TASK_READERS)
+        if read is None:
             continue
+        path, text = read
         out = Readings()
         try:
-            TASK_READERS[path](snap, TextFile.of(path, file_text(event.content["output"])), out)
+            TASK_READERS[path](snap, TextFile.of(path, text), out)
         except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
             log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
             continue

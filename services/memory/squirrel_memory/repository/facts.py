@@ -4,33 +4,20 @@ project is, where things live, and the standing rules of its instruction files."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from fnmatch import fnmatch
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
-from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
-from squirrel_memory.repository.languages import (
-    LanguageShare,
-    is_excluded,
-    language_of,
-    primary_of,
-)
+from squirrel_memory.repository.findings import Readings, folder_of
+from squirrel_memory.repository.languages import is_excluded, language_of
+from squirrel_memory.repository.project_stack import Part, Stack, stack_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import (
-    Role,
-    dependency_role,
-    language_name,
-    runtime_name,
-    started_framework,
-)
+from squirrel_memory.repository.stack import language_name
 from squirrel_memory.repository.wording import (
     about_text,
     article,
     candidate,
     join_words,
     ref_path,
-    short_version,
     slug,
 )
 
@@ -39,213 +26,9 @@ FACT = MemoryType.PROJECT_FACT
 MIN_SHOWN_SHARE = 0.01
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One part of the stack (a framework, the database …) and where it was read."""
-
-    name: str
-    version: str
-    refs: tuple[str, ...]
-    dependency: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Stack:
-    """The stack of the primary ecosystem(s), by role."""
-
-    ecosystems: tuple[str, ...]
-    language: str
-    language_version: str
-    runtime: str
-    language_refs: tuple[str, ...]
-    parts: dict[str, list[Part]]
-    other_databases: list[Part] = field(default_factory=list)
-    """Databases the manifests or compose files name besides the one the configuration uses
-    (a side store, a test double) or, when nothing decides, every candidate: never stated as
-    the project's database."""
-    database_configured: bool = False
-
-    def first(self, role: str) -> Part | None:
-        found = self.parts.get(role)
-        return found[0] if found else None
-
-
 def _root_files(refs: list[str]) -> list[str]:
     """Files at the root that facts cite (sub-folder files would read as code modules)."""
     return [path for path in map(ref_path, refs) if "/" not in path and ":" not in path]
-
-
-def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
-    """Primary ecosystems by code size, else those of the root manifests."""
-    found = primary_of(reading.shares)
-    if found:
-        return found
-    root = [eco for path, eco in reading.readings.manifests.items() if not folder_of(path)]
-    return tuple(dict.fromkeys(root))
-
-
-def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
-    if ecosystem == "javascript":
-        sizes = {s.language: s.bytes for s in shares if s.ecosystem == "javascript"}
-        if sizes.get("TypeScript", 0) > sizes.get("JavaScript", 0):
-            return "TypeScript"
-    return language_name(ecosystem)
-
-
-def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
-    found: dict[str, list[Part]] = {}
-    seen: set[tuple[str, str]] = set()
-    ranked = sorted(deps, key=lambda d: (folder_of(d.manifest) != "", d.manifest))
-    for dep in ranked:
-        role: Role | None = dependency_role(ecosystem, dep.name)
-        if role is None or (role.role, role.name) in seen:
-            continue
-        seen.add((role.role, role.name))
-        refs = (dep.ref, dep.locked_ref)
-        part = Part(role.name, short_version(dep.version), refs, dep.name)
-        found.setdefault(role.role, []).append(part)
-    return found
-
-
-def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
-    """What the project's own manifests say of its stack, per role.
-
-    The root manifests speak for the project. A sub-folder's manifest (a docs site, a tool, an
-    example) holds only where it sits, so it counts for a role only when the root says nothing
-    of that role, the folder is a declared workspace member (or the ecosystem has no root
-    manifest at all: its code lives in sub-folders), and every such folder names the same
-    thing; otherwise the role stays unsaid rather than wrong."""
-    deps = [d for d in out.dependencies if d.ecosystem == ecosystem]
-    has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
-    members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
-    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem)
-    by_folder: dict[str, dict[str, list[Part]]] = {}
-    for dep in deps:
-        folder = folder_of(dep.manifest)
-        if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
-            by_folder.setdefault(folder, {})
-    for folder in by_folder:
-        by_folder[folder] = _roles([d for d in deps if folder_of(d.manifest) == folder], ecosystem)
-    found = dict(root)
-    for role in sorted({r for roles in by_folder.values() for r in roles}):
-        if role in root:
-            continue
-        named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
-        names = {tuple(p.name for p in parts) for parts in named}
-        if len(names) == 1:
-            found[role] = named[0]
-    return found
-
-
-def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
-    """The language versions that speak for the project: those read at the root; a
-    sub-folder's (a docs site's `engines`) only when the ecosystem has no root manifest or the
-    folder is a workspace member, and all such folders ask for the same version."""
-    chains = sorted(
-        (t for t in out.toolchains if t.ecosystem == ecosystem),
-        key=lambda t: (folder_of(ref_path(t.ref)) != "", t.ref),
-    )
-    root = [t for t in chains if not folder_of(ref_path(t.ref))]
-    if root:
-        return root
-    has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
-    members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
-    nested = [
-        t
-        for t in chains
-        if not has_root or any(fnmatch(folder_of(ref_path(t.ref)), m) for m in members)
-    ]
-    return nested if len({short_version(t.version) for t in nested}) == 1 else []
-
-
-def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
-    """Among the declared frameworks, the one the project's own start command starts (`next
-    dev`, `mix phx.server`, `python manage.py runserver`, a script that runs one) comes first:
-    it is what the app is, whatever else the manifest lists."""
-    frameworks = parts.get("framework", [])
-    if len(frameworks) < 2:
-        return
-    for command in out.commands:
-        if command.purpose != "run" or command.scope:
-            continue
-        started = started_framework(f"{command.text} {command.detail}")
-        chosen = next((p for p in frameworks if p.name == started), None)
-        if chosen is not None:
-            parts["framework"] = [chosen, *(p for p in frameworks if p is not chosen)]
-            return
-
-
-def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[Part], bool]:
-    """Decide the project's database: the one its data-access configuration names (an ORM
-    adapter, settings, the app's connection URL) over what a manifest declares or a compose
-    file starts. Without configuration, the declared and started databases must agree on one;
-    when they do not, none is the project's (they are all returned as others)."""
-    declared = parts.pop("database", [])
-    configured: list[Part] = []
-    for service in out.services:
-        if service.kind != "database" or not service.configured:
-            continue
-        known = next((p for p in configured if p.name == service.name), None)
-        if known is None:
-            match = next((p for p in declared if p.name == service.name), None)
-            base = match or Part(service.name, "", ())
-            configured.append(
-                Part(base.name, base.version, (*base.refs, service.ref), base.dependency)
-            )
-        else:
-            configured[configured.index(known)] = Part(
-                known.name, known.version, (*known.refs, service.ref), known.dependency
-            )
-    if configured:
-        parts["database"] = configured
-        chosen = {p.name for p in configured}
-        return [p for p in declared if p.name not in chosen], True
-    if len({p.name for p in declared}) == 1:
-        parts["database"] = declared[:1]
-        return [], False
-    return declared, False
-
-
-def stack_of(reading: RepositoryReading) -> Stack | None:
-    """The stack of the repository's primary ecosystem(s), or None when nothing is known."""
-    ecosystems = primary_ecosystems_of(reading)
-    if not ecosystems:
-        return None
-    main = ecosystems[0]
-    out = reading.readings
-    parts: dict[str, list[Part]] = {}
-    for eco in ecosystems:
-        for role, found in _project_roles(out, eco).items():
-            parts.setdefault(role, []).extend(found)
-    for service in out.services:
-        if service.configured:
-            continue  # weighed by `_weigh_databases`
-        role = "cache" if service.kind == "cache" else service.kind
-        known = {p.name for p in parts.get(role, [])}
-        if service.name not in known:
-            parts.setdefault(role, []).append(Part(service.name, "", (service.ref,)))
-        else:
-            parts[role] = [
-                Part(p.name, p.version, (*p.refs, service.ref), p.dependency)
-                if p.name == service.name
-                else p
-                for p in parts[role]
-            ]
-    others, configured = _weigh_databases(parts, out)
-    _entry_point_first(parts, out)
-    chains = _project_toolchains(out, main)
-    version = short_version(chains[0].version) if chains else ""
-    names = [_language(eco, reading.shares) for eco in ecosystems]
-    return Stack(
-        ecosystems=ecosystems,
-        language=join_words(list(dict.fromkeys(names))),
-        language_version=version,
-        runtime=runtime_name(main),
-        language_refs=tuple(t.ref for t in chains[:1]),
-        parts=parts,
-        other_databases=others,
-        database_configured=configured,
-    )
 
 
 def project_name(reading: RepositoryReading) -> str:

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
-from squirrel_memory.repository.facts import primary_ecosystems_of
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
+from squirrel_memory.repository.project_stack import primary_ecosystems_of
 from squirrel_memory.repository.runners import purpose_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import conventions, language_name
