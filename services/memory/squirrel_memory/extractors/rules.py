@@ -45,7 +45,12 @@ from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
-from squirrel_memory.extractors.preferences import StatedPreference
+from squirrel_memory.extractors.preferences import (
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
+    MAX_STATED_IMPORTANCE,
+    StatedPreference,
+)
 from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
@@ -162,9 +167,28 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         for pref in [*stated, portable] if portable else stated:
             found.append(_style(pref, event.id))
             if len(found) >= MAX_PREFERENCES:
-                return found
+                return _repeated(found)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
-    return found[:MAX_PREFERENCES]
+    return _repeated(found[:MAX_PREFERENCES])
+
+
+def _repeated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """An instruction the user gave in two or more messages of one episode is stressed: each
+    of its candidates gains the emphasis step and tag (it stays tentative if it was; only
+    another episode makes it a standing rule, as `recurrence` says)."""
+    messages: dict[str, set[str]] = {}
+    for cand in found:
+        messages.setdefault(cand.key, set()).update(cand.source_event_ids)
+    return [
+        replace(
+            c,
+            importance=round(min(MAX_STATED_IMPORTANCE, c.importance + EMPHASIS_STEP), 3),
+            tags=tuple(dict.fromkeys((*c.tags, EMPHASIS_TAG))),
+        )
+        if len(messages[c.key]) > 1 and EMPHASIS_TAG not in c.tags
+        else c
+        for c in found
+    ]
 
 
 def _facts(
