@@ -17,7 +17,7 @@ Two more shapes count only right after trouble (the user's last message reports 
 "still doesn't work", a pasted error, "any other issues?" — or a command or tool call failed
 since it), because only trouble makes them a cause rather than a remark:
 
-- a tool's behaviour by itself: "Vercel doesn't automatically check out git submodules.",
+- a tool's behaviour by itself: "the deploy host doesn't automatically check out git submodules",
   "the runner does not load `.env` on its own"; the small edit the assistant then made (before
   the user's next message) is the fix the memory names;
 - a dismissal: what looked like a failure is not one ("those diagnostics are just the local
