@@ -205,3 +205,23 @@ def test_a_fix_in_a_file_outside_the_root_is_named_by_its_file() -> None:
 
     assert found.content.endswith('`"setup": "fetch-all"` in deploy.json.')
     assert "/home/" not in found.content
+
+
+def test_stated_causes_do_not_take_the_room_of_explanations() -> None:
+    events = _session(
+        (
+            "assistant_response",
+            {"text": "The issue is that the server doesn't serve `index.html`."},
+        ),
+        (
+            "assistant_response",
+            {"text": "This is because the bundler requires an `exports` entry."},
+        ),
+        ("assistant_response", {"text": "It turns out the cache is never invalidated on deploy."}),
+        ("user_message", {"text": "still broken"}),
+        ("assistant_response", {"text": "The host doesn't automatically fetch submodules."}),
+    )
+
+    found = learned(events)
+
+    assert len(found) == 4 and found[-1].content.endswith("fetch submodules.")

@@ -42,8 +42,9 @@ from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
 MAX_CHARS = 220
-#: Findings kept per episode.
+#: Findings kept per episode: opened as an explanation, and causes stated after trouble.
 MAX_FINDINGS = 3
+MAX_STATED_CAUSES = 2
 IMPORTANCE = 0.4
 FOUND_PREFIX = "Found in a session: "
 #: Two findings sharing this share of the shorter one's words say the same thing.
@@ -179,10 +180,12 @@ def _fix_after(events: list[StoredEvent], start: int) -> tuple[str, str]:
 
 
 def learned(events: list[StoredEvent]) -> list[Learned]:
-    """The assistant's findings in `events`, at most `MAX_FINDINGS`, each said once: those it
-    opened as an explanation, and after trouble the causes it stated (with the fix it made)."""
+    """The assistant's findings in `events`, each said once: at most `MAX_FINDINGS` it opened
+    as an explanation, and after trouble at most `MAX_STATED_CAUSES` causes it stated (with
+    the fix it made)."""
     kept: list[Learned] = []
     trouble = False
+    opened = stated = 0
     for index, event in enumerate(events):
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
@@ -196,9 +199,10 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
         for paragraph in prose.split("\n"):
             for raw in _SENTENCE.split(" ".join(paragraph.replace("**", "").split())):
-                said = finding(raw)
+                said = finding(raw) if opened < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)
-                if not said and trouble and (said := stated_cause(raw)):
+                cause = not said and trouble and stated < MAX_STATED_CAUSES
+                if cause and (said := stated_cause(raw)):
                     fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
                     if fix:
                         said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)
@@ -207,8 +211,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                     continue
                 key = f"pitfall:learned:{key_slug(what.split(FIX_JOIN)[0], _KEY_DROP) or 'finding'}"
                 kept.append(Learned(key, said, ids))
-                if len(kept) >= MAX_FINDINGS:
-                    return kept
+                stated, opened = (stated + 1, opened) if cause else (stated, opened + 1)
     return kept
 
 
