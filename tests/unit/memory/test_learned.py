@@ -186,6 +186,9 @@ def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
         ("it still fails", "This might not run automatically on the server."),
         ("it still fails", "Let me check whether it does not build automatically."),
         ("it still fails", "I don't push automatically, so nothing was deployed."),
+        # a subject that is only a pronoun names nothing a later reader could recognise
+        ("it still fails", "It doesn't restart the worker automatically after a deploy."),
+        ("any other issues?", "Those are just warnings from the editor, not real errors."),
     ],
 )
 def test_remarks_guesses_and_plans_are_not_stated_causes(report: str, reply: str) -> None:

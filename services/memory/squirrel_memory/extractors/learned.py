@@ -105,6 +105,13 @@ _TROUBLE = re.compile(
 )
 #: A plan or an aside, not a statement of cause.
 _PLAN = re.compile(r"^(?:let me|let's|i'll|i will|we need|we'll|now|next|first)\b", re.I)
+#: A cause whose subject is only a pronoun ("It doesn't restart automatically."): nothing for a
+#: later reader to recognise.
+_VAGUE_SUBJECT = re.compile(
+    r"^(?:it|this|that|they|these|those|there|which)\s+(?:does|doesn'?t|do|don'?t|did|didn'?t|"
+    r"is|isn'?t|are|aren'?t|was|wasn'?t|were|won'?t|will|can'?t|cannot|never|just|only)\b",
+    re.IGNORECASE,
+)
 #: "your local X" in a dismissal is the project's local X to any later reader.
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 FIX_JOIN = "; the fix made: "
@@ -143,7 +150,7 @@ def stated_cause(text: str) -> str:
     flat = " ".join(text.split()).strip()
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
         return ""
-    if flat.endswith((":", "?")) or _HEDGE.search(flat):
+    if flat.endswith((":", "?")) or _HEDGE.search(flat) or _VAGUE_SUBJECT.match(flat):
         return ""
     if _NOT_REAL.search(flat):
         flat = _YOUR.sub("the", flat)
