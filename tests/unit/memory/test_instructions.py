@@ -720,3 +720,15 @@ def test_a_reminder_is_emphasis(text: str) -> None:
     found = stated_preferences(text, after_assistant_action=True)
 
     assert found and all("emphasis" in p.tags for p in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> Keep commit messages short.\n\nwhat do you mean by this?",
+        "> Always run the linter before committing\nis this from the docs?",
+        'You wrote: "Use Path objects consistently." Why?',
+    ],
+)
+def test_quoted_words_are_not_the_users_instruction(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=True) == []

@@ -255,6 +255,7 @@ _VAGUE_OBJECT = re.compile(
 _PROJECT_MARKERS = re.compile(
     r"\bthis (?:project|repo|repository|codebase)\b|\bhere\b", re.IGNORECASE
 )
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _FILE_EXTENSIONS = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
     r"ya?ml|md|css|scss|html|sql|sh)$"
@@ -427,8 +428,10 @@ def _mentions_project(text: str) -> bool:
 
 
 def clauses(text: str) -> list[tuple[str, str]]:
-    """(clause as written, clause without lead-in words) of a message; code blocks skipped."""
-    text = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    """(clause as written, clause without lead-in words) of a message; code blocks and quoted
+    lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
+    text = strip_markdown(_QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
     for raw in _CLAUSE_SPLIT.split(text):
         clause = raw.strip()
