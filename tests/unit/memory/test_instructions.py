@@ -286,7 +286,7 @@ async def test_a_correction_said_again_in_another_session_becomes_standing(
     assert [g.key for g in await users.list_user_style("u")] == ["pref:push"]
 
 
-async def test_a_correction_repeated_within_one_episode_stays_tentative(
+async def test_a_correction_repeated_within_one_episode_stays_tentative_but_stressed(
     stores: tuple[SqliteStore, SqliteUserStore],
 ) -> None:
     store, users = stores
@@ -296,7 +296,21 @@ async def test_a_correction_repeated_within_one_episode_stays_tentative(
     await _processor(store, users).drain(store)
 
     [once] = await _style(store)
-    assert "tentative" in once.tags and once.importance == 0.3
+    # said twice in one session: above a single mention (0.3), still waiting for another session
+    assert "tentative" in once.tags and "emphasis" in once.tags and once.importance == 0.4
+
+
+async def test_a_correction_said_once_in_an_episode_gets_no_emphasis(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    events = _exchange("s", NOW - timedelta(days=1), "did you push?")
+    events += _exchange("s", NOW - timedelta(days=1) + timedelta(minutes=5), "looks good")
+    await store.append_events(store.project_id, "u", events, [])
+    await _processor(store, users).drain(store)
+
+    [once] = await _style(store)
+    assert "emphasis" not in once.tags and once.importance == 0.3
 
 
 async def test_a_rule_stated_later_replaces_the_one_off(
@@ -606,3 +620,115 @@ def test_emphasis_and_a_said_before_raise_an_instruction(
 def test_plain_requests_get_no_emphasis(text: str) -> None:
     for pref in stated_preferences(text, after_assistant_action=True):
         assert "emphasis" not in pref.tags and "recurring" not in pref.tags
+
+
+# --- rules in the forms only a rule takes ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Keep commit messages short.", "Keep commit messages short."),
+        (
+            "keep commit messages and PR descriptions to one or two sentences",
+            "Keep commit messages and PR descriptions to one or two sentences.",
+        ),
+        ("Keep functions small.", "Keep functions small."),
+        ("Use Path objects consistently.", "Use Path objects consistently."),
+        ("consistently use named exports", "Consistently use named exports."),
+        ("Write the tests first, then implement.", "Write the tests first, then implement."),
+        (
+            "First update the spec, then write the tests, then the code.",
+            "First update the spec, then write the tests, then the code.",
+        ),
+        (
+            "Write a failing test first and then fix the bug",
+            "Write a failing test first and then fix the bug.",
+        ),
+        ("Document the interface first, then build it out.", ""),  # "it": the task at hand
+    ],
+)
+def test_habit_forms_are_standing_without_a_rule_word(text: str, content: str) -> None:
+    found = stated_preferences(text, after_assistant_action=False)
+
+    if content:
+        assert [(p.content, p.standing) for p in found] == [(content, True)]
+    else:
+        assert found == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keep the README short",  # one file: the task at hand
+        "please keep it brief",
+        "keep going until the build is green",
+        "Fix the import first, then run the tests.",  # the first step names no work product
+        "now add a test for the parser",
+        "run the migration first, then restart the server",
+        "Write the test for parse_config first, then fix it.",  # a name from the code, "it"
+        "The assistant said to keep commit messages short?",
+    ],
+)
+def test_task_steps_in_those_forms_are_not_rules(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I like short commit messages", "Prefers short commit messages."),
+        ("we really like small focused pull requests", "Prefers small focused pull requests."),
+    ],
+)
+def test_a_liking_for_a_kind_of_thing_is_a_preference(text: str, content: str) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=False)
+
+    assert pref.content == content and not pref.standing  # said once: waits to recur
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I like it", "I like the new layout", "I like how you split the module", "we love that"],
+)
+def test_praise_of_the_work_at_hand_is_no_preference(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=True) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("no, use Path, not os.path", "Prefers Path over os.path."),
+        ("No - use pnpm, not npm.", "Prefers pnpm over npm."),
+    ],
+)
+def test_a_correction_naming_both_choices_is_kept(text: str, content: str) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert pref.content == content and "correction" in pref.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please remember: tests before code.",
+        "don't forget: always squash before merging",
+        "Keep in mind that we always rebase onto main.",
+    ],
+)
+def test_a_reminder_is_emphasis(text: str) -> None:
+    found = stated_preferences(text, after_assistant_action=True)
+
+    assert found and all("emphasis" in p.tags for p in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> Keep commit messages short.\n\nwhat do you mean by this?",
+        "> Always run the linter before committing\nis this from the docs?",
+        'You wrote: "Use Path objects consistently." Why?',
+    ],
+)
+def test_quoted_words_are_not_the_users_instruction(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=True) == []

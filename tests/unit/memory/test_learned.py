@@ -88,3 +88,143 @@ def test_different_findings_keep_their_own_keys() -> None:
         _reply(2, "This is because the bundler requires an explicit `exports` entry."),
     ]
     assert len({f.key for f in learned(events)}) == 2
+
+
+# --- causes stated after trouble ------------------------------------------------------------
+
+
+def _session(*steps: tuple[str, dict[str, object]]) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            id=f"evt_{n}",
+            project_id="/p",
+            user_id="u",
+            source_tool="claude_code",
+            session_id="s",
+            timestamp=T0 + timedelta(seconds=n),
+            event_type=kind,
+            content=dict(content),
+            file_paths=(),
+            hash=f"h{n}",
+            origin="typed" if kind == "user_message" else "",
+        )
+        for n, (kind, content) in enumerate(steps, 1)
+    ]
+
+
+def _edit(path: str, old: str, new: str) -> tuple[str, dict[str, object]]:
+    return (
+        "tool_call",
+        {"tool": "Edit", "input": {"file_path": path, "old_string": old, "new_string": new}},
+    )
+
+
+@pytest.mark.parametrize(
+    ("report", "reply"),
+    [
+        ("Still doesn't work after the deploy", "The host doesn't automatically fetch submodules."),
+        ("the build is broken again", "The runner does not load `.env` on its own."),
+        ("why does this fail on CI?", "Composer won't install dev packages by default here."),
+    ],
+)
+def test_a_tools_behaviour_stated_after_a_report_is_a_pitfall_with_its_fix(
+    report: str, reply: str
+) -> None:
+    events = _session(
+        ("user_message", {"text": report}),
+        ("assistant_response", {"text": f"{reply} Let me update the config:"}),
+        _edit("deploy.json", '{\n  "a": 1\n}', '{\n  "setup": "fetch-all --init",\n  "a": 1\n}'),
+    )
+
+    [found] = learned(events)
+
+    assert found.content == (
+        f"Found in a session: {reply.rstrip('.')}; the fix made: "
+        '`"setup": "fetch-all --init"` in deploy.json.'
+    )
+    assert found.event_ids == ("evt_2", "evt_3")
+
+
+def test_a_failed_command_is_trouble_too() -> None:
+    events = _session(
+        ("user_message", {"text": "ship it"}),
+        ("command_run", {"command": "make release", "exit_code": 2, "output": "no tag"}),
+        ("assistant_response", {"text": "The release script doesn't create the tag by itself."}),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: The release script doesn't create the tag by itself."
+    ]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Those diagnostics are just your local language server not finding the headers - not "
+        "real issues.",
+        "The deprecation warning printed by the installer is harmless.",
+    ],
+)
+def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": "I see errors in the editor, any other issues?"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    [found] = learned(events)
+
+    assert "your" not in found.content and found.content.startswith("Found in a session: ")
+
+
+@pytest.mark.parametrize(
+    ("report", "reply"),
+    [
+        # no trouble before it: a remark, not a cause
+        ("add a dark mode toggle", "The theme provider doesn't persist the choice automatically."),
+        ("add a dark mode toggle", "Those warnings in the editor are not real issues."),
+        # trouble, but a guess, a plan, or the assistant's own conduct
+        ("it still fails", "This might not run automatically on the server."),
+        ("it still fails", "Let me check whether it does not build automatically."),
+        ("it still fails", "I don't push automatically, so nothing was deployed."),
+        # a subject that is only a pronoun names nothing a later reader could recognise
+        ("it still fails", "It doesn't restart the worker automatically after a deploy."),
+        ("any other issues?", "Those are just warnings from the editor, not real errors."),
+    ],
+)
+def test_remarks_guesses_and_plans_are_not_stated_causes(report: str, reply: str) -> None:
+    events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
+
+    assert learned(events) == []
+
+
+def test_a_fix_in_a_file_outside_the_root_is_named_by_its_file() -> None:
+    events = _session(
+        ("user_message", {"text": "still not working"}),
+        ("assistant_response", {"text": "The host doesn't automatically fetch submodules."}),
+        _edit("/home/someone/site/deploy.json", "{\n}", '{\n  "setup": "fetch-all",\n}'),
+    )
+
+    [found] = learned(events)
+
+    assert found.content.endswith('`"setup": "fetch-all"` in deploy.json.')
+    assert "/home/" not in found.content
+
+
+def test_stated_causes_do_not_take_the_room_of_explanations() -> None:
+    events = _session(
+        (
+            "assistant_response",
+            {"text": "The issue is that the server doesn't serve `index.html`."},
+        ),
+        (
+            "assistant_response",
+            {"text": "This is because the bundler requires an `exports` entry."},
+        ),
+        ("assistant_response", {"text": "It turns out the cache is never invalidated on deploy."}),
+        ("user_message", {"text": "still broken"}),
+        ("assistant_response", {"text": "The host doesn't automatically fetch submodules."}),
+    )
+
+    found = learned(events)
+
+    assert len(found) == 4 and found[-1].content.endswith("fetch submodules.")

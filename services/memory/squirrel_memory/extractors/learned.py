@@ -13,6 +13,16 @@ a note on the work at hand:
   expectation (a failing test restated);
 - it can be quoted whole.
 
+Two more shapes count only right after trouble (the user's last message reports a problem —
+"still doesn't work", a pasted error, "any other issues?" — or a command or tool call failed
+since it), because only trouble makes them a cause rather than a remark:
+
+- a tool's behaviour by itself: "the deploy host doesn't automatically check out git submodules",
+  "the runner does not load `.env` on its own"; the small edit the assistant then made (before
+  the user's next message) is the fix the memory names;
+- a dismissal: what looked like a failure is not one ("those diagnostics are just the local
+  language server not finding the headers - not real issues", "the warning is harmless").
+
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
 in other words are kept once. Where things live and how they are wired is `placements.py`;
@@ -24,15 +34,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.instruction_words import instruction_words
+from squirrel_memory.extractors.lessons import changed_lines, edits
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
 MAX_CHARS = 220
-#: Findings kept per episode.
+#: Findings kept per episode: opened as an explanation, and causes stated after trouble.
 MAX_FINDINGS = 3
+MAX_STATED_CAUSES = 2
 IMPORTANCE = 0.4
 FOUND_PREFIX = "Found in a session: "
 #: Two findings sharing this share of the shorter one's words say the same thing.
@@ -69,6 +81,42 @@ _RULE = re.compile(
 )
 
 
+#: How a tool behaves by itself: "X doesn't check out submodules automatically".
+_BY_ITSELF = re.compile(
+    r"\b(?:does not|doesn'?t|do not|don'?t|won'?t|will not|never)\s+(?:[\w`'./-]+\s+){0,8}?"
+    r"(?:automatically|by itself|by default|on (?:its|their) own)\b|"
+    r"\b(?:does not|doesn'?t|do not|don'?t|won'?t|will not)\s+(?:automatically|"
+    r"(?:by itself|by default|on (?:its|their) own),?)\s+\w+",
+    re.IGNORECASE,
+)
+#: What looked like a failure is not one.
+_NOT_REAL = re.compile(
+    r"\bnot (?:real|actual|genuine) (?:build |compile |compiler )?(?:errors?|issues?|problems?|"
+    r"failures?)\b|\b(?:is|are) (?:harmless|a false positive|false positives|spurious|"
+    r"safe to ignore)\b",
+    re.IGNORECASE,
+)
+#: A user message reporting trouble: something does not work, an error, a failure, issues.
+_TROUBLE = re.compile(
+    r"\b(?:does ?n[o']t work|did ?n[o']t work|not working|still (?:does ?n[o']t|fails?|failing|"
+    r"broken|not)|broken|fail(?:s|ed|ing|ure)?|errors?|issues?|problems?|warnings?|"
+    r"diagnostics?|crash(?:es|ed)?|exception|traceback)\b",
+    re.IGNORECASE,
+)
+#: A plan or an aside, not a statement of cause.
+_PLAN = re.compile(r"^(?:let me|let's|i'll|i will|we need|we'll|now|next|first)\b", re.I)
+#: A cause whose subject is only a pronoun ("It doesn't restart automatically."): nothing for a
+#: later reader to recognise.
+_VAGUE_SUBJECT = re.compile(
+    r"^(?:it|this|that|they|these|those|there|which)\s+(?:does|doesn'?t|do|don'?t|did|didn'?t|"
+    r"is|isn'?t|are|aren'?t|was|wasn'?t|were|won'?t|will|can'?t|cannot|never|just|only)\b",
+    re.IGNORECASE,
+)
+#: "your local X" in a dismissal is the project's local X to any later reader.
+_YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+FIX_JOIN = "; the fix made: "
+
+
 @dataclass(frozen=True, slots=True)
 class Learned:
     """A finding the assistant stated: key, the sentence, and the reply it was said in."""
@@ -96,10 +144,60 @@ def finding(text: str) -> str:
     return said or ""
 
 
+def stated_cause(text: str) -> str:
+    """The cause one sentence states after trouble (a tool's behaviour by itself, or a
+    dismissal of what looked like a failure), as a finding, or ""."""
+    flat = " ".join(text.split()).strip()
+    if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
+        return ""
+    if flat.endswith((":", "?")) or _HEDGE.search(flat) or _VAGUE_SUBJECT.match(flat):
+        return ""
+    if _NOT_REAL.search(flat):
+        flat = _YOUR.sub("the", flat)
+    elif not _BY_ITSELF.search(flat) or _PERSONAL.search(flat):
+        return ""
+    if re.search(r"\b(?:i|i'm|i've|we|we're|you|you're)\b", flat, re.IGNORECASE):
+        return ""
+    return sentence(f"{FOUND_PREFIX}{flat}") or ""
+
+
+def _failed(event: StoredEvent) -> bool:
+    if event.event_type not in (EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return False
+    code = event.content.get("exit_code")
+    return event.content.get("is_error") is True or (isinstance(code, int) and code != 0)
+
+
+def _fix_after(events: list[StoredEvent], start: int) -> tuple[str, str]:
+    """(the fix, its event id) of the first small edit after `events[start]` and before the
+    user's next message: a line it added, in the file it changed; ("", "") when none."""
+    ids: set[str] = set()
+    for event in events[start + 1 :]:
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            break
+        ids.add(event.id)
+    for edit in edits([e for e in events if e.id in ids]):
+        _, added = changed_lines(edit)
+        if added:
+            line = added[0].rstrip(",;")
+            # a path outside the project's root (another checkout's) is named by its file
+            where = edit.path.rsplit("/", 1)[-1] if edit.path.startswith(("/", "~")) else edit.path
+            return f"`{line}` in {where}", edit.event_id
+    return "", ""
+
+
 def learned(events: list[StoredEvent]) -> list[Learned]:
-    """The assistant's findings in `events`, at most `MAX_FINDINGS`, each said once."""
+    """The assistant's findings in `events`, each said once: at most `MAX_FINDINGS` it opened
+    as an explanation, and after trouble at most `MAX_STATED_CAUSES` causes it stated (with
+    the fix it made)."""
     kept: list[Learned] = []
-    for event in events:
+    trouble = False
+    opened = stated = 0
+    for index, event in enumerate(events):
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
+            continue
+        trouble = trouble or _failed(event)
         if event.event_type != EventType.ASSISTANT_RESPONSE:
             continue
         text = event.content.get("text")
@@ -108,14 +206,19 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
         for paragraph in prose.split("\n"):
             for raw in _SENTENCE.split(" ".join(paragraph.replace("**", "").split())):
-                said = finding(raw)
+                said = finding(raw) if opened < MAX_FINDINGS else ""
+                ids: tuple[str, ...] = (event.id,)
+                cause = not said and trouble and stated < MAX_STATED_CAUSES
+                if cause and (said := stated_cause(raw)):
+                    fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
+                    if fix:
+                        said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)
                 what = said.removeprefix(FOUND_PREFIX)
                 if not said or any(_same(what, k.content.removeprefix(FOUND_PREFIX)) for k in kept):
                     continue
-                key = f"pitfall:learned:{key_slug(what, _KEY_DROP) or 'finding'}"
-                kept.append(Learned(key, said, (event.id,)))
-                if len(kept) >= MAX_FINDINGS:
-                    return kept
+                key = f"pitfall:learned:{key_slug(what.split(FIX_JOIN)[0], _KEY_DROP) or 'finding'}"
+                kept.append(Learned(key, said, ids))
+                stated, opened = (stated + 1, opened) if cause else (stated, opened + 1)
     return kept
 
 

@@ -1,11 +1,16 @@
 """Standing instructions in user messages, told apart from one-off task wording.
 
 A clause becomes a *standing* instruction when it is phrased as a general rule: "always …",
-"never …", "from now on …", "in this repo …", "by default …", "every time …", "prefer …", or a
-choice of one tool over another. Corrections of the assistant ("no, …", "did you push?",
-"why did you skip the hook?") and plain directives ("don't …", "stop …ing", "X instead of Y")
-are *tentative*: kept at low importance until the same instruction (same key) comes back in
-another episode, when the update path promotes it (see `squirrel_memory.recurrence`).
+"never …", "from now on …", "in this repo …", "by default …", "every time …", "prefer …",
+"… consistently", a choice of one tool over another ("use X, not Y"), or a habit form that can
+only be meant as a rule: "keep commit messages short" (a kind of thing, not "it" or "the
+README"), "write the tests first, then implement" (an order of work whose first step names a
+work product: tests, the spec, docs, a plan). Corrections of the assistant ("no, …", "did you
+push?", "why did you skip the hook?") and plain directives ("don't …", "stop …ing", "X instead
+of Y") are *tentative*: kept at low importance until the same instruction (same key) comes back
+in another episode, when the update path promotes it (see `squirrel_memory.recurrence`); said
+in two messages of one episode, or with a reminder ("please remember", "don't forget"), it is
+stressed (the emphasis step) and ranks above a single mention.
 Directives about the task at hand ("don't push yet", "don't change this file") are dropped.
 """
 
@@ -27,6 +32,8 @@ TENTATIVE_IMPORTANCE = 0.25
 #: What the user's emphasis ("NEVER", "!!", "it's important") and a correction add.
 EMPHASIS_STEP = 0.1
 CORRECTION_STEP = 0.05
+#: The most a stated instruction's emphasis can lift it to (recurrence alone goes further).
+MAX_STATED_IMPORTANCE = 0.85
 #: Importance of an instruction the user says they gave before ("as I said, …").
 REPEATED_IMPORTANCE = 0.7
 #: Tags that say how an instruction was found; `recurrence` promotes `tentative` ones.
@@ -41,7 +48,8 @@ SAID_BEFORE_TAG = "recurring"
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
-    r"remember|actually|i (?:want|need|would like|'d like) you to|"
+    r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
+    r"actually|i (?:want|need|would like|'d like) you to|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
@@ -59,7 +67,8 @@ _STANDING = re.compile(
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
     r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
-    r"exclusively|only use|(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
+    r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
+    r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?)\b",
     re.IGNORECASE,
 )
@@ -104,7 +113,8 @@ _SAID_BEFORE = re.compile(
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL)\b|!!|\b(?i:really|"
-    r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances)\b"
+    r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
+    r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind)\b"
 )
 #: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
 _ONE_OFF = re.compile(
@@ -114,7 +124,7 @@ _ONE_OFF = re.compile(
     re.IGNORECASE,
 )
 _USE_INSTEAD = re.compile(
-    r"^(?:use|pick|choose|go with)\s+(?P<x>[^,;]+?)\s+(?:instead of|rather than|over|not)\s+"
+    r"^(?:use|pick|choose|go with)\s+(?P<x>[^,;]+?),?\s+(?:instead of|rather than|over|not)\s+"
     r"(?P<y>[^,;]+)$",
     re.IGNORECASE,
 )
@@ -124,11 +134,20 @@ _PREFER = re.compile(
     r"(?P<x>.+?)(?:\s+(?:over|to|rather than|instead of)\s+(?P<y>[^,;]+))?$",
     re.IGNORECASE,
 )
+#: "I like short commit messages": a liking for a kind of thing (not "I like it", "I like the
+#: new layout", "I like how …", which praise the work at hand).
+_LIKE = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|generally\s+|always\s+)*(?:like|love)\s+"
+    r"(?P<x>(?!(?:it|this|that|the|these|those|your|how|what|when|where|to see|you|him|her|"
+    r"them|a lot|much)\b).+)$",
+    re.IGNORECASE,
+)
 _SUBJECT = re.compile(
     r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+_CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
 )
@@ -155,6 +174,31 @@ _REQUIREMENT = re.compile(
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
+#: "keep commit messages short", "keep PR descriptions to one or two sentences": how long a
+#: kind of thing the work produces should be (a kind, not "it", "things" or "the README").
+_KEEP_SHORT = re.compile(
+    r"^keep\s+(?P<x>(?!(?:it|this|that|them|these|those|things|everything|the|my|your|our|its|"
+    r"going|working|at)\b)[\w`'./+-]+(?:\s+(?:and\s+)?[\w`'./+-]+){0,5}?)\s+"
+    r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean)|"
+    r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
+    r"paragraphs?|bullets?))\b",
+    re.IGNORECASE,
+)
+#: "write the tests first, then implement", "first update the spec, then the code": an order of
+#: work whose first step names a work product (not "fix the import first, then run it").
+_ORDER = re.compile(
+    r"^(?:first,?\s+(?P<a1>[^,;]{4,70}?)|(?P<a2>[^,;]{4,70}?)\s+first),?\s+(?:and\s+)?then\s+"
+    r"(?P<b>[^;]{3,120})$",
+    re.IGNORECASE,
+)
+_WORK_PRODUCT = re.compile(
+    r"\b(?:tests?|specs?|specifications?|docs?|documentation|plans?|designs?|changelog|"
+    r"interfaces?|schemas?|types?)\b",
+    re.IGNORECASE,
+)
+MAX_ORDER_STEP_WORDS = 5
+#: Most words of a liked thing ("I like short commit messages"); more is a story.
+MAX_LIKED_WORDS = 8
 #: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
 #: one is about the task at hand ("no, add conversationId field") unless stated as a rule.
 _CODE_NAME = re.compile(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+|\w/\w|\w\.\w{1,4}\b")
@@ -211,6 +255,7 @@ _VAGUE_OBJECT = re.compile(
 _PROJECT_MARKERS = re.compile(
     r"\bthis (?:project|repo|repository|codebase)\b|\bhere\b", re.IGNORECASE
 )
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _FILE_EXTENSIONS = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
     r"ya?ml|md|css|scss|html|sql|sh)$"
@@ -284,9 +329,15 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
             return None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return _make(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
+    if match := _LIKE.match(clause):
+        x = _clean(match.group("x"))
+        if not _usable(x) or _ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        return _make(f"Prefers {x}", x, choice=bool(tool_words(x)))
     body = _without_subject(clause, standing=imperative_ok)
     for pattern, lead in (
         (_ALWAYS, "always"),
+        (_CONSISTENTLY, "consistently"),
         (_ONLY, "only"),
         (_NEVER, "never"),
         (_DONT, "don't"),
@@ -317,6 +368,24 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):
             return None
         return _make(x, x, choice=verb == "use" and bool(tool_words(x)))
+    return None
+
+
+def _habit_form(clause: str) -> _Found | None:
+    """A rule in a form only a rule takes: "keep <kind of thing> short", "<work product> first,
+    then …" (never about "it", "this …" or a name from the code)."""
+    if _ONE_OFF.search(clause) or _CODE_NAME.search(clause) or len(clause) > MAX_OBJECT_CHARS:
+        return None
+    if match := _KEEP_SHORT.match(clause):
+        return _make(clause.strip(" .!,;:"), match.group("x"))
+    if match := _ORDER.match(clause):
+        first = match.group("a1") or match.group("a2")
+        if (
+            _first_verb(first)
+            and _WORK_PRODUCT.search(first)
+            and len(first.split()) <= MAX_ORDER_STEP_WORDS
+        ):
+            return _make(clause.strip(" .!,;:"), f"{first} {match.group('b')}")
     return None
 
 
@@ -359,8 +428,10 @@ def _mentions_project(text: str) -> bool:
 
 
 def clauses(text: str) -> list[tuple[str, str]]:
-    """(clause as written, clause without lead-in words) of a message; code blocks skipped."""
-    text = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    """(clause as written, clause without lead-in words) of a message; code blocks and quoted
+    lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
+    text = strip_markdown(_QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
     for raw in _CLAUSE_SPLIT.split(text):
         clause = raw.strip()
@@ -393,6 +464,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and (match := _NO_GATE.match(body)):
             result = _make(f"no {match.group('x')} {match.group('gate')}", body)
         asked = process = result is not None
+        if result is None and not clause.endswith("?"):
+            result = _habit_form(body)
+            standing = standing or result is not None
+            asked = process = False
         if result is None and not clause.endswith("?"):
             process = after_assistant_action and _is_process_rule(body)
             result = _statement(
@@ -451,7 +526,9 @@ def _preference(
         importance = REPEATED_IMPORTANCE
     else:
         importance = CHOICE_IMPORTANCE if found.choice else STANDING_IMPORTANCE
-    importance = round(min(0.85, importance + (EMPHASIS_STEP if emphasis else 0.0)), 3)
+    importance = round(
+        min(MAX_STATED_IMPORTANCE, importance + (EMPHASIS_STEP if emphasis else 0.0)), 3
+    )
     scope = Scope.PROJECT if _mentions_project(clause) else Scope.USER
     return StatedPreference(
         key=instruction_key(found.subject, choice=found.choice),

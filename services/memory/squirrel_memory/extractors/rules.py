@@ -45,8 +45,16 @@ from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.portability import portability_habit
-from squirrel_memory.extractors.preferences import StatedPreference
+from squirrel_memory.extractors.preferences import (
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
+    MAX_STATED_IMPORTANCE,
+    STANDING_TAG,
+    StatedPreference,
+)
 from squirrel_memory.extractors.proposals import accepted_proposals
+from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
+from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
@@ -162,9 +170,28 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         for pref in [*stated, portable] if portable else stated:
             found.append(_style(pref, event.id))
             if len(found) >= MAX_PREFERENCES:
-                return found
+                return _repeated(found)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
-    return found[:MAX_PREFERENCES]
+    return _repeated(found[:MAX_PREFERENCES])
+
+
+def _repeated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """An instruction the user gave in two or more messages of one episode is stressed: each
+    of its candidates gains the emphasis step and tag (it stays tentative if it was; only
+    another episode makes it a standing rule, as `recurrence` says)."""
+    messages: dict[str, set[str]] = {}
+    for cand in found:
+        messages.setdefault(cand.key, set()).update(cand.source_event_ids)
+    return [
+        replace(
+            c,
+            importance=round(min(MAX_STATED_IMPORTANCE, c.importance + EMPHASIS_STEP), 3),
+            tags=tuple(dict.fromkeys((*c.tags, EMPHASIS_TAG))),
+        )
+        if len(messages[c.key]) > 1 and EMPHASIS_TAG not in c.tags
+        else c
+        for c in found
+    ]
 
 
 def _facts(
@@ -306,6 +333,26 @@ def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _read_rules(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The user's rules in the instruction files the session read (`CLAUDE.md`, CONTRIBUTING):
+    standing instructions of this project, each citing its file and line."""
+    return [
+        replace(
+            _candidate(
+                MemoryType.USER_STYLE,
+                found.key,
+                found.content,
+                tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
+                importance=READ_RULE_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.ref.split(":", 1)[0],),
+            ),
+            source_refs=(found.ref,),
+        )
+        for found in read_rules(events)
+    ]
+
+
 _FOUND: tuple[Extract, ...] = (
     # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
     # and the change made, and what the assistant found out about how the tools behave.
@@ -351,6 +398,7 @@ _FOUND: tuple[Extract, ...] = (
         lambda f: ("naming", "convention", f.folder),
     ),
     _written_notes,
+    _read_rules,
     # What the session's edits made git ignore, with the comment written above it.
     _Finder(
         ignore_rules,

@@ -51,7 +51,7 @@ _RULE_WORDS = re.compile(
 )
 # A bullet that starts with one of these verbs is a rule even without "always"/"never".
 _IMPERATIVE = re.compile(
-    r"^(?:use|run|keep|write|add|put|prefer|follow|call|check|name|place|return|handle|"
+    r"^(?:use|run|keep|write|add|put|prefer|follow|call|check|name|place|return|handle|be|"
     r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise)\b",
     re.IGNORECASE,
 )

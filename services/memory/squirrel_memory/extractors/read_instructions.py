@@ -1,0 +1,161 @@
+"""The user's standing rules in the instruction files a session read: `CLAUDE.md`, CONTRIBUTING.
+
+A user who wrote their rules down rarely says them again in a prompt: they are in the project's
+assistant-instructions file (`CLAUDE.md`, `AGENTS.md`, `GEMINI.md` …) or its CONTRIBUTING
+guide, and the session shows them when the assistant reads the file. The file's text (the Read
+tool's output, line numbers stripped) is read in two shapes:
+
+- a rule line of an assistant-instructions file, found by the same reader a repository scan
+  uses (`read_instruction_file`): "Be careful with path handling - use Path objects
+  consistently", "Always run the linter before committing";
+- a numbered procedure under a heading about how changes are made ("Adding New Features",
+  "Fixing Bugs", "Before Committing", "Pull Requests"), in either kind of file: its steps in
+  their order, as one rule ("update the specification; write tests first; implement …").
+
+Only files at the project root count (a dependency's or a sub-folder's file is not this
+project's rulebook); the last read of each file is the one read; a rule line a later edit of
+the session replaced is not kept. The rules are project-scoped standing instructions, tagged
+`written`: they rank with what the user said, but a session's opening leaves them to the file
+itself (the host of that file loads it) unless the user said nothing else (`core_style`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.file_reads import file_text
+from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import (
+    clean_markdown,
+    instruction_kind,
+    read_instruction_file,
+)
+from squirrel_memory.repository.snapshot import TextFile
+
+#: Importance of a rule read from a file: below a rule the user said in a prompt (0.7), above a
+#: one-off said once.
+IMPORTANCE = 0.5
+WRITTEN_TAG = "written"
+#: Rules and procedures kept per episode, steps per procedure, characters per memory.
+MAX_RULES = 6
+MAX_PROCEDURES = 3
+MAX_STEPS = 6
+MAX_CHARS = 360
+MIN_STEPS = 2
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
+_STEP = re.compile(r"^\s{0,3}\d+[.)]\s+(?P<step>.+)$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+#: Headings of a procedure for changing the project (not setting it up or using it).
+_CHANGE_HEADING = re.compile(
+    r"\b(?:features?|bugs?|fix(?:es|ing)?|changes?|commit(?:s|ting)?|pull requests?|prs?|"
+    r"reviews?|releas(?:e|es|ing)|workflow|contribut\w*|tdd|test-driven|refactor\w*|"
+    r"patch(?:es)?)\b",
+    re.IGNORECASE,
+)
+#: A step that does not start as an instruction (a description, a question).
+_NOT_A_STEP = re.compile(r"^(?:the|a|an|this|that|it|we|you|i|our|my|your|there|if)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadRule:
+    """A rule from a file read: key, statement, the file and line it is on, and the read."""
+
+    key: str
+    content: str
+    ref: str
+    event_ids: tuple[str, ...]
+
+
+def _rule_file(path: str) -> bool:
+    return instruction_kind(path) in ("instructions", "contributing")
+
+
+def _procedures(text: TextFile) -> list[tuple[str, list[str], int]]:
+    """(heading, steps, line of the first step) of each numbered list under a heading about
+    changing the project, in the file's order."""
+    found: list[tuple[str, list[str], int]] = []
+    title, first, fence = "", 0, False
+    steps: list[str] = []
+
+    def close() -> None:
+        if title and len(steps) >= MIN_STEPS and _CHANGE_HEADING.search(title):
+            found.append((title, steps[:MAX_STEPS], first))
+
+    for number, line in enumerate(text.lines, 1):
+        if _FENCE.match(line):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        if heading := _HEADING.match(line):
+            close()
+            title, steps, first = clean_markdown(heading.group("title")), [], 0
+        elif step := _STEP.match(line):
+            said = clean_markdown(step.group("step")).rstrip(".;:")
+            if said and not _NOT_A_STEP.match(said):
+                steps.append(said)
+                first = first or number
+    close()
+    return found
+
+
+def _lower_first(step: str) -> str:
+    return step[:1].lower() + step[1:] if step[1:2].islower() else step
+
+
+def _procedure_rule(path: str, title: str, steps: list[str]) -> str:
+    said = "; ".join(_lower_first(s) for s in steps)
+    content = f"{title} ({path}): {said}."
+    while len(content) > MAX_CHARS and len(steps) > MIN_STEPS:
+        steps = steps[:-1]
+        content = f"{title} ({path}): {'; '.join(_lower_first(s) for s in steps)}; …"
+    return content if len(content) <= MAX_CHARS else ""
+
+
+def _replaced(events: list[StoredEvent], path: str, after: StoredEvent, line: str) -> bool:
+    """Whether an edit of `path` after the read `after` took `line` out of the file."""
+    return any(
+        e.path == path
+        and e.timestamp >= after.timestamp
+        and line in e.before
+        and line not in e.after
+        for e in edits(events)
+    )
+
+
+def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
+    """The rules and change procedures of the root instruction files read in `events`."""
+    last: dict[str, StoredEvent] = {}
+    for event in events:
+        path = root_file_read(event, _rule_file)
+        if path is not None:
+            last[path] = event
+    rules: list[ReadRule] = []
+    procedures: list[ReadRule] = []
+    for path, event in last.items():
+        text = TextFile.of(path, file_text(event.content["output"]))
+        in_procedure: set[str] = set()
+        for title, steps, line in _procedures(text):
+            content = _procedure_rule(path, title, steps)
+            in_procedure.update(steps)
+            if content and len(procedures) < MAX_PROCEDURES:
+                key = f"pref:procedure:{key_slug(title) or 'steps'}"
+                procedures.append(ReadRule(key, content, text.ref(line), (event.id,)))
+        if instruction_kind(path) != "instructions":
+            continue  # CONTRIBUTING's single bullets mostly describe; its procedures instruct
+        readings = Readings()
+        read_instruction_file(text, readings, "instructions")
+        for found in readings.instructions:
+            said = found.text.rstrip(".")
+            if said in in_procedure or _replaced(events, path, event, said):
+                continue
+            if len(rules) < MAX_RULES:
+                key = f"pref:{key_slug(said) or 'rule'}"
+                rules.append(ReadRule(key, f"{said} ({path}).", found.ref, (event.id,)))
+    return [*procedures, *rules]

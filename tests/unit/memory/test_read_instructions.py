@@ -1,0 +1,138 @@
+"""The user's standing rules in the instruction files a session read (`CLAUDE.md`, CONTRIBUTING)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
+from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
+from tests.unit.memory.test_rules_extractor import T0, Stream
+from tests.unit.memory.test_session_about import _numbered, _reads
+
+AGENT_NOTES = """# Notes for the assistant
+
+- Be careful with path handling - use Path objects consistently
+- Always run the linter before committing
+- The service talks to a message queue.
+"""
+
+CONTRIBUTING = """# Contributing
+
+## Development Setup
+
+1. Clone the repository
+2. Install the dependencies
+
+## Adding New Features
+
+1. Update the specification in `docs/spec.md`
+2. Write tests first
+3. Implement the feature
+4. Ensure all tests pass
+
+## Fixing Bugs
+
+1. Write a test that reproduces the bug
+2. Fix the bug
+
+- Keep pull requests small
+"""
+
+
+def test_rule_lines_of_an_instructions_file_read_are_kept_with_their_file() -> None:
+    found = read_rules(_reads(("AGENTS.md", _numbered(AGENT_NOTES))))
+
+    assert [(r.content, r.ref) for r in found] == [
+        (
+            "Be careful with path handling - use Path objects consistently (AGENTS.md).",
+            "AGENTS.md:3",
+        ),
+        ("Always run the linter before committing (AGENTS.md).", "AGENTS.md:4"),
+    ]
+
+
+def test_procedures_for_changing_the_project_are_one_rule_each() -> None:
+    found = read_rules(_reads(("CONTRIBUTING.md", _numbered(CONTRIBUTING))))
+
+    assert [r.content for r in found] == [
+        "Adding New Features (CONTRIBUTING.md): update the specification in `docs/spec.md`; "
+        "write tests first; implement the feature; ensure all tests pass.",
+        "Fixing Bugs (CONTRIBUTING.md): write a test that reproduces the bug; fix the bug.",
+    ]  # set-up steps are no rule of work, nor a bullet of CONTRIBUTING's
+
+
+def test_files_elsewhere_or_failed_reads_say_nothing() -> None:
+    assert read_rules(_reads(("vendor/lib/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
+    assert read_rules(_reads(("notes.md", _numbered(AGENT_NOTES)))) == []
+    assert read_rules(_reads(("CLAUDE.md", "File not found"), is_error=True)) == []
+
+
+def test_a_rule_a_later_edit_replaced_is_not_kept() -> None:
+    events = _reads(("CLAUDE.md", _numbered(AGENT_NOTES)))
+    stream = Stream()
+    stream.events = list(events)
+    stream.add(
+        "tool_call",
+        {
+            "tool": "Edit",
+            "input": {
+                "file_path": "CLAUDE.md",
+                "old_string": "- Always run the linter before committing\n",
+                "new_string": "- Run the formatter before committing\n",
+            },
+        },
+        ("CLAUDE.md",),
+    )
+
+    found = read_rules(stream.events)
+
+    assert [r.ref for r in found] == ["CLAUDE.md:3"]
+
+
+def test_the_rules_extractor_keeps_them_as_project_style() -> None:
+    events = _reads(("CLAUDE.md", _numbered(AGENT_NOTES)))
+    [episode] = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = [
+        c
+        for c in RulesExtractor().extract_sync(episode, events)
+        if c.type is MemoryType.USER_STYLE and WRITTEN_TAG in c.tags
+    ]
+
+    assert len(found) == 2
+    assert all("standing" in c.tags and c.source_refs for c in found)
+
+
+def _style(key: str, tags: tuple[str, ...], importance: float, n: int) -> MemoryItem:
+    when = T0 + timedelta(minutes=n)
+    return MemoryItem(
+        id=f"m{n}",
+        project_id="/p",
+        user_id="u",
+        scope=Scope.PROJECT,
+        type=MemoryType.USER_STYLE,
+        key=key,
+        content=f"Rule {key}.",
+        tags=tags,
+        importance=importance,
+        created_at=when,
+        updated_at=when,
+        source=MemorySource.RULES,
+    )
+
+
+def test_a_session_opens_with_what_the_user_said_before_rules_read_from_a_file() -> None:
+    read = _style("pref:paths", ("preference", "standing", WRITTEN_TAG), 0.5, 1)
+    said = _style("pref:push", ("preference", "tentative", "correction"), 0.3, 2)
+
+    assert [m.key for m in core_style([read, said])] == ["pref:push"]
+    assert core_style([read, said])[0].content.startswith(SAID_ONCE_PREFIX)
+
+
+def test_rules_read_from_a_file_open_a_session_when_nothing_else_is_on_record() -> None:
+    read = _style("pref:paths", ("preference", "standing", WRITTEN_TAG), 0.5, 1)
+
+    assert [m.key for m in core_style([read])] == ["pref:paths"]
