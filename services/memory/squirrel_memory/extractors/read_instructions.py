@@ -25,7 +25,6 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
-from squirrel_memory.extractors.file_reads import file_text
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -131,15 +130,15 @@ def _replaced(events: list[StoredEvent], path: str, after: StoredEvent, line: st
 
 def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
     """The rules and change procedures of the root instruction files read in `events`."""
-    last: dict[str, StoredEvent] = {}
+    last: dict[str, tuple[StoredEvent, str]] = {}
     for event in events:
-        path = root_file_read(event, _rule_file)
-        if path is not None:
-            last[path] = event
+        read = root_file_read(event, _rule_file)
+        if read is not None:
+            last[read[0]] = (event, read[1])
     rules: list[ReadRule] = []
     procedures: list[ReadRule] = []
-    for path, event in last.items():
-        text = TextFile.of(path, file_text(event.content["output"]))
+    for path, (event, shown) in last.items():
+        text = TextFile.of(path, shown)
         in_procedure: set[str] = set()
         for title, steps, line in _procedures(text):
             content = _procedure_rule(path, title, steps)
