@@ -399,13 +399,17 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
         del lengths[removed]
 
 
-@pytest.mark.parametrize("prune_above", [0, postings.PRUNE_ABOVE_POSTINGS])
+@pytest.mark.parametrize(
+    ("prune_above", "prune_share"),
+    [(0, 0), (postings.PRUNE_ABOVE_POSTINGS, postings.PRUNE_SHARE)],
+)
 def test_pruned_top_k_is_the_top_k_of_scoring_every_document(
-    monkeypatch: pytest.MonkeyPatch, prune_above: int
+    monkeypatch: pytest.MonkeyPatch, prune_above: int, prune_share: int
 ) -> None:
     """MaxScore (the rows that cannot enter left unscored) keeps the top 1, 10 and 50 of
     scoring every document, by kind too, through deletes, updates and added documents."""
     monkeypatch.setattr(postings, "PRUNE_ABOVE_POSTINGS", prune_above)
+    monkeypatch.setattr(postings, "PRUNE_SHARE", prune_share)
     pruned: list[bool] = []
     original = postings.IndexState._pruned
 

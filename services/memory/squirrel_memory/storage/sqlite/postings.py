@@ -46,6 +46,12 @@ PART_CACHE_POSTINGS = 2_000_000
 PRUNE_ABOVE_POSTINGS = 4_096
 """Queries whose terms hold more postings than this are pruned (MaxScore, `IndexState.best`);
 below it, scoring every posting costs less than finding the rows to skip."""
+PRUNE_SHARE = 8
+"""Pruning goes on only while the rows it scores, times the query's terms, stay under 1/8 of
+the query's postings: each of those rows is looked up in every term's postings (a binary
+search), where scoring every posting is one vectorised pass. On the 100k bench store (a
+question's terms in ~33,000 postings) that pass takes about half a millisecond and pruning
+rarely pays; it does where rare terms meet far larger postings."""
 
 
 @dataclass
@@ -322,7 +328,8 @@ class IndexState:
         The rows holding the rarest terms are scored on every term first; the `limit`-th of
         their scores is one the results reach. A row holding only terms whose upper bounds add
         up to less than it cannot enter, so only the rows holding one of the other (essential)
-        terms are scored then."""
+        terms are scored then. None when those rows hold too many of the postings
+        (`PRUNE_SHARE`) for pruning to save work."""
         bounds: dict[str, float] = {}
         holding: dict[str, Ints] = {}
         for token, (slots, _, top) in zip(tokens, asked, strict=True):
@@ -336,17 +343,27 @@ class IndexState:
             seen += len(holding[term])
             if seen >= SEED_ROWS_PER_RESULT * limit:
                 break
-        if len(seed) == len(holding):
+        total = sum(len(slots) for slots in holding.values())
+        if len(seed) == len(holding) or PRUNE_SHARE * seen * len(holding) > total:
             return None
-        found, scores = self._scored(_union(holding, seed), asked, codes)
+        found, scores = self._scored(self._union(holding, seed), asked, codes)
         if len(found) < limit:
             return None
         needed = essential_terms(bounds, -float(np.partition(-scores, limit - 1)[limit - 1]))
         if needed <= set(seed):
             return found, scores
-        if 2 * sum(len(holding[t]) for t in needed) > sum(len(s) for s in holding.values()):
+        if PRUNE_SHARE * sum(len(holding[t]) for t in needed) * len(holding) > total:
             return None
-        return self._scored(_union(holding, needed), asked, codes)
+        return self._scored(self._union(holding, needed), asked, codes)
+
+    def _union(self, holding: dict[str, Ints], terms: Sequence[str] | set[str]) -> Ints:
+        """The slots holding any of `terms`, in order, each once."""
+        if len(terms) == 1:
+            return holding[next(iter(terms))]
+        marked = np.zeros(self.used, dtype=bool)
+        for term in terms:
+            marked[holding[term]] = True
+        return np.flatnonzero(marked)
 
     def _scored(
         self, slots: Ints, asked: Sequence[tuple[Ints, Floats, float]], codes: Ints | None
@@ -363,8 +380,3 @@ class IndexState:
             hit = held[place] == slots
             scores[hit] += shares[place[hit]]
         return slots, scores
-
-
-def _union(holding: dict[str, Ints], terms: Sequence[str] | set[str]) -> Ints:
-    """The slots holding any of `terms`, sorted, each once."""
-    return np.unique(np.concatenate([holding[t] for t in terms]))
