@@ -2,8 +2,9 @@
 
 `read_postings` decodes an FTS5 vocabulary (`fts5vocab ... 'instance'`, grouped by `INSTANCES`)
 into NumPy arrays; `IndexState` holds them for one store with each row's length and type, takes
-rows out and in as the store changes, and ranks a query's tokens as `bm25()` does (see
-`sqlite.lexical`, which keeps a state current and answers searches from it).
+rows out and in as the store changes, and ranks a query's tokens as `bm25()` does, leaving
+unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`);
+see `sqlite.lexical`, which keeps a state current and answers searches from it.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ PRUNE_SHARE = 8
 """Pruning goes on only while the rows it scores, times the query's terms, stay under 1/8 of
 the query's postings: each of those rows is looked up in every term's postings (a binary
 search), where scoring every posting is one vectorised pass. On the 100k bench store (a
-question's terms in ~33,000 postings) that pass takes about half a millisecond and pruning
-rarely pays; it does where rare terms meet far larger postings."""
+question's terms in tens of thousands of postings) that pass takes about half a millisecond
+and pruning does not pay; it does where rare terms meet far larger postings."""
 
 
 @dataclass
