@@ -298,9 +298,15 @@ async def test_a_store_says_once_its_lexical_index_is_built(tmp_path: Path) -> N
 
 
 def reference_best(
-    docs: dict[int, dict[str, float]], lengths: dict[int, float], query: list[str], limit: int
+    docs: dict[int, dict[str, float]],
+    lengths: dict[int, float],
+    query: list[str],
+    limit: int,
+    kinds: dict[int, str] | None = None,
+    wanted: list[str] | None = None,
 ) -> list[tuple[int, float]]:
-    """bm25 of every document, one at a time, as `fts5Bm25Function` adds it up."""
+    """bm25 of every document, one at a time, as `fts5Bm25Function` adds it up (among the
+    documents whose kind is `wanted`, when given)."""
     avgdl = sum(lengths.values()) / len(docs)
     scores: dict[int, float] = {}
     for token in query:
@@ -313,25 +319,27 @@ def reference_best(
             f = docs[doc][token]
             norm = bm25.K1 * ((1 - postings.B) + (postings.B * lengths[doc]) / avgdl)
             scores[doc] = scores.get(doc, 0.0) + idf * ((f * (bm25.K1 + 1.0)) / (f + norm))
+    if wanted is not None and kinds is not None:
+        scores = {doc: score for doc, score in scores.items() if kinds[doc] in wanted}
     ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
     return ranked[:limit]
 
 
-def random_state(
-    rng: random.Random, count: int, vocabulary: list[str]
-) -> tuple[postings.IndexState, dict[int, dict[str, float]], dict[int, float]]:
-    """An index state over `count` random documents (rowids with gaps), and the documents."""
-    docs: dict[int, dict[str, float]] = {}
-    lengths: dict[int, float] = {}
-    rowid = 0
-    for _ in range(count):
-        rowid += rng.randint(1, 3)
-        words = rng.choices(vocabulary, weights=range(len(vocabulary), 0, -1), k=rng.randint(1, 30))
-        terms: dict[str, float] = {}
-        for word in words:
-            terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
-        docs[rowid] = terms
-        lengths[rowid] = float(len(words))
+def random_doc(rng: random.Random, vocabulary: list[str]) -> tuple[dict[str, float], float]:
+    """A document's terms (each with its column-weighted count) and its length; the first
+    words of `vocabulary` are the most common."""
+    words = rng.choices(vocabulary, weights=range(len(vocabulary), 0, -1), k=rng.randint(1, 30))
+    terms: dict[str, float] = {}
+    for word in words:
+        terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
+    return terms, float(len(words))
+
+
+def postings_of(
+    docs: dict[int, dict[str, float]], lengths: dict[int, float], vocabulary: list[str]
+) -> postings.Postings:
+    """The postings of `docs`, as `read_postings` gives them (rows by their place in rowid
+    order)."""
     ids = sorted(docs)
     slot = {doc: n for n, doc in enumerate(ids)}
     rows: list[int] = []
@@ -342,25 +350,42 @@ def random_state(
         sizes.append(len(holding))
         rows.extend(slot[doc] for doc in holding)
         freqs.extend(docs[doc][term] for doc in holding)
+    return postings.Postings(
+        list(vocabulary),
+        np.asarray(sizes, dtype=np.int64),
+        np.asarray(rows, dtype=np.int32),
+        np.asarray(freqs, dtype=np.float32),
+        np.asarray([lengths[doc] for doc in ids], dtype=np.float64),
+    )
+
+
+def random_state(
+    rng: random.Random, count: int, vocabulary: list[str], kinds: tuple[str, ...] = ("fact",)
+) -> tuple[postings.IndexState, dict[int, dict[str, float]], dict[int, float], dict[int, str]]:
+    """An index state over `count` random documents (rowids with gaps), and the documents,
+    their lengths and their kinds."""
+    docs: dict[int, dict[str, float]] = {}
+    lengths: dict[int, float] = {}
+    kind_of: dict[int, str] = {}
+    rowid = 0
+    for _ in range(count):
+        rowid += rng.randint(1, 3)
+        docs[rowid], lengths[rowid] = random_doc(rng, vocabulary)
+        kind_of[rowid] = rng.choice(kinds)
+    ids = sorted(docs)
     state = postings.IndexState(
         1,
         np.asarray(ids, dtype=np.int64),
-        ["fact"] * len(ids),
-        postings.Postings(
-            list(vocabulary),
-            np.asarray(sizes, dtype=np.int64),
-            np.asarray(rows, dtype=np.int32),
-            np.asarray(freqs, dtype=np.float32),
-            np.asarray([lengths[doc] for doc in ids], dtype=np.float64),
-        ),
+        [kind_of[doc] for doc in ids],
+        postings_of(docs, lengths, vocabulary),
     )
-    return state, docs, lengths
+    return state, docs, lengths, kind_of
 
 
 def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> None:
     rng = random.Random(11)
     vocabulary = sorted(f"w{n:03d}" for n in range(300))
-    state, docs, lengths = random_state(rng, 3_000, vocabulary)
+    state, docs, lengths, _ = random_state(rng, 3_000, vocabulary)
     for round_ in range(3):  # asked again: the kept per-term shares answer the same
         for _ in range(40):
             query = [*rng.choices(vocabulary, k=rng.randint(1, 8)), "absent"]
@@ -372,3 +397,67 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
         state.remove(removed)
         del docs[removed]
         del lengths[removed]
+
+
+@pytest.mark.parametrize(
+    ("prune_above", "prune_share"),
+    [(0, 0), (postings.PRUNE_ABOVE_POSTINGS, postings.PRUNE_SHARE)],
+)
+def test_pruned_top_k_is_the_top_k_of_scoring_every_document(
+    monkeypatch: pytest.MonkeyPatch, prune_above: int, prune_share: int
+) -> None:
+    """MaxScore (the rows that cannot enter left unscored) keeps the top 1, 10 and 50 of
+    scoring every document, by kind too, through deletes, updates and added documents."""
+    monkeypatch.setattr(postings, "PRUNE_ABOVE_POSTINGS", prune_above)
+    monkeypatch.setattr(postings, "PRUNE_SHARE", prune_share)
+    pruned: list[bool] = []
+    original = postings.IndexState._pruned
+
+    def counted(self: postings.IndexState, *args: Any) -> Any:
+        found = original(self, *args)
+        pruned.append(found is not None)
+        return found
+
+    monkeypatch.setattr(postings.IndexState, "_pruned", counted)
+    rng = random.Random(23)
+    vocabulary = sorted(f"w{n:03d}" for n in range(120))
+    kinds = ("fact", "pitfall", "recipe")
+    state, docs, lengths, kind_of = random_state(rng, 2_000, vocabulary, kinds)
+    for round_ in range(4):
+        for _ in range(30):
+            query = [*rng.choices(vocabulary[:40], k=rng.randint(2, 9)), "absent"]
+            for limit in (1, 10, 50):
+                for wanted in (None, ["pitfall"], ["fact", "recipe"]):
+                    assert state.best(query, wanted, limit) == reference_best(
+                        docs, lengths, query, limit, kind_of, wanted
+                    ), (round_, query, limit, wanted)
+        # New statistics: deletes, updates (the old row out, its new text in under a new rowid
+        # or the same one) and added documents.
+        gone = rng.sample(sorted(docs), 60)
+        for doc in gone:
+            state.remove(doc)
+            del docs[doc], lengths[doc]
+        changed: dict[int, dict[str, float]] = {}
+        changed_lengths: dict[int, float] = {}
+        next_id = max(*docs, *gone) + 1
+        for n, doc in enumerate(rng.sample(sorted(docs), 40) + gone[:10]):
+            if doc in docs:
+                state.remove(doc)
+                del docs[doc], lengths[doc]
+            target = doc if n % 2 else next_id + n
+            changed[target], changed_lengths[target] = random_doc(rng, vocabulary)
+            kind_of[target] = rng.choice(kinds)
+        for n in range(50):
+            doc = next_id + 1_000 + n
+            changed[doc], changed_lengths[doc] = random_doc(rng, vocabulary)
+            kind_of[doc] = rng.choice(kinds)
+        ids = sorted(changed)
+        state.add(
+            np.asarray(ids, dtype=np.int64),
+            [kind_of[doc] for doc in ids],
+            postings_of(changed, changed_lengths, vocabulary),
+        )
+        docs.update(changed)
+        lengths.update(changed_lengths)
+    if prune_above == 0:
+        assert any(pruned), "no query was pruned"

@@ -1,4 +1,5 @@
-"""BM25 as SQLite's FTS5 computes it, and MaxScore pruning over it (used by both backends).
+"""BM25 as SQLite's FTS5 computes it, and MaxScore pruning over it (both backends use it,
+and so does the in-memory lexical index).
 
 A term adds idf x f(k1 + 1) / (f + k1(1 - b + b·len/avg)) to a memory's score, which stays
 below idf x (k1 + 1) however often the term occurs: its upper bound. With the `limit`-th best

@@ -2,8 +2,9 @@
 
 `read_postings` decodes an FTS5 vocabulary (`fts5vocab ... 'instance'`, grouped by `INSTANCES`)
 into NumPy arrays; `IndexState` holds them for one store with each row's length and type, takes
-rows out and in as the store changes, and ranks a query's tokens as `bm25()` does (see
-`sqlite.lexical`, which keeps a state current and answers searches from it).
+rows out and in as the store changes, and ranks a query's tokens as `bm25()` does, leaving
+unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`);
+see `sqlite.lexical`, which keeps a state current and answers searches from it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from squirrel_memory.storage.bm25 import K1, MIN_IDF
+from squirrel_memory.storage.bm25 import K1, MIN_IDF, SEED_ROWS_PER_RESULT, essential_terms
 
 B = 0.75
 """FTS5's length normalisation."""
@@ -31,6 +32,8 @@ REBUILD_SHARE = 0.1
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+_NO_SLOTS: Ints = np.zeros(0, dtype=np.int64)
+_NO_SHARES: Floats = np.zeros(0, dtype=np.float64)
 
 # One row per term, in term order: the term and, for each of its instances (in rowid, then
 # column, then offset order), the rowid times 4 plus the column number, as 16 hex digits.
@@ -40,7 +43,16 @@ INSTANCES = (
 )
 CHUNK_TERMS = 512
 PART_CACHE_POSTINGS = 2_000_000
-"""Postings whose per-term score shares `IndexState` keeps (12 bytes each: ~24 MB at most)."""
+"""Postings whose per-term score shares `IndexState` keeps (16 bytes each: ~32 MB at most)."""
+PRUNE_ABOVE_POSTINGS = 4_096
+"""Queries whose terms hold more postings than this are pruned (MaxScore, `IndexState.best`);
+below it, scoring every posting costs less than finding the rows to skip."""
+PRUNE_SHARE = 8
+"""Pruning goes on only while the rows it scores, times the query's terms, stay under 1/8 of
+the query's postings: each of those rows is looked up in every term's postings (a binary
+search), where scoring every posting is one vectorised pass. On the 100k bench store (a
+question's terms in tens of thousands of postings) that pass takes about half a millisecond
+and pruning does not pay; it does where rare terms meet far larger postings."""
 
 
 @dataclass
@@ -133,7 +145,7 @@ class IndexState:
         self.rows = self.base_count
         self.tokens = int(postings.lengths.sum())
         self._norm: tuple[tuple[int, int, int], Floats] | None = None
-        self._parts: OrderedDict[int, tuple[Ints, Floats]] = OrderedDict()
+        self._parts: OrderedDict[int, tuple[Ints, Floats, float]] = OrderedDict()
         self._parts_key = (0, 0, 0, 0)
         self._parts_held = 0
 
@@ -229,10 +241,11 @@ class IndexState:
             slots, freqs = slots[live], freqs[live]
         return slots.astype(np.int64), freqs.astype(np.float64)
 
-    def _term_part(self, token: str) -> tuple[Ints, Floats]:
-        """The live slots holding `token` and, for each, (f (k1 + 1)) / (f + k1 (1 - b +
-        b·len/avgdl)): the term's share of a score before its idf. Kept for the terms asked most
-        recently, up to `PART_CACHE_POSTINGS` postings, while the statistics stay the same."""
+    def _term_shares(self, token: str) -> tuple[Ints, Floats, float]:
+        """The live slots holding `token`, the term's share of each one's score (idf x (f (k1 +
+        1)) / (f + k1 (1 - b + b·len/avgdl))) and the largest share (the term's upper bound).
+        Kept for the terms asked most recently, up to `PART_CACHE_POSTINGS` postings, while the
+        statistics (and so each idf) stay the same."""
         key = (self.rows, self.tokens, self.used, self.dead)
         if key != self._parts_key:
             self._parts.clear()
@@ -240,17 +253,24 @@ class IndexState:
             self._parts_held = 0
         term_id = self._term_id(token)
         if term_id is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+            return _NO_SLOTS, _NO_SHARES, 0.0
         part = self._parts.get(term_id)
         if part is not None:
             self._parts.move_to_end(term_id)
             return part
         slots, freqs = self._postings(token)
-        part = (slots, (freqs * (K1 + 1.0)) / (freqs + self._norms()[slots]))
+        hits = len(slots)
+        if not hits:
+            return _NO_SLOTS, _NO_SHARES, 0.0
+        idf = math.log((self.rows - hits + 0.5) / (hits + 0.5))
+        if idf <= 0.0:
+            idf = MIN_IDF
+        shares = idf * ((freqs * (K1 + 1.0)) / (freqs + self._norms()[slots]))
+        part = (slots, shares, float(shares.max()))
         self._parts[term_id] = part
-        self._parts_held += len(slots)
+        self._parts_held += hits
         while self._parts_held > PART_CACHE_POSTINGS and len(self._parts) > 1:
-            _, (dropped, _) = self._parts.popitem(last=False)
+            _, (dropped, _, _) = self._parts.popitem(last=False)
             self._parts_held -= len(dropped)
         return part
 
@@ -258,35 +278,106 @@ class IndexState:
         """The `limit` best (rowid, score) among the rows of `kinds` (None: all), best first.
 
         bm25 as `fts5Bm25Function` computes it: per phrase (here one token each, repeats kept),
-        idf x (f (k1 + 1)) / (f + k1 (1 - b + b·len/avgdl)), summed in phrase order."""
+        idf x (f (k1 + 1)) / (f + k1 (1 - b + b·len/avgdl)), summed in phrase order. A query
+        whose terms hold more than `PRUNE_ABOVE_POSTINGS` postings scores only the rows that
+        can still enter the results (`_pruned`); the rows and scores are the same."""
         if self.rows <= 0:
             return []
-        hit_slots: list[Ints] = []
-        hit_scores: list[Floats] = []
-        for token in tokens:
-            slots, part = self._term_part(token)
-            hits = len(slots)
-            if not hits:
-                continue
-            idf = math.log((self.rows - hits + 0.5) / (hits + 0.5))
-            if idf <= 0.0:
-                idf = MIN_IDF
-            hit_slots.append(slots)
-            hit_scores.append(idf * part)
-        if not hit_slots:
+        asked = [self._term_shares(token) for token in tokens]
+        held = [(slots, shares) for slots, shares, _ in asked if len(slots)]
+        if not held:
             return []
-        every = np.concatenate(hit_slots)
-        scores = np.bincount(every, weights=np.concatenate(hit_scores), minlength=self.used)
-        held = np.zeros(self.used, dtype=bool)
-        held[every] = True
-        found = np.flatnonzero(held)
+        codes = None
         if kinds is not None:
-            codes = [self.kind_codes[k] for k in kinds if k in self.kind_codes]
+            codes = np.asarray([self.kind_codes[k] for k in kinds if k in self.kind_codes])
+        if sum(len(slots) for slots, _ in held) > PRUNE_ABOVE_POSTINGS:
+            pruned = self._pruned(tokens, asked, codes, limit)
+            if pruned is not None:
+                return self._listed(*pruned, limit)
+        every = np.concatenate([slots for slots, _ in held])
+        weights = np.concatenate([shares for _, shares in held])
+        scores: Floats = np.bincount(every, weights=weights, minlength=self.used).astype(
+            np.float64, copy=False
+        )
+        marked = np.zeros(self.used, dtype=bool)
+        marked[every] = True
+        found = np.flatnonzero(marked)
+        if codes is not None:
             found = found[np.isin(self.kinds[found], codes)]
         if len(found) > limit:
             values = scores[found]
             cut = len(values) - limit
             found = found[values >= np.partition(values, cut)[cut]]
-        order = np.lexsort((self.doc_ids[found], -scores[found]))[:limit]
-        best = found[order]
-        return list(zip(self.doc_ids[best].tolist(), scores[best].tolist(), strict=True))
+        return self._listed(found, scores[found], limit)
+
+    def _listed(self, found: Ints, scores: Floats, limit: int) -> list[Any]:
+        """The `limit` best of the rows `found` scoring `scores`, ties by rowid, as (rowid,
+        score)."""
+        order = np.lexsort((self.doc_ids[found], -scores))[:limit]
+        return list(zip(self.doc_ids[found[order]].tolist(), scores[order].tolist(), strict=True))
+
+    def _pruned(
+        self,
+        tokens: Sequence[str],
+        asked: Sequence[tuple[Ints, Floats, float]],
+        codes: Ints | None,
+        limit: int,
+    ) -> tuple[Ints, Floats] | None:
+        """The rows (slots) that can be among the `limit` best and their scores (MaxScore,
+        `storage.bm25`), or None when pruning would not save work.
+
+        The rows holding the rarest terms are scored on every term first; the `limit`-th of
+        their scores is one the results reach. A row holding only terms whose upper bounds add
+        up to less than it cannot enter, so only the rows holding one of the other (essential)
+        terms are scored then. None when those rows hold too many of the postings
+        (`PRUNE_SHARE`) for pruning to save work."""
+        bounds: dict[str, float] = {}
+        holding: dict[str, Ints] = {}
+        for token, (slots, _, top) in zip(tokens, asked, strict=True):
+            if len(slots):
+                bounds[token] = bounds.get(token, 0.0) + top
+                holding[token] = slots
+        seed: list[str] = []
+        seen = 0
+        for term in sorted(holding, key=lambda t: (len(holding[t]), t)):
+            seed.append(term)
+            seen += len(holding[term])
+            if seen >= SEED_ROWS_PER_RESULT * limit:
+                break
+        total = sum(len(slots) for slots in holding.values())
+        if len(seed) == len(holding) or PRUNE_SHARE * seen * len(holding) > total:
+            return None
+        found, scores = self._scored(self._union(holding, seed), asked, codes)
+        if len(found) < limit:
+            return None
+        needed = essential_terms(bounds, -float(np.partition(-scores, limit - 1)[limit - 1]))
+        if needed <= set(seed):
+            return found, scores
+        if PRUNE_SHARE * sum(len(holding[t]) for t in needed) * len(holding) > total:
+            return None
+        return self._scored(self._union(holding, needed), asked, codes)
+
+    def _union(self, holding: dict[str, Ints], terms: Sequence[str] | set[str]) -> Ints:
+        """The slots holding any of `terms`, in order, each once."""
+        if len(terms) == 1:
+            return holding[next(iter(terms))]
+        marked = np.zeros(self.used, dtype=bool)
+        for term in terms:
+            marked[holding[term]] = True
+        return np.flatnonzero(marked)
+
+    def _scored(
+        self, slots: Ints, asked: Sequence[tuple[Ints, Floats, float]], codes: Ints | None
+    ) -> tuple[Ints, Floats]:
+        """The rows `slots` (sorted) of the kinds `codes` (None: all) and their scores, each
+        term's share added in phrase order, as scoring every posting adds them."""
+        if codes is not None:
+            slots = slots[np.isin(self.kinds[slots], codes)]
+        scores = np.zeros(len(slots), dtype=np.float64)
+        for held, shares, _ in asked:
+            if not len(held):
+                continue
+            place = np.minimum(np.searchsorted(held, slots), len(held) - 1)
+            hit = held[place] == slots
+            scores[hit] += shares[place[hit]]
+        return slots, scores
