@@ -31,11 +31,18 @@ from squirrel_memory.extractors.modules import (
     speaks_for_module,
 )
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.script_runs import script_runs
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.extractors.touched_languages import (
+    TOUCHED_TAG,
+    named_in,
+    touched_code,
+    touched_language_text,
+)
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
@@ -67,39 +74,62 @@ _NOT_ENTRY_MODULES = {
 }
 
 
-def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
-    """The project's languages: manifests at the root first, then the languages of the code
-    files touched (twice at least); a manifest in a sub-folder (`assets/package.json`) only
-    names a secondary language."""
+def _edited(events: list[StoredEvent]) -> set[str]:
+    """The project's files the session wrote or edited."""
+    return {
+        rel
+        for event in events
+        if event.event_type == EventType.CODE_CHANGE
+        for raw in event.file_paths
+        if in_project(rel := relative_path(raw, event.project_id))
+    }
+
+
+def _edited_and_ran(events: list[StoredEvent], runs: list[CommandRun]) -> set[str]:
+    """Code files the session wrote or edited and then ran with a successful command."""
+    return {p for p in _edited(events) for run in runs if run.ok and named_in(run.command, p)}
+
+
+def _language_fact(
+    paths: list[tuple[str, str]], events: list[StoredEvent], runs: list[CommandRun]
+) -> Fact | None:
+    """The project's languages: manifests at the root first (with the languages of the code
+    files touched twice at least); without one, what the code the session touched shows
+    (`touched_languages`), leaving out sub-packages (folders of a nested manifest)."""
     manifests: dict[str, str] = {}
-    nested: dict[str, str] = {}
+    packages: set[str] = set()
     files: dict[str, set[str]] = {}
     ids: set[str] = set()
     for path, event_id in paths:
         pure = PurePosixPath(path)
         language = manifest_language(pure.name)
-        if language:
-            (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
+        if language and len(pure.parts) == 1:
+            manifests.setdefault(language, path)
             ids.add(event_id)
+        elif language:
+            packages.add(str(pure.parent))
         ext_language = EXTENSION_LANGUAGES.get(pure.suffix.lower())
         if ext_language:
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
+    if not manifests:
+        touched = touched_code(paths, _edited_and_ran(events, runs), packages)
+        stated = touched_language_text(touched)
+        if stated is None:
+            return None
+        text, languages = stated
+        tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
+        return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
     if "TypeScript" in manifests or "TypeScript" in files:
         manifests.pop("JavaScript", None)
         files.pop("JavaScript", None)
     counts = Counter({lang: len(found) for lang, found in files.items()})
-    languages = list(manifests) + [
-        lang
-        for lang, n in counts.most_common()
-        if (n >= 2 or (lang in nested and not manifests)) and lang not in manifests
+    found_languages = list(manifests) + [
+        lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
     ]
-    if not languages:
-        return None
     evidence = sorted(set(manifests.values()))
-    text = " and ".join(languages[:3]) + " project"
-    text += f" ({', '.join(evidence)})." if evidence else "."
-    tags = ("language", *(lang.lower() for lang in languages[:3]))
+    text = " and ".join(found_languages[:3]) + f" project ({', '.join(evidence)})."
+    tags = ("language", *(lang.lower() for lang in found_languages[:3]))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
 
 
@@ -373,7 +403,7 @@ def project_facts(
     # the files one session touched (an `assets/package.json`) must not contradict it.
     if repository is None:
         repository = bool(primary_ecosystems(project_id))
-    language = None if repository else _language_fact(paths)
+    language = None if repository else _language_fact(paths, events, runs)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
@@ -405,5 +435,6 @@ def project_facts(
             )
         )
 
+    facts.extend(script_runs(runs, _edited(events), project_id))
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts
