@@ -240,10 +240,11 @@ PROJECTS = [
         name="experiments-worktrees",
         root="/home/dev/experiments/main",
         sessions=experiments,
-        about=(),
+        # What the folder is for, from the overview of the CLAUDE.md the session read: other
+        # hosts and searches do not load that file.
+        about=("Throwaway experiments with coding agents", "per its CLAUDE.md"),
         must=(("`git worktree add ../worktrees/<name> -b exp/<name>`", "2 sessions"),),
-        # What the folder is for is in CLAUDE.md, which Claude Code loads itself.
-        never=("python", "throwaway", "8d1e0b2", "NOTES.md`: ", "notes repository"),
+        never=("python", "8d1e0b2", "NOTES.md`: ", "notes repository"),
     ),
     Project(
         name="analysis-scripts",

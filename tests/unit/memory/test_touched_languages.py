@@ -113,11 +113,11 @@ async def test_one_file_only_read_names_no_language(eco: Eco) -> None:
 
 
 @pytest.mark.parametrize("eco", ECOS, ids=IDS)
-async def test_vendored_generated_and_docs_code_names_no_language(eco: Eco) -> None:
+@pytest.mark.parametrize("folder", ["vendor", "thirdparty", "generated", "docs", ".github", "out"])
+async def test_vendored_generated_and_docs_code_names_no_language(eco: Eco, folder: str) -> None:
     session = _session()
-    for folder in ("vendor", "third_party", "generated", "docs", "node_modules"):
-        session.read(f"{folder}/{eco.first}", "code\n")
-        session.read(f"{folder}/{eco.second}", "code\n")
+    session.read(f"{folder}/{eco.first}", "code\n")
+    session.read(f"{folder}/{eco.second}", "code\n")
 
     assert _said(await _extract(session), "language") == []
 

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import ABOUT_KEY, session_about
+from squirrel_memory.extractors.about import ABOUT_KEY, is_instruction_file, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
@@ -43,6 +43,7 @@ from squirrel_memory.extractors.touched_languages import (
     touched_code,
     touched_language_text,
 )
+from squirrel_memory.extractors.user_about import user_about
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
@@ -409,11 +410,13 @@ def project_facts(
     about = None if repository else session_about(events)
     if about:
         text, source, event_ids = about
-        facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
-    elif not repository and (summary := project_summary(events)):
-        # No README or manifest read: the assistant's own summary of what the project is.
+        # An instruction file's overview gives way to the README or manifest, as a summary does.
+        tags = ("overview", "about", *((SUMMARY_TAG,) if is_instruction_file(source) else ()))
+        facts.append(Fact(ABOUT_KEY, text, tags, 0.7, event_ids, (source,)))
+    elif not repository and (said := user_about(events) or project_summary(events)):
+        # No README or manifest read: the user's own words, else the assistant's summary.
         tags = ("overview", "about", SUMMARY_TAG)
-        facts.append(Fact(ABOUT_KEY, summary.content, tags, SUMMARY_IMPORTANCE, summary.event_ids))
+        facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     facts.extend(_layout_facts(paths))
     tests = None if repository else _tests_fact(paths)
     if tests:
