@@ -4,6 +4,7 @@ every ecosystem, with what must and must not be stated."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -205,3 +206,21 @@ async def test_a_labelled_overview_before_any_read_or_of_a_plan_is_not_kept() ->
     assert await _about(unread) == []
     assert await _about(plan) == []
     assert await _about(proposal) == []
+
+
+@pytest.mark.parametrize("heading", ["## Overview", "## Summary", "### What changed"])
+async def test_a_bare_overview_heading_may_head_anything_and_is_not_kept(heading: str) -> None:
+    session = _session()
+    session.read("src/a.go", "code\n")
+    session.say(f"{heading}\n\nA Go tool that the other repository ships for its releases.")
+
+    assert await _about(session) == []
+
+
+async def test_a_subagents_project_overview_is_not_kept() -> None:
+    session = _session()
+    session.read("src/a.go", "code\n")
+    session.say("## Project overview\n\nA Python service that renders invoices for shops.")
+    session.events[-1] = replace(session.events[-1], sidechain=True)
+
+    assert await _about(session) == []

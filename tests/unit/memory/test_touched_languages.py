@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import PurePosixPath
 
 import pytest
 
@@ -219,6 +220,19 @@ async def test_a_failed_or_foreign_or_only_read_script_is_not_noted(eco: Eco) ->
     assert _said(found, "script_run") == []
     # A file written but never run, or only read, names no language on its own.
     assert _said(found, "language") == []
+
+
+@pytest.mark.parametrize("eco", ECOS, ids=IDS)
+async def test_a_scratch_file_written_then_removed_names_no_language(eco: Eco) -> None:
+    session = _session()
+    name = PurePosixPath(eco.script).name
+    session.write(name, "print(1 + 1)\n")
+    session.run(f"cat {name} && rm {name}", 0, "print(1 + 1)\n")
+
+    found = await _extract(session)
+
+    assert _said(found, "language") == []
+    assert _said(found, "script_run") == []
 
 
 def test_statements_of_two_sessions_merge_into_one() -> None:

@@ -39,7 +39,6 @@ from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.touched_languages import (
     TOUCHED_TAG,
-    named_in,
     touched_code,
     touched_language_text,
 )
@@ -86,17 +85,11 @@ def _edited(events: list[StoredEvent]) -> set[str]:
     }
 
 
-def _edited_and_ran(events: list[StoredEvent], runs: list[CommandRun]) -> set[str]:
-    """Code files the session wrote or edited and then ran with a successful command."""
-    return {p for p in _edited(events) for run in runs if run.ok and named_in(run.command, p)}
-
-
-def _language_fact(
-    paths: list[tuple[str, str]], events: list[StoredEvent], runs: list[CommandRun]
-) -> Fact | None:
+def _language_fact(paths: list[tuple[str, str]], ran: set[str]) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least); without one, what the code the session touched shows
-    (`touched_languages`), leaving out sub-packages (folders of a nested manifest)."""
+    (`touched_languages`), leaving out sub-packages (folders of a nested manifest); `ran` are
+    the scripts the session wrote and ran with their interpreter."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
     files: dict[str, set[str]] = {}
@@ -114,7 +107,7 @@ def _language_fact(
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
     if not manifests:
-        touched = touched_code(paths, _edited_and_ran(events, runs), packages)
+        touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
         if stated is None:
             return None
@@ -404,7 +397,9 @@ def project_facts(
     # the files one session touched (an `assets/package.json`) must not contradict it.
     if repository is None:
         repository = bool(primary_ecosystems(project_id))
-    language = None if repository else _language_fact(paths, events, runs)
+    scripts = script_runs(runs, _edited(events), project_id)
+    ran = {path for script in scripts for path in script.file_paths}
+    language = None if repository else _language_fact(paths, ran)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
@@ -438,6 +433,6 @@ def project_facts(
             )
         )
 
-    facts.extend(script_runs(runs, _edited(events), project_id))
+    facts.extend(scripts)
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts

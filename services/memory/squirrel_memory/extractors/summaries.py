@@ -24,9 +24,12 @@ first word is in the project folder's name; "What is Turbo?" asks about somethin
 
 Having read or explored the project's files in the same session, the assistant may also give
 its overview a label or a heading of its own: a "Purpose: a … that …" line, or the paragraph
-under a "Project overview" (or "Overview", "Purpose") heading. Its first sentence must pass the
+under a "Project overview" (or "Repository overview", "Project purpose") heading; a bare
+"Overview" or "Summary" heading may head an overview of anything (a change, a pull request,
+another repository) and says nothing. Its first sentence must pass the
 same test ("a/an" and a kind of software, or "This project is …"); before any file was read
-such a label is a guess and says nothing.
+such a label is a guess and says nothing, and a subagent's report (which may describe another
+repository it was sent to explore) is no overview of this project.
 
 The statement is kept as the assistant's summary ("What this project is, as the assistant
 summarised it: …"); a README or manifest read in the same episode says it better and wins
@@ -73,9 +76,10 @@ _ASKED = re.compile(
     r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
 )
 _ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
-#: A heading over the assistant's own overview of the project ("## Project overview").
+#: A heading over the assistant's own overview of the project ("## Project overview"); it must
+#: name the project: a bare "Overview" or "Summary" heads overviews of anything.
 _OVERVIEW_HEADING = re.compile(
-    r"^\W*(?:project\s+|repository\s+|codebase\s+)?(?:overview|purpose|summary)\W*$",
+    r"^\W*(?:project|repository|repo|codebase)(?:'s)?\s+(?:overview|purpose)\W*$",
     re.IGNORECASE,
 )
 #: A labelled overview line ("**Purpose**: A CLI tool that …").
@@ -195,7 +199,9 @@ def project_summary(events: list[StoredEvent]) -> Summary | None:
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        said = _reply_summary(text, event.project_id, explored=explored)
+        # A subagent's report may describe whatever it was sent to explore (another
+        # repository, a dependency): its own overview headings and labels say nothing here.
+        said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)
         if said:
             return Summary(said, (event.id,))
     return None

@@ -11,8 +11,9 @@ every ecosystem:
   `.md`, Terraform's `.tf` …) are not languages, and neither is an ambiguous header (`.h`);
 - files outside the project, and in vendored, third-party, generated or build folders, say
   nothing about the project's own language; nor does a docs site's code;
-- a language needs two files, or one file the session edited and then ran (`python3 hoge.py`
-  after writing `hoge.py`): one file read on the way says little;
+- a language needs two files, or one script the session wrote and then ran with its
+  interpreter (`python3 hoge.py` after writing `hoge.py`, see `script_runs`): one file read
+  or written on the way (a scratch file, later deleted) says little;
 - when every counted file sits in a sub-package (a folder with its own manifest), that
   sub-package's language is not the project's: the rule says nothing.
 """
@@ -52,7 +53,7 @@ class TouchedCode:
 
     files: dict[str, set[str]] = field(default_factory=dict)
     ran: set[str] = field(default_factory=set)
-    """Files the session edited and then ran (a successful command named them)."""
+    """Scripts the session wrote and then ran with their interpreter."""
     event_ids: set[str] = field(default_factory=set)
 
 
@@ -69,10 +70,10 @@ def _own_code(path: str, packages: Iterable[str]) -> str | None:
 
 
 def touched_code(
-    paths: list[tuple[str, str]], edited_and_ran: set[str], packages: Iterable[str] = ()
+    paths: list[tuple[str, str]], ran: set[str], packages: Iterable[str] = ()
 ) -> TouchedCode:
     """Count `paths` (project-relative path, event id) by language; `packages` are sub-package
-    folders whose files do not count; `edited_and_ran` are files edited then run."""
+    folders whose files do not count; `ran` are scripts the session wrote and ran."""
     found = TouchedCode()
     wanted = tuple(packages)
     for path, event_id in paths:
@@ -81,7 +82,7 @@ def touched_code(
             continue
         found.files.setdefault(language, set()).add(path)
         found.event_ids.add(event_id)
-        if path in edited_and_ran:
+        if path in ran:
             found.ran.add(path)
     return found
 
@@ -155,17 +156,6 @@ def merged_statement(older: str, newer: str) -> str | None:
         weights[lang] = max(weights[lang], len(names))
     stated = _statement(weights, files)
     return stated[0] if stated else None
-
-
-_WORD = re.compile(r"[^\s;&|()'\"]+")
-
-
-def named_in(command: str, path: str) -> bool:
-    """Whether a shell command names the file at `path` (by its path or its file name)."""
-    name = PurePosixPath(path).name
-    return any(
-        token == path or PurePosixPath(token).name == name for token in _WORD.findall(command)
-    )
 
 
 def is_touched_statement(text: str) -> bool:
