@@ -35,6 +35,8 @@ class Project:
     about: tuple[str, ...]  # words the "what it is" fact must carry
     must: tuple[tuple[str, ...], ...]  # each: words one memory must carry together
     never: tuple[str, ...]  # words no memory may carry (case-insensitive)
+    #: The only language statement allowed: the code a session wrote and ran ("" for none).
+    language: str = ""
 
 
 # --- a notes vault ------------------------------------------------------------------------
@@ -238,10 +240,11 @@ PROJECTS = [
         name="experiments-worktrees",
         root="/home/dev/experiments/main",
         sessions=experiments,
-        about=(),
+        # What the folder is for, from the overview of the CLAUDE.md the session read: other
+        # hosts and searches do not load that file.
+        about=("Throwaway experiments with coding agents", "per its CLAUDE.md"),
         must=(("`git worktree add ../worktrees/<name> -b exp/<name>`", "2 sessions"),),
-        # What the folder is for is in CLAUDE.md, which Claude Code loads itself.
-        never=("python", "throwaway", "8d1e0b2", "NOTES.md`: ", "notes repository"),
+        never=("python", "8d1e0b2", "NOTES.md`: ", "notes repository"),
     ),
     Project(
         name="analysis-scripts",
@@ -260,6 +263,7 @@ PROJECTS = [
             "`rscript`",
             "notes repository",
         ),
+        language="Code worked on in this project's sessions: R (1 file: `scripts/03_figures.R`).",
     ),
     Project(
         name="dotfiles",
@@ -329,8 +333,12 @@ async def test_nothing_a_senior_engineer_would_not_note(project: Project) -> Non
     for candidate in found:
         for word in project.never:
             assert word.lower() not in candidate.content.lower(), (word, candidate.content)
-    # No language from a stray file, no test command from a script run once, no file list.
-    assert [c.key for c in found if c.key in ("language", "test_command", "recipe:test")] == []
+    # No language from a stray file (only from a script the session wrote and ran), no test
+    # command from a script run once, no file list.
+    assert [c.content for c in found if c.key == "language"] == (
+        [project.language] if project.language else []
+    )
+    assert [c.key for c in found if c.key in ("test_command", "recipe:test")] == []
     assert all(c.content.count("`") <= 8 for c in found)
 
 

@@ -303,3 +303,41 @@ _RATIO_PAIRS = [
 @pytest.mark.parametrize("threshold", [0.0, 0.5, 0.8, 0.9, 0.95, 1.0])
 def test_edit_ratio_reaches_agrees_with_the_full_ratio(a: str, b: str, threshold: float) -> None:
     assert edit_ratio_reaches(a, b, threshold) is (round(edit_ratio(a, b), 4) >= threshold)
+
+
+COUNTED = "Code worked on in this project's sessions: C++ (3 files)."
+
+
+def _language(content: str, tags: tuple[str, ...] = ("language",)) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=MemoryType.PROJECT_FACT, key="language", content=content, tags=tags, importance=0.6
+    )
+
+
+def test_a_manifest_language_replaces_one_counted_from_touched_files() -> None:
+    kept = item(COUNTED, key="language", kind=MemoryType.PROJECT_FACT)
+
+    decision = decide_update(_language("C++ project (CMakeLists.txt)."), [kept])
+
+    assert decision.action == UpdateAction.UPDATE_EXISTING
+    assert decision.merged_content == "C++ project (CMakeLists.txt)."
+
+
+def test_a_counted_language_never_replaces_a_manifests() -> None:
+    kept = item("C++ project (CMakeLists.txt).", key="language", kind=MemoryType.PROJECT_FACT)
+
+    decision = decide_update(_language(COUNTED), [kept])
+
+    assert decision.action == UpdateAction.NOOP
+
+
+def test_counted_languages_of_two_sessions_become_one_statement() -> None:
+    kept = item(COUNTED, key="language", kind=MemoryType.PROJECT_FACT)
+    newer = "Code worked on in this project's sessions: C++ (5 files)."
+
+    grown = decide_update(_language(newer), [kept])
+    same = decide_update(_language(COUNTED), [kept])
+
+    assert grown.action == UpdateAction.UPDATE_EXISTING
+    assert grown.merged_content == newer
+    assert same.action == UpdateAction.NOOP

@@ -6,11 +6,19 @@ tool's output, its line numbers stripped) goes through the same readers as a rep
 so a session says what a scan would: the README's first paragraph that describes the project,
 else a manifest's one-line `description` or a docs site's (`mkdocs.yml`, `book.toml`). Files
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
+
+Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
+`GEMINI.md`) often opens with what the project is: the first descriptive paragraph under its
+overview heading ("## Project overview", "## About"), or else its first descriptive paragraph,
+is read the same way. Lines about the file itself ("This file provides guidance to …", a
+`# CLAUDE.md` title) are left out; what the file asks of the assistant is no description.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 import structlog
 
@@ -64,8 +72,42 @@ def _read(path: str, text: TextFile, out: Readings) -> None:
         log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
 
 
+#: The instruction files whose overview may say what the project is.
+_INSTRUCTION_FILES = frozenset({"CLAUDE.md", "AGENTS.md", "GEMINI.md", "CLAUDE.local.md"})
+#: A heading over an instruction file's description of the project.
+_OVERVIEW_HEADING = re.compile(
+    r"^#{1,4}\s*(?:project\s+|repository\s+)?(?:overview|about(?:\s+this\s+\w+)?|"
+    r"description|purpose|what\s+(?:this|it)\s+is)\s*$",
+    re.IGNORECASE,
+)
+#: A line about the instruction file itself, not the project.
+_ABOUT_THE_FILE = re.compile(
+    r"\bthis file\b|\b(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md\b|claude\.ai/code|"
+    r"\bguidance\b|\binstructions? for\b",
+    re.IGNORECASE,
+)
+
+
+def _overview_text(text: str) -> str:
+    """The part of an instruction file that may describe the project: the section under its
+    overview heading, else the file without its title and lines about the file itself."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if _OVERVIEW_HEADING.match(line.strip()):
+            return "\n".join(lines[number + 1 :])
+    return "\n".join(
+        line for line in lines if not _ABOUT_THE_FILE.search(line) and not re.match(r"^#\s", line)
+    )
+
+
+def is_instruction_file(path: str) -> bool:
+    """Whether `path` is a root instruction file whose overview may describe the project."""
+    return path in _INSTRUCTION_FILES
+
+
 def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
-    """(statement, file it came from, event ids) saying what the project is, or None."""
+    """(statement, file it came from, event ids) saying what the project is, or None: a root
+    README, manifest or docs site config first, else a root instruction file's overview."""
     readings = Readings()
     sources: dict[str, str] = {}
     for event in events:
@@ -77,9 +119,22 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
         _read(path, TextFile.of(path, text), readings)
         if readings.description_ref != before:
             sources[readings.description_ref] = event.id
-    if not readings.description:
-        return None
-    source = readings.description_ref.split(":", 1)[0]
-    name = readings.name or "unnamed"
-    text = about_text(name, readings.description, source)
-    return text, source, (sources[readings.description_ref],)
+    if readings.description:
+        source = readings.description_ref.split(":", 1)[0]
+        name = readings.name or "unnamed"
+        text = about_text(name, readings.description, source)
+        return text, source, (sources[readings.description_ref],)
+    return _instruction_about(events)
+
+
+def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
+    for event in events:
+        path = root_file_read(event, is_instruction_file)
+        if path is None:
+            continue
+        overview = Readings()
+        _read(path, TextFile.of(path, _overview_text(file_text(event.content["output"]))), overview)
+        if overview.description:
+            name = PurePosixPath(event.project_id).name or "unnamed"
+            return about_text(name, overview.description, path), path, (event.id,)
+    return None

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.about import ABOUT_KEY, session_about
+from squirrel_memory.extractors.about import ABOUT_KEY, is_instruction_file, session_about
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
@@ -31,11 +31,18 @@ from squirrel_memory.extractors.modules import (
     speaks_for_module,
 )
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.script_runs import script_runs
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.extractors.touched_languages import (
+    TOUCHED_TAG,
+    touched_code,
+    touched_language_text,
+)
+from squirrel_memory.extractors.user_about import user_about
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
@@ -67,39 +74,56 @@ _NOT_ENTRY_MODULES = {
 }
 
 
-def _language_fact(paths: list[tuple[str, str]]) -> Fact | None:
-    """The project's languages: manifests at the root first, then the languages of the code
-    files touched (twice at least); a manifest in a sub-folder (`assets/package.json`) only
-    names a secondary language."""
+def _edited(events: list[StoredEvent]) -> set[str]:
+    """The project's files the session wrote or edited."""
+    return {
+        rel
+        for event in events
+        if event.event_type == EventType.CODE_CHANGE
+        for raw in event.file_paths
+        if in_project(rel := relative_path(raw, event.project_id))
+    }
+
+
+def _language_fact(paths: list[tuple[str, str]], ran: set[str]) -> Fact | None:
+    """The project's languages: manifests at the root first (with the languages of the code
+    files touched twice at least); without one, what the code the session touched shows
+    (`touched_languages`), leaving out sub-packages (folders of a nested manifest); `ran` are
+    the scripts the session wrote and ran with their interpreter."""
     manifests: dict[str, str] = {}
-    nested: dict[str, str] = {}
+    packages: set[str] = set()
     files: dict[str, set[str]] = {}
     ids: set[str] = set()
     for path, event_id in paths:
         pure = PurePosixPath(path)
         language = manifest_language(pure.name)
-        if language:
-            (manifests if len(pure.parts) == 1 else nested).setdefault(language, path)
+        if language and len(pure.parts) == 1:
+            manifests.setdefault(language, path)
             ids.add(event_id)
+        elif language:
+            packages.add(str(pure.parent))
         ext_language = EXTENSION_LANGUAGES.get(pure.suffix.lower())
         if ext_language:
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
+    if not manifests:
+        touched = touched_code(paths, ran, packages)
+        stated = touched_language_text(touched)
+        if stated is None:
+            return None
+        text, languages = stated
+        tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
+        return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
     if "TypeScript" in manifests or "TypeScript" in files:
         manifests.pop("JavaScript", None)
         files.pop("JavaScript", None)
     counts = Counter({lang: len(found) for lang, found in files.items()})
-    languages = list(manifests) + [
-        lang
-        for lang, n in counts.most_common()
-        if (n >= 2 or (lang in nested and not manifests)) and lang not in manifests
+    found_languages = list(manifests) + [
+        lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
     ]
-    if not languages:
-        return None
     evidence = sorted(set(manifests.values()))
-    text = " and ".join(languages[:3]) + " project"
-    text += f" ({', '.join(evidence)})." if evidence else "."
-    tags = ("language", *(lang.lower() for lang in languages[:3]))
+    text = " and ".join(found_languages[:3]) + f" project ({', '.join(evidence)})."
+    tags = ("language", *(lang.lower() for lang in found_languages[:3]))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
 
 
@@ -373,17 +397,21 @@ def project_facts(
     # the files one session touched (an `assets/package.json`) must not contradict it.
     if repository is None:
         repository = bool(primary_ecosystems(project_id))
-    language = None if repository else _language_fact(paths)
+    scripts = script_runs(runs, _edited(events), project_id)
+    ran = {path for script in scripts for path in script.file_paths}
+    language = None if repository else _language_fact(paths, ran)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
     if about:
         text, source, event_ids = about
-        facts.append(Fact(ABOUT_KEY, text, ("overview", "about"), 0.7, event_ids, (source,)))
-    elif not repository and (summary := project_summary(events)):
-        # No README or manifest read: the assistant's own summary of what the project is.
+        # An instruction file's overview gives way to the README or manifest, as a summary does.
+        tags = ("overview", "about", *((SUMMARY_TAG,) if is_instruction_file(source) else ()))
+        facts.append(Fact(ABOUT_KEY, text, tags, 0.7, event_ids, (source,)))
+    elif not repository and (said := user_about(events) or project_summary(events)):
+        # No README or manifest read: the user's own words, else the assistant's summary.
         tags = ("overview", "about", SUMMARY_TAG)
-        facts.append(Fact(ABOUT_KEY, summary.content, tags, SUMMARY_IMPORTANCE, summary.event_ids))
+        facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     facts.extend(_layout_facts(paths))
     tests = None if repository else _tests_fact(paths)
     if tests:
@@ -405,5 +433,6 @@ def project_facts(
             )
         )
 
+    facts.extend(scripts)
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts

@@ -46,38 +46,113 @@ MANIFEST_LANGUAGES = {
 #: `DESCRIPTION`; a `description` file is anything).
 _MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
 _EXACT_MANIFESTS = {"DESCRIPTION": "R"}
+#: Code file suffix → its language, for the common languages of every ecosystem. A header
+#: (`.h`) may be C or C++ and says neither; configuration and data formats are in
+#: `NON_LANGUAGE_SUFFIXES`, never here.
 EXTENSION_LANGUAGES = {
     ".py": "Python",
+    ".pyi": "Python",
     ".ts": "TypeScript",
     ".tsx": "TypeScript",
+    ".mts": "TypeScript",
+    ".cts": "TypeScript",
     ".js": "JavaScript",
     ".jsx": "JavaScript",
     ".mjs": "JavaScript",
+    ".cjs": "JavaScript",
+    ".vue": "JavaScript",
+    ".svelte": "JavaScript",
     ".go": "Go",
     ".rs": "Rust",
     ".rb": "Ruby",
+    ".rake": "Ruby",
     ".java": "Java",
     ".kt": "Kotlin",
+    ".kts": "Kotlin",
+    ".scala": "Scala",
+    ".sc": "Scala",
+    ".groovy": "Groovy",
+    ".clj": "Clojure",
+    ".cljs": "Clojure",
+    ".cljc": "Clojure",
     ".cs": "C#",
+    ".fs": "F#",
+    ".fsx": "F#",
+    ".vb": "Visual Basic",
     ".php": "PHP",
     ".swift": "Swift",
+    ".mm": "Objective-C",
     ".c": "C",
     ".cpp": "C++",
+    ".cc": "C++",
+    ".cxx": "C++",
+    ".c++": "C++",
+    ".hpp": "C++",
+    ".hh": "C++",
+    ".hxx": "C++",
     ".ex": "Elixir",
     ".exs": "Elixir",
     ".heex": "Elixir",
     ".erl": "Erlang",
-    ".scala": "Scala",
+    ".hrl": "Erlang",
+    ".gleam": "Gleam",
     ".dart": "Dart",
     ".zig": "Zig",
+    ".nim": "Nim",
+    ".cr": "Crystal",
     ".hs": "Haskell",
-    ".gleam": "Gleam",
+    ".lhs": "Haskell",
     ".ml": "OCaml",
     ".mli": "OCaml",
+    ".elm": "Elm",
+    ".purs": "PureScript",
     ".r": "R",
-    ".vue": "JavaScript",
-    ".svelte": "JavaScript",
+    ".jl": "Julia",
+    ".lua": "Lua",
+    ".pl": "Perl",
+    ".pm": "Perl",
+    ".el": "Emacs Lisp",
+    ".lisp": "Common Lisp",
+    ".scm": "Scheme",
+    ".rkt": "Racket",
+    ".f90": "Fortran",
+    ".f95": "Fortran",
+    ".f03": "Fortran",
+    ".f08": "Fortran",
+    ".f": "Fortran",
+    ".for": "Fortran",
+    ".sol": "Solidity",
+    ".cairo": "Cairo",
+    ".vy": "Vyper",
+    ".sh": "Shell",
+    ".bash": "Shell",
+    ".zsh": "Shell",
+    ".fish": "Shell",
+    ".ps1": "PowerShell",
+    ".cu": "CUDA",
+    ".asm": "Assembly",
+    ".vhd": "VHDL",
+    ".sv": "SystemVerilog",
+    ".odin": "Odin",
+    ".mojo": "Mojo",
+    ".ino": "Arduino",
+    ".tcl": "Tcl",
+    ".pas": "Pascal",
+    ".adb": "Ada",
+    ".cob": "COBOL",
+    ".prolog": "Prolog",
 }
+#: Configuration, data, markup and infrastructure formats: files of these kinds are touched in
+#: every ecosystem and never say what language a project is written in.
+NON_LANGUAGE_SUFFIXES = frozenset(
+    {".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env"}
+    | {".xml", ".plist", ".csv", ".tsv", ".lock", ".md", ".mdx", ".rst", ".txt", ".adoc"}
+    | {".org", ".html", ".htm", ".css", ".scss", ".sass", ".less", ".svg", ".properties"}
+    | {".tf", ".tfvars", ".hcl", ".nix", ".dhall", ".cue", ".jsonnet", ".bicep", ".proto"}
+    | {".graphql", ".gql", ".sql", ".sqlite", ".db", ".log", ".diff", ".patch", ".ipynb"}
+)
+#: Language names that are also everyday words: not looked for in prose as stack names.
+_EVERYDAY_LANGUAGE_WORDS = frozenset({"shell", "crystal", "assembly"})
 #: Imported or declared package → (fact key, display name).
 LIBRARIES: dict[str, tuple[str, str]] = {
     "fastapi": ("framework", "FastAPI"),
@@ -231,5 +306,6 @@ def known_stack() -> dict[str, str]:
     # "Uses unittest." stay values of one kind.
     names = {display.lower(): key for key, display in LIBRARIES.values() if key != "testing"}
     for language in {*MANIFEST_LANGUAGES.values(), *EXTENSION_LANGUAGES.values()}:
-        names[language.lower()] = "language"
+        if language.lower() not in _EVERYDAY_LANGUAGE_WORDS:
+            names[language.lower()] = "language"
     return names

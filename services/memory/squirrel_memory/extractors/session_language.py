@@ -1,7 +1,8 @@
 """The project's language from one session that edited its code and ran that language's tools.
 
-The language fact of a session (`facts.py`) wants a root manifest touched or two code files of
-one language: a short session often edits a single file and runs the tests. One edited file
+The language fact of a session (`facts.py`) wants a root manifest touched, two code files of
+one language or a script the session wrote and ran (`touched_languages.py`): a short session
+often edits a single file and runs the tests. One edited file
 says little by itself (a Python helper script in a JavaScript app), but an edit corroborated by
 a command of the same language's tools (`uv run pytest` after editing `renderer.py`,
 `Rscript -e "devtools::test()"` after editing `R/books.R`) is the session's own work in that

@@ -22,6 +22,15 @@ answers it in the paragraph below ("A double-entry bookkeeping service for small
 the same test applies to that answer, when the name asked about is the project's own (its
 first word is in the project folder's name; "What is Turbo?" asks about something else).
 
+Having read or explored the project's files in the same session, the assistant may also give
+its overview a label or a heading of its own: a "Purpose: a … that …" line, or the paragraph
+under a "Project overview" (or "Repository overview", "Project purpose") heading; a bare
+"Overview" or "Summary" heading may head an overview of anything (a change, a pull request,
+another repository) and says nothing. Its first sentence must pass the
+same test ("a/an" and a kind of software, or "This project is …"); before any file was read
+such a label is a guess and says nothing, and a subagent's report (which may describe another
+repository it was sent to explore) is no overview of this project.
+
 The statement is kept as the assistant's summary ("What this project is, as the assistant
 summarised it: …"); a README or manifest read in the same episode says it better and wins
 (`about.py`). One summary per episode: the first.
@@ -67,6 +76,16 @@ _ASKED = re.compile(
     r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
 )
 _ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
+#: A heading over the assistant's own overview of the project ("## Project overview"); it must
+#: name the project: a bare "Overview" or "Summary" heads overviews of anything.
+_OVERVIEW_HEADING = re.compile(
+    r"^\W*(?:project|repository|repo|codebase)(?:'s)?\s+(?:overview|purpose)\W*$",
+    re.IGNORECASE,
+)
+#: A labelled overview line ("**Purpose**: A CLI tool that …").
+_LABELLED = re.compile(
+    r"^(?:project\s+)?(?:purpose|overview|what it is)\s*[:—–-]\s+(?P<what>.+)$", re.IGNORECASE
+)
 #: A reply that speaks of the project: a bare "This is …" after it is about the project.
 _PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNORECASE)
 #: The kinds of software a project is.
@@ -123,15 +142,31 @@ def _names_project(name: str, project_id: str) -> bool:
     return len(first) >= 3 and first in folder
 
 
-def _reply_summary(text: str, project_id: str) -> str:
-    """The first summary of the project one reply states, as the memory says it, or ""."""
+def _overview_of(flat: str) -> str:
+    """What a labelled or headed overview paragraph says the project is, or ""."""
+    first = _SENTENCE.split(flat)[0]
+    what = summary_of(first) or (summary_of(f"This is {first}") if _ANSWER.match(first) else "")
+    return (sentence(f"{SUMMARY_PREFIX}{what}") or "") if what else ""
+
+
+def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str:
+    """The first summary of the project one reply states, as the memory says it, or "";
+    an overview under a label or heading of the reply's own counts once the session
+    `explored` the project's files."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     asked = ""
+    overview = False
     about_project = False
     for paragraph in prose.split("\n"):
         flat = " ".join(_BULLET.sub("", paragraph).replace("**", "").split())
         if not flat:
             continue
+        if explored and overview and (headed := _overview_of(flat)):
+            return headed
+        overview = bool(_OVERVIEW_HEADING.match(flat)) and paragraph.lstrip().startswith("#")
+        labelled = _LABELLED.match(flat)
+        if explored and labelled and (label := _overview_of(labelled.group("what"))):
+            return label
         if asked and _ANSWER.match(flat):
             # The answer to "What is <name>?": its first sentence says what the project is.
             what = summary_of(f"This is {_SENTENCE.split(flat)[0]}")
@@ -152,13 +187,21 @@ def _reply_summary(text: str, project_id: str) -> str:
     return ""
 
 
+#: Events that show the assistant has looked at the project's files.
+_EXPLORING = frozenset({EventType.TOOL_RESULT, EventType.COMMAND_RUN})
+
+
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
+    explored = False
     for event in events:
+        explored = explored or event.event_type in _EXPLORING
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        said = _reply_summary(text, event.project_id)
+        # A subagent's report may describe whatever it was sent to explore (another
+        # repository, a dependency): its own overview headings and labels say nothing here.
+        said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)
         if said:
             return Summary(said, (event.id,))
     return None

@@ -13,8 +13,14 @@ import structlog
 from squirrel_memory.extractors.about import ABOUT_KEY
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.manifests import known_stack
+from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.summaries import SUMMARY_TAG
 from squirrel_memory.extractors.toolchain import known_tools
+from squirrel_memory.extractors.touched_languages import (
+    TOUCHED_TAG,
+    is_touched_statement,
+    merged_statement,
+)
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -244,7 +250,11 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
         key=lambda pair: (-pair[0].score, pair[1].id),
     )
     same_key = [(sim, m) for sim, m in scored if m.key == candidate.key]
-    restated = _restate(candidate, same_key) or _overview(candidate, same_key)
+    restated = (
+        _restate(candidate, same_key)
+        or _overview(candidate, same_key)
+        or _touched_language(candidate, same_key)
+    )
     if restated is not None:
         return restated
     if not candidate.key.startswith(ACCUMULATING_PREFIXES):
@@ -313,6 +323,36 @@ def _overview(
         tags = [t for t in merged.extra["merged_tags"] if t != SUMMARY_TAG]
         return replace(merged, extra={**merged.extra, "merged_tags": tags})
     return None
+
+
+def _touched_language(
+    candidate: MemoryCandidate, same_key: list[tuple[Similarity, MemoryItem]]
+) -> UpdateDecision | None:
+    """One language statement per project: a root manifest's ("Python project
+    (pyproject.toml).") replaces one counted from the files sessions touched, which never
+    replaces it; two counted statements become one over both sessions' files. Manual
+    memories stay."""
+    if candidate.key != LANGUAGE_KEY:
+        return None
+    automatic = [(sim, m) for sim, m in same_key if m.source != MemorySource.MANUAL]
+    if not automatic:
+        return None
+    sim, item = automatic[0]
+    counted, kept = is_touched_statement(candidate.content), is_touched_statement(item.content)
+    if counted and not kept:
+        return _decision(UpdateAction.NOOP, candidate, item, sim, "a manifest says it")
+    if not counted and not kept:
+        return None
+    if not counted:
+        decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "manifest read")
+        merged = with_merge(decision, item, candidate.content)
+        tags = [t for t in merged.extra["merged_tags"] if t != TOUCHED_TAG]
+        return replace(merged, extra={**merged.extra, "merged_tags": tags})
+    content = merged_statement(item.content, candidate.content)
+    if content is None or content == item.content:
+        return _decision(UpdateAction.NOOP, candidate, item, sim, "no more code counted")
+    decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "more code counted")
+    return with_merge(decision, item, content)
 
 
 def _decision(

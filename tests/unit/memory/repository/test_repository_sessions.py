@@ -39,7 +39,12 @@ def test_a_repository_with_commits_gets_no_session_language_fact(make_repo: Make
 
 
 def test_a_folder_without_git_still_gets_the_session_language_fact(tmp_path: Path) -> None:
-    touched = ["assets/package.json", "assets/js/app.js", "assets/js/app.js"]
+    touched = ["js/app.js", "js/menu.js", "js/app.js"]
     facts = project_facts(_touching(tmp_path, touched), [])
     languages = [f.content for f in facts if f.key == "language"]
-    assert len(languages) == 1 and languages[0].startswith("JavaScript")
+    assert languages == [
+        "Code worked on in this project's sessions: JavaScript (2 files: `js/app.js`, `js/menu.js`)."
+    ]
+    # A sub-package (a folder with its own manifest) alone says nothing of the project.
+    nested = ["assets/package.json", "assets/js/app.js", "assets/js/menu.js"]
+    assert [f for f in project_facts(_touching(tmp_path, nested), []) if f.key == "language"] == []

@@ -1,0 +1,163 @@
+"""The languages of the code a session read and edited, stated as the evidence shows them.
+
+A session that reads no root manifest still shows what the project is written in: the code
+files the assistant read, edited or wrote. They are counted by language (a file once, however
+often it was touched), and the fact says what was counted rather than claiming more: "Code
+worked on in sessions: C++ (5 files).", or "Swift (4 files) and Rust (3 files)" when a second
+language has comparable weight; a language with one or two files names them. The same rule in
+every ecosystem:
+
+- only code counts: configuration, data and documentation formats (`.json`, `.yaml`, `.toml`,
+  `.md`, Terraform's `.tf` …) are not languages, and neither is an ambiguous header (`.h`);
+- files outside the project, and in vendored, third-party, generated or build folders, say
+  nothing about the project's own language; nor does a docs site's code;
+- a language needs two files, or one script the session wrote and then ran with its
+  interpreter (`python3 hoge.py` after writing `hoge.py`, see `script_runs`): one file read
+  or written on the way (a scratch file, later deleted) says little;
+- when every counted file sits in a sub-package (a folder with its own manifest), that
+  sub-package's language is not the project's: the rule says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.manifests import extension_language
+
+#: Folders whose code is not the project's own: vendored, third-party, generated, build output,
+#: dependencies, and the code of a documentation site.
+_NOT_OWN_DIRS = frozenset(
+    {"vendor", "vendored", "third_party", "thirdparty", "third-party", "external", "extern"}
+    | {"deps", "node_modules", "site-packages", ".venv", "venv", "_build", "build", "dist"}
+    | {"target", "out", "generated", "gen", "__generated__", "Pods", ".git"}
+    | {"docs", "doc", "site", "website", "_site", "book"}
+)
+#: A second language is named when it has at least this share of the first one's files.
+COMPARABLE_SHARE = 1 / 2
+#: Languages named in one fact at most.
+MAX_LANGUAGES = 2
+#: A language with at most this many files names them.
+NAMED_FILES = 2
+MIN_FILES = 2
+PREFIX = "Code worked on in this project's sessions: "
+#: The tag of a statement counted from touched files (a root manifest's statement wins over it).
+TOUCHED_TAG = "touched"
+
+
+@dataclass(slots=True)
+class TouchedCode:
+    """The project's own code files a session touched, by language, and the events that did."""
+
+    files: dict[str, set[str]] = field(default_factory=dict)
+    ran: set[str] = field(default_factory=set)
+    """Scripts the session wrote and then ran with their interpreter."""
+    event_ids: set[str] = field(default_factory=set)
+
+
+def _own_code(path: str, packages: Iterable[str]) -> str | None:
+    """The language of a project-relative code file of the project's own, or None."""
+    pure = PurePosixPath(path)
+    if path.startswith(("/", "~", "..")) or any(
+        part in _NOT_OWN_DIRS or (part.startswith(".") and part != ".") for part in pure.parts[:-1]
+    ):
+        return None
+    if any(path.startswith(f"{package}/") for package in packages):
+        return None
+    return extension_language(pure.suffix)
+
+
+def touched_code(
+    paths: list[tuple[str, str]], ran: set[str], packages: Iterable[str] = ()
+) -> TouchedCode:
+    """Count `paths` (project-relative path, event id) by language; `packages` are sub-package
+    folders whose files do not count; `ran` are scripts the session wrote and ran."""
+    found = TouchedCode()
+    wanted = tuple(packages)
+    for path, event_id in paths:
+        language = _own_code(path, wanted)
+        if language is None:
+            continue
+        found.files.setdefault(language, set()).add(path)
+        found.event_ids.add(event_id)
+        if path in ran:
+            found.ran.add(path)
+    return found
+
+
+def _weight(files: set[str], ran: set[str]) -> int:
+    return len(files) if len(files) >= MIN_FILES or files & ran else 0
+
+
+def _part(language: str, n: int, files: set[str]) -> str:
+    if n <= NAMED_FILES and len(files) == n:
+        named = ", ".join(f"`{f}`" for f in sorted(files))
+        return f"{language} ({n} file{'s' if n > 1 else ''}: {named})"
+    return f"{language} ({n} files)"
+
+
+def touched_language_text(found: TouchedCode) -> tuple[str, tuple[str, ...]] | None:
+    """The statement of what the counted code shows, and the languages it names, or None."""
+    files = dict(found.files)
+    if "TypeScript" in files:  # compiled output and config beside TypeScript sources
+        files.pop("JavaScript", None)
+    weights = {lang: w for lang, paths in files.items() if (w := _weight(paths, found.ran))}
+    return _statement(weights, files)
+
+
+def _statement(
+    weights: dict[str, int], files: dict[str, set[str]]
+) -> tuple[str, tuple[str, ...]] | None:
+    if not weights:
+        return None
+    ranked = sorted(weights, key=lambda lang: (-weights[lang], lang))
+    top = weights[ranked[0]]
+    named = [lang for lang in ranked if weights[lang] >= top * COMPARABLE_SHARE]
+    if len(named) > MAX_LANGUAGES:
+        return None  # three languages of comparable weight: no one statement is fair
+    text = PREFIX + " and ".join(
+        _part(lang, weights[lang], files.get(lang, set())) for lang in named
+    )
+    return text + ".", tuple(named)
+
+
+_STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[^()]*))?\)")
+
+
+def _counted(text: str) -> tuple[dict[str, int], dict[str, set[str]]] | None:
+    """The files per language a statement of this module counted, or None for another text."""
+    if not text.startswith(PREFIX):
+        return None
+    weights: dict[str, int] = {}
+    files: dict[str, set[str]] = {}
+    for part in text[len(PREFIX) :].rstrip(".").split(" and "):
+        match = _STATED.fullmatch(part.strip())
+        if match is None:
+            return None
+        language = match.group("language")
+        weights[language] = int(match.group("n"))
+        names = match.group("names") or ""
+        files[language] = {n.strip().strip("`") for n in names.split(",") if n.strip()}
+    return weights, files
+
+
+def merged_statement(older: str, newer: str) -> str | None:
+    """One statement of what the code of two sessions showed: per language the larger count
+    (sessions often touch the same files, so counts are not added) and the files named by
+    either; None when either text is not a statement of this module."""
+    old, new = _counted(older), _counted(newer)
+    if old is None or new is None:
+        return None
+    weights = {lang: max(old[0].get(lang, 0), new[0].get(lang, 0)) for lang in {*old[0], *new[0]}}
+    files = {lang: old[1].get(lang, set()) | new[1].get(lang, set()) for lang in weights}
+    for lang, names in files.items():
+        weights[lang] = max(weights[lang], len(names))
+    stated = _statement(weights, files)
+    return stated[0] if stated else None
+
+
+def is_touched_statement(text: str) -> bool:
+    """Whether a language statement was counted from touched files (not a manifest's)."""
+    return text.startswith(PREFIX)

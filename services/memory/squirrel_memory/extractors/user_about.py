@@ -1,0 +1,93 @@
+"""What the project is, in the user's own words.
+
+Users often say what the repository is while asking for something ("this is my emacs config,
+add …", "This repo is a CLI that syncs calendars."). Such a sentence is the project's overview
+when a session reads no README or manifest. The rule, the same for every ecosystem:
+
+- its subject is the repository itself: "this repo/repository/project/codebase is …", "the
+  repo is a …", or "this is my/our …" (a bare "this is the …" may point at a pasted file);
+- what it is is a kind of project (a config, dotfiles, notes, an app, a tool, a library …):
+  the noun phrase, cut at a clause break ("that", "with", "for", a comma), ends on such a noun,
+  so "this is my test file" or "this is my problem" say nothing;
+- it is a statement: not a question, not negated, not hedged ("I think", "maybe", "probably")
+  and not a hypothetical ("if this is a …", "suppose this repo is …");
+- it is the user's own message (not a pasted log, a subagent prompt or injected context).
+
+The memory quotes the user ("What this project is, as the user put it: \"this is my emacs
+config\".") and is tagged as a summary: the project's own README or manifest replaces it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.models import StoredEvent
+
+PREFIX = "What this project is, as the user put it: "
+MAX_CHARS = 160
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_STATEMENT = re.compile(
+    r"^(?P<said>(?:(?:this|the|my|our)\s+(?:repo(?:sitory)?|project|codebase|folder|directory)"
+    r"\s+is\s+(?P<what>(?:my|our|a|an|the)\s+[^?]+?))|this\s+is\s+(?P<own>(?:my|our)\s+[^?]+?))"
+    r"\s*[.!]?$",
+    re.IGNORECASE,
+)
+#: What ends the head noun phrase of what the repository is said to be.
+_HEAD_END = re.compile(
+    r"\s+(?:that|which|where|with|for|from|of|in|on|to|using|built|written|and|but|so)\b|[,;:(—–]",
+    re.IGNORECASE,
+)
+#: The kinds of project a user says a repository is.
+_KIND = re.compile(
+    r"^(?:config|configs|configuration|dotfiles|setup|notes|vault|wiki|blog|site|website|"
+    r"app|application|tool|cli|library|lib|framework|service|server|api|sdk|plugin|"
+    r"extension|package|module|game|bot|engine|platform|project|repo|repository|monorepo|"
+    r"playground|sandbox|experiments?|prototype|template|starter|boilerplate|homepage|"
+    r"portfolio|theme|toolkit|utility|utilities|scripts|program|crate|gem|firmware|daemon)$",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"\s*[,;—–]\s*|\s+-\s+")
+_HEDGED = re.compile(
+    r"\b(?:not|no longer|never|maybe|perhaps|probably|might|guess|think|assume|suppose|if|"
+    r"whether|imagine|pretend|supposed)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UserAbout:
+    """The user's statement of what the repository is, and the message it was said in."""
+
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def user_statement(text: str) -> str:
+    """The words of one sentence that say what the repository is ("this is my emacs config"),
+    or "" when the sentence is not such a statement."""
+    flat = " ".join(text.split()).strip()
+    if not flat or flat.endswith("?") or len(flat) > MAX_CHARS or _HEDGED.search(flat):
+        return ""
+    match = _STATEMENT.match(flat)
+    if match is None:
+        return ""
+    head = _HEAD_END.split(match.group("what") or match.group("own"), maxsplit=1)[0]
+    words = head.split()
+    if len(words) < 2 or not _KIND.match(words[-1].strip(".!")):
+        return ""
+    # What follows a comma or dash is usually the request ("…, fix the totals").
+    return _CLAUSE.split(match.group("said"), maxsplit=1)[0]
+
+
+def user_about(events: list[StoredEvent]) -> UserAbout | None:
+    """The first statement of what the repository is the user made in `events`, or None."""
+    for event, text in user_requests(events):
+        if "```" in text:
+            continue
+        for raw in _SENTENCE.split(text):
+            said = user_statement(raw.strip())
+            if said and said.count('"') == 0:
+                return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
+    return None

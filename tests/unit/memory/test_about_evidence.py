@@ -1,0 +1,226 @@
+"""What the project is, without a README or manifest: an instruction file's overview, the
+user's own words and the assistant's labelled overview after it read files — the same rules in
+every ecosystem, with what must and must not be stated."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.user_about import user_statement
+from squirrel_memory.models import MemoryCandidate
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+NOW = datetime(2026, 6, 3, tzinfo=UTC)
+ROOT = "/home/dev/ledger"
+
+#: (ecosystem, language, a code file of it): the rules name none of them.
+ECOSYSTEMS = [
+    ("python", "Python", "ledger/books.py"),
+    ("node", "TypeScript", "src/books.ts"),
+    ("go", "Go", "internal/books/post.go"),
+    ("rust", "Rust", "src/books.rs"),
+    ("ruby", "Ruby", "lib/books.rb"),
+    ("elixir", "Elixir", "lib/books.ex"),
+    ("jvm", "Kotlin", "src/main/kotlin/Books.kt"),
+    ("dotnet", "C#", "src/Books.cs"),
+    ("php", "PHP", "src/Books.php"),
+    ("swift", "Swift", "Sources/Books.swift"),
+    ("cpp", "C++", "src/books.cpp"),
+    ("haskell", "Haskell", "src/Books.hs"),
+    ("gleam", "Gleam", "src/books.gleam"),
+    ("r", "R", "R/books.R"),
+    ("emacs", "Emacs Lisp", "lisp/books.el"),
+]
+IDS = [e[0] for e in ECOSYSTEMS]
+
+
+async def _about(session: Session) -> list[str]:
+    found: list[MemoryCandidate] = []
+    for episode in segment_episodes(session.events, now=NOW):
+        found.extend(await RulesExtractor().extract(episode, session.events))
+    return [c.content for c in found if c.key == "about"]
+
+
+def _session() -> Session:
+    session = Session(ROOT, "s1", T0)
+    return session
+
+
+def _instructions(language: str) -> str:
+    return (
+        "# CLAUDE.md\n\nThis file provides guidance to Claude Code (claude.ai/code) when working"
+        " with code in this repository.\n\n## Project Overview\n\n"
+        f"Ledger is a {language} service that posts double-entry bookkeeping entries for small"
+        " shops.\n\n## Commands\n\n- Always run the tests before committing.\n"
+    )
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS, ids=IDS)
+async def test_an_instruction_files_overview_says_what_the_project_is(
+    name: str, language: str, code: str
+) -> None:
+    session = _session()
+    session.user("Fix the rounding of postings.")
+    session.read("CLAUDE.md", _instructions(language))
+    session.read(code, "code\n")
+
+    assert await _about(session) == [
+        "What this project (ledger) is and does, per its CLAUDE.md: Ledger is a"
+        f" {language} service that posts double-entry bookkeeping entries for small shops."
+    ]
+
+
+@pytest.mark.parametrize("file", ["AGENTS.md", "GEMINI.md"])
+async def test_other_hosts_instruction_files_count_too(file: str) -> None:
+    session = _session()
+    session.read(file, "A bookkeeping service for small shops, posting entries nightly.\n")
+
+    (about,) = await _about(session)
+
+    assert about.endswith(
+        f"per its {file}: A bookkeeping service for small shops, posting entries nightly."
+    )
+
+
+async def test_a_readme_wins_over_the_instruction_file() -> None:
+    session = _session()
+    session.read("CLAUDE.md", _instructions("Go"))
+    session.read("README.md", "# Ledger\n\nDouble-entry bookkeeping for small shops.\n")
+
+    (about,) = await _about(session)
+
+    assert "per its README.md" in about
+
+
+async def test_an_instruction_file_of_rules_only_or_in_a_sub_folder_says_nothing() -> None:
+    session = _session()
+    session.read(
+        "CLAUDE.md",
+        "# CLAUDE.md\n\nThis file provides guidance to Claude Code when working here.\n\n"
+        "- Always run the tests before committing.\n- Never push to main.\n",
+    )
+    session.read("web/CLAUDE.md", "A React front end for the ledger service.\n")
+
+    assert await _about(session) == []
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS, ids=IDS)
+async def test_the_users_own_statement_of_what_the_repository_is(
+    name: str, language: str, code: str
+) -> None:
+    session = _session()
+    session.user(f"this repo is a {language} library for posting ledger entries. add a test")
+    session.edit(code, "fixed\n")
+
+    assert await _about(session) == [
+        "What this project is, as the user put it: "
+        f'"this repo is a {language} library for posting ledger entries".'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("this is my emacs config", "this is my emacs config"),
+        ("This repository is our company website.", "This repository is our company website"),
+        ("this is my dotfiles repo", "this is my dotfiles repo"),
+        ("this is my test file", ""),
+        ("this is my problem", ""),
+        ("This is the config", ""),
+        ("is this repo a library?", ""),
+        ("I think this repo is a library", ""),
+        ("if this repo is a monorepo, run the build", ""),
+        ("the repo is not a library", ""),
+        ("maybe this project is a framework", ""),
+        ("this repo is a library I think", ""),
+        ("this is my app if you ask me", ""),
+        ("this is my config, I think", ""),
+        ("this repo is a library, or maybe not", ""),
+    ],
+)
+def test_only_a_plain_statement_about_the_repository_is_the_users_description(
+    said: str, kept: str
+) -> None:
+    assert user_statement(said) == kept
+
+
+async def test_a_readme_wins_over_the_users_words_and_the_user_over_the_assistant() -> None:
+    session = _session()
+    session.user("this is my bookkeeping app, fix the totals")
+    session.read("src/a.py", "code\n")
+    session.say("I understand this is a Python service that books payments.")
+
+    assert await _about(session) == [
+        'What this project is, as the user put it: "this is my bookkeeping app".'
+    ]
+    session.read("README.md", "# Ledger\n\nDouble-entry bookkeeping for small shops.\n")
+
+    (about,) = await _about(session)
+
+    assert "per its README.md" in about
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS, ids=IDS)
+async def test_a_labelled_overview_after_reading_files_is_kept(
+    name: str, language: str, code: str
+) -> None:
+    headed = _session()
+    headed.user("Explain this codebase to me.")
+    headed.read(code, "code\n")
+    headed.say(
+        f"## Project overview\n\nA {language} service that posts ledger entries for shops.\n\n"
+        "## Layout\n\n- `src/`: the code"
+    )
+    labelled = _session()
+    labelled.user("Explain this codebase to me.")
+    labelled.read(code, "code\n")
+    labelled.say(f"**Purpose**: A {language} tool that reconciles bank statements.")
+
+    assert await _about(headed) == [
+        "What this project is, as the assistant summarised it: "
+        f"a {language} service that posts ledger entries for shops."
+    ]
+    assert await _about(labelled) == [
+        "What this project is, as the assistant summarised it: "
+        f"a {language} tool that reconciles bank statements."
+    ]
+
+
+async def test_a_labelled_overview_before_any_read_or_of_a_plan_is_not_kept() -> None:
+    unread = _session()
+    unread.user("What could this be?")
+    unread.say("**Purpose**: A Go tool that reconciles bank statements.")
+    plan = _session()
+    plan.read("src/a.go", "code\n")
+    plan.say("## Overview\n\nThe plan is to split the parser into two passes.")
+    proposal = _session()
+    proposal.read("src/a.go", "code\n")
+    proposal.say("**Purpose**: refactor the parser so that it streams.")
+
+    assert await _about(unread) == []
+    assert await _about(plan) == []
+    assert await _about(proposal) == []
+
+
+@pytest.mark.parametrize("heading", ["## Overview", "## Summary", "### What changed"])
+async def test_a_bare_overview_heading_may_head_anything_and_is_not_kept(heading: str) -> None:
+    session = _session()
+    session.read("src/a.go", "code\n")
+    session.say(f"{heading}\n\nA Go tool that the other repository ships for its releases.")
+
+    assert await _about(session) == []
+
+
+async def test_a_subagents_project_overview_is_not_kept() -> None:
+    session = _session()
+    session.read("src/a.go", "code\n")
+    session.say("## Project overview\n\nA Python service that renders invoices for shops.")
+    session.events[-1] = replace(session.events[-1], sidechain=True)
+
+    assert await _about(session) == []
