@@ -129,11 +129,12 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
 
 def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
     for event in events:
-        path = root_file_read(event, is_instruction_file)
-        if path is None:
+        read = root_file_read(event, is_instruction_file)
+        if read is None:
             continue
+        path, text = read
         overview = Readings()
-        _read(path, TextFile.of(path, _overview_text(file_text(event.content["output"]))), overview)
+        _read(path, TextFile.of(path, _overview_text(text)), overview)
         if overview.description:
             name = PurePosixPath(event.project_id).name or "unnamed"
             return about_text(name, overview.description, path), path, (event.id,)
