@@ -81,7 +81,9 @@ def _purpose(comment: str) -> str | None:
     return None
 
 
-def _command(line: str) -> str | None:
+def shell_command(line: str) -> str | None:
+    """The command a shell block's line gives (its prompt removed), or None for a line that is
+    no whole command: a placeholder, a continued line, code or configuration."""
     text = _PROMPT.sub("", line).strip()
     if (
         not text
@@ -117,7 +119,7 @@ def documented_commands(text: str) -> list[tuple[str, str, str]]:
         if said:
             comment = said.group("says").strip().rstrip(".:")
             continue
-        command = _command(line)
+        command = shell_command(line)
         if comment and command and len(comment) <= MAX_COMMENT_CHARS:
             purpose = _purpose(comment)
             if purpose and purpose not in first:

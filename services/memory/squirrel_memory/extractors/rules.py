@@ -51,6 +51,8 @@ from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMM
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
+from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
+from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
@@ -414,6 +416,14 @@ _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         README_COMMANDS_IMPORTANCE,
         lambda _f: ("recipe", "readme"),
+        _path,
+    ),
+    # The commands the README's set-up, usage and development sections give.
+    _Finder(
+        readme_sections,
+        MemoryType.RECIPE,
+        README_SECTIONS_IMPORTANCE,
+        lambda _f: ("recipe", "readme", "setup"),
         _path,
     ),
 )

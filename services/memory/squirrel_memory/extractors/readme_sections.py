@@ -1,0 +1,151 @@
+"""The commands a README or CONTRIBUTING page the session read gives under its set-up, usage and
+development headings.
+
+A README says how the project is installed, used and developed in shell blocks under headings
+(`## Installation`, `### Local Development Setup`, `## Usage`, `### Running Tests`). When the
+assistant read that page, each such section's commands make one recipe in the page's words,
+each with the comment above it or beside it ("README.md, under Installation, gives: `uv venv`
+(create virtual environment with uv); `uv pip install -e .` (install the package)."). The
+recipe says what the page documents, never that a command ran. A section counts when its own
+heading or one above it names setting up, installing, starting, usage, development, testing,
+building or commands; commands already in the page's everyday recipe (`readme_commands`),
+`cd` and placeholders (`<repository-url>`) are left out, and a section with none left says
+nothing. Sub-folder pages and the instruction files a host loads itself are not read here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.file_reads import file_text
+from squirrel_memory.extractors.readme_commands import documented_commands, shell_command
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.instructions import instruction_kind
+
+#: Importance of a section's recipe: the project's documentation, not a command seen to pass.
+IMPORTANCE = 0.5
+KEY_PREFIX = "readme:section:"
+#: Sections kept per page, and commands per section.
+MAX_SECTIONS = 6
+MAX_COMMANDS = 8
+MAX_LABEL_CHARS = 70
+
+_HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+_SHELL_FENCE = re.compile(
+    r"^\s*(```|~~~)\s*(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1)?\s*$",
+    re.IGNORECASE,
+)
+_ANY_FENCE = re.compile(r"^\s*(```|~~~)")
+_COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^#]*?)\s*:?\s*$")
+_INLINE_COMMENT = re.compile(r"\s+#\s+(?P<says>.+)$")
+#: Headings of the sections whose commands say how the project is run.
+_RUN_HEADINGS = re.compile(
+    r"\b(?:set ?up|setup|install\w*|getting started|quick ?start|usage|use|using|develop\w*|"
+    r"test\w*|running|run|build\w*|commands?|contribut\w*|local|tasks?|scripts?)\b",
+    re.IGNORECASE,
+)
+#: A numbered or bulleted step right above a block names what its first command does.
+_STEP = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+(?P<says>.+?)\s*:?\s*$")
+_MARKUP = re.compile(r"[*_`\[\]]|\(http[^)]*\)")
+#: Commands no reader needs told: moving into the clone, cloning it. (A first word ending in `/`
+#: is a folder of a tree, not a command.)
+_SKIPPED = re.compile(r"^(?:cd|git clone|pushd|popd)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadmeSection:
+    """One section's commands recipe: its key, sentence, the page and the event behind it."""
+
+    key: str
+    content: str
+    path: str
+    event_ids: tuple[str, ...]
+
+
+def _plain(text: str) -> str:
+    return " ".join(_MARKUP.sub("", text).split()).rstrip(".:;, ")
+
+
+def _label(text: str) -> str:
+    text = _plain(text)
+    if len(text) > MAX_LABEL_CHARS:
+        text = text[:MAX_LABEL_CHARS].rsplit(" ", 1)[0].rstrip(".:;,( ")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
+
+
+def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(heading, [(command, what its comment says)]) for each set-up, usage or development
+    section of a page, in the page's order."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    trail: list[tuple[int, str]] = []
+    in_shell = in_other = False
+    comment = step = ""
+    for line in text.splitlines():
+        if not in_shell and not in_other:
+            heading = _HEADING.match(line)
+            if heading:
+                level = len(heading.group(1))
+                trail = [(n, t) for n, t in trail if n < level]
+                trail.append((level, _plain(heading.group("title"))))
+                step = ""
+            elif _ANY_FENCE.match(line):
+                in_shell = bool(_SHELL_FENCE.match(line))
+                in_other = not in_shell
+                comment, step = step, ""
+            elif line.strip():
+                item = _STEP.match(line)
+                step = item.group("says") if item else ""
+            continue
+        if _ANY_FENCE.match(line):
+            in_shell = in_other = False
+            continue
+        if not in_shell or not line.strip() or not trail:
+            continue
+        said = _COMMENT.match(line)
+        if said:
+            comment = said.group("says")
+            continue
+        beside = _INLINE_COMMENT.search(line)
+        command = shell_command(line[: beside.start()] if beside else line)
+        if command is None or _SKIPPED.match(command) or command.split()[0].endswith("/"):
+            comment = ""
+            continue
+        if any(_RUN_HEADINGS.search(title) for _, title in trail):
+            label = beside.group("says") if beside else comment
+            sections.setdefault(trail[-1][1], []).append((command, _label(label)))
+        comment = ""
+    return [(title, found) for title, found in sections.items() if title]
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _is_page(path: str) -> bool:
+    return instruction_kind(path) in ("readme", "contributing")
+
+
+def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
+    """One recipe per set-up, usage or development section of the pages read in `events`; a
+    re-read of a page replaces what the earlier read said."""
+    found: dict[str, ReadmeSection] = {}
+    for event in events:
+        path = root_file_read(event, _is_page)
+        if path is None:
+            continue
+        text = file_text(event.content["output"])
+        everyday = {command for _, _, command in documented_commands(text)}
+        for title, commands in documented_sections(text)[:MAX_SECTIONS]:
+            kept = list({c: (c, label) for c, label in commands if c not in everyday}.values())
+            if not kept:
+                continue
+            listed = "; ".join(
+                f"`{command}` ({label})" if label else f"`{command}`"
+                for command, label in kept[:MAX_COMMANDS]
+            )
+            key = f"{KEY_PREFIX}{path}#{_slug(title)}"
+            content = f"{path}, under {title}, gives: {listed}."
+            found[key] = ReadmeSection(key, content, path, (event.id,))
+    return list(found.values())
