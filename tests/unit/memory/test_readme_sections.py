@@ -83,8 +83,8 @@ def test_each_run_section_gives_its_commands_in_the_pages_words() -> None:
     found = {s.key: s.content for s in readme_sections(_read("README.md", PAGE))}
 
     assert found == {
-        "readme:section:README.md#local-development-setup": (
-            "README.md, under Local Development Setup, gives: `make install` (install "
+        "readme:section:README.md#quick-start": (
+            "README.md, under Quick Start, gives: `make install` (install "
             "dependencies); `make local-up-core` (start core services (Kafka, Postgres)); "
             "`make local-ps` (shows what runs)."
         ),
@@ -96,6 +96,21 @@ def test_each_run_section_gives_its_commands_in_the_pages_words() -> None:
             "tests only)."
         ),
     }
+
+
+def test_sub_sections_join_their_section_and_a_command_is_given_once() -> None:
+    contributing = "# Contributing\n\n## Tests\n\n```bash\nmake py-test\nmake e2e\n```\n"
+    readme = "# Tool\n\n## Install\n\n### Global\n\n```bash\nnpm i -g tool\n```\n\n"
+    readme += "### From source\n\n```bash\nnpm ci\n```\n\n## Tests\n\n```bash\nmake py-test\n```\n"
+    events = [*_read("CONTRIBUTING.md", contributing), *_read("README.md", readme)]
+
+    found = [s.content for s in readme_sections(events)]
+
+    assert found == [
+        "README.md, under Install, gives: `npm i -g tool`; `npm ci`.",
+        "README.md, under Tests, gives: `make py-test`.",
+        "CONTRIBUTING.md, under Tests, gives: `make e2e`.",
+    ]
 
 
 def test_a_contributing_page_is_read_the_same_way() -> None:

@@ -28,8 +28,8 @@ from squirrel_memory.repository.instructions import instruction_kind
 IMPORTANCE = 0.5
 KEY_PREFIX = "readme:section:"
 #: Sections kept per page, and commands per section.
-MAX_SECTIONS = 6
-MAX_COMMANDS = 8
+MAX_SECTIONS = 5
+MAX_COMMANDS = 10
 MAX_LABEL_CHARS = 70
 
 _HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
@@ -75,6 +75,17 @@ def _label(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
 
 
+def _section(trail: list[tuple[int, str]]) -> str:
+    """The section a block belongs to: the outermost heading below the page's title that names
+    running the project, or the one under a title that does; "" when none does."""
+    below = [title for level, title in trail if level > 1] or [trail[-1][1]]
+    named = [title for title in below if _RUN_HEADINGS.search(title)]
+    if named:
+        return named[0]
+    titled = any(_RUN_HEADINGS.search(title) for level, title in trail if level == 1)
+    return below[0] if titled else ""
+
+
 def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """(heading, [(command, what its comment says)]) for each set-up, usage or development
     section of a page, in the page's order."""
@@ -112,9 +123,10 @@ def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
         if command is None or _SKIPPED.match(command) or command.split()[0].endswith("/"):
             comment = ""
             continue
-        if any(_RUN_HEADINGS.search(title) for _, title in trail):
+        section = _section(trail)
+        if section:
             label = beside.group("says") if beside else comment
-            sections.setdefault(trail[-1][1], []).append((command, _label(label)))
+            sections.setdefault(section, []).append((command, _label(label)))
         comment = ""
     return [(title, found) for title, found in sections.items() if title]
 
@@ -123,22 +135,30 @@ def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
+def _is_contributing(path: str) -> bool:
+    return instruction_kind(path) == "contributing"
+
+
 def _is_page(path: str) -> bool:
     return instruction_kind(path) in ("readme", "contributing")
 
 
 def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
-    """One recipe per set-up, usage or development section of the pages read in `events`; a
-    re-read of a page replaces what the earlier read said."""
-    found: dict[str, ReadmeSection] = {}
+    """One recipe per set-up, usage or development section of the pages read in `events` (the
+    last read of each page counts); a command an earlier page or section gave is not repeated,
+    and the README comes before CONTRIBUTING."""
+    pages: dict[str, tuple[str, str]] = {}
     for event in events:
         path = root_file_read(event, _is_page)
-        if path is None:
-            continue
-        text = file_text(event.content["output"])
-        everyday = {command for _, _, command in documented_commands(text)}
+        if path is not None:
+            pages[path] = (file_text(event.content["output"]), event.id)
+    found: dict[str, ReadmeSection] = {}
+    given: set[str] = set()
+    for path, (text, event_id) in sorted(pages.items(), key=lambda p: _is_contributing(p[0])):
+        given.update(command for _, _, command in documented_commands(text))
         for title, commands in documented_sections(text)[:MAX_SECTIONS]:
-            kept = list({c: (c, label) for c, label in commands if c not in everyday}.values())
+            kept = list({c: (c, label) for c, label in commands if c not in given}.values())
+            given.update(c for c, _ in kept)
             if not kept:
                 continue
             listed = "; ".join(
@@ -147,5 +167,5 @@ def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
             )
             key = f"{KEY_PREFIX}{path}#{_slug(title)}"
             content = f"{path}, under {title}, gives: {listed}."
-            found[key] = ReadmeSection(key, content, path, (event.id,))
+            found[key] = ReadmeSection(key, content, path, (event_id,))
     return list(found.values())
