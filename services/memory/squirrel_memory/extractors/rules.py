@@ -35,6 +35,8 @@ from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTA
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
+from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
+from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
@@ -371,6 +373,13 @@ _FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # How a failed CI run's log is read and pull requests are merged, as the session did it.
+    _Finder(
+        forge_workflows,
+        MemoryType.RECIPE,
+        FORGE_IMPORTANCE,
+        lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
+    ),
     # A commit trailer the user declined and the commit then made went without.
     _Finder(
         declined_trailers,
