@@ -41,6 +41,8 @@ from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORT
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
+from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
+from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
@@ -373,6 +375,13 @@ _FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # The project's tasks, as its task runner listed them in a log or output the session saw.
+    _Finder(
+        listed_tasks,
+        MemoryType.PROJECT_FACT,
+        LISTED_TASKS_IMPORTANCE,
+        lambda f: ("tasks", f.key.rsplit(":", 1)[-1]),
+    ),
     # How a failed CI run's log is read and pull requests are merged, as the session did it.
     _Finder(
         forge_workflows,
