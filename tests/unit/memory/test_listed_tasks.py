@@ -45,7 +45,11 @@ def test_a_pasted_ci_logs_task_list_is_one_fact_with_its_runner() -> None:
             "task",
             ["build", "deploy"],
         ),
-        ("$ deno task\nAvailable tasks:\n- dev\n    deno run main.ts\n- fmt\n", "deno", ["dev", "fmt"]),
+        (
+            "$ deno task\nAvailable tasks:\n- dev\n    deno run main.ts\n- fmt\n",
+            "deno",
+            ["dev", "fmt"],
+        ),
         ("Available tasks:\n  seed\n  migrate\n", "", ["seed", "migrate"]),
     ],
 )
