@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.readme_sections import documented_sections, readme_sections
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode, MemoryType, StoredEvent
+from squirrel_memory.models import MemoryType, StoredEvent
 from tests.unit.memory.session_builder import read_result
 
 ROOT = "/home/dev/platform"
@@ -154,19 +155,7 @@ def test_only_a_successful_read_of_a_root_page_counts(path: str, is_error: bool)
 
 def test_the_rules_extractor_keeps_the_sections_as_recipes() -> None:
     events = _read("README.md", PAGE)
-    episode = Episode(
-        id="ep1",
-        project_id=ROOT,
-        user_id="dev",
-        session_id="s1",
-        start_ts=T0,
-        end_ts=T0 + timedelta(minutes=1),
-        event_count=1,
-        summary="",
-        importance=0.5,
-        created_at=T0,
-        event_ids=("e1",),
-    )
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
 
     found = RulesExtractor().extract_sync(episode, events)
 

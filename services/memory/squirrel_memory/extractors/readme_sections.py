@@ -20,7 +20,12 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.file_reads import file_text
-from squirrel_memory.extractors.readme_commands import documented_commands, shell_command
+from squirrel_memory.extractors.readme_commands import (
+    ANY_FENCE,
+    SHELL_FENCE,
+    documented_commands,
+    shell_command,
+)
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
 
@@ -33,11 +38,6 @@ MAX_COMMANDS = 10
 MAX_LABEL_CHARS = 70
 
 _HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
-_SHELL_FENCE = re.compile(
-    r"^\s*(```|~~~)\s*(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1)?\s*$",
-    re.IGNORECASE,
-)
-_ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^#]*?)\s*:?\s*$")
 _INLINE_COMMENT = re.compile(r"\s+#\s+(?P<says>.+)$")
 #: Headings of the sections whose commands say how the project is run.
@@ -101,15 +101,15 @@ def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
                 trail = [(n, t) for n, t in trail if n < level]
                 trail.append((level, _plain(heading.group("title"))))
                 step = ""
-            elif _ANY_FENCE.match(line):
-                in_shell = bool(_SHELL_FENCE.match(line))
+            elif ANY_FENCE.match(line):
+                in_shell = bool(SHELL_FENCE.match(line))
                 in_other = not in_shell
                 comment, step = step, ""
             elif line.strip():
                 item = _STEP.match(line)
                 step = item.group("says") if item else ""
             continue
-        if _ANY_FENCE.match(line):
+        if ANY_FENCE.match(line):
             in_shell = in_other = False
             continue
         if not in_shell or not line.strip() or not trail:
