@@ -19,11 +19,11 @@ from pathlib import Path
 import structlog
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.file_reads import file_text, read_output, shell_read
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.findings import Readings, Task, folder_of
+from squirrel_memory.repository.findings import Readings, Task
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.runners import TASK_READERS, purpose_of
+from squirrel_memory.repository.runners import purpose_of, task_reader_for, task_scope
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile
 
@@ -69,23 +69,37 @@ def _lock_files(events: list[StoredEvent]) -> dict[str, TrackedFile]:
     return found
 
 
-def task_file_read(event: StoredEvent) -> str | None:
-    """The project's task-runner file a successful Read returned (root or sub-folder)."""
+def _project_task_file(raw: str, project_id: str) -> str | None:
+    """`raw` relative to the project when it is a task-runner file of the project's own: not
+    outside it, nor in a hidden, dependency or build folder, nor too deep."""
+    path = relative_path(raw, project_id).removeprefix("./")
+    scope = task_scope(path)
+    folders = scope.split("/") if scope else []
+    if (
+        not path
+        or path.startswith(("/", "~", ".."))
+        or len(folders) > MAX_DEPTH
+        or any(f.startswith((".", "~")) for f in folders)
+        or is_excluded(path)
+        or task_reader_for(path) is None
+    ):
+        return None
+    return path
+
+
+def task_file_read(event: StoredEvent) -> tuple[str, str] | None:
+    """(path, text) of the project's task-runner file (root or sub-folder) a successful Read
+    returned or a `cat` printed."""
+    shown = shell_read(event)
+    if shown is not None:
+        path = _project_task_file(shown[0], event.project_id)
+        return (path, shown[1]) if path is not None else None
     if read_output(event) is None:
         return None
     for raw in event.file_paths:
-        path = relative_path(raw, event.project_id)
-        folders = path.split("/")[:-1]
-        if (
-            not path
-            or path.startswith(("/", "~"))
-            or len(folders) > MAX_DEPTH
-            or any(f.startswith((".", "~")) for f in folders)
-            or is_excluded(path)
-        ):
-            continue
-        if posixpath.basename(path) in TASK_READERS:
-            return path
+        path = _project_task_file(raw, event.project_id)
+        if path is not None:
+            return path, file_text(event.content["output"])
     return None
 
 
@@ -120,7 +134,7 @@ def _statement(path: str, out: Readings) -> str | None:
     more = len(tasks) - MAX_LISTED
     if more > 0:
         listed += f"; and {more} more"
-    folder = folder_of(path)
+    folder = task_scope(path)
     where = f" (run in `{folder}/`)" if folder else ""
     return f"Tasks `{path}` defines{where}: {listed}."
 
@@ -133,13 +147,14 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
     readings: dict[str, tuple[str, list[str]]] = {}
     for event in events:
-        path = task_file_read(event)
-        if path is None:
+        read = task_file_read(event)
+        reader = task_reader_for(read[0]) if read is not None else None
+        if read is None or reader is None:
             continue
+        path, text = read
         out = Readings()
-        reader = TASK_READERS[posixpath.basename(path)]
         try:
-            reader(snap, TextFile.of(path, file_text(event.content["output"])), out)
+            reader(snap, TextFile.of(path, text), out)
         except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
             log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -77,7 +78,7 @@ def _task(
             text=typed,
             purpose=purpose,
             ecosystem=ecosystem,
-            scope=folder_of(text.path),
+            scope=task_scope(text.path),
             origin="task",
             ref=text.ref(line),
             detail=_runs(steps),
@@ -447,6 +448,20 @@ def read_rakefile(snap: Snapshot, text: TextFile, out: Readings) -> None:
             about = ""
 
 
+def read_cargo_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Cargo aliases in `.cargo/config.toml`: `[alias] xtask = "run --package xtask --"`, run
+    as `cargo xtask`."""
+    del snap
+    data = tomllib.loads(text.text)
+    aliases = data.get("alias") if isinstance(data, dict) else None
+    if not isinstance(aliases, dict):
+        return
+    for name, body in list(aliases.items())[:MAX_TASKS_PER_FILE]:
+        words = body if isinstance(body, str) else " ".join(b for b in body if isinstance(b, str))
+        line = text.line_of(f"{name} =", text.line_of("[alias]"))
+        _task(out, text, f"cargo {name}", str(name), [f"cargo {words}"], line=line)
+
+
 #: Task-runner readers by file name.
 TASK_READERS: Mapping[str, TaskReader] = {
     "Makefile": read_makefile,
@@ -472,3 +487,33 @@ TASK_READERS: Mapping[str, TaskReader] = {
     "Rakefile": read_rakefile,
     "rakefile": read_rakefile,
 }
+#: Task-runner configuration kept in a folder of its own, by its path below the folder whose
+#: tasks it defines.
+NESTED_TASK_READERS: Mapping[str, TaskReader] = {
+    ".config/mise.toml": read_mise_tasks,
+    ".config/mise/config.toml": read_mise_tasks,
+    ".mise/config.toml": read_mise_tasks,
+    "mise/config.toml": read_mise_tasks,
+    ".cargo/config.toml": read_cargo_aliases,
+    ".cargo/config": read_cargo_aliases,
+}
+
+
+def _nested(path: str) -> str | None:
+    return next((n for n in NESTED_TASK_READERS if path == n or path.endswith(f"/{n}")), None)
+
+
+def task_reader_for(path: str) -> TaskReader | None:
+    """The reader of the task-runner file at `path` (a project-relative path), if it is one."""
+    nested = _nested(path)
+    if nested is not None:
+        return NESTED_TASK_READERS[nested]
+    return TASK_READERS.get(posixpath.basename(path))
+
+
+def task_scope(path: str) -> str:
+    """The folder whose tasks the file at `path` defines (`.cargo/config.toml` → the root)."""
+    nested = _nested(path)
+    if nested is not None:
+        return path[: -len(nested)].rstrip("/")
+    return folder_of(path)
