@@ -85,3 +85,40 @@ def test_a_typed_command_whose_outcome_is_unknown_says_nothing() -> None:
     session.typed("gh pr merge 42 --squash", "Merged")
 
     assert forge_workflows(session.events) == []
+
+
+SCRIPT = """#!/usr/bin/env bash
+merge_pr() {
+  local pr=$1
+  # gh pr merge "$pr" --rebase
+  if gh pr merge "$pr" --squash --delete-branch --subject "$2" 2>&1; then
+    echo merged
+  fi
+}
+"""
+
+
+def test_a_script_the_session_read_says_how_it_merges() -> None:
+    session = _session()
+    session.read("scripts/auto-merge.sh", SCRIPT)
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == (
+        "`scripts/auto-merge.sh` merges pull requests with "
+        '`gh pr merge <number> --squash --delete-branch --subject "<text>"`.'
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("scripts/auto-merge.sh", "# gh pr merge 1 --squash\n"),  # commented out
+        ("docs/merging.md", "gh pr merge 1 --squash\n"),  # prose, not a script
+    ],
+)
+def test_no_script_recipe_without_a_merge_line_in_a_script(path: str, text: str) -> None:
+    session = _session()
+    session.read(path, text)
+
+    assert forge_workflows(session.events) == []

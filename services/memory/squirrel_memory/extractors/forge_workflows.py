@@ -8,14 +8,20 @@ that ran successfully makes its recipe at once, with its identifiers generalised
 `<number>`, `"<text>"`) and the options it was typed with kept: "Read a failed CI run's log with
 `gh run view <run-id> --log-failed` (after `gh run view <run-id>` shows which job and step
 failed)." / "Merge pull requests with `gh pr merge <number> --squash --delete-branch`." A failed
-or declined run, or one whose outcome is unknown, says nothing.
+or declined run, or one whose outcome is unknown, says nothing. Without a merge run, a shell
+script of the project read in the session that merges says how it does ("`scripts/merge.sh`
+merges pull requests with `gh pr merge <number> --squash`."), its variables generalised too;
+a commented-out line says nothing.
 """
 
 from __future__ import annotations
 
+import re
+import shlex
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.activity import CommandRun, commands
+from squirrel_memory.extractors.activity import CommandRun, commands, relative_path
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.models import StoredEvent
 
 #: Options whose value is a message or title: shown as `"<text>"`.
@@ -23,6 +29,9 @@ _TEXT_OPTIONS = frozenset({"--subject", "--body", "-t", "-b", "--title", "--mess
 #: Options whose value is a file or an author: the run's own, shown as `<value>`.
 _VALUE_OPTIONS = frozenset({"--body-file", "-F", "--author-email", "--match-head-commit"})
 _LOG_FLAGS = frozenset({"--log-failed", "--log"})
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
+#: A merge command in a script's line, up to a redirection, pipe or the end of the command.
+_MERGE_LINE = re.compile(r"\b(?:gh pr|glab mr) merge\b[^;|&>\n]*?(?=\s*(?:\d?>|[;|&]|$))")
 MAX_COMMAND_CHARS = 120
 #: Importance of the recipe: one successful run of a workflow every such project repeats.
 IMPORTANCE = 0.55
@@ -46,7 +55,7 @@ def _general(tokens: list[str], placeholder: str) -> str:
             shown.append('"<text>"')
         elif after in _VALUE_OPTIONS:
             shown.append("<value>")
-        elif token.lstrip("#").isdigit() or token.startswith(("https://", "http://")):
+        elif token.lstrip("#").isdigit() or token.startswith(("https://", "http://", "$")):
             shown.append(placeholder)
         elif " " in token or "`" in token:
             shown.append('"<text>"')
@@ -95,6 +104,31 @@ def _merges(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
     return ForgeWorkflow("recipe:forge:merge", text, (run.event_id,))
 
 
+def _script_merges(events: list[StoredEvent]) -> ForgeWorkflow | None:
+    """How a shell script of the project the session read merges pull requests."""
+    found: ForgeWorkflow | None = None
+    for event in events:
+        output = read_output(event)
+        paths = [relative_path(p, event.project_id) for p in event.file_paths]
+        path = next((p for p in paths if p.endswith(_SCRIPT_SUFFIXES)), None)
+        if output is None or path is None or path.startswith(("/", "~", ".")):
+            continue
+        for line in file_text(output).splitlines():
+            match = _MERGE_LINE.search(line)
+            if match is None or line.lstrip().startswith("#"):
+                continue
+            try:
+                tokens = shlex.split(match.group(0))
+            except ValueError:
+                continue
+            shown = _general(tokens, "<number>")
+            what = "pull requests" if tokens[0] == "gh" else "merge requests"
+            text = f"`{path}` merges {what} with `{shown}`."
+            found = ForgeWorkflow("recipe:forge:merge", text, (event.id,))
+            break
+    return found
+
+
 def forge_workflows(events: list[StoredEvent]) -> list[ForgeWorkflow]:
     """The forge workflows the successful commands of `events` show (see the module doc)."""
     runs = [
@@ -104,7 +138,7 @@ def forge_workflows(events: list[StoredEvent]) -> list[ForgeWorkflow]:
         for tokens in run.segments
         if tokens and tokens[0] in ("gh", "glab")
     ]
-    found = [_ci_logs(runs), _merges(runs)]
+    found = [_ci_logs(runs), _merges(runs) or _script_merges(events)]
     return [
         f
         for f in found
