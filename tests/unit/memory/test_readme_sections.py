@@ -99,18 +99,20 @@ def test_each_run_section_gives_its_commands_in_the_pages_words() -> None:
     }
 
 
-def test_sub_sections_join_their_section_and_a_command_is_given_once() -> None:
-    contributing = "# Contributing\n\n## Tests\n\n```bash\nmake py-test\nmake e2e\n```\n"
+def test_sub_sections_join_their_section_and_a_page_does_not_repeat_another() -> None:
+    contributing = "# Contributing\n\n## Tests\n\n```bash\nmake unit\n```\n\n"
+    contributing += "## Scripts\n\n```bash\nmake py-test\nmake bench\n```\n"
     readme = "# Tool\n\n## Install\n\n### Global\n\n```bash\nnpm i -g tool\n```\n\n"
     readme += "### From source\n\n```bash\nnpm ci\n```\n\n## Tests\n\n```bash\nmake py-test\n```\n"
     events = [*_read("CONTRIBUTING.md", contributing), *_read("README.md", readme)]
 
     found = [s.content for s in readme_sections(events)]
 
+    # the README's tests section speaks for the tests; a command it gave is not repeated
     assert found == [
         "README.md, under Install, gives: `npm i -g tool`; `npm ci`.",
         "README.md, under Tests, gives: `make py-test`.",
-        "CONTRIBUTING.md, under Tests, gives: `make e2e`.",
+        "CONTRIBUTING.md, under Scripts, gives: `make bench`.",
     ]
 
 

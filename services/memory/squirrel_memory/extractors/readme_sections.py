@@ -48,6 +48,13 @@ _RUN_HEADINGS = re.compile(
 )
 #: A numbered or bulleted step right above a block names what its first command does.
 _STEP = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+(?P<says>.+?)\s*:?\s*$")
+#: Kinds of section, in the order a heading is recognised by.
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("setup", re.compile(r"\b(?:set ?up|install\w*|getting started|quick ?start)\b", re.I)),
+    ("usage", re.compile(r"\b(?:usage|use|using|running|run)\b", re.I)),
+    ("test", re.compile(r"\btest\w*", re.I)),
+    ("develop", re.compile(r"\b(?:develop\w*|contribut\w*|commands?|tasks?|scripts?)\b", re.I)),
+)
 _MARKUP = re.compile(r"[*_`\[\]]|\(http[^)]*\)")
 #: Commands no reader needs told: moving into the clone, cloning it. (A first word ending in `/`
 #: is a folder of a tree, not a command.)
@@ -131,6 +138,15 @@ def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
     return [(title, found) for title, found in sections.items() if title]
 
 
+def _kind(title: str) -> str:
+    """What a section is about (set-up, usage, tests, development): two pages often say the
+    same set-up in other words, and the first one read is kept."""
+    for kind, words in _KINDS:
+        if words.search(title):
+            return kind
+    return title.lower()
+
+
 def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
@@ -146,7 +162,7 @@ def _is_page(path: str) -> bool:
 def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
     """One recipe per set-up, usage or development section of the pages read in `events` (the
     last read of each page counts); a command an earlier page or section gave is not repeated,
-    and the README comes before CONTRIBUTING."""
+    nor a section of a kind an earlier page had, and the README comes before CONTRIBUTING."""
     pages: dict[str, tuple[str, str]] = {}
     for event in events:
         path = root_file_read(event, _is_page)
@@ -154,9 +170,13 @@ def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
             pages[path] = (file_text(event.content["output"]), event.id)
     found: dict[str, ReadmeSection] = {}
     given: set[str] = set()
+    kinds: set[str] = set()
     for path, (text, event_id) in sorted(pages.items(), key=lambda p: _is_contributing(p[0])):
         given.update(command for _, _, command in documented_commands(text))
-        for title, commands in documented_sections(text)[:MAX_SECTIONS]:
+        sections = documented_sections(text)[:MAX_SECTIONS]
+        for title, commands in sections:
+            if _kind(title) in kinds:
+                continue  # an earlier page's section of this kind says it already
             kept = list({c: (c, label) for c, label in commands if c not in given}.values())
             given.update(c for c, _ in kept)
             if not kept:
@@ -168,4 +188,5 @@ def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
             key = f"{KEY_PREFIX}{path}#{_slug(title)}"
             content = f"{path}, under {title}, gives: {listed}."
             found[key] = ReadmeSection(key, content, path, (event_id,))
+        kinds.update(_kind(title) for title, _ in sections)
     return list(found.values())
