@@ -175,3 +175,24 @@ def test_a_page_the_shell_printed_whole_is_read_too() -> None:
 
     assert "readme:section:README.md#quick-start" in found
     assert not any("docs/" in key for key in found)
+
+
+@pytest.mark.parametrize(
+    ("path", "fires"),
+    [
+        ("docs/development.md", True),
+        ("docs/getting-started.md", True),
+        ("doc/DEVELOPING.md", True),
+        ("docs/architecture.md", False),  # a docs page about something else
+        ("docs/api/development.md", False),  # deeper in the docs
+        ("vendor/docs/development.md", False),
+    ],
+)
+def test_a_docs_page_about_developing_the_project_is_read_too(path: str, fires: bool) -> None:
+    text = "# Developing\n\n## Running tests\n\n```bash\nmake e2e\n```\n"
+
+    found = readme_sections(_read(path, text))
+
+    assert [s.content for s in found] == (
+        [f"{path}, under Running tests, gives: `make e2e`."] if fires else []
+    )

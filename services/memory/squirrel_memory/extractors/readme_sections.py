@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
-from squirrel_memory.extractors.file_reads import file_text
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.extractors.readme_commands import (
     ANY_FENCE,
     SHELL_FENCE,
@@ -48,6 +49,12 @@ _RUN_HEADINGS = re.compile(
 )
 #: A numbered or bulleted step right above a block names what its first command does.
 _STEP = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+(?P<says>.+?)\s*:?\s*$")
+#: A docs page about developing the project (`docs/development.md`, `doc/getting-started.md`).
+_DOCS_PAGE = re.compile(
+    r"^docs?/(?:[\w-]*[-_])?(?:develop\w*|contribut\w*|setup|set-up|install\w*|getting[-_]started|"
+    r"quick[-_]?start|testing|hacking|building)\.(?:md|markdown|rst|txt)$",
+    re.IGNORECASE,
+)
 #: Kinds of section, in the order a heading is recognised by.
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("setup", re.compile(r"\b(?:set ?up|install\w*|getting started|quick ?start)\b", re.I)),
@@ -159,19 +166,32 @@ def _is_page(path: str) -> bool:
     return instruction_kind(path) in ("readme", "contributing")
 
 
+def _docs_page(event: StoredEvent) -> str | None:
+    """A page of the project's `docs/` folder about developing it, a successful Read returned."""
+    if read_output(event) is None:
+        return None
+    for raw in event.file_paths:
+        path = relative_path(raw, event.project_id)
+        if _DOCS_PAGE.match(path):
+            return path
+    return None
+
+
 def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
     """One recipe per set-up, usage or development section of the pages read in `events` (the
     last read of each page counts); a command an earlier page or section gave is not repeated,
     nor a section of a kind an earlier page had, and the README comes before CONTRIBUTING."""
     pages: dict[str, tuple[str, str]] = {}
     for event in events:
-        path = root_file_read(event, _is_page)
+        path = root_file_read(event, _is_page) or _docs_page(event)
         if path is not None:
             pages[path] = (file_text(event.content["output"]), event.id)
     found: dict[str, ReadmeSection] = {}
     given: set[str] = set()
     kinds: set[str] = set()
-    for path, (text, event_id) in sorted(pages.items(), key=lambda p: _is_contributing(p[0])):
+    for path, (text, event_id) in sorted(
+        pages.items(), key=lambda p: (not _is_page(p[0]), _is_contributing(p[0]))
+    ):
         given.update(command for _, _, command in documented_commands(text))
         sections = documented_sections(text)[:MAX_SECTIONS]
         for title, commands in sections:
