@@ -12,7 +12,7 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.readme_sections import documented_sections, readme_sections
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType, StoredEvent
-from tests.unit.memory.session_builder import Session, read_result
+from tests.unit.memory.session_builder import read_result
 
 ROOT = "/home/dev/platform"
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -164,17 +164,6 @@ def test_the_rules_extractor_keeps_the_sections_as_recipes() -> None:
     sections = [c for c in found if c.key.startswith("readme:section:README.md#")]
     assert len(sections) == 3
     assert all(c.type == MemoryType.RECIPE for c in sections)
-
-
-def test_a_page_the_shell_printed_whole_is_read_too() -> None:
-    session = Session(ROOT, "s1", T0)
-    session.run("cat README.md", 0, PAGE)
-    session.run("cat docs/README.md", 0, PAGE)  # a sub-folder's page
-
-    found = {s.key for s in readme_sections(session.events)}
-
-    assert "readme:section:README.md#quick-start" in found
-    assert not any("docs/" in key for key in found)
 
 
 @pytest.mark.parametrize(

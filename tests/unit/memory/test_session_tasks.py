@@ -140,39 +140,6 @@ def test_a_runners_own_folder_defines_the_projects_tasks(path: str, text: str, s
     assert found.content.startswith(f"Tasks `{path}` defines: {said}")
 
 
-def _cat(command: str, output: str, *, cwd: str | None = None, code: int = 0) -> StoredEvent:
-    content = {"command": command, "output": output, "exit_code": code, "is_error": code != 0}
-    if cwd is not None:
-        content["cwd"] = cwd
-    return _event("command_run", content)
-
-
-def test_a_file_the_shell_printed_whole_is_read_too() -> None:
-    root = _reads()[0].project_id
-    events = [
-        _cat("cat Makefile", MAKEFILE),
-        _cat("cat infra/justfile", "deploy:\n    ./deploy.sh\n", cwd=root),
-        _cat(f"cat {root}/tox.ini", "[testenv:docs]\ncommands = sphinx-build docs out\n"),
-    ]
-
-    found = {t.key for t in session_tasks(events)}
-
-    assert found == {"tasks:Makefile", "tasks:infra/justfile", "tasks:tox.ini"}
-
-
-@pytest.mark.parametrize(
-    "event",
-    [
-        _cat("cat Makefile", MAKEFILE, code=1),  # it failed
-        _cat("cat Makefile | head -5", MAKEFILE),  # a part of it
-        _cat("cat /home/dev/other/Makefile", MAKEFILE),  # another project's
-        _cat("cat ../Makefile", MAKEFILE),  # the folder above the project
-    ],
-)
-def test_a_shell_print_that_is_not_the_whole_project_file_says_nothing(event: StoredEvent) -> None:
-    assert session_tasks([event]) == []
-
-
 def test_a_sub_folders_tasks_are_that_folders() -> None:
     (found,) = session_tasks(_reads(("infra/Makefile", _numbered(MAKEFILE))))
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import structlog
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output, shell_read
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -31,12 +31,7 @@ ABOUT_KEY = "about"
 
 
 def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> str | None:
-    """The project-root file a successful Read returned (or `cat` printed whole), when
-    `wanted(path)` accepts it; its text is the event's `output`."""
-    shown = shell_read(event)
-    if shown is not None:
-        path = relative_path(shown[0], event.project_id).removeprefix("./")
-        return path if "/" not in path and not path.startswith("~") and wanted(path) else None
+    """The project-root file a successful Read returned, when `wanted(path)` accepts it."""
     if read_output(event) is None:
         return None
     for raw in event.file_paths:

@@ -54,30 +54,3 @@ def file_text(output: str) -> str:
     if not lines or numbered < max(1, len(lines) // 2):
         return text
     return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
-
-
-#: `cat <file>`: a whole file shown by the shell (Codex CLI and others read files so).
-_CAT = re.compile(r"^\s*cat\s+(?P<path>[\w./@+-]+)\s*$")
-
-
-def shell_read(event: StoredEvent) -> tuple[str, str] | None:
-    """(path as typed, absolute when the shell's folder is known; the file's text) of a
-    successful `cat <file>` run, or None for any other event."""
-    content: dict[str, Any] = event.content
-    command, output = content.get("command"), content.get("output")
-    if (
-        event.event_type not in (EventType.COMMAND_RUN, EventType.TOOL_RESULT)
-        or not isinstance(command, str)
-        or not isinstance(output, str)
-        or content.get("is_error")
-        or content.get("exit_code") not in (0, None)
-    ):
-        return None
-    match = _CAT.match(command)
-    if match is None:
-        return None
-    path = match.group("path")
-    cwd = content.get("cwd")
-    if not path.startswith("/") and isinstance(cwd, str) and cwd.startswith("/"):
-        path = f"{cwd.rstrip('/')}/{path}"
-    return path, output[:MAX_READ_CHARS]

@@ -19,7 +19,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output, shell_read
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings, Task
 from squirrel_memory.repository.languages import is_excluded
@@ -87,19 +87,14 @@ def _project_task_file(raw: str, project_id: str) -> str | None:
     return path
 
 
-def task_file_read(event: StoredEvent) -> tuple[str, str] | None:
-    """(path, text) of the project's task-runner file (root or sub-folder) a successful Read
-    returned or a `cat` printed."""
-    shown = shell_read(event)
-    if shown is not None:
-        path = _project_task_file(shown[0], event.project_id)
-        return (path, shown[1]) if path is not None else None
+def task_file_read(event: StoredEvent) -> str | None:
+    """The project's task-runner file (root or sub-folder) a successful Read returned."""
     if read_output(event) is None:
         return None
     for raw in event.file_paths:
         path = _project_task_file(raw, event.project_id)
         if path is not None:
-            return path, file_text(event.content["output"])
+            return path
     return None
 
 
@@ -147,14 +142,13 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
     readings: dict[str, tuple[str, list[str]]] = {}
     for event in events:
-        read = task_file_read(event)
-        reader = task_reader_for(read[0]) if read is not None else None
-        if read is None or reader is None:
+        path = task_file_read(event)
+        reader = task_reader_for(path) if path is not None else None
+        if path is None or reader is None:
             continue
-        path, text = read
         out = Readings()
         try:
-            reader(snap, TextFile.of(path, text), out)
+            reader(snap, TextFile.of(path, file_text(event.content["output"])), out)
         except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
             log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
             continue
