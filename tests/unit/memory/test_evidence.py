@@ -986,3 +986,20 @@ def test_a_wrapper_is_not_claimed_to_fix_a_real_test_failure() -> None:
     ]
     for pitfall in pitfalls(evidence_candidates(_stream_events(root, "s1", runs))):
         assert "re-running it" not in pitfall.content
+
+
+def test_a_marker_selected_test_run_is_shown_before_a_run_of_one_file() -> None:
+    runs = [
+        ("uv run pytest", 0, "9 passed"),
+        ("uv run pytest", 0, "9 passed"),
+        ("uv run pytest tests/test_a.py", 0, "2 passed"),
+        ("uv run pytest tests/test_b.py", 0, "2 passed"),
+        ('uv run pytest -m "not (tui or browser)"', 0, "7 passed"),
+    ]
+    events = _stream_events("/home/dev/src/viewer", "s1", runs)
+
+    found = by_key(evidence_candidates(events))
+
+    assert found["recipe:test"].content.startswith(
+        "To run the tests: `uv run pytest` (e.g. `uv run pytest -m 'not (tui or browser)'`, "
+    )

@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.extractors.session_tasks import session_tasks
+from squirrel_memory.extractors.session_tasks import MAX_LISTED, session_tasks
 from squirrel_memory.models import MemoryType, StoredEvent
 from tests.gitrepos import git, make_repo
 from tests.unit.memory.test_session_about import T0, _event, _numbered, _reads
@@ -37,15 +37,45 @@ MIX = """defmodule Spotter.MixProject do
   end
 end
 """
+MAKEFILE = """.PHONY: install local-up local-up-core py-test _stamp
+
+# Install dependencies
+install:
+\tuv sync
+
+local-up-core: ## Start core services (Kafka, MinIO, Postgres)
+\tdocker compose up -d kafka minio postgres
+
+local-up: _stamp
+\tdocker compose --profile full up -d
+
+py-test:
+\tuv run pytest
+
+_stamp:
+\ttouch .stamp
+"""
+
+
+def test_every_public_makefile_target_is_listed_with_the_files_own_words() -> None:
+    (found,) = session_tasks(_reads(("Makefile", _numbered(MAKEFILE))))
+
+    assert found.key == "tasks:Makefile"
+    assert found.content == (
+        "Tasks `Makefile` defines: `make install` (Install dependencies); `make local-up-core` "
+        "(Start core services (Kafka, MinIO, Postgres)); `make local-up` (runs `docker compose "
+        "--profile full up -d`); `make py-test` (runs the tests; runs `uv run pytest`)."
+    )
 
 
 def test_package_scripts_read_in_a_session_are_one_recipe() -> None:
     (found,) = session_tasks(_reads(("package.json", _numbered(PACKAGE))))
     assert found.key == "tasks:package.json"
     assert found.content == (
-        "Tasks in package.json: `npm run lint` lints the code (runs `next lint --fix`); "
-        "`npm run dev` starts the dev server (runs `next dev`); `npm run build` builds the "
-        "project (runs `next build`)."
+        "Tasks `package.json` defines: `npm run dev` (starts the dev server; runs `next dev`); "
+        "`npm run build` (builds the project; runs `next build`); `npm run lint` (runs "
+        "`next lint --fix`); `npm run analyze` (builds the project; runs "
+        "`ANALYZE=true next build`)."
     )
 
 
@@ -54,27 +84,108 @@ def test_the_lock_file_the_session_touched_names_the_package_manager() -> None:
     lock = _event("tool_result", {"tool": "Bash", "output": ""}, ("yarn.lock",))
     events.append(dataclasses.replace(lock, id="evt_lock"))
     (found,) = session_tasks(events)
-    assert "`yarn dev` starts the dev server" in found.content
+    assert "`yarn dev` (starts the dev server" in found.content
 
 
 def test_mix_aliases_read_in_a_session() -> None:
     (found,) = session_tasks(_reads(("mix.exs", _numbered(MIX))))
-    assert found.content.startswith("Tasks in mix.exs: `mix test` runs the tests (runs ")
-    assert "`mix setup` sets the project up" in found.content
+    assert found.content.startswith("Tasks `mix.exs` defines: `mix setup` (sets the project up)")
+    assert "`mix test` (runs the tests)" in found.content
+
+
+#: One file per ecosystem: (path, text, what the recipe must say).
+MATRIX = [
+    ("justfile", "# Run the linters\nlint:\n    cargo clippy\n\n_hidden:\n    echo\n", "`just lint` (Run the linters)"),
+    ("Taskfile.yml", "version: '3'\ntasks:\n  seed:\n    desc: Load the demo data\n    cmds: [go run ./cmd/seed]\n", "`task seed` (Load the demo data)"),
+    ("mise.toml", '[tasks.release]\ndescription = "Cut a release"\nrun = "./bin/release"\n', "`mise run release` (Cut a release)"),
+    ("pixi.toml", '[project]\nname = "eon"\n\n[tasks]\nmkdocs = "mkdocs serve"\nsetup = { cmd = "meson setup bbdir" }\n', "`pixi run mkdocs` (starts the dev server; runs `mkdocs serve`); `pixi run setup`"),
+    ("pyproject.toml", '[tool.pixi.tasks]\nbench = "python -m bench"\n', "`pixi run bench` (runs `python -m bench`)"),
+    ("pyproject.toml", '[tool.poe.tasks]\ndocs = {cmd = "mkdocs build", help = "Build the docs"}\n', "`poe docs` (Build the docs)"),
+    ("pyproject.toml", '[tool.pdm.scripts]\nserve = "flask run"\n_private = "x"\n', "`pdm run serve` (starts the dev server; runs `flask run`)"),
+    ("pyproject.toml", '[tool.hatch.envs.default.scripts]\ncov = "pytest --cov"\n[tool.hatch.envs.docs.scripts]\nbuild = "mkdocs build"\n', "`hatch run cov` (runs the tests; runs `pytest --cov`); `hatch run docs:build`"),
+    ("composer.json", '{"scripts": {"analyse": "phpstan analyse"}}', "`composer analyse` (type-checks the code; runs `phpstan analyse`)"),
+    ("deno.json", '{"tasks": {"start": {"command": "deno run -A main.ts", "description": "Serve the site"}}}', "`deno task start` (Serve the site)"),
+    ("Rakefile", 'desc "Regenerate the fixtures"\ntask :fixtures do\n  sh "bin/fixtures"\nend\n\ntask default: :spec\n', "`rake fixtures` (Regenerate the fixtures); `rake default`"),
+    ("tox.ini", "[tox]\nenvlist = py312\n\n[testenv:docs]\ncommands = sphinx-build docs out\n", "runs `sphinx-build docs out`)"),
+    ("noxfile.py", "import nox\n\n@nox.session\ndef tests(session):\n    session.run('pytest')\n", "`nox -s tests` (runs the tests)"),
+    ("mix.exs", MIX, "`mix setup` (sets the project up)"),
+    ("Makefile", MAKEFILE, "`make local-up-core` (Start core services"),
+    ("package.json", PACKAGE, "`npm run analyze`"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "said"), MATRIX, ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(MATRIX)]
+)
+def test_every_ecosystems_task_file_gives_its_tasks(path: str, text: str, said: str) -> None:
+    (found,) = session_tasks(_reads((path, _numbered(text))))
+
+    assert found.key == f"tasks:{path}"
+    assert said in found.content
+    assert "_hidden" not in found.content and "_private" not in found.content
+    assert found.content.count("`") % 2 == 0 and found.content.endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "said"),
+    [
+        (".config/mise.toml", '[tasks.lint]\nrun = "golangci-lint run"\n', "`mise run lint`"),
+        (".cargo/config.toml", '[alias]\nxtask = "run --package xtask --"\n', "`cargo xtask`"),
+        ("mise/config.toml", '[tasks]\nrelease = "./bin/release"\n', "`mise run release`"),
+    ],
+)
+def test_a_runners_own_folder_defines_the_projects_tasks(path: str, text: str, said: str) -> None:
+    (found,) = session_tasks(_reads((path, _numbered(text))))
+
+    assert found.content.startswith(f"Tasks `{path}` defines: {said}")
+
+
+def test_a_sub_folders_tasks_are_that_folders() -> None:
+    (found,) = session_tasks(_reads(("infra/Makefile", _numbered(MAKEFILE))))
+
+    assert found.key == "tasks:infra/Makefile"
+    assert found.content.startswith("Tasks `infra/Makefile` defines (run in `infra/`): ")
+
+
+def test_a_re_read_replaces_what_the_file_said() -> None:
+    later = PACKAGE.replace('"analyze"', '"storybook"')
+    (found,) = session_tasks(
+        _reads(("package.json", _numbered(PACKAGE)), ("package.json", _numbered(later)))
+    )
+
+    assert "storybook" in found.content and "analyze" not in found.content
+    assert len(found.event_ids) == 2
+
+
+def test_a_long_list_is_cut_and_counted() -> None:
+    many = "".join(f"t{n}:\n\techo {n}\n" for n in range(MAX_LISTED + 3))
+    (found,) = session_tasks(_reads(("Makefile", _numbered(many))))
+
+    assert found.content.endswith("; and 3 more.")
 
 
 @pytest.mark.parametrize(
     ("path", "text"),
     [
-        ("assets/package.json", PACKAGE),  # a sub-folder's tasks are not the project's
+        ("node_modules/left-pad/package.json", PACKAGE),  # a dependency's scripts
+        ("/home/dev/other/Makefile", MAKEFILE),  # another project's file
+        (".venv/lib/Makefile", MAKEFILE),  # a hidden folder's
+        ("a/b/c/d/Makefile", MAKEFILE),  # too deep to be one of the project's folders
         ("package.json", '{"scripts": {"dev": "next dev"'),  # a partial read
-        ("package.json", '{"scripts": {"release": "np", "prepare": "husky"}}'),  # no purpose
+        ("package.json", '{"scripts": {"prepare": "husky", "_x": "y"}}'),  # lifecycle, private
+        ("package.json", '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}'),
         ("package.json", '{"name": "x"}'),
+        ("Makefile", ".PHONY: all\nCC := gcc\n"),
         ("Makefile", ""),
+        (".pre-commit-config.yaml", "repos: []\n"),  # hooks, not tasks
     ],
 )
-def test_no_recipe_without_tasks_of_a_known_purpose(path: str, text: str) -> None:
+def test_no_recipe_without_public_tasks_of_the_project(path: str, text: str) -> None:
     assert session_tasks(_reads((path, _numbered(text)))) == []
+
+
+def test_a_failed_read_says_nothing() -> None:
+    assert session_tasks(_reads(("Makefile", _numbered(MAKEFILE)), is_error=True)) == []
 
 
 def _episode_candidates(events: list[StoredEvent]) -> dict[str, MemoryType]:

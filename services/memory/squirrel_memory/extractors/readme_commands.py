@@ -34,11 +34,12 @@ MIN_PURPOSES = 2
 MAX_COMMENT_CHARS = 60
 MAX_COMMAND_CHARS = 100
 
-_SHELL_FENCE = re.compile(
+#: A fence that opens a shell block (or a block without a language), and any fence.
+SHELL_FENCE = re.compile(
     r"^\s*(```|~~~)\s*(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1)?\s*$",
     re.IGNORECASE,
 )
-_ANY_FENCE = re.compile(r"^\s*(```|~~~)")
+ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^`#]*?)\s*:?\s*$")
 _PROMPT = re.compile(r"^\s*[$>]\s+")
 _COMMAND = re.compile(r"^[A-Za-z.][\w./:+-]*(?:\s+\S+)*$")
@@ -80,7 +81,9 @@ def _purpose(comment: str) -> str | None:
     return None
 
 
-def _command(line: str) -> str | None:
+def shell_command(line: str) -> str | None:
+    """The command a shell block's line gives (its prompt removed), or None for a line that is
+    no whole command: a placeholder, a continued line, code or configuration."""
     text = _PROMPT.sub("", line).strip()
     if (
         not text
@@ -102,12 +105,12 @@ def documented_commands(text: str) -> list[tuple[str, str, str]]:
     in_shell = in_other = False
     comment: str | None = None
     for line in text.splitlines():
-        if not in_shell and not in_other and _ANY_FENCE.match(line):
-            in_shell = bool(_SHELL_FENCE.match(line))
+        if not in_shell and not in_other and ANY_FENCE.match(line):
+            in_shell = bool(SHELL_FENCE.match(line))
             in_other = not in_shell
             comment = None
             continue
-        if (in_shell or in_other) and _ANY_FENCE.match(line):
+        if (in_shell or in_other) and ANY_FENCE.match(line):
             in_shell = in_other = False
             continue
         if not in_shell or not line.strip():
@@ -116,7 +119,7 @@ def documented_commands(text: str) -> list[tuple[str, str, str]]:
         if said:
             comment = said.group("says").strip().rstrip(".:")
             continue
-        command = _command(line)
+        command = shell_command(line)
         if comment and command and len(comment) <= MAX_COMMENT_CHARS:
             purpose = _purpose(comment)
             if purpose and purpose not in first:

@@ -35,10 +35,14 @@ from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTA
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
+from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
+from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import learned
+from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
+from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
@@ -59,6 +63,8 @@ from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMM
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
+from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
+from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
@@ -417,6 +423,20 @@ _FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # The project's tasks, as its task runner listed them in a log or output the session saw.
+    _Finder(
+        listed_tasks,
+        MemoryType.PROJECT_FACT,
+        LISTED_TASKS_IMPORTANCE,
+        lambda f: ("tasks", f.key.rsplit(":", 1)[-1]),
+    ),
+    # How a failed CI run's log is read and pull requests are merged, as the session did it.
+    _Finder(
+        forge_workflows,
+        MemoryType.RECIPE,
+        FORGE_IMPORTANCE,
+        lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
+    ),
     # A commit trailer the user declined and the commit then made went without.
     _Finder(
         declined_trailers,
@@ -462,6 +482,14 @@ _WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         README_COMMANDS_IMPORTANCE,
         lambda _f: ("recipe", "readme"),
+        _path,
+    ),
+    # The commands the README's set-up, usage and development sections give.
+    _Finder(
+        readme_sections,
+        MemoryType.RECIPE,
+        README_SECTIONS_IMPORTANCE,
+        lambda _f: ("recipe", "readme", "setup"),
         _path,
     ),
 )

@@ -1,31 +1,35 @@
 """The project's tasks, from the task-runner files the assistant read in a session.
 
-Without a registered repository, a root `package.json`, `Makefile`, `justfile`, `mix.exs`,
-`tox.ini` … that the assistant read still says how the project is driven: its scripts, targets
-and aliases go through the repository's own task readers, and those with a known purpose
-(tests, lint, format, type-check, dev server, migrations, build, set-up) make one recipe per
-file ("Tasks in package.json: `npm run dev` starts the dev server (runs `next dev`); …").
-The package manager is the one whose lock file the session touched (npm without one).
+Without a registered repository, a `package.json`, `Makefile`, `justfile`, `Taskfile.yml`,
+`mise.toml`, `pixi.toml`, `deno.json`, `Rakefile`, `mix.exs`, `tox.ini` … that the assistant read
+still says how the project is driven: its public scripts, targets and aliases go through the
+repository's own task readers and make one recipe per file, in the file's words ("Tasks the
+Makefile defines: `make install` (install dependencies); `make test` (runs the tests; runs
+`pytest`)."). A file in a sub-folder gives that folder's tasks, said to run there; files of
+dependencies and build output say nothing. The package manager is the one whose lock file the
+session touched (npm without one). The recipe says what the file defines, never that it ran.
 """
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 
-from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import head_read_text, read_output
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.findings import Readings
-from squirrel_memory.repository.runners import TASK_READERS
+from squirrel_memory.repository.findings import Readings, Task
+from squirrel_memory.repository.languages import is_excluded
+from squirrel_memory.repository.runners import purpose_of, task_reader_for, task_scope
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile
 
 log = structlog.get_logger()
 
-#: Tasks named per file, in this order of purposes.
+#: What a task of a known purpose does, when its file says nothing of it.
 _PURPOSES = {
     "test": "runs the tests",
     "lint": "lints the code",
@@ -37,6 +41,12 @@ _PURPOSES = {
     "install": "sets the project up",
 }
 _LOCK_FILES = frozenset({"pnpm-lock.yaml", "yarn.lock", "bun.lockb", "bun.lock"})
+#: Tasks listed per file; the rest are counted.
+MAX_LISTED = 14
+#: Deepest sub-folder whose task file is read (`services/api/Makefile` is 2).
+MAX_DEPTH = 3
+#: A body that only says there is nothing to run (npm's placeholder `test` script).
+_PLACEHOLDERS = ("no test specified",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,39 +64,100 @@ def _lock_files(events: list[StoredEvent]) -> dict[str, TrackedFile]:
     for event in events:
         for raw in event.file_paths:
             path = relative_path(raw, event.project_id)
-            if path in _LOCK_FILES:
+            if posixpath.basename(path) in _LOCK_FILES:
                 found[path] = TrackedFile(path, 0, "")
     return found
 
 
+def _project_task_file(raw: str, project_id: str) -> str | None:
+    """`raw` relative to the project when it is a task-runner file of the project's own: not
+    outside it, nor in a hidden, dependency or build folder, nor too deep."""
+    path = relative_path(raw, project_id).removeprefix("./")
+    scope = task_scope(path)
+    folders = scope.split("/") if scope else []
+    if (
+        not path
+        or path.startswith(("/", "~", ".."))
+        or len(folders) > MAX_DEPTH
+        or any(f.startswith((".", "~")) for f in folders)
+        or is_excluded(path)
+        or task_reader_for(path) is None
+    ):
+        return None
+    return path
+
+
+def task_file_read(event: StoredEvent) -> str | None:
+    """The project's task-runner file (root or sub-folder) a successful Read returned."""
+    if read_output(event) is None:
+        return None
+    for raw in event.file_paths:
+        path = _project_task_file(raw, event.project_id)
+        if path is not None:
+            return path
+    return None
+
+
+def _entry(task: Task, purposes: dict[str, str]) -> str:
+    """`make x` with the file's words for it, else what its one step is for and runs, else
+    what its name is for (the step, when there is one, is the truth rather than the name)."""
+    said: list[str] = []
+    if task.about:
+        said.append(task.about)
+    elif task.runs:
+        purpose = purpose_of(task.runs)
+        if purpose is not None and purpose[0] in _PURPOSES:
+            said.append(_PURPOSES[purpose[0]])
+        said.append(f"runs `{task.runs}`")
+    elif task.text in purposes:
+        said.append(_PURPOSES[purposes[task.text]])
+    return f"`{task.text}` ({'; '.join(said)})" if said else f"`{task.text}`"
+
+
+def _statement(path: str, out: Readings) -> str | None:
+    tasks = list(
+        {
+            t.text: t
+            for t in out.tasks
+            if not any(p in t.runs.lower() for p in _PLACEHOLDERS) and "`" not in t.text
+        }.values()
+    )
+    if not tasks:
+        return None
+    purposes = {c.text: c.purpose for c in out.commands if c.purpose in _PURPOSES}
+    listed = "; ".join(_entry(t, purposes) for t in tasks[:MAX_LISTED])
+    more = len(tasks) - MAX_LISTED
+    if more > 0:
+        listed += f"; and {more} more"
+    folder = task_scope(path)
+    where = f" (run in `{folder}/`)" if folder else ""
+    return f"Tasks `{path}` defines{where}: {listed}."
+
+
 def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
-    """One recipe per root task file read in `events` that defines tasks of a known purpose."""
+    """One recipe per task file read in `events` that defines public tasks; a re-read
+    replaces what an earlier read of the same file said."""
     if not events:
         return []
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
-    readings: dict[str, tuple[Readings, list[str]]] = {}
+    readings: dict[str, tuple[str, list[str]]] = {}
     for event in events:
-        read = root_file_read(event, lambda p: p in TASK_READERS)
-        if read is None:
+        path = task_file_read(event)
+        reader = task_reader_for(path) if path is not None else None
+        text = head_read_text(event)
+        if path is None or reader is None or text is None:
             continue
-        path, text = read
         out = Readings()
         try:
-            TASK_READERS[path](snap, TextFile.of(path, text), out)
+            reader(snap, TextFile.of(path, text), out)
         except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
             log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
             continue
-        if out.commands:
-            ids = readings.get(path, (out, []))[1]
-            readings[path] = (out, [*ids, event.id])
-    found: list[Tasks] = []
-    for path, (out, ids) in readings.items():
-        first: dict[str, str] = {}
-        for command in out.commands:
-            if command.purpose in _PURPOSES and command.purpose not in first:
-                detail = f" ({command.detail})" if command.detail else ""
-                first[command.purpose] = f"`{command.text}` {_PURPOSES[command.purpose]}{detail}"
-        if first:
-            listed = "; ".join(first[p] for p in _PURPOSES if p in first)
-            found.append(Tasks(f"tasks:{path}", f"Tasks in {path}: {listed}.", path, tuple(ids)))
-    return found
+        statement = _statement(path, out)
+        if statement is not None:
+            ids = readings.get(path, ("", []))[1]
+            readings[path] = (statement, [*ids, event.id])
+    return [
+        Tasks(f"tasks:{path}", statement, path, tuple(ids))
+        for path, (statement, ids) in readings.items()
+    ]

@@ -52,6 +52,19 @@ class Command:
 
 
 @dataclass(frozen=True, slots=True)
+class Task:
+    """A task a task-runner file defines, whatever it is for: `text` as a person types it
+    (`make local-up`), `about` in the file's own words (a `##` help, the comment above it, a
+    `desc`), `runs` its one short step when the file says nothing of it."""
+
+    text: str
+    name: str
+    ref: str
+    about: str = ""
+    runs: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Service:
     """A backing service the repository names: `kind` is database, queue, cache or search.
 
@@ -97,6 +110,9 @@ class Readings:
     dependencies: list[Dependency] = field(default_factory=list)
     toolchains: list[Toolchain] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+    """Every public task the task-runner files define (`commands` holds those of a known
+    purpose)."""
     services: list[Service] = field(default_factory=list)
     ports: list[Port] = field(default_factory=list)
     instructions: list[Instruction] = field(default_factory=list)

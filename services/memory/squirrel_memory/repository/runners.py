@@ -1,27 +1,34 @@
-"""Task runners: Makefile and justfile targets, npm/composer scripts, mix aliases, mise tasks,
-tox, nox and pre-commit hooks — each as the command a person types, what it is for and its line.
+"""Task runners: Makefile and justfile targets, npm/composer/deno scripts, mix aliases, mise and
+pixi tasks, poe/PDM/Hatch scripts, Rake tasks, tox, nox and pre-commit hooks — each as the
+command a person types, what the file says of it and its line.
 
-What a command is for always comes from the shared command table (`squirrel_core.commands`).
+Every public task is kept (`Readings.tasks`); those whose purpose the shared command table
+(`squirrel_core.commands`) knows are commands too (`Readings.commands`). A name starting with
+`_` or `.` (`.PHONY`, `_helper`) is internal, not a task.
 """
 
 from __future__ import annotations
 
 import configparser
 import json
+import posixpath
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import yaml
 
 from squirrel_core.commands import classify_command, task_purpose
-from squirrel_memory.repository.findings import Command, Readings, folder_of
+from squirrel_memory.repository.findings import Command, Readings, Task, folder_of
 from squirrel_memory.repository.snapshot import Snapshot, TextFile
 
 TaskReader = Callable[[Snapshot, TextFile, Readings], None]
 #: Tasks kept per file (a generated Makefile may define hundreds).
 MAX_TASKS_PER_FILE = 60
 _DETAIL_CHARS = 160
+#: Longest "about" (words cut at a space) and one-step body kept for a task.
+_ABOUT_CHARS = 80
+_STEP_CHARS = 60
 
 
 def purpose_of(command: str, name: str = "") -> tuple[str, str] | None:
@@ -49,7 +56,13 @@ def _task(
     *,
     line: int,
     body_first: bool = False,
+    about: str = "",
 ) -> None:
+    if name.startswith(("_", ".")):
+        return
+    short = [s for s in steps if s.strip()]
+    runs = short[0] if len(short) == 1 and len(short[0]) <= _STEP_CHARS else ""
+    out.tasks.append(Task(typed, name, text.ref(line), _about(about), runs.replace("`", "")))
     found = purpose_of(typed, name)
     if found is None or (body_first and found[1] == "any"):
         for step in steps:
@@ -65,7 +78,7 @@ def _task(
             text=typed,
             purpose=purpose,
             ecosystem=ecosystem,
-            scope=folder_of(text.path),
+            scope=task_scope(text.path),
             origin="task",
             ref=text.ref(line),
             detail=_runs(steps),
@@ -74,7 +87,30 @@ def _task(
     )
 
 
+def _about(words: str) -> str:
+    """A task's description as one plain phrase: backticks dropped, cut at a space."""
+    text = " ".join(words.replace("`", "").split()).rstrip(".:;, ")
+    if len(text) <= _ABOUT_CHARS:
+        return text
+    return text[:_ABOUT_CHARS].rsplit(" ", 1)[0].rstrip(".:;,( ")
+
+
+def _comment_above(lines: Sequence[str], index: int) -> str:
+    """The comment right above line `index` (a `#` block; banners and shebangs say nothing)."""
+    said: list[str] = []
+    for line in reversed(lines[max(0, index - 3) : index]):
+        stripped = line.strip()
+        if not stripped.startswith("#") or stripped.startswith("#!"):
+            break
+        words = stripped.lstrip("#").strip()
+        if not re.search(r"[A-Za-z]", words):
+            break
+        said.insert(0, words)
+    return " ".join(said)
+
+
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-/]*)\s*:(?![=:])")
+_MAKE_HELP = re.compile(r"##\s*(.+)$")
 
 
 def read_makefile(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -109,7 +145,10 @@ def _recipe_file(
             if not body.startswith(body_prefix) or not body.strip():
                 break
             steps.append(body.strip().lstrip("@-").strip())
-        _task(out, text, f"{runner} {match.group(1)}", match.group(1), steps, line=index + 1)
+        own = _MAKE_HELP.search(line)
+        about = own.group(1) if own else _comment_above(lines, index)
+        name = match.group(1)
+        _task(out, text, f"{runner} {name}", name, steps, line=index + 1, about=about)
         count += 1
         if count >= MAX_TASKS_PER_FILE:
             break
@@ -251,7 +290,8 @@ def read_taskfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
         raw = spec.get("cmds") if isinstance(spec, dict) else spec
         steps = [c for c in raw if isinstance(c, str)] if isinstance(raw, list) else []
         line = text.line_of(f"{name}:", text.line_of("tasks:"))
-        _task(out, text, f"task {name}", str(name), steps, line=line)
+        about = _described(spec, "desc", "summary")
+        _task(out, text, f"task {name}", str(name), steps, line=line, about=about)
 
 
 def read_mise_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -264,7 +304,81 @@ def read_mise_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         body = spec.get("run") if isinstance(spec, dict) else spec
         steps = [body] if isinstance(body, str) else [s for s in body or () if isinstance(s, str)]
         line = text.line_of(f"[tasks.{name}]") or text.line_of(f"{name} =", text.line_of("[tasks"))
-        _task(out, text, f"mise run {name}", str(name), steps, line=line)
+        about = _described(spec, "description")
+        _task(out, text, f"mise run {name}", str(name), steps, line=line, about=about)
+
+
+def _described(spec: object, *keys: str) -> str:
+    """A task table's own description (`desc`, `description`, `help`), if it has one."""
+    if not isinstance(spec, dict):
+        return ""
+    return next((spec[k] for k in keys if isinstance(spec.get(k), str)), "")
+
+
+def _toml_tasks(
+    text: TextFile,
+    out: Readings,
+    tasks: object,
+    runner: str,
+    header: str,
+    *,
+    body_keys: tuple[str, ...] = ("cmd", "shell", "call"),
+) -> None:
+    """Tasks of one TOML table (`name = "cmd"`, `name = ["a", "b"]` or `name = {cmd = …}`),
+    each typed as `runner` followed by its name."""
+    if not isinstance(tasks, dict):
+        return
+    for name, spec in list(tasks.items())[:MAX_TASKS_PER_FILE]:
+        body = (
+            next((spec[k] for k in body_keys if k in spec), None)
+            if isinstance(spec, dict)
+            else spec
+        )
+        if isinstance(body, str):
+            steps = [body]
+        else:
+            steps = [b for b in body if isinstance(b, str)] if isinstance(body, list) else []
+        line = text.line_of(f"{name} =", text.line_of(header)) or text.line_of(header)
+        about = _described(spec, "description", "help")
+        _task(out, text, f"{runner}{name}", str(name), steps, line=line, about=about)
+
+
+def read_pixi_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """pixi tasks in `pixi.toml`: `[tasks] build = "cmake --build build"`, run as `pixi run
+    build`."""
+    del snap
+    data = tomllib.loads(text.text)
+    _toml_tasks(text, out, data.get("tasks"), "pixi run ", "[tasks")
+
+
+def read_pyproject_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """The task runners a `pyproject.toml` configures: poethepoet (`[tool.poe.tasks]`, `poe
+    test`), PDM (`[tool.pdm.scripts]`, `pdm run test`), Hatch (`[tool.hatch.envs.<env>.scripts]`,
+    `hatch run <env>:test`) and pixi (`[tool.pixi.tasks]`, `pixi run test`)."""
+    data = tomllib.loads(text.text)
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return
+    read_poe_tasks(snap, text, out)
+    pdm = tool.get("pdm")
+    if isinstance(pdm, dict):
+        _toml_tasks(
+            text,
+            out,
+            pdm.get("scripts"),
+            "pdm run ",
+            "[tool.pdm.scripts",
+            body_keys=("cmd", "shell", "call", "composite"),
+        )
+    hatch = tool.get("hatch")
+    envs = hatch.get("envs") if isinstance(hatch, dict) else None
+    for env, spec in envs.items() if isinstance(envs, dict) else ():
+        scripts = spec.get("scripts") if isinstance(spec, dict) else None
+        prefix = "" if env == "default" else f"{env}:"
+        _toml_tasks(text, out, scripts, f"hatch run {prefix}", f"[tool.hatch.envs.{env}")
+    pixi = tool.get("pixi")
+    if isinstance(pixi, dict):
+        _toml_tasks(text, out, pixi.get("tasks"), "pixi run ", "[tool.pixi.tasks")
 
 
 def read_poe_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -280,7 +394,8 @@ def read_poe_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         )
         steps = [body] if isinstance(body, str) else []
         line = text.line_of(f"{name} =", text.line_of("[tool.poe.tasks"))
-        _task(out, text, f"poe {name}", str(name), steps, line=line)
+        about = _described(spec, "help")
+        _task(out, text, f"poe {name}", str(name), steps, line=line, about=about)
 
 
 def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -292,6 +407,59 @@ def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None
     ):
         steps = [body] if isinstance(body, str) else [s for s in body if isinstance(s, str)]
         _task(out, text, f"composer {name}", name, steps, line=text.line_of(f'"{name}"'))
+
+
+def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Deno tasks in `deno.json`: `"tasks": {"dev": "deno run -A main.ts"}`, run as `deno task
+    dev` (a task may be `{"command": …, "description": …}`)."""
+    del snap
+    data = json.loads(text.text)
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    for name, spec in list(tasks.items())[:MAX_TASKS_PER_FILE] if isinstance(tasks, dict) else []:
+        body = spec.get("command") if isinstance(spec, dict) else spec
+        steps = [body] if isinstance(body, str) else []
+        about = _described(spec, "description")
+        line = text.line_of(f'"{name}"', text.line_of('"tasks"'))
+        _task(out, text, f"deno task {name}", name, steps, line=line, about=about)
+
+
+_RAKE_TASK = re.compile(r"""^\s*task\s*\(?\s*(?::([\w:-]+)|["']([\w:-]+)["']|([\w-]+):\s)""")
+_RAKE_DESC = re.compile(r"""^\s*desc\s*\(?\s*["'](.+?)["']""")
+
+
+def read_rakefile(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Rake tasks: `desc "Run the specs"` then `task :spec` (or `task spec: [:deps]`), run as
+    `rake spec`."""
+    del snap
+    about = ""
+    count = 0
+    for index, line in enumerate(text.lines):
+        if desc := _RAKE_DESC.match(line):
+            about = desc.group(1)
+            continue
+        match = _RAKE_TASK.match(line)
+        if match:
+            name = next(g for g in match.groups() if g)
+            _task(out, text, f"rake {name}", name, [], line=index + 1, about=about)
+            count += 1
+            if count >= MAX_TASKS_PER_FILE:
+                break
+        if line.strip():
+            about = ""
+
+
+def read_cargo_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Cargo aliases in `.cargo/config.toml`: `[alias] xtask = "run --package xtask --"`, run
+    as `cargo xtask`."""
+    del snap
+    data = tomllib.loads(text.text)
+    aliases = data.get("alias") if isinstance(data, dict) else None
+    if not isinstance(aliases, dict):
+        return
+    for name, body in list(aliases.items())[:MAX_TASKS_PER_FILE]:
+        words = body if isinstance(body, str) else " ".join(b for b in body if isinstance(b, str))
+        line = text.line_of(f"{name} =", text.line_of("[alias]"))
+        _task(out, text, f"cargo {name}", str(name), [f"cargo {words}"], line=line)
 
 
 #: Task-runner readers by file name.
@@ -311,7 +479,41 @@ TASK_READERS: Mapping[str, TaskReader] = {
     "composer.json": read_composer_scripts,
     "Taskfile.yml": read_taskfile,
     "Taskfile.yaml": read_taskfile,
-    "pyproject.toml": read_poe_tasks,
+    "pyproject.toml": read_pyproject_tasks,
     "mise.toml": read_mise_tasks,
     ".mise.toml": read_mise_tasks,
+    "pixi.toml": read_pixi_tasks,
+    "deno.json": read_deno_tasks,
+    "Rakefile": read_rakefile,
+    "rakefile": read_rakefile,
 }
+#: Task-runner configuration kept in a folder of its own, by its path below the folder whose
+#: tasks it defines.
+NESTED_TASK_READERS: Mapping[str, TaskReader] = {
+    ".config/mise.toml": read_mise_tasks,
+    ".config/mise/config.toml": read_mise_tasks,
+    ".mise/config.toml": read_mise_tasks,
+    "mise/config.toml": read_mise_tasks,
+    ".cargo/config.toml": read_cargo_aliases,
+    ".cargo/config": read_cargo_aliases,
+}
+
+
+def _nested(path: str) -> str | None:
+    return next((n for n in NESTED_TASK_READERS if path == n or path.endswith(f"/{n}")), None)
+
+
+def task_reader_for(path: str) -> TaskReader | None:
+    """The reader of the task-runner file at `path` (a project-relative path), if it is one."""
+    nested = _nested(path)
+    if nested is not None:
+        return NESTED_TASK_READERS[nested]
+    return TASK_READERS.get(posixpath.basename(path))
+
+
+def task_scope(path: str) -> str:
+    """The folder whose tasks the file at `path` defines (`.cargo/config.toml` → the root)."""
+    nested = _nested(path)
+    if nested is not None:
+        return path[: -len(nested)].rstrip("/")
+    return folder_of(path)

@@ -24,7 +24,7 @@ from squirrel_memory.repository.instructions import instruction_kind, read_instr
 from squirrel_memory.repository.languages import LanguageShare, is_excluded, language_shares
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
-from squirrel_memory.repository.runners import TASK_READERS
+from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.services import config_reader, read_ecto_repo
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
@@ -89,7 +89,7 @@ def _read_file(
         if path in snap.skipped and name in MANIFEST_ECOSYSTEMS:
             # Unparsed, it still says which ecosystem lives here (its conventions still apply).
             out.manifests.setdefault(path, MANIFEST_ECOSYSTEMS[name])
-    task_reader = TASK_READERS.get(name)
+    task_reader = task_reader_for(path)
     if task_reader is not None:
         _guarded(snap, path, lambda t: task_reader(snap, t, out))
     config = config_reader(path)

@@ -290,6 +290,31 @@ def test_mise_tasks_are_the_projects_commands(make_repo: MakeRepo) -> None:
     assert "mise run" not in rust["repo:recipe:test"].content
 
 
+def test_pixi_pdm_and_rake_tasks_are_the_projects_commands(make_repo: MakeRepo) -> None:
+    _, pixi = _read(
+        make_repo,
+        {
+            "pixi.toml": '[project]\nname = "sim"\n\n[tasks]\ntest = "pytest -q"\n',
+            "sim/core.py": "import numpy\n" * 40,
+        },
+    )
+    assert pixi["repo:recipe:test"].content.startswith(
+        "Run the tests with `pixi run test` (pixi.toml:5 runs `pytest -q`)"
+    )
+    _, pdm = _read(
+        make_repo,
+        {
+            "pyproject.toml": '[project]\nname = "x"\n\n[tool.pdm.scripts]\n'
+            'lint = "ruff check ."\n_private = "echo"\n',
+            "x/app.py": "import os\n" * 40,
+        },
+    )
+    assert pdm["repo:recipe:lint"].content.startswith("Lint the code with `pdm run lint`")
+    root = make_repo({**RUBY, "Rakefile": 'desc "Run the specs"\ntask :spec do\nend\n'})
+    tasks = read_repository(root).readings.tasks
+    assert any(t.text == "rake spec" and t.about == "Run the specs" for t in tasks)
+
+
 def test_rails_app(make_repo: MakeRepo) -> None:
     _, found = _read(make_repo, RUBY)
     assert found["repo:stack"].content.endswith(

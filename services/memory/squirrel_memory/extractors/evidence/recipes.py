@@ -160,6 +160,9 @@ _TEST_PICKERS = frozenset(
 )
 
 
+_MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
+
+
 def picks_tests(command: str, base: str) -> bool:
     """Whether a test command runs only some tests: after its `base`, a file, a folder, a
     `file::test` or a by-name option (`-k`, `-t`, `-run`, `--filter` …). The project's test
@@ -183,7 +186,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         group.purpose == "test" and head and picks_tests(top, head)
     ):
         head = top  # what the user types most of the time, flags included (not a selection)
-    variants = [v for v, _ in examples if v not in (head, group.base)][:2]
+    # A run that selects tests by marker (`-m "not slow"`) names a set the project defines,
+    # worth showing before a run of one file or test.
+    variants = sorted(
+        (v for v, _ in examples if v not in (head, group.base)),
+        key=lambda v: not _MARKER_PICK.search(v.removeprefix(group.base)),
+    )[:2]
     text = f"`{head}`" + (
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
     )

@@ -1,0 +1,148 @@
+"""How the project's forge is worked from the shell, as the session did it: reading a failed CI
+run's log, and merging a pull request.
+
+These come back in every project that has CI and pull requests, yet a session does each once:
+the workflow rule (`evidence/workflows.py`) waits for a procedure to repeat and counts
+`gh run view <id>` and `gh run view <id> --log-failed` as one step. So a command of either kind
+that ran successfully makes its recipe at once, with its identifiers generalised (`<run-id>`,
+`<number>`, `"<text>"`) and the options it was typed with kept: "Read a failed CI run's log with
+`gh run view <run-id> --log-failed` (after `gh run view <run-id>` shows which job and step
+failed)." / "Merge pull requests with `gh pr merge <number> --squash --delete-branch`." A failed
+or declined run, or one whose outcome is unknown, says nothing. Without a merge run, a shell
+script of the project read in the session that merges says how it does ("`scripts/merge.sh`
+merges pull requests with `gh pr merge <number> --squash`."), its variables generalised too;
+a commented-out line says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.activity import CommandRun, commands, relative_path
+from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.models import StoredEvent
+
+#: Options whose value is a message or title: shown as `"<text>"`.
+_TEXT_OPTIONS = frozenset({"--subject", "--body", "-t", "-b", "--title", "--message", "-m"})
+#: Options whose value is a file or an author: the run's own, shown as `<value>`.
+_VALUE_OPTIONS = frozenset({"--body-file", "-F", "--author-email", "--match-head-commit"})
+_LOG_FLAGS = frozenset({"--log-failed", "--log"})
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
+#: A merge command in a script's line, up to a redirection, pipe or the end of the command.
+_MERGE_LINE = re.compile(r"\b(?:gh pr|glab mr) merge\b[^;|&>\n]*?(?=\s*(?:\d?>|[;|&]|$))")
+MAX_COMMAND_CHARS = 120
+#: Importance of the recipe: one successful run of a workflow every such project repeats.
+IMPORTANCE = 0.55
+
+
+@dataclass(frozen=True, slots=True)
+class ForgeWorkflow:
+    """One forge workflow's recipe: its key, sentence and the runs behind it."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def _general(tokens: list[str], placeholder: str) -> str:
+    """A command with its identifiers, messages and per-run values replaced by placeholders."""
+    shown: list[str] = []
+    after = ""
+    for token in tokens:
+        if after in _TEXT_OPTIONS:
+            shown.append('"<text>"')
+        elif after in _VALUE_OPTIONS:
+            shown.append("<value>")
+        elif token.lstrip("#").isdigit() or token.startswith(("https://", "http://", "$")):
+            shown.append(placeholder)
+        elif " " in token or "`" in token:
+            shown.append('"<text>"')
+        else:
+            shown.append(token)
+        after = token
+    return " ".join(shown)
+
+
+def _ci_logs(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
+    logs = [
+        (run, t)
+        for run, t in runs
+        if (t[:3] == ["gh", "run", "view"] and _LOG_FLAGS & set(t))
+        or t[:3] == ["glab", "ci", "trace"]
+    ]
+    if not logs:
+        return None
+    run, tokens = logs[-1]
+    text = f"Read a failed CI run's log with `{_general(tokens, '<run-id>')}`"
+    ids = [run.event_id]
+    before = [
+        (r, t)
+        for r, t in runs
+        if t[:3] == ["gh", "run", "view"]
+        and not _LOG_FLAGS & set(t)
+        and r.session_id == run.session_id
+        and r.timestamp <= run.timestamp
+    ]
+    if before and tokens[:3] == ["gh", "run", "view"]:
+        first, shown = before[-1]
+        text += f" (after `{_general(shown, '<run-id>')}` shows which job and step failed)"
+        ids.insert(0, first.event_id)
+    return ForgeWorkflow("recipe:forge:ci-logs", text + ".", tuple(ids))
+
+
+def _merges(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
+    merges = [
+        (run, t) for run, t in runs if t[:3] in (["gh", "pr", "merge"], ["glab", "mr", "merge"])
+    ]
+    if not merges:
+        return None
+    run, tokens = merges[-1]
+    what = "pull requests" if tokens[0] == "gh" else "merge requests"
+    text = f"Merge {what} with `{_general(tokens, '<number>')}`."
+    return ForgeWorkflow("recipe:forge:merge", text, (run.event_id,))
+
+
+def _script_merges(events: list[StoredEvent]) -> ForgeWorkflow | None:
+    """How a shell script of the project the session read merges pull requests."""
+    found: ForgeWorkflow | None = None
+    for event in events:
+        output = read_output(event)
+        paths = [relative_path(p, event.project_id) for p in event.file_paths]
+        path = next((p for p in paths if p.endswith(_SCRIPT_SUFFIXES)), None)
+        if output is None or path is None or path.startswith(("/", "~", ".")):
+            continue
+        for line in file_text(output).splitlines():
+            match = _MERGE_LINE.search(line)
+            if match is None or line.lstrip().startswith("#"):
+                continue
+            try:
+                tokens = shlex.split(match.group(0))
+            except ValueError:
+                continue
+            shown = _general(tokens, "<number>")
+            what = "pull requests" if tokens[0] == "gh" else "merge requests"
+            text = f"`{path}` merges {what} with `{shown}`."
+            found = ForgeWorkflow("recipe:forge:merge", text, (event.id,))
+            break
+    return found
+
+
+def forge_workflows(events: list[StoredEvent]) -> list[ForgeWorkflow]:
+    """The forge workflows the successful commands of `events` show (see the module doc)."""
+    runs = [
+        (run, tokens)
+        for run in commands(events)
+        if run.ok is True and not run.by_user
+        for tokens in run.segments
+        if tokens and tokens[0] in ("gh", "glab")
+    ]
+    found = [_ci_logs(runs), _merges(runs) or _script_merges(events)]
+    return [
+        f
+        for f in found
+        if f is not None
+        and len(f.content) <= MAX_COMMAND_CHARS * 2
+        and f.content.count("`") % 2 == 0
+    ]

@@ -1,0 +1,215 @@
+"""The commands a README or CONTRIBUTING page the session read gives under its set-up, usage and
+development headings.
+
+A README says how the project is installed, used and developed in shell blocks under headings
+(`## Installation`, `### Local Development Setup`, `## Usage`, `### Running Tests`). When the
+assistant read that page, each such section's commands make one recipe in the page's words,
+each with the comment above it or beside it ("README.md, under Installation, gives: `uv venv`
+(create virtual environment with uv); `uv pip install -e .` (install the package)."). The
+recipe says what the page documents, never that a command ran. A section counts when its own
+heading or one above it names setting up, installing, starting, usage, development, testing,
+building or commands; commands already in the page's everyday recipe (`readme_commands`),
+`cd` and placeholders (`<repository-url>`) are left out, and a section with none left says
+nothing. Sub-folder pages and the instruction files a host loads itself are not read here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import head_read_text, read_output
+from squirrel_memory.extractors.readme_commands import (
+    ANY_FENCE,
+    SHELL_FENCE,
+    documented_commands,
+    shell_command,
+)
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.instructions import instruction_kind
+
+#: Importance of a section's recipe: the project's documentation, not a command seen to pass.
+IMPORTANCE = 0.5
+KEY_PREFIX = "readme:section:"
+#: Sections kept per page, and commands per section.
+MAX_SECTIONS = 5
+MAX_COMMANDS = 10
+MAX_LABEL_CHARS = 70
+
+_HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+_COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^#]*?)\s*:?\s*$")
+_INLINE_COMMENT = re.compile(r"\s+#\s+(?P<says>.+)$")
+#: Headings of the sections whose commands say how the project is run.
+_RUN_HEADINGS = re.compile(
+    r"\b(?:set ?up|setup|install\w*|getting started|quick ?start|usage|use|using|develop\w*|"
+    r"test\w*|running|run|build\w*|commands?|contribut\w*|local|tasks?|scripts?)\b",
+    re.IGNORECASE,
+)
+#: A numbered or bulleted step right above a block names what its first command does.
+_STEP = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+(?P<says>.+?)\s*:?\s*$")
+#: A docs page about developing the project (`docs/development.md`, `doc/getting-started.md`).
+_DOCS_PAGE = re.compile(
+    r"^docs?/(?:[\w-]*[-_])?(?:develop\w*|contribut\w*|setup|set-up|install\w*|getting[-_]started|"
+    r"quick[-_]?start|testing|hacking|building)\.(?:md|markdown|rst|txt)$",
+    re.IGNORECASE,
+)
+#: Kinds of section, in the order a heading is recognised by.
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("setup", re.compile(r"\b(?:set ?up|install\w*|getting started|quick ?start)\b", re.I)),
+    ("usage", re.compile(r"\b(?:usage|use|using|running|run)\b", re.I)),
+    ("test", re.compile(r"\btest\w*", re.I)),
+    ("develop", re.compile(r"\b(?:develop\w*|contribut\w*|commands?|tasks?|scripts?)\b", re.I)),
+)
+_MARKUP = re.compile(r"[*_`\[\]]|\(http[^)]*\)")
+#: Commands no reader needs told: moving into the clone, cloning it. (A first word ending in `/`
+#: is a folder of a tree, not a command.)
+_SKIPPED = re.compile(r"^(?:cd|git clone|pushd|popd)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadmeSection:
+    """One section's commands recipe: its key, sentence, the page and the event behind it."""
+
+    key: str
+    content: str
+    path: str
+    event_ids: tuple[str, ...]
+
+
+def _plain(text: str) -> str:
+    return " ".join(_MARKUP.sub("", text).split()).rstrip(".:;, ")
+
+
+def _label(text: str) -> str:
+    text = _plain(text)
+    if len(text) > MAX_LABEL_CHARS:
+        text = text[:MAX_LABEL_CHARS].rsplit(" ", 1)[0].rstrip(".:;,( ")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
+
+
+def _section(trail: list[tuple[int, str]]) -> str:
+    """The section a block belongs to: the outermost heading below the page's title that names
+    running the project, or the one under a title that does; "" when none does."""
+    below = [title for level, title in trail if level > 1] or [trail[-1][1]]
+    named = [title for title in below if _RUN_HEADINGS.search(title)]
+    if named:
+        return named[0]
+    titled = any(_RUN_HEADINGS.search(title) for level, title in trail if level == 1)
+    return below[0] if titled else ""
+
+
+def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(heading, [(command, what its comment says)]) for each set-up, usage or development
+    section of a page, in the page's order."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    trail: list[tuple[int, str]] = []
+    in_shell = in_other = False
+    comment = step = ""
+    for line in text.splitlines():
+        if not in_shell and not in_other:
+            heading = _HEADING.match(line)
+            if heading:
+                level = len(heading.group(1))
+                trail = [(n, t) for n, t in trail if n < level]
+                trail.append((level, _plain(heading.group("title"))))
+                step = ""
+            elif ANY_FENCE.match(line):
+                in_shell = bool(SHELL_FENCE.match(line))
+                in_other = not in_shell
+                comment, step = step, ""
+            elif line.strip():
+                item = _STEP.match(line)
+                step = item.group("says") if item else ""
+            continue
+        if ANY_FENCE.match(line):
+            in_shell = in_other = False
+            continue
+        if not in_shell or not line.strip() or not trail:
+            continue
+        said = _COMMENT.match(line)
+        if said:
+            comment = said.group("says")
+            continue
+        beside = _INLINE_COMMENT.search(line)
+        command = shell_command(line[: beside.start()] if beside else line)
+        if command is None or _SKIPPED.match(command) or command.split()[0].endswith("/"):
+            comment = ""
+            continue
+        section = _section(trail)
+        if section:
+            label = beside.group("says") if beside else comment
+            sections.setdefault(section, []).append((command, _label(label)))
+        comment = ""
+    return [(title, found) for title, found in sections.items() if title]
+
+
+def _kind(title: str) -> str:
+    """What a section is about (set-up, usage, tests, development): two pages often say the
+    same set-up in other words, and the first one read is kept."""
+    for kind, words in _KINDS:
+        if words.search(title):
+            return kind
+    return title.lower()
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _is_contributing(path: str) -> bool:
+    return instruction_kind(path) == "contributing"
+
+
+def _is_page(path: str) -> bool:
+    return instruction_kind(path) in ("readme", "contributing")
+
+
+def _docs_page(event: StoredEvent) -> str | None:
+    """A page of the project's `docs/` folder about developing it, a successful Read returned."""
+    if read_output(event) is None:
+        return None
+    for raw in event.file_paths:
+        path = relative_path(raw, event.project_id)
+        if _DOCS_PAGE.match(path):
+            return path
+    return None
+
+
+def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
+    """One recipe per set-up, usage or development section of the pages read in `events` (the
+    last read of each page counts); a command an earlier page or section gave is not repeated,
+    nor a section of a kind an earlier page had, and the README comes before CONTRIBUTING."""
+    pages: dict[str, tuple[str, str]] = {}
+    for event in events:
+        read = root_file_read(event, _is_page)
+        if read is None and (docs := _docs_page(event)) is not None:
+            shown = head_read_text(event)
+            read = (docs, shown) if shown is not None else None
+        if read is not None:
+            pages[read[0]] = (read[1], event.id)
+    found: dict[str, ReadmeSection] = {}
+    given: set[str] = set()
+    kinds: set[str] = set()
+    for path, (text, event_id) in sorted(
+        pages.items(), key=lambda p: (not _is_page(p[0]), _is_contributing(p[0]))
+    ):
+        given.update(command for _, _, command in documented_commands(text))
+        sections = documented_sections(text)[:MAX_SECTIONS]
+        for title, commands in sections:
+            if _kind(title) in kinds:
+                continue  # an earlier page's section of this kind says it already
+            kept = list({c: (c, label) for c, label in commands if c not in given}.values())
+            given.update(c for c, _ in kept)
+            if not kept:
+                continue
+            listed = "; ".join(
+                f"`{command}` ({label})" if label else f"`{command}`"
+                for command, label in kept[:MAX_COMMANDS]
+            )
+            key = f"{KEY_PREFIX}{path}#{_slug(title)}"
+            content = f"{path}, under {title}, gives: {listed}."
+            found[key] = ReadmeSection(key, content, path, (event_id,))
+        kinds.update(_kind(title) for title, _ in sections)
+    return list(found.values())

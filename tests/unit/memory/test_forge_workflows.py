@@ -1,0 +1,124 @@
+"""Reading a failed CI run's log and merging a pull request, as a session did it successfully,
+become recipes with their identifiers generalised; failed or unknown runs say nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.forge_workflows import forge_workflows
+from tests.unit.memory.session_builder import Session
+
+ROOT = "/home/dev/vault"
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+
+
+def _session(*runs: tuple[str, int | None]) -> Session:
+    session = Session(ROOT, "s1", T0)
+    session.user("the deploy failed, have a look")
+    for command, code in runs:
+        session.run(command, code)
+    return session
+
+
+def test_a_failed_runs_log_read_after_its_summary_is_one_recipe() -> None:
+    session = _session(
+        ("gh run view 22181848464 --repo acme/vault 2>&1 | head -60", 0),
+        ("gh run view 22181848464 --repo acme/vault --log-failed 2>&1 | tail -100", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.key == "recipe:forge:ci-logs"
+    assert found.content == (
+        "Read a failed CI run's log with `gh run view <run-id> --repo acme/vault --log-failed` "
+        "(after `gh run view <run-id> --repo acme/vault` shows which job and step failed)."
+    )
+    assert len(found.event_ids) == 2
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (
+            'gh pr merge 42 --squash --delete-branch --subject "feat: add search (#42)"',
+            'Merge pull requests with `gh pr merge <number> --squash --delete-branch --subject "<text>"`.',
+        ),
+        (
+            "gh pr merge https://github.com/acme/vault/pull/7 --rebase",
+            "Merge pull requests with `gh pr merge <number> --rebase`.",
+        ),
+        (
+            "glab mr merge 9 --squash",
+            "Merge merge requests with `glab mr merge <number> --squash`.",
+        ),
+        ("glab ci trace 1234", "Read a failed CI run's log with `glab ci trace <run-id>`."),
+        ("gh run view 88 --log", "Read a failed CI run's log with `gh run view <run-id> --log`."),
+    ],
+)
+def test_each_forge_and_workflow_is_generalised(command: str, said: str) -> None:
+    (found,) = forge_workflows(_session((command, 0)).events)
+
+    assert found.content == said
+    assert not any(ch.isdigit() for ch in found.content.replace("CI", ""))
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        [("gh pr merge 42 --squash", 1)],  # it failed
+        [("gh run view 88 --log-failed", None)],  # declined: it never ran
+        [("gh run view 88", 0)],  # the summary alone reads no log
+        [("gh pr view 42", 0), ("gh pr diff 42", 0), ("gh run list", 0)],  # look-arounds
+        [("git merge main", 0)],
+    ],
+)
+def test_no_recipe_without_a_successful_run_of_the_workflow(
+    runs: list[tuple[str, int | None]],
+) -> None:
+    assert forge_workflows(_session(*runs).events) == []
+
+
+def test_a_typed_command_whose_outcome_is_unknown_says_nothing() -> None:
+    session = _session()
+    session.typed("gh pr merge 42 --squash", "Merged")
+
+    assert forge_workflows(session.events) == []
+
+
+SCRIPT = """#!/usr/bin/env bash
+merge_pr() {
+  local pr=$1
+  # gh pr merge "$pr" --rebase
+  if gh pr merge "$pr" --squash --delete-branch --subject "$2" 2>&1; then
+    echo merged
+  fi
+}
+"""
+
+
+def test_a_script_the_session_read_says_how_it_merges() -> None:
+    session = _session()
+    session.read("scripts/auto-merge.sh", SCRIPT)
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == (
+        "`scripts/auto-merge.sh` merges pull requests with "
+        '`gh pr merge <number> --squash --delete-branch --subject "<text>"`.'
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("scripts/auto-merge.sh", "# gh pr merge 1 --squash\n"),  # commented out
+        ("docs/merging.md", "gh pr merge 1 --squash\n"),  # prose, not a script
+    ],
+)
+def test_no_script_recipe_without_a_merge_line_in_a_script(path: str, text: str) -> None:
+    session = _session()
+    session.read(path, text)
+
+    assert forge_workflows(session.events) == []

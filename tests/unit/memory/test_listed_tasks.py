@@ -1,0 +1,88 @@
+"""A task runner's list of the project's tasks, seen in a pasted log or a command's output,
+becomes one fact; short lists, prose and other listings say nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.listed_tasks import listed_in, listed_tasks
+from tests.unit.memory.session_builder import Session
+
+ROOT = "/home/dev/sim"
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+
+PASTED = """[134/140] Compiling C++ object client/main.cpp.obj
+ninja: build stopped: subcommand failed.
+Available tasks:
+    build-sim
+    setup-sim
+    docs
+Error: Process completed with exit code 127.
+Using pre-installed pixi at C:\\tools\\pixi.EXE
+"""
+
+
+def test_a_pasted_ci_logs_task_list_is_one_fact_with_its_runner() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user(f"fix it\n\n{PASTED}")
+
+    (found,) = listed_tasks(session.events)
+
+    assert found.key == "tasks:listed:pixi"
+    assert found.content == (
+        "The project's pixi tasks (as pixi listed them): `build-sim`, `setup-sim`, `docs`."
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "runner", "names"),
+    [
+        ("Available recipes:\n    lint  # run the linters\n    test\n", "just", ["lint", "test"]),
+        (
+            "task: Available tasks for this project:\n* build:  Build it\n* deploy: Ship it\n",
+            "task",
+            ["build", "deploy"],
+        ),
+        (
+            "$ deno task\nAvailable tasks:\n- dev\n    deno run main.ts\n- fmt\n",
+            "deno",
+            ["dev", "fmt"],
+        ),
+        ("Available tasks:\n  seed\n  migrate\n", "", ["seed", "migrate"]),
+    ],
+)
+def test_each_runners_list_is_read(output: str, runner: str, names: list[str]) -> None:
+    found = listed_in(output)
+
+    assert found[0][0] == runner
+    assert found[0][1] == names
+
+
+def test_a_command_output_gives_it_too_and_the_unknown_runner_is_said_plainly() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("./run.sh help", 0, "Available tasks:\n  seed\n  migrate\n")
+
+    (found,) = listed_tasks(session.events)
+
+    assert (
+        found.content == "The project's tasks (as its task runner listed them): `seed`, `migrate`."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Available tasks:\n    only-one\nError: nothing\n",  # one name is no list
+        "Available tasks:\nbuild\ntest\n",  # not indented: not a listing
+        "The available tasks: build and test.\n",  # prose
+        "Available tasks:\n    build the docs first, then\n    run the tests\n",  # sentences
+        "Available services:\n    db\n    cache\n",  # another listing
+    ],
+)
+def test_no_fact_without_a_runners_task_list(text: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user(text)
+
+    assert listed_tasks(session.events) == []

@@ -1,0 +1,187 @@
+"""The commands a README or CONTRIBUTING page gives under its set-up, usage and development
+headings become one recipe per section; other sections, trees, output, `cd`, placeholders and
+the commands of the page's everyday recipe say nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.readme_sections import documented_sections, readme_sections
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryType, StoredEvent
+from tests.unit.memory.session_builder import read_result
+
+ROOT = "/home/dev/platform"
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+
+PAGE = """# Platform
+
+## Quick Start
+
+### Local Development Setup
+
+1. **Clone the repository**
+   ```bash
+   git clone <repository-url>
+   cd platform
+   ```
+
+2. **Install dependencies**
+   ```bash
+   make install
+   ```
+
+3. Start the stack
+   ```bash
+   # Start core services (Kafka, Postgres)
+   make local-up-core
+   make local-ps   # shows what runs
+   ```
+
+## Usage
+
+```bash
+platform-cli --with-timestamps inputs/
+```
+
+### Output
+
+```
+platform/
+├── inputs/
+docs/
+```
+
+## Development Commands
+
+```bash
+# Run all tests
+make test
+
+# Lint the code
+make lint
+
+# Run the Python tests only
+make py-test
+```
+
+## Configuration
+
+```bash
+export PLATFORM_ENV=dev
+```
+"""
+
+
+def _read(path: str, text: str, *, is_error: bool = False) -> list[StoredEvent]:
+    return read_result(ROOT, path, text, T0 + timedelta(seconds=1), is_error=is_error)
+
+
+def test_each_run_section_gives_its_commands_in_the_pages_words() -> None:
+    found = {s.key: s.content for s in readme_sections(_read("README.md", PAGE))}
+
+    assert found == {
+        "readme:section:README.md#quick-start": (
+            "README.md, under Quick Start, gives: `make install` (install "
+            "dependencies); `make local-up-core` (start core services (Kafka, Postgres)); "
+            "`make local-ps` (shows what runs)."
+        ),
+        "readme:section:README.md#usage": (
+            "README.md, under Usage, gives: `platform-cli --with-timestamps inputs/`."
+        ),
+        "readme:section:README.md#development-commands": (
+            "README.md, under Development Commands, gives: `make py-test` (run the Python "
+            "tests only)."
+        ),
+    }
+
+
+def test_sub_sections_join_their_section_and_a_page_does_not_repeat_another() -> None:
+    contributing = "# Contributing\n\n## Tests\n\n```bash\nmake unit\n```\n\n"
+    contributing += "## Scripts\n\n```bash\nmake py-test\nmake bench\n```\n"
+    readme = "# Tool\n\n## Install\n\n### Global\n\n```bash\nnpm i -g tool\n```\n\n"
+    readme += "### From source\n\n```bash\nnpm ci\n```\n\n## Tests\n\n```bash\nmake py-test\n```\n"
+    events = [*_read("CONTRIBUTING.md", contributing), *_read("README.md", readme)]
+
+    found = [s.content for s in readme_sections(events)]
+
+    # the README's tests section speaks for the tests; a command it gave is not repeated
+    assert found == [
+        "README.md, under Install, gives: `npm i -g tool`; `npm ci`.",
+        "README.md, under Tests, gives: `make py-test`.",
+        "CONTRIBUTING.md, under Scripts, gives: `make bench`.",
+    ]
+
+
+def test_a_contributing_page_is_read_the_same_way() -> None:
+    text = "## Development Setup\n\n```bash\npython3 -m venv .venv\npip install -e .[dev]\n```\n"
+
+    (found,) = readme_sections(_read("CONTRIBUTING.md", text))
+
+    assert found.content == (
+        "CONTRIBUTING.md, under Development Setup, gives: `python3 -m venv .venv`; "
+        "`pip install -e .[dev]`."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a section whose heading names no set-up, usage or development
+        "## Configuration\n\n```bash\nexport APP_ENV=dev\n```\n",
+        "## Licence\n\n```bash\nmake license-report\n```\n",
+        # a tree or output in an untagged block, `cd` and placeholders
+        "## Usage\n\n```\nproject/\n├── src/\ndocs/\n```\n",
+        "## Setup\n\n```bash\ngit clone <url>\ncd project\nmake <target>\n```\n",
+        # another language's code block, commands outside any block, no heading at all
+        "## Usage\n\n```python\nimport project\nproject.run()\n```\n",
+        "## Usage\n\nmake run\n",
+        "```bash\nmake install\n```\n",
+    ],
+)
+def test_pages_without_run_sections_give_nothing(text: str) -> None:
+    assert documented_sections(text) == []
+    assert readme_sections(_read("README.md", text)) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "is_error"),
+    [("docs/README.md", False), ("CLAUDE.md", False), ("NOTES.md", False), ("README.md", True)],
+)
+def test_only_a_successful_read_of_a_root_page_counts(path: str, is_error: bool) -> None:
+    assert readme_sections(_read(path, PAGE, is_error=is_error)) == []
+
+
+def test_the_rules_extractor_keeps_the_sections_as_recipes() -> None:
+    events = _read("README.md", PAGE)
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = RulesExtractor().extract_sync(episode, events)
+
+    sections = [c for c in found if c.key.startswith("readme:section:README.md#")]
+    assert len(sections) == 3
+    assert all(c.type == MemoryType.RECIPE for c in sections)
+
+
+@pytest.mark.parametrize(
+    ("path", "fires"),
+    [
+        ("docs/development.md", True),
+        ("docs/getting-started.md", True),
+        ("doc/DEVELOPING.md", True),
+        ("docs/architecture.md", False),  # a docs page about something else
+        ("docs/api/development.md", False),  # deeper in the docs
+        ("vendor/docs/development.md", False),
+    ],
+)
+def test_a_docs_page_about_developing_the_project_is_read_too(path: str, fires: bool) -> None:
+    text = "# Developing\n\n## Running tests\n\n```bash\nmake e2e\n```\n"
+
+    found = readme_sections(_read(path, text))
+
+    assert [s.content for s in found] == (
+        [f"{path}, under Running tests, gives: `make e2e`."] if fires else []
+    )
