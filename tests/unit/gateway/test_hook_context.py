@@ -514,3 +514,48 @@ async def test_a_brief_fact_that_is_not_the_test_command_stays_in_the_brief(
 
     assert "- Testing: Tests are written with ExUnit." in out.text.split("### How things")[0]
     assert "`mix test`" in out.text
+
+
+async def test_a_long_brief_cannot_crowd_out_the_test_command_or_the_top_preference(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [f"About: {'a long sentence about what the project does ' * 12}."]
+    backend.pitfalls = []
+    backend.style_items = [style(0, "Keeps changes small and reuses existing helpers")]
+    backend.search_results = [
+        recipe(1, "To lint: `mix credo`."),
+        SearchResult(
+            memory_id="mem_t",
+            type="recipe",
+            key="recipe:test",
+            content="To run the tests: `mix test` (worked in 3 sessions).",
+            importance=0.7,
+            recency_days=1,
+            score=0.5,
+            reason="",
+            source=SearchSource(),
+        ),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=160
+    )
+
+    assert how_things_are_run(out.text).startswith("- To run the tests: `mix test`")
+    assert "Keeps changes small and reuses existing helpers" in out.text
+    assert "a long sentence" not in out.text  # the brief's line is what the budget left out
+    assert estimate_tokens(out.text) <= out.tokens <= 160
+
+
+async def test_a_first_line_too_long_for_the_budget_is_passed_over(backend: FakeBackend) -> None:
+    backend.key_facts = ["Language: Elixir project."]
+    backend.pitfalls = []
+    backend.style_items = [style(0, "x" * 2000)]
+    backend.search_results = [recipe(1, "To lint: `mix credo`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=120
+    )
+
+    assert "- Language: Elixir project." in out.text
+    assert "xxxx" not in out.text and "### Your coding style" not in out.text
+    assert "To run the tests" not in out.text  # nothing else is labelled as the test command
+    assert estimate_tokens(out.text) <= out.tokens <= 120
