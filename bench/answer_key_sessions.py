@@ -120,6 +120,24 @@ def supported_key(key: AnswerKey, text: str, user_text: str = "") -> AnswerKey:
     )
 
 
+TRACED_TYPES = ("recipe", "user_style")
+
+
+def hook_trace(text: str, memories: Sequence[Memory]) -> str:
+    """Why a session-start text misses an item: the text itself, then the stored memories of
+    the types its commands and preferences come from (absent from the store, stored under
+    another key, or stored and left out of the text)."""
+    stored = [f"  - [{m.kind}] {m.key}: {m.content}" for m in memories if m.kind in TRACED_TYPES]
+    return "\n".join(
+        [
+            "session-start text:",
+            *(f"  | {line}" for line in text.splitlines()),
+            "stored recipes and preferences:",
+            *(stored or ["  none"]),
+        ]
+    )
+
+
 def merged(project: str, language: str, parts: Sequence[Score]) -> Score:
     """One row of a project's sessions: their counts summed."""
 
@@ -161,6 +179,7 @@ class SessionRun:
         self.hook = hook
         self.scores: dict[str, Score] = {}
         self.events: dict[str, int] = {}
+        self.traces: dict[str, str] = {}  # per session whose start text misses an item
 
     def select(self, name: str, events: list[Event]) -> list[Event]:
         wanted = self.sessions[name].session_id
@@ -179,9 +198,10 @@ class SessionRun:
         ]
         result = dataclasses.replace(score(key, memories), project=name)
         if self.hook:
-            result.hook = score_hook(
-                key, await fixture_pipeline.session_start_text(client, project_id)
-            )
+            text = await fixture_pipeline.session_start_text(client, project_id)
+            result.hook = score_hook(key, text)
+            if result.hook.missing:
+                self.traces[name] = hook_trace(text, memories)
         self.scores[name] = result
         self.events[name] = events
 
@@ -228,7 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=tuple(TARGETS), default="tuning")
     parser.add_argument("--project", action="append", default=[], help="only this project")
     parser.add_argument("--hook-text", action="store_true", help="score the session-start text")
-    parser.add_argument("--details", action="store_true", help="per session: misses and noise")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="per session: misses and noise (with --hook-text, why a session start misses)",
+    )
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
@@ -252,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         for _, sessions in grouped:
             for s in sessions:
                 print(details(run.scores[s.name]))
+                if s.name in run.traces:
+                    print(run.traces[s.name])
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0
 

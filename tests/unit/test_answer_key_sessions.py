@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bench.answer_key_score import Memory, score
-from bench.answer_key_sessions import merged, sessions_of, supported_key
+from bench.answer_key_sessions import hook_trace, merged, sessions_of, supported_key
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from tests.unit.demo_answer_key import demo_key, key_toml
 
@@ -97,3 +97,20 @@ def test_a_preference_counts_only_where_the_user_said_it() -> None:
 
     assert [i.id for i in by_user.items] == ["short"]
     assert [i.id for i in by_assistant.items] == []
+
+
+def test_a_missed_session_start_is_traced_with_its_text_and_the_stored_commands() -> None:
+    text = "Squirrel memory: notes.\n\n### Project\n- Language: Go project."
+    stored = [
+        Memory("recipe", "recipe:lint", "To lint: `golangci-lint run`."),
+        Memory("user_style", "pref:short", "Keep commit messages short."),
+        Memory("project_fact", "language", "Go project."),
+    ]
+
+    trace = hook_trace(text, stored).splitlines()
+
+    assert "  | - Language: Go project." in trace
+    assert "  - [recipe] recipe:lint: To lint: `golangci-lint run`." in trace
+    assert "  - [user_style] pref:short: Keep commit messages short." in trace
+    assert not any("[project_fact]" in line for line in trace)
+    assert hook_trace(text, stored[2:]).endswith("stored recipes and preferences:\n  none")

@@ -35,6 +35,8 @@ SECTION_TITLES: Final = (
     "### Your coding style",
     "### Known pitfalls",
 )
+_RECIPES: Final = SECTION_TITLES.index("### How things are run here")
+_STYLE: Final = SECTION_TITLES.index("### Your coding style")
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
 """What the session-start digest asks recipes for: the everyday commands of a project."""
 RECIPE_ITEMS: Final = 5
@@ -93,16 +95,22 @@ def _finish(body: str) -> tuple[str, int]:
     return text, n  # pragma: no cover - the footer grows by digits only
 
 
-def _compose(sections: Sequence[Sequence[tuple[str, Served]]], budget: int) -> Injection:
+def _compose(
+    sections: Sequence[Sequence[tuple[str, Served]]], budget: int, leads: Sequence[int] = ()
+) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
-    next would break `budget`, then renders them grouped under their titles after the frame."""
+    next would break `budget`, then renders them grouped under their titles after the frame.
+    The best line of each section in `leads` is placed before any other line, and one that
+    does not fit is passed over rather than ending the text: however long the other sections'
+    first lines, they cannot crowd it out."""
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
-    order = [
+    first = [(0, index) for index in leads if sections[index]]
+    order = first + [
         (rank, index)
         for rank in range(max((len(s) for s in sections), default=0))
         for index in range(len(sections))
-        if rank < len(sections[index])
+        if rank < len(sections[index]) and (rank, index) not in first
     ]
 
     def body_of(picked: list[list[str]]) -> str:
@@ -117,6 +125,8 @@ def _compose(sections: Sequence[Sequence[tuple[str, Served]]], budget: int) -> I
         line, _ = redact(sections[index][rank][0])
         trial[index].append(line)
         if _finish(body_of(trial))[1] > budget:
+            if (rank, index) in first:
+                continue
             break
         chosen = trial
         served.append((index, rank, sections[index][rank][1]))
@@ -137,9 +147,10 @@ async def session_start(
     loaded_files: Sequence[str] = (),
 ) -> Injection:
     """The user_style and project_brief views in core mode, the everyday commands (the test
-    command first) and the top pitfalls, in one budget; each section's best line comes before
-    any section's second, so the test command and the user's top preference are never the
-    ones the budget leaves out. Nothing read only from `loaded_files` (the instruction files
+    command first) and the top pitfalls, in one budget; the first command (the test command
+    whenever one is known) and the user's top preference are placed first, then each
+    section's best line before any section's second, so the budget never leaves those two out
+    for a long fact or pitfall. Nothing read only from `loaded_files` (the instruction files
     the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files
@@ -181,6 +192,7 @@ async def session_start(
             else [],
         ],
         budget,
+        leads=(_RECIPES, _STYLE),
     )
 
 

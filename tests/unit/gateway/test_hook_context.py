@@ -165,6 +165,22 @@ def recipe(n: int, content: str) -> SearchResult:
     )
 
 
+def the_test_command(content: str, *, fact: bool = False) -> SearchResult:
+    """The project's test command as the search finds it: the test recipe, or (`fact`) the
+    `test_command` fact that restates it."""
+    return SearchResult(
+        memory_id="mem_t",
+        type="project_fact" if fact else "recipe",
+        key="test_command" if fact else "recipe:test",
+        content=content,
+        importance=0.6 if fact else 0.7,
+        recency_days=1,
+        score=0.5,
+        reason="",
+        source=SearchSource(),
+    )
+
+
 async def test_session_start_names_the_everyday_commands_but_no_flagged_one(
     backend: FakeBackend,
 ) -> None:
@@ -208,17 +224,7 @@ async def test_session_start_puts_the_test_command_first(backend: FakeBackend) -
     backend.search_results = [
         recipe(1, "To format: `mix format`."),
         recipe(2, "To lint: `mix credo`."),
-        SearchResult(
-            memory_id="mem_t",
-            type="recipe",
-            key="recipe:test",
-            content="To run the tests: `mix test`.",
-            importance=0.7,
-            recency_days=1,
-            score=0.5,
-            reason="",
-            source=SearchSource(),
-        ),
+        the_test_command("To run the tests: `mix test`."),
     ]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
@@ -382,17 +388,7 @@ async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(
 async def test_session_start_asks_for_the_test_command_apart(backend: FakeBackend) -> None:
     backend.search_results = [
         recipe(1, "To format: `gofmt -w .`."),
-        SearchResult(
-            memory_id="mem_t",
-            type="project_fact",
-            key="test_command",
-            content="Tests run with `go test ./...`.",
-            importance=0.6,
-            recency_days=1,
-            score=0.5,
-            reason="",
-            source=SearchSource(),
-        ),
+        the_test_command("Tests run with `go test ./...`.", fact=True),
     ]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
@@ -483,17 +479,7 @@ async def test_a_test_command_the_brief_also_states_is_shown_first_among_the_com
         f"Test command: {said}",
     ]
     backend.search_results = [
-        SearchResult(
-            memory_id="mem_t",
-            type="project_fact",
-            key="test_command",
-            content=said,
-            importance=0.6,
-            recency_days=1,
-            score=0.5,
-            reason="",
-            source=SearchSource(),
-        )
+        the_test_command(said, fact=True),
     ]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=260
@@ -514,3 +500,38 @@ async def test_a_brief_fact_that_is_not_the_test_command_stays_in_the_brief(
 
     assert "- Testing: Tests are written with ExUnit." in out.text.split("### How things")[0]
     assert "`mix test`" in out.text
+
+
+async def test_a_long_brief_cannot_crowd_out_the_test_command_or_the_top_preference(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [f"About: {'a long sentence about what the project does ' * 12}."]
+    backend.pitfalls = []
+    backend.style_items = [style(0, "Keeps changes small and reuses existing helpers")]
+    backend.search_results = [
+        recipe(1, "To lint: `mix credo`."),
+        the_test_command("To run the tests: `mix test` (worked in 3 sessions)."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=160
+    )
+
+    assert how_things_are_run(out.text).startswith("- To run the tests: `mix test`")
+    assert "Keeps changes small and reuses existing helpers" in out.text
+    assert "a long sentence" not in out.text  # the brief's line is what the budget left out
+    assert estimate_tokens(out.text) <= out.tokens <= 160
+
+
+async def test_a_first_line_too_long_for_the_budget_is_passed_over(backend: FakeBackend) -> None:
+    backend.key_facts = ["Language: Elixir project."]
+    backend.pitfalls = []
+    backend.style_items = [style(0, "x" * 2000)]
+    backend.search_results = [recipe(1, "To lint: `mix credo`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=120
+    )
+
+    assert "- Language: Elixir project." in out.text
+    assert "xxxx" not in out.text and "### Your coding style" not in out.text
+    assert "To run the tests" not in out.text  # nothing else is labelled as the test command
+    assert estimate_tokens(out.text) <= out.tokens <= 120

@@ -36,7 +36,10 @@ def _failing(*runs: tuple[str, int | None, str]) -> Session:
 def test_a_runner_that_reported_failing_tests_is_the_test_command() -> None:
     session = _failing(("uv run pytest -x", 1, FAILED), ("uv run pytest", 1, FAILED))
     (fact,) = _test_facts(session)
-    assert (fact.key, fact.content) == ("test_command", "Tests run with `uv run pytest`.")
+    assert (fact.key, fact.content) == (
+        "test_command",
+        "Tests run with `uv run pytest` (it ran; its tests failed).",
+    )
 
 
 @pytest.mark.parametrize(
@@ -53,7 +56,7 @@ def test_a_runner_that_reported_failing_tests_is_the_test_command() -> None:
 )
 def test_runners_that_print_no_counts_report_their_failed_tests(command: str, output: str) -> None:
     (fact,) = _test_facts(_failing((command, 1, output)))
-    assert fact.content == f"Tests run with `{command}`."
+    assert fact.content == f"Tests run with `{command}` (it ran; its tests failed)."
 
 
 @pytest.mark.parametrize(
@@ -95,7 +98,11 @@ def test_a_test_command_only_the_user_typed_is_no_evidence_the_project_pass_repl
     ran = _failing(("uv run pytest", 1, FAILED))
     (by_user,) = _test_facts(typed)
     (by_assistant,) = _test_facts(ran)
-    assert by_user.content == by_assistant.content == "Tests run with `uv run pytest`."
+    assert (
+        by_user.content
+        == by_assistant.content
+        == ("Tests run with `uv run pytest` (it ran; its tests failed).")
+    )
     # The project pass reads no user messages: it could not say this again, so must not drop it.
     assert EVIDENCE_TAG not in by_user.tags
     assert EVIDENCE_TAG in by_assistant.tags
@@ -136,5 +143,5 @@ async def test_the_processor_keeps_a_test_command_only_the_user_typed(tmp_path: 
         await rules_processor(store, users, now).drain(store)
         items, _ = await store.list_memories(root, types=[MemoryType.PROJECT_FACT])
         assert [m.content for m in items if m.key == "test_command"] == [
-            "Tests run with `uv run pytest`."
+            "Tests run with `uv run pytest` (it ran; its tests failed)."
         ]

@@ -8,7 +8,7 @@ reports its failed tests: `--- FAIL: TestPost`, `Failed!  - Failed: 1, Passed: 9
 command that failed to start (not found, no such file, a usage error) reports no tests and
 says nothing; nor does a run in a sub-folder, outside the project, of another ecosystem than
 the project's main one, or one naming a path of one machine. Where a run passed, the recipe
-says it better (`recipes.py`).
+says it better (`recipes.py`). The memory says its evidence: it ran and its tests failed.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from squirrel_memory.extractors.evidence.test_reports import SUMMARY_LINES, repo
 #: Below a passing test command's fact (0.5 and up): the command is right, its runs failed.
 IMPORTANCE = 0.45
 KEY = "test_command"
+#: What the memory says of its evidence, so that whoever reads it (a session's opening among
+#: them) can tell it from a command that passed.
+EVIDENCE = "it ran; its tests failed"
 #: Failure summaries of runners that print no counts: `--- FAIL: TestPost (0.00s)` and
 #: `FAIL\tpkg\t0.01s`, `Failed!  - Failed: 1, Passed: 9`, `Tests: 8, Assertions: 20,
 #: Failures: 1.`, `+8 -1: Some tests failed.`
@@ -65,7 +68,7 @@ def reported_test_command(found: list[Attempt], ecosystems: tuple[str, ...]) -> 
     return Finding(
         "fact",
         KEY,
-        f"Tests run with `{base}`.",
+        f"Tests run with `{base}` ({EVIDENCE}).",
         ("testing", "command"),
         IMPORTANCE,
         tuple(a.run.event_id for a in chosen[-20:]),
