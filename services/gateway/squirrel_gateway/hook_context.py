@@ -49,6 +49,10 @@ the project's test command whenever one is known."""
 #: fact) or the repository reader's (`repo:recipe:test`, `repo:recipe:test@<scope>`).
 _TEST_KEY = re.compile(r"^(?:(?:repo:)?recipe:test(?:[:@].*)?|test_command)$")
 _PROJECT_TEST_KEYS: Final = frozenset({"recipe:test", "repo:recipe:test", "test_command"})
+#: Recipes that restate a section of a page in the repository (`readme:section:README.md#usage`):
+#: the assistant can read the page itself, so the session start shows one only when it is
+#: where the test command was found (they stay searchable, and a prompt can be given them).
+_PAGE_SECTION_PREFIX: Final = "readme:section:"
 MAX_PROMPT_FILES: Final = 8
 _COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
@@ -236,7 +240,10 @@ async def _recipes(
     # What the sessions ran (and the repository reader's recipes) before the digests of one
     # file a session read (a task file's, a README's, a CI workflow's commands): those restate
     # commands at length and would take the budget of the ones in use.
-    rest = sorted((r for r in found if r not in tests[:1]), key=_file_digest)
+    rest = sorted(
+        (r for r in found if r not in tests[:1] and not r.key.startswith(_PAGE_SECTION_PREFIX)),
+        key=_file_digest,
+    )
     ordered = [*tests[:1], *rest]
     lines: list[tuple[str, Served]] = []
     said: set[str] = set()

@@ -365,6 +365,31 @@ async def test_a_file_digest_comes_after_the_recipes_the_sessions_ran(
     ]
 
 
+async def test_a_pages_section_is_left_to_the_page_unless_it_holds_the_test_command(
+    backend: FakeBackend,
+) -> None:
+    usage = "README.md, under Quick Start, gives: `npm install -g tool`; `tool setup`."
+    backend.search_results = [
+        keyed("readme:section:README.md#quick-start", usage, 0.9),
+        keyed("recipe:lint", "To lint: `npx eslint src`.", 0.2),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert how_things_are_run(out.text).splitlines() == ["- To lint: `npx eslint src`."]
+    assert "tool setup" not in out.text
+
+    testing = "README.md, under Running Tests, gives: `cargo test --all` (every crate)."
+    backend.search_results = [
+        keyed("readme:section:README.md#running-tests", testing, 0.9),
+        keyed("readme:section:README.md#quick-start", usage, 0.8),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert how_things_are_run(out.text).splitlines() == [f"- {testing}"]
+
+
 @pytest.mark.parametrize(
     "content",
     [
