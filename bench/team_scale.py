@@ -33,6 +33,7 @@ import asyncio
 import logging
 import os
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -52,6 +53,7 @@ from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever, embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
 from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
 from squirrel_memory.storage.postgres.vectors import PgVectorIndex
 from squirrel_memory.task_context import TaskContextBuilder
 
@@ -98,7 +100,9 @@ class CopyBatches:
         model_id: str,
         deadline: float,
         rows: int = 10_000,
+        name: str = "",
     ) -> None:
+        self.name = name
         self._conn = conn
         self._deadline = deadline
         self._hashing = hashing
@@ -108,6 +112,7 @@ class CopyBatches:
         self.loaded = 0
         self.samples: list[tuple[Store, list[Insert], list[Vector]]] = []
         self._sampling: dict[str, tuple[Store, int]] = {}
+        self._sending: tuple[asyncio.Task[None], list[Insert], Any] | None = None
 
     async def add(self, store: Store, count: int, first: int, check: int = 0) -> int:
         """Up to `count` memories of `store`'s project (the generator's from `first`), queued,
@@ -133,13 +138,29 @@ class CopyBatches:
         return queued
 
     async def flush(self) -> None:
-        """Sends what is queued in one transaction."""
+        """Sends what is queued in one transaction, on a thread of its own: the next batch is
+        planned while this one is sent and Postgres computes its full-text columns. The batch
+        before is waited for first (one connection, one transaction at a time)."""
+        await self.sent()
         if not self._queued:
             return
         inserts, self._queued = self._queued, []
         vectors = self._hashing.embed([embedding_text(s.item) for s in inserts])
+        sending = asyncio.create_task(asyncio.to_thread(self._send, inserts, vectors))
+        self._sending = (sending, inserts, vectors)
+
+    def _send(self, inserts: list[Insert], vectors: Any) -> None:
         with self._conn.transaction():
-            await asyncio.to_thread(copy_rows, self._conn, inserts, vectors, self._model_id)
+            copy_rows(self._conn, inserts, vectors, self._model_id)
+
+    async def sent(self) -> None:
+        """Waits for the batch being sent; keeps its sample."""
+        if self._sending is None:
+            return
+        (sending, inserts, vectors), self._sending = self._sending, None
+        await sending
+        if (self.loaded + len(inserts)) // 100_000 > self.loaded // 100_000:
+            progress(self.name, f"{self.loaded + len(inserts):,} memories loaded")
         self.loaded += len(inserts)
         for store, sample, sample_vectors in self.samples:
             wanted = self._sampling[store.project_id][1] - len(sample)
@@ -150,6 +171,13 @@ class CopyBatches:
                     sample.append(step)
                     sample_vectors.append(vector)
                     wanted -= 1
+
+
+def progress(scenario: str, what: str) -> None:
+    """A line on stderr as each phase ends (with the load average), so a run stopped before
+    its table still says how far it got."""
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {scenario}: {what} (load {load})", file=sys.stderr)
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
@@ -291,7 +319,10 @@ async def scenario(
     dsn = make_conninfo(base_dsn, dbname=database)
     section = f"{projects:,} x {per_project:,}"
     embedder = FakeEmbedder(dim=DIM)
-    backend = PostgresBackend(dsn, pool_size=args.pool)
+    # The graph built after the load, the one reported, and the one the backend's stores make
+    # and keep (a backend with other settings would rebuild the index at its next start).
+    graph = (args.hnsw_m or DEFAULT_HNSW_M, args.ef_construction or DEFAULT_EF_CONSTRUCTION)
+    backend = PostgresBackend(dsn, pool_size=args.pool, hnsw_graph=graph)
     figures: list[Figure] = []
     try:
         stores: list[Store] = []
@@ -308,9 +339,7 @@ async def scenario(
                 (await asyncio.to_thread(store.open_vector_index, DIM, embedder.model_id))[0]
                 for store in stores
             ]
-        building = hnsw_built_after(
-            dsn, DIM, m=args.hnsw_m or None, ef_construction=args.ef_construction or None
-        )
+        building = hnsw_built_after(dsn, DIM, m=graph[0], ef_construction=graph[1])
         building.__enter__()
         secondary = secondary_indexes_built_after(dsn) if args.loader == "copy" else None
         if secondary is not None:
@@ -323,7 +352,7 @@ async def scenario(
         with psycopg.connect(dsn) as conn:
             register_vector(conn)
             batches = CopyBatches(
-                conn, HashingVectors(embedder.dim), embedder.model_id, deadline, args.batch
+                conn, HashingVectors(embedder.dim), embedder.model_id, deadline, args.batch, name
             )
             for n, store in enumerate(stores):
                 if time.monotonic() > deadline:
@@ -338,15 +367,19 @@ async def scenario(
                 if count:
                     used.append(store)
             await batches.flush()
+            await batches.sent()
             samples = batches.samples
         loaded = time.perf_counter() - started
+        progress(name, f"loaded {total:,} memories in {loaded:.0f} s")
         started = time.perf_counter()
         if secondary is not None:
             secondary.__exit__(None, None, None)
         secondary_built = time.perf_counter() - started
+        progress(name, f"other indexes built in {secondary_built:.0f} s")
         started = time.perf_counter()
         building.__exit__(None, None, None)
         built = time.perf_counter() - started
+        progress(name, f"HNSW index built in {built:.0f} s")
         checked = 0
         for store, inserts, vectors in samples:
             checked += await verify(store, dsn, inserts, vectors, embedder.model_id)
@@ -369,8 +402,8 @@ async def scenario(
             figures.append(
                 Figure(section, "other indexes (3 GIN, 3 b-tree) built after", secondary_built, "s")
             )
-        graph = f"m {args.hnsw_m or 16}, ef_construction {args.ef_construction or 64}"
-        figures.append(Figure(section, "HNSW index build after the load", built, "s", graph))
+        built_with = f"m {graph[0]}, ef_construction {graph[1]}"
+        figures.append(Figure(section, "HNSW index build after the load", built, "s", built_with))
         db_mib, vectors_mib, hnsw_mib = disk(dsn)
         figures.append(Figure(section, "disk: database", db_mib, "MiB"))
         figures.append(Figure(section, "disk: memory_vectors + indexes", vectors_mib, "MiB"))
