@@ -12,8 +12,9 @@ written. `verify` reads a sample back through the product (`get_memories`, `sear
 vector index) and compares the stored full-text column with the product's statement.
 
 `HashingVectors` gives the vectors of the test embedder (`FakeEmbedder`), the same numbers,
-with each word's hash computed once: hashing every word of every memory again, in Python,
-was what bounded the load; `verify` checks its vectors against `FakeEmbedder`'s.
+with each feature's hash computed once and a batch summed in one `bincount`: hashing and
+summing every feature of every memory in Python was what bounded the load (the product's write
+plan took a fifth of that); `verify` checks its vectors against `FakeEmbedder`'s.
 """
 
 from __future__ import annotations

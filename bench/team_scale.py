@@ -11,14 +11,15 @@ the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction
 16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
 Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
 makes them, `COPY` sends them, one connection for the whole load, `--batch` memories per
-transaction across projects; the first `--check` of the first projects are read back through
-the store and compared), or, with `--loader store`,
-written through the `Store` contract, 500 per transaction. Vectors are the deterministic
-hashing embedder's (384 dimensions), so the figures are storage, not the model. The HNSW index
-is dropped during the load and built once after it (`hnsw_built_after`), and with `COPY` so are
-the other indexes of the loaded tables (`secondary_indexes_built_after`: the three GIN indexes
-and two b-trees of `memory_items`, the project index of `memory_vectors`), as after a restore.
-Each scenario stops loading at `--load-seconds` (default 900) and says how many it loaded.
+transaction across projects, each sent on a thread while the next is planned; the first
+`--check` of the first projects are read back through the store and compared), or, with
+`--loader store`, written through the `Store` contract, 500 per transaction. Vectors are the
+deterministic hashing embedder's (384 dimensions), so the figures are storage, not the model.
+The HNSW index is dropped during the load and built once after it (`hnsw_built_after`), and
+with `COPY` so are the other indexes of the loaded tables (`secondary_indexes_built_after`: the
+three GIN indexes and two b-trees of `memory_items`, the project index of `memory_vectors`), as
+after a restore. Each scenario stops loading at `--load-seconds` (default 900) and says how
+many it loaded; a line on stderr marks each phase's end.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
 [--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store] [--batch 10000]
