@@ -485,11 +485,15 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
         args.postgres_dsn = dsn
         figures = asyncio.run(run(args, Path(tmp).resolve()))
-    print(
-        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
-        + " ".join(f"{v:.2f}" for v in os.getloadavg())
-    )
-    print_table(figures)
+        # Printed before the database's folder is deleted (gigabytes at a company's size): a
+        # run stopped while it is deleted still has its figures.
+        print(
+            f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
+            + " ".join(f"{v:.2f}" for v in os.getloadavg()),
+            flush=True,
+        )
+        print_table(figures)
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":
