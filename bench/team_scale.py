@@ -11,14 +11,15 @@ the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction
 16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
 Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
 makes them, `COPY` sends them, one connection for the whole load, `--batch` memories per
-transaction across projects; the first `--check` of the first projects are read back through
-the store and compared), or, with `--loader store`,
-written through the `Store` contract, 500 per transaction. Vectors are the deterministic
-hashing embedder's (384 dimensions), so the figures are storage, not the model. The HNSW index
-is dropped during the load and built once after it (`hnsw_built_after`), and with `COPY` so are
-the other indexes of the loaded tables (`secondary_indexes_built_after`: the three GIN indexes
-and two b-trees of `memory_items`, the project index of `memory_vectors`), as after a restore.
-Each scenario stops loading at `--load-seconds` (default 900) and says how many it loaded.
+transaction across projects, each sent on a thread while the next is planned; the first
+`--check` of the first projects are read back through the store and compared), or, with
+`--loader store`, written through the `Store` contract, 500 per transaction. Vectors are the
+deterministic hashing embedder's (384 dimensions), so the figures are storage, not the model.
+The HNSW index is dropped during the load and built once after it (`hnsw_built_after`), and
+with `COPY` so are the other indexes of the loaded tables (`secondary_indexes_built_after`: the
+three GIN indexes and two b-trees of `memory_items`, the project index of `memory_vectors`), as
+after a restore. Each scenario stops loading at `--load-seconds` (default 900) and says how
+many it loaded; a line on stderr marks each phase's end.
 
 Run: .venv/bin/python -m bench.team_scale [--sizes 2000,10000] [--projects 100]
 [--per-project 100] [--queries 200] [--ef-search 40,100,400] [--loader copy|store] [--batch 10000]
@@ -33,6 +34,7 @@ import asyncio
 import logging
 import os
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -99,7 +101,9 @@ class CopyBatches:
         model_id: str,
         deadline: float,
         rows: int = 10_000,
+        name: str = "",
     ) -> None:
+        self.name = name
         self._conn = conn
         self._deadline = deadline
         self._hashing = hashing
@@ -109,6 +113,7 @@ class CopyBatches:
         self.loaded = 0
         self.samples: list[tuple[Store, list[Insert], list[Vector]]] = []
         self._sampling: dict[str, tuple[Store, int]] = {}
+        self._sending: tuple[asyncio.Task[None], list[Insert], Any] | None = None
 
     async def add(self, store: Store, count: int, first: int, check: int = 0) -> int:
         """Up to `count` memories of `store`'s project (the generator's from `first`), queued,
@@ -134,13 +139,29 @@ class CopyBatches:
         return queued
 
     async def flush(self) -> None:
-        """Sends what is queued in one transaction."""
+        """Sends what is queued in one transaction, on a thread of its own: the next batch is
+        planned while this one is sent and Postgres computes its full-text columns. The batch
+        before is waited for first (one connection, one transaction at a time)."""
+        await self.sent()
         if not self._queued:
             return
         inserts, self._queued = self._queued, []
         vectors = self._hashing.embed([embedding_text(s.item) for s in inserts])
+        sending = asyncio.create_task(asyncio.to_thread(self._send, inserts, vectors))
+        self._sending = (sending, inserts, vectors)
+
+    def _send(self, inserts: list[Insert], vectors: Any) -> None:
         with self._conn.transaction():
-            await asyncio.to_thread(copy_rows, self._conn, inserts, vectors, self._model_id)
+            copy_rows(self._conn, inserts, vectors, self._model_id)
+
+    async def sent(self) -> None:
+        """Waits for the batch being sent; keeps its sample."""
+        if self._sending is None:
+            return
+        (sending, inserts, vectors), self._sending = self._sending, None
+        await sending
+        if (self.loaded + len(inserts)) // 100_000 > self.loaded // 100_000:
+            progress(self.name, f"{self.loaded + len(inserts):,} memories loaded")
         self.loaded += len(inserts)
         for store, sample, sample_vectors in self.samples:
             wanted = self._sampling[store.project_id][1] - len(sample)
@@ -151,6 +172,13 @@ class CopyBatches:
                     sample.append(step)
                     sample_vectors.append(vector)
                     wanted -= 1
+
+
+def progress(scenario: str, what: str) -> None:
+    """A line on stderr as each phase ends (with the load average), so a run stopped before
+    its table still says how far it got."""
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {scenario}: {what} (load {load})", file=sys.stderr)
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:
@@ -329,7 +357,7 @@ async def scenario(
         with psycopg.connect(dsn) as conn:
             register_vector(conn)
             batches = CopyBatches(
-                conn, HashingVectors(embedder.dim), embedder.model_id, deadline, args.batch
+                conn, HashingVectors(embedder.dim), embedder.model_id, deadline, args.batch, name
             )
             for n, store in enumerate(stores):
                 if time.monotonic() > deadline:
@@ -344,15 +372,19 @@ async def scenario(
                 if count:
                     used.append(store)
             await batches.flush()
+            await batches.sent()
             samples = batches.samples
         loaded = time.perf_counter() - started
+        progress(name, f"loaded {total:,} memories in {loaded:.0f} s")
         started = time.perf_counter()
         if secondary is not None:
             secondary.__exit__(None, None, None)
         secondary_built = time.perf_counter() - started
+        progress(name, f"other indexes built in {secondary_built:.0f} s")
         started = time.perf_counter()
         building.__exit__(None, None, None)
         built = time.perf_counter() - started
+        progress(name, f"HNSW index built in {built:.0f} s")
         checked = 0
         for store, inserts, vectors in samples:
             checked += await verify(store, dsn, inserts, vectors, embedder.model_id)
@@ -457,11 +489,15 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
         args.postgres_dsn = dsn
         figures = asyncio.run(run(args, Path(tmp).resolve()))
-    print(
-        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
-        + " ".join(f"{v:.2f}" for v in os.getloadavg())
-    )
-    print_table(figures)
+        # Printed before the database's folder is deleted (gigabytes at a company's size): a
+        # run stopped while it is deleted still has its figures.
+        print(
+            f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
+            + " ".join(f"{v:.2f}" for v in os.getloadavg()),
+            flush=True,
+        )
+        print_table(figures)
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

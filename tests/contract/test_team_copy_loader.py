@@ -101,3 +101,32 @@ async def test_verify_notices_a_row_that_differs(postgres_dsn: str, tmp_path: Pa
         assert [m.id for m in await store.get_memories([item.id])] == [item.id]
     finally:
         await backend.close()
+
+
+async def test_batches_across_projects_are_all_sent_with_their_samples(
+    database: str, tmp_path: Path
+) -> None:
+    """Batches smaller than a project, each sent while the next is planned: every memory of
+    every project arrives, the last batch included, with the sample asked for."""
+    from bench.team_scale import CopyBatches  # noqa: PLC0415
+
+    backend = PostgresBackend(database, pool_size=2, clock=lambda: NOW)
+    model = FakeEmbedder(dim=DIM).model_id
+    try:
+        stores = [await backend.open_store(str(tmp_path / f"p{n}"), None) for n in range(3)]
+        with psycopg.connect(database) as conn:
+            register_vector(conn)
+            batches = CopyBatches(conn, HashingVectors(DIM), model, deadline=1e12, rows=30)
+            for n, store in enumerate(stores):
+                assert await batches.add(store, 45, n * 45, check=5 if n == 0 else 0) == 45
+            await batches.flush()
+            await batches.sent()
+        assert batches.loaded == 135
+        for store in stores:
+            assert len(_rows(database, store.project_id)) == 45
+        ((sampled, inserts, vectors),) = batches.samples
+        assert sampled is stores[0]
+        assert len(inserts) == 5
+        assert await verify(sampled, database, inserts, vectors, model) == 5
+    finally:
+        await backend.close()
