@@ -481,3 +481,94 @@ def test_a_read_says_when_it_returned_only_part_of_the_file(
     (result,) = _of(events, EventType.TOOL_RESULT)
     assert result.content.get("lines") == lines
     assert result.content.get("partial", False) is (lines is not None)
+
+
+@pytest.mark.parametrize(
+    ("command", "printed", "path", "lines"),
+    [
+        ("cat README.md", "# Demo\n\nRun it.", "README.md", None),
+        (f"cat {CWD}/docs/usage.md", "# Usage", "docs/usage.md", None),
+        ("cat 'docs/notes.md'", "notes", "docs/notes.md", None),
+        ('cat "pkg/setup.cfg"', "[metadata]", "pkg/setup.cfg", None),
+        ("cat ../repo/README.md", "# Demo", "README.md", None),
+        ("head -n 2 README.md", "# Demo\nline two", "README.md", [1, 2]),
+        ("head -n 50 README.md", "# Demo\nline two", "README.md", None),
+        ("sed -n '1,3p' src/app.py", "import os\nimport re\nimport sys", "src/app.py", [1, 3]),
+        ("nl -ba Makefile | sed -n '1,120p'", "     1\tall:", "Makefile", None),
+    ],
+)
+def test_a_bash_command_that_prints_a_file_is_that_files_read(
+    command: str, printed: str, path: str, lines: list[int] | None
+) -> None:
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("a1", "toolu_c", "Bash", {"command": command}),
+        _tool_result("u1", "toolu_c", printed, extra={"stdout": printed, "interrupted": False}),
+    )
+
+    (call,) = _of(events, EventType.TOOL_CALL)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert (call.content["tool"], call.file_paths) == ("read_file", (path,))
+    assert call.content["input"] == {"file_path": f"{CWD}/{path}", "command": command}
+    assert (result.content["tool"], result.file_paths) == ("read_file", (path,))
+    assert (result.content["output"], result.content["is_error"]) == (printed, False)
+    assert result.content.get("lines") == lines
+    assert result.content.get("partial", False) is (lines is not None)
+    assert not _of(events, EventType.COMMAND_RUN)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat README.md | grep x",
+        "cat a.md b.md",
+        "cat > notes.md",
+        "cat README.md > copy.md",
+        "cat <<'EOF' > notes.md\nhello\nEOF",
+        "sed -n '5,9p' README.md",
+        "tail -n 5 README.md",
+    ],
+)
+def test_a_bash_command_that_does_more_than_print_one_file_stays_a_command(command: str) -> None:
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("a1", "toolu_c", "Bash", {"command": command}),
+        _tool_result("u1", "toolu_c", "x"),
+    )
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert result.content["tool"] == "Bash"
+    assert run.content["command"] == command
+
+
+@pytest.mark.parametrize(
+    ("output", "is_error"),
+    [
+        ("Exit code 1\ncat: NOTES.md: No such file or directory", True),
+        ("cat: NOTES.md: No such file or directory", False),
+    ],
+)
+def test_a_failed_cat_stays_a_failed_command(output: str, is_error: bool) -> None:
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("a1", "toolu_c", "Bash", {"command": "cat NOTES.md"}),
+        _tool_result("u1", "toolu_c", output, is_error=is_error),
+    )
+
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    assert (result.content["tool"], result.content["is_error"]) == ("Bash", True)
+    assert (run.content["command"], run.content["is_error"]) == ("cat NOTES.md", True)
+
+
+def test_a_cat_awaiting_its_result_stays_a_read_across_a_restart() -> None:
+    first = ClaudeFileParser("s.jsonl")
+    _feed(first, _tool_use("a1", "toolu_c", "Bash", {"command": "head -n 2 README.md"}))
+    second = ClaudeFileParser("s.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+
+    (result,) = _of(
+        _feed(second, _tool_result("u1", "toolu_c", "# Demo\ntwo")), EventType.TOOL_RESULT
+    )
+    assert (result.content["tool"], result.content.get("lines")) == ("read_file", [1, 2])

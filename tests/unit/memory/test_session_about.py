@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from squirrel_core.events import SourcePosition
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.about import session_about
 from squirrel_memory.extractors.file_reads import file_text
@@ -219,3 +221,40 @@ def test_a_partial_read_still_says_what_it_shows_in_full() -> None:
 def test_a_read_from_the_middle_of_the_readme_says_nothing_about_the_project() -> None:
     middle = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(README.splitlines()[3:], 4))
     assert session_about(_partial_read("README.md", middle, [4, 10])) is None
+
+
+def _claude_session(tool: str, tool_input: dict[str, Any], output: str) -> list[StoredEvent]:
+    """The stored events of a Claude Code session at the project that made one tool call."""
+    claude = pytest.importorskip("squirrel_ingest.parsers.claude")
+    parser = claude.ClaudeFileParser("s.jsonl")
+    base = {"sessionId": "sess", "cwd": PROJECT, "timestamp": T0.isoformat()}
+    use = {"type": "tool_use", "id": "toolu_1", "name": tool, "input": tool_input}
+    answer = {"type": "tool_result", "tool_use_id": "toolu_1", "content": output}
+    records = [
+        {"type": "user", "uuid": "u0", "message": {"role": "user", "content": "what is this?"}},
+        {"type": "assistant", "uuid": "a1", "message": {"role": "assistant", "content": [use]}},
+        {"type": "user", "uuid": "u1", "message": {"role": "user", "content": [answer]}},
+    ]
+    stream = Stream()
+    for offset, record in enumerate(records):
+        for event in parser.feed(
+            json.dumps(base | record).encode(), SourcePosition("s", 1, offset)
+        ):
+            stream.add(event.event_type.value, event.content, event.file_paths)
+    return stream.events
+
+
+@pytest.mark.parametrize(
+    "command", ["cat README.md", f"cat {PROJECT}/README.md", "head -n 40 README.md"]
+)
+def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says(
+    command: str,
+) -> None:
+    read = session_about(
+        _claude_session("Read", {"file_path": f"{PROJECT}/README.md"}, _numbered(README))
+    )
+    printed = session_about(_claude_session("Bash", {"command": command}, README))
+
+    assert read is not None and printed is not None
+    assert printed[:2] == read[:2] == (read[0], "README.md")
+    assert read[0].startswith("What this project (JSSoundRecorder) is and does, per its README.md")

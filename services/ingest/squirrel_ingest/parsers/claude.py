@@ -6,6 +6,7 @@ import hashlib
 import posixpath
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -23,10 +24,12 @@ from squirrel_ingest.parsers.base import (
     partial_lines,
     relative_path,
     remember,
+    shell_folder,
     str_or_none,
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,
     answer_content,
@@ -68,7 +71,8 @@ IGNORED_TYPES = frozenset(
 _SIDE_TYPES = frozenset({"queue-operation", "attachment", "system"})
 #: Queued prompts remembered until delivered (the queue is short: a few typed lines).
 QUEUE_LIMIT = 16
-_SHELL_TOOLS = frozenset({"Bash"})
+_SHELL_TOOL = "Bash"
+_SHELL_TOOLS = frozenset({_SHELL_TOOL})
 _QUESTION_TOOLS = frozenset({"AskUserQuestion"})
 _ANSWERED = "User has answered your question"
 _EXIT_CODE = re.compile(r"^Exit code (-?\d{1,9})\b")
@@ -361,6 +365,12 @@ class ClaudeFileParser:
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         exit_code = _exit_code(pending, output, structured, is_error=is_error)
         read = _read_lines(structured) if pending is not None and pending.name == "Read" else None
+        if pending is not None and pending.name == READ_TOOL and pending.command is not None:
+            if is_error or exit_code not in (None, 0) or read_failed(output):
+                is_error, pending = True, replace(pending, name=_SHELL_TOOL)  # a failed command
+            else:  # the file's text, as a Codex or Gemini shell read records it
+                read = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
+                pending = replace(pending, command=None)
         return completion_events(
             ctx,
             tool_use_id,
@@ -417,12 +427,15 @@ class ClaudeFileParser:
             if isinstance(value := tool_input.get(key), str) and value
         )
         command = tool_input.get("command") if name in _SHELL_TOOLS else None
-        pending = PendingTool(
-            name=name,
-            command=command if isinstance(command, str) else None,
-            paths=paths,
-            background=tool_input.get("run_in_background") is True,
-        )
+        shell = command if isinstance(command, str) else None
+        background = tool_input.get("run_in_background") is True
+        read = shell_read(shell) if shell is not None and not background else None
+        if read is not None:  # only prints one file: that file's read, as Codex's are
+            path = shell_folder(read.path, ctx.cwd) or read.path
+            name, paths = READ_TOOL, (relative_path(path, ctx.cwd),)
+            tool_input = {"file_path": path, "command": shell}
+        limit = read.line_limit if read is not None else None
+        pending = PendingTool(name, shell, paths, background=background, line_limit=limit)
         remember(self._pending, tool_use_id, pending)
         content = {"tool": name, "tool_use_id": tool_use_id, "input": cap_value(tool_input)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]

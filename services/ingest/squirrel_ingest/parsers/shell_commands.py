@@ -48,6 +48,18 @@ def shell_read(command: str) -> ShellRead | None:
     return None
 
 
+#: What `cat`, `head`, `sed` or `nl` prints when the file is not there or cannot be read.
+_UNREADABLE = re.compile(
+    r"^(?:cat|head|sed|nl): .*(?:No such file or directory|Permission denied|Is a directory)",
+    re.MULTILINE,
+)
+
+
+def read_failed(output: str) -> bool:
+    """Whether a shell read's output says the file could not be read (`No such file`)."""
+    return _UNREADABLE.search(output[:2000]) is not None
+
+
 def _line_limit(match: re.Match[str]) -> int | None:
     groups = match.groupdict()
     counted = groups.get("sed") or groups.get("head") or groups.get("short")
