@@ -11,11 +11,12 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
 import pytest
+import structlog
 from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.leftovers", "tests.shared_model"]
@@ -34,6 +35,32 @@ settings.register_profile(
     "squirrel", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.load_profile("squirrel")
+
+
+_configure_structlog = structlog.configure
+
+
+def _configure_without_cached_loggers(*args: object, **kwargs: object) -> None:
+    """structlog's configure, with loggers never cached in the test process. A bench's or
+    command's `main()` run in process sets up Squirrel's logging, which caches each module's
+    logger at its first use; `structlog.testing.capture_logs` in a later test of the same worker
+    then saw nothing from those modules, so a test failed or passed by which files shared its
+    worker. (Services and commands started as processes keep caching.)"""
+    kwargs["cache_logger_on_first_use"] = False
+    _configure_structlog(*args, **kwargs)  # type: ignore[arg-type]
+
+
+structlog.configure = _configure_without_cached_loggers
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_structlog_starts() -> Iterator[None]:
+    """Each test starts from structlog's defaults: one that set up Squirrel's logging in process
+    (a level filter of "error", JSON to stderr) does not hide the next test's log events from
+    `capture_logs`."""
+    yield
+    structlog.reset_defaults()
+    structlog.contextvars.clear_contextvars()
 
 
 def pytest_configure(config: pytest.Config) -> None:
