@@ -16,6 +16,7 @@ An empty answer means "print nothing": the host then adds nothing to the convers
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -103,12 +104,24 @@ def moment_of(host: str, event: str) -> tuple[Host, Moment]:
     return known, moment
 
 
-def _text(payload: dict[str, Any], *names: str) -> str:
+def _text(payload: dict[str, Any], *names: str, cap: int | None = _MAX_FIELD_CHARS) -> str:
     for name in names:
         value = payload.get(name)
         if isinstance(value, str):
-            return value[:_MAX_FIELD_CHARS]
+            return value[:cap]
     return ""
+
+
+#: What a host puts inside the prompt it hands a hook: the Gemini CLI wraps the context its
+#: hooks gave (this session's start, an earlier prompt's) in `<hook_context>` tags within the
+#: user's message. Those words are not the user's task.
+_INJECTED = re.compile(r"<hook_context>.*?</hook_context>", re.DOTALL | re.IGNORECASE)
+
+
+def _typed(prompt: str) -> str:
+    """The words the user typed: the prompt without the hook output a host placed in it (read
+    whole, before any cut, so a long block cannot lose its closing tag)."""
+    return _INJECTED.sub(" ", prompt).strip() if "<hook_context>" in prompt.lower() else prompt
 
 
 def parse_input(host: str, event: str, payload: object) -> HookInput:
@@ -124,7 +137,7 @@ def parse_input(host: str, event: str, payload: object) -> HookInput:
         cwd=_text(payload, "cwd"),
         session_id=_text(payload, "session_id", "sessionId"),
         transcript_path=_text(payload, "transcript_path", "transcriptPath"),
-        prompt=_text(payload, "prompt", "user_prompt"),
+        prompt=_typed(_text(payload, "prompt", "user_prompt", cap=None))[:_MAX_FIELD_CHARS],
         source=_text(payload, "source", "trigger"),
     )
 

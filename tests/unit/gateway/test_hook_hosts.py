@@ -89,3 +89,28 @@ def test_unknown_hosts_events_and_shapes_are_refused(host: str, event: str, payl
 def test_missing_and_wrongly_typed_fields_read_as_empty() -> None:
     hook = parse_input("claude", "UserPromptSubmit", {"cwd": 7, "prompt": None, "extra": {"a": 1}})
     assert (hook.cwd, hook.prompt, hook.session_id) == ("", "", "")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "typed"),
+    [
+        (
+            "<hook_context>Squirrel memory: notes.\n### Known pitfalls\n- generated files are"
+            " rewritten</hook_context>\n\nRun the tests again, this time with coverage\n"
+            "<hook_context>## Relevant memory for this task\n- [recipe] x</hook_context>",
+            "Run the tests again, this time with coverage",
+        ),
+        ("<HOOK_CONTEXT>x</HOOK_CONTEXT>add a test", "add a test"),
+        (
+            "Explain what <hook_context> means in the Gemini CLI",
+            "Explain what <hook_context> means in the Gemini CLI",
+        ),
+        ("<hook_context>" + "y" * 20_000 + "</hook_context> add a test", "add a test"),
+        ("add a test for the <context> parser", "add a test for the <context> parser"),
+    ],
+)
+def test_a_prompt_is_the_users_words_without_the_hook_output_the_host_put_in_it(
+    prompt: str, typed: str
+) -> None:
+    hook = parse_input("gemini", "BeforeAgent", recorded("gemini", "BeforeAgent", PROMPT=prompt))
+    assert hook.prompt == typed
