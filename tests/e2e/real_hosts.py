@@ -70,6 +70,37 @@ def sqrl(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProc
     )
 
 
+#: A pitfall only the second prompt of the codex and gemini sessions asks about ("… with
+#: coverage"), ranked below the others so the session start, which shows the top pitfalls within
+#: its budget, leaves it out: the prompt's task context then has something the session does not
+#: have yet (it never repeats what the session start gave).
+TASK_ONLY_PITFALL = "Coverage needs the pytest-cov plugin; without it pytest rejects --cov."
+_SESSION_START_FILLERS = 12
+
+
+def remember_beyond_the_session_start(env: dict[str, str], repo: Path) -> None:
+    """More pitfalls than a session start shows, the one a later prompt needs ranked last; the
+    services are started for it and stopped again, so a session still begins with them down."""
+    up = sqrl(env, repo, "up", "--detach")
+    assert up.returncode == 0, up.stderr
+    try:
+        for n in range(_SESSION_START_FILLERS):
+            text = (
+                f"The generated file src/gen_{n}.py is rewritten by `make gen-{n}`, so an edit "
+                f"made to it by hand is lost at the next generation run; edit "
+                f"templates/gen_{n}.j2 instead."
+            )
+            done = sqrl(env, repo, "remember", "--type", "pitfall", "--importance", "0.9", text)
+            assert done.returncode == 0, done.stderr
+        done = sqrl(
+            env, repo, "remember", "--type", "pitfall", "--importance", "0.2", TASK_ONLY_PITFALL
+        )
+        assert done.returncode == 0, done.stderr
+    finally:
+        down = sqrl(env, repo, "down")
+        assert down.returncode == 0, down.stderr
+
+
 def stored_events(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
     with sqlite3.connect(repo / ".ctx" / "data.db") as conn:
         rows = conn.execute(

@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events, wait_for_storage
+from tests.e2e.real_hosts import (
+    TASK_ONLY_PITFALL,
+    StartupRetries,
+    git,
+    remember_beyond_the_session_start,
+    sqrl,
+    stored_events,
+    wait_for_storage,
+)
 from tests.e2e.scripted_model import Block, Logged, ScriptedModel, scripted_model, text, tool_use
 from tests.mcp_host import footer_tokens
 
@@ -164,6 +172,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     ):
         done = sqrl(env, repo, *args)
         assert done.returncode == 0, done.stderr
+    remember_beyond_the_session_start(env, repo)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "init")
     before = git(repo, "status", "--porcelain", "--untracked-files=all")
@@ -213,13 +222,20 @@ def test_a_cold_start_offers_the_tools_in_the_first_request(session: Session) ->
 
 
 def test_the_prompt_hook_context_reached_the_model(session: Session) -> None:
-    """The second run found the services up: the prompt's task context came with it."""
-    injected = [
+    """The second run found the services up: the prompt's task context came with it, with the
+    pitfall the session start left out (and nothing the session start had given)."""
+    messages = [
         _said(item)
         for item in session.runs[1][0].body.get("input", [])
-        if item.get("type") == "message" and "## Relevant memory for this task" in _said(item)
+        if item.get("type") == "message"
     ]
+    injected = [m for m in messages if "## Relevant memory for this task" in m]
     assert injected, "no UserPromptSubmit context in the second run's first request"
+    assert TASK_ONLY_PITFALL in injected[-1]
+    started = [m for m in messages if m.startswith("Squirrel memory:")]
+    assert started and TASK_ONLY_PITFALL not in started[-1]
+    assert "Run the tests with `pytest`" in started[-1]
+    assert "Run the tests with `pytest`" not in injected[-1]
     sys.stderr.write(f"\nUserPromptSubmit context as the model received it:\n{injected[-1]}\n")
     assert estimate_tokens(injected[-1]) <= footer_tokens(injected[-1]) <= PROMPT_BUDGET
 

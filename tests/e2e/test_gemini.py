@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import StartupRetries, git, sqrl, stored_events, wait_for_storage
+from tests.e2e.real_hosts import (
+    TASK_ONLY_PITFALL,
+    StartupRetries,
+    git,
+    remember_beyond_the_session_start,
+    sqrl,
+    stored_events,
+    wait_for_storage,
+)
 from tests.e2e.scripted_model import (
     Block,
     Logged,
@@ -166,6 +174,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     ):
         done = sqrl(env, repo, *args)
         assert done.returncode == 0, done.stderr
+    remember_beyond_the_session_start(env, repo)
     _settings(home, env["SQRL_HOME"])
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "init")
@@ -226,15 +235,18 @@ def test_a_cold_start_offers_the_tools_in_the_first_request(session: Session) ->
 
 
 def test_the_prompt_hook_context_reached_the_model(session: Session) -> None:
-    """The second run found the services up: the prompt's task context came with it."""
+    """The second run found the services up: the prompt's task context came with it, with the
+    pitfall the session start left out."""
     said = [
         _texts(c)
         for c in session.runs[1][0].body.get("contents", [])
         if "## Relevant memory for this task" in _texts(c)
     ]
     assert said, "no BeforeAgent context in the second run's first request"
+    assert TASK_ONLY_PITFALL in said[-1][said[-1].index("## Relevant memory for this task") :]
     context = said[-1][said[-1].index("## Relevant memory for this task") :]
-    context = context[: context.index("tokens") + len("tokens")]
+    footer = context.index("📏")
+    context = context[: context.index("tokens", footer) + len("tokens")]
     sys.stderr.write(f"\nBeforeAgent context as the model received it:\n{said[-1]}\n")
     assert estimate_tokens(context) <= footer_tokens(context) <= PROMPT_BUDGET
 
