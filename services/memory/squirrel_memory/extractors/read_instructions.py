@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.readme_commands import ANY_FENCE
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
@@ -49,7 +50,6 @@ MIN_STEPS = 2
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _STEP = re.compile(r"^\s{0,3}\d+[.)]\s+(?P<step>.+)$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 #: Headings of a procedure for changing the project (not setting it up or using it).
 _CHANGE_HEADING = re.compile(
     r"\b(?:features?|bugs?|fix(?:es|ing)?|changes?|commit(?:s|ting)?|pull requests?|prs?|"
@@ -87,7 +87,7 @@ def _procedures(text: TextFile) -> list[tuple[str, list[str], int]]:
             found.append((title, steps[:MAX_STEPS], first))
 
     for number, line in enumerate(text.lines, 1):
-        if _FENCE.match(line):
+        if ANY_FENCE.match(line):
             fence = not fence
             continue
         if fence:
