@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_memory.extractors.clauses import clauses
+from squirrel_memory.extractors.habit_forms import habit_form
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
 from squirrel_memory.extractors.wording import sentence, stem, strip_markdown, word_set
 from squirrel_memory.models import Scope
 
-MAX_CLAUSE_CHARS = 240
 MAX_OBJECT_CHARS = 160
 #: Importance of an instruction phrased as a general rule, and of a one-off (tentative) one.
 STANDING_IMPORTANCE = 0.7
@@ -45,16 +46,6 @@ EMPHASIS_TAG = "emphasis"
 SAID_BEFORE_TAG = "recurring"
 
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
-_LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
-    r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
-    r"actually|i (?:want|need|would like|'d like) you to|"
-    r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
-    r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
-    r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
-    re.IGNORECASE,
-)
 _CORRECTION_LEAD = re.compile(
     r"^(?:no|nope|nah|wrong|not like that|that's not (?:it|right|what i (?:asked|meant)))\b"
     r"[\s,.!:;—–-]*",
@@ -174,29 +165,6 @@ _REQUIREMENT = re.compile(
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
-#: "keep commit messages short", "keep PR descriptions to one or two sentences": how long a
-#: kind of thing the work produces should be (a kind, not "it", "things" or "the README").
-_KEEP_SHORT = re.compile(
-    r"^keep\s+(?P<x>(?!(?:it|this|that|them|these|those|things|everything|the|my|your|our|its|"
-    r"going|working|at)\b)[\w`'./+-]+(?:\s+(?:and\s+)?[\w`'./+-]+){0,5}?)\s+"
-    r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean)|"
-    r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
-    r"paragraphs?|bullets?))\b",
-    re.IGNORECASE,
-)
-#: "write the tests first, then implement", "first update the spec, then the code": an order of
-#: work whose first step names a work product (not "fix the import first, then run it").
-_ORDER = re.compile(
-    r"^(?:first,?\s+(?P<a1>[^,;]{4,70}?)|(?P<a2>[^,;]{4,70}?)\s+first),?\s+(?:and\s+)?then\s+"
-    r"(?P<b>[^;]{3,120})$",
-    re.IGNORECASE,
-)
-_WORK_PRODUCT = re.compile(
-    r"\b(?:tests?|specs?|specifications?|docs?|documentation|plans?|designs?|changelog|"
-    r"interfaces?|schemas?|types?)\b",
-    re.IGNORECASE,
-)
-MAX_ORDER_STEP_WORDS = 5
 #: Most words of a liked thing ("I like short commit messages"); more is a story.
 MAX_LIKED_WORDS = 8
 #: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
@@ -255,7 +223,6 @@ _VAGUE_OBJECT = re.compile(
 _PROJECT_MARKERS = re.compile(
     r"\bthis (?:project|repo|repository|codebase)\b|\bhere\b", re.IGNORECASE
 )
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _FILE_EXTENSIONS = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
     r"ya?ml|md|css|scss|html|sql|sh)$"
@@ -372,21 +339,14 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
 
 
 def _habit_form(clause: str) -> _Found | None:
-    """A rule in a form only a rule takes: "keep <kind of thing> short", "<work product> first,
-    then …" (never about "it", "this …" or a name from the code)."""
+    """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
+    from the code."""
     if _ONE_OFF.search(clause) or _CODE_NAME.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
-    if match := _KEEP_SHORT.match(clause):
-        return _make(clause.strip(" .!,;:"), match.group("x"))
-    if match := _ORDER.match(clause):
-        first = match.group("a1") or match.group("a2")
-        if (
-            _first_verb(first)
-            and _WORK_PRODUCT.search(first)
-            and len(first.split()) <= MAX_ORDER_STEP_WORDS
-        ):
-            return _make(clause.strip(" .!,;:"), f"{first} {match.group('b')}")
-    return None
+    form = habit_form(clause)
+    if form is None or (form.first_step is not None and not _first_verb(form.first_step)):
+        return None
+    return _make(form.content, form.subject)
 
 
 def _asked(clause: str) -> _Found | None:
@@ -425,22 +385,6 @@ def _mentions_project(text: str) -> bool:
         ):
             return True
     return False
-
-
-def clauses(text: str) -> list[tuple[str, str]]:
-    """(clause as written, clause without lead-in words) of a message; code blocks and quoted
-    lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
-    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
-    text = strip_markdown(_QUOTED_LINE.sub("", text))
-    found: list[tuple[str, str]] = []
-    for raw in _CLAUSE_SPLIT.split(text):
-        clause = raw.strip()
-        if not clause or len(clause) > MAX_CLAUSE_CHARS:
-            continue
-        body = _LEAD_IN.sub("", clause).strip()
-        if body:
-            found.append((clause, body))
-    return found
 
 
 def stated_preferences(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:

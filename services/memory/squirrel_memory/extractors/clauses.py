@@ -1,0 +1,38 @@
+"""A user message cut into clauses, each with the lead-in words ("please", "from now on", "as I
+said") taken off; code blocks and quoted lines (someone else's words) left out."""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.wording import strip_markdown
+
+MAX_CLAUSE_CHARS = 240
+
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
+_LEAD_IN = re.compile(
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
+    r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
+    r"actually|i (?:want|need|would like|'d like) you to|"
+    r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
+    r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
+    r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
+    re.IGNORECASE,
+)
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+
+
+def clauses(text: str) -> list[tuple[str, str]]:
+    """(clause as written, clause without lead-in words) of a message; code blocks and quoted
+    lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
+    text = strip_markdown(_QUOTED_LINE.sub("", text))
+    found: list[tuple[str, str]] = []
+    for raw in _CLAUSE_SPLIT.split(text):
+        clause = raw.strip()
+        if not clause or len(clause) > MAX_CLAUSE_CHARS:
+            continue
+        body = _LEAD_IN.sub("", clause).strip()
+        if body:
+            found.append((clause, body))
+    return found

@@ -1,0 +1,56 @@
+"""Rules said in a form only a rule takes: how short a kind of thing should be, an order of work.
+
+"keep commit messages short", "keep PR descriptions to one or two sentences": how long a kind of
+thing the work produces should be (a kind, not "it", "things" or "the README"). "write the tests
+first, then implement", "first update the spec, then the code": an order of work whose first
+step names a work product (not "fix the import first, then run it").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: "keep commit messages short", "keep PR descriptions to one or two sentences".
+_KEEP_SHORT = re.compile(
+    r"^keep\s+(?P<x>(?!(?:it|this|that|them|these|those|things|everything|the|my|your|our|its|"
+    r"going|working|at)\b)[\w`'./+-]+(?:\s+(?:and\s+)?[\w`'./+-]+){0,5}?)\s+"
+    r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean)|"
+    r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
+    r"paragraphs?|bullets?))\b",
+    re.IGNORECASE,
+)
+#: "write the tests first, then implement", "first update the spec, then the code".
+_ORDER = re.compile(
+    r"^(?:first,?\s+(?P<a1>[^,;]{4,70}?)|(?P<a2>[^,;]{4,70}?)\s+first),?\s+(?:and\s+)?then\s+"
+    r"(?P<b>[^;]{3,120})$",
+    re.IGNORECASE,
+)
+_WORK_PRODUCT = re.compile(
+    r"\b(?:tests?|specs?|specifications?|docs?|documentation|plans?|designs?|changelog|"
+    r"interfaces?|schemas?|types?)\b",
+    re.IGNORECASE,
+)
+MAX_ORDER_STEP_WORDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class HabitForm:
+    """A clause in a habit form: the rule as said, the words its key is made from, and for an
+    order of work its first step (the caller checks that step starts with a verb of work)."""
+
+    content: str
+    subject: str
+    first_step: str | None = None
+
+
+def habit_form(clause: str) -> HabitForm | None:
+    """The habit form `clause` takes ("keep <kind of thing> short", "<work product> first,
+    then …"), or None."""
+    if match := _KEEP_SHORT.match(clause):
+        return HabitForm(clause.strip(" .!,;:"), match.group("x"))
+    if match := _ORDER.match(clause):
+        first = match.group("a1") or match.group("a2")
+        if _WORK_PRODUCT.search(first) and len(first.split()) <= MAX_ORDER_STEP_WORDS:
+            return HabitForm(clause.strip(" .!,;:"), f"{first} {match.group('b')}", first)
+    return None
