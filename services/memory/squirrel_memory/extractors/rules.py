@@ -4,9 +4,7 @@ where things live)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 import structlog
 
@@ -16,71 +14,27 @@ from squirrel_memory.extractors.activity import (
     commands,
     user_requests,
 )
-from squirrel_memory.extractors.apply_steps import apply_steps
-from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
-from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.candidates import candidate as _candidate
-from squirrel_memory.extractors.ci_commands import ci_commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
-from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
-from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
-from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
-from squirrel_memory.extractors.declined_tools import declined_tools
-from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
-from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.facts import project_facts
-from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
-from squirrel_memory.extractors.file_headers import file_headers
-from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
-from squirrel_memory.extractors.file_naming import file_naming
-from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
-from squirrel_memory.extractors.forge_workflows import forge_workflows
-from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
-from squirrel_memory.extractors.ignore_rules import ignore_rules
-from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
-from squirrel_memory.extractors.learned import learned
-from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
-from squirrel_memory.extractors.listed_tasks import listed_tasks
-from squirrel_memory.extractors.log_failures import log_failures
-from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
-from squirrel_memory.extractors.notes_repository import notes_repository
-from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
-from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.finders import FOUND, WITHOUT_REPOSITORY
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     EMPHASIS_STEP,
     EMPHASIS_TAG,
     MAX_STATED_IMPORTANCE,
-    STANDING_TAG,
     StatedPreference,
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
-from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
-from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
-from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
-from squirrel_memory.extractors.readme_commands import readme_commands
-from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
-from squirrel_memory.extractors.readme_layout import readme_layout
-from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
-from squirrel_memory.extractors.readme_sections import readme_sections
-from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
-from squirrel_memory.extractors.session_tasks import session_tasks
-from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
-from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
 from squirrel_memory.extractors.stack_summary import stack_summary
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
-from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
-from squirrel_memory.extractors.workspace_members import workspace_members
-from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
-from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTANCE
-from squirrel_memory.extractors.written_notes import written_notes
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -88,12 +42,6 @@ log = structlog.get_logger()
 
 #: Stated preferences kept per episode (a hostile message cannot flood the store).
 MAX_PREFERENCES = 10
-#: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
-REPORTED_IMPORTANCE = 0.5
-#: Importance of how a change is put into effect (the assistant's advice, not a run command).
-APPLY_IMPORTANCE = 0.45
-#: Importance of the tasks a task file read in a session defines.
-TASKS_IMPORTANCE = 0.6
 _ASSISTANT_ACTIONS = {
     EventType.ASSISTANT_RESPONSE,
     EventType.TOOL_CALL,
@@ -133,7 +81,7 @@ class RulesExtractor:
         found.extend(evidence_candidates(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
-        for extract in (*_FOUND, *(() if repository else _WITHOUT_REPOSITORY)):
+        for extract in (*FOUND, *(() if repository else WITHOUT_REPOSITORY)):
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
         result = _dedupe(
@@ -222,61 +170,6 @@ def _facts(
     ]
 
 
-Found = Any
-"""A rule's own record of what it found: `key`, `content` and `event_ids`, and what a finder's
-row reads besides (`path`, `folder`, `files`)."""
-Extract = Callable[[list[StoredEvent]], list[MemoryCandidate]]
-
-
-def _no_paths(_found: Found) -> tuple[str, ...]:
-    return ()
-
-
-def _path(found: Found) -> tuple[str, ...]:
-    return (found.path,)
-
-
-def _files(found: Found) -> tuple[str, ...]:
-    return tuple(found.files)
-
-
-def _one(
-    find: Callable[[list[StoredEvent]], Found | None],
-) -> Callable[[list[StoredEvent]], list[Found]]:
-    """A rule that finds at most one thing, as one that finds a list."""
-
-    def listed(events: list[StoredEvent]) -> list[Found]:
-        found = find(events)
-        return [] if found is None else [found]
-
-    return listed
-
-
-@dataclass(frozen=True)
-class _Finder:
-    """How one rule's findings become candidates: their type, importance, tags and files."""
-
-    find: Callable[[list[StoredEvent]], Iterable[Found]]
-    kind: MemoryType
-    importance: float
-    tags: Callable[[Found], tuple[str, ...]]
-    paths: Callable[[Found], tuple[str, ...]] = _no_paths
-
-    def __call__(self, events: list[StoredEvent]) -> list[MemoryCandidate]:
-        return [
-            _candidate(
-                self.kind,
-                found.key,
-                found.content,
-                tags=self.tags(found),
-                importance=self.importance,
-                event_ids=found.event_ids,
-                file_paths=self.paths(found),
-            )
-            for found in self.find(events)
-        ]
-
-
 #: Keys (or key prefixes) of what the commands and read files say of each stack facet: where
 #: one was found, the assistant's summary of that facet is not kept.
 _STACK_COVERED = {
@@ -301,199 +194,6 @@ def _stack(events: list[StoredEvent], found: list[MemoryCandidate]) -> list[Memo
         for point in stack_summary(events)
         if not any(c.key.startswith(_STACK_COVERED[point.key]) for c in found)
     ]
-
-
-def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Where things live and how they are wired, as the assistant said after reading the code."""
-    return [
-        replace(
-            _candidate(
-                MemoryType.PROJECT_FACT,
-                found.key,
-                found.content,
-                tags=("where", found.path),
-                importance=PLACEMENT_IMPORTANCE,
-                event_ids=found.event_ids,
-                file_paths=(found.path,),
-            ),
-            source_refs=found.source_refs,
-        )
-        for found in placements(events)
-    ]
-
-
-def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """What the project's notes file (`CLAUDE.md` …) written in the session says: its
-    sections on the project and the commands it gives."""
-    return [
-        _candidate(
-            MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("notes", found.path),
-            importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
-        )
-        for found in written_notes(events)
-    ]
-
-
-def _read_rules(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """The user's rules in the instruction files the session read (`CLAUDE.md`, CONTRIBUTING):
-    standing instructions of this project, each citing its file and line."""
-    return [
-        replace(
-            _candidate(
-                MemoryType.USER_STYLE,
-                found.key,
-                found.content,
-                tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
-                importance=READ_RULE_IMPORTANCE,
-                event_ids=found.event_ids,
-                file_paths=(found.ref.split(":", 1)[0],),
-            ),
-            source_refs=(found.ref,),
-        )
-        for found in read_rules(events)
-    ]
-
-
-_FOUND: tuple[Extract, ...] = (
-    # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
-    # and the change made, and what the assistant found out about how the tools behave.
-    _Finder(
-        reported_pitfalls,
-        MemoryType.PITFALL,
-        REPORTED_IMPORTANCE,
-        lambda _f: ("pitfall", "reported"),
-        _files,
-    ),
-    _Finder(
-        log_failures, MemoryType.PITFALL, REPORTED_IMPORTANCE, lambda _f: ("pitfall", "log"), _files
-    ),
-    _Finder(learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
-    _placements,
-    # How the project is built, as the assistant summarised it under an architecture heading.
-    _Finder(
-        architecture_points,
-        MemoryType.PROJECT_FACT,
-        ARCHITECTURE_IMPORTANCE,
-        lambda _f: ("architecture",),
-    ),
-    # What the scripts and configuration files read whole say of themselves.
-    _Finder(
-        file_headers, MemoryType.PROJECT_FACT, HEADER_IMPORTANCE, lambda f: ("where", f.path), _path
-    ),
-    # How an edited file's change is put into effect, as the assistant advised.
-    _Finder(
-        apply_steps, MemoryType.RECIPE, APPLY_IMPORTANCE, lambda _f: ("recipe", "apply"), _path
-    ),
-    # The monorepo's members the session's commands (and read run lines) name.
-    _Finder(
-        _one(workspace_members),
-        MemoryType.PROJECT_FACT,
-        MEMBERS_IMPORTANCE,
-        lambda _f: ("workspace", "monorepo"),
-    ),
-    # How the files of a folder the session wrote into are named.
-    _Finder(
-        file_naming,
-        MemoryType.PROJECT_FACT,
-        NAMING_IMPORTANCE,
-        lambda f: ("naming", "convention", f.folder),
-    ),
-    _written_notes,
-    _read_rules,
-    # What the session's edits made git ignore, with the comment written above it.
-    _Finder(
-        ignore_rules,
-        MemoryType.PROJECT_FACT,
-        IGNORED_IMPORTANCE,
-        lambda f: ("gitignore", "where", f.path),
-        _path,
-    ),
-    # The shape the files of one folder share, as the session read and wrote them.
-    _Finder(
-        sibling_patterns,
-        MemoryType.PROJECT_FACT,
-        PATTERN_IMPORTANCE,
-        lambda f: ("convention", "pattern", f.folder),
-        _files,
-    ),
-    # What the custom commands the user ran do, from the steps their prompts list.
-    _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
-    # The project's tasks, as its task runner listed them in a log or output the session saw.
-    _Finder(
-        listed_tasks,
-        MemoryType.PROJECT_FACT,
-        LISTED_TASKS_IMPORTANCE,
-        lambda f: ("tasks", f.key.rsplit(":", 1)[-1]),
-    ),
-    # How a failed CI run's log is read and pull requests are merged, as the session did it.
-    _Finder(
-        forge_workflows,
-        MemoryType.RECIPE,
-        FORGE_IMPORTANCE,
-        lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
-    ),
-    # A commit trailer the user declined and the commit then made went without.
-    _Finder(
-        declined_trailers,
-        MemoryType.USER_STYLE,
-        TRAILER_IMPORTANCE,
-        lambda _f: ("style", "commits", "git"),
-    ),
-    # A tool the user declined for a job the next such command did with another tool.
-    _Finder(
-        declined_tools,
-        MemoryType.USER_STYLE,
-        DECLINED_TOOL_IMPORTANCE,
-        lambda _f: ("style", "tools"),
-    ),
-)
-"""The rules that each find one kind of thing, in the order their candidates are kept."""
-
-_WITHOUT_REPOSITORY: tuple[Extract, ...] = (
-    # A project of notes: everything the session touched and saw is Markdown.
-    _Finder(
-        _one(notes_repository),
-        MemoryType.PROJECT_FACT,
-        NOTES_REPOSITORY_IMPORTANCE,
-        lambda _f: ("language", "markdown", "notes"),
-    ),
-    # Recipes from the task files read in the session (a read repository gives its own).
-    _Finder(
-        session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), _path
-    ),
-    # The checks the CI workflows read or written in the session run.
-    _Finder(ci_commands, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "ci"), _path),
-    # How the folders are organised, as the root README read in the session explains.
-    _Finder(
-        _one(readme_layout),
-        MemoryType.PROJECT_FACT,
-        LAYOUT_IMPORTANCE,
-        lambda _f: ("layout", "folders"),
-        _path,
-    ),
-    # The everyday commands the root README read in the session documents.
-    _Finder(
-        _one(readme_commands),
-        MemoryType.RECIPE,
-        README_COMMANDS_IMPORTANCE,
-        lambda _f: ("recipe", "readme"),
-        _path,
-    ),
-    # The commands the README's set-up, usage and development sections give.
-    _Finder(
-        readme_sections,
-        MemoryType.RECIPE,
-        README_SECTIONS_IMPORTANCE,
-        lambda _f: ("recipe", "readme", "setup"),
-        _path,
-    ),
-)
-"""What only a session without a read repository says (a read repository says it itself)."""
 
 
 def _dedupe(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
