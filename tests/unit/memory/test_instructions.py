@@ -155,6 +155,11 @@ def test_task_wording_is_dropped(text: str) -> None:
     assert _found(text) == []
 
 
+@pytest.mark.parametrize("text", ["here", "no, here", "in this repo", "- here"])
+def test_a_bare_place_word_after_an_assistant_action_is_no_instruction(text: str) -> None:
+    assert _found(text) == []
+
+
 def test_one_off_directives_are_kept_low_until_they_recur() -> None:
     [pref] = stated_preferences("Don't summarize.", after_assistant_action=True)
 

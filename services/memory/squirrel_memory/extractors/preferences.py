@@ -370,7 +370,9 @@ def _is_process_rule(clause: str) -> bool:
     """ "keep going until every task is done", "push when you are done": how to work, said
     right after the assistant acted, with the condition that makes it a rule of conduct."""
     words = clause.split(maxsplit=1)
-    verb = stem(words[0].lower()) if words else ""
+    if not words:  # nothing left after a place word ("here", "in this repo")
+        return False
+    verb = stem(words[0].lower())
     return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(_CONDITIONED.search(clause))
 
 
