@@ -52,11 +52,6 @@ _ASSISTANT_ACTIONS = {
 }
 
 
-def _clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
 class RulesExtractor:
     """Extracts memories from one episode with deterministic rules; needs no network or key."""
 
