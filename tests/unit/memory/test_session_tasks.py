@@ -13,6 +13,8 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.session_tasks import MAX_LISTED, session_tasks
 from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.repository.runners import NESTED_TASK_READERS
+from squirrel_memory.repository.task_records import NESTED_TASK_FILES
 from tests.gitrepos import git, make_repo
 from tests.unit.memory.test_session_about import T0, _event, _numbered, _reads
 
@@ -138,6 +140,10 @@ def test_a_runners_own_folder_defines_the_projects_tasks(path: str, text: str, s
     (found,) = session_tasks(_reads((path, _numbered(text))))
 
     assert found.content.startswith(f"Tasks `{path}` defines: {said}")
+
+
+def test_every_runners_own_folder_file_has_its_reader() -> None:
+    assert list(NESTED_TASK_READERS) == list(NESTED_TASK_FILES)
 
 
 def test_a_sub_folders_tasks_are_that_folders() -> None:

@@ -23,9 +23,10 @@ from squirrel_memory.extractors.file_reads import head_read_text, read_output
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings, Task
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.runners import purpose_of, task_reader_for, task_scope
+from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile
+from squirrel_memory.repository.task_records import purpose_of, task_scope
 
 log = structlog.get_logger()
 

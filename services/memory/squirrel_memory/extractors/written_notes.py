@@ -24,7 +24,7 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.wording import key_slug, strip_markdown
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
-from squirrel_memory.repository.runners import purpose_of
+from squirrel_memory.repository.task_records import purpose_of
 
 #: Importance of a section of the notes, and of the commands they give.
 IMPORTANCE = 0.5

@@ -8,9 +8,9 @@ import yaml
 
 from squirrel_core.commands import typed_commands
 from squirrel_memory.repository.findings import Command, Readings, Service
-from squirrel_memory.repository.runners import purpose_of
 from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.stack import image_role
+from squirrel_memory.repository.task_records import purpose_of
 
 #: Commands kept per workflow file.
 MAX_CI_COMMANDS = 40

@@ -7,8 +7,8 @@ import re
 
 from squirrel_core.commands import typed_commands
 from squirrel_memory.repository.findings import Command, Instruction, Readings
-from squirrel_memory.repository.runners import purpose_of
 from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.task_records import purpose_of
 
 #: Rules kept per instruction file, and their length bounds (characters).
 MAX_RULES_PER_FILE = 20

@@ -2,9 +2,7 @@
 pixi tasks, poe/PDM/Hatch scripts, Rake tasks, tox, nox and pre-commit hooks — each as the
 command a person types, what the file says of it and its line.
 
-Every public task is kept (`Readings.tasks`); those whose purpose the shared command table
-(`squirrel_core.commands`) knows are commands too (`Readings.commands`). A name starting with
-`_` or `.` (`.PHONY`, `_helper`) is internal, not a task.
+How each task is recorded is `task_records`.
 """
 
 from __future__ import annotations
@@ -18,81 +16,17 @@ from collections.abc import Callable, Mapping, Sequence
 
 import yaml
 
-from squirrel_core.commands import classify_command, task_purpose
-from squirrel_memory.repository.findings import Command, Readings, Task, folder_of
+from squirrel_memory.repository.findings import Command, Readings, folder_of
 from squirrel_memory.repository.snapshot import Snapshot, TextFile
+from squirrel_memory.repository.task_records import (
+    DETAIL_CHARS,
+    MAX_TASKS_PER_FILE,
+    add_task,
+    nested_task_file,
+    runs_detail,
+)
 
 TaskReader = Callable[[Snapshot, TextFile, Readings], None]
-#: Tasks kept per file (a generated Makefile may define hundreds).
-MAX_TASKS_PER_FILE = 60
-_DETAIL_CHARS = 160
-#: Longest "about" (words cut at a space) and one-step body kept for a task.
-_ABOUT_CHARS = 80
-_STEP_CHARS = 60
-
-
-def purpose_of(command: str, name: str = "") -> tuple[str, str] | None:
-    """(purpose, ecosystem) of a command line, by the shared table, else by its task name."""
-    use = classify_command(command)
-    if use is not None and use.task == "run" and "/" in use.tool:
-        use = None  # a script named `run` (`.ci/run`, `scripts/run`) could run anything
-    if use is not None and use.purpose:
-        return use.purpose, use.ecosystem
-    purpose = task_purpose(name) if name else None
-    return (purpose, "any") if purpose else None
-
-
-def _runs(steps: list[str]) -> str:
-    shown = ", ".join(f"`{s}`" for s in steps if s)
-    return f"runs {shown}"[:_DETAIL_CHARS] if shown else ""
-
-
-def _task(
-    out: Readings,
-    text: TextFile,
-    typed: str,
-    name: str,
-    steps: list[str],
-    *,
-    line: int,
-    body_first: bool = False,
-    about: str = "",
-) -> None:
-    if name.startswith(("_", ".")):
-        return
-    short = [s for s in steps if s.strip()]
-    runs = short[0] if len(short) == 1 and len(short[0]) <= _STEP_CHARS else ""
-    out.tasks.append(Task(typed, name, text.ref(line), _about(about), runs.replace("`", "")))
-    found = purpose_of(typed, name)
-    if found is None or (body_first and found[1] == "any"):
-        for step in steps:
-            by_body = purpose_of(step)
-            if by_body is not None:
-                found = (by_body[0], found[1] if found and found[1] != "any" else by_body[1])
-                break
-    if found is None:
-        return
-    purpose, ecosystem = found
-    out.commands.append(
-        Command(
-            text=typed,
-            purpose=purpose,
-            ecosystem=ecosystem,
-            scope=task_scope(text.path),
-            origin="task",
-            ref=text.ref(line),
-            detail=_runs(steps),
-            task=name,
-        )
-    )
-
-
-def _about(words: str) -> str:
-    """A task's description as one plain phrase: backticks dropped, cut at a space."""
-    text = " ".join(words.replace("`", "").split()).rstrip(".:;, ")
-    if len(text) <= _ABOUT_CHARS:
-        return text
-    return text[:_ABOUT_CHARS].rsplit(" ", 1)[0].rstrip(".:;,( ")
 
 
 def _comment_above(lines: Sequence[str], index: int) -> str:
@@ -148,7 +82,7 @@ def _recipe_file(
         own = _MAKE_HELP.search(line)
         about = own.group(1) if own else _comment_above(lines, index)
         name = match.group(1)
-        _task(out, text, f"{runner} {name}", name, steps, line=index + 1, about=about)
+        add_task(out, text, f"{runner} {name}", name, steps, line=index + 1, about=about)
         count += 1
         if count >= MAX_TASKS_PER_FILE:
             break
@@ -185,7 +119,7 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
         else:
             typed = f"{runner} run {name}"
         line = text.line_of(f'"{name}"', text.line_of('"scripts"'))
-        _task(out, text, typed, name, [body], line=line)
+        add_task(out, text, typed, name, [body], line=line)
 
 
 _MIX_ALIASES = re.compile(r"^\s*defp?\s+aliases\b")
@@ -208,7 +142,7 @@ def read_mix_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
                 body += " " + text.lines[index].strip()
             steps = re.findall(r'"([^"]+)"', body)
             name = match.group(1)
-            _task(out, text, f"mix {name}", name, [f"mix {s}" for s in steps], line=line)
+            add_task(out, text, f"mix {name}", name, [f"mix {s}" for s in steps], line=line)
             if out.commands and out.commands[-1].ref == text.ref(line):
                 out.commands[-1] = _with_detail(out.commands[-1], steps)
         index += 1
@@ -220,7 +154,7 @@ def _with_detail(command: Command, steps: list[str]) -> Command:
     if own in [s.split()[0] for s in steps if s.strip()] and before:
         detail = "runs " + ", ".join(f"`{s}`" for s in before) + " first"
     else:
-        detail = _runs(steps)
+        detail = runs_detail(steps)
     return Command(
         command.text,
         command.purpose,
@@ -228,7 +162,7 @@ def _with_detail(command: Command, steps: list[str]) -> Command:
         command.scope,
         command.origin,
         command.ref,
-        detail[:_DETAIL_CHARS],
+        detail[:DETAIL_CHARS],
         command.task,
     )
 
@@ -242,7 +176,7 @@ def read_tox_ini(snap: Snapshot, text: TextFile, out: Readings) -> None:
             continue
         env = section.split(":", 1)[1]
         steps = parser.get(section, "commands", fallback="").strip().splitlines()
-        _task(
+        add_task(
             out,
             text,
             f"tox -e {env}",
@@ -265,7 +199,7 @@ def read_noxfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
         for follow in text.lines[index + 1 : index + 4]:
             if match := _DEF.match(follow):
                 name = match.group(1)
-                _task(out, text, f"nox -s {name}", name, [], line=text.line_of(f"def {name}("))
+                add_task(out, text, f"nox -s {name}", name, [], line=text.line_of(f"def {name}("))
                 break
 
 
@@ -291,7 +225,7 @@ def read_taskfile(snap: Snapshot, text: TextFile, out: Readings) -> None:
         steps = [c for c in raw if isinstance(c, str)] if isinstance(raw, list) else []
         line = text.line_of(f"{name}:", text.line_of("tasks:"))
         about = _described(spec, "desc", "summary")
-        _task(out, text, f"task {name}", str(name), steps, line=line, about=about)
+        add_task(out, text, f"task {name}", str(name), steps, line=line, about=about)
 
 
 def read_mise_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -305,7 +239,7 @@ def read_mise_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         steps = [body] if isinstance(body, str) else [s for s in body or () if isinstance(s, str)]
         line = text.line_of(f"[tasks.{name}]") or text.line_of(f"{name} =", text.line_of("[tasks"))
         about = _described(spec, "description")
-        _task(out, text, f"mise run {name}", str(name), steps, line=line, about=about)
+        add_task(out, text, f"mise run {name}", str(name), steps, line=line, about=about)
 
 
 def _described(spec: object, *keys: str) -> str:
@@ -340,7 +274,7 @@ def _toml_tasks(
             steps = [b for b in body if isinstance(b, str)] if isinstance(body, list) else []
         line = text.line_of(f"{name} =", text.line_of(header)) or text.line_of(header)
         about = _described(spec, "description", "help")
-        _task(out, text, f"{runner}{name}", str(name), steps, line=line, about=about)
+        add_task(out, text, f"{runner}{name}", str(name), steps, line=line, about=about)
 
 
 def read_pixi_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -395,7 +329,7 @@ def read_poe_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         steps = [body] if isinstance(body, str) else []
         line = text.line_of(f"{name} =", text.line_of("[tool.poe.tasks"))
         about = _described(spec, "help")
-        _task(out, text, f"poe {name}", str(name), steps, line=line, about=about)
+        add_task(out, text, f"poe {name}", str(name), steps, line=line, about=about)
 
 
 def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -406,7 +340,7 @@ def read_composer_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None
         list(scripts.items())[:MAX_TASKS_PER_FILE] if isinstance(scripts, dict) else []
     ):
         steps = [body] if isinstance(body, str) else [s for s in body if isinstance(s, str)]
-        _task(out, text, f"composer {name}", name, steps, line=text.line_of(f'"{name}"'))
+        add_task(out, text, f"composer {name}", name, steps, line=text.line_of(f'"{name}"'))
 
 
 def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -420,7 +354,7 @@ def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         steps = [body] if isinstance(body, str) else []
         about = _described(spec, "description")
         line = text.line_of(f'"{name}"', text.line_of('"tasks"'))
-        _task(out, text, f"deno task {name}", name, steps, line=line, about=about)
+        add_task(out, text, f"deno task {name}", name, steps, line=line, about=about)
 
 
 _RAKE_TASK = re.compile(r"""^\s*task\s*\(?\s*(?::([\w:-]+)|["']([\w:-]+)["']|([\w-]+):\s)""")
@@ -440,7 +374,7 @@ def read_rakefile(snap: Snapshot, text: TextFile, out: Readings) -> None:
         match = _RAKE_TASK.match(line)
         if match:
             name = next(g for g in match.groups() if g)
-            _task(out, text, f"rake {name}", name, [], line=index + 1, about=about)
+            add_task(out, text, f"rake {name}", name, [], line=index + 1, about=about)
             count += 1
             if count >= MAX_TASKS_PER_FILE:
                 break
@@ -459,7 +393,7 @@ def read_cargo_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
     for name, body in list(aliases.items())[:MAX_TASKS_PER_FILE]:
         words = body if isinstance(body, str) else " ".join(b for b in body if isinstance(b, str))
         line = text.line_of(f"{name} =", text.line_of("[alias]"))
-        _task(out, text, f"cargo {name}", str(name), [f"cargo {words}"], line=line)
+        add_task(out, text, f"cargo {name}", str(name), [f"cargo {words}"], line=line)
 
 
 #: Task-runner readers by file name.
@@ -487,8 +421,7 @@ TASK_READERS: Mapping[str, TaskReader] = {
     "Rakefile": read_rakefile,
     "rakefile": read_rakefile,
 }
-#: Task-runner configuration kept in a folder of its own, by its path below the folder whose
-#: tasks it defines.
+#: Readers of the task-runner configuration kept in a folder of its own (`NESTED_TASK_FILES`).
 NESTED_TASK_READERS: Mapping[str, TaskReader] = {
     ".config/mise.toml": read_mise_tasks,
     ".config/mise/config.toml": read_mise_tasks,
@@ -499,21 +432,9 @@ NESTED_TASK_READERS: Mapping[str, TaskReader] = {
 }
 
 
-def _nested(path: str) -> str | None:
-    return next((n for n in NESTED_TASK_READERS if path == n or path.endswith(f"/{n}")), None)
-
-
 def task_reader_for(path: str) -> TaskReader | None:
     """The reader of the task-runner file at `path` (a project-relative path), if it is one."""
-    nested = _nested(path)
+    nested = nested_task_file(path)
     if nested is not None:
         return NESTED_TASK_READERS[nested]
     return TASK_READERS.get(posixpath.basename(path))
-
-
-def task_scope(path: str) -> str:
-    """The folder whose tasks the file at `path` defines (`.cargo/config.toml` → the root)."""
-    nested = _nested(path)
-    if nested is not None:
-        return path[: -len(nested)].rstrip("/")
-    return folder_of(path)

@@ -16,9 +16,9 @@ from collections.abc import Callable
 import yaml
 
 from squirrel_memory.repository.findings import Command, Port, Readings, Service, folder_of
-from squirrel_memory.repository.runners import purpose_of
 from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.stack import image_role, scheme_name
+from squirrel_memory.repository.task_records import purpose_of
 
 ConfigReader = Callable[[TextFile, Readings], None]
 
