@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench import foresight, foresight_table
+from bench import foresight, foresight_fixtures, foresight_table
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 
 ORIGINAL = "/home/dev/app"
@@ -65,7 +65,7 @@ async def test_the_second_session_is_scored_against_what_the_first_taught(
 ) -> None:
     events = (*session("first", 1).events, *session("second", 2).events)
 
-    result = await foresight.replay(foresight.Project("made-up", events), tmp_path)
+    result = await foresight.replay(foresight_fixtures.Project("made-up", events), tmp_path)
 
     assert (result.name, result.sessions, result.events) == ("made-up", 2, len(events))
     assert result.memories > 0

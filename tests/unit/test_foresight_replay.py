@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench.foresight import materialise, relocate, sessions_of
+from bench.foresight import materialise
+from bench.foresight_fixtures import relocate, sessions_of
 from bench.foresight_score import SessionFacts
 from squirrel_core.events import Event, EventType, SourceTool
 

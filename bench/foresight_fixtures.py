@@ -1,0 +1,137 @@
+"""The foresight replay's fixture projects: which transcripts make a project, their events as
+ingest's parsers read them, moved into the replay's folder, and grouped by session."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import fixture_pipeline
+from squirrel_core.events import Event, SourcePosition
+from squirrel_memory.models import StoredEvent
+
+#: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
+CONSTRUCTED = "agent-sessions-constructed"
+#: Transcripts reserved for held-out evaluation: never read here.
+RESERVED = re.compile(r"marot|spotter|locomo", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One session of a project: its events (moved into the replay folder), in time order."""
+
+    session_id: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A fixture project: its events as the transcripts hold them (original folders)."""
+
+    name: str
+    events: tuple[Event, ...]
+
+
+def fixture_groups(base: Path) -> list[tuple[str, list[Path]]]:
+    """(project name, transcripts) for every fixture project under `base`."""
+    groups: list[tuple[str, list[Path]]] = []
+    for host, prefix in (("claude", ""), ("codex", "codex:")):
+        folder = base / host
+        if not folder.is_dir():
+            continue
+        for name, paths in fixture_pipeline.fixture_projects(folder):
+            kept = [p for p in paths if not RESERVED.search(str(p))]
+            if name == CONSTRUCTED or RESERVED.search(name) or not kept:
+                continue
+            groups.append((prefix + name, kept))
+    return groups
+
+
+def read_events(paths: Iterable[Path]) -> list[Event]:
+    """Every event of the transcripts, as ingest's parsers read them."""
+    events: list[Event] = []
+    for path in paths:
+        parser = fixture_pipeline.transcript_parser(path)
+        if parser is None:
+            continue
+        offset = 0
+        with path.open("rb") as fh:
+            for line in fh:
+                offset += len(line)
+                events.extend(parser.feed(line, SourcePosition(str(path), 0, offset)))
+    return events
+
+
+def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(root, value)
+    if isinstance(value, list):
+        return [_moved_value(v, pattern, root) for v in value]
+    if isinstance(value, dict):
+        return {k: _moved_value(v, pattern, root) for k, v in value.items()}
+    return value
+
+
+def relocate(events: Sequence[Event], root: str) -> list[Event]:
+    """The events with the project's original folder (the commonest `cwd`) replaced by `root`
+    wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
+    cwds = Counter(e.cwd for e in events if e.cwd)
+    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+    pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
+    moved: list[Event] = []
+    for event in events:
+        cwd = pattern.sub(root, event.cwd) if event.cwd else root
+        moved.append(
+            dataclasses.replace(
+                event,
+                cwd=cwd if cwd.startswith(root) else root,
+                content=_moved_value(event.content, pattern, root),
+                file_paths=tuple(pattern.sub(root, p) for p in event.file_paths),
+            )
+        )
+    return moved
+
+
+def sessions_of(events: Sequence[Event]) -> tuple[Session, ...]:
+    """The events grouped by session, each session in time order, sessions by their start."""
+    by_id: dict[str, list[Event]] = {}
+    for event in events:
+        by_id.setdefault(event.session_id or "", []).append(event)
+    sessions = [
+        Session(sid, tuple(sorted(group, key=lambda e: e.timestamp)))
+        for sid, group in by_id.items()
+        if sid
+    ]
+    return tuple(sorted(sessions, key=lambda s: (s.events[0].timestamp, s.session_id)))
+
+
+def load_project(name: str, paths: Sequence[Path]) -> Project:
+    """The fixture project `name`: every event of its transcripts."""
+    return Project(name, tuple(read_events(paths)))
+
+
+def stored(events: Sequence[Event], project_id: str, tag: str) -> list[StoredEvent]:
+    """The events as the extractors read them (ids are positions: stable from run to run)."""
+    return [
+        StoredEvent(
+            id=f"{tag}-{n:06d}",
+            project_id=project_id,
+            user_id="",
+            source_tool=str(e.source_tool),
+            session_id=e.session_id,
+            timestamp=e.timestamp,
+            event_type=str(e.event_type),
+            content=e.content,
+            file_paths=e.file_paths,
+            hash="",
+            origin=str(e.origin) if e.origin else "",
+            sidechain=e.sidechain,
+            agent_id=e.agent_id,
+        )
+        for n, e in enumerate(events)
+    ]
