@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,13 @@ def rss_mib(pid: int) -> float:
         return float(psutil.Process(pid).memory_info().rss) / 2**20
     except psutil.Error:
         return math.nan
+
+
+def progress(scenario: str, what: str) -> None:
+    """A line on stderr as each phase ends (with the load average), so a run stopped before
+    its table still says how far it got."""
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {scenario}: {what} (load {load})", file=sys.stderr)
 
 
 def wait_for(predicate: Callable[[], object], timeout: float, what: str) -> None:

@@ -15,24 +15,31 @@ vector index) and compares the stored full-text column with the product's statem
 with each feature's hash computed once and a batch summed in one `bincount`: hashing and
 summing every feature of every memory in Python was what bounded the load (the product's write
 plan took a fifth of that); `verify` checks its vectors against `FakeEmbedder`'s.
+
+`CopyBatches` loads the memories of any number of projects so on one connection, a batch of
+them per transaction across projects.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
+import time
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import psycopg
 from psycopg import sql
 
+from bench.common import MemoryGenerator, progress
 from squirrel_memory.embedder import Vectors, normalised
 from squirrel_memory.fake_embedder import _EMPTY_FEATURE as _EMPTY
 from squirrel_memory.fake_embedder import _WORD, FakeEmbedder
-from squirrel_memory.models import MemoryItem, MemorySource, UpdateDecision
+from squirrel_memory.index import Vector
+from squirrel_memory.models import MemoryItem, MemorySource, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.base import HistoryAction
@@ -219,3 +226,91 @@ async def verify(
         if step.item.id not in {m for m, _ in hits}:
             raise AssertionError(f"search_fts does not find {step.item.id} by its key")
     return len(inserts)
+
+
+class CopyBatches:
+    """Memories of any number of projects loaded with `COPY` (`team_copy`) on one connection,
+    `rows` per transaction across projects: each project's memories are planned by its own
+    store, then queued, and every full batch goes in one transaction (one `COPY` per table).
+    A transaction per project of 100 (its commit, the temporary table, four `COPY`s) was what
+    bounded loading many small projects. Keeps the first `check` memories of the first
+    projects with their vectors, to be read back once indexed."""
+
+    def __init__(
+        self,
+        conn: Any,
+        hashing: HashingVectors,
+        model_id: str,
+        deadline: float,
+        rows: int = 10_000,
+        name: str = "",
+    ) -> None:
+        self.name = name
+        self._conn = conn
+        self._deadline = deadline
+        self._hashing = hashing
+        self._model_id = model_id
+        self._rows = rows
+        self._queued: list[Insert] = []
+        self.loaded = 0
+        self.samples: list[tuple[Store, list[Insert], list[Vector]]] = []
+        self._sampling: dict[str, tuple[Store, int]] = {}
+        self._sending: tuple[asyncio.Task[None], list[Insert], Any] | None = None
+
+    async def add(self, store: Store, count: int, first: int, check: int = 0) -> int:
+        """Up to `count` memories of `store`'s project (the generator's from `first`), queued,
+        none planned after the deadline (`time.monotonic`); every full batch is sent. Returns
+        how many were queued (`flush` sends the rest)."""
+        generator = MemoryGenerator(first)
+        queued = 0
+        for offset in range(0, count, self._rows):
+            if time.monotonic() > self._deadline:
+                break
+            decisions = [
+                UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
+                for n in range(min(self._rows, count - offset))
+            ]
+            inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
+            if check and offset == 0:
+                self._sampling[store.project_id] = (store, min(check, len(inserts)))
+                self.samples.append((store, [], []))
+            self._queued.extend(inserts)
+            queued += len(inserts)
+            if len(self._queued) >= self._rows:
+                await self.flush()
+        return queued
+
+    async def flush(self) -> None:
+        """Sends what is queued in one transaction, on a thread of its own: the next batch is
+        planned while this one is sent and Postgres computes its full-text columns. The batch
+        before is waited for first (one connection, one transaction at a time)."""
+        await self.sent()
+        if not self._queued:
+            return
+        inserts, self._queued = self._queued, []
+        vectors = self._hashing.embed([embedding_text(s.item) for s in inserts])
+        sending = asyncio.create_task(asyncio.to_thread(self._send, inserts, vectors))
+        self._sending = (sending, inserts, vectors)
+
+    def _send(self, inserts: list[Insert], vectors: Any) -> None:
+        with self._conn.transaction():
+            copy_rows(self._conn, inserts, vectors, self._model_id)
+
+    async def sent(self) -> None:
+        """Waits for the batch being sent; keeps its sample."""
+        if self._sending is None:
+            return
+        (sending, inserts, vectors), self._sending = self._sending, None
+        await sending
+        if (self.loaded + len(inserts)) // 100_000 > self.loaded // 100_000:
+            progress(self.name, f"{self.loaded + len(inserts):,} memories loaded")
+        self.loaded += len(inserts)
+        for store, sample, sample_vectors in self.samples:
+            wanted = self._sampling[store.project_id][1] - len(sample)
+            for step, vector in zip(inserts, vectors, strict=True):
+                if wanted <= 0:
+                    break
+                if step.item.project_id == store.project_id:
+                    sample.append(step)
+                    sample_vectors.append(vector)
+                    wanted -= 1

@@ -38,16 +38,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import structlog
 
-from bench.common import Figure, MemoryGenerator, percentile, print_table
+from bench.common import Figure, MemoryGenerator, percentile, print_table, progress
 from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
-from bench.team_copy import HashingVectors, copy_rows, planned_inserts, verify
+from bench.team_copy import CopyBatches, HashingVectors, verify
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
@@ -84,101 +82,6 @@ async def fill(
         await asyncio.to_thread(
             index.upsert, [(m.id, vectors[i]) for i, m in enumerate(result.memories)]
         )
-
-
-class CopyBatches:
-    """Memories of any number of projects loaded with `COPY` (`team_copy`) on one connection,
-    `rows` per transaction across projects: each project's memories are planned by its own
-    store, then queued, and every full batch goes in one transaction (one `COPY` per table).
-    A transaction per project of 100 (its commit, the temporary table, four `COPY`s) was what
-    bounded loading many small projects. Keeps the first `check` memories of the first
-    projects with their vectors, to be read back once indexed."""
-
-    def __init__(
-        self,
-        conn: Any,
-        hashing: HashingVectors,
-        model_id: str,
-        deadline: float,
-        rows: int = 10_000,
-        name: str = "",
-    ) -> None:
-        self.name = name
-        self._conn = conn
-        self._deadline = deadline
-        self._hashing = hashing
-        self._model_id = model_id
-        self._rows = rows
-        self._queued: list[Insert] = []
-        self.loaded = 0
-        self.samples: list[tuple[Store, list[Insert], list[Vector]]] = []
-        self._sampling: dict[str, tuple[Store, int]] = {}
-        self._sending: tuple[asyncio.Task[None], list[Insert], Any] | None = None
-
-    async def add(self, store: Store, count: int, first: int, check: int = 0) -> int:
-        """Up to `count` memories of `store`'s project (the generator's from `first`), queued,
-        none planned after the deadline (`time.monotonic`); every full batch is sent. Returns
-        how many were queued (`flush` sends the rest)."""
-        generator = MemoryGenerator(first)
-        queued = 0
-        for offset in range(0, count, self._rows):
-            if time.monotonic() > self._deadline:
-                break
-            decisions = [
-                UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(first + offset + n))
-                for n in range(min(self._rows, count - offset))
-            ]
-            inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
-            if check and offset == 0:
-                self._sampling[store.project_id] = (store, min(check, len(inserts)))
-                self.samples.append((store, [], []))
-            self._queued.extend(inserts)
-            queued += len(inserts)
-            if len(self._queued) >= self._rows:
-                await self.flush()
-        return queued
-
-    async def flush(self) -> None:
-        """Sends what is queued in one transaction, on a thread of its own: the next batch is
-        planned while this one is sent and Postgres computes its full-text columns. The batch
-        before is waited for first (one connection, one transaction at a time)."""
-        await self.sent()
-        if not self._queued:
-            return
-        inserts, self._queued = self._queued, []
-        vectors = self._hashing.embed([embedding_text(s.item) for s in inserts])
-        sending = asyncio.create_task(asyncio.to_thread(self._send, inserts, vectors))
-        self._sending = (sending, inserts, vectors)
-
-    def _send(self, inserts: list[Insert], vectors: Any) -> None:
-        with self._conn.transaction():
-            copy_rows(self._conn, inserts, vectors, self._model_id)
-
-    async def sent(self) -> None:
-        """Waits for the batch being sent; keeps its sample."""
-        if self._sending is None:
-            return
-        (sending, inserts, vectors), self._sending = self._sending, None
-        await sending
-        if (self.loaded + len(inserts)) // 100_000 > self.loaded // 100_000:
-            progress(self.name, f"{self.loaded + len(inserts):,} memories loaded")
-        self.loaded += len(inserts)
-        for store, sample, sample_vectors in self.samples:
-            wanted = self._sampling[store.project_id][1] - len(sample)
-            for step, vector in zip(inserts, vectors, strict=True):
-                if wanted <= 0:
-                    break
-                if step.item.project_id == store.project_id:
-                    sample.append(step)
-                    sample_vectors.append(vector)
-                    wanted -= 1
-
-
-def progress(scenario: str, what: str) -> None:
-    """A line on stderr as each phase ends (with the load average), so a run stopped before
-    its table still says how far it got."""
-    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
-    print(f"[{datetime.now(UTC):%H:%M:%S}] {scenario}: {what} (load {load})", file=sys.stderr)
 
 
 def exact_top10(dsn: str, project_id: str, model_id: str, vector: Sequence[float]) -> list[str]:

@@ -16,7 +16,7 @@ import pytest
 from pgvector.psycopg import register_vector
 
 from bench.common import MemoryGenerator
-from bench.team_copy import HashingVectors, copy_rows, planned_inserts, verify
+from bench.team_copy import CopyBatches, HashingVectors, copy_rows, planned_inserts, verify
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
@@ -108,8 +108,6 @@ async def test_batches_across_projects_are_all_sent_with_their_samples(
 ) -> None:
     """Batches smaller than a project, each sent while the next is planned: every memory of
     every project arrives, the last batch included, with the sample asked for."""
-    from bench.team_scale import CopyBatches  # noqa: PLC0415
-
     backend = PostgresBackend(database, pool_size=2, clock=lambda: NOW)
     model = FakeEmbedder(dim=DIM).model_id
     try:
