@@ -46,10 +46,11 @@ def test_bulleted_folders_with_what_they_hold_make_the_fact() -> None:
     assert (found.key, found.path, found.event_ids) == ("layout", "README.md", ("e1",))
 
 
-def test_a_commented_tree_in_a_code_block_is_read_at_its_top_level() -> None:
+@pytest.mark.parametrize("fence", ["```", "~~~"])
+def test_a_commented_tree_in_a_code_block_is_read_at_its_top_level(fence: str) -> None:
     text = (
-        "# Notes\n\n```\n├── inbox/      # unsorted captures\n│   └── old/   # archive\n"
-        "├── projects/   # one note per project\n└── README.md  # this file\n```\n"
+        f"# Notes\n\n{fence}\n├── inbox/      # unsorted captures\n│   └── old/   # archive\n"
+        f"├── projects/   # one note per project\n└── README.md  # this file\n{fence}\n"
     )
 
     assert explained_folders(text) == [

@@ -92,6 +92,16 @@ def test_each_section_of_written_notes_becomes_one_fact_and_the_commands_a_recip
     assert "import tidepool" not in " ".join(found.values())  # a code example is no command
 
 
+def test_a_tilde_fenced_block_is_a_code_block_too() -> None:
+    stream = Stream()
+    stream.user("write the project notes")
+    _write(stream, f"{PROJECT}/CLAUDE.md", NOTES.replace("```", "~~~"))
+    found = _texts(stream)
+    commands = found["notes:CLAUDE.md:commands"]
+    assert "`npm install` (install)" in commands and "`npm run dev` (run)" in commands
+    assert "import tidepool" not in " ".join(found.values())
+
+
 def test_only_the_final_text_counts_after_the_session_edits_it() -> None:
     found = _texts(_session(("npm install", "pnpm install"), ("npm run dev", "pnpm dev")))
     commands = found["notes:CLAUDE.md:commands"]

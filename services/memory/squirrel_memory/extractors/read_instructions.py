@@ -26,11 +26,11 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.lessons import edits
-from squirrel_memory.extractors.readme_commands import ANY_FENCE
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import (
+    ANY_FENCE,
     clean_markdown,
     instruction_kind,
     read_instruction_file,

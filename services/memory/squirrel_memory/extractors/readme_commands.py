@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
 
 #: Importance of the recipe: the project's own documentation, not a command seen to pass.
 IMPORTANCE = 0.6
@@ -34,12 +34,11 @@ MIN_PURPOSES = 2
 MAX_COMMENT_CHARS = 60
 MAX_COMMAND_CHARS = 100
 
-#: A fence that opens a shell block (or a block without a language), and any fence.
+#: A fence that opens a shell block (or a block without a language); any fence is `ANY_FENCE`.
 SHELL_FENCE = re.compile(
     r"^\s*(```|~~~)\s*(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1)?\s*$",
     re.IGNORECASE,
 )
-ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^`#]*?)\s*:?\s*$")
 _PROMPT = re.compile(r"^\s*[$>]\s+")
 _COMMAND = re.compile(r"^[A-Za-z.][\w./:+-]*(?:\s+\S+)*$")

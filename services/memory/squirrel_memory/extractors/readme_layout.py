@@ -20,7 +20,7 @@ from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import clean_markdown, instruction_kind
+from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
 
 #: Importance of the layout fact.
 IMPORTANCE = 0.5
@@ -36,7 +36,6 @@ _BULLET_ENTRY = re.compile(
     r"\s*(?:[:—–-]\s*|\s+)(?P<says>\S.*)$"
 )
 _TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ def explained_folders(text: str) -> list[tuple[str, str]]:
     found: dict[str, str] = {}
     fenced = False
     for line in text.splitlines():
-        if _FENCE.match(line):
+        if ANY_FENCE.match(line):
             fenced = not fenced
             continue
         match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)

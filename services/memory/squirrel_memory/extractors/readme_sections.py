@@ -22,13 +22,12 @@ from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import head_read_text, read_output
 from squirrel_memory.extractors.readme_commands import (
-    ANY_FENCE,
     SHELL_FENCE,
     documented_commands,
     shell_command,
 )
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
 
 #: Importance of a section's recipe: the project's documentation, not a command seen to pass.
 IMPORTANCE = 0.5

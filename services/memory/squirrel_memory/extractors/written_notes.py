@@ -23,7 +23,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.wording import key_slug, strip_markdown
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
 from squirrel_memory.repository.task_records import purpose_of
 
 #: Importance of a section of the notes, and of the commands they give.
@@ -38,7 +38,6 @@ MIN_ITEM_WORDS = 4
 MAX_COMMANDS = 6
 
 _CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd", "pwsh"}
 _PROMPT = re.compile(r"^\s*(?:\$|%|>)\s+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -193,7 +192,7 @@ def _sections(text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
     title = ""
     fence: str | None = None
     for line in text.splitlines():
-        if _FENCE.match(line):
+        if ANY_FENCE.match(line):
             fence = None if fence is not None else line.strip()[3:].strip().lower()
             continue
         if fence is not None:

@@ -57,7 +57,8 @@ _IMPERATIVE = re.compile(
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+#: The line that opens or closes a Markdown code block (``` or ~~~).
+ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
 _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 _PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
@@ -86,7 +87,7 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
     rules = 0
     fence: str | None = None
     for number, line in enumerate(text.lines, 1):
-        if _FENCE.match(line):
+        if ANY_FENCE.match(line):
             fence = None if fence is not None else line.strip()[3:].strip().lower()
             continue
         if fence is not None:
@@ -155,7 +156,7 @@ def _describe(text: TextFile, out: Readings) -> None:
     fence = False
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
-        if _FENCE.match(line):
+        if ANY_FENCE.match(line):
             fence = not fence
             if paragraph and (_is_description(paragraph) or "" in paragraph):
                 break

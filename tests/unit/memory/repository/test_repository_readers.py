@@ -8,6 +8,9 @@ import pytest
 
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository import read_repository, repository_candidates
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import read_instruction_file
+from squirrel_memory.repository.snapshot import TextFile
 from tests.unit.memory.repository.conftest import (
     DOTNET,
     ELIXIR,
@@ -235,6 +238,16 @@ def test_a_script_named_run_or_a_seed_script_is_not_the_dev_server(make_repo: Ma
     _, found = _read(make_repo, {**ELIXIR, "README.md": readme, ".ci/run": "#!/bin/sh\n"})
     assert found["repo:recipe:run"].content.startswith("Start the dev server with `mix phx.server`")
     assert ".ci/run" not in found["repo:recipe:run"].content
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~"])
+def test_a_readmes_shell_block_gives_its_commands_whichever_fence(fence: str) -> None:
+    readme = (
+        f"# X\n\nA tool.\n\n{fence}bash\nmake test\n{fence}\n\n{fence}python\nmake(1)\n{fence}\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("README.md", readme), out, "readme")
+    assert [c.text for c in out.commands] == ["make test"]
 
 
 def test_taskfile_poe_tasks_and_pipfile(make_repo: MakeRepo) -> None:
