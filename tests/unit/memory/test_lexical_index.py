@@ -255,7 +255,11 @@ async def test_query_terms_are_tokenized_by_sqlite() -> None:
 
 def test_the_index_weighs_columns_as_the_fts5_query() -> None:
     weights = ", ".join(str(w) for w in postings.COLUMN_WEIGHTS)
-    for statement in (sqlite_search._BEST_MATCHES, sqlite_search._BEST_MATCHES_OF_TYPES):
+    for statement in (
+        sqlite_search._BEST_MATCHES,
+        sqlite_search._BEST_MATCHES_OF_TYPES,
+        sqlite_search._MATCHES_OF_TYPES_SORTED,
+    ):
         assert f"bm25(memory_fts, {weights})" in statement
 
 

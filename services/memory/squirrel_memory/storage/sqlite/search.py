@@ -16,6 +16,7 @@ from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.search_terms import match_terms
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
+from squirrel_memory.storage.sqlite.postings import COLUMN_WEIGHTS
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M, memory_from_row
 from squirrel_memory.storage.sqlite.schema import (
     SEARCH_RESET,
@@ -42,55 +43,47 @@ def fts_match_expression(query: str) -> str | None:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
-# bm25(memory_fts, 2.0, 1.0, 1.5, 0.0): column weights key 2, content 1, tags 1.5, type 0
-# (`postings.COLUMN_WEIGHTS`, which the in-memory index scores with: a test holds them equal).
-# Only the matches holding a term of `:within` (all matches when it is NULL) are scored; the
-# unary + keeps FTS5 from looking each of them up again by rowid (`_best_rows`).
-# Each row: the score, the FTS rowid, then the memory's columns as `SELECT_MEMORY` reads them.
-# The `limit` best matches of a project's live memories, best first (bm25 is lower-is-better).
-_BEST_MATCHES = (
-    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
-    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH :expression"
-    "  AND (:within IS NULL OR +rowid IN "
-    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
-    "ORDER BY score, rowid LIMIT :limit) AS f "
+def _ranked(limit: str, *, of_types: bool = False) -> str:
+    """The matches of `:expression` (with `of_types`, those of `:types` only), `limit` of them,
+    scored and in rank order as `f` (bm25() is lower-is-better). The column weights are the ones
+    the in-memory index scores with (`postings.COLUMN_WEIGHTS`: key 2, content 1, tags 1.5,
+    type 0). Only the matches holding a term of `:within` (all matches when it is NULL) are
+    scored; the unary + keeps FTS5 from looking each of them up again by rowid (`_best_rows`)."""
+    weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+    types = " AND type IN (SELECT value FROM json_each(:types))" if of_types else ""
+    return (
+        "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
+        f"  SELECT rowid, bm25(memory_fts, {weights}) AS score FROM memory_fts"
+        f"  WHERE memory_fts MATCH :expression{types}"
+        "  AND (:within IS NULL OR +rowid IN "
+        "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
+        f"ORDER BY score, rowid LIMIT {limit}) AS f "
+    )
+
+
+# The memories of the ranked matches that are live and of this project, in rank order.
+_LIVE_IN_RANK_ORDER = (
     "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
     "JOIN memory_items m ON m.id = d.memory_id "
     "WHERE m.project_id = :project AND m.deleted = 0 "
     "ORDER BY f.score, f.rowid"
 )
+# The `limit` best matches of a project's live memories, best first.
+_BEST_MATCHES = _ranked(":limit") + _LIVE_IN_RANK_ORDER
 # The same among the memories of some types. FTS5 would read each match's stored row to test
 # its UNINDEXED `type` column (most of the time of a query matching thousands of rows); here
 # the matches are ranked first and the type is looked up for the best ones only, until `limit`
 # pass. The CROSS JOINs keep the ranked matches in the outer loop, so rows come out in rank
 # order (a test holds this); should a SQLite version ever return them otherwise, `search_fts`
 # sees it and reads them again with `_MATCHES_OF_TYPES_SORTED`, FTS5's own filter.
-_BEST_MATCHES_OF_TYPES = (
-    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
-    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH :expression"
-    "  AND (:within IS NULL OR +rowid IN "
-    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
-    "ORDER BY score, rowid LIMIT -1) AS f "
+_BEST_MATCHES_OF_TYPES = _ranked("-1") + (  # noqa: S608 (constants)
     "CROSS JOIN memory_fts_docs d CROSS JOIN memory_items m "
     "WHERE d.doc_id = f.rowid AND m.id = d.memory_id "
     "AND m.type IN (SELECT value FROM json_each(:types)) "
     "AND m.project_id = :project AND m.deleted = 0 "
     "LIMIT :limit"
 )
-_MATCHES_OF_TYPES_SORTED = (
-    "SELECT f.score, f.rowid, " + MEMORY_COLUMNS_OF_M + " FROM ("  # noqa: S608 (constants)
-    "  SELECT rowid, bm25(memory_fts, 2.0, 1.0, 1.5, 0.0) AS score FROM memory_fts"
-    "  WHERE memory_fts MATCH :expression AND type IN (SELECT value FROM json_each(:types))"
-    "  AND (:within IS NULL OR +rowid IN "
-    "(SELECT rowid FROM memory_fts WHERE memory_fts MATCH :within)) "
-    "ORDER BY score, rowid LIMIT :limit) AS f "
-    "JOIN memory_fts_docs d ON d.doc_id = f.rowid "
-    "JOIN memory_items m ON m.id = d.memory_id "
-    "WHERE m.project_id = :project AND m.deleted = 0 "
-    "ORDER BY f.score, f.rowid"
-)
+_MATCHES_OF_TYPES_SORTED = _ranked(":limit", of_types=True) + _LIVE_IN_RANK_ORDER
 
 
 def _matches(
