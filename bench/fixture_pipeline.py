@@ -117,15 +117,19 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
             found, _ = parse_gemini_json_document(path.read_bytes(), str(path), 0, set(), cwd=cwd)
             events.extend(_moved(event, cwd) for event in found)
             continue
-        if parser is None:
-            continue
-        offset = 0
-        with path.open("rb") as fh:
-            for line in fh:
-                offset += len(line)
-                for event in parser.feed(line, SourcePosition(str(path), 0, offset)):
-                    events.append(_moved(event, cwd))
+        if parser is not None:
+            events.extend(_moved(event, cwd) for event in transcript_events(path, parser))
     return events
+
+
+def transcript_events(path: Path, parser: Parser) -> Iterator[Event]:
+    """The events `parser` reads in the transcript at `path`, line by line, each line with its
+    position (the bytes read so far)."""
+    offset = 0
+    with path.open("rb") as fh:
+        for line in fh:
+            offset += len(line)
+            yield from parser.feed(line, SourcePosition(str(path), 0, offset))
 
 
 def _is_document(path: Path) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import fixture_pipeline
-from squirrel_core.events import Event, SourcePosition
+from squirrel_core.events import Event
 from squirrel_memory.models import StoredEvent
 
 #: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
@@ -57,13 +57,8 @@ def read_events(paths: Iterable[Path]) -> list[Event]:
     events: list[Event] = []
     for path in paths:
         parser = fixture_pipeline.transcript_parser(path)
-        if parser is None:
-            continue
-        offset = 0
-        with path.open("rb") as fh:
-            for line in fh:
-                offset += len(line)
-                events.extend(parser.feed(line, SourcePosition(str(path), 0, offset)))
+        if parser is not None:
+            events.extend(fixture_pipeline.transcript_events(path, parser))
     return events
 
 
