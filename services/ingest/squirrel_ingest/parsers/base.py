@@ -69,6 +69,8 @@ class PendingTool:
     cwd: str | None = None
     #: The most lines a file read asked for from the file's first line (`head -n 40 f`).
     line_limit: int | None = None
+    #: The background task the call started, reads or stops (Claude Code's task or shell id).
+    task_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for a cursor's `extra`."""
@@ -79,6 +81,7 @@ class PendingTool:
             "background": self.background,
             "cwd": self.cwd,
             "line_limit": self.line_limit,
+            "task_id": self.task_id,
         }
 
     @classmethod
@@ -90,6 +93,7 @@ class PendingTool:
         paths = value.get("paths")
         cwd = value.get("cwd")
         limit = value.get("line_limit")
+        task_id = value.get("task_id")
         return cls(
             name=value["name"],
             command=command if isinstance(command, str) else None,
@@ -97,6 +101,7 @@ class PendingTool:
             background=value.get("background") is True,
             cwd=cwd if isinstance(cwd, str) else None,
             line_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+            task_id=task_id if isinstance(task_id, str) else None,
         )
 
 
