@@ -1,6 +1,7 @@
 """The real Claude Code (the pinned version) runs a command in the background, against a scripted
-model: what its transcript records is read by the Claude Code parser into one command run with
-the exit status the host reported when the command ended. A command the model stops makes none.
+model: what its transcript records is read by the Claude Code parser into the launch (a run
+without a result) and one run with the exit status the host reported when the command ended. A
+command the model stops gets no result.
 
 No Squirrel service runs here: the transcript Claude Code wrote is parsed as ingest would.
 """
@@ -108,8 +109,14 @@ def _session(tmp: Path, script: Script) -> list[Event]:
     return parsed.events
 
 
-def _runs(events: list[Event]) -> list[Event]:
-    return [e for e in events if e.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN)]
+def _runs(events: list[Event], *, launched: bool = False) -> list[Event]:
+    """The command runs with a result, or (`launched`) the launches still without one."""
+    return [
+        e
+        for e in events
+        if e.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN)
+        and (e.content.get("background") is True) is launched
+    ]
 
 
 def test_a_background_command_is_run_once_with_the_exit_code_it_ended_with(
@@ -119,9 +126,12 @@ def test_a_background_command_is_run_once_with_the_exit_code_it_ended_with(
     [run] = _runs(events)
     assert run.content["command"] == FAILING
     assert (run.content["exit_code"], run.content["is_error"]) == (3, True)
-    launch = next(e for e in events if e.event_type is EventType.TOOL_RESULT)
+    result = next(e for e in events if e.event_type is EventType.TOOL_RESULT)
+    assert result.content["tool_use_id"] == run.content["tool_use_id"]
+    assert "in background" in result.content["output"]
+    [launch] = _runs(events, launched=True)
     assert launch.content["tool_use_id"] == run.content["tool_use_id"]
-    assert "in background" in launch.content["output"]
+    assert "exit_code" not in launch.content
 
 
 def test_a_background_command_the_model_stopped_makes_no_run(tmp_path: Path) -> None:
@@ -132,3 +142,4 @@ def test_a_background_command_the_model_stopped_makes_no_run(tmp_path: Path) -> 
         "TaskStop",
     ]
     assert _runs(events) == []
+    assert [e.content["command"] for e in _runs(events, launched=True)] == [ENDLESS]

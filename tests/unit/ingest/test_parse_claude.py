@@ -126,7 +126,7 @@ def test_bash_command_becomes_command_run_with_exit_code() -> None:
     assert test.content["tool_use_id"] == "toolu_2"
 
 
-def test_interrupted_bash_has_unknown_exit_code_and_a_background_launch_no_run() -> None:
+def test_interrupted_or_background_bash_has_unknown_exit_code() -> None:
     events = _feed(
         ClaudeFileParser("/p/projects/-x/s.jsonl"),
         _tool_use("u1", "toolu_1", "Bash", {"command": "npm run dev", "run_in_background": True}),
@@ -141,9 +141,11 @@ def test_interrupted_bash_has_unknown_exit_code_and_a_background_launch_no_run()
         ),
     )
     runs = _of(events, EventType.COMMAND_RUN)
-    assert [(event.content["command"], event.content["exit_code"]) for event in runs] == [
-        ("sleep 100", None)
+    assert [(event.content["command"], event.content.get("exit_code")) for event in runs] == [
+        ("npm run dev", None),
+        ("sleep 100", None),
     ]
+    assert "is_error" not in runs[0].content  # launched in the background: no result yet
 
 
 def test_successful_edit_is_a_code_change_and_a_rejected_one_is_not() -> None:

@@ -98,14 +98,29 @@ def _feed(parser: ClaudeFileParser, *records: dict[str, Any]) -> list[Event]:
     return events
 
 
-def _runs(events: list[Event]) -> list[Event]:
+def _all_runs(events: list[Event]) -> list[Event]:
     return [e for e in events if e.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN)]
 
 
-def test_a_launch_is_a_tool_result_only_until_the_command_ends() -> None:
+def _runs(events: list[Event]) -> list[Event]:
+    """The runs with a result (not a launch's)."""
+    return [e for e in _all_runs(events) if e.content.get("background") is not True]
+
+
+def test_a_launch_is_a_run_without_a_result_until_the_command_ends() -> None:
     events = _feed(ClaudeFileParser(PATH), *_launch())
-    assert [e.event_type for e in events] == [EventType.TOOL_CALL, EventType.TOOL_RESULT]
+    assert [e.event_type for e in events] == [
+        EventType.TOOL_CALL,
+        EventType.TOOL_RESULT,
+        EventType.TEST_RUN,
+    ]
     assert events[1].content["output"].startswith("Command running in background")
+    assert events[2].content == {
+        "command": "pytest -q",
+        "tool_use_id": "toolu_1",
+        "cwd": CWD,
+        "background": True,
+    }
 
 
 def test_a_failure_notification_makes_the_test_run_with_its_exit_code() -> None:

@@ -226,23 +226,25 @@ def command_event(
     is_error: bool | None = None,
     paths: tuple[str, ...] = (),
     shell_cwd: str | None = None,
+    background: bool = False,
 ) -> Event:
     """A `command_run` or `test_run` event for a finished shell command; `shell_cwd` is the
-    folder it ran in when the call named one (else the session's)."""
-    failed = is_error if is_error is not None else exit_code not in (None, 0)
-    return ctx.event(
-        command_event_type(command),
-        {
-            "command": cap_text(command, INPUT_STRING_LIMIT),
-            "tool_use_id": tool_use_id,
-            "exit_code": exit_code,
-            "is_error": failed,
-            "output": cap_text(output),
-            # The folder the shell was in: a recipe keeps it as its scope.
-            "cwd": shell_cwd or ctx.cwd,
-        },
-        paths,
-    )
+    folder it ran in when the call named one (else the session's). `background` marks a
+    command launched in the background: its result is not known yet (no `exit_code`,
+    `is_error` or `output`), and the run its end makes later, with the same `tool_use_id`,
+    takes its place."""
+    content: dict[str, Any] = {
+        "command": cap_text(command, INPUT_STRING_LIMIT),
+        "tool_use_id": tool_use_id,
+        # The folder the shell was in: a recipe keeps it as its scope.
+        "cwd": shell_cwd or ctx.cwd,
+    }
+    if background:
+        content["background"] = True
+    else:
+        failed = is_error if is_error is not None else exit_code not in (None, 0)
+        content.update(exit_code=exit_code, is_error=failed, output=cap_text(output))
+    return ctx.event(command_event_type(command), content, paths)
 
 
 def shell_folder(named: object, cwd: str | None) -> str | None:

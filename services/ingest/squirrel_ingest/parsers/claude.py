@@ -386,7 +386,21 @@ class ClaudeFileParser:
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         ended: list[Event] = []
         if pending is not None and pending.command is not None and _sent_away(pending, structured):
+            launch = pending
             pending = self._launched(tool_use_id, pending, output, structured, is_error=is_error)
+            if pending.command is None:  # its run, still without a result
+                ended = [
+                    command_event(
+                        ctx,
+                        tool_use_id,
+                        launch.command or "",
+                        output,
+                        exit_code=None,
+                        paths=launch.paths,
+                        shell_cwd=launch.cwd,
+                        background=True,
+                    )
+                ]
         elif pending is not None and pending.task_id is not None and not is_error:
             ended = self._read_back(pending, output, structured, ctx)
         exit_code = _exit_code(pending, output, structured, is_error=is_error)
@@ -422,7 +436,8 @@ class ClaudeFileParser:
         is_error: bool,
     ) -> PendingTool:
         """A background command's launch: its outcome comes later (see `background`), so the
-        launch result is a tool result only. A launch that failed is a failed command."""
+        launch result is a tool result and a run without a result. A launch that failed is a
+        failed command."""
         if is_error:
             return replace(pending, background=False)
         task_id = launched_task(output, structured)
