@@ -20,7 +20,7 @@ import pytest
 from squirrel_core.events import Event, EventType
 from squirrel_ingest.parsers import ClaudeFileParser, parse_bytes
 from tests.e2e.scripted_model import Block, blocks_of, scripted_model, text, tool_names, tool_use
-from tests.e2e.test_claude_code import CLAUDE_PACKAGE, CLAUDE_VERSION, HOSTS_DIR, claude_binary
+from tests.e2e.test_claude_code import model_env, pinned_claude
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
 
@@ -68,17 +68,7 @@ class Script:
 
 
 def _session(tmp: Path, script: Script) -> list[Event]:
-    claude = claude_binary()
-    if claude is None:
-        pytest.skip(
-            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
-            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
-        )
-    version = subprocess.run(
-        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
-    ).stdout.strip()
-    if not version.startswith(CLAUDE_VERSION):
-        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    claude, _ = pinned_claude()
     home, repo = tmp / "home", tmp / "repo"
     (home / ".claude").mkdir(parents=True)
     repo.mkdir()
@@ -87,12 +77,7 @@ def _session(tmp: Path, script: Script) -> list[Event]:
             "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
             "HOME": str(home),
             "LANG": "C.UTF-8",
-            "ANTHROPIC_BASE_URL": model.url,
-            "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "DISABLE_AUTOUPDATER": "1",
+            **model_env(model.url),
         }
         done = subprocess.run(
             [str(claude), "-p", "Run the tests", "--allowedTools", "Bash ToolSearch TaskStop"],
