@@ -142,8 +142,8 @@ def _main_loop(requests: list[Logged]) -> list[Logged]:
     ]
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+def pinned_claude() -> tuple[Path, str]:
+    """The installed Claude Code and its version; skips, saying why, unless it is the pinned one."""
     claude = claude_binary()
     if claude is None:
         pytest.skip(
@@ -155,6 +155,24 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     ).stdout.strip()
     if not version.startswith(CLAUDE_VERSION):
         pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    return claude, version
+
+
+def model_env(url: str) -> dict[str, str]:
+    """What points Claude Code at the scripted model at `url`, with nothing else sent out."""
+    return {
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    claude, version = pinned_claude()
     base = tmp_path_factory.mktemp("claude-code")
     home, repo = base / "home", (base / "repo").resolve()
     (home / ".claude").mkdir(parents=True)
@@ -183,15 +201,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     _git(repo, "commit", "-qm", "init")  # .mcp.json is the team's; the hooks file is not
     before = _git(repo, "status", "--porcelain", "--untracked-files=all")
     with scripted_model(Script(repo)) as model:
-        client_env = {
-            **env,
-            "ANTHROPIC_BASE_URL": model.url,
-            "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
+        client_env = {**env, **model_env(model.url)}
         runs: list[list[Logged]] = []
         try:
             for extra in ([FIRST_PROMPT], ["--continue", SECOND_PROMPT]):

@@ -140,10 +140,12 @@ def test_interrupted_or_background_bash_has_unknown_exit_code() -> None:
             extra={"interrupted": True},
         ),
     )
-    assert [event.content["exit_code"] for event in _of(events, EventType.COMMAND_RUN)] == [
-        None,
-        None,
+    runs = _of(events, EventType.COMMAND_RUN)
+    assert [(event.content["command"], event.content.get("exit_code")) for event in runs] == [
+        ("npm run dev", None),
+        ("sleep 100", None),
     ]
+    assert "is_error" not in runs[0].content  # launched in the background: no result yet
 
 
 def test_successful_edit_is_a_code_change_and_a_rejected_one_is_not() -> None:
@@ -572,3 +574,68 @@ def test_a_cat_awaiting_its_result_stays_a_read_across_a_restart() -> None:
         _feed(second, _tool_result("u1", "toolu_c", "# Demo\ntwo")), EventType.TOOL_RESULT
     )
     assert (result.content["tool"], result.content.get("lines")) == ("read_file", [1, 2])
+
+
+#: Calls of the tools Claude Code offers besides files and the shell (2.1.332's tool list and
+#: its deferred tools; `Task`/`TodoWrite` and the task list of other 2.x versions), with the
+#: input keys their schemas have.
+_BOOKKEEPING_CALLS: list[tuple[str, dict[str, Any]]] = [
+    (
+        "Agent",
+        {
+            "description": "Find the config",
+            "prompt": "Look in src/app.py",
+            "subagent_type": "Explore",
+        },
+    ),
+    (
+        "Task",
+        {
+            "description": "Review",
+            "prompt": "Review src/app.py",
+            "subagent_type": "general-purpose",
+        },
+    ),
+    (
+        "TodoWrite",
+        {"todos": [{"content": "Edit src/app.py", "status": "pending", "activeForm": "Editing"}]},
+    ),
+    (
+        "TaskCreate",
+        {"subject": "Edit src/app.py", "description": "Fix the parser", "activeForm": "Editing"},
+    ),
+    ("TaskUpdate", {"taskId": "1", "status": "completed"}),
+    ("TaskGet", {"taskId": "1"}),
+    ("TaskList", {}),
+    ("ToolSearch", {"query": "select:TaskStop", "max_results": 1}),
+    ("SendMessage", {"to": "reviewer", "summary": "done", "message": "src/app.py is fixed"}),
+    ("Skill", {"skill": "update-config", "args": "hooks"}),
+    ("WebFetch", {"url": "https://example.com/docs", "prompt": "What does it say?"}),
+    ("WebSearch", {"query": "vite dev server port"}),
+    (
+        "Monitor",
+        {
+            "description": "Wait for the server",
+            "timeout_ms": 60000,
+            "command": "until curl -s localhost:5173; do sleep 1; done",
+        },
+    ),
+    ("TaskStop", {"task_id": "bkrck70pg"}),
+    ("KillShell", {"shell_id": "dce0af"}),
+]
+
+
+@pytest.mark.parametrize(("name", "tool_input"), _BOOKKEEPING_CALLS)
+def test_current_tools_besides_files_and_the_shell_change_and_read_nothing(
+    name: str, tool_input: dict[str, Any]
+) -> None:
+    """Subagents, the task list, tool search, messages, skills, the web, monitors and stopping a
+    background task: a call and its result, never a code change, a file read or a command."""
+    events = _feed(
+        ClaudeFileParser("/p/projects/-x/s.jsonl"),
+        _tool_use("u1", "toolu_1", name, tool_input),
+        _tool_result("u2", "toolu_1", "Task #1 created successfully: Edit src/app.py"),
+    )
+    assert [event.event_type for event in events] == [EventType.TOOL_CALL, EventType.TOOL_RESULT]
+    assert [event.file_paths for event in events] == [(), ()]
+    assert "partial" not in events[1].content

@@ -69,6 +69,8 @@ class PendingTool:
     cwd: str | None = None
     #: The most lines a file read asked for from the file's first line (`head -n 40 f`).
     line_limit: int | None = None
+    #: The background task the call started, reads or stops (Claude Code's task or shell id).
+    task_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for a cursor's `extra`."""
@@ -79,6 +81,7 @@ class PendingTool:
             "background": self.background,
             "cwd": self.cwd,
             "line_limit": self.line_limit,
+            "task_id": self.task_id,
         }
 
     @classmethod
@@ -90,6 +93,7 @@ class PendingTool:
         paths = value.get("paths")
         cwd = value.get("cwd")
         limit = value.get("line_limit")
+        task_id = value.get("task_id")
         return cls(
             name=value["name"],
             command=command if isinstance(command, str) else None,
@@ -97,6 +101,7 @@ class PendingTool:
             background=value.get("background") is True,
             cwd=cwd if isinstance(cwd, str) else None,
             line_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+            task_id=task_id if isinstance(task_id, str) else None,
         )
 
 
@@ -221,23 +226,25 @@ def command_event(
     is_error: bool | None = None,
     paths: tuple[str, ...] = (),
     shell_cwd: str | None = None,
+    background: bool = False,
 ) -> Event:
     """A `command_run` or `test_run` event for a finished shell command; `shell_cwd` is the
-    folder it ran in when the call named one (else the session's)."""
-    failed = is_error if is_error is not None else exit_code not in (None, 0)
-    return ctx.event(
-        command_event_type(command),
-        {
-            "command": cap_text(command, INPUT_STRING_LIMIT),
-            "tool_use_id": tool_use_id,
-            "exit_code": exit_code,
-            "is_error": failed,
-            "output": cap_text(output),
-            # The folder the shell was in: a recipe keeps it as its scope.
-            "cwd": shell_cwd or ctx.cwd,
-        },
-        paths,
-    )
+    folder it ran in when the call named one (else the session's). `background` marks a
+    command launched in the background: its result is not known yet (no `exit_code`,
+    `is_error` or `output`), and the run its end makes later, with the same `tool_use_id`,
+    takes its place."""
+    content: dict[str, Any] = {
+        "command": cap_text(command, INPUT_STRING_LIMIT),
+        "tool_use_id": tool_use_id,
+        # The folder the shell was in: a recipe keeps it as its scope.
+        "cwd": shell_cwd or ctx.cwd,
+    }
+    if background:
+        content["background"] = True
+    else:
+        failed = is_error if is_error is not None else exit_code not in (None, 0)
+        content.update(exit_code=exit_code, is_error=failed, output=cap_text(output))
+    return ctx.event(command_event_type(command), content, paths)
 
 
 def shell_folder(named: object, cwd: str | None) -> str | None:

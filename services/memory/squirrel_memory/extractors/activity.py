@@ -234,23 +234,33 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
 
     Commands the user typed into the assistant (`<bash-input>` messages) count too; their
     outcome is unknown. A hook or validator that reported a failure is a failed run of
-    `hook:<name>`: its errors are the session's errors.
+    `hook:<name>`: its errors are the session's errors. A command launched in the background
+    is one run: the one its end made when that is known, else the launch, outcome unknown.
     """
     results: dict[str, dict[str, Any]] = {}  # read only for the calls that are commands
+    ended: set[str] = set()  # background commands whose end made a run
     for event in events:
+        use_id = event.content.get("tool_use_id")
+        if not isinstance(use_id, str):
+            continue
         if event.event_type == EventType.TOOL_RESULT:
-            use_id = event.content.get("tool_use_id")
-            if isinstance(use_id, str):
-                results[use_id] = event.content
+            results[use_id] = event.content
+        elif _is_run(event) and event.content.get("background") is not True:
+            ended.add(use_id)
     runs: list[CommandRun] = []
     for event in events:
-        if event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        if _is_run(event):
             command = event.content.get("command")
-            if not isinstance(command, str) or not command.strip():
+            use_id = event.content.get("tool_use_id")
+            launched = event.content.get("background") is True
+            if (
+                not isinstance(command, str)
+                or not command.strip()
+                or (launched and use_id in ended)
+            ):
                 continue
             ok, output = _result_fields(event.content)
-            use_id = event.content.get("tool_use_id")
-            if ok is None and isinstance(use_id, str) and use_id in results:
+            if ok is None and not launched and isinstance(use_id, str) and use_id in results:
                 ok, output = _result_fields(results[use_id])
             if ok is False and _declined_with_feedback(event):
                 ok = None
@@ -294,6 +304,10 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
                     )
                 )
     return runs
+
+
+def _is_run(event: StoredEvent) -> bool:
+    return event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN)
 
 
 def relative_path(path: str, project_id: str) -> str:
