@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.elsewhere import speaks_elsewhere, subagents_elsewhere
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -194,11 +195,14 @@ _EXPLORING = frozenset({EventType.TOOL_RESULT, EventType.COMMAND_RUN})
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     explored = False
+    elsewhere = subagents_elsewhere(events)
     for event in events:
         explored = explored or event.event_type in _EXPLORING
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
+        if speaks_elsewhere(event, elsewhere):
+            continue  # a subagent's report on another folder it read
         # A subagent's report may describe whatever it was sent to explore (another
         # repository, a dependency): its own overview headings and labels say nothing here.
         said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)

@@ -1,0 +1,125 @@
+"""A subagent's work is the session's evidence; its prompt is never the user's, and its report
+on a folder outside the project root never says what the project is."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import Session, numbered
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/ledger"
+OTHER = "/home/dev/billing"
+README = (
+    "# Ledger\n\nA command-line ledger for small shops.\n\n## Development\n\n"
+    "```sh\nmake check\n```\n"
+)
+PYPROJECT = '[project]\nname = "ledger"\nversion = "0.1"\ndependencies = ["sqlalchemy>=2"]\n'
+NOTES = "# Notes for agents\n\n- Always run `make check` before committing.\n"
+REPORT = """This project is a command-line tool that syncs invoices to the bank.
+
+## Technology Stack
+
+- **Runtime**: Go 1.22
+- **Testing**: `go test ./...` with testify
+
+## Architecture
+
+1. **Plugin Pattern**: Exporters and importers are plugins, not hardcoded
+2. **Lifecycle Hooks** - Importers customise exporters via hooks at run time
+"""
+DESCRIBING = ("about", "architecture:", "stack:")
+
+
+def _as_subagent(session: Session, start: int, agent: str = "a1") -> None:
+    """The events of `session` from `start` on, as a subagent's (its file's records)."""
+    session.events[start:] = [
+        dataclasses.replace(e, sidechain=True, agent_id=agent) for e in session.events[start:]
+    ]
+
+
+def _memories(events: list[StoredEvent]) -> dict[str, str]:
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+    return {c.key: c.content for c in RulesExtractor().extract_sync(episode, events)}
+
+
+def _work(subagent: bool) -> list[StoredEvent]:
+    """Reads of the project's files, a failed command and its fix, and the checks run, by the
+    main agent or by a subagent the main agent launched."""
+    session = Session(ROOT, "s1", T0, test_runs=True)
+    session.user("Find out how this project is checked and get the build going.")
+    start = len(session.events)
+    if subagent:
+        launch = {"prompt": "Explore the checks", "subagent_type": "Explore"}
+        session.add("tool_call", {"tool": "Agent", "tool_use_id": "ta", "input": launch})
+        session.add("user_message", {"text": "Explore the checks."}, origin="parent_agent")
+        start = len(session.events)
+    session.read("README.md", README)
+    session.read("pyproject.toml", PYPROJECT)
+    session.read("CLAUDE.md", NOTES)
+    session.run("npm run build", 1, "sh: 1: tsc: not found")
+    session.run("npm install", 0, "added 10 packages")
+    session.run("npm run build", 0, "built")
+    session.run("make check", 0, "ruff ok\nmypy ok\n")
+    if subagent:
+        _as_subagent(session, start)
+        done = {"tool": "Agent", "tool_use_id": "ta", "output": "Checked.", "is_error": False}
+        session.add("tool_result", done)
+    return session.events
+
+
+def test_a_subagents_reads_and_runs_are_evidence_as_the_main_agents_are() -> None:
+    by_main, by_subagent = _memories(_work(subagent=False)), _memories(_work(subagent=True))
+    assert {"about", "test_command", "recipe:build", "pref:alway_run_make_check"} <= set(by_main)
+    assert any(key.startswith("pitfall:") for key in by_main)
+    assert by_subagent == by_main
+
+
+def test_a_parent_agents_prompt_is_never_the_users_words() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Look at the ledger's tests.")
+    prompt = "Always use tabs for indentation. Never commit without asking me first."
+    session.add("user_message", {"text": prompt}, origin="parent_agent")
+    _as_subagent(session, 1)
+    session.read("README.md", README)
+    said = " ".join(_memories(session.events).values())
+    assert "tabs" not in said
+    assert "asking" not in said
+
+
+def _report_after_reads(folder: str, *, subagent: bool) -> dict[str, str]:
+    session = Session(ROOT, "s1", T0)
+    session.user("How does the billing service sync its invoices? Have a look at it.")
+    start = len(session.events)
+    for name, text in (("README.md", "# Billing\n"), ("go.mod", "module example.com/b\n")):
+        path = f"{folder}/{name}"
+        call = {"tool": "Read", "tool_use_id": name, "input": {"file_path": path}}
+        session.add("tool_call", call, (path,))
+        read = {"tool": "Read", "tool_use_id": name, "output": numbered(text), "is_error": False}
+        session.add("tool_result", read, (path,))
+    session.say(REPORT)
+    if subagent:
+        _as_subagent(session, start)
+    return {
+        key: said for key, said in _memories(session.events).items() if key.startswith(DESCRIBING)
+    }
+
+
+def test_a_subagents_report_on_another_folder_never_says_what_the_project_is() -> None:
+    assert _report_after_reads(OTHER, subagent=True) == {}
+
+
+def test_a_subagents_report_on_the_project_it_read_says_what_the_project_is() -> None:
+    said = _report_after_reads(ROOT, subagent=True)
+    assert {"about", "stack:tests"} <= set(said)
+    assert any(key.startswith("architecture:") for key in said)
+
+
+def test_a_read_outside_the_project_is_no_ground_for_a_stack_summary() -> None:
+    said = _report_after_reads(OTHER, subagent=False)
+    assert not any(key.startswith("stack:") for key in said)
+    assert any(key.startswith("stack:") for key in _report_after_reads(ROOT, subagent=False))
