@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import StoredEvent
@@ -123,3 +125,24 @@ def test_a_read_outside_the_project_is_no_ground_for_a_stack_summary() -> None:
     said = _report_after_reads(OTHER, subagent=False)
     assert not any(key.startswith("stack:") for key in said)
     assert any(key.startswith("stack:") for key in _report_after_reads(ROOT, subagent=False))
+
+
+@pytest.mark.parametrize("launcher", ["Agent", "Task"])
+@pytest.mark.parametrize("subagent_read", [False, True])
+def test_a_relayed_report_grounds_a_stack_summary_only_by_the_subagents_own_reads(
+    launcher: str, subagent_read: bool
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Explore how this project is set up, with a subagent.")
+    launch = {"description": "Explore", "prompt": "Explore the project", "subagent_type": "Explore"}
+    session.add("tool_call", {"tool": launcher, "tool_use_id": "ta", "input": launch})
+    if subagent_read:
+        start = len(session.events)
+        session.add("user_message", {"text": "Explore the project"}, origin="parent_agent")
+        session.read("README.md", README)
+        _as_subagent(session, start)
+    report = {"tool": launcher, "tool_use_id": "ta", "output": REPORT, "is_error": False}
+    session.add("tool_result", report)
+    session.say(REPORT.split("\n\n", 1)[1])
+    stack = [key for key in _memories(session.events) if key.startswith("stack:")]
+    assert bool(stack) is subagent_read

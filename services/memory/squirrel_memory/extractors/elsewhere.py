@@ -6,6 +6,8 @@ look somewhere else, at another repository or a dependency: what it then says th
 how it is built or tested, describes that other place. So a reply that would say what *this*
 project is counts only when its speaker read nothing outside the project root: for a subagent,
 none of its own reads in the episode; a file outside the root is never evidence of the project.
+The launcher's result in the parent's session is that report relayed (Claude Code's `Agent`
+tool, `Task` before 2.1): it shows what the subagent read, not that the parent read anything.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from squirrel_memory.models import StoredEvent
 
 #: Events whose paths are what a tool looked at (a read, a search, a listing).
 _LOOKING = frozenset({EventType.TOOL_CALL, EventType.TOOL_RESULT})
+#: Tools that launch a subagent and return its report (Claude Code's, under both names).
+SUBAGENT_LAUNCHERS = frozenset({"Agent", "Task"})
 
 
 def outside_root(path: str, project_id: str) -> bool:
@@ -45,3 +49,13 @@ def speaks_elsewhere(event: StoredEvent, elsewhere: frozenset[str]) -> bool:
     """Whether `event` is the text of a subagent in `elsewhere` (`subagents_elsewhere`):
     whatever it says of a project is about the other place it read."""
     return event.sidechain and _agent(event) in elsewhere
+
+
+def read_in_project(event: StoredEvent) -> bool:
+    """Whether `event` is a tool's result that shows something of the project: not a result
+    that looked outside the project root, nor a subagent's report relayed by its launcher."""
+    return (
+        event.event_type == EventType.TOOL_RESULT
+        and event.content.get("tool") not in SUBAGENT_LAUNCHERS
+        and not looked_outside(event)
+    )

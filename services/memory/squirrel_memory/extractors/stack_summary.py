@@ -40,7 +40,7 @@ from squirrel_memory.extractors.architecture import (
     PERSONAL,
 )
 from squirrel_memory.extractors.elsewhere import (
-    looked_outside,
+    read_in_project,
     speaks_elsewhere,
     subagents_elsewhere,
 )
@@ -168,7 +168,7 @@ def stack_summary(events: list[StoredEvent]) -> list[StackPoint]:
     elsewhere = subagents_elsewhere(events)
     for event in events:
         if event.event_type == EventType.TOOL_RESULT:
-            read = read or not looked_outside(event)
+            read = read or read_in_project(event)
             continue
         text = event.content.get("text")
         if not read or event.event_type != EventType.ASSISTANT_RESPONSE:

@@ -43,7 +43,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.elsewhere import speaks_elsewhere, subagents_elsewhere
+from squirrel_memory.extractors.elsewhere import (
+    read_in_project,
+    speaks_elsewhere,
+    subagents_elsewhere,
+)
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -188,16 +192,13 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
     return ""
 
 
-#: Events that show the assistant has looked at the project's files.
-_EXPLORING = frozenset({EventType.TOOL_RESULT, EventType.COMMAND_RUN})
-
-
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     explored = False
     elsewhere = subagents_elsewhere(events)
     for event in events:
-        explored = explored or event.event_type in _EXPLORING
+        # What shows the project's files: a command run, a tool's result inside the root.
+        explored = explored or event.event_type == EventType.COMMAND_RUN or read_in_project(event)
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
