@@ -93,9 +93,17 @@ def test_a_parent_agents_prompt_is_never_the_users_words() -> None:
     assert "asking" not in said
 
 
-def _report_after_reads(folder: str, *, subagent: bool) -> dict[str, str]:
+def _report_after_reads(
+    folder: str, *, subagent: bool, relayed: bool = False, parent_read: bool = False
+) -> dict[str, str]:
+    """`REPORT` said after reads of `folder` by the main agent or a subagent (`relayed`: the
+    subagent's report said again by the main agent, after reading the README itself when
+    `parent_read`)."""
     session = Session(ROOT, "s1", T0)
     session.user("How does the billing service sync its invoices? Have a look at it.")
+    if subagent:
+        launch = {"prompt": "Explore the billing service", "subagent_type": "Explore"}
+        session.add("tool_call", {"tool": "Agent", "tool_use_id": "ta", "input": launch})
     start = len(session.events)
     for name, text in (("README.md", "# Billing\n"), ("go.mod", "module example.com/b\n")):
         path = f"{folder}/{name}"
@@ -106,6 +114,12 @@ def _report_after_reads(folder: str, *, subagent: bool) -> dict[str, str]:
     session.say(REPORT)
     if subagent:
         _as_subagent(session, start)
+        done = {"tool": "Agent", "tool_use_id": "ta", "output": "Launched.", "is_error": False}
+        session.add("tool_result", done)
+    if parent_read:
+        session.read("README.md", README)
+    if relayed:
+        session.say(REPORT)
     return {
         key: said for key, said in _memories(session.events).items() if key.startswith(DESCRIBING)
     }
@@ -115,8 +129,20 @@ def test_a_subagents_report_on_another_folder_never_says_what_the_project_is() -
     assert _report_after_reads(OTHER, subagent=True) == {}
 
 
-def test_a_subagents_report_on_the_project_it_read_says_what_the_project_is() -> None:
-    said = _report_after_reads(ROOT, subagent=True)
+def test_the_parent_relaying_a_report_on_another_folder_says_nothing_of_the_project() -> None:
+    assert _report_after_reads(OTHER, subagent=True, relayed=True) == {}
+
+
+def test_the_parents_reply_after_its_own_read_of_the_project_counts() -> None:
+    said = _report_after_reads(OTHER, subagent=True, relayed=True, parent_read=True)
+    assert any(key.startswith("architecture:") for key in said)
+
+
+@pytest.mark.parametrize("relayed", [False, True])
+def test_a_subagents_report_on_the_project_it_read_says_what_the_project_is(
+    relayed: bool,
+) -> None:
+    said = _report_after_reads(ROOT, subagent=True, relayed=relayed)
     assert {"about", "stack:tests"} <= set(said)
     assert any(key.startswith("architecture:") for key in said)
 

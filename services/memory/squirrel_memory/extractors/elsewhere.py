@@ -3,9 +3,11 @@
 A subagent's reads, commands and fixes are the session's work, as the main agent's are, and
 the rules read them alike. Its report (its final text) is another matter when it was sent to
 look somewhere else, at another repository or a dependency: what it then says the project is,
-how it is built or tested, describes that other place. So a reply that would say what *this*
-project is counts only when its speaker read nothing outside the project root: for a subagent,
-none of its own reads in the episode; a file outside the root is never evidence of the project.
+how it is built or tested, describes that other place, and so does the parent's reply that
+relays it. So a reply that would say what *this* project is does not count when it is such a
+subagent's (one that read a file outside the project root), nor when it is the parent's in a
+turn where such a subagent worked and the parent read no file of the project itself. A file
+outside the root is never evidence of the project.
 The launcher's result in the parent's session is that report relayed (Claude Code's `Agent`
 tool, `Task` before 2.1): it shows what the subagent read, not that the parent read anything.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.models import StoredEvent
 
@@ -40,15 +42,48 @@ def _agent(event: StoredEvent) -> str:
     return event.agent_id or ""
 
 
-def subagents_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
-    """The subagents (by agent id) that looked at a path outside the project root."""
-    return frozenset(_agent(e) for e in events if e.sidechain and looked_outside(e))
+def _read_of_project(event: StoredEvent) -> bool:
+    """A tool's result naming files, all inside the project root (not a relayed report)."""
+    return (
+        event.event_type == EventType.TOOL_RESULT
+        and event.content.get("tool") not in SUBAGENT_LAUNCHERS
+        and bool(event.file_paths)
+        and not looked_outside(event)
+    )
 
 
-def speaks_elsewhere(event: StoredEvent, elsewhere: frozenset[str]) -> bool:
-    """Whether `event` is the text of a subagent in `elsewhere` (`subagents_elsewhere`):
-    whatever it says of a project is about the other place it read."""
-    return event.sidechain and _agent(event) in elsewhere
+def _turns(events: Iterable[StoredEvent]) -> list[list[StoredEvent]]:
+    """`events` cut where the user speaks in the main session."""
+    turns: list[list[StoredEvent]] = [[]]
+    for event in events:
+        if (
+            event.event_type == EventType.USER_MESSAGE
+            and not event.sidechain
+            and is_user_voice(event.origin)
+        ):
+            turns.append([])
+        turns[-1].append(event)
+    return turns
+
+
+def replies_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
+    """The ids of the assistant replies in `events` (in order) that speak of another place: a
+    subagent's that looked at a path outside the project root, and the parent's in a turn where
+    such a subagent worked and the parent read no file of the project itself (it relays)."""
+    turns = _turns(events)
+    away = {_agent(e) for turn in turns for e in turn if e.sidechain and looked_outside(e)}
+    if not away:
+        return frozenset()
+    found: set[str] = set()
+    for turn in turns:
+        relayed = any(e.sidechain and _agent(e) in away for e in turn)
+        own_read = any(not e.sidechain and _read_of_project(e) for e in turn)
+        for event in turn:
+            if event.event_type != EventType.ASSISTANT_RESPONSE:
+                continue
+            if (_agent(event) in away) if event.sidechain else (relayed and not own_read):
+                found.add(event.id)
+    return frozenset(found)
 
 
 def read_in_project(event: StoredEvent) -> bool:

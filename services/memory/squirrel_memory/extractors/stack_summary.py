@@ -41,8 +41,7 @@ from squirrel_memory.extractors.architecture import (
 )
 from squirrel_memory.extractors.elsewhere import (
     read_in_project,
-    speaks_elsewhere,
-    subagents_elsewhere,
+    replies_elsewhere,
 )
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
@@ -165,7 +164,7 @@ def stack_summary(events: list[StoredEvent]) -> list[StackPoint]:
     items: dict[str, list[str]] = {}
     ids: dict[str, list[str]] = {}
     read = False
-    elsewhere = subagents_elsewhere(events)
+    elsewhere = replies_elsewhere(events)
     for event in events:
         if event.event_type == EventType.TOOL_RESULT:
             read = read or read_in_project(event)
@@ -173,8 +172,8 @@ def stack_summary(events: list[StoredEvent]) -> list[StackPoint]:
         text = event.content.get("text")
         if not read or event.event_type != EventType.ASSISTANT_RESPONSE:
             continue
-        if speaks_elsewhere(event, elsewhere):
-            continue  # a subagent's report on another folder it read
+        if event.id in elsewhere:
+            continue  # a subagent's report on another folder it read, or its relay
         if not isinstance(text, str):
             continue
         for facet, said in _reply_items(text):

@@ -45,8 +45,7 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.elsewhere import (
     read_in_project,
-    speaks_elsewhere,
-    subagents_elsewhere,
+    replies_elsewhere,
 )
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
@@ -195,15 +194,15 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     explored = False
-    elsewhere = subagents_elsewhere(events)
+    elsewhere = replies_elsewhere(events)
     for event in events:
         # What shows the project's files: a command run, a tool's result inside the root.
         explored = explored or event.event_type == EventType.COMMAND_RUN or read_in_project(event)
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        if speaks_elsewhere(event, elsewhere):
-            continue  # a subagent's report on another folder it read
+        if event.id in elsewhere:
+            continue  # a subagent's report on another folder it read, or its relay
         # A subagent's report may describe whatever it was sent to explore (another
         # repository, a dependency): its own overview headings and labels say nothing here.
         said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)
