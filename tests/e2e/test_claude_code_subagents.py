@@ -222,3 +222,13 @@ def test_the_subagents_test_run_becomes_the_projects_test_command(run: Run) -> N
         assert shown.returncode == 0, shown.stderr
         cited |= set(json.dumps(json.loads(shown.stdout)).split('"'))
     assert run_ids & cited, "the memory cites the subagent's test run"
+
+
+def test_every_record_of_the_subagents_file_was_read_or_ignored_by_name(run: Run) -> None:
+    done = sqrl(run.env, run.repo, "status", "--json")
+    assert done.returncode == 0, done.stderr
+    skipped = json.loads(done.stdout)["ingest"]["sources"]["claude_code"]["skipped"]
+    unknown = {
+        k: v for k, v in skipped.items() if k.startswith(("unknown", "malformed", "missing"))
+    }
+    assert not unknown, f"records Squirrel could not place: {skipped}"
