@@ -23,6 +23,7 @@ README = (
 PYPROJECT = '[project]\nname = "ledger"\nversion = "0.1"\ndependencies = ["sqlalchemy>=2"]\n'
 NOTES = "# Notes for agents\n\n- Always run `make check` before committing.\n"
 REPORT = """This project is a command-line tool that syncs invoices to the bank.
+It turns out the bundler requires an explicit `exports` entry for deep imports.
 
 ## Technology Stack
 
@@ -34,7 +35,7 @@ REPORT = """This project is a command-line tool that syncs invoices to the bank.
 1. **Plugin Pattern**: Exporters and importers are plugins, not hardcoded
 2. **Lifecycle Hooks** - Importers customise exporters via hooks at run time
 """
-DESCRIBING = ("about", "architecture:", "stack:")
+DESCRIBING = ("about", "architecture:", "stack:", "pitfall:learned:")
 
 
 def _as_subagent(session: Session, start: int, agent: str = "a1") -> None:
@@ -143,6 +144,7 @@ def test_a_subagents_report_on_the_project_it_read_says_what_the_project_is(
     relayed: bool,
 ) -> None:
     said = _report_after_reads(ROOT, subagent=True, relayed=relayed)
+    assert any(key.startswith("pitfall:learned:") for key in said)
     assert {"about", "stack:tests"} <= set(said)
     assert any(key.startswith("architecture:") for key in said)
 
@@ -172,3 +174,28 @@ def test_a_relayed_report_grounds_a_stack_summary_only_by_the_subagents_own_read
     session.say(REPORT.split("\n\n", 1)[1])
     stack = [key for key in _memories(session.events) if key.startswith("stack:")]
     assert bool(stack) is subagent_read
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("user", "Shall we use pnpm exclusively for installs?"),
+        ("subagent", "Should I run go vet before every commit from now on?"),
+    ],
+)
+def test_a_subagents_text_neither_accepts_nor_is_accepted_as_a_standing_rule(
+    first: str, second: str
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Set up the checks.")
+    session.add("user_message", {"text": "Set up the checks."}, origin="parent_agent")
+    if first == "user":
+        session.user(second)
+        session.say("Yes, let's do that.")
+        _as_subagent(session, len(session.events) - 1)
+    else:
+        session.say(second)
+        _as_subagent(session, 1)
+        session.user("yes")
+    session.say("Done.")
+    assert not [key for key in _memories(session.events) if key.startswith("pref:")]
