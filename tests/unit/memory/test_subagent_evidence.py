@@ -199,3 +199,21 @@ def test_a_subagents_text_neither_accepts_nor_is_accepted_as_a_standing_rule(
         session.user("yes")
     session.say("Done.")
     assert not [key for key in _memories(session.events) if key.startswith("pref:")]
+
+
+@pytest.mark.parametrize(("folder", "kept"), [(ROOT, True), (OTHER, False)])
+def test_a_subagents_labelled_overview_counts_once_it_read_the_project(
+    folder: str, kept: bool
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("What is in this repository?")
+    session.add("user_message", {"text": "Explore the repository."}, origin="parent_agent")
+    path = f"{folder}/cmd/post/main.go"
+    call = {"tool": "Read", "tool_use_id": "r1", "input": {"file_path": path}}
+    session.add("tool_call", call, (path,))
+    read = {"tool": "Read", "tool_use_id": "r1", "output": numbered("package main\n")}
+    session.add("tool_result", {**read, "is_error": False}, (path,))
+    session.say("**Purpose**: A command-line tool that posts entries to the books.")
+    _as_subagent(session, 1)
+    about = _memories(session.events).get("about", "")
+    assert ("command-line tool that posts entries" in about) is kept

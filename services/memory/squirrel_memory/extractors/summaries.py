@@ -203,9 +203,7 @@ def project_summary(events: list[StoredEvent]) -> Summary | None:
             continue
         if event.id in elsewhere:
             continue  # a subagent's report on another folder it read, or its relay
-        # A subagent's report may describe whatever it was sent to explore (another
-        # repository, a dependency): its own overview headings and labels say nothing here.
-        said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)
+        said = _reply_summary(text, event.project_id, explored=explored)
         if said:
             return Summary(said, (event.id,))
     return None
