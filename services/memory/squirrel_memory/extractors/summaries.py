@@ -194,16 +194,23 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     explored = False
+    # The subagents that explored the project themselves: only their own reports say what
+    # they saw (one sent elsewhere, or told what to say, has seen nothing of it).
+    subagents: set[str] = set()
     elsewhere = replies_elsewhere(events)
     for event in events:
         # What shows the project's files: a command run, a tool's result inside the root.
-        explored = explored or event.event_type == EventType.COMMAND_RUN or read_in_project(event)
+        if event.event_type == EventType.COMMAND_RUN or read_in_project(event):
+            explored = True
+            if event.sidechain:
+                subagents.add(event.agent_id or "")
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
         if event.id in elsewhere:
             continue  # a subagent's report on another folder it read, or its relay
-        said = _reply_summary(text, event.project_id, explored=explored)
+        seen = (event.agent_id or "") in subagents if event.sidechain else explored
+        said = _reply_summary(text, event.project_id, explored=seen)
         if said:
             return Summary(said, (event.id,))
     return None
