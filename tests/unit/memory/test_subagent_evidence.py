@@ -156,10 +156,12 @@ def test_a_read_outside_the_project_is_no_ground_for_a_stack_summary() -> None:
 
 
 @pytest.mark.parametrize("launcher", ["Agent", "Task"])
-@pytest.mark.parametrize("subagent_read", [False, True])
-def test_a_relayed_report_grounds_a_stack_summary_only_by_the_subagents_own_reads(
-    launcher: str, subagent_read: bool
+@pytest.mark.parametrize(("subagent_read", "kept"), [(None, True), (ROOT, True), (OTHER, False)])
+def test_a_relayed_report_grounds_a_stack_summary_unless_the_subagent_read_elsewhere(
+    launcher: str, subagent_read: str | None, kept: bool
 ) -> None:
+    """The launcher's result is the subagent's report: what it read for the parent (its own
+    records may be missing); where its records show another folder, the relay says nothing."""
     session = Session(ROOT, "s1", T0)
     session.user("Explore how this project is set up, with a subagent.")
     launch = {"description": "Explore", "prompt": "Explore the project", "subagent_type": "Explore"}
@@ -167,13 +169,17 @@ def test_a_relayed_report_grounds_a_stack_summary_only_by_the_subagents_own_read
     if subagent_read:
         start = len(session.events)
         session.add("user_message", {"text": "Explore the project"}, origin="parent_agent")
-        session.read("README.md", README)
+        path = f"{subagent_read}/notes.txt"
+        call = {"tool": "Read", "tool_use_id": "r1", "input": {"file_path": path}}
+        session.add("tool_call", call, (path,))
+        read = {"tool": "Read", "tool_use_id": "r1", "output": numbered("notes\n")}
+        session.add("tool_result", {**read, "is_error": False}, (path,))
         _as_subagent(session, start)
     report = {"tool": launcher, "tool_use_id": "ta", "output": REPORT, "is_error": False}
     session.add("tool_result", report)
     session.say(REPORT.split("\n\n", 1)[1])
     stack = [key for key in _memories(session.events) if key.startswith("stack:")]
-    assert bool(stack) is subagent_read
+    assert bool(stack) is kept
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,9 @@ relays it. So a reply that would say what *this* project is does not count when 
 subagent's (one that read a file outside the project root), nor when it is the parent's in a
 turn where such a subagent worked and the parent read no file of the project itself. A file
 outside the root is never evidence of the project.
-The launcher's result in the parent's session is that report relayed (Claude Code's `Agent`
-tool, `Task` before 2.1): it shows what the subagent read, not that the parent read anything.
+The launcher's result in the parent's session (Claude Code's `Agent` tool, `Task` before 2.1)
+is that report relayed: it counts as what the subagent read for the parent, unless the
+subagent's own records show it looked elsewhere.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from squirrel_memory.models import StoredEvent
 
 #: Events whose paths are what a tool looked at (a read, a search, a listing).
 _LOOKING = frozenset({EventType.TOOL_CALL, EventType.TOOL_RESULT})
-#: Tools that launch a subagent and return its report (Claude Code's, under both names).
-SUBAGENT_LAUNCHERS = frozenset({"Agent", "Task"})
 
 
 def outside_root(path: str, project_id: str) -> bool:
@@ -43,10 +42,10 @@ def _agent(event: StoredEvent) -> str:
 
 
 def _read_of_project(event: StoredEvent) -> bool:
-    """A tool's result naming files, all inside the project root (not a relayed report)."""
+    """A tool's result naming files, all inside the project root (a relayed report names
+    none)."""
     return (
         event.event_type == EventType.TOOL_RESULT
-        and event.content.get("tool") not in SUBAGENT_LAUNCHERS
         and bool(event.file_paths)
         and not looked_outside(event)
     )
@@ -87,10 +86,6 @@ def replies_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
 
 
 def read_in_project(event: StoredEvent) -> bool:
-    """Whether `event` is a tool's result that shows something of the project: not a result
-    that looked outside the project root, nor a subagent's report relayed by its launcher."""
-    return (
-        event.event_type == EventType.TOOL_RESULT
-        and event.content.get("tool") not in SUBAGENT_LAUNCHERS
-        and not looked_outside(event)
-    )
+    """Whether `event` is a tool's result that may show something of the project: any but one
+    that looked outside the project root."""
+    return event.event_type == EventType.TOOL_RESULT and not looked_outside(event)
