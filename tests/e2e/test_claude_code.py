@@ -69,6 +69,34 @@ def claude_binary() -> Path | None:
     return found if found.is_file() and os.access(found, os.X_OK) else None
 
 
+#: What a `claude -p` run against the scripted model needs besides its URL: a dummy key and no
+#: traffic of its own.
+SCRIPTED_CLIENT_ENV = {
+    "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "DISABLE_AUTOUPDATER": "1",
+}
+
+
+def pinned_claude() -> tuple[Path, str]:
+    """The installed Claude Code and the version it reports; the tests skip, saying why, where
+    it is missing or not the pinned version."""
+    claude = claude_binary()
+    if claude is None:
+        pytest.skip(
+            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
+            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
+        )
+    version = subprocess.run(
+        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
+    ).stdout.strip()
+    if not version.startswith(CLAUDE_VERSION):
+        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    return claude, version
+
+
 # --- the scripted model ---------------------------------------------------------------------------
 
 
@@ -144,17 +172,7 @@ def _main_loop(requests: list[Logged]) -> list[Logged]:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
-    claude = claude_binary()
-    if claude is None:
-        pytest.skip(
-            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
-            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
-        )
-    version = subprocess.run(
-        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
-    ).stdout.strip()
-    if not version.startswith(CLAUDE_VERSION):
-        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    claude, version = pinned_claude()
     base = tmp_path_factory.mktemp("claude-code")
     home, repo = base / "home", (base / "repo").resolve()
     (home / ".claude").mkdir(parents=True)
@@ -183,15 +201,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     _git(repo, "commit", "-qm", "init")  # .mcp.json is the team's; the hooks file is not
     before = _git(repo, "status", "--porcelain", "--untracked-files=all")
     with scripted_model(Script(repo)) as model:
-        client_env = {
-            **env,
-            "ANTHROPIC_BASE_URL": model.url,
-            "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
+        client_env = {**env, "ANTHROPIC_BASE_URL": model.url, **SCRIPTED_CLIENT_ENV}
         runs: list[list[Logged]] = []
         try:
             for extra in ([FIRST_PROMPT], ["--continue", SECOND_PROMPT]):

@@ -34,7 +34,7 @@ from tests.e2e.scripted_model import (
     tool_results,
     tool_use,
 )
-from tests.e2e.test_claude_code import CLAUDE_PACKAGE, CLAUDE_VERSION, HOSTS_DIR, claude_binary
+from tests.e2e.test_claude_code import SCRIPTED_CLIENT_ENV, pinned_claude
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
 
@@ -89,17 +89,7 @@ class Run:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
-    claude = claude_binary()
-    if claude is None:
-        pytest.skip(
-            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
-            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
-        )
-    version = subprocess.run(
-        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
-    ).stdout.strip()
-    if not version.startswith(CLAUDE_VERSION):
-        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    claude, _ = pinned_claude()
     base = tmp_path_factory.mktemp("claude-subagent")
     home, repo = base / "home", (base / "repo").resolve()
     (home / ".claude").mkdir(parents=True)
@@ -118,11 +108,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
             "HOME": str(home),
             "LANG": "C.UTF-8",
             "ANTHROPIC_BASE_URL": model.url,
-            "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "DISABLE_AUTOUPDATER": "1",
+            **SCRIPTED_CLIENT_ENV,
         }
         allowed = f"{' '.join(LAUNCHERS)} Read Bash({TEST_COMMAND}:*)"
         done = subprocess.run(

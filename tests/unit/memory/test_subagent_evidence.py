@@ -45,6 +45,15 @@ def _as_subagent(session: Session, start: int, agent: str = "a1") -> None:
     ]
 
 
+def _read_at(session: Session, path: str, text: str) -> None:
+    """A whole-file Read of `path` (absolute: inside the root or not) showing `text`."""
+    use = f"r{len(session.events)}"
+    call = {"tool": "Read", "tool_use_id": use, "input": {"file_path": path}}
+    session.add("tool_call", call, (path,))
+    read = {"tool": "Read", "tool_use_id": use, "output": numbered(text), "is_error": False}
+    session.add("tool_result", read, (path,))
+
+
 def _memories(events: list[StoredEvent]) -> dict[str, str]:
     (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
     return {c.key: c.content for c in RulesExtractor().extract_sync(episode, events)}
@@ -107,11 +116,7 @@ def _report_after_reads(
         session.add("tool_call", {"tool": "Agent", "tool_use_id": "ta", "input": launch})
     start = len(session.events)
     for name, text in (("README.md", "# Billing\n"), ("go.mod", "module example.com/b\n")):
-        path = f"{folder}/{name}"
-        call = {"tool": "Read", "tool_use_id": name, "input": {"file_path": path}}
-        session.add("tool_call", call, (path,))
-        read = {"tool": "Read", "tool_use_id": name, "output": numbered(text), "is_error": False}
-        session.add("tool_result", read, (path,))
+        _read_at(session, f"{folder}/{name}", text)
     session.say(REPORT)
     if subagent:
         _as_subagent(session, start)
@@ -169,11 +174,7 @@ def test_a_relayed_report_grounds_a_stack_summary_unless_the_subagent_read_elsew
     if subagent_read:
         start = len(session.events)
         session.add("user_message", {"text": "Explore the project"}, origin="parent_agent")
-        path = f"{subagent_read}/notes.txt"
-        call = {"tool": "Read", "tool_use_id": "r1", "input": {"file_path": path}}
-        session.add("tool_call", call, (path,))
-        read = {"tool": "Read", "tool_use_id": "r1", "output": numbered("notes\n")}
-        session.add("tool_result", {**read, "is_error": False}, (path,))
+        _read_at(session, f"{subagent_read}/notes.txt", "notes\n")
         _as_subagent(session, start)
     report = {"tool": launcher, "tool_use_id": "ta", "output": REPORT, "is_error": False}
     session.add("tool_result", report)
@@ -214,11 +215,7 @@ def test_a_subagents_labelled_overview_counts_once_it_read_the_project(
     session = Session(ROOT, "s1", T0)
     session.user("What is in this repository?")
     session.add("user_message", {"text": "Explore the repository."}, origin="parent_agent")
-    path = f"{folder}/cmd/post/main.go"
-    call = {"tool": "Read", "tool_use_id": "r1", "input": {"file_path": path}}
-    session.add("tool_call", call, (path,))
-    read = {"tool": "Read", "tool_use_id": "r1", "output": numbered("package main\n")}
-    session.add("tool_result", {**read, "is_error": False}, (path,))
+    _read_at(session, f"{folder}/cmd/post/main.go", "package main\n")
     session.say("**Purpose**: A command-line tool that posts entries to the books.")
     _as_subagent(session, 1)
     about = _memories(session.events).get("about", "")
