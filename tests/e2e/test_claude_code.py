@@ -69,6 +69,34 @@ def claude_binary() -> Path | None:
     return found if found.is_file() and os.access(found, os.X_OK) else None
 
 
+#: What a `claude -p` run against the scripted model needs besides its URL: a dummy key and no
+#: traffic of its own.
+SCRIPTED_CLIENT_ENV = {
+    "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "DISABLE_AUTOUPDATER": "1",
+}
+
+
+def pinned_claude() -> tuple[Path, str]:
+    """The installed Claude Code and the version it reports; the tests skip, saying why, where
+    it is missing or not the pinned version."""
+    claude = claude_binary()
+    if claude is None:
+        pytest.skip(
+            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
+            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
+        )
+    version = subprocess.run(
+        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
+    ).stdout.strip()
+    if not version.startswith(CLAUDE_VERSION):
+        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
+    return claude, version
+
+
 # --- the scripted model ---------------------------------------------------------------------------
 
 
@@ -142,32 +170,9 @@ def _main_loop(requests: list[Logged]) -> list[Logged]:
     ]
 
 
-def pinned_claude() -> tuple[Path, str]:
-    """The installed Claude Code and its version; skips, saying why, unless it is the pinned one."""
-    claude = claude_binary()
-    if claude is None:
-        pytest.skip(
-            f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
-            f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
-        )
-    version = subprocess.run(
-        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
-    ).stdout.strip()
-    if not version.startswith(CLAUDE_VERSION):
-        pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
-    return claude, version
-
-
 def model_env(url: str) -> dict[str, str]:
     """What points Claude Code at the scripted model at `url`, with nothing else sent out."""
-    return {
-        "ANTHROPIC_BASE_URL": url,
-        "ANTHROPIC_API_KEY": "sk-ant-scripted-model",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_ERROR_REPORTING": "1",
-        "DISABLE_AUTOUPDATER": "1",
-    }
+    return {"ANTHROPIC_BASE_URL": url, **SCRIPTED_CLIENT_ENV}
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -110,10 +111,13 @@ def architecture_points(events: list[StoredEvent]) -> list[Point]:
     """The architecture points the assistant's replies in `events` state, at most
     `MAX_POINTS`, each once."""
     kept: dict[str, Point] = {}
+    elsewhere = replies_elsewhere(events)
     for event in events:
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
+        if event.id in elsewhere:
+            continue  # a subagent's report on another folder it read, or its relay
         for body in _reply_points(text):
             said = sentence(f"{PREFIX}{body}")
             slug = key_slug(body)

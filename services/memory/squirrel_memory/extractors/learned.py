@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import changed_lines, edits
 from squirrel_memory.extractors.wording import key_slug, sentence
@@ -193,13 +194,14 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     kept: list[Learned] = []
     trouble = False
     opened = stated = 0
+    elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
             continue
         trouble = trouble or _failed(event)
-        if event.event_type != EventType.ASSISTANT_RESPONSE:
-            continue
+        if event.event_type != EventType.ASSISTANT_RESPONSE or event.id in elsewhere:
+            continue  # a subagent's findings in another folder are that folder's
         text = event.content.get("text")
         if not isinstance(text, str):
             continue

@@ -87,14 +87,15 @@ class _Turn:
 
 
 def _turns(events: list[StoredEvent]) -> list[_Turn]:
-    """The conversation: the user's own messages and the assistant's replies, in order."""
+    """The conversation: the user's own messages and the assistant's replies, in order. A
+    subagent's text is not in it: it talks to the agent that launched it, never to the user."""
     turns: list[_Turn] = []
     for event in events:
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             text = user_words(event)
             if text:
                 turns.append(_Turn(event, text, user=True))
-        elif event.event_type == EventType.ASSISTANT_RESPONSE:
+        elif event.event_type == EventType.ASSISTANT_RESPONSE and not event.sidechain:
             text = event_text(event).strip()
             if text:
                 turns.append(_Turn(event, text, user=False))

@@ -39,6 +39,10 @@ from squirrel_memory.extractors.architecture import (
     NOT_AS_IS,
     PERSONAL,
 )
+from squirrel_memory.extractors.elsewhere import (
+    read_in_project,
+    replies_elsewhere,
+)
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -160,13 +164,16 @@ def stack_summary(events: list[StoredEvent]) -> list[StackPoint]:
     items: dict[str, list[str]] = {}
     ids: dict[str, list[str]] = {}
     read = False
+    elsewhere = replies_elsewhere(events)
     for event in events:
         if event.event_type == EventType.TOOL_RESULT:
-            read = True
+            read = read or read_in_project(event)
             continue
         text = event.content.get("text")
         if not read or event.event_type != EventType.ASSISTANT_RESPONSE:
             continue
+        if event.id in elsewhere:
+            continue  # a subagent's report on another folder it read, or its relay
         if not isinstance(text, str):
             continue
         for facet, said in _reply_items(text):

@@ -43,6 +43,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.elsewhere import (
+    read_in_project,
+    replies_elsewhere,
+)
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -187,21 +191,26 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
     return ""
 
 
-#: Events that show the assistant has looked at the project's files.
-_EXPLORING = frozenset({EventType.TOOL_RESULT, EventType.COMMAND_RUN})
-
-
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
     explored = False
+    # The subagents that explored the project themselves: only their own reports say what
+    # they saw (one sent elsewhere, or told what to say, has seen nothing of it).
+    subagents: set[str] = set()
+    elsewhere = replies_elsewhere(events)
     for event in events:
-        explored = explored or event.event_type in _EXPLORING
+        # What shows the project's files: a command run, a tool's result inside the root.
+        if event.event_type == EventType.COMMAND_RUN or read_in_project(event):
+            explored = True
+            if event.sidechain:
+                subagents.add(event.agent_id or "")
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        # A subagent's report may describe whatever it was sent to explore (another
-        # repository, a dependency): its own overview headings and labels say nothing here.
-        said = _reply_summary(text, event.project_id, explored=explored and not event.sidechain)
+        if event.id in elsewhere:
+            continue  # a subagent's report on another folder it read, or its relay
+        seen = (event.agent_id or "") in subagents if event.sidechain else explored
+        said = _reply_summary(text, event.project_id, explored=seen)
         if said:
             return Summary(said, (event.id,))
     return None
