@@ -256,6 +256,41 @@ async def test_found_memories_runs_the_search_off_the_loop_then_reads_its_hits(
         await store.found_memories(failing)
 
 
+async def test_found_with_lexical_runs_both_sides_at_once_and_gives_what_each_gives(
+    store: Store, project: str
+) -> None:
+    a = await add(store, candidate(key="alpha_notes", content="alpha beta gamma"))
+    b = await add(store, candidate(key="beta_notes", content="beta delta"))
+    told: list[list[str]] = []
+    lexical_seen = threading.Event()
+
+    def on_lexical(found: list[tuple[MemoryItem, float]]) -> None:
+        told.append([m.id for m, _ in found])
+        lexical_seen.set()
+
+    def find() -> list[tuple[str, float]]:
+        # The lexical side is read while this one runs: it is not waiting for it.
+        assert lexical_seen.wait(10)
+        return [(b.id, 0.9), ("mem_unknown", 0.5), (a.id, 0.2)]
+
+    hits, items, found = await store.found_with_lexical(
+        find, project, "alpha beta", types=None, limit=10, on_lexical=on_lexical
+    )
+    assert hits == [(b.id, 0.9), ("mem_unknown", 0.5), (a.id, 0.2)]
+    assert [m.id for m in items] == [b.id, a.id]
+    expected = await store.search_fts_memories(project, "alpha beta", None, 10)
+    assert [(m.id, s) for m, s in found] == [(m.id, s) for m, s in expected]
+    assert told == [[m.id for m, _ in expected]] and {a.id, b.id} == set(told[0])
+
+    def failing() -> list[tuple[str, float]]:
+        raise LookupError("the search failed")
+
+    with pytest.raises(LookupError):
+        await store.found_with_lexical(
+            failing, project, "alpha", types=None, limit=10, on_lexical=lambda _: None
+        )
+
+
 async def test_lookups_by_id_prefix_path_type_and_page(store: Store, project: str) -> None:
     a = await add(store, candidate(key="a", importance=0.2, files=("src/app.py",)))
     b = await add(store, candidate(key="b", importance=0.9, files=("src/app.py", "README.md")))

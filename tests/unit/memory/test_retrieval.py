@@ -499,6 +499,37 @@ class _OrderedSides:
         finally:
             self._vector_done.set()
 
+    async def found_with_lexical(
+        self,
+        find: Callable[[], Sequence[tuple[str, float]]],
+        project_id: str,
+        query: str,
+        *,
+        types: Any,
+        limit: int,
+        on_lexical: Callable[[list[Any]], None],
+    ) -> Any:
+        found_vector = threading.Event()
+
+        def ordered() -> Sequence[tuple[str, float]]:
+            if self._lexical_first:
+                # The lexical hits reach the vector side before its search returns.
+                assert self._lexical_done.wait(PATIENCE_SECONDS)
+            hits = find()
+            self.vector_rows.extend(m for m, _ in hits)
+            found_vector.set()
+            return hits
+
+        def lexical(found: list[Any]) -> None:
+            if not self._lexical_first:
+                assert found_vector.wait(PATIENCE_SECONDS)
+            on_lexical(found)
+            self._lexical_done.set()
+
+        return await self._store.found_with_lexical(
+            ordered, project_id, query, types=types, limit=limit, on_lexical=lexical
+        )
+
 
 async def test_the_vector_side_does_not_reread_the_lexical_hits_and_ranks_the_same(
     world: World,

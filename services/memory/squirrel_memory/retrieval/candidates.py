@@ -4,7 +4,7 @@ the lexical hits outside them) and the memories naming the task's files."""
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 
 from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import Vector, VectorIndex
@@ -18,6 +18,62 @@ from squirrel_memory.retrieval.relevance import (
 )
 from squirrel_memory.retrieval.settings import RetrievalSettings
 from squirrel_memory.scoring import GLOB_CHARS, FusionMethod
+
+VectorHits = tuple[
+    list[tuple[str, float]], Vector | None, list[MemoryItem], list[tuple[str, float]] | None
+]
+"""`Candidates.vector_hits`: the pool, the query vector, the pool's memories read, the exact
+cosines of the lexical hits outside the pool (None: not worked out on the vector side)."""
+_NO_VECTOR_HITS: VectorHits = ([], None, [], None)
+
+
+class _VectorSearch:
+    """One query's vector side, run on a reader thread (`nearest`, then the rows it names)."""
+
+    def __init__(
+        self,
+        settings: RetrievalSettings,
+        embedder: Embedder,
+        index: VectorIndex,
+        *,
+        text: str,
+        k: int,
+        known: Container[str],
+        relevance: VectorRelevance | None,
+        lexical_ids: Sequence[list[str]],
+    ) -> None:
+        self._settings = settings
+        self._embedder = embedder
+        self._index = index
+        self._text = text
+        self._k = k
+        self._known = known
+        self._relevance = relevance
+        self._lexical_ids = lexical_ids
+        self._query: Vector | None = None
+        self._hits: list[tuple[str, float]] = []
+        self._exact: list[tuple[str, float]] | None = None
+
+    def nearest(self) -> list[tuple[str, float]]:
+        """The hits whose rows are to be read (none before the model is loaded). Off the event
+        loop, in one hand-off with the read of those rows."""
+        settings, index = self._settings, self._index
+        try:
+            vector = self._embedder.embed_query_now(self._text)[0]
+        except EmbedderNotReadyError:
+            return []
+        self._query = vector
+        self._hits = [(m, rescaled(settings, cos)) for m, cos in index.search(vector, self._k)]
+        lexical_ids = self._lexical_ids
+        if settings.fusion_method is FusionMethod.EXACT and lexical_ids:
+            self._exact = exact_cosines(settings, index, vector, self._hits, lexical_ids[0])
+        return worth_reading(settings, self._hits, self._known, self._relevance)
+
+    def hits(self, items: list[MemoryItem]) -> VectorHits:
+        """The search's `VectorHits`, `items` the memories read for it."""
+        if self._query is None:
+            return _NO_VECTOR_HITS
+        return self._hits, self._query, items, self._exact
 
 
 class Candidates:
@@ -73,9 +129,7 @@ class Candidates:
         known: Container[str],
         relevance: VectorRelevance | None = None,
         lexical_ids: Sequence[list[str]] = (),
-    ) -> tuple[
-        list[tuple[str, float]], Vector | None, list[MemoryItem], list[tuple[str, float]] | None
-    ]:
+    ) -> VectorHits:
         """The vector pool (rescaled cosines, best first), the query's vector and the memories
         of the pool, except those already in `known` when the search returns (their rows are
         not read again) and, given `relevance` (a hit's fused relevance without a lexical
@@ -85,30 +139,69 @@ class Candidates:
         `lexical_ids` holds those hits by the time the vector search returns (the lexical side
         is usually done first), else None: worked out on this thread, whose index and query
         vector are at hand, they are the same as `with_exact_cosines` gives afterwards."""
+        search = self._vector_search(
+            text, pool, filtered=filtered, known=known, relevance=relevance, lexical_ids=lexical_ids
+        )
+        if search is None:
+            return _NO_VECTOR_HITS
+        _, items = await self._store.found_memories(search.nearest)
+        return search.hits(items)
+
+    async def both_hits(
+        self,
+        project_id: str,
+        text: str,
+        types: list[MemoryType] | None,
+        pool: int,
+        *,
+        known: Container[str],
+        relevance: VectorRelevance | None,
+        lexical_ids: Sequence[list[str]],
+        on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+    ) -> tuple[VectorHits, list[tuple[MemoryItem, float]]]:
+        """`vector_hits` and `lexical_hits` at once, in one read of the store (two readers, the
+        event loop woken once); `on_lexical` gets the lexical hits as soon as they are read,
+        on their reader, so that the vector side can use them (`known`, `lexical_ids`).
+        For a search whose vectors and lexical side are both on (`vector_ready`)."""
+        search = self._vector_search(
+            text,
+            pool,
+            filtered=bool(types),
+            known=known,
+            relevance=relevance,
+            lexical_ids=lexical_ids,
+        )
+        if search is None or not self.settings.use_lexical:
+            raise ValueError("both_hits needs the vector and the lexical side")
+        _, items, found = await self._store.found_with_lexical(
+            search.nearest, project_id, text, types=types, limit=pool, on_lexical=on_lexical
+        )
+        return search.hits(items), found
+
+    def _vector_search(
+        self,
+        text: str,
+        pool: int,
+        *,
+        filtered: bool,
+        known: Container[str],
+        relevance: VectorRelevance | None,
+        lexical_ids: Sequence[list[str]],
+    ) -> _VectorSearch | None:
         embedder, index = self._embedder, self.index
         if not self.vector_ready or embedder is None or index is None:
-            return [], None, [], None
+            return None
         k = min(len(index), pool * (3 if filtered else 1))
-        query: list[Vector] = []
-        hits: list[tuple[str, float]] = []
-        exact: list[list[tuple[str, float]]] = []
-        settings = self.settings
-        exact_fusion = self.exact_fusion
-
-        def nearest() -> list[tuple[str, float]]:
-            # Off the event loop, in one hand-off with the read of the hits' memories.
-            vector = embedder.embed_query_now(text)[0]
-            query.append(vector)
-            hits.extend((m, rescaled(settings, cos)) for m, cos in index.search(vector, k))
-            if exact_fusion and lexical_ids:
-                exact.append(exact_cosines(settings, index, vector, hits, lexical_ids[0]))
-            return worth_reading(settings, hits, known, relevance)
-
-        try:
-            _, items = await self._store.found_memories(nearest)
-        except EmbedderNotReadyError:
-            return [], None, [], None
-        return hits, query[0], items, exact[0] if exact else None
+        return _VectorSearch(
+            self.settings,
+            embedder,
+            index,
+            text=text,
+            k=k,
+            known=known,
+            relevance=relevance,
+            lexical_ids=lexical_ids,
+        )
 
     def with_exact_cosines(
         self,

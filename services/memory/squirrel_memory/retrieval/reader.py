@@ -31,6 +31,16 @@ class MemoryReader(Protocol):
     async def found_memories(
         self, find: Callable[[], Sequence[tuple[str, float]]]
     ) -> tuple[list[tuple[str, float]], list[MemoryItem]]: ...
+    async def found_with_lexical(
+        self,
+        find: Callable[[], Sequence[tuple[str, float]]],
+        project_id: str,
+        query: str,
+        *,
+        types: Sequence[MemoryType] | None,
+        limit: int,
+        on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem], list[tuple[MemoryItem, float]]]: ...
     async def most_important(
         self, project_id: str, memory_type: MemoryType, limit: int = 20
     ) -> list[MemoryItem]: ...

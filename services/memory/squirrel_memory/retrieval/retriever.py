@@ -15,7 +15,7 @@ from squirrel_memory.index import VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import filtering, visible, visible_items
-from squirrel_memory.retrieval.candidates import Candidates
+from squirrel_memory.retrieval.candidates import Candidates, VectorHits
 from squirrel_memory.retrieval.page_tokens import (
     decode_page_token,
     encode_page_token,
@@ -166,42 +166,50 @@ class Retriever:
             else None
         )
         try:
-            if parsed.terms:
-                # The query is embedded, searched and its hits read (one reader thread) while
-                # BM25 runs and reads its own hits (another reader).
+            if parsed.terms and self.settings.use_lexical and self.vector_ready:
+                # The query is embedded, searched and its hits read on one reader thread while
+                # BM25 runs and reads its own hits on another, in one read of the store (the
+                # event loop is woken once, when both are done).
                 # `items` is shared with the vector side: it skips reading the rows the lexical
-                # side (usually done first) has already read.
-                # Once the lexical side is done, its hits outside the vector pool get their
-                # exact cosines on the vector side's thread too (`lexical_ids` holds them then).
+                # side (usually done first) has already read, and gives the lexical hits outside
+                # the vector pool their exact cosines on its thread (`lexical_ids` holds them
+                # then). Fusion's query terms of the lexical hits are worked out on their reader.
                 lexical_ids: list[list[str]] = []
-                embedding = asyncio.create_task(
-                    self._candidates.vector_hits(
-                        parsed.text,
-                        pool,
-                        filtered=bool(type_list),
-                        known=items,
-                        relevance=relevance,
-                        lexical_ids=lexical_ids,
-                    )
-                )
-                try:
-                    found = await self._candidates.lexical_hits(
-                        project_id, parsed.text, type_list, pool
-                    )
-                    lexical = [(m.id, score) for m, score in found]
-                    lexical_ids.append([m for m, _ in lexical])
+
+                def on_lexical(found: list[tuple[MemoryItem, float]]) -> None:
+                    terms_of.update((m.id, matched_terms(parsed.terms, m)) for m, _ in found)
                     items.update((m.id, m) for m, _ in found)
-                    # Fusion needs the query terms of the lexical hits: worked out while the
-                    # vector side (the longer one) still runs.
-                    terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
-                finally:
-                    vector, query_vector, vector_items, exact = await embedding
-                for item in vector_items:
-                    items.setdefault(item.id, item)
-                if exact is not None:
-                    vector = vector + exact
-                elif query_vector is not None and self._candidates.exact_fusion:
-                    vector = self._candidates.with_exact_cosines(vector, lexical, query_vector)
+                    lexical_ids.append([m.id for m, _ in found])
+
+                hits, found = await self._candidates.both_hits(
+                    project_id,
+                    parsed.text,
+                    type_list,
+                    pool,
+                    known=items,
+                    relevance=relevance,
+                    lexical_ids=lexical_ids,
+                    on_lexical=on_lexical,
+                )
+                lexical = [(m.id, score) for m, score in found]
+                vector = self._vector_pool(hits, lexical, items)
+            elif parsed.terms:
+                # One side only (or vectors not ready): the same reads, one after the other.
+                found = await self._candidates.lexical_hits(
+                    project_id, parsed.text, type_list, pool
+                )
+                lexical = [(m.id, score) for m, score in found]
+                items.update((m.id, m) for m, _ in found)
+                terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
+                hits = await self._candidates.vector_hits(
+                    parsed.text,
+                    pool,
+                    filtered=bool(type_list),
+                    known=items,
+                    relevance=relevance,
+                    lexical_ids=[[m for m, _ in lexical]],
+                )
+                vector = self._vector_pool(hits, lexical, items)
             if by_path is not None:
                 for item in await by_path:
                     items.setdefault(item.id, item)
@@ -245,6 +253,23 @@ class Retriever:
             now=self._clock(),
         )
         return Ranking(order[:limit] if limit else order, live, fused, terms, matcher, vector_used)
+
+    def _vector_pool(
+        self,
+        hits: VectorHits,
+        lexical: list[tuple[str, float]],
+        items: dict[str, MemoryItem],
+    ) -> list[tuple[str, float]]:
+        """The vector side's scored hits (the pool, then the lexical hits' exact cosines where
+        fusion weighs them), its memories added to `items`."""
+        vector, query_vector, vector_items, exact = hits
+        for item in vector_items:
+            items.setdefault(item.id, item)
+        if exact is not None:
+            return vector + exact
+        if query_vector is not None and self._candidates.exact_fusion:
+            return self._candidates.with_exact_cosines(vector, lexical, query_vector)
+        return vector
 
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""

@@ -387,6 +387,22 @@ class MemorySearch(Protocol):
         types: Sequence[MemoryType] | None = None,
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]: ...
+    async def found_with_lexical(
+        self,
+        find: Callable[[], Sequence[tuple[str, float]]],
+        project_id: str,
+        query: str,
+        *,
+        types: Sequence[MemoryType] | None,
+        limit: int,
+        on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem], list[tuple[MemoryItem, float]]]:
+        """`found_memories(find)` and `search_fts_memories` at once (the vector and the lexical
+        side of a search); `on_lexical` gets the lexical hits as soon as they are read, maybe
+        while `find` still runs, on another thread. SQLite runs both on two readers and wakes
+        the event loop once."""
+        ...
+
     async def rebuild_search_index(self) -> int: ...
 
 

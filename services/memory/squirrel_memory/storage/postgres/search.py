@@ -17,10 +17,11 @@ The results are the same as scoring every match.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -123,6 +124,10 @@ class PostgresMemorySearch:
     if TYPE_CHECKING:  # provided by `PostgresMemoryBook` in `PostgresStore`
 
         async def get_memories(self, memory_ids: Sequence[str]) -> list[MemoryItem]: ...
+
+        async def found_memories(
+            self, find: Callable[[], Sequence[tuple[str, float]]]
+        ) -> tuple[list[tuple[str, float]], list[MemoryItem]]: ...
 
     @asynccontextmanager
     async def _on(self, conn: AsyncConnection | None) -> AsyncIterator[AsyncConnection]:
@@ -240,6 +245,27 @@ class PostgresMemorySearch:
         hits = await self.search_fts(project_id, query, types, limit)
         found = {m.id: m for m in await self.get_memories([m for m, _ in hits])}
         return [(found[m], score) for m, score in hits if m in found]
+
+    async def found_with_lexical(
+        self,
+        find: Callable[[], Sequence[tuple[str, float]]],
+        project_id: str,
+        query: str,
+        *,
+        types: Sequence[MemoryType] | None,
+        limit: int,
+        on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem], list[tuple[MemoryItem, float]]]:
+        """`found_memories(find)` and `search_fts_memories` at once, `on_lexical` called as soon
+        as the lexical hits are read."""
+
+        async def lexical() -> list[tuple[MemoryItem, float]]:
+            found = await self.search_fts_memories(project_id, query, types, limit)
+            on_lexical(found)
+            return found
+
+        (hits, items), found = await asyncio.gather(self.found_memories(find), lexical())
+        return hits, items, found
 
     async def _ranked(
         self,

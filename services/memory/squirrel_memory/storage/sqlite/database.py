@@ -6,9 +6,9 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import structlog
 
@@ -23,6 +23,7 @@ from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageEr
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 log = structlog.get_logger()
 
@@ -143,6 +144,47 @@ class SqliteDatabase:
         self._check_open()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._readers, self._run_read, fn)
+
+    async def read_pair(
+        self, first: Callable[[sqlite3.Connection], T], second: Callable[[sqlite3.Connection], U]
+    ) -> tuple[T, U]:
+        """`read(first)` and `read(second)` on two reader threads at once (one after the other
+        with a single reader), the event loop woken once, when both are done: each wake-up of
+        a waiting loop is a thread hand-off, which on a busy machine waits for a core."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        both: asyncio.Future[tuple[T, U]] = loop.create_future()
+        # `first` is queued first, so it starts first (the longer read goes there).
+        jobs = (
+            self._readers.submit(self._run_read, first),
+            self._readers.submit(self._run_read, second),
+        )
+        left = [len(jobs)]
+        lock = threading.Lock()
+
+        def settle() -> None:
+            if both.done():
+                return
+            failed = next((j.exception() for j in jobs if j.exception() is not None), None)
+            if failed is not None:
+                both.set_exception(failed)
+            else:
+                both.set_result((jobs[0].result(), jobs[1].result()))
+
+        def done(_: Future[Any]) -> None:
+            with lock:
+                left[0] -= 1
+                last = left[0] == 0
+            if last and not loop.is_closed():
+                loop.call_soon_threadsafe(settle)
+
+        for job in jobs:
+            job.add_done_callback(done)
+        try:
+            return await both
+        finally:
+            for job in jobs:
+                job.cancel()  # not started yet: never run (a started job runs to its end)
 
     def _check_open(self) -> None:
         if self._closed:

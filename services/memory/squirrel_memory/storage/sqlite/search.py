@@ -5,7 +5,7 @@ Postgres."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from squirrel_memory.models import MemoryItem, MemoryType
@@ -17,7 +17,11 @@ from squirrel_memory.storage.search_terms import match_terms
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.postings import COLUMN_WEIGHTS
-from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M, memory_from_row
+from squirrel_memory.storage.sqlite.reads import (
+    MEMORY_COLUMNS_OF_M,
+    load_memories,
+    memory_from_row,
+)
 from squirrel_memory.storage.sqlite.schema import (
     SEARCH_RESET,
     index_memory_text,
@@ -173,11 +177,45 @@ class SqliteMemorySearch:
         limit: int = 10,
     ) -> list[tuple[MemoryItem, float]]:
         """`search_fts` with the memories themselves, read in the same query."""
+        read = self._fts_read(project_id, query, types, limit)
+        return await self._db.read(read) if read is not None else []
+
+    async def found_with_lexical(
+        self,
+        find: Callable[[], Sequence[tuple[str, float]]],
+        project_id: str,
+        query: str,
+        *,
+        types: Sequence[MemoryType] | None,
+        limit: int,
+        on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+    ) -> tuple[list[tuple[str, float]], list[MemoryItem], list[tuple[MemoryItem, float]]]:
+        """`found_memories(find)` and `search_fts_memories` at once, on two reader threads, the
+        event loop woken once, when both are done. `on_lexical` gets the lexical hits on their
+        reader as soon as they are read (while `find` may still run)."""
+        search = self._fts_read(project_id, query, types, limit)
+
+        def lexical(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
+            found = search(conn) if search is not None else []
+            on_lexical(found)
+            return found
+
+        def vector(conn: sqlite3.Connection) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
+            hits = list(find())
+            return hits, load_memories(conn, [m for m, _ in hits])
+
+        (hits, items), found = await self._db.read_pair(vector, lexical)
+        return hits, items, found
+
+    def _fts_read(
+        self, project_id: str, query: str, types: Sequence[MemoryType] | None, limit: int
+    ) -> Callable[[sqlite3.Connection], list[tuple[MemoryItem, float]]] | None:
+        """The read of `search_fts_memories` (None: the query has no searchable words)."""
         check_project(self.project_id, project_id)
         check_limit(limit)
         terms = match_terms(query)
         if not terms:
-            return []
+            return None
         expression = " OR ".join(f'"{term}"' for term in terms)
         kinds = [str(check_type(t)) for t in types] if types else None
         type_list = to_json(kinds) if kinds else None
@@ -197,7 +235,7 @@ class SqliteMemorySearch:
                 conn.execute("COMMIT")
             return [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
 
-        return await self._db.read(read)
+        return read
 
     async def rebuild_search_index(self) -> int:
         """Rebuild `memory_fts` from the live memories; return how many were indexed."""
