@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from psycopg import AsyncConnection, sql
 
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.storage.bm25 import K1, idf, max_score
+from squirrel_memory.storage.bm25 import K1, TermSets, idf, term_set_plan
 from squirrel_memory.storage.checks import check_limit, check_project, check_type
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -222,11 +222,15 @@ class PostgresMemorySearch:
         bounds = {term: _upper_bound(stats, term) for term, _ in found}
         query_of = dict(found)
 
-        async def rank(terms: Sequence[str] | None) -> list[tuple[str, float]]:
-            matching = found if terms is None else [(t, query_of[t]) for t in terms]
-            return await self._ranked(stats, found, matching, kinds, limit, conn=conn)
+        async def rank(step: TermSets) -> tuple[list[tuple[str, float]], bool]:
+            sets = [(t,) for t, _ in found] if step.sets is None else step.sets
+            matching = sql.SQL(" || ").join(
+                sql.SQL("({})").format(sql.SQL(" && ").join(query_of[t] for t in terms))
+                for terms in sets
+            )
+            return await self._ranked(stats, found, matching, kinds, limit, cap=step.cap, conn=conn)
 
-        plan = max_score(present, bounds, limit, lambda row: float(row[1]))
+        plan = term_set_plan(present, bounds, stats.total, limit, lambda row: float(row[1]))
         return await drive_async(plan, rank)
 
     async def search_fts_memories(
@@ -245,18 +249,26 @@ class PostgresMemorySearch:
         self,
         stats: SearchStats,
         found: Sequence[tuple[str, sql.Composable]],
-        matching: Sequence[tuple[str, sql.Composable]],
+        matching: sql.Composable,
         kinds: list[str] | None,
         limit: int,
         *,
+        cap: int | None,
         conn: AsyncConnection | None = None,
-    ) -> list[tuple[str, float]]:
-        """The best `limit` live memories among those holding a term of `matching`, scored on
-        every term of `found`."""
+    ) -> tuple[list[tuple[str, float]], bool]:
+        """The best `limit` live memories among those matching the tsquery `matching` (at
+        most `cap` of them, None: all), scored on every term of `found`; and whether every
+        memory matching was scored."""
         statement = sql.SQL(
-            "SELECT m.id, {score} AS score FROM memory_items m "
+            "WITH c AS MATERIALIZED (SELECT m.id, m.search FROM memory_items m "
+            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({matching}) "
+            "AND ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) LIMIT {cap}) "
+            "SELECT m.id, {score} AS score, (SELECT count(*) FROM c) FROM c m "
+            "CROSS JOIN LATERAL (SELECT {weights}) f ORDER BY score DESC, m.id LIMIT {limit}"
+            if cap is not None
+            else "SELECT m.id, {score} AS score, NULL FROM memory_items m "
             "CROSS JOIN LATERAL (SELECT {weights}) f "
-            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({any_term}) "
+            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({matching}) "
             "AND ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) "
             "ORDER BY score DESC, m.id LIMIT {limit}"
         ).format(
@@ -271,14 +283,16 @@ class PostgresMemorySearch:
                 for n, (_, q) in enumerate(found)
             ),
             project=sql.Literal(self.project_id),
-            any_term=sql.SQL(" || ").join(q for _, q in matching),
+            matching=matching,
             kinds=sql.Literal(kinds),
             limit=sql.Literal(limit),
+            cap=sql.Literal(cap),
         )
         async with self._on(conn) as on:
             cursor = await on.execute(statement)
             rows = await cursor.fetchall()
-        return [(str(r[0]), float(r[1])) for r in rows]
+        complete = cap is None or not rows or int(rows[0][2]) < cap
+        return [(str(r[0]), float(r[1])) for r in rows], complete
 
     async def rebuild_search_index(self) -> int:
         """Recompute `search` of every live memory of the project; return how many."""
