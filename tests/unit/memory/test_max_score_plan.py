@@ -146,3 +146,22 @@ def test_a_capped_seed_only_gives_a_threshold() -> None:
     assert drive(plan, _set_scorer(docs, 1, asked)) == [("d199", 2.199)]
     assert [step.cap for step in asked] == [SEED_CAP_PER_RESULT, None]
     assert asked[-1].sets == (("a", "b"),)
+
+
+def test_an_overestimated_threshold_ranks_fewer_sets_and_keeps_the_seeds_best() -> None:
+    # The seed (every match, capped) holds "a b" rows scoring 1.2; a lone "c" row past it
+    # scores 1.6: the exact plan ranks the "c" rows too, a factor of 1.5 (threshold 1.8, above
+    # c's bound) does not.
+    docs = {f"d{n:03}": {"a": 0.6, "b": 0.6} for n in range(150)} | {"e": {"c": 1.6}}
+    present = [(1, "c"), (150, "a"), (150, "b")]
+    bounds = {"a": 1.0, "b": 1.0, "c": 1.7}
+    exact: list[TermSets] = []
+    assert drive(term_set_plan(present, bounds, 1000, 2, _score), _set_scorer(docs, 2, exact)) == [
+        ("e", 1.6),
+        ("d000", 1.2),
+    ]
+    asked: list[TermSets] = []
+    plan = term_set_plan(present, bounds, 1000, 2, _score, overestimate=1.5)
+    assert drive(plan, _set_scorer(docs, 2, asked)) == [("d000", 1.2), ("d001", 1.2)]
+    assert ("c",) in (exact[-1].sets or ())
+    assert asked[-1].sets == (("c", "a"), ("c", "b"), ("a", "b"))

@@ -147,6 +147,8 @@ def term_set_plan(
     total: int,
     limit: int,
     score: Callable[[Any], float],
+    *,
+    overestimate: float = 1.0,
 ) -> Generator[TermSets, tuple[list[Any], bool], list[Any]]:
     """The `limit` best rows, as scoring every match gives them, scoring few (MaxScore over
     sets of terms).
@@ -161,6 +163,10 @@ def term_set_plan(
     beat the score are ranked. Each pass is sent the `limit` best rows it names (best first)
     and whether it scored all of them. Queries of more terms, or of sets too many to list,
     are pruned by single terms (`max_score`).
+
+    With `overestimate` above 1 the last pass takes the score times it as its threshold (as
+    WAND's threshold factor does): fewer rows are ranked, and a row whose score beats the seed's
+    but not by that factor can be missed; the results are the best of both passes' rows.
     """
     counts = {term: count for count, term in present}
     top = sum(bounds.values())
@@ -182,11 +188,13 @@ def term_set_plan(
         reached = score(rows[limit - 1])
         if complete and reached >= threshold:
             return rows
-        needed = qualifying_sets(bounds, reached)
+        needed = qualifying_sets(bounds, reached * overestimate)
         if needed is None:
             break
         best, _ = yield TermSets(needed)
-        return best
+        if overestimate == 1.0:
+            return best
+        return sorted({*rows, *best}, key=lambda row: (-score(row), row))[:limit]
     plan = max_score(present, bounds, limit, score)
     step = next(plan)
     while True:
