@@ -43,6 +43,8 @@ _WORD = re.compile(r"[^\W_]+")
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 STATS_SECONDS = 30.0
+COUNTS_SECONDS = 600.0
+"""How long the words' counts are kept across re-reads of the totals that moved less than 1 %."""
 _MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 APPROXIMATE_ABOVE = 100_000
@@ -98,7 +100,8 @@ def _upper_bound(stats: SearchStats, term: str) -> float:
 class SearchStats:
     """BM25's collection statistics of one project: live memories, their average length and
     the document frequency of the words searched so far. They are re-read after
-    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10)."""
+    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10);
+    the words' counts then as `renewed` says."""
 
     taken_at: float = -math.inf
     total: int = 0
@@ -109,8 +112,26 @@ class SearchStats:
     # the ranking does not stem the word again for every row.
     lexemes: dict[str, str] = field(default_factory=dict)
 
+    counted_at: float = -math.inf
+
     def fresh(self, now: float) -> bool:
         return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
+
+    def renewed(self, now: float, total: int, avg_length: float) -> SearchStats:
+        """The statistics re-read at `now`: the words' counts are kept while the store wrote
+        few memories, the total moved less than 1 % (at least 10) and they are younger than
+        `COUNTS_SECONDS` (counting a common word reads every memory holding it, seconds in a
+        project of a million); otherwise they are counted again as words are searched."""
+        renewed = SearchStats(now, total, avg_length, counted_at=now)
+        moved = max(10, self.total // 100)
+        if (
+            self.changes <= moved
+            and abs(total - self.total) <= moved
+            and now - self.counted_at < COUNTS_SECONDS
+        ):
+            renewed.doc_freq, renewed.lexemes = self.doc_freq, self.lexemes
+            renewed.counted_at = self.counted_at
+        return renewed
 
     def changed(self, count: int) -> None:
         """`count` memories were written: the words no memory held are looked up again (one
@@ -154,7 +175,7 @@ class PostgresMemorySearch:
                     (self.project_id,),
                 )
                 row = await cursor.fetchone()
-            stats = SearchStats(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
+            stats = stats.renewed(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
             self._search_stats = stats
         missing = [term for term in queries if term not in stats.doc_freq]
         if missing:
