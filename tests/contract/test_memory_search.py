@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
@@ -97,6 +99,35 @@ async def test_many_common_words_can_outrank_one_rare_word(store: Store, project
     for limit in (1, 3, 10):
         hits = await store.search_fts(project, "zebra cache parser invalidation", limit=limit)
         assert hits[0][0] == target.id and len(hits) == limit
+
+
+async def test_pruned_results_are_the_head_of_the_full_ranking(store: Store, project: str) -> None:
+    """Over hundreds of memories sharing common words, the top `limit` equals the head of the
+    ranking of every match, also where a seed of the most promising memories is capped."""
+    rng = random.Random(11)
+    words = ["cache", "parser", "deploy", "docker", "tests", "run", "lint", "schema"]
+    for n in range(300):
+        picked = rng.sample(words, rng.randint(1, 2))
+        await add(store, candidate(" ".join(picked) + f" note {n}", key=f"note_{n}", tags=()))
+    for n in range(120):  # short matches of "cache" in the key: a seed of them scores well
+        await add(store, candidate(f"entry {n}", key=f"cache_{n}", tags=()))
+    for n in range(5):
+        await add(store, candidate(f"alpha beta {n}", key=f"ab_{n}", tags=()))
+    for n in range(30):
+        await add(store, candidate(f"gamma delta {n}", key=f"gd_{n}", tags=()))
+    # The best match of "cache" comes last, past the seed of the first matches.
+    await add(store, candidate("cache cache cache", key="cache_best", tags=()))
+    queries = (
+        "cache",
+        "cache parser deploy",
+        "run the tests with docker",
+        "note 7 schema lint",
+        "alpha beta gamma delta",
+    )
+    for query in queries:
+        every = await store.search_fts(project, query, limit=500)
+        for limit in (1, 3, 10):
+            assert await store.search_fts(project, query, limit=limit) == every[:limit]
 
 
 def test_essential_terms_leave_out_only_words_that_cannot_reach_the_threshold() -> None:

@@ -8,11 +8,13 @@ occurrences weighted by column (key 2, tags 1.5, content 1, as SQLite's `bm25()`
 with BM25's constants (k1 1.2, b 0.75) and FTS5's idf, so the scores have the same scale on both
 backends. Scores are higher-is-better, as the retriever expects from `search_fts`.
 
-Not every matching memory is scored (MaxScore): the memories holding the rarest query terms are
-ranked first, and the `limit`-th score among them is the score to beat; a word can add at most
-idf x (k1 + 1) to a score, so memories holding only words whose bounds add up to no more than
-that cannot enter the results, and only the memories holding one of the other words are ranked.
-The results are the same as scoring every match.
+Not every matching memory is scored (MaxScore over sets of words, `bm25.term_set_plan`): a
+word can add at most idf x (k1 + 1) to a score, so above a threshold only the memories holding
+every word of one of the sets whose bounds add up to more can score. A capped sample of the
+memories holding the rarest sets gives the first threshold (the `limit`-th score among them),
+then only the memories holding a set that could beat it are ranked. The results are the same
+as scoring every match, but in a project of more than `APPROXIMATE_ABOVE` memories, where the
+last pass takes the threshold times `THRESHOLD_FACTOR`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 from psycopg import AsyncConnection, sql
 
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.storage.bm25 import K1, idf, max_score
+from squirrel_memory.storage.bm25 import K1, TermSets, idf, term_set_plan
 from squirrel_memory.storage.checks import check_limit, check_project, check_type
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -42,8 +44,16 @@ _WORD = re.compile(r"[^\W_]+")
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
 STATS_SECONDS = 30.0
+COUNTS_SECONDS = 600.0
+"""How long the words' counts are kept across re-reads of the totals that moved less than 1 %."""
 _MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
+APPROXIMATE_ABOVE = 100_000
+"""Live memories of a project past which the last pass's threshold is raised."""
+THRESHOLD_FACTOR = 1.25
+"""The threshold's factor in a project past `APPROXIMATE_ABOVE`: over 250,000 memories 1.25 and
+1.5 gave the same top 10 as scoring every match for each of 56 queries and 2.0 did not
+(docs/team.md)."""
 
 _REINDEX = (
     "UPDATE memory_items SET search = setweight(to_tsvector('english', %s), 'A') || "
@@ -91,7 +101,8 @@ def _upper_bound(stats: SearchStats, term: str) -> float:
 class SearchStats:
     """BM25's collection statistics of one project: live memories, their average length and
     the document frequency of the words searched so far. They are re-read after
-    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10)."""
+    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10);
+    the words' counts then as `renewed` says."""
 
     taken_at: float = -math.inf
     total: int = 0
@@ -102,8 +113,27 @@ class SearchStats:
     # the ranking does not stem the word again for every row.
     lexemes: dict[str, str] = field(default_factory=dict)
 
+    counted_at: float = -math.inf
+
     def fresh(self, now: float) -> bool:
         return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
+
+    def renewed(self, now: float, total: int, avg_length: float) -> SearchStats:
+        """The statistics re-read at `now`: the words' counts are kept while the store wrote
+        few memories, the total moved less than 1 % (at least 10) and they are younger than
+        `COUNTS_SECONDS` (counting a common word reads every memory holding it: a search that
+        counted its words took 186 ms against 27 ms over 250,000 memories); otherwise they are
+        counted again as words are searched."""
+        renewed = SearchStats(now, total, avg_length, counted_at=now)
+        moved = max(10, self.total // 100)
+        if (
+            self.changes <= moved
+            and abs(total - self.total) <= moved
+            and now - self.counted_at < COUNTS_SECONDS
+        ):
+            renewed.doc_freq, renewed.lexemes = self.doc_freq, self.lexemes
+            renewed.counted_at = self.counted_at
+        return renewed
 
     def changed(self, count: int) -> None:
         """`count` memories were written: the words no memory held are looked up again (one
@@ -151,7 +181,7 @@ class PostgresMemorySearch:
                     (self.project_id,),
                 )
                 row = await cursor.fetchone()
-            stats = SearchStats(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
+            stats = stats.renewed(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
             self._search_stats = stats
         missing = [term for term in queries if term not in stats.doc_freq]
         if missing:
@@ -227,11 +257,18 @@ class PostgresMemorySearch:
         bounds = {term: _upper_bound(stats, term) for term, _ in found}
         query_of = dict(found)
 
-        async def rank(terms: Sequence[str] | None) -> list[tuple[str, float]]:
-            matching = found if terms is None else [(t, query_of[t]) for t in terms]
-            return await self._ranked(stats, found, matching, kinds, limit, conn=conn)
+        async def rank(step: TermSets) -> tuple[list[tuple[str, float]], bool]:
+            sets = [(t,) for t, _ in found] if step.sets is None else step.sets
+            matching = sql.SQL(" || ").join(
+                sql.SQL("({})").format(sql.SQL(" && ").join(query_of[t] for t in terms))
+                for terms in sets
+            )
+            return await self._ranked(stats, found, matching, kinds, limit, cap=step.cap, conn=conn)
 
-        plan = max_score(present, bounds, limit, lambda row: float(row[1]))
+        factor = THRESHOLD_FACTOR if stats.total > APPROXIMATE_ABOVE else 1.0
+        plan = term_set_plan(
+            present, bounds, stats.total, limit, lambda row: float(row[1]), overestimate=factor
+        )
         return await drive_async(plan, rank)
 
     async def search_fts_memories(
@@ -271,18 +308,26 @@ class PostgresMemorySearch:
         self,
         stats: SearchStats,
         found: Sequence[tuple[str, sql.Composable]],
-        matching: Sequence[tuple[str, sql.Composable]],
+        matching: sql.Composable,
         kinds: list[str] | None,
         limit: int,
         *,
+        cap: int | None,
         conn: AsyncConnection | None = None,
-    ) -> list[tuple[str, float]]:
-        """The best `limit` live memories among those holding a term of `matching`, scored on
-        every term of `found`."""
+    ) -> tuple[list[tuple[str, float]], bool]:
+        """The best `limit` live memories among those matching the tsquery `matching` (at
+        most `cap` of them, None: all), scored on every term of `found`; and whether every
+        memory matching was scored."""
         statement = sql.SQL(
-            "SELECT m.id, {score} AS score FROM memory_items m "
+            "WITH c AS MATERIALIZED (SELECT m.id, m.search FROM memory_items m "
+            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({matching}) "
+            "AND ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) LIMIT {cap}) "
+            "SELECT m.id, {score} AS score, (SELECT count(*) FROM c) FROM c m "
+            "CROSS JOIN LATERAL (SELECT {weights}) f ORDER BY score DESC, m.id LIMIT {limit}"
+            if cap is not None
+            else "SELECT m.id, {score} AS score, NULL FROM memory_items m "
             "CROSS JOIN LATERAL (SELECT {weights}) f "
-            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({any_term}) "
+            "WHERE m.project_id = {project} AND NOT m.deleted AND m.search @@ ({matching}) "
             "AND ({kinds}::text[] IS NULL OR m.type = ANY({kinds})) "
             "ORDER BY score DESC, m.id LIMIT {limit}"
         ).format(
@@ -297,14 +342,16 @@ class PostgresMemorySearch:
                 for n, (_, q) in enumerate(found)
             ),
             project=sql.Literal(self.project_id),
-            any_term=sql.SQL(" || ").join(q for _, q in matching),
+            matching=matching,
             kinds=sql.Literal(kinds),
             limit=sql.Literal(limit),
+            cap=sql.Literal(cap),
         )
         async with self._on(conn) as on:
             cursor = await on.execute(statement)
             rows = await cursor.fetchall()
-        return [(str(r[0]), float(r[1])) for r in rows]
+        complete = cap is None or not rows or int(rows[0][2]) < cap
+        return [(str(r[0]), float(r[1])) for r in rows], complete
 
     async def rebuild_search_index(self) -> int:
         """Recompute `search` of every live memory of the project; return how many."""
