@@ -140,7 +140,16 @@ _SUBJECT = re.compile(
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
-    r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+    r"^only\s+(?P<x>(?:use|do)\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+)
+#: "we only do patch releases", "we always squash", "I never push to main": the user stating a
+#: practice of theirs or their team's, in the present tense with a verb of how work is done.
+#: "we only need to change one file" (a need of the task), "we always got this error" (a past
+#: event) and "we never tried that" are not practices: their verb is not one of `_VERBS`.
+#: A short reason may come first ("we are prerelease, we only do patch"); it is kept with it.
+_PRACTICE = re.compile(
+    r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+(?P<rest>(?:always|never|only)\s+(?P<verb>[\w-]+)\b.*)$",
+    re.IGNORECASE | re.DOTALL,
 )
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
@@ -272,14 +281,32 @@ def _make(text: str, subject: str, *, choice: bool = False) -> _Found | None:
     return _Found(content, subject, choice) if content else None
 
 
+def _practice(clause: str) -> str | None:
+    """ "we only do patch" → "only do patch": a practice the user states, or None."""
+    match = _PRACTICE.match(clause)
+    if match is None:
+        return None
+    verb = match.group("verb").lower()
+    if verb != "do" and verb not in _VERBS and stem(verb) not in _VERBS:
+        return None
+    rest, why = match.group("rest"), (match.group("why") or "").strip()
+    if _ONE_OFF.search(rest):
+        return None
+    return f"{rest} ({why})" if why and not _ONE_OFF.search(why) else rest
+
+
 def _without_subject(clause: str, *, standing: bool) -> str:
     """ "we should always X" → "always X"; "we don't control X" (a fact) stays as it is."""
+    if practice := _practice(clause):
+        return practice
     match = _SUBJECT.match(clause)
     if match is None:
         return clause
     rest = match.group("rest")
-    if match.group("modal") or re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+    if match.group("modal"):
         return rest
+    if re.match(r"(?:always|never|only)\b", rest, re.IGNORECASE):
+        return clause  # "we always got this error": a past event, not a practice
     return rest if standing and _first_verb(rest) else clause
 
 
@@ -403,9 +430,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     said_before = bool(_SAID_BEFORE.search(message))
     found: list[StatedPreference] = []
     for written, clause in clauses(message):
-        standing = message_standing or bool(_STANDING.search(written))
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
+        standing = (
+            message_standing or bool(_STANDING.search(written)) or _practice(body) is not None
+        )
         result = _asked(body) if after_assistant_action else None
         if result is None and (match := _NO_GATE.match(body)):
             result = _make(f"no {match.group('x')} {match.group('gate')}", body)
