@@ -33,7 +33,7 @@ def _session() -> Session:
 @pytest.mark.parametrize(
     ("path", "text", "command"),
     [
-        ("run_test.sh", '#!/usr/bin/env bash\nnpx vitest run "$@"\n', 'npx vitest run "$@"'),
+        ("t.sh", '#!/usr/bin/env bash\nnpx mocha "$@"\n', 'npx mocha "$@"'),
         ("scripts/test", '#!/bin/sh\nset -eu\n# all or one\nexec pytest "$@"\n', 'pytest "$@"'),
         (
             "lint.sh",
@@ -65,27 +65,27 @@ def test_anything_else_wraps_nothing(path: str, text: str) -> None:
 
 async def test_a_written_test_script_is_remembered_with_where_it_sits() -> None:
     session = _session()
-    session.write("run_test.sh", '#!/usr/bin/env bash\nnpx vitest run "$@"\n')
-    session.run(f"chmod +x {ROOT}/run_test.sh")
+    session.write("test.sh", '#!/usr/bin/env bash\npytest "$@"\n')
+    session.run(f"chmod +x {ROOT}/test.sh")
 
     assert await _said(session) == [
-        "`run_test.sh` (at the project root, made executable with `chmod +x`) runs the tests "
-        'with `npx vitest run "$@"`, passing its arguments on.'
+        "`test.sh` (at the project root, made executable with `chmod +x`) runs the tests "
+        'with `pytest "$@"`, passing its arguments on.'
     ]
 
 
 async def test_only_the_final_text_counts() -> None:
     session = _session()
-    session.write("scripts/test.sh", "#!/bin/sh\njest\n")
-    session.edit_lines("scripts/test.sh", "jest", "npx vitest run")
+    session.write("scripts/test.sh", "#!/bin/sh\nrake test\n")
+    session.edit_lines("scripts/test.sh", "rake test", "bundle exec rspec")
 
-    assert await _said(session) == ["`scripts/test.sh` runs the tests with `npx vitest run`."]
+    assert await _said(session) == ["`scripts/test.sh` runs the tests with `bundle exec rspec`."]
 
 
 async def test_a_write_with_no_recorded_change_says_nothing() -> None:
     session = _session()
     use = "declined"
-    full = f"{ROOT}/run_test.sh"
+    full = f"{ROOT}/test.sh"
     session.add(
         "tool_call",
         {"tool": "Write", "tool_use_id": use, "input": {"file_path": full, "content": "pytest\n"}},
