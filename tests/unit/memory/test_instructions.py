@@ -172,8 +172,19 @@ def test_a_practice_the_user_states_is_a_standing_instruction(text: str, content
 
 
 @pytest.mark.parametrize(
+    ("practice", "directive"),
+    [("I only use pnpm", "only use pnpm"), ("we never push to main", "never push to main")],
+)
+def test_a_stated_practice_shares_the_key_of_the_same_directive(
+    practice: str, directive: str
+) -> None:
+    assert [k for k, _, _ in _found(practice)] == [k for k, _, _ in _found(directive)]
+
+
+@pytest.mark.parametrize(
     "text",
     [
+        "only do the frontend part",
         "we only need to change one file",
         "we always got this error",
         "we never got it to work",

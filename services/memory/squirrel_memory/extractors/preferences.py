@@ -140,7 +140,7 @@ _SUBJECT = re.compile(
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
-    r"^only\s+(?P<x>(?:use|do)\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+    r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
 )
 #: "we only do patch releases", "we always squash", "I never push to main": the user stating a
 #: practice of theirs or their team's, in the present tense with a verb of how work is done.
@@ -148,7 +148,8 @@ _ONLY = re.compile(
 #: event) and "we never tried that" are not practices: their verb is not one of `_VERBS`.
 #: A short reason may come first ("we are prerelease, we only do patch"); it is kept with it.
 _PRACTICE = re.compile(
-    r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+(?P<rest>(?:always|never|only)\s+(?P<verb>[\w-]+)\b.*)$",
+    r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+"
+    r"(?P<rest>(?:always|never|only)\s+(?P<verb>[\w-]+)\b.*)$",
     re.IGNORECASE | re.DOTALL,
 )
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
@@ -295,18 +296,27 @@ def _practice(clause: str) -> str | None:
     return f"{rest} ({why})" if why and not _ONE_OFF.search(why) else rest
 
 
+def _practice_statement(clause: str) -> _Found | None:
+    """The practice `clause` states, keyed as the same rule said as a directive would be."""
+    practice = _practice(clause)
+    if practice is None:
+        return None
+    x = _clean(practice)
+    subject = _clean(re.sub(r"^\w+\s+|\s*\([^)]*\)$", "", _clean(practice.split(" (")[0])))
+    return _make(x, subject) if _usable(x) and _usable(subject) else None
+
+
 def _without_subject(clause: str, *, standing: bool) -> str:
     """ "we should always X" → "always X"; "we don't control X" (a fact) stays as it is."""
-    if practice := _practice(clause):
-        return practice
     match = _SUBJECT.match(clause)
     if match is None:
         return clause
     rest = match.group("rest")
     if match.group("modal"):
         return rest
-    if re.match(r"(?:always|never|only)\b", rest, re.IGNORECASE):
-        return clause  # "we always got this error": a past event, not a practice
+    if re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+        # "we always got this error": a past event (a practice was taken by `_practice`)
+        return clause if re.match(r"(?:we|i)\b", clause, re.IGNORECASE) else rest
     return rest if standing and _first_verb(rest) else clause
 
 
@@ -328,6 +338,8 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         if not _usable(x) or _ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         return _make(f"Prefers {x}", x, choice=bool(tool_words(x)))
+    if practice := _practice_statement(clause):
+        return practice
     body = _without_subject(clause, standing=imperative_ok)
     for pattern, lead in (
         (_ALWAYS, "always"),
