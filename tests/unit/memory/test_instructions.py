@@ -155,6 +155,49 @@ def test_task_wording_is_dropped(text: str) -> None:
     assert _found(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("we are prerelease, we only do patch", "Only do patch (we are prerelease)."),
+        ("we only do squash merges", "Only do squash merges."),
+        ("We always rebase before merging.", "Always rebase before merging."),
+        ("we never push to main", "Never push to main."),
+        ("I only use pnpm", "Only use pnpm."),
+    ],
+)
+def test_a_practice_the_user_states_is_a_standing_instruction(text: str, content: str) -> None:
+    [pref] = stated_preferences(text, after_assistant_action=True)
+
+    assert (pref.content, pref.standing) == (content, True)
+
+
+@pytest.mark.parametrize(
+    ("practice", "directive"),
+    [("I only use pnpm", "only use pnpm"), ("we never push to main", "never push to main")],
+)
+def test_a_stated_practice_shares_the_key_of_the_same_directive(
+    practice: str, directive: str
+) -> None:
+    assert [k for k, _, _ in _found(practice)] == [k for k, _, _ in _found(directive)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "only do the frontend part",
+        "we only need to change one file",
+        "we always got this error",
+        "we never got it to work",
+        "we always had problems with it",
+        "we only do this once",
+        "we never tried that",
+    ],
+)
+def test_a_task_bound_we_always_or_only_is_no_practice(text: str) -> None:
+    assert _found(text) == []
+    assert _found(text, after=False) == []
+
+
 @pytest.mark.parametrize("text", ["here", "no, here", "in this repo", "- here"])
 def test_a_bare_place_word_after_an_assistant_action_is_no_instruction(text: str) -> None:
     assert _found(text) == []

@@ -43,6 +43,7 @@ from squirrel_memory.extractors.touched_languages import (
     touched_language_text,
 )
 from squirrel_memory.extractors.user_about import user_about
+from squirrel_memory.extractors.wrapper_scripts import wrapper_scripts
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
@@ -434,5 +435,6 @@ def project_facts(
         )
 
     facts.extend(scripts)
+    facts.extend(wrapper_scripts(events, runs))
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts

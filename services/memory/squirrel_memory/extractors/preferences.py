@@ -142,6 +142,16 @@ _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
 )
+#: "we only do patch releases", "we always squash", "I never push to main": the user stating a
+#: practice of theirs or their team's, in the present tense with a verb of how work is done.
+#: "we only need to change one file" (a need of the task), "we always got this error" (a past
+#: event) and "we never tried that" are not practices: their verb is not one of `_VERBS`.
+#: A short reason may come first ("we are prerelease, we only do patch"); it is kept with it.
+_PRACTICE = re.compile(
+    r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+"
+    r"(?P<rest>(?:always|never|only)\s+(?P<verb>[\w-]+)\b.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
@@ -272,14 +282,41 @@ def _make(text: str, subject: str, *, choice: bool = False) -> _Found | None:
     return _Found(content, subject, choice) if content else None
 
 
+def _practice(clause: str) -> str | None:
+    """ "we only do patch" → "only do patch": a practice the user states, or None."""
+    match = _PRACTICE.match(clause)
+    if match is None:
+        return None
+    verb = match.group("verb").lower()
+    if verb != "do" and verb not in _VERBS and stem(verb) not in _VERBS:
+        return None
+    rest, why = match.group("rest"), (match.group("why") or "").strip()
+    if _ONE_OFF.search(rest):
+        return None
+    return f"{rest} ({why})" if why and not _ONE_OFF.search(why) else rest
+
+
+def _practice_statement(clause: str) -> _Found | None:
+    """The practice `clause` states, keyed as the same rule said as a directive would be."""
+    practice = _practice(clause)
+    if practice is None:
+        return None
+    x = _clean(practice)
+    subject = _clean(re.sub(r"^\w+\s+|\s*\([^)]*\)$", "", _clean(practice.split(" (")[0])))
+    return _make(x, subject) if _usable(x) and _usable(subject) else None
+
+
 def _without_subject(clause: str, *, standing: bool) -> str:
     """ "we should always X" → "always X"; "we don't control X" (a fact) stays as it is."""
     match = _SUBJECT.match(clause)
     if match is None:
         return clause
     rest = match.group("rest")
-    if match.group("modal") or re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+    if match.group("modal"):
         return rest
+    if re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+        # "we always got this error": a past event (a practice was taken by `_practice`)
+        return clause if re.match(r"(?:we|i)\b", clause, re.IGNORECASE) else rest
     return rest if standing and _first_verb(rest) else clause
 
 
@@ -301,6 +338,8 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
         if not _usable(x) or _ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         return _make(f"Prefers {x}", x, choice=bool(tool_words(x)))
+    if practice := _practice_statement(clause):
+        return practice
     body = _without_subject(clause, standing=imperative_ok)
     for pattern, lead in (
         (_ALWAYS, "always"),
@@ -403,9 +442,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     said_before = bool(_SAID_BEFORE.search(message))
     found: list[StatedPreference] = []
     for written, clause in clauses(message):
-        standing = message_standing or bool(_STANDING.search(written))
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
+        standing = (
+            message_standing or bool(_STANDING.search(written)) or _practice(body) is not None
+        )
         result = _asked(body) if after_assistant_action else None
         if result is None and (match := _NO_GATE.match(body)):
             result = _make(f"no {match.group('x')} {match.group('gate')}", body)
