@@ -18,6 +18,7 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
+from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
     first_project_path,
@@ -38,6 +39,7 @@ from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANC
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.touched_languages import (
+    LISTED_PREFIX,
     TOUCHED_TAG,
     touched_code,
     touched_language_text,
@@ -86,10 +88,13 @@ def _edited(events: list[StoredEvent]) -> set[str]:
     }
 
 
-def _language_fact(paths: list[tuple[str, str]], ran: set[str]) -> Fact | None:
+def _language_fact(
+    paths: list[tuple[str, str]], ran: set[str], listed: list[tuple[str, str]] | None = None
+) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least); without one, what the code the session touched shows
-    (`touched_languages`), leaving out sub-packages (folders of a nested manifest); `ran` are
+    (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
+    that says nothing, what the files git listed show (`listed`, see `git_listed`); `ran` are
     the scripts the session wrote and ran with their interpreter."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
@@ -110,6 +115,9 @@ def _language_fact(paths: list[tuple[str, str]], ran: set[str]) -> Fact | None:
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
+        if stated is None and listed:
+            touched = touched_code(listed, set(), packages)
+            stated = touched_language_text(touched, LISTED_PREFIX)
         if stated is None:
             return None
         text, languages = stated
@@ -400,7 +408,8 @@ def project_facts(
         repository = bool(primary_ecosystems(project_id))
     scripts = script_runs(runs, _edited(events), project_id)
     ran = {path for script in scripts for path in script.file_paths}
-    language = None if repository else _language_fact(paths, ran)
+    listed = listed_paths(runs, project_id)
+    language = None if repository else _language_fact(paths, ran, listed)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)

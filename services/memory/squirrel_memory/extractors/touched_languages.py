@@ -16,6 +16,11 @@ every ecosystem:
   or written on the way (a scratch file, later deleted) says little;
 - when every counted file sits in a sub-package (a folder with its own manifest), that
   sub-package's language is not the project's: the rule says nothing.
+
+When the touched files say nothing, the files git and gh commands listed (`git_listed`) are
+counted by the same rules and say so ("Code in the files listed by git in this project's
+sessions: TypeScript (17 files)."); a statement from touched files replaces one from listed
+files, never the other way round.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ MAX_LANGUAGES = 2
 NAMED_FILES = 2
 MIN_FILES = 2
 PREFIX = "Code worked on in this project's sessions: "
+#: The statement counted from the files git listed (`git_listed`), weaker than files touched.
+LISTED_PREFIX = "Code in the files listed by git in this project's sessions: "
 #: The tag of a statement counted from touched files (a root manifest's statement wins over it).
 TOUCHED_TAG = "touched"
 
@@ -98,17 +105,20 @@ def _part(language: str, n: int, files: set[str]) -> str:
     return f"{language} ({n} files)"
 
 
-def touched_language_text(found: TouchedCode) -> tuple[str, tuple[str, ...]] | None:
-    """The statement of what the counted code shows, and the languages it names, or None."""
+def touched_language_text(
+    found: TouchedCode, prefix: str = PREFIX
+) -> tuple[str, tuple[str, ...]] | None:
+    """The statement of what the counted code shows, and the languages it names, or None;
+    `prefix` says where the files come from (touched, or listed by git)."""
     files = dict(found.files)
     if "TypeScript" in files:  # compiled output and config beside TypeScript sources
         files.pop("JavaScript", None)
     weights = {lang: w for lang, paths in files.items() if (w := _weight(paths, found.ran))}
-    return _statement(weights, files)
+    return _statement(weights, files, prefix)
 
 
 def _statement(
-    weights: dict[str, int], files: dict[str, set[str]]
+    weights: dict[str, int], files: dict[str, set[str]], prefix: str = PREFIX
 ) -> tuple[str, tuple[str, ...]] | None:
     if not weights:
         return None
@@ -117,7 +127,7 @@ def _statement(
     named = [lang for lang in ranked if weights[lang] >= top * COMPARABLE_SHARE]
     if len(named) > MAX_LANGUAGES:
         return None  # three languages of comparable weight: no one statement is fair
-    text = PREFIX + " and ".join(
+    text = prefix + " and ".join(
         _part(lang, weights[lang], files.get(lang, set())) for lang in named
     )
     return text + ".", tuple(named)
@@ -126,13 +136,18 @@ def _statement(
 _STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[^()]*))?\)")
 
 
+def _prefix(text: str) -> str | None:
+    return next((p for p in (PREFIX, LISTED_PREFIX) if text.startswith(p)), None)
+
+
 def _counted(text: str) -> tuple[dict[str, int], dict[str, set[str]]] | None:
     """The files per language a statement of this module counted, or None for another text."""
-    if not text.startswith(PREFIX):
+    prefix = _prefix(text)
+    if prefix is None:
         return None
     weights: dict[str, int] = {}
     files: dict[str, set[str]] = {}
-    for part in text[len(PREFIX) :].rstrip(".").split(" and "):
+    for part in text[len(prefix) :].rstrip(".").split(" and "):
         match = _STATED.fullmatch(part.strip())
         if match is None:
             return None
@@ -146,18 +161,24 @@ def _counted(text: str) -> tuple[dict[str, int], dict[str, set[str]]] | None:
 def merged_statement(older: str, newer: str) -> str | None:
     """One statement of what the code of two sessions showed: per language the larger count
     (sessions often touch the same files, so counts are not added) and the files named by
-    either; None when either text is not a statement of this module."""
+    either; None when either text is not a statement of this module. Files touched outweigh
+    files listed by git: a touched statement replaces a listed one and a listed one adds
+    nothing to a touched one."""
     old, new = _counted(older), _counted(newer)
     if old is None or new is None:
         return None
+    prefix = _prefix(older)
+    if prefix != _prefix(newer):
+        return older if prefix == PREFIX else newer
     weights = {lang: max(old[0].get(lang, 0), new[0].get(lang, 0)) for lang in {*old[0], *new[0]}}
     files = {lang: old[1].get(lang, set()) | new[1].get(lang, set()) for lang in weights}
     for lang, names in files.items():
         weights[lang] = max(weights[lang], len(names))
-    stated = _statement(weights, files)
+    stated = _statement(weights, files, prefix or PREFIX)
     return stated[0] if stated else None
 
 
 def is_touched_statement(text: str) -> bool:
-    """Whether a language statement was counted from touched files (not a manifest's)."""
-    return text.startswith(PREFIX)
+    """Whether a language statement was counted from touched or listed files (not a
+    manifest's)."""
+    return _prefix(text) is not None
