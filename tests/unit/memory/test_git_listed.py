@@ -59,6 +59,8 @@ def _pr_files(*paths: str) -> str:
         ),
         ("git show --stat HEAD", " src/a.ts | 3 ++-\n", ["src/a.ts"]),
         ("git ls-files", "src/a.ts\nsrc/b.ts\n", ["src/a.ts", "src/b.ts"]),
+        ("git --no-pager -c core.quotepath=off log --stat", " src/a.ts | 3 ++-\n", ["src/a.ts"]),
+        ("gh pr view 7 --json files --jq '.files[].path'", "src/a.ts\nsrc/b.ts\n", None),
         ("gh pr view 7 --json title,files", _pr_files("src/a.ts", "src/b.ts"), None),
         ("gh pr diff 7 --name-only", "src/a.ts\nsrc/b.ts\n", ["src/a.ts", "src/b.ts"]),
     ],

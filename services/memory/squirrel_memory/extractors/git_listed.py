@@ -47,12 +47,23 @@ def _new_name(path: str) -> str:
     return path.replace("//", "/").strip().strip('"')
 
 
+def _after_global_options(tokens: list[str]) -> list[str]:
+    """git's arguments from its subcommand on: `--no-pager`, `-c key=value`, `-p` skipped."""
+    rest = list(tokens)
+    while rest and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] == "-c" else rest[1:]
+    return rest
+
+
 def _kind(tokens: list[str]) -> str | None:
     """The output format of one simple command that lists files, or None."""
     if len(tokens) >= 2 and tokens[0] == "git":
         if any(t in _ELSEWHERE or t.startswith(("--git-dir=", "--work-tree=")) for t in tokens):
             return None
-        sub, options = tokens[1], set(tokens[2:])
+        rest = _after_global_options(tokens[1:])
+        if not rest:
+            return None
+        sub, options = rest[0], set(rest[1:])
         if sub == "status":
             return "status"
         if sub == "ls-files":
@@ -67,7 +78,11 @@ def _kind(tokens: list[str]) -> str | None:
             return "bare" if "--name-only" in tokens else None
         fields = [tokens[i + 1] for i, t in enumerate(tokens[:-1]) if t == "--json"]
         fields += [t.split("=", 1)[1] for t in tokens if t.startswith("--json=")]
-        return "json" if any("files" in f.split(",") for f in fields) else None
+        if not any("files" in f.split(",") for f in fields):
+            return None
+        return (
+            "bare" if any(t == "--jq" or t.startswith(("--jq=", "-q")) for t in tokens) else "json"
+        )
     return None
 
 
