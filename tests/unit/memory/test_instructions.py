@@ -188,7 +188,12 @@ def test_a_practice_the_user_states_is_a_standing_instruction(text: str, content
 
 @pytest.mark.parametrize(
     ("practice", "directive"),
-    [("I only use pnpm", "only use pnpm"), ("we never push to main", "never push to main")],
+    [
+        ("I only use pnpm", "only use pnpm"),
+        ("we never push to main", "never push to main"),
+        ("we never pin versions because this is a library", "never pin versions"),
+        ("since this is a library, we never pin versions", "don't pin versions"),
+    ],
 )
 def test_a_stated_practice_shares_the_key_of_the_same_directive(
     practice: str, directive: str
