@@ -184,11 +184,10 @@ _NOT_PRACTICE = word_set(
 _NOT_OBJECT_START = _NOT_PRACTICE - word_set("a an the some any one two three my our your their")
 #: Common verbs of how work is done past `_VERBS` ("we always pin", "I never vendor").
 _PRACTICE_VERBS = word_set(
-    "pin unpin vendor squash rebase merge bump tag release deploy ship publish format lint ",
-    "test mock stub commit push pull fetch review document version log lock cache backport ",
-    "cherry-pick amend sign pair branch revert rollback roll migrate seed benchmark profile ",
-    "annotate type-check typecheck compile bundle minify containerize package install upgrade ",
-    "downgrade refactor squash-merge fast-forward",
+    "pin unpin vendor ship publish mock stub pull fetch version lock cache backport ",
+    "cherry-pick amend pair branch revert rollback roll migrate seed benchmark profile ",
+    "annotate typecheck compile bundle minify containerize package install upgrade downgrade ",
+    "refactor squash-merge fast-forward",
 )
 
 
