@@ -177,6 +177,11 @@ def test_task_wording_is_dropped(text: str) -> None:
         ("we never mock the database", "Never mock the database."),
         ("we always cache the build artifacts", "Always cache the build artifacts."),
         ("I never deploy on Fridays", "Never deploy on Fridays."),
+        ("we always tag releases as v1.2.3", "Always tag releases as v1.2.3."),
+        (
+            "we only publish from CI, as it signs the packages",
+            "Only publish from CI (as it signs the packages).",
+        ),
         ("we always backport security fixes", "Always backport security fixes."),
     ],
 )

@@ -154,8 +154,11 @@ _PRACTICE = re.compile(
     r"(?P<rest>(?:always|never|only)\s+(?P<verb>[a-z][a-z-]*)\b(?P<obj>.*))$",
     re.IGNORECASE | re.DOTALL,
 )
-#: A reason given after the practice: "… since this is a library", "… because CI caches it".
-_REASON_AFTER = re.compile(r",?\s+(?P<why>(?:since|because|as|given that)\s.{3,80})$", re.I)
+#: A reason given after the practice: "… since this is a library", "… because CI caches it",
+#: "…, as CI caches it" ("as" without a comma is a manner: "tag releases as v1.2.3").
+_REASON_AFTER = re.compile(
+    r"(?:,?\s+(?P<why>(?:since|because|given that)\s.{3,80})|,\s+(?P<as>as\s.{3,80}))$", re.I
+)
 #: A reason clause that is one: "since …", "because …", "as …"; the task words of `_ONE_OFF`
 #: ("this", "it") do not make it task-bound, a time word does.
 _REASON_LEAD = re.compile(r"^(?:since|because|as|given that)\b", re.IGNORECASE)
@@ -329,7 +332,7 @@ def _practice(clause: str) -> str | None:
     verb = match.group("verb").lower()
     rest, why = match.group("rest"), (match.group("why") or "").strip()
     if reason := _REASON_AFTER.search(rest):
-        rest, why = rest[: reason.start()], why or reason.group("why")
+        rest, why = rest[: reason.start()], why or reason.group("why") or reason.group("as")
     obj = match.group("obj")
     if not (verb == "do" or _known_verb(verb, obj) or _verb_by_shape(verb, obj)):
         return None
