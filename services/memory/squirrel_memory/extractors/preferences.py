@@ -144,7 +144,8 @@ _ONLY = re.compile(
 )
 #: "we only do patch releases", "we always squash", "I never pin versions": the user stating a
 #: practice of theirs or their team's, in the present tense with a verb of how work is done (one
-#: of `_VERBS`, or by its shape: a plain verb that is not one of `_NOT_PRACTICE` with an object).
+#: of `_VERBS` or `_PRACTICE_VERBS`, or by its shape: a plain verb not in `_NOT_PRACTICE`, with
+#: an object).
 #: "we only need to change one file" (a need of the task), "we always got this error" (a past
 #: event), "I never know which one" (a state of mind) are not practices. A short reason may come
 #: first ("we are prerelease, we only do patch") or last ("… because it is a library"); it is
@@ -355,7 +356,7 @@ def _known_verb(verb: str, obj: str) -> bool:
 def _verb_by_shape(verb: str, obj: str) -> bool:
     """ "pin versions", "vendor dependencies": a plain verb (no past or -ing form, no -ly or -s
     ending, not one of `_NOT_PRACTICE`) followed by an object that is a thing, not a pronoun."""
-    if verb in _NOT_PRACTICE or re.search(r"(?:ed|ing|ly|[^s]s|n't)$", verb) or len(verb) < 3:
+    if verb in _NOT_PRACTICE or re.search(r"(?:ed|ing|ly|[^s]s)$", verb) or len(verb) < 3:
         return False
     words = obj.split()
     return bool(words) and words[0].lower().strip(",.") not in _NOT_OBJECT_START
