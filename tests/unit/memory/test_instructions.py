@@ -163,6 +163,26 @@ def test_task_wording_is_dropped(text: str) -> None:
         ("We always rebase before merging.", "Always rebase before merging."),
         ("we never push to main", "Never push to main."),
         ("I only use pnpm", "Only use pnpm."),
+        (
+            "since this is a library, we never pin versions",
+            "Never pin versions (since this is a library).",
+        ),
+        (
+            "we never pin versions because this is a library",
+            "Never pin versions (because this is a library).",
+        ),
+        ("We always vendor our dependencies.", "Always vendor our dependencies."),
+        ("I always squash my commits", "Always squash my commits."),
+        ("we only tag releases from main", "Only tag releases from main."),
+        ("we never mock the database", "Never mock the database."),
+        ("we always cache the build artifacts", "Always cache the build artifacts."),
+        ("I never deploy on Fridays", "Never deploy on Fridays."),
+        ("we always tag releases as v1.2.3", "Always tag releases as v1.2.3."),
+        (
+            "we only publish from CI, as it signs the packages",
+            "Only publish from CI (as it signs the packages).",
+        ),
+        ("we always backport security fixes", "Always backport security fixes."),
     ],
 )
 def test_a_practice_the_user_states_is_a_standing_instruction(text: str, content: str) -> None:
@@ -173,7 +193,12 @@ def test_a_practice_the_user_states_is_a_standing_instruction(text: str, content
 
 @pytest.mark.parametrize(
     ("practice", "directive"),
-    [("I only use pnpm", "only use pnpm"), ("we never push to main", "never push to main")],
+    [
+        ("I only use pnpm", "only use pnpm"),
+        ("we never push to main", "never push to main"),
+        ("we never pin versions because this is a library", "never pin versions"),
+        ("since this is a library, we never pin versions", "don't pin versions"),
+    ],
 )
 def test_a_stated_practice_shares_the_key_of_the_same_directive(
     practice: str, directive: str
@@ -191,11 +216,36 @@ def test_a_stated_practice_shares_the_key_of_the_same_directive(
         "we always had problems with it",
         "we only do this once",
         "we never tried that",
+        "we always get a timeout here",
+        "I never know which one",
+        "we only have two tests",
+        "I always forget",
+        "we always run into timeouts",
+        "I never understood the build",
+        "we always ended up with conflicts",
+        "we only wanted a quick fix",
+        "do we always pin versions?",
+        "we always pin versions?",
+        "I think we always pin versions",
+        "maybe we never vendor anything",
+        "we don't always pin versions",
+        "we never not test",
+        "if we always pin versions we never get updates",
+        '"we always pin versions" is what the old guide says',
+        "> we never deploy on Fridays",
+        "we only two days left",
+        "we always tested the build by hand",
     ],
 )
 def test_a_task_bound_we_always_or_only_is_no_practice(text: str) -> None:
     assert _found(text) == []
     assert _found(text, after=False) == []
+
+
+def test_a_verb_of_how_work_is_done_is_known_by_its_shape() -> None:
+    [(_, content, standing)] = _found("we always shard the queues by tenant", after=False)
+
+    assert (content, standing) == ("Always shard the queues by tenant.", True)
 
 
 @pytest.mark.parametrize("text", ["here", "no, here", "in this repo", "- here"])

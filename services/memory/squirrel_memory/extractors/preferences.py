@@ -142,16 +142,59 @@ _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
 )
-#: "we only do patch releases", "we always squash", "I never push to main": the user stating a
-#: practice of theirs or their team's, in the present tense with a verb of how work is done.
+#: "we only do patch releases", "we always squash", "I never pin versions": the user stating a
+#: practice of theirs or their team's, in the present tense with a verb of how work is done (one
+#: of `_VERBS` or `_PRACTICE_VERBS`, or by its shape: a plain verb not in `_NOT_PRACTICE`, with
+#: an object).
 #: "we only need to change one file" (a need of the task), "we always got this error" (a past
-#: event) and "we never tried that" are not practices: their verb is not one of `_VERBS`.
-#: A short reason may come first ("we are prerelease, we only do patch"); it is kept with it.
+#: event), "I never know which one" (a state of mind) are not practices. A short reason may come
+#: first ("we are prerelease, we only do patch") or last ("… because it is a library"); it is
+#: kept with the practice, in brackets.
 _PRACTICE = re.compile(
     r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+"
-    r"(?P<rest>(?:always|never|only)\s+(?P<verb>[\w-]+)\b.*)$",
+    r"(?P<rest>(?:always|never|only)\s+(?P<verb>[a-z][a-z-]*)\b(?P<obj>.*))$",
     re.IGNORECASE | re.DOTALL,
 )
+#: A reason given after the practice: "… since this is a library", "… because CI caches it",
+#: "…, as CI caches it" ("as" without a comma is a manner: "tag releases as v1.2.3").
+_REASON_AFTER = re.compile(
+    r"(?:,?\s+(?P<why>(?:since|because|given that)\s.{3,80})|,\s+(?P<as>as\s.{3,80}))$", re.I
+)
+#: A reason clause that is one: "since …", "because …", "as …"; the task words of `_ONE_OFF`
+#: ("this", "it") do not make it task-bound, a time word does.
+_REASON_LEAD = re.compile(r"^(?:since|because|as|given that)\b", re.IGNORECASE)
+_NOW = re.compile(r"\b(?:yet|for now|right now|this time|today|at the moment|just now)\b", re.I)
+#: Words after "we always/never/only" that are no verb of how work is done: states, needs,
+#: perception and events ("we always get a timeout", "I never know", "we only have two tests"),
+#: auxiliaries, function words and common irregular past forms.
+_NOT_PRACTICE = word_set(
+    "be am is are was were been being have has had having get gets got gotten know knew known ",
+    "think thought need needed want wish hope forget forgot remember see saw seen seem look ",
+    "sound feel felt like love hate mean meant understand care mind wonder hear heard find ",
+    "found try tried end happen manage fail hit ran came come went gone did done said told ",
+    "took taken gave given made broke broken lost left kept wrote written began begun ",
+    "can could will would shall should may might must ought dare ",
+    "a an the one two three some any no not just really still also even ever again once then ",
+    "there here so too to in on at for with by from about into onto up out off over after ",
+    "before when while if it this that these those them me us you him her they he she we i ",
+    "my our your their its what which who how why where very quite rather almost already ",
+    "tend usually often sometimes ",
+    "understood stood thought brought bought caught taught sought fought grew threw drew flew ",
+    "blew rode spoke chose froze woke stole drove shook ate fell held sold met paid sent spent ",
+    "bent lent dealt slept swept wept led fed fled hid bit lit shot sat won hung struck stuck ",
+    "dug spun sang rang drank sank swam became overcame forgotten",
+)
+#: An object starts with a thing, an article or an owner, not with a pronoun or a particle.
+_NOT_OBJECT_START = _NOT_PRACTICE - word_set("a an the some any one two three my our your their")
+#: Common verbs of how work is done past `_VERBS` ("we always pin", "I never vendor").
+_PRACTICE_VERBS = word_set(
+    "pin unpin vendor ship publish mock stub pull fetch version lock cache backport ",
+    "cherry-pick amend pair branch revert rollback roll migrate seed benchmark profile ",
+    "annotate typecheck compile bundle minify containerize package install upgrade downgrade ",
+    "refactor squash-merge fast-forward",
+)
+
+
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
@@ -288,12 +331,35 @@ def _practice(clause: str) -> str | None:
     if match is None:
         return None
     verb = match.group("verb").lower()
-    if verb != "do" and verb not in _VERBS and stem(verb) not in _VERBS:
-        return None
     rest, why = match.group("rest"), (match.group("why") or "").strip()
+    if reason := _REASON_AFTER.search(rest):
+        rest, why = rest[: reason.start()], why or reason.group("why") or reason.group("as")
+    obj = match.group("obj")
+    if not (verb == "do" or _known_verb(verb, obj) or _verb_by_shape(verb, obj)):
+        return None
     if _ONE_OFF.search(rest):
         return None
-    return f"{rest} ({why})" if why and not _ONE_OFF.search(why) else rest
+    task_bound = _NOW if _REASON_LEAD.match(why) else _ONE_OFF
+    return f"{rest} ({why})" if why and not task_bound.search(why) else rest
+
+
+def _known_verb(verb: str, obj: str) -> bool:
+    """A verb of how work is done (not "we always run into timeouts", an event)."""
+    if verb in _NOT_PRACTICE or re.match(r"\s*(?:into|across)\b", obj, re.IGNORECASE):
+        return False
+    if verb in _VERBS or verb in _PRACTICE_VERBS:
+        return True
+    base = stem(verb)  # "pins" (a slip for "pin"), never "pinned" (a past event)
+    return not verb.endswith("ed") and (base in _VERBS or base in _PRACTICE_VERBS)
+
+
+def _verb_by_shape(verb: str, obj: str) -> bool:
+    """ "pin versions", "vendor dependencies": a plain verb (no past or -ing form, no -ly or -s
+    ending, not one of `_NOT_PRACTICE`) followed by an object that is a thing, not a pronoun."""
+    if verb in _NOT_PRACTICE or re.search(r"(?:ed|ing|ly|[^s]s)$", verb) or len(verb) < 3:
+        return False
+    words = obj.split()
+    return bool(words) and words[0].lower().strip(",.") not in _NOT_OBJECT_START
 
 
 def _practice_statement(clause: str) -> _Found | None:
