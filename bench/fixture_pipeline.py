@@ -17,12 +17,15 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import re
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
@@ -108,18 +111,19 @@ def transcript_parser(path: Path) -> Parser | None:
 
 
 def parse(paths: list[Path], cwd: str) -> list[Event]:
-    """Every event of the transcripts at `paths`, each moved to `cwd`; raises
+    """Every event of the transcripts at `paths`, moved to `cwd` as on the user's machine (the
+    project's original folder replaced by `cwd` wherever it appears: `relocate`); raises
     `UnknownTranscriptError` (before reading any) when one is in no known format."""
     parsers = [(path, None if _is_document(path) else transcript_parser(path)) for path in paths]
     events: list[Event] = []
     for path, parser in parsers:
         if _is_document(path):
             found, _ = parse_gemini_json_document(path.read_bytes(), str(path), 0, set(), cwd=cwd)
-            events.extend(_moved(event, cwd) for event in found)
+            events.extend(found)
             continue
         if parser is not None:
-            events.extend(_moved(event, cwd) for event in transcript_events(path, parser))
-    return events
+            events.extend(transcript_events(path, parser))
+    return relocate(events, cwd)
 
 
 def transcript_events(path: Path, parser: Parser) -> Iterator[Event]:
@@ -137,10 +141,34 @@ def _is_document(path: Path) -> bool:
     return path.suffix == ".json" and path.name.startswith(GEMINI_DOCUMENT_PREFIX)
 
 
-def _moved(event: Event, cwd: str) -> Event:
-    fields = {f: getattr(event, f) for f in event.__dataclass_fields__}
-    fields["cwd"] = cwd
-    return Event(**fields)
+def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(root, value)
+    if isinstance(value, list):
+        return [_moved_value(v, pattern, root) for v in value]
+    if isinstance(value, dict):
+        return {k: _moved_value(v, pattern, root) for k, v in value.items()}
+    return value
+
+
+def relocate(events: Sequence[Event], root: str) -> list[Event]:
+    """The events with the project's original folder (the commonest `cwd`) replaced by `root`
+    wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
+    cwds = Counter(e.cwd for e in events if e.cwd)
+    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+    pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
+    moved: list[Event] = []
+    for event in events:
+        cwd = pattern.sub(root, event.cwd) if event.cwd else root
+        moved.append(
+            dataclasses.replace(
+                event,
+                cwd=cwd if cwd.startswith(root) else root,
+                content=_moved_value(event.content, pattern, root),
+                file_paths=tuple(pattern.sub(root, p) for p in event.file_paths),
+            )
+        )
+    return moved
 
 
 # Called once per project after processing, while the service still runs:

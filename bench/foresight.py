@@ -56,12 +56,12 @@ from pathlib import Path, PurePosixPath
 
 from bench import fixture_pipeline
 from bench.common import SHARED_FIXTURES
+from bench.fixture_pipeline import relocate
 from bench.foresight_fixtures import (
     Project,
     Session,
     fixture_groups,
     load_project,
-    relocate,
     sessions_of,
     stored,
 )

@@ -3,13 +3,10 @@ ingest's parsers read them, moved into the replay's folder, and grouped by sessi
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bench import fixture_pipeline
 from squirrel_core.events import Event
@@ -60,36 +57,6 @@ def read_events(paths: Iterable[Path]) -> list[Event]:
         if parser is not None:
             events.extend(fixture_pipeline.transcript_events(path, parser))
     return events
-
-
-def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
-    if isinstance(value, str):
-        return pattern.sub(root, value)
-    if isinstance(value, list):
-        return [_moved_value(v, pattern, root) for v in value]
-    if isinstance(value, dict):
-        return {k: _moved_value(v, pattern, root) for k, v in value.items()}
-    return value
-
-
-def relocate(events: Sequence[Event], root: str) -> list[Event]:
-    """The events with the project's original folder (the commonest `cwd`) replaced by `root`
-    wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
-    cwds = Counter(e.cwd for e in events if e.cwd)
-    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
-    pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
-    moved: list[Event] = []
-    for event in events:
-        cwd = pattern.sub(root, event.cwd) if event.cwd else root
-        moved.append(
-            dataclasses.replace(
-                event,
-                cwd=cwd if cwd.startswith(root) else root,
-                content=_moved_value(event.content, pattern, root),
-                file_paths=tuple(pattern.sub(root, p) for p in event.file_paths),
-            )
-        )
-    return moved
 
 
 def sessions_of(events: Sequence[Event]) -> tuple[Session, ...]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_foresight_bench import ACTIVATED, NOT_FOUND, ORIGINAL, Transcript, session
 
-from bench import foresight, foresight_fixtures
+from bench import fixture_pipeline, foresight, foresight_fixtures
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event
@@ -37,7 +37,7 @@ class Stack:
         return self.shown[-1]
 
     async def learn(self, events: list[Event]) -> None:
-        session = foresight_fixtures.sessions_of(foresight_fixtures.relocate(events, self.root))[0]
+        session = foresight_fixtures.sessions_of(fixture_pipeline.relocate(events, self.root))[0]
         await foresight._learn(self.client, self.root, session)
 
     async def history(self, memory_id: str) -> pb.GetMemoryHistoryResponse:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bench.fixture_pipeline import relocate
 from bench.foresight import materialise
-from bench.foresight_fixtures import relocate, sessions_of
+from bench.foresight_fixtures import sessions_of
 from bench.foresight_score import SessionFacts
 from squirrel_core.events import Event, EventType, SourceTool
 
