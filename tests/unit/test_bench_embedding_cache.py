@@ -209,6 +209,10 @@ def test_vector_figures_name_the_service_index_kind_and_its_recall() -> None:
     assert small.recall == 1.0
     # Above the service's threshold the index is IVF: its recall is measured, not assumed.
     many = _unit(rng.standard_normal((50_100, 16)))
-    found = vector_figures(many, _unit(rng.standard_normal((10, 16))), "model-a")
+    asked = _unit(rng.standard_normal((10, 16)))
+    found = vector_figures(many, asked, "model-a")
     assert found.kind == "ivf"
     assert 0.0 < found.recall < 1.0
+    # ...and a flat index of the same vectors, asked for, finds the exact top 10.
+    flat = vector_figures(many, asked, "model-a", flat=True)
+    assert (flat.kind, flat.recall) == ("flat", 1.0)
