@@ -1,9 +1,10 @@
 """mem0's side of `bench.mem0_side`, run by the python of the mem0 environment.
 
 Imports nothing of Squirrel (that environment cannot hold it). Usage:
-`mem0_child.py MODEL_DIR TEXTS_JSON`: loads mem0 and the texts (a JSON list of strings the
-parent wrote), adds `WARMUP` texts to a store of their own and searches it once (so no first
-call is counted), then answers one JSON request per stdin line with one JSON line on stdout
+`mem0_child.py MODEL_DIR TEXTS_JSON [VECTORS_NPY]`: loads mem0 and the texts (a JSON list of
+strings the parent wrote; VECTORS_NPY: one float32 row per text, for `fill` with `cached`), adds
+`WARMUP` texts to a store of their own and searches it once (so no first call is counted),
+then answers one JSON request per stdin line with one JSON line on stdout
 (prefixed with `REPLY`; anything else mem0 prints is not a reply), so the parent can
 interleave mem0's searches with Squirrel's:
 
@@ -12,7 +13,7 @@ interleave mem0's searches with Squirrel's:
   metadata `n`; B > 1: a list of B messages per call); `{"seconds": ...}`;
 - `{"op": "fill", "store": NAME, "count": N}`: a new store NAME holding the first N texts,
   stored as `add` stores them but a thousand per vector-store insert (`fill`);
-  `{"seconds": ...}`;
+  `{"seconds": ...}`; with `"cached": true` the vectors are VECTORS_NPY's rows, not embedded;
 - `{"op": "threads", "n": N}`: torch on N threads from now on;
 - `{"op": "search", "store": NAME, "query": ...}`: one search, top 10; `{"ms": ..., "cpu_ms":
   ..., "hits": [...]}`, timed in-process (`cpu_ms`: this process's CPU during the call; `hits`:
@@ -103,12 +104,12 @@ def _hits(found: Any, index_of: dict[str, int]) -> list[int]:
     return hits
 
 
-def fill(memory: Any, texts: list[str]) -> None:
+def fill(memory: Any, texts: list[str], vectors: Any = None) -> None:
     """The texts into `memory`'s vector store as `add(..., infer=False)` stores each (its
     embedder, payload and metadata, `n` the text's index), but `FILL_BATCH` per insert: mem0's
     FAISS store writes its whole index and docstore to disk on every insert, so filling a large
-    store one `add` at a time costs more with every text.
-    No history rows (searches do not read them)."""
+    store one `add` at a time costs more with every text. `vectors` (one row per text): stored
+    instead of embedding the texts. No history rows (searches do not read them)."""
     from mem0.utils.lemmatization import lemmatize_for_bm25  # type: ignore[import-not-found]  # noqa: PLC0415
 
     for start in range(0, len(texts), FILL_BATCH):
@@ -127,13 +128,16 @@ def fill(memory: Any, texts: list[str]) -> None:
             }
             for k, text in enumerate(chunk)
         ]
-        vectors = [memory.embedding_model.embed(text, "add") for text in chunk]
+        if vectors is None:
+            rows = [memory.embedding_model.embed(text, "add") for text in chunk]
+        else:
+            rows = [list(map(float, v)) for v in vectors[start : start + len(chunk)]]
         memory.vector_store.insert(
-            vectors=vectors, payloads=payloads, ids=[str(uuid.uuid4()) for _ in chunk]
+            vectors=rows, payloads=payloads, ids=[str(uuid.uuid4()) for _ in chunk]
         )
 
 
-def serve(model_dir: str, texts_file: str) -> None:
+def serve(model_dir: str, texts_file: str, vectors_file: str | None = None) -> None:
     import torch  # type: ignore[import-not-found]  # noqa: PLC0415
     from mem0 import Memory  # type: ignore[import-not-found]  # noqa: PLC0415
 
@@ -172,10 +176,16 @@ def serve(model_dir: str, texts_file: str) -> None:
                         store.add(messages, user_id=USER, infer=False)
                 _reply({"seconds": time.perf_counter() - started})
             elif op == "fill":
-                name = request["store"]
+                cached = None
+                if request.get("cached"):
+                    if vectors_file is None:
+                        _reply({"error": "fill with cached vectors needs VECTORS_NPY"})
+                        continue
+                    cached = np.load(vectors_file, mmap_mode="r")
+                name, count = request["store"], int(request["count"])
                 stores[name] = _memory(Memory, model_dir, f"{tmp}/{name}")
                 started = time.perf_counter()
-                fill(stores[name], texts[: int(request["count"])])
+                fill(stores[name], texts[:count], cached)
                 _reply({"seconds": time.perf_counter() - started})
             elif op == "threads":
                 torch.set_num_threads(int(request["n"]))
@@ -192,4 +202,4 @@ def serve(model_dir: str, texts_file: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], sys.argv[2])
+    serve(*sys.argv[1:4])

@@ -19,7 +19,7 @@ store: MiniLM through sentence-transformers (the same weights, from the model wh
 (`torch==2.13.0` is the CPU build; an unpinned torch pulls a multi-GB CUDA build.) Then:
 
     .venv/bin/python -m bench.mem0_side --mem0-python .venv-mem0/bin/python [--size 10000]
-        [--sample 1000] [--copies 3] [--threads 1,2] [--times PATH] [--tree TREE]
+        [--sample 1000] [--copies 3] [--threads 1,2] [--times PATH] [--tree TREE] [--cached]
 
 Adds. mem0's `add` embeds inside the call; Squirrel acknowledges a write once it is in SQLite
 (searchable lexically at once) and embeds it behind, so the same end state, every text
@@ -39,6 +39,17 @@ with mem0's, which side goes first alternating, so both see the same load. Neith
 a first call. mem0's searches are timed inside its process, Squirrel's around the gRPC call.
 "CPU per search" is the CPU each side spent (Squirrel: service and client; mem0: its process)
 divided by the searches: when p95 is well above it, the tail was spent waiting for a core.
+
+`--cached` (for a large store, such as `--size 100000`): every text of the searched stores is
+embedded ONCE, by Squirrel's float MiniLM (the weights mem0 loads too), through the on-disk cache
+of `bench.embedding_cache`, so a later run reads the vectors back. Both searched stores then
+hold those same vectors, of the text alone: mem0's is filled through its vector store as
+without `--cached`, and Squirrel's project is written straight through its store (one memory
+per text, keyed as `RememberMany` keys them) with its vector index file, before the service
+starts (its own indexer would have embedded `key: text`). No fill rates are printed; the timed
+add rows are unchanged. Beside the searches, in this process on the same vectors and the int8
+query vectors: the vector index the service builds at that size (flat below 50k, IVF above)
+and a flat one, top-10 p50 and recall@10 against the exact top 10 (NumPy).
 
 `--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
 a change), to compare it with mem0 under the same conditions.
@@ -68,12 +79,24 @@ import structlog
 
 from bench import writes
 from bench.common import MemoryGenerator, git_repo, wait_idle
+from bench.embedding_cache import EmbeddingCache
 from bench.mem0_child import BATCH, FILL_BATCH, REPLY, WARMUP, conversations
-from bench.retrieval_latency import memory_process, wait_model
+from bench.retrieval_latency import (
+    WRITE_BATCH,
+    Vectors,
+    loaded_embedder,
+    memory_process,
+    wait_model,
+)
+from bench.search_floor import VectorFigures, vector_figures
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.indexer import index_path
+from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
+from squirrel_memory.storage import SqliteStore
 
 HERE = Path(__file__).resolve().parent
 #: Searches per thread count when choosing mem0's.
@@ -97,8 +120,9 @@ def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
     return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
 
 
-def query_cosines(queries: Sequence[Query]) -> list[float]:
-    """Cosine of each query's int8 vector (the shipped query encoder) to its float vector."""
+def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
+    """(each query's int8 vector (the shipped query encoder), the cosine of each to the float
+    model's vector of the same query)."""
     from squirrel_memory.minilm import MiniLmEmbedder  # noqa: PLC0415
 
     encoders = [MiniLmEmbedder(), MiniLmEmbedder(quantized_queries=False)]
@@ -107,10 +131,53 @@ def query_cosines(queries: Sequence[Query]) -> list[float]:
     if not encoders[0].queries_quantized:
         raise RuntimeError("the int8 query encoder did not load (onnxruntime missing?)")
     cosines: list[float] = []
+    int8: list[Vectors] = []
     for query in queries:
         a, b = (e.embed_query_now(query.text).reshape(-1) for e in encoders)
+        int8.append(a)
         cosines.append(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
-    return cosines
+    return np.stack(int8).astype(np.float32), cosines
+
+
+@dataclass(frozen=True)
+class Cached:
+    """The searched stores' vectors from the embedding cache."""
+
+    vectors: Vectors
+    model_id: str
+    from_cache: int
+    embedded: int
+
+
+def cached_vectors(texts: Sequence[str]) -> Cached:
+    """Every text's vector from Squirrel's float MiniLM, through the on-disk embedding cache."""
+    embedder = loaded_embedder()
+    with EmbeddingCache() as cache:
+        found = cache.embed(embedder.model_id, embedder.dim, texts, embedder.embed_now)
+    return Cached(found.vectors, embedder.model_id, found.from_cache, found.embedded)
+
+
+async def seed_searched(root: Path, texts: Sequence[str], cached: Cached) -> None:
+    """Squirrel's searched project written straight through its store, one project fact per
+    text keyed `turn-NNNNN` (as `writes.statements` keys them), and its vector index file from
+    the cached vectors, before the service starts."""
+    store = await SqliteStore.open(str(root))
+    ids: list[str] = []
+    try:
+        for start in range(0, len(texts), WRITE_BATCH):
+            chunk = texts[start : start + WRITE_BATCH]
+            candidates = [
+                MemoryCandidate(MemoryType.PROJECT_FACT, f"{PREFIX}-{n:05d}", text, (), 0.5, ())
+                for n, text in enumerate(chunk, start)
+            ]
+            decisions = [UpdateDecision(UpdateAction.ADD_NEW, c) for c in candidates]
+            result = await store.apply_processing_result([], decisions, [], user_id=writes.USER)
+            ids.extend(m.id for m in result.memories)
+    finally:
+        await store.close()
+    index = FaissIndex(cached.vectors.shape[1], cached.model_id, index_path(str(root)))
+    index.rebuild(zip(ids, cached.vectors, strict=True))
+    index.save()
 
 
 def recall(gold: frozenset[int], hits: Sequence[int], k: int) -> float:
@@ -120,10 +187,18 @@ def recall(gold: frozenset[int], hits: Sequence[int], k: int) -> float:
 class Mem0Child:
     """The mem0 process (bench/mem0_child.py): one JSON request per line, one reply per line."""
 
-    def __init__(self, python: Path, model_dir: str, texts_file: Path, log: IO[str]) -> None:
+    def __init__(
+        self,
+        python: Path,
+        model_dir: str,
+        texts_file: Path,
+        log: IO[str],
+        vectors_file: Path | None = None,
+    ) -> None:
         self._log = log
+        extra = [] if vectors_file is None else [str(vectors_file)]
         self.process = subprocess.Popen(
-            [str(python), str(HERE / "mem0_child.py"), model_dir, str(texts_file)],
+            [str(python), str(HERE / "mem0_child.py"), model_dir, str(texts_file), *extra],
             env=dict(os.environ, MEM0_TELEMETRY="False"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -279,6 +354,8 @@ class Figures:
     threads_p50: dict[int, float]
     adds_per_s: dict[str, tuple[float, float]]
     rounds: list[Round]
+    cached: Cached | None = None
+    index: list[VectorFigures] | None = None
 
 
 async def squirrel_adds(
@@ -295,7 +372,11 @@ async def squirrel_adds(
 
 
 async def measure(
-    mem0: Mem0Child, args: argparse.Namespace, texts: list[str], queries: list[Query]
+    mem0: Mem0Child,
+    args: argparse.Namespace,
+    texts: list[str],
+    queries: list[Query],
+    cached: Cached | None = None,
 ) -> Figures:
     size, sample = len(texts), min(args.sample, len(texts))
     threads_p50 = best_threads(mem0, args.threads, queries)
@@ -303,8 +384,11 @@ async def measure(
     for name, batch in (("mem0_one", 1), ("mem0_list", BATCH)):
         seconds = float(mem0.ask(op="add", store=name, count=sample, batch=batch)["seconds"])
         rates[name] = (sample / seconds, sample / seconds)  # embedded inside the call
-    seconds = float(mem0.ask(op="fill", store="searched", count=size)["seconds"])
-    rates["mem0_fill"] = (size / seconds, size / seconds)
+    seconds = float(
+        mem0.ask(op="fill", store="searched", count=size, cached=cached is not None)["seconds"]
+    )
+    if cached is None:
+        rates["mem0_fill"] = (size / seconds, size / seconds)
     rounds: list[Round] = []
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
@@ -313,6 +397,8 @@ async def measure(
         for root in roots.values():
             add_project(HomeLayout(home).projects, root)
         project = str(roots["repo"])
+        if cached is not None:
+            await seed_searched(roots["repo"], texts, cached)
         for encoder, float_queries in (("int8", False), ("float", True)):
             async with memory_process(home, args.tree, float_queries=float_queries) as service:
                 client = service.client
@@ -326,9 +412,10 @@ async def measure(
                             client, str(roots[name]), items, batch
                         )
                     wait_idle(service.pid)
-                    rates["squirrel_fill"] = await squirrel_adds(
-                        client, project, writes.statements(texts, PREFIX), BATCH
-                    )
+                    if cached is None:
+                        rates["squirrel_fill"] = await squirrel_adds(
+                            client, project, writes.statements(texts, PREFIX), BATCH
+                        )
                 else:
                     await client.call(
                         client.stub.SearchMemory,
@@ -338,7 +425,7 @@ async def measure(
                 wait_idle(mem0.pid)
                 found = await interleaved(mem0, client, service.pid, project, queries)
                 rounds.append(Round(encoder, *found))
-    return Figures(size, sample, threads_p50, rates, rounds)
+    return Figures(size, sample, threads_p50, rates, rounds, cached)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -354,6 +441,11 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument(
         "--tree", type=Path, help="run the memory service from this Squirrel tree (a baseline)"
     )
+    options.add_argument(
+        "--cached",
+        action="store_true",
+        help="fill both searched stores with the same vectors from the on-disk embedding cache",
+    )
     args = options.parse_args(argv)
     args.threads = [int(n) for n in args.threads.split(",")]
     if args.mem0_python is None or not args.mem0_python.exists():
@@ -368,24 +460,35 @@ def main(argv: list[str] | None = None) -> int:
 
     texts, queries = workload(args.size, args.copies)
     try:
-        cosines = query_cosines(queries)
+        int8_queries, cosines = query_vectors(queries)
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
         return 1
+    cached = cached_vectors(texts) if args.cached else None
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as log:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(texts), encoding="utf-8")
+        vectors_file = None
+        if cached is not None:
+            vectors_file = Path(tmp) / "vectors.npy"
+            np.save(vectors_file, cached.vectors)
         mem0: Mem0Child | None = None
         try:
-            mem0 = Mem0Child(args.mem0_python, str(packaged_model_dir()), texts_file, log)
-            figures = asyncio.run(measure(mem0, args, texts, queries))
+            model_dir = str(packaged_model_dir())
+            mem0 = Mem0Child(args.mem0_python, model_dir, texts_file, log, vectors_file)
+            figures = asyncio.run(measure(mem0, args, texts, queries, cached))
         except RuntimeError as exc:
             print(exc, file=sys.stderr)
             return 1
         finally:
             if mem0 is not None:
                 mem0.close()
+    if cached is not None:
+        figures.index = [
+            vector_figures(cached.vectors, int8_queries, cached.model_id, flat=flat)
+            for flat in (False, True)
+        ]
     if args.times is not None:
         args.times.write_text(
             json.dumps(
@@ -427,14 +530,21 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
         row(f"mem0 `add`, a list of {BATCH} (`infer=False`: one by one)", n, "mem0_list"),
         row(f"Squirrel `RememberMany`, {BATCH} per call", n, "squirrel_many"),
         row("Squirrel `Remember`, one per call", n, "squirrel_one"),
-        row(
-            f"Squirrel `RememberMany`, {BATCH} per call: the searched store", size, "squirrel_fill"
-        ),
-        row(
-            f"mem0's searched store, {FILL_BATCH} per vector-store insert (bench shortcut)",
-            size,
-            "mem0_fill",
-        ),
+    ]
+    if figures.cached is None:
+        lines += [
+            row(
+                f"Squirrel `RememberMany`, {BATCH} per call: the searched store",
+                size,
+                "squirrel_fill",
+            ),
+            row(
+                f"mem0's searched store, {FILL_BATCH} per vector-store insert (bench shortcut)",
+                size,
+                "mem0_fill",
+            ),
+        ]
+    lines += [
         "",
         f"same texts, same end state (vector-searchable), against mem0 `add` one per call:"
         f" Squirrel `RememberMany` {r['squirrel_many'][1] / r['mem0_one'][0]:.2f}x,"
@@ -445,10 +555,18 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
         "| search | load | p50 ms | p95 ms | p99 ms | CPU ms per search | recall@5 | recall@10 |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    if figures.cached is not None:
+        c = figures.cached
+        lines[1:1] = [
+            f"searched stores: the same {len(c.vectors)} vectors on both sides ({c.model_id},"
+            f" float, of each text alone), {c.from_cache} distinct texts read from the embedding"
+            f" cache, {c.embedded} embedded in this run; no fill rates"
+        ]
     for round_ in figures.rounds:
         m, s = round_.mem0, round_.squirrel
         where = f"{round_.load_start:.1f}-{round_.load_end:.1f}"
-        sides = ((f"mem0 ({chosen} threads)", m), (f"Squirrel, {round_.encoder} queries", s))
+        mem0_name = f"mem0 ({chosen} thread{'s' if chosen > 1 else ''})"
+        sides = ((mem0_name, m), (f"Squirrel, {round_.encoder} queries", s))
         for name, side in sides:
             lines.append(
                 f"| {name} | {where} | {side.p(50):.1f} | {side.p(95):.1f} | {side.p(99):.1f}"
@@ -460,6 +578,14 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
             f" | {m.p(95) / s.p(95):.2f}x | {m.p(99) / s.p(99):.2f}x"
             f" | {m.cpu_ms / s.cpu_ms:.2f}x | | |"
         )
+    if figures.index is not None:
+        lines += [
+            "",
+            f"Squirrel's vector index at {size} vectors, in process on the same vectors (int8"
+            " query vectors, top 10; recall@10 against the exact top 10 by NumPy):",
+        ]
+        for name, v in zip(("the service's kind", "a flat index"), figures.index, strict=True):
+            lines.append(f"- {name} ({v.kind}): p50 {v.p50:.2f} ms, recall@10 {v.recall:.3f}")
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ vector-index figures of bench/search_floor.py."""
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.embedding_cache import EmbeddingCache, default_path, text_digest
+from bench.embedding_cache import CacheError, EmbeddingCache, default_path, text_digest
 from bench.retrieval_latency import base_texts_arg
 from bench.search_floor import vector_figures
 
@@ -92,6 +93,89 @@ def test_a_wrongly_shaped_answer_is_refused_and_not_stored(tmp_path: Path) -> No
         assert cache.embed("model-a", DIM, ["alpha"], embed).embedded == 1
 
 
+def test_a_changed_text_is_a_miss_never_the_old_vector(tmp_path: Path) -> None:
+    path = tmp_path / "embeddings.sqlite3"
+    embed = _Counting()
+    with EmbeddingCache(path) as cache:
+        before = cache.embed("model-a", DIM, ["the build uses uv"], embed)
+        after = cache.embed("model-a", DIM, ["the build uses uv."], embed)
+    assert (after.from_cache, after.embedded) == (0, 1)
+    assert np.array_equal(after.vectors, embed(["the build uses uv."]))
+    assert not np.array_equal(after.vectors, before.vectors)
+
+
+def _tamper(path: Path, sql: str) -> None:
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE vectors SET vector = zeroblob(4 * dim)",  # same length, other bytes
+        "UPDATE vectors SET vector = substr(vector, 1, 4)",  # cut short
+        "UPDATE vectors SET checksum = NULL",
+    ],
+)
+def test_a_damaged_row_is_embedded_again_never_read_back(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "embeddings.sqlite3"
+    embed = _Counting()
+    with EmbeddingCache(path) as cache:
+        cache.embed("model-a", DIM, ["alpha", "beta"], embed)
+    _tamper(path, damage + " WHERE digest = '" + text_digest("alpha") + "'")
+    with EmbeddingCache(path) as cache:
+        again = cache.embed("model-a", DIM, ["alpha", "beta"], embed)
+        third = cache.embed("model-a", DIM, ["alpha", "beta"], embed)
+    assert (again.from_cache, again.embedded) == (1, 1)
+    assert embed.calls[-1] == ["alpha"]
+    assert np.array_equal(again.vectors, embed(["alpha", "beta"]))
+    assert (third.from_cache, third.embedded) == (2, 0)  # the replaced row reads back
+
+
+def test_a_file_that_is_not_a_cache_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "embeddings.sqlite3"
+    path.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(CacheError, match=r"not a readable embedding cache.*delete it"):
+        EmbeddingCache(path)
+    assert path.read_bytes() == b"not a database at all" * 100  # left for the user to look at
+
+
+def test_a_cut_off_cache_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "embeddings.sqlite3"
+    with EmbeddingCache(path) as cache:
+        cache.embed("model-a", DIM, [f"text {n}" for n in range(2000)], _Counting())
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with (
+        pytest.raises(CacheError, match="not a readable embedding cache"),
+        EmbeddingCache(path) as cache,
+    ):
+        cache.embed("model-a", DIM, [f"text {n}" for n in range(2000)], _Counting())
+
+
+def test_a_file_from_before_the_sums_keeps_its_good_rows(tmp_path: Path) -> None:
+    path = tmp_path / "embeddings.sqlite3"
+    embed = _Counting()
+    good = embed(["alpha"])[0].tobytes()
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE vectors (model TEXT NOT NULL, digest TEXT NOT NULL, dim INTEGER NOT NULL,"
+        " vector BLOB NOT NULL, PRIMARY KEY (model, digest))"
+    )
+    db.executemany(
+        "INSERT INTO vectors VALUES (?, ?, ?, ?)",
+        [("model-a", text_digest("alpha"), DIM, good), ("model-a", text_digest("beta"), DIM, b"x")],
+    )
+    db.commit()
+    db.close()
+    with EmbeddingCache(path) as cache:
+        found = cache.embed("model-a", DIM, ["alpha", "beta"], embed)
+    assert (found.from_cache, found.embedded) == (1, 1)
+    assert np.array_equal(found.vectors, embed(["alpha", "beta"]))
+
+
 def test_the_cache_lives_outside_the_repository_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -125,6 +209,10 @@ def test_vector_figures_name_the_service_index_kind_and_its_recall() -> None:
     assert small.recall == 1.0
     # Above the service's threshold the index is IVF: its recall is measured, not assumed.
     many = _unit(rng.standard_normal((50_100, 16)))
-    found = vector_figures(many, _unit(rng.standard_normal((10, 16))), "model-a")
+    asked = _unit(rng.standard_normal((10, 16)))
+    found = vector_figures(many, asked, "model-a")
     assert found.kind == "ivf"
     assert 0.0 < found.recall < 1.0
+    # ...and a flat index of the same vectors, asked for, finds the exact top 10.
+    flat = vector_figures(many, asked, "model-a", flat=True)
+    assert (flat.kind, flat.recall) == ("flat", 1.0)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bench.common import git_repo
 from bench.mem0_child import DATA, _hits, conversations
-from bench.mem0_side import Query, Side, main, recall, workload
+from bench.mem0_side import Cached, Query, Side, main, recall, seed_searched, workload
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.indexer import index_path
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.storage import SqliteStore
 
 
 def test_gold_points_at_the_turn_it_names_not_at_that_position() -> None:
@@ -69,3 +77,30 @@ def test_mem0_hits_come_from_metadata_or_else_from_the_text() -> None:
 def test_without_mem0_it_says_so_and_measures_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--mem0-python", "/nonexistent/python"]) == 2
     assert "mem0 is not installed" in capsys.readouterr().err
+
+
+def test_the_seeded_store_keys_each_text_by_its_index_and_indexes_its_own_vector(
+    tmp_path: Path,
+) -> None:
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((3, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    texts = ["the build uses uv", "tests run with pytest -q", "the API is served by uvicorn"]
+    root = git_repo(tmp_path / "repo")
+    asyncio.run(seed_searched(root, texts, Cached(vectors, "model-a", 0, 3)))
+
+    async def stored() -> list[MemoryItem]:
+        store = await SqliteStore.open(str(root))
+        try:
+            return await store.get_memories(sorted(await store.live_memory_ids()))
+        finally:
+            await store.close()
+
+    by_id = {m.id: m for m in asyncio.run(stored())}
+    assert sorted((m.key, m.content) for m in by_id.values()) == [
+        (f"turn-{n:05d}", text) for n, text in enumerate(texts)
+    ]
+    index = FaissIndex.load(index_path(str(root)), 384, "model-a")
+    for n, vector in enumerate(vectors):
+        best = index.search(vector, 1)[0]
+        assert by_id[best[0]].key == f"turn-{n:05d}"
