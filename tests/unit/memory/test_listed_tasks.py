@@ -86,3 +86,47 @@ def test_no_fact_without_a_runners_task_list(text: str) -> None:
     session.user(text)
 
     assert listed_tasks(session.events) == []
+
+
+LIST = "Available tasks:\n    seed\n    migrate\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "kept"),
+    [
+        ("user", True),
+        ("command", True),
+        ("parent agent", False),
+        ("notification", False),
+        ("subagent report", False),
+        ("command elsewhere", False),
+        ("read elsewhere", False),
+        ("web page", False),
+    ],
+)
+def test_only_the_users_words_and_output_seen_in_the_project_give_the_tasks(
+    where: str, kept: bool
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    if where == "user":
+        session.user(f"it says\n{LIST}")
+    elif where == "command":
+        session.run("pixi task list", 0, LIST)
+    elif where == "parent agent":
+        session.add("user_message", {"text": f"Run these:\n{LIST}"}, origin="parent_agent")
+    elif where == "notification":
+        note = f"<task-notification><result>{LIST}</result></task-notification>"
+        session.add("user_message", {"text": note}, origin="harness")
+    elif where == "subagent report":
+        report = {"tool": "Agent", "tool_use_id": "ta", "output": LIST, "is_error": False}
+        session.add("tool_result", report)
+    elif where == "command elsewhere":
+        session.run("cd ../other-repo && pixi task list", 0, LIST)
+        session.add("tool_result", {"tool": "Bash", "tool_use_id": "t0", "output": LIST})
+    elif where == "read elsewhere":
+        path = "/home/dev/other-repo/tasks.log"
+        session.add("tool_result", {"tool": "Read", "output": LIST}, (path,))
+    else:
+        session.add("tool_result", {"tool": "WebFetch", "output": LIST})
+
+    assert bool(listed_tasks(session.events)) is kept

@@ -220,3 +220,56 @@ def test_a_subagents_labelled_overview_counts_once_it_read_the_project(
     _as_subagent(session, 1)
     about = _memories(session.events).get("about", "")
     assert ("command-line tool that posts entries" in about) is kept
+
+
+def _main_agent_report(look: str) -> dict[str, str]:
+    """`REPORT` said by the main agent (no subagent) after it looked at a place: `root` and
+    `sibling` read two files there, `cd`, `git -C` and `manifest` ran a command in the sibling
+    folder, `web` fetched a page."""
+    session = Session(ROOT, "s1", T0)
+    session.user("Look at the billing service next door and tell me how it syncs invoices.")
+    if look in ("root", "sibling"):
+        folder = ROOT if look == "root" else OTHER
+        for name, text in (("README.md", "# Billing\n"), ("go.mod", "module example.com/b\n")):
+            _read_at(session, f"{folder}/{name}", text)
+    elif look == "web":
+        fetch = {"url": "https://example.com/billing", "prompt": "How does it sync?"}
+        session.add("tool_call", {"tool": "WebFetch", "tool_use_id": "w1", "input": fetch})
+        page = {"tool": "WebFetch", "tool_use_id": "w1", "output": "Billing syncs nightly."}
+        session.add("tool_result", page)
+    else:
+        command = {
+            "cd": "cd ../billing && cat README.md go.mod",
+            "git -C": f"git -C {OTHER} show HEAD:README.md",
+            "manifest": f"cargo metadata --manifest-path {OTHER}/Cargo.toml",
+        }[look]
+        session.run(command, 0, "# Billing\n")
+    session.say(REPORT)
+    return {
+        key: said for key, said in _memories(session.events).items() if key.startswith(DESCRIBING)
+    }
+
+
+@pytest.mark.parametrize("look", ["sibling", "cd", "git -C", "manifest", "web"])
+def test_the_main_agents_summary_of_another_place_never_says_what_the_project_is(
+    look: str,
+) -> None:
+    assert _main_agent_report(look) == {}
+
+
+def test_the_main_agents_summary_after_reading_the_project_still_counts() -> None:
+    said = _main_agent_report("root")
+    assert {"about", "stack:tests"} <= set(said)
+    assert any(key.startswith("architecture:") for key in said)
+    assert any(key.startswith("pitfall:learned:") for key in said)
+
+
+def test_a_look_elsewhere_in_an_earlier_turn_leaves_a_later_summary_of_the_project() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("What does the billing service next door do?")
+    _read_at(session, f"{OTHER}/README.md", "# Billing\n")
+    session.say("It syncs invoices.")
+    session.user("Now explore this project.")
+    session.read("README.md", README)
+    session.say(REPORT)
+    assert "about" in _memories(session.events)

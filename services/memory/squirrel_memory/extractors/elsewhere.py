@@ -11,10 +11,16 @@ outside the root is never evidence of the project.
 The launcher's result in the parent's session (Claude Code's `Agent` tool, `Task` before 2.1)
 is that report relayed: it counts as what the subagent read for the parent, unless the
 subagent's own records show it looked elsewhere.
+The main agent is held to the same rule: asked to look at a sibling repository, it reads there
+and sums it up. Its replies in a turn where it looked elsewhere (a path outside the root, a
+command run in another folder with `cd`, `git -C` or `--manifest-path`, a web page fetched or
+searched) and read no file of the project itself do not say what the project is either.
 """
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Iterable
 
 from squirrel_core.events import EventType, is_user_voice
@@ -23,11 +29,58 @@ from squirrel_memory.models import StoredEvent
 
 #: Events whose paths are what a tool looked at (a read, a search, a listing).
 _LOOKING = frozenset({EventType.TOOL_CALL, EventType.TOOL_RESULT})
+#: Tools whose results are a web page or a web search: never the project's files.
+_WEB_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "web_search"})
+#: The folder a shell command works in when it is not the one it started in: `cd DIR`,
+#: `pushd DIR`, `git -C DIR`, `cargo --manifest-path DIR/Cargo.toml`.
+_WORKS_IN = re.compile(
+    r"(?:^|&&|\|\||;|\()\s*(?:cd|pushd)\s+(?P<cd>\S+)"
+    r"|\bgit\s+-C\s+(?P<git>\S+)"
+    r"|--manifest-path(?:=|\s+)(?P<manifest>\S+)"
+)
 
 
 def outside_root(path: str, project_id: str) -> bool:
     """Whether `path` (as an event gives it) lies outside the project root."""
-    return relative_path(path, project_id).startswith(("/", "~"))
+    return relative_path(path, project_id).startswith(("/", "~", "../")) or path == ".."
+
+
+def ran_elsewhere(command: str, project_id: str) -> bool:
+    """Whether shell `command` works in a folder outside the project root (module docstring)."""
+    for match in _WORKS_IN.finditer(command):
+        folder = next(group for group in match.groups() if group is not None)
+        try:
+            words = shlex.split(folder)
+        except ValueError:
+            words = [folder]
+        if words and outside_root(words[0], project_id):
+            return True
+    return False
+
+
+def _web(event: StoredEvent) -> bool:
+    return event.content.get("tool") in _WEB_TOOLS
+
+
+def _command(event: StoredEvent) -> str:
+    if event.event_type == EventType.COMMAND_RUN:
+        command = event.content.get("command")
+    elif event.event_type == EventType.TOOL_CALL:
+        given = event.content.get("input")
+        command = given.get("command") if isinstance(given, dict) else None
+    else:
+        return ""
+    return command if isinstance(command, str) else ""
+
+
+def looked_away(event: StoredEvent) -> bool:
+    """Whether `event` looked somewhere that is not the project: a path outside its root, a
+    command run in another folder, a web page fetched or searched."""
+    return (
+        looked_outside(event)
+        or (event.event_type in _LOOKING and _web(event))
+        or ran_elsewhere(_command(event), event.project_id)
+    )
 
 
 def looked_outside(event: StoredEvent) -> bool:
@@ -67,25 +120,45 @@ def _turns(events: Iterable[StoredEvent]) -> list[list[StoredEvent]]:
 
 def replies_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
     """The ids of the assistant replies in `events` (in order) that speak of another place: a
-    subagent's that looked at a path outside the project root, and the parent's in a turn where
-    such a subagent worked and the parent read no file of the project itself (it relays)."""
+    subagent's that looked somewhere outside the project, and the main agent's in a turn where
+    it read no file of the project itself but, before that reply, looked elsewhere itself or
+    had such a subagent work for it (it relays)."""
     turns = _turns(events)
-    away = {_agent(e) for turn in turns for e in turn if e.sidechain and looked_outside(e)}
-    if not away:
-        return frozenset()
+    away = {_agent(e) for turn in turns for e in turn if e.sidechain and looked_away(e)}
     found: set[str] = set()
     for turn in turns:
         relayed = any(e.sidechain and _agent(e) in away for e in turn)
         own_read = any(not e.sidechain and _read_of_project(e) for e in turn)
+        looked = False
         for event in turn:
+            looked = looked or (not event.sidechain and looked_away(event))
             if event.event_type != EventType.ASSISTANT_RESPONSE:
                 continue
-            if (_agent(event) in away) if event.sidechain else (relayed and not own_read):
+            if event.sidechain:
+                if _agent(event) in away:
+                    found.add(event.id)
+            elif (relayed or looked) and not own_read:
                 found.add(event.id)
     return frozenset(found)
 
 
 def read_in_project(event: StoredEvent) -> bool:
     """Whether `event` is a tool's result that may show something of the project: any but one
-    that looked outside the project root."""
-    return event.event_type == EventType.TOOL_RESULT and not looked_outside(event)
+    that looked outside the project root or at the web."""
+    return (
+        event.event_type == EventType.TOOL_RESULT and not looked_outside(event) and not _web(event)
+    )
+
+
+def seen_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
+    """The ids of the events in `events` that show another place: each one that looked away,
+    and the result or command of a tool call that did (a `cd` elsewhere, a web fetch)."""
+    found: set[str] = set()
+    calls: set[str] = set()
+    for event in events:
+        use = event.content.get("tool_use_id")
+        if looked_away(event) or (isinstance(use, str) and use in calls):
+            found.add(event.id)
+            if event.event_type == EventType.TOOL_CALL and isinstance(use, str):
+                calls.add(use)
+    return frozenset(found)

@@ -7,6 +7,9 @@ that list names the project's tasks even when no task file was read: one fact, "
 pixi tasks (as pixi listed them): `mkeon`, `setupeon`, `srvdocs`.", with the runner when the
 text around the list names one. A list of fewer than two names, or lines that are not bare
 task names, say nothing.
+Only the user's own words and what the session's tools printed in the project count: not a
+parent agent's prompt to a subagent, a subagent's report or a notification, nor the output of a
+command run in another folder, a read outside the project root or a web page.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.elsewhere import seen_elsewhere
 from squirrel_memory.models import StoredEvent
 
 KEY_PREFIX = "tasks:listed"
@@ -35,6 +39,8 @@ _ITEM = re.compile(
     r"^(?P<lead>\s+[*-]?\s*|[*-]\s+)(?P<name>[A-Za-z][\w.\-]*(?::[\w.\-]+)*)"
     r"(?:\s*#.*|:\s.*|:|\s{2,}\S.*)?\s*$"
 )
+#: Launchers whose result is a subagent's report, not a runner's output.
+_LAUNCHERS = frozenset({"Agent", "Task"})
 #: Runners that print such a list, by the word that names them near it.
 _RUNNERS = re.compile(r"\b(pixi|deno|just|mise|go-task)\b", re.IGNORECASE)
 
@@ -51,7 +57,11 @@ class ListedTasks:
 def _texts(event: StoredEvent) -> list[str]:
     content = event.content
     if event.event_type == EventType.USER_MESSAGE:
+        if event.sidechain or not is_user_voice(event.origin):
+            return []  # a parent agent's prompt, a notification, the host's text
         keys: tuple[str, ...] = ("text",)
+    elif event.event_type == EventType.TOOL_RESULT and content.get("tool") in _LAUNCHERS:
+        return []
     elif event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT):
         keys = ("output", "stdout", "stderr")
     else:
@@ -99,7 +109,10 @@ def listed_in(text: str) -> list[tuple[str, list[str]]]:
 def listed_tasks(events: list[StoredEvent]) -> list[ListedTasks]:
     """One fact per runner whose task list the session saw (the last list wins)."""
     found: dict[str, ListedTasks] = {}
+    elsewhere = seen_elsewhere(events)
     for event in events:
+        if event.id in elsewhere:
+            continue
         for text in _texts(event):
             for runner, names in listed_in(text):
                 shown = ", ".join(f"`{n}`" for n in names[:MAX_TASKS])
