@@ -144,8 +144,8 @@ _ONLY = re.compile(
 )
 #: "we only do patch releases", "we always squash", "I never pin versions": the user stating a
 #: practice of theirs or their team's, in the present tense with a verb of how work is done (one
-#: of `_VERBS` or `_PRACTICE_VERBS`, or by its shape: a plain verb not in `_NOT_PRACTICE`, with
-#: an object).
+#: of `_VERBS` or `_PRACTICE_VERBS`; a verb on neither list says nothing: "I always lose my
+#: place in long diffs").
 #: "we only need to change one file" (a need of the task), "we always got this error" (a past
 #: event), "I never know which one" (a state of mind) are not practices. A short reason may come
 #: first ("we are prerelease, we only do patch") or last ("… because it is a library"); it is
@@ -184,8 +184,12 @@ _NOT_PRACTICE = word_set(
     "bent lent dealt slept swept wept led fed fled hid bit lit shot sat won hung struck stuck ",
     "dug spun sang rang drank sank swam became overcame forgotten",
 )
-#: An object starts with a thing, an article or an owner, not with a pronoun or a particle.
-_NOT_OBJECT_START = _NOT_PRACTICE - word_set("a an the some any one two three my our your their")
+#: Verbs whose past is their present ("I only read the first file" tells what happened).
+_PAST_AS_PRESENT = word_set("read put set cut let shut spread cast quit split hurt cost fit upset")
+#: An object that counts ("we only run one test", "I only changed two files"): the task's size.
+_QUANTITY = re.compile(
+    r"\s*(?:one|two|three|four|five|a few|a couple|several|\d+|half|part|some)\b", re.IGNORECASE
+)
 #: Common verbs of how work is done past `_VERBS` ("we always pin", "I never vendor").
 _PRACTICE_VERBS = word_set(
     "pin unpin vendor ship publish mock stub pull fetch version lock cache backport ",
@@ -335,8 +339,11 @@ def _practice(clause: str) -> str | None:
     if reason := _REASON_AFTER.search(rest):
         rest, why = rest[: reason.start()], why or reason.group("why") or reason.group("as")
     obj = match.group("obj")
-    if not (verb == "do" or _known_verb(verb, obj) or _verb_by_shape(verb, obj)):
+    if not (verb == "do" or _known_verb(verb, obj)):
         return None
+    adverb = rest.split(maxsplit=1)[0].lower()
+    if adverb == "only" and (verb in _PAST_AS_PRESENT or _QUANTITY.match(obj)):
+        return None  # "I only read the first file", "we only run one test": what happened
     if _ONE_OFF.search(rest):
         return None
     task_bound = _NOW if _REASON_LEAD.match(why) else _ONE_OFF
@@ -351,15 +358,6 @@ def _known_verb(verb: str, obj: str) -> bool:
         return True
     base = stem(verb)  # "pins" (a slip for "pin"), never "pinned" (a past event)
     return not verb.endswith("ed") and (base in _VERBS or base in _PRACTICE_VERBS)
-
-
-def _verb_by_shape(verb: str, obj: str) -> bool:
-    """ "pin versions", "vendor dependencies": a plain verb (no past or -ing form, no -ly or -s
-    ending, not one of `_NOT_PRACTICE`) followed by an object that is a thing, not a pronoun."""
-    if verb in _NOT_PRACTICE or re.search(r"(?:ed|ing|ly|[^s]s)$", verb) or len(verb) < 3:
-        return False
-    words = obj.split()
-    return bool(words) and words[0].lower().strip(",.") not in _NOT_OBJECT_START
 
 
 def _practice_statement(clause: str) -> _Found | None:
