@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.habit_forms import habit_form
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
+from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.wording import sentence, stem, strip_markdown, word_set
 from squirrel_memory.models import Scope
 
@@ -141,61 +142,6 @@ _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
-)
-#: "we only do patch releases", "we always squash", "I never pin versions": the user stating a
-#: practice of theirs or their team's, in the present tense with a verb of how work is done (one
-#: of `_VERBS` or `_PRACTICE_VERBS`; a verb on neither list says nothing: "I always lose my
-#: place in long diffs").
-#: "we only need to change one file" (a need of the task), "we always got this error" (a past
-#: event), "I never know which one" (a state of mind) are not practices. A short reason may come
-#: first ("we are prerelease, we only do patch") or last ("… because it is a library"); it is
-#: kept with the practice, in brackets.
-_PRACTICE = re.compile(
-    r"^(?:(?P<why>[^,]{3,60}),\s+)?(?:we|i)\s+"
-    r"(?P<rest>(?:always|never|only)\s+(?P<verb>[a-z][a-z-]*)\b(?P<obj>.*))$",
-    re.IGNORECASE | re.DOTALL,
-)
-#: A reason given after the practice: "… since this is a library", "… because CI caches it",
-#: "…, as CI caches it" ("as" without a comma is a manner: "tag releases as v1.2.3").
-_REASON_AFTER = re.compile(
-    r"(?:,?\s+(?P<why>(?:since|because|given that)\s.{3,80})|,\s+(?P<as>as\s.{3,80}))$", re.I
-)
-#: A reason clause that is one: "since …", "because …", "as …"; the task words of `_ONE_OFF`
-#: ("this", "it") do not make it task-bound, a time word does.
-_REASON_LEAD = re.compile(r"^(?:since|because|as|given that)\b", re.IGNORECASE)
-_NOW = re.compile(r"\b(?:yet|for now|right now|this time|today|at the moment|just now)\b", re.I)
-#: Words after "we always/never/only" that are no verb of how work is done: states, needs,
-#: perception and events ("we always get a timeout", "I never know", "we only have two tests"),
-#: auxiliaries, function words and common irregular past forms.
-_NOT_PRACTICE = word_set(
-    "be am is are was were been being have has had having get gets got gotten know knew known ",
-    "think thought need needed want wish hope forget forgot remember see saw seen seem look ",
-    "sound feel felt like love hate mean meant understand care mind wonder hear heard find ",
-    "found try tried end happen manage fail hit ran came come went gone did done said told ",
-    "took taken gave given made broke broken lost left kept wrote written began begun ",
-    "can could will would shall should may might must ought dare ",
-    "a an the one two three some any no not just really still also even ever again once then ",
-    "there here so too to in on at for with by from about into onto up out off over after ",
-    "before when while if it this that these those them me us you him her they he she we i ",
-    "my our your their its what which who how why where very quite rather almost already ",
-    "tend usually often sometimes ",
-    "understood stood thought brought bought caught taught sought fought grew threw drew flew ",
-    "blew rode spoke chose froze woke stole drove shook ate fell held sold met paid sent spent ",
-    "bent lent dealt slept swept wept led fed fled hid bit lit shot sat won hung struck stuck ",
-    "dug spun sang rang drank sank swam became overcame forgotten",
-)
-#: Verbs whose past is their present ("I only read the first file" tells what happened).
-_PAST_AS_PRESENT = word_set("read put set cut let shut spread cast quit split hurt cost fit upset")
-#: An object that counts ("we only run one test", "I only changed two files"): the task's size.
-_QUANTITY = re.compile(
-    r"\s*(?:one|two|three|four|five|a few|a couple|several|\d+|half|part|some)\b", re.IGNORECASE
-)
-#: Common verbs of how work is done past `_VERBS` ("we always pin", "I never vendor").
-_PRACTICE_VERBS = word_set(
-    "pin unpin vendor ship publish mock stub pull fetch version lock cache backport ",
-    "cherry-pick amend pair branch revert rollback roll migrate seed benchmark profile ",
-    "annotate typecheck compile bundle minify containerize package install upgrade downgrade ",
-    "refactor squash-merge fast-forward",
 )
 
 
@@ -329,40 +275,9 @@ def _make(text: str, subject: str, *, choice: bool = False) -> _Found | None:
     return _Found(content, subject, choice) if content else None
 
 
-def _practice(clause: str) -> str | None:
-    """ "we only do patch" → "only do patch": a practice the user states, or None."""
-    match = _PRACTICE.match(clause)
-    if match is None:
-        return None
-    verb = match.group("verb").lower()
-    rest, why = match.group("rest"), (match.group("why") or "").strip()
-    if reason := _REASON_AFTER.search(rest):
-        rest, why = rest[: reason.start()], why or reason.group("why") or reason.group("as")
-    obj = match.group("obj")
-    if not (verb == "do" or _known_verb(verb, obj)):
-        return None
-    adverb = rest.split(maxsplit=1)[0].lower()
-    if adverb == "only" and (verb in _PAST_AS_PRESENT or _QUANTITY.match(obj)):
-        return None  # "I only read the first file", "we only run one test": what happened
-    if _ONE_OFF.search(rest):
-        return None
-    task_bound = _NOW if _REASON_LEAD.match(why) else _ONE_OFF
-    return f"{rest} ({why})" if why and not task_bound.search(why) else rest
-
-
-def _known_verb(verb: str, obj: str) -> bool:
-    """A verb of how work is done (not "we always run into timeouts", an event)."""
-    if verb in _NOT_PRACTICE or re.match(r"\s*(?:into|across)\b", obj, re.IGNORECASE):
-        return False
-    if verb in _VERBS or verb in _PRACTICE_VERBS:
-        return True
-    base = stem(verb)  # "pins" (a slip for "pin"), never "pinned" (a past event)
-    return not verb.endswith("ed") and (base in _VERBS or base in _PRACTICE_VERBS)
-
-
 def _practice_statement(clause: str) -> _Found | None:
     """The practice `clause` states, keyed as the same rule said as a directive would be."""
-    practice = _practice(clause)
+    practice = stated_practice(clause, verbs=_VERBS, task_words=_ONE_OFF)
     if practice is None:
         return None
     x = _clean(practice)
@@ -379,7 +294,7 @@ def _without_subject(clause: str, *, standing: bool) -> str:
     if match.group("modal"):
         return rest
     if re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
-        # "we always got this error": a past event (a practice was taken by `_practice`)
+        # "we always got this error": a past event (a practice was taken by `stated_practice`)
         return clause if re.match(r"(?:we|i)\b", clause, re.IGNORECASE) else rest
     return rest if standing and _first_verb(rest) else clause
 
@@ -509,7 +424,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         standing = (
-            message_standing or bool(_STANDING.search(written)) or _practice(body) is not None
+            message_standing
+            or bool(_STANDING.search(written))
+            or stated_practice(body, verbs=_VERBS, task_words=_ONE_OFF) is not None
         )
         result = _asked(body) if after_assistant_action else None
         if result is None and (match := _NO_GATE.match(body)):
