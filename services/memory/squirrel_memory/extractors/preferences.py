@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.habit_forms import habit_form
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
+from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.wording import sentence, stem, strip_markdown, word_set
 from squirrel_memory.models import Scope
@@ -223,13 +224,6 @@ _IDIOM = re.compile(r"^(?:mind|ever|again|before|forget)\b", re.IGNORECASE)
 _VAGUE_OBJECT = re.compile(
     r"^(?:it|that|this|them|those|these|so|one|do (?:it|that|this)|that again)\W*$", re.IGNORECASE
 )
-_PROJECT_MARKERS = re.compile(
-    r"\bthis (?:project|repo|repository|codebase)\b|\bhere\b", re.IGNORECASE
-)
-_FILE_EXTENSIONS = re.compile(
-    r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|ex|exs|java|kt|cs|php|swift|c|h|cpp|toml|json|"
-    r"ya?ml|md|css|scss|html|sql|sh)$"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,19 +388,6 @@ def _is_process_rule(clause: str) -> bool:
     return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(_CONDITIONED.search(clause))
 
 
-def _mentions_project(text: str) -> bool:
-    """Whether a clause is about this project: "here", "this repo", or a path or file name."""
-    if _PROJECT_MARKERS.search(text):
-        return True
-    for raw in text.split():
-        token = raw.strip("`'\"()[],;:!?").rstrip(".")
-        if _FILE_EXTENSIONS.search(token) or (
-            "/" in token and (raw.rstrip(".,;:!?").endswith("/") or token.count("/") >= 2)
-        ):
-            return True
-    return False
-
-
 def stated_preferences(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
     """Instructions the user gave in `text`, standing or tentative.
 
@@ -497,7 +478,7 @@ def _preference(
     importance = round(
         min(MAX_STATED_IMPORTANCE, importance + (EMPHASIS_STEP if emphasis else 0.0)), 3
     )
-    scope = Scope.PROJECT if _mentions_project(clause) else Scope.USER
+    scope = instruction_scope(clause)
     return StatedPreference(
         key=instruction_key(found.subject, choice=found.choice),
         content=found.content,
