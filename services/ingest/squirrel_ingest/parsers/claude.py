@@ -13,22 +13,14 @@ import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
 from squirrel_core.timestamps import parse_timestamp
-from squirrel_ingest.parsers.background import (
-    READ_BACK_TOOLS,
-    STOP_TOOLS,
-    TASK_ID_KEYS,
-    Outcome,
-    launched_task,
-    notifications,
-    read_back,
-)
+from squirrel_ingest.parsers.background import TASK_ID_KEYS
+from squirrel_ingest.parsers.background_runs import BackgroundRuns, sent_away
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
     RecordContext,
     cap_text,
     cap_value,
-    command_event,
     completion_events,
     decode_record,
     partial_lines,
@@ -120,7 +112,7 @@ class ClaudeFileParser:
         self._sidechain = sidechain if sidechain is not None else self._file_agent_id is not None
         self._compaction_agent = (self._file_agent_id or "").startswith("acompact")
         self._pending: dict[str, PendingTool] = {}
-        self._running: dict[str, PendingTool] = {}
+        self._runs = BackgroundRuns()
         self._seen: set[bytes] = set()
         self._queued: list[dict[str, Any]] = []
         self._cwd: str | None = None
@@ -139,8 +131,8 @@ class ClaudeFileParser:
         state: dict[str, Any] = {
             "pending": {key: tool.to_json() for key, tool in self._pending.items()}
         }
-        if self._running:
-            state["running"] = {key: tool.to_json() for key, tool in self._running.items()}
+        if self._runs.running:
+            state["running"] = {key: tool.to_json() for key, tool in self._runs.running.items()}
         if self._queued:
             state["queued"] = [dict(item) for item in self._queued]
         if self._cwd:
@@ -157,7 +149,7 @@ class ClaudeFileParser:
                 for item in queued[-QUEUE_LIMIT:]
                 if isinstance(item, dict) and isinstance(item.get("text"), str)
             ]
-        for name, target in (("pending", self._pending), ("running", self._running)):
+        for name, target in (("pending", self._pending), ("running", self._runs.running)):
             kept = state.get(name)
             if not isinstance(kept, dict):
                 continue
@@ -249,7 +241,7 @@ class ClaudeFileParser:
         elif operation == "remove" and self._queued:
             item = self._queued.pop(0)
             if not item["delivered"]:
-                ended = self._notified(item["text"], ctx)
+                ended = self._runs.notified(item["text"], ctx)
                 return ended + said_events(ctx, queued(split_user_text(item["text"])))
         self.skipped[f"queue_{operation}" if isinstance(operation, str) else "queue_unknown"] += 1
         return []
@@ -280,7 +272,7 @@ class ClaudeFileParser:
         speaker = attachment.get("origin")
         human = not isinstance(speaker, dict) or speaker.get("kind") in (None, "human")
         mode = attachment.get("commandMode")
-        ended = self._notified(text, ctx)
+        ended = self._runs.notified(text, ctx)
         if attachment.get("isMeta") is True or not human or mode not in (None, "prompt"):
             return ended + said_events(ctx, [Utterance(Origin.HARNESS, text)])
         return ended + said_events(ctx, queued(split_user_text(text)))
@@ -353,7 +345,7 @@ class ClaudeFileParser:
 
     def _prompt(self, record: dict[str, Any], text: str, ctx: RecordContext) -> list[Event]:
         """What a user-role text said, after the background commands it says have ended."""
-        return self._notified(text, ctx) + self._said(record, text, ctx)
+        return self._runs.notified(text, ctx) + self._said(record, text, ctx)
 
     def _said(self, record: dict[str, Any], text: str, ctx: RecordContext) -> list[Event]:
         stripped = text.strip()
@@ -385,24 +377,12 @@ class ClaudeFileParser:
             content = answer_content(pairs, tool_use_id)
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         ended: list[Event] = []
-        if pending is not None and pending.command is not None and _sent_away(pending, structured):
-            launch = pending
-            pending = self._launched(tool_use_id, pending, output, structured, is_error=is_error)
-            if pending.command is None:  # its run, still without a result
-                ended = [
-                    command_event(
-                        ctx,
-                        tool_use_id,
-                        launch.command or "",
-                        output,
-                        exit_code=None,
-                        paths=launch.paths,
-                        shell_cwd=launch.cwd,
-                        background=True,
-                    )
-                ]
+        if pending is not None and pending.command is not None and sent_away(pending, structured):
+            pending, ended = self._runs.launched(
+                tool_use_id, pending, output, structured, ctx, is_error=is_error
+            )
         elif pending is not None and pending.task_id is not None and not is_error:
-            ended = self._read_back(pending, output, structured, ctx)
+            ended = self._runs.read_result(pending, output, structured, ctx)
         exit_code = _exit_code(pending, output, structured, is_error=is_error)
         read = _read_lines(structured) if pending is not None and pending.name == "Read" else None
         if pending is not None and pending.name == READ_TOOL and pending.command is not None:
@@ -423,79 +403,6 @@ class ClaudeFileParser:
             )
             + ended
         )
-
-    # --- background commands -----------------------------------------------------------------
-
-    def _launched(
-        self,
-        tool_use_id: str | None,
-        pending: PendingTool,
-        output: str,
-        structured: object,
-        *,
-        is_error: bool,
-    ) -> PendingTool:
-        """A background command's launch: its outcome comes later (see `background`), so the
-        launch result is a tool result and a run without a result. A launch that failed is a
-        failed command."""
-        if is_error:
-            return replace(pending, background=False)
-        task_id = launched_task(output, structured)
-        if task_id is not None and tool_use_id is not None:
-            remember(self._running, tool_use_id, replace(pending, task_id=task_id))
-        return replace(pending, command=None)
-
-    def _read_back(
-        self, pending: PendingTool, output: str, structured: object, ctx: RecordContext
-    ) -> list[Event]:
-        """A read-back or stop tool's result: the command's run once it has ended by itself;
-        a stopped command is forgotten and says nothing."""
-        if pending.name in STOP_TOOLS:
-            self._take(pending.task_id, None)
-            return []
-        if pending.name not in READ_BACK_TOOLS:
-            return []
-        outcome = read_back(output, structured, pending.task_id)
-        if outcome is None or outcome.status == "running":
-            return []
-        return self._ended(outcome, ctx)
-
-    def _notified(self, text: str, ctx: RecordContext) -> list[Event]:
-        """The runs of the background commands a user-role text says have ended."""
-        events: list[Event] = []
-        for outcome in notifications(text):
-            events.extend(self._ended(outcome, ctx))
-        return events
-
-    def _ended(self, outcome: Outcome, ctx: RecordContext) -> list[Event]:
-        """The command's `command_run`/`test_run`, the first time its end is known."""
-        taken = self._take(outcome.task_id, outcome.tool_use_id)
-        if taken is None or not outcome.finished:
-            return []
-        tool_use_id, launch = taken
-        assert launch.command is not None
-        failed = outcome.status == "failed" or outcome.exit_code not in (None, 0)
-        return [
-            command_event(
-                ctx,
-                tool_use_id,
-                launch.command,
-                outcome.output,
-                exit_code=outcome.exit_code,
-                is_error=failed,
-                paths=launch.paths,
-                shell_cwd=launch.cwd,
-            )
-        ]
-
-    def _take(self, task_id: str | None, tool_use_id: str | None) -> tuple[str, PendingTool] | None:
-        """Forget the running command of this launch call or task id, returning it."""
-        if tool_use_id is not None and tool_use_id in self._running:
-            return tool_use_id, self._running.pop(tool_use_id)
-        for key, tool in self._running.items():
-            if task_id is not None and tool.task_id == task_id:
-                return key, self._running.pop(key)
-        return None
 
     def _assistant(self, message: dict[str, Any], ctx: RecordContext) -> list[Event]:
         if message.get("model") == "<synthetic>":
@@ -571,13 +478,6 @@ def _hook_failure(
         "exit_code": exit_code,
     }
     return ctx.event(EventType.TOOL_RESULT, content, origin=Origin.HOOK)
-
-
-def _sent_away(pending: PendingTool, structured: object) -> bool:
-    """Whether a shell call's result is its launch in the background: asked for, or a running
-    command the user sent there (its result then names the background task too)."""
-    moved = isinstance(structured, dict) and bool(structured.get("backgroundTaskId"))
-    return pending.background or moved
 
 
 def _read_lines(structured: object) -> tuple[int, int] | None:
