@@ -31,6 +31,7 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.claude_hooks import hook_events, stop_hook_events
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,
@@ -278,36 +279,16 @@ class ClaudeFileParser:
         return ended + said_events(ctx, queued(split_user_text(text)))
 
     def _hook(self, attachment: dict[str, Any], kind: str, ctx: RecordContext) -> list[Event]:
-        """Hook output: failures count as errors of the session, added context is the hook's."""
-        name = str_or_none(attachment.get("hookName")) or str_or_none(attachment.get("hookEvent"))
-        code = attachment.get("exitCode")
-        exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
-        if kind == "hook_additional_context":
-            text = text_of(attachment.get("content"))
-            if text.strip():
-                return said_events(ctx, [Utterance(Origin.HOOK, text)])
-        elif "error" in kind or exit_code not in (None, 0):
-            output = "\n".join(
-                part
-                for part in (
-                    text_of(attachment.get("stderr")),
-                    text_of(attachment.get("stdout")),
-                    text_of(attachment.get("content")),
-                )
-                if part.strip()
-            )
-            return [_hook_failure(ctx, name, output, exit_code)]
-        self.skipped[kind] += 1
-        return []
+        events = hook_events(attachment, kind, ctx)
+        if events is None:
+            self.skipped[kind] += 1
+        return events or []
 
     def _system(self, record: dict[str, Any], ctx: RecordContext) -> list[Event]:
-        """A stop hook that reported errors; other system lines are the host's bookkeeping."""
-        errors = record.get("hookErrors")
-        if record.get("subtype") == "stop_hook_summary" and isinstance(errors, list) and errors:
-            output = "\n".join(text_of(e) if not isinstance(e, str) else e for e in errors)
-            return [_hook_failure(ctx, "Stop", output, None)]
-        self.skipped["ignored_system"] += 1
-        return []
+        events = stop_hook_events(record, ctx)
+        if events is None:
+            self.skipped["ignored_system"] += 1
+        return events or []
 
     def _user(
         self, record: dict[str, Any], message: dict[str, Any], ctx: RecordContext
@@ -465,19 +446,6 @@ class ClaudeFileParser:
         remember(self._pending, tool_use_id, pending)
         content = {"tool": name, "tool_use_id": tool_use_id, "input": cap_value(tool_input)}
         return [ctx.event(EventType.TOOL_CALL, content, paths)]
-
-
-def _hook_failure(
-    ctx: RecordContext, name: str | None, output: str, exit_code: int | None
-) -> Event:
-    content = {
-        "tool": f"hook:{name or 'unknown'}",
-        "tool_use_id": None,
-        "output": cap_text(output),
-        "is_error": True,
-        "exit_code": exit_code,
-    }
-    return ctx.event(EventType.TOOL_RESULT, content, origin=Origin.HOOK)
 
 
 def _read_lines(structured: object) -> tuple[int, int] | None:

@@ -1,0 +1,58 @@
+"""Claude Code hook output: a failing hook is an error of the session (a `tool_result` of
+`hook:<name>`), context a hook adds is the hook's words; a stop hook reports its errors in a
+`system` record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from squirrel_core.events import Event, EventType, Origin
+from squirrel_ingest.parsers.base import RecordContext, cap_text, str_or_none, text_of
+from squirrel_ingest.parsers.speaker import Utterance, said_events
+
+
+def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> list[Event] | None:
+    """Hook output: failures count as errors of the session, added context is the hook's;
+    None when the record says neither."""
+    name = str_or_none(attachment.get("hookName")) or str_or_none(attachment.get("hookEvent"))
+    code = attachment.get("exitCode")
+    exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    if kind == "hook_additional_context":
+        text = text_of(attachment.get("content"))
+        if text.strip():
+            return said_events(ctx, [Utterance(Origin.HOOK, text)])
+    elif "error" in kind or exit_code not in (None, 0):
+        output = "\n".join(
+            part
+            for part in (
+                text_of(attachment.get("stderr")),
+                text_of(attachment.get("stdout")),
+                text_of(attachment.get("content")),
+            )
+            if part.strip()
+        )
+        return [_hook_failure(ctx, name, output, exit_code)]
+    return None
+
+
+def stop_hook_events(record: dict[str, Any], ctx: RecordContext) -> list[Event] | None:
+    """A stop hook that reported errors; None for other system lines, the host's bookkeeping."""
+    errors = record.get("hookErrors")
+    if record.get("subtype") == "stop_hook_summary" and isinstance(errors, list) and errors:
+        output = "\n".join(text_of(e) if not isinstance(e, str) else e for e in errors)
+        return [_hook_failure(ctx, "Stop", output, None)]
+    return None
+
+
+def _hook_failure(
+    ctx: RecordContext, name: str | None, output: str, exit_code: int | None
+) -> Event:
+    content = {
+        "tool": f"hook:{name or 'unknown'}",
+        "tool_use_id": None,
+        "output": cap_text(output),
+        "is_error": True,
+        "exit_code": exit_code,
+    }
+    return ctx.event(EventType.TOOL_RESULT, content, origin=Origin.HOOK)
