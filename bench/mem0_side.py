@@ -69,7 +69,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -79,35 +78,19 @@ import structlog
 
 from bench import writes
 from bench.common import MemoryGenerator, git_repo, wait_idle
-from bench.embedding_cache import EmbeddingCache
-from bench.mem0_child import BATCH, FILL_BATCH, REPLY, WARMUP, conversations
-from bench.retrieval_latency import (
-    WRITE_BATCH,
-    Vectors,
-    loaded_embedder,
-    memory_process,
-    wait_model,
-)
-from bench.search_floor import VectorFigures, vector_figures
+from bench.mem0_cached import PREFIX, Cached, cached_vectors, seed_searched
+from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
+from bench.mem0_figures import Figures, Query, Round, Side, report
+from bench.retrieval_latency import Vectors, memory_process, wait_model
+from bench.search_floor import vector_figures
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
-from squirrel_memory.index import FaissIndex
-from squirrel_memory.indexer import index_path
-from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.storage import SqliteStore
 
 HERE = Path(__file__).resolve().parent
 #: Searches per thread count when choosing mem0's.
 THREAD_TRIALS = 20
-PREFIX = "turn"
-
-
-@dataclass(frozen=True)
-class Query:
-    text: str
-    gold: frozenset[int]
 
 
 def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
@@ -137,51 +120,6 @@ def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
         int8.append(a)
         cosines.append(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
     return np.stack(int8).astype(np.float32), cosines
-
-
-@dataclass(frozen=True)
-class Cached:
-    """The searched stores' vectors from the embedding cache."""
-
-    vectors: Vectors
-    model_id: str
-    from_cache: int
-    embedded: int
-
-
-def cached_vectors(texts: Sequence[str]) -> Cached:
-    """Every text's vector from Squirrel's float MiniLM, through the on-disk embedding cache."""
-    embedder = loaded_embedder()
-    with EmbeddingCache() as cache:
-        found = cache.embed(embedder.model_id, embedder.dim, texts, embedder.embed_now)
-    return Cached(found.vectors, embedder.model_id, found.from_cache, found.embedded)
-
-
-async def seed_searched(root: Path, texts: Sequence[str], cached: Cached) -> None:
-    """Squirrel's searched project written straight through its store, one project fact per
-    text keyed `turn-NNNNN` (as `writes.statements` keys them), and its vector index file from
-    the cached vectors, before the service starts."""
-    store = await SqliteStore.open(str(root))
-    ids: list[str] = []
-    try:
-        for start in range(0, len(texts), WRITE_BATCH):
-            chunk = texts[start : start + WRITE_BATCH]
-            candidates = [
-                MemoryCandidate(MemoryType.PROJECT_FACT, f"{PREFIX}-{n:05d}", text, (), 0.5, ())
-                for n, text in enumerate(chunk, start)
-            ]
-            decisions = [UpdateDecision(UpdateAction.ADD_NEW, c) for c in candidates]
-            result = await store.apply_processing_result([], decisions, [], user_id=writes.USER)
-            ids.extend(m.id for m in result.memories)
-    finally:
-        await store.close()
-    index = FaissIndex(cached.vectors.shape[1], cached.model_id, index_path(str(root)))
-    index.rebuild(zip(ids, cached.vectors, strict=True))
-    index.save()
-
-
-def recall(gold: frozenset[int], hits: Sequence[int], k: int) -> float:
-    return len(gold & set(hits[:k])) / len(gold)
 
 
 class Mem0Child:
@@ -240,34 +178,6 @@ class Mem0Child:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-
-
-@dataclass
-class Side:
-    """One side's counted searches in one round."""
-
-    ms: list[float]
-    hits: list[list[int]]
-    cpu_ms: float
-
-    def p(self, q: float) -> float:
-        return float(np.percentile(self.ms, q))
-
-    def recall(self, queries: Sequence[Query], k: int) -> float:
-        return float(
-            np.mean([recall(q.gold, h, k) for q, h in zip(queries, self.hits, strict=True)])
-        )
-
-
-@dataclass
-class Round:
-    """Both sides' searches with one of Squirrel's query encoders."""
-
-    encoder: str
-    mem0: Side
-    squirrel: Side
-    load_start: float
-    load_end: float
 
 
 def _cpu_s(pid: int) -> float:
@@ -343,19 +253,6 @@ async def warm_up(client: MemoryClient, project: str, texts: Sequence[str]) -> N
         client.stub.SearchMemory,
         pb.SearchMemoryRequest(project_id=project, query=texts[0], top_k=10),
     )
-
-
-@dataclass
-class Figures:
-    """Everything one run measured."""
-
-    size: int
-    sample: int
-    threads_p50: dict[int, float]
-    adds_per_s: dict[str, tuple[float, float]]
-    rounds: list[Round]
-    cached: Cached | None = None
-    index: list[VectorFigures] | None = None
 
 
 async def squirrel_adds(
@@ -506,87 +403,6 @@ def main(argv: list[str] | None = None) -> int:
         f" over the {len(cosines)} queries"
     )
     return 0
-
-
-def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
-    r = figures.adds_per_s
-    turns = min(len(conversations()[0]), figures.size)
-    threads = ", ".join(f"{n}: {p50:.1f} ms" for n, p50 in figures.threads_p50.items())
-    chosen = min(figures.threads_p50, key=lambda n: figures.threads_p50[n])
-
-    def row(what: str, texts: int, key: str) -> str:
-        return f"| {what} | {texts} | {r[key][0]:.1f} | {r[key][1]:.1f} |"
-
-    n, size = figures.sample, figures.size
-    lines = [
-        f"store: {size} texts ({turns} conversation turns, the rest generated memories);"
-        f" {len(queries)} searches (top 10) per round; load {load:.1f} at the start"
-        f" ({os.cpu_count()} cores)",
-        f"mem0 search p50 by torch threads ({threads}): {chosen} used",
-        "",
-        "| adds | texts | acknowledged /s | vector-searchable /s |",
-        "|---|---|---|---|",
-        row("mem0 `add`, one text per call (embeds in the call)", n, "mem0_one"),
-        row(f"mem0 `add`, a list of {BATCH} (`infer=False`: one by one)", n, "mem0_list"),
-        row(f"Squirrel `RememberMany`, {BATCH} per call", n, "squirrel_many"),
-        row("Squirrel `Remember`, one per call", n, "squirrel_one"),
-    ]
-    if figures.cached is None:
-        lines += [
-            row(
-                f"Squirrel `RememberMany`, {BATCH} per call: the searched store",
-                size,
-                "squirrel_fill",
-            ),
-            row(
-                f"mem0's searched store, {FILL_BATCH} per vector-store insert (bench shortcut)",
-                size,
-                "mem0_fill",
-            ),
-        ]
-    lines += [
-        "",
-        f"same texts, same end state (vector-searchable), against mem0 `add` one per call:"
-        f" Squirrel `RememberMany` {r['squirrel_many'][1] / r['mem0_one'][0]:.2f}x,"
-        f" `Remember` {r['squirrel_one'][1] / r['mem0_one'][0]:.2f}x;"
-        f" acknowledged only (not the same state): {r['squirrel_many'][0] / r['mem0_one'][0]:.2f}x"
-        f" and {r['squirrel_one'][0] / r['mem0_one'][0]:.2f}x",
-        "",
-        "| search | load | p50 ms | p95 ms | p99 ms | CPU ms per search | recall@5 | recall@10 |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    if figures.cached is not None:
-        c = figures.cached
-        lines[1:1] = [
-            f"searched stores: the same {len(c.vectors)} vectors on both sides ({c.model_id},"
-            f" float, of each text alone), {c.from_cache} distinct texts read from the embedding"
-            f" cache, {c.embedded} embedded in this run; no fill rates"
-        ]
-    for round_ in figures.rounds:
-        m, s = round_.mem0, round_.squirrel
-        where = f"{round_.load_start:.1f}-{round_.load_end:.1f}"
-        mem0_name = f"mem0 ({chosen} thread{'s' if chosen > 1 else ''})"
-        sides = ((mem0_name, m), (f"Squirrel, {round_.encoder} queries", s))
-        for name, side in sides:
-            lines.append(
-                f"| {name} | {where} | {side.p(50):.1f} | {side.p(95):.1f} | {side.p(99):.1f}"
-                f" | {side.cpu_ms:.1f} | {side.recall(queries, 5):.3f}"
-                f" | {side.recall(queries, 10):.3f} |"
-            )
-        lines.append(
-            f"| mem0 / Squirrel ({round_.encoder}) | | {m.p(50) / s.p(50):.2f}x"
-            f" | {m.p(95) / s.p(95):.2f}x | {m.p(99) / s.p(99):.2f}x"
-            f" | {m.cpu_ms / s.cpu_ms:.2f}x | | |"
-        )
-    if figures.index is not None:
-        lines += [
-            "",
-            f"Squirrel's vector index at {size} vectors, in process on the same vectors (int8"
-            " query vectors, top 10; recall@10 against the exact top 10 by NumPy):",
-        ]
-        for name, v in zip(("the service's kind", "a flat index"), figures.index, strict=True):
-            lines.append(f"- {name} ({v.kind}): p50 {v.p50:.2f} ms, recall@10 {v.recall:.3f}")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from bench.common import git_repo
+from bench.mem0_cached import Cached, seed_searched
 from bench.mem0_child import DATA, _hits, conversations
-from bench.mem0_side import Cached, Query, Side, main, recall, seed_searched, workload
+from bench.mem0_figures import Query, Side, recall
+from bench.mem0_side import main, workload
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.models import MemoryItem
