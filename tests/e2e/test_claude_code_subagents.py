@@ -34,7 +34,7 @@ from tests.e2e.scripted_model import (
     tool_results,
     tool_use,
 )
-from tests.e2e.test_claude_code import SCRIPTED_CLIENT_ENV, pinned_claude
+from tests.e2e.test_claude_code import model_env, pinned_claude
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
 
@@ -107,8 +107,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
             "PATH": path,
             "HOME": str(home),
             "LANG": "C.UTF-8",
-            "ANTHROPIC_BASE_URL": model.url,
-            **SCRIPTED_CLIENT_ENV,
+            **model_env(model.url),
         }
         allowed = f"{' '.join(LAUNCHERS)} Read Bash({TEST_COMMAND}:*)"
         done = subprocess.run(
