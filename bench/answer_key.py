@@ -330,6 +330,19 @@ def targets(scores: list[Score], split: str = "tuning") -> str:
     return "targets: " + "; ".join(parts)
 
 
+def high_by_kind(scores: Sequence[Score]) -> str:
+    """The pooled high-importance coverage of each kind of gold item (where the misses are,
+    in counts alone)."""
+    totals: dict[str, list[int]] = {}
+    for s in scores:
+        for kind, (covered, total) in s.high_by_kind.items():
+            pair = totals.setdefault(kind, [0, 0])
+            pair[0] += covered
+            pair[1] += total
+    parts = [f"{kind} {c}/{t} {percent(c, t)}" for kind, (c, t) in sorted(totals.items())]
+    return "high by kind (pooled): " + ("; ".join(parts) or "none")
+
+
 def by_split(scores: list[Score]) -> dict[str, list[Score]]:
     """The scores of each split that has any, tuning first."""
     out: dict[str, list[Score]] = {}
@@ -346,7 +359,10 @@ def tables(scores: list[Score], events: dict[str, int]) -> str:
     out = []
     for split, chosen in by_split(scores).items():
         title = "tuning projects" if split == "tuning" else "held-out projects (never tuned on)"
-        out.append(f"### {title}\n\n{table(chosen, events)}\n\n{targets(chosen, split)}")
+        out.append(
+            f"### {title}\n\n{table(chosen, events)}\n\n{targets(chosen, split)}\n"
+            f"{high_by_kind(chosen)}"
+        )
     return "\n\n".join(out)
 
 

@@ -179,6 +179,7 @@ class Score:
     question_hits: list[tuple[Question, bool]] = field(default_factory=list)
     split: str = "tuning"
     hook: HookScore | None = None
+    high_by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def noise(self) -> int:
@@ -423,6 +424,13 @@ def score(key: AnswerKey, memories: Sequence[Memory]) -> Score:
         missed=[i for i in key.items if i.id not in covered],
         duplicate_pairs=pairs,
         split=key.split,
+        high_by_kind={
+            kind: (
+                sum(1 for i in high if i.kind == kind and i.id in covered),
+                sum(1 for i in high if i.kind == kind),
+            )
+            for kind in sorted({i.kind for i in high})
+        },
     )
 
 

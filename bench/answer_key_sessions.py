@@ -39,7 +39,15 @@ from pathlib import Path
 from typing import Any
 
 from bench import fixture_pipeline
-from bench.answer_key import TARGETS, backend_env, details, keyed_projects, table, targets
+from bench.answer_key import (
+    TARGETS,
+    backend_env,
+    details,
+    high_by_kind,
+    keyed_projects,
+    table,
+    targets,
+)
 from bench.answer_key_score import (
     AnswerKey,
     AnswerKeyError,
@@ -167,6 +175,13 @@ def merged(project: str, language: str, parts: Sequence[Score]) -> Score:
         duplicates=total("duplicates"),
         split=parts[0].split if parts else "tuning",
         hook=hook,
+        high_by_kind={
+            kind: (
+                sum(s.high_by_kind.get(kind, (0, 0))[0] for s in parts),
+                sum(s.high_by_kind.get(kind, (0, 0))[1] for s in parts),
+            )
+            for kind in sorted({k for s in parts for k in s.high_by_kind})
+        },
     )
 
 
@@ -272,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"answer key, one session at a time ({args.split} projects, rules extractor):\n")
     print(table(rows, events))
     print("\n" + targets(rows, "held-out").replace("targets:", "held-out targets:", 1))
+    print(high_by_kind(rows))
     if args.details:
         for _, sessions in grouped:
             for s in sessions:

@@ -314,6 +314,16 @@ def test_the_report_puts_tuning_and_held_out_projects_in_tables_apart() -> None:
     assert cells(tuning, "all (pooled)")[answer_key.HEAD.index("wrong facts")] == "0"
 
 
+def test_high_items_are_counted_by_kind_across_projects() -> None:
+    tests = [Memory("recipe", "t", "To run the tests: `cargo test`.")]
+    scores = [_scored("a", "held-out", tests), _scored("b", "held-out", [])]
+    # Two projects, two high recipes each; only the first project's test recipe is covered.
+    assert answer_key.high_by_kind(scores) == "high by kind (pooled): recipe 1/4 25 %"
+    assert answer_key.high_by_kind([]) == "high by kind (pooled): none"
+    text = answer_key.tables(scores, {})
+    assert "high by kind (pooled): recipe 1/4 25 %" in text
+
+
 def test_held_out_targets_ask_for_no_wrong_fact_at_all() -> None:
     covered = [
         Memory("recipe", "t", "To run the tests: `cargo test`."),
