@@ -202,3 +202,23 @@ def test_a_subagents_finding_about_another_folder_is_not_kept() -> None:
         stream.events[n] = replace(stream.events[n], sidechain=True, agent_id="a1")
     _edit(stream, TASKS, f"run = '{PROMPT_LINE}'\nrun = 'git tag'", "run = 'git tag'")
     assert diagnosed(stream.events) == []
+
+
+@pytest.mark.parametrize(
+    ("report", "trigger"),
+    [
+        ("I just noticed that my release task hangs at the prompt", "the release task hangs"),
+        ("I'm getting a timeout from the deploy step. Can you look?", "a timeout from the deploy"),
+        ("CI is failing on the lint job again. Can you fix it?", "CI is failing on the lint job"),
+    ],
+)
+def test_the_users_report_is_the_trigger_in_nobodys_words(report: str, trigger: str) -> None:
+    stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
+    (found,) = diagnosed(stream.events)
+    assert found.content.startswith(f"When {trigger}")
+
+
+@pytest.mark.parametrize("report", ["it still hangs", "this is broken", "fix the failing job"])
+def test_a_report_that_names_nothing_gives_no_trigger(report: str) -> None:
+    stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
+    assert diagnosed(stream.events) == []

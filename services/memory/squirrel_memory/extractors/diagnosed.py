@@ -142,10 +142,21 @@ _REJECTS = re.compile(
 _TROUBLE = re.compile(
     r"\b(?:does ?n[o']t work|did ?n[o']t work|not working|hangs?|hanging|hung|stuck|freezes|"
     r"broken|breaks|fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed)?|exception|traceback|"
-    r"times? out|timed out|warnings?|is red|went red|never (?:finishes|returns|starts))\b",
+    r"times? out|timed out|timeouts?|warnings?|is red|went red|"
+    r"never (?:finishes|returns|starts))\b",
     re.IGNORECASE,
 )
 #: The user's request around a report ("can you fix it", "please look"), not the symptom.
+#: How a user opens a report ("I just noticed that", "I'm getting"): not the symptom.
+_NOTICED = re.compile(
+    r"^(?:i (?:just |now |also )?(?:noticed|found out|found|see|saw|realised|realized|think)"
+    r"(?: that)?|i(?:'m| am) (?:getting|seeing)|(?:i|we) (?:get|got|see|keep getting))\s+",
+    re.IGNORECASE,
+)
+#: "my build", "our deploy": the project's.
+_OWN = re.compile(r"\b(?:my|our)\b(?=\s)", re.IGNORECASE)
+#: A report whose subject is only a pronoun ("it hangs", "this is broken") names nothing.
+_PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|there)\b", re.IGNORECASE)
 #: The user's own words: letters, code spans and plain punctuation (no log line, no path).
 _PROSE = re.compile(r"^[\w`'\" ,.!-]+$")
 _ASKS = re.compile(
@@ -231,11 +242,11 @@ def _reported(text: str) -> str:
     release task hangs at the prompt`), or ""."""
     for line in text.splitlines():
         for raw in _SENTENCE.split(" ".join(line.split())):
-            said = re.sub(r"^(?:(?:hey|hi|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
-            said = said.rstrip(".!")
+            said = re.sub(r"^(?:(?:hey|hi|oh|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
+            said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
             if not _TROUBLE.search(said) or _ASKS.match(said) or said.endswith("?"):
                 continue
-            if _PERSON.search(said) or said.count("`") % 2:
+            if _PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
                 continue
             if not _PROSE.match(said) or len(said.split()) < 3:
                 continue  # a pasted log line, not the user's own words
@@ -328,7 +339,8 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         change, change_ids, files = _made(events, floor, end, cause.index, all_edits)
         if not change:
             continue  # a hypothesis never acted on
-        shown = f"`{_shown(fetched, opener)}` shows in a log" if fetched else ""
+        quoted = _shown(fetched, opener) if fetched else ""
+        shown = f"`{quoted}` shows in a log" if quoted else ""
         trigger = cause.trigger or report or shown
         if not trigger:
             continue
@@ -346,8 +358,10 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
 
 
 def _shown(error: str, event: StoredEvent) -> str:
+    """The error line as it can be quoted (project paths relative), or "" when too long: a
+    line cut short may say something else."""
     line = local_paths(error, event.project_id).replace("`", "'")
-    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1].rstrip() + "…"
+    return line if len(line) <= MAX_ERROR_CHARS else ""
 
 
 def _rejected(events: list[StoredEvent], turns: list[tuple[int, int]], number: int) -> bool:
