@@ -222,3 +222,14 @@ def test_the_users_report_is_the_trigger_in_nobodys_words(report: str, trigger: 
 def test_a_report_that_names_nothing_gives_no_trigger(report: str) -> None:
     stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
     assert diagnosed(stream.events) == []
+
+
+def test_a_cause_and_its_symptom_joined_by_so() -> None:
+    text = (
+        "The task runner does not pass stdin to its tasks, so the `read -p` prompt waits forever."
+    )
+    assert stated_cause(text) == (
+        "the `read -p` prompt waits forever",
+        "the task runner does not pass stdin to its tasks",
+    )
+    assert stated_cause("It runs in a subshell, so the prompt hangs.") == ("", "")

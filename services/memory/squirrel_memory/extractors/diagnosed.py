@@ -12,7 +12,8 @@ the user takes the floor again):
   (a fetched log);
 - the cause: a sentence of a reply, the main agent's or a subagent's that looked only at this
   project, that explains (`the problem/issue/cause is that …`, `this happens because …`,
-  `<something> hangs/fails/breaks because …`, `the failure is caused by …`,
+  `<something> hangs/fails/breaks because …`, `<cause>, so <something> hangs`, `the failure
+  is caused by …`,
   `found the problem: …`), speaks of no one's steps ("I", "we", "you"),
   hedges nothing ("probably", "might", "I suspect") and is neither a plan, a question nor an
   item of a to-do list or of a plan;
@@ -82,6 +83,14 @@ _CAUSED_BY = re.compile(
     r"^(?P<trigger>(?:the|this|that) [^,;:]{0,60}?\b(?:failures?|errors?|hangs?|crash(?:es)?|"
     r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to)\s+"
     r"(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "<cause>, so <symptom>": the runner does not pass stdin on, so the prompt waits forever.
+_SO_SYMPTOM = re.compile(
+    r"^(?P<cause>(?!(?:it|this|that|they|so|and|but)\b)[^;:]{15,180}?),? so (?P<trigger>"
+    r"(?:the |a |an |`|every |each )[^;:]{3,90}?\b(?:hangs?|blocks?|waits? forever|stalls?|"
+    r"fails?|breaks|crash(?:es)?|times? out|never (?:finishes|returns|starts|runs)|"
+    r"(?:is|are) (?:stuck|skipped|rejected|empty|missing))\b[^;:]{0,40}?)\.?$",
     re.IGNORECASE,
 )
 #: "Found the problem: …".
@@ -220,6 +229,8 @@ def stated_cause(text: str) -> tuple[str, str]:
     if match is None:
         match = _SYMPTOM_BECAUSE.match(flat)
         trigger = match.group("trigger") if match else ""
+    if match is None and (match := _SO_SYMPTOM.match(flat)):
+        trigger = match.group("trigger")
     if match is None and (match := _CAUSED_BY.match(flat)):
         named = match.group("trigger")
         # "This error is due to …" names nothing a later reader would recognise.
@@ -227,6 +238,7 @@ def stated_cause(text: str) -> tuple[str, str]:
     if match is None:
         return "", ""
     cause = match.group("cause").strip().rstrip(".!")
+    cause = re.sub(r"^(?:The|A|An|Each|Every|Its)\b", lambda m: m.group(0).lower(), cause)
     said = f"{trigger} {cause}"
     if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:
         return "", ""
