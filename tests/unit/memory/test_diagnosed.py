@@ -233,3 +233,17 @@ def test_a_cause_and_its_symptom_joined_by_so() -> None:
         "the task runner does not pass stdin to its tasks",
     )
     assert stated_cause("It runs in a subshell, so the prompt hangs.") == ("", "")
+
+
+def test_what_a_checker_wants_after_a_fetched_log_where_a_reply_said_it_fails() -> None:
+    stream = Stream()
+    stream.user("look at the pull request's checks")
+    stream.run("forge api jobs/7/logs", 0, "fmt\tDiff in src/lib.rs at line 40:\nerror: exit 1\n")
+    stream.say("The `lint` job is failing on the format check. It wants a change.")
+    stream.say("The formatter wants the closure body on one line.")
+    _edit(stream, "src/lib.rs", "|x| {\n    x + 1\n}", "|x| x + 1")
+    (found,) = diagnosed(stream.events)
+    assert found.content == (
+        "When the `lint` job is failing on the format check: the formatter wants the closure "
+        "body on one line; the change made: editing src/lib.rs."
+    )

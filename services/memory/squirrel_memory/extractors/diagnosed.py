@@ -13,17 +13,17 @@ the user takes the floor again):
 - the cause: a sentence of a reply, the main agent's or a subagent's that looked only at this
   project, that explains (`the problem/issue/cause is that …`, `this happens because …`,
   `<something> hangs/fails/breaks because …`, `<cause>, so <something> hangs`, `the failure
-  is caused by …`,
-  `found the problem: …`), speaks of no one's steps ("I", "we", "you"),
-  hedges nothing ("probably", "might", "I suspect") and is neither a plan, a question nor an
-  item of a to-do list or of a plan;
+  is caused by …`, `found the problem: …`, `<checker> wants …`), speaks of no one's steps
+  ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and is neither a plan,
+  a question nor an item of a to-do list or of a plan;
 - the change: an edit of a file inside the project, or a command that changes something, made
   in that turn after the problem (the first after the cause when there is one): said by its
   lines when it is small, else by the files it touched.
 
 The trigger is the symptom the cause sentence names ("The deploy hangs because …": "the deploy
-hangs"), else the user's own sentence of the report when it names no one, else the error line
-of the fetched log. Never kept: a cause the session took back (a later reply says it was not
+hangs"), else the user's own sentence of the report when it names no one, else where a reply
+said it fails ("the lint job is failing on the format check"), else the error line of the
+fetched log. Never kept: a cause the session took back (a later reply says it was not
 the problem, or that the real problem is another) or the user rejected (the next message says
 no, or that it still fails), a cause with no change after it (a hypothesis), a change outside
 the project (another repository's problem), a turn with no problem in it.
@@ -91,6 +91,17 @@ _SO_SYMPTOM = re.compile(
     r"(?:the |a |an |`|every |each )[^;:]{3,90}?\b(?:hangs?|blocks?|waits? forever|stalls?|"
     r"fails?|breaks|crash(?:es)?|times? out|never (?:finishes|returns|starts|runs)|"
     r"(?:is|are) (?:stuck|skipped|rejected|empty|missing))\b[^;:]{0,40}?)\.?$",
+    re.IGNORECASE,
+)
+#: "rustfmt wants the closure on one line": what a checker or tool asks for is the cause.
+_WANTS = re.compile(
+    r"^(?P<cause>(?:the )?`?[\w.@/-]+`? (?:wants|expects|requires|insists on|prefers)\s+.+)$",
+    re.IGNORECASE,
+)
+#: "The CI run is failing on the lint step": where the problem shows, a trigger of its own.
+_FAILING_ON = re.compile(
+    r"^(?P<trigger>(?!(?:it|this|that|they)\b)[^,;:]{3,60}? (?:is|are|was|were) failing "
+    r"(?:on|at|in) [^,;:]{3,80}?)\.?$",
     re.IGNORECASE,
 )
 #: "Found the problem: …".
@@ -231,6 +242,8 @@ def stated_cause(text: str) -> tuple[str, str]:
         trigger = match.group("trigger") if match else ""
     if match is None and (match := _SO_SYMPTOM.match(flat)):
         trigger = match.group("trigger")
+    if match is None and (match := _WANTS.match(flat)) and _PRONOUN.match(flat):
+        match = None  # "It wants …" names nothing
     if match is None and (match := _CAUSED_BY.match(flat)):
         named = match.group("trigger")
         # "This error is due to …" names nothing a later reader would recognise.
@@ -326,6 +339,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
             trouble = False
         fetched, fetched_id = "", ""
         causes: list[_Cause] = []
+        failing_on = ""  # where a reply said it shows ("CI is failing on the lint step")
         floor = first  # a change made before a cause was taken back answered that cause
         for index in range(first + 1, end):
             event = events[index]
@@ -339,12 +353,16 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
             if event.id in elsewhere:
                 continue  # a subagent's finding about another folder is that folder's
             for said in _sentences(text):
+                if not failing_on and (shows := _FAILING_ON.match(said)):
+                    named = shows.group("trigger")
+                    if not (_PERSON.search(named) or _HEDGE.search(named)):
+                        failing_on = named
                 if _RETRACTS.search(said):
                     causes.clear()  # taken back: only a cause stated after it counts
                     floor = index
-                symptom, stated = stated_cause(said)
+                named_symptom, stated = stated_cause(said)
                 if stated and (trouble or fetched):
-                    causes.append(_Cause(event.id, index, symptom, stated))
+                    causes.append(_Cause(event.id, index, named_symptom, stated))
         if not causes or _rejected(events, turns, number):
             continue
         cause = causes[0]
@@ -353,7 +371,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
             continue  # a hypothesis never acted on
         quoted = _shown(fetched, opener) if fetched else ""
         shown = f"`{quoted}` shows in a log" if quoted else ""
-        trigger = cause.trigger or report or shown
+        trigger = cause.trigger or report or failing_on or shown
         if not trigger:
             continue
         trigger = trigger[:1].lower() + trigger[1:] if not trigger[:2].isupper() else trigger
