@@ -247,3 +247,20 @@ def test_what_a_checker_wants_after_a_fetched_log_where_a_reply_said_it_fails() 
         "When the `lint` job is failing on the format check: the formatter wants the closure "
         "body on one line; the change made: editing src/lib.rs."
     )
+
+
+def test_a_change_made_once_the_user_said_to_go_ahead_answers_the_cause() -> None:
+    stream = _session(edit=False, after="Want me to remove the prompt?")
+    stream.user("yes, go ahead")
+    _edit(stream, TASKS, f"run = '{PROMPT_LINE}'\nrun = 'git tag'", "run = 'git tag'")
+    (found,) = diagnosed(stream.events)
+    assert found.content.endswith(f"the change made: removed `run = '{PROMPT_LINE}'` from {TASKS}.")
+    stream.user("no, put it back")
+    assert diagnosed(stream.events) == []
+
+
+def test_a_change_after_another_request_does_not_answer_the_cause() -> None:
+    stream = _session(edit=False)
+    stream.user("let's add a changelog entry for the release first")
+    _edit(stream, "CHANGELOG.md", "## 1.0", "## 1.1\n## 1.0")
+    assert diagnosed(stream.events) == []

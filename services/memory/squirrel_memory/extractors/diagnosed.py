@@ -17,8 +17,9 @@ the user takes the floor again):
   ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and is neither a plan,
   a question nor an item of a to-do list or of a plan;
 - the change: an edit of a file inside the project, or a command that changes something, made
-  in that turn after the problem (the first after the cause when there is one): said by its
-  lines when it is small, else by the files it touched.
+  in that turn after the problem (the first after the cause when there is one), or in the next
+  turn when the user's message only says to go ahead ("yes, fix it"): said by its lines when
+  it is small, else by the files it touched.
 
 The trigger is the symptom the cause sentence names ("The deploy hangs because …": "the deploy
 hangs"), else the user's own sentence of the report when it names no one, else where a reply
@@ -187,6 +188,15 @@ _ASKS = re.compile(
 
 
 _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT})
+
+
+#: A short message that tells the assistant to go ahead with what it proposed.
+_GO = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|do it|please do|sounds good|"
+    r"lgtm|perfect|great|fix it|please fix|apply it|make the change)\b",
+    re.IGNORECASE,
+)
+MAX_APPROVAL_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +377,12 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
             continue
         cause = causes[0]
         change, change_ids, files = _made(events, floor, end, cause.index, all_edits)
+        if not change and _approved(events, turns, number):
+            # "Want me to fix it?" — "yes": the next turn's change answers this cause, unless
+            # the user rejects that one in turn.
+            after, until = turns[number + 1]
+            if not _rejected(events, turns, number + 1):
+                change, change_ids, files = _made(events, after, until, after, all_edits)
         if not change:
             continue  # a hypothesis never acted on
         quoted = _shown(fetched, opener) if fetched else ""
@@ -400,6 +416,14 @@ def _rejected(events: list[StoredEvent], turns: list[tuple[int, int]], number: i
         return False
     text = events[turns[number + 1][0]].content.get("text")
     return isinstance(text, str) and bool(_REJECTS.search(text[:300]))
+
+
+def _approved(events: list[StoredEvent], turns: list[tuple[int, int]], number: int) -> bool:
+    """Whether the user's next message only says to go ahead ("yes", "go ahead, fix it")."""
+    if number + 1 >= len(turns):
+        return False
+    text = events[turns[number + 1][0]].content.get("text")
+    return isinstance(text, str) and len(text) <= MAX_APPROVAL_CHARS and bool(_GO.match(text))
 
 
 def _made(
