@@ -264,3 +264,8 @@ def test_a_change_after_another_request_does_not_answer_the_cause() -> None:
     stream.user("let's add a changelog entry for the release first")
     _edit(stream, "CHANGELOG.md", "## 1.0", "## 1.1\n## 1.0")
     assert diagnosed(stream.events) == []
+
+
+def test_a_request_about_error_handling_is_no_report_of_trouble() -> None:
+    stream = _session(report="add error handling to the release task and better error messages")
+    assert diagnosed(stream.events) == []

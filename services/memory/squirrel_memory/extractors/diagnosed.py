@@ -167,6 +167,12 @@ _TROUBLE = re.compile(
     r"never (?:finishes|returns|starts))\b",
     re.IGNORECASE,
 )
+#: Work on how errors are handled or said: a feature, not a report of trouble.
+_ABOUT_ERRORS = re.compile(
+    r"\b(?:errors?|failures?|warnings?|exceptions?|crash)[- ](?:handling|handler|messages?|"
+    r"reporting|reports?|codes?|types?|pages?|states?|cases?|paths?|logging)\b",
+    re.IGNORECASE,
+)
 #: The user's request around a report ("can you fix it", "please look"), not the symptom.
 #: How a user opens a report ("I just noticed that", "I'm getting"): not the symptom.
 _NOTICED = re.compile(
@@ -272,6 +278,12 @@ def stated_cause(text: str) -> tuple[str, str]:
     return trigger, cause
 
 
+def _troubled(text: str) -> bool:
+    """Whether a user's message reports trouble: not a feature about errors ("add error
+    handling", "better failure messages")."""
+    return bool(_TROUBLE.search(_ABOUT_ERRORS.sub(" ", text)))
+
+
 def _reported(text: str) -> str:
     """The sentence of a user's message that reports the trouble in nobody's words (`the
     release task hangs at the prompt`), or ""."""
@@ -279,7 +291,7 @@ def _reported(text: str) -> str:
         for raw in _SENTENCE.split(" ".join(line.split())):
             said = re.sub(r"^(?:(?:hey|hi|oh|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
             said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
-            if not _TROUBLE.search(said) or _ASKS.match(said) or said.endswith("?"):
+            if not _troubled(said) or _ASKS.match(said) or said.endswith("?"):
                 continue
             if _PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
                 continue
@@ -344,7 +356,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         if opener.event_type == EventType.USER_MESSAGE and is_user_voice(opener.origin):
             text = opener.content.get("text")
             report = _reported(text) if isinstance(text, str) else ""
-            trouble = isinstance(text, str) and bool(_TROUBLE.search(text))
+            trouble = isinstance(text, str) and _troubled(text)
         else:
             trouble = False
         fetched, fetched_id = "", ""
