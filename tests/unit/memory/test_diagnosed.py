@@ -210,6 +210,8 @@ def test_a_subagents_finding_about_another_folder_is_not_kept() -> None:
         ("I just noticed that my release task hangs at the prompt", "the release task hangs"),
         ("I'm getting a timeout from the deploy step. Can you look?", "a timeout from the deploy"),
         ("CI is failing on the lint job again. Can you fix it?", "CI is failing on the lint job"),
+        ("why does `make release` hang at the prompt?", "`make release` hangs at the prompt:"),
+        ("Why is the deploy job failing on main?", "the deploy job is failing on main:"),
     ],
 )
 def test_the_users_report_is_the_trigger_in_nobodys_words(report: str, trigger: str) -> None:
@@ -218,7 +220,9 @@ def test_the_users_report_is_the_trigger_in_nobodys_words(report: str, trigger: 
     assert found.content.startswith(f"When {trigger}")
 
 
-@pytest.mark.parametrize("report", ["it still hangs", "this is broken", "fix the failing job"])
+@pytest.mark.parametrize(
+    "report", ["it still hangs", "this is broken", "fix the failing job", "why does it fail?"]
+)
 def test_a_report_that_names_nothing_gives_no_trigger(report: str) -> None:
     stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
     assert diagnosed(stream.events) == []

@@ -173,6 +173,12 @@ _ABOUT_ERRORS = re.compile(
     r"reporting|reports?|codes?|types?|pages?|states?|cases?|paths?|logging)\b",
     re.IGNORECASE,
 )
+#: "Why does <x> hang?", "why is <x> failing on CI?": a report asked as a question.
+_WHY = re.compile(
+    r"^why (?P<aux>does|do|did|is|are) (?P<subject>[^?]{3,70}?) (?P<verb>hang|fail|break|crash|"
+    r"freeze|time out|error|stall|failing|hanging|broken|stuck|red)(?P<rest>[^?]{0,60})\?$",
+    re.IGNORECASE,
+)
 #: The user's request around a report ("can you fix it", "please look"), not the symptom.
 #: How a user opens a report ("I just noticed that", "I'm getting"): not the symptom.
 _NOTICED = re.compile(
@@ -284,12 +290,27 @@ def _troubled(text: str) -> bool:
     return bool(_TROUBLE.search(_ABOUT_ERRORS.sub(" ", text)))
 
 
+def _stated(question: str) -> str:
+    """A question about a symptom as the statement it asks about ("why does the release task
+    hang?" → "the release task hangs"), or the text as it was."""
+    match = _WHY.match(question.strip())
+    if match is None:
+        return question
+    verb = match.group("verb")
+    if match.group("aux").lower() in ("does", "do", "did"):
+        verb = "times out" if verb.lower() == "time out" else f"{verb}s"
+    else:
+        verb = f"{match.group('aux').lower()} {verb}"
+    return f"{match.group('subject')} {verb}{match.group('rest')}"
+
+
 def _reported(text: str) -> str:
     """The sentence of a user's message that reports the trouble in nobody's words (`the
     release task hangs at the prompt`), or ""."""
     for line in text.splitlines():
         for raw in _SENTENCE.split(" ".join(line.split())):
             said = re.sub(r"^(?:(?:hey|hi|oh|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
+            said = _stated(said)
             said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
             if not _troubled(said) or _ASKS.match(said) or said.endswith("?"):
                 continue
