@@ -18,6 +18,7 @@ from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOO
 from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
+from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -27,7 +28,7 @@ from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
-from squirrel_memory.extractors.learned import learned
+from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
@@ -117,6 +118,19 @@ class _Finder:
         ]
 
 
+def _diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
+    """Diagnosed problems whose cause a pasted error's or a fetched log's lesson already cites."""
+    cited = {i for f in reported_pitfalls(events) for i in f.event_ids}
+    cited.update(i for f in log_failures(events) for i in f.event_ids)
+    return [d for d in diagnosed(events) if d.cause_id not in cited]
+
+
+def _learned(events: list[StoredEvent]) -> list[Learned]:
+    """Findings, less those stated in a reply a diagnosed problem's lesson already cites."""
+    causes = {d.cause_id for d in _diagnosed(events)}
+    return [f for f in learned(events) if f.event_ids[0] not in causes]
+
+
 def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """Where things live and how they are wired, as the assistant said after reading the code."""
     return [
@@ -186,7 +200,15 @@ FOUND: tuple[Extract, ...] = (
     _Finder(
         log_failures, MemoryType.PITFALL, REPORTED_IMPORTANCE, lambda _f: ("pitfall", "log"), _files
     ),
-    _Finder(learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
+    # A problem reported or read in a log, the cause the assistant stated and the change made.
+    _Finder(
+        _diagnosed,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda _f: ("pitfall", "diagnosed"),
+        _files,
+    ),
+    _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
     _placements,
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(

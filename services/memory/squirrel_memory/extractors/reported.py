@@ -139,7 +139,7 @@ def _cause(answer: str) -> str:
     return ""
 
 
-def _changing(command: str, root: str) -> list[str]:
+def changing_commands(command: str, root: str) -> list[str]:
     """The parts of a command that change something (not `git status`, `ls`, a commit …),
     as typed; quoted arguments (a commit message over several lines) stay whole. A part that
     names a path outside the project (another repository, a home folder) is left out."""
@@ -230,9 +230,8 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                         ids.append(later.id)
             elif later.event_type == EventType.COMMAND_RUN:
                 command = later.content.get("command")
-                new = [
-                    c for c in _changing(str(command or ""), later.project_id) if c not in commands
-                ]
+                typed = changing_commands(str(command or ""), later.project_id)
+                new = [c for c in typed if c not in commands]
                 if new:
                     commands.extend(new)
                     ids.append(later.id)

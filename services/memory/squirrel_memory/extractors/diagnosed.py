@@ -1,0 +1,494 @@
+"""Problems the session diagnosed and then changed something for, kept as a lesson.
+
+Most lessons come without a failed command: the user says something is wrong ("the release task
+hangs", "CI is red again"), or the assistant reads a failed job's log, and the assistant says
+why ("The problem is that the task runner does not forward stdin to the prompt.", "The deploy
+hangs because the service is never stopped.") and then changes something. That becomes a
+pitfall, "When <trigger>: <cause>; <what was changed>.", when all three are in one turn (before
+the user takes the floor again):
+
+- the problem: the user's message reports trouble (something hangs, fails, is broken, an
+  error, a warning), a check failed, or a command's output that succeeded shows an error line
+  (a fetched log);
+- the cause: a sentence of a reply, the main agent's or a subagent's that looked only at this
+  project, that explains (`the problem/issue/cause is that …`, `this happens because …`,
+  `<something> hangs/fails/breaks because …`, `<cause>, so <something> hangs`, `the failure
+  is caused by …`, `found the problem: …`, `<checker> wants …`), speaks of no one's steps
+  ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and is neither a plan,
+  a question nor an item of a to-do list or of a plan;
+- the change: an edit of a file inside the project, or a command that changes something, made
+  in that turn after the problem (the first after the cause when there is one), or in the next
+  turn when the user's message only says to go ahead ("yes, fix it"): said by its lines when
+  it is small, else by the files it touched.
+
+The trigger is the symptom the cause sentence names ("The deploy hangs because …": "the deploy
+hangs"), else the user's own sentence of the report when it names no one, else where a reply
+said it fails ("the lint job is failing on the format check"), else the error line of the
+fetched log. Never kept: a cause the session took back (a later reply says it was not
+the problem, or that the real problem is another) or the user rejected (the next message says
+no, or that it still fails), a cause with no change after it (a hypothesis), a change outside
+the project (another repository's problem), a turn with no problem in it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
+from squirrel_memory.extractors.pitfalls import first_error_line
+from squirrel_memory.extractors.reported import changing_commands, local_paths
+from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.models import StoredEvent
+
+MIN_CAUSE_CHARS = 20
+MAX_CAUSE_CHARS = 240
+MAX_TRIGGER_CHARS = 100
+MAX_ERROR_CHARS = 120
+MAX_FILES = 2
+#: Lessons kept per episode.
+MAX_LESSONS = 3
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+_MARKUP = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
+#: "The (root) problem is that …", "The cause was …": the cause follows.
+_NAMED = re.compile(
+    r"^(?:[\w!,' -]{0,30}?\b)?the (?:real |actual |root |underlying )?(?:problem|issue|cause|"
+    r"culprit|bug|reason(?: (?:it|this) (?:hangs|fails|breaks))?) (?:here )?(?:is|was)"
+    r"(?: that)?:?\s+(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "This happens because …", "That's because …", "Root cause: …".
+_THIS_BECAUSE = re.compile(
+    r"^(?:(?:this|that|it) (?:happens|happened|hangs|hung|fails|failed|breaks|broke|occurs|"
+    r"times out|crashes|is failing|was failing|is hanging|was hanging) because|"
+    r"(?:this|that|it)(?: is|'s| was) because|(?:the )?root cause:|cause:|culprit:)"
+    r"\s+(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "<something> hangs because …": the symptom names the trigger.
+_SYMPTOM_BECAUSE = re.compile(
+    r"^(?P<trigger>(?!(?:it|this|that|they|these|those|there|which|so|and|but|or)\b)"
+    r"[`\w][^,;:]{3,90}?\b(?:hangs?|hung|hanging|fails?|failed|failing|"
+    r"breaks|broke|breaking|crash(?:es|ed)?|times? out|timed out|errors? out|stalls?|"
+    r"(?:is|was|were|are) (?:stuck|red|broken|rejected|blocked|skipped|empty|wrong|missing)|"
+    r"never (?:finishes|finished|returns|returned|starts|started|runs|ran)|"
+    r"(?:does|did)n'?t (?:work|run|start|finish|show|load|build|pass)))\s+because\s+(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "The CI failure is caused by …", "The hang is due to …": the failure names the trigger.
+_CAUSED_BY = re.compile(
+    r"^(?P<trigger>(?:the|this|that) [^,;:]{0,60}?\b(?:failures?|errors?|hangs?|crash(?:es)?|"
+    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to)\s+"
+    r"(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "<cause>, so <symptom>": the runner does not pass stdin on, so the prompt waits forever.
+_SO_SYMPTOM = re.compile(
+    r"^(?P<cause>(?!(?:it|this|that|they|so|and|but)\b)[^;:]{15,180}?),? so (?P<trigger>"
+    r"(?:the |a |an |`|every |each )[^;:]{3,90}?\b(?:hangs?|blocks?|waits? forever|stalls?|"
+    r"fails?|breaks|crash(?:es)?|times? out|never (?:finishes|returns|starts|runs)|"
+    r"(?:is|are) (?:stuck|skipped|rejected|empty|missing))\b[^;:]{0,40}?)\.?$",
+    re.IGNORECASE,
+)
+#: "rustfmt wants the closure on one line": what a checker or tool asks for is the cause.
+_WANTS = re.compile(
+    r"^(?P<cause>(?:the )?`?[\w.@/-]+`? (?:wants|expects|requires|insists on|prefers)\s+.+)$",
+    re.IGNORECASE,
+)
+#: "The CI run is failing on the lint step": where the problem shows, a trigger of its own.
+_FAILING_ON = re.compile(
+    r"^(?P<trigger>(?!(?:it|this|that|they)\b)[^,;:]{3,60}? (?:is|are|was|were) failing "
+    r"(?:on|at|in) [^,;:]{3,80}?)\.?$",
+    re.IGNORECASE,
+)
+#: "Found the problem: …".
+_FOUND = re.compile(
+    r"^found (?:it|the (?:problem|issue|cause|culprit|bug))\s*[:-]+\s*(?P<cause>.+)$", re.I
+)
+#: A sentence about the session's own steps or the user's: not a statement of cause.
+_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|we'll|our|us|you|your|you're|you've)\b",
+    re.IGNORECASE,
+)
+#: A cause that only says where ("the issue is in the template") or that it is plain to see.
+_NO_CAUSE = re.compile(
+    r"^(?:in|inside|within|with|here|there|clear|simple|now|still|something|unclear|unknown|"
+    r"not (?:yet )?(?:clear|known))\b",
+    re.IGNORECASE,
+)
+#: A test's expectation restated: the work at hand, not a lesson.
+_TEST = re.compile(
+    r"\b(?:the|this|that|a|these) (?:tests?|mocks?|assertions?|fixtures?)\b|\bexpected\b", re.I
+)
+_HEDGE = re.compile(
+    r"\b(?:might|may|maybe|probably|perhaps|likely|possibly|presumably|seems?|seemingly|"
+    r"appears? to|must be|could|would|guess|suspect|assume|not sure|unclear|somehow|"
+    r"if so|either)\b",
+    re.IGNORECASE,
+)
+#: A plan, a next step, a question or the fix itself: not the cause.
+_PLAN = re.compile(
+    r"^(?:let me|let's|i'll|i will|we need|we'll|now|next|first|then|to fix|the fix|fix|"
+    r"solution|option|step)\b",
+    re.IGNORECASE,
+)
+#: A heading or lead-in that opens a plan or a to-do list: what follows is not a finding.
+_PLAN_HEADING = re.compile(
+    r"^(?:#+\s*)?(?:\*\*)?(?:(?:the |my |a )?plan|next steps?|to-?dos?|tasks?|steps?|options?|"
+    r"approach|proposal|what (?:i'll|i will|to) do)\b.*:?(?:\*\*)?\s*$",
+    re.IGNORECASE,
+)
+_CHECKBOX = re.compile(r"^\s*[-*]\s*\[[ xX]?\]")
+#: A reply taking back a cause: it was not the problem, or the real one is another.
+_RETRACTS = re.compile(
+    r"\b(?:(?:that|this|it) (?:was|is)n'?t (?:the|it|actually)|(?:was|is) not (?:the|actually "
+    r"the) (?:problem|issue|cause)|wasn'?t the (?:problem|issue|cause)|the (?:real|actual) "
+    r"(?:problem|issue|cause)|i was wrong|my (?:earlier|previous|first) (?:diagnosis|"
+    r"assumption|guess)|(?:that|this) didn'?t (?:fix|help|work)|still (?:hangs|fails|failing|"
+    r"broken))\b",
+    re.IGNORECASE,
+)
+#: The user's next message rejecting what was said or done.
+_REJECTS = re.compile(
+    r"^\W*(?:no\b|nope\b|wrong\b|not quite\b|that'?s not\b|that is not\b|that isn'?t\b|"
+    r"this isn'?t\b|undo\b|revert\b)|\bstill (?:hangs?|fails?|failing|broken|not|does ?n[o']t|"
+    r"the same|happening|there)\b|\b(?:did|does) ?n[o']t (?:fix|help|work)\b",
+    re.IGNORECASE,
+)
+#: A user message reporting trouble.
+_TROUBLE = re.compile(
+    r"\b(?:does ?n[o']t work|did ?n[o']t work|not working|hangs?|hanging|hung|stuck|freezes|"
+    r"broken|breaks|fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed)?|exception|traceback|"
+    r"times? out|timed out|timeouts?|warnings?|is red|went red|"
+    r"never (?:finishes|returns|starts))\b",
+    re.IGNORECASE,
+)
+#: Work on how errors are handled or said: a feature, not a report of trouble.
+_ABOUT_ERRORS = re.compile(
+    r"\b(?:errors?|failures?|warnings?|exceptions?|crash)[- ](?:handling|handler|messages?|"
+    r"reporting|reports?|codes?|types?|pages?|states?|cases?|paths?|logging)\b",
+    re.IGNORECASE,
+)
+#: "Why does <x> hang?", "why is <x> failing on CI?": a report asked as a question.
+_WHY = re.compile(
+    r"^why (?P<aux>does|do|did|is|are) (?P<subject>[^?]{3,70}?) (?P<verb>hang|fail|break|crash|"
+    r"freeze|time out|error|stall|failing|hanging|broken|stuck|red)(?P<rest>[^?]{0,60})\?$",
+    re.IGNORECASE,
+)
+#: The user's request around a report ("can you fix it", "please look"), not the symptom.
+#: How a user opens a report ("I just noticed that", "I'm getting"): not the symptom.
+_NOTICED = re.compile(
+    r"^(?:i (?:just |now |also )?(?:noticed|found out|found|see|saw|realised|realized|think)"
+    r"(?: that)?|i(?:'m| am) (?:getting|seeing)|(?:i|we) (?:get|got|see|keep getting))\s+",
+    re.IGNORECASE,
+)
+#: "my build", "our deploy": the project's.
+_OWN = re.compile(r"\b(?:my|our)\b(?=\s)", re.IGNORECASE)
+#: A report whose subject is only a pronoun ("it hangs", "this is broken") names nothing.
+_PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|there)\b", re.IGNORECASE)
+#: The user's own words: letters, code spans and plain punctuation (no log line, no path).
+_PROSE = re.compile(r"^[\w`'\" ,.!-]+$")
+_ASKS = re.compile(
+    r"^(?:(?:hey|hi|ok|okay|so|hmm|ah|also|and|but)\W+)*(?:please|pls|can you|could you|would "
+    r"you|help|fix|look|check|investigate|debug|why|what|how)\b",
+    re.IGNORECASE,
+)
+
+
+_RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT})
+
+
+#: A short message that tells the assistant to go ahead with what it proposed.
+_GO = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|do it|please do|sounds good|"
+    r"lgtm|perfect|great|fix it|please fix|apply it|make the change)\b",
+    re.IGNORECASE,
+)
+MAX_APPROVAL_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosed:
+    """A lesson from a diagnosed problem: key, statement, the events behind it, files changed."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+    files: tuple[str, ...]
+    #: The reply that stated the cause.
+    cause_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Cause:
+    event_id: str
+    index: int
+    trigger: str
+    text: str
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
+    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+    prose = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", prose)
+    found: list[str] = []
+    in_plan = False
+    for paragraph in prose.split("\n"):
+        if not paragraph.strip():
+            continue
+        if _PLAN_HEADING.match(paragraph.strip().replace("**", "")):
+            in_plan = True
+            continue
+        listed = bool(_MARKUP.match(paragraph))
+        if (in_plan and listed) or _CHECKBOX.match(paragraph):
+            continue
+        in_plan = in_plan and listed
+        flat = " ".join(_MARKUP.sub("", paragraph).replace("**", "").split())
+        found.extend(s.strip() for s in _SENTENCE.split(flat) if s.strip())
+    return found
+
+
+def stated_cause(text: str) -> tuple[str, str]:
+    """(the symptom it names, the cause) one sentence states, or ("", "")."""
+    flat = text.strip()
+    if flat.endswith(("?", ":")) or _PLAN.match(flat) or flat.count("`") % 2:
+        return "", ""
+    trigger = ""
+    match = _NAMED.match(flat) or _THIS_BECAUSE.match(flat) or _FOUND.match(flat)
+    if match is None:
+        match = _SYMPTOM_BECAUSE.match(flat)
+        trigger = match.group("trigger") if match else ""
+    if match is None and (match := _SO_SYMPTOM.match(flat)):
+        trigger = match.group("trigger")
+    if match is None and (match := _WANTS.match(flat)) and _PRONOUN.match(flat):
+        match = None  # "It wants …" names nothing
+    if match is None and (match := _CAUSED_BY.match(flat)):
+        named = match.group("trigger")
+        # "This error is due to …" names nothing a later reader would recognise.
+        trigger = "" if named.lower().startswith(("this", "that")) else f"{named} shows up"
+    if match is None:
+        return "", ""
+    cause = match.group("cause").strip().rstrip(".!")
+    cause = re.sub(r"^(?:The|A|An|Each|Every|Its)\b", lambda m: m.group(0).lower(), cause)
+    said = f"{trigger} {cause}"
+    if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:
+        return "", ""
+    if _PERSON.search(said) or _HEDGE.search(said) or _TEST.search(said):
+        return "", ""
+    if _NO_CAUSE.match(cause):
+        return "", ""
+    return trigger, cause
+
+
+def _troubled(text: str) -> bool:
+    """Whether a user's message reports trouble: not a feature about errors ("add error
+    handling", "better failure messages")."""
+    return bool(_TROUBLE.search(_ABOUT_ERRORS.sub(" ", text)))
+
+
+def _stated(question: str) -> str:
+    """A question about a symptom as the statement it asks about ("why does the release task
+    hang?" → "the release task hangs"), or the text as it was."""
+    match = _WHY.match(question.strip())
+    if match is None:
+        return question
+    verb = match.group("verb")
+    if match.group("aux").lower() in ("does", "do", "did"):
+        verb = "times out" if verb.lower() == "time out" else f"{verb}s"
+    else:
+        verb = f"{match.group('aux').lower()} {verb}"
+    return f"{match.group('subject')} {verb}{match.group('rest')}"
+
+
+def _reported(text: str) -> str:
+    """The sentence of a user's message that reports the trouble in nobody's words (`the
+    release task hangs at the prompt`), or ""."""
+    for line in text.splitlines():
+        for raw in _SENTENCE.split(" ".join(line.split())):
+            said = re.sub(r"^(?:(?:hey|hi|oh|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
+            said = _stated(said)
+            said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
+            if not _troubled(said) or _ASKS.match(said) or said.endswith("?"):
+                continue
+            if _PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
+                continue
+            if not _PROSE.match(said) or len(said.split()) < 3:
+                continue  # a pasted log line, not the user's own words
+            if len(said) <= MAX_TRIGGER_CHARS:
+                return said[:1].lower() + said[1:] if not said[:2].isupper() else said
+    return ""
+
+
+def _failed(event: StoredEvent) -> bool:
+    code = event.content.get("exit_code")
+    return event.content.get("is_error") is True or (isinstance(code, int) and code != 0)
+
+
+def _fetched_error(event: StoredEvent) -> str:
+    """The error line a command that succeeded printed (a fetched log), or ""."""
+    if event.event_type != EventType.COMMAND_RUN or _failed(event):
+        return ""
+    output = event.content.get("output")
+    return first_error_line(output) if isinstance(output, str) else ""
+
+
+def _change(edit: Edit) -> str:
+    """A small edit said by its lines ("removing `x`", "changing `a` to `b`"), or ""."""
+    removed, added = changed_lines(edit)
+    if not edit.before or not (removed or added):
+        return ""
+    if removed and added and len(removed) == len(added) == 1:
+        return f"the change made: `{removed[0]}` became `{added[0]}` in {edit.path}"
+    if added and not removed:
+        return f"the change made: added `{added[0]}` in {edit.path}" if len(added) == 1 else ""
+    if removed and not added and len(removed) == 1:
+        return f"the change made: removed `{removed[0]}` from {edit.path}"
+    return ""
+
+
+def _inside(path: str) -> bool:
+    return bool(path) and not path.startswith(("/", "~"))
+
+
+def _turns(events: list[StoredEvent]) -> list[tuple[int, int]]:
+    """(first, end) indexes of each turn: from a user's message to the next one."""
+    starts = [
+        i
+        for i, e in enumerate(events)
+        if e.event_type == EventType.USER_MESSAGE and is_user_voice(e.origin)
+    ]
+    bounds = [0, *starts] if not starts or starts[0] != 0 else starts
+    return [(a, b) for a, b in zip(bounds, [*bounds[1:], len(events)], strict=True) if a < b]
+
+
+def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
+    """The lessons of `events`: each problem's stated cause and the change made for it."""
+    found: dict[str, Diagnosed] = {}
+    elsewhere = replies_elsewhere(events)
+    all_edits = {e.event_id: e for e in edits(events)}
+    turns = _turns(events)
+    for number, (first, end) in enumerate(turns):
+        opener = events[first]
+        report = ""
+        if opener.event_type == EventType.USER_MESSAGE and is_user_voice(opener.origin):
+            text = opener.content.get("text")
+            report = _reported(text) if isinstance(text, str) else ""
+            trouble = isinstance(text, str) and _troubled(text)
+        else:
+            trouble = False
+        fetched, fetched_id = "", ""
+        causes: list[_Cause] = []
+        failing_on = ""  # where a reply said it shows ("CI is failing on the lint step")
+        floor = first  # a change made before a cause was taken back answered that cause
+        for index in range(first + 1, end):
+            event = events[index]
+            if not fetched and (error := _fetched_error(event)):
+                fetched, fetched_id = error, event.id
+            if event.event_type in _RUNS and _failed(event):
+                trouble = True  # a failing check: what is said after it may be its cause
+            text = event.content.get("text")
+            if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
+                continue
+            if event.id in elsewhere:
+                continue  # a subagent's finding about another folder is that folder's
+            for said in _sentences(text):
+                if not failing_on and (shows := _FAILING_ON.match(said)):
+                    named = shows.group("trigger")
+                    if not (_PERSON.search(named) or _HEDGE.search(named)):
+                        failing_on = named
+                if _RETRACTS.search(said):
+                    causes.clear()  # taken back: only a cause stated after it counts
+                    floor = index
+                named_symptom, stated = stated_cause(said)
+                if stated and (trouble or fetched):
+                    causes.append(_Cause(event.id, index, named_symptom, stated))
+        if not causes or _rejected(events, turns, number):
+            continue
+        cause = causes[0]
+        change, change_ids, files = _made(events, floor, end, cause.index, all_edits)
+        if not change and _approved(events, turns, number):
+            # "Want me to fix it?" — "yes": the next turn's change answers this cause, unless
+            # the user rejects that one in turn.
+            after, until = turns[number + 1]
+            if not _rejected(events, turns, number + 1):
+                change, change_ids, files = _made(events, after, until, after, all_edits)
+        if not change:
+            continue  # a hypothesis never acted on
+        quoted = _shown(fetched, opener) if fetched else ""
+        shown = f"`{quoted}` shows in a log" if quoted else ""
+        trigger = cause.trigger or report or failing_on or shown
+        if not trigger:
+            continue
+        trigger = trigger[:1].lower() + trigger[1:] if not trigger[:2].isupper() else trigger
+        content = sentence(f"When {trigger}: {cause.text}; {change}")
+        if not content:
+            continue
+        ids = (opener.id, *([fetched_id] if fetched_id else []), cause.event_id, *change_ids)
+        key = f"pitfall:diagnosed:{key_slug(f'{trigger} {cause.text}') or 'lesson'}"
+        if key not in found:
+            found[key] = Diagnosed(key, content, tuple(dict.fromkeys(ids)), files, cause.event_id)
+        if len(found) == MAX_LESSONS:
+            break
+    return list(found.values())
+
+
+def _shown(error: str, event: StoredEvent) -> str:
+    """The error line as it can be quoted (project paths relative), or "" when too long: a
+    line cut short may say something else."""
+    line = local_paths(error, event.project_id).replace("`", "'")
+    return line if len(line) <= MAX_ERROR_CHARS else ""
+
+
+def _rejected(events: list[StoredEvent], turns: list[tuple[int, int]], number: int) -> bool:
+    """Whether the user's next message rejects what the turn said or did."""
+    if number + 1 >= len(turns):
+        return False
+    text = events[turns[number + 1][0]].content.get("text")
+    return isinstance(text, str) and bool(_REJECTS.search(text[:300]))
+
+
+def _approved(events: list[StoredEvent], turns: list[tuple[int, int]], number: int) -> bool:
+    """Whether the user's next message only says to go ahead ("yes", "go ahead, fix it")."""
+    if number + 1 >= len(turns):
+        return False
+    text = events[turns[number + 1][0]].content.get("text")
+    return isinstance(text, str) and len(text) <= MAX_APPROVAL_CHARS and bool(_GO.match(text))
+
+
+def _made(
+    events: list[StoredEvent], first: int, end: int, after: int, all_edits: dict[str, Edit]
+) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """(how the change is said, its events, the files) of the turn's changes inside the project:
+    the first small edit after the cause, else the turn's files, else the commands run."""
+    made: list[tuple[int, Edit]] = []
+    files: dict[str, str] = {}
+    commands: list[tuple[str, str]] = []
+    for index in range(first + 1, end):
+        event = events[index]
+        if event.id in all_edits and _inside(all_edits[event.id].path):
+            made.append((index, all_edits[event.id]))
+        elif event.event_type == EventType.CODE_CHANGE:
+            path = event.content.get("path")
+            for raw in [path] if isinstance(path, str) else list(event.file_paths):
+                rel = relative_path(raw, event.project_id)
+                if _inside(rel):
+                    files.setdefault(rel, event.id)
+        elif event.event_type == EventType.COMMAND_RUN and index > after:
+            command = str(event.content.get("command") or "")
+            for typed in changing_commands(command, event.project_id):
+                commands.append((typed, event.id))
+    later = [(i, e) for i, e in made if i > after]
+    for _, edit in later[:1]:
+        if said := _change(edit):
+            return said, (edit.event_id,), (edit.path,)
+    if later or files:
+        paths = list(dict.fromkeys([*(e.path for _, e in later), *files]))
+        ids = tuple(dict.fromkeys([*(e.event_id for _, e in later), *files.values()]))
+        return f"the change made: editing {', '.join(paths[:MAX_FILES])}", ids, tuple(paths)
+    if commands:
+        return f"the change made: `{commands[0][0]}`", (commands[0][1],), ()
+    return "", (), ()

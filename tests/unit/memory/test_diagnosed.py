@@ -1,0 +1,275 @@
+"""Problems the session diagnosed and changed something for: the path from a report (the user's,
+a fetched log's, a failing check's) through the stated cause to the change, and what it never
+keeps: a cause taken back or rejected, a hypothesis, another repository, a plan, a guess."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from squirrel_memory.extractors.diagnosed import diagnosed, stated_cause
+from squirrel_memory.extractors.finders import FOUND
+from tests.unit.memory.test_rules_extractor import PROJECT, Stream
+
+TASKS = "tasks.toml"
+PROMPT_LINE = 'read -p "Release? [y/N] " answer'
+CAUSE = "`task release` hangs because the task runner does not pass stdin to its tasks."
+
+
+def _edit(stream: Stream, path: str, before: str, after: str, root: str = PROJECT) -> None:
+    use_id = f"t{len(stream.events)}"
+    data = {"file_path": f"{root}/{path}", "old_string": before, "new_string": after}
+    stream.add("tool_call", {"tool": "Edit", "tool_use_id": use_id, "input": data}, (path,))
+    stream.add("code_change", {"tool": "Edit", "tool_use_id": use_id, "path": f"{root}/{path}"})
+
+
+def _session(
+    *,
+    report: str = "the release task hangs at the confirmation prompt",
+    cause: str = CAUSE,
+    edit: bool = True,
+    root: str = PROJECT,
+    after: str = "",
+    next_user: str = "",
+) -> Stream:
+    stream = Stream()
+    stream.user(report)
+    stream.run(f"cat {TASKS}", 0, f"[release]\nrun = '{PROMPT_LINE}'\n")
+    stream.say(cause)
+    if edit:
+        _edit(stream, TASKS, f"run = '{PROMPT_LINE}'\nrun = 'git tag'", "run = 'git tag'", root)
+    if after:
+        stream.say(after)
+    if next_user:
+        stream.user(next_user)
+        stream.say("OK.")
+    return stream
+
+
+def test_a_report_its_stated_cause_and_the_change_make_one_lesson() -> None:
+    (found,) = diagnosed(_session().events)
+    assert found.content == (
+        "When `task release` hangs: the task runner does not pass stdin to its tasks; the "
+        f"change made: removed `run = '{PROMPT_LINE}'` from {TASKS}."
+    )
+    assert found.key.startswith("pitfall:diagnosed:") and found.files == (TASKS,)
+    assert found.event_ids == ("evt_0001", "evt_0003", "evt_0004")
+
+
+def test_a_named_cause_takes_the_users_report_as_its_trigger() -> None:
+    stream = _session(
+        report="The nightly job is stuck on the deploy step",
+        cause="The problem is that the service is never stopped before the binary is copied.",
+    )
+    (found,) = diagnosed(stream.events)
+    assert found.content.startswith(
+        "When the nightly job is stuck on the deploy step: the service is never stopped before "
+        "the binary is copied; the change made: removed"
+    )
+
+
+def test_a_fetched_logs_error_is_the_trigger_when_nothing_else_names_it() -> None:
+    stream = Stream()
+    stream.user("have a look at the last run")
+    stream.run("forge run view 42 --log-failed", 0, "lint\tstep\terror: file not formatted: a.rs\n")
+    stream.say("Root cause: the formatter wants the match arms on one line each in that file.")
+    _edit(stream, "src/a.rs", "Some(x) => {\n x }", "Some(x) => x,")
+    (found,) = diagnosed(stream.events)
+    assert found.content == (
+        "When `lint step error: file not formatted: a.rs` shows in a log: the formatter wants "
+        "the match arms on one line each in that file; the change made: editing src/a.rs."
+    )
+
+
+def test_a_cause_after_a_failing_check_is_kept_with_the_command_that_changed_things() -> None:
+    stream = Stream()
+    stream.user("ship it")
+    stream.run("gleam build", 1, "error: Unknown module\n")
+    stream.say("The build fails because the dependency list was never downloaded in this checkout.")
+    stream.run("gleam deps download", 0, "Downloaded 3 packages\n")
+    (found,) = diagnosed(stream.events)
+    assert found.content == (
+        "When the build fails: the dependency list was never downloaded in this checkout; the "
+        "change made: `gleam deps download`."
+    )
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "That wasn't the problem after all: the prompt is fine.",
+        "Actually the real problem is something else entirely, still looking.",
+    ],
+)
+def test_a_cause_the_session_took_back_is_not_kept(after: str) -> None:
+    assert diagnosed(_session(after=after).events) == []
+
+
+@pytest.mark.parametrize(
+    "reply", ["No, that's not it. The prompt is fine.", "It still hangs after that."]
+)
+def test_a_cause_the_user_rejected_is_not_kept(reply: str) -> None:
+    assert diagnosed(_session(next_user=reply).events) == []
+
+
+def test_a_hypothesis_never_acted_on_is_not_kept() -> None:
+    assert diagnosed(_session(edit=False).events) == []
+
+
+def test_a_change_in_another_repository_is_not_kept() -> None:
+    assert diagnosed(_session(root="/home/dev/other-repo").events) == []
+
+
+def test_a_turn_without_a_problem_is_not_kept() -> None:
+    assert diagnosed(_session(report="add a release task to the task file").events) == []
+
+
+def test_plans_and_to_do_lists_are_not_causes() -> None:
+    plan = (
+        "Plan:\n"
+        "1. `task release` hangs because the task runner does not pass stdin to its tasks.\n"
+        "2. Remove the prompt.\n\n"
+        "- [ ] The deploy fails because the key is missing from the runner."
+    )
+    assert diagnosed(_session(cause=plan).events) == []
+
+
+def test_a_subagents_guess_is_not_kept_and_its_plain_finding_is() -> None:
+    guess = _session(cause="`task release` probably hangs because stdin is not passed on.")
+    assert diagnosed(guess.events) == []
+    found = _session()
+    found.events[2] = replace(found.events[2], sidechain=True, agent_id="a1")
+    assert len(diagnosed(found.events)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "The CI failure is caused by a formatting difference in the closure on line 40.",
+            ("The CI failure shows up", "a formatting difference in the closure on line 40"),
+        ),
+        (
+            "This error is due to the missing feature flag in the manifest.",
+            ("", "the missing feature flag in the manifest"),
+        ),
+        (
+            "Found the problem: the service file points at the old binary path.",
+            ("", "the service file points at the old binary path"),
+        ),
+        (
+            "Actually, wait - the real issue is that the server doesn't serve folders.",
+            ("", "the server doesn't serve folders"),
+        ),
+    ],
+)
+def test_the_shapes_of_a_stated_cause(text: str, said: tuple[str, str]) -> None:
+    assert stated_cause(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The error is due to a typo I made in the config.",  # the session's own slip
+        "The issue is in the template, around the loop.",  # where, not why
+        "The issue is that I'm calling the cached method instead of the plain one.",  # the work
+        "The tests are failing because the mock is not updated by the call.",  # a test restated
+        "Let me check why the build fails because of the cache.",  # a plan
+        "Why does the job fail because of the cache?",  # a question
+        "The issue is likely that the cache is stale between runs.",  # a guess
+    ],
+)
+def test_what_is_not_a_stated_cause(text: str) -> None:
+    assert stated_cause(text) == ("", "")
+
+
+def test_the_finders_keep_the_lesson_once_and_not_as_a_bare_finding() -> None:
+    stream = _session(
+        cause="The problem is that the task runner doesn't pass stdin to its tasks by default."
+    )
+    found = [c for extract in FOUND for c in extract(stream.events) if c.key.startswith("pitfall")]
+    assert [c.key.split(":")[1] for c in found] == ["diagnosed"]
+
+
+def test_a_subagents_finding_about_another_folder_is_not_kept() -> None:
+    stream = Stream()
+    stream.user("the release task hangs at the confirmation prompt")
+    read = {"tool": "Read", "tool_use_id": "r1", "input": {"file_path": "/home/dev/other/t.toml"}}
+    stream.add("tool_call", read, ("/home/dev/other/t.toml",))
+    stream.say(CAUSE)
+    for n in (1, 2):
+        stream.events[n] = replace(stream.events[n], sidechain=True, agent_id="a1")
+    _edit(stream, TASKS, f"run = '{PROMPT_LINE}'\nrun = 'git tag'", "run = 'git tag'")
+    assert diagnosed(stream.events) == []
+
+
+@pytest.mark.parametrize(
+    ("report", "trigger"),
+    [
+        ("I just noticed that my release task hangs at the prompt", "the release task hangs"),
+        ("I'm getting a timeout from the deploy step. Can you look?", "a timeout from the deploy"),
+        ("CI is failing on the lint job again. Can you fix it?", "CI is failing on the lint job"),
+        ("why does `make release` hang at the prompt?", "`make release` hangs at the prompt:"),
+        ("Why is the deploy job failing on main?", "the deploy job is failing on main:"),
+    ],
+)
+def test_the_users_report_is_the_trigger_in_nobodys_words(report: str, trigger: str) -> None:
+    stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
+    (found,) = diagnosed(stream.events)
+    assert found.content.startswith(f"When {trigger}")
+
+
+@pytest.mark.parametrize(
+    "report", ["it still hangs", "this is broken", "fix the failing job", "why does it fail?"]
+)
+def test_a_report_that_names_nothing_gives_no_trigger(report: str) -> None:
+    stream = _session(report=report, cause="The problem is that the step waits on a prompt.")
+    assert diagnosed(stream.events) == []
+
+
+def test_a_cause_and_its_symptom_joined_by_so() -> None:
+    text = (
+        "The task runner does not pass stdin to its tasks, so the `read -p` prompt waits forever."
+    )
+    assert stated_cause(text) == (
+        "the `read -p` prompt waits forever",
+        "the task runner does not pass stdin to its tasks",
+    )
+    assert stated_cause("It runs in a subshell, so the prompt hangs.") == ("", "")
+
+
+def test_what_a_checker_wants_after_a_fetched_log_where_a_reply_said_it_fails() -> None:
+    stream = Stream()
+    stream.user("look at the pull request's checks")
+    stream.run("forge api jobs/7/logs", 0, "fmt\tDiff in src/lib.rs at line 40:\nerror: exit 1\n")
+    stream.say("The `lint` job is failing on the format check. It wants a change.")
+    stream.say("The formatter wants the closure body on one line.")
+    _edit(stream, "src/lib.rs", "|x| {\n    x + 1\n}", "|x| x + 1")
+    (found,) = diagnosed(stream.events)
+    assert found.content == (
+        "When the `lint` job is failing on the format check: the formatter wants the closure "
+        "body on one line; the change made: editing src/lib.rs."
+    )
+
+
+def test_a_change_made_once_the_user_said_to_go_ahead_answers_the_cause() -> None:
+    stream = _session(edit=False, after="Want me to remove the prompt?")
+    stream.user("yes, go ahead")
+    _edit(stream, TASKS, f"run = '{PROMPT_LINE}'\nrun = 'git tag'", "run = 'git tag'")
+    (found,) = diagnosed(stream.events)
+    assert found.content.endswith(f"the change made: removed `run = '{PROMPT_LINE}'` from {TASKS}.")
+    stream.user("no, put it back")
+    assert diagnosed(stream.events) == []
+
+
+def test_a_change_after_another_request_does_not_answer_the_cause() -> None:
+    stream = _session(edit=False)
+    stream.user("let's add a changelog entry for the release first")
+    _edit(stream, "CHANGELOG.md", "## 1.0", "## 1.1\n## 1.0")
+    assert diagnosed(stream.events) == []
+
+
+def test_a_request_about_error_handling_is_no_report_of_trouble() -> None:
+    stream = _session(report="add error handling to the release task and better error messages")
+    assert diagnosed(stream.events) == []
