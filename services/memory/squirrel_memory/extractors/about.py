@@ -4,7 +4,8 @@ Sessions of a project whose repository is not registered still show what it is: 
 reads the root README, `pyproject.toml` or `package.json` early on. The file's text (the Read
 tool's output, its line numbers stripped) goes through the same readers as a repository scan,
 so a session says what a scan would: the README's first paragraph that describes the project,
-else a manifest's one-line `description` or a docs site's (`mkdocs.yml`, `book.toml`). Files
+else a manifest's one-line `description` (of any ecosystem: `package_descriptions` reads the
+formats a scan has no reader for) or a docs site's (`mkdocs.yml`, `book.toml`). Files
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
 
 Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
@@ -28,6 +29,7 @@ from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
 from squirrel_memory.repository.manifests import manifest_reader
+from squirrel_memory.repository.package_descriptions import description_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.site_configs import site_config_reader
 from squirrel_memory.repository.snapshot import TextFile
@@ -58,11 +60,12 @@ def _describes(path: str) -> bool:
         instruction_kind(path) == "readme"
         or manifest_reader(path) is not None
         or site_config_reader(path) is not None
+        or description_reader(path) is not None
     )
 
 
 def _read(path: str, text: TextFile, out: Readings) -> None:
-    reader = manifest_reader(path) or site_config_reader(path)
+    reader = manifest_reader(path) or site_config_reader(path) or description_reader(path)
     try:
         if reader is not None:
             reader(text, out)
