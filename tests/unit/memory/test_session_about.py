@@ -427,3 +427,18 @@ def test_a_todo_app_is_no_placeholder() -> None:
 def test_a_readme_printed_in_another_folder_says_nothing_about_this_project() -> None:
     printed = _claude_session("Bash", {"command": "cd ../other && cat README.md"}, README)
     assert session_about(printed) is None
+
+
+@pytest.mark.parametrize(
+    "path", ["README.markdown", "readme.rst", "ReadMe.md", "README.MD", "readme"]
+)
+def test_a_readme_spelt_any_way_says_what_the_project_is(path: str) -> None:
+    found = session_about(_reads((path, _numbered(README))))
+    assert found is not None and found[1] == path
+
+
+@pytest.mark.parametrize(
+    "path", ["README.adoc", "README-dev.md", "readme_old.md", "docs/README.md"]
+)
+def test_other_files_named_like_a_readme_say_nothing(path: str) -> None:
+    assert session_about(_reads((path, _numbered(README)))) is None

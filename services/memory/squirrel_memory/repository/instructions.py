@@ -30,6 +30,9 @@ _ROOT_INSTRUCTIONS = (
 )
 _CONTRIBUTING = ("CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/CONTRIBUTING.md")
 _README = ("README.md", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
+#: The other spellings of a root README (any case of `readme`, Markdown, reStructuredText or
+#: plain text).
+_README_SUFFIXES = ("", ".md", ".markdown", ".rst", ".txt")
 
 
 def instruction_kind(path: str) -> str | None:
@@ -40,7 +43,9 @@ def instruction_kind(path: str) -> str | None:
         return "instructions"
     if path in _CONTRIBUTING:
         return "contributing"
-    if path in _README:
+    if path in _README or (
+        path.lower().startswith("readme") and path.lower()[len("readme") :] in _README_SUFFIXES
+    ):
         return "readme"
     return None
 
