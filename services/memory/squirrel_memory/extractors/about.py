@@ -9,8 +9,9 @@ formats a scan has no reader for) or a docs site's (`mkdocs.yml`, `book.toml`). 
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
 
 Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
-`GEMINI.md`) often opens with what the project is: the first descriptive paragraph under its
-overview heading ("## Project overview", "## About"), or else its first descriptive paragraph,
+`GEMINI.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`) often opens with what the
+project is: the first descriptive paragraph under its overview heading ("## Project
+overview", "## About"), or else its first descriptive paragraph,
 is read the same way. Lines about the file itself ("This file provides guidance to …", a
 `# CLAUDE.md` title) are left out; what the file asks of the assistant is no description.
 """
@@ -48,7 +49,10 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)
-        if not path or "/" in path or path.startswith("~"):
+        # A root file, or one whose place is fixed from the root (`.claude/CLAUDE.md`,
+        # `.github/CONTRIBUTING.md`): never the same name in a sub-folder or a dependency.
+        nested = "/" in path and instruction_kind(path) is None
+        if not path or nested or path.startswith(("~", "/", "..")):
             continue
         if wanted(path):
             return path, text
@@ -76,7 +80,10 @@ def _read(path: str, text: TextFile, out: Readings) -> None:
 
 
 #: The instruction files whose overview may say what the project is.
-_INSTRUCTION_FILES = frozenset({"CLAUDE.md", "AGENTS.md", "GEMINI.md", "CLAUDE.local.md"})
+_INSTRUCTION_FILES = frozenset(
+    {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "CLAUDE.local.md", ".claude/CLAUDE.md"}
+    | {".github/copilot-instructions.md"}
+)
 #: A heading over an instruction file's description of the project.
 _OVERVIEW_HEADING = re.compile(
     r"^#{1,4}\s*(?:project\s+|repository\s+)?(?:overview|about(?:\s+this\s+\w+)?|"
