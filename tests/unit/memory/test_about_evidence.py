@@ -76,7 +76,9 @@ async def test_an_instruction_files_overview_says_what_the_project_is(
     ]
 
 
-@pytest.mark.parametrize("file", ["AGENTS.md", "GEMINI.md"])
+@pytest.mark.parametrize(
+    "file", ["AGENTS.md", "GEMINI.md", ".claude/CLAUDE.md", ".github/copilot-instructions.md"]
+)
 async def test_other_hosts_instruction_files_count_too(file: str) -> None:
     session = _session()
     session.read(file, "A bookkeeping service for small shops, posting entries nightly.\n")
@@ -106,6 +108,8 @@ async def test_an_instruction_file_of_rules_only_or_in_a_sub_folder_says_nothing
         "- Always run the tests before committing.\n- Never push to main.\n",
     )
     session.read("web/CLAUDE.md", "A React front end for the ledger service.\n")
+    session.read("web/.claude/CLAUDE.md", "A React front end for the ledger service.\n")
+    session.read("node_modules/x/AGENTS.md", "A dependency's own notes for its agents here.\n")
 
     assert await _about(session) == []
 

@@ -51,6 +51,19 @@ ROOT = "/home/dev/ledger"
             "This project is an Elixir library (a Phoenix plugin) that signs webhooks.",
             "an Elixir library (a Phoenix plugin) that signs webhooks",
         ),
+        # Kinds of software beyond apps and libraries, in any ecosystem.
+        (
+            "This project is a small compiler that turns rule files into JSON schemas.",
+            "a small compiler that turns rule files into JSON schemas",
+        ),
+        (
+            "The repository is a desktop client for streaming playlists on every platform.",
+            "a desktop client for streaming playlists on every platform",
+        ),
+        (
+            "The codebase is an audio capture toolchain shared by a macOS app and its core.",
+            "an audio capture toolchain shared by a macOS app and its core",
+        ),
     ],
 )
 def test_a_summary_of_the_project_is_kept(text: str, what: str) -> None:
@@ -64,6 +77,8 @@ def test_a_summary_of_the_project_is_kept(text: str, what: str) -> None:
         "This is a known issue with the library when the cache is cold.",
         "This is a good approach for the tool we are building.",
         "This is a breaking change to the public API.",
+        "This project is a mess of half-finished branches right now.",
+        "The project is a mix of old and new code paths.",
         # Its subject is not the project.
         "It is a library that parses dates in many formats.",
         "`chronic` is a Ruby library that parses natural dates.",

@@ -64,6 +64,13 @@ def test_procedures_for_changing_the_project_are_one_rule_each() -> None:
     ]  # set-up steps are no rule of work, nor a bullet of CONTRIBUTING's
 
 
+def test_instruction_files_in_their_fixed_places_from_the_root_are_read_too() -> None:
+    for path in (".claude/CLAUDE.md", ".github/copilot-instructions.md", ".cursor/rules/py.mdc"):
+        found = read_rules(_reads((path, _numbered(AGENT_NOTES))))
+        assert [r.ref for r in found] == [f"{path}:3", f"{path}:4"], path
+    assert read_rules(_reads(("web/.claude/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
+
+
 def test_files_elsewhere_or_failed_reads_say_nothing() -> None:
     assert read_rules(_reads(("vendor/lib/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
     assert read_rules(_reads(("notes.md", _numbered(AGENT_NOTES)))) == []

@@ -258,3 +258,187 @@ def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says
     assert read is not None and printed is not None
     assert printed[:2] == read[:2] == (read[0], "README.md")
     assert read[0].startswith("What this project (JSSoundRecorder) is and does, per its README.md")
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        (
+            "tally.gemspec",
+            'Gem::Specification.new do |spec|\n  spec.name = "tally"\n'
+            '  spec.summary = "Counts words in Markdown files"\n'
+            '  spec.description = "A longer text about counting."\nend\n',
+            "What this project (tally) is and does, per its tally.gemspec: Counts words in Markdown files.",
+        ),
+        (
+            "tally.nimble",
+            'version = "0.1.0"\ndescription = "Counts words in Markdown files"\nlicense = "MIT"\n',
+            "What this project (unnamed) is and does, per its tally.nimble: Counts words in Markdown files.",
+        ),
+        (
+            "build.sbt",
+            'name := "tally"\ndescription := "Counts words in Markdown files"\n',
+            "What this project (tally) is and does, per its build.sbt: Counts words in Markdown files.",
+        ),
+        (
+            "project.clj",
+            '(defproject tally "0.1.0"\n  :description "Counts words in Markdown files"\n)',
+            "What this project (tally) is and does, per its project.clj: Counts words in Markdown files.",
+        ),
+        (
+            "tally.opam",
+            'opam-version: "2.0"\nsynopsis: "Counts words in Markdown files"\n',
+            "What this project (unnamed) is and does, per its tally.opam: Counts words in Markdown files.",
+        ),
+        (
+            "shard.yml",
+            "name: tally\nversion: 0.1.0\ndescription: Counts words in Markdown files\n",
+            "What this project (tally) is and does, per its shard.yml: Counts words in Markdown files.",
+        ),
+        (
+            "elm.json",
+            '{"type": "package", "name": "dev/tally", "summary": "Counts words in Markdown files"}',
+            "What this project (dev/tally) is and does, per its elm.json: Counts words in Markdown files.",
+        ),
+        (
+            "setup.py",
+            "from setuptools import setup\n\nsetup(\n    name='tally',\n"
+            "    description='Counts words in Markdown files',\n)\n",
+            "What this project (tally) is and does, per its setup.py: Counts words in Markdown files.",
+        ),
+        (
+            "DESCRIPTION",
+            "Package: tally\nTitle: Count Words in Markdown Files\nVersion: 0.1.0\n"
+            "Description: Counts the words of each section of Markdown files and\n"
+            "    reports them per heading.\n",
+            "What this project (tally) is and does, per its DESCRIPTION: Counts the words of each section of Markdown files and reports them per heading.",
+        ),
+        (
+            "pom.xml",
+            "<project><artifactId>tally</artifactId>"
+            "<description>Counts words in Markdown files</description></project>",
+            "What this project (tally) is and does, per its pom.xml: Counts words in Markdown files.",
+        ),
+    ],
+)
+def test_a_manifest_of_any_ecosystem_says_what_the_project_is(
+    path: str, text: str, expected: str
+) -> None:
+    found = session_about(_reads((path, _numbered(text))))
+    assert found is not None
+    assert found[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("manifest", "name"),
+    [
+        ("go.mod", "module example.com/dev/tally\n\ngo 1.22\n"),
+        ("Package.swift", 'let package = Package(\n    name: "Tally",\n    products: []\n)\n'),
+        ("build.zig.zon", '.{\n    .name = .tally,\n    .version = "0.1.0",\n}\n'),
+        ("Project.toml", 'name = "Tally"\nuuid = "1234"\n'),
+    ],
+)
+def test_a_manifest_that_only_names_the_project_names_what_the_readme_describes(
+    manifest: str, name: str
+) -> None:
+    readme = "# Counter\n\nCounts the words of Markdown files, section by section.\n"
+    alone = session_about(_reads((manifest, _numbered(name))))
+    found = session_about(_reads((manifest, _numbered(name)), ("README.md", _numbered(readme))))
+
+    assert alone is None  # a name alone says nothing of what the project is
+    assert found is not None
+    assert found[0].startswith("What this project (")
+    assert "Counter" not in found[0].split(")")[0]  # the manifest's name, not the title
+    assert found[0].endswith(
+        "per its README.md: Counts the words of Markdown files, section by section."
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # Manifests of dependencies and vendored code describe those, not this project.
+        (
+            "node_modules/left-pad/package.json",
+            '{"name": "left-pad", "description": "Pads strings left"}',
+        ),
+        ("vendor/bundle/tally.gemspec", 'spec.name = "x"\nspec.summary = "A vendored gem here"\n'),
+        ("../sibling/shard.yml", "name: sibling\ndescription: A sibling repository's shard\n"),
+        # A README of a sibling folder outside the project.
+        ("../other/README.md", "# other\n\nA different project entirely, next door.\n"),
+        # A summary that is not a literal says nothing.
+        ("tally.gemspec", 'spec.name = "tally"\nspec.summary = "#{NAME} counts words in files"\n'),
+        ("Package.swift", 'let package = Package(name: "Tally")\n'),
+    ],
+)
+def test_manifests_outside_the_project_or_without_a_literal_summary_say_nothing(
+    path: str, text: str
+) -> None:
+    assert session_about(_reads((path, _numbered(text)))) is None
+
+
+@pytest.mark.parametrize(
+    "readme",
+    [
+        "# web\n\nThis is a [Next.js](https://nextjs.org) project bootstrapped with "
+        "[`create-next-app`](https://github.com/vercel/next.js).\n\n## Getting Started\n",
+        "# README\n\nThis README would normally document whatever steps are necessary to get the\n"
+        "application up and running.\n\nThings you may want to cover:\n",
+        "# Tally\n\nA description of this package.\n",
+        "# Tally\n\nWelcome to your new gem! In this directory, you'll find the files you need to "
+        "be able to package up your Ruby library into a gem.\n\nTODO: Delete this and the text "
+        "below, and describe your gem\n",
+        "# React + Vite\n\nThis template provides a minimal setup to get React working in Vite "
+        "with HMR and some ESLint rules.\n",
+        "# Tally\n\nThis project was generated with the framework's command-line tool, "
+        "version 17.0.3.\n\n## Development server\n",
+    ],
+)
+def test_a_template_readme_says_nothing_about_the_project(readme: str) -> None:
+    assert session_about(_reads(("README.md", _numbered(readme)))) is None
+
+
+@pytest.mark.parametrize(
+    "readme",
+    [
+        '<h1 align="center">Tally</h1>\n<p align="center">A desktop app that counts the words '
+        'of Markdown files.</p>\n\n<p align="center"><img src="shot.png"></p>\n',
+        '<div align="center">\n  <img src="logo.svg" width="96">\n\n# Tally\n\n<p align="center">\n'
+        "  A desktop app that counts the words of Markdown files.\n</p>\n</div>\n\n## Install\n",
+    ],
+)
+def test_a_readme_with_a_centred_html_opening_says_what_the_project_is(readme: str) -> None:
+    found = session_about(_reads(("README.md", _numbered(readme))))
+    assert found is not None
+    assert found[0] == (
+        "What this project (Tally) is and does, per its README.md: "
+        "A desktop app that counts the words of Markdown files."
+    )
+
+
+def test_a_todo_app_is_no_placeholder() -> None:
+    readme = "# Tasks\n\nA todo list app that syncs between phones and laptops.\n"
+    found = session_about(_reads(("README.md", _numbered(readme))))
+    assert found is not None and found[0].endswith(
+        "A todo list app that syncs between phones and laptops."
+    )
+
+
+def test_a_readme_printed_in_another_folder_says_nothing_about_this_project() -> None:
+    printed = _claude_session("Bash", {"command": "cd ../other && cat README.md"}, README)
+    assert session_about(printed) is None
+
+
+@pytest.mark.parametrize(
+    "path", ["README.markdown", "readme.rst", "ReadMe.md", "README.MD", "readme"]
+)
+def test_a_readme_spelt_any_way_says_what_the_project_is(path: str) -> None:
+    found = session_about(_reads((path, _numbered(README))))
+    assert found is not None and found[1] == path
+
+
+@pytest.mark.parametrize(
+    "path", ["README.adoc", "README-dev.md", "readme_old.md", "docs/README.md"]
+)
+def test_other_files_named_like_a_readme_say_nothing(path: str) -> None:
+    assert session_about(_reads((path, _numbered(README)))) is None

@@ -164,6 +164,35 @@ async def test_a_minor_language_beside_a_main_one_is_left_out() -> None:
     assert _said(await _extract(session), "language") == [f"{PREFIX}C++ (7 files)."]
 
 
+@pytest.mark.parametrize(
+    ("manifest", "language"),
+    [
+        ("shard.yml", "Crystal"),
+        ("project.clj", "Clojure"),
+        ("deps.edn", "Clojure"),
+        ("elm.json", "Elm"),
+        ("rebar.config", "Erlang"),
+        ("cpanfile", "Perl"),
+        ("Project.toml", "Julia"),
+        ("ledger.nimble", "Nim"),
+        ("ledger.opam", "OCaml"),
+        ("ledger-1.0-1.rockspec", "Lua"),
+    ],
+)
+async def test_a_root_manifest_of_any_ecosystem_names_its_language(
+    manifest: str, language: str
+) -> None:
+    session = _session()
+    session.read(manifest, "name\n")
+    nested = _session(1)
+    nested.read(f"vendor/dep/{manifest}", "name\n")
+
+    (said,) = _said(await _extract(session), "language")
+
+    assert said == f"{language} project ({manifest})."
+    assert _said(await _extract(nested), "language") == []
+
+
 async def test_a_root_manifest_says_the_language_instead() -> None:
     session = _session()
     session.read("Cargo.toml", '[package]\nname = "ledger"\n')

@@ -4,12 +4,14 @@ Sessions of a project whose repository is not registered still show what it is: 
 reads the root README, `pyproject.toml` or `package.json` early on. The file's text (the Read
 tool's output, its line numbers stripped) goes through the same readers as a repository scan,
 so a session says what a scan would: the README's first paragraph that describes the project,
-else a manifest's one-line `description` or a docs site's (`mkdocs.yml`, `book.toml`). Files
+else a manifest's one-line `description` (of any ecosystem: `package_descriptions` reads the
+formats a scan has no reader for) or a docs site's (`mkdocs.yml`, `book.toml`). Files
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
 
 Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
-`GEMINI.md`) often opens with what the project is: the first descriptive paragraph under its
-overview heading ("## Project overview", "## About"), or else its first descriptive paragraph,
+`GEMINI.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`) often opens with what the
+project is: the first descriptive paragraph under its overview heading ("## Project
+overview", "## About"), or else its first descriptive paragraph,
 is read the same way. Lines about the file itself ("This file provides guidance to …", a
 `# CLAUDE.md` title) are left out; what the file asks of the assistant is no description.
 """
@@ -28,6 +30,7 @@ from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
 from squirrel_memory.repository.manifests import manifest_reader
+from squirrel_memory.repository.package_descriptions import description_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.site_configs import site_config_reader
 from squirrel_memory.repository.snapshot import TextFile
@@ -46,7 +49,10 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
         return None
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)
-        if not path or "/" in path or path.startswith("~"):
+        # A root file, or one whose place is fixed from the root (`.claude/CLAUDE.md`,
+        # `.github/CONTRIBUTING.md`): never the same name in a sub-folder or a dependency.
+        nested = "/" in path and instruction_kind(path) is None
+        if not path or nested or path.startswith(("~", "/", "..")):
             continue
         if wanted(path):
             return path, text
@@ -58,11 +64,12 @@ def _describes(path: str) -> bool:
         instruction_kind(path) == "readme"
         or manifest_reader(path) is not None
         or site_config_reader(path) is not None
+        or description_reader(path) is not None
     )
 
 
 def _read(path: str, text: TextFile, out: Readings) -> None:
-    reader = manifest_reader(path) or site_config_reader(path)
+    reader = manifest_reader(path) or site_config_reader(path) or description_reader(path)
     try:
         if reader is not None:
             reader(text, out)
@@ -73,7 +80,10 @@ def _read(path: str, text: TextFile, out: Readings) -> None:
 
 
 #: The instruction files whose overview may say what the project is.
-_INSTRUCTION_FILES = frozenset({"CLAUDE.md", "AGENTS.md", "GEMINI.md", "CLAUDE.local.md"})
+_INSTRUCTION_FILES = frozenset(
+    {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "CLAUDE.local.md", ".claude/CLAUDE.md"}
+    | {".github/copilot-instructions.md"}
+)
 #: A heading over an instruction file's description of the project.
 _OVERVIEW_HEADING = re.compile(
     r"^#{1,4}\s*(?:project\s+|repository\s+)?(?:overview|about(?:\s+this\s+\w+)?|"

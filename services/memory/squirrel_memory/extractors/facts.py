@@ -19,6 +19,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.git_listed import listed_paths
+from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
     first_project_path,
@@ -418,8 +419,11 @@ def project_facts(
         # An instruction file's overview gives way to the README or manifest, as a summary does.
         tags = ("overview", "about", *((SUMMARY_TAG,) if is_instruction_file(source) else ()))
         facts.append(Fact(ABOUT_KEY, text, tags, 0.7, event_ids, (source,)))
-    elif not repository and (said := user_about(events) or project_summary(events)):
-        # No README or manifest read: the user's own words, else the assistant's summary.
+    elif not repository and (
+        said := help_about(runs, project_id) or user_about(events) or project_summary(events)
+    ):
+        # No README or manifest read: the help its own program printed, the user's own words,
+        # else the assistant's summary.
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     facts.extend(_layout_facts(paths))

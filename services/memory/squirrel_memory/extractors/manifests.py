@@ -41,10 +41,18 @@ MANIFEST_LANGUAGES = {
     "dune-project": "OCaml",
     "deno.json": "TypeScript",
     "deno.jsonc": "TypeScript",
+    "shard.yml": "Crystal",
+    "project.clj": "Clojure",
+    "deps.edn": "Clojure",
+    "elm.json": "Elm",
+    "rebar.config": "Erlang",
+    "cpanfile": "Perl",
+    "project.toml": "Julia",
 }
 #: Manifests known by their suffix (`ledger.cabal`) or by their exact, case-kept name (R's
 #: `DESCRIPTION`; a `description` file is anything).
 _MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
+_MANIFEST_SUFFIXES |= {".nimble": "Nim", ".opam": "OCaml", ".rockspec": "Lua"}
 _EXACT_MANIFESTS = {"DESCRIPTION": "R"}
 #: Code file suffix → its language, for the common languages of every ecosystem. A header
 #: (`.h`) may be C or C++ and says neither; configuration and data formats are in

@@ -47,6 +47,7 @@ from squirrel_memory.extractors.elsewhere import (
     read_in_project,
     replies_elsewhere,
 )
+from squirrel_memory.extractors.software_kinds import is_software_kind
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
@@ -92,13 +93,6 @@ _LABELLED = re.compile(
 )
 #: A reply that speaks of the project: a bare "This is …" after it is about the project.
 _PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNORECASE)
-#: The kinds of software a project is.
-_KIND = re.compile(
-    r"^(?:tool|app|application|library|framework|website|site|blog|service|cli|server|"
-    r"plugin|extension|platform|engine|game|bot|sdk|api|package|utility|program|monorepo|"
-    r"project|toolkit|gem|crate)s?$",
-    re.IGNORECASE,
-)
 _NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 #: A clause opening a list (", with features including:"): left off a summary.
@@ -131,7 +125,7 @@ def summary_of(text: str, *, about_project: bool = True) -> str:
         return ""
     head = _HEAD_END.split(_PARENTHESES.sub("", what), maxsplit=1)[0]
     words = head.replace(",", " ").split()
-    if len(words) < 2 or not _KIND.match(words[-1].strip(".")):
+    if len(words) < 2 or not is_software_kind(words[-1].strip(".")):
         return ""
     if len(what.split()) < MIN_WORDS:
         return ""

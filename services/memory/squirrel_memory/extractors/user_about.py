@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.software_kinds import is_repository_kind
 from squirrel_memory.models import StoredEvent
 
 PREFIX = "What this project is, as the user put it: "
@@ -37,15 +38,6 @@ _STATEMENT = re.compile(
 #: What ends the head noun phrase of what the repository is said to be.
 _HEAD_END = re.compile(
     r"\s+(?:that|which|where|with|for|from|of|in|on|to|using|built|written|and|but|so)\b|[,;:(—–]",
-    re.IGNORECASE,
-)
-#: The kinds of project a user says a repository is.
-_KIND = re.compile(
-    r"^(?:config|configs|configuration|dotfiles|setup|notes|vault|wiki|blog|site|website|"
-    r"app|application|tool|cli|library|lib|framework|service|server|api|sdk|plugin|"
-    r"extension|package|module|game|bot|engine|platform|project|repo|repository|monorepo|"
-    r"playground|sandbox|experiments?|prototype|template|starter|boilerplate|homepage|"
-    r"portfolio|theme|toolkit|utility|utilities|scripts|program|crate|gem|firmware|daemon)$",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"\s*[,;—–]\s*|\s+-\s+")
@@ -75,7 +67,7 @@ def user_statement(text: str) -> str:
         return ""
     head = _HEAD_END.split(match.group("what") or match.group("own"), maxsplit=1)[0]
     words = head.split()
-    if len(words) < 2 or not _KIND.match(words[-1].strip(".!")):
+    if len(words) < 2 or not is_repository_kind(words[-1].strip(".!")):
         return ""
     # What follows a comma or dash is usually the request ("…, fix the totals").
     return _CLAUSE.split(match.group("said"), maxsplit=1)[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from squirrel_core.commands import typed_commands
+from squirrel_memory.repository.boilerplate import is_boilerplate
 from squirrel_memory.repository.findings import Command, Instruction, Readings
 from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.task_records import purpose_of
@@ -29,6 +30,9 @@ _ROOT_INSTRUCTIONS = (
 )
 _CONTRIBUTING = ("CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/CONTRIBUTING.md")
 _README = ("README.md", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
+#: The other spellings of a root README (any case of `readme`, Markdown, reStructuredText or
+#: plain text).
+_README_SUFFIXES = ("", ".md", ".markdown", ".rst", ".txt")
 
 
 def instruction_kind(path: str) -> str | None:
@@ -39,7 +43,9 @@ def instruction_kind(path: str) -> str | None:
         return "instructions"
     if path in _CONTRIBUTING:
         return "contributing"
-    if path in _README:
+    if path in _README or (
+        path.lower().startswith("readme") and path.lower()[len("readme") :] in _README_SUFFIXES
+    ):
         return "readme"
     return None
 
@@ -165,6 +171,9 @@ def _describe(text: TextFile, out: Readings) -> None:
         if fence:
             continue
         heading = _heading(stripped, lines[number].strip() if number < len(lines) else "")
+        if heading is None and stripped.startswith("<"):  # a centred HTML title or tagline
+            heading = _html_heading(stripped)
+            stripped = (_html_prose(stripped) or stripped) if heading is None else stripped
         if heading is not None and not paragraph:
             level, title = heading
             if level == 1:
@@ -200,6 +209,8 @@ def _describe(text: TextFile, out: Readings) -> None:
     if not _is_description(paragraph):
         return
     prose = " ".join(p for p in paragraph if p).strip()
+    if is_boilerplate(prose):
+        return  # a generator's or template's text, not what this project is
     sentences = re.split(r"(?<=[.!?])\s+", prose)
     description = sentences[0]
     for extra in sentences[1:]:
@@ -219,6 +230,29 @@ def _heading(line: str, following: str) -> tuple[int, str] | None:
     if line and _SETEXT.match(following) and not _SETEXT.match(line):
         return (1 if following.startswith("=") else 2), line
     return None
+
+
+#: An HTML heading on one line (`<h1 align="center">Name</h1>`), as READMEs centre titles.
+_HTML_HEADING = re.compile(r"^<h([1-6])\b[^>]*>(?P<title>.*?)</h\1>\s*$", re.IGNORECASE)
+#: HTML lines that hold markup, pictures or links only, never prose.
+_HTML_MARKUP = re.compile(r"^<(?:img|a|picture|source|br|hr|!--|/)\b", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+def _html_heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of a one-line HTML heading with text, else None."""
+    match = _HTML_HEADING.match(line)
+    title = " ".join(_HTML_TAG.sub(" ", match.group("title")).split()) if match else ""
+    return (int(match.group(1)), title) if match and title else None
+
+
+def _html_prose(line: str) -> str | None:
+    """The text of one HTML line of a README (`<p align="center">A tool for …</p>`), or None
+    for a line of markup, pictures or links only."""
+    if _HTML_MARKUP.match(line) or _HTML_HEADING.match(line):
+        return None
+    text = " ".join(_HTML_TAG.sub(" ", line).split())
+    return text or None
 
 
 def _tagline(paragraph: list[str]) -> bool:

@@ -1,0 +1,154 @@
+"""What the project is, from the help its own command-line program printed in a session.
+
+A session that reads no README or manifest may still run the project's own program with
+`--help`: its help opens (or follows its usage line) with a sentence that says what the
+program is ("Generate deep manifests for directories and zip files"). The rule, the same for
+every ecosystem:
+
+- the program is the project's own: a path inside the project (`./bin/tally --help`,
+  `target/debug/tally -h`), a language's runner given the project's code (`go run . --help`,
+  `go run ./cmd/tally --help`, `cargo run -- --help`, `swift run tally --help`,
+  `node bin/tally.js --help`, `python tally.py --help`), or a command named as the project's
+  folder (`tally --help` in `…/tally`, through `uv run` or `bundle exec` as well); another
+  tool's help (`gh --help`, `./gradlew --help`) says nothing of the project;
+- the command ran in the project (not after a `cd` elsewhere), succeeded, and printed a
+  usage line and no error: a complaint ("Error: unknown flag") or a version line is no help;
+- the description is the first prose paragraph of the help before its first section
+  (`Options:`, `Commands:`, `Flags:`, `positional arguments:`): one that is not the usage
+  line, a version or author line, nor a hint to run something else ("Use `tally help` …").
+
+The memory quotes the help ("What this project (tally) is and does, per `tally --help`: …")
+and is tagged as a summary: the README or manifest, read in a later session, replaces it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.elsewhere import outside_root, ran_elsewhere
+
+MAX_CHARS = 240
+MIN_CHARS = 20
+#: Build and wrapper scripts kept in a project whose help is the build tool's, not the
+#: project's.
+_WRAPPERS = frozenset({"gradlew", "mvnw", "configure", "manage.py", "setup.py", "sbt", "mill"})
+#: A language's runner given the project's code: (runner tokens, how many arguments follow).
+_RUNNERS: tuple[tuple[str, ...], ...] = (
+    ("go", "run"),
+    ("cargo", "run"),
+    ("swift", "run"),
+    ("dotnet", "run"),
+    ("gleam", "run"),
+    ("deno", "run"),
+    ("node",),
+    ("bun",),
+    ("python",),
+    ("python3",),
+    ("ruby",),
+    ("Rscript",),
+)
+_HELP_FLAGS = frozenset({"--help", "-h", "-help", "help"})
+_USAGE = re.compile(r"^\s*usage\s*:", re.IGNORECASE | re.MULTILINE)
+#: A section heading of a help page: the description comes before it.
+_SECTION = re.compile(
+    r"^\s*(?:[A-Z][\w -]{0,30}(?:options|commands|flags|arguments|subcommands)|options|"
+    r"commands|flags|arguments|subcommands|positional arguments|optional arguments|examples?|"
+    r"environment|aliases)\s*:\s*$",
+    re.IGNORECASE,
+)
+#: Lines of a help that say nothing of what the program is: a version, an author, a hint.
+_NOT_PROSE = re.compile(
+    r"^\s*(?:[\w.-]+\s+v?\d+(?:\.\d+)+\S*\s*$|.*<[^@\s>]+@[^>\s]+>|(?:use|run|see|try|for more)\b)",
+    re.IGNORECASE,
+)
+#: A run that complained (an unknown flag, a missing argument) printed no help of its own.
+_ERROR = re.compile(r"^\s*(?:error|fatal|warning)\b", re.IGNORECASE | re.MULTILINE)
+#: An option or command listing line: `-v, --verbose  Print more`, `  build    Build it`.
+_LISTING = re.compile(r"^\s*-|^\s+\S+\s{2,}\S")
+
+
+@dataclass(frozen=True, slots=True)
+class HelpAbout:
+    """The statement of what the project is from its program's help, and the run behind it."""
+
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def _inside(path: str, project_id: str) -> bool:
+    return bool(path) and not outside_root(path, project_id) and not path.startswith("-")
+
+
+def _own_program(tokens: list[str], project_id: str) -> str | None:
+    """How the command names the project's own program (for the statement), or None."""
+    head = tokens[0]
+    name = PurePosixPath(head).name
+    if name in _WRAPPERS:
+        return None
+    if "/" in head and _inside(head, project_id):
+        return name
+    folder = PurePosixPath(project_id).name
+    if head == folder:
+        return head
+    for runner in _RUNNERS:
+        if tuple(tokens[: len(runner)]) != runner:
+            continue
+        rest = [t for t in tokens[len(runner) :] if t not in _HELP_FLAGS and t != "--"]
+        target = next((t for t in rest if not t.startswith("-")), None)
+        if runner[-1] == "run" and (target is None or target == "."):
+            return folder
+        if target and ("/" in target or "." in target) and _inside(target, project_id):
+            return folder
+        if target == folder:
+            return folder
+    return None
+
+
+def _asks_help(tokens: list[str]) -> bool:
+    return len(tokens) >= 2 and tokens[-1] in _HELP_FLAGS
+
+
+def help_description(output: str) -> str | None:
+    """The first prose paragraph of a help page before its first section, or None when the
+    output is no help page (it has no usage line) or opens with none."""
+    if not _USAGE.search(output) or _ERROR.search(output):
+        return None
+    paragraphs: list[list[str]] = [[]]
+    for line in output.splitlines():
+        if _SECTION.match(line):
+            break
+        if not line.strip():
+            paragraphs.append([])
+            continue
+        paragraphs[-1].append(line.strip())
+    for paragraph in paragraphs:
+        if not paragraph or any(_USAGE.match(line) for line in paragraph):
+            continue
+        if any(_LISTING.match(line) for line in paragraph):
+            continue
+        lines = [line for line in paragraph if not _NOT_PROSE.match(line)]
+        prose = " ".join(" ".join(lines).split())
+        if len(prose) >= MIN_CHARS and len(prose.split()) >= 4 and not prose.endswith(":"):
+            return prose[:MAX_CHARS].rstrip(".") + "."
+    return None
+
+
+def help_about(runs: list[CommandRun], project_id: str) -> HelpAbout | None:
+    """What the project is, from the first help its own program printed (module docstring)."""
+    for run in runs:
+        if run.ok is not True or not run.output or ran_elsewhere(run.command, project_id):
+            continue
+        for tokens in run.segments:
+            if not _asks_help(tokens):
+                continue
+            program = _own_program(tokens, project_id)
+            described = help_description(run.output) if program else None
+            if described:
+                folder = PurePosixPath(project_id).name or "unnamed"
+                shown = " ".join(tokens)
+                text = f"What this project ({folder}) is and does, per `{shown}`: {described}"
+                return HelpAbout(text, (run.event_id,))
+    return None

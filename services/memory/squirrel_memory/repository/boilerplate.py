@@ -1,0 +1,37 @@
+"""Text a project generator wrote, not the project's authors: a template's README opening.
+
+`create-next-app`, `rails new`, `bundle gem`, `swift package init`, Vite's and Angular's
+starters all write a README whose first paragraph describes the template ("This project was
+bootstrapped with …", "This README would normally document whatever steps are necessary …",
+"A description of this package.", "TODO: Delete this and the text below …"). Such a paragraph
+says nothing of what the project is, so a README whose opening is boilerplate gives no
+description. The shapes are those generators share in every ecosystem: a project said to be
+generated, bootstrapped or scaffolded by a tool, a template describing itself, a placeholder
+left for the author to fill in.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BOILERPLATE = re.compile(
+    r"\b(?:this|the)\s+(?:project|app|application|repo(?:sitory)?|package|site|gem|library)\s+"
+    r"(?:was|is|has\s+been)\s+(?:generated|bootstrapped|created|scaffolded|initiali[sz]ed)\s+"
+    r"(?:with|by|using|from)\b"
+    r"|\bbootstrapped\s+with\b"
+    r"|\bthis\s+(?:template|starter|boilerplate|scaffold)\b"
+    r"|\bwould\s+normally\s+document\b"
+    r"|\bwelcome\s+to\s+your\s+new\b"
+    r"|^\s*(?:a|the)\s+(?:short\s+)?description\s+of\s+(?:this|the|your)\s+"
+    r"(?:package|project|app|application|library|module|gem|crate)\b"
+    r"|\bLorem\s+ipsum\b"
+    r"|\b(?:describe|write)\s+your\s+(?:project|package|app|gem|library)\b",
+    re.IGNORECASE,
+)
+#: A placeholder for the author ("TODO: Delete this …"), in capitals as generators write it.
+_PLACEHOLDER = re.compile(r"(?:^|\s)(?:TODO|FIXME|XXX)\b\s*:?")
+
+
+def is_boilerplate(text: str) -> bool:
+    """Whether a README's opening paragraph is a generator's text or a placeholder."""
+    return bool(_BOILERPLATE.search(text) or _PLACEHOLDER.search(text))

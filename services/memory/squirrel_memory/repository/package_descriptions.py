@@ -1,0 +1,198 @@
+"""What a manifest of any other ecosystem says the project is: its name and one-line summary.
+
+The manifests read in full (`manifests`, `manifest_formats`) cover the common ecosystems; many
+more formats carry a name and a one-line description in the same few shapes, and a session that
+read one should say what it says. Each is read for those two fields only, never for the stack
+(its ecosystem is the language rules' business):
+
+- Ruby DSL (`*.gemspec`, `*.podspec`): `spec.summary = "…"`, else `spec.description`;
+  `spec.name`;
+- key = value (`*.nimble`, `build.sbt`'s `description := "…"`, Python's `setup.py`
+  `description="…"`), Clojure's `(defproject name "version" :description "…")`;
+- `field: "value"` (`*.opam`'s `synopsis`, else `description`);
+- YAML (`shard.yml`, `Chart.yaml`) and JSON (`elm.json`'s `summary`, `vcpkg.json`,
+  `manifest.json` of a browser extension): `name` and `description`/`summary`;
+- a name only: Swift's `Package.swift` (`Package(name: "…")`), Julia's `Project.toml`, Zig's
+  `build.zig.zon` (`.name = …`), Meson's `project('…')`.
+
+A value that is not a plain literal (a variable, an interpolation, a call) says nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import yaml
+
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.snapshot import TextFile
+
+Reader = Callable[[TextFile, Readings], None]
+MAX_DESCRIPTION_CHARS = 300
+MIN_DESCRIPTION_CHARS = 10
+
+#: `spec.summary = "…"` / `s.description = '…'` / `%q{…}` in a gemspec or podspec.
+_RUBY_FIELD = re.compile(
+    r"^\s*\w+\.(?P<field>summary|description|name)\s*=\s*"
+    r"""(?:(?P<q>["'])(?P<value>[^"'#{}]*)(?P=q)|%q\{(?P<pct>[^{}]*)\})\s*(?:#.*)?$"""
+)
+#: `description = "…"` (nimble), `description := "…"` (sbt), `description="…",` (setup.py).
+_ASSIGNED = re.compile(
+    r"""^\s*(?P<field>name|description|summary)\s*:?=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)"""
+    r"""\s*[,)]?\s*(?:#.*|//.*)?$"""
+)
+_SETUP_PY = re.compile(
+    r"""^\s*(?P<field>name|description)\s*=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)\s*,?\s*$"""
+)
+_OPAM = re.compile(r"""^(?P<field>synopsis|description|name)\s*:\s*"(?P<value>[^"\\]*)"\s*$""")
+_DEFPROJECT = re.compile(r"^\s*\(defproject\s+(?P<name>[\w.\-/]+)")
+_CLOJURE_DESCRIPTION = re.compile(r""":description\s+"(?P<value>[^"\\]*)\"""")
+_SWIFT_NAME = re.compile(r"""Package\s*\(\s*name\s*:\s*"(?P<value>[^"\\]+)\"""")
+_ZON_NAME = re.compile(r"""^\s*\.name\s*=\s*(?:\.(?P<tag>[A-Za-z_]\w*)|"(?P<quoted>[^"\\]+)")""")
+_MESON_NAME = re.compile(r"""^\s*project\s*\(\s*'(?P<value>[^'\\]+)'""")
+
+
+def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
+    if isinstance(value, str) and len(value.strip()) >= MIN_DESCRIPTION_CHARS:
+        described = " ".join(value.split())[:MAX_DESCRIPTION_CHARS]
+        out.describe_project(described.rstrip(".") + ".", text.ref_of(needle))
+
+
+def _name(out: Readings, value: object, text: TextFile, needle: str) -> None:
+    if isinstance(value, str) and value.strip():
+        out.name_project(value.strip(), text.ref_of(needle))
+
+
+def _fields(text: TextFile, pattern: re.Pattern[str]) -> dict[str, str]:
+    """The first literal value of each field a line pattern finds."""
+    found: dict[str, str] = {}
+    for line in text.lines:
+        match = pattern.match(line)
+        if match:
+            value = match.groupdict().get("value") or match.groupdict().get("pct") or ""
+            found.setdefault(match.group("field"), value)
+    return found
+
+
+def _summary_first(out: Readings, text: TextFile, fields: Mapping[str, str]) -> None:
+    _name(out, fields.get("name"), text, "name")
+    for field in ("summary", "synopsis", "description"):
+        if len(fields.get(field, "").strip()) >= MIN_DESCRIPTION_CHARS:
+            _describe(out, fields[field], text, field)
+            return
+
+
+def read_ruby_spec(text: TextFile, out: Readings) -> None:
+    """`*.gemspec`, `*.podspec`."""
+    _summary_first(out, text, _fields(text, _RUBY_FIELD))
+
+
+def read_assigned(text: TextFile, out: Readings) -> None:
+    """`*.nimble`, `build.sbt`."""
+    _summary_first(out, text, _fields(text, _ASSIGNED))
+
+
+def read_setup_py(text: TextFile, out: Readings) -> None:
+    """`setup.py`: the literal `name=` and `description=` arguments."""
+    _summary_first(out, text, _fields(text, _SETUP_PY))
+
+
+def read_opam(text: TextFile, out: Readings) -> None:
+    """`*.opam`, `opam`."""
+    _summary_first(out, text, _fields(text, _OPAM))
+
+
+def read_defproject(text: TextFile, out: Readings) -> None:
+    """Leiningen's `project.clj`."""
+    if match := _DEFPROJECT.search(text.text):
+        _name(out, match.group("name"), text, "defproject")
+    if match := _CLOJURE_DESCRIPTION.search(text.text):
+        _describe(out, match.group("value"), text, ":description")
+
+
+def _table(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _read_mapping(data: dict[str, Any], text: TextFile, out: Readings) -> None:
+    _name(out, data.get("name"), text, "name")
+    for field in ("summary", "description"):
+        if isinstance(data.get(field), str):
+            _describe(out, data[field], text, field)
+            return
+
+
+def read_yaml_manifest(text: TextFile, out: Readings) -> None:
+    """`shard.yml`, `Chart.yaml`."""
+    _read_mapping(_table(yaml.safe_load(text.text)), text, out)
+
+
+def read_json_manifest(text: TextFile, out: Readings) -> None:
+    """`elm.json`, `vcpkg.json`, a browser extension's `manifest.json`."""
+    data = _table(json.loads(text.text))
+    if isinstance(data.get("name"), str) and data["name"].startswith("__MSG_"):
+        return  # a localised extension names itself through message files
+    _read_mapping(data, text, out)
+
+
+def read_swift_package(text: TextFile, out: Readings) -> None:
+    """`Package.swift`: the package's name."""
+    if match := _SWIFT_NAME.search(text.text):
+        _name(out, match.group("value"), text, "name:")
+
+
+def read_julia_project(text: TextFile, out: Readings) -> None:
+    """Julia's `Project.toml`: the package's name."""
+    _name(out, tomllib.loads(text.text).get("name"), text, "name")
+
+
+def read_zig_zon(text: TextFile, out: Readings) -> None:
+    """`build.zig.zon`: the package's name (`.name = .foo` or `.name = "foo"`)."""
+    for line in text.lines:
+        if match := _ZON_NAME.match(line):
+            _name(out, match.group("tag") or match.group("quoted"), text, ".name")
+            return
+
+
+def read_meson(text: TextFile, out: Readings) -> None:
+    """`meson.build`: the name `project('…')` gives."""
+    for line in text.lines:
+        if match := _MESON_NAME.match(line):
+            _name(out, match.group("value"), text, "project(")
+            return
+
+
+_BY_NAME: Mapping[str, Reader] = {
+    "build.sbt": read_assigned,
+    "setup.py": read_setup_py,
+    "opam": read_opam,
+    "project.clj": read_defproject,
+    "shard.yml": read_yaml_manifest,
+    "Chart.yaml": read_yaml_manifest,
+    "elm.json": read_json_manifest,
+    "vcpkg.json": read_json_manifest,
+    "manifest.json": read_json_manifest,
+    "Package.swift": read_swift_package,
+    "Project.toml": read_julia_project,
+    "build.zig.zon": read_zig_zon,
+    "meson.build": read_meson,
+}
+_BY_SUFFIX: Mapping[str, Reader] = {
+    ".gemspec": read_ruby_spec,
+    ".podspec": read_ruby_spec,
+    ".nimble": read_assigned,
+    ".opam": read_opam,
+}
+
+
+def description_reader(path: str) -> Reader | None:
+    """The reader of a manifest read here for its name and description only, or None."""
+    name = path.rsplit("/", 1)[-1]
+    found = _BY_NAME.get(name)
+    if found is not None:
+        return found
+    return next((r for s, r in _BY_SUFFIX.items() if name.endswith(s) and name != s), None)

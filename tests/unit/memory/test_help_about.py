@@ -1,0 +1,110 @@
+"""What the project is, from the help its own program printed: in every ecosystem, and never
+from another tool's help, a failed run or a run in another folder."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.help_about import help_description
+from squirrel_memory.extractors.rules import RulesExtractor
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+NOW = datetime(2026, 6, 3, tzinfo=UTC)
+ROOT = "/home/dev/tally"
+SAID = "Counts the words of Markdown files, section by section."
+
+#: Help pages as the common argument parsers of several ecosystems print them.
+ARGPARSE = (
+    "usage: tally [-h] [--json] files [files ...]\n\n"
+    "Counts the words of Markdown files, section by section\n\n"
+    "positional arguments:\n  files       the files to count\n"
+)
+COBRA = (
+    "Counts the words of Markdown files, section by section.\n\n"
+    "Usage:\n  tally [command]\n\nAvailable Commands:\n  count  Count words\n\n"
+    'Use "tally [command] --help" for more information about a command.\n'
+)
+CLICK = (
+    "Usage: tally [OPTIONS] COMMAND [ARGS]...\n\n"
+    "  Counts the words of Markdown files, section by section.\n\n"
+    "Options:\n  --help  Show this message and exit.\n"
+)
+CLAP = (
+    "tally 0.3.1\nDev Person <dev@example.com>\n"
+    "Counts the words of Markdown files, section by section\n\n"
+    "Usage: tally [OPTIONS] <FILES>...\n\nOptions:\n  -h, --help  Print help\n"
+)
+
+
+@pytest.mark.parametrize(
+    "output", [ARGPARSE, COBRA, CLICK, CLAP], ids=["argparse", "cobra", "click", "clap"]
+)
+def test_the_help_of_any_parser_opens_with_what_the_program_is(output: str) -> None:
+    assert help_description(output) == SAID
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "tally 0.3.1\n",  # a version, no help page
+        "Error: unknown flag: --help\nUsage:\n  tally [flags]\n\nFlags:\n  -v  verbose\n",
+        "Usage: tally [OPTIONS]\n\nOptions:\n  --help  Show this message and exit.\n",
+    ],
+)
+def test_a_help_without_a_description_says_nothing(output: str) -> None:
+    assert help_description(output) is None
+
+
+async def _about(command: str, output: str, exit_code: int = 0) -> list[str]:
+    session = Session(ROOT, "s1", T0)
+    session.user("what does the cli print?")
+    session.run(command, exit_code, output)
+    found = []
+    for episode in segment_episodes(session.events, now=NOW):
+        found.extend(await RulesExtractor().extract(episode, session.events))
+    return [c.content for c in found if c.key == "about"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "./bin/tally --help",
+        "target/debug/tally -h",
+        "go run . --help",
+        "go run ./cmd/tally --help",
+        "cargo run -- --help",
+        "swift run tally --help",
+        "node bin/tally.js --help",
+        "python3 tally.py --help",
+        "uv run tally --help",
+        "bundle exec tally --help",
+        "tally --help",
+    ],
+)
+async def test_the_projects_own_program_says_what_the_project_is(command: str) -> None:
+    (about,) = await _about(command, ARGPARSE)
+    assert about.startswith("What this project (tally) is and does, per `")
+    assert about.endswith(f"`: {SAID}")
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code"),
+    [
+        ("gh --help", 0),  # another tool's help
+        ("git --help", 0),
+        ("./gradlew --help", 0),  # the build tool's, through its wrapper
+        ("cd ../other && ./bin/tally --help", 0),  # a program of another folder
+        ("/opt/tools/bin/tally --help", 0),  # a program outside the project
+        ("python3 ../other/tally.py --help", 0),
+        ("./bin/tally --help", 2),  # a failed run
+        ("./bin/tally --version", 0),  # no help asked
+    ],
+)
+async def test_no_other_programs_help_and_no_failed_run_says_what_it_is(
+    command: str, exit_code: int
+) -> None:
+    assert await _about(command, ARGPARSE, exit_code) == []
