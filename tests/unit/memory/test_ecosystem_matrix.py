@@ -721,8 +721,10 @@ async def test_one_short_session_names_a_test_command_no_table_knows(runner: Unn
             assert word not in candidate.content, (word, candidate.content)
 
 
-@pytest.mark.parametrize("runner", WORDLESS, ids=WORDLESS_IDS)
-async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRunner) -> None:
+@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+async def test_a_command_run_once_is_the_test_recipe_only_when_its_words_say_it_tests(
+    runner: UnnamedRunner,
+) -> None:
     session = Session(PROJECT, "s7", T0, test_runs=True)
     session.user("Run the tests.")
     session.read(runner.manifest, runner.body)
@@ -732,7 +734,8 @@ async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRun
 
     found = await RulesExtractor().extract(episode, session.events)
 
-    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests == ([f"To run the tests: `{runner.test}`."] if runner in WORDED else [])
 
 
 @pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
@@ -837,21 +840,6 @@ async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
     found = await RulesExtractor().extract(episode, session.events)
 
     assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
-
-
-@pytest.mark.parametrize("runner", WORDED, ids=[r.name for r in WORDED])
-async def test_a_runner_whose_words_say_it_tests_is_the_test_recipe_after_one_run(
-    runner: UnnamedRunner,
-) -> None:
-    session = Session(PROJECT, "s7", T0, test_runs=True)
-    session.user("Run the tests.")
-    session.run(runner.test, 0, runner.passing)
-    (episode,) = segment_episodes(session.events, now=NOW)
-
-    found = await RulesExtractor().extract(episode, session.events)
-
-    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
-    assert tests == [f"To run the tests: `{runner.test}`."]
 
 
 def _one_edit_session(eco: Ecosystem, command: str) -> Session:

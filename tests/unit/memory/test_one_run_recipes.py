@@ -10,57 +10,28 @@ declined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
 
 import pytest
 
 from squirrel_memory.extractors.rules import evidence_candidates
-from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import Session
 
 ROOT = "/home/dev/src/app"
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DECLINED = "The user doesn't want to proceed with this tool use."
 
+#: (command, exit code or None, output[, the folder the shell was in])
 Run = tuple[str, int | None, str] | tuple[str, int | None, str, str]
 
 
-def _session(runs: Sequence[Run], session: str = "s1") -> list[StoredEvent]:
-    """One session's commands: (command, exit code or None, output[, folder it ran in])."""
-    events = []
-    for index, run in enumerate(runs):
-        command, code, output = run[0], run[1], run[2]
-        cwd = run[3] if len(run) == 4 else ROOT
-        content: dict[str, Any] = {
-            "command": command,
-            "tool_use_id": f"{session}-{index}",
-            "output": output,
-            "cwd": cwd,
-        }
-        if code is not None:
-            content.update(exit_code=code, is_error=code != 0)
-        events.append(
-            StoredEvent(
-                id=f"evt_{session}_{index:04d}",
-                project_id=ROOT,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id=session,
-                timestamp=T0 + timedelta(seconds=30 * (index + 1)),
-                event_type="command_run",
-                content=content,
-                file_paths=(),
-                hash=f"h-{session}-{index}",
-            )
-        )
-    return events
-
-
 def _recipes(runs: Sequence[Run]) -> dict[str, str]:
+    """The recipes of one session that ran `runs`."""
+    session = Session(ROOT, "s1", T0)
+    for run in runs:
+        session.run(run[0], run[1], run[2], cwd=run[3] if len(run) == 4 else ROOT)
     return {
-        c.key: c.content
-        for c in evidence_candidates(_session(runs))
-        if c.key.startswith("recipe:") and c.key.count(":") >= 1
+        c.key: c.content for c in evidence_candidates(session.events) if c.key.startswith("recipe:")
     }
 
 
