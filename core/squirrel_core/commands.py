@@ -11,7 +11,10 @@ functions answer everything the rest of the code asks about a shell line:
   folder each command ran in (`scope`, relative to the project root) kept apart.
 
 Purposes are `test`, `lint`, `format`, `typecheck`, `build`, `migrate`, `run` (start the app or
-its dev server) and `install` (dependencies).
+its dev server), `install` (dependencies), `docs` (build the documentation), `release` and
+`deploy`. A program the table does not know is read by its own words: a subcommand or task
+name that says a role (`tool test`, `tool run lint`, `tool fmt --check`), or the one call of a
+one-liner given to an interpreter (`R -e 'pkg::document()'`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,27 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-PURPOSES = ("test", "lint", "format", "typecheck", "build", "migrate", "run", "install")
+PURPOSES = (
+    "test",
+    "lint",
+    "format",
+    "typecheck",
+    "build",
+    "migrate",
+    "run",
+    "install",
+    "docs",
+    "release",
+    "deploy",
+)
+#: Purposes a command's own words give it when the table does not know its program: the roles
+#: of a project's checks and deliveries (starting, installing and migrating need the table).
+ROLE_PURPOSES = frozenset(
+    {"test", "lint", "format", "typecheck", "build", "docs", "release", "deploy"}
+)
+#: Roles read from a bare subcommand only (`tool deploy`, `tool doc --open`): with more words
+#: the command is a one-off (`tool release create v2`) or a look-up (`tool doc some.name`).
+_BARE_ROLES = frozenset({"docs", "release", "deploy"})
 #: Purpose → the habit category a tool with that purpose belongs to.
 CATEGORIES = {
     "test": "test_runner",
@@ -51,6 +74,13 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs")
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
 _TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
+#: Options that hand an interpreter its program as text (`R -e '…'`, `node --eval '…'`).
+_INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute"})
+_COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
+#: The call a one-liner's last statement ends with: `pkg::document()`, `require("x").build()`.
+_LAST_CALL = re.compile(r"(\w+)\s*\([^()]*\)$")
+#: Statements that only load what the call needs, allowed before it.
+_LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +122,7 @@ class _Table:
     patterns: dict[tuple[str, ...], CommandUse]
     task_runners: dict[str, str]
     task_names: dict[str, str]
+    plain_programs: frozenset[str]
     runners: tuple[tuple[str, ...], ...]
     wrappers: dict[str, int]
     package_managers: dict[str, str]
@@ -120,6 +151,7 @@ def _parse_table(raw: dict[str, Any]) -> _Table:
         patterns=patterns,
         task_runners=dict(raw["task_runners"]),
         task_names=dict(raw["task_names"]),
+        plain_programs=frozenset(raw.get("plain_programs", {}).get("names", ())),
         runners=tuple(tuple(p.split()) for p in raw["runners"]["prefixes"]),
         wrappers={k: int(v) for k, v in raw["runners"]["wrappers"].items()},
         package_managers=dict(raw["package_managers"]),
@@ -262,7 +294,62 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         return task
     if (program,) in table.patterns:
         return _named_use(table.patterns[(program,)], program, rest)
-    return None
+    return _role_use(program, words)
+
+
+def _role_use(program: str, words: list[str]) -> CommandUse | None:
+    """A program the table does not know, by its own words: the subcommand (or the task after
+    `run`/`task`) that names a role, else the one call of an inline one-liner (`-e '…'`).
+
+    Programs whose arguments are files or text (`ls`, `echo`, `git`) and package managers
+    (whose tasks the table reads) are never read so."""
+    table = _table()
+    if (
+        program in table.plain_programs
+        or program in table.package_managers  # their words are their own (`pip check`)
+        or not _COMMAND_NAME.match(program)
+    ):
+        return None
+    ecosystem = _program_ecosystems().get(program, "any")
+    for i, word in enumerate(words[1:], start=1):
+        if word in _INLINE_OPTIONS and i + 1 < len(words):
+            name = _inline_call(words[i + 1])
+            purpose = task_purpose(name) if name and len(name) >= 3 else None
+            if purpose in ROLE_PURPOSES:
+                return CommandUse(program, purpose, ecosystem, task=name)
+            return None
+    positional = [w for w in words[1:] if not w.startswith(("-", "+"))]
+    if positional and positional[0] in _TASK_KEYWORDS:
+        positional = positional[1:]
+    if not positional:
+        return None
+    word = positional[0].lower()
+    if len(word.split(":", 1)[0]) < 3:
+        return None  # `prove -l t`: a folder or a letter, not a task's name
+    purpose = table.task_names.get(word) or table.task_names.get(word.split(":", 1)[0])
+    if purpose not in ROLE_PURPOSES or (purpose in _BARE_ROLES and len(positional) > 1):
+        return None
+    return CommandUse(program, purpose, ecosystem, task=positional[0])
+
+
+def _inline_call(code: str) -> str | None:
+    """The function a one-liner calls (`devtools::document()` → document): its last statement
+    is one call and every statement before it only loads something; None otherwise."""
+    statements = [s.strip() for s in re.split(r"[;\n]", code.strip()) if s.strip()]
+    if not statements or not all(_LOADING.match(s) for s in statements[:-1]):
+        return None
+    match = _LAST_CALL.search(statements[-1])
+    return match.group(1) if match else None
+
+
+@cache
+def _program_ecosystems() -> dict[str, str]:
+    """The ecosystem of each program the table names in a pattern (`cargo` → rust)."""
+    found: dict[str, str] = {}
+    for words, use in _table().patterns.items():
+        if use.ecosystem not in ("any", "containers", "docs"):
+            found.setdefault(words[0], use.ecosystem)
+    return found
 
 
 def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:

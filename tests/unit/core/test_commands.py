@@ -127,7 +127,66 @@ CASES = [
     ("npm run test:unit", "test", "javascript"),
     ("mix lint", "lint", "elixir"),
     ("bash scripts/check", "test", "any"),
+    # Documentation, releases and deployments, by a task's or a subcommand's name
+    ("make docs", "docs", "any"),
+    ("cargo doc --no-deps", "docs", "rust"),
+    ("mise run release", "release", "any"),
+    ("npm publish", "release", "javascript"),
+    ("./scripts/deploy.sh", "deploy", "any"),
 ]
+
+# A program the table does not know, read by the words that say its role: a subcommand, the
+# task after `run`, or the one call of a one-liner given to an interpreter.
+ROLE_WORDS = [
+    ("quux test", "test"),
+    ("quux test --target js", "test"),
+    ("quux check", "test"),
+    ("quux lint --strict", "lint"),
+    ("quux fmt --check", "format"),
+    ("quux format .", "format"),
+    ("quux typecheck", "typecheck"),
+    ("quux build --release", "build"),
+    ("quux run test:unit", "test"),
+    ("quux task lint", "lint"),
+    ("quux deploy", "deploy"),
+    ("quux docs", "docs"),
+    ("uv run quux test", "test"),
+    ("Rscript -e 'quuxpkg::document()'", "docs"),
+    ("R -e 'quuxpkg::lint_package()'", "lint"),
+    ("quux --project -e 'using Quux; Quux.test()'", "test"),
+    ("node -e 'require(\"./quux\").build()'", "build"),
+]
+
+
+@pytest.mark.parametrize(("line", "purpose"), ROLE_WORDS)
+def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, purpose: str) -> None:
+    use = classify_command(line)
+    assert use is not None, line
+    assert use.purpose == purpose
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo test",
+        "ls build",
+        "git add docs",
+        "cat test",
+        "mkdir -p build",
+        "pip check",  # a package manager's own word, not a task
+        "quux release create v2.0.0",  # a one-off, not how releases are made
+        "quux doc some.Name",  # a look-up, not building the docs
+        "quux run server",  # starting needs the table
+        "quux install",
+        "python -c 'import sys; print(sys.path)'",
+        "python -c 'import x; x.build(); x.test()'",  # a script, not one call
+        "R -e 't(m)'",  # too short a name to say anything
+        "quux ./test",
+    ],
+)
+def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
+    use = classify_command(line)
+    assert use is None or use.purpose not in ("test", "lint", "format", "build", "docs"), line
 
 
 @pytest.mark.parametrize(("line", "purpose", "ecosystem"), CASES)
@@ -209,7 +268,9 @@ def test_task_names() -> None:
     assert task_purpose("test:unit") == "test"
     assert task_purpose("lint-fix") == "lint"
     assert task_purpose(":app:test") == "test"
-    assert task_purpose("deploy") is None
+    assert task_purpose("deploy") == "deploy"
+    assert task_purpose("docs:build") == "docs"
+    assert task_purpose("frobnicate") is None
 
 
 def test_package_manager_of_a_command() -> None:

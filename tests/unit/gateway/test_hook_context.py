@@ -311,6 +311,11 @@ def keyed(key: str, content: str, score: float = 0.3) -> SearchResult:
             "How the project is tested, as the assistant summarised it: Testing: `mix test`.",
             "mix test",
         ),
+        (  # a runner no table knows, by the words of its subcommand
+            "tasks:quux.toml",
+            "Tasks `quux.toml` defines: `quux run build`; `quux run test`.",
+            "quux run test",
+        ),
     ],
 )
 async def test_a_test_command_any_rule_found_opens_the_commands(

@@ -75,11 +75,17 @@ class Session:
         self.add("assistant_response", {"text": text})
 
     def run(
-        self, command: str, exit_code: int | None = 0, output: str = "", *, call: bool = True
+        self,
+        command: str,
+        exit_code: int | None = 0,
+        output: str = "",
+        *,
+        call: bool = True,
+        cwd: str | None = None,
     ) -> None:
         """A Bash call and the command it ran (`exit_code` None: it never ran, as when the user
         declined it); with `call=False` the command alone, as a transcript without the call
-        shows it."""
+        shows it; `cwd`: the folder the shell was in, when the transcript says."""
         use = f"t{len(self.events)}"
         if call:
             self.add(
@@ -94,6 +100,7 @@ class Session:
                 "exit_code": exit_code,
                 "is_error": exit_code != 0,
                 "output": output,
+                **({"cwd": cwd} if cwd else {}),
             },
         )
 

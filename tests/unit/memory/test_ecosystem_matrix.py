@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 
 import pytest
 
+from squirrel_core.commands import classify_command
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.evidence.test_reports import reports_tests
 from squirrel_memory.extractors.manifests import extension_language
@@ -690,6 +691,11 @@ UNNAMED_RUNNERS = [
     ),
 ]
 RUNNER_IDS = [r.name for r in UNNAMED_RUNNERS]
+#: Runners whose own words say nothing of testing (`busted`, `prove -l t`): only their output
+#: can; the others (`lein test`, `crystal spec`) say it as a subcommand would.
+WORDLESS = [r for r in UNNAMED_RUNNERS if classify_command(r.test) is None]
+WORDLESS_IDS = [r.name for r in WORDLESS]
+WORDED = [r for r in UNNAMED_RUNNERS if classify_command(r.test) is not None]
 
 
 def _fix_and_rerun(runner: UnnamedRunner, session: Session) -> None:
@@ -709,14 +715,16 @@ async def test_one_short_session_names_a_test_command_no_table_knows(runner: Unn
     found = await RulesExtractor().extract(episode, session.events)
 
     tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
-    assert tests == [f"Tests run with `{runner.test}`."]
+    assert tests == [f"To run the tests: `{runner.test}`."]
     for candidate in found:
         for word in ("pytest", "npm", "cargo", "mix test", "go test"):
             assert word not in candidate.content, (word, candidate.content)
 
 
 @pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
-async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRunner) -> None:
+async def test_a_command_run_once_is_the_test_recipe_only_when_its_words_say_it_tests(
+    runner: UnnamedRunner,
+) -> None:
     session = Session(PROJECT, "s7", T0, test_runs=True)
     session.user("Run the tests.")
     session.read(runner.manifest, runner.body)
@@ -726,7 +734,8 @@ async def test_an_unnamed_command_run_once_is_no_test_command(runner: UnnamedRun
 
     found = await RulesExtractor().extract(episode, session.events)
 
-    assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
+    tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
+    assert tests == ([f"To run the tests: `{runner.test}`."] if runner in WORDED else [])
 
 
 @pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
@@ -799,10 +808,10 @@ async def test_an_unnamed_command_passing_once_after_an_edit_is_the_test_command
     found = await RulesExtractor().extract(episode, session.events)
 
     tests = [c.content for c in found if c.key in ("test_command", "recipe:test")]
-    assert tests == [f"Tests run with `{runner.test}`."]
+    assert tests == [f"To run the tests: `{runner.test}`."]
 
 
-@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+@pytest.mark.parametrize("runner", WORDLESS, ids=WORDLESS_IDS)
 async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_command(
     runner: UnnamedRunner,
 ) -> None:
@@ -818,7 +827,7 @@ async def test_an_unnamed_command_passing_once_before_any_edit_is_no_test_comman
     assert [c for c in found if c.key in ("test_command", "recipe:test")] == []
 
 
-@pytest.mark.parametrize("runner", UNNAMED_RUNNERS, ids=RUNNER_IDS)
+@pytest.mark.parametrize("runner", WORDLESS, ids=WORDLESS_IDS)
 async def test_an_unnamed_command_failing_once_after_an_edit_is_no_test_command(
     runner: UnnamedRunner,
 ) -> None:

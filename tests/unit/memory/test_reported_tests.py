@@ -87,7 +87,7 @@ def test_a_run_in_a_sub_folder_is_not_the_projects_test_command() -> None:
 def test_a_passing_run_makes_the_fact_and_the_failing_one_adds_nothing() -> None:
     session = _failing(("pytest", 1, FAILED), ("pytest", 0, "12 passed in 0.40s\n"))
     facts = _test_facts(session)
-    assert [(c.key, c.content) for c in facts] == [("test_command", "Tests run with `pytest`.")]
+    assert [(c.key, c.content) for c in facts] == [("recipe:test", "To run the tests: `pytest`.")]
     assert facts[0].importance > 0.45
 
 

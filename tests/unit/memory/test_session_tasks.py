@@ -75,8 +75,8 @@ def test_package_scripts_read_in_a_session_are_one_recipe() -> None:
     assert found.key == "tasks:package.json"
     assert found.content == (
         "Tasks `package.json` defines: `npm run dev` (starts the dev server; runs `next dev`); "
-        "`npm run build` (builds the project; runs `next build`); `npm run lint` (runs "
-        "`next lint --fix`); `npm run analyze` (builds the project; runs "
+        "`npm run build` (builds the project; runs `next build`); `npm run lint` (lints "
+        "the code; runs `next lint --fix`); `npm run analyze` (builds the project; runs "
         "`ANALYZE=true next build`)."
     )
 

@@ -79,7 +79,7 @@ def test_an_unnamed_command_reporting_tests_again_after_an_edit_is_the_test_comm
 
     found = evidence_candidates(session.events)
 
-    assert _tests_named(found) == ["Tests run with `bundle exec rake`."]
+    assert _tests_named(found) == ["To run the tests: `bundle exec rake`."]
 
 
 def test_a_report_seen_once_is_not_enough() -> None:
@@ -106,7 +106,7 @@ def test_one_passing_report_after_an_edit_is_enough() -> None:
     session.run("bundle exec rake", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == [
-        "Tests run with `bundle exec rake`."
+        "To run the tests: `bundle exec rake`."
     ]
 
 
@@ -136,7 +136,7 @@ def test_a_folder_change_before_the_runner_still_leaves_it_the_runs_own() -> Non
     session.run("cd /home/dev/ledger && bundle exec rake", output=PASSING)
 
     assert _tests_named(evidence_candidates(session.events)) == [
-        "Tests run with `bundle exec rake`."
+        "To run the tests: `bundle exec rake`."
     ]
 
 
@@ -160,7 +160,7 @@ def test_a_script_named_only_as_running_something_is_the_test_command(script: st
     session.edit("lib/ledger/books.rb")
     session.run(script, output=PASSING)
 
-    assert _tests_named(evidence_candidates(session.events)) == [f"Tests run with `{script}`."]
+    assert _tests_named(evidence_candidates(session.events)) == [f"To run the tests: `{script}`."]
 
 
 @pytest.mark.parametrize("script", ["./run_tests.sh", "python run_tests.py"])

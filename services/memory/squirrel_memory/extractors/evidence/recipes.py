@@ -20,7 +20,15 @@ RECIPE_MIN_SUCCESSES = {
     "build": 1,
     "run": 1,
     "migrate": 1,
+    "docs": 1,
+    "release": 1,
+    "deploy": 1,
 }
+#: Purposes whose command is a recipe after one whole run that the command's last run did not
+#: undo by failing: the words said the role, the run said it works (one session is enough).
+_ONE_RUN_PURPOSES = frozenset(
+    {"test", "lint", "format", "typecheck", "build", "docs", "release", "deploy"}
+)
 #: Checks that are a recipe after one whole-project pass following a change.
 _CHANGE_CHECKS = frozenset({"lint", "format", "typecheck"})
 #: Half-life of a success's weight, in days before the newest command of the evidence.
@@ -34,6 +42,9 @@ _PURPOSE_WORDING = {
     "build": "to build",
     "run": "to run the app",
     "migrate": "to migrate the database",
+    "docs": "to build the documentation",
+    "release": "to release",
+    "deploy": "to deploy",
 }
 _ECOSYSTEM_NAMES = {
     "python": "Python",
@@ -66,6 +77,8 @@ class _Group:
     event_ids: list[str] = field(default_factory=list)
     #: A success ran over the whole project after a file changed: the change was checked.
     checked_change: bool = False
+    #: A success ran the command whole: no file, folder or test picked.
+    whole_run: bool = False
 
     @property
     def score(self) -> float:
@@ -88,17 +101,26 @@ def recipes(
     commands' own mix); a root command of another ecosystem is not the project's recipe.
     A check (lint, format, type-check) that passed once is a recipe when it ran over the whole
     project after a file changed in its session (`first_edits`: the first change of each
-    session): it checked the change, as a rerun would.
+    session): it checked the change, as a rerun would. Any command whose words say a role
+    (test, lint, format, type-check, build, docs, release, deploy) is a recipe after one whole
+    run (no file or test picked) when its last run did not fail: a command that failed and
+    was replaced, or only ever ran on one file, is not.
     """
     if not found:
         return []
     newest = max(a.run.timestamp for a in found)
     groups: dict[tuple[str, str, str], _Group] = {}
+    #: How each command's last run with a known outcome ended, success or failure.
+    ended_ok: dict[tuple[str, str, str], bool] = {}
     for attempt in found:
         use = attempt.use
-        if use is None or not attempt.run.ok or attempt.scope.startswith("/"):
+        if use is None or attempt.scope.startswith("/"):
             continue
         key = (use.purpose, attempt.scope, attempt.base)
+        if attempt.run.ok is not None:
+            ended_ok[key] = attempt.run.ok
+        if not attempt.run.ok:
+            continue
         group = groups.setdefault(
             key, _Group(use.purpose, attempt.scope, attempt.base, use.ecosystem)
         )
@@ -107,16 +129,16 @@ def recipes(
         group.sessions.add(attempt.run.session_id or "")
         group.examples[attempt.text] += 1
         group.event_ids.append(attempt.run.event_id)
+        whole = not picks_tests(attempt.text, attempt.base) and not _MARKER_PICK.search(
+            attempt.text.removeprefix(attempt.base)
+        )
+        group.whole_run = group.whole_run or whole
         first_edit = (first_edits or {}).get(attempt.run.session_id)
-        if (
-            first_edit is not None
-            and attempt.run.timestamp > first_edit
-            and not picks_tests(attempt.text, attempt.base)
-        ):
+        if first_edit is not None and attempt.run.timestamp > first_edit and whole:
             group.checked_change = True
     chosen: dict[str, _Group] = {}
     main_test: _Group | None = None
-    for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
+    for key, group in sorted(groups.items(), key=lambda kv: (-kv[1].score, kv[1].base)):
         foreign = (
             bool(ecosystems)
             and group.ecosystem not in NEUTRAL_ECOSYSTEMS
@@ -134,6 +156,7 @@ def recipes(
             group.successes >= RECIPE_MIN_SUCCESSES.get(group.purpose, 2)
             or len(group.sessions) >= 2
             or (group.purpose in _CHANGE_CHECKS and group.checked_change)
+            or (group.purpose in _ONE_RUN_PURPOSES and group.whole_run and ended_ok[key])
         )
         if enough:
             chosen.setdefault(slot, group)
@@ -210,6 +233,8 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     importance = 0.4 + 0.04 * min(group.successes, 5) + 0.06 * min(sessions - 1, 4)
     if group.scope or len(parts) == 3:
         importance -= 0.1
+    elif group.purpose == "test":
+        importance = max(importance, 0.5)  # the project's test command, as its fact had
     return Finding(
         "recipe",
         slot,

@@ -1,0 +1,127 @@
+"""A command whose words say its role is a recipe after one whole run, in one session.
+
+Shapes from several ecosystems, and from programs the command table does not know: the role
+is read from the command's own words (a subcommand, a task name, a one-liner's call), never
+from a list of tools. What must not become a recipe: a command that failed and was replaced,
+one run in another folder or repository, a run of one test file alone, a command the user
+declined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.rules import evidence_candidates
+from tests.unit.memory.session_builder import Session
+
+ROOT = "/home/dev/src/app"
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+DECLINED = "The user doesn't want to proceed with this tool use."
+
+#: (command, exit code or None, output[, the folder the shell was in])
+Run = tuple[str, int | None, str] | tuple[str, int | None, str, str]
+
+
+def _recipes(runs: Sequence[Run]) -> dict[str, str]:
+    """The recipes of one session that ran `runs`."""
+    session = Session(ROOT, "s1", T0)
+    for run in runs:
+        session.run(run[0], run[1], run[2], cwd=run[3] if len(run) == 4 else ROOT)
+    return {
+        c.key: c.content for c in evidence_candidates(session.events) if c.key.startswith("recipe:")
+    }
+
+
+@pytest.mark.parametrize(
+    ("command", "key", "content"),
+    [
+        # Task runners and manifests' scripts, by the task's name.
+        ("mise run test", "recipe:test", "To run the tests: `mise run test`."),
+        ("just lint", "recipe:lint", "To lint: `just lint`."),
+        ("npm run typecheck", "recipe:typecheck", "To type-check: `npm run typecheck`."),
+        ("make docs", "recipe:docs", "To build the documentation: `make docs`."),
+        ("mise run release", "recipe:release", "To release: `mise run release`."),
+        ("./scripts/deploy.sh", "recipe:deploy", "To deploy: `./scripts/deploy.sh`."),
+        # Known tools run once, with a check flag.
+        ("cargo fmt --all --check", "recipe:format", "To format: `cargo fmt --all --check`."),
+        ("go test ./...", "recipe:test", "To run the tests: `go test ./...`."),
+        # Programs no table names, by their own words.
+        ("quux test", "recipe:test", "To run the tests: `quux test`."),
+        ("quux fmt --check", "recipe:format", "To format: `quux fmt --check`."),
+        ("quux run lint", "recipe:lint", "To lint: `quux run lint`."),
+        (
+            "Rscript -e 'quuxpkg::document()'",
+            "recipe:docs",
+            "To build the documentation: `Rscript -e 'quuxpkg::document()'`.",
+        ),
+    ],
+)
+def test_one_whole_run_whose_words_say_its_role_is_a_recipe(
+    command: str, key: str, content: str
+) -> None:
+    found = _recipes([(command, 0, "ok")])
+
+    assert found.get(key) == content, found
+
+
+def test_a_command_run_many_times_in_one_session_is_one_recipe() -> None:
+    found = _recipes([("quux test", 0, "ok")] * 3)
+
+    assert [k for k in found if k.startswith("recipe:test")] == ["recipe:test"]
+
+
+def test_a_command_that_failed_and_was_replaced_is_not_the_recipe() -> None:
+    found = _recipes(
+        [
+            ("quux test", 0, "ok"),
+            ("quux test", 2, "error: no such target"),
+            ("mise run test", 0, "ok"),
+        ]
+    )
+
+    assert found["recipe:test"] == "To run the tests: `mise run test`."
+    assert "quux test" not in " ".join(found.values())
+
+
+def test_a_command_that_only_failed_is_never_a_recipe() -> None:
+    assert "recipe:lint" not in _recipes([("just lint", 1, "error: recipe `lint` failed")])
+
+
+def test_a_run_in_another_repository_is_not_this_projects_recipe() -> None:
+    found = _recipes([("cd /home/dev/src/other-tool && mise run test", 0, "ok")])
+
+    assert not any(k.startswith("recipe:test") for k in found)
+
+
+def test_a_run_in_a_sub_folder_is_scoped_to_it() -> None:
+    found = _recipes([("npm run lint", 0, "ok", f"{ROOT}/web")])
+
+    assert found["recipe:lint:web"] == "In `web/`, to lint: `npm run lint`."
+    assert "recipe:lint" not in found
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["quux test test/parse_test.qx", "pytest tests/test_parse.py::test_empty", "go test -run X"],
+)
+def test_one_run_of_a_single_test_is_not_the_test_recipe(command: str) -> None:
+    assert not any(k.startswith("recipe:test") for k in _recipes([(command, 0, "ok")]))
+
+
+def test_a_single_test_run_is_shown_once_the_whole_run_is_known() -> None:
+    found = _recipes([("quux test test/parse_test.qx", 0, "ok"), ("quux test", 0, "ok")])
+
+    assert found["recipe:test"].startswith("To run the tests: `quux test`")
+
+
+def test_a_command_the_user_declined_is_not_a_recipe() -> None:
+    assert "recipe:deploy" not in _recipes([("./scripts/deploy.sh", None, DECLINED)])
+
+
+def test_a_command_whose_last_run_failed_is_not_a_recipe_from_one_success() -> None:
+    found = _recipes([("just lint", 0, "ok"), ("just lint", 1, "error: 3 problems")])
+
+    assert "recipe:lint" not in found
