@@ -221,10 +221,10 @@ def main(argv: list[str] | None = None) -> None:
         queries, _, _ = vectors_of(args.vectors, wanted, len(wanted))
         truth, ranks = exact_top(vectors, queries)
         sets[name] = (queries, truth, ranks)
-        for column, rank in enumerate((1, K, 100)):
+        for column, rank in enumerate(("1st", "10th", "100th")):
             value = float(np.mean(ranks[:, column]))
             figures.append(
-                Figure(section, f"{name}: mean cosine of the {rank}th nearest", value, "cos")
+                Figure(section, f"{name}: mean cosine of the {rank} nearest", value, "cos")
             )
     progress("grid", f"{len(vectors):,} vectors ({embedded:,} embedded), {args.queries} queries")
     with local_postgres(args) as dsn:
