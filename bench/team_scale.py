@@ -9,8 +9,8 @@ answered exactly (index scans off) and the HNSW answers' recall@10 against them,
 the kept totals against counting every live memory, and the top 10s with each (`team_stats`);
 the server's own search (`Retriever.search`,
 top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p50 / p95 / p99;
-the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, pgvector's
-16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
+the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, the
+product's 16 / 128 by default, as it builds it); the database's and the vectors' size on disk.
 Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
 makes them, `COPY` sends them, one connection for the whole load, `--batch` memories per
 transaction across projects, each sent on a thread while the next is planned; the first
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> None:
         "--ef-construction",
         type=int,
         default=0,
-        help="HNSW ef_construction of the index built and opened (0: 64)",
+        help="HNSW ef_construction of the index built and opened (0: 128)",
     )
     options.add_argument(
         "--load-seconds",
