@@ -38,7 +38,7 @@ def hnsw_built_after(
     vectors is dropped while the body writes, then built once over every vector (as one would
     restore a dump), with enough `maintenance_work_mem` for the graph; then the table is analysed
     so the planner uses it. `m` / `ef_construction`: the graph's parameters (None: the product's
-    defaults, `storage.postgres_hnsw_m` / `_ef_construction`'s, 16 and 64)."""
+    defaults, `storage.postgres_hnsw_m` / `_ef_construction`'s, 16 and 128)."""
     import psycopg  # noqa: PLC0415
     from psycopg import sql  # noqa: PLC0415
 

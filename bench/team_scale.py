@@ -5,10 +5,12 @@ For one project at each of `--sizes` memories, and for `--projects` projects of
 lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index with
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
 answered exactly (index scans off) and the HNSW answers' recall@10 against them, also for each
-`--ef-search` value (`storage.postgres_ef_search`); the server's own search (`Retriever.search`,
+`--ef-search` value (`storage.postgres_ef_search`); the text search's statistics read from
+the kept totals against counting every live memory, and the top 10s with each (`team_stats`);
+the server's own search (`Retriever.search`,
 top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p50 / p95 / p99;
-the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, pgvector's
-16 / 64 by default, as the product builds it); the database's and the vectors' size on disk.
+the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, the
+product's 16 / 128 by default, as it builds it); the database's and the vectors' size on disk.
 Memories are the product's rows loaded with `COPY` (`team_copy`: the store's own write plan
 makes them, `COPY` sends them, one connection for the whole load, `--batch` memories per
 transaction across projects, each sent on a thread while the next is planned; the first
@@ -46,6 +48,7 @@ from bench.common import Figure, MemoryGenerator, percentile, print_table, progr
 from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, verify
+from bench.team_stats import statistics_figures
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
@@ -332,6 +335,8 @@ async def scenario(
         efs = [int(e) for e in str(args.ef_search).split(",") if e]
         if used:
             figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
+            asked = [f"{q} {n}" for n, q in enumerate(QUERIES * 4)]
+            figures += await statistics_figures(used[0], section, asked)
     finally:
         await backend.close()
     return figures
@@ -385,7 +390,7 @@ def main(argv: list[str] | None = None) -> None:
         "--ef-construction",
         type=int,
         default=0,
-        help="HNSW ef_construction of the index built and opened (0: 64)",
+        help="HNSW ef_construction of the index built and opened (0: 128)",
     )
     options.add_argument(
         "--load-seconds",

@@ -335,7 +335,7 @@ SETTINGS: tuple[Setting, ...] = (
         "storage",
         "postgres_hnsw_ef_construction",
         int,
-        64,
+        128,
         "Memory service on Postgres: candidates kept while an HNSW vector index it makes is "
         "built (pgvector's ef_construction, 4 to 1000, at least twice postgres_hnsw_m). Higher "
         "builds a better graph, more slowly. An index built with another value is rebuilt at "

@@ -124,12 +124,14 @@ async def test_the_index_is_built_with_the_settings_graph(database: str, tmp_pat
     assert _built(database) == ["ef_construction=48", "m=12"]
 
 
-async def test_by_default_the_index_has_pgvectors_graph(database: str, tmp_path: Path) -> None:
+async def test_by_default_the_index_has_m_16_and_ef_construction_128(
+    database: str, tmp_path: Path
+) -> None:
     await _open_index(
         Settings(tmp_path).with_values(storage__backend="postgres", storage__postgres_dsn=database),
         "/p/one",
     )
-    assert _built(database) == ["ef_construction=64", "m=16"]
+    assert _built(database) == ["ef_construction=128", "m=16"]
 
 
 async def test_an_index_built_with_another_graph_is_rebuilt_once_at_start(
@@ -161,6 +163,32 @@ async def test_an_index_built_with_another_graph_is_rebuilt_once_at_start(
             "ef_construction": 96,
         }
     ]
+
+
+@pytest.mark.parametrize("options", [" WITH (m = 16, ef_construction = 64)", ""])
+async def test_the_graph_of_earlier_defaults_is_rebuilt_to_the_new_ones_at_start(
+    database: str, tmp_path: Path, options: str
+) -> None:
+    """An index of the defaults before (pgvector's, 16 / 64, named or not) is rebuilt once to
+    m 16 / ef_construction 128 by a server started on the defaults."""
+    defaults = Settings(tmp_path).with_values(
+        storage__backend="postgres", storage__postgres_dsn=database
+    )
+    await _open_index(defaults, "/p/one", _vectors("one", 30))
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX {INDEX}")
+        conn.execute(
+            f"CREATE INDEX {INDEX} ON memory_vectors USING hnsw "
+            f"((embedding::vector({DIM})) vector_cosine_ops){options} WHERE dim = {DIM}"
+        )
+    with structlog.testing.capture_logs() as logs:
+        async with _server(defaults) as (backend, db):
+            await _rebuilt(db)
+            found = await _found(backend, "/p/one", 30)
+    assert _built(database) == ["ef_construction=128", "m=16"]
+    assert found == {memory_id for memory_id, _ in _vectors("one", 30)}
+    rebuilt = [e for e in logs if e["event"] == "hnsw_index_rebuilt"]
+    assert [(e["built_m"], e["built_ef_construction"]) for e in rebuilt] == [(16, 64)]
 
 
 async def test_an_index_built_as_the_settings_ask_is_left_alone(

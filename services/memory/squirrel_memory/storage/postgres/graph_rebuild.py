@@ -23,7 +23,7 @@ import psycopg
 import structlog
 from psycopg import Connection, sql
 
-from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
+from squirrel_memory.storage.postgres.hnsw import PGVECTOR_GRAPH
 
 log = structlog.get_logger()
 
@@ -49,8 +49,8 @@ def built_graph(conn: Connection[Any], name: str) -> tuple[int, int] | None:
 def _graph(reloptions: list[str] | None) -> tuple[int, int]:
     options = dict(str(o).split("=", 1) for o in reloptions or [])
     return (
-        int(options.get("m", DEFAULT_HNSW_M)),
-        int(options.get("ef_construction", DEFAULT_EF_CONSTRUCTION)),
+        int(options.get("m", PGVECTOR_GRAPH[0])),
+        int(options.get("ef_construction", PGVECTOR_GRAPH[1])),
     )
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from psycopg import AsyncConnection
 
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
+from squirrel_memory.storage.postgres.search_totals import SEARCH_TOTALS
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 # Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
@@ -191,6 +192,9 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(4, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
     PgMigration(5, "event ids of parked work beside its dead letter", _V5),
     PgMigration(6, "replies of writes sent with an idempotency key", _V6),
+    PgMigration(
+        7, "live memories and their indexed length per project, kept by triggers", SEARCH_TOTALS
+    ),
 )
 
 _VERSION_TABLE = (

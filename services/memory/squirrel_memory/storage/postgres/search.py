@@ -36,6 +36,7 @@ from squirrel_memory.storage.checks import check_limit, check_project, check_typ
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import TS_CONFIG
+from squirrel_memory.storage.postgres.search_totals import read_totals
 from squirrel_memory.storage.revisions import drive_async
 from squirrel_memory.storage.search_terms import match_terms
 
@@ -101,8 +102,9 @@ def _upper_bound(stats: SearchStats, term: str) -> float:
 class SearchStats:
     """BM25's collection statistics of one project: live memories, their average length and
     the document frequency of the words searched so far. They are re-read after
-    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10);
-    the words' counts then as `renewed` says."""
+    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10):
+    the totals from the project's row of `memory_search_totals` (one row, whatever the
+    project's size), the words' counts then as `renewed` says."""
 
     taken_at: float = -math.inf
     total: int = 0
@@ -175,13 +177,8 @@ class PostgresMemorySearch:
         now = time.monotonic()
         if not stats.fresh(now):
             async with self._on(conn) as on:
-                cursor = await on.execute(
-                    "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
-                    "WHERE project_id = %s AND NOT deleted",
-                    (self.project_id,),
-                )
-                row = await cursor.fetchone()
-            stats = stats.renewed(now, *((int(row[0]), float(row[1])) if row else (0, 1.0)))
+                total, avg_length = await read_totals(on, self.project_id)
+            stats = stats.renewed(now, total, avg_length)
             self._search_stats = stats
         missing = [term for term in queries if term not in stats.doc_freq]
         if missing:

