@@ -1,5 +1,6 @@
 """Claude Code hook output: a failing hook is an error of the session (a `tool_result` of
-`hook:<name>`), context a hook adds is the hook's words; a stop hook reports its errors in a
+`hook:<name>`, with what the hook said: its stderr and stdout, a blocking hook's reason from
+`blockingError`), context a hook adds is the hook's words; a stop hook reports its errors in a
 `system` record.
 """
 
@@ -26,6 +27,7 @@ def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> li
         output = "\n".join(
             part
             for part in (
+                _blocking_reason(attachment.get("blockingError")),
                 text_of(attachment.get("stderr")),
                 text_of(attachment.get("stdout")),
                 text_of(attachment.get("content")),
@@ -43,6 +45,14 @@ def stop_hook_events(record: dict[str, Any], ctx: RecordContext) -> list[Event] 
         output = "\n".join(text_of(e) if not isinstance(e, str) else e for e in errors)
         return [_hook_failure(ctx, "Stop", output, None)]
     return None
+
+
+def _blocking_reason(value: object) -> str:
+    """The reason a blocking hook gave: `{"blockingError": reason, "command": …}` as 2.1
+    writes it, or the reason itself."""
+    if isinstance(value, dict):
+        value = value.get("blockingError")
+    return value if isinstance(value, str) else ""
 
 
 def _hook_failure(
