@@ -53,13 +53,34 @@ def _configure_without_cached_loggers(*args: object, **kwargs: object) -> None:
 structlog.configure = _configure_without_cached_loggers
 
 
+def _log_through_pytest() -> None:
+    """structlog in the test process: JSON lines handed to the standard library's logging, which
+    pytest captures per test and prints beside a failing one ("Captured log"). Its defaults
+    printed console lines to the `sys.stdout` of the moment structlog was imported: a line
+    logged by a thread while pytest's capture was paused between two phases of a test (a
+    search index built in the background) reached the terminal in the middle of the dots."""
+    structlog.reset_defaults()
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+    )
+
+
+_log_through_pytest()
+
+
 @pytest.fixture(autouse=True)
-def _logging_as_structlog_starts() -> Iterator[None]:
-    """Each test starts from structlog's defaults: one that set up Squirrel's logging in process
+def _logging_as_the_suite_starts() -> Iterator[None]:
+    """Each test starts from the suite's logging: one that set up Squirrel's logging in process
     (a level filter of "error", JSON to stderr) does not hide the next test's log events from
     `capture_logs`."""
     yield
-    structlog.reset_defaults()
+    _log_through_pytest()
     structlog.contextvars.clear_contextvars()
 
 
