@@ -18,4 +18,3 @@ def test_a_log_line_is_captured_with_its_test_as_json(
     assert record.levelname == "INFO"
     assert json.loads(record.getMessage()) == {"event": "probe_done", "rows": 3, "level": "info"}
     assert capfd.readouterr() == ("", "")  # nothing written to the test's stdout or stderr
-
