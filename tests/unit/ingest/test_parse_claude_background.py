@@ -385,3 +385,29 @@ def test_a_running_command_restored_without_its_command_is_dropped_not_raised() 
     assert parser.skipped["internal_error"] == 0
     assert _runs(events) == []
     assert _said(events)  # the notification's text is still the host's message
+
+
+def test_a_launch_known_only_from_its_text_is_linked_to_its_read_back() -> None:
+    """Two calls answered in one record keep no `toolUseResult`: the task id is read from the
+    launch's text, where a full stop follows it."""
+    tool_input = {"command": "pytest -q", "run_in_background": True}
+    other = {"command": "sleep 1", "run_in_background": True}
+    blocks = [
+        {"tool_use_id": tool_id, "type": "tool_result", "content": text, "is_error": False}
+        for tool_id, text in (("toolu_1", LAUNCHED), ("toolu_5", LAUNCHED.replace(TASK, "b2")))
+    ]
+    read_back = (
+        "<retrieval_status>success</retrieval_status>\n<task_id>bnejukxwt</task_id>\n"
+        "<status>completed</status>\n<exit_code>0</exit_code>\n<output>12 passed</output>"
+    )
+    events = _feed(
+        ClaudeFileParser(PATH),
+        _tool_use("a1", "toolu_1", "Bash", tool_input),
+        _tool_use("a5", "toolu_5", "Bash", other),
+        _record("user", "r1", message={"role": "user", "content": blocks}),
+        _tool_use("a2", "toolu_2", "TaskOutput", {"task_id": TASK}),
+        _tool_result("r2", "toolu_2", read_back),
+    )
+    [run] = _runs(events)
+    assert (run.content["command"], run.content["exit_code"]) == ("pytest -q", 0)
+    assert run.content["output"] == "12 passed"

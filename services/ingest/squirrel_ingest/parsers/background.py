@@ -33,7 +33,8 @@ FINISHED = frozenset({"completed", "failed"})
 #: The status of a command that was stopped: it ended, but says nothing of its outcome.
 STOPPED = "killed"
 
-_LAUNCHED = re.compile(r"running in background with ID: ([\w.-]+)")
+#: The task id in a launch's text; the full stop that ends the sentence is not part of it.
+_LAUNCHED = re.compile(r"running in background with ID: ([\w-]+(?:\.[\w-]+)*)")
 _NOTIFICATION = re.compile(r"<task-notification>(.*?)(?:</task-notification>|\Z)", re.DOTALL)
 _EXIT_CODE = re.compile(r"exit code:? (-?\d{1,9})\b", re.IGNORECASE)
 _SCAN_CHARS = 20_000
