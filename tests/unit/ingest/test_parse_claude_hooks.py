@@ -112,3 +112,36 @@ def test_a_stop_hook_that_reported_errors_is_a_failed_result() -> None:
 )
 def test_a_hook_that_succeeded_is_no_failure(attachment: dict[str, Any]) -> None:
     assert not any(e.content.get("is_error") for e in _events(_attachment(attachment)))
+
+
+def _system_line(content: str) -> dict[str, Any]:
+    """A hook's outcome as Claude Code 1.0 wrote it: a `system` record's text, name in bold."""
+    record = _attachment({})
+    del record["attachment"]
+    record.update(type="system", content=content, level="warning", toolUseID="toolu_1")
+    return record
+
+
+def test_a_hook_failure_as_claude_code_1_0_wrote_it_is_a_failed_result() -> None:
+    text = (
+        "\u001b[1mPostToolUse:Edit\u001b[22m [uv run ruff check] failed with non-blocking status"
+        " code 1: src/app.py:3:1: F401 `os` imported but unused"
+    )
+    [event] = _events(_system_line(text))
+    assert event.origin is Origin.HOOK
+    assert (event.content["tool"], event.content["is_error"]) == ("hook:PostToolUse:Edit", True)
+    assert event.content["exit_code"] == 1
+    assert event.content["output"] == "src/app.py:3:1: F401 `os` imported but unused"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u001b[1mPostToolUse:Edit\u001b[22m [uv run ruff format] completed successfully: 1 file"
+        " reformatted",
+        "Running \u001b[1mPostToolUse:Edit\u001b[22m...",
+        "Stop [bash -c 'echo failed with non-blocking status code 1'] completed successfully: ok",
+    ],
+)
+def test_a_hook_that_ran_or_succeeded_in_claude_code_1_0_is_no_failure(text: str) -> None:
+    assert _events(_system_line(text)) == []
