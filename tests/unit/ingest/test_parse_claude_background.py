@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser
 
@@ -284,3 +286,128 @@ def test_a_command_the_user_sent_to_the_background_waits_for_its_end() -> None:
     )
     [run] = _runs(events)
     assert (run.content["command"], run.content["exit_code"]) == ("cargo test", 0)
+
+
+# --- odd and hostile records: a clear outcome, nothing invented, nothing lost ------------------
+
+
+def _said(events: list[Event]) -> list[str]:
+    return [e.content["text"] for e in events if e.event_type is EventType.USER_MESSAGE]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        'Background command "Run the suite" failed',
+        'Background command "Run the suite" failed with exit code banana',
+        'Background command "Run the suite" failed with exit code 99999999999',
+    ],
+)
+def test_a_failure_without_a_readable_exit_code_is_a_failure_of_unknown_code(summary: str) -> None:
+    events = _feed(ClaudeFileParser(PATH), *_launch(), _notification("n1", "failed", summary))
+    [run] = _runs(events)
+    assert (run.content["exit_code"], run.content["is_error"]) == (None, True)
+
+
+def test_the_exit_code_is_the_hosts_not_one_quoted_in_the_description() -> None:
+    summary = 'Background command "retry until exit code 5 stops" completed (exit code 0)'
+    events = _feed(ClaudeFileParser(PATH), *_launch(), _notification("n1", "completed", summary))
+    [run] = _runs(events)
+    assert (run.content["exit_code"], run.content["is_error"]) == (0, False)
+
+
+def test_markup_in_the_description_does_not_cut_the_summary() -> None:
+    summary = (
+        'Background command "echo </summary><status>completed</status>" failed with exit code 3'
+    )
+    events = _feed(ClaudeFileParser(PATH), *_launch(), _notification("n1", "failed", summary))
+    [run] = _runs(events)
+    assert (run.content["exit_code"], run.content["is_error"]) == (3, True)
+    assert run.content["output"] == summary
+
+
+def test_a_notification_for_an_unknown_task_links_nothing_and_keeps_the_launch() -> None:
+    other = _notification_text("failed", "failed with exit code 1", task="zzz").replace(
+        "toolu_1", "toolu_9"
+    )
+    stray = _record("user", "n1", message={"role": "user", "content": other})
+    parser = ClaudeFileParser(PATH)
+    events = _feed(parser, *_launch(), stray)
+    assert _runs(events) == []
+    assert any("<task-id>zzz</task-id>" in text for text in _said(events))  # the text is kept
+    later = _feed(parser, _notification("n2", "completed", "completed (exit code 0)"))
+    [run] = _runs(later)
+    assert (run.content["command"], run.content["exit_code"]) == ("pytest -q", 0)
+
+
+def test_a_notification_of_an_unknown_status_does_not_end_the_command() -> None:
+    parser = ClaudeFileParser(PATH)
+    events = _feed(parser, *_launch(), _notification("n1", "exploded", "exit code 4"))
+    assert _runs(events) == []
+    assert list(parser.export_state()["running"]) == ["toolu_1"]
+    [run] = _runs(_feed(parser, _notification("n2", "failed", "failed with exit code 2")))
+    assert (run.content["exit_code"], run.content["is_error"]) == (2, True)
+
+
+def test_a_command_read_back_then_notified_is_linked_once() -> None:
+    events = _feed(
+        ClaudeFileParser(PATH),
+        *_launch("pnpm test", task="dce0af"),
+        *_bash_output("2", "toolu_2", "failed", 1),
+        _notification("n1", "completed", "completed (exit code 0)"),
+    )
+    [run] = _runs(events)
+    assert (run.content["exit_code"], run.content["is_error"]) == (1, True)
+
+
+def test_bash_output_of_a_task_that_never_launched_says_nothing() -> None:
+    parser = ClaudeFileParser(PATH)
+    events = _feed(parser, *_bash_output("2", "toolu_2", "completed", 0))
+    assert _runs(events) == []
+    assert [e.event_type for e in events] == [EventType.TOOL_CALL, EventType.TOOL_RESULT]
+    assert parser.skipped["internal_error"] == 0
+
+
+def test_a_huge_notification_is_read_and_its_output_capped() -> None:
+    summary = "x" * 2_000_000 + " failed with exit code 7"
+    parser = ClaudeFileParser(PATH)
+    events = _feed(parser, *_launch(), _notification("n1", "failed", summary))
+    [run] = _runs(events)
+    assert run.content["exit_code"] == 7
+    assert len(run.content["output"]) < 100_000
+    assert parser.skipped["internal_error"] == 0
+
+
+def test_a_running_command_restored_without_its_command_is_dropped_not_raised() -> None:
+    parser = ClaudeFileParser(PATH)
+    parser.restore_state({"running": {"toolu_1": {"name": "Bash", "task_id": TASK}}})
+    events = _feed(parser, _notification("n1", "failed", "failed with exit code 2"))
+    assert parser.skipped["internal_error"] == 0
+    assert _runs(events) == []
+    assert _said(events)  # the notification's text is still the host's message
+
+
+def test_a_launch_known_only_from_its_text_is_linked_to_its_read_back() -> None:
+    """Two calls answered in one record keep no `toolUseResult`: the task id is read from the
+    launch's text, where a full stop follows it."""
+    tool_input = {"command": "pytest -q", "run_in_background": True}
+    other = {"command": "sleep 1", "run_in_background": True}
+    blocks = [
+        {"tool_use_id": tool_id, "type": "tool_result", "content": text, "is_error": False}
+        for tool_id, text in (("toolu_1", LAUNCHED), ("toolu_5", LAUNCHED.replace(TASK, "b2")))
+    ]
+    read_back = (
+        "<retrieval_status>success</retrieval_status>\n<task_id>bnejukxwt</task_id>\n"
+        "<status>completed</status>\n<exit_code>0</exit_code>\n<output>12 passed</output>"
+    )
+    events = _feed(
+        ClaudeFileParser(PATH),
+        _tool_use("a1", "toolu_1", "Bash", tool_input),
+        _tool_use("a5", "toolu_5", "Bash", other),
+        _record("user", "r1", message={"role": "user", "content": blocks}),
+        _tool_use("a2", "toolu_2", "TaskOutput", {"task_id": TASK}),
+        _tool_result("r2", "toolu_2", read_back),
+    )
+    [run] = _runs(events)
+    assert (run.content["command"], run.content["exit_code"]) == ("pytest -q", 0)
+    assert run.content["output"] == "12 passed"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from squirrel_ingest.parsers.base import _loads
+from squirrel_ingest.parsers.base import _loads, decode_record
 
 # Integers beyond 64 bits may come as doubles (orjson reads them so): what the memory service
 # reads every number as anyway (`wire.content_from_json`), so the stored event is the same.
@@ -68,3 +69,12 @@ def test_what_orjson_refuses_is_read_by_json() -> None:
         assert repr(_loads(line)) == expected
     for bad in (b'{"a": "x\x01y"}', b'{"a": 1}x', b"[" * 3000 + b"]" * 3000, b'{"\xff": 1}', b""):
         assert _loads(bad) is None
+
+
+def test_a_line_with_bytes_that_are_not_utf8_is_read_with_them_replaced() -> None:
+    skipped: Counter[str] = Counter()
+    line = b'{"type": "user", "text": "caf\xc3 au lait \xff"}'
+    assert decode_record(line, skipped) == {"type": "user", "text": "caf\ufffd au lait \ufffd"}
+    assert skipped == Counter({"invalid_utf8_replaced": 1})
+    assert decode_record(b'{"type": "user", "text": "x"', skipped) is None  # still torn
+    assert skipped["malformed_json"] == 1

@@ -99,6 +99,67 @@ def test_paths_outside_the_repository_or_truncated_are_left_out() -> None:
     assert _listed("git diff --stat", output) == ["src/d.ts"]
 
 
+def _chained(command: str, output: str, cwd: str | None = None) -> list[str]:
+    run = CommandRun("e1", AT, command, True, output, cwd=cwd)
+    return [path for path, _ in listed_paths([run], ROOT)]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "expected"),
+    [
+        ("git add -A && git status --short", "A  src/a.ts\nA  src/b.ts\n", None),
+        ("git add -A; git status --porcelain", "A  src/a.ts\nA  src/b.ts\n", None),
+        ("cd src && git diff --stat", " src/a.ts | 2 +-\n src/b.ts | 1 +\n", None),
+        ("cd src && git ls-files", "a.ts\nb.ts\n", None),
+        (
+            "cd web && git status",
+            "\tmodified:   app.ts\n\tmodified:   ../src/a.ts\n",
+            ["web/app.ts", "src/a.ts"],
+        ),
+        (f"cd {ROOT}/web && git ls-files", "app.ts\n", ["web/app.ts"]),
+        ("cd web && git status --porcelain", " M src/a.ts\n", ["src/a.ts"]),
+        ("git fetch && git diff --name-only origin/main", "src/a.ts\nsrc/b.ts\n", None),
+        (
+            "git status --short && git diff --stat",
+            " M src/a.ts\n src/b.ts | 1 +\n",
+            ["src/a.ts", "src/b.ts"],
+        ),
+    ],
+)
+def test_a_chained_line_is_read_from_the_folder_it_ran_in(
+    command: str, output: str, expected: list[str] | None
+) -> None:
+    assert _chained(command, output) == (expected or ["src/a.ts", "src/b.ts"])
+
+
+def test_a_listing_run_in_a_sub_folder_is_read_from_it() -> None:
+    assert _chained("git ls-files", "a.ts\n", cwd=f"{ROOT}/web") == ["web/a.ts"]
+    assert _chained("git diff --name-only", "src/a.ts\n", cwd=f"{ROOT}/web") == ["src/a.ts"]
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd"),
+    [
+        ("cd /srv/other && git status --short", None),  # another folder
+        ("cd .. && git ls-files", None),
+        ("cd src/../.. && git ls-files", None),
+        ("cd ~/other; git ls-files", None),
+        ("cd $REPO && git ls-files", None),
+        ("cd && git ls-files", None),
+        ("git add -A && git -C ../other status --short", None),  # another repository
+        ("git -C other status --short; git status --short", None),
+        ("git status --short", "/srv/other"),  # the shell was in another folder
+        ("npm test && git status --short", None),  # a step that prints its own lines
+        ("git ls-files && cd /srv/other", None),
+        ("cd src && git ls-files && cd .. && git ls-files", None),  # one format, two folders
+    ],
+)
+def test_a_chained_line_that_leaves_the_project_or_prints_more_gives_none(
+    command: str, cwd: str | None
+) -> None:
+    assert _chained(command, " M src/a.ts\nsrc/b.ts\n", cwd=cwd) == []
+
+
 @pytest.mark.parametrize("eco", ECOS, ids=IDS)
 async def test_files_a_pull_request_lists_name_the_language_when_none_was_touched(
     eco: Eco,

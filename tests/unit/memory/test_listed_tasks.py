@@ -130,3 +130,34 @@ def test_only_the_users_words_and_output_seen_in_the_project_give_the_tasks(
         session.add("tool_result", {"tool": "WebFetch", "output": LIST})
 
     assert bool(listed_tasks(session.events)) is kept
+
+
+RECIPES = "Available recipes:\n    build\n    test  # run the suite\n"
+
+
+def test_a_command_the_user_typed_gives_the_tasks_its_output_listed() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.typed("just --list", RECIPES)
+
+    (found,) = listed_tasks(session.events)
+
+    assert found.content == "The project's just tasks (as just listed them): `build`, `test`."
+    assert found.event_ids == (session.events[-1].id,)
+
+
+@pytest.mark.parametrize(
+    "command", ["cd ../other-repo && just --list", "cd /srv/other; just --list", "pushd ~/x"]
+)
+def test_a_typed_command_run_in_another_folder_gives_no_tasks(command: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.typed(command, RECIPES)
+
+    assert listed_tasks(session.events) == []
+
+
+def test_an_echoed_output_without_its_typed_command_gives_no_tasks() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.typed("just --list", "")
+    session.add("user_message", {"text": f"<bash-stdout>{RECIPES}</bash-stdout>"}, origin="harness")
+
+    assert listed_tasks(session.events) == []

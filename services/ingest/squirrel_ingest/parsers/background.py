@@ -10,7 +10,9 @@ A `Bash` call with `run_in_background` returns at once ("Command running in back
   `stdout`, `stderr`; the text has `<status>`, `<exit_code>`, `<stdout>`, `<stderr>` tags);
 - a `TaskOutput` result (the same facts about a task).
 
-This module reads those records; the parser links them to the command by task id.
+This module reads those records; the parser links them to the command by task id. The exit code
+of a notification is the last one its summary says (the host's words come after the command's
+description, which may quote one), and no code is invented for a failure that does not say it.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ READ_BACK_TOOLS = frozenset({"BashOutput", "TaskOutput"})
 STOP_TOOLS = frozenset({"KillShell", "KillBash", "TaskStop"})
 #: Input keys naming the background task a read-back or stop tool works on.
 TASK_ID_KEYS = ("bash_id", "shell_id", "task_id")
-#: The statuses of a command that ended by itself (a stopped one is `killed`).
+#: The statuses of a command that ended by itself.
 FINISHED = frozenset({"completed", "failed"})
+#: The status of a command that was stopped: it ended, but says nothing of its outcome.
+STOPPED = "killed"
 
-_LAUNCHED = re.compile(r"running in background with ID: ([\w.-]+)")
+#: The task id in a launch's text; the full stop that ends the sentence is not part of it.
+_LAUNCHED = re.compile(r"running in background with ID: ([\w-]+(?:\.[\w-]+)*)")
 _NOTIFICATION = re.compile(r"<task-notification>(.*?)(?:</task-notification>|\Z)", re.DOTALL)
 _EXIT_CODE = re.compile(r"exit code:? (-?\d{1,9})\b", re.IGNORECASE)
 _SCAN_CHARS = 20_000
@@ -51,6 +56,12 @@ class Outcome:
         """Whether the command ended by itself (not still running, not stopped)."""
         return self.status in FINISHED
 
+    @property
+    def ended(self) -> bool:
+        """Whether the command is over: ended by itself or stopped (any other status, such as
+        `running` or one this parser does not know, leaves it running)."""
+        return self.finished or self.status == STOPPED
+
 
 def launched_task(output: str, structured: object) -> str | None:
     """The task id a background launch's result names, if it is one."""
@@ -70,13 +81,15 @@ def notifications(text: str) -> list[Outcome]:
     for match in _NOTIFICATION.finditer(text):
         body = match.group(1)
         status = (_tag(body, "status") or "").strip().lower()
-        summary = (_tag(body, "summary") or "").strip()
+        summary = (_last_tag(body, "summary") or "").strip()
         task_id = (_tag(body, "task-id") or "").strip() or None
         use_id = (_tag(body, "tool-use-id") or "").strip() or None
         if not status or (task_id is None and use_id is None):
             continue
-        code = _EXIT_CODE.search(summary)
-        exit_code = int(code.group(1)) if code else (0 if status == "completed" else None)
+        # The host's words end the summary ("… failed with exit code 3", "… (exit code 0)"),
+        # after the command's description, which may quote an exit code of its own.
+        codes = _EXIT_CODE.findall(summary)
+        exit_code = int(codes[-1]) if codes else (0 if status == "completed" else None)
         found.append(Outcome(task_id, status, exit_code, summary, use_id))
     return found
 
@@ -118,6 +131,14 @@ def read_back(output: str, structured: object, task_id: str | None) -> Outcome |
 def _tag(text: str, name: str) -> str | None:
     match = re.search(rf"<{name}>(.*?)</{name}>", text, re.DOTALL)
     return match.group(1) if match else None
+
+
+def _last_tag(text: str, name: str) -> str | None:
+    """The text from the first opening `name` tag to its last closing one: a closing tag quoted
+    inside (a command's description carrying markup) does not cut it short."""
+    start = text.find(f"<{name}>")
+    end = text.rfind(f"</{name}>")
+    return text[start + len(name) + 2 : end] if 0 <= start < end else None
 
 
 def _int(value: object) -> int | None:

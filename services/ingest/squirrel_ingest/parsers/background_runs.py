@@ -3,7 +3,9 @@ says the command has ended (a `<task-notification>`, a `BashOutput` or `TaskOutp
 
 A launch is remembered by its call id with its task id (at most `PENDING_LIMIT`); when a later
 record says the task ended by itself, the command's run is emitted once, with the launch's
-command, paths and folder; a stopped command is forgotten and says nothing. The records
+command, paths and folder; a stopped command is forgotten and says nothing. A record of a
+status not known here, of a task not launched in this file, or a second record of an ended
+task, changes nothing: the launch waits for a record that says how it ended. The records
 themselves are read by `background`.
 """
 
@@ -77,9 +79,7 @@ class BackgroundRuns:
         if pending.name not in READ_BACK_TOOLS:
             return []
         outcome = read_back(output, structured, pending.task_id)
-        if outcome is None or outcome.status == "running":
-            return []
-        return self._ended(outcome, ctx)
+        return self._ended(outcome, ctx) if outcome is not None else []
 
     def notified(self, text: str, ctx: RecordContext) -> list[Event]:
         """The runs of the background commands a user-role text says have ended."""
@@ -89,12 +89,17 @@ class BackgroundRuns:
         return events
 
     def _ended(self, outcome: Outcome, ctx: RecordContext) -> list[Event]:
-        """The command's `command_run`/`test_run`, the first time its end is known."""
+        """The command's `command_run`/`test_run`, the first time its end is known. A status
+        that does not say the command is over (`running`, or one not known here) leaves it
+        running; a launch restored without its command ends without a run."""
+        if not outcome.ended:
+            return []
         taken = self._take(outcome.task_id, outcome.tool_use_id)
         if taken is None or not outcome.finished:
             return []
         tool_use_id, launch = taken
-        assert launch.command is not None
+        if launch.command is None:
+            return []
         failed = outcome.status == "failed" or outcome.exit_code not in (None, 0)
         return [
             command_event(

@@ -297,6 +297,10 @@ def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
         return None
     value = _loads(line)
     if value is None:
+        value = _with_bad_bytes_replaced(line)
+        if value is not None:
+            skipped["invalid_utf8_replaced"] += 1
+    if value is None:
         value = _recover_torn_line(line)
         if value is None:
             skipped["malformed_json"] += 1
@@ -322,6 +326,16 @@ def _loads(data: bytes) -> Any:
         return json.loads(data)
     except (ValueError, RecursionError):
         return None
+
+
+def _with_bad_bytes_replaced(line: bytes) -> Any:
+    """A line whose fault is bytes that are not UTF-8 (a write cut inside a character, a tool's
+    output in another encoding), read with each such byte as U+FFFD; None for any other line."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return _loads(line.decode("utf-8", errors="replace").encode("utf-8"))
+    return None
 
 
 def _recover_torn_line(line: bytes) -> Any:

@@ -1,10 +1,14 @@
 """Claude Code hook output: a failing hook is an error of the session (a `tool_result` of
-`hook:<name>`), context a hook adds is the hook's words; a stop hook reports its errors in a
-`system` record.
+`hook:<name>`, with what the hook said: its stderr and stdout, a blocking hook's reason from
+`blockingError`), context a hook adds is the hook's words; a stop hook reports its errors in a
+`system` record. Claude Code 1.0 wrote every hook's outcome as a `system` record's text:
+"PostToolUse:Edit [ruff check] failed with non-blocking status code 1: <stderr>" (the name in
+bold, as terminal escapes) is a failure; "… completed successfully: …" is none.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
@@ -26,6 +30,7 @@ def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> li
         output = "\n".join(
             part
             for part in (
+                _blocking_reason(attachment.get("blockingError")),
                 text_of(attachment.get("stderr")),
                 text_of(attachment.get("stdout")),
                 text_of(attachment.get("content")),
@@ -36,13 +41,39 @@ def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> li
     return None
 
 
+#: How much of a `system` record's text is looked at for a hook failure.
+_SCAN_CHARS = 20_000
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
+#: A Claude Code 1.0 hook failure, as its `system` record says it.
+_LEGACY_FAILURE = re.compile(
+    r"(?P<name>[\w:|*.-]+) \[.*?\] failed with non-blocking status code (?P<code>-?\d{1,9})"
+    r"(?::\s?(?P<output>.*))?",
+    re.DOTALL,
+)
+
+
 def stop_hook_events(record: dict[str, Any], ctx: RecordContext) -> list[Event] | None:
-    """A stop hook that reported errors; None for other system lines, the host's bookkeeping."""
+    """A stop hook that reported errors, or a hook failure as Claude Code 1.0 wrote it; None
+    for other system lines, the host's bookkeeping."""
     errors = record.get("hookErrors")
     if record.get("subtype") == "stop_hook_summary" and isinstance(errors, list) and errors:
         output = "\n".join(text_of(e) if not isinstance(e, str) else e for e in errors)
         return [_hook_failure(ctx, "Stop", output, None)]
+    content = record.get("content")
+    if record.get("subtype") is None and isinstance(content, str):
+        failed = _LEGACY_FAILURE.match(_ESCAPES.sub("", content[:_SCAN_CHARS]))
+        if failed is not None:
+            output = failed.group("output") or ""
+            return [_hook_failure(ctx, failed.group("name"), output, int(failed.group("code")))]
     return None
+
+
+def _blocking_reason(value: object) -> str:
+    """The reason a blocking hook gave: `{"blockingError": reason, "command": …}` as 2.1
+    writes it, or the reason itself."""
+    if isinstance(value, dict):
+        value = value.get("blockingError")
+    return value if isinstance(value, str) else ""
 
 
 def _hook_failure(

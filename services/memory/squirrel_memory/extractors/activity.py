@@ -152,6 +152,15 @@ def event_text(event: StoredEvent) -> str:
     return value if isinstance(value, str) else ""
 
 
+def typed_command(event: StoredEvent) -> str | None:
+    """The command the user typed into the assistant (`!cmd`, a `<bash-input>` message), when
+    `event` is one."""
+    if event.event_type != EventType.USER_MESSAGE or not is_user_voice(event.origin):
+        return None
+    match = _BASH_INPUT.match(event_text(event))
+    return (match.group(1).strip() or None) if match else None
+
+
 def is_noise_text(text: str) -> bool:
     """True for transcript plumbing that is not something the user said."""
     stripped = text.strip().lower()
@@ -289,20 +298,18 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
                     session_id=event.session_id,
                 )
             )
-        elif event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
-            match = _BASH_INPUT.match(event_text(event))
-            if match and match.group(1).strip():
-                runs.append(
-                    CommandRun(
-                        event.id,
-                        event.timestamp,
-                        match.group(1).strip(),
-                        None,
-                        "",
-                        by_user=True,
-                        session_id=event.session_id,
-                    )
+        elif (typed := typed_command(event)) is not None:
+            runs.append(
+                CommandRun(
+                    event.id,
+                    event.timestamp,
+                    typed,
+                    None,
+                    "",
+                    by_user=True,
+                    session_id=event.session_id,
                 )
+            )
     return runs
 
 

@@ -6,16 +6,23 @@ commands it ran print the project's files: `git status`, `git diff --stat` / `--
 `gh pr view --json files`, `gh pr diff --name-only`. Those paths are weaker evidence of the
 project's language than the files touched (`touched_languages`): they are read only from
 commands that succeeded in the project's own repository, and only paths relative to it count
-(a truncated `.../x.ts`, an absolute or `../` path does not; nor does a command run after a
-`cd` or pointed at another repository). Renames count by their new name:
-`a => b`, `src/{a => b}.ts`, `R100<TAB>a<TAB>b`, `R  a -> b`.
+(a truncated `.../x.ts`, an absolute or `../` path does not; nor does a command run in a folder
+outside the project, or pointed at another repository with `git -C`, `--git-dir` or `gh
+--repo`). Renames count by their new name: `a => b`, `src/{a => b}.ts`, `R100<TAB>a<TAB>b`,
+`R  a -> b`.
+A chained line (`git add -A && git status`, `cd web; git ls-files`) is read when each of its
+other steps prints no list of its own: a `cd` into a folder of the project, or a git command
+that stages, commits or moves between branches. `git status` (but `--porcelain`), `git
+ls-files` and `git diff --relative` print paths from the folder they ran in; the others from
+the repository's root.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 
-from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.activity import CommandRun, relative_path
 
 #: git subcommands whose output lists files with one of these options.
 _LISTING_OPTIONS = frozenset({"--stat", "--name-only", "--name-status", "--numstat"})
@@ -23,6 +30,12 @@ _FILE_LISTS = frozenset({"diff", "show", "log", "whatchanged"})
 #: git options naming another repository or work tree: its files are not this project's.
 _ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})
 _GH_REPO = frozenset({"-R", "--repo"})
+#: git subcommands that may come before or after a listing in one line: what they print is no
+#: list of files (or only this repository's, as `git reset` does).
+_QUIET_GIT = frozenset(
+    {"add", "rm", "mv", "restore", "reset", "stage", "commit", "fetch", "checkout", "switch"}
+)
+_MOVES = frozenset({"cd", "pushd"})
 
 _JSON_PATH = re.compile(r'"path"\s*:\s*"([^"\\]+)"')
 _STAT = re.compile(r"^ ?(\S.*?)\s+\|\s+(?:\d+|Bin\b)")
@@ -55,10 +68,14 @@ def _after_global_options(tokens: list[str]) -> list[str]:
     return rest
 
 
+def _elsewhere(tokens: list[str]) -> bool:
+    return any(t in _ELSEWHERE or t.startswith(("--git-dir=", "--work-tree=")) for t in tokens)
+
+
 def _kind(tokens: list[str]) -> str | None:
     """The output format of one simple command that lists files, or None."""
     if len(tokens) >= 2 and tokens[0] == "git":
-        if any(t in _ELSEWHERE or t.startswith(("--git-dir=", "--work-tree=")) for t in tokens):
+        if _elsewhere(tokens):
             return None
         rest = _after_global_options(tokens[1:])
         if not rest:
@@ -86,6 +103,67 @@ def _kind(tokens: list[str]) -> str | None:
     return None
 
 
+def _from_folder(tokens: list[str]) -> bool:
+    """Whether a listing command prints paths from the folder it ran in (not the root)."""
+    if tokens[0] != "git":
+        return False
+    rest = _after_global_options(tokens[1:])
+    if rest[0] == "status":
+        return not any(t.startswith("--porcelain") for t in rest)
+    if rest[0] == "ls-files":
+        return "--full-name" not in rest
+    return "--relative" in rest
+
+
+def _quiet(tokens: list[str]) -> bool:
+    """Whether a step of a chained line prints no list of files of its own."""
+    if tokens[0] != "git" or _elsewhere(tokens):
+        return False
+    rest = _after_global_options(tokens[1:])
+    return bool(rest) and rest[0] in _QUIET_GIT
+
+
+def _folder_of(path: str | None, project_id: str) -> str | None:
+    """`path` as a folder of the project ("" for its root), or None when outside it."""
+    if path is None or path.rstrip("/") == project_id.rstrip("/"):
+        return ""
+    inside = relative_path(path, project_id)
+    return None if inside.startswith("/") else posixpath.normpath(inside)
+
+
+def _moved(folder: str, tokens: list[str], project_id: str) -> str | None:
+    """The folder a `cd`/`pushd` step moves to, or None when it leaves the project or cannot be
+    told (`cd`, `cd -`, `cd ~/x`, `cd $DIR`)."""
+    if len(tokens) != 2 or tokens[1].startswith(("-", "~", "$")):
+        return None
+    target = tokens[1]
+    if target.startswith("/"):
+        return _folder_of(target, project_id)
+    moved = posixpath.normpath(posixpath.join(folder, target))
+    if moved == ".." or moved.startswith("../"):
+        return None
+    return "" if moved == "." else moved
+
+
+def _listings(run: CommandRun, project_id: str) -> list[tuple[str, str]]:
+    """(output format, folder its paths start from) of each listing command in `run`'s line;
+    none when a step of the line prints something else or works outside the project."""
+    folder = _folder_of(run.cwd, project_id)
+    found: list[tuple[str, str]] = []
+    for tokens in run.segments:
+        if folder is None:
+            return []
+        if tokens[0] in _MOVES:
+            folder = _moved(folder, tokens, project_id)
+        elif kind := _kind(tokens):
+            found.append((kind, folder if _from_folder(tokens) else ""))
+        elif not _quiet(tokens):
+            return []
+    if folder is None or len({kind for kind, _ in found}) != len(set(found)):
+        return []  # left the project, or one format printed from two folders: not told apart
+    return list(dict.fromkeys(found))
+
+
 def _paths(kind: str, output: str) -> list[str]:
     if kind == "json":
         return _JSON_PATH.findall(output)
@@ -109,16 +187,15 @@ def _paths(kind: str, output: str) -> list[str]:
 
 def listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, str]]:
     """(project-relative path, event id) for every file a successful listing command printed in
-    the project's own repository: a run of one simple command only (after `cd elsewhere &&`
-    the output is another folder's), and none with `git -C`, `--git-dir` or `gh --repo`."""
+    the project's own repository (module docstring): never after `cd` out of the project, nor
+    with `git -C`, `--git-dir` or `gh --repo`."""
     found: list[tuple[str, str]] = []
     for run in runs:
         if run.ok is not True:
             continue
-        kinds = [kind for tokens in run.segments if (kind := _kind(tokens))]
-        if len(kinds) != 1 or len(run.segments) != 1:
-            continue
-        for path in _paths(kinds[0], run.output):
-            if path and not path.startswith(("/", "~", "..", ".../")) and "://" not in path:
-                found.append((path, run.event_id))
+        for kind, folder in _listings(run, project_id):
+            for printed in _paths(kind, run.output):
+                path = posixpath.normpath(posixpath.join(folder, printed)) if folder else printed
+                if path and not path.startswith(("/", "~", "..", ".../")) and "://" not in path:
+                    found.append((path, run.event_id))
     return found

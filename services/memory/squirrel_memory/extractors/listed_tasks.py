@@ -7,9 +7,11 @@ that list names the project's tasks even when no task file was read: one fact, "
 pixi tasks (as pixi listed them): `mkeon`, `setupeon`, `srvdocs`.", with the runner when the
 text around the list names one. A list of fewer than two names, or lines that are not bare
 task names, say nothing.
-Only the user's own words and what the session's tools printed in the project count: not a
-parent agent's prompt to a subagent, a subagent's report or a notification, nor the output of a
-command run in another folder, a read outside the project root or a web page.
+Only the user's own words and what commands printed in the project count: the session's tools,
+and a command the user typed into the assistant (`!just --list`, whose output the host echoes in
+`<bash-stdout>`). Not a parent agent's prompt to a subagent, a subagent's report or a
+notification, nor the output of a command run in another folder, a read outside the project
+root or a web page.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
-from squirrel_memory.extractors.elsewhere import seen_elsewhere
+from squirrel_memory.extractors.activity import typed_command
+from squirrel_memory.extractors.elsewhere import ran_elsewhere, seen_elsewhere
+from squirrel_memory.extractors.evidence.typed_runs import typed_output
 from squirrel_memory.models import StoredEvent
 
 KEY_PREFIX = "tasks:listed"
@@ -54,7 +58,26 @@ class ListedTasks:
     event_ids: tuple[str, ...]
 
 
-def _texts(event: StoredEvent) -> list[str]:
+def _typed_outputs(events: list[StoredEvent]) -> dict[str, str]:
+    """Event id → what a command the user typed printed, for the host's message echoing it (the
+    next event of its session), unless the command worked in another folder."""
+    found: dict[str, str] = {}
+    last: dict[str | None, str] = {}  # session → the command typed in its latest event
+    for event in events:
+        command = last.pop(event.session_id, None)
+        typed = typed_command(event)
+        if typed is not None:
+            last[event.session_id] = typed
+            continue
+        output = typed_output(event)
+        if output and command is not None and not ran_elsewhere(command, event.project_id):
+            found[event.id] = output
+    return found
+
+
+def _texts(event: StoredEvent, typed: dict[str, str]) -> list[str]:
+    if event.id in typed:
+        return [typed[event.id]]
     content = event.content
     if event.event_type == EventType.USER_MESSAGE:
         if event.sidechain or not is_user_voice(event.origin):
@@ -110,10 +133,11 @@ def listed_tasks(events: list[StoredEvent]) -> list[ListedTasks]:
     """One fact per runner whose task list the session saw (the last list wins)."""
     found: dict[str, ListedTasks] = {}
     elsewhere = seen_elsewhere(events)
+    typed = _typed_outputs(events)
     for event in events:
         if event.id in elsewhere:
             continue
-        for text in _texts(event):
+        for text in _texts(event, typed):
             for runner, names in listed_in(text):
                 shown = ", ".join(f"`{n}`" for n in names[:MAX_TASKS])
                 if runner:
