@@ -7,7 +7,7 @@ from datetime import timedelta
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
 from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
@@ -136,3 +136,29 @@ def test_rules_read_from_a_file_open_a_session_when_nothing_else_is_on_record() 
     read = _style("pref:paths", ("preference", "standing", WRITTEN_TAG), 0.5, 1)
 
     assert [m.key for m in core_style([read])] == ["pref:paths"]
+
+
+def _loaded(path: str, text: str, origin: str = "harness") -> list[StoredEvent]:
+    """The instruction file a host loaded itself (Codex's AGENTS.md message, a `nested_memory`
+    attachment), as ingest stores it: a host-spoken message naming the file."""
+    stream = Stream()
+    stream.add("user_message", {"text": text, "loaded_file": path}, (path,), origin=origin)
+    stream.user("fix the failing test")
+    return stream.events
+
+
+def test_an_instruction_file_the_host_loaded_gives_the_rules_a_read_gives() -> None:
+    read = read_rules(_reads(("AGENTS.md", _numbered(AGENT_NOTES))))
+    loaded = read_rules(_loaded("AGENTS.md", AGENT_NOTES))
+
+    assert [(r.content, r.ref) for r in loaded] == [(r.content, r.ref) for r in read]
+    assert len(loaded) == 2
+
+
+def test_no_rules_from_another_folders_file_a_reminder_or_a_paste() -> None:
+    assert read_rules(_loaded("../other/AGENTS.md", AGENT_NOTES)) == []
+    assert read_rules(_loaded("/elsewhere/AGENTS.md", AGENT_NOTES)) == []
+    stream = Stream()
+    stream.add("user_message", {"text": AGENT_NOTES}, (), origin="harness")  # a reminder
+    assert read_rules(stream.events) == []
+    assert read_rules(_loaded("AGENTS.md", AGENT_NOTES, origin="typed")) == []
