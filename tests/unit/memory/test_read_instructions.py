@@ -7,6 +7,7 @@ from datetime import timedelta
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.loaded_sources import LOADED_TAG, only_from
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
 from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
@@ -162,3 +163,34 @@ def test_no_rules_from_another_folders_file_a_reminder_or_a_paste() -> None:
     stream.add("user_message", {"text": AGENT_NOTES}, (), origin="harness")  # a reminder
     assert read_rules(stream.events) == []
     assert read_rules(_loaded("AGENTS.md", AGENT_NOTES, origin="typed")) == []
+
+
+def test_what_only_the_loaded_file_says_is_left_to_the_host_that_loads_it() -> None:
+    events = _loaded("AGENTS.md", AGENT_NOTES)
+    [episode] = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = [c for c in RulesExtractor().extract_sync(episode, events) if WRITTEN_TAG in c.tags]
+
+    assert len(found) == 2 and all(LOADED_TAG in c.tags for c in found)
+    items = [_item(c.content, c.source_refs, c.source_event_ids, c.tags) for c in found]
+    assert all(only_from(i, ["AGENTS.md", "AGENTS.override.md"]) for i in items)  # Codex
+    assert not any(only_from(i, ["CLAUDE.md"]) for i in items)  # Claude Code is given them
+
+
+def test_a_rule_read_with_a_tool_is_not_marked_loaded() -> None:
+    events = _reads(("AGENTS.md", _numbered(AGENT_NOTES)))
+    [episode] = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = [c for c in RulesExtractor().extract_sync(episode, events) if WRITTEN_TAG in c.tags]
+
+    assert len(found) == 2 and not any(LOADED_TAG in c.tags for c in found)
+
+
+def _item(
+    content: str, refs: tuple[str, ...], event_ids: tuple[str, ...], tags: tuple[str, ...]
+) -> MemoryItem:
+    now = T0
+    return MemoryItem(
+        "m1", "/p", None, Scope.PROJECT, MemoryType.USER_STYLE, "pref:x", content, tags, 0.5,
+        now, now, MemorySource.RULES, source_event_ids=event_ids, source_refs=refs,
+    )  # fmt: skip
