@@ -17,16 +17,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from squirrel_core.events import LOADED_FILE
+from squirrel_core.host_files import LOADED_TAG, only_from_files
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import loaded_text
 from squirrel_memory.models import MemoryCandidate, MemoryItem, StoredEvent
-from squirrel_memory.repository.wording import ref_path
 
 #: Most files one request may name, and the longest name kept.
 MAX_FILES = 32
 MAX_FILE_CHARS = 200
-#: The tag of a memory a session gave only from an instruction file its host loaded.
-LOADED_TAG = "host_loaded"
 
 
 def checked_files(files: Iterable[str]) -> tuple[str, ...]:
@@ -40,15 +38,10 @@ def checked_files(files: Iterable[str]) -> tuple[str, ...]:
 
 
 def only_from(item: MemoryItem, files: Sequence[str]) -> bool:
-    """True when every source of a memory is a line of one of `files`: it has sources, all in
-    them, and no session added to it (a recipe the sessions confirmed says more than the file)
-    but the host loading the file (`LOADED_TAG`)."""
-    if not files or not item.source_refs:
-        return False
-    if item.source_event_ids and LOADED_TAG not in item.tags:
-        return False
-    wanted = set(files)
-    return all(ref_path(ref) in wanted for ref in item.source_refs)
+    """True when `item` was read only from `files` (`only_from_files`)."""
+    return only_from_files(
+        item.source_refs, files, from_sessions=bool(item.source_event_ids), tags=item.tags
+    )
 
 
 def without_loaded(items: Iterable[MemoryItem], files: Sequence[str]) -> list[MemoryItem]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.loaded_sources import LOADED_TAG, only_from
+from squirrel_memory.loaded_sources import only_from
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
 from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
