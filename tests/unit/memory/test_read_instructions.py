@@ -195,3 +195,30 @@ def _item(
         "m1", "/p", None, Scope.PROJECT, MemoryType.USER_STYLE, "pref:x", content, tags, 0.5,
         now, now, MemorySource.RULES, source_event_ids=event_ids, source_refs=refs,
     )  # fmt: skip
+
+
+WRAPPED = """# Notes
+
+What a new reporter must not do is decide where the walk stops. The level bound is
+`Expansion`'s decision; a reporter chooses what to draw.
+
+- Always run the equivalence tests after a change to either
+  engine, because both must build the same graph.
+"""
+
+
+def test_a_hard_wrapped_rule_is_read_whole_from_its_first_line() -> None:
+    found = read_rules(_loaded("AGENTS.md", WRAPPED))
+
+    assert [(r.content, r.ref) for r in found] == [
+        (
+            "What a new reporter must not do is decide where the walk stops. The level bound is "
+            "`Expansion`'s decision; a reporter chooses what to draw (AGENTS.md).",
+            "AGENTS.md:3",
+        ),
+        (
+            "Always run the equivalence tests after a change to either engine, because both "
+            "must build the same graph (AGENTS.md).",
+            "AGENTS.md:6",
+        ),
+    ]
