@@ -53,6 +53,18 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
     return None
 
 
+def last_root_reads(
+    events: list[StoredEvent], wanted: Callable[[str], bool]
+) -> dict[str, tuple[StoredEvent, str]]:
+    """Each project-root file `wanted` accepts → (its last successful read, the text shown)."""
+    last: dict[str, tuple[StoredEvent, str]] = {}
+    for event in events:
+        read = root_file_read(event, wanted)
+        if read is not None:
+            last[read[0]] = (event, read[1])
+    return last
+
+
 def _describes(path: str) -> bool:
     return (
         instruction_kind(path) == "readme"

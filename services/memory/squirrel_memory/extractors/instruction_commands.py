@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -52,13 +52,8 @@ def _is_instructions(path: str) -> bool:
 
 def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
     """The everyday-commands recipe of each root instruction file read in `events`."""
-    last: dict[str, tuple[StoredEvent, str]] = {}
-    for event in events:
-        read = root_file_read(event, _is_instructions)
-        if read is not None:
-            last[read[0]] = (event, read[1])
     found: list[FileCommands] = []
-    for path, (event, text) in last.items():
+    for path, (event, text) in last_root_reads(events, _is_instructions).items():
         readings = Readings()
         read_instruction_file(TextFile.of(path, text), readings, "instructions")
         said: list[str] = []

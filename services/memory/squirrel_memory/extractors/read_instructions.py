@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -130,14 +130,9 @@ def _replaced(events: list[StoredEvent], path: str, after: StoredEvent, line: st
 
 def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
     """The rules and change procedures of the root instruction files read in `events`."""
-    last: dict[str, tuple[StoredEvent, str]] = {}
-    for event in events:
-        read = root_file_read(event, _rule_file)
-        if read is not None:
-            last[read[0]] = (event, read[1])
     rules: list[ReadRule] = []
     procedures: list[ReadRule] = []
-    for path, (event, shown) in last.items():
+    for path, (event, shown) in last_root_reads(events, _rule_file).items():
         text = TextFile.of(path, shown)
         in_procedure: set[str] = set()
         for title, steps, line in _procedures(text):
