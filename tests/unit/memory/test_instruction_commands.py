@@ -41,3 +41,13 @@ def test_a_read_gives_what_a_load_gives_and_only_at_the_root() -> None:
     assert read.content == loaded.content
     assert instruction_commands(_loaded("vendor/x/AGENTS.md", AGENTS)) == []
     assert instruction_commands(_reads(("README.md", _numbered(AGENTS)))) == []
+
+
+def test_a_sub_folders_file_the_host_loaded_gives_that_folders_commands() -> None:
+    (found,) = instruction_commands(_loaded("web/CLAUDE.md", AGENTS))
+
+    assert found.content.startswith(
+        "Everyday commands web/CLAUDE.md names (run in `web/`): Run the tests with "
+        "`composer test` (web/CLAUDE.md:9);"
+    )
+    assert instruction_commands(_reads(("web/CLAUDE.md", _numbered(AGENTS)))) == []

@@ -222,3 +222,12 @@ def test_a_hard_wrapped_rule_is_read_whole_from_its_first_line() -> None:
             "AGENTS.md:6",
         ),
     ]
+
+
+def test_a_sub_folders_file_the_host_loaded_holds_for_that_folder() -> None:
+    found = read_rules(_loaded("web/CLAUDE.md", AGENT_NOTES))
+
+    assert [r.ref for r in found] == ["web/CLAUDE.md:3", "web/CLAUDE.md:4"]
+    assert found[1].content == "Always run the linter before committing (web/CLAUDE.md)."
+    assert read_rules(_reads(("web/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
+    assert read_rules(_loaded("web/../../x/CLAUDE.md", AGENT_NOTES)) == []

@@ -22,11 +22,13 @@ from pathlib import PurePosixPath
 
 import structlog
 
+from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text
+from squirrel_memory.extractors.file_reads import head_read_text, loaded_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
+from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.manifests import manifest_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.site_configs import site_config_reader
@@ -53,13 +55,32 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
     return None
 
 
+def loaded_folder_file(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(path, text) of the instruction file of a project sub-folder its host loaded into the
+    session itself (Claude Code's sub-folder `CLAUDE.md`), when `wanted(its name)` accepts it:
+    the host loads it for work in that folder, so it holds there (a file read with a tool in a
+    sub-folder may be a dependency's; a dependency's or build output's folder never counts)."""
+    text = loaded_text(event)
+    if text is None:
+        return None
+    path = relative_path(str(event.content[LOADED_FILE]), event.project_id)
+    folder, _, name = path.rpartition("/")
+    outside = path.startswith(("/", "~", "../")) or "/../" in path
+    if not folder or outside or is_excluded(path) or not wanted(name):
+        return None  # a root file, another folder's or repository's, a dependency's
+    return path, text
+
+
 def last_root_reads(
-    events: list[StoredEvent], wanted: Callable[[str], bool]
+    events: list[StoredEvent], wanted: Callable[[str], bool], *, loaded_folders: bool = False
 ) -> dict[str, tuple[StoredEvent, str]]:
-    """Each project-root file `wanted` accepts → (its last successful read, the text shown)."""
+    """Each project-root file `wanted` accepts → (its last successful read, the text shown);
+    with `loaded_folders`, also each sub-folder's file its host loaded (`loaded_folder_file`)."""
     last: dict[str, tuple[StoredEvent, str]] = {}
     for event in events:
         read = root_file_read(event, wanted)
+        if read is None and loaded_folders:
+            read = loaded_folder_file(event, wanted)
         if read is not None:
             last[read[0]] = (event, read[1])
     return last

@@ -7,11 +7,13 @@ When the session read it (with a tool, or because its host loaded it), the comma
 repository scan's own reader finds in it (`read_instruction_file`) make one recipe: for each
 everyday purpose, the first command that names that purpose in its own words (`composer test`,
 `composer lint`; never a package name such as `phpstan/phpstan` or another purpose's command
-such as `composer spec`). The last read of each file is the one read.
+such as `composer spec`). The last read of each file is the one read. A sub-folder's file the
+host loaded for work in that folder gives that folder's commands ("… names (run in `web/`)").
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -53,7 +55,8 @@ def _is_instructions(path: str) -> bool:
 def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
     """The everyday-commands recipe of each root instruction file read in `events`."""
     found: list[FileCommands] = []
-    for path, (event, text) in last_root_reads(events, _is_instructions).items():
+    reads = last_root_reads(events, _is_instructions, loaded_folders=True)
+    for path, (event, text) in reads.items():
         readings = Readings()
         read_instruction_file(TextFile.of(path, text), readings, "instructions")
         said: list[str] = []
@@ -72,6 +75,8 @@ def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
                 refs.append(named.ref)
         if said:
             listed = "; ".join(said)
-            content = f"Everyday commands {path} names: {listed[:1].upper()}{listed[1:]}."
+            folder = posixpath.dirname(path)
+            where = f" (run in `{folder}/`)" if folder else ""
+            content = f"Everyday commands {path} names{where}: {listed[:1].upper()}{listed[1:]}."
             found.append(FileCommands(KEY_PREFIX + path, content, tuple(refs), (event.id,)))
     return found
