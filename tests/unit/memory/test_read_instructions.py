@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.about import session_about
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.loaded_sources import only_from
@@ -231,3 +232,19 @@ def test_a_sub_folders_file_the_host_loaded_holds_for_that_folder() -> None:
     assert found[1].content == "Always run the linter before committing (web/CLAUDE.md)."
     assert read_rules(_reads(("web/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
     assert read_rules(_loaded("web/../../x/CLAUDE.md", AGENT_NOTES)) == []
+
+
+def test_the_loaded_files_overview_says_what_the_project_is_but_never_an_instruction() -> None:
+    describes = (
+        "# Agents\n\nA CLI tool that analyzes PHP code dependencies and shows the blast radius.\n"
+    )
+    asks = (
+        "# Codebase Knowledge Graph\n\nThis project uses codebase-memory-mcp to maintain a "
+        "knowledge graph. ALWAYS prefer MCP graph tools over grep for code discovery.\n"
+    )
+
+    about = session_about(_loaded("AGENTS.md", describes))
+
+    assert about is not None and "analyzes PHP code dependencies" in about[0]
+    assert about[1] == "AGENTS.md"
+    assert session_about(_loaded("AGENTS.md", asks)) is None

@@ -11,7 +11,8 @@ Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGE
 `GEMINI.md`) often opens with what the project is: the first descriptive paragraph under its
 overview heading ("## Project overview", "## About"), or else its first descriptive paragraph,
 is read the same way. Lines about the file itself ("This file provides guidance to …", a
-`# CLAUDE.md` title) are left out; what the file asks of the assistant is no description.
+`# CLAUDE.md` title) are left out; what the file asks of the assistant is no description (a
+paragraph that says "always", "never", "must" … is not read as one).
 """
 
 from __future__ import annotations
@@ -121,6 +122,11 @@ _ABOUT_THE_FILE = re.compile(
 )
 
 
+#: A paragraph that asks something of the assistant ("ALWAYS prefer the MCP graph tools …")
+#: is an instruction, however it opens, not what the project is.
+_ASKS = re.compile(r"\b(?:always|never|must|do not|don't|prefer)\b", re.IGNORECASE)
+
+
 def _overview_text(text: str) -> str:
     """The part of an instruction file that may describe the project: the section under its
     overview heading, else the file without its title and lines about the file itself."""
@@ -168,7 +174,7 @@ def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, 
         path, text = read
         overview = Readings()
         _read(path, TextFile.of(path, _overview_text(text)), overview)
-        if overview.description:
+        if overview.description and not _ASKS.search(overview.description):
             name = PurePosixPath(event.project_id).name or "unnamed"
             return about_text(name, overview.description, path), path, (event.id,)
     return None
