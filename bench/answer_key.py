@@ -12,7 +12,8 @@ pitfalls views of each project; with --hook-text, the text the session-start hoo
 whether it states the key's `session_start` items (and no wrong fact).
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
-                                  [--hook-text] [--split tuning|held-out] [--project=NAME ...]
+                                  [--hook-text [--hook-host claude|codex|gemini]]
+                                  [--split tuning|held-out] [--project=NAME ...]
 (DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
 without DIR the benchmark says so and exits 0.)
 With --backend NAME [--record DIR] or --replay DIR: the rules alone beside the rules plus a
@@ -83,10 +84,13 @@ class Measured:
 class Run:
     """Collects one Score per project while the service runs."""
 
-    def __init__(self, keys: dict[str, AnswerKey], views: bool, hook_text: bool) -> None:
+    def __init__(
+        self, keys: dict[str, AnswerKey], views: bool, hook_text: bool, hook_host: str = "claude"
+    ) -> None:
         self.keys = keys
         self.views = views
         self.hook_text = hook_text
+        self.hook_host = hook_host
         self.result = Measured([], {})
 
     async def inspect(self, client: MemoryClient, name: str, project_id: str, events: int) -> None:
@@ -114,7 +118,7 @@ class Run:
         if self.views:
             self.result.views[name] = await fixture_pipeline.views_markdown(client, project_id)
         if self.hook_text:
-            text = await fixture_pipeline.session_start_text(client, project_id)
+            text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
             self.result.hook_text[name] = text
             result.hook = score_hook(key, text)
 
@@ -173,6 +177,7 @@ def measure(
     only: Sequence[str] = (),
     *,
     hook_text: bool = False,
+    hook_host: str = "claude",
     split: str | None = None,
     settings_env: Mapping[str, str] | None = None,
 ) -> Measured:
@@ -192,7 +197,7 @@ def measure(
     )
     if missing:
         raise SystemExit(f"answer keys without fixture transcripts under {fixtures}: {missing}")
-    run = Run(keys, views, hook_text)
+    run = Run(keys, views, hook_text, hook_host)
     asyncio.run(
         fixture_pipeline.run_once(
             projects,
@@ -455,6 +460,13 @@ def main(argv: list[str] | None = None) -> int:
         "--hook-text", action="store_true", help="the text the session-start hook injects"
     )
     parser.add_argument(
+        "--hook-host",
+        choices=("claude", "codex", "gemini"),
+        default="claude",
+        help="the host whose session-start hook --hook-text asks (default claude); a host is "
+        "not given what it loads itself (Codex: AGENTS.md)",
+    )
+    parser.add_argument(
         "--split", choices=tuple(TARGETS), default=None, help="only the projects of this split"
     )
     parser.add_argument(
@@ -472,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
             args.views,
             args.project,
             hook_text=args.hook_text,
+            hook_host=args.hook_host,
             split=args.split,
         )
     except (AnswerKeyError, fixture_pipeline.UnknownTranscriptError) as exc:

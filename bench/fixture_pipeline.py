@@ -270,9 +270,9 @@ async def views_markdown(client: MemoryClient, project_id: str) -> str:
     return "\n\n".join(part.strip() for part in parts)
 
 
-async def session_start_text(client: MemoryClient, project_id: str) -> str:
-    """What `sqrl hook claude SessionStart` injects for the project ("" when it abstains): the
-    gateway's own HookService answers a Claude Code SessionStart call over this memory service,
+async def session_start_text(client: MemoryClient, project_id: str, host: str = "claude") -> str:
+    """What `sqrl hook <host> SessionStart` injects for the project ("" when it abstains): the
+    gateway's own HookService answers the host's SessionStart call over this memory service,
     with the default `hooks.*` settings (budget included) but a longer deadline."""
     with tempfile.TemporaryDirectory() as run:
         defaults = HookSettings.from_settings(load_settings({"SQRL_HOME": f"{run}/home"}))
@@ -282,7 +282,7 @@ async def session_start_text(client: MemoryClient, project_id: str) -> str:
             Path(run),
         )
         answer = await hooks.answer(
-            "claude",
+            host,
             "SessionStart",
             {"cwd": project_id, "session_id": "bench", "source": "startup"},
         )

@@ -65,6 +65,11 @@ class Origin(StrEnum):
     """What git recorded."""
 
 
+LOADED_FILE = "loaded_file"
+"""The content key of a host-spoken (`HARNESS`) user message that carries an instruction file the
+host loaded into the session itself (Codex's `AGENTS.md`, a sub-folder's `CLAUDE.md`): the file's
+path; `text` is the file's text."""
+
 USER_VOICE: frozenset[Origin] = frozenset(
     {Origin.TYPED, Origin.QUEUED, Origin.SLASH_COMMAND, Origin.ANSWER}
 )

@@ -16,6 +16,7 @@ from typing import Final
 from squirrel_core.commands import is_test_command
 from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
+from squirrel_core.host_files import only_from_files
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.redaction import redact
 from squirrel_core.tokens import estimate_tokens, format_token_footer
@@ -167,7 +168,7 @@ async def session_start(
     )
     entries: list[str | ModuleSummary] = [*brief.key_facts, *brief.modules]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
-    recipes = await _recipes(backend, project_id, [line for line, _ in facts])
+    recipes = await _recipes(backend, project_id, [line for line, _ in facts], loaded_files)
     # The test command is shown among the commands, where it comes first, rather than as one of
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
@@ -211,7 +212,10 @@ def _brief_item(entry: str | ModuleSummary) -> Served:
 
 
 async def _recipes(
-    backend: MemoryBackend, project_id: str, shown: Sequence[str] = ()
+    backend: MemoryBackend,
+    project_id: str,
+    shown: Sequence[str] = (),
+    loaded_files: Sequence[str] = (),
 ) -> list[tuple[str, Served]]:
     """The project's everyday commands, best first, the test command first of all (asked for
     apart when the everyday ones hold none); never a flagged one (a recipe that fetches and
@@ -220,7 +224,8 @@ async def _recipes(
     `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`, and a line that
     quotes `ruff format --check` among others hides no "To format: `ruff format`").
     `shown`: lines already in the digest, not repeated (but for the test command, which the
-    caller then leaves out of them)."""
+    caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
+    the host loads itself)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -230,18 +235,25 @@ async def _recipes(
             for r in await _search(backend, project_id, topic, ["recipe"]):
                 by_id.setdefault(r.memory_id, r)
         found = list(by_id.values())
+    found = [r for r in found if not _only_loaded(r, loaded_files)]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
     if not any(_TEST_KEY.match(r.key) for r in tests):
         # The test recipe itself may rank below the everyday query's floor: ask for it before
         # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
+        extra = [r for r in extra if not _only_loaded(r, loaded_files)]
         tests = _test_commands([*extra, *found])[:1]
     # What the sessions ran (and the repository reader's recipes) before the digests of one
     # file a session read (a task file's, a README's, a CI workflow's commands): those restate
     # commands at length and would take the budget of the ones in use.
+    first = {r.memory_id for r in tests[:1]}  # asked for apart, it may rank differently
     rest = sorted(
-        (r for r in found if r not in tests[:1] and not r.key.startswith(_PAGE_SECTION_PREFIX)),
+        (
+            r
+            for r in found
+            if r.memory_id not in first and not r.key.startswith(_PAGE_SECTION_PREFIX)
+        ),
         key=_file_digest,
     )
     ordered = [*tests[:1], *rest]
@@ -260,6 +272,13 @@ async def _recipes(
             continue
         lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
     return lines[:RECIPE_ITEMS]
+
+
+def _only_loaded(result: SearchResult, files: Sequence[str]) -> bool:
+    source = result.source
+    return only_from_files(
+        source.source_refs, files, from_sessions=bool(source.episode_ids), tags=result.tags
+    )
 
 
 def _file_digest(result: SearchResult) -> bool:

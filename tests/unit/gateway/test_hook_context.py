@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context
 from squirrel_gateway.schemas import (
@@ -565,3 +566,40 @@ async def test_a_first_line_too_long_for_the_budget_is_passed_over(backend: Fake
     assert "xxxx" not in out.text and "### Your coding style" not in out.text
     assert "To run the tests" not in out.text  # nothing else is labelled as the test command
     assert estimate_tokens(out.text) <= out.tokens <= 120
+
+
+async def test_commands_only_the_hosts_own_instruction_file_names_are_left_to_it(
+    backend: FakeBackend,
+) -> None:
+    def from_file(ref: str, *, tags: list[str], episodes: list[str]) -> SearchResult:
+        return SearchResult(
+            memory_id=f"mem_{ref}",
+            type="recipe",
+            key=f"instructions:commands:{ref}",
+            content=f"Everyday commands it names: run the tests with `composer test` ({ref}).",
+            tags=tags,
+            importance=0.6,
+            recency_days=1,
+            score=0.5,
+            reason="",
+            source=SearchSource(episode_ids=episodes, source_refs=[ref]),
+        )
+
+    loaded = from_file("AGENTS.md:87", tags=["recipe", LOADED_TAG], episodes=["ep1"])
+    backend.search_results = [loaded]
+
+    codex = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["AGENTS.md"]
+    )
+    claude = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["CLAUDE.md"]
+    )
+
+    assert "composer test" not in codex.text
+    assert "composer test" in how_things_are_run(claude.text)
+    # the same lines a session read with a tool (no tag) are the session's, given to every host
+    backend.search_results = [from_file("AGENTS.md:87", tags=["recipe"], episodes=["ep1"])]
+    again = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["AGENTS.md"]
+    )
+    assert "composer test" in how_things_are_run(again.text)

@@ -87,7 +87,7 @@ def test_claude_compaction_agent_writes_a_summary_not_a_second_conversation() ->
 def test_codex_injected_context_typed_words_subagent_prompt_and_compaction() -> None:
     main, child = sorted(CODEX.glob("rollout-*.jsonl"))
     assert _said(main) == [
-        (Origin.HARNESS, "# AGENTS.md instructions for /Users/Samp"),
+        (Origin.HARNESS, "Always run `make check` before you finis"),  # the AGENTS.md it loaded
         (Origin.HARNESS, "<environment_context>\n  <cwd>/Users/Samp"),
         (Origin.TYPED, "Always use type hints in new Python code"),
         (Origin.COMPACTION, "Summary: the user asked to always use ty"),

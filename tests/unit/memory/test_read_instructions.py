@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.about import session_about
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
+from squirrel_memory.loaded_sources import only_from
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
 from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
@@ -143,3 +146,112 @@ def test_rules_read_from_a_file_open_a_session_when_nothing_else_is_on_record() 
     read = _style("pref:paths", ("preference", "standing", WRITTEN_TAG), 0.5, 1)
 
     assert [m.key for m in core_style([read])] == ["pref:paths"]
+
+
+def _loaded(path: str, text: str, origin: str = "harness") -> list[StoredEvent]:
+    """The instruction file a host loaded itself (Codex's AGENTS.md message, a `nested_memory`
+    attachment), as ingest stores it: a host-spoken message naming the file."""
+    stream = Stream()
+    stream.add("user_message", {"text": text, "loaded_file": path}, (path,), origin=origin)
+    stream.user("fix the failing test")
+    return stream.events
+
+
+def test_an_instruction_file_the_host_loaded_gives_the_rules_a_read_gives() -> None:
+    read = read_rules(_reads(("AGENTS.md", _numbered(AGENT_NOTES))))
+    loaded = read_rules(_loaded("AGENTS.md", AGENT_NOTES))
+
+    assert [(r.content, r.ref) for r in loaded] == [(r.content, r.ref) for r in read]
+    assert len(loaded) == 2
+
+
+def test_no_rules_from_another_folders_file_a_reminder_or_a_paste() -> None:
+    assert read_rules(_loaded("../other/AGENTS.md", AGENT_NOTES)) == []
+    assert read_rules(_loaded("/elsewhere/AGENTS.md", AGENT_NOTES)) == []
+    stream = Stream()
+    stream.add("user_message", {"text": AGENT_NOTES}, (), origin="harness")  # a reminder
+    assert read_rules(stream.events) == []
+    assert read_rules(_loaded("AGENTS.md", AGENT_NOTES, origin="typed")) == []
+
+
+def test_what_only_the_loaded_file_says_is_left_to_the_host_that_loads_it() -> None:
+    events = _loaded("AGENTS.md", AGENT_NOTES)
+    [episode] = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = [c for c in RulesExtractor().extract_sync(episode, events) if WRITTEN_TAG in c.tags]
+
+    assert len(found) == 2 and all(LOADED_TAG in c.tags for c in found)
+    items = [_item(c.content, c.source_refs, c.source_event_ids, c.tags) for c in found]
+    assert all(only_from(i, ["AGENTS.md", "AGENTS.override.md"]) for i in items)  # Codex
+    assert not any(only_from(i, ["CLAUDE.md"]) for i in items)  # Claude Code is given them
+
+
+def test_a_rule_read_with_a_tool_is_not_marked_loaded() -> None:
+    events = _reads(("AGENTS.md", _numbered(AGENT_NOTES)))
+    [episode] = segment_episodes(events, now=T0 + timedelta(days=1))
+
+    found = [c for c in RulesExtractor().extract_sync(episode, events) if WRITTEN_TAG in c.tags]
+
+    assert len(found) == 2 and not any(LOADED_TAG in c.tags for c in found)
+
+
+def _item(
+    content: str, refs: tuple[str, ...], event_ids: tuple[str, ...], tags: tuple[str, ...]
+) -> MemoryItem:
+    now = T0
+    return MemoryItem(
+        "m1", "/p", None, Scope.PROJECT, MemoryType.USER_STYLE, "pref:x", content, tags, 0.5,
+        now, now, MemorySource.RULES, source_event_ids=event_ids, source_refs=refs,
+    )  # fmt: skip
+
+
+WRAPPED = """# Notes
+
+What a new reporter must not do is decide where the walk stops. The level bound is
+`Expansion`'s decision; a reporter chooses what to draw.
+
+- Always run the equivalence tests after a change to either
+  engine, because both must build the same graph.
+"""
+
+
+def test_a_hard_wrapped_rule_is_read_whole_from_its_first_line() -> None:
+    found = read_rules(_loaded("AGENTS.md", WRAPPED))
+
+    assert [(r.content, r.ref) for r in found] == [
+        (
+            "What a new reporter must not do is decide where the walk stops. The level bound is "
+            "`Expansion`'s decision; a reporter chooses what to draw (AGENTS.md).",
+            "AGENTS.md:3",
+        ),
+        (
+            "Always run the equivalence tests after a change to either engine, because both "
+            "must build the same graph (AGENTS.md).",
+            "AGENTS.md:6",
+        ),
+    ]
+
+
+def test_a_sub_folders_file_the_host_loaded_holds_for_that_folder() -> None:
+    found = read_rules(_loaded("web/CLAUDE.md", AGENT_NOTES))
+
+    assert [r.ref for r in found] == ["web/CLAUDE.md:3", "web/CLAUDE.md:4"]
+    assert found[1].content == "Always run the linter before committing (web/CLAUDE.md)."
+    assert read_rules(_reads(("web/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
+    assert read_rules(_loaded("web/../../x/CLAUDE.md", AGENT_NOTES)) == []
+
+
+def test_the_loaded_files_overview_says_what_the_project_is_but_never_an_instruction() -> None:
+    describes = (
+        "# Agents\n\nA CLI tool that analyzes PHP code dependencies and shows the blast radius.\n"
+    )
+    asks = (
+        "# Codebase Knowledge Graph\n\nThis project uses codebase-memory-mcp to maintain a "
+        "knowledge graph. ALWAYS prefer MCP graph tools over grep for code discovery.\n"
+    )
+
+    about = session_about(_loaded("AGENTS.md", describes))
+
+    assert about is not None and "analyzes PHP code dependencies" in about[0]
+    assert about[1] == "AGENTS.md"
+    assert session_about(_loaded("AGENTS.md", asks)) is None

@@ -32,6 +32,7 @@ from squirrel_ingest.parsers.base import (
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.claude_hooks import hook_events, stop_hook_events
+from squirrel_ingest.parsers.loaded_files import claude_loaded
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,
@@ -257,6 +258,8 @@ class ClaudeFileParser:
             return self._queued_command(attachment, ctx)
         if kind.startswith("hook_"):
             return self._hook(attachment, kind, ctx)
+        if kind == "nested_memory" and (loaded := claude_loaded(attachment)) is not None:
+            return [loaded.event(ctx)]
         self.skipped["ignored_attachment"] += 1
         return []
 

@@ -27,6 +27,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.loaded_files import codex_loaded
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
 from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
@@ -323,7 +324,14 @@ class CodexFileParser:
                 return []
             return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": cap_text(text)})]
         if role == "user" and text.strip().startswith(_INJECTED_PREFIXES):
-            return said_events(ctx, [Utterance(Origin.HARNESS, text.strip())])
+            loaded, rest = codex_loaded(item.get("content"), self._cwd)
+            said = [Utterance(Origin.HARNESS, rest)] if rest else []
+            return [file.event(ctx) for file in loaded] + said_events(ctx, said)
+        if role == "user" and not self._bare:
+            # The project's AGENTS.md may share a message with other injected parts (0.154).
+            loaded, _ = codex_loaded(item.get("content"), self._cwd)
+            if loaded:
+                return [file.event(ctx) for file in loaded]
         if role == "user" and self._bare:
             if not text.strip():
                 self.skipped["empty_text"] += 1

@@ -13,7 +13,8 @@ Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGE
 project is: the first descriptive paragraph under its overview heading ("## Project
 overview", "## About"), or else its first descriptive paragraph,
 is read the same way. Lines about the file itself ("This file provides guidance to …", a
-`# CLAUDE.md` title) are left out; what the file asks of the assistant is no description.
+`# CLAUDE.md` title) are left out; what the file asks of the assistant is no description (a
+paragraph that says "always", "never", "must" … is not read as one).
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from pathlib import PurePosixPath
 
 import structlog
 
+from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text
+from squirrel_memory.extractors.file_reads import head_read_text, loaded_text
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
+from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.manifests import manifest_reader
 from squirrel_memory.repository.package_descriptions import description_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
@@ -57,6 +60,37 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
         if wanted(path):
             return path, text
     return None
+
+
+def loaded_folder_file(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(path, text) of the instruction file of a project sub-folder its host loaded into the
+    session itself (Claude Code's sub-folder `CLAUDE.md`), when `wanted(its name)` accepts it:
+    the host loads it for work in that folder, so it holds there (a file read with a tool in a
+    sub-folder may be a dependency's; a dependency's or build output's folder never counts)."""
+    text = loaded_text(event)
+    if text is None:
+        return None
+    path = relative_path(str(event.content[LOADED_FILE]), event.project_id)
+    folder, _, name = path.rpartition("/")
+    outside = path.startswith(("/", "~", "../")) or "/../" in path
+    if not folder or outside or is_excluded(path) or not wanted(name):
+        return None  # a root file, another folder's or repository's, a dependency's
+    return path, text
+
+
+def last_root_reads(
+    events: list[StoredEvent], wanted: Callable[[str], bool], *, loaded_folders: bool = False
+) -> dict[str, tuple[StoredEvent, str]]:
+    """Each project-root file `wanted` accepts → (its last successful read, the text shown);
+    with `loaded_folders`, also each sub-folder's file its host loaded (`loaded_folder_file`)."""
+    last: dict[str, tuple[StoredEvent, str]] = {}
+    for event in events:
+        read = root_file_read(event, wanted)
+        if read is None and loaded_folders:
+            read = loaded_folder_file(event, wanted)
+        if read is not None:
+            last[read[0]] = (event, read[1])
+    return last
 
 
 def _describes(path: str) -> bool:
@@ -96,6 +130,11 @@ _ABOUT_THE_FILE = re.compile(
     r"\bguidance\b|\binstructions? for\b",
     re.IGNORECASE,
 )
+
+
+#: A paragraph that asks something of the assistant ("ALWAYS prefer the MCP graph tools …")
+#: is an instruction, however it opens, not what the project is.
+_ASKS = re.compile(r"\b(?:always|never|must|do not|don't|prefer)\b", re.IGNORECASE)
 
 
 def _overview_text(text: str) -> str:
@@ -145,7 +184,7 @@ def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, 
         path, text = read
         overview = Readings()
         _read(path, TextFile.of(path, _overview_text(text)), overview)
-        if overview.description:
+        if overview.description and not _ASKS.search(overview.description):
             name = PurePosixPath(event.project_id).name or "unnamed"
             return about_text(name, overview.description, path), path, (event.id,)
     return None

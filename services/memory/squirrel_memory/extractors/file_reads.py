@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from squirrel_core.events import EventType
+from squirrel_core.events import LOADED_FILE, EventType, Origin
 from squirrel_memory.models import StoredEvent
 
 #: Tools whose result is a file's content (Claude Code's Read, other assistants' equivalents).
@@ -21,8 +21,14 @@ _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTA
 
 
 def read_output(event: StoredEvent) -> str | None:
-    """The output of a successful file read, or None for any other event."""
+    """The output of a successful file read, or None for any other event. An instruction file
+    the host loaded into the session itself (`loaded_file`, Codex's `AGENTS.md`, a sub-folder's
+    `CLAUDE.md`) is a whole read of that file: the session had its text as a Read would give it.
+    """
     content: dict[str, Any] = event.content
+    loaded = loaded_text(event)
+    if loaded is not None:
+        return loaded
     output = content.get("output")
     if (
         event.event_type != EventType.TOOL_RESULT
@@ -32,6 +38,20 @@ def read_output(event: StoredEvent) -> str | None:
     ):
         return None
     return output
+
+
+def loaded_text(event: StoredEvent) -> str | None:
+    """The text of an instruction file the host put into the transcript, else None."""
+    content: dict[str, Any] = event.content
+    text = content.get("text")
+    if (
+        event.event_type != EventType.USER_MESSAGE
+        or event.origin != str(Origin.HARNESS)
+        or not isinstance(content.get(LOADED_FILE), str)
+        or not isinstance(text, str)
+    ):
+        return None
+    return text
 
 
 def from_first_line(output: str) -> bool:

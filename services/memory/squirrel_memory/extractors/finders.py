@@ -27,6 +27,7 @@ from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPOR
 from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
+from squirrel_memory.extractors.instruction_commands import instruction_commands
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
@@ -187,6 +188,26 @@ def _read_rules(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _instruction_commands(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The everyday commands the root instruction files the session read name, each citing
+    its line; as important as the README's commands."""
+    return [
+        replace(
+            _candidate(
+                MemoryType.RECIPE,
+                found.key,
+                found.content,
+                tags=("recipe", "instructions"),
+                importance=README_COMMANDS_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=tuple(dict.fromkeys(ref.split(":", 1)[0] for ref in found.refs)),
+            ),
+            source_refs=found.refs,
+        )
+        for found in instruction_commands(events)
+    ]
+
+
 FOUND: tuple[Extract, ...] = (
     # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
     # and the change made, and what the assistant found out about how the tools behave.
@@ -320,6 +341,8 @@ WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         lambda _f: ("recipe", "readme"),
         _path,
     ),
+    # The everyday commands the root instruction files read in the session name.
+    _instruction_commands,
     # The commands the README's set-up, usage and development sections give.
     _Finder(
         readme_sections,

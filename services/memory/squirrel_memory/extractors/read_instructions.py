@@ -13,7 +13,9 @@ tool's output, line numbers stripped) is read in two shapes:
   their order, as one rule ("update the specification; write tests first; implement …").
 
 Only files at the project root count (a dependency's or a sub-folder's file is not this
-project's rulebook); the last read of each file is the one read; a rule line a later edit of
+project's rulebook), but for a sub-folder's file the host loaded itself for work in that folder
+(Claude Code's nested `CLAUDE.md`): its rules hold there and cite it (`web/CLAUDE.md`); the
+last read of each file is the one read; a rule line a later edit of
 the session replaced is not kept. The rules are project-scoped standing instructions, tagged
 `written`: they rank with what the user said, but a session's opening leaves them to the file
 itself (the host of that file loads it) unless the user said nothing else (`core_style`).
@@ -21,10 +23,11 @@ itself (the host of that file loads it) unless the user said nothing else (`core
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -130,14 +133,9 @@ def _replaced(events: list[StoredEvent], path: str, after: StoredEvent, line: st
 
 def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
     """The rules and change procedures of the root instruction files read in `events`."""
-    last: dict[str, tuple[StoredEvent, str]] = {}
-    for event in events:
-        read = root_file_read(event, _rule_file)
-        if read is not None:
-            last[read[0]] = (event, read[1])
     rules: list[ReadRule] = []
     procedures: list[ReadRule] = []
-    for path, (event, shown) in last.items():
+    for path, (event, shown) in last_root_reads(events, _rule_file, loaded_folders=True).items():
         text = TextFile.of(path, shown)
         in_procedure: set[str] = set()
         for title, steps, line in _procedures(text):
@@ -146,7 +144,7 @@ def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
             if content and len(procedures) < MAX_PROCEDURES:
                 key = f"pref:procedure:{key_slug(title) or 'steps'}"
                 procedures.append(ReadRule(key, content, text.ref(line), (event.id,)))
-        if instruction_kind(path) != "instructions":
+        if instruction_kind(posixpath.basename(path)) != "instructions":
             continue  # CONTRIBUTING's single bullets mostly describe; its procedures instruct
         readings = Readings()
         read_instruction_file(text, readings, "instructions")

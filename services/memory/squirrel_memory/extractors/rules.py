@@ -36,6 +36,7 @@ from squirrel_memory.extractors.toolchain_language import toolchain_language
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
+from squirrel_memory.loaded_sources import from_loaded_files
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
@@ -80,6 +81,7 @@ class RulesExtractor:
         for extract in (*FOUND, *(() if repository else WITHOUT_REPOSITORY)):
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
+        found = from_loaded_files(found, ordered)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)

@@ -4,6 +4,7 @@ what the project says it is."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from squirrel_core.commands import typed_commands
 from squirrel_memory.repository.boilerplate import is_boilerplate
@@ -104,20 +105,49 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
             _commands(out, text, code, number, origin)
         if kind == "readme" or rules >= MAX_RULES_PER_FILE:
             continue
-        if line.lstrip().startswith(("#", "|", ">", "<!--")):
+        if (not _prose(line) and not _BULLET.match(line)) or _continues(text.lines, number - 1):
             continue
-        if not _RULE_WORDS.search(line) and not (
-            _BULLET.match(line) and _IMPERATIVE.match(clean_markdown(line))
+        whole = _with_continuation(text.lines, number - 1)
+        if not _RULE_WORDS.search(whole) and not (
+            _BULLET.match(whole) and _IMPERATIVE.match(clean_markdown(whole))
         ):
             continue
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
-        rule = clean_markdown(line)
+        rule = clean_markdown(whole)
         if MIN_RULE_CHARS <= len(rule) <= MAX_RULE_CHARS and not rule.endswith(":"):
             out.instructions.append(Instruction(_sentence(rule), text.ref(number)))
             rules += 1
     if kind == "readme":
         _describe(text, out)
+
+
+def _prose(line: str) -> bool:
+    """Whether a line is running text: not blank, a bullet, a heading, a table, a quote, a fence."""
+    stripped = line.strip()
+    return bool(stripped) and not (
+        stripped.startswith(("#", "|", ">", "<!--")) or _BULLET.match(line) or ANY_FENCE.match(line)
+    )
+
+
+def _continues(lines: Sequence[str], index: int) -> bool:
+    """Whether line `index` carries on the sentence of the line above (a hard-wrapped paragraph
+    or bullet item): it is no rule of its own, its first line holds it."""
+    if index == 0 or not _prose(lines[index]):
+        return False
+    above = lines[index - 1]
+    return _prose(above) or bool(_BULLET.match(above))
+
+
+def _with_continuation(lines: Sequence[str], index: int) -> str:
+    """Line `index` with the lines that carry on its sentence, joined: a hard-wrapped paragraph
+    or bullet item read whole, never cut at the end of its first line."""
+    joined = [lines[index]]
+    for line in lines[index + 1 :]:
+        if not _prose(line):
+            break
+        joined.append(line.strip())
+    return " ".join(joined)
 
 
 def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str) -> None:

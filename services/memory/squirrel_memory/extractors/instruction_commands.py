@@ -1,0 +1,82 @@
+"""The everyday commands a root instruction file the session read names: how to test, lint,
+format, type-check and build.
+
+An assistant-instructions file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md` …) usually lists the
+project's commands ("- `composer test` — run PHPUnit", "Run `make lint` before committing").
+When the session read it (with a tool, or because its host loaded it), the commands the
+repository scan's own reader finds in it (`read_instruction_file`) make one recipe: for each
+everyday purpose, the first command that names that purpose in its own words (`composer test`,
+`composer lint`; never a package name such as `phpstan/phpstan` or another purpose's command
+such as `composer spec`). The last read of each file is the one read. A sub-folder's file the
+host loaded for work in that folder gives that folder's commands ("… names (run in `web/`)").
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
+from squirrel_memory.repository.snapshot import TextFile
+
+KEY_PREFIX = "instructions:commands:"
+#: Each everyday purpose: how the recipe says it, and the words its command must contain.
+_PURPOSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("test", "run the tests with", re.compile(r"\btests?\b", re.IGNORECASE)),
+    ("lint", "lint with", re.compile(r"\blint\b", re.IGNORECASE)),
+    ("format", "format with", re.compile(r"\b(?:format|fmt)\b", re.IGNORECASE)),
+    (
+        "typecheck",
+        "type-check with",
+        re.compile(r"\b(?:type-?check|typecheck|mypy|pyright|tsc)\b", re.IGNORECASE),
+    ),
+    ("build", "build with", re.compile(r"\b(?:build|compile)\b", re.IGNORECASE)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FileCommands:
+    """One instruction file's commands recipe: key, statement, its file:line refs, the read."""
+
+    key: str
+    content: str
+    refs: tuple[str, ...]
+    event_ids: tuple[str, ...]
+
+
+def _is_instructions(path: str) -> bool:
+    return instruction_kind(path) == "instructions"
+
+
+def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
+    """The everyday-commands recipe of each root instruction file read in `events`."""
+    found: list[FileCommands] = []
+    reads = last_root_reads(events, _is_instructions, loaded_folders=True)
+    for path, (event, text) in reads.items():
+        readings = Readings()
+        read_instruction_file(TextFile.of(path, text), readings, "instructions")
+        said: list[str] = []
+        refs: list[str] = []
+        for purpose, verb, words in _PURPOSES:
+            named = next(
+                (
+                    c
+                    for c in readings.commands
+                    if c.purpose == purpose and c.scope == "" and words.search(c.text)
+                ),
+                None,
+            )
+            if named is not None:
+                said.append(f"{verb} `{named.text}` ({named.ref})")
+                refs.append(named.ref)
+        if said:
+            listed = "; ".join(said)
+            folder = posixpath.dirname(path)
+            where = f" (run in `{folder}/`)" if folder else ""
+            content = f"Everyday commands {path} names{where}: {listed[:1].upper()}{listed[1:]}."
+            found.append(FileCommands(KEY_PREFIX + path, content, tuple(refs), (event.id,)))
+    return found

@@ -1,0 +1,116 @@
+"""Instruction files the host put into the transcript itself: Codex's AGENTS.md message and
+Claude Code's `nested_memory` attachment, as host-spoken messages naming the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from squirrel_core.events import LOADED_FILE, Event, EventType, Origin, SourcePosition
+from squirrel_ingest.parsers import ClaudeFileParser, CodexFileParser, parse_bytes
+
+ROOT = Path(__file__).parents[3]
+PEQ = ROOT / "bench/data/transcripts/peq/codex-exec-iso-artifacts-cherry-pick.jsonl"
+SKILLS_ONLY = (
+    ROOT
+    / "tests/fixtures/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"
+)
+CWD = "/work/shop"
+POSITION = SourcePosition(path="s.jsonl", inode=1, end_offset=0)
+
+
+def _loaded(events: list[Event]) -> list[tuple[str, str]]:
+    return [
+        (e.content[LOADED_FILE], e.content["text"])
+        for e in events
+        if LOADED_FILE in e.content and e.origin is Origin.HARNESS
+    ]
+
+
+def _codex(*texts: str) -> list[Event]:
+    parser = CodexFileParser("rollout-x.jsonl")
+    meta = {"id": "s1", "cwd": CWD, "cli_version": "0.154.0", "source": "exec"}
+    message = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": text} for text in texts],
+    }
+    lines = [
+        {"timestamp": "2026-09-21T06:31:16Z", "type": "session_meta", "payload": meta},
+        {"timestamp": "2026-09-21T06:31:17Z", "type": "response_item", "payload": message},
+    ]
+    return [e for line in lines for e in parser.feed(json.dumps(line).encode(), POSITION)]
+
+
+def test_the_agents_md_codex_0154_puts_among_other_injected_parts_is_the_file_read() -> None:
+    events = parse_bytes(CodexFileParser(str(PEQ)), PEQ.read_bytes(), str(PEQ)).events
+    ((path, text),) = _loaded(events)
+    (event,) = [e for e in events if LOADED_FILE in e.content]
+    assert path == "AGENTS.md" and event.file_paths == ("AGENTS.md",)
+    assert event.event_type is EventType.USER_MESSAGE
+    assert text.startswith("# Agents\n\nA CLI tool that analyzes PHP code dependencies")
+    assert text.rstrip().endswith("is not called a fixture.")  # no </INSTRUCTIONS>
+    assert "<environment_context>" not in text and "<recommended_plugins>" not in text
+
+
+def test_codex_skills_list_is_no_instruction_file() -> None:
+    events = parse_bytes(CodexFileParser(str(SKILLS_ONLY)), SKILLS_ONLY.read_bytes(), "r").events
+    assert _loaded(events) == []
+    said = [e.content["text"] for e in events if e.origin is Origin.HARNESS]
+    assert any(text.startswith("# AGENTS.md instructions for") for text in said)
+
+
+def test_codex_user_file_and_skills_are_cut_off_the_projects_file() -> None:
+    body = (
+        "Answer in French.\n\n--- project-doc ---\n\nRun `make check` before you finish.\n\n"
+        "## Skills\nThese skills are discovered at startup from multiple local sources.\n- x: y"
+    )
+    text = f"# AGENTS.md instructions for {CWD}/api\n\n<INSTRUCTIONS>\n{body}\n</INSTRUCTIONS>"
+    assert _loaded(_codex(text, "<environment_context>\n</environment_context>")) == [
+        ("api/AGENTS.md", "Run `make check` before you finish.")
+    ]
+
+
+def test_older_codex_user_instructions_count_only_with_the_project_doc_line() -> None:
+    older = "<user_instructions>\n\nUse tabs.\n\n--- project-doc ---\n\nRun `make`.\n\n</user_instructions>"
+    assert _loaded(_codex(older)) == [("AGENTS.md", "Run `make`.")]
+    users_own = "<user_instructions>\n\nAnswer in French.\n\n</user_instructions>"
+    events = _codex(users_own)
+    assert _loaded(events) == [] and [e.origin for e in events] == [Origin.HARNESS]
+
+
+def _attachment(attachment: dict[str, Any]) -> list[Event]:
+    record = {
+        "type": "attachment",
+        "uuid": "a1",
+        "parentUuid": None,
+        "sessionId": "s1",
+        "cwd": CWD,
+        "version": "2.1.90",
+        "isSidechain": False,
+        "timestamp": "2026-09-21T06:31:16.846Z",
+        "attachment": attachment,
+    }
+    return ClaudeFileParser("s1.jsonl").feed(json.dumps(record).encode(), POSITION)
+
+
+def _nested(path: str, kind: str, text: str = "- Run `pnpm test` in this folder") -> dict[str, Any]:
+    return {
+        "type": "nested_memory",
+        "path": path,
+        "content": {"path": path, "type": kind, "content": text, "contentDiffersFromDisk": False},
+        "displayPath": path.rsplit("/", 1)[-1],
+    }
+
+
+def test_claude_code_nested_memory_of_a_sub_folder_is_that_folders_file() -> None:
+    events = _attachment(_nested(f"{CWD}/web/CLAUDE.md", "Project"))
+    assert _loaded(events) == [("web/CLAUDE.md", "- Run `pnpm test` in this folder")]
+    assert events[0].file_paths == ("web/CLAUDE.md",)
+
+
+def test_claude_code_user_managed_and_automatic_memory_are_no_project_file() -> None:
+    for kind in ("User", "Managed", "AutoMem"):
+        assert _attachment(_nested("/home/me/.claude/CLAUDE.md", kind)) == []
+    assert _attachment(_nested(f"{CWD}/CLAUDE.md", "Project", text="  ")) == []

@@ -1,0 +1,53 @@
+"""The everyday commands a root instruction file the session read names."""
+
+from __future__ import annotations
+
+from squirrel_memory.extractors.instruction_commands import instruction_commands
+from tests.unit.memory.test_read_instructions import _loaded
+from tests.unit.memory.test_session_about import _numbered, _reads
+
+# The shape of peq's AGENTS.md (bench/data/transcripts/peq): a package name and another test
+# command come before the list of commands.
+AGENTS = """# Agents
+
+- **The binary carries one engine** — `phpstan/phpstan` is a dev dependency.
+- `composer spec` runs the Behat specification.
+
+## Build & Test Commands
+
+- `composer install` — install dependencies
+- `composer test` — run PHPUnit (random order)
+- `composer test:equivalence` — both engines over every dependency
+- `composer lint` — run PHP CS Fixer + PHPStan (max level)
+- `composer format` — apply PHP CS Fixer
+- `composer compile` — build PHAR with Box after lint/tests pass
+"""
+
+
+def test_each_purpose_takes_the_first_command_named_for_it() -> None:
+    (found,) = instruction_commands(_loaded("AGENTS.md", AGENTS))
+
+    assert found.content == (
+        "Everyday commands AGENTS.md names: Run the tests with `composer test` (AGENTS.md:9); "
+        "lint with `composer lint` (AGENTS.md:11); format with `composer format` "
+        "(AGENTS.md:12); build with `composer compile` (AGENTS.md:13)."
+    )
+    assert found.refs == ("AGENTS.md:9", "AGENTS.md:11", "AGENTS.md:12", "AGENTS.md:13")
+
+
+def test_a_read_gives_what_a_load_gives_and_only_at_the_root() -> None:
+    (read,) = instruction_commands(_reads(("AGENTS.md", _numbered(AGENTS))))
+    (loaded,) = instruction_commands(_loaded("AGENTS.md", AGENTS))
+    assert read.content == loaded.content
+    assert instruction_commands(_loaded("vendor/x/AGENTS.md", AGENTS)) == []
+    assert instruction_commands(_reads(("README.md", _numbered(AGENTS)))) == []
+
+
+def test_a_sub_folders_file_the_host_loaded_gives_that_folders_commands() -> None:
+    (found,) = instruction_commands(_loaded("web/CLAUDE.md", AGENTS))
+
+    assert found.content.startswith(
+        "Everyday commands web/CLAUDE.md names (run in `web/`): Run the tests with "
+        "`composer test` (web/CLAUDE.md:9);"
+    )
+    assert instruction_commands(_reads(("web/CLAUDE.md", _numbered(AGENTS)))) == []
