@@ -1,5 +1,6 @@
 """Only the user's own words become user_style, through the real memory service; history shows
-who said each source event."""
+who said each source event. The rules of an instruction file the host loaded are the file's:
+tagged as loaded and written, never counted as the user's voice."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.events import Event, SourcePosition
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_core.memory_shapes import source_event_row
 from squirrel_core.settings import Settings
 from squirrel_core.wire import ORIGINS, event_to_pb
 from squirrel_ingest.parsers import ClaudeFileParser, line_parser_for
 from squirrel_memory import server as memory_server
+from squirrel_memory.extractors.read_instructions import WRITTEN_TAG
 from tests.integration.conftest import memory_client, running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -33,9 +36,11 @@ NOT_THE_USER = (
     "every finding",  # an isMeta skill body
     "verbatim",  # the compaction agent's instructions
     "dataclasses",  # a Codex subagent's prompt
-    "make check",  # AGENTS.md injected by Codex
     "80 characters",  # a Gemini subagent's prompt
 )
+#: A rule of the AGENTS.md Codex loaded into its session: the project's written rule, kept as
+#: the file's (tagged, cited to the file), never as something the user said.
+THE_FILE = "make check"
 #: "Always …" the user said: queued, as slash-command arguments, as an answer, typed.
 THE_USER = ("linter", "push directly to main", "error handling", "pnpm", "type hints")
 
@@ -86,8 +91,12 @@ async def test_user_style_comes_only_from_the_users_own_words(
                 page_size=100,
             ),
         )
-        styles = list(listed.memories)
+        written = [m for m in listed.memories if LOADED_TAG in m.tags]
+        assert [m for m in written if THE_FILE in m.content] == written != []
+        assert all(WRITTEN_TAG in m.tags for m in written)
+        styles = [m for m in listed.memories if LOADED_TAG not in m.tags]
         text = " ".join(m.content.lower() for m in styles)
+        assert THE_FILE not in text
         for words in NOT_THE_USER:
             assert words not in text, words
         for words in THE_USER:

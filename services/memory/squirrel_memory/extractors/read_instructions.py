@@ -144,7 +144,12 @@ def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
             if content and len(procedures) < MAX_PROCEDURES:
                 key = f"pref:procedure:{key_slug(title) or 'steps'}"
                 procedures.append(ReadRule(key, content, text.ref(line), (event.id,)))
-        if instruction_kind(posixpath.basename(path)) != "instructions":
+        # A root file by its place (`.github/copilot-instructions.md`), a loaded sub-folder's
+        # file by its name (`web/CLAUDE.md`).
+        if "instructions" not in (
+            instruction_kind(path),
+            instruction_kind(posixpath.basename(path)),
+        ):
             continue  # CONTRIBUTING's single bullets mostly describe; its procedures instruct
         readings = Readings()
         read_instruction_file(text, readings, "instructions")
