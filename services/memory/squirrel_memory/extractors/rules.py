@@ -32,6 +32,7 @@ from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
 from squirrel_memory.extractors.stack_summary import stack_summary
+from squirrel_memory.extractors.toolchain_language import toolchain_language
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
@@ -150,7 +151,7 @@ def _facts(
 ) -> list[MemoryCandidate]:
     facts = project_facts(events, runs, repository=repository)
     if not repository and not any(f.key == LANGUAGE_KEY for f in facts):
-        found = session_language(events, runs)
+        found = session_language(events, runs) or toolchain_language(events, runs)
         if found is not None:
             facts.append(found)
     return [

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.toolchain_language import is_tools_statement
 
 #: Folders whose code is not the project's own: vendored, third-party, generated, build output,
 #: dependencies, and the code of a documentation site.
@@ -163,7 +164,11 @@ def merged_statement(older: str, newer: str) -> str | None:
     (sessions often touch the same files, so counts are not added) and the files named by
     either; None when either text is not a statement of this module. Files touched outweigh
     files listed by git: a touched statement replaces a listed one and a listed one adds
-    nothing to a touched one."""
+    nothing to a touched one; either replaces a statement of the tools a session ran, and two
+    of those keep the older."""
+    if is_tools_statement(older) or is_tools_statement(newer):
+        # The tools a session ran say less than any count of files: the count is kept.
+        return older if not is_tools_statement(older) or is_tools_statement(newer) else newer
     old, new = _counted(older), _counted(newer)
     if old is None or new is None:
         return None
@@ -179,6 +184,6 @@ def merged_statement(older: str, newer: str) -> str | None:
 
 
 def is_touched_statement(text: str) -> bool:
-    """Whether a language statement was counted from touched or listed files (not a
-    manifest's)."""
-    return _prefix(text) is not None
+    """Whether a language statement was counted from touched or listed files, or said from
+    the tools a session ran (`toolchain_language`): not a manifest's."""
+    return _prefix(text) is not None or is_tools_statement(text)
