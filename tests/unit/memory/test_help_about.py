@@ -59,6 +59,20 @@ def test_a_help_without_a_description_says_nothing(output: str) -> None:
     assert help_description(output) is None
 
 
+@pytest.mark.parametrize(
+    "output",
+    [
+        "\n" * 1_000_000,  # blank lines: a usage or error line looked for across them
+        "usage: x\n\n" + "<" * 1_000_000,  # an author's `<mail>` looked for on one long line
+        "usage: x\n\n" + "<a@" * 300_000,
+    ],
+    ids=["blank-lines", "angle-brackets", "half-addresses"],
+)
+def test_a_huge_hostile_output_is_read_in_one_pass(output: str) -> None:
+    assert help_description(output) is None
+    assert help_description(output + "\nusage: tally\n\nCounts the words of many files.\n")
+
+
 async def _about(command: str, output: str, exit_code: int = 0) -> list[str]:
     session = Session(ROOT, "s1", T0)
     session.user("what does the cli print?")

@@ -51,7 +51,9 @@ _RUNNERS: tuple[tuple[str, ...], ...] = (
     ("Rscript",),
 )
 _HELP_FLAGS = frozenset({"--help", "-h", "-help", "help"})
-_USAGE = re.compile(r"^\s*usage\s*:", re.IGNORECASE | re.MULTILINE)
+#: Blanks within one line (`\s` would run on across lines, and back, on a long blank output).
+_BLANK = r"[^\S\n]"
+_USAGE = re.compile(rf"^{_BLANK}*usage{_BLANK}*:", re.IGNORECASE | re.MULTILINE)
 #: A section heading of a help page: the description comes before it.
 _SECTION = re.compile(
     r"^\s*(?:[A-Z][\w -]{0,30}(?:options|commands|flags|arguments|subcommands)|options|"
@@ -61,11 +63,12 @@ _SECTION = re.compile(
 )
 #: Lines of a help that say nothing of what the program is: a version, an author, a hint.
 _NOT_PROSE = re.compile(
-    r"^\s*(?:[\w.-]+\s+v?\d+(?:\.\d+)+\S*\s*$|.*<[^@\s>]+@[^>\s]+>|(?:use|run|see|try|for more)\b)",
+    r"^\s*(?:[\w.-]+\s+v?\d+(?:\.\d+)+\S*\s*$|.*<[^@\s<>]+@[^<>\s]+>|"
+    r"(?:use|run|see|try|for more)\b)",
     re.IGNORECASE,
 )
 #: A run that complained (an unknown flag, a missing argument) printed no help of its own.
-_ERROR = re.compile(r"^\s*(?:error|fatal|warning)\b", re.IGNORECASE | re.MULTILINE)
+_ERROR = re.compile(rf"^{_BLANK}*(?:error|fatal|warning)\b", re.IGNORECASE | re.MULTILINE)
 #: An option or command listing line: `-v, --verbose  Print more`, `  build    Build it`.
 _LISTING = re.compile(r"^\s*-|^\s+\S+\s{2,}\S")
 
