@@ -77,8 +77,9 @@ _TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
 #: Options that hand an interpreter its program as text (`R -e '…'`, `node --eval '…'`).
 _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute"})
 _COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
-#: The call a one-liner's last statement ends with: `pkg::document()`, `require("x").build()`.
-_LAST_CALL = re.compile(r"(\w+)\s*\([^()]*\)$")
+#: The call a one-liner's last statement ends with: `pkg::document()`, `require("x").build()`
+#: (tried from the start of a word only: from inside one it would backtrack along it).
+_LAST_CALL = re.compile(r"(?<!\w)(\w+)\s*\([^()]*\)$")
 #: Statements that only load what the call needs, allowed before it.
 _LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
 
