@@ -190,12 +190,12 @@ def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
     assert use is None or use.purpose not in ("test", "lint", "format", "build", "docs"), line
 
 
-
 def test_a_huge_one_liner_is_read_in_one_pass() -> None:
     assert classify_tokens(["quux", "-e", "a" * 1_000_000]) is None
     assert classify_tokens(["quux", "-e", "a" * 1_000_000 + "("]) is None
     use = classify_tokens(["quux", "-e", "import a;" * 100_000 + "quuxpkg::lint_package()"])
     assert use is not None and use.purpose == "lint"
+
 
 @pytest.mark.parametrize(("line", "purpose", "ecosystem"), CASES)
 def test_each_ecosystem_and_purpose(line: str, purpose: str, ecosystem: str) -> None:
