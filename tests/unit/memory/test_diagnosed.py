@@ -117,8 +117,9 @@ def test_a_hypothesis_never_acted_on_is_not_kept() -> None:
     assert diagnosed(_session(edit=False).events) == []
 
 
-def test_a_change_in_another_repository_is_not_kept() -> None:
-    assert diagnosed(_session(root="/home/dev/other-repo").events) == []
+@pytest.mark.parametrize("root", ["/home/dev/other-repo", f"{PROJECT}/../other-repo"])
+def test_a_change_in_another_repository_is_not_kept(root: str) -> None:
+    assert diagnosed(_session(root=root).events) == []
 
 
 def test_a_turn_without_a_problem_is_not_kept() -> None:

@@ -32,12 +32,13 @@ the project (another repository's problem), a turn with no problem in it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.reported import changing_commands, local_paths
@@ -351,7 +352,8 @@ def _change(edit: Edit) -> str:
 
 
 def _inside(path: str) -> bool:
-    return bool(path) and not path.startswith(("/", "~"))
+    """Whether a project-relative path stays in the project (`../other/x`, `a/../../x` leave)."""
+    return bool(path) and not outside_root(posixpath.normpath(path), "")
 
 
 def _turns(events: list[StoredEvent]) -> list[tuple[int, int]]:
