@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from squirrel_memory.extractors.diagnosed import diagnosed, stated_cause
+from squirrel_memory.extractors.diagnosed import _sentences, diagnosed, stated_cause
 from squirrel_memory.extractors.finders import FOUND
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
@@ -274,3 +274,10 @@ def test_a_change_after_another_request_does_not_answer_the_cause() -> None:
 def test_a_request_about_error_handling_is_no_report_of_trouble() -> None:
     stream = _session(report="add error handling to the release task and better error messages")
     assert diagnosed(stream.events) == []
+
+
+def test_a_huge_reply_of_brackets_is_read_in_one_pass() -> None:
+    assert _sentences("[" * 1_000_000) == ["[" * 1_000_000]
+    assert _sentences("See [the runner](https://x.test/a) docs.\n" + "[" * 1_000_000)[0] == (
+        "See the runner docs."
+    )

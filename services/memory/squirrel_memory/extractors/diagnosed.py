@@ -55,6 +55,9 @@ MAX_LESSONS = 3
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _MARKUP = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
+#: A Markdown link, said by its text (which holds no bracket: from every `[` of a long run of
+#: them the text would run on to the end).
+_LINK = re.compile(r"\[([^\[\]]+)\]\([^)]*\)")
 #: "The (root) problem is that …", "The cause was …": the cause follows.
 _NAMED = re.compile(
     r"^(?:[\w!,' -]{0,30}?\b)?the (?:real |actual |root |underlying )?(?:problem|issue|cause|"
@@ -235,7 +238,7 @@ class _Cause:
 def _sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-    prose = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", prose)
+    prose = _LINK.sub(r"\1", prose)
     found: list[str] = []
     in_plan = False
     for paragraph in prose.split("\n"):
