@@ -416,12 +416,17 @@ def test_a_readme_with_a_centred_html_opening_says_what_the_project_is(readme: s
     )
 
 
-def test_a_todo_app_is_no_placeholder() -> None:
-    readme = "# Tasks\n\nA todo list app that syncs between phones and laptops.\n"
-    found = session_about(_reads(("README.md", _numbered(readme))))
-    assert found is not None and found[0].endswith(
-        "A todo list app that syncs between phones and laptops."
-    )
+@pytest.mark.parametrize(
+    "said",
+    [
+        "A todo list app that syncs between phones and laptops.",
+        "A terminal TODO list manager that syncs with your calendar.",
+        "Lists the TODO and FIXME comments of a codebase as one report.",
+    ],
+)
+def test_a_todo_app_is_no_placeholder(said: str) -> None:
+    found = session_about(_reads(("README.md", _numbered(f"# Tasks\n\n{said}\n"))))
+    assert found is not None and found[0].endswith(said)
 
 
 def test_a_readme_printed_in_another_folder_says_nothing_about_this_project() -> None:

@@ -28,8 +28,10 @@ _BOILERPLATE = re.compile(
     r"|\b(?:describe|write)\s+your\s+(?:project|package|app|gem|library)\b",
     re.IGNORECASE,
 )
-#: A placeholder for the author ("TODO: Delete this …"), in capitals as generators write it.
-_PLACEHOLDER = re.compile(r"(?:^|\s)(?:TODO|FIXME|XXX)\b\s*:?")
+#: A placeholder for the author ("TODO: Delete this …"), in capitals and with its colon as
+#: generators write it: a description may name TODO comments ("Lists the TODO and FIXME
+#: comments of a codebase").
+_PLACEHOLDER = re.compile(r"(?:^|\s)(?:TODO|FIXME|XXX)\s*:")
 
 
 def is_boilerplate(text: str) -> bool:
