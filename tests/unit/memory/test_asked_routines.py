@@ -52,9 +52,12 @@ def _routines(
             "lint the package please",
             [
                 ("ls", 0),
+                ("pip install prettyq", 0),
                 ("python -c 'import quuxtool; quuxtool.tidy()'", 0),
+                ("prettyq src/quuxtool/core.py", 0),
                 ("prettyq --all", 0),
                 ("git status", 0),
+                ("git commit -am 'Tidy'", 0),
             ],
             "recipe:asked:lint",
             "To lint (as asked): `python -c 'import quuxtool; quuxtool.tidy()'`, then "
@@ -93,7 +96,7 @@ def _routines(
         # Any ecosystem: a deploy script with a made-up name.
         (
             "deploy to staging",
-            [("./ops/pushit staging", 0), ("curlish health staging", 0)],
+            [("npm install", 0), ("./ops/pushit staging", 0), ("curlish health staging", 0)],
             "recipe:asked:deploy",
             "To deploy (as asked): `./ops/pushit staging`, then `curlish health staging`.",
         ),
@@ -127,6 +130,7 @@ def test_several_roles_split_by_the_commands_own_roles() -> None:
     [
         # One file asked for, files linted.
         ("lint foo.py", [("flakeq foo.py", 0)]),
+        ("lint foo.py", [("flakeq foo.py", 0), ("tidyq --all", 0)]),
         # Every command failed.
         ("lint the package", [("flakeq .", 1), ("tidyq .", 2)]),
         # Another repository, by the shell's folder or a path.
@@ -135,7 +139,8 @@ def test_several_roles_split_by_the_commands_own_roles() -> None:
         # A question answered without running; a plan.
         ("how do I lint?", [("ls", 0)]),
         ("how do I lint this project", [("flakeq .", 0)]),
-        ("plan how we release it, don't run anything", [("crankit bump minor", 0)]),
+        ("how do I deploy? deploy to staging and show me", [("./ops/pushit staging", 0)]),
+        ("make a plan, then deploy to staging", [("./ops/pushit staging", 0)]),
         # Two roles whose commands do not split by their own words.
         ("lint and test it", [("zork all", 0)]),
         # Only looking around.

@@ -30,7 +30,7 @@ MAX_STEPS = 5
 IMPORTANCE = 0.6
 
 _LEAD = (
-    r"(?:^|[.!;:\n]\s*|,\s*|\b(?:and|then)\s+)"
+    r"(?:^|[.!?;:\n]\s*|,\s*|\b(?:and|then)\s+)"
     r"(?:(?:please|pls|ok(?:ay)?|now|then|and|also|just|so|great|thanks|can you|could you|"
     r"would you|go ahead and|let's|lets|you can|first|finally)[,\s]+)*"
 )
@@ -232,7 +232,6 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     did, when there are too many, or when a request for one file was run on files."""
     purposes = _ROLE_PURPOSES[role]
     last: dict[str, Attempt] = {}
-    passed: set[str] = set()
     for step in steps:
         if purposes is not None and step.use is not None and step.use.purpose not in purposes:
             continue  # another role's command run along the way
@@ -241,9 +240,7 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         if recording and role not in ("release", "deploy"):
             continue  # recording the work is the end-of-session routine's
         last[step.text] = step
-        if step.run.ok:
-            passed.add(step.text)
-    chosen = [a for text, a in last.items() if a.run.ok is not False and text in passed]
+    chosen = [a for a in last.values() if a.run.ok]
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
