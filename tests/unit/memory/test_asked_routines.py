@@ -96,7 +96,13 @@ def _routines(
         # Any ecosystem: a deploy script with a made-up name.
         (
             "deploy to staging",
-            [("npm install", 0), ("./ops/pushit staging", 0), ("curlish health staging", 0)],
+            [
+                ("npm install", 0),
+                ("mkdir -p dist", 0),
+                ("./ops/pushit --list", 0),
+                ("./ops/pushit staging", 0),
+                ("curlish health staging", 0),
+            ],
             "recipe:asked:deploy",
             "To deploy (as asked): `./ops/pushit staging`, then `curlish health staging`.",
         ),
@@ -141,6 +147,10 @@ def test_several_roles_split_by_the_commands_own_roles() -> None:
         ("how do I lint this project", [("flakeq .", 0)]),
         ("how do I deploy? deploy to staging and show me", [("./ops/pushit staging", 0)]),
         ("make a plan, then deploy to staging", [("./ops/pushit staging", 0)]),
+        # A request to make something that does the role; leave to the user how to check it.
+        ("add a workflow to run the tests", [("zork ci", 0)]),
+        ("write a new check script and run the checks", [("./check.sh", 0)]),
+        ("You can test it with zork once the job is in", [("zork ci", 0)]),
         # Two roles whose commands do not split by their own words.
         ("lint and test it", [("zork all", 0)]),
         # Only looking around.

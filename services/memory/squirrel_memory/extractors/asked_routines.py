@@ -32,7 +32,7 @@ IMPORTANCE = 0.6
 _LEAD = (
     r"(?:^|[.!?;:\n]\s*|,\s*|\b(?:and|then)\s+)"
     r"(?:(?:please|pls|ok(?:ay)?|now|then|and|also|just|so|great|thanks|can you|could you|"
-    r"would you|go ahead and|let's|lets|you can|first|finally)[,\s]+)*"
+    r"would you|go ahead and|let's|lets|first|finally)[,\s]+)*"
 )
 _THINGS = (
     r"(?:it|this|that|everything|all|the\s+(?:[\w-]+\s+)?(?:code|codebase|project|package|repo|"
@@ -97,6 +97,11 @@ _PLAN = re.compile(
     r"later|tomorrow|next\s+time|before\s+you)\b",
     re.IGNORECASE,
 )
+#: A request to make something new that does the role ("add a workflow to run the tests").
+_MAKING = re.compile(
+    r"\b(?:add|create|write|implement|set\s+up|configure|introduce)\s+(?:a|an|the|new|some)\b",
+    re.IGNORECASE,
+)
 _CORRECTION = re.compile(
     r"^\s*(?:no\b|nope\b|not\s+that\b|wrong\b|instead\b|actually\b|rather\b|use\s+\S+\s+instead\b)",
     re.IGNORECASE,
@@ -105,6 +110,10 @@ _CORRECTION = re.compile(
 _FILE = re.compile(r"(?:^|[\s'\"`(])[\w./-]*\w\.[A-Za-z]{1,5}(?:::\S*)?(?=$|[\s'\"`),:;?!])")
 _INTERPRETER = re.compile(r"^(?:python\d*(?:\.\d+)?|node|ruby|perl|bash|sh|zsh|deno|bun|Rscript)$")
 _RECORDING_GIT = frozenset({"add", "commit", "push", "stash", "tag"})
+#: Moving files around prepares a change; it is no step of a routine.
+_FILE_WORK = frozenset({"mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "rmdir"})
+#: Options that only ask a program what it has (`tool -l`, `tool --help`): a look-up.
+_LOOK_UP_OPTIONS = frozenset({"-l", "--list", "-h", "--help", "-V", "--version", "-v"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +185,7 @@ def _turns(ordered: list[StoredEvent]) -> list[_Turn]:
 
 def _asked(text: str) -> tuple[tuple[str, ...], bool] | None:
     """The roles a request asks for and whether it names a file; None for a question or plan."""
-    if _QUESTION.search(text) or _PLAN.search(text):
+    if _QUESTION.search(text) or _PLAN.search(text) or _MAKING.search(text):
         return None
     roles = tuple(role for role, pattern in _ROLES.items() if pattern.search(text))
     if not roles:
@@ -191,7 +200,11 @@ def _kept(attempt: Attempt, root: str) -> bool:
         return False
     if not attempt.tokens or attempt.scope.startswith("/") or looks_around(attempt):
         return False
-    if attempt.program == "cd" or (attempt.use is not None and attempt.use.purpose == "install"):
+    if attempt.program in _FILE_WORK or attempt.program == "cd":
+        return False
+    if attempt.use is not None and attempt.use.purpose == "install":
+        return False
+    if len(attempt.tokens) > 1 and set(attempt.tokens[1:]) <= _LOOK_UP_OPTIONS:
         return False
     # A path outside the project (another checkout, a home folder): the work is elsewhere.
     paths = (w.split("=", 1)[-1].strip("'\"") for w in attempt.tokens[1:])
