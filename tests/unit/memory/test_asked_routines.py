@@ -114,6 +114,11 @@ def test_commands_run_for_a_named_routine_become_its_recipe(
     assert _routines(request_text, runs) == {key: content}
 
 
+def test_a_request_for_one_file_carried_out_by_general_commands_is_the_routine() -> None:
+    found = _routines("lint foo.py", [("flakeq foo.py", 1), ("tidyq --all", 0)])
+    assert found == {"recipe:asked:lint": "To lint (as asked): `tidyq --all`."}
+
+
 def test_a_correction_makes_the_commands_after_it_the_routine() -> None:
     found = _routines(
         "lint the package",
