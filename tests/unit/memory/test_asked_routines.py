@@ -119,6 +119,18 @@ def test_a_request_for_one_file_carried_out_by_general_commands_is_the_routine()
     assert found == {"recipe:asked:lint": "To lint (as asked): `tidyq --all`."}
 
 
+def test_a_go_ahead_or_an_answer_does_not_end_the_turn() -> None:
+    session = _session("lint the package, no file changes without asking me", [("flakeq .", 0)])
+    session.user("yes, go ahead")
+    session.run("tidyq --write", 0, "", cwd=ROOT)
+    session.add("user_message", {"text": "The second option"}, origin="answer")
+    session.run("flakeq --strict", 0, "", cwd=ROOT)
+    assert {c.key: c.content for c in asked_routines(session.events)} == {
+        "recipe:asked:lint": "To lint (as asked): `flakeq .`, then `tidyq --write`, then "
+        "`flakeq --strict`."
+    }
+
+
 def test_a_correction_makes_the_commands_after_it_the_routine() -> None:
     found = _routines(
         "lint the package",
@@ -154,7 +166,7 @@ def test_several_roles_split_by_the_commands_own_roles() -> None:
         ("make a plan, then deploy to staging", [("./ops/pushit staging", 0)]),
         # A request to make something that does the role; leave to the user how to check it.
         ("add a workflow to run the tests", [("zork ci", 0)]),
-        ("write a new check script and run the checks", [("./check.sh", 0)]),
+        ("write a new script that checks it, then run the checks", [("./check.sh", 0)]),
         ("You can test it with zork once the job is in", [("zork ci", 0)]),
         # Two roles whose commands do not split by their own words.
         ("lint and test it", [("zork all", 0)]),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.events import Origin
 from squirrel_memory.extractors.activity import CommandRun, commands, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
@@ -93,13 +94,20 @@ _QUESTION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _PLAN = re.compile(
-    r"\b(?:plan|planning|propose|outline|draft|describe|explain|don't|do\s+not|without\s+running|"
-    r"later|tomorrow|next\s+time|before\s+you)\b",
+    r"\b(?:plan|planning|propose|outline|draft|(?:don't|do\s+not)\s+(?:run|execute|do)|"
+    r"without\s+running|(?:it|this|that)\s+later|tomorrow|next\s+time|before\s+you)\b",
     re.IGNORECASE,
 )
 #: A request to make something new that does the role ("add a workflow to run the tests").
 _MAKING = re.compile(
-    r"\b(?:add|create|write|implement|set\s+up|configure|introduce)\s+(?:a|an|the|new|some)\b",
+    r"\b(?:add|create|write|implement|set\s+up|configure|introduce)\s+(?:a|an|the|new|some)"
+    r"(?:\s+[\w-]+){1,4}?\s+(?:to|that|which)\b",
+    re.IGNORECASE,
+)
+#: A short go-ahead: the turn goes on.
+_APPROVAL = re.compile(
+    r"^\s*(?:yes|yep|yeah|y|ok(?:ay)?|sure|go\s+ahead|continue|proceed|do\s+it|please\s+do|"
+    r"sounds\s+good|lgtm|approved?|fine)\b[\w\s,.!']{0,40}$",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -162,7 +170,8 @@ def _turns(ordered: list[StoredEvent]) -> list[_Turn]:
     main = [e for e in ordered if not e.sidechain]
     position = {e.id: i for i, e in enumerate(main)}
     runs = commands(main)
-    requests = user_requests(main)
+    # An answer to the assistant's question or a go-ahead does not end the turn.
+    requests = [(e, t) for e, t in user_requests(main) if not _goes_on(e, t)]
     turns: list[_Turn] = []
     pending: tuple[str, tuple[str, ...], bool] | None = None
     for index, (event, text) in enumerate(requests):
@@ -181,6 +190,12 @@ def _turns(ordered: list[StoredEvent]) -> list[_Turn]:
         turns.append(_Turn(pending[0], pending[1], pending[2], inside))
         pending = None
     return turns
+
+
+def _goes_on(event: StoredEvent, text: str) -> bool:
+    if _CORRECTION.search(text) or _asked(text) is not None:
+        return False
+    return event.origin == str(Origin.ANSWER) or bool(_APPROVAL.search(text))
 
 
 def _asked(text: str) -> tuple[tuple[str, ...], bool] | None:
