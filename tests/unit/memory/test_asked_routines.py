@@ -93,6 +93,20 @@ def _routines(
             "recipe:asked:format",
             "To format (as asked): `mixy beautify`.",
         ),
+        # R-like: one-liners naming no file, asked in a request that names one.
+        (
+            "make sure the tests pass (the rules are in NOTES.md)",
+            [("Rscript -e 'quuxr::check(x.rds)'", 0), ("Rscript -e 'quuxr::cover()'", 0)],
+            "recipe:asked:test",
+            "To run the tests (as asked): `Rscript -e 'quuxr::check(x.rds)'`, then "
+            "`Rscript -e 'quuxr::cover()'`.",
+        ),
+        (
+            "publish it to the registry; see how to write the notes in NOTES.md",
+            [("crankit publish", 0)],
+            "recipe:asked:release",
+            "To release (as asked): `crankit publish`.",
+        ),
         # Any ecosystem: a deploy script with a made-up name.
         (
             "deploy to staging",

@@ -44,7 +44,7 @@ _THINGS = (
 _ROLE_PHRASES = {
     "test": (
         r"(?:re-?)?run\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+)?tests?\b|"
-        rf"test\s+{_THINGS}\b"
+        rf"test\s+{_THINGS}\b|make\s+sure\s+(?:the\s+|all\s+(?:the\s+)?)?tests\s+pass\b"
     ),
     "lint": r"(?:re-?)?lint\b|run\s+(?:the\s+|all\s+(?:the\s+)?)?(?:linters?|lint(?:ing)?)\b",
     "format": rf"(?:re-?)?format\s+{_THINGS}\b|run\s+(?:the\s+)?formatters?\b",
@@ -57,7 +57,7 @@ _ROLE_PHRASES = {
     ),
     "release": (
         rf"release\s+(?:{_THINGS}|a\s+new\s+version|v?\d[\w.-]*)|cut\s+a\s+(?:new\s+)?release\b|"
-        rf"publish\s+(?:{_THINGS}|a\s+new\s+version)"
+        rf"publish\s+(?:{_THINGS}|a\s+new\s+version)|publish\s+(?:it\s+)?to\b"
     ),
     "deploy": r"(?:re-?)?deploy\b|ship\s+it\s+to\b",
 }
@@ -90,7 +90,7 @@ _WORDING = {
 }
 _QUESTION = re.compile(
     r"^\s*(?:how|what|why|where|which|when|who|is|are|does|do|did|should|shall)\b.*\?\s*$|"
-    r"\bhow\s+(?:do|to|would|should|can)\b",
+    r"^\s*how\b|\bhow\s+(?:do|can|should|would)\s+(?:i|we|you)\b",
     re.IGNORECASE | re.DOTALL,
 )
 _PLAN = re.compile(
@@ -117,6 +117,7 @@ _CORRECTION = re.compile(
 #: A file named in a request or a command: `foo.py`, `src/app.ts`, `tests/x::y`.
 _FILE = re.compile(r"(?:^|[\s'\"`(])[\w./-]*\w\.[A-Za-z]{1,5}(?:::\S*)?(?=$|[\s'\"`),:;?!])")
 _INTERPRETER = re.compile(r"^(?:python\d*(?:\.\d+)?|node|ruby|perl|bash|sh|zsh|deno|bun|Rscript)$")
+_INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "--command", "--execute"})
 _RECORDING_GIT = frozenset({"add", "commit", "push", "stash", "tag"})
 #: Moving files around prepares a change; it is no step of a routine.
 _FILE_WORK = frozenset({"mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "rmdir"})
@@ -252,7 +253,11 @@ def _picks_file(attempt: Attempt) -> bool:
     words = list(attempt.tokens[1:])
     if words and _INTERPRETER.match(attempt.program) and not words[0].startswith("-"):
         words = words[1:]  # the script an interpreter runs is the program itself
-    return any(not w.startswith("-") and _FILE.search(w) for w in words)
+    # Code given inline (`-e '…'`, `-c '…'`) names no file.
+    code = {i + 1 for i, w in enumerate(words) if w in _INLINE_OPTIONS}
+    return any(
+        i not in code and not w.startswith("-") and _FILE.search(w) for i, w in enumerate(words)
+    )
 
 
 def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
