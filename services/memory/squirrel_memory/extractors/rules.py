@@ -14,6 +14,7 @@ from squirrel_memory.extractors.activity import (
     commands,
     user_requests,
 )
+from squirrel_memory.extractors.asked_routines import asked_routines
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -76,6 +77,7 @@ class RulesExtractor:
         repository = bool(ordered) and bool(primary_ecosystems(ordered[0].project_id))
         found.extend(_facts(ordered, runs, repository))
         found.extend(evidence_candidates(ordered))
+        found.extend(asked_routines(ordered, found))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         for extract in (*FOUND, *(() if repository else WITHOUT_REPOSITORY)):

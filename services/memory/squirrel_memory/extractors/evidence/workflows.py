@@ -58,13 +58,11 @@ class _Seen:
 
 def _step(attempt: Attempt) -> _Step | None:
     """The step a command is, or None when it only looks around."""
-    if not attempt.tokens or attempt.program in _LOOK_AROUND or attempt.scope.startswith("/"):
+    if not attempt.tokens or looks_around(attempt) or attempt.scope.startswith("/"):
         return None
     if len(attempt.tokens) > 1 and attempt.tokens[1] in _INLINE:
         return None
     words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
-    if attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT):
-        return None
     verbs = [attempt.program]
     for word in words[:2]:
         if not _VERB.match(word):
@@ -73,6 +71,14 @@ def _step(attempt: Attempt) -> _Step | None:
     records = attempt.program == "git" and bool(words) and words[0] in _RECORDING_GIT
     checks = attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES
     return _Step(attempt.scope, " ".join(verbs), records, checks)
+
+
+def looks_around(attempt: Attempt) -> bool:
+    """Whether a command only looks around: a reader (`ls`, `grep`) or a read-only `git`."""
+    if attempt.program in _LOOK_AROUND:
+        return True
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT)
 
 
 def workflows(found: list[Attempt]) -> list[Finding]:

@@ -1,0 +1,229 @@
+"""A routine the user asks for by name ("lint the package") is a recipe of the commands that
+carried it out, in order, even when their own words do not say the role.
+
+Shapes from several ecosystems, with made-up programs. What must not become a routine: a
+request for one file run on files, a turn whose commands all failed, commands in another
+folder or repository or run by a subagent, a request the user then corrected (the correction's
+commands are the routine), a question, a plan, a request naming several roles whose commands
+do not split by their own roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.asked_routines import asked_routines
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import Episode
+from tests.unit.memory.session_builder import Session
+
+ROOT = "/home/dev/src/app"
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+#: (command, exit code[, the folder the shell was in])
+Run = tuple[str, int] | tuple[str, int, str]
+
+
+def _session(request: str, runs: Sequence[Run], *then: tuple[str, Sequence[Run]]) -> Session:
+    session = Session(ROOT, "s1", T0)
+    for text, commands in ((request, runs), *then):
+        session.user(text)
+        for run in commands:
+            session.run(run[0], run[1], "", cwd=run[2] if len(run) == 3 else ROOT)
+        session.say("Done.")
+    return session
+
+
+def _routines(
+    request: str, runs: Sequence[Run], *then: tuple[str, Sequence[Run]]
+) -> dict[str, str]:
+    return {c.key: c.content for c in asked_routines(_session(request, runs, *then).events)}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "runs", "key", "content"),
+    [
+        # Python: a one-liner calling the package's own function, then a made-up formatter.
+        (
+            "lint the package please",
+            [
+                ("ls", 0),
+                ("pip install prettyq", 0),
+                ("python -c 'import quuxtool; quuxtool.tidy()'", 0),
+                ("prettyq src/quuxtool/core.py", 0),
+                ("prettyq --all", 0),
+                ("git status", 0),
+                ("git commit -am 'Tidy'", 0),
+            ],
+            "recipe:asked:lint",
+            "To lint (as asked): `python -c 'import quuxtool; quuxtool.tidy()'`, then "
+            "`prettyq --all`.",
+        ),
+        # JavaScript: a chain of made-up tools, the first one failing then passing.
+        (
+            "Can you run the checks?",
+            [("zork verify", 1), ("zork verify", 0), ("node scripts/audit.mjs", 0)],
+            "recipe:asked:check",
+            "To run the checks (as asked): `zork verify`, then `node scripts/audit.mjs`.",
+        ),
+        # Go, in a sub-folder: the routine is scoped to where it ran.
+        (
+            "ok, regenerate the docs",
+            [("gendocz -out site", 0, f"{ROOT}/api"), ("blorp sync", 0, f"{ROOT}/api")],
+            "recipe:asked:docs:api",
+            "In `api/`, to build the documentation (as asked): `gendocz -out site`, then "
+            "`blorp sync`.",
+        ),
+        # Rust: a release by tag and push.
+        (
+            "release it",
+            [("crankit bump minor", 0), ("git tag v0.4.0", 0), ("git push --tags", 0)],
+            "recipe:asked:release",
+            "To release (as asked): `crankit bump minor`, then `git tag v0.4.0`, then "
+            "`git push --tags`.",
+        ),
+        # Elixir-like: an unusual formatter name asked for by its role.
+        (
+            "format everything",
+            [("mixy beautify", 0)],
+            "recipe:asked:format",
+            "To format (as asked): `mixy beautify`.",
+        ),
+        # R-like: one-liners naming no file, asked in a request that names one.
+        (
+            "make sure the tests pass (the rules are in NOTES.md)",
+            [("Rscript -e 'quuxr::check(x.rds)'", 0), ("Rscript -e 'quuxr::cover()'", 0)],
+            "recipe:asked:test",
+            "To run the tests (as asked): `Rscript -e 'quuxr::check(x.rds)'`, then "
+            "`Rscript -e 'quuxr::cover()'`.",
+        ),
+        (
+            "publish it to the registry; see how to write the notes in NOTES.md",
+            [("crankit publish", 0)],
+            "recipe:asked:release",
+            "To release (as asked): `crankit publish`.",
+        ),
+        # Any ecosystem: a deploy script with a made-up name.
+        (
+            "deploy to staging",
+            [
+                ("npm install", 0),
+                ("mkdir -p dist", 0),
+                ("./ops/pushit --list", 0),
+                ("./ops/pushit staging", 0),
+                ("curlish health staging", 0),
+            ],
+            "recipe:asked:deploy",
+            "To deploy (as asked): `./ops/pushit staging`, then `curlish health staging`.",
+        ),
+    ],
+)
+def test_commands_run_for_a_named_routine_become_its_recipe(
+    request_text: str, runs: Sequence[Run], key: str, content: str
+) -> None:
+    assert _routines(request_text, runs) == {key: content}
+
+
+def test_a_request_for_one_file_carried_out_by_general_commands_is_the_routine() -> None:
+    found = _routines("lint foo.py", [("flakeq foo.py", 1), ("tidyq --all", 0)])
+    assert found == {"recipe:asked:lint": "To lint (as asked): `tidyq --all`."}
+
+
+def test_a_go_ahead_or_an_answer_does_not_end_the_turn() -> None:
+    session = _session("lint the package, no file changes without asking me", [("flakeq .", 0)])
+    session.user("yes, go ahead")
+    session.run("tidyq --write", 0, "", cwd=ROOT)
+    session.add("user_message", {"text": "The second option"}, origin="answer")
+    session.run("flakeq --strict", 0, "", cwd=ROOT)
+    assert {c.key: c.content for c in asked_routines(session.events)} == {
+        "recipe:asked:lint": "To lint (as asked): `flakeq .`, then `tidyq --write`, then "
+        "`flakeq --strict`."
+    }
+
+
+def test_a_correction_makes_the_commands_after_it_the_routine() -> None:
+    found = _routines(
+        "lint the package",
+        [("flakeq .", 0)],
+        ("no, use tidyq instead", [("tidyq --strict", 0)]),
+    )
+    assert found == {"recipe:asked:lint": "To lint (as asked): `tidyq --strict`."}
+
+
+def test_several_roles_split_by_the_commands_own_roles() -> None:
+    found = _routines("lint and test it", [("ruff check .", 0), ("pytest -q", 0)])
+    assert found == {
+        "recipe:asked:lint": "To lint (as asked): `ruff check .`.",
+        "recipe:asked:test": "To run the tests (as asked): `pytest -q`.",
+    }
+
+
+@pytest.mark.parametrize(
+    ("request_text", "runs"),
+    [
+        # One file asked for, files linted.
+        ("lint foo.py", [("flakeq foo.py", 0)]),
+        ("lint foo.py", [("flakeq foo.py", 0), ("tidyq --all", 0)]),
+        # Every command failed.
+        ("lint the package", [("flakeq .", 1), ("tidyq .", 2)]),
+        # Another repository, by the shell's folder or a path.
+        ("lint the package", [("flakeq .", 0, "/home/dev/src/other")]),
+        ("lint the package", [("flakeq /home/dev/src/other", 0)]),
+        # A question answered without running; a plan.
+        ("how do I lint?", [("ls", 0)]),
+        ("how do I lint this project", [("flakeq .", 0)]),
+        ("how do I deploy? deploy to staging and show me", [("./ops/pushit staging", 0)]),
+        ("make a plan, then deploy to staging", [("./ops/pushit staging", 0)]),
+        # A request to make something that does the role; leave to the user how to check it.
+        ("add a workflow to run the tests", [("zork ci", 0)]),
+        ("write a new script that checks it, then run the checks", [("./check.sh", 0)]),
+        ("You can test it with zork once the job is in", [("zork ci", 0)]),
+        # Two roles whose commands do not split by their own words.
+        ("lint and test it", [("zork all", 0)]),
+        # Only looking around.
+        ("lint the package", [("cat setup.cfg", 0), ("git status", 0)]),
+    ],
+)
+def test_no_routine_without_a_clear_request_and_passing_commands_in_the_project(
+    request_text: str, runs: Sequence[Run]
+) -> None:
+    assert _routines(request_text, runs) == {}
+
+
+def test_a_request_corrected_leaves_its_own_commands_out() -> None:
+    found = _routines(
+        "lint the package", [("flakeq .", 0)], ("no, that is wrong, stop", [("ls", 0)])
+    )
+    assert found == {}
+
+
+def test_a_subagents_commands_are_not_the_routine() -> None:
+    session = _session("lint the package", [("flakeq .", 0)])
+    events = [
+        e if e.event_type == "user_message" else replace(e, sidechain=True) for e in session.events
+    ]
+    assert asked_routines(events) == []
+
+
+def test_a_one_command_routine_a_recipe_already_shows_is_not_repeated() -> None:
+    session = _session("run the tests", [("quux test", 0)])
+    events = session.events
+    episode = Episode(
+        "ep1",
+        ROOT,
+        "dev",
+        "s1",
+        events[0].timestamp,
+        events[-1].timestamp,
+        len(events),
+        "",
+        0.5,
+        T0,
+    )
+    found = {c.key: c.content for c in RulesExtractor().extract_sync(episode, session.events)}
+    assert found.get("recipe:test") == "To run the tests: `quux test`."
+    assert "recipe:asked:test" not in found
