@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.asked_routines import asked_routines
+from squirrel_memory.extractors.asked_routines import _asked, asked_routines
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import Episode
 from tests.unit.memory.session_builder import Session
@@ -227,3 +227,8 @@ def test_a_one_command_routine_a_recipe_already_shows_is_not_repeated() -> None:
     found = {c.key: c.content for c in RulesExtractor().extract_sync(episode, session.events)}
     assert found.get("recipe:test") == "To run the tests: `quux test`."
     assert "recipe:asked:test" not in found
+
+
+def test_a_huge_message_of_blank_lines_is_read_in_one_pass() -> None:
+    assert _asked("\n" * 1_000_000) is None
+    assert _asked(" \n" * 500_000 + "please run the tests") == (("test",), False)

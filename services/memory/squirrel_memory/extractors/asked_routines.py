@@ -65,6 +65,15 @@ _ROLES = {
     role: re.compile(_LEAD + rf"(?:{phrase})", re.IGNORECASE)
     for role, phrase in _ROLE_PHRASES.items()
 }
+#: A run of blanks: the role patterns see it as one (a line break when it holds one), so that
+#: from each line break of a long blank run they do not read on to its end and back.
+_BLANKS = re.compile(r"\s{2,}")
+
+
+def _one_blank(run: re.Match[str]) -> str:
+    return "\n" if "\n" in run.group(0) else " "
+
+
 #: The command purposes each role is carried out with (None: any command).
 _ROLE_PURPOSES: dict[str, frozenset[str] | None] = {
     "test": frozenset({"test"}),
@@ -203,7 +212,8 @@ def _asked(text: str) -> tuple[tuple[str, ...], bool] | None:
     """The roles a request asks for and whether it names a file; None for a question or plan."""
     if _QUESTION.search(text) or _PLAN.search(text) or _MAKING.search(text):
         return None
-    roles = tuple(role for role, pattern in _ROLES.items() if pattern.search(text))
+    flat = _BLANKS.sub(_one_blank, text)
+    roles = tuple(role for role, pattern in _ROLES.items() if pattern.search(flat))
     if not roles:
         return None
     return roles, bool(_FILE.search(text))
