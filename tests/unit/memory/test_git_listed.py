@@ -149,6 +149,8 @@ def test_a_listing_run_in_a_sub_folder_is_read_from_it() -> None:
         ("git add -A && git -C ../other status --short", None),  # another repository
         ("git -C other status --short; git status --short", None),
         ("git status --short", "/srv/other"),  # the shell was in another folder
+        ("git diff --stat", f"{ROOT}/../other"),  # the same, through `..`
+        (f"cd {ROOT}/../other && git diff --name-only", None),
         ("npm test && git status --short", None),  # a step that prints its own lines
         ("git ls-files && cd /srv/other", None),
         ("cd src && git ls-files && cd .. && git ls-files", None),  # one format, two folders

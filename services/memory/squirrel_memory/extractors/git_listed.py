@@ -127,8 +127,8 @@ def _folder_of(path: str | None, project_id: str) -> str | None:
     """`path` as a folder of the project ("" for its root), or None when outside it."""
     if path is None or path.rstrip("/") == project_id.rstrip("/"):
         return ""
-    inside = relative_path(path, project_id)
-    return None if inside.startswith("/") else posixpath.normpath(inside)
+    inside = posixpath.normpath(relative_path(path, project_id))
+    return None if inside.startswith(("/", "../")) or inside == ".." else inside
 
 
 def _moved(folder: str, tokens: list[str], project_id: str) -> str | None:
