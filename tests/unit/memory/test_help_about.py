@@ -114,6 +114,8 @@ async def test_the_projects_own_program_says_what_the_project_is(command: str) -
         ("cd ../other && ./bin/tally --help", 0),  # a program of another folder
         ("/opt/tools/bin/tally --help", 0),  # a program outside the project
         ("python3 ../other/tally.py --help", 0),
+        ("python3 bin/../../other/tally.py --help", 0),
+        ("/home/dev/tally/../other/bin/tally --help", 0),
         ("./bin/tally --help", 2),  # a failed run
         ("./bin/tally --version", 0),  # no help asked
     ],

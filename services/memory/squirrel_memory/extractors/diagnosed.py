@@ -32,7 +32,6 @@ the project (another repository's problem), a turn with no problem in it.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass
 
@@ -356,7 +355,7 @@ def _change(edit: Edit) -> str:
 
 def _inside(path: str) -> bool:
     """Whether a project-relative path stays in the project (`../other/x`, `a/../../x` leave)."""
-    return bool(path) and not outside_root(posixpath.normpath(path), "")
+    return bool(path) and not outside_root(path, "")
 
 
 def _turns(events: list[StoredEvent]) -> list[tuple[int, int]]:

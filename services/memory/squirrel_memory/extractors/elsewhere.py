@@ -19,6 +19,7 @@ searched) and read no file of the project itself do not say what the project is 
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from collections.abc import Iterable
@@ -41,8 +42,12 @@ _WORKS_IN = re.compile(
 
 
 def outside_root(path: str, project_id: str) -> bool:
-    """Whether `path` (as an event gives it) lies outside the project root."""
-    return relative_path(path, project_id).startswith(("/", "~", "../")) or path == ".."
+    """Whether `path` (as an event gives it) lies outside the project root, once its `..` are
+    resolved (`sub/../../other/x` leaves it)."""
+    if not path:
+        return False
+    inside = relative_path(posixpath.normpath(path), project_id)
+    return inside.startswith(("/", "~", "../")) or inside == ".."
 
 
 def ran_elsewhere(command: str, project_id: str) -> bool:
