@@ -72,6 +72,8 @@ def test_instruction_files_in_their_fixed_places_from_the_root_are_read_too() ->
         found = read_rules(_reads((path, _numbered(AGENT_NOTES))))
         assert [r.ref for r in found] == [f"{path}:3", f"{path}:4"], path
     assert read_rules(_reads(("web/.claude/CLAUDE.md", _numbered(AGENT_NOTES)))) == []
+    # A path through `..` leaves the folder it names: not the project's rulebook.
+    assert read_rules(_reads((".cursor/rules/../../x.md", _numbered(AGENT_NOTES)))) == []
 
 
 def test_files_elsewhere_or_failed_reads_say_nothing() -> None:

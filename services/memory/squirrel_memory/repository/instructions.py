@@ -37,7 +37,10 @@ _README_SUFFIXES = ("", ".md", ".markdown", ".rst", ".txt")
 
 
 def instruction_kind(path: str) -> str | None:
-    """`instructions`, `contributing` or `readme` for the files this module reads."""
+    """`instructions`, `contributing` or `readme` for the files this module reads (a path
+    through `..` is none of them: `.cursor/rules/../../x.md` leaves the folder it names)."""
+    if ".." in path.split("/"):
+        return None
     if path in _ROOT_INSTRUCTIONS or (
         path.startswith(".cursor/rules/") and path.endswith((".md", ".mdc"))
     ):
