@@ -12,9 +12,9 @@ functions answer everything the rest of the code asks about a shell line:
 
 Purposes are `test`, `lint`, `format`, `typecheck`, `build`, `migrate`, `run` (start the app or
 its dev server), `install` (dependencies), `docs` (build the documentation), `release` and
-`deploy`. A program the table does not know is read by its own words: a subcommand or task
-name that says a role (`tool test`, `tool run lint`, `tool fmt --check`), or the one call of a
-one-liner given to an interpreter (`R -e 'pkg::document()'`).
+`deploy`. The table's data and `CommandUse` live in `squirrel_core.command_table`; a program
+the table does not know is read by its own words in `squirrel_core.command_roles`. Their public
+names are importable from here as well.
 """
 
 from __future__ import annotations
@@ -22,44 +22,20 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
-from typing import Any
 
-PURPOSES = (
-    "test",
-    "lint",
-    "format",
-    "typecheck",
-    "build",
-    "migrate",
-    "run",
-    "install",
-    "docs",
-    "release",
-    "deploy",
+from squirrel_core.command_roles import ROLE_PURPOSES, TASK_KEYWORDS, role_use
+from squirrel_core.command_table import (
+    CATEGORIES,
+    PURPOSES,
+    CommandUse,
+    command_table,
+    ecosystems,
+    known_tools,
+    task_purpose,
 )
-#: Purposes a command's own words give it when the table does not know its program: the roles
-#: of a project's checks and deliveries (starting, installing and migrating need the table).
-ROLE_PURPOSES = frozenset(
-    {"test", "lint", "format", "typecheck", "build", "docs", "release", "deploy"}
-)
-#: Roles read from a bare subcommand only (`tool deploy`, `tool doc --open`): with more words
-#: the command is a one-off (`tool release create v2`) or a look-up (`tool doc some.name`).
-_BARE_ROLES = frozenset({"docs", "release", "deploy"})
-#: Purpose → the habit category a tool with that purpose belongs to.
-CATEGORIES = {
-    "test": "test_runner",
-    "lint": "linter",
-    "format": "formatter",
-    "typecheck": "type_checker",
-    "build": "build_tool",
-    "migrate": "migration_tool",
-    "run": "server",
-    "install": "package_manager",
-}
+
 #: Longest shell line read; longer input is cut (commands are capped upstream anyway).
 MAX_LINE_CHARS = 8_000
 #: Lines up to this long are remembered once read (the same commands recur all the time).
@@ -73,34 +49,6 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs")
 #: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
-_TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
-#: Options that hand an interpreter its program as text (`R -e '…'`, `node --eval '…'`).
-_INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute"})
-_COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
-#: The call a one-liner's last statement ends with: `pkg::document()`, `require("x").build()`
-#: (tried from the start of a word only: from inside one it would backtrack along it).
-_LAST_CALL = re.compile(r"(?<!\w)(\w+)\s*\([^()]*\)$")
-#: Statements that only load what the call needs, allowed before it.
-_LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
-
-
-@dataclass(frozen=True, slots=True)
-class CommandUse:
-    """What one simple command is: the tool, its purpose, and the ecosystem it belongs to.
-
-    `task` is set when the command runs a project-defined task (`make test`, `npm run lint`,
-    a mix alias); `tool` is then the task runner.
-    """
-
-    tool: str
-    purpose: str
-    ecosystem: str
-    task: str | None = None
-
-    @property
-    def category(self) -> str:
-        """The habit category (`test_runner`, `linter`, …) of this use."""
-        return CATEGORIES.get(self.purpose, "tool")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,75 +66,6 @@ class TypedCommand:
     words: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Table:
-    patterns: dict[tuple[str, ...], CommandUse]
-    task_runners: dict[str, str]
-    task_names: dict[str, str]
-    plain_programs: frozenset[str]
-    runners: tuple[tuple[str, ...], ...]
-    wrappers: dict[str, int]
-    package_managers: dict[str, str]
-
-
-@cache
-def _table() -> _Table:
-    raw = tomllib.loads(resources.files("squirrel_core").joinpath("commands.toml").read_text())
-    return _parse_table(raw)
-
-
-def _parse_table(raw: dict[str, Any]) -> _Table:
-    patterns: dict[tuple[str, ...], CommandUse] = {}
-    for ecosystem, entries in raw["commands"].items():
-        for pattern, value in entries.items():
-            spec = value if isinstance(value, dict) else {"purpose": value}
-            purpose = spec["purpose"]
-            if purpose not in PURPOSES:
-                raise ValueError(f"commands.toml: unknown purpose {purpose!r} for {pattern!r}")
-            words = tuple(pattern.split())
-            patterns[words] = CommandUse(spec.get("tool", pattern), purpose, ecosystem)
-    for name, purpose in raw["task_names"].items():
-        if purpose not in PURPOSES:
-            raise ValueError(f"commands.toml: unknown purpose {purpose!r} for task {name!r}")
-    return _Table(
-        patterns=patterns,
-        task_runners=dict(raw["task_runners"]),
-        task_names=dict(raw["task_names"]),
-        plain_programs=frozenset(raw.get("plain_programs", {}).get("names", ())),
-        runners=tuple(tuple(p.split()) for p in raw["runners"]["prefixes"]),
-        wrappers={k: int(v) for k, v in raw["runners"]["wrappers"].items()},
-        package_managers=dict(raw["package_managers"]),
-    )
-
-
-def ecosystems() -> list[str]:
-    """Every ecosystem the table names, sorted."""
-    return sorted({use.ecosystem for use in _table().patterns.values()})
-
-
-def known_tools() -> dict[str, str]:
-    """Every tool name the table knows, lower-cased, mapped to its habit category."""
-    names: dict[str, str] = {}
-    for use in _table().patterns.values():
-        names.setdefault(use.tool.lower(), use.category)
-    for name in _table().package_managers:
-        names.setdefault(name, "package_manager")
-    return names
-
-
-def task_purpose(name: str) -> str | None:
-    """The purpose a task, script or target name usually has (`test:unit` → test)."""
-    table = _table()
-    name = name.strip().lower()
-    if name in table.task_names:
-        return table.task_names[name]
-    if name.startswith(":"):
-        name = name.rsplit(":", 1)[-1]
-        return table.task_names.get(name)
-    head = re.split(r"[:._\-/]", name, maxsplit=1)[0]
-    return table.task_names.get(head)
-
-
 def package_manager(tokens: list[str]) -> tuple[str, str] | None:
     """(package manager, ecosystem) a tokenised simple command goes through, if any."""
     words = [t for t in tokens if not _ENV_ASSIGNMENT.match(t)]
@@ -198,7 +77,7 @@ def package_manager(tokens: list[str]) -> tuple[str, str] | None:
     first = {"uvx": "uv", "npx": "npm", "pnpx": "pnpm", "bunx": "bun", "pip3": "pip"}.get(
         first, first
     )
-    ecosystem = _table().package_managers.get(first)
+    ecosystem = command_table().package_managers.get(first)
     return (first, ecosystem) if ecosystem else None
 
 
@@ -209,7 +88,7 @@ def core_tokens(tokens: list[str]) -> list[str]:
 
 @lru_cache(maxsize=8192)
 def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    table = _table()
+    table = command_table()
     runners = _runners_by_program()
     words = tokens
     changed = True
@@ -248,7 +127,7 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
 @cache
 def _runners_by_program() -> dict[str, tuple[tuple[str, ...], ...]]:
     found: dict[str, list[tuple[str, ...]]] = {}
-    for prefix in _table().runners:
+    for prefix in command_table().runners:
         found.setdefault(prefix[0], []).append(prefix)
     return {program: tuple(prefixes) for program, prefixes in found.items()}
 
@@ -277,7 +156,7 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     words = core_tokens(tokens)
     if not words:
         return None
-    table = _table()
+    table = command_table()
     program = _program(words[0])
     rest = [w for w in words[1:] if not w.startswith(("-", "+"))]
     best: tuple[str, ...] | None = None
@@ -295,62 +174,7 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         return task
     if (program,) in table.patterns:
         return _named_use(table.patterns[(program,)], program, rest)
-    return _role_use(program, words)
-
-
-def _role_use(program: str, words: list[str]) -> CommandUse | None:
-    """A program the table does not know, by its own words: the subcommand (or the task after
-    `run`/`task`) that names a role, else the one call of an inline one-liner (`-e '…'`).
-
-    Programs whose arguments are files or text (`ls`, `echo`, `git`) and package managers
-    (whose tasks the table reads) are never read so."""
-    table = _table()
-    if (
-        program in table.plain_programs
-        or program in table.package_managers  # their words are their own (`pip check`)
-        or not _COMMAND_NAME.match(program)
-    ):
-        return None
-    ecosystem = _program_ecosystems().get(program, "any")
-    for i, word in enumerate(words[1:], start=1):
-        if word in _INLINE_OPTIONS and i + 1 < len(words):
-            name = _inline_call(words[i + 1])
-            purpose = task_purpose(name) if name and len(name) >= 3 else None
-            if purpose in ROLE_PURPOSES:
-                return CommandUse(program, purpose, ecosystem, task=name)
-            return None
-    positional = [w for w in words[1:] if not w.startswith(("-", "+"))]
-    if positional and positional[0] in _TASK_KEYWORDS:
-        positional = positional[1:]
-    if not positional:
-        return None
-    word = positional[0].lower()
-    if len(word.split(":", 1)[0]) < 3:
-        return None  # `prove -l t`: a folder or a letter, not a task's name
-    purpose = table.task_names.get(word) or table.task_names.get(word.split(":", 1)[0])
-    if purpose not in ROLE_PURPOSES or (purpose in _BARE_ROLES and len(positional) > 1):
-        return None
-    return CommandUse(program, purpose, ecosystem, task=positional[0])
-
-
-def _inline_call(code: str) -> str | None:
-    """The function a one-liner calls (`devtools::document()` → document): its last statement
-    is one call and every statement before it only loads something; None otherwise."""
-    statements = [s.strip() for s in re.split(r"[;\n]", code.strip()) if s.strip()]
-    if not statements or not all(_LOADING.match(s) for s in statements[:-1]):
-        return None
-    match = _LAST_CALL.search(statements[-1])
-    return match.group(1) if match else None
-
-
-@cache
-def _program_ecosystems() -> dict[str, str]:
-    """The ecosystem of each program the table names in a pattern (`cargo` → rust)."""
-    found: dict[str, str] = {}
-    for words, use in _table().patterns.items():
-        if use.ecosystem not in ("any", "containers", "docs"):
-            found.setdefault(words[0], use.ecosystem)
-    return found
+    return role_use(program, words)
 
 
 def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
@@ -362,17 +186,17 @@ def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
     """
     if use.purpose != "run" or not rest:
         return use
-    other = _table().task_names.get(rest[0].lower())
+    other = command_table().task_names.get(rest[0].lower())
     if other is None or other == "run":
         return use
     return CommandUse(program, other, "any")
 
 
 def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | None:
-    table = _table()
+    table = command_table()
     if program in table.task_runners:
         names = list(rest)
-        if names and names[0] in _TASK_KEYWORDS and program != "make":
+        if names and names[0] in TASK_KEYWORDS and program != "make":
             names = names[1:]
         for name in names[:3] if program in ("make", "just", "rake", "task") else names[:1]:
             purpose = task_purpose(name)
@@ -506,7 +330,7 @@ def join_words(words: list[str]) -> str:
 
 def _strip_launchers(tokens: list[str]) -> list[str]:
     """Drop env assignments and wrappers (`timeout 60`, `time`), keeping runners like `uv run`."""
-    table = _table()
+    table = command_table()
     words = list(tokens)
     while words:
         if _ENV_ASSIGNMENT.match(words[0]):
@@ -539,3 +363,24 @@ def _scope(here: str | None, root: str | None) -> str:
     if not here.startswith("/"):
         return posixpath.normpath(here).lstrip("./") if here not in (".", "") else ""
     return here
+
+
+__all__ = [
+    "CATEGORIES",
+    "MAX_LINE_CHARS",
+    "PURPOSES",
+    "ROLE_PURPOSES",
+    "CommandUse",
+    "TypedCommand",
+    "classify_command",
+    "classify_tokens",
+    "command_uses",
+    "core_tokens",
+    "ecosystems",
+    "is_test_command",
+    "join_words",
+    "known_tools",
+    "package_manager",
+    "task_purpose",
+    "typed_commands",
+]

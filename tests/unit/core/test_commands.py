@@ -6,10 +6,10 @@ import time
 
 import pytest
 
+from squirrel_core.command_table import parse_table
 from squirrel_core.commands import (
     PURPOSES,
     CommandUse,
-    _parse_table,
     classify_command,
     classify_tokens,
     command_uses,
@@ -363,9 +363,9 @@ def test_a_malformed_table_is_refused_with_a_reason() -> None:
         "package_managers": {},
     }
     with pytest.raises(ValueError, match="unknown purpose 'testing'"):
-        _parse_table({**good, "commands": {"python": {"pytest": "testing"}}})
+        parse_table({**good, "commands": {"python": {"pytest": "testing"}}})
     with pytest.raises(ValueError, match="unknown purpose"):
-        _parse_table({**good, "commands": {}, "task_names": {"t": "nope"}})
+        parse_table({**good, "commands": {}, "task_names": {"t": "nope"}})
 
 
 @pytest.mark.parametrize(

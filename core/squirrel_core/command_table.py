@@ -1,0 +1,132 @@
+"""The command table's data: `commands.toml` read once, the purposes it speaks of, and the
+`CommandUse` it answers with (tool, purpose, ecosystem).
+
+Reading a shell line against it is `squirrel_core.commands`; reading a program the table does
+not know by its own words is `squirrel_core.command_roles`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+PURPOSES = (
+    "test",
+    "lint",
+    "format",
+    "typecheck",
+    "build",
+    "migrate",
+    "run",
+    "install",
+    "docs",
+    "release",
+    "deploy",
+)
+#: Purpose → the habit category a tool with that purpose belongs to.
+CATEGORIES = {
+    "test": "test_runner",
+    "lint": "linter",
+    "format": "formatter",
+    "typecheck": "type_checker",
+    "build": "build_tool",
+    "migrate": "migration_tool",
+    "run": "server",
+    "install": "package_manager",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CommandUse:
+    """What one simple command is: the tool, its purpose, and the ecosystem it belongs to.
+
+    `task` is set when the command runs a project-defined task (`make test`, `npm run lint`,
+    a mix alias); `tool` is then the task runner.
+    """
+
+    tool: str
+    purpose: str
+    ecosystem: str
+    task: str | None = None
+
+    @property
+    def category(self) -> str:
+        """The habit category (`test_runner`, `linter`, …) of this use."""
+        return CATEGORIES.get(self.purpose, "tool")
+
+
+@dataclass(frozen=True, slots=True)
+class CommandTable:
+    """`commands.toml` read: command patterns, task runners and names, launchers."""
+
+    patterns: dict[tuple[str, ...], CommandUse]
+    task_runners: dict[str, str]
+    task_names: dict[str, str]
+    plain_programs: frozenset[str]
+    runners: tuple[tuple[str, ...], ...]
+    wrappers: dict[str, int]
+    package_managers: dict[str, str]
+
+
+@cache
+def command_table() -> CommandTable:
+    """The table shipped with this package, read once."""
+    raw = tomllib.loads(resources.files("squirrel_core").joinpath("commands.toml").read_text())
+    return parse_table(raw)
+
+
+def parse_table(raw: dict[str, Any]) -> CommandTable:
+    """The table from its TOML form; an unknown purpose is a ValueError."""
+    patterns: dict[tuple[str, ...], CommandUse] = {}
+    for ecosystem, entries in raw["commands"].items():
+        for pattern, value in entries.items():
+            spec = value if isinstance(value, dict) else {"purpose": value}
+            purpose = spec["purpose"]
+            if purpose not in PURPOSES:
+                raise ValueError(f"commands.toml: unknown purpose {purpose!r} for {pattern!r}")
+            words = tuple(pattern.split())
+            patterns[words] = CommandUse(spec.get("tool", pattern), purpose, ecosystem)
+    for name, purpose in raw["task_names"].items():
+        if purpose not in PURPOSES:
+            raise ValueError(f"commands.toml: unknown purpose {purpose!r} for task {name!r}")
+    return CommandTable(
+        patterns=patterns,
+        task_runners=dict(raw["task_runners"]),
+        task_names=dict(raw["task_names"]),
+        plain_programs=frozenset(raw.get("plain_programs", {}).get("names", ())),
+        runners=tuple(tuple(p.split()) for p in raw["runners"]["prefixes"]),
+        wrappers={k: int(v) for k, v in raw["runners"]["wrappers"].items()},
+        package_managers=dict(raw["package_managers"]),
+    )
+
+
+def ecosystems() -> list[str]:
+    """Every ecosystem the table names, sorted."""
+    return sorted({use.ecosystem for use in command_table().patterns.values()})
+
+
+def known_tools() -> dict[str, str]:
+    """Every tool name the table knows, lower-cased, mapped to its habit category."""
+    names: dict[str, str] = {}
+    for use in command_table().patterns.values():
+        names.setdefault(use.tool.lower(), use.category)
+    for name in command_table().package_managers:
+        names.setdefault(name, "package_manager")
+    return names
+
+
+def task_purpose(name: str) -> str | None:
+    """The purpose a task, script or target name usually has (`test:unit` → test)."""
+    table = command_table()
+    name = name.strip().lower()
+    if name in table.task_names:
+        return table.task_names[name]
+    if name.startswith(":"):
+        name = name.rsplit(":", 1)[-1]
+        return table.task_names.get(name)
+    head = re.split(r"[:._\-/]", name, maxsplit=1)[0]
+    return table.task_names.get(head)
