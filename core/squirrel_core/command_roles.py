@@ -22,9 +22,10 @@ TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
 #: Options that hand an interpreter its program as text (`R -e '…'`, `node --eval '…'`).
 _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute"})
 _COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
-#: The call a one-liner's last statement ends with: `pkg::document()`, `require("x").build()`
-#: (tried from the start of a word only: from inside one it would backtrack along it).
-_LAST_CALL = re.compile(r"(?<!\w)(\w+)\s*\([^()]*\)$")
+#: A one-liner's last statement when it is one call and nothing else: `pkg::document()`,
+#: `Quux.test()`, `require("x").build()` (names joined by `.` or `::`, each maybe called), the
+#: last name's call ending the statement. Possessive names keep a long word from backtracking.
+_ONE_CALL = re.compile(r"(?:\w++\s*+(?:\([^()]*+\))?+\s*+(?:\.|::)\s*+)*+(\w++)\s*+\([^()]*+\)")
 #: Statements that only load what the call needs, allowed before it.
 _LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
 
@@ -70,7 +71,7 @@ def _inline_call(code: str) -> str | None:
     statements = [s.strip() for s in re.split(r"[;\n]", code.strip()) if s.strip()]
     if not statements or not all(_LOADING.match(s) for s in statements[:-1]):
         return None
-    match = _LAST_CALL.search(statements[-1])
+    match = _ONE_CALL.fullmatch(statements[-1])
     return match.group(1) if match else None
 
 

@@ -182,6 +182,9 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "python -c 'import sys; print(sys.path)'",
         "python -c 'import x; x.build(); x.test()'",  # a script, not one call
         "R -e 't(m)'",  # too short a name to say anything
+        "quux -e 'aaa pkg::lint_package()'",  # a call is not the whole statement
+        "python -c 'print(1) or x.build()'",  # an expression around the call
+        "node -e 'x = require(\"./quux\").build()'",  # an assignment, not one call
         "quux ./test",
     ],
 )
