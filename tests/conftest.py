@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 # Before anything imports gRPC (it reads this once): its fork handlers ran gRPC's pollers in the
@@ -79,9 +80,11 @@ _log_through_pytest()
 def _logging_as_the_suite_starts() -> Iterator[None]:
     """Each test starts from the suite's logging: one that set up Squirrel's logging in process
     (a level filter of "error", JSON to stderr) does not hide the next test's log events from
-    `capture_logs`."""
+    `capture_logs`, and a bench's `main()` run in process that switched the standard library's
+    logging off below a level (`logging.disable`) does not hide them from pytest's capture."""
     yield
     _log_through_pytest()
+    logging.disable(logging.NOTSET)
     structlog.contextvars.clear_contextvars()
 
 
