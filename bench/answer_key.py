@@ -38,6 +38,7 @@ from bench.answer_key_score import (
     Memory,
     Score,
     add_question,
+    high_by_kind,
     load_keys,
     percent,
     score,
@@ -333,19 +334,6 @@ def targets(scores: list[Score], split: str = "tuning") -> str:
             f"{t.hook_wrong} wrong lines)"
         )
     return "targets: " + "; ".join(parts)
-
-
-def high_by_kind(scores: Sequence[Score]) -> str:
-    """The pooled high-importance coverage of each kind of gold item (where the misses are,
-    in counts alone)."""
-    totals: dict[str, list[int]] = {}
-    for s in scores:
-        for kind, (covered, total) in s.high_by_kind.items():
-            pair = totals.setdefault(kind, [0, 0])
-            pair[0] += covered
-            pair[1] += total
-    parts = [f"{kind} {c}/{t} {percent(c, t)}" for kind, (c, t) in sorted(totals.items())]
-    return "high by kind (pooled): " + ("; ".join(parts) or "none")
 
 
 def by_split(scores: list[Score]) -> dict[str, list[Score]]:

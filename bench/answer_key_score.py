@@ -482,3 +482,16 @@ def score_hook(key: AnswerKey, text: str) -> HookScore:
     )
     wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
     return HookScore(key.session_start, covered, wrong)
+
+
+def high_by_kind(scores: Sequence[Score]) -> str:
+    """The pooled high-importance coverage of each kind of gold item (where the misses are,
+    in counts alone)."""
+    totals: dict[str, list[int]] = {}
+    for s in scores:
+        for kind, (covered, total) in s.high_by_kind.items():
+            pair = totals.setdefault(kind, [0, 0])
+            pair[0] += covered
+            pair[1] += total
+    parts = [f"{kind} {c}/{t} {percent(c, t)}" for kind, (c, t) in sorted(totals.items())]
+    return "high by kind (pooled): " + ("; ".join(parts) or "none")
