@@ -1,5 +1,5 @@
 """Instruction files the host put into the transcript itself: Codex's AGENTS.md message and
-Claude Code's `nested_memory` attachment, as host-spoken messages naming the file."""
+Claude Code's `nested_memory` and `instructions` attachments, as host-spoken messages naming the file."""
 
 from __future__ import annotations
 
@@ -114,3 +114,36 @@ def test_claude_code_user_managed_and_automatic_memory_are_no_project_file() -> 
     for kind in ("User", "Managed", "AutoMem"):
         assert _attachment(_nested("/home/me/.claude/CLAUDE.md", kind)) == []
     assert _attachment(_nested(f"{CWD}/CLAUDE.md", "Project", text="  ")) == []
+
+
+def _instructions(*files: tuple[str, str, str]) -> dict[str, Any]:
+    """Claude Code 2.1.2xx's listing of the instruction files loaded at the session's start."""
+    return {
+        "type": "instructions",
+        "files": [{"path": p, "type": kind, "content": text} for p, kind, text in files],
+    }
+
+
+def test_claude_code_instructions_attachment_gives_each_project_file_it_lists() -> None:
+    events = _attachment(
+        _instructions(
+            ("/etc/claude-code/CLAUDE.md", "Managed", "# Sandbox\n\nYou run in a sandbox."),
+            (f"{CWD}/CLAUDE.md", "Project", "@AGENTS.md"),
+            (f"{CWD}/AGENTS.md", "Project", "- Run `make test` before committing\n"),
+            ("/home/me/.claude/CLAUDE.md", "User", "- I like short answers"),
+            (f"{CWD}/CLAUDE.local.md", "Local", "- My database is on port 5433"),
+        )
+    )
+    assert _loaded(events) == [
+        ("CLAUDE.md", "@AGENTS.md"),
+        ("AGENTS.md", "- Run `make test` before committing"),
+        ("CLAUDE.local.md", "- My database is on port 5433"),
+    ]
+    assert [e.file_paths for e in events] == [("CLAUDE.md",), ("AGENTS.md",), ("CLAUDE.local.md",)]
+
+
+def test_claude_code_instructions_attachment_without_a_project_file_gives_nothing() -> None:
+    assert _attachment(_instructions(("/etc/claude-code/CLAUDE.md", "Managed", "sandbox"))) == []
+    assert _attachment(_instructions((f"{CWD}/AGENTS.md", "Project", "   "))) == []
+    assert _attachment({"type": "instructions", "files": "AGENTS.md"}) == []
+    assert _attachment({"type": "instructions", "files": [None, 3, {"type": "Project"}]}) == []

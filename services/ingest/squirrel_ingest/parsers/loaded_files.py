@@ -12,7 +12,9 @@ Hosts load the project's instruction file into every session without a tool call
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
   `content` (`{"path", "type", "content"}`) when it loads the `CLAUDE.md` of a sub-folder the
   session works in; only a project's file (`type` `Project` or `Local`) is one, never the user's
-  own (`User`), a managed policy or an automatic memory.
+  own (`User`), a managed policy or an automatic memory. Newer versions (2.1.2xx) write the
+  files loaded at the session's start as one `instructions` attachment, `{"type":
+  "instructions", "files": [{"path", "type", "content"}, …]}`, with the same memory types.
 
 Each becomes one host-spoken (`HARNESS`) user message whose `text` is the file's text and whose
 `loaded_file` (also its file path) names the file: the memory side reads it as a whole read of
@@ -104,12 +106,24 @@ def _codex_file(text: str, cwd: str | None) -> LoadedFile | None:
     return LoadedFile(posixpath.join(folder, CODEX_FILE), project) if project else None
 
 
-def claude_loaded(attachment: dict[str, Any]) -> LoadedFile | None:
-    """The project instruction file a Claude Code `nested_memory` attachment carries, or None."""
-    memory = attachment.get("content")
-    if not isinstance(memory, dict) or memory.get("type") not in _PROJECT_MEMORY:
+def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
+    """The project instruction files a Claude Code `nested_memory` attachment (one file) or
+    `instructions` attachment (the files loaded at the start) carries; none for another kind."""
+    if attachment.get("type") == "nested_memory":
+        memory = attachment.get("content")
+        found = _claude_file(memory, attachment.get("path")) if isinstance(memory, dict) else None
+        return [found] if found else []
+    if attachment.get("type") == "instructions" and isinstance(attachment.get("files"), list):
+        files = (_claude_file(f, None) for f in attachment["files"] if isinstance(f, dict))
+        return [f for f in files if f is not None]
+    return []
+
+
+def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
+    """One file of a Claude Code memory listing, when it is a project's file with a text."""
+    if memory.get("type") not in _PROJECT_MEMORY:
         return None
-    path = memory.get("path", attachment.get("path"))
+    path = memory.get("path", path)
     text = memory.get("content")
     if not isinstance(path, str) or not path or not isinstance(text, str) or not text.strip():
         return None
