@@ -22,6 +22,7 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
+from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
@@ -51,7 +52,7 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
+    found = attempts(with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered)), root)
     changes = [
         Change(e.id, e.timestamp, e.session_id, path)
         for e in ordered
