@@ -10,8 +10,7 @@ from squirrel_memory.extractors.evidence.piped_runs import (
     piped_to_viewer,
     with_piped_outcomes,
 )
-from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode, MemoryType
+from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -21,22 +20,7 @@ FINDINGS = "books/post.go:98:15: Error return value of `f.Close` is not checked 
 
 
 def _pitfalls(session: Session) -> list[str]:
-    events = session.events
-    episode = Episode(
-        "ep1",
-        ROOT,
-        "dev",
-        "s1",
-        events[0].timestamp,
-        events[-1].timestamp,
-        len(events),
-        "",
-        0.5,
-        events[-1].timestamp,
-        tuple(e.id for e in events),
-    )
-    found = RulesExtractor().extract_sync(episode, events)
-    return [c.content for c in found if c.type == MemoryType.PITFALL]
+    return [c.content for c in session.extracted() if c.type == MemoryType.PITFALL]
 
 
 def _refused_then_fixed(first: str, second: str) -> Session:
