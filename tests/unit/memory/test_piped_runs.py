@@ -8,6 +8,7 @@ from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.evidence.piped_runs import (
     error_line,
     piped_to_viewer,
+    status_hidden,
     with_piped_outcomes,
 )
 from squirrel_memory.models import MemoryType
@@ -88,8 +89,18 @@ def test_the_error_lines_of_several_tools_are_read() -> None:
         "bash: lintr: command not found",
     ):
         assert error_line(f"starting\n{line}\n") == line
-    for line in ("0 errors, 2 warnings", "warning: unused variable", "Errors: none", FINDINGS):
+    quiet = ("0 errors, 2 warnings", "warning: unused variable", "no_error: 0", FINDINGS)
+    for line in quiet:
         assert error_line(line) == ""
+
+
+def test_a_fallback_that_always_succeeds_hides_the_status_too() -> None:
+    session = _refused_then_fixed("lintr run || true", "lintr run || true")
+    assert len(_pitfalls(session)) == 1
+    assert status_hidden("make check 2>&1 || echo 'check failed'")
+    assert status_hidden("make check || exit 0")
+    assert not status_hidden("make check || make check-fallback")
+    assert not status_hidden("make check || true && make deploy")
 
 
 def test_only_a_pipe_into_a_viewer_hides_the_status() -> None:

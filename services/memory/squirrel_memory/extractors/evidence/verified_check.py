@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
-from squirrel_memory.extractors.evidence.piped_runs import piped_to_viewer
+from squirrel_memory.extractors.evidence.piped_runs import status_hidden
 
 #: Below the gate of two kinds of check seen after the last change (0.5).
 IMPORTANCE = 0.45
@@ -63,9 +63,9 @@ def _session_check(session: list[Attempt], edits: Sequence[datetime], root: str)
     last: dict[str, Attempt] = {}
     for attempt in after_last:
         last[attempt.base] = attempt
-    # A pipe into a viewer hides whether the check passed (`lint 2>&1 | head`).
+    # A pipe into a viewer or a fallback hides whether the check passed (`lint | head`).
     if len(last) != 1 or not all(
-        a.run.ok and not piped_to_viewer(a.run.command) for a in last.values()
+        a.run.ok and not status_hidden(a.run.command) for a in last.values()
     ):
         return []
     base = next(iter(last))
