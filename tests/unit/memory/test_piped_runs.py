@@ -78,6 +78,16 @@ def test_a_passing_test_summary_is_a_pass_whatever_was_logged_before_it() -> Non
     assert [r.ok for r in with_piped_outcomes(commands(session.events))] == [True]
 
 
+def test_a_test_summary_counting_failures_behind_a_pipe_is_a_failure() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run(
+        "pytest -q 2>&1 | tail -3",
+        0,
+        "FAILED tests/test_books.py::test_post\n1 failed, 11 passed in 0.4s\n",
+    )
+    assert [r.ok for r in with_piped_outcomes(commands(session.events))] == [False]
+
+
 def test_the_error_lines_of_several_tools_are_read() -> None:
     for line in (
         "error[E0425]: cannot find value `x` in this scope",

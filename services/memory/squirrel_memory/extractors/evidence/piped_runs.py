@@ -5,12 +5,12 @@ a shell reports the exit status of the pipe's last command, so a tool that refus
 still reads as passed; so does a command followed by a fallback that always succeeds (`||
 true`, `|| :`, `|| echo …`, `|| exit 0`). Its output says otherwise: an error line of the
 tool's own (`Error: can't load config …`, `error[E0425]: …`, `fatal: …`, `panic: …`, a
-traceback, `command not found`). Such a run counts as failed, so the rules that learn from a
-failure and the change that fixed it read it as the failure it was. Nothing else changes: a
-run without such a pipe or fallback keeps its exit status (a tool that printed an error and
-exited 0 chose to pass), a pipe into a filter that decides the status itself (`grep`) keeps
-it, and an output that ends with a passing test summary is a pass whatever it logged on the
-way.
+traceback, `command not found`) or a test summary that counts failures (`1 failed, 4
+passed`). Such a run counts as failed, so the rules that learn from a failure and the change
+that fixed it read it as the failure it was. Nothing else changes: a run without such a pipe
+or fallback keeps its exit status (a tool that printed an error and exited 0 chose to pass),
+a pipe into a filter that decides the status itself (`grep`) keeps it, and an output that
+ends with a passing test summary is a pass whatever it logged on the way.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import dataclasses
 import re
 
 from squirrel_memory.extractors.activity import CommandRun
-from squirrel_memory.extractors.evidence.typed_runs import passed
+from squirrel_memory.extractors.evidence.typed_runs import failed, passed
 
 #: Programs that only show or cut what they are given: their exit status says nothing of the
 #: command before them.
@@ -73,13 +73,11 @@ def error_line(output: str) -> str:
 
 
 def hidden_failure(run: CommandRun) -> bool:
-    """Whether `run` passed only because the shell hid the failure its output reports."""
-    return (
-        run.ok is True
-        and status_hidden(run.command)
-        and bool(error_line(run.output))
-        and not passed(run.output)
-    )
+    """Whether `run` passed only because the shell hid the failure its output reports (an
+    error line, or a test summary that counts failures)."""
+    if run.ok is not True or not status_hidden(run.command):
+        return False
+    return failed(run.output) or (bool(error_line(run.output)) and not passed(run.output))
 
 
 def with_piped_outcomes(runs: list[CommandRun]) -> list[CommandRun]:
