@@ -15,7 +15,13 @@ from typing import Any
 from squirrel_core.commands import is_test_command
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryCandidate, MemoryItem, StoredEvent, UpdateDecision
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    StoredEvent,
+    UpdateDecision,
+)
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
@@ -67,6 +73,23 @@ class Session:
             )
         )
         return self.events[-1].id
+
+    def extracted(self) -> list[MemoryCandidate]:
+        """What the rules extractor keeps of the session, read as one episode."""
+        first, last = self.events[0], self.events[-1]
+        episode = Episode(
+            "ep1",
+            self.root,
+            "dev",
+            self.session_id,
+            first.timestamp,
+            last.timestamp,
+            len(self.events),
+            "",
+            0.5,
+            last.timestamp,
+        )
+        return RulesExtractor().extract_sync(episode, self.events)
 
     def user(self, text: str) -> None:
         self.add("user_message", {"text": text})

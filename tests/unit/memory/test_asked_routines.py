@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 import pytest
 
 from squirrel_memory.extractors.asked_routines import _asked, asked_routines
-from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode
 from tests.unit.memory.session_builder import Session
 
 ROOT = "/home/dev/src/app"
@@ -211,20 +209,7 @@ def test_a_subagents_commands_are_not_the_routine() -> None:
 
 def test_a_one_command_routine_a_recipe_already_shows_is_not_repeated() -> None:
     session = _session("run the tests", [("quux test", 0)])
-    events = session.events
-    episode = Episode(
-        "ep1",
-        ROOT,
-        "dev",
-        "s1",
-        events[0].timestamp,
-        events[-1].timestamp,
-        len(events),
-        "",
-        0.5,
-        T0,
-    )
-    found = {c.key: c.content for c in RulesExtractor().extract_sync(episode, session.events)}
+    found = {c.key: c.content for c in session.extracted()}
     assert found.get("recipe:test") == "To run the tests: `quux test`."
     assert "recipe:asked:test" not in found
 

@@ -12,6 +12,9 @@ MAX_CLAUSE_CHARS = 240
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
+    # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
+    r"(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential)(?=\s*:)|"
+    r"nb(?=\s*:)|n\.b(?=\.?\s*:)|heads[- ]up(?=\s*:)|reminder(?=\s*:)|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
     r"actually|i (?:want|need|would like|'d like) you to|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"

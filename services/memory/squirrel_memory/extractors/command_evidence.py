@@ -22,9 +22,11 @@ from squirrel_memory.extractors.evidence import (
     workflows,
 )
 from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
+from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
+from squirrel_memory.extractors.evidence.verified_check import verified_check
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
@@ -51,7 +53,7 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    found = attempts(with_typed_outcomes(commands(ordered), ordered), root)
+    found = attempts(with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered)), root)
     changes = [
         Change(e.id, e.timestamp, e.session_id, path)
         for e in ordered
@@ -60,8 +62,10 @@ def evidence_candidates(
     ]
     edit_times = sorted(c.timestamp for c in changes)
     first_edits: dict[str | None, datetime] = {}
+    session_edits: dict[str | None, list[datetime]] = {}
     for change in changes:
         first_edits.setdefault(change.session_id, change.timestamp)
+        session_edits.setdefault(change.session_id, []).append(change.timestamp)
     found = discovered_tests(found, edit_times)
     main = ecosystems or _ecosystem_of(found, changes)
     findings = [
@@ -73,8 +77,10 @@ def evidence_candidates(
         reported = reported_test_command(found, main)
         if reported is not None:
             findings.append(reported)
-    gate = quality_gate(found, edit_times) or wider_gate(
-        finishing_checks(found), final_checks(found, edit_times)
+    gate = (
+        quality_gate(found, edit_times)
+        or wider_gate(finishing_checks(found), final_checks(found, edit_times))
+        or verified_check(found, session_edits, root)
     )
     if gate is not None:
         findings.append(gate)

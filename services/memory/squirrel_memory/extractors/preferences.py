@@ -154,6 +154,8 @@ _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
     re.IGNORECASE,
 )
+#: The rule word before the directive of a conditioned rule ("before committing, always run …").
+_RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
 #: "important not to commit until the final step": a directive behind a weight word.
 _IMPORTANT = re.compile(
     r"^(?:it'?s\s+|it is\s+)?(?:very\s+|really\s+|super\s+)?"
@@ -338,7 +340,11 @@ def _statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> _
     if match := _STOP.match(body):
         x = _clean(match.group("x"))
         return _make(f"avoid {x}", x) if _usable(x) else None
-    if imperative_ok and (match := _CONDITION.match(body)) and _first_verb(match.group("then")):
+    if (
+        imperative_ok
+        and (match := _CONDITION.match(body))
+        and _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+    ):
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
         return _make(x, x) if x else None
     verb = _first_verb(body)

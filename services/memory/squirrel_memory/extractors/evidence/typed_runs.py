@@ -50,6 +50,12 @@ def passed(output: str) -> bool:
     return bool(line) and bool(_PASSED.search(line)) and not _FAILED.search(line)
 
 
+def failed(output: str) -> bool:
+    """Whether the output ends with a test summary that counts a failure."""
+    line = report_line(output)
+    return bool(line) and bool(_FAILED.search(line))
+
+
 def with_typed_outcomes(runs: list[CommandRun], events: list[StoredEvent]) -> list[CommandRun]:
     """`runs` with each typed command's output (the host's next message in its session) and,
     when that output is a passing test summary, its success."""

@@ -1,0 +1,85 @@
+"""A command whose failure the shell hid: `tool run 2>&1 | head -50` exits 0 when `head` does.
+
+Assistants often cut a command's output short with a pipe (`| head`, `| tail`, `| cat`), and
+a shell reports the exit status of the pipe's last command, so a tool that refused to run
+still reads as passed; so does a command followed by a fallback that always succeeds (`||
+true`, `|| :`, `|| echo …`, `|| exit 0`). Its output says otherwise: an error line of the
+tool's own (`Error: can't load config …`, `error[E0425]: …`, `fatal: …`, `panic: …`, a
+traceback, `command not found`) or a test summary that counts failures (`1 failed, 4
+passed`). Such a run counts as failed, so the rules that learn from a failure and the change
+that fixed it read it as the failure it was. Nothing else changes: a run without such a pipe
+or fallback keeps its exit status (a tool that printed an error and exited 0 chose to pass),
+a pipe into a filter that decides the status itself (`grep`) keeps it, and an output that
+ends with a passing test summary is a pass whatever it logged on the way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.evidence.typed_runs import failed, passed
+
+#: Programs that only show or cut what they are given: their exit status says nothing of the
+#: command before them.
+_VIEWERS = frozenset({"head", "tail", "cat", "less", "more", "tee", "column", "fold", "nl"})
+#: The last stage of a pipe (the text after the last `|` that is not `||`).
+_LAST_STAGE = re.compile(r"(?<!\|)\|(?!\|)\s*([^|]*)$")
+#: A line in which the tool reports that it failed, at the start of the line.
+_ERROR_LINE = re.compile(
+    r"^\s*(?:(?:error|fatal|panic)(?:\[[\w-]+\])?\s*:"
+    r"|(?-i:[A-Z]\w*(?:Error|Exception)):\s"
+    r"|traceback \(most recent call last\)"
+    r"|npm err!)"
+    r"|: command not found\s*$",
+    re.IGNORECASE,
+)
+#: A fallback at the end of the command that makes any failure exit 0.
+_FALLBACK = re.compile(r"\|\|\s*(?:true|:|echo\b[^|&;]*|exit\s+0)\s*$")
+#: Output lines read for an error line (the shown part of a cut output is short).
+MAX_LINES = 200
+
+
+def status_hidden(command: str) -> bool:
+    """Whether the shell's exit status says nothing of the command's tool: its last simple
+    command pipes into a viewer, or the line ends in a fallback that always succeeds."""
+    return piped_to_viewer(command) or bool(_FALLBACK.search(command.strip()))
+
+
+def piped_to_viewer(command: str) -> bool:
+    """Whether the command's last simple command pipes into a program that only shows text."""
+    parts = split_segments_raw(command)
+    if not parts:
+        return False
+    found = _LAST_STAGE.search(parts[-1])
+    if found is None:
+        return False
+    words = found.group(1).split()
+    return bool(words) and words[0].rsplit("/", 1)[-1] in _VIEWERS
+
+
+def split_segments_raw(command: str) -> list[str]:
+    """The command's simple commands with their pipes kept (`split_segments` drops them)."""
+    return [part for part in re.split(r"\s*(?:&&|;|\n)\s*", command.strip()) if part]
+
+
+def error_line(output: str) -> str:
+    """The first line of `output` in which a tool reports that it failed; "" when none does."""
+    for line in output.splitlines()[:MAX_LINES]:
+        if _ERROR_LINE.search(line):
+            return line.strip()
+    return ""
+
+
+def hidden_failure(run: CommandRun) -> bool:
+    """Whether `run` passed only because the shell hid the failure its output reports (an
+    error line, or a test summary that counts failures)."""
+    if run.ok is not True or not status_hidden(run.command):
+        return False
+    return failed(run.output) or (bool(error_line(run.output)) and not passed(run.output))
+
+
+def with_piped_outcomes(runs: list[CommandRun]) -> list[CommandRun]:
+    """`runs` with each run whose failure the shell hid marked as failed."""
+    return [dataclasses.replace(run, ok=False) if hidden_failure(run) else run for run in runs]
