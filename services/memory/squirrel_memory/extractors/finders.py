@@ -38,6 +38,8 @@ from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
+from squirrel_memory.extractors.project_home import project_home
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
@@ -151,6 +153,27 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
 
 
+def _project_home(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Where the project's source is hosted, as git and the files read in it show."""
+    found = project_home(events)
+    if found is None:
+        return []
+    return [
+        replace(
+            _candidate(
+                MemoryType.PROJECT_FACT,
+                found.key,
+                found.content,
+                tags=("home", "repository"),
+                importance=HOME_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=found.files,
+            ),
+            source_refs=found.refs,
+        )
+    ]
+
+
 def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """What the project's notes file (`CLAUDE.md` …) written in the session says: its
     sections on the project and the commands it gives."""
@@ -231,6 +254,8 @@ FOUND: tuple[Extract, ...] = (
     ),
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
     _placements,
+    # Where the project's source is hosted, as git and the files read in it show.
+    _project_home,
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(
         architecture_points,
