@@ -107,17 +107,22 @@ class _Finder:
     importance: float
     tags: Callable[[Found], tuple[str, ...]]
     paths: Callable[[Found], tuple[str, ...]] = _no_paths
+    #: The `path:line` sources a finding cites.
+    refs: Callable[[Found], tuple[str, ...]] = _no_paths
 
     def __call__(self, events: list[StoredEvent]) -> list[MemoryCandidate]:
         return [
-            _candidate(
-                self.kind,
-                found.key,
-                found.content,
-                tags=self.tags(found),
-                importance=self.importance,
-                event_ids=found.event_ids,
-                file_paths=self.paths(found),
+            replace(
+                _candidate(
+                    self.kind,
+                    found.key,
+                    found.content,
+                    tags=self.tags(found),
+                    importance=self.importance,
+                    event_ids=found.event_ids,
+                    file_paths=self.paths(found),
+                ),
+                source_refs=self.refs(found),
             )
             for found in self.find(events)
         ]
@@ -152,27 +157,6 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
             source_refs=found.source_refs,
         )
         for found in placements(events)
-    ]
-
-
-def _project_home(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Where the project's source is hosted, as git and the files read in it show."""
-    found = project_home(events)
-    if found is None:
-        return []
-    return [
-        replace(
-            _candidate(
-                MemoryType.PROJECT_FACT,
-                found.key,
-                found.content,
-                tags=("home", "repository"),
-                importance=HOME_IMPORTANCE,
-                event_ids=found.event_ids,
-                file_paths=found.files,
-            ),
-            source_refs=found.refs,
-        )
     ]
 
 
@@ -257,7 +241,14 @@ FOUND: tuple[Extract, ...] = (
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
     _placements,
     # Where the project's source is hosted, as git and the files read in it show.
-    _project_home,
+    _Finder(
+        _one(project_home),
+        MemoryType.PROJECT_FACT,
+        HOME_IMPORTANCE,
+        lambda _f: ("home", "repository"),
+        _files,
+        lambda f: tuple(f.refs),
+    ),
     # What the project's folders hold, as the session's `ls` runs listed them.
     _Finder(
         folder_listings,
