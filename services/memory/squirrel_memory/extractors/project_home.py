@@ -17,7 +17,8 @@ address is this project's, the same in every ecosystem:
   the project printed; an address named in a plan, a question or a reply is not evidence, nor
   is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`);
 - two such addresses that differ (a fork and its upstream) with no remote listing to decide
-  say nothing; a command run in another folder (`cd`, `git -C`) shows another repository.
+  say nothing; a command run in another folder (`cd`, `git -C`: `ran_elsewhere`) shows
+  another repository.
 
 The memory names the address and where it was seen (`path:line` of a file read, or the git
 command), keeps those events and cites the files as its sources.
@@ -35,6 +36,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.elsewhere import ran_elsewhere
 from squirrel_memory.extractors.file_reads import from_first_line, read_output
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.stack_evidence import is_test_data
@@ -68,8 +70,6 @@ _REMOTE_LINE = re.compile(r"^(?P<remote>[\w.-]+)\s+(?P<url>\S+)(?:\s+\((?:fetch|
 _LISTS_REMOTES = re.compile(r"^git\s+(?:remote\b|config\s+(?:--get\s+)?remote\.[\w.-]+\.url\b)")
 #: A git command whose output names the remote it talked to (`To github.com:acme/ledger.git`).
 _TRANSFERS = re.compile(r"^git\s+(?:push|pull|fetch|clone)\b")
-#: A command that runs somewhere else: its git state is another repository's.
-_ELSEWHERE = re.compile(r"(?:^|[;&|]\s*)cd\s|\bgit\s+-C\s")
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 
@@ -119,11 +119,12 @@ def _is_ours(name: str, project_id: str) -> bool:
 
 
 def _in_place(run: CommandRun, project_id: str) -> bool:
-    """Whether a command ran in the project itself (not after a `cd` or with `git -C`)."""
+    """Whether a command ran in the project itself (not in another folder it went to with
+    `cd` or `git -C`)."""
     root = project_id.rstrip("/")
     cwd = (run.cwd or root).rstrip("/")
     inside = cwd == root or cwd.startswith(root + "/")
-    return inside and not _ELSEWHERE.search(run.command.strip())
+    return inside and not ran_elsewhere(run.command, project_id)
 
 
 def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
