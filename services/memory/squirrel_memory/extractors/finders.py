@@ -23,8 +23,6 @@ from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTA
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
-from squirrel_memory.extractors.folder_listings import IMPORTANCE as LISTING_IMPORTANCE
-from squirrel_memory.extractors.folder_listings import folder_listings
 from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
 from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
@@ -248,14 +246,6 @@ FOUND: tuple[Extract, ...] = (
         lambda _f: ("home", "repository"),
         _files,
         lambda f: tuple(f.refs),
-    ),
-    # What the project's folders hold, as the session's `ls` runs listed them.
-    _Finder(
-        folder_listings,
-        MemoryType.PROJECT_FACT,
-        LISTING_IMPORTANCE,
-        lambda f: ("layout", "where", f.folder),
-        lambda f: () if f.folder == "." else (f.folder,),
     ),
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(
