@@ -102,6 +102,23 @@ def test_what_git_push_printed_names_the_home() -> None:
     )
 
 
+def test_the_pull_request_a_forge_client_opened_names_the_home() -> None:
+    stream = Stream()
+    stream.run(
+        'gh pr create --title "Fix cart totals" --body "…"',
+        output="https://github.com/acme/shop/pull/42\n",
+    )
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content.startswith("The project's source is hosted at github.com/acme/shop ")
+
+
+def test_another_repository_a_forge_client_shows_is_not_the_home() -> None:
+    stream = Stream()
+    stream.run("gh repo view cli/cli", output="cli/cli\nhttps://github.com/cli/cli\n")
+    assert project_home(stream.events) is None
+
+
 @pytest.mark.parametrize(
     "build",
     [

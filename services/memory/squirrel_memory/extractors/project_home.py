@@ -13,8 +13,9 @@ address is this project's, the same in every ecosystem:
   `codeberg.org`, `git.sr.ht`, or a self-hosted `git.`, `gitlab.`, `gitea.` or `forgejo.` host)
   whose repository name is the project folder's own name (letter case and `-`, `_`, `.` aside)
   counts, when it is found in a file read inside the project (not in a vendored, generated,
-  dependency or test-data folder) or in what a `git push`, `pull`, `fetch` or `clone` run in
-  the project printed; an address named in a plan, a question or a reply is not evidence, nor
+  dependency or test-data folder) or in what a `git push`, `pull`, `fetch` or `clone`, or a
+  forge's client (`gh`, `glab`, `tea`: `gh pr create` prints the pull request's address), run
+  in the project printed; an address named in a plan, a question or a reply is not evidence, nor
   is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`);
 - two such addresses that differ (a fork and its upstream) with no remote listing to decide
   say nothing; a command run in another folder (`cd`, `git -C`: `ran_elsewhere`) shows
@@ -68,8 +69,10 @@ _PLACEHOLDER = re.compile(
 _REMOTE_LINE = re.compile(r"^(?P<remote>[\w.-]+)\s+(?P<url>\S+)(?:\s+\((?:fetch|push)\))?\s*$")
 #: A git command that lists the remotes, or prints one remote's URL.
 _LISTS_REMOTES = re.compile(r"^git\s+(?:remote\b|config\s+(?:--get\s+)?remote\.[\w.-]+\.url\b)")
-#: A git command whose output names the remote it talked to (`To github.com:acme/ledger.git`).
-_TRANSFERS = re.compile(r"^git\s+(?:push|pull|fetch|clone)\b")
+#: A command whose output names the repository it talked to: a git transfer (`To
+#: github.com:acme/ledger.git`) or a forge's own client (`gh pr create` prints the pull
+#: request's address; `glab` and `tea` are GitLab's and Gitea's).
+_TRANSFERS = re.compile(r"^(?:git\s+(?:push|pull|fetch|clone)|gh|glab|tea)\s")
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 
@@ -155,7 +158,8 @@ def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
 
 
 def _transfers(runs: list[CommandRun], project_id: str) -> list[_Seen]:
-    """This project's addresses that git push, pull, fetch or clone printed in the project."""
+    """This project's addresses that git push, pull, fetch or clone, or a forge's client,
+    printed in the project."""
     seen: list[_Seen] = []
     for run in runs:
         command = " ".join(run.command.split())
