@@ -3,7 +3,8 @@
 Held-out projects are often a single short session, so rules that wait for a second session
 never fire there. This replay shows that condition on projects one may tune on: each session of
 each chosen project (the `tuning` split by default) goes alone into its own project of one
-memory service (AppendEvents, then ProcessNow with the `rules` extractor), and its memories are
+memory service, in a folder named as its fixture project's, as on the user's machine
+(AppendEvents, then ProcessNow with the `rules` extractor), and its memories are
 scored against the gold items that session alone supports.
 
 A session is the events that carry one `session_id` (a subagent's transcript carries its parent
@@ -200,6 +201,10 @@ class SessionRun:
         wanted = self.sessions[name].session_id
         return [e for e in events if e.session_id == wanted]
 
+    def folder(self, name: str) -> str:
+        """A replayed session's project folder is named as its project's (`cc-backend`)."""
+        return self.sessions[name].project
+
     async def inspect(self, client: MemoryClient, name: str, project_id: str, events: int) -> None:
         session = self.sessions[name]
         key = supported_key(self.keys[session.project], session.text, session.user_text)
@@ -249,6 +254,7 @@ def measure(
             settings_env=backend_env("rules"),
             inspect=run.inspect,
             select=run.select,
+            folder=run.folder,
         )
     )
     return run, grouped

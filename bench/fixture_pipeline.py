@@ -185,10 +185,13 @@ async def run_once(
     settings_env: Mapping[str, str] | None = None,
     inspect: Inspect | None = None,
     select: Select | None = None,
+    folder: Callable[[str], str] | None = None,
 ) -> tuple[int, float, float]:
     """Appends and processes every project in one fresh memory service; `settings_env` adds
     SQRL_* settings (e.g. the extractor), `inspect` looks at each project's result, `select`
-    keeps part of a project's events (e.g. one session)."""
+    keeps part of a project's events (e.g. one session), `folder` names the project folder of
+    a replay (e.g. one session's, after its fixture project: the folder's name is part of what
+    the rules see), the replay's own name by default."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             {
@@ -211,6 +214,8 @@ async def run_once(
         try:
             for name, paths in projects:
                 root = Path(tmp) / "projects" / name
+                if folder is not None:
+                    root = root / folder(name)
                 root.mkdir(parents=True)
                 project_id = str(root.resolve())
                 await client.call(

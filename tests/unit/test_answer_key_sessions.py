@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bench.answer_key_score import Memory, score
-from bench.answer_key_sessions import hook_trace, merged, sessions_of, supported_key
+from bench.answer_key_sessions import SessionRun, hook_trace, merged, sessions_of, supported_key
 from squirrel_core.events import Event, EventType, Origin, SourceTool
 from tests.unit.demo_answer_key import demo_key, key_toml
 
@@ -55,6 +55,15 @@ def test_sessions_are_ordered_by_start_and_hold_every_string_of_their_events() -
     assert "cargo test" in first.text and "12 passed" in first.text
     assert "git status" in first.text and "cargo build" not in first.text
     assert "clippy" in second.text and "cargo test" not in second.text
+
+
+def test_a_replayed_session_runs_in_a_folder_named_as_its_project() -> None:
+    events = [_event("a", 1, {"command": "make"}), _event("b", 5, {"command": "make test"})]
+    sessions = sessions_of("ledger", events)
+
+    run = SessionRun({}, sessions, hook=False)
+
+    assert [run.folder(s.name) for s in sessions] == ["ledger", "ledger"]
 
 
 def test_an_item_counts_only_where_every_concept_occurs() -> None:

@@ -38,6 +38,8 @@ from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
+from squirrel_memory.extractors.project_home import project_home
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
@@ -103,17 +105,22 @@ class _Finder:
     importance: float
     tags: Callable[[Found], tuple[str, ...]]
     paths: Callable[[Found], tuple[str, ...]] = _no_paths
+    #: The `path:line` sources a finding cites.
+    refs: Callable[[Found], tuple[str, ...]] = _no_paths
 
     def __call__(self, events: list[StoredEvent]) -> list[MemoryCandidate]:
         return [
-            _candidate(
-                self.kind,
-                found.key,
-                found.content,
-                tags=self.tags(found),
-                importance=self.importance,
-                event_ids=found.event_ids,
-                file_paths=self.paths(found),
+            replace(
+                _candidate(
+                    self.kind,
+                    found.key,
+                    found.content,
+                    tags=self.tags(found),
+                    importance=self.importance,
+                    event_ids=found.event_ids,
+                    file_paths=self.paths(found),
+                ),
+                source_refs=self.refs(found),
             )
             for found in self.find(events)
         ]
@@ -231,6 +238,15 @@ FOUND: tuple[Extract, ...] = (
     ),
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
     _placements,
+    # Where the project's source is hosted, as git and the files read in it show.
+    _Finder(
+        _one(project_home),
+        MemoryType.PROJECT_FACT,
+        HOME_IMPORTANCE,
+        lambda _f: ("home", "repository"),
+        _files,
+        lambda f: tuple(f.refs),
+    ),
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(
         architecture_points,
