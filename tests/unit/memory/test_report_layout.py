@@ -65,7 +65,7 @@ def test_a_fact_carries_the_path_the_report_and_the_reads_of_the_file() -> None:
 
     first = report_layout(events)[0]
 
-    assert first.key == "where:cmd/server/main.go:entry_point_start_the"
+    assert first.key == "where:cmd/server/main.go:start_http_server"
     assert first.path == "cmd/server/main.go"
     assert first.event_ids[0] == events[-1].id  # the report
     assert set(first.event_ids[1:]) <= {e.id for e in events if e.file_paths}
@@ -84,6 +84,22 @@ def test_a_table_of_files_and_a_labelled_item_are_read_as_the_layout() -> None:
     assert said == [
         "`internal/api/router.go`: route registration with the standard mux.",
         "`cmd/server/main.go` (Server): reads flags and starts listening.",
+    ]
+
+
+def test_a_path_in_a_tables_second_column_and_an_absolute_path_with_its_lines() -> None:
+    report = (
+        "## File locations\n\n| Component | File |\n|---|---|\n"
+        "| Order endpoints | `internal/api/handlers.go` |\n\n"
+        "## Relevant files\n\n"
+        f"- `{ROOT}/internal/api/router.go:12` - route registration with the mux (lines 10-40)\n"
+    )
+
+    said = _said(_subagent(_explored(report)))
+
+    assert said == [
+        "`internal/api/handlers.go`: Order endpoints.",
+        "`internal/api/router.go`: route registration with the mux.",
     ]
 
 

@@ -214,8 +214,13 @@ def _item(body: str) -> tuple[str, str, str] | None:
 
 
 def _row(cells: list[str]) -> str:
-    """A table row as a list item: "`path` — what it is"."""
-    return f"{cells[0]} — {cells[1]}" if len(cells) > 1 and cells[1] else cells[0]
+    """A table row as a list item: "`path` — what it is", or "**what** `path`" when the path
+    is in the second column."""
+    if len(cells) < 2 or not cells[1]:
+        return cells[0]
+    if "`" not in cells[0] and "`" in cells[1]:
+        return f"**{cells[0].replace('*', '')}**: {cells[1]}"
+    return f"{cells[0]} — {cells[1]}"
 
 
 def _lines(text: str) -> Iterable[str]:
@@ -267,7 +272,7 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
             said = sentence(
                 f"{shown} ({label}): {role}" if label and role else f"{shown}: {role or label}"
             )
-            key = f"{KEY_PREFIX}{path}:{key_slug(role or label) or 'role'}"
+            key = f"{KEY_PREFIX}{path}:{key_slug(role or label, _GENERIC) or 'role'}"
             if said is None or key in kept or any(p.path == path for p in kept.values()):
                 continue
             sources = seen.files.get(path, [])[:3] or ([listed[path]] if path in listed else [])
