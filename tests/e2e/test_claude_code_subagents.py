@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,17 @@ def _imported_alone(base: Path, home: Path, path: str, repo: Path) -> list[dict[
     assert parents and all(p.unlink() is None for p in parents)
     assert list(alone.rglob("subagents/agent-*.jsonl")), "the run wrote no subagent file"
     env = _env(base, home, path, alone)
+    try:
+        with _processed(env, repo):
+            return _memories(env, repo)
+    finally:
+        shutil.rmtree(repo / ".ctx")
+
+
+@contextmanager
+def _processed(env: dict[str, str], repo: Path) -> Iterator[None]:
+    """Squirrel up for `repo` with the rules extractor, every transcript imported and
+    processed; down again after."""
     for args in (["init", "--no-mcp"], ["config", "set", "extractor.backend", "rules"]):
         assert sqrl(env, repo, *args).returncode == 0
     started = sqrl(env, repo, "up", "--detach")
@@ -141,10 +153,9 @@ def _imported_alone(base: Path, home: Path, path: str, repo: Path) -> list[dict[
         for args in (["import"], ["process", "--json"]):
             done = sqrl(env, repo, *args)
             assert done.returncode == 0, done.stderr
-        return _memories(env, repo)
+        yield
     finally:
         sqrl(env, repo, "down")
-        shutil.rmtree(repo / ".ctx")
 
 
 @pytest.fixture(scope="module")
@@ -182,17 +193,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     alone = _imported_alone(base, home, path, repo)
     env = _env(base, home, path, home / ".claude" / "projects")
-    for args in (["init", "--no-mcp"], ["config", "set", "extractor.backend", "rules"]):
-        assert sqrl(env, repo, *args).returncode == 0
-    started = sqrl(env, repo, "up", "--detach")
-    assert started.returncode == 0, started.stderr
-    try:
-        for args in (["import"], ["process", "--json"]):
-            done = sqrl(env, repo, *args)
-            assert done.returncode == 0, done.stderr
+    with _processed(env, repo):
         yield Run(launcher=script.launcher, model=model, repo=repo, env=env, alone=alone)
-    finally:
-        sqrl(env, repo, "down")
 
 
 def _stored(repo: Path) -> list[dict[str, Any]]:
