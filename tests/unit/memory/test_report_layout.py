@@ -135,8 +135,9 @@ def test_a_path_the_subagent_only_listed_counts_as_seen() -> None:
         ("## Key files", "- `internal/api/router.go` — should hold the route registration"),
         ("## Key files", "- `internal/api/router.go` — route registration?"),
         ("## Key files", "- `internal/api/router.go` — added the orders route"),
-        # a heading that is not about where things are
+        # a heading that is not about where things are, or inside a plan
         ("## Summary", "- `internal/api/router.go` — route registration"),
+        ("# Implementation plan\n\n### Files", "- `internal/api/router.go` — route registration"),
         # a path outside the project, or one never read or listed
         ("## Key files", "- `/home/dev/other/router.go` — route registration"),
         ("## Key files", "- `internal/billing/invoice.go` — invoice rendering"),

@@ -69,9 +69,11 @@ _WORK = frozenset(
     }
 )
 _HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)\s*#*|\*\*(?P<bold>[^*`]+?)\*\*\s*:?|"
+    r"^\s*(?:(?P<level>#{1,6})\s+(?P<md>.+?)\s*#*|\*\*(?P<bold>[^*`]+?)\*\*\s*:?|"
     r"(?P<plain>[A-Z][\w ’'/-]{2,40}):)\s*$"
 )
+#: The level of a bold or plain heading line: below every Markdown heading.
+_LINE_LEVEL = 7
 _LAYOUT = re.compile(
     r"\b(?:files?|paths?|locations?|layout|structure|organi[sz]ation|director(?:y|ies)|"
     r"folders?|modules?|components?|entry ?points?|where)\b",
@@ -224,15 +226,20 @@ def _row(cells: list[str]) -> str:
 
 
 def _lines(text: str) -> Iterable[str]:
-    """The items of `text` under a layout heading (table rows rewritten as items)."""
-    layout = False
+    """The items of `text` under a layout heading (table rows rewritten as items); nothing
+    under a heading inside a section about a change, a plan or trouble ("## Implementation
+    plan" then "### Files")."""
+    headings: list[tuple[int, str]] = []  # the enclosing headings, outermost first
     header: list[str] | None = None
     for line in re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).splitlines():
         if (heading := _HEADING.match(line)) is not None:
-            words = next(g for g in heading.groups() if g)
-            layout = bool(_LAYOUT.search(words)) and not _NOT_LAYOUT.search(words)
+            level = len(heading.group("level") or "") or _LINE_LEVEL
+            words = heading.group("md") or heading.group("bold") or heading.group("plain")
+            headings = [(n, w) for n, w in headings if n < level] + [(level, words)]
             header = None
             continue
+        blocked = any(_NOT_LAYOUT.search(words) for _, words in headings)
+        layout = bool(headings) and bool(_LAYOUT.search(headings[-1][1])) and not blocked
         if (row := _ROW.match(line)) is not None:
             cells = [c.strip() for c in row.group("cells").split("|")]
             if _RULE_ROW.match(line):
@@ -240,8 +247,10 @@ def _lines(text: str) -> Iterable[str]:
             if header is None and "`" not in line:
                 header = cells
                 continue
-            named = header is not None and bool(_LAYOUT.search(header[0]))
-            if (layout or named) and not (header and _NOT_LAYOUT.search(" ".join(header))):
+            named = header is not None and bool(_LAYOUT.search(" ".join(header)))
+            if (layout or (named and not blocked)) and not (
+                header and _NOT_LAYOUT.search(" ".join(header))
+            ):
                 yield _row(cells)
             continue
         header = None
