@@ -54,7 +54,8 @@ EXCLUDED_DIRS = frozenset(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
+#: A line reference after a path: `:12`, `:12-40`, `:12:5`, `#L12-L40`.
+LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 _PATHLIKE = re.compile(r"^[\w@.~/+-]+$")
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _FILE_SUFFIX = re.compile(r"\.[A-Za-z][\w]{0,9}$")
@@ -157,7 +158,7 @@ class SeenPaths:
 
     def resolve(self, span: str) -> str | None:
         """The project path a code span names, or None when it names nothing seen."""
-        text = _LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
+        text = LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
         raw = text.rstrip("/")
         if not raw or not _PATHLIKE.match(raw) or ".." in raw.split("/"):
             return None

@@ -42,6 +42,7 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
+    LINE_SUFFIX,
     Placement,
     SeenPaths,
     excluded,
@@ -100,7 +101,6 @@ _LABEL_FIRST = re.compile(
     rf"`(?P<path>[^`\s]+)`\)?(?:{_SEPARATOR}(?P<role>.+))?$"
 )
 _LINE_REF = re.compile(r"\s*\((?:lines?|L)\s*\d[^)]*\)", re.IGNORECASE)
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 #: What a finding about a bug says of a file, not what the file is.
 _TROUBLE = re.compile(
     r"\b(?:not|no|never|nothing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|bug\w*|wrong|"
@@ -167,7 +167,7 @@ def _listed(events: Iterable[StoredEvent]) -> dict[str, str]:
 
 def _resolve(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
     """The project path `span` names when the subagent read, touched or listed it."""
-    raw = _LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
+    raw = LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
     known = seen.resolve(raw)
     if known is not None:
         return known
