@@ -2,21 +2,25 @@
 
 A scripted model drives one `claude -p` run in a fresh repository: the main agent launches a
 subagent with Claude Code's launcher tool (offered as `Agent`; `Task` in older versions), and the
-subagent reads the README and runs the tests, then reports. The main agent reads nothing itself.
-Squirrel then imports the transcripts (the subagent's own file under the session's
-`subagents/` folder) and processes them: the subagent's read and test run are stored as its
-(sidechain) events, its prompt as the parent agent's, and the test command it ran becomes a
-memory whose evidence is its run.
+subagent reads the README and the test file and runs the tests, then reports, listing the key
+files it read. The main agent reads nothing itself. Squirrel then imports the transcripts (the
+subagent's own file under the session's `subagents/` folder) and processes them: the subagent's
+read and test run are stored as its (sidechain) events, its prompt as the parent agent's, and
+the test command it ran becomes a memory whose evidence is its run. The subagent's file read
+alone, without its parent's session, gives the same memories, and its prompt's orders are never
+the user's style.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,10 +43,19 @@ from tests.e2e.test_claude_code import model_env, pinned_claude
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
 
 PROMPT = "Find out how this project is tested and run its tests."
-ASSIGNMENT = "Read the README of this repository, then run the test suite it names."
+ASSIGNMENT = (
+    "Read the README of this repository, then run the test suite it names. You must always "
+    "use tabs for indentation and never commit."
+)
 TEST_COMMAND = "python -m pytest -q"
 README = "# demo\n\nA command-line tool that adds numbers.\n"
-REPORT = "The README does not say; `python -m pytest -q` runs the tests, and they pass."
+TEST_FILE = "test_demo.py"
+REPORT = (
+    "The README does not say; `python -m pytest -q` runs the tests, and they pass.\n\n"
+    "## Key files\n\n"
+    f"- `{TEST_FILE}` — checks that sums of small integers add up\n"
+)
+KEY_FILE_FACT = f"`{TEST_FILE}`: checks that sums of small integers add up."
 LAUNCHERS = ("Agent", "Task")
 
 
@@ -65,6 +78,8 @@ class Script:
             if done == 0:
                 return [tool_use("Read", {"file_path": str(self.repo / "README.md")})]
             if done == 1:
+                return [tool_use("Read", {"file_path": str(self.repo / TEST_FILE)})]
+            if done == 2:
                 return [tool_use("Bash", {"command": TEST_COMMAND, "description": "Run tests"})]
             return [text(REPORT)]
         if done == 0:
@@ -85,6 +100,62 @@ class Run:
     model: ScriptedModel
     repo: Path
     env: dict[str, str]
+    #: The memories of the subagent's file imported alone, without its parent's session.
+    alone: list[dict[str, Any]]
+
+
+def _env(base: Path, home: Path, path: str, claude_roots: Path) -> dict[str, str]:
+    none = str(base / "none")
+    return {
+        "PATH": path,
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "SQRL_HOME": str(base / f"sqrl-{claude_roots.name}"),
+        "SQRL_INGEST_CLAUDE_ROOTS": str(claude_roots),
+        "SQRL_INGEST_CODEX_ROOTS": none,
+        "SQRL_INGEST_GEMINI_ROOTS": none,
+        "SQRL_INGEST_CURSOR_ROOTS": none,
+    }
+
+
+def _memories(env: dict[str, str], repo: Path) -> list[dict[str, Any]]:
+    done = sqrl(env, repo, "memories", "--json", "--limit", "200")
+    assert done.returncode == 0, done.stderr
+    memories: list[dict[str, Any]] = json.loads(done.stdout)["memories"]
+    return memories
+
+
+def _imported_alone(base: Path, home: Path, path: str, repo: Path) -> list[dict[str, Any]]:
+    """The memories of the run's subagent files alone: a copy of the transcripts without the
+    parent's session file, imported and processed into a store of its own (removed after)."""
+    alone = base / "alone"
+    shutil.copytree(home / ".claude" / "projects", alone)
+    parents = [p for p in alone.rglob("*.jsonl") if "subagents" not in p.parts]
+    assert parents and all(p.unlink() is None for p in parents)
+    assert list(alone.rglob("subagents/agent-*.jsonl")), "the run wrote no subagent file"
+    env = _env(base, home, path, alone)
+    try:
+        with _processed(env, repo):
+            return _memories(env, repo)
+    finally:
+        shutil.rmtree(repo / ".ctx")
+
+
+@contextmanager
+def _processed(env: dict[str, str], repo: Path) -> Iterator[None]:
+    """Squirrel up for `repo` with the rules extractor, every transcript imported and
+    processed; down again after."""
+    for args in (["init", "--no-mcp"], ["config", "set", "extractor.backend", "rules"]):
+        assert sqrl(env, repo, *args).returncode == 0
+    started = sqrl(env, repo, "up", "--detach")
+    assert started.returncode == 0, started.stderr
+    try:
+        for args in (["import"], ["process", "--json"]):
+            done = sqrl(env, repo, *args)
+            assert done.returncode == 0, done.stderr
+        yield
+    finally:
+        sqrl(env, repo, "down")
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +167,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / "README.md").write_text(README)
-    (repo / "test_demo.py").write_text("def test_sum() -> None:\n    assert 1 + 1 == 2\n")
+    (repo / TEST_FILE).write_text("def test_sum() -> None:\n    assert 1 + 1 == 2\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "init")
     bindir = str(Path(sys.executable).parent)
@@ -120,28 +191,10 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
             check=False,
         )
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    none = str(base / "none")
-    env = {
-        "PATH": path,
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "SQRL_HOME": str(base / "sqrl"),
-        "SQRL_INGEST_CLAUDE_ROOTS": str(home / ".claude" / "projects"),
-        "SQRL_INGEST_CODEX_ROOTS": none,
-        "SQRL_INGEST_GEMINI_ROOTS": none,
-        "SQRL_INGEST_CURSOR_ROOTS": none,
-    }
-    for args in (["init", "--no-mcp"], ["config", "set", "extractor.backend", "rules"]):
-        assert sqrl(env, repo, *args).returncode == 0
-    started = sqrl(env, repo, "up", "--detach")
-    assert started.returncode == 0, started.stderr
-    try:
-        for args in (["import"], ["process", "--json"]):
-            done = sqrl(env, repo, *args)
-            assert done.returncode == 0, done.stderr
-        yield Run(launcher=script.launcher, model=model, repo=repo, env=env)
-    finally:
-        sqrl(env, repo, "down")
+    alone = _imported_alone(base, home, path, repo)
+    env = _env(base, home, path, home / ".claude" / "projects")
+    with _processed(env, repo):
+        yield Run(launcher=script.launcher, model=model, repo=repo, env=env, alone=alone)
 
 
 def _stored(repo: Path) -> list[dict[str, Any]]:
@@ -217,3 +270,21 @@ def test_every_record_of_the_subagents_file_was_read_or_ignored_by_name(run: Run
         k: v for k, v in skipped.items() if k.startswith(("unknown", "malformed", "missing"))
     }
     assert not unknown, f"records Squirrel could not place: {skipped}"
+
+
+def test_the_subagents_report_of_the_files_it_read_becomes_a_project_fact(run: Run) -> None:
+    facts = [m["content"] for m in _memories(run.env, run.repo) if m["type"] == "project_fact"]
+    assert KEY_FILE_FACT in facts
+
+
+def test_the_subagents_file_alone_gives_the_same_memories_and_never_the_users_style(
+    run: Run,
+) -> None:
+    both = _memories(run.env, run.repo)
+
+    def said(memories: list[dict[str, Any]]) -> set[tuple[str, str]]:
+        return {(m["type"], m["content"]) for m in memories}
+
+    assert said(run.alone) == said(both)
+    assert KEY_FILE_FACT in {m["content"] for m in run.alone}
+    assert not [m for m in [*run.alone, *both] if m["type"] == "user_style"]

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import structlog
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import (
     CommandRun,
     changed_files,
@@ -203,7 +203,8 @@ def _names(paths: list[str], limit: int) -> str:
 
 
 def summarize_events(events: list[StoredEvent]) -> str:
-    """A deterministic summary of what happened: requests, commands, files changed, outcome.
+    """A deterministic summary of what happened: requests (or, without any, the task a parent
+    agent delegated to a subagent), commands, files changed, outcome.
 
     At most `MAX_SUMMARY_CHARS` characters (about 140 tokens).
     """
@@ -213,6 +214,8 @@ def summarize_events(events: list[StoredEvent]) -> str:
     if requests:
         more = f" (+{len(requests) - 1} more requests)" if len(requests) > 1 else ""
         parts.append(f'Asked: "{_clip(requests[0][1], 160)}"{more}.')
+    elif delegated := _delegated(ordered):
+        parts.append(f'Delegated: "{_clip(delegated, 160)}".')
     runs = commands(ordered)
     if runs:
         counts = Counter(r.normalized or r.command for r in runs)
@@ -240,6 +243,22 @@ def summarize_events(events: list[StoredEvent]) -> str:
     if not parts:
         parts.append(f"{len(ordered)} events without user requests, commands or file changes.")
     return _clip(" ".join(parts), MAX_SUMMARY_CHARS)
+
+
+def _delegated(events: list[StoredEvent]) -> str:
+    """The task a parent agent gave a subagent (its first prompt), for an episode where the user
+    said nothing: a subagent's transcript read without its parent's session."""
+    for event in events:
+        text = event.content.get("text")
+        if (
+            event.event_type == EventType.USER_MESSAGE
+            and event.sidechain
+            and event.origin == str(Origin.PARENT_AGENT)
+            and isinstance(text, str)
+            and text.strip()
+        ):
+            return text
+    return ""
 
 
 def _outcome(runs: list[CommandRun]) -> str:

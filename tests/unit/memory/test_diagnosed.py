@@ -10,6 +10,7 @@ import pytest
 
 from squirrel_memory.extractors.diagnosed import _sentences, diagnosed, stated_cause
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
 TASKS = "tasks.toml"
@@ -281,3 +282,30 @@ def test_a_huge_reply_of_brackets_is_read_in_one_pass() -> None:
     assert _sentences("See [the runner](https://x.test/a) docs.\n" + "[" * 1_000_000)[0] == (
         "See the runner docs."
     )
+
+
+def _subagents(stream: Stream, *, prompt_origin: str = "parent_agent") -> list[StoredEvent]:
+    """The stream as a subagent's transcript alone: its opening prompt is the parent agent's."""
+    events = [replace(e, sidechain=True, agent_id="a1") for e in stream.events]
+    return [replace(events[0], origin=prompt_origin), *events[1:]]
+
+
+def test_a_subagents_prompt_that_reports_trouble_opens_its_lesson() -> None:
+    (found,) = diagnosed(_subagents(_session()))
+
+    assert found.content.startswith("When `task release` hangs: the task runner does not pass")
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Add a confirmation prompt to the release task.",  # a task, no trouble
+        "Find where the release task is defined.",
+    ],
+)
+def test_a_subagents_prompt_without_trouble_gives_no_lesson(report: str) -> None:
+    assert diagnosed(_subagents(_session(report=report))) == []
+
+
+def test_a_prompt_from_the_host_is_no_report_of_trouble() -> None:
+    assert diagnosed(_subagents(_session(), prompt_origin="harness")) == []

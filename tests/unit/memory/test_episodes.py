@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -277,3 +278,20 @@ def test_every_event_lands_in_exactly_one_episode(
         assert {by_id[e].project_id for e in episode.event_ids} == {episode.project_id}
         assert episode.start_ts <= episode.end_ts
         assert 0.0 <= episode.importance <= 1.0
+
+
+def test_a_subagents_transcript_alone_is_summarised_by_the_task_its_parent_delegated() -> None:
+    prompt = "Find where the HTTP routes are registered and report the files."
+    events = [
+        replace(e, sidechain=True, agent_id="a1")
+        for e in (
+            replace(ev(1, 0, kind="user_message", content={"text": prompt}), origin="parent_agent"),
+            ev(2, 1, kind="command_run", content={"command": "grep -rn route src", "exit_code": 0}),
+            ev(3, 2),
+        )
+    ]
+    typed = [replace(events[0], origin="typed", sidechain=False), *events[1:]]
+
+    assert summarize_events(events).startswith(f'Delegated: "{prompt}".')
+    assert summarize_events(typed).startswith(f'Asked: "{prompt}".')
+    assert "Delegated" not in summarize_events([*typed, events[0]])

@@ -8,8 +8,9 @@ pitfall, "When <trigger>: <cause>; <what was changed>.", when all three are in o
 the user takes the floor again):
 
 - the problem: the user's message reports trouble (something hangs, fails, is broken, an
-  error, a warning), a check failed, or a command's output that succeeded shows an error line
-  (a fetched log);
+  error, a warning), or the parent agent's prompt that opens a subagent's transcript does (the
+  subagent's turn; the prompt relays what the user or a check reported), a check failed, or a
+  command's output that succeeded shows an error line (a fetched log);
 - the cause: a sentence of a reply, the main agent's or a subagent's that looked only at this
   project, that explains (`the problem/issue/cause is that …`, `this happens because …`,
   `<something> hangs/fails/breaks because …`, `<cause>, so <something> hangs`, `the failure
@@ -35,7 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.events import EventType, Origin, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
@@ -369,6 +370,17 @@ def _turns(events: list[StoredEvent]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(bounds, [*bounds[1:], len(events)], strict=True) if a < b]
 
 
+def _reporter(opener: StoredEvent) -> bool:
+    """Whether a turn's first event can report trouble: the user's message, or the parent
+    agent's prompt that opens a subagent's transcript (it relays what the user or a check
+    reported; its words are never the user's, but its trouble is the session's)."""
+    if opener.event_type != EventType.USER_MESSAGE:
+        return False
+    return is_user_voice(opener.origin) or (
+        opener.sidechain and opener.origin == str(Origin.PARENT_AGENT)
+    )
+
+
 def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
     """The lessons of `events`: each problem's stated cause and the change made for it."""
     found: dict[str, Diagnosed] = {}
@@ -378,7 +390,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
     for number, (first, end) in enumerate(turns):
         opener = events[first]
         report = ""
-        if opener.event_type == EventType.USER_MESSAGE and is_user_voice(opener.origin):
+        if _reporter(opener):
             text = opener.content.get("text")
             report = _reported(text) if isinstance(text, str) else ""
             trouble = isinstance(text, str) and _troubled(text)

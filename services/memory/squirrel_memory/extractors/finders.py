@@ -48,6 +48,7 @@ from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORT
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
 from squirrel_memory.extractors.readme_sections import readme_sections
+from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
@@ -140,7 +141,11 @@ def _learned(events: list[StoredEvent]) -> list[Learned]:
 
 
 def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """Where things live and how they are wired, as the assistant said after reading the code."""
+    """Where things live and how they are wired, as the assistant said after reading the code,
+    and the key files a subagent's report lists (for the paths no statement placed)."""
+    stated = placements(events)
+    placed = {found.path for found in stated}
+    listed = [found for found in report_layout(events) if found.path not in placed]
     return [
         replace(
             _candidate(
@@ -154,7 +159,7 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
             ),
             source_refs=found.source_refs,
         )
-        for found in placements(events)
+        for found in [*stated, *listed]
     ]
 
 

@@ -54,7 +54,8 @@ EXCLUDED_DIRS = frozenset(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
+#: A line reference after a path: `:12`, `:12-40`, `:12:5`, `#L12-L40`.
+LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 _PATHLIKE = re.compile(r"^[\w@.~/+-]+$")
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _FILE_SUFFIX = re.compile(r"\.[A-Za-z][\w]{0,9}$")
@@ -147,7 +148,7 @@ class Placement:
 
 
 @dataclass(slots=True)
-class _Seen:
+class SeenPaths:
     """The paths a session read or touched (files and their folders) and what it read."""
 
     files: dict[str, list[str]]  # path -> ids of the events naming it
@@ -157,7 +158,7 @@ class _Seen:
 
     def resolve(self, span: str) -> str | None:
         """The project path a code span names, or None when it names nothing seen."""
-        text = _LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
+        text = LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
         raw = text.rstrip("/")
         if not raw or not _PATHLIKE.match(raw) or ".." in raw.split("/"):
             return None
@@ -218,11 +219,14 @@ class _Seen:
         return None
 
 
-def _excluded(path: str) -> bool:
+def excluded(path: str) -> bool:
+    """Whether `path` is in a dependency, environment, build or test-data folder."""
     return any(part in EXCLUDED_DIRS for part in PurePosixPath(path).parts)
 
 
-def _seen(events: list[StoredEvent]) -> _Seen:
+def seen_paths(events: list[StoredEvent]) -> SeenPaths:
+    """The files and folders `events` read or touched, what they read, and a test of what
+    exists in the repository."""
     files: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
     for event in events:
@@ -246,10 +250,21 @@ def _seen(events: list[StoredEvent]) -> _Seen:
         except OSError:
             return False
 
-    return _Seen(files, folders, texts, exists)
+    return SeenPaths(files, folders, texts, exists)
 
 
-def claim(text: str, seen: _Seen) -> tuple[str, str, list[str]] | None:
+def opens_with_action(text: str) -> bool:
+    """Whether `text` opens as a report of the session's own work or as an instruction."""
+    return _ACTION_OPENING.match(text) is not None
+
+
+def plain(prose: str) -> bool:
+    """Whether `prose` (its code spans taken out) speaks of no one and hedges, plans and
+    diagnoses nothing: a statement of how the code is."""
+    return not any(r.search(prose) for r in (_PERSONAL, _HEDGE, _PLAN, _TRANSIENT))
+
+
+def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     """(sentence with its paths relative to the root, the path it places, other code spans)
     when `text` states where something lives or how it is wired; else None."""
     if "`" not in text:
@@ -261,7 +276,7 @@ def claim(text: str, seen: _Seen) -> tuple[str, str, list[str]] | None:
     if "?" in flat or flat.endswith(":"):
         return None
     prose = _CODE_SPAN.sub(" code ", flat)
-    if any(r.search(prose) for r in (_PERSONAL, _HEDGE, _PLAN, _TRANSIENT)):
+    if not plain(prose):
         return None
     listed = _LISTED.match(flat) if bullet else None
     if listed is None:
@@ -282,7 +297,7 @@ def claim(text: str, seen: _Seen) -> tuple[str, str, list[str]] | None:
             if symbol:
                 symbols.append(symbol.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1])
             return match.group(0)
-        if _excluded(path):
+        if excluded(path):
             placed = placed or ""
             return match.group(0)
         if placed is None:
@@ -328,7 +343,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
     ]
     if not replies:
         return []
-    seen = _seen(events)
+    seen = seen_paths(events)
     kept: dict[str, Placement] = {}
     for event in replies:
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
