@@ -15,8 +15,8 @@ question is then asked three ways, one after the other, the order rotating with 
 The floor is p50(empty) + p50(encoder); the ratio is p50(search) / floor. What sits above the
 floor is the pipeline around the encoder: FAISS, the row reads, BM25, fusion and hand-offs.
 
-Beside the wall-clock times, the CPU time each call costs, which the load of a shared machine
-moves far less: for `search` and `empty` the memory service process's CPU time (every thread)
+Beside the wall-clock times, the CPU time each call costs, which does not count the time a call
+waits for a core: for `search` and `empty` the memory service process's CPU time (every thread)
 from just before the call to just after its answer, for `encoder` this process's; each summed
 over the questions and divided by their number (a mean). The CPU floor is cpu(empty) +
 cpu(encoder), the CPU ratio cpu(search) / CPU floor.
