@@ -15,6 +15,12 @@ question is then asked three ways, one after the other, the order rotating with 
 The floor is p50(empty) + p50(encoder); the ratio is p50(search) / floor. What sits above the
 floor is the pipeline around the encoder: FAISS, the row reads, BM25, fusion and hand-offs.
 
+Beside the wall-clock times, the CPU time each call costs, which does not count the time a call
+waits for a core: for `search` and `empty` the memory service process's CPU time (every thread)
+from just before the call to just after its answer, for `encoder` this process's; each summed
+over the questions and divided by their number (a mean). The CPU floor is cpu(empty) +
+cpu(encoder), the CPU ratio cpu(search) / CPU floor.
+
 Beside it, in this process on the same vectors and the questions' int8 query vectors: the
 vector index the service builds at that size (exact below 50k, IVF above) and an exact one,
 each searched for the top 10 one query at a time: p50 ms and recall@10 against the exact top 10.
@@ -41,13 +47,14 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import structlog
 
-from bench.common import git_repo, percentile, wait_idle
+from bench.common import git_repo, percentile, process_cpu_ns, wait_idle
 from bench.retrieval_latency import (
     Vectors,
     base_texts_arg,
@@ -69,6 +76,26 @@ from squirrel_memory.minilm import MiniLmEmbedder
 WARMUP = 10
 TOP = 10
 Call = Callable[[str], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A call to time, and the CPU clock (ns) of the process that does its work."""
+
+    call: Call
+    cpu_ns: Callable[[], int]
+
+
+@dataclass(frozen=True)
+class Times:
+    """Each call's wall-clock milliseconds per text, and its CPU milliseconds per text."""
+
+    millis: list[float]
+    cpu: list[float]
+
+    @property
+    def cpu_mean(self) -> float:
+        return sum(self.cpu) / len(self.cpu)
 
 
 def load() -> str:
@@ -124,9 +151,9 @@ class Row:
 
     size: int
     side: str
-    search: list[float]
-    empty: list[float]
-    encoder: list[float]
+    search: Times
+    empty: Times
+    encoder: Times
     load_before: str
     load_after: str
     embedded_share: float
@@ -134,11 +161,19 @@ class Row:
 
     @property
     def floor(self) -> float:
-        return percentile(self.empty, 50) + percentile(self.encoder, 50)
+        return percentile(self.empty.millis, 50) + percentile(self.encoder.millis, 50)
 
     @property
     def ratio(self) -> float:
-        return percentile(self.search, 50) / self.floor
+        return percentile(self.search.millis, 50) / self.floor
+
+    @property
+    def cpu_floor(self) -> float:
+        return self.empty.cpu_mean + self.encoder.cpu_mean
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.search.cpu_mean / self.cpu_floor
 
 
 def _search(client: MemoryClient, project_id: str) -> Call:
@@ -158,15 +193,19 @@ def _encoder(embedder: MiniLmEmbedder) -> Call:
     return call
 
 
-async def timed_rotating(calls: Sequence[Call], texts: Sequence[str]) -> list[list[float]]:
-    """Milliseconds of each call on every text, one call at a time, the first call rotating."""
-    times: list[list[float]] = [[] for _ in calls]
+async def timed_rotating(calls: Sequence[Timed], texts: Sequence[str]) -> list[Times]:
+    """Wall-clock and CPU milliseconds of each call on every text, one call at a time, the
+    first call rotating. The CPU clock is read just outside the wall-clock marks."""
+    times = [Times([], []) for _ in calls]
     for n, text in enumerate(texts):
         for k in range(len(calls)):
             which = (n + k) % len(calls)
+            cpu = calls[which].cpu_ns()
             started = time.perf_counter()
-            await calls[which](text)
-            times[which].append(1000 * (time.perf_counter() - started))
+            await calls[which].call(text)
+            ended = time.perf_counter()
+            times[which].cpu.append((calls[which].cpu_ns() - cpu) / 1e6)
+            times[which].millis.append(1000 * (ended - started))
     return times
 
 
@@ -202,12 +241,16 @@ async def measure_size(
             for service in services:
                 await wait_model(service.client)
                 wait_idle(service.pid)
-            calls: list[Call] = [_encoder(embedder)]
+            calls = [Timed(_encoder(embedder), time.process_time_ns)]
             for service, (full_id, empty_id) in zip(services, projects, strict=True):
-                calls += [_search(service.client, full_id), _search(service.client, empty_id)]
+                cpu = partial(process_cpu_ns, service.pid)
+                calls += [
+                    Timed(_search(service.client, full_id), cpu),
+                    Timed(_search(service.client, empty_id), cpu),
+                ]
             await timed_rotating(calls, questions(WARMUP))
             before = load()
-            millis = await timed_rotating(calls, asked)
+            timed = await timed_rotating(calls, asked)
             after = load()
         own = [f"{q} (parts {size})" for q in questions(queries)]
         parts = await measure_parts(Path(projects[0][0]), embedder, own, load)
@@ -218,9 +261,9 @@ async def measure_size(
         Row(
             size,
             name,
-            millis[1 + 2 * n],
-            millis[2 + 2 * n],
-            millis[0],
+            timed[1 + 2 * n],
+            timed[2 + 2 * n],
+            timed[0],
             before,
             after,
             share,
@@ -234,16 +277,19 @@ async def measure_size(
 def format_rows(rows: Sequence[Row]) -> str:
     head = (
         f"{'size':>7} {'side':<9} {'search p50':>10} {'p95':>7} {'empty p50':>9} "
-        f"{'encoder p50':>11} {'floor':>6} {'ratio':>6} {'embedded':>8} "
+        f"{'encoder p50':>11} {'floor':>6} {'ratio':>6} {'cpu search':>10} {'cpu empty':>9} "
+        f"{'cpu encoder':>11} {'cpu floor':>9} {'cpu ratio':>9} {'embedded':>8} "
         f"{'index':>5} {'p50':>5} {'recall':>6} {'exact p50':>9}"
         "  load 1/5/15 min (before -> after)"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
-            f"{r.size:>7} {r.side:<9} {percentile(r.search, 50):>10.2f} "
-            f"{percentile(r.search, 95):>7.2f} {percentile(r.empty, 50):>9.2f} "
-            f"{percentile(r.encoder, 50):>11.2f} {r.floor:>6.2f} {r.ratio:>5.2f}x "
+            f"{r.size:>7} {r.side:<9} {percentile(r.search.millis, 50):>10.2f} "
+            f"{percentile(r.search.millis, 95):>7.2f} {percentile(r.empty.millis, 50):>9.2f} "
+            f"{percentile(r.encoder.millis, 50):>11.2f} {r.floor:>6.2f} {r.ratio:>5.2f}x "
+            f"{r.search.cpu_mean:>10.2f} {r.empty.cpu_mean:>9.2f} {r.encoder.cpu_mean:>11.2f} "
+            f"{r.cpu_floor:>9.2f} {r.cpu_ratio:>8.2f}x "
             f"{100 * r.embedded_share:>7.1f}% {r.vectors.kind:>5} {r.vectors.p50:>5.2f} "
             f"{r.vectors.recall:>6.3f} {r.vectors.exact_p50:>9.2f}  "
             f"{r.load_before} -> {r.load_after}"
@@ -277,6 +323,9 @@ def main(argv: list[str] | None = None) -> None:
     rows, parts = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
     print(
         "times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor;"
+        " cpu search / empty / encoder = mean CPU ms per call (the service process's, every"
+        " thread, for search and empty; this process's for the encoder); cpu floor = cpu empty"
+        " + cpu encoder; cpu ratio = cpu search / cpu floor;"
         " embedded = share of vectors embedded (the rest derived); index / p50 / recall ="
         " the service's index kind in process, top-10 p50 and recall@10 against exact;"
         " exact p50 = an exact index on the same vectors; in process = bench.search_parts"
