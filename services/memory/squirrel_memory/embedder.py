@@ -57,6 +57,12 @@ class Embedder(Protocol):
         """Wait until loading ends (bound it with `asyncio.timeout`); return `ready`."""
         ...
 
+    async def close(self) -> None:
+        """Wait until background loading has ended (it cannot be stopped midway): no thread of
+        the embedder is left inside the model's native runtime when the process exits, which
+        would abort it. Returns at once when loading never started or has ended."""
+        ...
+
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """Return a (len(texts), dim) array; raise `EmbedderNotReadyError` before `ready`."""
         ...

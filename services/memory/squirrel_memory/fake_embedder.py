@@ -79,6 +79,9 @@ class FakeEmbedder:
         await self._done.wait()
         return self._ready
 
+    async def close(self) -> None:
+        """No loading thread to wait for; kept for the `Embedder` protocol."""
+
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """Embed `texts`; raises `EmbedderNotReadyError` until ready."""
         cleaned = checked_texts(texts)

@@ -131,6 +131,7 @@ class MiniLmEmbedder:
         self._run_lock = threading.Lock()
         self._query_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._loader: threading.Thread | None = None  # the thread `start` began, joined by `close`
         self._threadpools: ThreadpoolController | None = None
         self.load_seconds: float | None = None
 
@@ -163,7 +164,9 @@ class MiniLmEmbedder:
         with self._start_lock:
             if self._thread is not None:
                 return
-            self._thread = threading.Thread(target=self._load, name="minilm-loader", daemon=True)
+            # Not a daemon: the interpreter waits for a load under way before it finalises,
+            # as a daemon thread inside onnxruntime then aborts the process (`close`).
+            self._thread = self._loader = threading.Thread(target=self._load, name="minilm-loader")
             self._thread.start()
 
     def load_now(self) -> None:
@@ -181,6 +184,15 @@ class MiniLmEmbedder:
         """Wait until loading ends; return `ready`. Bound it with `asyncio.timeout`."""
         await self._done.wait()
         return self.ready
+
+    async def close(self) -> None:
+        """Wait for the loading thread to end. A load cannot be stopped midway, and a thread
+        left inside onnxruntime's session set-up when the interpreter finalises is killed
+        there, which aborts the process ("terminate called without an active exception")."""
+        with self._start_lock:
+            loader = self._loader
+        if loader is not None:
+            await asyncio.to_thread(loader.join)
 
     def _load(self) -> None:
         started = time.perf_counter()

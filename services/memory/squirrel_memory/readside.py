@@ -110,6 +110,7 @@ class ReadSide:
         await self.indexes.close()
         if self._writer is not None:
             await self._writer.close()
+        await self._embedder.close()
 
     async def forget_cached_views(self, project_id: str) -> None:
         """Drop the project's cached views (e.g. after a confirmation changes what they may use)."""
