@@ -48,7 +48,7 @@ from bench.common import Figure, MemoryGenerator, percentile, print_table, progr
 from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, verify
-from bench.team_stats import statistics_figures
+from bench.team_stats import search_figures, statistics_figures, write_figures
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
@@ -337,6 +337,8 @@ async def scenario(
             figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
             asked = [f"{q} {n}" for n, q in enumerate(QUERIES * 4)]
             figures += await statistics_figures(used[0], section, asked)
+            figures += await search_figures(used[0], section, asked)
+            figures += await write_figures(used[0], section, first=projects * per_project)
     finally:
         await backend.close()
     return figures

@@ -1,14 +1,23 @@
 """`bench.team_scale`'s check of the text search's statistics on a loaded project: their
 re-read from the kept totals (`memory_search_totals`, one row) against counting every live
 memory (what each re-read did before), each timed `rounds` times in turn, the numbers compared;
-then every query's `search_fts` top 10 with the statistics taken from each, compared."""
+then every query's `search_fts` top 10 with the statistics taken from each, compared.
+
+`search_figures`: each query's `search_fts` top 10 cold (the store's statistics dropped first,
+so its words' counts are read again) and warm (the same query again), p50 / p95, and a digest
+of every query's scores (two runs over the same memories ranked alike when their digests are
+equal). `write_figures`: memories written through the store into the loaded project, 500 per
+transaction (rows/s) and one per transaction (p50 / p95), what the full-text statistics kept
+by the database cost a write."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 
-from bench.common import Figure, percentile
+from bench.common import Figure, MemoryGenerator, percentile
+from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.postgres.search_totals import read_totals
 
@@ -69,5 +78,67 @@ async def statistics_figures(
         ),
         Figure(
             section, "search_fts top 10 the same with either", same, "queries", f"of {len(queries)}"
+        ),
+    ]
+
+
+async def search_figures(store: Store, section: str, queries: Sequence[str]) -> list[Figure]:
+    """`search_fts` top 10 of each query cold then warm; the digest of every query's scores."""
+    cold: list[float] = []
+    warm: list[float] = []
+    scores: list[list[str]] = []
+    for query in queries:
+        stats = store._search_stats  # type: ignore[attr-defined]
+        store._search_stats = type(stats)()  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        hits = await store.search_fts(store.project_id, query, limit=10)
+        cold.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        again = await store.search_fts(store.project_id, query, limit=10)
+        warm.append((time.perf_counter() - started) * 1000)
+        assert [s for _, s in again] == [s for _, s in hits], query
+        scores.append([f"{s:.6f}" for _, s in hits])
+    digest = hashlib.sha256(repr(scores).encode()).hexdigest()[:12]
+    note = f"n={len(queries)}"
+    figures = [
+        Figure(section, f"search_fts top 10, {label} p{q}", percentile(millis, q), "ms", note)
+        for label, millis in (("cold", cold), ("warm", warm))
+        for q in (50, 95)
+    ]
+    found = sum(len(s) for s in scores)
+    figures.append(Figure(section, "search_fts top 10 scores", found, "hits", f"digest {digest}"))
+    return figures
+
+
+async def write_figures(
+    store: Store, section: str, first: int, batches: int = 4, singles: int = 200
+) -> list[Figure]:
+    """Memories written through the store: `batches` of 500 per transaction, then `singles`
+    one per transaction."""
+    generator = MemoryGenerator(first)
+
+    def decisions(start: int, count: int) -> list[UpdateDecision]:
+        return [
+            UpdateDecision(UpdateAction.ADD_NEW, generator.candidate(start + n))
+            for n in range(count)
+        ]
+
+    started = time.perf_counter()
+    for b in range(batches):
+        await store.apply_processing_result(
+            [], decisions(first + b * 500, 500), [], user_id="bench"
+        )
+    batched = batches * 500 / (time.perf_counter() - started)
+    single: list[float] = []
+    for n in range(singles):
+        one = decisions(first + batches * 500 + n, 1)
+        started = time.perf_counter()
+        await store.apply_processing_result([], one, [], user_id="bench")
+        single.append((time.perf_counter() - started) * 1000)
+    return [
+        Figure(section, "write 500 memories per transaction", batched, "rows/s", f"n={batches}"),
+        *(
+            Figure(section, f"write one memory per transaction p{q}", percentile(single, q), "ms")
+            for q in (50, 95)
         ),
     ]
