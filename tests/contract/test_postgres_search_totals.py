@@ -122,10 +122,12 @@ async def test_the_totals_follow_every_write(
         assert _agree(database, project, other_project) == [5, 0]
         hits = await store.search_fts(project, "alembic build")
         assert hits and {m for m, _ in hits} <= set(ids)
-        terms = ["alembic", "upgrade", "build", "the", "never"]
+        # "alembic upgrade" is two lexemes to Postgres: counted from the index instead
+        terms = ["alembic", "upgrade", "build", "the", "never", "alembic upgrade"]
         outside = await store._stats_for(terms)
         assert outside.total == 5 and outside.doc_freq == _matching(database, project, terms)
         assert outside.doc_freq["alembic"] > 0 and outside.doc_freq["never"] == 0
+        assert outside.doc_freq["alembic upgrade"] == 1
         assert outside.lexemes["alembic"] == "'alemb'" and outside.lexemes["the"] == ""
         async with db.transaction() as conn:  # a search inside a write sees its own counts
             await conn.execute("UPDATE memory_items SET deleted = true WHERE id = %s", (ids[5],))
