@@ -12,10 +12,12 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from squirrel_memory.models import UpdateAction
+from squirrel_memory.storage.postgres import memories
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.store import PostgresStore
 
-from .test_memory_book import add, candidate
+from .test_memory_book import USER, add, candidate, decide
 
 _COUNTED = (
     "SELECT COUNT(*), COALESCE(AVG(length(search)), 1) FROM memory_items "
@@ -134,6 +136,25 @@ async def test_the_totals_follow_every_write(
             inside = await store._stats_for(["alembic"], conn)
             assert inside.total == 4
             assert inside.doc_freq["alembic"] == outside.doc_freq["alembic"] - 1
+    finally:
+        await db.close()
+
+
+async def test_memories_written_together_count_as_one_by_one(
+    database: str, project: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(memories, "ROWS_PER_INSERT", 2)  # 5 memories: statements of 2, 2, 1
+    db, (store,) = await _open(database, project)
+    try:
+        texts = [f"ruff check {n} then " + "format the code " * n for n in range(5)]
+        decisions = [
+            decide(UpdateAction.ADD_NEW, candidate(t, key=f"lint_{n}")) for n, t in enumerate(texts)
+        ]
+        result = await store.apply_processing_result([], decisions, [], user_id=USER)
+        assert _agree(database, project) == [5]
+        read = await store.get_memories([m.id for m in result.memories])
+        assert [m.content for m in read] == texts
+        assert [len(await store.history(m.id)) for m in read] == [1] * 5
     finally:
         await db.close()
 
