@@ -6,7 +6,9 @@ lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index 
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
 answered exactly (index scans off) and the HNSW answers' recall@10 against them, also for each
 `--ef-search` value (`storage.postgres_ef_search`); the text search's statistics read from
-the kept totals against counting every live memory, and the top 10s with each (`team_stats`);
+the kept rows against counted (the totals over every live memory, each query's words from the
+full-text index), `search_fts` cold and warm with a digest of every query's scores, and writes
+through the store with the word-count triggers and without (`team_stats`);
 the server's own search (`Retriever.search`,
 top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p50 / p95 / p99;
 the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, the
