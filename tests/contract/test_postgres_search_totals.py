@@ -5,7 +5,9 @@ deletions, rollbacks, a server's restart, a dump restored and the migrations."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
+import threading
 from pathlib import Path
 
 import psycopg
@@ -267,3 +269,58 @@ async def test_the_migration_counts_the_memories_already_there(
     finally:
         await db.close()
     assert _agree(database, project, other_project) == [1, 2]
+
+
+def _waiting(dsn: str, pid: int) -> bool:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (pid,)
+        ).fetchone()
+    return bool(row and row[0])
+
+
+async def test_two_writers_of_a_project_take_turns_without_deadlock(
+    database: str, project: str
+) -> None:
+    db, (store,) = await _open(database, project)
+    try:
+        a, b, c = await _fill(store, 3, "queue")
+    finally:
+        await db.close()
+    texts = {a: "alpha beta", b: "delta gamma", c: "omega"}
+    with psycopg.connect(database) as conn:
+        for memory_id, text in texts.items():
+            conn.execute(
+                "UPDATE memory_items SET search = to_tsvector('english', %s) WHERE id = %s",
+                (text, memory_id),
+            )
+    first = psycopg.connect(database)
+    second = psycopg.connect(database)
+    failures: list[BaseException] = []
+
+    def forget_b() -> None:  # moves the totals and the words delta and gamma
+        try:
+            second.execute("UPDATE memory_items SET deleted = true WHERE id = %s", (b,))
+            second.commit()
+        except BaseException as error:
+            failures.append(error)
+            second.rollback()
+
+    try:
+        # The same number of words: the totals do not move, the words beta and gamma do.
+        first.execute(
+            "UPDATE memory_items SET search = to_tsvector('english', 'alpha gamma') WHERE id = %s",
+            (a,),
+        )
+        other = threading.Thread(target=forget_b)
+        other.start()
+        while other.is_alive() and not _waiting(database, second.info.backend_pid):
+            await asyncio.sleep(0.01)
+        first.execute("UPDATE memory_items SET deleted = true WHERE id = %s", (c,))
+        first.commit()
+        other.join()
+    finally:
+        first.close()
+        second.close()
+    assert failures == []
+    assert _agree(database, project) == [1]
