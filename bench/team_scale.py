@@ -6,7 +6,9 @@ lexical search (`search_fts`, top 10) and vector search (top 10, the HNSW index 
 pgvector's iterative scans, as the server searches) p50 / p95 / p99; the same vector queries
 answered exactly (index scans off) and the HNSW answers' recall@10 against them, also for each
 `--ef-search` value (`storage.postgres_ef_search`); the text search's statistics read from
-the kept totals against counting every live memory, and the top 10s with each (`team_stats`);
+the kept rows against counted (the totals over every live memory, each query's words from the
+full-text index), `search_fts` cold and warm with a digest of every query's scores, and writes
+through the store with the word-count triggers and without (`team_stats`);
 the server's own search (`Retriever.search`,
 top 10) and task context (`TaskContextBuilder.build`, 400 tokens) in process, p50 / p95 / p99;
 the HNSW index's build time after the load (with `--hnsw-m` / `--ef-construction`, the
@@ -48,7 +50,7 @@ from bench.common import Figure, MemoryGenerator, percentile, print_table, progr
 from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, verify
-from bench.team_stats import statistics_figures
+from bench.team_stats import search_figures, statistics_figures, write_figures
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
@@ -337,6 +339,8 @@ async def scenario(
             figures += await searches(used, dsn, embedder, args.queries, section, pools, efs)
             asked = [f"{q} {n}" for n, q in enumerate(QUERIES * 4)]
             figures += await statistics_figures(used[0], section, asked)
+            figures += await search_figures(used[0], section, asked)
+            figures += await write_figures(used[0], section, first=projects * per_project)
     finally:
         await backend.close()
     return figures

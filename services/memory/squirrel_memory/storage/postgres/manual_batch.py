@@ -19,7 +19,7 @@ from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.memories import answer
 from squirrel_memory.storage.postgres.reads import load_memories
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
-from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, drive_async
+from squirrel_memory.storage.revisions import drive_async
 
 T = TypeVar("T")
 
@@ -32,14 +32,6 @@ class PostgresManualBatch(PostgresMemorySearch, SharedManualBatch):
     async def _write_batch(self, plan: BatchPlan[T]) -> T:
         async with self._db.transaction() as conn:
             return await drive_async(plan, lambda step: self._answer(conn, step))
-
-    def _plan_changed(self, changes: ChangeSet) -> None:
-        # As after each write of its own: searches re-read what the plan changed.
-        self._search_stats.changed(len(changes.added) + len(changes.updated) + len(changes.deleted))
-
-    async def _batch_notify(self, changes: ChangeSet) -> None:
-        # The plans' changes were counted for search as each ended (`_plan_changed`).
-        await MemoryRevisions._notify(self, changes.freeze())
 
     async def _answer(self, conn: AsyncConnection, step: BatchStep) -> Any:
         """One step of a batch, inside the transaction."""

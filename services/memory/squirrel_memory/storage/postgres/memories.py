@@ -2,10 +2,12 @@
 transaction with `memory_sql`'s statements (the full-text column written with each row).
 
 A plan's new memories are written together: an `Insert` answers nothing, so consecutive ones
-are held and sent as one `executemany` (pipelined: no round trip per row) before the next step
-that reads or changes rows, and at the plan's end. The statements and rows are the same as one
-by one, in the same transaction; a batch of extracted memories (500 per transaction) goes in
-a few round trips instead of two per memory.
+are held and sent before the next step that reads or changes rows, and at the plan's end: their
+rows as one multi-row `INSERT` (up to 500), so the triggers that keep the full-text statistics
+(`search_totals`, `search_words`) run once for them, not once per memory; their history as one
+`executemany` (pipelined). The rows are the same as one by one, in the same transaction; a
+batch of extracted memories (500 per transaction) goes in a few round trips instead of two per
+memory.
 
 A step's memory is read `FOR UPDATE`, so two writers applying decisions to one memory at once
 take turns instead of losing one update.
@@ -45,6 +47,8 @@ from squirrel_memory.storage.revisions import drive_async
 T = TypeVar("T")
 
 _SQL = statements(POSTGRES)
+ROWS_PER_INSERT = 500
+"""Memories written by one `INSERT` (23 values each, under Postgres's 65,535 parameters)."""
 
 
 async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
@@ -85,14 +89,30 @@ def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[
     return lambda step: answer(conn, project_id, step)
 
 
+def rows_at_once(sql: str, count: int) -> str:
+    """`sql`, an `INSERT … VALUES (…)` of one row with nothing after its values, for `count`
+    rows."""
+    head, values = sql.split(" VALUES ", 1)
+    if not values.endswith(")") or values.count("(") != values.count(")"):
+        raise ValueError("not an INSERT of one row of values")
+    return f"{head} VALUES " + ", ".join([values] * count)
+
+
 async def _insert_all(conn: AsyncConnection, inserts: list[Insert]) -> None:
-    """New memories and their CREATED history rows, each statement in one pipelined call (the
-    statements and their order are `insert_writes`', one memory's at a time)."""
+    """New memories and their CREATED history rows: the memories' rows in statements of up to
+    `ROWS_PER_INSERT` rows (the full-text statistics' triggers run once per statement, not
+    once per memory), then the history rows in one pipelined call (the rows and their order
+    are `insert_writes`')."""
     writes = [
         insert_writes(POSTGRES, _SQL, s.item, s.reason, search_fields(s.item)) for s in inserts
     ]
     async with conn.cursor() as cursor:
-        for position in range(len(writes[0])):
+        rows = [w[0][1] for w in writes]
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start : start + ROWS_PER_INSERT]
+            sql = rows_at_once(writes[0][0][0], len(chunk))
+            await cursor.execute(sql, [value for row in chunk for value in row])
+        for position in range(1, len(writes[0])):
             sql = writes[0][position][0]
             await cursor.executemany(sql, [w[position][1] for w in writes])
 

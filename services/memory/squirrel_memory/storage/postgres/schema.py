@@ -14,6 +14,7 @@ from psycopg import AsyncConnection
 
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
 from squirrel_memory.storage.postgres.search_totals import SEARCH_TOTALS
+from squirrel_memory.storage.postgres.search_words import SEARCH_WORDS
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 # Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
@@ -195,6 +196,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(
         7, "live memories and their indexed length per project, kept by triggers", SEARCH_TOTALS
     ),
+    PgMigration(8, "live memories holding each word per project, kept by triggers", SEARCH_WORDS),
 )
 
 _VERSION_TABLE = (

@@ -6,7 +6,10 @@ Postgres stems them (`english`). Ranking follows BM25: for each query term, its 
 frequency among the project's live memories times a saturated, length-normalised weight of its
 occurrences weighted by column (key 2, tags 1.5, content 1, as SQLite's `bm25()` weighs them),
 with BM25's constants (k1 1.2, b 0.75) and FTS5's idf, so the scores have the same scale on both
-backends. Scores are higher-is-better, as the retriever expects from `search_fts`.
+backends. Scores are higher-is-better, as the retriever expects from `search_fts`. Each search
+reads the statistics first, in one statement: the project's live memories and their average
+length (`search_totals`) and each term's count of live memories holding it (`search_words`),
+kept by the database as memories change, so they are exact at every search.
 
 Not every matching memory is scored (MaxScore over sets of words, `bm25.term_set_plan`): a
 word can add at most idf x (k1 + 1) to a score, so above a threshold only the memories holding
@@ -20,12 +23,10 @@ last pass takes the threshold times `THRESHOLD_FACTOR`.
 from __future__ import annotations
 
 import asyncio
-import math
 import re
-import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from psycopg import AsyncConnection, sql
@@ -36,7 +37,7 @@ from squirrel_memory.storage.checks import check_limit, check_project, check_typ
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import TS_CONFIG
-from squirrel_memory.storage.postgres.search_totals import read_totals
+from squirrel_memory.storage.postgres.search_words import read_statistics
 from squirrel_memory.storage.revisions import drive_async
 from squirrel_memory.storage.search_terms import match_terms
 
@@ -44,10 +45,6 @@ _WORD = re.compile(r"[^\W_]+")
 # tsvector positions stop at 16383 and a document at 1 MB; memories are at most 16,000 chars.
 _MAX_DOCUMENT_CHARS = 64_000
 _WEIGHTS = "{0.1, 0.5, 0.75, 1.0}"  # D, C (content), B (tags), A (key)
-STATS_SECONDS = 30.0
-COUNTS_SECONDS = 600.0
-"""How long the words' counts are kept across re-reads of the totals that moved less than 1 %."""
-_MAX_CACHED_TERMS = 10_000  # as SQLite's FTS5: a word in most rows still counts a little
 _B = 0.75
 APPROXIMATE_ABOVE = 100_000
 """Live memories of a project past which the last pass's threshold is raised."""
@@ -98,52 +95,43 @@ def _upper_bound(stats: SearchStats, term: str) -> float:
     return idf(stats.total, stats.doc_freq[term]) * (K1 + 1)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SearchStats:
-    """BM25's collection statistics of one project: live memories, their average length and
-    the document frequency of the words searched so far. They are re-read after
-    `STATS_SECONDS`, or once the store changed more than 1 % of the memories (at least 10):
-    the totals from the project's row of `memory_search_totals` (one row, whatever the
-    project's size), the words' counts then as `renewed` says."""
+    """BM25's collection statistics of one project for one search, read at that search
+    (`search_words.read_statistics`): live memories, their average length, each term's count
+    of live memories holding it and its tsquery as Postgres stemmed it ('' for a stop word),
+    used as a constant so the ranking does not stem the word again for every row."""
 
-    taken_at: float = -math.inf
-    total: int = 0
-    avg_length: float = 1.0
-    doc_freq: dict[str, int] = field(default_factory=dict)
-    changes: int = 0
-    # Each word's tsquery as Postgres stemmed it ('' for a stop word), used as a constant so
-    # the ranking does not stem the word again for every row.
-    lexemes: dict[str, str] = field(default_factory=dict)
+    total: int
+    avg_length: float
+    doc_freq: dict[str, int]
+    lexemes: dict[str, str]
 
-    counted_at: float = -math.inf
 
-    def fresh(self, now: float) -> bool:
-        return now - self.taken_at < STATS_SECONDS and self.changes <= max(10, self.total // 100)
-
-    def renewed(self, now: float, total: int, avg_length: float) -> SearchStats:
-        """The statistics re-read at `now`: the words' counts are kept while the store wrote
-        few memories, the total moved less than 1 % (at least 10) and they are younger than
-        `COUNTS_SECONDS` (counting a common word reads every memory holding it: a search that
-        counted its words took 186 ms against 27 ms over 250,000 memories); otherwise they are
-        counted again as words are searched."""
-        renewed = SearchStats(now, total, avg_length, counted_at=now)
-        moved = max(10, self.total // 100)
-        if (
-            self.changes <= moved
-            and abs(total - self.total) <= moved
-            and now - self.counted_at < COUNTS_SECONDS
-        ):
-            renewed.doc_freq, renewed.lexemes = self.doc_freq, self.lexemes
-            renewed.counted_at = self.counted_at
-        return renewed
-
-    def changed(self, count: int) -> None:
-        """`count` memories were written: the words no memory held are looked up again (one
-        the write added would otherwise not be searched for until the next re-read); the
-        counts of the others stay approximate until then, as the totals do."""
-        self.changes += count
-        if count:
-            self.doc_freq = {term: n for term, n in self.doc_freq.items() if n}
+async def count_from_index(
+    conn: AsyncConnection, project_id: str, queries: Mapping[str, str]
+) -> dict[str, int]:
+    """The live memories matching each tsquery text, counted from the full-text index (for a
+    term Postgres cuts into several lexemes, which no single word's count answers)."""
+    terms = list(queries)
+    statement = sql.SQL(
+        "SELECT {counts} FROM memory_items WHERE project_id = {project} "
+        "AND NOT deleted AND search @@ ({any_term})"
+    ).format(
+        counts=sql.SQL(", ").join(
+            sql.SQL("COUNT(*) FILTER (WHERE search @@ {q}::tsquery)").format(
+                q=sql.Literal(queries[t])
+            )
+            for t in terms
+        ),
+        project=sql.Literal(project_id),
+        any_term=sql.SQL(" || ").join(
+            sql.SQL("{q}::tsquery").format(q=sql.Literal(queries[t])) for t in terms
+        ),
+    )
+    cursor = await conn.execute(statement)
+    row = await cursor.fetchone()
+    return dict(zip(terms, (int(n) for n in row or ()), strict=True))
 
 
 class PostgresMemorySearch:
@@ -151,7 +139,6 @@ class PostgresMemorySearch:
 
     project_id: str
     _db: PostgresDatabase
-    _search_stats: SearchStats
 
     if TYPE_CHECKING:  # provided by `PostgresMemoryBook` in `PostgresStore`
 
@@ -171,45 +158,15 @@ class PostgresMemorySearch:
             yield fresh
 
     async def _stats_for(
-        self, queries: Mapping[str, sql.Composable], conn: AsyncConnection | None = None
+        self, terms: Sequence[str], conn: AsyncConnection | None = None
     ) -> SearchStats:
-        stats = self._search_stats
-        now = time.monotonic()
-        if not stats.fresh(now):
-            async with self._on(conn) as on:
-                total, avg_length = await read_totals(on, self.project_id)
-            stats = stats.renewed(now, total, avg_length)
-            self._search_stats = stats
-        missing = [term for term in queries if term not in stats.doc_freq]
-        if missing:
-            statement = sql.SQL(
-                "SELECT {lexemes}, {counts} FROM memory_items WHERE project_id = {project} "
-                "AND NOT deleted AND search @@ ({any_term})"
-            ).format(
-                lexemes=sql.SQL(", ").join(
-                    sql.SQL("{q}::text").format(q=queries[t]) for t in missing
-                ),
-                counts=sql.SQL(", ").join(
-                    sql.SQL("COUNT(*) FILTER (WHERE search @@ {q})").format(q=queries[t])
-                    for t in missing
-                ),
-                project=sql.Literal(self.project_id),
-                any_term=sql.SQL(" || ").join(queries[t] for t in missing),
-            )
-            async with self._on(conn) as on:
-                cursor = await on.execute(statement)
-                row = await cursor.fetchone()
-            if len(stats.doc_freq) > _MAX_CACHED_TERMS:
-                stats.doc_freq.clear()
-                stats.lexemes.clear()
-            values = list(row or ())
-            stats.lexemes.update(
-                zip(missing, (str(v) for v in values[: len(missing)]), strict=True)
-            )
-            stats.doc_freq.update(
-                zip(missing, (int(n) for n in values[len(missing) :]), strict=True)
-            )
-        return stats
+        """The project's statistics and `terms`' counts, read now (on `conn` if given)."""
+        async with self._on(conn) as on:
+            total, avg_length, counts = await read_statistics(on, self.project_id, terms, TS_CONFIG)
+            several = {t: c.query for t, c in counts.items() if c.docs is None}
+            counted = await count_from_index(on, self.project_id, several) if several else {}
+        doc_freq = {t: counted[t] if c.docs is None else c.docs for t, c in counts.items()}
+        return SearchStats(total, avg_length, doc_freq, {t: c.query for t, c in counts.items()})
 
     async def search_fts(
         self,
@@ -235,16 +192,10 @@ class PostgresMemorySearch:
         if not terms:
             return []
         kinds = [str(check_type(t)) for t in types] if types else None
-        queries = {
-            term: sql.SQL("plainto_tsquery({config}, {term})").format(
-                config=sql.Literal(TS_CONFIG), term=sql.Literal(term)
-            )
-            for term in terms
-        }
-        stats = await self._stats_for(queries, conn)
+        stats = await self._stats_for(terms, conn)
         found = [
             (term, sql.SQL("{text}::tsquery").format(text=sql.Literal(stats.lexemes[term])))
-            for term in queries
+            for term in terms
             if stats.doc_freq.get(term, 0) > 0 and stats.lexemes.get(term)
         ]
         if not found:

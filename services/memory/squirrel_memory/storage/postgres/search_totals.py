@@ -1,19 +1,18 @@
 """Each project's live memories and their total indexed length, kept as memories change.
 
 BM25 needs a project's count of live memories and their average length. Counting them meant
-reading every live memory of the project (a full scan over a million rows, every 30 s of
-searching); `memory_search_totals` holds the sums instead, one row per project, moved by
+reading every live memory of the project (a full scan over a million rows, every 30 s
+of searching); `memory_search_totals` holds the sums instead, one row per project, moved by
 statement-level triggers on `memory_items` as rows are inserted, updated (forgotten, superseded,
 corrected, re-indexed) or deleted, in the writing transaction: a committed write and its totals
 are one, and nothing the store or a bulk load writes can miss them. A statement that changes
 no live memory's count or length leaves the row alone (and unlocked). `pg_dump` carries the
 table; `pg_restore` loads the data before it makes the triggers, so the restored totals are
-those dumped. The migration fills the table from the rows already there.
+those dumped. The migration fills the table from the rows already there. A search reads the
+row with its words' counts (`search_words.read_statistics`).
 """
 
 from __future__ import annotations
-
-from psycopg import AsyncConnection
 
 _LIVE = (
     "SELECT project_id, {sign} AS live, {sign} * (search IS NOT NULL)::int AS searched, "
@@ -69,15 +68,3 @@ $$""",
     "FROM memory_items WHERE NOT deleted GROUP BY project_id",
 )
 """The statements of the schema version that adds the totals."""
-
-
-async def read_totals(conn: AsyncConnection, project_id: str) -> tuple[int, float]:
-    """The project's live memories and their average indexed length (1 when none has one):
-    one row read, the same numbers as `COUNT(*)` and `AVG(length(search))` over its live rows."""
-    cursor = await conn.execute(
-        "SELECT live, CASE WHEN searched > 0 THEN length_sum::numeric / searched ELSE 1 END "
-        "FROM memory_search_totals WHERE project_id = %s",
-        (project_id,),
-    )
-    row = await cursor.fetchone()
-    return (int(row[0]), float(row[1])) if row else (0, 1.0)

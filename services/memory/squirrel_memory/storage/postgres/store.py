@@ -9,7 +9,7 @@ import structlog
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
-from squirrel_memory.storage.base import MemoryChange, MemoryListener
+from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog
@@ -19,7 +19,7 @@ from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
 from squirrel_memory.storage.postgres.parked import PostgresParkedEvents
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
-from squirrel_memory.storage.postgres.search import PostgresMemorySearch, SearchStats
+from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
 
 log = structlog.get_logger()
@@ -59,7 +59,6 @@ class PostgresStore(
         self._max_content_bytes = max_content_bytes
         self._listeners: list[MemoryListener] = []
         self._confirmations: Confirmations | None = None
-        self._search_stats = SearchStats()
 
     @property
     def database(self) -> PostgresDatabase:
@@ -95,10 +94,6 @@ class PostgresStore(
             ef_construction=ef_construction,
         )
         return index, None
-
-    async def _notify(self, change: MemoryChange) -> None:
-        self._search_stats.changed(len(change.added) + len(change.updated) + len(change.deleted))
-        await super()._notify(change)
 
     async def close(self) -> None:
         """Nothing to release per project: the shared database is closed by its owner."""
