@@ -76,7 +76,7 @@ def test_other_commands_are_command_runs(command: str) -> None:
         ),
         ("/h/.claude/projects/-h-repo/agent-3be551df.jsonl", SourceTool.CLAUDE_CODE),
         (
-            "/h/.claude/projects/-h-repo/ef958aa1/subagents/agent-a36efb2a1231c41e2.jsonl",
+            "/h/.claude/projects/-h-repo/5c0ffee1/subagents/agent-a485154.jsonl",
             SourceTool.CLAUDE_CODE,
         ),
         (

@@ -232,11 +232,11 @@ def test_warmup_prompt_of_a_prewarmed_agent_is_skipped() -> None:
 
 
 def test_subagents_folder_file_takes_agent_id_from_records() -> None:
-    path = FIXTURES / "subagents-2.1" / "agent-a36efb2a1231c41e2.jsonl"
+    path = FIXTURES / "subagents-2.1" / "agent-a485154.jsonl"
     result = parse_bytes(ClaudeFileParser(str(path)), path.read_bytes(), str(path))
     assert result.events
     assert {(event.sidechain, event.agent_id) for event in result.events} == {
-        (True, "a36efb2a1231c41e2")
+        (True, "a485154")
     }
 
 
