@@ -29,7 +29,8 @@ def finishes(code: str, *, timeout: float = BACKSTOP_SECONDS) -> str:
             timeout=timeout,
             check=False,
         )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the call did not finish in {timeout:.0f} s: it backtracks on the input")
+    except subprocess.TimeoutExpired as late:
+        said = late.stdout.decode(errors="replace") if isinstance(late.stdout, bytes) else ""
+        pytest.fail(f"not finished in {timeout:.0f} s, a pattern backtracks; it printed: {said}")
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
