@@ -1,5 +1,6 @@
 """Instruction files the host put into the transcript itself: Codex's AGENTS.md message and
-Claude Code's `nested_memory` attachment, as host-spoken messages naming the file."""
+Claude Code's `nested_memory` and `instructions` attachments, as host-spoken messages naming
+the file."""
 
 from __future__ import annotations
 
@@ -114,3 +115,19 @@ def test_claude_code_user_managed_and_automatic_memory_are_no_project_file() -> 
     for kind in ("User", "Managed", "AutoMem"):
         assert _attachment(_nested("/home/me/.claude/CLAUDE.md", kind)) == []
     assert _attachment(_nested(f"{CWD}/CLAUDE.md", "Project", text="  ")) == []
+
+
+def test_claude_code_instructions_attachment_gives_each_project_file_it_loaded() -> None:
+    files = [
+        {"path": "/home/me/.claude/CLAUDE.md", "type": "User", "content": "Answer in French."},
+        {"path": f"{CWD}/CLAUDE.md", "type": "Project", "content": "Run `make check` first.\n"},
+        {"path": f"{CWD}/CLAUDE.local.md", "type": "Local", "content": "Use port 8081."},
+        {"path": f"{CWD}/api/CLAUDE.md", "type": "Project", "content": " "},
+        "not a file",
+    ]
+    events = _attachment({"type": "instructions", "files": files, "reason": "compaction"})
+    assert _loaded(events) == [
+        ("CLAUDE.md", "Run `make check` first."),
+        ("CLAUDE.local.md", "Use port 8081."),
+    ]
+    assert _attachment({"type": "instructions", "content": "CLAUDE.md text, no path"}) == []

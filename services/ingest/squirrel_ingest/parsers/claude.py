@@ -258,8 +258,8 @@ class ClaudeFileParser:
             return self._queued_command(attachment, ctx)
         if kind.startswith("hook_"):
             return self._hook(attachment, kind, ctx)
-        if kind == "nested_memory" and (loaded := claude_loaded(attachment)) is not None:
-            return [loaded.event(ctx)]
+        if loaded := claude_loaded(attachment):
+            return [file.event(ctx) for file in loaded]
         self.skipped["ignored_attachment"] += 1
         return []
 

@@ -11,8 +11,10 @@ Hosts load the project's instruction file into every session without a tool call
   part is the project's, and it was loaded for the session's folder.
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
   `content` (`{"path", "type", "content"}`) when it loads the `CLAUDE.md` of a sub-folder the
-  session works in; only a project's file (`type` `Project` or `Local`) is one, never the user's
-  own (`User`), a managed policy or an automatic memory.
+  session works in; newer versions write the files loaded at the start (and again after a
+  compaction) as one `instructions` attachment, each of its `files` of that same shape. Only a
+  project's file (`type` `Project` or `Local`) is one, never the user's own (`User`), a managed
+  policy or an automatic memory.
 
 Each becomes one host-spoken (`HARNESS`) user message whose `text` is the file's text and whose
 `loaded_file` (also its file path) names the file: the memory side reads it as a whole read of
@@ -51,6 +53,8 @@ _SKILLS = re.compile(
 )
 #: Claude Code memory types that are a project's file (not the user's, a policy, automatic).
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
+#: Most files of one `instructions` attachment looked at.
+_MAX_FILES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +108,26 @@ def _codex_file(text: str, cwd: str | None) -> LoadedFile | None:
     return LoadedFile(posixpath.join(folder, CODEX_FILE), project) if project else None
 
 
-def claude_loaded(attachment: dict[str, Any]) -> LoadedFile | None:
-    """The project instruction file a Claude Code `nested_memory` attachment carries, or None."""
-    memory = attachment.get("content")
-    if not isinstance(memory, dict) or memory.get("type") not in _PROJECT_MEMORY:
+def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
+    """The project instruction files a Claude Code attachment carries: a `nested_memory` one's
+    file, or each project file of an `instructions` one; none for another attachment."""
+    kind = attachment.get("type")
+    if kind == "nested_memory":
+        memory = attachment.get("content")
+        loaded = _claude_file(memory, attachment.get("path")) if isinstance(memory, dict) else None
+        return [loaded] if loaded else []
+    files = attachment.get("files")
+    if kind != "instructions" or not isinstance(files, list):
+        return []
+    found = (_claude_file(f, None) for f in files[:_MAX_FILES] if isinstance(f, dict))
+    return [loaded for loaded in found if loaded is not None]
+
+
+def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
+    """One file Claude Code loaded (`{"path", "type", "content"}`) when it is the project's."""
+    if memory.get("type") not in _PROJECT_MEMORY:
         return None
-    path = memory.get("path", attachment.get("path"))
+    path = memory.get("path", path)
     text = memory.get("content")
     if not isinstance(path, str) or not path or not isinstance(text, str) or not text.strip():
         return None
