@@ -153,6 +153,8 @@ ROLE_WORDS = [
     ("uv run quux test", "test"),
     ("Rscript -e 'quuxpkg::document()'", "docs"),
     ("R -e 'quuxpkg::lint_package()'", "lint"),
+    ("Rscript -e 'devtools::test(filter = c(\"a\"))'", "test"),
+    ("R -e 'library(quuxpkg); quuxpkg::document(pkg = file.path(\".\"))'", "docs"),
     ("quux --project -e 'using Quux; Quux.test()'", "test"),
     ("node -e 'require(\"./quux\").build()'", "build"),
 ]
@@ -197,6 +199,8 @@ def test_a_huge_one_liner_is_read_in_one_pass() -> None:
     assert classify_tokens(["quux", "-e", "a" * 1_000_000 + "("]) is None
     use = classify_tokens(["quux", "-e", "import a;" * 100_000 + "quuxpkg::lint_package()"])
     assert use is not None and use.purpose == "lint"
+    assert classify_tokens(["quux", "-e", "x.test(" + "c(" * 500_000]) is None
+    assert classify_tokens(["quux", "-e", "x.test(" + "c()" * 500_000 + ")"]) is not None
 
 
 @pytest.mark.parametrize(("line", "purpose", "ecosystem"), CASES)
