@@ -8,7 +8,10 @@ Hosts load the project's instruction file into every session without a tool call
   `~/.codex/AGENTS.md` before the project's file with a `--- project-doc ---` line, and may
   append its list of skills (`## Skills`); neither is the project's file and both are cut off.
   The older shape names no folder: only a text with the `--- project-doc ---` line says which
-  part is the project's, and it was loaded for the session's folder.
+  part is the project's, and it was loaded for the session's folder. Only the host's own
+  message counts: one the user typed (a block pasted from elsewhere) is followed by its
+  `user_message` record of the same text, so the parser holds such a message until the next
+  record says which it was.
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
   `content` (`{"path", "type", "content"}`) when it loads the `CLAUDE.md` of a sub-folder the
   session works in; newer versions write the files loaded at the start (and again after a
