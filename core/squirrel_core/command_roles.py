@@ -24,8 +24,10 @@ _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute
 _COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
 #: A one-liner's last statement when it is one call and nothing else: `pkg::document()`,
 #: `Quux.test()`, `require("x").build()` (names joined by `.` or `::`, each maybe called), the
-#: last name's call ending the statement. Possessive names keep a long word from backtracking.
-_ONE_CALL = re.compile(r"(?:\w++\s*+(?:\([^()]*+\))?+\s*+(?:\.|::)\s*+)*+(\w++)\s*+\([^()]*+\)")
+#: last name's call ending the statement; arguments may hold a call of their own
+#: (`devtools::test(filter = c("a"))`). Possessive names keep a long word from backtracking.
+_ARGUMENTS = r"\((?:[^()]++|\([^()]*+\))*+\)"
+_ONE_CALL = re.compile(rf"(?:\w++\s*+(?:{_ARGUMENTS})?+\s*+(?:\.|::)\s*+)*+(\w++)\s*+{_ARGUMENTS}")
 #: Statements that only load what the call needs, allowed before it.
 _LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
 

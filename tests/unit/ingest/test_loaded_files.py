@@ -1,5 +1,6 @@
 """Instruction files the host put into the transcript itself: Codex's AGENTS.md message and
-Claude Code's `nested_memory` and `instructions` attachments, as host-spoken messages naming the file."""
+Claude Code's `nested_memory` and `instructions` attachments, as host-spoken messages naming
+the file."""
 
 from __future__ import annotations
 
@@ -39,8 +40,23 @@ def _codex(*texts: str) -> list[Event]:
     lines = [
         {"timestamp": "2026-09-21T06:31:16Z", "type": "session_meta", "payload": meta},
         {"timestamp": "2026-09-21T06:31:17Z", "type": "response_item", "payload": message},
+        # The next record: the message is the host's (a pasted one is followed by its text).
+        {"timestamp": "2026-09-21T06:31:18Z", "type": "turn_context", "payload": {"cwd": CWD}},
     ]
     return [e for line in lines for e in parser.feed(json.dumps(line).encode(), POSITION)]
+
+
+def _typed(text: str) -> list[dict[str, Any]]:
+    """A message as Codex records what the user typed: the item, then its `user_message`."""
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    return [
+        {"timestamp": "2026-09-21T06:40:00Z", "type": "response_item", "payload": item},
+        {
+            "timestamp": "2026-09-21T06:40:00Z",
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": text},
+        },
+    ]
 
 
 def test_the_agents_md_codex_0154_puts_among_other_injected_parts_is_the_file_read() -> None:
@@ -116,34 +132,46 @@ def test_claude_code_user_managed_and_automatic_memory_are_no_project_file() -> 
     assert _attachment(_nested(f"{CWD}/CLAUDE.md", "Project", text="  ")) == []
 
 
-def _instructions(*files: tuple[str, str, str]) -> dict[str, Any]:
-    """Claude Code 2.1.2xx's listing of the instruction files loaded at the session's start."""
-    return {
-        "type": "instructions",
-        "files": [{"path": p, "type": kind, "content": text} for p, kind, text in files],
-    }
-
-
-def test_claude_code_instructions_attachment_gives_each_project_file_it_lists() -> None:
-    events = _attachment(
-        _instructions(
-            ("/etc/claude-code/CLAUDE.md", "Managed", "# Sandbox\n\nYou run in a sandbox."),
-            (f"{CWD}/CLAUDE.md", "Project", "@AGENTS.md"),
-            (f"{CWD}/AGENTS.md", "Project", "- Run `make test` before committing\n"),
-            ("/home/me/.claude/CLAUDE.md", "User", "- I like short answers"),
-            (f"{CWD}/CLAUDE.local.md", "Local", "- My database is on port 5433"),
-        )
-    )
-    assert _loaded(events) == [
-        ("CLAUDE.md", "@AGENTS.md"),
-        ("AGENTS.md", "- Run `make test` before committing"),
-        ("CLAUDE.local.md", "- My database is on port 5433"),
+def test_claude_code_instructions_attachment_gives_each_project_file_it_loaded() -> None:
+    files = [
+        {"path": "/home/me/.claude/CLAUDE.md", "type": "User", "content": "Answer in French."},
+        {"path": f"{CWD}/CLAUDE.md", "type": "Project", "content": "Run `make check` first.\n"},
+        {"path": f"{CWD}/CLAUDE.local.md", "type": "Local", "content": "Use port 8081."},
+        {"path": f"{CWD}/api/CLAUDE.md", "type": "Project", "content": " "},
+        "not a file",
     ]
-    assert [e.file_paths for e in events] == [("CLAUDE.md",), ("AGENTS.md",), ("CLAUDE.local.md",)]
+    events = _attachment({"type": "instructions", "files": files, "reason": "compaction"})
+    assert _loaded(events) == [
+        ("CLAUDE.md", "Run `make check` first."),
+        ("CLAUDE.local.md", "Use port 8081."),
+    ]
+    assert _attachment({"type": "instructions", "content": "CLAUDE.md text, no path"}) == []
 
 
-def test_claude_code_instructions_attachment_without_a_project_file_gives_nothing() -> None:
-    assert _attachment(_instructions(("/etc/claude-code/CLAUDE.md", "Managed", "sandbox"))) == []
-    assert _attachment(_instructions((f"{CWD}/AGENTS.md", "Project", "   "))) == []
-    assert _attachment({"type": "instructions", "files": "AGENTS.md"}) == []
-    assert _attachment({"type": "instructions", "files": [None, 3, {"type": "Project"}]}) == []
+def test_an_agents_md_block_the_user_pasted_is_what_they_typed_not_a_loaded_file() -> None:
+    block = f"# AGENTS.md instructions for {CWD}\n\n<INSTRUCTIONS>\nRun `make`.\n</INSTRUCTIONS>"
+    meta = {"id": "s1", "cwd": CWD, "cli_version": "0.154.0", "source": "cli"}
+    lines = [{"timestamp": "2026-09-21T06:31:16Z", "type": "session_meta", "payload": meta}]
+    lines += _typed(block) + _typed("now fix the totals")
+    parser = CodexFileParser("rollout-x.jsonl")
+    events = [e for line in lines for e in parser.feed(json.dumps(line).encode(), POSITION)]
+    assert _loaded(events) == []
+    assert parser.skipped["pasted_instructions"] == 1
+    assert any("now fix the totals" in e.content.get("text", "") for e in events)
+
+
+def test_a_held_agents_md_message_is_kept_across_a_cursor_and_given_by_the_next_record() -> None:
+    block = f"# AGENTS.md instructions for {CWD}\n\n<INSTRUCTIONS>\nRun `make`.\n</INSTRUCTIONS>"
+    meta = {"id": "s1", "cwd": CWD, "cli_version": "0.154.0", "source": "cli"}
+    first = CodexFileParser("rollout-x.jsonl")
+    for line in [
+        {"timestamp": "2026-09-21T06:31:16Z", "type": "session_meta", "payload": meta},
+        _typed(block)[0],  # the host's message, the last line written so far
+    ]:
+        assert first.feed(json.dumps(line).encode(), POSITION) == []
+    state = json.loads(json.dumps(first.export_state()))
+    later = CodexFileParser("rollout-x.jsonl")
+    later.restore_state(state)
+    events = later.feed(json.dumps(_typed("now fix the totals")[1]).encode(), POSITION)
+    assert _loaded(events) == [("AGENTS.md", "Run `make`.")]
+    assert "now fix the totals" in events[-1].content["text"]

@@ -89,6 +89,15 @@ def test_a_failing_hook_is_a_failed_result_with_what_it_said(
     assert said in event.content["output"]
 
 
+@pytest.mark.parametrize(("extra", "said"), [({}, "cancelled"), ({"timedOut": True}, "timed out")])
+def test_a_hook_the_host_cancelled_is_a_failed_result(extra: dict[str, Any], said: str) -> None:
+    cancelled = {"type": "hook_cancelled", "hookName": "PreToolUse:Bash", "toolUseID": "toolu_4"}
+    [event] = _events(_attachment({**cancelled, "hookEvent": "PreToolUse", **extra}))
+    assert (event.content["tool"], event.content["is_error"]) == ("hook:PreToolUse:Bash", True)
+    assert event.origin is Origin.HOOK
+    assert f"was {said}" in event.content["output"]
+
+
 def test_a_blocking_error_given_as_text_is_read_too() -> None:
     [event] = _events(_attachment({**BLOCKING, "blockingError": "no force pushes"}))
     assert (event.content["is_error"], event.content["output"]) == (True, "no force pushes")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from squirrel_core.events import Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, line_parser_for, parse_bytes
 from squirrel_ingest.parsers.speaker import Utterance, answers, split_user_text
+from tests.one_pass import finishes
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 CLAUDE = FIXTURES / "claude" / "speakers"
@@ -159,13 +159,13 @@ def test_odd_and_malformed_texts(text: str, expected: list[Origin]) -> None:
     assert [u.origin for u in split_user_text(text)] == expected
 
 
-def test_hostile_huge_text_is_split_quickly() -> None:
-    text = "<system-reminder>" * 200_000 + "typed" + "<ide_x>" * 100_000
-    # CPU time of this thread, not the wall clock: a loaded machine stretches the latter.
-    started = time.thread_time()
-    found = split_user_text(text)
-    assert time.thread_time() - started < 5
-    assert [u.origin for u in found] == [Origin.HARNESS]
+def test_a_hostile_huge_text_is_split_in_one_pass() -> None:
+    probe = (
+        "from squirrel_ingest.parsers.speaker import split_user_text\n"
+        "text = '<system-reminder>' * 200_000 + 'typed' + '<ide_x>' * 100_000\n"
+        "print(' '.join(u.origin for u in split_user_text(text)))\n"
+    )
+    assert finishes(probe).split() == [Origin.HARNESS]
 
 
 def test_answers_come_from_the_structured_result_or_the_result_text() -> None:

@@ -257,3 +257,13 @@ def test_the_loaded_files_overview_says_what_the_project_is_but_never_an_instruc
     assert about is not None and "analyzes PHP code dependencies" in about[0]
     assert about[1] == "AGENTS.md"
     assert session_about(_loaded("AGENTS.md", asks)) is None
+
+
+def test_a_property_said_with_never_or_always_is_still_what_the_project_is() -> None:
+    describes = (
+        "# Agents\n\nA zero-copy JSON parser that never allocates and always returns views.\n"
+    )
+    about = session_about(_loaded("AGENTS.md", describes))
+    assert about is not None and "never allocates" in about[0]
+    asks = "# Agents\n\nA zero-copy JSON parser. Never allocate in the hot loop.\n"
+    assert session_about(_loaded("AGENTS.md", asks)) is None

@@ -398,6 +398,13 @@ def test_a_template_readme_says_nothing_about_the_project(readme: str) -> None:
     assert session_about(_reads(("README.md", _numbered(readme)))) is None
 
 
+def test_a_readme_of_a_template_engine_says_what_the_project_is() -> None:
+    readme = "# Mold\n\nThis template engine renders Mustache templates without allocating.\n"
+    found = session_about(_reads(("README.md", _numbered(readme))))
+    assert found is not None
+    assert found[0].endswith("This template engine renders Mustache templates without allocating.")
+
+
 @pytest.mark.parametrize(
     "readme",
     [

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -93,6 +94,23 @@ async def test_update_keeps_the_previous_version_in_history(store: SqliteStore) 
         (2, "updated", new.content),
     ]
     assert history[1].reason == "more precise"
+
+
+async def test_a_session_that_confirms_a_memory_read_from_a_loaded_file_ends_its_tag(
+    store: SqliteStore,
+) -> None:
+    loaded = await add(store, candidate(tags=("testing", LOADED_TAG)))
+    again = candidate(tags=("testing", LOADED_TAG), events=("evt_2",))
+    kept = await store.apply_decision(
+        decide(UpdateAction.UPDATE_EXISTING, again, loaded.id), user_id=USER
+    )
+    assert kept is not None and LOADED_TAG in kept.tags  # the file loaded again: still only it
+    confirmed = await store.apply_decision(
+        decide(UpdateAction.UPDATE_EXISTING, candidate(events=("evt_3",)), loaded.id),
+        user_id=USER,
+    )
+    assert confirmed is not None and confirmed.tags == ("testing",)
+    assert confirmed.source_event_ids == ("evt_1", "evt_2", "evt_3")
 
 
 async def test_source_refs_are_stored_and_kept_per_version(store: SqliteStore) -> None:

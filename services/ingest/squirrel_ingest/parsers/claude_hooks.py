@@ -1,9 +1,11 @@
 """Claude Code hook output: a failing hook is an error of the session (a `tool_result` of
 `hook:<name>`, with what the hook said: its stderr and stdout, a blocking hook's reason from
 `blockingError`), context a hook adds is the hook's words; a stop hook reports its errors in a
-`system` record. Claude Code 1.0 wrote every hook's outcome as a `system` record's text:
-"PostToolUse:Edit [ruff check] failed with non-blocking status code 1: <stderr>" (the name in
-bold, as terminal escapes) is a failure; "… completed successfully: …" is none.
+`system` record; a hook the host cancelled (`hook_cancelled`: its timeout, or the turn
+interrupted) did not finish, a failure too. Claude Code 1.0 wrote every hook's outcome as a
+`system` record's text: "PostToolUse:Edit [ruff check] failed with non-blocking status code 1:
+<stderr>" (the name in bold, as terminal escapes) is a failure; "… completed successfully: …"
+is none.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> li
         text = text_of(attachment.get("content"))
         if text.strip():
             return said_events(ctx, [Utterance(Origin.HOOK, text)])
+    elif kind == "hook_cancelled":
+        # The host stopped the hook before it finished (its timeout, or the turn interrupted):
+        # what it was to check was not checked.
+        said = "timed out" if attachment.get("timedOut") is True else "cancelled"
+        return [_hook_failure(ctx, name, f"the hook was {said} before it finished", exit_code)]
     elif "error" in kind or exit_code not in (None, 0):
         output = "\n".join(
             part

@@ -92,6 +92,11 @@ class CodexFileParser:
         self._pending: dict[str, PendingTool] = {}
         self._running: dict[str, PendingTool] = {}
         self._completed: dict[str, None] = {}
+        self._line: tuple[bytes, SourcePosition] | None = None
+        self._held: tuple[str, bytes, SourcePosition] | None = None
+        """A message that carries the project's AGENTS.md (its text, line and place), held until
+        the next record: the host's own is followed by anything but the same text as typed, a
+        block the user pasted by its `user_message` (then it is what the user typed)."""
         self._prompt: tuple[str, str] | None = None
         """The last typed prompt (where it was read, its text) not yet seen from the other
         place a version writes it: `user_message` events, or (0.171) `item_completed`."""
@@ -99,7 +104,12 @@ class CodexFileParser:
     def feed(self, line: bytes, position: SourcePosition) -> list[Event]:
         """Events for one complete JSONL line; bad input is counted in `skipped`, never raised."""
         try:
-            return self._feed(line, position)
+            held = self._held
+            events = self._feed(line, position)
+            if held is not None and self._held is held:  # not pasted: the host loaded it
+                self._held = None
+                events = self._replay(held) + events
+            return events
         except Exception as error:  # a parser bug must not stop ingest of the rest of the file
             self.skipped["internal_error"] += 1
             log.warning("record_parse_failed", source="codex", error=type(error).__name__)
@@ -115,6 +125,7 @@ class CodexFileParser:
             "agent_id": self._agent_id,
             "bare": self._bare,
             "prompt": list(self._prompt) if self._prompt else None,
+            "held": _held_json(self._held),
             "pending": {key: tool.to_json() for key, tool in self._pending.items()},
             "running": {key: tool.to_json() for key, tool in self._running.items()},
         }
@@ -127,6 +138,7 @@ class CodexFileParser:
         self._sidechain = state.get("sidechain") is True
         self._agent_id = str_or_none(state.get("agent_id"))
         self._bare = state.get("bare") is True
+        self._held = _held_from(state.get("held"))
         prompt = state.get("prompt")
         if isinstance(prompt, list) and len(prompt) == 2:
             where, text = prompt
@@ -140,7 +152,13 @@ class CodexFileParser:
                     if isinstance(call_id, str) and tool is not None:
                         remember(target, call_id, tool)
 
-    def _feed(self, line: bytes, position: SourcePosition) -> list[Event]:
+    def _replay(self, held: tuple[str, bytes, SourcePosition]) -> list[Event]:
+        """The events of a held message, now known to be the host's."""
+        _, line, position = held
+        return self._feed(line, position, holding=False)
+
+    def _feed(self, line: bytes, position: SourcePosition, *, holding: bool = True) -> list[Event]:
+        self._line = (line, position) if holding else None
         record = decode_record(line, self.skipped)
         if record is None:
             return []
@@ -240,6 +258,9 @@ class CodexFileParser:
             if self._bare:
                 self.skipped["duplicate_user_message"] += 1
                 return []
+            if self._held and self._held[0] == text_of(payload.get("message")).strip():
+                self._held = None  # the user pasted it: what they typed, not a loaded file
+                self.skipped["pasted_instructions"] += 1
             return self._typed(text_of(payload.get("message")), "user_message", ctx)
         item = payload.get("item")
         prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
@@ -325,6 +346,9 @@ class CodexFileParser:
             return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": cap_text(text)})]
         if role == "user" and text.strip().startswith(_INJECTED_PREFIXES):
             loaded, rest = codex_loaded(item.get("content"), self._cwd)
+            if loaded and not self._bare and self._line is not None:
+                earlier, self._held = self._held, (text.strip(), *self._line)
+                return self._replay(earlier) if earlier else []
             said = [Utterance(Origin.HARNESS, rest)] if rest else []
             return [file.event(ctx) for file in loaded] + said_events(ctx, said)
         if role == "user" and not self._bare:
@@ -447,3 +471,31 @@ def _arguments(item: dict[str, Any]) -> dict[str, Any]:
             return {"input": raw}
         return value if isinstance(value, dict) else {"input": raw}
     return {}
+
+
+def _held_json(held: tuple[str, bytes, SourcePosition] | None) -> dict[str, Any] | None:
+    """A held message for a cursor's state (its line as text: a JSON record is UTF-8)."""
+    if held is None:
+        return None
+    text, line, position = held
+    return {
+        "text": text,
+        "line": line.decode("utf-8", errors="replace"),
+        "place": [position.path, position.inode, position.end_offset],
+    }
+
+
+def _held_from(value: object) -> tuple[str, bytes, SourcePosition] | None:
+    """What `_held_json` wrote, or None for another shape."""
+    if not isinstance(value, dict):
+        return None
+    text, line, place = value.get("text"), value.get("line"), value.get("place")
+    if not isinstance(text, str) or not isinstance(line, str) or not isinstance(place, list):
+        return None
+    if (
+        len(place) != 3
+        or not isinstance(place[0], str)
+        or not all(isinstance(n, int) for n in place[1:])
+    ):
+        return None
+    return text, line.encode(), SourcePosition(place[0], place[1], place[2])

@@ -8,13 +8,16 @@ Hosts load the project's instruction file into every session without a tool call
   `~/.codex/AGENTS.md` before the project's file with a `--- project-doc ---` line, and may
   append its list of skills (`## Skills`); neither is the project's file and both are cut off.
   The older shape names no folder: only a text with the `--- project-doc ---` line says which
-  part is the project's, and it was loaded for the session's folder.
+  part is the project's, and it was loaded for the session's folder. Only the host's own
+  message counts: one the user typed (a block pasted from elsewhere) is followed by its
+  `user_message` record of the same text, so the parser holds such a message until the next
+  record says which it was.
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
   `content` (`{"path", "type", "content"}`) when it loads the `CLAUDE.md` of a sub-folder the
-  session works in; only a project's file (`type` `Project` or `Local`) is one, never the user's
-  own (`User`), a managed policy or an automatic memory. Newer versions (2.1.2xx) write the
-  files loaded at the session's start as one `instructions` attachment, `{"type":
-  "instructions", "files": [{"path", "type", "content"}, …]}`, with the same memory types.
+  session works in; newer versions write the files loaded at the start (and again after a
+  compaction) as one `instructions` attachment, each of its `files` of that same shape. Only a
+  project's file (`type` `Project` or `Local`) is one, never the user's own (`User`), a managed
+  policy or an automatic memory.
 
 Each becomes one host-spoken (`HARNESS`) user message whose `text` is the file's text and whose
 `loaded_file` (also its file path) names the file: the memory side reads it as a whole read of
@@ -53,6 +56,8 @@ _SKILLS = re.compile(
 )
 #: Claude Code memory types that are a project's file (not the user's, a policy, automatic).
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
+#: Most files of one `instructions` attachment looked at.
+_MAX_FILES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,20 +112,22 @@ def _codex_file(text: str, cwd: str | None) -> LoadedFile | None:
 
 
 def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
-    """The project instruction files a Claude Code `nested_memory` attachment (one file) or
-    `instructions` attachment (the files loaded at the start) carries; none for another kind."""
-    if attachment.get("type") == "nested_memory":
+    """The project instruction files a Claude Code attachment carries: a `nested_memory` one's
+    file, or each project file of an `instructions` one; none for another attachment."""
+    kind = attachment.get("type")
+    if kind == "nested_memory":
         memory = attachment.get("content")
-        found = _claude_file(memory, attachment.get("path")) if isinstance(memory, dict) else None
-        return [found] if found else []
-    if attachment.get("type") == "instructions" and isinstance(attachment.get("files"), list):
-        files = (_claude_file(f, None) for f in attachment["files"] if isinstance(f, dict))
-        return [f for f in files if f is not None]
-    return []
+        loaded = _claude_file(memory, attachment.get("path")) if isinstance(memory, dict) else None
+        return [loaded] if loaded else []
+    files = attachment.get("files")
+    if kind != "instructions" or not isinstance(files, list):
+        return []
+    found = (_claude_file(f, None) for f in files[:_MAX_FILES] if isinstance(f, dict))
+    return [loaded for loaded in found if loaded is not None]
 
 
 def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
-    """One file of a Claude Code memory listing, when it is a project's file with a text."""
+    """One file Claude Code loaded (`{"path", "type", "content"}`) when it is the project's."""
     if memory.get("type") not in _PROJECT_MEMORY:
         return None
     path = memory.get("path", path)

@@ -133,8 +133,15 @@ _ABOUT_THE_FILE = re.compile(
 
 
 #: A paragraph that asks something of the assistant ("ALWAYS prefer the MCP graph tools …")
-#: is an instruction, however it opens, not what the project is.
-_ASKS = re.compile(r"\b(?:always|never|must|do not|don't|prefer)\b", re.IGNORECASE)
+#: is an instruction, however it opens, not what the project is. "always" or "never" before a
+#: verb that has a subject ("never allocates", "always returns") or after a form of "be" ("is
+#: never mutated") states a property of the project instead.
+_ASKS = re.compile(
+    r"\b(?:must|do not|don't|prefer)\b"
+    r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\b(?:always|never)\b"
+    r"(?!\s+[a-z]+[^\Wsu]s\b)",
+    re.IGNORECASE,
+)
 
 
 def _overview_text(text: str) -> str:

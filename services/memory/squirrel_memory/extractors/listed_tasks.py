@@ -40,7 +40,7 @@ _HEADER = re.compile(
 #: One listed task: an indented or bulleted name, maybe its description after it (behind a
 #: `#`, a colon or a wide gap: one space and more words is a sentence, not a task).
 _ITEM = re.compile(
-    r"^(?P<lead>\s+[*-]?\s*|[*-]\s+)(?P<name>[A-Za-z][\w.\-]*(?::[\w.\-]+)*)"
+    r"^(?P<lead>\s+(?:[*-]\s*)?|[*-]\s+)(?P<name>[A-Za-z][\w.\-]*(?::[\w.\-]+)*)"
     r"(?:\s*#.*|:\s.*|:|\s{2,}\S.*)?\s*$"
 )
 #: Launchers whose result is a subagent's report, not a runner's output.

@@ -48,8 +48,9 @@ _EXPLAINS = re.compile(
 #: A line that names the error itself (`ValueError: …`, `fatal: …`), not only where it was.
 _SAYS_ERROR = re.compile(r"error|exception|fatal|panic", re.IGNORECASE)
 _DIAGNOSTIC = re.compile(r"\berror\b(?:\[[\w-]+\]|\s+[A-Z]{1,3}\d{3,5})?\s*:", re.IGNORECASE)
-#: An opening that only reacts ("Exactly!", "Ah, I see.").
-_REACTION = re.compile(r"^(?:\W*\w+\W*){1,3}[!.]$")
+#: An opening that only reacts ("Exactly!", "Ah, I see."): one to three words, ending in `!` or
+#: `.` (words apart by what is not a word: a long word cannot be split in ways to try).
+_REACTION = re.compile(r"^\W*\w+(?:\W+\w+){0,2}\W*(?<=[!.])$")
 #: A sentence about what follows from a change, not about the cause ("That way we don't …").
 _CONSEQUENCE = re.compile(
     r"^(?:that way|this way|then|now|so that|in that case|this means)\b", re.I
@@ -71,7 +72,9 @@ _TIMESTAMP = re.compile(
     r"^\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?\]?\s+"
 )
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+#: A Markdown link (`[text](target)`, a target with one level of parentheses in it); neither
+#: part runs past the next bracket, so a long run of `[` or of `[a](` is read in one pass.
+_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]|\([^()]*\))*\)")
 #: A personal home folder at the start of a path (`/home/ann/`, `/Users/ann/`).
 _HOME = re.compile(r"(?<![\w/])(?:/home|/Users)/[^/\s`'\"]+/")
 #: A line that asks the assistant for something: the user's words, not the pasted output.

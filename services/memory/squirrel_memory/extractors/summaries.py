@@ -78,7 +78,7 @@ _HEAD_END = re.compile(
 #: A heading that asks what the project is ("## 🏗️ **What is Ledger?**"), answered by the
 #: paragraph under it ("A double-entry bookkeeping service for small shops.").
 _ASKED = re.compile(
-    r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)\W*\?\W*$", re.IGNORECASE
+    r"^\W*what is (?!(?:this|the|it|that)\b)(?P<name>[\w .@/+-]{1,40}?)[^\w?]*\?\W*$", re.IGNORECASE
 )
 _ANSWER = re.compile(r"^an?\s", re.IGNORECASE)
 #: A heading over the assistant's own overview of the project ("## Project overview"); it must

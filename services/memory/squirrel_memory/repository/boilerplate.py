@@ -6,8 +6,9 @@ bootstrapped with …", "This README would normally document whatever steps are 
 "A description of this package.", "TODO: Delete this and the text below …"). Such a paragraph
 says nothing of what the project is, so a README whose opening is boilerplate gives no
 description. The shapes are those generators share in every ecosystem: a project said to be
-generated, bootstrapped or scaffolded by a tool, a template describing itself, a placeholder
-left for the author to fill in.
+generated, bootstrapped or scaffolded by a tool, a template describing itself ("This template
+provides …", not "This template engine renders …": a project may be one), a placeholder left
+for the author to fill in.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ _BOILERPLATE = re.compile(
     r"(?:was|is|has\s+been)\s+(?:generated|bootstrapped|created|scaffolded|initiali[sz]ed)\s+"
     r"(?:with|by|using|from)\b"
     r"|\bbootstrapped\s+with\b"
-    r"|\bthis\s+(?:template|starter|boilerplate|scaffold)\b"
+    r"|\bthis\s+(?:template|starter|boilerplate|scaffold)(?:\s+(?:kit|project|app|repo))?\s+"
+    r"(?:is|was|has|provides|gives|includes|contains|comes|sets|uses|should|will|can|helps|"
+    r"lets|allows|demonstrates|shows|serves|offers|creates|bootstraps)\b"
     r"|\bwould\s+normally\s+document\b"
     r"|\bwelcome\s+to\s+your\s+new\b"
     r"|^\s*(?:a|the)\s+(?:short\s+)?description\s+of\s+(?:this|the|your)\s+"

@@ -66,7 +66,9 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+#: A Markdown link (`[text](target)`, a target with one level of parentheses in it); neither
+#: part runs past the next bracket, so a long run of `[` or of `[a](` is read in one pass.
+_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]|\([^()]*\))*\)")
 #: The line that opens or closes a Markdown code block (``` or ~~~).
 ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -166,6 +167,16 @@ def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
     """`old` then `new` without repeats, keeping the last `cap`."""
     merged = list(dict.fromkeys([*old, *new]))
     return tuple(merged[-cap:])
+
+
+def merged_tags(target: MemoryItem, candidate: MemoryCandidate) -> tuple[str, ...]:
+    """The target's tags, then the candidate's. A session that adds to a memory given only from
+    an instruction file its host loaded (`LOADED_TAG`) without that file (the user confirming
+    it, a command run) makes it more than the file: the tag goes."""
+    tags = merge(target.tags, check_tags(candidate.tags), MAX_TAGS)
+    if candidate.source_event_ids and LOADED_TAG not in candidate.tags:
+        return tuple(tag for tag in tags if tag != LOADED_TAG)
+    return tags
 
 
 def _ref_origin(ref: str) -> str:
@@ -348,7 +359,7 @@ class MemoryRevisions:
             target,
             now=now,
             content=content,
-            tags=merge(target.tags, check_tags(candidate.tags), MAX_TAGS),
+            tags=merged_tags(target, candidate),
             importance=max(target.importance, float(candidate.importance)),
             source=source,
             file_paths=merge(target.file_paths, candidate.file_paths, MAX_FILE_PATHS),

@@ -1,0 +1,57 @@
+"""The extractors' patterns read a huge hostile text in one pass.
+
+Each text is hundreds of thousands of characters of the prefix a backtracking pattern would try
+again from every position (a run of `[`, of `[a](`, one long word, blanks before a name, `?`
+after a question): minutes or hours of work before, milliseconds now. The calls run in one
+child process that must finish before a generous backstop (it names each call before making
+it, so a call that never ends is named); nothing is timed.
+"""
+
+from __future__ import annotations
+
+from tests.one_pass import finishes
+
+#: (module, function, arguments, what it answers) for each hostile text.
+CALLS = [
+    # An assistant's answer: its links taken out, then a sentence that only reacts left out.
+    ("squirrel_memory.extractors.reported", "_cause", "'[' * 300_000", ""),
+    ("squirrel_memory.extractors.reported", "_cause", "'[a](' * 200_000", ""),
+    ("squirrel_memory.extractors.reported", "_cause", "'a' * 300_000", ""),
+    ("squirrel_memory.extractors.reported", "_cause", "'Ah, ' + 'a' * 300_000 + ' b'", ""),
+    # A line of an instruction file or README, its links taken out.
+    ("squirrel_memory.repository.instructions", "clean_markdown", "'[' * 300_000", "[" * 9),
+    ("squirrel_memory.repository.instructions", "clean_markdown", "'[a](' * 200_000", "[a]([a](["),
+    # A runner's list of tasks: each line tried as an indented name.
+    (
+        "squirrel_memory.extractors.listed_tasks",
+        "listed_in",
+        "'Available tasks:\\n' + ' ' * 300_000 + '!'",
+        [],
+    ),
+    # A reply's paragraph tried as a question about the project ("What is Ledger?").
+    (
+        "squirrel_memory.extractors.summaries",
+        "_reply_summary",
+        "'what is a' + '?' * 300_000 + 'x', '/p'",
+        "",
+    ),
+    # A user's sentence tried as a statement of what the repository is.
+    (
+        "squirrel_memory.extractors.user_about",
+        "user_statement",
+        "'this project is a ' + ' ' * 300_000 + 'x'",
+        "",
+    ),
+]
+
+
+def test_huge_hostile_texts_are_read_in_one_pass() -> None:
+    lines = ["import importlib"]
+    for module, function, arguments, _ in CALLS:
+        lines += [
+            f"print('calling {function}', {arguments!r}, flush=True)",
+            f"found = importlib.import_module({module!r}).{function}({arguments})",
+            "print(repr(found if not isinstance(found, str) else found[:9]), flush=True)",
+        ]
+    printed = finishes("\n".join(lines)).splitlines()
+    assert printed[1::2] == [repr(answer) for *_, answer in CALLS]
