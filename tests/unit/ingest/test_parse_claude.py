@@ -235,9 +235,7 @@ def test_subagents_folder_file_takes_agent_id_from_records() -> None:
     path = FIXTURES / "subagents-2.1" / "agent-a485154.jsonl"
     result = parse_bytes(ClaudeFileParser(str(path)), path.read_bytes(), str(path))
     assert result.events
-    assert {(event.sidechain, event.agent_id) for event in result.events} == {
-        (True, "a485154")
-    }
+    assert {(event.sidechain, event.agent_id) for event in result.events} == {(True, "a485154")}
 
 
 def test_main_file_lines_with_is_sidechain_are_marked_sidechain() -> None:
