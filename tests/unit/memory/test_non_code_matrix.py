@@ -237,7 +237,7 @@ PROJECTS = [
         never=("python", "javascript", "2026-04-28.md", "deep-work.md", "`reading/` are named"),
     ),
     Project(
-        name="experiments-worktrees",
+        name="worktree-lab",
         root="/home/dev/experiments/main",
         sessions=experiments,
         # What the folder is for, from the overview of the CLAUDE.md the session read: other
