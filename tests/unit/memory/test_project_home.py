@@ -190,9 +190,6 @@ def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
             "git pull https://github.com/up/shop main", output="From https://github.com/up/shop\n"
         ),
         lambda s: s.run(
-            "gh issue view 12 -R up/shop", output="https://github.com/up/shop/issues/12"
-        ),
-        lambda s: s.run(
             "gh api repos/up/shop", output='{"html_url": "https://github.com/up/shop"}'
         ),
         lambda s: s.run("gh search repos shop", output="https://github.com/up/shop\n"),
@@ -204,7 +201,6 @@ def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
         "config-upstream",
         "fetch-upstream",
         "pull-url",
-        "gh-other-repo",
         "gh-api",
         "gh-search",
         "forked-from",

@@ -19,8 +19,8 @@ address is this project's, the same in every ecosystem:
   is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`),
   one on a line that calls it a fork, the upstream, a mirror or the original ("Forked from
   github.com/upstream/ledger"), one a git command fetched from a remote it named other than
-  `origin` (`git fetch upstream`, `git pull https://…`), or one a forge's client was asked
-  about by name (`gh issue view -R other/ledger`, `gh api`, `gh search`);
+  `origin` (`git fetch upstream`, `git pull https://…`), or one a forge client's search or raw
+  API call printed (`gh search`, `gh api`);
 - two such addresses that differ (a fork and its upstream) with no remote listing to decide
   say nothing, and so does a single remote's URL printed for a remote other than `origin`
   (`git remote get-url upstream`); a command run in another folder (`cd`, `git -C`:
@@ -81,8 +81,8 @@ _LISTS_REMOTES = re.compile(r"^git\s+(?:remote\b|config\s+(?:--get\s+)?remote\.[
 _TRANSFERS = re.compile(r"^(?:git\s+(?:push|pull|fetch|clone)|gh|glab|tea)\s")
 #: A line that names another repository than this one: a fork's upstream, a mirror.
 _ANOTHER = re.compile(r"\b(?:fork(?:ed)?|upstream|mirror(?:ed)?|original(?:ly)?)\b", re.IGNORECASE)
-#: A forge client's option or subcommand that names the repository it asks about.
-_NAMES_REPO = frozenset({"-R", "--repo", "api", "search"})
+#: A forge client's subcommand that can show any repository (a search, a raw API call).
+_NAMES_REPO = frozenset({"api", "search"})
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 
@@ -169,12 +169,12 @@ def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
 
 def _names_another(command: str) -> bool:
     """Whether a transfer or a forge client's command names a repository other than the
-    project's own: a git remote other than `origin` or a URL, a client's `-R`, `api`, `search`."""
+    project's own: a git remote other than `origin` or a URL, a client's `api` or `search`."""
     words = command.split()
     if words[0] == "git":
         named = [w for w in words[2:] if not w.startswith("-")]
         return words[1] in ("pull", "fetch") and bool(named) and named[0] != "origin"
-    return any(w in _NAMES_REPO or w.startswith("--repo=") for w in words[1:])
+    return len(words) > 1 and words[1] in _NAMES_REPO
 
 
 def _transfers(runs: list[CommandRun], project_id: str) -> list[_Seen]:
