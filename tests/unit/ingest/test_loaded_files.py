@@ -9,6 +9,7 @@ from typing import Any
 
 from squirrel_core.events import LOADED_FILE, Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, CodexFileParser, parse_bytes
+from squirrel_ingest.parsers.loaded_files import MAX_LISTED_FILES
 
 ROOT = Path(__file__).parents[3]
 PEQ = ROOT / "bench/data/transcripts/peq/codex-exec-iso-artifacts-cherry-pick.jsonl"
@@ -147,3 +148,12 @@ def test_claude_code_instructions_attachment_without_a_project_file_gives_nothin
     assert _attachment(_instructions((f"{CWD}/AGENTS.md", "Project", "   "))) == []
     assert _attachment({"type": "instructions", "files": "AGENTS.md"}) == []
     assert _attachment({"type": "instructions", "files": [None, 3, {"type": "Project"}]}) == []
+
+
+def test_odd_json_in_a_claude_code_memory_listing_is_skipped_and_its_length_bounded() -> None:
+    odd = {"path": f"{CWD}/AGENTS.md", "type": ["Project"], "content": "- Run `make test`"}
+    assert _attachment({"type": "instructions", "files": [odd]}) == []
+    nested = {"type": "nested_memory", "path": f"{CWD}/AGENTS.md", "content": {**odd, "type": {}}}
+    assert _attachment(nested) == []
+    many = [(f"{CWD}/d{n}/CLAUDE.md", "Project", "- Run `make test`") for n in range(10_000)]
+    assert len(_attachment(_instructions(*many))) == MAX_LISTED_FILES

@@ -14,7 +14,8 @@ Hosts load the project's instruction file into every session without a tool call
   session works in; only a project's file (`type` `Project` or `Local`) is one, never the user's
   own (`User`), a managed policy or an automatic memory. Newer versions (2.1.2xx) write the
   files loaded at the session's start as one `instructions` attachment, `{"type":
-  "instructions", "files": [{"path", "type", "content"}, …]}`, with the same memory types.
+  "instructions", "files": [{"path", "type", "content"}, …]}`, with the same memory types (the
+  first `MAX_LISTED_FILES` read).
 
 Each becomes one host-spoken (`HARNESS`) user message whose `text` is the file's text and whose
 `loaded_file` (also its file path) names the file: the memory side reads it as a whole read of
@@ -53,6 +54,8 @@ _SKILLS = re.compile(
 )
 #: Claude Code memory types that are a project's file (not the user's, a policy, automatic).
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
+#: Files of one `instructions` attachment read (a session loads a handful; the rest is noise).
+MAX_LISTED_FILES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,14 +117,16 @@ def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
         found = _claude_file(memory, attachment.get("path")) if isinstance(memory, dict) else None
         return [found] if found else []
     if attachment.get("type") == "instructions" and isinstance(attachment.get("files"), list):
-        files = (_claude_file(f, None) for f in attachment["files"] if isinstance(f, dict))
+        listed = attachment["files"][:MAX_LISTED_FILES]
+        files = (_claude_file(f, None) for f in listed if isinstance(f, dict))
         return [f for f in files if f is not None]
     return []
 
 
 def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
     """One file of a Claude Code memory listing, when it is a project's file with a text."""
-    if memory.get("type") not in _PROJECT_MEMORY:
+    kind = memory.get("type")
+    if not isinstance(kind, str) or kind not in _PROJECT_MEMORY:
         return None
     path = memory.get("path", path)
     text = memory.get("content")
