@@ -10,6 +10,7 @@ from typing import Any
 
 from squirrel_core.events import LOADED_FILE, Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers import ClaudeFileParser, CodexFileParser, parse_bytes
+from squirrel_ingest.parsers.loaded_files import MAX_LISTED_FILES
 
 ROOT = Path(__file__).parents[3]
 PEQ = ROOT / "bench/data/transcripts/peq/codex-exec-iso-artifacts-cherry-pick.jsonl"
@@ -175,3 +176,27 @@ def test_a_held_agents_md_message_is_kept_across_a_cursor_and_given_by_the_next_
     events = later.feed(json.dumps(_typed("now fix the totals")[1]).encode(), POSITION)
     assert _loaded(events) == [("AGENTS.md", "Run `make`.")]
     assert "now fix the totals" in events[-1].content["text"]
+
+
+def _instructions(*files: tuple[str, str, str]) -> dict[str, Any]:
+    """Claude Code 2.1.2xx's listing of the instruction files loaded at the session's start."""
+    return {
+        "type": "instructions",
+        "files": [{"path": p, "type": kind, "content": text} for p, kind, text in files],
+    }
+
+
+def test_claude_code_instructions_attachment_without_a_project_file_gives_nothing() -> None:
+    assert _attachment(_instructions(("/etc/claude-code/CLAUDE.md", "Managed", "sandbox"))) == []
+    assert _attachment(_instructions((f"{CWD}/AGENTS.md", "Project", "   "))) == []
+    assert _attachment({"type": "instructions", "files": "AGENTS.md"}) == []
+    assert _attachment({"type": "instructions", "files": [None, 3, {"type": "Project"}]}) == []
+
+
+def test_odd_json_in_a_claude_code_memory_listing_is_skipped_and_its_length_bounded() -> None:
+    odd = {"path": f"{CWD}/AGENTS.md", "type": ["Project"], "content": "- Run `make test`"}
+    assert _attachment({"type": "instructions", "files": [odd]}) == []
+    nested = {"type": "nested_memory", "path": f"{CWD}/AGENTS.md", "content": {**odd, "type": {}}}
+    assert _attachment(nested) == []
+    many = [(f"{CWD}/d{n}/CLAUDE.md", "Project", "- Run `make test`") for n in range(10_000)]
+    assert len(_attachment(_instructions(*many))) == MAX_LISTED_FILES

@@ -8,6 +8,7 @@ from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.evidence.piped_runs import (
     error_line,
     piped_to_viewer,
+    split_segments_raw,
     status_hidden,
     with_piped_outcomes,
 )
@@ -119,3 +120,29 @@ def test_only_a_pipe_into_a_viewer_hides_the_status() -> None:
     assert not piped_to_viewer("make check || echo failed")
     assert not piped_to_viewer("make check 2>&1 | grep error")
     assert not piped_to_viewer("make check | head; echo done")
+
+
+def test_a_long_hostile_command_is_read_in_linear_time() -> None:
+    # A run of blanks with no separator after it, and a pipe whose last stage never ends:
+    # both took quadratic time (hours on a 1 MB line) before.
+    assert split_segments_raw("make" + " " * 1_000_000 + "x") == ["make" + " " * 1_000_000 + "x"]
+    assert not piped_to_viewer("make |" + " " * 1_000_000 + "x |")
+    assert piped_to_viewer("make" + " " * 1_000_000 + "| head")
+
+
+def test_an_error_line_in_data_a_command_only_shows_is_no_failure() -> None:
+    log = "INFO start\nError: connection refused\nINFO retried\n"
+    for command in (
+        "docker logs api 2>&1 | tail -50",
+        "cat logs/app.log | head -20",
+        "git log -5 | cat",
+        "kubectl logs pod/api | tail",
+        "curl -s localhost:8080/health | head",
+        "cat logs/app.log || true",
+    ):
+        run = Session(ROOT, "s1", T0)
+        run.run(command, 0, log)
+        assert [r.ok for r in with_piped_outcomes(commands(run.events))] == [True], command
+    tool = Session(ROOT, "s1", T0)
+    tool.run("npm test 2>&1 | tail -20", 0, log)
+    assert [r.ok for r in with_piped_outcomes(commands(tool.events))] == [False]

@@ -167,7 +167,50 @@ def test_nothing_is_said_without_evidence_of_this_project(build: object) -> None
 def test_conflicting_addresses_say_nothing() -> None:
     stream = Stream()
     _read(stream, "go.mod", GO_MOD)
-    _read(stream, "README.md", "Forked from https://github.com/upstream/shop.\n")
+    _read(stream, "README.md", "Source: https://github.com/someone/shop.\n")
+    assert project_home(stream.events) is None
+
+
+def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
+    stream = Stream()
+    _read(stream, "README.md", "The code lives at https://github.com/acme/shop.\n")
+    _read(stream, "docs/x.md", "See https://github.com/acme/shop.git.\n")
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content.startswith("The project's source is hosted at github.com/acme/shop (")
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda s: s.run("git remote get-url upstream", output="https://github.com/up/shop.git\n"),
+        lambda s: s.run("git config --get remote.upstream.url", output="git@github.com:up/shop\n"),
+        lambda s: s.run("git fetch upstream", output="From https://github.com/up/shop\n"),
+        lambda s: s.run(
+            "git pull https://github.com/up/shop main", output="From https://github.com/up/shop\n"
+        ),
+        lambda s: s.run(
+            "gh api repos/up/shop", output='{"html_url": "https://github.com/up/shop"}'
+        ),
+        lambda s: s.run("gh search repos shop", output="https://github.com/up/shop\n"),
+        lambda s: _read(s, "README.md", "# Shop\nForked from https://github.com/up/shop.\n"),
+        lambda s: _read(s, "README.md", "A mirror of https://gitlab.com/up/shop\n"),
+    ],
+    ids=[
+        "get-url-upstream",
+        "config-upstream",
+        "fetch-upstream",
+        "pull-url",
+        "gh-api",
+        "gh-search",
+        "forked-from",
+        "mirror-of",
+    ],
+)
+def test_a_fork_s_upstream_or_another_repository_is_not_the_home(build: object) -> None:
+    stream = Stream()
+    stream.user("sync with upstream")
+    build(stream)  # type: ignore[operator]
     assert project_home(stream.events) is None
 
 

@@ -126,6 +126,10 @@ def test_a_path_the_subagent_only_listed_counts_as_seen() -> None:
         ("## Files to modify", "- `internal/api/router.go` — register the orders route"),
         ("## Recommended structure", "- `internal/api/router.go` — route registration"),
         ("## Changes made", "- `internal/api/router.go` — route registration"),
+        # a layout to come, stated as files and roles all the same
+        ("## Target structure", "- `internal/api/router.go` — route registration"),
+        ("## Module layout after the refactor", "- `internal/api/router.go` — route registration"),
+        ("## Where the routes would live", "- `internal/api/router.go` — route registration"),
         # a finding about a bug
         ("## Issues found", "- `internal/api/router.go` — route registration"),
         ("## Key files", "- `internal/api/router.go` — missing the health route"),

@@ -56,8 +56,8 @@ _SKILLS = re.compile(
 )
 #: Claude Code memory types that are a project's file (not the user's, a policy, automatic).
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
-#: Most files of one `instructions` attachment looked at.
-_MAX_FILES = 32
+#: Files of one `instructions` attachment read (a session loads a handful; the rest is noise).
+MAX_LISTED_FILES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +122,14 @@ def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
     files = attachment.get("files")
     if kind != "instructions" or not isinstance(files, list):
         return []
-    found = (_claude_file(f, None) for f in files[:_MAX_FILES] if isinstance(f, dict))
+    found = (_claude_file(f, None) for f in files[:MAX_LISTED_FILES] if isinstance(f, dict))
     return [loaded for loaded in found if loaded is not None]
 
 
 def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
     """One file Claude Code loaded (`{"path", "type", "content"}`) when it is the project's."""
-    if memory.get("type") not in _PROJECT_MEMORY:
+    kind = memory.get("type")
+    if not isinstance(kind, str) or kind not in _PROJECT_MEMORY:
         return None
     path = memory.get("path", path)
     text = memory.get("content")

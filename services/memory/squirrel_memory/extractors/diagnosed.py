@@ -36,12 +36,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType, Origin, is_user_voice
+from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.reported import changing_commands, local_paths
+from squirrel_memory.extractors.user_turns import opens_with_report, user_turns
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -359,38 +360,16 @@ def _inside(path: str) -> bool:
     return bool(path) and not outside_root(path, "")
 
 
-def _turns(events: list[StoredEvent]) -> list[tuple[int, int]]:
-    """(first, end) indexes of each turn: from a user's message to the next one."""
-    starts = [
-        i
-        for i, e in enumerate(events)
-        if e.event_type == EventType.USER_MESSAGE and is_user_voice(e.origin)
-    ]
-    bounds = [0, *starts] if not starts or starts[0] != 0 else starts
-    return [(a, b) for a, b in zip(bounds, [*bounds[1:], len(events)], strict=True) if a < b]
-
-
-def _reporter(opener: StoredEvent) -> bool:
-    """Whether a turn's first event can report trouble: the user's message, or the parent
-    agent's prompt that opens a subagent's transcript (it relays what the user or a check
-    reported; its words are never the user's, but its trouble is the session's)."""
-    if opener.event_type != EventType.USER_MESSAGE:
-        return False
-    return is_user_voice(opener.origin) or (
-        opener.sidechain and opener.origin == str(Origin.PARENT_AGENT)
-    )
-
-
 def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
     """The lessons of `events`: each problem's stated cause and the change made for it."""
     found: dict[str, Diagnosed] = {}
     elsewhere = replies_elsewhere(events)
     all_edits = {e.event_id: e for e in edits(events)}
-    turns = _turns(events)
+    turns = user_turns(events)
     for number, (first, end) in enumerate(turns):
         opener = events[first]
         report = ""
-        if _reporter(opener):
+        if opens_with_report(opener):
             text = opener.content.get("text")
             report = _reported(text) if isinstance(text, str) else ""
             trouble = isinstance(text, str) and _troubled(text)

@@ -16,10 +16,15 @@ address is this project's, the same in every ecosystem:
   dependency or test-data folder) or in what a `git push`, `pull`, `fetch` or `clone`, or a
   forge's client (`gh`, `glab`, `tea`: `gh pr create` prints the pull request's address), run
   in the project printed; an address named in a plan, a question or a reply is not evidence, nor
-  is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`);
+  is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`),
+  one on a line that calls it a fork, the upstream, a mirror or the original ("Forked from
+  github.com/upstream/ledger"), one a git command fetched from a remote it named other than
+  `origin` (`git fetch upstream`, `git pull https://…`), or one a forge client's search or raw
+  API call printed (`gh search`, `gh api`);
 - two such addresses that differ (a fork and its upstream) with no remote listing to decide
-  say nothing; a command run in another folder (`cd`, `git -C`: `ran_elsewhere`) shows
-  another repository.
+  say nothing, and so does a single remote's URL printed for a remote other than `origin`
+  (`git remote get-url upstream`); a command run in another folder (`cd`, `git -C`:
+  `ran_elsewhere`) shows another repository.
 
 The memory names the address and where it was seen (`path:line` of a file read, or the git
 command), keeps those events and cites the files as its sources.
@@ -56,7 +61,8 @@ _SELF_HOSTED = r"(?:git|gitlab|gitea|forgejo)(?:\.[a-z0-9-]+)+\.[a-z]{2,}"
 _ADDRESS = re.compile(
     rf"(?<![\w.-])(?P<host>{_FORGES}|{_SELF_HOSTED})[:/]"
     r"(?P<owner>~?[A-Za-z0-9][\w.-]*)/(?P<name>[A-Za-z0-9][\w.-]*?)(?:\.git)?"
-    r"(?=[/\s\"'`)>\]#?:,;]|$)",
+    # A sentence's full stop after the address is not the name's ("… at github.com/a/b.").
+    r"(?=\.?(?:[/\s\"'`)>\]#?:,;]|$))",
     re.IGNORECASE,
 )
 #: An owner written as a placeholder in a template or an example (`your-org`, `USERNAME`).
@@ -73,6 +79,10 @@ _LISTS_REMOTES = re.compile(r"^git\s+(?:remote\b|config\s+(?:--get\s+)?remote\.[
 #: github.com:acme/ledger.git`) or a forge's own client (`gh pr create` prints the pull
 #: request's address; `glab` and `tea` are GitLab's and Gitea's).
 _TRANSFERS = re.compile(r"^(?:git\s+(?:push|pull|fetch|clone)|gh|glab|tea)\s")
+#: A line that names another repository than this one: a fork's upstream, a mirror.
+_ANOTHER = re.compile(r"\b(?:fork(?:ed)?|upstream|mirror(?:ed)?|original(?:ly)?)\b", re.IGNORECASE)
+#: A forge client's subcommand that can show any repository (a search, a raw API call).
+_NAMES_REPO = frozenset({"api", "search"})
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 
@@ -145,7 +155,7 @@ def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
             listed = _REMOTE_LINE.match(line.strip())
             if listed is not None:
                 remote, url = listed["remote"], listed["url"]
-            elif single is not None and len(lines) == 1:
+            elif single is not None and single["remote"] == "origin" and len(lines) == 1:
                 remote, url = single["remote"], line.strip()
             else:
                 continue
@@ -157,6 +167,16 @@ def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
     return list(named.values())
 
 
+def _names_another(command: str) -> bool:
+    """Whether a transfer or a forge client's command names a repository other than the
+    project's own: a git remote other than `origin` or a URL, a client's `api` or `search`."""
+    words = command.split()
+    if words[0] == "git":
+        named = [w for w in words[2:] if not w.startswith("-")]
+        return words[1] in ("pull", "fetch") and bool(named) and named[0] != "origin"
+    return len(words) > 1 and words[1] in _NAMES_REPO
+
+
 def _transfers(runs: list[CommandRun], project_id: str) -> list[_Seen]:
     """This project's addresses that git push, pull, fetch or clone, or a forge's client,
     printed in the project."""
@@ -164,6 +184,8 @@ def _transfers(runs: list[CommandRun], project_id: str) -> list[_Seen]:
     for run in runs:
         command = " ".join(run.command.split())
         if not _TRANSFERS.match(command) or not _in_place(run, project_id):
+            continue
+        if _names_another(split_segments(command)[0]):
             continue
         for address, name in _addresses(run.output):
             if _is_ours(name, project_id):
@@ -192,6 +214,8 @@ def _read_files(events: list[StoredEvent], project_id: str) -> list[_Seen]:
         if not in_project(path) or is_excluded(path) or is_test_data(path):
             continue
         for number, line in _file_lines(output):
+            if _ANOTHER.search(line):
+                continue
             for address, name in _addresses(line):
                 if _is_ours(name, project_id):
                     seen.append(_Seen(address, f"`{path}:{number}`", event.id, path))

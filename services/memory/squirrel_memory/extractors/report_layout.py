@@ -15,8 +15,9 @@ same for every ecosystem:
   only at this project (not another repository or a dependency);
 - it sits under a heading (a Markdown heading, a bold line or a short line ending in `:`) that
   names files, paths, locations, folders, modules, components, the layout or the structure, and
-  names no change, plan, proposal or trouble ("Files to modify", "Changes made", "Issues
-  found", "Recommended structure" are not the layout); a table whose header row names a file
+  names no change, plan, proposal, layout to come or trouble ("Files to modify", "Changes
+  made", "Issues found", "Recommended structure", "Target structure", "Layout after the
+  refactor" are not the layout); a table whose header row names a file
   or path column counts too;
 - the item opens with the path (in backticks or bold), or with a bold label and then the path,
   and the path is a file or folder the subagent read or listed (or that exists in the
@@ -85,7 +86,10 @@ _NOT_LAYOUT = re.compile(
     r"delet\w*|remov\w*|renam\w*|new|propos\w*|plan\w*|recommend\w*|suggest\w*|todo|next|"
     r"fix\w*|issues?|bugs?|problems?|errors?|fail\w*|gaps?|missing|risks?|concerns?|"
     r"findings?|to|should|needs?|needed|review\w*|affected|impact\w*|question\w*|"
-    r"unclear|unknown|tests? results?)\b",
+    r"unclear|unknown|tests? results?|"
+    # A layout to come, not the one there is ("Target structure", "Layout after the refactor").
+    r"target|desired|ideal|intended|expected|future|goals?|would|will|could|might|after|"
+    r"refactor\w*|migrat\w*|restructur\w*|reorgani[sz]\w*)\b",
     re.IGNORECASE,
 )
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?P<body>.+?)\s*$")

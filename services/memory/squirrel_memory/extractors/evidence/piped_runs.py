@@ -10,7 +10,9 @@ passed`). Such a run counts as failed, so the rules that learn from a failure an
 that fixed it read it as the failure it was. Nothing else changes: a run without such a pipe
 or fallback keeps its exit status (a tool that printed an error and exited 0 chose to pass),
 a pipe into a filter that decides the status itself (`grep`) keeps it, and an output that
-ends with a passing test summary is a pass whatever it logged on the way.
+ends with a passing test summary is a pass whatever it logged on the way. Nor does a command
+that only shows data (`cat app.log | tail`, `docker logs api | head`, `git log | cat`, `curl …
+| head`): an error line in what it printed is the data's, not its own failure.
 """
 
 from __future__ import annotations
@@ -24,8 +26,18 @@ from squirrel_memory.extractors.evidence.typed_runs import failed, passed
 #: Programs that only show or cut what they are given: their exit status says nothing of the
 #: command before them.
 _VIEWERS = frozenset({"head", "tail", "cat", "less", "more", "tee", "column", "fold", "nl"})
-#: The last stage of a pipe (the text after the last `|` that is not `||`).
-_LAST_STAGE = re.compile(r"(?<!\|)\|(?!\|)\s*([^|]*)$")
+#: A pipe (`|`, not `||`): the stages of a simple command are split on it.
+_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
+#: Programs whose output is data they show (a file, a log, a listing, a reply): an error line
+#: in it is not theirs.
+_READERS = _VIEWERS | frozenset(
+    {"grep", "egrep", "rg", "sed", "awk", "jq", "yq", "echo", "printf", "ls", "find", "tree"}
+    | {"curl", "wget", "journalctl", "strings", "sort", "uniq", "wc", "cut", "diff", "xxd"}
+)
+#: `git` subcommands that show history or changes.
+_GIT_SHOWS = frozenset({"log", "show", "diff", "blame", "reflog", "grep"})
+#: A word that asks a tool for a log it keeps (`docker logs`, `kubectl logs`, `gh run view --log`).
+_LOG_WORDS = frozenset({"logs", "--log", "--log-failed"})
 #: A line in which the tool reports that it failed, at the start of the line.
 _ERROR_LINE = re.compile(
     r"^\s*(?:(?:error|fatal|panic)(?:\[[\w-]+\])?\s*:"
@@ -47,21 +59,38 @@ def status_hidden(command: str) -> bool:
     return piped_to_viewer(command) or bool(_FALLBACK.search(command.strip()))
 
 
+def shows_data(command: str) -> bool:
+    """Whether the last simple command's first program only shows data: a file, a log, a
+    listing, history (`cat`, `docker logs`, `git log`, `curl`)."""
+    parts = split_segments_raw(command)
+    if not parts:
+        return False
+    words = re.split(r"\|\|?", parts[-1], maxsplit=1)[0].split()
+    if not words:
+        return False
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "git":
+        shown = [w for w in words[1:] if not w.startswith("-")]
+        return bool(shown) and shown[0] in _GIT_SHOWS
+    return program in _READERS or any(w in _LOG_WORDS for w in words[1:])
+
+
 def piped_to_viewer(command: str) -> bool:
     """Whether the command's last simple command pipes into a program that only shows text."""
     parts = split_segments_raw(command)
     if not parts:
         return False
-    found = _LAST_STAGE.search(parts[-1])
-    if found is None:
+    stages = _PIPE.split(parts[-1])
+    if len(stages) < 2:
         return False
-    words = found.group(1).split()
+    words = stages[-1].split()
     return bool(words) and words[0].rsplit("/", 1)[-1] in _VIEWERS
 
 
 def split_segments_raw(command: str) -> list[str]:
     """The command's simple commands with their pipes kept (`split_segments` drops them)."""
-    return [part for part in re.split(r"\s*(?:&&|;|\n)\s*", command.strip()) if part]
+    parts = (part.strip() for part in re.split(r"&&|;|\n", command))
+    return [part for part in parts if part]
 
 
 def error_line(output: str) -> str:
@@ -75,7 +104,7 @@ def error_line(output: str) -> str:
 def hidden_failure(run: CommandRun) -> bool:
     """Whether `run` passed only because the shell hid the failure its output reports (an
     error line, or a test summary that counts failures)."""
-    if run.ok is not True or not status_hidden(run.command):
+    if run.ok is not True or not status_hidden(run.command) or shows_data(run.command):
         return False
     return failed(run.output) or (bool(error_line(run.output)) and not passed(run.output))
 
