@@ -27,7 +27,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
-from squirrel_ingest.parsers.loaded_files import codex_loaded
+from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
 from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
@@ -93,7 +93,7 @@ class CodexFileParser:
         self._running: dict[str, PendingTool] = {}
         self._completed: dict[str, None] = {}
         self._line: tuple[bytes, SourcePosition] | None = None
-        self._held: tuple[str, bytes, SourcePosition] | None = None
+        self._held: Held | None = None
         """A message that carries the project's AGENTS.md (its text, line and place), held until
         the next record: the host's own is followed by anything but the same text as typed, a
         block the user pasted by its `user_message` (then it is what the user typed)."""
@@ -125,7 +125,7 @@ class CodexFileParser:
             "agent_id": self._agent_id,
             "bare": self._bare,
             "prompt": list(self._prompt) if self._prompt else None,
-            "held": _held_json(self._held),
+            "held": held_json(self._held),
             "pending": {key: tool.to_json() for key, tool in self._pending.items()},
             "running": {key: tool.to_json() for key, tool in self._running.items()},
         }
@@ -138,7 +138,7 @@ class CodexFileParser:
         self._sidechain = state.get("sidechain") is True
         self._agent_id = str_or_none(state.get("agent_id"))
         self._bare = state.get("bare") is True
-        self._held = _held_from(state.get("held"))
+        self._held = held_from(state.get("held"))
         prompt = state.get("prompt")
         if isinstance(prompt, list) and len(prompt) == 2:
             where, text = prompt
@@ -152,7 +152,7 @@ class CodexFileParser:
                     if isinstance(call_id, str) and tool is not None:
                         remember(target, call_id, tool)
 
-    def _replay(self, held: tuple[str, bytes, SourcePosition]) -> list[Event]:
+    def _replay(self, held: Held) -> list[Event]:
         """The events of a held message, now known to be the host's."""
         _, line, position = held
         return self._feed(line, position, holding=False)
@@ -471,31 +471,3 @@ def _arguments(item: dict[str, Any]) -> dict[str, Any]:
             return {"input": raw}
         return value if isinstance(value, dict) else {"input": raw}
     return {}
-
-
-def _held_json(held: tuple[str, bytes, SourcePosition] | None) -> dict[str, Any] | None:
-    """A held message for a cursor's state (its line as text: a JSON record is UTF-8)."""
-    if held is None:
-        return None
-    text, line, position = held
-    return {
-        "text": text,
-        "line": line.decode("utf-8", errors="replace"),
-        "place": [position.path, position.inode, position.end_offset],
-    }
-
-
-def _held_from(value: object) -> tuple[str, bytes, SourcePosition] | None:
-    """What `_held_json` wrote, or None for another shape."""
-    if not isinstance(value, dict):
-        return None
-    text, line, place = value.get("text"), value.get("line"), value.get("place")
-    if not isinstance(text, str) or not isinstance(line, str) or not isinstance(place, list):
-        return None
-    if (
-        len(place) != 3
-        or not isinstance(place[0], str)
-        or not all(isinstance(n, int) for n in place[1:])
-    ):
-        return None
-    return text, line.encode(), SourcePosition(place[0], place[1], place[2])

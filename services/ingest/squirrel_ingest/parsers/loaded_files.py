@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from squirrel_core.events import LOADED_FILE, Event, EventType, Origin
+from squirrel_core.events import LOADED_FILE, Event, EventType, Origin, SourcePosition
 from squirrel_ingest.parsers.base import RecordContext, relative_path, text_of
 
 CODEX_FILE = "AGENTS.md"
@@ -58,6 +58,9 @@ _SKILLS = re.compile(
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
 #: Files of one `instructions` attachment read (a session loads a handful; the rest is noise).
 MAX_LISTED_FILES = 50
+
+#: A Codex message carrying AGENTS.md held until the next record: its text, line and place.
+Held = tuple[str, bytes, SourcePosition]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,3 +139,31 @@ def _claude_file(memory: dict[str, Any], path: object) -> LoadedFile | None:
     if not isinstance(path, str) or not path or not isinstance(text, str) or not text.strip():
         return None
     return LoadedFile(path, text.strip())
+
+
+def held_json(held: Held | None) -> dict[str, Any] | None:
+    """A held message for a cursor's state (its line as text: a JSON record is UTF-8)."""
+    if held is None:
+        return None
+    text, line, position = held
+    return {
+        "text": text,
+        "line": line.decode("utf-8", errors="replace"),
+        "place": [position.path, position.inode, position.end_offset],
+    }
+
+
+def held_from(value: object) -> Held | None:
+    """What `held_json` wrote, or None for another shape."""
+    if not isinstance(value, dict):
+        return None
+    text, line, place = value.get("text"), value.get("line"), value.get("place")
+    if not isinstance(text, str) or not isinstance(line, str) or not isinstance(place, list):
+        return None
+    if (
+        len(place) != 3
+        or not isinstance(place[0], str)
+        or not all(isinstance(n, int) for n in place[1:])
+    ):
+        return None
+    return text, line.encode(), SourcePosition(place[0], place[1], place[2])
