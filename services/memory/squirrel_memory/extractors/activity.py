@@ -325,6 +325,12 @@ def relative_path(path: str, project_id: str) -> str:
     return path
 
 
+def in_folder(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or lies inside it (`folder` with or without its final `/`)."""
+    root = folder.rstrip("/")
+    return path == root or path.startswith(root + "/")
+
+
 def changed_files(events: list[StoredEvent]) -> list[str]:
     """Project-relative paths written by code changes, first-seen order, no repeats."""
     seen: dict[str, None] = {}

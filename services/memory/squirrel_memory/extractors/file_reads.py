@@ -16,7 +16,7 @@ MAX_READ_CHARS = 200_000
 #: `     1→text` (Claude Code's Read) or `     1\ttext` (`cat -n`): the first line of a file.
 _FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
 #: Any numbered line of a file read.
-_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
+_NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
@@ -87,6 +87,16 @@ def head_read_text(event: StoredEvent) -> str | None:
     lines = text.splitlines()
     blank = max((i for i, line in enumerate(lines) if not line.strip()), default=0)
     return "\n".join(lines[:blank])
+
+
+def numbered_lines(output: str) -> list[tuple[int, str]]:
+    """(line number, text) of a Read tool's output: its own numbering when at least half its
+    lines carry one, else counted from 1 when it starts at the file's first line; none else."""
+    lines = output.splitlines()
+    numbered = [(m, line) for line in lines if (m := _NUMBERED.match(line))]
+    if numbered and len(numbered) >= len(lines) // 2:
+        return [(int(m["line"]), line[m.end() :]) for m, line in numbered]
+    return list(enumerate(lines, 1)) if from_first_line(output) else []
 
 
 def file_text(output: str) -> str:

@@ -39,11 +39,12 @@ from pathlib import PurePosixPath
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
+    in_folder,
     relative_path,
     split_segments,
 )
 from squirrel_memory.extractors.elsewhere import ran_elsewhere
-from squirrel_memory.extractors.file_reads import from_first_line, read_output
+from squirrel_memory.extractors.file_reads import numbered_lines, read_output
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.models import StoredEvent
@@ -84,7 +85,6 @@ _ANOTHER = re.compile(r"\b(?:fork(?:ed)?|upstream|mirror(?:ed)?|original(?:ly)?)
 #: A forge client's subcommand that can show any repository (a search, a raw API call).
 _NAMES_REPO = frozenset({"api", "search"})
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
-_NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +134,8 @@ def _is_ours(name: str, project_id: str) -> bool:
 def _in_place(run: CommandRun, project_id: str) -> bool:
     """Whether a command ran in the project itself (not in another folder it went to with
     `cd` or `git -C`)."""
-    root = project_id.rstrip("/")
-    cwd = (run.cwd or root).rstrip("/")
-    inside = cwd == root or cwd.startswith(root + "/")
-    return inside and not ran_elsewhere(run.command, project_id)
+    cwd = (run.cwd or project_id).rstrip("/")
+    return in_folder(cwd, project_id) and not ran_elsewhere(run.command, project_id)
 
 
 def _listed_remotes(runs: list[CommandRun], project_id: str) -> list[_Seen]:
@@ -194,15 +192,6 @@ def _transfers(runs: list[CommandRun], project_id: str) -> list[_Seen]:
     return seen
 
 
-def _file_lines(output: str) -> list[tuple[int, str]]:
-    """(line number, text) of a file read's output: its own numbering, else counted from 1."""
-    lines = output.splitlines()
-    numbered = [(m, line) for line in lines if (m := _NUMBERED.match(line))]
-    if numbered and len(numbered) >= len(lines) // 2:
-        return [(int(m["line"]), line[m.end() :]) for m, line in numbered]
-    return list(enumerate(lines, 1)) if from_first_line(output) else []
-
-
 def _read_files(events: list[StoredEvent], project_id: str) -> list[_Seen]:
     """This project's addresses named in the files read inside the project."""
     seen: list[_Seen] = []
@@ -213,7 +202,7 @@ def _read_files(events: list[StoredEvent], project_id: str) -> list[_Seen]:
         path = relative_path(event.file_paths[0], event.project_id)
         if not in_project(path) or is_excluded(path) or is_test_data(path):
             continue
-        for number, line in _file_lines(output):
+        for number, line in numbered_lines(output):
             if _ANOTHER.search(line):
                 continue
             for address, name in _addresses(line):

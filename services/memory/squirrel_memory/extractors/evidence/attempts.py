@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.commands import CommandUse, core_tokens, typed_commands
-from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.activity import CommandRun, in_folder
 
 #: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
 #: and an update replaces the stored statement instead of appending to it.
@@ -112,7 +112,7 @@ def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
     for run in runs:
         # A shell folder outside the project (another checkout of it, a symlinked path) says
         # nothing about where in the project the command ran: the root is assumed.
-        inside = run.cwd is not None and (run.cwd == root or run.cwd.startswith(root + "/"))
+        inside = run.cwd is not None and in_folder(run.cwd, root)
         base = project_root if inside or run.cwd is None else run.cwd
         cwd = run.cwd if run.cwd is not None else project_root
         for typed in typed_commands(run.command, cwd=cwd, project_root=base):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
 from squirrel_memory.extractors.evidence.piped_runs import status_hidden
 
@@ -36,7 +37,7 @@ MIN_RUNS = 2
 def _inside(attempt: Attempt, root: str) -> bool:
     """Run in the project (a shell in another folder or repository checks something else)."""
     cwd = attempt.run.cwd
-    return cwd is None or cwd == root or cwd.startswith(root + "/")
+    return cwd is None or in_folder(cwd, root)
 
 
 def _checks(session: list[Attempt], root: str) -> list[Attempt]:
