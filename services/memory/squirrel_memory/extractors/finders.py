@@ -53,6 +53,8 @@ from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
+from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
@@ -242,6 +244,14 @@ FOUND: tuple[Extract, ...] = (
         _files,
     ),
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
+    # A problem a subagent reported finding in the project's code.
+    _Finder(
+        subagent_findings,
+        MemoryType.PITFALL,
+        SUBAGENT_IMPORTANCE,
+        lambda _f: ("pitfall", "subagent"),
+        _files,
+    ),
     _placements,
     # Where the project's source is hosted, as git and the files read in it show.
     _Finder(
