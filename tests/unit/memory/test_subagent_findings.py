@@ -3,51 +3,20 @@ questions, advice, a dependency's code, another place and a report taken back do
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.subagent_findings import PREFIX, problem, subagent_findings
-from squirrel_memory.models import Episode, MemoryType, StoredEvent
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/shop"
 
 
-class _Events:
-    def __init__(self) -> None:
-        self.events: list[StoredEvent] = []
-
-    def add(
-        self,
-        kind: str,
-        content: dict[str, Any],
-        *,
-        origin: str = "",
-        sidechain: bool = False,
-        paths: tuple[str, ...] = (),
-    ) -> StoredEvent:
-        n = len(self.events) + 1
-        self.events.append(
-            StoredEvent(
-                id=f"evt_{n}",
-                project_id=ROOT,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s1",
-                timestamp=T0 + timedelta(seconds=n),
-                event_type=kind,
-                content=content,
-                file_paths=paths,
-                hash=str(n),
-                origin=origin,
-                sidechain=sidechain,
-                agent_id="a1" if sidechain else None,
-            )
-        )
-        return self.events[-1]
+def _session() -> Session:
+    return Session(ROOT, "s1", T0)
 
 
 REPORT = (
@@ -61,8 +30,8 @@ REPORT = (
 )
 
 
-def _delegated(report: str) -> _Events:
-    session = _Events()
+def _delegated(report: str) -> Session:
+    session = _session()
     session.add("user_message", {"text": "Check how the client retries."}, origin="typed")
     session.add("tool_call", {"tool": "Agent", "input": {"prompt": "Explore the retries."}})
     session.add("tool_result", {"tool": "Agent", "output": report})
@@ -79,22 +48,18 @@ def test_a_labelled_problem_in_a_relayed_report_is_a_pitfall_with_its_files() ->
         "swallowed, so the caller sees an empty cart."
     ]
     assert found[0].files == ("src/shop/http.py",)
-    assert found[0].event_ids == ("evt_3",)
+    assert found[0].event_ids == ("s1_0003",)
 
 
 def test_the_rules_extractor_keeps_it_as_a_pitfall() -> None:
-    session = _delegated(REPORT)
-    events = session.events
-    episode = Episode("ep", ROOT, "dev", "s1", T0, T0, len(events), "", 0.5, T0)
-
-    kept = [c for c in RulesExtractor().extract_sync(episode, events) if "subagent" in c.tags]
+    kept = [c for c in _delegated(REPORT).extracted() if "subagent" in c.tags]
 
     assert [c.type for c in kept] == [MemoryType.PITFALL]
     assert kept[0].file_paths == ("src/shop/http.py",)
 
 
 def test_a_background_agents_notification_and_a_handback_are_reports() -> None:
-    notified = _Events()
+    notified = _session()
     notified.add(
         "user_message",
         {
@@ -104,7 +69,7 @@ def test_a_background_agents_notification_and_a_handback_are_reports() -> None:
         },
         origin="harness",
     )
-    handed = _Events()
+    handed = _session()
     handed.add("user_message", {"text": "Read the auth code."}, origin="parent_agent")
     handed.add(
         "tool_call",
@@ -125,7 +90,7 @@ def test_a_background_agents_notification_and_a_handback_are_reports() -> None:
 
 
 def test_a_subagents_own_transcript_reports_in_its_last_reply() -> None:
-    session = _Events()
+    session = _session()
     session.add("user_message", {"text": "Audit the cache."}, origin="parent_agent")
     session.add(
         "assistant_response",
@@ -162,7 +127,7 @@ def test_guesses_questions_plans_advice_and_dependencies_are_not_findings(senten
 
 
 def test_a_quoted_instruction_file_or_the_users_pasted_text_is_no_report() -> None:
-    session = _Events()
+    session = _session()
     pasted = "Conclusion: a timeout raised inside `with_retry()` is silently swallowed."
     session.add("user_message", {"text": pasted}, origin="typed")
     session.add("user_message", {"text": f"# CLAUDE.md\n{pasted}"}, origin="harness")
@@ -188,7 +153,7 @@ def test_a_report_taken_back_later_is_not_kept() -> None:
 
 
 def test_a_subagent_that_read_another_place_reports_on_that_place() -> None:
-    session = _Events()
+    session = _session()
     session.add("user_message", {"text": "Look at the vendored client."}, origin="parent_agent")
     session.add(
         "tool_call",
