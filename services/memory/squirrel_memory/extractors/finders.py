@@ -55,6 +55,8 @@ from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IM
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
+from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
+from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
@@ -250,6 +252,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         SUBAGENT_IMPORTANCE,
         lambda _f: ("pitfall", "subagent"),
+        _files,
+    ),
+    # The user putting the assistant right: what holds instead, where it was working.
+    _Finder(
+        user_corrections,
+        MemoryType.PITFALL,
+        CORRECTED_IMPORTANCE,
+        lambda _f: ("pitfall", "corrected"),
         _files,
     ),
     _placements,
