@@ -54,8 +54,11 @@ class Session:
         content: dict[str, Any],
         paths: tuple[str, ...] = (),
         origin: str = "",
+        *,
+        sidechain: bool = False,
     ) -> str:
-        """One event of `kind` (from `origin` when given); returns its id."""
+        """One event of `kind` (from `origin` when given; a subagent's, `agent-1`, when
+        `sidechain`); returns its id."""
         n = len(self.events) + 1
         self.events.append(
             StoredEvent(
@@ -70,6 +73,8 @@ class Session:
                 file_paths=paths,
                 hash=f"{self.root}{self.session_id}{n}",
                 origin=origin,
+                sidechain=sidechain,
+                agent_id="agent-1" if sidechain else None,
             )
         )
         return self.events[-1].id

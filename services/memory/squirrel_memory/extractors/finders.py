@@ -53,6 +53,10 @@ from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
+from squirrel_memory.extractors.subagent_findings import subagent_findings
+from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
+from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
@@ -242,6 +246,22 @@ FOUND: tuple[Extract, ...] = (
         _files,
     ),
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
+    # A problem a subagent reported finding in the project's code.
+    _Finder(
+        subagent_findings,
+        MemoryType.PITFALL,
+        SUBAGENT_IMPORTANCE,
+        lambda _f: ("pitfall", "subagent"),
+        _files,
+    ),
+    # The user putting the assistant right: what holds instead, where it was working.
+    _Finder(
+        user_corrections,
+        MemoryType.PITFALL,
+        CORRECTED_IMPORTANCE,
+        lambda _f: ("pitfall", "corrected"),
+        _files,
+    ),
     _placements,
     # Where the project's source is hosted, as git and the files read in it show.
     _Finder(
