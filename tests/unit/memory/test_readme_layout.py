@@ -1,5 +1,5 @@
-"""The folders a root README explains become one layout fact; bare lists, links, a single
-folder, sub-folder READMEs and the host's own instruction files say nothing."""
+"""The folders a root README or instruction file explains become one layout fact; bare lists,
+links, a single folder and sub-folder or dependency files say nothing."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from squirrel_core.events import LOADED_FILE, Origin
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.extractors.readme_layout import explained_folders, readme_layout
-from squirrel_memory.models import StoredEvent
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import Episode, StoredEvent
 from tests.unit.memory.session_builder import read_result
 
 ROOT = "/home/dev/lab"
@@ -73,9 +76,56 @@ def test_no_fact_without_two_explained_folders(text: str) -> None:
     assert readme_layout(_read("README.md", text)) is None
 
 
-@pytest.mark.parametrize("path", ["CLAUDE.md", "AGENTS.md", "docs/README.md", "NOTES.md"])
-def test_only_the_root_readme_is_read(path: str) -> None:
+@pytest.mark.parametrize(
+    "path", ["docs/README.md", "NOTES.md", "vendor/lib/AGENTS.md", "../other/CLAUDE.md"]
+)
+def test_only_the_root_readme_and_instruction_files_are_read(path: str) -> None:
     assert readme_layout(_read(path, BULLETS)) is None
+
+
+MODULES = """# Information for AI agents
+
+## Module Organization
+- [`core/`](core/) - Core library (loaded at startup)
+- [`plugins/`](plugins/) - Optional packages, loaded on demand
+- [`runtime/`](runtime/) - C runtime and code generation
+
+## Running
+Use the binary in `usr/bin`.
+"""
+
+
+@pytest.mark.parametrize("path", ["AGENTS.md", "CLAUDE.md"])
+def test_a_root_instruction_file_s_module_list_makes_the_fact(path: str) -> None:
+    found = readme_layout(_read(path, MODULES))
+
+    assert found is not None
+    assert found.content == (
+        f"How the folders are organised, per {path}: `core/` Core library (loaded at startup); "
+        "`plugins/` Optional packages, loaded on demand; `runtime/` C runtime and code "
+        "generation."
+    )
+
+
+def test_a_host_loaded_instruction_file_s_layout_cites_it_for_that_host_to_leave_out() -> None:
+    loaded = StoredEvent(
+        id="e1",
+        project_id=ROOT,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s1",
+        timestamp=T0,
+        event_type="user_message",
+        content={"text": MODULES, LOADED_FILE: f"{ROOT}/AGENTS.md"},
+        file_paths=("AGENTS.md",),
+        hash="h1",
+        origin=str(Origin.HARNESS),
+    )
+    episode = Episode("ep1", ROOT, "dev", "s1", T0, T0, 1, "", 0.5, T0)
+
+    found = [c for c in RulesExtractor().extract_sync(episode, [loaded]) if c.key == "layout"]
+
+    assert [(c.source_refs, LOADED_TAG in c.tags) for c in found] == [(("AGENTS.md",), True)]
 
 
 def test_a_failed_read_says_nothing() -> None:
