@@ -42,7 +42,9 @@ def _summary(session: Session) -> str | None:
         ("NumWordify", "/home/dev/numwordify", True),
         ("CodeMie CLI", "/home/dev/codemie-code", True),
         ("claude-code-log", "/Users/dev/claude-code-log", True),
-        ("Ledger", "/home/dev/ledger-api", True),
+        ("Ledger API", "/home/dev/ledger-api", True),
+        ("Ledger", "/home/dev/ledger-api", False),  # only part of the name: maybe another's
+        ("Ledger Tools", "/home/dev/my-ledger", False),
         ("Turbo", "/home/dev/ledger", False),
         ("App", "/home/dev/myapp", False),  # a short common word is no name
         ("The Ledger", "/home/dev/ledger", False),

@@ -7,9 +7,10 @@ service for small shops."). Neither says "this project", so `summaries` passes t
 sentence becomes the project's overview when a rule can tell it is about the project itself,
 the same for every ecosystem:
 
-- its subject is the project's own name: the name's letters are the project folder's name, or
-  its first word (four letters at least) is part of it ("CodeMie CLI" in `codemie-code`);
-  another repository, a dependency or a tool the sentence names is not the project;
+- its subject is the project's own name: the name's letters are the project folder's name's,
+  or the name has two words and its first (four letters at least) is the folder name's first
+  part ("CodeMie CLI" in `codemie-code`); one word that is only part of the folder's name may
+  be another project's, and another repository, a dependency or a tool is not the project;
 - it says what the project is: "<Name> is a …" at the start of a sentence, or "<Name>, a …" /
   "<Name> — a …" after the start of a line or a colon or dash; what follows passes the test of
   `summaries.summary_of` (a kind of software at the end of its head noun phrase, no question,
@@ -60,14 +61,21 @@ def _letters(text: str) -> str:
 
 
 def names_project(name: str, project_id: str) -> bool:
-    """Whether `name` is the project's own: its letters are the folder's name, or its first
-    word (`MIN_FIRST_WORD` letters at least) is part of the folder's name."""
-    folder = _letters(PurePosixPath(project_id.rstrip("/")).name)
+    """Whether `name` is the project's own: its letters are the folder's name's, or it has
+    two words or more and its first word is the first part of the folder's name ("CodeMie
+    CLI" in `codemie-code`). One word that is only part of the folder's name ("Caffeine" in
+    `caffeine-lang`) may well be another project's, a library's or a tool's."""
+    folder_name = PurePosixPath(project_id.rstrip("/")).name
+    folder = _letters(folder_name)
     whole = _letters(name)
-    first = _letters(name.split(maxsplit=1)[0]) if name.split() else ""
+    words = name.split()
     if not folder or not whole:
         return False
-    return whole == folder or (len(first) >= MIN_FIRST_WORD and first in folder)
+    if whole == folder:
+        return True
+    first_part = next((_letters(p) for p in re.split(r"[^A-Za-z0-9]+", folder_name) if p), "")
+    first = _letters(words[0])
+    return len(words) >= 2 and len(first) >= MIN_FIRST_WORD and first == first_part
 
 
 def _said(text: str, project_id: str) -> tuple[str, str] | None:
