@@ -22,8 +22,9 @@ from __future__ import annotations
 import posixpath
 import re
 
-from squirrel_memory.extractors.activity import CommandRun, relative_path
+from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_memory.extractors.git_listed import folder_of, moved_to
 
 #: Options of a text search that make it print the names of the files alone.
 _NAMES_ONLY = frozenset(
@@ -64,39 +65,18 @@ def _lists(tokens: list[str]) -> bool:
     return False
 
 
-def _folder_of(path: str | None, project_id: str) -> str | None:
-    """`path` as a folder of the project ("" for its root), or None when outside it."""
-    if path is None or path.rstrip("/") == project_id.rstrip("/"):
-        return ""
-    inside = posixpath.normpath(relative_path(path, project_id))
-    return None if inside.startswith(("/", "../", "~")) or inside == ".." else inside
-
-
-def _moved(folder: str, tokens: list[str], project_id: str) -> str | None:
-    """The folder a `cd` step moves to, or None when it leaves the project or cannot be told."""
-    if len(tokens) != 2 or tokens[1].startswith(("-", "~", "$")):
-        return None
-    target = tokens[1]
-    if target.startswith("/"):
-        return _folder_of(target, project_id)
-    moved = posixpath.normpath(posixpath.join(folder, target))
-    if moved == ".." or moved.startswith("../"):
-        return None
-    return "" if moved == "." else moved
-
-
 def _folder_listed(run: CommandRun, project_id: str) -> str | None:
     """The project folder the listings of `run`'s line print paths from, or None when the line
     lists nothing, does something else too, or works outside the project."""
     if ran_elsewhere(run.command, project_id):
         return None
-    folder = _folder_of(run.cwd, project_id)
+    folder = folder_of(run.cwd, project_id)
     listed: set[str] = set()
     for tokens in run.segments:
         if folder is None:
             return None
         if tokens[0] in _MOVES:
-            folder = _moved(folder, tokens, project_id)
+            folder = moved_to(folder, tokens, project_id)
         elif _lists(tokens):
             listed.add(folder)
         elif tokens[0] == "git" and not any(
