@@ -15,6 +15,7 @@ from squirrel_memory.extractors.touched_languages import (
     SEARCHED_PREFIX,
     merged_statement,
 )
+from tests.unit.memory.session_builder import Session
 from tests.unit.memory.test_touched_languages import ECOS, IDS, ROOT, Eco, _extract, _said, _session
 
 AT = datetime(2026, 6, 1, tzinfo=UTC)
@@ -126,3 +127,38 @@ def test_a_searched_statement_merges_with_another_session_s() -> None:
     newer = f"{SEARCHED_PREFIX}TypeScript (2 files: `src/a.ts`, `src/z.ts`)."
 
     assert merged_statement(older, newer) == f"{SEARCHED_PREFIX}TypeScript (3 files)."
+
+
+def _tool_result(session: object, tool: str, output: str, paths: tuple[str, ...] = ()) -> None:
+    assert isinstance(session, Session)
+    session.add("tool_result", {"tool": tool, "tool_use_id": "g1", "output": output}, paths)
+
+
+@pytest.mark.parametrize("eco", ECOS, ids=IDS)
+async def test_files_a_search_tool_listed_name_the_language(eco: Eco) -> None:
+    session = _session()
+    listed = f"Found 3 files\n{ROOT}/{eco.first}\n{ROOT}/{eco.second}\n{ROOT}/README.md\n"
+    _tool_result(session, "Grep", listed)
+
+    assert _said(await _extract(session), "language") == [
+        f"{SEARCHED_PREFIX}{eco.language} (2 files: `{eco.first}`, `{eco.second}`)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("output", "paths"),
+    [
+        # Matched lines of text, not file names.
+        (f"{ROOT}/src/a.ts:3: const post = 1\n{ROOT}/src/b.ts:9: post()\n", ()),
+        # Files of another repository, or a search pointed at another folder.
+        ("/home/dev/other/src/a.ts\n/home/dev/other/src/b.ts\n", ()),
+        ("src/a.ts\nsrc/b.ts\n", ("/home/dev/other",)),
+    ],
+)
+async def test_a_search_tool_s_matches_or_another_folder_s_files_name_no_language(
+    output: str, paths: tuple[str, ...]
+) -> None:
+    session = _session()
+    _tool_result(session, "Glob", output, paths)
+
+    assert _said(await _extract(session), "language") == []

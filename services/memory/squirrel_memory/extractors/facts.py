@@ -35,7 +35,7 @@ from squirrel_memory.extractors.modules import (
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.script_runs import script_runs
-from squirrel_memory.extractors.searched_files import searched_paths
+from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
@@ -420,7 +420,7 @@ def project_facts(
     scripts = script_runs(runs, _edited(events), project_id)
     ran = {path for script in scripts for path in script.file_paths}
     listed = listed_paths(runs, project_id)
-    searched = searched_paths(runs, project_id)
+    searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     language = None if repository else _language_fact(paths, ran, listed, searched)
     if language:
         facts.append(language)

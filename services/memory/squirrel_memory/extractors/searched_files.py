@@ -15,6 +15,11 @@ paths and nothing else:
 - a printed line counts when it is one relative path and nothing else (`src/a.ts`,
   `./src/a.ts`): `grep -n` matches (`src/a.ts:12:…`), messages, absolute, home and `../` paths
   do not; paths printed after a `cd` into a sub-folder start from it.
+
+The search tools of the assistants list files the same way, one absolute path a line (Claude
+Code's `Glob`, its `Grep` in the default files mode, Gemini CLI's `glob`): a line that is a path
+inside the project counts, one outside it or a matched line of text does not, and neither does
+a search pointed at another folder.
 """
 
 from __future__ import annotations
@@ -22,9 +27,14 @@ from __future__ import annotations
 import posixpath
 import re
 
-from squirrel_memory.extractors.activity import CommandRun
-from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import CommandRun, relative_path
+from squirrel_memory.extractors.elsewhere import looked_outside, ran_elsewhere
 from squirrel_memory.extractors.git_listed import folder_of, moved_to
+from squirrel_memory.models import StoredEvent
+
+#: Tools whose result lists files, one path a line.
+LISTING_TOOLS = frozenset({"Glob", "Grep", "glob"})
 
 #: Options of a text search that make it print the names of the files alone.
 _NAMES_ONLY = frozenset(
@@ -108,4 +118,25 @@ def searched_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, s
             path = posixpath.normpath(posixpath.join(folder, printed)) if folder else printed
             if not path.startswith(("..", "/", "~")):
                 found.append((path, run.event_id))
+    return found
+
+
+def tool_listed_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
+    """(project-relative path, event id) for every file of the project a search tool's
+    successful result listed (module docstring)."""
+    found: list[tuple[str, str]] = []
+    for event in events:
+        output = event.content.get("output")
+        if (
+            event.event_type != EventType.TOOL_RESULT
+            or event.content.get("tool") not in LISTING_TOOLS
+            or event.content.get("is_error")
+            or not isinstance(output, str)
+            or looked_outside(event)
+        ):
+            continue
+        for line in output.splitlines():
+            match = _PATH_LINE.match(relative_path(line.strip(), event.project_id))
+            if match is not None and not match.group("path").startswith(".."):
+                found.append((match.group("path"), event.id))
     return found
