@@ -62,6 +62,16 @@ def test_a_commented_tree_in_a_code_block_is_read_at_its_top_level(fence: str) -
     ]
 
 
+@pytest.mark.parametrize(("root", "prefix"), [("src/", "src/"), ("lab/", ""), ("./", "")])
+def test_a_tree_drawn_under_a_folder_names_that_folder(root: str, prefix: str) -> None:
+    text = f"```\n{root}\n├── Command/   # CLI commands (IO only)\n├── Action/    # Use-case orchestration\n```\n"
+
+    assert explained_folders(text, "lab") == [
+        (f"{prefix}Command/", "CLI commands (IO only)"),
+        (f"{prefix}Action/", "Use-case orchestration"),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -37,6 +37,8 @@ _BULLET_ENTRY = re.compile(
     r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[?`?" + _FOLDER + r"`?\]?"
     r"(?:\([^()\s]*\))?(?:\*\*|__)?\s*(?:[:—–-]\s*|\s+)(?P<says>\S.*)$"
 )
+#: The folder a tree is drawn under (`src/`, `./`), on a line of its own.
+_TREE_ROOT = re.compile(r"^(?P<root>\.?/|[A-Za-z0-9_@-][\w.@-]*/)\s*(?:#.*)?$")
 #: The root files whose lists explain the folders: the README and the instruction files.
 _EXPLAINING = frozenset({"readme", "instructions"})
 _TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
@@ -52,6 +54,10 @@ class Layout:
     event_ids: tuple[str, ...]
 
 
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
 def _explanation(raw: str) -> str:
     text = clean_markdown(raw).rstrip(".;, ")
     if len(text.split()) < MIN_EXPLANATION_WORDS:
@@ -62,18 +68,27 @@ def _explanation(raw: str) -> str:
     return text
 
 
-def explained_folders(text: str) -> list[tuple[str, str]]:
-    """(folder, what it holds) for each top-level folder a README's bullets or tree explain."""
+def explained_folders(text: str, project: str = "") -> list[tuple[str, str]]:
+    """(folder, what it holds) for each top-level folder a README's bullets or tree explain; a
+    tree drawn under a folder (`src/`) other than the project's own (`project`, its folder's
+    name) explains that folder's sub-folders, and says so (`src/Command/`)."""
     found: dict[str, str] = {}
     fenced = False
+    root = ""
     for line in text.splitlines():
         if ANY_FENCE.match(line):
             fenced = not fenced
+            root = ""
+            continue
+        if fenced and (top := _TREE_ROOT.match(line)):
+            named = top.group("root")
+            own = _letters(named) in {"", _letters(project)}
+            root = "" if own else named
             continue
         match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)
         if match is None:
             continue
-        folder = match.group("folder")
+        folder = (root if fenced else "") + match.group("folder")
         if folder.startswith(".") or folder in found or "://" in line:
             continue
         says = _explanation(match.group("says"))
@@ -103,7 +118,7 @@ def readme_layout(events: list[StoredEvent]) -> Layout | None:
         if read is None:
             continue
         path, text = read
-        folders = explained_folders(text)
+        folders = explained_folders(text, PurePosixPath(event.project_id).name)
         if len(folders) < 2:
             continue
         shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])
