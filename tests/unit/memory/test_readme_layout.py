@@ -11,9 +11,8 @@ import pytest
 from squirrel_core.events import LOADED_FILE, Origin
 from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.extractors.readme_layout import explained_folders, readme_layout
-from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode, StoredEvent
-from tests.unit.memory.session_builder import read_result
+from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import Session, read_result
 
 ROOT = "/home/dev/lab"
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -118,22 +117,11 @@ def test_a_root_instruction_file_s_module_list_makes_the_fact(path: str) -> None
 
 
 def test_a_host_loaded_instruction_file_s_layout_cites_it_for_that_host_to_leave_out() -> None:
-    loaded = StoredEvent(
-        id="e1",
-        project_id=ROOT,
-        user_id="dev",
-        source_tool="claude_code",
-        session_id="s1",
-        timestamp=T0,
-        event_type="user_message",
-        content={"text": MODULES, LOADED_FILE: f"{ROOT}/AGENTS.md"},
-        file_paths=("AGENTS.md",),
-        hash="h1",
-        origin=str(Origin.HARNESS),
-    )
-    episode = Episode("ep1", ROOT, "dev", "s1", T0, T0, 1, "", 0.5, T0)
+    session = Session(ROOT, "s1", T0)
+    loaded = {"text": MODULES, LOADED_FILE: f"{ROOT}/AGENTS.md"}
+    session.add("user_message", loaded, ("AGENTS.md",), origin=str(Origin.HARNESS))
 
-    found = [c for c in RulesExtractor().extract_sync(episode, [loaded]) if c.key == "layout"]
+    found = [c for c in session.extracted() if c.key == "layout"]
 
     assert [(c.source_refs, LOADED_TAG in c.tags) for c in found] == [(("AGENTS.md",), True)]
 
