@@ -1,5 +1,5 @@
-"""The folders a root README explains become one layout fact; bare lists, links, a single
-folder, sub-folder READMEs and the host's own instruction files say nothing."""
+"""The folders a root README or instruction file explains become one layout fact; bare lists,
+links, a single folder and sub-folder or dependency files say nothing."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from squirrel_core.events import LOADED_FILE, Origin
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.extractors.readme_layout import explained_folders, readme_layout
 from squirrel_memory.models import StoredEvent
-from tests.unit.memory.session_builder import read_result
+from tests.unit.memory.session_builder import Session, read_result
 
 ROOT = "/home/dev/lab"
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -59,6 +61,16 @@ def test_a_commented_tree_in_a_code_block_is_read_at_its_top_level(fence: str) -
     ]
 
 
+@pytest.mark.parametrize(("root", "prefix"), [("src/", "src/"), ("lab/", ""), ("./", "")])
+def test_a_tree_drawn_under_a_folder_names_that_folder(root: str, prefix: str) -> None:
+    text = f"```\n{root}\n├── Command/   # CLI commands (IO only)\n├── Action/    # Use-case orchestration\n```\n"
+
+    assert explained_folders(text, "lab") == [
+        (f"{prefix}Command/", "CLI commands (IO only)"),
+        (f"{prefix}Action/", "Use-case orchestration"),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -73,9 +85,45 @@ def test_no_fact_without_two_explained_folders(text: str) -> None:
     assert readme_layout(_read("README.md", text)) is None
 
 
-@pytest.mark.parametrize("path", ["CLAUDE.md", "AGENTS.md", "docs/README.md", "NOTES.md"])
-def test_only_the_root_readme_is_read(path: str) -> None:
+@pytest.mark.parametrize(
+    "path", ["docs/README.md", "NOTES.md", "vendor/lib/AGENTS.md", "../other/CLAUDE.md"]
+)
+def test_only_the_root_readme_and_instruction_files_are_read(path: str) -> None:
     assert readme_layout(_read(path, BULLETS)) is None
+
+
+MODULES = """# Information for AI agents
+
+## Module Organization
+- [`core/`](core/) - Core library (loaded at startup)
+- [`plugins/`](plugins/) - Optional packages, loaded on demand
+- [`runtime/`](runtime/) - C runtime and code generation
+
+## Running
+Use the binary in `usr/bin`.
+"""
+
+
+@pytest.mark.parametrize("path", ["AGENTS.md", "CLAUDE.md"])
+def test_a_root_instruction_file_s_module_list_makes_the_fact(path: str) -> None:
+    found = readme_layout(_read(path, MODULES))
+
+    assert found is not None
+    assert found.content == (
+        f"How the folders are organised, per {path}: `core/` Core library (loaded at startup); "
+        "`plugins/` Optional packages, loaded on demand; `runtime/` C runtime and code "
+        "generation."
+    )
+
+
+def test_a_host_loaded_instruction_file_s_layout_cites_it_for_that_host_to_leave_out() -> None:
+    session = Session(ROOT, "s1", T0)
+    loaded = {"text": MODULES, LOADED_FILE: f"{ROOT}/AGENTS.md"}
+    session.add("user_message", loaded, ("AGENTS.md",), origin=str(Origin.HARNESS))
+
+    found = [c for c in session.extracted() if c.key == "layout"]
+
+    assert [(c.source_refs, LOADED_TAG in c.tags) for c in found] == [(("AGENTS.md",), True)]
 
 
 def test_a_failed_read_says_nothing() -> None:

@@ -35,8 +35,8 @@ _WEB_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "web_search"})
 #: The folder a shell command works in when it is not the one it started in: `cd DIR`,
 #: `pushd DIR`, `git -C DIR`, `cargo --manifest-path DIR/Cargo.toml`.
 _WORKS_IN = re.compile(
-    r"(?:^|&&|\|\||;|\()\s*(?:cd|pushd)\s+(?P<cd>\S+)"
-    r"|\bgit\s+-C\s+(?P<git>\S+)"
+    r"(?:^|&&|\|\||;|\()\s*(?:cd|pushd)\s+(?P<cd>[^\s;&|)]+)"
+    r"|\bgit\s+-C\s+(?P<git>[^\s;&|)]+)"
     r"|--manifest-path(?:=|\s+)(?P<manifest>\S+)"
 )
 
@@ -46,7 +46,10 @@ def outside_root(path: str, project_id: str) -> bool:
     resolved (`sub/../../other/x` leaves it)."""
     if not path:
         return False
-    inside = relative_path(posixpath.normpath(path), project_id)
+    normal = posixpath.normpath(path)
+    if normal == posixpath.normpath(project_id):
+        return False  # the root itself (`cd /repo` before the work) is the project
+    inside = relative_path(normal, project_id)
     return inside.startswith(("/", "~", "../")) or inside == ".."
 
 

@@ -32,8 +32,10 @@ from squirrel_memory.extractors.modules import (
     says_more_than,
     speaks_for_module,
 )
+from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.script_runs import script_runs
+from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.stack_evidence import is_test_data
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
@@ -41,6 +43,7 @@ from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.touched_languages import (
     LISTED_PREFIX,
+    SEARCHED_PREFIX,
     TOUCHED_TAG,
     touched_code,
     touched_language_text,
@@ -90,12 +93,16 @@ def _edited(events: list[StoredEvent]) -> set[str]:
 
 
 def _language_fact(
-    paths: list[tuple[str, str]], ran: set[str], listed: list[tuple[str, str]] | None = None
+    paths: list[tuple[str, str]],
+    ran: set[str],
+    listed: list[tuple[str, str]] | None = None,
+    searched: list[tuple[str, str]] | None = None,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least); without one, what the code the session touched shows
     (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
-    that says nothing, what the files git listed show (`listed`, see `git_listed`); `ran` are
+    that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
+    the files a search or listing printed show (`searched`, see `searched_files`); `ran` are
     the scripts the session wrote and ran with their interpreter."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
@@ -119,6 +126,9 @@ def _language_fact(
         if stated is None and listed:
             touched = touched_code(listed, set(), packages)
             stated = touched_language_text(touched, LISTED_PREFIX)
+        if stated is None and searched:
+            touched = touched_code(searched, set(), packages)
+            stated = touched_language_text(touched, SEARCHED_PREFIX)
         if stated is None:
             return None
         text, languages = stated
@@ -410,7 +420,8 @@ def project_facts(
     scripts = script_runs(runs, _edited(events), project_id)
     ran = {path for script in scripts for path in script.file_paths}
     listed = listed_paths(runs, project_id)
-    language = None if repository else _language_fact(paths, ran, listed)
+    searched = searched_paths(runs, project_id) + tool_listed_paths(events)
+    language = None if repository else _language_fact(paths, ran, listed, searched)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
@@ -420,10 +431,13 @@ def project_facts(
         tags = ("overview", "about", *((SUMMARY_TAG,) if is_instruction_file(source) else ()))
         facts.append(Fact(ABOUT_KEY, text, tags, 0.7, event_ids, (source,)))
     elif not repository and (
-        said := help_about(runs, project_id) or user_about(events) or project_summary(events)
+        said := help_about(runs, project_id)
+        or user_about(events)
+        or project_summary(events)
+        or named_summary(events)
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
-        # else the assistant's summary.
+        # else the assistant's summary (of "this project", else of the project by its name).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     facts.extend(_layout_facts(paths))

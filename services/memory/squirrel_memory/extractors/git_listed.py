@@ -123,7 +123,7 @@ def _quiet(tokens: list[str]) -> bool:
     return bool(rest) and rest[0] in _QUIET_GIT
 
 
-def _folder_of(path: str | None, project_id: str) -> str | None:
+def folder_of(path: str | None, project_id: str) -> str | None:
     """`path` as a folder of the project ("" for its root), or None when outside it."""
     if path is None or path.rstrip("/") == project_id.rstrip("/"):
         return ""
@@ -131,14 +131,14 @@ def _folder_of(path: str | None, project_id: str) -> str | None:
     return None if inside.startswith(("/", "../")) or inside == ".." else inside
 
 
-def _moved(folder: str, tokens: list[str], project_id: str) -> str | None:
+def moved_to(folder: str, tokens: list[str], project_id: str) -> str | None:
     """The folder a `cd`/`pushd` step moves to, or None when it leaves the project or cannot be
     told (`cd`, `cd -`, `cd ~/x`, `cd $DIR`)."""
     if len(tokens) != 2 or tokens[1].startswith(("-", "~", "$")):
         return None
     target = tokens[1]
     if target.startswith("/"):
-        return _folder_of(target, project_id)
+        return folder_of(target, project_id)
     moved = posixpath.normpath(posixpath.join(folder, target))
     if moved == ".." or moved.startswith("../"):
         return None
@@ -148,13 +148,13 @@ def _moved(folder: str, tokens: list[str], project_id: str) -> str | None:
 def _listings(run: CommandRun, project_id: str) -> list[tuple[str, str]]:
     """(output format, folder its paths start from) of each listing command in `run`'s line;
     none when a step of the line prints something else or works outside the project."""
-    folder = _folder_of(run.cwd, project_id)
+    folder = folder_of(run.cwd, project_id)
     found: list[tuple[str, str]] = []
     for tokens in run.segments:
         if folder is None:
             return []
         if tokens[0] in _MOVES:
-            folder = _moved(folder, tokens, project_id)
+            folder = moved_to(folder, tokens, project_id)
         elif kind := _kind(tokens):
             found.append((kind, folder if _from_folder(tokens) else ""))
         elif not _quiet(tokens):

@@ -1,13 +1,15 @@
-"""How the project's folders are organised, as its root README explains them.
+"""How the project's folders are organised, as its root README or instruction file explains them.
 
 A notes vault, an analysis folder or a dotfiles repository often says in its README what each
-top-level folder holds: a bullet per folder (`- `daily/` one note per day`) or a tree with
-comments (`├── reviews/   # weekly reviews`). When the assistant read that README in a
-session, the folders it explains become one project fact (not in a code package's sessions,
-where the module facts say what the folders do). A folder named without a word about
-it is no entry (a file list tells nobody anything), and fewer than two explained folders make
-no fact. The instruction files a host loads itself (`CLAUDE.md`) are not read here: their
-lines would be given back to the host that already has them.
+top-level folder holds: a bullet per folder (`- `daily/` one note per day`, or the folder as a
+link, `- [`base/`](base/) - core library`) or a tree with comments (`├── reviews/   # weekly
+reviews`); a root instruction file (`AGENTS.md`, `CLAUDE.md`) often opens with the same list
+under "Module organization". When the assistant read that file in a session (or its host loaded
+it), the folders it explains become one project fact (not in a code package's sessions, where
+the module facts say what the folders do). A folder named without a word about it is no entry
+(a file list tells nobody anything), and fewer than two explained folders make no fact. A fact
+read only from a file the host loads itself cites it and is tagged as such
+(`loaded_sources`), so that host is not given its own lines back.
 """
 
 from __future__ import annotations
@@ -32,9 +34,13 @@ MIN_EXPLANATION_WORDS = 2
 
 _FOLDER = r"(?P<folder>[A-Za-z0-9_.@-][\w.@-]*/)"
 _BULLET_ENTRY = re.compile(
-    r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?" + _FOLDER + r"`?(?:\*\*|__)?"
-    r"\s*(?:[:—–-]\s*|\s+)(?P<says>\S.*)$"
+    r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[?`?" + _FOLDER + r"`?\]?"
+    r"(?:\([^()\s]*\))?(?:\*\*|__)?\s*(?:[:—–-]\s*|\s+)(?P<says>\S.*)$"
 )
+#: The folder a tree is drawn under (`src/`, `./`), on a line of its own.
+_TREE_ROOT = re.compile(r"^(?P<root>\.?/|[A-Za-z0-9_@-][\w.@-]*/)\s*(?:#.*)?$")
+#: The root files whose lists explain the folders: the README and the instruction files.
+_EXPLAINING = frozenset({"readme", "instructions"})
 _TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
 
 
@@ -48,6 +54,10 @@ class Layout:
     event_ids: tuple[str, ...]
 
 
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
 def _explanation(raw: str) -> str:
     text = clean_markdown(raw).rstrip(".;, ")
     if len(text.split()) < MIN_EXPLANATION_WORDS:
@@ -58,18 +68,27 @@ def _explanation(raw: str) -> str:
     return text
 
 
-def explained_folders(text: str) -> list[tuple[str, str]]:
-    """(folder, what it holds) for each top-level folder a README's bullets or tree explain."""
+def explained_folders(text: str, project: str = "") -> list[tuple[str, str]]:
+    """(folder, what it holds) for each top-level folder a README's bullets or tree explain; a
+    tree drawn under a folder (`src/`) other than the project's own (`project`, its folder's
+    name) explains that folder's sub-folders, and says so (`src/Command/`)."""
     found: dict[str, str] = {}
     fenced = False
+    root = ""
     for line in text.splitlines():
         if ANY_FENCE.match(line):
             fenced = not fenced
+            root = ""
+            continue
+        if fenced and (top := _TREE_ROOT.match(line)):
+            named = top.group("root")
+            own = _letters(named) in {"", _letters(project)}
+            root = "" if own else named
             continue
         match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)
         if match is None:
             continue
-        folder = match.group("folder")
+        folder = (root if fenced else "") + match.group("folder")
         if folder.startswith(".") or folder in found or "://" in line:
             continue
         says = _explanation(match.group("says"))
@@ -89,16 +108,17 @@ def _code_package(events: list[StoredEvent]) -> bool:
 
 
 def readme_layout(events: list[StoredEvent]) -> Layout | None:
-    """The layout the root README read in `events` explains, or None (and None in a session
-    that touched a package manifest: a code project's module facts say what its folders do)."""
+    """The layout the root README or instruction file read in `events` explains, or None (and
+    None in a session that touched a package manifest: a code project's module facts say what
+    its folders do)."""
     if _code_package(events):
         return None
     for event in events:
-        read = root_file_read(event, lambda p: instruction_kind(p) == "readme")
+        read = root_file_read(event, lambda p: instruction_kind(p) in _EXPLAINING)
         if read is None:
             continue
         path, text = read
-        folders = explained_folders(text)
+        folders = explained_folders(text, PurePosixPath(event.project_id).name)
         if len(folders) < 2:
             continue
         shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])

@@ -19,8 +19,9 @@ every ecosystem:
 
 When the touched files say nothing, the files git and gh commands listed (`git_listed`) are
 counted by the same rules and say so ("Code in the files listed by git in this project's
-sessions: TypeScript (17 files)."); a statement from touched files replaces one from listed
-files, never the other way round.
+sessions: TypeScript (17 files)."), and when those say nothing either, the files a search or
+listing command printed (`searched_files`: `grep -l`, `find`); a statement from touched files
+replaces one from listed files, never the other way round.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ MIN_FILES = 2
 PREFIX = "Code worked on in this project's sessions: "
 #: The statement counted from the files git listed (`git_listed`), weaker than files touched.
 LISTED_PREFIX = "Code in the files listed by git in this project's sessions: "
+#: The statement counted from the files a search or listing printed (`searched_files`).
+SEARCHED_PREFIX = "Code in the files that searches in this project's sessions listed: "
 #: The tag of a statement counted from touched files (a root manifest's statement wins over it).
 TOUCHED_TAG = "touched"
 
@@ -138,7 +141,7 @@ _STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[
 
 
 def _prefix(text: str) -> str | None:
-    return next((p for p in (PREFIX, LISTED_PREFIX) if text.startswith(p)), None)
+    return next((p for p in (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX) if text.startswith(p)), None)
 
 
 def _counted(text: str) -> tuple[dict[str, int], dict[str, set[str]]] | None:
