@@ -19,6 +19,8 @@ from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
+from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
+from squirrel_memory.extractors.doc_roles import doc_roles
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -298,6 +300,11 @@ FOUND: tuple[Extract, ...] = (
         PATTERN_IMPORTANCE,
         lambda f: ("convention", "pattern", f.folder),
         _files,
+    ),
+    # How to build, test or check, as the docs the session read say where the command's own
+    # words do not (under a heading or in a sentence that names the role).
+    _Finder(
+        doc_roles, MemoryType.RECIPE, DOC_ROLES_IMPORTANCE, lambda _f: ("recipe", "docs"), _path
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
