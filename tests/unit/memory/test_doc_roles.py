@@ -116,3 +116,15 @@ def test_a_command_in_docs_is_a_whole_command_a_reader_types() -> None:
     assert doc_command("cat README.md") is None
     assert doc_command("git pull --rebase") is None
     assert doc_command("x = build()") is None
+
+
+def test_a_heading_that_names_several_roles_gives_no_command_a_role() -> None:
+    notes = """# Agents
+
+## Build & Test Commands
+
+- `composer spec` - run the specification
+- `bin/console inspect src/` - inspect dependencies
+- `make -j` - the binary
+"""
+    assert doc_roles(_loaded("AGENTS.md", notes)) == []

@@ -98,6 +98,13 @@ def _role(text: str) -> str | None:
     return None
 
 
+def _heading_role(title: str) -> str | None:
+    """The one role a heading names; a heading that names several ("Build & Test Commands")
+    lists commands of many kinds, and gives none of them a role."""
+    named = [name for name, words in _ROLES if words.search(title)]
+    return named[0] if len(named) == 1 else None
+
+
 def doc_command(text: str) -> str | None:
     """`text` when it is a whole command a reader would type (its prompt removed; leading
     environment assignments and placeholders allowed), None for a path, a name, code or a
@@ -123,7 +130,7 @@ def _sentences(unit: str) -> list[str]:
 
 def _entry(sentence: str) -> str | None:
     """The sentence as the recipe quotes it: whole, code spans balanced, bounded."""
-    text = sentence.rstrip(" .;")
+    text = sentence.rstrip(" .;:")
     if not text or text.count("`") % 2 or len(text) > MAX_ENTRY_CHARS:
         return None
     return text[:1].upper() + text[1:]
@@ -219,7 +226,7 @@ def role_sections(text: str, kind: str) -> list[tuple[str, list[str], list[str]]
             flush()
             level, title = len(heading.group(1)), clean_markdown(heading.group("title"))
             headings = [h for h in headings if h[0] < level] + [(level, title)]
-            role = next((r for _, t in reversed(headings) if (r := _role(t))), None)
+            role = next((r for _, t in reversed(headings) if (r := _heading_role(t))), None)
             sections.append(_Section(title, role, [], []))
             lead = ""
             continue
