@@ -42,6 +42,8 @@ from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
+from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
+from squirrel_memory.extractors.project_scripts import project_scripts
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
@@ -305,6 +307,10 @@ FOUND: tuple[Extract, ...] = (
     # words do not (under a heading or in a sentence that names the role).
     _Finder(
         doc_roles, MemoryType.RECIPE, DOC_ROLES_IMPORTANCE, lambda _f: ("recipe", "docs"), _path
+    ),
+    # How the project's own scripts the session ran (and did not write) are started.
+    _Finder(
+        project_scripts, MemoryType.RECIPE, SCRIPT_IMPORTANCE, lambda _f: ("recipe", "run"), _path
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
