@@ -18,6 +18,8 @@ from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOO
 from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
+from squirrel_memory.extractors.delegated_commands import IMPORTANCE as DELEGATED_IMPORTANCE
+from squirrel_memory.extractors.delegated_commands import delegated_commands
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
 from squirrel_memory.extractors.doc_roles import doc_roles
@@ -307,6 +309,13 @@ FOUND: tuple[Extract, ...] = (
     # words do not (under a heading or in a sentence that names the role).
     _Finder(
         doc_roles, MemoryType.RECIPE, DOC_ROLES_IMPORTANCE, lambda _f: ("recipe", "docs"), _path
+    ),
+    # The build and test commands a subagent was briefed to run or reported passing.
+    _Finder(
+        _one(delegated_commands),
+        MemoryType.RECIPE,
+        DELEGATED_IMPORTANCE,
+        lambda _f: ("recipe", "delegated"),
     ),
     # How the project's own scripts the session ran (and did not write) are started.
     _Finder(
