@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, in_folder, relative_path
 from squirrel_memory.extractors.evidence.attempts import attempts
+from squirrel_memory.extractors.evidence.recipes import looks_only
 from squirrel_memory.extractors.script_runs import script_file
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
@@ -37,8 +38,6 @@ IMPORTANCE = 0.5
 MAX_SCRIPTS = 2
 #: The longest run shown as typed; a longer one is shown by its start alone.
 MAX_EXAMPLE_CHARS = 120
-#: Options that only show what a script is, never run it.
-_LOOKS = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "--usage"})
 #: A test file run alone (`test_x.py`, `x_test.go`, `x.spec.ts`): one test, not the project.
 _TEST_FILE = re.compile(r"(?:^test_|_test\.|\.test\.|_spec\.|\.spec\.)", re.IGNORECASE)
 #: A path of one machine in an argument (`/Users/…`, `~/…`): the run is not shown as typed.
@@ -87,7 +86,7 @@ def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
         if (
             script is None
             or script.startswith(("/", "~", ".."))
-            or _LOOKS.intersection(words[2:])
+            or looks_only(attempt.text)
             or _TEST_FILE.search(PurePosixPath(script).name)
         ):
             continue
