@@ -67,3 +67,27 @@ def test_a_run_naming_a_path_of_one_machine_is_not_shown_as_typed() -> None:
     (found,) = project_scripts(session.events)
 
     assert found.content == "Run `review.py` with `python3 review.py`."
+
+
+def test_the_projects_own_module_run_through_a_launcher_says_how_it_is_run() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("src/tool/server.py", "def main() -> None: ...\n")
+    session.run("uv run python -m tool --help", 0, "usage: tool", cwd=ROOT)
+    session.run("uv run python -m tool serve --port 8000", 0, "Serving on :8000", cwd=ROOT)
+
+    (found,) = project_scripts(session.events)
+
+    assert found.key == "recipe:script:tool"
+    assert found.content == (
+        "Run the project's `tool` module with `uv run python -m tool` "
+        "(run here as `uv run python -m tool serve --port 8000`)."
+    )
+
+
+def test_a_module_that_is_not_the_projects_says_nothing() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("src/tool/server.py", "def main() -> None: ...\n")
+    session.run("python3 -m http.server 8000", 0, "Serving HTTP", cwd=ROOT)
+    session.run("python3 -m json.tool data.json", 0, "{}", cwd=ROOT)
+
+    assert project_scripts(session.events) == []

@@ -44,6 +44,17 @@ _TEST_FILE = re.compile(r"(?:^test_|_test\.|\.test\.|_spec\.|\.spec\.)", re.IGNO
 _LOCAL_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
 
 
+#: A Python interpreter by its name (`python`, `python3`, `python3.12`).
+_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+
+
+def _example(shown: str, base: str) -> str:
+    """The run as typed, when it adds arguments to `base` and names no path of one machine."""
+    if shown == base or len(shown) > MAX_EXAMPLE_CHARS or _LOCAL_PATH.search(shown):
+        return ""
+    return f" (run here as `{shown}`)"
+
+
 @dataclass(frozen=True, slots=True)
 class ProjectScript:
     """One script's recipe: key, statement, the script and the run behind it."""
@@ -63,12 +74,36 @@ def _edited(events: list[StoredEvent]) -> set[str]:
     }
 
 
+def _seen_paths(events: list[StoredEvent]) -> set[str]:
+    """The project's files the session read, listed or changed (project-relative)."""
+    return {
+        relative_path(raw, event.project_id)
+        for event in events
+        for raw in event.file_paths
+        if not relative_path(raw, event.project_id).startswith(("/", "~", ".."))
+    }
+
+
+def _module(words: list[str], seen: set[str]) -> str | None:
+    """The project's own module a Python interpreter runs (`python -m app serve`, through any
+    launcher): its package is a folder of the project the session saw (`app/`, `src/app/`)."""
+    for i, word in enumerate(words[:-1]):
+        if _PYTHON.match(PurePosixPath(word).name) and words[i + 1] == "-m" and i + 2 < len(words):
+            module = words[i + 2]
+            top = module.split(".", 1)[0]
+            if top.isidentifier() and any(p.startswith((f"{top}/", f"src/{top}/")) for p in seen):
+                return module
+            return None
+    return None
+
+
 def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
     """How the project's scripts the session ran, and did not write, are run."""
     if not events:
         return []
     root = events[0].project_id.rstrip("/")
     edited = _edited(events)
+    seen = _seen_paths(events)
     found: dict[str, ProjectScript] = {}
     for attempt in attempts(commands(events), root):
         run = attempt.run
@@ -81,8 +116,20 @@ def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
             or classify(list(attempt.tokens))
         ):
             continue
-        script = script_file(attempt.text)
         words = attempt.text.split()
+        module = _module(words, seen) if not looks_only(attempt.text) else None
+        if module is not None and f"-m {module}" not in found:
+            base = attempt.text[: attempt.text.index(f"-m {module}") + len(f"-m {module}")]
+            found[f"-m {module}"] = ProjectScript(
+                KEY_PREFIX + module,
+                f"Run the project's `{module}` module with `{base}`{_example(attempt.text, base)}.",
+                module,
+                (run.event_id,),
+            )
+            if len(found) >= MAX_SCRIPTS:
+                break
+            continue
+        script = script_file(attempt.text)
         if (
             script is None
             or script.startswith(("/", "~", ".."))
@@ -95,16 +142,10 @@ def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
         if path in edited or path in found:
             continue
         base = " ".join(words[:2])
-        shown = attempt.text
-        example = (
-            f" (run here as `{shown}`)"
-            if shown != base and len(shown) <= MAX_EXAMPLE_CHARS and not _LOCAL_PATH.search(shown)
-            else ""
-        )
         where = f", from `{attempt.scope}/`" if attempt.scope else ""
         found[path] = ProjectScript(
             KEY_PREFIX + path,
-            f"Run `{path}` with `{base}`{where}{example}.",
+            f"Run `{path}` with `{base}`{where}{_example(attempt.text, base)}.",
             path,
             (run.event_id,),
         )
