@@ -89,5 +89,6 @@ def test_a_module_that_is_not_the_projects_says_nothing() -> None:
     session.read("src/tool/server.py", "def main() -> None: ...\n")
     session.run("python3 -m http.server 8000", 0, "Serving HTTP", cwd=ROOT)
     session.run("python3 -m json.tool data.json", 0, "{}", cwd=ROOT)
+    session.run("python3 -m othertool report", 0, "report written", cwd=ROOT)
 
     assert project_scripts(session.events) == []
