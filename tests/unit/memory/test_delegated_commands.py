@@ -66,7 +66,7 @@ def test_a_report_counts_only_a_command_it_says_passed() -> None:
 def test_what_must_not_become_a_recipe() -> None:
     negated = "Do not run `npm test`, the suite is slow. Never `npm run build` here."
     assert delegated_commands(_delegated(negated).events) is None
-    exploratory = "Read `README.md`, then `git log -5` and `ls src`."
+    exploratory = "Read `README.md`, then `git log -5`, `ls src` and the test `parser.test.ts`."
     assert delegated_commands(_delegated(exploratory).events) is None
     elsewhere = "Build with `make -C /home/ana/other build`."
     assert delegated_commands(_delegated(elsewhere).events) is None

@@ -111,6 +111,8 @@ def test_a_command_in_docs_is_a_whole_command_a_reader_types() -> None:
     assert doc_command("make -C test/passes <name>.ll") == "make -C test/passes <name>.ll"
     assert doc_command("./build") == "./build"
     assert doc_command("Make.user") is None
+    assert doc_command("parser.test.ts") is None
+    assert doc_command("pytest") == "pytest"
     assert doc_command("core/") is None
     assert doc_command("LEVEL=1") is None
     assert doc_command("cat README.md") is None

@@ -69,6 +69,8 @@ _CONDITION = re.compile(r"^(?:after|before|when|whenever|once|if)\b", re.IGNOREC
 _RUN_VERB = re.compile(r"\b(?:run|re-?run|rebuild|execute)\b", re.IGNORECASE)
 #: Leading environment assignments (`FAILFAST=1 ./tool …`), kept in the command, not read as it.
 _ENVIRONMENT = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)+")
+#: A file's name: something a command reads, never the command.
+_FILE_NAME = re.compile(r"\.[A-Za-z]{1,5}$")
 #: A placeholder the reader fills in (`<testname>`): docs give one, a run never does.
 _PLACEHOLDER = re.compile(r"<[\w .:/-]{1,30}>")
 
@@ -118,8 +120,11 @@ def doc_command(text: str) -> str | None:
     if program in command_table().plain_programs or program in ("cd", "export", "source", "set"):
         return None
     known = program in command_table().task_runners or bool(purpose_of(bare))
-    # One word alone is a name (`Revise`, `Make.user`) unless it is a program run by path.
-    if len(words) < 2 and not (words[0].startswith("./") or known):
+    # One word alone is a name (`Revise`, `Make.user`, `parser.test.ts`) unless it is a
+    # program run by path or one the command table knows by name.
+    if len(words) < 2 and not (
+        words[0].startswith("./") or (known and not _FILE_NAME.search(words[0]))
+    ):
         return None
     return text
 
