@@ -165,7 +165,9 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         if key in table.patterns:
             best = key
             break
-    if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt"):
+    # Build tools whose action may follow options and their values (`gradle -p app test`,
+    # `xcodebuild -scheme App -destination … test`): the first action word the table names.
+    if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt", "xcodebuild"):
         best = next(((program, w) for w in rest if (program, w) in table.patterns), None)
     if best is not None:
         return table.patterns[best]

@@ -112,6 +112,8 @@ CASES = [
     ("swift test", "test", "swift"),
     ("swift build -c release", "build", "swift"),
     ("swiftlint", "lint", "swift"),
+    ("xcodebuild -scheme App -destination 'platform=macOS' test", "test", "swift"),
+    ("xcodebuild -project App.xcodeproj -scheme App build", "build", "swift"),
     # C / C++
     ("ctest --output-on-failure", "test", "c"),
     ("cmake -S . -B build", "build", "c"),

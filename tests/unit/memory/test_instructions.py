@@ -351,6 +351,15 @@ def test_markdown_inside_code_spans_is_kept() -> None:
     assert strip_markdown("**bold** and `a**b`") == "bold and `a**b`"
 
 
+def test_a_command_in_a_code_span_keeps_its_spaced_dot() -> None:
+    assert sentence("To run the app: `go run . --port 8080` .") == (
+        "To run the app: `go run . --port 8080`."
+    )
+    assert sentence("Build the image with `docker build . -t app`") == (
+        "Build the image with `docker build . -t app`."
+    )
+
+
 def test_keys_are_stemmed_content_words() -> None:
     assert key_slug("Pushing the branches", frozenset({"the"})) == "push_branch"
 

@@ -53,6 +53,11 @@ def _recipes(runs: Sequence[Run]) -> dict[str, str]:
         ("quux fmt --check", "recipe:format", "To format: `quux fmt --check`."),
         ("quux run lint", "recipe:lint", "To lint: `quux run lint`."),
         (
+            "R -q -e 'quuxpkg::test_dir(\"tests\")'",
+            "recipe:test",
+            "To run the tests: `R -q -e 'quuxpkg::test_dir(\"tests\")'`.",
+        ),
+        (
             "Rscript -e 'quuxpkg::document()'",
             "recipe:docs",
             "To build the documentation: `Rscript -e 'quuxpkg::document()'`.",
@@ -125,3 +130,10 @@ def test_a_command_whose_last_run_failed_is_not_a_recipe_from_one_success() -> N
     found = _recipes([("just lint", 0, "ok"), ("just lint", 1, "error: 3 problems")])
 
     assert "recipe:lint" not in found
+
+
+def test_a_look_at_the_help_is_not_the_run_shown() -> None:
+    found = _recipes([("cargo run -- --help", 0, "Usage: app"), ("cargo run -- in.wav", 0, "ok")])
+
+    assert found["recipe:run"] == "To run the app: `cargo run -- in.wav`."
+    assert _recipes([("quux test --help", 0, "usage: quux test")]) == {}

@@ -18,7 +18,11 @@ from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOO
 from squirrel_memory.extractors.declined_tools import declined_tools
 from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_IMPORTANCE
 from squirrel_memory.extractors.declined_trailers import declined_trailers
+from squirrel_memory.extractors.delegated_commands import IMPORTANCE as DELEGATED_IMPORTANCE
+from squirrel_memory.extractors.delegated_commands import delegated_commands
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
+from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
+from squirrel_memory.extractors.doc_roles import doc_roles
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -40,6 +44,8 @@ from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
+from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
+from squirrel_memory.extractors.project_scripts import project_scripts
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
@@ -318,6 +324,22 @@ FOUND: tuple[Extract, ...] = (
         PATTERN_IMPORTANCE,
         lambda f: ("convention", "pattern", f.folder),
         _files,
+    ),
+    # How to build, test or check, as the docs the session read say where the command's own
+    # words do not (under a heading or in a sentence that names the role).
+    _Finder(
+        doc_roles, MemoryType.RECIPE, DOC_ROLES_IMPORTANCE, lambda _f: ("recipe", "docs"), _path
+    ),
+    # The build and test commands a subagent was briefed to run or reported passing.
+    _Finder(
+        _one(delegated_commands),
+        MemoryType.RECIPE,
+        DELEGATED_IMPORTANCE,
+        lambda _f: ("recipe", "delegated"),
+    ),
+    # How the project's own scripts the session ran (and did not write) are started.
+    _Finder(
+        project_scripts, MemoryType.RECIPE, SCRIPT_IMPORTANCE, lambda _f: ("recipe", "run"), _path
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     _Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),

@@ -38,7 +38,7 @@ INTERPRETERS = frozenset(
 )
 
 
-def _script(text: str) -> str | None:
+def script_file(text: str) -> str | None:
     """The script file an interpreter command runs (its first argument), or None."""
     tokens = text.split()
     if len(tokens) < 2 or PurePosixPath(tokens[0]).name not in INTERPRETERS:
@@ -64,7 +64,7 @@ def script_runs(runs: list[CommandRun], edited: set[str], project_root: str) -> 
     for attempt in attempts(runs, project_root):
         if attempt.run.ok is not True or attempt.use is not None or classify(list(attempt.tokens)):
             continue
-        script = _script(attempt.text)
+        script = script_file(attempt.text)
         path = _touched(script, attempt.scope, edited) if script else None
         if path is None or path in facts:
             continue

@@ -29,6 +29,9 @@ _IN_WORD_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
 _KEY_WORD = re.compile(r"[a-z0-9][a-z0-9+#-]*")
 
 
+_SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?])(?=\s|$)")
+
+
 def _outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
     """Apply `fix` to the parts of `text` that are not code spans."""
     parts: list[str] = []
@@ -96,7 +99,8 @@ def sentence(text: str, *, min_words: int = 2) -> str | None:
         flat = _DANGLING_END.sub("", flat.strip(" \t"))
         flat = _balanced(flat).strip()
         flat = flat.rstrip(",;:").strip()
-    flat = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", flat)
+    # A code span is a command or a name as typed: `go run . --port 1` keeps its spaced dot.
+    flat = _outside_code(flat, _SPACE_BEFORE_STOP, r"\1")
     flat = re.sub(r"([.!?])[.!?]+$", r"\1", flat)
     if len(re.findall(r"[^\W_]+", flat)) < min_words:
         return None

@@ -123,15 +123,21 @@ def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
     return found
 
 
-_INLINE_CALL = re.compile(r"""^(['"])[\w.:]+\([^\s'"]*\)\1$""")
+#: One call given inline, its arguments without spaces (the other kind of quote allowed):
+#: `'devtools::test()'`, `'testthat::test_dir("tests")'`.
+_INLINE_CALL = re.compile(r"""^(['"])[\w.:]+\((?:(?!\1)\S)*\)\1$""")
 
 
 def command_base(text: str) -> str:
     """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`."""
     tokens = text.split()
-    # A one-word script given inline is the command itself: `Rscript -e 'devtools::test()'`.
-    if len(tokens) >= 3 and tokens[1] in ("-e", "-c") and _INLINE_CALL.match(tokens[2]):
-        return " ".join(tokens[:3])
+    # A one-word script given inline is the command itself: `Rscript -e 'devtools::test()'`,
+    # `R -q -e 'testthat::test_dir("tests")'` (options before the script kept).
+    for i, token in enumerate(tokens[1:4], start=1):
+        if token in ("-e", "-c") and i + 1 < len(tokens) and _INLINE_CALL.match(tokens[i + 1]):
+            return " ".join(tokens[: i + 2])
+        if not token.startswith("-"):
+            break
     words: list[str] = []
     for token in tokens:
         if (words and words[-1] in {"python", "python3"} and token == "-m") or token in (  # noqa: S105

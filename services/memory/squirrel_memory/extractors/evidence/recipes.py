@@ -114,7 +114,7 @@ def recipes(
     ended_ok: dict[tuple[str, str, str], bool] = {}
     for attempt in found:
         use = attempt.use
-        if use is None or attempt.scope.startswith("/"):
+        if use is None or attempt.scope.startswith("/") or looks_only(attempt.text):
             continue
         key = (use.purpose, attempt.scope, attempt.base)
         if attempt.run.ok is not None:
@@ -174,6 +174,15 @@ def recipes(
             )
         )
     return findings
+
+
+#: Options that only show what a program is (`cargo run -- --help`): a look, never a run.
+_LOOKS = frozenset({"-h", "--help", "-help", "--version", "-V", "--usage"})
+
+
+def looks_only(command: str) -> bool:
+    """Whether a command only asks a program for its help or version."""
+    return bool(_LOOKS.intersection(command.split()[1:]))
 
 
 _ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")

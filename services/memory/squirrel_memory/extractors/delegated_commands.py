@@ -1,0 +1,149 @@
+"""The commands a subagent was briefed to run, or reported that it ran and passed, by the role
+their own words give.
+
+Recent sessions hand much of their work to subagents: the parent's brief often says how the
+project is checked ("You may build (`dotnet build`, `dotnet test`) to check your reasoning"),
+and the subagent's report says what it ran ("`go test ./...` passes"). A transcript of the
+subagent alone starts with that brief; a parent session without the subagent's transcript
+keeps only the brief and the report. When no command of the session ran it, such a command
+is how the project is built or tested, as the agent that knew the project said. The rule, the
+same in every ecosystem:
+
+- the text is a brief to a subagent (the `prompt` of a delegating tool call, or the parent's
+  message that opens a subagent's transcript) or a subagent's report (what the delegating
+  call returned, or the report the subagent handed back);
+- a code span in it is a whole command whose own words give a role through the command table
+  (test, lint, format, type-check, build): `dotnet test`, `npm run lint`;
+- in a report, the sentence says the command passed (passes, succeeded, green, clean) and
+  nothing in it failed;
+- a command negated before it in its clause ("do not run `npm test`"), one naming a path of
+  one machine, and one the session itself ran (the command's own runs say it better) say
+  nothing.
+
+One recipe per session: "A subagent's brief says: to build, `dotnet build`; to run the tests,
+`dotnet test`." (or "A subagent reported passing: …").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType, Origin
+from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.doc_roles import doc_command
+from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.task_records import purpose_of
+
+KEY = "recipe:delegated"
+#: Below a command seen to pass in the session (0.44 and up): another agent's word for it.
+IMPORTANCE = 0.45
+#: Tools that hand a task to a subagent, and the tool a subagent hands its report back with.
+DELEGATING_TOOLS = frozenset({"Agent", "Task"})
+_HANDBACK_TOOLS = frozenset({"SubagentHandback"})
+MAX_COMMANDS = 4
+_WORDING = {
+    "test": "to run the tests",
+    "lint": "to lint",
+    "format": "to format",
+    "typecheck": "to type-check",
+    "build": "to build",
+}
+_CODE_SPAN = re.compile(r"`([^`\n]{2,160})`")
+#: Where a clause begins: a sentence end, a line break, a semicolon, a dash, "but".
+_CLAUSE = re.compile(r"[.!?;\n]\s|\s[—–-]\s|\bbut\b|\n", re.IGNORECASE)
+_NEGATED = re.compile(
+    r"\b(?:do not|don't|never|avoid|must not|should not|shouldn't|without|no need to)\b",
+    re.IGNORECASE,
+)
+_PASSED = re.compile(
+    r"\b(?:pass|passes|passed|passing|succeed\w*|successful\w*|green|clean|all good)\b|✅|✓",
+    re.IGNORECASE,
+)
+#: A failure named in the sentence (not "0 failures", "no failures").
+_FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@dataclass(frozen=True, slots=True)
+class DelegatedCommands:
+    """The session's recipe from briefs or reports: its key, statement and events."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def _brief(event: StoredEvent) -> str | None:
+    content = event.content
+    if event.event_type == EventType.TOOL_CALL and content.get("tool") in DELEGATING_TOOLS:
+        prompt = (content.get("input") or {}).get("prompt")
+        return prompt if isinstance(prompt, str) else None
+    if event.event_type == EventType.USER_MESSAGE and event.origin == str(Origin.PARENT_AGENT):
+        text = content.get("text")
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _report(event: StoredEvent) -> str | None:
+    content = event.content
+    tool = content.get("tool")
+    if event.event_type == EventType.TOOL_RESULT and tool in DELEGATING_TOOLS:
+        output = content.get("output")
+        return output if isinstance(output, str) and not content.get("is_error") else None
+    if event.event_type == EventType.TOOL_CALL and tool in _HANDBACK_TOOLS:
+        message = (content.get("input") or {}).get("message")
+        return message if isinstance(message, str) else None
+    return None
+
+
+def _negated_before(sentence: str, start: int) -> bool:
+    """Whether the clause that holds the code span at `start` negates it before it."""
+    before = sentence[:start]
+    clause = _CLAUSE.split(before)[-1] if before else ""
+    return bool(_NEGATED.search(clause))
+
+
+def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
+    """(purpose, command) for each whole command of a role in `text`; with `passed`, only
+    those in a sentence saying they passed and naming no failure."""
+    found: list[tuple[str, str]] = []
+    for sentence in _SENTENCE.split(text):
+        if passed and (not _PASSED.search(sentence) or _FAILED.search(sentence)):
+            continue
+        for match in _CODE_SPAN.finditer(sentence):
+            command = doc_command(match.group(1))
+            if command is None or _negated_before(sentence, match.start()):
+                continue
+            if any(word.startswith(("/", "~")) for word in command.split()):
+                continue
+            purpose = purpose_of(command)
+            if purpose is not None and purpose[0] in _WORDING:
+                found.append((purpose[0], command))
+    return found
+
+
+def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
+    """The commands the session's briefs to subagents give, or its subagents reported
+    passing, that the session did not run itself; None when there are none."""
+    ran = {" ".join(run.command.split()) for run in commands(events)}
+    briefed: dict[str, str] = {}
+    reported: dict[str, str] = {}
+    event_ids: list[str] = []
+    for event in events:
+        brief, report = _brief(event), _report(event)
+        for text, into, passed in ((brief, briefed, False), (report, reported, True)):
+            if text is None:
+                continue
+            for purpose, command in named_commands(text, passed=passed):
+                if command in ran or purpose in briefed or purpose in reported:
+                    continue
+                into[purpose] = command
+                if event.id not in event_ids:
+                    event_ids.append(event.id)
+    chosen = briefed or reported
+    if not chosen:
+        return None
+    listed = "; ".join(f"{_WORDING[p]}, `{c}`" for p, c in list(chosen.items())[:MAX_COMMANDS])
+    said = "A subagent's brief says" if briefed else "A subagent reported passing"
+    return DelegatedCommands(KEY, f"{said}: {listed}.", tuple(event_ids))

@@ -1,0 +1,94 @@
+"""The commands a subagent was briefed to run, or reported passing, by their own words' role."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from squirrel_memory.extractors.delegated_commands import delegated_commands, named_commands
+from tests.unit.memory.session_builder import Session
+
+ROOT = "/home/dev/src/lib"
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+BRIEF = (
+    "Review the branch against `main`. Get the diff with `git diff main...HEAD`.\n\n"
+    "You may build (`dotnet build`, `dotnet test`) to check your reasoning, but do NOT modify "
+    "any file in the repository."
+)
+
+
+def _delegated(prompt: str, report: str = "", *, is_error: bool = False) -> Session:
+    session = Session(ROOT, "s1", T0)
+    session.user("review the release branch")
+    session.add("tool_call", {"tool": "Agent", "tool_use_id": "a1", "input": {"prompt": prompt}})
+    session.add(
+        "tool_result",
+        {"tool": "Agent", "tool_use_id": "a1", "output": report, "is_error": is_error},
+    )
+    return session
+
+
+def test_a_brief_to_a_subagent_says_how_the_project_is_built_and_tested() -> None:
+    session = _delegated(BRIEF)
+
+    found = delegated_commands(session.events)
+
+    assert found is not None
+    assert found.content == (
+        "A subagent's brief says: to build, `dotnet build`; to run the tests, `dotnet test`."
+    )
+    assert found.event_ids == (session.events[1].id,)
+
+
+def test_a_subagents_transcript_alone_opens_with_its_brief() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add(
+        "user_message", {"text": "Run `cargo test` after each change."}, origin="parent_agent"
+    )
+
+    found = delegated_commands(session.events)
+
+    assert found is not None and found.content.endswith("to run the tests, `cargo test`.")
+
+
+def test_a_report_counts_only_a_command_it_says_passed() -> None:
+    report = (
+        "Done. `npm run lint` is clean and `npm test` passes (42 passing).\n"
+        "`npm run build` failed with 3 errors."
+    )
+    found = delegated_commands(_delegated("Fix the parser.", report).events)
+
+    assert found is not None
+    assert found.content == (
+        "A subagent reported passing: to lint, `npm run lint`; to run the tests, `npm test`."
+    )
+
+
+def test_what_must_not_become_a_recipe() -> None:
+    negated = "Do not run `npm test`, the suite is slow. Never `npm run build` here."
+    assert delegated_commands(_delegated(negated).events) is None
+    exploratory = "Read `README.md`, then `git log -5`, `ls src` and the test `parser.test.ts`."
+    assert delegated_commands(_delegated(exploratory).events) is None
+    elsewhere = "Build with `make -C /home/ana/other build`."
+    assert delegated_commands(_delegated(elsewhere).events) is None
+    failed = delegated_commands(_delegated("Fix it.", "`go test ./...` still fails.").events)
+    assert failed is None
+    declined = delegated_commands(
+        _delegated("Fix it.", "`go test ./...` passes", is_error=True).events
+    )
+    assert declined is None
+
+
+def test_a_command_the_session_ran_is_left_to_its_own_runs() -> None:
+    session = _delegated(BRIEF)
+    session.run("dotnet build", 0, "Build succeeded.", cwd=ROOT)
+
+    found = delegated_commands(session.events)
+
+    assert found is not None and "dotnet build" not in found.content
+
+
+def test_a_negation_in_another_clause_does_not_cancel_the_command() -> None:
+    assert named_commands(BRIEF, passed=False) == [
+        ("build", "dotnet build"),
+        ("test", "dotnet test"),
+    ]

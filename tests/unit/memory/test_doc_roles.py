@@ -1,0 +1,132 @@
+"""How to build, test or check, as a doc the session read says it where the command's own words
+do not: under a heading or in a sentence that names the role."""
+
+from __future__ import annotations
+
+from squirrel_memory.extractors.doc_roles import doc_command, doc_roles
+from tests.unit.memory.test_read_instructions import _loaded
+from tests.unit.memory.test_session_about import _numbered, _reads
+
+NOTES = """# Notes for agents
+
+## Layout
+- `core/` - the runtime, in C
+- `lib/` - the library, loaded at startup
+
+## Building
+
+If you changed the runtime (any file in `core/`), you need to rebuild.
+Run `make -j` to rebuild the binary. It takes a few minutes.
+
+After modifying any C file under `core/`, also run the static analysis checks.
+
+Do not run `make clean` unless the build is broken.
+
+## Reloading
+
+To try a change to `lib/` without a rebuild, you can use `Reloader`.
+
+For instance, testing a library change with fail-fast, you can run:
+```
+FAILFAST=1 ./tool -e 'load("lib"); runtests()'
+```
+
+## Commands
+- `composer install` - install dependencies
+"""
+
+
+def _sections(events: list) -> dict[str, str]:  # type: ignore[type-arg]
+    return {found.key: found.content for found in doc_roles(events)}
+
+
+def test_a_section_under_a_role_heading_gives_its_sentences_whole() -> None:
+    found = _sections(_loaded("AGENTS.md", NOTES))
+
+    assert found["docs:roles:AGENTS.md:build"] == (
+        "AGENTS.md, under Building, says how to build and lint: If you changed the runtime "
+        "(any file in `core/`), you need to rebuild; Run `make -j` to rebuild the binary; "
+        "After modifying any C file under `core/`, also run the static analysis checks."
+    )
+
+
+def test_a_sentence_that_names_the_role_leads_into_its_block() -> None:
+    found = _sections(_loaded("AGENTS.md", NOTES))
+
+    assert found["docs:roles:AGENTS.md:reload"] == (
+        "AGENTS.md, under Reloading, says how to test: For instance, testing a library change "
+        "with fail-fast, you can run: `FAILFAST=1 ./tool -e 'load(\"lib\"); runtests()'`."
+    )
+
+
+def test_a_negated_sentence_a_name_and_another_purposes_command_say_nothing() -> None:
+    text = " ".join(_sections(_loaded("AGENTS.md", NOTES)).values())
+
+    assert "make clean" not in text  # "Do not run …"
+    assert "Reloader" not in text  # a name, not a command
+    assert "composer install" not in text  # installs: not what "Commands" would make it
+    assert "Layout" not in text
+
+
+def test_a_read_gives_what_a_load_gives_and_a_sub_folders_load_says_where() -> None:
+    read = _sections(_reads(("AGENTS.md", _numbered(NOTES))))
+    assert read == _sections(_loaded("AGENTS.md", NOTES))
+
+    (nested, *_rest) = doc_roles(_loaded("web/CLAUDE.md", NOTES))
+    assert nested.content.startswith(
+        "web/CLAUDE.md, under Building, says how to build and lint (run in `web/`):"
+    )
+
+
+def test_a_dependencys_or_another_folders_docs_say_nothing() -> None:
+    assert doc_roles(_loaded("node_modules/pkg/AGENTS.md", NOTES)) == []
+    assert doc_roles(_loaded("../other/AGENTS.md", NOTES)) == []
+    assert doc_roles(_reads(("vendor/lib/README.md", _numbered(NOTES)))) == []
+    assert doc_roles(_reads(("templates/README.md", _numbered(NOTES)))) == []
+
+
+def test_a_readme_gives_its_sentences_but_leaves_its_blocks_to_its_own_recipe() -> None:
+    readme = """# quux
+
+## Testing
+
+The suite runs with `prove -lr t` from the root.
+
+For a quick pass, run:
+```bash
+./scripts/check fast
+```
+"""
+    (found,) = doc_roles(_reads(("README.md", _numbered(readme))))
+
+    assert found.content == (
+        "README.md, under Testing, says how to test: The suite runs with `prove -lr t` from "
+        "the root."
+    )
+
+
+def test_a_command_in_docs_is_a_whole_command_a_reader_types() -> None:
+    assert doc_command("make -j") == "make -j"
+    assert doc_command("$ cargo xtask codegen") == "cargo xtask codegen"
+    assert doc_command("make -C test/passes <name>.ll") == "make -C test/passes <name>.ll"
+    assert doc_command("./build") == "./build"
+    assert doc_command("Make.user") is None
+    assert doc_command("parser.test.ts") is None
+    assert doc_command("pytest") == "pytest"
+    assert doc_command("core/") is None
+    assert doc_command("LEVEL=1") is None
+    assert doc_command("cat README.md") is None
+    assert doc_command("git pull --rebase") is None
+    assert doc_command("x = build()") is None
+
+
+def test_a_heading_that_names_several_roles_gives_no_command_a_role() -> None:
+    notes = """# Agents
+
+## Build & Test Commands
+
+- `composer spec` - run the specification
+- `bin/console inspect src/` - inspect dependencies
+- `make -j` - the binary
+"""
+    assert doc_roles(_loaded("AGENTS.md", notes)) == []
