@@ -72,7 +72,7 @@ def test_the_replayed_model_adds_its_memories_on_top_of_the_rules(tmp_path: Path
     assert compared.calls == len(list(RECORDING.glob("*.json"))) == 3
 
     table = answer_key_model.comparison(compared)
-    assert "held-out projects" in table and "rules + replay of" in table
+    assert "tuning projects" in table and "rules + replay of" in table
     row = next(line for line in table.splitlines() if line.startswith(f"| {PROJECT} "))
     assert f"{len(rules)} → {len(model)}" in row
     assert f"| {len(added)} " in row

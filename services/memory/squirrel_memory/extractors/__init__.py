@@ -1,7 +1,9 @@
 """Memory extractors: the offline rules extractor (default) and the Anthropic-backed one.
 
-`squirrel_memory.extractors.anthropic.AnthropicExtractor` is imported from its module so the
-offline path never loads the Anthropic SDK.
+Each extractor is imported from its own module (`squirrel_memory.extractors.rules.RulesExtractor`,
+`squirrel_memory.extractors.anthropic.AnthropicExtractor`): the offline path never loads the
+Anthropic SDK, and a module outside the package that uses one of the rules' helpers (the loaded
+files' sources, the task context) does not load every rule, and through them itself, on import.
 """
 
 from squirrel_memory.extractors.base import (
@@ -10,12 +12,10 @@ from squirrel_memory.extractors.base import (
     PermanentExtractionError,
     RetryableExtractionError,
 )
-from squirrel_memory.extractors.rules import RulesExtractor
 
 __all__ = [
     "ExtractionError",
     "Extractor",
     "PermanentExtractionError",
     "RetryableExtractionError",
-    "RulesExtractor",
 ]
