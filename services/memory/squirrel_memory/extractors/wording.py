@@ -29,7 +29,7 @@ _IN_WORD_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
 _KEY_WORD = re.compile(r"[a-z0-9][a-z0-9+#-]*")
 
 
-def _outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
+def outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
     """Apply `fix` to the parts of `text` that are not code spans."""
     parts: list[str] = []
     last = 0
@@ -45,8 +45,8 @@ def strip_markdown(text: str) -> str:
     """`text` without bold/strike/emphasis markers and line markers (headings, bullets)."""
     lines = [_LINE_MARKER.sub("", line) for line in text.splitlines()]
     flat = "\n".join(lines)
-    flat = _outside_code(flat, _STRONG, "")
-    return _outside_code(flat, _EMPHASIS, r"\1")
+    flat = outside_code(flat, _STRONG, "")
+    return outside_code(flat, _EMPHASIS, r"\1")
 
 
 def _balanced(text: str) -> str:
