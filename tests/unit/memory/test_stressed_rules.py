@@ -75,6 +75,7 @@ def test_a_stressed_rule_quoted_from_an_instruction_file_is_not_the_users() -> N
         "Write a README that says:\nIMPORTANT: never commit the .env file\n",
         "Add a note to CONTRIBUTING.md saying IMPORTANT: always run make lint before pushing.",
         "Create a docs page with the text 'IMPORTANT: never edit the generated files'",
+        'Add a line to the README: "IMPORTANT: never commit secrets."',
     ],
 )
 def test_a_stressed_line_the_user_asks_to_have_written_is_content_not_a_rule(text: str) -> None:

@@ -104,12 +104,14 @@ _SAID_BEFORE = re.compile(
     re.IGNORECASE,
 )
 #: A request to write a text and the words it is to hold ("write a README that says …", "add a
-#: comment saying: …", "create a page with the text '…'"): those words are the text's content.
+#: comment saying: …", "create a page with the text '…'", "add a line to the README: '…'"):
+#: those words are the text's content.
 _WRITE_REQUEST = re.compile(
     r"\b(?:write|add|create|put|draft|generate|insert|include|update)\b"
     r"(?:[^.!?\n]|\.(?=\w)){0,80}?"
-    r"\b(?:(?:that|which)\s+(?:says?|reads?|states?)|saying|reading|stating|containing|"
-    r"with the (?:text|line|words?|message|note|warning))\b[ \t]*:?\s*(?P<quote>[\"'“‘`]?)",
+    r"(?:\b(?:(?:that|which)\s+(?:says?|reads?|states?)|saying|reading|stating|containing|"
+    r"with the (?:text|line|words?|message|note|warning))\b[ \t]*:?|:)"
+    r"\s*(?P<quote>[\"'“‘`]?)",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
