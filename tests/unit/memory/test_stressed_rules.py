@@ -87,6 +87,9 @@ def test_a_rule_beside_a_request_to_write_a_warning_is_still_kept() -> None:
     assert [said for said, _ in _stated(asked)] == ["Never use npm here, use pnpm."]
     below = "Write a README that says:\nIMPORTANT: never commit .env\n\nFrom now on, use pnpm."
     assert [said for said, _ in _stated(below)] == ["Use pnpm."]
+    task = "Add the tests: IMPORTANT: never mock the database."
+    [(said, _)] = _stated(task)  # a task and then the user's own stressed rule
+    assert said.endswith("never mock the database.")
 
 
 def test_only_the_users_own_words_make_the_rule() -> None:

@@ -107,10 +107,14 @@ _SAID_BEFORE = re.compile(
 #: comment saying: …", "create a page with the text '…'", "add a line to the README: '…'"):
 #: those words are the text's content.
 _WRITE_REQUEST = re.compile(
-    r"\b(?:write|add|create|put|draft|generate|insert|include|update)\b"
+    r"\b(?:write|add|create|put|draft|generate|insert|include|update)\b(?:"
     r"(?:[^.!?\n]|\.(?=\w)){0,80}?"
-    r"(?:\b(?:(?:that|which)\s+(?:says?|reads?|states?)|saying|reading|stating|containing|"
-    r"with the (?:text|line|words?|message|note|warning))\b[ \t]*:?|:)"
+    r"\b(?:(?:that|which)\s+(?:says?|reads?|states?)|saying|reading|stating|containing|"
+    r"with the (?:text|line|words?|message|note|warning))\b[ \t]*:?|"
+    # "add a line to the README: …": a piece of text named, then what it holds after a colon
+    # ("add the tests: IMPORTANT: …" names none, and its warning is the user's).
+    r"(?:[^.!?\n:]|\.(?=\w)){0,40}?\b(?:line|sentence|note|comment|warning|paragraph|banner|"
+    r"message|text|notice|docstring|caption|callout)s?\b(?:[^.!?\n:]|\.(?=\w)){0,40}?:)"
     r"\s*(?P<quote>[\"'“‘`]?)",
     re.IGNORECASE,
 )
