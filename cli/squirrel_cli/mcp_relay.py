@@ -71,6 +71,11 @@ class RelayError(Exception):
 class NotServingError(RelayError):
     """The gateway's endpoint did not answer within the time the call may wait."""
 
+    def __init__(self, reason: str, wait_seconds: float) -> None:
+        super().__init__(reason)
+        self.wait_seconds = wait_seconds
+        """How long the call was allowed to wait for the gateway."""
+
 
 def _is_request(message: dict[str, Any]) -> bool:
     return "method" in message and "id" in message
@@ -189,7 +194,14 @@ class Relay:
         try:
             self._exchange(message)
         except RelayError as exc:
-            log_event("mcp_relay_failed", "warning", method=message.get("method"), reason=str(exc))
+            waited = {"wait_seconds": exc.wait_seconds} if isinstance(exc, NotServingError) else {}
+            log_event(
+                "mcp_relay_failed",
+                "warning",
+                method=message.get("method"),
+                reason=str(exc),
+                **waited,
+            )
             if not _is_request(message):
                 return
             if (
@@ -232,10 +244,11 @@ class Relay:
         for up to `wait` seconds (default `RECONNECT_SECONDS`, read at the call): it may be
         restarting, and nothing was sent, so sending later is safe."""
         body = json.dumps(message).encode()
-        deadline = time.monotonic() + (RECONNECT_SECONDS if wait is None else wait)
+        budget = RECONNECT_SECONDS if wait is None else wait
+        deadline = time.monotonic() + budget
         refused_token = False
         while True:
-            endpoint = self._endpoint or self._find_endpoint(deadline)
+            endpoint = self._endpoint or self._find_endpoint(deadline, budget)
             conn = http.client.HTTPConnection(
                 endpoint.host, endpoint.port, timeout=CALL_TIMEOUT_SECONDS
             )
@@ -246,7 +259,8 @@ class Relay:
                 self._endpoint = None
                 if time.monotonic() >= deadline:
                     raise NotServingError(
-                        "the gateway is not answering; check `sqrl status` (`sqrl up` starts it)"
+                        "the gateway is not answering; check `sqrl status` (`sqrl up` starts it)",
+                        budget,
                     ) from None
                 time.sleep(_POLL_SECONDS)
                 continue
@@ -285,8 +299,9 @@ class Relay:
         self._token = token or self._token
         return changed
 
-    def _find_endpoint(self, deadline: float) -> ServiceInfo:
-        """The gateway's endpoint as recorded in the home, waiting for it until `deadline`."""
+    def _find_endpoint(self, deadline: float, budget: float) -> ServiceInfo:
+        """The gateway's endpoint as recorded in the home, waiting for it until `deadline`
+        (`budget` seconds from the call's start)."""
         while True:
             info = read_service_info(self._layout.run / ENDPOINT_FILE)
             # Started before the services served: the gateway answers before the memory
@@ -305,7 +320,8 @@ class Relay:
             if time.monotonic() >= deadline:
                 raise NotServingError(
                     "the gateway's MCP endpoint is not running; check `sqrl status`"
-                    " (`sqrl up` starts it)"
+                    " (`sqrl up` starts it)",
+                    budget,
                 )
             time.sleep(_POLL_SECONDS)
 

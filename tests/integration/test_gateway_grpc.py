@@ -73,7 +73,7 @@ async def gateway(
 ) -> AsyncIterator[GatewayClient]:
     async with running("gateway", gateway_server.setup, settings) as service:
         token = HomeLayout(settings.home).token.read_text()
-        client = GatewayClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=10)
+        client = GatewayClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=60)
         try:
             yield client
         finally:

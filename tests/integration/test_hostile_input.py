@@ -130,7 +130,7 @@ async def stack(
 async def healthy(target: str) -> bool:
     async with grpc.aio.insecure_channel(target) as channel:
         reply = await health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(), timeout=5
+            health_pb2.HealthCheckRequest(), timeout=60
         )
         return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 

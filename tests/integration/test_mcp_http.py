@@ -71,7 +71,7 @@ async def test_requests_without_the_token_get_401(url: str, authorization: str |
     headers = dict(MCP_HEADERS)
     if authorization is not None:
         headers["authorization"] = authorization
-    async with httpx2.AsyncClient(timeout=10) as http:
+    async with httpx2.AsyncClient(timeout=60) as http:
         reply = await http.post(url, json=INITIALIZE, headers=headers)
     assert reply.status_code == 401
     assert reply.headers["www-authenticate"].startswith("Bearer")
@@ -132,12 +132,12 @@ async def test_the_grpc_api_serves_before_the_http_endpoint_is_recorded(
         running_fake_memory(settings),
         running("gateway", gateway_server.setup, settings, settled=False) as service,
     ):
-        assert await health_status(f"127.0.0.1:{service.port}", timeout=5) == "SERVING"
+        assert await health_status(f"127.0.0.1:{service.port}", timeout=60) == "SERVING"
         assert read_service_info(info_file(run)) is None
         await wait_for(lambda: _recorded(run))
         info = read_service_info(info_file(run))
         assert info is not None
-        async with httpx2.AsyncClient(timeout=10) as http:
+        async with httpx2.AsyncClient(timeout=60) as http:
             reply = await http.post(endpoint_url(info), json=INITIALIZE, headers=MCP_HEADERS)
         assert reply.status_code == 401  # answering, behind the token
 

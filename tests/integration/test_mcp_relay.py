@@ -194,7 +194,7 @@ async def test_end_of_stdin_ends_the_gateway_session(settings: Settings) -> None
         await asyncio.to_thread(relay.serve, io.BytesIO(lines))
         info = read_service_info(info_file(layout.run))
         assert info is not None and relay.session is not None
-        async with httpx2.AsyncClient(timeout=10) as http:
+        async with httpx2.AsyncClient(timeout=60) as http:
             reply = await http.post(
                 endpoint_url(info),
                 json=LIST_TOOLS,

@@ -77,15 +77,15 @@ async def test_data_rpc_without_token_is_unauthenticated(
     async with grpc.aio.insecure_channel(f"127.0.0.1:{services['memory'].port}") as channel:
         stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
         with pytest.raises(grpc.aio.AioRpcError) as err:
-            await stub.ListProjects(memory_service_pb2.ListProjectsRequest(), timeout=5)
+            await stub.ListProjects(memory_service_pb2.ListProjectsRequest(), timeout=60)
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await stub.ListProjects(
-                memory_service_pb2.ListProjectsRequest(), metadata=bearer("wrong"), timeout=5
+                memory_service_pb2.ListProjectsRequest(), metadata=bearer("wrong"), timeout=60
             )
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
         response = await stub.ListProjects(
-            memory_service_pb2.ListProjectsRequest(), metadata=bearer(_token(settings)), timeout=5
+            memory_service_pb2.ListProjectsRequest(), metadata=bearer(_token(settings)), timeout=60
         )
         assert list(response.projects) == []
 
@@ -99,7 +99,7 @@ async def test_domain_errors_travel_as_their_status_code(
             await stub.RegisterProject(
                 memory_service_pb2.RegisterProjectRequest(root=str(tmp_path / "missing")),
                 metadata=bearer(_token(settings)),
-                timeout=5,
+                timeout=60,
             )
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
@@ -111,7 +111,7 @@ async def test_health_is_open_and_serving(services: dict[str, GrpcService]) -> N
             full_name = FILES[name].DESCRIPTOR.services_by_name
             for service_name in ["", *[s.full_name for s in full_name.values()]]:
                 reply = await stub.Check(
-                    health_pb2.HealthCheckRequest(service=service_name), timeout=5
+                    health_pb2.HealthCheckRequest(service=service_name), timeout=60
                 )
                 assert reply.status == health_pb2.HealthCheckResponse.SERVING
 

@@ -76,7 +76,7 @@ async def _who(channel: grpc.aio.Channel, metadata: Any, user_id: str = "") -> d
         request_serializer=Echo.SerializeToString,
         response_deserializer=Echo.FromString,
     )
-    reply = await call(Echo(user_id=user_id), metadata=metadata, timeout=10)
+    reply = await call(Echo(user_id=user_id), metadata=metadata, timeout=60)
     return {"bound": reply.task_description, "user_id": reply.user_id}
 
 

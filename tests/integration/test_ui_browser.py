@@ -98,7 +98,7 @@ async def append_sessions(served: Served) -> None:
 
 
 async def login_link(served: Served) -> str:
-    async with httpx2.AsyncClient(timeout=10) as http:
+    async with httpx2.AsyncClient(timeout=60) as http:
         reply = await http.post(
             f"{served.base}/ui/code", headers={"authorization": f"Bearer {served.token}"}
         )

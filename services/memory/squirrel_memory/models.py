@@ -180,3 +180,6 @@ class UpdateDecision:
     merged_content: str | None = None
     reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    dropped_tags: tuple[str, ...] = ()
+    """Tags UPDATE_EXISTING takes off the target: what they said of the statement it replaces
+    no longer holds (a summary's tag once the project's own description replaces it)."""

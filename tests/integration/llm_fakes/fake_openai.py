@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +25,12 @@ class FakeOpenAI:
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     url: str = ""
+    # A `slow` answer is held until this is set (when the server stops, at the latest).
+    released: threading.Event = field(default_factory=threading.Event)
+
+
+#: The longest a `slow` answer is held: past any timeout a test gives its caller.
+SLOW_HOLD_SECONDS = 120.0
 
 
 def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
@@ -53,7 +58,7 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 return
             mode = state.mode
             if mode == "slow":
-                time.sleep(3)
+                state.released.wait(SLOW_HOLD_SECONDS)
             if mode == "ratelimit":
                 self._send(429, b'{"error": "slow down"}', {"retry-after": "0"})
                 return
@@ -110,6 +115,7 @@ def running_fake_openai() -> Iterator[FakeOpenAI]:
     try:
         yield state
     finally:
+        state.released.set()
         server.shutdown()
         server.server_close()
         thread.join()

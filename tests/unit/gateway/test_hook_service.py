@@ -12,6 +12,7 @@ from squirrel_core.errors import UnavailableError
 from squirrel_core.hook_activity import read_activity
 from squirrel_gateway.hook_hosts import HookInput
 from squirrel_gateway.hook_service import HookService, HookSettings
+from tests.conftest import PATIENCE_SECONDS
 from tests.gitrepos import git, make_repo
 from tests.unit.gateway.fakes import FakeBackend, selected
 
@@ -73,7 +74,7 @@ async def test_a_slow_backend_is_cut_off_at_the_deadline(repo: Path, tmp_path: P
     hooks, backend = service(repo, tmp_path, deadline_ms=100)
 
     async def slow(*args: object, **kwargs: object) -> object:
-        await asyncio.sleep(5)
+        await asyncio.sleep(PATIENCE_SECONDS)
         raise AssertionError("not reached")
 
     backend.get_project_brief_view = slow  # type: ignore[method-assign]
@@ -85,7 +86,7 @@ async def test_session_end_is_passed_to_ingest(repo: Path, tmp_path: Path) -> No
     hooks, _ = service(repo, tmp_path, ender)
     payload = {"cwd": str(repo), "session_id": "s1", "transcript_path": "/t/s1.jsonl"}
     assert await hooks.answer("claude", "SessionEnd", payload) == ""
-    await asyncio.wait_for(ender.done.wait(), 5)
+    await asyncio.wait_for(ender.done.wait(), PATIENCE_SECONDS)
     assert ender.ended == [("s1", "/t/s1.jsonl", str(repo))]
     await hooks.close()
 
@@ -114,7 +115,7 @@ async def test_a_stop_only_host_ends_the_session_after_it_stays_idle(
         assert ender.ended == []
         await hooks.answer("codex", "Stop", payload)
         skipped += 61.0
-        await asyncio.wait_for(ender.done.wait(), 5)
+        await asyncio.wait_for(ender.done.wait(), PATIENCE_SECONDS)
         assert [e[0] for e in ender.ended] == ["s2"]
     finally:
         del loop.time

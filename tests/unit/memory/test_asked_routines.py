@@ -171,6 +171,8 @@ def test_several_roles_split_by_the_commands_own_roles() -> None:
         # Another repository, by the shell's folder or a path.
         ("lint the package", [("flakeq .", 0, "/home/dev/src/other")]),
         ("lint the package", [("flakeq /home/dev/src/other", 0)]),
+        ("lint the package", [("flakeq .", 0, "/home/dev/src/app-old")]),
+        ("lint the package", [("flakeq /home/dev/src/app-old/lib", 0)]),
         # A question answered without running; a plan.
         ("how do I lint?", [("ls", 0)]),
         ("how do I lint this project", [("flakeq .", 0)]),

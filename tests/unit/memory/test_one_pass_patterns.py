@@ -1,10 +1,10 @@
 """The extractors' patterns read a huge hostile text in one pass.
 
 Each text is hundreds of thousands of characters of the prefix a backtracking pattern would try
-again from every position (a run of `[`, of `[a](`, one long word, blanks before a name, `?`
-after a question): minutes or hours of work before, milliseconds now. The calls run in one
-child process that must finish before a generous backstop (it names each call before making
-it, so a call that never ends is named); nothing is timed.
+again from every position (a run of `[`, of `[a](`, one long word, blanks before a name or with
+no dash after them, `?` after a question): minutes or hours of work before, milliseconds now.
+The calls run in one child process that must finish before a generous backstop (it names each
+call before making it, so a call that never ends is named); nothing is timed.
 """
 
 from __future__ import annotations
@@ -21,6 +21,19 @@ CALLS = [
     # A line of an instruction file or README, its links taken out.
     ("squirrel_memory.repository.instructions", "clean_markdown", "'[' * 300_000", "[" * 9),
     ("squirrel_memory.repository.instructions", "clean_markdown", "'[a](' * 200_000", "[a]([a](["),
+    # The one Markdown link pattern every reader of prose shares, and each of those readers.
+    ("squirrel_memory.markdown_links", "unlinked", "'[' * 300_000", "[" * 9),
+    ("squirrel_memory.markdown_links", "unlinked", "'[a](' * 200_000", "[a]([a](["),
+    ("squirrel_memory.extractors.diagnosed", "_sentences", "'[' * 300_000", ["[" * 9]),
+    ("squirrel_memory.extractors.diagnosed", "_sentences", "'[a](' * 200_000", ["[a]([a](["]),
+    ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[' * 300_000", ""),
+    ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[a](' * 200_000", ""),
+    ("squirrel_memory.extractors.log_failures", "_sentences", "'[' * 300_000", ["[" * 9]),
+    ("squirrel_memory.extractors.log_failures", "_sentences", "'[a](' * 200_000", ["[a]([a](["]),
+    ("squirrel_memory.extractors.written_notes", "_clean", "'[' * 300_000", "[" * 9),
+    ("squirrel_memory.extractors.written_notes", "_clean", "'[a](' * 200_000", "[a]([a](["),
+    # A user's message cut into clauses: a long run of blanks with no spaced dash after it.
+    ("squirrel_memory.extractors.clauses", "clauses", "'a' + ' ' * 300_000 + 'b'", []),
     # A runner's list of tasks: each line tried as an indented name.
     (
         "squirrel_memory.extractors.listed_tasks",
@@ -51,7 +64,8 @@ def test_huge_hostile_texts_are_read_in_one_pass() -> None:
         lines += [
             f"print('calling {function}', {arguments!r}, flush=True)",
             f"found = importlib.import_module({module!r}).{function}({arguments})",
-            "print(repr(found if not isinstance(found, str) else found[:9]), flush=True)",
+            "shown = found[:9] if isinstance(found, str) else [x[:9] for x in found[:3]]",
+            "print(repr(shown), flush=True)",
         ]
     printed = finishes("\n".join(lines)).splitlines()
     assert printed[1::2] == [repr(answer) for *_, answer in CALLS]

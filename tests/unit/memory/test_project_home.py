@@ -195,6 +195,10 @@ def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
         lambda s: s.run("gh search repos shop", output="https://github.com/up/shop\n"),
         lambda s: _read(s, "README.md", "# Shop\nForked from https://github.com/up/shop.\n"),
         lambda s: _read(s, "README.md", "A mirror of https://gitlab.com/up/shop\n"),
+        lambda s: _read(s, "README.md", "# Shop\n\nLike github.com/foo/shop, but for books.\n"),
+        lambda s: _read(
+            s, "README.md", "# Shop\n\nInspired by [shop](https://github.com/foo/shop).\n"
+        ),
     ],
     ids=[
         "get-url-upstream",
@@ -205,6 +209,8 @@ def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
         "gh-search",
         "forked-from",
         "mirror-of",
+        "like-another",
+        "inspired-by",
     ],
 )
 def test_a_fork_s_upstream_or_another_repository_is_not_the_home(build: object) -> None:
@@ -212,6 +218,17 @@ def test_a_fork_s_upstream_or_another_repository_is_not_the_home(build: object) 
     stream.user("sync with upstream")
     build(stream)  # type: ignore[operator]
     assert project_home(stream.events) is None
+
+
+def test_a_line_that_likes_the_project_still_names_its_home() -> None:
+    stream = Stream()
+    stream.user("where do bugs go?")
+    readme = (
+        "# Shop\n\nIf you'd like to help, open an issue at https://github.com/acme/shop/issues\n"
+    )
+    _read(stream, "README.md", readme)
+    found = project_home(stream.events)
+    assert found is not None and "github.com/acme/shop " in found.content
 
 
 def test_two_remotes_without_origin_say_nothing() -> None:

@@ -16,7 +16,9 @@ from squirrel_memory.models import (
     MemoryType,
     Scope,
     UpdateAction,
+    UpdateDecision,
 )
+from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from tests.unit.memory.session_builder import Session
 
@@ -230,7 +232,23 @@ def test_the_projects_own_description_replaces_a_summary() -> None:
     assert decision.action is UpdateAction.UPDATE_EXISTING
     assert decision.target_id == "m_about"
     assert decision.merged_content == README_ABOUT
-    assert SUMMARY_TAG not in decision.extra["merged_tags"]
+    assert decision.dropped_tags == (SUMMARY_TAG,)
+
+
+async def test_the_description_that_replaces_a_summary_is_stored_without_the_summary_tag(
+    store: SqliteStore,
+) -> None:
+    summary = _candidate(SUMMARY, ("overview", "about", SUMMARY_TAG))
+    kept = await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, summary), user_id="u")
+    assert kept is not None and SUMMARY_TAG in kept.tags
+    decision = decide_update(_candidate(README_ABOUT, ("overview", "about")), [kept])
+
+    described = await store.apply_decision(decision, user_id="u")
+
+    assert described is not None and described.id == kept.id
+    assert described.content == README_ABOUT
+    assert SUMMARY_TAG not in described.tags
+    assert {"overview", "about"} <= set(described.tags)
 
 
 def test_a_manual_overview_is_left_to_the_usual_rules() -> None:

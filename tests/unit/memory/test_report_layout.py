@@ -119,6 +119,22 @@ def test_a_path_the_subagent_only_listed_counts_as_seen() -> None:
     assert found[0].event_ids[1] == session.events[2].id  # the listing
 
 
+def test_only_a_listing_or_a_search_lists_paths_not_any_line_of_any_output() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Find the billing code."}, origin="parent_agent")
+    # A build's output names a path that is not there: a line's first word, not a listing.
+    session.run("make invoices", 0, "internal/billing/invoice.go: skipped, no such file\n")
+    session.run("ls internal/store", 0, "orders.go\ninternal/store/db.go\n")
+    session.say(
+        "## Key files\n\n- `internal/billing/invoice.go` — invoice rendering\n"
+        "- `internal/store/db.go` — database connection pool\n"
+    )
+
+    found = report_layout(_subagent(session))
+
+    assert [f.content for f in found] == ["`internal/store/db.go`: database connection pool."]
+
+
 @pytest.mark.parametrize(
     ("heading", "item"),
     [
@@ -142,6 +158,11 @@ def test_a_path_the_subagent_only_listed_counts_as_seen() -> None:
         # a heading that is not about where things are, or inside a plan
         ("## Summary", "- `internal/api/router.go` — route registration"),
         ("# Implementation plan\n\n### Files", "- `internal/api/router.go` — route registration"),
+        (
+            "**Implementation steps**\n\n### Files",
+            "- `internal/api/router.go` — route registration",
+        ),
+        ("## Overview\n\n**Changes made**\n\n### Files", "- `internal/api/router.go` — routes"),
         # a path outside the project, or one never read or listed
         ("## Key files", "- `/home/dev/other/router.go` — route registration"),
         ("## Key files", "- `internal/billing/invoice.go` — invoice rendering"),

@@ -68,6 +68,30 @@ def test_a_stressed_rule_quoted_from_an_instruction_file_is_not_the_users() -> N
     assert _stated(block) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "write a README that says IMPORTANT: never commit the .env file",
+        "Write a README that says:\nIMPORTANT: never commit the .env file\n",
+        "Add a note to CONTRIBUTING.md saying IMPORTANT: always run make lint before pushing.",
+        "Create a docs page with the text 'IMPORTANT: never edit the generated files'",
+        'Add a line to the README: "IMPORTANT: never commit secrets."',
+    ],
+)
+def test_a_stressed_line_the_user_asks_to_have_written_is_content_not_a_rule(text: str) -> None:
+    assert _stated(text) == []
+
+
+def test_a_rule_beside_a_request_to_write_a_warning_is_still_kept() -> None:
+    asked = "Add a comment saying NB: this loop is slow. Never use npm here, use pnpm."
+    assert [said for said, _ in _stated(asked)] == ["Never use npm here, use pnpm."]
+    below = "Write a README that says:\nIMPORTANT: never commit .env\n\nFrom now on, use pnpm."
+    assert [said for said, _ in _stated(below)] == ["Use pnpm."]
+    task = "Add the tests: IMPORTANT: never mock the database."
+    [(said, _)] = _stated(task)  # a task and then the user's own stressed rule
+    assert said.endswith("never mock the database.")
+
+
 def test_only_the_users_own_words_make_the_rule() -> None:
     said = Session(ROOT, "s1", T0)
     said.say("Done.")

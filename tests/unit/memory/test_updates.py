@@ -142,7 +142,7 @@ def test_candidate_already_covered_by_a_fuller_memory_is_a_noop() -> None:
     assert decision.action == UpdateAction.NOOP
 
 
-def test_refinement_updates_with_merged_content_tags_paths_and_importance() -> None:
+def test_refinement_updates_with_merged_content_and_keeps_every_tag() -> None:
     decision = decide_update(
         cand("Runs tests with pytest (through uv)."), [item("Runs tests with pytest.")]
     )
@@ -150,9 +150,7 @@ def test_refinement_updates_with_merged_content_tags_paths_and_importance() -> N
     assert decision.action == UpdateAction.UPDATE_EXISTING
     assert decision.target_id == "mem_1"
     assert decision.merged_content == "Runs tests with pytest (through uv)."
-    assert decision.extra["merged_tags"] == ["old", "new"]
-    assert decision.extra["merged_file_paths"] == ["a.py", "b.py"]
-    assert decision.extra["merged_importance"] == 0.8
+    assert decision.dropped_tags == ()
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import Origin
-from squirrel_memory.extractors.activity import CommandRun, commands, user_requests
+from squirrel_memory.extractors.activity import CommandRun, commands, in_folder, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
@@ -222,7 +222,7 @@ def _asked(text: str) -> tuple[tuple[str, ...], bool] | None:
 def _kept(attempt: Attempt, root: str) -> bool:
     """A step of a routine: run in the project, doing something, not installing."""
     run = attempt.run
-    if run.cwd is not None and run.cwd != root and not run.cwd.startswith(root + "/"):
+    if run.cwd is not None and not in_folder(run.cwd, root):
         return False
     if not attempt.tokens or attempt.scope.startswith("/") or looks_around(attempt):
         return False
@@ -235,8 +235,7 @@ def _kept(attempt: Attempt, root: str) -> bool:
     # A path outside the project (another checkout, a home folder): the work is elsewhere.
     paths = (w.split("=", 1)[-1].strip("'\"") for w in attempt.tokens[1:])
     return not any(
-        p.startswith(("/", "~")) and p != "/dev/null" and not p.startswith(root + "/") and p != root
-        for p in paths
+        p.startswith(("/", "~")) and p != "/dev/null" and not in_folder(p, root) for p in paths
     )
 
 

@@ -9,7 +9,10 @@ from squirrel_memory.extractors.wording import strip_markdown
 
 MAX_CLAUSE_CHARS = 240
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|\s+-\s+|,\s+(?=(?:however|but)\s)")
+#: A clause ends at a sentence's end, a line break, a spaced dash or a comma before "however" or
+#: "but". The dash is tried only where a run of blanks begins, so a long run of blanks with no
+#: dash after it is read once, not again from each blank in it.
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|(?<!\s)\s+-\s+|,\s+(?=(?:however|but)\s)")
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").

@@ -44,6 +44,7 @@ from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.reported import changing_commands, local_paths
 from squirrel_memory.extractors.user_turns import opens_with_report, user_turns
 from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
 MIN_CAUSE_CHARS = 20
@@ -56,9 +57,6 @@ MAX_LESSONS = 3
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _MARKUP = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
-#: A Markdown link, said by its text (which holds no bracket: from every `[` of a long run of
-#: them the text would run on to the end).
-_LINK = re.compile(r"\[([^\[\]]+)\]\([^)]*\)")
 #: "The (root) problem is that …", "The cause was …": the cause follows.
 _NAMED = re.compile(
     r"^(?:[\w!,' -]{0,30}?\b)?the (?:real |actual |root |underlying )?(?:problem|issue|cause|"
@@ -239,7 +237,7 @@ class _Cause:
 def _sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-    prose = _LINK.sub(r"\1", prose)
+    prose = unlinked(prose)
     found: list[str] = []
     in_plan = False
     for paragraph in prose.split("\n"):

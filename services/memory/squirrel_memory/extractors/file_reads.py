@@ -6,10 +6,15 @@ import re
 from typing import Any
 
 from squirrel_core.events import LOADED_FILE, EventType, Origin
+from squirrel_memory.extractors.activity import core_tokens, split_segments
 from squirrel_memory.models import StoredEvent
 
 #: Tools whose result is a file's content (Claude Code's Read, other assistants' equivalents).
 READ_TOOLS = frozenset({"Read", "read_file", "view"})
+#: Tools whose result lists files: a pattern's matches, a folder's entries, a search's hits.
+LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
+#: Programs whose output lists files: what they list is what the folder holds.
+LISTERS = frozenset({"ls", "find", "fd", "tree", "git", "rg", "grep"})
 #: Longest file output read for its text (characters); what matters is near the top.
 MAX_READ_CHARS = 200_000
 
@@ -108,3 +113,21 @@ def file_text(output: str) -> str:
     if not lines or numbered < max(1, len(lines) // 2):
         return text
     return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
+
+
+def listing_output(event: StoredEvent) -> str | None:
+    """The output of a listing or a search (a Glob, LS or Grep result, or a command run with
+    `ls`, `find`, `git`, `grep` … in it), or None for any other event."""
+    content: dict[str, Any] = event.content
+    output = content.get("output")
+    if not isinstance(output, str):
+        return None
+    if event.event_type == EventType.TOOL_RESULT:
+        return output if content.get("tool") in LISTING_TOOLS else None
+    command = content.get("command")
+    if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return None
+    if not isinstance(command, str):
+        return None
+    programs = {tokens[0] for part in split_segments(command) if (tokens := core_tokens(part))}
+    return output if programs & LISTERS else None

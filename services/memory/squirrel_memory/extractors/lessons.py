@@ -25,6 +25,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
+from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
 MAX_DIAGNOSIS_CHARS = 220
@@ -185,7 +186,7 @@ def diagnosis(
 
 def _explaining_sentence(text: str) -> str:
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-    prose = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", prose)
+    prose = unlinked(prose)
     for paragraph in prose.split("\n"):
         flat = " ".join(re.sub(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", paragraph).split())
         flat = flat.replace("**", "")

@@ -23,6 +23,7 @@ from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.reported import local_paths
 from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
 #: Longest quoted error, cause and command kept (characters).
@@ -82,7 +83,7 @@ def _quoted_error(answer: str, output: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-    prose = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", prose)
+    prose = unlinked(prose)
     found: list[str] = []
     for paragraph in prose.split("\n"):
         flat = " ".join(_MARKUP.sub("", paragraph).replace("**", "").split())

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.activity import commands, relative_path
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, attempts
+from squirrel_memory.extractors.file_reads import listing_output
 from squirrel_memory.models import StoredEvent
 
 #: Importance of the fact (as a language fact's: it answers "what is this project"; its own key,
@@ -28,9 +29,6 @@ KEY = "repository_kind"
 CONTENT = "The project is a notes repository in Markdown, with no code."
 MIN_FILES = 2
 NOTES_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt"})
-#: Programs whose output lists files: what they list is what the folder holds.
-_LISTERS = frozenset({"ls", "find", "fd", "tree", "git", "rg", "grep"})
-_LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
 #: A file name or pattern with an extension (`main.tf`, `*.yaml`, `src/app.py`).
 _NAMED_FILE = re.compile(r"(?<![\w/.-])([\w*?/.-]*[\w*?-]\.([A-Za-z][A-Za-z0-9]{0,9}))(?![\w-])")
 _URLISH = re.compile(r"https?://\S+|\b[\w-]+@[\w.-]+")
@@ -60,19 +58,10 @@ def _foreign_names(text: str) -> bool:
 
 def _lists_files(event: StoredEvent) -> str:
     """The text of a listing the event holds: a lister's command and output, a Glob's result."""
-    content = event.content
+    command = event.content.get("command")
     if event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN):
-        command = content.get("command")
-        if not isinstance(command, str):
-            return ""
-        programs = {tokens[0] for part in split_segments(command) if (tokens := core_tokens(part))}
-        output = content.get("output")
-        shown = output if isinstance(output, str) and programs & _LISTERS else ""
-        return f"{command}\n{shown}"
-    if event.event_type == EventType.TOOL_RESULT and content.get("tool") in _LISTING_TOOLS:
-        output = content.get("output")
-        return output if isinstance(output, str) else ""
-    return ""
+        return f"{command}\n{listing_output(event) or ''}" if isinstance(command, str) else ""
+    return listing_output(event) or ""
 
 
 def notes_repository(events: list[StoredEvent]) -> NotesRepository | None:

@@ -19,7 +19,8 @@ address is this project's, the same in every ecosystem:
   is one whose owner is a template's placeholder (`github.com/your-org/ledger`, `USERNAME`),
   one on a line that calls it a fork, the upstream, a mirror or the original ("Forked from
   github.com/upstream/ledger"), one a git command fetched from a remote it named other than
-  `origin` (`git fetch upstream`, `git pull https://…`), or one a forge client's search or raw
+  `origin` (`git fetch upstream`, `git pull https://…`), one a file compares the project with
+  ("Like github.com/foo/ledger, but …", "inspired by …"), or one a forge client's search or raw
   API call printed (`gh search`, `gh api`);
 - two such addresses that differ (a fork and its upstream) with no remote listing to decide
   say nothing, and so does a single remote's URL printed for a remote other than `origin`
@@ -82,6 +83,16 @@ _LISTS_REMOTES = re.compile(r"^git\s+(?:remote\b|config\s+(?:--get\s+)?remote\.[
 _TRANSFERS = re.compile(r"^(?:git\s+(?:push|pull|fetch|clone)|gh|glab|tea)\s")
 #: A line that names another repository than this one: a fork's upstream, a mirror.
 _ANOTHER = re.compile(r"\b(?:fork(?:ed)?|upstream|mirror(?:ed)?|original(?:ly)?)\b", re.IGNORECASE)
+#: The words just before an address that compare the project with another of the same name
+#: ("Like github.com/foo/shop, but …", "inspired by [shop](https://github.com/foo/shop)"):
+#: an address, a link's text, a URL's scheme may come between.
+_COMPARED = re.compile(
+    r"\b(?:(?:un)?like|similar to|inspired by|based on|port(?:ed)? (?:of|from)|alternative to|"
+    r"clone of|rewrite of|derived from|compared? (?:to|with)|vs\.?|versus|instead of|"
+    r"replacement for|successor (?:to|of)|see also)\s*[:,]?\s*"
+    r"(?:\[[^\]]{0,200}\]\(|<)?(?:(?:https?|git)://|git@)?(?:www\.)?$",
+    re.IGNORECASE,
+)
 #: A forge client's subcommand that can show any repository (a search, a raw API call).
 _NAMES_REPO = frozenset({"api", "search"})
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
@@ -118,8 +129,13 @@ def _normal(name: str) -> str:
 
 def _addresses(text: str) -> list[tuple[str, str]]:
     """(`host/owner/name` as written, repository name) of every forge address in `text`."""
+    return [(address, name) for address, name, _ in _placed_addresses(text)]
+
+
+def _placed_addresses(text: str) -> list[tuple[str, str, int]]:
+    """`_addresses` with where each starts in `text`."""
     return [
-        (f"{m['host'].lower()}/{m['owner']}/{m['name']}", m["name"])
+        (f"{m['host'].lower()}/{m['owner']}/{m['name']}", m["name"], m.start())
         for m in _ADDRESS.finditer(text)
         if not _PLACEHOLDER.match(m["owner"].lstrip("~"))
     ]
@@ -205,8 +221,8 @@ def _read_files(events: list[StoredEvent], project_id: str) -> list[_Seen]:
         for number, line in numbered_lines(output):
             if _ANOTHER.search(line):
                 continue
-            for address, name in _addresses(line):
-                if _is_ours(name, project_id):
+            for address, name, start in _placed_addresses(line):
+                if _is_ours(name, project_id) and not _COMPARED.search(line[:start]):
                     seen.append(_Seen(address, f"`{path}:{number}`", event.id, path))
     return seen
 

@@ -17,8 +17,9 @@ same for every ecosystem:
   names files, paths, locations, folders, modules, components, the layout or the structure, and
   names no change, plan, proposal, layout to come or trouble ("Files to modify", "Changes
   made", "Issues found", "Recommended structure", "Target structure", "Layout after the
-  refactor" are not the layout); a table whose header row names a file
-  or path column counts too;
+  refactor" are not the layout), nor under any heading it sits inside (a bold line heads the
+  deeper Markdown headings after it: "**Implementation steps**" then "### Files"); a table
+  whose header row names a file or path column counts too;
 - the item opens with the path (in backticks or bold), or with a bold label and then the path,
   and the path is a file or folder the subagent read or listed (or that exists in the
   repository), inside the project and outside dependency, build and test-data folders;
@@ -41,6 +42,7 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
+from squirrel_memory.extractors.file_reads import listing_output
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     LINE_SUFFIX,
@@ -74,8 +76,6 @@ _HEADING = re.compile(
     r"^\s*(?:(?P<level>#{1,6})\s+(?P<md>.+?)\s*#*|\*\*(?P<bold>[^*`]+?)\*\*\s*:?|"
     r"(?P<plain>[A-Z][\w ’'/-]{2,40}):)\s*$"
 )
-#: The level of a bold or plain heading line: below every Markdown heading.
-_LINE_LEVEL = 7
 _LAYOUT = re.compile(
     r"\b(?:files?|paths?|locations?|layout|structure|organi[sz]ation|director(?:y|ies)|"
     r"folders?|modules?|components?|entry ?points?|where)\b",
@@ -85,7 +85,7 @@ _NOT_LAYOUT = re.compile(
     r"\b(?:chang\w*|modif\w*|edit\w*|creat\w*|add\w*|updat\w*|touch\w*|writ\w*|wrote|"
     r"delet\w*|remov\w*|renam\w*|new|propos\w*|plan\w*|recommend\w*|suggest\w*|todo|next|"
     r"fix\w*|issues?|bugs?|problems?|errors?|fail\w*|gaps?|missing|risks?|concerns?|"
-    r"findings?|to|should|needs?|needed|review\w*|affected|impact\w*|question\w*|"
+    r"findings?|to|should|needs?|needed|review\w*|affected|impact\w*|question\w*|steps?|"
     r"unclear|unknown|tests? results?|"
     # A layout to come, not the one there is ("Target structure", "Layout after the refactor").
     r"target|desired|ideal|intended|expected|future|goals?|would|will|could|might|after|"
@@ -147,13 +147,12 @@ def _reports(events: list[StoredEvent]) -> list[StoredEvent]:
 
 def _listed(events: Iterable[StoredEvent]) -> dict[str, str]:
     """Project paths a listing or a search printed (one per line, `path` or `path:line:…`),
-    each with the event that printed it."""
+    each with the event that printed it; any other output (a build's, a test run's, a file's
+    text) lists nothing, whatever its lines start with."""
     found: dict[str, str] = {}
     for event in events:
-        if event.event_type not in (EventType.TOOL_RESULT, EventType.COMMAND_RUN):
-            continue
-        output = event.content.get("output")
-        if not isinstance(output, str) or event.content.get("is_error") is True:
+        output = listing_output(event)
+        if output is None or event.content.get("is_error") is True:
             continue
         for line in output.splitlines()[:2000]:
             word = line.strip().split(":", 1)[0]
@@ -237,7 +236,12 @@ def _lines(text: str) -> Iterable[str]:
     header: list[str] | None = None
     for line in re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).splitlines():
         if (heading := _HEADING.match(line)) is not None:
-            level = len(heading.group("level") or "") or _LINE_LEVEL
+            # A Markdown heading of level n is 2n; a bold or plain heading line sits just below
+            # the Markdown heading it is under, and above the deeper ones that follow it
+            # ("**Implementation steps**" then "### Files": the files are steps).
+            hashes = len(heading.group("level") or "")
+            under = max((n for n, _ in headings if n % 2 == 0), default=0)
+            level = 2 * hashes if hashes else under + 1
             words = heading.group("md") or heading.group("bold") or heading.group("plain")
             headings = [(n, w) for n, w in headings if n < level] + [(level, words)]
             header = None

@@ -25,6 +25,7 @@ from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
 #: Longest pasted message scanned, explanation kept, and changes named.
@@ -74,7 +75,6 @@ _TIMESTAMP = re.compile(
 )
 #: A Markdown link (`[text](target)`, a target with one level of parentheses in it); neither
 #: part runs past the next bracket, so a long run of `[` or of `[a](` is read in one pass.
-_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]|\([^()]*\))*\)")
 #: A personal home folder at the start of a path (`/home/ann/`, `/Users/ann/`).
 _HOME = re.compile(r"(?<![\w/])(?:/home|/Users)/[^/\s`'\"]+/")
 #: A line that asks the assistant for something: the user's words, not the pasted output.
@@ -128,7 +128,7 @@ def _pasted_error(text: str) -> str:
 def _cause(answer: str) -> str:
     """The sentences of an answer that explain an error, without markdown links, or ""."""
     prose = answer.split("```", 1)[0].split("\n\n", 1)[0]
-    prose = _LINK.sub(r"\1", " ".join(prose.split()))
+    prose = unlinked(" ".join(prose.split()))
     sentences = [s.strip() for s in _SENTENCE.split(prose) if s.strip()]
     for index, text in enumerate(sentences):
         if _REACTION.match(text) or _CONSEQUENCE.match(text) or not _EXPLAINS.search(text):

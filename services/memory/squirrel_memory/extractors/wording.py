@@ -32,7 +32,7 @@ _KEY_WORD = re.compile(r"[a-z0-9][a-z0-9+#-]*")
 _SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 
 
-def _outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
+def outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
     """Apply `fix` to the parts of `text` that are not code spans."""
     parts: list[str] = []
     last = 0
@@ -48,8 +48,8 @@ def strip_markdown(text: str) -> str:
     """`text` without bold/strike/emphasis markers and line markers (headings, bullets)."""
     lines = [_LINE_MARKER.sub("", line) for line in text.splitlines()]
     flat = "\n".join(lines)
-    flat = _outside_code(flat, _STRONG, "")
-    return _outside_code(flat, _EMPHASIS, r"\1")
+    flat = outside_code(flat, _STRONG, "")
+    return outside_code(flat, _EMPHASIS, r"\1")
 
 
 def _balanced(text: str) -> str:
@@ -100,7 +100,7 @@ def sentence(text: str, *, min_words: int = 2) -> str | None:
         flat = _balanced(flat).strip()
         flat = flat.rstrip(",;:").strip()
     # A code span is a command or a name as typed: `go run . --port 1` keeps its spaced dot.
-    flat = _outside_code(flat, _SPACE_BEFORE_STOP, r"\1")
+    flat = outside_code(flat, _SPACE_BEFORE_STOP, r"\1")
     flat = re.sub(r"([.!?])[.!?]+$", r"\1", flat)
     if len(re.findall(r"[^\W_]+", flat)) < min_words:
         return None

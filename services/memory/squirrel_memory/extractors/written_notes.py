@@ -21,7 +21,8 @@ from typing import Any
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.wording import key_slug, strip_markdown
+from squirrel_memory.extractors.wording import key_slug, outside_code, strip_markdown
+from squirrel_memory.markdown_links import MARKDOWN_LINK
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
 from squirrel_memory.repository.task_records import purpose_of
@@ -59,13 +60,12 @@ _PLAN_TITLE = re.compile(
 #: A hedge or an open point: not a statement of how things are.
 _HEDGE = re.compile(r"\b(?:maybe|might|perhaps|possibly|tbd|todo|not sure|consider)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_LINK = re.compile(r"(?<!`)\[([^\]`]+)\]\([^)`]*\)")
 _CODE = re.compile(r"`[^`\n]+`")
 
 
 def _clean(line: str) -> str:
     """A line of markdown as plain prose; code spans are kept exactly as written."""
-    return " ".join(_LINK.sub(r"\1", strip_markdown(line)).split()).strip()
+    return " ".join(outside_code(strip_markdown(line), MARKDOWN_LINK, r"\1").split()).strip()
 
 
 @dataclass(frozen=True, slots=True)

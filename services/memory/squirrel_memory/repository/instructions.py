@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from squirrel_core.commands import typed_commands
+from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.repository.boilerplate import is_boilerplate
 from squirrel_memory.repository.findings import Command, Instruction, Readings
 from squirrel_memory.repository.snapshot import TextFile
@@ -66,9 +67,6 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-#: A Markdown link (`[text](target)`, a target with one level of parentheses in it); neither
-#: part runs past the next bracket, so a long run of `[` or of `[a](` is read in one pass.
-_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]|\([^()]*\))*\)")
 #: The line that opens or closes a Markdown code block (``` or ~~~).
 ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
@@ -80,7 +78,7 @@ def clean_markdown(line: str) -> str:
     """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
     text = _BULLET.sub("", line)
     text = re.sub(r"^#+\s*", "", text)
-    text = _LINK.sub(r"\1", text)
+    text = unlinked(text)
     text = re.sub(r"(\*\*|__|~~)", "", text)
     text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+)(?<!\s)\*(?![\w*])", r"\1", text)
     text = re.sub(r"<[^>]{1,80}>", "", text)

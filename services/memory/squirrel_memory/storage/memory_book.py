@@ -290,7 +290,9 @@ class SharedMemoryBook(MemoryRevisions):
             return (yield from insert(item, reason, changes))
         assert target is not None
         if action is UpdateAction.UPDATE_EXISTING:
-            new = self._updated(target, candidate, content, source, now)
+            new = self._updated(
+                target, candidate, content, source, now, dropped_tags=decision.dropped_tags
+            )
             return (yield from replace(target, new, HistoryAction.UPDATED, reason, changes))
         item = self._new_item(candidate, content, user_id, source, now)
         yield from insert(item, reason, changes)
@@ -320,11 +322,12 @@ class SharedMemoryBook(MemoryRevisions):
         """Apply one Mem0-style decision; return the memory written, or None for NOOP.
 
         ADD_NEW inserts; UPDATE_EXISTING rewrites the target as version+1 (content from
-        `merged_content` or the candidate, tags/files/source events merged, importance the
-        higher of the two); DELETE_AND_ADD inserts the new memory and marks the target deleted
-        and superseded by it. Every version is kept in `memory_history`. Extraction never
-        changes a manual memory: UPDATE_EXISTING on one becomes NOOP, DELETE_AND_ADD on one
-        becomes ADD_NEW. A missing or already deleted target turns the decision into ADD_NEW.
+        `merged_content` or the candidate, tags/files/source events merged less the decision's
+        `dropped_tags`, importance the higher of the two); DELETE_AND_ADD inserts the new
+        memory and marks the target deleted and superseded by it. Every version is kept in
+        `memory_history`. Extraction never changes a manual memory: UPDATE_EXISTING on one
+        becomes NOOP, DELETE_AND_ADD on one becomes ADD_NEW. A missing or already deleted
+        target turns the decision into ADD_NEW.
         """
         self._check_decision(decision, user_id)
         changes = ChangeSet()

@@ -169,14 +169,18 @@ def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:
     return tuple(merged[-cap:])
 
 
-def merged_tags(target: MemoryItem, candidate: MemoryCandidate) -> tuple[str, ...]:
-    """The target's tags, then the candidate's. A session that adds to a memory given only from
-    an instruction file its host loaded (`LOADED_TAG`) without that file (the user confirming
-    it, a command run) makes it more than the file: the tag goes."""
-    tags = merge(target.tags, check_tags(candidate.tags), MAX_TAGS)
+def merged_tags(
+    target: MemoryItem, candidate: MemoryCandidate, dropped: Iterable[str] = ()
+) -> tuple[str, ...]:
+    """The target's tags, then the candidate's, less the `dropped` ones the update decided
+    no longer hold. A session that adds to a memory given only from an instruction file its
+    host loaded (`LOADED_TAG`) without that file (the user confirming it, a command run) makes
+    it more than the file: the tag goes."""
+    gone = set(dropped) - set(candidate.tags)
     if candidate.source_event_ids and LOADED_TAG not in candidate.tags:
-        return tuple(tag for tag in tags if tag != LOADED_TAG)
-    return tags
+        gone.add(LOADED_TAG)
+    kept = [tag for tag in target.tags if tag not in gone]
+    return merge(kept, check_tags(candidate.tags), MAX_TAGS)
 
 
 def _ref_origin(ref: str) -> str:
@@ -353,13 +357,16 @@ class MemoryRevisions:
         content: str,
         source: MemorySource,
         now: datetime,
+        *,
+        dropped_tags: tuple[str, ...] = (),
     ) -> MemoryItem:
-        """UPDATE_EXISTING: the target's next version with the candidate merged in."""
+        """UPDATE_EXISTING: the target's next version with the candidate merged in, less the
+        tags the decision dropped."""
         return revise(
             target,
             now=now,
             content=content,
-            tags=merged_tags(target, candidate),
+            tags=merged_tags(target, candidate, dropped_tags),
             importance=max(target.importance, float(candidate.importance)),
             source=source,
             file_paths=merge(target.file_paths, candidate.file_paths, MAX_FILE_PATHS),

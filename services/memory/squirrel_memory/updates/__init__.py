@@ -19,7 +19,6 @@ from squirrel_memory.updates.rules import (
     jaccard,
     merge_contents,
     similarity,
-    with_merge,
 )
 
 __all__ = [
@@ -37,5 +36,4 @@ __all__ = [
     "jaccard",
     "merge_contents",
     "similarity",
-    "with_merge",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -16,7 +17,7 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.updates.rules import decide_update, merge_contents, with_merge
+from squirrel_memory.updates.rules import decide_update, merge_contents
 
 log = structlog.get_logger()
 
@@ -80,8 +81,6 @@ class LlmUpdateDecider:
             text = answer.get("merged_content")
             merged = " ".join(text.split()) if isinstance(text, str) and text.strip() else None
             merged = merged or merge_contents(target.content, candidate.content)
-            decision = UpdateDecision(action, candidate, target.id, reason=reason, extra=extra)
-            return with_merge(decision, target, merged)
         return UpdateDecision(action, candidate, target.id, merged, reason, extra)
 
     def _fallback(
@@ -89,13 +88,4 @@ class LlmUpdateDecider:
     ) -> UpdateDecision:
         decision = decide_update(candidate, live)
         log.info("update_decision_fell_back", cause=cause, action=decision.action.value)
-        extra = dict(decision.extra)
-        extra["fallback"] = cause
-        return UpdateDecision(
-            decision.action,
-            decision.candidate,
-            decision.target_id,
-            decision.merged_content,
-            decision.reason,
-            extra,
-        )
+        return replace(decision, extra={**decision.extra, "fallback": cause})

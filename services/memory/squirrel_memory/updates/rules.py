@@ -6,7 +6,6 @@ import difflib
 import functools
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 import structlog
 
@@ -281,7 +280,7 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
                     UpdateAction.ADD_NEW, candidate, None, sim, "refines a manual memory"
                 )
             decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "refines")
-            return with_merge(decision, item, merge_contents(item.content, candidate.content))
+            return replace(decision, merged_content=merge_contents(item.content, candidate.content))
     return UpdateDecision(UpdateAction.ADD_NEW, candidate, reason="no matching memory")
 
 
@@ -300,7 +299,7 @@ def _restate(
     if item.content == candidate.content and set(candidate.file_paths) <= set(item.file_paths):
         return _decision(UpdateAction.NOOP, candidate, item, sim, "same statement")
     decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "restated")
-    return with_merge(decision, item, candidate.content)
+    return replace(decision, merged_content=candidate.content)
 
 
 def _overview(
@@ -319,9 +318,7 @@ def _overview(
         return _decision(UpdateAction.NOOP, candidate, item, sim, "an overview is kept")
     if SUMMARY_TAG in item.tags:
         decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "described")
-        merged = with_merge(decision, item, candidate.content)
-        tags = [t for t in merged.extra["merged_tags"] if t != SUMMARY_TAG]
-        return replace(merged, extra={**merged.extra, "merged_tags": tags})
+        return replace(decision, merged_content=candidate.content, dropped_tags=(SUMMARY_TAG,))
     return None
 
 
@@ -345,14 +342,12 @@ def _touched_language(
         return None
     if not counted:
         decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "manifest read")
-        merged = with_merge(decision, item, candidate.content)
-        tags = [t for t in merged.extra["merged_tags"] if t != TOUCHED_TAG]
-        return replace(merged, extra={**merged.extra, "merged_tags": tags})
+        return replace(decision, merged_content=candidate.content, dropped_tags=(TOUCHED_TAG,))
     content = merged_statement(item.content, candidate.content)
     if content is None or content == item.content:
         return _decision(UpdateAction.NOOP, candidate, item, sim, "no more code counted")
     decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "more code counted")
-    return with_merge(decision, item, content)
+    return replace(decision, merged_content=content)
 
 
 def _decision(
@@ -368,23 +363,4 @@ def _decision(
         target_id=target.id if target else None,
         reason=reason,
         extra={"jaccard": sim.jaccard, "edit_ratio": sim.ratio, "decided_by": "rules"},
-    )
-
-
-def with_merge(decision: UpdateDecision, item: MemoryItem, merged: str) -> UpdateDecision:
-    """Attach the merged statement and the union of tags, paths and the higher importance."""
-    cand = decision.candidate
-    extra: dict[str, Any] = dict(decision.extra)
-    extra.update(
-        merged_tags=list(dict.fromkeys((*item.tags, *cand.tags))),
-        merged_file_paths=list(dict.fromkeys((*item.file_paths, *cand.file_paths))),
-        merged_importance=max(item.importance, cand.importance),
-    )
-    return UpdateDecision(
-        action=decision.action,
-        candidate=cand,
-        target_id=decision.target_id,
-        merged_content=merged,
-        reason=decision.reason,
-        extra=extra,
     )

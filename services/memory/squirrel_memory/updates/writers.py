@@ -9,7 +9,6 @@ from squirrel_memory.models import (
     UpdateDecision,
     is_model_writer,
 )
-from squirrel_memory.updates.rules import with_merge
 
 
 def spare_rules_memory(decision: UpdateDecision, existing: list[MemoryItem]) -> UpdateDecision:
@@ -22,11 +21,11 @@ def spare_rules_memory(decision: UpdateDecision, existing: list[MemoryItem]) -> 
     target = next((m for m in existing if m.id == decision.target_id), None)
     if target is None or target.source is not MemorySource.RULES:
         return decision
-    refined = UpdateDecision(
+    return UpdateDecision(
         UpdateAction.UPDATE_EXISTING,
         cand,
         target.id,
+        merged_content=cand.content,
         reason=f"refined by {cand.written_by}: {decision.reason}"[:300],
         extra={**decision.extra, "spared": "rules"},
     )
-    return with_merge(refined, target, cand.content)
