@@ -54,6 +54,13 @@ _PROJECT_TEST_KEYS: Final = frozenset({"recipe:test", "repo:recipe:test", "test_
 #: the assistant can read the page itself, so the session start shows one only when it is
 #: where the test command was found (they stay searchable, and a prompt can be given them).
 _PAGE_SECTION_PREFIX: Final = "readme:section:"
+#: The brief's facts a session start leaves out, by their label: what the project is and its
+#: language. The assistant sees both at a glance (the README, the manifest at the root), and in
+#: the foresight replay no later session of any project used them (4 of 51 servings, all in one
+#: session). They stay in the brief view, in search and in the per-prompt context.
+_AT_A_GLANCE: Final = frozenset(
+    {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
+)
 MAX_PROMPT_FILES: Final = 8
 _COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
@@ -151,8 +158,9 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode, the everyday commands (the test
-    command first) and the top pitfalls, in one budget; the first command (the test command
+    """The user_style and project_brief views in core mode (without what the project is and
+    its language: `_AT_A_GLANCE`), the everyday commands (the test command first) and the top
+    pitfalls, in one budget; the first command (the test command
     whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
     for a long fact or pitfall. Nothing read only from `loaded_files` (the instruction files
@@ -166,7 +174,10 @@ async def session_start(
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget
     )
-    entries: list[str | ModuleSummary] = [*brief.key_facts, *brief.modules]
+    entries: list[str | ModuleSummary] = [
+        *(fact for fact in brief.key_facts if not _at_a_glance(fact)),
+        *brief.modules,
+    ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
     recipes = await _recipes(backend, project_id, [line for line, _ in facts], loaded_files)
     # The test command is shown among the commands, where it comes first, rather than as one of
@@ -199,6 +210,13 @@ async def session_start(
         budget,
         leads=(_RECIPES, _STYLE),
     )
+
+
+def _at_a_glance(fact: str) -> bool:
+    """Whether a brief's fact ("About: …", "Language: Go (go.mod).") says what the assistant
+    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE`."""
+    label, colon, _ = fact.partition(":")
+    return bool(colon) and label.strip().lower().replace(" ", "_") in _AT_A_GLANCE
 
 
 def _nth(values: Sequence[str], n: int) -> str:
