@@ -159,9 +159,9 @@ async def session_start(
     loaded_files: Sequence[str] = (),
 ) -> Injection:
     """The user_style and project_brief views in core mode (without what the project is and
-    its language: `_AT_A_GLANCE`), the everyday commands (the test command first) and the top
-    pitfalls, in one budget; the first command (the test command
-    whenever one is known) and the user's top preference are placed first, then each
+    its language, `_AT_A_GLANCE`, unless nothing else is known), the everyday commands (the
+    test command first) and the top pitfalls, in one budget; the first command (the test
+    command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
     for a long fact or pitfall. Nothing read only from `loaded_files` (the instruction files
     the host loads itself) is shown."""
@@ -184,32 +184,28 @@ async def session_start(
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
-    return _compose(
+    styles = [
+        (
+            render_style(item),
+            Served("user_style", item.key, next(iter(item.source_memory_ids), ""), item.summary),
+        )
+        for item in style.items
+    ]
+    known = (
         [
-            facts,
-            recipes,
-            [
-                (
-                    render_style(item),
-                    Served(
-                        "user_style", item.key, next(iter(item.source_memory_ids), ""), item.summary
-                    ),
-                )
-                for item in style.items
-            ],
-            [
-                (
-                    render_pitfall(item),
-                    Served("pitfall", item.key, _nth(pitfalls.memory_ids, n), item.content),
-                )
-                for n, item in enumerate(pitfalls.items)
-            ]
-            if pitfalls.has_relevant_pitfalls
-            else [],
-        ],
-        budget,
-        leads=(_RECIPES, _STYLE),
+            (
+                render_pitfall(item),
+                Served("pitfall", item.key, _nth(pitfalls.memory_ids, n), item.content),
+            )
+            for n, item in enumerate(pitfalls.items)
+        ]
+        if pitfalls.has_relevant_pitfalls
+        else []
     )
+    if not (facts or recipes or styles or known):
+        # What the project is, when nothing else is known yet: a start is never left blank.
+        facts = [(render_brief(fact), _brief_item(fact)) for fact in brief.key_facts]
+    return _compose([facts, recipes, styles, known], budget, leads=(_RECIPES, _STYLE))
 
 
 def _at_a_glance(fact: str) -> bool:

@@ -624,3 +624,16 @@ async def test_what_the_project_is_and_its_language_are_left_to_the_repository(
     assert how_things_are_run(out.text).startswith("- To run the tests: `mix test`.")
     assert "Keeps changes small and reuses existing helpers" in out.text
     assert all(s.content.split(":")[0] not in ("About", "Language") for s in out.served)
+
+
+async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["About: What this project (tally) is: counts words.", "Language: Elixir."]
+    backend.style_items, backend.pitfalls, backend.search_results = [], [], []
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "- About: What this project (tally) is: counts words." in out.text
+    assert "- Language: Elixir." in out.text
