@@ -36,6 +36,7 @@ SECTION_TITLES: Final = (
     "### Your coding style",
     "### Known pitfalls",
 )
+_PROJECT: Final = SECTION_TITLES.index("### Project")
 _RECIPES: Final = SECTION_TITLES.index("### How things are run here")
 _STYLE: Final = SECTION_TITLES.index("### Your coding style")
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
@@ -108,13 +109,17 @@ def _finish(body: str) -> tuple[str, int]:
 
 
 def _compose(
-    sections: Sequence[Sequence[tuple[str, Served]]], budget: int, leads: Sequence[int] = ()
+    sections: Sequence[Sequence[tuple[str, Served]]],
+    budget: int,
+    leads: Sequence[int] = (),
+    passed_over: Sequence[int] = (),
 ) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
     next would break `budget`, then renders them grouped under their titles after the frame.
     The best line of each section in `leads` is placed before any other line, and one that
     does not fit is passed over rather than ending the text: however long the other sections'
-    first lines, they cannot crowd it out."""
+    first lines, they cannot crowd it out. So is any line of a section in `passed_over` that
+    does not fit: a long line there never keeps the other sections' next lines out."""
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
     first = [(0, index) for index in leads if sections[index]]
@@ -137,7 +142,7 @@ def _compose(
         line, _ = redact(sections[index][rank][0])
         trial[index].append(line)
         if _finish(body_of(trial))[1] > budget:
-            if (rank, index) in first:
+            if (rank, index) in first or index in passed_over:
                 continue
             break
         chosen = trial
@@ -163,8 +168,9 @@ async def session_start(
     test command first) and the top pitfalls, in one budget; the first command (the test
     command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
-    for a long fact or pitfall. Nothing read only from `loaded_files` (the instruction files
-    the host loads itself) is shown."""
+    for a long fact or pitfall; a fact too long for what is left is passed over, so it never
+    keeps the next preference or pitfall out. Nothing read only from `loaded_files` (the
+    instruction files the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files
     )
@@ -205,7 +211,12 @@ async def session_start(
     if not (facts or recipes or styles or known):
         # What the project is, when nothing else is known yet: a start is never left blank.
         facts = [(render_brief(fact), _brief_item(fact)) for fact in brief.key_facts]
-    return _compose([facts, recipes, styles, known], budget, leads=(_RECIPES, _STYLE))
+    return _compose(
+        [facts, recipes, styles, known],
+        budget,
+        leads=(_RECIPES, _STYLE),
+        passed_over=(_PROJECT,),
+    )
 
 
 def _at_a_glance(fact: str) -> bool:

@@ -637,3 +637,18 @@ async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
 
     assert "- About: What this project (tally) is: counts words." in out.text
     assert "- Language: Elixir." in out.text
+
+
+async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBackend) -> None:
+    backend.key_facts = ["Framework: Phoenix.", f"Architecture: {'providers and plugins ' * 40}."]
+    backend.pitfalls = []
+    backend.search_results = []
+    backend.style_items = [style(0, "Performance is crucial"), style(1, "Reuse what exists")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=200
+    )
+
+    assert "Performance is crucial" in out.text and "Reuse what exists" in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert "providers and plugins" not in out.text  # the long fact is what the budget left out
+    assert estimate_tokens(out.text) <= out.tokens <= 200
