@@ -36,6 +36,7 @@ SECTION_TITLES: Final = (
     "### Your coding style",
     "### Known pitfalls",
 )
+_PROJECT: Final = SECTION_TITLES.index("### Project")
 _RECIPES: Final = SECTION_TITLES.index("### How things are run here")
 _STYLE: Final = SECTION_TITLES.index("### Your coding style")
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
@@ -54,6 +55,13 @@ _PROJECT_TEST_KEYS: Final = frozenset({"recipe:test", "repo:recipe:test", "test_
 #: the assistant can read the page itself, so the session start shows one only when it is
 #: where the test command was found (they stay searchable, and a prompt can be given them).
 _PAGE_SECTION_PREFIX: Final = "readme:section:"
+#: The brief's facts a session start leaves out, by their label: what the project is and its
+#: language. The assistant sees both at a glance (the README, the manifest at the root), and in
+#: the foresight replay no later session of any project used them (4 of 51 servings, all in one
+#: session). They stay in the brief view, in search and in the per-prompt context.
+_AT_A_GLANCE: Final = frozenset(
+    {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
+)
 MAX_PROMPT_FILES: Final = 8
 _COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
@@ -101,13 +109,17 @@ def _finish(body: str) -> tuple[str, int]:
 
 
 def _compose(
-    sections: Sequence[Sequence[tuple[str, Served]]], budget: int, leads: Sequence[int] = ()
+    sections: Sequence[Sequence[tuple[str, Served]]],
+    budget: int,
+    leads: Sequence[int] = (),
+    passed_over: Sequence[int] = (),
 ) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
     next would break `budget`, then renders them grouped under their titles after the frame.
     The best line of each section in `leads` is placed before any other line, and one that
     does not fit is passed over rather than ending the text: however long the other sections'
-    first lines, they cannot crowd it out."""
+    first lines, they cannot crowd it out. So is any line of a section in `passed_over` that
+    does not fit: a long line there never keeps the other sections' next lines out."""
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
     first = [(0, index) for index in leads if sections[index]]
@@ -130,7 +142,7 @@ def _compose(
         line, _ = redact(sections[index][rank][0])
         trial[index].append(line)
         if _finish(body_of(trial))[1] > budget:
-            if (rank, index) in first:
+            if (rank, index) in first or index in passed_over:
                 continue
             break
         chosen = trial
@@ -151,12 +163,14 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode, the everyday commands (the test
-    command first) and the top pitfalls, in one budget; the first command (the test command
-    whenever one is known) and the user's top preference are placed first, then each
+    """The user_style and project_brief views in core mode (without what the project is and
+    its language, `_AT_A_GLANCE`, unless nothing else is known), the everyday commands (the
+    test command first) and the top pitfalls, in one budget; the first command (the test
+    command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
-    for a long fact or pitfall. Nothing read only from `loaded_files` (the instruction files
-    the host loads itself) is shown."""
+    for a long fact or pitfall; a fact too long for what is left is passed over, so it never
+    keeps the next preference or pitfall out. Nothing read only from `loaded_files` (the
+    instruction files the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files
     )
@@ -166,39 +180,50 @@ async def session_start(
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget
     )
-    entries: list[str | ModuleSummary] = [*brief.key_facts, *brief.modules]
+    entries: list[str | ModuleSummary] = [
+        *(fact for fact in brief.key_facts if not _at_a_glance(fact)),
+        *brief.modules,
+    ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
     recipes = await _recipes(backend, project_id, [line for line, _ in facts], loaded_files)
     # The test command is shown among the commands, where it comes first, rather than as one of
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
-    return _compose(
+    styles = [
+        (
+            render_style(item),
+            Served("user_style", item.key, next(iter(item.source_memory_ids), ""), item.summary),
+        )
+        for item in style.items
+    ]
+    known = (
         [
-            facts,
-            recipes,
-            [
-                (
-                    render_style(item),
-                    Served(
-                        "user_style", item.key, next(iter(item.source_memory_ids), ""), item.summary
-                    ),
-                )
-                for item in style.items
-            ],
-            [
-                (
-                    render_pitfall(item),
-                    Served("pitfall", item.key, _nth(pitfalls.memory_ids, n), item.content),
-                )
-                for n, item in enumerate(pitfalls.items)
-            ]
-            if pitfalls.has_relevant_pitfalls
-            else [],
-        ],
+            (
+                render_pitfall(item),
+                Served("pitfall", item.key, _nth(pitfalls.memory_ids, n), item.content),
+            )
+            for n, item in enumerate(pitfalls.items)
+        ]
+        if pitfalls.has_relevant_pitfalls
+        else []
+    )
+    if not (facts or recipes or styles or known):
+        # What the project is, when nothing else is known yet: a start is never left blank.
+        facts = [(render_brief(fact), _brief_item(fact)) for fact in brief.key_facts]
+    return _compose(
+        [facts, recipes, styles, known],
         budget,
         leads=(_RECIPES, _STYLE),
+        passed_over=(_PROJECT,),
     )
+
+
+def _at_a_glance(fact: str) -> bool:
+    """Whether a brief's fact ("About: …", "Language: Go (go.mod).") says what the assistant
+    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE`."""
+    label, colon, _ = fact.partition(":")
+    return bool(colon) and label.strip().lower().replace(" ", "_") in _AT_A_GLANCE
 
 
 def _nth(values: Sequence[str], n: int) -> str:

@@ -8,7 +8,9 @@ tests", `module:billing` for "fix the billing export": the key says what a memor
 a task that names that subject needs it, however little else of its wording matches). Words
 every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`) are never a
 subject, and a memory that shares only such words with the task counts as relevant only when
-its meaning (its cosine) clears the threshold by itself; reasons name the other words. When
+its meaning (its cosine) clears the threshold by itself; reasons name the other words. So are
+the words most of the project's memories hold (`retrieval.common_words`: "claude", "log" and
+"py" in a project called claude-code-log), neither a subject nor a reason. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -168,15 +170,24 @@ class TaskContextBuilder:
         def names_subject(item: MemoryItem) -> bool:
             return bool(_key_subjects(item.key) & subjects)
 
-        ranked, vector_used = await self._retriever.rank(
-            project_id,
-            task_description,
-            types=types,
-            active_paths=active_file_paths,
-            include_path_matches=True,
-            limit=self.settings.candidates,
-            keep=names_subject,
+        (ranked, vector_used), common = await asyncio.gather(
+            self._retriever.rank(
+                project_id,
+                task_description,
+                types=types,
+                active_paths=active_file_paths,
+                include_path_matches=True,
+                limit=self.settings.candidates,
+                keep=names_subject,
+            ),
+            self._retriever.common_terms(project_id, task_description, types),
         )
+        if common:
+            # The words most memories hold neither select a memory nor explain why it is.
+            ranked = [replace(s, common_terms=common) for s in ranked]
+            subjects = frozenset(
+                subject_stem(w) for w in query_terms(task_description) if w not in common
+            )
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
         omitted = checked_files(omit_sources_in)
         ranked = [s for s in ranked if s.item.id in allowed and not only_from(s.item, omitted)]

@@ -554,7 +554,7 @@ async def test_a_long_brief_cannot_crowd_out_the_test_command_or_the_top_prefere
 
 
 async def test_a_first_line_too_long_for_the_budget_is_passed_over(backend: FakeBackend) -> None:
-    backend.key_facts = ["Language: Elixir project."]
+    backend.key_facts = ["Framework: Phoenix."]
     backend.pitfalls = []
     backend.style_items = [style(0, "x" * 2000)]
     backend.search_results = [recipe(1, "To lint: `mix credo`.")]
@@ -562,7 +562,7 @@ async def test_a_first_line_too_long_for_the_budget_is_passed_over(backend: Fake
         backend, project_id=backend.roots[0], user_id=None, budget=120
     )
 
-    assert "- Language: Elixir project." in out.text
+    assert "- Framework: Phoenix." in out.text
     assert "xxxx" not in out.text and "### Your coding style" not in out.text
     assert "To run the tests" not in out.text  # nothing else is labelled as the test command
     assert estimate_tokens(out.text) <= out.tokens <= 120
@@ -603,3 +603,52 @@ async def test_commands_only_the_hosts_own_instruction_file_names_are_left_to_it
         backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["AGENTS.md"]
     )
     assert "composer test" in how_things_are_run(again.text)
+
+
+async def test_what_the_project_is_and_its_language_are_left_to_the_repository(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [
+        "About: What this project (tally) is and does, per its README.md: counts words.",
+        "Language: Elixir project (mix.exs).",
+        "Package manager: Commands in this project run through mix.",
+    ]
+    backend.style_items = [style(0, "Keeps changes small and reuses existing helpers")]
+    backend.search_results = [the_test_command("To run the tests: `mix test`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "counts words" not in out.text and "Elixir project" not in out.text
+    assert "- Package manager: Commands in this project run through mix." in out.text
+    assert how_things_are_run(out.text).startswith("- To run the tests: `mix test`.")
+    assert "Keeps changes small and reuses existing helpers" in out.text
+    assert all(s.content.split(":")[0] not in ("About", "Language") for s in out.served)
+
+
+async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["About: What this project (tally) is: counts words.", "Language: Elixir."]
+    backend.style_items, backend.pitfalls, backend.search_results = [], [], []
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "- About: What this project (tally) is: counts words." in out.text
+    assert "- Language: Elixir." in out.text
+
+
+async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBackend) -> None:
+    backend.key_facts = ["Framework: Phoenix.", f"Architecture: {'providers and plugins ' * 40}."]
+    backend.pitfalls = []
+    backend.search_results = []
+    backend.style_items = [style(0, "Performance is crucial"), style(1, "Reuse what exists")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=200
+    )
+
+    assert "Performance is crucial" in out.text and "Reuse what exists" in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert "providers and plugins" not in out.text  # the long fact is what the budget left out
+    assert estimate_tokens(out.text) <= out.tokens <= 200

@@ -212,7 +212,7 @@ async def test_a_fact_the_session_start_showed_under_a_label_is_not_served_again
 ) -> None:
     hooks, backend = service(repo, tmp_path)
     backend.selected = [selected(1, content="A Go service (go.mod)."), selected(2)]
-    backend.key_facts = ["Language: A Go service (go.mod). (1)"]  # the brief's label, no id
+    backend.key_facts = ["Framework: A Go service (go.mod). (1)"]  # the brief's label, no id
     s1 = {"cwd": str(repo), "session_id": "s1"}
     assert "A Go service" in _context(await hooks.answer("claude", "SessionStart", s1))
     out = _context(await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "go on"}))

@@ -10,7 +10,8 @@ step 4); on any failure the deterministic reasons stand.
 
 Modules: `retriever` (the `Retriever`: ranking and search pages), `candidates` (where a search
 finds its candidates), `reader` (what it reads from a store), `settings` (its knobs),
-`relevance` (a hit's fused relevance, and which vector hits are worth reading), `ranking`
+`relevance` (a hit's fused relevance, and which vector hits are worth reading), `common_words`
+(a task's words most of the project's memories hold), `ranking`
 (candidates in score order), `queries` (a query's text, words and stems, its types and paths
 checked), `results` (scored memories, results, pages and reasons), `page_tokens`.
 """

@@ -36,6 +36,9 @@ class ScoredMemory:
     vector: float
     query_terms: tuple[str, ...]
     matched_paths: tuple[str, ...]
+    common_terms: frozenset[str] = frozenset()
+    """Query terms most of the project's memories hold (`common_words`): like generic words,
+    they neither make this memory relevant nor explain why (set by the task context)."""
 
     @property
     def relevance(self) -> float:
@@ -50,8 +53,9 @@ class ScoredMemory:
 
     @property
     def meaningful_terms(self) -> tuple[str, ...]:
-        """The matched terms that say what the query is about (no "add", "new", "fix" …)."""
-        return meaningful_terms(self.matched_terms)
+        """The matched terms that say what the query is about (no "add", "new", "fix" …, and
+        none of the `common_terms`)."""
+        return tuple(t for t in meaningful_terms(self.matched_terms) if t not in self.common_terms)
 
 
 def relevance_threshold(vector_used: bool) -> float:
