@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import squirrel_memory.extractors  # noqa: F401  # before task_context, which imports it in a cycle
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.retrieval.common_words import MIN_MEMORIES, common_terms
