@@ -76,12 +76,12 @@ async def test_the_second_session_is_scored_against_what_the_first_taught(
     assert tally.recipes_served == 2, tally.misses
     assert (tally.instructions, tally.instructions_served) == (1, 1), tally.misses
     assert tally.start_tokens > 0 and tally.prompts == 2
-    # The pitfall's error and the instruction came back anyway (missed); the test command, the
-    # lint recipe and the language the tools that ran belong to were followed (used). The test
-    # command is served as its memory, at the session start and again for a prompt: one item,
-    # not a brief line beside the memory. No "Tests are written with pytest." beside it: known
-    # only from running it, it would say nothing more.
+    # The pitfall's error and the instruction came back anyway (missed); the test command and the
+    # lint recipe were followed (used). The test command is served as its memory, at the session
+    # start and again for a prompt: one item, not a brief line beside the memory. No "Tests are
+    # written with pytest." beside it: known only from running it, it would say nothing more. The
+    # language is not served at the start: the repository shows it at a glance.
     outcomes = (tally.used, tally.missed, tally.contradicted, tally.unused)
-    assert (tally.served, outcomes) == (5, (3, 2, 0, 0))
+    assert (tally.served, outcomes) == (4, (2, 2, 0, 0))
     table = foresight_table.table([result])
     assert "all (pooled)" in table and "made-up" in table
