@@ -9,7 +9,9 @@ how long the statement took, each trigger's share, the buffers it touched and th
 wrote; the history rows and the commit are timed beside it. Each round writes one batch with
 each of `--variants` in turn (in one run, so the load is the same for both):
 
-- `now`: the schema as the product makes it;
+- `now`: the schema and the statements as the product makes them (the history rows in one
+  multi-row `INSERT` too);
+- `history-each`: the history rows one `INSERT` each, pipelined (`executemany`, as before);
 - `gin-off`: the three GIN indexes of `memory_items` with `fastupdate = off` (every entry
   goes straight into its tree);
 - `pending-16mb`: their pending list four times the default (`gin_pending_list_limit`).
@@ -65,8 +67,10 @@ from squirrel_memory.storage.postgres.search import search_fields
 
 _SQL = statements(POSTGRES)
 _GIN = ("memory_items_search", "memory_items_paths", "memory_items_sources")
+_GIN_DEFAULT = "fastupdate = on, gin_pending_list_limit = 4096"
 _VARIANTS = {
-    "now": "fastupdate = on, gin_pending_list_limit = 4096",
+    "now": _GIN_DEFAULT,
+    "history-each": _GIN_DEFAULT,
     "gin-off": "fastupdate = off",
     "pending-16mb": "fastupdate = on, gin_pending_list_limit = 16384",
 }
@@ -75,6 +79,15 @@ _VARIANTS = {
 def _set_variant(conn: Any, variant: str) -> None:
     for index in _GIN:
         conn.execute(f"ALTER INDEX {index} SET ({_VARIANTS[variant]})")
+
+
+def _history(cursor: Any, writes: Sequence[Any], each: bool) -> None:
+    """The batch's CREATED history rows: one multi-row `INSERT` (the store's), or one each."""
+    rows = [w[1][1] for w in writes]
+    if each:
+        cursor.executemany(writes[0][1][0], rows)
+    else:
+        cursor.execute(rows_at_once(writes[0][1][0], len(rows)), [v for r in rows for v in r])
 
 
 def _gin_pages(conn: Any) -> int:
@@ -86,7 +99,7 @@ def _gin_pages(conn: Any) -> int:
     return int(row[0])
 
 
-def _batch(conn: Any, inserts: Sequence[Insert]) -> dict[str, float]:
+def _batch(conn: Any, inserts: Sequence[Insert], history_each: bool) -> dict[str, float]:
     """One batch as the store writes it, its `INSERT` explained; the parts in ms and bytes."""
     writes = [
         insert_writes(POSTGRES, _SQL, s.item, s.reason, search_fields(s.item)) for s in inserts
@@ -107,7 +120,7 @@ def _batch(conn: Any, inserts: Sequence[Insert]) -> dict[str, float]:
         gin = _gin_pages(conn)
         listed = time.perf_counter()
         with conn.cursor() as cursor:
-            cursor.executemany(writes[0][1][0], [w[1][1] for w in writes])
+            _history(cursor, writes, history_each)
         history = time.perf_counter()
     committed = time.perf_counter()
     wal = conn.execute(
@@ -217,7 +230,7 @@ async def scenario(base_dsn: str, root: Path, size: int, args: argparse.Namespac
                     ]
                     n += 500
                     inserts = await planned_inserts(store, decisions, "bench", datetime.now(UTC))
-                    batch = _batch(conn, inserts)
+                    batch = _batch(conn, inserts, variant == "history-each")
                     if vectors is not None:
                         embedded = hashing.embed([embedding_text(s.item) for s in inserts])
                         rows = [(s.item.id, embedded[k]) for k, s in enumerate(inserts)]
@@ -267,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--sizes", default="10000,100000", help="memories in the project")
     options.add_argument("--rounds", type=int, default=6)
-    options.add_argument("--variants", default="now,gin-off", help=", ".join(_VARIANTS))
+    options.add_argument("--variants", default="now,history-each", help=", ".join(_VARIANTS))
     options.add_argument(
         "--vectors", action="store_true", help="build the HNSW index; time each batch's vectors"
     )
