@@ -19,10 +19,11 @@ each of `--variants` in turn (in one run, so the load is the same for both):
 The GIN indexes' pages are counted before and after each batch (their pending lists are
 pages of them; one batch in a few moves its list into the tree). With `--vectors`, the HNSW
 index (the product's graph) is built after the load and each batch's 500 vectors are then
-written through the store's vector index (`PgVectorIndex.upsert`, one transaction), timed:
-what the graph's growth costs a vector. Then each query of the bench's set is searched
-(`search_fts`, top 10) and the digest of every query's scores printed, to show the variants
-rank alike.
+written through the store's vector index (`PgVectorIndex.upsert`, one transaction), timed,
+with the index's blocks read from outside `shared_buffers` and found in it
+(`pg_statio_user_indexes`): what the graph's growth costs a vector. Then each query of the
+bench's set is searched (`search_fts`, top 10) and the digest of every query's scores printed,
+to show the variants rank alike.
 
 Run: nice -n 10 .venv/bin/python -m bench.team_batch [--sizes 10000,100000] [--rounds 6]
 [--variants now,gin-off]
@@ -79,6 +80,15 @@ _VARIANTS = {
 def _set_variant(conn: Any, variant: str) -> None:
     for index in _GIN:
         conn.execute(f"ALTER INDEX {index} SET ({_VARIANTS[variant]})")
+
+
+def _graph_blocks(conn: Any) -> tuple[float, float]:
+    """Blocks of the HNSW index read from outside Postgres's cache, and found in it, so far."""
+    row = conn.execute(
+        "SELECT COALESCE(sum(idx_blks_read), 0), COALESCE(sum(idx_blks_hit), 0) "
+        "FROM pg_statio_user_indexes WHERE indexrelname LIKE 'memory_vectors_hnsw_%'"
+    ).fetchone()
+    return float(row[0]), float(row[1])
 
 
 def _history(cursor: Any, writes: Sequence[Any], each: bool) -> None:
@@ -234,11 +244,18 @@ async def scenario(base_dsn: str, root: Path, size: int, args: argparse.Namespac
                     if vectors is not None:
                         embedded = hashing.embed([embedding_text(s.item) for s in inserts])
                         rows = [(s.item.id, embedded[k]) for k, s in enumerate(inserts)]
+                        read, hit = _graph_blocks(conn)
                         started = time.perf_counter()
                         await asyncio.to_thread(vectors.upsert, rows)
                         batch["500 vectors upserted (HNSW)"] = (
                             time.perf_counter() - started
                         ) * 1000
+                        await asyncio.sleep(
+                            0.5
+                        )  # the writer's statistics reach the server once idle
+                        read_after, hit_after = _graph_blocks(conn)
+                        batch["HNSW blocks read (not in shared_buffers)"] = read_after - read
+                        batch["HNSW blocks found in shared_buffers"] = hit_after - hit
                     for part, value in batch.items():
                         parts[variant].setdefault(part, []).append(value)
                     progress(
@@ -252,7 +269,10 @@ async def scenario(base_dsn: str, root: Path, size: int, args: argparse.Namespac
         for variant in variants:
             note = f"n={args.rounds}, {variant}"
             for part, values in parts[variant].items():
-                unit = _UNITS.get(part, "blocks" if "buffers" in part or "pages" in part else "ms")
+                unit = _UNITS.get(
+                    part,
+                    "blocks" if "blocks" in part or "buffers" in part or "pages" in part else "ms",
+                )
                 for q in (50, 95):
                     figures.append(
                         Figure(section, f"{part} p{q}", percentile(values, q), unit, note)
