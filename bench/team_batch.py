@@ -39,7 +39,7 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -289,11 +289,31 @@ async def scenario(base_dsn: str, root: Path, size: int, args: argparse.Namespac
     return figures
 
 
-async def run(args: argparse.Namespace, root: Path) -> list[Figure]:
-    figures: list[Figure] = []
-    for size in (int(s) for s in args.sizes.split(",") if s):
-        figures += await scenario(args.postgres_dsn, root, size, args)
-    return figures
+Scenario = Callable[[str, Path, int, argparse.Namespace], Awaitable[list[Figure]]]
+
+
+def run_sizes(args: argparse.Namespace, scenario: Scenario) -> None:
+    """`scenario` for each of `args.sizes` on one Postgres (`--postgres-dsn`, or one started for
+    the run), quiet logs; prints the load average at start and end, then the figures."""
+    args.backend = "postgres"
+    logging.disable(logging.WARNING)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    load = os.getloadavg()
+
+    async def every_size(root: Path) -> list[Figure]:
+        figures: list[Figure] = []
+        for size in (int(s) for s in args.sizes.split(",") if s):
+            figures += await scenario(args.postgres_dsn, root, size, args)
+        return figures
+
+    with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
+        args.postgres_dsn = dsn
+        figures = asyncio.run(every_size(Path(tmp).resolve()))
+    print(
+        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
+        + " ".join(f"{v:.2f}" for v in os.getloadavg())
+    )
+    print_table(figures)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -305,19 +325,7 @@ def main(argv: list[str] | None = None) -> None:
         "--vectors", action="store_true", help="build the HNSW index; time each batch's vectors"
     )
     options.add_argument("--postgres-dsn", default="")
-    args = options.parse_args(argv)
-    args.backend = "postgres"
-    logging.disable(logging.WARNING)
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    load = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
-        args.postgres_dsn = dsn
-        figures = asyncio.run(run(args, Path(tmp).resolve()))
-    print(
-        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
-        + " ".join(f"{v:.2f}" for v in os.getloadavg())
-    )
-    print_table(figures)
+    run_sizes(options.parse_args(argv), scenario)
 
 
 if __name__ == "__main__":

@@ -19,20 +19,13 @@ Run: nice -n 10 .venv/bin/python -m bench.team_migration [--sizes 100000,250000]
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
-import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import structlog
-
-from bench.common import Figure, print_table, progress
-from bench.postgres_server import local_postgres
-from bench.team_batch import loaded_project
+from bench.common import Figure, progress
+from bench.team_batch import loaded_project, run_sizes
 from squirrel_memory.storage.postgres.schema import migrate
 
 _BACK_TO_7 = (
@@ -157,32 +150,13 @@ async def scenario(base_dsn: str, root: Path, size: int, args: argparse.Namespac
     return figures
 
 
-async def run(args: argparse.Namespace, root: Path) -> list[Figure]:
-    figures: list[Figure] = []
-    for size in (int(s) for s in args.sizes.split(",") if s):
-        figures += await scenario(args.postgres_dsn, root, size, args)
-    return figures
-
-
 def main(argv: list[str] | None = None) -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--sizes", default="100000,250000", help="memories in the project")
     options.add_argument("--repeats", type=int, default=2)
     options.add_argument("--work-mem", default="", help="also migrate with this work_mem")
     options.add_argument("--postgres-dsn", default="")
-    args = options.parse_args(argv)
-    args.backend = "postgres"
-    logging.disable(logging.WARNING)
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    load = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp, local_postgres(args) as dsn:
-        args.postgres_dsn = dsn
-        figures = asyncio.run(run(args, Path(tmp).resolve()))
-    print(
-        f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; now: "
-        + " ".join(f"{v:.2f}" for v in os.getloadavg())
-    )
-    print_table(figures)
+    run_sizes(options.parse_args(argv), scenario)
 
 
 if __name__ == "__main__":
