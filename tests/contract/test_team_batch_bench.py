@@ -21,11 +21,11 @@ _RECOUNT = (
 def test_each_batch_keeps_every_history_row_and_both_ways_rank_alike(
     postgres_dsn: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ways = ["--variants", "now,history-each"]
+    ways = ["--variants", "now,history-one"]
     team_batch.main(["--sizes", "300", "--rounds", "1", *ways, "--postgres-dsn", postgres_dsn])
     out = capsys.readouterr().out
-    digests = re.findall(r"\| ([0-9a-f]{12}), (now|history-each)", out)
-    assert {way for _, way in digests} == {"now", "history-each"}
+    digests = re.findall(r"\| ([0-9a-f]{12}), (now|history-one)", out)
+    assert {way for _, way in digests} == {"now", "history-one"}
     assert len({digest for digest, _ in digests}) == 1
     assert "word-count trigger p50" in out
     with psycopg.connect(make_conninfo(postgres_dsn, dbname="batch_300")) as conn:

@@ -1,6 +1,5 @@
-"""`rows_at_once`: one row's `INSERT … VALUES (…)` repeated for many rows, its `ON CONFLICT`
-clause kept once at the end (how a batch's memories and their history rows go to Postgres in
-one statement each)."""
+"""`rows_at_once`: one row's `INSERT … VALUES (…)` repeated for many rows (how a batch's new
+memories go to Postgres in one statement); anything else is refused."""
 
 from __future__ import annotations
 
@@ -18,16 +17,10 @@ def test_rows_with_nested_parentheses_are_repeated_whole() -> None:
     assert many == "INSERT INTO t (a, b) VALUES (%s, lower(%s)), (%s, lower(%s)), (%s, lower(%s))"
 
 
-def test_the_conflict_clause_is_kept_once_after_every_row() -> None:
-    many = rows_at_once("INSERT INTO t (a) VALUES (%s) ON CONFLICT (a) DO NOTHING", 2)
-    assert many == "INSERT INTO t (a) VALUES (%s), (%s) ON CONFLICT (a) DO NOTHING"
-
-
-def test_the_store_statements_take_one_placeholder_set_per_row() -> None:
-    for sql in (_SQL.insert, _SQL.keep_history):
-        many = rows_at_once(sql, 4)
-        assert many.count("%s") == 4 * sql.count("%s")
-        assert many.endswith(sql.split(" VALUES ", 1)[1][-40:])
+def test_the_store_insert_takes_one_placeholder_set_per_row() -> None:
+    many = rows_at_once(_SQL.insert, 4)
+    assert many.count("%s") == 4 * _SQL.insert.count("%s")
+    assert many.endswith(_SQL.insert[-40:])
 
 
 @pytest.mark.parametrize(
@@ -35,6 +28,7 @@ def test_the_store_statements_take_one_placeholder_set_per_row() -> None:
     [
         "INSERT INTO t (a) VALUES %s",
         "INSERT INTO t (a) VALUES (%s) RETURNING a",
+        "INSERT INTO t (a) VALUES (%s) ON CONFLICT (a) DO NOTHING",
         "INSERT INTO t (a) VALUES (%s",
     ],
 )

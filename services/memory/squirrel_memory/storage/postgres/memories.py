@@ -4,9 +4,9 @@ transaction with `memory_sql`'s statements (the full-text column written with ea
 A plan's new memories are written together: an `Insert` answers nothing, so consecutive ones
 are held and sent before the next step that reads or changes rows, and at the plan's end: their
 rows as one multi-row `INSERT` (up to 500), so the triggers that keep the full-text statistics
-(`search_totals`, `search_words`) run once for them, not once per memory; their history rows as
-another (its `ON CONFLICT` kept). The rows are the same as one by one, in the same transaction;
-a batch of extracted memories (500 per transaction) goes in two statements instead of two per
+(`search_totals`, `search_words`) run once for them, not once per memory; their history as one
+`executemany` (pipelined). The rows are the same as one by one, in the same transaction; a
+batch of extracted memories (500 per transaction) goes in a few round trips instead of two per
 memory.
 
 A step's memory is read `FOR UPDATE`, so two writers applying decisions to one memory at once
@@ -90,36 +90,31 @@ def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[
 
 
 def rows_at_once(sql: str, count: int) -> str:
-    """`sql`, an `INSERT … VALUES (…)` of one row (optionally followed by its `ON CONFLICT`
-    clause), for `count` rows."""
+    """`sql`, an `INSERT … VALUES (…)` of one row with nothing after its values, for `count`
+    rows."""
     head, values = sql.split(" VALUES ", 1)
-    depth, end = 0, -1
-    for at, char in enumerate(values):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            end = at
-            break
-    row, tail = values[: end + 1], values[end + 1 :]
-    if not row.startswith("(") or (tail and not tail.startswith(" ON CONFLICT ")):
+    if not values.endswith(")") or values.count("(") != values.count(")"):
         raise ValueError("not an INSERT of one row of values")
-    return f"{head} VALUES " + ", ".join([row] * count) + tail
+    return f"{head} VALUES " + ", ".join([values] * count)
 
 
 async def _insert_all(conn: AsyncConnection, inserts: list[Insert]) -> None:
-    """New memories and their CREATED history rows, each table in statements of up to
-    `ROWS_PER_INSERT` rows: the full-text statistics' triggers run once per statement, not
-    once per memory, and a batch of 500 is two statements instead of 501 (the rows and their
-    order are `insert_writes`')."""
+    """New memories and their CREATED history rows: the memories' rows in statements of up to
+    `ROWS_PER_INSERT` rows (the full-text statistics' triggers run once per statement, not
+    once per memory), then the history rows in one pipelined call (the rows and their order
+    are `insert_writes`')."""
     writes = [
         insert_writes(POSTGRES, _SQL, s.item, s.reason, search_fields(s.item)) for s in inserts
     ]
     async with conn.cursor() as cursor:
-        for position in range(len(writes[0])):
-            rows = [w[position][1] for w in writes]
-            for start in range(0, len(rows), ROWS_PER_INSERT):
-                chunk = rows[start : start + ROWS_PER_INSERT]
-                sql = rows_at_once(writes[0][position][0], len(chunk))
-                await cursor.execute(sql, [value for row in chunk for value in row])
+        rows = [w[0][1] for w in writes]
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start : start + ROWS_PER_INSERT]
+            sql = rows_at_once(writes[0][0][0], len(chunk))
+            await cursor.execute(sql, [value for row in chunk for value in row])
+        for position in range(1, len(writes[0])):
+            sql = writes[0][position][0]
+            await cursor.executemany(sql, [w[position][1] for w in writes])
 
 
 async def run_on(conn: AsyncConnection, project_id: str, plan: RowPlan[T]) -> T:
