@@ -28,9 +28,9 @@ async def test_many_new_memories_in_one_call_are_each_written_with_their_history
     live = await store.live_memory_ids()
     assert live == {m.id for m in written}
     successor = next(m for m in written if m.content == "Tests run with pytest")
-    for memory in (written[0], successor, written[-1]):
+    for memory in written:  # every one its CREATED history row, with its own content
         history = await store.history(memory.id)
-        assert [v.action for v in history] == ["created"]
+        assert [(v.action, v.content) for v in history] == [("created", memory.content)]
     retired = await store.get_memory(old.id)
     assert retired.deleted
     assert retired.superseded_by == successor.id
