@@ -131,15 +131,28 @@ def score_fusion(
     s / (s + c), which does not depend on the other hits). A list whose scores are all zero,
     as FTS5 gives on tiny corpora, gives each of its items full credit: they all matched.
     """
+    return score_fusion_parts(lexical, vector, weights, lexical_saturation=lexical_saturation)[0]
+
+
+def score_fusion_parts(
+    lexical: Hits,
+    vector: Hits,
+    weights: FusionWeights | None = None,
+    *,
+    lexical_saturation: float | None = None,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """`score_fusion`, and the lexical list's part alone: what `score_fusion(lexical, [],
+    FusionWeights(1.0, 0.0))` gives, from the same pass over the lexical hits."""
     w = weights or FusionWeights()
     lexical_norm = _normalised_lexical(lexical, lexical_saturation)
     vector_norm = {m: _clip01(score) for m, score in _best_per_id(vector).items()}
     fused: dict[str, float] = {}
+    wl, wv, total = w.lexical, w.vector, w.total
     for memory_id in lexical_norm.keys() | vector_norm.keys():
-        value = w.lexical * lexical_norm.get(memory_id, 0.0)
-        value += w.vector * vector_norm.get(memory_id, 0.0)
-        fused[memory_id] = _clip01(value / w.total)
-    return fused
+        value = wl * lexical_norm.get(memory_id, 0.0)
+        value += wv * vector_norm.get(memory_id, 0.0)
+        fused[memory_id] = _clip01(value / total)
+    return fused, {m: _clip01(value) for m, value in lexical_norm.items()}
 
 
 def recency_score(

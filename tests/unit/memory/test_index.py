@@ -235,7 +235,13 @@ def test_open_returns_an_empty_index_and_the_problem_so_the_caller_rebuilds(
 
 @pytest.mark.parametrize(
     "vector",
-    [np.ones(DIM + 1), np.full(DIM, np.nan), np.array(["a"] * DIM), np.ones((2, DIM))],
+    [
+        np.ones(DIM + 1),
+        np.full(DIM, np.nan),
+        np.array([1.0] * (DIM - 1) + [-np.inf]),
+        np.array(["a"] * DIM),
+        np.ones((2, DIM)),
+    ],
 )
 def test_malformed_vectors_are_rejected_and_change_nothing(
     index: FaissIndex, vector: np.ndarray

@@ -675,6 +675,18 @@ async def test_matched_terms_stem_every_word_of_key_content_and_tags_case_blind(
     assert matched_terms(terms, item) == ("parses", "user", "token", "wörter", "uv")
 
 
+async def test_matched_terms_follow_a_memory_text_under_the_same_id_and_version(
+    world: World,
+) -> None:
+    item = replace(world.items["auth_token_expiry"], id="mem_same_version", tags=())
+    first = replace(item, key="retry", content="Retry the upload.")
+    second = replace(item, key="cache", content="Clear the cache.", tags=("upload",))
+    terms = ("retry", "cache", "upload")
+    assert matched_terms(terms, first) == ("retry", "upload")
+    assert matched_terms(terms, second) == ("cache", "upload")
+    assert matched_terms(terms[::-1], first) == ("upload", "retry")
+
+
 def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
     from squirrel_memory.retrieval import is_generic, meaningful_terms  # noqa: PLC0415
 

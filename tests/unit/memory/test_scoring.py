@@ -19,6 +19,7 @@ from squirrel_memory.scoring import (
     recency_days,
     recency_score,
     score_fusion,
+    score_fusion_parts,
 )
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -106,6 +107,21 @@ def test_score_fusion_saturation_does_not_depend_on_other_hits() -> None:
     alone = score_fusion([("a", 3.0)], [], lexical_saturation=3.0)
     crowded = score_fusion([("a", 3.0), ("b", 30.0)], [], lexical_saturation=3.0)
     assert alone["a"] == crowded["a"] == pytest.approx(0.5 * 0.5)
+
+
+@pytest.mark.parametrize("saturation", [None, 3.0])
+def test_score_fusion_parts_give_the_fused_and_the_lexical_only_scores_of_one_pass(
+    saturation: float | None,
+) -> None:
+    lexical = [("a", 4.0), ("b", 0.5), ("a", 1.0), ("c", 0.0), ("d", math.nan)]
+    vector = [("a", 0.7), ("e", 0.4), ("b", 1.3)]
+    weights = FusionWeights(lexical=0.3, vector=0.7)
+    fused, lexical_part = score_fusion_parts(
+        lexical, vector, weights, lexical_saturation=saturation
+    )
+    assert fused == score_fusion(lexical, vector, weights, lexical_saturation=saturation)
+    alone = score_fusion(lexical, [], FusionWeights(1.0, 0.0), lexical_saturation=saturation)
+    assert lexical_part == alone
 
 
 def test_score_fusion_stays_within_unit_interval_for_hostile_scores() -> None:

@@ -345,9 +345,12 @@ class FaissIndex:
         if array.size != self._dim or array.ndim not in (1, 2):
             raise InvalidArgumentError(f"vectors must have {self._dim} dimensions")
         flat = array.reshape(self._dim)
-        if not np.all(np.isfinite(flat)):
+        # The squared norm `np.linalg.norm` takes the root of: finite unless an element is not
+        # (or the sum overflows float32, where the elements are checked one by one).
+        squared = flat.dot(flat)
+        if not math.isfinite(squared) and not np.all(np.isfinite(flat)):
             raise InvalidArgumentError("vectors must be finite")
-        norm = float(np.linalg.norm(flat))
+        norm = float(np.sqrt(squared))
         unit: Vector = (flat / norm if norm > 0 else flat).astype(np.float32)
         return unit
 

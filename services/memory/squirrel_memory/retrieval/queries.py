@@ -93,8 +93,14 @@ def meaningful_terms(terms: Sequence[str]) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
-def _memory_stems(memory_id: str, version: int, text: str) -> frozenset[str]:
-    """The light stems of one version of a memory's text (cached: the hot path of ranking)."""
+def _memory_stems(
+    memory_id: str, version: int, key: str, content: str, tags: tuple[str, ...]
+) -> frozenset[str]:
+    """The light stems of one version of a memory's key, content and tags (cached: the hot
+    path of ranking). Keyed by the parts themselves, not their joined text: a memory read again
+    from the store's row cache brings the same strings, whose hashes Python keeps, so a lookup
+    does not hash its whole text again."""
+    text = " ".join((key, content, *tags))
     return frozenset(map(_word_stem, _WORD.findall(fts_text(text))))
 
 
@@ -106,13 +112,20 @@ def _word_stem(word: str) -> str:
 
 def matched_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
     """The query terms a memory's key, content or tags contain (by a light stem), query order."""
-    stems = _memory_stems(item.id, item.version, " ".join((item.key, item.content, *item.tags)))
-    return tuple(t for t in terms if _stem_cached(t) in stems)
+    stems = _memory_stems(item.id, item.version, item.key, item.content, tuple(item.tags))
+    return tuple(t for t, s in _term_stems(tuple(terms)) if s in stems)
 
 
 @functools.lru_cache(maxsize=4096)
 def _stem_cached(word: str) -> str:
     return stem(word)
+
+
+@functools.lru_cache(maxsize=1024)
+def _term_stems(terms: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each query term with its light stem: one lookup per memory a query ranks, not one per
+    term and memory."""
+    return tuple((t, _stem_cached(t)) for t in terms)
 
 
 _GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.retrieval.results import RELEVANT_LEXICAL_ONLY, RELEVANT_WITH_VECTORS
-from squirrel_memory.scoring import FusionMethod, FusionWeights, rank_fusion, score_fusion
+from squirrel_memory.scoring import (
+    FusionMethod,
+    FusionWeights,
+    rank_fusion,
+    score_fusion,
+    score_fusion_parts,
+)
 
 if TYPE_CHECKING:
     from squirrel_memory.retrieval.settings import RetrievalSettings
@@ -112,9 +118,9 @@ def fuse(
     weights = fusion_weights(settings, vector_used)
     if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
         fused = rank_fusion(floored, vector, weights)
+        lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
     else:
-        fused = score_fusion(floored, vector, weights, lexical_saturation=c)
-    lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
+        fused, lexical_parts = score_fusion_parts(floored, vector, weights, lexical_saturation=c)
     vector_parts = dict(vector)
     if weights.lexical and weights.vector and indexed is not None:
         scale = RELEVANT_WITH_VECTORS / RELEVANT_LEXICAL_ONLY

@@ -73,10 +73,17 @@ def to_json(value: Any) -> str:
     return _STORED_JSON.encode(value)
 
 
+_PLAIN_STRINGS = re.compile(r'\["[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*\]')
+"""A compact JSON array of strings without escapes (as Squirrel writes tags and paths): its
+strings are the text between its `","` separators, which `json.loads` need not parse."""
+
+
 def json_strings(text: str | None) -> tuple[str, ...]:
     """Decode a stored JSON array of strings; anything else decodes to ()."""
     if not text or text == "[]":
         return ()
+    if _PLAIN_STRINGS.fullmatch(text):
+        return tuple(text[2:-2].split('","'))
     try:
         value = json.loads(text)
     except ValueError:

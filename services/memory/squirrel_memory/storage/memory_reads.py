@@ -40,20 +40,33 @@ _HISTORY = (
 )
 
 
+_SCOPES = {str(s.value): s for s in Scope}
+_TYPES = {str(t.value): t for t in MemoryType}
+_SOURCES = {str(s.value): s for s in MemorySource}
+E = TypeVar("E", Scope, MemoryType, MemorySource)
+
+
+def _member(members: dict[str, E], kind: type[E], value: Any) -> E:
+    """The enum member stored as `value`: a dict look-up (an enum's call is several times
+    slower), the enum's own call for anything else (it raises as before)."""
+    found = members.get(value) if isinstance(value, str) else None
+    return found if found is not None else kind(value)
+
+
 def _decode(d: Dialect, row: Row) -> MemoryItem:
     return MemoryItem(
         id=row[0],
         project_id=row[1],
         user_id=row[2],
-        scope=Scope(row[3]),
-        type=MemoryType(row[4]),
+        scope=_member(_SCOPES, Scope, row[3]),
+        type=_member(_TYPES, MemoryType, row[4]),
         key=row[5],
         content=row[6],
         tags=d.load_list(row[7]),
         importance=float(row[8]),
         created_at=d.load_time(row[9]),
         updated_at=d.load_time(row[10]),
-        source=MemorySource(row[11]),
+        source=_member(_SOURCES, MemorySource, row[11]),
         file_paths=d.load_list(row[12]),
         source_episode_id=row[13],
         source_event_ids=d.load_list(row[14]),
