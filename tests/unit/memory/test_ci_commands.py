@@ -92,10 +92,15 @@ def test_a_write_that_was_not_made_says_nothing() -> None:
 @pytest.mark.parametrize(
     ("path", "text"),
     [
-        # Only installs, builds and deploys: no everyday check.
+        # Only installs and deploys: no everyday check, no build.
         (
             ".github/workflows/deploy.yml",
-            "jobs:\n  d:\n    steps:\n      - run: npm ci\n      - run: npm run build\n",
+            "jobs:\n  d:\n    steps:\n      - run: npm ci\n      - run: npx vercel deploy\n",
+        ),
+        # A build that reads a CI variable is CI's own.
+        (
+            ".github/workflows/build.yml",
+            "jobs:\n  b:\n    steps:\n      - run: go build -o $OUT ./cmd/server\n",
         ),
         # Not a workflow: a YAML file elsewhere.
         ("config/ci.yml", GITHUB),
@@ -168,3 +173,36 @@ def test_a_command_that_reads_a_ci_variable_is_passed_over() -> None:
     s.read(".github/workflows/ci.yml", workflow)
     (found,) = ci_commands(s.events)
     assert found.content == "CI (.github/workflows/ci.yml) lints with `uv run ruff check`."
+
+
+DEPLOY = """on:
+  push:
+    branches: [main]
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Build
+        working-directory: server
+        run: go build -o ../app ./cmd/app/
+      - name: Deploy
+        run: rsync -avz app "root@$HOST:/srv/app"
+"""
+
+
+def test_the_build_a_workflow_runs_is_kept_from_its_sub_folder() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", DEPLOY)
+    (found,) = ci_commands(s.events)
+    assert found.content == (
+        "CI (.github/workflows/deploy.yml) builds with `go build -o ../app ./cmd/app/` "
+        "(in `server/`)."
+    )
+
+
+def test_a_build_at_the_root_follows_the_checks() -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", GITHUB + "      - name: Build\n        run: uv build\n")
+    (found,) = ci_commands(s.events)
+    assert found.content.endswith("type-checks with `uv run mypy src`; builds with `uv build`.")

@@ -3,13 +3,14 @@
 Without a registered repository, a `.github/workflows/*.yml` or `.gitlab-ci.yml` that the
 assistant read from its first line, or wrote and saw written, still says how the project is
 checked: its `run:` / `script:` lines go through the repository's own CI reader, and the first
-command of each everyday check (tests, lint, format, type-check) makes one recipe per file
-("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints with `uv run ruff
-check`."). Edits made after the file was written or read are applied to its text. A command
-that reads a CI variable or expression (`$SHARD`, `${{ matrix.python }}`) is CI's own, not how
-the project runs the check. An edit that no longer matches the text, a partial read, a
-failed or declined write, a file that does not parse and a workflow that only installs, builds
-or deploys say nothing.
+command of each everyday check (tests, lint, format, type-check) and of the build makes one
+recipe per file ("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints
+with `uv run ruff check`."); the build is kept from a sub-folder too, said to run there
+("builds with `go build ./cmd/server` (in `go/`)"). Edits made after the file was written or
+read are applied to its text. A command that reads a CI variable or expression (`$SHARD`,
+`${{ matrix.python }}`) is CI's own, not how the project runs the check. An edit that no
+longer matches the text, a partial read, a failed or declined write, a file that does not
+parse, a sub-folder's checks and a workflow that only installs or deploys say nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ _PURPOSES = {
     "lint": "lints with",
     "format": "checks the formatting with",
     "typecheck": "type-checks with",
+    "build": "builds with",
 }
+#: Purposes whose first command is kept from a sub-folder too (said to run there): how the
+#: project is built where its code lives (`working-directory: go`).
+_SCOPED = frozenset({"build"})
 _WRITE_TOOLS = frozenset({"Write", "write_file"})
 _EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace"})
 
@@ -121,10 +126,11 @@ def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
             if (
                 command.purpose in _PURPOSES
                 and command.purpose not in first
-                and not command.scope
+                and (not command.scope or command.purpose in _SCOPED)
                 and "$" not in command.text
             ):
-                first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`"
+                where = f" (in `{command.scope}/`)" if command.scope else ""
+                first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`{where}"
         if first:
             listed = "; ".join(first[p] for p in _PURPOSES if p in first)
             found.append(
