@@ -99,7 +99,7 @@ def _steps(prompt: str) -> tuple[str, list[str]]:
     return title, steps
 
 
-def _launched_skill(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
+def launched_skill(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
     """(`/name`, the skill's text) when `events[i]` launches a skill the host then loaded."""
     event = events[i]
     tool_input = event.content.get("input")
@@ -138,7 +138,7 @@ def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
     whose texts list their steps."""
     found: dict[str, CommandSteps] = {}
     for i, event in enumerate(events[:-1]):
-        ran = _ran_command(events, i) or _launched_skill(events, i)
+        ran = _ran_command(events, i) or launched_skill(events, i)
         if ran is None or ran[0] in found:
             continue
         command, expansion = ran

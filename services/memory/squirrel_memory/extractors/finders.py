@@ -202,9 +202,9 @@ def _read_rules(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
                 importance=READ_RULE_IMPORTANCE,
                 event_ids=found.event_ids,
-                file_paths=(found.ref.split(":", 1)[0],),
+                file_paths=(found.ref.split(":", 1)[0],) if found.ref else (),
             ),
-            source_refs=(found.ref,),
+            source_refs=(found.ref,) if found.ref else (),
         )
         for found in read_rules(events)
     ]
