@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.ci_commands import ci_commands
+from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
@@ -206,3 +206,59 @@ def test_a_build_at_the_root_follows_the_checks() -> None:
     s.read(".github/workflows/ci.yml", GITHUB + "      - name: Build\n        run: uv build\n")
     (found,) = ci_commands(s.events)
     assert found.content.endswith("type-checks with `uv run mypy src`; builds with `uv build`.")
+
+
+FILTERED = """on:
+  push:
+    branches: [main]
+    paths:
+      - 'server/**'
+      - 'server/go.mod'
+  workflow_dispatch:
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - run: go build ./cmd/app
+"""
+
+
+def test_a_workflow_filtered_by_branch_and_path_says_when_it_runs() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", FILTERED)
+    (found,) = ci_triggers(s.events)
+    assert found.key == "ci:trigger:.github/workflows/deploy.yml"
+    assert found.content == (
+        "`.github/workflows/deploy.yml` runs on a push to `main` that changes `server/**` or "
+        "`server/go.mod`, and by hand (`workflow_dispatch`)."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GITHUB,  # `on: [push]`: every push
+        "on:\n  push:\n  pull_request:\njobs: {}\n",  # every push, no filter
+        "on:\n  pull_request:\n    branches: [main]\njobs: {}\n",  # no push trigger
+        "on:\n  push:\n    branches: [main\n",  # does not parse
+    ],
+    ids=["every-push-list", "every-push-map", "pull-request-only", "malformed"],
+)
+def test_a_workflow_run_on_every_push_or_not_on_push_says_nothing(text: str) -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", text)
+    assert ci_triggers(s.events) == []
+
+
+def test_a_gitlab_file_has_no_push_trigger_read() -> None:
+    s = session()
+    s.read(".gitlab-ci.yml", GITLAB)
+    assert ci_triggers(s.events) == []
+
+
+async def test_the_trigger_is_a_project_fact() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", FILTERED)
+    (episode,) = segment_episodes(s.events, now=T0 + timedelta(days=1))
+    found = {c.key: c for c in await RulesExtractor().extract(episode, s.events)}
+    assert found["ci:trigger:.github/workflows/deploy.yml"].type is MemoryType.PROJECT_FACT
