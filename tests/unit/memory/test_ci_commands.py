@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.ci_commands import ci_commands
+from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
@@ -92,10 +92,15 @@ def test_a_write_that_was_not_made_says_nothing() -> None:
 @pytest.mark.parametrize(
     ("path", "text"),
     [
-        # Only installs, builds and deploys: no everyday check.
+        # Only installs and deploys: no everyday check, no build.
         (
             ".github/workflows/deploy.yml",
-            "jobs:\n  d:\n    steps:\n      - run: npm ci\n      - run: npm run build\n",
+            "jobs:\n  d:\n    steps:\n      - run: npm ci\n      - run: npx vercel deploy\n",
+        ),
+        # A build that reads a CI variable is CI's own.
+        (
+            ".github/workflows/build.yml",
+            "jobs:\n  b:\n    steps:\n      - run: go build -o $OUT ./cmd/server\n",
         ),
         # Not a workflow: a YAML file elsewhere.
         ("config/ci.yml", GITHUB),
@@ -168,3 +173,92 @@ def test_a_command_that_reads_a_ci_variable_is_passed_over() -> None:
     s.read(".github/workflows/ci.yml", workflow)
     (found,) = ci_commands(s.events)
     assert found.content == "CI (.github/workflows/ci.yml) lints with `uv run ruff check`."
+
+
+DEPLOY = """on:
+  push:
+    branches: [main]
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Build
+        working-directory: server
+        run: go build -o ../app ./cmd/app/
+      - name: Deploy
+        run: rsync -avz app "root@$HOST:/srv/app"
+"""
+
+
+def test_the_build_a_workflow_runs_is_kept_from_its_sub_folder() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", DEPLOY)
+    (found,) = ci_commands(s.events)
+    assert found.content == (
+        "CI (.github/workflows/deploy.yml) builds with `go build -o ../app ./cmd/app/` "
+        "(in `server/`)."
+    )
+
+
+def test_a_build_at_the_root_follows_the_checks() -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", GITHUB + "      - name: Build\n        run: uv build\n")
+    (found,) = ci_commands(s.events)
+    assert found.content.endswith("type-checks with `uv run mypy src`; builds with `uv build`.")
+
+
+FILTERED = """on:
+  push:
+    branches: [main]
+    paths:
+      - 'server/**'
+      - 'server/go.mod'
+  workflow_dispatch:
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - run: go build ./cmd/app
+"""
+
+
+def test_a_workflow_filtered_by_branch_and_path_says_when_it_runs() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", FILTERED)
+    (found,) = ci_triggers(s.events)
+    assert found.key == "ci:trigger:.github/workflows/deploy.yml"
+    assert found.content == (
+        "`.github/workflows/deploy.yml` runs on a push to `main` that changes `server/**` or "
+        "`server/go.mod`, and by hand (`workflow_dispatch`)."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GITHUB,  # `on: [push]`: every push
+        "on:\n  push:\n  pull_request:\njobs: {}\n",  # every push, no filter
+        "on:\n  pull_request:\n    branches: [main]\njobs: {}\n",  # no push trigger
+        "on:\n  push:\n    branches: [main\n",  # does not parse
+    ],
+    ids=["every-push-list", "every-push-map", "pull-request-only", "malformed"],
+)
+def test_a_workflow_run_on_every_push_or_not_on_push_says_nothing(text: str) -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", text)
+    assert ci_triggers(s.events) == []
+
+
+def test_a_gitlab_file_has_no_push_trigger_read() -> None:
+    s = session()
+    s.read(".gitlab-ci.yml", GITLAB)
+    assert ci_triggers(s.events) == []
+
+
+async def test_the_trigger_is_a_project_fact() -> None:
+    s = session()
+    s.read(".github/workflows/deploy.yml", FILTERED)
+    (episode,) = segment_episodes(s.events, now=T0 + timedelta(days=1))
+    found = {c.key: c for c in await RulesExtractor().extract(episode, s.events)}
+    assert found["ci:trigger:.github/workflows/deploy.yml"].type is MemoryType.PROJECT_FACT

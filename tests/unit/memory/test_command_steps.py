@@ -76,3 +76,89 @@ def test_a_prompt_too_long_to_state_is_not_kept() -> None:
 async def test_the_rules_extractor_keeps_it_as_a_recipe() -> None:
     found = by_key(await extract(_ran("/kb-status", STATUS)))
     assert found["command:kb-status"].type is MemoryType.RECIPE
+
+
+CHECK_SKILL = """Style, document and check the package, then propose fixes.
+
+## Steps
+
+Run the following commands **in sequence**:
+
+1. Format code:
+```sh
+fmt-tool format .
+```
+
+2. Regenerate documentation:
+```sh
+doc-tool build
+```
+
+3. Run the package check:
+```sh
+check-tool --strict
+```
+
+## Important rules
+
+- Never modify a file without the user's approval.
+"""
+
+
+def _launched(skill: str, text: str, *, failed: bool = False, loaded: bool = True) -> Stream:
+    stream = Stream()
+    stream.user("lint the package")
+    call = {"tool": "Skill", "tool_use_id": "s1", "input": {"skill": skill}}
+    stream.add("tool_call", call, origin="assistant")
+    output = "Unknown skill" if failed else f"Launching skill: {skill}"
+    result = {"tool": "Skill", "tool_use_id": "s1", "output": output, "is_error": failed}
+    stream.add("tool_result", result, origin="tool_result")
+    if loaded:
+        stream.add("user_message", {"text": text}, origin="harness")
+    stream.run("fmt-tool format .")
+    return stream
+
+
+def test_a_skill_the_assistant_launched_gives_its_steps_with_their_commands() -> None:
+    (found,) = command_steps(_launched("pkg-check", CHECK_SKILL).events)
+    assert found.content == (
+        "The skill `pkg-check` runs, in order: format code: `fmt-tool format .`; regenerate "
+        "documentation: `doc-tool build`; run the package check: `check-tool --strict`."
+    )
+    assert found.key == "command:pkg-check"
+
+
+def test_a_slash_command_and_the_same_skill_meet_on_one_key() -> None:
+    (ran,) = command_steps(_ran("/pkg-check", CHECK_SKILL).events)
+    (launched,) = command_steps(_launched("pkg-check", CHECK_SKILL).events)
+    assert ran.key == launched.key
+    assert ran.content.startswith("The command `/pkg-check` runs, in order: format code: `fmt")
+
+
+@pytest.mark.parametrize(
+    ("skill", "failed", "loaded"),
+    [
+        ("plugin:pkg-check", False, True),
+        ("pkg-check", True, True),
+        ("pkg-check", False, False),
+    ],
+    ids=["plugin-namespaced", "launch-failed", "text-not-loaded"],
+)
+def test_a_plugins_skill_or_one_not_loaded_says_nothing(
+    skill: str, *, failed: bool, loaded: bool
+) -> None:
+    stream = _launched(skill, CHECK_SKILL, failed=failed, loaded=loaded)
+    assert command_steps(stream.events) == []
+
+
+@pytest.mark.parametrize(
+    "block",
+    ["```sh\nfirst --step\nsecond --step\n```", "```sh\nfirst --step\n", "Then run it by hand."],
+    ids=["two-lines", "unclosed", "no-block"],
+)
+def test_a_step_without_one_whole_command_is_stated_alone(block: str) -> None:
+    text = f"# Check\n\n1. Format code:\n{block}\n\n2. Run the check.\n"
+    (found,) = command_steps(_ran("/check", text).events)
+    assert (
+        found.content == "The command `/check` (Check) runs, in order: format code; run the check."
+    )

@@ -267,3 +267,50 @@ def test_a_property_said_with_never_or_always_is_still_what_the_project_is() -> 
     assert about is not None and "never allocates" in about[0]
     asks = "# Agents\n\nA zero-copy JSON parser. Never allocate in the hot loop.\n"
     assert session_about(_loaded("AGENTS.md", asks)) is None
+
+
+SKILL = """Check the package, then propose fixes.
+
+## Important rules
+
+- **Never modify a file without the user's explicit approval.**
+- Always show the diff and ask before applying a fix.
+- The check takes a few minutes.
+"""
+
+
+def _skill(name: str, text: str, *, origin: str = "harness") -> Stream:
+    stream = Stream()
+    stream.user("check the package")
+    call = {"tool": "Skill", "tool_use_id": "s1", "input": {"skill": name}}
+    stream.add("tool_call", call, origin="assistant")
+    result = {"tool": "Skill", "tool_use_id": "s1", "output": f"Launching skill: {name}"}
+    stream.add("tool_result", {**result, "is_error": False}, origin="tool_result")
+    stream.add("user_message", {"text": text}, origin=origin)
+    stream.say("Running the check.")
+    return stream
+
+
+def test_a_launched_skills_rules_are_said_of_the_skill() -> None:
+    rules = read_rules(_skill("pkg-check", SKILL).events)
+    assert [r.content for r in rules] == [
+        "While running the skill `pkg-check`: Never modify a file without the user's explicit "
+        "approval.",
+        "While running the skill `pkg-check`: Always show the diff and ask before applying a fix.",
+    ]
+    assert all(r.ref == "" for r in rules)
+
+
+def test_a_plugins_skill_or_a_skill_text_the_host_did_not_load_gives_no_rule() -> None:
+    assert read_rules(_skill("plugin:pkg-check", SKILL).events) == []
+    assert read_rules(_skill("pkg-check", SKILL, origin="typed").events) == []
+
+
+async def test_a_skills_rule_is_a_written_instruction_without_a_file() -> None:
+    stream = _skill("pkg-check", SKILL)
+    (episode,) = segment_episodes(stream.events, now=T0 + timedelta(days=1))
+    found = {c.key: c for c in await RulesExtractor().extract(episode, stream.events)}
+    rule = found["pref:never_modify_a_file"]
+    assert rule.type is MemoryType.USER_STYLE
+    assert WRITTEN_TAG in rule.tags
+    assert rule.file_paths == ()

@@ -215,3 +215,48 @@ def test_a_read_repository_gives_its_own_task_recipes(tmp_path: Path) -> None:
         for e in _reads(("package.json", _numbered(PACKAGE)))
     ]
     assert "tasks:package.json" not in _episode_candidates(events)
+
+
+MISE_LONG = '''[tasks.dev]
+description = "Start the dev server"
+run = """
+#!/usr/bin/env bash
+set -euo pipefail
+
+bin/setup
+bin/dev
+"""
+
+[tasks.release]
+description = "Tag and push a release"
+run = """
+#!/usr/bin/env bash
+
+git tag "$version"
+git push origin "$version"
+"""
+'''
+
+
+def _cut(text: str, keep: int) -> str:
+    """A Read's output as ingest stores it when it was longer than its limit."""
+    output = _numbered(text)
+    return f"{output[:keep]}\n…[truncated {len(output) - keep} chars]"
+
+
+def test_a_task_file_cut_at_ingest_gives_the_tables_before_the_cut() -> None:
+    keep = _numbered(MISE_LONG).index("git tag")  # inside the last task's multi-line script
+    (found,) = session_tasks(_reads(("mise.toml", _cut(MISE_LONG, keep))))
+    assert found.content == "Tasks `mise.toml` defines: `mise run dev` (Start the dev server)."
+
+
+def test_a_task_file_cut_inside_its_only_table_says_nothing() -> None:
+    keep = _numbered(MISE_LONG).index("bin/dev")
+    assert session_tasks(_reads(("mise.toml", _cut(MISE_LONG, keep)))) == []
+
+
+def test_a_makefile_cut_at_ingest_keeps_the_targets_before_its_last_blank_line() -> None:
+    keep = _numbered(MAKEFILE).index("uv run pytest")
+    (found,) = session_tasks(_reads(("Makefile", _cut(MAKEFILE, keep))))
+    assert "`make local-up`" in found.content
+    assert "py-test" not in found.content

@@ -3,13 +3,14 @@
 Without a registered repository, a `.github/workflows/*.yml` or `.gitlab-ci.yml` that the
 assistant read from its first line, or wrote and saw written, still says how the project is
 checked: its `run:` / `script:` lines go through the repository's own CI reader, and the first
-command of each everyday check (tests, lint, format, type-check) makes one recipe per file
-("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints with `uv run ruff
-check`."). Edits made after the file was written or read are applied to its text. A command
-that reads a CI variable or expression (`$SHARD`, `${{ matrix.python }}`) is CI's own, not how
-the project runs the check. An edit that no longer matches the text, a partial read, a
-failed or declined write, a file that does not parse and a workflow that only installs, builds
-or deploys say nothing.
+command of each everyday check (tests, lint, format, type-check) and of the build makes one
+recipe per file ("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints
+with `uv run ruff check`."); the build is kept from a sub-folder too, said to run there
+("builds with `go build ./cmd/server` (in `go/`)"). Edits made after the file was written or
+read are applied to its text. A command that reads a CI variable or expression (`$SHARD`,
+`${{ matrix.python }}`) is CI's own, not how the project runs the check. An edit that no
+longer matches the text, a partial read, a failed or declined write, a file that does not
+parse, a sub-folder's checks and a workflow that only installs or deploys say nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
+import yaml
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
@@ -37,7 +39,14 @@ _PURPOSES = {
     "lint": "lints with",
     "format": "checks the formatting with",
     "typecheck": "type-checks with",
+    "build": "builds with",
 }
+#: Purposes whose first command is kept from a sub-folder too (said to run there): how the
+#: project is built where its code lives (`working-directory: go`).
+_SCOPED = frozenset({"build"})
+TRIGGER_PREFIX = "ci:trigger:"
+#: Most branches or paths a trigger names before the rest are counted.
+MAX_FILTERS = 6
 _WRITE_TOOLS = frozenset({"Write", "write_file"})
 _EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace"})
 
@@ -121,10 +130,11 @@ def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
             if (
                 command.purpose in _PURPOSES
                 and command.purpose not in first
-                and not command.scope
+                and (not command.scope or command.purpose in _SCOPED)
                 and "$" not in command.text
             ):
-                first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`"
+                where = f" (in `{command.scope}/`)" if command.scope else ""
+                first[command.purpose] = f"{_PURPOSES[command.purpose]} `{command.text}`{where}"
         if first:
             listed = "; ".join(first[p] for p in _PURPOSES if p in first)
             found.append(
@@ -132,4 +142,59 @@ def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
                     KEY_PREFIX + path, f"CI ({path}) {listed}.", path, tuple(known.event_ids)
                 )
             )
+    return found
+
+
+def _names(values: list[str]) -> str:
+    shown = [f"`{v}`" for v in values[:MAX_FILTERS]]
+    more = len(values) - MAX_FILTERS
+    if more > 0:
+        return f"{', '.join(shown)} or {more} more"
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _strings(value: object) -> list[str] | None:
+    """A YAML list of plain strings, else None."""
+    if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        return [str(v) for v in value]
+    return None
+
+
+def _push_trigger(text: str) -> str | None:
+    """When a GitHub workflow runs on a push, when its push is filtered by branch or path
+    ("on a push to `main` that changes `go/**`, and by hand (`workflow_dispatch`)")."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    on = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on` key as true
+    if not isinstance(on, dict) or not isinstance(push := on.get("push"), dict):
+        return None
+    branches, paths = _strings(push.get("branches")), _strings(push.get("paths"))
+    if branches is None and paths is None:
+        return None  # every push: nothing particular to know
+    said = "on a push"
+    if branches is not None:
+        said += f" to {_names(branches)}"
+    if paths is not None:
+        said += f" that changes {_names(paths)}"
+    if "workflow_dispatch" in on:
+        said += ", and by hand (`workflow_dispatch`)"
+    return said
+
+
+def ci_triggers(events: list[StoredEvent]) -> list[CiCommands]:
+    """When each GitHub workflow of `events` runs, when a branch or path filter says more than
+    "on every push": a fact of the project ("`.github/workflows/deploy.yml` runs on a push to
+    `main` that changes `go/**`."). Pull-request and scheduled triggers are left out."""
+    found: list[CiCommands] = []
+    for path, known in _workflow_texts(events).items():
+        if known.text is None or not path.startswith(".github/workflows/"):
+            continue
+        said = _push_trigger(known.text)
+        if said is not None:
+            content = f"`{path}` runs {said}."
+            found.append(CiCommands(TRIGGER_PREFIX + path, content, path, tuple(known.event_ids)))
     return found

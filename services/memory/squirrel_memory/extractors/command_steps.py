@@ -1,12 +1,15 @@
-"""What a custom slash command the user ran does, from the steps its prompt lists.
+"""What a custom slash command or skill does, from the steps its prompt lists.
 
-A project's own assistant commands (`/q-status`, `/deploy-check` …) are workflows written
-down once and run by name: the prompt the command expands to says, step by step, what it
-does. When the user runs one and its expansion lists at least two numbered steps, the command
-and its steps are kept as a recipe ("`/q-status` (Status Check) runs, in order: call
-`quint_status` to get the current phase; …"). The assistant tool's own built-in commands are
-not the project's and are skipped, as are expansions without numbered steps (a bare prompt
-says nothing about the order of work).
+A project's own assistant commands (`/q-status`, `/deploy-check` …) and skills are workflows
+written down once and run by name: the prompt the command expands to, or the skill's text the
+host loads when the assistant launches it, says step by step what it does. When the user runs
+one, or the assistant launches a skill, and its text lists at least two numbered steps, the
+command and its steps are kept as a recipe ("`/q-status` (Status Check) runs, in order: call
+`quint_status` to get the current phase; …"). A step that ends with a colon and is followed by
+one command in a code block is stated with that command ("format code: `air format .`"). The
+assistant tool's own built-in commands and a plugin's namespaced skills (`plugin:skill`) are
+not the project's and are skipped, as are texts without numbered steps (a bare prompt says
+nothing about the order of work).
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ _BUILT_IN = frozenset(
 _COMMAND = re.compile(r"^/[\w:.-]{2,60}$")
 _STEP = re.compile(r"^(\d{1,2})[.)]\s+(\S.*)$")
 _TITLE = re.compile(r"^#{1,3}\s+(.+?)\s*$")
+#: A skill the assistant launched: its own name, not a plugin's namespaced one.
+_SKILL = re.compile(r"^[\w.-]{2,60}$")
+_FENCE = "```"
+#: Headings that name the list rather than the workflow.
+_GENERIC_TITLES = frozenset({"steps", "instructions", "workflow", "procedure", "usage", "process"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,53 +57,102 @@ class CommandSteps:
     event_ids: tuple[str, ...]
 
 
+def _fenced_command(lines: list[str], start: int) -> str | None:
+    """The one command of the code block that opens at `lines[start]` (blank lines before it
+    skipped), or None when there is no block there or it holds more than one line."""
+    i = start
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or not lines[i].strip().startswith(_FENCE):
+        return None
+    body: list[str] = []
+    for line in lines[i + 1 :]:
+        if line.strip().startswith(_FENCE):
+            return body[0] if len(body) == 1 and "`" not in body[0] else None
+        if line.strip():
+            body.append(line.strip())
+    return None  # the block is not closed: cut
+
+
 def _steps(prompt: str) -> tuple[str, list[str]]:
     """(the prompt's title, its top-level numbered steps as clauses)."""
     title = ""
     steps: list[str] = []
-    for line in prompt.splitlines():
+    lines = prompt.splitlines()
+    for n, line in enumerate(lines):
         heading = _TITLE.match(line)
-        if heading and not title:
-            title = " ".join(strip_markdown(heading.group(1)).split())
+        if heading and not title and not steps:
+            named = " ".join(strip_markdown(heading.group(1)).split())
+            title = "" if named.lower() in _GENERIC_TITLES else named
             continue
         match = _STEP.match(line)
         if match is None or int(match.group(1)) != len(steps) + 1:
             continue
-        text = " ".join(strip_markdown(match.group(2)).split()).rstrip(":;,. ")
+        text = " ".join(strip_markdown(match.group(2)).split())
+        command = _fenced_command(lines, n + 1) if text.endswith(":") else None
+        text = text.rstrip(":;,. ")
+        if command is not None:
+            text = f"{text}: `{command}`"
         if not text or text.count("`") % 2 or len(text) > MAX_STEP_CHARS:
             return title, []  # a step cut or too long to state: the list is not kept
         steps.append(text[:1].lower() + text[1:] if text[1:2].islower() else text)
     return title, steps
 
 
+def launched_skill(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
+    """(`/name`, the skill's text) when `events[i]` launches a skill the host then loaded."""
+    event = events[i]
+    tool_input = event.content.get("input")
+    if event.event_type != EventType.TOOL_CALL or event.content.get("tool") != "Skill":
+        return None
+    name = str(tool_input.get("skill") or "") if isinstance(tool_input, dict) else ""
+    if not _SKILL.match(name):
+        return None
+    for later in events[i + 1 : i + 3]:
+        if later.event_type == EventType.TOOL_RESULT and later.content.get("is_error"):
+            return None
+        if later.event_type == EventType.USER_MESSAGE:
+            return (f"/{name}", later) if later.origin == Origin.HARNESS else None
+    return None
+
+
+def _ran_command(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
+    """(`/name`, its expansion) when `events[i]` is a custom slash command the user ran."""
+    event = events[i]
+    command = str(event.content.get("command") or "").strip()
+    if (
+        event.event_type != EventType.USER_MESSAGE
+        or event.origin != Origin.SLASH_COMMAND
+        or not _COMMAND.match(command)
+        or command.lstrip("/") in _BUILT_IN
+    ):
+        return None
+    expansion = events[i + 1]
+    if expansion.event_type != EventType.USER_MESSAGE or expansion.origin != Origin.HARNESS:
+        return None
+    return command, expansion
+
+
 def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
-    """The custom commands the user ran in `events` whose prompts list their steps."""
+    """The custom commands the user ran and the skills the assistant launched in `events`
+    whose texts list their steps."""
     found: dict[str, CommandSteps] = {}
     for i, event in enumerate(events[:-1]):
-        content = event.content
-        command = str(content.get("command") or "").strip()
-        if (
-            event.event_type != EventType.USER_MESSAGE
-            or event.origin != Origin.SLASH_COMMAND
-            or not _COMMAND.match(command)
-            or command.lstrip("/") in _BUILT_IN
-            or command in found
-        ):
+        ran = _ran_command(events, i) or launched_skill(events, i)
+        if ran is None or ran[0] in found:
             continue
-        expansion = events[i + 1]
+        command, expansion = ran
         text = expansion.content.get("text")
-        if (
-            expansion.event_type != EventType.USER_MESSAGE
-            or expansion.origin != Origin.HARNESS
-            or not isinstance(text, str)
-        ):
+        if not isinstance(text, str):
             continue
         title, steps = _steps(text)
         if len(steps) < MIN_STEPS:
             continue
-        named = f"`{command}` ({title})" if title else f"`{command}`"
+        what = "command" if event.event_type == EventType.USER_MESSAGE else "skill"
+        shown_name = command if what == "command" else command.lstrip("/")
+        named = f"`{shown_name}` ({title})" if title else f"`{shown_name}`"
         shown = "; ".join(steps[:MAX_STEPS])
-        statement = f"The command {named} runs, in order: {shown}."
+        statement = f"The {what} {named} runs, in order: {shown}."
         if len(statement) > MAX_CHARS:
             continue
         key = f"command:{key_slug(command) or 'custom'}"

@@ -23,6 +23,8 @@ _FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
 #: Any numbered line of a file read.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+#: The mark ingest leaves where it cut a long tool output (`parsers.base.cap_text`).
+_INGEST_CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
 
 
 def read_output(event: StoredEvent) -> str | None:
@@ -68,6 +70,12 @@ def partial_read(event: StoredEvent) -> bool:
     """Whether a read's result says it returned only part of the file (`partial`, with the
     `lines` it returned): a Read with an offset or limit, `head -n 40 f`, `sed -n '1,80p' f`."""
     return event.content.get("partial") is True
+
+
+def cut_at_ingest(event: StoredEvent) -> bool:
+    """Whether ingest cut the read's long output: the file went on past the mark."""
+    output = event.content.get("output")
+    return isinstance(output, str) and _INGEST_CUT.search(output[-80:]) is not None
 
 
 def whole_read_output(event: StoredEvent) -> str | None:

@@ -11,7 +11,7 @@ from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.candidates import candidate as _candidate
-from squirrel_memory.extractors.ci_commands import ci_commands
+from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -76,6 +76,8 @@ REPORTED_IMPORTANCE = 0.5
 APPLY_IMPORTANCE = 0.45
 #: Importance of the tasks a task file read in a session defines.
 TASKS_IMPORTANCE = 0.6
+#: When a CI workflow runs: a fact of the project, below how it is checked.
+TRIGGER_IMPORTANCE = 0.5
 
 Found = Any
 """A rule's own record of what it found: `key`, `content` and `event_ids`, and what a finder's
@@ -202,9 +204,9 @@ def _read_rules(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
                 importance=READ_RULE_IMPORTANCE,
                 event_ids=found.event_ids,
-                file_paths=(found.ref.split(":", 1)[0],),
+                file_paths=(found.ref.split(":", 1)[0],) if found.ref else (),
             ),
-            source_refs=(found.ref,),
+            source_refs=(found.ref,) if found.ref else (),
         )
         for found in read_rules(events)
     ]
@@ -388,6 +390,14 @@ WITHOUT_REPOSITORY: tuple[Extract, ...] = (
     ),
     # The checks the CI workflows read or written in the session run.
     _Finder(ci_commands, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "ci"), _path),
+    # When a workflow runs, when its push trigger is filtered by branch or path.
+    _Finder(
+        ci_triggers,
+        MemoryType.PROJECT_FACT,
+        TRIGGER_IMPORTANCE,
+        lambda _f: ("ci", "trigger"),
+        _path,
+    ),
     # How the folders are organised, as the root README read in the session explains.
     _Finder(
         _one(readme_layout),

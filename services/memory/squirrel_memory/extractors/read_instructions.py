@@ -16,7 +16,10 @@ Only files at the project root count (a dependency's or a sub-folder's file is n
 project's rulebook), but for a sub-folder's file the host loaded itself for work in that folder
 (Claude Code's nested `CLAUDE.md`): its rules hold there and cite it (`web/CLAUDE.md`); the
 last read of each file is the one read; a rule line a later edit of
-the session replaced is not kept. The rules are project-scoped standing instructions, tagged
+the session replaced is not kept. The rule lines of a skill the assistant launched (the text
+the host loaded for it) are read the same way and said of the skill ("While running the skill
+`pkg-check`: Never modify a file without the user's approval."): they hold while it runs.
+The rules are project-scoped standing instructions, tagged
 `written`: they rank with what the user said, but a session's opening leaves them to the file
 itself (the host of that file loads it) unless the user said nothing else (`core_style`).
 """
@@ -28,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.command_steps import launched_skill
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -160,4 +164,25 @@ def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
             if len(rules) < MAX_RULES:
                 key = f"pref:{key_slug(said) or 'rule'}"
                 rules.append(ReadRule(key, f"{said} ({path}).", found.ref, (event.id,)))
-    return [*procedures, *rules]
+    return [*procedures, *rules, *skill_rules(events)]
+
+
+def skill_rules(events: list[StoredEvent]) -> list[ReadRule]:
+    """The rule lines of the skills the assistant launched (the text its host loaded at the
+    launch), each said of its skill: they hold while the skill runs. No file to cite."""
+    rules: dict[str, ReadRule] = {}
+    for i in range(len(events) - 1):
+        launched = launched_skill(events, i)
+        text = launched[1].content.get("text") if launched is not None else None
+        if launched is None or not isinstance(text, str):
+            continue
+        name = launched[0].lstrip("/")
+        readings = Readings()
+        read_instruction_file(TextFile.of(f"{name}/SKILL.md", text), readings, "instructions")
+        for found in readings.instructions:
+            said = found.text.rstrip(".")
+            key = f"pref:{key_slug(said) or 'rule'}"
+            if key not in rules and len(rules) < MAX_RULES:
+                content = f"While running the skill `{name}`: {said}."
+                rules[key] = ReadRule(key, content, "", (events[i].id, launched[1].id))
+    return list(rules.values())

@@ -13,13 +13,19 @@ session touched (npm without one). The recipe says what the file defines, never 
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text, read_output
+from squirrel_memory.extractors.file_reads import (
+    cut_at_ingest,
+    head_read_text,
+    partial_read,
+    read_output,
+)
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings, Task
 from squirrel_memory.repository.languages import is_excluded
@@ -46,6 +52,8 @@ _LOCK_FILES = frozenset({"pnpm-lock.yaml", "yarn.lock", "bun.lockb", "bun.lock"}
 MAX_LISTED = 14
 #: Deepest sub-folder whose task file is read (`services/api/Makefile` is 2).
 MAX_DEPTH = 3
+#: A table or section header (`[tasks.dev]`, `[testenv]`): the tables above it are whole.
+_HEADER = re.compile(r"^\[", re.MULTILINE)
 #: A body that only says there is nothing to run (npm's placeholder `test` script).
 _PLACEHOLDERS = ("no test specified",)
 
@@ -99,6 +107,23 @@ def task_file_read(event: StoredEvent) -> str | None:
     return None
 
 
+def _whole_part(event: StoredEvent, text: str) -> str:
+    """The part of a read's text that is whole: all of a whole read; of a read cut short (by
+    the tool or at ingest), the tables before its last table header when it has two or more
+    (a blank line may fall inside a table's multi-line value), else the text up to its last
+    blank line."""
+    cut = cut_at_ingest(event)
+    if not partial_read(event) and not cut:
+        return text
+    headers = [m.start() for m in _HEADER.finditer(text)]
+    if len(headers) > 1:
+        return text[: headers[-1]]
+    if not cut:
+        return text  # a partial read's text already ends at its last blank line
+    lines = text.splitlines()[:-2]  # the mark and the line it cut
+    return "\n".join(lines[: max((i for i, x in enumerate(lines) if not x.strip()), default=0)])
+
+
 def _entry(task: Task, purposes: dict[str, str]) -> str:
     """`make x` with the file's words for it, else what its one step is for and runs, else
     what its name is for (the step, when there is one, is the truth rather than the name)."""
@@ -148,6 +173,7 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
         text = head_read_text(event)
         if path is None or reader is None or text is None:
             continue
+        text = _whole_part(event, text)
         out = Readings()
         try:
             reader(snap, TextFile.of(path, text), out)
