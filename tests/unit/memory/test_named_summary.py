@@ -45,6 +45,8 @@ def _summary(session: Session) -> str | None:
         ("Ledger API", "/home/dev/ledger-api", True),
         ("Ledger", "/home/dev/ledger-api", False),  # only part of the name: maybe another's
         ("Ledger Tools", "/home/dev/my-ledger", False),
+        ("Claude Code", "/Users/dev/claude-code-log", False),  # the tool the project is about
+        ("Django REST", "/home/dev/django-app", False),  # a framework, not this app
         ("Turbo", "/home/dev/ledger", False),
         ("App", "/home/dev/myapp", False),  # a short common word is no name
         ("The Ledger", "/home/dev/ledger", False),

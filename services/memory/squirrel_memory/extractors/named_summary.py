@@ -8,9 +8,11 @@ sentence becomes the project's overview when a rule can tell it is about the pro
 the same for every ecosystem:
 
 - its subject is the project's own name: the name's letters are the project folder's name's,
-  or the name has two words and its first (four letters at least) is the folder name's first
-  part ("CodeMie CLI" in `codemie-code`); one word that is only part of the folder's name may
-  be another project's, and another repository, a dependency or a tool is not the project;
+  or the name has two words, its first (four letters at least) is the folder name's first
+  part and the second says what kind of product it is ("CodeMie CLI" in `codemie-code`); one
+  word that is only part of the folder's name, or that part with another word ("Claude Code"
+  in `claude-code-log`), may be another project's, and another repository, a dependency or a
+  tool is not the project;
 - it says what the project is: "<Name> is a …" at the start of a sentence, or "<Name>, a …" /
   "<Name> — a …" after the start of a line or a colon or dash; what follows passes the test of
   `summaries.summary_of` (a kind of software at the end of its head noun phrase, no question,
@@ -39,6 +41,15 @@ from squirrel_memory.models import StoredEvent
 
 #: Shortest first word of a name that may stand for the folder's name.
 MIN_FIRST_WORD = 4
+#: Words that, after the folder's first part, name the project's own product ("CodeMie CLI"):
+#: any other word makes another thing of that name ("Claude Code" in `claude-code-log`,
+#: "Django REST" in `django-app`).
+_PRODUCT_WORDS = frozenset(
+    str.split(
+        "cli api sdk app apps server client library lib tool tools service bot plugin extension "
+        "ui web desktop mobile"
+    )
+)
 #: Tools whose result is a subagent's report to the agent that launched it.
 LAUNCHERS = frozenset({"Agent", "Task"})
 #: Inputs of a tool call written by the assistant for another agent: a subagent's prompt, a
@@ -62,9 +73,10 @@ def _letters(text: str) -> str:
 
 def names_project(name: str, project_id: str) -> bool:
     """Whether `name` is the project's own: its letters are the folder's name's, or it has
-    two words or more and its first word is the first part of the folder's name ("CodeMie
-    CLI" in `codemie-code`). One word that is only part of the folder's name ("Caffeine" in
-    `caffeine-lang`) may well be another project's, a library's or a tool's."""
+    two words or more, its first word is the first part of the folder's name and the others say
+    what kind of product it is ("CodeMie CLI" in `codemie-code`). One word that is only part of
+    the folder's name ("Caffeine" in `caffeine-lang`), or that part with another word ("Claude
+    Code" in `claude-code-log`), may well be another project's, a library's or a tool's."""
     folder_name = PurePosixPath(project_id.rstrip("/")).name
     folder = _letters(folder_name)
     whole = _letters(name)
@@ -75,7 +87,12 @@ def names_project(name: str, project_id: str) -> bool:
         return True
     first_part = next((_letters(p) for p in re.split(r"[^A-Za-z0-9]+", folder_name) if p), "")
     first = _letters(words[0])
-    return len(words) >= 2 and len(first) >= MIN_FIRST_WORD and first == first_part
+    return (
+        len(words) >= 2
+        and len(first) >= MIN_FIRST_WORD
+        and first == first_part
+        and all(_letters(word) in _PRODUCT_WORDS for word in words[1:])
+    )
 
 
 def _said(text: str, project_id: str) -> tuple[str, str] | None:
