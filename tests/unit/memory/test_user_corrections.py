@@ -59,6 +59,10 @@ def test_a_correction_says_what_holds_instead(text: str, said: str) -> None:
         "it's not the upstream parser, it's our wrapper",  # a dependency
         "no, add the field, but set its value from the session id",  # a task's next step
         "Not bad, it works",
+        "it's not working, it still shows the error",  # the work's state, not a fact
+        "that's not fixed, the test still fails",
+        "no, not yet, the tests first",
+        "that is not what I asked, use the other file",  # about the request
         "> it's not a JSONL file, it's JSON\nthis is what the reviewer wrote",  # pasted
         "```\nit's not a JSONL file, it's JSON\n```",
     ],

@@ -14,7 +14,9 @@ was working on when it was made. A message counts when all of these hold:
   "no, not X — Y", "(it's|that's) not X, (it's|but) Y", "X is not Y, it's Z", "that's wrong
   because …", "that's not right: …";
 - it guesses nothing ("I think", "maybe", "probably"), asks nothing, plans nothing ("let's",
-  "we'll"), and is not about a dependency ("upstream", "third-party", `node_modules/`);
+  "we'll"), reports no state of the work ("it's not working, it still fails", "no, not yet",
+  "that's not what I asked") and is not about a dependency ("upstream", "third-party",
+  `node_modules/`);
 - the user does not take it back later in the session ("never mind", "you were right", "my
   bad", "ignore that", "scratch that").
 
@@ -82,6 +84,13 @@ _TAKEN_BACK = re.compile(
     r"ignore (?:that|my last|what i said)|scratch that|forget (?:that|what i said))\b",
     re.I,
 )
+#: The work's state or the request, not a fact put right ("it's not working, it still fails",
+#: "no, not yet", "that's not what I asked"): true of that moment only.
+_STATUS = re.compile(
+    r"\bnot\s+(?:yet|now|working|fixed|done|finished|resolved|solved|passing|compiling|"
+    r"what i (?:asked|meant|wanted|said))\b",
+    re.I,
+)
 _PASTED = re.compile(r"```|^\s*>", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: Words left out of a correction's key.
@@ -112,7 +121,7 @@ def correction(text: str) -> str:
     parts = _SENTENCE.split(flat)
     for part in (parts[0], " ".join(parts[:2])):
         said = part.rstrip(" .!")
-        if said.endswith("?") or _HEDGE.search(said) or _PLAN.search(said):
+        if said.endswith("?") or _HEDGE.search(said) or _PLAN.search(said) or _STATUS.search(said):
             continue
         if _DEPENDENCY.search(said):
             return ""
