@@ -120,6 +120,11 @@ def test_a_subagents_own_transcript_reports_in_its_last_reply() -> None:
         "Conclusion: the upstream client's timeout is silently swallowed in its retry loop.",
         "The retry loop is not handled by a decorator; it is a plain loop.",  # no label, weak
         "Handlers live in `src/shop/handlers/`, one module per route, all registered at start.",
+        "Hypothesis: `with_retry()` silently swallows the timeout.",  # offered to check
+        "To verify: the timeout is silently swallowed in `with_retry()`.",
+        "If `close()` is never called on exit, `app.log` is lost.",  # a condition
+        "Not a bug: the timeout is silently swallowed in `with_retry()` by design.",
+        "The timeout was never propagated by `with_retry()`; it is now fixed.",  # gone
     ],
 )
 def test_guesses_questions_plans_advice_and_dependencies_are_not_findings(sentence: str) -> None:

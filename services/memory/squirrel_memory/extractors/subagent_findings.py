@@ -14,9 +14,11 @@ transcript. A sentence of it becomes a pitfall when all of these hold:
 - it is stated as found: under a label the report gives its findings ("Conclusion:", "Bug:",
   "Finding:", "Gap:", "Risk:", "Root cause:", or such a word in the heading above it), or with
   a strong problem word ("silently", "bug", "never called") beside a name from the code;
-- it guesses nothing ("might", "probably", "could", "would", "seems"), plans nothing ("Let me
-  …", "Next …"), recommends nothing ("should", "consider"), asks nothing, and speaks of no one's
-  steps ("I", "we", "you");
+- it guesses nothing ("might", "probably", "could", "would", "seems"), offers nothing to check
+  ("Hypothesis: …", "To verify: …", "If … is never called, …"), plans nothing ("Let me …",
+  "Next …"), recommends nothing ("should", "consider"), asks nothing, speaks of no one's steps
+  ("I", "we", "you"), and does not say the problem is none or gone ("Not a bug", "by design",
+  "now fixed");
 - it is about the project: no path outside its root, none in a dependency's folder
   (`node_modules/`, `site-packages/`, `vendor/` …), no "upstream" or "third-party" code, and the
   subagent looked at no other place (`elsewhere.replies_elsewhere`);
@@ -98,6 +100,22 @@ _CODE_NAME = re.compile(r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b\w+\.(?:[a-z]{1,4})\b(?!\
 _HEDGE = re.compile(
     r"\b(?:might|may|maybe|probably|perhaps|likely|unlikely|seems?|appears?|could|possibly|"
     r"potentially|would|i think|suspect|guess|unclear|not sure|assuming|presumably|if so)\b",
+    re.IGNORECASE,
+)
+#: A sentence that offers a problem to check, asks about one or sets one as a condition: not
+#: a finding ("Hypothesis: …", "To verify: …", "If `x` is never called, …").
+_UNCONFIRMED = re.compile(
+    r"^(?:hypothes[ie]s|theory|theories|unverified|unconfirmed|untested|assumption|suspicion|"
+    r"guess|candidate|question|open question|to (?:verify|check|confirm|investigate)|verify|"
+    r"check(?:\s+(?:whether|if))?|if|whether|unless|in case|possible|possibly|potential|"
+    r"previously|formerly|fixed)\b",
+    re.IGNORECASE,
+)
+#: A problem said to be none, or no longer one ("Not a bug: …", "…; now fixed", "by design").
+_NO_PROBLEM = re.compile(
+    r"\b(?:not an?|no)\s+(?:real\s+)?(?:bug|problem|issue|defect|gap|risk)\b|\bnon-issue\b|"
+    r"\b(?:(?:now|was|were|been|already|is|are)\s+(?:fixed|resolved)|by design|as intended|"
+    r"intentional(?:ly)?|expected behaviou?r|as expected|false (?:alarm|positive))\b",
     re.IGNORECASE,
 )
 _PLAN = re.compile(
@@ -194,6 +212,8 @@ def _paths(text: str, project_id: str) -> list[str]:
 def problem(raw: str, *, labelled_section: bool = False) -> str:
     """The problem one sentence of a report states as found, without its label, or ""."""
     flat = " ".join(raw.replace("**", "").replace("__", "").split()).strip()
+    if _UNCONFIRMED.match(flat) or _NO_PROBLEM.search(flat):
+        return ""
     label = _LABEL.match(flat)
     body = flat[label.end() :] if label else flat
     if not MIN_CHARS <= len(body) <= MAX_CHARS or body.count("`") % 2:
