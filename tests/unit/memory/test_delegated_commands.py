@@ -92,3 +92,11 @@ def test_a_negation_in_another_clause_does_not_cancel_the_command() -> None:
         ("build", "dotnet build"),
         ("test", "dotnet test"),
     ]
+
+
+def test_a_tool_input_that_is_not_an_object_gives_nothing() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("tool_call", {"tool": "Agent", "input": "run `dotnet test`"})
+    session.add("tool_call", {"tool": "SubagentHandback", "input": ["`dotnet test` passes"]})
+    session.add("tool_call", {"tool": "Agent", "input": {"prompt": None}})
+    assert delegated_commands(session.events) is None

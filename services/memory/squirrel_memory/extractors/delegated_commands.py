@@ -74,11 +74,17 @@ class DelegatedCommands:
     event_ids: tuple[str, ...]
 
 
+def _given(content: dict[str, object], field: str) -> str | None:
+    """The text `field` of a tool call's input, when the input is an object and the field text."""
+    given = content.get("input")
+    value = given.get(field) if isinstance(given, dict) else None
+    return value if isinstance(value, str) else None
+
+
 def _brief(event: StoredEvent) -> str | None:
     content = event.content
     if event.event_type == EventType.TOOL_CALL and content.get("tool") in DELEGATING_TOOLS:
-        prompt = (content.get("input") or {}).get("prompt")
-        return prompt if isinstance(prompt, str) else None
+        return _given(content, "prompt")
     if event.event_type == EventType.USER_MESSAGE and event.origin == str(Origin.PARENT_AGENT):
         text = content.get("text")
         return text if isinstance(text, str) else None
@@ -92,8 +98,7 @@ def _report(event: StoredEvent) -> str | None:
         output = content.get("output")
         return output if isinstance(output, str) and not content.get("is_error") else None
     if event.event_type == EventType.TOOL_CALL and tool in _HANDBACK_TOOLS:
-        message = (content.get("input") or {}).get("message")
-        return message if isinstance(message, str) else None
+        return _given(content, "message")
     return None
 
 
