@@ -40,6 +40,8 @@ def _searched(command: str, output: str, ok: bool | None = True, cwd: str | None
         "fd -e ts . src",
         f"cd {ROOT}; grep -rl post src; echo ---; git show --stat HEAD",
         f"cd {ROOT} && find . -name '*.ts'",
+        "grep -rlE 'post|get' src | sort | uniq",  # a quoted `|` is no pipe
+        "find src -name '*.ts' | grep -v test",
     ],
 )
 def test_a_search_that_prints_file_names_gives_its_paths(command: str) -> None:
@@ -64,6 +66,9 @@ def test_paths_printed_after_a_cd_into_a_sub_folder_start_from_it() -> None:
         ("cd /home/dev/other && grep -rl post src", True),  # another repository
         ("cd $REPO && grep -rl post src", True),  # a folder that cannot be told
         ("git -C ../other grep -l post", True),
+        ("find src -name '*.md' | xargs cat", True),  # the files' text, not their names
+        ("grep -rl post src | sed 's/^/x-/'", True),  # names rewritten
+        ("grep -rl post src | grep -c ts", True),  # a count
     ],
 )
 def test_a_line_that_prints_more_than_names_or_works_elsewhere_gives_none(

@@ -8,7 +8,8 @@ paths and nothing else:
 
 - `grep -l`/`-L` (any spelling: `-rli`, `--files-with-matches`), `rg -l`/`--files`, `ag -l`,
   `find` without an action that prints something else (`-exec`, `-printf`, `-ls`, `-delete`),
-  `fd`; the right-hand side of a pipe (`| head -30`) only cuts the list;
+  `fd`; a pipe may only cut, sort or filter the list (`| head -30`, `| sort`, `| grep -v
+  test`): a pipe into anything else (`| xargs cat`, `| sed …`) prints other lines;
 - its line may chain a `cd` into a folder of the project, an `echo` separator and git commands
   run in this repository; any other step, a `cd` out of the project (or that cannot be told)
   and a command run in another folder give nothing;
@@ -24,11 +25,13 @@ a search pointed at another folder.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
+import shlex
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import CommandRun, relative_path
+from squirrel_memory.extractors.activity import CommandRun, core_tokens, relative_path
 from squirrel_memory.extractors.elsewhere import looked_outside, ran_elsewhere
 from squirrel_memory.extractors.git_listed import folder_of, moved_to
 from squirrel_memory.models import StoredEvent
@@ -48,6 +51,12 @@ _FIND_ACTIONS = frozenset(
     | {"-print0", "-fprint", "-fprint0"}
 )
 _SEPARATORS = frozenset({"echo", "printf"})
+#: Programs a list may be piped through and still print its own lines.
+_CUTS = frozenset({"head", "tail", "sort", "uniq"} | _SEARCHES)
+#: Options that make a search print something other than the lines it keeps.
+_NOT_FILTERS = frozenset({"-c", "-o", "--count", "--only-matching"})
+#: Shell words that end a pipe stage.
+_CONTROL = frozenset({"|", "||", "&&", ";", "&", "(", ")", ";;", "|&"})
 _MOVES = frozenset({"cd", "pushd"})
 #: Git subcommands that hold nothing but this repository's own text.
 _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})
@@ -75,10 +84,32 @@ def _lists(tokens: list[str]) -> bool:
     return False
 
 
+def _only_cut(command: str) -> bool:
+    """Whether every pipe of `command` only cuts, sorts or filters what comes before it (a
+    `grep` that prints counts or parts of lines is no filter); quotes are respected
+    (`grep -E 'a|b'` pipes nothing)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    try:
+        words = list(lexer)
+    except ValueError:
+        return False
+    for i, word in enumerate(words):
+        if word != "|":
+            continue
+        stage = list(itertools.takewhile(lambda w: w not in _CONTROL, words[i + 1 :]))
+        tokens = core_tokens(shlex.join(stage)) if stage else []
+        if not tokens or tokens[0] not in _CUTS:
+            return False
+        if tokens[0] in _SEARCHES and any(t in _NOT_FILTERS for t in tokens[1:]):
+            return False
+    return True
+
+
 def _folder_listed(run: CommandRun, project_id: str) -> str | None:
     """The project folder the listings of `run`'s line print paths from, or None when the line
-    lists nothing, does something else too, or works outside the project."""
-    if ran_elsewhere(run.command, project_id):
+    lists nothing, does something else too, pipes the list into something that prints other
+    lines, or works outside the project."""
+    if ran_elsewhere(run.command, project_id) or not _only_cut(run.command):
         return None
     folder = folder_of(run.cwd, project_id)
     listed: set[str] = set()
