@@ -33,6 +33,7 @@ inside the project. A report gives at most `MAX_PER_REPORT` findings, an episode
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -205,8 +206,13 @@ def _last_replies(events: list[StoredEvent]) -> frozenset[str]:
 
 
 def _paths(text: str, project_id: str) -> list[str]:
-    """The file paths `text` names, relative to the project root; an outside one as it is."""
-    return [relative_path(p, project_id) for p in _PATH.findall(text)]
+    """The file paths `text` names, relative to the project root and normalised; an outside
+    one as it is (`src/../../x.py` climbs out to `../x.py`)."""
+    return [posixpath.normpath(relative_path(p, project_id)) for p in _PATH.findall(text)]
+
+
+def _outside(path: str) -> bool:
+    return path.startswith(("/", "~", "../")) or path == ".."
 
 
 def problem(raw: str, *, labelled_section: bool = False) -> str:
@@ -276,9 +282,9 @@ def _found_in(
         for raw in _SENTENCE.split(line):
             said = problem(raw, labelled_section=labelled)
             named = _paths(raw, project)
-            if not said or any(p.startswith(("/", "~", "../")) for p in named):
+            if not said or any(_outside(p) for p in named):
                 continue
-            inside = [p for p in (*named, *seen) if not p.startswith(("/", "~", "../"))]
+            inside = [p for p in (*named, *seen) if not _outside(p)]
             files = tuple(dict.fromkeys(inside))[:MAX_FILES]
             where = f" ({', '.join(files)})" if files else ""
             key = f"pitfall:found:{key_slug(said, _KEY_DROP) or 'problem'}"
