@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from squirrel_memory.extractors.delegated_commands import delegated_commands, named_commands
 from tests.unit.memory.session_builder import Session
 
@@ -100,3 +102,26 @@ def test_a_tool_input_that_is_not_an_object_gives_nothing() -> None:
     session.add("tool_call", {"tool": "SubagentHandback", "input": ["`dotnet test` passes"]})
     session.add("tool_call", {"tool": "Agent", "input": {"prompt": None}})
     assert delegated_commands(session.events) is None
+
+
+@pytest.mark.parametrize(
+    ("brief", "report"),
+    [
+        ("Explore /home/dev/src/otherlib and run `dotnet test` there.", ""),
+        ("Compare with ../otherlib: build it with `dotnet build`.", ""),
+        ("Review the branch.", "In /home/dev/src/otherlib, `dotnet test` passes."),
+    ],
+)
+def test_a_brief_or_report_about_another_place_gives_nothing(brief: str, report: str) -> None:
+    assert delegated_commands(_delegated(brief, report).events) is None
+
+
+def test_the_project_s_own_path_a_scratch_file_and_a_link_are_no_other_place() -> None:
+    brief = (
+        f"Repo: {ROOT}. Notes go to /tmp/notes.md, see https://example.org/a/b. "
+        f"Run `dotnet test` in {ROOT}/tests."
+    )
+    found = delegated_commands(_delegated(brief).events)
+
+    assert found is not None
+    assert found.content == "A subagent's brief says: to run the tests, `dotnet test`."

@@ -17,8 +17,9 @@ same in every ecosystem:
 - in a report, the sentence says the command passed (passes, succeeded, green, clean) and
   nothing in it failed;
 - a command negated before it in its clause ("do not run `npm test`"), one naming a path of
-  one machine, and one the session itself ran (the command's own runs say it better) say
-  nothing.
+  one machine, one the session itself ran (the command's own runs say it better), and a brief
+  or report that names a place outside the project (`/home/dev/other`, `../lib`: its commands
+  may be that place's; scratch folders such as `/tmp` aside) say nothing.
 
 One recipe per session: "A subagent's brief says: to build, `dotnet build`; to run the tests,
 `dotnet test`." (or "A subagent reported passing: …").
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.doc_roles import doc_command
+from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.task_records import purpose_of
 
@@ -63,6 +65,10 @@ _PASSED = re.compile(
 #: A failure named in the sentence (not "0 failures", "no failures").
 _FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A path in a brief or report: absolute, home or parent-relative (`/home/dev/other`, `../lib`).
+_PLACE = re.compile(r"(?<![\w.~/:-])(?:~|\.\.)?/[\w.@~/-]+")
+#: Scratch places a brief may name without the work being about them.
+_SCRATCH = re.compile(r"^/(?:(?:var/)?tmp|dev|proc)(?:/|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +108,18 @@ def _report(event: StoredEvent) -> str | None:
     return None
 
 
+def _names_elsewhere(text: str, project_id: str) -> bool:
+    """Whether `text` names a place outside the project (another repository, a sibling folder):
+    the commands in it may be that place's."""
+    for match in _PLACE.finditer(text):
+        path = match.group(0).rstrip(".")
+        if _SCRATCH.match(path):
+            continue
+        if outside_root(path, project_id):
+            return True
+    return False
+
+
 def _negated_before(sentence: str, start: int) -> bool:
     """Whether the clause that holds the code span at `start` negates it before it."""
     before = sentence[:start]
@@ -138,7 +156,7 @@ def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     for event in events:
         brief, report = _brief(event), _report(event)
         for text, into, passed in ((brief, briefed, False), (report, reported, True)):
-            if text is None:
+            if text is None or _names_elsewhere(text, event.project_id):
                 continue
             for purpose, command in named_commands(text, passed=passed):
                 if command in ran or purpose in briefed or purpose in reported:
