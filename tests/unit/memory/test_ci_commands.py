@@ -262,3 +262,28 @@ async def test_the_trigger_is_a_project_fact() -> None:
     (episode,) = segment_episodes(s.events, now=T0 + timedelta(days=1))
     found = {c.key: c for c in await RulesExtractor().extract(episode, s.events)}
     assert found["ci:trigger:.github/workflows/deploy.yml"].type is MemoryType.PROJECT_FACT
+
+
+_BUILD_JOB = """name: CI
+on: [push]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+"""
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "      - run: git clone https://github.com/x/protobuf && cd protobuf && make\n",
+        "      - run: cd ../vendor-lib && cargo build --release\n",
+        "      - uses: actions/checkout@v4\n        with:\n          repository: other/tool\n"
+        "          path: tool\n      - run: go build ./...\n        working-directory: tool\n",
+    ],
+)
+def test_a_build_of_another_repository_s_folder_is_not_the_project_s(steps: str) -> None:
+    s = session()
+    s.read(".github/workflows/ci.yml", _BUILD_JOB + steps)
+
+    assert ci_commands(s.events) == []

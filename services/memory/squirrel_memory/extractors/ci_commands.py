@@ -10,11 +10,14 @@ with `uv run ruff check`."); the build is kept from a sub-folder too, said to ru
 read are applied to its text. A command that reads a CI variable or expression (`$SHARD`,
 `${{ matrix.python }}`) is CI's own, not how the project runs the check. An edit that no
 longer matches the text, a partial read, a failed or declined write, a file that does not
-parse, a sub-folder's checks and a workflow that only installs or deploys say nothing.
+parse, a sub-folder's checks, a build in a folder the workflow cloned or checked out another
+repository into (or reached with `../`) and a workflow that only installs or deploys say
+nothing.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +116,18 @@ def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
     return texts
 
 
+def _foreign(scope: str, text: str) -> bool:
+    """Whether the workflow `text` puts the folder `scope` there itself (a `git clone`, a
+    checkout's `path:`) or reaches it out of the checkout (`cd ../lib`): what it builds there is
+    another repository's, not the project's."""
+    name = re.escape(scope.split("/", 1)[0])
+    return bool(
+        re.search(rf"\.\./{name}(?![\w.-])", text)
+        or re.search(rf"\bgit\s+clone\b[^\n]*?[\s/]{name}(?:\.git)?(?=\s|$|&&|;)", text, re.M)
+        or re.search(rf"^\s*path:\s*['\"]?{name}['\"]?\s*$", text, re.M)
+    )
+
+
 def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
     """One recipe per CI workflow of `events` that runs an everyday check (module docstring)."""
     found: list[CiCommands] = []
@@ -130,7 +145,10 @@ def ci_commands(events: list[StoredEvent]) -> list[CiCommands]:
             if (
                 command.purpose in _PURPOSES
                 and command.purpose not in first
-                and (not command.scope or command.purpose in _SCOPED)
+                and (
+                    not command.scope
+                    or (command.purpose in _SCOPED and not _foreign(command.scope, known.text))
+                )
                 and "$" not in command.text
             ):
                 where = f" (in `{command.scope}/`)" if command.scope else ""
