@@ -11,6 +11,9 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
+from squirrel_memory.repository.ci import project_folder, read_ci
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.snapshot import TextFile
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
@@ -287,3 +290,41 @@ def test_a_build_of_another_repository_s_folder_is_not_the_project_s(steps: str)
     s.read(".github/workflows/ci.yml", _BUILD_JOB + steps)
 
     assert ci_commands(s.events) == []
+
+
+@pytest.mark.parametrize(
+    ("folder", "scope"),
+    [
+        ("", ""),
+        (".", ""),
+        ("./server/", "server"),
+        ("server", "server"),
+        (".config", ".config"),
+        ("a/./b/../c", "a/c"),
+        ("${{ github.workspace }}/server", "server"),
+        ("$GITHUB_WORKSPACE", ""),
+        ("${CI_PROJECT_DIR}/web", "web"),
+        ("../lib", None),
+        ("..", None),
+        ("a/../../lib", None),
+        ("/opt/tool", None),
+        ("~/tool", None),
+        ("$HOME/tool", None),
+    ],
+)
+def test_a_workflow_folder_is_a_path_in_the_checkout_or_none(
+    folder: str, scope: str | None
+) -> None:
+    assert project_folder(folder) == scope
+
+
+def test_a_step_run_outside_the_checkout_gives_no_command_and_a_dot_folder_keeps_its_dot() -> None:
+    workflow = (
+        _BUILD_JOB
+        + "      - run: cargo build --release\n        working-directory: ../vendor-lib\n"
+        + "      - run: npm test\n        working-directory: .config\n"
+    )
+    out = Readings()
+    read_ci(TextFile.of(".github/workflows/ci.yml", workflow), out)
+
+    assert [(c.text, c.scope) for c in out.commands] == [("npm test", ".config")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import posixpath
+import re
 from typing import Any
 
 import yaml
@@ -12,6 +14,12 @@ from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.stack import image_role
 from squirrel_memory.repository.task_records import purpose_of
 
+#: The checkout's root as a workflow names it: `${{ github.workspace }}`, `$GITHUB_WORKSPACE`,
+#: `$CI_PROJECT_DIR` (GitLab), alone or followed by a folder.
+_WORKSPACE = re.compile(
+    r"^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?GITHUB_WORKSPACE\}?|\$\{?CI_PROJECT_DIR\}?)(?:/|$)"
+)
+
 #: Commands kept per workflow file.
 MAX_CI_COMMANDS = 40
 
@@ -21,6 +29,20 @@ def is_ci_file(path: str) -> bool:
     if path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml")):
         return path.count("/") == 2
     return path in (".gitlab-ci.yml", ".gitlab-ci.yaml")
+
+
+def project_folder(folder: str) -> str | None:
+    """`folder` as a path inside the checkout (`""` for its root), or None when it lies outside
+    it (`../lib`, `/opt/tool`, `$HOME/x`). A leading `./` goes; `.config` keeps its dot."""
+    folder = _WORKSPACE.sub("", folder.strip(), count=1)
+    if not folder:
+        return ""
+    if folder.startswith(("/", "~", "$")):
+        return None
+    normal = posixpath.normpath(folder)
+    if normal == ".." or normal.startswith("../"):
+        return None
+    return "" if normal == "." else normal
 
 
 def read_ci(text: TextFile, out: Readings) -> None:
@@ -52,13 +74,16 @@ def read_ci(text: TextFile, out: Readings) -> None:
                 found = purpose_of(typed.text)
                 if found is None or typed.text in seen or len(seen) >= MAX_CI_COMMANDS:
                     continue
+                scope = project_folder(folder or typed.scope)
+                if scope is None:  # run in a folder outside the checkout: not the project's
+                    continue
                 seen.add(typed.text)
                 out.commands.append(
                     Command(
                         text=typed.text,
                         purpose=found[0],
                         ecosystem=found[1],
-                        scope=(folder or typed.scope).strip("./"),
+                        scope=scope,
                         origin="ci",
                         ref=text.ref_of(raw.strip()),
                     )
