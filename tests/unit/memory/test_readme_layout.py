@@ -61,14 +61,24 @@ def test_a_commented_tree_in_a_code_block_is_read_at_its_top_level(fence: str) -
     ]
 
 
-@pytest.mark.parametrize(("root", "prefix"), [("src/", "src/"), ("lab/", ""), ("./", "")])
-def test_a_tree_drawn_under_a_folder_names_that_folder(root: str, prefix: str) -> None:
-    text = f"```\n{root}\n├── Command/   # CLI commands (IO only)\n├── Action/    # Use-case orchestration\n```\n"
+TREE = "├── Command/   # CLI commands (IO only)\n├── Action/    # Use-case orchestration\n"
 
-    assert explained_folders(text, "lab") == [
-        (f"{prefix}Command/", "CLI commands (IO only)"),
-        (f"{prefix}Action/", "Use-case orchestration"),
+
+@pytest.mark.parametrize("root", ["lab/", "./", "/"])
+def test_a_tree_drawn_under_the_project_folder_names_its_top_level_folders(root: str) -> None:
+    assert explained_folders(f"```\n{root}\n{TREE}```\n", "lab") == [
+        ("Command/", "CLI commands (IO only)"),
+        ("Action/", "Use-case orchestration"),
     ]
+
+
+@pytest.mark.parametrize("root", ["src/", "oldname/", "other-lab/"])
+def test_a_tree_drawn_under_another_root_states_no_folder(root: str) -> None:
+    """A sub-folder, the project's old name or another project's: where the folders lie is not
+    known, and a tree after it in another code block is read again."""
+    text = f"```\n{root}\n{TREE}```\n\n```\n├── docs/  # the user guide\n```\n"
+
+    assert explained_folders(text, "lab") == [("docs/", "the user guide")]
 
 
 @pytest.mark.parametrize(

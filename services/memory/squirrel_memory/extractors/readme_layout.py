@@ -70,25 +70,24 @@ def _explanation(raw: str) -> str:
 
 def explained_folders(text: str, project: str = "") -> list[tuple[str, str]]:
     """(folder, what it holds) for each top-level folder a README's bullets or tree explain; a
-    tree drawn under a folder (`src/`) other than the project's own (`project`, its folder's
-    name) explains that folder's sub-folders, and says so (`src/Command/`)."""
+    tree drawn under a root other than the project's own folder (`project`, its name) or `./`
+    explains nothing: that root may be a sub-folder (`src/`) or the project's old name or
+    another project's, so where its folders lie is not known."""
     found: dict[str, str] = {}
     fenced = False
-    root = ""
+    elsewhere = False
     for line in text.splitlines():
         if ANY_FENCE.match(line):
             fenced = not fenced
-            root = ""
+            elsewhere = False
             continue
         if fenced and (top := _TREE_ROOT.match(line)):
-            named = top.group("root")
-            own = _letters(named) in {"", _letters(project)}
-            root = "" if own else named
+            elsewhere = _letters(top.group("root")) not in {"", _letters(project)}
             continue
         match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)
-        if match is None:
+        if match is None or (fenced and elsewhere):
             continue
-        folder = (root if fenced else "") + match.group("folder")
+        folder = match.group("folder")
         if folder.startswith(".") or folder in found or "://" in line:
             continue
         says = _explanation(match.group("says"))
