@@ -65,6 +65,10 @@ def test_a_correction_says_what_holds_instead(text: str, said: str) -> None:
         "that is not what I asked, use the other file",  # about the request
         "> it's not a JSONL file, it's JSON\nthis is what the reviewer wrote",  # pasted
         "```\nit's not a JSONL file, it's JSON\n```",
+        "no, not that one, the other one",  # names nothing of its own
+        "no, not this file — the other file",
+        "it's not that one, it's the other one",
+        "that's wrong, use the other one instead",
     ],
 )
 def test_guesses_questions_plans_dependencies_and_pasted_text_are_no_correction(

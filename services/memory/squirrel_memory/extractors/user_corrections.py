@@ -17,6 +17,8 @@ was working on when it was made. A message counts when all of these hold:
   "we'll"), reports no state of the work ("it's not working, it still fails", "no, not yet",
   "that's not what I asked") and is not about a dependency ("upstream", "third-party",
   `node_modules/`);
+- it names something of its own (a file, symbol, command, value or plain noun): "no, not that
+  one, the other one" or "no, the other file" says nothing without its context;
 - the user does not take it back later in the session ("never mind", "you were right", "my
   bad", "ignore that", "scratch that").
 
@@ -101,6 +103,18 @@ _KEY_DROP = frozenset(
     )
 )
 
+_WORD = re.compile(r"[\w`'./-]+")
+#: Words that point at something in the conversation without naming it.
+_VAGUE = _KEY_DROP | frozenset(
+    str.split(
+        "no not one ones other another the this that these those it its it's that's "
+        "file files thing things way version place folder directory function method class line "
+        "lines command value here there instead different same else just please i you we me "
+        "meant mean want wanted said use used using do did first last previous next new old "
+        "other's of in on to for with from again actually still also oh one's what which"
+    )
+)
+
 
 @dataclass(frozen=True, slots=True)
 class UserCorrection:
@@ -127,8 +141,18 @@ def correction(text: str) -> str:
             return ""
         for shape in _SHAPES:
             if shape.match(said):
-                return sentence(said) or ""
+                return (sentence(said) or "") if _names_something(said) else ""
     return ""
+
+
+def _names_something(said: str) -> bool:
+    """Whether the correction names something of its own (a file, symbol, command, value or
+    plain noun): "no, not that one, the other one" says nothing without its context."""
+    return any(
+        word.strip("'`-.").lower() not in _VAGUE
+        for word in _WORD.findall(said)
+        if word.strip("'`-.")
+    )
 
 
 def _files(events: list[StoredEvent], start: int, end: int) -> tuple[str, ...]:
