@@ -42,9 +42,19 @@ def test_a_custom_commands_numbered_steps_are_its_workflow() -> None:
     assert found.key == "command:kb-status"
 
 
-@pytest.mark.parametrize("command", ["/init", "/review", "/security-review", "/compact"])
-def test_the_assistant_tools_own_commands_are_not_the_projects(command: str) -> None:
+@pytest.mark.parametrize(
+    "command",
+    ["/init", "/review", "/security-review", "/compact", "/superpowers:brainstorm", "/user:kb"],
+)
+def test_the_assistant_tools_own_and_a_plugins_commands_are_not_the_projects(
+    command: str,
+) -> None:
     assert command_steps(_ran(command, STATUS).events) == []
+
+
+def test_the_older_project_form_of_a_command_is_the_projects() -> None:
+    (found,) = command_steps(_ran("/project:kb-status", STATUS).events)
+    assert found.content.startswith("The command `/project:kb-status` (Status Check) runs")
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ one, or the assistant launches a skill, and its text lists at least two numbered
 command and its steps are kept as a recipe ("`/q-status` (Status Check) runs, in order: call
 `quint_status` to get the current phase; …"). A step that ends with a colon and is followed by
 one command in a code block is stated with that command ("format code: `air format .`"). The
-assistant tool's own built-in commands and a plugin's namespaced skills (`plugin:skill`) are
+assistant tool's own built-in commands and a plugin's namespaced commands and skills
+(`/plugin:cmd`, `plugin:skill`; Claude Code's older `/project:name` is the project's own) are
 not the project's and are skipped, as are texts without numbered steps (a bare prompt says
 nothing about the order of work).
 """
@@ -37,7 +38,9 @@ _BUILT_IN = frozenset(
     | {"model", "permissions", "resume", "status", "terminal-setup", "vim", "exit", "agents"}
     | {"context", "export", "hooks", "ide", "mcp", "plugin", "rewind", "todos", "usage"}
 )
-_COMMAND = re.compile(r"^/[\w:.-]{2,60}$")
+#: A custom command: its own name, or Claude Code's older project form `/project:name` (the
+#: project's own `.claude/commands/name.md`); not a plugin's namespaced one (`/plugin:cmd`).
+_COMMAND = re.compile(r"^/(?:project:)?[\w.-]{2,60}$")
 _STEP = re.compile(r"^(\d{1,2})[.)]\s+(\S.*)$")
 _TITLE = re.compile(r"^#{1,3}\s+(.+?)\s*$")
 #: A skill the assistant launched: its own name, not a plugin's namespaced one.
