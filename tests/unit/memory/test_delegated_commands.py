@@ -125,3 +125,25 @@ def test_the_project_s_own_path_a_scratch_file_and_a_link_are_no_other_place() -
 
     assert found is not None
     assert found.content == "A subagent's brief says: to run the tests, `dotnet test`."
+
+
+@pytest.mark.parametrize(
+    "place",
+    [
+        "~/.npmrc",
+        "~/.config/gh/hosts.yml",
+        "/home/dev/.gitconfig",
+        "/private/tmp/run.log",
+        "/var/folders/x1/T/out.txt",
+    ],
+)
+def test_the_users_config_and_a_scratch_folder_are_no_other_place(place: str) -> None:
+    found = delegated_commands(_delegated(f"The token is in {place}. Run `dotnet test`.").events)
+
+    assert found is not None
+    assert found.content == "A subagent's brief says: to run the tests, `dotnet test`."
+
+
+@pytest.mark.parametrize("place", ["~/.cargo/registry/src/serde", "~/src/otherlib"])
+def test_a_folder_under_home_is_still_another_place(place: str) -> None:
+    assert delegated_commands(_delegated(f"Look at {place}. Run `dotnet test`.").events) is None

@@ -19,7 +19,8 @@ same in every ecosystem:
 - a command negated before it in its clause ("do not run `npm test`"), one naming a path of
   one machine, one the session itself ran (the command's own runs say it better), and a brief
   or report that names a place outside the project (`/home/dev/other`, `../lib`: its commands
-  may be that place's; scratch folders such as `/tmp` aside) say nothing.
+  may be that place's; scratch folders such as `/tmp` and the user's own configuration,
+  `~/.npmrc` or `~/.config/…`, aside) say nothing.
 
 One recipe per session: "A subagent's brief says: to build, `dotnet build`; to run the tests,
 `dotnet test`." (or "A subagent reported passing: …").
@@ -68,7 +69,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: A path in a brief or report: absolute, home or parent-relative (`/home/dev/other`, `../lib`).
 _PLACE = re.compile(r"(?<![\w.~/:-])(?:~|\.\.)?/[\w.@~/-]+")
 #: Scratch places a brief may name without the work being about them.
-_SCRATCH = re.compile(r"^/(?:(?:var/)?tmp|dev|proc)(?:/|$)")
+_SCRATCH = re.compile(r"^/(?:(?:private/)?(?:var/)?tmp|var/folders|dev|proc)(?:/|$)")
+#: The user's own configuration: a dotfile in the home folder (`~/.npmrc`) or `~/.config/…`.
+_USER_CONFIG = re.compile(r"^(?:~|/home/[^/]+|/Users/[^/]+|/root)/(?:\.config(?:/|$)|\.[\w.-]+$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,7 @@ def _names_elsewhere(text: str, project_id: str) -> bool:
     the commands in it may be that place's."""
     for match in _PLACE.finditer(text):
         path = match.group(0).rstrip(".")
-        if _SCRATCH.match(path):
+        if _SCRATCH.match(path) or _USER_CONFIG.match(path):
             continue
         if outside_root(path, project_id):
             return True
