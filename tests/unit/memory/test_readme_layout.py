@@ -72,13 +72,34 @@ def test_a_tree_drawn_under_the_project_folder_names_its_top_level_folders(root:
     ]
 
 
-@pytest.mark.parametrize("root", ["src/", "oldname/", "other-lab/"])
+@pytest.mark.parametrize(("root", "touched"), [("src/", frozenset()), ("site/", {"site"})])
+def test_a_tree_drawn_under_a_source_or_touched_folder_names_that_folder(
+    root: str, touched: frozenset[str]
+) -> None:
+    assert explained_folders(f"```\n{root}\n{TREE}```\n", "lab", frozenset(touched)) == [
+        (f"{root}Command/", "CLI commands (IO only)"),
+        (f"{root}Action/", "Use-case orchestration"),
+    ]
+
+
+@pytest.mark.parametrize("root", ["oldname/", "other-lab/", "site/"])
 def test_a_tree_drawn_under_another_root_states_no_folder(root: str) -> None:
-    """A sub-folder, the project's old name or another project's: where the folders lie is not
-    known, and a tree after it in another code block is read again."""
+    """The project's old name, another project's or a folder the session never touched: where
+    the folders lie is not known; a tree after it in another code block is read again."""
     text = f"```\n{root}\n{TREE}```\n\n```\n├── docs/  # the user guide\n```\n"
 
-    assert explained_folders(text, "lab") == [("docs/", "the user guide")]
+    assert explained_folders(text, "lab", frozenset({"docs"})) == [("docs/", "the user guide")]
+
+
+def test_the_session_s_paths_say_which_tree_root_is_the_project_s() -> None:
+    text = f"# Lab\n\n```\nnotes/\n{TREE}```\n"
+    events = _read("README.md", text)
+    assert readme_layout(events) is None
+
+    touched = [replace(e, file_paths=(f"{ROOT}/notes/a.md",)) for e in events[:1]]
+    found = readme_layout(touched + events)
+    assert found is not None
+    assert "`notes/Command/` CLI commands" in found.content
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,8 @@ _BULLET_ENTRY = re.compile(
 )
 #: The folder a tree is drawn under (`src/`, `./`), on a line of its own.
 _TREE_ROOT = re.compile(r"^(?P<root>\.?/|[A-Za-z0-9_@-][\w.@-]*/)\s*(?:#.*)?$")
+#: Folders a tree may be drawn under that are the project's own by convention, not an old name.
+_SOURCE_ROOTS = frozenset({"src", "lib", "app", "apps", "pkg", "packages", "cmd", "internal"})
 #: The root files whose lists explain the folders: the README and the instruction files.
 _EXPLAINING = frozenset({"readme", "instructions"})
 _TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
@@ -68,26 +70,35 @@ def _explanation(raw: str) -> str:
     return text
 
 
-def explained_folders(text: str, project: str = "") -> list[tuple[str, str]]:
-    """(folder, what it holds) for each top-level folder a README's bullets or tree explain; a
-    tree drawn under a root other than the project's own folder (`project`, its name) or `./`
-    explains nothing: that root may be a sub-folder (`src/`) or the project's old name or
-    another project's, so where its folders lie is not known."""
+def explained_folders(
+    text: str, project: str = "", touched: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """(folder, what it holds) for each top-level folder a README's bullets or tree explain. A
+    tree drawn under the project's own folder (`project`, its name) or `./` names top-level
+    folders; one drawn under a conventional source folder (`src/`) or a top-level folder the
+    session touched (`touched`) names that folder's sub-folders, and says so (`src/Command/`);
+    one drawn under any other root (the project's old name, another project's) names nothing:
+    where its folders lie is not known."""
     found: dict[str, str] = {}
     fenced = False
-    elsewhere = False
+    root: str | None = ""
     for line in text.splitlines():
         if ANY_FENCE.match(line):
             fenced = not fenced
-            elsewhere = False
+            root = ""
             continue
         if fenced and (top := _TREE_ROOT.match(line)):
-            elsewhere = _letters(top.group("root")) not in {"", _letters(project)}
+            named = top.group("root")
+            if _letters(named) in {"", _letters(project)}:
+                root = ""
+            else:
+                known = named.rstrip("/") in _SOURCE_ROOTS | touched
+                root = named if known else None
             continue
         match = (_TREE_ENTRY if fenced else _BULLET_ENTRY).match(line)
-        if match is None or (fenced and elsewhere):
+        if match is None or (fenced and root is None):
             continue
-        folder = match.group("folder")
+        folder = ((root or "") if fenced else "") + match.group("folder")
         if folder.startswith(".") or folder in found or "://" in line:
             continue
         says = _explanation(match.group("says"))
@@ -106,18 +117,30 @@ def _code_package(events: list[StoredEvent]) -> bool:
     )
 
 
+def _top_folders(events: list[StoredEvent]) -> frozenset[str]:
+    """The project's top-level folders the session's events name a path in."""
+    found: set[str] = set()
+    for event in events:
+        for raw in event.file_paths:
+            inside = relative_path(raw, event.project_id) if raw else ""
+            if "/" in inside and not inside.startswith(("/", "~", "../")):
+                found.add(inside.split("/", 1)[0])
+    return frozenset(found)
+
+
 def readme_layout(events: list[StoredEvent]) -> Layout | None:
     """The layout the root README or instruction file read in `events` explains, or None (and
     None in a session that touched a package manifest: a code project's module facts say what
     its folders do)."""
     if _code_package(events):
         return None
+    touched = _top_folders(events)
     for event in events:
         read = root_file_read(event, lambda p: instruction_kind(p) in _EXPLAINING)
         if read is None:
             continue
         path, text = read
-        folders = explained_folders(text, PurePosixPath(event.project_id).name)
+        folders = explained_folders(text, PurePosixPath(event.project_id).name, touched)
         if len(folders) < 2:
             continue
         shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])
