@@ -5,34 +5,25 @@ once the server serves every event is stored once, none lost, none doubled."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from pathlib import Path
 
-import grpc
 import psycopg
 import pytest
 
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel.v1 import memory_service_pb2_grpc
 from squirrel_cli.status_view import team_delivery
-from squirrel_core.auth import ensure_token
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.rpc import GrpcService
-from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink, failure_reason, save_team_token
 from squirrel_core.team_grants import Role
-from squirrel_core.team_listen import team_listener
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
-from squirrel_memory.server import SERVICE_NAME
-from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.storage.postgres import database as postgres_database
 from squirrel_memory.storage.postgres.online import AfterBatch
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
-from tests.integration.test_team_delivery import _events, _repo, _settings
+from tests.integration.test_team_delivery import _events, _repo, _settings, unstarted
 from tests.integration.test_team_delivery import serving as served
 from tests.tls_certs import make_tls_files
 
@@ -94,7 +85,7 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
         )
 
         monkeypatch.setattr(postgres_database, "migrate", slowed)
-        service, servicer = _service(server_settings)
+        service, servicer = unstarted(server_settings)
         await service.start()  # listening, not yet serving: the database migrates first
         try:
             starting = asyncio.create_task(servicer.start())
@@ -137,26 +128,3 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             (TEAM_ID,),
         ).fetchone()
     assert row == (90, 90, 8)
-
-
-def _service(settings: Settings) -> tuple[GrpcService, MemoryServicer]:
-    """A team server's memory service, not started (as `served` makes it, split in steps)."""
-
-    layout = HomeLayout(settings.home).ensure()
-    team = team_listener(settings)
-    service = GrpcService(
-        "memory",
-        ensure_token(layout.token),
-        0,
-        layout.service_file("memory"),
-        team=team,
-        team_tokens=TeamTokens(layout.team_tokens) if team else None,
-    )
-    servicer = MemoryServicer(settings)
-
-    def register(server: grpc.aio.Server) -> Sequence[str]:
-        memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
-
-    service.add(register)
-    return service, servicer
