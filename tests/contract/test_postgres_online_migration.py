@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from squirrel_memory.storage.postgres.schema import current_version, migrate
-from squirrel_memory.storage.postgres.search_words import BACKFILL
+from squirrel_memory.storage.postgres.search_words import BACKFILL, SEARCH_WORDS_ONLINE
 
 from .test_memory_book import add, candidate
 from .test_postgres_search_totals import _agree, _fill, _open
@@ -183,3 +183,68 @@ async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
         assert _agree(database, project) == [12]
     finally:
         await db.close()
+
+
+def _blocked(dsn: str, pid: int) -> bool:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (pid,)
+        ).fetchone()
+    return bool(row and row[0])
+
+
+async def test_a_writer_queued_behind_a_batch_is_let_through_not_failed(
+    database: str, project: str
+) -> None:
+    db, (store,) = await _open(database, project)
+    try:
+        a, b, c = await _fill(store, 3, "maven")
+    finally:
+        await db.close()
+    _back_to_7(database)
+
+    async def stop(_upto: str | None) -> None:
+        raise _StoppedError
+
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        with pytest.raises(_StoppedError):  # counting, the triggers in their counting form
+            await migrate(conn, batch_rows=1, after_batch=stop)
+    writer = psycopg.connect(database)  # holds the count's lock shared, not the totals row
+    other = psycopg.connect(database, autocommit=True)
+    batch = psycopg.connect(database)
+    failures: list[BaseException] = []
+
+    def run(conn: psycopg.Connection, sql: str, params: tuple[str, ...]) -> None:
+        try:
+            conn.execute(sql, params)
+            conn.commit()
+        except BaseException as error:
+            failures.append(error)
+            conn.rollback()
+
+    try:
+        writer.execute("UPDATE memory_items SET importance = importance WHERE id = %s", (a,))
+        lock = "SELECT pg_advisory_xact_lock(%s)"
+        turns = [
+            (batch, lock, (str(SEARCH_WORDS_ONLINE.lock_key),)),
+            (other, "UPDATE memory_items SET deleted = true WHERE id = %s", (b,)),
+        ]
+        threads = []
+        for conn, sql, params in turns:  # a batch waits; a writer of the project behind it
+            thread = threading.Thread(target=run, args=(conn, sql, params))
+            thread.start()
+            threads.append(thread)
+            while thread.is_alive() and not _blocked(database, conn.info.backend_pid):
+                await asyncio.sleep(0.01)
+        # The writer now needs the project's totals row, held by the writer queued behind.
+        writer.execute("UPDATE memory_items SET deleted = true WHERE id = %s", (c,))
+        writer.commit()
+        for thread in threads:
+            thread.join()
+    finally:
+        for conn in (writer, other, batch):
+            conn.close()
+    assert failures == []
+    db, _ = await _open(database)  # the next start finishes the count
+    await db.close()
+    assert _agree(database, project) == [1]

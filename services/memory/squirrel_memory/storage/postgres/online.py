@@ -23,6 +23,10 @@ committed; a trigger that fires while a batch runs waits for its commit, then re
 watermark and counts the change to the rows the batch counted as they were before it. A write
 waits at most for one batch. The writers must read at `READ COMMITTED` (the server's, psycopg's
 and Postgres's default), so that the trigger's read of the watermark sees the batch's commit.
+A writer whose transaction already holds the lock from an earlier statement may wait on a row
+(a project's totals) held by another writer queued behind a batch; the queued writer's shared
+request is compatible with the held one, so Postgres's deadlock check (after `deadlock_timeout`,
+1 s by default) lets it go first rather than fail one of them: that write waits about a second.
 
 A migration stopped between steps (its server killed) is taken up where it stopped by the next
 server's start: the progress row says how far it counted, and the version row is written only
