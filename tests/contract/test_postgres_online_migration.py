@@ -16,7 +16,7 @@ from squirrel_memory.storage.postgres.schema import current_version, migrate
 from squirrel_memory.storage.postgres.search_words import BACKFILL, SEARCH_WORDS_ONLINE
 
 from .test_memory_book import add, candidate
-from .test_postgres_search_totals import _agree, _fill, _open
+from .test_postgres_search_totals import _agree, _fill, _open, _waiting
 
 _BACK_TO_7 = (
     "DROP TABLE memory_search_words",
@@ -185,14 +185,6 @@ async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
         await db.close()
 
 
-def _blocked(dsn: str, pid: int) -> bool:
-    with psycopg.connect(dsn) as conn:
-        row = conn.execute(
-            "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (pid,)
-        ).fetchone()
-    return bool(row and row[0])
-
-
 async def test_a_writer_queued_behind_a_batch_is_let_through_not_failed(
     database: str, project: str
 ) -> None:
@@ -234,7 +226,7 @@ async def test_a_writer_queued_behind_a_batch_is_let_through_not_failed(
             thread = threading.Thread(target=run, args=(conn, sql, params))
             thread.start()
             threads.append(thread)
-            while thread.is_alive() and not _blocked(database, conn.info.backend_pid):
+            while thread.is_alive() and not _waiting(database, conn.info.backend_pid):
                 await asyncio.sleep(0.01)
         # The writer now needs the project's totals row, held by the writer queued behind.
         writer.execute("UPDATE memory_items SET deleted = true WHERE id = %s", (c,))

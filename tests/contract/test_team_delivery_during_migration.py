@@ -27,7 +27,7 @@ from tests.integration.test_team_delivery import _events, _repo, _settings, unst
 from tests.integration.test_team_delivery import serving as served
 from tests.tls_certs import make_tls_files
 
-from .test_postgres_online_migration import _back_to_7
+from .test_postgres_online_migration import _back_to_7, _version_and_backfill
 
 TEAM_ID = "github.com/acme/shop"
 
@@ -102,11 +102,7 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             )
             assert "50 events waiting" in said["text_delivery"]
             assert "the team server is starting" in said["text_delivery"]
-            with psycopg.connect(database) as conn:  # the migration has not finished
-                (version,) = conn.execute(
-                    "SELECT max(version) FROM squirrel_schema_version"
-                ).fetchone() or (0,)
-            assert version == 7
+            assert _version_and_backfill(database) == (7, True)  # still counting
 
             release.set()
             await asyncio.wait_for(starting, 60)
