@@ -26,7 +26,7 @@ from squirrel_core.caller import (
     unbind_team_grant,
     unbind_team_user,
 )
-from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
 from squirrel_core.port_in_use import PortInUseError, ensure_free
 from squirrel_core.service_info import (
     LOOPBACK,
@@ -36,7 +36,7 @@ from squirrel_core.service_info import (
     write_service_info,
 )
 from squirrel_core.team_grants import Grant, role_for
-from squirrel_core.team_listen import TeamListener, is_loopback
+from squirrel_core.team_listen import SERVER_STARTING, TeamListener, is_loopback
 from squirrel_core.team_tokens import TeamTokens
 
 OPEN_METHOD_PREFIXES = ("/grpc.health.", "/grpc.reflection.")
@@ -79,6 +79,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     def __init__(self, token: str, team_tokens: TeamTokens | None = None) -> None:
         self._token = token
         self._team_tokens = team_tokens
+        self.starting = False
+        """Set while the service starts (listening, not yet SERVING): a team token's call is
+        answered UNAVAILABLE at once, saying why, instead of waiting on a database that may be
+        migrating; the install's own callers are let through as before."""
 
     async def intercept_service(
         self,
@@ -173,6 +177,8 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         bound_grant: Token[Grant | None] | None = None
         try:
             grant = await self._authenticate(context)
+            if grant is not None and self.starting:
+                raise UnavailableError(SERVER_STARTING)
             _require_parsed(request)
             user = None if grant is None else grant.user
             await self._bind_request_user(context, request, user)
@@ -287,8 +293,9 @@ class GrpcService:
         self.team_port = 0
         """The port bound for `team` (the team server's address), once started."""
         self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
+        self._interceptor = EdgeInterceptor(token, team_tokens if team is not None else None)
         self.server = grpc.aio.server(
-            interceptors=[EdgeInterceptor(token, team_tokens if team is not None else None)],
+            interceptors=[self._interceptor],
             options=[
                 ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                 ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -308,6 +315,7 @@ class GrpcService:
         self.port = self._bind()
         if self._team is not None:
             self.team_port = self._bind_team(self._team)
+        self._interceptor.starting = True
         await self.server.start()
         for service_name in self._service_names:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -350,6 +358,7 @@ class GrpcService:
 
     async def set_serving(self) -> None:
         """Marks the server SERVING and records it in the home's service file."""
+        self._interceptor.starting = False
         for service_name in ["", *self._service_names]:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.SERVING)
         write_service_info(

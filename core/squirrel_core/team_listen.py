@@ -17,6 +17,12 @@ import grpc
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.settings import Settings
 
+SERVER_STARTING = (
+    "the team server is starting (it opens its database first, and brings the database's "
+    "schema up to date when a new version starts for the first time); try again shortly"
+)
+"""What a team server answers a laptop's call before it is SERVING (UNAVAILABLE)."""
+
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 

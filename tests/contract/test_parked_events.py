@@ -183,8 +183,7 @@ async def test_postgres_letters_parked_before_the_upgrade_still_retry(
     (tmp_path / "proj").mkdir()
     old_ref = "ep_old:evt_a,evt_b"
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
-        async with conn.transaction():
-            assert await migrate(conn, MIGRATIONS[:3]) == 3
+        assert await migrate(conn, MIGRATIONS[:3]) == 3
         await conn.execute(
             "INSERT INTO dead_letters (project_id, kind, payload_ref, error, attempts, "
             "created_at, updated_at) VALUES (%s, 'model:claude_cli', %s, 'Timeout', 2, %s, %s)",

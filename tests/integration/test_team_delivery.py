@@ -50,8 +50,8 @@ class Served:
     servicer: MemoryServicer
 
 
-@asynccontextmanager
-async def serving(settings: Settings) -> AsyncIterator[Served]:
+def unstarted(settings: Settings) -> tuple[GrpcService, MemoryServicer]:
+    """A memory service of `settings` (a team server's when it serves an address), not started."""
     layout = HomeLayout(settings.home).ensure()
     team = team_listener(settings)
     service = GrpcService(
@@ -69,6 +69,12 @@ async def serving(settings: Settings) -> AsyncIterator[Served]:
         return [SERVICE_NAME]
 
     service.add(register)
+    return service, servicer
+
+
+@asynccontextmanager
+async def serving(settings: Settings) -> AsyncIterator[Served]:
+    service, servicer = unstarted(settings)
     try:
         await service.start()
         await servicer.start()

@@ -109,7 +109,8 @@ class PostgresDatabase:
         hnsw_m: int = DEFAULT_HNSW_M,
         hnsw_ef_construction: int = DEFAULT_EF_CONSTRUCTION,
     ) -> PostgresDatabase:
-        """Bring the schema to this version (`schema.migrate`), then open the pool."""
+        """Bring the schema to this version (`schema.migrate`: a count of the memories runs
+        in batches while other servers write), then open the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
             raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
         where = describe_dsn(dsn)
@@ -118,12 +119,9 @@ class PostgresDatabase:
         except psycopg.ProgrammingError as exc:
             raise InvalidArgumentError("storage.postgres_dsn is not a valid Postgres DSN") from exc
         try:
-            async with (
-                await psycopg.AsyncConnection.connect(
-                    dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_SECONDS)
-                ) as conn,
-                conn.transaction(),
-            ):
+            async with await psycopg.AsyncConnection.connect(
+                dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_SECONDS)
+            ) as conn:
                 version = await migrate(conn)
         except psycopg.OperationalError as exc:
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc

@@ -69,8 +69,11 @@ class PostgresMemoryReads(SharedMemoryReads):
     _db: PostgresDatabase
     _dialect = POSTGRES
     _FROM_TOOL = (
+        # The events joined in the memory's own project: on a Postgres distributed by project
+        # the join stays on the project's node.
         "SELECT DISTINCT m.id FROM memory_items m JOIN events e "
-        "ON e.id = ANY(m.source_event_ids) WHERE m.project_id = %s AND e.source_tool = %s"
+        "ON e.project_id = m.project_id AND e.id = ANY(m.source_event_ids) "
+        "WHERE m.project_id = %s AND e.source_tool = %s"
     )
 
     _with_paths = staticmethod(_with_paths)

@@ -8,13 +8,21 @@ created by `vectors.PgVectorIndex`).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 
+import psycopg
 from psycopg import AsyncConnection
 
+from squirrel_memory.storage.postgres.online import (
+    DEFAULT_BATCH_ROWS,
+    AfterBatch,
+    OnlineCount,
+    count_online,
+)
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
 from squirrel_memory.storage.postgres.search_totals import SEARCH_TOTALS
-from squirrel_memory.storage.postgres.search_words import SEARCH_WORDS
+from squirrel_memory.storage.postgres.search_words import SEARCH_WORDS_ONLINE
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
 
 # Text search configuration: English stemming and stop words (SQLite uses the Porter stemmer).
@@ -29,6 +37,10 @@ class PgMigration:
     version: int
     description: str
     statements: tuple[str, ...]
+    online: OnlineCount | None = None
+    """Rows derived from every memory, counted in batches while servers keep writing
+    (`online.count_online`); such a migration's `statements` are empty (its `prepare` makes
+    its tables and triggers)."""
 
 
 _V1 = (
@@ -196,7 +208,12 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(
         7, "live memories and their indexed length per project, kept by triggers", SEARCH_TOTALS
     ),
-    PgMigration(8, "live memories holding each word per project, kept by triggers", SEARCH_WORDS),
+    PgMigration(
+        8,
+        "live memories holding each word per project, kept by triggers",
+        (),
+        online=SEARCH_WORDS_ONLINE,
+    ),
 )
 
 _VERSION_TABLE = (
@@ -216,25 +233,71 @@ async def current_version(conn: AsyncConnection) -> int:
     return int(found[0]) if found else 0
 
 
-async def migrate(conn: AsyncConnection, migrations: tuple[PgMigration, ...] = MIGRATIONS) -> int:
-    """Apply the missing migrations inside the caller's transaction; return the version reached.
+async def _versioned(conn: AsyncConnection, migration: PgMigration) -> None:
+    await conn.execute(
+        "INSERT INTO squirrel_schema_version (version, description) VALUES (%s, %s)",
+        (migration.version, migration.description),
+    )
 
-    An advisory lock makes concurrent servers wait for each other; a database written by a
-    newer Squirrel raises `SchemaVersionError` and is left untouched.
+
+async def _offline(
+    conn: AsyncConnection, migrations: tuple[PgMigration, ...]
+) -> tuple[int, PgMigration | None]:
+    """In one transaction: check the version, apply every missing migration up to the first
+    that counts online; (the version reached, that migration or None)."""
+    async with conn.transaction():
+        await conn.execute(_VERSION_TABLE)
+        found = await current_version(conn)
+        supported = migrations[-1].version if migrations else 0
+        if found > supported:
+            raise SchemaVersionError(found=found, supported=supported)
+        for migration in migrations:
+            if migration.version <= found:
+                continue
+            if migration.online is not None:
+                return found, migration
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await _versioned(conn, migration)
+            found = migration.version
+        for migration in migrations:  # a count stopped after its version row, before its drop
+            if migration.online is not None:
+                await conn.execute(f"DROP TABLE IF EXISTS {migration.online.progress}")
+    return found, None
+
+
+async def migrate(
+    conn: AsyncConnection,
+    migrations: tuple[PgMigration, ...] = MIGRATIONS,
+    *,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    after_batch: AfterBatch | None = None,
+) -> int:
+    """Apply the missing migrations; return the version reached. `conn` is in autocommit,
+    outside a transaction: each step commits on its own.
+
+    A session advisory lock makes concurrent servers (of this version or an older one) wait
+    for each other; a database written by a newer Squirrel raises `SchemaVersionError` and is
+    left untouched. The migrations before one that counts online go in one transaction (one
+    that fails leaves the schema as it was); a count runs in batches of `batch_rows` memories
+    while other servers write (`online`), and a count stopped midway is taken up by the next
+    start. The version row of such a migration is written by its last step.
     """
-    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
-    await conn.execute(_VERSION_TABLE)
-    found = await current_version(conn)
-    supported = migrations[-1].version if migrations else 0
-    if found > supported:
-        raise SchemaVersionError(found=found, supported=supported)
-    for migration in migrations:
-        if migration.version <= found:
-            continue
-        for statement in migration.statements:
-            await conn.execute(statement)
-        await conn.execute(
-            "INSERT INTO squirrel_schema_version (version, description) VALUES (%s, %s)",
-            (migration.version, migration.description),
-        )
-    return supported
+    await conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
+    try:
+        while True:
+            _reached, counting = await _offline(conn, migrations)
+            if counting is None or counting.online is None:
+                break
+            step = counting
+
+            async def versioned(c: AsyncConnection, step: PgMigration = step) -> None:
+                await _versioned(c, step)
+
+            await count_online(
+                conn, counting.online, versioned, batch_rows=batch_rows, after_batch=after_batch
+            )
+    finally:
+        with suppress(psycopg.Error):  # a broken connection released it already
+            await conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
+    return migrations[-1].version if migrations else 0

@@ -12,7 +12,8 @@ moves only the rows whose project, id, `deleted` or `search` changed, so a write
 other columns reads no word. Before moving a word the trigger locks the project's totals row, so
 concurrent writers of one project take their turns in one order and cannot deadlock on words.
 A word no live memory holds any more is removed. `pg_dump` carries the table; `pg_restore`
-loads it before it makes the triggers. The migration counts the memories already there.
+loads it before it makes the triggers. The migration counts the memories already there in
+batches while servers keep writing (`online`).
 
 A search reads its words' counts and the project's totals in one statement (`read_statistics`),
 so they are exact at every search, inside the caller's transaction when it has one.
@@ -25,12 +26,18 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
-_ROWS = "SELECT project_id, id, deleted, search FROM {rows}"
-_CHANGED = f"{_ROWS} EXCEPT ALL {_ROWS.replace('{rows}', '{other}')}"
+from squirrel_memory.storage.postgres.online import OnlineCount
+
+_ROWS = "SELECT project_id, id, deleted, search FROM {rows}{where}"
 _WORDS = (
     "SELECT r.project_id, lexeme, {sign} AS docs FROM ({rows}) r, "
     "unnest(tsvector_to_array(r.search)) AS lexeme WHERE NOT r.deleted"
 )
+# While the migration counts the memories in batches (`online`), a trigger counts a change only
+# to the rows counted so far: those at or below the watermark `mark`, every row once `counted`.
+_COUNTED_SO_FAR = " WHERE counted OR id <= mark"
+BACKFILL = "memory_search_words_backfill"
+_BACKFILL_LOCK = 0x5371_726D  # taken shared by the triggers, exclusively by each batch
 
 
 def _words(rows: str, sign: str) -> str:
@@ -62,33 +69,56 @@ def _emptied(rows: str) -> str:
     )
 
 
-_NEW = _ROWS.format(rows="new_rows")
-_OLD = _ROWS.format(rows="old_rows")
-# An update's rows whose project, id, `deleted` or `search` changed, as they were and became.
-_ADDED = _CHANGED.format(rows="new_rows", other="old_rows")
-_TAKEN = _CHANGED.format(rows="old_rows", other="new_rows")
+def _body(where: str) -> str:
+    """The trigger's statements for each operation, on the rows `where` selects."""
+    new = _ROWS.format(rows="new_rows", where=where)
+    old = _ROWS.format(rows="old_rows", where=where)
+    # An update's rows whose project, id, `deleted` or `search` changed, as they were and became.
+    added, taken = f"{new} EXCEPT ALL {old}", f"{old} EXCEPT ALL {new}"
+    return f"""IF TG_OP = 'INSERT' THEN
+    {_moved((new, "1"))};
+  ELSIF TG_OP = 'DELETE' THEN
+    {_moved((old, "-1"))};
+    {_emptied(old)};
+  ELSE
+    {_moved((added, "1"), (taken, "-1"))};
+    {_emptied(taken)};
+  END IF;"""
 
-SEARCH_WORDS = (
-    """CREATE TABLE memory_search_words (
+
+_FUNCTION = f"""CREATE OR REPLACE FUNCTION memory_search_words_moved() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  {_body("")}
+  RETURN NULL;
+END
+$$"""
+
+_COUNTING_FUNCTION = f"""CREATE FUNCTION memory_search_words_moved() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  mark text := '';
+  counted boolean := true;
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared({_BACKFILL_LOCK});
+  BEGIN
+    SELECT b.counted_to, b.done INTO mark, counted FROM {BACKFILL} b;
+  EXCEPTION WHEN undefined_table THEN
+    counted := true;  -- dropped by the count's last step, every row counted
+  END;
+  {_body(_COUNTED_SO_FAR)}
+  RETURN NULL;
+END
+$$"""  # noqa: S608
+
+_TABLE = """CREATE TABLE memory_search_words (
   project_id text NOT NULL,
   lexeme text NOT NULL,
   docs bigint NOT NULL,
   PRIMARY KEY (project_id, lexeme)
-)""",
-    f"""CREATE FUNCTION memory_search_words_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    {_moved((_NEW, "1"))};
-  ELSIF TG_OP = 'DELETE' THEN
-    {_moved((_OLD, "-1"))};
-    {_emptied(_OLD)};
-  ELSE
-    {_moved((_ADDED, "1"), (_TAKEN, "-1"))};
-    {_emptied(_TAKEN)};
-  END IF;
-  RETURN NULL;
-END
-$$""",
+)"""
+
+_TRIGGERS = (
     "CREATE TRIGGER memory_search_words_insert AFTER INSERT ON memory_items "
     "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
     "EXECUTE FUNCTION memory_search_words_moved()",
@@ -98,11 +128,39 @@ $$""",
     "CREATE TRIGGER memory_search_words_delete AFTER DELETE ON memory_items "
     "REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT "
     "EXECUTE FUNCTION memory_search_words_moved()",
+)
+
+SEARCH_WORDS = (
+    _TABLE,
+    _FUNCTION,
+    *_TRIGGERS,
     "INSERT INTO memory_search_words (project_id, lexeme, docs) "
     "SELECT project_id, lexeme, count(*) FROM memory_items, "
     "unnest(tsvector_to_array(search)) AS lexeme WHERE NOT deleted GROUP BY project_id, lexeme",
 )
-"""The statements of the schema version that adds the words' counts."""
+"""The words' counts made in one transaction (every memory counted while the table's lock is
+held): what schema version 8 ran before it counted online; `bench.team_migration` compares."""
+
+SEARCH_WORDS_ONLINE = OnlineCount(
+    progress=BACKFILL,
+    lock_key=_BACKFILL_LOCK,
+    prepare=(
+        _TABLE,
+        f"CREATE TABLE {BACKFILL} (counted_to text NOT NULL, done boolean NOT NULL)",
+        _COUNTING_FUNCTION,
+        *_TRIGGERS,
+    ),
+    batch=(
+        "INSERT INTO memory_search_words AS w (project_id, lexeme, docs) "
+        "SELECT project_id, lexeme, count(*) FROM memory_items, "
+        "unnest(tsvector_to_array(search)) AS lexeme WHERE NOT deleted AND id > %(after)s "
+        "AND (%(upto)s::text IS NULL OR id <= %(upto)s::text) GROUP BY project_id, lexeme "
+        "ORDER BY project_id, lexeme "
+        "ON CONFLICT (project_id, lexeme) DO UPDATE SET docs = w.docs + excluded.docs"
+    ),
+    finish=(_FUNCTION,),
+)
+
 
 # The project's totals, and beside them each term as Postgres stems it (its `plainto_tsquery`,
 # '' for a stop word) with its count of live memories: from the table when the term is one

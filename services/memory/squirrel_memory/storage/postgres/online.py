@@ -1,0 +1,138 @@
+"""The part of a schema migration that runs while servers keep writing: counting rows in batches.
+
+A migration that derives rows from every memory (the words' counts of schema version 8) used to
+count them in the migrating transaction, which held `SHARE ROW EXCLUSIVE` on `memory_items` (it
+creates the triggers) until its commit: every memory write of every server waited for the whole
+count, seconds per 100,000 memories. Here it runs in steps, each its own short transaction:
+
+1. **prepare**: the derived table, a progress row (`counted_to = ''`, `done = false`), the
+   counting function and its triggers. Creating the triggers takes the table's lock for as long
+   as the transactions already writing take to commit, then lets writes go.
+2. **batches** of `batch_rows` memories in the order of their id, each adding the rows' counts
+   and moving the progress row to the last id it counted (the last batch sets `done`).
+3. **finish**: the counting function replaced by its final form and the version row written;
+   then the progress table is dropped.
+
+The triggers and the batches partition the memories by that watermark, so nothing is counted
+twice or missed: a trigger counts only the rows whose id is at or below `counted_to` (every
+row once `done`), and a batch counts the committed rows above it. They take turns through one
+advisory lock: each trigger takes it shared (until its transaction commits) before it reads the
+watermark, and each batch takes it exclusively before it reads anything. So a batch waits for
+every transaction whose trigger read the old watermark to commit, and counts their rows as
+committed; a trigger that fires while a batch runs waits for its commit, then reads the new
+watermark and counts the change to the rows the batch counted as they were before it. A write
+waits at most for one batch. The writers must read at `READ COMMITTED` (the server's, psycopg's
+and Postgres's default), so that the trigger's read of the watermark sees the batch's commit.
+A writer whose transaction already holds the lock from an earlier statement may wait on a row
+(a project's totals) held by another writer queued behind a batch; the queued writer's shared
+request is compatible with the held one, so Postgres's deadlock check (after `deadlock_timeout`,
+1 s by default) lets it go first rather than fail one of them: that write waits about a second.
+
+A migration stopped between steps (its server killed) is taken up where it stopped by the next
+server's start: the progress row says how far it counted, and the version row is written only
+by the last step, so every server still finds the version it must reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from psycopg import AsyncConnection
+
+DEFAULT_BATCH_ROWS = 2000
+"""Memories counted per batch: a write waits at most for one batch."""
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineCount:
+    """A derived table counted from `memory_items` in batches while servers keep writing.
+
+    `prepare` makes the table, the progress table `progress` (one row: `counted_to`, `done`),
+    the function and the triggers that count a change to a row counted so far; `batch` adds the
+    counts of the rows with `%(after)s < id <= %(upto)s` (`upto` NULL: every row after); `finish`
+    gives the function its final form. The triggers take `lock_key` shared before reading the
+    progress row, and count every row once the progress table is dropped (a trigger of the
+    former form may still be running then: it must catch `undefined_table`).
+    """
+
+    progress: str
+    lock_key: int
+    prepare: tuple[str, ...]
+    batch: str
+    finish: tuple[str, ...]
+
+
+AfterBatch = Callable[[str | None], Awaitable[None]]
+"""Called after each batch's commit with the last id it counted (None: every row)."""
+
+
+async def _prepared(conn: AsyncConnection, count: OnlineCount) -> None:
+    """Run `prepare` unless a stopped migration already did (its progress table is there)."""
+    async with conn.transaction():
+        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (count.progress,))
+        found = await cursor.fetchone()
+        if found is not None and found[0]:
+            return
+        for statement in count.prepare:
+            await conn.execute(statement)
+        await conn.execute(
+            f"INSERT INTO {count.progress} (counted_to, done) VALUES ('', false)"  # noqa: S608
+        )
+
+
+async def _one_batch(conn: AsyncConnection, count: OnlineCount, batch_rows: int) -> str | None:
+    """Count the next `batch_rows` memories; the last id counted, None when every row is."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))
+        cursor = await conn.execute(f"SELECT counted_to, done FROM {count.progress}")  # noqa: S608
+        row = await cursor.fetchone()
+        if row is None or row[1]:
+            return None
+        after = str(row[0])
+        cursor = await conn.execute(
+            "SELECT id FROM memory_items WHERE id > %s ORDER BY id OFFSET %s LIMIT 1",
+            (after, batch_rows - 1),
+        )
+        last = await cursor.fetchone()
+        upto = str(last[0]) if last is not None else None
+        await conn.execute(count.batch, {"after": after, "upto": upto})
+        await conn.execute(
+            f"UPDATE {count.progress} SET counted_to = COALESCE(%s, counted_to), "  # noqa: S608
+            "done = %s",
+            (upto, upto is None),
+        )
+    return upto
+
+
+async def count_online(
+    conn: AsyncConnection,
+    count: OnlineCount,
+    finished: Callable[[AsyncConnection], Awaitable[None]],
+    *,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    after_batch: AfterBatch | None = None,
+) -> int:
+    """Prepare, count in batches, then finish (`finished` writes the version row in the finishing
+    transaction); `conn` in autocommit, outside a transaction. Returns the batches run."""
+    await _prepared(conn, count)
+    batches = 0
+    while True:
+        upto = await _one_batch(conn, count, max(1, batch_rows))
+        batches += 1
+        if after_batch is not None:
+            await after_batch(upto)
+        if upto is None:
+            break
+    async with conn.transaction():
+        # Every trigger that read the progress row before has committed once this is held.
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))
+        for statement in count.finish:
+            await conn.execute(statement)
+        await finished(conn)
+    async with conn.transaction():
+        # A trigger still in the function's former form holds the lock shared until it commits;
+        # one that finds the table gone counts every row, as the final form does.
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))
+        await conn.execute(f"DROP TABLE {count.progress}")
+    return batches
