@@ -49,7 +49,7 @@ per text, keyed as `RememberMany` keys them) with its vector index file, before 
 starts (its own indexer would have embedded `key: text`). No fill rates are printed; the timed
 add rows are unchanged. Beside the searches, in this process on the same vectors and the int8
 query vectors: the vector index the service builds at that size (flat below 50k, IVF above)
-and a flat one, top-10 p50 and recall@10 against the exact top 10 (NumPy).
+and a flat one, top-10 p50, p95 and recall@10 against the exact top 10 (NumPy).
 
 `--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
 a change), to compare it with mem0 under the same conditions.
