@@ -77,8 +77,8 @@ import psutil
 import structlog
 
 from bench import writes
-from bench.common import MemoryGenerator, git_repo, wait_idle
-from bench.mem0_cached import PREFIX, Cached, cached_vectors, seed_searched
+from bench.common import git_repo, wait_idle
+from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, seed_searched
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
 from bench.mem0_figures import Figures, Query, Round, Side, report
 from bench.retrieval_latency import Vectors, memory_process, wait_model
@@ -96,9 +96,8 @@ THREAD_TRIALS = 20
 def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
     """(texts to add, queries): the conversations' turns, then generated memories up to `size`;
     every question whose gold turns are stored, `copies` times with a distinct tag."""
-    texts, questions = conversations()
-    texts = texts[:size]
-    texts += [c.content for c in MemoryGenerator(7).candidates(size - len(texts))]
+    texts = searched_texts(size)
+    questions = conversations()[1]
     kept = [(q, gold) for q, gold in questions if max(gold) < size]
     return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
 

@@ -34,8 +34,14 @@ that tree's code on the same memories, asked the same questions in the same rota
 are measured under the same load. The load average (`uptime`) is printed before and after each
 size.
 
+With `--store side-by-side` the filled project holds the texts of `bench.mem0_side`'s
+searched store instead (the long conversations' turns, then generated memories' contents; one
+project fact per text), every one embedded by the float MiniLM through the embedding cache (a
+store of real text read back in seconds once `bench.mem0_side --cached` or an earlier run made
+its vectors), both sides written by this tree's code (`--base-texts` does not apply).
+
 Usage: python -m bench.search_floor [--sizes 400,10000,100000] [--queries 150]
-       [--base-texts 3000|all] [--baseline TREE]
+       [--base-texts 3000|all] [--baseline TREE] [--store generated|side-by-side]
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ import numpy as np
 import structlog
 
 from bench.common import git_repo, percentile, process_cpu_ns, wait_idle
+from bench.mem0_cached import cached_vectors, searched_texts, seed_searched
 from bench.retrieval_latency import (
     Vectors,
     base_texts_arg,
@@ -77,6 +84,8 @@ from squirrel_memory.minilm import MiniLmEmbedder
 
 WARMUP = 10
 TOP = 10
+GENERATED = "generated"
+SIDE_BY_SIDE = "side-by-side"
 Call = Callable[[str], Awaitable[Any]]
 
 
@@ -209,11 +218,21 @@ async def timed_rotating(calls: Sequence[Timed], texts: Sequence[str]) -> list[T
 
 
 async def measure_size(
-    size: int, queries: int, embedder: MiniLmEmbedder, base_texts: int, baseline: Path | None
+    size: int,
+    queries: int,
+    embedder: MiniLmEmbedder,
+    base_texts: int,
+    baseline: Path | None,
+    store: str = GENERATED,
 ) -> tuple[list[Row], PartTimes]:
     sides: list[tuple[str, Path | None]] = [("this", None)]
     if baseline is not None:
         sides.append(("baseline", baseline))
+    cached = None
+    if store == SIDE_BY_SIDE:
+        texts = searched_texts(size)
+        cached = cached_vectors(texts)
+        vectors, share = cached.vectors, 1.0
     with tempfile.TemporaryDirectory() as tmp:
         homes: list[Path] = []
         projects: list[tuple[str, str]] = []
@@ -222,15 +241,17 @@ async def measure_size(
             HomeLayout(home).ensure()
             git_repo(full)
             git_repo(empty)
-            if tree is None:
+            if cached is not None:
+                await seed_searched(full, texts, cached)
+            elif tree is None:
                 seed, vectors = await seed_project(full, size, embedder, base_texts)
+                share = seed.embedded / seed.memories
             else:
                 seed_in_tree(tree, full, size, base_texts)
             add_project(HomeLayout(home).projects, full)
             add_project(HomeLayout(home).projects, empty)
             homes.append(home)
             projects.append((str(full), str(empty)))
-        share = seed.embedded / seed.memories
         asked = [f"{q} ({size})" for q in questions(queries)]
         async with AsyncExitStack() as stack:
             services = [
@@ -302,13 +323,17 @@ def format_rows(rows: Sequence[Row]) -> str:
 
 
 async def run(
-    sizes: Sequence[int], queries: int, base_texts: int, baseline: Path | None
+    sizes: Sequence[int],
+    queries: int,
+    base_texts: int,
+    baseline: Path | None,
+    store: str = GENERATED,
 ) -> tuple[list[Row], list[str]]:
     embedder = loaded_embedder()
     rows: list[Row] = []
     parts: list[str] = []
     for size in sizes:
-        found, timed = await measure_size(size, queries, embedder, base_texts, baseline)
+        found, timed = await measure_size(size, queries, embedder, base_texts, baseline, store)
         parts.append(format_parts(size, timed))
         print(format_rows(found), parts[-1], sep="\n", flush=True)
         rows += found
@@ -321,10 +346,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument(
+        "--store",
+        choices=(GENERATED, SIDE_BY_SIDE),
+        default=GENERATED,
+        help="generated memories, or the side-by-side's texts, every one embedded (cached)",
+    )
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows, parts = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline))
+    rows, parts = asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline, args.store))
     print(
         "times in ms; floor = empty p50 + encoder p50; ratio = search p50 / floor;"
         " cpu search / empty / encoder = mean CPU ms per call (the service process's, every"
