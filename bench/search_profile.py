@@ -17,7 +17,10 @@ Each sample goes to the part of the innermost frame that names one (`PARTS`, sea
 leaf up), else to `request path` on the event loop's thread and `other` elsewhere. Per part it
 prints the share of the samples and the milliseconds per call they stand for (samples / rate /
 calls), for the filled project, the empty one and their difference: what a search spends
-above its request path. py-spy is not a dependency (`.venv/bin/python -m pip install py-spy`).
+above its request path. Samples are of wall-clock time (a GIL holder waiting for a core is
+still sampled), so on a loaded machine the milliseconds run above the CPU time: compare the
+shares, and parts within one run. py-spy is not a dependency
+(`.venv/bin/python -m pip install py-spy`).
 
 Usage: python -m bench.search_profile [--size 10000] [--queries 600] [--base-texts 1000]
        [--rate 500] [--all-threads]
