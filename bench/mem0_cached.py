@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import writes
+from bench.common import MemoryGenerator
 from bench.embedding_cache import EmbeddingCache
+from bench.mem0_child import conversations
 from bench.retrieval_latency import WRITE_BATCH, Vectors, loaded_embedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
@@ -32,6 +34,13 @@ class Cached:
     model_id: str
     from_cache: int
     embedded: int
+
+
+def searched_texts(size: int) -> list[str]:
+    """The searched store's `size` texts: the long conversations' turns, then generated
+    memories' contents."""
+    texts = conversations()[0][:size]
+    return texts + [c.content for c in MemoryGenerator(7).candidates(size - len(texts))]
 
 
 def cached_vectors(texts: Sequence[str]) -> Cached:

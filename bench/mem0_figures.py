@@ -141,5 +141,8 @@ def report(figures: Figures, queries: Sequence[Query], load: float) -> str:
             " query vectors, top 10; recall@10 against the exact top 10 by NumPy):",
         ]
         for name, v in zip(("the service's kind", "a flat index"), figures.index, strict=True):
-            lines.append(f"- {name} ({v.kind}): p50 {v.p50:.2f} ms, recall@10 {v.recall:.3f}")
+            lines.append(
+                f"- {name} ({v.kind}): p50 {v.p50:.2f} ms, p95 {v.p95:.2f} ms,"
+                f" recall@10 {v.recall:.3f}"
+            )
     return "\n".join(lines)

@@ -49,7 +49,7 @@ per text, keyed as `RememberMany` keys them) with its vector index file, before 
 starts (its own indexer would have embedded `key: text`). No fill rates are printed; the timed
 add rows are unchanged. Beside the searches, in this process on the same vectors and the int8
 query vectors: the vector index the service builds at that size (flat below 50k, IVF above)
-and a flat one, top-10 p50 and recall@10 against the exact top 10 (NumPy).
+and a flat one, top-10 p50, p95 and recall@10 against the exact top 10 (NumPy).
 
 `--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
 a change), to compare it with mem0 under the same conditions.
@@ -77,8 +77,8 @@ import psutil
 import structlog
 
 from bench import writes
-from bench.common import MemoryGenerator, git_repo, wait_idle
-from bench.mem0_cached import PREFIX, Cached, cached_vectors, seed_searched
+from bench.common import git_repo, wait_idle
+from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, seed_searched
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
 from bench.mem0_figures import Figures, Query, Round, Side, report
 from bench.retrieval_latency import Vectors, memory_process, wait_model
@@ -96,9 +96,8 @@ THREAD_TRIALS = 20
 def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
     """(texts to add, queries): the conversations' turns, then generated memories up to `size`;
     every question whose gold turns are stored, `copies` times with a distinct tag."""
-    texts, questions = conversations()
-    texts = texts[:size]
-    texts += [c.content for c in MemoryGenerator(7).candidates(size - len(texts))]
+    texts = searched_texts(size)
+    questions = conversations()[1]
     kept = [(q, gold) for q, gold in questions if max(gold) < size]
     return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
 

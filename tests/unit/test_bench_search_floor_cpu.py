@@ -60,7 +60,7 @@ def test_each_call_gets_the_cpu_time_of_its_own_process() -> None:
 
 
 def test_the_cpu_floor_is_empty_plus_encoder_means() -> None:
-    figures = VectorFigures("flat", 0.1, 1.0, 0.1)
+    figures = VectorFigures("flat", 0.1, 0.2, 1.0)
     row = Row(
         400,
         "this",
@@ -70,6 +70,7 @@ def test_the_cpu_floor_is_empty_plus_encoder_means() -> None:
         "1",
         "1",
         1.0,
+        figures,
         figures,
     )
     assert row.cpu_floor == 1.5 + 2.5
