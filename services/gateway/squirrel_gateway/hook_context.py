@@ -63,6 +63,8 @@ _AT_A_GLANCE: Final = frozenset(
     {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
 )
 MAX_PROMPT_FILES: Final = 8
+#: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
+_MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
 _COMMAND = re.compile(r"`([^`\n]+)`")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
@@ -190,6 +192,9 @@ async def session_start(
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
+    # The commands shown go through the package manager: a fact saying only that is no news.
+    opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
+    facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
     styles = [
         (
             render_style(item),
@@ -224,6 +229,20 @@ def _at_a_glance(fact: str) -> bool:
     sees at a glance: the label before its first colon is one of `_AT_A_GLANCE`."""
     label, colon, _ = fact.partition(":")
     return bool(colon) and label.strip().lower().replace(" ", "_") in _AT_A_GLANCE
+
+
+def _managers_shown(line: str, opened: set[str]) -> bool:
+    """Whether `line` is the brief's package-manager fact ("Package manager: Commands in this
+    project run through uv, its package manager.") and every manager it names opens one of
+    the commands shown (`opened`: `uv` for `uv run pytest`): those commands say it already."""
+    label, colon, text = line.removeprefix("- ").partition(":")
+    if not colon or label.strip().lower() != "package manager":
+        return False
+    match = _MANAGERS.search(text)
+    if match is None:
+        return False
+    names = [name.strip().lower() for name in match.group(1).split(" and ")]
+    return bool(names) and all(name in opened for name in names)
 
 
 def _nth(values: Sequence[str], n: int) -> str:

@@ -59,6 +59,7 @@ from squirrel_memory.retrieval import (
     is_generic,
     query_terms,
 )
+from squirrel_memory.retrieval.common_words import common_of, rarest_first
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.storage.search_terms import STOP_WORDS
 
@@ -170,7 +171,7 @@ class TaskContextBuilder:
         def names_subject(item: MemoryItem) -> bool:
             return bool(_key_subjects(item.key) & subjects)
 
-        (ranked, vector_used), common = await asyncio.gather(
+        (ranked, vector_used), shares = await asyncio.gather(
             self._retriever.rank(
                 project_id,
                 task_description,
@@ -180,11 +181,15 @@ class TaskContextBuilder:
                 limit=self.settings.candidates,
                 keep=names_subject,
             ),
-            self._retriever.common_terms(project_id, task_description, types),
+            self._retriever.term_shares(project_id, task_description, types),
         )
+        common = common_of(shares)
+        if shares:
+            # The words most memories hold neither select a memory nor explain why it is; a
+            # reason names the words few memories hold first.
+            order = rarest_first(shares)
+            ranked = [replace(s, common_terms=common, term_order=order) for s in ranked]
         if common:
-            # The words most memories hold neither select a memory nor explain why it is.
-            ranked = [replace(s, common_terms=common) for s in ranked]
             subjects = frozenset(
                 subject_stem(w) for w in query_terms(task_description) if w not in common
             )

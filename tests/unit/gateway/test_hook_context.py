@@ -652,3 +652,37 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
     assert "- Framework: Phoenix." in out.text
     assert "providers and plugins" not in out.text  # the long fact is what the budget left out
     assert estimate_tokens(out.text) <= out.tokens <= 200
+
+
+@pytest.mark.parametrize(
+    ("fact", "commands", "left_out"),
+    [
+        # every manager named opens a command shown: the commands say it already
+        ("Commands in this project run through uv, its package manager.", ["uv run pytest"], True),
+        (
+            "Commands in this project run through pnpm and cargo, its package managers.",
+            ["pnpm test", "cargo build"],
+            True,
+        ),
+        # a manager no command shown goes through: still news
+        ("Commands in this project run through pnpm, its package manager.", ["make test"], False),
+        (
+            "Commands in this project run through pnpm and cargo, its package managers.",
+            ["pnpm test"],
+            False,
+        ),
+    ],
+)
+async def test_the_package_manager_the_commands_shown_go_through_is_not_said_again(
+    backend: FakeBackend, fact: str, commands: list[str], left_out: bool
+) -> None:
+    backend.key_facts = [f"Package manager: {fact}", "Framework: Phoenix."]
+    backend.search_results = [recipe(n, f"To do {n}: `{c}`.") for n, c in enumerate(commands)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert f"`{commands[0]}`" in how_things_are_run(out.text)
+    assert "- Framework: Phoenix." in out.text
+    assert (fact not in out.text) is left_out
+    assert all(fact not in s.content for s in out.served) is left_out

@@ -73,3 +73,36 @@ async def test_only_a_rare_word_picks_a_memory_and_the_reason_names_it(tmp_path:
     assert "recipe:lint" not in keys and "pitfall:import" not in keys
     # the project's name and extension alone (and `module:tally` naming it) pick nothing
     assert not plain.has_relevant_memory
+
+
+async def test_a_reason_names_the_word_few_memories_hold_first(tmp_path: Path) -> None:
+    """'renderer' (one memory of eight) decided the pick, not 'table' or 'counts' alone."""
+    extra = [
+        (MemoryType.PROJECT_FACT, "counts", "The counts are kept as a table in memory."),
+        (MemoryType.RECIPE, "recipe:table", "To print the counts table: `tally --table`."),
+    ]
+    store = await _project(tmp_path, [*MEMORIES, *extra])
+    try:
+        builder = TaskContextBuilder(Retriever(store))
+        context = await builder.build(str(tmp_path), "the counts table of the renderer is off")
+    finally:
+        await store.close()
+
+    chosen = {m.key: m.reason for m in context.selected_memories}
+    reason = chosen["module:tally-renderer"]
+    assert reason.startswith("Matches 'renderer'"), reason
+    assert reason.index("'renderer'") < reason.index("'counts'")
+
+
+async def test_words_as_common_as_each_other_are_named_in_the_task_s_order(
+    tmp_path: Path,
+) -> None:
+    store = await _project(tmp_path, MEMORIES)
+    try:
+        builder = TaskContextBuilder(Retriever(store))
+        context = await builder.build(str(tmp_path), "the renderer html table")
+    finally:
+        await store.close()
+
+    reason = next(m.reason for m in context.selected_memories if m.key == "module:tally-renderer")
+    assert reason.startswith("Matches 'renderer', 'html', 'table'"), reason

@@ -402,7 +402,9 @@ async def test_a_memory_sharing_a_meaningful_word_is_selected_and_the_reason_nam
     context = await world.builder.build(str(world.root), "add a new handler with OpenTelemetry")
 
     chosen = next(m for m in context.selected_memories if m.memory_id == rule.id)
-    assert chosen.reason.startswith("Matches 'handler', 'opentelemetry'")
+    # the word only this memory holds first, then the one other memories share
+    assert chosen.reason.startswith("Matches 'opentelemetry'")
+    assert "'handler'" in chosen.reason
     assert "'add'" not in chosen.reason and "'new'" not in chosen.reason
 
 
@@ -482,6 +484,9 @@ async def _alone_with(
         ("can you fix this and then add the rest?", False, ()),
         ("please update that, make it simpler and do the same for the next one", False, ()),
         ("Create a new thing and use it everywhere", False, ()),
+        # nothing but stop words: they are searched (nothing else is left), never a reason
+        ("what is it for, and where is this?", False, ()),
+        ("is it before or after you set it?", False, ()),
         # a word that says what the task is about: picked, and the reason names it
         ("make the release build reproducible", True, ("'release'", "'reproducible'")),
     ],
@@ -500,7 +505,9 @@ async def test_stop_words_and_generic_verbs_alone_never_pick_a_memory(
     assert bool(chosen) is picked and context.has_relevant_memory is picked
     for m in chosen:
         assert all(word in m.reason for word in named)
-        assert not any(f"'{w}'" in m.reason for w in ("make", "the", "it", "for", "to"))
+        assert not any(
+            f"'{w}'" in m.reason for w in ("make", "the", "it", "for", "to", "before", "you")
+        )
 
 
 @pytest.mark.parametrize(
@@ -551,3 +558,28 @@ async def test_short_numbers_alone_never_pick_a_memory(
     assert bool(chosen) is picked
     for m in chosen:
         assert "'release'" in m.reason and "'2'" not in m.reason
+
+
+@pytest.mark.parametrize(
+    ("task", "picked"),
+    [
+        ("what is it for and where is it?", False),  # stop words alone: abstain
+        ("what is the release for and where is it?", True),  # a subject: picked on it alone
+    ],
+)
+async def test_a_memory_sharing_only_stop_words_is_neither_picked_nor_explained_by_them(
+    tmp_path: Path, task: str, picked: bool
+) -> None:
+    """A task of stop words alone searches them (nothing else is left); a memory that holds
+    them all is still not picked on them, and no reason names one."""
+    context, chosen = await _alone_with(
+        tmp_path,
+        task,
+        MemoryType.PROJECT_FACT,
+        "release",
+        "What it is for and where it is: the release build is made in `dist/` for the store.",
+        "release",
+    )
+    assert bool(chosen) is picked and context.has_relevant_memory is picked
+    for m in chosen:
+        assert m.reason.startswith("Matches 'release';"), m.reason

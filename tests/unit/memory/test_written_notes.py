@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from squirrel_core.host_files import only_from_files
 from squirrel_memory.extractors.written_notes import written_notes
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream, by_key, extract
@@ -166,6 +167,30 @@ async def test_the_rules_extractor_keeps_them_as_facts_and_a_recipe() -> None:
     assert fact.type is MemoryType.PROJECT_FACT
     assert fact.file_paths == ("CLAUDE.md",)
     assert found["notes:CLAUDE.md:commands"].type is MemoryType.RECIPE
+
+
+@pytest.mark.parametrize(
+    ("path", "host_files"),
+    [
+        ("CLAUDE.md", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")),
+        ("AGENTS.md", ("AGENTS.md", "AGENTS.override.md")),
+    ],
+)
+async def test_notes_are_left_out_for_the_host_that_loads_the_file_written(
+    path: str, host_files: tuple[str, ...]
+) -> None:
+    """From then on the host loads the written file into every session itself: what the notes
+    say is not served to it again, and stays for a host that does not load that file."""
+    found = [
+        c for c in await extract(_session(path=f"{PROJECT}/{path}")) if c.key.startswith("notes:")
+    ]
+    assert found
+    for note in found:
+        assert note.source_refs == (path,)
+        loaded = {"from_sessions": True, "tags": note.tags}
+        assert only_from_files(note.source_refs, host_files, **loaded)
+        assert not only_from_files(note.source_refs, ("GEMINI.md",), **loaded)
+        assert not only_from_files(note.source_refs, (), **loaded)
 
 
 def test_a_hedge_or_an_open_question_in_a_section_is_not_kept() -> None:

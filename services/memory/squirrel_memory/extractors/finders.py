@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
@@ -177,16 +178,22 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
 
 def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """What the project's notes file (`CLAUDE.md` …) written in the session says: its
-    sections on the project and the commands it gives."""
+    sections on the project and the commands it gives. Each cites the file and is tagged
+    `LOADED_TAG`: from then on the host that loads the file (Claude Code `CLAUDE.md`, Codex
+    `AGENTS.md`) has it in every session, so it is left out for that host and kept for the
+    others."""
     return [
-        _candidate(
-            MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
-            found.key,
-            found.content,
-            tags=("notes", found.path),
-            importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
-            event_ids=found.event_ids,
-            file_paths=(found.path,),
+        replace(
+            _candidate(
+                MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
+                found.key,
+                found.content,
+                tags=("notes", found.path, LOADED_TAG),
+                importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.path,),
+            ),
+            source_refs=(found.path,),
         )
         for found in written_notes(events)
     ]

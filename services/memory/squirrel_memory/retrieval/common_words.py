@@ -8,11 +8,14 @@ judges a memory that shares nothing else with the task on its meaning alone. The
 one at which BM25's own IDF reaches 0 (a word in half the rows or more). A project with few
 memories has no common word: too few to tell. The memories read are at most `SAMPLE` of the
 types asked for; in a larger project a word's share is counted on them.
+
+The shares also order the words a reason names (`rarest_first`): the word few memories hold
+decided the pick, so it is named before the project's everyday words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval.queries import matched_terms
@@ -26,6 +29,39 @@ SAMPLE = 500
 """Most memories read to count the words' shares."""
 
 
+async def term_shares(
+    reader: MemoryReader,
+    project_id: str,
+    terms: Sequence[str],
+    types: Sequence[MemoryType] | None,
+) -> dict[str, float]:
+    """The share of the project's live memories of `types` that hold each of `terms` (a query's
+    words, by a light stem, as a match is counted), in query order; empty when the project has
+    too few memories to tell."""
+    if not terms:
+        return {}
+    items, _ = await reader.list_memories(project_id, types, limit=SAMPLE)
+    live = [m for m in items if not m.deleted]
+    if len(live) < MIN_MEMORIES:
+        return {}
+    held = dict.fromkeys(terms, 0)
+    for item in live:
+        for term in matched_terms(terms, item):
+            held[term] += 1
+    return {t: n / len(live) for t, n in held.items()}
+
+
+def common_of(shares: Mapping[str, float]) -> frozenset[str]:
+    """The terms at least `COMMON_SHARE` of the memories hold."""
+    return frozenset(t for t, share in shares.items() if share >= COMMON_SHARE)
+
+
+def rarest_first(shares: Mapping[str, float]) -> tuple[str, ...]:
+    """The terms, those fewest memories hold first (query order among equals): the words that
+    tell one memory from the others come before the ones many memories share."""
+    return tuple(sorted(shares, key=lambda t: shares[t]))
+
+
 async def common_terms(
     reader: MemoryReader,
     project_id: str,
@@ -34,14 +70,4 @@ async def common_terms(
 ) -> frozenset[str]:
     """The `terms` (a query's words) that at least `COMMON_SHARE` of the project's live memories
     of `types` hold (by a light stem, as a match is counted)."""
-    if not terms:
-        return frozenset()
-    items, _ = await reader.list_memories(project_id, types, limit=SAMPLE)
-    live = [m for m in items if not m.deleted]
-    if len(live) < MIN_MEMORIES:
-        return frozenset()
-    held = {term: 0 for term in terms}
-    for item in live:
-        for term in matched_terms(terms, item):
-            held[term] += 1
-    return frozenset(t for t, n in held.items() if n >= COMMON_SHARE * len(live))
+    return common_of(await term_shares(reader, project_id, terms, types))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.formats import fts_text
-from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, search_terms
+from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, STOP_WORDS, search_terms
 
 MAX_QUERY_CHARS = 10_000
 """Longer queries are cut here before anything else looks at them."""
@@ -88,8 +88,10 @@ def is_generic(term: str) -> bool:
 
 
 def meaningful_terms(terms: Sequence[str]) -> tuple[str, ...]:
-    """The terms that say what a request is about: `terms` without the generic ones."""
-    return tuple(t for t in terms if not is_generic(t))
+    """The terms that say what a request is about: `terms` without the generic ones and
+    without stop words (a query of nothing but stop words searches them, `query_terms`; they
+    never say what it is about)."""
+    return tuple(t for t in terms if not is_generic(t) and t not in STOP_WORDS)
 
 
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)

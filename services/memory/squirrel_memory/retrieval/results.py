@@ -39,6 +39,9 @@ class ScoredMemory:
     common_terms: frozenset[str] = frozenset()
     """Query terms most of the project's memories hold (`common_words`): like generic words,
     they neither make this memory relevant nor explain why (set by the task context)."""
+    term_order: tuple[str, ...] = ()
+    """Query terms, those fewest of the project's memories hold first (`common_words.
+    rarest_first`, set by the task context): the order a reason names them in."""
 
     @property
     def relevance(self) -> float:
@@ -56,6 +59,16 @@ class ScoredMemory:
         """The matched terms that say what the query is about (no "add", "new", "fix" …, and
         none of the `common_terms`)."""
         return tuple(t for t in meaningful_terms(self.matched_terms) if t not in self.common_terms)
+
+    @property
+    def deciding_terms(self) -> tuple[str, ...]:
+        """The `meaningful_terms`, those fewest memories hold first when `term_order` is known
+        (query order otherwise): the words that set this memory apart are named first."""
+        terms = self.meaningful_terms
+        if not self.term_order:
+            return terms
+        rank = {t: i for i, t in enumerate(self.term_order)}
+        return tuple(sorted(terms, key=lambda t: rank.get(t, len(rank))))
 
 
 def relevance_threshold(vector_used: bool) -> float:
@@ -109,9 +122,10 @@ def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
     """A deterministic one-line reason: matched terms, touched paths and the memory's type.
 
     Only the terms that say what the query is about are named: a memory that shares nothing
-    but "add" or "new" with it is not explained by them."""
+    but "add" or "new" with it is not explained by them; the ones fewest of the project's
+    memories hold come first, when known (`deciding_terms`)."""
     parts: list[str] = []
-    terms = scored.meaningful_terms  # worked out on each access
+    terms = scored.deciding_terms  # worked out on each access
     if terms:
         shown = ", ".join(f"'{t}'" for t in terms[:4])
         more = len(terms) - 4

@@ -16,7 +16,7 @@ from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import filtering, visible, visible_items
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
-from squirrel_memory.retrieval.common_words import common_terms
+from squirrel_memory.retrieval.common_words import term_shares
 from squirrel_memory.retrieval.page_tokens import (
     decode_page_token,
     encode_page_token,
@@ -272,13 +272,13 @@ class Retriever:
             return self._candidates.with_exact_cosines(vector, lexical, query_vector)
         return vector
 
-    async def common_terms(
+    async def term_shares(
         self, project_id: str, query: str, types: Sequence[MemoryType] | None = None
-    ) -> frozenset[str]:
-        """The words of `query` that most of the project's memories of `types` hold
-        (`common_words.common_terms`)."""
+    ) -> dict[str, float]:
+        """The share of the project's memories of `types` holding each word of `query`
+        (`common_words.term_shares`)."""
         self._check_project(project_id)
-        return await common_terms(self._store, project_id, parse_query(query).terms, types)
+        return await term_shares(self._store, project_id, parse_query(query).terms, types)
 
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
         """Live user-style memories, most important (then most recent) first."""
