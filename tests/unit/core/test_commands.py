@@ -114,6 +114,49 @@ CASES = [
     ("swiftlint", "lint", "swift"),
     ("xcodebuild -scheme App -destination 'platform=macOS' test", "test", "swift"),
     ("xcodebuild -project App.xcodeproj -scheme App build", "build", "swift"),
+    # JVM: sbt, Maven and Gradle checks
+    ("sbt assembly", "build", "jvm"),
+    ("mvn spotless:check", "lint", "jvm"),
+    ("./gradlew spotlessCheck", "lint", "jvm"),
+    ("./gradlew ktlintFormat", "format", "jvm"),
+    # Clojure
+    ("lein test", "test", "clojure"),
+    ("lein uberjar", "build", "clojure"),
+    ("clj-kondo --lint src", "lint", "clojure"),
+    ("clojure -X:test", "test", "any"),
+    ("clj -M:test:runner", "test", "any"),
+    # Erlang
+    ("rebar3 eunit", "test", "erlang"),
+    ("rebar3 ct --suite=test/books_SUITE", "test", "erlang"),
+    ("rebar3 compile", "build", "erlang"),
+    ("rebar3 dialyzer", "typecheck", "erlang"),
+    # Lua
+    ("busted", "test", "lua"),
+    ("busted spec/books_spec.lua", "test", "lua"),
+    ("luarocks make", "build", "lua"),
+    ("luacheck src", "lint", "lua"),
+    ("stylua .", "format", "lua"),
+    # Perl
+    ("prove -l t", "test", "perl"),
+    ("prove -lr t/", "test", "perl"),
+    ("perlcritic lib", "lint", "perl"),
+    ("perltidy -b lib/Ledger.pm", "format", "perl"),
+    ("cpanm --installdeps .", "install", "perl"),
+    # Nix
+    ("nix flake check", "test", "nix"),
+    ("nix build .#default", "build", "nix"),
+    ("nixfmt flake.nix", "format", "nix"),
+    # Terraform
+    ("terraform validate", "lint", "terraform"),
+    ("terraform fmt -check -recursive", "format", "terraform"),
+    ("terraform init", "install", "terraform"),
+    ("tflint --recursive", "lint", "terraform"),
+    # Containers, Dart, .NET, R
+    ("docker compose build", "build", "containers"),
+    ("docker buildx build -t app .", "build", "containers"),
+    ("dart compile exe bin/main.dart", "build", "dart"),
+    ("dotnet publish -c Release", "build", "dotnet"),
+    ("R CMD build .", "build", "r"),
     # C / C++
     ("ctest --output-on-failure", "test", "c"),
     ("cmake -S . -B build", "build", "c"),
@@ -189,6 +232,16 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "python -c 'print(1) or x.build()'",  # an expression around the call
         "node -e 'x = require(\"./quux\").build()'",  # an assignment, not one call
         "quux ./test",
+        "clj -M:dev",  # an alias that names no role
+        "clojure -X:deps prep",
+        "stack overflow",  # `stack` as a word
+        "mix the two lists",  # `mix` as a word
+        "cd test",  # `test` as a folder name
+        "ls -la test/",
+        "terraform plan",  # looks, changes nothing: no purpose
+        "docker compose logs app",
+        "nix flake show",
+        "rebar3 shell",  # starts a shell, tests nothing
     ],
 )
 def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
@@ -216,6 +269,8 @@ def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
     assert {purpose for _, purpose, _ in CASES} == set(PURPOSES)
     covered = {ecosystem for _, _, ecosystem in CASES}
     for wanted in ("python", "javascript", "go", "rust", "jvm", "dotnet", "ruby", "php"):
+        assert wanted in covered
+    for wanted in ("clojure", "erlang", "lua", "perl", "nix", "terraform", "containers"):
         assert wanted in covered
     assert {"elixir", "swift", "c"} <= covered <= {*ecosystems(), "any"}
 
