@@ -157,6 +157,7 @@ CASES = [
     ("dart compile exe bin/main.dart", "build", "dart"),
     ("dotnet publish -c Release", "build", "dotnet"),
     ("R CMD build .", "build", "r"),
+    ("gem build ledger.gemspec", "build", "ruby"),
     # C / C++
     ("ctest --output-on-failure", "test", "c"),
     ("cmake -S . -B build", "build", "c"),
