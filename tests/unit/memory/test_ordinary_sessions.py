@@ -91,6 +91,22 @@ ORDINARY = [
         language="Kotlin",
     ),
     Ordinary(
+        # The build script is Kotlin; the code it builds is Java.
+        name="java-gradle-kotlin-dsl",
+        manifest="build.gradle.kts",
+        body=(
+            "plugins {\n    java\n}\n\ndependencies {\n"
+            '    implementation("org.postgresql:postgresql:42.7.3")\n}\n'
+        ),
+        readme="# Ledger\n\nDouble-entry books for small shops.\n",
+        source="src/main/java/com/acme/ledger/Books.java",
+        test="./gradlew test",
+        test_output="> Task :test\n\nBUILD SUCCESSFUL in 14s\n4 actionable tasks: 2 executed\n",
+        build="./gradlew assemble",
+        build_output="BUILD SUCCESSFUL in 9s\n",
+        language="Java",
+    ),
+    Ordinary(
         name="scala-sbt",
         manifest="build.sbt",
         body=(
