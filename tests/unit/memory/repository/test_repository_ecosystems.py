@@ -41,6 +41,10 @@ def test_files_of_no_one_language_are_not_counted(path: str) -> None:
     assert _shares({path: 100}) == []
 
 
+def _found(make_repo: MakeRepo, files: dict[str, str | bytes]) -> dict[str, str]:
+    return {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+
 def _kotlin(java_bytes: int) -> dict[str, str | bytes]:
     files = {k: v for k, v in JAVA.items() if not k.endswith(".java")}
     files["src/main/kotlin/com/acme/orders/App.kt"] = "package com.acme.orders\nclass App\n" * 40
@@ -50,17 +54,15 @@ def _kotlin(java_bytes: int) -> dict[str, str | bytes]:
 
 
 def test_a_jvm_project_of_kotlin_is_named_kotlin(make_repo: MakeRepo) -> None:
-    found = {c.key: c for c in repository_candidates(read_repository(make_repo(_kotlin(0))))}
-    assert found["repo:stack"].content.startswith("orders is a Kotlin/Spring Boot app (Java 21")
+    assert _found(make_repo, _kotlin(0))["repo:stack"].startswith(
+        "orders is a Kotlin/Spring Boot app (Java 21"
+    )
 
 
 def test_a_jvm_project_of_more_java_than_kotlin_stays_java(make_repo: MakeRepo) -> None:
-    found = {c.key: c for c in repository_candidates(read_repository(make_repo(_kotlin(9_000))))}
-    assert found["repo:stack"].content.startswith("orders is a Java/Spring Boot app")
-
-
-def _found(make_repo: MakeRepo, files: dict[str, str | bytes]) -> dict[str, str]:
-    return {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+    assert _found(make_repo, _kotlin(9_000))["repo:stack"].startswith(
+        "orders is a Java/Spring Boot app"
+    )
 
 
 _SWIFT = {
