@@ -365,3 +365,21 @@ def test_an_ordinary_session_states_nothing_it_did_not_show(eco: Ordinary) -> No
         for word in NEVER_STATED:
             pattern = rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])"
             assert not re.search(pattern, candidate.content), (word, candidate.content)
+
+
+def test_code_of_a_late_ecosystem_counts_toward_the_main_one() -> None:
+    # Three Haskell files and two Python helper scripts edited: `cabal test` is the project's
+    # test command, not one "for the Haskell part".
+    session = Session(ROOT, "s2", T0, test_runs=True)
+    session.user("Add a total to the books.")
+    for path in ("src/Ledger/Books.hs", "src/Ledger/Post.hs", "test/BooksSpec.hs"):
+        session.read(path, "old\n")
+        session.edit_lines(path, "old", "new")
+    for path in ("scripts/gen_fixtures.py", "scripts/check_fixtures.py"):
+        session.read(path, "old\n")
+        session.edit_lines(path, "old", "new")
+    session.run("cabal test", 0, "1 of 1 test suites (1 of 1 test cases) passed.\n")
+
+    found = session.extracted()
+
+    assert _about(found, "recipe:test") == ["To run the tests: `cabal test`."]

@@ -15,7 +15,11 @@ EVIDENCE_TAG = "evidence"
 CHECK_PURPOSES = ("test", "lint", "format", "typecheck")
 _EXTENSION_ECOSYSTEMS = {
     ".py": "python",
+    ".pyi": "python",
     ".ts": "javascript",
+    ".mts": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
     ".tsx": "javascript",
     ".js": "javascript",
     ".jsx": "javascript",
@@ -41,6 +45,24 @@ _EXTENSION_ECOSYSTEMS = {
     ".hpp": "c",
     ".dart": "dart",
     ".zig": "zig",
+    ".kts": "jvm",
+    ".groovy": "jvm",
+    ".cxx": "c",
+    ".hh": "c",
+    ".erl": "erlang",
+    ".hrl": "erlang",
+    ".gleam": "gleam",
+    ".clj": "clojure",
+    ".cljs": "clojure",
+    ".cljc": "clojure",
+    ".hs": "haskell",
+    ".ml": "ocaml",
+    ".mli": "ocaml",
+    ".r": "r",
+    ".jl": "julia",
+    ".lua": "lua",
+    ".pl": "perl",
+    ".pm": "perl",
 }
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
 #: Ecosystems that sit beside a project's code (its docs site) rather than being its main one:
