@@ -44,8 +44,13 @@ _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set",
 _PUNCTUATION = frozenset(";&|<>()\n")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
-_INTERPRETERS = frozenset({"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl"})
-_SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs")
+_INTERPRETERS = frozenset(
+    {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
+)
+_SCRIPT_SUFFIXES = (
+    *(".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs"),
+    *(".pl", ".lua", ".R", ".jl", ".php"),
+)
 #: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")

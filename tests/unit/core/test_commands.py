@@ -444,6 +444,10 @@ def test_a_malformed_table_is_refused_with_a_reason() -> None:
         "bash scripts/run-all-tests",
         "python3 runtests.py -v",
         "./run_test.sh unit",
+        "perl run_tests.pl",
+        "lua run_tests.lua",
+        "Rscript tests/run_tests.R",
+        "php run-tests.php",
     ],
 )
 def test_a_script_named_for_running_tests_is_a_test_command(line: str) -> None:
