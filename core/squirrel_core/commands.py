@@ -35,6 +35,7 @@ from squirrel_core.command_table import (
     known_tools,
     task_purpose,
 )
+from squirrel_core.container_runs import inside_container
 
 #: Longest shell line read; longer input is cut (commands are capped upstream anyway).
 MAX_LINE_CHARS = 8_000
@@ -120,7 +121,11 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
                 break
         if changed:
             continue
-        if len(words) >= 3 and _PYTHON.match(program) and words[1] == "-m":
+        inside = inside_container(words)
+        if inside is not None:
+            words = inside
+            changed = True
+        elif len(words) >= 3 and _PYTHON.match(program) and words[1] == "-m":
             words = words[2:]
             changed = True
         elif len(words) >= 2 and _is_script_launch(list(words)):

@@ -151,6 +151,11 @@ CASES = [
     ("terraform fmt -check -recursive", "format", "terraform"),
     ("terraform init", "install", "terraform"),
     ("tflint --recursive", "lint", "terraform"),
+    # A command run inside a container is its own tool's
+    ("docker compose run --rm app pytest -x", "test", "python"),
+    ("docker compose exec -e RAILS_ENV=test -w /app web bin/rails test", "test", "ruby"),
+    ("docker-compose exec php vendor/bin/phpunit", "test", "php"),
+    ('docker run --rm -v "$PWD:/src" -w /src node:20 npm test', "test", "javascript"),
     # Containers, Dart, .NET, R
     ("docker compose build", "build", "containers"),
     ("docker buildx build -t app .", "build", "containers"),
@@ -243,6 +248,10 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "docker compose logs app",
         "nix flake show",
         "rebar3 shell",  # starts a shell, tests nothing
+        "docker compose run app",  # the container's own entry point
+        "docker exec -it db psql -U postgres",
+        "docker run --rm -it ubuntu bash",
+        "docker run --rm app-image test",  # an argument of the image's entry point
     ],
 )
 def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:

@@ -383,3 +383,21 @@ def test_code_of_a_late_ecosystem_counts_toward_the_main_one() -> None:
     found = session.extracted()
 
     assert _about(found, "recipe:test") == ["To run the tests: `cabal test`."]
+
+
+def test_tests_run_inside_a_container_are_the_test_command() -> None:
+    session = Session(ROOT, "s3", T0, test_runs=True)
+    session.user("Fix the discount rounding.")
+    session.read("src/Discount.php", "old\n")
+    session.edit_lines("src/Discount.php", "old", "new")
+    session.run("docker compose exec -T db psql -U app -c 'select 1'", 0, " 1\n")
+    session.run(
+        "docker compose exec -T app vendor/bin/phpunit", 0, "OK (12 tests, 30 assertions)\n"
+    )
+
+    found = session.extracted()
+
+    assert _about(found, "recipe:test") == [
+        "To run the tests: `docker compose exec -T app vendor/bin/phpunit`."
+    ]
+    assert not any("psql" in c.content for c in found)
