@@ -5,25 +5,17 @@ from __future__ import annotations
 
 import posixpath
 
-#: Launches whose next word (after their options) names a service, container or image, and
-#: whose words after that are the command run inside it.
-_LAUNCHES = frozenset(
-    {
-        ("docker", "compose", "run"),
-        ("docker", "compose", "exec"),
-        ("docker-compose", "run"),
-        ("docker-compose", "exec"),
-        ("podman", "compose", "run"),
-        ("podman", "compose", "exec"),
-        ("podman-compose", "run"),
-        ("podman-compose", "exec"),
-        ("docker", "run"),
-        ("docker", "exec"),
-        ("podman", "run"),
-        ("podman", "exec"),
-    }
+#: Programs that start or enter a container, and their Compose forms.
+_ENGINES = frozenset({"docker", "podman"})
+_COMPOSE = frozenset({"docker-compose", "podman-compose"})
+#: The subcommands whose next word (after their options) names a service, container or image,
+#: and whose words after that are the command run inside it.
+_LAUNCHES = frozenset({"run", "exec"})
+#: Compose options before the subcommand that take a value (`-f compose.test.yml`).
+_COMPOSE_OPTIONS = frozenset(
+    {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"}
 )
-#: Options of those launches that take a value as the next word (`-e KEY=1`, `-w /app`).
+#: Options of a launch that take a value as the next word (`-e KEY=1`, `-w /app`).
 _VALUE_OPTIONS = frozenset(
     {"-e", "--env", "--env-file", "-w", "--workdir", "-u", "--user", "--entrypoint", "-p"}
     | {"--publish", "-v", "--volume", "--name", "-l", "--label", "--network", "--index"}
@@ -31,19 +23,26 @@ _VALUE_OPTIONS = frozenset(
 )
 
 
+def _after_options(words: tuple[str, ...], with_value: frozenset[str]) -> tuple[str, ...]:
+    index = 0
+    while index < len(words) and words[index].startswith("-"):
+        index += 2 if words[index] in with_value else 1
+    return words[index:]
+
+
 def inside_container(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """The command a container launch runs (`("pytest", "-x")`), or None when `words` are not
     such a launch or run the container's own entry point."""
-    head = (posixpath.basename(words[0]), *words[1:3]) if words else ()
-    for size in (3, 2):
-        if head[:size] in _LAUNCHES:
-            rest = words[size:]
-            break
+    program = posixpath.basename(words[0]) if words else ""
+    if program in _ENGINES and words[1:2] == ("compose",):
+        rest = _after_options(words[2:], _COMPOSE_OPTIONS)
+    elif program in _COMPOSE:
+        rest = _after_options(words[1:], _COMPOSE_OPTIONS)
+    elif program in _ENGINES:
+        rest = words[1:]
     else:
         return None
-    index = 0
-    while index < len(rest) and rest[index].startswith("-"):
-        option = rest[index]
-        index += 2 if option in _VALUE_OPTIONS and "=" not in option else 1
-    inside = rest[index + 1 :]
+    if not rest or rest[0] not in _LAUNCHES:
+        return None
+    inside = _after_options(rest[1:], _VALUE_OPTIONS)[1:]
     return inside or None

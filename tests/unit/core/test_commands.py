@@ -156,6 +156,14 @@ CASES = [
     ("docker compose exec -e RAILS_ENV=test -w /app web bin/rails test", "test", "ruby"),
     ("docker-compose exec php vendor/bin/phpunit", "test", "php"),
     ('docker run --rm -v "$PWD:/src" -w /src node:20 npm test', "test", "javascript"),
+    ("docker compose -f compose.test.yml run --rm app mix test", "test", "elixir"),
+    # JVM and PHP builds, migrations and Laravel Sail
+    ("./gradlew compileJava", "build", "jvm"),
+    ("javac -d out src/Main.java", "build", "jvm"),
+    ("php bin/console doctrine:migrations:migrate", "migrate", "php"),
+    ("./vendor/bin/sail artisan test", "test", "php"),
+    ("./vendor/bin/sail test", "test", "php"),
+    ("docker buildx bake", "build", "containers"),
     # Containers, Dart, .NET, R
     ("docker compose build", "build", "containers"),
     ("docker buildx build -t app .", "build", "containers"),
@@ -252,6 +260,8 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "docker exec -it db psql -U postgres",
         "docker run --rm -it ubuntu bash",
         "docker run --rm app-image test",  # an argument of the image's entry point
+        "docker compose -f compose.test.yml up",
+        "php bin/console cache:clear",
     ],
 )
 def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
