@@ -401,3 +401,21 @@ def test_tests_run_inside_a_container_are_the_test_command() -> None:
         "To run the tests: `docker compose exec -T app vendor/bin/phpunit`."
     ]
     assert not any("psql" in c.content for c in found)
+
+
+def test_tool_names_used_as_words_are_no_commands() -> None:
+    # `make`, `mix` and `stack` as English verbs and nouns, `test` as a folder's name.
+    session = Session(ROOT, "s4", T0, test_runs=True)
+    session.user("Make sure the build passes, then mix the two lists and stack the results.")
+    session.read(
+        "CLAUDE.md",
+        "# Ledger\n\nMake sure the tests pass before committing. Mix the colours in the test "
+        "folder.\nThe stack is small: build it with care.\n",
+    )
+    session.run("ls test", 0, "books.t\n")
+    session.run("cd test && ls", 0, "books.t\n")
+    session.say("Done.")
+
+    found = session.extracted()
+
+    assert [c.key for c in found if c.key.startswith(("recipe:", "test_command"))] == []
