@@ -157,6 +157,12 @@ CASES = [
     ("docker-compose exec php vendor/bin/phpunit", "test", "php"),
     ('docker run --rm -v "$PWD:/src" -w /src node:20 npm test', "test", "javascript"),
     ("docker compose -f compose.test.yml run --rm app mix test", "test", "elixir"),
+    # A command run in a tool's environment is its own tool's
+    ("nix develop -c cargo test", "test", "rust"),
+    ("mise exec -- npm test", "test", "javascript"),
+    ("opam exec -- dune test", "test", "ocaml"),
+    ("stack exec -- hlint src", "lint", "haskell"),
+    ("direnv exec . pytest -q", "test", "python"),
     # JVM and PHP builds, migrations and Laravel Sail
     ("./gradlew compileJava", "build", "jvm"),
     ("javac -d out src/Main.java", "build", "jvm"),
@@ -262,6 +268,8 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "docker run --rm app-image test",  # an argument of the image's entry point
         "docker compose -f compose.test.yml up",
         "php bin/console cache:clear",
+        "nix develop",  # enters the environment, runs nothing
+        "mise exec -- bash",
     ],
 )
 def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
