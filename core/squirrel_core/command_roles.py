@@ -1,6 +1,6 @@
 """A program the command table does not know, read by its own words: a subcommand or task
-name that says a role (`tool test`, `tool run lint`, `tool fmt --check`), or the one call of a
-one-liner given to an interpreter (`R -e 'pkg::document()'`).
+name that says a role (`tool test`, `tool run lint`, `tool fmt --check`, `tool -X:test`), or the
+one call of a one-liner given to an interpreter (`R -e 'pkg::document()'`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ TASK_KEYWORDS = frozenset({"run", "run-script", "task"})
 #: Options that hand an interpreter its program as text (`R -e '…'`, `node --eval '…'`).
 _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "-r", "--command", "--execute"})
 _COMMAND_NAME = re.compile(r"^[A-Za-z][\w.+-]*$")
+#: An option that names a project-defined alias to run (`-X:test`, `-M:lint:ci`): the first
+#: alias is read as a task's name would be.
+_ALIAS_OPTION = re.compile(r"^-[A-Za-z]{1,2}:([A-Za-z][\w.-]*)")
 #: A one-liner's last statement when it is one call and nothing else: `pkg::document()`,
 #: `Quux.test()`, `require("x").build()` (names joined by `.` or `::`, each maybe called), the
 #: last name's call ending the statement; arguments may hold a call of their own
@@ -56,6 +59,9 @@ def role_use(program: str, words: list[str]) -> CommandUse | None:
     positional = [w for w in words[1:] if not w.startswith(("-", "+"))]
     if positional and positional[0] in TASK_KEYWORDS:
         positional = positional[1:]
+    if not positional:
+        aliases = [m.group(1) for w in words[1:2] if (m := _ALIAS_OPTION.match(w))]
+        positional = aliases[:1]
     if not positional:
         return None
     word = positional[0].lower()

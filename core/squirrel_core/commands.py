@@ -35,6 +35,7 @@ from squirrel_core.command_table import (
     known_tools,
     task_purpose,
 )
+from squirrel_core.container_runs import inside_container
 
 #: Longest shell line read; longer input is cut (commands are capped upstream anyway).
 MAX_LINE_CHARS = 8_000
@@ -44,8 +45,13 @@ _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set",
 _PUNCTUATION = frozenset(";&|<>()\n")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
-_INTERPRETERS = frozenset({"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl"})
-_SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs")
+_INTERPRETERS = frozenset(
+    {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
+)
+_SCRIPT_SUFFIXES = (
+    *(".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs"),
+    *(".pl", ".lua", ".R", ".jl", ".php"),
+)
 #: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
@@ -115,7 +121,11 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
                 break
         if changed:
             continue
-        if len(words) >= 3 and _PYTHON.match(program) and words[1] == "-m":
+        inside = inside_container(words)
+        if inside is not None:
+            words = inside
+            changed = True
+        elif len(words) >= 3 and _PYTHON.match(program) and words[1] == "-m":
             words = words[2:]
             changed = True
         elif len(words) >= 2 and _is_script_launch(list(words)):

@@ -114,6 +114,69 @@ CASES = [
     ("swiftlint", "lint", "swift"),
     ("xcodebuild -scheme App -destination 'platform=macOS' test", "test", "swift"),
     ("xcodebuild -project App.xcodeproj -scheme App build", "build", "swift"),
+    # JVM: sbt, Maven and Gradle checks
+    ("sbt assembly", "build", "jvm"),
+    ("mvn spotless:check", "lint", "jvm"),
+    ("./gradlew spotlessCheck", "lint", "jvm"),
+    ("./gradlew ktlintFormat", "format", "jvm"),
+    # Clojure
+    ("lein test", "test", "clojure"),
+    ("lein uberjar", "build", "clojure"),
+    ("clj-kondo --lint src", "lint", "clojure"),
+    ("clojure -X:test", "test", "any"),
+    ("clj -M:test:runner", "test", "any"),
+    # Erlang
+    ("rebar3 eunit", "test", "erlang"),
+    ("rebar3 ct --suite=test/books_SUITE", "test", "erlang"),
+    ("rebar3 compile", "build", "erlang"),
+    ("rebar3 dialyzer", "typecheck", "erlang"),
+    # Lua
+    ("busted", "test", "lua"),
+    ("busted spec/books_spec.lua", "test", "lua"),
+    ("luarocks make", "build", "lua"),
+    ("luacheck src", "lint", "lua"),
+    ("stylua .", "format", "lua"),
+    # Perl
+    ("prove -l t", "test", "perl"),
+    ("prove -lr t/", "test", "perl"),
+    ("perlcritic lib", "lint", "perl"),
+    ("perltidy -b lib/Ledger.pm", "format", "perl"),
+    ("cpanm --installdeps .", "install", "perl"),
+    # Nix
+    ("nix flake check", "test", "nix"),
+    ("nix build .#default", "build", "nix"),
+    ("nixfmt flake.nix", "format", "nix"),
+    # Terraform
+    ("terraform validate", "lint", "terraform"),
+    ("terraform fmt -check -recursive", "format", "terraform"),
+    ("terraform init", "install", "terraform"),
+    ("tflint --recursive", "lint", "terraform"),
+    # A command run inside a container is its own tool's
+    ("docker compose run --rm app pytest -x", "test", "python"),
+    ("docker compose exec -e RAILS_ENV=test -w /app web bin/rails test", "test", "ruby"),
+    ("docker-compose exec php vendor/bin/phpunit", "test", "php"),
+    ('docker run --rm -v "$PWD:/src" -w /src node:20 npm test', "test", "javascript"),
+    ("docker compose -f compose.test.yml run --rm app mix test", "test", "elixir"),
+    # A command run in a tool's environment is its own tool's
+    ("nix develop -c cargo test", "test", "rust"),
+    ("mise exec -- npm test", "test", "javascript"),
+    ("opam exec -- dune test", "test", "ocaml"),
+    ("stack exec -- hlint src", "lint", "haskell"),
+    ("direnv exec . pytest -q", "test", "python"),
+    # JVM and PHP builds, migrations and Laravel Sail
+    ("./gradlew compileJava", "build", "jvm"),
+    ("javac -d out src/Main.java", "build", "jvm"),
+    ("php bin/console doctrine:migrations:migrate", "migrate", "php"),
+    ("./vendor/bin/sail artisan test", "test", "php"),
+    ("./vendor/bin/sail test", "test", "php"),
+    ("docker buildx bake", "build", "containers"),
+    # Containers, Dart, .NET, R
+    ("docker compose build", "build", "containers"),
+    ("docker buildx build -t app .", "build", "containers"),
+    ("dart compile exe bin/main.dart", "build", "dart"),
+    ("dotnet publish -c Release", "build", "dotnet"),
+    ("R CMD build .", "build", "r"),
+    ("gem build ledger.gemspec", "build", "ruby"),
     # C / C++
     ("ctest --output-on-failure", "test", "c"),
     ("cmake -S . -B build", "build", "c"),
@@ -189,6 +252,24 @@ def test_an_unknown_program_is_read_by_the_words_that_say_its_role(line: str, pu
         "python -c 'print(1) or x.build()'",  # an expression around the call
         "node -e 'x = require(\"./quux\").build()'",  # an assignment, not one call
         "quux ./test",
+        "clj -M:dev",  # an alias that names no role
+        "clojure -X:deps prep",
+        "stack overflow",  # `stack` as a word
+        "mix the two lists",  # `mix` as a word
+        "cd test",  # `test` as a folder name
+        "ls -la test/",
+        "terraform plan",  # looks, changes nothing: no purpose
+        "docker compose logs app",
+        "nix flake show",
+        "rebar3 shell",  # starts a shell, tests nothing
+        "docker compose run app",  # the container's own entry point
+        "docker exec -it db psql -U postgres",
+        "docker run --rm -it ubuntu bash",
+        "docker run --rm app-image test",  # an argument of the image's entry point
+        "docker compose -f compose.test.yml up",
+        "php bin/console cache:clear",
+        "nix develop",  # enters the environment, runs nothing
+        "mise exec -- bash",
     ],
 )
 def test_words_that_do_not_say_a_role_are_not_read_as_one(line: str) -> None:
@@ -216,6 +297,8 @@ def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
     assert {purpose for _, purpose, _ in CASES} == set(PURPOSES)
     covered = {ecosystem for _, _, ecosystem in CASES}
     for wanted in ("python", "javascript", "go", "rust", "jvm", "dotnet", "ruby", "php"):
+        assert wanted in covered
+    for wanted in ("clojure", "erlang", "lua", "perl", "nix", "terraform", "containers"):
         assert wanted in covered
     assert {"elixir", "swift", "c"} <= covered <= {*ecosystems(), "any"}
 
@@ -388,6 +471,10 @@ def test_a_malformed_table_is_refused_with_a_reason() -> None:
         "bash scripts/run-all-tests",
         "python3 runtests.py -v",
         "./run_test.sh unit",
+        "perl run_tests.pl",
+        "lua run_tests.lua",
+        "Rscript tests/run_tests.R",
+        "php run-tests.php",
     ],
 )
 def test_a_script_named_for_running_tests_is_a_test_command(line: str) -> None:

@@ -614,7 +614,8 @@ async def test_notes_written_in_a_session_give_the_ecosystems_own_commands(eco: 
 
 @dataclass(frozen=True)
 class UnnamedRunner:
-    """A test command no command table names, with what its runner prints."""
+    """A test command of a runner the rules were not first written for, with what it prints
+    (the command table may know some of them now: `busted`, `prove`)."""
 
     name: str
     manifest: str
@@ -691,8 +692,9 @@ UNNAMED_RUNNERS = [
     ),
 ]
 RUNNER_IDS = [r.name for r in UNNAMED_RUNNERS]
-#: Runners whose own words say nothing of testing (`busted`, `prove -l t`): only their output
-#: can; the others (`lein test`, `crystal spec`) say it as a subcommand would.
+#: Runners the command table does not know whose own words say nothing of testing (`bundle exec
+#: rake`, `julia … test/runtests.jl`): only their output can; the others (`crystal spec`, and
+#: `lein test`, `busted`, `prove` the table now knows) say it in their words.
 WORDLESS = [r for r in UNNAMED_RUNNERS if classify_command(r.test) is None]
 WORDLESS_IDS = [r.name for r in WORDLESS]
 WORDED = [r for r in UNNAMED_RUNNERS if classify_command(r.test) is not None]

@@ -39,6 +39,10 @@ async def _language(*runs: tuple[str, int]) -> list[str]:
         ("mix test", "Elixir"),
         ("bundle exec rspec", "Ruby"),
         ("uv run pytest", "Python"),
+        ("rebar3 eunit", "Erlang"),
+        ("lein test", "Clojure"),
+        ("busted", "Lua"),
+        ("prove -lr t", "Perl"),
     ],
 )
 async def test_a_language_tool_checking_the_project_names_its_language(
@@ -57,6 +61,8 @@ async def test_a_language_tool_checking_the_project_names_its_language(
         [("npm test", 0)],  # JavaScript or TypeScript: no one language
         [("./gradlew test", 0)],  # the JVM's: no one language
         [("docker compose up -d", 0)],  # no language at all
+        [("terraform validate", 0)],  # infrastructure, not the code's language
+        [("nix flake check", 0)],  # a build of any language
     ],
 )
 async def test_no_language_from_conflicting_failed_foreign_or_neutral_runs(

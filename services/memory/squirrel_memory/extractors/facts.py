@@ -22,6 +22,7 @@ from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
+    built_language,
     first_project_path,
     in_project,
     manifest_language,
@@ -120,6 +121,11 @@ def _language_fact(
         if ext_language:
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
+    for language, path in list(manifests.items()):
+        built = built_language(path, [lang for lang, found in files.items() if found - {path}])
+        if built is not None and built != language:
+            del manifests[language]
+            manifests.setdefault(built, path)
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)

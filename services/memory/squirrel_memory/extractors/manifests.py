@@ -4,6 +4,7 @@ language each names, and which libraries a text declares or imports."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -292,6 +293,22 @@ def manifest_language(name: str) -> str | None:
     if found is None and "." in lower:
         found = _MANIFEST_SUFFIXES.get(lower[lower.rindex(".") :])
     return found
+
+
+#: JVM build files name the ecosystem, not which of its languages the code is in: a Gradle
+#: build written in Kotlin (`build.gradle.kts`) builds Java code as often as Kotlin.
+_JVM_BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "build.sbt"})
+_JVM_LANGUAGES = frozenset({"Java", "Kotlin", "Scala", "Groovy", "Clojure"})
+
+
+def built_language(name: str, code: Iterable[str]) -> str | None:
+    """The language a root manifest says the project is in; for a JVM build file, the one JVM
+    language of the code the session touched (`code`), when there is one."""
+    if name.lower() in _JVM_BUILD_FILES:
+        jvm = {language for language in code if language in _JVM_LANGUAGES}
+        if len(jvm) == 1:
+            return jvm.pop()
+    return manifest_language(name)
 
 
 def first_project_path(event: StoredEvent) -> str | None:

@@ -59,6 +59,10 @@ _LANGUAGES = {
     "gleam": "Gleam",
     "ocaml": "OCaml",
     "r": "R",
+    "erlang": "Erlang",
+    "clojure": "Clojure",
+    "lua": "Lua",
+    "perl": "Perl",
 }
 #: Languages of scripts that sit beside a project's code in any language.
 _BESIDE_ANY = frozenset({"Shell", "PowerShell"})

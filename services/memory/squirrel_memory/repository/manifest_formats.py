@@ -1,6 +1,7 @@
 """Manifests of ecosystems read without a package of their own: Dart's `pubspec.yaml`,
 Gleam's `gleam.toml`, R's `DESCRIPTION`, Haskell's `*.cabal`, OCaml's `dune-project` and a
-CMake `project()` — each for the project's name, what it says it is and its dependencies.
+CMake `project()` — each for the project's name, what it says it is and its dependencies —
+and the manifests read only for the ecosystem they mark (`MARKER_MANIFESTS`).
 
 Each format has a parser in Python (yaml, tomllib) or a simple anchored line shape (R's
 Debian control fields, cabal's `field: value`, dune's s-expressions, CMake's `project(…)`).
@@ -154,3 +155,33 @@ def read_cmakelists(text: TextFile, out: Readings) -> None:
     described = _CMAKE_DESCRIPTION.search(match.group(2))
     if described:
         _describe(out, described.group(1), text, "DESCRIPTION")
+
+
+#: Manifests read only for the ecosystem they mark (what they declare is code to evaluate, or
+#: says nothing of the stack): the ecosystem's conventions then apply to the folder.
+MARKER_MANIFESTS = {
+    "Package.swift": "swift",
+    "build.sbt": "jvm",
+    "project.clj": "clojure",
+    "deps.edn": "clojure",
+    "rebar.config": "erlang",
+    "build.zig": "zig",
+    "stack.yaml": "haskell",
+    "cabal.project": "haskell",
+    "Project.toml": "julia",
+    "cpanfile": "perl",
+    "Makefile.PL": "perl",
+    "shard.yml": "crystal",
+}
+#: The same, known by their suffix (`ledger-0.1-1.rockspec`).
+MARKER_SUFFIXES = {".rockspec": "lua", ".nimble": "nim"}
+
+
+def read_marker(text: TextFile, out: Readings) -> None:
+    """A manifest that marks its folder as one ecosystem's (`Package.swift` → swift)."""
+    name = text.path.rsplit("/", 1)[-1]
+    found = MARKER_MANIFESTS.get(name) or next(
+        (eco for suffix, eco in MARKER_SUFFIXES.items() if name.endswith(suffix)), None
+    )
+    if found is not None:
+        out.manifests[text.path] = found

@@ -18,10 +18,13 @@ import yaml
 
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.manifest_formats import (
+    MARKER_MANIFESTS,
+    MARKER_SUFFIXES,
     read_cabal,
     read_cmakelists,
     read_dune_project,
     read_gleam_toml,
+    read_marker,
     read_pubspec,
     read_r_description,
 )
@@ -364,11 +367,13 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "DESCRIPTION": read_r_description,
     "dune-project": read_dune_project,
     "CMakeLists.txt": read_cmakelists,
+    **dict.fromkeys(MARKER_MANIFESTS, read_marker),
 }
 SUFFIX_READERS: Mapping[str, Reader] = {
     ".csproj": read_csproj,
     ".fsproj": read_csproj,
     ".cabal": read_cabal,
+    **dict.fromkeys(MARKER_SUFFIXES, read_marker),
 }
 
 
@@ -390,6 +395,7 @@ MANIFEST_ECOSYSTEMS: Mapping[str, str] = {
     "pubspec.yaml": "dart",
     "gleam.toml": "gleam",
     "dune-project": "ocaml",
+    **MARKER_MANIFESTS,
 }
 
 

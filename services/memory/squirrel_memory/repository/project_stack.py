@@ -12,6 +12,7 @@ from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import (
     Role,
     dependency_role,
+    ecosystem_languages,
     language_name,
     runtime_name,
     started_framework,
@@ -60,11 +61,12 @@ def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
 
 
 def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
-    if ecosystem == "javascript":
-        sizes = {s.language: s.bytes for s in shares if s.ecosystem == "javascript"}
-        if sizes.get("TypeScript", 0) > sizes.get("JavaScript", 0):
-            return "TypeScript"
-    return language_name(ecosystem)
+    """The ecosystem's language, or the largest of the languages it may be written in
+    (TypeScript over JavaScript, Kotlin over Java when there is more of it)."""
+    named = ecosystem_languages(ecosystem)
+    sizes = {s.language: s.bytes for s in shares if s.ecosystem == ecosystem}
+    largest = max(named, key=lambda name: sizes.get(name, 0), default="")
+    return largest if sizes.get(largest, 0) > 0 else language_name(ecosystem)
 
 
 def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:

@@ -29,6 +29,13 @@ def language_name(ecosystem: str) -> str:
     return names.get(ecosystem, ecosystem.capitalize())
 
 
+def ecosystem_languages(ecosystem: str) -> tuple[str, ...]:
+    """The languages an ecosystem's code may be written in, its usual one first (`jvm` →
+    Java, Kotlin, …); empty when it has one."""
+    table: dict[str, list[str]] = _data()["ecosystem_languages"]
+    return tuple(table.get(ecosystem, ()))
+
+
 def runtime_name(ecosystem: str) -> str:
     """What a toolchain version of an ecosystem is the version of (`javascript` → Node.js)."""
     names: dict[str, str] = _data()["runtimes"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.commands import CommandUse, core_tokens, typed_commands
+from squirrel_core.container_runs import inside_container
 from squirrel_memory.extractors.activity import CommandRun, in_folder
 
 #: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
@@ -15,7 +16,11 @@ EVIDENCE_TAG = "evidence"
 CHECK_PURPOSES = ("test", "lint", "format", "typecheck")
 _EXTENSION_ECOSYSTEMS = {
     ".py": "python",
+    ".pyi": "python",
     ".ts": "javascript",
+    ".mts": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
     ".tsx": "javascript",
     ".js": "javascript",
     ".jsx": "javascript",
@@ -41,6 +46,24 @@ _EXTENSION_ECOSYSTEMS = {
     ".hpp": "c",
     ".dart": "dart",
     ".zig": "zig",
+    ".kts": "jvm",
+    ".groovy": "jvm",
+    ".cxx": "c",
+    ".hh": "c",
+    ".erl": "erlang",
+    ".hrl": "erlang",
+    ".gleam": "gleam",
+    ".clj": "clojure",
+    ".cljs": "clojure",
+    ".cljc": "clojure",
+    ".hs": "haskell",
+    ".ml": "ocaml",
+    ".mli": "ocaml",
+    ".r": "r",
+    ".jl": "julia",
+    ".lua": "lua",
+    ".pl": "perl",
+    ".pm": "perl",
 }
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
 #: Ecosystems that sit beside a project's code (its docs site) rather than being its main one:
@@ -129,8 +152,13 @@ _INLINE_CALL = re.compile(r"""^(['"])[\w.:]+\((?:(?!\1)\S)*\)\1$""")
 
 
 def command_base(text: str) -> str:
-    """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`."""
+    """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`;
+    a command run in a container keeps its launch (`docker compose exec app pytest`)."""
     tokens = text.split()
+    inside = inside_container(tuple(tokens))
+    if inside is not None:
+        launch = tokens[: len(tokens) - len(inside)]
+        return " ".join([*launch, command_base(" ".join(inside))])
     # A one-word script given inline is the command itself: `Rscript -e 'devtools::test()'`,
     # `R -q -e 'testthat::test_dir("tests")'` (options before the script kept).
     for i, token in enumerate(tokens[1:4], start=1):

@@ -60,6 +60,17 @@ _ECOSYSTEM_NAMES = {
     "c": "C/C++",
     "dart": "Dart",
     "zig": "Zig",
+    "haskell": "Haskell",
+    "gleam": "Gleam",
+    "ocaml": "OCaml",
+    "erlang": "Erlang",
+    "clojure": "Clojure",
+    "r": "R",
+    "julia": "Julia",
+    "lua": "Lua",
+    "perl": "Perl",
+    "nix": "Nix",
+    "terraform": "Terraform",
     "docs": "documentation site",
 }
 
