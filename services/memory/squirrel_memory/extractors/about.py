@@ -32,7 +32,8 @@ from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.manifests import manifest_reader
+from squirrel_memory.repository.manifest_formats import read_marker
+from squirrel_memory.repository.manifests import Reader, manifest_reader
 from squirrel_memory.repository.package_descriptions import description_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.site_configs import site_config_reader
@@ -102,8 +103,17 @@ def _describes(path: str) -> bool:
     )
 
 
+def _reader(path: str) -> Reader | None:
+    """The reader that says what a file describes: a manifest that only marks its ecosystem
+    (`build.sbt`, `Package.swift`) is read for its name and description instead."""
+    manifest = manifest_reader(path)
+    if manifest is not None and manifest is not read_marker:
+        return manifest
+    return site_config_reader(path) or description_reader(path) or manifest
+
+
 def _read(path: str, text: TextFile, out: Readings) -> None:
-    reader = manifest_reader(path) or site_config_reader(path) or description_reader(path)
+    reader = _reader(path)
     try:
         if reader is not None:
             reader(text, out)

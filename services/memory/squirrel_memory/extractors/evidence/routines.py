@@ -131,9 +131,18 @@ def _routine_step(attempt: Attempt) -> bool:
     return not (attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT))
 
 
+def _file_run(attempt: Attempt) -> str:
+    """The file a run gave its program: the launched script itself once the interpreter is
+    dropped (`Rscript scripts/a.R` reads as `scripts/a.R`), else the first argument."""
+    words = [t for t in attempt.tokens if not t.startswith("-")]
+    if words and words[0] != attempt.program and ("/" in words[0] or "." in words[0].strip(".")):
+        return words[0]
+    return words[1] if len(words) > 1 else ""
+
+
 def _other_scripts(attempts: list[Attempt]) -> bool:
     """Whether the runs of one step gave its program different files to run."""
-    files = {next((t for t in a.tokens[1:] if not t.startswith("-")), "") for a in attempts}
+    files = {_file_run(a) for a in attempts}
     return len(files) > 1 and all("/" in f or "." in f.strip(".") for f in files)
 
 
