@@ -97,14 +97,15 @@ def _first_strings(value: Any, limit: int) -> Any:
     return value
 
 
-def _longest(value: Any) -> int:
+def _cut_by(value: Any, limit: int) -> bool:
+    """Whether the first bound `limit` would cut a string of `value` shorter than it is."""
     if isinstance(value, str):
-        return len(value)
+        return len(value) > limit and first_form(value, limit) != value
     if isinstance(value, dict):
-        return max((_longest(item) for item in value.values()), default=0)
+        return any(_cut_by(item, limit) for item in value.values())
     if isinstance(value, list):
-        return max((_longest(item) for item in value), default=0)
-    return 0
+        return any(_cut_by(item, limit) for item in value)
+    return False
 
 
 def _kept_fields(event_type: str, content: dict[str, Any]) -> list[tuple[str, int]]:
@@ -121,10 +122,9 @@ def _kept_fields(event_type: str, content: dict[str, Any]) -> list[tuple[str, in
 
 
 def past_first_bounds(event_type: str, content: dict[str, Any]) -> bool:
-    """Whether a text of this content is longer than its first bound (it is then marked)."""
-    return any(
-        _longest(content.get(key)) > limit for key, limit in _kept_fields(event_type, content)
-    )
+    """Whether a text of this content holds more than its first bound kept (it is then
+    marked)."""
+    return any(_cut_by(content.get(key), limit) for key, limit in _kept_fields(event_type, content))
 
 
 def marked(event_type: str, content: dict[str, Any]) -> dict[str, Any]:
