@@ -7,7 +7,9 @@ brief, the conclusion at the end of its report. The second bounds keep more:
 
 - a tool call's input strings and a shell command whole up to `INPUT_KEPT`, then cut at the end;
 - a message's text and a subagent's report whole up to `TEXT_KEPT`, then its first `HEAD_KEPT`
-  and last `TAIL_KEPT` characters with the mark between them (a report ends on its conclusion).
+  and last `TAIL_KEPT` characters with the mark between them (a report ends on its conclusion);
+- a file read's output whole up to `TEXT_KEPT`, then cut at the end (a README's build section
+  past the first 8,000 characters).
 
 An event whose text is longer than the first bound says so with `KEPT_KEY: KEPT_VERSION` in its
 content. Its identity (the store's dedup hash) is read from `first_content`: the content as the
@@ -47,6 +49,9 @@ TAIL_KEPT: Final = 8_000
 
 #: Tools whose result is a subagent's report, kept head and tail.
 REPORTING_TOOLS: Final = frozenset({"Agent", "Task"})
+#: Tools whose result is a file's text, kept whole up to `TEXT_KEPT`, then cut at the end (a
+#: read cut short stays one that reads as such).
+READING_TOOLS: Final = frozenset({"Read", "read_file", "view"})
 
 _SIGNATURE = re.compile(r"[0-9a-f]{64}")
 _END_CUT = re.compile(r"\n…\[truncated (\d+) chars\]\Z")
@@ -116,7 +121,7 @@ def _kept_fields(event_type: str, content: dict[str, Any]) -> list[tuple[str, in
         return [("command", FIRST_INPUT_LIMIT)]
     if event_type in _TEXT_TYPES:
         return [("text", FIRST_TEXT_LIMIT)]
-    if event_type == "tool_result" and content.get("tool") in REPORTING_TOOLS:
+    if event_type == "tool_result":
         return [("output", FIRST_TEXT_LIMIT)]
     return []
 

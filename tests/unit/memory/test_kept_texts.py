@@ -20,9 +20,10 @@ from squirrel_ingest.parsers import ClaudeFileParser, base, claude, parse_bytes
 from squirrel_ingest.reading import redacted
 from squirrel_ingest.routing import Route, relocate
 from squirrel_memory.extractors.delegated_commands import delegated_commands
+from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.subagent_findings import PREFIX, subagent_findings
 from squirrel_memory.storage import SqliteStore
-from tests.unit.memory.session_builder import Session
+from tests.unit.memory.session_builder import Session, numbered
 
 ROOT = "/home/dev/shop"
 WORKTREE = "/home/dev/shop-wt/retries"
@@ -74,6 +75,31 @@ def _delegation(brief: str, report: str, cwd: str = ROOT) -> bytes:
     )
 
 
+#: A README whose development section comes after 8,000 characters of prose.
+README = (
+    "# Shop\n\n## About\n\n"
+    + "The shop serves carts and orders over HTTP, one handler per route.\n" * 150
+    + "\n## Local Development Setup\n\n```bash\n# Install dependencies\nmake install\n```\n"
+)
+
+
+def _read(text: str, cwd: str = ROOT) -> bytes:
+    """A session that reads the project's README, shown as `text`."""
+    use = {
+        "type": "tool_use",
+        "id": "r1",
+        "name": "Read",
+        "input": {"file_path": f"{cwd}/README.md"},
+    }
+    result = {"type": "tool_result", "tool_use_id": "r1", "content": numbered(text)}
+    return _record(
+        "assistant",
+        "u4",
+        {"id": "m2", "role": "assistant", "model": "claude", "content": [use]},
+        cwd,
+    ) + _record("user", "u5", {"role": "user", "content": [result]}, cwd)
+
+
 def _delivered(data: bytes, route: Route | None = None) -> list[Event]:
     """The events ingest delivers of a transcript: parsed, redacted, moved, signed."""
     parsed = parse_bytes(ClaudeFileParser("/p/s1.jsonl"), data, "/p/s1.jsonl").events
@@ -111,6 +137,16 @@ def test_a_reports_conclusion_past_8000_characters_reaches_the_rules() -> None:
     assert [f.content for f in found] == [
         f"{PREFIX} (src/shop/http.py): A timeout raised inside `with_retry()` (src/shop/http.py) "
         "is silently swallowed, so the caller sees an empty cart."
+    ]
+
+
+def test_a_readmes_section_past_8000_characters_reaches_the_rules() -> None:
+    assert numbered(README).index("make install") > 8_000
+
+    found = readme_sections(_session(_delivered(_read(README))).events)
+
+    assert [s.content for s in found] == [
+        "README.md, under Local Development Setup, gives: `make install` (install dependencies)."
     ]
 
 
@@ -152,6 +188,7 @@ def _shorter_then_longer(
         patched.setattr(claude, "keep_text", cut_end_text)
         patched.setattr(base, "keep_text", cut_end_text)
         patched.setattr(base, "INPUT_KEPT", base.INPUT_STRING_LIMIT)
+        patched.setattr(base, "TEXT_KEPT", base.TEXT_LIMIT)
         shorter = _delivered(data, route)
     return shorter, _delivered(data, route)
 
@@ -177,9 +214,10 @@ async def test_a_transcript_read_again_after_the_bounds_grew_stores_no_second_ev
     route: Route | None,
 ) -> None:
     cwd = f"{WORKTREE}/src" if route else ROOT
-    shorter, longer = _shorter_then_longer(monkeypatch, _delegation(brief, report, cwd), route)
+    data = _delegation(brief, report, cwd) + _read(README, cwd)
+    shorter, longer = _shorter_then_longer(monkeypatch, data, route)
     assert not any(KEPT_KEY in e.content for e in shorter)
-    assert sum(KEPT_KEY in e.content for e in longer) == 2  # the brief and the report
+    assert sum(KEPT_KEY in e.content for e in longer) == 3  # the brief, the report, the read
     store = await SqliteStore.open(str(tmp_path))
     try:
         first = await store.append_events(store.project_id, "dev", shorter, [])

@@ -26,7 +26,9 @@ from squirrel_core.kept_text import (
     FIRST_TEXT_LIMIT,
     INPUT_KEPT,
     KEPT_KEY,
+    READING_TOOLS,
     REPORTING_TOOLS,
+    TEXT_KEPT,
     cut_end,
     first_content,
     keep_ends,
@@ -34,7 +36,8 @@ from squirrel_core.kept_text import (
 )
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
 
-#: Longest output kept in an event (a subagent's report aside); longer values are cut and marked.
+#: Longest output kept in an event (a subagent's report and a file read aside); longer values are
+#: cut and marked.
 #: Messages, tool inputs, shell commands and reports keep more (`squirrel_core.kept_text`).
 TEXT_LIMIT = FIRST_TEXT_LIMIT
 #: Longest string kept inside a value copied with `cap_value` (a Cursor tool's result).
@@ -191,10 +194,12 @@ def completion_events(
     }
     if read_lines is not None:
         result.update(partial=True, lines=list(read_lines))
-    reports = name in REPORTING_TOOLS
-    if reports:  # a subagent's report: its conclusion is at its end
+    kept = name in REPORTING_TOOLS or name in READING_TOOLS
+    if name in REPORTING_TOOLS:  # a subagent's report: its conclusion is at its end
         result["output"] = keep_text(output)
-    events = [ctx.event(EventType.TOOL_RESULT, result, paths, kept=reports)]
+    elif name in READING_TOOLS:  # a file's text: cut at the end, as a read cut short reads
+        result["output"] = cap_text(output, TEXT_KEPT)
+    events = [ctx.event(EventType.TOOL_RESULT, result, paths, kept=kept)]
     if pending is None:
         return events
     if pending.command is not None:
