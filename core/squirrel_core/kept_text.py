@@ -11,16 +11,17 @@ brief, the conclusion at the end of its report. The second bounds keep more:
 - a file read's output whole up to `TEXT_KEPT`, then cut at the end (a README's build section
   past the first 8,000 characters).
 
-An event whose text is longer than the first bound says so with `KEPT_KEY: KEPT_VERSION` in its
-content. Its identity (the store's dedup hash) is read from `first_content`: the content as the
-first bounds cut it. A transcript read again after the upgrade then gives the same hash as the
-event stored before it, and the store keeps one event (the one it already holds, shorter text
-and all: it was read by the extractors and memories cite it). An event whose texts all fit the
-first bounds carries no mark and is the event it always was.
-
-One case differs: secrets are redacted after the text is kept, and a redaction inside the first
-bound changes where the first form is cut; an event whose long text held a secret there hashes
-apart from its earlier, shorter self and is stored once more on such a re-read.
+An event holding more of a text than its first bound kept says so with `KEPT_KEY:
+KEPT_VERSION` in its content, and is known by its first form (`first_content`): the content as
+the first bounds cut it. Ingest carries that form beside the content (`Event.first`), redacts it
+and moves it off a worktree as it does the content, and signs it into the content
+(`IDENTITY_KEY`, `signed`): a secret or a worktree path that changes a text's length before the
+first cut leaves the signature what the shorter event's was. The store's dedup hash reads that
+signature (`identity_signature`; unsigned, the first form derived from the content). A
+transcript read again after the upgrade (a cursor reset, a re-import, a Gemini chat document
+read whole again) then gives the hash of the event stored before it, and the store keeps the
+one it holds, shorter text and all: the extractors read it and memories cite it. An event whose
+texts all fit the first bounds carries no mark and is the event it always was.
 """
 
 from __future__ import annotations
@@ -75,37 +76,41 @@ def keep_ends(text: str) -> str:
     return f"{text[:HEAD_KEPT]}\n…[truncated {dropped} chars]\n{text[-TAIL_KEPT:]}"
 
 
-def first_form(text: str, limit: int) -> str:
-    """The text the first bound `limit` kept of the text `text` was kept from."""
+def first_form(text: str, limit: int, *, exact: bool = False) -> str:
+    """The text the first bound `limit` kept of the text `text` was kept from.
+
+    A text no longer than `limit` is its own first form. `exact` reads a text as ingest just
+    kept it (before redaction): a mark counts only where the second bounds put it, so a text
+    that quotes an earlier cut (`…[truncated 40 chars]`) is not taken for one."""
+    if len(text) <= limit:
+        return text
+    head, length = text, len(text)
     end = _END_CUT.search(text)
-    if end is not None:
+    middle = _MIDDLE_CUT.match(text, HEAD_KEPT) if exact else _MIDDLE_CUT.search(text)
+    if end is not None and (not exact or end.start() in (INPUT_KEPT, TEXT_KEPT)):
         head, length = text[: end.start()], end.start() + int(end.group(1))
-    else:
-        middle = _MIDDLE_CUT.search(text)
-        if middle is not None:
-            head = text[: middle.start()]
-            length = len(text) - (middle.end() - middle.start()) + int(middle.group(1))
-        else:
-            head, length = text, len(text)
+    elif middle is not None and (not exact or len(text) - middle.end() == TAIL_KEPT):
+        head = text[: middle.start()]
+        length = len(text) - (middle.end() - middle.start()) + int(middle.group(1))
     if length <= limit:
         return head
     return f"{head[:limit]}\n…[truncated {length - limit} chars]"
 
 
-def _first_strings(value: Any, limit: int) -> Any:
+def _first_strings(value: Any, limit: int, exact: bool) -> Any:
     if isinstance(value, str):
-        return first_form(value, limit)
+        return first_form(value, limit, exact=exact)
     if isinstance(value, dict):
-        return {key: _first_strings(item, limit) for key, item in value.items()}
+        return {key: _first_strings(item, limit, exact) for key, item in value.items()}
     if isinstance(value, list):
-        return [_first_strings(item, limit) for item in value]
+        return [_first_strings(item, limit, exact) for item in value]
     return value
 
 
 def _cut_by(value: Any, limit: int) -> bool:
     """Whether the first bound `limit` would cut a string of `value` shorter than it is."""
     if isinstance(value, str):
-        return len(value) > limit and first_form(value, limit) != value
+        return len(value) > limit and first_form(value, limit, exact=True) != value
     if isinstance(value, dict):
         return any(_cut_by(item, limit) for item in value.values())
     if isinstance(value, list):
@@ -139,15 +144,17 @@ def marked(event_type: str, content: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
-def first_content(event_type: str, content: dict[str, Any]) -> dict[str, Any]:
+def first_content(
+    event_type: str, content: dict[str, Any], *, exact: bool = False
+) -> dict[str, Any]:
     """The content an event's identity is read from: a marked event's texts as the first bounds
-    cut them, without the mark; any other content as it is."""
+    cut them, without the mark; any other content as it is. `exact`: see `first_form`."""
     if content.get(KEPT_KEY) != KEPT_VERSION:
         return content
     first = {key: value for key, value in content.items() if key not in (KEPT_KEY, IDENTITY_KEY)}
     for key, limit in _kept_fields(event_type, first):
         if key in first:
-            first[key] = _first_strings(first[key], limit)
+            first[key] = _first_strings(first[key], limit, exact)
     return first
 
 

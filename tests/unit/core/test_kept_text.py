@@ -52,7 +52,6 @@ def test_only_content_past_a_first_bound_is_marked_and_known_by_its_first_form()
     old = {"tool": "Agent", "input": {"prompt": cut_end(LONG[:10_000], FIRST_INPUT_LIMIT)}}
 
     assert marked("tool_call", short) is short
-    assert marked("tool_call", old) is old  # the first bound's own cut is not past it
     assert long[KEPT_KEY] == 2
     assert first_content("tool_call", long) == old
     assert identity_signature("tool_call", long) == content_signature(old)
@@ -66,3 +65,18 @@ def test_a_signature_ingest_made_is_the_identity() -> None:
     assert identity_signature("user_message", forged) == content_signature(
         {"text": cut_end(LONG[:9_000], FIRST_TEXT_LIMIT)}
     )
+
+
+def test_a_text_quoting_an_earlier_cut_is_read_as_text_where_ingest_kept_it() -> None:
+    quoted = "The log ended:\n…[truncated 40 chars]"
+    long_quote = LONG[:3_000] + "\n…[truncated 40 chars]"
+
+    assert first_form(quoted, FIRST_INPUT_LIMIT) == quoted
+    assert first_form(long_quote, FIRST_INPUT_LIMIT, exact=True) == cut_end(
+        long_quote, FIRST_INPUT_LIMIT
+    )
+    content = marked("tool_call", {"tool": "Agent", "input": {"prompt": long_quote}})
+    assert first_content("tool_call", content, exact=True) == {
+        "tool": "Agent",
+        "input": {"prompt": cut_end(long_quote, FIRST_INPUT_LIMIT)},
+    }

@@ -189,6 +189,7 @@ def _shorter_then_longer(
         patched.setattr(base, "keep_text", cut_end_text)
         patched.setattr(base, "INPUT_KEPT", base.INPUT_STRING_LIMIT)
         patched.setattr(base, "TEXT_KEPT", base.TEXT_LIMIT)
+        patched.setattr(base, "marked", lambda _kind, content: content)
         shorter = _delivered(data, route)
     return shorter, _delivered(data, route)
 

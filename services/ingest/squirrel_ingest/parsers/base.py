@@ -165,7 +165,9 @@ class RecordContext:
             position=self.position,
             git_branch=self.git_branch,
             origin=origin or default_origin(event_type),
-            first=first_content(str(event_type), content) if KEPT_KEY in content else None,
+            first=(
+                first_content(str(event_type), content, exact=True) if KEPT_KEY in content else None
+            ),
         )
 
 
