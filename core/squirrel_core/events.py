@@ -140,6 +140,9 @@ class Event:
     `default_origin(event_type)`). `position` says where in a source file the record was read,
     for cursors and diagnostics (never sent). `git_branch` is the branch the session had checked
     out, when the transcript says (it routes sessions of removed worktrees; never sent).
+    `first` is, for an event whose texts ingest kept past the first bounds, its content as
+    those bounds cut it (`squirrel_core.kept_text`): redacted and moved with the content, and
+    signed into it before delivery (never sent itself).
     """
 
     source_tool: SourceTool
@@ -155,6 +158,7 @@ class Event:
     position: SourcePosition | None = None
     origin: Origin | None = None
     git_branch: str | None = None
+    first: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_core.events import SourceCursor, SourceTool
+from squirrel_core.kept_text import signed
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorReader
 from squirrel_ingest.delivery import Sink
@@ -442,6 +443,7 @@ class IngestEngine:
                 continue
             project_id = route.project_id
             event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
+            event = signed(event)  # known by the shorter form earlier versions kept
             if not wanted(self._out.floors, project_id, event):
                 self._tally.counts["already_delivered"] += 1
                 continue

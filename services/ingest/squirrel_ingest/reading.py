@@ -243,11 +243,16 @@ def stat_key(path: Path) -> tuple[int, int, int] | None:
 
 
 def redacted(events: list[Event]) -> tuple[list[Event], int]:
-    """The events with secrets redacted from their content, and how many were redacted."""
+    """The events with secrets redacted from their content (and from the shorter form a kept
+    event is known by, `Event.first`), and how many were redacted from their content."""
     out: list[Event] = []
     total = 0
     for event in events:
         content, count = redact_value(event.content)
         total += count
+        if event.first is not None:  # the shorter form the event is known by, redacted alike
+            first = redact_value(event.first)[0]
+            out.append(dataclasses.replace(event, content=content, first=first))
+            continue
         out.append(dataclasses.replace(event, content=content) if count else event)
     return out, total

@@ -238,7 +238,8 @@ def _with_written_form(found: Route, written: PurePath, resolved: PurePath) -> R
 
 def relocate(event: Event, route: Route) -> Event:
     """The event as if it had happened in the main checkout: the worktree's root, wherever it
-    is named (cwd, file paths, tool input, commands, output), becomes the project root.
+    is named (cwd, file paths, tool input, commands, output, and the shorter form a kept event
+    is known by), becomes the project root.
 
     Content arrives redacted; a string the move changed is redacted again (as `redact_value`
     would redact it under its key), so the content delivered is still what redaction gives."""
@@ -271,6 +272,7 @@ def relocate(event: Event, route: Route) -> Event:
         cwd=move(event.cwd) if event.cwd else event.cwd,
         file_paths=tuple(move(p) for p in event.file_paths),
         content=walk(event.content, 0, None),
+        first=None if event.first is None else walk(event.first, 0, None),
     )
 
 

@@ -28,25 +28,44 @@ more context than the one that stored it, then adds nothing.
 The hash is part of the on-disk format: changing anything here needs a schema migration that
 rehashes stored events, or re-read records stop matching the ones already stored (migration 6
 rehashed the command events stored while `cwd` was still hashed).
+
+An event whose texts were kept past the first bounds (it carries `squirrel_core.kept_text`'s
+mark) is signed as its shorter form, the texts as the first bounds cut them
+(`kept_text.identity_signature`), so the same record read again by a version that keeps more is
+the event already stored. The normalisation and the content signature live in
+`squirrel_core.content_signature`, where ingest signs that shorter form too.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from squirrel_core.content_signature import (
+    UNHASHED_CONTENT_KEYS,
+    canonical_json,
+    content_signature,
+    normalise_content,
+    sha256_hex,
+)
 from squirrel_core.events import Event
+from squirrel_core.kept_text import identity_signature
+
+__all__ = [
+    "BUCKET_SECONDS",
+    "UNHASHED_CONTENT_KEYS",
+    "HashedFields",
+    "canonical_json",
+    "canonical_struct",
+    "content_signature",
+    "event_hash",
+    "normalise_content",
+    "timestamp_bucket",
+]
 
 BUCKET_SECONDS = 300
-#: Top-level content keys that describe where a record was made, not what it says: the shell's
-#: folder, and the machine a laptop delivered it from to a team server (so the hash a laptop
-#: computed is the hash the server computes: the idempotency key of a delivery).
-UNHASHED_CONTENT_KEYS = frozenset({"cwd", "machine"})
 
 
 def timestamp_bucket(timestamp: datetime) -> str:
@@ -60,48 +79,6 @@ def timestamp_bucket(timestamp: datetime) -> str:
 def _bucket_start(seconds: int) -> str:
     """A batch's events mostly share a few buckets: each is formatted once."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def normalise_content(value: Any) -> Any:
-    """The lightly normalised form of a JSON value (see the module docstring).
-
-    Dict keys come out in their original order: `canonical_json` sorts them. (A dict with two
-    keys of one `str()`, such as 1 and "1", keeps the later one, as a sort by `str(key)` —
-    stable — would too.) ASCII text is already NFC.
-    """
-    if isinstance(value, str):
-        if not value.isascii() and not unicodedata.is_normalized("NFC", value):
-            value = unicodedata.normalize("NFC", value)
-        return " ".join(value.split())
-    if isinstance(value, dict):
-        return {
-            str(key): normalise_content(item) for key, item in value.items() if item is not None
-        }
-    if isinstance(value, list | tuple):
-        return [normalise_content(item) for item in value]
-    return value
-
-
-#: `json.dumps` with these options would build a new encoder per call; an encoder keeps no state
-#: between calls, so threads may share this one.
-_CANONICAL = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-)
-
-
-def canonical_json(value: Any) -> str:
-    """Deterministic JSON: sorted keys, no spaces, non-ASCII kept, NaN refused."""
-    return _CANONICAL.encode(value)
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def content_signature(content: dict[str, Any]) -> str:
-    """sha256 hex of the canonical JSON of the normalised content, `UNHASHED_CONTENT_KEYS` out."""
-    kept = {k: v for k, v in content.items() if k not in UNHASHED_CONTENT_KEYS}
-    return _sha256(canonical_json(normalise_content(kept)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +102,10 @@ def canonical_struct(project_id: str, event: Event | HashedFields) -> dict[str, 
         "session_id": event.session_id,
         "timestamp_bucket": timestamp_bucket(event.timestamp),
         "file_paths": sorted(set(event.file_paths)),
-        "content_signature": content_signature(event.content),
+        "content_signature": identity_signature(str(event.event_type), event.content),
     }
 
 
 def event_hash(project_id: str, event: Event | HashedFields) -> str:
     """The dedup hash of `event` in `project_id` (64 hex characters)."""
-    return _sha256(canonical_json(canonical_struct(project_id, event)))
+    return sha256_hex(canonical_json(canonical_struct(project_id, event)))

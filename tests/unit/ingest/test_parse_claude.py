@@ -440,12 +440,17 @@ def test_huge_tool_output_is_capped_with_a_marker() -> None:
     big = "x" * 5_000_000
     events = _feed(
         ClaudeFileParser("s.jsonl"),
-        _tool_use("u1", "toolu_1", "Bash", {"command": "cat big.log"}),
+        _tool_use("u1", "toolu_1", "Bash", {"command": "make logs"}),
         _tool_result("u2", "toolu_1", big),
+        _tool_use("u3", "toolu_2", "Bash", {"command": "cat big.log"}),
+        _tool_result("u4", "toolu_2", big),
     )
-    result = _of(events, EventType.TOOL_RESULT)[0]
-    assert len(result.content["output"]) < 8_100
-    assert "truncated 4992000 chars" in result.content["output"]
+    run, read = _of(events, EventType.TOOL_RESULT)
+    assert len(run.content["output"]) < 8_100
+    assert "truncated 4992000 chars" in run.content["output"]
+    # a file read (`cat` alone is one) keeps more, cut at the end as well
+    assert len(read.content["output"]) < 24_100
+    assert read.content["output"].endswith("…[truncated 4976000 chars]")
 
 
 def test_pending_tool_calls_survive_a_restart_through_exported_state() -> None:

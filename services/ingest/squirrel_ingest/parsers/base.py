@@ -21,12 +21,29 @@ from squirrel_core.events import (
     SourceTool,
     default_origin,
 )
+from squirrel_core.kept_text import (
+    FIRST_INPUT_LIMIT,
+    FIRST_TEXT_LIMIT,
+    INPUT_KEPT,
+    KEPT_KEY,
+    READING_TOOLS,
+    REPORTING_TOOLS,
+    TEXT_KEPT,
+    cut_end,
+    first_content,
+    keep_ends,
+    marked,
+)
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
 
-#: Longest text/output kept in an event; longer values are cut and marked.
-TEXT_LIMIT = 8_000
-#: Longest string kept inside a tool's input dict.
-INPUT_STRING_LIMIT = 2_000
+#: Longest output kept in an event (a subagent's report and a file read aside); longer values are
+#: cut and marked.
+#: Messages, tool inputs, shell commands and reports keep more (`squirrel_core.kept_text`).
+TEXT_LIMIT = FIRST_TEXT_LIMIT
+#: Longest string kept inside a value copied with `cap_value` (a Cursor tool's result).
+INPUT_STRING_LIMIT = FIRST_INPUT_LIMIT
+#: Most characters a tool call's input keeps in all its strings past `INPUT_STRING_LIMIT` each.
+INPUT_TOTAL_KEPT = 64_000
 #: Most list items / dict keys kept inside a tool's input dict, and how deep it is copied.
 INPUT_ITEMS_LIMIT = 50
 INPUT_DEPTH_LIMIT = 4
@@ -126,9 +143,14 @@ class RecordContext:
         file_paths: tuple[str, ...] = (),
         *,
         origin: Origin | None = None,
+        kept: bool = False,
     ) -> Event:
         """An event of `event_type` carrying this record's envelope and its speaker (by default
-        the usual one of its type: the assistant for calls, the tool for results)."""
+        the usual one of its type: the assistant for calls, the tool for results). `kept` says
+        its texts were kept to the second bounds (`keep_text`, `keep_input`): content holding a
+        text past the first bound is marked so (`squirrel_core.kept_text`)."""
+        if kept:
+            content = marked(str(event_type), content)
         return Event(
             source_tool=self.source_tool,
             event_type=event_type,
@@ -143,6 +165,9 @@ class RecordContext:
             position=self.position,
             git_branch=self.git_branch,
             origin=origin or default_origin(event_type),
+            first=(
+                first_content(str(event_type), content, exact=True) if KEPT_KEY in content else None
+            ),
         )
 
 
@@ -171,7 +196,12 @@ def completion_events(
     }
     if read_lines is not None:
         result.update(partial=True, lines=list(read_lines))
-    events = [ctx.event(EventType.TOOL_RESULT, result, paths)]
+    kept = name in REPORTING_TOOLS or name in READING_TOOLS
+    if name in REPORTING_TOOLS:  # a subagent's report: its conclusion is at its end
+        result["output"] = keep_text(output)
+    elif name in READING_TOOLS:  # a file's text: cut at the end, as a read cut short reads
+        result["output"] = cap_text(output, TEXT_KEPT)
+    events = [ctx.event(EventType.TOOL_RESULT, result, paths, kept=kept)]
     if pending is None:
         return events
     if pending.command is not None:
@@ -234,7 +264,7 @@ def command_event(
     `is_error` or `output`), and the run its end makes later, with the same `tool_use_id`,
     takes its place."""
     content: dict[str, Any] = {
-        "command": cap_text(command, INPUT_STRING_LIMIT),
+        "command": cap_text(command, INPUT_KEPT),
         "tool_use_id": tool_use_id,
         # The folder the shell was in: a recipe keeps it as its scope.
         "cwd": shell_cwd or ctx.cwd,
@@ -244,7 +274,7 @@ def command_event(
     else:
         failed = is_error if is_error is not None else exit_code not in (None, 0)
         content.update(exit_code=exit_code, is_error=failed, output=cap_text(output))
-    return ctx.event(command_event_type(command), content, paths)
+    return ctx.event(command_event_type(command), content, paths, kept=True)
 
 
 def shell_folder(named: object, cwd: str | None) -> str | None:
@@ -354,24 +384,48 @@ def _recover_torn_line(line: bytes) -> Any:
 
 def cap_text(text: str, limit: int = TEXT_LIMIT) -> str:
     """Cut `text` to `limit` characters, saying how much was dropped."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}\n…[truncated {len(text) - limit} chars]"
+    return cut_end(text, limit)
 
 
-def cap_value(value: Any, depth: int = 0) -> Any:
-    """Copy a JSON value with long strings cut and big containers trimmed."""
+def keep_text(text: str) -> str:
+    """A message's text or a subagent's report as an event keeps it: whole up to a bound, else
+    its head and its tail (`squirrel_core.kept_text.keep_ends`)."""
+    return keep_ends(text)
+
+
+def keep_input(value: Any) -> Any:
+    """A tool call's input as an event keeps it: `cap_value` with strings kept to `INPUT_KEPT`,
+    unless its strings then add up to more than `INPUT_TOTAL_KEPT` characters (fifty long edits
+    in one call): it is then cut as before, each string to `INPUT_STRING_LIMIT`."""
+    kept = cap_value(value, limit=INPUT_KEPT)
+    if _chars(kept) > INPUT_TOTAL_KEPT:
+        return cap_value(value)
+    return kept
+
+
+def _chars(value: Any) -> int:
     if isinstance(value, str):
-        return cap_text(value, INPUT_STRING_LIMIT)
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_chars(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_chars(item) for item in value)
+    return 0
+
+
+def cap_value(value: Any, depth: int = 0, *, limit: int = INPUT_STRING_LIMIT) -> Any:
+    """Copy a JSON value with strings cut to `limit` and big containers trimmed."""
+    if isinstance(value, str):
+        return cap_text(value, limit)
     if value is None or isinstance(value, bool | int | float):
         return value
     if depth >= INPUT_DEPTH_LIMIT:
         return "…[nested value dropped]"
     if isinstance(value, dict):
         items = list(value.items())[:INPUT_ITEMS_LIMIT]
-        return {str(key): cap_value(item, depth + 1) for key, item in items}
+        return {str(key): cap_value(item, depth + 1, limit=limit) for key, item in items}
     if isinstance(value, list):
-        return [cap_value(item, depth + 1) for item in value[:INPUT_ITEMS_LIMIT]]
+        return [cap_value(item, depth + 1, limit=limit) for item in value[:INPUT_ITEMS_LIMIT]]
     return None
 
 

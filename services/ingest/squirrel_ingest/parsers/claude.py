@@ -19,10 +19,10 @@ from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
     RecordContext,
-    cap_text,
-    cap_value,
     completion_events,
     decode_record,
+    keep_input,
+    keep_text,
     partial_lines,
     relative_path,
     remember,
@@ -302,7 +302,7 @@ class ClaudeFileParser:
             if not text:
                 self.skipped["empty_text"] += 1
                 return []
-            return [ctx.event(EventType.COMPACTION_SUMMARY, {"text": cap_text(text)})]
+            return [ctx.event(EventType.COMPACTION_SUMMARY, {"text": keep_text(text)}, kept=True)]
         if isinstance(content, str):
             return self._prompt(record, content, ctx)
         if not isinstance(content, list):
@@ -405,10 +405,10 @@ class ClaudeFileParser:
             if kind == "text":
                 text = text_of(block)
                 if text.strip():
-                    content_out = {"text": cap_text(text), "message_id": message_id, "model": model}
+                    said = {"text": keep_text(text), "message_id": message_id, "model": model}
                     origin = Origin.COMPACTION if self._compaction_agent else None
                     events.append(
-                        ctx.event(EventType.ASSISTANT_RESPONSE, content_out, origin=origin)
+                        ctx.event(EventType.ASSISTANT_RESPONSE, said, origin=origin, kept=True)
                     )
                 else:
                     self.skipped["empty_text"] += 1
@@ -447,8 +447,8 @@ class ClaudeFileParser:
             name, shell, paths, background=background, line_limit=limit, task_id=task or None
         )
         remember(self._pending, tool_use_id, pending)
-        content = {"tool": name, "tool_use_id": tool_use_id, "input": cap_value(tool_input)}
-        return [ctx.event(EventType.TOOL_CALL, content, paths)]
+        content = {"tool": name, "tool_use_id": tool_use_id, "input": keep_input(tool_input)}
+        return [ctx.event(EventType.TOOL_CALL, content, paths, kept=True)]
 
 
 def _read_lines(structured: object) -> tuple[int, int] | None:

@@ -15,11 +15,11 @@ from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
     RecordContext,
-    cap_text,
-    cap_value,
     command_event,
     completion_events,
     decode_record,
+    keep_input,
+    keep_text,
     partial_lines,
     relative_path,
     remember,
@@ -230,7 +230,7 @@ class CodexFileParser:
             if not text.strip():
                 self.skipped["empty_compaction"] += 1
                 return []
-            return [ctx.event(EventType.COMPACTION_SUMMARY, {"text": cap_text(text)})]
+            return [ctx.event(EventType.COMPACTION_SUMMARY, {"text": keep_text(text)}, kept=True)]
         if kind == "event_msg":
             return self._event_msg(payload, ctx)
         return self._response_item(payload, ctx)
@@ -327,9 +327,9 @@ class CodexFileParser:
             content = {
                 "tool": "web_search",
                 "tool_use_id": None,
-                "input": cap_value(item.get("action")),
+                "input": keep_input(item.get("action")),
             }
-            return [ctx.event(EventType.TOOL_CALL, content)]
+            return [ctx.event(EventType.TOOL_CALL, content, kept=True)]
         if kind == "reasoning":
             self.skipped["reasoning"] += 1
         else:
@@ -343,7 +343,7 @@ class CodexFileParser:
             if not text.strip():
                 self.skipped["empty_text"] += 1
                 return []
-            return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": cap_text(text)})]
+            return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": keep_text(text)}, kept=True)]
         if role == "user" and text.strip().startswith(_INJECTED_PREFIXES):
             loaded, rest = codex_loaded(item.get("content"), self._cwd)
             if loaded and not self._bare and self._line is not None:
@@ -404,8 +404,8 @@ class CodexFileParser:
             name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
         )
         remember(self._pending, call_id, pending)
-        content = {"tool": name, "tool_use_id": call_id, "input": cap_value(arguments)}
-        return [ctx.event(EventType.TOOL_CALL, content, paths)]
+        content = {"tool": name, "tool_use_id": call_id, "input": keep_input(arguments)}
+        return [ctx.event(EventType.TOOL_CALL, content, paths, kept=True)]
 
     def _output(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         call_id = str_or_none(item.get("call_id"))

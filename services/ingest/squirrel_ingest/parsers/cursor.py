@@ -21,9 +21,10 @@ from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
-    cap_text,
     cap_value,
     completion_events,
+    keep_input,
+    keep_text,
     relative_path,
     str_or_none,
     text_of,
@@ -187,8 +188,8 @@ def _bubble_events(bubble: object, ctx: RecordContext, skipped: Counter[str]) ->
     events: list[Event] = []
     text = text_of(bubble.get("text"))
     if text.strip():
-        content = {"text": cap_text(text), "message_id": str_or_none(bubble.get("bubbleId"))}
-        events.append(ctx.event(EventType.ASSISTANT_RESPONSE, content))
+        content = {"text": keep_text(text), "message_id": str_or_none(bubble.get("bubbleId"))}
+        events.append(ctx.event(EventType.ASSISTANT_RESPONSE, content, kept=True))
     tool = bubble.get("toolFormerData")
     if isinstance(tool, dict) and (tool.get("name") is not None or tool.get("tool") is not None):
         events.extend(_tool_events(tool, str_or_none(bubble.get("bubbleId")), ctx, skipped))
@@ -239,7 +240,10 @@ def _tool_events(
         name=name, command=command if isinstance(command, str) else None, paths=paths
     )
     call = ctx.event(
-        EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
+        EventType.TOOL_CALL,
+        {"tool": name, "tool_use_id": call_id, "input": keep_input(args)},
+        paths,
+        kept=True,
     )
     status = str(tool.get("status") or "").lower()
     if status not in DONE_STATUSES:

@@ -16,10 +16,10 @@ from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
-    cap_text,
-    cap_value,
     completion_events,
     decode_record,
+    keep_input,
+    keep_text,
     partial_lines,
     relative_path,
     shell_folder,
@@ -267,14 +267,14 @@ def _text_event(
     text = text_of(message.get("content")) or text_of(message.get("parts"))
     event_type = EventType.ASSISTANT_RESPONSE
     content: dict[str, Any] = {
-        "text": cap_text(text),
+        "text": keep_text(text),
         "message_id": message.get("id"),
         "model": str_or_none(message.get("model")),
     }
     if not text.strip():
         skipped["empty_text"] += 1
         return []
-    return [ctx.event(event_type, content)]
+    return [ctx.event(event_type, content, kept=True)]
 
 
 def call_id_of(message_id: str, index: int, call: object) -> str:
@@ -321,7 +321,10 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
     lines = partial_lines(1, shown, limit=read.line_limit) if read else _lines(name, args, shown)
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
     tool_call = ctx.event(
-        EventType.TOOL_CALL, {"tool": name, "tool_use_id": call_id, "input": cap_value(args)}, paths
+        EventType.TOOL_CALL,
+        {"tool": name, "tool_use_id": call_id, "input": keep_input(args)},
+        paths,
+        kept=True,
     )
     return [
         tool_call,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
-from squirrel_ingest.parsers.base import RecordContext, cap_text
+from squirrel_ingest.parsers.base import RecordContext, cap_text, keep_text
 
 #: A whole text that starts like this was written by the host, not typed.
 _HARNESS_OPENINGS = (
@@ -146,14 +146,16 @@ def said_events(ctx: RecordContext, utterances: list[Utterance]) -> list[Event]:
     events: list[Event] = []
     for said in utterances:
         if said.origin is Origin.COMPACTION:
-            events.append(ctx.event(EventType.COMPACTION_SUMMARY, {"text": cap_text(said.text)}))
+            events.append(
+                ctx.event(EventType.COMPACTION_SUMMARY, {"text": keep_text(said.text)}, kept=True)
+            )
             continue
         origin = said.origin
         if ctx.sidechain and origin in _USER_SPEAKERS:
             origin = Origin.PARENT_AGENT
         content = said.content()
-        content["text"] = cap_text(said.text)
-        events.append(ctx.event(EventType.USER_MESSAGE, content, origin=origin))
+        content["text"] = keep_text(said.text)
+        events.append(ctx.event(EventType.USER_MESSAGE, content, origin=origin, kept=True))
     return events
 
 
