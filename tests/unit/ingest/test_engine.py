@@ -306,26 +306,6 @@ async def test_a_transcript_linked_from_outside_the_folder_is_never_read(
     assert status.files_tracked == 1
 
 
-async def test_a_transcript_replaced_by_a_folder_loses_nothing_and_reading_goes_on(
-    layout: tuple[Path, Path, Path],
-) -> None:
-    root, one, _ = layout
-    path = root / "s1.jsonl"
-    _write(path, _line("a1", one))
-    sink = FakeSink()
-    engine = _engine(root, [one], sink)
-    await engine.start()
-    try:
-        await sink.wait_until(lambda: sink.texts(str(one)) == ["a1"])
-        path.unlink()
-        path.mkdir()
-        _write(path / "inner.jsonl", _line("b1", one))
-        await sink.wait_until(lambda: sink.texts(str(one)) == ["a1", "b1"])
-    finally:
-        await engine.stop()
-    assert sink.texts(str(one)) == ["a1", "b1"]
-
-
 async def test_a_fifty_megabyte_line_is_skipped_and_the_lines_around_it_delivered(
     layout: tuple[Path, Path, Path],
 ) -> None:
@@ -541,8 +521,9 @@ async def test_replaced_file_while_running_is_read_from_the_start(
     assert engine.status().resets == {"replaced": 1}
 
 
+@pytest.mark.parametrize("into_a_folder", [False, True], ids=["deleted", "replaced-by-a-folder"])
 async def test_deleted_file_is_counted_and_reading_goes_on(
-    layout: tuple[Path, Path, Path],
+    layout: tuple[Path, Path, Path], into_a_folder: bool
 ) -> None:
     root, one, _ = layout
     doomed = root / "doomed.jsonl"
@@ -553,7 +534,9 @@ async def test_deleted_file_is_counted_and_reading_goes_on(
     try:
         await sink.wait_until(lambda: sink.texts(str(one)) == ["d1"])
         doomed.unlink()
-        _write(root / "other.jsonl", _line("o1", one))
+        if into_a_folder:  # the transcript's name now a folder holding another transcript
+            doomed.mkdir()
+        _write((doomed if into_a_folder else root) / "other.jsonl", _line("o1", one))
         await sink.wait_until(lambda: sink.texts(str(one)) == ["d1", "o1"])
     finally:
         await engine.stop()
