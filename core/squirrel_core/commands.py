@@ -10,8 +10,9 @@ functions answer everything the rest of the code asks about a shell line:
   `cd … &&` steps and launch wrappers (`timeout 60`) removed, and the folder each command ran
   in (`scope`, relative to the project root) kept apart. An environment prefix changes what
   the command does (`GOOS=linux GOARCH=amd64 go build`, `CGO_ENABLED=0`) and stays, but for an
-  assignment of a secret (a name with TOKEN, KEY, SECRET, PASSWORD …) or of a path of one
-  machine (`/abs/path`, `~/…`, `$HOME/…`), which would not hold elsewhere. A word the user
+  assignment of a secret (a name with TOKEN, KEY, SECRET, PASSWORD …), of a path of one
+  machine (`/abs/path`, `~/…`) or of a value read from its environment (`$HOME/…`, `$X`),
+  which would not hold elsewhere. A word the user
   quoted keeps its quotes (`-destination 'platform=macOS'`, `--filter "a b"`), so the command
   can be pasted and run as it was.
 
@@ -49,7 +50,7 @@ _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set",
 _PUNCTUATION = frozenset(";&|<>()\n")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: An environment assignment left out of a typed command: a secret's name, or a value that is
-#: a path of one machine (absolute, in a home folder).
+#: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
 _SECRET_NAME = re.compile(
     r"TOKEN|SECRET|PASSW|PASSPHRASE|(?:^|_)PWD$|(?:^|_)KEY$|API_?KEY|AUTH|CREDENTIAL|COOKIE",
     re.IGNORECASE,
@@ -395,6 +396,8 @@ def _strip_launchers(tokens: list[str]) -> tuple[list[str], list[str]]:
 def _kept_assignment(word: str) -> bool:
     """Whether an environment assignment belongs in a command kept for other machines."""
     name, _, value = word.partition("=")
+    if "$" in value or "`" in value:  # read from this machine's environment or a command
+        return False
     machine = any(_MACHINE_PATH.match(part) for part in value.split(":") if len(part) > 1)
     return not _SECRET_NAME.search(name) and not machine and not _MACHINE_PATH.match(value)
 

@@ -375,6 +375,7 @@ def test_an_environment_prefix_that_changes_the_command_is_kept() -> None:
         ("JAVA_HOME=/opt/jdk-21 ./gradlew test", "./gradlew test"),
         ("GOPATH=~/go go test ./...", "go test ./..."),
         ("PATH=$HOME/.cargo/bin:$PATH cargo test", "cargo test"),
+        ("GOFLAGS=$EXTRA_FLAGS go test ./...", "go test ./..."),
         ("PYTHONPATH=src pytest", "PYTHONPATH=src pytest"),
     ],
 )
