@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from squirrel_core.errors import SquirrelError
+from squirrel_core.projects import checked_path
 from squirrel_core.settings import load_settings
 
 if TYPE_CHECKING:
@@ -105,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.settings = load_settings(
             os.environ, lenient=bool(getattr(args, "lenient_settings", False))
         )
+        project = getattr(args, "project", None)
+        if isinstance(project, str):  # `--project ""` is no project, never the current folder
+            checked_path(project)
         return handler(args, console)
     except SquirrelError as exc:
         console.error(str(exc))

@@ -42,7 +42,6 @@ def _log() -> Any:
 
 STABLE_AFTER_SECONDS = 30.0
 FIRST_BACKOFF_SECONDS = 0.5
-STOP_GRACE_SECONDS = 10.0
 SERVING_POLL_SECONDS = 0.05
 """How often a starting service's file is read (health is asked once it is written, at SERVING)."""
 
@@ -192,12 +191,20 @@ class Supervisor:
         proc = self._procs.get(name)
         if proc is None or proc.returncode is not None:
             return
+        grace = self._settings.float_("supervisor.stop_grace_seconds")
+        _log().info(
+            "service_stopping",
+            service=name,
+            pid=proc.pid,
+            waits_for="exit after SIGTERM",
+            kills_after_s=grace,
+        )
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(proc.wait(), STOP_GRACE_SECONDS)
+            await asyncio.wait_for(proc.wait(), grace)
         except TimeoutError:
-            _log().warning("service_killed", service=name, pid=proc.pid)
+            _log().warning("service_killed", service=name, pid=proc.pid, waited_s=grace)
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             await proc.wait()

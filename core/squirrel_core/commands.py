@@ -7,8 +7,14 @@ functions answer everything the rest of the code asks about a shell line:
   (tool, purpose, ecosystem), or None. `command_uses(text)` gives every recognised one.
 - `typed_commands(line, cwd=..., project_root=...)`: the line as the commands a user would
   type, one `TypedCommand` per simple command, with shell redirections, pipes into pagers,
-  `cd … &&` steps, environment prefixes and launch wrappers (`timeout 60`) removed, and the
-  folder each command ran in (`scope`, relative to the project root) kept apart.
+  `cd … &&` steps and launch wrappers (`timeout 60`) removed, and the folder each command ran
+  in (`scope`, relative to the project root) kept apart. An environment prefix changes what
+  the command does (`GOOS=linux GOARCH=amd64 go build`, `CGO_ENABLED=0`) and stays, but for an
+  assignment of a secret (a name with TOKEN, KEY, SECRET, PASSWORD …), of a path of one
+  machine (`/abs/path`, `~/…`) or of a value read from its environment (`$HOME/…`, `$X`),
+  which would not hold elsewhere. A word the user
+  quoted keeps its quotes (`-destination 'platform=macOS'`, `--filter "a b"`), so the command
+  can be pasted and run as it was.
 
 Purposes are `test`, `lint`, `format`, `typecheck`, `build`, `migrate`, `run` (start the app or
 its dev server), `install` (dependencies), `docs` (build the documentation), `release` and
@@ -44,6 +50,13 @@ _CACHED_LINE_CHARS = 2_000
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
 _PUNCTUATION = frozenset(";&|<>()\n")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: An environment assignment left out of a typed command: a secret's name, or a value that is
+#: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
+_SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSW|PASSPHRASE|(?:^|_)PWD$|(?:^|_)KEY$|API_?KEY|AUTH|CREDENTIAL|COOKIE",
+    re.IGNORECASE,
+)
+_MACHINE_PATH = re.compile(r"^(?:/|~|\$\{?HOME\b|\$\{?USERPROFILE\b|[A-Za-z]:[\\/])")
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
 _INTERPRETERS = frozenset(
     {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
@@ -68,8 +81,17 @@ class TypedCommand:
     text: str
     scope: str
     use: CommandUse | None
-    #: `text` as words (quotes removed), for callers that look at arguments.
+    #: The command's words after its environment prefix (quotes removed), for callers that
+    #: look at the program and its arguments.
     words: tuple[str, ...] = ()
+    #: The environment assignments `text` starts with (`GOOS=linux`), as typed.
+    env: tuple[str, ...] = ()
+
+    @property
+    def bare(self) -> str:
+        """`text` without its environment prefix: the command itself."""
+        prefix = " ".join(self.env)
+        return self.text[len(prefix) :].lstrip() if prefix else self.text
 
 
 def package_manager(tokens: list[str]) -> tuple[str, str] | None:
@@ -308,8 +330,9 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
     root = posixpath.normpath(project_root) if project_root else None
     here = posixpath.normpath(cwd) if cwd else root
     found: list[TypedCommand] = []
+    read = line[:MAX_LINE_CHARS]
     for tokens in _simple_commands(line):
-        words = _strip_launchers(tokens)
+        env, words = _strip_launchers(tokens)
         if not words:
             continue
         program = _program(words[0])
@@ -320,38 +343,73 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
                 here = words[1]
             continue
         shown = [_relative(word, here) for word in words]
+        kept = tuple(join_words([e], typed=read) for e in env)
+        text = join_words([*env, *shown], typed=read)
         found.append(
-            TypedCommand(
-                join_words(shown), _scope(here, root), classify_tokens(tokens), tuple(shown)
-            )
+            TypedCommand(text, _scope(here, root), classify_tokens(tokens), tuple(shown), kept)
         )
     return found
 
 
-def join_words(words: list[str]) -> str:
-    """Words back into a shell line, quoted only where needed, preferring the usual quotes."""
+def join_words(words: list[str], *, typed: str = "") -> str:
+    """Words back into a shell line, quoted only where needed, preferring the usual quotes; a
+    word quoted in the `typed` line it came from keeps the quotes it had there."""
     shown: list[str] = []
     for word in words:
-        quoted = shlex.quote(word)
-        if quoted != word and "'" in word:
-            escaped = word.replace("\\", "\\\\").replace('"', '\\"')
-            quoted = f'"{escaped}"'
-        shown.append(quoted)
+        shown.append(_as_typed(word, typed) or _quoted(word))
     return " ".join(shown)
 
 
-def _strip_launchers(tokens: list[str]) -> list[str]:
-    """Drop env assignments and wrappers (`timeout 60`, `time`), keeping runners like `uv run`."""
+def _quoted(word: str) -> str:
+    quoted = shlex.quote(word)
+    if quoted != word and "'" in word:
+        escaped = word.replace("\\", "\\\\").replace('"', '\\"')
+        quoted = f'"{escaped}"'
+    return quoted
+
+
+def _as_typed(word: str, typed: str) -> str | None:
+    """`word` as the user quoted it in `typed` (`'platform=macOS'`, `"a b"`, `FLAGS="-x -y"`),
+    when the quotes there hold it as it is."""
+    if not typed or not word:
+        return None
+    name, equals, value = word.partition("=")
+    heads = [("", word)]
+    if equals and _ENV_ASSIGNMENT.match(word):
+        heads.append((f"{name}=", value))
+    for head, inner in heads:
+        if "'" not in inner and f"{head}'{inner}'" in typed:
+            return f"{head}'{inner}'"
+        if not any(c in inner for c in '"\\$`') and f'{head}"{inner}"' in typed:
+            return f'{head}"{inner}"'
+    return None
+
+
+def _strip_launchers(tokens: list[str]) -> tuple[list[str], list[str]]:
+    """(environment prefix kept, the command's words): wrappers (`timeout 60`, `time`) dropped,
+    runners like `uv run` kept; an assignment of a secret or of one machine's path dropped."""
     table = command_table()
+    env: list[str] = []
     words = list(tokens)
     while words:
         if _ENV_ASSIGNMENT.match(words[0]):
+            if _kept_assignment(words[0]):
+                env.append(words[0])
             words = words[1:]
         elif _program(words[0]) in table.wrappers and _program(words[0]) != "sudo":
             words = _skip_wrapper(words, table.wrappers[_program(words[0])])
         else:
             break
-    return words
+    return env, words
+
+
+def _kept_assignment(word: str) -> bool:
+    """Whether an environment assignment belongs in a command kept for other machines."""
+    name, _, value = word.partition("=")
+    if "$" in value or "`" in value:  # read from this machine's environment or a command
+        return False
+    machine = any(_MACHINE_PATH.match(part) for part in value.split(":") if len(part) > 1)
+    return not _SECRET_NAME.search(name) and not machine and not _MACHINE_PATH.match(value)
 
 
 def _relative(word: str, here: str | None) -> str:

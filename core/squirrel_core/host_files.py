@@ -2,9 +2,10 @@
 
 Claude Code loads `CLAUDE.md`, Codex `AGENTS.md`, Gemini CLI `GEMINI.md` into every session.
 A memory read only from such a file (its sources all `path:line` of it, no session adding to
-it but the host loading the file, tagged `LOADED_TAG`) would only repeat the file to that host:
-the memory service's views and the gateway's session-start commands leave it out for that
-host, and keep it, searchable, for the others.
+it but the host loading the file, `LOADED_TAG`, or a session reading or writing the file,
+`WRITTEN_TAG`) would only repeat the file to that host: the memory service's views and the
+gateway's session-start commands leave it out for that host, and keep it, searchable, for the
+others.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ from collections.abc import Iterable, Sequence
 
 #: The tag of a memory a session gave only from an instruction file its host loaded.
 LOADED_TAG = "host_loaded"
+#: The tag of a memory a session gave only from a file it read or wrote with a tool (the rules
+#: and commands of an instruction file, the notes a session wrote into one).
+WRITTEN_TAG = "written"
+#: Tags of a memory that says only what its cited file says.
+FILE_TAGS = frozenset({LOADED_TAG, WRITTEN_TAG})
 
 
 def ref_file(ref: str) -> str:
@@ -26,10 +32,10 @@ def only_from_files(
 ) -> bool:
     """True when every source of a memory is a line of one of `files`: it has sources, all in
     them, and no session added to it (a recipe the sessions confirmed says more than the file)
-    but the host loading the file (`LOADED_TAG`)."""
+    but by the host loading the file or a session reading or writing it (`FILE_TAGS`)."""
     if not files or not refs:
         return False
-    if from_sessions and LOADED_TAG not in tags:
+    if from_sessions and FILE_TAGS.isdisjoint(tags):
         return False
     wanted = set(files)
     return all(ref_file(ref) in wanted for ref in refs)

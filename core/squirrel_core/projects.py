@@ -4,20 +4,39 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from pathlib import Path
 
 from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
 from squirrel_core.files import write_private_file
 
 
-def canonical_root(path: str | Path) -> Path:
-    """Absolute and symlink-resolved; rejects empty paths and NUL bytes."""
-    text = str(path)
+def checked_path(text: str) -> str:
+    """`text` when it can name a project: not empty, no NUL byte, no control character (a
+    newline or a tab in a folder's name would split every line that shows the path)."""
     if not text.strip():
         raise InvalidArgumentError("a project path is required")
     if "\x00" in text:
         raise InvalidArgumentError("a project path may not contain NUL bytes")
-    return Path(text).expanduser().resolve()
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise InvalidArgumentError(
+            "a project path may not contain control characters (a newline, a tab …); "
+            "rename the folder"
+        )
+    return text
+
+
+def shown_path(path: str | Path) -> str:
+    """`path` for a one-line message: control characters escaped (`\\n`)."""
+    text = os.fspath(path)
+    return "".join(
+        c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in text
+    )
+
+
+def canonical_root(path: str | Path) -> Path:
+    """Absolute and symlink-resolved; rejects what `checked_path` refuses."""
+    return Path(checked_path(str(path))).expanduser().resolve()
 
 
 def read_projects(path: Path) -> list[str]:
@@ -77,8 +96,8 @@ def require_project(path: str | Path, roots: list[str]) -> str:
         )
     owner = owning_project(path, roots)
     if owner is None:
-        shown = os.fspath(path)
         raise PermissionDeniedError(
-            f"No project is registered at {shown}; run `sqrl init` in the repository first."
+            f"No project is registered at {shown_path(path)}; "
+            "run `sqrl init` in the repository first."
         )
     return owner

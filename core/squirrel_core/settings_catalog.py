@@ -205,6 +205,16 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=3_600.0,
     ),
     Setting(
+        "supervisor",
+        "stop_grace_seconds",
+        float,
+        60.0,
+        "How long a service asked to stop (SIGTERM) may take before it is killed; the memory "
+        "service first ends a model load under way.",
+        minimum=1.0,
+        maximum=3_600.0,
+    ),
+    Setting(
         "hooks",
         "session_start",
         bool,

@@ -12,13 +12,12 @@ import pytest
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.events import Event, SourcePosition
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.memory_shapes import source_event_row
 from squirrel_core.settings import Settings
 from squirrel_core.wire import ORIGINS, event_to_pb
 from squirrel_ingest.parsers import ClaudeFileParser, line_parser_for
 from squirrel_memory import server as memory_server
-from squirrel_memory.extractors.read_instructions import WRITTEN_TAG
 from tests.integration.conftest import memory_client, running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -99,6 +99,7 @@ def _all_serving(state: SupervisorState) -> bool:
 def cmd_down(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
+    grace = settings.float_("supervisor.stop_grace_seconds")
     state = read_supervisor_state(layout.supervisor_file)
     pids = [s.pid for s in state.services.values()] if state else []
     if state is None or not pid_alive(state.pid):
@@ -108,12 +109,13 @@ def cmd_down(args: argparse.Namespace, console: Console) -> int:
             return 0
         pids = strays
     else:
+        # The supervisor stops the services one by one, each given the stop grace.
         os.kill(state.pid, signal.SIGTERM)
-        _wait_gone([state.pid], DOWN_TIMEOUT_SECONDS)
+        _wait_gone([state.pid], grace * len(SERVICES) + DOWN_TIMEOUT_SECONDS)
     for pid in pids:
         if pid_alive(pid):
             os.kill(pid, signal.SIGTERM)
-    if not _wait_gone(pids, DOWN_TIMEOUT_SECONDS):
+    if not _wait_gone(pids, max(grace, DOWN_TIMEOUT_SECONDS)):
         for pid in pids:
             if pid_alive(pid):
                 os.kill(pid, signal.SIGKILL)

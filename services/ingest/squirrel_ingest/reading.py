@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 from squirrel_core.events import Event, SourceCursor, SourcePosition, SourceTool
 from squirrel_core.redaction import redact_value
 from squirrel_ingest.cursor.reader import CursorRead, CursorReader
-from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
+from squirrel_ingest.tail import FilePosition, ResetReason, open_transcript, read_complete_lines
 
 PARSER_STATE_KEY = "parser_state"
 DOCUMENT_KEY = "document"
@@ -156,11 +157,12 @@ def read_document(tracked: TrackedFile, limits: ReadLimits) -> ReadPass:
     parser = tracked.parser
     assert isinstance(parser, DocumentParser)
     try:
-        stat = tracked.path.stat()
-        if stat.st_size > limits.max_document_bytes:
-            tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-            return ReadPass(skipped=Counter({"document_too_large": 1}))
-        data = tracked.path.read_bytes()
+        with open_transcript(tracked.path) as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_size > limits.max_document_bytes:
+                tracked.seen = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+                return ReadPass(skipped=Counter({"document_too_large": 1}))
+            data = handle.read()
     except OSError:
         return ReadPass(missing=True)
     before = Counter(parser.skipped)

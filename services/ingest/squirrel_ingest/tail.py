@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 from typing import BinaryIO, Final
 
 DEFAULT_MAX_LINE_BYTES: Final = 5 * 1024 * 1024
 DEFAULT_CHUNK_BYTES: Final = 1024 * 1024
 DEFAULT_MAX_READ_BYTES: Final = 8 * 1024 * 1024
+#: A transcript is opened without following a link in its last step: a link in a watched
+#: folder may point anywhere on the machine, and nothing from outside the folder is read.
+_NO_FOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
 
 
 class ResetReason(StrEnum):
@@ -61,16 +64,32 @@ def read_complete_lines(
     A last line without its newline is left for a later read and the cursor stays before it.
     Lines longer than `max_line_bytes` are skipped and counted; the cursor moves past them, and
     memory stays bounded by `chunk_bytes` plus `max_line_bytes`. A missing or unreadable file gives
-    `missing=True` and keeps the cursor. At most about `max_read_bytes` are consumed per call.
+    `missing=True` and keeps the cursor, and so does a link (`open_transcript`). At most about
+    `max_read_bytes` are consumed per call.
     """
     if max_line_bytes <= 0 or chunk_bytes <= 0 or max_read_bytes <= 0:
         raise ValueError("byte limits must be positive")
     limits = _Limits(max_line_bytes, chunk_bytes, max_read_bytes)
     try:
-        with Path(path).open("rb") as handle:
+        with open_transcript(path) as handle:
             return _read(handle, cursor, limits)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
         return TailRead(cursor=cursor, missing=True)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:  # a link: not read, as if missing
+            raise
+        return TailRead(cursor=cursor, missing=True)
+
+
+def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
+    """`path` opened for reading as bytes; a link (`OSError` ELOOP) or a folder
+    (`IsADirectoryError`) is refused."""
+    fd = os.open(path, os.O_RDONLY | _NO_FOLLOW)
+    try:
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 @dataclass(frozen=True, slots=True)

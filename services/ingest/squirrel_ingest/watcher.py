@@ -157,11 +157,13 @@ def _stop_quietly(observer: BaseObserver) -> None:
 
 
 def walk_files(root: Path) -> Iterator[Path]:
-    """Every regular file under `root` (symlinked folders are not followed); errors are skipped."""
+    """Every regular file under `root` (symlinked folders are not followed, a link to a file is
+    left out: it may point outside the folder); errors are skipped."""
     if root.is_file():
         yield root
         return
     for folder, _dirs, files in os.walk(root, onerror=None, followlinks=False):
         base = Path(folder)
         for name in files:
-            yield base / name
+            if not (base / name).is_symlink():
+                yield base / name

@@ -215,7 +215,7 @@ def stated_commands(text: str, root: str = "") -> list[Stated]:
     found: list[Stated] = []
     for span in _BACKTICKED.findall(text):
         for typed in typed_commands(span, cwd=root or None, project_root=root or None):
-            base = command_base(typed.text)
+            base = command_base(typed.bare)
             if base:
                 use = typed.use
                 found.append(Stated(base, use.tool if use else "", use.purpose if use else ""))

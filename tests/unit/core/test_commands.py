@@ -395,7 +395,7 @@ def test_typed_command_keeps_the_folder_and_relativises_paths() -> None:
     )
     typed = typed_commands(line, cwd="/p", project_root="/p")
     assert [(t.text, t.scope) for t in typed] == [
-        ("mix test test/a_test.exs", "apps/web"),
+        ("MIX_ENV=test mix test test/a_test.exs", "apps/web"),
         ("echo done", "apps/web"),
     ]
 
@@ -423,6 +423,47 @@ def test_typed_command_drops_shell_state_and_keeps_runners() -> None:
 def test_quoted_arguments_survive() -> None:
     typed = typed_commands('git commit -m "fix: don\'t crash" && git push')
     assert [t.text for t in typed] == ['git commit -m "fix: don\'t crash"', "git push"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "xcodebuild -scheme App -destination 'platform=macOS' test",
+        'dotnet test --filter "Category=Unit&Priority=1"',
+        'swift test --filter "a b"',
+        "GOFLAGS='-mod=mod -trimpath' go build ./...",
+        'RUSTFLAGS="-D warnings" cargo build',
+    ],
+)
+def test_a_quoted_argument_keeps_the_quotes_it_was_typed_with(line: str) -> None:
+    [typed] = typed_commands(line)
+    assert typed.text == line
+
+
+def test_an_environment_prefix_that_changes_the_command_is_kept() -> None:
+    line = "cd cmd/app && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 timeout 600 go build -o bin/app"
+    [typed] = typed_commands(line, cwd="/p", project_root="/p")
+    assert typed.text == "CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o bin/app"
+    assert typed.env == ("CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+    assert typed.bare == "go build -o bin/app" and typed.words[0] == "go"
+    assert typed.use is not None and typed.use.purpose == "build"
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("GITHUB_TOKEN=ghp_x DEBUG=1 npm test", "DEBUG=1 npm test"),
+        ("AWS_SECRET_ACCESS_KEY=abc API_KEY=k pytest", "pytest"),
+        ("DB_PASSWORD=hunter2 mix test", "mix test"),
+        ("JAVA_HOME=/opt/jdk-21 ./gradlew test", "./gradlew test"),
+        ("GOPATH=~/go go test ./...", "go test ./..."),
+        ("PATH=$HOME/.cargo/bin:$PATH cargo test", "cargo test"),
+        ("GOFLAGS=$EXTRA_FLAGS go test ./...", "go test ./..."),
+        ("PYTHONPATH=src pytest", "PYTHONPATH=src pytest"),
+    ],
+)
+def test_a_secret_or_one_machines_path_is_left_out_of_the_prefix(line: str, kept: str) -> None:
+    assert [t.text for t in typed_commands(line)] == [kept]
 
 
 @pytest.mark.parametrize(

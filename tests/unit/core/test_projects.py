@@ -5,7 +5,15 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
-from squirrel_core.projects import add_project, owning_project, read_projects, require_project
+from squirrel_core.projects import (
+    add_project,
+    canonical_root,
+    checked_path,
+    owning_project,
+    read_projects,
+    require_project,
+    shown_path,
+)
 
 
 def test_registration_is_idempotent(tmp_path: Path) -> None:
@@ -52,3 +60,28 @@ def test_corrupt_registry_is_a_clear_error(tmp_path: Path) -> None:
     registry.write_text("{not json")
     with pytest.raises(InvalidArgumentError):
         read_projects(registry)
+
+
+@pytest.mark.parametrize("name", ["a\nb", "a\tb", "bell\x07", "del\x7f", "c1\x85", "cr\r"])
+def test_a_path_with_a_control_character_names_no_project(tmp_path: Path, name: str) -> None:
+    folder = tmp_path / name
+    folder.mkdir()
+    with pytest.raises(InvalidArgumentError):
+        canonical_root(folder)
+    assert owning_project(folder, [str(folder.resolve())]) is None
+    with pytest.raises(PermissionDeniedError) as refused:
+        require_project(folder, [])
+    assert "\n" not in str(refused.value) and "\r" not in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["", " ", "\t"])
+def test_an_empty_path_names_no_project(text: str) -> None:
+    with pytest.raises(InvalidArgumentError):
+        checked_path(text)
+
+
+def test_a_printable_name_in_any_script_is_a_project_path(tmp_path: Path) -> None:
+    folder = tmp_path / "café 项目 – v2"
+    folder.mkdir()
+    assert canonical_root(folder) == folder.resolve()
+    assert shown_path("a\nb\x07") == "a\\nb\\x07"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context
 from squirrel_gateway.schemas import (
@@ -597,12 +597,19 @@ async def test_commands_only_the_hosts_own_instruction_file_names_are_left_to_it
 
     assert "composer test" not in codex.text
     assert "composer test" in how_things_are_run(claude.text)
-    # the same lines a session read with a tool (no tag) are the session's, given to every host
-    backend.search_results = [from_file("AGENTS.md:87", tags=["recipe"], episodes=["ep1"])]
+    # the same lines a session read or wrote with a tool are left to that host too
+    read = from_file("AGENTS.md:87", tags=["recipe", WRITTEN_TAG], episodes=["ep1"])
+    backend.search_results = [read]
     again = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["AGENTS.md"]
     )
-    assert "composer test" in how_things_are_run(again.text)
+    assert "composer test" not in again.text
+    # what a session added to them (no tag: a command it ran) is the session's, for every host
+    backend.search_results = [from_file("AGENTS.md:87", tags=["recipe"], episodes=["ep1"])]
+    added = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600, loaded_files=["AGENTS.md"]
+    )
+    assert "composer test" in how_things_are_run(added.text)
 
 
 async def test_what_the_project_is_and_its_language_are_left_to_the_repository(

@@ -290,6 +290,43 @@ async def test_empty_and_unrelated_files_are_harmless(layout: tuple[Path, Path, 
     assert sink.events == {}
 
 
+async def test_a_transcript_linked_from_outside_the_folder_is_never_read(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    root, one, _ = layout
+    outside = root.parent / "outside.jsonl"
+    _write(outside, _line("from outside", one))
+    (root / "linked.jsonl").symlink_to(outside)
+    _write(root / "s1.jsonl", _line("a1", one))
+    sink = FakeSink()
+
+    status = await _scan(root, [one], sink)
+
+    assert sink.texts(str(one)) == ["a1"]
+    assert status.files_tracked == 1
+
+
+async def test_a_fifty_megabyte_line_is_skipped_and_the_lines_around_it_delivered(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    root, one, _ = layout
+    path = root / "s1.jsonl"
+    _write(path, _line("before", one))
+    with path.open("ab") as handle:
+        handle.write(b'{"text": "')
+        block = b"x" * (1024 * 1024)
+        for _ in range(50):
+            handle.write(block)
+        handle.write(b'", "cwd": "' + str(one).encode() + b'"}\n')
+    _write(path, _line("after", one))
+    sink = FakeSink()
+
+    status = await _scan(root, [one], sink)
+
+    assert sink.texts(str(one)) == ["before", "after"]
+    assert status.skipped == {"oversized_line": 1}
+
+
 async def test_sink_down_for_a_while_then_up_delivers_everything_once_in_order(
     layout: tuple[Path, Path, Path],
 ) -> None:
@@ -484,8 +521,9 @@ async def test_replaced_file_while_running_is_read_from_the_start(
     assert engine.status().resets == {"replaced": 1}
 
 
+@pytest.mark.parametrize("into_a_folder", [False, True], ids=["deleted", "replaced-by-a-folder"])
 async def test_deleted_file_is_counted_and_reading_goes_on(
-    layout: tuple[Path, Path, Path],
+    layout: tuple[Path, Path, Path], into_a_folder: bool
 ) -> None:
     root, one, _ = layout
     doomed = root / "doomed.jsonl"
@@ -496,7 +534,9 @@ async def test_deleted_file_is_counted_and_reading_goes_on(
     try:
         await sink.wait_until(lambda: sink.texts(str(one)) == ["d1"])
         doomed.unlink()
-        _write(root / "other.jsonl", _line("o1", one))
+        if into_a_folder:  # the transcript's name now a folder holding another transcript
+            doomed.mkdir()
+        _write((doomed if into_a_folder else root) / "other.jsonl", _line("o1", one))
         await sink.wait_until(lambda: sink.texts(str(one)) == ["d1", "o1"])
     finally:
         await engine.stop()

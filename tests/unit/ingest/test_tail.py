@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import os
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from squirrel_ingest import tail
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
 
 
@@ -93,6 +96,42 @@ def test_deleted_file_gives_a_missing_result_and_keeps_the_cursor(tmp_path: Path
 
 def test_directory_in_place_of_a_file_is_reported_missing(tmp_path: Path) -> None:
     assert read_complete_lines(tmp_path, None).missing
+
+
+def test_a_link_is_not_followed_out_of_its_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.jsonl"
+    outside.write_bytes(b'{"secret": 1}\n')
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    (watched / "link.jsonl").symlink_to(outside)
+
+    read = read_complete_lines(watched / "link.jsonl", None)
+
+    assert read.missing and read.lines == []
+
+
+def test_a_file_truncated_while_it_is_read_keeps_what_was_complete_then_restarts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b"aaaa\nbbbbbbbb\n")
+
+    class TruncatedUnderTheReader(io.FileIO):
+        def read(self, size: int = -1) -> bytes:
+            data = super().read(size)
+            os.truncate(path, 0)  # another process truncates the file mid-read
+            return data or b""
+
+    monkeypatch.setattr(tail, "open_transcript", lambda p: TruncatedUnderTheReader(p, "r"))
+    first = read_complete_lines(path, None, chunk_bytes=8)
+    monkeypatch.undo()
+    path.write_bytes(b"new\n")
+    second = read_complete_lines(path, first.cursor)
+
+    assert [line for line, _ in first.lines] == [b"aaaa"]  # the half line waits
+    assert first.cursor is not None and first.cursor.offset == 5
+    assert second.reset_reason is ResetReason.TRUNCATED
+    assert [line for line, _ in second.lines] == [b"new"]
 
 
 def test_zero_byte_file_reads_nothing(tmp_path: Path) -> None:

@@ -363,7 +363,7 @@ ECOSYSTEMS = [
         language="R",
         about="Double-entry bookkeeping for small shops",
         test='Rscript -e "devtools::test()"',
-        tested="Rscript -e 'devtools::test()'",
+        tested='Rscript -e "devtools::test()"',  # as typed: the quotes kept
         failing='Rscript -e "devtools::test()"',
         failure=(
             "══ Failed tests ══\n"

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from squirrel_memory.extractors.activity import CommandRun
-from squirrel_memory.extractors.git_listed import listed_paths
+from squirrel_memory.extractors.git_listed import folder_of, listed_paths
 from squirrel_memory.extractors.touched_languages import LISTED_PREFIX, PREFIX, merged_statement
 from tests.unit.memory.test_touched_languages import ECOS, IDS, ROOT, Eco, _extract, _said, _session
 
@@ -132,6 +132,14 @@ def test_a_chained_line_is_read_from_the_folder_it_ran_in(
     assert _chained(command, output) == (expected or ["src/a.ts", "src/b.ts"])
 
 
+@pytest.mark.parametrize(
+    "path", ["~", "~/src", "~dev/src", "$HOME/src", "${HOME}/src", "$REPO", "%USERPROFILE%\\x"]
+)
+def test_a_home_or_variable_path_is_not_inside_the_project(path: str) -> None:
+    assert folder_of(path, ROOT) is None
+    assert folder_of(f"{ROOT}/src", ROOT) == "src"  # a real sub-folder still is
+
+
 def test_a_listing_run_in_a_sub_folder_is_read_from_it() -> None:
     assert _chained("git ls-files", "a.ts\n", cwd=f"{ROOT}/web") == ["web/a.ts"]
     assert _chained("git diff --name-only", "src/a.ts\n", cwd=f"{ROOT}/web") == ["src/a.ts"]
@@ -150,6 +158,9 @@ def test_a_listing_run_in_a_sub_folder_is_read_from_it() -> None:
         ("git -C other status --short; git status --short", None),
         ("git status --short", "/srv/other"),  # the shell was in another folder
         ("git diff --stat", f"{ROOT}/../other"),  # the same, through `..`
+        ("git status --short", "~/other"),  # a home folder's path
+        ("git status --short", "$HOME/other"),
+        ("git status --short", "C:\\Users\\dev\\other"),  # a Windows drive
         (f"cd {ROOT}/../other && git diff --name-only", None),
         ("npm test && git status --short", None),  # a step that prints its own lines
         ("git ls-files && cd /srv/other", None),

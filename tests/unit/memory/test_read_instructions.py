@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.about import session_about
-from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
+from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.loaded_sources import only_from
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
@@ -195,6 +195,10 @@ def test_a_rule_read_with_a_tool_is_not_marked_loaded() -> None:
     found = [c for c in RulesExtractor().extract_sync(episode, events) if WRITTEN_TAG in c.tags]
 
     assert len(found) == 2 and not any(LOADED_TAG in c.tags for c in found)
+    # read or loaded, the file's lines are left to the host that loads it, given to the others
+    items = [_item(c.content, c.source_refs, c.source_event_ids, c.tags) for c in found]
+    assert all(only_from(i, ["AGENTS.md"]) for i in items)
+    assert not any(only_from(i, ["CLAUDE.md"]) for i in items)
 
 
 def _item(

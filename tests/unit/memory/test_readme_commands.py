@@ -95,6 +95,19 @@ def test_any_ecosystems_commands_are_read_from_any_shell_block(
     ]
 
 
+def test_a_comment_names_a_purpose_in_the_words_the_docs_rules_read_too() -> None:
+    text = (
+        "```sh\n# Static analysis\nmake check\n\n# Compiling the sources\nmake all\n"
+        "\n# Type-checking\nmake types\n```\n"
+    )
+
+    assert documented_commands(text) == [
+        ("lint", "Static analysis", "make check"),
+        ("typecheck", "Type-checking", "make types"),
+        ("build", "Compiling the sources", "make all"),
+    ]
+
+
 def test_the_first_command_per_purpose_is_kept() -> None:
     found = documented_commands(DEVELOPMENT)
 

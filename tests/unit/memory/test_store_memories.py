@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -111,6 +111,17 @@ async def test_a_session_that_confirms_a_memory_read_from_a_loaded_file_ends_its
     )
     assert confirmed is not None and confirmed.tags == ("testing",)
     assert confirmed.source_event_ids == ("evt_1", "evt_2", "evt_3")
+
+
+async def test_a_session_that_confirms_a_memory_read_from_a_file_ends_its_tag(
+    store: SqliteStore,
+) -> None:
+    read = await add(store, candidate(tags=("testing", WRITTEN_TAG)))
+    confirmed = await store.apply_decision(
+        decide(UpdateAction.UPDATE_EXISTING, candidate(events=("evt_2",)), read.id),
+        user_id=USER,
+    )
+    assert confirmed is not None and confirmed.tags == ("testing",)
 
 
 async def test_source_refs_are_stored_and_kept_per_version(store: SqliteStore) -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from squirrel_core.host_files import only_from_files
 from squirrel_memory.extractors.written_notes import written_notes
-from squirrel_memory.models import MemoryType
-from tests.unit.memory.test_rules_extractor import PROJECT, Stream, by_key, extract
+from squirrel_memory.loaded_sources import only_from
+from squirrel_memory.models import MemoryCandidate, MemoryItem, MemorySource, MemoryType, Scope
+from tests.unit.memory.test_rules_extractor import PROJECT, T0, Stream, by_key, extract
 
 NOTES = """# CLAUDE.md
 
@@ -191,6 +192,23 @@ async def test_notes_are_left_out_for_the_host_that_loads_the_file_written(
         assert only_from_files(note.source_refs, host_files, **loaded)
         assert not only_from_files(note.source_refs, ("GEMINI.md",), **loaded)
         assert not only_from_files(note.source_refs, (), **loaded)
+
+
+def _stored(c: MemoryCandidate) -> MemoryItem:
+    return MemoryItem(
+        "m1", PROJECT, None, Scope.PROJECT, c.type, c.key, c.content, c.tags, 0.5, T0, T0,
+        MemorySource.RULES, source_event_ids=c.source_event_ids, source_refs=c.source_refs,
+    )  # fmt: skip
+
+
+async def test_notes_a_session_wrote_into_a_hosts_file_are_left_to_that_host() -> None:
+    found = by_key(await extract(_session()))
+    notes = [c for c in found.values() if c.key.startswith("notes:CLAUDE.md:")]
+
+    assert notes and all(c.source_refs == ("CLAUDE.md",) for c in notes)
+    items = [_stored(c) for c in notes]
+    assert all(only_from(i, ["CLAUDE.md"]) for i in items)  # Claude Code loads the file
+    assert not any(only_from(i, ["AGENTS.md", "GEMINI.md"]) for i in items)  # the others
 
 
 def test_a_hedge_or_an_open_question_in_a_section_is_not_kept() -> None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from squirrel_core.command_table import command_table
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.extractors.readme_commands import shell_command
+from squirrel_memory.extractors.role_words import ROLES
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
@@ -44,17 +45,8 @@ IMPORTANCE = 0.55
 MAX_SECTIONS = 4
 MAX_ENTRIES = 4
 MAX_ENTRY_CHARS = 260
-#: Roles in the order a sentence or heading is read for them, with the words that name each.
-_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("test", re.compile(r"\b(?:tests?|testing)\b", re.IGNORECASE)),
-    ("lint", re.compile(r"\b(?:lint|linting|linter|static analysis)\b", re.IGNORECASE)),
-    ("format", re.compile(r"\b(?:format|formatting|formatter|reformat)\b", re.IGNORECASE)),
-    ("type-check", re.compile(r"\btype[- ]?check\w*", re.IGNORECASE)),
-    ("build", re.compile(r"\b(?:build|builds|building|rebuild\w*|compil\w+)\b", re.IGNORECASE)),
-    ("generate", re.compile(r"\b(?:regenerat\w+|generate|generating|codegen)\b", re.IGNORECASE)),
-    ("release", re.compile(r"\b(?:release|releasing|publish|publishing)\b", re.IGNORECASE)),
-    ("deploy", re.compile(r"\b(?:deploy|deploying|deployment)\b", re.IGNORECASE)),
-)
+#: Roles in the order a sentence or heading is read for them, named as a sentence says them.
+_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((r.said, r.words) for r in ROLES)
 _HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
@@ -142,7 +134,7 @@ def _entry(sentence: str) -> str | None:
 
 
 #: The command table's purposes each role may agree with (`go generate` is a build step).
-_AGREES = {"type-check": "typecheck", "generate": "build"}
+_AGREES = {r.said: r.purpose for r in ROLES if r.said != r.purpose}
 
 
 def _fits(command: str, role: str, kind: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
@@ -48,7 +48,7 @@ from squirrel_memory.extractors.project_home import project_home
 from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
 from squirrel_memory.extractors.project_scripts import project_scripts
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
-from squirrel_memory.extractors.read_instructions import WRITTEN_TAG, read_rules
+from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
@@ -179,7 +179,7 @@ def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
 def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """What the project's notes file (`CLAUDE.md` …) written in the session says: its
     sections on the project and the commands it gives. Each cites the file and is tagged
-    `LOADED_TAG`: from then on the host that loads the file (Claude Code `CLAUDE.md`, Codex
+    `WRITTEN_TAG`: from then on the host that loads the file (Claude Code `CLAUDE.md`, Codex
     `AGENTS.md`) has it in every session, so it is left out for that host and kept for the
     others."""
     return [
@@ -188,7 +188,7 @@ def _written_notes(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
                 found.key,
                 found.content,
-                tags=("notes", found.path, LOADED_TAG),
+                tags=("notes", found.path, WRITTEN_TAG),
                 importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.path,),
@@ -228,7 +228,7 @@ def _instruction_commands(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 MemoryType.RECIPE,
                 found.key,
                 found.content,
-                tags=("recipe", "instructions"),
+                tags=("recipe", "instructions", WRITTEN_TAG),
                 importance=README_COMMANDS_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=tuple(dict.fromkeys(ref.split(":", 1)[0] for ref in found.refs)),

@@ -51,6 +51,10 @@ _BARE = re.compile(r"^([^\s:]+)$")
 _BRACED = re.compile(r"\{([^{}]*?) => ([^{}]*?)\}")
 
 
+#: A Windows drive's path (`C:\\Users\\x`, `D:/src`).
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+
+
 def _new_name(path: str) -> str:
     """The path after a rename as git prints it (`src/{a => b}/x.ts`, `a => b`, `a -> b`)."""
     path = _BRACED.sub(lambda m: m.group(2), path)
@@ -124,9 +128,13 @@ def _quiet(tokens: list[str]) -> bool:
 
 
 def folder_of(path: str | None, project_id: str) -> str | None:
-    """`path` as a folder of the project ("" for its root), or None when outside it."""
+    """`path` as a folder of the project ("" for its root), or None when outside it: a home
+    folder's path (`~/x`, `$HOME/x`), one through a variable or on a Windows drive is not
+    the project's."""
     if path is None or path.rstrip("/") == project_id.rstrip("/"):
         return ""
+    if path.startswith(("~", "$", "%")) or _DRIVE.match(path):
+        return None
     inside = posixpath.normpath(relative_path(path, project_id))
     return None if inside.startswith(("/", "../")) or inside == ".." else inside
 

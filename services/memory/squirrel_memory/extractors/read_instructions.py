@@ -47,7 +47,6 @@ from squirrel_memory.repository.snapshot import TextFile
 #: Importance of a rule read from a file: below a rule the user said in a prompt (0.7), above a
 #: one-off said once.
 IMPORTANCE = 0.5
-WRITTEN_TAG = "written"
 #: Rules and procedures kept per episode, steps per procedure, characters per memory.
 MAX_RULES = 6
 MAX_PROCEDURES = 3

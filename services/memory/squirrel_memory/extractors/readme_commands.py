@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import root_file_read
+from squirrel_memory.extractors.role_words import CHECKS
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
 
@@ -46,13 +47,7 @@ _COMMAND = re.compile(r"^[A-Za-z.][\w./:+-]*(?:\s+\S+)*$")
 #: key (`build: true`), a call (`run()`).
 _NOT_A_PROGRAM = re.compile(r"^\S*(?:[=(]|:(?:\s|$))|^\S+\s+[=:]")
 #: Purposes in the order the recipe lists them, each with the words a comment names it by.
-_PURPOSES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("test", re.compile(r"\btest(?:s|ing)?\b", re.IGNORECASE)),
-    ("lint", re.compile(r"\blint(?:s|ing|er|ers)?\b", re.IGNORECASE)),
-    ("format", re.compile(r"\b(?:format|formatting|formatter|reformat)\b", re.IGNORECASE)),
-    ("typecheck", re.compile(r"\btype[- ]?check", re.IGNORECASE)),
-    ("build", re.compile(r"\b(?:build|compile)\b", re.IGNORECASE)),
-)
+_PURPOSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((r.purpose, r.words) for r in CHECKS)
 #: A comment about setting up, installing or data is never an everyday check, whatever else
 #: it names ("Install test dependencies", "Build the Docker image for the test data").
 _NOT_A_CHECK = re.compile(

@@ -133,7 +133,8 @@ def _project_recipes(
             text += f"; it listens on port {port[0]} ({port[1]})"
             refs.append(port[1])
         refs.extend(c.ref for c in distinct[:2])
-        tags = [purpose, chosen.text.split()[0], *(e for e in ecosystems)]
+        program = next((w for w in chosen.text.split() if "=" not in w), chosen.text.split()[0])
+        tags = [purpose, program, *(e for e in ecosystems)]
         found.append(
             candidate(
                 RECIPE,

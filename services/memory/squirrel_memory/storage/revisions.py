@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.host_files import LOADED_TAG
+from squirrel_core.host_files import FILE_TAGS
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -174,11 +174,11 @@ def merged_tags(
 ) -> tuple[str, ...]:
     """The target's tags, then the candidate's, less the `dropped` ones the update decided
     no longer hold. A session that adds to a memory given only from an instruction file its
-    host loaded (`LOADED_TAG`) without that file (the user confirming it, a command run) makes
-    it more than the file: the tag goes."""
+    host loaded or a session read or wrote (`FILE_TAGS`) without that file (the user confirming
+    it, a command run) makes it more than the file: the tags go."""
     gone = set(dropped) - set(candidate.tags)
-    if candidate.source_event_ids and LOADED_TAG not in candidate.tags:
-        gone.add(LOADED_TAG)
+    if candidate.source_event_ids and FILE_TAGS.isdisjoint(candidate.tags):
+        gone.update(FILE_TAGS)
     kept = [tag for tag in target.tags if tag not in gone]
     return merge(kept, check_tags(candidate.tags), MAX_TAGS)
 

@@ -15,10 +15,10 @@ import structlog
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
+from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
-from squirrel_memory.extractors.read_instructions import WRITTEN_TAG
 from squirrel_memory.llm_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType

@@ -141,7 +141,7 @@ def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
         for typed in typed_commands(run.command, cwd=cwd, project_root=base):
             tokens = tuple(core_tokens(list(typed.words)))
             found.append(
-                Attempt(run, typed.text, typed.scope, typed.use, command_base(typed.text), tokens)
+                Attempt(run, typed.text, typed.scope, typed.use, command_base(typed.bare), tokens)
             )
     return found
 
