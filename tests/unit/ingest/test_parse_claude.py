@@ -436,6 +436,28 @@ def test_torn_line_keeps_the_complete_record_after_the_stub() -> None:
     assert parser.skipped["torn_line_prefix"] == 1
 
 
+def test_a_subagent_brief_is_kept_as_long_as_a_message() -> None:
+    ending = "You may run the build and tests (`dotnet build`, `dotnet test`) to check."
+    brief = "Review the branch. " + "Scope and focus. " * 200 + ending
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": brief, "description": "d" * 3_000}),
+    )
+    given = _of(events, EventType.TOOL_CALL)[0].content["input"]
+    assert given["prompt"] == brief
+    # Any other field of a tool's input (and a nested one) is still cut at the input limit.
+    assert "truncated 1000 chars" in given["description"]
+
+
+def test_a_brief_longer_than_a_message_is_capped_with_a_marker() -> None:
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": "x" * 9_000}),
+    )
+    prompt = _of(events, EventType.TOOL_CALL)[0].content["input"]["prompt"]
+    assert "truncated 1000 chars" in prompt
+
+
 def test_huge_tool_output_is_capped_with_a_marker() -> None:
     big = "x" * 5_000_000
     events = _feed(

@@ -27,6 +27,10 @@ from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_ty
 TEXT_LIMIT = 8_000
 #: Longest string kept inside a tool's input dict.
 INPUT_STRING_LIMIT = 2_000
+#: A tool input's fields that are a message to another agent (the `prompt` of a delegating
+#: call: a subagent's brief) rather than an argument: kept as long as a message (`TEXT_LIMIT`),
+#: since a brief often ends with how the project is built and tested.
+MESSAGE_INPUT_KEYS = frozenset({"prompt"})
 #: Most list items / dict keys kept inside a tool's input dict, and how deep it is copied.
 INPUT_ITEMS_LIMIT = 50
 INPUT_DEPTH_LIMIT = 4
@@ -360,7 +364,8 @@ def cap_text(text: str, limit: int = TEXT_LIMIT) -> str:
 
 
 def cap_value(value: Any, depth: int = 0) -> Any:
-    """Copy a JSON value with long strings cut and big containers trimmed."""
+    """Copy a JSON value with long strings cut and big containers trimmed; a top-level field
+    of `MESSAGE_INPUT_KEYS` is cut as a message is."""
     if isinstance(value, str):
         return cap_text(value, INPUT_STRING_LIMIT)
     if value is None or isinstance(value, bool | int | float):
@@ -369,7 +374,12 @@ def cap_value(value: Any, depth: int = 0) -> Any:
         return "…[nested value dropped]"
     if isinstance(value, dict):
         items = list(value.items())[:INPUT_ITEMS_LIMIT]
-        return {str(key): cap_value(item, depth + 1) for key, item in items}
+        return {
+            str(key): cap_text(item)
+            if depth == 0 and key in MESSAGE_INPUT_KEYS and isinstance(item, str)
+            else cap_value(item, depth + 1)
+            for key, item in items
+        }
     if isinstance(value, list):
         return [cap_value(item, depth + 1) for item in value[:INPUT_ITEMS_LIMIT]]
     return None
