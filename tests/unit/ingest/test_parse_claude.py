@@ -458,6 +458,20 @@ def test_a_brief_longer_than_a_message_is_capped_with_a_marker() -> None:
     assert "truncated 1000 chars" in prompt
 
 
+def test_a_subagents_report_is_kept_longer_than_a_tools_output() -> None:
+    report = "## Overview\n" + "Architecture notes. " * 700 + "- Unit tests: `vitest run src`\n"
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": "Explore the repository."}),
+        _tool_result("u2", "toolu_1", report),
+        _tool_use("u3", "toolu_2", "Read", {"file_path": "/p/notes.md"}),
+        _tool_result("u4", "toolu_2", report),
+    )
+    agent, read = (e.content["output"] for e in _of(events, EventType.TOOL_RESULT))
+    assert agent == report
+    assert "truncated" in read and "vitest" not in read
+
+
 def test_huge_tool_output_is_capped_with_a_marker() -> None:
     big = "x" * 5_000_000
     events = _feed(

@@ -21,10 +21,17 @@ from squirrel_core.events import (
     SourceTool,
     default_origin,
 )
-from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
+from squirrel_ingest.parsers.classify import (
+    CODE_CHANGE_TOOLS,
+    DELEGATING_TOOLS,
+    command_event_type,
+)
 
 #: Longest text/output kept in an event; longer values are cut and marked.
 TEXT_LIMIT = 8_000
+#: Longest report of a subagent kept (the result of a delegating tool): an exploration's report
+#: runs long, and how the project is tested often comes near its end.
+REPORT_LIMIT = 32_000
 #: Longest string kept inside a tool's input dict.
 INPUT_STRING_LIMIT = 2_000
 #: A tool input's fields that are a message to another agent (the `prompt` of a delegating
@@ -166,7 +173,7 @@ def completion_events(
     file; the result then says `partial` and carries those `lines`."""
     name = pending.name if pending else None
     paths = pending.paths if pending else ()
-    capped = cap_text(output)
+    capped = cap_text(output, REPORT_LIMIT if name in DELEGATING_TOOLS else TEXT_LIMIT)
     result: dict[str, Any] = {
         "tool": name,
         "tool_use_id": tool_use_id,

@@ -1,4 +1,4 @@
-"""Which shell commands are test runs, and which tools change code."""
+"""Which shell commands are test runs, which tools change code and which hand work to a subagent."""
 
 from __future__ import annotations
 
@@ -23,10 +23,19 @@ CODE_CHANGE_TOOLS = frozenset(
     }
 )
 
+#: Claude Code tools that hand a task to a subagent: their result is the subagent's report.
+DELEGATING_TOOLS = frozenset({"Agent", "Task"})
+
 #: Tool input keys that name a file or folder the tool works on.
 PATH_KEYS = ("file_path", "notebook_path", "path", "dir_path", "absolute_path")
 
-__all__ = ["CODE_CHANGE_TOOLS", "PATH_KEYS", "command_event_type", "is_test_command"]
+__all__ = [
+    "CODE_CHANGE_TOOLS",
+    "DELEGATING_TOOLS",
+    "PATH_KEYS",
+    "command_event_type",
+    "is_test_command",
+]
 
 
 def command_event_type(command: str) -> EventType:
