@@ -114,6 +114,8 @@ def test_a_labelled_command_counts_where_its_paragraph_names_no_other_place() ->
 
     beside = "## Testing\nCompared with /home/dev/src/otherlib:\n- Unit tests: `vitest run src`\n"
     assert delegated_commands(_delegated("Explore the repository.", beside).events) is None
+    dependency = "In node_modules/fast-csv/package.json:\n- Tests: `vitest run __tests__/`\n"
+    assert delegated_commands(_delegated("Explore the repository.", dependency).events) is None
     sent = "Explore /home/dev/src/otherlib and say how it is tested."
     assert delegated_commands(_delegated(sent, EXPLORED).events) is None
 

@@ -37,6 +37,7 @@ from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.doc_roles import doc_command
 from squirrel_memory.extractors.elsewhere import outside_root
+from squirrel_memory.extractors.subagent_findings import DEPENDENCY_CODE
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.task_records import purpose_of
 
@@ -168,12 +169,14 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
 def labelled_commands(text: str, project_id: str) -> list[tuple[str, str]]:
     """(purpose, command) for each line of `text` that labels one whole command with the role
     its own words give ("- Unit tests: `vitest run src`"), in a paragraph that names no place
-    outside the project (a long report may describe the tool's own data folders elsewhere)."""
+    outside the project (a long report may describe the tool's own data folders elsewhere) and
+    no dependency's code (`node_modules/…`: that package's scripts are not the project's)."""
     found: list[tuple[str, str]] = []
     for match in _LABELLED.finditer(text):
         start = text.rfind("\n\n", 0, match.start())
         end = text.find("\n\n", match.end())
-        if _names_elsewhere(text[start + 1 : len(text) if end < 0 else end], project_id):
+        paragraph = text[start + 1 : len(text) if end < 0 else end]
+        if _names_elsewhere(paragraph, project_id) or DEPENDENCY_CODE.search(paragraph):
             continue
         command = doc_command(match.group(2))
         if command is None or any(word.startswith(("/", "~")) for word in command.split()):
