@@ -73,6 +73,10 @@ LOADED_FILES: Final[dict[Host, tuple[str, ...]]] = {
 only from them is not injected into that host's context (it stays searchable, and the other
 hosts get it)."""
 
+IMPORTING_HOSTS: Final = frozenset({Host.CLAUDE, Host.GEMINI})
+"""The hosts that expand an `@path` import in their instruction files into the file it names
+(`host_imports`): what those files import is loaded too."""
+
 _MAX_FIELD_CHARS: Final = 100_000
 
 

@@ -29,12 +29,14 @@ from squirrel_gateway import hook_context, team_away
 from squirrel_gateway.backend import MemoryBackend, deadline
 from squirrel_gateway.hook_context import NOTHING, Injection
 from squirrel_gateway.hook_hosts import (
+    IMPORTING_HOSTS,
     LOADED_FILES,
     HookInput,
     Moment,
     parse_input,
     render_output,
 )
+from squirrel_gateway.host_imports import with_imports
 from squirrel_gateway.session_served import SessionServed
 
 log = structlog.get_logger()
@@ -167,7 +169,7 @@ class HookService:
                 project_id=project_id,
                 user_id=None,
                 budget=self._settings.session_budget,
-                loaded_files=LOADED_FILES[hook.host],
+                loaded_files=await self._loaded_files(hook, project_id),
             )
             self._served.started(hook.session_id, started)
             return started
@@ -181,7 +183,7 @@ class HookService:
                 prompt=hook.prompt,
                 user_id=None,
                 budget=self._settings.prompt_budget,
-                loaded_files=LOADED_FILES[hook.host],
+                loaded_files=await self._loaded_files(hook, project_id),
                 already=functools.partial(self._served.has, hook.session_id),
             )
             self._served.add(hook.session_id, answer)
@@ -193,6 +195,14 @@ class HookService:
             else:
                 self._arm_idle(hook, project_id)
         return NOTHING
+
+    async def _loaded_files(self, hook: HookInput, project_id: str) -> tuple[str, ...]:
+        """The instruction files the host loads itself in the project, with those they import
+        when the host expands imports (CLAUDE.md's `@AGENTS.md`)."""
+        files = LOADED_FILES[hook.host]
+        if hook.host not in IMPORTING_HOSTS:
+            return files
+        return await asyncio.to_thread(with_imports, project_id, files)
 
     async def _project(self, hook: HookInput) -> str | None:
         if not hook.cwd:

@@ -177,6 +177,26 @@ async def test_each_host_is_spared_the_instruction_files_it_loads_itself(
     assert call.args["omit_sources_in"] == files
 
 
+@pytest.mark.parametrize(
+    ("host", "spared"),
+    [("claude", True), ("gemini", True), ("codex", False)],
+)
+async def test_a_file_the_hosts_instruction_file_imports_is_spared_too(
+    repo: Path, tmp_path: Path, host: str, spared: bool
+) -> None:
+    (repo / "docs").mkdir()
+    (repo / "CLAUDE.md").write_text("@docs/rules.md\n")
+    (repo / "GEMINI.md").write_text("@docs/rules.md\n")
+    (repo / "AGENTS.md").write_text("@docs/rules.md\n")
+    (repo / "docs" / "rules.md").write_text("Run the tests with `make test`.\n")
+    hooks, backend = service(repo, tmp_path)
+
+    await hooks.answer(host, "SessionStart", {"cwd": str(repo)})
+
+    call = next(c for c in backend.calls if c.method == "get_project_brief_view")
+    assert ("docs/rules.md" in call.args["omit_sources_in"]) is spared
+
+
 def _context(out: str) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 

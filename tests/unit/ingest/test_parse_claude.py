@@ -436,6 +436,42 @@ def test_torn_line_keeps_the_complete_record_after_the_stub() -> None:
     assert parser.skipped["torn_line_prefix"] == 1
 
 
+def test_a_subagent_brief_is_kept_past_the_first_input_bound() -> None:
+    ending = "You may run the build and tests (`dotnet build`, `dotnet test`) to check."
+    brief = "Review the branch. " + "Scope and focus. " * 200 + ending
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": brief, "description": "d" * 17_000}),
+    )
+    given = _of(events, EventType.TOOL_CALL)[0].content["input"]
+    assert given["prompt"] == brief
+    # A field longer than the input bound is still cut, with a marker.
+    assert "truncated 1000 chars" in given["description"]
+
+
+def test_a_brief_longer_than_the_input_bound_is_capped_with_a_marker() -> None:
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": "x" * 17_000}),
+    )
+    prompt = _of(events, EventType.TOOL_CALL)[0].content["input"]["prompt"]
+    assert "truncated 1000 chars" in prompt
+
+
+def test_a_subagents_report_is_kept_longer_than_a_tools_output() -> None:
+    report = "## Overview\n" + "Architecture notes. " * 700 + "- Unit tests: `vitest run src`\n"
+    events = _feed(
+        ClaudeFileParser("s.jsonl"),
+        _tool_use("u1", "toolu_1", "Agent", {"prompt": "Explore the repository."}),
+        _tool_result("u2", "toolu_1", report),
+        _tool_use("u3", "toolu_2", "Grep", {"pattern": "notes"}),
+        _tool_result("u4", "toolu_2", report),
+    )
+    agent, read = (e.content["output"] for e in _of(events, EventType.TOOL_RESULT))
+    assert agent == report
+    assert "truncated" in read and "vitest" not in read
+
+
 def test_huge_tool_output_is_capped_with_a_marker() -> None:
     big = "x" * 5_000_000
     events = _feed(

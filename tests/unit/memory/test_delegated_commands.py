@@ -80,6 +80,55 @@ def test_what_must_not_become_a_recipe() -> None:
     assert declined is None
 
 
+EXPLORED = (
+    "# Repository overview\n\n## Testing\n\n**Current state**:\n"
+    "- Unit tests: `vitest run src`\n"
+    "- Integration tests: `vitest run tests/integration`\n"
+    "- **Lint**: `eslint --max-warnings=0`\n"
+    "- CI pipeline: `npm run ci`\n"
+)
+
+
+def test_an_exploration_report_says_how_the_project_is_checked_by_its_labels() -> None:
+    found = delegated_commands(_delegated("Explore the repository.", EXPLORED).events)
+
+    assert found is not None
+    assert found.content == (
+        "A subagent's report says: to run the tests, `vitest run src`; to lint, "
+        "`eslint --max-warnings=0`."
+    )
+
+
+def test_a_label_naming_no_role_or_another_one_says_nothing() -> None:
+    report = (
+        "- CI pipeline: `npm run ci`\n- Build: `npm test`\n- Tests: `git log -5`\n"
+        "The tests are in `src/`: run `npm test` if you like (it was not run).\n"
+    )
+    assert delegated_commands(_delegated("Explore the repository.", report).events) is None
+
+
+def test_a_labelled_command_counts_where_its_paragraph_names_no_other_place() -> None:
+    report = "Sessions are kept in ~/.tool/sessions/ as JSON.\n\n" + EXPLORED
+    found = delegated_commands(_delegated("Explore the repository.", report).events)
+    assert found is not None and "`vitest run src`" in found.content
+
+    beside = "## Testing\nCompared with /home/dev/src/otherlib:\n- Unit tests: `vitest run src`\n"
+    assert delegated_commands(_delegated("Explore the repository.", beside).events) is None
+    dependency = "In node_modules/fast-csv/package.json:\n- Tests: `vitest run __tests__/`\n"
+    assert delegated_commands(_delegated("Explore the repository.", dependency).events) is None
+    sent = "Explore /home/dev/src/otherlib and say how it is tested."
+    assert delegated_commands(_delegated(sent, EXPLORED).events) is None
+
+
+def test_a_passing_report_outranks_what_a_report_labels() -> None:
+    report = EXPLORED + "\nI ran `npm test` and it passes.\n"
+
+    found = delegated_commands(_delegated("Explore the repository.", report).events)
+
+    assert found is not None
+    assert found.content == "A subagent reported passing: to run the tests, `npm test`."
+
+
 def test_a_command_the_session_ran_is_left_to_its_own_runs() -> None:
     session = _delegated(BRIEF)
     session.run("dotnet build", 0, "Build succeeded.", cwd=ROOT)

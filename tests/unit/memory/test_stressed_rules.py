@@ -36,6 +36,31 @@ def test_a_label_that_stresses_a_rule_keeps_it_and_marks_the_emphasis(
 
 
 @pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "To be clear: don't use ClMail for messages, use the built-in subagent teams.",
+            "Don't use ClMail for messages, use the built-in subagent teams.",
+        ),
+        ("Just to be clear, never push directly to main.", "Never push directly to main."),
+        ("To clarify: run `composer test` before each commit.", "Run `composer test` before each commit."),
+    ],
+)  # fmt: skip
+def test_a_lead_that_insists_stresses_the_rule_after_it(text: str, content: str) -> None:
+    [(said, tags)] = _stated(text)
+    assert said == content
+    assert EMPHASIS_TAG in tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["To be clear, the build is broken.", "Just to be clear: don't push yet."],
+)
+def test_a_lead_that_insists_before_no_rule_or_a_one_off_keeps_nothing(text: str) -> None:
+    assert _stated(text) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Before committing, always run `just check`.",

@@ -18,6 +18,8 @@ _LEAD_IN = re.compile(
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
     r"(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential)(?=\s*:)|"
     r"nb(?=\s*:)|n\.b(?=\.?\s*:)|heads[- ]up(?=\s*:)|reminder(?=\s*:)|"
+    # A lead that insists on the rule after it ("To be clear: don't use X, use Y").
+    r"(?:just\s+)?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
     r"actually|i (?:want|need|would like|'d like) you to|"
     r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"

@@ -15,7 +15,9 @@ same in every ecosystem:
 - a code span in it is a whole command whose own words give a role through the command table
   (test, lint, format, type-check, build): `dotnet test`, `npm run lint`;
 - in a report, the sentence says the command passed (passes, succeeded, green, clean) and
-  nothing in it failed;
+  nothing in it failed, or the line labels the command with the same role ("- Unit tests:
+  `vitest run src`", "**Lint**: `eslint .`": an exploration's report saying how the project is
+  checked; "CI pipeline: `npm run ci`" names no role and says nothing);
 - a command negated before it in its clause ("do not run `npm test`"), one naming a path of
   one machine, one the session itself ran (the command's own runs say it better), and a brief
   or report that names a place outside the project (`/home/dev/other`, `../lib`: its commands
@@ -23,7 +25,7 @@ same in every ecosystem:
   `~/.npmrc` or `~/.config/…`, aside) say nothing.
 
 One recipe per session: "A subagent's brief says: to build, `dotnet build`; to run the tests,
-`dotnet test`." (or "A subagent reported passing: …").
+`dotnet test`." (or "A subagent reported passing: …", or "A subagent's report says: …").
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.doc_roles import doc_command
 from squirrel_memory.extractors.elsewhere import outside_root
+from squirrel_memory.extractors.subagent_findings import DEPENDENCY_CODE
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.task_records import purpose_of
 
@@ -66,6 +69,20 @@ _PASSED = re.compile(
 #: A failure named in the sentence (not "0 failures", "no failures").
 _FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A report's line that labels one command: "- Unit tests: `vitest run src`", "**Lint**: `x`".
+_LABELLED = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?\**([A-Za-z][A-Za-z /&-]{0,40}?)\**[ \t]*:[ \t]*\**"
+    r"[ \t]*`([^`\n]{2,160})`[ \t]*\**[ \t]*$",
+    re.MULTILINE,
+)
+#: The words of a label that give each role.
+_LABEL_ROLES = {
+    "test": re.compile(r"\btest(?:s|ing)?\b", re.IGNORECASE),
+    "lint": re.compile(r"\blint(?:s|ing|er)?\b", re.IGNORECASE),
+    "format": re.compile(r"\bformat(?:s|ting|ter)?\b", re.IGNORECASE),
+    "typecheck": re.compile(r"\btype[- ]?check(?:s|ing|er)?\b", re.IGNORECASE),
+    "build": re.compile(r"\bbuild(?:s|ing)?\b", re.IGNORECASE),
+}
 #: A path in a brief or report: absolute, home or parent-relative (`/home/dev/other`, `../lib`).
 _PLACE = re.compile(r"(?<![\w.~/:-])(?:~|\.\.)?/[\w.@~/-]+")
 #: Scratch places a brief may name without the work being about them.
@@ -149,27 +166,67 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     return found
 
 
+def labelled_commands(text: str, project_id: str) -> list[tuple[str, str]]:
+    """(purpose, command) for each line of `text` that labels one whole command with the role
+    its own words give ("- Unit tests: `vitest run src`"), in a paragraph that names no place
+    outside the project (a long report may describe the tool's own data folders elsewhere) and
+    no dependency's code (`node_modules/…`: that package's scripts are not the project's)."""
+    found: list[tuple[str, str]] = []
+    for match in _LABELLED.finditer(text):
+        start = text.rfind("\n\n", 0, match.start())
+        end = text.find("\n\n", match.end())
+        paragraph = text[start + 1 : len(text) if end < 0 else end]
+        if _names_elsewhere(paragraph, project_id) or DEPENDENCY_CODE.search(paragraph):
+            continue
+        command = doc_command(match.group(2))
+        if command is None or any(word.startswith(("/", "~")) for word in command.split()):
+            continue
+        purpose = purpose_of(command)
+        role = _LABEL_ROLES.get(purpose[0]) if purpose is not None else None
+        if purpose is not None and role is not None and role.search(match.group(1)):
+            found.append((purpose[0], command))
+    return found
+
+
 def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     """The commands the session's briefs to subagents give, or its subagents reported
     passing, that the session did not run itself; None when there are none."""
     ran = {" ".join(run.command.split()) for run in commands(events)}
+    # A report's labels are read only when no brief sent a subagent to another place.
+    away = any(
+        _names_elsewhere(brief, event.project_id)
+        for event in events
+        if (brief := _brief(event)) is not None
+    )
     briefed: dict[str, str] = {}
     reported: dict[str, str] = {}
+    described: dict[str, str] = {}
     event_ids: list[str] = []
     for event in events:
         brief, report = _brief(event), _report(event)
+        found: list[tuple[str, str, dict[str, str]]] = []
         for text, into, passed in ((brief, briefed, False), (report, reported, True)):
-            if text is None or _names_elsewhere(text, event.project_id):
+            if text is not None and not _names_elsewhere(text, event.project_id):
+                found += [(p, c, into) for p, c in named_commands(text, passed=passed)]
+        if report is not None and not away:
+            found += [(p, c, described) for p, c in labelled_commands(report, event.project_id)]
+        for purpose, command, kept in found:
+            if command in ran or purpose in briefed or purpose in reported:
                 continue
-            for purpose, command in named_commands(text, passed=passed):
-                if command in ran or purpose in briefed or purpose in reported:
-                    continue
-                into[purpose] = command
-                if event.id not in event_ids:
-                    event_ids.append(event.id)
-    chosen = briefed or reported
+            if kept is described and purpose in described:
+                continue
+            kept[purpose] = command
+            if event.id not in event_ids:
+                event_ids.append(event.id)
+    chosen = briefed or reported or described
     if not chosen:
         return None
     listed = "; ".join(f"{_WORDING[p]}, `{c}`" for p, c in list(chosen.items())[:MAX_COMMANDS])
-    said = "A subagent's brief says" if briefed else "A subagent reported passing"
+    said = (
+        "A subagent's brief says"
+        if briefed
+        else "A subagent reported passing"
+        if reported
+        else "A subagent's report says"
+    )
     return DelegatedCommands(KEY, f"{said}: {listed}.", tuple(event_ids))

@@ -108,6 +108,7 @@ _SAID_BEFORE = re.compile(
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL)\b|!!|\b(?i:really|"
     r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
+    r"(?:just )?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind)\b"
 )
 #: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.

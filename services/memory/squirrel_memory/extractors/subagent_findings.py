@@ -133,7 +133,7 @@ _PERSONAL = re.compile(
     r"\b(?:i|i'm|i've|i'd|my|me|we|we're|we've|our|us|you|your|you're)\b", re.IGNORECASE
 )
 #: A sentence about a dependency's code rather than the project's.
-_DEPENDENCY = re.compile(
+DEPENDENCY_CODE = re.compile(
     r"(?:^|[\s`(/])(?:node_modules|site-packages|dist-packages|vendor|third_party|\.venv|"
     r"\.cargo|go/pkg/mod|Pods)/|\b(?:upstream|third-party|3rd-party)\b",
     re.IGNORECASE,
@@ -226,7 +226,7 @@ def problem(raw: str, *, labelled_section: bool = False) -> str:
         return ""
     if body.endswith(("?", ":")) or _PLAN.match(body) or _HEDGE.search(body):
         return ""
-    if _ADVICE.search(body) or _PERSONAL.search(body) or _DEPENDENCY.search(body):
+    if _ADVICE.search(body) or _PERSONAL.search(body) or DEPENDENCY_CODE.search(body):
         return ""
     if not _PROBLEM.search(body):
         return ""

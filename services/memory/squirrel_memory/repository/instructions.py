@@ -67,6 +67,19 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+#: Where a sentence of a paragraph ends.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+#: A sentence that opens as an instruction ("Do not …", "You should …", "Always …").
+_DIRECTIVE = re.compile(
+    r"^(?:(?:you|we|agents?|contributors?)\s+(?:must|should)\b|always|never|do not|don'?t|"
+    r"avoid|prefer|make sure|ensure|only)\b",
+    re.IGNORECASE,
+)
+#: A sentence that opens with its condition ("When writing commit messages, follow …").
+_CONDITIONED = re.compile(
+    r"^(?:when|whenever|before|after|if|once)\b[^,]{3,80},\s*(?:please\s+)?(?P<then>.+)$",
+    re.IGNORECASE,
+)
 #: The line that opens or closes a Markdown code block (``` or ~~~).
 ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
@@ -111,18 +124,46 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
         if (not _prose(line) and not _BULLET.match(line)) or _continues(text.lines, number - 1):
             continue
         whole = _with_continuation(text.lines, number - 1)
-        if not _RULE_WORDS.search(whole) and not (
-            _BULLET.match(whole) and _IMPERATIVE.match(clean_markdown(whole))
-        ):
-            continue
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
-        rule = clean_markdown(whole)
-        if MIN_RULE_CHARS <= len(rule) <= MAX_RULE_CHARS and not rule.endswith(":"):
+        for rule in _rules_of(whole)[: MAX_RULES_PER_FILE - rules]:
             out.instructions.append(Instruction(_sentence(rule), text.ref(number)))
             rules += 1
     if kind == "readme":
         _describe(text, out)
+
+
+def _rules_of(whole: str) -> list[str]:
+    """The rules a bullet item or paragraph (read whole) states: itself when it is one rule
+    short enough to keep; for a paragraph too long for one, each of its sentences that is a
+    rule on its own, read as an instruction from its first words ("When writing commit
+    messages, follow the format … for the title.", "Do not …"; not "What a reporter must not
+    do is …", which explains)."""
+    rule = clean_markdown(whole)
+    bullet = _BULLET.match(whole) is not None
+    if len(rule) <= MAX_RULE_CHARS:
+        keep = len(rule) >= MIN_RULE_CHARS and _is_rule(rule, bullet=bullet)
+        return [rule] if keep and not rule.endswith(":") else []
+    if bullet:
+        return []
+    return [
+        sentence
+        for sentence in _SENTENCE_END.split(rule)
+        if MIN_RULE_CHARS <= len(sentence) <= MAX_RULE_CHARS
+        and not sentence.endswith(":")
+        and _is_rule(sentence, bullet=False, anywhere=False)
+    ]
+
+
+def _is_rule(text: str, *, bullet: bool, anywhere: bool = True) -> bool:
+    """Whether `text` states a rule: a rule word ("always", "must", "do not"; only as its
+    first words unless `anywhere`), a bullet that opens with an imperative ("Use …"), or an
+    imperative after its condition ("When writing commit messages, follow …")."""
+    words = _RULE_WORDS.search(text) if anywhere else _DIRECTIVE.match(text)
+    if words or (bullet and _IMPERATIVE.match(text)):
+        return True
+    then = _CONDITIONED.match(text)
+    return then is not None and _IMPERATIVE.match(then.group("then")) is not None
 
 
 def _prose(line: str) -> bool:

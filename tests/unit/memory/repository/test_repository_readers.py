@@ -250,6 +250,44 @@ def test_a_readmes_shell_block_gives_its_commands_whichever_fence(fence: str) ->
     assert [c.text for c in out.commands] == ["make test"]
 
 
+def test_a_hard_wrapped_paragraph_too_long_for_one_rule_gives_its_rule_sentences() -> None:
+    agents = (
+        "# Agents\n\n## Commit messages\n\n"
+        'When writing commit messages, follow the format "component: Brief summary" for\n'
+        "the title. In the body of the commit message, provide a brief prose summary\n"
+        "of the purpose of the changes made. Do not mention added tests, comments,\n"
+        "documentation, etc., unless this is the main purpose of the change. The history\n"
+        "is read by many people over many years, which is why the messages matter so much.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [(i.text, i.ref) for i in out.instructions] == [
+        (
+            'When writing commit messages, follow the format "component: Brief summary" for '
+            "the title.",
+            "AGENTS.md:5",
+        ),
+        (
+            "Do not mention added tests, comments, documentation, etc., unless this is the "
+            "main purpose of the change.",
+            "AGENTS.md:5",
+        ),
+    ]
+
+
+def test_a_paragraph_that_states_no_rule_gives_none() -> None:
+    about = (
+        "# Agents\n\nThis project converts transcripts to HTML. It is written in Python and\n"
+        "uses Jinja templates for its pages, with a cache of parsed sessions kept in SQLite\n"
+        "next to the transcripts, so that a second run is fast. When a page is built, the\n"
+        "cache is read first. What a new reporter must not do is decide where the walk\n"
+        "stops. Test files live in `test/` and use the fixtures of `test/data/`.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", about), out, "instructions")
+    assert out.instructions == []
+
+
 def test_taskfile_poe_tasks_and_pipfile(make_repo: MakeRepo) -> None:
     _, go = _read(
         make_repo,

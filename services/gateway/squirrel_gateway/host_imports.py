@@ -1,0 +1,71 @@
+"""The files a host loads through its instruction files' imports (`@AGENTS.md` in CLAUDE.md).
+
+Claude Code and Gemini CLI expand an `@path` written in CLAUDE.md or GEMINI.md into the file it
+names (relative to the importing file, up to `MAX_HOPS` imports deep), so a repository whose
+CLAUDE.md is the single line `@AGENTS.md` has AGENTS.md in every Claude Code session: what
+Squirrel read only from it would be echoed to that host. An `@` inside a code span or a fenced
+block, an e-mail address, a path outside the project or a file that does not exist is no
+import; Codex does not expand imports, so its files are taken as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+#: How many imports deep a host follows (Claude Code's documented limit).
+MAX_HOPS: Final = 5
+#: The most of an instruction file read for its imports.
+MAX_CHARS: Final = 64_000
+#: The most files one host's list grows to.
+MAX_FILES: Final = 32
+_FENCE = re.compile(r"^(?:```|~~~).*?^(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+#: `@path` at a word's start: not an e-mail address (`me@host.org`), not `@@`, not `@~/…`.
+_IMPORT = re.compile(r"(?<![\w@`/.-])@((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*)")
+
+
+def with_imports(root: str, files: Sequence[str]) -> tuple[str, ...]:
+    """`files` (project-relative instruction files a host loads) and, after them, every file
+    of the project they import, followed `MAX_HOPS` deep; the files as given when none import."""
+    base = Path(root)
+    found: dict[str, None] = dict.fromkeys(files)
+    frontier = list(files)
+    for _ in range(MAX_HOPS):
+        following: list[str] = []
+        for name in frontier:
+            for imported in _imports(base, name):
+                if imported not in found and len(found) < MAX_FILES:
+                    found[imported] = None
+                    following.append(imported)
+        if not following:
+            break
+        frontier = following
+    return tuple(found)
+
+
+def _imports(base: Path, name: str) -> list[str]:
+    """The project files `name` imports, project-relative, in the order it names them."""
+    path = base / name
+    try:
+        if not path.is_file():
+            return []
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            text = fh.read(MAX_CHARS)
+        root = base.resolve()
+        folder = path.resolve().parent
+    except OSError:
+        return []
+    prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", text))
+    out: list[str] = []
+    for match in _IMPORT.finditer(prose):
+        target = (folder / match.group(1).rstrip(".")).resolve()
+        try:
+            relative = target.relative_to(root).as_posix()
+            if target.is_file() and relative not in out:
+                out.append(relative)
+        except (ValueError, OSError):
+            continue  # outside the project, or unreadable
+    return out
