@@ -119,6 +119,39 @@ def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
     assert diagnosis([_reply(text)], "s", T0, None) == ("", "")
 
 
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "I see the issue - the runtime can't import a module with hyphens in its file name. "
+            "Let me rename it in the build config:",
+            "the runtime can't import a module with hyphens in its file name",
+        ),
+        (
+            "Found the problem: the `cache` folder is not in the image.",
+            "the `cache` folder is not in the image",
+        ),
+        ("Ah, got it — the port is required by the proxy.", "the port is required by the proxy"),
+    ],
+)
+def test_the_cause_after_a_lead_in_is_the_diagnosis(text: str, cause: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None)[0] == cause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see the issue - let me fix the import.",  # a plan after the lead-in
+        "I see - the tests pass now.",  # a reaction after the lead-in
+        "I see the tests are failing because of the fixture.",  # no lead-in: the session's step
+        # what the session saw is the symptom, not its cause
+        "The issue is that we can see the link is not appearing in the page.",
+    ],
+)
+def test_a_lead_in_alone_or_an_observation_is_no_diagnosis(text: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None) == ("", "")
+
+
 def test_a_reply_of_another_session_or_after_the_window_is_not_read() -> None:
     text = "It fails because the port is taken."
     assert diagnosis([Reply("r", T0, "other", text)], "s", T0, None) == ("", "")
@@ -230,6 +263,21 @@ def test_a_diagnosis_and_the_related_edit_make_the_lesson() -> None:
     (pitfall,) = _pitfalls(events)
     assert "the assistant found: the job is failing on type checking errors" in pitfall.content
     assert pitfall.content.endswith("adding `allow-failure: true` in .ci/jobs.yml fixed it.")
+
+
+def test_the_cause_announced_by_a_lead_in_makes_the_lesson() -> None:
+    error = "ImportError: cannot load module 'report_tool'"
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, error)),
+            ("say", "I see the issue - a module with hyphens in its file name can't import."),
+            ("edit", ("build.toml", 'include = ["report-tool.src"]', 'map = "report_tool"')),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: a module with hyphens in its file name" in pitfall.content
 
 
 def test_an_unrelated_edit_is_not_called_the_fix() -> None:

@@ -5,7 +5,9 @@ past the failure. Three rules read that from the session, the same for every eco
 
 - `diagnosis`: the sentence of the assistant's reply after the failure that explains it
   ("The workflow is failing on formatting checks.", "This fails because the column is not
-  nullable."), never a plan ("Let me fix …") or a reaction ("Perfect!");
+  nullable."), also after a lead-in ("I see the issue - <cause>", "Found the problem:
+  <cause>"), never a plan ("Let me fix …"), a reaction ("Perfect!") or what the session saw
+  ("the issue is that we can see the link is missing": a symptom, not its cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
 - `edits` and `difference`: what an edit between the failure and the pass changed, when it is
@@ -56,6 +58,17 @@ _PLAN = re.compile(
     r"running|(?:the )?tests? (?:now )?pass)",
     re.IGNORECASE,
 )
+#: A lead-in that announces the cause after a dash or a colon ("I see the issue - …", "Found
+#: the problem: …", "Ah, got it —"): the cause is what follows it.
+_LEAD_IN = re.compile(
+    r"^(?:(?:ah|oh|ok|okay|right)[,!.]?\s+)?(?:(?:now )?i (?:see|found|spotted|get)|"
+    r"(?:i'?ve )?found|got|there'?s)(?: (?:it|the|what'?s the|what the))?"
+    r"(?: (?:real |root )?(?:issue|problem|cause|bug|culprit|reason|error))?(?: (?:now|here))?"
+    r"\s*(?:[-–—:]|\.\.\.|…)\s+",
+    re.IGNORECASE,
+)
+#: What the session itself saw ("we can see the link is missing"): a symptom, not a cause.
+_OBSERVED = re.compile(r"\b(?:we|i|you) (?:can |could )?(?:see|saw|notice|noticed)\b", re.I)
 #: The output's own explanation of an error.
 _EXPLAINS = re.compile(
     r"^(?:hint|help|note|tip|suggestion|caused by|reason|did you mean|perhaps you meant|"
@@ -191,8 +204,10 @@ def _explaining_sentence(text: str) -> str:
         flat = " ".join(re.sub(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", paragraph).split())
         flat = flat.replace("**", "")
         for raw in _SENTENCE.split(flat):
-            sentence = raw.strip()
+            sentence = _LEAD_IN.sub("", raw.strip(), count=1)
             if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):
+                continue
+            if _OBSERVED.search(sentence):
                 continue
             if _DIAGNOSES.search(sentence) and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
                 return said.rstrip(".")
