@@ -427,6 +427,65 @@ def test_a_config_line_elsewhere_is_the_fix_not_the_file_the_error_names() -> No
     assert pitfall.file_paths == ("config/test.toml",)
 
 
+_MAPPING_BEFORE = '[build]\ninclude = ["report-tool.src"]\n'
+_MAPPING_AFTER = '[build.rename]\n"report-tool.src" = "report_tool.src"\nstrict = true\n'
+
+
+def test_a_large_edit_naming_what_failed_is_the_fix_said_by_its_file() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            (
+                "edit",
+                ("notes/todo.md", "- [ ] install\n- [ ] docs\n", "- [x] install\n- [x] docs\n"),
+            ),
+            ("edit", ("build.toml", _MAPPING_BEFORE, _MAPPING_AFTER)),
+            ("run", ("pkg-tool install .", 0, "installed report-tool")),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith(
+        "editing build.toml, then running `pkg-tool install .` got it to pass."
+    )
+
+
+def test_a_large_edit_naming_nothing_of_the_error_is_not_the_fix() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            (
+                "edit",
+                ("build.toml", '[build]\nname = "a"\n', '[build]\nname = "b"\nv = 2\nw = 3\n'),
+            ),
+            ("run", ("pkg-tool install .", 0, "installed report-tool")),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith("running `pkg-tool install .` first fixed it.")
+
+
+def test_a_large_config_edit_naming_the_error_is_the_fix_not_the_file_it_names() -> None:
+    error = "src/db.rs:12:5: error: pool timeout after 5s (POOL_TIMEOUT)"
+    config_before = "[pool]\nPOOL_TIMEOUT = 5\nsize = 2\n"
+    config_after = "[pool]\nPOOL_TIMEOUT = 30\nsize = 8\nretries = 3\n"
+    events = _session(
+        "s",
+        [
+            ("run", ("cargo test", 1, error)),
+            ("edit", ("src/db.rs", "let retries = 1;", "let retries = 2;")),
+            ("edit", ("config/test.toml", config_before, config_after)),
+            ("run", ("cargo test", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith("editing config/test.toml fixed it.")
+    assert pitfall.file_paths == ("config/test.toml",)
+
+
 def test_a_lesson_cites_the_reply_and_the_edit_it_quotes() -> None:
     events = _session(
         "s",

@@ -11,7 +11,9 @@ past the failure. Three rules read that from the session, the same for every eco
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
 - `edits` and `difference`: what an edit between the failure and the pass changed, when it is
-  small enough to say (`continue-on-error: true` added), and `argument_change`: the flags or
+  small enough to say (`continue-on-error: true` added), `naming_edit`: a larger edit whose
+  changed lines name what failed (the module, the setting), said by its file, and
+  `argument_change`: the flags or
   arguments that differ between the failing and the passing command.
 
 Progress lines ("Checking 3 source files ...", "==> fine", "Getting extensions …") are never
@@ -271,6 +273,21 @@ def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
         if score > best[0]:
             best = (score, edit)
     return best[1]
+
+
+def naming_edit(found: list[Edit], words: set[str]) -> Edit | None:
+    """The first edit too large to quote whose changed lines name one of `words` that only
+    code would use (`report_tool`, `POOL_TIMEOUT`, `v2.1`), or None: the change that was about
+    the failure, said by its file when its lines cannot be."""
+    names = [w for w in words if re.search(r"[_.\d]", w) and len(w) >= 5]
+    for edit in found:
+        if difference(edit) or not edit.before:
+            continue
+        removed, added = _changed_lines(edit)
+        changed = " ".join(removed + added).lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", changed) for n in names):
+            return edit
+    return None
 
 
 def _words(text: str) -> frozenset[str]:
