@@ -132,6 +132,10 @@ def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
             "the `cache` folder is not in the image",
         ),
         ("Ah, got it — the port is required by the proxy.", "the port is required by the proxy"),
+        (
+            "The problem is in the config: the `cache` key is missing.",
+            "The problem is in the config: the `cache` key is missing",
+        ),
     ],
 )
 def test_the_cause_after_a_lead_in_is_the_diagnosis(text: str, cause: str) -> None:
@@ -146,6 +150,8 @@ def test_the_cause_after_a_lead_in_is_the_diagnosis(text: str, cause: str) -> No
         "I see the tests are failing because of the fixture.",  # no lead-in: the session's step
         # what the session saw is the symptom, not its cause
         "The issue is that we can see the link is not appearing in the page.",
+        # where the trouble is, not why
+        "This means the issue is in the `render_page` function.",
     ],
 )
 def test_a_lead_in_alone_or_an_observation_is_no_diagnosis(text: str) -> None:

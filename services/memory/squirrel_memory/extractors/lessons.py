@@ -7,7 +7,8 @@ past the failure. Three rules read that from the session, the same for every eco
   ("The workflow is failing on formatting checks.", "This fails because the column is not
   nullable."), also after a lead-in ("I see the issue - <cause>", "Found the problem:
   <cause>"), never a plan ("Let me fix …"), a reaction ("Perfect!") or what the session saw
-  ("the issue is that we can see the link is missing": a symptom, not its cause);
+  ("the issue is that we can see the link is missing": a symptom, not its cause) or where
+  the trouble is ("the issue is in the `render` function": a place, not a cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
 - `edits` and `difference`: what an edit between the failure and the pass changed, when it is
@@ -71,6 +72,12 @@ _LEAD_IN = re.compile(
 )
 #: What the session itself saw ("we can see the link is missing"): a symptom, not a cause.
 _OBSERVED = re.compile(r"\b(?:we|i|you) (?:can |could )?(?:see|saw|notice|noticed)\b", re.I)
+#: Where the trouble is ("the issue is in the `render` function"): a place, not a cause.
+_LOCATED = re.compile(
+    r"\bthe (?:issue|problem|bug|error|cause) (?:is|was|lies|must be) "
+    r"(?=(?:in|with|inside|within|somewhere)\b)",
+    re.IGNORECASE,
+)
 #: The output's own explanation of an error.
 _EXPLAINS = re.compile(
     r"^(?:hint|help|note|tip|suggestion|caused by|reason|did you mean|perhaps you meant|"
@@ -211,7 +218,8 @@ def _explaining_sentence(text: str) -> str:
                 continue
             if _OBSERVED.search(sentence):
                 continue
-            if _DIAGNOSES.search(sentence) and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
+            explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
+            if explains and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
                 return said.rstrip(".")
     return ""
 
