@@ -286,6 +286,20 @@ def test_the_cause_announced_by_a_lead_in_makes_the_lesson() -> None:
     assert "the assistant found: a module with hyphens in its file name" in pitfall.content
 
 
+def test_a_cause_opening_with_a_name_keeps_its_capital() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            ("say", "I see the issue - Python can't import a module with hyphens in its name."),
+            ("edit", ("build.toml", 'include = ["report-tool.src"]', 'map = "report_tool"')),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: Python can't import a module" in pitfall.content
+
+
 def test_an_unrelated_edit_is_not_called_the_fix() -> None:
     events = _session(
         "s",
