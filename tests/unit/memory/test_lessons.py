@@ -119,6 +119,45 @@ def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
     assert diagnosis([_reply(text)], "s", T0, None) == ("", "")
 
 
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "I see the issue - the runtime can't import a module with hyphens in its file name. "
+            "Let me rename it in the build config:",
+            "the runtime can't import a module with hyphens in its file name",
+        ),
+        (
+            "Found the problem: the `cache` folder is not in the image.",
+            "the `cache` folder is not in the image",
+        ),
+        ("Ah, got it — the port is required by the proxy.", "the port is required by the proxy"),
+        (
+            "The problem is in the config: the `cache` key is missing.",
+            "The problem is in the config: the `cache` key is missing",
+        ),
+    ],
+)
+def test_the_cause_after_a_lead_in_is_the_diagnosis(text: str, cause: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None)[0] == cause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see the issue - let me fix the import.",  # a plan after the lead-in
+        "I see - the tests pass now.",  # a reaction after the lead-in
+        "I see the tests are failing because of the fixture.",  # no lead-in: the session's step
+        # what the session saw is the symptom, not its cause
+        "The issue is that we can see the link is not appearing in the page.",
+        # where the trouble is, not why
+        "This means the issue is in the `render_page` function.",
+    ],
+)
+def test_a_lead_in_alone_or_an_observation_is_no_diagnosis(text: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None) == ("", "")
+
+
 def test_a_reply_of_another_session_or_after_the_window_is_not_read() -> None:
     text = "It fails because the port is taken."
     assert diagnosis([Reply("r", T0, "other", text)], "s", T0, None) == ("", "")
@@ -230,6 +269,35 @@ def test_a_diagnosis_and_the_related_edit_make_the_lesson() -> None:
     (pitfall,) = _pitfalls(events)
     assert "the assistant found: the job is failing on type checking errors" in pitfall.content
     assert pitfall.content.endswith("adding `allow-failure: true` in .ci/jobs.yml fixed it.")
+
+
+def test_the_cause_announced_by_a_lead_in_makes_the_lesson() -> None:
+    error = "ImportError: cannot load module 'report_tool'"
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, error)),
+            ("say", "I see the issue - a module with hyphens in its file name can't import."),
+            ("edit", ("build.toml", 'include = ["report-tool.src"]', 'map = "report_tool"')),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: a module with hyphens in its file name" in pitfall.content
+
+
+def test_a_cause_opening_with_a_name_keeps_its_capital() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            ("say", "I see the issue - Python can't import a module with hyphens in its name."),
+            ("edit", ("build.toml", 'include = ["report-tool.src"]', 'map = "report_tool"')),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "the assistant found: Python can't import a module" in pitfall.content
 
 
 def test_an_unrelated_edit_is_not_called_the_fix() -> None:
@@ -376,6 +444,65 @@ def test_a_config_line_elsewhere_is_the_fix_not_the_file_the_error_names() -> No
     assert pitfall.content.endswith(
         "changing `POOL_TIMEOUT = 5` to `POOL_TIMEOUT = 30` in config/test.toml fixed it."
     )
+    assert pitfall.file_paths == ("config/test.toml",)
+
+
+_MAPPING_BEFORE = '[build]\ninclude = ["report-tool.src"]\n'
+_MAPPING_AFTER = '[build.rename]\n"report-tool.src" = "report_tool.src"\nstrict = true\n'
+
+
+def test_a_large_edit_naming_what_failed_is_the_fix_said_by_its_file() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            (
+                "edit",
+                ("notes/todo.md", "- [ ] install\n- [ ] docs\n", "- [x] install\n- [x] docs\n"),
+            ),
+            ("edit", ("build.toml", _MAPPING_BEFORE, _MAPPING_AFTER)),
+            ("run", ("pkg-tool install .", 0, "installed report-tool")),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith(
+        "editing build.toml, then running `pkg-tool install .` got it to pass."
+    )
+
+
+def test_a_large_edit_naming_nothing_of_the_error_is_not_the_fix() -> None:
+    events = _session(
+        "s",
+        [
+            ("run", ("report-tool --help", 1, "ImportError: cannot load module 'report_tool'")),
+            (
+                "edit",
+                ("build.toml", '[build]\nname = "a"\n', '[build]\nname = "b"\nv = 2\nw = 3\n'),
+            ),
+            ("run", ("pkg-tool install .", 0, "installed report-tool")),
+            ("run", ("report-tool --help", 0, "usage: report-tool [-h]")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith("running `pkg-tool install .` first fixed it.")
+
+
+def test_a_large_config_edit_naming_the_error_is_the_fix_not_the_file_it_names() -> None:
+    error = "src/db.rs:12:5: error: pool timeout after 5s (POOL_TIMEOUT)"
+    config_before = "[pool]\nPOOL_TIMEOUT = 5\nsize = 2\n"
+    config_after = "[pool]\nPOOL_TIMEOUT = 30\nsize = 8\nretries = 3\n"
+    events = _session(
+        "s",
+        [
+            ("run", ("cargo test", 1, error)),
+            ("edit", ("src/db.rs", "let retries = 1;", "let retries = 2;")),
+            ("edit", ("config/test.toml", config_before, config_after)),
+            ("run", ("cargo test", 0, "ok")),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert pitfall.content.endswith("editing config/test.toml fixed it.")
     assert pitfall.file_paths == ("config/test.toml",)
 
 

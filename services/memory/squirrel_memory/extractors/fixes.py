@@ -35,6 +35,7 @@ from squirrel_memory.extractors.lessons import (
     difference,
     explanation,
     is_progress,
+    naming_edit,
     related_edit,
     telling,
 )
@@ -247,6 +248,15 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         ]
         words = telling(" ".join((pitfall.fingerprint, *causes)))
         related = related_edit(window, words)
+        large = naming_edit(window, words) if related is None else None
+        if large is not None:
+            # Too large to quote, but its lines name what failed: the file it changed is the fix.
+            change = f"editing {large.path}"
+            steps = (change, f"running `{shown_command(pitfall.fix_command, 90)}`")
+            if pitfall.fix == "edit":
+                steps = (*named_checks, change)
+                pitfall = replace(pitfall, files=(large.path,), named=False)
+            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, large.event_id))
         if related is not None:
             change = f"{difference(related)} in {related.path}"
             steps = (f"running `{shown_command(pitfall.fix_command, 90)}`", change)

@@ -5,11 +5,16 @@ past the failure. Three rules read that from the session, the same for every eco
 
 - `diagnosis`: the sentence of the assistant's reply after the failure that explains it
   ("The workflow is failing on formatting checks.", "This fails because the column is not
-  nullable."), never a plan ("Let me fix …") or a reaction ("Perfect!");
+  nullable."), also after a lead-in ("I see the issue - <cause>", "Found the problem:
+  <cause>"), never a plan ("Let me fix …"), a reaction ("Perfect!") or what the session saw
+  ("the issue is that we can see the link is missing": a symptom, not its cause) or where
+  the trouble is ("the issue is in the `render` function": a place, not a cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
 - `edits` and `difference`: what an edit between the failure and the pass changed, when it is
-  small enough to say (`continue-on-error: true` added), and `argument_change`: the flags or
+  small enough to say (`continue-on-error: true` added), `naming_edit`: a larger edit whose
+  changed lines name what failed (the module, the setting), said by its file, and
+  `argument_change`: the flags or
   arguments that differ between the failing and the passing command.
 
 Progress lines ("Checking 3 source files ...", "==> fine", "Getting extensions …") are never
@@ -54,6 +59,23 @@ _PLAN = re.compile(
     r"(?:now|next|first|then),? (?:let|let's|i|i'll|we|we'll)\b|"
     r"great|perfect|excellent|good|ok|okay|sure|done|all|i see|i can see|looking|checking|"
     r"running|(?:the )?tests? (?:now )?pass)",
+    re.IGNORECASE,
+)
+#: A lead-in that announces the cause after a dash or a colon ("I see the issue - …", "Found
+#: the problem: …", "Ah, got it —"): the cause is what follows it.
+_LEAD_IN = re.compile(
+    r"^(?:(?:ah|oh|ok|okay|right)[,!.]?\s+)?(?:(?:now )?i (?:see|found|spotted|get)|"
+    r"(?:i'?ve )?found|got|there'?s)(?: (?:it|the|what'?s the|what the))?"
+    r"(?: (?:real |root )?(?:issue|problem|cause|bug|culprit|reason|error))?(?: (?:now|here))?"
+    r"\s*(?:[-–—:]|\.\.\.|…)\s+",
+    re.IGNORECASE,
+)
+#: What the session itself saw ("we can see the link is missing"): a symptom, not a cause.
+_OBSERVED = re.compile(r"\b(?:we|i|you) (?:can |could )?(?:see|saw|notice|noticed)\b", re.I)
+#: Where the trouble is ("the issue is in the `render` function"): a place, not a cause.
+_LOCATED = re.compile(
+    r"\bthe (?:issue|problem|bug|error|cause) (?:is|was|lies|must be) "
+    r"(?=(?:in|with|inside|within|somewhere)\b)",
     re.IGNORECASE,
 )
 #: The output's own explanation of an error.
@@ -191,10 +213,13 @@ def _explaining_sentence(text: str) -> str:
         flat = " ".join(re.sub(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", paragraph).split())
         flat = flat.replace("**", "")
         for raw in _SENTENCE.split(flat):
-            sentence = raw.strip()
+            sentence = _LEAD_IN.sub("", raw.strip(), count=1)
             if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):
                 continue
-            if _DIAGNOSES.search(sentence) and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
+            if _OBSERVED.search(sentence):
+                continue
+            explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
+            if explains and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
                 return said.rstrip(".")
     return ""
 
@@ -256,6 +281,21 @@ def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
         if score > best[0]:
             best = (score, edit)
     return best[1]
+
+
+def naming_edit(found: list[Edit], words: set[str]) -> Edit | None:
+    """The first edit too large to quote whose changed lines name one of `words` that only
+    code would use (`report_tool`, `POOL_TIMEOUT`, `v2.1`), or None: the change that was about
+    the failure, said by its file when its lines cannot be."""
+    names = [w for w in words if re.search(r"[_.\d]", w) and len(w) >= 5]
+    for edit in found:
+        if difference(edit) or not edit.before:
+            continue
+        removed, added = _changed_lines(edit)
+        changed = " ".join(removed + added).lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", changed) for n in names):
+            return edit
+    return None
 
 
 def _words(text: str) -> frozenset[str]:

@@ -271,14 +271,22 @@ def _because(pitfall: Pitfall) -> str:
     return f"; the assistant found: {said}"
 
 
+#: Words that open a sentence only because it starts there: lowered to run on after a colon.
+#: Any other capitalised first word may be a name ("Python can't import …") and is kept.
+_OPENERS = frozenset(
+    str.split(
+        "the a an this that these those it its there each every no some all both one any "
+        "our their his her when if since because after before while only without with in on "
+        "at for from by to as not none nothing neither either another other such"
+    )
+)
+
+
 def _lowered(text: str) -> str:
-    """A sentence's first letter lowered to run on after a colon (not a name or an acronym)."""
-    if (
-        len(text) > 1
-        and text[0].isupper()
-        and text[1].islower()
-        and text.split(maxsplit=1)[0] != "I"
-    ):
+    """A sentence's first letter lowered to run on after a colon, when its first word is a
+    common opener ("The job is failing …"), not a name ("Python can't …") or an acronym."""
+    words = text.split(maxsplit=1)
+    if words and words[0].lower() in _OPENERS and text[0].isupper():
         return text[0].lower() + text[1:]
     return text
 
