@@ -6,10 +6,14 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from squirrel_core.service_info import (
     ServiceInfo,
+    pid_alive,
     read_service_info,
     wait_service_info,
     write_service_info,
@@ -57,3 +61,24 @@ def test_a_writer_that_died_leaving_its_record_is_not_waited_for(tmp_path: Path)
     )
     writer = _writer(tmp_path, int(dead.stdout))
     assert wait_service_info(tmp_path / "x.json", writer=writer, timeout=60) is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_a_process_that_exited_but_is_not_reaped_yet_is_not_alive() -> None:
+    """`sqrl down` waits for the supervisor to be gone; one that has exited while its parent
+    (a terminal, a test, a process manager) has not reaped it yet is gone."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        stat = Path(f"/proc/{child.pid}/stat")
+        deadline = time.monotonic() + 120  # a generous bound on a loaded machine, not a timing
+        while stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the child never exited"
+            time.sleep(0.05)
+        assert not pid_alive(child.pid)
+    finally:
+        child.wait()
+    assert not pid_alive(child.pid)
+
+
+def test_a_running_process_is_alive() -> None:
+    assert pid_alive(os.getpid())
