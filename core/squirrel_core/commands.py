@@ -10,7 +10,8 @@ functions answer everything the rest of the code asks about a shell line:
   `cd … &&` steps and launch wrappers (`timeout 60`) removed, and the folder each command ran
   in (`scope`, relative to the project root) kept apart. An environment prefix changes what
   the command does (`GOOS=linux GOARCH=amd64 go build`, `CGO_ENABLED=0`) and stays, but for an
-  assignment of a secret (a name with TOKEN, KEY, SECRET, PASSWORD …), of a path of one
+  assignment of a secret (a name with TOKEN, KEY, SECRET, PASS, PAT, DSN …, or a value ingest
+  redacted), of a path of one
   machine (`/abs/path`, `~/…`) or of a value read from its environment (`$HOME/…`, `$X`),
   which would not hold elsewhere. A word the user
   quoted keeps its quotes (`-destination 'platform=macOS'`, `--filter "a b"`), so the command
@@ -42,6 +43,7 @@ from squirrel_core.command_table import (
     task_purpose,
 )
 from squirrel_core.container_runs import inside_container
+from squirrel_core.redaction import REDACTED_PREFIX
 
 #: Longest shell line read; longer input is cut (commands are capped upstream anyway).
 MAX_LINE_CHARS = 8_000
@@ -53,7 +55,8 @@ _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: An environment assignment left out of a typed command: a secret's name, or a value that is
 #: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
 _SECRET_NAME = re.compile(
-    r"TOKEN|SECRET|PASSW|PASSPHRASE|(?:^|_)PWD$|(?:^|_)KEY$|API_?KEY|AUTH|CREDENTIAL|COOKIE",
+    r"TOKEN|SECRET|PASSW|PASSPHRASE|(?:^|_)PWD$|API_?KEY|AUTH|CREDENTIAL|COOKIE|PRIVATE"
+    r"|(?:^|_)(?:KEY|PASS|PAT|DSN)(?:_|$)",
     re.IGNORECASE,
 )
 _MACHINE_PATH = re.compile(r"^(?:/|~|\$\{?HOME\b|\$\{?USERPROFILE\b|[A-Za-z]:[\\/])")
@@ -407,6 +410,8 @@ def _kept_assignment(word: str) -> bool:
     """Whether an environment assignment belongs in a command kept for other machines."""
     name, _, value = word.partition("=")
     if "$" in value or "`" in value:  # read from this machine's environment or a command
+        return False
+    if REDACTED_PREFIX in value:  # a secret ingest redacted: the command no longer runs
         return False
     machine = any(_MACHINE_PATH.match(part) for part in value.split(":") if len(part) > 1)
     return not _SECRET_NAME.search(name) and not machine and not _MACHINE_PATH.match(value)

@@ -21,7 +21,8 @@ MAX_HOPS: Final = 5
 MAX_CHARS: Final = 64_000
 #: The most files one host's list grows to.
 MAX_FILES: Final = 32
-_FENCE = re.compile(r"^(?:```|~~~).*?^(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL)
+_FENCE_OPEN = ("```", "~~~")
+_FENCE_CLOSE = re.compile(r"(?:```|~~~)[ \t]*")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `@path` at a word's start: not an e-mail address (`me@host.org`), not `@@`, not `@~/…`.
 _IMPORT = re.compile(r"(?<![\w@`/.-])@((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*)")
@@ -58,7 +59,7 @@ def _imports(base: Path, name: str) -> list[str]:
         folder = path.resolve().parent
     except OSError:
         return []
-    prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", text))
+    prose = _CODE_SPAN.sub(" ", _outside_fences(text))
     out: list[str] = []
     for match in _IMPORT.finditer(prose):
         target = (folder / match.group(1).rstrip(".")).resolve()
@@ -69,3 +70,19 @@ def _imports(base: Path, name: str) -> list[str]:
         except (ValueError, OSError):
             continue  # outside the project, or unreadable
     return out
+
+
+def _outside_fences(text: str) -> str:
+    """`text` with its fenced blocks (a line opening with three backticks or tildes, through
+    the next line that is only such a fence) blanked, in one pass over its lines; an opening
+    fence never closed leaves the rest as it is."""
+    lines = text.split("\n")
+    opened: int | None = None
+    for index, line in enumerate(lines):
+        if opened is None:
+            if line.startswith(_FENCE_OPEN):
+                opened = index
+        elif _FENCE_CLOSE.fullmatch(line):
+            lines[opened : index + 1] = [""] * (index + 1 - opened)
+            opened = None
+    return "\n".join(lines)

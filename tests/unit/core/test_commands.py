@@ -460,6 +460,10 @@ def test_an_environment_prefix_that_changes_the_command_is_kept() -> None:
         ("PATH=$HOME/.cargo/bin:$PATH cargo test", "cargo test"),
         ("GOFLAGS=$EXTRA_FLAGS go test ./...", "go test ./..."),
         ("PYTHONPATH=src pytest", "PYTHONPATH=src pytest"),
+        ("AWS_ACCESS_KEY_ID=AKIAQ3ZP7XK2M4N5R6T8 SIGNING_KEY_ID=1A2B make release", "make release"),
+        ("GH_PAT=q8Zr2Lw9 DB_PASS=hunter2 SENTRY_DSN=k@sentry npm test", "npm test"),
+        ("DB_USER=[REDACTED:secret_assignment] mix test", "mix test"),
+        ("KEYBOARD_LAYOUT=us PATTERN=a make test", "KEYBOARD_LAYOUT=us PATTERN=a make test"),
     ],
 )
 def test_a_secret_or_one_machines_path_is_left_out_of_the_prefix(line: str, kept: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from pathlib import Path
 
 from squirrel_gateway.host_imports import MAX_HOPS, with_imports
@@ -54,3 +55,30 @@ def test_what_is_no_import_adds_nothing(tmp_path: Path) -> None:
 
 def test_a_project_without_instruction_files_keeps_the_hosts_list(tmp_path: Path) -> None:
     assert with_imports(str(tmp_path / "gone"), CLAUDE) == CLAUDE
+
+
+def test_fences_are_read_in_one_pass_over_the_lines(tmp_path: Path) -> None:
+    # Thousands of fences opened and never closed: each once made the file be read to its end.
+    (tmp_path / "CLAUDE.md").write_text("```x\n" * 12_000 + "@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("text\n")
+    (tmp_path / "CLAUDE.local.md").write_text("~~~\n@BLOCK.md\n```  \n@NOTES.md\n```sh\n")
+    for name in ("BLOCK.md", "NOTES.md"):
+        (tmp_path / name).write_text("text\n")
+
+    started = time.process_time()
+    loaded = with_imports(str(tmp_path), ("CLAUDE.md", "CLAUDE.local.md"))
+    spent = time.process_time() - started
+
+    assert loaded == ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "NOTES.md")
+    assert spent < 1.0  # CPU time of this process, not wall-clock: the quadratic read took ~5 s
+
+
+def test_a_symlink_out_of_the_project_is_no_import(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "secret.md").write_text("text\n")
+    (project / "link.md").symlink_to(tmp_path / "secret.md")
+    (project / "docs").symlink_to(tmp_path)
+    (project / "CLAUDE.md").write_text("@link.md @docs/secret.md @/etc/hostname @CLAUDE.md\n")
+
+    assert with_imports(str(project), ("CLAUDE.md",)) == ("CLAUDE.md",)

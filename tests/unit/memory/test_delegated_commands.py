@@ -120,6 +120,20 @@ def test_a_labelled_command_counts_where_its_paragraph_names_no_other_place() ->
     assert delegated_commands(_delegated(sent, EXPLORED).events) is None
 
 
+def test_a_report_or_brief_naming_another_projects_web_address_labels_nothing() -> None:
+    labels = EXPLORED.split("**Current state**:\n")[1]
+    upstream = "## Upstream\n\nhttps://github.com/acme/widgets is tested so:\n\n" + labels
+    assert delegated_commands(_delegated("Explore the repository.", upstream).events) is None
+    sent = "Read https://github.com/acme/widgets and say how it is tested."
+    assert delegated_commands(_delegated(sent, EXPLORED).events) is None
+    config = '## Config\n\n`{"baseUrl": "https://api.acme.dev"}`\n\n## Checks\n\n' + EXPLORED
+    found = delegated_commands(_delegated("Explore the repository.", config).events)
+    assert found is not None and "`vitest run src`" in found.content
+    local = "The dev server answers on http://localhost:5173/ once started.\n\n" + EXPLORED
+    found = delegated_commands(_delegated("Explore the repository.", local).events)
+    assert found is not None and "`vitest run src`" in found.content
+
+
 def test_a_passing_report_outranks_what_a_report_labels() -> None:
     report = EXPLORED + "\nI ran `npm test` and it passes.\n"
 

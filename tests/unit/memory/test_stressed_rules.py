@@ -54,7 +54,13 @@ def test_a_lead_that_insists_stresses_the_rule_after_it(text: str, content: str)
 
 @pytest.mark.parametrize(
     "text",
-    ["To be clear, the build is broken.", "Just to be clear: don't push yet."],
+    [
+        "To be clear, the build is broken.",
+        "Just to be clear: don't push yet.",
+        "To be clear, you should never have pushed that.",  # a reproach about a past act
+        "You should have run the tests first.",
+        "We must have broken it yesterday.",
+    ],
 )
 def test_a_lead_that_insists_before_no_rule_or_a_one_off_keeps_nothing(text: str) -> None:
     assert _stated(text) == []

@@ -85,6 +85,10 @@ _LABEL_ROLES = {
 }
 #: A path in a brief or report: absolute, home or parent-relative (`/home/dev/other`, `../lib`).
 _PLACE = re.compile(r"(?<![\w.~/:-])(?:~|\.\.)?/[\w.@~/-]+")
+#: A web address of another machine (a repository, a library's site): a report or a brief naming
+#: one may describe the code found there ("The upstream library https://… is tested with:").
+_WEB = re.compile(r"\bhttps?://(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+\.[\w.-]", re.I)
+_HEADING = re.compile(r"^#{1,6}[ \t]", re.MULTILINE)
 #: Scratch places a brief may name without the work being about them.
 _SCRATCH = re.compile(r"^/(?:(?:private/)?(?:var/)?tmp|var/folders|dev|proc)(?:/|$)")
 #: The user's own configuration: a dotfile in the home folder (`~/.npmrc`) or `~/.config/…`.
@@ -170,13 +174,18 @@ def labelled_commands(text: str, project_id: str) -> list[tuple[str, str]]:
     """(purpose, command) for each line of `text` that labels one whole command with the role
     its own words give ("- Unit tests: `vitest run src`"), in a paragraph that names no place
     outside the project (a long report may describe the tool's own data folders elsewhere) and
-    no dependency's code (`node_modules/…`: that package's scripts are not the project's)."""
+    no dependency's code (`node_modules/…`: that package's scripts are not the project's), under
+    a heading whose part names no web address of another machine (it may describe the code
+    found there)."""
     found: list[tuple[str, str]] = []
+    headings = [h.start() for h in _HEADING.finditer(text)]
     for match in _LABELLED.finditer(text):
         start = text.rfind("\n\n", 0, match.start())
         end = text.find("\n\n", match.end())
         paragraph = text[start + 1 : len(text) if end < 0 else end]
         if _names_elsewhere(paragraph, project_id) or DEPENDENCY_CODE.search(paragraph):
+            continue
+        if _WEB.search(_section(text, headings, match.start())):  # may describe code there
             continue
         command = doc_command(match.group(2))
         if command is None or any(word.startswith(("/", "~")) for word in command.split()):
@@ -188,13 +197,20 @@ def labelled_commands(text: str, project_id: str) -> list[tuple[str, str]]:
     return found
 
 
+def _section(text: str, headings: list[int], at: int) -> str:
+    """The part of `text` under the heading `at` is under (from its start when none is)."""
+    start = max((h for h in headings if h <= at), default=0)
+    end = min((h for h in headings if h > at), default=len(text))
+    return text[start:end]
+
+
 def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     """The commands the session's briefs to subagents give, or its subagents reported
     passing, that the session did not run itself; None when there are none."""
     ran = {" ".join(run.command.split()) for run in commands(events)}
     # A report's labels are read only when no brief sent a subagent to another place.
     away = any(
-        _names_elsewhere(brief, event.project_id)
+        _names_elsewhere(brief, event.project_id) or _WEB.search(brief) is not None
         for event in events
         if (brief := _brief(event)) is not None
     )

@@ -141,6 +141,12 @@ _SUBJECT = re.compile(
     r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
+#: A modal's perfect ("should never have pushed", "must have run"): about a past act, no rule.
+_PERFECT = re.compile(
+    r"^(?:(?:always|never|not)\s+)?have\s+(?:been|done|made|run|written|gone|left|put|sent|"
+    r"built|set|told|said|got|taken|seen|\w+ed|\w+en)\b",
+    re.IGNORECASE,
+)
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
@@ -289,6 +295,8 @@ def _without_subject(clause: str, *, standing: bool) -> str:
     if match is None:
         return clause
     rest = match.group("rest")
+    if match.group("modal") and _PERFECT.match(rest):
+        return clause  # "you should never have pushed that": a reproach about a past act
     if match.group("modal"):
         return rest
     if re.match(r"(?:always|never)\b", rest, re.IGNORECASE):

@@ -13,7 +13,9 @@ import re
 MAX_KEY_WORDS = 4
 MAX_KEY_CHARS = 64
 
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+#: A code span: a whole run of backticks, closed by the next run of the same length (each run
+#: taken whole, so a line of backticks is read in one pass, not tried at every split of it).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 _STRONG = re.compile(r"\*\*|~~")
 #: `*word*` emphasis (not a glob such as `*.py` or a lone star).
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[A-Za-z])([^*\n]*?[A-Za-z.!?)])\*(?![\w*])")

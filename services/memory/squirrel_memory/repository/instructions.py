@@ -71,10 +71,13 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 #: A sentence that opens as an instruction ("Do not …", "You should …", "Always …").
 _DIRECTIVE = re.compile(
-    r"^(?:(?:you|we|agents?|contributors?)\s+(?:must|should)\b|always|never|do not|don'?t|"
-    r"avoid|prefer|make sure|ensure|only)\b",
+    r"^(?:(?:you|we|agents?|contributors?)\s+(?:must|should)\b|(?:always|never|do not|don'?t|"
+    r"avoid|prefer|make sure|ensure)(?=[\s,]))",
     re.IGNORECASE,
 )
+#: "Only" opens an instruction when an imperative follows ("Only use …"; not "Only one
+#: worker runs at a time", which explains).
+_ONLY = re.compile(r"^only\s+", re.IGNORECASE)
 #: A sentence that opens with its condition ("When writing commit messages, follow …").
 _CONDITIONED = re.compile(
     r"^(?:when|whenever|before|after|if|once)\b[^,]{3,80},\s*(?:please\s+)?(?P<then>.+)$",
@@ -159,11 +162,19 @@ def _is_rule(text: str, *, bullet: bool, anywhere: bool = True) -> bool:
     """Whether `text` states a rule: a rule word ("always", "must", "do not"; only as its
     first words unless `anywhere`), a bullet that opens with an imperative ("Use …"), or an
     imperative after its condition ("When writing commit messages, follow …")."""
-    words = _RULE_WORDS.search(text) if anywhere else _DIRECTIVE.match(text)
+    words = _RULE_WORDS.search(text) if anywhere else _directive(text)
     if words or (bullet and _IMPERATIVE.match(text)):
         return True
     then = _CONDITIONED.match(text)
     return then is not None and _IMPERATIVE.match(then.group("then")) is not None
+
+
+def _directive(text: str) -> bool:
+    """Whether a sentence opens as an instruction (`_DIRECTIVE`, or "Only" and an imperative)."""
+    only = _ONLY.match(text)
+    if only is not None:
+        return _IMPERATIVE.match(text[only.end() :]) is not None
+    return _DIRECTIVE.match(text) is not None
 
 
 def _prose(line: str) -> bool:

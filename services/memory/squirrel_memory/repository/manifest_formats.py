@@ -175,6 +175,9 @@ MARKER_MANIFESTS = {
 }
 #: The same, known by their suffix (`ledger-0.1-1.rockspec`).
 MARKER_SUFFIXES = {".rockspec": "lua", ".nimble": "nim"}
+#: Marker names other tools use too, and the line that makes the file the ecosystem's: a
+#: Haskell Stack project names its snapshot (a Docker stack file is a `stack.yaml` too).
+MARKED_BY_CONTENT = {"stack.yaml": re.compile(r"^(?:resolver|snapshot)\s*:", re.MULTILINE)}
 
 
 def read_marker(text: TextFile, out: Readings) -> None:
@@ -183,5 +186,6 @@ def read_marker(text: TextFile, out: Readings) -> None:
     found = MARKER_MANIFESTS.get(name) or next(
         (eco for suffix, eco in MARKER_SUFFIXES.items() if name.endswith(suffix)), None
     )
-    if found is not None:
+    needs = MARKED_BY_CONTENT.get(name)
+    if found is not None and (needs is None or needs.search(text.text)):
         out.manifests[text.path] = found

@@ -18,6 +18,7 @@ import yaml
 
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.manifest_formats import (
+    MARKED_BY_CONTENT,
     MARKER_MANIFESTS,
     MARKER_SUFFIXES,
     read_cabal,
@@ -395,7 +396,7 @@ MANIFEST_ECOSYSTEMS: Mapping[str, str] = {
     "pubspec.yaml": "dart",
     "gleam.toml": "gleam",
     "dune-project": "ocaml",
-    **MARKER_MANIFESTS,
+    **{name: eco for name, eco in MARKER_MANIFESTS.items() if name not in MARKED_BY_CONTENT},
 }
 
 

@@ -133,3 +133,14 @@ def test_a_convention_needs_what_it_runs_on(make_repo: MakeRepo) -> None:
     assert "repo:recipe:test" not in _found(make_repo, deps_edn)
     beside = {"build.sbt": _SCALA["build.sbt"], "web/app.js": "export const a = 1;\n" * 40}
     assert "sbt" not in " ".join(_found(make_repo, beside).values())
+
+
+def test_a_docker_stack_file_is_no_haskell_project(make_repo: MakeRepo) -> None:
+    # `stack.yaml` is also the name of a Docker stack file: only a snapshot makes it Stack's.
+    docker = {
+        "stack.yaml": "version: '3.8'\nservices:\n  web:\n    image: shop:latest\n",
+        "deploy.sh": "docker stack deploy -c stack.yaml shop\n" * 20,
+    }
+    found = _found(make_repo, docker)
+    assert "Haskell" not in " ".join(found.values()), found
+    assert "stack test" not in " ".join(found.values()), found

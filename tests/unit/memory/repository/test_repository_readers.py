@@ -281,7 +281,8 @@ def test_a_paragraph_that_states_no_rule_gives_none() -> None:
         "uses Jinja templates for its pages, with a cache of parsed sessions kept in SQLite\n"
         "next to the transcripts, so that a second run is fast. When a page is built, the\n"
         "cache is read first. What a new reporter must not do is decide where the walk\n"
-        "stops. Test files live in `test/` and use the fixtures of `test/data/`.\n"
+        "stops. Test files live in `test/` and use the fixtures of `test/data/`. Only one\n"
+        "worker runs at a time, so jobs finish in order. Always-on workers read the queue.\n"
     )
     out = Readings()
     read_instruction_file(TextFile.of("AGENTS.md", about), out, "instructions")
