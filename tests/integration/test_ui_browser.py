@@ -191,6 +191,13 @@ async def test_the_browser_signs_in_once_finds_corrects_and_forgets(
             assert "migrations" in (await page.locator("main").inner_text()).lower()
             # The token footer's ruler is drawn by the stylesheet: no emoji font needed.
             assert "📏" not in await page.locator("main").inner_text()
+            # The stylesheet may still be loading on a busy machine: wait for it, not a time.
+            await page.wait_for_load_state("load")
+            await page.wait_for_function(
+                "() => [...document.querySelectorAll('main .ruler')]"
+                ".some(r => r.getBoundingClientRect().width > 4)",
+                timeout=120_000,
+            )
             ruler = page.get_by_role("img", name="cost").first
             box = await ruler.bounding_box()
             assert box is not None and box["width"] > 4 and box["height"] > 2
