@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice, parse_origin
+from squirrel_core.kept_text import REPORTING_TOOLS
 from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.pitfalls import error_fingerprint
 from squirrel_memory.llm.framing import data_rule, quoted_data
@@ -14,7 +15,11 @@ EXTRACTION_TOOL_NAME = "record_memories"
 UPDATE_TOOL_NAME = "decide_memory_update"
 #: Per-line caps when rendering events for a prompt.
 MAX_USER_CHARS = 800
-MAX_ASSISTANT_CHARS = 300
+#: An assistant's reply or a subagent's report: head and tail (its conclusion is at its end).
+MAX_ASSISTANT_CHARS = 1_200
+MAX_REPORT_CHARS = 1_600
+#: What a long line is cut to when the whole episode does not fit.
+MAX_SHORT_CHARS = 300
 MAX_OUTPUT_CHARS = 240
 
 EXTRACTION_SYSTEM_PROMPT = f"""\
@@ -40,6 +45,10 @@ for user_style (pref:testing, pref:package_manager), `framework`, `language`, `d
 - `scope` is `user` for personal style that applies in every project, else `project`.
 - `importance` 0.0–1.0: explicit user instructions and recurring practice high; weak hints low.
 - `source_event_ids` lists the event refs (like e3) the memory is based on.
+- `assistant` and `subagent report` lines often state what the work found: a diagnosis \
+after a failure, where things live in the code it read, how the project is built or tested. \
+Those are project facts or pitfalls when the line states them as found (not a plan, a guess or \
+a question); cite that line.
 - Each event line says who said it. Only `user (typed)`, `user (queued)`, `user (slash \
 command …)` and `user (answer)` lines are the user's own words; `parent agent`, `host`, `hook` \
 and `compaction summary` lines were written by the assistant, the tool or a script, never by the \
@@ -132,6 +141,16 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _ends(text: str, limit: int) -> str:
+    """`text` on one line within `limit` characters: its head and its tail when it is longer
+    (a reply or a report states its conclusion last)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    head = (limit - 3) * 2 // 5
+    return f"{flat[:head]} … {flat[len(flat) - (limit - 3 - head) :]}"
+
+
 def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] | None:
     """One rendered line and its priority (0 = keep first, 2 = drop first)."""
     content = event.content
@@ -151,17 +170,15 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
         if not isinstance(text, str) or not text.strip():
             return None
         label = _OTHER_LABELS.get(parse_origin(event.origin, kind), "host")
-        return f"{label}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2
+        return f"{label}: {_clip(text, MAX_SHORT_CHARS)}", 2
     if kind == EventType.COMPACTION_SUMMARY or event.origin == Origin.COMPACTION:
         text = content.get("text")
         summary = "compaction summary (restates earlier work)"
-        return (
-            (f"{summary}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
-        )
+        return (f"{summary}: {_clip(text, MAX_SHORT_CHARS)}", 3) if isinstance(text, str) else None
     if kind == EventType.ASSISTANT_RESPONSE:
         text = content.get("text")
         who = "subagent" if event.sidechain else "assistant"
-        return (f"{who}: {_clip(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
+        return (f"{who}: {_ends(text, MAX_ASSISTANT_CHARS)}", 2) if isinstance(text, str) else None
     if kind in (EventType.COMMAND_RUN, EventType.TEST_RUN):
         command = content.get("command")
         if not isinstance(command, str):
@@ -186,7 +203,12 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
     if kind == EventType.TOOL_CALL:
         tool = content.get("tool")
         paths = ", ".join(event.file_paths[:3])
-        return (f"tool {tool} {paths}".rstrip(), 2) if tool not in ("Bash",) else None
+        return (f"tool {tool} {paths}".rstrip(), 3) if tool not in ("Bash",) else None
+    if kind == EventType.TOOL_RESULT and content.get("tool") in REPORTING_TOOLS:
+        report = content.get("output")
+        if not isinstance(report, str) or not report.strip() or content.get("is_error") is True:
+            return None
+        return f"subagent report: {_ends(report, MAX_REPORT_CHARS)}", 1
     if kind == EventType.TOOL_RESULT and content.get("is_error") is True:
         use_id = content.get("tool_use_id")
         if isinstance(use_id, str) and use_id in commands_seen:
@@ -199,8 +221,10 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
 def render_events(events: list[StoredEvent], max_chars: int) -> tuple[str, dict[str, str]]:
     """Events as compact `[eN] …` lines within `max_chars`, and the ref → event id map.
 
-    When the episode does not fit, low-priority lines (assistant prose, plain tool calls) go
-    first, then file changes and tool errors, then the tail of the episode.
+    When the episode does not fit, long lines are cut short first (an assistant's reply keeps
+    its head and tail), then plain tool calls and compaction summaries go, then the assistant's
+    prose and text the host or a parent agent wrote, then file changes, tool errors and subagent
+    reports, then the tail of the episode. The user's words, commands and commits stay longest.
     """
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
     refs: dict[str, str] = {}
@@ -218,8 +242,10 @@ def render_events(events: list[StoredEvent], max_chars: int) -> tuple[str, dict[
         ref = f"e{len(refs) + 1}"
         refs[ref] = event.id
         lines.append((f"[{ref}] {rendered[0]}", rendered[1]))
-    for drop in (2, 1):
-        if sum(len(text) + 1 for text, _ in lines) <= max_chars:
+    if _length(lines) > max_chars:
+        lines = [(_shortened(text, prio), prio) for text, prio in lines]
+    for drop in (3, 2, 1):
+        if _length(lines) <= max_chars:
             break
         lines = [(text, prio) for text, prio in lines if prio < drop]
     kept: list[str] = []
@@ -231,6 +257,18 @@ def render_events(events: list[StoredEvent], max_chars: int) -> tuple[str, dict[
         kept.append(text)
         used += len(text) + 1
     return "\n".join(kept), refs
+
+
+def _length(lines: list[tuple[str, int]]) -> int:
+    return sum(len(text) + 1 for text, _ in lines)
+
+
+def _shortened(line: str, priority: int) -> str:
+    """A rendered line of a reply or a report cut to `MAX_SHORT_CHARS` (head and tail)."""
+    if priority == 0 or len(line) <= MAX_SHORT_CHARS:
+        return line
+    ref, _, rest = line.partition(" ")
+    return f"{ref} {_ends(rest, MAX_SHORT_CHARS)}"
 
 
 def extraction_message(episode: Episode, events_text: str) -> str:
