@@ -1,25 +1,32 @@
 """A laptop delivering to a team server on Postgres while that server migrates its database at
-start: it is told the server is starting (not that it is unreachable), its status says so, and
-once the server serves every event is stored once, none lost, none doubled."""
+start: it is told how far the migration is (not that the server is unreachable), its status and
+its reads' fall-back line say so, and once the server serves every event is stored once, none
+lost, none doubled."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.status_view import team_delivery
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.team_client import TeamLink, failure_reason, save_team_token
+from squirrel_core.project_identity import project_identity
+from squirrel_core.team_client import TeamLink, failure_reason, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
+from squirrel_gateway import team_away
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.storage.postgres import database as postgres_database
-from squirrel_memory.storage.postgres.online import AfterBatch
+from squirrel_memory.storage.postgres.online import AfterBatch, Progress
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
@@ -30,9 +37,36 @@ from tests.tls_certs import make_tls_files
 from .test_postgres_online_migration import _back_to_7, _version_and_backfill
 
 TEAM_ID = "github.com/acme/shop"
+MIGRATING = "the team server is migrating its store: 40 % (2 of 5 memories) counted"
+"""Five memories counted two a batch, held after the first batch."""
 
 
-async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_nothing(
+async def _fall_back_notes(link: TeamLink, local: GrpcMemoryBackend, repo: Path) -> list[str]:
+    """What a read through the gateway's team backend notes when it leaves the team out."""
+    client = team_memory_client(link, timeout=30)
+    reads = TeamMemoryBackend(
+        local,
+        GrpcMemoryBackend(client, list, timeout=30),
+        functools.partial(project_identity, machine=link.machine),
+        server=link.server,
+        wait_seconds=30,
+    )
+    try:
+        with team_away.collecting() as notes:
+            await reads.get_task_context(
+                str(repo),
+                user_id=None,
+                task_description="run the release steps",
+                active_file_paths=[],
+                preferred_memory_types=[],
+                budget=400,
+            )
+    finally:
+        await client.close()
+    return notes
+
+
+async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and_loses_nothing(
     tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tls = make_tls_files(tmp_path / "tls")
@@ -59,8 +93,12 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
         counting.set()
         await release.wait()
 
-    async def slowed(conn: psycopg.AsyncConnection, after_batch: AfterBatch = held) -> int:
-        return await migrate(conn, batch_rows=1, after_batch=after_batch)
+    async def slowed(
+        conn: psycopg.AsyncConnection,
+        after_batch: AfterBatch = held,
+        progress: Progress | None = None,
+    ) -> int:
+        return await migrate(conn, batch_rows=2, after_batch=after_batch, progress=progress)
 
     async with (
         served(laptop_settings) as laptop,
@@ -77,6 +115,17 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             link = TeamLink(f"localhost:{server.service.team_port}", token, tls.ca, "alice-mbp")
             delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
             assert (await delivery.deliver()).accepted == 40
+            team = team_memory_client(link)
+            for n in range(5):  # the memories the next start's migration counts
+                await team.call(
+                    team.stub.Remember,
+                    pb.RememberRequest(
+                        project_id=TEAM_ID,
+                        type=memory_pb2.MEMORY_TYPE_RECIPE,
+                        content=f"Step {n} of the release: run `make stage{n}` first.",
+                    ),
+                )
+            await team.close()
         await delivery.stop()
         _back_to_7(database)  # as a server of the version before left it
         await local.call(
@@ -94,14 +143,21 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
             with pytest.raises(UnavailableError) as refused:
                 await delivery.deliver()
-            assert "the team server is starting" in str(refused.value)
-            assert failure_reason(refused.value, 3).startswith("it is starting")
+            assert MIGRATING in str(refused.value)
+            assert failure_reason(refused.value, 3) == (
+                "it is migrating its store: 40 % (2 of 5 memories) counted"
+            )
             assert not await serving(link)  # the laptop's probe waits for SERVING
             said = team_delivery(
                 [{"team_events_waiting": 50, "team_delivery_error": delivery.last_error}]
             )
             assert "50 events waiting" in said["text_delivery"]
-            assert "the team server is starting" in said["text_delivery"]
+            assert MIGRATING in said["text_delivery"]
+            local_reads = GrpcMemoryBackend(local, lambda: [str(repo)])
+            assert await _fall_back_notes(link, local_reads, repo) == [
+                f"team server {link.server} not used: it is migrating its store: 40 % "
+                "(2 of 5 memories) counted; answered from local memory only"
+            ]
             assert _version_and_backfill(database) == (7, True)  # still counting
 
             release.set()
