@@ -28,7 +28,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, team_memory_client
+from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb as to_pb
@@ -281,6 +281,51 @@ async def test_a_refused_token_is_not_probed_for_its_return(tmp_path: Path, home
             # The pause of a refusal is not cut short: one round, no probe, nothing sent.
             await asyncio.sleep(0.3)
             assert probes == []
+        finally:
+            await delivery.stop()
+
+
+async def test_a_token_saved_in_place_of_a_refused_one_is_used_at_once_not_after_the_pause(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    record, revoked = tokens.issue("alice", ["github.com/acme/*"], Role.ADMIN)
+    tokens.revoke(record.id)
+    laptop_home = HomeLayout(laptop_settings.home)
+    save_team_token(laptop_home, revoked)  # what `sqrl team join` had saved
+    repo = _repo(tmp_path / "clone", "https://github.com/acme/shop.git")
+
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        target = f"localhost:{server.service.team_port}"
+
+        def saved() -> TeamLink:
+            return TeamLink(target, laptop_home.team_token.read_text().strip(), link.ca_file, "m")
+
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        await local.call(
+            local.stub.AppendEvents,
+            pb.AppendEventsRequest(project_id=str(repo), events=[to_pb(e) for e in _events(4)]),
+        )
+        engine = laptop.servicer.engine
+        # An hour between rounds: only the token file, read again, can end the pause in time.
+        delivery = TeamDelivery(
+            engine.registry.open_stores, saved(), interval=3600, probe_every=0.05, relink=saved
+        )
+        delivery.start()
+        try:
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None, 60)
+            assert "Unauthenticated" in (delivery.last_error or "")
+            await asyncio.sleep(0.3)  # the same token: the pause goes on
+            store = await engine.registry.store(str(repo))
+            assert await delivery.waiting(store) == 4
+            save_team_token(laptop_home, link.token)  # a new token, saved by `sqrl team join`
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is None, 30)
+            assert await delivery.waiting(store) == 0
         finally:
             await delivery.stop()
 
