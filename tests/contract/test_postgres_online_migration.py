@@ -156,15 +156,21 @@ class _StoppedError(Exception):
     pass
 
 
-async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
-    database: str, project: str
-) -> None:
+async def _filled_at_7(database: str, project: str, memories: int) -> list[str]:
+    """The ids of `memories` memories written, the database then taken back to version 7."""
     db, (store,) = await _open(database, project)
     try:
-        ids = await _fill(store, 20, "docker")
+        ids = await _fill(store, memories, "docker")
     finally:
         await db.close()
     _back_to_7(database)
+    return ids
+
+
+async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
+    database: str, project: str
+) -> None:
+    ids = await _filled_at_7(database, project, 20)
 
     async def stop_after_three(upto: str | None) -> None:
         if upto is not None and upto >= sorted(ids)[8]:
@@ -189,12 +195,7 @@ async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
 async def test_the_count_tells_how_far_it_is_and_a_count_taken_up_starts_where_it_stopped(
     database: str, project: str
 ) -> None:
-    db, (store,) = await _open(database, project)
-    try:
-        ids = await _fill(store, 11, "docker")
-    finally:
-        await db.close()
-    _back_to_7(database)
+    ids = await _filled_at_7(database, project, 11)
     told: list[CountProgress] = []
 
     async def stop_after_two(upto: str | None) -> None:

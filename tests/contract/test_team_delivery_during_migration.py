@@ -6,7 +6,6 @@ lost, none doubled."""
 from __future__ import annotations
 
 import asyncio
-import functools
 from pathlib import Path
 
 import psycopg
@@ -17,19 +16,17 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.status_view import team_delivery
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.project_identity import project_identity
 from squirrel_core.team_client import TeamLink, failure_reason, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
-from squirrel_gateway import team_away
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.storage.postgres import database as postgres_database
 from squirrel_memory.storage.postgres.online import AfterBatch, Progress
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
+from tests.integration.test_team_away import _context_notes, team_reads
 from tests.integration.test_team_delivery import _events, _repo, _settings, unstarted
 from tests.integration.test_team_delivery import serving as served
 from tests.tls_certs import make_tls_files
@@ -39,31 +36,6 @@ from .test_postgres_online_migration import _back_to_7, _version_and_backfill
 TEAM_ID = "github.com/acme/shop"
 MIGRATING = "the team server is migrating its store: 40 % (2 of 5 memories) counted"
 """Five memories counted two a batch, held after the first batch."""
-
-
-async def _fall_back_notes(link: TeamLink, local: GrpcMemoryBackend, repo: Path) -> list[str]:
-    """What a read through the gateway's team backend notes when it leaves the team out."""
-    client = team_memory_client(link, timeout=30)
-    reads = TeamMemoryBackend(
-        local,
-        GrpcMemoryBackend(client, list, timeout=30),
-        functools.partial(project_identity, machine=link.machine),
-        server=link.server,
-        wait_seconds=30,
-    )
-    try:
-        with team_away.collecting() as notes:
-            await reads.get_task_context(
-                str(repo),
-                user_id=None,
-                task_description="run the release steps",
-                active_file_paths=[],
-                preferred_memory_types=[],
-                budget=400,
-            )
-    finally:
-        await client.close()
-    return notes
 
 
 async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and_loses_nothing(
@@ -153,8 +125,9 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and
             )
             assert "50 events waiting" in said["text_delivery"]
             assert MIGRATING in said["text_delivery"]
-            local_reads = GrpcMemoryBackend(local, lambda: [str(repo)])
-            assert await _fall_back_notes(link, local_reads, repo) == [
+            async with team_reads(GrpcMemoryBackend(local, lambda: [str(repo)]), link) as reads:
+                notes, _ = await _context_notes(reads, repo)
+            assert notes == [
                 f"team server {link.server} not used: it is migrating its store: 40 % "
                 "(2 of 5 memories) counted; answered from local memory only"
             ]
