@@ -81,8 +81,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         self._team_tokens = team_tokens
         self.starting = False
         """Set while the service starts (listening, not yet SERVING): a team token's call is
-        answered UNAVAILABLE at once, saying why, instead of waiting on a database that may be
-        migrating; the install's own callers are let through as before."""
+        answered UNAVAILABLE at once, saying why (`starting_text`), instead of waiting on a
+        database that may be migrating; the install's own callers are let through as before."""
+        self.starting_text = SERVER_STARTING
+        """What that answer says: the service may say how far its start is."""
 
     async def intercept_service(
         self,
@@ -178,7 +180,7 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         try:
             grant = await self._authenticate(context)
             if grant is not None and self.starting:
-                raise UnavailableError(SERVER_STARTING)
+                raise UnavailableError(self.starting_text)
             _require_parsed(request)
             user = None if grant is None else grant.user
             await self._bind_request_user(context, request, user)
@@ -356,9 +358,15 @@ class GrpcService:
         log.info("team_listening", address=team.host, port=port, tls=team.tls)
         return port
 
+    def say_starting(self, text: str) -> None:
+        """What a team token's call is answered (UNAVAILABLE) until the service is SERVING
+        (how far its start is), instead of the plain "starting"."""
+        self._interceptor.starting_text = text
+
     async def set_serving(self) -> None:
         """Marks the server SERVING and records it in the home's service file."""
         self._interceptor.starting = False
+        self._interceptor.starting_text = SERVER_STARTING
         for service_name in ["", *self._service_names]:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.SERVING)
         write_service_info(

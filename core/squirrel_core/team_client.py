@@ -28,7 +28,7 @@ from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import MAX_MESSAGE_BYTES
 from squirrel_core.settings import Settings
-from squirrel_core.team_listen import SERVER_STARTING, split_address
+from squirrel_core.team_listen import SERVER_STARTING, migration_progress, split_address
 
 TEAM_TIMEOUT = 15.0
 JOIN_CHECK_SECONDS = 10.0
@@ -135,6 +135,9 @@ def failure_reason(exc: BaseException, wait_seconds: float) -> str:
     text = str(exc).lower()
     if isinstance(exc, UnavailableError) and SERVER_STARTING in str(exc):
         return "it is starting (bringing its database up to date, which may take a minute)"
+    counted = migration_progress(str(exc)) if isinstance(exc, UnavailableError) else None
+    if counted is not None:
+        return f"it is migrating its store: {counted}"
     if isinstance(exc, (UnavailableError, OSError)) and any(w in text for w in _TLS_WORDS):
         return "TLS with it failed (is team.ca_file the CA that signed its certificate?)"
     if isinstance(exc, (UnavailableError, OSError)):

@@ -23,6 +23,28 @@ SERVER_STARTING = (
 )
 """What a team server answers a laptop's call before it is SERVING (UNAVAILABLE)."""
 
+SERVER_MIGRATING = "the team server is migrating its store: "
+"""How the answer begins while the server counts its memories for a new schema version."""
+
+
+def server_migrating(counted: int, total: int) -> str:
+    """What a team server answers (UNAVAILABLE) while its migration counts the memories."""
+    percent = 100 if total <= 0 else min(100, counted * 100 // total)
+    return (
+        f"{SERVER_MIGRATING}{percent} % ({counted:,} of {total:,} memories) counted; it serves "
+        "once every memory is; try again shortly"
+    )
+
+
+def migration_progress(message: str) -> str | None:
+    """`41 % (102,000 of 250,000 memories) counted` from a migrating server's answer, else
+    None."""
+    _, found, rest = message.partition(SERVER_MIGRATING)
+    if not found:
+        return None
+    return rest.partition(";")[0].strip() or None
+
+
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 

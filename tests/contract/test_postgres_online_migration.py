@@ -12,6 +12,7 @@ import uuid
 import psycopg
 import pytest
 
+from squirrel_memory.storage.postgres.online import CountProgress
 from squirrel_memory.storage.postgres.schema import current_version, migrate
 from squirrel_memory.storage.postgres.search_words import BACKFILL, SEARCH_WORDS_ONLINE
 
@@ -155,15 +156,21 @@ class _StoppedError(Exception):
     pass
 
 
-async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
-    database: str, project: str
-) -> None:
+async def _filled_at_7(database: str, project: str, memories: int) -> list[str]:
+    """The ids of `memories` memories written, the database then taken back to version 7."""
     db, (store,) = await _open(database, project)
     try:
-        ids = await _fill(store, 20, "docker")
+        ids = await _fill(store, memories, "docker")
     finally:
         await db.close()
     _back_to_7(database)
+    return ids
+
+
+async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
+    database: str, project: str
+) -> None:
+    ids = await _filled_at_7(database, project, 20)
 
     async def stop_after_three(upto: str | None) -> None:
         if upto is not None and upto >= sorted(ids)[8]:
@@ -183,6 +190,28 @@ async def test_a_migration_stopped_midway_is_taken_up_by_the_next_start(
         assert _agree(database, project) == [12]
     finally:
         await db.close()
+
+
+async def test_the_count_tells_how_far_it_is_and_a_count_taken_up_starts_where_it_stopped(
+    database: str, project: str
+) -> None:
+    ids = await _filled_at_7(database, project, 11)
+    told: list[CountProgress] = []
+
+    async def stop_after_two(upto: str | None) -> None:
+        if len(told) == 3:
+            raise _StoppedError
+
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        with pytest.raises(_StoppedError):
+            await migrate(conn, batch_rows=4, after_batch=stop_after_two, progress=told.append)
+    assert told == [CountProgress(0, 11), CountProgress(4, 11), CountProgress(8, 11)]
+    told.clear()
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        assert await migrate(conn, batch_rows=4, progress=told.append) == 8
+    assert told == [CountProgress(8, 11), CountProgress(11, 11)]  # the last batch: 3 left
+    assert _version_and_backfill(database) == (8, False)
+    assert _agree(database, project) == [len(ids)]
 
 
 async def test_a_writer_queued_behind_a_batch_is_let_through_not_failed(

@@ -1,6 +1,7 @@
 """A laptop delivering to a team server on Postgres while that server migrates its database at
-start: it is told the server is starting (not that it is unreachable), its status says so, and
-once the server serves every event is stored once, none lost, none doubled."""
+start: it is told how far the migration is (not that the server is unreachable), its status and
+its reads' fall-back line say so, and once the server serves every event is stored once, none
+lost, none doubled."""
 
 from __future__ import annotations
 
@@ -10,19 +11,22 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.status_view import team_delivery
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
-from squirrel_core.team_client import TeamLink, failure_reason, save_team_token
+from squirrel_core.team_client import TeamLink, failure_reason, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_memory.storage.postgres import database as postgres_database
-from squirrel_memory.storage.postgres.online import AfterBatch
+from squirrel_memory.storage.postgres.online import AfterBatch, Progress
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
+from tests.integration.test_team_away import _context_notes, team_reads
 from tests.integration.test_team_delivery import _events, _repo, _settings, unstarted
 from tests.integration.test_team_delivery import serving as served
 from tests.tls_certs import make_tls_files
@@ -30,9 +34,11 @@ from tests.tls_certs import make_tls_files
 from .test_postgres_online_migration import _back_to_7, _version_and_backfill
 
 TEAM_ID = "github.com/acme/shop"
+MIGRATING = "the team server is migrating its store: 40 % (2 of 5 memories) counted"
+"""Five memories counted two a batch, held after the first batch."""
 
 
-async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_nothing(
+async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and_loses_nothing(
     tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tls = make_tls_files(tmp_path / "tls")
@@ -59,8 +65,12 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
         counting.set()
         await release.wait()
 
-    async def slowed(conn: psycopg.AsyncConnection, after_batch: AfterBatch = held) -> int:
-        return await migrate(conn, batch_rows=1, after_batch=after_batch)
+    async def slowed(
+        conn: psycopg.AsyncConnection,
+        after_batch: AfterBatch = held,
+        progress: Progress | None = None,
+    ) -> int:
+        return await migrate(conn, batch_rows=2, after_batch=after_batch, progress=progress)
 
     async with (
         served(laptop_settings) as laptop,
@@ -77,6 +87,17 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             link = TeamLink(f"localhost:{server.service.team_port}", token, tls.ca, "alice-mbp")
             delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
             assert (await delivery.deliver()).accepted == 40
+            team = team_memory_client(link)
+            for n in range(5):  # the memories the next start's migration counts
+                await team.call(
+                    team.stub.Remember,
+                    pb.RememberRequest(
+                        project_id=TEAM_ID,
+                        type=memory_pb2.MEMORY_TYPE_RECIPE,
+                        content=f"Step {n} of the release: run `make stage{n}` first.",
+                    ),
+                )
+            await team.close()
         await delivery.stop()
         _back_to_7(database)  # as a server of the version before left it
         await local.call(
@@ -94,14 +115,22 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
             with pytest.raises(UnavailableError) as refused:
                 await delivery.deliver()
-            assert "the team server is starting" in str(refused.value)
-            assert failure_reason(refused.value, 3).startswith("it is starting")
+            assert MIGRATING in str(refused.value)
+            assert failure_reason(refused.value, 3) == (
+                "it is migrating its store: 40 % (2 of 5 memories) counted"
+            )
             assert not await serving(link)  # the laptop's probe waits for SERVING
             said = team_delivery(
                 [{"team_events_waiting": 50, "team_delivery_error": delivery.last_error}]
             )
             assert "50 events waiting" in said["text_delivery"]
-            assert "the team server is starting" in said["text_delivery"]
+            assert MIGRATING in said["text_delivery"]
+            async with team_reads(GrpcMemoryBackend(local, lambda: [str(repo)]), link) as reads:
+                notes, _ = await _context_notes(reads, repo)
+            assert notes == [
+                f"team server {link.server} not used: it is migrating its store: 40 % "
+                "(2 of 5 memories) counted; answered from local memory only"
+            ]
             assert _version_and_backfill(database) == (7, True)  # still counting
 
             release.set()

@@ -8,11 +8,12 @@ delivery finds the server back by its health check, long before its pause would 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import json
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import grpc
@@ -22,13 +23,13 @@ from mcp import Client
 from squirrel.v1 import gateway_service_pb2, gateway_service_pb2_grpc, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.main import main
-from squirrel_core.clients import LOCAL_READS, GatewayClient, open_channel
+from squirrel_core.clients import LOCAL_READS, GatewayClient, MemoryClient, open_channel
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, team_memory_client
+from squirrel_core.team_client import TeamLink, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb as to_pb
@@ -61,6 +62,31 @@ Homes = Callable[..., tuple[Settings, Settings, TeamLink]]
 
 def _identity(root: str, machine: str) -> str:
     return project_identity(root, machine)
+
+
+@contextlib.asynccontextmanager
+async def team_reads(local: GrpcMemoryBackend, link: TeamLink) -> AsyncIterator[TeamMemoryBackend]:
+    """The gateway's reads of `local` and of the team server `link` names, merged."""
+    client = team_memory_client(link, timeout=30)
+    try:
+        yield TeamMemoryBackend(
+            local,
+            GrpcMemoryBackend(client, list, timeout=30),
+            functools.partial(_identity, machine=link.machine),
+            server=link.server,
+            wait_seconds=30,
+        )
+    finally:
+        await client.close()
+
+
+async def _backlog(local: MemoryClient, repo: Path, events: int) -> None:
+    """The laptop's project of `repo` with `events` events stored, none delivered yet."""
+    await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+    await local.call(
+        local.stub.AppendEvents,
+        pb.AppendEventsRequest(project_id=str(repo), events=[to_pb(e) for e in _events(events)]),
+    )
 
 
 async def _context_notes(reads: TeamMemoryBackend, repo: Path) -> tuple[list[str], str]:
@@ -117,22 +143,12 @@ async def test_a_read_without_the_team_says_why_and_a_read_with_it_says_nothing(
                 await admin.close()
             if case == "revoked":
                 tokens.revoke(record.id)
-            client = team_memory_client(team_link, timeout=30)
-            reads = TeamMemoryBackend(
-                local_backend,
-                GrpcMemoryBackend(client, list, timeout=30),
-                functools.partial(_identity, machine=team_link.machine),
-                server=team_link.server,
-                wait_seconds=30,
-            )
-            try:
+            async with team_reads(local_backend, team_link) as reads:
                 said[case], shown = await _context_notes(reads, repo)
                 assert "make check" in shown  # local memory answers in every case
                 # Left alone for a while after a failure: the next read says why again.
                 again, _ = await _context_notes(reads, repo)
                 assert again == said[case]
-            finally:
-                await client.close()
     assert said["answered"] == []
     for case, words in (
         ("revoked", "refused this laptop's token"),
@@ -211,11 +227,7 @@ async def test_delivery_sends_the_backlog_when_the_server_is_back_not_after_its_
         serving(laptop_settings) as laptop,
         memory_client(laptop.service, laptop_settings) as local,
     ):
-        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
-        await local.call(
-            local.stub.AppendEvents,
-            pb.AppendEventsRequest(project_id=str(repo), events=[to_pb(e) for e in _events(30)]),
-        )
+        await _backlog(local, repo, 30)
         engine = laptop.servicer.engine
         # An hour between rounds: only the health check can bring the backlog over in time.
         delivery = TeamDelivery(
@@ -262,11 +274,7 @@ async def test_a_refused_token_is_not_probed_for_its_return(tmp_path: Path, home
     ):
         target = f"localhost:{server.service.team_port}"
         refused = TeamLink(target, token, link.ca_file, "erin-mbp")
-        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
-        await local.call(
-            local.stub.AppendEvents,
-            pb.AppendEventsRequest(project_id=str(repo), events=[to_pb(e) for e in _events(3)]),
-        )
+        await _backlog(local, repo, 3)
         delivery = TeamDelivery(
             laptop.servicer.engine.registry.open_stores,
             refused,
@@ -281,6 +289,47 @@ async def test_a_refused_token_is_not_probed_for_its_return(tmp_path: Path, home
             # The pause of a refusal is not cut short: one round, no probe, nothing sent.
             await asyncio.sleep(0.3)
             assert probes == []
+        finally:
+            await delivery.stop()
+
+
+async def test_a_token_saved_in_place_of_a_refused_one_is_used_at_once_not_after_the_pause(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, laptop_settings, link = homes()
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    record, revoked = tokens.issue("alice", ["github.com/acme/*"], Role.ADMIN)
+    tokens.revoke(record.id)
+    laptop_home = HomeLayout(laptop_settings.home)
+    save_team_token(laptop_home, revoked)  # what `sqrl team join` had saved
+    repo = _repo(tmp_path / "clone", "https://github.com/acme/shop.git")
+
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        target = f"localhost:{server.service.team_port}"
+
+        def saved() -> TeamLink:
+            return TeamLink(target, laptop_home.team_token.read_text().strip(), link.ca_file, "m")
+
+        await _backlog(local, repo, 4)
+        engine = laptop.servicer.engine
+        # An hour between rounds: only the token file, read again, can end the pause in time.
+        delivery = TeamDelivery(
+            engine.registry.open_stores, saved(), interval=3600, probe_every=0.05, relink=saved
+        )
+        delivery.start()
+        try:
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None, 60)
+            assert "Unauthenticated" in (delivery.last_error or "")
+            await asyncio.sleep(0.3)  # the same token: the pause goes on
+            store = await engine.registry.store(str(repo))
+            assert await delivery.waiting(store) == 4
+            save_team_token(laptop_home, link.token)  # a new token, saved by `sqrl team join`
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is None, 30)
+            assert await delivery.waiting(store) == 0
         finally:
             await delivery.stop()
 

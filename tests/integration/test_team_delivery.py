@@ -5,17 +5,16 @@ from __future__ import annotations
 import asyncio
 import socket
 import subprocess
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import grpc
 import pytest
 
 from bench.postgres_server import free_port as _free_port
-from squirrel.v1 import memory_pb2, memory_service_pb2_grpc
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient
@@ -34,7 +33,7 @@ from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.reads import for_hooks
 from squirrel_gateway.team_backend import TeamMemoryBackend
-from squirrel_memory.server import SERVICE_NAME
+from squirrel_memory.server import registered
 from squirrel_memory.servicer import MemoryServicer
 from squirrel_memory.team_delivery import TeamDelivery
 from tests.integration.conftest import memory_client
@@ -62,14 +61,7 @@ def unstarted(settings: Settings) -> tuple[GrpcService, MemoryServicer]:
         team=team,
         team_tokens=TeamTokens(layout.team_tokens) if team else None,
     )
-    servicer = MemoryServicer(settings)
-
-    def register(server: grpc.aio.Server) -> Sequence[str]:
-        memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
-
-    service.add(register)
-    return service, servicer
+    return service, registered(settings, service)
 
 
 @asynccontextmanager

@@ -7,6 +7,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import structlog
 
@@ -60,6 +61,9 @@ from squirrel_memory.team_registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 
+if TYPE_CHECKING:
+    from squirrel_memory.storage.postgres.online import Progress
+
 log = structlog.get_logger()
 
 MAX_BATCH_EVENTS = 5_000
@@ -107,6 +111,12 @@ class MemoryEngine:
         """The user's own memories: `remember`, one or a batch."""
 
     # -- life ------------------------------------------------------------------------------------
+    def on_migration(self, progress: Progress) -> None:
+        """`progress` is told how far a migration of the Postgres schema counted the memories
+        while `start` opens the database (nothing on SQLite, whose migrations are quick)."""
+        if isinstance(self._backend, PostgresBackend):
+            self._backend.migrating = progress
+
     async def start(self) -> None:
         if isinstance(self._backend, PostgresBackend):
             # Every server checks the schema at start (migrating it, or refusing one newer

@@ -10,14 +10,15 @@ from squirrel.v1 import memory_service_pb2, memory_service_pb2_grpc
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, main_for
 from squirrel_core.settings import Settings
+from squirrel_core.team_listen import server_migrating
 from squirrel_memory.servicer import MemoryServicer
 
 SERVICE_NAME = memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
 
 
-async def setup(
-    settings: Settings, service: GrpcService
-) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
+def registered(settings: Settings, service: GrpcService) -> MemoryServicer:
+    """The memory servicer of `settings`, added to `service`; while it starts, a team token's
+    call is answered how far a migration of the database is."""
     servicer = MemoryServicer(settings)
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
@@ -25,6 +26,16 @@ async def setup(
         return [SERVICE_NAME]
 
     service.add(register)
+    servicer.engine.on_migration(
+        lambda p: service.say_starting(server_migrating(p.counted, p.total))
+    )
+    return servicer
+
+
+async def setup(
+    settings: Settings, service: GrpcService
+) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
+    servicer = registered(settings, service)
     return servicer.start, servicer.close
 
 

@@ -98,6 +98,14 @@ def _team_link_or_none(settings: Settings) -> TeamLink | None:
         return None
 
 
+def _saved_link(settings: Settings) -> TeamLink | None:
+    """The team link with the token the home holds now (None when it cannot be read)."""
+    try:
+        return team_link(settings)
+    except SquirrelError:
+        return None
+
+
 def _remember_response(done: Remembered) -> pb.RememberResponse:
     return pb.RememberResponse(
         memory=memory_to_pb(done.memory),
@@ -120,6 +128,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 self.engine.registry.open_stores,
                 link,
                 interval=settings.float_("team.deliver_seconds"),
+                relink=lambda: _saved_link(settings),
             )
             if link is not None
             else None

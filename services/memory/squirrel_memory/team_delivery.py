@@ -8,8 +8,9 @@ same transaction as the events; after any failure (server down, killed mid-batch
 the laptop forgets what it thought and asks the server for that cursor again, so it resumes
 exactly after what was committed. While the server is unreachable, the loop pauses (doubling up
 to a minute) but checks the server's health every few seconds and delivers as soon as it
-answers. The server also drops events whose dedup hash it holds (the
-`machine` content key is not hashed), so a batch sent twice is stored once.
+answers; after the server refused the token, it checks the home's token file as often and
+delivers as soon as another token is saved there. The server also drops events whose dedup
+hash it holds (the `machine` content key is not hashed), so a batch sent twice is stored once.
 
 Reads keep working on local memory meanwhile; nothing here blocks the service.
 """
@@ -19,13 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import structlog
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient, channel_health
-from squirrel_core.errors import SquirrelError, UnavailableError
+from squirrel_core.errors import SquirrelError, UnauthenticatedError, UnavailableError
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_core.project_identity import project_identity
 from squirrel_core.team_client import TeamLink, team_channel, team_memory_client
@@ -99,6 +100,7 @@ class TeamDelivery:
         client_factory: Callable[[TeamLink], MemoryClient] = team_memory_client,
         probe: Callable[[TeamLink], Awaitable[bool]] | None = None,
         probe_every: float = PROBE_SECONDS,
+        relink: Callable[[], TeamLink | None] | None = None,
     ) -> None:
         self._stores = stores
         self._link = link
@@ -106,6 +108,9 @@ class TeamDelivery:
         self._client_factory = client_factory
         self._probe = probe or serving
         self._probe_every = probe_every
+        self._relink = relink
+        """The link as the home says now (its token file read again): after the server refused
+        the token, another one saved there (`sqrl team join`) is used at once."""
         self._client: MemoryClient | None = None
         self._team_ids: dict[str, str] = {}
         self._registered: set[str] = set()
@@ -138,38 +143,55 @@ class TeamDelivery:
     async def _run(self) -> None:
         delay = self._interval
         while not self._stop.is_set():
-            away = False
+            ready: Callable[[], Awaitable[bool]] | None = None
             try:
                 await self.deliver()
                 delay = self._interval
             except (SquirrelError, OSError) as exc:
                 delay = min(MAX_BACKOFF_SECONDS, max(self._interval, delay * 2))
-                away = isinstance(exc, (UnavailableError, OSError))
+                if isinstance(exc, (UnavailableError, OSError)):
+                    ready = self._server_back
+                elif isinstance(exc, UnauthenticatedError) and self._relink is not None:
+                    ready = self._token_replaced
                 log.warning(
                     "team_delivery_failed",
                     server=self._link.server,
                     error_type=type(exc).__name__,
                     retry_in_s=delay,
                 )
-            if away:
-                await self._pause_probing(delay)
-            else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
+            await self._pause(delay, ready)
             self._wake.clear()
 
-    async def _pause_probing(self, delay: float) -> None:
-        """The pause after the server was unreachable, cut short when a probe (its health
-        check, every `PROBE_SECONDS`) finds it serving again, or when woken."""
+    async def _pause(self, delay: float, ready: Callable[[], Awaitable[bool]] | None) -> None:
+        """The pause before the next round, cut short when woken, or when `ready` (asked every
+        `probe_every`) says the failure is over: the server answers its health check again
+        after it was unreachable, or another token was saved after it refused this one."""
         loop = asyncio.get_running_loop()
         until = loop.time() + delay
         while (left := until - loop.time()) > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), min(self._probe_every, left))
+                step = left if ready is None else min(self._probe_every, left)
+                await asyncio.wait_for(self._wake.wait(), step)
                 return
-            if until - loop.time() > 0 and await self._probe(self._link):
-                log.info("team_server_back", server=self._link.server)
+            if ready is not None and until - loop.time() > 0 and await ready():
                 return
+
+    async def _server_back(self) -> bool:
+        """Whether the server that was unreachable serves again (its health check)."""
+        if not await self._probe(self._link):
+            return False
+        log.info("team_server_back", server=self._link.server)
+        return True
+
+    async def _token_replaced(self) -> bool:
+        """Whether the home holds another token than the one the server refused; it is used
+        from the next round on."""
+        link = self._relink() if self._relink is not None else None
+        if link is None or link.token == self._link.token:
+            return False
+        self._link = replace(self._link, token=link.token)
+        log.info("team_token_replaced", server=self._link.server)
+        return True
 
     def _connection(self) -> MemoryClient:
         if self._client is None:

@@ -1,4 +1,5 @@
-"""The team address: TLS off loopback, or refused with a clear error."""
+"""The team address: TLS off loopback, or refused with a clear error; what a migrating server
+answers, and what a laptop reads back from it."""
 
 from __future__ import annotations
 
@@ -6,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, UnavailableError
 from squirrel_core.settings import Settings, load_settings
-from squirrel_core.team_listen import is_loopback, team_listener
+from squirrel_core.team_client import failure_reason
+from squirrel_core.team_listen import (
+    SERVER_STARTING,
+    is_loopback,
+    migration_progress,
+    server_migrating,
+    team_listener,
+)
 
 
 def _settings(tmp_path: Path, **values: str) -> Settings:
@@ -78,3 +86,18 @@ def test_unreadable_or_non_pem_files_are_clear_errors(tmp_path: Path) -> None:
 )
 def test_loopback_hosts(host: str, loop: bool) -> None:
     assert is_loopback(host) is loop
+
+
+def test_a_migrating_server_says_how_far_it_counted_rounded_down() -> None:
+    said = server_migrating(102_000, 250_000)
+    assert said.startswith("the team server is migrating its store: 40 % (102,000 of 250,000 ")
+    assert migration_progress(said) == "40 % (102,000 of 250,000 memories) counted"
+    assert migration_progress(server_migrating(249_999, 250_000)) == (
+        "99 % (249,999 of 250,000 memories) counted"
+    )
+    assert migration_progress(server_migrating(0, 0)) == "100 % (0 of 0 memories) counted"
+    assert migration_progress(SERVER_STARTING) is None
+    assert failure_reason(UnavailableError(said), 3) == (
+        "it is migrating its store: 40 % (102,000 of 250,000 memories) counted"
+    )
+    assert failure_reason(UnavailableError("connection refused"), 3) == "it is unreachable"

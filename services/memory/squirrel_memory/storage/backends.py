@@ -20,6 +20,7 @@ from squirrel_memory.storage.sqlite.store import READERS, SqliteStore
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.postgres.database import PostgresDatabase
+    from squirrel_memory.storage.postgres.online import Progress
 
 
 class StoreBackend(Protocol):
@@ -77,6 +78,9 @@ class PostgresBackend:
         self._clock = clock
         self._database: PostgresDatabase | None = None
         self._lock = asyncio.Lock()
+        self.migrating: Progress | None = None
+        """Told how far a schema migration's count of the memories is while the database
+        opens (a team server says it to laptops calling meanwhile)."""
 
     async def database(self) -> PostgresDatabase:
         """The shared database, connecting on first use."""
@@ -95,7 +99,7 @@ class PostgresBackend:
                 if self._hnsw_graph is not None:
                     tuning["hnsw_m"], tuning["hnsw_ef_construction"] = self._hnsw_graph
                 self._database = await PostgresDatabase.open(
-                    self._dsn, max_size=self._pool_size, **tuning
+                    self._dsn, max_size=self._pool_size, progress=self.migrating, **tuning
                 )
             return self._database
 

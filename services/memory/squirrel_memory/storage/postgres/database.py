@@ -21,6 +21,7 @@ from squirrel_core.errors import (
 )
 from squirrel_memory.storage.postgres.graph_rebuild import GraphRebuild
 from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
+from squirrel_memory.storage.postgres.online import Progress
 from squirrel_memory.storage.postgres.schema import migrate
 from squirrel_memory.storage.postgres.vectors import DEFAULT_EF_SEARCH
 
@@ -108,9 +109,11 @@ class PostgresDatabase:
         ef_search: int = DEFAULT_EF_SEARCH,
         hnsw_m: int = DEFAULT_HNSW_M,
         hnsw_ef_construction: int = DEFAULT_EF_CONSTRUCTION,
+        progress: Progress | None = None,
     ) -> PostgresDatabase:
         """Bring the schema to this version (`schema.migrate`: a count of the memories runs
-        in batches while other servers write), then open the pool."""
+        in batches while other servers write, telling `progress` how far it is), then open
+        the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
             raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
         where = describe_dsn(dsn)
@@ -122,7 +125,7 @@ class PostgresDatabase:
             async with await psycopg.AsyncConnection.connect(
                 dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_SECONDS)
             ) as conn:
-                version = await migrate(conn)
+                version = await migrate(conn, progress=progress)
         except psycopg.OperationalError as exc:
             raise UnavailableError(f"cannot connect to Postgres at {where}") from exc
         except psycopg.Error as exc:

@@ -67,6 +67,19 @@ AfterBatch = Callable[[str | None], Awaitable[None]]
 """Called after each batch's commit with the last id it counted (None: every row)."""
 
 
+@dataclass(frozen=True, slots=True)
+class CountProgress:
+    """How far a count has gone: `counted` of `total` memories (rows of `memory_items`,
+    forgotten ones included), as the migrating server knows it."""
+
+    counted: int
+    total: int
+
+
+Progress = Callable[[CountProgress], None]
+"""Told where a count stands: once before its first batch, then after each batch's commit."""
+
+
 async def _prepared(conn: AsyncConnection, count: OnlineCount) -> None:
     """Run `prepare` unless a stopped migration already did (its progress table is there)."""
     async with conn.transaction():
@@ -81,14 +94,28 @@ async def _prepared(conn: AsyncConnection, count: OnlineCount) -> None:
         )
 
 
-async def _one_batch(conn: AsyncConnection, count: OnlineCount, batch_rows: int) -> str | None:
-    """Count the next `batch_rows` memories; the last id counted, None when every row is."""
+async def _where_it_stands(conn: AsyncConnection, count: OnlineCount) -> CountProgress:
+    """The memories at or below the progress row's watermark (every one once it is done), of
+    every memory: a count taken up after a stop starts from what it had counted."""
+    cursor = await conn.execute(
+        "SELECT count(*) FILTER (WHERE p.done OR m.id <= p.counted_to), count(*) "  # noqa: S608
+        f"FROM memory_items m, {count.progress} p"
+    )
+    row = await cursor.fetchone()  # an aggregate: one row, (0, 0) when nothing matched
+    return CountProgress(int(row[0]), int(row[1])) if row is not None else CountProgress(0, 0)
+
+
+async def _one_batch(
+    conn: AsyncConnection, count: OnlineCount, batch_rows: int
+) -> tuple[str | None, int]:
+    """Count the next `batch_rows` memories; (the last id counted, None when every row is;
+    the memories this batch counted)."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))
         cursor = await conn.execute(f"SELECT counted_to, done FROM {count.progress}")  # noqa: S608
         row = await cursor.fetchone()
         if row is None or row[1]:
-            return None
+            return None, 0
         after = str(row[0])
         cursor = await conn.execute(
             "SELECT id FROM memory_items WHERE id > %s ORDER BY id OFFSET %s LIMIT 1",
@@ -96,13 +123,18 @@ async def _one_batch(conn: AsyncConnection, count: OnlineCount, batch_rows: int)
         )
         last = await cursor.fetchone()
         upto = str(last[0]) if last is not None else None
+        rows = batch_rows
+        if upto is None:  # the last batch: what is left, fewer than `batch_rows`
+            cursor = await conn.execute("SELECT count(*) FROM memory_items WHERE id > %s", (after,))
+            left = await cursor.fetchone()
+            rows = int(left[0]) if left else 0
         await conn.execute(count.batch, {"after": after, "upto": upto})
         await conn.execute(
             f"UPDATE {count.progress} SET counted_to = COALESCE(%s, counted_to), "  # noqa: S608
             "done = %s",
             (upto, upto is None),
         )
-    return upto
+    return upto, rows
 
 
 async def count_online(
@@ -112,14 +144,26 @@ async def count_online(
     *,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     after_batch: AfterBatch | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Prepare, count in batches, then finish (`finished` writes the version row in the finishing
-    transaction); `conn` in autocommit, outside a transaction. Returns the batches run."""
+    transaction); `conn` in autocommit, outside a transaction. Returns the batches run.
+    `progress` is told how far the count is before its first batch and after each one."""
     await _prepared(conn, count)
+    stands: CountProgress | None = None
+    if progress is not None:
+        stands = await _where_it_stands(conn, count)
+        progress(stands)
     batches = 0
     while True:
-        upto = await _one_batch(conn, count, max(1, batch_rows))
+        upto, rows = await _one_batch(conn, count, max(1, batch_rows))
         batches += 1
+        if progress is not None and stands is not None:
+            counted = stands.counted + rows
+            # Memories written meanwhile land on either side of the watermark: the total
+            # grows with them, never below what was counted.
+            stands = CountProgress(counted, max(stands.total, counted))
+            progress(stands)
         if after_batch is not None:
             await after_batch(upto)
         if upto is None:

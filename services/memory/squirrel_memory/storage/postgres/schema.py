@@ -18,6 +18,7 @@ from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
     AfterBatch,
     OnlineCount,
+    Progress,
     count_online,
 )
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
@@ -272,6 +273,7 @@ async def migrate(
     *,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     after_batch: AfterBatch | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Apply the missing migrations; return the version reached. `conn` is in autocommit,
     outside a transaction: each step commits on its own.
@@ -281,7 +283,8 @@ async def migrate(
     left untouched. The migrations before one that counts online go in one transaction (one
     that fails leaves the schema as it was); a count runs in batches of `batch_rows` memories
     while other servers write (`online`), and a count stopped midway is taken up by the next
-    start. The version row of such a migration is written by its last step.
+    start. The version row of such a migration is written by its last step; `progress` is told
+    how far its count is (`online.count_online`).
     """
     await conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
     try:
@@ -295,7 +298,12 @@ async def migrate(
                 await _versioned(c, step)
 
             await count_online(
-                conn, counting.online, versioned, batch_rows=batch_rows, after_batch=after_batch
+                conn,
+                counting.online,
+                versioned,
+                batch_rows=batch_rows,
+                after_batch=after_batch,
+                progress=progress,
             )
     finally:
         with suppress(psycopg.Error):  # a broken connection released it already
