@@ -62,6 +62,12 @@ _PAGE_SECTION_PREFIX: Final = "readme:section:"
 _AT_A_GLANCE: Final = frozenset(
     {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
 )
+#: The libraries fact ("Libraries: Key libraries: Click, Jinja2, Pydantic.") names what the
+#: project's manifest lists: the assistant reads it there when a task needs a dependency, and in
+#: the foresight replay no later session used one (16 servings at session start, none used).
+#: It stays in the brief view, in search and in the per-prompt context; the framework fact
+#: (what the code is built with, from how the code uses it) is kept.
+_IN_THE_MANIFEST: Final = frozenset({"libraries"})
 MAX_PROMPT_FILES: Final = 8
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
@@ -166,7 +172,8 @@ async def session_start(
     loaded_files: Sequence[str] = (),
 ) -> Injection:
     """The user_style and project_brief views in core mode (without what the project is and
-    its language, `_AT_A_GLANCE`, unless nothing else is known), the everyday commands (the
+    its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries its manifest
+    lists, `_IN_THE_MANIFEST`), the everyday commands (the
     test command first) and the top pitfalls, in one budget; the first command (the test
     command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
@@ -183,7 +190,7 @@ async def session_start(
         project_id, scope_paths=[], task_description=None, budget=budget
     )
     entries: list[str | ModuleSummary] = [
-        *(fact for fact in brief.key_facts if not _at_a_glance(fact)),
+        *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),
         *brief.modules,
     ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
@@ -224,11 +231,12 @@ async def session_start(
     )
 
 
-def _at_a_glance(fact: str) -> bool:
+def _at_a_glance(fact: str, also: frozenset[str] = frozenset()) -> bool:
     """Whether a brief's fact ("About: …", "Language: Go (go.mod).") says what the assistant
-    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE`."""
+    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE` (or `also`)."""
     label, colon, _ = fact.partition(":")
-    return bool(colon) and label.strip().lower().replace(" ", "_") in _AT_A_GLANCE
+    name = label.strip().lower().replace(" ", "_")
+    return bool(colon) and (name in _AT_A_GLANCE or name in also)
 
 
 def _managers_shown(line: str, opened: set[str]) -> bool:

@@ -633,6 +633,31 @@ async def test_what_the_project_is_and_its_language_are_left_to_the_repository(
     assert all(s.content.split(":")[0] not in ("About", "Language") for s in out.served)
 
 
+async def test_the_libraries_the_manifest_lists_are_left_to_it_but_the_framework_stays(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [
+        "Framework: Built with Phoenix.",
+        "Libraries: Key libraries: Ecto, Jason, Plug.",
+        "Testing: Tests are written with ExUnit.",
+    ]
+    backend.search_results = [the_test_command("To run the tests: `mix test`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "Ecto, Jason, Plug" not in out.text
+    assert "- Framework: Built with Phoenix." in out.text
+    assert "- Testing: Tests are written with ExUnit." in out.text
+    assert all(not s.content.startswith("Libraries:") for s in out.served)
+    # A library named in another fact is not what is left out: only the libraries fact.
+    backend.key_facts = ["Framework: Built with Phoenix, Ecto."]
+    again = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "- Framework: Built with Phoenix, Ecto." in again.text
+
+
 async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
     backend: FakeBackend,
 ) -> None:
@@ -644,6 +669,18 @@ async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
 
     assert "- About: What this project (tally) is: counts words." in out.text
     assert "- Language: Elixir." in out.text
+
+
+async def test_the_libraries_open_a_start_that_would_otherwise_be_blank(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["Libraries: Key libraries: Ecto, Jason, Plug."]
+    backend.style_items, backend.pitfalls, backend.search_results = [], [], []
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "- Libraries: Key libraries: Ecto, Jason, Plug." in out.text
 
 
 async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBackend) -> None:
