@@ -187,7 +187,7 @@ async def session_start(
         project_id, user_id=user_id, mode="core", budget=budget
     )
     pitfalls = await backend.get_pitfalls_view(
-        project_id, scope_paths=[], task_description=None, budget=budget
+        project_id, scope_paths=[], task_description=None, budget=budget, live_only=True
     )
     entries: list[str | ModuleSummary] = [
         *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),

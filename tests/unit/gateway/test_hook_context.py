@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
-from squirrel_gateway import hook_context
+from squirrel_gateway import hook_context, responses
 from squirrel_gateway.schemas import (
     PitfallItem,
     SearchResult,
@@ -656,6 +656,18 @@ async def test_the_libraries_the_manifest_lists_are_left_to_it_but_the_framework
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     assert "- Framework: Built with Phoenix, Ecto." in again.text
+
+
+async def test_session_start_asks_for_the_live_pitfalls_only(backend: FakeBackend) -> None:
+    await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
+    call = next(c for c in backend.calls if c.method == "get_pitfalls_view")
+    assert call.args["live_only"] is True
+    # A question about pitfalls (the MCP tool, `sqrl view pitfalls`) is answered with them all.
+    await responses.pitfalls_view(
+        backend, project_root=backend.roots[0], scope_paths=None, task_description=None, budget=256
+    )
+    asked = [c for c in backend.calls if c.method == "get_pitfalls_view"][-1]
+    assert asked.args["live_only"] is False
 
 
 async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
