@@ -199,9 +199,6 @@ async def session_start(
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
-    # The commands shown go through the package manager: a fact saying only that is no news.
-    opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
-    facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
     styles = [
         (
             render_style(item),
@@ -209,6 +206,16 @@ async def session_start(
         )
         for item in style.items
     ]
+    # The commands shown go through the package manager: a fact saying only that is no news.
+    # So does the command the top preference asks for ("use `pnpm install`, not `npm
+    # install`"): placed first, it is shown whenever anything is.
+    opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
+    asked = _COMMAND.findall(styles[0][0]) if styles else []
+    opened.update(quoted.split()[0].lower() for quoted in asked[:1])
+    facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
+    # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
+    # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").
+    facts = [(line, item) for line, item in facts if not _ci_shown(line, recipes)]
     known = (
         [
             (
@@ -251,6 +258,16 @@ def _managers_shown(line: str, opened: set[str]) -> bool:
         return False
     names = [name.strip().lower() for name in match.group(1).split(" and ")]
     return bool(names) and all(name in opened for name in names)
+
+
+def _ci_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
+    """Whether `line` is the brief's CI fact and every workflow file it names is named by one
+    of the commands shown, which say what that CI runs."""
+    label, colon, text = line.removeprefix("- ").partition(":")
+    if not colon or label.strip().lower() != "ci":
+        return False
+    files = [m.group(1) for m in _PATHISH.finditer(text) if "/" in m.group(1)]
+    return bool(files) and all(any(f in shown for shown, _ in recipes) for f in files)
 
 
 def _nth(values: Sequence[str], n: int) -> str:

@@ -711,6 +711,59 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
 
 
 @pytest.mark.parametrize(
+    ("command", "left_out"),
+    [
+        ("CI (.github/workflows/ci.yml) runs the tests with `mix test`.", True),
+        # another workflow's commands say nothing of this one
+        ("CI (.github/workflows/release.yml) runs the tests with `mix test`.", False),
+        ("To run the tests: `mix test`.", False),
+    ],
+)
+async def test_the_ci_fact_is_left_out_beside_the_commands_of_its_workflow(
+    backend: FakeBackend, command: str, left_out: bool
+) -> None:
+    fact = "CI runs on GitHub Actions (.github/workflows/ci.yml)."
+    backend.key_facts = [f"Ci: {fact}", "Framework: Phoenix."]
+    backend.search_results = [recipe(0, command)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert command in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert (fact not in out.text) is left_out
+
+
+@pytest.mark.parametrize(
+    ("preferences", "left_out"),
+    [
+        (["To install dependencies here, use `pnpm install`, not `npm install`."], True),
+        # the manager is only the one the preference turns down
+        (["To install dependencies here, use `yarn add`, not `pnpm install`."], False),
+        # a preference below the top one may not be shown: it says nothing of what is
+        (["Reuse what exists.", "Use `pnpm install`."], False),
+    ],
+)
+async def test_the_package_manager_the_top_preference_asks_for_is_not_said_again(
+    backend: FakeBackend, preferences: list[str], left_out: bool
+) -> None:
+    fact = "Commands in this project run through pnpm, its package manager."
+    backend.key_facts = [f"Package manager: {fact}", "Framework: Phoenix."]
+    backend.search_results = []
+    backend.style_items = [
+        UserStyleItem(key=f"pref:{n}", summary=text, importance=0.8, last_updated_at=NOW)
+        for n, text in enumerate(preferences)
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert preferences[0] in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert (fact not in out.text) is left_out
+
+
+@pytest.mark.parametrize(
     ("fact", "commands", "left_out"),
     [
         # every manager named opens a command shown: the commands say it already
