@@ -151,3 +151,20 @@ async def test_a_recipe_that_worked_is_used_and_stays(stack: Stack) -> None:
     assert counts.used >= 1 and counts.contradicted == 0 and counts.stale == 0
     later = await stack.start("third")
     assert set(served_ids(shown, "recipe")) <= set(served_ids(later, "recipe"))
+
+
+async def test_a_pitfall_left_unused_twice_rests_until_its_trap_is_met_again(
+    stack: Stack,
+) -> None:
+    await stack.learn(session("first", 1).events)
+    pitfalls = served_ids(await stack.start("second"), "pitfall")
+    assert pitfalls
+    await stack.learn(Transcript("second", 2).say("What does the README say?").reply("X").events)
+    assert pitfalls[0] in served_ids(await stack.start("third"), "pitfall")  # once: still live
+    await stack.learn(Transcript("third", 3).say("Summarise the design.").reply("Y").events)
+
+    assert pitfalls[0] not in served_ids(await stack.start("fourth"), "pitfall")
+    everything = await stack.client.call(
+        stack.client.stub.GetPitfallsView, pb.GetPitfallsViewRequest(project_id=stack.root)
+    )
+    assert pitfalls[0] in [i.memory_id for i in everything.view.items]
