@@ -168,3 +168,15 @@ async def test_a_pitfall_left_unused_twice_rests_until_its_trap_is_met_again(
         stack.client.stub.GetPitfallsView, pb.GetPitfallsViewRequest(project_id=stack.root)
     )
     assert pitfalls[0] in [i.memory_id for i in everything.view.items]
+    # Its error met again in a session it was not served to: the occurrence rewrites it, and
+    # the next session starts with it.
+    met = (
+        Transcript("fourth", 4)
+        .say("Run the tests please.")
+        .run("pytest", 127, NOT_FOUND)
+        .run(ACTIVATED, 0, "3 passed in 0.1s")
+        .reply("Done.")
+    )
+    await stack.learn(met.events)
+    assert len((await stack.history(pitfalls[0])).versions) == 2
+    assert pitfalls[0] in served_ids(await stack.start("fifth"), "pitfall")

@@ -10,8 +10,8 @@ asked for, then kept up to date as sessions are judged (`outcome_judge`). From t
 - **missed** (its error happened anyway) changes neither: the memory was right, and not heeded;
 - a **pitfall at rest**: its last `REST_AFTER` servings went unused, with no use and no miss
   since (fixed, and not met again). The session start leaves it out; it stays in search, in the
-  per-prompt context and in the views asked for a task, a path or all pitfalls, and a use or a
-  miss brings it back.
+  per-prompt context and in the views asked for a task, a path or all pitfalls, and a use, a
+  miss or a rewrite (its error met again while it rested) brings it back.
 
 The memory itself is never edited: its standing is read from the events.
 """
@@ -46,8 +46,10 @@ class Standing:
     unused: int = 0
     unused_since_used: int = 0
     contradicted_version: int = 0
-    #: Unused servings since the last use or miss (a miss: the trouble is still met).
+    #: Unused servings since the last use or miss (a miss: the trouble is still met), and the
+    #: memory's version at the last of them.
     unused_in_a_row: int = 0
+    unused_version: int = 0
 
     def add(self, event: OutcomeEvent) -> None:
         if event.outcome == "used":
@@ -59,6 +61,7 @@ class Standing:
             self.unused += 1
             self.unused_since_used += 1
             self.unused_in_a_row += 1
+            self.unused_version = event.version
         elif event.outcome == "missed":
             self.missed += 1
             self.unused_in_a_row = 0
@@ -154,10 +157,13 @@ class OutcomeBook:
 
     def resting(self, item: MemoryItem) -> bool:
         """Whether a pitfall rests: served `REST_AFTER` times in a row unused, not used nor
-        missed since (never while learning is off, never another type)."""
+        missed since, and not rewritten since (its error met again in a session it was not
+        served to adds that occurrence: a new version); never while learning is off, never
+        another type."""
         if not self.learn or item.type != MemoryType.PITFALL:
             return False
-        return self.standing(item.id).unused_in_a_row >= REST_AFTER
+        standing = self.standing(item.id)
+        return standing.unused_in_a_row >= REST_AFTER and standing.unused_version == item.version
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """What may reach a model unasked: the confirmations' rule, then no stale memory."""
