@@ -80,19 +80,23 @@ def served_ids(injection: Injection, kind: str) -> list[str]:
     return [s.memory_id for s in injection.served if s.type == kind and s.memory_id]
 
 
-async def test_a_pitfall_whose_error_happens_anyway_is_marked_missed(stack: Stack) -> None:
-    await stack.learn(session("first", 1).events)
-    shown = await stack.start("second")
-    pitfalls = served_ids(shown, "pitfall")
-    assert pitfalls, shown.served
-    again = (
-        Transcript("second", 2)
+def run_activated_after_not_found(session_id: str, n: int) -> Transcript:
+    """A session whose test command fails as the first session's did, then works activated."""
+    return (
+        Transcript(session_id, n)
         .say("Run the tests please.")
         .run("pytest", 127, NOT_FOUND)
         .run(ACTIVATED, 0, "3 passed in 0.1s")
         .reply("Done.")
     )
-    await stack.learn(again.events)
+
+
+async def test_a_pitfall_whose_error_happens_anyway_is_marked_missed(stack: Stack) -> None:
+    await stack.learn(session("first", 1).events)
+    shown = await stack.start("second")
+    pitfalls = served_ids(shown, "pitfall")
+    assert pitfalls, shown.served
+    await stack.learn(run_activated_after_not_found("second", 2).events)
 
     history = await stack.history(pitfalls[0])
     assert [(o.session_id, o.outcome) for o in history.outcomes] == [("second", "missed")]
@@ -170,13 +174,6 @@ async def test_a_pitfall_left_unused_twice_rests_until_its_trap_is_met_again(
     assert pitfalls[0] in [i.memory_id for i in everything.view.items]
     # Its error met again in a session it was not served to: the occurrence rewrites it, and
     # the next session starts with it.
-    met = (
-        Transcript("fourth", 4)
-        .say("Run the tests please.")
-        .run("pytest", 127, NOT_FOUND)
-        .run(ACTIVATED, 0, "3 passed in 0.1s")
-        .reply("Done.")
-    )
-    await stack.learn(met.events)
+    await stack.learn(run_activated_after_not_found("fourth", 4).events)
     assert len((await stack.history(pitfalls[0])).versions) == 2
     assert pitfalls[0] in served_ids(await stack.start("fifth"), "pitfall")
