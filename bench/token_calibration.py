@@ -193,6 +193,7 @@ class CorpusBackend:
         scope_paths: Sequence[str],
         task_description: str | None,
         budget: int,
+        live_only: bool = False,
     ) -> PitfallsData:
         items = [
             PitfallItem(

@@ -80,19 +80,23 @@ def served_ids(injection: Injection, kind: str) -> list[str]:
     return [s.memory_id for s in injection.served if s.type == kind and s.memory_id]
 
 
-async def test_a_pitfall_whose_error_happens_anyway_is_marked_missed(stack: Stack) -> None:
-    await stack.learn(session("first", 1).events)
-    shown = await stack.start("second")
-    pitfalls = served_ids(shown, "pitfall")
-    assert pitfalls, shown.served
-    again = (
-        Transcript("second", 2)
+def run_activated_after_not_found(session_id: str, n: int) -> Transcript:
+    """A session whose test command fails as the first session's did, then works activated."""
+    return (
+        Transcript(session_id, n)
         .say("Run the tests please.")
         .run("pytest", 127, NOT_FOUND)
         .run(ACTIVATED, 0, "3 passed in 0.1s")
         .reply("Done.")
     )
-    await stack.learn(again.events)
+
+
+async def test_a_pitfall_whose_error_happens_anyway_is_marked_missed(stack: Stack) -> None:
+    await stack.learn(session("first", 1).events)
+    shown = await stack.start("second")
+    pitfalls = served_ids(shown, "pitfall")
+    assert pitfalls, shown.served
+    await stack.learn(run_activated_after_not_found("second", 2).events)
 
     history = await stack.history(pitfalls[0])
     assert [(o.session_id, o.outcome) for o in history.outcomes] == [("second", "missed")]
@@ -151,3 +155,25 @@ async def test_a_recipe_that_worked_is_used_and_stays(stack: Stack) -> None:
     assert counts.used >= 1 and counts.contradicted == 0 and counts.stale == 0
     later = await stack.start("third")
     assert set(served_ids(shown, "recipe")) <= set(served_ids(later, "recipe"))
+
+
+async def test_a_pitfall_left_unused_twice_rests_until_its_trap_is_met_again(
+    stack: Stack,
+) -> None:
+    await stack.learn(session("first", 1).events)
+    pitfalls = served_ids(await stack.start("second"), "pitfall")
+    assert pitfalls
+    await stack.learn(Transcript("second", 2).say("What does the README say?").reply("X").events)
+    assert pitfalls[0] in served_ids(await stack.start("third"), "pitfall")  # once: still live
+    await stack.learn(Transcript("third", 3).say("Summarise the design.").reply("Y").events)
+
+    assert pitfalls[0] not in served_ids(await stack.start("fourth"), "pitfall")
+    everything = await stack.client.call(
+        stack.client.stub.GetPitfallsView, pb.GetPitfallsViewRequest(project_id=stack.root)
+    )
+    assert pitfalls[0] in [i.memory_id for i in everything.view.items]
+    # Its error met again in a session it was not served to: the occurrence rewrites it, and
+    # the next session starts with it.
+    await stack.learn(run_activated_after_not_found("fourth", 4).events)
+    assert len((await stack.history(pitfalls[0])).versions) == 2
+    assert pitfalls[0] in served_ids(await stack.start("fifth"), "pitfall")

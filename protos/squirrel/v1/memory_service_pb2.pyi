@@ -1356,10 +1356,15 @@ class GetPitfallsViewRequest(_message.Message):
     SCOPE_PATHS_FIELD_NUMBER: _builtins.int
     TASK_DESCRIPTION_FIELD_NUMBER: _builtins.int
     CONTEXT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
+    LIVE_ONLY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     task_description: _builtins.str
     context_budget_tokens: _builtins.int
     """Default 256."""
+    live_only: _builtins.bool
+    """What a session starts with: pitfalls at rest (their last servings went unused, with no
+    use and no miss since) are left out.
+    """
     @_builtins.property
     def scope_paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Project-relative paths; pitfalls touching them rank first."""
@@ -1371,10 +1376,11 @@ class GetPitfallsViewRequest(_message.Message):
         scope_paths: _abc.Iterable[_builtins.str] | None = ...,
         task_description: _builtins.str = ...,
         context_budget_tokens: _builtins.int = ...,
+        live_only: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "project_id", b"project_id", "scope_paths", b"scope_paths", "task_description", b"task_description"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "live_only", b"live_only", "project_id", b"project_id", "scope_paths", b"scope_paths", "task_description", b"task_description"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

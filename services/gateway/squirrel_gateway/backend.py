@@ -185,7 +185,10 @@ class MemoryBackend(Protocol):
         scope_paths: Sequence[str],
         task_description: str | None,
         budget: int,
-    ) -> PitfallsData: ...
+        live_only: bool = False,
+    ) -> PitfallsData:
+        """`live_only`: what a session starts with, without the pitfalls at rest."""
+        ...
 
     async def search_memory(
         self,

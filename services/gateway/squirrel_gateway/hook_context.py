@@ -62,6 +62,12 @@ _PAGE_SECTION_PREFIX: Final = "readme:section:"
 _AT_A_GLANCE: Final = frozenset(
     {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
 )
+#: The libraries fact ("Libraries: Key libraries: Click, Jinja2, Pydantic.") names what the
+#: project's manifest lists: the assistant reads it there when a task needs a dependency, and in
+#: the foresight replay no later session used one (16 servings at session start, none used).
+#: It stays in the brief view, in search and in the per-prompt context; the framework fact
+#: (what the code is built with, from how the code uses it) is kept.
+_IN_THE_MANIFEST: Final = frozenset({"libraries"})
 MAX_PROMPT_FILES: Final = 8
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
@@ -166,7 +172,8 @@ async def session_start(
     loaded_files: Sequence[str] = (),
 ) -> Injection:
     """The user_style and project_brief views in core mode (without what the project is and
-    its language, `_AT_A_GLANCE`, unless nothing else is known), the everyday commands (the
+    its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries its manifest
+    lists, `_IN_THE_MANIFEST`), the everyday commands (the
     test command first) and the top pitfalls, in one budget; the first command (the test
     command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
@@ -180,10 +187,10 @@ async def session_start(
         project_id, user_id=user_id, mode="core", budget=budget
     )
     pitfalls = await backend.get_pitfalls_view(
-        project_id, scope_paths=[], task_description=None, budget=budget
+        project_id, scope_paths=[], task_description=None, budget=budget, live_only=True
     )
     entries: list[str | ModuleSummary] = [
-        *(fact for fact in brief.key_facts if not _at_a_glance(fact)),
+        *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),
         *brief.modules,
     ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
@@ -192,9 +199,6 @@ async def session_start(
     # the brief's facts, where a long brief could leave it to the budget.
     tests = [line[2:] for line, item in recipes if _TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
-    # The commands shown go through the package manager: a fact saying only that is no news.
-    opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
-    facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
     styles = [
         (
             render_style(item),
@@ -202,6 +206,16 @@ async def session_start(
         )
         for item in style.items
     ]
+    # The commands shown go through the package manager: a fact saying only that is no news.
+    # So does the command the top preference asks for ("use `pnpm install`, not `npm
+    # install`"): placed first, it is shown whenever anything is.
+    opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
+    asked = _COMMAND.findall(styles[0][0]) if styles else []
+    opened.update(quoted.split()[0].lower() for quoted in asked[:1])
+    facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
+    # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
+    # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").
+    facts = [(line, item) for line, item in facts if not _ci_shown(line, recipes)]
     known = (
         [
             (
@@ -224,11 +238,12 @@ async def session_start(
     )
 
 
-def _at_a_glance(fact: str) -> bool:
+def _at_a_glance(fact: str, also: frozenset[str] = frozenset()) -> bool:
     """Whether a brief's fact ("About: …", "Language: Go (go.mod).") says what the assistant
-    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE`."""
+    sees at a glance: the label before its first colon is one of `_AT_A_GLANCE` (or `also`)."""
     label, colon, _ = fact.partition(":")
-    return bool(colon) and label.strip().lower().replace(" ", "_") in _AT_A_GLANCE
+    name = label.strip().lower().replace(" ", "_")
+    return bool(colon) and (name in _AT_A_GLANCE or name in also)
 
 
 def _managers_shown(line: str, opened: set[str]) -> bool:
@@ -243,6 +258,16 @@ def _managers_shown(line: str, opened: set[str]) -> bool:
         return False
     names = [name.strip().lower() for name in match.group(1).split(" and ")]
     return bool(names) and all(name in opened for name in names)
+
+
+def _ci_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
+    """Whether `line` is the brief's CI fact and every workflow file it names is named by one
+    of the commands shown, which say what that CI runs."""
+    label, colon, text = line.removeprefix("- ").partition(":")
+    if not colon or label.strip().lower() != "ci":
+        return False
+    files = [m.group(1) for m in _PATHISH.finditer(text) if "/" in m.group(1)]
+    return bool(files) and all(any(f in shown for shown, _ in recipes) for f in files)
 
 
 def _nth(values: Sequence[str], n: int) -> str:

@@ -228,6 +228,7 @@ class GrpcMemoryBackend:
         scope_paths: Sequence[str],
         task_description: str | None,
         budget: int,
+        live_only: bool = False,
     ) -> PitfallsData:
         client = self.client()
         reply = await client.call(
@@ -237,6 +238,7 @@ class GrpcMemoryBackend:
                 scope_paths=list(scope_paths),
                 task_description=task_description or "",
                 context_budget_tokens=budget,
+                live_only=live_only,
             ),
             timeout=time_left(self._timeout),
         )

@@ -299,17 +299,23 @@ class TeamMemoryBackend:
         scope_paths: Sequence[str],
         task_description: str | None,
         budget: int,
+        live_only: bool = False,
     ) -> PitfallsData:
         shared, mine = await self._both(
             project_id,
             lambda t: self._team.get_pitfalls_view(
-                t, scope_paths=scope_paths, task_description=task_description, budget=budget
+                t,
+                scope_paths=scope_paths,
+                task_description=task_description,
+                budget=budget,
+                live_only=live_only,
             ),
             self._local.get_pitfalls_view(
                 project_id,
                 scope_paths=scope_paths,
                 task_description=task_description,
                 budget=budget,
+                live_only=live_only,
             ),
         )
         if shared is None:

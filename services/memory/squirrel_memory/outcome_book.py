@@ -7,7 +7,11 @@ asked for, then kept up to date as sessions are judged (`outcome_judge`). From t
 - **contradicted** flags it stale (⚠): it is left out of what reaches a model unasked (hooks,
   views, task context) until the user confirms it (`sqrl confirm`) or it is rewritten (a newer
   version than the one contradicted), or a later session uses it;
-- **missed** (its error happened anyway) changes neither: the memory was right, and not heeded.
+- **missed** (its error happened anyway) changes neither: the memory was right, and not heeded;
+- a **pitfall at rest**: its last `REST_AFTER` servings went unused, with no use and no miss
+  since (fixed, and not met again). The session start leaves it out; it stays in search, in the
+  per-prompt context and in the views asked for a task, a path or all pitfalls, and a use, a
+  miss or a rewrite (its error met again while it rested) brings it back.
 
 The memory itself is never edited: its standing is read from the events.
 """
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from squirrel_memory.confirmations import Confirmations
-from squirrel_memory.models import MemoryItem
+from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.outcome_log import OutcomeEvent
 
@@ -28,6 +32,8 @@ USED_STEP: Final = 0.05
 USED_CAP: Final = 0.2
 UNUSED_STEP: Final = 0.01
 UNUSED_CAP: Final = 0.1
+REST_AFTER: Final = 2
+"""Servings in a row, unused, after which a pitfall rests (`OutcomeBook.resting`)."""
 
 
 @dataclass(slots=True)
@@ -40,17 +46,25 @@ class Standing:
     unused: int = 0
     unused_since_used: int = 0
     contradicted_version: int = 0
+    #: Unused servings since the last use or miss (a miss: the trouble is still met), and the
+    #: memory's version at the last of them.
+    unused_in_a_row: int = 0
+    unused_version: int = 0
 
     def add(self, event: OutcomeEvent) -> None:
         if event.outcome == "used":
             self.used += 1
             self.unused_since_used = 0
+            self.unused_in_a_row = 0
             self.contradicted_version = 0
         elif event.outcome == "unused":
             self.unused += 1
             self.unused_since_used += 1
+            self.unused_in_a_row += 1
+            self.unused_version = event.version
         elif event.outcome == "missed":
             self.missed += 1
+            self.unused_in_a_row = 0
         elif event.outcome == "contradicted":
             self.contradicted += 1
             self.contradicted_version = event.version
@@ -96,17 +110,22 @@ class OutcomeBook:
 
     async def apply(self, events: Sequence[OutcomeEvent]) -> None:
         """Fold newly stored outcomes into the standings (listeners told when a stale flag may
-        have changed, or, while ranking learns, a memory's weight: a missed one changes
-        neither)."""
-        before = {e.memory_id: self.standing(e.memory_id).adjustment for e in events}
+        have changed, or, while ranking learns, a memory's weight or whether it rests)."""
+        before = {e.memory_id: self._weight(self.standing(e.memory_id)) for e in events}
         for event in events:
             self._standings.setdefault(event.memory_id, Standing()).add(event)
         reweighed = self.learn and any(
-            self.standing(m).adjustment != weight for m, weight in before.items()
+            self._weight(self.standing(m)) != weight for m, weight in before.items()
         )
         if reweighed or any(e.outcome in ("contradicted", "used") for e in events):
             for listener in list(self._listeners):
                 await listener()
+
+    @staticmethod
+    def _weight(standing: Standing) -> tuple[float, bool]:
+        """What ranking and the session start read of a standing: its adjustment, and
+        whether it is at rest."""
+        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER
 
     def standing(self, memory_id: str) -> Standing:
         return self._standings.get(memory_id) or Standing()
@@ -135,6 +154,16 @@ class OutcomeBook:
         if found is None:
             return item.importance
         return max(0.0, min(1.0, item.importance + found.adjustment))
+
+    def resting(self, item: MemoryItem) -> bool:
+        """Whether a pitfall rests: served `REST_AFTER` times in a row unused, not used nor
+        missed since, and not rewritten since (its error met again in a session it was not
+        served to adds that occurrence: a new version); never while learning is off, never
+        another type."""
+        if not self.learn or item.type != MemoryType.PITFALL:
+            return False
+        standing = self.standing(item.id)
+        return standing.unused_in_a_row >= REST_AFTER and standing.unused_version == item.version
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """What may reach a model unasked: the confirmations' rule, then no stale memory."""

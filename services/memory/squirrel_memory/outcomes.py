@@ -273,6 +273,10 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
         return Outcome.CONTRADICTED
     for at, path in activity.files:
         name = PurePosixPath(path).name
+        if name in ("", ".", ".."):
+            # The project root or a parent (a search run from `.`) names no file: the text of
+            # every memory holds a "." and would count as used.
+            continue
         named = path in memory.content or (
             "." in name.strip(".") and len(name) >= 4 and name in memory.content
         )

@@ -147,6 +147,7 @@ class ReadSide:
                     views_dir=ProjectPaths(Path(project_id), store.store_dir).views_dir,
                     injectable=book.injectable,
                     weigh=book.importance,
+                    resting=book.resting,
                 ),
                 handles=self._engine.handle_book(store),
             )
@@ -221,6 +222,7 @@ class ReadSide:
             scope_paths=list(request.scope_paths),
             task_description=request.task_description or None,
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
+            live_only=request.live_only,
         )
         return pb.GetPitfallsViewResponse(
             view=views_pb2.PitfallsView(

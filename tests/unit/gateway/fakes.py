@@ -141,6 +141,7 @@ class FakeBackend:
         scope_paths: Sequence[str],
         task_description: str | None,
         budget: int,
+        live_only: bool = False,
     ) -> PitfallsData:
         self._record(
             "get_pitfalls_view",
@@ -148,6 +149,7 @@ class FakeBackend:
             scope_paths=tuple(scope_paths),
             task_description=task_description,
             budget=budget,
+            live_only=live_only,
         )
         return PitfallsData(
             project_id=project_id,

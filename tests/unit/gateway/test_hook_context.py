@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
-from squirrel_gateway import hook_context
+from squirrel_gateway import hook_context, responses
 from squirrel_gateway.schemas import (
     PitfallItem,
     SearchResult,
@@ -633,6 +633,43 @@ async def test_what_the_project_is_and_its_language_are_left_to_the_repository(
     assert all(s.content.split(":")[0] not in ("About", "Language") for s in out.served)
 
 
+async def test_the_libraries_the_manifest_lists_are_left_to_it_but_the_framework_stays(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [
+        "Framework: Built with Phoenix.",
+        "Libraries: Key libraries: Ecto, Jason, Plug.",
+        "Testing: Tests are written with ExUnit.",
+    ]
+    backend.search_results = [the_test_command("To run the tests: `mix test`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "Ecto, Jason, Plug" not in out.text
+    assert "- Framework: Built with Phoenix." in out.text
+    assert "- Testing: Tests are written with ExUnit." in out.text
+    assert all(not s.content.startswith("Libraries:") for s in out.served)
+    # A library named in another fact is not what is left out: only the libraries fact.
+    backend.key_facts = ["Framework: Built with Phoenix, Ecto."]
+    again = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "- Framework: Built with Phoenix, Ecto." in again.text
+
+
+async def test_session_start_asks_for_the_live_pitfalls_only(backend: FakeBackend) -> None:
+    await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
+    call = next(c for c in backend.calls if c.method == "get_pitfalls_view")
+    assert call.args["live_only"] is True
+    # A question about pitfalls (the MCP tool, `sqrl view pitfalls`) is answered with them all.
+    await responses.pitfalls_view(
+        backend, project_root=backend.roots[0], scope_paths=None, task_description=None, budget=256
+    )
+    asked = [c for c in backend.calls if c.method == "get_pitfalls_view"][-1]
+    assert asked.args["live_only"] is False
+
+
 async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
     backend: FakeBackend,
 ) -> None:
@@ -644,6 +681,18 @@ async def test_what_the_project_is_opens_a_start_that_would_otherwise_be_blank(
 
     assert "- About: What this project (tally) is: counts words." in out.text
     assert "- Language: Elixir." in out.text
+
+
+async def test_the_libraries_open_a_start_that_would_otherwise_be_blank(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["Libraries: Key libraries: Ecto, Jason, Plug."]
+    backend.style_items, backend.pitfalls, backend.search_results = [], [], []
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "- Libraries: Key libraries: Ecto, Jason, Plug." in out.text
 
 
 async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBackend) -> None:
@@ -659,6 +708,59 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
     assert "- Framework: Phoenix." in out.text
     assert "providers and plugins" not in out.text  # the long fact is what the budget left out
     assert estimate_tokens(out.text) <= out.tokens <= 200
+
+
+@pytest.mark.parametrize(
+    ("command", "left_out"),
+    [
+        ("CI (.github/workflows/ci.yml) runs the tests with `mix test`.", True),
+        # another workflow's commands say nothing of this one
+        ("CI (.github/workflows/release.yml) runs the tests with `mix test`.", False),
+        ("To run the tests: `mix test`.", False),
+    ],
+)
+async def test_the_ci_fact_is_left_out_beside_the_commands_of_its_workflow(
+    backend: FakeBackend, command: str, left_out: bool
+) -> None:
+    fact = "CI runs on GitHub Actions (.github/workflows/ci.yml)."
+    backend.key_facts = [f"Ci: {fact}", "Framework: Phoenix."]
+    backend.search_results = [recipe(0, command)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert command in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert (fact not in out.text) is left_out
+
+
+@pytest.mark.parametrize(
+    ("preferences", "left_out"),
+    [
+        (["To install dependencies here, use `pnpm install`, not `npm install`."], True),
+        # the manager is only the one the preference turns down
+        (["To install dependencies here, use `yarn add`, not `pnpm install`."], False),
+        # a preference below the top one may not be shown: it says nothing of what is
+        (["Reuse what exists.", "Use `pnpm install`."], False),
+    ],
+)
+async def test_the_package_manager_the_top_preference_asks_for_is_not_said_again(
+    backend: FakeBackend, preferences: list[str], left_out: bool
+) -> None:
+    fact = "Commands in this project run through pnpm, its package manager."
+    backend.key_facts = [f"Package manager: {fact}", "Framework: Phoenix."]
+    backend.search_results = []
+    backend.style_items = [
+        UserStyleItem(key=f"pref:{n}", summary=text, importance=0.8, last_updated_at=NOW)
+        for n, text in enumerate(preferences)
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert preferences[0] in out.text
+    assert "- Framework: Phoenix." in out.text
+    assert (fact not in out.text) is left_out
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,20 @@ def test_a_memory_naming_a_file_the_session_touched_after_it_was_served_is_used(
     assert outcome_of(served_at(fact, 8), session) is Outcome.UNUSED
 
 
+def test_a_search_of_the_project_root_uses_no_memory() -> None:
+    # A session that searched `.` (the root, as a Grep without a path reports it) and touched
+    # nothing else used neither a fact nor a preference, whatever their text.
+    fact = ServedMemory("project_fact", "", "Framework: Built with Textual.")
+    style = ServedMemory("user_style", "pref:simple", "The user asks for the simplest way.")
+    session = Events().read(6, ".").read(7, "..").activity()
+    assert outcome_of(fact, session) is Outcome.UNUSED
+    assert outcome_of(style, session) is Outcome.UNUSED
+    named = ServedMemory("project_fact", "", "The parser lives in src/parser.py.")
+    assert outcome_of(named, Events().read(6, ".").read(7, "src/parser.py").activity()) is (
+        Outcome.USED
+    )
+
+
 def test_the_readers_of_commands_and_polarity() -> None:
     stated = stated_commands("Run `uv run pytest -x` then `cd web && npm test`.", ROOT)
     assert [s.base for s in stated] == ["uv run pytest", "npm test"]

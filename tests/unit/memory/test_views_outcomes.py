@@ -4,6 +4,7 @@ moves. Ordering only: every view still fits its budget exactly as before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -119,4 +120,66 @@ async def test_the_brief_ranks_facts_of_one_group_by_outcomes_and_keeps_its_budg
     assert "number 11 " in after.key_facts[0]
     for view in (before, after):
         assert view.token_estimate == estimate_tokens(view.markdown) <= budget
+    views.close()
+
+
+async def resting_views(store: SqliteStore, *, learn: bool = True) -> tuple[Views, OutcomeBook]:
+    book = await OutcomeBook(store, learn=learn).load()
+    views = Views(
+        store,
+        clock=Clock(),
+        injectable=book.injectable,
+        weigh=book.importance,
+        resting=book.resting,
+    )
+    book.on_change(views.invalidate)
+    return views, book
+
+
+async def start_pitfalls(views: Views, store: SqliteStore) -> list[str]:
+    view = await views.pitfalls(store.project_id, live_only=True)
+    return [i.memory_id for i in view.items]
+
+
+async def test_a_pitfall_served_twice_unused_rests_at_the_session_start_only(
+    store: SqliteStore,
+) -> None:
+    high, low, *_ = await pitfalls_and_style(store)
+    views, book = await resting_views(store)
+    await judge(book, high, "unused")
+    assert await start_pitfalls(views, store) == [high.id, low.id]  # once is not enough
+    await judge(book, high, "unused")
+    assert await start_pitfalls(views, store) == [low.id]
+    # Asked for all pitfalls, for a task or a path, it is still there.
+    assert (await order(views, store))[0] == [high.id, low.id]
+    assert book.resting(high) and not book.resting(low)
+    # Rewritten since (its error met again while it rested): live again.
+    assert not book.resting(replace(high, version=high.version + 1))
+    views.close()
+
+
+async def test_a_use_or_a_miss_brings_a_resting_pitfall_back(store: SqliteStore) -> None:
+    high, low, *_ = await pitfalls_and_style(store)
+    views, book = await resting_views(store)
+    await judge(book, high, "unused", "unused")
+    await judge(book, low, *["unused"] * 12)  # past the unused cap: its weight no longer moves
+    assert await start_pitfalls(views, store) == []
+    await judge(book, high, "used")
+    assert await start_pitfalls(views, store) == [high.id]
+    await judge(book, low, "missed")  # its error happened again: the trap is live
+    assert await start_pitfalls(views, store) == [high.id, low.id]
+    views.close()
+
+
+async def test_only_pitfalls_rest_and_only_while_learning(store: SqliteStore) -> None:
+    high, low, first, second = await pitfalls_and_style(store)
+    views, book = await resting_views(store, learn=False)
+    await judge(book, high, "unused", "unused")
+    assert await start_pitfalls(views, store) == [high.id, low.id]
+    views.close()
+    views, book = await resting_views(store)
+    await judge(book, first, "unused", "unused")
+    assert not book.resting(first)
+    style = await views.user_style(store.project_id, user_id=USER)
+    assert [i.source_memory_ids[0] for i in style.items] == [first.id, second.id]
     views.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -171,8 +171,12 @@ class Views:
         writer: LlmWriter | None = None,
         injectable: Injectable = unflagged,
         weigh: Weigh = stored_importance,
+        resting: Callable[[MemoryItem], bool] = lambda _: False,
     ) -> None:
+        """`resting`: whether a pitfall rests (`OutcomeBook.resting`), left out of the
+        pitfalls a session starts with (`pitfalls(live_only=True)`)."""
         self._store = store
+        self._resting = resting
         self._injectable = injectable
         self._weigh = weigh
         self._writer = writer
@@ -327,23 +331,29 @@ class Views:
         scope_paths: Sequence[str] = (),
         task_description: str | None = None,
         context_budget_tokens: int | None = None,
+        live_only: bool = False,
     ) -> PitfallsView:
         """Spec §5.4: pitfalls touching `scope_paths` or relevant to the task (all without them).
 
         A pitfall is relevant when one of its files is in a scope path, one of its tags names
         a part of a scope path, or (with a task and a retriever) its relevance to the task
         clears `pitfall_min_relevance` (by default the calibrated task-context threshold).
+        `live_only` (what a session starts with): pitfalls at rest are left out.
         """
         self._check_project(project_id)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
         scopes = clean_paths(scope_paths)
         task = task_text(task_description)
-        params = params_key(ViewName.PITFALLS, task, *sorted(scopes))
+        # No path holds a NUL: the session start's view never shares a cache with another.
+        live = ("\x00live",) if live_only else ()
+        params = params_key(ViewName.PITFALLS, task, *sorted(scopes), *live)
         cached, stamp = await self._cached(ViewName.PITFALLS, params, budget)
         hit = decoded(pitfalls_from_json, cached)
         if hit is not None:
             return hit
         memories = await self._live(MemoryType.PITFALL)
+        if live_only:
+            memories = [m for m in memories if not self._resting(m)]
         if scopes or task:
             relevance = await self._task_relevance(project_id, task)
             chosen = relevant_pitfalls(memories, scopes, relevance, project_id)
