@@ -232,14 +232,14 @@ def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
 def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | None:
     table = command_table()
     if program in table.task_runners:
-        names = list(rest)
+        names = _make_targets(words) if program == "make" else list(rest)
         if names and names[0] in TASK_KEYWORDS and program != "make":
             names = names[1:]
         for name in names[:3] if program in ("make", "just", "rake", "task") else names[:1]:
             purpose = task_purpose(name)
             if purpose:
                 return CommandUse(program, purpose, table.task_runners[program], task=name)
-        if program == "make" and not rest:
+        if program == "make" and not names:
             return CommandUse("make", "build", "any", task="")
         return None
     if "/" in words[0] or words[0].endswith(_SCRIPT_SUFFIXES):
@@ -250,6 +250,25 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
         if purpose:
             return CommandUse(words[0], purpose, "any", task=stem)
     return None
+
+
+#: make's options whose value is the next word (`make -C test/llvmpasses`, `make -f ci.mk`).
+_MAKE_VALUED = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile"})
+
+
+def _make_targets(words: list[str]) -> list[str]:
+    """The targets of a make line: neither options, their values (`-C dir`), nor variable
+    assignments (`V=1`)."""
+    targets: list[str] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in _MAKE_VALUED:
+            skip = True
+        elif not word.startswith(("-", "+")) and not _ENV_ASSIGNMENT.match(word):
+            targets.append(word)
+    return targets
 
 
 def _tokens(line: str) -> list[str]:

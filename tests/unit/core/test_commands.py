@@ -185,6 +185,10 @@ CASES = [
     ("make", "build", "any"),
     ("make test", "test", "any"),
     ("make lint", "lint", "any"),
+    # make's option values are no targets: a folder named `test` is not the test target
+    ("make -C test/llvmpasses", "build", "any"),
+    ("make -C build test", "test", "any"),
+    ("make -f ci.mk V=1 lint", "lint", "any"),
     ("just fmt", "format", "any"),
     ("task test", "test", "any"),
     ("mise run test", "test", "any"),

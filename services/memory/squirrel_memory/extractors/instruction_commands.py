@@ -17,6 +17,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import is_test_command
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
@@ -26,7 +27,9 @@ from squirrel_memory.repository.snapshot import TextFile
 KEY_PREFIX = "instructions:commands:"
 #: Each everyday purpose: how the recipe says it, and the words its command must contain.
 _PURPOSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("test", "run the tests with", re.compile(r"\btests?\b", re.IGNORECASE)),
+    # A word of its own, never a folder's name (`make -C test/llvmpasses` runs a sub-folder's
+    # suite, not the project's tests).
+    ("test", "run the tests with", re.compile(r"(?<![\w/.-])tests?(?![\w/.-])", re.IGNORECASE)),
     ("lint", "lint with", re.compile(r"\blint\b", re.IGNORECASE)),
     ("format", "format with", re.compile(r"\b(?:format|fmt)\b", re.IGNORECASE)),
     (
@@ -62,14 +65,12 @@ def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
         said: list[str] = []
         refs: list[str] = []
         for purpose, verb, words in _PURPOSES:
-            named = next(
-                (
-                    c
-                    for c in readings.commands
-                    if c.purpose == purpose and c.scope == "" and words.search(c.text)
-                ),
-                None,
-            )
+            root = [c for c in readings.commands if c.purpose == purpose and c.scope == ""]
+            named = next((c for c in root if words.search(c.text)), None)
+            if named is None and purpose == "test":
+                # A test runner whose words hold no "test" (`pytest tests/`, `ctest`, `phpunit`)
+                # when no command names the tests in its own words (`composer test`).
+                named = next((c for c in root if is_test_command(c.text)), None)
             if named is not None:
                 said.append(f"{verb} `{named.text}` ({named.ref})")
                 refs.append(named.ref)
