@@ -78,5 +78,11 @@ def test_a_sub_folders_suite_is_not_the_projects_test_command() -> None:
     )
 
 
-def test_only_a_sub_folders_suite_gives_no_test_command() -> None:
-    assert instruction_commands(_loaded("AGENTS.md", SCOPED.partition("## Testing")[0])) == []
+def test_a_test_folders_suite_alone_is_given_as_that_folders() -> None:
+    (found,) = instruction_commands(_loaded("AGENTS.md", SCOPED.partition("## Testing")[0]))
+
+    assert found.content == (
+        "Everyday commands AGENTS.md names: Run the `test/llvmpasses/` tests with "
+        "`make -C test/llvmpasses` (AGENTS.md:5)."
+    )
+    assert "Run the tests with" not in found.content
