@@ -45,6 +45,7 @@ def test_a_reply_that_says_how_the_tests_are_run_gives_the_command(
     [
         "Should I run the tests with `make test` now?",  # a question
         "Let me run the tests with `make test`.",  # the next step, not a statement
+        "### Step 4\n- [ ] Run all unit tests: `npm run test`\n- [ ] Fix any failing tests",  # plan
         "Running the tests with `make test` failed twice.",  # a failure
         "Do not run the tests with `make test`: it wipes the database.",  # negated
         "The upstream project runs its tests with `make test`.",  # another repository

@@ -13,8 +13,9 @@ the same in every ecosystem:
   own words make it a test command (`busted spec/`, `mvn test`, `ctest`), not negated before it;
   or a line labels one such command with the role ("- Tests: `composer test`");
 - the sentence asks nothing (a question, "should I…"), announces nothing the assistant is
-  about to do ("Let me run…", "I'll run…": its run says more), names no failure, and names no
-  other repository ("upstream", another project's folder, a web address);
+  about to do ("Let me run…", "I'll run…": its run says more), is no step of a plan's task
+  list ("- [ ] Run all unit tests: `npm run test`"), names no failure, and names no other
+  repository ("upstream", another project's folder, a web address);
 - the session never ran the command: a command that ran and passed has its own recipe, and
   one that only failed is no way to run the tests.
 
@@ -47,9 +48,10 @@ _HOW = re.compile(
     r"|\btest (?:it|this|the change|your change)\b[^.!?\n]{0,15}?\b(?:with|via|using|by)\b",
     re.IGNORECASE,
 )
-#: Something asked or announced rather than stated: a question, or the assistant's next step.
+#: Something asked or announced rather than stated: a question, the assistant's next step, or
+#: a step of a plan's task list ("- [ ] Run all unit tests: `npm run test`").
 _NOT_STATED = re.compile(
-    r"\?\s*$|^\W*(?:should|shall|do you|would you|want me|can i)\b"
+    r"\?\s*$|^\W*(?:should|shall|do you|would you|want me|can i)\b|^[-*+]\s+\[[ xX]?\]"
     r"|\b(?:let me|let's|i'll|i will|i'm going to|i am going to|next,? i)\b",
     re.IGNORECASE,
 )
