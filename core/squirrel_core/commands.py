@@ -63,7 +63,10 @@ _MACHINE_PATH = re.compile(r"^(?:/|~|\$\{?HOME\b|\$\{?USERPROFILE\b|[A-Za-z]:[\\
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
 _INTERPRETERS = frozenset(
     {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
+    | {"luajit", "php"}
 )
+#: A Lua interpreter named with its version (`lua5.4`, `lua54`).
+_VERSIONED_LUA = re.compile(r"^lua\d[\d.]*$")
 _SCRIPT_SUFFIXES = (
     *(".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs"),
     *(".pl", ".lua", ".R", ".jl", ".php"),
@@ -71,6 +74,9 @@ _SCRIPT_SUFFIXES = (
 #: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
+#: The folders a project keeps its tests in: a script right in one runs them (`lua tests/run.lua`,
+#: `./test/run.sh`), whatever its own name says (`test/fixtures/make_data.sh` does not).
+_TEST_FOLDERS = frozenset({"test", "tests", "spec", "specs"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,8 @@ def _is_script_launch(words: list[str]) -> bool:
     program = _program(words[0])
     if _PYTHON.match(program):
         return words[1].endswith(".py")
-    return program in _INTERPRETERS and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
+    interpreter = program in _INTERPRETERS or bool(_VERSIONED_LUA.match(program))
+    return interpreter and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
 
 
 def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
@@ -245,7 +252,10 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
     if "/" in words[0] or words[0].endswith(_SCRIPT_SUFFIXES):
         stem = program.rsplit(".", 1)[0] if "." in program else program
         purpose = task_purpose(stem)
-        if purpose in (None, "run") and _TEST_SCRIPT.search(stem.lower()):
+        folder = posixpath.basename(posixpath.dirname(words[0])).lower()
+        if purpose in (None, "run") and (
+            _TEST_SCRIPT.search(stem.lower()) or folder in _TEST_FOLDERS
+        ):
             purpose = "test"
         if purpose:
             return CommandUse(words[0], purpose, "any", task=stem)
