@@ -52,6 +52,8 @@ def test_a_reply_that_says_how_the_tests_are_run_gives_the_command(
         "In ../engine, run the tests with `make test`.",  # another folder
         "The field is added and documented.",  # no command
         "Run `make build` to build the image.",  # no test command
+        "| `test/` | 50 test files with full coverage |",  # a folder in a table of the layout
+        "The tests live in `test/`, with fixtures beside them.",  # a folder, not a command
     ],
 )
 def test_a_question_a_plan_a_failure_or_another_place_gives_nothing(reply: str) -> None:

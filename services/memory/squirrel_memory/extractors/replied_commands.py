@@ -14,8 +14,8 @@ the same in every ecosystem:
   or a line labels one such command with the role ("- Tests: `composer test`");
 - the sentence asks nothing (a question, "should I…"), announces nothing the assistant is
   about to do ("Let me run…", "I'll run…": its run says more), is no step of a plan's task
-  list ("- [ ] Run all unit tests: `npm run test`"), names no failure, and names no other
-  repository ("upstream", another project's folder, a web address);
+  list ("- [ ] Run all unit tests: `npm run test`") or row of a table, names no failure, and
+  names no other repository ("upstream", another project's folder, a web address);
 - the session never ran the command: a command that ran and passed has its own recipe, and
   one that only failed is no way to run the tests.
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.delegated_commands import (
@@ -48,10 +49,10 @@ _HOW = re.compile(
     r"|\btest (?:it|this|the change|your change)\b[^.!?\n]{0,15}?\b(?:with|via|using|by)\b",
     re.IGNORECASE,
 )
-#: Something asked or announced rather than stated: a question, the assistant's next step, or
-#: a step of a plan's task list ("- [ ] Run all unit tests: `npm run test`").
+#: Something asked or announced rather than stated: a question, the assistant's next step, a
+#: step of a plan's task list ("- [ ] Run all unit tests: `npm run test`"), a table's row.
 _NOT_STATED = re.compile(
-    r"\?\s*$|^\W*(?:should|shall|do you|would you|want me|can i)\b|^[-*+]\s+\[[ xX]?\]"
+    r"\?\s*$|^\W*(?:should|shall|do you|would you|want me|can i)\b|^[-*+]\s+\[[ xX]?\]|^\|"
     r"|\b(?:let me|let's|i'll|i will|i'm going to|i am going to|next,? i)\b",
     re.IGNORECASE,
 )
@@ -86,7 +87,13 @@ def _said_tests(text: str, project_id: str) -> list[str]:
         found += [c for p, c in named_commands(sentence, passed=False) if p == "test"]
     if not _OTHER.search(text):
         found += [c for p, c in labelled_commands(text, project_id) if p == "test"]
-    return found
+    return [c for c in found if _runs_tests(c)]
+
+
+def _runs_tests(command: str) -> bool:
+    """Whether `command` is one a user runs to test, not a folder or file named in passing
+    (`test/` in a table of the layout)."""
+    return not command.split(maxsplit=1)[0].endswith("/") and is_test_command(command)
 
 
 def replied_commands(events: list[StoredEvent]) -> RepliedCommand | None:
