@@ -67,7 +67,7 @@ _PASSED = re.compile(
     re.IGNORECASE,
 )
 #: A failure named in the sentence (not "0 failures", "no failures").
-_FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
+FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: A report's line that labels one command: "- Unit tests: `vitest run src`", "**Lint**: `x`".
 _LABELLED = re.compile(
@@ -156,7 +156,7 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     those in a sentence saying they passed and naming no failure."""
     found: list[tuple[str, str]] = []
     for sentence in _SENTENCE.split(text):
-        if passed and (not _PASSED.search(sentence) or _FAILED.search(sentence)):
+        if passed and (not _PASSED.search(sentence) or FAILED.search(sentence)):
             continue
         for match in _CODE_SPAN.finditer(sentence):
             command = doc_command(match.group(1))

@@ -32,6 +32,7 @@ from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.delegated_commands import (
+    FAILED,
     labelled_commands,
     named_commands,
     names_elsewhere,
@@ -56,7 +57,6 @@ _NOT_STATED = re.compile(
     r"|\b(?:let me|let's|i'll|i will|i'm going to|i am going to|next,? i)\b",
     re.IGNORECASE,
 )
-_FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
 #: Another repository the sentence is about.
 _OTHER = re.compile(
     r"\b(?:upstream|third[- ]party|another (?:repo|repository|project)|their (?:repo|repository))\b"
@@ -80,7 +80,7 @@ def _said_tests(text: str, project_id: str) -> list[str]:
     for sentence in _SENTENCE.split(text):
         if not _HOW.search(sentence) or _NOT_STATED.search(sentence.strip()):
             continue
-        if _FAILED.search(sentence) or _OTHER.search(sentence):
+        if FAILED.search(sentence) or _OTHER.search(sentence):
             continue
         if names_elsewhere(sentence, project_id):
             continue
