@@ -63,7 +63,10 @@ _MACHINE_PATH = re.compile(r"^(?:/|~|\$\{?HOME\b|\$\{?USERPROFILE\b|[A-Za-z]:[\\
 _PYTHON = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
 _INTERPRETERS = frozenset(
     {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
+    | {"luajit", "php"}
 )
+#: A Lua interpreter named with its version (`lua5.4`, `lua54`).
+_VERSIONED_LUA = re.compile(r"^lua\d[\d.]*$")
 _SCRIPT_SUFFIXES = (
     *(".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".exs"),
     *(".pl", ".lua", ".R", ".jl", ".php"),
@@ -71,6 +74,9 @@ _SCRIPT_SUFFIXES = (
 #: A script whose name ends in test(s) runs tests (`run_tests.sh`, `runtests.py`,
 #: `run-all-tests`), whatever its first word says (`run_server.sh` stays a run command).
 _TEST_SCRIPT = re.compile(r"(?:^|[._-]|^run)tests?$")
+#: The folders a project keeps its tests in: a script right in one runs them (`lua tests/run.lua`,
+#: `./test/run.sh`), whatever its own name says (`test/fixtures/make_data.sh` does not).
+_TEST_FOLDERS = frozenset({"test", "tests", "spec", "specs"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,8 @@ def _is_script_launch(words: list[str]) -> bool:
     program = _program(words[0])
     if _PYTHON.match(program):
         return words[1].endswith(".py")
-    return program in _INTERPRETERS and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
+    interpreter = program in _INTERPRETERS or bool(_VERSIONED_LUA.match(program))
+    return interpreter and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
 
 
 def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
@@ -232,24 +239,46 @@ def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
 def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | None:
     table = command_table()
     if program in table.task_runners:
-        names = list(rest)
+        names = _make_targets(words) if program == "make" else list(rest)
         if names and names[0] in TASK_KEYWORDS and program != "make":
             names = names[1:]
         for name in names[:3] if program in ("make", "just", "rake", "task") else names[:1]:
             purpose = task_purpose(name)
             if purpose:
                 return CommandUse(program, purpose, table.task_runners[program], task=name)
-        if program == "make" and not rest:
+        if program == "make" and not names:
             return CommandUse("make", "build", "any", task="")
         return None
     if "/" in words[0] or words[0].endswith(_SCRIPT_SUFFIXES):
         stem = program.rsplit(".", 1)[0] if "." in program else program
         purpose = task_purpose(stem)
-        if purpose in (None, "run") and _TEST_SCRIPT.search(stem.lower()):
+        folder = posixpath.basename(posixpath.dirname(words[0])).lower()
+        if purpose in (None, "run") and (
+            _TEST_SCRIPT.search(stem.lower()) or folder in _TEST_FOLDERS
+        ):
             purpose = "test"
         if purpose:
             return CommandUse(words[0], purpose, "any", task=stem)
     return None
+
+
+#: make's options whose value is the next word (`make -C test/llvmpasses`, `make -f ci.mk`).
+_MAKE_VALUED = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile"})
+
+
+def _make_targets(words: list[str]) -> list[str]:
+    """The targets of a make line: neither options, their values (`-C dir`), nor variable
+    assignments (`V=1`)."""
+    targets: list[str] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in _MAKE_VALUED:
+            skip = True
+        elif not word.startswith(("-", "+")) and not _ENV_ASSIGNMENT.match(word):
+            targets.append(word)
+    return targets
 
 
 def _tokens(line: str) -> list[str]:

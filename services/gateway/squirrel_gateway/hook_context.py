@@ -72,6 +72,10 @@ MAX_PROMPT_FILES: Final = 8
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
 _COMMAND = re.compile(r"`([^`\n]+)`")
+#: A page's section saying which roles it is how to do (`doc_roles`: "README.md, under Testing,
+#: says how to build and test: …"), and the sub-folder it holds for, if any.
+_SAYS_HOW = re.compile(r" says how to ([a-z, -]+?)( \(run in `[^`]*`\))?: ")
+_ROLES = re.compile(r", | and ")
 _PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
 
@@ -372,10 +376,15 @@ def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:
 
 
 def _quotes_tests(result: SearchResult) -> bool:
-    """Whether a recipe quotes a command that runs a test suite (`make test`, `uv run pytest`)."""
-    return result.type == "recipe" and any(
-        is_test_command(command) for command in _COMMAND.findall(result.content)
-    )
+    """Whether a recipe quotes a command that runs a test suite (`make test`, `uv run pytest`),
+    or is a page's section that says it is how to test, for the project as a whole ("AGENTS.md,
+    under Using Revise, says how to test: … `./julia -e '…'`"; not "… (run in `web/`)")."""
+    if result.type != "recipe":
+        return False
+    if any(is_test_command(command) for command in _COMMAND.findall(result.content)):
+        return True
+    said = _SAYS_HOW.search(result.content)
+    return said is not None and not said.group(2) and "test" in _ROLES.split(said.group(1))
 
 
 async def _search(

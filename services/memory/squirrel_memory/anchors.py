@@ -2,14 +2,16 @@
 
 A memory's `source_refs` may name lines of the repository (`pyproject.toml:12`: what the
 repository reader read, or a session recipe joined to it). When processing sees a file change —
-a session's edit (`code_change`, or any event naming files) or a commit's `files_changed` — the
-live memories anchored to a changed file are re-checked against the working tree: an anchor is
-gone when its file is gone (deleted, or no longer a file) or has fewer lines than the anchor's
-line. A memory with an anchor gone gets a `contradicted` outcome — an event of its history,
-never an edit — so it is flagged stale (⚠) and kept out of the hooks, views and task context
-until it is confirmed (`sqrl confirm`), rewritten (the repository reader re-reads it at the next
-commit), or used again. The outcome's session is `anchor:<path>:<line>@v<version>`, so one
-memory version is flagged once per anchor, and the history says which line went.
+a session's edit (`code_change`, or any event naming files but a read: a message of the user or
+the host, such as an instruction file the host loaded, and a tool that only reads or lists
+files change nothing) or a commit's `files_changed` — the live memories anchored to a changed
+file are re-checked against the working tree: an anchor is gone when its file is gone
+(deleted, or no longer a file) or has fewer lines than the anchor's line. A memory with an
+anchor gone gets a `contradicted` outcome — an event of its history, never an edit — so it is
+flagged stale (⚠) and kept out of the hooks, views and task context until it is confirmed
+(`sqrl confirm`), rewritten (the repository reader re-reads it at the next commit), or used
+again. The outcome's session is `anchor:<path>:<line>@v<version>`, so one memory version is
+flagged once per anchor, and the history says which line went.
 
 Only the anchor's line number is kept, not its text, so a line that still exists but changed is
 not noticed here (the repository reader rewrites what it read at the next commit).
@@ -25,6 +27,8 @@ from typing import Final
 
 import structlog
 
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.file_reads import LISTING_TOOLS, READ_TOOLS
 from squirrel_memory.models import MemoryItem, StoredEvent
 from squirrel_memory.outcome_book import OutcomeBooks
 from squirrel_memory.storage import Store
@@ -54,11 +58,13 @@ def anchors_of(item: MemoryItem) -> list[tuple[str, int]]:
 
 
 def changed_paths(events: Sequence[StoredEvent], root: str) -> set[str]:
-    """The files `events` changed, relative to the project `root` (files outside it left out)."""
+    """The files `events` changed, relative to the project `root` (files outside it left out).
+    A file only read (`reads_only`) is no change: its anchors stay as they are, even where the
+    working tree is not the session's (a worktree elsewhere, a replay)."""
     base = PurePosixPath(root)
     paths: set[str] = set()
     for event in events:
-        named: list[object] = [*event.file_paths]
+        named: list[object] = [] if reads_only(event) else [*event.file_paths]
         if event.event_type == "code_change":
             named.append(event.content.get("path"))
         if event.event_type == "commit":
@@ -75,6 +81,16 @@ def changed_paths(events: Sequence[StoredEvent], root: str) -> set[str]:
             if pure.parts and ".." not in pure.parts:
                 paths.add(str(pure))
     return paths
+
+
+def reads_only(event: StoredEvent) -> bool:
+    """Whether the files an event names were only read or listed: a message (the user's `@`
+    mention, an instruction file the host loaded) or a read or listing tool's call or result."""
+    if event.event_type == EventType.USER_MESSAGE:
+        return True
+    return event.event_type in (EventType.TOOL_CALL, EventType.TOOL_RESULT) and (
+        event.content.get("tool") in READ_TOOLS | LISTING_TOOLS
+    )
 
 
 def line_count(path: Path) -> int | None:

@@ -185,6 +185,16 @@ CASES = [
     ("make", "build", "any"),
     ("make test", "test", "any"),
     ("make lint", "lint", "any"),
+    # make's option values are no targets: a folder named `test` is not the test target
+    ("make -C test/llvmpasses", "build", "any"),
+    ("make -C build test", "test", "any"),
+    ("make -f ci.mk V=1 lint", "lint", "any"),
+    # a script right in a test folder runs the tests, whatever its own name says
+    ("lua tests/run.lua", "test", "any"),
+    ("luajit spec/main_spec.lua", "test", "any"),
+    ("lua5.4 test/all.lua", "test", "any"),
+    ("./tests/run.sh", "test", "any"),
+    ("php tests/run.php", "test", "any"),
     ("just fmt", "format", "any"),
     ("task test", "test", "any"),
     ("mise run test", "test", "any"),
@@ -537,6 +547,9 @@ def test_a_script_named_for_running_tests_is_a_test_command(line: str) -> None:
         ("./start_test_server.sh", "run"),
         ("python contest.py", None),
         ("./latest.sh", None),
+        # a script deeper in a test folder (a fixture's generator) or in another folder
+        ("./test/fixtures/make_data.sh", None),
+        ("./scripts/run.sh", "run"),
     ],
 )
 def test_a_script_whose_name_only_contains_test_keeps_its_purpose(

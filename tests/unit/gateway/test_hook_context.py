@@ -312,6 +312,11 @@ def keyed(key: str, content: str, score: float = 0.3) -> SearchResult:
             "How the project is tested, as the assistant summarised it: Testing: `mix test`.",
             "mix test",
         ),
+        (  # a page's section that says it is how to test, though its command names no test
+            "docs:roles:AGENTS.md:using_revise",
+            "AGENTS.md, under Using Revise, says how to build and test: run `./julia -e 'go()'`.",
+            "./julia -e 'go()'",
+        ),
         (  # a runner no table knows, by the words of its subcommand
             "tasks:quux.toml",
             "Tasks `quux.toml` defines: `quux run build`; `quux run test`.",
@@ -401,6 +406,9 @@ async def test_a_pages_section_is_left_to_the_page_unless_it_holds_the_test_comm
     [
         "Tasks in package.json: `npm run dev` starts the dev server; `npm run build` builds the project.",
         "To read a failed job: `gh run view 12 --log-failed`; tests are described in TESTING.md.",
+        # a page's section on another role, or on testing a sub-folder only
+        "AGENTS.md, under Building, says how to build and lint: run `make -j`.",
+        "web/CLAUDE.md, under Testing, says how to test (run in `web/`): run `./go.sh x`.",
     ],
 )
 async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(

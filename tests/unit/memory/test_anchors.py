@@ -63,6 +63,18 @@ def test_changed_paths_come_from_edits_commits_and_named_files(tmp_path: Path) -
     assert changed_paths(events, root) == {"src/app.py", "pyproject.toml", "README.md"}
 
 
+def test_a_file_only_read_or_loaded_by_the_host_is_no_change(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    events = [
+        event("user_message", {"text": "AGENTS.md"}, (f"{root}/AGENTS.md",)),
+        event("tool_call", {"tool": "Read"}, (f"{root}/README.md",)),
+        event("tool_result", {"tool": "Grep"}, (f"{root}/Makefile",)),
+        event("tool_result", {"tool": "Edit"}, (f"{root}/src/app.py",)),
+        event("command_run", {"command": "rm notes.md"}, (f"{root}/notes.md",)),
+    ]
+    assert changed_paths(events, root) == {"src/app.py", "notes.md"}
+
+
 async def test_an_anchor_whose_file_is_gone_or_shorter_flags_the_memory(
     store: SqliteStore, project: str
 ) -> None:

@@ -51,3 +51,38 @@ def test_a_sub_folders_file_the_host_loaded_gives_that_folders_commands() -> Non
         "`composer test` (web/CLAUDE.md:9);"
     )
     assert instruction_commands(_reads(("web/CLAUDE.md", _numbered(AGENTS)))) == []
+
+
+# A sub-folder's suite under a heading about tests (julia's AGENTS.md) and a test runner whose
+# words hold no "test" (`pytest tests/`).
+SCOPED = """# Agents
+
+To run LLVM pass tests:
+```bash
+make -C test/llvmpasses <testname>.ll
+```
+
+## Testing
+
+Run `uv run pytest tests/` before you commit.
+"""
+
+
+def test_a_sub_folders_suite_is_not_the_projects_test_command() -> None:
+    (found,) = instruction_commands(_loaded("AGENTS.md", SCOPED))
+
+    assert "make -C test/llvmpasses" not in found.content
+    assert found.content == (
+        "Everyday commands AGENTS.md names: Run the tests with `uv run pytest tests/` "
+        "(AGENTS.md:10)."
+    )
+
+
+def test_a_test_folders_suite_alone_is_given_as_that_folders() -> None:
+    (found,) = instruction_commands(_loaded("AGENTS.md", SCOPED.partition("## Testing")[0]))
+
+    assert found.content == (
+        "Everyday commands AGENTS.md names: Run the `test/llvmpasses/` tests with "
+        "`make -C test/llvmpasses` (AGENTS.md:5)."
+    )
+    assert "Run the tests with" not in found.content

@@ -147,6 +147,17 @@ def test_pages_without_run_sections_give_nothing(text: str) -> None:
     assert readme_sections(_read("README.md", text)) == []
 
 
+def test_a_command_run_in_a_folder_is_kept_whole() -> None:
+    text = (
+        "# Shop\n\n## Build\n\n```\nmkdir build && cd build\ncmake ..\n```\n\n"
+        "## Tests\n\n```\ncd build\ncd build && ctest\n```\n"
+    )
+    assert documented_sections(text) == [
+        ("Build", [("mkdir build && cd build", ""), ("cmake ..", "")]),
+        ("Tests", [("cd build && ctest", "")]),
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "is_error"),
     [("docs/README.md", False), ("CLAUDE.md", False), ("NOTES.md", False), ("README.md", True)],

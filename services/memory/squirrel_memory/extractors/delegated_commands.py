@@ -67,7 +67,7 @@ _PASSED = re.compile(
     re.IGNORECASE,
 )
 #: A failure named in the sentence (not "0 failures", "no failures").
-_FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
+FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: A report's line that labels one command: "- Unit tests: `vitest run src`", "**Lint**: `x`".
 _LABELLED = re.compile(
@@ -132,7 +132,7 @@ def _report(event: StoredEvent) -> str | None:
     return None
 
 
-def _names_elsewhere(text: str, project_id: str) -> bool:
+def names_elsewhere(text: str, project_id: str) -> bool:
     """Whether `text` names a place outside the project (another repository, a sibling folder):
     the commands in it may be that place's."""
     for match in _PLACE.finditer(text):
@@ -156,7 +156,7 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     those in a sentence saying they passed and naming no failure."""
     found: list[tuple[str, str]] = []
     for sentence in _SENTENCE.split(text):
-        if passed and (not _PASSED.search(sentence) or _FAILED.search(sentence)):
+        if passed and (not _PASSED.search(sentence) or FAILED.search(sentence)):
             continue
         for match in _CODE_SPAN.finditer(sentence):
             command = doc_command(match.group(1))
@@ -183,7 +183,7 @@ def labelled_commands(text: str, project_id: str) -> list[tuple[str, str]]:
         start = text.rfind("\n\n", 0, match.start())
         end = text.find("\n\n", match.end())
         paragraph = text[start + 1 : len(text) if end < 0 else end]
-        if _names_elsewhere(paragraph, project_id) or DEPENDENCY_CODE.search(paragraph):
+        if names_elsewhere(paragraph, project_id) or DEPENDENCY_CODE.search(paragraph):
             continue
         if _WEB.search(_section(text, headings, match.start())):  # may describe code there
             continue
@@ -210,7 +210,7 @@ def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     ran = {" ".join(run.command.split()) for run in commands(events)}
     # A report's labels are read only when no brief sent a subagent to another place.
     away = any(
-        _names_elsewhere(brief, event.project_id) or _WEB.search(brief) is not None
+        names_elsewhere(brief, event.project_id) or _WEB.search(brief) is not None
         for event in events
         if (brief := _brief(event)) is not None
     )
@@ -222,7 +222,7 @@ def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
         brief, report = _brief(event), _report(event)
         found: list[tuple[str, str, dict[str, str]]] = []
         for text, into, passed in ((brief, briefed, False), (report, reported, True)):
-            if text is not None and not _names_elsewhere(text, event.project_id):
+            if text is not None and not names_elsewhere(text, event.project_id):
                 found += [(p, c, into) for p, c in named_commands(text, passed=passed)]
         if report is not None and not away:
             found += [(p, c, described) for p, c in labelled_commands(report, event.project_id)]

@@ -55,6 +55,8 @@ from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORT
 from squirrel_memory.extractors.readme_layout import readme_layout
 from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
 from squirrel_memory.extractors.readme_sections import readme_sections
+from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
+from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
@@ -345,6 +347,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         DELEGATED_IMPORTANCE,
         lambda _f: ("recipe", "delegated"),
+    ),
+    # The test command the assistant told the user to run and the session never ran.
+    _Finder(
+        _one(replied_commands),
+        MemoryType.RECIPE,
+        REPLIED_IMPORTANCE,
+        lambda _f: ("recipe", "replied"),
     ),
     # How the project's own scripts the session ran (and did not write) are started.
     _Finder(

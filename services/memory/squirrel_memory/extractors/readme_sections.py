@@ -9,8 +9,9 @@ each with the comment above it or beside it ("README.md, under Installation, giv
 recipe says what the page documents, never that a command ran. A section counts when its own
 heading or one above it names setting up, installing, starting, usage, development, testing,
 building or commands; commands already in the page's everyday recipe (`readme_commands`),
-`cd` and placeholders (`<repository-url>`) are left out, and a section with none left says
-nothing. Sub-folder pages and the instruction files a host loads itself are not read here.
+a bare `cd` (`cd build && ctest` is kept whole) and placeholders (`<repository-url>`) are left
+out, and a section with none left says nothing. Sub-folder pages and the instruction files a
+host loads itself are not read here.
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _MARKUP = re.compile(r"[*_`\[\]]|\(http[^)]*\)")
 #: Commands no reader needs told: moving into the clone, cloning it. (A first word ending in `/`
-#: is a folder of a tree, not a command.)
-_SKIPPED = re.compile(r"^(?:cd|git clone|pushd|popd)\b")
+#: is a folder of a tree, not a command.) A move that runs a command there (`cd build && ctest`)
+#: is how that command is run, and is kept whole.
+_SKIPPED = re.compile(r"^(?:(?:cd|pushd)(?:\s+\S+)?\s*$|popd\b|git clone\b)")
 
 
 @dataclass(frozen=True, slots=True)
