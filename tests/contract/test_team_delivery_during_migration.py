@@ -20,7 +20,7 @@ from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
 from squirrel_memory.storage.postgres import database as postgres_database
 from squirrel_memory.storage.postgres.online import AfterBatch
-from squirrel_memory.storage.postgres.schema import migrate
+from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_delivery import _events, _repo, _settings, unstarted
@@ -123,4 +123,4 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_and_loses_n
             "squirrel_schema_version) FROM events WHERE project_id = %s",
             (TEAM_ID,),
         ).fetchone()
-    assert row == (90, 90, 8)
+    assert row == (90, 90, MIGRATIONS[-1].version)

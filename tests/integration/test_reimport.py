@@ -14,10 +14,13 @@ import pytest
 from squirrel.v1 import ingest_service_pb2 as ipb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import IngestClient, open_channel
+from squirrel_core.commands import is_test_command
+from squirrel_core.events import EventType
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
+from squirrel_ingest.parsers import base as parsers_base
 from squirrel_memory import server as memory_server
 from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.dedup import HashedFields, event_hash
@@ -139,3 +142,36 @@ async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_conte
         await _reimport(settings)
         assert _counts(db) == before
         assert await total() == sum(before.values())
+
+
+async def test_a_reread_after_commands_are_classified_anew_stores_each_event_once(
+    make_settings: Callable[..., Settings],
+    tmp_path: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = _setup(make_settings, tmp_path, project)
+    db = project / ".ctx" / "data.db"
+    async with running("memory", memory_server.setup, settings) as mem:
+
+        async def delivered() -> bool:
+            async with memory_client(mem, settings) as c:
+                reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+            stored = sum(_counts(db).values())
+            return stored > 0 and int(reply.projects[0].events_total) == stored
+
+        await _reimport(settings)
+        await wait_for(delivered)
+        before = _counts(db)
+        assert before.get("command_run", 0) > 0 and before.get("test_run", 0) > 0
+
+        # A newer classifier reads every command the other way round (a test run is a plain
+        # command, and the reverse); the transcripts are read again from the start.
+        def flipped(command: str) -> EventType:
+            return EventType.COMMAND_RUN if is_test_command(command) else EventType.TEST_RUN
+
+        monkeypatch.setattr(parsers_base, "command_event_type", flipped)
+        with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+            conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")
+        await _reimport(settings)
+        assert _counts(db) == before

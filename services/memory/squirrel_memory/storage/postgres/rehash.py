@@ -1,0 +1,209 @@
+"""Schema 9 on Postgres: every stored event hashed again by today's dedup rule in batches while
+servers keep writing, the events stored twice merged (`storage.rehash`).
+
+1. **prepare** (one transaction, skipped when a stopped migration did it): the migration's
+   statements (an event is a duplicate only of one its own author stored: the unique key
+   becomes `(project_id, user_id, hash)`) and a progress row (`rehashed_to = ''`).
+2. **batches** of `batch_rows` events in the order of their id, each its own transaction: the
+   appends of the batch's projects wait (each project's append lock, taken in a fixed order),
+   the batch's rows are hashed again, any stored event already holding a new hash (rehashed
+   earlier, or appended since the start by a server of this version) is weighed with them, the
+   doubles are merged into the first stored, and the progress row moves to the batch's last id.
+3. **finish**: the version row written, then the progress table dropped.
+
+Servers of this version append with today's hash from the start, so an event appended while
+the batches run is right whichever side of the watermark its id falls, and a re-read event
+that doubles one not yet rehashed is merged when the batch reaches it. A migration stopped
+between batches is taken up at its watermark by the next start; one stopped inside a batch
+left nothing of that batch. Servers of an older version must stop first: they append with the
+former hash and the former unique key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from squirrel_memory.storage.postgres.online import DEFAULT_BATCH_ROWS, AfterBatch
+from squirrel_memory.storage.rehash import Merges, Rehashed, hash_of_row, plan_merges
+
+_DEDUP = "ARRAY(SELECT x FROM unnest({0}) WITH ORDINALITY AS u(x, n) GROUP BY x ORDER BY min(n))"
+
+
+@dataclass(frozen=True, slots=True)
+class EventRehash:
+    """Every event hashed again in batches (`prepare` runs first, once)."""
+
+    progress: str
+    prepare: tuple[str, ...]
+
+
+async def _prepared(conn: AsyncConnection, rehash: EventRehash) -> None:
+    async with conn.transaction():
+        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (rehash.progress,))
+        found = await cursor.fetchone()
+        if found is not None and found[0]:
+            return
+        for statement in rehash.prepare:
+            await conn.execute(statement)
+        await conn.execute(
+            f"CREATE TABLE {rehash.progress} (rehashed_to text NOT NULL, done boolean NOT NULL)"
+        )
+        await conn.execute(
+            f"INSERT INTO {rehash.progress} VALUES ('', false)"  # noqa: S608
+        )
+
+
+def _rehashed(rows: Sequence[tuple[Any, ...]]) -> list[tuple[Rehashed, str]]:
+    """Each row with its key by today's rule, and the hash it holds now."""
+    out = []
+    for event_id, seq, project, author, tool, session, at, kind, content, paths, old, done in rows:
+        digest = hash_of_row(
+            project,
+            source_tool=tool,
+            event_type=kind,
+            session_id=session,
+            timestamp=at,
+            file_paths=paths,
+            content_json=content,
+        )
+        digest = digest or old
+        out.append((Rehashed(event_id, int(seq), (project, author, digest), done), str(old)))
+    return out
+
+
+_BATCH_ROWS = (
+    "SELECT id, seq, project_id, user_id, source_tool, session_id, timestamp, event_type, "
+    "content_json, file_paths, hash, processed_at FROM events "
+    "WHERE id > %s AND id <= %s ORDER BY id FOR UPDATE"
+)
+_HOLDERS = (
+    "SELECT id, seq, project_id, user_id, hash, processed_at FROM events "
+    "WHERE (project_id, user_id, hash) IN "
+    "(SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])) AND NOT (id = ANY(%s)) "
+    "FOR UPDATE"
+)
+
+
+async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int) -> str | None:
+    """Rehash the next `batch_rows` events; the last id done, None when every event is."""
+    async with conn.transaction():
+        cursor = await conn.execute(
+            f"SELECT rehashed_to, done FROM {rehash.progress} FOR UPDATE"  # noqa: S608
+        )
+        row = await cursor.fetchone()
+        if row is None or row[1]:
+            return None
+        after = str(row[0])
+        cursor = await conn.execute(
+            "SELECT id, project_id FROM events WHERE id > %s ORDER BY id LIMIT %s",
+            (after, batch_rows),
+        )
+        listed = await cursor.fetchall()
+        if not listed:
+            await conn.execute(f"UPDATE {rehash.progress} SET done = true")  # noqa: S608
+            return None
+        upto = str(listed[-1][0])
+        for project in sorted({str(r[1]) for r in listed}):
+            # The project's appends take turns through this lock (`events.PostgresEventLog`).
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (project,))
+        cursor = await conn.execute(_BATCH_ROWS, (after, upto))
+        rows = await cursor.fetchall()
+        batch = await asyncio.to_thread(_rehashed, rows)
+        ids = [event.id for event, _ in batch]
+        cursor = await conn.execute(
+            _HOLDERS,
+            (
+                [e.key[0] for e, _ in batch],
+                [e.key[1] for e, _ in batch],
+                [e.key[2] for e, _ in batch],
+                ids,
+            ),
+        )
+        holders = [
+            Rehashed(str(h[0]), int(h[1]), (str(h[2]), str(h[3]), str(h[4])), h[5])
+            for h in await cursor.fetchall()
+        ]
+        merges = plan_merges([event for event, _ in batch] + holders)
+        if merges.into:
+            await conn.execute("DELETE FROM events WHERE id = ANY(%s)", (list(merges.into),))
+        changed = [
+            (event.key[2], event.id)
+            for event, old in batch
+            if event.key[2] != old and event.id not in merges.into
+        ]
+        if changed:
+            async with conn.cursor() as cur:
+                await cur.executemany("UPDATE events SET hash = %s WHERE id = %s", changed)
+        if merges.into:
+            await _repoint(conn, merges)
+        await conn.execute(
+            f"UPDATE {rehash.progress} SET rehashed_to = %s",  # noqa: S608
+            (upto,),
+        )
+    return upto
+
+
+async def _repoint(conn: AsyncConnection, merges: Merges) -> None:
+    """Processing times and whatever named a merged event, moved to the kept one."""
+    for kept, at in merges.processed.items():
+        await conn.execute("UPDATE events SET processed_at = %s WHERE id = %s", (at, kept))
+    for merged, kept in merges.into.items():
+        cursor = await conn.execute(
+            "DELETE FROM episode_events e WHERE e.event_id = %s AND EXISTS (SELECT 1 FROM "
+            "episode_events k WHERE k.episode_id = e.episode_id AND k.event_id = %s) "
+            "RETURNING episode_id",
+            (merged, kept),
+        )
+        episodes = {str(r[0]) for r in await cursor.fetchall()}
+        cursor = await conn.execute(
+            "UPDATE episode_events SET event_id = %s WHERE event_id = %s RETURNING episode_id",
+            (kept, merged),
+        )
+        episodes.update(str(r[0]) for r in await cursor.fetchall())
+        await conn.execute(
+            "UPDATE episodes SET event_count = (SELECT COUNT(*) FROM episode_events "
+            "WHERE episode_id = episodes.id) WHERE id = ANY(%s)",
+            (sorted(episodes),),
+        )
+        for table, column in (
+            ("memory_items", "source_event_ids"),
+            ("memory_history", "source_event_ids"),
+            ("dead_letter_events", "event_ids"),
+        ):
+            moved = _DEDUP.format(f"array_replace({column}, %s, %s)")
+            await conn.execute(
+                f"UPDATE {table} SET {column} = {moved} "  # noqa: S608 (constants)
+                f"WHERE {column} @> ARRAY[%s]::text[]",
+                (merged, kept, merged),
+            )
+
+
+async def rehash_online(
+    conn: AsyncConnection,
+    rehash: EventRehash,
+    finished: Callable[[AsyncConnection], Awaitable[None]],
+    *,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    after_batch: AfterBatch | None = None,
+) -> int:
+    """Prepare, rehash in batches, then finish (`finished` writes the version row); `conn` in
+    autocommit, outside a transaction. Returns the batches run."""
+    await _prepared(conn, rehash)
+    batches = 0
+    while True:
+        upto = await _one_batch(conn, rehash, max(1, batch_rows))
+        batches += 1
+        if after_batch is not None:
+            await after_batch(upto)
+        if upto is None:
+            break
+    async with conn.transaction():
+        await finished(conn)
+    async with conn.transaction():
+        await conn.execute(f"DROP TABLE {rehash.progress}")
+    return batches
