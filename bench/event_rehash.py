@@ -40,6 +40,7 @@ from bench.parse_fixtures import DEFAULT_ROOT
 from bench.postgres_server import local_postgres
 from bench.reread_reclassified import patched, read_fixtures
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.kept_text import IDENTITY_KEY
 from squirrel_memory import dedup
 from squirrel_memory.storage.formats import new_id, to_db_time, to_json
 from squirrel_memory.storage.postgres.online import DEFAULT_BATCH_ROWS
@@ -68,7 +69,12 @@ def _rows(project: str, count: int, doubles: int) -> list[Row]:
             base = templates[n % len(templates)]
             event = replace(
                 base,
-                content={**base.content, "serial": n},
+                # Unsigned, so the serial number makes it distinct (a signature names the
+                # template's first form whatever the content holds).
+                content={
+                    **{k: v for k, v in base.content.items() if k != IDENTITY_KEY},
+                    "serial": n,
+                },
                 session_id=f"s{n // 200}",
                 timestamp=T0 + timedelta(seconds=n),
             )

@@ -5,7 +5,6 @@ author's event kept; a migration stopped between batches is taken up by the next
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -14,9 +13,10 @@ import psycopg
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.dedup import canonical_json, content_signature, event_hash
+from squirrel_memory.dedup import event_hash
 from squirrel_memory.storage.postgres.rehash import EventRehash
 from squirrel_memory.storage.postgres.schema import EVENT_REHASH, MIGRATIONS, migrate
+from tests.unit.memory.test_event_rehash import former_hash
 
 from .test_memory_book import add, candidate
 from .test_postgres_search_totals import _open
@@ -25,20 +25,6 @@ AT = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
 COMMAND = {"command": "cd test && make", "tool_use_id": "t1", "exit_code": 0, "output": "ok"}
 DONE = {"text": "Done."}
 LATEST = MIGRATIONS[-1].version
-
-
-def _former_hash(project: str, event_type: str, content: dict[str, Any]) -> str:
-    """The hash as the rule with the event type made it."""
-    struct = {
-        "project_id": project,
-        "source_tool": "claude_code",
-        "event_type": event_type,
-        "session_id": "s",
-        "timestamp_bucket": "2026-01-01T00:00:00Z",
-        "file_paths": [],
-        "content_signature": content_signature(content),
-    }
-    return hashlib.sha256(canonical_json(struct).encode()).hexdigest()
 
 
 def _as_version_8_left_it(dsn: str, project: str, rows: list[tuple[str, str, str, Any]]) -> None:
@@ -62,7 +48,7 @@ def _as_version_8_left_it(dsn: str, project: str, rows: list[tuple[str, str, str
                     AT,
                     kind,
                     json.dumps(content),
-                    _former_hash(project, kind, content),
+                    former_hash(kind, content, project),
                     AT if n == 1 else None,
                 ),
             )

@@ -18,6 +18,7 @@ from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import base as parsers_base
@@ -89,6 +90,14 @@ def _as_an_older_version_stored_them(db: Path) -> int:
         return len(rows)
 
 
+async def _delivered(mem: GrpcService, settings: Settings, db: Path) -> bool:
+    """Whether events are stored and the memory service counts every one of them."""
+    async with memory_client(mem, settings) as c:
+        reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+    stored = sum(_counts(db).values())
+    return stored > 0 and int(reply.projects[0].events_total) == stored
+
+
 async def _reimport(settings: Settings) -> int:
     async with running("ingest", ingest_server.setup, settings) as ing:
         token = HomeLayout(settings.home).token.read_text()
@@ -112,22 +121,11 @@ async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_conte
     settings = _setup(make_settings, tmp_path, project)
     db = project / ".ctx" / "data.db"
     async with running("memory", memory_server.setup, settings) as mem:
-
-        async def total() -> int:
-            async with memory_client(mem, settings) as c:
-                reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-                return int(reply.projects[0].events_total)
-
         # The service's own first rescan starts with it and may read the files before the
         # import does (the import then counts none as its own); either way, once the import is
         # done everything read is delivered.
         await _reimport(settings)
-
-        async def delivered() -> bool:
-            stored = sum(_counts(db).values())
-            return stored > 0 and await total() == stored
-
-        await wait_for(delivered)
+        await wait_for(lambda: _delivered(mem, settings, db))
         before = _counts(db)
         assert before.get("command_run", 0) + before.get("test_run", 0) > 10
 
@@ -141,7 +139,7 @@ async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_conte
         assert _as_an_older_version_stored_them(db) > 10
         await _reimport(settings)
         assert _counts(db) == before
-        assert await total() == sum(before.values())
+        assert await _delivered(mem, settings, db)
 
 
 async def test_a_reread_after_commands_are_classified_anew_stores_each_event_once(
@@ -153,15 +151,8 @@ async def test_a_reread_after_commands_are_classified_anew_stores_each_event_onc
     settings = _setup(make_settings, tmp_path, project)
     db = project / ".ctx" / "data.db"
     async with running("memory", memory_server.setup, settings) as mem:
-
-        async def delivered() -> bool:
-            async with memory_client(mem, settings) as c:
-                reply = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-            stored = sum(_counts(db).values())
-            return stored > 0 and int(reply.projects[0].events_total) == stored
-
         await _reimport(settings)
-        await wait_for(delivered)
+        await wait_for(lambda: _delivered(mem, settings, db))
         before = _counts(db)
         assert before.get("command_run", 0) > 0 and before.get("test_run", 0) > 0
 

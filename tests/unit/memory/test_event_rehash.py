@@ -27,10 +27,10 @@ COMMAND = {"command": "cd test && make", "tool_use_id": "t1", "exit_code": 0, "o
 DONE = {"text": "Done."}
 
 
-def _former_hash(event_type: str, content: dict[str, Any]) -> str:
-    """The hash as the rule with the event type made it."""
+def former_hash(event_type: str, content: dict[str, Any], project: str = PROJECT) -> str:
+    """The hash as the rule with the event type made it (session `s`, the bucket of `AT`)."""
     struct = {
-        "project_id": PROJECT,
+        "project_id": project,
         "source_tool": "claude_code",
         "event_type": event_type,
         "session_id": "s",
@@ -70,7 +70,7 @@ def _event(
             AT,
             event_type,
             json.dumps(content),
-            _former_hash(event_type, content),
+            former_hash(event_type, content),
             processed,
         ),
     )

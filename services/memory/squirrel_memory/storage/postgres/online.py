@@ -35,7 +35,7 @@ by the last step, so every server still finds the version it must reach.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from psycopg import AsyncConnection
@@ -67,18 +67,34 @@ AfterBatch = Callable[[str | None], Awaitable[None]]
 """Called after each batch's commit with the last id it counted (None: every row)."""
 
 
-async def _prepared(conn: AsyncConnection, count: OnlineCount) -> None:
-    """Run `prepare` unless a stopped migration already did (its progress table is there)."""
+async def prepared_once(conn: AsyncConnection, progress: str, prepare: Sequence[str]) -> None:
+    """Run `prepare` (which makes the table `progress`, with `counted_to` and `done`) and start
+    the progress row, unless a stopped migration already did (its progress table is there)."""
     async with conn.transaction():
-        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (count.progress,))
+        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (progress,))
         found = await cursor.fetchone()
         if found is not None and found[0]:
             return
-        for statement in count.prepare:
+        for statement in prepare:
             await conn.execute(statement)
         await conn.execute(
-            f"INSERT INTO {count.progress} (counted_to, done) VALUES ('', false)"  # noqa: S608
+            f"INSERT INTO {progress} (counted_to, done) VALUES ('', false)"  # noqa: S608
         )
+
+
+async def in_batches(
+    one_batch: Callable[[], Awaitable[str | None]], after_batch: AfterBatch | None
+) -> int:
+    """Run `one_batch` until it says every row is done (None); `after_batch` after each with
+    the last id it did. Returns the batches run."""
+    batches = 0
+    while True:
+        upto = await one_batch()
+        batches += 1
+        if after_batch is not None:
+            await after_batch(upto)
+        if upto is None:
+            return batches
 
 
 async def _one_batch(conn: AsyncConnection, count: OnlineCount, batch_rows: int) -> str | None:
@@ -115,15 +131,8 @@ async def count_online(
 ) -> int:
     """Prepare, count in batches, then finish (`finished` writes the version row in the finishing
     transaction); `conn` in autocommit, outside a transaction. Returns the batches run."""
-    await _prepared(conn, count)
-    batches = 0
-    while True:
-        upto = await _one_batch(conn, count, max(1, batch_rows))
-        batches += 1
-        if after_batch is not None:
-            await after_batch(upto)
-        if upto is None:
-            break
+    await prepared_once(conn, count.progress, count.prepare)
+    batches = await in_batches(lambda: _one_batch(conn, count, max(1, batch_rows)), after_batch)
     async with conn.transaction():
         # Every trigger that read the progress row before has committed once this is held.
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))

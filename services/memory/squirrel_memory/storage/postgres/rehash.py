@@ -3,7 +3,7 @@ servers keep writing, the events stored twice merged (`storage.rehash`).
 
 1. **prepare** (one transaction, skipped when a stopped migration did it): the migration's
    statements (an event is a duplicate only of one its own author stored: the unique key
-   becomes `(project_id, user_id, hash)`) and a progress row (`rehashed_to = ''`).
+   becomes `(project_id, user_id, hash)`) and a progress row (`counted_to = ''`).
 2. **batches** of `batch_rows` events in the order of their id, each its own transaction: the
    appends of the batch's projects wait (each project's append lock, taken in a fixed order),
    the batch's rows are hashed again, any stored event already holding a new hash (rehashed
@@ -28,10 +28,13 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from squirrel_memory.storage.postgres.online import DEFAULT_BATCH_ROWS, AfterBatch
+from squirrel_memory.storage.postgres.online import (
+    DEFAULT_BATCH_ROWS,
+    AfterBatch,
+    in_batches,
+    prepared_once,
+)
 from squirrel_memory.storage.rehash import Merges, Rehashed, hash_of_row, plan_merges
-
-_DEDUP = "ARRAY(SELECT x FROM unnest({0}) WITH ORDINALITY AS u(x, n) GROUP BY x ORDER BY min(n))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,22 +43,6 @@ class EventRehash:
 
     progress: str
     prepare: tuple[str, ...]
-
-
-async def _prepared(conn: AsyncConnection, rehash: EventRehash) -> None:
-    async with conn.transaction():
-        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (rehash.progress,))
-        found = await cursor.fetchone()
-        if found is not None and found[0]:
-            return
-        for statement in rehash.prepare:
-            await conn.execute(statement)
-        await conn.execute(
-            f"CREATE TABLE {rehash.progress} (rehashed_to text NOT NULL, done boolean NOT NULL)"
-        )
-        await conn.execute(
-            f"INSERT INTO {rehash.progress} VALUES ('', false)"  # noqa: S608
-        )
 
 
 def _rehashed(rows: Sequence[tuple[Any, ...]]) -> list[tuple[Rehashed, str]]:
@@ -93,7 +80,7 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
     """Rehash the next `batch_rows` events; the last id done, None when every event is."""
     async with conn.transaction():
         cursor = await conn.execute(
-            f"SELECT rehashed_to, done FROM {rehash.progress} FOR UPDATE"  # noqa: S608
+            f"SELECT counted_to, done FROM {rehash.progress} FOR UPDATE"  # noqa: S608
         )
         row = await cursor.fetchone()
         if row is None or row[1]:
@@ -142,45 +129,54 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
         if merges.into:
             await _repoint(conn, merges)
         await conn.execute(
-            f"UPDATE {rehash.progress} SET rehashed_to = %s",  # noqa: S608
+            f"UPDATE {rehash.progress} SET counted_to = %s",  # noqa: S608
             (upto,),
         )
     return upto
 
 
+_PAIRS = "(SELECT * FROM unnest(%(merged)s::text[], %(kept)s::text[]) AS p(merged, kept))"
+# An episode naming a merged event and the event kept for it (or two events merged into one)
+# keeps the first it names.
+_EPISODE_DOUBLES = f"""DELETE FROM episode_events e USING {_PAIRS} m, episode_events o
+LEFT JOIN {_PAIRS} om ON om.merged = o.event_id
+WHERE e.event_id = m.merged AND o.episode_id = e.episode_id AND o.event_id != e.event_id
+  AND COALESCE(om.kept, o.event_id) = m.kept
+  AND (om.merged IS NULL OR (o.position, o.event_id) < (e.position, e.event_id))
+RETURNING e.episode_id"""  # noqa: S608 (constants)
+_EPISODE_MOVES = f"""UPDATE episode_events e SET event_id = m.kept FROM {_PAIRS} m
+WHERE e.event_id = m.merged RETURNING e.episode_id"""  # noqa: S608 (constants)
+_EPISODE_COUNTS = """UPDATE episodes SET event_count = (SELECT COUNT(*) FROM episode_events
+WHERE episode_id = episodes.id) WHERE id = ANY(%(episodes)s)"""
+# A list of ids with each merged one named by the kept one, each id once, in first-named order.
+_MOVED_LIST = """ARRAY(SELECT x FROM (SELECT COALESCE(m.kept, u.x) AS x, u.n
+FROM unnest({0}) WITH ORDINALITY AS u(x, n) LEFT JOIN {1} m ON m.merged = u.x) s
+GROUP BY x ORDER BY min(n))"""
+
+
 async def _repoint(conn: AsyncConnection, merges: Merges) -> None:
-    """Processing times and whatever named a merged event, moved to the kept one."""
+    """Processing times and whatever named a merged event, moved to the kept one (one statement
+    per table for the whole batch: `episode_events` and `memory_history` are not indexed by
+    event)."""
     for kept, at in merges.processed.items():
         await conn.execute("UPDATE events SET processed_at = %s WHERE id = %s", (at, kept))
-    for merged, kept in merges.into.items():
-        cursor = await conn.execute(
-            "DELETE FROM episode_events e WHERE e.event_id = %s AND EXISTS (SELECT 1 FROM "
-            "episode_events k WHERE k.episode_id = e.episode_id AND k.event_id = %s) "
-            "RETURNING episode_id",
-            (merged, kept),
-        )
-        episodes = {str(r[0]) for r in await cursor.fetchall()}
-        cursor = await conn.execute(
-            "UPDATE episode_events SET event_id = %s WHERE event_id = %s RETURNING episode_id",
-            (kept, merged),
-        )
-        episodes.update(str(r[0]) for r in await cursor.fetchall())
+    pairs = {"merged": list(merges.into), "kept": list(merges.into.values())}
+    cursor = await conn.execute(_EPISODE_DOUBLES, pairs)
+    episodes = {str(r[0]) for r in await cursor.fetchall()}
+    cursor = await conn.execute(_EPISODE_MOVES, pairs)
+    episodes.update(str(r[0]) for r in await cursor.fetchall())
+    await conn.execute(_EPISODE_COUNTS, {"episodes": sorted(episodes)})
+    for table, column in (
+        ("memory_items", "source_event_ids"),
+        ("memory_history", "source_event_ids"),
+        ("dead_letter_events", "event_ids"),
+    ):
+        moved = _MOVED_LIST.format(column, _PAIRS)
         await conn.execute(
-            "UPDATE episodes SET event_count = (SELECT COUNT(*) FROM episode_events "
-            "WHERE episode_id = episodes.id) WHERE id = ANY(%s)",
-            (sorted(episodes),),
+            f"UPDATE {table} SET {column} = {moved} "  # noqa: S608 (constants)
+            f"WHERE {column} && %(merged)s::text[]",
+            pairs,
         )
-        for table, column in (
-            ("memory_items", "source_event_ids"),
-            ("memory_history", "source_event_ids"),
-            ("dead_letter_events", "event_ids"),
-        ):
-            moved = _DEDUP.format(f"array_replace({column}, %s, %s)")
-            await conn.execute(
-                f"UPDATE {table} SET {column} = {moved} "  # noqa: S608 (constants)
-                f"WHERE {column} @> ARRAY[%s]::text[]",
-                (merged, kept, merged),
-            )
 
 
 async def rehash_online(
@@ -193,15 +189,12 @@ async def rehash_online(
 ) -> int:
     """Prepare, rehash in batches, then finish (`finished` writes the version row); `conn` in
     autocommit, outside a transaction. Returns the batches run."""
-    await _prepared(conn, rehash)
-    batches = 0
-    while True:
-        upto = await _one_batch(conn, rehash, max(1, batch_rows))
-        batches += 1
-        if after_batch is not None:
-            await after_batch(upto)
-        if upto is None:
-            break
+    prepare = (
+        *rehash.prepare,
+        f"CREATE TABLE {rehash.progress} (counted_to text NOT NULL, done boolean NOT NULL)",
+    )
+    await prepared_once(conn, rehash.progress, prepare)
+    batches = await in_batches(lambda: _one_batch(conn, rehash, max(1, batch_rows)), after_batch)
     async with conn.transaction():
         await finished(conn)
     async with conn.transaction():
