@@ -90,6 +90,12 @@ def _as_an_older_version_stored_them(db: Path) -> int:
         return len(rows)
 
 
+def _forget_cursors(db: Path) -> None:
+    """The transcripts' read positions forgotten (as `sqrl doctor --repair` may)."""
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")
+
+
 async def _delivered(mem: GrpcService, settings: Settings, db: Path) -> bool:
     """Whether events are stored and the memory service counts every one of them."""
     async with memory_client(mem, settings) as c:
@@ -130,8 +136,7 @@ async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_conte
         assert before.get("command_run", 0) + before.get("test_run", 0) > 10
 
         # The same transcripts read again from the start, by this version: nothing new.
-        with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
-            conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")
+        _forget_cursors(db)
         await _reimport(settings)
         assert _counts(db) == before
 
@@ -162,7 +167,6 @@ async def test_a_reread_after_commands_are_classified_anew_stores_each_event_onc
             return EventType.COMMAND_RUN if is_test_command(command) else EventType.TEST_RUN
 
         monkeypatch.setattr(parsers_base, "command_event_type", flipped)
-        with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
-            conn.execute("DELETE FROM source_cursors WHERE source_tool != 'git'")
+        _forget_cursors(db)
         await _reimport(settings)
         assert _counts(db) == before
