@@ -4,11 +4,12 @@ servers keep writing, the events stored twice merged (`storage.rehash`).
 1. **prepare** (one transaction, skipped when a stopped migration did it): the migration's
    statements (an event is a duplicate only of one its own author stored: the unique key
    becomes `(project_id, user_id, hash)`) and a progress row (`counted_to = ''`).
-2. **batches** of `batch_rows` events in the order of their id, each its own transaction: the
-   appends of the batch's projects wait (each project's append lock, taken in a fixed order),
-   the batch's rows are hashed again, any stored event already holding a new hash (rehashed
-   earlier, or appended since the start by a server of this version) is weighed with them, the
-   doubles are merged into the first stored, and the progress row moves to the batch's last id.
+2. **batches** of `batch_rows` events in the order of their id: the rows are read and hashed
+   again (an event's content never changes once stored), then, in one transaction, the appends
+   of the batch's projects wait (each project's append lock, taken in a fixed order), any
+   stored event already holding a new hash (rehashed earlier, or appended since the start by a
+   server of this version) is weighed with the batch's, the doubles are merged into the first
+   stored, the others take their new hash, and the progress row moves to the batch's last id.
 3. **finish**: the version row written, then the progress table dropped.
 
 Servers of this version append with today's hash from the start, so an event appended while
@@ -45,10 +46,11 @@ class EventRehash:
     prepare: tuple[str, ...]
 
 
-def _rehashed(rows: Sequence[tuple[Any, ...]]) -> list[tuple[Rehashed, str]]:
-    """Each row with its key by today's rule, and the hash it holds now."""
-    out = []
-    for event_id, seq, project, author, tool, session, at, kind, content, paths, old, done in rows:
+def _new_hashes(rows: Sequence[tuple[Any, ...]]) -> dict[str, str]:
+    """Each row's hash by today's rule, by event id (a row whose content cannot be read keeps
+    the hash it has)."""
+    out = {}
+    for event_id, project, tool, session, at, kind, content, paths in rows:
         digest = hash_of_row(
             project,
             source_tool=tool,
@@ -58,14 +60,17 @@ def _rehashed(rows: Sequence[tuple[Any, ...]]) -> list[tuple[Rehashed, str]]:
             file_paths=paths,
             content_json=content,
         )
-        digest = digest or old
-        out.append((Rehashed(event_id, int(seq), (project, author, digest), done), str(old)))
+        if digest is not None:
+            out[str(event_id)] = digest
     return out
 
 
-_BATCH_ROWS = (
-    "SELECT id, seq, project_id, user_id, source_tool, session_id, timestamp, event_type, "
-    "content_json, file_paths, hash, processed_at FROM events "
+_READ_BATCH = (
+    "SELECT id, project_id, source_tool, session_id, timestamp, event_type, content_json, "
+    "file_paths FROM events WHERE id > %s ORDER BY id LIMIT %s"
+)
+_LOCK_BATCH = (
+    "SELECT id, seq, project_id, user_id, hash, processed_at FROM events "
     "WHERE id > %s AND id <= %s ORDER BY id FOR UPDATE"
 )
 _HOLDERS = (
@@ -74,33 +79,41 @@ _HOLDERS = (
     "(SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])) AND NOT (id = ANY(%s)) "
     "FOR UPDATE"
 )
+_SET_HASHES = (
+    "UPDATE events e SET hash = u.hash FROM unnest(%s::text[], %s::text[]) AS u(id, hash) "
+    "WHERE e.id = u.id"
+)
 
 
 async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int) -> str | None:
-    """Rehash the next `batch_rows` events; the last id done, None when every event is."""
+    """Rehash the next `batch_rows` events; the last id done, None when every event is.
+
+    The rows are read and hashed before the batch's transaction (an event's content never
+    changes once stored), so the appends wait only for the SQL that merges and rehashes."""
+    cursor = await conn.execute(
+        f"SELECT counted_to, done FROM {rehash.progress}"  # noqa: S608
+    )
+    row = await cursor.fetchone()
+    if row is None or row[1]:
+        return None
+    after = str(row[0])
+    cursor = await conn.execute(_READ_BATCH, (after, batch_rows))
+    read = await cursor.fetchall()
+    hashes = await asyncio.to_thread(_new_hashes, read)
     async with conn.transaction():
-        cursor = await conn.execute(
-            f"SELECT counted_to, done FROM {rehash.progress} FOR UPDATE"  # noqa: S608
-        )
-        row = await cursor.fetchone()
-        if row is None or row[1]:
-            return None
-        after = str(row[0])
-        cursor = await conn.execute(
-            "SELECT id, project_id FROM events WHERE id > %s ORDER BY id LIMIT %s",
-            (after, batch_rows),
-        )
-        listed = await cursor.fetchall()
-        if not listed:
+        if not read:
             await conn.execute(f"UPDATE {rehash.progress} SET done = true")  # noqa: S608
             return None
-        upto = str(listed[-1][0])
-        for project in sorted({str(r[1]) for r in listed}):
+        upto = str(read[-1][0])
+        for project in sorted({str(r[1]) for r in read}):
             # The project's appends take turns through this lock (`events.PostgresEventLog`).
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (project,))
-        cursor = await conn.execute(_BATCH_ROWS, (after, upto))
-        rows = await cursor.fetchall()
-        batch = await asyncio.to_thread(_rehashed, rows)
+        cursor = await conn.execute(_LOCK_BATCH, (after, upto))
+        # A row appended since the read carries today's hash already.
+        batch = [
+            (Rehashed(str(i), int(seq), (str(p), str(u), hashes.get(str(i), str(h))), done), h)
+            for i, seq, p, u, h, done in await cursor.fetchall()
+        ]
         ids = [event.id for event, _ in batch]
         cursor = await conn.execute(
             _HOLDERS,
@@ -119,13 +132,12 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
         if merges.into:
             await conn.execute("DELETE FROM events WHERE id = ANY(%s)", (list(merges.into),))
         changed = [
-            (event.key[2], event.id)
+            (event.id, event.key[2])
             for event, old in batch
             if event.key[2] != old and event.id not in merges.into
         ]
         if changed:
-            async with conn.cursor() as cur:
-                await cur.executemany("UPDATE events SET hash = %s WHERE id = %s", changed)
+            await conn.execute(_SET_HASHES, ([c[0] for c in changed], [c[1] for c in changed]))
         if merges.into:
             await _repoint(conn, merges)
         await conn.execute(
