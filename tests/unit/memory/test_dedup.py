@@ -108,6 +108,15 @@ def test_a_type_ingest_reads_from_the_content_is_not_part_of_the_hash() -> None:
     assert event_hash(PROJECT, event(command, kind=EventType.COMMAND_RUN)) != event_hash(
         PROJECT, event(command, kind=EventType.TOOL_CALL)
     )
+    # A text kept past its first bound is known by the same shorter form under either type.
+    long = {"command": "make " + "x" * 5_000, "tool_use_id": "t2", "kept": 2}
+    assert event_hash(PROJECT, event(long, kind=EventType.COMMAND_RUN)) == event_hash(
+        PROJECT, event(long, kind=EventType.TEST_RUN)
+    )
+    said = {"text": "y " * 6_000, "kept": 2}
+    assert event_hash(PROJECT, event(said)) == event_hash(
+        PROJECT, event(said, kind=EventType.COMPACTION_SUMMARY)
+    )
 
 
 def test_case_is_significant_in_content() -> None:
