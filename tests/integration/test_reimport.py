@@ -6,7 +6,8 @@ import contextlib
 import json
 import sqlite3
 import subprocess
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -121,17 +122,25 @@ async def _reimport(settings: Settings) -> int:
     return int(progress[-1].events)
 
 
+@asynccontextmanager
+async def _imported(settings: Settings, db: Path) -> AsyncIterator[GrpcService]:
+    """The memory service running, the transcripts imported and every event read delivered.
+
+    The service's own first rescan starts with it and may read the files before the import
+    does (the import then counts none as its own); either way, once the import is done
+    everything read is delivered."""
+    async with running("memory", memory_server.setup, settings) as mem:
+        await _reimport(settings)
+        await wait_for(lambda: _delivered(mem, settings, db))
+        yield mem
+
+
 async def test_a_reimport_after_a_cursor_reset_adds_no_event_even_with_new_context(
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path
 ) -> None:
     settings = _setup(make_settings, tmp_path, project)
     db = project / ".ctx" / "data.db"
-    async with running("memory", memory_server.setup, settings) as mem:
-        # The service's own first rescan starts with it and may read the files before the
-        # import does (the import then counts none as its own); either way, once the import is
-        # done everything read is delivered.
-        await _reimport(settings)
-        await wait_for(lambda: _delivered(mem, settings, db))
+    async with _imported(settings, db) as mem:
         before = _counts(db)
         assert before.get("command_run", 0) + before.get("test_run", 0) > 10
 
@@ -155,9 +164,7 @@ async def test_a_reread_after_commands_are_classified_anew_stores_each_event_onc
 ) -> None:
     settings = _setup(make_settings, tmp_path, project)
     db = project / ".ctx" / "data.db"
-    async with running("memory", memory_server.setup, settings) as mem:
-        await _reimport(settings)
-        await wait_for(lambda: _delivered(mem, settings, db))
+    async with _imported(settings, db):
         before = _counts(db)
         assert before.get("command_run", 0) > 0 and before.get("test_run", 0) > 0
 

@@ -4,11 +4,9 @@ another speaker's kept; a migration stopped midway leaves the store as it was an
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from squirrel_memory.dedup import canonical_json, content_signature, event_hash
 from squirrel_memory.storage.sqlite import rehash as sqlite_rehash
 from squirrel_memory.storage.sqlite.migrator import current_version, migrate
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from tests.unit.memory.test_schema import raw
 
 PROJECT = "/work/shop"
 AT = "2026-01-01T00:01:00.000000Z"
@@ -39,15 +38,6 @@ def former_hash(event_type: str, content: dict[str, Any], project: str = PROJECT
         "content_signature": content_signature(content),
     }
     return hashlib.sha256(canonical_json(struct).encode()).hexdigest()
-
-
-@contextlib.contextmanager
-def _raw(path: Path) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        yield conn
-    finally:
-        conn.close()
 
 
 def _event(
@@ -109,7 +99,7 @@ def stored_twice(tmp_path: Path) -> Path:
     """A store at schema 12 holding one command read as a test run, then (a newer classifier,
     a re-read from the start) as a plain command; and what names both."""
     db = tmp_path / "data.db"
-    with _raw(db) as conn:
+    with raw(db) as conn:
         assert migrate(conn, DATA_MIGRATIONS, target=12) == 12
         conn.execute("BEGIN")
         _event(conn, "evt_first", "test_run", COMMAND)
@@ -135,7 +125,7 @@ def stored_twice(tmp_path: Path) -> Path:
 
 
 def _state(db: Path) -> dict[str, Any]:
-    with _raw(db) as conn:
+    with raw(db) as conn:
         return {
             "version": current_version(conn),
             "events": dict(conn.execute("SELECT id, hash FROM events").fetchall()),
@@ -167,7 +157,7 @@ def _state(db: Path) -> dict[str, Any]:
 
 
 def test_one_record_stored_under_two_types_becomes_the_first_stored(stored_twice: Path) -> None:
-    with _raw(stored_twice) as conn:
+    with raw(stored_twice) as conn:
         assert migrate(conn, DATA_MIGRATIONS) == DATA_MIGRATIONS[-1].version
     state = _state(stored_twice)
     at = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
@@ -203,11 +193,11 @@ def test_a_rehash_stopped_midway_leaves_the_store_as_it_was_and_runs_again(
         raise KeyboardInterrupt  # the process stopped between two steps
 
     monkeypatch.setattr(sqlite_rehash, "_repoint", stopped)
-    with _raw(stored_twice) as conn, pytest.raises(KeyboardInterrupt):
+    with raw(stored_twice) as conn, pytest.raises(KeyboardInterrupt):
         migrate(conn, DATA_MIGRATIONS)
     assert _state(stored_twice) == before
     monkeypatch.setattr(sqlite_rehash, "_repoint", real)
-    with _raw(stored_twice) as conn:
+    with raw(stored_twice) as conn:
         assert migrate(conn, DATA_MIGRATIONS) == DATA_MIGRATIONS[-1].version
     after = _state(stored_twice)
     assert set(after["events"]) == {"evt_first", "evt_bob", "evt_user", "evt_said"}
