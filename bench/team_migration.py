@@ -38,7 +38,7 @@ _BACK_TO_7 = (
     f"DROP TABLE IF EXISTS {BACKFILL}",
     "DROP TABLE memory_search_words",
     "DROP FUNCTION memory_search_words_moved() CASCADE",
-    "DELETE FROM squirrel_schema_version WHERE version = 8",
+    "DELETE FROM squirrel_schema_version WHERE version >= 8",
 )
 _READ = (
     "SELECT id FROM memory_items WHERE project_id = %s AND NOT deleted "
@@ -98,7 +98,7 @@ async def _to_version_8(conn: Any, way: str, work_mem: str, batch_rows: int) -> 
         return
     if work_mem:
         await conn.execute(f"SET work_mem = '{work_mem}'")
-    assert await migrate(conn, batch_rows=batch_rows) == 8
+    assert await migrate(conn, MIGRATIONS[:8], batch_rows=batch_rows) == 8
 
 
 async def _migrate_once(

@@ -22,6 +22,10 @@ transcript read again after the upgrade (a cursor reset, a re-import, a Gemini c
 read whole again) then gives the hash of the event stored before it, and the store keeps the
 one it holds, shorter text and all: the extractors read it and memories cite it. An event whose
 texts all fit the first bounds carries no mark and is the event it always was.
+
+The signature is taken as sent (what it signs was redacted away before the store sees it), so
+a store counts an event as a duplicate only of one the same author stored: on a team server, an
+event claiming the identity of a teammate's event suppresses nothing but its sender's own.
 """
 
 from __future__ import annotations

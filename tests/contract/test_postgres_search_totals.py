@@ -262,7 +262,7 @@ async def test_the_migration_counts_the_memories_already_there(
     with psycopg.connect(database) as conn:  # the database as version 7 left it
         conn.execute("DROP TABLE memory_search_words")
         conn.execute("DROP FUNCTION memory_search_words_moved() CASCADE")
-        conn.execute("DELETE FROM squirrel_schema_version WHERE version = 8")
+        conn.execute("DELETE FROM squirrel_schema_version WHERE version >= 8")
     db, (store,) = await _open(database, project)
     try:
         await store.forget(ids[1], "gone")

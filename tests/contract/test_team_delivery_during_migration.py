@@ -23,7 +23,7 @@ from squirrel_core.wire import event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_memory.storage.postgres import database as postgres_database
 from squirrel_memory.storage.postgres.online import AfterBatch, Progress
-from squirrel_memory.storage.postgres.schema import migrate
+from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate
 from squirrel_memory.team_delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_away import _context_notes, team_reads
@@ -152,4 +152,4 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and
             "squirrel_schema_version) FROM events WHERE project_id = %s",
             (TEAM_ID,),
         ).fetchone()
-    assert row == (90, 90, 8)
+    assert row == (90, 90, MIGRATIONS[-1].version)

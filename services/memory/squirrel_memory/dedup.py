@@ -2,10 +2,20 @@
 
 The canonical struct is, as JSON with sorted keys and no spaces::
 
-    {"project_id", "source_tool", "event_type", "session_id" (or null),
+    {"project_id", "source_tool", "record" (what kind of record it was read from),
+     "session_id" (or null),
      "timestamp_bucket": UTC start of the 5-minute bucket, ISO-8601,
      "file_paths": sorted, duplicates removed,
      "content_signature": sha256 hex of the normalised content}
+
+The spec hashes the `event_type`; this hash reads the kind of record the type was chosen for
+(`RECORD_KINDS`) instead, because part of the type is ingest's reading of the content, which a
+newer version may read differently: whether a shell command runs tests (`command_run` or
+`test_run`), whether a user-role text is a summary of a compacted conversation
+(`user_message` or `compaction_summary`). The same record re-read after such a change — a cursor
+reset, a re-import, an upgrade — is the event already stored. What the record is (a message of
+the user or of the assistant, a tool's call, its result, a commit) still tells two events with
+the same content apart: an assistant answering "Done." after the user typed "Done." keeps both.
 
 Normalised content ("lightly normalised", spec §3.1) is the event's whole `content` with:
 strings in Unicode NFC, leading/trailing whitespace stripped and inner whitespace runs collapsed
@@ -27,7 +37,9 @@ more context than the one that stored it, then adds nothing.
 
 The hash is part of the on-disk format: changing anything here needs a schema migration that
 rehashes stored events, or re-read records stop matching the ones already stored (migration 6
-rehashed the command events stored while `cwd` was still hashed).
+rehashed the command events stored while `cwd` was still hashed; migration 13, and version 9 on
+Postgres, rehashed every event when the type gave way to the record kind, merging the events
+stored twice under two types: `storage.rehash`).
 
 An event whose texts were kept past the first bounds (it carries `squirrel_core.kept_text`'s
 mark) is signed as its shorter form, the texts as the first bounds cut them
@@ -41,7 +53,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from squirrel_core.content_signature import (
     UNHASHED_CONTENT_KEYS,
@@ -55,6 +67,7 @@ from squirrel_core.kept_text import identity_signature
 
 __all__ = [
     "BUCKET_SECONDS",
+    "RECORD_KINDS",
     "UNHASHED_CONTENT_KEYS",
     "HashedFields",
     "canonical_json",
@@ -62,10 +75,26 @@ __all__ = [
     "content_signature",
     "event_hash",
     "normalise_content",
+    "record_kind",
     "timestamp_bucket",
 ]
 
 BUCKET_SECONDS = 300
+
+#: The event types ingest chooses between by reading a record's content, and the kind of record
+#: each is read from; any other type is its own kind. (The types of one kind keep their texts
+#: in the same content key, so a marked event's first form is the same under either.)
+RECORD_KINDS: Final = {
+    "command_run": "command",
+    "test_run": "command",
+    "user_message": "user_text",
+    "compaction_summary": "user_text",
+}
+
+
+def record_kind(event_type: str) -> str:
+    """The kind of record an event of `event_type` is read from (see the module docstring)."""
+    return RECORD_KINDS.get(event_type, event_type)
 
 
 def timestamp_bucket(timestamp: datetime) -> str:
@@ -98,7 +127,7 @@ def canonical_struct(project_id: str, event: Event | HashedFields) -> dict[str, 
     return {
         "project_id": project_id,
         "source_tool": str(event.source_tool),
-        "event_type": str(event.event_type),
+        "record": record_kind(str(event.event_type)),
         "session_id": event.session_id,
         "timestamp_bucket": timestamp_bucket(event.timestamp),
         "file_paths": sorted(set(event.file_paths)),

@@ -87,12 +87,36 @@ def test_same_instant_in_another_zone_has_the_same_hash() -> None:
     assert event_hash(PROJECT, event(at=T0)) == event_hash(PROJECT, event(at=plus_two))
 
 
-def test_project_session_type_and_tool_are_part_of_the_hash() -> None:
+def test_project_session_record_kind_and_tool_are_part_of_the_hash() -> None:
     base = event_hash(PROJECT, event())
     assert event_hash("/other", event()) != base
     assert event_hash(PROJECT, event(session="s2")) != base
     assert event_hash(PROJECT, event(session=None)) != base
+    # The assistant saying what the user said is another event.
     assert event_hash(PROJECT, event(kind=EventType.ASSISTANT_RESPONSE)) != base
+
+
+def test_a_type_ingest_reads_from_the_content_is_not_part_of_the_hash() -> None:
+    command = {"command": "cd test && make", "tool_use_id": "t1", "exit_code": 0}
+    assert event_hash(PROJECT, event(command, kind=EventType.COMMAND_RUN)) == event_hash(
+        PROJECT, event(command, kind=EventType.TEST_RUN)
+    )
+    summary = {"text": "This session is being continued from a previous conversation"}
+    assert event_hash(PROJECT, event(summary)) == event_hash(
+        PROJECT, event(summary, kind=EventType.COMPACTION_SUMMARY)
+    )
+    assert event_hash(PROJECT, event(command, kind=EventType.COMMAND_RUN)) != event_hash(
+        PROJECT, event(command, kind=EventType.TOOL_CALL)
+    )
+    # A text kept past its first bound is known by the same shorter form under either type.
+    long = {"command": "make " + "x" * 5_000, "tool_use_id": "t2", "kept": 2}
+    assert event_hash(PROJECT, event(long, kind=EventType.COMMAND_RUN)) == event_hash(
+        PROJECT, event(long, kind=EventType.TEST_RUN)
+    )
+    said = {"text": "y " * 6_000, "kept": 2}
+    assert event_hash(PROJECT, event(said)) == event_hash(
+        PROJECT, event(said, kind=EventType.COMPACTION_SUMMARY)
+    )
 
 
 def test_case_is_significant_in_content() -> None:
@@ -106,11 +130,11 @@ def test_bucket_starts_on_a_five_minute_boundary() -> None:
     assert timestamp_bucket(datetime(2026, 11, 1, 12, 7, 31)) == "2026-11-01T12:05:00Z"
 
 
-def test_canonical_struct_has_the_spec_fields() -> None:
+def test_canonical_struct_has_the_spec_fields_with_the_record_kind_for_the_type() -> None:
     assert set(canonical_struct(PROJECT, event())) == {
         "project_id",
         "source_tool",
-        "event_type",
+        "record",
         "session_id",
         "timestamp_bucket",
         "file_paths",
@@ -154,7 +178,8 @@ def test_context_recorded_after_the_fact_is_not_hashed() -> None:
 
 
 def test_hashes_are_pinned() -> None:
-    """The hash is on-disk format: these were computed by the code that stored existing events."""
+    """The hash is on-disk format: these were computed by the code that stored existing events
+    (the hash of the type, `fe4fd734…`, was rehashed to the record kind's by schema 13)."""
     content: dict[str, Any] = {
         "text": "  Cafe\u0301  au\tlait\n\nplease ",
         "z": None,
@@ -166,7 +191,7 @@ def test_hashes_are_pinned() -> None:
         "7d385e022f1f94ba06992f013aa1c93b3986b2530180e57989a47325ee009cc4"
     )
     assert event_hash(PROJECT, event(content)) == (
-        "fe4fd734fcf6d2aade57969e052c0bccc6a3b8ef0f5e437726bb6c3c08499120"
+        "d71d36d3aa631abeb5c4495d03aea3644dfefe97947e63c3c70e0f79f10189f6"
     )
 
 

@@ -224,7 +224,12 @@ async def test_v5_command_events_are_rehashed_so_a_reread_matches_them(tmp_path:
     assert result.duplicates == 1 and not result.event_ids
     with raw(db) as conn:
         hashes = dict(conn.execute("SELECT id, hash FROM events").fetchall())
-    assert hashes == {"evt_0": event_hash(str(project), reread), "evt_1": "kept"}
+    # Schema 13 hashed every event again (the message's hash is its content's now).
+    said = Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, at, {"text": "hi"}, session_id="s")
+    assert hashes == {
+        "evt_0": event_hash(str(project), reread),
+        "evt_1": event_hash(str(project), said),
+    }
     assert hashes["evt_0"] != old_hash
 
 

@@ -1,8 +1,9 @@
 """The event log of a project on Postgres: the shared event log (`event_log`) in its dialect,
 and how Postgres stores a batch, episodes and processing marks.
 
-Appending is idempotent in the database itself: `UNIQUE (project_id, hash)` turns an event
-already stored (by this or another writer, now or in an earlier delivery) into a duplicate.
+Appending is idempotent in the database itself: `UNIQUE (project_id, user_id, hash)` turns an
+event its author already stored (by this or another writer, now or in an earlier delivery) into
+a duplicate; another author's event never is one (schema 9).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 _INSERT_EVENT = (
-    insert_event_sql(POSTGRES) + " ON CONFLICT (project_id, hash) DO NOTHING RETURNING id"
+    insert_event_sql(POSTGRES) + " ON CONFLICT (project_id, user_id, hash) DO NOTHING RETURNING id"
 )
 _UPSERT_CURSOR = upsert_cursor_sql(POSTGRES, ("project_id", "source_tool", "path"))
 _UPSERT_EPISODE = upsert_episode_sql(POSTGRES)

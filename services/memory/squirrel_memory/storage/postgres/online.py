@@ -35,7 +35,7 @@ by the last step, so every server still finds the version it must reach.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from psycopg import AsyncConnection
@@ -80,17 +80,18 @@ Progress = Callable[[CountProgress], None]
 """Told where a count stands: once before its first batch, then after each batch's commit."""
 
 
-async def _prepared(conn: AsyncConnection, count: OnlineCount) -> None:
-    """Run `prepare` unless a stopped migration already did (its progress table is there)."""
+async def prepared_once(conn: AsyncConnection, progress: str, prepare: Sequence[str]) -> None:
+    """Run `prepare` (which makes the table `progress`, with `counted_to` and `done`) and start
+    the progress row, unless a stopped migration already did (its progress table is there)."""
     async with conn.transaction():
-        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (count.progress,))
+        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (progress,))
         found = await cursor.fetchone()
         if found is not None and found[0]:
             return
-        for statement in count.prepare:
+        for statement in prepare:
             await conn.execute(statement)
         await conn.execute(
-            f"INSERT INTO {count.progress} (counted_to, done) VALUES ('', false)"  # noqa: S608
+            f"INSERT INTO {progress} (counted_to, done) VALUES ('', false)"  # noqa: S608
         )
 
 
@@ -103,6 +104,21 @@ async def _where_it_stands(conn: AsyncConnection, count: OnlineCount) -> CountPr
     )
     row = await cursor.fetchone()  # an aggregate: one row, (0, 0) when nothing matched
     return CountProgress(int(row[0]), int(row[1])) if row is not None else CountProgress(0, 0)
+
+
+async def in_batches(
+    one_batch: Callable[[], Awaitable[str | None]], after_batch: AfterBatch | None
+) -> int:
+    """Run `one_batch` until it says every row is done (None); `after_batch` after each with
+    the last id it did. Returns the batches run."""
+    batches = 0
+    while True:
+        upto = await one_batch()
+        batches += 1
+        if after_batch is not None:
+            await after_batch(upto)
+        if upto is None:
+            return batches
 
 
 async def _one_batch(
@@ -149,25 +165,24 @@ async def count_online(
     """Prepare, count in batches, then finish (`finished` writes the version row in the finishing
     transaction); `conn` in autocommit, outside a transaction. Returns the batches run.
     `progress` is told how far the count is before its first batch and after each one."""
-    await _prepared(conn, count)
+    await prepared_once(conn, count.progress, count.prepare)
     stands: CountProgress | None = None
     if progress is not None:
         stands = await _where_it_stands(conn, count)
         progress(stands)
-    batches = 0
-    while True:
+
+    async def one_batch() -> str | None:
+        nonlocal stands
         upto, rows = await _one_batch(conn, count, max(1, batch_rows))
-        batches += 1
         if progress is not None and stands is not None:
             counted = stands.counted + rows
             # Memories written meanwhile land on either side of the watermark: the total
             # grows with them, never below what was counted.
             stands = CountProgress(counted, max(stands.total, counted))
             progress(stands)
-        if after_batch is not None:
-            await after_batch(upto)
-        if upto is None:
-            break
+        return upto
+
+    batches = await in_batches(one_batch, after_batch)
     async with conn.transaction():
         # Every trigger that read the progress row before has committed once this is held.
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))

@@ -22,6 +22,7 @@ from squirrel_memory.storage.postgres.online import (
     count_online,
 )
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
+from squirrel_memory.storage.postgres.rehash import EventRehash, rehash_online
 from squirrel_memory.storage.postgres.search_totals import SEARCH_TOTALS
 from squirrel_memory.storage.postgres.search_words import SEARCH_WORDS_ONLINE
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
@@ -38,10 +39,10 @@ class PgMigration:
     version: int
     description: str
     statements: tuple[str, ...]
-    online: OnlineCount | None = None
-    """Rows derived from every memory, counted in batches while servers keep writing
-    (`online.count_online`); such a migration's `statements` are empty (its `prepare` makes
-    its tables and triggers)."""
+    online: OnlineCount | EventRehash | None = None
+    """Work over every row done in batches while servers keep writing: rows derived from every
+    memory counted (`online.count_online`), every event hashed again (`rehash.rehash_online`);
+    such a migration's `statements` are empty (its `prepare` holds them)."""
 
 
 _V1 = (
@@ -199,6 +200,17 @@ _V6 = (
     "CREATE INDEX kept_replies_age ON kept_replies (project_id, claimed_at)",
 )
 
+# An event is a duplicate only of one its own author stored (a teammate's event, whatever it
+# claims, never suppresses another's); every event hashed by its record kind, not its type.
+EVENT_REHASH = EventRehash(
+    progress="event_rehash_progress",
+    prepare=(
+        "CREATE UNIQUE INDEX IF NOT EXISTS events_author_hash ON events "
+        "(project_id, user_id, hash)",
+        "ALTER TABLE events DROP CONSTRAINT IF EXISTS events_project_id_hash_key",
+    ),
+)
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "events, cursors, episodes, memories with history and search, upkeep", _V1),
     PgMigration(2, "memory vectors (pgvector)", _V2),
@@ -214,6 +226,12 @@ MIGRATIONS: tuple[PgMigration, ...] = (
         "live memories holding each word per project, kept by triggers",
         (),
         online=SEARCH_WORDS_ONLINE,
+    ),
+    PgMigration(
+        9,
+        "event hashes by record kind, not type, doubles merged; duplicates of one's own events",
+        (),
+        online=EVENT_REHASH,
     ),
 )
 
@@ -297,14 +315,19 @@ async def migrate(
             async def versioned(c: AsyncConnection, step: PgMigration = step) -> None:
                 await _versioned(c, step)
 
-            await count_online(
-                conn,
-                counting.online,
-                versioned,
-                batch_rows=batch_rows,
-                after_batch=after_batch,
-                progress=progress,
-            )
+            if isinstance(counting.online, EventRehash):
+                await rehash_online(
+                    conn, counting.online, versioned, batch_rows=batch_rows, after_batch=after_batch
+                )
+            else:
+                await count_online(
+                    conn,
+                    counting.online,
+                    versioned,
+                    batch_rows=batch_rows,
+                    after_batch=after_batch,
+                    progress=progress,
+                )
     finally:
         with suppress(psycopg.Error):  # a broken connection released it already
             await conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))

@@ -1,6 +1,9 @@
 """The event log of a project on SQLite: the shared event log (`event_log`) in its dialect, and
 how SQLite stores a batch (the stored hashes looked up first, on the writer thread), episodes
-and processing marks."""
+and processing marks.
+
+An event is a duplicate of one its author stored: on a team server another author's event
+with the same hash is never the one that is kept for it (`event_log`)."""
 
 from __future__ import annotations
 
@@ -83,8 +86,8 @@ class SqliteEventLog(SharedEventLog):
                     row[0]
                     for row in conn.execute(
                         "SELECT hash FROM events WHERE project_id = ? "
-                        "AND hash IN (SELECT value FROM json_each(?))",
-                        (project_id, to_json(list(chunk))),
+                        "AND hash IN (SELECT value FROM json_each(?)) AND user_id = ?",
+                        (project_id, to_json(list(chunk)), user_id),
                     )
                 )
             rows = []

@@ -11,6 +11,7 @@ from squirrel_memory.dedup import UNHASHED_CONTENT_KEYS, HashedFields, event_has
 from squirrel_memory.storage.formats import from_db_time, fts_text, json_strings
 from squirrel_memory.storage.sqlite.migrator import Migration
 from squirrel_memory.storage.sqlite.outcomes import OUTCOME_TABLES
+from squirrel_memory.storage.sqlite.rehash import rehash_events
 
 # --- migrations -----------------------------------------------------------------------------
 
@@ -378,6 +379,11 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "served memories and their outcomes (append-only)", OUTCOME_TABLES),
     Migration(11, "event ids of parked work beside its dead letter", _DATA_V11),
     Migration(12, "replies of writes sent with an idempotency key", _DATA_V12),
+    Migration(
+        13,
+        "event hashes by record kind, not type (re-read events stay one); doubles merged",
+        (rehash_events,),
+    ),
 )
 
 _USER_V1 = (

@@ -1,0 +1,186 @@
+"""Schema 9 on Postgres: every event hashed by its record kind in batches, one author's record
+stored under two types merged into the first stored (whatever named the other repointed), the
+same record re-read by a server of this version while the batches run merged too, another
+author's event kept; a migration stopped between batches is taken up by the next start."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+import pytest
+
+from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.dedup import event_hash
+from squirrel_memory.storage.postgres.rehash import EventRehash
+from squirrel_memory.storage.postgres.schema import EVENT_REHASH, MIGRATIONS, migrate
+from tests.unit.memory.test_event_rehash import former_hash
+
+from .test_memory_book import add, candidate
+from .test_postgres_search_totals import _open
+
+AT = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
+COMMAND = {"command": "cd test && make", "tool_use_id": "t1", "exit_code": 0, "output": "ok"}
+DONE = {"text": "Done."}
+LATEST = MIGRATIONS[-1].version
+
+
+def _as_version_8_left_it(dsn: str, project: str, rows: list[tuple[str, str, str, Any]]) -> None:
+    """The events (id, author, type, content) hashed by the former rule, in storing order, the
+    first of them processed; the unique key and the version as a server of version 8 left them."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP INDEX events_author_hash")
+        conn.execute(
+            "ALTER TABLE events ADD CONSTRAINT events_project_id_hash_key UNIQUE (project_id, hash)"
+        )
+        conn.execute("DELETE FROM squirrel_schema_version WHERE version = 9")
+        for n, (event_id, author, kind, content) in enumerate(rows):
+            conn.execute(
+                "INSERT INTO events (id, project_id, user_id, source_tool, session_id, "
+                "timestamp, event_type, content_json, file_paths, hash, processed_at, origin) "
+                "VALUES (%s, %s, %s, 'claude_code', 's', %s, %s, %s, '{}', %s, %s, 'assistant')",
+                (
+                    event_id,
+                    project,
+                    author,
+                    AT,
+                    kind,
+                    json.dumps(content),
+                    former_hash(kind, content, project),
+                    AT if n == 1 else None,
+                ),
+            )
+        conn.execute(
+            "INSERT INTO episodes (id, project_id, user_id, session_id, start_ts, end_ts, "
+            "event_count, summary, importance, created_at) VALUES "
+            "('ep_both', %s, 'alice', 's', %s, %s, 3, '', 0.5, %s)",
+            (project, AT, AT, AT),
+        )
+        for n, event_id in enumerate(("evt_a_first", "evt_z_again", "evt_m_user")):
+            conn.execute(
+                "INSERT INTO episode_events (episode_id, event_id, position) "
+                "VALUES ('ep_both', %s, %s)",
+                (event_id, n),
+            )
+
+
+ROWS = [
+    ("evt_a_first", "alice", "test_run", COMMAND),
+    ("evt_z_again", "alice", "command_run", COMMAND),
+    ("evt_m_user", "alice", "user_message", DONE),
+    ("evt_n_said", "alice", "assistant_response", DONE),
+]
+
+
+def _state(dsn: str, project: str) -> dict[str, Any]:
+    with psycopg.connect(dsn) as conn:
+        return {
+            "version": conn.execute("SELECT max(version) FROM squirrel_schema_version").fetchone(),
+            "events": dict(
+                conn.execute(
+                    "SELECT id, hash FROM events WHERE project_id = %s", (project,)
+                ).fetchall()
+            ),
+            "processed": dict(
+                conn.execute(
+                    "SELECT id, processed_at IS NOT NULL FROM events WHERE project_id = %s",
+                    (project,),
+                ).fetchall()
+            ),
+            "episode": [
+                r[0]
+                for r in conn.execute(
+                    "SELECT event_id FROM episode_events WHERE episode_id = 'ep_both' "
+                    "ORDER BY position"
+                )
+            ],
+            "count": conn.execute("SELECT event_count FROM episodes").fetchone(),
+            "memories": sorted(
+                r[0] for r in conn.execute("SELECT source_event_ids FROM memory_items")
+            ),
+            "history": sorted(
+                r[0] for r in conn.execute("SELECT source_event_ids FROM memory_history")
+            ),
+            "progress": conn.execute(
+                "SELECT to_regclass(%s) IS NOT NULL", (EVENT_REHASH.progress,)
+            ).fetchone(),
+        }
+
+
+async def test_events_stored_twice_are_merged_into_the_first_stored_in_batches(
+    database: str, project: str
+) -> None:
+    db, (store,) = await _open(database, project)  # a server of this version, serving
+    try:
+        await add(store, candidate("make in test", key="a", events=("evt_z_again", "evt_m_user")))
+        await add(store, candidate("make again", key="b", events=("evt_a_first", "evt_z_again")))
+        _as_version_8_left_it(database, project, ROWS)
+        said = Event(SourceTool.CLAUDE_CODE, EventType.ASSISTANT_RESPONSE, AT, DONE, session_id="s")
+        appended: list[str] = []
+
+        async def read_again(upto: str | None) -> None:
+            # While the batches run, the server stores a re-read of the assistant's words
+            # (today's hash) before the batch holding the first read of them is rehashed.
+            if not appended:
+                result = await store.append_events(project, "alice", [said], [])
+                appended.extend(result.event_ids)
+
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+            assert await migrate(conn, batch_rows=2, after_batch=read_again) == LATEST
+    finally:
+        await db.close()
+    state = _state(database, project)
+    assert len(appended) == 1
+    assert set(state["events"]) == {"evt_a_first", "evt_m_user", "evt_n_said"}
+    command = Event(SourceTool.CLAUDE_CODE, EventType.TEST_RUN, AT, COMMAND, session_id="s")
+    assert state["events"]["evt_a_first"] == event_hash(project, command)
+    assert state["events"]["evt_n_said"] == event_hash(project, said)
+    assert state["events"]["evt_m_user"] != state["events"]["evt_n_said"]
+    assert state["processed"]["evt_a_first"]
+    assert state["episode"] == ["evt_a_first", "evt_m_user"] and state["count"] == (2,)
+    assert state["memories"] == [["evt_a_first"], ["evt_a_first", "evt_m_user"]]
+    assert state["history"] == state["memories"]
+    assert state["version"] == (LATEST,) and state["progress"] == (False,)
+    # Read again: the author's own event is stored; another author's same event is theirs.
+    db, (store,) = await _open(database, project)
+    try:
+        again = await store.append_events(project, "alice", [command], [])
+        bobs = await store.append_events(project, "bob", [command], [])
+    finally:
+        await db.close()
+    assert (again.accepted, again.duplicates) == (0, 1)
+    assert (bobs.accepted, bobs.duplicates) == (1, 0)
+
+
+class _StoppedError(Exception):
+    pass
+
+
+async def test_a_rehash_stopped_between_batches_is_taken_up_by_the_next_start(
+    database: str, project: str
+) -> None:
+    db, _ = await _open(database, project)
+    await db.close()
+    _as_version_8_left_it(database, project, ROWS)
+
+    async def stop(upto: str | None) -> None:
+        if upto is not None:
+            raise _StoppedError
+
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        with pytest.raises(_StoppedError):
+            await migrate(conn, batch_rows=2, after_batch=stop)
+    stopped = _state(database, project)
+    assert stopped["version"] == (8,) and stopped["progress"] == (True,)
+    db, _ = await _open(database, project)  # the next start takes it up at its watermark
+    await db.close()
+    state = _state(database, project)
+    assert set(state["events"]) == {"evt_a_first", "evt_m_user", "evt_n_said"}
+    assert state["version"] == (LATEST,) and state["progress"] == (False,)
+    assert state["episode"] == ["evt_a_first", "evt_m_user"]
+
+
+def test_the_rehash_is_the_last_step_of_its_version() -> None:
+    assert isinstance(MIGRATIONS[-1].online, EventRehash) and MIGRATIONS[-1].version == 9
