@@ -5,15 +5,24 @@ names (relative to the importing file, up to `MAX_HOPS` imports deep), so a repo
 CLAUDE.md is the single line `@AGENTS.md` has AGENTS.md in every Claude Code session: what
 Squirrel read only from it would be echoed to that host. An `@` inside a code span or a fenced
 block, an e-mail address, a path outside the project or a file that does not exist is no
-import; Codex does not expand imports, so its files are taken as they are.
+import; Codex does not expand imports, so its files are taken as they are. A cloned repository
+is not the user's to vouch for: a named pipe or a device where an instruction file was
+expected is skipped, never waited on.
 """
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
+
+import structlog
+
+from squirrel_core.regular_files import NotAFileError, open_regular
+
+log = structlog.get_logger()
 
 #: How many imports deep a host follows (Claude Code's documented limit).
 MAX_HOPS: Final = 5
@@ -51,14 +60,14 @@ def _imports(base: Path, name: str) -> list[str]:
     """The project files `name` imports, project-relative, in the order it names them."""
     path = base / name
     try:
-        if not path.is_file():
-            return []
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            text = fh.read(MAX_CHARS)
+        text = _text(path)
         root = base.resolve()
         folder = path.resolve().parent
-    except OSError:
+    except NotAFileError:
+        log.warning("import_skipped", reason="not_a_file")  # a pipe or a device: never read
         return []
+    except OSError:
+        return []  # missing, a folder, or unreadable
     prose = _CODE_SPAN.sub(" ", _outside_fences(text))
     out: list[str] = []
     for match in _IMPORT.finditer(prose):
@@ -70,6 +79,16 @@ def _imports(base: Path, name: str) -> list[str]:
         except (ValueError, OSError):
             continue  # outside the project, or unreadable
     return out
+
+
+def _text(path: Path) -> str:
+    """The first `MAX_CHARS` characters of the regular file at `path`; a pipe or a device put
+    where an instruction file was expected is refused without waiting on it (`open_regular`)."""
+    with (
+        open_regular(path) as handle,
+        io.TextIOWrapper(handle, encoding="utf-8", errors="replace") as text,
+    ):
+        return text.read(MAX_CHARS)
 
 
 def _outside_fences(text: str) -> str:

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from squirrel_gateway.host_imports import MAX_HOPS, with_imports
+from tests.pipes import finished_on, make_fifo
 
 CLAUDE = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
 
@@ -82,3 +83,15 @@ def test_a_symlink_out_of_the_project_is_no_import(tmp_path: Path) -> None:
     (project / "CLAUDE.md").write_text("@link.md @docs/secret.md @/etc/hostname @CLAUDE.md\n")
 
     assert with_imports(str(project), ("CLAUDE.md",)) == ("CLAUDE.md",)
+
+
+def test_a_named_pipe_where_an_instruction_file_was_is_skipped_without_waiting(
+    tmp_path: Path,
+) -> None:
+    fifo = make_fifo(tmp_path / "CLAUDE.md")
+    (tmp_path / "CLAUDE.local.md").write_text("@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
+
+    loaded = finished_on(fifo, lambda: with_imports(str(tmp_path), CLAUDE))
+
+    assert loaded == (*CLAUDE, "AGENTS.md")
