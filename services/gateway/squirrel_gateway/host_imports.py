@@ -13,7 +13,10 @@ expected is skipped, never waited on.
 from __future__ import annotations
 
 import io
+import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -30,11 +33,16 @@ MAX_HOPS: Final = 5
 MAX_CHARS: Final = 64_000
 #: The most files one host's list grows to.
 MAX_FILES: Final = 32
+#: The most instruction files whose imports are kept between hook calls (by path, size and
+#: modification time: an edited file is read again).
+CACHED_FILES: Final = 64
 _FENCE_OPEN = ("```", "~~~")
 _FENCE_CLOSE = re.compile(r"(?:```|~~~)[ \t]*")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `@path` at a word's start: not an e-mail address (`me@host.org`), not `@@`, not `@~/…`.
 _IMPORT = re.compile(r"(?<![\w@`/.-])@((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*)")
+_cache: OrderedDict[tuple[str, int, int], tuple[str, ...]] = OrderedDict()
+_cache_lock = threading.Lock()
 
 
 def with_imports(root: str, files: Sequence[str]) -> tuple[str, ...]:
@@ -60,7 +68,7 @@ def _imports(base: Path, name: str) -> list[str]:
     """The project files `name` imports, project-relative, in the order it names them."""
     path = base / name
     try:
-        text = _text(path)
+        written = _written_imports(path)
         root = base.resolve()
         folder = path.resolve().parent
     except NotAFileError:
@@ -68,10 +76,9 @@ def _imports(base: Path, name: str) -> list[str]:
         return []
     except OSError:
         return []  # missing, a folder, or unreadable
-    prose = _CODE_SPAN.sub(" ", _outside_fences(text))
     out: list[str] = []
-    for match in _IMPORT.finditer(prose):
-        target = (folder / match.group(1).rstrip(".")).resolve()
+    for spec in written:
+        target = (folder / spec).resolve()
         try:
             relative = target.relative_to(root).as_posix()
             if target.is_file() and relative not in out:
@@ -81,14 +88,27 @@ def _imports(base: Path, name: str) -> list[str]:
     return out
 
 
-def _text(path: Path) -> str:
-    """The first `MAX_CHARS` characters of the regular file at `path`; a pipe or a device put
-    where an instruction file was expected is refused without waiting on it (`open_regular`)."""
-    with (
-        open_regular(path) as handle,
-        io.TextIOWrapper(handle, encoding="utf-8", errors="replace") as text,
-    ):
-        return text.read(MAX_CHARS)
+def _written_imports(path: Path) -> tuple[str, ...]:
+    """The `@path`s written in the prose of the regular file at `path` (its first `MAX_CHARS`
+    characters), as written. A pipe or a device put where an instruction file was expected is
+    refused without waiting on it (`open_regular`). A file read before with the same size and
+    modification time is not read again: the last `CACHED_FILES` files' imports are kept."""
+    with open_regular(path) as handle:
+        seen = os.fstat(handle.fileno())
+        key = (os.fspath(path), seen.st_mtime_ns, seen.st_size)
+        with _cache_lock:
+            if (cached := _cache.get(key)) is not None:
+                _cache.move_to_end(key)
+                return cached
+        with io.TextIOWrapper(handle, encoding="utf-8", errors="replace") as text:
+            prose = _CODE_SPAN.sub(" ", _outside_fences(text.read(MAX_CHARS)))
+    written = tuple(match.group(1).rstrip(".") for match in _IMPORT.finditer(prose))
+    with _cache_lock:
+        _cache[key] = written
+        _cache.move_to_end(key)
+        while len(_cache) > CACHED_FILES:
+            _cache.popitem(last=False)
+    return written
 
 
 def _outside_fences(text: str) -> str:

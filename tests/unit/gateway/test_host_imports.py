@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from pathlib import Path
 
@@ -95,3 +96,31 @@ def test_a_named_pipe_where_an_instruction_file_was_is_skipped_without_waiting(
     loaded = finished_on(fifo, lambda: with_imports(str(tmp_path), CLAUDE))
 
     assert loaded == (*CLAUDE, "AGENTS.md")
+
+
+def test_an_edited_instruction_file_is_read_again(tmp_path: Path) -> None:
+    claude = tmp_path / "CLAUDE.md"
+    claude.write_text("@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
+    (tmp_path / "STYLE.md").write_text("Spaces.\n")
+    first = with_imports(str(tmp_path), ("CLAUDE.md",))
+
+    claude.write_text("@STYLE.md\n")
+
+    assert first == ("CLAUDE.md", "AGENTS.md")
+    assert with_imports(str(tmp_path), ("CLAUDE.md",)) == ("CLAUDE.md", "STYLE.md")
+
+
+def test_an_unchanged_instruction_file_is_not_read_again(tmp_path: Path) -> None:
+    claude = tmp_path / "CLAUDE.md"
+    claude.write_text("@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
+    (tmp_path / "STYLE.md").write_text("Spaces.\n")
+    first = with_imports(str(tmp_path), ("CLAUDE.md",))
+    kept = claude.stat()
+
+    claude.write_text("@STYLE.md \n")  # as long as before
+    os.utime(claude, ns=(kept.st_atime_ns, kept.st_mtime_ns))  # and as old
+
+    assert claude.stat().st_size == kept.st_size
+    assert with_imports(str(tmp_path), ("CLAUDE.md",)) == first
