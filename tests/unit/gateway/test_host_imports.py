@@ -98,12 +98,17 @@ def test_a_named_pipe_where_an_instruction_file_was_is_skipped_without_waiting(
     assert loaded == (*CLAUDE, "AGENTS.md")
 
 
-def test_an_edited_instruction_file_is_read_again(tmp_path: Path) -> None:
-    claude = tmp_path / "CLAUDE.md"
+def _importing_agents_md(root: Path) -> tuple[Path, tuple[str, ...]]:
+    """A CLAUDE.md importing AGENTS.md (STYLE.md beside them), and what it loads."""
+    claude = root / "CLAUDE.md"
     claude.write_text("@AGENTS.md\n")
-    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
-    (tmp_path / "STYLE.md").write_text("Spaces.\n")
-    first = with_imports(str(tmp_path), ("CLAUDE.md",))
+    (root / "AGENTS.md").write_text("Tabs.\n")
+    (root / "STYLE.md").write_text("Spaces.\n")
+    return claude, with_imports(str(root), ("CLAUDE.md",))
+
+
+def test_an_edited_instruction_file_is_read_again(tmp_path: Path) -> None:
+    claude, first = _importing_agents_md(tmp_path)
 
     claude.write_text("@STYLE.md\n")
 
@@ -112,11 +117,7 @@ def test_an_edited_instruction_file_is_read_again(tmp_path: Path) -> None:
 
 
 def test_an_unchanged_instruction_file_is_not_read_again(tmp_path: Path) -> None:
-    claude = tmp_path / "CLAUDE.md"
-    claude.write_text("@AGENTS.md\n")
-    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
-    (tmp_path / "STYLE.md").write_text("Spaces.\n")
-    first = with_imports(str(tmp_path), ("CLAUDE.md",))
+    claude, first = _importing_agents_md(tmp_path)
     kept = claude.stat()
 
     claude.write_text("@STYLE.md \n")  # as long as before
