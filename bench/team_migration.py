@@ -4,7 +4,7 @@ For one project at each of `--sizes` memories (loaded with `COPY`, `team_batch.l
 the database is taken back to version 7 (the words' counts table, its function and triggers
 dropped, the version row deleted, as a server of the version before left it), a checkpoint is
 made, and version 8 is reached each of two ways in turn: `offline`, every memory counted in one
-transaction (what version 8 did before it counted online: `search_words.SEARCH_WORDS`), and
+transaction (what version 8 did before it counted online: `_OFFLINE`), and
 `online`, the product's `schema.migrate` as a server's start runs it (the memories counted in
 batches of `--batch-rows`, `online.count_online`). While it runs, a writer on a connection of its
 own sets one memory's importance to itself (which fires the update triggers) and commits, every
@@ -32,7 +32,18 @@ from bench.common import Figure, progress
 from bench.team_batch import loaded_project, run_sizes
 from squirrel_memory.storage.postgres.online import DEFAULT_BATCH_ROWS
 from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate
-from squirrel_memory.storage.postgres.search_words import BACKFILL, SEARCH_WORDS
+from squirrel_memory.storage.postgres.search_words import BACKFILL, FUNCTION, TABLE, TRIGGERS
+
+#: The words' counts made in one transaction (every memory counted while the table's lock is
+#: held): what schema version 8 ran before it counted online.
+_OFFLINE = (
+    TABLE,
+    FUNCTION,
+    *TRIGGERS,
+    "INSERT INTO memory_search_words (project_id, lexeme, docs) "
+    "SELECT project_id, lexeme, count(*) FROM memory_items, "
+    "unnest(tsvector_to_array(search)) AS lexeme WHERE NOT deleted GROUP BY project_id, lexeme",
+)
 
 _BACK_TO_7 = (
     f"DROP TABLE IF EXISTS {BACKFILL}",
@@ -92,7 +103,7 @@ async def _to_version_8(conn: Any, way: str, work_mem: str, batch_rows: int) -> 
         async with conn.transaction():
             if work_mem:
                 await conn.execute(f"SET LOCAL work_mem = '{work_mem}'")
-            for statement in SEARCH_WORDS:
+            for statement in _OFFLINE:
                 await conn.execute(statement)
             await conn.execute(_VERSION_8, (8, MIGRATIONS[7].description))
         return

@@ -16,7 +16,6 @@ the settings, and relays (`mcp_relay`). The real MCP server runs in the gateway.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -24,24 +23,12 @@ from collections.abc import Sequence
 from squirrel_cli.mcp_local import AUTOSTART_WAIT_SECONDS, LocalAnswers, load_manifest
 from squirrel_cli.mcp_relay import ENDPOINT_FILE, Relay, log_event, memory_running
 from squirrel_core.auth import ensure_token
+from squirrel_core.detached_start import start_services_detached
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import mcp_profile, read_profile
 from squirrel_core.service_info import ServiceInfo, pid_alive, read_service_info
 from squirrel_core.settings import Settings, load_settings
-
-
-def start_services_detached() -> subprocess.Popen[bytes]:
-    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout), in a
-    session of its own: a host that ends its MCP server by signalling the server's process group
-    (Codex `exec` does, less than a second after it started) must not take the start with it."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
-        stdin=subprocess.DEVNULL,
-        stdout=sys.stderr.fileno(),
-        stderr=sys.stderr.fileno(),
-        start_new_session=True,
-    )
 
 
 def _gateway_running(layout: HomeLayout) -> bool:

@@ -52,8 +52,6 @@ TEXT_KEPT: Final = 24_000
 HEAD_KEPT: Final = 16_000
 TAIL_KEPT: Final = 8_000
 
-#: Tools whose result is a subagent's report, kept head and tail.
-REPORTING_TOOLS: Final = frozenset({"Agent", "Task"})
 #: Tools whose result is a file's text, kept whole up to `TEXT_KEPT`, then cut at the end (a
 #: read cut short stays one that reads as such).
 READING_TOOLS: Final = frozenset({"Read", "read_file", "view"})

@@ -5,15 +5,27 @@ names (relative to the importing file, up to `MAX_HOPS` imports deep), so a repo
 CLAUDE.md is the single line `@AGENTS.md` has AGENTS.md in every Claude Code session: what
 Squirrel read only from it would be echoed to that host. An `@` inside a code span or a fenced
 block, an e-mail address, a path outside the project or a file that does not exist is no
-import; Codex does not expand imports, so its files are taken as they are.
+import; Codex does not expand imports, so its files are taken as they are. A cloned repository
+is not the user's to vouch for: a named pipe or a device where an instruction file was
+expected is skipped, never waited on.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
+
+import structlog
+
+from squirrel_core.regular_files import NotAFileError, open_regular
+
+log = structlog.get_logger()
 
 #: How many imports deep a host follows (Claude Code's documented limit).
 MAX_HOPS: Final = 5
@@ -21,11 +33,16 @@ MAX_HOPS: Final = 5
 MAX_CHARS: Final = 64_000
 #: The most files one host's list grows to.
 MAX_FILES: Final = 32
+#: The most instruction files whose imports are kept between hook calls (by path, size and
+#: modification time: an edited file is read again).
+CACHED_FILES: Final = 64
 _FENCE_OPEN = ("```", "~~~")
 _FENCE_CLOSE = re.compile(r"(?:```|~~~)[ \t]*")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `@path` at a word's start: not an e-mail address (`me@host.org`), not `@@`, not `@~/…`.
 _IMPORT = re.compile(r"(?<![\w@`/.-])@((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*)")
+_cache: OrderedDict[tuple[str, int, int], tuple[str, ...]] = OrderedDict()
+_cache_lock = threading.Lock()
 
 
 def with_imports(root: str, files: Sequence[str]) -> tuple[str, ...]:
@@ -51,18 +68,17 @@ def _imports(base: Path, name: str) -> list[str]:
     """The project files `name` imports, project-relative, in the order it names them."""
     path = base / name
     try:
-        if not path.is_file():
-            return []
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            text = fh.read(MAX_CHARS)
+        written = _written_imports(path)
         root = base.resolve()
         folder = path.resolve().parent
-    except OSError:
+    except NotAFileError:
+        log.warning("import_skipped", reason="not_a_file")  # a pipe or a device: never read
         return []
-    prose = _CODE_SPAN.sub(" ", _outside_fences(text))
+    except OSError:
+        return []  # missing, a folder, or unreadable
     out: list[str] = []
-    for match in _IMPORT.finditer(prose):
-        target = (folder / match.group(1).rstrip(".")).resolve()
+    for spec in written:
+        target = (folder / spec).resolve()
         try:
             relative = target.relative_to(root).as_posix()
             if target.is_file() and relative not in out:
@@ -70,6 +86,29 @@ def _imports(base: Path, name: str) -> list[str]:
         except (ValueError, OSError):
             continue  # outside the project, or unreadable
     return out
+
+
+def _written_imports(path: Path) -> tuple[str, ...]:
+    """The `@path`s written in the prose of the regular file at `path` (its first `MAX_CHARS`
+    characters), as written. A pipe or a device put where an instruction file was expected is
+    refused without waiting on it (`open_regular`). A file read before with the same size and
+    modification time is not read again: the last `CACHED_FILES` files' imports are kept."""
+    with open_regular(path) as handle:
+        seen = os.fstat(handle.fileno())
+        key = (os.fspath(path), seen.st_mtime_ns, seen.st_size)
+        with _cache_lock:
+            if (cached := _cache.get(key)) is not None:
+                _cache.move_to_end(key)
+                return cached
+        with io.TextIOWrapper(handle, encoding="utf-8", errors="replace") as text:
+            prose = _CODE_SPAN.sub(" ", _outside_fences(text.read(MAX_CHARS)))
+    written = tuple(match.group(1).rstrip(".") for match in _IMPORT.finditer(prose))
+    with _cache_lock:
+        _cache[key] = written
+        _cache.move_to_end(key)
+        while len(_cache) > CACHED_FILES:
+            _cache.popitem(last=False)
+    return written
 
 
 def _outside_fences(text: str) -> str:

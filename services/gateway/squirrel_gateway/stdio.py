@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Final
@@ -16,6 +15,7 @@ import structlog
 
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import health_status
+from squirrel_core.detached_start import start_services_detached
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.projects import read_projects
@@ -64,19 +64,6 @@ async def ensure_memory(
         await asyncio.sleep(_POLL_SECONDS)
     log.warning("memory_not_serving", waited_seconds=wait_seconds)
     return False
-
-
-def start_services_detached() -> subprocess.Popen[bytes]:
-    """`sqrl up --detach` with this interpreter, its output on our stderr (never stdout), in a
-    session of its own: a host that ends its MCP server by signalling the server's process group
-    (Codex `exec` does, less than a second after it started) must not take the start with it."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
-        stdin=subprocess.DEVNULL,
-        stdout=sys.stderr.fileno(),
-        stderr=sys.stderr.fileno(),
-        start_new_session=True,
-    )
 
 
 async def serve_stdio(

@@ -8,12 +8,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import BinaryIO, Final
 
+import structlog
+
+from squirrel_core.regular_files import NotAFileError, open_regular
+
 DEFAULT_MAX_LINE_BYTES: Final = 5 * 1024 * 1024
 DEFAULT_CHUNK_BYTES: Final = 1024 * 1024
 DEFAULT_MAX_READ_BYTES: Final = 8 * 1024 * 1024
-#: A transcript is opened without following a link in its last step: a link in a watched
-#: folder may point anywhere on the machine, and nothing from outside the folder is read.
-_NO_FOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+
+log = structlog.get_logger()
 
 
 class ResetReason(StrEnum):
@@ -64,8 +67,8 @@ def read_complete_lines(
     A last line without its newline is left for a later read and the cursor stays before it.
     Lines longer than `max_line_bytes` are skipped and counted; the cursor moves past them, and
     memory stays bounded by `chunk_bytes` plus `max_line_bytes`. A missing or unreadable file gives
-    `missing=True` and keeps the cursor, and so does a link (`open_transcript`). At most about
-    `max_read_bytes` are consumed per call.
+    `missing=True` and keeps the cursor, and so do a link, a pipe and a device (`open_transcript`,
+    never waited on). At most about `max_read_bytes` are consumed per call.
     """
     if max_line_bytes <= 0 or chunk_bytes <= 0 or max_read_bytes <= 0:
         raise ValueError("byte limits must be positive")
@@ -75,6 +78,9 @@ def read_complete_lines(
             return _read(handle, cursor, limits)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
         return TailRead(cursor=cursor, missing=True)
+    except NotAFileError:
+        log.warning("transcript_not_a_file")  # a pipe or a device: never waited on nor read
+        return TailRead(cursor=cursor, missing=True)
     except OSError as exc:
         if exc.errno != errno.ELOOP:  # a link: not read, as if missing
             raise
@@ -82,14 +88,11 @@ def read_complete_lines(
 
 
 def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
-    """`path` opened for reading as bytes; a link (`OSError` ELOOP) or a folder
-    (`IsADirectoryError`) is refused."""
-    fd = os.open(path, os.O_RDONLY | _NO_FOLLOW)
-    try:
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+    """`path` opened for reading as bytes. A link (`OSError` ELOOP) is refused: a link in a
+    watched folder may point anywhere on the machine, and nothing from outside the folder is
+    read. So are a folder (`IsADirectoryError`) and a pipe or a device (`NotAFileError`),
+    without waiting on them (`open_regular`)."""
+    return open_regular(path, follow_links=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from pathlib import Path
 
 from squirrel_gateway.host_imports import MAX_HOPS, with_imports
+from tests.pipes import finished_on, make_fifo
 
 CLAUDE = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
 
@@ -82,3 +84,44 @@ def test_a_symlink_out_of_the_project_is_no_import(tmp_path: Path) -> None:
     (project / "CLAUDE.md").write_text("@link.md @docs/secret.md @/etc/hostname @CLAUDE.md\n")
 
     assert with_imports(str(project), ("CLAUDE.md",)) == ("CLAUDE.md",)
+
+
+def test_a_named_pipe_where_an_instruction_file_was_is_skipped_without_waiting(
+    tmp_path: Path,
+) -> None:
+    fifo = make_fifo(tmp_path / "CLAUDE.md")
+    (tmp_path / "CLAUDE.local.md").write_text("@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("Tabs.\n")
+
+    loaded = finished_on(fifo, lambda: with_imports(str(tmp_path), CLAUDE))
+
+    assert loaded == (*CLAUDE, "AGENTS.md")
+
+
+def _importing_agents_md(root: Path) -> tuple[Path, tuple[str, ...]]:
+    """A CLAUDE.md importing AGENTS.md (STYLE.md beside them), and what it loads."""
+    claude = root / "CLAUDE.md"
+    claude.write_text("@AGENTS.md\n")
+    (root / "AGENTS.md").write_text("Tabs.\n")
+    (root / "STYLE.md").write_text("Spaces.\n")
+    return claude, with_imports(str(root), ("CLAUDE.md",))
+
+
+def test_an_edited_instruction_file_is_read_again(tmp_path: Path) -> None:
+    claude, first = _importing_agents_md(tmp_path)
+
+    claude.write_text("@STYLE.md\n")
+
+    assert first == ("CLAUDE.md", "AGENTS.md")
+    assert with_imports(str(tmp_path), ("CLAUDE.md",)) == ("CLAUDE.md", "STYLE.md")
+
+
+def test_an_unchanged_instruction_file_is_not_read_again(tmp_path: Path) -> None:
+    claude, first = _importing_agents_md(tmp_path)
+    kept = claude.stat()
+
+    claude.write_text("@STYLE.md \n")  # as long as before
+    os.utime(claude, ns=(kept.st_atime_ns, kept.st_mtime_ns))  # and as old
+
+    assert claude.stat().st_size == kept.st_size
+    assert with_imports(str(tmp_path), ("CLAUDE.md",)) == first

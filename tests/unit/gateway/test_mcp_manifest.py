@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from squirrel_cli import mcp_bridge
 from squirrel_cli.mcp_local import LocalAnswers, load_manifest
+from squirrel_core import detached_start
 from squirrel_gateway.mcp_manifest import manifest
 
 
@@ -58,7 +58,7 @@ def test_the_services_are_started_in_a_session_of_their_own(monkeypatch: Any) ->
     def popen(args: list[str], **kwargs: Any) -> None:
         seen.update(kwargs, args=args)
 
-    monkeypatch.setattr(mcp_bridge.subprocess, "Popen", popen)
-    mcp_bridge.start_services_detached()
+    monkeypatch.setattr(detached_start.subprocess, "Popen", popen)
+    detached_start.start_services_detached()
     assert seen["start_new_session"] is True
     assert seen["args"][-2:] == ["up", "--detach"]

@@ -11,6 +11,7 @@ import pytest
 
 from squirrel_ingest import tail
 from squirrel_ingest.tail import FilePosition, ResetReason, read_complete_lines
+from tests.pipes import finished_on, make_fifo
 
 
 def _append(path: Path, data: bytes) -> None:
@@ -108,6 +109,16 @@ def test_a_link_is_not_followed_out_of_its_folder(tmp_path: Path) -> None:
     read = read_complete_lines(watched / "link.jsonl", None)
 
     assert read.missing and read.lines == []
+
+
+def test_a_named_pipe_where_a_transcript_was_is_skipped_without_waiting(tmp_path: Path) -> None:
+    fifo = make_fifo(tmp_path / "a.jsonl")
+    cursor = FilePosition(inode=7, offset=16)
+
+    read = finished_on(fifo, lambda: read_complete_lines(fifo, cursor))
+
+    assert read.missing and read.lines == []
+    assert read.cursor == cursor  # nothing read, nothing lost: the cursor stays
 
 
 def test_a_file_truncated_while_it_is_read_keeps_what_was_complete_then_restarts(

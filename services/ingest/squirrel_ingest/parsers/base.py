@@ -27,13 +27,13 @@ from squirrel_core.kept_text import (
     INPUT_KEPT,
     KEPT_KEY,
     READING_TOOLS,
-    REPORTING_TOOLS,
     TEXT_KEPT,
     cut_end,
     first_content,
     keep_ends,
     marked,
 )
+from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
 
 #: Longest output kept in an event (a subagent's report and a file read aside); longer values are
@@ -196,8 +196,8 @@ def completion_events(
     }
     if read_lines is not None:
         result.update(partial=True, lines=list(read_lines))
-    kept = name in REPORTING_TOOLS or name in READING_TOOLS
-    if name in REPORTING_TOOLS:  # a subagent's report: its conclusion is at its end
+    kept = name in SUBAGENT_TOOLS or name in READING_TOOLS
+    if name in SUBAGENT_TOOLS:  # a subagent's report: its conclusion is at its end
         result["output"] = keep_text(output)
     elif name in READING_TOOLS:  # a file's text: cut at the end, as a read cut short reads
         result["output"] = cap_text(output, TEXT_KEPT)

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
+from squirrel_core.subagent_tools import HANDBACK_TOOL, SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.doc_roles import doc_command
 from squirrel_memory.extractors.elsewhere import outside_root
@@ -44,9 +45,6 @@ from squirrel_memory.repository.task_records import purpose_of
 KEY = "recipe:delegated"
 #: Below a command seen to pass in the session (0.44 and up): another agent's word for it.
 IMPORTANCE = 0.45
-#: Tools that hand a task to a subagent, and the tool a subagent hands its report back with.
-DELEGATING_TOOLS = frozenset({"Agent", "Task"})
-_HANDBACK_TOOLS = frozenset({"SubagentHandback"})
 MAX_COMMANDS = 4
 _WORDING = {
     "test": "to run the tests",
@@ -113,7 +111,7 @@ def _given(content: dict[str, object], field: str) -> str | None:
 
 def _brief(event: StoredEvent) -> str | None:
     content = event.content
-    if event.event_type == EventType.TOOL_CALL and content.get("tool") in DELEGATING_TOOLS:
+    if event.event_type == EventType.TOOL_CALL and content.get("tool") in SUBAGENT_TOOLS:
         return _given(content, "prompt")
     if event.event_type == EventType.USER_MESSAGE and event.origin == str(Origin.PARENT_AGENT):
         text = content.get("text")
@@ -124,10 +122,10 @@ def _brief(event: StoredEvent) -> str | None:
 def _report(event: StoredEvent) -> str | None:
     content = event.content
     tool = content.get("tool")
-    if event.event_type == EventType.TOOL_RESULT and tool in DELEGATING_TOOLS:
+    if event.event_type == EventType.TOOL_RESULT and tool in SUBAGENT_TOOLS:
         output = content.get("output")
         return output if isinstance(output, str) and not content.get("is_error") else None
-    if event.event_type == EventType.TOOL_CALL and tool in _HANDBACK_TOOLS:
+    if event.event_type == EventType.TOOL_CALL and tool == HANDBACK_TOOL:
         return _given(content, "message")
     return None
 

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import typed_command
 from squirrel_memory.extractors.elsewhere import ran_elsewhere, seen_elsewhere
 from squirrel_memory.extractors.evidence.typed_runs import typed_output
@@ -43,8 +44,6 @@ _ITEM = re.compile(
     r"^(?P<lead>\s+(?:[*-]\s*)?|[*-]\s+)(?P<name>[A-Za-z][\w.\-]*(?::[\w.\-]+)*)"
     r"(?:\s*#.*|:\s.*|:|\s{2,}\S.*)?\s*$"
 )
-#: Launchers whose result is a subagent's report, not a runner's output.
-_LAUNCHERS = frozenset({"Agent", "Task"})
 #: Runners that print such a list, by the word that names them near it.
 _RUNNERS = re.compile(r"\b(pixi|deno|just|mise|go-task)\b", re.IGNORECASE)
 
@@ -83,7 +82,7 @@ def _texts(event: StoredEvent, typed: dict[str, str]) -> list[str]:
         if event.sidechain or not is_user_voice(event.origin):
             return []  # a parent agent's prompt, a notification, the host's text
         keys: tuple[str, ...] = ("text",)
-    elif event.event_type == EventType.TOOL_RESULT and content.get("tool") in _LAUNCHERS:
+    elif event.event_type == EventType.TOOL_RESULT and content.get("tool") in SUBAGENT_TOOLS:
         return []
     elif event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT):
         keys = ("output", "stdout", "stderr")

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
+from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.elsewhere import replies_elsewhere, seen_elsewhere
 from squirrel_memory.extractors.summaries import Summary, summary_of
 from squirrel_memory.extractors.wording import sentence
@@ -50,8 +51,6 @@ _PRODUCT_WORDS = frozenset(
         "ui web desktop mobile"
     )
 )
-#: Tools whose result is a subagent's report to the agent that launched it.
-LAUNCHERS = frozenset({"Agent", "Task"})
 #: Inputs of a tool call written by the assistant for another agent: a subagent's prompt, a
 #: report handed back.
 _WRITTEN_INPUTS = ("prompt", "message")
@@ -132,7 +131,7 @@ def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
                         yield event, value
         elif (
             event.event_type == EventType.TOOL_RESULT
-            and content.get("tool") in LAUNCHERS
+            and content.get("tool") in SUBAGENT_TOOLS
             and not content.get("is_error")
             and isinstance(output := content.get("output"), str)
         ):

@@ -15,8 +15,9 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
+from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, relative_path
-from squirrel_memory.extractors.evidence.attempts import attempts, path_ecosystem
+from squirrel_memory.extractors.evidence.attempts import attempts
 from squirrel_memory.extractors.manifests import extension_language
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.models import StoredEvent

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.subagent_tools import HANDBACK_TOOL, SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.wording import key_slug, sentence
@@ -52,9 +53,6 @@ MAX_FILES = 2
 IMPORTANCE = 0.5
 PREFIX = "Found by a subagent reading the code"
 
-#: Tools whose result is a subagent's report, and the tool a subagent hands its report back with.
-_LAUNCHERS = frozenset({"Agent", "Task"})
-_HANDBACK = "SubagentHandback"
 _RESULT = re.compile(r"<result>(?P<body>.*?)(?:</result>|\Z)", re.DOTALL)
 _LAUNCHED = re.compile(r"^\s*(?:async agent launched|agent is running|launched)", re.IGNORECASE)
 
@@ -177,11 +175,11 @@ class SubagentFinding:
 def _report(event: StoredEvent, last_replies: frozenset[str]) -> str:
     """The subagent's report `event` carries, or ""."""
     content = event.content
-    if event.event_type == EventType.TOOL_RESULT and content.get("tool") in _LAUNCHERS:
+    if event.event_type == EventType.TOOL_RESULT and content.get("tool") in SUBAGENT_TOOLS:
         output = content.get("output")
         if isinstance(output, str) and not _LAUNCHED.match(output) and not content.get("is_error"):
             return output
-    if event.event_type == EventType.TOOL_CALL and content.get("tool") == _HANDBACK:
+    if event.event_type == EventType.TOOL_CALL and content.get("tool") == HANDBACK_TOOL:
         given = content.get("input")
         message = given.get("message") if isinstance(given, dict) else None
         return message if isinstance(message, str) else ""

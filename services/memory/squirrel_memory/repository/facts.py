@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Readings, folder_of
-from squirrel_memory.repository.languages import is_excluded, language_of
+from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import Part, Stack, stack_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import language_name

@@ -7,12 +7,12 @@ code asks (is `npx vitest run` the project's test command, or a sub-folder's?).
 
 from __future__ import annotations
 
-import posixpath
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from squirrel_memory.code_files import language_of
 from squirrel_memory.repository.snapshot import (
     NotARepositoryError,
     TrackedFile,
@@ -23,77 +23,6 @@ from squirrel_memory.repository.snapshot import (
 #: A language below this share of the code is not a primary ecosystem (the largest always is).
 PRIMARY_SHARE = 0.25
 
-# Extension → (language, ecosystem in the command table's names, or "" for markup and styles).
-_EXTENSIONS: dict[str, tuple[str, str]] = {
-    ".py": ("Python", "python"),
-    ".pyi": ("Python", "python"),
-    ".js": ("JavaScript", "javascript"),
-    ".jsx": ("JavaScript", "javascript"),
-    ".mjs": ("JavaScript", "javascript"),
-    ".cjs": ("JavaScript", "javascript"),
-    ".ts": ("TypeScript", "javascript"),
-    ".tsx": ("TypeScript", "javascript"),
-    ".mts": ("TypeScript", "javascript"),
-    ".vue": ("Vue", "javascript"),
-    ".svelte": ("Svelte", "javascript"),
-    ".go": ("Go", "go"),
-    ".rs": ("Rust", "rust"),
-    ".ex": ("Elixir", "elixir"),
-    ".exs": ("Elixir", "elixir"),
-    ".heex": ("HEEx", "elixir"),
-    ".leex": ("HEEx", "elixir"),
-    ".erl": ("Erlang", "erlang"),
-    ".hrl": ("Erlang", "erlang"),
-    ".gleam": ("Gleam", "gleam"),
-    ".clj": ("Clojure", "clojure"),
-    ".cljs": ("Clojure", "clojure"),
-    ".cljc": ("Clojure", "clojure"),
-    ".rb": ("Ruby", "ruby"),
-    ".rake": ("Ruby", "ruby"),
-    ".erb": ("ERB", "ruby"),
-    ".php": ("PHP", "php"),
-    ".java": ("Java", "jvm"),
-    ".kt": ("Kotlin", "jvm"),
-    ".kts": ("Kotlin", "jvm"),
-    ".scala": ("Scala", "jvm"),
-    ".sc": ("Scala", "jvm"),
-    ".groovy": ("Groovy", "jvm"),
-    ".cs": ("C#", "dotnet"),
-    ".fs": ("F#", "dotnet"),
-    ".fsx": ("F#", "dotnet"),
-    ".vb": ("Visual Basic", "dotnet"),
-    ".swift": ("Swift", "swift"),
-    ".c": ("C", "c"),
-    ".h": ("C", "c"),
-    ".cc": ("C++", "c"),
-    ".cpp": ("C++", "c"),
-    ".cxx": ("C++", "c"),
-    ".hpp": ("C++", "c"),
-    ".dart": ("Dart", "dart"),
-    ".zig": ("Zig", "zig"),
-    ".lua": ("Lua", "lua"),
-    ".hs": ("Haskell", "haskell"),
-    ".lhs": ("Haskell", "haskell"),
-    ".ml": ("OCaml", "ocaml"),
-    ".mli": ("OCaml", "ocaml"),
-    ".r": ("R", "r"),
-    ".jl": ("Julia", "julia"),
-    ".pl": ("Perl", "perl"),
-    ".pm": ("Perl", "perl"),
-    ".cr": ("Crystal", "crystal"),
-    ".nim": ("Nim", "nim"),
-    ".elm": ("Elm", "elm"),
-    ".tf": ("HCL", "terraform"),
-    ".nix": ("Nix", "nix"),
-    ".sh": ("Shell", ""),
-    ".bash": ("Shell", ""),
-    ".sql": ("SQL", ""),
-    ".css": ("CSS", ""),
-    ".scss": ("SCSS", ""),
-    ".sass": ("SCSS", ""),
-    ".less": ("Less", ""),
-    ".html": ("HTML", ""),
-}
 _EXCLUDED_DIRS = frozenset(
     {
         "node_modules",
@@ -158,11 +87,6 @@ class LanguageShare:
     ecosystem: str
     bytes: int
     share: float
-
-
-def language_of(path: str) -> tuple[str, str] | None:
-    """(language, ecosystem) of a file by its extension, or None for non-code files."""
-    return _EXTENSIONS.get(posixpath.splitext(path)[1].lower())
 
 
 def is_excluded(path: str) -> bool:

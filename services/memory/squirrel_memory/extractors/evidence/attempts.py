@@ -8,63 +8,13 @@ from pathlib import PurePosixPath
 
 from squirrel_core.commands import CommandUse, core_tokens, typed_commands
 from squirrel_core.container_runs import inside_container
+from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, in_folder
 
 #: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
 #: and an update replaces the stored statement instead of appending to it.
 EVIDENCE_TAG = "evidence"
 CHECK_PURPOSES = ("test", "lint", "format", "typecheck")
-_EXTENSION_ECOSYSTEMS = {
-    ".py": "python",
-    ".pyi": "python",
-    ".ts": "javascript",
-    ".mts": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".tsx": "javascript",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".vue": "javascript",
-    ".svelte": "javascript",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "jvm",
-    ".kt": "jvm",
-    ".scala": "jvm",
-    ".cs": "dotnet",
-    ".fs": "dotnet",
-    ".rb": "ruby",
-    ".php": "php",
-    ".ex": "elixir",
-    ".exs": "elixir",
-    ".heex": "elixir",
-    ".swift": "swift",
-    ".c": "c",
-    ".cc": "c",
-    ".cpp": "c",
-    ".h": "c",
-    ".hpp": "c",
-    ".dart": "dart",
-    ".zig": "zig",
-    ".kts": "jvm",
-    ".groovy": "jvm",
-    ".cxx": "c",
-    ".hh": "c",
-    ".erl": "erlang",
-    ".hrl": "erlang",
-    ".gleam": "gleam",
-    ".clj": "clojure",
-    ".cljs": "clojure",
-    ".cljc": "clojure",
-    ".hs": "haskell",
-    ".ml": "ocaml",
-    ".mli": "ocaml",
-    ".r": "r",
-    ".jl": "julia",
-    ".lua": "lua",
-    ".pl": "perl",
-    ".pm": "perl",
-}
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
 #: Ecosystems that sit beside a project's code (its docs site) rather than being its main one:
 #: they never outvote the code, and lead only when nothing else ran or was edited.
@@ -195,11 +145,6 @@ def _is_task_word(token: str) -> bool:
     return head.isidentifier() and tail.replace(".", "_").isidentifier() and "/" not in token
 
 
-def path_ecosystem(path: str) -> str | None:
-    """The ecosystem a code file's extension belongs to (`.kt` → jvm), or None."""
-    return _EXTENSION_ECOSYSTEMS.get(PurePosixPath(path).suffix.lower())
-
-
 def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None:
     """The ecosystem most of the work is in: commands run at the project root and files edited."""
     votes: dict[str, float] = {}
@@ -211,7 +156,7 @@ def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None
             weight *= 0.01
         votes[attempt.use.ecosystem] = votes.get(attempt.use.ecosystem, 0.0) + weight
     for path in changed_paths:
-        ecosystem = _EXTENSION_ECOSYSTEMS.get(PurePosixPath(path).suffix.lower())
+        ecosystem = path_ecosystem(path)
         if ecosystem:
             votes[ecosystem] = votes.get(ecosystem, 0.0) + 1.0
     if not votes:

@@ -86,7 +86,8 @@ def _body(where: str) -> str:
   END IF;"""
 
 
-_FUNCTION = f"""CREATE OR REPLACE FUNCTION memory_search_words_moved() RETURNS trigger
+#: The trigger function that moves the counts, once every memory is counted.
+FUNCTION = f"""CREATE OR REPLACE FUNCTION memory_search_words_moved() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   {_body("")}
@@ -111,14 +112,16 @@ BEGIN
 END
 $$"""  # noqa: S608
 
-_TABLE = """CREATE TABLE memory_search_words (
+#: The words' counts table.
+TABLE = """CREATE TABLE memory_search_words (
   project_id text NOT NULL,
   lexeme text NOT NULL,
   docs bigint NOT NULL,
   PRIMARY KEY (project_id, lexeme)
 )"""
 
-_TRIGGERS = (
+#: The statement-level triggers on `memory_items` that run the function.
+TRIGGERS = (
     "CREATE TRIGGER memory_search_words_insert AFTER INSERT ON memory_items "
     "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
     "EXECUTE FUNCTION memory_search_words_moved()",
@@ -130,25 +133,14 @@ _TRIGGERS = (
     "EXECUTE FUNCTION memory_search_words_moved()",
 )
 
-SEARCH_WORDS = (
-    _TABLE,
-    _FUNCTION,
-    *_TRIGGERS,
-    "INSERT INTO memory_search_words (project_id, lexeme, docs) "
-    "SELECT project_id, lexeme, count(*) FROM memory_items, "
-    "unnest(tsvector_to_array(search)) AS lexeme WHERE NOT deleted GROUP BY project_id, lexeme",
-)
-"""The words' counts made in one transaction (every memory counted while the table's lock is
-held): what schema version 8 ran before it counted online; `bench.team_migration` compares."""
-
 SEARCH_WORDS_ONLINE = OnlineCount(
     progress=BACKFILL,
     lock_key=_BACKFILL_LOCK,
     prepare=(
-        _TABLE,
+        TABLE,
         f"CREATE TABLE {BACKFILL} (counted_to text NOT NULL, done boolean NOT NULL)",
         _COUNTING_FUNCTION,
-        *_TRIGGERS,
+        *TRIGGERS,
     ),
     batch=(
         "INSERT INTO memory_search_words AS w (project_id, lexeme, docs) "
@@ -158,7 +150,7 @@ SEARCH_WORDS_ONLINE = OnlineCount(
         "ORDER BY project_id, lexeme "
         "ON CONFLICT (project_id, lexeme) DO UPDATE SET docs = w.docs + excluded.docs"
     ),
-    finish=(_FUNCTION,),
+    finish=(FUNCTION,),
 )
 
 

@@ -1,0 +1,282 @@
+"""The rule one clause of a user's message states, in its clean wording.
+
+"always run the linter" → "always run the linter", "use pnpm, not npm" → "Prefers pnpm over
+npm", "I like short commit messages" → "Prefers short commit messages", "keep commit messages
+short" (a habit form), "did you push?" → "push before calling a task done": each form's
+pattern, the cleaning of its object (cut where the sentence goes on, vague objects and idioms
+refused) and the subject the instruction is keyed by. Whether a statement is a standing rule
+or a tentative one, and how much it weighs, is `preferences`' to say.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.habit_forms import habit_form
+from squirrel_memory.extractors.instruction_keys import tool_words
+from squirrel_memory.extractors.practices import stated_practice
+from squirrel_memory.extractors.wording import sentence, stem, word_set
+
+#: The longest object a directive keeps; a longer one is cut at its last comma, or dropped.
+MAX_OBJECT_CHARS = 160
+#: Words that tie a directive to the task at hand: it is dropped unless phrased as a rule.
+ONE_OFF = re.compile(
+    r"\b(?:yet|for now|right now|this time|today|at the moment|just now|above|below|"
+    r"these|those|it|them|this (?!(?:repo|repository|project|codebase)\b)\w+|(?:for|with|in) this$|"
+    r"that (?:file|function|test|change|one|part|section|method|class))\b",
+    re.IGNORECASE,
+)
+_USE_INSTEAD = re.compile(
+    r"^(?:use|pick|choose|go with)\s+(?P<x>[^,;]+?),?\s+(?:instead of|rather than|over|not)\s+"
+    r"(?P<y>[^,;]+)$",
+    re.IGNORECASE,
+)
+_INSTEAD_USE = re.compile(r"^instead of\s+(?P<y>[^,;]+?),?\s+use\s+(?P<x>[^,;]+)$", re.IGNORECASE)
+_PREFER = re.compile(
+    r"^(?:i|we)?\s*(?:would\s+|really\s+|generally\s+|always\s+)*(?:prefers?|'d prefer)\s+"
+    r"(?P<x>.+?)(?:\s+(?:over|to|rather than|instead of)\s+(?P<y>[^,;]+))?$",
+    re.IGNORECASE,
+)
+#: "I like short commit messages": a liking for a kind of thing (not "I like it", "I like the
+#: new layout", "I like how …", which praise the work at hand).
+_LIKE = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|generally\s+|always\s+)*(?:like|love)\s+"
+    r"(?P<x>(?!(?:it|this|that|the|these|those|your|how|what|when|where|to see|you|him|her|"
+    r"them|a lot|much)\b).+)$",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(
+    r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+#: A modal's perfect ("should never have pushed", "must have run"): about a past act, no rule.
+_PERFECT = re.compile(
+    r"^(?:(?:always|never|not)\s+)?have\s+(?:been|done|made|run|written|gone|left|put|sent|"
+    r"built|set|told|said|got|taken|seen|\w+ed|\w+en)\b",
+    re.IGNORECASE,
+)
+_ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+_CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
+_ONLY = re.compile(
+    r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
+)
+
+
+_NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
+_DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
+_STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
+#: "whenever you touch the schema, add a migration": a rule with its condition first.
+_CONDITION = re.compile(
+    r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
+    re.IGNORECASE,
+)
+#: The rule word before the directive of a conditioned rule ("before committing, always run …").
+_RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: "important not to commit until the final step": a directive behind a weight word.
+_IMPORTANT = re.compile(
+    r"^(?:it'?s\s+|it is\s+)?(?:very\s+|really\s+|super\s+)?"
+    r"(?:important|crucial|essential|critical|vital)\s+(?P<neg>not\s+)?to\s+(?P<x>.+)$",
+    re.IGNORECASE,
+)
+#: "TODO is not acceptable", "X must not be agent specific", "performance is crucial": a
+#: requirement on a thing or a value the work must keep.
+_REQUIREMENT = re.compile(
+    r"^(?P<x>[\w`'\"./-]+(?:\s[\w`'\"./-]+){0,5})\s+(?:(?:is|are)\s+(?:not acceptable|"
+    r"unacceptable|not allowed|forbidden|crucial|essential|vital|mandatory|a must|"
+    r"non-negotiable|(?:a |the )?top priority)|must\s+(?:not|never)\s+[^,;]+?)"
+    r"(?=\s*(?:[,;.]|\band\b|$))",
+    re.IGNORECASE,
+)
+#: Most words of a liked thing ("I like short commit messages"); more is a story.
+MAX_LIKED_WORDS = 8
+#: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
+#: one is about the task at hand ("no, add conversationId field") unless stated as a rule.
+_CODE_NAME = re.compile(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+|\w/\w|\w\.\w{1,4}\b")
+_INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+#: "did you push?", "you forgot to run the tests": something expected before a task is done.
+_ASKED_DONE = re.compile(
+    r"^(?:did you|have you|you forgot to|you didn'?t|you did not|you never|"
+    r"why didn'?t you|why did you not)\s+(?P<x>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+_WHY_DID = re.compile(r"^why (?:did|do) you\s+(?P<x>.+?)[\s?.!]*$", re.IGNORECASE)
+_TRAILING_ADVERB = re.compile(r"\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
+#: Verbs that start an instruction about how work is done.
+VERBS = word_set(
+    "add answer ask avoid be build bump call check clean close commit continue create delete ",
+    "deploy document double-check edit ensure explain finish fix follow format go include keep ",
+    "leave let lint log make mention merge move name open prefer push put raise read rebase ",
+    "release remove rename reply respond return review run say sign skip split squash start ",
+    "stick summarize summarise tag tell test type-check update use verify wait write",
+)
+#: Verbs whose "did you …?" asks after routine work the user expects without asking.
+_ROUTINE = word_set(
+    "add build bump check commit deploy document fix format lint merge open push rebase ",
+    "release run sign squash tag test type-check update verify write",
+)
+#: Words after "don't" that start an opinion, not an instruction ("don't think so").
+_NOT_DIRECTIVE = re.compile(
+    r"^(?:think|know|see|understand|need|want|have|remember|get|like|care|mind|worry|"
+    r"believe|recall|seem|bother|be sorry)\b",
+    re.IGNORECASE,
+)
+#: Where a directive's object ends and the rest of the sentence begins.
+_CONTINUATION = re.compile(
+    r",\s+(?=(?:it|this|that|we|i|you|they|looks|seems|because|since|as|but|so|then|which|"
+    r"otherwise|unless)\b)",
+    re.IGNORECASE,
+)
+_IDIOM = re.compile(r"^(?:mind|ever|again|before|forget)\b", re.IGNORECASE)
+_VAGUE_OBJECT = re.compile(
+    r"^(?:it|that|this|them|those|these|so|one|do (?:it|that|this)|that again)\W*$", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A clause's instruction: its statement, the subject it is keyed by, and whether it is a
+    choice of one tool over another."""
+
+    content: str
+    subject: str
+    choice: bool = False
+
+
+def _clean(fragment: str) -> str:
+    text = _CONTINUATION.split(" ".join(fragment.split()), maxsplit=1)[0]
+    text = text.strip(" .!,;:")
+    if len(text) > MAX_OBJECT_CHARS:
+        cut = text[:MAX_OBJECT_CHARS]
+        text = cut[: cut.rfind(",")] if "," in cut else ""
+    return text.strip(" ,")
+
+
+def _usable(obj: str) -> bool:
+    return bool(obj) and not _VAGUE_OBJECT.match(obj) and not _IDIOM.match(obj)
+
+
+def _first_verb(text: str) -> str:
+    word = text.split(maxsplit=1)[0].lower().strip(",.:") if text.split() else ""
+    return word if word in VERBS else stem(word) if stem(word) in VERBS else ""
+
+
+def worded(text: str, subject: str, *, choice: bool = False) -> Found | None:
+    """`text` as the instruction's sentence, or None when nothing of it is left."""
+    content = sentence(text)
+    return Found(content, subject, choice) if content else None
+
+
+def _practice_statement(clause: str) -> Found | None:
+    """The practice `clause` states, keyed as the same rule said as a directive would be."""
+    practice = stated_practice(clause, verbs=VERBS, task_words=ONE_OFF)
+    if practice is None:
+        return None
+    x = _clean(practice)
+    subject = _clean(re.sub(r"^\w+\s+|\s*\([^)]*\)$", "", _clean(practice.split(" (")[0])))
+    return worded(x, subject) if _usable(x) and _usable(subject) else None
+
+
+def _without_subject(clause: str, *, standing: bool) -> str:
+    """ "we should always X" → "always X"; "we don't control X" (a fact) stays as it is."""
+    match = _SUBJECT.match(clause)
+    if match is None:
+        return clause
+    rest = match.group("rest")
+    if match.group("modal") and _PERFECT.match(rest):
+        return clause  # "you should never have pushed that": a reproach about a past act
+    if match.group("modal"):
+        return rest
+    if re.match(r"(?:always|never)\b", rest, re.IGNORECASE):
+        # "we always got this error": a past event (a practice was taken by `stated_practice`)
+        return clause if re.match(r"(?:we|i)\b", clause, re.IGNORECASE) else rest
+    return rest if standing and _first_verb(rest) else clause
+
+
+def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
+    """The instruction one clause states, or None."""
+    if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
+        x, y = _clean(match.group("x")), _clean(match.group("y"))
+        if _usable(x) and y:
+            return worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
+        return None
+    if match := _PREFER.match(clause):
+        x, y = _clean(match.group("x")), _clean(match.group("y") or "")
+        if not _usable(x) or ONE_OFF.match(x):
+            return None
+        text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
+        return worded(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
+    if match := _LIKE.match(clause):
+        x = _clean(match.group("x"))
+        if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        return worded(f"Prefers {x}", x, choice=bool(tool_words(x)))
+    if practice := _practice_statement(clause):
+        return practice
+    body = _without_subject(clause, standing=imperative_ok)
+    for pattern, lead in (
+        (_ALWAYS, "always"),
+        (_CONSISTENTLY, "consistently"),
+        (_ONLY, "only"),
+        (_NEVER, "never"),
+        (_DONT, "don't"),
+    ):
+        if match := pattern.match(body):
+            x = _clean(match.group("x"))
+            if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
+                return None
+            return worded(f"{lead} {x}", x)
+    if match := _IMPORTANT.match(body):
+        x = _clean(match.group("x"))
+        if not _usable(x) or not _first_verb(x):
+            return None
+        return worded(f"don't {x}" if match.group("neg") else x, x)
+    if (match := _REQUIREMENT.match(body)) and _usable(match.group("x")):
+        if ONE_OFF.match(match.group("x")) or match.group("x").lower() in ("that", "this"):
+            return None
+        return worded(match.group(0), match.group(0))
+    if match := _STOP.match(body):
+        x = _clean(match.group("x"))
+        return worded(f"avoid {x}", x) if _usable(x) else None
+    if (
+        imperative_ok
+        and (match := _CONDITION.match(body))
+        and _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+    ):
+        x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
+        return worded(x, x) if x else None
+    verb = _first_verb(body)
+    if verb and (imperative_ok or _INSTEAD.search(body)):
+        x = _clean(body)
+        if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):
+            return None
+        return worded(x, x, choice=verb == "use" and bool(tool_words(x)))
+    return None
+
+
+def habit_statement(clause: str) -> Found | None:
+    """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
+    from the code."""
+    if ONE_OFF.search(clause) or _CODE_NAME.search(clause) or len(clause) > MAX_OBJECT_CHARS:
+        return None
+    form = habit_form(clause)
+    if form is None or (form.first_step is not None and not _first_verb(form.first_step)):
+        return None
+    return worded(form.content, form.subject)
+
+
+def asked_statement(clause: str) -> Found | None:
+    """A correction phrased as a question: "did you push?" → "Push before calling a task done."."""
+    if match := _ASKED_DONE.match(clause):
+        x = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
+        head, _, rest = x.partition(" ")
+        verb = stem(head.lower()) if stem(head.lower()) in _ROUTINE else head.lower()
+        if verb not in _ROUTINE or len(x.split()) > 6 or re.search(r"\b(?:i|me|my)\b", x, re.I):
+            return None
+        return worded(f"{verb} {rest}".strip() + " before calling a task done", x)
+    if match := _WHY_DID.match(clause):
+        x = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
+        if not _first_verb(x) or not _usable(x) or len(x.split()) > 8:
+            return None
+        return worded(f"don't {x}", x)
+    return None
