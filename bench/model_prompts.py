@@ -25,8 +25,8 @@ from bench import answer_key, fixture_pipeline
 from bench.answer_key_score import SPLITS, load_keys
 from bench.foresight_fixtures import stored
 from squirrel_core.events import EventType
-from squirrel_core.kept_text import REPORTING_TOOLS
 from squirrel_core.logs import configure_logging
+from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.prompts import render_events
 from squirrel_memory.models import StoredEvent
@@ -69,7 +69,7 @@ def _report(event: StoredEvent) -> str | None:
     output = event.content.get("output")
     if (
         event.event_type == EventType.TOOL_RESULT
-        and event.content.get("tool") in REPORTING_TOOLS
+        and event.content.get("tool") in SUBAGENT_TOOLS
         and event.content.get("is_error") is not True
         and isinstance(output, str)
         and output.strip()
