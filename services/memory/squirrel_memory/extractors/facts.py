@@ -3,7 +3,6 @@ modules' own docs; stack facts are weighed in `stack_facts`."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -37,7 +36,7 @@ from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.script_runs import script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
-from squirrel_memory.extractors.stack_evidence import is_test_data
+from squirrel_memory.extractors.stack_evidence import TEST_FILE, is_test_data, sample_folder
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
@@ -93,6 +92,10 @@ def _edited(events: list[StoredEvent]) -> set[str]:
     }
 
 
+def _in_package(path: str, packages: set[str]) -> bool:
+    return any(str(parent) in packages for parent in PurePosixPath(path).parents)
+
+
 def _language_fact(
     paths: list[tuple[str, str]],
     ran: set[str],
@@ -140,10 +143,19 @@ def _language_fact(
         text, languages = stated
         tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
         return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
-    if "TypeScript" in manifests or "TypeScript" in files:
-        manifests.pop("JavaScript", None)
-        files.pop("JavaScript", None)
-    counts = Counter({lang: len(found) for lang, found in files.items()})
+    # Code of a sub-package (a docs site with its own manifest) or of a sample, script or tool
+    # folder is not the project's language.
+    own = {
+        lang: kept
+        for lang, found in files.items()
+        if (kept := {f for f in found if not sample_folder(f) and not _in_package(f, packages)})
+    }
+    if "TypeScript" in manifests or "TypeScript" in own:
+        # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.
+        if "JavaScript" in manifests:
+            manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
+        own.pop("JavaScript", None)
+    counts = Counter({lang: len(found) for lang, found in own.items()})
     found_languages = list(manifests) + [
         lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
     ]
@@ -157,11 +169,6 @@ def _language_fact(
 #: a `__tests__/` deeper in is one module's tests, not where the project keeps them.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "e2e"})
 _TEST_DIR_DEPTH = 2
-#: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
-#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
-_TEST_FILE = re.compile(
-    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
-)
 #: Test folders named in one fact.
 MAX_TEST_FOLDERS = 2
 
@@ -177,7 +184,7 @@ def _tests_fact(paths: list[tuple[str, str]]) -> Fact | None:
         parts = PurePosixPath(path).parts
         name = parts[-1] if parts else ""
         code = PurePosixPath(name).suffix.lower() in EXTENSION_LANGUAGES
-        if not code or not _TEST_FILE.match(name) or is_test_data(path):
+        if not code or not TEST_FILE.match(name) or is_test_data(path):
             continue  # a test of a fixture app (`test/fixtures/app/a.test.js`) is data
         top = parts[:-1][:_TEST_DIR_DEPTH]
         cut = next((i for i, part in enumerate(top) if part.lower() in _TEST_DIRS), None)

@@ -160,9 +160,41 @@ class LanguageShare:
     share: float
 
 
+#: Suffixes two kinds of file share, and what else in the repository shows the language they
+#: are counted as: a `.ts` file is TypeScript or an MPEG transport stream (a video test
+#: asset), a `.pl` file Perl or Prolog. Without a sign of the language, such files count for
+#: nothing: less is said rather than something wrong.
+_SHARED_SUFFIXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    ".ts": (
+        frozenset({".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"}),
+        frozenset({"package.json", "tsconfig.json", "deno.json", "deno.jsonc"}),
+    ),
+    ".pl": (
+        frozenset({".pm", ".xs", ".pod"}),
+        frozenset({"cpanfile", "makefile.pl", "build.pl", "dist.ini"}),
+    ),
+}
+
+
 def language_of(path: str) -> tuple[str, str] | None:
     """(language, ecosystem) of a file by its extension, or None for non-code files."""
     return _EXTENSIONS.get(posixpath.splitext(path)[1].lower())
+
+
+def _shown_suffixes(paths: Iterable[str]) -> set[str]:
+    """The shared suffixes (`_SHARED_SUFFIXES`) whose language the repository shows."""
+    suffixes: set[str] = set()
+    names: set[str] = set()
+    for path in paths:
+        if is_excluded(path):
+            continue
+        suffixes.add(posixpath.splitext(path)[1].lower())
+        names.add(posixpath.basename(path).lower())
+    return {
+        shared
+        for shared, (others, markers) in _SHARED_SUFFIXES.items()
+        if suffixes & others or names & markers
+    }
 
 
 def is_excluded(path: str) -> bool:
@@ -177,10 +209,15 @@ def is_excluded(path: str) -> bool:
 
 def language_shares(files: Iterable[TrackedFile]) -> list[LanguageShare]:
     """Languages of the tracked files by size, largest first (shares sum to 1)."""
+    tracked_files = list(files)
+    shown = _shown_suffixes(t.path for t in tracked_files)
     sizes: dict[tuple[str, str], int] = {}
-    for tracked in files:
+    for tracked in tracked_files:
         found = language_of(tracked.path)
         if found is None or is_excluded(tracked.path):
+            continue
+        suffix = posixpath.splitext(tracked.path)[1].lower()
+        if suffix in _SHARED_SUFFIXES and suffix not in shown:
             continue
         sizes[found] = sizes.get(found, 0) + max(tracked.size, 0)
     total = sum(sizes.values())

@@ -62,8 +62,7 @@ _EXTENSION_ECOSYSTEMS = {
     ".r": "r",
     ".jl": "julia",
     ".lua": "lua",
-    ".pl": "perl",
-    ".pm": "perl",
+    ".pm": "perl",  # not `.pl`: Prolog's too
 }
 NEUTRAL_ECOSYSTEMS = frozenset({"any", "containers"})
 #: Ecosystems that sit beside a project's code (its docs site) rather than being its main one:
