@@ -36,7 +36,12 @@ from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.script_runs import script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
-from squirrel_memory.extractors.stack_evidence import TEST_FILE, is_test_data, sample_folder
+from squirrel_memory.extractors.stack_evidence import (
+    TEST_FILE,
+    family,
+    is_test_data,
+    sample_folder,
+)
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
@@ -55,6 +60,7 @@ from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import read_instruction_file
+from squirrel_memory.repository.languages import without_unshown
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -132,11 +138,12 @@ def _language_fact(
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
+        # A listing names files nobody opened: a `.ts` there may be a video segment.
         if stated is None and listed:
-            touched = touched_code(listed, set(), packages)
+            touched = touched_code(without_unshown(listed), set(), packages)
             stated = touched_language_text(touched, LISTED_PREFIX)
         if stated is None and searched:
-            touched = touched_code(searched, set(), packages)
+            touched = touched_code(without_unshown(searched), set(), packages)
             stated = touched_language_text(touched, SEARCHED_PREFIX)
         if stated is None:
             return None
@@ -155,6 +162,10 @@ def _language_fact(
         if "JavaScript" in manifests:
             manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
         own.pop("JavaScript", None)
+    c_family = [lang for lang in own if family(lang) == "C/C++"]
+    if "C/C++" in manifests and len(c_family) == 1:
+        # A CMake build of C++ code is a C++ project, not "C/C++ and C++".
+        manifests.setdefault(c_family[0], manifests.pop("C/C++"))
     counts = Counter({lang: len(found) for lang, found in own.items()})
     found_languages = list(manifests) + [
         lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests

@@ -181,7 +181,7 @@ def language_of(path: str) -> tuple[str, str] | None:
     return _EXTENSIONS.get(posixpath.splitext(path)[1].lower())
 
 
-def _shown_suffixes(paths: Iterable[str]) -> set[str]:
+def shown_shared_suffixes(paths: Iterable[str]) -> set[str]:
     """The shared suffixes (`_SHARED_SUFFIXES`) whose language the repository shows."""
     suffixes: set[str] = set()
     names: set[str] = set()
@@ -207,10 +207,23 @@ def is_excluded(path: str) -> bool:
     return path.endswith(_GENERATED_SUFFIXES)
 
 
+def without_unshown(paths: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(path, id) pairs of a listing, less the files of a shared suffix (a `.ts` video
+    segment) whose language nothing else in the listing shows."""
+    pairs = list(paths)
+    shown = shown_shared_suffixes(path for path, _ in pairs)
+    return [
+        (path, ref)
+        for path, ref in pairs
+        if (suffix := posixpath.splitext(path)[1].lower()) not in _SHARED_SUFFIXES
+        or suffix in shown
+    ]
+
+
 def language_shares(files: Iterable[TrackedFile]) -> list[LanguageShare]:
     """Languages of the tracked files by size, largest first (shares sum to 1)."""
     tracked_files = list(files)
-    shown = _shown_suffixes(t.path for t in tracked_files)
+    shown = shown_shared_suffixes(t.path for t in tracked_files)
     sizes: dict[tuple[str, str], int] = {}
     for tracked in tracked_files:
         found = language_of(tracked.path)
