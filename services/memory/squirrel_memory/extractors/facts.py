@@ -98,10 +98,6 @@ def _edited(events: list[StoredEvent]) -> set[str]:
     }
 
 
-def _in_package(path: str, packages: set[str]) -> bool:
-    return any(str(parent) in packages for parent in PurePosixPath(path).parents)
-
-
 def _language_fact(
     paths: list[tuple[str, str]],
     ran: set[str],
@@ -150,12 +146,12 @@ def _language_fact(
         text, languages = stated
         tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
         return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
-    # Code of a sub-package (a docs site with its own manifest) or of a sample, script or tool
-    # folder is not the project's language.
+    # Code of a docs site, an example, a script or tool folder is not the project's language
+    # (a workspace's packages are: in a monorepo they hold the code).
     own = {
         lang: kept
         for lang, found in files.items()
-        if (kept := {f for f in found if not sample_folder(f) and not _in_package(f, packages)})
+        if (kept := {f for f in found if not sample_folder(f)})
     }
     if "TypeScript" in manifests or "TypeScript" in own:
         # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.

@@ -161,17 +161,20 @@ class LanguageShare:
 
 
 #: Suffixes two kinds of file share, and what else in the repository shows the language they
-#: are counted as: a `.ts` file is TypeScript or an MPEG transport stream (a video test
-#: asset), a `.pl` file Perl or Prolog. Without a sign of the language, such files count for
+#: are counted as (other suffixes of it, its manifests, names only it uses: `a.test.ts`): a
+#: `.ts` file is TypeScript or an MPEG transport stream (a video test asset), a `.pl` file
+#: Perl or Prolog. Without a sign of the language, such files count for
 #: nothing: less is said rather than something wrong.
-_SHARED_SUFFIXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+_SHARED_SUFFIXES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     ".ts": (
         frozenset({".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"}),
         frozenset({"package.json", "tsconfig.json", "deno.json", "deno.jsonc"}),
+        (".test.ts", ".spec.ts", ".d.ts", ".config.ts"),
     ),
     ".pl": (
         frozenset({".pm", ".xs", ".pod"}),
         frozenset({"cpanfile", "makefile.pl", "build.pl", "dist.ini"}),
+        (),
     ),
 }
 
@@ -192,8 +195,8 @@ def shown_shared_suffixes(paths: Iterable[str]) -> set[str]:
         names.add(posixpath.basename(path).lower())
     return {
         shared
-        for shared, (others, markers) in _SHARED_SUFFIXES.items()
-        if suffixes & others or names & markers
+        for shared, (others, markers, endings) in _SHARED_SUFFIXES.items()
+        if suffixes & others or names & markers or any(n.endswith(endings) for n in names)
     }
 
 
