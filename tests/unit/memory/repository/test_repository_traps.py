@@ -57,3 +57,19 @@ def test_a_driver_only_a_script_uses_is_not_the_database(make_repo: MakeRepo) ->
     assert "database is PostgreSQL" not in found["repo:database"].content
     assert "declare a client for PostgreSQL (psycopg2)" in found["repo:database"].content
     assert "PostgreSQL" not in found["repo:stack"].content
+
+
+def test_a_base_image_and_a_ci_matrix_do_not_set_the_runtime(make_repo: MakeRepo) -> None:
+    files = {
+        "package.json": '{"name": "orchard", "engines": {"node": ">=20"},'
+        ' "dependencies": {"express": "^4"}}\n',
+        "Dockerfile": "FROM node:18-alpine\nCOPY . .\n",
+        ".github/workflows/ci.yml": "jobs:\n  test:\n    strategy:\n      matrix:\n"
+        "        node-version: [18, 20, 22]\n    steps:\n      - run: npm test\n",
+        "src/app.js": "const express = require('express')\n" * 100,
+    }
+
+    stack = _facts(make_repo, files)["repo:stack"].content
+
+    assert "Node.js 20" in stack
+    assert "18" not in stack and "22" not in stack
