@@ -179,6 +179,21 @@ _SHARED_SUFFIXES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...
 }
 
 
+#: A header (`.h`) is C or C++: the sources beside it say which, and neither when they hold
+#: both or none.
+_C_SOURCES = frozenset({".c"})
+_CPP_SOURCES = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
+
+
+def _header_language(suffixes: set[str]) -> tuple[str, str]:
+    c, cpp = bool(suffixes & _C_SOURCES), bool(suffixes & _CPP_SOURCES)
+    if cpp and not c:
+        return ("C++", "c")
+    if c and not cpp:
+        return ("C", "c")
+    return ("C/C++", "c")
+
+
 def language_of(path: str) -> tuple[str, str] | None:
     """(language, ecosystem) of a file by its extension, or None for non-code files."""
     return _EXTENSIONS.get(posixpath.splitext(path)[1].lower())
@@ -227,6 +242,9 @@ def language_shares(files: Iterable[TrackedFile]) -> list[LanguageShare]:
     """Languages of the tracked files by size, largest first (shares sum to 1)."""
     tracked_files = list(files)
     shown = shown_shared_suffixes(t.path for t in tracked_files)
+    header = _header_language(
+        {posixpath.splitext(t.path)[1].lower() for t in tracked_files if not is_excluded(t.path)}
+    )
     sizes: dict[tuple[str, str], int] = {}
     for tracked in tracked_files:
         found = language_of(tracked.path)
@@ -235,6 +253,8 @@ def language_shares(files: Iterable[TrackedFile]) -> list[LanguageShare]:
         suffix = posixpath.splitext(tracked.path)[1].lower()
         if suffix in _SHARED_SUFFIXES and suffix not in shown:
             continue
+        if suffix == ".h":
+            found = header
         sizes[found] = sizes.get(found, 0) + max(tracked.size, 0)
     total = sum(sizes.values())
     if total == 0:

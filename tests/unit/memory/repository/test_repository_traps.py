@@ -73,3 +73,24 @@ def test_a_base_image_and_a_ci_matrix_do_not_set_the_runtime(make_repo: MakeRepo
 
     assert "Node.js 20" in stack
     assert "18" not in stack and "22" not in stack
+
+
+def test_headers_take_the_language_of_the_sources_beside_them(make_repo: MakeRepo) -> None:
+    cmake = "cmake_minimum_required(VERSION 3.20)\nproject(orchard CXX)\n"
+    files = {
+        "CMakeLists.txt": cmake,
+        "include/orchard/tree.h": "template <class T> struct Tree {};\n" * 400,
+        "src/tree.cpp": "#include <orchard/tree.h>\n" * 100,
+    }
+
+    languages = _facts(make_repo, files)["repo:languages"].content
+
+    assert languages.startswith("Tracked code by size: C++ 100%"), languages
+    mixed = _facts(make_repo, {**files, "src/shim.c": "int x;\n" * 50})["repo:languages"]
+    assert "C/C++" in mixed.content and "C 8" not in mixed.content
+
+
+def test_a_language_named_by_a_letter_takes_its_article(make_repo: MakeRepo) -> None:
+    files = {"DESCRIPTION": "Package: orchard\n", "R/tree.R": "f <- function(x) x\n" * 300}
+
+    assert " is an R project" in _facts(make_repo, files)["repo:stack"].content
