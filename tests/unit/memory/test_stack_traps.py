@@ -146,6 +146,39 @@ TRAPS = [
         said=(("language", "Perl project"),),
         unsaid=("PostgreSQL", "SQLite"),
     ),
+    Trap(
+        "python-pipfile-dev-server",
+        (
+            (
+                "read",
+                "Pipfile",
+                '[packages]\nattrs = "*"\n\n[dev-packages]\ndjango = "*"\npytest = "*"\n',
+            ),
+            ("read", "requirements-dev.txt", "flask\nredis\n"),
+            ("edit", "orchard/core.py"),
+            ("run", "pytest -q", PYTEST_OK),
+        ),
+        said=(("language", "Python project"),),
+        unsaid=("Django", "Flask", "Redis"),
+        absent=("framework", "database"),
+    ),
+    Trap(
+        "kotlin-test-scoped-driver",
+        (
+            (
+                "read",
+                "build.gradle.kts",
+                'plugins { kotlin("jvm") version "2.0.0" }\ndependencies {\n'
+                '    implementation("com.h2database:h2:2.2.224")\n'
+                '    testImplementation("org.testcontainers:postgresql:1.19.7")\n}\n',
+            ),
+            ("edit", "src/main/kotlin/Orchard.kt"),
+            ("edit", "src/main/kotlin/Tree.kt"),
+            ("run", "./gradlew test", "BUILD SUCCESSFUL in 3s\n"),
+        ),
+        said=(("language", "Kotlin project"), ("recipe:test", "`./gradlew test`")),
+        unsaid=("PostgreSQL", "H2"),
+    ),
     # -- two stores: the main one configured, a cache or another store used through a client --
     Trap(
         "python-configured-store-cache-and-test-double",
@@ -335,6 +368,19 @@ TRAPS = [
         ),
         said=(("framework", "Built with Fastify."),),
         unsaid=("Node.js 18", "Node 18"),
+    ),
+    Trap(
+        "typescript-other-node-in-a-shell",
+        (
+            ("read", ".nvmrc", "20\n"),
+            ("read", "package.json", '{"name": "orchard", "engines": {"node": ">=20"}}\n'),
+            ("run", "nvm use 18 && node --version", "v18.19.0\n"),
+            ("edit", "src/tree.ts"),
+            ("edit", "src/grove.ts"),
+            ("run", "npm test", "# pass 3\n# fail 0\n"),
+        ),
+        said=(("language", "TypeScript project (package.json)."),),
+        unsaid=("18", "v18.19.0"),
     ),
     # -- a test command that only ran in a sub-package ------------------------------------------
     Trap(
