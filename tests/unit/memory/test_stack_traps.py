@@ -163,6 +163,23 @@ TRAPS = [
         absent=("framework", "database"),
     ),
     Trap(
+        "python-setup-script-keywords",
+        (
+            (
+                "read",
+                "setup.py",
+                'from setuptools import setup\n\nsetup(\n    name="orchard",\n'
+                '    keywords=["flask", "django", "redis"],\n    install_requires=["click>=8"],\n'
+                '    extras_require={"web": ["fastapi"]},\n)\n',
+            ),
+            ("edit", "orchard/cli.py"),
+            ("run", "pytest -q", PYTEST_OK),
+        ),
+        said=(("libraries", "Click"),),
+        unsaid=("Flask", "Django", "Redis", "FastAPI"),
+        absent=("framework",),
+    ),
+    Trap(
         "kotlin-test-scoped-driver",
         (
             (

@@ -8,7 +8,8 @@ words: a name in `keywords`, a description or a tool's settings declares nothing
 declared for development only (`devDependencies`, `[dependency-groups]`, an optional extra, a
 `requirements-dev.txt`) is *dev*: it may say how the project is tested, never what it is built
 with or where its data lives. A manifest that does not parse (an edit's fragment, a partial
-read) is matched line by line, as declared for the running project.
+read) is matched name by name, as declared for the running project; a setup script is read for
+its `install_requires` (and its extras, as development ones).
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from squirrel_memory.extractors.manifests import LIBRARIES
 
 #: `name`, `name[extra]>=1`, `name @ url`: a requirement's distribution name (PEP 508).
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-#: A declared name in a manifest fragment that does not parse (`"pg": "^8",`, `flask>=3`) or
-#: in a setup script.
+#: A declared name in a manifest fragment that does not parse (`"pg": "^8",`, `flask>=3`).
 _FRAGMENT_DEP = re.compile(
     r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
 )
@@ -118,7 +118,31 @@ def declared_libraries(path: str, text: str) -> dict[str, bool]:
     if name.startswith("requirements") and name.endswith(".txt"):
         return _known(_requirements_file(name, text))
     if name in _PYTHON_SCRIPTS:
-        found = {}
-        _add(found, _FRAGMENT_DEP.findall(text), dev=False)
-        return _known(found)
+        return _known(_setup_requirements(text))
     return {}
+
+
+#: `install_requires=[…]` in a setup script, `install_requires =` and its indented lines in
+#: `setup.cfg`; the extras (`extras_require`, `tests_require`) are development ones.
+_SETUP_LIST = re.compile(r"\b(install_requires|extras_require|tests_require)\s*=\s*([\[{])")
+_CFG_KEY = re.compile(r"^(install_requires|tests_require)\s*=(.*)$")
+
+
+def _setup_requirements(text: str) -> dict[str, bool]:
+    found: dict[str, bool] = {}
+    for match in _SETUP_LIST.finditer(text):
+        closing = "]" if match.group(2) == "[" else "}"
+        end = text.find(closing, match.end())
+        body = text[match.end() : end if end >= 0 else len(text)]
+        specs = re.findall(r"""["']([^"']+)["']""", body)
+        _add(found, _requirements(specs), dev=match.group(1) != "install_requires")
+    key = ""
+    for line in text.splitlines():
+        if match := _CFG_KEY.match(line):
+            key = match.group(1)
+            _add(found, _requirements([match.group(2)]), dev=key != "install_requires")
+        elif key and line[:1].isspace() and line.strip():
+            _add(found, _requirements([line.strip()]), dev=key != "install_requires")
+        else:
+            key = ""
+    return found
