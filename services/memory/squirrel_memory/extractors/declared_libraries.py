@@ -138,9 +138,9 @@ def _setup_requirements(text: str) -> dict[str, bool]:
         _add(found, _requirements(specs), dev=match.group(1) != "install_requires")
     key = ""
     for line in text.splitlines():
-        if match := _CFG_KEY.match(line):
-            key = match.group(1)
-            _add(found, _requirements([match.group(2)]), dev=key != "install_requires")
+        if cfg := _CFG_KEY.match(line):
+            key = cfg.group(1)
+            _add(found, _requirements([cfg.group(2)]), dev=key != "install_requires")
         elif key and line[:1].isspace() and line.strip():
             _add(found, _requirements([line.strip()]), dev=key != "install_requires")
         else:
