@@ -392,8 +392,16 @@ def join_words(words: list[str], *, typed: str = "") -> str:
     return " ".join(shown)
 
 
+#: A word of plain characters and variables (`$PWD:/src`, `${HOME}/.cache`): an unquoted
+#: word the shell expanded, not a quoted program text (`{print $1}`).
+_EXPANDED_WORD = re.compile(r"^(?:[\w@%+=:,./-]|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}))+$")
+
+
 def _quoted(word: str) -> str:
     quoted = shlex.quote(word)
+    if quoted != word and _EXPANDED_WORD.match(word):
+        # A variable the shell expands (`-v $PWD:/src`): single quotes would keep it literal.
+        return f'"{word}"'
     if quoted != word and "'" in word:
         escaped = word.replace("\\", "\\\\").replace('"', '\\"')
         quoted = f'"{escaped}"'

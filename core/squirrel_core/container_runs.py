@@ -15,11 +15,29 @@ _LAUNCHES = frozenset({"run", "exec"})
 _COMPOSE_OPTIONS = frozenset(
     {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"}
 )
-#: Options of a launch that take a value as the next word (`-e KEY=1`, `-w /app`).
+#: Options of a launch (`docker run`, `docker exec`, `podman run`, `compose run`/`exec`) that
+#: take a value as the next word (`-e KEY=1`, `-w /app`, `--gpus all`); every other option is a
+#: flag. An option given as `--name=value` is one word either way.
 _VALUE_OPTIONS = frozenset(
     {"-e", "--env", "--env-file", "-w", "--workdir", "-u", "--user", "--entrypoint", "-p"}
     | {"--publish", "-v", "--volume", "--name", "-l", "--label", "--network", "--index"}
-    | {"--mount", "--platform", "--pull", "-m", "--memory", "--cpus"}
+    | {"--mount", "--platform", "--pull", "-m", "--memory", "--cpus", "-a", "--attach"}
+    | {"--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device", "--cap-add"}
+    | {"--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "-c", "--cpu-shares"}
+    | {"--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-cpus"}
+    | {"--cpuset-mems", "--detach-keys", "--device", "--device-cgroup-rule", "--dns"}
+    | {"--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops"}
+    | {"--dns-option", "--dns-opt", "--dns-search", "--domainname", "--expose", "--gpus"}
+    | {"--group-add", "--health-cmd", "--health-interval", "--health-retries", "--ip", "--ip6"}
+    | {"--health-start-period", "--health-start-interval", "--health-timeout", "--ipc"}
+    | {"-h", "--hostname", "--isolation", "--kernel-memory", "--label-file", "--link"}
+    | {"--link-local-ip", "--log-driver", "--log-opt", "--mac-address", "--memory-reservation"}
+    | {"--memory-swap", "--memory-swappiness", "--net", "--network-alias", "--net-alias"}
+    | {"--oom-score-adj", "--pid", "--pids-limit", "--restart", "--runtime", "--security-opt"}
+    | {"--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs"}
+    | {"--ulimit", "--userns", "--uts", "--volume-driver", "--volumes-from", "--pod"}
+    | {"--hooks-dir", "--secret", "--arch", "--os", "--variant", "--uidmap"}
+    | {"--gidmap", "--subuidname", "--subgidname", "--preserve-fds"}
 )
 
 

@@ -83,13 +83,21 @@ EXTENSIONS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+#: Suffixes two languages of different ecosystems share (Perl or Prolog, Objective-C or MATLAB,
+#: Verilog or Coq): a file's suffix alone names no ecosystem for them.
+TWO_ECOSYSTEM_SUFFIXES: Final = frozenset({".pl", ".m", ".v"})
+
+
 def language_of(path: str) -> tuple[str, str] | None:
     """(language, ecosystem) of a file by its extension, or None for non-code files."""
     return EXTENSIONS.get(posixpath.splitext(path)[1].lower())
 
 
 def path_ecosystem(path: str) -> str | None:
-    """The ecosystem a code file's extension belongs to (`.kt` → jvm), or None (markup too)."""
+    """The ecosystem a code file's extension belongs to (`.kt` → jvm), or None (markup too, and a
+    suffix two ecosystems share)."""
+    if posixpath.splitext(path)[1].lower() in TWO_ECOSYSTEM_SUFFIXES:
+        return None
     found = language_of(path)
     if found is None or not found[1]:
         return None

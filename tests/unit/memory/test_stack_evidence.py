@@ -128,10 +128,18 @@ def test_an_adapter_read_in_a_session_beats_a_declared_client(path: str, text: s
     assert found["database"] == "Data layer: SQLite."
 
 
-def test_one_declared_database_and_nothing_against_it_is_stated() -> None:
-    found = _facts([("package.json", '{"dependencies": {"pg": "^8"}}\n')])
+def test_one_declared_database_alone_is_only_a_dependency() -> None:
+    # The driver may serve a script, a side store or nothing yet: the code must use it.
+    declared = _facts([("package.json", '{"dependencies": {"pg": "^8"}}\n')])
+    used = _facts(
+        [
+            ("package.json", '{"dependencies": {"pg": "^8"}}\n'),
+            ("src/db.js", "const { Pool } = require('pg')\n"),
+        ]
+    )
 
-    assert found["database"] == "Data layer: PostgreSQL."
+    assert "database" not in declared
+    assert used["database"] == "Data layer: PostgreSQL."
 
 
 def test_scopes() -> None:

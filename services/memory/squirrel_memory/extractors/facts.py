@@ -3,7 +3,6 @@ modules' own docs; stack facts are weighed in `stack_facts`."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -37,7 +36,12 @@ from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.script_runs import script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
-from squirrel_memory.extractors.stack_evidence import is_test_data
+from squirrel_memory.extractors.stack_evidence import (
+    TEST_FILE,
+    family,
+    is_test_data,
+    sample_folder,
+)
 from squirrel_memory.extractors.stack_facts import stack_facts
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
@@ -56,6 +60,7 @@ from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import read_instruction_file
+from squirrel_memory.repository.languages import without_unshown
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -129,21 +134,35 @@ def _language_fact(
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
+        # A listing names files nobody opened: a `.ts` there may be a video segment.
         if stated is None and listed:
-            touched = touched_code(listed, set(), packages)
+            touched = touched_code(without_unshown(listed), set(), packages)
             stated = touched_language_text(touched, LISTED_PREFIX)
         if stated is None and searched:
-            touched = touched_code(searched, set(), packages)
+            touched = touched_code(without_unshown(searched), set(), packages)
             stated = touched_language_text(touched, SEARCHED_PREFIX)
         if stated is None:
             return None
         text, languages = stated
         tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
         return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
-    if "TypeScript" in manifests or "TypeScript" in files:
-        manifests.pop("JavaScript", None)
-        files.pop("JavaScript", None)
-    counts = Counter({lang: len(found) for lang, found in files.items()})
+    # Code of a docs site, an example, a script or tool folder is not the project's language
+    # (a workspace's packages are: in a monorepo they hold the code).
+    own = {
+        lang: kept
+        for lang, found in files.items()
+        if (kept := {f for f in found if not sample_folder(f)})
+    }
+    if "TypeScript" in manifests or "TypeScript" in own:
+        # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.
+        if "JavaScript" in manifests:
+            manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
+        own.pop("JavaScript", None)
+    c_family = [lang for lang in own if family(lang) == "C/C++"]
+    if "C/C++" in manifests and len(c_family) == 1:
+        # A CMake build of C++ code is a C++ project, not "C/C++ and C++".
+        manifests.setdefault(c_family[0], manifests.pop("C/C++"))
+    counts = Counter({lang: len(found) for lang, found in own.items()})
     found_languages = list(manifests) + [
         lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
     ]
@@ -157,11 +176,6 @@ def _language_fact(
 #: a `__tests__/` deeper in is one module's tests, not where the project keeps them.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "e2e"})
 _TEST_DIR_DEPTH = 2
-#: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
-#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
-_TEST_FILE = re.compile(
-    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
-)
 #: Test folders named in one fact.
 MAX_TEST_FOLDERS = 2
 
@@ -177,7 +191,7 @@ def _tests_fact(paths: list[tuple[str, str]]) -> Fact | None:
         parts = PurePosixPath(path).parts
         name = parts[-1] if parts else ""
         code = PurePosixPath(name).suffix.lower() in EXTENSION_LANGUAGES
-        if not code or not _TEST_FILE.match(name) or is_test_data(path):
+        if not code or not TEST_FILE.match(name) or is_test_data(path):
             continue  # a test of a fixture app (`test/fixtures/app/a.test.js`) is data
         top = parts[:-1][:_TEST_DIR_DEPTH]
         cut = next((i for i, part in enumerate(top) if part.lower() in _TEST_DIRS), None)

@@ -55,9 +55,10 @@ MANIFEST_LANGUAGES = {
 _MANIFEST_SUFFIXES = {".cabal": "Haskell", ".csproj": "C#", ".fsproj": "F#", ".gemspec": "Ruby"}
 _MANIFEST_SUFFIXES |= {".nimble": "Nim", ".opam": "OCaml", ".rockspec": "Lua"}
 _EXACT_MANIFESTS = {"DESCRIPTION": "R"}
-#: Code file suffix → its language, for the common languages of every ecosystem. A header
-#: (`.h`) may be C or C++ and says neither; configuration and data formats are in
-#: `NON_LANGUAGE_SUFFIXES`, never here.
+#: Code file suffix → its language, for the common languages of every ecosystem. A suffix
+#: two common languages share says neither: a header (`.h`) may be C or C++, a `.pl` file Perl
+#: or Prolog, a `.m` file Objective-C or MATLAB, a `.v` file Verilog or Coq. Configuration and
+#: data formats are in `NON_LANGUAGE_SUFFIXES`, never here.
 EXTENSION_LANGUAGES = {
     ".py": "Python",
     ".pyi": "Python",
@@ -118,7 +119,6 @@ EXTENSION_LANGUAGES = {
     ".r": "R",
     ".jl": "Julia",
     ".lua": "Lua",
-    ".pl": "Perl",
     ".pm": "Perl",
     ".el": "Emacs Lisp",
     ".lisp": "Common Lisp",
@@ -151,6 +151,9 @@ EXTENSION_LANGUAGES = {
     ".cob": "COBOL",
     ".prolog": "Prolog",
 }
+#: Code suffixes two common languages share (see `EXTENSION_LANGUAGES`): code, in a language
+#: something else must tell (the interpreter that runs it, a manifest).
+SHARED_CODE_SUFFIXES = frozenset({".h", ".pl", ".m", ".v"})
 #: Configuration, data, markup and infrastructure formats: files of these kinds are touched in
 #: every ecosystem and never say what language a project is written in.
 NON_LANGUAGE_SUFFIXES = frozenset(
@@ -227,9 +230,6 @@ _PY_IMPORT = re.compile(
     re.MULTILINE,
 )
 _JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
-_MANIFEST_DEP = re.compile(
-    r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
-)
 #: Folders whose files are not the project's (dependencies, environments, build output).
 _FOREIGN_DIRS = frozenset(
     {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
@@ -268,14 +268,13 @@ def code_texts(event: StoredEvent) -> list[str]:
     return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
 
 
-def libraries_in(text: str, manifest: bool) -> set[str]:
-    """The known libraries (`LIBRARIES`) a text imports, or also declares when it is a manifest."""
+def libraries_in(text: str) -> set[str]:
+    """The known libraries (`LIBRARIES`) a text of code imports (a manifest's declarations are
+    read by `declared_libraries`)."""
     names: set[str] = set()
     for match in _PY_IMPORT.finditer(text):
         names.add((match.group(1) or match.group(2)).lower())
     names.update(m.lower() for m in _JS_IMPORT.findall(text))
-    if manifest:
-        names.update(m.lower() for m in _MANIFEST_DEP.findall(text))
     return {n for n in names if n in LIBRARIES}
 
 

@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence.attempts import attempts
-from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.manifests import SHARED_CODE_SUFFIXES, extension_language
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.toolchain import classify
 
@@ -44,7 +44,10 @@ def script_file(text: str) -> str | None:
     if len(tokens) < 2 or PurePosixPath(tokens[0]).name not in INTERPRETERS:
         return None
     first = tokens[1]
-    if first.startswith("-") or extension_language(PurePosixPath(first).suffix) is None:
+    suffix = PurePosixPath(first).suffix
+    if first.startswith("-"):
+        return None
+    if extension_language(suffix) is None and suffix.lower() not in SHARED_CODE_SUFFIXES:
         return None
     return first
 

@@ -5,7 +5,8 @@ Evidence is *strong* when the code uses a library — a file imports it, the dat
 configuration names it (an ORM's adapter, a settings `ENGINE`, a connection URL), or a test
 command runs it — and *weak* when a manifest only declares it. Each piece holds in a *scope*:
 the folder of the manifest it was read from, the sub-package a code file sits in, the folder a
-test command ran in, the examples, demos or docs folder it sits in; a code file in another
+test command ran in, the examples, demos, docs, scripts or tools folder it sits in (code that
+shows the project in use or serves its developers, not the project); a code file in another
 language than the project's sits in its top folder (a docs site beside the app); a file in a
 folder of test data (`test/fixtures/`, `testdata/`) is evidence of nothing. Only root-scoped
 evidence speaks for the project, and:
@@ -14,8 +15,11 @@ evidence speaks for the project, and:
   another runner, or when the code shows another framework; one that code imports is not
   stated either when the root's tests run with a runner of the language's own (`mix test`,
   `go test`) and it never ran there itself;
-- a database a manifest only declares is not stated when the code or configuration names
-  another one, or when several are declared and nothing decides between them.
+- a database (or data-access library) a manifest only declares is never stated: the driver
+  may serve a script, a side store or nothing yet, so only code or configuration that uses it
+  says where the data lives; a database the configuration names is the main store, and another
+  main store only code imports is then a side store, not stated; test code that opens a
+  database (an in-memory SQLite double) says nothing of the project's.
 
 When evidence conflicts and nothing decides, less is said, never something wrong. Frameworks
 and tests found only in a sub-folder are said of that folder ("In `docs/`, tests are written
@@ -24,6 +28,7 @@ with Vitest.") when the code there shows them, and dropped when only its manifes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -49,10 +54,12 @@ _FAMILIES = {
 }
 
 
-#: Folders of code that shows the project in use without being it: examples, demos, a docs
-#: site. What their code uses holds in that folder, never for the project.
+#: Folders of code that shows the project in use without being it (examples, demos, a docs
+#: site) or serves its developers (scripts, tools, benchmarks). What their code uses holds in
+#: that folder, never for the project.
 SAMPLE_DIRS = frozenset(
     {"examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "playground"}
+    | {"scripts", "script", "tools", "tooling", "hack", "bench", "benchmarks", "benches"}
 )
 #: Folders of test data: files there are the tests' input, evidence of nothing.
 TEST_DATA_DIRS = frozenset(
@@ -74,6 +81,8 @@ class Seen:
     weak: set[str] = field(default_factory=set)
     ran: set[str] = field(default_factory=set)
     """Test commands that ran it (a subset of `strong`)."""
+    configured: set[str] = field(default_factory=set)
+    """Data-access configuration that names it (a subset of `strong`)."""
 
     def event_ids(self) -> set[str]:
         return self.strong | self.weak
@@ -88,12 +97,22 @@ class StackEvidence:
     other_runners: dict[str, set[str]] = field(default_factory=dict)
 
     def add(
-        self, key: str, name: str, scope: str, event_id: str, *, strong: bool, ran: bool = False
+        self,
+        key: str,
+        name: str,
+        scope: str,
+        event_id: str,
+        *,
+        strong: bool,
+        ran: bool = False,
+        configured: bool = False,
     ) -> None:
         seen = self.found.setdefault(key, {}).setdefault(scope, {}).setdefault(name, Seen())
         (seen.strong if strong else seen.weak).add(event_id)
         if ran:
             seen.ran.add(event_id)
+        if configured:
+            seen.configured.add(event_id)
 
     def project_names(self, key: str) -> list[str]:
         """What the root-scoped evidence says of the whole project, conflicts left out."""
@@ -108,9 +127,13 @@ class StackEvidence:
         elif key == "testing" and strong:
             weak = []
         if key == "database":
-            exclusive = [n for n in weak if n in EXCLUSIVE_DATABASES]
-            if any(n in EXCLUSIVE_DATABASES for n in strong) or len(exclusive) > 1:
-                weak = [n for n in weak if n not in EXCLUSIVE_DATABASES]
+            # A driver a manifest declares may serve a script, a side store or nothing yet:
+            # only code or configuration that uses it says where the data lives.
+            weak = []
+            if any(n in EXCLUSIVE_DATABASES and root[n].configured for n in strong):
+                # The configuration decides the main store: another one the code imports is a
+                # side store (an import, a migration source), not the project's database.
+                strong = [n for n in strong if n not in EXCLUSIVE_DATABASES or root[n].configured]
         shown = set(strong) | set(weak)
         return [name for name in root if name in shown]
 
@@ -129,6 +152,23 @@ class StackEvidence:
     def event_ids(self, key: str, names: list[str], scope: str = "") -> tuple[str, ...]:
         seen = self.found.get(key, {}).get(scope, {})
         return tuple(sorted({e for n in names if n in seen for e in seen[n].event_ids()}))
+
+
+#: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
+#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
+TEST_FILE = re.compile(
+    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
+)
+#: Folders of tests and their set-up (`conftest.py`, helpers) in any ecosystem.
+_TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "t"})
+
+
+def is_test_code(path: str) -> bool:
+    """Whether a code file is a test or its set-up: named as a test, or in a tests folder."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and (
+        bool(TEST_FILE.match(parts[-1])) or any(p.lower() in _TEST_DIRS for p in parts[:-1])
+    )
 
 
 def is_test_data(path: str) -> bool:

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.declared_libraries import declared_libraries
 from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
@@ -22,6 +23,7 @@ from squirrel_memory.extractors.stack_evidence import (
     StackEvidence,
     code_scope,
     family,
+    is_test_code,
     is_test_data,
     test_runs,
 )
@@ -101,12 +103,21 @@ def _stack_evidence(
             language = EXTENSION_LANGUAGES.get(PurePosixPath(rel).suffix.lower())
             scope = code_scope(rel, packages, main, language)
         for text in code_texts(event):
-            # Code that imports a library uses it; a manifest only declares it.
-            for name in sorted(libraries_in(text, manifest)):
+            if manifest:
+                # A manifest only declares a library; one declared for development says at
+                # most how the project is tested.
+                for name, dev in sorted(declared_libraries(rel, file_text(text)).items()):
+                    key, display = LIBRARIES[name]
+                    if not dev or key == "testing":
+                        evidence.add(key, display, scope, event.id, strong=False)
+                continue
+            # Code that imports a library uses it; a database test code opens is a double.
+            for name in sorted(libraries_in(text)):
                 key, display = LIBRARIES[name]
-                evidence.add(key, display, scope, event.id, strong=not manifest)
+                if key != "database" or not is_test_code(rel):
+                    evidence.add(key, display, scope, event.id, strong=True)
         for database in sorted(_configured_databases(event, rel)):
-            evidence.add("database", database, scope, event.id, strong=True)
+            evidence.add("database", database, scope, event.id, strong=True, configured=True)
     testing = {display.lower(): display for key, display in LIBRARIES.values() if key == "testing"}
     for tool, scope, event_id in test_runs(runs, project_id):
         framework = testing.get(tool.lower())

@@ -86,7 +86,18 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
     if not databases and not others:
         return None
     refs: list[str] = []
-    if not databases:
+    if not databases and len(others) == 1:
+        # A client only declared: what is declared, never that the application uses it.
+        through = f"{orm.name} and " if orm else ""
+        text = (
+            f"The manifests declare {through}a client for {_named(others)}; no database"
+            " configuration says the application uses it"
+        )
+        refs.extend(others[0].refs)
+        if orm:
+            refs.extend(orm.refs)
+            orm = None  # said already
+    elif not databases:
         # Nothing decides between them: say what is declared, never which one is used.
         text = (
             f"The repository names more than one database ({_named(others)}) and its"
@@ -118,7 +129,8 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
             refs.extend(r for p in declared for r in p.refs)
     text += "."
     names = [p.name for p in (*databases, *others)]
-    tags = ["database", *dict.fromkeys(names), *(p.name for p in (orm, migrations) if p)]
+    used = (stack.first("orm"), migrations)
+    tags = ["database", *dict.fromkeys(names), *(p.name for p in used if p)]
     files = _root_files(refs)
     return candidate(FACT, "database", text, refs=refs, importance=0.8, tags=tags, files=files)
 

@@ -7,6 +7,7 @@ code asks (is `npx vitest run` the project's test command, or a sub-folder's?).
 
 from __future__ import annotations
 
+import posixpath
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -89,6 +90,56 @@ class LanguageShare:
     share: float
 
 
+#: Suffixes two kinds of file share, and what else in the repository shows the language they
+#: are counted as (other suffixes of it, its manifests, names only it uses: `a.test.ts`): a
+#: `.ts` file is TypeScript or an MPEG transport stream (a video test asset), a `.pl` file
+#: Perl or Prolog. Without a sign of the language, such files count for
+#: nothing: less is said rather than something wrong.
+_SHARED_SUFFIXES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
+    ".ts": (
+        frozenset({".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"}),
+        frozenset({"package.json", "tsconfig.json", "deno.json", "deno.jsonc"}),
+        (".test.ts", ".spec.ts", ".d.ts", ".config.ts"),
+    ),
+    ".pl": (
+        frozenset({".pm", ".xs", ".pod"}),
+        frozenset({"cpanfile", "makefile.pl", "build.pl", "dist.ini"}),
+        (),
+    ),
+}
+
+
+#: A header (`.h`) is C or C++: the sources beside it say which, and neither when they hold
+#: both or none.
+_C_SOURCES = frozenset({".c"})
+_CPP_SOURCES = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
+
+
+def _header_language(suffixes: set[str]) -> tuple[str, str]:
+    c, cpp = bool(suffixes & _C_SOURCES), bool(suffixes & _CPP_SOURCES)
+    if cpp and not c:
+        return ("C++", "c")
+    if c and not cpp:
+        return ("C", "c")
+    return ("C/C++", "c")
+
+
+def shown_shared_suffixes(paths: Iterable[str]) -> set[str]:
+    """The shared suffixes (`_SHARED_SUFFIXES`) whose language the repository shows."""
+    suffixes: set[str] = set()
+    names: set[str] = set()
+    for path in paths:
+        if is_excluded(path):
+            continue
+        suffixes.add(posixpath.splitext(path)[1].lower())
+        names.add(posixpath.basename(path).lower())
+    return {
+        shared
+        for shared, (others, markers, endings) in _SHARED_SUFFIXES.items()
+        if suffixes & others or names & markers or any(n.endswith(endings) for n in names)
+    }
+
+
 def is_excluded(path: str) -> bool:
     """True for vendored, generated, build and dependency files (never counted or read)."""
     parts = path.split("/")
@@ -99,13 +150,36 @@ def is_excluded(path: str) -> bool:
     return path.endswith(_GENERATED_SUFFIXES)
 
 
+def without_unshown(paths: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(path, id) pairs of a listing, less the files of a shared suffix (a `.ts` video
+    segment) whose language nothing else in the listing shows."""
+    pairs = list(paths)
+    shown = shown_shared_suffixes(path for path, _ in pairs)
+    return [
+        (path, ref)
+        for path, ref in pairs
+        if (suffix := posixpath.splitext(path)[1].lower()) not in _SHARED_SUFFIXES
+        or suffix in shown
+    ]
+
+
 def language_shares(files: Iterable[TrackedFile]) -> list[LanguageShare]:
     """Languages of the tracked files by size, largest first (shares sum to 1)."""
+    tracked_files = list(files)
+    shown = shown_shared_suffixes(t.path for t in tracked_files)
+    header = _header_language(
+        {posixpath.splitext(t.path)[1].lower() for t in tracked_files if not is_excluded(t.path)}
+    )
     sizes: dict[tuple[str, str], int] = {}
-    for tracked in files:
+    for tracked in tracked_files:
         found = language_of(tracked.path)
         if found is None or is_excluded(tracked.path):
             continue
+        suffix = posixpath.splitext(tracked.path)[1].lower()
+        if suffix in _SHARED_SUFFIXES and suffix not in shown:
+            continue
+        if suffix == ".h":
+            found = header
         sizes[found] = sizes.get(found, 0) + max(tracked.size, 0)
     total = sum(sizes.values())
     if total == 0:

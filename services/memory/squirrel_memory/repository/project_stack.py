@@ -155,8 +155,9 @@ def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
 def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[Part], bool]:
     """Decide the project's database: the one its data-access configuration names (an ORM
     adapter, settings, the app's connection URL) over what a manifest declares or a compose
-    file starts. Without configuration, the declared and started databases must agree on one;
-    when they do not, none is the project's (they are all returned as others)."""
+    file starts. Without configuration, the declared and started databases must agree on one,
+    which a compose file (or the like) starts; a client a manifest alone declares, or databases
+    that do not agree, are none the project's (they are all returned as others)."""
     declared = parts.pop("database", [])
     configured: list[Part] = []
     for service in out.services:
@@ -177,9 +178,11 @@ def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[
         parts["database"] = configured
         chosen = {p.name for p in configured}
         return [p for p in declared if p.name not in chosen], True
-    if len({p.name for p in declared}) == 1:
+    started = {s.name for s in out.services if s.kind == "database" and not s.configured}
+    if len({p.name for p in declared}) == 1 and declared[0].name in started:
         parts["database"] = declared[:1]
         return [], False
+    # A driver only a manifest declares may serve a script, a side store or nothing yet.
     return declared, False
 
 

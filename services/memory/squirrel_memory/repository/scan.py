@@ -25,7 +25,7 @@ from squirrel_memory.repository.languages import LanguageShare, is_excluded, lan
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.runners import task_reader_for
-from squirrel_memory.repository.services import config_reader, read_ecto_repo
+from squirrel_memory.repository.services import config_reader, is_deep_config, read_ecto_repo
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
 log = structlog.get_logger()
@@ -82,6 +82,11 @@ def _read_file(
         if name == "repo.ex" and depth <= MAX_DEPTH + 2:
             # An umbrella app's Repo (`apps/shop/lib/shop/repo.ex`) names its database adapter.
             _guarded(snap, path, lambda t: read_ecto_repo(t, out))
+        elif is_deep_config(path) and depth <= MAX_DEPTH + 2:
+            # Spring's settings sit three folders down (`src/main/resources/`) by convention.
+            deep = config_reader(path)
+            if deep is not None:
+                _guarded(snap, path, lambda t: deep(t, out))
         return
     reader = manifest_reader(path)
     if reader is not None:

@@ -36,6 +36,12 @@ _DOTNET_STARTUP = re.compile(r"^(?:.*/)?(?:Program|Startup)\.cs$")
 _SPRING = re.compile(r"^(?:.*/)?src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)$")
 
 
+def is_deep_config(path: str) -> bool:
+    """Whether a configuration file's conventional place is deeper than manifests are read
+    (Spring's `src/main/resources/application.properties`)."""
+    return bool(_SPRING.match(path))
+
+
 def config_reader(path: str) -> ConfigReader | None:
     """The reader for a tracked configuration path, if this module reads it."""
     name = path.rsplit("/", 1)[-1]

@@ -22,8 +22,11 @@ def short_version(spec: str) -> str:
 
 
 def article(word: str) -> str:
-    """`an` before Elixir/Angular/Actix, `a` otherwise."""
-    return "an" if word[:1].upper() in "AEIOU" else "a"
+    """`an` before Elixir/Angular/Actix and a letter said with a vowel (R, F#), `a` otherwise."""
+    head = word[:1].upper()
+    if head and not word[1:2].isalpha():  # a letter read as its name: "an R", "a C++"
+        return "an" if head in "AEFHILMNORSX" else "a"
+    return "an" if head in "AEIOU" else "a"
 
 
 def join_words(items: list[str]) -> str:

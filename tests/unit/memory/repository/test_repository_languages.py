@@ -57,7 +57,7 @@ def test_a_phoenix_app_with_javascript_assets_is_an_elixir_project(make_repo: Ma
 def test_shares_follow_new_commits(make_repo: MakeRepo) -> None:
     root = make_repo(GO)
     assert primary_ecosystems(root) == ("go",)
-    commit(root, {"web/src/app.ts": "// ts\n" * 1200})
+    commit(root, {"web/src/app.ts": "// ts\n" * 1200, "web/package.json": "{}\n"})
     assert primary_ecosystems(root) == ("javascript", "go")
     assert repository_languages(root)[0].language == "TypeScript"
 

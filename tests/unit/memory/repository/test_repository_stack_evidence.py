@@ -122,11 +122,25 @@ def test_conflicting_clients_without_configuration_name_no_database(make_repo: M
     assert found["repo:stack"].content.endswith("with Ecto.")
 
 
-def test_one_declared_client_and_nothing_against_it_is_still_the_database(
-    make_repo: MakeRepo,
-) -> None:
+def test_one_declared_client_alone_is_not_the_database(make_repo: MakeRepo) -> None:
+    # The driver may serve a script, a side store or nothing yet: only configuration (or a
+    # compose file that starts it) says the application uses it.
     files = dict(CONFIGURED["python-sqlalchemy"])
     del files["notes/database.py"]
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:database"].content == (
+        "The manifests declare SQLAlchemy and a client for PostgreSQL (asyncpg); no database"
+        " configuration says the application uses it."
+    )
+    assert "PostgreSQL" not in found["repo:stack"].content
+
+
+def test_a_declared_client_the_compose_file_starts_is_the_database(make_repo: MakeRepo) -> None:
+    files = dict(CONFIGURED["python-sqlalchemy"])
+    del files["notes/database.py"]
+    files["docker-compose.yml"] = "services:\n  db:\n    image: postgres:16\n"
 
     found = _facts(make_repo, files)
 
@@ -171,7 +185,9 @@ def test_workspace_members_speak_for_the_project_when_they_agree(make_repo: Make
 
     found = _facts(make_repo, files)
 
-    assert found["repo:database"].content.startswith("The project's database is PostgreSQL")
+    assert found["repo:database"].content.startswith(
+        "The manifests declare a client for PostgreSQL"
+    )
     assert "Fastify" in found["repo:stack"].content
 
 

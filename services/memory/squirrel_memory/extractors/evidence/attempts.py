@@ -10,6 +10,7 @@ from squirrel_core.commands import CommandUse, core_tokens, typed_commands
 from squirrel_core.container_runs import inside_container
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, in_folder
+from squirrel_memory.extractors.stack_evidence import sample_folder
 
 #: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
 #: and an update replaces the stored statement instead of appending to it.
@@ -158,7 +159,9 @@ def main_ecosystem(found: list[Attempt], changed_paths: list[str]) -> str | None
     for path in changed_paths:
         ecosystem = path_ecosystem(path)
         if ecosystem:
-            votes[ecosystem] = votes.get(ecosystem, 0.0) + 1.0
+            # A docs site's, an example's or a script's code counts as a sub-folder's command.
+            weight = 0.25 if sample_folder(path) else 1.0
+            votes[ecosystem] = votes.get(ecosystem, 0.0) + weight
     if not votes:
         return None
     return max(sorted(votes), key=lambda name: votes[name])

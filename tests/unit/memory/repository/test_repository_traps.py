@@ -1,0 +1,96 @@
+"""Repositories built to mislead the stack facts (the session battery is `test_stack_traps.py`):
+a suffix two kinds of file share, and a database driver only a script uses."""
+
+from __future__ import annotations
+
+from squirrel_memory.models import MemoryCandidate
+from squirrel_memory.repository import primary_ecosystems, read_repository, repository_candidates
+from tests.unit.memory.repository.conftest import MakeRepo
+
+GO = {"go.mod": "module example.com/orchard\n\ngo 1.22\n", "main.go": "package main\n" * 100}
+#: An MPEG transport stream segment: a `.ts` file that is video, not TypeScript.
+SEGMENT = b"G@\x00\x10" + bytes(188 * 200)
+
+
+def _facts(make_repo: MakeRepo, files: dict[str, str | bytes]) -> dict[str, MemoryCandidate]:
+    return {c.key: c for c in repository_candidates(read_repository(make_repo(files)))}
+
+
+def test_video_segments_do_not_make_a_typescript_project(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {**GO, "media/seg0.ts": SEGMENT, "media/seg1.ts": SEGMENT}
+
+    found = _facts(make_repo, files)
+
+    assert primary_ecosystems(make_repo(files)) == ("go",)
+    assert "TypeScript" not in found["repo:languages"].content
+    assert found["repo:stack"].content.startswith("example.com/orchard is a Go project")
+
+
+def test_typescript_beside_its_manifest_still_counts(make_repo: MakeRepo) -> None:
+    files = {"package.json": '{"name": "orchard"}\n', "src/index.ts": "export {}\n" * 300}
+
+    assert primary_ecosystems(make_repo(files)) == ("javascript",)
+
+
+def test_prolog_is_not_perl(make_repo: MakeRepo) -> None:
+    files = {"src/solver.pl": ":- module(solver, [solve/2]).\n" * 300, "README.md": "# solver\n"}
+
+    found = _facts(make_repo, files)
+
+    assert not any("Perl" in c.content for c in found.values())
+    perl = {
+        "lib/Orchard.pm": "package Orchard;\n1;\n" * 50,
+        "bin/harvest.pl": "use strict;\n" * 300,
+    }
+    assert primary_ecosystems(make_repo(perl)) == ("perl",)
+
+
+def test_a_driver_only_a_script_uses_is_not_the_database(make_repo: MakeRepo) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "orchard"\ndependencies = ["flask", "psycopg2"]\n',
+        "orchard/app.py": "import sqlite3\n" + "x = 1\n" * 300,
+        "scripts/migrate_legacy.py": "import psycopg2\n",
+    }
+
+    found = _facts(make_repo, files)
+
+    assert "database is PostgreSQL" not in found["repo:database"].content
+    assert "declare a client for PostgreSQL (psycopg2)" in found["repo:database"].content
+    assert "PostgreSQL" not in found["repo:stack"].content
+
+
+def test_a_base_image_and_a_ci_matrix_do_not_set_the_runtime(make_repo: MakeRepo) -> None:
+    files = {
+        "package.json": '{"name": "orchard", "engines": {"node": ">=20"},'
+        ' "dependencies": {"express": "^4"}}\n',
+        "Dockerfile": "FROM node:18-alpine\nCOPY . .\n",
+        ".github/workflows/ci.yml": "jobs:\n  test:\n    strategy:\n      matrix:\n"
+        "        node-version: [18, 20, 22]\n    steps:\n      - run: npm test\n",
+        "src/app.js": "const express = require('express')\n" * 100,
+    }
+
+    stack = _facts(make_repo, files)["repo:stack"].content
+
+    assert "Node.js 20" in stack
+    assert "18" not in stack and "22" not in stack
+
+
+def test_headers_take_the_language_of_the_sources_beside_them(make_repo: MakeRepo) -> None:
+    cmake = "cmake_minimum_required(VERSION 3.20)\nproject(orchard CXX)\n"
+    files = {
+        "CMakeLists.txt": cmake,
+        "include/orchard/tree.h": "template <class T> struct Tree {};\n" * 400,
+        "src/tree.cpp": "#include <orchard/tree.h>\n" * 100,
+    }
+
+    languages = _facts(make_repo, files)["repo:languages"].content
+
+    assert languages.startswith("Tracked code by size: C++ 100%"), languages
+    mixed = _facts(make_repo, {**files, "src/shim.c": "int x;\n" * 50})["repo:languages"]
+    assert "C/C++" in mixed.content and "C 8" not in mixed.content
+
+
+def test_a_language_named_by_a_letter_takes_its_article(make_repo: MakeRepo) -> None:
+    files = {"DESCRIPTION": "Package: orchard\n", "R/tree.R": "f <- function(x) x\n" * 300}
+
+    assert " is an R project" in _facts(make_repo, files)["repo:stack"].content
