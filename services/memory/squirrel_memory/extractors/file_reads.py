@@ -15,6 +15,10 @@ READ_TOOLS = frozenset({"Read", "read_file", "view"})
 LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
 #: Programs whose output lists files: what they list is what the folder holds.
 LISTERS = frozenset({"ls", "find", "fd", "tree", "git", "rg", "grep"})
+#: Programs that print a file named as their argument (`cat a.ts`, `sed -n 10,40p a.ts`).
+SHELL_READERS = frozenset({"cat", "sed", "head", "tail", "nl", "less", "more", "bat"})
+#: A path-like argument: a folder in it, or a file's suffix.
+_PATH_ARGUMENT = re.compile(r"^(?:[\w.@+-]+/)+[\w.@+-]+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,9}$")
 #: Longest file output read for its text (characters); what matters is near the top.
 MAX_READ_CHARS = 200_000
 
@@ -139,3 +143,21 @@ def listing_output(event: StoredEvent) -> str | None:
         return None
     programs = {tokens[0] for part in split_segments(command) if (tokens := core_tokens(part))}
     return output if programs & LISTERS else None
+
+
+def shell_read_paths(event: StoredEvent) -> list[str]:
+    """The files a command that ran cleanly printed by name (`cat a.ts`, `sed -n 1,40p a.ts`,
+    `head -50 src/b.py`), as the command named them; [] for any other event."""
+    content: dict[str, Any] = event.content
+    command = content.get("command")
+    if event.event_type != EventType.COMMAND_RUN or not isinstance(command, str):
+        return []
+    if content.get("is_error") is True or content.get("exit_code") not in (None, 0):
+        return []
+    named: list[str] = []
+    for part in split_segments(command):
+        tokens = core_tokens(part)
+        if not tokens or tokens[0] not in SHELL_READERS:
+            continue
+        named.extend(t for t in tokens[1:] if _PATH_ARGUMENT.match(t) and not t.startswith("-"))
+    return named

@@ -145,7 +145,7 @@ def _reports(events: list[StoredEvent]) -> list[StoredEvent]:
     ]
 
 
-def _listed(events: Iterable[StoredEvent]) -> dict[str, str]:
+def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
     """Project paths a listing or a search printed (one per line, `path` or `path:line:…`),
     each with the event that printed it; any other output (a build's, a test run's, a file's
     text) lists nothing, whatever its lines start with."""
@@ -168,7 +168,7 @@ def _listed(events: Iterable[StoredEvent]) -> dict[str, str]:
     return found
 
 
-def _resolve(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
+def resolve_seen(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
     """The project path `span` names when the subagent read, touched or listed it."""
     raw = LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
     known = seen.resolve(raw)
@@ -272,7 +272,7 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
     if not reports:
         return []
     seen = seen_paths(events)
-    listed = _listed(e for e in events if e.sidechain)
+    listed = printed_paths(e for e in events if e.sidechain)
     root = events[0].project_id
     kept: dict[str, Placement] = {}
     for event in reports:
@@ -281,7 +281,7 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
             if found is None:
                 continue
             span, label, role = found
-            path = _resolve(span, seen, listed, root)
+            path = resolve_seen(span, seen, listed, root)
             if path is None or excluded(path) or not _says_something(path, label, role):
                 continue
             folder = span.endswith("/") and path not in seen.files
