@@ -140,3 +140,50 @@ def test_files_a_command_printed_by_name(command: str, exit_code: int, named: li
     session = Session(ROOT, "s1", T0)
     session.run(command, exit_code=exit_code, output="text", call=False)
     assert shell_read_paths(session.events[-1]) == named
+
+
+def test_a_labelled_path_alone_is_kept_when_the_session_listed_it() -> None:
+    session = _looked_around()
+    session.say(
+        "Here is the layout:\n\n- **Account lookup:** `src/search/query.ts`\n"
+        "- **Search translators:** `src/search/translators.ts` — one per account type\n"
+    )
+    assert [p.content for p in labelled_points(session.events)] == [
+        "Account lookup: `src/search/query.ts`.",
+        "Search translators: `src/search/translators.ts` — one per account type.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "- **Entry point:** `src/search/query.ts`",  # nothing more than any file could be
+        "- **Search query:** `src/search/query.ts`",  # the path's own words
+        "- **Latest commit:** `src`",  # not path-like: a commit, a symbol, a word
+        "- **Account lookup:** `src/search/query.ts` — probably the lookup",  # a guess
+    ],
+)
+def test_a_labelled_path_that_says_nothing_is_not_kept(item: str) -> None:
+    session = _looked_around()
+    session.say(f"Here is the layout:\n\n{item}\n")
+    assert labelled_points(session.events) == []
+
+
+def test_a_labelled_path_the_session_changed_reports_the_work() -> None:
+    session = _looked_around()
+    session.edit(f"{ROOT}/src/search/query.ts", "export const q = 1")
+    session.say("Done.\n\n- **Account lookup:** `src/search/query.ts`\n")
+    assert labelled_points(session.events) == []
+
+
+@pytest.mark.parametrize("heading", ["## Files changed", "**Proposed layout:**", "### Issues"])
+def test_items_under_a_heading_of_changes_plans_or_trouble_are_not_kept(heading: str) -> None:
+    session = _looked_around()
+    session.say(f"{heading}\n\n- **Search query:** it runs one query in `src/search/query.ts`.\n")
+    assert labelled_points(session.events) == []
+
+
+def test_a_label_that_only_says_a_path_follows_names_no_part() -> None:
+    session = _looked_around()
+    session.say("- **Document path (relative):** `src/search/translators.ts`\n")
+    assert labelled_points(session.events) == []

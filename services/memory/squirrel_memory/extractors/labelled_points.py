@@ -41,7 +41,7 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.architecture import VERB
+from squirrel_memory.extractors.architecture import HEADING, NOT_AS_IS, VERB
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere, seen_elsewhere
 from squirrel_memory.extractors.file_reads import shell_read_paths
 from squirrel_memory.extractors.named_summary import LAUNCHERS
@@ -54,7 +54,7 @@ from squirrel_memory.extractors.placements import (
     plain,
     seen_paths,
 )
-from squirrel_memory.extractors.report_layout import printed_paths, resolve_seen
+from squirrel_memory.extractors.report_layout import printed_paths, resolve_seen, says_something
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -78,6 +78,15 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _REPORTED = re.compile(r"^\w+ed\b", re.IGNORECASE)
 #: What opens a sentence without making it a report of work ("When the dialog opens, …").
 _CLAUSE_OPENING = frozenset({"when", "once", "after", "before", "since"})
+#: A heading over the session's own changes, a plan or trouble, beside `NOT_AS_IS`.
+_CHANGES = re.compile(
+    r"\b(?:changed|modified|created|added|updated|removed|deleted|touched|edited|renamed|done|"
+    r"issues?|bugs?|problems?|errors?|todo|next steps?|questions?)\b",
+    re.IGNORECASE,
+)
+#: An item that is a path alone, or a path and what it is: "`src/main.c`", "`src/` — sources".
+_PATH_BODY = re.compile(r"^`(?P<span>[^`]+)`\s*(?:(?:[—–:]|\s-)\s*(?P<role>[^`]+?))?\s*\.?$")
+MAX_ROLE_CHARS = 80
 _EXISTS = re.compile(r"\bexists?\b", re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nothing|none|isn'?t|aren'?t|doesn'?t|don'?t|cannot|can'?t|won'?t)\b",
@@ -94,6 +103,13 @@ _NOT_A_PART = re.compile(
 #: First words lower-cased after the label's colon (a name keeps its capital).
 _COMMON = frozenset(
     str.split("a an the it its each every all this these those when once after before since")
+)
+#: Words of a label that only says a path follows ("Document path (relative)").
+_PLACE_WORDS = frozenset(
+    str.split(
+        "path file folder directory dir location document doc relative absolute full output "
+        "input target source the a of its"
+    )
 )
 _KEY_DROP = frozenset(str.split("a an the of in on at to for and or is are its it"))
 
@@ -122,7 +138,8 @@ def _context(label: str, parent: str) -> str:
         return f"{parent} ({label[0].lower()}{label[1:]})" if label else parent
     if not label or _NOT_A_PART.match(label) or len(label.split()) < 2:
         return ""
-    return label
+    words = {w.removesuffix("s") for w in re.findall(r"[a-z]+", label.lower())}
+    return "" if words <= _PLACE_WORDS else label
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +149,7 @@ class _Seen:
     paths: SeenPaths
     printed: dict[str, str]
     root: str
+    changed: frozenset[str]
 
     def resolve(self, span: str) -> str | None:
         """The project path `span` names when the session read, touched or listed it; a bare
@@ -142,6 +160,17 @@ class _Seen:
             return found
         named = [p for p in self.printed if PurePosixPath(p).name == name]
         return named[0] if len(named) == 1 else None
+
+
+def _changed(events: list[StoredEvent]) -> frozenset[str]:
+    """The project paths the session wrote or edited."""
+    return frozenset(
+        relative_path(raw, event.project_id).removeprefix("./")
+        for event in events
+        if event.event_type == EventType.CODE_CHANGE
+        for raw in event.file_paths
+        if raw
+    )
 
 
 def _printed(events: list[StoredEvent]) -> dict[str, str]:
@@ -156,10 +185,42 @@ def _printed(events: list[StoredEvent]) -> dict[str, str]:
     return printed
 
 
-def _statement(raw: str, seen: _Seen) -> tuple[str, str, list[str]] | None:
+def _path_alone(
+    item: re.Match[str], seen: _Seen, context: str
+) -> tuple[str, str, list[str]] | None:
+    """("`path`" or "`path` — what it is", the path) for an item that names a path the session
+    read or listed and did not change (a list of changed files reports the work), with at
+    most a short plain phrase of what it is, when the label and phrase say more than the
+    path's own name ("Unit tests: `tests/test_unit.py`" says nothing); else None."""
+    span = item.group("span").strip()
+    if "/" not in span and not _FILE_NAME.match(span):
+        return None  # a commit, a symbol, a command: not a path
+    path = seen.resolve(span)
+    role = (item.group("role") or "").strip().rstrip(".")
+    if path is None or excluded(path) or path in seen.changed:
+        return None
+    if not says_something(path, context, role):
+        return None
+    if role and (
+        len(role) > MAX_ROLE_CHARS
+        or not plain(role)
+        or _NEGATION.search(role)
+        or opens_with_action(role)
+        or "?" in role
+    ):
+        return None
+    folder = item.group("span").rstrip().endswith("/") and path not in seen.paths.files
+    shown = f"`{path}/`" if folder else f"`{path}`"
+    return (f"{shown} — {role}" if role else shown), path, []
+
+
+def _statement(raw: str, seen: _Seen, context: str) -> tuple[str, str, list[str]] | None:
     """(sentence with its paths relative to the root, the path it names, its other code
     spans) when one sentence of a labelled item states how the code is; else None."""
     flat = " ".join(raw.replace("**", "").split())
+    alone = _PATH_BODY.match(flat)
+    if alone is not None:
+        return _path_alone(alone, seen, context)
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or "`" not in flat:
         return None
     if "?" in flat or flat.endswith(":"):
@@ -221,11 +282,17 @@ def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
 def _points(text: str) -> Iterator[tuple[str, str]]:
     """(what it is about, sentence) for each sentence of a labelled item of `text`."""
     parents: list[tuple[int, str]] = []  # (indent, label) of the labelled items above
+    changes = False  # under a heading of changes, plans or trouble
     for line in _FENCE.sub(" ", text).splitlines():
         item = _ITEM.match(line)
         if item is None:
             if line.strip() and not line.startswith((" ", "\t")):
                 parents = []  # a paragraph or heading ends the list
+            if heading := HEADING.match(line):
+                title = heading.group("atx") or heading.group("bold") or ""
+                changes = bool(NOT_AS_IS.search(title) or _CHANGES.search(title))
+            continue
+        if changes:
             continue
         indent = len(item.group("indent").expandtabs(4))
         parents = [(i, label) for i, label in parents if i < indent]
@@ -246,11 +313,11 @@ def labelled_points(events: list[StoredEvent]) -> list[Placement]:
     if not texts:
         return []
     paths = seen_paths(events)
-    seen = _Seen(paths, _printed(events), events[0].project_id)
+    seen = _Seen(paths, _printed(events), events[0].project_id, _changed(events))
     kept: dict[str, Placement] = {}
     for event, text in texts:
         for context, raw in _points(text):
-            found = _statement(raw, seen)
+            found = _statement(raw, seen, context)
             if found is None:
                 continue
             body, path, symbols = found

@@ -195,7 +195,7 @@ def _role(text: str | None) -> str | None:
     return role[0].lower() + role[1:] if role[1:2].islower() else role
 
 
-def _says_something(path: str, label: str, role: str) -> bool:
+def says_something(path: str, label: str, role: str) -> bool:
     """Whether the label and role say more of `path` than its own name and generic words."""
     named = {w.removesuffix("s") for w in _WORD.findall(path.lower())}
     words = {w.removesuffix("s") for w in _WORD.findall(f"{label} {role}".lower())}
@@ -282,7 +282,7 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
                 continue
             span, label, role = found
             path = resolve_seen(span, seen, listed, root)
-            if path is None or excluded(path) or not _says_something(path, label, role):
+            if path is None or excluded(path) or not says_something(path, label, role):
                 continue
             folder = span.endswith("/") and path not in seen.files
             shown = f"`{path}/`" if folder else f"`{path}`"
