@@ -42,8 +42,8 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.architecture import HEADING, NOT_AS_IS, VERB
-from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere, seen_elsewhere
-from squirrel_memory.extractors.file_reads import shell_read_paths
+from squirrel_memory.extractors.elsewhere import replies_elsewhere, seen_elsewhere
+from squirrel_memory.extractors.file_reads import shown_paths
 from squirrel_memory.extractors.named_summary import LAUNCHERS
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
@@ -54,7 +54,7 @@ from squirrel_memory.extractors.placements import (
     plain,
     seen_paths,
 )
-from squirrel_memory.extractors.report_layout import printed_paths, resolve_seen, says_something
+from squirrel_memory.extractors.report_layout import resolve_seen, says_something
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -171,18 +171,6 @@ def _changed(events: list[StoredEvent]) -> frozenset[str]:
         for raw in event.file_paths
         if raw
     )
-
-
-def _printed(events: list[StoredEvent]) -> dict[str, str]:
-    """The project paths a listing or a search printed, and the files a command printed by
-    name (`sed -n 1,40p src/a.ts`), each with the event that showed it."""
-    printed = printed_paths(events)
-    for event in events:
-        for named in shell_read_paths(event):
-            if not outside_root(named, event.project_id):
-                rel = relative_path(named, event.project_id).removeprefix("./")
-                printed.setdefault(rel, event.id)
-    return printed
 
 
 def _path_alone(
@@ -313,7 +301,7 @@ def labelled_points(events: list[StoredEvent]) -> list[Placement]:
     if not texts:
         return []
     paths = seen_paths(events)
-    seen = _Seen(paths, _printed(events), events[0].project_id, _changed(events))
+    seen = _Seen(paths, shown_paths(events), events[0].project_id, _changed(events))
     kept: dict[str, Placement] = {}
     for event, text in texts:
         for context, raw in _points(text):

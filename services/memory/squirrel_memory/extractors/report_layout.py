@@ -37,12 +37,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
-from squirrel_memory.extractors.file_reads import listing_output
+from squirrel_memory.extractors.file_reads import printed_paths
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     LINE_SUFFIX,
@@ -143,29 +142,6 @@ def _reports(events: list[StoredEvent]) -> list[StoredEvent]:
         and index > last_work.get(event.agent_id or "", len(events))
         and event.id not in elsewhere
     ]
-
-
-def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
-    """Project paths a listing or a search printed (one per line, `path` or `path:line:…`),
-    each with the event that printed it; any other output (a build's, a test run's, a file's
-    text) lists nothing, whatever its lines start with."""
-    found: dict[str, str] = {}
-    for event in events:
-        output = listing_output(event)
-        if output is None or event.content.get("is_error") is True:
-            continue
-        for line in output.splitlines()[:2000]:
-            word = line.strip().split(":", 1)[0]
-            if not word or " " in word or outside_root(word, event.project_id):
-                continue
-            rel = relative_path(word, event.project_id).removeprefix("./").rstrip("/")
-            if not rel or rel.startswith("/") or ".." in rel.split("/"):
-                continue
-            found.setdefault(rel, event.id)
-            for parent in PurePosixPath(rel).parents:
-                if str(parent) != ".":
-                    found.setdefault(str(parent), event.id)
-    return found
 
 
 def resolve_seen(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
