@@ -42,9 +42,8 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.architecture import HEADING, NOT_AS_IS, VERB
-from squirrel_memory.extractors.elsewhere import replies_elsewhere, seen_elsewhere
 from squirrel_memory.extractors.file_reads import shown_paths
-from squirrel_memory.extractors.named_summary import LAUNCHERS
+from squirrel_memory.extractors.named_summary import assistant_texts
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     Placement,
@@ -52,6 +51,7 @@ from squirrel_memory.extractors.placements import (
     excluded,
     opens_with_action,
     plain,
+    project_paths,
     seen_paths,
 )
 from squirrel_memory.extractors.report_layout import resolve_seen, says_something
@@ -223,24 +223,7 @@ def _statement(raw: str, seen: _Seen, context: str) -> tuple[str, str, list[str]
         or not (VERB.search(prose) or _EXISTS.search(prose))
     ):
         return None
-    named: str | None = None
-    symbols: list[str] = []
-
-    def rewrite(match: re.Match[str]) -> str:
-        nonlocal named
-        path = seen.resolve(match.group(1))
-        if path is None:
-            symbols.append(match.group(1).strip().rstrip("()").rsplit(".", 1)[-1])
-            return match.group(0)
-        if excluded(path):
-            named = named or ""
-            return match.group(0)
-        if named is None:
-            named = path
-        folder = match.group(1).rstrip().endswith("/") and path not in seen.paths.files
-        return f"`{path}/`" if folder else f"`{path}`"
-
-    rewritten = _CODE_SPAN.sub(rewrite, flat)
+    rewritten, named, symbols = project_paths(flat, seen.resolve, seen.paths.files)
     if not named:
         return None  # no path seen, or one in a dependency's folder
     return rewritten, named, symbols
@@ -248,22 +231,10 @@ def _statement(raw: str, seen: _Seen, context: str) -> tuple[str, str, list[str]
 
 def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
     """The assistant's own summaries in `events`: replies, the reports subagents hand back and
-    the launchers' results; none about another place."""
-    away = replies_elsewhere(events) | seen_elsewhere(events)
-    for event in events:
-        if event.id in away:
-            continue
-        content = event.content
-        if event.event_type == EventType.ASSISTANT_RESPONSE:
-            text = content.get("text")
-        elif event.event_type == EventType.TOOL_CALL and content.get("tool") == HANDBACK:
-            given = content.get("input")
-            text = given.get("message") if isinstance(given, dict) else None
-        elif event.event_type == EventType.TOOL_RESULT and content.get("tool") in LAUNCHERS:
-            text = None if content.get("is_error") else content.get("output")
-        else:
-            continue
-        if isinstance(text, str) and "**" in text:
+    the launchers' results (not the briefs it wrote for them); none about another place."""
+    for event, text in assistant_texts(events):
+        brief = event.event_type == EventType.TOOL_CALL and event.content.get("tool") != HANDBACK
+        if not brief and "**" in text:
             yield event, text
 
 

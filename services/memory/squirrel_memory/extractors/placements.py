@@ -267,6 +267,35 @@ def plain(prose: str) -> bool:
     return not any(r.search(prose) for r in (_PERSONAL, _HEDGE, _PLAN, _TRANSIENT))
 
 
+def project_paths(
+    text: str, resolve: Callable[[str], str | None], files: Collection[str]
+) -> tuple[str, str | None, list[str]]:
+    """`text` with each code span that `resolve`s to a project path written as that path
+    (relative to the root; a folder with its `/`), the first such path (None when no span names
+    one, "" when the first is in a dependency's, build or test-data folder), and the symbols of
+    the other spans (`queryByType`, `Router.route`: `route`)."""
+    placed: str | None = None
+    symbols: list[str] = []
+
+    def rewrite(match: re.Match[str]) -> str:
+        nonlocal placed
+        path = resolve(match.group(1))
+        if path is None:
+            symbol = _SYMBOL.match(match.group(1).strip())
+            if symbol:
+                symbols.append(symbol.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1])
+            return match.group(0)
+        if excluded(path):
+            placed = placed or ""
+            return match.group(0)
+        if placed is None:
+            placed = path
+        folder = match.group(1).rstrip().endswith("/") and path not in files
+        return f"`{path}/`" if folder else f"`{path}`"
+
+    return _CODE_SPAN.sub(rewrite, text), placed, symbols
+
+
 def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     """(sentence with its paths relative to the root, the path it places, other code spans)
     when `text` states where something lives or how it is wired; else None."""
@@ -289,26 +318,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
             return None
     elif _ACTION_OPENING.match(listed.group("what")) or _NEGATION.search(listed.group("what")):
         return None
-    placed: str | None = None
-    symbols: list[str] = []
-
-    def rewrite(match: re.Match[str]) -> str:
-        nonlocal placed
-        path = seen.resolve(match.group(1))
-        if path is None:
-            symbol = _SYMBOL.match(match.group(1).strip())
-            if symbol:
-                symbols.append(symbol.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1])
-            return match.group(0)
-        if excluded(path):
-            placed = placed or ""
-            return match.group(0)
-        if placed is None:
-            placed = path
-        folder = match.group(1).rstrip().endswith("/") and path not in seen.files
-        return f"`{path}/`" if folder else f"`{path}`"
-
-    rewritten = _CODE_SPAN.sub(rewrite, flat)
+    rewritten, placed, symbols = project_paths(flat, seen.resolve, seen.files)
     if not placed:
         return None
     if listed is not None and placed in seen.files:
