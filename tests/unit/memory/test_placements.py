@@ -25,6 +25,7 @@ from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/app"
@@ -322,3 +323,20 @@ def test_an_episode_keeps_at_most_five_placements() -> None:
 )
 def test_a_path_outside_the_project_is_not_its_layout(span: str) -> None:
     assert _said(["lib/app_web/router.ex"], f"Routes are defined in `{span}`.") == []
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "placed"),
+    [
+        ("find lib -name '*.ex'", "lib/app_web/router.ex\n", True),  # a listing printed it
+        ("sed -n 1,40p lib/app_web/router.ex", "defmodule", True),  # a command printed it
+        ("echo lib/app_web/router.ex", "lib/app_web/router.ex\n", False),  # neither
+    ],
+)
+def test_a_path_the_session_was_shown_by_a_command_is_trusted(
+    command: str, output: str, placed: bool
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run(command, output=output)
+    session.say("Routes are defined in `lib/app_web/router.ex`.")
+    assert bool(placements(session.events)) is placed

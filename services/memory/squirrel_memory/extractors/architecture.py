@@ -50,7 +50,7 @@ NOT_AS_IS = re.compile(
 ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<item>.+)$")
 #: A bold label before the point: `**Plugin Pattern**: …`, `**Hooks** - …`.
 LABEL = re.compile(r"^\*\*[^*]{1,60}\*\*\s*(?::|[-–—])\s*")
-_VERB = re.compile(
+VERB = re.compile(
     r"\b(?:is|are|lives?|runs?|never|always|registers?|customi[sz]es?|resolves?|uses?|"
     r"handles?|owns?|calls?|imports?|reads?|writes?|stores?|loads?|defines?|keeps?|holds?|"
     r"maps?|sits?|depends?|extends?|implements?|wraps?|chains?|goes|routes?|sends?|"
@@ -85,7 +85,7 @@ def point_of(item: str) -> str:
         return ""
     if not (body[0].isupper() or body[0] == "`") or body.endswith(("?", ":", "!")):
         return ""
-    if not _VERB.search(body) or PERSONAL.search(body) or HEDGE_OR_PLAN.search(body):
+    if not VERB.search(body) or PERSONAL.search(body) or HEDGE_OR_PLAN.search(body):
         return ""
     return body
 

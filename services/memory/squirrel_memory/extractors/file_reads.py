@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import LOADED_FILE, EventType, Origin
-from squirrel_memory.extractors.activity import core_tokens, split_segments
+from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.models import StoredEvent
 
 #: Tools whose result is a file's content (Claude Code's Read, other assistants' equivalents).
@@ -15,6 +18,10 @@ READ_TOOLS = frozenset({"Read", "read_file", "view"})
 LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
 #: Programs whose output lists files: what they list is what the folder holds.
 LISTERS = frozenset({"ls", "find", "fd", "tree", "git", "rg", "grep"})
+#: Programs that print a file named as their argument (`cat a.ts`, `sed -n 10,40p a.ts`).
+SHELL_READERS = frozenset({"cat", "sed", "head", "tail", "nl", "less", "more", "bat"})
+#: A path-like argument: a folder in it, or a file's suffix.
+_PATH_ARGUMENT = re.compile(r"^(?:[\w.@+-]+/)+[\w.@+-]+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,9}$")
 #: Longest file output read for its text (characters); what matters is near the top.
 MAX_READ_CHARS = 200_000
 
@@ -139,3 +146,57 @@ def listing_output(event: StoredEvent) -> str | None:
         return None
     programs = {tokens[0] for part in split_segments(command) if (tokens := core_tokens(part))}
     return output if programs & LISTERS else None
+
+
+def shell_read_paths(event: StoredEvent) -> list[str]:
+    """The files a command that ran cleanly printed by name (`cat a.ts`, `sed -n 1,40p a.ts`,
+    `head -50 src/b.py`), as the command named them; [] for any other event."""
+    content: dict[str, Any] = event.content
+    command = content.get("command")
+    if event.event_type != EventType.COMMAND_RUN or not isinstance(command, str):
+        return []
+    if content.get("is_error") is True or content.get("exit_code") not in (None, 0):
+        return []
+    named: list[str] = []
+    for part in split_segments(command):
+        tokens = core_tokens(part)
+        if not tokens or tokens[0] not in SHELL_READERS:
+            continue
+        named.extend(t for t in tokens[1:] if _PATH_ARGUMENT.match(t) and not t.startswith("-"))
+    return named
+
+
+def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
+    """Project paths a listing or a search printed (one per line, `path` or `path:line:…`),
+    each with the event that printed it; any other output (a build's, a test run's, a file's
+    text) lists nothing, whatever its lines start with."""
+    found: dict[str, str] = {}
+    for event in events:
+        output = listing_output(event)
+        if output is None or event.content.get("is_error") is True:
+            continue
+        for line in output.splitlines()[:2000]:
+            word = line.strip().split(":", 1)[0]
+            if not word or " " in word or outside_root(word, event.project_id):
+                continue
+            rel = relative_path(word, event.project_id).removeprefix("./").rstrip("/")
+            if not rel or rel.startswith("/") or ".." in rel.split("/"):
+                continue
+            found.setdefault(rel, event.id)
+            for parent in PurePosixPath(rel).parents:
+                if str(parent) != ".":
+                    found.setdefault(str(parent), event.id)
+    return found
+
+
+def shown_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
+    """The project paths `events` showed: those a listing or a search printed and the files a
+    command printed by name (`sed -n 1,40p src/a.ts`), each with the event that showed it."""
+    events = list(events)
+    shown = printed_paths(events)
+    for event in events:
+        for named in shell_read_paths(event):
+            if not outside_root(named, event.project_id):
+                rel = relative_path(named, event.project_id).removeprefix("./")
+                shown.setdefault(rel, event.id)
+    return shown

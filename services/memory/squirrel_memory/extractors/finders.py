@@ -33,6 +33,7 @@ from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
@@ -157,8 +158,11 @@ def _learned(events: list[StoredEvent]) -> list[Learned]:
 
 def _placements(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """Where things live and how they are wired, as the assistant said after reading the code,
-    and the key files a subagent's report lists (for the paths no statement placed)."""
+    how the parts it labelled in a summary work, and the key files a subagent's report lists
+    (for the paths no statement placed)."""
     stated = placements(events)
+    keys = {found.key for found in stated}
+    stated += [found for found in labelled_points(events) if found.key not in keys]
     placed = {found.path for found in stated}
     listed = [found for found in report_layout(events) if found.path not in placed]
     return [

@@ -110,7 +110,7 @@ def _said(text: str, project_id: str) -> tuple[str, str] | None:
     return None
 
 
-def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
+def assistant_texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
     """The assistant's own texts of `events`: replies, prompts and reports it wrote for other
     agents, and the reports launched subagents returned; none about another place."""
     away = replies_elsewhere(events) | seen_elsewhere(events)
@@ -140,7 +140,7 @@ def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
 
 def named_summary(events: list[StoredEvent]) -> Summary | None:
     """The first statement of what the project is that calls it by its name, or None."""
-    for event, text in _texts(events):
+    for event, text in assistant_texts(events):
         said = _said(text, event.project_id)
         if said is None:
             continue

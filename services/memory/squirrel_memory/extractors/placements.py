@@ -6,7 +6,8 @@ defined in `lib/app_web/router.ex`", "Each plugin registers itself through `regi
 becomes a project fact when a rule can tell it is a statement about the code as it is:
 
 - it names, in backticks, a path (or a dotted module, or a file name) that the session read or
-  touched, or that exists in the repository — a path never seen is not trusted; a path in a
+  touched, or that a listing, a search or a command such as `cat` printed, or that exists in
+  the repository — a path never seen is not trusted; a path in a
   dependency, build or test-data folder is not the project's layout;
 - it says where something lives or how it is wired: "lives in", "is defined/registered/
   mounted/generated in|by|through", "`path` defines/holds/registers …", or, as an item of a
@@ -25,13 +26,13 @@ session read gives its source line (`path:line`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import read_output
+from squirrel_memory.extractors.file_reads import read_output, shown_paths
 from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
@@ -224,9 +225,9 @@ def excluded(path: str) -> bool:
     return any(part in EXCLUDED_DIRS for part in PurePosixPath(path).parts)
 
 
-def seen_paths(events: list[StoredEvent]) -> SeenPaths:
+def seen_paths(events: list[StoredEvent], shown: Collection[str] = ()) -> SeenPaths:
     """The files and folders `events` read or touched, what they read, and a test of what
-    exists in the repository."""
+    exists in the repository (or is among the paths the session was `shown`)."""
     files: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
     for event in events:
@@ -243,6 +244,8 @@ def seen_paths(events: list[StoredEvent]) -> SeenPaths:
     root = Path(events[0].project_id) if events else None
 
     def exists(rel: str) -> bool:
+        if rel.rstrip("/") in shown:
+            return True
         if root is None or not root.is_absolute():
             return False
         try:
@@ -262,6 +265,35 @@ def plain(prose: str) -> bool:
     """Whether `prose` (its code spans taken out) speaks of no one and hedges, plans and
     diagnoses nothing: a statement of how the code is."""
     return not any(r.search(prose) for r in (_PERSONAL, _HEDGE, _PLAN, _TRANSIENT))
+
+
+def project_paths(
+    text: str, resolve: Callable[[str], str | None], files: Collection[str]
+) -> tuple[str, str | None, list[str]]:
+    """`text` with each code span that `resolve`s to a project path written as that path
+    (relative to the root; a folder with its `/`), the first such path (None when no span names
+    one, "" when the first is in a dependency's, build or test-data folder), and the symbols of
+    the other spans (`queryByType`, `Router.route`: `route`)."""
+    placed: str | None = None
+    symbols: list[str] = []
+
+    def rewrite(match: re.Match[str]) -> str:
+        nonlocal placed
+        path = resolve(match.group(1))
+        if path is None:
+            symbol = _SYMBOL.match(match.group(1).strip())
+            if symbol:
+                symbols.append(symbol.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1])
+            return match.group(0)
+        if excluded(path):
+            placed = placed or ""
+            return match.group(0)
+        if placed is None:
+            placed = path
+        folder = match.group(1).rstrip().endswith("/") and path not in files
+        return f"`{path}/`" if folder else f"`{path}`"
+
+    return _CODE_SPAN.sub(rewrite, text), placed, symbols
 
 
 def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
@@ -286,26 +318,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
             return None
     elif _ACTION_OPENING.match(listed.group("what")) or _NEGATION.search(listed.group("what")):
         return None
-    placed: str | None = None
-    symbols: list[str] = []
-
-    def rewrite(match: re.Match[str]) -> str:
-        nonlocal placed
-        path = seen.resolve(match.group(1))
-        if path is None:
-            symbol = _SYMBOL.match(match.group(1).strip())
-            if symbol:
-                symbols.append(symbol.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1])
-            return match.group(0)
-        if excluded(path):
-            placed = placed or ""
-            return match.group(0)
-        if placed is None:
-            placed = path
-        folder = match.group(1).rstrip().endswith("/") and path not in seen.files
-        return f"`{path}/`" if folder else f"`{path}`"
-
-    rewritten = _CODE_SPAN.sub(rewrite, flat)
+    rewritten, placed, symbols = project_paths(flat, seen.resolve, seen.files)
     if not placed:
         return None
     if listed is not None and placed in seen.files:
@@ -343,7 +356,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
     ]
     if not replies:
         return []
-    seen = seen_paths(events)
+    seen = seen_paths(events, shown_paths(events))
     kept: dict[str, Placement] = {}
     for event in replies:
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)

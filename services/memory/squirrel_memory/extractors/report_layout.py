@@ -37,12 +37,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
-from squirrel_memory.extractors.file_reads import listing_output
+from squirrel_memory.extractors.file_reads import printed_paths
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     LINE_SUFFIX,
@@ -145,30 +144,7 @@ def _reports(events: list[StoredEvent]) -> list[StoredEvent]:
     ]
 
 
-def _listed(events: Iterable[StoredEvent]) -> dict[str, str]:
-    """Project paths a listing or a search printed (one per line, `path` or `path:line:…`),
-    each with the event that printed it; any other output (a build's, a test run's, a file's
-    text) lists nothing, whatever its lines start with."""
-    found: dict[str, str] = {}
-    for event in events:
-        output = listing_output(event)
-        if output is None or event.content.get("is_error") is True:
-            continue
-        for line in output.splitlines()[:2000]:
-            word = line.strip().split(":", 1)[0]
-            if not word or " " in word or outside_root(word, event.project_id):
-                continue
-            rel = relative_path(word, event.project_id).removeprefix("./").rstrip("/")
-            if not rel or rel.startswith("/") or ".." in rel.split("/"):
-                continue
-            found.setdefault(rel, event.id)
-            for parent in PurePosixPath(rel).parents:
-                if str(parent) != ".":
-                    found.setdefault(str(parent), event.id)
-    return found
-
-
-def _resolve(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
+def resolve_seen(span: str, seen: SeenPaths, listed: dict[str, str], root: str) -> str | None:
     """The project path `span` names when the subagent read, touched or listed it."""
     raw = LINE_SUFFIX.sub("", span.strip()).removeprefix("./")
     known = seen.resolve(raw)
@@ -195,7 +171,7 @@ def _role(text: str | None) -> str | None:
     return role[0].lower() + role[1:] if role[1:2].islower() else role
 
 
-def _says_something(path: str, label: str, role: str) -> bool:
+def says_something(path: str, label: str, role: str) -> bool:
     """Whether the label and role say more of `path` than its own name and generic words."""
     named = {w.removesuffix("s") for w in _WORD.findall(path.lower())}
     words = {w.removesuffix("s") for w in _WORD.findall(f"{label} {role}".lower())}
@@ -272,7 +248,7 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
     if not reports:
         return []
     seen = seen_paths(events)
-    listed = _listed(e for e in events if e.sidechain)
+    listed = printed_paths(e for e in events if e.sidechain)
     root = events[0].project_id
     kept: dict[str, Placement] = {}
     for event in reports:
@@ -281,8 +257,8 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
             if found is None:
                 continue
             span, label, role = found
-            path = _resolve(span, seen, listed, root)
-            if path is None or excluded(path) or not _says_something(path, label, role):
+            path = resolve_seen(span, seen, listed, root)
+            if path is None or excluded(path) or not says_something(path, label, role):
                 continue
             folder = span.endswith("/") and path not in seen.files
             shown = f"`{path}/`" if folder else f"`{path}`"
