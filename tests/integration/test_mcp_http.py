@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -125,15 +127,29 @@ async def test_the_endpoint_stops_with_the_gateway(settings: Settings) -> None:
 
 
 async def test_the_grpc_api_serves_before_the_http_endpoint_is_recorded(
-    settings: Settings,
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run = HomeLayout(settings.home).run
+    # The endpoint's build is held until gRPC has answered SERVING: on a busy machine it could
+    # otherwise finish first, and the order this test is about would not be seen.
+    release = threading.Event()
+    build = gateway_server.build_endpoint
+
+    def held_build(*args: Any, **kwargs: Any) -> Any:
+        if not release.wait(timeout=120):
+            raise TimeoutError("the test never released the endpoint's build")
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(gateway_server, "build_endpoint", held_build)
     async with (
         running_fake_memory(settings),
         running("gateway", gateway_server.setup, settings, settled=False) as service,
     ):
-        assert await health_status(f"127.0.0.1:{service.port}", timeout=60) == "SERVING"
-        assert read_service_info(info_file(run)) is None
+        try:
+            assert await health_status(f"127.0.0.1:{service.port}", timeout=60) == "SERVING"
+            assert read_service_info(info_file(run)) is None
+        finally:
+            release.set()
         await wait_for(lambda: _recorded(run))
         info = read_service_info(info_file(run))
         assert info is not None
