@@ -12,6 +12,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -144,13 +145,20 @@ def env(running: Running) -> dict[str, str]:
 def _both(
     run: Callable[..., Run], env: dict[str, str], cwd: Path, argv: list[str]
 ) -> tuple[Run, Run]:
-    """The quick and the full run of a command; run again (up to twice more) when their outputs
-    differ, as the services' state may move between two runs (ingest's first scan, counts)."""
-    for _ in range(3):
+    """The quick and the full run of a command; run again, a second apart, while their outputs
+    differ, as the services' state may move between two runs (ingest's first scan, the vector
+    index catching up: on a busy machine that takes many seconds)."""
+    for attempt in range(_TRIES):
         fast, full = run(env, cwd, argv), run(env, cwd, argv, full=True)
         if _steady(fast.stdout) == _steady(full.stdout):
             break
+        if attempt < _TRIES - 1:
+            time.sleep(1.0)
     return fast, full
+
+
+#: How often `_both` runs a pair whose outputs differ before it gives up.
+_TRIES = 30
 
 
 def _steady(text: str) -> str:
