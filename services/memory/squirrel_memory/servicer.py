@@ -99,10 +99,11 @@ def _team_link_or_none(settings: Settings) -> TeamLink | None:
 
 
 def _saved_link(settings: Settings) -> TeamLink | None:
-    """The team link with the token the home holds now (None when it cannot be read)."""
+    """The team link with the token the home holds now (None when it cannot be read: no token,
+    a folder or an unreadable file in its place, bytes that are not text)."""
     try:
         return team_link(settings)
-    except SquirrelError:
+    except (SquirrelError, OSError, UnicodeError):
         return None
 
 
