@@ -46,8 +46,8 @@ class Standing:
     unused: int = 0
     unused_since_used: int = 0
     contradicted_version: int = 0
-    #: Unused servings since the last use or miss (a miss: the trouble is still met), and the
-    #: memory's version at the last of them.
+    #: Unused servings of the memory's current version since the last use or miss (a miss: the
+    #: trouble is still met), and the version they were of.
     unused_in_a_row: int = 0
     unused_version: int = 0
 
@@ -60,6 +60,10 @@ class Standing:
         elif event.outcome == "unused":
             self.unused += 1
             self.unused_since_used += 1
+            if event.version != self.unused_version:
+                # A rewrite (its error met again) starts the count anew: the servings of a
+                # former version say nothing of this one.
+                self.unused_in_a_row = 0
             self.unused_in_a_row += 1
             self.unused_version = event.version
         elif event.outcome == "missed":

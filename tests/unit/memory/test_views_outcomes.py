@@ -183,3 +183,19 @@ async def test_only_pitfalls_rest_and_only_while_learning(store: SqliteStore) ->
     style = await views.user_style(store.project_id, user_id=USER)
     assert [i.source_memory_ids[0] for i in style.items] == [first.id, second.id]
     views.close()
+
+
+async def test_a_rewritten_pitfall_rests_again_only_after_its_own_unused_servings(
+    store: SqliteStore,
+) -> None:
+    high, *_ = await pitfalls_and_style(store)
+    views, book = await resting_views(store)
+    await judge(book, high, "unused", "unused")
+    assert book.resting(high)
+    # Its error met again while it rested: a new version, served once since, unused.
+    rewritten = replace(high, version=high.version + 1)
+    await judge(book, rewritten, "unused")
+    assert not book.resting(rewritten)  # the former version's servings count for nothing
+    await judge(book, rewritten, "unused")
+    assert book.resting(rewritten)
+    views.close()
