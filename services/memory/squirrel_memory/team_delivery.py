@@ -186,7 +186,8 @@ class TeamDelivery:
     async def _token_replaced(self) -> bool:
         """Whether the home holds another token than the one the server refused; it is used
         from the next round on."""
-        link = self._relink() if self._relink is not None else None
+        # Off the event loop: the home may sit on a slow disk.
+        link = await asyncio.to_thread(self._relink) if self._relink is not None else None
         if link is None or link.token == self._link.token:
             return False
         self._link = replace(self._link, token=link.token)
