@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,6 @@ from squirrel_memory.manual import Statement, remember_plan
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
-    MemorySource,
     MemoryType,
     Scope,
     UpdateAction,
@@ -86,26 +85,20 @@ async def as_stored(
 Write = Callable[[SqliteStore, MemoryItem, MemoryItem], Awaitable[object]]
 
 
-async def update(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
-    return await store.apply_decision(
-        UpdateDecision(
-            action=UpdateAction.UPDATE_EXISTING,
-            candidate=candidate("Build with make all -j4", "build_tool"),
-            target_id=first.id,
-        ),
-        user_id=USER,
+def decision(action: UpdateAction, content: str, target: MemoryItem) -> UpdateDecision:
+    return UpdateDecision(
+        action=action, candidate=candidate(content, "build_tool"), target_id=target.id
     )
+
+
+async def update(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    changed = decision(UpdateAction.UPDATE_EXISTING, "Build with make all -j4", first)
+    return await store.apply_decision(changed, user_id=USER)
 
 
 async def delete_and_add(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
-    return await store.apply_decision(
-        UpdateDecision(
-            action=UpdateAction.DELETE_AND_ADD,
-            candidate=candidate("Build with ninja", "build_tool"),
-            target_id=first.id,
-        ),
-        user_id=USER,
-    )
+    changed = decision(UpdateAction.DELETE_AND_ADD, "Build with ninja", first)
+    return await store.apply_decision(changed, user_id=USER)
 
 
 async def supersede(store: SqliteStore, first: MemoryItem, second: MemoryItem) -> object:
@@ -125,12 +118,8 @@ async def correct_importance(store: SqliteStore, first: MemoryItem, _: MemoryIte
 
 
 async def processing_result(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
-    decision = UpdateDecision(
-        action=UpdateAction.UPDATE_EXISTING,
-        candidate=candidate("Build with make all, then make check", "build_tool"),
-        target_id=first.id,
-    )
-    return await store.apply_processing_result([], [decision], [], user_id=USER)
+    changed = decision(UpdateAction.UPDATE_EXISTING, "Build with make all, then make check", first)
+    return await store.apply_processing_result([], [changed], [], user_id=USER)
 
 
 async def rebuild_index(store: SqliteStore, first: MemoryItem, second: MemoryItem) -> object:
@@ -195,33 +184,29 @@ def said(content: str) -> Statement:
     )
 
 
+async def remember_by_hand(store: SqliteStore, content: str) -> MemoryItem:
+    s = said(content)
+    return await store.remember(
+        store.project_id,
+        type=s.memory_type,
+        key=s.key,
+        content=s.content,
+        tags=s.tags,
+        importance=s.importance,
+        scope=s.scope,
+        user_id=s.user_id,
+    )
+
+
 async def test_a_search_after_a_manual_update_reads_it(store: SqliteStore) -> None:
     first, _ = await filled(store)
-    kept = await store.remember(
-        store.project_id,
-        type=MemoryType.RECIPE,
-        key="build_by_hand",
-        content="Build with make all, never make install",
-        tags=("build",),
-        importance=0.8,
-        scope=Scope.PROJECT,
-        user_id=USER,
-    )
+    kept = await remember_by_hand(store, "Build with make all, never make install")
     ids = [first.id, kept.id]
     for step in range(2):  # `remember`, then `remember_batch`, each on the cached row
         items, _ = await search(store, ids)
         assert items[1] is store._db.rows.memories([kept.id])[kept.id]
         if step == 0:
-            changed = await store.remember(
-                store.project_id,
-                type=MemoryType.RECIPE,
-                key="build_by_hand",
-                content="Build with make all in CI",
-                tags=("build",),
-                importance=0.8,
-                scope=Scope.PROJECT,
-                user_id=USER,
-            )
+            changed = await remember_by_hand(store, "Build with make all in CI")
         else:
             [done] = await store.remember_batch(
                 store.project_id, [remember_plan(said("Build with make all -j2"))]
@@ -267,31 +252,16 @@ def test_a_commit_of_another_connection_is_seen_by_each_reader(tmp_path: Path) -
         reader.close()
 
 
-def test_what_a_read_keeps_is_dropped_when_a_write_overlapped_it() -> None:
+async def test_what_a_read_keeps_is_dropped_when_a_write_overlapped_it(
+    store: SqliteStore,
+) -> None:
+    first = await add(store, "Build with make all", "build_tool")
+    a, b, c = (replace(first, id=name) for name in "abc")
     rows = RowCache(size=2)
-    item = _item("a")
     generation = rows.generation
     rows.bump()  # a write ended while the read ran
-    rows.keep(generation, [item])
+    rows.keep(generation, [a])
     rows.keep_docs(generation, [(1, "a")])
     assert rows.memories(["a"]) == {} and rows.memory_ids([1]) == {}
-    rows.keep(rows.generation, [item, _item("b"), _item("c")])
+    rows.keep(rows.generation, [a, b, c])
     assert set(rows.memories(["a", "b", "c"])) == {"b", "c"}  # bounded: the oldest went first
-
-
-def _item(memory_id: str) -> MemoryItem:
-    now = datetime(2026, 1, 1, tzinfo=UTC)
-    return MemoryItem(
-        id=memory_id,
-        project_id="p",
-        user_id=None,
-        scope=Scope.PROJECT,
-        type=MemoryType.RECIPE,
-        key="k",
-        content="c",
-        tags=(),
-        importance=0.5,
-        created_at=now,
-        updated_at=now,
-        source=MemorySource.RULES,
-    )
