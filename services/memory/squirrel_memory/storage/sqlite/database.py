@@ -21,6 +21,7 @@ from squirrel_core.sqlite_files import harden
 from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageError, connect
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
+from squirrel_memory.storage.sqlite.row_cache import RowCache
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -48,6 +49,8 @@ class SqliteDatabase:
     `write(fn)` runs `fn(conn)` on the writer thread inside `BEGIN IMMEDIATE … COMMIT` (rolled
     back if `fn` raises). `read(fn)` runs `fn(conn)` on one of `readers` threads, each with its
     own read-only connection; under WAL, readers never block the writer or each other.
+    `rows` keeps decoded memories for the reads of a search; every write, committed or rolled
+    back, empties it when it ends (`RowCache`).
     """
 
     def __init__(self, path: Path, migrations: Sequence[Migration], *, readers: int = 2) -> None:
@@ -63,6 +66,7 @@ class SqliteDatabase:
         self._lock = threading.Lock()
         self._closed = False
         self.schema_version = 0
+        self.rows = RowCache()
 
     async def open(self) -> None:
         """Create the file (0600) if needed, open the writer connection and migrate."""
@@ -103,6 +107,8 @@ class SqliteDatabase:
         except sqlite3.OperationalError as exc:
             _raise_write_failure(self.path, exc)
             raise
+        finally:
+            self.rows.bump()
         return result
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -114,6 +120,8 @@ class SqliteDatabase:
         except sqlite3.OperationalError as exc:
             _raise_write_failure(self.path, exc)
             raise
+        finally:
+            self.rows.bump()
 
     def _reader_conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)

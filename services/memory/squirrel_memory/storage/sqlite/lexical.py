@@ -245,16 +245,17 @@ class LexicalIndex:
             self._state = None
         self._tokenizer.close()
 
-    def ranked_rows(
+    def ranked_docs(
         self,
         conn: sqlite3.Connection,
-        project_id: str,
         terms: Sequence[str],
         kinds: Sequence[str] | None,
         limit: int,
-    ) -> list[Any] | None:
-        """`search.ranked_rows` from the index, or None when it cannot answer (see the module
-        docstring). `conn` must be in a read transaction, which the memories are read in."""
+    ) -> list[tuple[int, float]] | None:
+        """The `limit` best (doc id, score) of the snapshot of `conn` (in a read transaction),
+        best first, the score higher-is-better; None when the index cannot answer (see the
+        module docstring). Their memories may be deleted or of another project (`ranked_rows`
+        and `reads.memories_of_docs` read and filter them)."""
         if self._state is None:
             self.start_build()
             return None
@@ -265,9 +266,21 @@ class LexicalIndex:
             state = self._state
             if state is None or not self._catch_up(conn, state):
                 return None
-            best = state.best(tokens, kinds, limit)
+            return state.best(tokens, kinds, limit)
+
+    def ranked_rows(
+        self,
+        conn: sqlite3.Connection,
+        project_id: str,
+        terms: Sequence[str],
+        kinds: Sequence[str] | None,
+        limit: int,
+    ) -> list[Any] | None:
+        """`search.ranked_rows` from the index, or None when it cannot answer (see the module
+        docstring). `conn` must be in a read transaction, which the memories are read in."""
+        best = self.ranked_docs(conn, terms, kinds, limit)
         if not best:
-            return []
+            return best
         found = {
             row[0]: row[1:]
             for row in conn.execute(_MEMORIES, (json.dumps([d for d, _ in best]), project_id))

@@ -1,9 +1,11 @@
 """Reading a project's memories on SQLite: the shared reads (`memory_reads`) in its dialect,
 and what SQLite does its own way: memories naming paths from the `memory_paths` index, a tool's
-memories by walking their JSON event lists, and a vector search on the reader thread."""
+memories by walking their JSON event lists, a vector search on the reader thread, and a search's
+rows through the file's `RowCache`."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Sequence
 
@@ -18,6 +20,7 @@ from squirrel_memory.storage.memory_reads import (
 from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.row_cache import RowCache
 
 # The same columns of `memory_items m`, for queries that join it (`memory_from_row` reads them).
 MEMORY_COLUMNS_OF_M = (
@@ -31,6 +34,10 @@ _PATH_MEMORY_IDS = (
     "SELECT memory_id FROM memory_paths WHERE path IN (SELECT value FROM json_each(?)) "
     "AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) "
     "ORDER BY importance DESC, updated_at DESC, memory_id LIMIT ?"
+)
+_DOC_MEMORY_IDS = (
+    "SELECT d.doc_id, d.memory_id FROM json_each(?) j CROSS JOIN memory_fts_docs d "
+    "WHERE d.doc_id = j.value"
 )
 
 memory_from_row = row_reader(SQLITE)
@@ -52,6 +59,65 @@ def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[M
     """The memories with these ids (deleted ones too), in the order asked; unknown ids are
     skipped."""
     return drive(load_many(SQLITE, "", memory_ids), lambda step: rows_of(conn, step))
+
+
+def cached_memories(
+    conn: sqlite3.Connection, rows: RowCache, generation: int, memory_ids: Sequence[str]
+) -> list[MemoryItem]:
+    """`load_memories` through `rows`: the kept memories, the others read on `conn` and kept
+    under `generation` (what `rows.begin(conn)` gave in the same read transaction)."""
+    ids = list(dict.fromkeys(memory_ids))
+    found = rows.memories(ids)
+    if len(found) < len(ids):
+        fresh = load_memories(conn, [i for i in ids if i not in found])
+        rows.keep(generation, fresh)
+        found.update((m.id, m) for m in fresh)
+    return [found[i] for i in ids if i in found]
+
+
+def read_memories(
+    conn: sqlite3.Connection, rows: RowCache, memory_ids: Sequence[str]
+) -> list[MemoryItem]:
+    """`cached_memories` in a read transaction of its own on `conn` (a reader's)."""
+    conn.execute("BEGIN")
+    try:
+        return cached_memories(conn, rows, rows.begin(conn), memory_ids)
+    finally:
+        conn.execute("COMMIT")
+
+
+def memories_of_docs(
+    conn: sqlite3.Connection,
+    rows: RowCache,
+    generation: int,
+    ranked: Sequence[tuple[int, float]],
+    *,
+    project_id: str,
+    kinds: Sequence[str] | None,
+) -> list[tuple[MemoryItem, float]] | None:
+    """The live memories of `project_id` behind ranked full-text doc ids, with their scores, in
+    rank order, through `rows` (as `cached_memories`); None when `kinds` is asked and a doc's
+    memory is gone or of another kind (the index's types lag: the caller asks FTS5 instead)."""
+    if not ranked:
+        return []
+    docs = [d for d, _ in ranked]
+    ids = rows.memory_ids(docs)
+    if len(ids) < len(docs):
+        missing = [d for d in docs if d not in ids]
+        pairs = [(int(d), str(i)) for d, i in conn.execute(_DOC_MEMORY_IDS, (json.dumps(missing),))]
+        rows.keep_docs(generation, pairs)
+        ids.update(pairs)
+    by_id = {m.id: m for m in cached_memories(conn, rows, generation, list(ids.values()))}
+    found = {
+        d: m
+        for d, i in ids.items()
+        if (m := by_id.get(i)) is not None and m.project_id == project_id and not m.deleted
+    }
+    if kinds is not None and (
+        len(found) < len(docs) or any(str(m.type) not in kinds for m in found.values())
+    ):
+        return None
+    return [(found[d], score) for d, score in ranked if d in found]
 
 
 def _with_paths(
@@ -97,6 +163,6 @@ class SqliteMemoryReads(SharedMemoryReads):
 
         def read(conn: sqlite3.Connection) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
             hits = list(find())
-            return hits, load_memories(conn, [m for m, _ in hits])
+            return hits, read_memories(conn, self._db.rows, [m for m, _ in hits])
 
         return await self._db.read(read)

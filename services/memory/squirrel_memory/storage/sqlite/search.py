@@ -19,8 +19,9 @@ from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.postings import COLUMN_WEIGHTS
 from squirrel_memory.storage.sqlite.reads import (
     MEMORY_COLUMNS_OF_M,
-    load_memories,
+    memories_of_docs,
     memory_from_row,
+    read_memories,
 )
 from squirrel_memory.storage.sqlite.schema import (
     SEARCH_RESET,
@@ -194,6 +195,7 @@ class SqliteMemorySearch:
         event loop woken once, when both are done. `on_lexical` gets the lexical hits on their
         reader as soon as they are read (while `find` may still run)."""
         search = self._fts_read(project_id, query, types, limit)
+        rows = self._db.rows
 
         def lexical(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
             found = search(conn) if search is not None else []
@@ -202,7 +204,7 @@ class SqliteMemorySearch:
 
         def vector(conn: sqlite3.Connection) -> tuple[list[tuple[str, float]], list[MemoryItem]]:
             hits = list(find())
-            return hits, load_memories(conn, [m for m, _ in hits])
+            return hits, read_memories(conn, rows, [m for m, _ in hits])
 
         (hits, items), found = await self._db.read_pair(vector, lexical)
         return hits, items, found
@@ -220,20 +222,28 @@ class SqliteMemorySearch:
         kinds = [str(check_type(t)) for t in types] if types else None
         type_list = to_json(kinds) if kinds else None
         lexical = self._lexical
+        cache = self._db.rows
 
         def read(conn: sqlite3.Connection) -> list[tuple[MemoryItem, float]]:
             conn.execute("BEGIN")  # one snapshot for the index's catch-up and the rows
             try:
-                rows = (
-                    lexical.ranked_rows(conn, project_id, terms, kinds, limit)
-                    if lexical is not None
-                    else None
+                generation = cache.begin(conn)
+                ranked = (
+                    lexical.ranked_docs(conn, terms, kinds, limit) if lexical is not None else None
                 )
-                if rows is None:
+                found = (
+                    None
+                    if ranked is None
+                    else memories_of_docs(
+                        conn, cache, generation, ranked, project_id=project_id, kinds=kinds
+                    )
+                )
+                if found is None:
                     rows = ranked_rows(conn, project_id, expression, type_list, limit)
+                    found = [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
             finally:
                 conn.execute("COMMIT")
-            return [(memory_from_row(r[2:]), -float(r[0])) for r in rows]
+            return found
 
         return read
 

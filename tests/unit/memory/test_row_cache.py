@@ -1,0 +1,267 @@
+"""A search's rows come from the file's `RowCache` while nothing writes, and every way a memory
+row can change shows in the next search: each write path of the store, a rolled-back write and
+another connection (another process) writing the same file."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.manual import Statement, remember_plan
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite.row_cache import RowCache
+
+USER = "alice"
+
+
+def candidate(content: str, key: str) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=MemoryType.RECIPE,
+        key=key,
+        content=content,
+        tags=("build",),
+        importance=0.5,
+        source_event_ids=("evt_1",),
+        scope=Scope.PROJECT,
+    )
+
+
+async def add(store: SqliteStore, content: str, key: str) -> MemoryItem:
+    item = await store.apply_decision(
+        UpdateDecision(action=UpdateAction.ADD_NEW, candidate=candidate(content, key)),
+        user_id=USER,
+    )
+    assert item is not None
+    return item
+
+
+async def search(store: SqliteStore, ids: list[str]) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """What one search reads: the memories of `ids` (its vector hits) and its lexical hits for
+    `build`."""
+    _, items, found = await store.found_with_lexical(
+        lambda: [(i, 1.0) for i in ids],
+        store.project_id,
+        "build",
+        types=None,
+        limit=10,
+        on_lexical=lambda _: None,
+    )
+    return items, [m for m, _ in found]
+
+
+async def filled(store: SqliteStore) -> tuple[MemoryItem, MemoryItem]:
+    """Two memories, searched until the cache holds them (the lexical index built)."""
+    first = await add(store, "Build with make all", "build_tool")
+    second = await add(store, "Build docs with sphinx", "docs_build")
+    await search(store, [first.id, second.id])
+    assert store.wait_lexical_index(30)
+    await search(store, [first.id, second.id])
+    assert set(store._db.rows.memories([first.id, second.id])) == {first.id, second.id}
+    return first, second
+
+
+async def as_stored(
+    store: SqliteStore, ids: list[str]
+) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """`search`'s answer read afresh, past the cache: the memories of `ids`, and the live ones
+    among them (both hold `build`)."""
+    rows = await store.get_memories(ids)
+    return rows, [m for m in rows if not m.deleted]
+
+
+Write = Callable[[SqliteStore, MemoryItem, MemoryItem], Awaitable[object]]
+
+
+def decision(action: UpdateAction, content: str, target: MemoryItem) -> UpdateDecision:
+    return UpdateDecision(
+        action=action, candidate=candidate(content, "build_tool"), target_id=target.id
+    )
+
+
+async def update(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    changed = decision(UpdateAction.UPDATE_EXISTING, "Build with make all -j4", first)
+    return await store.apply_decision(changed, user_id=USER)
+
+
+async def delete_and_add(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    changed = decision(UpdateAction.DELETE_AND_ADD, "Build with ninja", first)
+    return await store.apply_decision(changed, user_id=USER)
+
+
+async def supersede(store: SqliteStore, first: MemoryItem, second: MemoryItem) -> object:
+    return await store.supersede(first.id, second.id, "replaced")
+
+
+async def forget(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    return await store.forget(first.id, "wrong")
+
+
+async def correct_content(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    return await store.correct(first.id, content="Build with make -k", importance=None, reason="")
+
+
+async def correct_importance(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    return await store.correct(first.id, content=None, importance=0.9, reason="matters")
+
+
+async def processing_result(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    changed = decision(UpdateAction.UPDATE_EXISTING, "Build with make all, then make check", first)
+    return await store.apply_processing_result([], [changed], [], user_id=USER)
+
+
+async def rebuild_index(store: SqliteStore, first: MemoryItem, second: MemoryItem) -> object:
+    await store.forget(second.id, "gone")  # the rebuild gives the live rows new doc ids
+    return await store.rebuild_search_index()
+
+
+async def other_connection(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    """Another process's write: its own connection to the file, past this store's writer."""
+    with sqlite3.connect(store.path, isolation_level=None) as conn:
+        conn.execute("UPDATE memory_items SET importance = 0.95 WHERE id = ?", (first.id,))
+    return None
+
+
+async def rolled_back(store: SqliteStore, first: MemoryItem, _: MemoryItem) -> object:
+    """A bad decision in a batch: nothing of it is written, and nothing changes."""
+    with pytest.raises(InvalidArgumentError):
+        await store.apply_processing_result(
+            [],
+            [UpdateDecision(action=UpdateAction.UPDATE_EXISTING, candidate=candidate("x", "y"))],
+            [],
+            user_id=USER,
+        )
+    return None
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        update,
+        delete_and_add,
+        supersede,
+        forget,
+        correct_content,
+        correct_importance,
+        processing_result,
+        rebuild_index,
+        other_connection,
+        rolled_back,
+    ],
+)
+async def test_a_search_after_a_write_reads_the_rows_as_written(
+    store: SqliteStore, write: Write
+) -> None:
+    first, second = await filled(store)
+    await write(store, first, second)
+    ids = [first.id, second.id]
+    items, lexical = await search(store, ids)
+    stored, live = await as_stored(store, ids)
+    assert items == stored
+    # New memories a write added hold `build` too: the live ones of the old ids, in any order.
+    assert {m.id: m for m in lexical if m.id in ids} == {m.id: m for m in live}
+    for hit in lexical:
+        assert hit == await store.get_memory(hit.id) and not hit.deleted
+    if write is not rolled_back:
+        assert items != [first, second]  # the write changed what a search shows
+
+
+def said(content: str) -> Statement:
+    return Statement(
+        USER, MemoryType.RECIPE, "build_by_hand", content, ("build",), 0.8, Scope.PROJECT
+    )
+
+
+async def remember_by_hand(store: SqliteStore, content: str) -> MemoryItem:
+    s = said(content)
+    return await store.remember(
+        store.project_id,
+        type=s.memory_type,
+        key=s.key,
+        content=s.content,
+        tags=s.tags,
+        importance=s.importance,
+        scope=s.scope,
+        user_id=s.user_id,
+    )
+
+
+async def test_a_search_after_a_manual_update_reads_it(store: SqliteStore) -> None:
+    first, _ = await filled(store)
+    kept = await remember_by_hand(store, "Build with make all, never make install")
+    ids = [first.id, kept.id]
+    for step in range(2):  # `remember`, then `remember_batch`, each on the cached row
+        items, _ = await search(store, ids)
+        assert items[1] is store._db.rows.memories([kept.id])[kept.id]
+        if step == 0:
+            changed = await remember_by_hand(store, "Build with make all in CI")
+        else:
+            [done] = await store.remember_batch(
+                store.project_id, [remember_plan(said("Build with make all -j2"))]
+            )
+            assert not isinstance(done, InvalidArgumentError)
+            changed = await store.get_memory(kept.id)
+        assert changed.id == kept.id and changed.version == step + 2
+        items, lexical = await search(store, ids)
+        assert items[1] == changed and items[1] != kept
+        assert next(m for m in lexical if m.id == kept.id) == changed
+        kept = changed
+
+
+async def test_every_write_of_the_store_empties_the_cache(store: SqliteStore) -> None:
+    first, second = await filled(store)
+    generation = store._db.rows.generation
+    await store.forget(second.id, "gone")
+    assert store._db.rows.generation > generation
+    assert store._db.rows.memories([first.id, second.id]) == {}
+    await store.vacuum()  # a write outside a transaction
+    assert store._db.rows.generation > generation + 1
+
+
+async def test_a_search_reuses_the_rows_it_kept(store: SqliteStore) -> None:
+    first, second = await filled(store)
+    kept = store._db.rows.memories([first.id])[first.id]
+    items, lexical = await search(store, [first.id, second.id])
+    assert items[0] is kept  # the same object, not read again
+    assert next(m for m in lexical if m.id == first.id) is kept
+
+
+def test_a_commit_of_another_connection_is_seen_by_each_reader(tmp_path: Path) -> None:
+    path = f"{tmp_path}/rows.db"
+    with sqlite3.connect(path, isolation_level=None) as writer:
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("CREATE TABLE t (x)")
+        reader = sqlite3.connect(path, isolation_level=None)
+        rows = RowCache(size=2)
+        first = rows.begin(reader)  # a reader's first look bumps: it cannot know what changed
+        assert rows.begin(reader) == first
+        writer.execute("INSERT INTO t VALUES (1)")
+        assert rows.begin(reader) == first + 1
+        reader.close()
+
+
+async def test_what_a_read_keeps_is_dropped_when_a_write_overlapped_it(
+    store: SqliteStore,
+) -> None:
+    first = await add(store, "Build with make all", "build_tool")
+    a, b, c = (replace(first, id=name) for name in "abc")
+    rows = RowCache(size=2)
+    generation = rows.generation
+    rows.bump()  # a write ended while the read ran
+    rows.keep(generation, [a])
+    rows.keep_docs(generation, [(1, "a")])
+    assert rows.memories(["a"]) == {} and rows.memory_ids([1]) == {}
+    rows.keep(rows.generation, [a, b, c])
+    assert set(rows.memories(["a", "b", "c"])) == {"b", "c"}  # bounded: the oldest went first
