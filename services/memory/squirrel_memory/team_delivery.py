@@ -147,7 +147,9 @@ class TeamDelivery:
             try:
                 await self.deliver()
                 delay = self._interval
-            except (SquirrelError, OSError) as exc:
+            except Exception as exc:
+                # The events stay in the local store: a later round sends them. A fault nobody
+                # foresaw is logged by its type and backed off from, never the end of delivery.
                 delay = min(MAX_BACKOFF_SECONDS, max(self._interval, delay * 2))
                 if isinstance(exc, (UnavailableError, OSError)):
                     ready = self._server_back
@@ -173,8 +175,18 @@ class TeamDelivery:
                 step = left if ready is None else min(self._probe_every, left)
                 await asyncio.wait_for(self._wake.wait(), step)
                 return
-            if ready is not None and until - loop.time() > 0 and await ready():
+            if ready is not None and until - loop.time() > 0 and await self._asked(ready):
                 return
+
+    async def _asked(self, ready: Callable[[], Awaitable[bool]]) -> bool:
+        """`ready()`, a fault in it taken as "not yet" (and logged), so the pause runs on."""
+        try:
+            return await ready()
+        except Exception as exc:
+            log.warning(
+                "team_probe_failed", server=self._link.server, error_type=type(exc).__name__
+            )
+            return False
 
     async def _server_back(self) -> bool:
         """Whether the server that was unreachable serves again (its health check)."""
