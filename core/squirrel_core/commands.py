@@ -262,7 +262,7 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
     return None
 
 
-#: make's options whose value is the next word (`make -C test/llvmpasses`, `make -f ci.mk`).
+#: make's options whose value is the next word (`make -C test/plugins`, `make -f ci.mk`).
 _MAKE_VALUED = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile"})
 
 

@@ -378,7 +378,7 @@ def _test_commands(found: Sequence[SearchResult]) -> list[SearchResult]:
 def _quotes_tests(result: SearchResult) -> bool:
     """Whether a recipe quotes a command that runs a test suite (`make test`, `uv run pytest`),
     or is a page's section that says it is how to test, for the project as a whole ("AGENTS.md,
-    under Using Revise, says how to test: … `./julia -e '…'`"; not "… (run in `web/`)")."""
+    under Running the suite, says how to test: … `./run-tests --all`"; not "… (run in `web/`)")."""
     if result.type != "recipe":
         return False
     if any(is_test_command(command) for command in _COMMAND.findall(result.content)):

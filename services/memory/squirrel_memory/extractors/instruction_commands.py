@@ -8,7 +8,7 @@ repository scan's own reader finds in it (`read_instruction_file`) make one reci
 everyday purpose, the first command that names that purpose in its own words (`composer test`,
 `composer lint`; never a package name such as `phpstan/phpstan` or another purpose's command
 such as `composer spec`). With no command for the project's tests, a test folder's own suite
-(`make -C test/llvmpasses`) is given as that folder's. The last read of each file is the one
+(`make -C test/plugins`) is given as that folder's. The last read of each file is the one
 read. A sub-folder's file the host loaded for work in that folder gives that folder's commands
 ("… names (run in `web/`)").
 """
@@ -30,7 +30,7 @@ from squirrel_memory.repository.snapshot import TextFile
 KEY_PREFIX = "instructions:commands:"
 #: Each everyday purpose: how the recipe says it, and the words its command must contain.
 _PURPOSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    # A word of its own, never a folder's name (`make -C test/llvmpasses` runs a sub-folder's
+    # A word of its own, never a folder's name (`make -C test/plugins` runs a sub-folder's
     # suite, not the project's tests).
     ("test", "run the tests with", re.compile(r"(?<![\w/.-])tests?(?![\w/.-])", re.IGNORECASE)),
     ("lint", "lint with", re.compile(r"\blint\b", re.IGNORECASE)),
@@ -54,7 +54,7 @@ class FileCommands:
     event_ids: tuple[str, ...]
 
 
-#: A folder of tests (`test/llvmpasses`, `tests`, `spec/unit`): one of its parts says so.
+#: A folder of tests (`test/plugins`, `tests`, `spec/unit`): one of its parts says so.
 _TEST_FOLDER = re.compile(r"(?:^|/)(?:tests?|specs?|testsuite)(?:/|$)", re.IGNORECASE)
 
 
