@@ -18,6 +18,7 @@ from squirrel_core.tokens import estimate_tokens
 from squirrel_memory import server as memory_server
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     SEARCH_REASONS_TOOL_NAME,
@@ -141,7 +142,9 @@ def fake() -> Iterator[FakeAnthropicServer]:
 
 def _writer(base_url: str, budget: LlmBudget, timeout: float = 5.0) -> LlmWriter:
     client = anthropic.AsyncAnthropic(api_key="test-key", base_url=base_url, max_retries=0)
-    return LlmWriter(client, model="claude-test", budget=budget, timeout_seconds=timeout)
+    return LlmWriter(
+        AnthropicCaller(client, model="claude-test", budget=budget), timeout_seconds=timeout
+    )
 
 
 async def _world(root: Path, base_url: str, budget: LlmBudget) -> World:

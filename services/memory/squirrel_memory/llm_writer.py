@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import anthropic
 import structlog
 
-from squirrel_memory.extractors.anthropic import forced_tool_call
+from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     MAX_MARKDOWN_CHARS,
@@ -71,28 +70,21 @@ class LlmWriter:
     should be used instead."""
 
     def __init__(
-        self,
-        client: anthropic.AsyncAnthropic,
-        *,
-        model: str,
-        budget: LlmBudget,
-        timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+        self, caller: AnthropicCaller, *, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
     ) -> None:
         if not timeout_seconds > 0:
             raise ValueError("timeout_seconds must be positive")
-        self._client = client
-        self._model = model
-        self._budget = budget
+        self._caller = caller
         self._timeout = timeout_seconds
 
     @property
     def budget(self) -> LlmBudget:
         """The spending caps every call counts against."""
-        return self._budget
+        return self._caller.budget
 
     async def close(self) -> None:
         """Close the HTTP client."""
-        await self._client.close()
+        await self._caller.close()
 
     async def task_context(
         self, task: str, candidates: Sequence[Note], budget_tokens: int
@@ -165,14 +157,8 @@ class LlmWriter:
     ) -> dict[str, Any] | None:
         try:
             async with asyncio.timeout(self._timeout):
-                return await forced_tool_call(
-                    self._client,
-                    self._budget,
-                    model=self._model,
-                    max_tokens=max_tokens,
-                    system=system,
-                    message=message,
-                    tool=tool,
+                return await self._caller.call_tool(
+                    system=system, message=message, tool=tool, max_tokens=max_tokens
                 )
         except Exception as error:  # any failure keeps the deterministic text
             _fell_back(kind, type(error).__name__)

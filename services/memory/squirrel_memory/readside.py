@@ -326,6 +326,7 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
         return None
     import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
 
+    from squirrel_memory.llm.anthropic_caller import AnthropicCaller  # noqa: PLC0415
     from squirrel_memory.llm_writer import LlmWriter  # noqa: PLC0415
 
     client = anthropic.AsyncAnthropic(
@@ -334,12 +335,12 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
         max_retries=0,
         timeout=WRITER_TIMEOUT_SECONDS,
     )
-    return LlmWriter(
+    caller = AnthropicCaller(
         client,
         model=settings.str_("anthropic.model"),
         budget=budget or budget_for(settings, "anthropic"),
-        timeout_seconds=WRITER_TIMEOUT_SECONDS,
     )
+    return LlmWriter(caller, timeout_seconds=WRITER_TIMEOUT_SECONDS)
 
 
 def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:

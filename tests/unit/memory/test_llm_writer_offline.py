@@ -11,6 +11,7 @@ import anthropic
 import pytest
 
 from squirrel_core.settings import load_settings
+from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.llm_prompts import (
     MAX_NOTE_CHARS,
@@ -148,7 +149,9 @@ def test_view_answer_keeps_non_empty_summaries_and_needs_something() -> None:
 @pytest.fixture
 async def offline_writer() -> AsyncIterator[LlmWriter]:
     client = anthropic.AsyncAnthropic(api_key="k", base_url="http://127.0.0.1:9", max_retries=0)
-    writer = LlmWriter(client, model="m", budget=LlmBudget(calls_per_hour=5, tokens_per_day=10**6))
+    writer = LlmWriter(
+        AnthropicCaller(client, model="m", budget=LlmBudget(calls_per_hour=5, tokens_per_day=10**6))
+    )
     yield writer
     await writer.close()
 
@@ -170,7 +173,7 @@ async def test_an_unreachable_api_counts_one_call_and_returns_none(
 async def test_a_spent_budget_refuses_before_any_request() -> None:
     client = anthropic.AsyncAnthropic(api_key="k", base_url="http://127.0.0.1:9", max_retries=0)
     budget = LlmBudget(calls_per_hour=0, tokens_per_day=10**6)
-    writer = LlmWriter(client, model="m", budget=budget)
+    writer = LlmWriter(AnthropicCaller(client, model="m", budget=budget))
     try:
         assert await writer.search_reasons("q", NOTES) is None
     finally:
@@ -182,7 +185,7 @@ def test_timeout_must_be_positive() -> None:
     client = anthropic.AsyncAnthropic(api_key="k", base_url="http://127.0.0.1:9")
     budget = LlmBudget(calls_per_hour=1, tokens_per_day=1)
     with pytest.raises(ValueError):
-        LlmWriter(client, model="m", budget=budget, timeout_seconds=0)
+        LlmWriter(AnthropicCaller(client, model="m", budget=budget), timeout_seconds=0)
 
 
 @pytest.mark.parametrize(

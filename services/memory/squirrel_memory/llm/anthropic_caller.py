@@ -24,6 +24,11 @@ class AnthropicCaller:
     def model(self) -> str:
         return self._model
 
+    @property
+    def budget(self) -> LlmBudget:
+        """The spending caps every call counts against."""
+        return self._budget
+
     async def call_tool(
         self, *, system: str, message: str, tool: dict[str, Any], max_tokens: int
     ) -> dict[str, Any]:
