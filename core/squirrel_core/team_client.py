@@ -86,6 +86,16 @@ def team_link(settings: Settings) -> TeamLink | None:
     return TeamLink(server, token, Path(ca).expanduser() if ca else None, machine_name(settings))
 
 
+def saved_team_link(settings: Settings) -> TeamLink | None:
+    """The team link with the token the home holds now, or None when it cannot be read (no
+    token, a folder or an unreadable file in its place, bytes that are not text): whoever asks
+    keeps the token it had."""
+    try:
+        return team_link(settings)
+    except (SquirrelError, OSError, UnicodeError):
+        return None
+
+
 RECONNECT_FIRST_MS: Final = 250
 """How long a team channel that could not connect waits before its first new try."""
 RECONNECT_MAX_MS: Final = 2_000

@@ -37,7 +37,7 @@ from squirrel_gateway import team_away
 from squirrel_gateway.cli_memory import CliMemory
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
-from squirrel_gateway.reads import for_hooks
+from squirrel_gateway.reads import for_hooks, reads_backend
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.tools import build_mcp_server
@@ -332,6 +332,55 @@ async def test_a_token_saved_in_place_of_a_refused_one_is_used_at_once_not_after
             assert await delivery.waiting(store) == 0
         finally:
             await delivery.stop()
+
+
+async def test_the_gateways_reads_take_a_token_saved_in_place_of_a_refused_one_at_once(
+    tmp_path: Path, homes: Homes
+) -> None:
+    """A replaced token is used by the next read, not after the pause nor the next `sqrl up`."""
+    server_settings, laptop_settings, link = homes()
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    record, revoked = tokens.issue("frank", ["github.com/acme/*"], Role.ADMIN)
+    tokens.revoke(record.id)
+    laptop_home = HomeLayout(laptop_settings.home)
+    save_team_token(laptop_home, revoked)  # what `sqrl team join` had saved
+    repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
+    async with (
+        serving(server_settings) as server,
+        serving(laptop_settings) as laptop,
+        memory_client(laptop.service, laptop_settings) as local,
+    ):
+        await local.call(local.stub.RegisterProject, pb.RegisterProjectRequest(root=str(repo)))
+        target = f"localhost:{server.service.team_port}"
+        admin = team_memory_client(TeamLink(target, link.token, link.ca_file, "m"))
+        await admin.call(admin.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+        await admin.call(
+            admin.stub.Remember,
+            pb.RememberRequest(
+                project_id=TEAM_ID,
+                type=memory_pb2.MEMORY_TYPE_RECIPE,
+                content="Run the team's tests with `make team-check`.",
+            ),
+        )
+        await admin.close()
+        gateway_settings = laptop_settings.with_values(
+            team__server=target, team__ca_file=str(link.ca_file), team__machine="frank-mbp"
+        )
+        reads, close = reads_backend(
+            gateway_settings, GrpcMemoryBackend(local, lambda: [str(repo)])
+        )
+        try:
+            assert isinstance(reads, TeamMemoryBackend)
+            notes, shown = await _context_notes(reads, repo)
+            assert len(notes) == 1 and "refused this laptop's token" in notes[0], notes
+            assert "make team-check" not in shown
+            # Still refused: the same token, left alone for the pause.
+            assert (await _context_notes(reads, repo))[0] == notes
+            save_team_token(laptop_home, link.token)  # a new token, saved by `sqrl team join`
+            notes, shown = await _context_notes(reads, repo)
+            assert notes == [] and "make team-check" in shown
+        finally:
+            await close()
 
 
 async def test_mcp_tools_and_hooks_end_with_the_line_only_when_the_team_was_left_out(

@@ -12,10 +12,11 @@ from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import team_link, team_memory_client
+from squirrel_core.team_client import saved_team_link, team_link, team_memory_client
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TEAM_WAIT_SECONDS, TeamMemoryBackend
+from squirrel_gateway.team_connection import TeamConnection
 from squirrel_gateway.team_outbox import OUTBOX_FILE, OutboxSender, TeamOutbox
 
 log = structlog.get_logger()
@@ -38,15 +39,20 @@ def reads_backend(
         return local, _nothing_to_close
     if link is None:
         return local, _nothing_to_close
-    client = team_memory_client(link, timeout=TEAM_WAIT_SECONDS)
-    team = GrpcMemoryBackend(client, list, timeout=TEAM_WAIT_SECONDS)
+    connection = TeamConnection(
+        link,
+        HomeLayout(settings.home).team_token,
+        lambda: saved_team_link(settings),
+        timeout=TEAM_WAIT_SECONDS,
+    )
+    team = GrpcMemoryBackend(connection.client, list, timeout=TEAM_WAIT_SECONDS)
 
     async def team_id(root: str) -> str:
         return await backend.team_id(root)
 
     sender = OutboxSender(
         TeamOutbox(HomeLayout(settings.home).team / OUTBOX_FILE),
-        lambda: team_memory_client(link, timeout=TEAM_WAIT_SECONDS),
+        lambda: team_memory_client(connection.current_link(), timeout=TEAM_WAIT_SECONDS),
         team_id,
         timeout=TEAM_WAIT_SECONDS,
     )
@@ -56,13 +62,14 @@ def reads_backend(
         lambda root: project_identity(root, link.machine),
         server=link.server,
         outbox=sender,
+        token_replaced=connection.token_replaced,
     )
     sender.on_sent = backend.team_is_back
     sender.start()
 
     async def close() -> None:
         await sender.stop()
-        await client.close()
+        await connection.close()
 
     return backend, close
 

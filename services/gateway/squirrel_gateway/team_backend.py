@@ -49,6 +49,10 @@ RETRY_AFTER_SECONDS: Final = 30.0
 T = TypeVar("T")
 
 
+def _never() -> bool:
+    return False
+
+
 class TeamMemoryBackend:
     """`MemoryBackend` over the team server and the local memory service together."""
 
@@ -61,8 +65,10 @@ class TeamMemoryBackend:
         server: str,
         wait_seconds: float = TEAM_WAIT_SECONDS,
         outbox: OutboxSender | None = None,
+        token_replaced: Callable[[], bool] | None = None,
     ) -> None:
         self._outbox = outbox
+        self._token_replaced = token_replaced or _never
         self._local = local
         self._team = team
         self._team_id = team_id
@@ -131,6 +137,7 @@ class TeamMemoryBackend:
             server=self._server,
             wait_seconds=seconds,
             outbox=self._outbox,
+            token_replaced=self._token_replaced,
         )
 
     async def resolve_project(self, path: str) -> str:
@@ -157,7 +164,8 @@ class TeamMemoryBackend:
     ) -> T | None:
         """The team server's answer, or None (down, slow, failing, or left alone for now); the
         reason is noted for whoever answers (`team_away`)."""
-        if time.monotonic() < self._down_until:
+        # A token saved since the server refused this one (`sqrl team join`) ends the pause.
+        if time.monotonic() < self._down_until and not self._token_replaced():
             team_away.note(
                 team_away.line(self._server, self._down_reason, write=write, queued=queued)
             )

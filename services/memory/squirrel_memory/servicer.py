@@ -19,7 +19,7 @@ from squirrel_core.events import Event
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, team_link
+from squirrel_core.team_client import TeamLink, saved_team_link, team_link
 from squirrel_core.wire import (
     SOURCE_TOOLS,
     EventDecodeError,
@@ -98,15 +98,6 @@ def _team_link_or_none(settings: Settings) -> TeamLink | None:
         return None
 
 
-def _saved_link(settings: Settings) -> TeamLink | None:
-    """The team link with the token the home holds now (None when it cannot be read: no token,
-    a folder or an unreadable file in its place, bytes that are not text)."""
-    try:
-        return team_link(settings)
-    except (SquirrelError, OSError, UnicodeError):
-        return None
-
-
 def _remember_response(done: Remembered) -> pb.RememberResponse:
     return pb.RememberResponse(
         memory=memory_to_pb(done.memory),
@@ -129,7 +120,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 self.engine.registry.open_stores,
                 link,
                 interval=settings.float_("team.deliver_seconds"),
-                relink=lambda: _saved_link(settings),
+                relink=lambda: saved_team_link(settings),
             )
             if link is not None
             else None
