@@ -18,7 +18,7 @@ from squirrel_core.errors import SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.projects import read_projects
-from squirrel_core.service_info import pid_alive, read_service_info
+from squirrel_core.service_info import pid_alive, read_service_info, read_starting
 
 if TYPE_CHECKING:
     from squirrel_cli.console import Console
@@ -67,6 +67,7 @@ def service_rows(
                 "uptime_seconds": round(time.time() - started, 1) if alive and started else None,
                 "restarts": svc.restarts if svc else 0,
                 "problem": (svc.problem or None) if svc else None,
+                "starting": read_starting(layout.starting_file(name)) if alive else None,
             }
         )
     return rows, ports
@@ -149,6 +150,8 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     for row in data["services"]:
         if row.get("problem"):
             console.line(str(row["problem"]))
+        if row.get("starting") and row.get("health") != "SERVING":
+            console.line(f"The {row['service']} service is not serving yet: {row['starting']}")
     memory = data["memory"]
     console.line(f"Memory: {memory['text']}{memory.get('text_delivery', '')}")
     model = data["embedding_model"]

@@ -79,6 +79,11 @@ class HomeLayout:
         """`<home>/run/<service>-service.json`: pid, host and port of a running service."""
         return self.run / f"{service}-service.json"
 
+    def starting_file(self, service: str) -> Path:
+        """`<home>/run/<service>-starting.json`: how far a service's start is (a migration of
+        its database), while it listens and does not serve yet."""
+        return self.run / f"{service}-starting.json"
+
     @property
     def team_server_file(self) -> Path:
         """`<home>/run/team-server.json`: host and port a team server listens on for laptops."""

@@ -32,8 +32,10 @@ from squirrel_core.service_info import (
     LOOPBACK,
     MAX_MESSAGE_BYTES,
     ServiceInfo,
+    clear_starting,
     read_service_info,
     write_service_info,
+    write_starting,
 )
 from squirrel_core.team_grants import Grant, role_for
 from squirrel_core.team_listen import SERVER_STARTING, TeamListener, is_loopback
@@ -290,6 +292,8 @@ class GrpcService:
         """With no port asked for: the port to take when it is free (the one a restarted
         service had before), else any free one."""
         self._info_path = info_path
+        self._starting_path = info_path.with_name(f"{name}-starting.json")
+        """As `HomeLayout.starting_file(name)`: how far the start is, for `sqrl status`."""
         self._team = team
         self.port = 0
         self.team_port = 0
@@ -360,13 +364,19 @@ class GrpcService:
 
     def say_starting(self, text: str) -> None:
         """What a team token's call is answered (UNAVAILABLE) until the service is SERVING
-        (how far its start is), instead of the plain "starting"."""
+        (how far its start is), instead of the plain "starting"; `sqrl status` on this machine
+        shows it too (`<home>/run/<name>-starting.json`)."""
         self._interceptor.starting_text = text
+        try:
+            write_starting(self._starting_path, text)
+        except OSError as exc:  # the answer to the laptops matters more than the record
+            log.warning("starting_record_failed", service=self.name, error=exc.strerror)
 
     async def set_serving(self) -> None:
         """Marks the server SERVING and records it in the home's service file."""
         self._interceptor.starting = False
         self._interceptor.starting_text = SERVER_STARTING
+        clear_starting(self._starting_path)
         for service_name in ["", *self._service_names]:
             await self.health.set(service_name, health_pb2.HealthCheckResponse.SERVING)
         write_service_info(
@@ -387,6 +397,7 @@ class GrpcService:
             info = read_service_info(path)
             if info is not None and info.pid == os.getpid():
                 path.unlink(missing_ok=True)
+        clear_starting(self._starting_path)
         log.info("service_stopped", service=self.name)
 
 

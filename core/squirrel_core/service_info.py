@@ -60,6 +60,34 @@ def read_service_info(path: Path) -> ServiceInfo | None:
         return None
 
 
+def write_starting(path: Path, text: str) -> None:
+    """Records how far this process's start is (`<home>/run/<name>-starting.json`)."""
+    payload = {"pid": os.getpid(), "text": text}
+    write_private_file(path, (json.dumps(payload) + "\n").encode())
+
+
+def read_starting(path: Path) -> str | None:
+    """How far a running service's start is, or None: no record, an unreadable one, or one a
+    process that is gone left behind."""
+    try:
+        data = json.loads(path.read_text())
+        pid, text = int(data["pid"]), str(data["text"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return text if pid_alive(pid) else None
+
+
+def clear_starting(path: Path) -> None:
+    """Removes this process's record of its start (another process's is left alone)."""
+    try:
+        data = json.loads(path.read_text())
+        mine = int(data["pid"]) == os.getpid()
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if mine:
+        path.unlink(missing_ok=True)
+
+
 def wait_service_info(path: Path, *, writer: Path, timeout: float) -> ServiceInfo | None:
     """The record at `path`, waiting up to `timeout` seconds for it while the service that
     writes it is recorded at `writer` and running (the gateway starts its HTTP endpoint a

@@ -16,6 +16,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.status_view import team_delivery
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import read_starting
 from squirrel_core.team_client import TeamLink, failure_reason, save_team_token, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
@@ -120,6 +121,9 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and
                 "it is migrating its store: 40 % (2 of 5 memories) counted"
             )
             assert not await serving(link)  # the laptop's probe waits for SERVING
+            # `sqrl status` on the server's own machine says it as well.
+            server_home = HomeLayout(server_settings.home)
+            assert MIGRATING in (read_starting(server_home.starting_file("memory")) or "")
             said = team_delivery(
                 [{"team_events_waiting": 50, "team_delivery_error": delivery.last_error}]
             )
@@ -137,6 +141,7 @@ async def test_a_laptop_delivering_while_the_server_migrates_is_told_how_far_and
             await asyncio.wait_for(starting, 60)
             await service.set_serving()
             assert await serving(link)
+            assert read_starting(server_home.starting_file("memory")) is None
             report = await delivery.deliver()
             assert (report.sent, report.accepted, report.duplicates) == (50, 50, 0)
             assert (await delivery.deliver()).sent == 0
