@@ -27,12 +27,16 @@ SERVER_MIGRATING = "the team server is migrating its store: "
 """How the answer begins while the server counts its memories for a new schema version."""
 
 
-def server_migrating(counted: int, total: int) -> str:
-    """What a team server answers (UNAVAILABLE) while its migration counts the memories."""
+def server_migrating(
+    counted: int, total: int, rows: str = "memories", done: str = "counted"
+) -> str:
+    """What a team server answers (UNAVAILABLE) while a migration goes over its `rows`
+    (memories counted, events rehashed)."""
     percent = 100 if total <= 0 else min(100, counted * 100 // total)
+    one = {"memories": "memory", "events": "event"}.get(rows, rows)
     return (
-        f"{SERVER_MIGRATING}{percent} % ({counted:,} of {total:,} memories) counted; it serves "
-        "once every memory is; try again shortly"
+        f"{SERVER_MIGRATING}{percent} % ({counted:,} of {total:,} {rows}) {done}; it serves "
+        f"once every {one} is; try again shortly"
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.dedup import event_hash
+from squirrel_memory.storage.postgres.online import CountProgress
 from squirrel_memory.storage.postgres.rehash import EventRehash
 from squirrel_memory.storage.postgres.schema import EVENT_REHASH, MIGRATIONS, migrate
 from tests.unit.memory.test_event_rehash import former_hash
@@ -169,13 +170,23 @@ async def test_a_rehash_stopped_between_batches_is_taken_up_by_the_next_start(
         if upto is not None:
             raise _StoppedError
 
+    told: list[CountProgress] = []
     async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
         with pytest.raises(_StoppedError):
-            await migrate(conn, batch_rows=2, after_batch=stop)
+            await migrate(conn, batch_rows=2, after_batch=stop, progress=told.append)
     stopped = _state(database, project)
     assert stopped["version"] == (8,) and stopped["progress"] == (True,)
-    db, _ = await _open(database, project)  # the next start takes it up at its watermark
-    await db.close()
+    total = told[0].total
+    # How far it is, as a migrating team server tells laptops: before the first batch, after it.
+    assert [(p.counted, p.total, p.rows, p.done) for p in told] == [
+        (0, total, "events", "rehashed"),
+        (2, total, "events", "rehashed"),
+    ]
+    told.clear()
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        await migrate(conn, batch_rows=2, progress=told.append)  # taken up at its watermark
+    assert told[0].counted == 2 and told[-1].counted == told[-1].total >= 2
+    assert [p.counted for p in told] == sorted(p.counted for p in told)
     state = _state(database, project)
     assert set(state["events"]) == {"evt_a_first", "evt_m_user", "evt_n_said"}
     assert state["version"] == (LATEST,) and state["progress"] == (False,)

@@ -27,7 +27,7 @@ def registered(settings: Settings, service: GrpcService) -> MemoryServicer:
 
     service.add(register)
     servicer.engine.on_migration(
-        lambda p: service.say_starting(server_migrating(p.counted, p.total))
+        lambda p: service.say_starting(server_migrating(p.counted, p.total, p.rows, p.done))
     )
     return servicer
 

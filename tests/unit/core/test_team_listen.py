@@ -96,6 +96,9 @@ def test_a_migrating_server_says_how_far_it_counted_rounded_down() -> None:
         "99 % (249,999 of 250,000 memories) counted"
     )
     assert migration_progress(server_migrating(0, 0)) == "100 % (0 of 0 memories) counted"
+    rehashing = server_migrating(30_000, 120_000, "events", "rehashed")
+    assert migration_progress(rehashing) == "25 % (30,000 of 120,000 events) rehashed"
+    assert "once every event is" in rehashing and "memor" not in rehashing
     assert migration_progress(SERVER_STARTING) is None
     assert failure_reason(UnavailableError(said), 3) == (
         "it is migrating its store: 40 % (102,000 of 250,000 memories) counted"

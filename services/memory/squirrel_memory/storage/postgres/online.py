@@ -69,11 +69,14 @@ AfterBatch = Callable[[str | None], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class CountProgress:
-    """How far a count has gone: `counted` of `total` memories (rows of `memory_items`,
-    forgotten ones included), as the migrating server knows it."""
+    """How far a migration has gone: `counted` of `total` rows (memories counted — rows of
+    `memory_items`, forgotten ones included — or events rehashed), as the migrating server
+    knows it."""
 
     counted: int
     total: int
+    rows: str = "memories"
+    done: str = "counted"
 
 
 Progress = Callable[[CountProgress], None]

@@ -32,6 +32,8 @@ from psycopg import AsyncConnection
 from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
     AfterBatch,
+    CountProgress,
+    Progress,
     in_batches,
     prepared_once,
 )
@@ -85,8 +87,11 @@ _SET_HASHES = (
 )
 
 
-async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int) -> str | None:
-    """Rehash the next `batch_rows` events; the last id done, None when every event is.
+async def _one_batch(
+    conn: AsyncConnection, rehash: EventRehash, batch_rows: int
+) -> tuple[str | None, int]:
+    """Rehash the next `batch_rows` events; (the last id done, None when every event is; the
+    events the batch read).
 
     The rows are read and hashed before the batch's transaction (an event's content never
     changes once stored), so the appends wait only for the SQL that merges and rehashes."""
@@ -95,7 +100,7 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
     )
     row = await cursor.fetchone()
     if row is None or row[1]:
-        return None
+        return None, 0
     after = str(row[0])
     cursor = await conn.execute(_READ_BATCH, (after, batch_rows))
     read = await cursor.fetchall()
@@ -103,7 +108,7 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
     async with conn.transaction():
         if not read:
             await conn.execute(f"UPDATE {rehash.progress} SET done = true")  # noqa: S608
-            return None
+            return None, 0
         upto = str(read[-1][0])
         for project in sorted({str(r[1]) for r in read}):
             # The project's appends take turns through this lock (`events.PostgresEventLog`).
@@ -144,7 +149,19 @@ async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int
             f"UPDATE {rehash.progress} SET counted_to = %s",  # noqa: S608
             (upto,),
         )
-    return upto
+    return upto, len(read)
+
+
+async def _where_it_stands(conn: AsyncConnection, rehash: EventRehash) -> CountProgress:
+    """The events at or below the watermark (every one once it is done), of every event: a
+    rehash taken up after a stop starts from what it had done."""
+    cursor = await conn.execute(
+        "SELECT count(*) FILTER (WHERE p.done OR e.id <= p.counted_to), count(*) "  # noqa: S608
+        f"FROM events e, {rehash.progress} p"
+    )
+    row = await cursor.fetchone()  # an aggregate: one row
+    done, total = (int(row[0]), int(row[1])) if row is not None else (0, 0)
+    return CountProgress(done, total, "events", "rehashed")
 
 
 _PAIRS = "(SELECT * FROM unnest(%(merged)s::text[], %(kept)s::text[]) AS p(merged, kept))"
@@ -198,15 +215,32 @@ async def rehash_online(
     *,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     after_batch: AfterBatch | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Prepare, rehash in batches, then finish (`finished` writes the version row); `conn` in
-    autocommit, outside a transaction. Returns the batches run."""
+    autocommit, outside a transaction. Returns the batches run. `progress` is told how far the
+    rehash is before its first batch and after each one."""
     prepare = (
         *rehash.prepare,
         f"CREATE TABLE {rehash.progress} (counted_to text NOT NULL, done boolean NOT NULL)",
     )
     await prepared_once(conn, rehash.progress, prepare)
-    batches = await in_batches(lambda: _one_batch(conn, rehash, max(1, batch_rows)), after_batch)
+    stands = await _where_it_stands(conn, rehash) if progress is not None else None
+    if progress is not None and stands is not None:
+        progress(stands)
+
+    async def one_batch() -> str | None:
+        nonlocal stands
+        upto, rows = await _one_batch(conn, rehash, max(1, batch_rows))
+        if progress is not None and stands is not None:
+            done = stands.counted + rows
+            # Events appended meanwhile land on either side of the watermark: the total grows
+            # with them, never below what was done.
+            stands = CountProgress(done, max(stands.total, done), "events", "rehashed")
+            progress(stands)
+        return upto
+
+    batches = await in_batches(one_batch, after_batch)
     async with conn.transaction():
         await finished(conn)
     async with conn.transaction():

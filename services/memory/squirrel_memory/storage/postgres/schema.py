@@ -317,7 +317,12 @@ async def migrate(
 
             if isinstance(counting.online, EventRehash):
                 await rehash_online(
-                    conn, counting.online, versioned, batch_rows=batch_rows, after_batch=after_batch
+                    conn,
+                    counting.online,
+                    versioned,
+                    batch_rows=batch_rows,
+                    after_batch=after_batch,
+                    progress=progress,
                 )
             else:
                 await count_online(
