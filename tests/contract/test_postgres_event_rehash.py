@@ -5,6 +5,7 @@ author's event kept; a migration stopped between batches is taken up by the next
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -191,6 +192,41 @@ async def test_a_rehash_stopped_between_batches_is_taken_up_by_the_next_start(
     assert set(state["events"]) == {"evt_a_first", "evt_m_user", "evt_n_said"}
     assert state["version"] == (LATEST,) and state["progress"] == (False,)
     assert state["episode"] == ["evt_a_first", "evt_m_user"]
+
+
+async def test_a_server_waiting_for_anothers_rehash_says_how_far_that_one_is(
+    database: str, project: str
+) -> None:
+    db, _ = await _open(database, project)
+    await db.close()
+    _as_version_8_left_it(database, project, ROWS)
+    first_batch = asyncio.Event()
+    release = asyncio.Event()
+
+    async def held(upto: str | None) -> None:
+        if upto is not None and not first_batch.is_set():
+            first_batch.set()
+            await release.wait()
+
+    told: list[CountProgress] = []
+    async with (
+        await psycopg.AsyncConnection.connect(database, autocommit=True) as a,
+        await psycopg.AsyncConnection.connect(database, autocommit=True) as b,
+    ):
+        running = asyncio.create_task(migrate(a, batch_rows=2, after_batch=held))
+        await asyncio.wait_for(first_batch.wait(), 30)
+        waiting = asyncio.create_task(migrate(b, progress=told.append))
+        for _ in range(200):  # the waiting one asks every LOCK_POLL_SECONDS
+            if told:
+                break
+            await asyncio.sleep(0.05)
+        assert not waiting.done()  # it waits for the lock
+        assert (told[0].counted, told[0].rows, told[0].done) == (2, "events", "rehashed")
+        assert told[0].total >= 2
+        release.set()
+        assert await asyncio.wait_for(running, 30) == LATEST
+        assert await asyncio.wait_for(waiting, 30) == LATEST  # nothing left for it to do
+    assert _state(database, project)["version"] == (LATEST,)
 
 
 def test_the_rehash_is_the_last_step_of_its_version() -> None:

@@ -98,7 +98,7 @@ async def prepared_once(conn: AsyncConnection, progress: str, prepare: Sequence[
         )
 
 
-async def _where_it_stands(conn: AsyncConnection, count: OnlineCount) -> CountProgress:
+async def where_it_stands(conn: AsyncConnection, count: OnlineCount) -> CountProgress:
     """The memories at or below the progress row's watermark (every one once it is done), of
     every memory: a count taken up after a stop starts from what it had counted."""
     cursor = await conn.execute(
@@ -171,7 +171,7 @@ async def count_online(
     await prepared_once(conn, count.progress, count.prepare)
     stands: CountProgress | None = None
     if progress is not None:
-        stands = await _where_it_stands(conn, count)
+        stands = await where_it_stands(conn, count)
         progress(stands)
 
     async def one_batch() -> str | None:

@@ -152,7 +152,7 @@ async def _one_batch(
     return upto, len(read)
 
 
-async def _where_it_stands(conn: AsyncConnection, rehash: EventRehash) -> CountProgress:
+async def where_it_stands(conn: AsyncConnection, rehash: EventRehash) -> CountProgress:
     """The events at or below the watermark (every one once it is done), of every event: a
     rehash taken up after a stop starts from what it had done."""
     cursor = await conn.execute(
@@ -225,7 +225,7 @@ async def rehash_online(
         f"CREATE TABLE {rehash.progress} (counted_to text NOT NULL, done boolean NOT NULL)",
     )
     await prepared_once(conn, rehash.progress, prepare)
-    stands = await _where_it_stands(conn, rehash) if progress is not None else None
+    stands = await where_it_stands(conn, rehash) if progress is not None else None
     if progress is not None and stands is not None:
         progress(stands)
 

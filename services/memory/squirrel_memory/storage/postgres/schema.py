@@ -8,6 +8,7 @@ created by `vectors.PgVectorIndex`).
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -17,12 +18,15 @@ from psycopg import AsyncConnection
 from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
     AfterBatch,
+    CountProgress,
     OnlineCount,
     Progress,
     count_online,
+    where_it_stands,
 )
 from squirrel_memory.storage.postgres.outcomes import OUTCOME_TABLES
 from squirrel_memory.storage.postgres.rehash import EventRehash, rehash_online
+from squirrel_memory.storage.postgres.rehash import where_it_stands as rehash_stands
 from squirrel_memory.storage.postgres.search_totals import SEARCH_TOTALS
 from squirrel_memory.storage.postgres.search_words import SEARCH_WORDS_ONLINE
 from squirrel_memory.storage.sqlite.migrator import SchemaVersionError
@@ -285,6 +289,50 @@ async def _offline(
     return found, None
 
 
+LOCK_POLL_SECONDS = 0.5
+"""How often a server waiting for another one's migration asks for the lock (and how far the
+other one is)."""
+
+
+async def _take_lock(
+    conn: AsyncConnection, migrations: tuple[PgMigration, ...], progress: Progress | None
+) -> None:
+    """The migration lock; while another server holds it, `progress` is told how far that
+    server's count or rehash is (its progress row), so this one says it too."""
+    while True:
+        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_KEY,))
+        row = await cursor.fetchone()
+        if row is not None and row[0]:
+            return
+        if progress is not None:
+            stands = await _another_ones_progress(conn, migrations)
+            if stands is not None:
+                progress(stands)
+        await asyncio.sleep(LOCK_POLL_SECONDS)
+
+
+async def _another_ones_progress(
+    conn: AsyncConnection, migrations: tuple[PgMigration, ...]
+) -> CountProgress | None:
+    """How far the online step another server runs is, or None (none runs, or it is not far
+    enough to have made its progress row)."""
+    for migration in migrations:
+        online = migration.online
+        if online is None:
+            continue
+        cursor = await conn.execute("SELECT to_regclass(%s) IS NOT NULL", (online.progress,))
+        found = await cursor.fetchone()
+        if found is None or not found[0]:
+            continue
+        try:
+            if isinstance(online, EventRehash):
+                return await rehash_stands(conn, online)
+            return await where_it_stands(conn, online)
+        except psycopg.errors.UndefinedTable:  # dropped between the two questions: done
+            return None
+    return None
+
+
 async def migrate(
     conn: AsyncConnection,
     migrations: tuple[PgMigration, ...] = MIGRATIONS,
@@ -304,7 +352,7 @@ async def migrate(
     start. The version row of such a migration is written by its last step; `progress` is told
     how far its count is (`online.count_online`).
     """
-    await conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
+    await _take_lock(conn, migrations, progress)
     try:
         while True:
             _reached, counting = await _offline(conn, migrations)
