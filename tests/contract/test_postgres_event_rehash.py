@@ -229,5 +229,50 @@ async def test_a_server_waiting_for_anothers_rehash_says_how_far_that_one_is(
     assert _state(database, project)["version"] == (LATEST,)
 
 
+async def test_a_batch_postgres_aborts_to_break_a_deadlock_is_run_again(
+    database: str, project: str
+) -> None:
+    """A server's own write holds an event's row and then waits for the project's append lock,
+    which the batch holds while it waits for that row: Postgres aborts the batch (it detects
+    the deadlock first here), and the batch runs again instead of failing the start."""
+    db, _ = await _open(database, project)
+    await db.close()
+    _as_version_8_left_it(database, project, ROWS)
+    later = max(r[0] for r in ROWS)  # in the second batch of two
+    async with (
+        await psycopg.AsyncConnection.connect(database, autocommit=True) as migrating,
+        await psycopg.AsyncConnection.connect(database) as writer,
+    ):
+        await migrating.execute("SET deadlock_timeout = '100ms'")
+        await writer.execute("SET deadlock_timeout = '20s'")
+        await writer.commit()
+        holding = asyncio.Event()
+
+        async def hold_a_row(upto: str | None) -> None:
+            if upto is not None and not holding.is_set():  # after the first batch
+                await writer.execute("SELECT id FROM events WHERE id = %s FOR UPDATE", (later,))
+                holding.set()
+
+        running = asyncio.create_task(migrate(migrating, batch_rows=2, after_batch=hold_a_row))
+        await asyncio.wait_for(holding.wait(), 30)
+        pid = migrating.info.backend_pid
+        for _ in range(400):  # until the batch waits for the writer's row
+            cursor = await writer.execute(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,)
+            )
+            row = await cursor.fetchone()
+            if row is not None and row[0] == "Lock":
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the batch never waited for the writer's row")
+        await writer.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (project,))
+        await writer.commit()  # the batch was aborted: the writer got the lock and is done
+        assert await asyncio.wait_for(running, 30) == LATEST
+    state = _state(database, project)
+    assert state["version"] == (LATEST,)
+    assert set(state["events"]) == {"evt_a_first", "evt_m_user", "evt_n_said"}
+
+
 def test_the_rehash_is_the_last_step_of_its_version() -> None:
     assert isinstance(MIGRATIONS[-1].online, EventRehash) and MIGRATIONS[-1].version == 9

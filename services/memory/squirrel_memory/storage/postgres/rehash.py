@@ -25,9 +25,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from psycopg import AsyncConnection
+import structlog
+from psycopg import AsyncConnection, errors
 
 from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
@@ -38,6 +39,13 @@ from squirrel_memory.storage.postgres.online import (
     prepared_once,
 )
 from squirrel_memory.storage.rehash import Merges, Rehashed, hash_of_row, plan_merges
+
+log = structlog.get_logger()
+
+BATCH_ATTEMPTS: Final = 5
+"""How often a batch is tried when Postgres aborted it to break a deadlock with a server's own
+writes (a processor that marks events processed and updates the memories naming them takes
+its row locks in another order than the batch): the batch left nothing and is run again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +160,23 @@ async def _one_batch(
     return upto, len(read)
 
 
+async def _retried_batch(
+    conn: AsyncConnection, rehash: EventRehash, batch_rows: int
+) -> tuple[str | None, int]:
+    """`_one_batch`, run again when Postgres chose it to break a deadlock (nothing of it was
+    kept: its transaction rolled back, the watermark did not move)."""
+    attempt = 1
+    while True:
+        try:
+            return await _one_batch(conn, rehash, batch_rows)
+        except (errors.DeadlockDetected, errors.SerializationFailure) as exc:
+            if attempt >= BATCH_ATTEMPTS:
+                raise
+            log.warning("rehash_batch_retried", attempt=attempt, error=type(exc).__name__)
+            await asyncio.sleep(0.1 * attempt)
+            attempt += 1
+
+
 async def where_it_stands(conn: AsyncConnection, rehash: EventRehash) -> CountProgress:
     """The events at or below the watermark (every one once it is done), of every event: a
     rehash taken up after a stop starts from what it had done."""
@@ -231,7 +256,7 @@ async def rehash_online(
 
     async def one_batch() -> str | None:
         nonlocal stands
-        upto, rows = await _one_batch(conn, rehash, max(1, batch_rows))
+        upto, rows = await _retried_batch(conn, rehash, max(1, batch_rows))
         if progress is not None and stands is not None:
             done = stands.counted + rows
             # Events appended meanwhile land on either side of the watermark: the total grows
