@@ -11,7 +11,9 @@ would inject is asked through the real path: the gateway's `HookService` (sessio
 `GrpcMemoryBackend`, i.e. the memory service over gRPC plus the gateway's formatting. Only the
 hook deadline is raised (a slow shared machine must not turn an answer into silence).
 
-Each session k >= 2 is scored against what it then did (bench/foresight_score.py):
+Each session k >= 2 is scored against what it then did (bench/foresight_score.py), but for a
+transcript made only of a subagent's events (its own session is not among the fixtures): a host
+runs no session-start or prompt hook for a subagent, so nothing would have been injected there.
 - failure foresight: of its failures whose error signature happened in an earlier session, the
   share a pitfall served before the failure warned about (same pitfall key), and the share whose
   served pitfall stated the fix that worked this time;
@@ -183,7 +185,8 @@ async def _ask(
 
 
 async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectResult:
-    """Replays one project's sessions in a fresh memory service; scores sessions 2..n. What
+    """Replays one project's sessions in a fresh memory service; scores sessions 2..n but for
+    those made only of a subagent's events (`Session.subagent_only`: no hook runs there). What
     each session was served is recorded, and judged when the session is processed (after it
     is scored): with `learn`, session k is served by a ranking that knows the outcomes of
     sessions 1..k-1 only."""
@@ -209,6 +212,7 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                     if not await recorder.served.flush():
                         raise RuntimeError("what the last session was served was not recorded")
                     await _learn(client, project_id, sessions[k - 1])
+                if k > 0 and not session.subagent_only:
                     scored = await _score(
                         backend, hooks, recorder, session, facts, history, project_id
                     )

@@ -25,6 +25,14 @@ class Session:
     session_id: str
     events: tuple[Event, ...]
 
+    @property
+    def subagent_only(self) -> bool:
+        """Whether every event is a subagent's (`Event.sidechain`): a subagent's transcript whose
+        own session is not among the fixtures (the host's warm-up of its search agent, a task
+        it delegated). A host runs no session-start or prompt hook for a subagent, so nothing is
+        asked for it; what it did is still learnt from, as any session's is."""
+        return all(event.sidechain for event in self.events)
+
 
 @dataclass(frozen=True, slots=True)
 class Project:

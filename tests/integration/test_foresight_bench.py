@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -85,3 +86,27 @@ async def test_the_second_session_is_scored_against_what_the_first_taught(
     assert (tally.served, outcomes) == (4, (2, 2, 0, 0))
     table = foresight_table.table([result])
     assert "all (pooled)" in table and "made-up" in table
+
+
+async def test_a_subagents_transcript_alone_is_learnt_from_but_not_scored(
+    tmp_path: Path,
+) -> None:
+    # A subagent's transcript whose own session is not there (the host's warm-up of its search
+    # agent): no hook runs for a subagent, so nothing is asked for it; what it ran is learnt.
+    helper = Transcript("helper", 2).reply("I'm ready to help you search the code.")
+    helper.run(ACTIVATED, 0, "3 passed in 0.1s")
+    helper.events = [dataclasses.replace(e, sidechain=True) for e in helper.events]
+    events = (*session("first", 1).events, *helper.events, *session("second", 3).events)
+
+    result = await foresight.replay(foresight_fixtures.Project("made-up", events), tmp_path)
+
+    assert result.sessions == 3
+    assert result.tally.sessions == 1  # the second only: the first has nothing before it
+    assert result.tally.prompts == 2
+    # With a prompt of its own, the same transcript is the main thread's: it is scored.
+    mixed = Transcript("helper", 2).say("Run the tests.").run(ACTIVATED, 0, "3 passed in 0.1s")
+    mixed.events[1:] = [dataclasses.replace(e, sidechain=True) for e in mixed.events[1:]]
+    events = (*session("first", 1).events, *mixed.events, *session("second", 3).events)
+
+    again = await foresight.replay(foresight_fixtures.Project("made-up", events), tmp_path / "b")
+    assert again.tally.sessions == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -63,3 +64,10 @@ def test_files_a_session_touched_exist_for_the_next_but_folders_and_outside_path
     made = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
     assert made == ["README.md", "docs/a.md", "src/app.py"]
     assert not (tmp_path.parent / "other").exists()
+
+
+def test_a_session_is_a_subagents_alone_only_when_every_event_is_a_subagents() -> None:
+    side = dataclasses.replace(event("s", 0, "/a"), sidechain=True)
+    assert sessions_of([side])[0].subagent_only
+    assert not sessions_of([side, event("s", 1, "/a")])[0].subagent_only
+    assert not sessions_of([event("s", 1, "/a")])[0].subagent_only

@@ -175,9 +175,9 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode (without what the project is and
-    its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries its manifest
-    lists, `_IN_THE_MANIFEST`), the everyday commands (the
+    """The user_style and project_brief views in core mode (its modules first, without what the
+    project is and its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries
+    its manifest lists, `_IN_THE_MANIFEST`), the everyday commands (the
     test command first) and the top pitfalls, in one budget; the first command (the test
     command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
@@ -193,9 +193,11 @@ async def session_start(
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget, live_only=True
     )
+    # The modules (each names the files of one part of the code) before the other facts: they
+    # are what a later session goes to, and a long summarised fact never keeps them out.
     entries: list[str | ModuleSummary] = [
-        *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),
         *brief.modules,
+        *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),
     ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
     recipes = await _recipes(backend, project_id, [line for line, _ in facts], loaded_files)

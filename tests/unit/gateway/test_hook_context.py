@@ -13,6 +13,7 @@ from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context, responses
 from squirrel_gateway.schemas import (
+    ModuleSummary,
     PitfallItem,
     SearchResult,
     SearchSource,
@@ -716,6 +717,37 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
     assert "- Framework: Phoenix." in out.text
     assert "providers and plugins" not in out.text  # the long fact is what the budget left out
     assert estimate_tokens(out.text) <= out.tokens <= 200
+
+
+async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = [
+        f"Architecture: How the project is built: {'providers and plugins ' * 12}.",
+        "Framework: Built with Phoenix.",
+    ]
+    backend.modules = [
+        ModuleSummary(name="billing", paths=["lib/billing/invoice.ex"], summary="Invoices.")
+    ]
+    backend.pitfalls, backend.search_results = [], []
+    backend.style_items = [style(0, "Reuse what exists")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=150
+    )
+
+    project = out.text.split("### Project\n", maxsplit=1)[1].split("\n\n", maxsplit=1)[0]
+    assert project.splitlines()[0].startswith("- Module **billing** (`lib/billing/invoice.ex`)")
+    assert "providers and plugins" not in out.text  # the long fact is what the budget left out
+    facts = [s.content.split(":")[0] for s in out.served if s.type == "project_fact"]
+    assert facts[:1] == ["billing"]
+    # Without modules, the facts are shown as before.
+    backend.modules = []
+    again = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert (
+        "providers and plugins" in again.text and "- Framework: Built with Phoenix." in again.text
+    )
 
 
 @pytest.mark.parametrize(
