@@ -50,8 +50,3 @@ async def test_a_new_token_opens_a_new_client_and_an_unreadable_file_keeps_the_o
         assert connection.client() is second
     finally:
         await connection.close()
-
-
-def test_no_saved_link_without_a_token(tmp_path: Path) -> None:
-    settings = load_settings({"SQRL_HOME": str(tmp_path / "h"), "SQRL_TEAM_SERVER": "localhost:9"})
-    assert saved_team_link(settings) is None
