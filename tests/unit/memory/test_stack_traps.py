@@ -423,6 +423,28 @@ TRAPS = [
         absent=("testing", "recipe:test"),
     ),
     Trap(
+        "javascript-root-dev-runner-and-a-docs-site-that-tests-with-another",
+        (
+            (
+                "read",
+                "package.json",
+                '{"name": "orchard", "dependencies": {"zod": "^3"},'
+                ' "devDependencies": {"jest": "^29", "eslint": "^9"}}\n',
+            ),
+            (
+                "read",
+                "docs/package.json",
+                '{"name": "orchard-docs", "devDependencies": {"vitest": "^2"}}\n',
+            ),
+            ("edit", "docs/src/search.ts"),
+            ("edit", "src/parse.js"),
+            ("run", "npx vitest run", " Test Files  2 passed (2)\n", "docs"),
+        ),
+        said=(("testing@docs", "In `docs/`, tests are written with Vitest."),),
+        unsaid=("Jest",),
+        absent=("testing", "recipe:test"),
+    ),
+    Trap(
         "elixir-umbrella-app-tests",
         (
             ("read", "mix.exs", "defmodule Orchard.Umbrella.MixProject do\nend\n"),
