@@ -168,9 +168,11 @@ class StackEvidence:
 
 
 #: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
-#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
+#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`, and a JVM
+#: integration test `LedgerIT.java` (its `IT` after a lower-case letter: never `AUDIT.py`).
 TEST_FILE = re.compile(
-    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
+    r"^(?:(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec))\.[A-Za-z]{1,6}"
+    r"|.+[a-z0-9]IT\.(?:java|kt|groovy|scala))$"
 )
 #: Folders of tests and their set-up (`conftest.py`, helpers) in any ecosystem.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "t"})
