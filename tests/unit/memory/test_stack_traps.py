@@ -530,8 +530,20 @@ TRAPS = [
                 PYTEST_OK,
             ),
         ),
-        said=(("recipe:test", '-v "$PWD:/w"'), ("recipe:test", "pytorch/pytorch:2.3.0 pytest")),
+        said=(
+            ("recipe:test", '-v "$PWD:/w"'),
+            # the container's own folder (`-w /w`) is no path of one machine: flags are kept
+            ("recipe:test", "pytorch/pytorch:2.3.0 pytest -q tests`"),
+        ),
         unsaid=("'$PWD",),
+    ),
+    Trap(
+        "python-tests-in-a-compose-service-with-a-workdir",
+        (
+            ("edit", "app/orders.py"),
+            ("run", "docker compose exec --workdir /srv/app web pytest -q", PYTEST_OK),
+        ),
+        said=(("recipe:test", "`docker compose exec --workdir /srv/app web pytest -q`"),),
     ),
     Trap(
         "php-tests-in-a-named-container",
