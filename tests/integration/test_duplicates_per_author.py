@@ -6,29 +6,13 @@ Both on a real SQLite file."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
 from squirrel_memory.storage.backends import backend_from_settings
-
-T0 = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
-
-
-def _events() -> list[Event]:
-    return [
-        Event(
-            source_tool=SourceTool.CLAUDE_CODE,
-            event_type=EventType.USER_MESSAGE,
-            timestamp=T0 + timedelta(seconds=n),
-            content={"text": f"line {n}"},
-            session_id="s1",
-        )
-        for n in range(3)
-    ]
+from tests.integration.test_team_delivery import _events
 
 
 def _rows(store_dir: Path) -> list[tuple[str, str]]:
@@ -48,10 +32,11 @@ async def test_a_user_id_change_re_stores_events_only_on_a_team_server(
     project = str(tmp_path / "proj")
     store_dir = tmp_path / "store"
     store = await backend.open_store(project, store_dir)
+    lines = _events(3)
     try:
-        first = await store.append_events(project, "dev", _events(), [])
-        again = await store.append_events(project, "dev-renamed", _events(), [])
-        same = await store.append_events(project, "dev", _events(), [])
+        first = await store.append_events(project, "dev", lines, [])
+        again = await store.append_events(project, "dev-renamed", lines, [])
+        same = await store.append_events(project, "dev", lines, [])
     finally:
         await store.close()
         await backend.close()
