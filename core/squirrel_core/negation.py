@@ -16,10 +16,14 @@ from typing import Final
 CLAUSE: Final = re.compile(r"[.!?;\n]\s|\s[—–-]\s|\bbut\b|\n", re.IGNORECASE)
 #: Words that turn down what follows them in their clause.
 NEGATION: Final = re.compile(
-    r"\b(?:not|do not|don't|never|avoid|must not|should not|shouldn't|without|no need to|"
-    r"instead of|rather than|no longer|stop)\b",
+    r"\b(?:do not|don't|never|avoid|must not|should not|shouldn't|without|no need to|"
+    r"no longer)\b",
     re.IGNORECASE,
 )
+#: Words that turn down only what comes right after them ("use `pnpm`, not `npm`", "instead of
+#: `npm`"): "If it does not build, run `make clean`" and "Instead of guessing, run `make
+#: test`" turn down nothing quoted.
+_RIGHT_BEFORE: Final = re.compile(r"\b(?:not|instead of|rather than)\s*$", re.IGNORECASE)
 _CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
 
 
@@ -27,7 +31,7 @@ def negated_before(text: str, start: int) -> bool:
     """Whether the clause of `text` that holds position `start` negates what is there."""
     before = text[:start]
     clause = CLAUSE.split(before)[-1] if before else ""
-    return bool(NEGATION.search(clause))
+    return bool(NEGATION.search(clause) or _RIGHT_BEFORE.search(clause))
 
 
 def affirmed_spans(text: str) -> Iterator[str]:

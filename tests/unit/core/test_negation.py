@@ -18,6 +18,10 @@ from squirrel_core.negation import affirmed_spans
         ("Don't use `npm install`; use `pnpm install`.", ["pnpm install"]),
         ("Use `uv run pytest` instead of `pytest`.", ["uv run pytest"]),
         ("We no longer run `tox`.\nRun `nox` now.", ["nox"]),
+        # a negation of something else in the clause turns down no command
+        ("If it does not build, run `make clean`.", ["make clean"]),
+        ("Instead of guessing, run `make test`.", ["make test"]),
+        ("Stop the server and run `make test`.", ["make test"]),
     ],
 )
 def test_only_commands_no_clause_turns_down_are_affirmed(text: str, affirmed: list[str]) -> None:
