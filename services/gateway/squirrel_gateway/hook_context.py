@@ -17,6 +17,7 @@ from squirrel_core.commands import is_test_command
 from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
 from squirrel_core.host_files import only_from_files
+from squirrel_core.negation import affirmed_spans
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.redaction import redact
 from squirrel_core.tokens import estimate_tokens, format_token_footer
@@ -214,10 +215,12 @@ async def session_start(
     ]
     # The commands shown go through the package manager: a fact saying only that is no news.
     # So does the command the top preference asks for ("use `pnpm install`, not `npm
-    # install`"): placed first, it is shown whenever anything is.
+    # install`"): placed first, it is shown whenever anything is. A command it turns down
+    # ("don't use `npm`", "never run `X`") is not the way things are done here.
     opened = {quoted.split()[0].lower() for line, _ in recipes for quoted in _COMMAND.findall(line)}
-    asked = _COMMAND.findall(styles[0][0]) if styles else []
-    opened.update(quoted.split()[0].lower() for quoted in asked[:1])
+    asked = next(affirmed_spans(styles[0][0]), None) if styles else None
+    if asked and asked.split():
+        opened.add(asked.split()[0].lower())
     facts = [(line, item) for line, item in facts if not _managers_shown(line, opened)]
     # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
     # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").

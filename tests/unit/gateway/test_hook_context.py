@@ -782,6 +782,12 @@ async def test_the_ci_fact_is_left_out_beside_the_commands_of_its_workflow(
         (["To install dependencies here, use `yarn add`, not `pnpm install`."], False),
         # a preference below the top one may not be shown: it says nothing of what is
         (["Reuse what exists.", "Use `pnpm install`."], False),
+        # a command the preference turns down is never taken for the way things are done
+        (["Don't use `pnpm install` here."], False),
+        (["Never run `pnpm install` by hand; ask first."], False),
+        (["Not `pnpm install` for now."], False),
+        (["Don't use `npm install`; use `pnpm install`."], True),
+        (["Use `pnpm install` instead of `npm install`."], True),
     ],
 )
 async def test_the_package_manager_the_top_preference_asks_for_is_not_said_again(

@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from squirrel_memory.extractors.file_reads import (
     from_first_line,
     head_read_text,
     read_output,
+    shell_read_paths,
     whole_read_output,
 )
 from squirrel_memory.models import StoredEvent
@@ -69,3 +72,25 @@ def test_a_partial_reads_text_ends_where_its_last_whole_block_does() -> None:
     assert head_read_text(partial) == "# Notes"
     assert head_read_text(_event("tool_result", top)) == top["output"]
     assert head_read_text(middle) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("sed -n 89,130p src/a.ts", ["src/a.ts"]),
+        # a sed script is no file, whatever slashes it holds
+        ("sed s/foo/bar/g src/a.ts", ["src/a.ts"]),
+        ("sed 's|lib/old|lib/new|' docs/guide.md", ["docs/guide.md"]),
+        ("sed -n /start/,/end/p notes/todo.md", ["notes/todo.md"]),
+        ("sed -e s/a/b/ -e s/c/d/ src/a.ts", ["src/a.ts"]),
+        ("sed --expression=s/a/b/ src/a.ts", ["src/a.ts"]),
+        ("sed -f fix/rename.sed src/a.ts", ["src/a.ts"]),
+        ("sed -i s/a/b/ src/a.ts", []),  # edited in place: nothing printed
+        ("cat src/a.ts lib/b.py", ["src/a.ts", "lib/b.py"]),
+    ],
+)
+def test_a_command_that_prints_files_names_them_and_nothing_else(
+    command: str, named: list[str]
+) -> None:
+    event = _event("command_run", {"command": command, "exit_code": 0, "output": "text"})
+    assert shell_read_paths(event) == named

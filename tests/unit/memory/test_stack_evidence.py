@@ -8,8 +8,9 @@ from collections.abc import Sequence
 import pytest
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.declared_libraries import declared_libraries
 from squirrel_memory.extractors.facts import project_facts
-from squirrel_memory.extractors.stack_evidence import code_scope, run_scope
+from squirrel_memory.extractors.stack_evidence import code_scope, is_test_code, run_scope
 from tests.unit.memory.test_rules_extractor import PROJECT, T0
 from tests.unit.memory.test_session_about import _numbered, _reads
 
@@ -165,3 +166,46 @@ def test_an_import_stands_when_no_other_runner_ran() -> None:
     found = _facts([("tests/test_app.py", "import pytest\n")], [_run("npm test")])
 
     assert found["testing"] == "Tests are written with pytest."
+
+
+@pytest.mark.parametrize(
+    ("name", "dev"),
+    [
+        ("requirements.txt", False),
+        ("requirements-dev.txt", True),
+        ("requirements_test.txt", True),
+        ("requirements-docs.txt", True),
+        ("requirements.lint.txt", True),
+        ("requirements-typing.txt", True),
+        # a short word inside a longer one is not that word
+        ("requirements-docker.txt", False),
+        ("requirements-latest.txt", False),
+        ("requirements-prototype.txt", False),
+        ("requirements-special.txt", False),
+        ("requirements-devices.txt", False),
+    ],
+)
+def test_a_requirements_file_is_for_development_when_its_name_says_so_word_for_word(
+    name: str, dev: bool
+) -> None:
+    assert declared_libraries(name, "django\n") == {"django": dev}
+
+
+@pytest.mark.parametrize(
+    ("path", "test"),
+    [
+        ("src/test/java/LedgerIT.java", True),
+        ("src/main/java/LedgerIT.java", True),
+        ("src/LedgerTest.java", True),
+        ("lib/ledger_spec.rb", True),
+        ("tests/helpers.py", True),
+        # a short suffix inside a word in capitals is no test's
+        ("tools/AUDIT.py", False),
+        ("src/main/java/SUBMIT.java", False),
+        ("src/audit.py", False),
+    ],
+)
+def test_a_test_file_is_named_as_one_not_by_a_few_letters_inside_its_name(
+    path: str, test: bool
+) -> None:
+    assert is_test_code(path) is test

@@ -423,6 +423,28 @@ TRAPS = [
         absent=("testing", "recipe:test"),
     ),
     Trap(
+        "javascript-root-dev-runner-and-a-docs-site-that-tests-with-another",
+        (
+            (
+                "read",
+                "package.json",
+                '{"name": "orchard", "dependencies": {"zod": "^3"},'
+                ' "devDependencies": {"jest": "^29", "eslint": "^9"}}\n',
+            ),
+            (
+                "read",
+                "docs/package.json",
+                '{"name": "orchard-docs", "devDependencies": {"vitest": "^2"}}\n',
+            ),
+            ("edit", "docs/src/search.ts"),
+            ("edit", "src/parse.js"),
+            ("run", "npx vitest run", " Test Files  2 passed (2)\n", "docs"),
+        ),
+        said=(("testing@docs", "In `docs/`, tests are written with Vitest."),),
+        unsaid=("Jest",),
+        absent=("testing", "recipe:test"),
+    ),
+    Trap(
         "elixir-umbrella-app-tests",
         (
             ("read", "mix.exs", "defmodule Orchard.Umbrella.MixProject do\nend\n"),
@@ -508,8 +530,20 @@ TRAPS = [
                 PYTEST_OK,
             ),
         ),
-        said=(("recipe:test", '-v "$PWD:/w"'), ("recipe:test", "pytorch/pytorch:2.3.0 pytest")),
+        said=(
+            ("recipe:test", '-v "$PWD:/w"'),
+            # the container's own folder (`-w /w`) is no path of one machine: flags are kept
+            ("recipe:test", "pytorch/pytorch:2.3.0 pytest -q tests`"),
+        ),
         unsaid=("'$PWD",),
+    ),
+    Trap(
+        "python-tests-in-a-compose-service-with-a-workdir",
+        (
+            ("edit", "app/orders.py"),
+            ("run", "docker compose exec --workdir /srv/app web pytest -q", PYTEST_OK),
+        ),
+        said=(("recipe:test", "`docker compose exec --workdir /srv/app web pytest -q`"),),
     ),
     Trap(
         "php-tests-in-a-named-container",

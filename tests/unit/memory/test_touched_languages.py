@@ -218,10 +218,25 @@ async def test_a_script_the_session_wrote_and_ran_is_noted_with_its_folder(eco: 
     assert _said(found, "script_run") == [
         f"`{eco.script}` runs with `{eco.runs} {name}`, from `{folder}/`."
     ]
-    if eco.script.endswith(".pl"):  # Perl's or Prolog's: the file alone names neither
-        assert _said(found, "language") == []
-        return
+    # A `.pl` file alone is Perl's or Prolog's: the interpreter that ran it says which.
     assert _said(found, "language") == [f"{PREFIX}{eco.language} (1 file: `{eco.script}`)."]
+
+
+@pytest.mark.parametrize(("interpreter", "language"), [("perl", "Perl"), ("swipl", "Prolog")])
+async def test_the_interpreter_that_ran_a_script_tells_a_suffix_two_languages_share(
+    interpreter: str, language: str
+) -> None:
+    session = _session()
+    session.write("tools/seed.pl", "x\n")
+    session.run(f"{interpreter} tools/seed.pl", 0, "2\n")
+    read_only = _session(1)
+    read_only.read("tools/seed.pl", "x\n")
+    read_only.run(f"{interpreter} tools/seed.pl", 0, "2\n")
+
+    assert _said(await _extract(session), "language") == [
+        f"{PREFIX}{language} (1 file: `tools/seed.pl`)."
+    ]
+    assert _said(await _extract(read_only), "language") == []
 
 
 @pytest.mark.parametrize("eco", ECOS[:4], ids=IDS[:4])

@@ -28,8 +28,13 @@ _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _FRAGMENT_DEP = re.compile(
     r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
 )
-#: Words in a requirements file's name that make it a development one.
-_DEV_REQUIREMENTS = re.compile(r"dev|test|lint|doc|ci|check|type|bench", re.IGNORECASE)
+#: Words in a requirements file's name that make it a development one, each a whole word of
+#: the name (`requirements-docs.txt`; never "doc" inside `requirements-docker.txt`).
+_DEV_REQUIREMENTS = frozenset(
+    {"dev", "devel", "develop", "development", "test", "tests", "testing", "lint", "linting"}
+    | {"linters", "doc", "docs", "documentation", "ci", "check", "checks", "type", "types"}
+    | {"typing", "typecheck", "bench", "benchmark", "benchmarks"}
+)
 _PYTHON_SCRIPTS = frozenset({"setup.py", "setup.cfg"})
 
 
@@ -93,7 +98,8 @@ def _pipfile(data: dict[str, Any]) -> dict[str, bool]:
 
 
 def _requirements_file(name: str, text: str) -> dict[str, bool]:
-    dev = bool(_DEV_REQUIREMENTS.search(name.removeprefix("requirements")))
+    words = re.split(r"[^a-z0-9]+", name.lower().removeprefix("requirements").removesuffix(".txt"))
+    dev = not _DEV_REQUIREMENTS.isdisjoint(words)
     found: dict[str, bool] = {}
     lines = [line.split("#", 1)[0] for line in text.splitlines()]
     specs = [line for line in lines if not line.lstrip().startswith("-")]

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
+from squirrel_core.negation import negated_before
 from squirrel_core.subagent_tools import HANDBACK_TOOL, SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.doc_roles import doc_command
@@ -54,12 +55,6 @@ _WORDING = {
     "build": "to build",
 }
 _CODE_SPAN = re.compile(r"`([^`\n]{2,160})`")
-#: Where a clause begins: a sentence end, a line break, a semicolon, a dash, "but".
-_CLAUSE = re.compile(r"[.!?;\n]\s|\s[—–-]\s|\bbut\b|\n", re.IGNORECASE)
-_NEGATED = re.compile(
-    r"\b(?:do not|don't|never|avoid|must not|should not|shouldn't|without|no need to)\b",
-    re.IGNORECASE,
-)
 _PASSED = re.compile(
     r"\b(?:pass|passes|passed|passing|succeed\w*|successful\w*|green|clean|all good)\b|✅|✓",
     re.IGNORECASE,
@@ -142,13 +137,6 @@ def names_elsewhere(text: str, project_id: str) -> bool:
     return False
 
 
-def _negated_before(sentence: str, start: int) -> bool:
-    """Whether the clause that holds the code span at `start` negates it before it."""
-    before = sentence[:start]
-    clause = _CLAUSE.split(before)[-1] if before else ""
-    return bool(_NEGATED.search(clause))
-
-
 def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     """(purpose, command) for each whole command of a role in `text`; with `passed`, only
     those in a sentence saying they passed and naming no failure."""
@@ -158,7 +146,7 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
             continue
         for match in _CODE_SPAN.finditer(sentence):
             command = doc_command(match.group(1))
-            if command is None or _negated_before(sentence, match.start()):
+            if command is None or negated_before(sentence, match.start()):
                 continue
             if any(word.startswith(("/", "~")) for word in command.split()):
                 continue

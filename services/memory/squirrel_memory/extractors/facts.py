@@ -34,7 +34,7 @@ from squirrel_memory.extractors.modules import (
 )
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
-from squirrel_memory.extractors.script_runs import script_runs
+from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.stack_evidence import (
     TEST_FILE,
@@ -100,7 +100,7 @@ def _edited(events: list[StoredEvent]) -> set[str]:
 
 def _language_fact(
     paths: list[tuple[str, str]],
-    ran: set[str],
+    ran: dict[str, str | None],
     listed: list[tuple[str, str]] | None = None,
     searched: list[tuple[str, str]] | None = None,
 ) -> Fact | None:
@@ -109,7 +109,8 @@ def _language_fact(
     (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
     that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
     the files a search or listing printed show (`searched`, see `searched_files`); `ran` are
-    the scripts the session wrote and ran with their interpreter."""
+    the scripts the session wrote and ran with their interpreter, with the language it tells
+    of a suffix two languages share."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
     files: dict[str, set[str]] = {}
@@ -136,10 +137,10 @@ def _language_fact(
         stated = touched_language_text(touched)
         # A listing names files nobody opened: a `.ts` there may be a video segment.
         if stated is None and listed:
-            touched = touched_code(without_unshown(listed), set(), packages)
+            touched = touched_code(without_unshown(listed), {}, packages)
             stated = touched_language_text(touched, LISTED_PREFIX)
         if stated is None and searched:
-            touched = touched_code(without_unshown(searched), set(), packages)
+            touched = touched_code(without_unshown(searched), {}, packages)
             stated = touched_language_text(touched, SEARCHED_PREFIX)
         if stated is None:
             return None
@@ -437,8 +438,8 @@ def project_facts(
     # the files one session touched (an `assets/package.json`) must not contradict it.
     if repository is None:
         repository = bool(primary_ecosystems(project_id))
-    scripts = script_runs(runs, _edited(events), project_id)
-    ran = {path for script in scripts for path in script.file_paths}
+    scripts = ran_scripts(runs, _edited(events), project_id)
+    ran = {script.path: script.language for script in scripts}
     listed = listed_paths(runs, project_id)
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     language = None if repository else _language_fact(paths, ran, listed, searched)
@@ -481,7 +482,7 @@ def project_facts(
             )
         )
 
-    facts.extend(scripts)
+    facts.extend(script_runs(scripts))
     facts.extend(wrapper_scripts(events, runs))
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts

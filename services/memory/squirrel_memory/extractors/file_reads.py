@@ -162,8 +162,36 @@ def shell_read_paths(event: StoredEvent) -> list[str]:
         tokens = core_tokens(part)
         if not tokens or tokens[0] not in SHELL_READERS:
             continue
-        named.extend(t for t in tokens[1:] if _PATH_ARGUMENT.match(t) and not t.startswith("-"))
+        arguments = _sed_files(tokens[1:]) if tokens[0] == "sed" else tokens[1:]
+        named.extend(t for t in arguments if _PATH_ARGUMENT.match(t) and not t.startswith("-"))
     return named
+
+
+def _sed_files(arguments: list[str]) -> list[str]:
+    """The files a `sed` call prints: its script left out, whatever slashes it holds (the first
+    operand, `s/foo/bar/g`, unless `-e`/`-f` gave it; a script file `-f` names is not shown);
+    none when it edits them in place (`-i`)."""
+    if any(a == "--in-place" or a.startswith(("-i", "--in-place=")) for a in arguments):
+        return []
+    files: list[str] = []
+    scripted = False
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in ("-e", "--expression", "-f", "--file"):
+            scripted = skip = True
+        elif argument.startswith(("--expression=", "--file=")) or (
+            argument[:2] in ("-e", "-f") and len(argument) > 2
+        ):
+            scripted = True
+        elif argument.startswith("-"):
+            continue
+        elif not scripted:
+            scripted = True  # the first operand is the script
+        else:
+            files.append(argument)
+    return files
 
 
 def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:

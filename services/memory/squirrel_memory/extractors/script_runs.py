@@ -17,6 +17,7 @@ ecosystem:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun
@@ -34,8 +35,10 @@ INTERPRETERS = frozenset(
     {"python", "python3", "pypy", "pypy3", "node", "deno", "bun", "tsx", "ts-node", "ruby"}
     | {"perl", "php", "Rscript", "lua", "luajit", "julia", "elixir", "escript", "dart"}
     | {"swift", "kotlin", "scala", "groovy", "bash", "sh", "zsh", "pwsh", "tclsh", "racket"}
-    | {"guile", "sbcl", "gleam", "crystal", "nim", "raku", "clojure", "bb", "java"}
+    | {"guile", "sbcl", "gleam", "crystal", "nim", "raku", "clojure", "bb", "java", "swipl"}
 )
+#: Interpreters that tell which language a file of a suffix two languages share is in.
+SHARED_SUFFIX_INTERPRETERS = {"perl": "Perl", "swipl": "Prolog"}
 
 
 def script_file(text: str) -> str | None:
@@ -61,27 +64,53 @@ def _touched(script: str, scope: str, touched: set[str]) -> str | None:
     return named[0] if len(named) == 1 and "/" not in script else None
 
 
-def script_runs(runs: list[CommandRun], edited: set[str], project_root: str) -> list[Fact]:
-    """Facts saying how scripts the session wrote or edited were run successfully."""
-    facts: dict[str, Fact] = {}
+@dataclass(frozen=True, slots=True)
+class RanScript:
+    """A script of the session's own that ran cleanly: its path, the command as typed, the
+    event that ran it, and the language its interpreter says it is in, when its suffix is one
+    two languages share (`perl tools/seed.pl`: Perl, `swipl solver.pl`: Prolog)."""
+
+    path: str
+    command: str
+    event_id: str
+    language: str | None = None
+
+
+def ran_scripts(runs: list[CommandRun], edited: set[str], project_root: str) -> list[RanScript]:
+    """The scripts the session wrote or edited and ran successfully (module docstring)."""
+    found: dict[str, RanScript] = {}
     for attempt in attempts(runs, project_root):
         if attempt.run.ok is not True or attempt.use is not None or classify(list(attempt.tokens)):
             continue
         script = script_file(attempt.text)
         path = _touched(script, attempt.scope, edited) if script else None
-        if path is None or path in facts:
+        if path is None or path in found:
             continue
-        folder = str(PurePosixPath(path).parent)
-        where = f", from `{folder}/`" if folder != "." and script != path else ""
-        text = f"`{path}` runs with `{attempt.text}`{where}."
-        facts[path] = Fact(
-            KEY_PREFIX + path,
-            text,
-            ("run", "script"),
-            IMPORTANCE,
-            (attempt.run.event_id,),
-            (path,),
-        )
-        if len(facts) >= MAX_SCRIPTS:
+        program = PurePosixPath(attempt.text.split()[0]).name
+        shared = PurePosixPath(path).suffix.lower() in SHARED_CODE_SUFFIXES
+        language = SHARED_SUFFIX_INTERPRETERS.get(program) if shared else None
+        found[path] = RanScript(path, attempt.text, attempt.run.event_id, language)
+        if len(found) >= MAX_SCRIPTS:
             break
-    return list(facts.values())
+    return list(found.values())
+
+
+def script_runs(scripts: list[RanScript]) -> list[Fact]:
+    """Facts saying how scripts the session wrote or edited were run successfully."""
+    facts: list[Fact] = []
+    for ran in scripts:
+        folder = str(PurePosixPath(ran.path).parent)
+        script = script_file(ran.command)
+        where = f", from `{folder}/`" if folder != "." and script != ran.path else ""
+        text = f"`{ran.path}` runs with `{ran.command}`{where}."
+        facts.append(
+            Fact(
+                KEY_PREFIX + ran.path,
+                text,
+                ("run", "script"),
+                IMPORTANCE,
+                (ran.event_id,),
+                (ran.path,),
+            )
+        )
+    return facts

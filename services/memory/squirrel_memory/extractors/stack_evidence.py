@@ -12,7 +12,8 @@ folder of test data (`test/fixtures/`, `testdata/`) is evidence of nothing. Only
 evidence speaks for the project, and:
 
 - a test framework a manifest only declares is not stated when a test command at the root runs
-  another runner, or when the code shows another framework; one that code imports is not
+  another runner, or when the code shows another framework, at the root or in a sub-folder
+  (a root's declared runner beside a docs site tested with another); one that code imports is not
   stated either when the root's tests run with a runner of the language's own (`mix test`,
   `go test`) and it never ran there itself;
 - a database (or data-access library) a manifest only declares is never stated: the driver
@@ -126,6 +127,10 @@ class StackEvidence:
             weak = []
         elif key == "testing" and strong:
             weak = []
+        elif key == "testing" and self._tested_elsewhere_with_another(weak):
+            # Only a manifest names the root's framework, while the tests the code shows run
+            # with another one in a sub-folder: nothing decides, so nothing is said.
+            weak = []
         if key == "database":
             # A driver a manifest declares may serve a script, a side store or nothing yet:
             # only code or configuration that uses it says where the data lives.
@@ -136,6 +141,14 @@ class StackEvidence:
                 strong = [n for n in strong if n not in EXCLUSIVE_DATABASES or root[n].configured]
         shown = set(strong) | set(weak)
         return [name for name in root if name in shown]
+
+    def _tested_elsewhere_with_another(self, declared: list[str]) -> bool:
+        """Whether a sub-folder's tests ran with, or its code imports, a framework the root's
+        manifests do not declare, or ran with a runner of a language's own (`go test`)."""
+        for scope, names in self.found.get("testing", {}).items():
+            if scope and any(seen.strong and n not in declared for n, seen in names.items()):
+                return True
+        return any(scope and runners for scope, runners in self.other_runners.items())
 
     def scoped_names(self, key: str) -> dict[str, list[str]]:
         """Per sub-folder, what its code (not its manifest alone) shows and the root does not."""
@@ -155,9 +168,11 @@ class StackEvidence:
 
 
 #: A file named as a test in any ecosystem: `test_cache.py`, `post_test.go`, `books.test.ts`,
-#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`.
+#: `ledger_spec.rb`, `LedgerTest.java`, `LedgerTests.swift`, `test-ledger.R`, and a JVM
+#: integration test `LedgerIT.java` (its `IT` after a lower-case letter: never `AUDIT.py`).
 TEST_FILE = re.compile(
-    r"^(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec|IT))\.[A-Za-z]{1,6}$"
+    r"^(?:(?:test[_-].+|.+[_.-](?:test|spec)|.+(?:Test|Tests|Spec))\.[A-Za-z]{1,6}"
+    r"|.+[a-z0-9]IT\.(?:java|kt|groovy|scala))$"
 )
 #: Folders of tests and their set-up (`conftest.py`, helpers) in any ecosystem.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "t"})

@@ -13,7 +13,8 @@ every ecosystem:
   nothing about the project's own language; nor does a docs site's code;
 - a language needs two files, or one script the session wrote and then ran with its
   interpreter (`python3 hoge.py` after writing `hoge.py`, see `script_runs`): one file read
-  or written on the way (a scratch file, later deleted) says little;
+  or written on the way (a scratch file, later deleted) says little; a suffix two languages
+  share (`.pl`) counts only for such a script, in the language its interpreter tells;
 - when every counted file sits in a sub-package (a folder with its own manifest), that
   sub-package's language is not the project's: the rule says nothing.
 
@@ -27,7 +28,7 @@ replaces one from listed files, never the other way round.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -68,8 +69,9 @@ class TouchedCode:
     event_ids: set[str] = field(default_factory=set)
 
 
-def _own_code(path: str, packages: Iterable[str]) -> str | None:
-    """The language of a project-relative code file of the project's own, or None."""
+def _own_code(path: str, packages: Iterable[str], told: Mapping[str, str]) -> str | None:
+    """The language of a project-relative code file of the project's own (its suffix's, else
+    the one `told` gives it), or None."""
     pure = PurePosixPath(path)
     if path.startswith(("/", "~", "..")) or any(
         part in _NOT_OWN_DIRS or (part.startswith(".") and part != ".") for part in pure.parts[:-1]
@@ -77,18 +79,22 @@ def _own_code(path: str, packages: Iterable[str]) -> str | None:
         return None
     if any(path.startswith(f"{package}/") for package in packages):
         return None
-    return extension_language(pure.suffix)
+    return extension_language(pure.suffix) or told.get(path)
 
 
 def touched_code(
-    paths: list[tuple[str, str]], ran: set[str], packages: Iterable[str] = ()
+    paths: list[tuple[str, str]],
+    ran: Mapping[str, str | None],
+    packages: Iterable[str] = (),
 ) -> TouchedCode:
     """Count `paths` (project-relative path, event id) by language; `packages` are sub-package
-    folders whose files do not count; `ran` are scripts the session wrote and ran."""
+    folders whose files do not count; `ran` are scripts the session wrote and ran, each with
+    the language its interpreter tells when its suffix alone does not (`perl seed.pl`)."""
     found = TouchedCode()
     wanted = tuple(packages)
+    told = {p: lang for p, lang in ran.items() if lang}
     for path, event_id in paths:
-        language = _own_code(path, wanted)
+        language = _own_code(path, wanted, told)
         if language is None:
             continue
         found.files.setdefault(language, set()).add(path)

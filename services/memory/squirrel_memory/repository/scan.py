@@ -25,7 +25,7 @@ from squirrel_memory.repository.languages import LanguageShare, is_excluded, lan
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.runners import task_reader_for
-from squirrel_memory.repository.services import config_reader, is_deep_config, read_ecto_repo
+from squirrel_memory.repository.services import config_reader, configured_module
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
 log = structlog.get_logger()
@@ -68,6 +68,12 @@ def _guarded(snap: Snapshot, path: str, work: Callable[[TextFile], None]) -> Non
         snap.skip(path, "malformed", error_type=type(exc).__name__)
 
 
+def _folder_depth(folder: str) -> int:
+    """How many folders down `folder` is ("" is the root: 0); a manifest there is read when
+    this is at most `MAX_DEPTH`."""
+    return folder.count("/") + 1 if folder else 0
+
+
 def _read_file(
     snap: Snapshot, path: str, out: Readings, locks: dict[tuple[str, str], Locked]
 ) -> None:
@@ -79,14 +85,13 @@ def _read_file(
     if is_ci_file(path):
         _guarded(snap, path, lambda t: read_ci(t, out))
     if depth > MAX_DEPTH:
-        if name == "repo.ex" and depth <= MAX_DEPTH + 2:
-            # An umbrella app's Repo (`apps/shop/lib/shop/repo.ex`) names its database adapter.
-            _guarded(snap, path, lambda t: read_ecto_repo(t, out))
-        elif is_deep_config(path) and depth <= MAX_DEPTH + 2:
-            # Spring's settings sit three folders down (`src/main/resources/`) by convention.
-            deep = config_reader(path)
-            if deep is not None:
-                _guarded(snap, path, lambda t: deep(t, out))
+        # Configuration whose convention puts it folders below its module (Spring's
+        # `src/main/resources/`, an umbrella app's `lib/<app>/repo.ex`) is read wherever that
+        # module's manifest is.
+        module = configured_module(path)
+        deep = config_reader(path)
+        if module is not None and deep is not None and _folder_depth(module) <= MAX_DEPTH:
+            _guarded(snap, path, lambda t: deep(t, out))
         return
     reader = manifest_reader(path)
     if reader is not None:

@@ -34,12 +34,20 @@ _JS_DB_CONFIG = re.compile(
 )
 _DOTNET_STARTUP = re.compile(r"^(?:.*/)?(?:Program|Startup)\.cs$")
 _SPRING = re.compile(r"^(?:.*/)?src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)$")
+#: Configuration whose conventional place is folders below the module it configures: Spring's
+#: `src/main/resources/application.properties`, an Ecto Repo's `lib/<app>/repo.ex`.
+_IN_MODULE = re.compile(
+    r"^(?:(?P<module>.+)/)?(?:src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)"
+    r"|lib/\w+/repo\.ex)$"
+)
 
 
-def is_deep_config(path: str) -> bool:
-    """Whether a configuration file's conventional place is deeper than manifests are read
-    (Spring's `src/main/resources/application.properties`)."""
-    return bool(_SPRING.match(path))
+def configured_module(path: str) -> str | None:
+    """The module folder ("" for the root) a configuration file in its convention's place
+    configures (`services/orders` for `services/orders/src/main/resources/application.yml`),
+    or None for any other file."""
+    match = _IN_MODULE.match(path)
+    return None if match is None else match.group("module") or ""
 
 
 def config_reader(path: str) -> ConfigReader | None:

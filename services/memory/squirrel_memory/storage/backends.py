@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.settings import Settings
+from squirrel_core.team_listen import is_team_server
 from squirrel_memory.storage.base import Store
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.storage.postgres.hnsw import check_hnsw
@@ -37,13 +38,21 @@ class SqliteBackend:
 
     name = "sqlite"
 
-    def __init__(self, *, clock: Clock = utc_now, readers: int = READERS) -> None:
+    def __init__(
+        self, *, clock: Clock = utc_now, readers: int = READERS, per_author: bool = False
+    ) -> None:
         self._clock = clock
         self._readers = readers
+        self._per_author = per_author
+        """A team server's: an event is a duplicate only of one its author stored."""
 
     async def open_store(self, project_id: str, store_dir: Path | None) -> Store:
         return await SqliteStore.open(
-            project_id, clock=self._clock, readers=self._readers, store_dir=store_dir
+            project_id,
+            clock=self._clock,
+            readers=self._readers,
+            store_dir=store_dir,
+            per_author=self._per_author,
         )
 
     async def close(self) -> None:
@@ -129,7 +138,7 @@ def backend_from_settings(settings: Settings, *, clock: Clock = utc_now) -> Stor
             ),
             clock=clock,
         )
-    return SqliteBackend(clock=clock)
+    return SqliteBackend(clock=clock, per_author=is_team_server(settings))
 
 
 class ProjectStores:

@@ -3,8 +3,9 @@ counted here; stored by the backend, whose ways of skipping a duplicate differ),
 event reads and episodes, as read plans (`queries`) in a `Dialect`.
 
 What stays a backend's own: how a batch of events is stored (SQLite looks the hashes up before
-it inserts; Postgres lets `UNIQUE (project_id, user_id, hash)` skip them, its appends taking
-turns: a duplicate is one of the same author's events), and
+it inserts, among the sender's events on a team server and among all on a laptop; Postgres, a
+team server's, lets `UNIQUE (project_id, user_id, hash)` skip them, its appends taking turns: a
+duplicate is one of the same author's events), and
 how episodes and processing marks are written (`write_episodes`, `mark_events`).
 """
 

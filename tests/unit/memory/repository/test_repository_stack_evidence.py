@@ -260,3 +260,45 @@ def test_an_umbrella_apps_repo_names_the_database(make_repo: MakeRepo) -> None:
     found = _facts(make_repo, files)
 
     assert found["repo:database"].content.startswith("The project's database is SQLite")
+
+
+SPRING_SETTINGS = "spring.datasource.url=jdbc:postgresql://localhost:5432/orders\n"
+
+
+@pytest.mark.parametrize(
+    ("module", "read"),
+    [
+        ("", True),
+        ("orders", True),
+        # a module as deep as manifests are read: its settings are read as its pom.xml is
+        ("services/orders", True),
+        ("platform/services/orders", False),
+    ],
+)
+def test_a_modules_conventional_settings_are_read_where_its_manifest_is(
+    make_repo: MakeRepo, module: str, read: bool
+) -> None:
+    home = f"{module}/" if module else ""
+    files: Files = {
+        f"{home}pom.xml": "<project><artifactId>orders</artifactId></project>\n",
+        f"{home}src/main/resources/application.properties": SPRING_SETTINGS,
+        f"{home}src/main/java/Orders.java": "class Orders {}\n",
+    }
+
+    reading = read_repository(make_repo(files))
+
+    assert (f"{home}pom.xml" in reading.readings.manifests) is read
+    configured = {(s.name, s.configured) for s in reading.readings.services}
+    assert (("PostgreSQL", True) in configured) is read
+
+
+@pytest.mark.parametrize(("app", "read"), [("apps/shop", True), ("x/apps/shop", False)])
+def test_a_repo_module_is_read_where_its_apps_manifest_is(
+    make_repo: MakeRepo, app: str, read: bool
+) -> None:
+    files: Files = {f"{app}/mix.exs": MIX, f"{app}/lib/shop/repo.ex": REPO_EX}
+
+    reading = read_repository(make_repo(files))
+
+    assert (f"{app}/mix.exs" in reading.readings.manifests) is read
+    assert any(s.name == "SQLite" for s in reading.readings.services) is read

@@ -222,8 +222,13 @@ def picks_tests(command: str, base: str) -> bool:
 def _recipe_finding(slot: str, group: _Group) -> Finding:
     head = group.base
     # An example naming a path outside the project's folders (a home folder, another
-    # checkout) is one machine's: it is not shown.
-    examples = [(v, n) for v, n in group.examples.most_common() if not _ABSOLUTE_PATH.search(v)]
+    # checkout) after its head is one machine's: it is not shown. A path in the head (a
+    # container's own folder, `-w /app`) is shown with the head whichever is chosen.
+    examples = [
+        (v, n)
+        for v, n in group.examples.most_common()
+        if not _ABSOLUTE_PATH.search(v.removeprefix(group.base))
+    ]
     top, top_count = examples[0] if examples else (head, 0)
     if top_count * 2 >= group.successes and not (
         group.purpose == "test" and head and picks_tests(top, head)

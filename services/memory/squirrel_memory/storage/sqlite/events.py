@@ -2,8 +2,10 @@
 how SQLite stores a batch (the stored hashes looked up first, on the writer thread), episodes
 and processing marks.
 
-An event is a duplicate of one its author stored: on a team server another author's event
-with the same hash is never the one that is kept for it (`event_log`)."""
+On a team server an event is a duplicate of one its author stored: another author's event
+with the same hash is never the one that is kept for it (`event_log`). A laptop has one user:
+an event is a duplicate of any stored with its hash, so re-reading transcripts after
+`general.user_id` changed stores nothing again."""
 
 from __future__ import annotations
 
@@ -65,6 +67,7 @@ class SqliteEventLog(SharedEventLog):
     _db: SqliteDatabase
     _clock: Clock
     _max_content_bytes: int
+    _per_author: bool
     _dialect = SQLITE
 
     async def _store_events(
@@ -81,13 +84,16 @@ class SqliteEventLog(SharedEventLog):
             prepared, rejected = self._prepare_events(project_id, events)
             hashes = list(dict.fromkeys(digest for _, _, digest in prepared))
             stored: set[str] = set()
+            # One author's duplicates on a team server; any on a laptop (module docstring).
+            author = " AND user_id = ?" if self._per_author else ""
             for chunk in chunks(hashes):
+                params = (project_id, to_json(list(chunk)), *([user_id] if author else []))
                 stored.update(
                     row[0]
                     for row in conn.execute(
-                        "SELECT hash FROM events WHERE project_id = ? "
-                        "AND hash IN (SELECT value FROM json_each(?)) AND user_id = ?",
-                        (project_id, to_json(list(chunk)), user_id),
+                        "SELECT hash FROM events WHERE project_id = ? "  # noqa: S608
+                        f"AND hash IN (SELECT value FROM json_each(?)){author}",
+                        params,
                     )
                 )
             rows = []

@@ -57,8 +57,10 @@ class SqliteStore(
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
         lexical_index: bool = True,
+        per_author: bool = False,
     ) -> None:
         self.project_id = project_id
+        self._per_author = per_author
         self._db = db
         self._lexical = LexicalIndex(db.path) if lexical_index else None
         self._clock = clock
@@ -76,13 +78,16 @@ class SqliteStore(
         readers: int = READERS,
         store_dir: Path | None = None,
         lexical_index: bool = True,
+        per_author: bool = False,
     ) -> SqliteStore:
         """Open (creating and migrating as needed) `<store_dir>/data.db` (default
         `<project_id>/.ctx`). Whether the folder is trusted is decided before (`provenance`).
 
         With `lexical_index`, BM25 searches are answered from an in-memory copy of the search
         index (`sqlite.lexical`), with the same results as FTS5's; it starts building in the
-        background now, and FTS5 answers until it is ready."""
+        background now, and FTS5 answers until it is ready. With `per_author` (a team server),
+        an event is a duplicate only of one its author stored; a laptop has one user, and the
+        same transcript line is the same event whoever the settings say wrote it."""
         paths = ProjectPaths.for_project(project_id, store_dir).ensure()
         db = SqliteDatabase(paths.data_db, DATA_MIGRATIONS, readers=readers)
         try:
@@ -96,6 +101,7 @@ class SqliteStore(
             clock=clock,
             max_content_bytes=max_content_bytes,
             lexical_index=lexical_index,
+            per_author=per_author,
         )
         if store._lexical is not None:
             store._lexical.start_build()
