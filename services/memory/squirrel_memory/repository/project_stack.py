@@ -69,13 +69,20 @@ def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
     return largest if sizes.get(largest, 0) > 0 else language_name(ecosystem)
 
 
-def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
+def _roles(
+    deps: list[Dependency], ecosystem: str, started: frozenset[str] = frozenset()
+) -> dict[str, list[Part]]:
+    """Each role's parts among `deps`. A dependency declared for development, tests or an
+    extra only says nothing of what the project runs, unless it is the framework the project's
+    own start command starts (`astro dev` with Astro among the devDependencies)."""
     found: dict[str, list[Part]] = {}
     seen: set[tuple[str, str]] = set()
     ranked = sorted(deps, key=lambda d: (folder_of(d.manifest) != "", d.manifest))
     for dep in ranked:
         role: Role | None = dependency_role(ecosystem, dep.name)
         if role is None or (role.role, role.name) in seen:
+            continue
+        if dep.dev and not (role.role == "framework" and role.name in started):
             continue
         seen.add((role.role, role.name))
         refs = (dep.ref, dep.locked_ref)
@@ -95,14 +102,21 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     deps = [d for d in out.dependencies if d.ecosystem == ecosystem]
     has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
     members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
-    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem)
+    started = frozenset(
+        name
+        for command in out.commands
+        if command.purpose == "run" and not command.scope
+        if (name := started_framework(f"{command.text} {command.detail}"))
+    )
+    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem, started)
     by_folder: dict[str, dict[str, list[Part]]] = {}
     for dep in deps:
         folder = folder_of(dep.manifest)
         if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
             by_folder.setdefault(folder, {})
     for folder in by_folder:
-        by_folder[folder] = _roles([d for d in deps if folder_of(d.manifest) == folder], ecosystem)
+        in_folder = [d for d in deps if folder_of(d.manifest) == folder]
+        by_folder[folder] = _roles(in_folder, ecosystem, started)
     found = dict(root)
     for role in sorted({r for roles in by_folder.values() for r in roles}):
         if role in root:

@@ -233,23 +233,15 @@ TRAPS = [
 ]
 IDS = [t.name for t in TRAPS]
 #: Traps the facts fall for still, each with the rule that is missing (marked strict xfail).
-_FRAMEWORK_OF_A_GROUP = "a framework or queue declared for development or an extra is stated"
 STILL_SAID_WRONG = {
     "elixir-job-queue-declared-never-configured": "a declared job queue is stated as running",
     "ruby-job-queue-declared-never-configured": "a declared job queue is stated as running",
-    "python-framework-and-queue-of-an-examples-extra": _FRAMEWORK_OF_A_GROUP,
-    "python-framework-and-queue-of-a-dev-group": _FRAMEWORK_OF_A_GROUP,
-    "javascript-framework-and-queue-in-dev-dependencies": _FRAMEWORK_OF_A_GROUP,
-    "elixir-framework-only-for-tests": _FRAMEWORK_OF_A_GROUP,
     "node-nvmrc-below-the-engines-floor": "version files that disagree still give a version",
     "node-tool-versions-below-the-engines-floor": "version files that disagree give a version",
     "javascript-package-manager-field-beside-a-stale-npm-lock": "a stale lock file beats the field",
     "javascript-two-lock-files-and-nothing-deciding": "one of two lock files is chosen",
 }
 STILL_UNSAID = {
-    "python-framework-and-queue-of-an-examples-extra": _FRAMEWORK_OF_A_GROUP,
-    "python-framework-and-queue-of-a-dev-group": _FRAMEWORK_OF_A_GROUP,
-    "javascript-framework-and-queue-in-dev-dependencies": _FRAMEWORK_OF_A_GROUP,
     "javascript-package-manager-field-beside-a-stale-npm-lock": "a stale lock file beats the field",
 }
 
