@@ -3,6 +3,7 @@ each role's parts (framework, database, jobs …) with the files they were read 
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
@@ -45,6 +46,9 @@ class Stack:
     (a side store, a test double) or, when nothing decides, every candidate: never stated as
     the project's database."""
     database_configured: bool = False
+    declared_queues: list[Part] = field(default_factory=list)
+    """Job queues a manifest declares that nothing in the repository sets up: never stated
+    as what runs the jobs."""
 
     def first(self, role: str) -> Part | None:
         found = self.parts.get(role)
@@ -200,6 +204,17 @@ def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[
     return declared, False
 
 
+def _is_set_up(part: Part, out: Readings, stems: set[str]) -> bool:
+    """Whether the repository sets a declared job queue up: its configuration or a process
+    file names it (`config :shop, Oban`, `worker: bundle exec sidekiq`), or a file is named
+    for it (`config/sidekiq.yml`, `shop/celery.py`). A queue a manifest only declares may be
+    left over or planned: nothing says jobs run on it."""
+    dependency = part.dependency.lower().rsplit("/", 1)[-1]
+    names = {part.name.lower(), *part.name.lower().split(), dependency, dependency.split(".")[0]}
+    names.discard("")
+    return bool(names & (out.set_up | stems))
+
+
 def stack_of(reading: RepositoryReading) -> Stack | None:
     """The stack of the repository's primary ecosystem(s), or None when nothing is known."""
     ecosystems = primary_ecosystems_of(reading)
@@ -225,6 +240,11 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
                 else p
                 for p in parts[role]
             ]
+    stems = {posixpath.splitext(posixpath.basename(f.path))[0].lower() for f in reading.files}
+    queues = parts.pop("queue", [])
+    declared = [p for p in queues if p.dependency and not _is_set_up(p, out, stems)]
+    if len(declared) < len(queues):
+        parts["queue"] = [p for p in queues if p not in declared]
     others, configured = _weigh_databases(parts, out)
     _entry_point_first(parts, out)
     chains = _project_toolchains(out, main)
@@ -239,4 +259,5 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
         parts=parts,
         other_databases=others,
         database_configured=configured,
+        declared_queues=declared,
     )

@@ -36,6 +36,21 @@ _DOTNET_STARTUP = re.compile(r"^(?:.*/)?(?:Program|Startup)\.cs$")
 _SPRING = re.compile(r"^(?:.*/)?src/main/resources/application(?:-\w+)?\.(?:properties|ya?ml)$")
 
 
+#: An identifier, and the words of a camel-cased one (`AddHangfire` → addhangfire, add, hangfire).
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def set_up_words(text: str) -> set[str]:
+    """The words (lower-cased) of a configuration or process file: what it may set up or start
+    (`config :shop, Oban`, `worker: bundle exec sidekiq`, `services.AddHangfire(…)`)."""
+    words: set[str] = set()
+    for identifier in _IDENTIFIER.findall(text):
+        words.add(identifier.lower())
+        words.update(word.lower() for word in _CAMEL_WORD.findall(identifier))
+    return words
+
+
 def is_deep_config(path: str) -> bool:
     """Whether a configuration file's conventional place is deeper than manifests are read
     (Spring's `src/main/resources/application.properties`)."""
