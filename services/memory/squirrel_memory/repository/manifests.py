@@ -392,6 +392,16 @@ def read_tool_versions(text: TextFile, out: Readings) -> None:
             out.toolchains.append(Toolchain(names[parts[0]], parts[1], text.ref(number)))
 
 
+def read_node_version(text: TextFile, out: Readings) -> None:
+    """`.nvmrc` / `.node-version`: the Node.js version the developers pin (`20`, `v20.11.0`);
+    an alias (`lts/iron`, `node`) names no version."""
+    for number, line in enumerate(text.lines, 1):
+        pinned = line.split("#", 1)[0].strip().removeprefix("v")
+        if pinned[:1].isdigit():
+            out.toolchains.append(Toolchain("javascript", pinned, text.ref(number)))
+            return
+
+
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
 MANIFEST_READERS: Mapping[str, Reader] = {
     "pyproject.toml": read_pyproject,
@@ -407,6 +417,8 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
     ".tool-versions": read_tool_versions,
+    ".nvmrc": read_node_version,
+    ".node-version": read_node_version,
     "pnpm-workspace.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,

@@ -153,6 +153,30 @@ def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
     return nested if len({short_version(t.version) for t in nested}) == 1 else []
 
 
+_RANGE_OPERATORS = (">", "<", "~", "^", "=", "!")
+
+
+def _numbers(spec: str) -> tuple[int, ...]:
+    version = short_version(spec)
+    return tuple(int(n) for n in version.split(".")) if version else ()
+
+
+def _versions_agree(chains: list[Toolchain]) -> bool:
+    """Whether the versions the project's files ask for can all hold at once: every pinned
+    version (`.nvmrc`'s `18`, `.tool-versions`' `nodejs 18.19.0`) the same as far as both say,
+    and none below a range's floor (`engines: >=20`). When they disagree, nothing decides which
+    one the project runs."""
+    specs = [t.version.strip() for t in chains if _numbers(t.version)]
+    pins = [_numbers(s) for s in specs if not s.startswith(_RANGE_OPERATORS) and " " not in s]
+    floors = [_numbers(s) for s in specs if s.startswith((">", "~", "^"))]
+    for pin in pins:
+        if any(other[: len(pin)] != pin[: len(other)] for other in pins):
+            return False
+        if any(pin[: len(floor)] < floor[: len(pin)] for floor in floors):
+            return False
+    return True
+
+
 def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
     """Among the declared frameworks, the one the project's own start command starts (`next
     dev`, `mix phx.server`, `python manage.py runserver`, a script that runs one) comes first:
@@ -248,6 +272,8 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
     others, configured = _weigh_databases(parts, out)
     _entry_point_first(parts, out)
     chains = _project_toolchains(out, main)
+    if not _versions_agree(chains):
+        chains = []
     version = short_version(chains[0].version) if chains else ""
     names = [_language(eco, reading.shares) for eco in ecosystems]
     return Stack(

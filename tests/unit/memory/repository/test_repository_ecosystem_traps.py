@@ -234,8 +234,6 @@ TRAPS = [
 IDS = [t.name for t in TRAPS]
 #: Traps the facts fall for still, each with the rule that is missing (marked strict xfail).
 STILL_SAID_WRONG = {
-    "node-nvmrc-below-the-engines-floor": "version files that disagree still give a version",
-    "node-tool-versions-below-the-engines-floor": "version files that disagree give a version",
     "javascript-package-manager-field-beside-a-stale-npm-lock": "a stale lock file beats the field",
     "javascript-two-lock-files-and-nothing-deciding": "one of two lock files is chosen",
 }
