@@ -191,7 +191,7 @@ TRAPS = [
             "package-lock.json": '{"name": "quarry", "lockfileVersion": 3}\n',
             "src/stones.ts": TS,
         },
-        said=(("repo:recipe:test", "`pnpm test`"), ("repo:recipe:build", "`pnpm run build`")),
+        said=(("repo:recipe:test", "`pnpm test`"), ("repo:recipe:build", "`pnpm build`")),
         unsaid=("npm test", "npm run build"),
     ),
     RepoTrap(
@@ -232,19 +232,6 @@ TRAPS = [
     ),
 ]
 IDS = [t.name for t in TRAPS]
-#: Traps the facts fall for still, each with the rule that is missing (marked strict xfail).
-STILL_SAID_WRONG = {
-    "javascript-package-manager-field-beside-a-stale-npm-lock": "a stale lock file beats the field",
-    "javascript-two-lock-files-and-nothing-deciding": "one of two lock files is chosen",
-}
-STILL_UNSAID = {
-    "javascript-package-manager-field-beside-a-stale-npm-lock": "a stale lock file beats the field",
-}
-
-
-def _expect_failure(request: pytest.FixtureRequest, reasons: dict[str, str], name: str) -> None:
-    if name in reasons:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reasons[name]))
 
 
 def _facts(make_repo: MakeRepo, files: dict[str, str]) -> list[MemoryCandidate]:
@@ -252,10 +239,7 @@ def _facts(make_repo: MakeRepo, files: dict[str, str]) -> list[MemoryCandidate]:
 
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_facts_state_what_the_repository_shows(
-    make_repo: MakeRepo, trap: RepoTrap, request: pytest.FixtureRequest
-) -> None:
-    _expect_failure(request, STILL_UNSAID, trap.name)
+def test_the_facts_state_what_the_repository_shows(make_repo: MakeRepo, trap: RepoTrap) -> None:
     by_key: dict[str, list[str]] = {}
     for fact in _facts(make_repo, trap.files):
         by_key.setdefault(fact.key, []).append(fact.content)
@@ -265,10 +249,7 @@ def test_the_facts_state_what_the_repository_shows(
 
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_facts_never_state_what_the_trap_suggests(
-    make_repo: MakeRepo, trap: RepoTrap, request: pytest.FixtureRequest
-) -> None:
-    _expect_failure(request, STILL_SAID_WRONG, trap.name)
+def test_the_facts_never_state_what_the_trap_suggests(make_repo: MakeRepo, trap: RepoTrap) -> None:
     for fact in _facts(make_repo, trap.files):
         for word in trap.unsaid:
             pattern = rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])"
