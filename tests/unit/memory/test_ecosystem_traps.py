@@ -161,7 +161,7 @@ TRAPS = [
             ("edit", "app/src/main/java/dev/quarry/Api.kt"),
             ("run", "./gradlew :app:testDebugUnitTest", "BUILD SUCCESSFUL in 9s\n"),
         ),
-        said=(("language", "Kotlin"),),
+        said=(("language", "Kotlin"), ("recipe:test", "`./gradlew :app:testDebugUnitTest`")),
         unsaid=("Ktor server", "Built with Ktor", "SQLite", "Spring"),
     ),
     # -- Scala, Clojure, Haskell ---------------------------------------------------------------
@@ -558,7 +558,7 @@ TRAPS = [
             ("edit", "src/store.rs"),
             ("run", "cargo test", "test result: ok. 3 passed; 0 failed\n"),
         ),
-        said=(("database", "SQLite"),),
+        said=(("language", "Rust project"),),
         unsaid=("PostgreSQL", "MongoDB", "Postgres"),
     ),
     Trap(
@@ -603,11 +603,6 @@ TRAPS = [
     ),
 ]
 IDS = [t.name for t in TRAPS]
-#: Traps whose memory still misses what the session shows (marked strict xfail).
-STILL_UNSAID = {
-    "kotlin-android-app-with-a-ktor-client": "a Gradle test task of a variant is no test command",
-    "rust-user-hypothetical-about-a-database": "rusqlite is no known database client",
-}
 
 
 def _session(trap: Trap) -> list[MemoryCandidate]:
@@ -671,11 +666,7 @@ async def _session_start(found: list[MemoryCandidate]) -> str:
 
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_memory_states_what_the_session_shows_where_it_holds(
-    trap: Trap, request: pytest.FixtureRequest
-) -> None:
-    if trap.name in STILL_UNSAID:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=STILL_UNSAID[trap.name]))
+def test_the_memory_states_what_the_session_shows_where_it_holds(trap: Trap) -> None:
     found = _session(trap)
     by_key: dict[str, list[str]] = {}
     for candidate in found:
