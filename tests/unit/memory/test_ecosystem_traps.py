@@ -23,7 +23,7 @@ from squirrel_gateway import hook_context
 from squirrel_gateway.schemas import PitfallItem, SearchResult
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from tests.unit.gateway.fakes import FakeBackend
-from tests.unit.memory.session_builder import Session
+from tests.unit.memory.session_builder import Session, numbered
 from tests.unit.memory.test_stack_traps import T0, Step
 
 ROOT = "/home/dev/quarry"
@@ -35,7 +35,9 @@ class Trap:
     """One trap in one ecosystem: the session, what must be said and what never.
 
     Steps are those of `test_stack_traps.Step`, and ("say", text) the assistant's words,
-    ("user", text) the user's, ("agent", prompt, report) a subagent's report."""
+    ("user", text) the user's, ("agent", prompt, report) a subagent's report, ("agent-run", path,
+    text, command, output) a subagent reading a file of another repository and running a
+    command there."""
 
     name: str
     steps: tuple[Step, ...]
@@ -529,6 +531,38 @@ TRAPS = [
         said=(("language", "Python project"),),
         unsaid=("Built with Flask", "Celery"),
     ),
+    # -- a dependency declared for tests or development only ---------------------------------
+    Trap(
+        "elixir-framework-and-queue-for-tests-and-dev-only",
+        (
+            (
+                "read",
+                "mix.exs",
+                "defmodule Quarry.MixProject do\n  defp deps do\n    [\n"
+                '      {:plug_cowboy, "~> 2.7"},\n      {:phoenix, "~> 1.7", only: :test},\n'
+                '      {:oban, "~> 2.17", only: :dev}\n    ]\n  end\nend\n',
+            ),
+            ("edit", "lib/quarry.ex"),
+            ("run", "mix test", PASSED),
+        ),
+        said=(("language", "Elixir project"),),
+        unsaid=("Phoenix", "Oban"),
+    ),
+    Trap(
+        "ruby-framework-store-and-queue-of-a-development-group",
+        (
+            (
+                "read",
+                "Gemfile",
+                'source "https://rubygems.org"\ngem "roda"\ngroup :development, :test do\n'
+                '  gem "rails"\n  gem "sqlite3"\n  gem "sidekiq"\nend\n',
+            ),
+            ("edit", "lib/quarry.rb"),
+            ("run", "bundle exec rake test", "5 runs, 9 assertions, 0 failures, 0 errors\n"),
+        ),
+        said=(("recipe:test", "`bundle exec rake test`"),),
+        unsaid=("Rails", "SQLite", "Sidekiq"),
+    ),
     # -- words, not code: the assistant's prose, the user's hypothetical, a subagent's report ----
     Trap(
         "go-assistant-prose-asserts-a-wrong-stack",
@@ -601,6 +635,76 @@ TRAPS = [
         said=(("recipe:test", "`pnpm test`"),),
         unsaid=("npm install", "npm ci", "Uses npm", "--omit=dev"),
     ),
+    Trap(
+        "kotlin-subagent-runs-the-tests-of-another-repository",
+        (
+            ("read", "build.gradle.kts", 'plugins { kotlin("jvm") version "2.0.0" }\n'),
+            (
+                "agent-run",
+                "/home/dev/billing/pom.xml",
+                "<project><dependencies><dependency><groupId>org.springframework.boot</groupId>"
+                "<artifactId>spring-boot-starter-web</artifactId></dependency></dependencies>"
+                "</project>\n",
+                "cd /home/dev/billing && mvn verify",
+                "[INFO] BUILD SUCCESS\n",
+            ),
+            ("edit", "src/main/kotlin/Retry.kt"),
+            ("run", "./gradlew test", "BUILD SUCCESSFUL in 3s\n"),
+        ),
+        said=(("recipe:test", "`./gradlew test`"),),
+        unsaid=("Spring Boot", "mvn verify", "Maven"),
+    ),
+    Trap(
+        "typescript-assistant-names-the-wrong-runner-and-store",
+        (
+            ("read", "package.json", '{"name": "quarry", "devDependencies": {"vitest": "^2"}}\n'),
+            ("say", "Tests are written with Jest and the app is built with Express on MongoDB."),
+            ("edit", "src/stones.ts"),
+            ("run", "npx vitest run", " Test Files  2 passed (2)\n"),
+        ),
+        said=(("testing", "Vitest"),),
+        unsaid=("Jest", "Express", "MongoDB"),
+    ),
+    Trap(
+        "python-user-weighs-another-framework-and-queue",
+        (
+            ("read", "pyproject.toml", '[project]\nname = "quarry"\ndependencies = ["flask"]\n'),
+            ("read", "quarry/app.py", "from flask import Flask\n"),
+            ("user", "Would FastAPI be better here? Should we use Celery with Redis for the jobs?"),
+            ("say", "FastAPI would give async handlers; Celery with Redis is the usual choice."),
+            ("edit", "quarry/app.py"),
+            ("run", "pytest -q", "3 passed in 0.1s\n"),
+        ),
+        said=(("framework", "Flask"),),
+        unsaid=("FastAPI", "Celery", "Redis"),
+    ),
+    Trap(
+        "python-sync-output-names-node-tools",
+        (
+            ("read", "pyproject.toml", '[project]\nname = "quarry"\n'),
+            (
+                "run",
+                "uv sync",
+                "Resolved 10 packages\nnpm WARN deprecated glob@7.2.3\nyarn install v1.22\n",
+            ),
+            ("edit", "quarry/stones.py"),
+            ("run", "uv run pytest -q", "3 passed in 0.1s\n"),
+        ),
+        said=(("recipe:test", "`uv run pytest -q`"),),
+        unsaid=("npm", "yarn"),
+    ),
+    Trap(
+        "go-version-file-and-image-below-go-mod",
+        (
+            ("read", "go.mod", "module example.com/quarry\n\ngo 1.22\n"),
+            ("read", "Dockerfile", "FROM golang:1.21-alpine\n"),
+            ("read", ".tool-versions", "golang 1.20.5\n"),
+            ("edit", "main.go"),
+            ("run", "go test ./...", "ok  \texample.com/quarry\t0.1s\n"),
+        ),
+        said=(("language", "Go project"),),
+        unsaid=("Go 1.21", "Go 1.20", "1.20.5"),
+    ),
 ]
 IDS = [t.name for t in TRAPS]
 
@@ -619,6 +723,14 @@ def _session(trap: Trap) -> list[MemoryCandidate]:
             session.say(args[0])
         elif kind == "user":
             session.user(args[0])
+        elif kind == "agent-run":
+            # A subagent reads a file of another repository and runs a command there.
+            path, text, command, output = args
+            session.add("tool_call", {"tool": "Agent", "tool_use_id": "a", "input": {}})
+            read = {"tool": "Read", "tool_use_id": "r", "output": numbered(text), "is_error": False}
+            session.add("tool_result", read, (path,), sidechain=True)
+            ran = {"command": command, "tool_use_id": "b", "exit_code": 0, "output": output}
+            session.add("test_run", {**ran, "is_error": False}, sidechain=True)
         elif kind == "agent":
             use = f"a{len(session.events)}"
             call = {"tool": "Agent", "tool_use_id": use, "input": {"prompt": args[0]}}
