@@ -14,9 +14,6 @@ decides, it says less. The battery is imagined, not recorded.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 import pytest
 
 from squirrel_gateway import hook_context
@@ -24,29 +21,10 @@ from squirrel_gateway.schemas import PitfallItem, SearchResult
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from tests.unit.gateway.fakes import FakeBackend
 from tests.unit.memory.session_builder import Session, numbered
-from tests.unit.memory.test_stack_traps import T0, Step
+from tests.unit.memory.test_stack_traps import T0, Trap, check_said, check_unsaid, mentions
 
 ROOT = "/home/dev/quarry"
 PASSED = "5 tests, 0 failures\n"
-
-
-@dataclass(frozen=True)
-class Trap:
-    """One trap in one ecosystem: the session, what must be said and what never.
-
-    Steps are those of `test_stack_traps.Step`, and ("say", text) the assistant's words,
-    ("user", text) the user's, ("agent", prompt, report) a subagent's report, ("agent-run", path,
-    text, command, output) a subagent reading a file of another repository and running a
-    command there."""
-
-    name: str
-    steps: tuple[Step, ...]
-    said: tuple[tuple[str, str], ...] = ()
-    """(memory key, text that memory must hold)."""
-    unsaid: tuple[str, ...] = ()
-    """Names no memory, and no session start, may state."""
-    absent: tuple[str, ...] = ()
-    """Memory keys that must not be made at all."""
 
 
 MIX_DEPS = (
@@ -710,6 +688,10 @@ IDS = [t.name for t in TRAPS]
 
 
 def _session(trap: Trap) -> list[MemoryCandidate]:
+    """The session of `trap`: its steps are those of `test_stack_traps`, and ("say", text) the
+    assistant's words, ("user", text) the user's, ("agent", prompt, report) a subagent's report,
+    ("agent-run", path, text, command, output) a subagent reading a file of another repository
+    and running a command there."""
     session = Session(ROOT, trap.name, T0, test_runs=True)
     session.user("Read the project, then fix the stone count and check it.")
     for kind, *args in trap.steps:
@@ -745,10 +727,6 @@ def _session(trap: Trap) -> list[MemoryCandidate]:
     return session.extracted()
 
 
-def _mentions(word: str, text: str) -> bool:
-    return re.search(rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])", text) is not None
-
-
 async def _session_start(found: list[MemoryCandidate]) -> str:
     """The text a session starts with when the memory holds `found`: its facts in the project
     section, its recipes, its pitfalls."""
@@ -779,27 +757,17 @@ async def _session_start(found: list[MemoryCandidate]) -> str:
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
 def test_the_memory_states_what_the_session_shows_where_it_holds(trap: Trap) -> None:
-    found = _session(trap)
-    by_key: dict[str, list[str]] = {}
-    for candidate in found:
-        by_key.setdefault(candidate.key, []).append(candidate.content)
-
-    for key, text in trap.said:
-        assert any(text in said for said in by_key.get(key, [])), (key, text, by_key)
-    for key in trap.absent:
-        assert key not in by_key, (key, by_key[key])
+    check_said(trap, _session(trap))
 
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
 async def test_the_memory_never_states_what_the_trap_suggests(trap: Trap) -> None:
     found = _session(trap)
 
-    for candidate in found:
-        for word in trap.unsaid:
-            assert not _mentions(word, candidate.content), (word, candidate.key, candidate.content)
+    check_unsaid(trap, found)
     text = await _session_start(found)
     for word in trap.unsaid:
-        assert not _mentions(word, text), (word, text)
+        assert not mentions(word, text), (word, text)
 
 
 def test_the_battery_spans_the_ecosystems_the_first_lacks() -> None:
