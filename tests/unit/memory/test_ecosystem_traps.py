@@ -727,7 +727,7 @@ def _session(trap: Trap) -> list[MemoryCandidate]:
     return session.extracted()
 
 
-async def _session_start(found: list[MemoryCandidate]) -> str:
+async def session_start_text(found: list[MemoryCandidate]) -> str:
     """The text a session starts with when the memory holds `found`: its facts in the project
     section, its recipes, its pitfalls."""
     facts = [c.content for c in found if c.type is MemoryType.PROJECT_FACT]
@@ -765,7 +765,7 @@ async def test_the_memory_never_states_what_the_trap_suggests(trap: Trap) -> Non
     found = _session(trap)
 
     check_unsaid(trap, found)
-    text = await _session_start(found)
+    text = await session_start_text(found)
     for word in trap.unsaid:
         assert not mentions(word, text), (word, text)
 

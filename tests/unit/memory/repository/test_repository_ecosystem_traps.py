@@ -3,12 +3,12 @@
 an example; a job queue declared and never configured; runtime versions that disagree; two lock
 files or a `packageManager` field beside a stale lock file.
 
-Each case says what the facts must state and what they must never state. Where the evidence
+Each case says what the facts must state and what they must never state, in the facts and in
+the text a session starts with. Where the evidence
 conflicts and nothing decides, they say less."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pytest
@@ -16,7 +16,8 @@ import pytest
 from squirrel_memory.models import MemoryCandidate
 from squirrel_memory.repository import read_repository, repository_candidates
 from tests.unit.memory.repository.conftest import MakeRepo
-from tests.unit.memory.test_ecosystem_traps import MIX_DEPS
+from tests.unit.memory.test_ecosystem_traps import MIX_DEPS, session_start_text
+from tests.unit.memory.test_stack_traps import mentions
 
 TS = "export const stones = 1\n" * 50
 PY = "x = 1\n" * 100
@@ -249,8 +250,14 @@ def test_the_facts_state_what_the_repository_shows(make_repo: MakeRepo, trap: Re
 
 
 @pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_facts_never_state_what_the_trap_suggests(make_repo: MakeRepo, trap: RepoTrap) -> None:
-    for fact in _facts(make_repo, trap.files):
+async def test_the_facts_never_state_what_the_trap_suggests(
+    make_repo: MakeRepo, trap: RepoTrap
+) -> None:
+    found = _facts(make_repo, trap.files)
+
+    for fact in found:
         for word in trap.unsaid:
-            pattern = rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])"
-            assert not re.search(pattern, fact.content), (word, fact.key, fact.content)
+            assert not mentions(word, fact.content), (word, fact.key, fact.content)
+    text = await session_start_text(found)
+    for word in trap.unsaid:
+        assert not mentions(word, text), (word, text)
