@@ -105,6 +105,16 @@ TRAPS = [
         unsaid=("Express", "BullMQ"),
     ),
     RepoTrap(
+        "javascript-framework-in-dev-dependencies-the-start-script-runs",
+        {
+            "package.json": '{"name": "desk", "scripts": {"start": "electron ."},'
+            ' "devDependencies": {"electron": "^30", "express": "^4"}}\n',
+            "src/main.ts": TS,
+        },
+        said=(("repo:stack", "TypeScript/Electron app"),),
+        unsaid=("Express",),
+    ),
+    RepoTrap(
         "elixir-framework-only-for-tests",
         {
             "mix.exs": "defmodule Quarry.MixProject do\n  defp deps do\n    [\n"
