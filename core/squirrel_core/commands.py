@@ -189,6 +189,10 @@ def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
     return words[arguments:]
 
 
+#: A Gradle task that runs tests besides `test` itself: a variant's or a suite's.
+_GRADLE_TEST_TASK = re.compile(r"^test[A-Z]\w*Test$|^[a-z]\w*Test$")
+
+
 def _program(word: str) -> str:
     return posixpath.basename(word.strip("()"))
 
@@ -211,6 +215,13 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     # `xcodebuild -scheme App -destination … test`): the first action word the table names.
     if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt", "xcodebuild"):
         best = next(((program, w) for w in rest if (program, w) in table.patterns), None)
+    if best is None and program in ("gradle", "gradlew"):
+        # A task of one project (`:app:test`) or a variant's test task (`testDebugUnitTest`,
+        # `connectedAndroidTest`, `integrationTest`) runs the tests.
+        tasks = [w.rsplit(":", 1)[-1] for w in rest]
+        best = next(((program, t) for t in tasks if (program, t) in table.patterns), None)
+        if best is None and any(_GRADLE_TEST_TASK.match(t) for t in tasks):
+            best = (program, "test")
     if best is not None:
         return table.patterns[best]
     task = _task_use(program, words, rest)

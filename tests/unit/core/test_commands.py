@@ -74,6 +74,9 @@ CASES = [
     ("./mvnw verify", "test", "jvm"),
     ("./gradlew test", "test", "jvm"),
     ("./gradlew :app:test", "test", "jvm"),
+    ("./gradlew :app:testDebugUnitTest", "test", "jvm"),
+    ("./gradlew connectedAndroidTest", "test", "jvm"),
+    ("./gradlew :core:build", "build", "jvm"),
     ("gradle build", "build", "jvm"),
     ("./gradlew bootRun", "run", "jvm"),
     ("./gradlew ktlintCheck", "lint", "jvm"),
@@ -327,6 +330,8 @@ def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
         "",
         "   ",
         "mix hex.info",
+        "./gradlew compileTestKotlin",
+        "./gradlew jacocoTestReport",
     ],
 )
 def test_unknown_commands_are_none(line: str) -> None:

@@ -579,31 +579,37 @@ def _session(trap: Trap) -> list[MemoryCandidate]:
     return session.extracted()
 
 
-@pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_memory_states_what_the_session_shows_where_it_holds(trap: Trap) -> None:
-    found = _session(trap)
+def mentions(word: str, text: str) -> bool:
+    """Whether `text` names `word` as a word of its own (`Go` is not in `Google`)."""
+    return re.search(rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])", text) is not None
+
+
+def check_said(trap: Trap, found: list[MemoryCandidate]) -> None:
+    """Every memory the trap expects holds its text; no memory it rules out is made."""
     by_key: dict[str, list[str]] = {}
     for candidate in found:
         by_key.setdefault(candidate.key, []).append(candidate.content)
-
     for key, text in trap.said:
         assert any(text in said for said in by_key.get(key, [])), (key, text, by_key)
     for key in trap.absent:
         assert key not in by_key, (key, by_key[key])
 
 
-@pytest.mark.parametrize("trap", TRAPS, ids=IDS)
-def test_the_memory_never_states_what_the_trap_suggests(trap: Trap) -> None:
-    found = _session(trap)
-
+def check_unsaid(trap: Trap, found: list[MemoryCandidate]) -> None:
+    """No memory names what the trap suggests."""
     for candidate in found:
         for word in trap.unsaid:
-            pattern = rf"(?<![\w/.#+-]){re.escape(word)}(?![\w#+-])"
-            assert not re.search(pattern, candidate.content), (
-                word,
-                candidate.key,
-                candidate.content,
-            )
+            assert not mentions(word, candidate.content), (word, candidate.key, candidate.content)
+
+
+@pytest.mark.parametrize("trap", TRAPS, ids=IDS)
+def test_the_memory_states_what_the_session_shows_where_it_holds(trap: Trap) -> None:
+    check_said(trap, _session(trap))
+
+
+@pytest.mark.parametrize("trap", TRAPS, ids=IDS)
+def test_the_memory_never_states_what_the_trap_suggests(trap: Trap) -> None:
+    check_unsaid(trap, _session(trap))
 
 
 def test_the_battery_spans_twelve_ecosystems() -> None:

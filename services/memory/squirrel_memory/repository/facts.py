@@ -136,11 +136,18 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
 
 
 def _jobs_fact(stack: Stack) -> MemoryCandidate | None:
-    queues = stack.parts.get("queue", [])
+    queues = stack.parts.get("queue", []) or stack.declared_queues
     if not queues:
         return None
-    named = [q.name + (f" {q.version}" if q.version else "") for q in queues[:2]]
-    text = f"Background jobs run on {join_words(named)}."
+    named = join_words([q.name + (f" {q.version}" if q.version else "") for q in queues[:2]])
+    if stack.parts.get("queue"):
+        text = f"Background jobs run on {named}."
+    else:
+        # Only declared: what is declared, never that jobs run on it.
+        text = (
+            f"The manifests declare {named} (background jobs); no configuration or process file"
+            " in the repository sets it up."
+        )
     refs = [r for q in queues[:2] for r in q.refs]
     tags = ["background jobs", "queue", *(q.name for q in queues[:2])]
     return candidate(FACT, "jobs", text, refs=refs, importance=0.75, tags=tags)

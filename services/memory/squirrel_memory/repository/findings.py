@@ -13,7 +13,11 @@ def folder_of(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Dependency:
-    """A dependency a manifest declares; `version` is the locked one when a lock file has it."""
+    """A dependency a manifest declares; `version` is the locked one when a lock file has it.
+
+    `dev` when it is declared for development, tests or an optional extra only (`devDependencies`,
+    `only: :test`, a Gemfile's `group :test`, `testImplementation`): it says how the project is
+    developed, not what it runs."""
 
     ecosystem: str
     name: str
@@ -21,6 +25,7 @@ class Dependency:
     ref: str
     manifest: str
     locked_ref: str = ""
+    dev: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +127,9 @@ class Readings:
     tools: dict[str, str] = field(default_factory=dict)
     """Tools configured in a manifest (`[tool.pytest.ini_options]`) → `path:line`."""
     ci_files: list[str] = field(default_factory=list)
+    set_up: set[str] = field(default_factory=set)
+    """Words (lower-cased) of the configuration and process files read: what they set up or
+    start (`config :shop, Oban`, a Procfile's `worker: bundle exec sidekiq`)."""
 
     def name_project(self, name: str, ref: str) -> None:
         """Keep the first project name found (root manifests are read first)."""

@@ -47,12 +47,19 @@ def _toml_line(text: TextFile, name: str) -> str:
 
 
 def _add(
-    out: Readings, text: TextFile, ecosystem: str, name: str, version: str, *, ref: str
+    out: Readings,
+    text: TextFile,
+    ecosystem: str,
+    name: str,
+    version: str,
+    *,
+    ref: str,
+    dev: bool = False,
 ) -> None:
-    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path))
+    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
 
 
-def _pep508(out: Readings, text: TextFile, specs: Iterable[object]) -> None:
+def _pep508(out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False) -> None:
     for spec in specs:
         if not isinstance(spec, str):
             continue
@@ -60,7 +67,8 @@ def _pep508(out: Readings, text: TextFile, specs: Iterable[object]) -> None:
         if match:
             name = match.group(1).lower().replace("_", "-")
             version = spec[match.end() :].split(";", 1)[0].strip().strip("[]")
-            _add(out, text, "python", name, version, ref=_toml_line(text, match.group(1)))
+            ref = _toml_line(text, match.group(1))
+            _add(out, text, "python", name, version, ref=ref, dev=dev)
 
 
 def read_pyproject(text: TextFile, out: Readings) -> None:
@@ -76,17 +84,20 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     if isinstance(requires, str):
         out.toolchains.append(Toolchain("python", requires, _toml_line(text, "requires-python")))
     _pep508(out, text, _strings(project.get("dependencies")))
+    # An optional extra or a dependency group serves development, tests or an integration.
     for group in _table(project.get("optional-dependencies")).values():
-        _pep508(out, text, _strings(group))
+        _pep508(out, text, _strings(group), dev=True)
     for group in _table(data.get("dependency-groups")).values():
-        _pep508(out, text, _strings(group))
+        _pep508(out, text, _strings(group), dev=True)
     for section in ("dependencies", "dev-dependencies"):
         for name, spec in _table(poetry.get(section)).items():
             if name == "python" and isinstance(spec, str):
                 out.toolchains.append(Toolchain("python", spec, _toml_line(text, "python")))
             elif name != "python":
                 version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-                _add(out, text, "python", name.lower(), version, ref=_toml_line(text, name))
+                ref = _toml_line(text, name)
+                dev = section != "dependencies"
+                _add(out, text, "python", name.lower(), version, ref=ref, dev=dev)
 
 
 def read_setup_cfg(text: TextFile, out: Readings) -> None:
@@ -129,7 +140,9 @@ def read_package_json(text: TextFile, out: Readings) -> None:
         out.toolchains.append(Toolchain("javascript", node, text.ref_of('"node"')))
     for section in ("dependencies", "devDependencies", "peerDependencies"):
         for name, version in _table(data.get(section)).items():
-            _add(out, text, "javascript", name, str(version), ref=text.ref_of(f'"{name}"'))
+            ref = text.ref_of(f'"{name}"')
+            dev = section == "devDependencies"
+            _add(out, text, "javascript", name, str(version), ref=ref, dev=dev)
 
 
 def read_cargo_toml(text: TextFile, out: Readings) -> None:
@@ -148,17 +161,18 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
     workspace = _table(data.get("workspace"))
     for member in _strings(workspace.get("members")):
         out.workspaces.append((member, _toml_line(text, member)))
-    for section in (
-        _table(data.get("dependencies")),
-        _table(data.get("dev-dependencies")),
-        _table(workspace.get("dependencies")),
+    for section, dev in (
+        (_table(data.get("dependencies")), False),
+        (_table(data.get("dev-dependencies")), True),
+        (_table(workspace.get("dependencies")), False),
     ):
         for name, spec in section.items():
             version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-            _add(out, text, "rust", name, version, ref=_toml_line(text, name))
+            ref = _toml_line(text, name)
+            _add(out, text, "rust", name, version, ref=ref, dev=dev)
             for feature in _strings(_table(spec).get("features")):
                 # `sqlx = { features = ["postgres"] }` names the database: `sqlx:postgres`.
-                _add(out, text, "rust", f"{name}:{feature}", version, ref=_toml_line(text, name))
+                _add(out, text, "rust", f"{name}:{feature}", version, ref=ref, dev=dev)
 
 
 _GO_MODULE = re.compile(r"^module\s+(\S+)")
@@ -182,6 +196,15 @@ _MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
 _MIX_DESCRIPTION = re.compile(r'^\s*description:\s*"([^"]{10,300})"')
 _MIX_ELIXIR = re.compile(r"\belixir:\s*\"([^\"]+)\"")
 _MIX_DEP = re.compile(r"\{\s*:([a-z_][a-z0-9_]*)\s*(?:,\s*\"([^\"]+)\")?")
+#: A mix dependency's options that keep it out of the running application: `only:` some
+#: environments other than `:prod`, or `runtime: false` (a build or lint tool).
+_MIX_ONLY = re.compile(r"\bonly:\s*(\[[^\]]*\]|:\w+)")
+_MIX_NOT_RUNTIME = re.compile(r"\bruntime:\s*false\b")
+
+
+def _mix_dev(options: str) -> bool:
+    only = _MIX_ONLY.search(options)
+    return bool(_MIX_NOT_RUNTIME.search(options)) or bool(only and ":prod" not in only.group(1))
 
 
 def read_mix_exs(text: TextFile, out: Readings) -> None:
@@ -202,20 +225,37 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
             in_deps = False
         if in_deps and not line.lstrip().startswith("#"):
             for match in _MIX_DEP.finditer(line):
-                _add(
-                    out, text, "elixir", match.group(1), match.group(2) or "", ref=text.ref(number)
-                )
+                options = line[match.end() :].split("}", 1)[0]
+                version, ref = match.group(2) or "", text.ref(number)
+                _add(out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options))
 
 
 _GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?""")
 _RUBY = re.compile(r"""^\s*ruby\s+["']([^"']+)["']""")
+_GEM_GROUP = re.compile(r"^\s*group\s+(.+?)\s+do\b")
+_GEM_INLINE_GROUP = re.compile(r"\bgroups?:\s*(\[[^\]]*\]|:\w+)")
+#: Gemfile groups of the running application (any other group serves development or tests).
+_RUNTIME_GROUPS = frozenset({"default", "production"})
+
+
+def _dev_groups(spec: str) -> bool:
+    groups = set(re.findall(r":(\w+)", spec))
+    return bool(groups) and not groups & _RUNTIME_GROUPS
 
 
 def read_gemfile(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "ruby"
+    group_dev = False
     for number, line in enumerate(text.lines, 1):
+        if match := _GEM_GROUP.match(line):
+            group_dev = _dev_groups(match.group(1))
+        elif re.match(r"^end\b", line):
+            group_dev = False
         if match := _GEM.match(line):
-            _add(out, text, "ruby", match.group(1), match.group(2) or "", ref=text.ref(number))
+            inline = _GEM_INLINE_GROUP.search(line[match.end() :])
+            dev = _dev_groups(inline.group(1)) if inline else group_dev
+            ref = text.ref(number)
+            _add(out, text, "ruby", match.group(1), match.group(2) or "", ref=ref, dev=dev)
         elif match := _RUBY.match(line):
             out.toolchains.append(Toolchain("ruby", match.group(1), text.ref(number)))
 
@@ -230,7 +270,8 @@ def read_composer_json(text: TextFile, out: Readings) -> None:
             if name == "php":
                 out.toolchains.append(Toolchain("php", str(version), text.ref_of('"php"')))
             elif "/" in name:
-                _add(out, text, "php", name, str(version), ref=text.ref_of(f'"{name}"'))
+                ref, dev = text.ref_of(f'"{name}"'), section == "require-dev"
+                _add(out, text, "php", name, str(version), ref=ref, dev=dev)
 
 
 def _xml(text: TextFile) -> ET.Element:
@@ -274,6 +315,11 @@ _GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")
 _GRADLE_PLUGIN = re.compile(r"""id\s*\(?\s*["']([\w.\-]+)["']\s*\)?\s*version\s*["']([^"']+)""")
 
 
+#: Gradle configurations of the tests or of development builds (`testImplementation`,
+#: `androidTestImplementation`, `debugImplementation`).
+_GRADLE_DEV_CONFIGURATION = re.compile(
+    r"^\s*(?:test|androidTest|debug|testFixtures|integrationTest)\w*\s*[(\s]"
+)
 _GRADLE_DESCRIPTION = re.compile(r"""^\s*description\s*=\s*["']([^"']+)["']""")
 
 
@@ -284,9 +330,10 @@ def read_gradle(text: TextFile, out: Readings) -> None:
             _describe(out, match.group(1), text, "description")
         if match := _GRADLE_PLUGIN.search(line):
             _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
+        dev = bool(_GRADLE_DEV_CONFIGURATION.match(line))
         for match in _GRADLE_DEP.finditer(line):
             name = f"{match.group(1)}:{match.group(2)}"
-            _add(out, text, "jvm", name, match.group(3) or "", ref=text.ref(number))
+            _add(out, text, "jvm", name, match.group(3) or "", ref=text.ref(number), dev=dev)
 
 
 def read_csproj(text: TextFile, out: Readings) -> None:
@@ -331,8 +378,8 @@ def read_pipfile(text: TextFile, out: Readings) -> None:
     for section in ("packages", "dev-packages"):
         for name, spec in _table(data.get(section)).items():
             version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-            ref = _toml_line(text, name)
-            _add(out, text, "python", name.lower(), version.strip("*"), ref=ref)
+            ref, dev = _toml_line(text, name), section == "dev-packages"
+            _add(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
 
 
 def read_tool_versions(text: TextFile, out: Readings) -> None:
@@ -343,6 +390,16 @@ def read_tool_versions(text: TextFile, out: Readings) -> None:
         parts = line.split("#", 1)[0].split()
         if len(parts) >= 2 and parts[0] in names:
             out.toolchains.append(Toolchain(names[parts[0]], parts[1], text.ref(number)))
+
+
+def read_node_version(text: TextFile, out: Readings) -> None:
+    """`.nvmrc` / `.node-version`: the Node.js version the developers pin (`20`, `v20.11.0`);
+    an alias (`lts/iron`, `node`) names no version."""
+    for number, line in enumerate(text.lines, 1):
+        pinned = line.split("#", 1)[0].strip().removeprefix("v")
+        if pinned[:1].isdigit():
+            out.toolchains.append(Toolchain("javascript", pinned, text.ref(number)))
+            return
 
 
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
@@ -360,6 +417,8 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
     ".tool-versions": read_tool_versions,
+    ".nvmrc": read_node_version,
+    ".node-version": read_node_version,
     "pnpm-workspace.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,

@@ -3,6 +3,7 @@ each role's parts (framework, database, jobs …) with the files they were read 
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
@@ -45,6 +46,9 @@ class Stack:
     (a side store, a test double) or, when nothing decides, every candidate: never stated as
     the project's database."""
     database_configured: bool = False
+    declared_queues: list[Part] = field(default_factory=list)
+    """Job queues a manifest declares that nothing in the repository sets up: never stated
+    as what runs the jobs."""
 
     def first(self, role: str) -> Part | None:
         found = self.parts.get(role)
@@ -69,13 +73,20 @@ def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
     return largest if sizes.get(largest, 0) > 0 else language_name(ecosystem)
 
 
-def _roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
+def _roles(
+    deps: list[Dependency], ecosystem: str, started: frozenset[str] = frozenset()
+) -> dict[str, list[Part]]:
+    """Each role's parts among `deps`. A dependency declared for development, tests or an
+    extra only says nothing of what the project runs, unless it is the framework the project's
+    own start command starts (`astro dev` with Astro among the devDependencies)."""
     found: dict[str, list[Part]] = {}
     seen: set[tuple[str, str]] = set()
     ranked = sorted(deps, key=lambda d: (folder_of(d.manifest) != "", d.manifest))
     for dep in ranked:
         role: Role | None = dependency_role(ecosystem, dep.name)
         if role is None or (role.role, role.name) in seen:
+            continue
+        if dep.dev and not (role.role == "framework" and role.name in started):
             continue
         seen.add((role.role, role.name))
         refs = (dep.ref, dep.locked_ref)
@@ -95,14 +106,21 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     deps = [d for d in out.dependencies if d.ecosystem == ecosystem]
     has_root = any(not folder_of(p) for p, eco in out.manifests.items() if eco == ecosystem)
     members = [pattern.rstrip("/") for pattern, _ in out.workspaces]
-    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem)
+    started = frozenset(
+        name
+        for command in out.commands
+        if command.purpose == "run" and not command.scope
+        if (name := started_framework(f"{command.text} {command.detail}"))
+    )
+    root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem, started)
     by_folder: dict[str, dict[str, list[Part]]] = {}
     for dep in deps:
         folder = folder_of(dep.manifest)
         if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
             by_folder.setdefault(folder, {})
     for folder in by_folder:
-        by_folder[folder] = _roles([d for d in deps if folder_of(d.manifest) == folder], ecosystem)
+        in_folder = [d for d in deps if folder_of(d.manifest) == folder]
+        by_folder[folder] = _roles(in_folder, ecosystem, started)
     found = dict(root)
     for role in sorted({r for roles in by_folder.values() for r in roles}):
         if role in root:
@@ -133,6 +151,30 @@ def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:
         if not has_root or any(fnmatch(folder_of(ref_path(t.ref)), m) for m in members)
     ]
     return nested if len({short_version(t.version) for t in nested}) == 1 else []
+
+
+_RANGE_OPERATORS = (">", "<", "~", "^", "=", "!")
+
+
+def _numbers(spec: str) -> tuple[int, ...]:
+    version = short_version(spec)
+    return tuple(int(n) for n in version.split(".")) if version else ()
+
+
+def _versions_agree(chains: list[Toolchain]) -> bool:
+    """Whether the versions the project's files ask for can all hold at once: every pinned
+    version (`.nvmrc`'s `18`, `.tool-versions`' `nodejs 18.19.0`) the same as far as both say,
+    and none below a range's floor (`engines: >=20`). When they disagree, nothing decides which
+    one the project runs."""
+    specs = [t.version.strip() for t in chains if _numbers(t.version)]
+    pins = [_numbers(s) for s in specs if not s.startswith(_RANGE_OPERATORS) and " " not in s]
+    floors = [_numbers(s) for s in specs if s.startswith((">", "~", "^"))]
+    for pin in pins:
+        if any(other[: len(pin)] != pin[: len(other)] for other in pins):
+            return False
+        if any(pin[: len(floor)] < floor[: len(pin)] for floor in floors):
+            return False
+    return True
 
 
 def _entry_point_first(parts: dict[str, list[Part]], out: Readings) -> None:
@@ -186,6 +228,17 @@ def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[
     return declared, False
 
 
+def _is_set_up(part: Part, out: Readings, stems: set[str]) -> bool:
+    """Whether the repository sets a declared job queue up: its configuration or a process
+    file names it (`config :shop, Oban`, `worker: bundle exec sidekiq`), or a file is named
+    for it (`config/sidekiq.yml`, `shop/celery.py`). A queue a manifest only declares may be
+    left over or planned: nothing says jobs run on it."""
+    dependency = part.dependency.lower().rsplit("/", 1)[-1]
+    names = {part.name.lower(), *part.name.lower().split(), dependency, dependency.split(".")[0]}
+    names.discard("")
+    return bool(names & (out.set_up | stems))
+
+
 def stack_of(reading: RepositoryReading) -> Stack | None:
     """The stack of the repository's primary ecosystem(s), or None when nothing is known."""
     ecosystems = primary_ecosystems_of(reading)
@@ -211,9 +264,16 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
                 else p
                 for p in parts[role]
             ]
+    stems = {posixpath.splitext(posixpath.basename(f.path))[0].lower() for f in reading.files}
+    queues = parts.pop("queue", [])
+    declared = [p for p in queues if p.dependency and not _is_set_up(p, out, stems)]
+    if len(declared) < len(queues):
+        parts["queue"] = [p for p in queues if p not in declared]
     others, configured = _weigh_databases(parts, out)
     _entry_point_first(parts, out)
     chains = _project_toolchains(out, main)
+    if not _versions_agree(chains):
+        chains = []
     version = short_version(chains[0].version) if chains else ""
     names = [_language(eco, reading.shares) for eco in ecosystems]
     return Stack(
@@ -225,4 +285,5 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
         parts=parts,
         other_databases=others,
         database_configured=configured,
+        declared_queues=declared,
     )

@@ -91,18 +91,30 @@ def _recipe_file(
 _LIFECYCLE = re.compile(r"^(pre|post)[a-z]|^prepare$|^install$")
 
 
-def package_runner(snap: Snapshot, folder: str) -> str:
-    """The JavaScript package manager a folder's lock file names (npm when none does)."""
+_LOCK_RUNNERS = (
+    ("pnpm-lock.yaml", "pnpm"),
+    ("yarn.lock", "yarn"),
+    ("bun.lockb", "bun"),
+    ("bun.lock", "bun"),
+    ("package-lock.json", "npm"),
+    ("npm-shrinkwrap.json", "npm"),
+)
+_PACKAGE_MANAGERS = frozenset(runner for _, runner in _LOCK_RUNNERS)
+
+
+def package_runner(snap: Snapshot, folder: str, declared: object = None) -> str | None:
+    """The JavaScript package manager of a folder: the one its package.json's `packageManager`
+    field names (`pnpm@9.1.0`: a lock file left behind does not outweigh it), else the one its
+    lock files name (npm when none does); None when lock files of two managers lie there and
+    nothing decides."""
+    named = declared.split("@", 1)[0].strip() if isinstance(declared, str) else ""
+    if named in _PACKAGE_MANAGERS:
+        return named
     prefix = f"{folder}/" if folder else ""
-    for lock, runner in (
-        ("pnpm-lock.yaml", "pnpm"),
-        ("yarn.lock", "yarn"),
-        ("bun.lockb", "bun"),
-        ("bun.lock", "bun"),
-    ):
-        if snap.has(prefix + lock):
-            return runner
-    return "npm"
+    found = {runner for lock, runner in _LOCK_RUNNERS if snap.has(prefix + lock)}
+    if len(found) > 1:
+        return None
+    return found.pop() if found else "npm"
 
 
 def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -110,7 +122,9 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     scripts = data.get("scripts") if isinstance(data, dict) else None
     if not isinstance(scripts, dict):
         return
-    runner = package_runner(snap, folder_of(text.path))
+    runner = package_runner(snap, folder_of(text.path), data.get("packageManager"))
+    if runner is None:
+        return  # which manager runs the scripts is not known: no command is better than a wrong one
     for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
         if not isinstance(body, str) or _LIFECYCLE.match(name):
             continue

@@ -25,7 +25,7 @@ from squirrel_memory.repository.languages import LanguageShare, is_excluded, lan
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.runners import task_reader_for
-from squirrel_memory.repository.services import config_reader, configured_module
+from squirrel_memory.repository.services import config_reader, configured_module, set_up_words
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
 log = structlog.get_logger()
@@ -105,6 +105,9 @@ def _read_file(
     config = config_reader(path)
     if config is not None:
         _guarded(snap, path, lambda t: config(t, out))
+    if config is not None or (task_reader is not None and reader is None):
+        # What configuration and process files name is set up (a manifest only declares).
+        _guarded(snap, path, lambda t: out.set_up.update(set_up_words(t.text)))
     if name in LOCK_READERS:
         ecosystem, read_lock = LOCK_READERS[name]
 

@@ -50,6 +50,21 @@ def configured_module(path: str) -> str | None:
     return None if match is None else match.group("module") or ""
 
 
+#: An identifier, and the words of a camel-cased one (`AddHangfire` → addhangfire, add, hangfire).
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def set_up_words(text: str) -> set[str]:
+    """The words (lower-cased) of a configuration or process file: what it may set up or start
+    (`config :shop, Oban`, `worker: bundle exec sidekiq`, `services.AddHangfire(…)`)."""
+    words: set[str] = set()
+    for identifier in _IDENTIFIER.findall(text):
+        words.add(identifier.lower())
+        words.update(word.lower() for word in _CAMEL_WORD.findall(identifier))
+    return words
+
+
 def config_reader(path: str) -> ConfigReader | None:
     """The reader for a tracked configuration path, if this module reads it."""
     name = path.rsplit("/", 1)[-1]

@@ -129,6 +129,7 @@ end
 }
 """,
     ".formatter.exs": '[import_deps: [:ecto, :phoenix], inputs: ["*.{ex,exs}", "{config,lib,test}/**/*.{ex,exs}"]]\n',
+    "config/config.exs": "import Config\n\nconfig :spotter, Oban, repo: Spotter.Repo\n",
     "config/dev.exs": """import Config
 
 config :spotter, Spotter.Repo,
@@ -249,6 +250,9 @@ lint:
 
 dev:
 \tuv run uvicorn ledger.main:app --reload --port 8000
+
+worker:
+\tuv run celery -A ledger.tasks worker
 """,
     "docker-compose.yml": """services:
   db:
@@ -412,6 +416,7 @@ PLATFORMS
   ruby
 """,
     "config/database.yml": "default: &default\n  adapter: postgresql\n  encoding: unicode\n",
+    "config/sidekiq.yml": ":concurrency: 5\n",
     "app/models/user.rb": "class User < ApplicationRecord\nend\n" * 40,
     "spec/models/user_spec.rb": "RSpec.describe User do\nend\n" * 10,
     "db/migrate/20240101000000_create_users.rb": "class CreateUsers < ActiveRecord::Migration[7.2]\nend\n",

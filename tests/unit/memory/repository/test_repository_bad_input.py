@@ -21,6 +21,9 @@ from tests.unit.memory.repository.conftest import (
     git,
 )
 
+#: The storefront with npm's lock file alone (beside pnpm's, nothing would decide the manager).
+NPM_JS = {path: text for path, text in JS.items() if path != "pnpm-lock.yaml"}
+
 
 def _skips(logs: list[dict[str, object]]) -> dict[str, dict[str, object]]:
     return {str(e["path"]): e for e in logs if e["event"] == "repository_file_skipped"}
@@ -50,7 +53,7 @@ def _keys(root: Path) -> set[str]:
         (RUST, "Cargo.toml", '[package]\nname = "tiles', "repo:ci"),
         (RUST, "Cargo.lock", "[[package]\nname =", "repo:stack"),
         (PYTHON, "uv.lock", "[[package]]\nname = ", "repo:stack"),
-        (JS, "package-lock.json", '{"packages": ', "repo:stack"),
+        (NPM_JS, "package-lock.json", '{"packages": ', "repo:stack"),
         (PHP, "composer.json", '{"name": "acme/shop", "require": {', "repo:languages"),
         (GO, "Taskfile.yml", "tasks: [\n  - {", "repo:stack"),
         (PYTHON, "Pipfile", "[packages\ndjango =", "repo:stack"),

@@ -130,8 +130,10 @@ def test_typescript_next_app(make_repo: MakeRepo) -> None:
     _, found = _read(make_repo, JS)
     assert found["repo:stack"].content == (
         "storefront is a TypeScript/Next.js app (Node.js 20, Next.js 14.2.15) with PostgreSQL "
-        "via Prisma and BullMQ for background jobs."
+        "via Prisma."
     )
+    # BullMQ is declared, and nothing in the repository sets it up: it is no more than that.
+    assert found["repo:jobs"].content.startswith("The manifests declare BullMQ 5.21.0 (background")
     # pnpm-lock.yaml makes the scripts pnpm's.
     assert found["repo:recipe:test"].content.startswith("Run the tests with `pnpm test`")
     assert found["repo:recipe:typecheck"].content.startswith(
