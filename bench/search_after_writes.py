@@ -61,28 +61,14 @@ CHILD_SECONDS = 3600
 def batch(n: int) -> list[Event]:
     """Three new events of one session (a user's ask, the reply, a command), unique to `n`."""
     at = datetime(2026, 1, 5, 9, tzinfo=UTC) + timedelta(seconds=3 * n)
+    parts = (
+        (EventType.USER_MESSAGE, {"text": f"Run the test suite again ({n})."}),
+        (EventType.ASSISTANT_RESPONSE, {"text": f"Running it now, step {n}."}),
+        (EventType.COMMAND_RUN, {"command": f"make test N={n}", "tool_use_id": f"tu{n}"}),
+    )
     return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            EventType.USER_MESSAGE,
-            at,
-            {"text": f"Run the test suite again ({n})."},
-            session_id="bench",
-        ),
-        Event(
-            SourceTool.CLAUDE_CODE,
-            EventType.ASSISTANT_RESPONSE,
-            at + timedelta(seconds=1),
-            {"text": f"Running it now, step {n}."},
-            session_id="bench",
-        ),
-        Event(
-            SourceTool.CLAUDE_CODE,
-            EventType.COMMAND_RUN,
-            at + timedelta(seconds=2),
-            {"command": f"make test N={n}", "tool_use_id": f"tu{n}", "exit_code": 0},
-            session_id="bench",
-        ),
+        Event(SourceTool.CLAUDE_CODE, kind, at + timedelta(seconds=i), content, session_id=USER)
+        for i, (kind, content) in enumerate(parts)
     ]
 
 
