@@ -1,12 +1,14 @@
-"""A search's rows come from the file's `RowCache` while nothing writes, and every way a memory
-row can change shows in the next search: each write path of the store, a rolled-back write and
-another connection (another process) writing the same file."""
+"""A search's rows come from the file's `RowCache` while no memory row changes, and every way a
+memory row can change shows in the next search: each write path of the store, a rolled-back
+write and another connection (another process) writing the same file; writes of other rows
+(events, replies) keep them."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,11 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.base import AppendResult
+from squirrel_memory.storage.sqlite.migrator import migrate
 from squirrel_memory.storage.sqlite.row_cache import RowCache
+from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from tests.unit.memory.session_builder import exchange
 
 USER = "alice"
 
@@ -220,14 +226,47 @@ async def test_a_search_after_a_manual_update_reads_it(store: SqliteStore) -> No
         kept = changed
 
 
-async def test_every_write_of_the_store_empties_the_cache(store: SqliteStore) -> None:
+async def test_a_write_of_a_memory_row_empties_the_cache_for_the_next_read(
+    store: SqliteStore,
+) -> None:
     first, second = await filled(store)
     generation = store._db.rows.generation
     await store.forget(second.id, "gone")
+    items, _ = await search(store, [first.id, second.id])
     assert store._db.rows.generation > generation
+    assert items[0] is not first and items[0] == first  # read again, as it was
+    await store.vacuum()  # a write outside a transaction empties it at once
     assert store._db.rows.memories([first.id, second.id]) == {}
-    await store.vacuum()  # a write outside a transaction
-    assert store._db.rows.generation > generation + 1
+
+
+async def append_events(store: SqliteStore) -> object:
+    events = exchange("s1", datetime(2026, 1, 5, 9, tzinfo=UTC), "Done.", "Thanks")
+    return await store.append_events(store.project_id, USER, events, [])
+
+
+async def mark_processed(store: SqliteStore) -> object:
+    appended = await append_events(store)
+    assert isinstance(appended, AppendResult)
+    return await store.mark_processed(appended.event_ids)
+
+
+async def keep_reply(store: SqliteStore) -> object:
+    assert await store.claim_reply("key-1", "Remember", "f") is None
+    return await store.keep_reply("key-1", b"reply")
+
+
+@pytest.mark.parametrize("write", [append_events, mark_processed, keep_reply])
+async def test_a_write_of_no_memory_row_keeps_the_rows_kept(
+    store: SqliteStore, write: Callable[[SqliteStore], Awaitable[object]]
+) -> None:
+    first, second = await filled(store)
+    rows = store._db.rows
+    generation = rows.generation
+    await write(store)
+    items, lexical = await search(store, [first.id, second.id])
+    assert rows.generation == generation  # nothing was dropped, nothing read again
+    assert rows.memories([first.id, second.id]) == {first.id: first, second.id: second}
+    assert items == [first, second] and {m.id for m in lexical} == {first.id, second.id}
 
 
 async def test_a_search_reuses_the_rows_it_kept(store: SqliteStore) -> None:
@@ -242,14 +281,22 @@ def test_a_commit_of_another_connection_is_seen_by_each_reader(tmp_path: Path) -
     path = f"{tmp_path}/rows.db"
     with sqlite3.connect(path, isolation_level=None) as writer:
         writer.execute("PRAGMA journal_mode=WAL")
-        writer.execute("CREATE TABLE t (x)")
+        migrate(writer, DATA_MIGRATIONS)
         reader = sqlite3.connect(path, isolation_level=None)
         rows = RowCache(size=2)
         first = rows.begin(reader)  # a reader's first look bumps: it cannot know what changed
         assert rows.begin(reader) == first
-        writer.execute("INSERT INTO t VALUES (1)")
+        other = sqlite3.connect(path, isolation_level=None)
+        assert rows.begin(other) == first  # the same state, read on another reader
+        writer.execute("UPDATE memory_rows_changed SET count = count + 1")
         assert rows.begin(reader) == first + 1
+        assert rows.begin(other) == first + 1
+        writer.execute("INSERT INTO memory_fts_changes(doc_id) VALUES (7)")
+        assert rows.begin(other) == first + 2
+        writer.execute("CREATE TABLE t (x)")  # the schema changed
+        assert rows.begin(reader) == first + 3
         reader.close()
+        other.close()
 
 
 async def test_what_a_read_keeps_is_dropped_when_a_write_overlapped_it(

@@ -49,8 +49,8 @@ class SqliteDatabase:
     `write(fn)` runs `fn(conn)` on the writer thread inside `BEGIN IMMEDIATE … COMMIT` (rolled
     back if `fn` raises). `read(fn)` runs `fn(conn)` on one of `readers` threads, each with its
     own read-only connection; under WAL, readers never block the writer or each other.
-    `rows` keeps decoded memories for the reads of a search; every write, committed or rolled
-    back, empties it when it ends (`RowCache`).
+    `rows` keeps decoded memories for the reads of a search while the memory rows stay as they
+    were (`RowCache`, which each read asks); a write outside a transaction empties it.
     """
 
     def __init__(self, path: Path, migrations: Sequence[Migration], *, readers: int = 2) -> None:
@@ -107,8 +107,6 @@ class SqliteDatabase:
         except sqlite3.OperationalError as exc:
             _raise_write_failure(self.path, exc)
             raise
-        finally:
-            self.rows.bump()
         return result
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:

@@ -1,23 +1,26 @@
-"""The decoded memories of one SQLite file, kept between a search's reads while nothing writes.
+"""Decoded memories of one SQLite file, kept between searches while no memory row changes.
 
 A search reads about a hundred memory rows (its vector hits and its lexical hits), mostly the
 same ones from one search to the next; reading and decoding them again is a large part of what
 a search spends above its floor. `RowCache` keeps them by id, and the memory ids of the
-full-text doc ids, until the file changes:
+full-text doc ids, under the file's state of its memory rows, which each read asks for in its
+own read transaction (`begin`, one statement on the read's snapshot):
 
-- every write of this process (`SqliteDatabase.write` and `write_outside_transaction`, the one
-  way in for every write path: memories added, updated, superseded, forgotten, corrected,
-  batches, the search index rebuilt, upkeep) calls `bump()` when it ends, committed or not;
-- a read first asks its connection for `PRAGMA data_version` (`begin`), which changes when any
-  other connection commits to the file: this process's writer, or another process writing the
-  same file (`sqrl doctor --repair` migrating it, a second service). A reader thread that sees
-  a new value, or asks for the first time, bumps.
+- `memory_rows_changed.count`, raised by a trigger on every insert, update and delete of
+  `memory_items`, by any connection (this process's writer, or another process writing the
+  same file: a second service, `sqrl doctor --repair`);
+- the last sequence number of `memory_fts_changes`, where every change of the full-text doc
+  ids is logged (a search index rebuilt gives the rows new doc ids);
+- the schema version (a migration may rewrite the tables without their triggers).
 
-A bump empties both maps and raises the generation; what a read keeps is dropped unless the
-generation is still the one it began with, so a read that overlapped a write keeps nothing. A
-read that begins after a write has returned therefore never sees a row older than that write.
-Nothing a row holds changes on a read (a memory has no access count or last-read time), so
-searches themselves never invalidate.
+A read whose state differs from the one the cache holds empties both maps, raises the
+generation and takes that state; what a read keeps is dropped unless the generation is still
+the one it began with, so rows of two snapshots never mix. A read therefore never sees a row
+older than its own snapshot. Writes that touch no memory row (events, episodes, cursors,
+outcomes, parked work, kept replies) leave the state, and the kept rows, as they were; nothing
+a row holds changes on a read (a memory has no access count or last-read time), so searches
+themselves never invalidate. `bump()` empties the cache at once (a write outside a transaction,
+such as VACUUM).
 """
 
 from __future__ import annotations
@@ -32,6 +35,13 @@ from squirrel_memory.models import MemoryItem
 ROW_CACHE_SIZE = 4096
 """Decoded memories kept per file (the least recently used go first); doc ids as many."""
 
+_STATE = (
+    "SELECT (SELECT count FROM memory_rows_changed WHERE id = 1), "
+    "(SELECT seq FROM sqlite_sequence WHERE name = 'memory_fts_changes'), "
+    "(SELECT schema_version FROM pragma_schema_version)"
+)
+"""The state of a file's memory rows a read's kept rows are valid under (see the module)."""
+
 
 class RowCache:
     """Decoded memories by id and memory ids by full-text doc id, for one file (see the module
@@ -43,7 +53,7 @@ class RowCache:
         self._items: OrderedDict[str, MemoryItem] = OrderedDict()
         self._docs: dict[int, str] = {}
         self._generation = 0
-        self._seen = threading.local()
+        self._state: tuple[object, ...] | None = None
 
     @property
     def generation(self) -> int:
@@ -52,20 +62,23 @@ class RowCache:
     def bump(self) -> None:
         """The file changed: forget everything kept."""
         with self._lock:
-            self._generation += 1
-            self._items.clear()
-            self._docs.clear()
+            self._bump()
+
+    def _bump(self) -> None:
+        self._generation += 1
+        self._items.clear()
+        self._docs.clear()
 
     def begin(self, conn: sqlite3.Connection) -> int:
-        """The generation a read on `conn` (a reader connection, ideally inside the read's
-        transaction, where the pragma costs nothing) keeps its rows under; bumps first when
-        another connection has committed since this thread last asked."""
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        seen: tuple[int, int] | None = getattr(self._seen, "version", None)
-        if seen != (id(conn), version):
-            self._seen.version = (id(conn), version)
-            self.bump()
-        return self._generation
+        """The generation a read on `conn` keeps its rows under, inside the read's transaction
+        (the state is read on its snapshot); bumps first when the memory rows' state differs
+        from the one the kept rows were read under."""
+        state = tuple(conn.execute(_STATE).fetchone())
+        with self._lock:
+            if state != self._state:
+                self._state = state
+                self._bump()
+            return self._generation
 
     def memories(self, ids: Iterable[str]) -> dict[str, MemoryItem]:
         """The kept memories among `ids`."""

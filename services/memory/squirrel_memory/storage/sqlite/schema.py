@@ -358,6 +358,23 @@ _DATA_V12 = (
     "CREATE INDEX idx_kept_replies_age ON kept_replies(claimed_at)",
 )
 
+# A count of the writes to `memory_items`, raised by triggers so that every connection's writes
+# count (another process's too): a search's decoded rows (`sqlite.row_cache`) stay valid while it
+# and the search index's change log stay as they were, across writes of events, episodes,
+# outcomes and the like. Every write of a memory row already runs the `memory_paths` triggers;
+# these add one update of one row.
+_DATA_V14 = (
+    "CREATE TABLE memory_rows_changed (id INTEGER PRIMARY KEY CHECK (id = 1), "
+    "count INTEGER NOT NULL)",
+    "INSERT INTO memory_rows_changed(id, count) VALUES (1, 0)",
+    """CREATE TRIGGER memory_rows_inserted AFTER INSERT ON memory_items
+BEGIN UPDATE memory_rows_changed SET count = count + 1 WHERE id = 1; END""",
+    """CREATE TRIGGER memory_rows_updated AFTER UPDATE ON memory_items
+BEGIN UPDATE memory_rows_changed SET count = count + 1 WHERE id = 1; END""",
+    """CREATE TRIGGER memory_rows_deleted AFTER DELETE ON memory_items
+BEGIN UPDATE memory_rows_changed SET count = count + 1 WHERE id = 1; END""",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -383,6 +400,9 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
         13,
         "event hashes by record kind, not type (re-read events stay one); doubles merged",
         (rehash_events,),
+    ),
+    Migration(
+        14, "writes of memory rows counted (kept search rows outlive other writes)", _DATA_V14
     ),
 )
 
