@@ -183,3 +183,24 @@ def test_a_path_outside_the_project_keeps_a_sentence_out(path: str) -> None:
     report = f"Bug: the timeout is silently dropped by `{path}` on a retry."
 
     assert subagent_findings(_delegated(report).events) == []
+
+
+def test_one_problem_said_three_ways_leaves_room_for_the_next_sections() -> None:
+    report = (
+        "### 3. Retries -- NOT handled\n"
+        "**Critical finding: a timeout is never retried in `with_retry()`.**\n"
+        "The wrapper in src/shop/http.py catches it, so it is never retried either way.\n"
+        "**Conclusion: a timeout raised inside `with_retry()` is silently swallowed.**\n"
+        "### 4. Logout -- findings\n"
+        "**Conclusion: the refresh token is never invalidated after logout in `auth/session.py`.**\n"
+        "### 5. Bugs\n"
+        "- Bug: the cart total is not updated after a coupon is removed in `cart.py`.\n"
+        "- Bug: an expired coupon is silently ignored by `apply_coupon()`.\n"
+    )
+
+    found = [f.content for f in subagent_findings(_delegated(report).events)]
+
+    assert len(found) == 3
+    assert "timeout is never retried" in found[0]
+    assert "refresh token is never invalidated" in found[1]
+    assert "cart total is not updated" in found[2]
