@@ -28,11 +28,9 @@ transcript. A sentence of it becomes a pitfall when all of these hold:
 The memory says who found it and where ("Found by a subagent reading the code (<files>): …"):
 the code may change after the report. The files are those the sentence or its section names
 inside the project. A report gives at most `MAX_PER_REPORT` findings, an episode
-`MAX_FINDINGS`; one said twice (the handback and the relayed result) is kept once. The prose
-under one heading of a report gives one finding (its first), each item of a list its own: a
-report that says one problem three ways in one section ("Python dependencies are not
-recursive", "… never collected", "Conclusion: … silently ignored") leaves room for the problem
-its next section found.
+`MAX_FINDINGS`; one said twice (the handback and the relayed result) is kept once, and so is a
+section's conclusion ("Conclusion: …", "In short: …") once that section gave a finding: it says
+again what the section found, and would take the place of the problem the next section found.
 """
 
 from __future__ import annotations
@@ -70,6 +68,11 @@ _LABEL = re.compile(
 _HEADING_LABEL = re.compile(
     r"\b(?:conclusions?|findings?|bugs?|gaps?|risks?|root cause|defects?|flaws?|not recursive|"
     r"not handled|problems? found|issues? found)\b",
+    re.IGNORECASE,
+)
+#: A section's conclusion: it restates what the section found.
+_CONCLUSION = re.compile(
+    r"^\W*(?:the\s+)?(?:conclusion|summary|in short|in summary|bottom line|net effect)s?\s*[:—–-]",
     re.IGNORECASE,
 )
 #: What went unhandled, as a participle ("is not handled", "are never collected").
@@ -237,18 +240,17 @@ def problem(raw: str, *, labelled_section: bool = False) -> str:
     return sentence(body) or ""
 
 
-def _lines(report: str) -> list[tuple[str, str, int]]:
-    """(heading, line, item) for each line of prose in `report`, under the heading above it;
-    `item` is the line's own number when it is an item of a list, else 0 (the heading's prose)."""
+def _lines(report: str) -> list[tuple[str, str]]:
+    """(heading, line) for each line of prose in `report`, under the heading above it."""
     heading = ""
-    found: list[tuple[str, str, int]] = []
-    for number, line in enumerate(_FENCE.sub(" ", report).splitlines(), start=1):
+    found: list[tuple[str, str]] = []
+    for line in _FENCE.sub(" ", report).splitlines():
         if match := _HEADING.match(line):
             heading = match.group("title")
             continue
         text = _BULLET.sub("", line).strip()
         if text and not text.startswith(("|", ">")):
-            found.append((heading, text, number if _BULLET.match(line) else 0))
+            found.append((heading, text))
     return found
 
 
@@ -277,16 +279,16 @@ def _found_in(
     project = event.project_id
     found: list[SubagentFinding] = []
     section, seen = "", []
-    #: The prose of a section, or one item of a list, gives one finding.
-    told: set[tuple[str, int]] = set()
-    for heading, line, item in _lines(report):
+    #: The sections that gave a finding: their conclusion says it again.
+    told: set[str] = set()
+    for heading, line in _lines(report):
         if heading != section:
             section, seen = heading, _paths(heading, project)
         seen.extend(_paths(line, project))
         labelled = bool(_HEADING_LABEL.search(heading))
-        if (heading, item) in told:
-            continue
         for raw in _SENTENCE.split(line):
+            if heading in told and _CONCLUSION.match(raw):
+                continue
             said = problem(raw, labelled_section=labelled)
             named = _paths(raw, project)
             if not said or any(_outside(p) for p in named):
@@ -298,10 +300,9 @@ def _found_in(
             if any(k.key == key for k in (*kept, *found)):
                 continue
             found.append(SubagentFinding(key, f"{PREFIX}{where}: {said}", (event.id,), files))
-            told.add((heading, item))
+            told.add(heading)
             if len(found) == MAX_PER_REPORT:
                 return found
-            break
     return found
 
 
