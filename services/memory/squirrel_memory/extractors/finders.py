@@ -64,6 +64,7 @@ from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
@@ -274,6 +275,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         REPORTED_IMPORTANCE,
         lambda _f: ("pitfall", "labelled"),
+        _files,
+    ),
+    # A check that kept its old output until one command (not its look-alike) ran.
+    _Finder(
+        stale_checks,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda _f: ("pitfall", "stale"),
         _files,
     ),
     # A problem a subagent reported finding in the project's code.
