@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.diagnosed import HEDGE, PERSON
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
@@ -57,15 +58,6 @@ _FIX_LABEL = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
-_PERSON = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|we'll|our|us|you|your|you're)\b",
-    re.IGNORECASE,
-)
-_HEDGE = re.compile(
-    r"\b(?:might|may|maybe|probably|perhaps|likely|possibly|presumably|seems?|appears? to|"
-    r"could|would|guess|suspect|not sure|unclear|if so|either)\b",
-    re.IGNORECASE,
-)
 _PLAN = re.compile(r"^(?:let me|let's|i'll|i will|we need|we'll|next|todo|to do|step)\b", re.I)
 #: Advice or a choice of changes: a proposal, not the fix made.
 _PROPOSED = re.compile(
@@ -107,8 +99,8 @@ def _stated(text: str) -> bool:
     return (
         len(flat) >= MIN_CHARS
         and not flat.rstrip().endswith(("?", ":"))
-        and not _HEDGE.search(flat)
-        and not _PERSON.search(flat)
+        and not HEDGE.search(flat)
+        and not PERSON.search(flat)
         and not _PLAN.match(flat)
     )
 
