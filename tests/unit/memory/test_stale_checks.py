@@ -53,7 +53,11 @@ def test_a_declined_call_in_between_never_ran() -> None:
     session = _session()
     session.run("pip install .", 0, "Successfully installed notes-cli-1.0\n")
     session.run(CHECK, 0, OLD)
-    session.run("rm -rf build", None)
+    session.run(
+        "rm -rf build",
+        None,
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+    )
     session.run("pip install --force-reinstall --no-cache-dir .", 0, "done\n")
     session.run(CHECK, 0, NEW)
 

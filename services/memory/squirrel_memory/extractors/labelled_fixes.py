@@ -66,7 +66,6 @@ _PROPOSED = re.compile(
 )
 _CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
 _DOCUMENT = re.compile(r"\.(?:md|mdx|markdown|txt|rst|adoc)$", re.IGNORECASE)
-_EDITS = frozenset({"Edit", "MultiEdit", "Write", "apply_patch", "write_file", "replace"})
 _KEY_DROP = frozenset(
     str.split("a an the is are was were be of in on at to for from by with and or it its this that")
 )
@@ -120,11 +119,12 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 
 
 def _edited(event: StoredEvent) -> bool:
-    """Whether `event` is a call that wrote a file other than a document (a note or a plan
-    written is no fix)."""
-    if event.event_type != EventType.TOOL_CALL or event.content.get("tool") not in _EDITS:
+    """Whether `event` is a change of a file other than a document (a note or a plan written is
+    no fix)."""
+    if event.event_type != EventType.CODE_CHANGE:
         return False
-    paths = event.file_paths or ()
+    path = event.content.get("path")
+    paths = [path] if isinstance(path, str) else list(event.file_paths or ())
     return not paths or any(not _DOCUMENT.search(p) for p in paths)
 
 

@@ -22,10 +22,10 @@ it." At most `MAX_LESSONS` per episode.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import CommandRun, commands, core_tokens
 from squirrel_memory.extractors.fixes import shown_command
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -35,7 +35,6 @@ MAX_COMMAND_CHARS = 90
 #: Leading words two commands share to be look-alikes (program and subcommand).
 ALIKE_WORDS = 2
 
-_RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
 _WRITES = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "write_file"})
 _NUMBER = re.compile(r"\d+")
 
@@ -50,49 +49,31 @@ class StaleCheck:
     files: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Run:
-    event_id: str
-    command: str
-    output: str
-    ok: bool
-
-
-def _steps(events: list[StoredEvent]) -> list[_Run | None]:
-    """The main agent's commands that ran, in order; `None` for a file written or edited."""
-    steps: list[_Run | None] = []
+def _steps(events: list[StoredEvent]) -> list[CommandRun | None]:
+    """The main agent's commands whose outcome is known, in order (a declined call never ran);
+    `None` for a file written or edited."""
+    runs = {run.event_id: run for run in commands(events) if run.ok is not None}
+    steps: list[CommandRun | None] = []
     for event in events:
         if event.sidechain:
             continue
-        content = event.content
         if event.event_type == EventType.CODE_CHANGE or (
-            event.event_type == EventType.TOOL_CALL and content.get("tool") in _WRITES
+            event.event_type == EventType.TOOL_CALL and event.content.get("tool") in _WRITES
         ):
             steps.append(None)
-            continue
-        command = content.get("command")
-        if event.event_type not in _RUNS or not isinstance(command, str):
-            continue
-        code = content.get("exit_code")
-        if code is None:
-            continue  # declined or never run
-        output = content.get("output")
-        text = output if isinstance(output, str) else ""
-        steps.append(_Run(event.id, command.strip(), text, code == 0))
+        elif (run := runs.get(event.id)) is not None and not run.by_user:
+            steps.append(run)
     return steps
 
 
-def _head(command: str) -> tuple[str, ...]:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    return tuple(words[:ALIKE_WORDS])
-
-
 def _alike(first: str, second: str) -> bool:
-    head = _head(first)
-    return first != second and len(head) == ALIKE_WORDS and head == _head(second)
+    """Whether two different commands run the same program and subcommand."""
+    head = tuple(core_tokens(first)[:ALIKE_WORDS])
+    return (
+        first != second
+        and len(head) == ALIKE_WORDS
+        and head == tuple(core_tokens(second)[:ALIKE_WORDS])
+    )
 
 
 def _same(first: str, second: str) -> bool:
