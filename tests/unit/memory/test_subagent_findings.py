@@ -183,3 +183,21 @@ def test_a_path_outside_the_project_keeps_a_sentence_out(path: str) -> None:
     report = f"Bug: the timeout is silently dropped by `{path}` on a retry."
 
     assert subagent_findings(_delegated(report).events) == []
+
+
+def test_a_sections_conclusion_restating_its_finding_leaves_room_for_the_next_section() -> None:
+    report = (
+        "### 3. Retries -- NOT handled\n"
+        "**Critical finding: a timeout is never retried in `with_retry()`.**\n"
+        "A dropped connection is not reported to the caller by `send()` in src/shop/http.py.\n"
+        "**Conclusion: a timeout raised inside `with_retry()` is silently swallowed.**\n"
+        "### 4. Logout\n"
+        "**Conclusion: the refresh token is never invalidated after logout in `auth/session.py`.**\n"
+    )
+
+    found = [f.content for f in subagent_findings(_delegated(report).events)]
+
+    assert len(found) == 3
+    assert "timeout is never retried" in found[0]
+    assert "dropped connection is not reported" in found[1]
+    assert "refresh token is never invalidated" in found[2]

@@ -113,7 +113,7 @@ _FOUND = re.compile(
     r"^found (?:it|the (?:problem|issue|cause|culprit|bug))\s*[:-]+\s*(?P<cause>.+)$", re.I
 )
 #: A sentence about the session's own steps or the user's: not a statement of cause.
-_PERSON = re.compile(
+PERSON = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|we'll|our|us|you|your|you're|you've)\b",
     re.IGNORECASE,
 )
@@ -127,7 +127,7 @@ _NO_CAUSE = re.compile(
 _TEST = re.compile(
     r"\b(?:the|this|that|a|these) (?:tests?|mocks?|assertions?|fixtures?)\b|\bexpected\b", re.I
 )
-_HEDGE = re.compile(
+HEDGE = re.compile(
     r"\b(?:might|may|maybe|probably|perhaps|likely|possibly|presumably|seems?|seemingly|"
     r"appears? to|must be|could|would|guess|suspect|assume|not sure|unclear|somehow|"
     r"if so|either)\b",
@@ -280,7 +280,7 @@ def stated_cause(text: str) -> tuple[str, str]:
     said = f"{trigger} {cause}"
     if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:
         return "", ""
-    if _PERSON.search(said) or _HEDGE.search(said) or _TEST.search(said):
+    if PERSON.search(said) or HEDGE.search(said) or _TEST.search(said):
         return "", ""
     if _NO_CAUSE.match(cause):
         return "", ""
@@ -317,7 +317,7 @@ def _reported(text: str) -> str:
             said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
             if not _troubled(said) or _ASKS.match(said) or said.endswith("?"):
                 continue
-            if _PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
+            if PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
                 continue
             if not _PROSE.match(said) or len(said.split()) < 3:
                 continue  # a pasted log line, not the user's own words
@@ -391,7 +391,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
             for said in _sentences(text):
                 if not failing_on and (shows := _FAILING_ON.match(said)):
                     named = shows.group("trigger")
-                    if not (_PERSON.search(named) or _HEDGE.search(named)):
+                    if not (PERSON.search(named) or HEDGE.search(named)):
                         failing_on = named
                 if _RETRACTS.search(said):
                     causes.clear()  # taken back: only a cause stated after it counts

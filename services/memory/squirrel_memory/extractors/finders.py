@@ -33,6 +33,7 @@ from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.learned import Learned, learned
@@ -63,6 +64,7 @@ from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
@@ -267,6 +269,22 @@ FOUND: tuple[Extract, ...] = (
         _files,
     ),
     _Finder(_learned, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")),
+    # A problem and its fix the assistant set out under labels ("The bug:", "The fix:").
+    _Finder(
+        labelled_fixes,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda _f: ("pitfall", "labelled"),
+        _files,
+    ),
+    # A check that kept its old output until one command (not its look-alike) ran.
+    _Finder(
+        stale_checks,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda _f: ("pitfall", "stale"),
+        _files,
+    ),
     # A problem a subagent reported finding in the project's code.
     _Finder(
         subagent_findings,

@@ -28,7 +28,9 @@ transcript. A sentence of it becomes a pitfall when all of these hold:
 The memory says who found it and where ("Found by a subagent reading the code (<files>): …"):
 the code may change after the report. The files are those the sentence or its section names
 inside the project. A report gives at most `MAX_PER_REPORT` findings, an episode
-`MAX_FINDINGS`; one said twice (the handback and the relayed result) is kept once.
+`MAX_FINDINGS`; one said twice (the handback and the relayed result) is kept once, and so is a
+section's conclusion ("Conclusion: …", "In short: …") once that section gave a finding: it says
+again what the section found, and would take the place of the problem the next section found.
 """
 
 from __future__ import annotations
@@ -66,6 +68,11 @@ _LABEL = re.compile(
 _HEADING_LABEL = re.compile(
     r"\b(?:conclusions?|findings?|bugs?|gaps?|risks?|root cause|defects?|flaws?|not recursive|"
     r"not handled|problems? found|issues? found)\b",
+    re.IGNORECASE,
+)
+#: A section's conclusion: it restates what the section found.
+_CONCLUSION = re.compile(
+    r"^\W*(?:the\s+)?(?:conclusion|summary|in short|in summary|bottom line|net effect)s?\s*[:—–-]",
     re.IGNORECASE,
 )
 #: What went unhandled, as a participle ("is not handled", "are never collected").
@@ -272,12 +279,16 @@ def _found_in(
     project = event.project_id
     found: list[SubagentFinding] = []
     section, seen = "", []
+    #: The sections that gave a finding: their conclusion says it again.
+    told: set[str] = set()
     for heading, line in _lines(report):
         if heading != section:
             section, seen = heading, _paths(heading, project)
         seen.extend(_paths(line, project))
         labelled = bool(_HEADING_LABEL.search(heading))
         for raw in _SENTENCE.split(line):
+            if heading in told and _CONCLUSION.match(raw):
+                continue
             said = problem(raw, labelled_section=labelled)
             named = _paths(raw, project)
             if not said or any(_outside(p) for p in named):
@@ -289,6 +300,7 @@ def _found_in(
             if any(k.key == key for k in (*kept, *found)):
                 continue
             found.append(SubagentFinding(key, f"{PREFIX}{where}: {said}", (event.id,), files))
+            told.add(heading)
             if len(found) == MAX_PER_REPORT:
                 return found
     return found
