@@ -3,10 +3,16 @@ right after the user undid the assistant's step, told apart from requests about 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from squirrel_memory.extractors.preferences import CORRECTION_TAG, stated_preferences
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+UNDONE = "reset the commit! we should run the formatter on the README before committing it"
 
 
 @pytest.mark.parametrize(
@@ -94,3 +100,23 @@ def test_quoted_lines_and_code_blocks_are_not_the_users_rule() -> None:
         "```\nwe should run the linter before pushing\n```\nthanks"
     )
     assert stated_preferences(text, after_assistant_action=True) == []
+
+
+def _style(session: Session) -> list[str]:
+    return [c.content for c in session.extracted() if c.type == MemoryType.USER_STYLE]
+
+
+def test_the_rule_in_the_users_own_message_after_the_assistant_committed_is_kept() -> None:
+    session = Session("/home/dev/notes", "s1", datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    session.run("git commit -m 'docs: tidy the README'")
+    session.user(UNDONE)
+
+    assert _style(session) == ["Run the formatter on the README before committing."]
+
+
+def test_the_same_words_in_a_commands_injected_context_are_not_the_users() -> None:
+    session = Session("/home/dev/notes", "s1", datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    session.run("git commit -m 'docs: tidy the README'")
+    session.add("user_message", {"text": UNDONE}, origin="harness")
+
+    assert _style(session) == []
