@@ -29,6 +29,10 @@ UNDONE = "reset the commit! we should run the formatter on the README before com
         ),
         ("we need to bump the version before tagging a release", None),
         ("revert that. regenerate the docs before pushing it", None),
+        (
+            "we should run the formatter before committing README changes",
+            "Run the formatter before committing README changes.",
+        ),
     ],
 )
 def test_a_rule_tied_to_a_recurring_step_is_a_preference(text: str, content: str | None) -> None:
@@ -86,6 +90,7 @@ def test_a_plain_imperative_counts_only_when_the_user_undid_the_step() -> None:
         ("undo the last commit, then …", True),
         ("revert that", True),
         ("no, not like that", True),
+        ("no worries, the commit can stay", False),
         ("reset the counter to zero in the parser", False),
         ("the commit looks good", False),
     ],

@@ -72,6 +72,7 @@ _CONDITION = re.compile(
 #: What may follow the step in its condition: the change being committed, pushed or merged.
 _STEP_OBJECT = re.compile(
     r"^(?:\s+(?:it|them|this|that|anything|something|changes?|the changes?|your changes|"
+    r"(?:any |the )?[\w.-]+ changes?|"
     r"our changes|the code|(?:to|into) (?:main|master|the main branch)|"
     r"(?:a|the|any) (?:pr|pull request|release|change|commit)))*$",
     re.IGNORECASE,
@@ -82,7 +83,7 @@ _UNDO = re.compile(
     r"^(?:(?:no|nope|wait|stop)\b[\s,.!]*)?(?:reset|revert|undo|roll ?back|uncommit|drop|"
     r"back out)\s+(?:the|that|this|your|my)?\s*(?:last\s+)?(?:commit|push|merge|change|"
     r"changes|release|tag)\b|^(?:reset|revert|undo|roll ?back|back out)\s+(?:that|it|this)\b|"
-    r"^(?:no|nope|don'?t|do not)\b",
+    r"^(?:no|nope)\b(?!\s+(?:worries|problem|need|rush|thanks|idea)\b)|^(?:don'?t|do not)\b",
     re.IGNORECASE,
 )
 
