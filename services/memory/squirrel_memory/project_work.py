@@ -21,6 +21,8 @@ log = structlog.get_logger()
 PROJECT_EVIDENCE_LIMIT = 8_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
 HOOK_EVIDENCE_LIMIT = 2_000
+INJECTED_EVIDENCE_LIMIT = 50
+"""Newest messages the host injected, read for the recent commits a command's context listed."""
 """Newest hook and validator reports weighed with them (their failures are errors too)."""
 COMMIT_EVIDENCE_LIMIT = 2_000
 """Newest commits searched for the fix of a session's failure."""
@@ -88,8 +90,14 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
             if e.event_type == EventType.ASSISTANT_RESPONSE or _is_edit_call(e)
         ]
     stored = sorted([*stored, *hooks, *lessons], key=lambda e: (e.timestamp, e.id))
+    injected = await store.fetch_recent_of_types(
+        store.project_id,
+        [str(EventType.USER_MESSAGE)],
+        INJECTED_EVIDENCE_LIMIT,
+        str(Origin.HARNESS),
+    )
     ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-    return evidence_candidates(stored, ecosystems)
+    return evidence_candidates(stored, ecosystems, injected=injected)
 
 
 async def _commit_fixes(store: Store) -> list[MemoryCandidate]:

@@ -219,3 +219,57 @@ def test_no_convention_from_output_that_is_not_this_projects_oneline_log(
     command: str, output: str
 ) -> None:
     assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+def _context(text: str, *, origin: str = "harness") -> list[StoredEvent]:
+    """A user-role message: the host's injected context (a slash command's expansion) or not."""
+    return [
+        StoredEvent(
+            id="evt_ctx",
+            project_id=PROJECT,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="sess0",
+            timestamp=T0,
+            event_type="user_message",
+            content={"text": text},
+            file_paths=(),
+            hash="hctx",
+            origin=origin,
+        )
+    ]
+
+
+INJECTED = (
+    "## Context\n\n- Current git status: On branch main\n"
+    "diff --git a/README.md b/README.md\nindex 9b54408..ed016c1 100644\n"
+    "- Current branch: main\n"
+    f"- Recent commits: {LOG}\n## Your task\n\nCreate a single git commit.\n"
+)
+
+
+def test_the_recent_commits_a_commands_injected_context_listed_make_the_convention() -> None:
+    found = _convention(evidence_candidates(_context(INJECTED)))
+
+    assert found is not None and found.source_event_ids == ("evt_ctx",)
+    assert found.content == (
+        "Commit subjects start with a Conventional Commits prefix `type: summary` (fix, chore, "
+        "feat) — 5 of 5 commits listed in the recent commits a command's context showed follow it."
+    )
+    # The project pass reads the injected messages apart from the stored commands.
+    stored = _events(["git status"])
+    assert _convention(evidence_candidates(stored, injected=_context(INJECTED)))
+    assert _convention(evidence_candidates(stored + _context(INJECTED), injected=[])) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "origin"),
+    [
+        (INJECTED, "typed"),  # the user's own words are no log the session saw
+        (INJECTED.replace("a083be9a5 chore: release 0.11.1 (#152)\n", ""), "harness"),  # four
+        ("- Recent commits: abc1234 Add x\nbcd2345 Fix y\ncde3456 Update z\n" * 2, "harness"),
+    ],
+    ids=["typed", "too-few", "plain"],
+)
+def test_no_convention_from_a_short_plain_or_typed_list_of_commits(text: str, origin: str) -> None:
+    assert _convention(evidence_candidates(_context(text, origin=origin))) is None

@@ -30,7 +30,7 @@ from squirrel_memory.extractors.evidence.verified_check import verified_check
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.lessons import edits, replies
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
-from squirrel_memory.extractors.session_commits import session_convention
+from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.worktrees import worktree_recipe
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -38,7 +38,10 @@ from squirrel_memory.repository import primary_ecosystems
 
 
 def evidence_candidates(
-    events: list[StoredEvent], ecosystems: tuple[str, ...] = ()
+    events: list[StoredEvent],
+    ecosystems: tuple[str, ...] = (),
+    *,
+    injected: list[StoredEvent] | None = None,
 ) -> list[MemoryCandidate]:
     """Recipes, the quality gate, routines, pitfalls, the package manager and the user's tool
     habits (from commands the user typed, never the assistant's) the commands in `events` support.
@@ -46,8 +49,9 @@ def evidence_candidates(
     `events` may be one episode or every stored command of a project across sessions (the
     processor's project pass): counts, sessions and recency weigh the same way.
     `ecosystems` are the repository's main ecosystems when known; without them the commands
-    and edited files decide. The
-    candidates carry no episode id; the caller sets it.
+    and edited files decide. `injected` are the host's injected messages, read for the recent
+    commits a command's context listed (`events` when None). The candidates carry no episode
+    id; the caller sets it.
     """
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
     if not ordered:
@@ -94,7 +98,9 @@ def evidence_candidates(
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)
-    convention = session_convention(found)
+    convention = session_convention(
+        found, injected_subjects(ordered if injected is None else injected)
+    )
     # A read repository's own history says how commits are written (`commits.py`).
     if convention is not None and not ecosystems and not primary_ecosystems(root):
         findings.append(convention)

@@ -16,6 +16,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
@@ -484,5 +485,6 @@ def project_facts(
 
     facts.extend(script_runs(scripts))
     facts.extend(wrapper_scripts(events, runs))
+    facts.extend(commit_hooks(events, runs))
     facts.extend(_module_facts(paths, project_id, _module_docs(events, project_id)))
     return facts

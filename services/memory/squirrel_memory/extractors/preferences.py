@@ -33,6 +33,7 @@ from squirrel_memory.extractors.instruction_forms import (
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
+from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -167,6 +168,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
     message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
+    undone = after_assistant_action and undoes_step(message)
     said_before = bool(_SAID_BEFORE.search(message))
     found: list[StatedPreference] = []
     for written, clause in clauses(message):
@@ -196,6 +198,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 or bool(_INSIST.match(written) and _CONDITIONED.search(body)),
                 standing=standing,
             )
+        stepped = None
+        if result is None or (not standing and ONE_OFF.search(result.subject)):
+            # "we should run X before committing it": the "it" is the commit, not the task
+            stepped = step_rule(body, correcting=correction or undone)
+            result = stepped.found if stepped else result
         if result is None:
             continue
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
@@ -203,14 +210,20 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             result = Found(result.content.rstrip(".") + f" {where}.", result.subject)
         standing = standing and not asked
         gated = bool(_GATE.search(body))
-        if not standing and not result.choice and not gated and ONE_OFF.search(result.subject):
+        if (
+            not standing
+            and not result.choice
+            and not gated
+            and not stepped
+            and ONE_OFF.search(result.subject)
+        ):
             continue
         found.append(
             _preference(
                 result,
                 clause,
                 standing or result.choice,
-                correction or process or gated,
+                correction or process or gated or (stepped is not None and undone),
                 emphasis=bool(_EMPHASIS.search(written)),
                 said_before=said_before,
             )

@@ -1,5 +1,6 @@
-"""The commit convention seen in the `git commit -m` commands run in sessions and the
-`git log --oneline` output they printed.
+"""The commit convention seen in the `git commit -m` commands run in sessions, the
+`git log --oneline` output they printed, and the recent commits a command's injected context
+listed.
 
 When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
@@ -7,7 +8,9 @@ when at least `MIN_SESSION_COMMITS` distinct subjects were committed at the proj
 a `cd` into another repository, not a failed commit) and most start with a Conventional Commits
 type or a tracker id, that prefix is the project's convention. Only the prefix is read: the
 mood and capitalisation of messages an assistant wrote say more about the assistant than
-about the project.
+about the project. A slash command's expansion (the host's words, not the user's) may list the
+recent commits as `git log --oneline` prints them ("- Recent commits: eb9370f feat: …"); a run
+of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw.
 """
 
 from __future__ import annotations
@@ -15,14 +18,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.commits import CONVENTION_KEY, prefix_convention
 from squirrel_memory.extractors.evidence import Attempt, Finding
+from squirrel_memory.models import StoredEvent
 
 #: Fewest distinct commit subjects from sessions a convention is read from.
 MIN_SESSION_COMMITS = 3
 #: Prefix kinds read from sessions: a `name:` or `[name]` prefix there is as often who made the
 #: commit (an agent, a teammate) as what it changes.
 SESSION_PREFIXES = frozenset({"typed", "tracker"})
+#: Fewest one-line log entries in a row an injected context must list to be read as a log.
+MIN_INJECTED_SUBJECTS = 5
 #: Commits cited by the memory (their command events), newest first.
 MAX_CITED = 10
 
@@ -31,6 +38,8 @@ _ONELINE = re.compile(r"^(?:[*|\\/ ]+\s)?[0-9a-f]{7,40}\s+(?:\([^)]*\)\s+)?(?P<s
 _ONELINE_FLAGS = frozenset({"--oneline", "--pretty=oneline", "--format=oneline"})
 #: Share of a log's lines that must be one-line entries for it to be read.
 MIN_ONELINE_SHARE = 0.8
+#: A labelled first entry of an injected log ("- Recent commits: eb9370f feat: …").
+_LABELLED = re.compile(r"^[-*]?\s*[A-Za-z][\w ]{0,30}:\s+(?P<entry>[0-9a-f]{7,40}\s+\S.*)$")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 _SHORT_FLAGS = re.compile(r"^-[a-zA-Z]*m$")
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
@@ -84,9 +93,37 @@ def listed_subjects(tokens: Sequence[str], output: str) -> list[str]:
     return subjects
 
 
-def session_convention(found: list[Attempt]) -> Finding | None:
+def injected_subjects(events: list[StoredEvent]) -> dict[str, str]:
+    """The subjects (with their event) of the one-line logs the host injected into a session:
+    runs of at least `MIN_INJECTED_SUBJECTS` `git log --oneline` lines in its context."""
+    found: dict[str, str] = {}
+    for event in events:
+        text = event.content.get("text")
+        if (
+            event.event_type != EventType.USER_MESSAGE
+            or event.origin != str(Origin.HARNESS)
+            or not isinstance(text, str)
+        ):
+            continue
+        run: list[str] = []
+        for line in [*text.splitlines(), ""]:
+            labelled = _LABELLED.match(line.strip())
+            entry = _ONELINE.match(labelled.group("entry") if labelled else line.strip())
+            if entry and not (labelled and run):
+                run.append(entry.group("subject").strip())
+                continue
+            if len(run) >= MIN_INJECTED_SUBJECTS:
+                found.update((subject, event.id) for subject in run if subject not in found)
+            run = [entry.group("subject").strip()] if entry else []
+    return found
+
+
+def session_convention(
+    found: list[Attempt], injected: dict[str, str] | None = None
+) -> Finding | None:
     """The commit convention the commits made in sessions follow, else the one the subjects a
-    `git log --oneline` at the project listed follow, or None."""
+    `git log --oneline` at the project listed follow, else the one of the logs the host
+    injected (`injected_subjects`), or None."""
     made: dict[str, str] = {}
     listed: dict[str, str] = {}
     for attempt in found:
@@ -98,8 +135,10 @@ def session_convention(found: list[Attempt]) -> Finding | None:
             made[subject] = attempt.run.event_id
         for seen in listed_subjects(attempt.tokens, attempt.run.output):
             listed.setdefault(seen, attempt.run.event_id)
-    return _convention(made, "made in sessions") or _convention(
-        listed, "listed by `git log` in sessions"
+    return (
+        _convention(made, "made in sessions")
+        or _convention(listed, "listed by `git log` in sessions")
+        or _convention(injected or {}, "listed in the recent commits a command's context showed")
     )
 
 

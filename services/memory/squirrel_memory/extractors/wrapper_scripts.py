@@ -47,20 +47,22 @@ _PURPOSES = {"test": "runs the tests", "lint": "runs the linter", "build": "buil
 
 
 @dataclass(frozen=True, slots=True)
-class _Written:
+class WrittenFile:
+    """The final text of a file the session wrote, and the events that wrote it."""
+
     path: str
     text: str
     event_ids: tuple[str, ...]
 
 
-def _written_files(events: list[StoredEvent]) -> list[_Written]:
+def written_files(events: list[StoredEvent]) -> list[WrittenFile]:
     """The final text of each project file the session wrote whole, in order of first write."""
     recorded = {
         e.content.get("tool_use_id")
         for e in events
         if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
     }
-    files: dict[str, _Written | None] = {}
+    files: dict[str, WrittenFile | None] = {}
     for event in events:
         if event.event_type != EventType.TOOL_CALL or not event.file_paths:
             continue
@@ -74,11 +76,11 @@ def _written_files(events: list[StoredEvent]) -> list[_Written]:
             continue
         content, old, new = (tool_input.get(k) for k in ("content", "old_string", "new_string"))
         if isinstance(content, str):
-            files[path] = None if _CUT.search(content) else _Written(path, content, (event.id,))
+            files[path] = None if _CUT.search(content) else WrittenFile(path, content, (event.id,))
         elif (known := files.get(path)) and isinstance(old, str) and isinstance(new, str):
             found = old in known.text and not _CUT.search(new)
             text = known.text.replace(old, new, 1)
-            files[path] = _Written(path, text, (*known.event_ids, event.id)) if found else None
+            files[path] = WrittenFile(path, text, (*known.event_ids, event.id)) if found else None
         elif path in files:
             files[path] = None  # changed in a way not followed: its final text is unknown
     return [f for f in files.values() if f is not None]
@@ -108,7 +110,7 @@ def wrapped_command(path: str, text: str) -> str | None:
     return command if tokens and classify(tokens) is not None else None
 
 
-def _made_executable(path: str, runs: list[CommandRun]) -> tuple[str, ...]:
+def made_executable(path: str, runs: list[CommandRun]) -> tuple[str, ...]:
     """The event of a later successful `chmod +x` of the script, if any."""
     for run in runs:
         tokens = run.command.split()
@@ -125,14 +127,14 @@ def _made_executable(path: str, runs: list[CommandRun]) -> tuple[str, ...]:
 def wrapper_scripts(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fact]:
     """Facts naming the scripts the session wrote around one known command of the project."""
     facts: list[Fact] = []
-    for written in _written_files(events):
+    for written in written_files(events):
         command = wrapped_command(written.path, written.text)
         if command is None:
             continue
         use = classify(shlex.split(command))
         does = _PURPOSES.get(use.purpose or "", "runs") if use else "runs"
         passed = ", passing its arguments on" if _ARGUMENTS.search(command) else ""
-        chmod = _made_executable(written.path, runs)
+        chmod = made_executable(written.path, runs)
         where = []
         if "/" not in written.path:
             where.append("at the project root")
