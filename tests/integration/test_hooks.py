@@ -324,7 +324,7 @@ async def test_each_host_is_spared_the_instruction_file_it_loads_itself(
 ) -> None:
     from tests.unit.memory.repository.conftest import ELIXIR, commit, git  # noqa: PLC0415
 
-    project = (tmp_path / "spotter").resolve()
+    project = (tmp_path / "heron").resolve()
     project.mkdir()
     git(project, "init", "-q", "-b", "main")
     agents = "# Agents\n\n- Never edit files under `priv/static/` by hand.\n"

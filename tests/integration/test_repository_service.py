@@ -46,7 +46,7 @@ async def _until(
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = (tmp_path / "spotter").resolve()
+    root = (tmp_path / "heron").resolve()
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     commit(root, ELIXIR, message="initial")
@@ -64,7 +64,7 @@ async def test_registration_reads_the_repository_and_commits_refresh_it(
         await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(project)))
         found = await _until(c, project, lambda m: "repo:recipe:test" in m)
         stack = found["repo:stack"]
-        assert stack.content.startswith("Spotter is an Elixir/Phoenix app")
+        assert stack.content.startswith("Heron is an Elixir/Phoenix app")
         assert "mix.exs:8" in stack.source_refs
         history = await c.call(
             c.stub.GetMemoryHistory,

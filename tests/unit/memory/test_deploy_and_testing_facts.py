@@ -56,7 +56,7 @@ def test_a_failed_read_names_nothing() -> None:
 
 def test_the_repository_reader_names_the_deploy_platform(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo")
-    (root / "fly.toml").write_text('app = "spotter"\nprimary_region = "ams"\n')
+    (root / "fly.toml").write_text('app = "heron"\nprimary_region = "ams"\n')
     (root / "nested").mkdir()
     (root / "nested" / "vercel.json").write_text("{}\n")
     git(root, "add", ".")

@@ -19,7 +19,7 @@ from squirrel_memory.extractors.modules import module_name
         # Ordinary layout folders are unchanged.
         ("src/auth/session.py", "auth"),
         ("app/models/user.rb", "models"),
-        ("lib/spotter_web/live/page_live.ex", "spotter_web"),
+        ("lib/heron_web/live/page_live.ex", "heron_web"),
         ("packages/api/src/server.ts", "api"),
     ],
 )

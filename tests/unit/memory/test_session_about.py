@@ -101,9 +101,9 @@ async def test_the_rules_extractor_keeps_it_as_an_overview_fact() -> None:
         ),
         (
             "mix.exs",
-            "defmodule Spotter.MixProject do\n  def project do\n    [\n      app: :spotter,\n"
+            "defmodule Heron.MixProject do\n  def project do\n    [\n      app: :heron,\n"
             '      description: "Bird sighting log for birdwatching clubs",\n',
-            "What this project (spotter) is and does, per its mix.exs: Bird sighting log for birdwatching clubs.",
+            "What this project (heron) is and does, per its mix.exs: Bird sighting log for birdwatching clubs.",
         ),
         (
             "Cargo.toml",
@@ -137,7 +137,7 @@ def test_the_readme_wins_over_a_manifest_description() -> None:
         # A README whose opening is only steps to follow describes nothing.
         (
             "README.md",
-            "# Spotter\n\nTo start your Phoenix server:\n\n  * Run `mix setup`\n\n"
+            "# Heron\n\nTo start your Phoenix server:\n\n  * Run `mix setup`\n\n"
             "Now you can visit localhost:4000 from your browser.\n\n## Learn more\n\n"
             "The project is great.\n",
         ),

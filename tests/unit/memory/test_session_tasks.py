@@ -28,7 +28,7 @@ PACKAGE = """{
     "analyze": "ANALYZE=true next build"
   }
 }"""
-MIX = """defmodule Spotter.MixProject do
+MIX = """defmodule Heron.MixProject do
   use Mix.Project
 
   defp aliases do

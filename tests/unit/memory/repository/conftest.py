@@ -67,12 +67,12 @@ def make_repo(tmp_path: Path) -> MakeRepo:
 
 
 ELIXIR: dict[str, str | bytes] = {
-    "mix.exs": """defmodule Spotter.MixProject do
+    "mix.exs": """defmodule Heron.MixProject do
   use Mix.Project
 
   def project do
     [
-      app: :spotter,
+      app: :heron,
       version: "0.1.0",
       elixir: "~> 1.17",
       elixirc_paths: elixirc_paths(Mix.env()),
@@ -83,7 +83,7 @@ ELIXIR: dict[str, str | bytes] = {
   end
 
   def application do
-    [mod: {Spotter.Application, []}, extra_applications: [:logger, :runtime_tools]]
+    [mod: {Heron.Application, []}, extra_applications: [:logger, :runtime_tools]]
   end
 
   defp elixirc_paths(:test), do: ["lib", "test/support"]
@@ -129,31 +129,31 @@ end
 }
 """,
     ".formatter.exs": '[import_deps: [:ecto, :phoenix], inputs: ["*.{ex,exs}", "{config,lib,test}/**/*.{ex,exs}"]]\n',
-    "config/config.exs": "import Config\n\nconfig :spotter, Oban, repo: Spotter.Repo\n",
+    "config/config.exs": "import Config\n\nconfig :heron, Oban, repo: Heron.Repo\n",
     "config/dev.exs": """import Config
 
-config :spotter, Spotter.Repo,
+config :heron, Heron.Repo,
   username: "postgres",
   password: "postgres",
   hostname: "localhost",
-  database: "spotter_dev",
+  database: "heron_dev",
   pool_size: 10
 
-config :spotter, SpotterWeb.Endpoint,
+config :heron, HeronWeb.Endpoint,
   http: [ip: {127, 0, 0, 1}, port: 4000],
   check_origin: false,
   code_reloader: true,
   secret_key_base: "Yw3Kx0mJ2bq8s1V9uQpL5nTzR7cAeHdG4fIoWjXyZ6kNlM8vBsUaPqEtCrDgFh12"
 """,
-    "lib/spotter.ex": "defmodule Spotter do\n  @moduledoc false\nend\n" + "# code\n" * 400,
-    "lib/spotter/repo.ex": "defmodule Spotter.Repo do\n  use Ecto.Repo, otp_app: :spotter\nend\n"
+    "lib/heron.ex": "defmodule Heron do\n  @moduledoc false\nend\n" + "# code\n" * 400,
+    "lib/heron/repo.ex": "defmodule Heron.Repo do\n  use Ecto.Repo, otp_app: :heron\nend\n"
     + "# code\n" * 300,
-    "lib/spotter_web/router.ex": "defmodule SpotterWeb.Router do\nend\n" + "# code\n" * 500,
-    "lib/spotter_web/components/core.html.heex": "<div></div>\n" * 50,
-    "test/spotter_test.exs": "defmodule SpotterTest do\n  use ExUnit.Case\nend\n" + "# t\n" * 200,
+    "lib/heron_web/router.ex": "defmodule HeronWeb.Router do\nend\n" + "# code\n" * 500,
+    "lib/heron_web/components/core.html.heex": "<div></div>\n" * 50,
+    "test/heron_test.exs": "defmodule HeronTest do\n  use ExUnit.Case\nend\n" + "# t\n" * 200,
     "priv/repo/migrations/20240101000000_create_users.exs": "defmodule M do\nend\n",
     "assets/package.json": """{
-  "name": "spotter-assets",
+  "name": "heron-assets",
   "private": true,
   "scripts": {
     "test": "vitest run",
@@ -166,20 +166,20 @@ config :spotter, SpotterWeb.Endpoint,
 """,
     "assets/js/app.js": "import topbar from '../vendor/topbar'\n" + "// js\n" * 100,
     "assets/vendor/topbar.js": "/* vendored */\n" + "var x = 1;\n" * 5000,
-    "CLAUDE.md": """# Working on Spotter
+    "CLAUDE.md": """# Working on Heron
 
 - Always run `mix precommit` before finishing a task and fix every warning it reports.
 - Never edit the files under `priv/static/` by hand; they are built by esbuild.
 - Use `Req` for HTTP requests, not HTTPoison.
 
 ## Tests
-Run `mix test` for the whole suite or `mix test test/spotter_test.exs` for one file.
+Run `mix test` for the whole suite or `mix test test/heron_test.exs` for one file.
 """,
-    "README.md": """# Spotter
+    "README.md": """# Heron
 
-[![CI](https://github.com/acme/spotter/actions/workflows/ci.yml/badge.svg)](https://github.com/acme/spotter)
+[![CI](https://github.com/acme/heron/actions/workflows/ci.yml/badge.svg)](https://github.com/acme/heron)
 
-Spotter tracks bird sightings reported by volunteers and shows them on a live map.
+Heron tracks bird sightings reported by volunteers and shows them on a live map.
 
 ## Getting started
 

@@ -52,7 +52,7 @@ NOW = datetime(2026, 6, 1, tzinfo=UTC)
     [
         ("pytest", "pytest -x"),
         ("pytest", "uv run pytest tests/unit -q"),
-        ("mix test", "mix test test/spotter_web/live/page_test.exs"),
+        ("mix test", "mix test test/heron_web/live/page_test.exs"),
         ("mix test", "MIX_ENV=test mix test --cover"),
         ("pnpm test", "pnpm test -- --watch=false"),
         ("go test ./...", "go test ./..."),
@@ -172,7 +172,7 @@ async def _project(
 
 LANGUAGES = [
     # (repository files, the repository's test command, what the sessions ran)
-    (ELIXIR, "mix test", ["mix test", "mix test test/spotter_web/live/page_live_test.exs"]),
+    (ELIXIR, "mix test", ["mix test", "mix test test/heron_web/live/page_live_test.exs"]),
     (JS, "pnpm test", ["pnpm test", "pnpm test -- --run"]),
 ]
 

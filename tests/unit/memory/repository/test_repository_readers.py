@@ -68,7 +68,7 @@ def test_elixir_phoenix_app(make_repo: MakeRepo) -> None:
     root, found = _read(make_repo, ELIXIR)
     stack = found["repo:stack"].content
     assert stack == (
-        "Spotter is an Elixir/Phoenix app (Elixir 1.17, Phoenix 1.7.14) with PostgreSQL via "
+        "Heron is an Elixir/Phoenix app (Elixir 1.17, Phoenix 1.7.14) with PostgreSQL via "
         "Ecto and Oban for background jobs."
     )
     assert "phoenix" in _line(
@@ -235,7 +235,7 @@ def test_contributing_prose_is_not_a_rule_but_its_bullets_are(make_repo: MakeRep
 
 
 def test_a_script_named_run_or_a_seed_script_is_not_the_dev_server(make_repo: MakeRepo) -> None:
-    readme = "# Spotter\n\nSpotter tracks bird sightings on a live map for volunteers.\n\n"
+    readme = "# Heron\n\nHeron tracks bird sightings on a live map for volunteers.\n\n"
     readme += "```bash\n.ci/run\nmix run priv/repo/seeds.exs\n```\n"
     _, found = _read(make_repo, {**ELIXIR, "README.md": readme, ".ci/run": "#!/bin/sh\n"})
     assert found["repo:recipe:run"].content.startswith("Start the dev server with `mix phx.server`")

@@ -70,7 +70,7 @@ async def test_the_brief_labels_repository_facts_by_their_topic(
     _, store = elixir
     await RepositoryReader(USER).refresh(store)
     live = await _live(store)
-    assert key_fact(live["repo:stack"]).startswith("Stack: Spotter is an Elixir/Phoenix app")
+    assert key_fact(live["repo:stack"]).startswith("Stack: Heron is an Elixir/Phoenix app")
     assert key_fact(live["repo:database"]).startswith("Database: ")
 
 
