@@ -54,6 +54,8 @@ from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMM
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
+from squirrel_memory.extractors.readme_requirements import IMPORTANCE as REQUIREMENTS_IMPORTANCE
+from squirrel_memory.extractors.readme_requirements import readme_requirements
 from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
 from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
@@ -424,6 +426,14 @@ WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         LAYOUT_IMPORTANCE,
         lambda _f: ("layout", "folders"),
+        _path,
+    ),
+    # What the root README read in the session lists as needed before building or running.
+    _Finder(
+        _one(readme_requirements),
+        MemoryType.PROJECT_FACT,
+        REQUIREMENTS_IMPORTANCE,
+        lambda _f: ("requirements", "setup", "readme"),
         _path,
     ),
     # The everyday commands the root README read in the session documents.
