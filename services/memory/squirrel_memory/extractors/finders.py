@@ -39,6 +39,8 @@ from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
+from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMPORTANCE
+from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
@@ -294,6 +296,13 @@ FOUND: tuple[Extract, ...] = (
         lambda _f: ("home", "repository"),
         _files,
         lambda f: tuple(f.refs),
+    ),
+    # That the repository's branch is `master`, not `main`, as `git branch` listed it.
+    _Finder(
+        _one(main_branch),
+        MemoryType.PROJECT_FACT,
+        MAIN_BRANCH_IMPORTANCE,
+        lambda _f: ("git", "branch"),
     ),
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(
