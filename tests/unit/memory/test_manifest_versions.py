@@ -93,16 +93,8 @@ def test_a_sub_folders_or_a_dependencys_manifest_gives_no_version() -> None:
 
 def test_another_repositorys_manifest_a_subagent_read_gives_no_version() -> None:
     session = Session(ROOT, "s1", T0)
-    use = "t-other"
-    other = "/home/dev/other-service/pyproject.toml"
-    output = '     1→[project]\n     2→requires-python = ">=3.12"\n'
-    session.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (other,))
-    session.add(
-        "tool_result",
-        {"tool": "Read", "tool_use_id": use, "output": output, "is_error": False},
-        (other,),
-        sidechain=True,
-    )
+    manifest = '[project]\nrequires-python = ">=3.12"\n'
+    session.read_elsewhere("/home/dev/other-service/pyproject.toml", manifest)
 
     assert manifest_versions(session.events) == {}
 

@@ -95,16 +95,7 @@ def test_a_dependencys_or_another_repositorys_readme_says_nothing() -> None:
     session.read("vendor/lib/README.md", README)
     session.read("node_modules/x/README.md", README)
     # a subagent reading another checkout's page
-    use = "t-other"
-    other = "/home/dev/other/README.md"
-    numbered = "".join(f"{i:6d}→{line}\n" for i, line in enumerate(README.splitlines(), 1))
-    session.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (other,))
-    session.add(
-        "tool_result",
-        {"tool": "Read", "tool_use_id": use, "output": numbered, "is_error": False},
-        (other,),
-        sidechain=True,
-    )
+    session.read_elsewhere("/home/dev/other/README.md", README)
 
     assert readme_requirements(session.events) is None
 
