@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from squirrel_core.host_files import LOADED_TAG
 from squirrel_memory.extractors.readme_requirements import (
     listed_requirements,
     readme_requirements,
@@ -106,3 +107,35 @@ def test_requirements_named_only_in_a_message_say_nothing() -> None:
     session.say("## Requirements\n- Python 3.12\n- Redis")
 
     assert readme_requirements(session.events) is None
+
+
+AGENTS = "# Agents\n\n## Prerequisites\n\n- JDK 17\n- Gradle 8 (the wrapper)\n\n## Rules\n\n- x\n"
+
+
+def test_an_instruction_file_the_host_loaded_lists_them_and_is_tagged_as_loaded() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add(
+        "user_message",
+        {"text": AGENTS, "loaded_file": "AGENTS.md"},
+        ("AGENTS.md",),
+        origin="harness",
+    )
+    session.user("Fix the failing build.")
+
+    (fact,) = [c for c in session.extracted() if c.key == "readme:requirements:AGENTS.md"]
+
+    assert fact.content == (
+        "What the project needs, as AGENTS.md lists it (prerequisites): JDK 17; Gradle 8 "
+        "(the wrapper)."
+    )
+    assert LOADED_TAG in fact.tags
+
+
+def test_the_readmes_list_comes_before_an_instruction_files() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("AGENTS.md", AGENTS)
+    session.read("README.md", README)
+
+    found = readme_requirements(session.events)
+
+    assert found is not None and found.path == "README.md"

@@ -1,4 +1,5 @@
-"""What the project needs before it builds or runs, as the root README read in a session lists it.
+"""What the project needs before it builds or runs, as the root README (or instruction file) read
+in a session lists it.
 
 A README often lists what a developer must have first under a heading or label of its own
 ("### Requirements", "## Prerequisites", "Build dependencies:", "**Requirements**"): a bullet
@@ -6,7 +7,10 @@ per tool, runtime or library ("- **GitHub CLI** (`gh`) installed and authenticat
 3.16 or newer", "- Node.js with npm"). When the assistant read the project's root README (its
 subagent too: the file is the project's), that list becomes one project fact in the README's
 words, quoted and attributed to the file: it says what the page lists, never that it holds on
-this machine. A heading about installing or updating them ("Installing dependencies"), the
+this machine. Without such a list in the README, a root instruction file's (`AGENTS.md`,
+`CLAUDE.md`, read or loaded by its host) is read the same way; a fact from a file the host
+loads itself is tagged so that host is not given it back (`loaded_sources`). A heading about
+installing or updating them ("Installing dependencies"), the
 list of a sub-folder's or a dependency's README, items that are links alone and a list of
 more than a few words per item say nothing; one item is enough.
 """
@@ -98,13 +102,21 @@ def _items(lines: list[str]) -> list[str]:
     return found[:MAX_ITEMS]
 
 
-def _is_readme(path: str) -> bool:
-    return instruction_kind(path) == "readme"
+#: The pages read for the list, in the order they are tried.
+_PAGES = ("readme", "instructions")
+
+
+def _is_page(path: str) -> bool:
+    return instruction_kind(path) in _PAGES
 
 
 def readme_requirements(events: list[StoredEvent]) -> ReadmeRequirements | None:
-    """What the root README read in `events` (its last read) lists as needed first, or None."""
-    for path, (event, text) in last_root_reads(events, _is_readme).items():
+    """What the root README (else a root instruction file) read in `events` (its last read)
+    lists as needed first, or None."""
+    reads = last_root_reads(events, _is_page)
+    for path, (event, text) in sorted(
+        reads.items(), key=lambda read: _PAGES.index(instruction_kind(read[0]) or "readme")
+    ):
         listed = listed_requirements(text)
         if listed is None:
             continue
