@@ -149,6 +149,17 @@ class Session:
             (full,),
         )
 
+    def read_elsewhere(self, path: str, text: str) -> None:
+        """A subagent's whole read of a file outside the project (`path` absolute)."""
+        use = f"t{len(self.events)}"
+        self.add("tool_call", {"tool": "Read", "tool_use_id": use, "input": {}}, (path,))
+        self.add(
+            "tool_result",
+            {"tool": "Read", "tool_use_id": use, "output": numbered(text), "is_error": False},
+            (path,),
+            sidechain=True,
+        )
+
     def write(self, path: str, text: str) -> None:
         """A file of the project written whole (`path` relative to the root)."""
         use = f"t{len(self.events)}"

@@ -46,6 +46,7 @@ class Ecosystem:
     fix_text: str
     foreign: tuple[str, ...]  # other ecosystems' tools that must never be stated
     progress: str  # a progress line that is never an error
+    asks: str = ""  # the language version the manifest asks for, as the language fact says it
 
 
 ECOSYSTEMS = [
@@ -71,6 +72,7 @@ ECOSYSTEMS = [
         fix_text="type ledgerEntry struct{}\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="go: downloading github.com/go-chi/chi/v5 v5.0.12",
+        asks="Go 1.22",
     ),
     Ecosystem(
         name="ruby-rails",
@@ -97,6 +99,7 @@ ECOSYSTEMS = [
         fix_text="lines.sum { |l| l&.amount.to_i }\n",
         foreign=("pytest", "npm", "cargo", "Django", "Gradle"),
         progress="Resolving dependencies...",
+        asks="Ruby 3.3.0",
     ),
     Ecosystem(
         name="elixir-mix",
@@ -124,6 +127,7 @@ ECOSYSTEMS = [
         fix_text="def post_entry(book, entry), do: {:ok, [entry | book]}\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="==> ledger\nCompiling 14 files (.ex)",
+        asks="Elixir ~> 1.16",
     ),
     Ecosystem(
         name="java-maven",
@@ -215,6 +219,7 @@ ECOSYSTEMS = [
         fix_text="using Acme.Ledger.Model;\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="  Determining projects to restore...",
+        asks="net8.0",
     ),
     Ecosystem(
         name="php-composer",
@@ -240,6 +245,7 @@ ECOSYSTEMS = [
         fix_text="<?php\nnamespace App\\Ledger;\nfinal class Entry {}\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="Loading composer repositories with package information",
+        asks="PHP ^8.2",
     ),
     Ecosystem(
         name="swift-spm",
@@ -520,9 +526,10 @@ async def test_each_ecosystem_notes_what_a_senior_engineer_would(eco: Ecosystem)
     # The session that read the manifest names it; the one that edited a file and ran the
     # tests says the same language without it (the store keeps the fuller statement).
     languages = set(_about(found, "language"))
-    assert f"{eco.language} project ({eco.manifest})." in languages
+    named = f"{eco.manifest}: {eco.asks}" if eco.asks else eco.manifest
+    assert f"{eco.language} project ({named})." in languages
     edited = extension_language(PurePosixPath(eco.fix_path).suffix)
-    assert languages <= {f"{eco.language} project ({eco.manifest}).", f"{edited} project."}
+    assert languages <= {f"{eco.language} project ({named}).", f"{edited} project."}
     if eco.about:
         (about,) = _about(found, "about")
         assert eco.about in about and eco.manifest in about

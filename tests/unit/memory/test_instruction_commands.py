@@ -86,3 +86,27 @@ def test_a_test_folders_suite_alone_is_given_as_that_folders() -> None:
         "`make -C test/llvmpasses` (AGENTS.md:5)."
     )
     assert "Run the tests with" not in found.content
+
+
+# An instruction file that writes its commands as an indented block, without a fence.
+INDENTED = """# Agents
+
+Test and lint from the top folder:
+
+    make test
+    make lint
+
+- A list item's continued text is not a block:
+
+    make format
+"""
+
+
+def test_an_indented_block_names_the_commands_a_fence_would() -> None:
+    (found,) = instruction_commands(_loaded("AGENTS.md", INDENTED))
+
+    assert found.content == (
+        "Everyday commands AGENTS.md names: Run the tests with `make test` (AGENTS.md:5); "
+        "lint with `make lint` (AGENTS.md:6)."
+    )
+    assert instruction_commands(_loaded("vendor/x/AGENTS.md", INDENTED)) == []

@@ -771,6 +771,10 @@ def test_plain_requests_get_no_emphasis(text: str) -> None:
             "Write a failing test first and then fix the bug.",
         ),
         ("Document the interface first, then build it out.", ""),  # "it": the task at hand
+        ("Use snake_case for function names.", "Use snake_case for function names."),
+        ("name files in kebab-case", "Name files in kebab-case."),
+        ("Constants should be UPPER_CASE.", "Constants should be UPPER_CASE."),
+        ("use `PascalCase` for React components", "Use `PascalCase` for React components."),
     ],
 )
 def test_habit_forms_are_standing_without_a_rule_word(text: str, content: str) -> None:
@@ -793,6 +797,13 @@ def test_habit_forms_are_standing_without_a_rule_word(text: str, content: str) -
         "run the migration first, then restart the server",
         "Write the test for parse_config first, then fix it.",  # a name from the code, "it"
         "The assistant said to keep commit messages short?",
+        # one name, one function, a rename, a question: the task at hand
+        "use snake_case for this function",
+        "Use snake_case for the new function.",
+        "Use camelCase for the parseRow helper.",
+        "rename the handlers to snake_case",
+        "Should we use snake_case for function names?",
+        "use snake_case for functions and fix the importer",
     ],
 )
 def test_task_steps_in_those_forms_are_not_rules(text: str) -> None:
@@ -857,3 +868,17 @@ def test_a_reminder_is_emphasis(text: str) -> None:
 )
 def test_quoted_words_are_not_the_users_instruction(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=True) == []
+
+
+def test_a_naming_convention_inside_a_long_task_prompt_is_a_rule() -> None:
+    prompt = (
+        "Implement the importer for the ledger CSV files. It should read every row, skip the "
+        "header, and store each entry in the database. Use snake_case for function names. "
+        "Write tests for the parser in tests/test_parser.py and make sure they pass."
+    )
+
+    found = stated_preferences(prompt, after_assistant_action=False)
+
+    assert [(p.content, p.standing) for p in found] == [
+        ("Use snake_case for function names.", True)
+    ]

@@ -196,3 +196,44 @@ def test_a_docs_page_about_developing_the_project_is_read_too(path: str, fires: 
     assert [s.content for s in found] == (
         [f"{path}, under Running tests, gives: `make e2e`."] if fires else []
     )
+
+
+# A page that writes its commands as indented blocks (no fence), as many C, make and Lua
+# projects' READMEs do.
+INDENTED = """# tally
+
+A counter for the shell.
+
+## Building
+
+Run from the top folder:
+
+    make
+    $ make check
+
+## Example
+
+    local tally = require("tally")
+
+## Usage
+
+    tally = Tally()
+    print "counted"
+
+- Install it system-wide:
+
+    sudo make install
+"""
+
+
+def test_an_indented_block_gives_the_commands_a_fence_would() -> None:
+    found = [s.content for s in readme_sections(_read("README.md", INDENTED))]
+
+    # code of another language in a block without a fence, and a list item's continued text,
+    # give nothing
+    assert found == ["README.md, under Building, gives: `make`; `make check`."]
+
+
+def test_an_indented_block_of_a_dependencys_readme_gives_nothing() -> None:
+    assert readme_sections(_read("deps/tally/README.md", INDENTED)) == []
+    assert readme_sections(_read("../other/README.md", INDENTED)) == []

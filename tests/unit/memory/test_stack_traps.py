@@ -320,7 +320,7 @@ TRAPS = [
             ("edit", "harvest.go"),
             ("run", "go test ./...", "ok  \texample.com/orchard\t0.1s\n"),
         ),
-        said=(("language", "Go project (go.mod)."), ("recipe:test", "`go test ./...`")),
+        said=(("language", "Go project (go.mod: Go 1.22)."), ("recipe:test", "`go test ./...`")),
         unsaid=("PostgreSQL", "Flask", "Django", "Python"),
     ),
     # -- a generated lock file of another ecosystem ---------------------------------------------
@@ -343,7 +343,7 @@ TRAPS = [
             ("edit", "src/lib.rs"),
             ("run", "cargo test", "test result: ok. 3 passed; 0 failed\n"),
         ),
-        said=(("language", "Rust project (Cargo.toml)."),),
+        said=(("language", "Rust project (Cargo.toml: edition 2021)."),),
         unsaid=("React", "PostgreSQL", "Next.js", "Redis", "JavaScript"),
     ),
     # -- a CI matrix of runtimes; a container base image beside the declared version -----------
@@ -396,7 +396,7 @@ TRAPS = [
             ("edit", "src/grove.ts"),
             ("run", "npm test", "# pass 3\n# fail 0\n"),
         ),
-        said=(("language", "TypeScript project (package.json)."),),
+        said=(("language", "TypeScript project (package.json: Node.js >=20)."),),
         unsaid=("18", "v18.19.0"),
     ),
     # -- a test command that only ran in a sub-package ------------------------------------------

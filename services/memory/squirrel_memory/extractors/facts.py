@@ -20,6 +20,7 @@ from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
+from squirrel_memory.extractors.manifest_versions import ManifestVersion, manifest_versions
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
     built_language,
@@ -104,9 +105,11 @@ def _language_fact(
     ran: dict[str, str | None],
     listed: list[tuple[str, str]] | None = None,
     searched: list[tuple[str, str]] | None = None,
+    versions: dict[str, ManifestVersion] | None = None,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
-    files touched twice at least); without one, what the code the session touched shows
+    files touched twice at least, and the language version each manifest read asks for:
+    `versions`, see `manifest_versions`); without one, what the code the session touched shows
     (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
     that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
     the files a search or listing printed show (`searched`, see `searched_files`); `ran` are
@@ -169,7 +172,12 @@ def _language_fact(
         lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
     ]
     evidence = sorted(set(manifests.values()))
-    text = " and ".join(found_languages[:3]) + f" project ({', '.join(evidence)})."
+    asked = {path: versions[path] for path in evidence if versions and path in versions}
+    ids.update(v.event_id for v in asked.values())
+    said = ("; " if asked else ", ").join(
+        f"{path}: {v.said}" if (v := asked.get(path)) else path for path in evidence
+    )
+    text = " and ".join(found_languages[:3]) + f" project ({said})."
     tags = ("language", *(lang.lower() for lang in found_languages[:3]))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
 
@@ -443,7 +451,8 @@ def project_facts(
     ran = {script.path: script.language for script in scripts}
     listed = listed_paths(runs, project_id)
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
-    language = None if repository else _language_fact(paths, ran, listed, searched)
+    versions = None if repository else manifest_versions(events)
+    language = None if repository else _language_fact(paths, ran, listed, searched, versions)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)

@@ -40,6 +40,8 @@ from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
+from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMPORTANCE
+from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
@@ -55,6 +57,8 @@ from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMM
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
 from squirrel_memory.extractors.readme_layout import readme_layout
+from squirrel_memory.extractors.readme_requirements import IMPORTANCE as REQUIREMENTS_IMPORTANCE
+from squirrel_memory.extractors.readme_requirements import readme_requirements
 from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
 from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
@@ -311,6 +315,13 @@ FOUND: tuple[Extract, ...] = (
         _files,
         lambda f: tuple(f.refs),
     ),
+    # That the repository's branch is `master`, not `main`, as `git branch` listed it.
+    _Finder(
+        _one(main_branch),
+        MemoryType.PROJECT_FACT,
+        MAIN_BRANCH_IMPORTANCE,
+        lambda _f: ("git", "branch"),
+    ),
     # How the project is built, as the assistant summarised it under an architecture heading.
     _Finder(
         architecture_points,
@@ -442,6 +453,14 @@ WITHOUT_REPOSITORY: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         LAYOUT_IMPORTANCE,
         lambda _f: ("layout", "folders"),
+        _path,
+    ),
+    # What the root README read in the session lists as needed before building or running.
+    _Finder(
+        _one(readme_requirements),
+        MemoryType.PROJECT_FACT,
+        REQUIREMENTS_IMPORTANCE,
+        lambda _f: ("requirements", "setup", "readme"),
         _path,
     ),
     # The everyday commands the root README read in the session documents.

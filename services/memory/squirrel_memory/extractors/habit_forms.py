@@ -1,9 +1,13 @@
-"""Rules said in a form only a rule takes: how short a kind of thing should be, an order of work.
+"""Rules said in a form only a rule takes: how short a kind of thing should be, an order of work,
+how a kind of name is written.
 
 "keep commit messages short", "keep PR descriptions to one or two sentences": how long a kind of
 thing the work produces should be (a kind, not "it", "things" or "the README"). "write the tests
 first, then implement", "first update the spec, then the code": an order of work whose first
-step names a work product (not "fix the import first, then run it").
+step names a work product (not "fix the import first, then run it"). "Use snake_case for
+function names", "name files in kebab-case", "constants should be UPPER_CASE": the naming
+convention of a kind of name (plural, or "… names": never "this function" or one name), which
+holds for all the code however long the task prompt that says it.
 """
 
 from __future__ import annotations
@@ -32,6 +36,33 @@ _WORK_PRODUCT = re.compile(
     re.IGNORECASE,
 )
 MAX_ORDER_STEP_WORDS = 5
+#: A naming convention by its usual name.
+NAMING_CONVENTION = re.compile(
+    r"\b(?:(?:screaming[_ ])?snake[_ ]case|camel[_ ]?case|pascal[_ ]?case|kebab[-_ ]case|"
+    r"upper[_ ]case|lower[_ ]case)\b",
+    re.IGNORECASE,
+)
+_CONVENTION = NAMING_CONVENTION.pattern.replace("\\b", "")
+#: A kind of name, in the plural or as "… names" (`function names`, `React components`).
+_NAME_KIND = (
+    r"(?:(?:all|every|new)\s+)?(?:[a-z]+\s+)?(?:"
+    r"functions|methods|variables|classes|types|files|folders|directories|modules|packages|"
+    r"constants|components|fields|properties|columns|tables|tests|branches|structs|"
+    r"interfaces|enums|hooks|routes|endpoints|identifiers|arguments|parameters|keys|"
+    r"(?:function|method|variable|class|type|file|folder|module|package|constant|component|"
+    r"field|column|table|test|branch|struct|enum|key)\s+names)"
+)
+#: "use snake_case for function names", "name files in kebab-case", "constants should be
+#: UPPER_CASE".
+_NAMING = re.compile(
+    rf"^(?:(?:use|write|prefer)\s+`?(?P<c1>{_CONVENTION})`?\s+(?:for|in)\s+(?:the\s+)?"
+    rf"(?P<k1>{_NAME_KIND})"
+    rf"|name\s+(?:the\s+)?(?P<k2>{_NAME_KIND})\s+(?:in|with|using)\s+`?(?P<c2>{_CONVENTION})`?"
+    rf"|(?:the\s+)?(?P<k3>{_NAME_KIND})\s+(?:should|must)\s+(?:be\s+(?:written\s+)?(?:in\s+)?|"
+    rf"use\s+)`?(?P<c3>{_CONVENTION})`?)"
+    r"\s*[.!]?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +80,10 @@ def habit_form(clause: str) -> HabitForm | None:
     then …"), or None."""
     if match := _KEEP_SHORT.match(clause):
         return HabitForm(clause.strip(" .!,;:"), match.group("x"))
+    if match := _NAMING.match(clause.strip()):
+        kind = match.group("k1") or match.group("k2") or match.group("k3")
+        convention = match.group("c1") or match.group("c2") or match.group("c3")
+        return HabitForm(clause.strip(" .!,;:"), f"{kind} {convention}")
     if match := _ORDER.match(clause):
         first = match.group("a1") or match.group("a2")
         if _WORK_PRODUCT.search(first) and len(first.split()) <= MAX_ORDER_STEP_WORDS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.habit_forms import habit_form
+from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.wording import sentence, stem, word_set
@@ -257,7 +257,9 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
-    if ONE_OFF.search(clause) or _CODE_NAME.search(clause) or len(clause) > MAX_OBJECT_CHARS:
+    # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code.
+    named = NAMING_CONVENTION.sub("", clause)
+    if ONE_OFF.search(clause) or _CODE_NAME.search(named) or len(clause) > MAX_OBJECT_CHARS:
         return None
     form = habit_form(clause)
     if form is None or (form.first_step is not None and not _first_verb(form.first_step)):

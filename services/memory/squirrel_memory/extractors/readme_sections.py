@@ -10,7 +10,10 @@ recipe says what the page documents, never that a command ran. A section counts 
 heading or one above it names setting up, installing, starting, usage, development, testing,
 building or commands; commands already in the page's everyday recipe (`readme_commands`),
 a bare `cd` (`cd build && ctest` is kept whole) and placeholders (`<repository-url>`) are left
-out, and a section with none left says nothing. Sub-folder pages and the instruction files a
+out, and a section with none left says nothing. A block written without a fence (indented four
+spaces, as many C, make and Lua READMEs write theirs) counts as a shell block, but only its
+lines with a prompt (`$ make check`) or a program the command table knows (`make`,
+`luarocks`): it may hold code of any language. Sub-folder pages and the instruction files a
 host loads itself are not read here.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import head_read_text, read_output
@@ -28,7 +32,11 @@ from squirrel_memory.extractors.readme_commands import (
     shell_command,
 )
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
+from squirrel_memory.repository.instructions import (
+    ANY_FENCE,
+    indented_code_lines,
+    instruction_kind,
+)
 
 #: Importance of a section's recipe: the project's documentation, not a command seen to pass.
 IMPORTANCE = 0.5
@@ -41,6 +49,7 @@ MAX_LABEL_CHARS = 70
 _HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^#]*?)\s*:?\s*$")
 _INLINE_COMMENT = re.compile(r"\s+#\s+(?P<says>.+)$")
+_PROMPTED = re.compile(r"^\s*\$\s+\S")
 #: Headings of the sections whose commands say how the project is run.
 _RUN_HEADINGS = re.compile(
     r"\b(?:set ?up|setup|install\w*|getting started|quick ?start|usage|use|using|develop\w*|"
@@ -108,8 +117,18 @@ def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
     trail: list[tuple[int, str]] = []
     in_shell = in_other = False
     comment = step = ""
-    for line in text.splitlines():
-        if not in_shell and not in_other:
+    lines = text.splitlines()
+    indented = indented_code_lines(lines)
+    for index, line in enumerate(lines):
+        # A block without a fence may hold code of any language: only a line with a prompt
+        # (`$ make`) or a program the command table knows (`make test`) is a command there.
+        unfenced = index in indented
+        if unfenced and not _PROMPTED.match(line) and not _COMMENT.match(line):
+            typed = shell_command(line)
+            if typed is None or classify_command(typed) is None:
+                comment = ""
+                continue
+        if not in_shell and not in_other and not unfenced:
             heading = _HEADING.match(line)
             if heading:
                 level = len(heading.group(1))
@@ -124,10 +143,10 @@ def documented_sections(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
                 item = _STEP.match(line)
                 step = item.group("says") if item else ""
             continue
-        if ANY_FENCE.match(line):
+        if not unfenced and ANY_FENCE.match(line):
             in_shell = in_other = False
             continue
-        if not in_shell or not line.strip() or not trail:
+        if not (in_shell or unfenced) or not line.strip() or not trail:
             continue
         said = _COMMENT.match(line)
         if said:

@@ -90,6 +90,38 @@ _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 _PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
 
 
+#: A line of an indented code block: four spaces or a tab before its text.
+_INDENTED = re.compile(r"^(?: {4}|\t)\s*\S")
+
+
+def indented_code_lines(lines: Sequence[str]) -> frozenset[int]:
+    """The indexes of the lines of a page's indented code blocks (a Markdown code block
+    written without a fence: four spaces or a tab before each line, after a blank line). Lines
+    inside a fenced block are the fence's, and indented lines under a list item continue that
+    item (a fence there is still a fence)."""
+    found: set[int] = set()
+    fenced = in_list = block = False
+    after_blank = True
+    for index, line in enumerate(lines):
+        if not line.strip():
+            after_blank = True
+            continue
+        indented = bool(_INDENTED.match(line))
+        if not block and ANY_FENCE.match(line):
+            fenced = not fenced
+        elif fenced:
+            pass
+        elif indented and (block or (after_blank and not in_list)):
+            block = True
+            found.add(index)
+        else:
+            block = False
+            if not indented:  # a list item opens a list; a paragraph or a heading ends it
+                in_list = bool(_BULLET.match(line))
+        after_blank = False
+    return frozenset(found)
+
+
 def clean_markdown(line: str) -> str:
     """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
     text = _BULLET.sub("", line)
@@ -112,7 +144,11 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
     origin = "docs" if kind == "readme" else "instructions"
     rules = 0
     fence: str | None = None
+    indented = indented_code_lines(text.lines)
     for number, line in enumerate(text.lines, 1):
+        if number - 1 in indented:  # a block without a fence: its commands, never a rule
+            _commands(out, text, _PROMPT.sub("", line).strip(), number, origin)
+            continue
         if ANY_FENCE.match(line):
             fence = None if fence is not None else line.strip()[3:].strip().lower()
             continue
