@@ -352,6 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.fixtures.is_dir():
         print(f"skipped: no fixture transcripts at {args.fixtures}", file=sys.stderr)
         return 0
+    if not fixture_groups(args.fixtures):
+        print(
+            f"foresight: no fixture project under {args.fixtures}: give the folder that holds "
+            "`claude/` (and `codex/`), not one of them",
+            file=sys.stderr,
+        )
+        return 2
     # Held-out projects a filter names are asked for; the rest stay pooled unless asked.
     asked = {name.removeprefix("codex:") for name in args.project}
     hidden = frozenset() if args.held_out_rows else held_out_projects() - asked

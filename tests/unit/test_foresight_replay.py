@@ -6,6 +6,9 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
+from bench import foresight
 from bench.fixture_pipeline import relocate
 from bench.foresight import materialise
 from bench.foresight_fixtures import sessions_of
@@ -71,3 +74,12 @@ def test_a_session_is_a_subagents_alone_only_when_every_event_is_a_subagents() -
     assert sessions_of([side])[0].subagent_only
     assert not sessions_of([side, event("s", 1, "/a")])[0].subagent_only
     assert not sessions_of([event("s", 1, "/a")])[0].subagent_only
+
+
+def test_a_folder_without_fixture_projects_is_an_error_that_says_which_folder_to_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "claude").mkdir()  # given `fixtures/claude` instead of `fixtures`
+    assert foresight.main(["--fixtures", str(tmp_path / "claude")]) == 2
+    said = capsys.readouterr().err
+    assert "no fixture project under" in said and "`claude/`" in said
