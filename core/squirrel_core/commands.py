@@ -189,8 +189,12 @@ def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
     return words[arguments:]
 
 
-#: A Gradle task that runs tests besides `test` itself: a variant's or a suite's.
-_GRADLE_TEST_TASK = re.compile(r"^test[A-Z]\w*Test$|^[a-z]\w*Test$")
+#: A Gradle task that runs tests besides `test` itself: a variant's or a suite's. A task that
+#: only builds or compiles the tests (`assembleAndroidTest`, `compileDebugUnitTest`) runs none.
+_GRADLE_TEST_TASK = re.compile(
+    r"^(?!(?:assemble|compile|bundle|package|process|generate|merge|install|uninstall|pre)"
+    r"[A-Z])(?:test[A-Z]\w*Test|[a-z]\w*Test)$"
+)
 
 
 def _program(word: str) -> str:

@@ -62,7 +62,7 @@ def reads_backend(
         lambda root: project_identity(root, link.machine),
         server=link.server,
         outbox=sender,
-        token_replaced=connection.token_replaced,
+        token_in_use=lambda: connection.current_link().token,
     )
     sender.on_sent = backend.team_is_back
     sender.start()

@@ -49,8 +49,8 @@ RETRY_AFTER_SECONDS: Final = 30.0
 T = TypeVar("T")
 
 
-def _never() -> bool:
-    return False
+def _one_token() -> str:
+    return ""
 
 
 class TeamMemoryBackend:
@@ -65,10 +65,12 @@ class TeamMemoryBackend:
         server: str,
         wait_seconds: float = TEAM_WAIT_SECONDS,
         outbox: OutboxSender | None = None,
-        token_replaced: Callable[[], bool] | None = None,
+        token_in_use: Callable[[], str] | None = None,
     ) -> None:
+        """`token_in_use` gives the token the team calls carry now (the home's, read again when
+        `sqrl team join` saved another): a pause ends when it is no longer the refused one."""
         self._outbox = outbox
-        self._token_replaced = token_replaced or _never
+        self._token_in_use = token_in_use or _one_token
         self._local = local
         self._team = team
         self._team_id = team_id
@@ -76,6 +78,8 @@ class TeamMemoryBackend:
         self._wait = wait_seconds
         self._down_until = 0.0
         self._down_reason = ""
+        self._down_token = ""
+        """The token the call that began the pause carried."""
         self._ids: dict[str, str] = {}
 
     @property
@@ -137,7 +141,7 @@ class TeamMemoryBackend:
             server=self._server,
             wait_seconds=seconds,
             outbox=self._outbox,
-            token_replaced=self._token_replaced,
+            token_in_use=self._token_in_use,
         )
 
     async def resolve_project(self, path: str) -> str:
@@ -164,8 +168,10 @@ class TeamMemoryBackend:
     ) -> T | None:
         """The team server's answer, or None (down, slow, failing, or left alone for now); the
         reason is noted for whoever answers (`team_away`)."""
-        # A token saved since the server refused this one (`sqrl team join`) ends the pause.
-        if time.monotonic() < self._down_until and not self._token_replaced():
+        # A token saved since the server refused this one (`sqrl team join`) ends the pause, for
+        # every read (each asks for itself: none can use up the news for another).
+        token = self._token_in_use()
+        if time.monotonic() < self._down_until and token == self._down_token:
             team_away.note(
                 team_away.line(self._server, self._down_reason, write=write, queued=queued)
             )
@@ -181,6 +187,7 @@ class TeamMemoryBackend:
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
                 self._down_reason = reason
+                self._down_token = token
             team_away.note(team_away.line(self._server, reason, write=write, queued=queued))
             log.warning("team_read_skipped", server=self._server, error_type=type(exc).__name__)
             return None

@@ -21,9 +21,9 @@ log = structlog.get_logger()
 PROJECT_EVIDENCE_LIMIT = 8_000
 """Newest command and edit events of a project weighed together for recipes and pitfalls."""
 HOOK_EVIDENCE_LIMIT = 2_000
+"""Newest hook and validator reports weighed with them (their failures are errors too)."""
 INJECTED_EVIDENCE_LIMIT = 50
 """Newest messages the host injected, read for the recent commits a command's context listed."""
-"""Newest hook and validator reports weighed with them (their failures are errors too)."""
 COMMIT_EVIDENCE_LIMIT = 2_000
 """Newest commits searched for the fix of a session's failure."""
 EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)

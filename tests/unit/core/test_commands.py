@@ -332,6 +332,9 @@ def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
         "mix hex.info",
         "./gradlew compileTestKotlin",
         "./gradlew jacocoTestReport",
+        "./gradlew assembleAndroidTest",
+        "./gradlew :app:assembleDebugAndroidTest",
+        "./gradlew compileDebugUnitTest",
     ],
 )
 def test_unknown_commands_are_none(line: str) -> None:

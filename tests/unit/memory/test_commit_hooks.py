@@ -89,3 +89,22 @@ async def test_other_files_or_empty_hooks_say_nothing(path: str, text: str) -> N
     session.write(path, text)
 
     assert await _said(session) == []
+
+
+async def test_a_hook_under_git_hooks_never_made_executable_says_nothing() -> None:
+    """git skips a hook file it may not execute: written alone, it runs before no commit."""
+    session = _session()
+    session.write(".git/hooks/pre-commit", FORMAT_HOOK)
+
+    assert await _said(session) == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"), [("+x", 1), ("u+x", 1), ("755", 1), ("0755", 1), ("644", 0), ("g+x", 0)]
+)
+async def test_any_chmod_that_lets_its_owner_run_it_counts(mode: str, said: int) -> None:
+    session = _session()
+    session.write(".git/hooks/pre-commit", FORMAT_HOOK)
+    session.run(f"chmod {mode} .git/hooks/pre-commit")
+
+    assert len(await _said(session)) == said

@@ -109,3 +109,13 @@ def test_a_design_note_written_is_no_fix() -> None:
     )
 
     assert labelled_fixes(session.events) == []
+
+
+def test_a_fix_that_opens_with_a_name_keeps_its_capitals() -> None:
+    reply = REVIEW.replace(
+        "**The Fix:** Adding `this.flushChannels()`",
+        "**The Fix:** CI now calls `this.flushChannels()`",
+    )
+    [found] = labelled_fixes(_reviewed(reply).events)
+
+    assert "; the fix: CI now calls `this.flushChannels()`" in found.content

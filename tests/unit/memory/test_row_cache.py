@@ -26,6 +26,7 @@ from squirrel_memory.models import (
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.sqlite.migrator import migrate
+from squirrel_memory.storage.sqlite.reads import cached_memories
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from tests.unit.memory.session_builder import exchange
@@ -75,7 +76,10 @@ async def filled(store: SqliteStore) -> tuple[MemoryItem, MemoryItem]:
     await search(store, [first.id, second.id])
     assert store.wait_lexical_index(30)
     await search(store, [first.id, second.id])
-    assert set(store._db.rows.memories([first.id, second.id])) == {first.id, second.id}
+    assert set(store._db.rows.memories([first.id, second.id], store._db.rows.generation)) == {
+        first.id,
+        second.id,
+    }
     return first, second
 
 
@@ -210,7 +214,7 @@ async def test_a_search_after_a_manual_update_reads_it(store: SqliteStore) -> No
     ids = [first.id, kept.id]
     for step in range(2):  # `remember`, then `remember_batch`, each on the cached row
         items, _ = await search(store, ids)
-        assert items[1] is store._db.rows.memories([kept.id])[kept.id]
+        assert items[1] is store._db.rows.memories([kept.id], store._db.rows.generation)[kept.id]
         if step == 0:
             changed = await remember_by_hand(store, "Build with make all in CI")
         else:
@@ -236,7 +240,8 @@ async def test_a_write_of_a_memory_row_empties_the_cache_for_the_next_read(
     assert store._db.rows.generation > generation
     assert items[0] is not first and items[0] == first  # read again, as it was
     await store.vacuum()  # a write outside a transaction empties it at once
-    assert store._db.rows.memories([first.id, second.id]) == {}
+    rows = store._db.rows
+    assert rows.memories([first.id, second.id], rows.generation) == {}
 
 
 async def append_events(store: SqliteStore) -> object:
@@ -265,13 +270,13 @@ async def test_a_write_of_no_memory_row_keeps_the_rows_kept(
     await write(store)
     items, lexical = await search(store, [first.id, second.id])
     assert rows.generation == generation  # nothing was dropped, nothing read again
-    assert rows.memories([first.id, second.id]) == {first.id: first, second.id: second}
+    assert rows.memories([first.id, second.id], generation) == {first.id: first, second.id: second}
     assert items == [first, second] and {m.id for m in lexical} == {first.id, second.id}
 
 
 async def test_a_search_reuses_the_rows_it_kept(store: SqliteStore) -> None:
     first, second = await filled(store)
-    kept = store._db.rows.memories([first.id])[first.id]
+    kept = store._db.rows.memories([first.id], store._db.rows.generation)[first.id]
     items, lexical = await search(store, [first.id, second.id])
     assert items[0] is kept  # the same object, not read again
     assert next(m for m in lexical if m.id == first.id) is kept
@@ -309,6 +314,33 @@ async def test_what_a_read_keeps_is_dropped_when_a_write_overlapped_it(
     rows.bump()  # a write ended while the read ran
     rows.keep(generation, [a])
     rows.keep_docs(generation, [(1, "a")])
-    assert rows.memories(["a"]) == {} and rows.memory_ids([1]) == {}
-    rows.keep(rows.generation, [a, b, c])
-    assert set(rows.memories(["a", "b", "c"])) == {"b", "c"}  # bounded: the oldest went first
+    now = rows.generation
+    assert rows.memories(["a"], now) == {} and rows.memory_ids([1], now) == {}
+    rows.keep(now, [a, b, c])
+    assert set(rows.memories(["a", "b", "c"], now)) == {"b", "c"}  # bounded: the oldest went first
+
+
+async def test_a_read_of_an_older_snapshot_never_serves_its_rows_to_a_newer_one(
+    store: SqliteStore,
+) -> None:
+    """Two readers: A's snapshot is taken before a write, B's after; B asks the cache first,
+    then A (whose state differs again). What A keeps from its older snapshot is never what B,
+    still reading, is served."""
+    first = await add(store, "Build with make all", "build_tool")
+    rows = store._db.rows
+    older = sqlite3.connect(store.path, isolation_level=None)
+    newer = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        older.execute("BEGIN")
+        older.execute("SELECT count(*) FROM memory_items").fetchone()  # A's snapshot, taken
+        await correct_content(store, first, first)
+        changed = await store.get_memory(first.id)
+        newer.execute("BEGIN")
+        b = rows.begin(newer)
+        a = rows.begin(older)
+        assert cached_memories(older, rows, a, [first.id]) == [first]
+        assert cached_memories(newer, rows, b, [first.id]) == [changed]
+        assert rows.memory_ids([1], b) == {}
+    finally:
+        older.close()
+        newer.close()

@@ -12,6 +12,8 @@ ecosystem and host:
   `MAX_COMMANDS`); a guard that tests whether one file is staged (`git diff --cached
   --name-only | grep -q "^README.md$"`) says when it runs. A pre-commit configuration names its
   hooks by their `id:`;
+- a hook under `.git/hooks/` counts only once a `chmod` let it run (git skips one it may not
+  execute; `.husky/` hooks run through husky's own, a configuration through `pre-commit`);
 - the statement names the file, when it runs, the commands as written, and that a hook under
   `.git/hooks/` is local to the clone (git keeps no copy of it), so another clone lacks it.
 """
@@ -116,15 +118,16 @@ def commit_hooks(events: list[StoredEvent], runs: list[CommandRun]) -> list[Fact
         if hook is None:
             continue
         text = _statement(written.path, hook, written.text)
-        if text is None:
-            continue
+        executable = made_executable(written.path, runs)
+        if text is None or (written.path.startswith(".git/") and not executable):
+            continue  # git skips a hook under `.git/hooks/` it may not execute
         facts.append(
             Fact(
                 KEY_PREFIX + written.path,
                 text,
                 ("git", "hook", hook),
                 IMPORTANCE,
-                (*written.event_ids, *made_executable(written.path, runs)),
+                (*written.event_ids, *executable),
                 (written.path,),
             )
         )

@@ -171,7 +171,9 @@ def labelled_fixes(events: list[StoredEvent]) -> list[LabelledFix]:
             key = f"pitfall:labelled:{key_slug(said, _KEY_DROP) or 'problem'}"
             if any(f.key == key for f in found):
                 continue
-            content = f"{said.rstrip('.')}; the fix: {done[0].lower()}{done[1:]}"
+            # "Adding …" runs on lowered; a name or an acronym ("CI now …") keeps its capitals.
+            run_on = done[:1].lower() + done[1:] if done[1:2].islower() else done
+            content = f"{said.rstrip('.')}; the fix: {run_on}"
             found.append(LabelledFix(key, content, (event.id,)))
             if len(found) == MAX_LESSONS:
                 return found

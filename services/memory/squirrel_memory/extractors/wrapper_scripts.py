@@ -110,15 +110,20 @@ def wrapped_command(path: str, text: str) -> str | None:
     return command if tokens and classify(tokens) is not None else None
 
 
+#: A chmod mode that lets the file's owner run it: `+x`, `u+x`, `a+rx`, `755`, `0700`.
+_OWNER_RUNS = re.compile(r"^(?:[ua]*\+[rwX]*x[rwX]*|0?[1357][0-7]{2})$")
+
+
 def made_executable(path: str, runs: list[CommandRun]) -> tuple[str, ...]:
-    """The event of a later successful `chmod +x` of the script, if any."""
+    """The event of a later successful `chmod` that lets the script's owner run it, if any."""
     for run in runs:
         tokens = run.command.split()
+        modes = [t for t in tokens[1:] if _OWNER_RUNS.match(t)]
         if (
             run.ok is True
             and tokens[:1] == ["chmod"]
-            and "+x" in tokens[1:]
-            and any(t.rstrip("/").endswith(path) for t in tokens[1:] if t != "+x")
+            and modes
+            and any(t.rstrip("/").endswith(path) for t in tokens[1:] if t not in modes)
         ):
             return (run.event_id,)
     return ()

@@ -234,7 +234,11 @@ def _is_set_up(part: Part, out: Readings, stems: set[str]) -> bool:
     for it (`config/sidekiq.yml`, `shop/celery.py`). A queue a manifest only declares may be
     left over or planned: nothing says jobs run on it."""
     dependency = part.dependency.lower().rsplit("/", 1)[-1]
-    names = {part.name.lower(), *part.name.lower().split(), dependency, dependency.split(".")[0]}
+    # A name of two words is one name (`solid_queue`, `SolidQueue`): its words alone ("laravel",
+    # "queue") are in the configuration of every app that never set it up.
+    name = part.name.lower()
+    names = {name, name.replace(" ", "_"), name.replace(" ", ""), dependency}
+    names.add(dependency.split(".")[0])
     names.discard("")
     return bool(names & (out.set_up | stems))
 

@@ -72,6 +72,16 @@ TRAPS = [
         },
         said=(("repo:jobs", "Sidekiq"),),
     ),
+    RepoTrap(
+        "php-job-queue-of-two-words-declared-never-configured",
+        {
+            "composer.json": '{"require": {"php": "^8.2", "laravel/framework": "^11.0", '
+            '"laravel/horizon": "^5.0"}}\n',
+            ".env.example": "APP_NAME=Laravel\nQUEUE_CONNECTION=redis\n",
+            "app/Models/Stone.php": "<?php\nclass Stone {}\n" * 40,
+        },
+        unsaid=("Background jobs run on Laravel Horizon",),
+    ),
     # -- a framework or queue declared for development, tests or an example only -----------------
     RepoTrap(
         "python-framework-and-queue-of-an-examples-extra",

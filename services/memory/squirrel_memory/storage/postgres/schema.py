@@ -290,8 +290,18 @@ async def _offline(
 
 
 LOCK_POLL_SECONDS = 0.5
-"""How often a server waiting for another one's migration asks for the lock (and how far the
-other one is)."""
+"""How often a server waiting for another one's migration asks for the lock."""
+PROGRESS_EVERY_POLLS = 10
+"""A waiting server asks how far the other one is at its first poll and then every this many
+polls (about every 5 seconds): the question counts every row the migration goes over (all the
+events, all the memories), beside the migration itself."""
+
+
+async def _locked(conn: AsyncConnection) -> bool:
+    """Whether this session took the migration lock (without waiting for it)."""
+    cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_KEY,))
+    row = await cursor.fetchone()
+    return row is not None and bool(row[0])
 
 
 async def _take_lock(
@@ -299,15 +309,13 @@ async def _take_lock(
 ) -> None:
     """The migration lock; while another server holds it, `progress` is told how far that
     server's count or rehash is (its progress row), so this one says it too."""
-    while True:
-        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_KEY,))
-        row = await cursor.fetchone()
-        if row is not None and row[0]:
-            return
-        if progress is not None:
+    polls = 0
+    while not await _locked(conn):
+        if progress is not None and polls % PROGRESS_EVERY_POLLS == 0:
             stands = await _another_ones_progress(conn, migrations)
             if stands is not None:
                 progress(stands)
+        polls += 1
         await asyncio.sleep(LOCK_POLL_SECONDS)
 
 

@@ -67,7 +67,7 @@ def cached_memories(
     """`load_memories` through `rows`: the kept memories, the others read on `conn` and kept
     under `generation` (what `rows.begin(conn)` gave in the same read transaction)."""
     ids = list(dict.fromkeys(memory_ids))
-    found = rows.memories(ids)
+    found = rows.memories(ids, generation)
     if len(found) < len(ids):
         fresh = load_memories(conn, [i for i in ids if i not in found])
         rows.keep(generation, fresh)
@@ -101,7 +101,7 @@ def memories_of_docs(
     if not ranked:
         return []
     docs = [d for d, _ in ranked]
-    ids = rows.memory_ids(docs)
+    ids = rows.memory_ids(docs, generation)
     if len(ids) < len(docs):
         missing = [d for d in docs if d not in ids]
         pairs = [(int(d), str(i)) for d, i in conn.execute(_DOC_MEMORY_IDS, (json.dumps(missing),))]

@@ -13,14 +13,15 @@ own read transaction (`begin`, one statement on the read's snapshot):
   ids is logged (a search index rebuilt gives the rows new doc ids);
 - the schema version (a migration may rewrite the tables without their triggers).
 
-A read whose state differs from the one the cache holds empties both maps, raises the
-generation and takes that state; what a read keeps is dropped unless the generation is still
-the one it began with, so rows of two snapshots never mix. A read therefore never sees a row
-older than its own snapshot. Writes that touch no memory row (events, episodes, cursors,
-outcomes, parked work, kept replies) leave the state, and the kept rows, as they were; nothing
-a row holds changes on a read (a memory has no access count or last-read time), so searches
-themselves never invalidate. `bump()` empties the cache at once (a write outside a transaction,
-such as VACUUM).
+A read whose state differs from the one the cache holds empties both maps, raises the generation
+and takes that state; what a read keeps is dropped unless the generation is still the one it began
+with, and a read is served kept rows only while it still is, so rows of two snapshots never mix (a
+reader of an older snapshot that asks after a newer one takes the cache back to its state: the
+newer read, still running, reads its rows afresh). A read therefore never sees a row older than its
+own snapshot. Writes that touch no memory row (events, episodes, cursors, outcomes, parked work,
+kept replies) leave the state, and the kept rows, as they were; nothing a row holds changes on a
+read (a memory has no access count or last-read time), so searches themselves never invalidate.
+`bump()` empties the cache at once (a write outside a transaction, such as VACUUM).
 """
 
 from __future__ import annotations
@@ -80,9 +81,13 @@ class RowCache:
                 self._bump()
             return self._generation
 
-    def memories(self, ids: Iterable[str]) -> dict[str, MemoryItem]:
-        """The kept memories among `ids`."""
+    def memories(self, ids: Iterable[str], generation: int) -> dict[str, MemoryItem]:
+        """The kept memories among `ids`, for a read that began under `generation`: none when
+        the cache has moved on since (to the state of another read's snapshot, maybe an older
+        one, whose rows this read must not see)."""
         with self._lock:
+            if generation != self._generation:
+                return {}
             items = self._items
             found = {i: m for i in ids if (m := items.get(i)) is not None}
             for i in found:
@@ -100,9 +105,12 @@ class RowCache:
             while len(items) > self._size:
                 items.popitem(last=False)
 
-    def memory_ids(self, docs: Iterable[int]) -> dict[int, str]:
-        """The kept memory ids of full-text doc ids among `docs`."""
+    def memory_ids(self, docs: Iterable[int], generation: int) -> dict[int, str]:
+        """The kept memory ids of full-text doc ids among `docs`, for a read that began under
+        `generation` (as `memories`)."""
         with self._lock:
+            if generation != self._generation:
+                return {}
             known = self._docs
             return {d: i for d in docs if (i := known.get(d)) is not None}
 
