@@ -27,11 +27,25 @@ _RIGHT_BEFORE: Final = re.compile(r"\b(?:not|instead of|rather than)\s*$", re.IG
 _CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
 
 
+#: A negation that "without" turns around: "never commit without running `make check`" asks for
+#: the command.
+_FORBIDS: Final = re.compile(
+    r"\b(?:do not|don't|never|must not|should not|shouldn't)\b", re.IGNORECASE
+)
+
+
 def negated_before(text: str, start: int) -> bool:
     """Whether the clause of `text` that holds position `start` negates what is there."""
     before = text[:start]
     clause = CLAUSE.split(before)[-1] if before else ""
-    return bool(NEGATION.search(clause) or _RIGHT_BEFORE.search(clause))
+    if _RIGHT_BEFORE.search(clause):
+        return True
+    found = list(NEGATION.finditer(clause))
+    if not found:
+        return False
+    last = found[-1]
+    # "Never X without `cmd`": the two negations ask for the command.
+    return not (last.group(0).lower() == "without" and _FORBIDS.search(clause[: last.start()]))
 
 
 def affirmed_spans(text: str) -> Iterator[str]:

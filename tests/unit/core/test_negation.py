@@ -22,6 +22,11 @@ from squirrel_core.negation import affirmed_spans
         ("If it does not build, run `make clean`.", ["make clean"]),
         ("Instead of guessing, run `make test`.", ["make test"]),
         ("Stop the server and run `make test`.", ["make test"]),
+        # "never … without" asks for the command; "without" alone still turns it down
+        ("Never commit without running `make check`.", ["make check"]),
+        ("Don't push without `npm test` passing.", ["npm test"]),
+        ("Build it without `sudo`.", []),
+        ("Never use `npm` without asking.", []),
     ],
 )
 def test_only_commands_no_clause_turns_down_are_affirmed(text: str, affirmed: list[str]) -> None:
