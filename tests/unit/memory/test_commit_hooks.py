@@ -62,8 +62,8 @@ async def test_a_local_pre_commit_hook_says_what_runs_before_each_commit() -> No
             ".pre-commit-config.yaml",
             "repos:\n  - repo: https://example.org/hooks\n    hooks:\n      - id: ruff\n"
             "      - id: ruff-format\n",
-            "`.pre-commit-config.yaml` runs the pre-commit hooks `ruff`, `ruff-format` before "
-            "each commit.",
+            "`.pre-commit-config.yaml` lists the pre-commit hooks `ruff`, `ruff-format`, run "
+            "before each commit in a clone where `pre-commit install` was run.",
         ),
     ],
 )

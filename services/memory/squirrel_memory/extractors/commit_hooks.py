@@ -95,7 +95,11 @@ def _statement(path: str, hook: str, text: str) -> str | None:
         if not ids:
             return None
         named = ", ".join(f"`{i}`" for i in ids)
-        return f"`{path}` runs the pre-commit hooks {named} {when}."
+        # pre-commit's hooks run only in a clone where `pre-commit install` was run.
+        return (
+            f"`{path}` lists the pre-commit hooks {named}, run {when} in a clone where "
+            "`pre-commit install` was run."
+        )
     commands = _shell_commands(text)
     if not commands:
         return None
