@@ -36,6 +36,7 @@ from squirrel_memory.extractors.modules import (
 )
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.stack_evidence import (
@@ -476,7 +477,13 @@ def project_facts(
     if tests:
         facts.append(tests)
 
-    facts.extend(stack_facts(events, runs, paths, project_id))
+    stack = stack_facts(events, runs, paths, project_id)
+    facts.extend(stack)
+    if not repository and not any(fact.key == "framework" for fact in stack):
+        # No framework seen in the code: the one the README's introduction names, if code agrees.
+        named = readme_stack(events, paths, frameworks_only=language is not None)
+        if named:
+            facts.append(named)
 
     entry = next(
         ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None
