@@ -39,6 +39,7 @@ from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
+from squirrel_memory.extractors.session_tasks import started_by_task
 from squirrel_memory.extractors.stack_evidence import (
     TEST_FILE,
     family,
@@ -480,9 +481,16 @@ def project_facts(
     stack = stack_facts(events, runs, paths, project_id)
     facts.extend(stack)
     if not repository and not any(fact.key == "framework" for fact in stack):
-        # No framework seen in the code: the one the README's introduction names, if code agrees.
-        named = readme_stack(events, paths, frameworks_only=language is not None)
-        if named:
+        # No framework seen in the code: the one the app's own start task starts, else the one
+        # the README's introduction names where the code agrees.
+        started = started_by_task(events)
+        named = None if started else readme_stack(events, paths, frameworks_only=bool(language))
+        if started and started.started:
+            framework, task, step = started.started
+            text = f"Built with {framework}: `{task}` ({started.path}) starts it with `{step}`."
+            tags = ("framework", framework.lower(), "tasks")
+            facts.append(Fact("framework", text, tags, 0.7, started.event_ids, (started.path,)))
+        elif named:
             facts.append(named)
 
     entry = next(
