@@ -319,6 +319,24 @@ def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says
             "<description>Counts words in Markdown files</description></project>",
             "What this project (tally) is and does, per its pom.xml: Counts words in Markdown files.",
         ),
+        (
+            "tally-0.1-1.rockspec",
+            'package = "tally"\nversion = "0.1-1"\ndescription = {\n'
+            '   summary = "Counts words in Markdown files", -- shown by luarocks\n'
+            "   detailed = [[\n      Long text.\n   ]],\n}\n",
+            "What this project (tally) is and does, per its tally-0.1-1.rockspec: Counts words in Markdown files.",
+        ),
+        (
+            ".claude-plugin/plugin.json",
+            '{"name": "tally", "version": "0.1.1", "description": "Slash commands and skills '
+            'that count words in Markdown files"}',
+            "What this project (tally) is and does, per its .claude-plugin/plugin.json: Slash commands and skills that count words in Markdown files.",
+        ),
+        (
+            "gemini-extension.json",
+            '{"name": "tally", "version": "1.0.0", "description": "Counts words in Markdown files"}',
+            "What this project (tally) is and does, per its gemini-extension.json: Counts words in Markdown files.",
+        ),
     ],
 )
 def test_a_manifest_of_any_ecosystem_says_what_the_project_is(
@@ -364,6 +382,16 @@ def test_a_manifest_that_only_names_the_project_names_what_the_readme_describes(
         ),
         ("vendor/bundle/tally.gemspec", 'spec.name = "x"\nspec.summary = "A vendored gem here"\n'),
         ("../sibling/shard.yml", "name: sibling\ndescription: A sibling repository's shard\n"),
+        # A plugin manifest away from its fixed place: another plugin's, or another tool's file.
+        (
+            "plugins/other/.claude-plugin/plugin.json",
+            '{"name": "other", "description": "Another plugin kept in this repository"}',
+        ),
+        ("plugin.json", '{"name": "x", "description": "Some tool reads this config file"}'),
+        (
+            "vendor/lpeg/lpeg-1.0.rockspec",
+            'package = "lpeg"\nsummary = "Parsing Expression Grammars"\n',
+        ),
         # A README of a sibling folder outside the project.
         ("../other/README.md", "# other\n\nA different project entirely, next door.\n"),
         # A summary that is not a literal says nothing.

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.extractors.session_tasks import MAX_LISTED, session_tasks
+from squirrel_memory.extractors.session_tasks import MAX_LISTED, session_tasks, started_by_task
 from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.repository.runners import NESTED_TASK_READERS
 from squirrel_memory.repository.task_records import NESTED_TASK_FILES
@@ -260,3 +261,58 @@ def test_a_makefile_cut_at_ingest_keeps_the_targets_before_its_last_blank_line()
     (found,) = session_tasks(_reads(("Makefile", _cut(MAKEFILE, keep))))
     assert "`make local-up`" in found.content
     assert "py-test" not in found.content
+
+
+MISE_DEV = (
+    '[tasks.dev]\ndescription = "Create the DB if needed, then start the dev server"\n'
+    'run = """\n#!/usr/bin/env bash\nset -euo pipefail\nbin/rails db:prepare\nbin/dev\n"""\n\n'
+    '[tasks.test]\nrun = "bin/rails test"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "framework", "task"),
+    [
+        ("mise.toml", MISE_DEV, "Rails", "mise run dev"),
+        (
+            "package.json",
+            '{"scripts": {"dev": "next dev --turbo", "test": "vitest"}}',
+            "Next.js",
+            "npm run dev",
+        ),
+        ("Makefile", "run:\n\tpython manage.py runserver\n", "Django", "make run"),
+    ],
+)
+def test_the_task_that_starts_the_app_names_its_framework(
+    path: str, text: str, framework: str, task: str
+) -> None:
+    found = started_by_task(_reads((path, _numbered(text))))
+    assert found is not None
+    assert found.started is not None
+    assert found.started[:2] == (framework, task)
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # A sub-folder's task file holds there, not for the project.
+        ("web/mise.toml", MISE_DEV),
+        # A task that tests or builds, and a step that only prints the framework's name.
+        ("mise.toml", '[tasks.test]\nrun = "bin/rails test"\n'),
+        ("mise.toml", '[tasks.dev]\nrun = "echo next steps && docker compose up"\n'),
+        # A dependency's task file.
+        ("node_modules/x/package.json", '{"scripts": {"dev": "next dev"}}'),
+    ],
+)
+def test_no_framework_from_other_tasks_or_files(path: str, text: str) -> None:
+    assert started_by_task(_reads((path, _numbered(text)))) is None
+
+
+def test_the_framework_fact_quotes_the_task_and_its_step() -> None:
+    facts = {
+        f.key: f
+        for f in project_facts(_reads(("mise.toml", _numbered(MISE_DEV))), [], repository=False)
+    }
+    assert facts["framework"].content == (
+        "Built with Rails: `mise run dev` (mise.toml) starts it with `bin/rails db:prepare`."
+    )

@@ -34,7 +34,7 @@ from squirrel_memory.repository.instructions import instruction_kind, read_instr
 from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.manifest_formats import read_marker
 from squirrel_memory.repository.manifests import Reader, manifest_reader
-from squirrel_memory.repository.package_descriptions import description_reader
+from squirrel_memory.repository.package_descriptions import PLACED_MANIFESTS, description_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.site_configs import site_config_reader
 from squirrel_memory.repository.snapshot import TextFile
@@ -54,8 +54,9 @@ def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[s
     for raw in event.file_paths:
         path = relative_path(raw, event.project_id)
         # A root file, or one whose place is fixed from the root (`.claude/CLAUDE.md`,
-        # `.github/CONTRIBUTING.md`): never the same name in a sub-folder or a dependency.
-        nested = "/" in path and instruction_kind(path) is None
+        # `.github/CONTRIBUTING.md`, `.claude-plugin/plugin.json`): never the same name in a
+        # sub-folder or a dependency.
+        nested = "/" in path and instruction_kind(path) is None and path not in PLACED_MANIFESTS
         if not path or nested or path.startswith(("~", "/", "..")):
             continue
         if wanted(path):

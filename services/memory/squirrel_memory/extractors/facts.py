@@ -36,8 +36,10 @@ from squirrel_memory.extractors.modules import (
 )
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
+from squirrel_memory.extractors.session_tasks import started_by_task
 from squirrel_memory.extractors.stack_evidence import (
     TEST_FILE,
     family,
@@ -476,7 +478,20 @@ def project_facts(
     if tests:
         facts.append(tests)
 
-    facts.extend(stack_facts(events, runs, paths, project_id))
+    stack = stack_facts(events, runs, paths, project_id)
+    facts.extend(stack)
+    if not repository and not any(fact.key == "framework" for fact in stack):
+        # No framework seen in the code: the one the app's own start task starts, else the one
+        # the README's introduction names where the code agrees.
+        started = started_by_task(events)
+        named = None if started else readme_stack(events, paths, frameworks_only=bool(language))
+        if started and started.started:
+            framework, task, step = started.started
+            text = f"Built with {framework}: `{task}` ({started.path}) starts it with `{step}`."
+            tags = ("framework", framework.lower(), "tasks")
+            facts.append(Fact("framework", text, tags, 0.7, started.event_ids, (started.path,)))
+        elif named:
+            facts.append(named)
 
     entry = next(
         ((run, ep) for run in runs if run.ok is not False and (ep := _entry_point(run))), None

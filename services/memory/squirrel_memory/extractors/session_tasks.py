@@ -8,6 +8,13 @@ Makefile defines: `make install` (install dependencies); `make test` (runs the t
 `pytest`)."). A file in a sub-folder gives that folder's tasks, said to run there; files of
 dependencies and build output say nothing. The package manager is the one whose lock file the
 session touched (npm without one). The recipe says what the file defines, never that it ran.
+
+The task that starts the app also says what the app is built with: when a root task file's
+task for running the app (`mise run dev`, `make run`, `npm run dev`, a `Procfile` …) starts a
+framework's own entry point (`bin/rails …`, `next dev`, `python manage.py runserver`,
+`mix phx.server`: the `entry_points` of `repository/stack.toml`), `started_framework` says so,
+with the task and its step. A sub-folder's task file, a task for testing or building, and a
+step that only mentions a framework elsewhere (`echo next`) say nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile
+from squirrel_memory.repository.stack import started_framework
 from squirrel_memory.repository.task_records import purpose_of, task_scope
 
 log = structlog.get_logger()
@@ -66,6 +74,41 @@ class Tasks:
     content: str
     path: str
     event_ids: tuple[str, ...]
+    started: tuple[str, str, str] | None = None
+    """(framework, task, its step) when the file's task for running the app starts one."""
+
+
+def _started(path: str, out: Readings) -> tuple[str, str, str] | None:
+    """The framework a root task file's run task starts, the task and the step that does."""
+    if task_scope(path):
+        return None
+    for command in out.commands:
+        if command.purpose != "run" or command.scope:
+            continue
+        task = next((t for t in out.tasks if t.text == command.text), None)
+        for step in _steps(command.detail) + _steps(task.runs if task else ""):
+            framework = started_framework(" ".join(step.split()[:2]))
+            if framework is not None:
+                return framework, command.text, step
+    return None
+
+
+#: The script a task's detail quotes (`runs \`…\``).
+_TICKED = re.compile(r"`([^`]+)`")
+#: Programs whose arguments are text, not a program they start (`echo next`, `grep rails`).
+_TEXT_TOOLS = frozenset({"echo", "printf", "grep", "rg", "cat", "sed", "awk", "test", "[", "set"})
+
+
+def _steps(detail: str) -> list[str]:
+    """The command lines of a task's script, comments and text tools left out."""
+    ticked = _TICKED.search(detail)
+    script = ticked.group(1) if ticked else detail
+    lines = [line.strip() for part in script.splitlines() for line in part.split("&&")]
+    return [
+        line
+        for line in lines
+        if line and not line.startswith("#") and line.split()[0] not in _TEXT_TOOLS
+    ]
 
 
 def _lock_files(events: list[StoredEvent]) -> dict[str, TrackedFile]:
@@ -166,7 +209,7 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     if not events:
         return []
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
-    readings: dict[str, tuple[str, list[str]]] = {}
+    readings: dict[str, tuple[str, list[str], tuple[str, str, str] | None]] = {}
     for event in events:
         path = task_file_read(event)
         reader = task_reader_for(path) if path is not None else None
@@ -182,9 +225,14 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
             continue
         statement = _statement(path, out)
         if statement is not None:
-            ids = readings.get(path, ("", []))[1]
-            readings[path] = (statement, [*ids, event.id])
+            ids = readings[path][1] if path in readings else []
+            readings[path] = (statement, [*ids, event.id], _started(path, out))
     return [
-        Tasks(f"tasks:{path}", statement, path, tuple(ids))
-        for path, (statement, ids) in readings.items()
+        Tasks(f"tasks:{path}", statement, path, tuple(ids), started)
+        for path, (statement, ids, started) in readings.items()
     ]
+
+
+def started_by_task(events: list[StoredEvent]) -> Tasks | None:
+    """The last root task file read in `events` whose run task starts a framework, or None."""
+    return next((t for t in reversed(session_tasks(events)) if t.started is not None), None)

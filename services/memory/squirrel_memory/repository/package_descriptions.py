@@ -12,6 +12,9 @@ read one should say what it says. Each is read for those two fields only, never 
 - `field: "value"` (`*.opam`'s `synopsis`, else `description`);
 - YAML (`shard.yml`, `Chart.yaml`) and JSON (`elm.json`'s `summary`, `vcpkg.json`,
   `manifest.json` of a browser extension): `name` and `description`/`summary`;
+- Lua's `*.rockspec`: `package = "…"` and its `description` table's `summary = "…"`;
+- a plugin's or extension's manifest at its fixed place: Claude Code's
+  `.claude-plugin/plugin.json`, Gemini CLI's `gemini-extension.json` (`name`, `description`);
 - a name only: Swift's `Package.swift` (`Package(name: "…")`), Julia's `Project.toml`, Zig's
   `build.zig.zon` (`.name = …`), Meson's `project('…')`.
 
@@ -44,6 +47,11 @@ _RUBY_FIELD = re.compile(
 _ASSIGNED = re.compile(
     r"""^\s*(?P<field>name|description|summary)\s*:?=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)"""
     r"""\s*[,)]?\s*(?:#.*|//.*)?$"""
+)
+#: `package = "…"`, `summary = "…",` in a rockspec (`--` comments).
+_ROCKSPEC = re.compile(
+    r"""^\s*(?P<field>package|summary)\s*=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)"""
+    r"""\s*,?\s*(?:--.*)?$"""
 )
 _SETUP_PY = re.compile(
     r"""^\s*(?P<field>name|description)\s*=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)\s*,?\s*$"""
@@ -94,6 +102,14 @@ def read_ruby_spec(text: TextFile, out: Readings) -> None:
 def read_assigned(text: TextFile, out: Readings) -> None:
     """`*.nimble`, `build.sbt`."""
     _summary_first(out, text, _fields(text, _ASSIGNED))
+
+
+def read_rockspec(text: TextFile, out: Readings) -> None:
+    """Lua's `*.rockspec`: `package` and the `description` table's `summary`."""
+    fields = _fields(text, _ROCKSPEC)
+    _name(out, fields.get("package"), text, "package")
+    if len(fields.get("summary", "").strip()) >= MIN_DESCRIPTION_CHARS:
+        _describe(out, fields["summary"], text, "summary")
 
 
 def read_setup_py(text: TextFile, out: Readings) -> None:
@@ -181,7 +197,14 @@ _BY_NAME: Mapping[str, Reader] = {
     "build.zig.zon": read_zig_zon,
     "meson.build": read_meson,
 }
+#: Manifests known by their place from the project root, not their name alone (`plugin.json`
+#: is many tools' file name; under `.claude-plugin/` it is a Claude Code plugin's manifest).
+PLACED_MANIFESTS: Mapping[str, Reader] = {
+    ".claude-plugin/plugin.json": read_json_manifest,
+    "gemini-extension.json": read_json_manifest,
+}
 _BY_SUFFIX: Mapping[str, Reader] = {
+    ".rockspec": read_rockspec,
     ".gemspec": read_ruby_spec,
     ".podspec": read_ruby_spec,
     ".nimble": read_assigned,
@@ -191,6 +214,9 @@ _BY_SUFFIX: Mapping[str, Reader] = {
 
 def description_reader(path: str) -> Reader | None:
     """The reader of a manifest read here for its name and description only, or None."""
+    placed = PLACED_MANIFESTS.get(path)
+    if placed is not None:
+        return placed
     name = path.rsplit("/", 1)[-1]
     found = _BY_NAME.get(name)
     if found is not None:

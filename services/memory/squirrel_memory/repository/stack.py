@@ -49,6 +49,36 @@ def dependency_role(ecosystem: str, name: str) -> Role | None:
     return Role(found["role"], found["name"]) if found else None
 
 
+def named_stack() -> dict[str, set[str]]:
+    """Each framework (as a person writes it: `Angular`) and language (`Rust`) → the ecosystems
+    it belongs to, for reading a stack a sentence names."""
+    return dict(_named_stack())
+
+
+@cache
+def _named_stack() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for ecosystem, table in _data()["deps"].items():
+        for role in table.values():
+            if role["role"] == "framework":
+                found.setdefault(role["name"], set()).add(ecosystem)
+    for ecosystem, name in _data()["languages"].items():
+        if ecosystem != "docs":
+            found.setdefault(name, set()).add(ecosystem)
+    for ecosystem, names in _data()["ecosystem_languages"].items():
+        for name in names:
+            found.setdefault(name, set()).add(ecosystem)
+    return found
+
+
+def is_language_name(name: str) -> bool:
+    """Whether `name` is a language as a person writes it (`Rust`), not a framework."""
+    data = _data()
+    return name in data["languages"].values() or any(
+        name in names for names in data["ecosystem_languages"].values()
+    )
+
+
 def image_role(image: str) -> Role | None:
     """The role of a container image (`postgres:16-alpine` → database PostgreSQL)."""
     images: dict[str, dict[str, str]] = _data()["images"]
