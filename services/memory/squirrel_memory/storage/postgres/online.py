@@ -36,7 +36,7 @@ by the last step, so every server still finds the version it must reach.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from psycopg import AsyncConnection
 
@@ -124,6 +124,33 @@ async def in_batches(
             return batches
 
 
+async def batches_told(
+    one_batch: Callable[[], Awaitable[tuple[str | None, int]]],
+    start: Callable[[], Awaitable[CountProgress]],
+    progress: Progress | None,
+    after_batch: AfterBatch | None,
+) -> int:
+    """`in_batches` over `one_batch` (the last id it did and the rows it went over), telling
+    `progress` where the migration stands (`start`) before its first batch and after each one.
+    Returns the batches run."""
+    stands = await start() if progress is not None else None
+    if progress is not None and stands is not None:
+        progress(stands)
+
+    async def told() -> str | None:
+        nonlocal stands
+        upto, rows = await one_batch()
+        if progress is not None and stands is not None:
+            done = stands.counted + rows
+            # Rows written meanwhile land on either side of the watermark: the total grows
+            # with them, never below what was done.
+            stands = replace(stands, counted=done, total=max(stands.total, done))
+            progress(stands)
+        return upto
+
+    return await in_batches(told, after_batch)
+
+
 async def _one_batch(
     conn: AsyncConnection, count: OnlineCount, batch_rows: int
 ) -> tuple[str | None, int]:
@@ -169,23 +196,12 @@ async def count_online(
     transaction); `conn` in autocommit, outside a transaction. Returns the batches run.
     `progress` is told how far the count is before its first batch and after each one."""
     await prepared_once(conn, count.progress, count.prepare)
-    stands: CountProgress | None = None
-    if progress is not None:
-        stands = await where_it_stands(conn, count)
-        progress(stands)
-
-    async def one_batch() -> str | None:
-        nonlocal stands
-        upto, rows = await _one_batch(conn, count, max(1, batch_rows))
-        if progress is not None and stands is not None:
-            counted = stands.counted + rows
-            # Memories written meanwhile land on either side of the watermark: the total
-            # grows with them, never below what was counted.
-            stands = CountProgress(counted, max(stands.total, counted))
-            progress(stands)
-        return upto
-
-    batches = await in_batches(one_batch, after_batch)
+    batches = await batches_told(
+        lambda: _one_batch(conn, count, max(1, batch_rows)),
+        lambda: where_it_stands(conn, count),
+        progress,
+        after_batch,
+    )
     async with conn.transaction():
         # Every trigger that read the progress row before has committed once this is held.
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))

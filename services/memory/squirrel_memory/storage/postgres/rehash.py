@@ -35,7 +35,7 @@ from squirrel_memory.storage.postgres.online import (
     AfterBatch,
     CountProgress,
     Progress,
-    in_batches,
+    batches_told,
     prepared_once,
 )
 from squirrel_memory.storage.rehash import Merges, Rehashed, hash_of_row, plan_merges
@@ -250,22 +250,12 @@ async def rehash_online(
         f"CREATE TABLE {rehash.progress} (counted_to text NOT NULL, done boolean NOT NULL)",
     )
     await prepared_once(conn, rehash.progress, prepare)
-    stands = await where_it_stands(conn, rehash) if progress is not None else None
-    if progress is not None and stands is not None:
-        progress(stands)
-
-    async def one_batch() -> str | None:
-        nonlocal stands
-        upto, rows = await _retried_batch(conn, rehash, max(1, batch_rows))
-        if progress is not None and stands is not None:
-            done = stands.counted + rows
-            # Events appended meanwhile land on either side of the watermark: the total grows
-            # with them, never below what was done.
-            stands = CountProgress(done, max(stands.total, done), "events", "rehashed")
-            progress(stands)
-        return upto
-
-    batches = await in_batches(one_batch, after_batch)
+    batches = await batches_told(
+        lambda: _retried_batch(conn, rehash, max(1, batch_rows)),
+        lambda: where_it_stands(conn, rehash),
+        progress,
+        after_batch,
+    )
     async with conn.transaction():
         await finished(conn)
     async with conn.transaction():

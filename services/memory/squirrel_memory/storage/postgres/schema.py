@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
 
 import psycopg
 from psycopg import AsyncConnection
@@ -371,24 +372,13 @@ async def migrate(
             async def versioned(c: AsyncConnection, step: PgMigration = step) -> None:
                 await _versioned(c, step)
 
-            if isinstance(counting.online, EventRehash):
-                await rehash_online(
-                    conn,
-                    counting.online,
-                    versioned,
-                    batch_rows=batch_rows,
-                    after_batch=after_batch,
-                    progress=progress,
-                )
-            else:
-                await count_online(
-                    conn,
-                    counting.online,
-                    versioned,
-                    batch_rows=batch_rows,
-                    after_batch=after_batch,
-                    progress=progress,
-                )
+            online = counting.online
+            run = (
+                partial(rehash_online, conn, online, versioned)
+                if isinstance(online, EventRehash)
+                else partial(count_online, conn, online, versioned)
+            )
+            await run(batch_rows=batch_rows, after_batch=after_batch, progress=progress)
     finally:
         with suppress(psycopg.Error):  # a broken connection released it already
             await conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
