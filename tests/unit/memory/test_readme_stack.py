@@ -7,13 +7,13 @@ from squirrel_memory.extractors.readme_stack import README_STACK_KEY, readme_sta
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_session_about import _numbered, _reads
 
-README = """# Tuner - IPTV Player Application
+README = """# Lantern - Desktop Feed Reader
 
-<p align="center"><img src="icon.png" alt="Tuner icon" /></p>
+<p align="center"><img src="icon.png" alt="Lantern icon" /></p>
 
-**Tuner** is a video player application for IPTV playlists (m3u, m3u8).
+**Lantern** is a reader for RSS and Atom feeds.
 
-The application is a cross-platform, open-source project built with Electron and Angular.
+The application is a cross-platform desktop app built with Electron and Vue.
 
 ## Features
 
@@ -30,16 +30,16 @@ def _session(readme: str, path: str = "README.md") -> list[StoredEvent]:
 
 
 def test_the_readme_introduction_names_the_stack() -> None:
-    assert stated_stack(README) == ["Electron", "Angular"]  # never the Features section's Rust
+    assert stated_stack(README) == ["Electron", "Vue"]  # never the Features section's Rust
 
 
 def test_a_stack_the_touched_code_agrees_with_is_stated() -> None:
     events = _session(README)
-    fact = readme_stack(events, _paths(events, ("apps/backend/src/epg.worker.ts", "e9")))
+    fact = readme_stack(events, _paths(events, ("src/renderer/feeds.ts", "e9")))
     assert fact is not None
     assert fact.content == (
-        "README.md says the project is built with Electron and Angular; the files worked on "
-        "agree (TypeScript: `apps/backend/src/epg.worker.ts`)."
+        "README.md says the project is built with Electron and Vue; the files worked on "
+        "agree (TypeScript: `src/renderer/feeds.ts`)."
     )
     assert "e9" in fact.event_ids
 
@@ -71,8 +71,8 @@ def test_a_dependency_or_sub_folder_readme_says_nothing() -> None:
 
 
 def test_a_fork_notice_or_template_names_another_projects_stack() -> None:
-    fork = "# Tuner\n\n> This is a fork of Player, which is built with Electron and Angular.\n"
-    template = "# App\n\nThis template is built with Electron and Angular.\n"
+    fork = "# Tuner\n\n> This is a fork of Player, which is built with Electron and Vue.\n"
+    template = "# App\n\nThis template is built with Electron and Vue.\n"
     for readme in (fork, template):
         assert stated_stack(readme) == [], readme
 
@@ -98,6 +98,6 @@ def test_project_facts_state_it_beside_the_about_fact() -> None:
     events = _session(README)
     facts = {f.key: f for f in project_facts(events, [], repository=False)}
     assert README_STACK_KEY not in facts  # no code touched yet
-    edit = _reads(("apps/backend/src/epg.worker.ts", _numbered("export const x = 1;\n")))
+    edit = _reads(("src/renderer/feeds.ts", _numbered("export const x = 1;\n")))
     facts = {f.key: f for f in project_facts(events + edit, [], repository=False)}
-    assert "Electron and Angular" in facts[README_STACK_KEY].content
+    assert "Electron and Vue" in facts[README_STACK_KEY].content

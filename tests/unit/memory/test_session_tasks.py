@@ -265,7 +265,7 @@ def test_a_makefile_cut_at_ingest_keeps_the_targets_before_its_last_blank_line()
 
 MISE_DEV = (
     '[tasks.dev]\ndescription = "Create the DB if needed, then start the dev server"\n'
-    'run = """\n#!/usr/bin/env bash\nset -euo pipefail\nbin/rails db:prepare\nbin/dev\n"""\n\n'
+    'run = """\n#!/usr/bin/env bash\nset -euo pipefail\nbin/rails server\nbin/dev\n"""\n\n'
     '[tasks.test]\nrun = "bin/rails test"\n'
 )
 
@@ -314,5 +314,5 @@ def test_the_framework_fact_quotes_the_task_and_its_step() -> None:
         for f in project_facts(_reads(("mise.toml", _numbered(MISE_DEV))), [], repository=False)
     }
     assert facts["framework"].content == (
-        "Built with Rails: `mise run dev` (mise.toml) starts it with `bin/rails db:prepare`."
+        "Built with Rails: `mise run dev` (mise.toml) starts it with `bin/rails server`."
     )

@@ -1,12 +1,12 @@
 """The stack the root README's own description names, when the code the session touched agrees.
 
 A README often says what the project is built with in its opening paragraphs ("The
-application is a cross-platform, open-source project built with Electron and Angular."), and
+application is a cross-platform desktop app built with Electron and Vue."), and
 a session that reads it may touch too few code files, and no manifest, for the language rule
 to speak. Prose alone is never enough: a framework or language named after "built with",
 "written in", "powered by" … in the README's introduction (before its first section heading)
 is stated only when a root manifest the session read, or a code file of the project's own it
-read or edited, is of the same language family (Electron and Angular with a `.ts` file, Rails
+read or edited, is of the same language family (Electron and Vue with a `.ts` file, Rails
 with a `Gemfile`); a name the code does not agree with is left out. The same rule in every
 ecosystem, with the frameworks and languages of `stack.toml`.
 

@@ -17,7 +17,7 @@ the same message what should have come first. The rule has three parts, and all 
   ("before committing it") is the commit, not a thing of the task, so "it" there is no sign of
   a one-off, and the rule's wording leaves it off.
 
-A question ("should we run prettier before committing?"), a plan ("let's run …", "I'll run
+A question ("should we run the formatter before committing?"), a plan ("let's run …", "I'll run
 …") and anything the user did not type (quoted lines, a command's injected context) never reach
 this: `clauses` and the callers keep them out, and the lead must open the clause.
 """
