@@ -1,0 +1,106 @@
+"""The project's languages, as the session shows them: the manifests read at its root (with the
+language version each asks for), else the code it touched, listed or searched."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import PurePosixPath
+
+from squirrel_memory.extractors.manifest_versions import ManifestVersion
+from squirrel_memory.extractors.manifests import (
+    EXTENSION_LANGUAGES,
+    built_language,
+    manifest_language,
+)
+from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.stack_evidence import family, sample_folder
+from squirrel_memory.extractors.touched_languages import (
+    LISTED_PREFIX,
+    SEARCHED_PREFIX,
+    TOUCHED_TAG,
+    touched_code,
+    touched_language_text,
+)
+from squirrel_memory.repository.languages import without_unshown
+
+
+def language_fact(
+    paths: list[tuple[str, str]],
+    ran: dict[str, str | None],
+    listed: list[tuple[str, str]] | None = None,
+    searched: list[tuple[str, str]] | None = None,
+    versions: dict[str, ManifestVersion] | None = None,
+) -> Fact | None:
+    """The project's languages: manifests at the root first (with the languages of the code
+    files touched twice at least, and the language version each manifest read asks for:
+    `versions`, see `manifest_versions`); without one, what the code the session touched shows
+    (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
+    that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
+    the files a search or listing printed show (`searched`, see `searched_files`); `ran` are
+    the scripts the session wrote and ran with their interpreter, with the language it tells
+    of a suffix two languages share."""
+    manifests: dict[str, str] = {}
+    packages: set[str] = set()
+    files: dict[str, set[str]] = {}
+    ids: set[str] = set()
+    for path, event_id in paths:
+        pure = PurePosixPath(path)
+        language = manifest_language(pure.name)
+        if language and len(pure.parts) == 1:
+            manifests.setdefault(language, path)
+            ids.add(event_id)
+        elif language:
+            packages.add(str(pure.parent))
+        ext_language = EXTENSION_LANGUAGES.get(pure.suffix.lower())
+        if ext_language:
+            files.setdefault(ext_language, set()).add(path)
+            ids.add(event_id)
+    for language, path in list(manifests.items()):
+        built = built_language(path, [lang for lang, found in files.items() if found - {path}])
+        if built is not None and built != language:
+            del manifests[language]
+            manifests.setdefault(built, path)
+    if not manifests:
+        touched = touched_code(paths, ran, packages)
+        stated = touched_language_text(touched)
+        # A listing names files nobody opened: a `.ts` there may be a video segment.
+        if stated is None and listed:
+            touched = touched_code(without_unshown(listed), {}, packages)
+            stated = touched_language_text(touched, LISTED_PREFIX)
+        if stated is None and searched:
+            touched = touched_code(without_unshown(searched), {}, packages)
+            stated = touched_language_text(touched, SEARCHED_PREFIX)
+        if stated is None:
+            return None
+        text, languages = stated
+        tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
+        return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
+    # Code of a docs site, an example, a script or tool folder is not the project's language
+    # (a workspace's packages are: in a monorepo they hold the code).
+    own = {
+        lang: kept
+        for lang, found in files.items()
+        if (kept := {f for f in found if not sample_folder(f)})
+    }
+    if "TypeScript" in manifests or "TypeScript" in own:
+        # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.
+        if "JavaScript" in manifests:
+            manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
+        own.pop("JavaScript", None)
+    c_family = [lang for lang in own if family(lang) == "C/C++"]
+    if "C/C++" in manifests and len(c_family) == 1:
+        # A CMake build of C++ code is a C++ project, not "C/C++ and C++".
+        manifests.setdefault(c_family[0], manifests.pop("C/C++"))
+    counts = Counter({lang: len(found) for lang, found in own.items()})
+    found_languages = list(manifests) + [
+        lang for lang, n in counts.most_common() if n >= 2 and lang not in manifests
+    ]
+    evidence = sorted(set(manifests.values()))
+    asked = {path: versions[path] for path in evidence if versions and path in versions}
+    ids.update(v.event_id for v in asked.values())
+    said = ("; " if asked else ", ").join(
+        f"{path}: {v.said}" if (v := asked.get(path)) else path for path in evidence
+    )
+    text = " and ".join(found_languages[:3]) + f" project ({said})."
+    tags = ("language", *(lang.lower() for lang in found_languages[:3]))
+    return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
