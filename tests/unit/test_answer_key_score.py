@@ -259,7 +259,7 @@ def test_the_shipped_keys_cover_four_projects_in_three_languages() -> None:
 def test_the_shipped_keys_are_split_and_name_what_must_not_be_said() -> None:
     keys = load_keys()
     assert {k.split for k in keys} == set(SPLITS)
-    assert sum(1 for k in keys if k.split == "held-out") >= 6
+    assert sum(1 for k in keys if k.split == "held-out") >= 3
     for key in keys:
         assert key.wrong, f"{key.project}: no [[wrong]] facts"
         # A gold note never states what its own key calls wrong.
