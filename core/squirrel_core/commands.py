@@ -21,14 +21,14 @@ Purposes are `test`, `lint`, `format`, `typecheck`, `build`, `migrate`, `run` (s
 its dev server), `install` (dependencies), `docs` (build the documentation), `release` and
 `deploy`. The table's data and `CommandUse` live in `squirrel_core.command_table`; a program
 the table does not know is read by its own words in `squirrel_core.command_roles`. Their public
-names are importable from here as well.
+names are importable from here as well, and so is `join_words` of `squirrel_core.shell_words`
+(words back into a line that pastes and runs), which also splits a line into simple commands.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -44,14 +44,16 @@ from squirrel_core.command_table import (
 )
 from squirrel_core.container_runs import inside_container
 from squirrel_core.redaction import REDACTED_PREFIX
+from squirrel_core.shell_words import (
+    ENV_ASSIGNMENT,
+    MAX_LINE_CHARS,
+    join_words,
+    simple_commands,
+)
 
-#: Longest shell line read; longer input is cut (commands are capped upstream anyway).
-MAX_LINE_CHARS = 8_000
 #: Lines up to this long are remembered once read (the same commands recur all the time).
 _CACHED_LINE_CHARS = 2_000
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
-_PUNCTUATION = frozenset(";&|<>()\n")
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: An environment assignment left out of a typed command: a secret's name, or a value that is
 #: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
 _SECRET_NAME = re.compile(
@@ -105,7 +107,7 @@ class TypedCommand:
 
 def package_manager(tokens: list[str]) -> tuple[str, str] | None:
     """(package manager, ecosystem) a tokenised simple command goes through, if any."""
-    words = [t for t in tokens if not _ENV_ASSIGNMENT.match(t)]
+    words = [t for t in tokens if not ENV_ASSIGNMENT.match(t)]
     if not words:
         return None
     first = _program(words[0])
@@ -131,7 +133,7 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     changed = True
     while changed and words:
         changed = False
-        while words and _ENV_ASSIGNMENT.match(words[0]):
+        while words and ENV_ASSIGNMENT.match(words[0]):
             words = words[1:]
             changed = True
         if not words:
@@ -184,7 +186,7 @@ def _is_script_launch(words: list[str]) -> bool:
 
 def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
     words = words[1:]
-    while words and (words[0].startswith("-") or _ENV_ASSIGNMENT.match(words[0])):
+    while words and (words[0].startswith("-") or ENV_ASSIGNMENT.match(words[0])):
         words = words[1:]
     return words[arguments:]
 
@@ -291,57 +293,14 @@ def _make_targets(words: list[str]) -> list[str]:
             skip = False
         elif word in _MAKE_VALUED:
             skip = True
-        elif not word.startswith(("-", "+")) and not _ENV_ASSIGNMENT.match(word):
+        elif not word.startswith(("-", "+")) and not ENV_ASSIGNMENT.match(word):
             targets.append(word)
     return targets
 
 
-def _tokens(line: str) -> list[str]:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|<>()\n")
-    lexer.whitespace = " \t\r"
-    lexer.whitespace_split = True
-    try:
-        return list(lexer)
-    except ValueError:
-        spaced = re.sub(r"(&&|\|\||[;|\n]|\d?>>?&?\d?|<)", r" \1 ", line)
-        return [t if t != "\n" else "\n" for t in spaced.replace("\n", " \n ").split(" ") if t]
-
-
-def _simple_commands(line: str) -> list[list[str]]:
-    """Split a shell line into simple commands; pipes' right-hand sides and redirections go."""
-    found: list[list[str]] = []
-    current: list[str] = []
-    piped = False
-    skip_next = False
-    for token in _tokens(line[:MAX_LINE_CHARS]):
-        if skip_next:
-            skip_next = False
-            continue
-        punct = token.strip("()") if token and set(token) <= _PUNCTUATION else None
-        if punct == "":
-            continue
-        if punct is None:
-            if not piped:
-                current.append(token)
-            continue
-        if "<" in punct or ">" in punct:
-            if current and current[-1].isdigit():
-                current.pop()
-            skip_next = True
-        elif "|" in punct and punct != "||":
-            piped = True
-        else:
-            if current:
-                found.append(current)
-            current, piped = [], False
-    if current:
-        found.append(current)
-    return found
-
-
 def command_uses(text: str) -> list[CommandUse]:
     """Every recognised tool in a shell line, in order (`ruff check . && mypy src` → two)."""
-    return [use for tokens in _simple_commands(text) if (use := classify_tokens(tokens))]
+    return [use for tokens in simple_commands(text) if (use := classify_tokens(tokens))]
 
 
 def classify_command(text: str) -> CommandUse | None:
@@ -378,7 +337,7 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
     here = posixpath.normpath(cwd) if cwd else root
     found: list[TypedCommand] = []
     read = line[:MAX_LINE_CHARS]
-    for tokens in _simple_commands(line):
+    for tokens in simple_commands(line):
         env, words = _strip_launchers(tokens)
         if not words:
             continue
@@ -398,48 +357,6 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
     return found
 
 
-def join_words(words: list[str], *, typed: str = "") -> str:
-    """Words back into a shell line, quoted only where needed, preferring the usual quotes; a
-    word quoted in the `typed` line it came from keeps the quotes it had there."""
-    shown: list[str] = []
-    for word in words:
-        shown.append(_as_typed(word, typed) or _quoted(word))
-    return " ".join(shown)
-
-
-#: A word of plain characters and variables (`$PWD:/src`, `${HOME}/.cache`): an unquoted
-#: word the shell expanded, not a quoted program text (`{print $1}`).
-_EXPANDED_WORD = re.compile(r"^(?:[\w@%+=:,./-]|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}))+$")
-
-
-def _quoted(word: str) -> str:
-    quoted = shlex.quote(word)
-    if quoted != word and _EXPANDED_WORD.match(word):
-        # A variable the shell expands (`-v $PWD:/src`): single quotes would keep it literal.
-        return f'"{word}"'
-    if quoted != word and "'" in word:
-        escaped = word.replace("\\", "\\\\").replace('"', '\\"')
-        quoted = f'"{escaped}"'
-    return quoted
-
-
-def _as_typed(word: str, typed: str) -> str | None:
-    """`word` as the user quoted it in `typed` (`'platform=macOS'`, `"a b"`, `FLAGS="-x -y"`),
-    when the quotes there hold it as it is."""
-    if not typed or not word:
-        return None
-    name, equals, value = word.partition("=")
-    heads = [("", word)]
-    if equals and _ENV_ASSIGNMENT.match(word):
-        heads.append((f"{name}=", value))
-    for head, inner in heads:
-        if "'" not in inner and f"{head}'{inner}'" in typed:
-            return f"{head}'{inner}'"
-        if not any(c in inner for c in '"\\$`') and f'{head}"{inner}"' in typed:
-            return f'{head}"{inner}"'
-    return None
-
-
 def _strip_launchers(tokens: list[str]) -> tuple[list[str], list[str]]:
     """(environment prefix kept, the command's words): wrappers (`timeout 60`, `time`) dropped,
     runners like `uv run` kept; an assignment of a secret or of one machine's path dropped."""
@@ -447,7 +364,7 @@ def _strip_launchers(tokens: list[str]) -> tuple[list[str], list[str]]:
     env: list[str] = []
     words = list(tokens)
     while words:
-        if _ENV_ASSIGNMENT.match(words[0]):
+        if ENV_ASSIGNMENT.match(words[0]):
             if _kept_assignment(words[0]):
                 env.append(words[0])
             words = words[1:]

@@ -11,7 +11,7 @@ from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.loaded_sources import only_from
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
-from squirrel_memory.views.builder import SAID_ONCE_PREFIX, core_style
+from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
 

@@ -34,7 +34,8 @@ from squirrel_memory.recurrence import decide_recurrence
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
-from squirrel_memory.views.builder import SAID_ONCE_PREFIX, Views, core_style
+from squirrel_memory.views.builder import Views
+from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 

@@ -15,7 +15,6 @@ import structlog
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
-from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
@@ -23,7 +22,6 @@ from squirrel_memory.llm_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import visible
-from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
 from squirrel_memory.retrieval import Retriever, relevance_threshold
 from squirrel_memory.storage import MemoryChange, ViewMeta
 from squirrel_memory.storage.checks import Clock, utc_now
@@ -45,6 +43,7 @@ from squirrel_memory.views.codec import (
     style_from_json,
     to_json,
 )
+from squirrel_memory.views.core_style import core_style
 from squirrel_memory.views.markdown import (
     author,
     file_list,
@@ -87,37 +86,6 @@ _TITLES: dict[ViewName, str] = {
     ViewName.PROJECT_BRIEF: "project brief (key facts and modules of this repository)",
     ViewName.PITFALLS: "known pitfalls (traps hit in this project and what fixed them)",
 }
-
-
-#: Instructions said once that a session may still start with, after the standing ones, when
-#: the user stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`).
-SAID_ONCE_ITEMS = 2
-SAID_ONCE_MIN_IMPORTANCE = 0.3
-SAID_ONCE_PREFIX = "Said once so far: "
-
-
-def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
-    """What a session starts with: the standing rules (those said in several sessions rank
-    first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
-    the user stressed or corrected, marked as said once. Other one-off wording still waiting
-    to recur stays out (full mode and search still show it) unless nothing else is there: a
-    user with instructions on record never starts a session told that none are. Rules only
-    read from an instruction file in a session (tagged `written`: the host of that file loads
-    it itself) are left to the file, unless the user has no other instruction on record."""
-    from_files = [m for m in memories if _only_written(m)]
-    said = [m for m in memories if not _only_written(m)]
-    firm = [m for m in said if not is_tentative(m.tags)]
-    once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
-    stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
-    if not firm and not stressed:
-        stressed = once
-    said_once = [replace(m, content=SAID_ONCE_PREFIX + m.content) for m in stressed]
-    return firm + said_once[:SAID_ONCE_ITEMS] or from_files
-
-
-def _only_written(memory: MemoryItem) -> bool:
-    """A rule read from a file in a session, which the user never said again in a prompt."""
-    return WRITTEN_TAG in memory.tags and RECURRING_TAG not in memory.tags
 
 
 class ViewStore(Protocol):

@@ -1,0 +1,106 @@
+"""Shell lines as words: a line split into its simple commands, and words joined back.
+
+`simple_commands(line)` splits a shell line (up to `MAX_LINE_CHARS`) into the words of each
+simple command, dropping what a pipe feeds into and every redirection with its target; a line
+the shell could not parse (an unclosed quote) is split on its operators all the same.
+`join_words(words, typed=line)` is the inverse a reader wants: the words as a line that pastes
+and runs, quoted only where needed, a word keeping the quotes the user typed around it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+#: Longest shell line read; longer input is cut (commands are capped upstream anyway).
+MAX_LINE_CHARS = 8_000
+_PUNCTUATION = frozenset(";&|<>()\n")
+ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def shell_tokens(line: str) -> list[str]:
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|<>()\n")
+    lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        spaced = re.sub(r"(&&|\|\||[;|\n]|\d?>>?&?\d?|<)", r" \1 ", line)
+        return [t if t != "\n" else "\n" for t in spaced.replace("\n", " \n ").split(" ") if t]
+
+
+def simple_commands(line: str) -> list[list[str]]:
+    """Split a shell line into simple commands; pipes' right-hand sides and redirections go."""
+    found: list[list[str]] = []
+    current: list[str] = []
+    piped = False
+    skip_next = False
+    for token in shell_tokens(line[:MAX_LINE_CHARS]):
+        if skip_next:
+            skip_next = False
+            continue
+        punct = token.strip("()") if token and set(token) <= _PUNCTUATION else None
+        if punct == "":
+            continue
+        if punct is None:
+            if not piped:
+                current.append(token)
+            continue
+        if "<" in punct or ">" in punct:
+            if current and current[-1].isdigit():
+                current.pop()
+            skip_next = True
+        elif "|" in punct and punct != "||":
+            piped = True
+        else:
+            if current:
+                found.append(current)
+            current, piped = [], False
+    if current:
+        found.append(current)
+    return found
+
+
+def join_words(words: list[str], *, typed: str = "") -> str:
+    """Words back into a shell line, quoted only where needed, preferring the usual quotes; a
+    word quoted in the `typed` line it came from keeps the quotes it had there."""
+    shown: list[str] = []
+    for word in words:
+        shown.append(_as_typed(word, typed) or _quoted(word))
+    return " ".join(shown)
+
+
+#: A word of plain characters and variables (`$PWD:/src`, `${HOME}/.cache`): an unquoted
+#: word the shell expanded, not a quoted program text (`{print $1}`).
+_EXPANDED_WORD = re.compile(r"^(?:[\w@%+=:,./-]|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}))+$")
+
+
+def _quoted(word: str) -> str:
+    quoted = shlex.quote(word)
+    if quoted != word and _EXPANDED_WORD.match(word):
+        # A variable the shell expands (`-v $PWD:/src`): single quotes would keep it literal.
+        return f'"{word}"'
+    if quoted != word and "'" in word:
+        escaped = word.replace("\\", "\\\\").replace('"', '\\"')
+        quoted = f'"{escaped}"'
+    return quoted
+
+
+def _as_typed(word: str, typed: str) -> str | None:
+    """`word` as the user quoted it in `typed` (`'platform=macOS'`, `"a b"`, `FLAGS="-x -y"`),
+    when the quotes there hold it as it is."""
+    if not typed or not word:
+        return None
+    name, equals, value = word.partition("=")
+    heads = [("", word)]
+    if equals and ENV_ASSIGNMENT.match(word):
+        heads.append((f"{name}=", value))
+    for head, inner in heads:
+        if "'" not in inner and f"{head}'{inner}'" in typed:
+            return f"{head}'{inner}'"
+        if not any(c in inner for c in '"\\$`') and f'{head}"{inner}"' in typed:
+            return f'{head}"{inner}"'
+    return None
+
+
+__all__ = ["ENV_ASSIGNMENT", "MAX_LINE_CHARS", "join_words", "shell_tokens", "simple_commands"]

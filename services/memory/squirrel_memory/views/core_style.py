@@ -1,0 +1,48 @@
+"""The core style view's choice: which of the user's instructions a session starts with.
+
+Standing rules (said in several sessions) first, by importance; then at most a couple said once
+that the user stressed or corrected, marked as said once; rules only read from an instruction
+file the host loads itself are left to that file unless nothing else is on record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
+
+#: Instructions said once that a session may still start with, after the standing ones, when
+#: the user stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`).
+SAID_ONCE_ITEMS = 2
+SAID_ONCE_MIN_IMPORTANCE = 0.3
+SAID_ONCE_PREFIX = "Said once so far: "
+
+
+def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """What a session starts with: the standing rules (those said in several sessions rank
+    first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
+    the user stressed or corrected, marked as said once. Other one-off wording still waiting
+    to recur stays out (full mode and search still show it) unless nothing else is there: a
+    user with instructions on record never starts a session told that none are. Rules only
+    read from an instruction file in a session (tagged `written`: the host of that file loads
+    it itself) are left to the file, unless the user has no other instruction on record."""
+    from_files = [m for m in memories if _only_written(m)]
+    said = [m for m in memories if not _only_written(m)]
+    firm = [m for m in said if not is_tentative(m.tags)]
+    once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
+    stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
+    if not firm and not stressed:
+        stressed = once
+    said_once = [replace(m, content=SAID_ONCE_PREFIX + m.content) for m in stressed]
+    return firm + said_once[:SAID_ONCE_ITEMS] or from_files
+
+
+def _only_written(memory: MemoryItem) -> bool:
+    """A rule read from a file in a session, which the user never said again in a prompt."""
+    return WRITTEN_TAG in memory.tags and RECURRING_TAG not in memory.tags
+
+
+__all__ = ["SAID_ONCE_ITEMS", "SAID_ONCE_MIN_IMPORTANCE", "SAID_ONCE_PREFIX", "core_style"]
