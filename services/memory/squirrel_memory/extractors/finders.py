@@ -65,6 +65,8 @@ from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IM
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
+from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
+from squirrel_memory.extractors.review_checks import review_checks
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -407,6 +409,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         FORGE_IMPORTANCE,
         lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
+    ),
+    # The checks a pull request's test plan, read in the session, says were run.
+    _Finder(
+        review_checks,
+        MemoryType.RECIPE,
+        REVIEW_CHECKS_IMPORTANCE,
+        lambda _f: ("recipe", "review", "checks"),
     ),
     # A commit trailer the user declined and the commit then made went without.
     _Finder(
