@@ -24,6 +24,8 @@ from squirrel_memory.extractors.delegated_commands import delegated_commands
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
 from squirrel_memory.extractors.doc_roles import doc_roles
+from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTANCE
+from squirrel_memory.extractors.entry_folders import entry_folders
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -370,6 +372,14 @@ FOUND: tuple[Extract, ...] = (
         PATTERN_IMPORTANCE,
         lambda f: ("convention", "pattern", f.folder),
         _files,
+    ),
+    # How the next entry of a folder of records (changesets, decision records) is written.
+    _Finder(
+        entry_folders,
+        MemoryType.PROJECT_FACT,
+        ENTRY_IMPORTANCE,
+        lambda f: ("convention", "entries", f.path),
+        _path,
     ),
     # How to build, test or check, as the docs the session read say where the command's own
     # words do not (under a heading or in a sentence that names the role).
