@@ -11,6 +11,8 @@ from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
+from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORTANCE
+from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
@@ -419,6 +421,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         FORGE_IMPORTANCE,
         lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
+    ),
+    # How branches are merged at the project, as the session's merges did it.
+    _Finder(
+        branch_merges,
+        MemoryType.RECIPE,
+        MERGES_IMPORTANCE,
+        lambda _f: ("recipe", "git", "merge"),
     ),
     # The checks a pull request's test plan, read in the session, says were run.
     _Finder(
