@@ -273,3 +273,60 @@ def test_the_recent_commits_a_commands_injected_context_listed_make_the_conventi
 )
 def test_no_convention_from_a_short_plain_or_typed_list_of_commits(text: str, origin: str) -> None:
     assert _convention(evidence_candidates(_context(text, origin=origin))) is None
+
+
+#: Three commits a Go module's log printed, between the outputs of other commands.
+GO_COMPOUND = (
+    'go vet ./... 2>&1 | tail -3; echo "---GIT---"; git log --oneline -3; git status --short',
+    "---GIT---\n"
+    "9f1c2ab feat(api): stream results (#88)\n"
+    "3b7d0e1 fix(store): close rows on error (#87)\n"
+    "c04a5f2 chore(deps): bump x/net to v0.30.0 (#86)\n"
+    " M go.sum\n",
+)
+#: The same in a Python project, the log first and a listing after it.
+PY_COMPOUND = (
+    "git log --oneline -4 && ls src/",
+    "0aa11bb fix: handle empty config\n"
+    "1bb22cc feat: add --dry-run\n"
+    "2cc33dd docs: explain the cache\n"
+    "3dd44ee test: cover the parser\n"
+    "app.py\ncli.py\nconfig.py\n",
+)
+
+
+@pytest.mark.parametrize(("command", "output"), [GO_COMPOUND, PY_COMPOUND], ids=["go", "python"])
+def test_a_oneline_log_run_among_other_commands_makes_the_convention(
+    command: str, output: str
+) -> None:
+    found = _convention(evidence_candidates(_log_events(command, output)))
+
+    assert found is not None
+    assert "Conventional Commits prefix" in found.content
+    assert "listed by `git log` in sessions" in found.content
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # Entries that are not in a row: a stray line that looks like one is no log.
+        (
+            'git log --oneline -3; echo "--"; cat notes.txt',
+            "9f1c2ab feat: a\n--\n3b7d0e1 fix: b\nsome note\nc04a5f2 chore: c\n",
+        ),
+        # The one-line entries come from another command of the run; no `git log --oneline`.
+        ("git status --short; cat CHANGES", GO_COMPOUND[1]),
+        # Another repository's log beside this project's commands.
+        ("ls; git -C /home/dev/other log --oneline -3", GO_COMPOUND[1]),
+        # Too few commits for a convention.
+        (
+            'echo "---"; git log --oneline -2; git status --short',
+            "---\n9f1c2ab feat: a\n3b7d0e1 fix: b\n M go.sum\n",
+        ),
+    ],
+    ids=["scattered", "no-log", "other-repo", "two"],
+)
+def test_no_convention_from_entries_another_command_or_repository_printed(
+    command: str, output: str
+) -> None:
+    assert _convention(evidence_candidates(_log_events(command, output))) is None

@@ -11,6 +11,8 @@ from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
+from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORTANCE
+from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
@@ -24,6 +26,8 @@ from squirrel_memory.extractors.delegated_commands import delegated_commands
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
 from squirrel_memory.extractors.doc_roles import doc_roles
+from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTANCE
+from squirrel_memory.extractors.entry_folders import entry_folders
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -65,6 +69,8 @@ from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IM
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
+from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
+from squirrel_memory.extractors.review_checks import review_checks
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -369,6 +375,14 @@ FOUND: tuple[Extract, ...] = (
         lambda f: ("convention", "pattern", f.folder),
         _files,
     ),
+    # How the next entry of a folder of records (changesets, decision records) is written.
+    _Finder(
+        entry_folders,
+        MemoryType.PROJECT_FACT,
+        ENTRY_IMPORTANCE,
+        lambda f: ("convention", "entries", f.path),
+        _path,
+    ),
     # How to build, test or check, as the docs the session read say where the command's own
     # words do not (under a heading or in a sentence that names the role).
     _Finder(
@@ -407,6 +421,20 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         FORGE_IMPORTANCE,
         lambda f: ("recipe", "forge", f.key.rsplit(":", 1)[-1]),
+    ),
+    # How branches are merged at the project, as the session's merges did it.
+    _Finder(
+        branch_merges,
+        MemoryType.RECIPE,
+        MERGES_IMPORTANCE,
+        lambda _f: ("recipe", "git", "merge"),
+    ),
+    # The checks a pull request's test plan, read in the session, says were run.
+    _Finder(
+        review_checks,
+        MemoryType.RECIPE,
+        REVIEW_CHECKS_IMPORTANCE,
+        lambda _f: ("recipe", "review", "checks"),
     ),
     # A commit trailer the user declined and the commit then made went without.
     _Finder(

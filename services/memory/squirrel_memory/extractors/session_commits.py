@@ -1,6 +1,6 @@
 """The commit convention seen in the `git commit -m` commands run in sessions, the
-`git log --oneline` output they printed, and the recent commits a command's injected context
-listed.
+`git log --oneline` output they printed (alone, or among the output of other commands run with
+it), and the recent commits a command's injected context listed.
 
 When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
@@ -16,6 +16,7 @@ of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from squirrel_core.events import EventType, Origin
@@ -38,6 +39,8 @@ _ONELINE = re.compile(r"^(?:[*|\\/ ]+\s)?[0-9a-f]{7,40}\s+(?:\([^)]*\)\s+)?(?P<s
 _ONELINE_FLAGS = frozenset({"--oneline", "--pretty=oneline", "--format=oneline"})
 #: Share of a log's lines that must be one-line entries for it to be read.
 MIN_ONELINE_SHARE = 0.8
+#: Fewest one-line entries in a row read from the output of several commands run at once.
+MIN_BLOCK_ENTRIES = 2
 #: A labelled first entry of an injected log ("- Recent commits: eb9370f feat: …").
 _LABELLED = re.compile(r"^[-*]?\s*[A-Za-z][\w ]{0,30}:\s+(?P<entry>[0-9a-f]{7,40}\s+\S.*)$")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
@@ -78,9 +81,11 @@ def subject_of(message: str) -> str:
     return next((line.strip() for line in message.splitlines() if line.strip()), "")
 
 
-def listed_subjects(tokens: Sequence[str], output: str) -> list[str]:
+def listed_subjects(tokens: Sequence[str], output: str, *, compound: bool = False) -> list[str]:
     """The subjects a `git log --oneline` run printed, or [] for any other command or an output
-    that is not (mostly) one-line entries."""
+    that is not (mostly) one-line entries. When the log is one of several commands run at once
+    (`compound`: `x; echo ---; git log --oneline -3`), the output holds the others' too: then
+    only runs of at least `MIN_BLOCK_ENTRIES` one-line entries in a row are read."""
     words = list(tokens)
     if len(words) < 2 or words[0].rsplit("/", 1)[-1] != "git" or words[1] != "log":
         return []
@@ -88,9 +93,23 @@ def listed_subjects(tokens: Sequence[str], output: str) -> list[str]:
         return []
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     subjects = [m.group("subject").strip() for line in lines if (m := _ONELINE.match(line))]
-    if not lines or len(subjects) < MIN_ONELINE_SHARE * len(lines):
-        return []
-    return subjects
+    if lines and len(subjects) >= MIN_ONELINE_SHARE * len(lines):
+        return subjects
+    return _blocks(lines) if compound else []
+
+
+def _blocks(lines: list[str]) -> list[str]:
+    """The subjects of the runs of at least `MIN_BLOCK_ENTRIES` one-line log entries in a row."""
+    found: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if entry := _ONELINE.match(line):
+            run.append(entry.group("subject").strip())
+            continue
+        if len(run) >= MIN_BLOCK_ENTRIES:
+            found.extend(run)
+        run = []
+    return found
 
 
 def injected_subjects(events: list[StoredEvent]) -> dict[str, str]:
@@ -126,6 +145,7 @@ def session_convention(
     injected (`injected_subjects`), or None."""
     made: dict[str, str] = {}
     listed: dict[str, str] = {}
+    per_run = Counter(attempt.run.event_id for attempt in found)
     for attempt in found:
         if attempt.run.ok is False or attempt.scope.startswith(("/", "~", "..")):
             continue
@@ -133,7 +153,8 @@ def session_convention(
         subject = subject_of(message) if message else ""
         if subject:
             made[subject] = attempt.run.event_id
-        for seen in listed_subjects(attempt.tokens, attempt.run.output):
+        compound = per_run[attempt.run.event_id] > 1
+        for seen in listed_subjects(attempt.tokens, attempt.run.output, compound=compound):
             listed.setdefault(seen, attempt.run.event_id)
     return (
         _convention(made, "made in sessions")
