@@ -10,7 +10,8 @@ every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`)
 subject, and a memory that shares only such words with the task counts as relevant only when
 its meaning (its cosine) clears the threshold by itself; reasons name the other words. So are
 the words most of the project's memories hold (`retrieval.common_words`: "claude", "log" and
-"py" in a project called claude-code-log), neither a subject nor a reason. When
+"py" in a project called claude-code-log), and the extensions of the file names the task gives
+(`retrieval.extension_words`: `py` in "look at renderer.py"), neither a subject nor a reason. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -56,6 +57,7 @@ from squirrel_memory.retrieval import (
     Retriever,
     ScoredMemory,
     explain,
+    extension_words,
     is_generic,
     query_terms,
 )
@@ -183,11 +185,12 @@ class TaskContextBuilder:
             ),
             self._retriever.term_shares(project_id, task_description, types),
         )
-        common = common_of(shares)
-        if shares:
-            # The words most memories hold neither select a memory nor explain why it is; a
-            # reason names the words few memories hold first.
-            order = rarest_first(shares)
+        # The words most memories hold, and the extensions of the file names the task gives
+        # (`py` in "look at renderer.py"), neither select a memory nor explain why it is; a
+        # reason names the words few memories hold first.
+        common = common_of(shares) | extension_words(task_description)
+        if common or shares:
+            order = rarest_first(shares) if shares else ()
             ranked = [replace(s, common_terms=common, term_order=order) for s in ranked]
         if common:
             subjects = frozenset(

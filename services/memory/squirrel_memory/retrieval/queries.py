@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.code_files import EXTENSIONS
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.formats import fts_text
 from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, STOP_WORDS, search_terms
@@ -28,8 +29,9 @@ _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 #: Words almost every coding request uses, whatever it is about: the verbs of asking for work
 #: ("add", "fix", "update", "make") and words such as "new", "existing", "simple", "file" or
 #: "code", and the words of reporting that something went wrong ("error", "failing", "broken":
-#: every pitfall says them). A task shares them with any memory, so alone they never make a
-#: memory relevant nor explain why it is.
+#: every pitfall says them), and the adverbs that say how or how often, never of what
+#: ("automatically", "actually", "still", "again", "always"). A task shares them with any memory,
+#: so alone they never make a memory relevant nor explain why it is.
 _GENERIC_WORD_TEXT = (
     "add adds added adding new make makes making made use uses used using need needs"
     " needed want wants wanted get gets getting got set sets setting put change changes"
@@ -44,6 +46,8 @@ _GENERIC_WORD_TEXT = (
     " simple simpler small smaller quick quickly easy easier bit part parts"
     " error errors fail fails failed failing failure failures broken wrong issue issues"
     " problem problems"
+    " automatically actually maybe perhaps probably still again already always never somehow"
+    " anymore properly correctly basically"
 )
 GENERIC_WORDS = frozenset(_GENERIC_WORD_TEXT.split())
 _SHORT_NUMBER = 2
@@ -92,6 +96,33 @@ def meaningful_terms(terms: Sequence[str]) -> tuple[str, ...]:
     without stop words (a query of nothing but stop words searches them, `query_terms`; they
     never say what it is about)."""
     return tuple(t for t in terms if not is_generic(t) and t not in STOP_WORDS)
+
+
+#: A file name's extension (`renderer.py`, `App.tsx`, `README.md.`): a dot after a name, then
+#: a letter and at most seven more, not followed by another dotted word (`group.visible.x`).
+_EXTENSION = re.compile(r"(?<=[A-Za-z0-9_-])\.([A-Za-z][A-Za-z0-9]{0,7})\b(?!\.\w)")
+#: The extensions that name a kind of file: every code file's (`code_files.EXTENSIONS`), and
+#: those of documents, data and settings. An attribute (`group.visible`) is none of them.
+_DOCUMENT_EXTENSIONS = "md mdx rst txt json jsonl yaml yml toml ini cfg xml csv"
+FILE_EXTENSIONS: frozenset[str] = frozenset(e.lstrip(".") for e in EXTENSIONS) | frozenset(
+    _DOCUMENT_EXTENSIONS.split()
+)
+
+
+def extension_words(text: str) -> frozenset[str]:
+    """The searchable words of `text` that are only the extensions of file names it holds
+    (`py` in "look at renderer.py", `tsx` in "App.tsx is slow"): an extension says which
+    language a file is written in, which the project's other files share, not what a task is
+    about. A word the text also uses on its own ("the json in config.json") is not one."""
+    extensions = {
+        m.group(1).lower()
+        for m in _EXTENSION.finditer(text)
+        if m.group(1).lower() in FILE_EXTENSIONS
+    }
+    if not extensions:
+        return frozenset()
+    standalone = set(search_terms(_EXTENSION.sub(" ", text)))
+    return frozenset(e for e in extensions if e not in standalone)
 
 
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
