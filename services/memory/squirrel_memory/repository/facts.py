@@ -87,12 +87,10 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
         return None
     refs: list[str] = []
     if not databases and len(others) == 1:
-        # A client only declared: what is declared, never that the application uses it.
+        # A client only declared: what is declared, never that the application uses it, nor
+        # that nothing sets it up (the code, which is not read, may connect to it).
         through = f"{orm.name} and " if orm else ""
-        text = (
-            f"The manifests declare {through}a client for {_named(others)}; no database"
-            " configuration says the application uses it"
-        )
+        text = f"The manifests declare {through}a client for {_named(others)}"
         refs.extend(others[0].refs)
         if orm:
             refs.extend(orm.refs)
@@ -143,11 +141,9 @@ def _jobs_fact(stack: Stack) -> MemoryCandidate | None:
     if stack.parts.get("queue"):
         text = f"Background jobs run on {named}."
     else:
-        # Only declared: what is declared, never that jobs run on it.
-        text = (
-            f"The manifests declare {named} (background jobs); no configuration or process file"
-            " in the repository sets it up."
-        )
+        # Only declared: what is declared, never that jobs run on it, nor that nothing sets it
+        # up (the code, which is not read, may).
+        text = f"The manifests declare {named} (background jobs)."
     refs = [r for q in queues[:2] for r in q.refs]
     tags = ["background jobs", "queue", *(q.name for q in queues[:2])]
     return candidate(FACT, "jobs", text, refs=refs, importance=0.75, tags=tags)
