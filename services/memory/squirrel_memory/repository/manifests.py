@@ -1,7 +1,8 @@
 """Manifests: project name, language version and declared dependencies, with their lines.
 
 Formats with a parser are parsed with it (tomllib, json, xml.etree, configparser); mix.exs,
-Gemfile, go.mod and Gradle scripts have none in Python and are read with anchored patterns.
+go.mod and Gradle scripts have none in Python and are read with anchored patterns (a Gemfile
+too, in `gemfile.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from xml.etree import ElementTree as ET
 import yaml
 
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.gemfile import read_gemfile
 from squirrel_memory.repository.manifest_formats import (
     MARKED_BY_CONTENT,
     MARKER_MANIFESTS,
@@ -228,36 +230,6 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
                 options = line[match.end() :].split("}", 1)[0]
                 version, ref = match.group(2) or "", text.ref(number)
                 _add(out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options))
-
-
-_GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?""")
-_RUBY = re.compile(r"""^\s*ruby\s+["']([^"']+)["']""")
-_GEM_GROUP = re.compile(r"^\s*group\s+(.+?)\s+do\b")
-_GEM_INLINE_GROUP = re.compile(r"\bgroups?:\s*(\[[^\]]*\]|:\w+)")
-#: Gemfile groups of the running application (any other group serves development or tests).
-_RUNTIME_GROUPS = frozenset({"default", "production"})
-
-
-def _dev_groups(spec: str) -> bool:
-    groups = set(re.findall(r":(\w+)", spec))
-    return bool(groups) and not groups & _RUNTIME_GROUPS
-
-
-def read_gemfile(text: TextFile, out: Readings) -> None:
-    out.manifests[text.path] = "ruby"
-    group_dev = False
-    for number, line in enumerate(text.lines, 1):
-        if match := _GEM_GROUP.match(line):
-            group_dev = _dev_groups(match.group(1))
-        elif re.match(r"^end\b", line):
-            group_dev = False
-        if match := _GEM.match(line):
-            inline = _GEM_INLINE_GROUP.search(line[match.end() :])
-            dev = _dev_groups(inline.group(1)) if inline else group_dev
-            ref = text.ref(number)
-            _add(out, text, "ruby", match.group(1), match.group(2) or "", ref=ref, dev=dev)
-        elif match := _RUBY.match(line):
-            out.toolchains.append(Toolchain("ruby", match.group(1), text.ref(number)))
 
 
 def read_composer_json(text: TextFile, out: Readings) -> None:
