@@ -149,6 +149,31 @@ def _jobs_fact(stack: Stack) -> MemoryCandidate | None:
     return candidate(FACT, "jobs", text, refs=refs, importance=0.75, tags=tags)
 
 
+#: Most optional extras, and dependencies of each, an extras fact names.
+MAX_EXTRAS = 6
+
+
+def _extras_fact(out: Readings) -> MemoryCandidate | None:
+    """The root manifests' optional runtime extras: parts installed on request (`postgres`
+    adds psycopg), stated as such, never as the project's stack."""
+    extras: dict[str, list[str]] = {}
+    refs: list[str] = []
+    for dep in out.dependencies:
+        if dep.extra and not folder_of(dep.manifest):
+            named = extras.setdefault(dep.extra, [])
+            if dep.name not in named:
+                named.append(dep.name)
+                refs.append(dep.ref)
+    if not extras:
+        return None
+    shown = list(extras.items())[:MAX_EXTRAS]
+    parts = [f"`{extra}` adds {join_words(names[:MAX_EXTRAS])}" for extra, names in shown]
+    where = join_words(sorted({ref_path(r) for r in refs}))
+    text = f"Optional extras, installed only on request ({where}): {'; '.join(parts)}."
+    tags = ["extras", "optional dependencies", *(extra for extra, _ in shown)]
+    return candidate(FACT, "extras", text, refs=refs, importance=0.5, tags=tags)
+
+
 def _services_fact(out: Readings) -> MemoryCandidate | None:
     listed: list[str] = []
     refs: list[str] = []
@@ -297,6 +322,7 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
         _database_fact(stack) if stack else None,
         _jobs_fact(stack) if stack else None,
         _services_fact(reading.readings),
+        _extras_fact(reading.readings),
         _languages_fact(reading),
         _about_fact(reading),
         _layout_fact(reading, stack),

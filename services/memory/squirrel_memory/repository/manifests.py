@@ -17,6 +17,7 @@ from xml.etree import ElementTree as ET
 
 import yaml
 
+from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.gemfile import read_gemfile
 from squirrel_memory.repository.manifest_formats import (
@@ -61,7 +62,9 @@ def _add(
     out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
 
 
-def _pep508(out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False) -> None:
+def _pep508(
+    out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False, extra: str = ""
+) -> None:
     for spec in specs:
         if not isinstance(spec, str):
             continue
@@ -70,7 +73,8 @@ def _pep508(out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool
             name = match.group(1).lower().replace("_", "-")
             version = spec[match.end() :].split(";", 1)[0].strip().strip("[]")
             ref = _toml_line(text, match.group(1))
-            _add(out, text, "python", name, version, ref=ref, dev=dev)
+            dependency = Dependency("python", name, version, ref, text.path, dev=dev, extra=extra)
+            out.dependencies.append(dependency)
 
 
 def read_pyproject(text: TextFile, out: Readings) -> None:
@@ -86,9 +90,14 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     if isinstance(requires, str):
         out.toolchains.append(Toolchain("python", requires, _toml_line(text, "requires-python")))
     _pep508(out, text, _strings(project.get("dependencies")))
-    # An optional extra or a dependency group serves development, tests or an integration.
-    for group in _table(project.get("optional-dependencies")).values():
-        _pep508(out, text, _strings(group), dev=True)
+    # An extra named for development (`test`, `docs`) serves it; another (`postgres`,
+    # `server`) is an optional part of the running project. A dependency group serves
+    # development.
+    for extra, group in _table(project.get("optional-dependencies")).items():
+        if is_dev_group(extra):
+            _pep508(out, text, _strings(group), dev=True)
+        else:
+            _pep508(out, text, _strings(group), extra=extra)
     for group in _table(data.get("dependency-groups")).values():
         _pep508(out, text, _strings(group), dev=True)
     for section in ("dependencies", "dev-dependencies"):

@@ -1,10 +1,12 @@
 """Manifest edges read from real repositories: where a Gemfile group ends, whatever its
-indentation."""
+indentation; a pyproject's optional extras, for development or an optional part of the running
+project."""
 
 from __future__ import annotations
 
 import pytest
 
+from squirrel_memory.extractors.declared_libraries import declared_libraries
 from squirrel_memory.repository import read_repository, repository_candidates
 from tests.unit.memory.repository.conftest import MakeRepo
 
@@ -69,3 +71,77 @@ def test_gems_of_an_indented_group_stay_dev_until_its_end(make_repo: MakeRepo) -
     dev = _dev(make_repo, {"Gemfile": gemfile, "lib/quarry.rb": RB})
 
     assert dev == {"byebug": True, "rails": True, "rack": False}
+
+
+PY = "x = 1\n" * 100
+EXTRAS_PYPROJECT = (
+    '[project]\nname = "quarry"\ndependencies = ["attrs"]\n\n'
+    "[project.optional-dependencies]\n"
+    'postgres = ["psycopg>=3"]\nserver = ["fastapi", "uvicorn"]\n'
+    'test = ["pytest", "django"]\ndocs = ["mkdocs"]\nlint-tools = ["ruff"]\n'
+)
+
+
+def test_an_extra_named_for_development_is_dev_and_any_other_an_optional_part(
+    make_repo: MakeRepo,
+) -> None:
+    reading = read_repository(make_repo({"pyproject.toml": EXTRAS_PYPROJECT, "quarry/x.py": PY}))
+
+    deps = {d.name: (d.dev, d.extra) for d in reading.readings.dependencies}
+
+    assert deps["attrs"] == (False, "")
+    assert deps["psycopg"] == (False, "postgres")
+    assert deps["fastapi"] == (False, "server")
+    assert deps["uvicorn"] == (False, "server")
+    assert deps["pytest"] == (True, "")
+    assert deps["mkdocs"] == (True, "")
+    assert deps["ruff"] == (True, "")
+
+
+def test_an_optional_extra_is_stated_as_optional_never_as_the_stack(make_repo: MakeRepo) -> None:
+    files = {"pyproject.toml": EXTRAS_PYPROJECT, "quarry/x.py": PY}
+
+    found = {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+    assert found["repo:stack"] == "quarry is a Python project."
+    assert "repo:database" not in found
+    extras = found["repo:extras"]
+    assert extras.startswith("Optional extras, installed only on request (pyproject.toml):")
+    assert "`postgres` adds psycopg" in extras and "`server` adds fastapi and uvicorn" in extras
+    # Development extras are not optional parts of the project.
+    assert "pytest" not in extras and "mkdocs" not in extras and "`test`" not in extras
+    assert not any("Django" in text or "FastAPI" in text for text in found.values())
+
+
+def test_a_project_with_development_extras_only_states_no_extras(make_repo: MakeRepo) -> None:
+    pyproject = (
+        '[project]\nname = "quarry"\ndependencies = ["flask"]\n\n'
+        '[project.optional-dependencies]\ndev = ["pytest"]\ntesting = ["celery"]\n'
+    )
+    files = {"pyproject.toml": pyproject, "quarry/x.py": PY}
+
+    found = {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+    assert "repo:extras" not in found
+    assert found["repo:stack"] == "quarry is a Python/Flask app."
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("pyproject.toml", EXTRAS_PYPROJECT),
+        (
+            "setup.py",
+            "setup(name='quarry', install_requires=['attrs'],\n"
+            "      extras_require={'postgres': ['psycopg'], 'server': ['fastapi'],\n"
+            "                      'test': ['pytest', 'django'], 'docs': ['mkdocs']})\n",
+        ),
+    ],
+)
+def test_a_session_read_manifest_takes_only_development_extras_as_dev(path: str, text: str) -> None:
+    declared = declared_libraries(path, text)
+
+    # pytest and Django of the `test` extra say how the project is tested; the runtime extras'
+    # psycopg and FastAPI are neither its stack nor its development.
+    assert declared.get("pytest") is True and declared.get("django") is True
+    assert "fastapi" not in declared and "psycopg" not in declared
