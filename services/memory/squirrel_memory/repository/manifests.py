@@ -32,6 +32,7 @@ from squirrel_memory.repository.manifest_formats import (
     read_pubspec,
     read_r_description,
 )
+from squirrel_memory.repository.pinned_versions import PINNED_READERS
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
@@ -363,26 +364,6 @@ def read_pipfile(text: TextFile, out: Readings) -> None:
             _add(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
 
 
-def read_tool_versions(text: TextFile, out: Readings) -> None:
-    """asdf/mise `.tool-versions`: `elixir 1.17.2-otp-27`, `nodejs 20.11.0`."""
-    names = {"elixir": "elixir", "nodejs": "javascript", "python": "python", "golang": "go"}
-    names |= {"ruby": "ruby", "rust": "rust", "java": "jvm", "php": "php", "erlang": "erlang"}
-    for number, line in enumerate(text.lines, 1):
-        parts = line.split("#", 1)[0].split()
-        if len(parts) >= 2 and parts[0] in names:
-            out.toolchains.append(Toolchain(names[parts[0]], parts[1], text.ref(number)))
-
-
-def read_node_version(text: TextFile, out: Readings) -> None:
-    """`.nvmrc` / `.node-version`: the Node.js version the developers pin (`20`, `v20.11.0`);
-    an alias (`lts/iron`, `node`) names no version."""
-    for number, line in enumerate(text.lines, 1):
-        pinned = line.split("#", 1)[0].strip().removeprefix("v")
-        if pinned[:1].isdigit():
-            out.toolchains.append(Toolchain("javascript", pinned, text.ref(number)))
-            return
-
-
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
 MANIFEST_READERS: Mapping[str, Reader] = {
     "pyproject.toml": read_pyproject,
@@ -397,9 +378,6 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "pom.xml": read_pom_xml,
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
-    ".tool-versions": read_tool_versions,
-    ".nvmrc": read_node_version,
-    ".node-version": read_node_version,
     "pnpm-workspace.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,
@@ -409,6 +387,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "dune-project": read_dune_project,
     "CMakeLists.txt": read_cmakelists,
     **dict.fromkeys(MARKER_MANIFESTS, read_marker),
+    **PINNED_READERS,
 }
 SUFFIX_READERS: Mapping[str, Reader] = {
     ".csproj": read_csproj,

@@ -241,6 +241,49 @@ TRAPS = [
         said=(("repo:stack", "Node.js 20"),),
     ),
     RepoTrap(
+        "python-version-file-pins-the-runtime-within-the-range",
+        {
+            ".python-version": "3.12.1\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.10"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "quarry is a Python project (Python 3.12.1)."),),
+    ),
+    RepoTrap(
+        "python-version-file-below-the-requires-python-floor",
+        {
+            ".python-version": "3.9\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.10"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "quarry is a Python project."),),
+        unsaid=("Python 3.9", "Python 3.10"),
+    ),
+    RepoTrap(
+        "python-version-file-names-an-environment-not-a-version",
+        {
+            ".python-version": "quarry-env\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.11"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "(Python 3.11)"),),
+    ),
+    RepoTrap(
+        "ruby-version-file-pins-the-runtime",
+        {".ruby-version": "ruby-3.3.0\n", "Gemfile": RAILS_GEMFILE, "app/models/stone.rb": RB},
+        said=(("repo:stack", "Ruby/Rails app (Ruby 3.3"),),
+    ),
+    RepoTrap(
+        "ruby-version-file-disagrees-with-the-gemfile",
+        {
+            ".ruby-version": "3.2.2\n",
+            "Gemfile": RAILS_GEMFILE + 'ruby "3.3.0"\n',
+            "app/models/stone.rb": RB,
+        },
+        said=(("repo:stack", "Ruby/Rails app"),),
+        unsaid=("Ruby 3.2", "Ruby 3.2.2", "Ruby 3.3", "Ruby 3.3.0"),
+    ),
+    RepoTrap(
         "elixir-tool-versions-beside-ci-matrix-and-image",
         {
             ".tool-versions": "erlang 26.2.2\nelixir 1.16.1-otp-26\n",
