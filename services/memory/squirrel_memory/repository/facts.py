@@ -158,8 +158,10 @@ def _extras_fact(out: Readings) -> MemoryCandidate | None:
     adds psycopg), stated as such, never as the project's stack."""
     extras: dict[str, list[str]] = {}
     refs: list[str] = []
+    own = out.name.lower().replace("_", "-")
     for dep in out.dependencies:
-        if dep.extra and not folder_of(dep.manifest):
+        # An extra that gathers others (`all = ["quarry[postgres,server]"]`) names the project.
+        if dep.extra and not folder_of(dep.manifest) and dep.name != own:
             named = extras.setdefault(dep.extra, [])
             if dep.name not in named:
                 named.append(dep.name)

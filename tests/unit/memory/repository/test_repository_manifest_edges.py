@@ -79,6 +79,7 @@ EXTRAS_PYPROJECT = (
     "[project.optional-dependencies]\n"
     'postgres = ["psycopg>=3"]\nserver = ["fastapi", "uvicorn"]\n'
     'test = ["pytest", "django"]\ndocs = ["mkdocs"]\nlint-tools = ["ruff"]\n'
+    'all = ["quarry[postgres,server]"]\n'
 )
 
 
@@ -110,6 +111,7 @@ def test_an_optional_extra_is_stated_as_optional_never_as_the_stack(make_repo: M
     assert "`postgres` adds psycopg" in extras and "`server` adds fastapi and uvicorn" in extras
     # Development extras are not optional parts of the project.
     assert "pytest" not in extras and "mkdocs" not in extras and "`test`" not in extras
+    assert "quarry" not in extras and "`all`" not in extras  # an extra of extras adds nothing
     assert not any("Django" in text or "FastAPI" in text for text in found.values())
 
 
