@@ -194,6 +194,30 @@ async def test_a_rehash_stopped_between_batches_is_taken_up_by_the_next_start(
     assert state["episode"] == ["evt_a_first", "evt_m_user"]
 
 
+async def test_the_progress_counts_the_events_rehashed_never_the_ones_merged_away(
+    database: str, project: str
+) -> None:
+    db, _ = await _open(database, project)
+    await db.close()
+    # The command stored first has the last id: the double stored after it, rehashed in the
+    # first batch, is merged away (after it was counted) by the last batch, into the first.
+    first = ("evt_z_again", "alice", "test_run", COMMAND)
+    double = ("evt_a_first", "alice", "command_run", COMMAND)
+    _as_version_8_left_it(database, project, [first, double, *ROWS[2:]])
+    told: list[CountProgress] = []
+
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        await migrate(conn, batch_rows=1, progress=told.append)
+
+    events = set(_state(database, project)["events"])
+    assert events == {"evt_z_again", "evt_m_user", "evt_n_said"}
+    assert (told[0].counted, told[0].total) == (0, 4)
+    # Never more counted than there are events; at the end, every event left, of them all.
+    assert all(p.counted <= p.total for p in told), told
+    assert (told[-1].counted, told[-1].total) == (3, 3)
+    assert [p.counted for p in told[:-1]] == sorted(p.counted for p in told[:-1])
+
+
 async def test_a_server_waiting_for_anothers_rehash_says_how_far_that_one_is(
     database: str, project: str
 ) -> None:

@@ -63,6 +63,7 @@ def reads_backend(
         server=link.server,
         outbox=sender,
         token_in_use=lambda: connection.current_link().token,
+        token_refused=connection.refused,
     )
     sender.on_sent = backend.team_is_back
     sender.start()

@@ -25,7 +25,12 @@ import structlog
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import InvalidArgumentError, NotFoundError, SquirrelError
+from squirrel_core.errors import (
+    InvalidArgumentError,
+    NotFoundError,
+    SquirrelError,
+    UnauthenticatedError,
+)
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway import messages, team_away
 from squirrel_gateway.backend import (
@@ -49,6 +54,10 @@ RETRY_AFTER_SECONDS: Final = 30.0
 T = TypeVar("T")
 
 
+def _nothing() -> None:
+    return None
+
+
 def _one_token() -> str:
     return ""
 
@@ -66,11 +75,14 @@ class TeamMemoryBackend:
         wait_seconds: float = TEAM_WAIT_SECONDS,
         outbox: OutboxSender | None = None,
         token_in_use: Callable[[], str] | None = None,
+        token_refused: Callable[[], None] | None = None,
     ) -> None:
         """`token_in_use` gives the token the team calls carry now (the home's, read again when
-        `sqrl team join` saved another): a pause ends when it is no longer the refused one."""
+        `sqrl team join` saved another): a pause ends when it is no longer the refused one.
+        `token_refused` is told when the team server refused it (UNAUTHENTICATED)."""
         self._outbox = outbox
         self._token_in_use = token_in_use or _one_token
+        self._token_refused = token_refused or _nothing
         self._local = local
         self._team = team
         self._team_id = team_id
@@ -142,6 +154,7 @@ class TeamMemoryBackend:
             wait_seconds=seconds,
             outbox=self._outbox,
             token_in_use=self._token_in_use,
+            token_refused=self._token_refused,
         )
 
     async def resolve_project(self, path: str) -> str:
@@ -183,6 +196,8 @@ class TeamMemoryBackend:
                 return None
             if isinstance(exc, InvalidArgumentError) and raise_invalid:
                 raise
+            if isinstance(exc, UnauthenticatedError):
+                self._token_refused()
             reason = team_away.reason_of(exc, self._wait)
             if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS

@@ -1,16 +1,22 @@
 """The gateway's client of the team server, carrying the token the home holds now.
 
 `sqrl team join` saves a new token in `<home>/team/token` when the admin replaced a revoked
-one. Reads must use it at once, not at the next `sqrl up`: every `client()` looks at the token
-file (one `stat`), reads it again only when it changed, and opens a new client for a new token.
-A file that cannot be read (removed, a folder in its place, not text) keeps the token in use.
+one. Reads must use it at once, not at the next `sqrl up`: a call looks at the token file (one
+`stat`) when a second or more has passed since the last look, reads it again only when it
+changed, and opens a new client for a new token, which that call and every one after it use. So
+the event loop makes at most one `stat` a second, however many calls it serves. Once the server
+refused the token in use (`refused`), every call looks, until another token is saved: the next
+call after `sqrl team join` uses the new one (those calls ask no server meanwhile). A file that
+cannot be read (removed, a folder in its place, not text) keeps the token in use.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Final
 
 import structlog
 
@@ -20,6 +26,9 @@ from squirrel_core.team_client import TeamLink, team_memory_client
 log = structlog.get_logger()
 
 Stamp = tuple[int, int, int] | None
+
+LOOK_EVERY_SECONDS: Final = 1.0
+"""Least time between two looks at the token file, whatever the rate of calls."""
 
 
 def _stamp(path: Path) -> Stamp:
@@ -41,12 +50,16 @@ class TeamConnection:
         saved_link: Callable[[], TeamLink | None],
         *,
         timeout: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._link = link
         self._token_file = token_file
         self._saved_link = saved_link
         self._timeout = timeout
+        self._clock = clock
         self._seen = _stamp(token_file)
+        self._looked_at = clock()
+        self._refused = False
         self._client: MemoryClient | None = None
         self._stale: list[MemoryClient] = []
 
@@ -62,8 +75,19 @@ class TeamConnection:
             self._client = team_memory_client(self._link, timeout=self._timeout)
         return self._client
 
+    def refused(self) -> None:
+        """The team server refused the token in use: look at the file on every call until
+        another token is saved there."""
+        self._refused = True
+
     def token_replaced(self) -> bool:
-        """Whether another token was saved since the last look; it is used from now on."""
+        """Whether another token was saved since the last look; it is used from now on. The
+        file is looked at when `LOOK_EVERY_SECONDS` have passed since the last look, or on
+        every call while the token in use is one the server refused."""
+        now = self._clock()
+        if now - self._looked_at < LOOK_EVERY_SECONDS and not self._refused:
+            return False
+        self._looked_at = now
         stamp = _stamp(self._token_file)
         if stamp == self._seen:
             return False
@@ -72,6 +96,7 @@ class TeamConnection:
         if saved is None or saved.token == self._link.token:
             return False
         self._link = replace(self._link, token=saved.token)
+        self._refused = False
         if self._client is not None:
             self._stale.append(self._client)  # a read may still be on it; closed with the rest
             self._client = None

@@ -209,3 +209,54 @@ def test_a_test_file_is_named_as_one_not_by_a_few_letters_inside_its_name(
     path: str, test: bool
 ) -> None:
     assert is_test_code(path) is test
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("src/main.rs", "use axum::{routing::get, Router};\nuse sqlx::PgPool;\n"),
+        ("src/main.rs", "extern crate axum;\nextern crate sqlx;\n\nfn main() {}\n"),
+        ("src/lib.rs", "pub use axum::Router;\npub(crate) use ::sqlx::Pool;\n"),
+        ("app/main.py", "from fastapi import FastAPI\nimport sqlalchemy\n"),
+        ("src/server.ts", "import express from 'express'\nimport { Pool } from 'pg'\n"),
+    ],
+)
+def test_the_code_a_session_touched_shows_its_framework_and_data_layer_in_every_language(
+    path: str, code: str
+) -> None:
+    found = _facts([(path, code)])
+
+    assert found["framework"].startswith("Built with ")
+    assert found["database"].startswith("Data layer: ")
+
+
+def test_rust_use_and_extern_crate_name_the_crates_the_code_uses() -> None:
+    found = _facts(
+        [
+            ("Cargo.toml", '[package]\nname = "tiles"\n'),
+            ("src/main.rs", "use axum::Router;\nuse tokio::net::TcpListener;\n"),
+            ("src/db.rs", "extern crate diesel;\nuse diesel::prelude::*;\n"),
+        ]
+    )
+
+    assert found["framework"] == "Built with Axum."
+    assert found["database"] == "Data layer: Diesel."
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        # the crate's own modules, the standard library, prose and another language's `use`
+        ("src/main.rs", "use crate::axum::Router;\nuse self::sqlx::Pool;\nuse std::io;\n"),
+        ("src/main.rs", '// use axum::Router;\nlet s = "use sqlx::Pool;";\n'),
+        ("README.md", "Notes\n\nuse axum::Router; is how we started\nuse sqlx for the data\n"),
+        ("src/Handler.php", "<?php\nuse axum;\nuse sqlx;\n"),
+        ("lib/Tiles.pm", "use axum;\nuse sqlx;\n1;\n"),
+    ],
+)
+def test_a_use_line_that_is_not_rust_code_importing_a_crate_names_nothing(
+    path: str, code: str
+) -> None:
+    found = _facts([(path, code)])
+
+    assert "framework" not in found and "database" not in found

@@ -5,11 +5,13 @@ The table names Python and JavaScript packages, so only those ecosystems' manife
 for it: a Gemfile's `gem "pg"` or a Cargo feature called `redis` shares a name with a package
 of another ecosystem and says nothing of it. A manifest is read by its structure, never by its
 words: a name in `keywords`, a description or a tool's settings declares nothing. A library
-declared for development only (`devDependencies`, `[dependency-groups]`, an optional extra, a
-`requirements-dev.txt`) is *dev*: it may say how the project is tested, never what it is built
-with or where its data lives. A manifest that does not parse (an edit's fragment, a partial
-read) is matched name by name, as declared for the running project; a setup script is read for
-its `install_requires` (and its extras, as development ones).
+declared for development only (`devDependencies`, `[dependency-groups]`, an optional extra named
+for development — `test`, `lint`, `docs` —, a `requirements-dev.txt`) is *dev*: it may say how
+the project is tested, never what it is built with or where its data lives. A runtime extra
+(`postgres`, `server`) is installed on request only: it is neither. A manifest that does not
+parse (an edit's fragment, a partial read) is matched name by name, as declared for the running
+project; a setup script is read for its `install_requires` (and its `tests_require` and
+development extras, as development ones).
 """
 
 from __future__ import annotations
@@ -21,19 +23,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_memory.extractors.manifests import LIBRARIES
+from squirrel_memory.repository.dev_groups import is_dev_group
 
 #: `name`, `name[extra]>=1`, `name @ url`: a requirement's distribution name (PEP 508).
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 #: A declared name in a manifest fragment that does not parse (`"pg": "^8",`, `flask>=3`).
 _FRAGMENT_DEP = re.compile(
     r"""["']?(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?)["']?\s*(?:[<>=~!^\[;:,"']|$)"""
-)
-#: Words in a requirements file's name that make it a development one, each a whole word of
-#: the name (`requirements-docs.txt`; never "doc" inside `requirements-docker.txt`).
-_DEV_REQUIREMENTS = frozenset(
-    {"dev", "devel", "develop", "development", "test", "tests", "testing", "lint", "linting"}
-    | {"linters", "doc", "docs", "documentation", "ci", "check", "checks", "type", "types"}
-    | {"typing", "typecheck", "bench", "benchmark", "benchmarks"}
 )
 _PYTHON_SCRIPTS = frozenset({"setup.py", "setup.cfg"})
 
@@ -75,8 +71,11 @@ def _pyproject(data: dict[str, Any]) -> dict[str, bool]:
     found: dict[str, bool] = {}
     project = _table(data.get("project"))
     _add(found, _requirements(project.get("dependencies")), dev=False)
-    for extra in _table(project.get("optional-dependencies")).values():
-        _add(found, _requirements(extra), dev=True)
+    for name, extra in _table(project.get("optional-dependencies")).items():
+        # A runtime extra (`postgres`, `server`) is installed on request: neither the stack
+        # nor how the project is developed.
+        if is_dev_group(name):
+            _add(found, _requirements(extra), dev=True)
     for group in _table(data.get("dependency-groups")).values():
         _add(found, _requirements(group), dev=True)
     tool = _table(data.get("tool"))
@@ -98,8 +97,7 @@ def _pipfile(data: dict[str, Any]) -> dict[str, bool]:
 
 
 def _requirements_file(name: str, text: str) -> dict[str, bool]:
-    words = re.split(r"[^a-z0-9]+", name.lower().removeprefix("requirements").removesuffix(".txt"))
-    dev = not _DEV_REQUIREMENTS.isdisjoint(words)
+    dev = is_dev_group(name.removeprefix("requirements").removesuffix(".txt"))
     found: dict[str, bool] = {}
     lines = [line.split("#", 1)[0] for line in text.splitlines()]
     specs = [line for line in lines if not line.lstrip().startswith("-")]
@@ -129,19 +127,36 @@ def declared_libraries(path: str, text: str) -> dict[str, bool]:
 
 
 #: `install_requires=[…]` in a setup script, `install_requires =` and its indented lines in
-#: `setup.cfg`; the extras (`extras_require`, `tests_require`) are development ones.
+#: `setup.cfg`; `tests_require` and an extra named for development (`extras_require={"test":
+#: […]}`) are development ones, a runtime extra (`"postgres": […]`) is neither.
 _SETUP_LIST = re.compile(r"\b(install_requires|extras_require|tests_require)\s*=\s*([\[{])")
+_SETUP_EXTRA = re.compile(r"""["']([\w.-]+)["']\s*:\s*\[([^\]]*)\]""")
 _CFG_KEY = re.compile(r"^(install_requires|tests_require)\s*=(.*)$")
+_QUOTED = re.compile(r"""["']([^"']+)["']""")
+
+
+def _braced(text: str, start: int) -> str:
+    """The text from `start` (just inside a `{`) to the `}` that closes it, or to the end."""
+    depth = 1
+    for index in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[start:index]
+    return text[start:]
 
 
 def _setup_requirements(text: str) -> dict[str, bool]:
     found: dict[str, bool] = {}
     for match in _SETUP_LIST.finditer(text):
+        if match.group(1) == "extras_require" and match.group(2) == "{":
+            for extra in _SETUP_EXTRA.finditer(_braced(text, match.end())):
+                if is_dev_group(extra.group(1)):
+                    _add(found, _requirements(_QUOTED.findall(extra.group(2))), dev=True)
+            continue
         closing = "]" if match.group(2) == "[" else "}"
         end = text.find(closing, match.end())
         body = text[match.end() : end if end >= 0 else len(text)]
-        specs = re.findall(r"""["']([^"']+)["']""", body)
-        _add(found, _requirements(specs), dev=match.group(1) != "install_requires")
+        _add(found, _requirements(_QUOTED.findall(body)), dev=match.group(1) != "install_requires")
     key = ""
     for line in text.splitlines():
         if cfg := _CFG_KEY.match(line):

@@ -230,6 +230,37 @@ _PY_IMPORT = re.compile(
     re.MULTILINE,
 )
 _JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
+#: Rust's `use axum::Router;`, `pub use ::sqlx::Pool;`, `extern crate diesel;`: the crate a
+#: path starts with (`crate::`, `self::`, `super::` and the standard library name none here).
+_RUST_USE = re.compile(
+    r"^\s*(?:\d+\s*(?:→|\t)\s*)?"
+    r"(?:(?:pub(?:\s*\([^)]*\))?\s+)?use\s+(?:::)?|extern\s+crate\s+)"
+    r"([a-z_][a-z0-9_]*)\s*(?:::|;|\s+as\b)",
+    re.MULTILINE,
+)
+#: Rust crates, as code names them (`actix_web` for `actix-web`) → (fact key, display name):
+#: a table of their own, since a crate may share its name with another ecosystem's package.
+RUST_CRATES: dict[str, tuple[str, str]] = {
+    "axum": ("framework", "Axum"),
+    "actix_web": ("framework", "Actix Web"),
+    "rocket": ("framework", "Rocket"),
+    "warp": ("framework", "warp"),
+    "tauri": ("framework", "Tauri"),
+    "leptos": ("framework", "Leptos"),
+    "sqlx": ("database", "SQLx"),
+    "diesel": ("database", "Diesel"),
+    "sea_orm": ("database", "SeaORM"),
+    "rusqlite": ("database", "SQLite"),
+    "tokio_postgres": ("database", "PostgreSQL"),
+    "postgres": ("database", "PostgreSQL"),
+    "redis": ("database", "Redis"),
+    "mongodb": ("database", "MongoDB"),
+    "tokio": ("libraries", "Tokio"),
+    "serde": ("libraries", "Serde"),
+    "clap": ("libraries", "clap"),
+    "reqwest": ("libraries", "reqwest"),
+    "rstest": ("testing", "rstest"),
+}
 #: Folders whose files are not the project's (dependencies, environments, build output).
 _FOREIGN_DIRS = frozenset(
     {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
@@ -268,14 +299,19 @@ def code_texts(event: StoredEvent) -> list[str]:
     return [t[:MAX_CODE_SCAN_CHARS] for t in texts]
 
 
-def libraries_in(text: str) -> set[str]:
-    """The known libraries (`LIBRARIES`) a text of code imports (a manifest's declarations are
-    read by `declared_libraries`)."""
+def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]:
+    """(fact key, display name) of each known library a text of code imports (a manifest's
+    declarations are read by `declared_libraries`): Python and JavaScript imports in any code
+    (`LIBRARIES`), Rust's `use` and `extern crate` in Rust code (`RUST_CRATES`), where a `use`
+    line of another language (PHP, Perl) or of prose names no crate."""
     names: set[str] = set()
     for match in _PY_IMPORT.finditer(text):
         names.add((match.group(1) or match.group(2)).lower())
     names.update(m.lower() for m in _JS_IMPORT.findall(text))
-    return {n for n in names if n in LIBRARIES}
+    found = {LIBRARIES[n] for n in names if n in LIBRARIES}
+    if language == "Rust":
+        found.update(RUST_CRATES[c] for c in _RUST_USE.findall(text) if c in RUST_CRATES)
+    return found
 
 
 def extension_language(suffix: str) -> str | None:

@@ -112,8 +112,7 @@ def _stack_evidence(
                         evidence.add(key, display, scope, event.id, strong=False)
                 continue
             # Code that imports a library uses it; a database test code opens is a double.
-            for name in sorted(libraries_in(text)):
-                key, display = LIBRARIES[name]
+            for key, display in sorted(libraries_in(text, language)):
                 if key != "database" or not is_test_code(rel):
                     evidence.add(key, display, scope, event.id, strong=True)
         for database in sorted(_configured_databases(event, rel)):

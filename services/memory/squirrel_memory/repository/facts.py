@@ -87,12 +87,10 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
         return None
     refs: list[str] = []
     if not databases and len(others) == 1:
-        # A client only declared: what is declared, never that the application uses it.
+        # A client only declared: what is declared, never that the application uses it, nor
+        # that nothing sets it up (the code, which is not read, may connect to it).
         through = f"{orm.name} and " if orm else ""
-        text = (
-            f"The manifests declare {through}a client for {_named(others)}; no database"
-            " configuration says the application uses it"
-        )
+        text = f"The manifests declare {through}a client for {_named(others)}"
         refs.extend(others[0].refs)
         if orm:
             refs.extend(orm.refs)
@@ -143,14 +141,39 @@ def _jobs_fact(stack: Stack) -> MemoryCandidate | None:
     if stack.parts.get("queue"):
         text = f"Background jobs run on {named}."
     else:
-        # Only declared: what is declared, never that jobs run on it.
-        text = (
-            f"The manifests declare {named} (background jobs); no configuration or process file"
-            " in the repository sets it up."
-        )
+        # Only declared: what is declared, never that jobs run on it, nor that nothing sets it
+        # up (the code, which is not read, may).
+        text = f"The manifests declare {named} (background jobs)."
     refs = [r for q in queues[:2] for r in q.refs]
     tags = ["background jobs", "queue", *(q.name for q in queues[:2])]
     return candidate(FACT, "jobs", text, refs=refs, importance=0.75, tags=tags)
+
+
+#: Most optional extras, and dependencies of each, an extras fact names.
+MAX_EXTRAS = 6
+
+
+def _extras_fact(out: Readings) -> MemoryCandidate | None:
+    """The root manifests' optional runtime extras: parts installed on request (`postgres`
+    adds psycopg), stated as such, never as the project's stack."""
+    extras: dict[str, list[str]] = {}
+    refs: list[str] = []
+    own = out.name.lower().replace("_", "-")
+    for dep in out.dependencies:
+        # An extra that gathers others (`all = ["quarry[postgres,server]"]`) names the project.
+        if dep.extra and not folder_of(dep.manifest) and dep.name != own:
+            named = extras.setdefault(dep.extra, [])
+            if dep.name not in named:
+                named.append(dep.name)
+                refs.append(dep.ref)
+    if not extras:
+        return None
+    shown = list(extras.items())[:MAX_EXTRAS]
+    parts = [f"`{extra}` adds {join_words(names[:MAX_EXTRAS])}" for extra, names in shown]
+    where = join_words(sorted({ref_path(r) for r in refs}))
+    text = f"Optional extras, installed only on request ({where}): {'; '.join(parts)}."
+    tags = ["extras", "optional dependencies", *(extra for extra, _ in shown)]
+    return candidate(FACT, "extras", text, refs=refs, importance=0.5, tags=tags)
 
 
 def _services_fact(out: Readings) -> MemoryCandidate | None:
@@ -301,6 +324,7 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
         _database_fact(stack) if stack else None,
         _jobs_fact(stack) if stack else None,
         _services_fact(reading.readings),
+        _extras_fact(reading.readings),
         _languages_fact(reading),
         _about_fact(reading),
         _layout_fact(reading, stack),

@@ -15,9 +15,11 @@ def folder_of(path: str) -> str:
 class Dependency:
     """A dependency a manifest declares; `version` is the locked one when a lock file has it.
 
-    `dev` when it is declared for development, tests or an optional extra only (`devDependencies`,
-    `only: :test`, a Gemfile's `group :test`, `testImplementation`): it says how the project is
-    developed, not what it runs."""
+    `dev` when it is declared for development or tests only (`devDependencies`, `only: :test`,
+    a Gemfile's `group :test`, `testImplementation`, an extra named `test` or `docs`): it says
+    how the project is developed, not what it runs. `extra` names the optional extra of the
+    running project that declares it (`postgres`, `server`): installed on request, it is not
+    the project's stack either."""
 
     ecosystem: str
     name: str
@@ -26,6 +28,7 @@ class Dependency:
     manifest: str
     locked_ref: str = ""
     dev: bool = False
+    extra: str = ""
 
 
 @dataclass(frozen=True, slots=True)

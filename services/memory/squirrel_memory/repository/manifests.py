@@ -1,7 +1,8 @@
 """Manifests: project name, language version and declared dependencies, with their lines.
 
 Formats with a parser are parsed with it (tomllib, json, xml.etree, configparser); mix.exs,
-Gemfile, go.mod and Gradle scripts have none in Python and are read with anchored patterns.
+go.mod and Gradle scripts have none in Python and are read with anchored patterns (a Gemfile
+too, in `gemfile.py`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from xml.etree import ElementTree as ET
 
 import yaml
 
+from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.gemfile import read_gemfile
 from squirrel_memory.repository.manifest_formats import (
     MARKED_BY_CONTENT,
     MARKER_MANIFESTS,
@@ -29,6 +32,7 @@ from squirrel_memory.repository.manifest_formats import (
     read_pubspec,
     read_r_description,
 )
+from squirrel_memory.repository.pinned_versions import PINNED_READERS
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
@@ -59,7 +63,9 @@ def _add(
     out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
 
 
-def _pep508(out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False) -> None:
+def _pep508(
+    out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False, extra: str = ""
+) -> None:
     for spec in specs:
         if not isinstance(spec, str):
             continue
@@ -68,7 +74,8 @@ def _pep508(out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool
             name = match.group(1).lower().replace("_", "-")
             version = spec[match.end() :].split(";", 1)[0].strip().strip("[]")
             ref = _toml_line(text, match.group(1))
-            _add(out, text, "python", name, version, ref=ref, dev=dev)
+            dependency = Dependency("python", name, version, ref, text.path, dev=dev, extra=extra)
+            out.dependencies.append(dependency)
 
 
 def read_pyproject(text: TextFile, out: Readings) -> None:
@@ -84,9 +91,14 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     if isinstance(requires, str):
         out.toolchains.append(Toolchain("python", requires, _toml_line(text, "requires-python")))
     _pep508(out, text, _strings(project.get("dependencies")))
-    # An optional extra or a dependency group serves development, tests or an integration.
-    for group in _table(project.get("optional-dependencies")).values():
-        _pep508(out, text, _strings(group), dev=True)
+    # An extra named for development (`test`, `docs`) serves it; another (`postgres`,
+    # `server`) is an optional part of the running project. A dependency group serves
+    # development.
+    for extra, group in _table(project.get("optional-dependencies")).items():
+        if is_dev_group(extra):
+            _pep508(out, text, _strings(group), dev=True)
+        else:
+            _pep508(out, text, _strings(group), extra=extra)
     for group in _table(data.get("dependency-groups")).values():
         _pep508(out, text, _strings(group), dev=True)
     for section in ("dependencies", "dev-dependencies"):
@@ -230,36 +242,6 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
                 _add(out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options))
 
 
-_GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?""")
-_RUBY = re.compile(r"""^\s*ruby\s+["']([^"']+)["']""")
-_GEM_GROUP = re.compile(r"^\s*group\s+(.+?)\s+do\b")
-_GEM_INLINE_GROUP = re.compile(r"\bgroups?:\s*(\[[^\]]*\]|:\w+)")
-#: Gemfile groups of the running application (any other group serves development or tests).
-_RUNTIME_GROUPS = frozenset({"default", "production"})
-
-
-def _dev_groups(spec: str) -> bool:
-    groups = set(re.findall(r":(\w+)", spec))
-    return bool(groups) and not groups & _RUNTIME_GROUPS
-
-
-def read_gemfile(text: TextFile, out: Readings) -> None:
-    out.manifests[text.path] = "ruby"
-    group_dev = False
-    for number, line in enumerate(text.lines, 1):
-        if match := _GEM_GROUP.match(line):
-            group_dev = _dev_groups(match.group(1))
-        elif re.match(r"^end\b", line):
-            group_dev = False
-        if match := _GEM.match(line):
-            inline = _GEM_INLINE_GROUP.search(line[match.end() :])
-            dev = _dev_groups(inline.group(1)) if inline else group_dev
-            ref = text.ref(number)
-            _add(out, text, "ruby", match.group(1), match.group(2) or "", ref=ref, dev=dev)
-        elif match := _RUBY.match(line):
-            out.toolchains.append(Toolchain("ruby", match.group(1), text.ref(number)))
-
-
 def read_composer_json(text: TextFile, out: Readings) -> None:
     data = _table(json.loads(text.text))
     out.manifests[text.path] = "php"
@@ -382,26 +364,6 @@ def read_pipfile(text: TextFile, out: Readings) -> None:
             _add(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
 
 
-def read_tool_versions(text: TextFile, out: Readings) -> None:
-    """asdf/mise `.tool-versions`: `elixir 1.17.2-otp-27`, `nodejs 20.11.0`."""
-    names = {"elixir": "elixir", "nodejs": "javascript", "python": "python", "golang": "go"}
-    names |= {"ruby": "ruby", "rust": "rust", "java": "jvm", "php": "php", "erlang": "erlang"}
-    for number, line in enumerate(text.lines, 1):
-        parts = line.split("#", 1)[0].split()
-        if len(parts) >= 2 and parts[0] in names:
-            out.toolchains.append(Toolchain(names[parts[0]], parts[1], text.ref(number)))
-
-
-def read_node_version(text: TextFile, out: Readings) -> None:
-    """`.nvmrc` / `.node-version`: the Node.js version the developers pin (`20`, `v20.11.0`);
-    an alias (`lts/iron`, `node`) names no version."""
-    for number, line in enumerate(text.lines, 1):
-        pinned = line.split("#", 1)[0].strip().removeprefix("v")
-        if pinned[:1].isdigit():
-            out.toolchains.append(Toolchain("javascript", pinned, text.ref(number)))
-            return
-
-
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
 MANIFEST_READERS: Mapping[str, Reader] = {
     "pyproject.toml": read_pyproject,
@@ -416,9 +378,6 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "pom.xml": read_pom_xml,
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
-    ".tool-versions": read_tool_versions,
-    ".nvmrc": read_node_version,
-    ".node-version": read_node_version,
     "pnpm-workspace.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,
@@ -428,6 +387,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "dune-project": read_dune_project,
     "CMakeLists.txt": read_cmakelists,
     **dict.fromkeys(MARKER_MANIFESTS, read_marker),
+    **PINNED_READERS,
 }
 SUFFIX_READERS: Mapping[str, Reader] = {
     ".csproj": read_csproj,

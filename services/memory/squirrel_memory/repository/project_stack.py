@@ -77,8 +77,9 @@ def _roles(
     deps: list[Dependency], ecosystem: str, started: frozenset[str] = frozenset()
 ) -> dict[str, list[Part]]:
     """Each role's parts among `deps`. A dependency declared for development, tests or an
-    extra only says nothing of what the project runs, unless it is the framework the project's
-    own start command starts (`astro dev` with Astro among the devDependencies)."""
+    optional extra only says nothing of what the project runs, unless it is a development one
+    and the framework the project's own start command starts (`astro dev` with Astro among the
+    devDependencies)."""
     found: dict[str, list[Part]] = {}
     seen: set[tuple[str, str]] = set()
     ranked = sorted(deps, key=lambda d: (folder_of(d.manifest) != "", d.manifest))
@@ -86,7 +87,7 @@ def _roles(
         role: Role | None = dependency_role(ecosystem, dep.name)
         if role is None or (role.role, role.name) in seen:
             continue
-        if dep.dev and not (role.role == "framework" and role.name in started):
+        if dep.extra or (dep.dev and not (role.role == "framework" and role.name in started)):
             continue
         seen.add((role.role, role.name))
         refs = (dep.ref, dep.locked_ref)

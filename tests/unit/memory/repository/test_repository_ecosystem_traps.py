@@ -82,6 +82,57 @@ TRAPS = [
         },
         unsaid=("Background jobs run on Laravel Horizon",),
     ),
+    # -- a job queue the code sets up (the source modules are not read: no absence claim) ------
+    RepoTrap(
+        "ruby-job-queue-a-source-module-sets-up",
+        {
+            "Gemfile": RAILS_GEMFILE,
+            "app/workers/polish_worker.rb": "class PolishWorker\n  include Sidekiq::Job\n"
+            "  def perform(id) = Stone.find(id).polish!\nend\n",
+            "app/models/stone.rb": RB,
+        },
+        said=(("repo:jobs", "The manifests declare Sidekiq"),),
+        unsaid=("no configuration or process file", "Background jobs run on Sidekiq"),
+    ),
+    RepoTrap(
+        "javascript-job-queue-a-source-module-sets-up",
+        {
+            "package.json": '{"name": "quarry", "dependencies": {"bullmq": "^5"}}\n',
+            "src/queue.ts": "import { Queue } from 'bullmq'\n"
+            "export const polish = new Queue('polish', { connection })\n" + TS,
+        },
+        said=(("repo:jobs", "The manifests declare BullMQ"),),
+        unsaid=("no configuration or process file", "Background jobs run on BullMQ"),
+    ),
+    RepoTrap(
+        "python-job-queue-a-source-module-sets-up",
+        {
+            "pyproject.toml": '[project]\nname = "quarry"\ndependencies = ["celery"]\n',
+            "quarry/jobs.py": "from celery import Celery\n\napp = Celery('quarry')\n" + PY,
+        },
+        said=(("repo:jobs", "The manifests declare Celery"),),
+        unsaid=("no configuration or process file", "Background jobs run on Celery"),
+    ),
+    # -- a database the code connects to (the source modules are not read: no absence claim) ---
+    RepoTrap(
+        "javascript-database-a-source-module-connects-to",
+        {
+            "package.json": '{"name": "quarry", "dependencies": {"pg": "^8"}}\n',
+            "src/store.ts": "import pg from 'pg'\n"
+            "export const pool = new pg.Pool({ connectionString: process.env.PGURL })\n" + TS,
+        },
+        said=(("repo:database", "The manifests declare a client for PostgreSQL (pg)"),),
+        unsaid=("no database configuration", "database is PostgreSQL"),
+    ),
+    RepoTrap(
+        "python-database-a-source-module-connects-to",
+        {
+            "pyproject.toml": '[project]\nname = "quarry"\ndependencies = ["psycopg"]\n',
+            "quarry/store.py": "import psycopg\n\nconn = psycopg.connect(DSN)\n" + PY,
+        },
+        said=(("repo:database", "The manifests declare a client for PostgreSQL (psycopg)"),),
+        unsaid=("no database configuration", "database is PostgreSQL"),
+    ),
     # -- a framework or queue declared for development, tests or an example only -----------------
     RepoTrap(
         "python-framework-and-queue-of-an-examples-extra",
@@ -188,6 +239,49 @@ TRAPS = [
         {".nvmrc": "20\n", "package.json": '{"name": "quarry", "engines": {"node": ">=20"}}\n'}
         | {"src/stones.ts": TS},
         said=(("repo:stack", "Node.js 20"),),
+    ),
+    RepoTrap(
+        "python-version-file-pins-the-runtime-within-the-range",
+        {
+            ".python-version": "3.12.1\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.10"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "quarry is a Python project (Python 3.12.1)."),),
+    ),
+    RepoTrap(
+        "python-version-file-below-the-requires-python-floor",
+        {
+            ".python-version": "3.9\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.10"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "quarry is a Python project."),),
+        unsaid=("Python 3.9", "Python 3.10"),
+    ),
+    RepoTrap(
+        "python-version-file-names-an-environment-not-a-version",
+        {
+            ".python-version": "quarry-env\n",
+            "pyproject.toml": '[project]\nname = "quarry"\nrequires-python = ">=3.11"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "(Python 3.11)"),),
+    ),
+    RepoTrap(
+        "ruby-version-file-pins-the-runtime",
+        {".ruby-version": "ruby-3.3.0\n", "Gemfile": RAILS_GEMFILE, "app/models/stone.rb": RB},
+        said=(("repo:stack", "Ruby/Rails app (Ruby 3.3"),),
+    ),
+    RepoTrap(
+        "ruby-version-file-disagrees-with-the-gemfile",
+        {
+            ".ruby-version": "3.2.2\n",
+            "Gemfile": RAILS_GEMFILE + 'ruby "3.3.0"\n',
+            "app/models/stone.rb": RB,
+        },
+        said=(("repo:stack", "Ruby/Rails app"),),
+        unsaid=("Ruby 3.2", "Ruby 3.2.2", "Ruby 3.3", "Ruby 3.3.0"),
     ),
     RepoTrap(
         "elixir-tool-versions-beside-ci-matrix-and-image",

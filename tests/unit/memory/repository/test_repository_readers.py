@@ -132,7 +132,7 @@ def test_typescript_next_app(make_repo: MakeRepo) -> None:
         "storefront is a TypeScript/Next.js app (Node.js 20, Next.js 14.2.15) with PostgreSQL "
         "via Prisma."
     )
-    # BullMQ is declared, and nothing in the repository sets it up: it is no more than that.
+    # BullMQ is declared, and no file read sets it up: it is named as declared, no more.
     assert found["repo:jobs"].content.startswith("The manifests declare BullMQ 5.21.0 (background")
     # pnpm-lock.yaml makes the scripts pnpm's.
     assert found["repo:recipe:test"].content.startswith("Run the tests with `pnpm test`")

@@ -131,8 +131,7 @@ def test_one_declared_client_alone_is_not_the_database(make_repo: MakeRepo) -> N
     found = _facts(make_repo, files)
 
     assert found["repo:database"].content == (
-        "The manifests declare SQLAlchemy and a client for PostgreSQL (asyncpg); no database"
-        " configuration says the application uses it."
+        "The manifests declare SQLAlchemy and a client for PostgreSQL (asyncpg)."
     )
     assert "PostgreSQL" not in found["repo:stack"].content
 

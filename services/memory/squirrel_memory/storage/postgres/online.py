@@ -83,6 +83,17 @@ Progress = Callable[[CountProgress], None]
 """Told where a count stands: once before its first batch, then after each batch's commit."""
 
 
+@dataclass(frozen=True, slots=True)
+class BatchDone:
+    """What one batch did: the last id it did (None: every row is done), how many more rows
+    are done now (the batch's own, less any done before that it removed), and how many rows it
+    removed from the table (events merged away), which leave the total."""
+
+    upto: str | None
+    counted: int
+    removed: int = 0
+
+
 async def prepared_once(conn: AsyncConnection, progress: str, prepare: Sequence[str]) -> None:
     """Run `prepare` (which makes the table `progress`, with `counted_to` and `done`) and start
     the progress row, unless a stopped migration already did (its progress table is there)."""
@@ -125,43 +136,40 @@ async def in_batches(
 
 
 async def batches_told(
-    one_batch: Callable[[], Awaitable[tuple[str | None, int]]],
+    one_batch: Callable[[], Awaitable[BatchDone]],
     start: Callable[[], Awaitable[CountProgress]],
     progress: Progress | None,
     after_batch: AfterBatch | None,
 ) -> int:
-    """`in_batches` over `one_batch` (the last id it did and the rows it went over), telling
-    `progress` where the migration stands (`start`) before its first batch and after each one.
-    Returns the batches run."""
+    """`in_batches` over `one_batch`, telling `progress` where the migration stands (`start`)
+    before its first batch and after each one. Returns the batches run."""
     stands = await start() if progress is not None else None
     if progress is not None and stands is not None:
         progress(stands)
 
     async def told() -> str | None:
         nonlocal stands
-        upto, rows = await one_batch()
+        step = await one_batch()
         if progress is not None and stands is not None:
-            done = stands.counted + rows
-            # Rows written meanwhile land on either side of the watermark: the total grows
-            # with them, never below what was done.
-            stands = replace(stands, counted=done, total=max(stands.total, done))
+            done = stands.counted + step.counted
+            # Rows the batch removed leave the total; rows written meanwhile land on either
+            # side of the watermark: the total grows with them, never below what was done.
+            total = max(stands.total - step.removed, done)
+            stands = replace(stands, counted=done, total=total)
             progress(stands)
-        return upto
+        return step.upto
 
     return await in_batches(told, after_batch)
 
 
-async def _one_batch(
-    conn: AsyncConnection, count: OnlineCount, batch_rows: int
-) -> tuple[str | None, int]:
-    """Count the next `batch_rows` memories; (the last id counted, None when every row is;
-    the memories this batch counted)."""
+async def _one_batch(conn: AsyncConnection, count: OnlineCount, batch_rows: int) -> BatchDone:
+    """Count the next `batch_rows` memories (the last id counted: None when every row is)."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (count.lock_key,))
         cursor = await conn.execute(f"SELECT counted_to, done FROM {count.progress}")  # noqa: S608
         row = await cursor.fetchone()
         if row is None or row[1]:
-            return None, 0
+            return BatchDone(None, 0)
         after = str(row[0])
         cursor = await conn.execute(
             "SELECT id FROM memory_items WHERE id > %s ORDER BY id OFFSET %s LIMIT 1",
@@ -180,7 +188,7 @@ async def _one_batch(
             "done = %s",
             (upto, upto is None),
         )
-    return upto, rows
+    return BatchDone(upto, rows)
 
 
 async def count_online(

@@ -33,6 +33,7 @@ from psycopg import AsyncConnection, errors
 from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
     AfterBatch,
+    BatchDone,
     CountProgress,
     Progress,
     batches_told,
@@ -84,7 +85,7 @@ _LOCK_BATCH = (
     "WHERE id > %s AND id <= %s ORDER BY id FOR UPDATE"
 )
 _HOLDERS = (
-    "SELECT id, seq, project_id, user_id, hash, processed_at FROM events "
+    "SELECT id, seq, project_id, user_id, hash, processed_at, id <= %s FROM events "
     "WHERE (project_id, user_id, hash) IN "
     "(SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])) AND NOT (id = ANY(%s)) "
     "FOR UPDATE"
@@ -95,11 +96,10 @@ _SET_HASHES = (
 )
 
 
-async def _one_batch(
-    conn: AsyncConnection, rehash: EventRehash, batch_rows: int
-) -> tuple[str | None, int]:
-    """Rehash the next `batch_rows` events; (the last id done, None when every event is; the
-    events the batch read).
+async def _one_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int) -> BatchDone:
+    """Rehash the next `batch_rows` events (the last id done: None when every event is). The
+    events done are those of the batch that are kept, less any done before that the batch
+    merged away; every event merged away leaves the total.
 
     The rows are read and hashed before the batch's transaction (an event's content never
     changes once stored), so the appends wait only for the SQL that merges and rehashes."""
@@ -108,7 +108,7 @@ async def _one_batch(
     )
     row = await cursor.fetchone()
     if row is None or row[1]:
-        return None, 0
+        return BatchDone(None, 0)
     after = str(row[0])
     cursor = await conn.execute(_READ_BATCH, (after, batch_rows))
     read = await cursor.fetchall()
@@ -116,7 +116,7 @@ async def _one_batch(
     async with conn.transaction():
         if not read:
             await conn.execute(f"UPDATE {rehash.progress} SET done = true")  # noqa: S608
-            return None, 0
+            return BatchDone(None, 0)
         upto = str(read[-1][0])
         for project in sorted({str(r[1]) for r in read}):
             # The project's appends take turns through this lock (`events.PostgresEventLog`).
@@ -131,16 +131,18 @@ async def _one_batch(
         cursor = await conn.execute(
             _HOLDERS,
             (
+                after,
                 [e.key[0] for e, _ in batch],
                 [e.key[1] for e, _ in batch],
                 [e.key[2] for e, _ in batch],
                 ids,
             ),
         )
+        found = await cursor.fetchall()
         holders = [
-            Rehashed(str(h[0]), int(h[1]), (str(h[2]), str(h[3]), str(h[4])), h[5])
-            for h in await cursor.fetchall()
+            Rehashed(str(h[0]), int(h[1]), (str(h[2]), str(h[3]), str(h[4])), h[5]) for h in found
         ]
+        done_before = {str(h[0]) for h in found if h[6]}  # at or below the watermark
         merges = plan_merges([event for event, _ in batch] + holders)
         if merges.into:
             await conn.execute("DELETE FROM events WHERE id = ANY(%s)", (list(merges.into),))
@@ -157,12 +159,12 @@ async def _one_batch(
             f"UPDATE {rehash.progress} SET counted_to = %s",  # noqa: S608
             (upto,),
         )
-    return upto, len(read)
+    undone = sum(1 for event, _ in batch if event.id in merges.into)
+    undone += sum(1 for merged in merges.into if merged in done_before)
+    return BatchDone(upto, len(batch) - undone, len(merges.into))
 
 
-async def _retried_batch(
-    conn: AsyncConnection, rehash: EventRehash, batch_rows: int
-) -> tuple[str | None, int]:
+async def _retried_batch(conn: AsyncConnection, rehash: EventRehash, batch_rows: int) -> BatchDone:
     """`_one_batch`, run again when Postgres chose it to break a deadlock (nothing of it was
     kept: its transaction rolled back, the watermark did not move)."""
     attempt = 1
