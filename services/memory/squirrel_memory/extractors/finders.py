@@ -8,6 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_memory.extractors.answered_questions import IMPORTANCE as DECISION_IMPORTANCE
+from squirrel_memory.extractors.answered_questions import answered_questions
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
@@ -296,6 +298,13 @@ FOUND: tuple[Extract, ...] = (
         SUBAGENT_IMPORTANCE,
         lambda _f: ("pitfall", "subagent"),
         _files,
+    ),
+    # What the user chose when the assistant asked: a decision of the project.
+    _Finder(
+        answered_questions,
+        MemoryType.USER_STYLE,
+        DECISION_IMPORTANCE,
+        lambda _f: ("preference", "decision", "answer", STANDING_TAG),
     ),
     # The user putting the assistant right: what holds instead, where it was working.
     _Finder(
