@@ -67,6 +67,8 @@ from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IM
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
+from squirrel_memory.extractors.reported_versions import IMPORTANCE as VERSIONS_IMPORTANCE
+from squirrel_memory.extractors.reported_versions import reported_versions
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -305,6 +307,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer", STANDING_TAG),
+    ),
+    # The toolchain's versions, as a subagent that read the build reported them.
+    _Finder(
+        _one(reported_versions),
+        MemoryType.PROJECT_FACT,
+        VERSIONS_IMPORTANCE,
+        lambda _f: ("stack", "versions", "subagent"),
     ),
     # The user putting the assistant right: what holds instead, where it was working.
     _Finder(
