@@ -14,6 +14,8 @@ from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
+from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
@@ -376,6 +378,14 @@ FOUND: tuple[Extract, ...] = (
         ignore_rules,
         MemoryType.PROJECT_FACT,
         IGNORED_IMPORTANCE,
+        lambda f: ("gitignore", "where", f.path),
+        _path,
+    ),
+    # What git ignores, as `git check-ignore -v` showed it with the file and line.
+    _Finder(
+        checked_ignores,
+        MemoryType.PROJECT_FACT,
+        CHECKED_IMPORTANCE,
         lambda f: ("gitignore", "where", f.path),
         _path,
     ),
