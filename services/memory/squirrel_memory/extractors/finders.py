@@ -46,6 +46,8 @@ from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMPORTANCE
 from squirrel_memory.extractors.main_branch import main_branch
+from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
+from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
@@ -316,6 +318,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         VERSIONS_IMPORTANCE,
         lambda _f: ("stack", "versions", "subagent"),
+    ),
+    # A manifest the repository root lacks, as a failed read of it at the root showed.
+    _Finder(
+        missing_manifests,
+        MemoryType.PITFALL,
+        MISSING_IMPORTANCE,
+        lambda _f: ("pitfall", "layout"),
     ),
     # The user putting the assistant right: what holds instead, where it was working.
     _Finder(
