@@ -37,6 +37,8 @@ from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.instruction_imports import IMPORTANCE as IMPORTS_IMPORTANCE
+from squirrel_memory.extractors.instruction_imports import instruction_imports
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
@@ -388,6 +390,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         IGNORED_IMPORTANCE,
         lambda f: ("gitignore", "where", f.path),
+        _path,
+    ),
+    # An instruction file that only imports another: where the instructions live.
+    _Finder(
+        instruction_imports,
+        MemoryType.PROJECT_FACT,
+        IMPORTS_IMPORTANCE,
+        lambda f: ("instructions", "where", f.path),
         _path,
     ),
     # What git ignores, as `git check-ignore -v` showed it with the file and line.
