@@ -30,7 +30,7 @@ def test_a_go_services_report_gives_its_toolchain_as_a_fact() -> None:
     )
     session = _delegated("/home/dev/relay", report)
 
-    (fact,) = [c for c in session.extracted() if c.key == "reported:versions"]
+    (fact,) = [c for c in session.extracted() if c.key == "toolchain:reported-versions"]
 
     assert fact.type == MemoryType.PROJECT_FACT
     assert fact.content == (

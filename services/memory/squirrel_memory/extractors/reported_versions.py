@@ -31,7 +31,7 @@ from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.subagent_findings import last_replies, report_of, taken_back
 from squirrel_memory.models import StoredEvent
 
-KEY = "reported:versions"
+KEY = "toolchain:reported-versions"
 #: As a requirements list: read, not checked by a run.
 IMPORTANCE = 0.5
 MIN_TOOLS = 3
