@@ -228,3 +228,23 @@ async def test_a_subagents_project_overview_is_not_kept() -> None:
     session.events[-1] = replace(session.events[-1], sidechain=True)
 
     assert await _about(session) == []
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS[:3], ids=IDS[:3])
+async def test_a_wrapped_line_naming_the_file_drops_its_sentence_not_a_fragment(
+    name: str, language: str, code: str
+) -> None:
+    session = _session()
+    session.read(
+        "AGENTS.md",
+        f"# AGENTS\n\nA bookkeeping toolkit for {language} shops. It ships ledger rules and\n"
+        "AGENTS.md templates for new repositories. Entries post nightly and balance\n"
+        "before close.\n",
+    )
+
+    (about,) = await _about(session)
+
+    assert about == (
+        f"What this project (ledger) is and does, per its AGENTS.md: A bookkeeping toolkit for "
+        f"{language} shops. Entries post nightly and balance before close."
+    )

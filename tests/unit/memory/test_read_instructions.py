@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
@@ -11,6 +12,7 @@ from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.loaded_sources import only_from
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
+from squirrel_memory.views.blocks import merge_style
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.test_rules_extractor import T0, Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
@@ -318,3 +320,24 @@ async def test_a_skills_rule_is_a_written_instruction_without_a_file() -> None:
     assert rule.type is MemoryType.USER_STYLE
     assert WRITTEN_TAG in rule.tags
     assert rule.file_paths == ()
+
+
+def test_rules_of_one_file_that_tie_keep_the_files_order() -> None:
+    # one read of the file: same importance and time; the keys sort otherwise than the lines
+    lines = {"pref:work_on_main": 15, "pref:always_squash": 19, "pref:keep_errors_short": 23}
+    rules = [
+        replace(
+            _style(key, ("preference", "standing", WRITTEN_TAG), 0.5, 1),
+            id=f"m{line}",
+            source_refs=(f"AGENTS.md:{line}",),
+        )
+        for key, line in lines.items()
+    ]
+
+    merged = merge_style(rules, [], None)
+
+    assert [i.key for i in merged] == [
+        "pref:work_on_main",
+        "pref:always_squash",
+        "pref:keep_errors_short",
+    ]

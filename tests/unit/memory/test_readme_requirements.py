@@ -139,3 +139,54 @@ def test_the_readmes_list_comes_before_an_instruction_files() -> None:
     found = readme_requirements(session.events)
 
     assert found is not None and found.path == "README.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a Rust crate's README and a Ruby gem's instruction file: what the project supports
+        (
+            "# tally\n\n## Supported Versions\n\n- **Rust**: 1.74 or later\n- **tokio**: ^1.30\n",
+            ("Supported Versions", ["Rust: 1.74 or later", "tokio: ^1.30"]),
+        ),
+        (
+            "# Agents\n\n## Minimum versions\n\n* Ruby 3.1\n* Rails 7.0 or newer\n",
+            ("Minimum versions", ["Ruby 3.1", "Rails 7.0 or newer"]),
+        ),
+    ],
+)
+def test_a_supported_versions_section_is_listed_too(text: str, said: tuple[str, list[str]]) -> None:
+    assert listed_requirements(text) == said
+
+
+def test_supported_versions_are_said_as_what_the_project_supports() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add(
+        "user_message",
+        {
+            "text": "# Agents\n\n## Supported Versions\n\n- **Go**: 1.22 or later\n",
+            "loaded_file": "AGENTS.md",
+        },
+        ("AGENTS.md",),
+        origin="harness",
+    )
+    session.user("Fix the failing build.")
+
+    (fact,) = [c for c in session.extracted() if c.key == "readme:requirements:AGENTS.md"]
+
+    assert fact.content == (
+        "What the project supports, as AGENTS.md lists it (supported versions): Go: 1.22 or later."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a section about supporting the project (funding, help) or about upgrading versions
+        "# tally\n\n## Support\n\n- open an issue\n- join the chat\n",
+        "# tally\n\n## Upgrading versions\n\n- run `make bump`\n",
+        "# tally\n\n## Supported versions\n\nSee SECURITY.md.\n",
+    ],
+)
+def test_a_support_or_upgrade_section_says_nothing(text: str) -> None:
+    assert listed_requirements(text) is None

@@ -136,6 +136,7 @@ _OVERVIEW_HEADING = re.compile(
     re.IGNORECASE,
 )
 #: A line about the instruction file itself, not the project.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
 _ABOUT_THE_FILE = re.compile(
     r"\bthis file\b|\b(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md\b|claude\.ai/code|"
     r"\bguidance\b|\binstructions? for\b",
@@ -162,9 +163,18 @@ def _overview_text(text: str) -> str:
     for number, line in enumerate(lines):
         if _OVERVIEW_HEADING.match(line.strip()):
             return "\n".join(lines[number + 1 :])
-    return "\n".join(
-        line for line in lines if not _ABOUT_THE_FILE.search(line) and not re.match(r"^#\s", line)
-    )
+    kept: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", "\n".join(lines)):
+        body = [line for line in paragraph.splitlines() if not re.match(r"^#\s", line)]
+        if any(re.match(r"^\s*(?:[-*+]|\d+[.)]|#|\|)", line) for line in body):
+            # a list, a table or headings: line by line
+            kept.append("\n".join(line for line in body if not _ABOUT_THE_FILE.search(line)))
+            continue
+        # prose: a sentence about the file goes, not the part of it on the same line as the
+        # file's name (a wrapped line would leave a fragment: "templates — everything …")
+        said = _SENTENCE_END.split(" ".join(line.strip() for line in body))
+        kept.append(" ".join(part for part in said if not _ABOUT_THE_FILE.search(part)))
+    return "\n\n".join(part for part in kept if part.strip())
 
 
 def is_instruction_file(path: str) -> bool:

@@ -8,12 +8,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_memory.extractors.answered_questions import IMPORTANCE as DECISION_IMPORTANCE
+from squirrel_memory.extractors.answered_questions import answered_questions
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORTANCE
 from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
+from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
@@ -37,6 +41,8 @@ from squirrel_memory.extractors.forge_workflows import forge_workflows
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.instruction_imports import IMPORTANCE as IMPORTS_IMPORTANCE
+from squirrel_memory.extractors.instruction_imports import instruction_imports
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
@@ -46,6 +52,8 @@ from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMPORTANCE
 from squirrel_memory.extractors.main_branch import main_branch
+from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
+from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
 from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
@@ -69,8 +77,13 @@ from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IM
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
+<<<<<<< HEAD
 from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
 from squirrel_memory.extractors.review_checks import review_checks
+=======
+from squirrel_memory.extractors.reported_versions import IMPORTANCE as VERSIONS_IMPORTANCE
+from squirrel_memory.extractors.reported_versions import reported_versions
+>>>>>>> h-former-a
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -303,6 +316,27 @@ FOUND: tuple[Extract, ...] = (
         lambda _f: ("pitfall", "subagent"),
         _files,
     ),
+    # What the user chose when the assistant asked: a decision of the project.
+    _Finder(
+        answered_questions,
+        MemoryType.USER_STYLE,
+        DECISION_IMPORTANCE,
+        lambda _f: ("preference", "decision", "answer", STANDING_TAG),
+    ),
+    # The toolchain's versions, as a subagent that read the build reported them.
+    _Finder(
+        _one(reported_versions),
+        MemoryType.PROJECT_FACT,
+        VERSIONS_IMPORTANCE,
+        lambda _f: ("stack", "versions", "subagent"),
+    ),
+    # A manifest the repository root lacks, as a failed read of it at the root showed.
+    _Finder(
+        missing_manifests,
+        MemoryType.PITFALL,
+        MISSING_IMPORTANCE,
+        lambda _f: ("pitfall", "layout"),
+    ),
     # The user putting the assistant right: what holds instead, where it was working.
     _Finder(
         user_corrections,
@@ -364,6 +398,22 @@ FOUND: tuple[Extract, ...] = (
         ignore_rules,
         MemoryType.PROJECT_FACT,
         IGNORED_IMPORTANCE,
+        lambda f: ("gitignore", "where", f.path),
+        _path,
+    ),
+    # An instruction file that only imports another: where the instructions live.
+    _Finder(
+        instruction_imports,
+        MemoryType.PROJECT_FACT,
+        IMPORTS_IMPORTANCE,
+        lambda f: ("instructions", "where", f.path),
+        _path,
+    ),
+    # What git ignores, as `git check-ignore -v` showed it with the file and line.
+    _Finder(
+        checked_ignores,
+        MemoryType.PROJECT_FACT,
+        CHECKED_IMPORTANCE,
         lambda f: ("gitignore", "where", f.path),
         _path,
     ),

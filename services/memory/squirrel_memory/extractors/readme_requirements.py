@@ -2,7 +2,8 @@
 in a session lists it.
 
 A README often lists what a developer must have first under a heading or label of its own
-("### Requirements", "## Prerequisites", "Build dependencies:", "**Requirements**"): a bullet
+("### Requirements", "## Prerequisites", "Build dependencies:", "**Requirements**"; what it
+supports under "## Supported versions", "## Minimum versions"): a bullet
 per tool, runtime or library ("- **GitHub CLI** (`gh`) installed and authenticated", "- CMake
 3.16 or newer", "- Node.js with npm"). When the assistant read the project's root README (its
 subagent too: the file is the project's), that list becomes one project fact in the README's
@@ -36,8 +37,11 @@ MAX_ITEM_WORDS = 14
 #: (`Requirements:`, `**Build dependencies**`).
 _TITLE = (
     r"(?:(?:system|build|runtime|software|development|dev|hardware)\s+)?"
-    r"(?:requirements|prerequisites|pre-requisites|dependencies)"
+    r"(?:requirements|prerequisites|pre-requisites|dependencies)|"
+    r"supported\s+versions|version\s+support|minimum\s+versions"
 )
+#: A title that lists what the project supports rather than what a developer must install.
+_SUPPORT = re.compile(r"support|minimum", re.IGNORECASE)
 _SECTION = re.compile(
     rf"^(?:#{{1,6}}\s+|(?:\*\*|__))?(?P<title>{_TITLE})(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
     re.IGNORECASE,
@@ -121,7 +125,8 @@ def readme_requirements(events: list[StoredEvent]) -> ReadmeRequirements | None:
         if listed is None:
             continue
         title, items = listed
-        content = f"What the project needs, as {path} lists it ({title.lower()}): "
+        need = "supports" if _SUPPORT.search(title) else "needs"
+        content = f"What the project {need}, as {path} lists it ({title.lower()}): "
         return ReadmeRequirements(
             KEY_PREFIX + path, content + "; ".join(items) + ".", path, (event.id,)
         )

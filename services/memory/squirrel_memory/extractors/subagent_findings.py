@@ -179,8 +179,8 @@ class SubagentFinding:
     files: tuple[str, ...]
 
 
-def _report(event: StoredEvent, last_replies: frozenset[str]) -> str:
-    """The subagent's report `event` carries, or ""."""
+def report_of(event: StoredEvent, last_replies: frozenset[str]) -> str:
+    """The subagent's report `event` carries, or "" (`last_replies`: `last_replies(events)`)."""
     content = event.content
     if event.event_type == EventType.TOOL_RESULT and content.get("tool") in SUBAGENT_TOOLS:
         output = content.get("output")
@@ -201,7 +201,7 @@ def _report(event: StoredEvent, last_replies: frozenset[str]) -> str:
     return ""
 
 
-def _last_replies(events: list[StoredEvent]) -> frozenset[str]:
+def last_replies(events: list[StoredEvent]) -> frozenset[str]:
     """The last reply of each subagent in `events` (its report to the parent)."""
     last: dict[str, str] = {}
     for event in events:
@@ -254,7 +254,7 @@ def _lines(report: str) -> list[tuple[str, str]]:
     return found
 
 
-def _taken_back(events: list[StoredEvent], index: int) -> bool:
+def taken_back(events: list[StoredEvent], index: int) -> bool:
     """Whether a later main reply calls the report wrong, or the user's next message says no."""
     for event in events[index + 1 :]:
         text = event.content.get("text")
@@ -309,13 +309,13 @@ def _found_in(
 def subagent_findings(events: list[StoredEvent]) -> list[SubagentFinding]:
     """The problems the subagents of `events` (in order) reported finding in the project."""
     elsewhere = replies_elsewhere(events)
-    last = _last_replies(events)
+    last = last_replies(events)
     kept: list[SubagentFinding] = []
     for index, event in enumerate(events):
         if event.id in elsewhere:
             continue  # a subagent that looked at another place reports on that place
-        report = _report(event, last)
-        if not report or _taken_back(events, index):
+        report = report_of(event, last)
+        if not report or taken_back(events, index):
             continue
         kept.extend(_found_in(report, event, kept))
         if len(kept) >= MAX_FINDINGS:

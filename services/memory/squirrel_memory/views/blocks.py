@@ -37,7 +37,7 @@ def merge_style(
     """Project user-style memories merged over the global ones: on the same key the project's
     statement wins (it refines the global habit for this repository), tags are pooled and both
     ids are kept as sources. Most useful first (importance as `weigh` gives it, evidence,
-    recency), then key."""
+    recency), then the place in the file a rule was read from, then key."""
     groups: dict[str, list[MemoryItem]] = {}
     for item in by_usefulness(memories, weigh):
         if item.scope is Scope.USER and user_id and item.user_id not in (None, user_id):
@@ -47,6 +47,7 @@ def merge_style(
     proof: dict[str, int] = {k: sum(evidence(m) for m in g) for k, g in groups.items()}
     manual = {k for k, g in groups.items() if any(m.source is MemorySource.MANUAL for m in g)}
     weight = {k: weigh(g[0]) for k, g in groups.items()}
+    place = {k: _place(g[0]) for k, g in groups.items()}
     for key, group in groups.items():
         best = group[0]
         merged[key] = StyleItem(
@@ -80,11 +81,25 @@ def merge_style(
         return []
     newest = max(i.last_updated_at for i in merged.values())
 
-    def rank(i: StyleItem) -> tuple[float, float, str]:
+    def rank(i: StyleItem) -> tuple[float, float, tuple[str, int], str]:
         useful = score(weight[i.key], proof[i.key], i.last_updated_at, newest, i.key in manual)
-        return (-useful, -i.last_updated_at.timestamp(), i.key)
+        return (-useful, -i.last_updated_at.timestamp(), place.get(i.key, _NO_PLACE), i.key)
 
     return sorted(merged.values(), key=rank)
+
+
+_NO_PLACE = ("", 0)
+_REF = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+)")
+
+
+def _place(memory: MemoryItem) -> tuple[str, int]:
+    """Where a rule read from a file stands in it (its first `path:line` source): rules of one
+    file that tie on everything else keep the file's order, the order its author gave them."""
+    for ref in memory.source_refs:
+        match = _REF.match(ref)
+        if match:
+            return match.group("path"), int(match.group("line"))
+    return _NO_PLACE
 
 
 def key_fact(item: MemoryItem) -> str:

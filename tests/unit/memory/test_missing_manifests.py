@@ -1,0 +1,79 @@
+"""A manifest the repository root lacks, as a failed read of it at the root showed: a pitfall
+per manifest in any ecosystem; nothing for a sub-folder's path, a file that is no manifest, a
+run elsewhere, another program's error or a manifest the session then wrote."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.missing_manifests import missing_manifests
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
+
+
+def test_a_node_monorepos_missing_root_package_json_is_a_pitfall() -> None:
+    session = Session("/home/dev/site", "s1", T0)
+    session.run(
+        "ls && echo --- && cat package.json | head -40",
+        0,
+        "apps\npackages\n---\ncat: package.json: No such file or directory\n",
+    )
+
+    (pitfall,) = [c for c in session.extracted() if c.key.startswith("pitfall:no-root")]
+
+    assert pitfall.type == MemoryType.PITFALL
+    assert pitfall.content == (
+        "There is no `package.json` at the repository root (`cat package.json`: No such file "
+        "or directory)."
+    )
+
+
+def test_a_rust_workspace_read_with_head_is_read_the_same_way() -> None:
+    session = Session("/home/dev/ferry", "s1", T0)
+    session.run(
+        "head -20 Cargo.toml", 1, "head: cannot open 'Cargo.toml' (No such file or directory)\n"
+    )
+
+    (found,) = missing_manifests(session.events)
+
+    assert found.content == (
+        "There is no `Cargo.toml` at the repository root (`head Cargo.toml`: No such file or "
+        "directory)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "cwd"),
+    [
+        # a sub-folder's manifest, a file that is no manifest, a shell in a sub-folder
+        ("cat web/package.json", "cat: web/package.json: No such file or directory\n", None),
+        ("cat notes.txt", "cat: notes.txt: No such file or directory\n", None),
+        ("cat package.json", "cat: package.json: No such file or directory\n", "/home/dev/x/web"),
+        # another repository, another program's error about a file it was not asked to read
+        (
+            "cd ../other && cat package.json",
+            "cat: package.json: No such file or directory\n",
+            None,
+        ),
+        ("npm run build", "sh: package.json: No such file or directory\n", None),
+    ],
+)
+def test_nothing_else_says_the_root_lacks_a_manifest(
+    command: str, output: str, cwd: str | None
+) -> None:
+    session = Session("/home/dev/x", "s1", T0)
+    session.run(command, 1, output, cwd=cwd)
+
+    assert missing_manifests(session.events) == []
+
+
+def test_a_manifest_the_session_then_writes_is_not_missing() -> None:
+    session = Session("/home/dev/x", "s1", T0)
+    session.run("cat pyproject.toml", 1, "cat: pyproject.toml: No such file or directory\n")
+    session.write("pyproject.toml", "[project]\nname = 'x'\n")
+
+    assert missing_manifests(session.events) == []

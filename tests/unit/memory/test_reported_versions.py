@@ -1,0 +1,88 @@
+"""The toolchain versions a subagent's report on the project's build gives become one project
+fact, in any language of the report; counts, upgrades, comparisons, a report on another place,
+one that read no build file and one taken back give none."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.reported_versions import reported_versions, versions_line
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _delegated(root: str, report: str) -> Session:
+    session = Session(root, "s1", T0)
+    session.add("user_message", {"text": "How is this built today?"}, origin="typed")
+    session.add("tool_call", {"tool": "Agent", "input": {"prompt": "Read the build."}})
+    session.add("tool_result", {"tool": "Agent", "output": report})
+    return session
+
+
+def test_a_go_services_report_gives_its_toolchain_as_a_fact() -> None:
+    report = (
+        "## Build\n\n- `go.mod` pins Go 1.22.3; the Dockerfile builds on Alpine 3.19 and the "
+        "lint step runs GolangCI `v1.59.1`.\n- `Makefile` wraps it all.\n"
+    )
+    session = _delegated("/home/dev/relay", report)
+
+    (fact,) = [c for c in session.extracted() if c.key == "toolchain:reported-versions"]
+
+    assert fact.type == MemoryType.PROJECT_FACT
+    assert fact.content == (
+        "Versions a subagent reported reading in the project's build: Go 1.22.3, Alpine 3.19, "
+        "GolangCI 1.59.1."
+    )
+
+
+def test_a_background_agents_report_in_another_language_is_read_by_its_shape() -> None:
+    report = (
+        "### 1. Build\n- **Versiones.** Wrapper Gradle 8.8 y Kotlin `1.9.24` con Java 17. "
+        "Plugin Shadow `8.1.1`.\n- `settings.gradle.kts` incluye `app` y `core`.\n"
+    )
+    session = Session("/home/dev/ledger", "s1", T0)
+    session.add(
+        "user_message",
+        {"text": f"<task-notification>\n<status>completed</status>\n<result>{report}</result>"},
+        origin="harness",
+    )
+
+    found = reported_versions(session.events)
+
+    assert found is not None
+    assert found.content == (
+        "Versions a subagent reported reading in the project's build: Gradle 8.8, Kotlin 1.9.24, "
+        "Java 17, Shadow 8.1.1."
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Found 3 issues, Fixed 2 bugs, Added 4 tests.",  # counts, no dotted version
+        "Upgrade Node 18.19 → Node 20.11 and TypeScript 5.2 → 5.4.",  # an upgrade
+        "Node 18.19 in CI, Node 20.11 locally, TypeScript 5.4, Vite 5.2.",  # one tool, two
+        "| Vitest 1.6.0 | Jest 29.7.0 | Mocha 10.4.0 |",  # a table comparing candidates
+        "Python 3.12 and Django 5.0.",  # two tools only
+    ],
+)
+def test_a_line_that_states_no_one_toolchain_is_no_versions_line(line: str) -> None:
+    assert versions_line(line) == []
+
+
+def test_a_report_that_read_no_build_file_says_nothing() -> None:
+    report = "Latest releases on the vendor's page: React 19.1, Vue 3.5.13, Svelte 5.2.\n"
+
+    assert reported_versions(_delegated("/home/dev/site", report).events) is None
+
+
+def test_a_report_the_assistant_takes_back_says_nothing() -> None:
+    report = "`package.json`: Node 20.11, TypeScript 5.4.5, Vite 5.2.0.\n"
+    session = _delegated("/home/dev/site", report)
+    session.say("The subagent's report was wrong: it read an old lock file.")
+
+    assert reported_versions(session.events) is None
