@@ -1,0 +1,140 @@
+"""The finders' rules whose candidates take more than one row of the table: problems and
+findings less those another lesson already cites, where things live (statements, labelled
+points, a report's key files), and what instruction and notes files read or written in a
+session say (each citing its file and line, tagged as loaded by the host of that file)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
+from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.labelled_points import labelled_points
+from squirrel_memory.extractors.learned import Learned, learned
+from squirrel_memory.extractors.log_failures import log_failures
+from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
+from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
+from squirrel_memory.extractors.read_instructions import read_rules
+from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
+from squirrel_memory.extractors.report_layout import report_layout
+from squirrel_memory.extractors.reported import reported_pitfalls
+from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
+from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTANCE
+from squirrel_memory.extractors.written_notes import written_notes
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+
+
+def diagnosed_problems(events: list[StoredEvent]) -> list[Diagnosed]:
+    """Diagnosed problems whose cause a pasted error's or a fetched log's lesson already cites."""
+    cited = {i for f in reported_pitfalls(events) for i in f.event_ids}
+    cited.update(i for f in log_failures(events) for i in f.event_ids)
+    return [d for d in diagnosed(events) if d.cause_id not in cited]
+
+
+def learned_findings(events: list[StoredEvent]) -> list[Learned]:
+    """Findings, less those stated in a reply a diagnosed problem's lesson already cites."""
+    causes = {d.cause_id for d in diagnosed_problems(events)}
+    return [f for f in learned(events) if f.event_ids[0] not in causes]
+
+
+def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Where things live and how they are wired, as the assistant said after reading the code,
+    how the parts it labelled in a summary work, and the key files a subagent's report lists
+    (for the paths no statement placed)."""
+    stated = placements(events)
+    keys = {found.key for found in stated}
+    stated += [found for found in labelled_points(events) if found.key not in keys]
+    placed = {found.path for found in stated}
+    listed = [found for found in report_layout(events) if found.path not in placed]
+    return [
+        replace(
+            candidate(
+                MemoryType.PROJECT_FACT,
+                found.key,
+                found.content,
+                tags=("where", found.path),
+                importance=PLACEMENT_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.path,),
+            ),
+            source_refs=found.source_refs,
+        )
+        for found in [*stated, *listed]
+    ]
+
+
+def written_note_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """What the project's notes file (`CLAUDE.md` …) written in the session says: its
+    sections on the project and the commands it gives. Each cites the file and is tagged
+    `WRITTEN_TAG`: from then on the host that loads the file (Claude Code `CLAUDE.md`, Codex
+    `AGENTS.md`) has it in every session, so it is left out for that host and kept for the
+    others."""
+    return [
+        replace(
+            candidate(
+                MemoryType.RECIPE if found.kind == "recipe" else MemoryType.PROJECT_FACT,
+                found.key,
+                found.content,
+                tags=("notes", found.path, WRITTEN_TAG),
+                importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.path,),
+            ),
+            source_refs=(found.path,),
+        )
+        for found in written_notes(events)
+    ]
+
+
+def read_rule_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The user's rules in the instruction files the session read (`CLAUDE.md`, CONTRIBUTING):
+    standing instructions of this project, each citing its file and line."""
+    return [
+        replace(
+            candidate(
+                MemoryType.USER_STYLE,
+                found.key,
+                found.content,
+                tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
+                importance=READ_RULE_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=(found.ref.split(":", 1)[0],) if found.ref else (),
+            ),
+            source_refs=(found.ref,) if found.ref else (),
+        )
+        for found in read_rules(events)
+    ]
+
+
+def instruction_command_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The everyday commands the root instruction files the session read name, each citing
+    its line; as important as the README's commands."""
+    return [
+        replace(
+            candidate(
+                MemoryType.RECIPE,
+                found.key,
+                found.content,
+                tags=("recipe", "instructions", WRITTEN_TAG),
+                importance=README_COMMANDS_IMPORTANCE,
+                event_ids=found.event_ids,
+                file_paths=tuple(dict.fromkeys(ref.split(":", 1)[0] for ref in found.refs)),
+            ),
+            source_refs=found.refs,
+        )
+        for found in instruction_commands(events)
+    ]
+
+
+__all__ = [
+    "diagnosed_problems",
+    "instruction_command_parts",
+    "learned_findings",
+    "placed_parts",
+    "read_rule_parts",
+    "written_note_parts",
+]
