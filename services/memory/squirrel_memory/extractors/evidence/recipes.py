@@ -1,11 +1,15 @@
-"""Recipes: the command that succeeded most often and most recently for a purpose, per folder."""
+"""Recipes: the command that succeeded most often and most recently for a purpose, per folder.
+
+A command of the same purpose that passed over the whole project after the winner's last
+success replaces it (the project moved on); when both kept passing after each other, the
+recipe names both."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
@@ -90,6 +94,10 @@ class _Group:
     checked_change: bool = False
     #: A success ran the command whole: no file, folder or test picked.
     whole_run: bool = False
+    #: The newest success, and the first and newest whole-project successes.
+    last_ok: datetime | None = None
+    first_whole_ok: datetime | None = None
+    last_whole_ok: datetime | None = None
 
     @property
     def score(self) -> float:
@@ -144,10 +152,19 @@ def recipes(
             attempt.text.removeprefix(attempt.base)
         )
         group.whole_run = group.whole_run or whole
+        group.last_ok = max(group.last_ok or attempt.run.timestamp, attempt.run.timestamp)
+        if whole:
+            group.first_whole_ok = min(
+                group.first_whole_ok or attempt.run.timestamp, attempt.run.timestamp
+            )
+            group.last_whole_ok = max(
+                group.last_whole_ok or attempt.run.timestamp, attempt.run.timestamp
+            )
         first_edit = (first_edits or {}).get(attempt.run.session_id)
         if first_edit is not None and attempt.run.timestamp > first_edit and whole:
             group.checked_change = True
     chosen: dict[str, _Group] = {}
+    rivals: dict[str, list[_Group]] = {}
     main_test: _Group | None = None
     for key, group in sorted(groups.items(), key=lambda kv: (-kv[1].score, kv[1].base)):
         foreign = (
@@ -171,7 +188,13 @@ def recipes(
         )
         if enough:
             chosen.setdefault(slot, group)
-    findings = [_recipe_finding(slot, group) for slot, group in chosen.items()]
+        if group.last_whole_ok is not None and ended_ok[key]:
+            rivals.setdefault(slot, []).append(group)
+    findings = [
+        f
+        for slot, group in chosen.items()
+        if (f := _newest_recipe(slot, group, rivals.get(slot, []))) is not None
+    ]
     # The fact only restates the test recipe's command: written when there is no such recipe.
     if main_test is not None and "recipe:test" not in chosen:
         findings.append(
@@ -217,6 +240,35 @@ def picks_tests(command: str, base: str) -> bool:
         if not token.startswith("-") and re.search(r"\.\w{1,5}$", token):
             return True
     return False
+
+
+def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
+    """The slot's recipe, unless another command of its purpose, in the same folder, passed
+    over the whole project after the winner's last success and did not fail after: then that
+    command replaced the winner, and is the recipe (None when one such run is too little to
+    say it); if both passed again after each other, both are in use and the recipe names both.
+    """
+    last = winner.last_ok
+    later = [
+        (g.last_whole_ok, g)
+        for g in rivals
+        if g is not winner and last and g.last_whole_ok and g.last_whole_ok > last
+    ]
+    if not later or last is None:
+        return _recipe_finding(slot, winner)
+    newer = max(later, key=lambda pair: pair[0])[1]
+    first = newer.first_whole_ok
+    if first is not None and first > last:
+        replaced = (
+            newer.successes >= RECIPE_MIN_SUCCESSES.get(newer.purpose, 2)
+            or len(newer.sessions) >= 2
+            or newer.purpose in _ONE_RUN_PURPOSES
+        )
+        return _recipe_finding(slot, newer) if replaced else None
+    found = _recipe_finding(slot, newer)
+    content = found.content[:-1] + f"; `{winner.base}` also passes here, both in use."
+    ids = tuple(dict.fromkeys((*found.event_ids, *winner.event_ids[-5:])))
+    return replace(found, content=content, event_ids=ids)
 
 
 def _recipe_finding(slot: str, group: _Group) -> Finding:
