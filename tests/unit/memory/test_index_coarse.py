@@ -1,4 +1,4 @@
-"""FaissIndex's float16 first pass: a large flat index answers exactly as its full scan does."""
+"""FaissIndex's int8 first pass: a large flat index answers exactly as its full scan does."""
 
 from __future__ import annotations
 
@@ -88,10 +88,10 @@ def test_a_large_flat_index_answers_as_its_full_scan_to_the_bit() -> None:
     for query in queries:
         for k in (1, 10, 50):
             assert index.search(query, k) == full.search(query, k)
-    assert scan.scans < len(queries) * 3 // 2  # most were answered from the float16 copy
+    assert scan.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
 
 
-def test_the_float16_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:
+def test_the_int8_copy_follows_updates_removals_a_rebuild_and_a_reload(tmp_path: Path) -> None:
     vectors = _clustered(COUNT, seed=3)
     ids = [f"mem_{n}" for n in range(COUNT)]
     index = _built(ids, vectors, tmp_path / "index.faiss")
@@ -102,16 +102,59 @@ def test_the_float16_copy_follows_updates_removals_and_a_reload(tmp_path: Path) 
     live = np.concatenate([vectors[400:], moved])
     index.save()
     reloaded = FaissIndex.load(tmp_path / "index.faiss", DIM, "test-model")
+    rebuilt = FaissIndex(DIM, "test-model")
+    rebuilt.rebuild(zip(live_ids, live, strict=True))
     full = _FullScan(live_ids, live)
     for query in _clustered(20, seed=5):
         expected = full.search(query, 50)
         assert index.search(query, 50) == expected
         assert reloaded.search(query, 50) == expected
+        assert rebuilt.search(query, 50) == expected
 
 
-def test_candidates_it_cannot_vouch_for_are_found_by_the_full_scan() -> None:
+def test_a_vector_larger_than_the_scale_allows_makes_the_copy_again() -> None:
+    vectors = _clustered(COUNT, seed=8)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    spikes = _clustered(40, seed=9)
+    spikes[:, 0] = 0.0
+    spikes = _unit(spikes * 0.05 + np.eye(DIM, dtype=np.float32)[0])  # a component near 1
+    index.upsert((f"spike_{n}", v) for n, v in enumerate(spikes))
+    live_ids = ids + [f"spike_{n}" for n in range(40)]
+    full = _FullScan(live_ids, np.concatenate([vectors, spikes]))
+    scan = _counted(index)
+    queries = np.concatenate([spikes[:10], _clustered(10, seed=10)])
+    for query in queries:
+        assert index.search(query, 20) == full.search(query, 20)
+    assert scan.scans < len(queries)
+    # Codes clipped at the old scale would score the spikes too low: the ceiling must still hold.
+    assert index._coarse is not None
+    exact = faiss.IndexFlatIP(DIM)
+    exact.add(np.concatenate([vectors, spikes]))
+    mixed = _unit(spikes[:10] + _clustered(10, seed=11))
+    for query in np.concatenate([queries, mixed]):
+        scores = exact.reconstruct_n(0, COUNT + 40) @ _stored(query)  # int ids are the rows
+        for wide in (1, 4, 16):
+            found = index._coarse.candidates(_stored(query), wide)
+            assert found is not None
+            left_out = np.setdiff1d(np.arange(COUNT + 40), found.int_ids)
+            assert scores[left_out].max() <= found.ceiling
+
+
+def test_candidates_the_first_set_cannot_vouch_for_are_found_in_a_wider_one() -> None:
     vectors = _clustered(COUNT, seed=6)
-    vectors[100:400] = vectors[0]  # 301 equal vectors: the float16 pass cannot tell them apart
+    vectors[100:400] = vectors[0]  # 301 equal vectors: more than the first 2k + 16 candidates
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+
+    assert index.search(vectors[0], 50) == _FullScan(ids, vectors).search(vectors[0], 50)
+    assert scan.scans == 0
+
+
+def test_candidates_no_set_can_vouch_for_are_found_by_the_full_scan() -> None:
+    vectors = _clustered(COUNT, seed=6)
+    vectors[100:700] = vectors[0]  # 601 equal vectors: more than 8k + 64 candidates hold
     ids = [f"mem_{n}" for n in range(COUNT)]
     index = _built(ids, vectors)
     scan = _counted(index)

@@ -1,0 +1,106 @@
+"""An int8 copy of a flat index's vectors: a fast first pass whose error is bounded per query.
+
+Every stored vector is kept as round(s * v), whole numbers in [-127, 127] with one scale `s` for
+the index (127 over the largest component held), in FAISS's `QT_8bit_direct_signed` scalar
+quantizer, which scores whole numbers without decoding them (a quarter of the float32 bytes to
+stream). A query is rounded the same way with a scale of its own, so the first pass scores
+the integer dot product n_q . n_v, exactly: every partial sum is a whole number below 2^24
+while the dimension stays below 1,032 (beyond it a float rounding term is added to the bound).
+
+Writing q = (n_q + e_q) / s_q and v = (n_v + e_v) / s with every |e| <= 1/2,
+
+    s_q s (q . v) - n_q . n_v = n_q . e_v + e_q . n_v + e_q . e_v,
+
+so the cosine differs from n_q . n_v / (s_q s) by at most
+(|n_q|_1 / 2 + |n_v|_1 / 2 + dim / 4) / (s_q s), with |n_v|_1 bounded by the largest sum kept
+for any stored vector. FAISS's own float32 score of a vector is within dim * 2^-24 of its cosine
+(unit vectors), which the bound adds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import faiss
+import numpy as np
+import numpy.typing as npt
+
+from squirrel_memory.index.base import Vector
+
+LARGEST_CODE = 127.0
+ROUNDS_WITHIN = LARGEST_CODE + 0.5
+"""A scaled component up to this rounds (then clips) to a code within 1/2 of itself."""
+FLOAT_UNIT = 2.0**-23
+"""Twice float32's unit roundoff: a sum of `d` float32 terms is within d * this of exact."""
+EXACT_SUMS_BELOW = 2**24
+"""Whole numbers below this are exact in float32, so are the first pass's partial sums."""
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The first pass's best vectors (int ids) and the score none left out can reach."""
+
+    int_ids: npt.NDArray[np.int64]
+    ceiling: float
+    """A float32 exact score of any vector left out is at most this."""
+
+
+class Int8Copy:
+    """The int8 copy of a flat index (same int ids), kept in step with it by its owner."""
+
+    def __init__(self, dim: int, vectors: Vector | None = None, int_ids: Any = None) -> None:
+        self._dim = dim
+        self._index: Any = faiss.IndexIDMap2(
+            faiss.IndexScalarQuantizer(
+                dim, faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT
+            )
+        )
+        self._scale = 0.0
+        """Stored codes are round(scale * v); 0 until the first vector comes."""
+        self._most_l1 = 0.0
+        """The largest sum of absolute codes of any vector added (removals keep it a bound)."""
+        if vectors is not None and len(vectors):
+            largest = float(np.abs(vectors).max())
+            self._scale = LARGEST_CODE / largest if largest > 0 else 1.0
+            self._add(vectors, np.asarray(int_ids, dtype=np.int64))
+
+    def fits(self, vectors: Vector) -> bool:
+        """Whether `vectors` can be added at the present scale (else the copy is made again)."""
+        if not len(vectors) or self._scale == 0.0:
+            return True
+        return float(np.abs(vectors).max()) * self._scale <= ROUNDS_WITHIN
+
+    def add(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
+        """Add vectors that `fits` accepted (the first ones set the scale)."""
+        if not len(vectors):
+            return
+        if self._scale == 0.0:
+            largest = float(np.abs(vectors).max())
+            self._scale = LARGEST_CODE / largest if largest > 0 else 1.0
+        self._add(vectors, int_ids)
+
+    def remove(self, int_ids: npt.NDArray[np.int64]) -> None:
+        self._index.remove_ids(int_ids)
+
+    def candidates(self, query: Vector, wide: int) -> Candidates | None:
+        """The `wide` best vectors by the int8 pass, or None when it returned fewer."""
+        largest = float(np.abs(query).max())
+        query_scale = LARGEST_CODE / largest if largest > 0 else 1.0
+        codes = np.rint(query * query_scale).astype(np.float32)
+        scores, found = self._index.search(codes.reshape(1, self._dim), wide)
+        picked = found[0][found[0] >= 0]
+        if len(picked) < wide:
+            return None
+        query_l1 = float(np.abs(codes).sum())
+        slack = 0.5 * query_l1 + 0.5 * self._most_l1 + 0.25 * self._dim
+        if self._dim * LARGEST_CODE * LARGEST_CODE >= EXACT_SUMS_BELOW:
+            slack += self._dim * FLOAT_UNIT * LARGEST_CODE * query_l1
+        scale = query_scale * self._scale
+        ceiling = (float(scores[0][wide - 1]) + slack) / scale + self._dim * FLOAT_UNIT
+        return Candidates(picked.astype(np.int64), ceiling)
+
+    def _add(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
+        codes = np.clip(np.rint(vectors * self._scale), -LARGEST_CODE, LARGEST_CODE)
+        self._most_l1 = max(self._most_l1, float(np.abs(codes).sum(axis=1).max()))
+        self._index.add_with_ids(codes.astype(np.float32), int_ids)
