@@ -8,8 +8,9 @@ from typing import Any
 import faiss
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from squirrel_memory.index import FaissIndex
+from squirrel_memory.index import FaissIndex, IndexKind, faiss_index
 from squirrel_memory.index.faiss_index import COARSE_ABOVE
 
 DIM = 48
@@ -172,3 +173,76 @@ def test_a_small_index_is_scanned_in_full() -> None:
 
     assert index.search(vectors[3], 10) == _FullScan(ids, vectors).search(vectors[3], 10)
     assert scan.scans == 1
+
+
+def _own_ivf_answer(index: FaissIndex, query: Vectors, k: int) -> list[tuple[str, float]]:
+    """What the IVF index's own search answers (its lists scanned in float32)."""
+    scores, int_ids = index._index.search(_stored(query).reshape(1, DIM), k)
+    found = zip(scores[0].tolist(), int_ids[0].tolist(), strict=True)
+    return [(index._names[i], float(s)) for s, i in found if i >= 0]
+
+
+def _ivf(ids: list[str], vectors: Vectors, path: Path | None = None) -> FaissIndex:
+    index = FaissIndex(DIM, "test-model", path, approximate_above=COUNT - 500)
+    index.upsert(zip(ids, vectors, strict=True))
+    assert index.kind is IndexKind.IVF
+    return index
+
+
+class _FullIvfScans:
+    """Counts the IVF scans of every vector in the probed lists (no candidate filter)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.scans = 0
+        real = faiss_index.ivf_search
+
+        def counted(ivf: Any, query: Vectors, k: int, probes: Any, among: Any = None) -> Any:
+            self.scans += among is None
+            return real(ivf, query, k, probes, among)
+
+        monkeypatch.setattr(faiss_index, "ivf_search", counted)
+
+
+def test_an_ivf_index_answers_as_its_own_scan_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    vectors = _clustered(COUNT, seed=12)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors)
+    scans = _FullIvfScans(monkeypatch)
+    queries = np.concatenate([_clustered(30, seed=13), vectors[:10]])
+    for query in queries:
+        for k in (1, 10, 50):
+            assert index.search(query, k) == _own_ivf_answer(index, query, k)
+    assert scans.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
+
+
+def test_the_ivf_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:
+    vectors = _clustered(COUNT, seed=14)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors, tmp_path / "index.faiss")
+    moved = _clustered(200, seed=15)
+    moved[:5, 0] = 4.0  # a component beyond the copy's scale: it is made again
+    index.upsert(zip(ids[:200], _unit(moved), strict=True))
+    index.remove(ids[200:400])
+    index.save()
+    reloaded = FaissIndex.load(
+        tmp_path / "index.faiss", DIM, "test-model", approximate_above=COUNT - 500
+    )
+    assert reloaded.kind is IndexKind.IVF
+    for query in np.concatenate([_clustered(20, seed=16), _unit(moved[:5])]):
+        expected = _own_ivf_answer(index, query, 50)
+        assert not {name for name, _ in expected} & set(ids[200:400])
+        assert index.search(query, 50) == expected
+        assert reloaded.search(query, 50) == expected
+
+
+def test_ivf_candidates_no_set_can_vouch_for_are_found_by_its_own_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    vectors = _clustered(COUNT, seed=17)
+    vectors[100:1100] = vectors[0]  # 1,001 equal vectors: more than 16k + 128 candidates hold
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors)
+    scans = _FullIvfScans(monkeypatch)
+
+    assert index.search(vectors[0], 50) == _own_ivf_answer(index, vectors[0], 50)
+    assert scans.scans == 1

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from squirrel_memory.index.base import Vector
 
+QT_INT8 = faiss.ScalarQuantizer.QT_8bit_direct_signed
 LARGEST_CODE = 127.0
 ROUNDS_WITHIN = LARGEST_CODE + 0.5
 """A scaled component up to this rounds (then clips) to a code within 1/2 of itself."""
@@ -35,6 +36,10 @@ FLOAT_UNIT = 2.0**-23
 """Twice float32's unit roundoff: a sum of `d` float32 terms is within d * this of exact."""
 EXACT_SUMS_BELOW = 2**24
 """Whole numbers below this are exact in float32, so are the first pass's partial sums."""
+
+
+Probes = tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]
+"""An IVF search's lists to probe: the quantizer's scores and list numbers, shape (1, nprobe)."""
 
 
 @dataclass(frozen=True)
@@ -49,13 +54,25 @@ class Candidates:
 class Int8Copy:
     """The int8 copy of a flat index (same int ids), kept in step with it by its owner."""
 
-    def __init__(self, dim: int, vectors: Vector | None = None, int_ids: Any = None) -> None:
+    def __init__(
+        self, dim: int, vectors: Vector | None = None, int_ids: Any = None, *, ivf: Any = None
+    ) -> None:
+        """A copy of a flat index, or with `ivf` of that IVF-Flat index: the same lists (its
+        quantizer shared), each vector in the list the IVF index holds it in."""
         self._dim = dim
-        self._index: Any = faiss.IndexIDMap2(
-            faiss.IndexScalarQuantizer(
-                dim, faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT
+        self._ivf = ivf
+        self._index: Any
+        if ivf is None:
+            self._index = faiss.IndexIDMap2(
+                faiss.IndexScalarQuantizer(dim, QT_INT8, faiss.METRIC_INNER_PRODUCT)
             )
-        )
+        else:
+            self._index = faiss.IndexIVFScalarQuantizer(
+                ivf.quantizer, dim, ivf.nlist, QT_INT8, faiss.METRIC_INNER_PRODUCT, False
+            )
+            self._index.is_trained = True  # the quantizer is the IVF index's; codes need none
+            self._index.nprobe = ivf.nprobe
+            self._index.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
         self._scale = 0.0
         """Stored codes are round(scale * v); 0 until the first vector comes."""
         self._most_l1 = 0.0
@@ -83,12 +100,18 @@ class Int8Copy:
     def remove(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._index.remove_ids(int_ids)
 
-    def candidates(self, query: Vector, wide: int) -> Candidates | None:
-        """The `wide` best vectors by the int8 pass, or None when it returned fewer."""
+    def candidates(
+        self, query: Vector, wide: int, probes: Probes | None = None
+    ) -> Candidates | None:
+        """The `wide` best vectors by the int8 pass (of an IVF copy: in the lists `probes`
+        names), or None when it returned fewer."""
         largest = float(np.abs(query).max())
         query_scale = LARGEST_CODE / largest if largest > 0 else 1.0
-        codes = np.rint(query * query_scale).astype(np.float32)
-        scores, found = self._index.search(codes.reshape(1, self._dim), wide)
+        codes = np.rint(query * query_scale).astype(np.float32).reshape(1, self._dim)
+        if probes is None:
+            scores, found = self._index.search(codes, wide)
+        else:
+            scores, found = self._index.search_preassigned(codes, wide, probes[1], probes[0])
         picked = found[0][found[0] >= 0]
         if len(picked) < wide:
             return None
@@ -103,4 +126,50 @@ class Int8Copy:
     def _add(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
         codes = np.clip(np.rint(vectors * self._scale), -LARGEST_CODE, LARGEST_CODE)
         self._most_l1 = max(self._most_l1, float(np.abs(codes).sum(axis=1).max()))
-        self._index.add_with_ids(codes.astype(np.float32), int_ids)
+        codes = np.ascontiguousarray(codes, dtype=np.float32)
+        int_ids = np.ascontiguousarray(int_ids, dtype=np.int64)
+        if self._ivf is None:
+            self._index.add_with_ids(codes, int_ids)
+            return
+        # The IVF index's own lists: the quantizer on the codes might place a vector elsewhere.
+        lists = np.fromiter(
+            (self._ivf.direct_map.get(i) >> 32 for i in int_ids.tolist()), np.int64, len(int_ids)
+        )
+        self._index.add_core(
+            len(codes), faiss.swig_ptr(codes), faiss.swig_ptr(int_ids), faiss.swig_ptr(lists)
+        )
+
+
+def probes_of(ivf: Any, query: Vector) -> Probes:
+    """The lists an IVF search of `query` probes, as its own search finds them."""
+    scores, lists = ivf.quantizer.search(query, ivf.nprobe)
+    return scores, lists
+
+
+def ivf_search(
+    ivf: Any, query: Vector, k: int, probes: Probes, among: npt.NDArray[np.int64] | None = None
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """The IVF index's top `k` in the lists `probes` names, by its own scan (so to the bit
+    what its `search` answers), of every vector there or only of those in `among`."""
+    scores = np.empty((1, k), np.float32)
+    int_ids = np.empty((1, k), np.int64)
+    params = selector = None
+    if among is not None:
+        selector = faiss.IDSelectorBatch(among)  # held here while FAISS reads it
+        params = faiss.SearchParametersIVF()
+        params.sel, params.nprobe = selector, ivf.nprobe
+    lists = np.ascontiguousarray(probes[1], dtype=np.int64)
+    distances = np.ascontiguousarray(probes[0], dtype=np.float32)
+    ivf.search_preassigned_c(
+        1,
+        faiss.swig_ptr(query),
+        k,
+        faiss.swig_ptr(lists),
+        faiss.swig_ptr(distances),
+        faiss.swig_ptr(scores),
+        faiss.swig_ptr(int_ids),
+        False,
+        params,
+    )
+    del selector
+    return scores, int_ids

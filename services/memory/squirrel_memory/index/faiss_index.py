@@ -19,7 +19,7 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
-from squirrel_memory.index.coarse import Int8Copy
+from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
@@ -41,8 +41,10 @@ IVF_RETRAIN_GROWTH = 2.0
 # (one thread, the 2 cores shared with other work), whose scan took twice the int8 one's.
 COARSE_ABOVE = 2_048
 # The int8 pass's candidates for a top k: 2k + 16, then 8k + 64 when the first set cannot vouch
-# for its k best (the bound is looser than float16's), then the full scan.
+# for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
+# lists probed in an int8 copy too) starts wider: its scan with a candidate filter costs more.
 COARSE_WIDTHS = ((2, 16), (8, 64))
+IVF_COARSE_WIDTHS = ((4, 32), (16, 128))
 
 
 class FaissIndex:
@@ -81,7 +83,7 @@ class FaissIndex:
         self._kind = IndexKind.FLAT
         self._index: Any = self._new_flat()
         self._coarse: Int8Copy | None = Int8Copy(dim)
-        """An int8 copy of the flat index (same ids), kept in step with it; None for IVF."""
+        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
 
     # -- properties -------------------------------------------------------------------------
 
@@ -130,7 +132,7 @@ class FaissIndex:
             if self._coarse is not None and self._coarse.fits(vectors):
                 self._coarse.add(vectors, int_ids)
             elif self._coarse is not None:
-                self._coarse = Int8Copy(self._dim, *self._all_vectors())
+                self._coarse = self._new_copy(*self._all_vectors())
             self._maybe_change_kind()
             return len(batch)
 
@@ -202,19 +204,26 @@ class FaissIndex:
     def _coarse_search(
         self, vector: Vector, k: int
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None:
-        """The flat search's answer from the int8 copy's best candidates (scored again exactly),
-        or None when a vector left out might still belong among the `k` best (then the caller
-        scans every vector) or the index is too small to gain from it."""
+        """The index's answer from the int8 copy's best candidates (scored again exactly), or
+        None for a flat index when a vector left out might still belong among the `k` best
+        (then the caller scans every vector) or it is too small to gain from the copy."""
         count = len(self._ids)
         if self._coarse is None or count <= COARSE_ABOVE:
             return None
-        for times, plus in COARSE_WIDTHS:
+        ivf = self._kind is IndexKind.IVF
+        probes = probes_of(self._index, vector) if ivf else None
+        for times, plus in IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS:
             wide = times * k + plus
             if wide >= count:
-                return None
-            found = self._coarse.candidates(vector, wide)
+                break
+            found = self._coarse.candidates(vector, wide, probes)
             if found is None:
-                return None
+                break
+            if probes is not None:
+                scores, int_ids = ivf_search(self._index, vector, k, probes, found.int_ids)
+                if scores[0][k - 1] > found.ceiling:
+                    return scores, int_ids
+                continue
             # The same kernel as the flat scan (one query against a few vectors), so the scores
             # are the same to the bit; candidates in id order, as the flat index mostly holds them.
             picked = np.sort(found.int_ids)
@@ -223,7 +232,7 @@ class FaissIndex:
             scores, rows = exact.search(vector, k)
             if scores[0][k - 1] > found.ceiling:
                 return scores, picked[rows]
-        return None
+        return ivf_search(self._index, vector, k, probes) if probes is not None else None
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -302,9 +311,7 @@ class FaissIndex:
         index._names = {int_id: name for name, int_id in ids.items()}
         index._next_id = int(meta["next_id"])
         index._trained_on = int(meta["trained_on"])
-        index._coarse = None
-        if index._kind is IndexKind.FLAT:
-            index._coarse = Int8Copy(dim, *index._all_vectors()) if ids else Int8Copy(dim)
+        index._coarse = index._new_copy(*index._all_vectors()) if ids else Int8Copy(dim)
         return index
 
     @classmethod
@@ -360,6 +367,10 @@ class FaissIndex:
     def _new_flat(self) -> Any:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
 
+    def _new_copy(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> Int8Copy:
+        ivf = self._index if self._kind is IndexKind.IVF else None
+        return Int8Copy(self._dim, vectors, int_ids, ivf=ivf)
+
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._index.remove_ids(int_ids)
         if self._coarse is not None:
@@ -391,7 +402,7 @@ class FaissIndex:
             if count:
                 index.add_with_ids(vectors, int_ids)
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
-            self._coarse = Int8Copy(self._dim, vectors, int_ids)
+            self._coarse = self._new_copy(vectors, int_ids)
             return
         nlist = max(16, round(4 * math.sqrt(count)))
         quantizer = faiss.IndexFlatIP(self._dim)
@@ -409,4 +420,4 @@ class FaissIndex:
         finally:
             faiss.omp_set_num_threads(1)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-        self._coarse = None
+        self._coarse = self._new_copy(vectors, int_ids)
