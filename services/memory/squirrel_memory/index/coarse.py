@@ -57,8 +57,9 @@ class Int8Copy:
     def __init__(
         self, dim: int, vectors: Vector | None = None, int_ids: Any = None, *, ivf: Any = None
     ) -> None:
-        """A copy of a flat index, or with `ivf` of that IVF-Flat index: the same lists (its
-        quantizer shared), each vector in the list the IVF index holds it in."""
+        """A copy of a flat index's `vectors`, or with `ivf` of that IVF-Flat index (every
+        vector it holds, read from its lists): the same lists (its quantizer shared), each
+        vector in the list the IVF index holds it in."""
         self._dim = dim
         self._ivf = ivf
         self._index: Any
@@ -77,10 +78,13 @@ class Int8Copy:
         """Stored codes are round(scale * v); 0 until the first vector comes."""
         self._most_l1 = 0.0
         """The largest sum of absolute codes of any vector added (removals keep it a bound)."""
+        lists = None
+        if ivf is not None:
+            vectors, int_ids, lists = _ivf_contents(ivf)
         if vectors is not None and len(vectors):
             largest = float(np.abs(vectors).max())
             self._scale = LARGEST_CODE / largest if largest > 0 else 1.0
-            self._add(vectors, np.asarray(int_ids, dtype=np.int64))
+            self._add(vectors, np.asarray(int_ids, dtype=np.int64), lists)
 
     def fits(self, vectors: Vector) -> bool:
         """Whether `vectors` can be added at the present scale (else the copy is made again)."""
@@ -123,7 +127,12 @@ class Int8Copy:
         ceiling = (float(scores[0][wide - 1]) + slack) / scale + self._dim * FLOAT_UNIT
         return Candidates(picked.astype(np.int64), ceiling)
 
-    def _add(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
+    def _add(
+        self,
+        vectors: Vector,
+        int_ids: npt.NDArray[np.int64],
+        lists: npt.NDArray[np.int64] | None = None,
+    ) -> None:
         codes = np.clip(np.rint(vectors * self._scale), -LARGEST_CODE, LARGEST_CODE)
         self._most_l1 = max(self._most_l1, float(np.abs(codes).sum(axis=1).max()))
         codes = np.ascontiguousarray(codes, dtype=np.float32)
@@ -132,12 +141,33 @@ class Int8Copy:
             self._index.add_with_ids(codes, int_ids)
             return
         # The IVF index's own lists: the quantizer on the codes might place a vector elsewhere.
-        lists = np.fromiter(
-            (self._ivf.direct_map.get(i) >> 32 for i in int_ids.tolist()), np.int64, len(int_ids)
-        )
+        if lists is None:
+            found = (self._ivf.direct_map.get(i) >> 32 for i in int_ids.tolist())
+            lists = np.fromiter(found, np.int64, len(int_ids))
         self._index.add_core(
             len(codes), faiss.swig_ptr(codes), faiss.swig_ptr(int_ids), faiss.swig_ptr(lists)
         )
+
+
+def _ivf_contents(
+    ivf: Any,
+) -> tuple[Vector, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every vector of an IVF-Flat index, its int id and its list, read list by list."""
+    vectors: list[Vector] = []
+    int_ids: list[npt.NDArray[np.int64]] = []
+    lists: list[npt.NDArray[np.int64]] = []
+    inverted = ivf.invlists
+    for list_no in range(ivf.nlist):
+        size = inverted.list_size(list_no)
+        if not size:
+            continue
+        codes = faiss.rev_swig_ptr(inverted.get_codes(list_no), size * inverted.code_size)
+        vectors.append(np.frombuffer(codes.tobytes(), np.float32).reshape(size, ivf.d))
+        int_ids.append(faiss.rev_swig_ptr(inverted.get_ids(list_no), size).astype(np.int64))
+        lists.append(np.full(size, list_no, np.int64))
+    if not vectors:
+        return np.zeros((0, ivf.d), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(vectors), np.concatenate(int_ids), np.concatenate(lists)
 
 
 def probes_of(ivf: Any, query: Vector) -> Probes:

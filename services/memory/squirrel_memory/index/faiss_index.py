@@ -132,7 +132,7 @@ class FaissIndex:
             if self._coarse is not None and self._coarse.fits(vectors):
                 self._coarse.add(vectors, int_ids)
             elif self._coarse is not None:
-                self._coarse = self._new_copy(*self._all_vectors())
+                self._coarse = self._new_copy()
             self._maybe_change_kind()
             return len(batch)
 
@@ -311,7 +311,7 @@ class FaissIndex:
         index._names = {int_id: name for name, int_id in ids.items()}
         index._next_id = int(meta["next_id"])
         index._trained_on = int(meta["trained_on"])
-        index._coarse = index._new_copy(*index._all_vectors()) if ids else Int8Copy(dim)
+        index._coarse = index._new_copy()
         return index
 
     @classmethod
@@ -367,9 +367,16 @@ class FaissIndex:
     def _new_flat(self) -> Any:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
 
-    def _new_copy(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> Int8Copy:
-        ivf = self._index if self._kind is IndexKind.IVF else None
-        return Int8Copy(self._dim, vectors, int_ids, ivf=ivf)
+    def _new_copy(
+        self, vectors: Vector | None = None, int_ids: npt.NDArray[np.int64] | None = None
+    ) -> Int8Copy:
+        """An int8 copy of the index: of `vectors` (every one the flat index holds, read from it
+        when not given), or of the IVF index's lists."""
+        if self._kind is IndexKind.IVF:
+            return Int8Copy(self._dim, ivf=self._index)
+        if vectors is None:
+            vectors, int_ids = self._all_vectors() if self._ids else (None, None)
+        return Int8Copy(self._dim, vectors, int_ids)
 
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._index.remove_ids(int_ids)
@@ -420,4 +427,4 @@ class FaissIndex:
         finally:
             faiss.omp_set_num_threads(1)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-        self._coarse = self._new_copy(vectors, int_ids)
+        self._coarse = self._new_copy()
