@@ -221,14 +221,17 @@ def test_the_ivf_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> N
     index = _ivf(ids, vectors, tmp_path / "index.faiss")
     moved = _clustered(200, seed=15)
     moved[:5, 0] = 4.0  # a component beyond the copy's scale: it is made again
-    index.upsert(zip(ids[:200], _unit(moved), strict=True))
+    moved = _unit(moved)
+    index.upsert(zip(ids[:5], moved[:5], strict=True))
+    assert index._coarse is not None and index._coarse.fits(moved[5:])
+    index.upsert(zip(ids[5:200], moved[5:], strict=True))  # added to the copy's lists
     index.remove(ids[200:400])
     index.save()
     reloaded = FaissIndex.load(
         tmp_path / "index.faiss", DIM, "test-model", approximate_above=COUNT - 500
     )
     assert reloaded.kind is IndexKind.IVF
-    for query in np.concatenate([_clustered(20, seed=16), _unit(moved[:5])]):
+    for query in np.concatenate([_clustered(20, seed=16), moved[:5], moved[5:15]]):
         expected = _own_ivf_answer(index, query, 50)
         assert not {name for name, _ in expected} & set(ids[200:400])
         assert index.search(query, 50) == expected
