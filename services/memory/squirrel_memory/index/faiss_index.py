@@ -38,7 +38,7 @@ IVF_RETRAIN_GROWTH = 2.0
 # A flat index of more vectors than this is searched first in an int8 copy (a quarter of the
 # bytes to stream, scored as whole numbers: `coarse.py`), and its best candidates then exactly.
 # At 10k x 384 under load the float32 scan took 8.4 ms p50 against 1.4 ms for a float16 one
-# (one thread, the 2 cores shared with other work), whose scan took twice the int8 one's.
+# (one thread, the 2 cores shared with other work); the int8 scan streams half the float16 bytes.
 COARSE_ABOVE = 2_048
 # The int8 pass's candidates for a top k: 2k + 16, then 8k + 64 when the first set cannot vouch
 # for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
