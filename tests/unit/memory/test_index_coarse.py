@@ -1,4 +1,4 @@
-"""FaissIndex's float16 first pass: a large flat index answers exactly as its full scan does."""
+"""FaissIndex's int8 first pass: a large flat index answers exactly as its full scan does."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Any
 import faiss
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from squirrel_memory.index import FaissIndex
+from squirrel_memory.index import FaissIndex, IndexKind, faiss_index
 from squirrel_memory.index.faiss_index import COARSE_ABOVE
 
 DIM = 48
@@ -88,10 +89,10 @@ def test_a_large_flat_index_answers_as_its_full_scan_to_the_bit() -> None:
     for query in queries:
         for k in (1, 10, 50):
             assert index.search(query, k) == full.search(query, k)
-    assert scan.scans < len(queries) * 3 // 2  # most were answered from the float16 copy
+    assert scan.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
 
 
-def test_the_float16_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:
+def test_the_int8_copy_follows_updates_removals_a_rebuild_and_a_reload(tmp_path: Path) -> None:
     vectors = _clustered(COUNT, seed=3)
     ids = [f"mem_{n}" for n in range(COUNT)]
     index = _built(ids, vectors, tmp_path / "index.faiss")
@@ -102,16 +103,59 @@ def test_the_float16_copy_follows_updates_removals_and_a_reload(tmp_path: Path) 
     live = np.concatenate([vectors[400:], moved])
     index.save()
     reloaded = FaissIndex.load(tmp_path / "index.faiss", DIM, "test-model")
+    rebuilt = FaissIndex(DIM, "test-model")
+    rebuilt.rebuild(zip(live_ids, live, strict=True))
     full = _FullScan(live_ids, live)
     for query in _clustered(20, seed=5):
         expected = full.search(query, 50)
         assert index.search(query, 50) == expected
         assert reloaded.search(query, 50) == expected
+        assert rebuilt.search(query, 50) == expected
 
 
-def test_candidates_it_cannot_vouch_for_are_found_by_the_full_scan() -> None:
+def test_a_vector_larger_than_the_scale_allows_makes_the_copy_again() -> None:
+    vectors = _clustered(COUNT, seed=8)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    spikes = _clustered(40, seed=9)
+    spikes[:, 0] = 0.0
+    spikes = _unit(spikes * 0.05 + np.eye(DIM, dtype=np.float32)[0])  # a component near 1
+    index.upsert((f"spike_{n}", v) for n, v in enumerate(spikes))
+    live_ids = ids + [f"spike_{n}" for n in range(40)]
+    full = _FullScan(live_ids, np.concatenate([vectors, spikes]))
+    scan = _counted(index)
+    queries = np.concatenate([spikes[:10], _clustered(10, seed=10)])
+    for query in queries:
+        assert index.search(query, 20) == full.search(query, 20)
+    assert scan.scans < len(queries)
+    # Codes clipped at the old scale would score the spikes too low: the ceiling must still hold.
+    assert index._coarse is not None
+    exact = faiss.IndexFlatIP(DIM)
+    exact.add(np.concatenate([vectors, spikes]))
+    mixed = _unit(spikes[:10] + _clustered(10, seed=11))
+    for query in np.concatenate([queries, mixed]):
+        scores = exact.reconstruct_n(0, COUNT + 40) @ _stored(query)  # int ids are the rows
+        for wide in (1, 4, 16):
+            found = index._coarse.candidates(_stored(query), wide)
+            assert found is not None
+            left_out = np.setdiff1d(np.arange(COUNT + 40), found.int_ids)
+            assert scores[left_out].max() <= found.ceiling
+
+
+def test_candidates_the_first_set_cannot_vouch_for_are_found_in_a_wider_one() -> None:
     vectors = _clustered(COUNT, seed=6)
-    vectors[100:400] = vectors[0]  # 301 equal vectors: the float16 pass cannot tell them apart
+    vectors[100:400] = vectors[0]  # 301 equal vectors: more than the first 2k + 16 candidates
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+
+    assert index.search(vectors[0], 50) == _FullScan(ids, vectors).search(vectors[0], 50)
+    assert scan.scans == 0
+
+
+def test_candidates_no_set_can_vouch_for_are_found_by_the_full_scan() -> None:
+    vectors = _clustered(COUNT, seed=6)
+    vectors[100:700] = vectors[0]  # 601 equal vectors: more than 8k + 64 candidates hold
     ids = [f"mem_{n}" for n in range(COUNT)]
     index = _built(ids, vectors)
     scan = _counted(index)
@@ -129,3 +173,79 @@ def test_a_small_index_is_scanned_in_full() -> None:
 
     assert index.search(vectors[3], 10) == _FullScan(ids, vectors).search(vectors[3], 10)
     assert scan.scans == 1
+
+
+def _own_ivf_answer(index: FaissIndex, query: Vectors, k: int) -> list[tuple[str, float]]:
+    """What the IVF index's own search answers (its lists scanned in float32)."""
+    scores, int_ids = index._index.search(_stored(query).reshape(1, DIM), k)
+    found = zip(scores[0].tolist(), int_ids[0].tolist(), strict=True)
+    return [(index._names[i], float(s)) for s, i in found if i >= 0]
+
+
+def _ivf(ids: list[str], vectors: Vectors, path: Path | None = None) -> FaissIndex:
+    index = FaissIndex(DIM, "test-model", path, approximate_above=COUNT - 500)
+    index.upsert(zip(ids, vectors, strict=True))
+    assert index.kind is IndexKind.IVF
+    return index
+
+
+class _FullIvfScans:
+    """Counts the IVF scans of every vector in the probed lists (no candidate filter)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.scans = 0
+        real = faiss_index.ivf_search
+
+        def counted(ivf: Any, query: Vectors, k: int, probes: Any, among: Any = None) -> Any:
+            self.scans += among is None
+            return real(ivf, query, k, probes, among)
+
+        monkeypatch.setattr(faiss_index, "ivf_search", counted)
+
+
+def test_an_ivf_index_answers_as_its_own_scan_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    vectors = _clustered(COUNT, seed=12)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors)
+    scans = _FullIvfScans(monkeypatch)
+    queries = np.concatenate([_clustered(30, seed=13), vectors[:10]])
+    for query in queries:
+        for k in (1, 10, 50):
+            assert index.search(query, k) == _own_ivf_answer(index, query, k)
+    assert scans.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
+
+
+def test_the_ivf_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:
+    vectors = _clustered(COUNT, seed=14)
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors, tmp_path / "index.faiss")
+    moved = _clustered(200, seed=15)
+    moved[:5, 0] = 4.0  # a component beyond the copy's scale: it is made again
+    moved = _unit(moved)
+    index.upsert(zip(ids[:5], moved[:5], strict=True))
+    assert index._coarse is not None and index._coarse.fits(moved[5:])
+    index.upsert(zip(ids[5:200], moved[5:], strict=True))  # added to the copy's lists
+    index.remove(ids[200:400])
+    index.save()
+    reloaded = FaissIndex.load(
+        tmp_path / "index.faiss", DIM, "test-model", approximate_above=COUNT - 500
+    )
+    assert reloaded.kind is IndexKind.IVF
+    for query in np.concatenate([_clustered(20, seed=16), moved[:5], moved[5:15]]):
+        expected = _own_ivf_answer(index, query, 50)
+        assert not {name for name, _ in expected} & set(ids[200:400])
+        assert index.search(query, 50) == expected
+        assert reloaded.search(query, 50) == expected
+
+
+def test_ivf_candidates_no_set_can_vouch_for_are_found_by_its_own_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    vectors = _clustered(COUNT, seed=17)
+    vectors[100:1100] = vectors[0]  # 1,001 equal vectors: more than 16k + 128 candidates hold
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors)
+    scans = _FullIvfScans(monkeypatch)
+
+    assert index.search(vectors[0], 50) == _own_ivf_answer(index, vectors[0], 50)
+    assert scans.scans == 1

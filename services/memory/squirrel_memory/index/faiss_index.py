@@ -19,6 +19,7 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
+from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
@@ -34,14 +35,16 @@ APPROXIMATE_ABOVE = 50_000
 IVF_PROBE_FRACTION = 0.1
 # An IVF index is retrained once it has grown this many times beyond its training size.
 IVF_RETRAIN_GROWTH = 2.0
-# A flat index of more vectors than this is searched first in a float16 copy (half the bytes to
-# stream), and its best candidates then exactly. At 10k x 384 under load the float32 scan took
-# 8.4 ms p50 against 1.4 ms for the float16 one (one thread, the 2 cores shared with other work).
+# A flat index of more vectors than this is searched first in an int8 copy (a quarter of the
+# bytes to stream, scored as whole numbers: `coarse.py`), and its best candidates then exactly.
+# At 10k x 384 under load the float32 scan took 8.4 ms p50 against 1.4 ms for a float16 one
+# (one thread, the 2 cores shared with other work); the int8 scan streams half the float16 bytes.
 COARSE_ABOVE = 2_048
-# float16 rounds each component within 2^-11 of itself, so for unit vectors the float16 score
-# is within 2^-11 (plus float32 rounding, ~2e-5 over 384 terms) of the exact one. This margin is
-# twice that: a vector the float16 pass left out cannot beat a candidate that clears it.
-COARSE_MARGIN = 1e-3
+# The int8 pass's candidates for a top k: 2k + 16, then 8k + 64 when the first set cannot vouch
+# for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
+# lists probed in an int8 copy too) starts wider: its scan with a candidate filter costs more.
+COARSE_WIDTHS = ((2, 16), (8, 64))
+IVF_COARSE_WIDTHS = ((4, 32), (16, 128))
 
 
 class FaissIndex:
@@ -79,8 +82,8 @@ class FaissIndex:
         self._trained_on = 0
         self._kind = IndexKind.FLAT
         self._index: Any = self._new_flat()
-        self._coarse: Any = self._new_coarse()
-        """A float16 copy of the flat index (same ids), kept in step with it; None for IVF."""
+        self._coarse: Int8Copy | None = Int8Copy(dim)
+        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
 
     # -- properties -------------------------------------------------------------------------
 
@@ -126,8 +129,10 @@ class FaissIndex:
                 int_ids[row] = self._int_id_for(memory_id)
             vectors = np.stack(list(batch.values()))
             self._index.add_with_ids(vectors, int_ids)
-            if self._coarse is not None:
-                self._coarse.add_with_ids(vectors, int_ids)
+            if self._coarse is not None and self._coarse.fits(vectors):
+                self._coarse.add(vectors, int_ids)
+            elif self._coarse is not None:
+                self._coarse = self._new_copy()
             self._maybe_change_kind()
             return len(batch)
 
@@ -199,26 +204,35 @@ class FaissIndex:
     def _coarse_search(
         self, vector: Vector, k: int
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None:
-        """The flat search's answer from the float16 copy's best `2k` (scored again exactly),
-        or None when a vector left out might still belong among the `k` best (then the caller
-        scans every vector) or the index is too small to gain from it."""
+        """The index's answer from the int8 copy's best candidates (scored again exactly), or
+        None for a flat index when a vector left out might still belong among the `k` best
+        (then the caller scans every vector) or it is too small to gain from the copy."""
         count = len(self._ids)
-        wide = min(count, 2 * k + 16)
-        if count <= COARSE_ABOVE or wide >= count:
+        if self._coarse is None or count <= COARSE_ABOVE:
             return None
-        coarse, candidates = self._coarse.search(vector, wide)
-        picked = candidates[0][candidates[0] >= 0]
-        if len(picked) < wide:
-            return None
-        # The same kernel as the flat scan (one query against a few vectors), so the scores are
-        # the same to the bit; candidates in id order, as the flat index mostly holds them.
-        picked = np.sort(picked)
-        exact = faiss.IndexFlatIP(self._dim)
-        exact.add(np.asarray(self._index.reconstruct_batch(picked), np.float32))
-        scores, rows = exact.search(vector, k)
-        if not scores[0][k - 1] > coarse[0][wide - 1] + COARSE_MARGIN:
-            return None
-        return scores, picked[rows]
+        ivf = self._kind is IndexKind.IVF
+        probes = probes_of(self._index, vector) if ivf else None
+        for times, plus in IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS:
+            wide = times * k + plus
+            if wide >= count:
+                break
+            found = self._coarse.candidates(vector, wide, probes)
+            if found is None:
+                break
+            if probes is not None:
+                scores, int_ids = ivf_search(self._index, vector, k, probes, found.int_ids)
+                if scores[0][k - 1] > found.ceiling:
+                    return scores, int_ids
+                continue
+            # The same kernel as the flat scan (one query against a few vectors), so the scores
+            # are the same to the bit; candidates in id order, as the flat index mostly holds them.
+            picked = np.sort(found.int_ids)
+            exact = faiss.IndexFlatIP(self._dim)
+            exact.add(np.asarray(self._index.reconstruct_batch(picked), np.float32))
+            scores, rows = exact.search(vector, k)
+            if scores[0][k - 1] > found.ceiling:
+                return scores, picked[rows]
+        return ivf_search(self._index, vector, k, probes) if probes is not None else None
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -297,11 +311,7 @@ class FaissIndex:
         index._names = {int_id: name for name, int_id in ids.items()}
         index._next_id = int(meta["next_id"])
         index._trained_on = int(meta["trained_on"])
-        index._coarse = None
-        if index._kind is IndexKind.FLAT:
-            index._coarse = index._new_coarse()
-            if ids:
-                index._coarse.add_with_ids(*index._all_vectors())
+        index._coarse = index._new_copy()
         return index
 
     @classmethod
@@ -357,16 +367,21 @@ class FaissIndex:
     def _new_flat(self) -> Any:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
 
-    def _new_coarse(self) -> Any:
-        quantizer = faiss.ScalarQuantizer.QT_fp16
-        return faiss.IndexIDMap2(
-            faiss.IndexScalarQuantizer(self._dim, quantizer, faiss.METRIC_INNER_PRODUCT)
-        )
+    def _new_copy(
+        self, vectors: Vector | None = None, int_ids: npt.NDArray[np.int64] | None = None
+    ) -> Int8Copy:
+        """An int8 copy of the index: of `vectors` (every one the flat index holds, read from it
+        when not given), or of the IVF index's lists."""
+        if self._kind is IndexKind.IVF:
+            return Int8Copy(self._dim, ivf=self._index)
+        if vectors is None:
+            vectors, int_ids = self._all_vectors() if self._ids else (None, None)
+        return Int8Copy(self._dim, vectors, int_ids)
 
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._index.remove_ids(int_ids)
         if self._coarse is not None:
-            self._coarse.remove_ids(int_ids)
+            self._coarse.remove(int_ids)
 
     def _all_vectors(self) -> tuple[Vector, npt.NDArray[np.int64]]:
         int_ids = np.fromiter(self._names.keys(), dtype=np.int64, count=len(self._names))
@@ -390,12 +405,11 @@ class FaissIndex:
     def _build(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
         count = len(int_ids)
         if count <= self.approximate_above:
-            index, coarse = self._new_flat(), self._new_coarse()
+            index = self._new_flat()
             if count:
                 index.add_with_ids(vectors, int_ids)
-                coarse.add_with_ids(vectors, int_ids)
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
-            self._coarse = coarse
+            self._coarse = self._new_copy(vectors, int_ids)
             return
         nlist = max(16, round(4 * math.sqrt(count)))
         quantizer = faiss.IndexFlatIP(self._dim)
@@ -413,4 +427,4 @@ class FaissIndex:
         finally:
             faiss.omp_set_num_threads(1)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-        self._coarse = None
+        self._coarse = self._new_copy()
