@@ -1,8 +1,10 @@
 """Shell lines as words: a line split into its simple commands, and words joined back.
 
 `simple_commands(line)` splits a shell line (up to `MAX_LINE_CHARS`) into the words of each
-simple command, dropping what a pipe feeds into and every redirection with its target; a line
-the shell could not parse (an unclosed quote) is split on its operators all the same.
+simple command, dropping what a pipe feeds into and every redirection with its target; the body
+of a here-document (`cat > notes.md <<'EOF'`, a commit message given with `-F - <<EOF`) is text
+the command reads, not commands, and goes with its delimiter line; a line the shell could not
+parse (an unclosed quote) is split on its operators all the same.
 `join_words(words, typed=line)` is the inverse a reader wants: the words as a line that pastes
 and runs, quoted only where needed, a word keeping the quotes the user typed around it.
 """
@@ -16,6 +18,9 @@ import shlex
 MAX_LINE_CHARS = 8_000
 _PUNCTUATION = frozenset(";&|<>()\n")
 ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: A here-document's operator and delimiter (`<<EOF`, `<<-'END'`, `<< "MSG"`), not a
+#: here-string (`<<<`).
+_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
 def shell_tokens(line: str) -> list[str]:
@@ -29,13 +34,54 @@ def shell_tokens(line: str) -> list[str]:
         return [t if t != "\n" else "\n" for t in spaced.replace("\n", " \n ").split(" ") if t]
 
 
+def without_heredocs(line: str) -> str:
+    """`line` without the bodies of its here-documents (each body up to its delimiter line,
+    that line included). An operator inside quotes (`-m "$(cat <<'EOF' …)"`) is part of a
+    quoted word, whose text stays as it is; a body without its delimiter runs to the end."""
+    if "<<" not in line:
+        return line
+    lines = line.split("\n")
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        current = lines[i]
+        kept.append(current)
+        i += 1
+        for match in _HEREDOC.finditer(current):
+            if _quoted_at(current, match.start()):
+                continue
+            strip_tabs, delimiter = match.group(1) == "-", match.group(3)
+            while i < len(lines):
+                body = lines[i]
+                i += 1
+                if (body.lstrip("\t") if strip_tabs else body).rstrip() == delimiter:
+                    break
+    return "\n".join(kept)
+
+
+def _quoted_at(line: str, end: int) -> bool:
+    """Whether position `end` of `line` is inside single or double quotes."""
+    single = double = False
+    escaped = False
+    for char in line[:end]:
+        if escaped:
+            escaped = False
+        elif char == "\\" and not single:
+            escaped = True
+        elif char == "'" and not double:
+            single = not single
+        elif char == '"' and not single:
+            double = not double
+    return single or double
+
+
 def simple_commands(line: str) -> list[list[str]]:
     """Split a shell line into simple commands; pipes' right-hand sides and redirections go."""
     found: list[list[str]] = []
     current: list[str] = []
     piped = False
     skip_next = False
-    for token in shell_tokens(line[:MAX_LINE_CHARS]):
+    for token in shell_tokens(without_heredocs(line[:MAX_LINE_CHARS])):
         if skip_next:
             skip_next = False
             continue
@@ -103,4 +149,11 @@ def _as_typed(word: str, typed: str) -> str | None:
     return None
 
 
-__all__ = ["ENV_ASSIGNMENT", "MAX_LINE_CHARS", "join_words", "shell_tokens", "simple_commands"]
+__all__ = [
+    "ENV_ASSIGNMENT",
+    "MAX_LINE_CHARS",
+    "join_words",
+    "shell_tokens",
+    "simple_commands",
+    "without_heredocs",
+]

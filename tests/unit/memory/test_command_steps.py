@@ -65,11 +65,32 @@ def test_the_older_project_form_of_a_command_is_the_projects() -> None:
         "# Steps\n\n2. Read the code.\n3. Write the plan.\n",
         "# Long\n\n1. " + "x " * 100 + "\n2. Then stop.\n",
         "# Cut\n\n1. Run `make\n2. Then stop.\n",
+        "# Idea\n\nWrite the plan as:\n1. [Step 1 — what it produces]\n2. [Step 2 — builds on "
+        "step 1]\n3. [Step 3 — etc.]\n",
+        "# Release\n\n1. <first step>\n2. <second step>: the command\n",
+        "# Fill in\n\n1. Run `make lint`.\n2. {your check}\n",
     ],
-    ids=["no-steps", "one-step", "not-from-one", "step-too-long", "cut-code-span"],
+    ids=[
+        "no-steps",
+        "one-step",
+        "not-from-one",
+        "step-too-long",
+        "cut-code-span",
+        "bracketed-placeholders",
+        "angle-placeholders",
+        "one-braced-placeholder",
+    ],
 )
 def test_a_prompt_without_a_clear_list_of_steps_says_nothing(expansion: str) -> None:
     assert command_steps(_ran("/deploy", expansion).events) == []
+
+
+def test_a_step_that_starts_with_a_bracketed_tag_is_still_a_step() -> None:
+    expansion = "# Ship\n\n1. [optional] Run `cargo fmt`.\n2. Run `cargo test`.\n"
+    (found,) = command_steps(_ran("/ship", expansion).events)
+    assert found.content == (
+        "The command `/ship` (Ship) runs, in order: [optional] Run `cargo fmt`; run `cargo test`."
+    )
 
 
 def test_the_users_own_message_after_a_command_is_not_its_prompt() -> None:

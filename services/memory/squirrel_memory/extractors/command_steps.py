@@ -10,7 +10,8 @@ one command in a code block is stated with that command ("format code: `air form
 assistant tool's own built-in commands and a plugin's namespaced commands and skills
 (`/plugin:cmd`, `plugin:skill`; Claude Code's older `/project:name` is the project's own) are
 not the project's and are skipped, as are texts without numbered steps (a bare prompt says
-nothing about the order of work).
+nothing about the order of work) and lists with a placeholder for a step (`[Step 1 — what it
+produces]`, `<your step>`: a template the prompt shows, not the command's own steps).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ MAX_CHARS = 360
 MAX_STEPS = 6
 MAX_STEP_CHARS = 160
 MAX_COMMANDS = 4
+#: A step that is only a placeholder to fill in: the list is a template, not steps.
+_PLACEHOLDER = re.compile(r"^(?:\[[^\]]*\]|<[^>]*>|\{[^}]*\})(?:\s*[:.,;-].*)?$")
 
 #: Commands of the assistant tools themselves, which expand to the tool's own prompts.
 _BUILT_IN = frozenset(
@@ -98,6 +101,8 @@ def _steps(prompt: str) -> tuple[str, list[str]]:
             text = f"{text}: `{command}`"
         if not text or text.count("`") % 2 or len(text) > MAX_STEP_CHARS:
             return title, []  # a step cut or too long to state: the list is not kept
+        if _PLACEHOLDER.match(text):
+            return title, []  # a template's slot: the list shows how to write steps
         steps.append(text[:1].lower() + text[1:] if text[1:2].islower() else text)
     return title, steps
 

@@ -1,0 +1,57 @@
+"""Shell lines as words: a here-document's body is text a command reads, never commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_core.commands import command_uses, typed_commands
+from squirrel_core.shell_words import simple_commands, without_heredocs
+
+
+def _texts(line: str) -> list[str]:
+    return [t.text for t in typed_commands(line)]
+
+
+@pytest.mark.parametrize(
+    ("line", "commands"),
+    [
+        # A commit message given on standard input: its lines are not commands.
+        (
+            "git commit -F - <<'EOF'\nfix: wire the logger\n\nNo spec added: logger wiring only."
+            "\nEOF\ngit log --oneline -1",
+            ["git commit -F -", "git log --oneline -1"],
+        ),
+        # A file written from a here-document, in Python and Ruby projects alike.
+        (
+            'cat > notes.md <<"NOTES"\nRun pytest -x before pushing\nNOTES\nuv run pytest',
+            ["cat", "uv run pytest"],
+        ),
+        ("cat <<-END > f.txt\n\tmake test\n\tEND\nbundle exec rspec", ["cat", "bundle exec rspec"]),
+        ("cat << MSG\nnpm test\nMSG", ["cat"]),
+        # A body whose delimiter never comes runs to the end of the line.
+        ("tee out.txt <<EOF\ncargo test\nstill text", ["tee out.txt"]),
+    ],
+)
+def test_a_here_documents_body_is_not_a_command(line: str, commands: list[str]) -> None:
+    assert _texts(line) == commands
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["No spec added: this is production-only logger wiring.", "make test", "go test ./..."],
+)
+def test_a_body_line_never_says_how_the_tests_run(body: str) -> None:
+    line = f"git commit -F - <<'EOF'\nchore: tidy\n\n{body}\nEOF"
+    assert [u.purpose for u in command_uses(line)] == []
+
+
+def test_an_operator_inside_quotes_leaves_the_quoted_word_as_it_is() -> None:
+    line = "git commit -m \"$(cat <<'EOF'\nfix: x\n\nmake test\nEOF\n)\" && npm test"
+    assert without_heredocs(line) == line
+    assert [u.tool for u in command_uses(line)] == ["npm test"]
+
+
+def test_a_here_string_and_a_plain_redirection_are_not_here_documents() -> None:
+    assert without_heredocs('cat <<< "hi"\nmake test') == 'cat <<< "hi"\nmake test'
+    assert simple_commands("sort < in.txt\nmake test") == [["sort"], ["make", "test"]]
+    assert [u.tool for u in command_uses("wc -l <<< x\ncargo test")] == ["cargo test"]
