@@ -15,6 +15,7 @@ read at the root.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -46,6 +47,16 @@ class MissingManifest:
     path: str
 
 
+def _moved(tokens: list[list[str]], root: str) -> bool:
+    """Whether the line's shell changes folder to anywhere but the root (`cd web && cat …`):
+    a read after it answers for that folder, not the root."""
+    return any(
+        words[0] in ("cd", "pushd") and (len(words) < 2 or posixpath.normpath(words[1]) != root)
+        for words in tokens
+        if words
+    )
+
+
 def _named_later(events: list[StoredEvent], start: int, name: str) -> bool:
     """Whether an event after `start` names the root file `name` (written, edited, read)."""
     return any(
@@ -64,6 +75,8 @@ def missing_manifests(events: list[StoredEvent]) -> list[MissingManifest]:
     found: dict[str, MissingManifest] = {}
     for run in commands(events):
         if (run.cwd or root).rstrip("/") != root or ran_elsewhere(run.command, root):
+            continue
+        if _moved(run.segments, root):
             continue
         read = {
             (tokens[0], token)
