@@ -158,3 +158,17 @@ def test_a_failed_view_says_nothing() -> None:
 )
 def test_a_pull_request_of_another_repository_says_nothing(command: str) -> None:
     assert review_checks(_view(command, _json(NODE_BODY))) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gh pr view 42 --repo someone/app --json number,body,state",
+        "gh pr view https://github.com/someone/app/pull/42 --json number,body,state",
+        "glab mr view 42 -R https://gitlab.com/group/app.git",
+    ],
+)
+def test_a_repository_named_like_the_project_folder_is_the_projects_own(command: str) -> None:
+    (found,) = review_checks(_view(command, _json(NODE_BODY)))
+
+    assert "`npm test`" in found.content

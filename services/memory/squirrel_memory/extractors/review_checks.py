@@ -11,8 +11,9 @@ scripts (a relative path), and the bullet says it passed (a ticked box, "passes"
 an output that reports success). Left out: an unticked box (not run yet), a bullet that does not
 open with the command, other sections (follow-ups, design), a command that failed or found
 problems, a script the pull request itself adds (it is not on the base branch yet), a
-closed pull request that was never merged and a pull request of another repository (`--repo`,
-`-R`, its address, a shell outside the project): its plan is how that project checks a change.
+closed pull request that was never merged and a pull request of another repository (a
+`--repo`, `-R` or address naming a repository of another name than the project's folder, a
+shell outside the project): its plan is how that project checks a change.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import json
 import re
 import shlex
 from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import urlsplit
 
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.activity import commands, in_folder
@@ -135,14 +138,29 @@ def _passed(box: str | None, after: str) -> str | None:
 
 
 def _other_repository(view: list[str], run_cwd: str | None, command: str, root: str) -> bool:
-    """Whether the view reads a pull request of another repository: named by `--repo` / `-R`
-    or by its address, or viewed from a shell outside the project."""
+    """Whether the view reads a pull request of another repository: one `--repo` / `-R` or its
+    address names whose name is not the project folder's, or viewed from a shell outside the
+    project. (A repository named like the project's folder is taken for the project's own.)"""
     if run_cwd is not None and not in_folder(run_cwd, root):
         return True
-    return ran_elsewhere(command, root) or any(
-        word in _REPO_FLAGS or word.startswith(("--repo=", "-R=")) or "://" in word
-        for word in view[3:]
-    )
+    if ran_elsewhere(command, root):
+        return True
+    own = PurePosixPath(root).name.lower()
+    named: list[str] = []
+    for index, word in enumerate(view[3:], start=3):
+        if word in _REPO_FLAGS:
+            named.append(view[index + 1] if index + 1 < len(view) else "")
+        elif word.startswith(("--repo=", "-R=")):
+            named.append(word.split("=", 1)[1])
+        elif "://" in word:
+            path = urlsplit(word).path
+            named.append(re.split(r"/(?:-/)?(?:pull|merge_requests)/", path, maxsplit=1)[0])
+    return any(_repository_name(name) != own for name in named)
+
+
+def _repository_name(named: str) -> str:
+    """The repository's own name in `owner/name`, `host/owner/name` or an address's path."""
+    return named.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git").lower()
 
 
 def _number(tokens: list[str], output: str) -> str:
