@@ -15,12 +15,11 @@ read at the root.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import commands, relative_path
-from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_memory.extractors.elsewhere import moved_from_root, ran_elsewhere
 from squirrel_memory.extractors.manifests import is_manifest
 from squirrel_memory.models import StoredEvent
 
@@ -47,16 +46,6 @@ class MissingManifest:
     path: str
 
 
-def _moved(tokens: list[list[str]], root: str) -> bool:
-    """Whether the line's shell changes folder to anywhere but the root (`cd web && cat …`):
-    a read after it answers for that folder, not the root."""
-    return any(
-        words[0] in ("cd", "pushd") and (len(words) < 2 or posixpath.normpath(words[1]) != root)
-        for words in tokens
-        if words
-    )
-
-
 def _named_later(events: list[StoredEvent], start: int, name: str) -> bool:
     """Whether an event after `start` names the root file `name` (written, edited, read)."""
     return any(
@@ -76,7 +65,7 @@ def missing_manifests(events: list[StoredEvent]) -> list[MissingManifest]:
     for run in commands(events):
         if (run.cwd or root).rstrip("/") != root or ran_elsewhere(run.command, root):
             continue
-        if _moved(run.segments, root):
+        if moved_from_root(run.segments, root):
             continue
         read = {
             (tokens[0], token)
