@@ -75,3 +75,29 @@ def test_nothing_else_says_what_git_ignores(
     session.run(command, exit_code, output, cwd=cwd)
 
     assert checked_ignores(session.events) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # a repository cloned inside the project: its `.gitignore` is not the root's
+        "cd vendor/lib && git check-ignore -v build",
+        "pushd third_party/zlib; git check-ignore -v build",
+    ],
+)
+def test_a_check_after_moving_into_a_sub_folder_says_nothing(command: str) -> None:
+    session = Session("/home/dev/site", "s1", T0)
+    session.run(command, 0, ".gitignore:4:/build/\tbuild\n")
+
+    assert checked_ignores(session.events) == []
+
+
+def test_a_cd_to_the_root_itself_still_reads_the_check() -> None:
+    session = Session("/home/dev/site", "s1", T0)
+    session.run(
+        "cd /home/dev/site && git check-ignore -v build", 0, ".gitignore:4:/build/\tbuild\n"
+    )
+
+    (found,) = checked_ignores(session.events)
+
+    assert found.content.startswith("`.gitignore` ignores `build` (line 4: `/build/`)")

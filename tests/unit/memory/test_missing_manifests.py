@@ -77,3 +77,20 @@ def test_a_manifest_the_session_then_writes_is_not_missing() -> None:
     session.write("pyproject.toml", "[project]\nname = 'x'\n")
 
     assert missing_manifests(session.events) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # the shell moved into a sub-folder first: the sub-folder lacks it, not the root
+        "cd web && cat package.json",
+        "cd crates/core; head -5 Cargo.toml",
+        "pushd api && cat composer.json",
+    ],
+)
+def test_a_read_after_moving_into_a_sub_folder_says_nothing_of_the_root(command: str) -> None:
+    session = Session("/home/dev/x", "s1", T0)
+    name = command.rsplit(" ", 1)[1]
+    session.run(command, 1, f"{command.split()[-2]}: {name}: No such file or directory\n")
+
+    assert missing_manifests(session.events) == []

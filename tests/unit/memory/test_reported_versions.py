@@ -68,6 +68,10 @@ def test_a_background_agents_report_in_another_language_is_read_by_its_shape() -
         "Node 18.19 in CI, Node 20.11 locally, TypeScript 5.4, Vite 5.2.",  # one tool, two
         "| Vitest 1.6.0 | Jest 29.7.0 | Mocha 10.4.0 |",  # a table comparing candidates
         "Python 3.12 and Django 5.0.",  # two tools only
+        # an upgrade in words, in any language: the names stand beside the old versions
+        "Upgraded Gradle 7.6 to 8.8, Kotlin 1.9.0 to 2.0.0, AGP 8.1.0 to 8.5.2.",
+        "Bumped Node 18.19 to 20.11, TypeScript 5.3 to 5.4 and Vite 5.1 to 5.2.",
+        "Gradle 7.6 auf 8.8, Kotlin 1.9.0 auf 2.0.0, AGP 8.1.0 auf 8.5.2.",
     ],
 )
 def test_a_line_that_states_no_one_toolchain_is_no_versions_line(line: str) -> None:

@@ -142,3 +142,33 @@ def test_no_recipe_from_what_the_test_plan_did_not_run_or_another_command_printe
 
 def test_a_failed_view_says_nothing() -> None:
     assert review_checks(_view("gh pr view 42", NODE_BODY, ok=False)) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # another repository's pull request: its test plan is how that project checks a change
+        "gh pr view 42 --repo someone/other-tool --json number,body,state",
+        "gh pr view 42 -R someone/other-tool --json number,body,state",
+        "gh pr view --repo=someone/other-tool 42 --json number,body,state",
+        "gh pr view https://github.com/someone/other-tool/pull/42 --json number,body,state",
+        "glab mr view 42 -R group/other-tool",
+        "cd ../other-tool && gh pr view 42 --json number,body,state",
+    ],
+)
+def test_a_pull_request_of_another_repository_says_nothing(command: str) -> None:
+    assert review_checks(_view(command, _json(NODE_BODY))) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gh pr view 42 --repo someone/app --json number,body,state",
+        "gh pr view https://github.com/someone/app/pull/42 --json number,body,state",
+        "glab mr view 42 -R https://gitlab.com/group/app.git",
+    ],
+)
+def test_a_repository_named_like_the_project_folder_is_the_projects_own(command: str) -> None:
+    (found,) = review_checks(_view(command, _json(NODE_BODY)))
+
+    assert "`npm test`" in found.content

@@ -330,3 +330,17 @@ def test_no_convention_from_entries_another_command_or_repository_printed(
     command: str, output: str
 ) -> None:
     assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # this project's log beside another repository's: the output holds both, unmarked
+        "git log --oneline -1; git -C /home/dev/other log --oneline -3",
+        "git log --oneline -1 && cd ../other && git log --oneline -3",
+    ],
+)
+def test_a_log_beside_another_repositorys_log_reads_neither(command: str) -> None:
+    output = "0aa11bb Update readme\n" + GO_COMPOUND[1].split("\n", 1)[1]
+
+    assert _convention(evidence_candidates(_log_events(command, output))) is None

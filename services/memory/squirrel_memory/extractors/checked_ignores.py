@@ -10,7 +10,8 @@ showed." Only the answer's own lines are read (other commands of a compound line
 things), and none is kept for a pattern that un-ignores (`!keep/`), a non-matching line
 (`::<TAB>path`, from `-n`), an exclude file outside the repository or local to one clone
 (`~/.config/git/ignore`, `.git/info/exclude`), a failed run, a run in another folder or
-repository (`cd`, `git -C`), or a run whose shell was not at the project's root.
+repository (`cd`, `git -C`), or a run whose shell was not at the project's root (its
+folder, or a `cd` earlier in the line into a sub-folder or a repository nested there).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import CommandRun, commands
-from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_memory.extractors.elsewhere import moved_from_root, ran_elsewhere
 from squirrel_memory.models import StoredEvent
 
 KEY_PREFIX = "ignored:checked:"
@@ -68,6 +69,8 @@ def checked_ignores(events: list[StoredEvent]) -> list[CheckedIgnores]:
             continue
         if (run.cwd or root).rstrip("/") != root or ran_elsewhere(run.command, root):
             continue
+        if moved_from_root(run.segments, root):
+            continue  # a nested repository's ignore file reads as the root's; paths are not
         for line in run.output.splitlines():
             match = _VERBOSE_LINE.match(line.rstrip())
             if match is None:

@@ -66,6 +66,17 @@ def ran_elsewhere(command: str, project_id: str) -> bool:
     return False
 
 
+def moved_from_root(segments: list[list[str]], project_id: str) -> bool:
+    """Whether a line's simple commands change folder to anywhere but the project root (`cd web
+    && cat …`, `pushd lib`): what runs after it answers for that folder, not the root."""
+    root = posixpath.normpath(project_id)
+    return any(
+        words[0] in ("cd", "pushd") and (len(words) < 2 or posixpath.normpath(words[1]) != root)
+        for words in segments
+        if words
+    )
+
+
 def _web(event: StoredEvent) -> bool:
     return event.content.get("tool") in _WEB_TOOLS
 

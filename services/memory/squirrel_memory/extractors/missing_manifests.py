@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import commands, relative_path
-from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_memory.extractors.elsewhere import moved_from_root, ran_elsewhere
 from squirrel_memory.extractors.manifests import is_manifest
 from squirrel_memory.models import StoredEvent
 
@@ -64,6 +64,8 @@ def missing_manifests(events: list[StoredEvent]) -> list[MissingManifest]:
     found: dict[str, MissingManifest] = {}
     for run in commands(events):
         if (run.cwd or root).rstrip("/") != root or ran_elsewhere(run.command, root):
+            continue
+        if moved_from_root(run.segments, root):
             continue
         read = {
             (tokens[0], token)

@@ -10,8 +10,9 @@ the report becomes the fact when
 - it names at least `MIN_TOOLS` different tools, each a capitalised name directly followed by
   its version (`Java 17`, ``Forge `1.20.1-47.4.22` ``, `Node v20.11`), at least `MIN_DOTTED`
   of them with a dotted version (a count or a step, "Found 3, Fixed 2", has none);
-- no name comes twice with two versions and no arrow sits in the line (an upgrade, "Node 18 →
-  Node 20", states no one state), and it is no table row (a comparison of candidates);
+- no name comes twice with two versions, no arrow sits in the line and no dotted version stands
+  without a name (an upgrade, "Node 18 → Node 20", "Gradle 7.6 to 8.8", states no one state),
+  and it is no table row (a comparison of candidates);
 - the report names a build or configuration file (`settings.gradle`, `package.json`,
   `Cargo.toml` …): it read the project's build, not a release page;
 - the subagent looked only at this project (`elsewhere.replies_elsewhere`), and nobody took
@@ -44,6 +45,8 @@ _PAIR = re.compile(
     r"(?<![\w.`/-])(?P<name>[A-Z][A-Za-z0-9+#]*(?:[.-][A-Za-z][A-Za-z0-9]*)?)"
     r"\s+`?v?(?P<version>\d+(?:\.\d+){0,3}(?:[-+][0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)`?(?![\w%/]|\.\w)"
 )
+#: A dotted version standing alone once the named ones are taken out (`to 8.8`, `auf 8.8`).
+_BARE_VERSION = re.compile(r"(?<![\w./-])`?v?\d+(?:\.\d+)+")
 _ARROW = re.compile(r"→|->|=>|⇒")
 #: A build or configuration file named in the report: it read the project's build.
 _BUILD_FILE = re.compile(
@@ -68,6 +71,8 @@ def versions_line(line: str) -> list[tuple[str, str]]:
     text = _BULLET.sub("", line).replace("**", "").strip()
     if not text or text.startswith(("|", ">")) or _ARROW.search(text):
         return []
+    if _BARE_VERSION.search(_PAIR.sub(" ", text)):
+        return []  # a version no tool names: "Gradle 7.6 to 8.8" states a change, in any words
     pairs: dict[str, str] = {}
     for match in _PAIR.finditer(text):
         name, version = match.group("name"), match.group("version")

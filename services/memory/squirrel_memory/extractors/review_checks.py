@@ -10,8 +10,10 @@ known check (a test runner, linter, formatter or type checker) or one of the pro
 scripts (a relative path), and the bullet says it passed (a ticked box, "passes", "succeeded",
 an output that reports success). Left out: an unticked box (not run yet), a bullet that does not
 open with the command, other sections (follow-ups, design), a command that failed or found
-problems, a script the pull request itself adds (it is not on the base branch yet) and a
-closed pull request that was never merged.
+problems, a script the pull request itself adds (it is not on the base branch yet), a
+closed pull request that was never merged and a pull request of another repository (a
+`--repo`, `-R` or address naming a repository of another name than the project's folder, a
+shell outside the project): its plan is how that project checks a change.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ import json
 import re
 import shlex
 from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import urlsplit
 
 from squirrel_core.commands import classify_command
-from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.activity import commands, in_folder
+from squirrel_memory.extractors.elsewhere import ran_elsewhere
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 
@@ -35,6 +40,8 @@ MAX_COMMAND_CHARS = 100
 MAX_OUTPUT_CHARS = 80
 
 _VIEWS = (["gh", "pr", "view"], ["glab", "mr", "view"])
+#: A view of another repository's pull request: `gh pr view 5 --repo owner/other`.
+_REPO_FLAGS = frozenset({"--repo", "-R"})
 _JSON_BODY = re.compile(r'"(?:body|description)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _JSON_NUMBER = re.compile(r'"(?:number|iid)"\s*:\s*(\d+)')
 _JSON_ADDED = re.compile(r'\{"path"\s*:\s*"([^"]+)"[^{}]*"changeType"\s*:\s*"ADDED"')
@@ -130,6 +137,32 @@ def _passed(box: str | None, after: str) -> str | None:
     return None
 
 
+def _other_repository(view: list[str], run_cwd: str | None, command: str, root: str) -> bool:
+    """Whether the view reads a pull request of another repository: one `--repo` / `-R` or its
+    address names whose name is not the project folder's, or viewed from a shell outside the
+    project. (A repository named like the project's folder is taken for the project's own.)"""
+    if run_cwd is not None and not in_folder(run_cwd, root):
+        return True
+    if ran_elsewhere(command, root):
+        return True
+    own = PurePosixPath(root).name.lower()
+    named: list[str] = []
+    for index, word in enumerate(view[3:], start=3):
+        if word in _REPO_FLAGS:
+            named.append(view[index + 1] if index + 1 < len(view) else "")
+        elif word.startswith(("--repo=", "-R=")):
+            named.append(word.split("=", 1)[1])
+        elif "://" in word:
+            path = urlsplit(word).path
+            named.append(re.split(r"/(?:-/)?(?:pull|merge_requests)/", path, maxsplit=1)[0])
+    return any(_repository_name(name) != own for name in named)
+
+
+def _repository_name(named: str) -> str:
+    """The repository's own name in `owner/name`, `host/owner/name` or an address's path."""
+    return named.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git").lower()
+
+
 def _number(tokens: list[str], output: str) -> str:
     match = _JSON_NUMBER.search(output)
     if match:
@@ -145,6 +178,9 @@ def review_checks(events: list[StoredEvent]) -> list[ReviewChecks]:
             continue
         view = next((t for t in run.segments if t[:3] in _VIEWS), None)
         if view is None or _CLOSED.search(run.output):
+            continue
+        root = events[0].project_id.rstrip("/")
+        if _other_repository(view, run.cwd, run.command, root):
             continue
         added = set(_JSON_ADDED.findall(run.output))
         checks: list[str] = []

@@ -39,6 +39,8 @@ _ONELINE = re.compile(r"^(?:[*|\\/ ]+\s)?[0-9a-f]{7,40}\s+(?:\([^)]*\)\s+)?(?P<s
 _ONELINE_FLAGS = frozenset({"--oneline", "--pretty=oneline", "--format=oneline"})
 #: Share of a log's lines that must be one-line entries for it to be read.
 MIN_ONELINE_SHARE = 0.8
+#: An attempt's scope outside the project: another folder or repository.
+_ELSEWHERE = ("/", "~", "..")
 #: Fewest one-line entries in a row read from the output of several commands run at once.
 MIN_BLOCK_ENTRIES = 2
 #: A labelled first entry of an injected log ("- Recent commits: eb9370f feat: …").
@@ -146,15 +148,24 @@ def session_convention(
     made: dict[str, str] = {}
     listed: dict[str, str] = {}
     per_run = Counter(attempt.run.event_id for attempt in found)
+    # A run with a command in another folder prints that folder's log beside the project's,
+    # unmarked: no log of it is read.
+    mixed = {
+        a.run.event_id
+        for a in found
+        if a.scope.startswith(_ELSEWHERE)
+        or (a.tokens[:2] == ("git", "-C") and a.tokens[2:3] not in ((".",), ("./",)))
+    }
     for attempt in found:
-        if attempt.run.ok is False or attempt.scope.startswith(("/", "~", "..")):
+        if attempt.run.ok is False or attempt.scope.startswith(_ELSEWHERE):
             continue
         message = commit_message(attempt.tokens)
         subject = subject_of(message) if message else ""
         if subject:
             made[subject] = attempt.run.event_id
         compound = per_run[attempt.run.event_id] > 1
-        for seen in listed_subjects(attempt.tokens, attempt.run.output, compound=compound):
+        output = "" if attempt.run.event_id in mixed else attempt.run.output
+        for seen in listed_subjects(attempt.tokens, output, compound=compound):
             listed.setdefault(seen, attempt.run.event_id)
     return (
         _convention(made, "made in sessions")

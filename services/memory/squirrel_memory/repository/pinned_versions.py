@@ -4,8 +4,8 @@ file of one runtime (`.python-version`, `.ruby-version`, `.nvmrc`, `.node-versio
 
 A pinned version is a toolchain like a manifest's (`requires-python`, `engines.node`, a
 Gemfile's `ruby`); where they disagree, the stack says no version (`project_stack`). A value
-that is not a version — an alias (`lts/iron`, `node`, `system`), an environment's name — names
-none.
+that is not a version — an alias (`lts/iron`, `node`, `system`), an environment's name, another
+implementation's own version (`jruby-9.4.5.0`) — names none.
 """
 
 from __future__ import annotations
@@ -35,12 +35,15 @@ _TOOL_NAMES: Mapping[str, str] = {
     "php": "php",
     "erlang": "erlang",
 }
-#: The runtime's name or a `v` before the number (`ruby-3.3.0`, `v20.11.0`, `python-3.12`).
-_PREFIX = re.compile(r"^(?:[a-z]+-|v)(?=\d)")
+#: The runtime's own name or a `v` before the number (`ruby-3.3.0`, `v20.11.0`,
+#: `python-3.12`). Another name (`jruby-9.4.5.0`, `graalpy-23.1.0`, `temurin-21`) numbers
+#: another implementation or distribution, whose version is not the language's: no version.
+_PREFIX = re.compile(r"^(?:(?:ruby|python|cpython|node|nodejs)-|v)(?=\d)")
 
 
 def pinned(value: str) -> str:
-    """The version a pin names (`3.3.0` of `ruby-3.3.0`), or "" for an alias or a name."""
+    """The version a pin names (`3.3.0` of `ruby-3.3.0`), or "" for an alias, a name or
+    another implementation's version."""
     version = _PREFIX.sub("", value.strip())
     return version if version[:1].isdigit() else ""
 

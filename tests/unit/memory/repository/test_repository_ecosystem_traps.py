@@ -273,6 +273,23 @@ TRAPS = [
         {".ruby-version": "ruby-3.3.0\n", "Gemfile": RAILS_GEMFILE, "app/models/stone.rb": RB},
         said=(("repo:stack", "Ruby/Rails app (Ruby 3.3"),),
     ),
+    # another implementation's own version is not the language's (JRuby 9.4 runs Ruby 3.1)
+    RepoTrap(
+        "ruby-version-file-pins-another-implementation",
+        {".ruby-version": "jruby-9.4.5.0\n", "Gemfile": RAILS_GEMFILE, "app/models/stone.rb": RB},
+        said=(("repo:stack", "Ruby/Rails app"),),
+        unsaid=("Ruby 9.4", "Ruby 9.4.5.0"),
+    ),
+    RepoTrap(
+        "python-version-file-pins-another-implementation",
+        {
+            ".python-version": "graalpy-23.1.0\n",
+            "pyproject.toml": '[project]\nname = "quarry"\n',
+            "quarry/stones.py": PY,
+        },
+        said=(("repo:stack", "quarry is a Python project."),),
+        unsaid=("Python 23.1", "Python 23.1.0"),
+    ),
     RepoTrap(
         "ruby-version-file-disagrees-with-the-gemfile",
         {
