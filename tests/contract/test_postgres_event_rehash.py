@@ -258,7 +258,8 @@ async def test_a_batch_postgres_aborts_to_break_a_deadlock_is_run_again(
 ) -> None:
     """A server's own write holds an event's row and then waits for the project's append lock,
     which the batch holds while it waits for that row: Postgres aborts the batch (it detects
-    the deadlock first here), and the batch runs again instead of failing the start."""
+    the deadlock first here: its `deadlock_timeout` is the shorter), and the batch runs again
+    instead of failing the start."""
     db, _ = await _open(database, project)
     await db.close()
     _as_version_8_left_it(database, project, ROWS)
@@ -267,8 +268,11 @@ async def test_a_batch_postgres_aborts_to_break_a_deadlock_is_run_again(
         await psycopg.AsyncConnection.connect(database, autocommit=True) as migrating,
         await psycopg.AsyncConnection.connect(database) as writer,
     ):
-        await migrating.execute("SET deadlock_timeout = '100ms'")
-        await writer.execute("SET deadlock_timeout = '20s'")
+        # Postgres looks for a deadlock once, `deadlock_timeout` after a wait starts: the
+        # batch's look must come after the writer asks for the lock (a loaded machine may take
+        # a while between the two), and long before the writer's own.
+        await migrating.execute("SET deadlock_timeout = '3s'")
+        await writer.execute("SET deadlock_timeout = '120s'")
         await writer.commit()
         holding = asyncio.Event()
 
