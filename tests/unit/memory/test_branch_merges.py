@@ -111,3 +111,29 @@ def test_failed_merges_or_a_shell_outside_the_project_say_nothing() -> None:
     assert branch_merges(_runs(PROJECT, *twice, ok=False)) == []
     assert branch_merges(_runs(PROJECT, *twice, cwd="/home/dev/elsewhere")) == []
     assert branch_merges(_runs(PROJECT, *twice))
+
+
+@pytest.mark.parametrize(
+    "branch",
+    ["dev", "develop", "staging", "trunk", "production", "release/2.4", "releases/v1", "1.x"],
+)
+def test_merging_a_mainline_or_release_line_in_twice_is_no_merge_policy(branch: str) -> None:
+    runs = [(f"git merge --no-ff {branch}", MERGED), (f"git merge --no-ff {branch}", MERGED)]
+
+    assert branch_merges(_runs("/home/dev/engine", *runs)) == []
+    assert branch_merges(_runs("/home/dev/pipeline", *runs)) == []
+
+
+@pytest.mark.parametrize(
+    ("project", "first", "second"),
+    [
+        ("/home/dev/engine", "feature/dev-tools", "fix/release-notes"),
+        ("/home/dev/pipeline", "staging-banner", "devices"),
+    ],
+)
+def test_work_branches_named_like_a_mainline_still_make_the_recipe(
+    project: str, first: str, second: str
+) -> None:
+    runs = [(f"git merge --squash {first}", MERGED), (f"git merge --squash {second}", MERGED)]
+
+    assert [f.key for f in branch_merges(_runs(project, *runs))] == ["recipe:merge:squash"]

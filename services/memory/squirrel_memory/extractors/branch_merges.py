@@ -7,13 +7,14 @@ the same policy option (`--no-ff` or `--squash`) and none used another, that is 
 are merged here: "Branches are merged with `git merge --no-ff <branch> <branch> -m "<text>"`
 (2 merges in sessions, several branches at once)." A single merge, a merge in another
 repository or work tree (`git -C`, after a `cd` elsewhere), a merge that stopped on a
-conflict or failed, `--abort` / `--continue`, a merge of the upstream or main branch into a
-work branch (keeping it current is not the policy) and merges with different policies say
-nothing.
+conflict or failed, `--abort` / `--continue`, a merge of the upstream, a mainline (`main`,
+`develop`, `dev`, `staging`, `trunk` …) or a release line (`release/2.4`, `1.x`) into a work
+branch (keeping it current is not the policy) and merges with different policies say nothing.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import CommandRun, commands, in_folder
@@ -29,8 +30,33 @@ _KEPT = frozenset({"--no-ff", "--squash", "--no-edit", "--log", "--signoff", "-S
 _MESSAGE = frozenset({"-m", "--message", "-F", "--file"})
 _STOPS = frozenset({"--abort", "--continue", "--quit", "--skip"})
 #: Branches a work branch is brought up to date from: merging them in is no merge policy.
-_MAINLINE = frozenset({"main", "master", "trunk", "develop", "HEAD", "FETCH_HEAD", "@{u}"})
+_MAINLINE = frozenset(
+    {
+        "main",
+        "master",
+        "trunk",
+        "develop",
+        "development",
+        "dev",
+        "staging",
+        "stage",
+        "production",
+        "prod",
+        "stable",
+        "next",
+        "HEAD",
+        "FETCH_HEAD",
+        "ORIG_HEAD",
+        "@{u}",
+        "@{upstream}",
+    }
+)
+#: Prefixes of long-lived lines cut for a release or a maintained version (`release/2.4`,
+#: `releases/v1`, `stable/1.x`, `maint/3.2`): merged in, they too keep a work branch current.
+_MAINLINE_PREFIXES = ("release/", "releases/", "stable/", "maint/", "maintenance/", "support/")
 _REMOTES = ("origin/", "upstream/")
+#: A version line named by its number (`1.x`, `v2.4`, `3-stable`).
+_RELEASE_LINE = re.compile(r"^v?\d+(?:\.(?:\d+|x))*(?:-stable)?$")
 _STOPPED = ("CONFLICT", "Automatic merge failed", "fatal:", "error:", "not something we can merge")
 
 
@@ -86,11 +112,21 @@ def _merge(run: CommandRun, tokens: list[str]) -> _Merge | None:
             continue  # a redirection
         else:
             branches.append(word)
-    mainline = [b for b in branches if b in _MAINLINE or b.startswith(_REMOTES)]
+    mainline = [b for b in branches if _is_mainline(b)]
     if not branches or mainline:
         return None
     kept = tuple(o for o in options if o in _KEPT)
     return _Merge(run, kept, len(branches), message)
+
+
+def _is_mainline(branch: str) -> bool:
+    """Whether `branch` is a mainline, a release line or a remote's branch (module doc)."""
+    return (
+        branch in _MAINLINE
+        or branch.startswith(_REMOTES)
+        or branch.startswith(_MAINLINE_PREFIXES)
+        or bool(_RELEASE_LINE.match(branch))
+    )
 
 
 def branch_merges(events: list[StoredEvent]) -> list[BranchMerges]:
