@@ -87,3 +87,57 @@ def test_a_session_that_changed_nothing_has_no_change_to_finish() -> None:
     session.run("mix credo", 0, "no issues\n")
     session.run("mix test", 0, "10 tests, 0 failures\n")
     assert _gate(session) == []
+
+
+def _two_sessions(root: str, old: list[str], new: list[str], edit: str) -> list[Session]:
+    """An older session finishing with the `old` checks, a later one with the `new`, each
+    after an edit of `edit`; every check passes."""
+    sessions = [Session(root, "s1", T0), Session(root, "s2", T0.replace(day=T0.day + 7))]
+    for session, checks in zip(sessions, (old, new), strict=True):
+        session.run("git status --short", 0, "")
+        session.edit(edit, "changed\n")
+        for check in checks:
+            session.run(check, 0, "ok\n")
+    return sessions
+
+
+def _gate_of(sessions: list[Session]) -> list[str]:
+    root = sessions[0].root
+    events = [e for s in sessions for e in s.events]
+    found = attempts(with_typed_outcomes(commands(events), events), root)
+    edits = sorted(e.timestamp for e in events if e.event_type == EventType.CODE_CHANGE)
+    gate = final_checks(found, edits)
+    return [] if gate is None else [gate.content]
+
+
+def test_a_check_the_project_moved_away_from_is_no_longer_listed_in_python() -> None:
+    # The older session ran more checks, but its linter was replaced by the later one's.
+    sessions = _two_sessions(
+        ROOT, ["flake8 .", "black .", "pytest"], ["ruff check .", "pytest"], "ledger/books.py"
+    )
+
+    assert _gate_of(sessions) == ["Before finishing a change: `ruff check .` → `pytest`."]
+
+
+def test_a_check_the_project_moved_away_from_is_no_longer_listed_in_javascript() -> None:
+    sessions = _two_sessions(
+        "/home/dev/site",
+        ["npx eslint .", "npx prettier --check .", "npx vitest run"],
+        ["npx biome lint .", "npx vitest run"],
+        "src/app.ts",
+    )
+
+    (gate,) = _gate_of(sessions)
+    assert "eslint" not in gate
+    assert "biome lint" in gate
+
+
+def test_a_check_still_run_beside_the_newer_one_stays_listed() -> None:
+    # Both linters passed after each other: both are in use, neither is dropped.
+    sessions = _two_sessions(
+        ROOT, ["flake8 .", "black .", "pytest"], ["ruff check .", "pytest", "flake8 ."], "a.py"
+    )
+
+    assert _gate_of(sessions) == [
+        "Before finishing a change: `ruff check .` → `pytest` → `flake8 .`."
+    ]

@@ -1,8 +1,8 @@
 """Recipes: the command that succeeded most often and most recently for a purpose, per folder.
 
 A command of the same purpose that passed over the whole project after the winner's last
-success replaces it (the project moved on); when both kept passing after each other, the
-recipe names both."""
+success replaces it (the project moved on, `recency.moved_on`); when both kept passing after
+each other, the recipe names both."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
+from squirrel_memory.extractors.evidence.recency import Passes, moved_on
 
 #: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
 RECIPE_MIN_SUCCESSES = {
@@ -94,10 +95,8 @@ class _Group:
     checked_change: bool = False
     #: A success ran the command whole: no file, folder or test picked.
     whole_run: bool = False
-    #: The newest success, and the first and newest whole-project successes.
-    last_ok: datetime | None = None
-    first_whole_ok: datetime | None = None
-    last_whole_ok: datetime | None = None
+    #: When the command passed, and how its last run ended.
+    passes: Passes = field(default_factory=Passes)
 
     @property
     def score(self) -> float:
@@ -129,44 +128,35 @@ def recipes(
         return []
     newest = max(a.run.timestamp for a in found)
     groups: dict[tuple[str, str, str], _Group] = {}
-    #: How each command's last run with a known outcome ended, success or failure.
-    ended_ok: dict[tuple[str, str, str], bool] = {}
+    #: When each command passed, and how its last run with a known outcome ended.
+    passes: dict[tuple[str, str, str], Passes] = {}
     for attempt in found:
         use = attempt.use
         if use is None or attempt.scope.startswith("/") or looks_only(attempt.text):
             continue
         key = (use.purpose, attempt.scope, attempt.base)
-        if attempt.run.ok is not None:
-            ended_ok[key] = attempt.run.ok
+        whole = whole_run(attempt)
+        command_passes = passes.setdefault(key, Passes())
+        command_passes.add(attempt.run.timestamp, attempt.run.ok, whole=whole)
         if not attempt.run.ok:
             continue
         group = groups.setdefault(
-            key, _Group(use.purpose, attempt.scope, attempt.base, use.ecosystem)
+            key,
+            _Group(use.purpose, attempt.scope, attempt.base, use.ecosystem, passes=command_passes),
         )
         group.successes += 1
         group.weight += _weight(attempt.run.timestamp, newest)
         group.sessions.add(attempt.run.session_id or "")
         group.examples[attempt.text] += 1
         group.event_ids.append(attempt.run.event_id)
-        whole = not picks_tests(attempt.text, attempt.base) and not _MARKER_PICK.search(
-            attempt.text.removeprefix(attempt.base)
-        )
         group.whole_run = group.whole_run or whole
-        group.last_ok = max(group.last_ok or attempt.run.timestamp, attempt.run.timestamp)
-        if whole:
-            group.first_whole_ok = min(
-                group.first_whole_ok or attempt.run.timestamp, attempt.run.timestamp
-            )
-            group.last_whole_ok = max(
-                group.last_whole_ok or attempt.run.timestamp, attempt.run.timestamp
-            )
         first_edit = (first_edits or {}).get(attempt.run.session_id)
         if first_edit is not None and attempt.run.timestamp > first_edit and whole:
             group.checked_change = True
     chosen: dict[str, _Group] = {}
     rivals: dict[str, list[_Group]] = {}
     main_test: _Group | None = None
-    for key, group in sorted(groups.items(), key=lambda kv: (-kv[1].score, kv[1].base)):
+    for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
         foreign = (
             bool(ecosystems)
             and group.ecosystem not in NEUTRAL_ECOSYSTEMS
@@ -184,12 +174,15 @@ def recipes(
             group.successes >= RECIPE_MIN_SUCCESSES.get(group.purpose, 2)
             or len(group.sessions) >= 2
             or (group.purpose in _CHANGE_CHECKS and group.checked_change)
-            or (group.purpose in _ONE_RUN_PURPOSES and group.whole_run and ended_ok[key])
+            or (
+                group.purpose in _ONE_RUN_PURPOSES
+                and group.whole_run
+                and bool(group.passes.ended_ok)
+            )
         )
         if enough:
             chosen.setdefault(slot, group)
-        if group.last_whole_ok is not None and ended_ok[key]:
-            rivals.setdefault(slot, []).append(group)
+        rivals.setdefault(slot, []).append(group)
     findings = [
         f
         for slot, group in chosen.items()
@@ -229,6 +222,13 @@ _TEST_PICKERS = frozenset(
 _MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
 
 
+def whole_run(attempt: Attempt) -> bool:
+    """Whether a run ran its command whole: no file, folder or test picked, no marker set."""
+    return not picks_tests(attempt.text, attempt.base) and not _MARKER_PICK.search(
+        attempt.text.removeprefix(attempt.base)
+    )
+
+
 def picks_tests(command: str, base: str) -> bool:
     """Whether a test command runs only some tests: after its `base`, a file, a folder, a
     `file::test` or a by-name option (`-k`, `-t`, `-run`, `--filter` …). The project's test
@@ -243,22 +243,15 @@ def picks_tests(command: str, base: str) -> bool:
 
 
 def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
-    """The slot's recipe, unless another command of its purpose, in the same folder, passed
-    over the whole project after the winner's last success and did not fail after: then that
-    command replaced the winner, and is the recipe (None when one such run is too little to
+    """The slot's recipe, unless the project moved on from it (`recency.moved_on`): then the
+    command that replaced the winner is the recipe (None when one such run is too little to
     say it); if both passed again after each other, both are in use and the recipe names both.
     """
-    last = winner.last_ok
-    later = [
-        (g.last_whole_ok, g)
-        for g in rivals
-        if g is not winner and last and g.last_whole_ok and g.last_whole_ok > last
-    ]
-    if not later or last is None:
+    later = moved_on(winner.passes, ((g, g.passes) for g in rivals))
+    if later is None:
         return _recipe_finding(slot, winner)
-    newer = max(later, key=lambda pair: pair[0])[1]
-    first = newer.first_whole_ok
-    if first is not None and first > last:
+    newer = later.newer
+    if later.replaced:
         replaced = (
             newer.successes >= RECIPE_MIN_SUCCESSES.get(newer.purpose, 2)
             or len(newer.sessions) >= 2
