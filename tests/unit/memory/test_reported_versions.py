@@ -54,9 +54,10 @@ def test_a_background_agents_report_in_another_language_is_read_by_its_shape() -
     found = reported_versions(session.events)
 
     assert found is not None
+    # A plugin no table knows and the session never ran is left out: the rest is stated.
     assert found.content == (
         "Versions a subagent reported reading in the project's build: Gradle 8.8, Kotlin 1.9.24, "
-        "Java 17, Shadow 8.1.1."
+        "Java 17."
     )
 
 
@@ -90,3 +91,47 @@ def test_a_report_the_assistant_takes_back_says_nothing() -> None:
     session.say("The subagent's report was wrong: it read an old lock file.")
 
     assert reported_versions(session.events) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "See Section 3.2, Table 4.1 and Figure 5.3 of `docs/build.md`.",
+        "Siehe Abschnitt 3.2, Tabelle 4.1 und Abbildung 5.3.",
+        # Known tools beside parts of a text: too few tools remain to state.
+        "Python 3.12 per Section 3.2, Table 4.1 and Figure 5.3.",
+    ],
+)
+def test_numbered_parts_of_a_text_are_no_tool_versions(line: str) -> None:
+    assert versions_line(line) == []
+
+
+def test_a_report_citing_sections_beside_a_build_file_says_nothing() -> None:
+    report = "`pom.xml` is described in Section 3.2, Table 4.1 and Figure 5.3 of the guide.\n"
+
+    assert reported_versions(_delegated("/home/dev/billing", report).events) is None
+
+
+def test_a_python_projects_report_gives_its_toolchain_as_a_fact() -> None:
+    report = "`pyproject.toml`: Python 3.12, Django 5.0.4, Celery 5.3.6, Section 2.1 of the spec.\n"
+
+    found = reported_versions(_delegated("/home/dev/shop", report).events)
+
+    assert found is not None
+    assert found.content == (
+        "Versions a subagent reported reading in the project's build: Python 3.12, Django 5.0.4, "
+        "Celery 5.3.6."
+    )
+
+
+def test_a_tool_the_session_ran_is_a_tool_though_no_table_knows_it() -> None:
+    report = "`typst.toml` and the Makefile: Typst 0.11.1, Pandoc 3.1.2, Python 3.12.\n"
+    unrun = _delegated("/home/dev/thesis", report)
+    run = _delegated("/home/dev/thesis", report)
+    run.run("typst compile main.typ", 0, "")
+    run.run("pandoc --version", 0, "pandoc 3.1.2\n")
+
+    assert reported_versions(unrun.events) is None
+    found = reported_versions(run.events)
+    assert found is not None
+    assert found.content.endswith(": Typst 0.11.1, Pandoc 3.1.2, Python 3.12.")

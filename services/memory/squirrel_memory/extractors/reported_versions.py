@@ -8,8 +8,11 @@ and it holds in any language of the report: a rule reads its shape, not its word
 the report becomes the fact when
 
 - it names at least `MIN_TOOLS` different tools, each a capitalised name directly followed by
-  its version (`Java 17`, ``Forge `1.20.1-47.4.22` ``, `Node v20.11`), at least `MIN_DOTTED`
-  of them with a dotted version (a count or a step, "Found 3, Fixed 2", has none);
+  its version (`Java 17`, ``Gradle `8.8` ``, `Node v20.11`), at least `MIN_DOTTED` of them
+  with a dotted version (a count or a step, "Found 3, Fixed 2", has none); a tool is a name
+  of something a project could use (`tool_names.known_tool`: a language, runtime, dependency,
+  platform or program the tables know, or a program the session ran): "Section 3.2, Table 4.1
+  and Figure 5.3" are parts of a text, and a name no table knows is left out of the fact;
 - no name comes twice with two versions, no arrow sits in the line and no dotted version stands
   without a name (an upgrade, "Node 18 → Node 20", "Gradle 7.6 to 8.8", states no one state),
   and it is no table row (a comparison of candidates);
@@ -18,8 +21,9 @@ the report becomes the fact when
 - the subagent looked only at this project (`elsewhere.replies_elsewhere`), and nobody took
   the report back (a later reply calls it wrong, the user's next message says no).
 
-The fact quotes the pairs in the report's order and says who read them: "Versions a subagent
-reported reading in the project's build files: Gradle 8.8, ForgeGradle 6.0.54, Java 17." One
+The fact quotes the known pairs in the report's order and says who read them: "Versions a
+subagent reported reading in the project's build files: Gradle 8.8, ForgeGradle 6.0.54, Java
+17." One
 per episode (the first line that qualifies).
 """
 
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.subagent_findings import last_replies, report_of, taken_back
+from squirrel_memory.extractors.tool_names import known_tool, ran_programs
 from squirrel_memory.models import StoredEvent
 
 KEY = "toolchain:reported-versions"
@@ -66,8 +71,9 @@ class ReportedVersions:
     event_ids: tuple[str, ...]
 
 
-def versions_line(line: str) -> list[tuple[str, str]]:
-    """The (tool, version) pairs one report line gives, or [] when it is no versions line."""
+def versions_line(line: str, ran: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """The (tool, version) pairs one report line gives, or [] when it is no versions line;
+    `ran`: the programs the session ran (`tool_names.ran_programs`)."""
     text = _BULLET.sub("", line).replace("**", "").strip()
     if not text or text.startswith(("|", ">")) or _ARROW.search(text):
         return []
@@ -79,7 +85,7 @@ def versions_line(line: str) -> list[tuple[str, str]]:
         if pairs.get(name, version) != version:
             return []  # one tool at two versions: a change, not a state
         pairs[name] = version
-    found = list(pairs.items())
+    found = [(name, version) for name, version in pairs.items() if known_tool(name, ran)]
     dotted = sum(1 for _, version in found if "." in version)
     return found[:MAX_TOOLS] if len(found) >= MIN_TOOLS and dotted >= MIN_DOTTED else []
 
@@ -88,14 +94,16 @@ def reported_versions(events: list[StoredEvent]) -> ReportedVersions | None:
     """The first versions line of a subagent's report on the project in `events`, or None."""
     elsewhere = replies_elsewhere(events)
     last = last_replies(events)
+    ran: frozenset[str] | None = None
     for index, event in enumerate(events):
         if event.id in elsewhere:
             continue
         report = report_of(event, last)
         if not report or not _BUILD_FILE.search(report) or taken_back(events, index):
             continue
+        ran = ran_programs(events) if ran is None else ran
         for line in report.splitlines():
-            pairs = versions_line(line)
+            pairs = versions_line(line, ran)
             if pairs:
                 listed = ", ".join(f"{name} {version}" for name, version in pairs)
                 content = f"Versions a subagent reported reading in the project's build: {listed}."

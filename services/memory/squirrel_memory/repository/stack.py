@@ -71,6 +71,26 @@ def _named_stack() -> dict[str, set[str]]:
     return found
 
 
+def stack_names() -> tuple[str, ...]:
+    """Every name the stack table gives a language, runtime, dependency, container image or
+    platform, as a person writes it and by the key it is found under."""
+    return _stack_names()
+
+
+@cache
+def _stack_names() -> tuple[str, ...]:
+    data = _data()
+    names: list[str] = [*data["languages"].values(), *data["runtimes"].values()]
+    names += [name for languages in data["ecosystem_languages"].values() for name in languages]
+    for table in data["deps"].values():
+        for key, role in table.items():
+            names += [key, role["name"]]
+    for key, role in data["images"].items():
+        names += [key.rsplit("/", 1)[-1], role["name"]]
+    names += data["platforms"]["names"]
+    return tuple(dict.fromkeys(n for n in names if n != data["languages"].get("docs")))
+
+
 def is_language_name(name: str) -> bool:
     """Whether `name` is a language as a person writes it (`Rust`), not a framework."""
     data = _data()
