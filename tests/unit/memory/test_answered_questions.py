@@ -105,3 +105,33 @@ def test_a_subagents_question_or_a_typed_message_is_no_decision() -> None:
     session.user("Which module owns the cache?\nstore")
 
     assert answered_questions(session.events) == []
+
+
+@pytest.mark.parametrize("answer", ["Ja", "Sí.", "Oui", "Non", "Да", "はい", "Vale", "Klar!"])
+def test_a_one_word_go_ahead_in_any_language_is_not_kept(answer: str) -> None:
+    rust = Session("/home/dev/ferry", "s1", T0)
+    _answer(rust, ["Soll ich die Migrationen jetzt ausführen?"], [answer])
+    node = Session("/home/dev/site", "s1", T0)
+    _answer(node, ["Shall I publish the package now?"], [answer])
+
+    assert answered_questions(rust.events) == []
+    assert answered_questions(node.events) == []
+
+
+@pytest.mark.parametrize(
+    ("root", "question", "answer"),
+    [
+        ("/home/dev/ledger", "Install the tools with uv or pip?", "uv"),
+        ("/home/dev/agent", "Should the agent be written in Go or Rust?", "Go"),
+        ("/home/dev/site", "¿Usamos Deno o Node para los scripts?", "Deno"),
+    ],
+)
+def test_a_short_answer_naming_one_of_the_questions_options_is_a_decision(
+    root: str, question: str, answer: str
+) -> None:
+    session = Session(root, "s1", T0)
+    _answer(session, [question], [answer])
+
+    (decision,) = answered_questions(session.events)
+
+    assert decision.content.endswith(f"→ {answer}.")

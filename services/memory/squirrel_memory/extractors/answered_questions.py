@@ -13,6 +13,9 @@ Nothing is kept when the answers cannot be told apart (more or fewer answers tha
 for an answer that decides nothing ("skip", "you decide", "not sure", "either"), for a bare
 yes or no (a go-ahead for the next step, not a choice between options), for a subagent's
 question, or when the user's next message takes the answer back ("no, wait", "actually …").
+A bare go-ahead is told by its shape, in any language: one word of at most
+`MAX_GO_AHEAD_CHARS` letters ("Yes", "Ja", "Sí", "Oui", "Да", "はい") that the question does
+not name ("uv" answering "uv or pip?" picks one of the named).
 A question asked again keeps its latest answer.
 """
 
@@ -33,6 +36,8 @@ KEY_PREFIX = "decision:"
 MAX_QUESTION_CHARS = 220
 MAX_ANSWER_CHARS = 160
 MAX_QUESTIONS = 4
+#: Longest one-word answer read as a go-ahead when the question does not name it.
+MAX_GO_AHEAD_CHARS = 4
 
 #: The assistant's marker on the option it recommended: "Mandatory (Recommended)".
 _MARKER = re.compile(r"\s*\([^\W\d_]+\)\s*$")
@@ -43,12 +48,13 @@ _UNDECIDED = re.compile(
     r"(?:you|u)\s+(?:decide|choose|pick)|your call|up to you|later|tbd|\?+)\W*$",
     re.IGNORECASE,
 )
-#: A go-ahead or refusal: it answers "shall I?", not "which?".
+#: A go-ahead or refusal longer than a bare word's shape: it answers "shall I?", not "which?".
 _YES_NO = re.compile(
-    r"^(?:yes|yep|yeah|y|no|nope|n|ok(?:ay)?|sure|go ahead|proceed|do it|continue|stop|"
-    r"approve[ds]?|confirm(?:ed)?)\W*$",
+    r"^(?:go ahead|proceed|do it|continue|approve[ds]?|confirm(?:ed)?)\W*$",
     re.IGNORECASE,
 )
+#: One word of letters, with trailing punctuation at most ("Sí.", "OK!").
+_ONE_WORD = re.compile(r"^[¡¿]?([^\W\d_]+)[.!?¡¿。！]*$")
 #: The user's next words taking the answer back.
 _TAKEN_BACK = re.compile(
     r"^\s*(?:no\b|nope\b|wait\b|actually\b|scratch that\b|never ?mind\b|on second thought\b|"
@@ -107,10 +113,21 @@ def _pairs(event: StoredEvent) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for question, answer in zip(asked, answers, strict=True):
         chosen = _MARKER.sub("", answer).strip()
-        if not chosen or _UNDECIDED.match(chosen) or _YES_NO.match(chosen):
+        if not chosen or _UNDECIDED.match(chosen) or _go_ahead(chosen, question):
             continue
         pairs.append((_quoted(question, MAX_QUESTION_CHARS), _quoted(chosen, MAX_ANSWER_CHARS)))
     return pairs[:MAX_QUESTIONS]
+
+
+def _go_ahead(answer: str, question: str) -> bool:
+    """Whether `answer` is a bare go-ahead or refusal to `question` (module docstring)."""
+    if _YES_NO.match(answer):
+        return True
+    word = _ONE_WORD.match(answer)
+    if word is None or len(word.group(1)) > MAX_GO_AHEAD_CHARS:
+        return False
+    named = re.search(rf"(?<!\w){re.escape(word.group(1))}(?!\w)", question, re.IGNORECASE)
+    return named is None
 
 
 def _quoted(text: str, limit: int) -> str:
