@@ -38,6 +38,7 @@ from squirrel_ingest.parsers.speaker import (
     Utterance,
     answer_content,
     answers,
+    chosen_descriptions,
     queued,
     said_events,
     split_user_text,
@@ -358,7 +359,7 @@ class ClaudeFileParser:
         asked = pending.name in _QUESTION_TOOLS if pending else output.startswith(_ANSWERED)
         pairs = answers(structured, output) if asked and not is_error else []
         if pairs:
-            content = answer_content(pairs, tool_use_id)
+            content = answer_content(pairs, tool_use_id, chosen_descriptions(structured, pairs))
             return [ctx.event(EventType.USER_MESSAGE, content, origin=Origin.ANSWER)]
         ended: list[Event] = []
         if pending is not None and pending.command is not None and sent_away(pending, structured):

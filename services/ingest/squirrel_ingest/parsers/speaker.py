@@ -129,13 +129,46 @@ def answers(structured: object, output: str) -> list[tuple[str, str]]:
     ]
 
 
-def answer_content(pairs: list[tuple[str, str]], tool_use_id: str | None) -> dict[str, Any]:
-    """Event content of an answer: `text` holds only the user's words, `questions` the asker's."""
-    return {
+def chosen_descriptions(structured: object, pairs: list[tuple[str, str]]) -> list[str]:
+    """What each answer's chosen option means, as the question offered it (an option's
+    `description` beside its `label`), in the order of `pairs`; "" for an answer the user
+    typed or an option without one. Several options chosen at once are joined with "; "."""
+    offered: dict[str, dict[str, str]] = {}
+    asked = structured.get("questions") if isinstance(structured, dict) else None
+    for question in asked[:20] if isinstance(asked, list) else []:
+        if not isinstance(question, dict) or not isinstance(question.get("question"), str):
+            continue
+        options = question.get("options")
+        offered[question["question"].strip()] = {
+            option["label"].strip(): option["description"].strip()
+            for option in (options[:50] if isinstance(options, list) else [])
+            if isinstance(option, dict)
+            and isinstance(option.get("label"), str)
+            and isinstance(option.get("description"), str)
+        }
+    found: list[str] = []
+    for question, answer in pairs:
+        options = offered.get(question, {})
+        chosen = [answer] if answer in options else answer.split(", ")
+        meant = [options[label] for label in chosen if options.get(label)]
+        found.append("; ".join(meant) if len(meant) == len(chosen) else "")
+    return found
+
+
+def answer_content(
+    pairs: list[tuple[str, str]], tool_use_id: str | None, descriptions: list[str] | None = None
+) -> dict[str, Any]:
+    """Event content of an answer: `text` holds only the user's words, `questions` the asker's,
+    `descriptions` (when any option chosen has one) what each chosen option means, beside its
+    question ("" for an answer without one)."""
+    content: dict[str, Any] = {
         "text": cap_text("\n".join(answer for _, answer in pairs)),
         "questions": [cap_text(question, 500) for question, _ in pairs][:20],
         "tool_use_id": tool_use_id,
     }
+    if descriptions and any(descriptions):
+        content["descriptions"] = [cap_text(d, 500) for d in descriptions][:20]
+    return content
 
 
 def said_events(ctx: RecordContext, utterances: list[Utterance]) -> list[Event]:
