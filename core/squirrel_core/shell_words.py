@@ -3,8 +3,10 @@
 `simple_commands(line)` splits a shell line (up to `MAX_LINE_CHARS`) into the words of each
 simple command, dropping what a pipe feeds into and every redirection with its target; the body
 of a here-document (`cat > notes.md <<'EOF'`, a commit message given with `-F - <<EOF`) is text
-the command reads, not commands, and goes with its delimiter line; a line the shell could not
-parse (an unclosed quote) is split on its operators all the same.
+the command reads, not commands, and goes with its delimiter line; quoted or backslash-escaped
+text is data, whatever it looks like (`grep -c "<<<" x`, `echo "a && b"`, the escaped `;`
+ending `find -exec`); a line the shell could not parse (an unclosed quote) is split on its
+operators all the same.
 `join_words(words, typed=line)` is the inverse a reader wants: the words as a line that pastes
 and runs, quoted only where needed, a word keeping the quotes the user typed around it.
 """
@@ -23,15 +25,57 @@ ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
-def shell_tokens(line: str) -> list[str]:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|<>()\n")
+#: Operator characters quoted or escaped in a line stand in as these (private-use) characters
+#: while it is split, so that no quoted `&&` or `<<<` reads as an operator.
+_MASK = {char: chr(0xE000 + i) for i, char in enumerate(sorted(_PUNCTUATION))}
+_UNMASK = str.maketrans({mask: char for char, mask in _MASK.items()})
+
+
+def _masked(line: str) -> str:
+    """`line` with the operator characters inside quotes or after a backslash masked; as it
+    is when it already holds a mask character."""
+    if any(mask in line for mask in _MASK.values()):
+        return line
+    out: list[str] = []
+    single = double = escaped = False
+    for char in line:
+        if escaped:
+            escaped = False
+            out.append(char if char == "\n" else _MASK.get(char, char))
+            continue
+        if char == "\\" and not single:
+            escaped = True
+        elif char == "'" and not double:
+            single = not single
+        elif char == '"' and not single:
+            double = not double
+        elif single or double:
+            out.append(_MASK.get(char, char))
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _words(line: str) -> list[tuple[str, bool]]:
+    """The line's tokens, each with whether it is an operator (not quoted or escaped text)."""
+    lexer = shlex.shlex(_masked(line), posix=True, punctuation_chars=";&|<>()\n")
     lexer.whitespace = " \t\r"
     lexer.whitespace_split = True
     try:
-        return list(lexer)
+        return [(token.translate(_UNMASK), _is_operator(token)) for token in lexer]
     except ValueError:
         spaced = re.sub(r"(&&|\|\||[;|\n]|\d?>>?&?\d?|<)", r" \1 ", line)
-        return [t if t != "\n" else "\n" for t in spaced.replace("\n", " \n ").split(" ") if t]
+        tokens = [t for t in spaced.replace("\n", " \n ").split(" ") if t]
+        return [(token, _is_operator(token)) for token in tokens]
+
+
+def _is_operator(token: str) -> bool:
+    return bool(token) and set(token) <= _PUNCTUATION
+
+
+def shell_tokens(line: str) -> list[str]:
+    """The line's words and operators, quotes taken off."""
+    return [token for token, _ in _words(line)]
 
 
 def without_heredocs(line: str) -> str:
@@ -81,11 +125,11 @@ def simple_commands(line: str) -> list[list[str]]:
     current: list[str] = []
     piped = False
     skip_next = False
-    for token in shell_tokens(without_heredocs(line[:MAX_LINE_CHARS])):
+    for token, operator in _words(without_heredocs(line[:MAX_LINE_CHARS])):
         if skip_next:
             skip_next = False
             continue
-        punct = token.strip("()") if token and set(token) <= _PUNCTUATION else None
+        punct = token.strip("()") if operator else None
         if punct == "":
             continue
         if punct is None:

@@ -55,3 +55,43 @@ def test_a_here_string_and_a_plain_redirection_are_not_here_documents() -> None:
     assert without_heredocs('cat <<< "hi"\nmake test') == 'cat <<< "hi"\nmake test'
     assert simple_commands("sort < in.txt\nmake test") == [["sort"], ["make", "test"]]
     assert [u.tool for u in command_uses("wc -l <<< x\ncargo test")] == ["cargo test"]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('grep -c "<<<" src/main.rs', [["grep", "-c", "<<<", "src/main.rs"]]),
+        ('echo "a && b"', [["echo", "a && b"]]),
+        ("printf '%s|%s\\n' a b", [["printf", "%s|%s\\n", "a", "b"]]),
+        ('grep -n ">" app.py && pytest -q', [["grep", "-n", ">", "app.py"], ["pytest", "-q"]]),
+        ("cargo test -- '|' ; cargo fmt", [["cargo", "test", "--", "|"], ["cargo", "fmt"]]),
+        (
+            "find . -name '*.pyc' -exec rm {} \\; && ls",
+            [
+                ["find", ".", "-name", "*.pyc", "-exec", "rm", "{}", ";"],
+                ["ls"],
+            ],
+        ),
+    ],
+)
+def test_quoted_or_escaped_text_that_looks_like_an_operator_is_data(
+    line: str, expected: list[list[str]]
+) -> None:
+    assert simple_commands(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            'go test ./... 2>&1 | tee "out.log" && echo done',
+            [["go", "test", "./..."], ["echo", "done"]],
+        ),
+        ('npm run lint > "lint report.txt"; npm test', [["npm", "run", "lint"], ["npm", "test"]]),
+        ("cat <<'EOF' > notes.md\na && b\nEOF\nls", [["cat"], ["ls"]]),
+    ],
+)
+def test_operators_outside_quotes_still_split_and_redirect(
+    line: str, expected: list[list[str]]
+) -> None:
+    assert simple_commands(line) == expected
