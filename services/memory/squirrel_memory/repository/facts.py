@@ -161,7 +161,8 @@ def _extras_fact(out: Readings) -> MemoryCandidate | None:
     own = out.name.lower().replace("_", "-")
     for dep in out.dependencies:
         # An extra that gathers others (`all = ["quarry[postgres,server]"]`) names the project.
-        if dep.extra and not folder_of(dep.manifest) and dep.name != own:
+        # A dependency's feature (`sqlx:postgres`) is read for the stack, not a name to list.
+        if dep.extra and not folder_of(dep.manifest) and dep.name != own and ":" not in dep.name:
             named = extras.setdefault(dep.extra, [])
             if dep.name not in named:
                 named.append(dep.name)

@@ -18,8 +18,12 @@ class Dependency:
     `dev` when it is declared for development or tests only (`devDependencies`, `only: :test`,
     a Gemfile's `group :test`, `testImplementation`, an extra named `test` or `docs`): it says
     how the project is developed, not what it runs. `extra` names the optional extra of the
-    running project that declares it (`postgres`, `server`): installed on request, it is not
-    the project's stack either."""
+    running project that declares it (`postgres`, `server`, a Cargo feature that turns an
+    optional dependency on): installed on request, it is not the project's stack either.
+    `optional` when the manifest declares it optional but not on request (npm's
+    `optionalDependencies`, installed when they can be; a Cargo optional dependency a default
+    feature turns on): the project runs without it, so it is never stated as the stack, nor
+    as an extra."""
 
     ecosystem: str
     name: str
@@ -29,6 +33,7 @@ class Dependency:
     locked_ref: str = ""
     dev: bool = False
     extra: str = ""
+    optional: bool = False
 
 
 @dataclass(frozen=True, slots=True)

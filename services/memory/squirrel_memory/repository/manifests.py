@@ -59,8 +59,14 @@ def _add(
     *,
     ref: str,
     dev: bool = False,
+    extra: str = "",
+    optional: bool = False,
 ) -> None:
-    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
+    out.dependencies.append(
+        Dependency(
+            ecosystem, name, version, ref, text.path, dev=dev, extra=extra, optional=optional
+        )
+    )
 
 
 def _pep508(
@@ -125,6 +131,14 @@ def read_setup_cfg(text: TextFile, out: Readings) -> None:
         out.toolchains.append(Toolchain("python", version, text.ref_of("python_requires")))
     if parser.has_option("options", "install_requires"):
         _pep508(out, text, parser.get("options", "install_requires").splitlines())
+    # `[options.extras_require]`, as a pyproject's optional dependencies: an extra named for
+    # development serves it, another is an optional part of the running project.
+    if parser.has_section("options.extras_require"):
+        for extra, specs in parser.items("options.extras_require"):
+            if is_dev_group(extra):
+                _pep508(out, text, specs.splitlines(), dev=True)
+            else:
+                _pep508(out, text, specs.splitlines(), extra=extra)
 
 
 def read_requirements(text: TextFile, out: Readings) -> None:
@@ -150,11 +164,13 @@ def read_package_json(text: TextFile, out: Readings) -> None:
     node = _table(data.get("engines")).get("node")
     if isinstance(node, str):
         out.toolchains.append(Toolchain("javascript", node, text.ref_of('"node"')))
-    for section in ("dependencies", "devDependencies", "peerDependencies"):
+    # `optionalDependencies` are installed when they can be: the project runs without them.
+    for section in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
         for name, version in _table(data.get(section)).items():
             ref = text.ref_of(f'"{name}"')
             dev = section == "devDependencies"
-            _add(out, text, "javascript", name, str(version), ref=ref, dev=dev)
+            optional = section == "optionalDependencies"
+            _add(out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional)
 
 
 def read_cargo_toml(text: TextFile, out: Readings) -> None:
@@ -173,6 +189,7 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
     workspace = _table(data.get("workspace"))
     for member in _strings(workspace.get("members")):
         out.workspaces.append((member, _toml_line(text, member)))
+    features = _table(data.get("features"))
     for section, dev in (
         (_table(data.get("dependencies")), False),
         (_table(data.get("dev-dependencies")), True),
@@ -181,10 +198,41 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
         for name, spec in section.items():
             version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
             ref = _toml_line(text, name)
-            _add(out, text, "rust", name, version, ref=ref, dev=dev)
-            for feature in _strings(_table(spec).get("features")):
+            extra, optional = "", False
+            if _table(spec).get("optional") is True:
+                extra, optional = _cargo_feature(features, name)
+            for shown in (name, *(f"{name}:{f}" for f in _strings(_table(spec).get("features")))):
                 # `sqlx = { features = ["postgres"] }` names the database: `sqlx:postgres`.
-                _add(out, text, "rust", f"{name}:{feature}", version, ref=ref, dev=dev)
+                _add(
+                    out,
+                    text,
+                    "rust",
+                    shown,
+                    version,
+                    ref=ref,
+                    dev=dev,
+                    extra=extra,
+                    optional=optional,
+                )
+
+
+def _cargo_feature(features: dict[str, Any], name: str) -> tuple[str, bool]:
+    """How an optional Cargo dependency is turned on, as (extra, optional): the first feature
+    that turns it on (`pg = ["dep:sqlx"]`, `pg = ["sqlx/postgres"]`; its own implicit
+    feature, named after it, when none does) is the extra; when a default feature turns it on,
+    it is on unless turned off: no extra, only optional. A weak `sqlx?/postgres` turns
+    nothing on."""
+    turned_on = {name, f"dep:{name}"}
+    naming = [
+        feature
+        for feature, enables in features.items()
+        if feature != "default"
+        and any(e in turned_on or e.split("/", 1)[0] == name for e in _strings(enables))
+    ]
+    default = set(_strings(features.get("default")))
+    if default & (turned_on | set(naming)):
+        return "", True
+    return (naming[0] if naming else name), False
 
 
 _GO_MODULE = re.compile(r"^module\s+(\S+)")

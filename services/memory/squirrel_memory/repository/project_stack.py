@@ -87,7 +87,11 @@ def _roles(
         role: Role | None = dependency_role(ecosystem, dep.name)
         if role is None or (role.role, role.name) in seen:
             continue
-        if dep.extra or (dep.dev and not (role.role == "framework" and role.name in started)):
+        if (
+            dep.extra
+            or dep.optional
+            or (dep.dev and not (role.role == "framework" and role.name in started))
+        ):
             continue
         seen.add((role.role, role.name))
         refs = (dep.ref, dep.locked_ref)

@@ -147,3 +147,92 @@ def test_a_session_read_manifest_takes_only_development_extras_as_dev(path: str,
     # psycopg and FastAPI are neither its stack nor its development.
     assert declared.get("pytest") is True and declared.get("django") is True
     assert "fastapi" not in declared and "psycopg" not in declared
+
+
+RS = "pub fn run() {}\n" * 100
+JS = "export const run = () => 1;\n" * 100
+CARGO = (
+    '[package]\nname = "quarry"\nversion = "0.1.0"\nedition = "2021"\n\n'
+    '[dependencies]\naxum = "0.7"\n'
+    'sqlx = { version = "0.7", optional = true, features = ["postgres"] }\n'
+    'redis = { version = "0.25", optional = true }\n'
+    'tracing = { version = "0.1", optional = true }\n\n'
+    '[features]\ndefault = ["logs"]\npg = ["dep:sqlx"]\nlogs = ["dep:tracing"]\n'
+)
+PACKAGE_JSON = (
+    '{"name": "quarry", "dependencies": {"express": "^4.19"},\n'
+    ' "optionalDependencies": {"pg": "^8.11", "fsevents": "^2.3"}}\n'
+)
+SETUP_CFG = (
+    "[metadata]\nname = quarry\n\n[options]\ninstall_requires =\n    attrs\n\n"
+    "[options.extras_require]\npostgres =\n    psycopg2-binary>=2.9\ntest =\n    pytest\n"
+)
+
+
+def _candidates(make_repo: MakeRepo, files: dict[str, str]) -> dict[str, str]:
+    return {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+
+def test_an_optional_cargo_dependency_is_an_extra_of_its_feature_never_the_stack(
+    make_repo: MakeRepo,
+) -> None:
+    files = {"Cargo.toml": CARGO, "src/lib.rs": RS}
+    reading = read_repository(make_repo(files))
+    deps = {d.name: (d.extra, d.optional) for d in reading.readings.dependencies}
+
+    assert deps["axum"] == ("", False)
+    assert deps["sqlx"] == deps["sqlx:postgres"] == ("pg", False)
+    assert deps["redis"] == ("redis", False)  # its own implicit feature turns it on
+    assert deps["tracing"] == ("", True)  # on by default: optional, but no extra to ask for
+    found = _candidates(make_repo, files)
+    assert not any("PostgreSQL" in text or "Redis" in text for text in found.values())
+    assert found["repo:extras"] == (
+        "Optional extras, installed only on request (Cargo.toml): `pg` adds sqlx; "
+        "`redis` adds redis."
+    )
+
+
+def test_npm_optional_dependencies_are_never_the_stack_nor_an_extra(make_repo: MakeRepo) -> None:
+    found = _candidates(make_repo, {"package.json": PACKAGE_JSON, "src/index.js": JS})
+
+    assert "Express" in found["repo:stack"]
+    assert "repo:extras" not in found
+    assert not any("PostgreSQL" in text for text in found.values())
+
+
+def test_setup_cfg_extras_are_optional_parts_or_development_ones(make_repo: MakeRepo) -> None:
+    files = {"setup.cfg": SETUP_CFG, "quarry/x.py": PY}
+    reading = read_repository(make_repo(files))
+    deps = {d.name: (d.dev, d.extra) for d in reading.readings.dependencies}
+
+    assert deps["attrs"] == (False, "")
+    assert deps["psycopg2-binary"] == (False, "postgres")
+    assert deps["pytest"] == (True, "")
+    found = _candidates(make_repo, files)
+    assert "PostgreSQL" not in found["repo:stack"]
+    assert "repo:database" not in found
+    assert "`postgres` adds psycopg2-binary" in found["repo:extras"]
+
+
+@pytest.mark.parametrize(
+    ("files", "named"),
+    [
+        ({"Cargo.toml": CARGO.replace(", optional = true", ""), "src/lib.rs": RS}, "PostgreSQL"),
+        (
+            {
+                "package.json": PACKAGE_JSON.replace(
+                    "optionalDependencies", "dependencies2"
+                ).replace('"express": "^4.19"', '"express": "^4.19", "pg": "^8.11"'),
+                "src/index.js": JS,
+            },
+            "PostgreSQL",
+        ),
+    ],
+    ids=["cargo", "npm"],
+)
+def test_the_same_dependencies_required_are_the_stack(
+    make_repo: MakeRepo, files: dict[str, str], named: str
+) -> None:
+    found = _candidates(make_repo, files)
+
+    assert any(named in text for text in found.values())
