@@ -5,7 +5,7 @@ laptop's token's user) and the local memory service (which also holds what only 
 knows, such as the facts read from the repository). The answers are merged, alternating best
 first and dropping a memory both hold (same type and key). When the team server does not answer
 within `TEAM_WAIT_SECONDS`, or fails, the local answer is used alone and the team is left alone
-for `RETRY_AFTER_SECONDS`; reads never fail because the team server is down.
+for `RETRY_AFTER_SECONDS` (`team_reach`); reads never fail because the team server is down.
 
 Writes (`remember`, `forget`) go to the team server when it is reachable, so the whole team
 gets them (a user_style memory stays its author's), else to local memory; a `remember` written
@@ -16,23 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Final, TypeVar
-
-import structlog
+from typing import TypeVar
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.errors import (
-    InvalidArgumentError,
-    NotFoundError,
-    SquirrelError,
-    UnauthenticatedError,
-)
 from squirrel_core.read_shapes import MemoryTypeName
-from squirrel_gateway import messages, team_away
+from squirrel_gateway import messages
 from squirrel_gateway.backend import (
     ForgetOutcome,
     PitfallsData,
@@ -46,20 +37,11 @@ from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ViewMode
 from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor
 from squirrel_gateway.team_outbox import OutboxSender
+from squirrel_gateway.team_reach import RETRY_AFTER_SECONDS, TEAM_WAIT_SECONDS, TeamReach
 
-log = structlog.get_logger()
+__all__ = ["RETRY_AFTER_SECONDS", "TEAM_WAIT_SECONDS", "TeamMemoryBackend"]
 
-TEAM_WAIT_SECONDS: Final = 3.0
-RETRY_AFTER_SECONDS: Final = 30.0
 T = TypeVar("T")
-
-
-def _nothing() -> None:
-    return None
-
-
-def _one_token() -> str:
-    return ""
 
 
 class TeamMemoryBackend:
@@ -77,26 +59,29 @@ class TeamMemoryBackend:
         token_in_use: Callable[[], str] | None = None,
         token_refused: Callable[[], None] | None = None,
     ) -> None:
-        """`token_in_use` gives the token the team calls carry now (the home's, read again when
-        `sqrl team join` saved another): a pause ends when it is no longer the refused one.
-        `token_refused` is told when the team server refused it (UNAUTHENTICATED)."""
-        self._outbox = outbox
-        self._token_in_use = token_in_use or _one_token
-        self._token_refused = token_refused or _nothing
+        """`team_id`, `token_in_use` and `token_refused`: as `TeamReach` takes them."""
         self._local = local
         self._team = team
-        self._team_id = team_id
-        self._server = server
-        self._wait = wait_seconds
-        self._down_until = 0.0
-        self._down_reason = ""
-        self._down_token = ""
-        """The token the call that began the pause carried."""
-        self._ids: dict[str, str] = {}
+        self._reach = TeamReach(
+            team_id,
+            server=server,
+            wait_seconds=wait_seconds,
+            outbox=outbox,
+            token_in_use=token_in_use,
+            token_refused=token_refused,
+        )
+
+    @classmethod
+    def _reaching(
+        cls, local: GrpcMemoryBackend, team: GrpcMemoryBackend, reach: TeamReach
+    ) -> TeamMemoryBackend:
+        backend = cls.__new__(cls)
+        backend._local, backend._team, backend._reach = local, team, reach
+        return backend
 
     @property
     def server(self) -> str:
-        return self._server
+        return self._reach.server
 
     @property
     def local(self) -> GrpcMemoryBackend:
@@ -104,17 +89,17 @@ class TeamMemoryBackend:
 
     @property
     def outbox(self) -> OutboxSender | None:
-        return self._outbox
+        return self._reach.outbox
 
     def team_is_back(self) -> None:
         """The team answered (the outbox sent to it): reads ask it again at once."""
-        self._down_until = 0.0
+        self._reach.team_is_back()
 
     async def queue_remember(self, project_id: str, request: pb.RememberRequest) -> bool:
         """Queues a remember written locally for the team (False without an outbox)."""
-        if self._outbox is None:
+        if self.outbox is None:
             return False
-        await self._outbox.queue(project_id, request)
+        await self.outbox.queue(project_id, request)
         return True
 
     async def on_team(
@@ -131,11 +116,11 @@ class TeamMemoryBackend:
         answer (a memory id only local memory holds), not a reason to say anything. A request
         the team server found invalid (an ambiguous handle, a memory too long) is raised: it is
         the caller's mistake, not the team's absence."""
-        return await self._ask_team(
+        return await self._reach.ask(
             lambda t: call(self._team.client(), t),
             project_id,
             write=write,
-            queued=queued and self._outbox is not None,
+            queued=queued and self.outbox is not None,
             quiet_not_found=quiet_not_found,
             raise_invalid=True,
         )
@@ -146,15 +131,8 @@ class TeamMemoryBackend:
     def waiting_at_most(self, seconds: float) -> TeamMemoryBackend:
         """The same two memories, waiting at most `seconds` for the team (for hooks, whose
         host gives up after `hooks.deadline_ms`: local memory must still make it in time)."""
-        return TeamMemoryBackend(
-            self._local,
-            self._team,
-            self._team_id,
-            server=self._server,
-            wait_seconds=seconds,
-            outbox=self._outbox,
-            token_in_use=self._token_in_use,
-            token_refused=self._token_refused,
+        return TeamMemoryBackend._reaching(
+            self._local, self._team, self._reach.waiting_at_most(seconds)
         )
 
     async def resolve_project(self, path: str) -> str:
@@ -162,58 +140,12 @@ class TeamMemoryBackend:
 
     async def team_id(self, project_id: str) -> str:
         """The project's id on the team server."""
-        return await self._id(project_id)
-
-    async def _id(self, project_id: str) -> str:
-        if project_id not in self._ids:
-            self._ids[project_id] = await asyncio.to_thread(self._team_id, project_id)
-        return self._ids[project_id]
-
-    async def _ask_team(
-        self,
-        call: Callable[[str], Awaitable[T]],
-        project_id: str,
-        *,
-        write: bool = False,
-        queued: bool = False,
-        quiet_not_found: bool = False,
-        raise_invalid: bool = False,
-    ) -> T | None:
-        """The team server's answer, or None (down, slow, failing, or left alone for now); the
-        reason is noted for whoever answers (`team_away`)."""
-        # A token saved since the server refused this one (`sqrl team join`) ends the pause, for
-        # every read (each asks for itself: none can use up the news for another).
-        token = self._token_in_use()
-        if time.monotonic() < self._down_until and token == self._down_token:
-            team_away.note(
-                team_away.line(self._server, self._down_reason, write=write, queued=queued)
-            )
-            return None
-        try:
-            answer = await asyncio.wait_for(call(await self._id(project_id)), self._wait)
-        except (SquirrelError, TimeoutError, OSError) as exc:
-            if isinstance(exc, NotFoundError) and quiet_not_found:
-                return None
-            if isinstance(exc, InvalidArgumentError) and raise_invalid:
-                raise
-            if isinstance(exc, UnauthenticatedError):
-                self._token_refused()
-            reason = team_away.reason_of(exc, self._wait)
-            if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
-                self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
-                self._down_reason = reason
-                self._down_token = token
-            team_away.note(team_away.line(self._server, reason, write=write, queued=queued))
-            log.warning("team_read_skipped", server=self._server, error_type=type(exc).__name__)
-            return None
-        if self._outbox is not None:
-            self._outbox.wake()  # the team answers: what waits in the outbox goes now
-        return answer
+        return await self._reach.team_id(project_id)
 
     async def _both(
         self, project_id: str, team: Callable[[str], Awaitable[T]], local: Awaitable[T]
     ) -> tuple[T | None, T]:
-        team_task = asyncio.create_task(self._ask_team(team, project_id))
+        team_task = asyncio.create_task(self._reach.ask(team, project_id))
         try:
             mine = await local
         except BaseException:
@@ -439,8 +371,8 @@ class TeamMemoryBackend:
                 idempotency_key=once,
             )
 
-        queued = self._outbox is not None
-        done = await self._ask_team(team, project_id, write=True, queued=queued)
+        queued = self.outbox is not None
+        done = await self._reach.ask(team, project_id, write=True, queued=queued)
         if done is not None:
             return done
         written = await self._local.remember(
@@ -469,7 +401,7 @@ class TeamMemoryBackend:
 
     async def forget(self, project_id: str, *, memory_id: str, reason: str | None) -> ForgetOutcome:
         """A team memory's id is forgotten there; any other id locally."""
-        done = await self._ask_team(
+        done = await self._reach.ask(
             lambda t: self._team.forget(
                 t, memory_id=memory_id, reason=reason, idempotency_key=uuid.uuid4().hex
             ),
