@@ -1,6 +1,7 @@
 """Sessions built event by event for the memory rules' tests: one session's commands (run or
 typed by the user), replies, reads, writes and edits (`Session`), a README read on its own
-(`read_result`), a scripted stream of runs, replies and edits (`scripted_session`), a user's
+(`read_result`), a session of one command run (`one_run`) and the one memory it gives under
+a key (`the_one`), a scripted stream of runs, replies and edits (`scripted_session`), a user's
 answer to a task reported done (`exchange`), and the real stores and processor such sessions
 go through."""
 
@@ -193,6 +194,29 @@ class Session:
             (full,),
         )
         self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": full}, (full,))
+
+
+def one_run(
+    root: str,
+    start: datetime,
+    command: str,
+    exit_code: int | None,
+    output: str,
+    *,
+    cwd: str | None = None,
+) -> Session:
+    """A session `s1` in `root` that ran `command` once, ending with `exit_code` and `output`
+    (in `cwd` when the transcript says)."""
+    session = Session(root, "s1", start)
+    session.run(command, exit_code, output, cwd=cwd)
+    return session
+
+
+def the_one(session: Session, key_prefix: str) -> MemoryCandidate:
+    """The one memory the session's events give under `key_prefix` (an error when there are
+    none or several)."""
+    (found,) = [c for c in session.extracted() if c.key.startswith(key_prefix)]
+    return found
 
 
 def read_result(

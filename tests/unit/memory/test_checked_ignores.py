@@ -11,20 +11,21 @@ import pytest
 
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.models import MemoryType
-from tests.unit.memory.session_builder import Session
+from tests.unit.memory.session_builder import one_run, the_one
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 
 
 def test_a_rust_crates_check_becomes_a_fact_with_lines_and_patterns() -> None:
-    session = Session("/home/dev/ferry", "s1", T0)
-    session.run(
+    session = one_run(
+        "/home/dev/ferry",
+        T0,
         "git check-ignore -v target bench/out",
         0,
         ".gitignore:1:/target\ttarget\n.gitignore:7:bench/out/\tbench/out\n",
     )
 
-    (fact,) = [c for c in session.extracted() if c.key.startswith("ignored:checked:")]
+    fact = the_one(session, "ignored:checked:")
 
     assert fact.type == MemoryType.PROJECT_FACT
     assert fact.content == (
@@ -35,8 +36,9 @@ def test_a_rust_crates_check_becomes_a_fact_with_lines_and_patterns() -> None:
 
 
 def test_a_node_projects_compound_line_is_read_for_the_checks_own_lines() -> None:
-    session = Session("/home/dev/site", "s1", T0)
-    session.run(
+    session = one_run(
+        "/home/dev/site",
+        T0,
         "git check-ignore -v dist .cache; git ls-files dist | head; date",
         0,
         ".gitignore:3:/dist/\tdist\nweb/.gitignore:2:.cache\t.cache\n"
@@ -71,8 +73,7 @@ def test_a_node_projects_compound_line_is_read_for_the_checks_own_lines() -> Non
 def test_nothing_else_says_what_git_ignores(
     command: str, exit_code: int, output: str, cwd: str | None
 ) -> None:
-    session = Session("/home/dev/site", "s1", T0)
-    session.run(command, exit_code, output, cwd=cwd)
+    session = one_run("/home/dev/site", T0, command, exit_code, output, cwd=cwd)
 
     assert checked_ignores(session.events) == []
 
@@ -86,16 +87,18 @@ def test_nothing_else_says_what_git_ignores(
     ],
 )
 def test_a_check_after_moving_into_a_sub_folder_says_nothing(command: str) -> None:
-    session = Session("/home/dev/site", "s1", T0)
-    session.run(command, 0, ".gitignore:4:/build/\tbuild\n")
+    session = one_run("/home/dev/site", T0, command, 0, ".gitignore:4:/build/\tbuild\n")
 
     assert checked_ignores(session.events) == []
 
 
 def test_a_cd_to_the_root_itself_still_reads_the_check() -> None:
-    session = Session("/home/dev/site", "s1", T0)
-    session.run(
-        "cd /home/dev/site && git check-ignore -v build", 0, ".gitignore:4:/build/\tbuild\n"
+    session = one_run(
+        "/home/dev/site",
+        T0,
+        "cd /home/dev/site && git check-ignore -v build",
+        0,
+        ".gitignore:4:/build/\tbuild\n",
     )
 
     (found,) = checked_ignores(session.events)

@@ -10,20 +10,21 @@ import pytest
 
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.models import MemoryType
-from tests.unit.memory.session_builder import Session
+from tests.unit.memory.session_builder import one_run, the_one
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 
 
 def test_a_node_monorepos_missing_root_package_json_is_a_pitfall() -> None:
-    session = Session("/home/dev/site", "s1", T0)
-    session.run(
+    session = one_run(
+        "/home/dev/site",
+        T0,
         "ls && echo --- && cat package.json | head -40",
         0,
         "apps\npackages\n---\ncat: package.json: No such file or directory\n",
     )
 
-    (pitfall,) = [c for c in session.extracted() if c.key.startswith("pitfall:no-root")]
+    pitfall = the_one(session, "pitfall:no-root")
 
     assert pitfall.type == MemoryType.PITFALL
     assert pitfall.content == (
@@ -33,9 +34,12 @@ def test_a_node_monorepos_missing_root_package_json_is_a_pitfall() -> None:
 
 
 def test_a_rust_workspace_read_with_head_is_read_the_same_way() -> None:
-    session = Session("/home/dev/ferry", "s1", T0)
-    session.run(
-        "head -20 Cargo.toml", 1, "head: cannot open 'Cargo.toml' (No such file or directory)\n"
+    session = one_run(
+        "/home/dev/ferry",
+        T0,
+        "head -20 Cargo.toml",
+        1,
+        "head: cannot open 'Cargo.toml' (No such file or directory)\n",
     )
 
     (found,) = missing_manifests(session.events)
@@ -65,15 +69,19 @@ def test_a_rust_workspace_read_with_head_is_read_the_same_way() -> None:
 def test_nothing_else_says_the_root_lacks_a_manifest(
     command: str, output: str, cwd: str | None
 ) -> None:
-    session = Session("/home/dev/x", "s1", T0)
-    session.run(command, 1, output, cwd=cwd)
+    session = one_run("/home/dev/x", T0, command, 1, output, cwd=cwd)
 
     assert missing_manifests(session.events) == []
 
 
 def test_a_manifest_the_session_then_writes_is_not_missing() -> None:
-    session = Session("/home/dev/x", "s1", T0)
-    session.run("cat pyproject.toml", 1, "cat: pyproject.toml: No such file or directory\n")
+    session = one_run(
+        "/home/dev/x",
+        T0,
+        "cat pyproject.toml",
+        1,
+        "cat: pyproject.toml: No such file or directory\n",
+    )
     session.write("pyproject.toml", "[project]\nname = 'x'\n")
 
     assert missing_manifests(session.events) == []
@@ -89,8 +97,8 @@ def test_a_manifest_the_session_then_writes_is_not_missing() -> None:
     ],
 )
 def test_a_read_after_moving_into_a_sub_folder_says_nothing_of_the_root(command: str) -> None:
-    session = Session("/home/dev/x", "s1", T0)
     name = command.rsplit(" ", 1)[1]
-    session.run(command, 1, f"{command.split()[-2]}: {name}: No such file or directory\n")
+    output = f"{command.split()[-2]}: {name}: No such file or directory\n"
+    session = one_run("/home/dev/x", T0, command, 1, output)
 
     assert missing_manifests(session.events) == []
