@@ -151,11 +151,16 @@ def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
     return value
 
 
+def original_folder(events: Sequence[Event]) -> str:
+    """The project's original folder: the commonest `cwd` of its events ("" when none has one)."""
+    cwds = Counter(e.cwd for e in events if e.cwd)
+    return max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+
+
 def relocate(events: Sequence[Event], root: str) -> list[Event]:
     """The events with the project's original folder (the commonest `cwd`) replaced by `root`
     wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
-    cwds = Counter(e.cwd for e in events if e.cwd)
-    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+    original = original_folder(events)
     pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
     moved: list[Event] = []
     for event in events:
