@@ -231,6 +231,7 @@ class Totals:
     hook_covered: int = 0
     hook_needed: int = 0
     hook_wrong: int = 0
+    hook_junk: int = 0
 
     @property
     def noise(self) -> int:
@@ -256,6 +257,7 @@ def pooled(scores: Sequence[Score], events: dict[str, int]) -> Totals:
         hook_covered=sum(len(s.hook.covered) for s in scores if s.hook),
         hook_needed=sum(len(s.hook.needed) for s in scores if s.hook),
         hook_wrong=sum(len(s.hook.wrong) for s in scores if s.hook),
+        hook_junk=sum(len(s.hook.junk) for s in scores if s.hook),
     )
 
 
@@ -273,11 +275,17 @@ HEAD = (
 )
 
 
-HOOK_HEAD = ("session start: needed items", "session start: wrong lines")
+HOOK_HEAD = (
+    "session start: needed items",
+    "session start: wrong lines",
+    "session start: junk lines",
+)
 
 
 def _row(name: str, language: str, t: Totals, hook: bool) -> tuple[str, ...]:
-    extra = (f"{t.hook_covered}/{t.hook_needed}", str(t.hook_wrong)) if hook else ()
+    extra = (
+        (f"{t.hook_covered}/{t.hook_needed}", str(t.hook_wrong), str(t.hook_junk)) if hook else ()
+    )
     return (
         name,
         language,
@@ -383,7 +391,8 @@ def details(result: Score) -> str:
         out.append("session-start text:")
         out += [f"  - MISSING {i}" for i in result.hook.missing]
         out += [f"  - WRONG {line}" for line in result.hook.wrong]
-        if not result.hook.missing and not result.hook.wrong:
+        out += [f"  - JUNK {line}" for line in result.hook.junk]
+        if not result.hook.missing and not result.hook.wrong and not result.hook.junk:
             out.append(f"  - states every needed item ({len(result.hook.needed)}), nothing wrong")
     return "\n".join(out)
 

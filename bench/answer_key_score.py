@@ -5,7 +5,8 @@ item's concepts (each concept: any of its regular expressions found in the memor
 insensitive) and, when the item names `types`, has one of those types. A memory is wrong when it
 matches a reviewed `wrong` pattern of its project (it contradicts the sessions); junk when a
 general rule says a reader could not use it (markdown residue, not a sentence, cut off, a personal
-home or worktree path, a module that is not code) or it matches a reviewed one-off pattern.
+home or worktree path, a module that is not code, a recipe whose command is not a command) or it
+matches a reviewed one-off pattern.
 Duplicates are memories of one type that say the same thing as an earlier one.
 """
 
@@ -16,6 +17,8 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench.recipe_commands import recipe_problem
 
 KEY_DIR = Path(__file__).resolve().parent / "data" / "answer_key"
 IMPORTANCES = ("high", "normal")
@@ -153,6 +156,8 @@ class HookScore:
     needed: tuple[str, ...]
     covered: tuple[str, ...]
     wrong: tuple[str, ...]
+    junk: tuple[str, ...] = ()
+    """Recipe lines whose command is not a command (`recipe_commands`): they state nothing."""
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -332,6 +337,8 @@ def junk_reason(memory: Memory) -> str:
         return "not a sentence (one word)"
     if not _SENTENCE_END.search(text):
         return "not a complete sentence (no ending)"
+    if memory.kind == "recipe":
+        return recipe_problem(text)
     return ""
 
 
@@ -475,13 +482,16 @@ def hook_memories(text: str) -> list[Memory]:
 
 def score_hook(key: AnswerKey, text: str) -> HookScore:
     """Which of the key's `session_start` items the text states (one line must state the whole
-    item), and which lines match a `[[wrong]]` pattern."""
+    item, and a recipe line whose command is not a command states nothing), which lines match a
+    `[[wrong]]` pattern, and which recipe lines are junk."""
     lines = hook_memories(text)
+    junk = tuple(m.content for m in lines if m.kind == "recipe" and recipe_problem(m.content))
+    usable = [m for m in lines if m.content not in junk]
     covered = tuple(
-        i for i in key.session_start if any(key.item(i).matches(m.kind, m.content) for m in lines)
+        i for i in key.session_start if any(key.item(i).matches(m.kind, m.content) for m in usable)
     )
     wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
-    return HookScore(key.session_start, covered, wrong)
+    return HookScore(key.session_start, covered, wrong, junk)
 
 
 def high_by_kind(scores: Sequence[Score]) -> str:

@@ -159,6 +159,7 @@ def merged(project: str, language: str, parts: Sequence[Score]) -> Score:
             tuple(i for h in hooks for i in h.needed),
             tuple(i for h in hooks for i in h.covered),
             tuple(w for h in hooks for w in h.wrong),
+            tuple(j for h in hooks for j in h.junk),
         )
         if hooks
         else None

@@ -428,7 +428,7 @@ def test_the_session_start_columns_and_target_appear_when_the_hook_was_measured(
     text = answer_key.table([measured], {})
     (row,) = [line for line in text.splitlines() if line.startswith("| fresh-b")]
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[-2:] == ["1/1", "1"]
+    assert cells[-3:] == ["1/1", "1", "0"]
     report = answer_key.targets([measured], "held-out")
     assert "no wrong fact: NOT met (1/1 items, 1 wrong lines)" in report
     assert "WRONG Language: Python project" in answer_key.details(measured)
