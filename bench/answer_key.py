@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
+from bench.answer_key_hook import score_hook
 from bench.answer_key_score import (
     AnswerKey,
     AnswerKeyError,
@@ -42,7 +43,6 @@ from bench.answer_key_score import (
     load_keys,
     percent,
     score,
-    score_hook,
 )
 from bench.common import Figure
 from squirrel.v1 import memory_service_pb2 as pb
@@ -121,7 +121,7 @@ class Run:
         if self.hook_text:
             text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
             self.result.hook_text[name] = text
-            result.hook = score_hook(key, text)
+            result.hook = score_hook(key, text, self.hook_host)
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
         if self.result.search:

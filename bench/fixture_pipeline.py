@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.instruction_files import write_shown_instructions
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
@@ -245,6 +246,9 @@ async def run_once(
                     client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
                 )
                 process_s += time.perf_counter() - started
+                # The instruction files the sessions showed, on disk as on the user's machine
+                # (a hook reads them for their imports), once nothing else reads them first.
+                write_shown_instructions(root, parsed)
                 if show:
                     listed = await client.call(
                         client.stub.ListMemories,

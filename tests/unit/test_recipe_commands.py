@@ -6,12 +6,12 @@ import re
 
 import pytest
 
+from bench.answer_key_hook import score_hook
 from bench.answer_key_score import (
     AnswerKey,
     GoldItem,
     Memory,
     junk_reason,
-    score_hook,
 )
 from bench.recipe_commands import command_problem, recipe_problem, step_spans
 
