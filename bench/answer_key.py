@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
+from bench.answer_key_hook import score_hook
 from bench.answer_key_score import (
     AnswerKey,
     AnswerKeyError,
@@ -42,7 +43,6 @@ from bench.answer_key_score import (
     load_keys,
     percent,
     score,
-    score_hook,
 )
 from bench.common import Figure
 from squirrel.v1 import memory_service_pb2 as pb
@@ -121,7 +121,7 @@ class Run:
         if self.hook_text:
             text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
             self.result.hook_text[name] = text
-            result.hook = score_hook(key, text)
+            result.hook = score_hook(key, text, self.hook_host)
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
         if self.result.search:
@@ -231,6 +231,7 @@ class Totals:
     hook_covered: int = 0
     hook_needed: int = 0
     hook_wrong: int = 0
+    hook_junk: int = 0
 
     @property
     def noise(self) -> int:
@@ -256,6 +257,7 @@ def pooled(scores: Sequence[Score], events: dict[str, int]) -> Totals:
         hook_covered=sum(len(s.hook.covered) for s in scores if s.hook),
         hook_needed=sum(len(s.hook.needed) for s in scores if s.hook),
         hook_wrong=sum(len(s.hook.wrong) for s in scores if s.hook),
+        hook_junk=sum(len(s.hook.junk) for s in scores if s.hook),
     )
 
 
@@ -273,11 +275,17 @@ HEAD = (
 )
 
 
-HOOK_HEAD = ("session start: needed items", "session start: wrong lines")
+HOOK_HEAD = (
+    "session start: needed items",
+    "session start: wrong lines",
+    "session start: junk lines",
+)
 
 
 def _row(name: str, language: str, t: Totals, hook: bool) -> tuple[str, ...]:
-    extra = (f"{t.hook_covered}/{t.hook_needed}", str(t.hook_wrong)) if hook else ()
+    extra = (
+        (f"{t.hook_covered}/{t.hook_needed}", str(t.hook_wrong), str(t.hook_junk)) if hook else ()
+    )
     return (
         name,
         language,
@@ -383,7 +391,8 @@ def details(result: Score) -> str:
         out.append("session-start text:")
         out += [f"  - MISSING {i}" for i in result.hook.missing]
         out += [f"  - WRONG {line}" for line in result.hook.wrong]
-        if not result.hook.missing and not result.hook.wrong:
+        out += [f"  - JUNK {line}" for line in result.hook.junk]
+        if not result.hook.missing and not result.hook.wrong and not result.hook.junk:
             out.append(f"  - states every needed item ({len(result.hook.needed)}), nothing wrong")
     return "\n".join(out)
 

@@ -5,7 +5,8 @@ item's concepts (each concept: any of its regular expressions found in the memor
 insensitive) and, when the item names `types`, has one of those types. A memory is wrong when it
 matches a reviewed `wrong` pattern of its project (it contradicts the sessions); junk when a
 general rule says a reader could not use it (markdown residue, not a sentence, cut off, a personal
-home or worktree path, a module that is not code) or it matches a reviewed one-off pattern.
+home or worktree path, a module that is not code, a recipe whose command is not a command) or it
+matches a reviewed one-off pattern.
 Duplicates are memories of one type that say the same thing as an earlier one.
 """
 
@@ -16,6 +17,12 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bench.recipe_commands import recipe_problem
+
+if TYPE_CHECKING:
+    from bench.answer_key_hook import HookScore
 
 KEY_DIR = Path(__file__).resolve().parent / "data" / "answer_key"
 IMPORTANCES = ("high", "normal")
@@ -24,6 +31,7 @@ SPLITS = ("tuning", "held-out")
 whether what was tuned holds on sessions nobody tuned on."""
 KINDS = ("user_style", "project_fact", "pitfall", "recipe")
 TOP_K = 5
+HOOK_HOSTS = ("claude", "codex", "gemini")
 DUPLICATE_JACCARD = 0.6
 SAME_ITEMS_JACCARD = 0.25
 
@@ -116,6 +124,14 @@ class AnswerKey:
     # Gold items the session-start text must state: the test command and the user's top
     # preference, where the sessions hold them.
     session_start: tuple[str, ...] = ()
+    # (host, items) of `session_start` that host's start text need not state: only a file the
+    # host loads itself says them (Claude Code loads what CLAUDE.md imports with `@AGENTS.md`).
+    host_loaded: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def start_items(self, host: str = "claude") -> tuple[str, ...]:
+        """The `session_start` items `host`'s session-start text must state."""
+        loaded = dict(self.host_loaded).get(host, ())
+        return tuple(i for i in self.session_start if i not in loaded)
 
     def item(self, item_id: str) -> GoldItem:
         for item in self.items:
@@ -143,20 +159,6 @@ class Verdict:
     @property
     def usable(self) -> bool:
         return not self.wrong and not self.junk
-
-
-@dataclass(frozen=True)
-class HookScore:
-    """What the session-start text says of a key: the needed items it states, and its lines that
-    state a wrong fact."""
-
-    needed: tuple[str, ...]
-    covered: tuple[str, ...]
-    wrong: tuple[str, ...]
-
-    @property
-    def missing(self) -> tuple[str, ...]:
-        return tuple(i for i in self.needed if i not in self.covered)
 
 
 @dataclass
@@ -288,7 +290,27 @@ def parse_key(data: dict[str, object], source: str) -> AnswerKey:
         _patterns(data.get("one_off"), f"{source} one_off"),
         str(split),
         tuple(session_start),
+        _host_loaded(data.get("session_start_host_loaded"), session_start, source),
     )
+
+
+def _host_loaded(
+    raw: object, session_start: Sequence[str], source: str
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`session_start_host_loaded = { claude = ["id"] }`: per host, the start items it loads."""
+    if raw is None:
+        return ()
+    where = f"{source}: `session_start_host_loaded`"
+    if not isinstance(raw, dict):
+        raise AnswerKeyError(f"{where} must be a table of host = [item ids]")
+    out = []
+    for host, ids in sorted(raw.items()):
+        if host not in HOOK_HOSTS:
+            raise AnswerKeyError(f"{where}: unknown host {host!r} ({', '.join(HOOK_HOSTS)})")
+        if not isinstance(ids, list) or not all(i in session_start for i in ids):
+            raise AnswerKeyError(f"{where}: {host} must list items of `session_start`")
+        out.append((host, tuple(ids)))
+    return tuple(out)
 
 
 def load_keys(folder: Path = KEY_DIR) -> list[AnswerKey]:
@@ -332,6 +354,8 @@ def junk_reason(memory: Memory) -> str:
         return "not a sentence (one word)"
     if not _SENTENCE_END.search(text):
         return "not a complete sentence (no ending)"
+    if memory.kind == "recipe":
+        return recipe_problem(text)
     return ""
 
 
@@ -444,44 +468,6 @@ def add_question(result: Score, key: AnswerKey, question: Question, top: Sequenc
 
 def percent(part: int, whole: int) -> str:
     return "n/a" if whole == 0 else f"{100 * part / whole:.0f} %"
-
-
-# -- the session-start text --------------------------------------------------------------------
-
-# The session-start text's sections (services/gateway/squirrel_gateway/hook_context.py) and the
-# memory type each one's lines come from.
-HOOK_SECTIONS = {
-    "### Project": "project_fact",
-    "### How things are run here": "recipe",
-    "### Your coding style": "user_style",
-    "### Known pitfalls": "pitfall",
-}
-
-
-def hook_memories(text: str) -> list[Memory]:
-    """The session-start text's lines as the memories they render (type from their section)."""
-    out: list[Memory] = []
-    kind = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line in HOOK_SECTIONS:
-            kind = HOOK_SECTIONS[line]
-        elif line.startswith("#"):
-            kind = ""
-        elif kind and line.startswith("- "):
-            out.append(Memory(kind, "hook", line[2:]))
-    return out
-
-
-def score_hook(key: AnswerKey, text: str) -> HookScore:
-    """Which of the key's `session_start` items the text states (one line must state the whole
-    item), and which lines match a `[[wrong]]` pattern."""
-    lines = hook_memories(text)
-    covered = tuple(
-        i for i in key.session_start if any(key.item(i).matches(m.kind, m.content) for m in lines)
-    )
-    wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
-    return HookScore(key.session_start, covered, wrong)
 
 
 def high_by_kind(scores: Sequence[Score]) -> str:

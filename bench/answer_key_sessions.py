@@ -48,16 +48,15 @@ from bench.answer_key import (
     table,
     targets,
 )
+from bench.answer_key_hook import HookScore, score_hook
 from bench.answer_key_score import (
     AnswerKey,
     AnswerKeyError,
-    HookScore,
     Memory,
     Score,
     high_by_kind,
     load_keys,
     score,
-    score_hook,
 )
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -159,6 +158,7 @@ def merged(project: str, language: str, parts: Sequence[Score]) -> Score:
             tuple(i for h in hooks for i in h.needed),
             tuple(i for h in hooks for i in h.covered),
             tuple(w for h in hooks for w in h.wrong),
+            tuple(j for h in hooks for j in h.junk),
         )
         if hooks
         else None

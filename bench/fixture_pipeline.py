@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.instruction_files import write_shown_instructions
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
@@ -151,11 +152,16 @@ def _moved_value(value: Any, pattern: re.Pattern[str], root: str) -> Any:
     return value
 
 
+def original_folder(events: Sequence[Event]) -> str:
+    """The project's original folder: the commonest `cwd` of its events ("" when none has one)."""
+    cwds = Counter(e.cwd for e in events if e.cwd)
+    return max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+
+
 def relocate(events: Sequence[Event], root: str) -> list[Event]:
     """The events with the project's original folder (the commonest `cwd`) replaced by `root`
     wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
-    cwds = Counter(e.cwd for e in events if e.cwd)
-    original = max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
+    original = original_folder(events)
     pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
     moved: list[Event] = []
     for event in events:
@@ -240,6 +246,9 @@ async def run_once(
                     client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
                 )
                 process_s += time.perf_counter() - started
+                # The instruction files the sessions showed, on disk as on the user's machine
+                # (a hook reads them for their imports), once nothing else reads them first.
+                write_shown_instructions(root, parsed)
                 if show:
                     listed = await client.call(
                         client.stub.ListMemories,

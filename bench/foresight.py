@@ -49,6 +49,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import re
 import sys
 import tempfile
 import time
@@ -189,9 +190,9 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
     those made only of a subagent's events (`Session.subagent_only`: no hook runs there). What
     each session was served is recorded, and judged when the session is processed (after it
     is scored): with `learn`, session k is served by a ranking that knows the outcomes of
-    sessions 1..k-1 only."""
-    root = tmp / "projects" / "p"
-    root.mkdir(parents=True)
+    sessions 1..k-1 only. The project folder has its real name (`project_folder`), as in the
+    answer key's pipeline: the folder's name is part of what the rules see."""
+    root = project_folder(tmp, project)
     project_id = str(root.resolve())
     sessions = sessions_of(relocate(project.events, project_id))
     total = Tally()
@@ -228,6 +229,19 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
             await recorder.served.close()
     events = sum(len(s.events) for s in sessions)
     return ProjectResult(project.name, len(sessions), events, memories, total)
+
+
+def project_folder(tmp: Path, project: Project) -> Path:
+    """Makes the replay's folder of a fixture project under `tmp`, named as the project's folder
+    was on the user's disk (the last part of its original folder, `fixture_pipeline.
+    original_folder`), else as the fixture project (a Codex one without its `codex:` prefix)."""
+    original = re.split(r"[\\/]", fixture_pipeline.original_folder(project.events).rstrip("/\\"))[
+        -1
+    ]
+    name = original if original not in ("", ".", "..") else project.name.removeprefix("codex:")
+    root = tmp / "projects" / (name.lstrip("-") or "project")
+    root.mkdir(parents=True)
+    return root
 
 
 def materialise(root: Path, facts: SessionFacts) -> None:

@@ -158,7 +158,13 @@ class CorpusBackend:
         return TaskContextData(project_id, user_id, task_description, NOW, True, items)
 
     async def get_user_style_view(
-        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> UserStyleData:
         items = [
             UserStyleItem(

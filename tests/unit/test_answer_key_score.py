@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bench import answer_key, fixture_pipeline
+from bench.answer_key_hook import HOOK_SECTIONS, score_hook
 from bench.answer_key_score import (
-    HOOK_SECTIONS,
     SPLITS,
     AnswerKey,
     AnswerKeyError,
@@ -23,7 +23,6 @@ from bench.answer_key_score import (
     load_keys,
     parse_key,
     score,
-    score_hook,
 )
 from squirrel_gateway.hook_context import FRAME, SECTION_TITLES
 from tests.unit.demo_answer_key import demo_key, key_toml
@@ -229,6 +228,9 @@ def test_questions_look_at_the_top_five_usable_results_only() -> None:
         (lambda d: d.update(split="train"), "split"),
         (lambda d: d.update(session_start=["nope"]), "session_start"),
         (lambda d: d.update(session_start="test"), "session_start"),
+        (lambda d: d.update(session_start_host_loaded={"cursor": ["test"]}), "unknown host"),
+        (lambda d: d.update(session_start_host_loaded={"claude": ["lint"]}), "session_start"),
+        (lambda d: d.update(session_start_host_loaded=["test"]), "table"),
     ],
 )
 def test_malformed_keys_are_refused_with_the_reason(change: object, message: str) -> None:
@@ -420,6 +422,24 @@ def test_the_session_start_text_is_judged_line_by_line_with_its_sections_types()
     assert (empty.covered, empty.wrong, empty.missing) == ((), (), ("test",))
 
 
+def test_a_host_that_loads_the_file_saying_an_item_need_not_state_it() -> None:
+    data = tomllib.loads(KEY_TOML)
+    data["session_start_host_loaded"] = {"claude": ["test"], "codex": ["test"]}
+    key = parse_key(data, "demo.toml")
+    assert key.start_items("claude") == () and key.start_items("codex") == ()
+    assert key.start_items("gemini") == ("test",)
+    assert score_hook(key, "", "claude").missing == ()
+    assert score_hook(key, "", "gemini").missing == ("test",)
+    assert score_hook(key, HOOK_TEXT, "gemini").covered == ("test",)
+
+
+def test_the_shipped_keys_spare_claude_and_codex_only_what_agents_md_alone_says() -> None:
+    keys = {k.project: k for k in load_keys() if k.project in ("julia", "php-ai-toolkit")}
+    for key in keys.values():
+        assert key.start_items("claude") == () and key.start_items("codex") == ()
+        assert key.start_items("gemini") == key.session_start != ()
+
+
 def test_the_session_start_columns_and_target_appear_when_the_hook_was_measured() -> None:
     measured = _scored("fresh-b", "held-out", [])
     assert "session start" not in answer_key.table([measured], {})
@@ -428,7 +448,7 @@ def test_the_session_start_columns_and_target_appear_when_the_hook_was_measured(
     text = answer_key.table([measured], {})
     (row,) = [line for line in text.splitlines() if line.startswith("| fresh-b")]
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[-2:] == ["1/1", "1"]
+    assert cells[-3:] == ["1/1", "1", "0"]
     report = answer_key.targets([measured], "held-out")
     assert "no wrong fact: NOT met (1/1 items, 1 wrong lines)" in report
     assert "WRONG Language: Python project" in answer_key.details(measured)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
 from bench import foresight
 from bench.fixture_pipeline import relocate
 from bench.foresight import materialise
-from bench.foresight_fixtures import sessions_of
+from bench.foresight_fixtures import Project, sessions_of
 from bench.foresight_score import SessionFacts
 from squirrel_core.events import Event, EventType, SourceTool
 
@@ -83,3 +83,22 @@ def test_a_folder_without_fixture_projects_is_an_error_that_says_which_folder_to
     assert foresight.main(["--fixtures", str(tmp_path / "claude")]) == 2
     said = capsys.readouterr().err
     assert "no fixture project under" in said and "`claude/`" in said
+
+
+@pytest.mark.parametrize(
+    ("name", "cwd", "folder"),
+    [
+        ("-Users-dev-work-my-app", "/Users/dev/work/my_app", "my_app"),
+        ("codex:tool", "C:\\Users\\dev\\src\\Tool.Lib", "Tool.Lib"),
+        ("codex:peq", "", "peq"),
+    ],
+)
+def test_a_replayed_project_lives_in_a_folder_named_as_it_was_on_the_users_disk(
+    tmp_path: Path, name: str, cwd: str, folder: str
+) -> None:
+    events = (event("s", 0, cwd), event("s", 1, cwd))
+    root = foresight.project_folder(tmp_path, Project(name, events))
+    assert root.is_dir()
+    assert root.name == folder
+    moved = relocate(events, str(root))
+    assert PurePosixPath(moved[0].cwd or "").name == folder

@@ -1253,11 +1253,18 @@ class GetUserStyleViewRequest(_message.Message):
     USER_ID_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
     CONTEXT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
+    OMIT_SOURCES_IN_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     user_id: _builtins.str
     mode: _views_pb2.ViewMode.ValueType
     context_budget_tokens: _builtins.int
     """Default 256."""
+    @_builtins.property
+    def omit_sources_in(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Repository files (project-relative, e.g. `CLAUDE.md` and what it imports) the asking host
+        already loads itself: instructions read only from them are left out (they stay searchable).
+        """
+
     def __init__(
         self,
         *,
@@ -1265,10 +1272,11 @@ class GetUserStyleViewRequest(_message.Message):
         user_id: _builtins.str = ...,
         mode: _views_pb2.ViewMode.ValueType = ...,
         context_budget_tokens: _builtins.int = ...,
+        omit_sources_in: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "mode", b"mode", "project_id", b"project_id", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "mode", b"mode", "omit_sources_in", b"omit_sources_in", "project_id", b"project_id", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -163,8 +163,17 @@ class MemoryBackend(Protocol):
         ...
 
     async def get_user_style_view(
-        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
-    ) -> UserStyleData: ...
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
+    ) -> UserStyleData:
+        """`omit_sources_in`: files the asking host loads itself; instructions read only from
+        them are left out."""
+        ...
 
     async def get_project_brief_view(
         self,

@@ -189,7 +189,7 @@ async def session_start(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files
     )
     style = await backend.get_user_style_view(
-        project_id, user_id=user_id, mode="core", budget=budget
+        project_id, user_id=user_id, mode="core", budget=budget, omit_sources_in=loaded_files
     )
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget, live_only=True

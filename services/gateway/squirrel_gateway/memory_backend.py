@@ -169,7 +169,13 @@ class GrpcMemoryBackend:
         )
 
     async def get_user_style_view(
-        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> UserStyleData:
         client = self.client()
         reply = await client.call(
@@ -179,6 +185,7 @@ class GrpcMemoryBackend:
                 user_id=self._user(user_id),
                 mode=messages.view_mode_value(mode),
                 context_budget_tokens=budget,
+                omit_sources_in=list(omit_sources_in),
             ),
             timeout=time_left(self._timeout),
         )

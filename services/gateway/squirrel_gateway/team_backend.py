@@ -207,12 +207,24 @@ class TeamMemoryBackend:
         )
 
     async def get_user_style_view(
-        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> UserStyleData:
         shared, mine = await self._both(
             project_id,
             lambda t: self._team.get_user_style_view(t, user_id=None, mode=mode, budget=budget),
-            self._local.get_user_style_view(project_id, user_id=user_id, mode=mode, budget=budget),
+            self._local.get_user_style_view(
+                project_id,
+                user_id=user_id,
+                mode=mode,
+                budget=budget,
+                omit_sources_in=omit_sources_in,
+            ),
         )
         if shared is None:
             return mine

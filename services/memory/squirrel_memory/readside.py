@@ -165,6 +165,7 @@ class ReadSide:
             user_id=request.user_id or self._engine.user_id,
             mode=_MODES.get(request.mode, "core"),
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
+            omit_sources_in=list(request.omit_sources_in),
         )
         return pb.GetUserStyleViewResponse(
             view=views_pb2.UserStyleView(

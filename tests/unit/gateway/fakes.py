@@ -100,9 +100,21 @@ class FakeBackend:
         )
 
     async def get_user_style_view(
-        self, project_id: str, *, user_id: str | None, mode: ViewMode, budget: int
+        self,
+        project_id: str,
+        *,
+        user_id: str | None,
+        mode: ViewMode,
+        budget: int,
+        omit_sources_in: Sequence[str] = (),
     ) -> UserStyleData:
-        self._record("get_user_style_view", project_id=project_id, mode=mode, budget=budget)
+        self._record(
+            "get_user_style_view",
+            project_id=project_id,
+            mode=mode,
+            budget=budget,
+            omit_sources_in=tuple(omit_sources_in),
+        )
         return UserStyleData(
             mode=mode,
             project_id=project_id,

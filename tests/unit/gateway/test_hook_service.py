@@ -172,9 +172,14 @@ async def test_each_host_is_spared_the_instruction_files_it_loads_itself(
 
     await hooks.answer(host, event, {"cwd": str(repo), "prompt": "fix the inventory export"})
 
-    method = "get_project_brief_view" if event == "SessionStart" else "get_task_context"
-    call = next(c for c in backend.calls if c.method == method)
-    assert call.args["omit_sources_in"] == files
+    methods = (
+        ("get_project_brief_view", "get_user_style_view")
+        if event == "SessionStart"
+        else ("get_task_context",)
+    )
+    for method in methods:
+        call = next(c for c in backend.calls if c.method == method)
+        assert call.args["omit_sources_in"] == files
 
 
 @pytest.mark.parametrize(
@@ -193,8 +198,9 @@ async def test_a_file_the_hosts_instruction_file_imports_is_spared_too(
 
     await hooks.answer(host, "SessionStart", {"cwd": str(repo)})
 
-    call = next(c for c in backend.calls if c.method == "get_project_brief_view")
-    assert ("docs/rules.md" in call.args["omit_sources_in"]) is spared
+    for method in ("get_project_brief_view", "get_user_style_view"):
+        call = next(c for c in backend.calls if c.method == method)
+        assert ("docs/rules.md" in call.args["omit_sources_in"]) is spared
 
 
 def _context(out: str) -> str:

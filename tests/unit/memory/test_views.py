@@ -13,6 +13,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import FaissIndex
@@ -694,6 +695,41 @@ async def test_the_brief_leaves_out_what_the_asking_host_loads_itself(world: Wor
     codex_text = " ".join(codex.key_facts)
     assert "Always run the checks" in codex_text and "Prefer small commits" not in codex_text
     assert "Always run the checks" in " ".join(anyone.key_facts)
+
+
+async def test_the_style_view_leaves_out_rules_only_from_a_file_the_host_loads(
+    world: World,
+) -> None:
+    # A rule read only from AGENTS.md in a session (tagged `written`): with nothing else on
+    # record the core view would fall back to it, but not for a host that loads AGENTS.md
+    # itself (Codex, or Claude Code through CLAUDE.md's `@AGENTS.md`).
+    candidate = MemoryCandidate(
+        MemoryType.USER_STYLE,
+        "repo:rule:no_branches",
+        "Do not create branches; commit directly to `main` (AGENTS.md).",
+        ("instruction", WRITTEN_TAG),
+        0.7,
+        source_refs=("AGENTS.md:12",),
+        source_event_ids=("e1",),
+    )
+    added = await world.store.apply_decision(
+        UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id=USER
+    )
+    assert added is not None
+
+    loads_it = await world.views.user_style(
+        str(world.root), user_id=USER, omit_sources_in=["CLAUDE.md", "AGENTS.md"]
+    )
+    does_not = await world.views.user_style(
+        str(world.root), user_id=USER, omit_sources_in=["GEMINI.md"]
+    )
+    full = await world.views.user_style(
+        str(world.root), user_id=USER, mode="full", omit_sources_in=["AGENTS.md"]
+    )
+
+    assert [i.key for i in loads_it.items] == []
+    assert [i.key for i in does_not.items] == ["repo:rule:no_branches"]
+    assert [i.key for i in full.items] == []
 
 
 def test_a_memory_the_sessions_added_to_is_not_only_the_host_file() -> None:

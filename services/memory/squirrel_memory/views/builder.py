@@ -186,23 +186,27 @@ class Views:
         user_id: str | None = None,
         mode: str = "core",
         context_budget_tokens: int | None = None,
+        omit_sources_in: Sequence[str] = (),
     ) -> UserStyleView:
         """Spec §5.2: this user's style, project memories refining the global `user.db` ones.
 
         Global items are merged only when `user_id` is given; user-scoped project memories of
-        another user are left out.
+        another user are left out, and so are instructions read only from `omit_sources_in`
+        (the instruction files the asking host loads itself, with those they import): core
+        mode never falls back to them.
         """
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
         globals_ = await self._global_style(user_id)
-        params = params_key(ViewName.USER_STYLE, view_mode, user_id)
+        omitted = checked_files(omit_sources_in)
+        params = params_key(ViewName.USER_STYLE, view_mode, user_id, *omitted)
         extra = "|".join(f"{g.id}:{g.updated_at.isoformat()}" for g in globals_)
         cached, stamp = await self._cached(ViewName.USER_STYLE, params, budget, extra)
         hit = decoded(style_from_json, cached)
         if hit is not None:
             return hit
-        memories = await self._live(MemoryType.USER_STYLE)
+        memories = without_loaded(await self._live(MemoryType.USER_STYLE), omitted)
         if view_mode != "full":
             memories = core_style(memories)
         items = merge_style(memories, globals_, user_id, self._weigh)

@@ -1,0 +1,61 @@
+"""The replay's instruction files: those the sessions showed, written on the replay's disk.
+
+A host's hook reads the project's instruction files from disk to learn what the host loads
+itself (`CLAUDE.md`'s `@AGENTS.md` import: `squirrel_gateway.host_imports`). A replay's project
+folder starts empty, so without them the hook would take a CLAUDE.md that only imports AGENTS.md
+for none at all and echo AGENTS.md's lines to Claude Code. Each root instruction file a session
+showed from its first line (the host loading it, or a read with a tool) is written with the last
+text shown, after the sessions are processed (so nothing else reads them earlier than before).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+from squirrel_core.events import Event
+from squirrel_memory.extractors.about import is_instruction_file, last_root_reads
+from squirrel_memory.models import StoredEvent
+
+
+def _stored(events: Sequence[Event], project_id: str) -> list[StoredEvent]:
+    """The events as the extractors read them (only what a file's reading needs)."""
+    return [
+        StoredEvent(
+            id=f"shown-{n:06d}",
+            project_id=project_id,
+            user_id="",
+            source_tool=str(e.source_tool),
+            session_id=e.session_id,
+            timestamp=e.timestamp,
+            event_type=str(e.event_type),
+            content=e.content,
+            file_paths=e.file_paths,
+            hash="",
+            origin=str(e.origin) if e.origin else "",
+            sidechain=e.sidechain,
+            agent_id=e.agent_id,
+        )
+        for n, e in enumerate(events)
+    ]
+
+
+def write_shown_instructions(root: Path, events: Sequence[Event]) -> list[str]:
+    """Writes under `root` (the replay's project folder, the events moved there) each root
+    instruction file the events show, as last shown; returns their project-relative names. A
+    file already there is left as it is; a name that leaves the folder is never written."""
+    shown = last_root_reads(_stored(events, str(root)), is_instruction_file)
+    written: list[str] = []
+    for name, (_, text) in sorted(shown.items()):
+        relative = PurePosixPath(name)
+        if relative.is_absolute() or ".." in relative.parts:
+            continue
+        target = root.joinpath(*relative.parts)
+        if target.exists():
+            continue
+        with contextlib.suppress(OSError):  # a file where a folder is needed, or the reverse
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+            written.append(name)
+    return written
