@@ -277,6 +277,7 @@ ECOSYSTEMS = [
         fix_text="struct LedgerEntry {}\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="Fetching https://github.com/vapor/vapor.git",
+        asks="Swift >=5.9",
     ),
     Ecosystem(
         name="dart-flutter",
@@ -303,6 +304,7 @@ ECOSYSTEMS = [
         fix_text="int get total => entries.fold(0, (a, e) => a + e.amount);\n",
         foreign=("pytest", "npm", "cargo", "Django", "Rails"),
         progress="Resolving dependencies...",
+        asks="Dart >=3.3.0 <4.0.0",
     ),
     Ecosystem(
         name="haskell-cabal",

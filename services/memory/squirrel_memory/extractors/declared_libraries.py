@@ -12,6 +12,12 @@ the project is tested, never what it is built with or where its data lives. A ru
 parse (an edit's fragment, a partial read) is matched name by name, as declared for the running
 project; a setup script is read for its `install_requires` (and its `tests_require` and
 development extras, as development ones).
+
+The manifests of every other ecosystem (`mix.exs`, `composer.json`, a Gemfile, `go.mod`, a
+Gradle script, `pubspec.yaml` …) are read with the repository scan's reader for their format
+and weighed with its stack table (`stack.toml`): `declared_frameworks` says which frameworks
+one declares for the running project, by the same rule (a development, test or optional
+dependency is none).
 """
 
 from __future__ import annotations
@@ -24,6 +30,11 @@ from typing import Any
 
 from squirrel_memory.extractors.manifests import LIBRARIES
 from squirrel_memory.repository.dev_groups import is_dev_group
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.manifests import manifest_reader
+from squirrel_memory.repository.scan import PARSE_ERRORS
+from squirrel_memory.repository.snapshot import TextFile
+from squirrel_memory.repository.stack import dependency_role
 
 #: `name`, `name[extra]>=1`, `name @ url`: a requirement's distribution name (PEP 508).
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -166,4 +177,30 @@ def _setup_requirements(text: str) -> dict[str, bool]:
             _add(found, _requirements([line.strip()]), dev=key != "install_requires")
         else:
             key = ""
+    return found
+
+
+#: Ecosystems whose manifests `declared_libraries` reads with `LIBRARIES`.
+_LIBRARY_ECOSYSTEMS = frozenset({"python", "javascript"})
+
+
+def declared_frameworks(path: str, text: str) -> list[str]:
+    """Frameworks (as a person writes them: `Phoenix`, `Laravel`) the manifest at `path` of
+    any other ecosystem than `LIBRARIES`' declares for the running project, in its order; a
+    manifest no reader knows, or that does not parse, declares none."""
+    reader = manifest_reader(path)
+    if reader is None:
+        return []
+    out = Readings()
+    try:
+        reader(TextFile.of(path, text), out)
+    except PARSE_ERRORS:
+        return []
+    found: list[str] = []
+    for dep in out.dependencies:
+        if dep.ecosystem in _LIBRARY_ECOSYSTEMS or dep.dev or dep.extra:
+            continue
+        role = dependency_role(dep.ecosystem, dep.name)
+        if role is not None and role.role == "framework" and role.name not in found:
+            found.append(role.name)
     return found

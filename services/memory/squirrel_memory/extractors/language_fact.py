@@ -47,7 +47,11 @@ def language_fact(
         pure = PurePosixPath(path)
         language = manifest_language(pure.name)
         if language and len(pure.parts) == 1:
-            manifests.setdefault(language, path)
+            # Of two root manifests of one language (`tithe.cabal`, `cabal.project`), the one
+            # that asks for a language version says more.
+            known = manifests.get(language)
+            if known is None or (versions and path in versions and known not in versions):
+                manifests[language] = path
             ids.add(event_id)
         elif language:
             packages.add(str(pure.parent))

@@ -261,10 +261,13 @@ RUST_CRATES: dict[str, tuple[str, str]] = {
     "reqwest": ("libraries", "reqwest"),
     "rstest": ("testing", "rstest"),
 }
-#: Folders whose files are not the project's (dependencies, environments, build output).
+#: Folders whose files are not the project's (dependencies, environments, build output) in
+#: any ecosystem: SwiftPM's `.build/checkouts`, an opam switch, Zig's and Haskell's caches …
 _FOREIGN_DIRS = frozenset(
     {"deps", "node_modules", "vendor", "third_party", "site-packages", ".venv", "venv", "_build"}
     | {"target", "dist", "build", ".tox", "__pycache__", "Pods", ".dart_tool", ".next"}
+    | {".build", "_opam", ".zig-cache", "zig-cache", "zig-out", ".stack-work", "dist-newstyle"}
+    | {".cpcache", "elm-stuff", ".gradle", ".pub-cache"}
 )
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun
-from squirrel_memory.extractors.declared_libraries import declared_libraries
+from squirrel_memory.extractors.declared_libraries import declared_frameworks, declared_libraries
 from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
@@ -30,6 +30,7 @@ from squirrel_memory.extractors.stack_evidence import (
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.manifests import manifest_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.services import config_reader
 from squirrel_memory.repository.snapshot import TextFile
@@ -95,7 +96,7 @@ def _stack_evidence(
         rel = first_project_path(event)
         if rel is None or is_test_data(rel):
             continue
-        manifest = is_manifest(rel)
+        manifest = is_manifest(rel) or manifest_reader(rel) is not None
         if manifest:
             parent = str(PurePosixPath(rel).parent)
             scope = "" if parent == "." else parent
@@ -110,6 +111,8 @@ def _stack_evidence(
                     key, display = LIBRARIES[name]
                     if not dev or key == "testing":
                         evidence.add(key, display, scope, event.id, strong=False)
+                for declared in declared_frameworks(rel, file_text(text)):
+                    evidence.add("framework", declared, scope, event.id, strong=False)
                 continue
             # Code that imports a library uses it; a database test code opens is a double.
             for key, display in sorted(libraries_in(text, language)):

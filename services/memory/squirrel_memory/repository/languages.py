@@ -61,6 +61,17 @@ _EXCLUDED_DIRS = frozenset(
         "gen",
         "fixtures",
         "testdata",
+        ".build",
+        "_opam",
+        ".zig-cache",
+        "zig-cache",
+        "zig-out",
+        ".stack-work",
+        "dist-newstyle",
+        ".cpcache",
+        "elm-stuff",
+        ".gradle",
+        ".pub-cache",
     }
 )
 _EXCLUDED_PATHS = ("priv/static/", "public/assets/", "public/build/", "static/dist/")

@@ -351,13 +351,24 @@ _GRADLE_DEV_CONFIGURATION = re.compile(
     r"^\s*(?:test|androidTest|debug|testFixtures|integrationTest)\w*\s*[(\s]"
 )
 _GRADLE_DESCRIPTION = re.compile(r"""^\s*description\s*=\s*["']([^"']+)["']""")
+#: The Java version a Gradle build compiles for: `jvmToolchain(21)`,
+#: `JavaLanguageVersion.of(21)`, `JavaVersion.VERSION_17` (`VERSION_1_8` is 1.8).
+_GRADLE_JAVA = re.compile(
+    r"\bjvmToolchain\s*\(\s*(\d+)\s*\)|\bJavaLanguageVersion\.of\(\s*(\d+)\s*\)"
+    r"|\bJavaVersion\.VERSION_(\d+(?:_\d+)?)\b"
+)
 
 
 def read_gradle(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "jvm"
+    java = False
     for number, line in enumerate(text.lines, 1):
         if match := _GRADLE_DESCRIPTION.match(line):
             _describe(out, match.group(1), text, "description")
+        if not java and (match := _GRADLE_JAVA.search(line.split("//", 1)[0])):
+            version = next(g for g in match.groups() if g).replace("_", ".")
+            out.toolchains.append(Toolchain("jvm", version, text.ref(number)))
+            java = True
         if match := _GRADLE_PLUGIN.search(line):
             _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
         dev = bool(_GRADLE_DEV_CONFIGURATION.match(line))

@@ -10,6 +10,7 @@ read one should say what it says. Each is read for those two fields only, never 
 - key = value (`*.nimble`, `build.sbt`'s `description := "…"`, Python's `setup.py`
   `description="…"`), Clojure's `(defproject name "version" :description "…")`;
 - `field: "value"` (`*.opam`'s `synopsis`, else `description`);
+- Perl's `Makefile.PL`: `NAME => '…'` and `ABSTRACT => '…'`;
 - YAML (`shard.yml`, `Chart.yaml`) and JSON (`elm.json`'s `summary`, `vcpkg.json`,
   `manifest.json` of a browser extension): `name` and `description`/`summary`;
 - Lua's `*.rockspec`: `package = "…"` and its `description` table's `summary = "…"`;
@@ -57,6 +58,10 @@ _SETUP_PY = re.compile(
     r"""^\s*(?P<field>name|description)\s*=\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)\s*,?\s*$"""
 )
 _OPAM = re.compile(r"""^(?P<field>synopsis|description|name)\s*:\s*"(?P<value>[^"\\]*)"\s*$""")
+#: `NAME => 'Foo::Bar',` and `ABSTRACT => '…',` in a Perl `Makefile.PL`.
+_MAKEMAKER = re.compile(
+    r"""^\s*(?P<field>NAME|ABSTRACT)\s*=>\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)\s*,?\s*(?:#.*)?$"""
+)
 _DEFPROJECT = re.compile(r"^\s*\(defproject\s+(?P<name>[\w.\-/]+)")
 _CLOJURE_DESCRIPTION = re.compile(r""":description\s+"(?P<value>[^"\\]*)\"""")
 _SWIFT_NAME = re.compile(r"""Package\s*\(\s*name\s*:\s*"(?P<value>[^"\\]+)\"""")
@@ -120,6 +125,14 @@ def read_setup_py(text: TextFile, out: Readings) -> None:
 def read_opam(text: TextFile, out: Readings) -> None:
     """`*.opam`, `opam`."""
     _summary_first(out, text, _fields(text, _OPAM))
+
+
+def read_makefile_pl(text: TextFile, out: Readings) -> None:
+    """Perl's `Makefile.PL`: the literal `NAME` and `ABSTRACT` of `WriteMakefile(…)`."""
+    fields = _fields(text, _MAKEMAKER)
+    _summary_first(
+        out, text, {"name": fields.get("NAME", ""), "summary": fields.get("ABSTRACT", "")}
+    )
 
 
 def read_defproject(text: TextFile, out: Readings) -> None:
@@ -187,6 +200,7 @@ _BY_NAME: Mapping[str, Reader] = {
     "setup.py": read_setup_py,
     "opam": read_opam,
     "project.clj": read_defproject,
+    "Makefile.PL": read_makefile_pl,
     "shard.yml": read_yaml_manifest,
     "Chart.yaml": read_yaml_manifest,
     "elm.json": read_json_manifest,

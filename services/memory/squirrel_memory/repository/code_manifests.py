@@ -1,0 +1,178 @@
+"""The dependencies a manifest written as code declares, read from its literal declaration
+lines: SwiftPM's `Package.swift`, sbt's `build.sbt`, Leiningen's `project.clj`, Clojure's
+`deps.edn` and Perl's `cpanfile`.
+
+Such a file is a program (`manifest_formats.MARKER_MANIFESTS`), so only the shapes every one of
+them writes its dependencies in are read, each with its line; a dependency built from a
+variable or a function call says nothing. One declared for tests or development only is marked
+so: sbt's `% Test`, a Leiningen `:profiles` entry, a `deps.edn` alias, a cpanfile's `on 'test'`
+block or `test_requires`. A SwiftPM package is declared for the whole manifest, so one counts
+only when a target that is no test target and sits in no examples or docs folder names it
+(`.product(name: "Vapor", package: "vapor")`, or a product of the package's own name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from squirrel_memory.repository.findings import Dependency, Readings
+from squirrel_memory.repository.snapshot import TextFile
+
+#: `.package(url: "https://github.com/vapor/vapor.git", from: "4.0.0")`: the repository's name.
+_SWIFT_PACKAGE = re.compile(
+    r"""\.package\s*\(\s*(?:name\s*:\s*"[^"]*"\s*,\s*)?url\s*:\s*"[^"]*/(?P<name>[\w.-]+?)"""
+    r"""(?:\.git)?/?"(?:\s*,\s*(?:from|exact|branch|revision)\s*:\s*"(?P<version>[^"]*)")?"""
+)
+#: `"org.http4s" %% "http4s-ember-server" % "0.23.27" % Test`.
+_SBT_MODULE = re.compile(
+    r'"(?P<group>[\w.-]+)"\s*%%?%?\s*"(?P<artifact>[\w.-]+)"\s*%\s*"(?P<version>[^"]*)"'
+    r'(?P<config>\s*%\s*(?:"[^"]*"|\w+))?'
+)
+_SBT_DEV_CONFIG = re.compile(r"%\s*\"?(?:Test|IntegrationTest|it|test)\"?", re.IGNORECASE)
+#: `[compojure "1.7.1"]` in a `project.clj`.
+_LEIN_DEP = re.compile(r'\[\s*(?P<name>[\w.\-]+(?:/[\w.\-]+)?)\s+"(?P<version>[^"]*)"')
+#: `ring/ring-core {:mvn/version "1.12.1"}` (or a `:git/tag`) in a `deps.edn`.
+_EDN_DEP = re.compile(
+    r'(?P<name>[\w.\-]+/[\w.\-]+)\s*\{\s*:(?:mvn/version|git/tag|git/url|local/root)\s*"'
+    r'(?P<version>[^"]*)"'
+)
+#: `requires 'Mojolicious', '9.35';` (and `test_requires`, `recommends` …) in a cpanfile.
+_CPAN_DEP = re.compile(
+    r"""^\s*(?P<kind>\w*requires|recommends|suggests)\s+["'](?P<name>[\w:]+)["']"""
+    r"""(?:\s*(?:,|=>)\s*["']?(?P<version>[^"';]*))?"""
+)
+_CPAN_PHASE = re.compile(r"""^\s*on\s+["']?(?P<phase>\w+)["']?\s*=>\s*sub\b""")
+
+
+def _add(
+    out: Readings,
+    text: TextFile,
+    ecosystem: str,
+    name: str,
+    version: str,
+    *,
+    ref: str,
+    dev: bool = False,
+) -> None:
+    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
+
+
+#: The start of a SwiftPM target: its kind decides whether it runs as the package.
+_SWIFT_TARGET = re.compile(r"\.(?P<kind>\w*[tT]arget|plugin|macro)\s*\(")
+_SWIFT_PATH = re.compile(r'\bpath\s*:\s*"(?P<path>[^"]*)"')
+_SWIFT_NAMED = re.compile(r'\bpackage\s*:\s*"(?P<package>[^"]+)"|"(?P<product>[^"]+)"')
+#: Folders of a target that shows the package in use, not the package.
+_SAMPLE_FOLDERS = frozenset(
+    {"examples", "example", "samples", "sample", "demo", "demos", "docs", "playground"}
+)
+
+
+def _swift_used(text: str) -> set[str]:
+    """The package names (lower-cased) a target that is the package's own names."""
+    starts = list(_SWIFT_TARGET.finditer(text))
+    used: set[str] = set()
+    for index, start in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
+        body = text[start.end() : end]
+        path = _SWIFT_PATH.search(body)
+        folder = path.group("path").split("/", 1)[0].lower() if path else ""
+        if start.group("kind") == "testTarget" or folder in _SAMPLE_FOLDERS:
+            continue
+        for named in _SWIFT_NAMED.finditer(body):
+            used.add((named.group("package") or named.group("product")).lower())
+    return used
+
+
+def _read_swift(text: TextFile, out: Readings) -> None:
+    used = _swift_used(text.text)
+    for number, line in enumerate(text.lines, 1):
+        for match in _SWIFT_PACKAGE.finditer(line):
+            name = match.group("name").lower()
+            if name in used:
+                version = match.group("version") or ""
+                _add(out, text, "swift", name, version, ref=text.ref(number))
+
+
+def _read_sbt(text: TextFile, out: Readings) -> None:
+    for number, line in enumerate(text.lines, 1):
+        code = line.split("//", 1)[0]
+        for match in _SBT_MODULE.finditer(code):
+            name = f"{match.group('group')}:{match.group('artifact')}"
+            dev = bool(_SBT_DEV_CONFIG.search(match.group("config") or ""))
+            _add(out, text, "jvm", name, match.group("version"), ref=text.ref(number), dev=dev)
+
+
+def _read_lein(text: TextFile, out: Readings) -> None:
+    """`:dependencies [...]` of the project; those under `:profiles` are for development."""
+    profiles = False
+    for number, line in enumerate(text.lines, 1):
+        code = line.split(";", 1)[0]
+        profiles = profiles or ":profiles" in code
+        if code.lstrip().startswith("(defproject"):
+            continue
+        for match in _LEIN_DEP.finditer(code):
+            name = match.group("name")
+            name = name if "/" in name else f"{name}/{name}"
+            _add(
+                out,
+                text,
+                "clojure",
+                name,
+                match.group("version"),
+                ref=text.ref(number),
+                dev=profiles,
+            )
+
+
+def _read_edn(text: TextFile, out: Readings) -> None:
+    """`:deps {...}` of the project; an alias's `:extra-deps` is for development or tests."""
+    aliases = False
+    for number, line in enumerate(text.lines, 1):
+        code = line.split(";", 1)[0]
+        aliases = aliases or ":aliases" in code
+        for match in _EDN_DEP.finditer(code):
+            _add(
+                out,
+                text,
+                "clojure",
+                match.group("name"),
+                match.group("version"),
+                ref=text.ref(number),
+                dev=aliases,
+            )
+
+
+def _read_cpanfile(text: TextFile, out: Readings) -> None:
+    """`requires` of the running code; in an `on 'test'|'develop'|…` block, or as
+    `test_requires`, `recommends` …, for development."""
+    phase = ""
+    for number, line in enumerate(text.lines, 1):
+        code = line.split("#", 1)[0]
+        if start := _CPAN_PHASE.match(code):
+            phase = start.group("phase")
+        elif phase and code.strip().startswith("}"):
+            phase = ""
+        if match := _CPAN_DEP.match(code):
+            name = match.group("name")
+            if name == "perl":
+                continue
+            dev = match.group("kind") != "requires" or phase not in ("", "runtime")
+            version = (match.group("version") or "").strip()
+            _add(out, text, "perl", name, version, ref=text.ref(number), dev=dev)
+
+
+CODE_MANIFEST_READERS: Mapping[str, Callable[[TextFile, Readings], None]] = {
+    "Package.swift": _read_swift,
+    "build.sbt": _read_sbt,
+    "project.clj": _read_lein,
+    "deps.edn": _read_edn,
+    "cpanfile": _read_cpanfile,
+}
+
+
+def read_code_manifest_dependencies(text: TextFile, out: Readings) -> None:
+    """The dependencies a manifest written as code declares (module docstring)."""
+    reader = CODE_MANIFEST_READERS.get(text.path.rsplit("/", 1)[-1])
+    if reader is not None:
+        reader(text, out)
