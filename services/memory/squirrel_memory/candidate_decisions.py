@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from squirrel_memory.embedder import Embedder
-from squirrel_memory.instruction_meaning import instruction_likeness
+from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -83,9 +83,7 @@ async def decide_candidates(
             project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
         )
     likeness = (
-        await instruction_likeness(
-            meaning, [*(c.content for c in styles), *(m.content for m in stored)]
-        )
+        await instruction_likeness(meaning, comparable([c.content for c in styles], stored))
         if styles
         else None
     )

@@ -2,10 +2,11 @@
 
 The recurrence rules (`recurrence.same_instruction`) use it beside word overlap to tell that an
 instruction came back in other words. The vectors come from the service's embedder, in one
-batch per pass; the pass waits for the model to load (it loads in the background at start,
-locally) for at most `LOAD_WAIT_SECONDS`, so that what a pass decides does not depend on how
-fast the model loaded. Without an embedder, or when it failed to load, word overlap decides
-alone.
+batch per pass (only the stored instructions that share a telling word with the pass's: the
+meaning rule needs one). The pass waits for the model to load (it loads locally, in the
+background, at start) for at most `LOAD_WAIT_SECONDS`, so that what a pass decides does not
+depend on how fast the model loaded. Without an embedder, or when it failed to load, word
+overlap decides alone.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import numpy as np
 import structlog
 
 from squirrel_memory.embedder import Embedder, EmbedderNotReadyError, Vectors
+from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
+from squirrel_memory.models import MemoryItem
 from squirrel_memory.recurrence import Likeness
 
 log = structlog.get_logger()
@@ -38,6 +41,16 @@ class MeaningTable:
         if a is None or b is None:
             return None
         return float(np.dot(self._vectors[a], self._vectors[b]))
+
+
+def comparable(wordings: Sequence[str], stored: Sequence[MemoryItem]) -> list[str]:
+    """`wordings` and the stored instructions that share a telling word with one of them: the
+    only texts the meaning rule can join (the others need no vector)."""
+    telling = set().union(*(telling_words(instruction_words(w)) for w in wordings))
+    return [
+        *wordings,
+        *(m.content for m in stored if telling & telling_words(instruction_words(m.content))),
+    ]
 
 
 async def instruction_likeness(
@@ -64,4 +77,4 @@ async def instruction_likeness(
     return MeaningTable(unique, vectors).likeness
 
 
-__all__ = ["LOAD_WAIT_SECONDS", "MeaningTable", "instruction_likeness"]
+__all__ = ["LOAD_WAIT_SECONDS", "MeaningTable", "comparable", "instruction_likeness"]
