@@ -17,6 +17,7 @@ from squirrel_memory.recurrence import MEANING_THRESHOLD, Likeness, same_instruc
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
 from squirrel_memory.views import Views
+from squirrel_memory.views.core_style import core_style
 from tests.unit.memory.session_builder import rules_processor
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -214,6 +215,7 @@ async def test_a_stressed_habit_ranks_above_the_same_habit_said_plainly(
     finally:
         views.close()
     assert [i.key for i in view.items[:2]] == [CARRY_KEY, DONE_KEY]
+    assert [m.key for m in core_style([done, carry])][:2] == [CARRY_KEY, DONE_KEY]
     assert "No coding-style preferences" not in view.markdown
 
 
