@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from squirrel_memory.embedder import Embedder
+from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -16,6 +18,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.pass_report import Decide
 from squirrel_memory.recurrence import (
+    Likeness,
     align_with_stored,
     decide_recurrence,
     merge_pair,
@@ -30,13 +33,15 @@ STYLE_LIMIT = 500
 """Stored user_style memories an instruction said again in other words is compared with."""
 
 
-def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
+def merge_candidates(
+    candidates: Sequence[MemoryCandidate], likeness: Likeness | None = None
+) -> list[MemoryCandidate]:
     """One candidate per anchor (type, key, scope) within a batch: the most important wins,
     evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
-    A tentative instruction repeated by another episode, in the same words or others, is
-    promoted (`recurrence`)."""
+    A tentative instruction repeated by another episode, in the same words or others (close in
+    meaning by `likeness`), is promoted (`recurrence`)."""
     merged: dict[tuple[str, str, str], MemoryCandidate] = {}
-    for cand in unify_keys(candidates):
+    for cand in unify_keys(candidates, likeness):
         anchor = (cand.type.value, cand.key, cand.scope.value)
         best = merged.get(anchor)
         if best is None:
@@ -59,19 +64,33 @@ def merge_candidates(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandid
 
 
 async def decide_candidates(
-    store: Store, candidates: Sequence[MemoryCandidate], user: str, decide: Decide
+    store: Store,
+    candidates: Sequence[MemoryCandidate],
+    user: str,
+    decide: Decide,
+    meaning: Embedder | None = None,
 ) -> list[UpdateDecision]:
     """One Mem0-style decision per merged candidate against what the store holds (a
-    model's candidate never retires a rules memory: see `spare_rules_memory`)."""
+    model's candidate never retires a rules memory: see `spare_rules_memory`). With a
+    `meaning` embedder, an instruction said again in other words is also told by how close
+    its meaning is to an earlier one (`instruction_meaning`)."""
     project_id = store.project_id
     decisions: list[UpdateDecision] = []
-    merged = merge_candidates(candidates)
-    if any(c.type is MemoryType.USER_STYLE for c in merged):
-        # An instruction said again in other words is filed under the stored one's key.
+    styles = [c for c in candidates if c.type is MemoryType.USER_STYLE]
+    stored: list[MemoryItem] = []
+    if styles:
         stored, _ = await store.list_memories(
             project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
         )
-        merged = merge_candidates(align_with_stored(merged, stored))
+    likeness = (
+        await instruction_likeness(meaning, comparable([c.content for c in styles], stored))
+        if styles
+        else None
+    )
+    merged = merge_candidates(candidates, likeness)
+    if styles:
+        # An instruction said again in other words is filed under the stored one's key.
+        merged = merge_candidates(align_with_stored(merged, stored, likeness), likeness)
     # The look-alike search below finds manual memories only: without any, it is skipped,
     # and it runs only for candidates the words of the manual memories do not rule out.
     manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0

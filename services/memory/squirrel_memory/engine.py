@@ -24,6 +24,7 @@ from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
 from squirrel_memory.consolidation import Consolidator
+from squirrel_memory.embedder import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.handle_book import HandleBook
@@ -81,8 +82,11 @@ class AppendOutcome:
 class MemoryEngine:
     """Owns the registry of project stores, the global user store and the processor."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self._settings = settings
+        self._embedder = embedder
+        """The read side's sentence model, also used to tell an instruction said again in
+        other words (`recurrence`); None: word overlap alone."""
         self._layout = HomeLayout(settings.home)
         self.team_server = is_team_server(settings)
         """Serving a team: projects are team ids (no checkout here), events come from many users."""
@@ -146,6 +150,7 @@ class MemoryEngine:
             consolidator=consolidator,
             per_user=self.team_server,
             after=functools.partial(after_processing, self.outcomes),
+            meaning=self._embedder,
         )
         self.processor.start()
         self.retention = Retention(

@@ -12,6 +12,7 @@ import structlog
 
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates, merge_candidates
 from squirrel_memory.consolidation import Consolidator
+from squirrel_memory.embedder import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
@@ -68,8 +69,11 @@ class Processor:
         per_user: bool = False,
         rules: Extractor | None = None,
         after: AfterSessions | None = None,
+        meaning: Embedder | None = None,
     ) -> None:
         self._consolidator = consolidator
+        self._meaning = meaning
+        """Tells an instruction said again in other words by its meaning (`recurrence`)."""
         self._after = after
         """Told of the events of every pass once they are written (served memories judged)."""
         self._stores = stores
@@ -252,7 +256,10 @@ class Processor:
                 store, candidates, events, episodes, defer=defer_project
             )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
-        decisions = [*joined, *await decide_candidates(store, candidates, user, self._rules_decide)]
+        decisions = [
+            *joined,
+            *await decide_candidates(store, candidates, user, self._rules_decide, self._meaning),
+        ]
         result = await store.apply_processing_result(
             episodes,
             decisions,
@@ -323,7 +330,9 @@ class Processor:
         if not candidates:
             return PassReport()
         try:
-            decisions = await decide_candidates(store, candidates, user, self._decide)
+            decisions = await decide_candidates(
+                store, candidates, user, self._decide, self._meaning
+            )
             result = await store.apply_processing_result(
                 [], decisions, [], user_id=user, source=MemorySource.LLM
             )
@@ -367,7 +376,9 @@ class Processor:
     ) -> PassReport:
         decisions = [
             *joined,
-            *await decide_candidates(store, candidates, self._user_id, self._rules_decide),
+            *await decide_candidates(
+                store, candidates, self._user_id, self._rules_decide, self._meaning
+            ),
         ]
         if not decisions:
             return PassReport()
@@ -403,7 +414,9 @@ class Processor:
     ) -> PassReport:
         """Candidates of a parked episode, decided and written in one transaction under
         `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
-        decisions = await decide_candidates(store, merge_candidates(found), user, decide)
+        decisions = await decide_candidates(
+            store, merge_candidates(found), user, decide, self._meaning
+        )
         if not decisions:
             return PassReport()
         return await self._write_decisions(store, decisions, user, source)

@@ -14,18 +14,30 @@ two instructions whose content words mostly overlap (`same_instruction`) are one
 whatever their keys, so the later one is filed under the earlier one's key (`unify_keys`
 within a batch, `align_with_stored` against the stored ones). Every further occurrence from
 another episode raises the standing instruction's importance (`recurring_importance`), so
-what the user keeps saying ranks first in the style view.
+what the user keeps saying ranks first in the style view; the user's emphasis or correction
+on it keeps its step above what recurrence alone gives.
+
+Word overlap misses wordings that share a word or two ("run the linter before you commit" /
+"lint before every commit"). With a `Likeness` (the cosine of two texts' sentence vectors,
+`instruction_meaning`), two wordings are also one instruction when their meanings are close
+(`MEANING_THRESHOLD`) and word overlap still agrees in part (a telling word shared, and a
+lower share of the words): the vectors alone rank "run the tests before you commit" and
+"commit the test fixtures too" closer than many true paraphrases, so they never decide alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.extractors.preferences import (
+    CORRECTION_STEP,
+    CORRECTION_TAG,
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
     STANDING_TAG,
     TENTATIVE_TAG,
 )
@@ -53,46 +65,95 @@ _CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s",
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset({HABIT_KEY, CARRY_KEY, DONE_KEY})
 MIN_SHARED_SHARE = 0.6
+#: Two wordings whose sentence vectors are at least this close (cosine, all-MiniLM-L6-v2) are
+#: one instruction when word overlap agrees in part: a telling word shared, and at least
+#: `MEANING_SHARED_SHARE` of the shorter one's words (and `MEANING_TELLING_SHARE` of its
+#: telling words). Measured on the rules' wordings (tests/integration/test_habit_meaning.py):
+#: paraphrases the words alone miss score 0.75-0.86 ("Ask me before deleting files." / "Check
+#: with me before you delete any file."), look-alikes that pass the word guard 0.29-0.63 ("Run
+#: the linter …" / "Run the formatter …"); "Lint before you commit." is missed (0.68). In French
+#: or German the model scores one habit in other words no higher than another habit.
+MEANING_THRESHOLD = 0.7
+MEANING_SHARED_SHARE = 0.4
+MEANING_TELLING_SHARE = 0.5
+#: What the user's emphasis, and a correction, add to a recurring instruction's importance
+#: (as they do to an instruction said once: `preferences`).
+_STRESS_STEPS = {EMPHASIS_TAG: EMPHASIS_STEP, CORRECTION_TAG: CORRECTION_STEP}
+
+Likeness = Callable[[str, str], float | None]
+"""How close two instructions' meanings are (cosine of their sentence vectors), None when a
+text has no vector (the model was not loaded): then word overlap decides alone."""
 
 
-def recurring_importance(occurrences: int, floor: float = RECURRING_IMPORTANCE) -> float:
+def recurring_importance(
+    occurrences: int, floor: float = RECURRING_IMPORTANCE, *, stress: float = 0.0
+) -> float:
     """The importance of an instruction said `occurrences` times (two: `RECURRING_IMPORTANCE`),
-    never below `floor`."""
+    plus the `stress` the user put on it (`stress_of`), never below `floor`."""
     grown = RECURRING_IMPORTANCE + RECURRENCE_STEP * max(occurrences - 2, 0)
+    grown = min(MAX_RECURRING_IMPORTANCE, grown) + stress
     return round(max(floor, min(MAX_RECURRING_IMPORTANCE, grown)), 3)
 
 
-def same_instruction(first: str, second: str) -> bool:
+def stress_of(tags: Sequence[str]) -> float:
+    """What an instruction's marks add when it recurs: `EMPHASIS_STEP` when any occurrence
+    was stressed (capitals, "I told you", said twice in one session), `CORRECTION_STEP` when
+    any corrected the assistant."""
+    return sum(step for tag, step in _STRESS_STEPS.items() if tag in tags)
+
+
+def same_instruction(first: str, second: str, likeness: Likeness | None = None) -> bool:
     """Whether two instructions say the same thing in other words: most of the shorter one's
     content words (stemmed, without the words of firmness and filler) are in the other, and
-    so are most of the words that tell instructions apart (not only "run" or "add")."""
+    so are most of the words that tell instructions apart (not only "run" or "add"). With a
+    `likeness`, also when their meanings are close and some of those words are shared (see
+    `MEANING_THRESHOLD`)."""
     a, b = instruction_words(first), instruction_words(second)
     ta, tb = telling_words(a), telling_words(b)
-    return (
+    if not (a and b and ta and tb and ta & tb):
+        return False
+    shared = len(a & b) / min(len(a), len(b))
+    telling = len(ta & tb) / min(len(ta), len(tb))
+    if (
         len(a & b) >= MIN_SHARED_WORDS
-        and len(ta & tb) >= 1
-        and len(a & b) / min(len(a), len(b)) >= MIN_SHARED_SHARE
-        and len(ta & tb) / min(len(ta), len(tb)) >= MIN_SHARED_SHARE
-    )
+        and shared >= MIN_SHARED_SHARE
+        and telling >= MIN_SHARED_SHARE
+    ):
+        return not _opposite_choices(first, second)
+    if likeness is None or shared < MEANING_SHARED_SHARE or telling < MEANING_TELLING_SHARE:
+        return False
+    close = likeness(first, second)
+    return close is not None and close >= MEANING_THRESHOLD and not _opposite_choices(first, second)
 
 
-def _style_pair(first: MemoryCandidate | MemoryItem, second: MemoryCandidate) -> bool:
+def _opposite_choices(first: str, second: str) -> bool:
+    """Two choices that prefer different things ("Prefers pnpm over npm." / "Prefers npm over
+    pnpm."): the same words, opposite rules."""
+    a, b = _chosen(first), _chosen(second)
+    return bool(a and b and a != b)
+
+
+def _style_pair(
+    first: MemoryCandidate | MemoryItem, second: MemoryCandidate, likeness: Likeness | None
+) -> bool:
     return (
         first.type is MemoryType.USER_STYLE
         and second.type is MemoryType.USER_STYLE
         and first.key != second.key
         and (is_tentative(first.tags) or is_tentative(second.tags))
-        and same_instruction(first.content, second.content)
+        and same_instruction(first.content, second.content, likeness)
     )
 
 
-def unify_keys(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
+def unify_keys(
+    candidates: Sequence[MemoryCandidate], likeness: Likeness | None = None
+) -> list[MemoryCandidate]:
     """Candidates with a user_style instruction said again in other words filed under the key
     (and scope) of its first occurrence in the batch, so the merge sees one instruction."""
     seen: list[MemoryCandidate] = []
     result: list[MemoryCandidate] = []
     for cand in candidates:
-        first = next((s for s in seen if _style_pair(s, cand)), None)
+        first = next((s for s in seen if _style_pair(s, cand, likeness)), None)
         if first is not None:
             result.append(replace(cand, key=first.key, scope=first.scope))
             continue
@@ -103,7 +164,9 @@ def unify_keys(candidates: Sequence[MemoryCandidate]) -> list[MemoryCandidate]:
 
 
 def align_with_stored(
-    candidates: Sequence[MemoryCandidate], stored: Sequence[MemoryItem]
+    candidates: Sequence[MemoryCandidate],
+    stored: Sequence[MemoryItem],
+    likeness: Likeness | None = None,
 ) -> list[MemoryCandidate]:
     """Candidates that say a stored instruction again in other words, filed under its key and
     scope (manual memories keep their own path: they are never promoted)."""
@@ -116,7 +179,7 @@ def align_with_stored(
     for cand in candidates:
         match = None
         if cand.type is MemoryType.USER_STYLE and not any(m.key == cand.key for m in live):
-            match = next((m for m in live if _style_pair(m, cand)), None)
+            match = next((m for m in live if _style_pair(m, cand, likeness)), None)
         result.append(cand if match is None else replace(cand, key=match.key, scope=match.scope))
     return result
 
@@ -134,16 +197,25 @@ def _firm_tags(tags: Sequence[str], extra: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*(t for t in tags if t != TENTATIVE_TAG), extra)))
 
 
-def promoted(candidate: MemoryCandidate, earlier: Sequence[str]) -> MemoryCandidate:
-    """`candidate` as a standing instruction that also cites the `earlier` events; each
-    cited occurrence beyond the second adds `RECURRENCE_STEP`."""
+def promoted(
+    candidate: MemoryCandidate, earlier: Sequence[str], earlier_tags: Sequence[str] = ()
+) -> MemoryCandidate:
+    """`candidate` as a standing instruction that also cites the `earlier` events (whose
+    memory or candidate carried `earlier_tags`); each cited occurrence beyond the second adds
+    `RECURRENCE_STEP`, and the user's stress on any occurrence its step (`stress_of`)."""
     pooled = _pooled(earlier, candidate.source_event_ids)
+    tags = _firm_tags(_pooled(candidate.tags, _marks(earlier_tags)), RECURRING_TAG)
     return replace(
         candidate,
-        tags=_firm_tags(candidate.tags, RECURRING_TAG),
-        importance=recurring_importance(len(pooled), candidate.importance),
+        tags=tags,
+        importance=recurring_importance(len(pooled), candidate.importance, stress=stress_of(tags)),
         source_event_ids=pooled,
     )
+
+
+def _marks(tags: Sequence[str]) -> tuple[str, ...]:
+    """The stress marks among `tags`, which an instruction keeps when said again."""
+    return tuple(t for t in tags if t in _STRESS_STEPS)
 
 
 def merge_pair(first: MemoryCandidate, second: MemoryCandidate) -> MemoryCandidate | None:
@@ -158,7 +230,7 @@ def merge_pair(first: MemoryCandidate, second: MemoryCandidate) -> MemoryCandida
     if first_tentative and second_tentative:
         if first.source_episode_id == second.source_episode_id:
             return None
-        return promoted(second, first.source_event_ids)
+        return promoted(second, first.source_event_ids, first.tags)
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
         pooled = _pooled(firm.source_event_ids, other.source_event_ids)
@@ -208,7 +280,7 @@ def decide_recurrence(
         target = earlier[0]
         return _decision(
             UpdateAction.DELETE_AND_ADD,
-            promoted(candidate, target.source_event_ids),
+            promoted(candidate, target.source_event_ids, target.tags),
             target,
             "instruction recurred in another episode",
         )
@@ -258,13 +330,20 @@ def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecisio
     """A standing rule said once more: the stored wording stays, the occurrence is cited and
     the importance grows with the occurrences."""
     pooled = _pooled(target.source_event_ids, candidate.source_event_ids)
+    tags = _firm_tags(_pooled(target.tags, _marks(candidate.tags)), RECURRING_TAG)
     again = replace(
         candidate,
         content=target.content,
-        tags=_firm_tags(target.tags, RECURRING_TAG),
-        importance=min(
-            max(MAX_RECURRING_IMPORTANCE, target.importance),
-            max(recurring_importance(len(pooled)), target.importance + RECURRENCE_STEP),
+        tags=tags,
+        importance=round(
+            min(
+                max(MAX_RECURRING_IMPORTANCE, target.importance),
+                max(
+                    recurring_importance(len(pooled), stress=stress_of(tags)),
+                    target.importance + RECURRENCE_STEP,
+                ),
+            ),
+            3,
         ),
         source_event_ids=pooled,
         scope=target.scope,

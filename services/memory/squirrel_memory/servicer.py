@@ -44,6 +44,7 @@ from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
 from squirrel_memory.keyed_writes import KeyedWrites, R
 from squirrel_memory.manual import Remembered
+from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.outcome_judge import outcome_report, record_served
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
@@ -111,8 +112,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     """Maps each RPC to the engine (writes, status) or the read side (views, context, search)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.engine = MemoryEngine(settings)
-        self.reads = ReadSide(self.engine, settings)
+        embedder = MiniLmEmbedder()
+        self.engine = MemoryEngine(settings, embedder)
+        self.reads = ReadSide(self.engine, settings, embedder)
         self.keyed = KeyedWrites(self.engine.registry.store)
         link = None if self.engine.team_server else _team_link_or_none(settings)
         self.delivery = (

@@ -405,7 +405,7 @@ async def test_a_correction_said_again_in_another_session_becomes_standing(
 
     [standing] = await _style(store)
     assert standing.key == "pref:push"
-    assert standing.importance == 0.7
+    assert standing.importance == 0.75  # said in two sessions (0.7), as a correction (+0.05)
     assert "recurring" in standing.tags and "tentative" not in standing.tags
     assert len(standing.source_event_ids) == 2  # both occurrences are cited
     assert [g.key for g in await users.list_user_style("u")] == ["pref:push"]
@@ -478,7 +478,8 @@ def test_two_episodes_of_one_pass_promote_a_repeated_instruction() -> None:
     [same] = merge_candidates([cand("ep1", "e1"), cand("ep1", "e2")])
     assert "tentative" in same.tags
     [promoted] = merge_candidates([cand("ep1", "e1"), cand("ep2", "e2")])
-    assert promoted.importance == 0.7 and "tentative" not in promoted.tags
+    # two episodes (0.7), said as a correction (+0.05)
+    assert promoted.importance == 0.75 and "tentative" not in promoted.tags
     assert promoted.source_event_ids == ("e1", "e2")
 
 
@@ -681,7 +682,7 @@ def test_an_instruction_said_again_in_other_words_is_promoted_within_a_pass() ->
     [promoted] = merge_candidates([first, again])
 
     assert promoted.key == "pref:commit_push" and "tentative" not in promoted.tags
-    assert promoted.importance == 0.7 and promoted.source_event_ids == ("e1", "e2")
+    assert promoted.importance == 0.75 and promoted.source_event_ids == ("e1", "e2")
 
 
 def test_different_instructions_are_not_unified() -> None:
@@ -713,7 +714,7 @@ async def test_an_instruction_said_in_three_sessions_in_other_words_ranks_first(
 
     [standing] = [m for m in await _style(store) if not m.deleted]
     assert "recurring" in standing.tags and "tentative" not in standing.tags
-    assert standing.importance == 0.75
+    assert standing.importance == 0.8  # three sessions (0.75), corrections (+0.05)
     assert len(standing.source_event_ids) == 3
 
 

@@ -77,7 +77,7 @@ _CARRY = (
 )
 _DONE = (
     # done means the tests pass / finished = committed and pushed
-    re.compile(rf"\b{_FINISHED}\s+(?:means|=|is when|only when)\b", re.IGNORECASE),
+    re.compile(rf"\b{_FINISHED}\s*(?:\s(?:means|is when|only when)\b|=)", re.IGNORECASE),
     # it's not done until it is pushed / a task is only finished when CI is green
     re.compile(
         rf"\b(?:not|isn'?t|never|only)\s+(?:really\s+)?{_FINISHED}\s+(?:until|unless|before|"
@@ -90,6 +90,13 @@ _DONE = (
         r"(?:that\s+)?(?:(?:it|a task|the task|anything|something|this|that|you)"
         rf"(?:'s|'re|\s+is|\s+are|\s+as)?\s+)?{_FINISHED}\s+(?:until|before|unless|if|without|"
         r"when)\b",
+        re.IGNORECASE,
+    ),
+    # before you say it's finished, run the tests and commit
+    re.compile(
+        r"\bbefore\s+you\s+(?:say|call|mark|report|declare|claim)\s+(?:that\s+)?"
+        r"(?:(?:it|this|that|a task|the task|anything|something|you)(?:'s|'re|\s+is|\s+are|\s+as)?"
+        rf"\s+)?{_FINISHED}\b",
         re.IGNORECASE,
     ),
     # before calling it done, run the tests

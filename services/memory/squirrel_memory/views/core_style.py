@@ -31,7 +31,7 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     it itself) are left to the file, unless the user has no other instruction on record."""
     from_files = [m for m in memories if _only_written(m)]
     said = [m for m in memories if not _only_written(m)]
-    firm = [m for m in said if not is_tentative(m.tags)]
+    firm = sorted((m for m in said if not is_tentative(m.tags)), key=lambda m: -m.importance)
     once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
     stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
     if not firm and not stressed:
