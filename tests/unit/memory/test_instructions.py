@@ -883,3 +883,23 @@ def test_a_naming_convention_inside_a_long_task_prompt_is_a_rule() -> None:
     assert [(p.content, p.standing) for p in found] == [
         ("Use snake_case for function names.", True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "refused"),
+    [
+        (
+            "Please avoid adding new files when you can edit existing ones.",
+            "Avoid adding new files",
+            "Don't adding",
+        ),
+        ("Avoid using global state in handlers.", "Avoid using global state", "Don't using"),
+        ("Avoid global state in handlers.", "Avoid global state", "Don't global"),
+        # "don't" keeps its own lead.
+        ("Don't add new files when you can edit existing ones.", "Don't add new files", "Avoid"),
+    ],
+)
+def test_a_rule_said_with_avoid_keeps_its_verb(text: str, expected: str, refused: str) -> None:
+    contents = [content for _, content, _ in _found(text)]
+    assert any(c.startswith(expected) for c in contents), contents
+    assert not any(refused in c for c in contents), contents

@@ -65,6 +65,8 @@ _ONLY = re.compile(
 
 _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
+#: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
+_AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
 _STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
@@ -225,7 +227,9 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
-            return worded(f"{lead} {x}", x)
+            # "avoid adding new files" is no "don't adding new files".
+            said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
+            return worded(f"{said} {x}", x)
     if match := _IMPORTANT.match(body):
         x = _clean(match.group("x"))
         if not _usable(x) or not _first_verb(x):
