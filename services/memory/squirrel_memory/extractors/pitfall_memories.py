@@ -14,13 +14,13 @@ import re
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.extractors.evidence.test_reports import report_line
+from squirrel_memory.extractors.fix_kinds import formatter_for
 from squirrel_memory.extractors.fixes import (
     MAX_FILES_SHOWN,
     Pitfall,
     as_typed,
     clip,
     first_line,
-    formatter_for,
     nothing_ran,
     ran_nothing,
     selection,
