@@ -7,6 +7,8 @@ after `git push`, a test run covering the failed one) in the same session, withi
 - `edit`: files were edited (those the error names first);
 - `setup`: a setup command ran in between (install, migrate, build, or any other working
   command that is not a look-around);
+- `formatter`: a lint or format check's own formatter ran in between (`mix format` after
+  `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
 
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
@@ -28,6 +30,7 @@ from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.test_reports import report_line
+from squirrel_memory.extractors.fix_kinds import configuration_file, formatter_for, one_per_run
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
@@ -49,7 +52,7 @@ from squirrel_memory.extractors.pitfalls import (
 FIX_WINDOW = timedelta(minutes=60)
 #: Flags that change only how much a command prints; re-running with them is not a fix.
 _OUTPUT_FLAGS = frozenset(
-    {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace", "-l"}
+    {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace"}
 )
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
@@ -69,7 +72,9 @@ _BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
 _HEADING = re.compile(r"^[\w ()/-]{1,40}:$")
 #: A log line at an information level (`INFO    -  Cleaning site directory`, `[DEBUG] …`): what
 #: the tool was doing, not what went wrong.
-_INFO_LOG = re.compile(r"^\[?(?:INFO|DEBUG|TRACE)\]?(?:\s+-|\s*:|\s)")
+_INFO_LOG = re.compile(
+    r"^(?:\[?(?:INFO|DEBUG|TRACE)\]?(?:\s+-|\s*:|\s)|\[(?i:info|debug|trace|success)\]\s)"
+)
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
 _USAGE_ERROR = re.compile(
@@ -96,7 +101,7 @@ class Pitfall:
     failed: Attempt
     fingerprint: str
     passed: Attempt | None = None
-    fix: str | None = None  # "edit", "setup", "variant" or "folder"
+    fix: str | None = None  # "edit", "setup", "formatter", "variant" or "folder"
     fix_command: str = ""
     files: tuple[str, ...] = ()
     named: bool = False
@@ -191,7 +196,7 @@ def find_pitfalls(
         pitfall = _attribute(found, i, passed_at, changes, fingerprint)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         results.append(_with_lesson(pitfall, causes, edited))
-    return results
+    return one_per_run(results)
 
 
 #: How long after a failure with no pass the assistant's replies may still explain it.
@@ -248,6 +253,16 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         ]
         words = telling(" ".join((pitfall.fingerprint, *causes)))
         related = related_edit(window, words)
+        if (
+            related is None
+            and len(window) == 1
+            and set(pitfall.files) <= {window[0].path}
+            and configuration_file(window[0].path)
+        ):
+            # The one change between the failure and the pass, a line of a tool's or the
+            # build's configuration small enough to quote: what it changed is the fix, whatever
+            # words it shares with the error.
+            related = window[0] if difference(window[0]) else None
         large = naming_edit(window, words) if related is None else None
         if large is not None:
             # Too large to quote, but its lines name what failed: the file it changed is the fix.
@@ -275,8 +290,11 @@ _CHECK_WORDS = {"format": ("format",), "lint": ("lint",)}
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
     """Other arguments fix any command's failure, except a check's: running other tests or
-    files is not a fix, unless the error was about the call itself (a wrong path or flag)."""
+    files is not a fix, unless the error was about the call itself (a wrong path or flag) or
+    the other run is the check's own formatter."""
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
+        return True
+    if formatter_for(failed, passed):
         return True
     same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
         t for t in passed.tokens[1:] if not t.startswith("-")
@@ -297,7 +315,14 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     if failed.run.event_id == passed.run.event_id:
         return False
     before, after = as_typed(failed.run.command), as_typed(passed.run.command)
+    # A flag that only changes how much the command prints (`-v`) is no other way to run it.
+    if _without_output_flags(before) == _without_output_flags(after):
+        return False
     return before != after and bool(_USAGE_ERROR.search(fingerprint))
+
+
+def _without_output_flags(command: str) -> list[str]:
+    return [w for w in command.split() if w not in _OUTPUT_FLAGS]
 
 
 def _fingerprint(failed: Attempt) -> str:
@@ -391,7 +416,10 @@ def _attribute(
     files = tuple(dict.fromkeys(c.path for c in edits))
     named = tuple(f for f in files if _named_in(f, failed.run.output))
     between = [a for a in found[i + 1 : j] if a.run.event_id != failed.run.event_id]
-    setup = [a for a in between if _is_setup(a, failed)]
+    # A command that also ran in the failed run (the step before it in `a && b`) changed
+    # nothing between the failure and the pass.
+    ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}
+    setup = [a for a in between if _is_setup(a, failed) and a.text not in ran_with]
     changed_args = option_args(failed) != option_args(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
@@ -404,6 +432,12 @@ def _attribute(
     elif named:
         fix, shown, command = "edit", named, ""
         ids.extend(c.event_id for c in edits if c.path in named)
+    elif formatter := [
+        a for a in between if a.run.ok and formatter_for(failed, a) and a.text not in ran_with
+    ]:
+        # The check failed, its formatter rewrote the files, the same check passed.
+        fix, shown, command = "formatter", (), formatter[-1].text
+        ids.append(formatter[-1].run.event_id)
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)

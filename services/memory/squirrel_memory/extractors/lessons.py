@@ -87,6 +87,13 @@ _EXPLAINS = re.compile(
 #: Lines that report progress, not an error.
 _PROGRESS = re.compile(
     r"(?:\.{3}|…)\s*$|^(?:==>|-->|>>>|»|\[\d+/\d+\])|"
+    # A build tool's log line at an information level: `[info] welcome to sbt 1.9.9 …`.
+    r"^\[(?:info|debug|trace|success)\]\s|"
+    # A package script's banner (`> ledger@0.4.0 test`, `> vitest run`), a build step's.
+    r"^> \S|"
+    # What a tool did, said once it is done: `Got dependencies!`, `Generated ledger app`.
+    r"^(?:got|resolved|downloaded|fetched|compiled|built|installed|generated|linked|"
+    r"bundled|loaded)\b|"
     r"^(?:checking|getting|running|compiling|building|downloading|installing|resolving|"
     r"fetching|loading|starting|analy[sz]ing|collecting|preparing|updating|generating|"
     r"processing|scanning|waiting|linking|bundling|transforming|formatting|linting|"
@@ -95,6 +102,17 @@ _PROGRESS = re.compile(
     re.IGNORECASE,
 )
 _ERRORISH = re.compile(r"error|fail|fatal|denied|not found|no such|exception|panic", re.I)
+#: A summary counting no problem (`errors: 0, warnings: 0`, `38 tests, 0 failures`, `No issues
+#: found!`): the run went well so far, whatever words it counts.
+_NOTHING_WRONG = re.compile(
+    r"\b(?:errors?|failures?|failed)\s*[:=]?\s*0\b|\b0\s+(?:errors?|failures?|failed)\b|"
+    r"\bno (?:issues|errors|problems)\b",
+    re.IGNORECASE,
+)
+_SOMETHING_WRONG = re.compile(
+    r"\b[1-9]\d*\s+(?:errors?|failures?|failed)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +141,8 @@ def is_progress(line: str) -> bool:
     """Whether an output line reports progress ("Checking 3 source files ...", "==> fine")
     rather than an error."""
     text = line.strip()
+    if _NOTHING_WRONG.search(text) and not _SOMETHING_WRONG.search(text):
+        return True
     return bool(text) and bool(_PROGRESS.search(text)) and not _ERRORISH.search(text)
 
 
@@ -229,6 +249,9 @@ def explanation(output: str) -> str:
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
         if _EXPLAINS.match(line) and len(line.split()) >= 3:
+            # `Note: Using configuration file …` says what the tool did, not why it failed.
+            if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]):
+                continue
             return _clip(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""
 

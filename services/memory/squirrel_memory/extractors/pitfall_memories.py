@@ -14,6 +14,7 @@ import re
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.extractors.evidence.test_reports import report_line
+from squirrel_memory.extractors.fix_kinds import formatter_for
 from squirrel_memory.extractors.fixes import (
     MAX_FILES_SHOWN,
     Pitfall,
@@ -60,6 +61,10 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
         return f"{', then '.join(steps)} got it to pass"
     if pitfall.fix == "variant":
         passed = pitfall.passed
+        if passed is not None and formatter_for(pitfall.failed, passed):
+            # The check did not pass without its flag: the formatter rewrote the files.
+            shown = _relative(passed.text, pitfall, root)
+            return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
         change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
         if change:
             shown = _relative(passed.text, pitfall, root) if passed else ""
@@ -68,6 +73,8 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
         return f"re-running it as `{shown_command(fix_command, 120)}` worked"
     if pitfall.fix == "setup":
         return f"running `{shown_command(fix_command, 90)}` first fixed it"
+    if pitfall.fix == "formatter":
+        return f"running the formatter (`{shown_command(fix_command, 90)}`) fixed it"
     if pitfall.fix == "folder":
         return (
             f"the shell was still in `{clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
@@ -83,7 +90,7 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
 def _fix_weight(pitfall: Pitfall) -> float:
     """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
     after a failing test is often the work itself (a test written first, then the code)."""
-    if pitfall.fix in ("setup", "variant", "folder"):
+    if pitfall.fix in ("setup", "formatter", "variant", "folder"):
         return 0.2
     if pitfall.fix != "edit":
         return 0.0

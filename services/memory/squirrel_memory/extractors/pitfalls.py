@@ -18,6 +18,8 @@ _EXCEPTION_LINE = re.compile(
 )
 _ERROR_LINE = re.compile(
     r"(?:\b(?i:error)(?:\[[\w-]+\])?:|\bERROR\b|\bFAILED\b|\bfatal:|command not found|"
+    # A build tool's log line at an error level: `[error] (Compile / scalafmtCheck) …`.
+    r"^\[(?i:error|severe|fatal)\]\s|"
     r"No such file or directory|\bpanic:|\bFAIL\b|✗|\berror\s+TS\d+|\b[A-Z]{1,3}\d{3,4}\b|"
     # Compiler diagnostics: `./main.go:12:2: undefined: Foo`.
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"

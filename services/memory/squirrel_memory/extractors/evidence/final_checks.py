@@ -5,7 +5,8 @@ longest unbroken run of passing checks (`routines.finishing_checks`) breaks on a
 between (an install, a build, a check that failed and was fixed). What a session does at the
 end of its work still shows the gate in any ecosystem: after its last edit, it runs the checks
 that must pass (tests, lint, format, type-check) one after another. Those checks, each as its
-stable head in the order of their last runs, become the recipe when:
+stable head in the order of their last runs (a formatter and its own check one step), become
+the recipe when:
 
 - the session changed a file (a change to finish), and after its last change ran checks of at
   least two purposes at the project root;
@@ -74,8 +75,10 @@ def _session_checks(
     for attempt in session:
         if not _root_check(attempt) or attempt.run.timestamp <= last_edit:
             continue
-        last.pop(attempt.base, None)
-        last[attempt.base] = attempt
+        # A formatter and its check (`zig fmt src`, `zig fmt --check src`) are one step.
+        step = f"format:{use.tool}" if use.purpose == "format" else attempt.base
+        last.pop(step, None)
+        last[step] = attempt
     if any(not a.run.ok for a in last.values()):
         return []
     for base in moved:

@@ -111,7 +111,16 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
             best = list(streak)
     if len({a.use.purpose for a in best if a.use}) < 2:
         return None
-    steps = list(dict.fromkeys(f"`{a.base}`" for a in best))
+    # A formatter and its own check (`zig fmt src`, then `zig fmt --check src`) are one step,
+    # where it last ran.
+    last: dict[str, Attempt] = {}
+    for attempt in best:
+        use = attempt.use
+        step = f"format:{use.tool}" if use is not None and use.purpose == "format" else ""
+        step = step or attempt.base
+        last.pop(step, None)
+        last[step] = attempt
+    steps = list(dict.fromkeys(f"`{a.base}`" for a in last.values()))
     return Finding(
         "recipe",
         "recipe:verify",
