@@ -100,6 +100,8 @@ def test_the_rules_extractor_keeps_them_as_project_facts() -> None:
         # A plan or advice, not how the code is.
         "Habría que escribir uno con tres bloques `[[mods]]` y sus `[[deps]]`.",
         "`check` will depend on `testJsonContent` after the change.",
+        "`sync.metrics` nested instead of the flat `metricsSync` field.",
+        "`sync.metrics` anidado en lugar del campo plano `metricsSync`.",
         "Add `testJsonContent` to `check` before publishing.",
         "Modify `fetch_threads()` to query `path` and `line` for each thread.",
         # A question.

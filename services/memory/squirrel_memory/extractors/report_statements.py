@@ -91,6 +91,7 @@ _HEDGE = re.compile(
 #: What is planned, still to do or true only for now, in the same languages.
 _PLAN = re.compile(
     r"\b(?:will|won't|going to|need to|needs to|next|todo|to-do|now|currently|yet|later|"
+    r"instead|en lugar del?|en vez del?|au lieu d[e'’]|statt|anstatt|em vez de|invece di|"
     r"proposed|ahora|todavía|habrá|hay que|tendrá|próximo|pendiente|maintenant|il faut|"
     r"encore|jetzt|noch|muss|müssen|agora|ainda|precisa|adesso|ancora|bisogna)\b",
     re.IGNORECASE,
