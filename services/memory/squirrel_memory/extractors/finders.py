@@ -70,6 +70,8 @@ from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECT
 from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
+from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
+from squirrel_memory.extractors.report_statements import report_statements
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.reported_versions import IMPORTANCE as VERSIONS_IMPORTANCE
 from squirrel_memory.extractors.reported_versions import reported_versions
@@ -146,6 +148,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         SUBAGENT_IMPORTANCE,
         lambda _f: ("pitfall", "subagent"),
+        files_of,
+    ),
+    # What a subagent's report states about the code, read by its shape (any language).
+    Finder(
+        report_statements,
+        MemoryType.PROJECT_FACT,
+        STATEMENT_IMPORTANCE,
+        lambda _f: ("subagent", "reported"),
         files_of,
     ),
     # What the user chose when the assistant asked: a decision of the project.
