@@ -24,6 +24,11 @@ question is asked part by part, the order rotating with each question:
   read (encoder, index search, rows and the hand-off) and over the `lexical` one. What a
   `search cpu` holds beyond these two is the event loop's part: fusion, ranking and the page.
 
+Before the parts, the project's vector index is loaded twice (`index load`): as saved, its int8
+copy read from its file beside the index (`memories.int8`), and once more with that file set
+aside, so the copy is made from the index as an index saved without one is loaded; wall-clock
+and CPU seconds of each.
+
 The lexical and the vector side of a search run on two reader threads at once, so `search`
 is not their sum; set beside the one-sided searches it shows how much of the lexical side
 overlaps the vector side on this machine, the load what they wait for. `bench.search_floor`
@@ -40,6 +45,7 @@ from pathlib import Path
 
 from bench.common import percentile
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.index.copy_file import copy_path_for
 from squirrel_memory.indexer import index_path
 from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.retrieval import RetrievalSettings, Retriever
@@ -66,12 +72,47 @@ LEXICAL_BUILD_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
+class IndexLoad:
+    """One load of the project's vector index: wall-clock and CPU seconds, and whether its
+    int8 copy was read from its file."""
+
+    seconds: float
+    cpu_seconds: float
+    copy_read: bool
+
+
+def _timed_load(path: Path, embedder: MiniLmEmbedder) -> tuple[FaissIndex, IndexLoad]:
+    started, cpu = time.perf_counter(), time.process_time()
+    index = FaissIndex.load(path, embedder.dim, embedder.model_id)
+    took = IndexLoad(time.perf_counter() - started, time.process_time() - cpu, index.copy_restored)
+    return index, took
+
+
+def index_loads(path: Path, embedder: MiniLmEmbedder) -> tuple[FaissIndex, IndexLoad, IndexLoad]:
+    """The index at `path` loaded as saved, then again with its int8 copy's file set aside
+    (put back after); the first index and both loads."""
+    index, saved = _timed_load(path, embedder)
+    copy_file = copy_path_for(path)
+    aside = copy_file.with_name(f"{copy_file.name}.aside")
+    if copy_file.exists():
+        copy_file.rename(aside)
+    try:
+        _, made = _timed_load(path, embedder)
+    finally:
+        if aside.exists():
+            aside.rename(copy_file)
+    return index, saved, made
+
+
+@dataclass(frozen=True)
 class PartTimes:
     """Milliseconds of each part over the questions, and the load around them."""
 
     millis: dict[str, list[float]]
     load_before: str
     load_after: str
+    index_loads: tuple[IndexLoad, IndexLoad]
+    """Loading the index with its int8 copy's file, then without it."""
 
     def p50(self, part: str) -> float:
         return percentile(self.millis[part], 50)
@@ -84,7 +125,7 @@ async def measure_parts(
     store = await SqliteStore.open(str(root))
     try:
         await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
-        index = FaissIndex.load(index_path(str(root)), embedder.dim, embedder.model_id)
+        index, saved, made = await asyncio.to_thread(index_loads, index_path(str(root)), embedder)
         retriever = Retriever(store, embedder=embedder, index=index)
         pool = RetrievalSettings().candidate_pool
         millis: dict[str, list[float]] = {part: [] for part in PARTS}
@@ -153,7 +194,7 @@ async def measure_parts(
         for n, text in enumerate(texts):
             for k in range(len(units)):
                 await units[(n + k) % len(units)](text)
-        return PartTimes(millis, before, load())
+        return PartTimes(millis, before, load(), (saved, made))
     finally:
         await store.close()
 
@@ -161,7 +202,13 @@ async def measure_parts(
 def format_parts(size: int, parts: PartTimes) -> str:
     """One line of p50s (ms) per size, the load beside it."""
     figures = "  ".join(f"{part} {parts.p50(part):.2f}" for part in PARTS)
+    loads = "  ".join(
+        f"{name} {took.seconds:.2f} s (cpu {took.cpu_seconds:.2f} s, copy "
+        f"{'read' if took.copy_read else 'made'})"
+        for name, took in zip(("saved", "without copy file"), parts.index_loads, strict=True)
+    )
     return (
         f"{size:>7} in process, p50 ms: {figures}  "
-        f"load 1/5/15 min {parts.load_before} -> {parts.load_after}"
+        f"load 1/5/15 min {parts.load_before} -> {parts.load_after}\n"
+        f"{size:>7} index load: {loads}"
     )

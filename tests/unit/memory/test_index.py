@@ -144,7 +144,7 @@ def test_save_writes_the_index_where_the_spec_puts_it_and_leaves_no_temp_files(
     path = index.save()
     assert path == tmp_path / ".ctx" / "index" / "memories.faiss"
     names = sorted(p.name for p in path.parent.iterdir())
-    assert names == ["memories.faiss", "memories.meta.json"]
+    assert names == ["memories.faiss", "memories.int8", "memories.meta.json"]
     assert path.stat().st_mode & 0o777 == 0o600
 
 

@@ -1,5 +1,6 @@
 """The per-project vector index of memories: the contract (`base`), the FAISS implementation
-(`faiss_index`: exact below a size threshold, IVF above it) and its files (`sidecar`)."""
+(`faiss_index`: exact below a size threshold, IVF above it; `coarse`: its int8 first pass) and
+its files (`sidecar`; `copy_file`: the int8 copy saved beside the index)."""
 
 from squirrel_core.store_paths import INDEX_FILE_NAME, META_SUFFIX, meta_path_for
 from squirrel_memory.index.base import (

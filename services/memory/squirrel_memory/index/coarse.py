@@ -43,6 +43,16 @@ Probes = tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]
 
 
 @dataclass(frozen=True)
+class CopyState:
+    """What an int8 copy holds beside its codes: codes are round(scale * v), and no stored
+    vector's codes sum (in absolute value) above `most_l1`."""
+
+    dim: int
+    scale: float
+    most_l1: float
+
+
+@dataclass(frozen=True)
 class Candidates:
     """The first pass's best vectors (int ids) and the score none left out can reach."""
 
@@ -85,6 +95,42 @@ class Int8Copy:
             largest = float(np.abs(vectors).max())
             self._scale = LARGEST_CODE / largest if largest > 0 else 1.0
             self._add(vectors, np.asarray(int_ids, dtype=np.int64), lists)
+
+    @classmethod
+    def restored(cls, state: CopyState, codes: Any, *, ivf: Any = None) -> Int8Copy | None:
+        """A copy of `state` around `codes`, a FAISS index of int8 codes read back from a file
+        this class's `faiss_index` was written to (with `ivf`, the copy of that IVF index:
+        the same lists); None when `codes` is not such an index."""
+        inner: Any = None
+        if ivf is None and isinstance(codes, faiss.IndexIDMap2):
+            inner = faiss.downcast_index(codes.index)
+        elif ivf is not None and isinstance(codes, faiss.IndexIVFScalarQuantizer):
+            inner = codes if codes.nlist == ivf.nlist else None
+        if not isinstance(inner, faiss.IndexScalarQuantizer | faiss.IndexIVFScalarQuantizer):
+            return None
+        metric = inner.metric_type == faiss.METRIC_INNER_PRODUCT
+        if inner.sq.qtype != QT_INT8 or codes.d != state.dim or not metric:
+            return None
+        copy = cls(state.dim)
+        copy._ivf = ivf
+        copy._index = codes
+        if ivf is not None:
+            codes.nprobe = ivf.nprobe
+            codes.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
+        copy._scale = state.scale
+        copy._most_l1 = state.most_l1
+        return copy
+
+    @property
+    def state(self) -> CopyState:
+        """The scale and bound a saved copy needs beside its codes."""
+        return CopyState(self._dim, self._scale, self._most_l1)
+
+    @property
+    def faiss_index(self) -> Any:
+        """The FAISS index of the codes (to save it; its owner changes it only through this
+        class)."""
+        return self._index
 
     def fits(self, vectors: Vector) -> bool:
         """Whether `vectors` can be added at the present scale (else the copy is made again)."""

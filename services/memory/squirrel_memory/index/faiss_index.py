@@ -20,6 +20,7 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
 from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
+from squirrel_memory.index.copy_file import copy_bytes, copy_path_for, load_copy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
@@ -84,6 +85,9 @@ class FaissIndex:
         self._index: Any = self._new_flat()
         self._coarse: Int8Copy | None = Int8Copy(dim)
         """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
+        self._copy_restored = False
+        self._loaded_sha256 = ""
+        """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
 
     # -- properties -------------------------------------------------------------------------
 
@@ -107,6 +111,11 @@ class FaissIndex:
 
     def __contains__(self, memory_id: object) -> bool:
         return memory_id in self._ids
+
+    @property
+    def copy_restored(self) -> bool:
+        """Whether `load` read the int8 copy from its file (else it made it from the index)."""
+        return self._copy_restored
 
     def memory_ids(self) -> set[str]:
         """Every memory id held (to diff against SQLite)."""
@@ -247,6 +256,8 @@ class FaissIndex:
     def _save(self, target: Path) -> Path:
         with self._lock:
             blob = faiss.serialize_index(self._index).tobytes()
+            digest = hashlib.sha256(blob).hexdigest()
+            copy = copy_bytes(self._coarse, digest) if self._coarse is not None else None
             meta = {
                 "format": FORMAT_VERSION,
                 "model_id": self._model_id,
@@ -255,16 +266,35 @@ class FaissIndex:
                 "count": len(self._ids),
                 "next_id": self._next_id,
                 "trained_on": self._trained_on,
-                "sha256": hashlib.sha256(blob).hexdigest(),
+                "sha256": digest,
                 "size": len(blob),
                 "ids": sorted(self._ids.items(), key=lambda pair: pair[1]),
             }
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_atomically(target, blob)
         write_atomically(meta_path_for(target), json.dumps(meta).encode("utf-8"))
+        if copy is not None:
+            # After the sidecar: a copy is read only beside the index bytes it names.
+            write_atomically(copy_path_for(target), copy)
         self.path = target
         log.info("vector_index_saved", count=meta["count"], size_bytes=len(blob))
         return target
+
+    def _save_loaded_copy(self, index_sha256: str) -> None:
+        """Write the int8 copy `load` made beside the index file it read (whose SHA-256 is
+        `index_sha256`; the index unchanged since), so the next load reads it. A failure is
+        logged and changes nothing (the next load makes the copy again)."""
+        if self.path is None or self._coarse is None:
+            return
+        with self._save_lock:
+            with self._lock:
+                blob = copy_bytes(self._coarse, index_sha256)
+            try:
+                write_atomically(copy_path_for(self.path), blob)
+            except OSError as exc:
+                log.warning("vector_index_copy_not_saved", error_type=type(exc).__name__)
+                return
+        log.info("vector_index_copy_saved", count=len(self._ids), size_bytes=len(blob))
 
     @classmethod
     def load(
@@ -311,7 +341,11 @@ class FaissIndex:
         index._names = {int_id: name for name, int_id in ids.items()}
         index._next_id = int(meta["next_id"])
         index._trained_on = int(meta["trained_on"])
-        index._coarse = index._new_copy()
+        ivf = index._kind is IndexKind.IVF
+        saved = load_copy(copy_path_for(path), raw, meta["sha256"], ivf=ivf)
+        index._copy_restored = saved is not None
+        index._loaded_sha256 = str(meta["sha256"])
+        index._coarse = saved if saved is not None else index._new_copy()
         return index
 
     @classmethod
@@ -320,10 +354,13 @@ class FaissIndex:
     ) -> tuple[FaissIndex, IndexProblem | None]:
         """Load `path`, or return an empty index and the problem so the caller rebuilds it."""
         try:
-            return cls.load(path, dim, model_id, approximate_above=approximate_above), None
+            index = cls.load(path, dim, model_id, approximate_above=approximate_above)
         except IndexUnusableError as exc:
             log.warning("vector_index_unusable", problem=exc.problem.value)
             return cls(dim, model_id, path, approximate_above=approximate_above), exc.problem
+        if not index.copy_restored:
+            index._save_loaded_copy(index._loaded_sha256)
+        return index, None
 
     # -- internals --------------------------------------------------------------------------
 
