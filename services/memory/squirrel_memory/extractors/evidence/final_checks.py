@@ -73,7 +73,8 @@ def _session_checks(
         return []
     last: dict[str, Attempt] = {}
     for attempt in session:
-        if not _root_check(attempt) or attempt.run.timestamp <= last_edit:
+        use = attempt.use
+        if use is None or not _root_check(attempt) or attempt.run.timestamp <= last_edit:
             continue
         # A formatter and its check (`zig fmt src`, `zig fmt --check src`) are one step.
         step = f"format:{use.tool}" if use.purpose == "format" else attempt.base
