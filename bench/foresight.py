@@ -66,7 +66,6 @@ from bench.foresight_fixtures import (
     fixture_groups,
     load_project,
     sessions_of,
-    stored,
 )
 from bench.foresight_score import (
     History,
@@ -84,6 +83,7 @@ from bench.foresight_table import (
     shown,
     table,
 )
+from bench.stored_events import stored
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from bench import fixture_pipeline
 from squirrel_core.events import Event
-from squirrel_memory.models import StoredEvent
 
 #: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
 CONSTRUCTED = "agent-sessions-constructed"
@@ -83,25 +82,3 @@ def sessions_of(events: Sequence[Event]) -> tuple[Session, ...]:
 def load_project(name: str, paths: Sequence[Path]) -> Project:
     """The fixture project `name`: every event of its transcripts."""
     return Project(name, tuple(read_events(paths)))
-
-
-def stored(events: Sequence[Event], project_id: str, tag: str) -> list[StoredEvent]:
-    """The events as the extractors read them (ids are positions: stable from run to run)."""
-    return [
-        StoredEvent(
-            id=f"{tag}-{n:06d}",
-            project_id=project_id,
-            user_id="",
-            source_tool=str(e.source_tool),
-            session_id=e.session_id,
-            timestamp=e.timestamp,
-            event_type=str(e.event_type),
-            content=e.content,
-            file_paths=e.file_paths,
-            hash="",
-            origin=str(e.origin) if e.origin else "",
-            sidechain=e.sidechain,
-            agent_id=e.agent_id,
-        )
-        for n, e in enumerate(events)
-    ]

@@ -14,38 +14,16 @@ import contextlib
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from bench.stored_events import stored
 from squirrel_core.events import Event
 from squirrel_memory.extractors.about import is_instruction_file, last_root_reads
-from squirrel_memory.models import StoredEvent
-
-
-def _stored(events: Sequence[Event], project_id: str) -> list[StoredEvent]:
-    """The events as the extractors read them (only what a file's reading needs)."""
-    return [
-        StoredEvent(
-            id=f"shown-{n:06d}",
-            project_id=project_id,
-            user_id="",
-            source_tool=str(e.source_tool),
-            session_id=e.session_id,
-            timestamp=e.timestamp,
-            event_type=str(e.event_type),
-            content=e.content,
-            file_paths=e.file_paths,
-            hash="",
-            origin=str(e.origin) if e.origin else "",
-            sidechain=e.sidechain,
-            agent_id=e.agent_id,
-        )
-        for n, e in enumerate(events)
-    ]
 
 
 def write_shown_instructions(root: Path, events: Sequence[Event]) -> list[str]:
     """Writes under `root` (the replay's project folder, the events moved there) each root
     instruction file the events show, as last shown; returns their project-relative names. A
     file already there is left as it is; a name that leaves the folder is never written."""
-    shown = last_root_reads(_stored(events, str(root)), is_instruction_file)
+    shown = last_root_reads(stored(events, str(root), "shown"), is_instruction_file)
     written: list[str] = []
     for name, (_, text) in sorted(shown.items()):
         relative = PurePosixPath(name)

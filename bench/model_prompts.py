@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bench import answer_key, fixture_pipeline
 from bench.answer_key_score import SPLITS, load_keys
-from bench.foresight_fixtures import stored
+from bench.stored_events import stored
 from squirrel_core.events import EventType
 from squirrel_core.logs import configure_logging
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
