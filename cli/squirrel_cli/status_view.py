@@ -297,6 +297,9 @@ def memory_in_use(settings: Settings) -> dict[str, Any]:
             "remembers_queued": queued,
             "text": f"team server {server} (local memory while it is unreachable){note}",
         }
+    listening = read_service_info(HomeLayout(settings.home).team_server_file)
+    if listening is not None and pid_alive(listening.pid):  # `sqrl serve --address …`
+        serving = f"{listening.host}:{listening.port}"
     if serving:
         return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
     return {"mode": "local", "server": None, "text": "local (this machine only)"}

@@ -1,14 +1,19 @@
-"""`sqrl status` on a joined laptop counts the remembers queued for the team server (read from
-the outbox file the gateway writes), so "all delivered" is never said while some wait."""
+"""`sqrl status` says which memory a home uses: on a joined laptop it counts the remembers queued
+for the team server (read from the outbox file the gateway writes), so "all delivered" is never
+said while some wait; on a running team server it says so however the address was given."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import time
 from pathlib import Path
 
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.status_view import memory_in_use, status_data
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, load_settings
 from squirrel_core.team_client import save_team_token
 from squirrel_gateway.team_outbox import TeamOutbox
@@ -61,3 +66,27 @@ def test_status_reads_a_damaged_outbox_as_unknown_not_as_a_crash(tmp_path: Path)
         conn.execute("CREATE TABLE t (x)")
     (tmp_path / "other.db").replace(path)
     assert memory_in_use(settings)["remembers_queued"] is None
+
+
+def test_status_on_a_server_started_with_an_address_flag_says_it_serves_a_team(
+    tmp_path: Path,
+) -> None:
+    # `sqrl serve --address …` sets no setting: the running listener's record says it.
+    home = tmp_path / "server"
+    layout = HomeLayout(home).ensure()
+    layout.run.mkdir(parents=True, exist_ok=True)
+    settings = load_settings({"SQRL_HOME": str(home)})
+    assert memory_in_use(settings)["mode"] == "local"
+    info = ServiceInfo("team", os.getpid(), "127.0.0.1", 17443, time.time())
+    write_service_info(layout.team_server_file, info)
+    serving = memory_in_use(settings)
+    assert serving["mode"] == "team-server" and serving["server"] == "127.0.0.1:17443", serving
+    gone = ServiceInfo("team", _exited_pid(), "127.0.0.1", 17443, time.time())
+    write_service_info(layout.team_server_file, gone)  # left behind by a server that stopped
+    assert memory_in_use(settings)["mode"] == "local"
+
+
+def _exited_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
