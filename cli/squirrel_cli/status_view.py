@@ -17,6 +17,7 @@ from squirrel_cli.supervisor_state import SupervisorState
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.hook_activity import read_activity
+from squirrel_core.outbox_count import queued_remembers
 from squirrel_core.projects import read_projects
 from squirrel_core.service_info import pid_alive, read_service_info, read_starting
 
@@ -114,6 +115,8 @@ def status_data(
     memory = dict(home.memory)
     if memory["mode"] == "team" and counts:
         memory.update(team_delivery(projects))
+    if memory["mode"] == "team":
+        memory["text_delivery"] = memory.get("text_delivery", "") + _outbox_note(memory)
     return {
         "home": str(settings.home),
         "memory": memory,
@@ -262,10 +265,20 @@ def team_delivery(projects: list[dict[str, Any]]) -> dict[str, Any]:
     """What a laptop has still to deliver to its team server, and the last failure."""
     count = sum(int(p.get("team_events_waiting") or 0) for p in projects)
     error = next((p["team_delivery_error"] for p in projects if p.get("team_delivery_error")), None)
-    note = f"; {count:,} events waiting to be delivered" if count else "; all delivered"
+    note = f"; {count:,} events waiting to be delivered" if count else "; all events delivered"
     if error:
         note += f" (last attempt: {error})"
     return {"events_waiting": count, "delivery_error": error, "text_delivery": note}
+
+
+def _outbox_note(memory: dict[str, Any]) -> str:
+    """The remembers still queued for the team server, in a few words (nothing when none)."""
+    queued = memory.get("remembers_queued")
+    if queued is None:
+        return "; the queue of remembers for the team server could not be read"
+    if not queued:
+        return ""
+    return f"; {queued:,} remember{'s' * (queued != 1)} queued for the team server"
 
 
 def memory_in_use(settings: Settings) -> dict[str, Any]:
@@ -273,14 +286,20 @@ def memory_in_use(settings: Settings) -> dict[str, Any]:
     server = settings.str_("team.server").strip()
     serving = settings.str_("serve.address").strip()
     if server:
-        has_token = HomeLayout(settings.home).team_token.is_file()
+        layout = HomeLayout(settings.home)
+        has_token = layout.team_token.is_file()
         note = "" if has_token else " — no token: run `sqrl team join`"
+        queued = queued_remembers(layout.team_outbox)
         return {
             "mode": "team",
             "server": server,
             "token": has_token,
+            "remembers_queued": queued,
             "text": f"team server {server} (local memory while it is unreachable){note}",
         }
+    listening = read_service_info(HomeLayout(settings.home).team_server_file)
+    if listening is not None and pid_alive(listening.pid):  # `sqrl serve --address …`
+        serving = f"{listening.host}:{listening.port}"
     if serving:
         return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
     return {"mode": "local", "server": None, "text": "local (this machine only)"}

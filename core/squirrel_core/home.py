@@ -75,6 +75,11 @@ class HomeLayout:
         """`<home>/team/token` (0600): this laptop's token for the team server."""
         return self.team / "token"
 
+    @property
+    def team_outbox(self) -> Path:
+        """`<home>/team/outbox.db`: a laptop's remembers queued for the team server."""
+        return self.team / "outbox.db"
+
     def service_file(self, service: str) -> Path:
         """`<home>/run/<service>-service.json`: pid, host and port of a running service."""
         return self.run / f"{service}-service.json"

@@ -22,6 +22,7 @@ from squirrel_cli.doctor_checks import (
     permission_check,
     project_checks,
 )
+from squirrel_cli.doctor_team import team_checks
 from squirrel_cli.supervisor_state import supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
@@ -157,6 +158,7 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     checks.extend(service_checks)
     checks.extend(_hook_checks(layout, roots))
     checks.extend(backend_checks(settings))
+    checks.extend(team_checks(settings, repair))
     return checks
 
 

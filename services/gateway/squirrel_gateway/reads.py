@@ -17,7 +17,7 @@ from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TEAM_WAIT_SECONDS, TeamMemoryBackend
 from squirrel_gateway.team_connection import TeamConnection
-from squirrel_gateway.team_outbox import OUTBOX_FILE, OutboxSender, TeamOutbox
+from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 
 log = structlog.get_logger()
 
@@ -51,7 +51,7 @@ def reads_backend(
         return await backend.team_id(root)
 
     sender = OutboxSender(
-        TeamOutbox(HomeLayout(settings.home).team / OUTBOX_FILE),
+        TeamOutbox(HomeLayout(settings.home).team_outbox),
         lambda: team_memory_client(connection.current_link(), timeout=TEAM_WAIT_SECONDS),
         team_id,
         timeout=TEAM_WAIT_SECONDS,

@@ -41,7 +41,6 @@ from squirrel_core.errors import (
 
 log = structlog.get_logger()
 
-OUTBOX_FILE: Final = "outbox.db"
 RETRY_SECONDS: Final = 3.0
 """While rows wait, how often the team server is tried again."""
 LEASE_SECONDS: Final = 120.0

@@ -163,3 +163,83 @@ def test_settings_come_from_the_processor_section(tmp_path: Path) -> None:
     assert ProcessorSettings.from_settings(settings) == ProcessorSettings(
         interval_seconds=5.0, min_events=3, batch_size=40, session_idle_seconds=60.0
     )
+
+
+class MovingClock:
+    """This machine's clock, moved by the test."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def _moving_processor(store: SqliteStore, users: SqliteUserStore, clock: MovingClock) -> Processor:
+    async def stores() -> list[SqliteStore]:
+        return [store]
+
+    return Processor(
+        stores,
+        users,
+        RulesExtractor(),
+        _decide,
+        user_id="u",
+        settings=ProcessorSettings(batch_size=50, retry_delays=(), session_idle_seconds=180.0),
+        clock=clock,
+    )
+
+
+async def test_a_session_stamped_by_a_clock_hours_ahead_is_taken_once_quiet_here(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    # A teammate's laptop runs six hours ahead: its events say they are in this clock's future.
+    store, users = stores
+    clock = MovingClock(NOW)
+    ahead = NOW + timedelta(hours=6)
+    await store.append_events(store.project_id, "u", _session("ahead", ahead, 4), [])
+    processor = _moving_processor(store, users, clock)
+    assert (await processor.process_once(store)).events_processed == 0  # just arrived
+    waiting = await processor.readiness.next_processing_at(store)
+    assert waiting is not None and waiting <= NOW + timedelta(minutes=4)
+    clock.now = NOW + timedelta(minutes=2)
+    assert (await processor.process_once(store)).events_processed == 0  # quiet 2 of 3 minutes
+    clock.now = NOW + timedelta(minutes=4)
+    assert (await processor.process_once(store)).events_processed == 4
+    assert await store.count_unprocessed(store.project_id) == 0
+
+
+async def test_a_session_ahead_that_keeps_growing_waits_until_quiet_or_held_two_hours(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    store, users = stores
+    clock = MovingClock(NOW)
+    ahead = NOW + timedelta(hours=6)
+    processor = _moving_processor(store, users, clock)
+    for minute in range(0, 121, 2):  # a new event every two minutes of this clock
+        clock.now = NOW + timedelta(minutes=minute)
+        event = Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            ahead + timedelta(minutes=minute),
+            {"text": f"always use pytest fixtures, minute {minute}"},
+            session_id="busy",
+        )
+        await store.append_events(store.project_id, "u", [event], [])
+        report = await processor.process_once(store)
+        if minute < 120:
+            assert report.events_processed == 0, minute  # still active: held back
+    assert report.events_processed == 61  # held two hours: taken, as any session would be
+
+
+async def test_a_session_from_a_clock_behind_is_judged_by_its_own_times_as_before(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    # Behind by a day, but its last event is a minute old by its own clock and still growing
+    # here: the timestamps already say it is long idle, so it is taken at once (as before).
+    store, users = stores
+    clock = MovingClock(NOW)
+    behind = NOW - timedelta(days=1)
+    await store.append_events(store.project_id, "u", _session("behind", behind, 3), [])
+    report = await _moving_processor(store, users, clock).process_once(store)
+    assert report.events_processed == 3
