@@ -16,6 +16,7 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.commit_hooks import commit_hooks
+from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
@@ -360,7 +361,10 @@ def project_facts(
     listed = listed_paths(runs, project_id)
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     versions = None if repository else manifest_versions(events)
-    language = None if repository else language_fact(paths, ran, listed, searched, versions)
+    drawn = drawn_paths(events)
+    language = (
+        None if repository else language_fact(paths, ran, listed, searched, versions, drawn=drawn)
+    )
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
