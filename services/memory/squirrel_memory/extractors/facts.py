@@ -15,6 +15,7 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
@@ -367,6 +368,9 @@ def project_facts(
     )
     if language:
         facts.append(language)
+    build = None if repository else build_fact(searched + listed, events, runs)
+    if build:
+        facts.append(build)
     about = None if repository else session_about(events)
     if about:
         text, source, event_ids = about
