@@ -45,6 +45,9 @@ _ENTRY = re.compile(
     r"(?:(?P<says>\s{2,}\S.*|\s+(?:#|--|//)\s.*)|\s*)$"
 )
 
+#: The comment sign an explanation may open with.
+_SAYS_MARK = re.compile(r"^\s*(?:#|--|//)?\s*")
+
 
 def _letters(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
@@ -53,7 +56,12 @@ def _letters(text: str) -> str:
 def drawn_files(text: str, project: str = "") -> list[str]:
     """The project-relative files a document's plain layout blocks draw (see the module's
     docstring); `project` is the project's folder name, a block's root when it names it."""
-    found: list[str] = []
+    return [path for path, _ in drawn_entries(text, project)]
+
+
+def drawn_entries(text: str, project: str = "") -> list[tuple[str, str]]:
+    """(file, what the block says it does, "" when nothing) for each file `drawn_files` gives."""
+    found: dict[str, str] = {}
     fence: str | None = None
     folders: list[tuple[int, str]] = []
     first = -1
@@ -83,8 +91,9 @@ def drawn_files(text: str, project: str = "") -> list[str]:
         treed = any(mark in glyphs for mark in ("├", "└", "|--", "`--", "+--"))
         if not (treed or match.group("says") or folders):
             continue
-        found.append("".join(folder for _, folder in folders) + name)
-    return list(dict.fromkeys(found))
+        says = _SAYS_MARK.sub("", match.group("says") or "").strip()
+        found.setdefault("".join(folder for _, folder in folders) + name, says)
+    return list(found.items())
 
 
 def drawn_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
