@@ -167,3 +167,79 @@ def test_a_code_package_session_has_module_facts_instead() -> None:
     manifest = [replace(e, id="e2", hash="h2") for e in manifest]
 
     assert readme_layout([*events, *manifest]) is None
+
+
+LUA_FILES = """# pulse
+
+## Architecture
+
+```
+pulse.lua                entry point (thin global hooks)
+lib/
+  clock.lua              clock-driven step advancement
+  pattern.lua            data model: steps, loops, defaults
+  voices/
+    midi.lua             MIDI voice backend
+```
+"""
+
+RUST_FILES = """# ferry
+
+```text
+lab/
+├── src/
+│   ├── main.rs          starts the upload server
+│   ├── upload.rs        # streams a file to the bucket
+│   └── retry.rs         // backoff between attempts
+└── Cargo.lock
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            LUA_FILES,
+            "`pulse.lua` entry point (thin global hooks); `lib/clock.lua` clock-driven step "
+            "advancement; `lib/pattern.lua` data model: steps, loops, defaults; "
+            "`lib/voices/midi.lua` MIDI voice backend",
+        ),
+        (
+            RUST_FILES,
+            "`src/main.rs` starts the upload server; `src/upload.rs` streams a file to the "
+            "bucket; `src/retry.rs` backoff between attempts",
+        ),
+    ],
+    ids=["lua-indented", "rust-tree"],
+)
+def test_files_a_layout_block_explains_make_the_fact_without_explained_folders(
+    text: str, shown: str
+) -> None:
+    found = readme_layout(_read("README.md", text))
+
+    assert found is not None
+    assert found.content == f"What the files do, per README.md: {shown}."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Two explained files only; the rest are bare names.
+        "```\nmain.go      entry point\nstore.go     the store\nlib/\n  a.go\n  b.go\n```\n",
+        # A shell block and a code block: commands and code, not a layout.
+        "```bash\nmain.go      entry point\nstore.go     the store\nweb.go   the routes\n```\n",
+        '```lua\nlocal a = require("a")  -- the app\nlocal b = 1  -- a value\n```\n',
+    ],
+    ids=["two-files", "shell-block", "code-block"],
+)
+def test_no_file_layout_without_three_explained_files_in_a_plain_block(text: str) -> None:
+    assert readme_layout(_read("README.md", text)) is None
+
+
+def test_a_code_package_session_gets_no_file_layout_either() -> None:
+    events = _read("README.md", LUA_FILES)
+    manifest = _read("pulse-1.0-1.rockspec", 'package = "pulse"\nversion = "1.0-1"\n')
+    manifest = [replace(e, id="e2", hash="h2") for e in manifest]
+
+    assert readme_layout([*events, *manifest]) is None

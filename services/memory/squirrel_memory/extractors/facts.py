@@ -15,7 +15,9 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
+from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
@@ -360,9 +362,15 @@ def project_facts(
     listed = listed_paths(runs, project_id)
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     versions = None if repository else manifest_versions(events)
-    language = None if repository else language_fact(paths, ran, listed, searched, versions)
+    drawn = drawn_paths(events)
+    language = (
+        None if repository else language_fact(paths, ran, listed, searched, versions, drawn=drawn)
+    )
     if language:
         facts.append(language)
+    build = None if repository else build_fact(searched + listed, events, runs)
+    if build:
+        facts.append(build)
     about = None if repository else session_about(events)
     if about:
         text, source, event_ids = about

@@ -15,6 +15,7 @@ from squirrel_memory.extractors.manifests import (
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_evidence import family, sample_folder
 from squirrel_memory.extractors.touched_languages import (
+    DRAWN_PREFIX,
     LISTED_PREFIX,
     SEARCHED_PREFIX,
     TOUCHED_TAG,
@@ -30,13 +31,16 @@ def language_fact(
     listed: list[tuple[str, str]] | None = None,
     searched: list[tuple[str, str]] | None = None,
     versions: dict[str, ManifestVersion] | None = None,
+    *,
+    drawn: list[tuple[str, str]] | None = None,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least, and the language version each manifest read asks for:
     `versions`, see `manifest_versions`); without one, what the code the session touched shows
     (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
     that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
-    the files a search or listing printed show (`searched`, see `searched_files`); `ran` are
+    the files a search or listing printed show (`searched`, see `searched_files`), then the
+    files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
     of a suffix two languages share."""
     manifests: dict[str, str] = {}
@@ -74,6 +78,9 @@ def language_fact(
         if stated is None and searched:
             touched = touched_code(without_unshown(searched), {}, packages)
             stated = touched_language_text(touched, SEARCHED_PREFIX)
+        if stated is None and drawn:
+            touched = touched_code(drawn, {}, packages)
+            stated = touched_language_text(touched, DRAWN_PREFIX)
         if stated is None:
             return None
         text, languages = stated

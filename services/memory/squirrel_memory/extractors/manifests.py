@@ -11,6 +11,7 @@ from typing import Any
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output
+from squirrel_memory.extractors.test_headers import included_test_frameworks
 from squirrel_memory.models import StoredEvent
 
 MAX_CODE_SCAN_CHARS = 50_000
@@ -306,7 +307,8 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
     """(fact key, display name) of each known library a text of code imports (a manifest's
     declarations are read by `declared_libraries`): Python and JavaScript imports in any code
     (`LIBRARIES`), Rust's `use` and `extern crate` in Rust code (`RUST_CRATES`), where a `use`
-    line of another language (PHP, Perl) or of prose names no crate."""
+    line of another language (PHP, Perl) or of prose names no crate, and the test framework a
+    C or C++ file includes (`test_headers`)."""
     names: set[str] = set()
     for match in _PY_IMPORT.finditer(text):
         names.add((match.group(1) or match.group(2)).lower())
@@ -314,6 +316,7 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
     found = {LIBRARIES[n] for n in names if n in LIBRARIES}
     if language == "Rust":
         found.update(RUST_CRATES[c] for c in _RUST_USE.findall(text) if c in RUST_CRATES)
+    found.update(included_test_frameworks(text, language))
     return found
 
 

@@ -4,9 +4,12 @@ A notes vault, an analysis folder or a dotfiles repository often says in its REA
 top-level folder holds: a bullet per folder (`- `daily/` one note per day`, or the folder as a
 link, `- [`base/`](base/) - core library`) or a tree with comments (`├── reviews/   # weekly
 reviews`); a root instruction file (`AGENTS.md`, `CLAUDE.md`) often opens with the same list
-under "Module organization". When the assistant read that file in a session (or its host loaded
-it), the folders it explains become one project fact (not in a code package's sessions, where
-the module facts say what the folders do). A folder named without a word about it is no entry
+under "Module organization". A README may draw its files instead, each with what it does, in a
+plain layout block (`drawn_files`: `lib/sequencer.lua    clock-driven step advancement`). When
+the assistant read that file in a session (or its host loaded it), the folders it explains
+become one project fact (not in a code package's sessions, where the module facts say what
+the folders do), or, when fewer than two folders are explained, the files it explains (three
+at least). A folder named without a word about it is no entry
 (a file list tells nobody anything), and fewer than two explained folders make no fact. A fact
 read only from a file the host loads itself cites it and is tagged as such
 (`loaded_sources`), so that host is not given its own lines back.
@@ -20,6 +23,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.drawn_files import drawn_entries
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
@@ -29,6 +33,8 @@ IMPORTANCE = 0.5
 KEY = "layout"
 #: Folders shown, and the explanation's longest length (characters) and fewest words.
 MAX_FOLDERS = 6
+#: Files of a layout block shown, and the fewest explained files that make a fact.
+MAX_FILES, MIN_FILES = 8, 3
 MAX_EXPLANATION_CHARS = 90
 MIN_EXPLANATION_WORDS = 2
 
@@ -140,11 +146,17 @@ def readme_layout(events: list[StoredEvent]) -> Layout | None:
         if read is None:
             continue
         path, text = read
-        folders = explained_folders(text, PurePosixPath(event.project_id).name, touched)
-        if len(folders) < 2:
-            continue
-        shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])
-        return Layout(
-            KEY, f"How the folders are organised, per {path}: {shown}.", path, (event.id,)
-        )
+        project = PurePosixPath(event.project_id).name
+        folders = explained_folders(text, project, touched)
+        if len(folders) >= 2:
+            shown = "; ".join(f"`{folder}` {says}" for folder, says in folders[:MAX_FOLDERS])
+            return Layout(
+                KEY, f"How the folders are organised, per {path}: {shown}.", path, (event.id,)
+            )
+        files = [
+            (f, says) for f, raw in drawn_entries(text, project) if (says := _explanation(raw))
+        ]
+        if len(files) >= MIN_FILES:
+            shown = "; ".join(f"`{file}` {says}" for file, says in files[:MAX_FILES])
+            return Layout(KEY, f"What the files do, per {path}: {shown}.", path, (event.id,))
     return None

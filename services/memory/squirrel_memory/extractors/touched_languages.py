@@ -21,8 +21,10 @@ every ecosystem:
 When the touched files say nothing, the files git and gh commands listed (`git_listed`) are
 counted by the same rules and say so ("Code in the files listed by git in this project's
 sessions: TypeScript (17 files)."), and when those say nothing either, the files a search or
-listing command printed (`searched_files`: `grep -l`, `find`); a statement from touched files
-replaces one from listed files, never the other way round.
+listing command printed (`searched_files`: `grep -l`, `find`), and last the files a root
+README or instruction file the session read draws in its layout block (`drawn_files`); a
+statement from touched files replaces one from listed files, never the other way round, and
+a drawn one replaces none.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ PREFIX = "Code worked on in this project's sessions: "
 LISTED_PREFIX = "Code in the files listed by git in this project's sessions: "
 #: The statement counted from the files a search or listing printed (`searched_files`).
 SEARCHED_PREFIX = "Code in the files that searches in this project's sessions listed: "
+#: The statement counted from the files a root README or instruction file draws (`drawn_files`),
+#: the weakest: it never replaces a statement counted from files seen.
+DRAWN_PREFIX = "Code in the files this project's README or instruction file lays out: "
 #: The tag of a statement counted from touched files (a root manifest's statement wins over it).
 TOUCHED_TAG = "touched"
 
@@ -147,7 +152,8 @@ _STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[
 
 
 def _prefix(text: str) -> str | None:
-    return next((p for p in (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX) if text.startswith(p)), None)
+    prefixes = (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX, DRAWN_PREFIX)
+    return next((p for p in prefixes if text.startswith(p)), None)
 
 
 def _counted(text: str) -> tuple[dict[str, int], dict[str, set[str]]] | None:
@@ -183,6 +189,8 @@ def merged_statement(older: str, newer: str) -> str | None:
         return None
     prefix = _prefix(older)
     if prefix != _prefix(newer):
+        if DRAWN_PREFIX in (prefix, _prefix(newer)):
+            return newer if prefix == DRAWN_PREFIX else older
         return older if prefix == PREFIX else newer
     weights = {lang: max(old[0].get(lang, 0), new[0].get(lang, 0)) for lang in {*old[0], *new[0]}}
     files = {lang: old[1].get(lang, set()) | new[1].get(lang, set()) for lang in weights}

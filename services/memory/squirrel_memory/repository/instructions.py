@@ -63,12 +63,14 @@ _RULE_WORDS = re.compile(
 # A bullet that starts with one of these verbs is a rule even without "always"/"never".
 _IMPERATIVE = re.compile(
     r"^(?:use|run|keep|write|add|put|prefer|follow|call|check|name|place|return|handle|be|"
-    r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise)\b",
+    r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise|pass)\b",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-#: Where a sentence of a paragraph ends.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+#: Where a sentence of a paragraph ends (not after an abbreviation: "a table (e.g. `ctx`)").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(])"
+)
 #: A sentence that opens as an instruction ("Do not …", "You should …", "Always …").
 _DIRECTIVE = re.compile(
     r"^(?:(?:you|we|agents?|contributors?)\s+(?:must|should)\b|(?:always|never|do not|don'?t|"
@@ -185,13 +187,24 @@ def _rules_of(whole: str) -> list[str]:
         return [rule] if keep and not rule.endswith(":") else []
     if bullet:
         return []
-    return [
-        sentence
-        for sentence in _SENTENCE_END.split(rule)
-        if MIN_RULE_CHARS <= len(sentence) <= MAX_RULE_CHARS
-        and not sentence.endswith(":")
-        and _is_rule(sentence, bullet=False, anywhere=False)
-    ]
+    found: list[str] = []
+    kept = False
+    for sentence in _SENTENCE_END.split(rule):
+        if not MIN_RULE_CHARS <= len(sentence) <= MAX_RULE_CHARS or sentence.endswith(":"):
+            kept = False
+        elif _is_rule(sentence, bullet=False, anywhere=False):
+            found.append(sentence)
+            kept = True
+        elif kept and _IMPERATIVE.match(sentence):
+            # "Do not store state in globals. Pass one context table down.": what to do
+            # instead is the same rule's other half, kept with it while it stays one rule long.
+            joined = f"{found[-1].rstrip('.')}; {sentence[:1].lower()}{sentence[1:]}"
+            if len(joined) <= MAX_RULE_CHARS:
+                found[-1] = joined
+            kept = False
+        else:
+            kept = False
+    return found
 
 
 def _is_rule(text: str, *, bullet: bool, anywhere: bool = True) -> bool:

@@ -22,11 +22,12 @@ from tests.unit.memory.ecosystem_facts.matrix import (
     stating,
     verdicts,
 )
+from tests.unit.memory.ecosystem_facts.projects_docs import DOCS_PROJECTS
 from tests.unit.memory.ecosystem_facts.projects_lang import LANG_PROJECTS
 from tests.unit.memory.ecosystem_facts.projects_web import WEB_PROJECTS
 from tests.unit.memory.test_ecosystem_traps import session_start_text
 
-PROJECTS = (*WEB_PROJECTS, *LANG_PROJECTS)
+PROJECTS = (*WEB_PROJECTS, *LANG_PROJECTS, *DOCS_PROJECTS)
 IDS = [p.name for p in PROJECTS]
 
 

@@ -277,6 +277,54 @@ def test_a_hard_wrapped_paragraph_too_long_for_one_rule_gives_its_rule_sentences
     ]
 
 
+@pytest.mark.parametrize(
+    ("path", "paragraph", "rule"),
+    [
+        (
+            "CLAUDE.md",
+            "Do not store application state in globals or module-level variables scattered\n"
+            "across files. Pass a single context table (e.g. `ctx`) through the call chain.\n"
+            "Modules receive and operate on this context rather than reaching for global or\n"
+            "upvalue state. This keeps state ownership explicit and makes the code testable.\n",
+            "Do not store application state in globals or module-level variables scattered "
+            "across files; pass a single context table (e.g. `ctx`) through the call chain.",
+        ),
+        (
+            "AGENTS.md",
+            "Never open a database connection inside an HTTP handler or a background job.\n"
+            "Pass the repository in through the constructor (i.e. `NewServer(repo)`) instead.\n"
+            "Handlers that reach for a package-level pool are hard to test, and the pool's\n"
+            "lifetime then belongs to nobody, which is how the leaks of last year started.\n",
+            "Never open a database connection inside an HTTP handler or a background job; pass "
+            "the repository in through the constructor (i.e. `NewServer(repo)`) instead.",
+        ),
+    ],
+    ids=["lua-context-table", "go-constructor"],
+)
+def test_what_to_do_instead_right_after_a_rule_is_kept_with_it(
+    path: str, paragraph: str, rule: str
+) -> None:
+    out = Readings()
+    read_instruction_file(TextFile.of(path, f"# Notes\n\n{paragraph}"), out, "instructions")
+    assert [i.text for i in out.instructions] == [rule]
+
+
+def test_an_imperative_after_an_explanation_or_a_rule_then_its_reason_stays_apart() -> None:
+    agents = (
+        "# Agents\n\nThe cache of parsed sessions lives in SQLite next to the transcripts, and a\n"
+        "second run reads it first so that pages come back fast after the first build. Run\n"
+        "the cleaner when it grows. Never write to the cache from a test, because the suite\n"
+        "runs in parallel and two writers would corrupt the file on a slow disk. Keeping the\n"
+        "cache small matters more than keeping it warm, e.g. on a laptop.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [i.text for i in out.instructions] == [
+        "Never write to the cache from a test, because the suite runs in parallel and two "
+        "writers would corrupt the file on a slow disk."
+    ]
+
+
 def test_a_paragraph_that_states_no_rule_gives_none() -> None:
     about = (
         "# Agents\n\nThis project converts transcripts to HTML. It is written in Python and\n"
