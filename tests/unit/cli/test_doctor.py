@@ -183,6 +183,28 @@ def test_cursors_of_gone_or_shrunk_files_fail_and_repair_forgets_them(
     assert left == [str(fine)]
 
 
+@pytest.mark.parametrize("source", ["claude_code", "codex", "gemini_cli"])
+def test_cursors_of_transcripts_the_host_deleted_are_noted_not_failed(
+    install: tuple[Settings, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str
+) -> None:
+    """A host deletes its old transcripts (Claude Code after 30 days by default): the cursors
+    left behind are harmless, so a healthy install stays green; --repair still forgets them."""
+    settings, repo = install
+    deleted = tmp_path / "old.jsonl"
+    execute(
+        repo,
+        "INSERT INTO source_cursors VALUES "
+        f"('{repo}', '{source}', '{deleted}', 1, 10, '{{}}', '2026-01-01')",
+    )
+    check = by_suffix(diagnose(settings), "source cursors")
+    assert check.ok and check.info and "--repair" in check.detail
+    assert main(["doctor"]) == 0
+    assert "✗" not in capsys.readouterr().out
+    assert by_suffix(diagnose(settings, repair=True), "source cursors").repaired
+    with contextlib.closing(sqlite3.connect(db(repo))) as conn:
+        assert conn.execute("SELECT count(*) FROM source_cursors").fetchone() == (0,)
+
+
 def test_dead_letters_fail_the_report(install: tuple[Settings, Path]) -> None:
     settings, repo = install
     execute(
