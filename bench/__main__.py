@@ -36,6 +36,7 @@ import structlog
 
 from bench import (
     answer_key,
+    answer_key_table,
     cli_latency,
     fixture_pipeline,
     foresight,
@@ -197,7 +198,7 @@ def answer_key_figures() -> list[Figure]:
     if not fixture_pipeline.DEFAULT_FIXTURES.is_dir():
         return []
     measured = answer_key.measure(fixture_pipeline.DEFAULT_FIXTURES, "rules")
-    return answer_key.figures(measured.scores)
+    return answer_key_table.figures(measured.scores)
 
 
 # -- foresight (foresight.py) ------------------------------------------------------------------

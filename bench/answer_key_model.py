@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import answer_key, fixture_pipeline
+from bench import answer_key, answer_key_table, fixture_pipeline
 from bench.answer_key_score import AnswerKeyError, Score, percent
 from bench.model_recording import (
     Recording,
@@ -125,7 +125,7 @@ def comparison(compared: Compared) -> str:
     )
     rules_by = {s.project: s for s in compared.rules.scores}
     out: list[str] = []
-    for split, chosen in answer_key.by_split(compared.model.scores).items():
+    for split, chosen in answer_key_table.by_split(compared.model.scores).items():
         rows: list[tuple[str, ...]] = []
         pairs = [(rules_by[s.project], s) for s in chosen if s.project in rules_by]
         groups: list[tuple[str, list[Score], list[Score]]] = [
@@ -133,8 +133,8 @@ def comparison(compared: Compared) -> str:
         ]
         groups.append(("all (pooled)", [r for r, _ in pairs], [m for _, m in pairs]))
         for name, before_scores, after_scores in groups:
-            b = answer_key.pooled(before_scores, compared.rules.events)
-            a = answer_key.pooled(after_scores, compared.model.events)
+            b = answer_key_table.pooled(before_scores, compared.rules.events)
+            a = answer_key_table.pooled(after_scores, compared.model.events)
             by_model = sum(
                 model_memories(compared.model.writers.get(s.project, {})) for s in after_scores
             )
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     modes.add_argument("--replay", type=Path, default=None, help="answer from this recording")
     parser.add_argument("--details", action="store_true", help="misses, noise, unmatched memories")
     parser.add_argument(
-        "--split", choices=tuple(answer_key.TARGETS), default=None, help="only this split"
+        "--split", choices=tuple(answer_key_table.TARGETS), default=None, help="only this split"
     )
     parser.add_argument(
         "--project", action="append", default=[], help="only this fixture project (repeatable)"
@@ -221,9 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"answer key: the memory service failed: {exc}", file=sys.stderr)
         return 2
     print(f"answer key, rules alone, {compared.rules.search}:\n")
-    print(answer_key.tables(compared.rules.scores, compared.rules.events))
+    print(answer_key_table.tables(compared.rules.scores, compared.rules.events))
     print(f"\nanswer key, {compared.label}, {compared.model.search}:\n")
-    print(answer_key.tables(compared.model.scores, compared.model.events))
+    print(answer_key_table.tables(compared.model.scores, compared.model.events))
     print(f"\n{comparison(compared)}")
     print(f"\nmodel requests: {compared.calls} answered, {len(compared.failures)} failed")
     if compared.failures:
@@ -232,6 +232,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"answers recorded to {args.record}")
     if args.details:
         for score_ in compared.model.scores:
-            print(answer_key.details(score_))
+            print(answer_key_table.details(score_))
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0

@@ -40,14 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import fixture_pipeline
-from bench.answer_key import (
-    TARGETS,
-    backend_env,
-    details,
-    keyed_projects,
-    table,
-    targets,
-)
+from bench.answer_key import backend_env, keyed_projects
 from bench.answer_key_hook import HookScore, score_hook
 from bench.answer_key_score import (
     AnswerKey,
@@ -58,6 +51,7 @@ from bench.answer_key_score import (
     load_keys,
     score,
 )
+from bench.answer_key_table import TARGETS, details, table, targets
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, EventType, is_user_voice

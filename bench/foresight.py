@@ -30,8 +30,9 @@ runs no session-start or prompt hook for a subagent, so nothing would have been 
 
 Needs no model and no gold. Transcripts paths under the original project folder are moved into
 the replay's project folder, as they would be on the user's machine; the files earlier sessions
-read or wrote are created there (empty) before the next session, so a prompt naming one of them
-is answered as on the user's disk, where it exists.
+read or wrote are created there before the next session (empty, but for the instruction files
+they showed, written with the text shown), so a prompt naming one of them is answered as on the
+user's disk, where it exists, and a CLAUDE.md importing AGENTS.md is read as Claude Code reads it.
 
 The answer key's held-out projects (bench/data/answer_key/, `split = "held-out"`) are replayed
 and pooled like the rest, but shown only as one pooled row (and left out of --details and the
@@ -83,11 +84,12 @@ from bench.foresight_table import (
     shown,
     table,
 )
+from bench.instruction_files import write_shown_instructions
 from bench.stored_events import stored
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel
-from squirrel_core.events import SourceTool
+from squirrel_core.events import Event, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.read_shapes import MEMORY_TYPES
@@ -219,7 +221,7 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                     )
                     total.add(scored)
                 history.add(facts)
-                materialise(root, facts)
+                materialise(root, facts, session.events)
             listed = await client.call(
                 client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=1)
             )
@@ -244,11 +246,15 @@ def project_folder(tmp: Path, project: Project) -> Path:
     return root
 
 
-def materialise(root: Path, facts: SessionFacts) -> None:
-    """Creates (empty) the project's files a session read or wrote, as they would be on the
-    user's disk for the sessions after it: the prompt hook only counts a path a prompt names
-    when the file exists. Only names with an extension are files here (a folder a session
-    searched is not one); paths outside the project are left alone."""
+def materialise(root: Path, facts: SessionFacts, events: Sequence[Event] = ()) -> None:
+    """Creates the project's files a session read or wrote, as they would be on the user's disk
+    for the sessions after it: the prompt hook only counts a path a prompt names when the file
+    exists, and the session-start hook reads the instruction files for their imports (a
+    CLAUDE.md that imports AGENTS.md). Each instruction file `events` (the session's, moved
+    into `root`) showed is written with the last text shown; the other files are created
+    empty. Only names with an extension are files here (a folder a session searched is not
+    one); paths outside the project are left alone."""
+    write_shown_instructions(root, events, update=True)
     for path in sorted(facts.touched):
         relative = PurePosixPath(path)
         if relative.is_absolute() or ".." in relative.parts or not relative.suffix:

@@ -6,6 +6,8 @@ folder starts empty, so without them the hook would take a CLAUDE.md that only i
 for none at all and echo AGENTS.md's lines to Claude Code. Each root instruction file a session
 showed from its first line (the host loading it, or a read with a tool) is written with the last
 text shown, after the sessions are processed (so nothing else reads them earlier than before).
+The foresight replay writes them after each session instead, the next sessions' hooks reading
+them as the user's disk held them then (`update`: a later session's text replaces an earlier).
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from squirrel_core.events import Event
 from squirrel_memory.extractors.about import is_instruction_file, last_root_reads
 
 
-def write_shown_instructions(root: Path, events: Sequence[Event]) -> list[str]:
+def write_shown_instructions(
+    root: Path, events: Sequence[Event], *, update: bool = False
+) -> list[str]:
     """Writes under `root` (the replay's project folder, the events moved there) each root
     instruction file the events show, as last shown; returns their project-relative names. A
-    file already there is left as it is; a name that leaves the folder is never written."""
+    file already there is left as it is unless `update` (the replay's own, written from an
+    earlier session); a name that leaves the folder is never written."""
     shown = last_root_reads(stored(events, str(root), "shown"), is_instruction_file)
     written: list[str] = []
     for name, (_, text) in sorted(shown.items()):
@@ -30,7 +35,7 @@ def write_shown_instructions(root: Path, events: Sequence[Event]) -> list[str]:
         if relative.is_absolute() or ".." in relative.parts:
             continue
         target = root.joinpath(*relative.parts)
-        if target.exists():
+        if target.exists() and not update:
             continue
         with contextlib.suppress(OSError):  # a file where a folder is needed, or the reverse
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
+from squirrel_core.int8_copy_file import CopyFileError, check_copy, copy_path_for
 from squirrel_core.model_files import model_problem
 from squirrel_core.settings import Settings, config_problems
 from squirrel_core.store_health import (
@@ -182,6 +183,60 @@ def _vector_problem(index: Path, live_ids: frozenset[str]) -> str | None:
     return None
 
 
+def _copy_check(name: str, paths: ProjectPaths, memory_up: bool, repair: bool) -> Check | None:
+    """The int8 copy saved beside the vector index (`memories.int8`), when there is one and the
+    index itself is readable. A copy that does not belong to the index is never used: the
+    memory service makes it again from the index at each start, which takes longer on a large
+    index, and saves it. `repair` removes the bad file (it is only ever a copy)."""
+    index = paths.index_dir / INDEX_FILE_NAME
+    copy = copy_path_for(index)
+    problem = _copy_problem(index, copy)
+    deadline = time.monotonic() + INDEX_SETTLE_SECONDS
+    while memory_up and problem and time.monotonic() < deadline:
+        time.sleep(0.2)  # a running service writes index, sidecar, then copy
+        problem = _copy_problem(index, copy)
+    if problem is None:
+        return None
+    if not problem:
+        return Check(name, True, f"{copy.name} belongs to {index.name}")
+    detail = f"{copy} is not used: {problem}"
+    when = "at its next start" if not memory_up else "when it next saves or starts"
+    if not repair:
+        return Check(
+            name,
+            False,
+            f"{detail}; the memory service makes the copy again from the index at each start "
+            "(slower on a large index) until the file is replaced (--repair removes it)",
+        )
+    try:
+        copy.unlink(missing_ok=True)
+    except OSError as exc:
+        return Check(name, False, f"{detail}; removing it failed ({type(exc).__name__})")
+    return Check(name, True, f"{detail}; removed, the memory service saves a new one {when}", True)
+
+
+def _copy_problem(index: Path, copy: Path) -> str | None:
+    """None when there is no copy or no readable index to hold it against, "" when the copy
+    belongs to the index, else why it does not."""
+    meta_path = meta_path_for(index)
+    if not copy.exists() or not index.is_file() or not meta_path.is_file():
+        return None
+    try:
+        meta = json.loads(meta_path.read_text())
+        digest, dim, count = str(meta["sha256"]), int(meta["dim"]), int(meta["count"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # the vector index's own check reports the sidecar
+    try:
+        if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+            return None  # the index does not match its sidecar: its own check says so
+        check_copy(copy.read_bytes(), digest, dim=dim, count=count)
+    except OSError as exc:
+        return f"it cannot be read ({type(exc).__name__})"
+    except CopyFileError as exc:
+        return str(exc)
+    return ""
+
+
 def _reindex(settings: Settings, project: str) -> int:
     async def work(client: MemoryClient) -> int:
         reply: pb.ReindexResponse = await client.call(
@@ -204,6 +259,14 @@ def _cursor_check(name: str, rows: Sequence[SourceCursorRow], db: Path, repair: 
     if not gone and not beyond:
         return Check(name, True, f"{len(rows)} source cursors, every file present and in range")
     detail = f"{len(gone)} cursors of missing files, {len(beyond)} past the end of their file"
+    if not repair and not beyond:
+        # Hosts delete their old transcripts (Claude Code after 30 days by default): what they
+        # left behind costs nothing and loses nothing, so a healthy install stays green.
+        detail = (
+            f"{len(rows)} source cursors, {len(gone)} of files since deleted (a host's clean-up; "
+            "harmless, --repair forgets them)"
+        )
+        return Check(name, True, detail, info=True)
     if not repair:
         return Check(name, False, f"{detail} (--repair forgets them; the files are re-read)")
     forget_cursors(db, gone + beyond)
@@ -270,6 +333,9 @@ def project_checks(
     checks.append(
         _vector_check(f"{label} vector index", paths, live, memory_up, settings if repair else None)
     )
+    copy = _copy_check(f"{label} vector index int8 copy", paths, memory_up, repair)
+    if copy is not None:
+        checks.append(copy)
     checks.append(
         Check(
             f"{label} dead letters",

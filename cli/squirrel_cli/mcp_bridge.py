@@ -93,3 +93,10 @@ def main(argv: Sequence[str]) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # the home cannot be made or written (a read-only disk, a full one)
+        where = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(
+            f"sqrl mcp: {exc.strerror or exc}{where}; Squirrel needs a home it can write "
+            "(~/.sqrl, or SQRL_HOME)\n"
+        )
+        return 1

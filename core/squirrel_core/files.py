@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from squirrel_core.errors import FailedPreconditionError
+
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
@@ -47,7 +49,15 @@ def replace_file(path: Path, data: bytes, *, mode: int) -> None:
 
 def write_json_file(path: Path, data: Any, *, new_mode: int) -> None:
     """Replaces a JSON file of someone else's (a host's settings) atomically, indented, keeping
-    its mode; a new file gets `new_mode`."""
+    its mode; a new file gets `new_mode`. A link is refused (`FailedPreconditionError`), never
+    written through nor replaced: it may point out of the repository, or be the user's own link
+    to a file they keep elsewhere."""
+    if path.is_symlink():
+        raise FailedPreconditionError(
+            f"{path} is a link to {path.readlink()}; Squirrel does not write through links. "
+            "Add the setting to the file it points at, or replace the link with a file, and run "
+            "again. Both were left untouched."
+        )
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:

@@ -249,8 +249,13 @@ class WorktreeMemory:
 def main_checkout(path: str | os.PathLike[str], max_depth: int = 64) -> Path | None:
     """The main checkout of the repository whose (linked) worktree holds `path`: walks up to the
     nearest `.git` and follows it to the shared git folder. None outside a repository or when
-    the shared folder is not a `<root>/.git` (bare repositories)."""
-    here = Path(path)
+    the shared folder is not a `<root>/.git` (bare repositories). `path` is resolved first, as
+    git resolves its working folder: a link inside a repository to a folder outside it leads
+    out of the repository, and a link to a worktree leads into it."""
+    try:
+        here = Path(path).resolve()
+    except (OSError, RuntimeError):  # a link loop
+        return None
     for candidate in [here, *here.parents][:max_depth]:
         if (candidate / ".git").exists():
             shared = common_dir(candidate)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import answer_key, fixture_pipeline
+from bench import answer_key, answer_key_table, fixture_pipeline
 from bench.answer_key_score import AnswerKeyError
 
 PROJECT = "-Users-dain-workspace-JSSoundRecorder"
@@ -32,7 +32,7 @@ def test_one_project_is_scored_with_its_questions_and_views() -> None:
     # The session-start text comes from the gateway's hook service: framed as remembered notes.
     assert measured.hook_text[PROJECT].startswith("Squirrel memory:")
     assert result.hook is not None and result.hook.needed == ("pnpm",)
-    text = answer_key.tables(scores, events)
+    text = answer_key_table.tables(scores, events)
     assert PROJECT in text and "all (pooled)" in text and "wrong facts" in text
     assert "held-out" not in text  # a split without projects gets no table
 

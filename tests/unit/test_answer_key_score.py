@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import answer_key, fixture_pipeline
+from bench import answer_key, answer_key_table, fixture_pipeline
 from bench.answer_key_hook import HOOK_SECTIONS, score_hook
 from bench.answer_key_score import (
     SPLITS,
@@ -18,6 +18,7 @@ from bench.answer_key_score import (
     Score,
     add_question,
     duplicate_pairs,
+    high_by_kind,
     judge,
     junk_reason,
     load_keys,
@@ -296,7 +297,7 @@ def test_the_report_puts_tuning_and_held_out_projects_in_tables_apart() -> None:
         _scored("fresh-b", "held-out", wrong),
         _scored("tuned-c", "tuning", good),
     ]
-    text = answer_key.tables(scores, {"tuned-a": 10, "fresh-b": 20, "tuned-c": 30})
+    text = answer_key_table.tables(scores, {"tuned-a": 10, "fresh-b": 20, "tuned-c": 30})
     tuning, held_out = text.split("### held-out projects")
     assert "tuned-a" in tuning and "tuned-c" in tuning and "fresh-b" not in tuning
     assert "fresh-b" in held_out and "tuned-" not in held_out
@@ -305,24 +306,24 @@ def test_the_report_puts_tuning_and_held_out_projects_in_tables_apart() -> None:
         (line,) = [row for row in table.splitlines() if row.startswith(f"| {first}")]
         return [c.strip() for c in line.strip("|").split("|")]
 
-    events = answer_key.HEAD.index("events")
+    events = answer_key_table.HEAD.index("events")
     # Each table pools its own projects: events 10 + 30 for tuning, 20 for held-out.
     assert cells(tuning, "all (pooled)")[events] == "40"
     assert cells(held_out, "all (pooled)")[events] == "20"
     # The wrong-facts column counts memories that match a [[wrong]] pattern.
     row = cells(held_out, "fresh-b")
-    assert row[answer_key.HEAD.index("wrong facts")] == "1"
-    assert row[answer_key.HEAD.index("noise (wrong+junk)")] == "1+0/2 50 %"
-    assert cells(tuning, "all (pooled)")[answer_key.HEAD.index("wrong facts")] == "0"
+    assert row[answer_key_table.HEAD.index("wrong facts")] == "1"
+    assert row[answer_key_table.HEAD.index("noise (wrong+junk)")] == "1+0/2 50 %"
+    assert cells(tuning, "all (pooled)")[answer_key_table.HEAD.index("wrong facts")] == "0"
 
 
 def test_high_items_are_counted_by_kind_across_projects() -> None:
     tests = [Memory("recipe", "t", "To run the tests: `cargo test`.")]
     scores = [_scored("a", "held-out", tests), _scored("b", "held-out", [])]
     # Two projects, two high recipes each; only the first project's test recipe is covered.
-    assert answer_key.high_by_kind(scores) == "high by kind (pooled): recipe 1/4 25 %"
-    assert answer_key.high_by_kind([]) == "high by kind (pooled): none"
-    text = answer_key.tables(scores, {})
+    assert high_by_kind(scores) == "high by kind (pooled): recipe 1/4 25 %"
+    assert high_by_kind([]) == "high by kind (pooled): none"
+    text = answer_key_table.tables(scores, {})
     assert "high by kind (pooled): recipe 1/4 25 %" in text
 
 
@@ -332,21 +333,23 @@ def test_held_out_targets_ask_for_no_wrong_fact_at_all() -> None:
         Memory("recipe", "l", "To lint: `cargo clippy -- -D warnings`."),
     ]
     clean = [_scored("b", "held-out", covered)]
-    assert "wrong facts <= 0: met (0)" in answer_key.targets(clean, "held-out")
-    assert "high-importance coverage >= 70%: met (100 %)" in answer_key.targets(clean, "held-out")
+    assert "wrong facts <= 0: met (0)" in answer_key_table.targets(clean, "held-out")
+    assert "high-importance coverage >= 70%: met (100 %)" in answer_key_table.targets(
+        clean, "held-out"
+    )
     many = [Memory("recipe", f"x{n}", f"Fact {n} about the crate.") for n in range(18)]
     one_wrong = [
         _scored("b", "held-out", [*covered, *many, Memory("project_fact", "p", "Python.")])
     ]
-    report = answer_key.targets(one_wrong, "held-out")
+    report = answer_key_table.targets(one_wrong, "held-out")
     assert "wrong facts <= 0: NOT met (1)" in report
     assert "noise <= 10%: met (5 %)" in report  # 1 of 21: noise alone would pass
     # The tuning targets have no wrong-fact line and a looser noise bar.
-    assert "wrong facts" not in answer_key.targets(one_wrong, "tuning")
+    assert "wrong facts" not in answer_key_table.targets(one_wrong, "tuning")
 
 
 def test_a_project_without_memories_says_nothing_wrong() -> None:
-    report = answer_key.targets([_scored("b", "held-out", [])], "held-out")
+    report = answer_key_table.targets([_scored("b", "held-out", [])], "held-out")
     assert "wrong facts <= 0: met (0)" in report
     assert "noise <= 10%: met (n/a)" in report
     assert "high-importance coverage >= 70%: NOT met (0 %)" in report
@@ -375,13 +378,13 @@ def test_bench_figures_give_each_split_apart() -> None:
         _scored("tuned-a", "tuning", [Memory("recipe", "t", "To run the tests: `cargo test`.")]),
         _scored("fresh-b", "held-out", []),  # no memory at all: no division by zero
     ]
-    named = {f.measure: f.value for f in answer_key.figures(scores)}
+    named = {f.measure: f.value for f in answer_key_table.figures(scores)}
     assert named["tuning: high-importance gold covered"] == 0.5
     assert named["held-out: high-importance gold covered"] == 0.0
     assert named["held-out: noise (wrong + junk)"] == 0.0
     assert named["held-out: wrong facts"] == 0
     # Without held-out projects there is one set of figures.
-    alone = answer_key.figures(scores[:1])
+    alone = answer_key_table.figures(scores[:1])
     assert all(f.measure.startswith("tuning: ") for f in alone)
 
 
@@ -442,13 +445,13 @@ def test_the_shipped_keys_spare_claude_and_codex_only_what_agents_md_alone_says(
 
 def test_the_session_start_columns_and_target_appear_when_the_hook_was_measured() -> None:
     measured = _scored("fresh-b", "held-out", [])
-    assert "session start" not in answer_key.table([measured], {})
-    assert "session-start" not in answer_key.targets([measured], "held-out")
+    assert "session start" not in answer_key_table.table([measured], {})
+    assert "session-start" not in answer_key_table.targets([measured], "held-out")
     measured.hook = score_hook(_key(), HOOK_TEXT)
-    text = answer_key.table([measured], {})
+    text = answer_key_table.table([measured], {})
     (row,) = [line for line in text.splitlines() if line.startswith("| fresh-b")]
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[-3:] == ["1/1", "1", "0"]
-    report = answer_key.targets([measured], "held-out")
+    report = answer_key_table.targets([measured], "held-out")
     assert "no wrong fact: NOT met (1/1 items, 1 wrong lines)" in report
     assert "WRONG Language: Python project" in answer_key.details(measured)

@@ -13,7 +13,7 @@ from bench.fixture_pipeline import relocate
 from bench.foresight import materialise
 from bench.foresight_fixtures import Project, sessions_of
 from bench.foresight_score import SessionFacts
-from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -102,3 +102,60 @@ def test_a_replayed_project_lives_in_a_folder_named_as_it_was_on_the_users_disk(
     assert root.name == folder
     moved = relocate(events, str(root))
     assert PurePosixPath(moved[0].cwd or "").name == folder
+
+
+def shown(root: Path, name: str, text: str, minute: int = 0) -> Event:
+    """The host loading an instruction file into a session, as ingest's parsers give it."""
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=EventType.USER_MESSAGE,
+        timestamp=T0 + timedelta(minutes=minute),
+        content={"text": text, "loaded_file": name},
+        session_id="s",
+        cwd=str(root),
+        file_paths=(name,),
+        origin=Origin.HARNESS,
+    )
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"), [("CLAUDE.md", "AGENTS.md"), ("GEMINI.md", "AGENTS.md")]
+)
+def test_an_instruction_file_a_session_showed_is_there_with_its_text_for_the_next(
+    tmp_path: Path, importer: str, imported: str
+) -> None:
+    facts = SessionFacts("s", (), (), (), (), ((T0, importer), (T0, imported), (T0, "src/x.py")))
+    events = [
+        shown(tmp_path, importer, f"@{imported}\n"),
+        shown(tmp_path, imported, "# Rules\n\nCommit directly to `main`.\n"),
+    ]
+
+    materialise(tmp_path, facts, events)
+
+    assert (tmp_path / importer).read_text() == f"@{imported}\n"
+    assert (tmp_path / imported).read_text().startswith("# Rules")
+    assert (tmp_path / "src/x.py").read_text() == ""
+
+
+def test_a_later_session_replaces_the_text_an_earlier_one_showed(tmp_path: Path) -> None:
+    facts = SessionFacts("s", (), (), (), (), ((T0, "CLAUDE.md"),))
+    materialise(tmp_path, facts)  # touched without its text shown: made empty
+    materialise(tmp_path, facts, [shown(tmp_path, "CLAUDE.md", "old\n")])
+    materialise(tmp_path, facts, [shown(tmp_path, "CLAUDE.md", "@AGENTS.md\n", 5)])
+
+    assert (tmp_path / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+
+
+def test_an_instruction_file_outside_the_project_is_not_written(tmp_path: Path) -> None:
+    """Must not fire: a file above the project or a user-level one is never written."""
+    project = tmp_path / "app"
+    project.mkdir()
+    facts = SessionFacts("s", (), (), (), (), ())
+    materialise(
+        project,
+        facts,
+        [shown(project, "../CLAUDE.md", "x\n"), shown(project, "/home/u/.claude/CLAUDE.md", "y\n")],
+    )
+
+    assert list(project.iterdir()) == []
+    assert not (tmp_path / "CLAUDE.md").exists()

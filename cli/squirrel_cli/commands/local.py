@@ -123,6 +123,26 @@ def prepare_home(settings: Settings) -> HomeLayout:
     return layout
 
 
+def _refuse_all_of_them(root: Path, *, no_git: bool) -> None:
+    """Refuse a root that holds every project of the machine (the filesystem's root) or, taken
+    with --no-git, of the user (the home folder): its store would take in the sessions of every
+    repository below it that is not registered itself, each one's facts mixed into the others'.
+    A home that is itself a git repository (the user's dotfiles) is theirs to register."""
+    if root == Path(root.anchor):
+        raise InvalidArgumentError(
+            f"{root} is the filesystem's root, not a project; run `sqrl init` in a repository"
+        )
+    try:
+        user_home = Path.home().resolve()
+    except (RuntimeError, OSError):  # no home folder known
+        return
+    if no_git and root == user_home:
+        raise InvalidArgumentError(
+            f"{root} is your home folder, which holds all your projects; run `sqrl init` in "
+            "one of them (or in a folder of its own with --no-git)"
+        )
+
+
 def cmd_init(args: argparse.Namespace, console: Console) -> int:
     from squirrel_core.store_placement import location_of, place_store  # noqa: PLC0415
     from squirrel_core.store_setup import init_project_files  # noqa: PLC0415 - storage only here
@@ -146,6 +166,7 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
         if main is not None and main != root:
             console.line(f"{root} is a linked worktree of {main}; registering {main}.")
             root = main
+    _refuse_all_of_them(root, no_git=bool(args.no_git))
     home = canonical_root(settings.home)
     if root == home or home in root.parents:
         raise InvalidArgumentError(

@@ -56,6 +56,8 @@ LOOKALIKE_LIMIT = 20
 #: Suffixes tried to make a derived key unique before a longer one is used.
 MAX_KEY_SUFFIX = 50
 SLUG_WORDS = 6
+#: The longest default key (the store takes keys of up to 512 characters, suffixes included).
+SLUG_CHARS = 64
 #: Calls of at least this many statements read the words of the memories of their types
 #: (`WordScreen`) when the store's screen does not know them; smaller calls use the screen
 #: only while it is current, and otherwise search for look-alikes of every statement.
@@ -247,9 +249,10 @@ _screens: weakref.WeakKeyDictionary[Store, WordScreen] = weakref.WeakKeyDictiona
 
 
 def slug(text: str) -> str:
-    """The default key: the first six words of the statement, lower-cased, joined by `_`."""
+    """The default key: the first six words of the statement, lower-cased, joined by `_`, at
+    most `SLUG_CHARS` characters (a pasted digest or URL is one very long word)."""
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return "_".join(words[:SLUG_WORDS]) or "note"
+    return "_".join(words[:SLUG_WORDS])[:SLUG_CHARS].strip("_") or "note"
 
 
 def _alike(

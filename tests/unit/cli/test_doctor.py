@@ -10,16 +10,18 @@ import sqlite3
 import stat
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from squirrel_cli.commands.doctor import Check, diagnose
 from squirrel_cli.main import main
 from squirrel_core.auth import ensure_token
 from squirrel_core.home import HomeLayout
+from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings, load_settings
 from squirrel_memory.bootstrap import init_project_files, init_user_db
-from squirrel_memory.index import INDEX_FILE_NAME, meta_path_for
+from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, meta_path_for
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite.migrator import migrate
@@ -181,6 +183,28 @@ def test_cursors_of_gone_or_shrunk_files_fail_and_repair_forgets_them(
     assert left == [str(fine)]
 
 
+@pytest.mark.parametrize("source", ["claude_code", "codex", "gemini_cli"])
+def test_cursors_of_transcripts_the_host_deleted_are_noted_not_failed(
+    install: tuple[Settings, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str
+) -> None:
+    """A host deletes its old transcripts (Claude Code after 30 days by default): the cursors
+    left behind are harmless, so a healthy install stays green; --repair still forgets them."""
+    settings, repo = install
+    deleted = tmp_path / "old.jsonl"
+    execute(
+        repo,
+        "INSERT INTO source_cursors VALUES "
+        f"('{repo}', '{source}', '{deleted}', 1, 10, '{{}}', '2026-01-01')",
+    )
+    check = by_suffix(diagnose(settings), "source cursors")
+    assert check.ok and check.info and "--repair" in check.detail
+    assert main(["doctor"]) == 0
+    assert "✗" not in capsys.readouterr().out
+    assert by_suffix(diagnose(settings, repair=True), "source cursors").repaired
+    with contextlib.closing(sqlite3.connect(db(repo))) as conn:
+        assert conn.execute("SELECT count(*) FROM source_cursors").fetchone() == (0,)
+
+
 def test_dead_letters_fail_the_report(install: tuple[Settings, Path]) -> None:
     settings, repo = install
     execute(
@@ -245,3 +269,72 @@ def test_reindex_without_a_running_memory_service_is_a_clear_error(
     _, repo = install
     assert main(["reindex", "--project", str(repo)]) == 1
     assert capsys.readouterr().err.startswith("sqrl: error:")
+
+
+def saved_index(repo: Path, memory_id: str, *, vectors: int = 1) -> Path:
+    """The project's vector index saved by the memory service's own code, with its int8 copy."""
+    index = FaissIndex(8, "test-model", repo / ".ctx" / "index" / INDEX_FILE_NAME)
+    rng = np.random.default_rng(vectors)
+    names = [memory_id, *(f"mem_{n}" for n in range(1, vectors))]
+    index.upsert(zip(names, rng.standard_normal((vectors, 8)).astype(np.float32), strict=True))
+    return index.save()
+
+
+def flip_last_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_an_int8_copy_that_belongs_to_its_index_passes(install: tuple[Settings, Path]) -> None:
+    settings, repo = install
+    index = saved_index(repo, add_memory(repo))
+    assert copy_path_for(index).is_file()
+
+    check = by_suffix(diagnose(settings), "int8 copy")
+
+    assert check.ok and not check.repaired
+
+
+def test_a_damaged_int8_copy_fails_and_repair_removes_it(
+    install: tuple[Settings, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings, repo = install
+    copy = copy_path_for(saved_index(repo, add_memory(repo)))
+    flip_last_byte(copy)
+
+    assert failing(diagnose(settings)) == [f"project {repo} vector index int8 copy"]
+    assert main(["doctor"]) == 1
+    assert "✗" in capsys.readouterr().out
+    repaired = by_suffix(diagnose(settings, repair=True), "int8 copy")
+    assert repaired.ok and repaired.repaired
+    assert not copy.exists()
+    assert failing(diagnose(settings)) == []
+
+
+def test_an_int8_copy_of_an_older_index_fails(install: tuple[Settings, Path]) -> None:
+    settings, repo = install
+    memory_id = add_memory(repo)
+    copy = copy_path_for(saved_index(repo, memory_id))
+    older = copy.read_bytes()
+    saved_index(repo, memory_id, vectors=3)  # the index changes; its copy with it
+    copy.write_bytes(older)
+
+    check = by_suffix(diagnose(settings), "int8 copy")
+
+    assert not check.ok and "--repair" in check.detail
+
+
+def test_no_int8_copy_or_no_index_to_hold_it_against_adds_no_line(
+    install: tuple[Settings, Path],
+) -> None:
+    """Must not fire: no copy saved yet, or a copy beside a missing index (whose own check
+    reports it), is not the copy's problem."""
+    settings, repo = install
+    memory_id = add_memory(repo)
+    index = saved_index(repo, memory_id)
+    copy_path_for(index).unlink()
+    assert not [c for c in diagnose(settings) if c.name.endswith("int8 copy")]
+    copy_path_for(index).write_bytes(b"junk")
+    index.unlink()
+    assert not [c for c in diagnose(settings) if c.name.endswith("int8 copy")]

@@ -243,3 +243,36 @@ async def test_a_fact_the_session_start_showed_under_a_label_is_not_served_again
     assert "A Go service" in _context(await hooks.answer("claude", "SessionStart", s1))
     out = _context(await hooks.answer("claude", "UserPromptSubmit", {**s1, "prompt": "go on"}))
     assert "(2)" in out and "A Go service" not in out
+
+
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini"])
+async def test_a_symlink_in_the_repository_to_a_folder_outside_it_gets_nothing(
+    tmp_path: Path, host: str
+) -> None:
+    """A session working in a folder reached through a link inside the repository works in the
+    folder the link points at (as git sees it): the project's memory is not about it."""
+    repo = make_repo(tmp_path / "app")
+    outside = tmp_path / "elsewhere"
+    (outside / "src").mkdir(parents=True)
+    (repo / "vendor-link").symlink_to(outside)
+    hooks, _ = service(repo, tmp_path)
+
+    for cwd in (repo / "vendor-link", repo / "vendor-link" / "src"):
+        assert await hooks.answer(host, "SessionStart", {"cwd": str(cwd)}) == ""
+
+
+async def test_a_symlink_to_a_linked_worktree_or_inside_the_repository_still_gets_context(
+    tmp_path: Path,
+) -> None:
+    """Must not fire: a link whose target is the repository's own worktree or folder."""
+    repo = make_repo(tmp_path / "app")
+    worktree = tmp_path / "app-worktrees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(worktree))
+    (tmp_path / "feature-link").symlink_to(worktree)
+    (repo / "src").mkdir()
+    (repo / "src-link").symlink_to(repo / "src")
+    hooks, _ = service(repo, tmp_path)
+
+    for cwd in (tmp_path / "feature-link", repo / "src-link"):
+        out = await hooks.answer("claude", "SessionStart", {"cwd": str(cwd)})
+        assert "A Go service" in json.loads(out)["hookSpecificOutput"]["additionalContext"]

@@ -9,8 +9,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from squirrel_core.int8_copy_file import MAGIC, copy_path_for
+from squirrel_core.int8_copy_file import digest as _digest
 from squirrel_memory.index import FaissIndex, IndexKind
-from squirrel_memory.index.copy_file import MAGIC, _digest, copy_path_for
 from squirrel_memory.index.faiss_index import COARSE_ABOVE
 
 DIM = 48

@@ -328,3 +328,30 @@ def test_the_word_screen_follows_the_memories_written_and_retired() -> None:
     assert not screen.rules_out(step)
     screen.written(replace(item, deleted=True))
     assert screen.rules_out(step)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "y" * 2_000,
+        "Pin sha256:" + "ab12" * 200 + " as the base image digest",
+        " ".join(["supercalifragilistic" * 5] * 6) + " is the test fixture's name",
+    ],
+)
+async def test_a_statement_of_long_words_gets_a_key_the_store_takes(
+    store: SqliteStore, content: str
+) -> None:
+    """The default key is the first words; words as long as a pasted digest made a key past
+    the store's limit, and a valid memory was refused for a key the user never gave."""
+    first, outcome, _ = await note(store, content)
+    again, _, _ = await note(store, content[:-1] + "!")
+
+    assert outcome is RememberOutcome.ADDED and first.content == " ".join(content.split())
+    assert len(first.key) <= 64 and len(again.key) <= 64 + 4
+    assert first.key == slug(content) and not first.key.endswith("_")
+
+
+def test_a_short_statements_key_is_its_first_six_words() -> None:
+    """Must not fire: everyday statements keep the key they always had."""
+    assert slug("Run the tests with pytest -x from the repo root") == "run_the_tests_with_pytest_x"
+    assert slug("!!!") == "note"

@@ -10,7 +10,10 @@ turn where such a subagent worked and the parent read no file of the project its
 outside the root is never evidence of the project.
 The launcher's result in the parent's session (Claude Code's `Agent` tool, `Task` before 2.1)
 is that report relayed: it counts as what the subagent read for the parent, unless the
-subagent's own records show it looked elsewhere.
+subagent's own records show it looked elsewhere (the subagent whose brief is the launch's, or,
+when no record carries that brief, any in the turn that looked elsewhere), or the brief itself
+sends it to a path outside the root. Such a result speaks of another place, as the subagent's
+own reply does.
 The main agent is held to the same rule: asked to look at a sibling repository, it reads there
 and sums it up. Its replies in a turn where it looked elsewhere (a path outside the root, a
 command run in another folder with `cd`, `git -C` or `--manifest-path`, a web page fetched or
@@ -25,6 +28,7 @@ import shlex
 from collections.abc import Iterable
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.models import StoredEvent
 
@@ -137,15 +141,86 @@ def _turns(events: Iterable[StoredEvent]) -> list[list[StoredEvent]]:
     return turns
 
 
+def _same_brief(one: str, other: str) -> bool:
+    return " ".join(one.split()) == " ".join(other.split())
+
+
+def _briefs(events: Iterable[StoredEvent]) -> dict[str, str]:
+    """Each subagent's brief: the first message its own records show it was given."""
+    briefs: dict[str, str] = {}
+    for event in events:
+        text = event.content.get("text")
+        if (
+            event.sidechain
+            and event.event_type == EventType.USER_MESSAGE
+            and isinstance(text, str)
+            and _agent(event) not in briefs
+        ):
+            briefs[_agent(event)] = text
+    return briefs
+
+
+def _launch_brief(event: StoredEvent) -> str | None:
+    """The brief of a launcher's call in the main session (`Agent`, `Task`), else None."""
+    if event.sidechain or event.event_type != EventType.TOOL_CALL:
+        return None
+    if event.content.get("tool") not in SUBAGENT_TOOLS:
+        return None
+    given = event.content.get("input")
+    prompt = given.get("prompt") if isinstance(given, dict) else None
+    return prompt if isinstance(prompt, str) else ""
+
+
+def _sends_outside(brief: str, project_id: str) -> bool:
+    """Whether a brief names a path outside the project root (`/other/repo`, `../lib`)."""
+    for word in brief.split():
+        path = word.strip("`'\"()[]{}<>,;:.!?*")
+        if path.startswith(("/", "~/", "../")) and outside_root(path, project_id):
+            return True
+    return False
+
+
+def _launches_away(
+    turn: list[StoredEvent], briefs: dict[str, str], away: set[str]
+) -> frozenset[str]:
+    """The ids of the launchers' results in `turn` that relay a report on another place."""
+    relayed = any(e.sidechain and _agent(e) in away for e in turn)
+    launched: dict[str, str] = {}
+    found: set[str] = set()
+    for event in turn:
+        use = event.content.get("tool_use_id")
+        use = use if isinstance(use, str) else ""
+        brief = _launch_brief(event)
+        if brief is not None:
+            launched[use] = brief
+            continue
+        if (
+            event.sidechain
+            or event.event_type != EventType.TOOL_RESULT
+            or event.content.get("tool") not in SUBAGENT_TOOLS
+        ):
+            continue
+        given = launched.get(use, "")
+        owners = [a for a, b in briefs.items() if given and _same_brief(b, given)]
+        # The subagent that got this brief decides; without its records, any in the turn.
+        elsewhere = any(owner in away for owner in owners) if owners else relayed
+        if elsewhere or _sends_outside(given, event.project_id):
+            found.add(event.id)
+    return frozenset(found)
+
+
 def replies_elsewhere(events: Iterable[StoredEvent]) -> frozenset[str]:
-    """The ids of the assistant replies in `events` (in order) that speak of another place: a
-    subagent's that looked somewhere outside the project, and the main agent's in a turn where
-    it read no file of the project itself but, before that reply, looked elsewhere itself or
-    had such a subagent work for it (it relays)."""
+    """The ids of the replies in `events` (in order) that speak of another place: a subagent's
+    that looked somewhere outside the project, a launcher's result relaying such a report, and
+    the main agent's in a turn where it read no file of the project itself but, before that
+    reply, looked elsewhere itself or had such a subagent work for it (it relays)."""
+    events = list(events)
     turns = _turns(events)
     away = {_agent(e) for turn in turns for e in turn if e.sidechain and looked_away(e)}
+    briefs = _briefs(events)
     found: set[str] = set()
     for turn in turns:
+        found.update(_launches_away(turn, briefs, away))
         relayed = any(e.sidechain and _agent(e) in away for e in turn)
         own_read = any(not e.sidechain and _read_of_project(e) for e in turn)
         looked = False

@@ -17,10 +17,11 @@ import numpy.typing as npt
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
 from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
-from squirrel_memory.index.copy_file import copy_bytes, copy_path_for, load_copy
+from squirrel_memory.index.copy_file import copy_bytes, load_copy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
