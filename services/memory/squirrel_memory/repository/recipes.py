@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from squirrel_core.commands import GATE_TASKS, runs_a_gate
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
 from squirrel_memory.repository.project_stack import primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import conventions, language_name
-from squirrel_memory.repository.task_records import GATE_TASKS, purpose_of, runs_a_gate
+from squirrel_memory.repository.task_records import purpose_of
 from squirrel_memory.repository.wording import candidate, join_words, ref_path
 
 RECIPE = MemoryType.RECIPE

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from squirrel_core.commands import runs_a_gate
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
-from squirrel_memory.repository.task_records import runs_a_gate
 
 #: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
 RECIPE_MIN_SUCCESSES = {
