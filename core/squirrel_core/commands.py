@@ -309,6 +309,18 @@ def classify_command(text: str) -> CommandUse | None:
     return uses[0] if uses else None
 
 
+#: Names of a task that runs the project's checks as one gate (`make check`, `mix precommit`,
+#: `just ci`, `npm run check`, `mvn verify`): it may run the tests, but it is more than them.
+GATE_TASKS = frozenset({"precommit", "pre-commit", "pre_commit", "check", "checks", "ci", "verify"})
+
+
+def runs_a_gate(command: str) -> bool:
+    """Whether a command runs a gate task: its last word but for options is one of
+    `GATE_TASKS`, after a program (`make check`; not `check` alone, nor `check.sh`)."""
+    words = [w for w in command.split() if not w.startswith("-")]
+    return len(words) >= 2 and words[-1].lower() in GATE_TASKS
+
+
 def is_test_command(text: str) -> bool:
     """Whether any part of a shell line runs a test suite."""
     return any(use.purpose == "test" for use in command_uses(text))

@@ -19,6 +19,7 @@ from squirrel_memory.models import (
 from squirrel_memory.pass_report import Decide
 from squirrel_memory.recurrence import (
     Likeness,
+    SessionsOf,
     align_with_stored,
     decide_recurrence,
     merge_pair,
@@ -34,12 +35,15 @@ STYLE_LIMIT = 500
 
 
 def merge_candidates(
-    candidates: Sequence[MemoryCandidate], likeness: Likeness | None = None
+    candidates: Sequence[MemoryCandidate],
+    likeness: Likeness | None = None,
+    sessions: SessionsOf | None = None,
 ) -> list[MemoryCandidate]:
     """One candidate per anchor (type, key, scope) within a batch: the most important wins,
     evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
     A tentative instruction repeated by another episode, in the same words or others (close in
-    meaning by `likeness`), is promoted (`recurrence`)."""
+    meaning by `likeness`), is promoted (`recurrence`), weighed by the `sessions` it was said
+    in."""
     merged: dict[tuple[str, str, str], MemoryCandidate] = {}
     for cand in unify_keys(candidates, likeness):
         anchor = (cand.type.value, cand.key, cand.scope.value)
@@ -47,7 +51,7 @@ def merge_candidates(
         if best is None:
             merged[anchor] = cand
             continue
-        if (recurring := merge_pair(best, cand)) is not None:
+        if (recurring := merge_pair(best, cand, sessions)) is not None:
             merged[anchor] = recurring
             continue
         winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
@@ -87,10 +91,11 @@ async def decide_candidates(
         if styles
         else None
     )
-    merged = merge_candidates(candidates, likeness)
+    sessions = await _sessions_of(store, [*styles, *stored])
+    merged = merge_candidates(candidates, likeness, sessions)
     if styles:
         # An instruction said again in other words is filed under the stored one's key.
-        merged = merge_candidates(align_with_stored(merged, stored, likeness), likeness)
+        merged = merge_candidates(align_with_stored(merged, stored, likeness), likeness, sessions)
     # The look-alike search below finds manual memories only: without any, it is skipped,
     # and it runs only for candidates the words of the manual memories do not rule out.
     manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0
@@ -119,7 +124,9 @@ async def decide_candidates(
                 )
                 if m.key != cand.key
             ]
-        recurring = decide_recurrence(cand, existing)
+        if cand.type is MemoryType.USER_STYLE:
+            sessions = {**sessions, **await _sessions_of(store, existing, known=sessions)}
+        recurring = decide_recurrence(cand, existing, sessions)
         decision = recurring or await decide(cand, existing)
         decisions.append(spare_rules_memory(decision, existing))
     return decisions
@@ -128,3 +135,23 @@ async def decide_candidates(
 async def decide_by_rules(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
     """The rules' decision, as a `Decide` (without a model, the rules decide alone)."""
     return decide_update(candidate, existing)
+
+
+async def _sessions_of(
+    store: Store,
+    cited: Sequence[MemoryCandidate | MemoryItem],
+    known: SessionsOf | None = None,
+) -> dict[str, str]:
+    """The session of each event the user_style memories and candidates `cited` name (those
+    not in `known` yet): recurrence counts sessions, not messages. An event no longer stored
+    is left out (it then counts as a session of its own)."""
+    wanted = {
+        event_id
+        for item in cited
+        if item.type is MemoryType.USER_STYLE
+        for event_id in item.source_event_ids
+        if not known or event_id not in known
+    }
+    if not wanted:
+        return {}
+    return {e.id: e.session_id for e in await store.get_events(sorted(wanted)) if e.session_id}

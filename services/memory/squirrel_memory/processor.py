@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import structlog
 
-from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates, merge_candidates
+from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates
 from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.embedder import Embedder
 from squirrel_memory.episodes import segment_episodes
@@ -414,9 +414,8 @@ class Processor:
     ) -> PassReport:
         """Candidates of a parked episode, decided and written in one transaction under
         `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
-        decisions = await decide_candidates(
-            store, merge_candidates(found), user, decide, self._meaning
-        )
+        # `decide_candidates` merges them itself, weighing recurrence by sessions.
+        decisions = await decide_candidates(store, found, user, decide, self._meaning)
         if not decisions:
             return PassReport()
         return await self._write_decisions(store, decisions, user, source)

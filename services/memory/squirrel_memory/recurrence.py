@@ -13,9 +13,12 @@ until all tasks are done", "don't stop after one task, carry on until every task
 two instructions whose content words mostly overlap (`same_instruction`) are one instruction,
 whatever their keys, so the later one is filed under the earlier one's key (`unify_keys`
 within a batch, `align_with_stored` against the stored ones). Every further occurrence from
-another episode raises the standing instruction's importance (`recurring_importance`), so
+another session raises the standing instruction's importance (`recurring_importance`), so
 what the user keeps saying ranks first in the style view; the user's emphasis or correction
-on it keeps its step above what recurrence alone gives.
+on it keeps its step above what recurrence alone gives. Recurrence counts sessions, not
+messages (`SessionsOf`): an instruction said three times in one session, across its breaks,
+is a standing one but weighs less than one said in two sessions, and a further occurrence
+in a session already cited is cited without raising it.
 
 Word overlap misses wordings that share a word or two ("run the linter before you commit" /
 "lint before every commit"). With a `Likeness` (the cosine of two texts' sentence vectors,
@@ -28,7 +31,7 @@ lower share of the words): the vectors alone rank "run the tests before you comm
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -52,8 +55,11 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 
-#: Importance of an instruction seen in two episodes (a stated rule starts at 0.7 too).
+#: Importance of an instruction seen in two sessions (a stated rule starts at 0.7 too).
 RECURRING_IMPORTANCE = 0.7
+#: Importance of an instruction said again only within one session (after a break): a
+#: standing one, below what a second session gives.
+ONE_SESSION_IMPORTANCE = 0.65
 #: What each further occurrence adds, and the most recurrence alone can give.
 RECURRENCE_STEP = 0.05
 MAX_RECURRING_IMPORTANCE = 0.9
@@ -80,19 +86,33 @@ MEANING_TELLING_SHARE = 0.5
 #: (as they do to an instruction said once: `preferences`).
 _STRESS_STEPS = {EMPHASIS_TAG: EMPHASIS_STEP, CORRECTION_TAG: CORRECTION_STEP}
 
+SessionsOf = Mapping[str, str]
+"""The session of each event an instruction cites (event id → session id). An event it does
+not know (pruned, or no map given) counts as a session of its own."""
+
 Likeness = Callable[[str, str], float | None]
 """How close two instructions' meanings are (cosine of their sentence vectors), None when a
 text has no vector (the model was not loaded): then word overlap decides alone."""
 
 
 def recurring_importance(
-    occurrences: int, floor: float = RECURRING_IMPORTANCE, *, stress: float = 0.0
+    sessions: int, floor: float = RECURRING_IMPORTANCE, *, stress: float = 0.0
 ) -> float:
-    """The importance of an instruction said `occurrences` times (two: `RECURRING_IMPORTANCE`),
-    plus the `stress` the user put on it (`stress_of`), never below `floor`."""
-    grown = RECURRING_IMPORTANCE + RECURRENCE_STEP * max(occurrences - 2, 0)
+    """The importance of an instruction said in `sessions` sessions (two:
+    `RECURRING_IMPORTANCE`; one, said again after a break: `ONE_SESSION_IMPORTANCE`), plus the
+    `stress` the user put on it (`stress_of`), never below `floor`."""
+    if sessions < 2:
+        grown = ONE_SESSION_IMPORTANCE
+    else:
+        grown = RECURRING_IMPORTANCE + RECURRENCE_STEP * (sessions - 2)
     grown = min(MAX_RECURRING_IMPORTANCE, grown) + stress
     return round(max(floor, min(MAX_RECURRING_IMPORTANCE, grown)), 3)
+
+
+def session_count(event_ids: Sequence[str], sessions: SessionsOf | None = None) -> int:
+    """How many sessions the events `event_ids` were said in (`SessionsOf`)."""
+    known = sessions or {}
+    return len({known.get(event_id) or f"event:{event_id}" for event_id in event_ids})
 
 
 def stress_of(tags: Sequence[str]) -> float:
@@ -198,17 +218,22 @@ def _firm_tags(tags: Sequence[str], extra: str) -> tuple[str, ...]:
 
 
 def promoted(
-    candidate: MemoryCandidate, earlier: Sequence[str], earlier_tags: Sequence[str] = ()
+    candidate: MemoryCandidate,
+    earlier: Sequence[str],
+    earlier_tags: Sequence[str] = (),
+    sessions: SessionsOf | None = None,
 ) -> MemoryCandidate:
     """`candidate` as a standing instruction that also cites the `earlier` events (whose
-    memory or candidate carried `earlier_tags`); each cited occurrence beyond the second adds
+    memory or candidate carried `earlier_tags`); each session cited beyond the second adds
     `RECURRENCE_STEP`, and the user's stress on any occurrence its step (`stress_of`)."""
     pooled = _pooled(earlier, candidate.source_event_ids)
     tags = _firm_tags(_pooled(candidate.tags, _marks(earlier_tags)), RECURRING_TAG)
     return replace(
         candidate,
         tags=tags,
-        importance=recurring_importance(len(pooled), candidate.importance, stress=stress_of(tags)),
+        importance=recurring_importance(
+            session_count(pooled, sessions), candidate.importance, stress=stress_of(tags)
+        ),
         source_event_ids=pooled,
     )
 
@@ -218,7 +243,9 @@ def _marks(tags: Sequence[str]) -> tuple[str, ...]:
     return tuple(t for t in tags if t in _STRESS_STEPS)
 
 
-def merge_pair(first: MemoryCandidate, second: MemoryCandidate) -> MemoryCandidate | None:
+def merge_pair(
+    first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None = None
+) -> MemoryCandidate | None:
     """Two user_style candidates on one anchor within a pass, when a tentative one is involved.
 
     Both tentative, from different episodes: the later one, promoted. One standing: it wins
@@ -230,7 +257,7 @@ def merge_pair(first: MemoryCandidate, second: MemoryCandidate) -> MemoryCandida
     if first_tentative and second_tentative:
         if first.source_episode_id == second.source_episode_id:
             return None
-        return promoted(second, first.source_event_ids, first.tags)
+        return promoted(second, first.source_event_ids, first.tags, sessions)
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
         pooled = _pooled(firm.source_event_ids, other.source_event_ids)
@@ -239,7 +266,9 @@ def merge_pair(first: MemoryCandidate, second: MemoryCandidate) -> MemoryCandida
 
 
 def decide_recurrence(
-    candidate: MemoryCandidate, existing: Sequence[MemoryItem]
+    candidate: MemoryCandidate,
+    existing: Sequence[MemoryItem],
+    sessions: SessionsOf | None = None,
 ) -> UpdateDecision | None:
     """The decision for a user_style candidate against tentative memories on its anchor.
 
@@ -273,19 +302,19 @@ def decide_recurrence(
                 candidate.source_event_ids
             ) <= set(target.source_event_ids):
                 return _decision(UpdateAction.NOOP, candidate, target, "already a standing rule")
-            return _said_again(candidate, target)
+            return _said_again(candidate, target, sessions)
         earlier = [m for m in waiting if m.source_episode_id != candidate.source_episode_id]
         if not earlier:
             return None
         target = earlier[0]
         return _decision(
             UpdateAction.DELETE_AND_ADD,
-            promoted(candidate, target.source_event_ids, target.tags),
+            promoted(candidate, target.source_event_ids, target.tags, sessions),
             target,
             "instruction recurred in another episode",
         )
     if not waiting:
-        return _restated(candidate, [m for m in live if not is_tentative(m.tags)])
+        return _restated(candidate, [m for m in live if not is_tentative(m.tags)], sessions)
     target = waiting[0]
     firm_candidate = replace(
         candidate,
@@ -297,7 +326,9 @@ def decide_recurrence(
     )
 
 
-def _restated(candidate: MemoryCandidate, firm: Sequence[MemoryItem]) -> UpdateDecision | None:
+def _restated(
+    candidate: MemoryCandidate, firm: Sequence[MemoryItem], sessions: SessionsOf | None = None
+) -> UpdateDecision | None:
     """A rule stated again as a rule in another episode: said again (its importance grows) when
     it says what the stored rule says; None otherwise, so that a changed rule on the same key
     ("prefers npm over pnpm" after "prefers pnpm over npm") goes through the ordinary rules."""
@@ -316,7 +347,7 @@ def _restated(candidate: MemoryCandidate, firm: Sequence[MemoryItem]) -> UpdateD
             and same_instruction(candidate.content, target.content)
         )
     )
-    return _said_again(candidate, target) if same else None
+    return _said_again(candidate, target, sessions) if same else None
 
 
 def _chosen(content: str) -> str:
@@ -326,11 +357,18 @@ def _chosen(content: str) -> str:
     return match.group(1).lower() if match else ""
 
 
-def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecision:
+def _said_again(
+    candidate: MemoryCandidate, target: MemoryItem, sessions: SessionsOf | None = None
+) -> UpdateDecision:
     """A standing rule said once more: the stored wording stays, the occurrence is cited and
-    the importance grows with the occurrences."""
+    the importance grows with the sessions; said again in a session already cited, it is
+    cited without growing."""
     pooled = _pooled(target.source_event_ids, candidate.source_event_ids)
     tags = _firm_tags(_pooled(target.tags, _marks(candidate.tags)), RECURRING_TAG)
+    count = session_count(pooled, sessions)
+    new_session = count > session_count(target.source_event_ids, sessions)
+    step = RECURRENCE_STEP if new_session else 0.0
+    grown = recurring_importance(count, stress=stress_of(tags)) if count >= 2 else 0.0
     again = replace(
         candidate,
         content=target.content,
@@ -338,10 +376,7 @@ def _said_again(candidate: MemoryCandidate, target: MemoryItem) -> UpdateDecisio
         importance=round(
             min(
                 max(MAX_RECURRING_IMPORTANCE, target.importance),
-                max(
-                    recurring_importance(len(pooled), stress=stress_of(tags)),
-                    target.importance + RECURRENCE_STEP,
-                ),
+                max(grown, target.importance + step),
             ),
             3,
         ),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
-from squirrel_gateway import hook_context, responses
+from squirrel_gateway import hook_context, responses, session_commands
 from squirrel_gateway.schemas import (
     ModuleSummary,
     PitfallItem,
@@ -339,7 +339,9 @@ async def test_a_test_command_any_rule_found_opens_the_commands(
     run_here = how_things_are_run(out.text)
     assert run_here.startswith("- ") and f"`{command}`" in run_here.splitlines()[0]
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY], "the test recipe asked"
+    assert queries == [session_commands.RECIPE_QUERY, session_commands.TEST_QUERY], (
+        "the test recipe asked"
+    )
 
 
 async def test_the_test_recipe_comes_before_another_rules_recipe_that_runs_tests(
@@ -422,7 +424,79 @@ async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(
     run_here = how_things_are_run(out.text)
     assert run_here.startswith("- To format: `gofmt -w .`.")
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY]
+    # no test command known: a note on the project's gate task is asked for last
+    assert queries == [
+        session_commands.RECIPE_QUERY,
+        session_commands.TEST_QUERY,
+        session_commands.GATE_QUERY,
+    ]
+
+
+def gate_note(content: str) -> SearchResult:
+    """A note of the brief on the project's gate task, as a subagent's report gave it."""
+    return SearchResult(
+        memory_id="mem_gate",
+        type="project_fact",
+        key="project:reported:gate",
+        content=content,
+        importance=0.35,
+        recency_days=1,
+        score=0.2,
+        reason="",
+        source=SearchSource(),
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # a Gradle build's report, in the user's language
+        "Subagent report: `check` depende de `testJsonContent`.",
+        # an Elixir project's alias, in English
+        "Subagent report: `mix precommit` runs `compile --warnings-as-errors`, `format` and `test`.",
+        # a task runner's gate
+        "Subagent report: `ci` runs `lint` then `unit`.",
+    ],
+)
+async def test_without_a_test_command_a_note_on_the_gate_task_opens_the_commands(
+    backend: FakeBackend, content: str
+) -> None:
+    backend.search_results = [recipe(1, "To format: `gofmt -w .`."), gate_note(content)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert how_things_are_run(out.text).splitlines()[0] == f"- {content}"
+    assert out.text.count(content) == 1  # shown once, among the commands
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # the gate word in a later span, or a note of one span: not about the gate task
+        "Subagent report: the `lint` job runs in `ci`.",
+        "Subagent report: `check` is the default task.",
+        # a task that only starts with a gate word
+        "Subagent report: `checkPublishSecrets` only says whether `CURSE_TOKEN` is set.",
+    ],
+)
+async def test_a_note_that_is_not_about_the_gate_task_is_no_command(
+    backend: FakeBackend, content: str
+) -> None:
+    backend.search_results = [recipe(1, "To format: `gofmt -w .`."), gate_note(content)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert content not in how_things_are_run(out.text)
+
+
+async def test_a_known_test_command_needs_no_gate_note(backend: FakeBackend) -> None:
+    backend.search_results = [
+        the_test_command("To run the tests: `go test ./...`."),
+        gate_note("Subagent report: `check` depende de `testJsonContent`."),
+    ]
+    await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
+    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    assert session_commands.GATE_QUERY not in queries
 
 
 async def test_session_start_asks_for_the_test_command_apart(backend: FakeBackend) -> None:
@@ -434,7 +508,7 @@ async def test_session_start_asks_for_the_test_command_apart(backend: FakeBacken
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert queries == [hook_context.RECIPE_QUERY, hook_context.TEST_QUERY]
+    assert queries == [session_commands.RECIPE_QUERY, session_commands.TEST_QUERY]
     assert "`go test ./...`" in out.text
 
 
@@ -491,14 +565,14 @@ async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
     backend: FakeBackend,
 ) -> None:
     backend.search_results = [recipe(1, "At the end of a session: `make lint`.")]
-    backend.abstains_on = {hook_context.RECIPE_QUERY, hook_context.TEST_QUERY}
+    backend.abstains_on = {session_commands.RECIPE_QUERY, session_commands.TEST_QUERY}
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     assert out.text.count("`make lint`") == 1  # found by the "lint" query, shown once
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert queries[0] == hook_context.RECIPE_QUERY
-    assert set(hook_context.RECIPE_TOPICS) <= set(queries)
+    assert queries[0] == session_commands.RECIPE_QUERY
+    assert set(session_commands.RECIPE_TOPICS) <= set(queries)
 
 
 async def test_the_everyday_query_that_finds_recipes_is_the_only_one_asked(
@@ -507,7 +581,7 @@ async def test_the_everyday_query_that_finds_recipes_is_the_only_one_asked(
     backend.search_results = [recipe(1, "Run the tests with `go test ./...`.")]
     await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
     queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
-    assert not set(hook_context.RECIPE_TOPICS) & set(queries)
+    assert not set(session_commands.RECIPE_TOPICS) & set(queries)
 
 
 async def test_a_test_command_the_brief_also_states_is_shown_first_among_the_commands(

@@ -219,3 +219,43 @@ def test_a_one_command_routine_a_recipe_already_shows_is_not_repeated() -> None:
 def test_a_huge_message_of_blank_lines_is_read_in_one_pass() -> None:
     assert _asked("\n" * 1_000_000) is None
     assert _asked(" \n" * 500_000 + "please run the tests") == (("test",), False)
+
+
+@pytest.mark.parametrize(
+    ("runs", "content"),
+    [
+        # Elixir: the gate failed on formatting, the formatter fixed it, the gate passed.
+        (
+            [("mix precommit", 1), ("mix format", 0), ("mix precommit", 0)],
+            "To run the checks (as asked): `mix precommit`.",
+        ),
+        # JavaScript: the same shape with other tools.
+        (
+            [("npm run check", 1), ("npx prettier --write .", 0), ("npm run check", 0)],
+            "To run the checks (as asked): `npm run check`.",
+        ),
+    ],
+)
+def test_a_fix_between_a_failing_check_and_its_passing_rerun_is_no_step(
+    runs: Sequence[Run], content: str
+) -> None:
+    assert _routines("run the checks", runs) == {"recipe:asked:check": content}
+
+
+@pytest.mark.parametrize(
+    ("runs", "content"),
+    [
+        # the formatter ran after the gate passed: a step of its own
+        (
+            [("make check", 0), ("zork fmt --all", 0)],
+            "To run the checks (as asked): `make check`, then `zork fmt --all`.",
+        ),
+        # between two passing runs nothing was fixed: both are steps
+        (
+            [("zork verify", 0), ("node scripts/audit.mjs", 0), ("zork verify", 0)],
+            "To run the checks (as asked): `zork verify`, then `node scripts/audit.mjs`.",
+        ),
+    ],
+)
+def test_a_step_that_fixed_nothing_stays_in_the_routine(runs: Sequence[Run], content: str) -> None:
+    assert _routines("run the checks", runs) == {"recipe:asked:check": content}

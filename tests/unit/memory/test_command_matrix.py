@@ -91,7 +91,9 @@ def test_the_test_command_and_each_check_are_recipes_as_run(t: Toolchain) -> Non
     found = _extracted(_checks_session(t))
 
     recipes = {c.key: c.content for c in found if c.type is MemoryType.RECIPE}
-    assert recipes.get("recipe:test") == f"To run the tests: `{t.test}`."
+    # a gate task run for the tests (`nix flake check`) is said as the checks it is
+    said = "the checks" if t.test.split()[-1] == "check" else "the tests"
+    assert recipes.get("recipe:test") == f"To run {said}: `{t.test}`."
     for purpose, command, _ in t.checks:
         if command in FILE_PICKED:
             continue

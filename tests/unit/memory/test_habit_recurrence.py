@@ -13,12 +13,16 @@ import pytest
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.recurrence import MEANING_THRESHOLD, Likeness, same_instruction
+from squirrel_memory.recurrence import (
+    MEANING_THRESHOLD,
+    Likeness,
+    same_instruction,
+)
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
 from squirrel_memory.views import Views
 from squirrel_memory.views.core_style import core_style
-from tests.unit.memory.session_builder import rules_processor
+from tests.unit.memory.session_builder import clocked_stores, rules_processor
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
@@ -102,16 +106,22 @@ async def _live_style(store: SqliteStore) -> dict[str, MemoryItem]:
 
 
 async def _replay(
-    stores: tuple[SqliteStore, SqliteUserStore], sessions: list[tuple[str, str, str]]
+    stores: tuple[SqliteStore, SqliteUserStore],
+    sessions: list[tuple[str, str, str]],
+    *,
+    one_session: bool = False,
 ) -> list[dict[str, MemoryItem]]:
-    """Each session processed in turn; what the store holds after each."""
+    """Each session processed in turn; what the store holds after each. With `one_session`,
+    the exchanges are parts of one session, hours apart (each its own episode)."""
     store, users = stores
     processor = rules_processor(store, users, NOW)
     after: list[dict[str, MemoryItem]] = []
     for n, (request, done, reply) in enumerate(sessions):
-        start = NOW - timedelta(days=2 * (len(sessions) - n))
+        gap = timedelta(hours=2) if one_session else timedelta(days=2)
+        start = NOW - gap * (len(sessions) - n)
+        session = "s0" if one_session else f"s{n}"
         await store.append_events(
-            store.project_id, "u", _session(f"s{n}", start, request, done, reply), []
+            store.project_id, "u", _session(session, start, request, done, reply), []
         )
         await processor.drain(store)
         after.append(await _live_style(store))
@@ -185,6 +195,29 @@ async def test_a_habit_said_in_more_sessions_ranks_higher(
     # one memory per habit, whatever the wording
     assert {k for k in after[3] if k in (CARRY_KEY, DONE_KEY)} == {CARRY_KEY, DONE_KEY}
     assert sum(1 for m in after[3].values() if "workflow" in m.tags) == 2
+
+
+@pytest.mark.parametrize("ecosystem", sorted(PLAIN))
+async def test_a_habit_said_again_within_one_session_weighs_less_than_across_sessions(
+    ecosystem: str, tmp_path: Path
+) -> None:
+    # The same three exchanges: in three sessions, then as three parts of one session (breaks
+    # of two hours between them, so each is an episode of its own).
+    (tmp_path / "apart").mkdir()
+    (tmp_path / "one").mkdir()
+    async with clocked_stores(tmp_path / "apart", NOW) as apart_stores:
+        apart = await _replay(apart_stores, PLAIN[ecosystem][:3])
+    async with clocked_stores(tmp_path / "one", NOW) as one_stores:
+        one = await _replay(one_stores, PLAIN[ecosystem][:3], one_session=True)
+
+    for key in (CARRY_KEY, DONE_KEY):
+        # said again after a break: a standing habit, cited each time
+        assert "recurring" in one[-1][key].tags
+        assert len(one[-1][key].source_event_ids) == 3
+        # but three times in one session weighs less than twice in two sessions, and a third
+        # time in that session adds nothing, where a third session does
+        assert one[-1][key].importance == one[1][key].importance
+        assert one[-1][key].importance < apart[1][key].importance < apart[2][key].importance
 
 
 async def test_a_stressed_habit_ranks_above_the_same_habit_said_plainly(

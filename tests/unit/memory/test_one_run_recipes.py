@@ -72,6 +72,26 @@ def test_one_whole_run_whose_words_say_its_role_is_a_recipe(
     assert found.get(key) == content, found
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["mix precommit", "make check", "just ci", "npm run check", "./gradlew check", "mvn verify"],
+)
+def test_a_gate_run_for_the_tests_is_said_as_the_checks(command: str) -> None:
+    found = _recipes([(command, 0, "ok")])
+
+    # a gate runs more than the tests (format, lint, type checks …): said as what it is
+    assert found.get("recipe:test") == f"To run the checks: `{command}`.", found
+
+
+@pytest.mark.parametrize(
+    "command", ["make test", "npm test", "mix test", "just test", "cargo test --workspace"]
+)
+def test_a_test_command_is_still_said_as_the_tests(command: str) -> None:
+    found = _recipes([(command, 0, "ok")])
+
+    assert found.get("recipe:test") == f"To run the tests: `{command}`.", found
+
+
 def test_a_command_run_many_times_in_one_session_is_one_recipe() -> None:
     found = _recipes([("quux test", 0, "ok")] * 3)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+
 from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.about import session_about
@@ -341,3 +343,46 @@ def test_rules_of_one_file_that_tie_keep_the_files_order() -> None:
         "pref:always_squash",
         "pref:keep_errors_short",
     ]
+
+
+#: Numbered procedures as three kinds of instruction file write them: steps hard-wrapped
+#: (indented or not), an abbreviation and a file name's dot inside a step, a placeholder in a
+#: code span, and a paragraph after a step that is no part of it.
+WRAPPED_STEPS = {
+    "AGENTS.md": (
+        "## For all changes\n\n"
+        "1. Sign off every commit you create with an `Assisted-by: <tool> (<model>)` trailer "
+        "naming both the\n"
+        "   tool and the model behind it. Do not use `Co-authored-by:` for tools.\n"
+        "2. Agents can only open PRs once the user gives them explicit permission.\n",
+        "For all changes (AGENTS.md): sign off every commit you create with an "
+        "`Assisted-by: <tool> (<model>)` trailer naming both the tool and the model behind it; "
+        "agents can only open PRs once the user gives them explicit permission.",
+    ),
+    "CLAUDE.md": (
+        "## Before committing\n\n"
+        "1. Run the linter, e.g. `ruff check .`, and fix\n"
+        "   what it reports.\n"
+        "2. Run the test suite. It takes a minute.\n\n"
+        "Nobody reviews a red build.\n",
+        "Before committing (CLAUDE.md): run the linter, e.g. `ruff check .`, and fix what it "
+        "reports; run the test suite.",
+    ),
+    "CONTRIBUTING.md": (
+        "## Pull requests\n\n"
+        "1. Bump the version in `pkg/version.go`\n"
+        "and note it in the changelog.\n"
+        "2. Open the pull request against `main`.\n",
+        "Pull requests (CONTRIBUTING.md): bump the version in `pkg/version.go` and note it in "
+        "the changelog; open the pull request against `main`.",
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(WRAPPED_STEPS))
+def test_a_hard_wrapped_step_is_read_whole_and_said_by_its_first_sentence(path: str) -> None:
+    text, content = WRAPPED_STEPS[path]
+
+    found = read_rules(_reads((path, _numbered(text))))
+
+    assert found[0].content == content

@@ -87,7 +87,7 @@ def _work(subagent: bool) -> list[StoredEvent]:
 def test_a_subagents_reads_and_runs_are_evidence_as_the_main_agents_are() -> None:
     by_main, by_subagent = _memories(_work(subagent=False)), _memories(_work(subagent=True))
     assert {"about", "recipe:test", "recipe:build", "pref:alway_run_make_check"} <= set(by_main)
-    assert by_main["recipe:test"] == "To run the tests: `make check`."
+    assert by_main["recipe:test"] == "To run the checks: `make check`."
     assert any(key.startswith("pitfall:") for key in by_main)
     assert by_subagent == by_main
 

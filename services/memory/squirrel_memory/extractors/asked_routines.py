@@ -274,6 +274,7 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     did, when there are too many, or when a request for one file was run on files."""
     purposes = _ROLE_PURPOSES[role]
     last: dict[str, Attempt] = {}
+    runs: list[Attempt] = []
     for step in steps:
         if purposes is not None and step.use is not None and step.use.purpose not in purposes:
             continue  # another role's command run along the way
@@ -282,11 +283,33 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         if recording and role not in ("release", "deploy"):
             continue  # recording the work is the end-of-session routine's
         last[step.text] = step
-    chosen = [a for a in last.values() if a.run.ok]
+        runs.append(step)
+    fixes = _fixes(runs)
+    chosen = [a for a in last.values() if a.run.ok and a.text not in fixes]
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
     return chosen if len(chosen) <= MAX_STEPS else []
+
+
+def _fixes(runs: list[Attempt]) -> set[str]:
+    """The commands run only between a failing run of another command and its passing re-run
+    (a gate failed, the formatter ran, the gate passed): they fixed what it found, and are no
+    step of the routine."""
+    fixes: set[str] = set()
+    for text in dict.fromkeys(a.text for a in runs):
+        at = [i for i, a in enumerate(runs) if a.text == text]
+        first, final = at[0], at[-1]
+        if any(
+            runs[i].text != text
+            and not runs[i].run.ok
+            and any(
+                runs[j].text == runs[i].text and runs[j].run.ok for j in range(final + 1, len(runs))
+            )
+            for i in range(first)
+        ):
+            fixes.add(text)
+    return fixes
 
 
 def _routine(role: str, steps: list[Attempt], texts: list[str], request_id: str) -> MemoryCandidate:

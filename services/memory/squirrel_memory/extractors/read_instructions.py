@@ -39,8 +39,10 @@ from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import (
     ANY_FENCE,
     clean_markdown,
+    first_sentence,
     instruction_kind,
     read_instruction_file,
+    with_continuation,
 )
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -101,8 +103,11 @@ def _procedures(text: TextFile) -> list[tuple[str, list[str], int]]:
         if heading := _HEADING.match(line):
             close()
             title, steps, first = clean_markdown(heading.group("title")), [], 0
-        elif step := _STEP.match(line):
-            said = clean_markdown(step.group("step")).rstrip(".;:")
+        elif _STEP.match(line):
+            # A step hard-wrapped over several lines is read whole, and said by its first
+            # sentence: never cut at the end of its first line.
+            whole = _STEP.sub(r"\g<step>", with_continuation(text.lines, number - 1))
+            said = clean_markdown(first_sentence(whole)).rstrip(".;:")
             if said and not _NOT_A_STEP.match(said):
                 steps.append(said)
                 first = first or number

@@ -71,6 +71,8 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(])"
 )
+#: The same end, matched at the position after the stop (`first_sentence`).
+_AFTER_STOP = re.compile(r"\s+(?=[A-Z`\"'(])")
 #: A sentence that opens as an instruction ("Do not …", "You should …", "Always …").
 _DIRECTIVE = re.compile(
     r"^(?:(?:you|we|agents?|contributors?)\s+(?:must|should)\b|(?:always|never|do not|don'?t|"
@@ -124,6 +126,10 @@ def indented_code_lines(lines: Sequence[str]) -> frozenset[int]:
     return frozenset(found)
 
 
+_TAG = re.compile(r"<[^>]{1,80}>")
+_CODE_SPAN = re.compile(r"(`[^`\n]+`)")
+
+
 def clean_markdown(line: str) -> str:
     """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
     text = _BULLET.sub("", line)
@@ -131,7 +137,10 @@ def clean_markdown(line: str) -> str:
     text = unlinked(text)
     text = re.sub(r"(\*\*|__|~~)", "", text)
     text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+)(?<!\s)\*(?![\w*])", r"\1", text)
-    text = re.sub(r"<[^>]{1,80}>", "", text)
+    # An HTML tag is dropped, but not a placeholder inside a code span (`Assisted-by: <tool>`).
+    text = "".join(
+        part if part.startswith("`") else _TAG.sub("", part) for part in _CODE_SPAN.split(text)
+    )
     return " ".join(text.split()).strip()
 
 
@@ -164,7 +173,7 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
             continue
         if (not _prose(line) and not _BULLET.match(line)) or _continues(text.lines, number - 1):
             continue
-        whole = _with_continuation(text.lines, number - 1)
+        whole = with_continuation(text.lines, number - 1)
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
         for rule in _rules_of(whole)[: MAX_RULES_PER_FILE - rules]:
@@ -243,7 +252,29 @@ def _continues(lines: Sequence[str], index: int) -> bool:
     return _prose(above) or bool(_BULLET.match(above))
 
 
-def _with_continuation(lines: Sequence[str], index: int) -> str:
+#: Abbreviations whose full stop ends no sentence ("e.g. `make`", "i.e. the", "vs. the").
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp)|\b[A-Za-z])\.$", re.I)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a paragraph or list item read whole: it ends at a full stop, "!"
+    or "?" followed by a space and a capital (or a code span or quote), never inside a code
+    span, after an abbreviation ("e.g.") or at the end of a hard-wrapped line."""
+    flat = " ".join(text.split())
+    inside = False
+    for index, char in enumerate(flat):
+        if char == "`":
+            inside = not inside
+            continue
+        if inside or char not in ".!?" or not _AFTER_STOP.match(flat, index + 1):
+            continue
+        if char == "." and _ABBREVIATION.search(flat[: index + 1]):
+            continue
+        return flat[: index + 1]
+    return flat
+
+
+def with_continuation(lines: Sequence[str], index: int) -> str:
     """Line `index` with the lines that carry on its sentence, joined: a hard-wrapped paragraph
     or bullet item read whole, never cut at the end of its first line."""
     joined = [lines[index]]

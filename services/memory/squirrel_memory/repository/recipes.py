@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from squirrel_core.commands import GATE_TASKS, runs_a_gate
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
 from squirrel_memory.repository.project_stack import primary_ecosystems_of
@@ -44,9 +45,7 @@ _PURPOSE_WORDS = {
     "install": ("setup", "install", "deps", "bootstrap"),
 }
 _CHECK_FLAGS = re.compile(r"\s(--check\S*|--diff|-l|--dry-run)\b")
-_GATE_TASKS = frozenset(
-    {"precommit", "pre-commit", "pre_commit", "check", "checks", "ci", "verify"}
-)
+_GATE_TASKS = GATE_TASKS
 _PORT_FLAG = re.compile(r"(?:--port[= ]|-p\s+|PORT=)(\d{2,5})\b")
 MAX_SCOPED = 4
 
@@ -123,8 +122,10 @@ def _project_recipes(
             continue
         mine.sort(key=_rank)
         chosen = mine[0]
+        # A gate run for the tests is said as what it is; what it runs is its detail, if known.
+        said = "Run the checks with" if purpose == "test" and runs_a_gate(chosen.text) else verb
         distinct = list({c.text: c for c in mine[1:] if c.origin != "convention"}.values())
-        text = _recipe_text(verb, chosen, [c for c in mine[1:] if c.text == chosen.text] + distinct)
+        text = _recipe_text(said, chosen, [c for c in mine[1:] if c.text == chosen.text] + distinct)
         refs = [
             chosen.ref,
             *(c.ref for c in mine[1:] if c.text == chosen.text and c.origin != "convention"),

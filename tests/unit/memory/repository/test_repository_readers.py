@@ -483,3 +483,29 @@ def test_a_manifest_description_says_what_the_project_is_without_a_readme(
         "What this project (Tally) is and does, per its README.md: Tally counts the words of every Markdown file in a tree."
     )
     assert found["repo:about"].source_refs == ("README.md:4",)
+
+
+@pytest.mark.parametrize(
+    ("files", "head"),
+    [
+        (
+            {
+                "justfile": "ci:\n    ./scripts/lint.sh\n    ./scripts/unit.sh\n",
+                "README.md": "# x\n",
+            },
+            "Run the checks with `just ci` (justfile:1 runs `./scripts/lint.sh`, "
+            "`./scripts/unit.sh`)",
+        ),
+        (
+            {"Makefile": "check:\n\t./tools/fmt --check\n\t./tools/suite\n", "README.md": "# x\n"},
+            "Run the checks with `make check` (Makefile:1 runs `./tools/fmt --check`, "
+            "`./tools/suite`)",
+        ),
+    ],
+)
+def test_a_gate_task_is_said_as_the_checks_it_runs(
+    make_repo: MakeRepo, files: dict[str, str | bytes], head: str
+) -> None:
+    _, found = _read(make_repo, files)
+
+    assert found["repo:recipe:test"].content.startswith(head), found["repo:recipe:test"].content

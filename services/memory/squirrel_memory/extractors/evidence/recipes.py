@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from squirrel_core.commands import runs_a_gate
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
 
@@ -51,6 +52,8 @@ _PURPOSE_WORDING = {
     "release": "to release",
     "deploy": "to deploy",
 }
+#: A gate task run for the tests (`mix precommit`, `make check`, `just ci`): said as what it is.
+_GATE_WORDING = "to run the checks"
 _ECOSYSTEM_NAMES = {
     "python": "Python",
     "javascript": "JavaScript/TypeScript",
@@ -289,6 +292,8 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
     )
     wording = _PURPOSE_WORDING[group.purpose]
+    if group.purpose == "test" and runs_a_gate(head):
+        wording = _GATE_WORDING  # more than the tests: the project's checks, as one command
     parts = slot.split(":")
     if group.scope:
         content = f"In `{group.scope}/`, {wording}: {text}."
