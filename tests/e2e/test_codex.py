@@ -165,6 +165,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "SQRL_HOME": str(base / "sqrl"),
+        # The hook the host runs gets the longest deadline: a loaded machine starting it can
+        # spend the default second before the gateway answers (the deadline has its own tests).
+        "SQRL_HOOKS_DEADLINE_MS": "60000",
     }
     for args in (
         ["init", "--no-mcp", "--hooks", "codex"],

@@ -51,7 +51,9 @@ def hook_input(host: str, event: str, cwd: Path, **extra: str) -> bytes:
 async def run_hook(
     home: Path, host: str, event: str, stdin: bytes, **env: str
 ) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of one real `sqrl hook` process."""
+    """Exit code, stdout and stderr of one real `sqrl hook` process. Its deadline is the longest
+    allowed unless a test sets one: the default second is for a host's turn, and a loaded machine
+    starting the process can spend it before the gateway answers (a test of the deadline sets it)."""
     proc = await asyncio.create_subprocess_exec(
         SQRL,
         "hook",
@@ -60,7 +62,7 @@ async def run_hook(
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**os.environ, "SQRL_HOME": str(home), **env},
+        env={**os.environ, "SQRL_HOME": str(home), "SQRL_HOOKS_DEADLINE_MS": "60000", **env},
     )
     out, err = await proc.communicate(stdin)
     return int(proc.returncode or 0), out.decode(), err.decode()
