@@ -11,7 +11,8 @@ one outcome (`outcome_of`), from what happened after it was served:
   opposite of its instruction (never ↔ always);
 - **used**: the command it states ran and worked (for a pitfall, the remedy it states after
   its failed command: that command is often the everyday test or type-check command, which a
-  session runs anyway), or a file it names was read or written;
+  session runs anyway), or a file it names (or a file in a folder it names, `tests/`) was read
+  or written;
 - **unused**: none of these.
 
 Nothing here writes: the caller decides where an outcome is recorded.
@@ -49,6 +50,8 @@ _ASSISTANT_ACTIONS = frozenset(
     }
 )
 _BACKTICKED = re.compile(r"`([^`\n]{1,400})`")
+#: A folder a memory names in backticks, with its trailing slash (`test/`, `src/components/`).
+_FOLDER = re.compile(r"`((?:[\w.-]+/)+)`")
 _NEGATIVE = re.compile(r"^\s*(?:never|don'?t|do not|avoid|no)\b", re.IGNORECASE)
 
 
@@ -283,14 +286,19 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
             # heeded; its failed command running again says nothing of the warning.
             return Outcome.USED
         return Outcome.CONTRADICTED
+    folders = [
+        f for f in (m.rstrip("/") for m in _FOLDER.findall(memory.content)) if f not in (".", "..")
+    ]
     for at, path in activity.files:
         name = PurePosixPath(path).name
         if name in ("", ".", ".."):
             # The project root or a parent (a search run from `.`) names no file: the text of
             # every memory holds a "." and would count as used.
             continue
-        named = path in memory.content or (
-            "." in name.strip(".") and len(name) >= 4 and name in memory.content
+        named = (
+            path in memory.content
+            or ("." in name.strip(".") and len(name) >= 4 and name in memory.content)
+            or any(path.startswith(folder + "/") for folder in folders)
         )
         if named and after(at):
             return Outcome.USED

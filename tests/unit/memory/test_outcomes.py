@@ -174,3 +174,27 @@ def test_a_pitfall_s_remedy_that_ran_is_a_use_of_it() -> None:
     assert outcome_of(PITFALL, Events().run(5, "pytest", 0, "3 passed").activity(), ROOT) is (
         Outcome.USED  # the remedy `source .venv/bin/activate && pytest` runs `pytest`
     )
+
+
+def test_a_file_written_in_a_folder_a_memory_names_uses_it() -> None:
+    """`tests/` or `spec/` named as where the tests live: a session that then works on a test
+    there went where the memory said."""
+    python = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/` (`tests/a.py`).")
+    assert outcome_of(python, Events().read(6, "tests/test_cart.py").activity()) is Outcome.USED
+    ruby = ServedMemory("project_fact", "tests_folder", "Specs live in `spec/requests/`.")
+    session = Events().read(6, "spec/requests/orders_spec.rb").activity()
+    assert outcome_of(ruby, session) is Outcome.USED
+
+
+def test_a_folder_a_memory_does_not_name_so_uses_nothing() -> None:
+    """Traps: a file beside the folder, a folder named without its slash in backticks, the
+    root, and a touch before the memory was served."""
+    fact = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/`.")
+    assert outcome_of(fact, Events().read(6, "tests_old/a.py").activity()) is Outcome.UNUSED
+    assert outcome_of(fact, Events().read(6, "src/tests.py").activity()) is Outcome.UNUSED
+    plain = ServedMemory("project_fact", "", "The tests folder holds the suite.")
+    assert outcome_of(plain, Events().read(6, "tests/test_a.py").activity()) is Outcome.UNUSED
+    root = ServedMemory("recipe", "", "Run from `./`: `make`.")
+    assert outcome_of(root, Events().read(6, "src/a.c").activity()) is Outcome.UNUSED
+    late = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/`.", at(8))
+    assert outcome_of(late, Events().read(6, "tests/test_a.py").activity()) is Outcome.UNUSED
