@@ -29,6 +29,7 @@ from squirrel_memory.outcomes import (
     Outcome,
     ServedMemory,
     SessionActivity,
+    advice_of,
     outcome_of,
     session_activity,
     stated_commands,
@@ -107,10 +108,7 @@ class Injected:
 def recommended_commands(item: Served, root: str = "") -> set[str]:
     """The command bases a served item gives as a way to do something: a pitfall's failed
     command and its error are not (`X` failed with `E`), its remedy after them is."""
-    text = item.content
-    if item.type == "pitfall":
-        text = text.partition(";")[2]
-    return {stated.base for stated in stated_commands(text, root)}
+    return {stated.base for stated in stated_commands(advice_of(item.type, item.content), root)}
 
 
 def fix_stated(item: Served, failure: Failure) -> bool:

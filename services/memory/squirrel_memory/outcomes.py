@@ -9,8 +9,10 @@ one outcome (`outcome_of`), from what happened after it was served:
   anyway; or it stated an instruction and the user had to state it again;
 - **contradicted**: the command it states ran and failed every time; or the user stated the
   opposite of its instruction (never ↔ always);
-- **used**: the command it states ran and worked (a pitfall's trigger ran without its error),
-  or a file it names was read or written;
+- **used**: the command it states ran and worked (for a pitfall, the remedy it states after
+  its failed command: that command is often the everyday test or type-check command, which a
+  session runs anyway), or a file it names (or a file in a folder it names, `tests/`) was read
+  or written;
 - **unused**: none of these.
 
 Nothing here writes: the caller decides where an outcome is recorded.
@@ -48,6 +50,8 @@ _ASSISTANT_ACTIONS = frozenset(
     }
 )
 _BACKTICKED = re.compile(r"`([^`\n]{1,400})`")
+#: A folder a memory names in backticks, with its trailing slash (`test/`, `src/components/`).
+_FOLDER = re.compile(r"`((?:[\w.-]+/)+)`")
 _NEGATIVE = re.compile(r"^\s*(?:never|don'?t|do not|avoid|no)\b", re.IGNORECASE)
 
 
@@ -222,6 +226,16 @@ def stated_commands(text: str, root: str = "") -> list[Stated]:
     return found
 
 
+def advice_of(memory_type: str, content: str) -> str:
+    """The part of a memory's text that says what to do: a pitfall's remedy after its failed
+    command and error (`X` failed with `E`; re-running it as `Y` worked), a whole other memory.
+    A pitfall's failed command is often the project's everyday one (the test or type-check
+    command), which a session runs whether or not it read the warning."""
+    if memory_type == "pitfall":
+        return content.partition(";")[2]
+    return content
+
+
 def _matches(run: Run, stated: Sequence[Stated]) -> bool:
     return any(
         run.base == s.base or (bool(s.tool) and (run.tool, run.purpose) == (s.tool, s.purpose))
@@ -264,21 +278,27 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
         if any(negative(i.content) != negative(memory.content) for i in again):
             return Outcome.CONTRADICTED
         return Outcome.MISSED
-    stated = stated_commands(memory.content, root)
+    stated = stated_commands(advice_of(memory.type, memory.content), root)
     ran = [r for r in activity.runs if r.ok is not None and after(r.at) and _matches(r, stated)]
     if ran:
         if any(r.ok for r in ran) or memory.type == "pitfall":
-            # A pitfall's trigger that ran without its error (that would be missed) was heeded.
+            # A pitfall's remedy that ran (its error, had it come, would make it missed) was
+            # heeded; its failed command running again says nothing of the warning.
             return Outcome.USED
         return Outcome.CONTRADICTED
+    folders = [
+        f for f in (m.rstrip("/") for m in _FOLDER.findall(memory.content)) if f not in (".", "..")
+    ]
     for at, path in activity.files:
         name = PurePosixPath(path).name
         if name in ("", ".", ".."):
             # The project root or a parent (a search run from `.`) names no file: the text of
             # every memory holds a "." and would count as used.
             continue
-        named = path in memory.content or (
-            "." in name.strip(".") and len(name) >= 4 and name in memory.content
+        named = (
+            path in memory.content
+            or ("." in name.strip(".") and len(name) >= 4 and name in memory.content)
+            or any(path.startswith(folder + "/") for folder in folders)
         )
         if named and after(at):
             return Outcome.USED

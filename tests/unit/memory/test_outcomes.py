@@ -138,3 +138,63 @@ def test_the_readers_of_commands_and_polarity() -> None:
     assert [s.base for s in stated] == ["uv run pytest", "npm test"]
     assert (stated[0].tool, stated[0].purpose) == ("pytest", "test")
     assert negative("Don't add notes.") and negative("never push") and not negative("Use uv.")
+
+
+def test_a_pitfall_s_failed_command_running_again_is_no_use_of_it() -> None:
+    """A pitfall of a failing test fixed by an edit: the suite running again later, without
+    the error, is what every session does, not the warning heeded."""
+    edited = ServedMemory(
+        "pitfall",
+        "pitfall:assert-total",
+        "`uv run pytest tests/test_cart.py -v` failed with `AssertionError: 3 != 4`; "
+        "changing `round(total)` to `total` in cart.py fixed it.",
+    )
+    session = Events().run(5, "uv run pytest tests/test_cart.py -v", 0, "9 passed")
+    assert outcome_of(edited, session.activity(), ROOT) is Outcome.UNUSED
+    typecheck = ServedMemory(
+        "pitfall",
+        "pitfall:tsc-any",
+        "`npx tsc --noEmit` failed with `TS7006: Parameter 'e' implicitly has an 'any' type`; "
+        "it passed after editing src/events.ts, named in the error.",
+    )
+    again = Events().run(5, "npx tsc --noEmit", 0, "")
+    assert outcome_of(typecheck, again.activity(), ROOT) is Outcome.UNUSED
+
+
+def test_a_pitfall_s_remedy_that_ran_is_a_use_of_it() -> None:
+    """Trap: the command the pitfall says worked, run after it was served, is its advice taken."""
+    folder = ServedMemory(
+        "pitfall",
+        "pitfall:cargo-root",
+        "`cargo test` failed with `could not find Cargo.toml`; running it in `crates/core` "
+        "as `cargo test -p core` worked.",
+    )
+    session = Events().run(5, "cargo test -p core", 0, "ok")
+    assert outcome_of(folder, session.activity(), ROOT) is Outcome.USED
+    assert outcome_of(PITFALL, Events().run(5, "pytest", 0, "3 passed").activity(), ROOT) is (
+        Outcome.USED  # the remedy `source .venv/bin/activate && pytest` runs `pytest`
+    )
+
+
+def test_a_file_written_in_a_folder_a_memory_names_uses_it() -> None:
+    """`tests/` or `spec/` named as where the tests live: a session that then works on a test
+    there went where the memory said."""
+    python = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/` (`tests/a.py`).")
+    assert outcome_of(python, Events().read(6, "tests/test_cart.py").activity()) is Outcome.USED
+    ruby = ServedMemory("project_fact", "tests_folder", "Specs live in `spec/requests/`.")
+    session = Events().read(6, "spec/requests/orders_spec.rb").activity()
+    assert outcome_of(ruby, session) is Outcome.USED
+
+
+def test_a_folder_a_memory_does_not_name_so_uses_nothing() -> None:
+    """Traps: a file beside the folder, a folder named without its slash in backticks, the
+    root, and a touch before the memory was served."""
+    fact = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/`.")
+    assert outcome_of(fact, Events().read(6, "tests_old/a.py").activity()) is Outcome.UNUSED
+    assert outcome_of(fact, Events().read(6, "src/tests.py").activity()) is Outcome.UNUSED
+    plain = ServedMemory("project_fact", "", "The tests folder holds the suite.")
+    assert outcome_of(plain, Events().read(6, "tests/test_a.py").activity()) is Outcome.UNUSED
+    root = ServedMemory("recipe", "", "Run from `./`: `make`.")
+    assert outcome_of(root, Events().read(6, "src/a.c").activity()) is Outcome.UNUSED
+    late = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/`.", at(8))
+    assert outcome_of(late, Events().read(6, "tests/test_a.py").activity()) is Outcome.UNUSED

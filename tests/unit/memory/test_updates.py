@@ -339,3 +339,37 @@ def test_counted_languages_of_two_sessions_become_one_statement() -> None:
     assert grown.action == UpdateAction.UPDATE_EXISTING
     assert grown.merged_content == newer
     assert same.action == UpdateAction.NOOP
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "merged"),
+    [
+        (
+            "Tests live in `test/` (`test/test_cache.py` among them).",
+            "Tests live in `test/` (`test/test_links.py` among them).",
+            "Tests live in `test/` (`test/test_links.py` among them).",
+        ),
+        (
+            "Specs live in `spec/` (`spec/models/user_spec.rb` among them). Uses RSpec.",
+            "Specs live in `spec/` (`spec/requests/orders_spec.rb` among them).",
+            "Specs live in `spec/` (`spec/requests/orders_spec.rb` among them). Uses RSpec.",
+        ),
+    ],
+)
+def test_a_sentence_restated_with_another_aside_replaces_the_old_one(
+    old: str, new: str, merged: str
+) -> None:
+    assert merge_contents(old, new) == merged
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another statement beside its own aside: both stay
+        ("Tests live in `test/` (`test/a.py` among them).", "Docs live in `docs/` (mkdocs)."),
+        # too short outside the parentheses to tell: both stay
+        ("Uses Go (1.22).", "Uses Go (1.23) and Docker."),
+    ],
+)
+def test_other_sentences_are_not_taken_for_restatements(old: str, new: str) -> None:
+    assert merge_contents(old, new) == f"{old} {new}"

@@ -212,11 +212,28 @@ def _merge_listed(existing: str, candidate: str) -> str | None:
     return f"{old_head}: {', '.join(dict.fromkeys(i for i in items if i))}."
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+#: Fewest words a sentence keeps outside its parentheses to be recognised as restated.
+_MIN_STATED_WORDS = 3
+
+
+def _restates(sentence: str, other: str) -> bool:
+    """Whether two sentences say the same once their parenthesised asides are left out, and
+    one of them has an aside (a sentence without any is the same sentence, or another one)."""
+    if "(" not in sentence and "(" not in other:
+        return False
+    bare = " ".join(_ASIDE.sub("", sentence).lower().split()).rstrip(".!?")
+    return len(bare.split()) >= _MIN_STATED_WORDS and bare == " ".join(
+        _ASIDE.sub("", other).lower().split()
+    ).rstrip(".!?")
+
+
 def merge_contents(existing: str, candidate: str) -> str:
     """One statement keeping what both say.
 
     `Head: list` statements (as the rules extractor writes them) merge their lists; other
-    statements get the candidate's new sentences appended, repeats dropped. A merge longer
+    statements get the candidate's new sentences appended, repeats dropped; a sentence that
+    restates one with only another aside in parentheses takes its place. A merge longer
     than `MAX_MERGED_CHARS` gives way to the candidate.
     """
     old_norm, new_norm = " ".join(existing.lower().split()), " ".join(candidate.lower().split())
@@ -227,7 +244,14 @@ def merge_contents(existing: str, candidate: str) -> str:
         return listed if len(listed) <= MAX_MERGED_CHARS else candidate
     sentences = [s for s in _SENTENCE.split(existing.strip()) if s]
     for sentence in _SENTENCE.split(candidate.strip()):
-        if sentence and not any(similarity(sentence, s).near_duplicate for s in sentences):
+        if not sentence:
+            continue
+        # The same statement with another example in parentheses ("Tests live in `test/`
+        # (`test/a.py` among them)." then "(`test/b.py` among them)"): the newer one stands.
+        same = [i for i, s in enumerate(sentences) if _restates(sentence, s)]
+        if same:
+            sentences[same[0]] = sentence
+        elif not any(similarity(sentence, s).near_duplicate for s in sentences):
             sentences.append(sentence)
     merged = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
     return merged if len(merged) <= MAX_MERGED_CHARS else candidate
