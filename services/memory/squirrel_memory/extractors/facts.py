@@ -38,6 +38,7 @@ from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.session_tasks import started_by_task
+from squirrel_memory.extractors.shell_reads import shell_read_files
 from squirrel_memory.extractors.stack_evidence import (
     TEST_FILE,
     is_test_data,
@@ -360,7 +361,9 @@ def project_facts(
     listed = listed_paths(runs, project_id)
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     versions = None if repository else manifest_versions(events)
-    language = None if repository else language_fact(paths, ran, listed, searched, versions)
+    # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
+    read = paths + shell_read_files(events)
+    language = None if repository else language_fact(read, ran, listed, searched, versions)
     if language:
         facts.append(language)
     about = None if repository else session_about(events)
