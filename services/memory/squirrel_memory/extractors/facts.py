@@ -17,6 +17,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
+from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.language_fact import language_fact
@@ -377,6 +378,7 @@ def project_facts(
         or user_about(events)
         or project_summary(events)
         or named_summary(events)
+        or folder_summary(events)
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
         # else the assistant's summary (of "this project", else of the project by its name).
