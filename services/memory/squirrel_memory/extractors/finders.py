@@ -13,6 +13,8 @@ from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
+from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
+from squirrel_memory.extractors.command_outputs import command_outputs
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -304,6 +306,14 @@ FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # Where the custom commands the user ran put what they produce, as their run showed it.
+    Finder(
+        command_outputs,
+        MemoryType.RECIPE,
+        OUTPUT_IMPORTANCE,
+        lambda _f: ("recipe", "command"),
+        path_of,
+    ),
     # The project's tasks, as its task runner listed them in a log or output the session saw.
     Finder(
         listed_tasks,
