@@ -104,6 +104,25 @@ async def test_a_read_that_printed_nothing_names_no_language() -> None:
     assert _said(await _extract(session), "language") == []
 
 
+@pytest.mark.parametrize(
+    "error",
+    [
+        "cat: src/b.rs: No such file or directory",
+        "sed: can't read src/b.rs: No such file or directory",
+        "head: cannot open 'src/b.rs' for reading: No such file or directory",
+    ],
+)
+def test_a_file_the_reader_could_not_open_is_not_read(error: str) -> None:
+    session = _session()
+    session.run(
+        "ls && cat src/a.rs | head -80 && cat src/b.rs | head -80",
+        0,
+        f"src\nfn a() {{}}\n{error}\n",
+    )
+
+    assert [path for path, _ in shell_read_files(session.events)] == ["src/a.rs"]
+
+
 async def test_one_file_read_through_the_shell_names_no_language() -> None:
     session = _session()
     _read_with(session, "cat src/main.cpp")

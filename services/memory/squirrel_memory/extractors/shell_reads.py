@@ -6,7 +6,9 @@ Claude Code does when it reads two files in one call). Such a read shows the fil
 surely as a Read does, and counts the same as evidence of the project's language. The rule is
 the same for every ecosystem:
 
-- the command ran cleanly (exit code 0, no error) and printed something;
+- the command ran cleanly (exit code 0, no error) and printed something, and no line of its
+  output says the file could not be read (`cat: composer.json: No such file or directory`:
+  a pipe into `head` hides the reader's failure from the exit code);
 - the file is named by a reader (`file_reads.SHELL_READERS`) and lies inside the project,
   counted from the folder the command ran in; a line that changes folder (`cd`, `pushd`) or
   works in another folder (`elsewhere.ran_elsewhere`) names files nobody can place, and gives
@@ -17,6 +19,7 @@ the same for every ecosystem:
 from __future__ import annotations
 
 import posixpath
+import re
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
@@ -26,6 +29,12 @@ from squirrel_memory.extractors.git_listed import folder_of
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.models import StoredEvent
 
+#: What a reader prints beside a file's name when it could not read it.
+_UNREAD = re.compile(
+    r"no such file|cannot open|can't open|can't read|is a directory|permission denied"
+    r"|not a regular file",
+    re.IGNORECASE,
+)
 #: Steps that move the shell to another folder: the paths after them cannot be placed.
 _MOVES = frozenset({"cd", "pushd", "popd"})
 
@@ -58,8 +67,10 @@ def shell_read_files(events: list[StoredEvent]) -> list[tuple[str, str]]:
         folder = _placed(event) if named else None
         if folder is None:
             continue
+        output = str(event.content.get("output") or "")
+        unread = [line for line in output.splitlines() if _UNREAD.search(line)]
         for raw in named:
-            if raw.startswith(("~", "$")):
+            if raw.startswith(("~", "$")) or any(raw in line for line in unread):
                 continue
             path = raw if raw.startswith("/") else posixpath.join(event.project_id, folder, raw)
             if outside_root(path, event.project_id):
