@@ -62,6 +62,8 @@ from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANC
 from squirrel_memory.extractors.project_home import project_home
 from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
 from squirrel_memory.extractors.project_scripts import project_scripts
+from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISION_IMPORTANCE
+from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
@@ -166,6 +168,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer", STANDING_TAG),
+    ),
+    # What the user answered to the one design question the assistant asked in prose.
+    Finder(
+        prose_answers,
+        MemoryType.USER_STYLE,
+        PROSE_DECISION_IMPORTANCE,
+        lambda _f: ("preference", "decision", "answer"),
     ),
     # The toolchain's versions, as a subagent that read the build reported them.
     Finder(
