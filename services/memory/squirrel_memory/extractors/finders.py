@@ -84,6 +84,8 @@ from squirrel_memory.extractors.review_checks import review_checks
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.side_by_side import IMPORTANCE as PROGRAMS_IMPORTANCE
+from squirrel_memory.extractors.side_by_side import side_by_side
 from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
@@ -169,6 +171,8 @@ FOUND: tuple[Extract, ...] = (
         DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer", STANDING_TAG),
     ),
+    # A folder of separate programs, each with its own build, as a listing showed it.
+    Finder(one(side_by_side), MemoryType.PROJECT_FACT, PROGRAMS_IMPORTANCE, lambda _f: ("layout",)),
     # What the user answered to the one design question the assistant asked in prose.
     Finder(
         prose_answers,
