@@ -34,7 +34,7 @@ async def test_top_folders_each_with_a_build_file_are_programs_side_by_side(
     listing = _listing(
         "README.md", f"books/{build}", f"books/{other}", f"ledger/{build}", f"ledger/{other}"
     )
-    session.run("find . -type f | head -50", 0, listing)
+    session.run("find . -type f", 0, listing)
 
     assert _said(await _extract(session), "layout:programs") == [
         f"{PREFIX}`books/` ({build}), `ledger/` ({build})."
@@ -67,6 +67,23 @@ def test_without_a_listing_of_the_root_nothing_is_said() -> None:
     session.run("find books ledger -maxdepth 1", 0, "books/Cargo.toml\nledger/Cargo.toml\n")
 
     assert side_by_side(session.events) is None
+
+
+def test_a_root_listing_cut_by_a_pipe_may_hide_a_build_file_and_says_nothing() -> None:
+    session = _session()
+    session.run("find . -type f | head -3", 0, _listing("books/go.mod", "ledger/go.mod", "a.md"))
+
+    assert side_by_side(session.events) is None
+
+
+def test_a_whole_ls_of_the_root_beside_a_cut_find_is_enough() -> None:
+    session = _session()
+    listing = _listing("books/go.mod", "ledger/go.mod") + "---\nREADME.md\nbooks\nledger\n"
+    session.run('find . -type f | head -50 && echo "---" && ls', 0, listing)
+
+    found = side_by_side(session.events)
+
+    assert found is not None and "`books/` (go.mod), `ledger/` (go.mod)" in found.content
 
 
 def test_a_root_build_file_shown_by_ls_says_nothing() -> None:

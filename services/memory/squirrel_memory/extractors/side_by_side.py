@@ -9,10 +9,11 @@ ecosystem (a `CMakeLists.txt`, `Cargo.toml`, `go.mod`, `mix.exs`, `package.json`
 
 - two top-level folders at least, each with a build file directly inside it, as a listing or a
   search printed their paths (`file_reads.printed_paths`);
-- a listing of the root itself (`ls`, `find .`, with no other folder named) shows no build
-  file there, and none was read there: a root manifest or build file makes a monorepo or one
-  program with parts (a CMake superbuild), which `workspace_members` and the language fact
-  say; without a listing of the root nothing is said;
+- a listing of the root itself (`ls`, `find .`, with no other folder named), one of them
+  whole (not cut by a pipe into `head`), shows no build file there, and none was read there:
+  a root manifest or build file makes a monorepo or one program with parts (a CMake
+  superbuild), which `workspace_members` and the language fact say; without a whole listing
+  of the root nothing is said;
 - folders of dependencies, builds, vendored code, examples and docs are not programs of the
   project.
 
@@ -24,10 +25,11 @@ own build file (as listed in a session): `game_a/` (CMakeLists.txt), `game_b/`
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.activity import core_tokens, relative_path
 from squirrel_memory.extractors.file_reads import listing_output, printed_paths
 from squirrel_memory.extractors.manifests import in_project, manifest_language
 from squirrel_memory.extractors.stack_evidence import sample_folder
@@ -39,6 +41,8 @@ MIN_PROGRAMS = 2
 MAX_NAMED = 6
 #: Build files that name no one language: a program is built here all the same.
 _BUILD_FILES = frozenset({"makefile", "gnumakefile", "meson.build", "build.ninja"})
+#: What separates the pipelines of a shell line.
+_PIPELINES = re.compile(r"&&|\|\||;|\n")
 #: Programs that list a folder's entries, one a line (`ls -la` ends each line with the name).
 _ROOT_LISTERS = frozenset({"ls", "find", "tree"})
 #: Top folders of someone else's code or of build output, whatever they hold.
@@ -69,22 +73,28 @@ def _folders(tokens: list[str]) -> list[str]:
     return [t for t in tokens[1:] if not t.startswith("-")]
 
 
-def _root_entries(event: StoredEvent) -> set[str] | None:
-    """The names a listing of the project's root printed (`ls`, `ls -la`, `find . -type f`),
-    or None when `event` lists nothing or names another folder."""
+def _root_entries(event: StoredEvent) -> tuple[set[str], bool] | None:
+    """The names a listing of the project's root printed (`ls`, `ls -la`, `find . -type f`)
+    and whether one of its root listings is whole (not cut by a pipe: `| head -50` may hide a
+    build file), or None when `event` lists nothing or names another folder."""
     output = listing_output(event)
     command = event.content.get("command")
     if output is None or not isinstance(command, str) or event.content.get("is_error"):
         return None
-    listers = [
-        tokens
-        for part in split_segments(command)
-        if (tokens := core_tokens(part)) and tokens[0] in _ROOT_LISTERS
-    ]
-    if not listers or any(t not in (".", "./") for tokens in listers for t in _folders(tokens)):
-        return None
     cwd = event.content.get("cwd")
     if isinstance(cwd, str) and cwd and cwd.rstrip("/") != event.project_id.rstrip("/"):
+        return None
+    listers = 0
+    whole = False
+    for pipeline in _PIPELINES.split(command):
+        tokens = core_tokens(pipeline.split(" | ", 1)[0].strip().strip("()"))
+        if not tokens or tokens[0] not in _ROOT_LISTERS:
+            continue
+        if any(t not in (".", "./") for t in _folders(tokens)):
+            return None
+        listers += 1
+        whole = whole or "|" not in pipeline.replace("||", "")
+    if not listers:
         return None
     names: set[str] = set()
     for line in output.splitlines():
@@ -92,13 +102,15 @@ def _root_entries(event: StoredEvent) -> set[str] | None:
         name = word.removeprefix("./")
         if name and "/" not in name:
             names.add(name)
-    return names
+    return names, whole
 
 
 def side_by_side(events: list[StoredEvent]) -> Programs | None:
     """The programs side by side a listing of `events` showed (module docstring), or None."""
-    roots = [names for e in events if (names := _root_entries(e)) is not None]
-    if not roots or any(_build_file(name) for names in roots for name in names):
+    roots = [found for e in events if (found := _root_entries(e)) is not None]
+    if not any(whole for _, whole in roots):
+        return None
+    if any(_build_file(name) for names, _ in roots for name in names):
         return None
     shown = printed_paths(events)
     root_read = any(
