@@ -67,6 +67,9 @@ async def test_a_plain_answer_to_one_design_question_is_a_decision(
         ("Do you want me to continue with the next task?", "sure"),
         ("Here is the diff. Does this look right to you?", "yes"),
         ("Is that the behaviour you expected from the export?", "yes"),
+        # a fact asked, not a choice
+        ("Is the export service running on port 3000 right now?", "yes"),
+        ("Does the export read the invoices from the replica?", "yes"),
         # two questions: a yes cannot tell which
         (
             "Should the export include draft invoices? Should the export include archived ones?",

@@ -10,7 +10,8 @@ know it asks again or builds the other way. The rule is the same in every projec
 - the assistant's reply (the main agent's, outside code blocks) asks exactly one question; a
   sentence that only elaborates it ("For example — …?", "Or …?", "e.g. …?") is part of it;
 - the question is about the thing being built, not the assistant's next step: it opens with a
-  modal (should, must, do, does, will, would, can, is, are) whose subject is neither the
+  modal of choice (should, must, shall, will, would; "Is the server up?" asks a fact, not a
+  choice) whose subject is neither the
   assistant, the user nor a bare "this"/"that"/"it" ("Should I commit?", "Want me to …?",
   "Does this look right?" ask for a go-ahead or an approval, not a decision), and it has five
   words at least;
@@ -43,7 +44,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: A question about the thing built: a modal, then a subject that is not a pronoun of the two
 #: speakers nor a bare demonstrative.
 _DESIGN_QUESTION = re.compile(
-    r"^(?:should|must|do|does|will|would|can|could|is|are)\s+"
+    r"^(?:should|must|shall|will|would)\s+"
     r"(?!(?:i|we|you|me|us|it|this|that|these|those|there|everything|anything|something)\b)"
     r"\w",
     re.IGNORECASE,
