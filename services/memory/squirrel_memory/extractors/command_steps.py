@@ -124,7 +124,7 @@ def launched_skill(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent]
     return None
 
 
-def _ran_command(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
+def ran_command(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
     """(`/name`, its expansion) when `events[i]` is a custom slash command the user ran."""
     event = events[i]
     command = str(event.content.get("command") or "").strip()
@@ -146,7 +146,7 @@ def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
     whose texts list their steps."""
     found: dict[str, CommandSteps] = {}
     for i, event in enumerate(events[:-1]):
-        ran = _ran_command(events, i) or launched_skill(events, i)
+        ran = ran_command(events, i) or launched_skill(events, i)
         if ran is None or ran[0] in found:
             continue
         command, expansion = ran

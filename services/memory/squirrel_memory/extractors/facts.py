@@ -19,6 +19,7 @@ from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
+from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.language_fact import language_fact
@@ -40,6 +41,7 @@ from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.session_tasks import started_by_task
+from squirrel_memory.extractors.shell_reads import shell_read_files
 from squirrel_memory.extractors.stack_evidence import (
     TEST_FILE,
     is_test_data,
@@ -363,8 +365,10 @@ def project_facts(
     searched = searched_paths(runs, project_id) + tool_listed_paths(events)
     versions = None if repository else manifest_versions(events)
     drawn = drawn_paths(events)
+    # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
+    read = paths + shell_read_files(events)
     language = (
-        None if repository else language_fact(paths, ran, listed, searched, versions, drawn=drawn)
+        None if repository else language_fact(read, ran, listed, searched, versions, drawn=drawn)
     )
     if language:
         facts.append(language)
@@ -382,6 +386,7 @@ def project_facts(
         or user_about(events)
         or project_summary(events)
         or named_summary(events)
+        or folder_summary(events)
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
         # else the assistant's summary (of "this project", else of the project by its name).

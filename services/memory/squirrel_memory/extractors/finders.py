@@ -13,6 +13,8 @@ from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
+from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
+from squirrel_memory.extractors.command_outputs import command_outputs
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
 from squirrel_memory.extractors.command_steps import command_steps
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -60,6 +62,8 @@ from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANC
 from squirrel_memory.extractors.project_home import project_home
 from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
 from squirrel_memory.extractors.project_scripts import project_scripts
+from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISION_IMPORTANCE
+from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
@@ -80,6 +84,8 @@ from squirrel_memory.extractors.review_checks import review_checks
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
+from squirrel_memory.extractors.side_by_side import IMPORTANCE as PROGRAMS_IMPORTANCE
+from squirrel_memory.extractors.side_by_side import side_by_side
 from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
@@ -164,6 +170,15 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer", STANDING_TAG),
+    ),
+    # A folder of separate programs, each with its own build, as a listing showed it.
+    Finder(one(side_by_side), MemoryType.PROJECT_FACT, PROGRAMS_IMPORTANCE, lambda _f: ("layout",)),
+    # What the user answered to the one design question the assistant asked in prose.
+    Finder(
+        prose_answers,
+        MemoryType.USER_STYLE,
+        PROSE_DECISION_IMPORTANCE,
+        lambda _f: ("preference", "decision", "answer"),
     ),
     # The toolchain's versions, as a subagent that read the build reported them.
     Finder(
@@ -304,6 +319,14 @@ FOUND: tuple[Extract, ...] = (
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
     Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    # Where the custom commands the user ran put what they produce, as their run showed it.
+    Finder(
+        command_outputs,
+        MemoryType.RECIPE,
+        OUTPUT_IMPORTANCE,
+        lambda _f: ("recipe", "command"),
+        path_of,
+    ),
     # The project's tasks, as its task runner listed them in a log or output the session saw.
     Finder(
         listed_tasks,

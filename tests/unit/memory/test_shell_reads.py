@@ -1,0 +1,131 @@
+"""The project's language from the code files a session read through the shell (`cat`, `sed -n`,
+`head`): every ecosystem alike, counted as files read with a file tool, with what must not be
+counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_memory.extractors.shell_reads import shell_read_files
+from tests.unit.memory.session_builder import Session
+from tests.unit.memory.test_touched_languages import (
+    ECOS,
+    IDS,
+    PREFIX,
+    ROOT,
+    Eco,
+    _extract,
+    _said,
+    _session,
+)
+
+
+def _read_with(
+    session: Session, command: str, *, exit_code: int = 0, cwd: str | None = None
+) -> None:
+    session.run(
+        command, exit_code, "#include <x>\nint main() {}\n" if exit_code == 0 else "", cwd=cwd
+    )
+
+
+@pytest.mark.parametrize("eco", ECOS, ids=IDS)
+async def test_two_code_files_printed_by_cat_name_their_language(eco: Eco) -> None:
+    session = _session()
+    _read_with(session, f'cat {eco.first} && echo "---" && cat {eco.second}')
+
+    found = await _extract(session)
+
+    assert _said(found, "language") == [
+        f"{PREFIX}{eco.language} (2 files: `{eco.first}`, `{eco.second}`)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "language"),
+    [
+        ("src/core/World.hpp", "src/core/Npc.hpp", "C++"),
+        ("src/main.rs", "src/lib.rs", "Rust"),
+        ("lib/app/books.ex", "lib/app/post.ex", "Elixir"),
+        ("bin/main.ml", "lib/post.ml", "OCaml"),
+    ],
+)
+async def test_sed_head_and_piped_reads_count_as_reads(
+    first: str, second: str, language: str
+) -> None:
+    session = _session()
+    _read_with(session, f"sed -n 1,80p {first}")
+    _read_with(session, f"cat {second} | head -60")
+
+    found = await _extract(session)
+
+    named = ", ".join(f"`{path}`" for path in sorted((first, second)))
+    assert _said(found, "language") == [f"{PREFIX}{language} (2 files: {named})."]
+
+
+def test_paths_are_counted_from_the_folder_the_command_ran_in() -> None:
+    session = _session()
+    _read_with(session, "cat src/a.rs src/b.rs", cwd=f"{ROOT}/crates/core")
+    _read_with(session, "head -40 lib/c.ex")
+
+    assert [path for path, _ in shell_read_files(session.events)] == [
+        "crates/core/src/a.rs",
+        "crates/core/src/b.rs",
+        "lib/c.ex",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code"),
+    [
+        ("cat src/a.rs src/b.rs", 1),  # failed: the files may not exist
+        ("cd crates/core && cat src/a.rs src/b.rs", 0),  # a folder change: cannot be placed
+        ("cat /home/dev/other/src/a.rs /home/dev/other/src/b.rs", 0),  # another repository
+        ("cat ../other/src/a.rs ../other/src/b.rs", 0),
+        ("cat ~/notes/a.rs ~/notes/b.rs", 0),
+        ("cat vendor/x/a.rs vendor/x/b.rs", 0),  # not the project's own code
+        ("cat node_modules/x/a.js node_modules/x/b.js", 0),
+        ("sed -i 's/a/b/' src/a.rs src/b.rs", 0),  # an edit in place prints nothing
+        ("wc -l src/a.rs src/b.rs", 0),  # counts, not the files' text
+    ],
+)
+async def test_reads_that_cannot_be_placed_or_show_no_text_name_no_language(
+    command: str, exit_code: int
+) -> None:
+    session = _session()
+    _read_with(session, command, exit_code=exit_code)
+
+    assert _said(await _extract(session), "language") == []
+
+
+async def test_a_read_that_printed_nothing_names_no_language() -> None:
+    session = _session()
+    session.run("cat src/a.rs 2>/dev/null; cat src/b.rs 2>/dev/null; true", 0, "")
+
+    assert _said(await _extract(session), "language") == []
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "cat: src/b.rs: No such file or directory",
+        "sed: can't read src/b.rs: No such file or directory",
+        "head: cannot open 'src/b.rs' for reading: No such file or directory",
+    ],
+)
+def test_a_file_the_reader_could_not_open_is_not_read(error: str) -> None:
+    session = _session()
+    session.run(
+        "ls && cat src/a.rs | head -80 && cat src/b.rs | head -80",
+        0,
+        f"src\nfn a() {{}}\n{error}\n",
+    )
+
+    assert [path for path, _ in shell_read_files(session.events)] == ["src/a.rs"]
+
+
+async def test_one_file_read_through_the_shell_names_no_language() -> None:
+    session = _session()
+    _read_with(session, "cat src/main.cpp")
+    _read_with(session, "cat README.md config/settings.yaml")
+
+    assert _said(await _extract(session), "language") == []
