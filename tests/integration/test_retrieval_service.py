@@ -178,3 +178,45 @@ async def test_hostile_queries_and_budgets_get_clear_errors(
                 c.stub.GetUserStyleView,
                 pb.GetUserStyleViewRequest(project_id=str(project), context_budget_tokens=-5),
             )
+
+
+async def test_search_results_carry_each_field_of_the_memory_found(
+    make_settings: Callable[..., Settings], project: Path
+) -> None:
+    settings = make_settings()
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await _seed(c, project)
+        tagged = await c.call(
+            c.stub.Remember,
+            pb.RememberRequest(
+                project_id=str(project),
+                type=memory_pb2.MEMORY_TYPE_PITFALL,
+                key="pitfall:upload-retry",
+                content="The upload worker retries forever when the bucket is missing.",
+                tags=["uploads", "retries"],
+                importance=0.8,
+                file_paths=["workers/upload.py", "workers/retry.py"],
+            ),
+        )
+        found = await _search(c, project, "upload worker retries bucket")
+        first = found.results[0]
+        assert first.memory_id == tagged.memory.memory_id
+        assert first.handle
+        assert first.type == memory_pb2.MEMORY_TYPE_PITFALL
+        assert first.key == "pitfall:upload-retry"
+        assert first.content == tagged.memory.content
+        assert list(first.tags) == ["uploads", "retries"]
+        assert first.importance == pytest.approx(0.8)
+        assert first.recency_days == 0
+        assert 0 < first.score <= 1 and first.reason
+        assert first.HasField("source")
+        assert list(first.source.file_paths) == list(tagged.memory.file_paths)
+        assert list(first.source.episode_ids) == [] and list(first.source.source_refs) == []
+        others = [r for r in found.results[1:] if r.memory_id != first.memory_id]
+        assert all(r.HasField("source") and r.handle for r in others)
+        assert len({r.handle for r in found.results}) == len(found.results)
+        assert found.query == "upload worker retries bucket"
+        assert found.total_count >= len(found.results) >= 1

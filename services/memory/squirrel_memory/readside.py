@@ -280,31 +280,30 @@ class ReadSide:
                 stale = book.stale_ids(await store.get_memories(sorted(flagged)))
                 results = [r for r in results if r.memory_id not in stale]
         handles = await project.handles.handles([r.memory_id for r in results]) if results else {}
-        return pb.SearchMemoryResponse(
-            query=page.query,
-            results=[
-                views_pb2.SearchResult(
-                    memory_id=r.memory_id,
-                    handle=handles.get(r.memory_id, ""),
-                    type=MEMORY_TYPES_PB[r.type],
-                    key=r.key,
-                    content=r.content,
-                    tags=list(r.tags),
-                    importance=r.importance,
-                    recency_days=r.recency_days,
-                    score=r.score,
-                    reason=r.reason,
-                    source=views_pb2.ResultSource(
-                        episode_ids=list(r.source.episode_ids),
-                        file_paths=list(r.source.file_paths),
-                        source_refs=list(r.source.source_refs),
-                    ),
-                )
-                for r in results
-            ],
-            total_count=page.total,
-            next_page_token=page.next_page_token or "",
+        response = pb.SearchMemoryResponse(
+            query=page.query, total_count=page.total, next_page_token=page.next_page_token or ""
         )
+        # Each result made in place in the response (`add`), not made apart and copied in.
+        add = response.results.add
+        for r in results:
+            result = add(
+                memory_id=r.memory_id,
+                handle=handles.get(r.memory_id, ""),
+                type=MEMORY_TYPES_PB[r.type],
+                key=r.key,
+                content=r.content,
+                tags=r.tags,
+                importance=r.importance,
+                recency_days=r.recency_days,
+                score=r.score,
+                reason=r.reason,
+            )
+            source = result.source
+            source.SetInParent()  # present, as an empty `ResultSource` was before
+            source.episode_ids.extend(r.source.episode_ids)
+            source.file_paths.extend(r.source.file_paths)
+            source.source_refs.extend(r.source.source_refs)
+        return response
 
     async def reindex(self, request: pb.ReindexRequest) -> pb.ReindexResponse:
         loop = asyncio.get_running_loop()

@@ -10,7 +10,7 @@ import fnmatch
 import functools
 import math
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -148,10 +148,13 @@ def score_fusion_parts(
     vector_norm = {m: _clip01(score) for m, score in _best_per_id(vector).items()}
     fused: dict[str, float] = {}
     wl, wv, total = w.lexical, w.vector, w.total
+    lexical_get, vector_get, clip = lexical_norm.get, vector_norm.get, _clip01
     for memory_id in lexical_norm.keys() | vector_norm.keys():
-        value = wl * lexical_norm.get(memory_id, 0.0)
-        value += wv * vector_norm.get(memory_id, 0.0)
-        fused[memory_id] = _clip01(value / total)
+        value = wl * lexical_get(memory_id, 0.0)
+        value += wv * vector_get(memory_id, 0.0)
+        value /= total
+        # `_clip01`'s fast path inline (a sum of floats is a float): the same value.
+        fused[memory_id] = value + 0.0 if 0.0 <= value <= 1.0 else clip(value)
     return fused, {m: _clip01(value) for m, value in lexical_norm.items()}
 
 
@@ -276,6 +279,56 @@ def score_parts(
     return total, similarity, importance, recency, path_match
 
 
+PartScorer = Callable[[float, float, datetime, float], tuple[float, float, float, float, float]]
+"""`score_parts(similarity, importance, recency_score(updated_at, now), path_match, weights)`
+of one candidate, given its similarity, importance, `updated_at` and path match."""
+
+
+def part_scorer(weights: ScoreWeights | None, now: datetime) -> PartScorer:
+    """`score_parts` with `recency_score` at `now` (the default half-life), for the many
+    candidates of one query: the same floats by the same operations, with the weights and the
+    moment looked up once instead of once per candidate."""
+    w = weights or ScoreWeights()
+    w_similarity, w_importance, w_recency, w_path = (
+        w.similarity,
+        w.importance,
+        w.recency,
+        w.path_match,
+    )
+    moment = _aware(now)
+    half_life = RECENCY_HALF_LIFE_DAYS
+    exp, clip = math.exp, _clip01
+
+    def parts(
+        similarity: float, importance: float, updated_at: datetime, path_match: float
+    ) -> tuple[float, float, float, float, float]:
+        if updated_at.tzinfo is None:
+            updated_at = updated_at.replace(tzinfo=UTC)
+        age_days = (moment - updated_at).total_seconds() / 86_400
+        recency = 1.0 if age_days <= 0 else exp(-_LN2 * age_days / half_life)
+        # `_clip01`'s fast path inline: a plain float in [0, 1] (+ 0.0 turns -0.0 into 0.0).
+        s = (
+            similarity + 0.0
+            if type(similarity) is float and 0.0 <= similarity <= 1.0
+            else clip(similarity)
+        )
+        i = (
+            importance + 0.0
+            if type(importance) is float and 0.0 <= importance <= 1.0
+            else clip(importance)
+        )
+        r = recency + 0.0 if 0.0 <= recency <= 1.0 else clip(recency)
+        p = (
+            path_match + 0.0
+            if type(path_match) is float and 0.0 <= path_match <= 1.0
+            else clip(path_match)
+        )
+        total = w_similarity * s + w_importance * i + w_recency * r + w_path * p
+        return total, s, i, r, p
+
+    return parts
+
+
 def _ranked_ids(hits: Hits) -> list[str]:
     best = _best_per_id(hits)
     return sorted(best, key=lambda memory_id: (-best[memory_id], memory_id))
@@ -283,9 +336,13 @@ def _ranked_ids(hits: Hits) -> list[str]:
 
 def _best_per_id(hits: Hits) -> dict[str, float]:
     best: dict[str, float] = {}
+    seen, isfinite = best.get, math.isfinite
     for memory_id, score in hits:
-        value = _finite_or_zero(score)
-        if memory_id not in best or value > best[memory_id]:
+        value = score if type(score) is float else float(score)  # `_finite_or_zero`, inline
+        if not isfinite(value):
+            value = 0.0
+        known = seen(memory_id)
+        if known is None or value > known:
             best[memory_id] = value
     return best
 

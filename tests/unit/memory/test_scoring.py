@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+import random
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -14,12 +15,14 @@ from squirrel_memory.scoring import (
     FusionWeights,
     ScoreWeights,
     memory_score,
+    part_scorer,
     path_match_score,
     rank_fusion,
     recency_days,
     recency_score,
     score_fusion,
     score_fusion_parts,
+    score_parts,
 )
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -270,3 +273,108 @@ def test_memory_score_with_custom_weights() -> None:
 def test_score_weights_reject_negative_values() -> None:
     with pytest.raises(ValueError):
         ScoreWeights(similarity=-0.1)
+
+
+# -- the scorer of many candidates and fusion, against the formulas written out ------------
+
+
+def _reference_parts(
+    similarity: float, importance: float, updated_at: datetime, path_match: float
+) -> tuple[float, float, float, float, float]:
+    """The spec's weighted sum written out: every part clipped to [0, 1] (NaN as 0), recency
+    halving every `RECENCY_HALF_LIFE_DAYS`, 1.0 for a moment not past."""
+
+    def clipped(value: float) -> float:
+        number = float(value)
+        return 0.0 if not math.isfinite(number) else min(1.0, max(0.0, number))
+
+    aware = updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC)
+    age = (NOW - aware).total_seconds() / 86_400
+    recency = 1.0 if age <= 0 else math.exp(-math.log(2) * age / RECENCY_HALF_LIFE_DAYS)
+    s, i, r, p = clipped(similarity), clipped(importance), clipped(recency), clipped(path_match)
+    weights = ScoreWeights()
+    total = (
+        weights.similarity * s + weights.importance * i + weights.recency * r
+    ) + weights.path_match * p
+    return total, s, i, r, p
+
+
+def test_part_scorer_gives_score_parts_of_recency_to_the_bit() -> None:
+    rng = random.Random(5)
+    scorer = part_scorer(None, NOW)
+    odd = [0.0, -0.0, 1.0, -3.0, 2.5, math.nan, math.inf, -math.inf, 1, 0, True]
+    moments = [
+        NOW,
+        NOW + timedelta(days=3),
+        NOW - timedelta(seconds=1),
+        (NOW - timedelta(days=400)).replace(tzinfo=None),
+        NOW.astimezone(timezone(timedelta(hours=5))) - timedelta(days=7),
+    ]
+    cases = [
+        (rng.choice(odd), rng.choice(odd), rng.choice(moments), rng.choice(odd)) for _ in range(300)
+    ] + [
+        (rng.random(), rng.random(), NOW - timedelta(days=rng.uniform(0, 900)), rng.random())
+        for _ in range(2000)
+    ]
+    for similarity, importance, updated_at, path in cases:
+        got = scorer(similarity, importance, updated_at, path)
+        want = score_parts(
+            similarity, importance, recency_score(updated_at, NOW), path, ScoreWeights()
+        )
+        assert got == want
+        assert [math.copysign(1.0, v) for v in got] == [math.copysign(1.0, v) for v in want]
+        assert got == pytest.approx(_reference_parts(similarity, importance, updated_at, path))
+
+
+def test_part_scorer_uses_the_weights_it_is_given() -> None:
+    weights = ScoreWeights(similarity=0.1, importance=0.7, recency=0.0, path_match=0.2)
+    updated = NOW - timedelta(days=60)
+    got = part_scorer(weights, NOW)(0.5, 0.25, updated, 1.0)
+    assert got == score_parts(0.5, 0.25, recency_score(updated, NOW), 1.0, weights)
+    assert got[0] == pytest.approx(0.1 * 0.5 + 0.7 * 0.25 + 0.2 * 1.0)
+
+
+def _reference_fusion(
+    lexical: list[tuple[str, float]], vector: list[tuple[str, float]], weights: FusionWeights
+) -> dict[str, float]:
+    """Score fusion written out: each id's best finite score per list (else 0), BM25 over the
+    list's best, cosines clipped, the weighted mean clipped to [0, 1]."""
+
+    def best(hits: list[tuple[str, float]]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for memory_id, score in hits:
+            value = float(score) if math.isfinite(float(score)) else 0.0
+            out[memory_id] = max(out.get(memory_id, value), value)
+        return out
+
+    lexical_best = {m: max(0.0, s) for m, s in best(lexical).items()}
+    top = max(lexical_best.values(), default=0.0)
+    lexical_norm = {m: (s / top if top > 0 else 1.0) for m, s in lexical_best.items()}
+    vector_norm = {m: min(1.0, max(0.0, s)) for m, s in best(vector).items()}
+    return {
+        m: min(
+            1.0,
+            max(
+                0.0,
+                (
+                    weights.lexical * lexical_norm.get(m, 0.0)
+                    + weights.vector * vector_norm.get(m, 0.0)
+                )
+                / weights.total,
+            ),
+        )
+        for m in lexical_norm.keys() | vector_norm.keys()
+    }
+
+
+def test_score_fusion_matches_the_formula_on_random_and_hostile_lists() -> None:
+    rng = random.Random(11)
+    odd = [0.0, -0.0, -1.0, 1.0, 1.5, math.nan, math.inf, -math.inf, 3, 0]
+    for _ in range(400):
+        ids = [f"m{n}" for n in range(rng.randint(0, 12))]
+        lexical = [(rng.choice(ids), rng.choice([*odd, rng.uniform(0, 9)])) for _ in ids]
+        vector = [(rng.choice(ids), rng.choice([*odd, rng.uniform(-1, 1)])) for _ in ids]
+        weights = FusionWeights(lexical=rng.uniform(0, 1), vector=rng.uniform(0.01, 1))
+        fused = score_fusion(lexical, vector, weights)
+        assert fused == pytest.approx(_reference_fusion(lexical, vector, weights))
+        assert all(math.copysign(1.0, v) == 1.0 for v in fused.values())  # no -0.0

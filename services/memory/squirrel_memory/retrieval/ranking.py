@@ -18,8 +18,7 @@ from squirrel_memory.scoring import (
     MemoryScore,
     PathMatcher,
     ScoreWeights,
-    recency_score,
-    score_parts,
+    part_scorer,
 )
 
 UNMATCHED = (0.0, 0.0, 0.0)
@@ -48,6 +47,7 @@ def placed(
     hit satisfies `keep`. `importance` is a memory's importance as ranked (default: stored).
     """
     paths = not matcher.empty
+    scored = part_scorer(weights, now)
     order: list[Placed] = []
     for memory_id, item in live.items():
         parts = fused.get(memory_id)
@@ -59,12 +59,11 @@ def placed(
             and not (keep is not None and parts is not None and keep(item))
         ):
             continue
-        score = score_parts(
+        score = scored(
             relevance,
             item.importance if importance is None else importance(item),
-            recency_score(item.updated_at, now),
+            item.updated_at,
             path_score,
-            weights,
         )
         order.append((-score[0], -score[1], memory_id, score))
     order.sort()

@@ -3,6 +3,7 @@ the index cuts documents (`fts_text`), English clitics and stop words dropped.""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from squirrel_core.errors import InvalidArgumentError
@@ -10,6 +11,8 @@ from squirrel_memory.storage.checks import encodable
 from squirrel_memory.storage.formats import fts_text
 
 MAX_QUERY_TERMS = 32
+TERMS_CACHE_SIZE = 256
+"""Texts whose searchable words stay cached (`search_terms`)."""
 
 _QUERY_TOKEN = re.compile(r"[^\W_]+")
 # An English clitic after a word: possessive `Anna's`, `Anna’s`, contractions `didn't`, `we'll`.
@@ -35,6 +38,13 @@ def search_terms(text: str) -> list[str]:
     Identifiers are split on `_ . / - :` and camelCase; English clitics (`'s`, `n't`, `'ll`)
     are dropped; stop words are dropped unless nothing else is left. Not capped in number.
     """
+    return list(_search_terms(text))
+
+
+@functools.lru_cache(maxsize=TERMS_CACHE_SIZE)
+def _search_terms(text: str) -> tuple[str, ...]:
+    """`search_terms`, cached: a search cuts its query into words twice (the query's terms on
+    the event loop, then the lexical side's), and a task context cuts the same text again."""
     tokens: list[str] = []
     seen: set[str] = set()
     for token in _QUERY_TOKEN.findall(fts_text(_CLITIC.sub("", text))):
@@ -42,7 +52,7 @@ def search_terms(text: str) -> list[str]:
         if lowered not in seen and encodable(lowered):
             seen.add(lowered)
             tokens.append(lowered)
-    return [t for t in tokens if t not in STOP_WORDS] or tokens
+    return tuple([t for t in tokens if t not in STOP_WORDS] or tokens)
 
 
 def match_terms(query: str) -> list[str]:
