@@ -152,7 +152,7 @@ def test_slash_command_arguments_are_the_users_words() -> None:
         ("This session is being continued from a previous conversation …", [Origin.COMPACTION]),
         ("<bash-input>npm test</bash-input>", [Origin.TYPED]),
         ("<SYSTEM-REMINDER>x</SYSTEM-REMINDER>ok", [Origin.HARNESS, Origin.TYPED]),
-        ("<command-name>/x</command-name> and more", [Origin.SLASH_COMMAND, Origin.TYPED]),
+        ("<command-name>/x</command-name> and more", [Origin.HARNESS, Origin.SLASH_COMMAND]),
     ],
 )
 def test_odd_and_malformed_texts(text: str, expected: list[Origin]) -> None:

@@ -27,6 +27,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
@@ -82,6 +83,7 @@ class CodexFileParser:
     def __init__(self, path: str) -> None:
         self.path = path
         self.skipped: Counter[str] = Counter()
+        self._custom_prompts = CustomPrompts(codex_prompt_folder(path))
         self._session_id: str | None = None
         self._cwd: str | None = None
         self._version: str | None = None
@@ -287,7 +289,8 @@ class CodexFileParser:
             self.skipped["duplicate_user_message"] += 1
             return []
         self._prompt = (where, text)
-        return said_events(ctx, split_user_text(text))
+        expanded = self._custom_prompts.expanded(text)
+        return said_events(ctx, expanded if expanded is not None else split_user_text(text))
 
     def _exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
         call_id = str_or_none(payload.get("call_id"))

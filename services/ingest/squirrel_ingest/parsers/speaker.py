@@ -70,8 +70,9 @@ def split_user_text(text: str) -> list[Utterance]:
     """The utterances in the text of a user-role record, host and hook text first.
 
     A slash command becomes one utterance whose text is its arguments (the user's words), or its
-    name when it has none; injected blocks go to the host (`HARNESS`) or the hook (`HOOK`); what
-    is left is what the user typed.
+    name when it has none, and any text beside its markup is the body it expanded to (`HARNESS`);
+    injected blocks go to the host (`HARNESS`) or the hook (`HOOK`); what is left is what the
+    user typed.
     """
     stripped = text.strip()
     if not stripped:
@@ -98,6 +99,11 @@ def split_user_text(text: str) -> list[Utterance]:
         return " "
 
     typed = _BLOCK.sub(lift, stripped).strip()
+    if command is not None and typed:
+        # Beside a command's markup, the rest is the body the command expanded to (a custom
+        # command's or skill's file): the host's words, not the user's; theirs are the args.
+        injected[Origin.HARNESS].append(typed)
+        typed = ""
     found = [Utterance(origin, "\n".join(parts)) for origin, parts in injected.items() if parts]
     if command is not None:
         found.append(command)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import structlog
 
-from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.events import EventType, Origin, is_user_voice
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
@@ -16,6 +16,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.asked_routines import asked_routines
 from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.command_bodies import reads_as_command_body
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
@@ -38,7 +39,7 @@ from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.loaded_sources import from_loaded_files
-from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, Scope, StoredEvent
 from squirrel_memory.repository import primary_ecosystems
 
 log = structlog.get_logger()
@@ -112,6 +113,15 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     found: list[MemoryCandidate] = []
     for event, text in user_requests(events):
         if not is_user_voice(event.origin):  # a subagent prompt or a summary is not the user
+            continue
+        if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(text):
+            # A command's body the host expanded unmarked: its rules, not the user's; one that
+            # names this project holds here, as a project fact, never as the user's style.
+            found.extend(
+                replace(_style(pref, event.id), type=MemoryType.PROJECT_FACT)
+                for pref in user_instructions(text, after_assistant_action=False)
+                if pref.scope is Scope.PROJECT
+            )
             continue
         index = position[event.id]
         after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
