@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.command_steps import launched_skill, ran_command
+from squirrel_memory.extractors.command_steps import command_runs
 from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -85,16 +85,12 @@ def _written(events: list[StoredEvent]) -> list[tuple[str, str]]:
 def command_outputs(events: list[StoredEvent]) -> list[CommandOutput]:
     """Where the custom commands run in `events` put what they produce (module docstring)."""
     found: dict[str, CommandOutput] = {}
-    for i, event in enumerate(events[:-1]):
-        ran = ran_command(events, i) or launched_skill(events, i)
-        if ran is None or ran[0] in found:
+    for run in command_runs(events):
+        event, command = run.event, run.command
+        if command in found:
             continue
-        command, expansion = ran
-        text = expansion.content.get("text")
-        if not isinstance(text, str):
-            continue
-        written = _written(events[i + 2 :])
-        for shown, folder, suffix in _templates(text, event.project_id):
+        written = _written(events[run.index + 2 :])
+        for shown, folder, suffix in _templates(run.text, event.project_id):
             wrote = next(
                 (
                     (path, event_id)
@@ -105,10 +101,8 @@ def command_outputs(events: list[StoredEvent]) -> list[CommandOutput]:
             )
             if wrote is None:
                 continue
-            what = "command" if event.event_type == EventType.USER_MESSAGE else "skill"
-            name = command if what == "command" else command.lstrip("/")
             content = (
-                f"The {what} `{name}` saves what it produces as `{shown}` (a run wrote"
+                f"The {run.what} `{run.name}` saves what it produces as `{shown}` (a run wrote"
                 f" `{wrote[0]}`)."
             )
             key = f"command_output:{key_slug(command) or 'custom'}"

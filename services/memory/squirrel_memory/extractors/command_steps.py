@@ -17,6 +17,7 @@ produces]`, `<your step>`: a template the prompt shows, not the command's own st
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
@@ -141,23 +142,50 @@ def ran_command(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | 
     return command, expansion
 
 
+@dataclass(frozen=True)
+class CommandRun:
+    """A custom command the user ran, or a skill the assistant launched, with its text."""
+
+    index: int
+    event: StoredEvent
+    command: str  # `/name`
+    expansion: StoredEvent
+    text: str
+
+    @property
+    def what(self) -> str:
+        return "command" if self.event.event_type == EventType.USER_MESSAGE else "skill"
+
+    @property
+    def name(self) -> str:
+        """The name as the memory shows it: `/name` for a command, `name` for a skill."""
+        return self.command if self.what == "command" else self.command.lstrip("/")
+
+
+def command_runs(events: list[StoredEvent]) -> Iterator[CommandRun]:
+    """Each custom command run and skill launched in `events` whose text the host loaded."""
+    for i in range(len(events) - 1):
+        ran = ran_command(events, i) or launched_skill(events, i)
+        if ran is None:
+            continue
+        command, expansion = ran
+        text = expansion.content.get("text")
+        if isinstance(text, str):
+            yield CommandRun(i, events[i], command, expansion, text)
+
+
 def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
     """The custom commands the user ran and the skills the assistant launched in `events`
     whose texts list their steps."""
     found: dict[str, CommandSteps] = {}
-    for i, event in enumerate(events[:-1]):
-        ran = ran_command(events, i) or launched_skill(events, i)
-        if ran is None or ran[0] in found:
+    for run in command_runs(events):
+        event, command, expansion = run.event, run.command, run.expansion
+        if command in found:
             continue
-        command, expansion = ran
-        text = expansion.content.get("text")
-        if not isinstance(text, str):
-            continue
-        title, steps = _steps(text)
+        title, steps = _steps(run.text)
         if len(steps) < MIN_STEPS:
             continue
-        what = "command" if event.event_type == EventType.USER_MESSAGE else "skill"
-        shown_name = command if what == "command" else command.lstrip("/")
+        what, shown_name = run.what, run.name
         named = f"`{shown_name}` ({title})" if title else f"`{shown_name}`"
         shown = "; ".join(steps[:MAX_STEPS])
         statement = f"The {what} {named} runs, in order: {shown}."
