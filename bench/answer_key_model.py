@@ -31,6 +31,7 @@ from typing import Any
 
 from bench import answer_key, answer_key_table, fixture_pipeline
 from bench.answer_key_score import AnswerKeyError, Score, percent
+from bench.common import markdown_table
 from bench.model_recording import (
     Recording,
     RecordingError,
@@ -163,18 +164,8 @@ def comparison(compared: Compared) -> str:
                 )
             )
         title = "tuning projects" if split == "tuning" else "held-out projects (never tuned on)"
-        out.append(f"### {title}: rules → {compared.label}\n\n{_markdown(head, rows)}")
+        out.append(f"### {title}: rules → {compared.label}\n\n{markdown_table(head, rows)}")
     return "\n\n".join(out)
-
-
-def _markdown(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(head, widths, strict=True)) + " |"]
-    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    lines += [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
-    ]
-    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

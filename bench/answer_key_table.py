@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.answer_key_score import Score, high_by_kind, percent
-from bench.common import Figure
+from bench.common import Figure, markdown_table
 
 
 @dataclass(frozen=True)
@@ -121,13 +121,7 @@ def table(scores: list[Score], events: dict[str, int]) -> str:
     head = (*HEAD, *HOOK_HEAD) if hook else HEAD
     rows = [_row(s.project, s.language, pooled([s], events), hook) for s in scores]
     rows.append(_row("all (pooled)", "", pooled(scores, events), hook))
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(head, widths, strict=True)) + " |"]
-    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    lines += [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
-    ]
-    return "\n".join(lines)
+    return markdown_table(head, rows)
 
 
 def targets(scores: list[Score], split: str = "tuning") -> str:

@@ -69,6 +69,18 @@ def _shown(value: float) -> str:
     return f"{value:.2f}"
 
 
+def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table of `head` and `rows`, each column as wide as its widest cell."""
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    return "\n".join(
+        [line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)]
+    )
+
+
 def format_table(figures: Sequence[Figure]) -> str:
     """A Markdown table of section, measure, value, unit and note."""
     rows = [(f.section, f.measure, _shown(f.value), f.unit, f.note) for f in figures]

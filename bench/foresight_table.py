@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.answer_key_score import load_keys
-from bench.common import Figure
+from bench.common import Figure, markdown_table
 from bench.foresight_score import Tally, share
 
 SECTION = "foresight"
@@ -99,14 +99,7 @@ def table(results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset
     ]
     if hidden:
         rows.append(_pooled_row(f"held-out projects ({len(hidden)}, pooled)", hidden))
-    widths = [max(len(row[i]) for row in [HEAD, *rows]) for i in range(len(HEAD))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(HEAD, widths, strict=True)) + " |"]
-    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    lines += [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
-        for row in rows
-    ]
-    return "\n".join(lines)
+    return markdown_table(HEAD, rows)
 
 
 def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]:
