@@ -13,7 +13,8 @@ from bench.fixture_pipeline import relocate
 from bench.foresight import materialise
 from bench.foresight_fixtures import Project, sessions_of
 from bench.foresight_score import SessionFacts
-from squirrel_core.events import Event, EventType, Origin, SourceTool
+from squirrel_core.events import Event, EventType, SourceTool
+from tests.unit.test_instruction_files import loaded
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -104,20 +105,6 @@ def test_a_replayed_project_lives_in_a_folder_named_as_it_was_on_the_users_disk(
     assert PurePosixPath(moved[0].cwd or "").name == folder
 
 
-def shown(root: Path, name: str, text: str, minute: int = 0) -> Event:
-    """The host loading an instruction file into a session, as ingest's parsers give it."""
-    return Event(
-        source_tool=SourceTool.CLAUDE_CODE,
-        event_type=EventType.USER_MESSAGE,
-        timestamp=T0 + timedelta(minutes=minute),
-        content={"text": text, "loaded_file": name},
-        session_id="s",
-        cwd=str(root),
-        file_paths=(name,),
-        origin=Origin.HARNESS,
-    )
-
-
 @pytest.mark.parametrize(
     ("importer", "imported"), [("CLAUDE.md", "AGENTS.md"), ("GEMINI.md", "AGENTS.md")]
 )
@@ -126,8 +113,8 @@ def test_an_instruction_file_a_session_showed_is_there_with_its_text_for_the_nex
 ) -> None:
     facts = SessionFacts("s", (), (), (), (), ((T0, importer), (T0, imported), (T0, "src/x.py")))
     events = [
-        shown(tmp_path, importer, f"@{imported}\n"),
-        shown(tmp_path, imported, "# Rules\n\nCommit directly to `main`.\n"),
+        loaded(tmp_path, importer, f"@{imported}\n"),
+        loaded(tmp_path, imported, "# Rules\n\nCommit directly to `main`.\n"),
     ]
 
     materialise(tmp_path, facts, events)
@@ -140,8 +127,8 @@ def test_an_instruction_file_a_session_showed_is_there_with_its_text_for_the_nex
 def test_a_later_session_replaces_the_text_an_earlier_one_showed(tmp_path: Path) -> None:
     facts = SessionFacts("s", (), (), (), (), ((T0, "CLAUDE.md"),))
     materialise(tmp_path, facts)  # touched without its text shown: made empty
-    materialise(tmp_path, facts, [shown(tmp_path, "CLAUDE.md", "old\n")])
-    materialise(tmp_path, facts, [shown(tmp_path, "CLAUDE.md", "@AGENTS.md\n", 5)])
+    materialise(tmp_path, facts, [loaded(tmp_path, "CLAUDE.md", "old\n")])
+    materialise(tmp_path, facts, [loaded(tmp_path, "CLAUDE.md", "@AGENTS.md\n", 5)])
 
     assert (tmp_path / "CLAUDE.md").read_text() == "@AGENTS.md\n"
 
@@ -154,7 +141,10 @@ def test_an_instruction_file_outside_the_project_is_not_written(tmp_path: Path) 
     materialise(
         project,
         facts,
-        [shown(project, "../CLAUDE.md", "x\n"), shown(project, "/home/u/.claude/CLAUDE.md", "y\n")],
+        [
+            loaded(project, "../CLAUDE.md", "x\n"),
+            loaded(project, "/home/u/.claude/CLAUDE.md", "y\n"),
+        ],
     )
 
     assert list(project.iterdir()) == []
