@@ -53,7 +53,14 @@ async def running(
 @pytest.fixture
 def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     def make(**env: str) -> Settings:
-        base = {"SQRL_HOME": str(tmp_path / "home"), "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600"}
+        # The gateway's own share of a hook's deadline is the longest allowed: the default
+        # second is for a host's turn, and a loaded machine can spend it before the memory
+        # service answers (a test of the deadline sets its own).
+        base = {
+            "SQRL_HOME": str(tmp_path / "home"),
+            "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+            "SQRL_HOOKS_DEADLINE_MS": "60000",
+        }
         base.update({f"SQRL_{k.upper()}": v for k, v in env.items()})
         return load_settings(base)
 
