@@ -63,7 +63,7 @@ _IN_THE_MANIFEST: Final = frozenset({"libraries"})
 #: The layout fact read from a file in the repository ("Layout: What the files do, per
 #: README.md: …", "Layout: How the folders are organised, per AGENTS.md: …") restates that file,
 #: which the assistant opens when a task needs it; it cost 100-130 tokens of a 600-token start
-#: (a third of some starts) and kept an instruction the user gave out of one. It stays in the
+#: (a fifth of some starts) and kept a rule and a command out of one. It stays in the
 #: brief view, in search and in the per-prompt context; a layout seen in a session ("as listed
 #: in a session") is kept.
 _LAYOUT_OF_A_FILE = re.compile(r"^layout:\s[^:`]*\bper [\w./-]+:\s", re.IGNORECASE)
