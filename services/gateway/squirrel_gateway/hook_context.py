@@ -62,7 +62,7 @@ _AT_A_GLANCE: Final = frozenset(
 _IN_THE_MANIFEST: Final = frozenset({"libraries"})
 #: The layout fact read from a file in the repository ("Layout: What the files do, per
 #: README.md: …", "Layout: How the folders are organised, per AGENTS.md: …") restates that file,
-#: which the assistant opens when a task needs it; it cost 100-130 tokens of a 600-token start
+#: which the assistant opens when a task needs it; it cost up to 190 tokens of a 600-token start
 #: (a fifth of some starts) and kept a rule and a command out of one. It stays in the
 #: brief view, in search and in the per-prompt context; a layout seen in a session ("as listed
 #: in a session") is kept.
