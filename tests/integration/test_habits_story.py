@@ -34,8 +34,9 @@ START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 SESSION_BUDGET = 600
 
 #: (the user's request, the assistant's report, the user's reply) per session: the two habits
-#: said again in other words each time, a one-off request in every session, and a choice said
-#: in the first session that the user reverses in the third.
+#: said again in other words each time, a one-off request in every session, a choice said in
+#: the first session that the user reverses in the third, and a rule stated once, firmly, in
+#: the last.
 SESSIONS = [
     (
         "Use pnpm instead of npm. Port the handlers to the new router.",
@@ -56,7 +57,8 @@ SESSIONS = [
     (
         "fix this test please, the signup one.",
         "Moved the loader.",
-        "do all the steps in one go. A task is only complete when the tests are green.",
+        "do all the steps in one go. A task is only complete when the tests are green. From "
+        "now on, NEVER add a dependency without asking me!!",
     ),
 ]
 
@@ -170,6 +172,8 @@ async def test_habits_repeated_across_sessions_lead_the_style_view_and_the_sessi
     assert "keep going" in first_two or "don't stop" in first_two, style
     assert "done" in first_two or "complete" in first_two or "finished" in first_two, style
     assert "no coding-style preferences" not in start.text.lower()
+    # a rule stated once, however firmly, comes after what the user keeps saying
+    assert "dependency" not in first_two, style
     # must not: a one-off request as a standing preference, nor the choice the user reversed
     assert "fix this test" not in start.text.lower()
     assert not any("fix" in key and "test" in key for key in keys), keys

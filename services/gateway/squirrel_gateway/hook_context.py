@@ -60,6 +60,13 @@ _AT_A_GLANCE: Final = frozenset(
 #: It stays in the brief view, in search and in the per-prompt context; the framework fact
 #: (what the code is built with, from how the code uses it) is kept.
 _IN_THE_MANIFEST: Final = frozenset({"libraries"})
+#: The layout fact read from a file in the repository ("Layout: What the files do, per
+#: README.md: …", "Layout: How the folders are organised, per AGENTS.md: …") restates that file,
+#: which the assistant opens when a task needs it; it cost up to 190 tokens of a 600-token start
+#: (a fifth of some starts) and kept a rule and a command out of one. It stays in the
+#: brief view, in search and in the per-prompt context; a layout seen in a session ("as listed
+#: in a session") is kept.
+_LAYOUT_OF_A_FILE = re.compile(r"^layout:\s[^:`]*\bper [\w./-]+:\s", re.IGNORECASE)
 MAX_PROMPT_FILES: Final = 8
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
@@ -153,7 +160,8 @@ async def session_start(
 ) -> Injection:
     """The user_style and project_brief views in core mode (its modules first, without what the
     project is and its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries
-    its manifest lists, `_IN_THE_MANIFEST`), the everyday commands (the
+    its manifest lists, `_IN_THE_MANIFEST`, nor a layout a repository file explains,
+    `_LAYOUT_OF_A_FILE`), the everyday commands (the
     test command first) and the top pitfalls, in one budget; the first command (the test
     command whenever one is known) and the user's top preference are placed first, then each
     section's best line before any section's second, so the budget never leaves those two out
@@ -173,7 +181,11 @@ async def session_start(
     # are what a later session goes to, and a long summarised fact never keeps them out.
     entries: list[str | ModuleSummary] = [
         *brief.modules,
-        *(fact for fact in brief.key_facts if not _at_a_glance(fact, _IN_THE_MANIFEST)),
+        *(
+            fact
+            for fact in brief.key_facts
+            if not _at_a_glance(fact, _IN_THE_MANIFEST) and not _LAYOUT_OF_A_FILE.match(fact)
+        ),
     ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
     recipes = await everyday_commands(

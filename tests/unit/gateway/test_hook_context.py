@@ -741,6 +741,47 @@ async def test_the_libraries_the_manifest_lists_are_left_to_it_but_the_framework
     assert "- Framework: Built with Phoenix, Ecto." in again.text
 
 
+@pytest.mark.parametrize(
+    "layout",
+    [
+        # a README that draws its files (Lua), an instruction file that lists its folders (PHP)
+        "Layout: What the files do, per README.md: `main.lua` entrypoint; `lib/seq.lua` steps.",
+        "Layout: How the folders are organised, per AGENTS.md: `src/Command/` CLI commands; "
+        "`src/Action/` use cases.",
+    ],
+)
+async def test_a_layout_a_repository_file_explains_is_left_to_that_file(
+    backend: FakeBackend, layout: str
+) -> None:
+    backend.key_facts = ["Framework: Built with Phoenix.", layout]
+    backend.search_results = [the_test_command("To run the tests: `mix test`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert "Layout" not in out.text and "- Framework: Built with Phoenix." in out.text
+    # the only thing known: a start is never left blank
+    backend.key_facts = [layout]
+    backend.style_items, backend.pitfalls, backend.search_results = [], [], []
+    alone = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert f"- {layout}" in alone.text
+
+
+async def test_a_layout_seen_in_a_session_stays_in_the_start(backend: FakeBackend) -> None:
+    seen = (
+        "Layout: Separate programs side by side, each with its own build file (as listed in a "
+        "session): `game/` (CMakeLists.txt), `racer/` (CMakeLists.txt)."
+    )
+    backend.key_facts = [seen]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+
+    assert f"- {seen}" in out.text
+
+
 async def test_session_start_asks_for_the_live_pitfalls_only(backend: FakeBackend) -> None:
     await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
     call = next(c for c in backend.calls if c.method == "get_pitfalls_view")

@@ -319,3 +319,38 @@ def test_before_you_say_it_is_done_is_the_definition_of_done(text: str) -> None:
 )
 def test_before_you_say_about_something_else_is_no_definition_of_done(text: str) -> None:
     assert workflow_habits(text, after_assistant_action=True) == []
+
+
+async def test_a_habit_said_in_two_sessions_leads_a_rule_stated_once_more_firmly(
+    stores: tuple[SqliteStore, SqliteUserStore], tmp_path: Path
+) -> None:
+    store, users = stores
+    sessions = [
+        (
+            "Port the handlers.",
+            "Ported the first handler.",
+            "keep going until all of them are done.",
+        ),
+        (
+            "Add the flags.",
+            "Added --verbose.",
+            "don't stop after the first one, do the whole list. From now on, ALWAYS write the "
+            "changelog entry first!!",
+        ),
+    ]
+    after = await _replay(stores, sessions)
+    stated = next(m for k, m in after[1].items() if k != CARRY_KEY and "standing" in m.tags)
+    carry = after[1][CARRY_KEY]
+    # stated once with emphasis, it weighs more than the habit said in two sessions
+    assert "recurring" in carry.tags and "recurring" not in stated.tags
+    assert stated.importance > carry.importance
+
+    views = Views(store, user_store=users, views_dir=tmp_path / "views", clock=lambda: NOW)
+    try:
+        core = await views.user_style(store.project_id, user_id="u", mode="core")
+        full = await views.user_style(store.project_id, user_id="u", mode="full")
+    finally:
+        views.close()
+    # what the user keeps saying opens the session; the full view keeps the weights' order
+    assert [i.key for i in core.items[:2]] == [CARRY_KEY, stated.key]
+    assert [i.key for i in full.items[:2]] == [stated.key, CARRY_KEY]

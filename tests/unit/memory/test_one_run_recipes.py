@@ -136,6 +136,41 @@ def test_one_run_of_a_single_test_is_not_the_test_recipe(command: str) -> None:
     assert not any(k.startswith("recipe:test") for k in _recipes([(command, 0, "ok")]))
 
 
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        ("npx tsc --noEmit -p tsconfig.json 2>&1 | head -10", "recipe:typecheck"),
+        ("mypy --config-file mypy.ini", "recipe:typecheck"),
+        ("vendor/bin/phpunit -c phpunit.xml", "recipe:test"),
+        ("cargo test --manifest-path=Cargo.toml", "recipe:test"),
+        ("quux test --config quux.toml", "recipe:test"),
+    ],
+)
+def test_a_root_configuration_file_given_to_an_option_is_a_whole_run(
+    command: str, key: str
+) -> None:
+    found = _recipes([(command, 0, "")])
+
+    assert key in found, found
+    assert f"`{command.split(' 2>', maxsplit=1)[0]}`" in found[key]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # A file to check, or a sub-folder's configuration: some of the project, not all of it.
+        "npx tsc --noEmit src/app.ts",
+        "vendor/bin/phpunit -c phpunit.xml tests/Unit/ParserTest.php",
+        "mypy --config-file tools/mypy.ini",
+        "quux test --config=web/quux.toml",
+    ],
+)
+def test_a_picked_file_beside_a_configuration_file_is_no_whole_run(command: str) -> None:
+    found = _recipes([(command, 0, "")])
+
+    assert not any(k in found for k in ("recipe:test", "recipe:typecheck")), found
+
+
 def test_a_single_test_run_is_shown_once_the_whole_run_is_known() -> None:
     found = _recipes([("quux test test/parse_test.qx", 0, "ok"), ("quux test", 0, "ok")])
 

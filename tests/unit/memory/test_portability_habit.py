@@ -56,6 +56,72 @@ def test_no_habit_without_an_instruction(text: str) -> None:
     assert portable_clause(text) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        # A web app that people deploy themselves, and its error tracker.
+        (
+            "since this is an open source app that people self host we need to make sure "
+            "we're not forcing EVERYONE to move to one error tracker when we switch - it needs "
+            "to be configurable if they use another one",
+            "not forcing EVERYONE to move",
+        ),
+        # A command-line tool and its package registry.
+        (
+            "Don't force every install onto the public registry, it must stay optional per "
+            "install.",
+            "Don't force every install onto",
+        ),
+        # A library and the runtime its users pick.
+        ("The async runtime has to be configurable for users of the crate.", "configurable for"),
+    ],
+)
+def test_not_forcing_one_choice_on_everyone_is_the_habit(text: str, quoted: str) -> None:
+    found = portability_habit(text, after_assistant_action=True)
+
+    assert found is not None and found.key == PORTABLE_KEY
+    assert quoted in found.content
+    assert found.content.endswith("”.")
+
+
+def test_a_long_sentence_is_quoted_around_the_wording() -> None:
+    text = (
+        "ok so the plan is fine and the tests pass and the docs were updated yesterday by the "
+        "other team, but we shouldn't force users to install the desktop app just to read the "
+        "report, since many of them only ever open it once a quarter from a shared machine"
+    )
+    clause = portable_clause(text)
+
+    assert clause is not None and "shouldn't force users to install" in clause
+    assert clause.startswith("… ") and len(clause) < len(text)
+
+
+def test_capitals_on_the_people_it_is_for_stress_it() -> None:
+    plain = portability_habit("We're not forcing everyone to use it.", after_assistant_action=False)
+    loud = portability_habit("We're not forcing EVERYONE to use it.", after_assistant_action=False)
+
+    assert plain is not None and loud is not None
+    assert "emphasis" in loud.tags and "emphasis" not in plain.tags
+    assert loud.importance > plain.importance
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A question, a report, a plain fact: none is an instruction.
+        "Should it be configurable for users?",
+        "The new login flow forces everyone to sign in again.",
+        "The timeout is configurable.",
+        "The port must be configurable.",
+        # Force as a git option, not a choice forced on people.
+        "Don't force push to main.",
+        "We shouldn't force the merge.",
+    ],
+)
+def test_no_habit_where_nothing_is_kept_open_for_others(text: str) -> None:
+    assert portable_clause(text) is None
+
+
 def test_a_nudge_after_the_assistant_acted_counts_as_a_correction() -> None:
     found = portability_habit("No, make it cross-platform.", after_assistant_action=True)
     assert found is not None and found.correction and "correction" in found.tags

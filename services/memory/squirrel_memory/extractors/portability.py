@@ -2,11 +2,15 @@
 
 Users say it while choosing a tool or an approach: "I don't want to make it only work for me
 or make assumptions about people's env", "it has to work for everyone, whatever their OS",
-"let's keep it cross-platform". Every such wording is filed under one key (`PORTABLE_KEY`),
-quoted in the user's words, said once a tentative instruction as the simplicity habit is
-(`working_habits.py`). Only an instruction counts: a question ("does it work on Windows?"),
-a report ("it only works for me after a restart") or a plain fact ("the library is
-cross-platform") is not the habit.
+"let's keep it cross-platform", or, of what they ship to others, "we're not forcing everyone to
+move to one service: it needs to be configurable if they use another". Every such wording is
+filed under one key (`PORTABLE_KEY`), quoted in the user's words (around the wording when the
+sentence is long), said once a tentative instruction as the simplicity habit is
+(`working_habits.py`), stressed when the user wrote the people it is for or the refusal in
+capitals ("not forcing EVERYONE"). Only an instruction counts: a question ("does it work on
+Windows?", "should it be configurable for users?"), a report ("it only works for me after a
+restart", "we force everyone to log in again") or a plain fact ("the library is
+cross-platform", "the timeout is configurable") is not the habit.
 """
 
 from __future__ import annotations
@@ -16,24 +20,32 @@ import re
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
     TENTATIVE_IMPORTANCE,
     TENTATIVE_TAG,
     StatedPreference,
 )
 from squirrel_memory.extractors.wording import strip_markdown
-from squirrel_memory.extractors.working_habits import HABIT_STEP, is_question
+from squirrel_memory.extractors.working_habits import HABIT_STEP, around, is_question
 from squirrel_memory.models import Scope
 
 PORTABLE_KEY = "pref:works_for_anyone"
 PORTABLE_TAG = "portability"
 MAX_QUOTE_CHARS = 160
-_LEAD = "The user wants solutions that work for anyone, without assumptions about their own machine"
+_LEAD = "The user wants solutions that work for anyone, not only for their own machine or setup"
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
 _NOT = r"(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not|never|not|no|without)"
 _OTHERS = (
     r"(?:people|users|others|other people|everyone|everybody|anyone|anybody|someone else|"
     r"the user|their|other machines|other systems)"
 )
+#: Who a thing the project ships is for: its users, each install or deployment of it.
+_AUDIENCE_WORDS = (
+    r"everyone|everybody|anyone|anybody|people|users|all users|other users|others|"
+    r"(?:every|each|all) (?:user|install|installation|instance|deployment|deploy|team|site)s?"
+)
+_AUDIENCE = f"(?:{_AUDIENCE_WORDS})"
 _WORDINGS = (
     # don't want to make it only work for me / shouldn't only work on my machine
     re.compile(
@@ -60,18 +72,38 @@ _WORDINGS = (
         r"(?:\w+\s+)?cross[- ](?:platform|browser)\b",
         re.IGNORECASE,
     ),
+    # we're not forcing everyone to move to X / don't force every install onto one service
+    re.compile(
+        r"\b(?:not|never|don'?t|do not|shouldn'?t|should not|without|avoid)\s+"
+        r"(?:be\s+)?forc(?:e|es|ed|ing)\s+" + _AUDIENCE + r"\s+(?:to|onto|into|on)\b",
+        re.IGNORECASE,
+    ),
+    # it needs to be configurable if they use … / must be optional per install
+    re.compile(
+        r"\b(?:needs? to|has to|have to|must|should)\s+(?:stay|be|remain)\s+"
+        r"(?:configurable|optional|opt-?in|pluggable|swappable)\b[^.?!]{0,30}?\b"
+        r"(?:if|for|per|by|so)\s+(?:they|them|whoever|" + _AUDIENCE_WORDS + r")\b",
+        re.IGNORECASE,
+    ),
+)
+#: The people it is for, or the refusal, written in capitals: the user stressed it.
+_EMPHASIS = re.compile(
+    r"\b(?:EVERYONE|EVERYBODY|ANYONE|ANYBODY|ALL|EVERY|NEVER|NOT|DON'?T|MUST|ONLY)\b"
 )
 
 
 def portable_clause(text: str) -> str | None:
-    """The sentence of a user message that asks for what works for anyone, or None."""
+    """The sentence of a user message that asks for what works for anyone (about
+    `MAX_QUOTE_CHARS` of it around the wording when it is long), or None."""
     plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
     for raw in _SENTENCES.split(plain):
         flat = " ".join(raw.split())
         if not flat or is_question(flat):
             continue
-        if any(cue.search(flat) for cue in _WORDINGS):
-            return flat if len(flat) <= MAX_QUOTE_CHARS else None
+        found = [m for cue in _WORDINGS if (m := cue.search(flat))]
+        if found:
+            first = min(found, key=lambda m: m.start())
+            return around(flat, first.start(), first.end(), MAX_QUOTE_CHARS)
     return None
 
 
@@ -80,9 +112,17 @@ def portability_habit(text: str, *, after_assistant_action: bool) -> StatedPrefe
     clause = portable_clause(text)
     if clause is None:
         return None
-    marks = (CORRECTION_TAG,) if after_assistant_action else ()
+    emphasis = bool(_EMPHASIS.search(clause))
+    marks = tuple(
+        tag
+        for tag, marked in ((CORRECTION_TAG, after_assistant_action), (EMPHASIS_TAG, emphasis))
+        if marked
+    )
     importance = (
-        TENTATIVE_IMPORTANCE + HABIT_STEP + (CORRECTION_STEP if after_assistant_action else 0.0)
+        TENTATIVE_IMPORTANCE
+        + HABIT_STEP
+        + (CORRECTION_STEP if after_assistant_action else 0.0)
+        + (EMPHASIS_STEP if emphasis else 0.0)
     )
     return StatedPreference(
         key=PORTABLE_KEY,

@@ -179,16 +179,16 @@ def habit_clause(text: str, *, after_assistant_action: bool = False) -> str | No
         ):
             match = next((m for cue in _HINTS if (m := cue.search(flat))), None)
         if match is not None:
-            return _around(flat, match.start(), match.end())
+            return around(flat, match.start(), match.end())
     return None
 
 
-def _around(flat: str, start: int, end: int) -> str:
-    """`flat` when short, else about `MAX_QUOTE_CHARS` of it around `start:end`, cut at
+def around(flat: str, start: int, end: int, limit: int = MAX_QUOTE_CHARS) -> str:
+    """`flat` when short, else about `limit` characters of it around `start:end`, cut at
     words and marked with "…" where cut."""
-    if len(flat) <= MAX_QUOTE_CHARS:
+    if len(flat) <= limit:
         return flat.strip(" ,;:")
-    room = max(0, MAX_QUOTE_CHARS - (end - start)) // 2
+    room = max(0, limit - (end - start)) // 2
     left, right = max(0, start - room), min(len(flat), end + room)
     while 0 < left < start and not flat[left - 1].isspace():
         left += 1

@@ -43,7 +43,7 @@ from squirrel_memory.views.codec import (
     style_from_json,
     to_json,
 )
-from squirrel_memory.views.core_style import core_style
+from squirrel_memory.views.core_style import core_style, said_again_first
 from squirrel_memory.views.markdown import (
     author,
     file_list,
@@ -210,6 +210,8 @@ class Views:
         if view_mode != "full":
             memories = core_style(memories)
         items = merge_style(memories, globals_, user_id, self._weigh)
+        if view_mode != "full":
+            items = said_again_first(items)
         limit = STYLE_ITEMS[1] if view_mode == "full" else STYLE_ITEMS[0]
         heading = "## User Coding Style"
         notes = [Note(i.key, "user_style", i.key, i.summary) for i in items[:limit]]

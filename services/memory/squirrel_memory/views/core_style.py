@@ -1,14 +1,17 @@
 """The core style view's choice: which of the user's instructions a session starts with.
 
-Standing rules (said in several sessions) first, by importance; then at most a couple said once
-that the user stressed or corrected, marked as said once; rules only read from an instruction
-file the host loads itself are left to that file unless nothing else is on record.
+Standing rules first; then at most a couple said once that the user stressed or corrected,
+marked as said once; rules only read from an instruction file the host loads itself are left to
+that file unless nothing else is on record. In the view, what the user said more than once
+(in several sessions, or again after a break) leads (`said_again_first`): a rule stated once,
+however firmly, comes after the instructions the user keeps giving.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.models import MemoryItem
@@ -40,9 +43,31 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     return firm + said_once[:SAID_ONCE_ITEMS] or from_files
 
 
+class _Tagged(Protocol):
+    @property
+    def tags(self) -> Sequence[str]: ...
+
+
+_T = TypeVar("_T", bound=_Tagged)
+
+
+def said_again_first(items: Sequence[_T]) -> list[_T]:
+    """`items` (already in the view's order) with those the user said more than once
+    (`recurring`: in several sessions, again after a break, or "as I said") before the rest,
+    each part in its order: the instruction said most often opens the view, ahead of a rule
+    stated once with more emphasis (recurrence and stress already order the recurring ones)."""
+    return sorted(items, key=lambda item: RECURRING_TAG not in item.tags)
+
+
 def _only_written(memory: MemoryItem) -> bool:
     """A rule read from a file in a session, which the user never said again in a prompt."""
     return WRITTEN_TAG in memory.tags and RECURRING_TAG not in memory.tags
 
 
-__all__ = ["SAID_ONCE_ITEMS", "SAID_ONCE_MIN_IMPORTANCE", "SAID_ONCE_PREFIX", "core_style"]
+__all__ = [
+    "SAID_ONCE_ITEMS",
+    "SAID_ONCE_MIN_IMPORTANCE",
+    "SAID_ONCE_PREFIX",
+    "core_style",
+    "said_again_first",
+]

@@ -235,14 +235,34 @@ def whole_run(attempt: Attempt) -> bool:
 def picks_tests(command: str, base: str) -> bool:
     """Whether a test command runs only some tests: after its `base`, a file, a folder, a
     `file::test` or a by-name option (`-k`, `-t`, `-run`, `--filter` …). The project's test
-    command is the one without them; such a run is an example."""
+    command is the one without them; such a run is an example. A configuration file in the
+    project's root given to an option (`-p tsconfig.json`, `-c phpunit.xml`, `--config-file
+    mypy.ini`, `--manifest-path=Cargo.toml`) says how the whole project is checked, and picks
+    nothing."""
+    after_option = False
     for token in command.removeprefix(base).split():
-        word = token.split("=", 1)[0]
-        if word in _TEST_PICKERS or "::" in token or "/" in token:
+        word, equals, value = token.partition("=")
+        if word in _TEST_PICKERS or "::" in token:
             return True
-        if not token.startswith("-") and re.search(r"\.\w{1,5}$", token):
+        if token.startswith("-"):
+            after_option = not equals
+            if equals and "/" in value and not _CONFIG_FILE.fullmatch(value):
+                return True
+            continue
+        if after_option and _CONFIG_FILE.fullmatch(token):
+            after_option = False
+            continue
+        after_option = False
+        if "/" in token or re.search(r"\.\w{1,5}$", token):
             return True
     return False
+
+
+#: A configuration file of the project's root, by the formats configuration is written in.
+_CONFIG_FILE = re.compile(
+    r"[\w.-]+\.(?:json|jsonc|json5|toml|ya?ml|ini|cfg|conf|xml|xml\.dist|props|properties)",
+    re.IGNORECASE,
+)
 
 
 def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
