@@ -7,7 +7,8 @@ fresh memory service (its own home, so no other project's memories are there). B
 the service holds what sessions 1..k-1 produced: their events appended with AppendEvents and
 processed with the `rules` extractor (ProcessNow), the vector index caught up. Then what Squirrel
 would inject is asked through the real path: the gateway's `HookService` (session start, then one
-`UserPromptSubmit` per user prompt of session k, at the default `hooks.*` budgets) over a
+`UserPromptSubmit` per user prompt of session k but a host's own commands, `/status`, `/model`,
+and a session start again after `/clear`, at the default `hooks.*` budgets) over a
 `GrpcMemoryBackend`, i.e. the memory service over gRPC plus the gateway's formatting. Only the
 hook deadline is raised (a slow shared machine must not turn an answer into silence).
 
