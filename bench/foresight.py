@@ -7,7 +7,8 @@ fresh memory service (its own home, so no other project's memories are there). B
 the service holds what sessions 1..k-1 produced: their events appended with AppendEvents and
 processed with the `rules` extractor (ProcessNow), the vector index caught up. Then what Squirrel
 would inject is asked through the real path: the gateway's `HookService` (session start, then one
-`UserPromptSubmit` per user prompt of session k, at the default `hooks.*` budgets) over a
+`UserPromptSubmit` per user prompt of session k but a host's own commands, `/status`, `/model`,
+and a session start again after `/clear`, at the default `hooks.*` budgets) over a
 `GrpcMemoryBackend`, i.e. the memory service over gRPC plus the gateway's formatting. Only the
 hook deadline is raised (a slow shared machine must not turn an answer into silence).
 
@@ -109,6 +110,22 @@ INDEX_WAIT_SECONDS = 300.0
 NEAR_HITS = 3
 """Search hits --details shows for a prompt the hook left unanswered."""
 HOSTS = {SourceTool.CODEX: "codex", SourceTool.GEMINI_CLI: "gemini"}
+#: The commands a host runs itself, with no model turn and so no prompt hook (Claude Code's,
+#: Codex CLI's and Gemini CLI's own screens and settings). `/clear` (Codex `/new`) also starts
+#: the context afresh: the host asks the session-start hook again (source `clear`).
+_HOST_COMMAND_TEXT = (
+    "/clear /new /doctor /status /mcp /model /config /settings /help /cost /stats /login /logout"
+    " /permissions /resume /exit /quit /hooks /agents /ide /vim /theme /context /add-dir"
+    " /export /rewind /terminal-setup /tools /auth /chat /diff /approvals"
+)
+HOST_COMMANDS = frozenset(_HOST_COMMAND_TEXT.split())
+RESTARTS = frozenset({"/clear", "/new"})
+
+
+def host_command(prompt: str) -> str | None:
+    """The host's own command a prompt is (`/clear`, `/model opus`), or None."""
+    words = prompt.split()
+    return words[0].lower() if words and words[0].lower() in HOST_COMMANDS else None
 
 
 # -- the replay ----------------------------------------------------------------------------------
@@ -315,6 +332,13 @@ async def _score(
     prompts: list[Injected] = []
     for at, text in facts.prompts:
         recorder.now = at
+        command = host_command(text)
+        if command in RESTARTS:
+            again = await _ask(hooks, recorder, host, "SessionStart", {**base, "source": "clear"})
+            prompts.append(Injected(at, again.tokens, again.served, text, again.text, restart=True))
+            continue
+        if command is not None:
+            continue  # the host handles it: no prompt reaches the model nor the prompt hook
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
         near = () if answer.served else await _below_the_cut(backend, project_id, text)
         prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text, near))

@@ -97,6 +97,8 @@ class Injected:
     text: str = ""
     #: For --details, when nothing was served: the best search hits and their score and reason.
     near: tuple[tuple[Served, str], ...] = ()
+    #: A session start asked again at `at`: the host cleared the context (`/clear`).
+    restart: bool = False
 
     def before(self, moment: datetime, *, strictly: bool = False) -> bool:
         """Whether the session had this answer by `moment`."""
@@ -132,6 +134,8 @@ class Tally:
     """Counts for one session or many (added up)."""
 
     sessions: int = 0
+    #: Session-start answers: one per session, and one more per `/clear` (a fresh context).
+    starts: int = 0
     failures: int = 0
     warned: int = 0
     fix_right: int = 0
@@ -167,14 +171,19 @@ def score_session(
     prompts: Sequence[Injected],
     root: str = "",
 ) -> Tally:
-    """Scores one session against the sessions before it and what it was served."""
+    """Scores one session against the sessions before it and what it was served; `prompts`
+    may hold session starts asked again (`Injected.restart`: after `/clear`), which count as
+    starts, not prompts."""
     answers = [start, *prompts]
+    asked = [p for p in prompts if not p.restart]
+    restarts = [p for p in prompts if p.restart]
     tally = Tally(
         sessions=1,
-        start_tokens=start.tokens,
-        prompts=len(prompts),
-        prompt_tokens=sum(p.tokens for p in prompts),
-        prompt_answers=sum(1 for p in prompts if p.served),
+        starts=1 + len(restarts),
+        start_tokens=start.tokens + sum(r.tokens for r in restarts),
+        prompts=len(asked),
+        prompt_tokens=sum(p.tokens for p in asked),
+        prompt_answers=sum(1 for p in asked if p.served),
     )
     seen: set[str] = set()
     for failure in facts.failures:
@@ -271,7 +280,8 @@ def answer_lines(
     lines = [f"{facts.session_id}"]
     for answer in answers:
         said = " ".join(answer.prompt.split())[:100]
-        lines.append(f"  {'start' if answer.at is None else 'prompt'}: {said!r} {answer.tokens} t")
+        kind = "start" if answer.at is None else "restart" if answer.restart else "prompt"
+        lines.append(f"  {kind}: {said!r} {answer.tokens} t")
         for item in answer.served:
             flat = " ".join(item.content.split())
             outcome = outcomes.get((item.type, flat), Outcome.UNUSED)

@@ -43,6 +43,7 @@ HEAD = (
 
 def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
     scored = t.sessions
+    starts = t.starts or scored
     return (
         name,
         sessions,
@@ -51,7 +52,7 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         share(t.fix_right, t.failures),
         share(t.recipes_served, t.recipes),
         share(t.instructions_served, t.instructions),
-        f"{t.start_tokens / scored:.0f}" if scored else "n/a",
+        f"{t.start_tokens / starts:.0f}" if starts else "n/a",
         f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
         share(t.prompt_answers, t.prompts),
         f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",

@@ -149,3 +149,21 @@ def test_an_instruction_file_outside_the_project_is_not_written(tmp_path: Path) 
 
     assert list(project.iterdir()) == []
     assert not (tmp_path / "CLAUDE.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "command"),
+    [
+        ("/clear", "/clear"),
+        ("/model opus", "/model"),
+        ("/new", "/new"),  # Codex CLI's fresh context
+        ("/stats", "/stats"),  # Gemini CLI's
+        # a custom command or skill reaches the model, and a path is no command
+        ("/review the parser", None),
+        ("/bmad:bmm:workflows:create-tech-spec", None),
+        ("/src/app.py is slow", None),
+        ("clear the cache", None),
+    ],
+)
+def test_a_host_s_own_command_is_no_prompt(prompt: str, command: str | None) -> None:
+    assert foresight.host_command(prompt) == command

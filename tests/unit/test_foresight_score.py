@@ -292,3 +292,23 @@ def test_the_details_show_each_answer_with_its_items_outcomes_and_reasons() -> N
         "  touched (1): src/parser.py",
         "  ran (0): ",
     ]
+
+
+def test_a_start_asked_again_after_clear_is_a_start_not_a_prompt() -> None:
+    """`/clear` gives the session a fresh context: the session start the host asks again counts
+    with the starts (its tokens, its items and their outcomes), not as a prompt answered."""
+    now = Session("s2").say(0, "fix the parser").edit(6, "src/parser.py")
+    fact = Served("project_fact", "", "", "The parser lives in `src/parser.py`.")
+    result = score_session(
+        now.facts(),
+        History(),
+        start(RECIPE, tokens=300),
+        [
+            Injected(at(1), 0, ()),
+            Injected(at(5), 200, (fact,), "/clear", restart=True),
+        ],
+    )
+    assert (result.starts, result.start_tokens) == (2, 500)
+    assert (result.prompts, result.prompt_tokens, result.prompt_answers) == (1, 0, 0)
+    assert (result.served, result.used) == (2, 1)  # the fact, served at the restart, was used
+    assert any(line.startswith("  restart: '/clear' 200 t") for line in result.answers)

@@ -11,8 +11,12 @@ one outcome (`outcome_of`), from what happened after it was served:
   opposite of its instruction (never ↔ always);
 - **used**: the command it states ran and worked (for a pitfall, the remedy it states after
   its failed command: that command is often the everyday test or type-check command, which a
-  session runs anyway), or a file it names (or a file in a folder it names, `tests/`) was read
-  or written;
+  session runs anyway; a command it shows with the error it printed, `` `X` → `E` ``, is a
+  failure, not advice), or a file it names (or a file in a folder it names, `tests/`) was read
+  or written. A name counts whole (`cache.py` is not named by `test_cache.py`, nor a folder
+  `test` by "pytest"), a folder a session searched is named only as itself (`src` is not named
+  by `src/app.py`: every memory quoting a path under it would be "used"), and the source a
+  memory cites ("per its README.md:", "per `tool --help`:") is where it was read, not advice;
 - **unused**: none of these.
 
 Nothing here writes: the caller decides where an outcome is recorded.
@@ -53,6 +57,11 @@ _BACKTICKED = re.compile(r"`([^`\n]{1,400})`")
 #: A folder a memory names in backticks, with its trailing slash (`test/`, `src/components/`).
 _FOLDER = re.compile(r"`((?:[\w.-]+/)+)`")
 _NEGATIVE = re.compile(r"^\s*(?:never|don'?t|do not|avoid|no)\b", re.IGNORECASE)
+#: A command a pitfall shows with the error it printed (`` `ruff check a.py` → `E902 …` ``).
+_SHOWN_FAILURE = re.compile(r"`[^`\n]{1,400}`\s*(?:→|->)\s*`[^`\n]{0,400}`")
+#: The source a memory cites for what it says ("per its pyproject.toml:", "per `x --help`:",
+#: "per docs/README.md:"): where its text was read, not a file or command it advises.
+_CITED = re.compile(r"\bper (?:its )?(?:`[^`\n]{1,200}`|[^\s:]{1,200}):")
 
 
 class Outcome(StrEnum):
@@ -232,8 +241,22 @@ def advice_of(memory_type: str, content: str) -> str:
     A pitfall's failed command is often the project's everyday one (the test or type-check
     command), which a session runs whether or not it read the warning."""
     if memory_type == "pitfall":
-        return content.partition(";")[2]
+        return _SHOWN_FAILURE.sub(" ", content.partition(";")[2])
     return content
+
+
+def uncited(content: str) -> str:
+    """`content` without the source it cites ("per its README.md:"): reading that source again
+    is no use of the memory, which only repeats it."""
+    return _CITED.sub(" ", content)
+
+
+def names(content: str, text: str, *, folder: bool = False) -> bool:
+    """Whether `content` names `text` (a path or a file name) whole: not inside a longer name
+    (`cache.py` in `test_cache.py`, `test` in "pytest"); a `folder` only as itself, not as the
+    start of a path through it (`src` in `src/app.py`)."""
+    after = r"(?![\w/-])" if folder else r"(?![\w-])"
+    return re.search(rf"(?<![\w.-]){re.escape(text)}{after}", content) is not None
 
 
 def _matches(run: Run, stated: Sequence[Stated]) -> bool:
@@ -278,7 +301,8 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
         if any(negative(i.content) != negative(memory.content) for i in again):
             return Outcome.CONTRADICTED
         return Outcome.MISSED
-    stated = stated_commands(advice_of(memory.type, memory.content), root)
+    content = uncited(memory.content)
+    stated = stated_commands(advice_of(memory.type, content), root)
     ran = [r for r in activity.runs if r.ok is not None and after(r.at) and _matches(r, stated)]
     if ran:
         if any(r.ok for r in ran) or memory.type == "pitfall":
@@ -286,18 +310,18 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
             # heeded; its failed command running again says nothing of the warning.
             return Outcome.USED
         return Outcome.CONTRADICTED
-    folders = [
-        f for f in (m.rstrip("/") for m in _FOLDER.findall(memory.content)) if f not in (".", "..")
-    ]
+    folders = [f for f in (m.rstrip("/") for m in _FOLDER.findall(content)) if f not in (".", "..")]
     for at, path in activity.files:
         name = PurePosixPath(path).name
         if name in ("", ".", ".."):
             # The project root or a parent (a search run from `.`) names no file: the text of
             # every memory holds a "." and would count as used.
             continue
+        is_file = "." in name.strip(".")
         named = (
-            path in memory.content
-            or ("." in name.strip(".") and len(name) >= 4 and name in memory.content)
+            names(content, path, folder=not is_file)
+            or (is_file and len(name) >= 4 and names(content, name))
+            or path in folders
             or any(path.startswith(folder + "/") for folder in folders)
         )
         if named and after(at):

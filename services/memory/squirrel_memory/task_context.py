@@ -5,13 +5,17 @@ selected when its fused relevance to the task clears `min_relevance` (calibrated
 queries by `bench/retrieval_quality.py`), when one of its files is an active file, or when its
 key names a subject of the task (`recipe:test` or `test_command` for "add an endpoint and its
 tests", `module:billing` for "fix the billing export": the key says what a memory is about, and
-a task that names that subject needs it, however little else of its wording matches). Words
+a task that names that subject needs it, however little else of its wording matches; a key
+part that is a phrase cut from the memory's text, `pref:simplest_reuse_existing`, names a
+subject only where the text says the task's word too: `task_subjects`). Words
 every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`) are never a
 subject, and a memory that shares only such words with the task counts as relevant only when
 its meaning (its cosine) clears the threshold by itself; reasons name the other words. So are
 the words most of the project's memories hold (`retrieval.common_words`: "claude", "log" and
 "py" in a project called claude-code-log), and the extensions of the file names the task gives
-(`retrieval.extension_words`: `py` in "look at renderer.py"), neither a subject nor a reason. When
+(`retrieval.extension_words`: `py` in "look at renderer.py") and the folders its paths go
+through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py"), neither a subject
+nor a reason. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -34,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -58,12 +61,12 @@ from squirrel_memory.retrieval import (
     ScoredMemory,
     explain,
     extension_words,
-    is_generic,
+    folder_words,
     query_terms,
 )
 from squirrel_memory.retrieval.common_words import common_of, rarest_first
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.storage.search_terms import STOP_WORDS
+from squirrel_memory.task_subjects import names_subject, subject_stem
 
 if TYPE_CHECKING:
     from squirrel_memory.llm_writer import LlmWriter
@@ -168,10 +171,11 @@ class TaskContextBuilder:
         """(selected, candidates): the top candidates by score, and those relevant enough;
         never a memory read only from `omit_sources_in`."""
         types = list(preferred_memory_types) if preferred_memory_types else list(DEFAULT_TYPES)
-        subjects = frozenset(subject_stem(w) for w in query_terms(task_description))
+        terms = query_terms(task_description)
+        subjects = frozenset(subject_stem(w) for w in terms)
 
-        def names_subject(item: MemoryItem) -> bool:
-            return bool(_key_subjects(item.key) & subjects)
+        def names_task_subject(item: MemoryItem) -> bool:
+            return names_subject(item, terms, subjects)
 
         (ranked, vector_used), shares = await asyncio.gather(
             self._retriever.rank(
@@ -181,21 +185,23 @@ class TaskContextBuilder:
                 active_paths=active_file_paths,
                 include_path_matches=True,
                 limit=self.settings.candidates,
-                keep=names_subject,
+                keep=names_task_subject,
             ),
             self._retriever.term_shares(project_id, task_description, types),
         )
-        # The words most memories hold, and the extensions of the file names the task gives
-        # (`py` in "look at renderer.py"), neither select a memory nor explain why it is; a
-        # reason names the words few memories hold first.
-        common = common_of(shares) | extension_words(task_description)
+        # The words most memories hold, the extensions of the file names the task gives (`py`
+        # in "look at renderer.py") and the folders its paths go through (`src`, `app` in
+        # "see src/app/renderer.py"), neither select a memory nor explain why it is; a reason
+        # names the words few memories hold first.
+        common = (
+            common_of(shares) | extension_words(task_description) | folder_words(task_description)
+        )
         if common or shares:
             order = rarest_first(shares) if shares else ()
             ranked = [replace(s, common_terms=common, term_order=order) for s in ranked]
         if common:
-            subjects = frozenset(
-                subject_stem(w) for w in query_terms(task_description) if w not in common
-            )
+            terms = tuple(w for w in terms if w not in common)
+            subjects = frozenset(subject_stem(w) for w in terms)
         allowed = {m.id for m in self._injectable([s.item for s in ranked])}
         omitted = checked_files(omit_sources_in)
         ranked = [s for s in ranked if s.item.id in allowed and not only_from(s.item, omitted)]
@@ -205,7 +211,9 @@ class TaskContextBuilder:
         selected = [
             s
             for s in ranked
-            if _relevant(s, threshold, vector_used) or _touches_active(s) or names_subject(s.item)
+            if _relevant(s, threshold, vector_used)
+            or _touches_active(s)
+            or names_task_subject(s.item)
         ]
         return selected, ranked
 
@@ -362,40 +370,6 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
         reason=explain(scored, subject="the task"),
         score=round(scored.score.total, 4),
         source_refs=scored.item.source_refs,
-    )
-
-
-#: Words of a memory key that say what kind of memory it is, not what it is about.
-_KEY_KIND_WORDS = frozenset(
-    {"recipe", "pref", "pitfall", "module", "command", "commands", "run", "repo", "rule"}
-)
-#: Endings a subject word drops so that its forms meet (`migration`, `migrate` → `migrat`).
-_SUBJECT_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "s", "e")
-
-
-def subject_stem(word: str) -> str:
-    """A word of a task or key as a subject: `migrations`, `migration` and `migrate` are one
-    (`migrat`), `tests` and `testing` are `test`; the stem keeps at least four letters."""
-    lowered = word.lower()
-    for suffix in _SUBJECT_SUFFIXES:
-        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4:
-            return lowered[: -len(suffix)]
-    return lowered
-
-
-_KEY_WORD = re.compile(r"[a-z]+")
-
-
-def _key_subjects(key: str) -> frozenset[str]:
-    """The stems of the words of a key that name its subject (`recipe:test` → {"test"};
-    `pitfall:typeerror-cachemanager-…-b472b9a6` → {"typeerror", "cachemanager", …})."""
-    return frozenset(
-        subject_stem(word)
-        for word in _KEY_WORD.findall(key.lower())
-        if len(word) >= 3
-        and word not in _KEY_KIND_WORDS
-        and word not in STOP_WORDS
-        and not is_generic(word)
     )
 
 

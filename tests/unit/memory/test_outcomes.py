@@ -198,3 +198,83 @@ def test_a_folder_a_memory_does_not_name_so_uses_nothing() -> None:
     assert outcome_of(root, Events().read(6, "src/a.c").activity()) is Outcome.UNUSED
     late = ServedMemory("project_fact", "tests_folder", "Tests live in `tests/`.", at(8))
     assert outcome_of(late, Events().read(6, "tests/test_a.py").activity()) is Outcome.UNUSED
+
+
+def test_a_file_name_counts_only_whole() -> None:
+    """A touched file whose name ends another file's name (`cache.py` in `test_cache.py`,
+    `test.ts` in `app.test.ts`) is not the file the memory names; the file itself is."""
+    python = ServedMemory("project_fact", "tests_folder", "Tests cover `test/test_cache.py`.")
+    assert outcome_of(python, Events().read(6, "lib/cache.py").activity()) is Outcome.UNUSED
+    assert outcome_of(python, Events().read(6, "test/test_cache.py").activity()) is Outcome.USED
+    script = ServedMemory("project_fact", "", "The entry is src/app.test.ts, run by vitest.")
+    assert outcome_of(script, Events().read(6, "lib/test.ts").activity()) is Outcome.UNUSED
+    assert outcome_of(script, Events().read(6, "src/app.test.ts").activity()) is Outcome.USED
+
+
+def test_a_searched_folder_names_no_memory_that_only_goes_through_it() -> None:
+    """A session that searched `src` or `test` (a Grep or Glob over a folder) did not use every
+    memory quoting a path under it, nor one where the folder's name is part of a word."""
+    module = ServedMemory("project_fact", "module:agents", "Module `agents`: `src/agents/a.ts`.")
+    assert outcome_of(module, Events().read(6, "src").activity()) is Outcome.UNUSED
+    go = ServedMemory("project_fact", "module:store", "Module `store`: internal/store/db.go.")
+    assert outcome_of(go, Events().read(6, "internal").activity()) is Outcome.UNUSED
+    framework = ServedMemory("project_fact", "testing", "Tests are written with pytest.")
+    assert outcome_of(framework, Events().read(6, "test").activity()) is Outcome.UNUSED
+    # Traps: a memory that names the folder itself is used by a search of it.
+    specs = ServedMemory("project_fact", "tests_folder", "Specs live in `spec/`.")
+    assert outcome_of(specs, Events().read(6, "spec").activity()) is Outcome.USED
+    plain = ServedMemory("project_fact", "", "Generated code goes to internal/gen, never edit.")
+    assert outcome_of(plain, Events().read(6, "internal/gen").activity()) is Outcome.USED
+
+
+def test_a_command_a_pitfall_shows_with_its_error_is_no_remedy() -> None:
+    """`X` → `E` in a pitfall shows a command that failed: the everyday test command running
+    again later is not the advice ("run commands from the root") taken."""
+    shell = ServedMemory(
+        "pitfall",
+        "pitfall:shell-folder:test",
+        "Paths written from the repository root do not resolve while the shell is still in "
+        "`test/` after a `cd`: run commands from the root (`ruff check app/a.py` → `E902 No "
+        "such file`; `uv run pytest test/t.py -v` → `ERROR: file or directory not found`).",
+    )
+    assert outcome_of(shell, Events().run(5, "uv run pytest", 0, "3 passed").activity(), ROOT) is (
+        Outcome.UNUSED
+    )
+    node = ServedMemory(
+        "pitfall",
+        "pitfall:shell-folder:web",
+        "Paths do not resolve while the shell is still in `web/`; from there (`npx eslint "
+        "web/a.ts` → `No files matching`), run from the root: `npm run lint`.",
+    )
+    session = Events().run(5, "npx eslint web/a.ts", 0, "").activity()
+    assert outcome_of(node, session, ROOT) is Outcome.UNUSED
+    # Trap: the remedy it states, run, is still a use.
+    assert outcome_of(node, Events().run(5, "npm run lint", 0, "").activity(), ROOT) is (
+        Outcome.USED
+    )
+
+
+def test_the_source_a_memory_cites_is_no_use_of_it() -> None:
+    """Reading the README a fact was read from, or running the `--help` it quotes, is the
+    session going to the source, not using the memory."""
+    about = ServedMemory(
+        "project_fact",
+        "about",
+        "What this project (tally) is and does, per its README.md: counts words.",
+    )
+    assert outcome_of(about, Events().read(6, "README.md").activity()) is Outcome.UNUSED
+    cargo = ServedMemory(
+        "project_fact",
+        "about",
+        "What this project (tally) is and does, per its Cargo.toml: counts words.",
+    )
+    assert outcome_of(cargo, Events().read(6, "Cargo.toml").activity()) is Outcome.UNUSED
+    helped = ServedMemory(
+        "project_fact",
+        "about",
+        "What this project (tally) is and does, per `tally --help`: counts words.",
+    )
+    assert outcome_of(helped, Events().run(6, "tally --help").activity(), ROOT) is (Outcome.UNUSED)
+    # Trap: a file a memory names as what it is about, not as its source, is still used.
+    config = ServedMemory("project_fact", "", "Settings live in config/settings.toml.")
+    assert outcome_of(config, Events().read(6, "config/settings.toml").activity()) is (Outcome.USED)

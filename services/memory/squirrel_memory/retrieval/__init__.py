@@ -29,11 +29,13 @@ from squirrel_memory.retrieval.queries import (
     STEM_CACHE_SIZE,
     embedding_text,
     extension_words,
+    folder_words,
     is_generic,
     matched_terms,
     meaningful_terms,
     query_terms,
     stem,
+    text_terms,
 )
 from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.results import (
@@ -74,10 +76,12 @@ __all__ = [
     "encode_page_token",
     "explain",
     "extension_words",
+    "folder_words",
     "is_generic",
     "matched_terms",
     "meaningful_terms",
     "query_terms",
     "relevance_threshold",
     "stem",
+    "text_terms",
 ]

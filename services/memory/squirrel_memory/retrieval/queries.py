@@ -125,6 +125,46 @@ def extension_words(text: str) -> frozenset[str]:
     return frozenset(e for e in extensions if e not in standalone)
 
 
+#: A path a text gives: folders joined by `/` (`claude_code_log/renderer.py`, `src/billing/`,
+#: `@lib/ledger.ex`, `/home/me/app/main.go`, a URL's path). A pair such as "and/or" or
+#: "client/server" (one slash, no file name with an extension) is no path.
+_PATH = re.compile(r"(?<![\w./@-])[@/]?((?:[\w.@-]+/)+[\w.@-]*)")
+_FILE_NAME = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def _path_parts(match: re.Match[str]) -> list[str] | None:
+    """The parts of a path match, or None when it is no path ("and/or")."""
+    path = match.group(0)
+    parts = [p for p in match.group(1).split("/") if p]
+    if len(parts) < 2:
+        return None
+    if path.count("/") < 2 and not path.startswith("@") and not _FILE_NAME.search(parts[-1]):
+        return None
+    return parts
+
+
+def folder_words(text: str) -> frozenset[str]:
+    """The searchable words of `text` said only in the folders of the paths it gives
+    (`claude`, `code`, `log` in "see claude_code_log/renderer.py"; `src`, `plugins` in
+    "@src/plugins/sso/README.md"): a folder says where a file is, which the project's other
+    files share, and the file's own name (or the folder a path ends with) says what it is.
+    A word the text also uses elsewhere ("the billing export in billing/export.py") is not one."""
+    folders: list[str] = []
+
+    def named(match: re.Match[str]) -> str:
+        parts = _path_parts(match)
+        if parts is None:
+            return match.group(0)
+        folders.extend(parts[:-1])
+        return f" {parts[-1]} "
+
+    rest = _PATH.sub(named, text)
+    if not folders:
+        return frozenset()
+    standalone = set(search_terms(rest))
+    return frozenset(w for w in search_terms(" ".join(folders)) if w not in standalone)
+
+
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
 def _memory_stems(
     memory_id: str, version: int, key: str, content: str, tags: tuple[str, ...]
@@ -135,6 +175,13 @@ def _memory_stems(
     does not hash its whole text again."""
     text = " ".join((key, content, *tags))
     return frozenset(map(_word_stem, _WORD.findall(fts_text(text))))
+
+
+def text_terms(terms: Sequence[str], item: MemoryItem) -> tuple[str, ...]:
+    """The query terms a memory's own words hold (its content and tags, not its key: a key
+    may be a phrase cut short, whose words the text does not say), by a light stem."""
+    stems = _memory_stems(item.id, item.version, "", item.content, tuple(item.tags))
+    return tuple(t for t, s in _term_stems(tuple(terms)) if s in stems)
 
 
 @functools.lru_cache(maxsize=WORD_CACHE_SIZE)

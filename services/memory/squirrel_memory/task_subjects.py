@@ -1,0 +1,85 @@
+"""What a task and a memory's key are about: subject stems, and the subjects a key names.
+
+The task context keeps a memory whose key names a subject of the task (`recipe:test` for "add
+an endpoint and its tests", `module:billing` for "fix the billing export"), however little else
+of its wording matches (`task_context`). A part of a key of one or two words names its subject.
+A longer part is a phrase cut from the memory's text (`pref:simplest_reuse_existing`,
+`coverage_needs_the_pytest_cov_plugin`) or an error's fingerprint: its words name a subject only
+where the memory's text says the task's word too ("coverage" for "… with coverage": the text
+says "Coverage needs …"), never on the key alone ("reuse" for "could we reuse …", which the
+text of `pref:simplest_reuse_existing` does not say)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from squirrel_memory.models import MemoryItem
+from squirrel_memory.retrieval import is_generic, text_terms
+from squirrel_memory.storage.search_terms import STOP_WORDS
+
+#: Most words one part of a key (between `:` or `@`) holds when it names a subject
+#: (`recipe:test`, `module:billing`, `tests_folder`): a longer part is a phrase.
+MAX_SUBJECT_WORDS = 2
+_KEY_PART = re.compile(r"[:@]")
+_KEY_TOKEN = re.compile(r"[a-z0-9]+")
+_KEY_WORD = re.compile(r"[a-z]+")
+#: Words of a memory key that say what kind of memory it is, not what it is about.
+_KEY_KIND_WORDS = frozenset(
+    {"recipe", "pref", "pitfall", "module", "command", "commands", "run", "repo", "rule"}
+)
+#: Endings a subject word drops so that its forms meet (`migration`, `migrate` → `migrat`).
+_SUBJECT_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "s", "e")
+
+
+def subject_stem(word: str) -> str:
+    """A word of a task or key as a subject: `migrations`, `migration` and `migrate` are one
+    (`migrat`), `tests` and `testing` are `test`; the stem keeps at least four letters."""
+    lowered = word.lower()
+    for suffix in _SUBJECT_SUFFIXES:
+        if lowered.endswith(suffix) and len(lowered) - len(suffix) >= 4:
+            return lowered[: -len(suffix)]
+    return lowered
+
+
+def _stems(part: str) -> frozenset[str]:
+    return frozenset(
+        subject_stem(word)
+        for word in _KEY_WORD.findall(part)
+        if len(word) >= 3
+        and word not in _KEY_KIND_WORDS
+        and word not in STOP_WORDS
+        and not is_generic(word)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class KeySubjects:
+    """The subject stems of a key: those its short parts name, and those of its phrases."""
+
+    named: frozenset[str]
+    phrased: frozenset[str]
+
+
+def key_subjects(key: str) -> KeySubjects:
+    """`recipe:test` → named {"test"}; `endpoint:inventory` → named {"endpoint", "inventory"};
+    `pref:simplest_reuse_existing` → phrased {"simplest", "reus"} (more than
+    `MAX_SUBJECT_WORDS` words in its part)."""
+    named: set[str] = set()
+    phrased: set[str] = set()
+    for part in _KEY_PART.split(key.lower()):
+        short = len(_KEY_TOKEN.findall(part)) <= MAX_SUBJECT_WORDS
+        (named if short else phrased).update(_stems(part))
+    return KeySubjects(frozenset(named), frozenset(phrased - named))
+
+
+def names_subject(item: MemoryItem, task_terms: Sequence[str], subjects: frozenset[str]) -> bool:
+    """Whether `item`'s key names one of the task's `subjects` (stems of `task_terms`): a short
+    part of it does, or a phrase of it does and the memory's own text (not its key) holds the
+    task's word."""
+    found = key_subjects(item.key)
+    if found.named & subjects:
+        return True
+    shared = found.phrased & subjects
+    return bool(shared) and any(subject_stem(t) in shared for t in text_terms(task_terms, item))
