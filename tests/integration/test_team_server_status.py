@@ -6,12 +6,14 @@ own roots, with their counts, so what "Memories by writer" counts is found in th
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.status_view import status_data
+from squirrel_cli.console import Console
+from squirrel_cli.status_view import print_status, status_data
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.status_probe import probe
@@ -61,6 +63,11 @@ async def test_status_on_the_team_server_lists_its_team_projects_with_their_coun
     team = rows[TEAM_ID]
     assert team["team"] and team["events"] == 7 and team["memories"] == 1, team
     assert not rows[str(own)].get("team"), rows[str(own)]
+    out = io.StringIO()
+    print_status(data, counts, Console(out))
+    [row] = [line for line in out.getvalue().splitlines() if line.startswith(TEAM_ID)]
+    cells = row.split("\t")  # project, initialised, events, waiting, memories, dead letters
+    assert (cells[1], cells[2], cells[4]) == ("team project", "7", "1"), row
 
 
 def test_status_on_a_laptop_lists_only_its_own_roots(tmp_path: Path) -> None:
