@@ -113,6 +113,8 @@ def status_data(
         for row, counted in home.projects
     ]
     memory = dict(home.memory)
+    if memory["mode"] == "team-server":
+        projects.extend(_team_rows(counts, {row["project"] for row, _ in home.projects}))
     if memory["mode"] == "team" and counts:
         memory.update(team_delivery(projects))
     if memory["mode"] == "team":
@@ -128,6 +130,16 @@ def status_data(
         "hooks": home.hooks,
         "embedding_model": home.model,
     }
+
+
+def _team_rows(counts: dict[str, dict[str, Any]], local: set[str]) -> list[dict[str, Any]]:
+    """A team server's projects (its memory service counts them; they have no local root)."""
+    return [
+        {"project": project, "initialised": True, "team": True, "store": None, "notice": None}
+        | counted
+        for project, counted in sorted(counts.items())
+        if project not in local
+    ]
 
 
 def outcome_row(project: dict[str, Any]) -> list[str]:
@@ -187,7 +199,11 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
         [
             [
                 str(p["project"]),
-                "yes" if p["initialised"] else "no (run `sqrl init` there)",
+                "team project"
+                if p.get("team")
+                else "yes"
+                if p["initialised"]
+                else "no (run `sqrl init` there)",
                 str(p.get("events", "-")),
                 waiting(p),
                 str(p.get("memories", "-")),

@@ -10,6 +10,7 @@ gets no team line.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +20,10 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink
 from squirrel_core.team_tokens import TeamTokens
+from squirrel_gateway import server as gateway_server
+from squirrel_memory import server as memory_server
 from tests.integration import test_team_delivery as delivery_tests
+from tests.integration.conftest import running
 from tests.integration.test_team_delivery import _free_port, _settings, serving
 from tests.tls_certs import make_tls_files
 
@@ -93,3 +97,66 @@ def test_doctor_on_a_home_that_never_joined_says_nothing_of_a_team(tmp_path: Pat
     home = tmp_path / "solo"
     ensure_token(HomeLayout(home).ensure().token)
     assert _team_lines(_settings(home)) == {}
+
+
+async def test_doctor_says_when_the_running_services_still_use_the_server_before_a_join(
+    homes: Homes,
+) -> None:
+    """A join to a new address while the services run changes the setting, not them: doctor
+    compares the two and says to restart, instead of a lone good line for the new server."""
+    server_settings, laptop_settings, link = homes()
+    assert link.ca_file is not None
+    old = f"localhost:{_free_port()}"
+    started = _joined(laptop_settings, old, link.ca_file)
+    async with serving(server_settings) as server:
+        new = f"localhost:{server.service.team_port}"
+        rejoined = _joined(laptop_settings, new, link.ca_file)
+        async with (
+            running("memory", memory_server.setup, started),
+            running("gateway", gateway_server.setup, started),
+        ):
+            lines = await asyncio.to_thread(_team_lines, rejoined)
+            stale = lines["team in use"]
+            assert not stale.ok and old in stale.detail and new in stale.detail, stale
+            assert "gateway" in stale.detail and "memory" in stale.detail, stale
+            assert "sqrl down && sqrl up" in stale.detail, stale
+            assert lines["team server"].ok, lines  # the new server itself answers
+
+            same = await asyncio.to_thread(_team_lines, started)
+            assert "team in use" not in same, same
+
+            left = await asyncio.to_thread(_team_lines, laptop_settings)  # `sqrl team leave`
+            assert not left["team in use"].ok and old in left["team in use"].detail, left
+
+        after_restart = await asyncio.to_thread(_team_lines, rejoined)
+        assert "team in use" not in after_restart, after_restart
+
+
+async def test_doctor_says_when_services_started_alone_run_after_a_join(homes: Homes) -> None:
+    """Services started before the first join use local memory only until restarted."""
+    server_settings, laptop_settings, link = homes()
+    assert link.ca_file is not None
+    async with serving(server_settings) as server:
+        joined = _joined(laptop_settings, f"localhost:{server.service.team_port}", link.ca_file)
+        async with running("gateway", gateway_server.setup, laptop_settings):
+            stale = (await asyncio.to_thread(_team_lines, joined))["team in use"]
+            assert not stale.ok and "local memory only" in stale.detail, stale
+            assert "gateway service" in stale.detail and "memory service" not in stale.detail, stale
+
+
+def test_doctor_says_it_waits_for_a_team_server_that_never_answers(homes: Homes) -> None:
+    """A server that takes the connection and answers nothing (as one dropping packets does)
+    takes doctor's whole wait: the wait is said while it lasts, and it ends as an informational
+    line, not a failure."""
+    _, laptop_settings, link = homes()
+    assert link.ca_file is not None
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # connections are taken by the kernel and never answered
+        address = f"localhost:{silent.getsockname()[1]}"
+        said: list[str] = []
+        checks = diagnose(_joined(laptop_settings, address, link.ca_file), say=said.append)
+    [waited] = said
+    assert address in waited and "waiting" in waited, said
+    [line] = [c for c in checks if c.name == "team server"]
+    assert line.ok and line.info and "did not answer" in line.detail, line

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import subprocess
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from squirrel_cli.doctor_checks import (
     permission_check,
     project_checks,
 )
-from squirrel_cli.doctor_team import team_checks
+from squirrel_cli.doctor_team import Say, team_checks
 from squirrel_cli.supervisor_state import supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
@@ -115,8 +116,9 @@ def _model_check(repair: bool) -> Check:
     )
 
 
-def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
-    """Every check, in order; with `repair`, what is safe to fix is fixed first."""
+def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None) -> list[Check]:
+    """Every check, in order; with `repair`, what is safe to fix is fixed first; `say` is told
+    of a slow wait while it lasts (the team server's answer)."""
     layout = HomeLayout(settings.home)
     checks = [permission_check("home", layout.root, DIR_MODE, repair)]
     if not layout.root.exists():
@@ -158,7 +160,7 @@ def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     checks.extend(service_checks)
     checks.extend(_hook_checks(layout, roots))
     checks.extend(backend_checks(settings))
-    checks.extend(team_checks(settings, repair))
+    checks.extend(team_checks(settings, repair, say))
     return checks
 
 
@@ -245,7 +247,7 @@ def _hook_checks(layout: HomeLayout, roots: list[str]) -> list[Check]:
 
 def cmd_doctor(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
-    checks = diagnose(settings, repair=args.repair)
+    checks = diagnose(settings, repair=args.repair, say=_say)
     healthy = all(c.ok for c in checks)
     if args.json:
         console.json({"ok": healthy, "checks": [asdict(c) for c in checks]})
@@ -257,6 +259,12 @@ def cmd_doctor(args: argparse.Namespace, console: Console) -> int:
     bad = sum(1 for c in checks if not c.ok)
     console.line("All checks passed." if healthy else f"{bad} problem(s) found.")
     return 0 if healthy else 1
+
+
+def _say(text: str) -> None:
+    """A wait while it happens, on stderr (stdout and `--json` are the report)."""
+    sys.stderr.write(f"sqrl: {text}\n")
+    sys.stderr.flush()
 
 
 def cmd_reindex(args: argparse.Namespace, console: Console) -> int:

@@ -25,6 +25,7 @@ from squirrel_core.projects import read_projects
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, Ready, main_for
 from squirrel_core.settings import Settings
+from squirrel_core.team_in_use import clear_team_in_use, record_team_in_use
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.reads import for_hooks, reads_backend
@@ -94,6 +95,7 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
         default_user_id=settings.user_id,
     )
     reads, close_team = reads_backend(settings, backend)
+    record_team_in_use(layout.run, "gateway", settings)
     servicer = GatewayServicer(backend, reads)
     # What each session was served goes to the local memory service (a team's memories are
     # the team server's: their outcomes are not recorded here).
@@ -153,6 +155,7 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
             await served.close()
         await close_team()
         await connection.close()
+        clear_team_in_use(layout.run, "gateway")
 
     return ready, cleanup
 

@@ -89,7 +89,7 @@ class Processor:
         otherwise every event is this install's user's."""
         self._settings = settings or ProcessorSettings()
         self._clock = clock
-        self.readiness = SessionReadiness(self._settings, clock)
+        self.readiness = SessionReadiness(self._settings, clock, other_clocks=per_user)
         """When each waiting session is ready for a pass."""
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()

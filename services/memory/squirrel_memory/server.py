@@ -7,9 +7,11 @@ from collections.abc import Awaitable, Callable, Sequence
 import grpc
 
 from squirrel.v1 import memory_service_pb2, memory_service_pb2_grpc
+from squirrel_core.home import HomeLayout
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, main_for
 from squirrel_core.settings import Settings
+from squirrel_core.team_in_use import clear_team_in_use, record_team_in_use
 from squirrel_core.team_listen import server_migrating
 from squirrel_memory.servicer import MemoryServicer
 
@@ -36,7 +38,14 @@ async def setup(
     settings: Settings, service: GrpcService
 ) -> tuple[Callable[[], Awaitable[None]], Cleanup]:
     servicer = registered(settings, service)
-    return servicer.start, servicer.close
+    run = HomeLayout(settings.home).ensure().run
+    record_team_in_use(run, "memory", settings)
+
+    async def close() -> None:
+        await servicer.close()
+        clear_team_in_use(run, "memory")
+
+    return servicer.start, close
 
 
 def main() -> None:

@@ -3,7 +3,10 @@
 
 A session stamped by a clock ahead of this one (a teammate's laptop whose clock runs fast) has
 its idle time and hold measured on this clock instead, from when its waiting events last changed
-here: its own times would hold it back by the whole difference of the two clocks."""
+here: its own times would hold it back by the whole difference of the two clocks. On a team
+server (`other_clocks`) every session is measured so: a laptop whose clock runs slow stamps an
+active session in this clock's past, and its own times would call it idle at once, so it would
+be taken in pieces as it grows."""
 
 from __future__ import annotations
 
@@ -33,9 +36,18 @@ class _Seen:
 class SessionReadiness:
     """Tells which waiting sessions a pass takes now, by `settings` and `clock`."""
 
-    def __init__(self, settings: ProcessorSettings, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        settings: ProcessorSettings,
+        clock: Callable[[], datetime],
+        *,
+        other_clocks: bool = False,
+    ) -> None:
         self._settings = settings
         self._clock = clock
+        self._other_clocks = other_clocks
+        """Events stamped by other machines' clocks (a team server): idle time and hold of
+        every session are measured on this clock, never by the events' own times."""
         self._ahead: dict[tuple[str, str | None], _Seen] = {}
 
     @property
@@ -49,7 +61,8 @@ class SessionReadiness:
 
     def ready(self, events: list[StoredEvent]) -> list[StoredEvent]:
         """Events of sessions that are finished for now (see `ready_at`; a session stamped
-        ahead of this clock, by when its waiting events last changed here)."""
+        ahead of this clock, or any with `other_clocks`, by when its waiting events last
+        changed here)."""
         now = self._clock()
         spans: dict[tuple[str, str | None], tuple[datetime, datetime, int]] = {}
         for event in events:
@@ -58,7 +71,7 @@ class SessionReadiness:
             spans[key] = (min(first, event.timestamp), max(last, event.timestamp), count + 1)
         ready = set()
         for key, (first, last, count) in spans.items():
-            if last > now:
+            if last > now or self._other_clocks:
                 if self._quiet_here(key, (count, last), now):
                     ready.add(key)
             elif self.ready_at(first, last) <= now:
@@ -71,7 +84,7 @@ class SessionReadiness:
     def _quiet_here(
         self, key: tuple[str, str | None], waiting: tuple[int, datetime], now: datetime
     ) -> bool:
-        """Whether a session ahead of this clock has not grown for the idle time here, or was
+        """Whether a session measured here has not grown for the idle time here, or was
         first found waiting `MAX_HOLD` ago; remembers what this pass found."""
         seen = self._ahead.get(key)
         if seen is None:
@@ -96,8 +109,11 @@ class SessionReadiness:
         if not spans:
             return None
         now = self._clock()
-        # A session ahead of this clock is taken once quiet here: at the soonest, idle from now.
+        # A session measured here is taken once quiet here: at the soonest, idle from now.
         ready = min(
-            self.ready_at(first, last) if last <= now else now + self._idle for first, last in spans
+            self.ready_at(first, last)
+            if last <= now and not self._other_clocks
+            else now + self._idle
+            for first, last in spans
         )
         return max(ready, now) + timedelta(seconds=self._settings.interval_seconds)

@@ -175,7 +175,11 @@ class MovingClock:
         return self.now
 
 
-def _moving_processor(store: SqliteStore, users: SqliteUserStore, clock: MovingClock) -> Processor:
+def _moving_processor(
+    store: SqliteStore, users: SqliteUserStore, clock: MovingClock, *, team: bool = False
+) -> Processor:
+    """A processor on `clock`; `team`: a team server's (events stamped by laptops' clocks)."""
+
     async def stores() -> list[SqliteStore]:
         return [store]
 
@@ -187,6 +191,7 @@ def _moving_processor(store: SqliteStore, users: SqliteUserStore, clock: MovingC
         user_id="u",
         settings=ProcessorSettings(batch_size=50, retry_delays=(), session_idle_seconds=180.0),
         clock=clock,
+        per_user=team,
     )
 
 
@@ -232,14 +237,59 @@ async def test_a_session_ahead_that_keeps_growing_waits_until_quiet_or_held_two_
     assert report.events_processed == 61  # held two hours: taken, as any session would be
 
 
-async def test_a_session_from_a_clock_behind_is_judged_by_its_own_times_as_before(
+async def test_on_a_laptop_a_session_stamped_a_day_back_is_judged_by_its_own_times(
     stores: tuple[SqliteStore, SqliteUserStore],
 ) -> None:
-    # Behind by a day, but its last event is a minute old by its own clock and still growing
-    # here: the timestamps already say it is long idle, so it is taken at once (as before).
+    # A laptop's events carry its own clock's times (an old transcript read late): their
+    # timestamps say the session is long idle, so it is taken at once.
     store, users = stores
     clock = MovingClock(NOW)
     behind = NOW - timedelta(days=1)
     await store.append_events(store.project_id, "u", _session("behind", behind, 3), [])
     report = await _moving_processor(store, users, clock).process_once(store)
     assert report.events_processed == 3
+
+
+@pytest.mark.parametrize("offset", [timedelta(hours=-6), timedelta(hours=6)], ids=["slow", "fast"])
+async def test_on_a_team_server_a_laptops_session_is_taken_once_quiet_by_the_servers_clock(
+    stores: tuple[SqliteStore, SqliteUserStore], offset: timedelta
+) -> None:
+    # A teammate's clock six hours behind or ahead: either way the session waits the idle time
+    # on the server's clock from when it arrived, no less and no more.
+    store, users = stores
+    clock = MovingClock(NOW)
+    await store.append_events(store.project_id, "u", _session("laptop", NOW + offset, 4), [])
+    processor = _moving_processor(store, users, clock, team=True)
+    assert (await processor.process_once(store)).events_processed == 0  # just arrived
+    waiting = await processor.readiness.next_processing_at(store)
+    assert waiting is not None
+    assert NOW + timedelta(minutes=3) <= waiting <= NOW + timedelta(minutes=4)
+    clock.now = NOW + timedelta(minutes=2)
+    assert (await processor.process_once(store)).events_processed == 0  # quiet 2 of 3 minutes
+    clock.now = NOW + timedelta(minutes=4)
+    assert (await processor.process_once(store)).events_processed == 4
+
+
+async def test_on_a_team_server_a_growing_session_from_a_slow_clock_is_not_taken_in_pieces(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    # The laptop's clock runs an hour slow: each event looks an hour old on arrival, yet the
+    # session grows every two minutes here; it is held until held two hours, then taken whole.
+    store, users = stores
+    clock = MovingClock(NOW)
+    behind = NOW - timedelta(hours=1)
+    processor = _moving_processor(store, users, clock, team=True)
+    for minute in range(0, 121, 2):
+        clock.now = NOW + timedelta(minutes=minute)
+        event = Event(
+            SourceTool.CLAUDE_CODE,
+            EventType.USER_MESSAGE,
+            behind + timedelta(minutes=minute),
+            {"text": f"always use pytest fixtures, minute {minute}"},
+            session_id="busy",
+        )
+        await store.append_events(store.project_id, "u", [event], [])
+        report = await processor.process_once(store)
+        if minute < 120:
+            assert report.events_processed == 0, minute  # still active: held back
+    assert report.events_processed == 61
