@@ -46,8 +46,8 @@ COARSE_ABOVE = 2_048
 # for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
 # lists probed in an int8 copy too) starts wider: its scan with a candidate filter costs more.
 # On the search bench's 10k store (384-d, real and derived vectors, top 50) 2k + 16 vouched for
-# 63 % of its questions and 2k + 32 for 94 %: each set that cannot vouch costs a second int8
-# scan of every vector and the exact scores of 8k + 64 candidates.
+# 76 % of its questions and 2k + 32 for 93 % (`bench.first_set`): each set that cannot vouch
+# costs a second int8 scan of every vector and the exact scores of 8k + 64 candidates.
 COARSE_WIDTHS = ((2, 32), (8, 64))
 IVF_COARSE_WIDTHS = ((4, 32), (16, 128))
 
