@@ -153,6 +153,29 @@ def test_candidates_the_first_set_cannot_vouch_for_are_found_in_a_wider_one() ->
     assert scan.scans == 0
 
 
+def test_the_first_set_holds_a_few_more_than_twice_k(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 125 equal vectors: the first set vouches for the top 50 only past them (2k + 32 = 132,
+    # where 2k + 16 = 116 cannot), so one int8 pass answers, and as the full scan does.
+    vectors = _clustered(COUNT, seed=6)
+    vectors[100:225] = vectors[0]
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _built(ids, vectors)
+    scan = _counted(index)
+    widths: list[int] = []
+    assert index._coarse is not None
+    real = type(index._coarse).candidates
+
+    def counted(copy: Any, query: Vectors, wide: int, probes: Any = None) -> Any:
+        widths.append(wide)
+        return real(copy, query, wide, probes)
+
+    monkeypatch.setattr(type(index._coarse), "candidates", counted)
+
+    assert index.search(vectors[0], 50) == _FullScan(ids, vectors).search(vectors[0], 50)
+    assert widths == [2 * 50 + 32]
+    assert scan.scans == 0
+
+
 def test_candidates_no_set_can_vouch_for_are_found_by_the_full_scan() -> None:
     vectors = _clustered(COUNT, seed=6)
     vectors[100:700] = vectors[0]  # 601 equal vectors: more than 8k + 64 candidates hold
