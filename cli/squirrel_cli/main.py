@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from squirrel_cli.exits import exit_code
 from squirrel_core.errors import SquirrelError
 from squirrel_core.projects import checked_path
 from squirrel_core.settings import load_settings
@@ -112,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args, console)
     except SquirrelError as exc:
         console.error(str(exc))
-        return 1
+        return exit_code(exc)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:

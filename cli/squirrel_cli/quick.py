@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
+from squirrel_cli.exits import exit_code
 from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
 from squirrel_core.service_info import pid_alive
 
@@ -87,7 +88,7 @@ def run(argv: Sequence[str]) -> int | None:
     except SquirrelError as exc:
         console.discard()
         console.error(str(exc))
-        return 1
+        return exit_code(exc)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
