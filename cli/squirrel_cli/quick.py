@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
 from squirrel_cli.exits import exit_code
-from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
+from squirrel_core.errors import (
+    InvalidArgumentError,
+    SquirrelError,
+    UnavailableError,
+    error_named,
+)
 from squirrel_core.service_info import pid_alive
 
 if TYPE_CHECKING:
@@ -210,7 +215,8 @@ def _decode(answer: bytes) -> dict[str, Any]:
         return data
     error = data.get("error")
     if code in (b"422", b"500") and isinstance(error, dict) and "message" in error:
-        raise SquirrelError(str(error["message"]))
+        # The domain error the gateway named (its status), so the exit code is the full CLI's.
+        raise error_named(str(error.get("status", "")), str(error["message"]))
     raise FallBackError(f"the gateway answered {code.decode(errors='replace')}")
 
 
