@@ -19,6 +19,7 @@ from squirrel_cli.doctor_checks import (
     Check,
     config_check,
     database_check,
+    home_check,
     permission_check,
     project_checks,
 )
@@ -118,7 +119,7 @@ def _model_check(repair: bool) -> Check:
 def diagnose(settings: Settings, *, repair: bool = False) -> list[Check]:
     """Every check, in order; with `repair`, what is safe to fix is fixed first."""
     layout = HomeLayout(settings.home)
-    checks = [permission_check("home", layout.root, DIR_MODE, repair)]
+    checks = [home_check(layout.root, DIR_MODE, repair)]
     if not layout.root.exists():
         return checks
     checks.append(permission_check("token", layout.token, FILE_MODE, repair))
