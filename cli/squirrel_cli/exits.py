@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from typing import Final
 
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
@@ -10,8 +13,19 @@ from squirrel_core.errors import InvalidArgumentError, SquirrelError
 FAILED: Final = 1
 #: A bad argument: argparse's usage errors, and the values a command refuses (docs/cli.md).
 USAGE_ERROR: Final = 2
+#: The reader of stdout left (`sqrl status | head -1`): what a tool SIGPIPE ends exits with.
+READER_GONE: Final = 128 + signal.SIGPIPE
 
 
 def exit_code(exc: SquirrelError) -> int:
     """2 for a value the command refuses (as argparse exits on a usage error), else 1."""
     return USAGE_ERROR if isinstance(exc, InvalidArgumentError) else FAILED
+
+
+def reader_gone() -> int:
+    """stdout's reader closed the pipe: no error to say. stdout is pointed at /dev/null, so the
+    interpreter's last flush of it at exit says nothing either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return READER_GONE

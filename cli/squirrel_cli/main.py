@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
-from squirrel_cli.exits import exit_code
+from squirrel_cli.exits import exit_code, reader_gone
 from squirrel_core.errors import SquirrelError
 from squirrel_core.projects import checked_path
 from squirrel_core.settings import load_settings
@@ -116,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(exc)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     except OSError as exc:
         console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
         return 1

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
-from squirrel_cli.exits import exit_code
+from squirrel_cli.exits import exit_code, reader_gone
 from squirrel_core.errors import (
     InvalidArgumentError,
     SquirrelError,
@@ -96,6 +96,8 @@ def run(argv: Sequence[str]) -> int | None:
         return exit_code(exc)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     except OSError as exc:
         console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
         return 1
