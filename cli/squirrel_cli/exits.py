@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
 
-from squirrel_core.errors import InvalidArgumentError, SquirrelError
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, SquirrelError
+
+T = TypeVar("T")
 
 #: A command refused what it was asked (the services down, a project registered nowhere …).
 FAILED: Final = 1
@@ -29,3 +32,12 @@ def reader_gone() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return READER_GONE
+
+
+def configured(load: Callable[[], T]) -> T:
+    """`load()` (the settings): a value it refuses is in `config.toml` or a `SQRL_*` variable,
+    not among the command's arguments, so it exits 1 (FAILED), not 2."""
+    try:
+        return load()
+    except InvalidArgumentError as exc:
+        raise FailedPreconditionError(str(exc)) from None

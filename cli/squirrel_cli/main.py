@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
-from squirrel_cli.exits import exit_code, reader_gone
+from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import SquirrelError
 from squirrel_core.projects import checked_path
 from squirrel_core.settings import load_settings
@@ -104,9 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     handler: Handler = args.handler
     try:
-        args.settings = load_settings(
-            os.environ, lenient=bool(getattr(args, "lenient_settings", False))
-        )
+        lenient = bool(getattr(args, "lenient_settings", False))
+        args.settings = configured(lambda: load_settings(os.environ, lenient=lenient))
         project = getattr(args, "project", None)
         if isinstance(project, str):  # `--project ""` is no project, never the current folder
             checked_path(project)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
-from squirrel_cli.exits import exit_code, reader_gone
+from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import (
     InvalidArgumentError,
     SquirrelError,
@@ -84,7 +84,7 @@ def run(argv: Sequence[str]) -> int | None:
 
     console = Console(deferred=True)
     try:
-        settings = load_settings(os.environ)
+        settings = configured(lambda: load_settings(os.environ))
         code = _HANDLERS[args.command](args, settings, console)
         console.finish(_renderer(settings.home) if console.drawings() else None)
     except FallBackError:
