@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import sqlite3
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,6 +52,26 @@ class Check:
 # -- files ----------------------------------------------------------------------------------------
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
+
+
+def home_check(path: Path, wanted: int, repair: bool) -> Check:
+    """The home's mode (`permission_check`), and first whether Squirrel can write there at all: a
+    home on a read-only disk (or one that cannot be made) is one line saying what to do."""
+    if not path.exists():
+        return permission_check("home", path, wanted, repair)
+    try:
+        with tempfile.TemporaryFile(dir=path, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        kind = "read-only" if exc.errno == errno.EROFS else "not writable"
+        return Check(
+            "home",
+            False,
+            f"{path} is {kind} ({exc.strerror or exc}): Squirrel keeps its databases, logs and"
+            " the services' records there; make it writable, or set SQRL_HOME to a folder you"
+            " can write",
+        )
+    return permission_check("home", path, wanted, repair)
 
 
 def permission_check(name: str, path: Path, wanted: int, repair: bool) -> Check:

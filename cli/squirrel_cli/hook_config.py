@@ -68,9 +68,7 @@ def parse_hosts(value: str | None) -> list[str]:
     hosts = [h.strip().lower() for h in value.split(",") if h.strip()]
     unknown = [h for h in hosts if h not in HOSTS]
     if unknown:
-        raise InvalidArgumentError(
-            f"unknown host {unknown[0]!r} for --hooks; choose from {', '.join(HOSTS)}"
-        )
+        raise InvalidArgumentError(f"unknown host {unknown[0]!r}; choose from {', '.join(HOSTS)}")
     return list(dict.fromkeys(hosts))
 
 

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import SquirrelError
 from squirrel_core.projects import checked_path
 from squirrel_core.settings import load_settings
@@ -103,18 +104,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     handler: Handler = args.handler
     try:
-        args.settings = load_settings(
-            os.environ, lenient=bool(getattr(args, "lenient_settings", False))
-        )
+        lenient = bool(getattr(args, "lenient_settings", False))
+        args.settings = configured(lambda: load_settings(os.environ, lenient=lenient))
         project = getattr(args, "project", None)
         if isinstance(project, str):  # `--project ""` is no project, never the current folder
             checked_path(project)
         return handler(args, console)
     except SquirrelError as exc:
         console.error(str(exc))
-        return 1
+        return exit_code(exc)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     except OSError as exc:
         console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
         return 1

@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
-from squirrel_core.errors import InvalidArgumentError, SquirrelError, UnavailableError
+from squirrel_cli.exits import configured, exit_code, reader_gone
+from squirrel_core.errors import (
+    InvalidArgumentError,
+    SquirrelError,
+    UnavailableError,
+    error_named,
+)
 from squirrel_core.service_info import pid_alive
 
 if TYPE_CHECKING:
@@ -78,7 +84,7 @@ def run(argv: Sequence[str]) -> int | None:
 
     console = Console(deferred=True)
     try:
-        settings = load_settings(os.environ)
+        settings = configured(lambda: load_settings(os.environ))
         code = _HANDLERS[args.command](args, settings, console)
         console.finish(_renderer(settings.home) if console.drawings() else None)
     except FallBackError:
@@ -87,9 +93,11 @@ def run(argv: Sequence[str]) -> int | None:
     except SquirrelError as exc:
         console.discard()
         console.error(str(exc))
-        return 1
+        return exit_code(exc)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     except OSError as exc:
         console.error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
         return 1
@@ -209,7 +217,8 @@ def _decode(answer: bytes) -> dict[str, Any]:
         return data
     error = data.get("error")
     if code in (b"422", b"500") and isinstance(error, dict) and "message" in error:
-        raise SquirrelError(str(error["message"]))
+        # The domain error the gateway named (its status), so the exit code is the full CLI's.
+        raise error_named(str(error.get("status", "")), str(error["message"]))
     raise FallBackError(f"the gateway answered {code.decode(errors='replace')}")
 
 

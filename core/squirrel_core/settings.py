@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
 from squirrel_core.files import write_private_file
 from squirrel_core.setting import MAX_LIST_ITEMS, Setting
 from squirrel_core.settings_catalog import SETTINGS, home_default
@@ -163,6 +163,16 @@ def read_config_file(home: Path) -> dict[str, Any]:
         data = path.read_bytes()
     except FileNotFoundError:
         return {}
+    except NotADirectoryError:
+        raise FailedPreconditionError(
+            f"the Squirrel home {home} cannot be used: part of its path is a file, not a folder;"
+            " set SQRL_HOME to a folder you can write"
+        ) from None
+    except OSError as exc:
+        raise FailedPreconditionError(
+            f"{path} cannot be read ({exc.strerror or exc}); make the Squirrel home readable, or"
+            " set SQRL_HOME to a folder you can read and write"
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -136,7 +136,7 @@ def test_an_id_prefix_is_accepted_and_an_ambiguous_one_lists_the_candidates(
     common = ids[0][:first_diff]
     assert len(common) >= 8  # both made within the same ~35 years
     ambiguous = live("forget", common, cwd=project)
-    assert ambiguous.returncode == 1 and ambiguous.stderr.count("\n") == 1
+    assert ambiguous.returncode == 2 and ambiguous.stderr.count("\n") == 1  # a bad argument
     assert ids[0] in ambiguous.stderr and ids[1] in ambiguous.stderr
     live_env["COLUMNS"] = "60"
     table = live("memories", cwd=project)

@@ -235,20 +235,21 @@ def test_the_quick_reads_fail_like_the_full_cli(
     repo = running.repo
     elsewhere = tmp_path / "not-a-project"
     elsewhere.mkdir()
-    for cwd, argv in (
-        (elsewhere, ["search", "tests"]),
-        (elsewhere, ["context", "anything"]),
-        (elsewhere, ["memories"]),
-        (elsewhere, ["view", "brief"]),
-        (repo, ["view", "pitfalls", "--budget", "0"]),
-        (repo, ["search", "tests", "--budget", "0"]),
-        (repo, ["search", "tests", "-k", "500"]),
-        (repo, ["status", "--sessions", "0"]),
-        (repo, ["status", "--sessions", "many", "--json"]),
+    # A project registered nowhere exits 1; a bad argument value 2, as a usage error does.
+    for cwd, argv, code in (
+        (elsewhere, ["search", "tests"], 1),
+        (elsewhere, ["context", "anything"], 1),
+        (elsewhere, ["memories"], 1),
+        (elsewhere, ["view", "brief"], 1),
+        (repo, ["view", "pitfalls", "--budget", "0"], 2),
+        (repo, ["search", "tests", "--budget", "0"], 2),
+        (repo, ["search", "tests", "-k", "500"], 2),
+        (repo, ["status", "--sessions", "0"], 2),
+        (repo, ["status", "--sessions", "many", "--json"], 2),
     ):
         fast = _run(env, cwd, argv)
         full = _run(env, cwd, argv, full=True)
-        assert fast.code == full.code == 1, (argv, fast.stderr, full.stderr)
+        assert fast.code == full.code == code, (argv, fast.stderr, full.stderr)
         assert fast.stderr == full.stderr, argv
         assert fast.stderr.startswith("sqrl: error:") and fast.stderr.count("\n") == 1
         assert fast.stdout == full.stdout == "", argv

@@ -172,6 +172,36 @@ async def test_wrong_argument_types_are_tool_errors(
         assert not good.is_error
 
 
+@pytest.mark.parametrize(
+    ("tool", "args", "named"),
+    [
+        ("get_task_context", {"task_description": None}, {"task_description"}),
+        ("search_project_memory", {"project_root": None, "query": None}, {"project_root", "query"}),
+        ("get_task_context", {"task_description": ["a secret list"]}, {"task_description"}),
+        ("search_project_memory", {"top_k": "many"}, {"top_k"}),
+    ],
+)
+async def test_bad_arguments_are_one_tool_error_line_naming_them(
+    settings: Settings,
+    project: Path,
+    mode: str,
+    tool: str,
+    args: dict[str, Any],
+    named: set[str],
+) -> None:
+    """Missing (None: left out) or mistyped arguments: one line the model can act on, naming
+    each argument, with neither the validator's report nor the values sent."""
+    sent = {k: v for k, v in {**minimal_args(tool, project), **args}.items() if v is not None}
+    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
+        result = await session.call_tool(tool, sent)
+    assert result.is_error
+    said = text_of(result)
+    assert len(said.splitlines()) == 1, said
+    assert all(f"`{name}`" in said for name in named), said
+    assert "validation error" not in said and "pydantic" not in said
+    assert "a secret list" not in said and "many" not in said
+
+
 async def test_an_unregistered_project_is_a_tool_error_naming_sqrl_init(
     settings: Settings, tmp_path: Path, mode: str
 ) -> None:

@@ -82,6 +82,18 @@ async def _team_contents(link: TeamLink) -> list[str]:
     return sorted(m.content for m in reply.memories)
 
 
+async def _team_files(link: TeamLink) -> dict[str, list[str]]:
+    """Each team memory's files, by its content."""
+    admin = team_memory_client(link)
+    try:
+        reply = await admin.call(
+            admin.stub.ListMemories, pb.ListMemoriesRequest(project_id=TEAM_ID, page_size=100)
+        )
+    finally:
+        await admin.close()
+    return {m.content: list(m.file_paths) for m in reply.memories}
+
+
 async def _register_team_project(link: TeamLink) -> None:
     admin = team_memory_client(link)
     try:
@@ -152,7 +164,12 @@ async def test_a_remember_made_while_the_team_is_away_is_queued_and_sent_once_on
             async with Client(build_mcp_server(reads, allow_writes=True)) as mcp:
                 result = await mcp.call_tool(
                     "remember",
-                    {"project_root": str(repo), "content": mcp_text, "memory_type": "pitfall"},
+                    {
+                        "project_root": str(repo),
+                        "content": mcp_text,
+                        "memory_type": "pitfall",
+                        "file_paths": ["migrations/payroll.sql"],
+                    },
                 )
             block = result.content[0]
             assert block.type == "text"
@@ -175,6 +192,8 @@ async def test_a_remember_made_while_the_team_is_away_is_queued_and_sent_once_on
                 finally:
                     await sender.stop()
                 assert await _team_contents(link) == sorted([cli_text, mcp_text])
+                # The queued remember kept its files on the way.
+                assert (await _team_files(link))[mcp_text] == ["migrations/payroll.sql"]
                 # A reply lost after the team stored it: the row is sent again. Not doubled.
                 for request in (
                     pb.RememberRequest(type=memory_pb2.MEMORY_TYPE_PITFALL, content=cli_text),

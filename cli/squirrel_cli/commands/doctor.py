@@ -20,6 +20,7 @@ from squirrel_cli.doctor_checks import (
     Check,
     config_check,
     database_check,
+    home_check,
     permission_check,
     project_checks,
 )
@@ -120,7 +121,7 @@ def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None
     """Every check, in order; with `repair`, what is safe to fix is fixed first; `say` is told
     of a slow wait while it lasts (the team server's answer)."""
     layout = HomeLayout(settings.home)
-    checks = [permission_check("home", layout.root, DIR_MODE, repair)]
+    checks = [home_check(layout.root, DIR_MODE, repair)]
     if not layout.root.exists():
         return checks
     checks.append(permission_check("token", layout.token, FILE_MODE, repair))

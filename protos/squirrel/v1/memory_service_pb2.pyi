@@ -636,7 +636,12 @@ class RememberRequest(_message.Message):
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
-    def file_paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def file_paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Files the memory holds for, relative to the project root (globs allowed), at most 100;
+        added to those the memory already names. An empty entry, an absolute path or a `..` that
+        climbs out of the project is INVALID_ARGUMENT (nothing is written).
+        """
+
     def __init__(
         self,
         *,

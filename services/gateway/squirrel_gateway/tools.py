@@ -35,6 +35,7 @@ from squirrel_gateway.schemas import (
     UserStyleView,
     ViewMode,
 )
+from squirrel_gateway.tool_arguments import ArgumentCheckedServer
 
 log = structlog.get_logger()
 
@@ -141,7 +142,7 @@ TypesArg = Annotated[
 
 def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer:
     """An MCP server exposing Squirrel's read tools, plus `remember`/`forget` if `allow_writes`."""
-    server: MCPServer = MCPServer(name="squirrel", instructions=INSTRUCTIONS)
+    server: MCPServer = ArgumentCheckedServer(name="squirrel", instructions=INSTRUCTIONS)
 
     @server.tool(
         structured_output=False,

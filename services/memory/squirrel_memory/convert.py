@@ -196,4 +196,5 @@ def statement_from_pb(project_id: str, item: pb.RememberRequest) -> Statement | 
         tags=tuple(item.tags),
         importance=item.importance,
         scope=scope_from_pb(item.scope, memory_type),
+        file_paths=tuple(item.file_paths),
     )

@@ -9,6 +9,8 @@
   "... please: bravo" apart although their edit ratio is high. A manual memory that is the same
   takes the new wording; otherwise a new memory is added under a key derived from the content,
   made unique when another memory already holds it, so nothing is overwritten by accident.
+- The statement's files (`file_paths`, project-relative) are added to those the memory already
+  names, as an extracted memory's are when it is updated.
 - Extracted memories that are the same as the manual one are superseded by it (marked deleted,
   history kept): the manual wording is kept. Extraction, in turn, never re-adds a statement that
   is the same as a manual memory (see `manual_lookalikes`).
@@ -80,6 +82,8 @@ class Statement:
     tags: tuple[str, ...]
     importance: float
     scope: Scope
+    #: Project-relative paths the statement holds for (the memory's files).
+    file_paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +371,7 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
         s.scope,
         s.user_id,
         last=not extracted,
+        file_paths=s.file_paths,
     )
     previous = {m.id: m.version for m in before}
     if item.id in previous:
@@ -420,6 +425,7 @@ async def _answer(store: Store, project_id: str, step: ManualStep) -> Any:
             importance=step.importance,
             scope=step.scope,
             user_id=step.user_id,
+            file_paths=step.file_paths,
         )
     return await store.supersede(step.memory_id, step.by_id, step.reason)
 
@@ -435,11 +441,14 @@ async def remember(
     tags: Sequence[str],
     importance: float,
     scope: Scope,
+    file_paths: Sequence[str] = (),
 ) -> Remembered:
     """Adds, updates or merges a manual memory (see the module docstring), one store call at a
     time (each write its own transaction); `remember_many` writes many in one."""
     plan = remember_plan(
-        Statement(user_id, memory_type, key, content, tuple(tags), importance, scope)
+        Statement(
+            user_id, memory_type, key, content, tuple(tags), importance, scope, tuple(file_paths)
+        )
     )
     return await drive_async(plan, lambda step: _answer(store, project_id, step))
 

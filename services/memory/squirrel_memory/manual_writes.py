@@ -4,6 +4,8 @@ a user-wide style is also kept in the user store."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -13,12 +15,17 @@ from squirrel_memory import manual
 from squirrel_memory.models import MemorySource, MemoryType, Scope
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.storage import Store
+from squirrel_memory.storage.checks import MAX_PATH_CHARS
 from squirrel_memory.userstore import SqliteUserStore
 
 MANUAL_IMPORTANCE = 0.8
 #: Limits of one `remember_many` call (more is refused whole, before anything is written).
 MAX_REMEMBER_BATCH = 1_000
 MAX_REMEMBER_BATCH_BYTES = 8 * 2**20
+#: The most files one manual memory may name (as the gateway's scope paths).
+MAX_REMEMBER_PATHS = 100
+#: A Windows drive (`C:/...`): absolute too.
+_DRIVE = re.compile(r"^[A-Za-z]:(/|$)")
 
 
 class ManualWrites:
@@ -42,10 +49,11 @@ class ManualWrites:
         tags: Sequence[str],
         importance: float,
         scope: Scope,
+        file_paths: Sequence[str] = (),
     ) -> manual.Remembered:
         """Adds, updates or merges a manual memory (rules in `manual.py`)."""
         statement = manual.Statement(
-            user_id, memory_type, key, content, tuple(tags), importance, scope
+            user_id, memory_type, key, content, tuple(tags), importance, scope, tuple(file_paths)
         )
         [done] = await self.remember_many(project_id, [statement])
         if isinstance(done, SquirrelError):
@@ -112,7 +120,8 @@ class ManualWrites:
                 )
 
     def _checked(self, statement: manual.Statement) -> manual.Statement:
-        """The statement with its secrets redacted and its defaults filled in."""
+        """The statement with its secrets redacted, its files checked and its defaults filled
+        in."""
         if not statement.content.strip():
             raise InvalidArgumentError("content is required")
         if not 0.0 <= statement.importance <= 1.0:
@@ -123,7 +132,41 @@ class ManualWrites:
             user_id=statement.user_id or self._user_id,
             content=clean,
             importance=statement.importance or MANUAL_IMPORTANCE,
+            file_paths=project_paths(statement.file_paths),
         )
+
+
+def project_paths(paths: Sequence[str]) -> tuple[str, ...]:
+    """`paths` as project-relative POSIX paths (globs allowed), order kept, repeats dropped.
+
+    Whoever sends them (the gateway makes them relative; a team server gets them from other
+    laptops), an empty entry, a NUL byte, an absolute path or a `..` that climbs out of the
+    project is refused, naming the entry: nothing is written.
+    """
+    if len(paths) > MAX_REMEMBER_PATHS:
+        raise InvalidArgumentError(
+            f"file_paths may list at most {MAX_REMEMBER_PATHS} paths (got {len(paths)})"
+        )
+    kept: dict[str, None] = {}
+    for raw in paths:
+        text = raw.strip().replace("\\", "/")
+        if not text or "\x00" in text or len(text) > MAX_PATH_CHARS:
+            raise InvalidArgumentError(
+                f"file_paths entry {raw!r} is not a path (empty, a NUL byte, or over"
+                f" {MAX_PATH_CHARS} characters)"
+            )
+        normal = posixpath.normpath(text)
+        if normal.startswith("/") or _DRIVE.match(normal):
+            raise InvalidArgumentError(
+                f"file_paths entry {raw!r} is absolute; send paths relative to the project root"
+            )
+        if normal == ".." or normal.startswith("../"):
+            raise InvalidArgumentError(
+                f"file_paths entry {raw!r} climbs out of the project with '..'; send paths"
+                " inside the project, relative to its root"
+            )
+        kept.setdefault(normal, None)
+    return tuple(kept)
 
 
 def _text_bytes(statement: manual.Statement) -> int:
@@ -131,4 +174,5 @@ def _text_bytes(statement: manual.Statement) -> int:
         len(statement.content.encode())
         + len(statement.key.encode())
         + sum(len(tag.encode()) for tag in statement.tags)
+        + sum(len(path.encode()) for path in statement.file_paths)
     )

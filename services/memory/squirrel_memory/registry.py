@@ -36,6 +36,8 @@ class ProjectRegistry:
         self._lock = asyncio.Lock()
         self._stores = stores or ProjectStores()
         self._on_open: list[Callable[[Store], Awaitable[None]]] = []
+        #: Projects `open_stores` could not open, and why: each is warned once, not every round.
+        self._unavailable: dict[str, str] = {}
 
     def on_open(self, callback: Callable[[Store], Awaitable[None]]) -> None:
         """Run `callback` once for every store this registry opens (e.g. to attach an index)."""
@@ -99,7 +101,12 @@ class ProjectRegistry:
             try:
                 stores.append(await self.store(root))
             except (FailedPreconditionError, NotFoundError, InvalidArgumentError) as exc:
-                log.warning("project_unavailable", project_id=root, error_type=type(exc).__name__)
+                why = type(exc).__name__
+                if self._unavailable.get(root) != why:  # the loops ask every round: say it once
+                    self._unavailable[root] = why
+                    log.warning("project_unavailable", project_id=root, error_type=why)
+            else:
+                self._unavailable.pop(root, None)
         return stores
 
     async def open_all(self) -> None:

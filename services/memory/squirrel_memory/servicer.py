@@ -327,6 +327,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 tags=list(request.tags),
                 importance=request.importance,
                 scope=scope_from_pb(request.scope, memory_type),
+                file_paths=list(request.file_paths),
             )
             return _remember_response(done)
 

@@ -53,7 +53,7 @@ def test_every_setting_has_a_type_and_a_range_or_choices() -> None:
 def test_config_set_refuses_values_that_are_not_allowed(
     home: Path, key: str, value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["config", "set", key, value]) == 1
+    assert main(["config", "set", key, value]) == 2  # a bad argument value
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert key in err[0] and "must be" in err[0]
@@ -144,7 +144,7 @@ def test_a_secret_is_never_echoed_in_the_error(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     secret = "sk-ant-" + "a" * 600
-    assert main(["config", "set", "anthropic.api_key", secret]) == 1
+    assert main(["config", "set", "anthropic.api_key", secret]) == 2  # a bad argument value
     assert secret[:20] not in capsys.readouterr().err
 
 

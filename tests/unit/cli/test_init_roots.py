@@ -41,7 +41,7 @@ def test_the_home_folder_without_git_is_refused_and_nothing_is_made(
 
     done = _init(home, user, "--no-git", spelled.format(user=user))
 
-    assert done.returncode == 1
+    assert done.returncode == 2  # a bad argument
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert _registered(home) == []
     assert not (user / ".ctx").exists()
@@ -54,7 +54,7 @@ def test_the_filesystem_root_is_refused(tmp_path: Path) -> None:
 
     done = _init(home, user, "--no-git", "/")
 
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2  # a bad argument and "Traceback" not in done.stderr
     assert _registered(home) == []
     assert Path("/.ctx").exists() == existed
 

@@ -1,5 +1,6 @@
 """`sqrl` commands given no project, a path registered nowhere or a folder name with a control
-character: one clear line, exit 1, nothing registered or stored."""
+character: one clear line, nothing registered or stored; exit 2 for a path that cannot name a
+project (a bad argument), 1 for one registered nowhere."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def home_ready(sqrl: Sqrl, sqrl_home: Path, tmp_path: Path) -> Path:
     return sqrl_home
 
 
-def _one_error_line(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 1
+def _one_error_line(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert done.returncode == code
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
     return lines[0]
@@ -57,7 +58,7 @@ def test_a_path_registered_nowhere_is_refused_with_how_to_register_it(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = sqrl(*command, "--project", str(elsewhere))
-    assert "sqrl init" in _one_error_line(done)
+    assert "sqrl init" in _one_error_line(done, code=1)
 
 
 @pytest.mark.parametrize("name", ["two\nlines", "bell\x07"])

@@ -105,6 +105,6 @@ def test_sqrl_projects_lists_and_registers_in_one_step(
     assert (app / ".ctx").is_dir() or "registered" in done.stdout
 
     bad = sqrl("projects", "--register", "99")
-    assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1  # a bad argument
     table = sqrl("projects")
     assert table.returncode == 0 and "sessions" in table.stdout

@@ -62,7 +62,7 @@ def test_token_grants_are_shown_changed_and_checked(
     assert (changed["role"], changed["max_projects"]) == ("admin", 2)
     assert changed["projects"] == issued["projects"]
     for bad in ("/etc", "../../x", "github.com/*/shop"):
-        assert main(["team", "token", "add", "eve", "--projects", bad]) == 1
+        assert main(["team", "token", "add", "eve", "--projects", bad]) == 2  # bad argument
         err = capsys.readouterr().err
         assert "is not a project pattern" in err and len(err.strip().splitlines()) == 1
     assert main(["team", "token", "grant", "unknown", "--role", "read"]) == 1
@@ -75,7 +75,7 @@ def test_the_server_creates_only_team_id_forms(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for bad in ("/etc", "../../x"):
-        assert main(["team", "project", "add", bad]) == 1
+        assert main(["team", "project", "add", bad]) == 2  # a bad argument
         err = capsys.readouterr().err
         assert "is not a team project id" in err and len(err.strip().splitlines()) == 1
 

@@ -165,7 +165,7 @@ class CursorReader:
             store = root / GLOBAL_STORE
             stamp = _stamp(store)
             if stamp is None:
-                self._problem(store, "store_missing", total)
+                self._missing(root, store, total)
                 continue
             folders = self._workspaces.folders(root)
             if folders != self._folders.get(root):  # chats may have found their folder
@@ -197,6 +197,16 @@ class CursorReader:
                 total.at_end = False
                 break
         return total
+
+    def _missing(self, root: Path, store: Path, read: CursorRead) -> None:
+        """No store: counted; said once, as information, only where Cursor is installed (its
+        `User` folder is there). Cursor not installed is no problem, so it logs nothing."""
+        read.skipped["store_missing"] += 1
+        if self._problems.get(store) == "store_missing":
+            return
+        self._problems[store] = "store_missing"
+        if root.is_dir():
+            log.info("cursor_store_missing", store=str(store))
 
     def _problem(self, store: Path, reason: str, read: CursorRead) -> None:
         read.skipped[reason] += 1

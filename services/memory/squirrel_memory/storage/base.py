@@ -182,6 +182,8 @@ class WriteManual:
     scope: Scope
     user_id: str | None
     last: bool = False
+    #: Project-relative paths the memory holds for (added to those it already names).
+    file_paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +308,7 @@ class MemoryBook(Protocol):
         importance: float,
         scope: Scope,
         user_id: str | None,
+        file_paths: Sequence[str] = (),
     ) -> MemoryItem: ...
     async def remember_batch(
         self,

@@ -115,6 +115,7 @@ def answer_manual(
                 owner=checked.user_id,
                 now=clock(),
                 changes=changes,
+                file_paths=checked.file_paths,
             )
         )
     return (

@@ -31,12 +31,14 @@ from squirrel_memory.storage.base import (
     ProcessingResult,
 )
 from squirrel_memory.storage.checks import (
+    MAX_FILE_PATHS,
     MAX_KEY_CHARS,
     MAX_MEMORY_CHARS,
     Clock,
     check_importance,
     check_project,
     check_scope,
+    check_strings,
     check_tags,
     check_text,
     check_type,
@@ -48,6 +50,7 @@ from squirrel_memory.storage.revisions import (
     ChangeSet,
     MemoryRevisions,
     corrected,
+    merge,
     revise,
     with_writer,
 )
@@ -166,9 +169,11 @@ def write_manual(
     owner: str | None,
     now: datetime,
     changes: ChangeSet,
+    file_paths: tuple[str, ...] = (),
 ) -> RowPlan[MemoryItem]:
     """`remember`'s write, values checked: the live manual memory on the anchor updated (left
-    as it is when it already says so), or a new one added."""
+    as it is when it already says so), or a new one added. Its files are those it named before
+    and then `file_paths` (as an extracted memory's grow when it is updated)."""
     old: MemoryItem | None = yield Anchored(
         project_id, memory_type, key, scope, owner, manual_only=True
     )
@@ -186,11 +191,18 @@ def write_manual(
             created_at=now,
             updated_at=now,
             source=MemorySource.MANUAL,
+            file_paths=merge((), file_paths, MAX_FILE_PATHS),
         )
         return (yield from insert(item, "remembered", changes))
-    if (old.content, old.tags, old.importance) == (content, tags, importance):
+    files = merge(old.file_paths, file_paths, MAX_FILE_PATHS)
+    if (old.content, old.tags, old.importance, old.file_paths) == (
+        content,
+        tags,
+        importance,
+        files,
+    ):
         return old
-    new = revise(old, now=now, content=content, tags=tags, importance=importance)
+    new = revise(old, now=now, content=content, tags=tags, importance=importance, file_paths=files)
     return (yield from replace(old, new, HistoryAction.UPDATED, "remembered", changes))
 
 
@@ -421,6 +433,7 @@ class SharedMemoryBook(MemoryRevisions):
         importance: float,
         scope: Scope,
         user_id: str | None,
+        file_paths: Sequence[str] = (),
     ) -> MemoryItem:
         """Add a manual memory, or update the live manual memory on the same anchor."""
         check_project(self.project_id, project_id)
@@ -442,6 +455,7 @@ class SharedMemoryBook(MemoryRevisions):
             owner=owner,
             now=self._clock(),
             changes=changes,
+            file_paths=check_strings("file_paths", file_paths),
         )
         return await self._changed(plan, changes)
 

@@ -45,6 +45,7 @@ from squirrel_memory.storage.checks import (
     check_candidate,
     check_importance,
     check_scope,
+    check_strings,
     check_tags,
     check_text,
     check_type,
@@ -87,7 +88,8 @@ def checked_manual(step: WriteManual) -> WriteManual:
     tags = check_tags(step.tags)
     importance = check_importance(step.importance)
     scope, owner = check_scope(step.scope, step.user_id)
-    return WriteManual(memory_type, key, content, tags, importance, scope, owner)
+    paths = check_strings("file_paths", step.file_paths)
+    return WriteManual(memory_type, key, content, tags, importance, scope, owner, file_paths=paths)
 
 
 class PlanWrites:
