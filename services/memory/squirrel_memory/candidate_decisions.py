@@ -27,7 +27,7 @@ from squirrel_memory.recurrence import (
 )
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.base import FindAnchor, FindLookalikes
-from squirrel_memory.updates import decide_update
+from squirrel_memory.updates import decide_update, says_less
 from squirrel_memory.updates.writers import spare_rules_memory
 
 STYLE_LIMIT = 500
@@ -39,7 +39,8 @@ def merge_candidates(
     likeness: Likeness | None = None,
     sessions: SessionsOf | None = None,
 ) -> list[MemoryCandidate]:
-    """One candidate per anchor (type, key, scope) within a batch: the most important wins,
+    """One candidate per anchor (type, key, scope) within a batch: the one that says more (a
+    manifest's language over a counted one: `updates.says_less`), else the most important wins,
     evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
     A tentative instruction repeated by another episode, in the same words or others (close in
     meaning by `likeness`), is promoted (`recurrence`), weighed by the `sessions` it was said
@@ -54,7 +55,10 @@ def merge_candidates(
         if (recurring := merge_pair(best, cand, sessions)) is not None:
             merged[anchor] = recurring
             continue
-        winner, other = (cand, best) if cand.importance > best.importance else (best, cand)
+        stronger = says_less(best, cand) or (
+            not says_less(cand, best) and cand.importance > best.importance
+        )
+        winner, other = (cand, best) if stronger else (best, cand)
         merged[anchor] = replace(
             winner,
             source_event_ids=tuple(
@@ -62,7 +66,10 @@ def merge_candidates(
             ),
             file_paths=tuple(dict.fromkeys((*winner.file_paths, *other.file_paths))),
             source_refs=tuple(dict.fromkeys((*winner.source_refs, *other.source_refs))),
-            tags=tuple(dict.fromkeys((*winner.tags, *other.tags))),
+            # The tags of what says less (`touched`, `summary`) would mark the winner so.
+            tags=tuple(
+                dict.fromkeys((*winner.tags, *(() if says_less(other, winner) else other.tags)))
+            ),
         )
     return list(merged.values())
 

@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.extractors.user_about import user_statement
+from squirrel_memory.extractors.user_about import named_statement, user_statement
 from squirrel_memory.models import MemoryCandidate
 from tests.unit.memory.session_builder import Session
 
@@ -152,6 +152,54 @@ def test_only_a_plain_statement_about_the_repository_is_the_users_description(
     said: str, kept: str
 ) -> None:
     assert user_statement(said) == kept
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS, ids=IDS)
+async def test_the_user_naming_the_project_says_what_it_is(
+    name: str, language: str, code: str
+) -> None:
+    session = _session()
+    session.user(
+        "since Ledger is an open source app that people can self host we need to make sure "
+        "we're not forcing everyone onto one payment provider - it needs to be configurable"
+    )
+    session.edit(code, "fixed\n")
+
+    assert await _about(session) == [
+        'What this project is, as the user put it: "ledger is an open source app".'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "kept"),
+    [
+        (
+            "forem is an open source project that people deploy",
+            "forem",
+            "forem is an open source project",
+        ),
+        (
+            "Because my_tool is our internal CLI, keep it quiet",
+            "my-tool",
+            "my_tool is our internal CLI",
+        ),
+        ("ktn is a Rust server for newsletters", "ktn", "ktn is a Rust server"),
+        ("since react is a library we use hooks", "forem", ""),  # another name
+        ("if forem is a library, add docs", "forem", ""),  # a condition
+        ("I think forem is a platform", "forem", ""),
+        ("is forem a platform?", "forem", ""),
+        ("forem is an open source project?", "forem", ""),
+        ("forem is not a library", "forem", ""),
+        ("forem is probably a library", "forem", ""),
+        ("forem is a mess right now", "forem", ""),  # no kind of project
+        ("forem is a maybe library", "forem", ""),
+        ("ui is a library", "ui", ""),  # a name too short to tell
+    ],
+)
+def test_only_a_plain_statement_naming_the_project_says_what_it_is(
+    said: str, name: str, kept: str
+) -> None:
+    assert named_statement(said, name) == kept
 
 
 async def test_a_readme_wins_over_the_users_words_and_the_user_over_the_assistant() -> None:

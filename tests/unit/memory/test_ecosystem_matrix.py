@@ -529,9 +529,13 @@ async def test_each_ecosystem_notes_what_a_senior_engineer_would(eco: Ecosystem)
     # tests says the same language without it (the store keeps the fuller statement).
     languages = set(_about(found, "language"))
     named = f"{eco.manifest}: {eco.asks}" if eco.asks else eco.manifest
-    assert f"{eco.language} project ({named})." in languages
+    # The framework the code is built with joins the manifest's statement.
+    frameworks = {c.content.removeprefix("Built with ") for c in found if c.key == "framework"}
+    built = f", built with {frameworks.pop().rstrip('.')}" if len(frameworks) == 1 else ""
+    stated = f"{eco.language} project ({named}){built}."
+    assert stated in languages
     edited = extension_language(PurePosixPath(eco.fix_path).suffix)
-    assert languages <= {f"{eco.language} project ({named}).", f"{edited} project."}
+    assert languages <= {stated, f"{edited} project."}
     if eco.about:
         (about,) = _about(found, "about")
         assert eco.about in about and eco.manifest in about

@@ -55,6 +55,13 @@ CALLS = [
         "'this project is a ' + ' ' * 300_000 + 'x'",
         "",
     ),
+    # A user's sentence tried as a statement naming the project.
+    (
+        "squirrel_memory.extractors.user_about",
+        "named_statement",
+        "'since forem is a ' + ' a' * 150_000 + 'x', 'forem'",
+        "",
+    ),
 ]
 
 

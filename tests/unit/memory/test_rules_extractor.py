@@ -281,7 +281,7 @@ async def test_manifests_imports_and_commands_become_project_facts() -> None:
 
     facts = by_key([c for c in await extract(stream) if c.type == MemoryType.PROJECT_FACT])
 
-    assert facts["language"].content == "Python project (pyproject.toml)."
+    assert facts["language"].content == "Python project (pyproject.toml), built with FastAPI."
     assert facts["framework"].content == "Built with FastAPI."
     assert facts["database"].content == "Data layer: SQLAlchemy, PostgreSQL."
     assert facts["entry_point"].content == "The app starts with `app.main:app` served with uvicorn."

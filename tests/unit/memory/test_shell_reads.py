@@ -78,7 +78,14 @@ def test_paths_are_counted_from_the_folder_the_command_ran_in() -> None:
     ("command", "exit_code"),
     [
         ("cat src/a.rs src/b.rs", 1),  # failed: the files may not exist
-        ("cd crates/core && cat src/a.rs src/b.rs", 0),  # a folder change: cannot be placed
+        ("cd .. && cat src/a.rs src/b.rs", 0),  # a move out of the project
+        ("cd /home/dev/other && cat src/a.rs src/b.rs", 0),  # into another repository
+        ("cd $WORK && cat src/a.rs src/b.rs", 0),  # a folder nobody can tell
+        ("pushd crates/core && popd && cat src/a.rs src/b.rs", 0),
+        ("grep -rn fn src lib", 0),  # a search of a tree names no file it read
+        ("grep -l fn src/a.rs src/b.rs", 0),  # names only
+        ("grep -c fn src/a.rs src/b.rs", 0),  # counts only
+        ("grep -n fn src/*.rs", 0),  # a glob the shell expanded out of sight
         ("cat /home/dev/other/src/a.rs /home/dev/other/src/b.rs", 0),  # another repository
         ("cat ../other/src/a.rs ../other/src/b.rs", 0),
         ("cat ~/notes/a.rs ~/notes/b.rs", 0),
@@ -129,3 +136,53 @@ async def test_one_file_read_through_the_shell_names_no_language() -> None:
     _read_with(session, "cat README.md config/settings.yaml")
 
     assert _said(await _extract(session), "language") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "language"),
+    [
+        ("config/initializers/datadog.rb", "app/models/user.rb", "Ruby"),
+        ("src/lib/template.ts", "src/lib/render.ts", "TypeScript"),
+        ("src/main.rs", "src/web/handlers.rs", "Rust"),
+    ],
+)
+async def test_reads_after_a_move_to_the_project_root_are_placed_from_it(
+    first: str, second: str, language: str
+) -> None:
+    session = _session()
+    _read_with(session, f'cd "{ROOT}" && head -15 {first}; echo ---; sed -n 1,40p {second}')
+
+    found = await _extract(session)
+
+    named = ", ".join(f"`{path}`" for path in sorted((first, second)))
+    assert _said(found, "language") == [f"{PREFIX}{language} (2 files: {named})."]
+
+
+def test_reads_after_a_move_into_a_folder_are_placed_from_that_folder() -> None:
+    session = _session()
+    _read_with(session, "cat README.md && cd crates/core && cat src/a.rs src/b.rs")
+    _read_with(session, "cd web; head -40 lib/c.ex")
+
+    assert [path for path, _ in shell_read_files(session.events)] == [
+        "README.md",
+        "crates/core/src/a.rs",
+        "crates/core/src/b.rs",
+        "web/lib/c.ex",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "language"),
+    [
+        ('grep -nE "api_key|ENV" config/initializers/honeybadger.rb lib/post.rb', "Ruby"),
+        ("grep -n -A 3 currency src/lib/template.ts src/app/Editor.tsx", "TypeScript"),
+        ("rg -n -e Template src/models/feed.rs src/web/handlers.rs", "Rust"),
+    ],
+)
+async def test_a_search_in_named_files_reads_their_lines(command: str, language: str) -> None:
+    session = _session()
+    _read_with(session, command)
+
+    found = await _extract(session)
+
+    assert [c for c in _said(found, "language") if f": {language} (2 files" in c]

@@ -260,3 +260,59 @@ def test_a_use_line_that_is_not_rust_code_importing_a_crate_names_nothing(
     found = _facts([(path, code)])
 
     assert "framework" not in found and "database" not in found
+
+
+@pytest.mark.parametrize(
+    ("manifest", "manifest_text", "code", "code_text", "stated"),
+    [
+        (
+            "Cargo.toml",
+            '[package]\nname = "tiles"\n',
+            "src/main.rs",
+            "use axum::Router;\nuse tokio::net::TcpListener;\n",
+            "Rust project (Cargo.toml), built with Axum.",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "shop"\n',
+            "app/main.py",
+            "from fastapi import FastAPI\n",
+            "Python project (pyproject.toml), built with FastAPI.",
+        ),
+        (
+            "package.json",
+            '{"name": "api"}\n',
+            "src/server.js",
+            "import express from 'express'\n",
+            "JavaScript project (package.json), built with Express.",
+        ),
+    ],
+)
+def test_a_manifests_language_names_the_framework_the_code_is_built_with(
+    manifest: str, manifest_text: str, code: str, code_text: str, stated: str
+) -> None:
+    found = _facts([(manifest, manifest_text), (code, code_text)])
+
+    assert found["language"] == stated
+
+
+def test_a_counted_language_or_a_sub_folders_framework_is_not_joined() -> None:
+    # No root manifest: the language is counted from files, which says where code was seen.
+    counted = _facts(
+        [
+            ("src/main.rs", "use axum::Router;\n"),
+            ("src/web.rs", "use axum::routing::get;\n"),
+        ]
+    )
+    # The framework is the docs site's, in its own package: not what the project is built on.
+    scoped = _facts(
+        [
+            ("pyproject.toml", '[project]\nname = "shop"\n'),
+            ("docs/package.json", '{"name": "docs"}\n'),
+            ("docs/src/page.js", "import express from 'express'\n"),
+        ]
+    )
+
+    assert "built with" not in counted["language"]
+    assert counted["framework"] == "Built with Axum."
+    assert scoped["language"] == "Python project (pyproject.toml)."

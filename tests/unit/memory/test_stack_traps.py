@@ -285,7 +285,8 @@ TRAPS = [
             ("run", "pytest -q", PYTEST_OK),
         ),
         said=(
-            ("language", "Python project (pyproject.toml)."),
+            # The root's framework joins the language; the docs site's React does not.
+            ("language", "Python project (pyproject.toml), built with FastAPI."),
             ("framework", "Built with FastAPI."),
             ("testing@docs", "In `docs/`, tests are written with Vitest."),
             ("recipe:test", "`pytest -q`"),

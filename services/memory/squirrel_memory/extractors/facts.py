@@ -22,7 +22,7 @@ from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
-from squirrel_memory.extractors.language_fact import language_fact
+from squirrel_memory.extractors.language_fact import language_fact, with_framework
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
@@ -399,6 +399,10 @@ def project_facts(
 
     stack = stack_facts(events, runs, paths, project_id)
     facts.extend(stack)
+    if language:
+        # What the project is written in and the framework its code is built on, in one.
+        built_on = next((fact for fact in stack if fact.key == "framework"), None)
+        facts[facts.index(language)] = with_framework(language, built_on)
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.

@@ -21,7 +21,7 @@ LISTERS = frozenset({"ls", "find", "fd", "tree", "git", "rg", "grep"})
 #: Programs that print a file named as their argument (`cat a.ts`, `sed -n 10,40p a.ts`).
 SHELL_READERS = frozenset({"cat", "sed", "head", "tail", "nl", "less", "more", "bat"})
 #: A path-like argument: a folder in it, or a file's suffix.
-_PATH_ARGUMENT = re.compile(r"^(?:[\w.@+-]+/)+[\w.@+-]+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,9}$")
+PATH_ARGUMENT = re.compile(r"^(?:[\w.@+-]+/)+[\w.@+-]+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,9}$")
 #: Longest file output read for its text (characters); what matters is near the top.
 MAX_READ_CHARS = 200_000
 
@@ -157,14 +157,16 @@ def shell_read_paths(event: StoredEvent) -> list[str]:
         return []
     if content.get("is_error") is True or content.get("exit_code") not in (None, 0):
         return []
-    named: list[str] = []
-    for part in split_segments(command):
-        tokens = core_tokens(part)
-        if not tokens or tokens[0] not in SHELL_READERS:
-            continue
-        arguments = _sed_files(tokens[1:]) if tokens[0] == "sed" else tokens[1:]
-        named.extend(t for t in arguments if _PATH_ARGUMENT.match(t) and not t.startswith("-"))
-    return named
+    return [name for part in split_segments(command) for name in step_read_paths(core_tokens(part))]
+
+
+def step_read_paths(tokens: list[str]) -> list[str]:
+    """The files one simple command (its words, `core_tokens`) prints by name, as it names
+    them: `cat a.ts`, `sed -n 1,40p a.ts`; [] for a command that is not such a reader."""
+    if not tokens or tokens[0] not in SHELL_READERS:
+        return []
+    arguments = _sed_files(tokens[1:]) if tokens[0] == "sed" else tokens[1:]
+    return [t for t in arguments if PATH_ARGUMENT.match(t) and not t.startswith("-")]
 
 
 def _sed_files(arguments: list[str]) -> list[str]:

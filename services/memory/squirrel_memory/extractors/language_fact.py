@@ -4,6 +4,7 @@ language version each asks for), else the code it touched, listed or searched.""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.manifest_versions import ManifestVersion
@@ -19,6 +20,7 @@ from squirrel_memory.extractors.touched_languages import (
     LISTED_PREFIX,
     SEARCHED_PREFIX,
     TOUCHED_TAG,
+    is_touched_statement,
     touched_code,
     touched_language_text,
 )
@@ -115,3 +117,29 @@ def language_fact(
     text = " and ".join(found_languages[:3]) + f" project ({said})."
     tags = ("language", *(lang.lower() for lang in found_languages[:3]))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
+
+
+#: How the framework fact of `stack_facts` states the frameworks the project's code is built with.
+_BUILT_WITH = "Built with "
+
+
+def with_framework(language: Fact, framework: Fact | None) -> Fact:
+    """A root manifest's language statement with the frameworks the project's own code uses
+    ("Rust project (Cargo.toml: edition 2021), built with Axum."): what the project is written
+    in and on, in one statement. A statement counted from touched or listed files, or a
+    framework fact of a sub-folder (`framework@web`), is left as it is: a count of files says
+    where code was seen, not what the whole project is built on."""
+    if (
+        framework is None
+        or framework.key != "framework"
+        or not framework.content.startswith(_BUILT_WITH)
+        or is_touched_statement(language.content)
+    ):
+        return language
+    names = framework.content.removeprefix(_BUILT_WITH).rstrip(".")
+    return replace(
+        language,
+        content=f"{language.content.rstrip('.')}, built with {names}.",
+        tags=tuple(dict.fromkeys((*language.tags, *framework.tags[1:]))),
+        event_ids=tuple(sorted({*language.event_ids, *framework.event_ids})),
+    )

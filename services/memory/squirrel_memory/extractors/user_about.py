@@ -13,6 +13,14 @@ when a session reads no README or manifest. The rule, the same for every ecosyst
   and not a hypothetical ("if this is a …", "suppose this repo is …");
 - it is the user's own message (not a pasted log, a subagent prompt or injected context).
 
+The user may also name the project instead ("since forem is an open source project that people
+can self deploy, …"): a sentence that starts with the name of the project's folder (or with
+"since", "as", "because" or "given that" and the name), then "is a/an/the/my/our" and a noun
+phrase that ends on a kind of project, says what it is; only that clause is kept, so what the
+rest of the sentence asks for ("we need to make sure we're not forcing everyone …") neither
+hedges it nor makes it too long. Another name ("since react is a library"), a question, a
+condition ("if forem is a …") or a hedge inside the clause say nothing.
+
 The memory quotes the user ("What this project is, as the user put it: \"this is my emacs
 config\".") and is tagged as a summary: the project's own README or manifest replaces it.
 """
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import user_requests
 from squirrel_memory.extractors.software_kinds import is_repository_kind
@@ -48,6 +57,12 @@ _HEDGED = re.compile(
 )
 
 
+#: What may open a sentence before the project's name: a reason given for the request.
+_NAMED_OPENING = r"(?:(?:since|as|because|given\s+that)\s+)?"
+#: The shortest folder name taken as the project's name in a sentence.
+MIN_NAME_CHARS = 3
+
+
 @dataclass(frozen=True, slots=True)
 class UserAbout:
     """The user's statement of what the repository is, and the message it was said in."""
@@ -73,13 +88,36 @@ def user_statement(text: str) -> str:
     return _CLAUSE.split(match.group("said"), maxsplit=1)[0]
 
 
+def named_statement(text: str, name: str) -> str:
+    """The clause of one sentence that says what the project called `name` (its folder's name)
+    is ("forem is an open source project"), or "" (module docstring)."""
+    flat = " ".join(text.split()).strip()
+    if len(name) < MIN_NAME_CHARS or not flat or flat.endswith("?"):
+        return ""
+    spelled = r"[-_ ]".join(re.escape(part) for part in re.split(r"[-_ ]", name))
+    match = re.match(
+        rf"{_NAMED_OPENING}(?P<said>{spelled}\s+is\s+(?P<what>(?:an?|the|my|our)\s.*))$",
+        flat,
+        re.IGNORECASE,
+    )
+    if match is None:
+        return ""
+    head = _HEAD_END.split(match.group("what"), maxsplit=1)[0].strip(" .!")
+    words = head.split()
+    if len(words) < 2 or not is_repository_kind(words[-1]) or _HEDGED.search(head):
+        return ""
+    said = match.group("said")[: match.start("what") - match.start("said")] + head
+    return said if len(said) <= MAX_CHARS else ""
+
+
 def user_about(events: list[StoredEvent]) -> UserAbout | None:
     """The first statement of what the repository is the user made in `events`, or None."""
+    name = PurePosixPath(events[0].project_id).name if events else ""
     for event, text in user_requests(events):
         if "```" in text:
             continue
         for raw in _SENTENCE.split(text):
-            said = user_statement(raw.strip())
+            said = user_statement(raw.strip()) or named_statement(raw.strip(), name)
             if said and said.count('"') == 0:
                 return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
     return None

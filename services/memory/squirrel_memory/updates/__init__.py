@@ -18,6 +18,7 @@ from squirrel_memory.updates.rules import (
     edit_ratio_reaches,
     jaccard,
     merge_contents,
+    says_less,
     similarity,
 )
 
@@ -35,5 +36,6 @@ __all__ = [
     "edit_ratio_reaches",
     "jaccard",
     "merge_contents",
+    "says_less",
     "similarity",
 ]

@@ -374,6 +374,21 @@ def _touched_language(
     return replace(decision, merged_content=content)
 
 
+def says_less(candidate: MemoryCandidate, other: MemoryCandidate) -> bool:
+    """Whether `candidate` says less than `other` of the same key, as the rules above weigh
+    them: a language counted from touched or listed files says less than a root manifest's,
+    and the assistant's summary of the project less than its own description. Two episodes of
+    one batch are weighed so too (`candidate_decisions.merge_candidates`): an earlier session's
+    listing must not win over a later one's manifest only because it came first."""
+    if candidate.key != other.key:
+        return False
+    if candidate.key == LANGUAGE_KEY:
+        return is_touched_statement(candidate.content) and not is_touched_statement(other.content)
+    if candidate.key == ABOUT_KEY:
+        return SUMMARY_TAG in candidate.tags and SUMMARY_TAG not in other.tags
+    return False
+
+
 def _decision(
     action: UpdateAction,
     candidate: MemoryCandidate,

@@ -1,0 +1,68 @@
+"""Two episodes processed in one batch propose one memory per anchor: the statement with the
+stronger evidence wins whichever episode came first (a root manifest's language over one counted
+from listed files, the project's own description over the assistant's summary), as it would if
+the episodes were processed one pass apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_memory.candidate_decisions import merge_candidates
+from squirrel_memory.extractors.about import ABOUT_KEY
+from squirrel_memory.extractors.summaries import SUMMARY_TAG
+from squirrel_memory.extractors.touched_languages import PREFIX, SEARCHED_PREFIX, TOUCHED_TAG
+from squirrel_memory.models import MemoryCandidate, MemoryType
+
+
+def _fact(key: str, content: str, tags: tuple[str, ...], event: str) -> MemoryCandidate:
+    return MemoryCandidate(MemoryType.PROJECT_FACT, key, content, tags, 0.6, (), None, (event,))
+
+
+@pytest.mark.parametrize(
+    ("counted", "manifest"),
+    [
+        (f"{SEARCHED_PREFIX}Rust (3 files).", "Rust project (Cargo.toml: edition 2021)."),
+        (f"{PREFIX}Ruby (2 files: `a.rb`, `b.rb`).", "Ruby project (Gemfile)."),
+        (f"{PREFIX}Elixir (2 files: `a.ex`, `b.ex`).", "Elixir project (mix.exs)."),
+    ],
+)
+@pytest.mark.parametrize("manifest_first", [True, False])
+def test_a_manifests_language_wins_over_a_counted_one_in_either_order(
+    counted: str, manifest: str, manifest_first: bool
+) -> None:
+    listed = _fact("language", counted, ("language", TOUCHED_TAG), "e1")
+    read = _fact("language", manifest, ("language",), "e2")
+    batch = [read, listed] if manifest_first else [listed, read]
+
+    [merged] = merge_candidates(batch)
+
+    assert merged.content == manifest
+    assert TOUCHED_TAG not in merged.tags
+    assert set(merged.source_event_ids) == {"e1", "e2"}
+
+
+def test_two_counted_languages_keep_the_first_as_before() -> None:
+    first = _fact("language", f"{PREFIX}Go (2 files: `a.go`, `b.go`).", (TOUCHED_TAG,), "e1")
+    second = _fact("language", f"{SEARCHED_PREFIX}Go (4 files).", (TOUCHED_TAG,), "e2")
+
+    [merged] = merge_candidates([first, second])
+
+    assert merged.content == first.content
+
+
+def test_the_projects_own_description_wins_over_a_summary_in_either_order() -> None:
+    summary = _fact(ABOUT_KEY, "A CLI, as the assistant summarised it.", (SUMMARY_TAG,), "e1")
+    readme = _fact(ABOUT_KEY, "A CLI that syncs calendars (README.md).", ("about",), "e2")
+
+    for batch in ([summary, readme], [readme, summary]):
+        [merged] = merge_candidates(batch)
+        assert merged.content == readme.content
+        assert SUMMARY_TAG not in merged.tags
+
+
+def test_other_keys_are_still_weighed_by_importance() -> None:
+    low = MemoryCandidate(MemoryType.PROJECT_FACT, "framework", "Built with Axum.", (), 0.4)
+    high = MemoryCandidate(MemoryType.PROJECT_FACT, "framework", "Built with Rocket.", (), 0.7)
+
+    assert [m.content for m in merge_candidates([high, low])] == ["Built with Rocket."]
+    assert [m.content for m in merge_candidates([low, high])] == ["Built with Rocket."]
