@@ -16,7 +16,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory import server as memory_server
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
 from squirrel_memory.llm.spending import LlmBudget

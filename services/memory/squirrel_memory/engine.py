@@ -24,7 +24,7 @@ from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
 from squirrel_memory.consolidation import Consolidator
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.handle_book import HandleBook

@@ -12,7 +12,7 @@ import structlog
 
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates
 from squirrel_memory.consolidation import Consolidator
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG

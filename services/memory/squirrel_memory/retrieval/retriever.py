@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import VectorIndex
 from squirrel_memory.llm_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
