@@ -32,7 +32,7 @@ from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import LlmWriter
+    from squirrel_memory.llm.read_writer import LlmWriter
 
 """`processor.extractor` values under which Claude is used (with a key)."""
 WRITER_TIMEOUT_SECONDS = 8.0
@@ -327,7 +327,7 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
     import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
 
     from squirrel_memory.llm.anthropic_caller import AnthropicCaller  # noqa: PLC0415
-    from squirrel_memory.llm_writer import LlmWriter  # noqa: PLC0415
+    from squirrel_memory.llm.read_writer import LlmWriter  # noqa: PLC0415
 
     client = anthropic.AsyncAnthropic(
         api_key=key,
