@@ -24,8 +24,13 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.parked_retry import ParkedRetry
-from squirrel_memory.parking import EXTRACTION_LETTER, loggable_reason, model_letter, parked_ref
+from squirrel_memory.parking.letters import (
+    EXTRACTION_LETTER,
+    loggable_reason,
+    model_letter,
+    parked_ref,
+)
+from squirrel_memory.parking.retry import ParkedRetry
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.project_work import ProjectWork, project_candidates
