@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 import structlog
 
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates
-from squirrel_memory.consolidation import Consolidator
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
