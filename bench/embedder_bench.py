@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/embedder_bench.py [--runtimes onnx,numpy,fake,torch]
          [--torch-python /path/to/venv-with-sentence-transformers/bin/python] [--contention]
 
 Runtimes:
-  onnx   squirrel_memory.minilm.MiniLmEmbedder as shipped (the same weights on onnxruntime)
+  onnx   squirrel_memory.embedding.minilm.MiniLmEmbedder as shipped (its weights on onnxruntime)
   numpy  the same embedder on its NumPy forward pass (tokenizers + safetensors + NumPy)
   numpy2 the same with two BLAS threads for batches (single queries stay on one)
   torch  sentence-transformers on torch CPU, same weights (needs a venv that has it)
@@ -57,7 +57,7 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
     rss_before = process.memory_info().rss
     started = time.perf_counter()
     if runtime in ("onnx", "numpy", "numpy2"):
-        from squirrel_memory.minilm import MiniLmEmbedder, Runtime  # noqa: PLC0415
+        from squirrel_memory.embedding.minilm import MiniLmEmbedder, Runtime  # noqa: PLC0415
 
         model = MiniLmEmbedder(
             batch_threads=2 if runtime == "numpy2" else 1,
@@ -76,7 +76,7 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
             SentenceTransformer,
         )
 
-        from squirrel_memory.minilm import packaged_model_dir  # noqa: PLC0415
+        from squirrel_memory.embedding.minilm import packaged_model_dir  # noqa: PLC0415
 
         st_model = SentenceTransformer(str(packaged_model_dir()), device="cpu")
         threads = torch.get_num_threads()
@@ -86,7 +86,7 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
             return st_model.encode(texts, batch_size=32, normalize_embeddings=True)
 
     elif runtime == "fake":
-        from squirrel_memory.fake_embedder import FakeEmbedder  # noqa: PLC0415
+        from squirrel_memory.embedding.fake import FakeEmbedder  # noqa: PLC0415
 
         fake = FakeEmbedder(dim=384)
 

@@ -105,7 +105,7 @@ def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
 def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
     """(each query's int8 vector (the shipped query encoder), the cosine of each to the float
     model's vector of the same query)."""
-    from squirrel_memory.minilm import MiniLmEmbedder  # noqa: PLC0415
+    from squirrel_memory.embedding.minilm import MiniLmEmbedder  # noqa: PLC0415
 
     encoders = [MiniLmEmbedder(), MiniLmEmbedder(quantized_queries=False)]
     for encoder in encoders:
@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    from squirrel_memory.minilm import packaged_model_dir  # noqa: PLC0415
+    from squirrel_memory.embedding.minilm import packaged_model_dir  # noqa: PLC0415
 
     texts, queries = workload(args.size, args.copies)
     try:

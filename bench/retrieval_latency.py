@@ -64,9 +64,9 @@ from squirrel_core.clients import MemoryClient, open_channel, wait_serving
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.service_info import read_service_info
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import SqliteStore
@@ -241,7 +241,7 @@ _FLOAT_QUERIES = (
     "from squirrel_core.imports import keep_out_console_extras\n"
     "keep_out_console_extras()\n"
     "import runpy\n"
-    "from squirrel_memory.minilm import MiniLmEmbedder\n"
+    "from squirrel_memory.embedding.minilm import MiniLmEmbedder\n"
     "MiniLmEmbedder.__init__.__kwdefaults__['quantized_queries'] = False\n"
     "runpy.run_module('squirrel_memory', run_name='__main__', alter_sys=True)\n"
 )

@@ -39,7 +39,7 @@ from typing import Any
 import structlog
 
 from bench.retrieval_quality import choose_embedder
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text

@@ -40,11 +40,11 @@ import structlog
 from bench.postgres_server import local_postgres
 from squirrel_core.events import SourceTool
 from squirrel_ingest.parsers import parse_file, parser_for
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
+from squirrel_memory.embedding.fake import FakeEmbedder
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,

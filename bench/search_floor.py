@@ -79,8 +79,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
-from squirrel_memory.minilm import MiniLmEmbedder
 
 WARMUP = 10
 TOP = 10

@@ -45,9 +45,9 @@ from pathlib import Path
 
 from bench.common import percentile
 from squirrel_core.int8_copy_file import copy_path_for
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.retrieval import RetrievalSettings, Retriever
 from squirrel_memory.storage import SqliteStore
 

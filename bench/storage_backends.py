@@ -34,7 +34,7 @@ from bench.common import Figure, MemoryGenerator, latency_figures, print_table
 from bench.postgres_server import hnsw_built_after, local_postgres
 from bench.store_append import make_event
 from squirrel_core.events import SourceCursor, SourceTool
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import VectorIndex
 from squirrel_memory.manual import Statement, remember, remember_many
 from squirrel_memory.models import Scope, UpdateAction, UpdateDecision

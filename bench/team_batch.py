@@ -56,7 +56,7 @@ from bench.postgres_server import (
 )
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, planned_inserts
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, Store

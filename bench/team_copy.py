@@ -35,9 +35,9 @@ import psycopg
 from psycopg import sql
 
 from bench.common import MemoryGenerator, progress
-from squirrel_memory.embedder import Vectors, normalised
-from squirrel_memory.fake_embedder import _EMPTY_FEATURE as _EMPTY
-from squirrel_memory.fake_embedder import _WORD, FakeEmbedder
+from squirrel_memory.embedding.base import Vectors, normalised
+from squirrel_memory.embedding.fake import _EMPTY_FEATURE as _EMPTY
+from squirrel_memory.embedding.fake import _WORD, FakeEmbedder
 from squirrel_memory.index import Vector
 from squirrel_memory.models import MemoryItem, MemorySource, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text

@@ -51,7 +51,7 @@ from bench.postgres_server import hnsw_built_after, local_postgres, secondary_in
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, verify
 from bench.team_stats import search_figures, statistics_figures, write_figures
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever, embedding_text

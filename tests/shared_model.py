@@ -21,7 +21,7 @@ _lock = threading.Lock()
 
 def pytest_configure(config: pytest.Config) -> None:
     try:
-        from squirrel_memory import minilm  # noqa: PLC0415
+        from squirrel_memory.embedding import minilm  # noqa: PLC0415
     except ImportError:
         return
     build = minilm._encoders

@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 
 from bench.postgres_server import hnsw_built_after, secondary_indexes_built_after
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.storage import PostgresBackend
 
 DIM = 16

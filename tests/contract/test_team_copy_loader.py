@@ -17,7 +17,7 @@ from pgvector.psycopg import register_vector
 
 from bench.common import MemoryGenerator
 from bench.team_copy import CopyBatches, HashingVectors, copy_rows, planned_inserts, verify
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, Store

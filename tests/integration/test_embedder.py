@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.bert import ModelFilesError
-from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
-from squirrel_memory.minilm import (
+from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
+from squirrel_memory.embedding.bert import ModelFilesError
+from squirrel_memory.embedding.minilm import (
     DIM,
     MAX_SEQ_TOKENS,
     QUERY_CACHE_SIZE,

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.instruction_meaning import instruction_likeness
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings

@@ -20,7 +20,7 @@ from squirrel_core.settings import Settings
 from squirrel_core.wire import event_to_pb
 from squirrel_memory import processor_settings
 from squirrel_memory import server as memory_server
-from squirrel_memory.parking import MAX_PARKED_ATTEMPTS
+from squirrel_memory.parking.letters import MAX_PARKED_ATTEMPTS
 from tests.integration.conftest import memory_client, running
 from tests.integration.llm_fakes.fake_openai import running_fake_openai
 from tests.integration.test_llm_callers import FAKE_ENV, install_fake_clis

@@ -16,17 +16,17 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory import server as memory_server
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
-from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.llm_prompts import (
+from squirrel_memory.llm.read_prompts import (
     SEARCH_REASONS_TOOL_NAME,
     TASK_CONTEXT_TOOL_NAME,
     VIEW_TOOL_NAME,
     WrittenBy,
 )
-from squirrel_memory.llm_writer import LlmWriter
+from squirrel_memory.llm.read_writer import LlmWriter
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryType,

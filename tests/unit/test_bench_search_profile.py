@@ -15,7 +15,7 @@ RAW = "\n".join(
         "load_memories (squirrel_memory/storage/sqlite/reads.py:60);"
         "rows_of (squirrel_memory/storage/sqlite/reads.py:50) 5",
         "thread (2): sqlite-reader_1;_worker (concurrent/futures/thread.py:93);"
-        "MiniLmEmbedder.embed_query_now (squirrel_memory/minilm.py:90);"
+        "MiniLmEmbedder.embed_query_now (squirrel_memory/embedding/minilm.py:90);"
         "Session.run (onnxruntime/capi/onnxruntime_inference_collection.py:200) 11",
         "thread (3): MainThread;BaseEventLoop._run_once (asyncio/base_events.py:1900);"
         "Handle._run (asyncio/events.py:80) 13",

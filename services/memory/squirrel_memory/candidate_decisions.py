@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (

@@ -23,11 +23,12 @@ from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
-from squirrel_memory.consolidation import Consolidator
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.handle_book import HandleBook
+from squirrel_memory.housekeeping.consolidation import Consolidator
+from squirrel_memory.housekeeping.retention import Retention, RetentionSettings
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller
 from squirrel_memory.llm.spending import LlmBudget
@@ -50,7 +51,6 @@ from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.repository import RepositoryReader
-from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.status import ExtractorActivity, ProjectStatus, project_status
 from squirrel_memory.storage import (
     PostgresBackend,

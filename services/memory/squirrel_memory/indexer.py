@@ -27,7 +27,7 @@ import numpy.typing as npt
 import structlog
 
 from squirrel_core.store_paths import ProjectPaths
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import INDEX_FILE_NAME, VectorIndex
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.retrieval import embedding_text
@@ -323,7 +323,7 @@ class ProjectIndexes:
         if project_id not in self._indexes:
             await self.attach(store)
         if not await self._embedder.wait_ready():
-            from squirrel_memory.embedder import EmbedderNotReadyError  # noqa: PLC0415
+            from squirrel_memory.embedding.base import EmbedderNotReadyError  # noqa: PLC0415
 
             raise EmbedderNotReadyError("the embedding model did not load; see the memory log")
         index = self._indexes[project_id]

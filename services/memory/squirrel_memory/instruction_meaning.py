@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import structlog
 
-from squirrel_memory.embedder import Embedder, EmbedderNotReadyError, Vectors
+from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError, Vectors
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.recurrence import Likeness

@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 import structlog
 
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates
-from squirrel_memory.consolidation import Consolidator
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import ExtractionError, Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -24,8 +24,13 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.parked_retry import ParkedRetry
-from squirrel_memory.parking import EXTRACTION_LETTER, loggable_reason, model_letter, parked_ref
+from squirrel_memory.parking.letters import (
+    EXTRACTION_LETTER,
+    loggable_reason,
+    model_letter,
+    parked_ref,
+)
+from squirrel_memory.parking.retry import ParkedRetry
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.project_work import ProjectWork, project_candidates

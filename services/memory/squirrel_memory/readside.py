@@ -20,19 +20,19 @@ from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.wire import timestamp_pb
 from squirrel_memory import views as v
 from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import budget_for
 from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import LlmWriter
+    from squirrel_memory.llm.read_writer import LlmWriter
 
 """`processor.extractor` values under which Claude is used (with a key)."""
 WRITER_TIMEOUT_SECONDS = 8.0
@@ -327,7 +327,7 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
     import anthropic  # noqa: PLC0415 - only loaded when an API key is configured
 
     from squirrel_memory.llm.anthropic_caller import AnthropicCaller  # noqa: PLC0415
-    from squirrel_memory.llm_writer import LlmWriter  # noqa: PLC0415
+    from squirrel_memory.llm.read_writer import LlmWriter  # noqa: PLC0415
 
     client = anthropic.AsyncAnthropic(
         api_key=key,

@@ -40,11 +40,11 @@ from squirrel_memory.convert import (
     statement_from_pb,
     version_to_pb,
 )
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
 from squirrel_memory.keyed_writes import KeyedWrites, R
 from squirrel_memory.manual import Remembered
-from squirrel_memory.minilm import MiniLmEmbedder
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.outcome_judge import outcome_report, record_served
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin

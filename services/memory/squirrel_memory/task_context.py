@@ -49,7 +49,7 @@ from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
-from squirrel_memory.llm_prompts import Note, WrittenBy
+from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.loaded_sources import checked_files, only_from
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
@@ -69,7 +69,7 @@ from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.task_subjects import names_subject, subject_stem
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import LlmWriter
+    from squirrel_memory.llm.read_writer import LlmWriter
 
 log = structlog.get_logger()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from squirrel_memory.bert_onnx import quantize_columns
+from squirrel_memory.embedding.bert_onnx import quantize_columns
 
 
 def test_each_column_is_rebuilt_within_half_a_step() -> None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from squirrel_memory.consolidation import Consolidator
+from squirrel_memory.housekeeping.consolidation import Consolidator
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 

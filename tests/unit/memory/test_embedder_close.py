@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory import minilm
-from squirrel_memory.bert import ModelFilesError
-from squirrel_memory.fake_embedder import FakeEmbedder
-from squirrel_memory.minilm import MiniLmEmbedder, Runtime
+from squirrel_memory.embedding import minilm
+from squirrel_memory.embedding.bert import ModelFilesError
+from squirrel_memory.embedding.fake import FakeEmbedder
+from squirrel_memory.embedding.minilm import MiniLmEmbedder, Runtime
 from tests.conftest import PATIENCE_SECONDS
 
 pytestmark = pytest.mark.skipif(

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.embedder import (
+from squirrel_memory.embedding.base import (
     MAX_TEXTS_PER_CALL,
     Embedder,
     EmbedderNotReadyError,
     checked_texts,
 )
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 
 
 def test_fake_embedder_satisfies_the_protocol() -> None:

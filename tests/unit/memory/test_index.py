@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import (
     INDEX_FILE_NAME,
     FaissIndex,

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import faiss
 import pytest
 
-from squirrel_memory.embedder import Vectors
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.base import Vectors
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.indexer import ProjectIndexes, hold_seconds, index_path, read_deadline
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 

@@ -16,6 +16,7 @@ from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.wording import key_slug, sentence, strip_markdown
+from squirrel_memory.housekeeping.retention import Retention, RetentionSettings
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -25,7 +26,6 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.processor import Processor
 from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
-from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from squirrel_memory.minilm import BATCH_SIZE, CHUNK_TOKENS, length_chunks
+from squirrel_memory.embedding.minilm import BATCH_SIZE, CHUNK_TOKENS, length_chunks
 
 
 def test_short_texts_share_a_pass_and_long_ones_go_alone() -> None:

@@ -12,8 +12,7 @@ import pytest
 
 from squirrel_core.settings import load_settings
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
-from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.llm_prompts import (
+from squirrel_memory.llm.read_prompts import (
     MAX_NOTE_CHARS,
     MAX_REASON_CHARS,
     MAX_TASK_CHARS,
@@ -24,7 +23,7 @@ from squirrel_memory.llm_prompts import (
     task_context_message,
     view_message,
 )
-from squirrel_memory.llm_writer import (
+from squirrel_memory.llm.read_writer import (
     LlmWriter,
     MalformedAnswerError,
     PackDraft,
@@ -32,6 +31,7 @@ from squirrel_memory.llm_writer import (
     parse_reasons,
     parse_view,
 )
+from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.readside import build_llm_writer
 from squirrel_memory.storage import SqliteStore

@@ -1,4 +1,5 @@
-"""Every top-level module of the memory service imports on its own, in a fresh interpreter.
+"""Every top-level module of the memory service, and every module of the rooms that were
+top-level modules once (`ROOMS`), imports on its own, in a fresh interpreter.
 
 An import cycle only shows when a module is the first of its cycle to be imported: a test file
 that happens to import another module first hides it, and whether it shows then depends on which
@@ -17,8 +18,15 @@ import pytest
 import squirrel_memory
 
 PACKAGE = Path(squirrel_memory.__file__).parent
+ROOMS = ("embedding", "housekeeping", "llm", "parking")
 MODULES = sorted(
-    f"squirrel_memory.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem != "__main__"
+    [f"squirrel_memory.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem != "__main__"]
+    + [
+        f"squirrel_memory.{room}.{path.stem}"
+        for room in ROOMS
+        for path in (PACKAGE / room).glob("*.py")
+        if path.stem != "__init__"
+    ]
 )
 
 

@@ -22,7 +22,7 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.parking import model_letter, parked_ids
+from squirrel_memory.parking.letters import model_letter, parked_ids
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore, Store

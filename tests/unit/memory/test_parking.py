@@ -20,7 +20,7 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.parking import MAX_PARKED_ATTEMPTS, loggable_reason
+from squirrel_memory.parking.letters import MAX_PARKED_ATTEMPTS, loggable_reason
 from squirrel_memory.pass_report import PassReport
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings

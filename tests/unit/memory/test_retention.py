@@ -8,8 +8,8 @@ from pathlib import Path
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
+from squirrel_memory.housekeeping.retention import Retention, RetentionSettings
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.retention import Retention, RetentionSettings
 from squirrel_memory.storage import SqliteStore
 
 USER = "alice"

@@ -15,7 +15,7 @@ from typing import Any, cast
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,

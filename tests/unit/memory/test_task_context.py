@@ -10,7 +10,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
-from squirrel_memory.fake_embedder import FakeEmbedder
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,

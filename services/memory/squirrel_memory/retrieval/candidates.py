@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Container, Sequence
 
-from squirrel_memory.embedder import Embedder, EmbedderNotReadyError
+from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
 from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.reader import MemoryReader

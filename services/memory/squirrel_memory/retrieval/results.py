@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from squirrel_memory.llm_prompts import WrittenBy
+from squirrel_memory.llm.read_prompts import WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.queries import matched_terms, meaningful_terms
 from squirrel_memory.scoring import MemoryScore, recency_days

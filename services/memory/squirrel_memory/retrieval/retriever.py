@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.embedder import Embedder
+from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import VectorIndex
-from squirrel_memory.llm_prompts import Note, WrittenBy
+from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import filtering, visible, visible_items
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
@@ -44,7 +44,7 @@ from squirrel_memory.scoring import PathMatcher
 from squirrel_memory.storage.checks import Clock, utc_now
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import LlmWriter
+    from squirrel_memory.llm.read_writer import LlmWriter
 
 log = structlog.get_logger()
 

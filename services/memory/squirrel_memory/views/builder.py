@@ -18,7 +18,7 @@ from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.confirmations import Injectable, unflagged
-from squirrel_memory.llm_prompts import Note
+from squirrel_memory.llm.read_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.privacy import visible
@@ -68,7 +68,7 @@ from squirrel_memory.views.models import (
 )
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import LlmWriter, ViewDraft
+    from squirrel_memory.llm.read_writer import LlmWriter, ViewDraft
 
 log = structlog.get_logger()
 

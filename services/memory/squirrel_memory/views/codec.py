@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import structlog
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.llm_prompts import WrittenBy
+from squirrel_memory.llm.read_prompts import WrittenBy
 from squirrel_memory.views.arguments import checked_mode
 from squirrel_memory.views.models import (
     BudgetReport,

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from squirrel_core.budget import longest_cut
 from squirrel_core.tokens import estimate_tokens
-from squirrel_memory.llm_prompts import WrittenBy
+from squirrel_memory.llm.read_prompts import WrittenBy
 from squirrel_memory.views.models import BudgetReport, ModuleSummary, PitfallItem
 
 if TYPE_CHECKING:
-    from squirrel_memory.llm_writer import ViewDraft
+    from squirrel_memory.llm.read_writer import ViewDraft
 
 
 def one_line(text: str) -> str:

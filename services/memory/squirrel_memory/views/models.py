@@ -7,7 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
-from squirrel_memory.llm_prompts import WrittenBy
+from squirrel_memory.llm.read_prompts import WrittenBy
 
 ViewMode = Literal["core", "full"]
 

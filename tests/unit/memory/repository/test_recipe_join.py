@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.fake_embedder import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,

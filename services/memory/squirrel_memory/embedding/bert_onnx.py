@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from squirrel_memory.bert import BertEncoder, FloatArray, IntArray
+from squirrel_memory.embedding.bert import BertEncoder, FloatArray, IntArray
 
 OPSET = 17
 _MASKED = -1e9

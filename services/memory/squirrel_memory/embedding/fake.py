@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from squirrel_memory.embedder import (
+from squirrel_memory.embedding.base import (
     EmbedderNotReadyError,
     LoadSignal,
     Vectors,

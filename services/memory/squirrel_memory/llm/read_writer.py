@@ -15,8 +15,7 @@ from typing import Any
 import structlog
 
 from squirrel_memory.llm.anthropic_caller import AnthropicCaller
-from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.llm_prompts import (
+from squirrel_memory.llm.read_prompts import (
     MAX_MARKDOWN_CHARS,
     MAX_REASON_CHARS,
     MAX_SUMMARY_CHARS,
@@ -32,6 +31,7 @@ from squirrel_memory.llm_prompts import (
     task_context_message,
     view_message,
 )
+from squirrel_memory.llm.spending import LlmBudget
 
 log = structlog.get_logger()
 

@@ -25,15 +25,15 @@ from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
 from squirrel_core import model_files
-from squirrel_memory.bert import BertEncoder, FloatArray, IntArray, ModelFilesError
-from squirrel_memory.bert_onnx import OnnxBertEncoder, onnx_available
-from squirrel_memory.embedder import (
+from squirrel_memory.embedding.base import (
     EmbedderNotReadyError,
     LoadSignal,
     Vectors,
     checked_texts,
     empty_vectors,
 )
+from squirrel_memory.embedding.bert import BertEncoder, FloatArray, IntArray, ModelFilesError
+from squirrel_memory.embedding.bert_onnx import OnnxBertEncoder, onnx_available
 from squirrel_memory.heap import release_free_memory
 
 log = structlog.get_logger()

@@ -11,7 +11,7 @@ import structlog
 
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.models import Episode, MemoryCandidate, MemorySource
-from squirrel_memory.parking import (
+from squirrel_memory.parking.letters import (
     EXTRACTION_LETTER,
     MAX_PARKED_ATTEMPTS,
     letter_backend,
