@@ -56,6 +56,7 @@ TOP_LEVEL = frozenset(
         "readside",
         "scoring",
         "task_context",
+        "task_subjects",
         "view_order",
         # outcomes
         "mcp_served",
