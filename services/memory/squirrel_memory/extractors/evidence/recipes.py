@@ -232,11 +232,34 @@ def whole_run(attempt: Attempt) -> bool:
     )
 
 
+#: A configuration file (`tsconfig.json`, `phpunit.xml`, `mypy.ini`): given to an option, it
+#: says how the command runs over the project, not which part of it.
+_CONFIG_FILE = re.compile(
+    r"[\w./-]*\.(?:json|jsonc|json5|toml|ya?ml|ini|cfg|conf|xml|neon|properties)$"
+)
+
+
+def _config_option(token: str, before: str) -> bool:
+    """Whether `token` gives a configuration file to an option (`-p tsconfig.json`,
+    `--config=ruff.toml`), which picks no file, folder or test."""
+    if before.startswith("-") and "=" not in before and before not in _TEST_PICKERS:
+        return bool(_CONFIG_FILE.fullmatch(token))
+    word, _, value = token.partition("=")
+    return (
+        word.startswith("-") and word not in _TEST_PICKERS and bool(_CONFIG_FILE.fullmatch(value))
+    )
+
+
 def picks_tests(command: str, base: str) -> bool:
     """Whether a test command runs only some tests: after its `base`, a file, a folder, a
     `file::test` or a by-name option (`-k`, `-t`, `-run`, `--filter` …). The project's test
-    command is the one without them; such a run is an example."""
+    command is the one without them; such a run is an example. A configuration file given to
+    an option (`-p tsconfig.json`, `--config=ruff.toml`) picks nothing."""
+    before = ""
     for token in command.removeprefix(base).split():
+        configured, before = _config_option(token, before), token
+        if configured:
+            continue
         word = token.split("=", 1)[0]
         if word in _TEST_PICKERS or "::" in token or "/" in token:
             return True
