@@ -5,13 +5,15 @@ log printed by `cat` change nothing."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.evidence.cleared_warnings import warnings_of
 from squirrel_memory.extractors.lessons import Edit, difference
 from squirrel_memory.models import MemoryType
-from tests.unit.memory.session_builder import Session
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 RUST_WARNING = (
@@ -99,3 +101,39 @@ def test_a_long_line_is_shown_by_the_words_that_changed_a_short_one_whole() -> N
     long_old = "The quick brown fox jumps over the lazy dog and runs far away home."
     long_new = "A slow red cat sleeps under the busy table and never leaves home."
     assert said(long_old, long_new) == f"changing `{long_old}` to `{long_new}`"
+
+
+async def test_the_project_pass_reads_the_edit_that_cleared_the_warning(tmp_path: Path) -> None:
+    now = T0 + timedelta(days=1)
+    async with clocked_stores(tmp_path, now) as (store, users):
+        root = store.project_id
+        session = _rust()
+        events = [
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType(e.event_type),
+                e.timestamp,
+                {
+                    k: (v.replace("/home/dev/feeds", root) if isinstance(v, str) else v)
+                    for k, v in e.content.items()
+                },
+                session_id="s1",
+                file_paths=tuple(p.replace("/home/dev/feeds", root) for p in e.file_paths),
+            )
+            for e in session.events
+        ]
+        for event in events:
+            if event.event_type == EventType.TOOL_CALL and "input" in event.content:
+                data = dict(event.content["input"])
+                if isinstance(data.get("file_path"), str):
+                    data["file_path"] = data["file_path"].replace("/home/dev/feeds", root)
+                event.content["input"] = data
+        await store.append_events(root, "u", events, [])
+        await rules_processor(store, users, now).drain(store)
+        items, _ = await store.list_memories(root, types=[MemoryType.PITFALL])
+
+        assert [m.content for m in items] == [
+            "`cargo build` printed `warning: function 'current_year' is never used`; changing "
+            "`feeds::time::current_year()` to `crate::time::current_year()` in templates/base.html"
+            " fixed it."
+        ]
