@@ -12,6 +12,7 @@ from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
+from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.models import Episode, MemoryCandidate, StoredEvent
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
@@ -81,7 +82,9 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
         store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
     )
     lessons: list[StoredEvent] = []
-    if any(run.ok is False for run in commands([*stored, *hooks])):
+    # A failure, or a warning an edit made go away, is taught by the replies and edits.
+    edited = [e.timestamp for e in stored if e.event_type == EventType.CODE_CHANGE]
+    if any(run.ok is False for run in with_cleared_warnings(commands([*stored, *hooks]), edited)):
         lessons = [
             e
             for e in await store.fetch_recent_of_types(

@@ -1,5 +1,6 @@
-"""Reading a failed CI run's log and merging a pull request, as a session did it successfully,
-become recipes with their identifiers generalised; failed or unknown runs say nothing."""
+"""Reading a failed CI run's log, opening a pull request and merging one, as a session did it
+successfully, become recipes with their identifiers generalised; failed or unknown runs say
+nothing."""
 
 from __future__ import annotations
 
@@ -53,6 +54,17 @@ def test_a_failed_runs_log_read_after_its_summary_is_one_recipe() -> None:
             "glab mr merge 9 --squash",
             "Merge merge requests with `glab mr merge <number> --squash`.",
         ),
+        (
+            "gh pr create --draft --base main --head fix-logs --title 'Ship logs' "
+            "--body-file /tmp/pr.md 2>&1 | tail -1",
+            "Open pull requests with `gh pr create --draft --base main --head <value> "
+            '--title "<text>" --body-file <value>`.',
+        ),
+        (
+            'glab mr create --source-branch feat-42 --target-branch develop -t "Add search" -y',
+            "Open merge requests with `glab mr create --source-branch <value> --target-branch "
+            'develop -t "<text>" -y`.',
+        ),
         ("glab ci trace 1234", "Read a failed CI run's log with `glab ci trace <run-id>`."),
         ("gh run view 88 --log", "Read a failed CI run's log with `gh run view <run-id> --log`."),
     ],
@@ -68,6 +80,8 @@ def test_each_forge_and_workflow_is_generalised(command: str, said: str) -> None
     "runs",
     [
         [("gh pr merge 42 --squash", 1)],  # it failed
+        [("gh pr create --fill", 1)],  # it failed: no pull request was opened
+        [("gh pr create --draft --fill", None)],  # declined: it never ran
         [("gh run view 88 --log-failed", None)],  # declined: it never ran
         [("gh run view 88", 0)],  # the summary alone reads no log
         [("gh pr view 42", 0), ("gh pr diff 42", 0), ("gh run list", 0)],  # look-arounds

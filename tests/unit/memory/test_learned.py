@@ -28,6 +28,20 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
             "It turns out the bundler requires an explicit `exports` entry for deep imports.",
             "Found in a session: the bundler requires an explicit `exports` entry for deep imports.",
         ),
+        (
+            "Note: Fly secrets (like a production `DATABASE_URL`) are write-only — `fly secrets "
+            "list` only shows names and digests, not values.",
+            "Found in a session: Fly secrets (like a production `DATABASE_URL`) are write-only — "
+            "`fly secrets list` only shows names and digests, not values.",
+        ),
+        (
+            "Heads up: `pip install -e .` does not install the `dev` extras by itself.",
+            "Found in a session: `pip install -e .` does not install the `dev` extras by itself.",
+        ),
+        (
+            "Gotcha: `go test ./...` never runs the packages under `testdata/`.",
+            "Found in a session: `go test ./...` never runs the packages under `testdata/`.",
+        ),
     ],
 )
 def test_a_finding_about_how_a_tool_behaves_is_kept(text: str, said: str) -> None:
@@ -44,6 +58,9 @@ def test_a_finding_about_how_a_tool_behaves_is_kept(text: str, said: str) -> Non
         "The issue is that the paths are still resolving to the root.",  # no rule of behaviour
         "The reason is simple.",  # too short
         "Let me check why the build doesn't pick up the config.",  # no explanation
+        "Note: I only changed the README, not the code.",  # the work, behind a label
+        "Note: the deploy might need the new secret too.",  # a guess behind a label
+        "Notes: the tests pass and nothing else changed in the build.",  # no finding's label
     ],
 )
 def test_notes_on_the_work_guesses_and_restated_failures_are_not_findings(text: str) -> None:

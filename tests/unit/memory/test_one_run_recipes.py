@@ -192,3 +192,27 @@ def test_a_look_at_the_help_is_not_the_run_shown() -> None:
 
     assert found["recipe:run"] == "To run the app: `cargo run -- in.wav`."
     assert _recipes([("quux test --help", 0, "usage: quux test")]) == {}
+
+
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        ("npx tsc --noEmit -p tsconfig.json", "recipe:typecheck"),
+        ("vendor/bin/phpunit -c phpunit.xml", "recipe:test"),
+        ("ruff check --config=ruff.toml", "recipe:lint"),
+    ],
+)
+def test_a_configuration_file_given_to_an_option_picks_nothing(command: str, key: str) -> None:
+    assert _recipes([(command, 0, "")])[key].endswith(f"`{command}`.")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "vendor/bin/phpunit -c phpunit.xml tests/Unit/ParserTest.php",
+        "pytest -c pytest.ini tests/test_parse.py",
+        "quux test fixtures/cases.json",
+    ],
+)
+def test_a_configuration_file_does_not_hide_a_picked_test(command: str) -> None:
+    assert not any(k.startswith("recipe:test") for k in _recipes([(command, 0, "ok")]))

@@ -21,6 +21,7 @@ from squirrel_memory.extractors.evidence import (
     routine,
     workflows,
 )
+from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
@@ -57,7 +58,9 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    found = attempts(with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered)), root)
+    runs = with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered))
+    edited = [e.timestamp for e in ordered if e.event_type == EventType.CODE_CHANGE]
+    found = attempts(with_cleared_warnings(runs, edited), root)
     changes = [
         Change(e.id, e.timestamp, e.session_id, path)
         for e in ordered

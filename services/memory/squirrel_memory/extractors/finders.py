@@ -82,6 +82,7 @@ from squirrel_memory.extractors.reported_versions import reported_versions
 from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
 from squirrel_memory.extractors.review_checks import review_checks
 from squirrel_memory.extractors.session_tasks import session_tasks
+from squirrel_memory.extractors.shell_expansions import shell_expansions
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.side_by_side import IMPORTANCE as PROGRAMS_IMPORTANCE
@@ -101,6 +102,8 @@ REPORTED_IMPORTANCE = 0.5
 APPLY_IMPORTANCE = 0.45
 #: Importance of the tasks a task file read in a session defines.
 TASKS_IMPORTANCE = 0.6
+#: A command the shell stopped: a smaller pitfall, the same in every project of the user.
+SHELL_IMPORTANCE = 0.45
 #: When a CI workflow runs: a fact of the project, below how it is checked.
 TRIGGER_IMPORTANCE = 0.5
 
@@ -139,6 +142,13 @@ FOUND: tuple[Extract, ...] = (
         REPORTED_IMPORTANCE,
         lambda _f: ("pitfall", "labelled"),
         files_of,
+    ),
+    # A word meant for the program that the shell expanded and stopped on (zsh, fish).
+    Finder(
+        shell_expansions,
+        MemoryType.PITFALL,
+        SHELL_IMPORTANCE,
+        lambda _f: ("pitfall", "shell"),
     ),
     # A check that kept its old output until one command (not its look-alike) ran.
     Finder(

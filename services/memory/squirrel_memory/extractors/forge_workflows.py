@@ -1,5 +1,5 @@
 """How the project's forge is worked from the shell, as the session did it: reading a failed CI
-run's log, and merging a pull request.
+run's log, opening a pull request, and merging one.
 
 These come back in every project that has CI and pull requests, yet a session does each once:
 the workflow rule (`evidence/workflows.py`) waits for a procedure to repeat and counts
@@ -7,7 +7,9 @@ the workflow rule (`evidence/workflows.py`) waits for a procedure to repeat and 
 that ran successfully makes its recipe at once, with its identifiers generalised (`<run-id>`,
 `<number>`, `"<text>"`) and the options it was typed with kept: "Read a failed CI run's log with
 `gh run view <run-id> --log-failed` (after `gh run view <run-id>` shows which job and step
-failed)." / "Merge pull requests with `gh pr merge <number> --squash --delete-branch`." A failed
+failed)." / "Open pull requests with `gh pr create --draft --base main --head <value> --title
+"<text>" --body-file <value>`." / "Merge pull requests with `gh pr merge <number> --squash
+--delete-branch`." The branch, title, body and file of one pull request are its own. A failed
 or declined run, or one whose outcome is unknown, says nothing. Without a merge run, a shell
 script of the project read in the session that merges says how it does ("`scripts/merge.sh`
 merges pull requests with `gh pr merge <number> --squash`."), its variables generalised too;
@@ -26,8 +28,18 @@ from squirrel_memory.models import StoredEvent
 
 #: Options whose value is a message or title: shown as `"<text>"`.
 _TEXT_OPTIONS = frozenset({"--subject", "--body", "-t", "-b", "--title", "--message", "-m"})
-#: Options whose value is a file or an author: the run's own, shown as `<value>`.
-_VALUE_OPTIONS = frozenset({"--body-file", "-F", "--author-email", "--match-head-commit"})
+#: Options whose value is a file, an author or a branch: the run's own, shown as `<value>`.
+_VALUE_OPTIONS = frozenset(
+    {
+        "--body-file",
+        "-F",
+        "--author-email",
+        "--match-head-commit",
+        "--head",
+        "-H",
+        "--source-branch",
+    }
+)
 _LOG_FLAGS = frozenset({"--log-failed", "--log"})
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
 #: A merge command in a script's line, up to a redirection, pipe or the end of the command.
@@ -104,6 +116,19 @@ def _merges(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
     return ForgeWorkflow("recipe:forge:merge", text, (run.event_id,))
 
 
+def _opens(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
+    """How the session opened a pull (merge) request: its last successful create."""
+    opens = [
+        (run, t) for run, t in runs if t[:3] in (["gh", "pr", "create"], ["glab", "mr", "create"])
+    ]
+    if not opens:
+        return None
+    run, tokens = opens[-1]
+    what = "pull requests" if tokens[0] == "gh" else "merge requests"
+    text = f"Open {what} with `{_general(tokens, '<number>')}`."
+    return ForgeWorkflow("recipe:forge:open", text, (run.event_id,))
+
+
 def _script_merges(events: list[StoredEvent]) -> ForgeWorkflow | None:
     """How a shell script of the project the session read merges pull requests."""
     found: ForgeWorkflow | None = None
@@ -138,7 +163,7 @@ def forge_workflows(events: list[StoredEvent]) -> list[ForgeWorkflow]:
         for tokens in run.segments
         if tokens and tokens[0] in ("gh", "glab")
     ]
-    found = [_ci_logs(runs), _merges(runs) or _script_merges(events)]
+    found = [_ci_logs(runs), _opens(runs), _merges(runs) or _script_merges(events)]
     return [
         f
         for f in found

@@ -6,7 +6,8 @@ keeping when a rule can tell it is a finding about how the project's tools behav
 a note on the work at hand:
 
 - it opens as an explanation ("the issue/problem/reason is that …", "this is because …",
-  "it turns out …");
+  "it turns out …") or behind the label an assistant puts before a finding ("Note: …",
+  "Heads up: …", "Gotcha: …", "Caveat: …");
 - it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default";
 - it speaks of no one (no "I", "we", "you": those describe the session's own steps), hedges
   nothing ("might", "probably": a guess is not a finding), and is not about a test's
@@ -62,7 +63,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 _OPENING = re.compile(
     r"^(?:[\w!,' ]{0,40}?\b)?(?:the (?:real |actual |root |underlying )?(?:issue|problem|reason|"
     r"catch|cause|culprit) (?:is|was) that|this is because|that'?s because|it turns out"
-    r"(?: that)?|turns out(?: that)?)\s+(?P<finding>.+)$",
+    r"(?: that)?|turns out(?: that)?|(?:note|heads[- ]up|gotcha|caveat)\s*:)"
+    r"\s+(?P<finding>.+)$",
     re.IGNORECASE,
 )
 _PERSONAL = re.compile(

@@ -37,6 +37,8 @@ MAX_DIAGNOSIS_CHARS = 220
 MAX_EXPLANATION_CHARS = 160
 MAX_DIFF_LINE_CHARS = 80
 #: An edit says its difference when it changed at most this many lines.
+#: A replaced line longer than this is shown by the words that changed in it.
+MAX_WHOLE_LINE_CHARS = 60
 MAX_DIFF_LINES = 2
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
@@ -275,10 +277,31 @@ def difference(edit: Edit) -> str:
     if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
         return ""
     if removed and added:
-        return f"changing `{removed[0]}` to `{added[0]}`"
+        old, new = _changed_words(removed[0], added[0])
+        return f"changing `{old}` to `{new}`"
     if added:
         return " and ".join(f"adding `{line}`" for line in added)
     return " and ".join(f"removing `{line}`" for line in removed)
+
+
+def _changed_words(old: str, new: str) -> tuple[str, str]:
+    """The words that differ between a long line and its replacement (`ktn::path()` to
+    `crate::path()` in a template's line), or the two lines whole when they are short or
+    differ in more than a few words: a short line is its own context (`timeout = 30`)."""
+    if max(len(old), len(new)) <= MAX_WHOLE_LINE_CHARS:
+        return old, new
+    before, after = old.split(), new.split()
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    middle_old = before[start : len(before) - end]
+    middle_new = after[start : len(after) - end]
+    if not middle_old or not middle_new or max(len(middle_old), len(middle_new)) > 3:
+        return old, new
+    return " ".join(middle_old), " ".join(middle_new)
 
 
 def related_edit(found: list[Edit], words: set[str]) -> Edit | None:

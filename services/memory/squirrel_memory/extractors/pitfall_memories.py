@@ -13,6 +13,7 @@ import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt, Finding
+from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fix_kinds import formatter_for
 from squirrel_memory.extractors.fixes import (
@@ -379,8 +380,10 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         if before:
             passing = f"running {', '.join(before)} before committing gets past it"
             remedy = f"{remedy}; {passing}" if shown.fix else passing
-        failed_with = "ran no test" if ran_nothing(shown) else "failed"
-        text = f"{subject} {failed_with} with `{error}`{seen}{_because(shown)}; {remedy}."
+        failed_with = "ran no test with" if ran_nothing(shown) else "failed with"
+        if is_warning(shown.fingerprint):
+            failed_with = "printed"  # it passed with a warning the change then cleared
+        text = f"{subject} {failed_with} `{error}`{seen}{_because(shown)}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:

@@ -33,6 +33,7 @@ from squirrel_memory.extractors.instruction_forms import (
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
+from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
@@ -115,7 +116,8 @@ _SAID_BEFORE = re.compile(
 )
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
-    r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL)\b|!!|\b(?i:really|"
+    r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
+    r"EVERYTHING|ANYONE|NOBODY)\b|!!|\b(?i:really|"
     r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
     r"(?:just )?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind)\b"
@@ -171,7 +173,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     undone = after_assistant_action and undoes_step(message)
     said_before = bool(_SAID_BEFORE.search(message))
     found: list[StatedPreference] = []
+    reasoned = reasoned_rule(message)
+    if reasoned is not None:
+        found.append(_reasoned(reasoned))
     for written, clause in clauses(message):
+        if reasoned is not None and " ".join(clause.split()) in reasoned.said:
+            continue  # a part of the reasoned rule, kept whole with its reason
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         standing = (
@@ -229,6 +236,26 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
+
+
+def _reasoned(rule: ReasonedRule) -> StatedPreference:
+    """A requirement grounded in what the project is: a standing rule of this project."""
+    emphasis = bool(_EMPHASIS.search(rule.said))
+    tags = (
+        "preference",
+        topic(rule.subject),
+        STANDING_TAG,
+        "reasoned",
+        EMPHASIS_TAG if emphasis else None,
+    )
+    return StatedPreference(
+        key=instruction_key(rule.subject),
+        content=rule.content,
+        tags=tuple(t for t in tags if t),
+        scope=Scope.PROJECT,
+        importance=round(STANDING_IMPORTANCE + (EMPHASIS_STEP if emphasis else 0.0), 3),
+        standing=True,
+    )
 
 
 def _preference(
