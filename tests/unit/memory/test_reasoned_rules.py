@@ -92,3 +92,35 @@ def test_the_rules_extractor_keeps_it_as_the_users_style_with_the_emphasis() -> 
 
     assert [c.type for c in kept] == [MemoryType.USER_STYLE]
     assert kept[0].importance == pytest.approx(0.8)
+
+
+def test_a_rule_kept_whole_with_its_reason_is_not_said_again_as_a_habit() -> None:
+    """The same message can read as the works-for-anyone habit too: one memory, the whole rule."""
+    session = Session("/home/dev/shopfront", "s1", T0)
+    session.user("open the pr for me to review")
+    session.run("gh pr create --draft --fill", 0, "https://example.org/pull/7\n")
+    session.user(
+        "since shopfront is an open source app that people host themselves we need to make "
+        "sure we're not forcing EVERYONE onto our error tracker - it needs to be configurable "
+        "if they use another one"
+    )
+
+    style = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+
+    assert len(style) == 1
+    assert "reasoned" in style[0].tags
+
+
+def test_the_habit_stays_where_no_rule_gives_its_reason() -> None:
+    session = Session("/home/dev/shopfront", "s1", T0)
+    session.user("open the pr for me to review")
+    session.run("gh pr create --draft --fill", 0, "https://example.org/pull/7\n")
+    session.user(
+        "we're not forcing EVERYONE onto our error tracker - it needs to be configurable if "
+        "they use another one"
+    )
+
+    style = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+
+    assert [c for c in style if "reasoned" in c.tags] == []
+    assert any("portability" in c.tags for c in style)

@@ -131,6 +131,8 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             text,
             after_assistant_action=after_action,
         )
+        if portable and any("reasoned" in pref.tags for pref in stated):
+            portable = None  # the message's rule, kept whole with its reason, already says it
         for pref in [*stated, portable] if portable else stated:
             found.append(_style(pref, event.id))
             if len(found) >= MAX_PREFERENCES:
