@@ -24,7 +24,7 @@ from datetime import datetime
 
 from squirrel_gateway.hook_context import Served
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.outcomes import (
+from squirrel_memory.outcomes.verdict import (
     Failure,
     Outcome,
     ServedMemory,

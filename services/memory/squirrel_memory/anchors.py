@@ -30,7 +30,7 @@ import structlog
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.file_reads import LISTING_TOOLS, READ_TOOLS
 from squirrel_memory.models import MemoryItem, StoredEvent
-from squirrel_memory.outcome_book import OutcomeBooks
+from squirrel_memory.outcomes.book import OutcomeBooks
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.outcome_log import OutcomeEvent
 

@@ -43,8 +43,8 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
-from squirrel_memory.outcome_book import OutcomeBooks
-from squirrel_memory.outcome_judge import after_processing
+from squirrel_memory.outcomes.book import OutcomeBooks
+from squirrel_memory.outcomes.judge import after_processing
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.privacy import filtering, visible
 from squirrel_memory.processor import Processor

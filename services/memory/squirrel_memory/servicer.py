@@ -46,7 +46,7 @@ from squirrel_memory.indexer import read_deadline
 from squirrel_memory.keyed_writes import KeyedWrites, R
 from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
-from squirrel_memory.outcome_judge import outcome_report, record_served
+from squirrel_memory.outcomes.judge import outcome_report, record_served
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.storage.outcome_log import ServedRecord, check_served

@@ -10,8 +10,8 @@ from typing import Any
 
 from squirrel_memory.anchors import anchors_of, changed_paths, recheck_anchors
 from squirrel_memory.models import MemoryItem, StoredEvent
-from squirrel_memory.outcome_book import OutcomeBooks
-from squirrel_memory.outcome_judge import after_processing
+from squirrel_memory.outcomes.book import OutcomeBooks
+from squirrel_memory.outcomes.judge import after_processing
 from squirrel_memory.storage import SqliteStore
 from tests.unit.memory.test_store_memories import add, candidate
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from squirrel_core import handles
-from squirrel_memory.mcp_served import MemoryText, is_read_tool, served_through_mcp
 from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.outcomes.mcp_served import MemoryText, is_read_tool, served_through_mcp
 from squirrel_memory.storage import SqliteStore
 from tests.unit.memory.test_store_memories import add, candidate
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.models import MemoryItem, UpdateAction
-from squirrel_memory.outcome_book import OutcomeBook, OutcomeBooks
-from squirrel_memory.outcome_judge import record_served
+from squirrel_memory.outcomes.book import OutcomeBook, OutcomeBooks
+from squirrel_memory.outcomes.judge import record_served
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.outcome_log import OutcomeEvent, ServedRecord
 from tests.unit.memory.test_store_memories import USER, add, candidate, decide

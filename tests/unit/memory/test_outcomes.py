@@ -7,7 +7,7 @@ from typing import Any
 
 from squirrel_memory.extractors.pitfalls import error_fingerprint, fingerprint_key
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.outcomes import (
+from squirrel_memory.outcomes.verdict import (
     Outcome,
     ServedMemory,
     SessionActivity,

@@ -58,11 +58,6 @@ TOP_LEVEL = frozenset(
         "task_context",
         "task_subjects",
         "view_order",
-        # outcomes
-        "mcp_served",
-        "outcome_book",
-        "outcome_judge",
-        "outcomes",
         # the team
         "team_delivery",
         "team_registry",

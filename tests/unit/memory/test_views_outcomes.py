@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
-from squirrel_memory.outcome_book import OutcomeBook
+from squirrel_memory.outcomes.book import OutcomeBook
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.outcome_log import OutcomeEvent
 from squirrel_memory.views import Views

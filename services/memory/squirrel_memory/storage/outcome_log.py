@@ -3,7 +3,7 @@ was served, and what became of each served memory once its session was processed
 
 Both tables are append-only: a memory served twice to one session is recorded once (its first
 serving), and each (session, memory) gets at most one outcome, never changed afterwards. The
-memory itself is never edited by an outcome: its standing (`squirrel_memory.outcome_book`) is
+memory itself is never edited by an outcome: its standing (`squirrel_memory.outcomes.book`) is
 read from these events.
 """
 

@@ -1,7 +1,7 @@
 """Each memory's standing from its outcomes: what ranking and the hooks learn from sessions.
 
 The outcomes of a project (`OutcomeLog`, append-only) are read once when the project is first
-asked for, then kept up to date as sessions are judged (`outcome_judge`). From them:
+asked for, then kept up to date as sessions are judged (`judge`). From them:
 - **used** raises a memory's importance in ranking (+0.05 each, at most +0.2);
 - **unused** lowers it slowly (-0.01 for each serving since it was last used, at most -0.1);
 - **contradicted** flags it stale (⚠): it is left out of what reaches a model unasked (hooks,

@@ -3,9 +3,9 @@
 The gateway records what each session was served (`RecordServedMemories`); the processor calls
 `judge_sessions` with the events of the sessions it just processed. A memory shown at session
 start is judged on the whole session; one shown for a prompt, on what happened from that
-prompt on (`squirrel_memory.outcomes.outcome_of`). What the session's Squirrel MCP answers
-showed is read from its transcript first (`squirrel_memory.mcp_served`). Served memories of a
-session processed before they were recorded wait for the session's next processing.
+prompt on (`verdict.outcome_of`). What the session's Squirrel MCP answers showed is read from its
+transcript first (`mcp_served`). Served memories of a session processed before they were recorded
+wait for the session's next processing.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Final
 import structlog
 
 from squirrel_memory.anchors import recheck_after_processing
-from squirrel_memory.mcp_served import served_through_mcp
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.outcome_book import OutcomeBooks
-from squirrel_memory.outcomes import ServedMemory, outcome_of, session_activity
+from squirrel_memory.outcomes.book import OutcomeBooks
+from squirrel_memory.outcomes.mcp_served import served_through_mcp
+from squirrel_memory.outcomes.verdict import ServedMemory, outcome_of, session_activity
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.outcome_log import OutcomeCounts, OutcomeEvent, ServedRecord
 
