@@ -25,7 +25,7 @@ from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_memory.storage.postgres import database as postgres_database
 from squirrel_memory.storage.postgres.online import AfterBatch, Progress
 from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate
-from squirrel_memory.team_delivery import TeamDelivery, serving
+from squirrel_memory.team.delivery import TeamDelivery, serving
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_away import _context_notes, team_reads
 from tests.integration.test_team_delivery import _events, _repo, _settings, unstarted

@@ -41,8 +41,8 @@ from squirrel_gateway.reads import for_hooks, reads_backend
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.tools import build_mcp_server
-from squirrel_memory.team_delivery import TeamDelivery
-from squirrel_memory.team_delivery import serving as server_serving
+from squirrel_memory.team.delivery import TeamDelivery
+from squirrel_memory.team.delivery import serving as server_serving
 from tests.conftest import wait_until
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client

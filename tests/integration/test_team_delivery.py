@@ -35,7 +35,7 @@ from squirrel_gateway.reads import for_hooks
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_memory.server import registered
 from squirrel_memory.servicer import MemoryServicer
-from squirrel_memory.team_delivery import TeamDelivery
+from squirrel_memory.team.delivery import TeamDelivery
 from tests.integration.conftest import memory_client
 from tests.tls_certs import make_tls_files
 

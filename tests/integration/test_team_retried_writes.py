@@ -25,7 +25,7 @@ from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TeamMemoryBackend
 from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
-from squirrel_memory.team_delivery import CURSOR_TOOL, cursor_path
+from squirrel_memory.team.delivery import CURSOR_TOOL, cursor_path
 from tests.conftest import PATIENCE_SECONDS
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client, wait_for

@@ -58,7 +58,7 @@ from squirrel_memory.storage import (
     Store,
     backend_from_settings,
 )
-from squirrel_memory.team_registry import TeamProjectRegistry
+from squirrel_memory.team.registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
 from squirrel_memory.userstore import SqliteUserStore
 

@@ -50,8 +50,8 @@ from squirrel_memory.outcomes.judge import outcome_report, record_served
 from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.storage.outcome_log import ServedRecord, check_served
-from squirrel_memory.team_delivery import TeamDelivery
-from squirrel_memory.team_registry import TeamProjectRegistry
+from squirrel_memory.team.delivery import TeamDelivery
+from squirrel_memory.team.registry import TeamProjectRegistry
 
 Context = Any
 log = structlog.get_logger()
@@ -127,7 +127,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             if link is not None
             else None
         )
-        """A laptop sharing with a team server: its events go there too (`team_delivery`)."""
+        """A laptop sharing with a team server: its events go there too (`team.delivery`)."""
 
     async def _once(
         self,

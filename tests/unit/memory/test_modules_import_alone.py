@@ -18,7 +18,7 @@ import pytest
 import squirrel_memory
 
 PACKAGE = Path(squirrel_memory.__file__).parent
-ROOMS = ("embedding", "housekeeping", "llm", "outcomes", "parking")
+ROOMS = ("embedding", "housekeeping", "llm", "outcomes", "parking", "team")
 MODULES = sorted(
     [f"squirrel_memory.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem != "__main__"]
     + [

@@ -58,9 +58,6 @@ TOP_LEVEL = frozenset(
         "task_context",
         "task_subjects",
         "view_order",
-        # the team
-        "team_delivery",
-        "team_registry",
         "heap",
     }
 )

@@ -11,7 +11,7 @@ from structlog.testing import capture_logs
 from squirrel_core.errors import UnavailableError
 from squirrel_core.team_client import TeamLink
 from squirrel_memory.storage import Store
-from squirrel_memory.team_delivery import DeliveryReport, TeamDelivery
+from squirrel_memory.team.delivery import DeliveryReport, TeamDelivery
 
 LINK = TeamLink("team.example:7443", "sqt_token", None, "m")
 

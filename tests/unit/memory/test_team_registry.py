@@ -8,7 +8,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.home import HomeLayout
-from squirrel_memory.team_registry import TeamProjectRegistry, check_team_id
+from squirrel_memory.team.registry import TeamProjectRegistry, check_team_id
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "a b", "x" * 601, "line\nbreak", "nul\x00", "ta\tb"])

@@ -7,7 +7,7 @@ import threading
 
 from squirrel_core.team_client import TeamLink
 from squirrel_memory.storage import Store
-from squirrel_memory.team_delivery import TeamDelivery
+from squirrel_memory.team.delivery import TeamDelivery
 
 REFUSED = TeamLink("team.example:7443", "sqt_refused", None, "m")
 
